@@ -1,0 +1,408 @@
+// Package engine is the encounter state machine shared by every rule system: Decide turns a
+// command into events, Evolve folds an event into the state. It does no I/O and reads no clock;
+// all randomness comes from the dice.Roller it is given.
+package engine
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+
+	dicev1 "github.com/fray-rpg/fray/gen/fray/dice/v1"
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
+	"github.com/fray-rpg/fray/rules/dice"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// Env is what a decision may use besides the state and the command.
+type Env struct {
+	// Actor is the principal giving the command.
+	Actor string
+	// Dice is the encounter's dice stream, positioned at the state's dice offset.
+	Dice dice.Roller
+	// Seed is the encounter's dice seed: its hash is published at creation, the seed itself
+	// when the encounter ends.
+	Seed []byte
+}
+
+// System is one rule system at one version.
+type System interface {
+	ID() string
+	Name() string
+	Version() uint32
+	// Options validates house rules and fills in every default, so that the creation event
+	// records the effective rules.
+	Options(*encounterv1.RuleOptions) (*encounterv1.RuleOptions, error)
+	// CheckCombatant validates a combatant's sheet before it joins.
+	CheckCombatant(*encounterv1.EncounterState, *encounterv1.Combatant) error
+	// Start returns the system's events that open the fight (Initiative, first round…).
+	Start(*encounterv1.EncounterState, Env) ([]*encounterv1.Event, error)
+	// Decide returns the events a system command causes, or a *RuleError.
+	Decide(*encounterv1.EncounterState, *encounterv1.Command, Env) ([]*encounterv1.Event, error)
+	// Evolve folds the system's part of an event (any event, common ones included). It never
+	// fails on an event Decide produced.
+	Evolve(*encounterv1.EncounterState, *encounterv1.Event) error
+	// Describe returns the system's sheet fields, actions, options and tables.
+	Describe() *rulesetv1.RulesetDescriptor
+	// Legal lists what a combatant may do now, with costs.
+	Legal(*encounterv1.EncounterState, string) []*rulesetv1.LegalAction
+}
+
+// Registry holds the rule systems by id and version.
+type Registry struct {
+	systems map[string][]System // sorted by version
+}
+
+// NewRegistry returns a registry of the given systems.
+func NewRegistry(systems ...System) *Registry {
+	r := &Registry{systems: map[string][]System{}}
+	for _, s := range systems {
+		r.systems[s.ID()] = append(r.systems[s.ID()], s)
+		slices.SortFunc(r.systems[s.ID()], func(a, b System) int { return int(a.Version()) - int(b.Version()) })
+	}
+	return r
+}
+
+// Lookup finds a system; version 0 means the latest.
+func (r *Registry) Lookup(id string, version uint32) (System, error) {
+	vs, ok := r.systems[id]
+	if !ok {
+		known := make([]string, 0, len(r.systems))
+		for k := range r.systems {
+			known = append(known, k)
+		}
+		sort.Strings(known)
+		return nil, NotFound("unknown rule system %q; this resolver knows %v", id, known)
+	}
+	if version == 0 {
+		return vs[len(vs)-1], nil
+	}
+	for _, s := range vs {
+		if s.Version() == version {
+			return s, nil
+		}
+	}
+	return nil, Refused("", "rule system %q version %d is not one this resolver can decide (it knows up to version %d)", id, version, vs[len(vs)-1].Version())
+}
+
+// Rulesets lists every system with its versions.
+func (r *Registry) Rulesets() []*rulesetv1.RulesetDescriptor {
+	var out []*rulesetv1.RulesetDescriptor
+	for _, vs := range r.systems {
+		out = append(out, vs[len(vs)-1].Describe())
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Id < out[j].Id })
+	return out
+}
+
+// Versions lists the versions of a system, oldest first.
+func (r *Registry) Versions(id string) []uint32 {
+	var out []uint32
+	for _, s := range r.systems[id] {
+		out = append(out, s.Version())
+	}
+	return out
+}
+
+func (r *Registry) system(st *encounterv1.EncounterState) (System, error) {
+	return r.Lookup(st.GetRuleSystem(), st.GetRulesVersion())
+}
+
+var combatantID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// MaxNameLength bounds encounter and combatant names.
+const MaxNameLength = 200
+
+// Decide validates cmd against st and returns the events it causes, with encounter id,
+// sequence, actor, rule system and version filled in. For a create command, st holds only
+// the new encounter's id.
+func (r *Registry) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Command, env Env) ([]*encounterv1.Event, error) {
+	var (
+		events []*encounterv1.Event
+		err    error
+		sys    System
+	)
+	if create := cmd.GetCreate(); create != nil {
+		if st.GetSequence() != 0 {
+			return nil, Refused("", "encounter %s already exists", st.GetEncounterId())
+		}
+		if sys, err = r.Lookup(create.GetRuleSystem(), create.GetRulesVersion()); err != nil {
+			return nil, err
+		}
+		events, err = decideCreate(sys, create, env)
+	} else {
+		if st.GetSequence() == 0 {
+			return nil, NotFound("encounter %q does not exist", st.GetEncounterId())
+		}
+		if sys, err = r.system(st); err != nil {
+			return nil, err
+		}
+		events, err = decide(sys, st, cmd, env)
+	}
+	if err != nil {
+		return nil, err
+	}
+	for i, ev := range events {
+		ev.EncounterId = st.GetEncounterId()
+		ev.Sequence = st.GetSequence() + uint64(i) + 1
+		ev.Actor = env.Actor
+		ev.RuleSystem = sys.ID()
+		ev.RulesVersion = sys.Version()
+	}
+	return events, nil
+}
+
+func decideCreate(sys System, c *encounterv1.CreateEncounter, env Env) ([]*encounterv1.Event, error) {
+	if c.GetName() == "" || len(c.GetName()) > MaxNameLength {
+		return nil, Invalid("", "an encounter needs a name of 1 to %d characters", MaxNameLength)
+	}
+	if len(env.Seed) != dice.SeedSize {
+		return nil, Invalid("", "an encounter needs a %d-byte dice seed", dice.SeedSize)
+	}
+	opts, err := sys.Options(c.GetOptions())
+	if err != nil {
+		return nil, err
+	}
+	return []*encounterv1.Event{{Payload: &encounterv1.Event_EncounterCreated{EncounterCreated: &encounterv1.EncounterCreated{
+		Name: c.GetName(), GameMaster: env.Actor, SeedSha256: dice.Commitment(env.Seed), Options: opts,
+	}}}}, nil
+}
+
+// IsGameMaster reports whether actor is the encounter's GM.
+func IsGameMaster(st *encounterv1.EncounterState, actor string) bool {
+	return actor != "" && actor == st.GetGameMaster()
+}
+
+// FindCombatant returns the combatant with id, or nil.
+func FindCombatant(st *encounterv1.EncounterState, id string) *encounterv1.Combatant {
+	for _, c := range st.GetCombatants() {
+		if c.GetId() == id {
+			return c
+		}
+	}
+	return nil
+}
+
+// MayCommand checks that actor may command the combatant: its controller or the GM.
+func MayCommand(st *encounterv1.EncounterState, actor, id string) error {
+	c := FindCombatant(st, id)
+	if c == nil {
+		return NotFound("there is no combatant %q in this encounter", id)
+	}
+	if IsGameMaster(st, actor) || (actor != "" && actor == c.GetController()) {
+		return nil
+	}
+	return Forbidden("%s does not control %s (controller: %s; the GM is %s)", orAnon(actor), c.GetName(), c.GetController(), st.GetGameMaster())
+}
+
+func orAnon(actor string) string {
+	if actor == "" {
+		return "an anonymous caller"
+	}
+	return actor
+}
+
+func decide(sys System, st *encounterv1.EncounterState, cmd *encounterv1.Command, env Env) ([]*encounterv1.Event, error) {
+	if st.GetStatus() == encounterv1.EncounterStatus_ENCOUNTER_STATUS_ENDED {
+		return nil, Refused("", "encounter %q has ended; it takes no more commands", st.GetName())
+	}
+	gmOnly := func(what string) error {
+		if !IsGameMaster(st, env.Actor) {
+			return Forbidden("only the GM (%s) may %s", st.GetGameMaster(), what)
+		}
+		return nil
+	}
+	one := func(ev *encounterv1.Event) []*encounterv1.Event { return []*encounterv1.Event{ev} }
+	switch k := cmd.GetKind().(type) {
+	case *encounterv1.Command_Create:
+		return nil, Refused("", "encounter %s already exists", st.GetEncounterId())
+	case *encounterv1.Command_AddCombatant:
+		c := k.AddCombatant.GetCombatant()
+		if c == nil {
+			return nil, Invalid("", "add combatant: no combatant given")
+		}
+		if st.GetStatus() != encounterv1.EncounterStatus_ENCOUNTER_STATUS_SETUP {
+			return nil, Refused("", "combatants join an encounter before it starts")
+		}
+		c = proto.CloneOf(c)
+		if c.Controller == "" {
+			c.Controller = env.Actor
+		}
+		if !IsGameMaster(st, env.Actor) && c.Controller != env.Actor {
+			return nil, Forbidden("%s may only add combatants they control themselves; the GM (%s) may add any", orAnon(env.Actor), st.GetGameMaster())
+		}
+		if !combatantID.MatchString(c.GetId()) {
+			return nil, Invalid("", "combatant id %q: use 1 to 64 letters, digits, '-' or '_'", c.GetId())
+		}
+		if c.GetName() == "" || len(c.GetName()) > MaxNameLength {
+			return nil, Invalid("", "combatant %s needs a name of 1 to %d characters", c.GetId(), MaxNameLength)
+		}
+		if FindCombatant(st, c.GetId()) != nil {
+			return nil, Refused("", "there is already a combatant %q in this encounter", c.GetId())
+		}
+		if err := sys.CheckCombatant(st, c); err != nil {
+			return nil, err
+		}
+		return one(&encounterv1.Event{Payload: &encounterv1.Event_CombatantAdded{CombatantAdded: &encounterv1.CombatantAdded{Combatant: c}}}), nil
+	case *encounterv1.Command_RemoveCombatant:
+		if err := gmOnly("remove a combatant"); err != nil {
+			return nil, err
+		}
+		id := k.RemoveCombatant.GetCombatantId()
+		if FindCombatant(st, id) == nil {
+			return nil, NotFound("there is no combatant %q in this encounter", id)
+		}
+		return one(&encounterv1.Event{Payload: &encounterv1.Event_CombatantRemoved{CombatantRemoved: &encounterv1.CombatantRemoved{CombatantId: id}}}), nil
+	case *encounterv1.Command_Start:
+		if err := gmOnly("start the encounter"); err != nil {
+			return nil, err
+		}
+		if st.GetStatus() != encounterv1.EncounterStatus_ENCOUNTER_STATUS_SETUP {
+			return nil, Refused("", "encounter %q has already started", st.GetName())
+		}
+		if len(st.GetCombatants()) < 2 {
+			return nil, Refused("", "a fight needs at least two combatants; %q has %d", st.GetName(), len(st.GetCombatants()))
+		}
+		started := &encounterv1.Event{Payload: &encounterv1.Event_EncounterStarted{EncounterStarted: &encounterv1.EncounterStarted{}}}
+		next := proto.CloneOf(st)
+		if err := evolveWith(sys, next, started); err != nil {
+			return nil, err
+		}
+		more, err := sys.Start(next, env)
+		if err != nil {
+			return nil, err
+		}
+		return append(one(started), more...), nil
+	case *encounterv1.Command_End:
+		if err := gmOnly("end the encounter"); err != nil {
+			return nil, err
+		}
+		if len(env.Seed) != dice.SeedSize {
+			return nil, Invalid("", "ending an encounter reveals its %d-byte seed; none was given", dice.SeedSize)
+		}
+		return one(&encounterv1.Event{Payload: &encounterv1.Event_EncounterEnded{EncounterEnded: &encounterv1.EncounterEnded{
+			Reason: k.End.GetReason(), Seed: env.Seed,
+		}}}), nil
+	case nil:
+		return nil, Invalid("", "empty command")
+	default:
+		if st.GetStatus() != encounterv1.EncounterStatus_ENCOUNTER_STATUS_ACTIVE {
+			return nil, Refused("", "encounter %q has not started yet", st.GetName())
+		}
+		return sys.Decide(st, cmd, env)
+	}
+}
+
+// Evolve folds one event into st. Events must come in sequence.
+func (r *Registry) Evolve(st *encounterv1.EncounterState, ev *encounterv1.Event) error {
+	if ev.GetSequence() != st.GetSequence()+1 {
+		return fmt.Errorf("event %d of encounter %s comes after event %d: the log has a gap", ev.GetSequence(), ev.GetEncounterId(), st.GetSequence())
+	}
+	if c := ev.GetEncounterCreated(); c != nil {
+		st.EncounterId = ev.GetEncounterId()
+		st.RuleSystem = ev.GetRuleSystem()
+		st.RulesVersion = ev.GetRulesVersion()
+	}
+	sys, err := r.system(st)
+	if err != nil {
+		return err
+	}
+	return evolveWith(sys, st, ev)
+}
+
+func evolveWith(sys System, st *encounterv1.EncounterState, ev *encounterv1.Event) error {
+	switch p := ev.GetPayload().(type) {
+	case *encounterv1.Event_EncounterCreated:
+		st.Name = p.EncounterCreated.GetName()
+		st.GameMaster = p.EncounterCreated.GetGameMaster()
+		st.SeedSha256 = p.EncounterCreated.GetSeedSha256()
+		st.Options = p.EncounterCreated.GetOptions()
+		st.Status = encounterv1.EncounterStatus_ENCOUNTER_STATUS_SETUP
+	case *encounterv1.Event_CombatantAdded:
+		st.Combatants = append(st.Combatants, p.CombatantAdded.GetCombatant())
+	case *encounterv1.Event_CombatantRemoved:
+		st.Combatants = slices.DeleteFunc(st.Combatants, func(c *encounterv1.Combatant) bool {
+			return c.GetId() == p.CombatantRemoved.GetCombatantId()
+		})
+	case *encounterv1.Event_EncounterStarted:
+		st.Status = encounterv1.EncounterStatus_ENCOUNTER_STATUS_ACTIVE
+	case *encounterv1.Event_EncounterEnded:
+		st.Status = encounterv1.EncounterStatus_ENCOUNTER_STATUS_ENDED
+		st.Seed = p.EncounterEnded.GetSeed()
+		st.Pending = nil
+	}
+	if err := sys.Evolve(st, ev); err != nil {
+		return err
+	}
+	if ev.GetSequence() != 0 {
+		st.Sequence = ev.GetSequence()
+	}
+	advanceDice(st, ev.ProtoReflect())
+	return nil
+}
+
+var rollName = (&dicev1.Roll{}).ProtoReflect().Descriptor().FullName()
+
+// advanceDice moves the state's dice offset past every roll recorded in m.
+func advanceDice(st *encounterv1.EncounterState, m protoreflect.Message) {
+	if m.Descriptor().FullName() == rollName {
+		r := m.Interface().(*dicev1.Roll)
+		if end := r.GetOffset() + r.GetDraws(); end > st.DiceOffset {
+			st.DiceOffset = end
+		}
+		return
+	}
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		if fd.Message() == nil || fd.IsMap() {
+			return true
+		}
+		if fd.IsList() {
+			for i := range v.List().Len() {
+				advanceDice(st, v.List().Get(i).Message())
+			}
+			return true
+		}
+		advanceDice(st, v.Message())
+		return true
+	})
+}
+
+// Fold replays events from the empty state.
+func (r *Registry) Fold(events []*encounterv1.Event) (*encounterv1.EncounterState, error) {
+	st := &encounterv1.EncounterState{}
+	for _, ev := range events {
+		if err := r.Evolve(st, ev); err != nil {
+			return nil, err
+		}
+	}
+	return st, nil
+}
+
+// Hash is the sha256 of the deterministic encoding of st.
+func Hash(st *encounterv1.EncounterState) []byte {
+	b, err := proto.MarshalOptions{Deterministic: true}.Marshal(st)
+	if err != nil {
+		panic(fmt.Sprintf("marshal state: %v", err)) // a valid message always marshals
+	}
+	sum := sha256.Sum256(b)
+	return sum[:]
+}
+
+// Legal lists what a combatant may do now.
+func (r *Registry) Legal(st *encounterv1.EncounterState, combatant string) ([]*rulesetv1.LegalAction, error) {
+	sys, err := r.system(st)
+	if err != nil {
+		return nil, err
+	}
+	if FindCombatant(st, combatant) == nil {
+		return nil, NotFound("there is no combatant %q in this encounter", combatant)
+	}
+	if st.GetStatus() != encounterv1.EncounterStatus_ENCOUNTER_STATUS_ACTIVE {
+		return nil, nil
+	}
+	return sys.Legal(st, combatant), nil
+}

@@ -1,0 +1,168 @@
+// Package loss implements Les Chants de Loss combat (shared/rules/loss.md): Tests of
+// d10 + Trait + Talent against a Difficulty, Exploits, Action Points (PA) spent in phases.
+package loss
+
+import (
+	"fmt"
+	"slices"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
+	"github.com/fray-rpg/fray/rules/engine"
+	"google.golang.org/protobuf/proto"
+)
+
+// Vertus are the three kinds of Inspiration (LOS-005).
+var Vertus = []string{"Sagesse", "Honneur", "Courage"}
+
+// Bounds on sheet values, far above any character of the game, so that a typo is caught.
+const (
+	maxScore      = 30
+	maxWeaponCost = 20
+	maxResource   = 20
+	maxWeapons    = 16
+)
+
+// Defaults of the [default] rules.
+var defaultHealthBands = []int32{5, 5, 5} // LOS-022
+
+// SbireHealth is a Sbire's NS (LOS-024).
+const SbireHealth = 10
+
+// Options validates house rules and fills in the defaults.
+func (System) Options(in *encounterv1.RuleOptions) (*encounterv1.RuleOptions, error) {
+	if in != nil && in.GetSystem() != nil && in.GetLoss() == nil {
+		return nil, engine.Invalid("", "the options given are not Chants de Loss options")
+	}
+	o := proto.CloneOf(in.GetLoss())
+	if o == nil {
+		o = &lossv1.Options{}
+	}
+	if o.ExplodeActionD10 == nil {
+		o.ExplodeActionD10 = proto.Bool(true)
+	}
+	if o.ExplodeDamageD10 == nil {
+		o.ExplodeDamageD10 = proto.Bool(false)
+	}
+	if len(o.HealthBands) == 0 {
+		o.HealthBands = slices.Clone(defaultHealthBands)
+	}
+	if len(o.HealthBands) != 3 {
+		return nil, engine.Invalid("LOS-022", "health_bands gives the boxes of three bands (light, grave, fatal), not %d", len(o.HealthBands))
+	}
+	for _, b := range o.HealthBands {
+		if b < 1 || b > maxResource {
+			return nil, engine.Invalid("LOS-022", "each health band has 1 to %d boxes, not %d", maxResource, b)
+		}
+	}
+	if o.GmFursa == nil {
+		o.GmFursa = proto.Int32(0)
+	}
+	if o.GetGmFursa() < 0 || o.GetGmFursa() > maxResource {
+		return nil, engine.Invalid("LOS-005", "the GM's Fursa reserve starts between 0 and %d, not %d", maxResource, o.GetGmFursa())
+	}
+	if o.GmFursaOnFailedExploit == nil {
+		o.GmFursaOnFailedExploit = proto.Bool(true)
+	}
+	return &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Loss{Loss: o}}, nil
+}
+
+func malformed(rule, who, format string, args ...any) error {
+	return engine.Invalid(rule, "malformed sheet for %s: %s", who, fmt.Sprintf(format, args...))
+}
+
+// CheckCombatant validates a Loss sheet.
+func (System) CheckCombatant(st *encounterv1.EncounterState, c *encounterv1.Combatant) error {
+	who := c.GetName()
+	sh := c.GetLoss()
+	if sh == nil {
+		return engine.Invalid("", "malformed sheet for %s: an encounter of Les Chants de Loss needs a loss sheet", who)
+	}
+	if sh.GetKind() == lossv1.CombatantKind_COMBATANT_KIND_UNSPECIFIED {
+		return malformed("LOS-024", who, "kind must be player_character, adversaire or sbire")
+	}
+	for name, v := range sh.GetTraits() {
+		if name == "" || v < 0 || v > maxScore {
+			return malformed("LOS-001", who, "trait %q is %d; traits run from 0 to %d", name, v, maxScore)
+		}
+	}
+	for name, v := range sh.GetTalents() {
+		if name == "" || v < 0 || v > maxScore {
+			return malformed("LOS-001", who, "talent %q is %d; talents run from 0 to %d", name, v, maxScore)
+		}
+	}
+	checkScore := func(what string, s *lossv1.Score) error {
+		if _, ok := sh.GetTraits()[s.GetTrait()]; !ok {
+			return malformed("LOS-001", who, "%s uses trait %q, which the sheet does not have", what, s.GetTrait())
+		}
+		if _, ok := sh.GetTalents()[s.GetTalent()]; !ok {
+			return malformed("LOS-001", who, "%s uses talent %q, which the sheet does not have", what, s.GetTalent())
+		}
+		return nil
+	}
+	if sh.GetInitiative() < 0 || sh.GetInitiative() > maxScore {
+		return malformed("LOS-030", who, "Initiative is %d; it runs from 0 to %d", sh.GetInitiative(), maxScore)
+	}
+	if len(sh.GetWeapons()) > maxWeapons {
+		return malformed("", who, "%d weapons; at most %d", len(sh.GetWeapons()), maxWeapons)
+	}
+	seen := map[string]bool{}
+	for _, w := range sh.GetWeapons() {
+		if w.GetName() == "" || seen[w.GetName()] {
+			return malformed("", who, "each weapon needs a name of its own (%q)", w.GetName())
+		}
+		seen[w.GetName()] = true
+		if w.GetKind() == lossv1.WeaponKind_WEAPON_KIND_UNSPECIFIED {
+			return malformed("LOS-035", who, "weapon %q needs a kind: melee, ranged, natural or unarmed", w.GetName())
+		}
+		if err := checkScore(fmt.Sprintf("weapon %q", w.GetName()), w.GetAttack()); err != nil {
+			return err
+		}
+		armed := w.GetKind() == lossv1.WeaponKind_WEAPON_KIND_MELEE || w.GetKind() == lossv1.WeaponKind_WEAPON_KIND_RANGED
+		if armed && (w.GetVitesse() < 1 || w.GetVitesse() > maxWeaponCost) {
+			return malformed("LOS-035", who, "weapon %q has Vitesse %d; a weapon's Vitesse (its PA cost) runs from 1 to %d", w.GetName(), w.GetVitesse(), maxWeaponCost)
+		}
+		if w.GetDamage() < 0 || w.GetDamage() > maxScore {
+			return malformed("LOS-020", who, "weapon %q deals %d damage; from 0 to %d", w.GetName(), w.GetDamage(), maxScore)
+		}
+	}
+	if sh.GetParry() != nil {
+		if err := checkScore("the parry", sh.GetParry()); err != nil {
+			return err
+		}
+	}
+	if sh.GetDodge() != nil {
+		if err := checkScore("the dodge", sh.GetDodge()); err != nil {
+			return err
+		}
+	}
+	if sh.GetArmour() < 0 || sh.GetArmour() > maxScore || sh.GetShieldProtection() < 0 || sh.GetShieldProtection() > maxScore {
+		return malformed("LOS-021", who, "armour %d and shield protection %d must run from 0 to %d", sh.GetArmour(), sh.GetShieldProtection(), maxScore)
+	}
+	sbire := sh.GetKind() == lossv1.CombatantKind_COMBATANT_KIND_SBIRE
+	if sh.GetFursa() < 0 || sh.GetFursa() > maxResource {
+		return malformed("LOS-005", who, "Fursa %d; from 0 to %d", sh.GetFursa(), maxResource)
+	}
+	if sh.GetFursa() > 0 && sh.GetKind() != lossv1.CombatantKind_COMBATANT_KIND_PLAYER_CHARACTER {
+		return malformed("LOS-005", who, "only player characters hold Fursa; the GM's characters spend the GM's reserve")
+	}
+	for v, n := range sh.GetInspiration() {
+		if !slices.Contains(Vertus, v) {
+			return malformed("LOS-005", who, "Inspiration of %q: the Vertus are %v", v, Vertus)
+		}
+		if n < 0 || n > maxResource {
+			return malformed("LOS-005", who, "Inspiration of %s is %d; from 0 to %d", v, n, maxResource)
+		}
+		if n > 0 && sbire {
+			return malformed("LOS-024", who, "a Sbire has no Inspiration")
+		}
+	}
+	if g := sh.GetInitiativeGroup(); g != "" {
+		for _, o := range st.GetCombatants() {
+			if o.GetLoss().GetInitiativeGroup() == g && o.GetLoss().GetInitiative() != sh.GetInitiative() {
+				return malformed("LOS-037", who, "Initiative %d, but group %q rolls one Initiative and %s has %d", sh.GetInitiative(), g, o.GetName(), o.GetLoss().GetInitiative())
+			}
+		}
+	}
+	return nil
+}
