@@ -42,7 +42,9 @@ func newErr(c Code, rule, format string, args ...any) error {
 }
 
 // Invalid reports a malformed command.
-func Invalid(rule, format string, args ...any) error { return newErr(CodeInvalid, rule, format, args...) }
+func Invalid(rule, format string, args ...any) error {
+	return newErr(CodeInvalid, rule, format, args...)
+}
 
 // Refused reports a command the rules refuse in the current state.
 func Refused(rule, format string, args ...any) error {

@@ -94,4 +94,3 @@ func (System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.Lega
 	}
 	return append(out, &rulesetv1.LegalAction{Name: "pass", Rule: "LOS-033"})
 }
-

@@ -143,10 +143,10 @@ func startTour(st *encounterv1.EncounterState, roller dice.Roller) *encounterv1.
 		}
 		roll := roller.Roll(dice.D10(false))
 		r := &lossv1.InitiativeRoll{
-			CombatantIds:  []string{c.GetId()},
-			Initiative:    c.GetLoss().GetInitiative(),
-			Roll:          roll,
-			ActionPoints:  roll.GetTotal() + c.GetLoss().GetInitiative(),
+			CombatantIds: []string{c.GetId()},
+			Initiative:   c.GetLoss().GetInitiative(),
+			Roll:         roll,
+			ActionPoints: roll.GetTotal() + c.GetLoss().GetInitiative(),
 		}
 		groups[key] = r
 		ts.Initiative = append(ts.Initiative, r)
