@@ -1,0 +1,246 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"google.golang.org/protobuf/proto"
+)
+
+// Config names the JetStream stream and bucket fray uses.
+type Config struct {
+	// Stream holding every encounter's events (default FRAY_ENCOUNTERS).
+	Stream string
+	// SubjectPrefix: encounter X is on subject <prefix>.X (default fray.enc).
+	SubjectPrefix string
+	// SeedBucket is the KV bucket of dice seeds (default FRAY_SEEDS).
+	SeedBucket string
+	// Replicas of the stream and bucket (default 1; 3 in a cluster).
+	Replicas int
+	// Duplicates is the window in which a repeated message id is dropped (default 24h).
+	Duplicates time.Duration
+}
+
+func (c Config) withDefaults() Config {
+	if c.Stream == "" {
+		c.Stream = "FRAY_ENCOUNTERS"
+	}
+	if c.SubjectPrefix == "" {
+		c.SubjectPrefix = "fray.enc"
+	}
+	if c.SeedBucket == "" {
+		c.SeedBucket = "FRAY_SEEDS"
+	}
+	if c.Replicas == 0 {
+		c.Replicas = 1
+	}
+	if c.Duplicates == 0 {
+		c.Duplicates = 24 * time.Hour
+	}
+	return c
+}
+
+// JetStream is the Log and Seeds on NATS JetStream.
+type JetStream struct {
+	cfg    Config
+	js     jetstream.JetStream
+	stream jetstream.Stream
+	seeds  jetstream.KeyValue
+}
+
+// Open creates the stream and the seed bucket if they are missing (file storage, deletes and
+// purges denied) and returns the store.
+func Open(ctx context.Context, nc *nats.Conn, cfg Config) (*JetStream, error) {
+	cfg = cfg.withDefaults()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, err
+	}
+	stream, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name:        cfg.Stream,
+		Description: "fray encounter events: one subject per encounter, one message per command",
+		Subjects:    []string{cfg.SubjectPrefix + ".*"},
+		Storage:     jetstream.FileStorage,
+		Replicas:    cfg.Replicas,
+		Duplicates:  cfg.Duplicates,
+		DenyDelete:  true,
+		DenyPurge:   true,
+		AllowDirect: true,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("create stream %s: %w", cfg.Stream, err)
+	}
+	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+		Bucket:      cfg.SeedBucket,
+		Description: "fray dice seeds, secret until their encounter ends",
+		Storage:     jetstream.FileStorage,
+		Replicas:    cfg.Replicas,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("create bucket %s: %w", cfg.SeedBucket, err)
+	}
+	return &JetStream{cfg: cfg, js: js, stream: stream, seeds: kv}, nil
+}
+
+// Subject is the subject of an encounter's events.
+func (s *JetStream) Subject(encounterID string) string { return s.cfg.SubjectPrefix + "." + encounterID }
+
+func isWrongLastSequence(err error) bool {
+	var apiErr *jetstream.APIError
+	return errors.As(err, &apiErr) && (apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence ||
+		apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant)
+}
+
+func (s *JetStream) Append(ctx context.Context, encounterID string, expected uint64, msgID string, batch *encounterv1.EventBatch) (Appended, error) {
+	data, err := proto.Marshal(batch)
+	if err != nil {
+		return Appended{}, err
+	}
+	opts := []jetstream.PublishOpt{jetstream.WithExpectLastSequencePerSubject(expected)}
+	if msgID != "" {
+		opts = append(opts, jetstream.WithMsgID(msgID))
+	}
+	ack, err := s.js.PublishMsg(ctx, &nats.Msg{Subject: s.Subject(encounterID), Data: data}, opts...)
+	if err != nil {
+		if isWrongLastSequence(err) {
+			return Appended{}, ErrConflict
+		}
+		return Appended{}, fmt.Errorf("append to %s: %w", encounterID, err)
+	}
+	return Appended{Position: ack.Sequence, Duplicate: ack.Duplicate}, nil
+}
+
+func decode(seq uint64, data []byte) (Record, error) {
+	b := &encounterv1.EventBatch{}
+	if err := proto.Unmarshal(data, b); err != nil {
+		return Record{}, fmt.Errorf("record %d is not an event batch: %w", seq, err)
+	}
+	return Record{Position: seq, Batch: b}, nil
+}
+
+func (s *JetStream) Get(ctx context.Context, position uint64) (Record, error) {
+	m, err := s.stream.GetMsg(ctx, position)
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return Record{}, ErrNotFound
+	}
+	if err != nil {
+		return Record{}, err
+	}
+	return decode(m.Sequence, m.Data)
+}
+
+// last is the position of the encounter's last record (an indexed lookup), 0 if none.
+func (s *JetStream) last(ctx context.Context, encounterID string) (uint64, error) {
+	m, err := s.stream.GetLastMsgForSubject(ctx, s.Subject(encounterID))
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	return m.Sequence, nil
+}
+
+func (s *JetStream) consumer(ctx context.Context, encounterID string, after uint64) (jetstream.Consumer, error) {
+	cfg := jetstream.OrderedConsumerConfig{FilterSubjects: []string{s.Subject(encounterID)}}
+	if after > 0 {
+		cfg.DeliverPolicy = jetstream.DeliverByStartSequencePolicy
+		cfg.OptStartSeq = after + 1
+	}
+	return s.stream.OrderedConsumer(ctx, cfg)
+}
+
+func (s *JetStream) Load(ctx context.Context, encounterID string, after uint64) ([]Record, error) {
+	last, err := s.last(ctx, encounterID)
+	if err != nil {
+		return nil, err
+	}
+	if last == 0 {
+		return nil, ErrNotFound
+	}
+	if last <= after {
+		return nil, nil
+	}
+	var out []Record
+	err = s.Watch(ctx, encounterID, after, func(r Record) error {
+		out = append(out, r)
+		if r.Position >= last {
+			return ErrStop
+		}
+		return nil
+	})
+	return out, err
+}
+
+func (s *JetStream) Watch(ctx context.Context, encounterID string, after uint64, fn func(Record) error) error {
+	cons, err := s.consumer(ctx, encounterID, after)
+	if err != nil {
+		return err
+	}
+	it, err := cons.Messages()
+	if err != nil {
+		return err
+	}
+	stop := context.AfterFunc(ctx, it.Stop)
+	defer stop()
+	defer it.Stop()
+	for {
+		m, err := it.Next()
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return err
+		}
+		meta, err := m.Metadata()
+		if err != nil {
+			return err
+		}
+		r, err := decode(meta.Sequence.Stream, m.Data())
+		if err != nil {
+			return err
+		}
+		if err := fn(r); err != nil {
+			if errors.Is(err, ErrStop) {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+func (s *JetStream) List(ctx context.Context) ([]string, error) {
+	info, err := s.stream.Info(ctx, jetstream.WithSubjectFilter(s.cfg.SubjectPrefix+".*"))
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, 0, len(info.State.Subjects))
+	for subj := range info.State.Subjects {
+		ids = append(ids, strings.TrimPrefix(subj, s.cfg.SubjectPrefix+"."))
+	}
+	sort.Strings(ids)
+	return ids, nil
+}
+
+func (s *JetStream) PutSeed(ctx context.Context, encounterID string, seed []byte) error {
+	_, err := s.seeds.Put(ctx, encounterID, seed)
+	return err
+}
+
+func (s *JetStream) Seed(ctx context.Context, encounterID string) ([]byte, error) {
+	e, err := s.seeds.Get(ctx, encounterID)
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	return e.Value(), nil
+}

@@ -1,0 +1,64 @@
+// Package store keeps encounters' events: one subject per encounter, one message per command
+// holding the command's events (an EventBatch), appended only if the encounter is where the
+// writer last saw it, and at most once per command id.
+package store
+
+import (
+	"context"
+	"errors"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+)
+
+var (
+	// ErrConflict: the encounter has moved past the expected position; reload and retry.
+	ErrConflict = errors.New("the encounter has changed since it was read")
+	// ErrNotFound: no events are recorded for the encounter.
+	ErrNotFound = errors.New("no such encounter")
+)
+
+// Record is one stored batch with its position in the log.
+type Record struct {
+	// Position is the log position of the batch (the JetStream stream sequence), increasing
+	// along an encounter's records but not contiguous.
+	Position uint64
+	Batch    *encounterv1.EventBatch
+}
+
+// Appended says where a batch went.
+type Appended struct {
+	Position uint64
+	// Duplicate: a batch with the same message id was already stored, at Position; the new
+	// one was dropped.
+	Duplicate bool
+}
+
+// Log is an event log of encounters.
+type Log interface {
+	// Append stores batch on the encounter if the encounter's last position is expected
+	// (0: the encounter has no events yet); otherwise ErrConflict. A msgID already stored
+	// returns that record's position with Duplicate set; the expected position is checked
+	// first, so a repeated message id on a stale position is an ErrConflict.
+	Append(ctx context.Context, encounterID string, expected uint64, msgID string, batch *encounterv1.EventBatch) (Appended, error)
+	// Load returns the encounter's records after position after (0: all), in order, or
+	// ErrNotFound when the encounter has none at all.
+	Load(ctx context.Context, encounterID string, after uint64) ([]Record, error)
+	// Get returns the record at a position.
+	Get(ctx context.Context, position uint64) (Record, error)
+	// Watch calls fn with each record of the encounter after position after, then with each
+	// new one as it is stored, until ctx ends or fn returns an error (which Watch returns;
+	// ErrStop ends it quietly).
+	Watch(ctx context.Context, encounterID string, after uint64, fn func(Record) error) error
+	// List returns the ids of the encounters that have events.
+	List(ctx context.Context) ([]string, error)
+}
+
+// ErrStop ends a Watch without an error.
+var ErrStop = errors.New("stop watching")
+
+// Seeds keeps each encounter's secret dice seed.
+type Seeds interface {
+	PutSeed(ctx context.Context, encounterID string, seed []byte) error
+	// Seed returns the seed, or ErrNotFound.
+	Seed(ctx context.Context, encounterID string) ([]byte, error)
+}

@@ -1,0 +1,103 @@
+// Package resolver serves the rules engine over gRPC (fray.rules.v1.RulesService). It is
+// stateless: every request carries the state and the dice position it needs.
+package resolver
+
+import (
+	"context"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
+	"github.com/fray-rpg/fray/rules/dice"
+	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/loss"
+	"github.com/fray-rpg/fray/services/platform"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+)
+
+// Registry returns every rule system this build can decide.
+func Registry() *engine.Registry { return engine.NewRegistry(loss.New()) }
+
+// Server implements RulesService over a registry.
+type Server struct {
+	rulesv1.UnimplementedRulesServiceServer
+	reg *engine.Registry
+}
+
+// New returns a RulesService over reg.
+func New(reg *engine.Registry) *Server { return &Server{reg: reg} }
+
+func (s *Server) ListRulesets(context.Context, *rulesv1.ListRulesetsRequest) (*rulesv1.ListRulesetsResponse, error) {
+	out := &rulesv1.ListRulesetsResponse{}
+	for _, d := range s.reg.Rulesets() {
+		out.Rulesets = append(out.Rulesets, &rulesv1.Ruleset{Id: d.GetId(), Name: d.GetName(), Versions: s.reg.Versions(d.GetId())})
+	}
+	return out, nil
+}
+
+func (s *Server) DescribeRuleset(_ context.Context, req *rulesv1.DescribeRulesetRequest) (*rulesv1.DescribeRulesetResponse, error) {
+	sys, err := s.reg.Lookup(req.GetId(), req.GetVersion())
+	if err != nil {
+		return nil, platform.Status(err)
+	}
+	return &rulesv1.DescribeRulesetResponse{Ruleset: sys.Describe()}, nil
+}
+
+// MaxRollOffset bounds the offset of a Roll request, whose stream is skipped to it word by word.
+const MaxRollOffset = 1 << 24
+
+func (s *Server) Roll(_ context.Context, req *rulesv1.RollRequest) (*rulesv1.RollResponse, error) {
+	e, err := dice.Parse(req.GetExpression())
+	if err != nil {
+		return nil, status.Error(codes.InvalidArgument, err.Error())
+	}
+	seed := req.GetSeed()
+	if len(seed) == 0 {
+		seed = dice.NewSeed()
+	}
+	if req.GetOffset() > MaxRollOffset {
+		return nil, status.Errorf(codes.InvalidArgument, "offset %d is beyond %d", req.GetOffset(), MaxRollOffset)
+	}
+	st, err := dice.NewStream(seed, req.GetOffset())
+	if err != nil {
+		return nil, status.Error(codes.InvalidArgument, err.Error())
+	}
+	return &rulesv1.RollResponse{Roll: st.Roll(e), Seed: seed}, nil
+}
+
+// Resolve decides one command: the events, and the hash of the state they lead to.
+func (s *Server) Resolve(ctx context.Context, req *rulesv1.ResolveRequest) (*rulesv1.ResolveResponse, error) {
+	events, next, err := Decide(s.reg, req)
+	if err != nil {
+		return nil, platform.Status(err)
+	}
+	return &rulesv1.ResolveResponse{Events: events, StateSha256: engine.Hash(next)}, nil
+}
+
+// Decide runs a ResolveRequest against reg: the events and the state after them. The
+// encounter service calls it in-process when it runs without a separate resolver.
+func Decide(reg *engine.Registry, req *rulesv1.ResolveRequest) ([]*encounterv1.Event, *encounterv1.EncounterState, error) {
+	if req.GetState() == nil || req.GetState().GetEncounterId() == "" {
+		return nil, nil, status.Error(codes.InvalidArgument, "resolve needs a state with an encounter id")
+	}
+	if req.GetCommand() == nil {
+		return nil, nil, status.Error(codes.InvalidArgument, "resolve needs a command")
+	}
+	stream, err := dice.NewStream(req.GetSeed(), req.GetState().GetDiceOffset())
+	if err != nil {
+		return nil, nil, status.Error(codes.InvalidArgument, err.Error())
+	}
+	env := engine.Env{Actor: req.GetActor(), Dice: stream, Seed: req.GetSeed()}
+	events, err := reg.Decide(req.GetState(), req.GetCommand(), env)
+	if err != nil {
+		return nil, nil, err
+	}
+	next := proto.CloneOf(req.GetState())
+	for _, ev := range events {
+		if err := reg.Evolve(next, ev); err != nil {
+			return nil, nil, status.Errorf(codes.Internal, "the rules produced an event they cannot fold: %v", err)
+		}
+	}
+	return events, next, nil
+}
