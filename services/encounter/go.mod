@@ -10,16 +10,18 @@ replace (
 
 require (
 	github.com/fray-rpg/fray/gen v0.0.0-00010101000000-000000000000
+	github.com/fray-rpg/fray/rules v0.0.0-00010101000000-000000000000
 	github.com/fray-rpg/fray/services/platform v0.0.0-00010101000000-000000000000
+	github.com/google/uuid v1.6.0
 	github.com/nats-io/nats-server/v2 v2.15.3
 	github.com/nats-io/nats.go v1.55.0
 	github.com/stretchr/testify v1.12.1
+	google.golang.org/grpc v1.85.0
 	google.golang.org/protobuf v1.36.12
 )
 
 require (
 	github.com/antithesishq/antithesis-sdk-go v0.9.0-default-no-op // indirect
-	github.com/fray-rpg/fray/rules v0.0.0-00010101000000-000000000000 // indirect
 	github.com/google/go-tpm v0.9.8 // indirect
 	github.com/grpc-ecosystem/go-grpc-middleware/v2 v2.3.4 // indirect
 	github.com/klauspost/compress v1.20.4 // indirect
@@ -34,5 +36,4 @@ require (
 	golang.org/x/text v0.43.0 // indirect
 	golang.org/x/time v0.16.0 // indirect
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260817212433-ac3dfec99bb1 // indirect
-	google.golang.org/grpc v1.85.0 // indirect
 )

@@ -5,7 +5,6 @@ package resolver
 import (
 	"context"
 
-	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
 	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/engine"
@@ -13,7 +12,6 @@ import (
 	"github.com/fray-rpg/fray/services/platform"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/proto"
 )
 
 // Registry returns every rule system this build can decide.
@@ -68,36 +66,16 @@ func (s *Server) Roll(_ context.Context, req *rulesv1.RollRequest) (*rulesv1.Rol
 
 // Resolve decides one command: the events, and the hash of the state they lead to.
 func (s *Server) Resolve(ctx context.Context, req *rulesv1.ResolveRequest) (*rulesv1.ResolveResponse, error) {
-	events, next, err := Decide(s.reg, req)
+	if req.GetState().GetEncounterId() == "" {
+		return nil, status.Error(codes.InvalidArgument, "resolve needs a state with an encounter id")
+	}
+	if req.GetCommand() == nil {
+		return nil, status.Error(codes.InvalidArgument, "resolve needs a command")
+	}
+	events, next, err := s.reg.Resolve(req.GetState(), req.GetCommand(), req.GetActor(), req.GetSeed())
 	if err != nil {
 		return nil, platform.Status(err)
 	}
 	return &rulesv1.ResolveResponse{Events: events, StateSha256: engine.Hash(next)}, nil
 }
 
-// Decide runs a ResolveRequest against reg: the events and the state after them. The
-// encounter service calls it in-process when it runs without a separate resolver.
-func Decide(reg *engine.Registry, req *rulesv1.ResolveRequest) ([]*encounterv1.Event, *encounterv1.EncounterState, error) {
-	if req.GetState() == nil || req.GetState().GetEncounterId() == "" {
-		return nil, nil, status.Error(codes.InvalidArgument, "resolve needs a state with an encounter id")
-	}
-	if req.GetCommand() == nil {
-		return nil, nil, status.Error(codes.InvalidArgument, "resolve needs a command")
-	}
-	stream, err := dice.NewStream(req.GetSeed(), req.GetState().GetDiceOffset())
-	if err != nil {
-		return nil, nil, status.Error(codes.InvalidArgument, err.Error())
-	}
-	env := engine.Env{Actor: req.GetActor(), Dice: stream, Seed: req.GetSeed()}
-	events, err := reg.Decide(req.GetState(), req.GetCommand(), env)
-	if err != nil {
-		return nil, nil, err
-	}
-	next := proto.CloneOf(req.GetState())
-	for _, ev := range events {
-		if err := reg.Evolve(next, ev); err != nil {
-			return nil, nil, status.Errorf(codes.Internal, "the rules produced an event they cannot fold: %v", err)
-		}
-	}
-	return events, next, nil
-}

@@ -90,7 +90,9 @@ func Open(ctx context.Context, nc *nats.Conn, cfg Config) (*JetStream, error) {
 }
 
 // Subject is the subject of an encounter's events.
-func (s *JetStream) Subject(encounterID string) string { return s.cfg.SubjectPrefix + "." + encounterID }
+func (s *JetStream) Subject(encounterID string) string {
+	return s.cfg.SubjectPrefix + "." + encounterID
+}
 
 func isWrongLastSequence(err error) bool {
 	var apiErr *jetstream.APIError

@@ -1,0 +1,57 @@
+// Command encounter serves fray's EncounterService against a NATS JetStream server or cluster.
+package main
+
+import (
+	"context"
+	"flag"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/loss"
+	"github.com/fray-rpg/fray/services/encounter"
+	"github.com/fray-rpg/fray/services/encounter/store"
+	"github.com/fray-rpg/fray/services/platform"
+)
+
+func main() {
+	listen := flag.String("listen", platform.Env("FRAY_ENCOUNTER_LISTEN", "127.0.0.1:7072"), "gRPC listen address (env FRAY_ENCOUNTER_LISTEN)")
+	natsURL := flag.String("nats-url", platform.Env("FRAY_NATS_URL", "nats://127.0.0.1:4222"), "NATS server or cluster (env FRAY_NATS_URL)")
+	resolverAddr := flag.String("resolver", platform.Env("FRAY_RESOLVER_ADDR", "127.0.0.1:7071"), "RulesService address (env FRAY_RESOLVER_ADDR)")
+	replicas := flag.Int("replicas", platform.EnvInt("FRAY_REPLICAS", 1), "replicas of the event stream and seed bucket (env FRAY_REPLICAS)")
+	streamName := flag.String("stream", platform.Env("FRAY_STREAM", "FRAY_ENCOUNTERS"), "JetStream stream name (env FRAY_STREAM)")
+	grace := flag.Duration("grace", platform.EnvDuration("FRAY_GRACE", 10*time.Second), "graceful stop timeout (env FRAY_GRACE)")
+	logFormat := flag.String("log-format", platform.Env("FRAY_LOG_FORMAT", "text"), "text or json (env FRAY_LOG_FORMAT)")
+	logLevel := flag.String("log-level", platform.Env("FRAY_LOG_LEVEL", "info"), "debug, info, warn, error (env FRAY_LOG_LEVEL)")
+	flag.Parse()
+	log := platform.NewLogger(*logFormat, *logLevel)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	srv := platform.NewServer(log)
+	// The encounter service folds events itself: it links every rule system's Evolve.
+	reg := engine.NewRegistry(loss.New())
+	run, err := encounter.Start(ctx, encounter.Config{
+		NATSURL: *natsURL, ResolverAddr: *resolverAddr, Log: log,
+		Store: store.Config{Stream: *streamName, Replicas: *replicas},
+	}, srv, reg)
+	if err != nil {
+		log.Error("start", "err", err)
+		os.Exit(1)
+	}
+	defer run.Close()
+	lis, err := net.Listen("tcp", *listen)
+	if err != nil {
+		log.Error("listen", "addr", *listen, "err", err)
+		os.Exit(1)
+	}
+	log.Info("encounter service serving", "addr", lis.Addr().String(), "nats", *natsURL, "resolver", *resolverAddr)
+	if err := srv.Serve(ctx, lis, *grace); err != nil {
+		log.Error("serve", "err", err)
+		os.Exit(1)
+	}
+	log.Info("encounter service stopped")
+}

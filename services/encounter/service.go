@@ -1,0 +1,473 @@
+// Package encounter serves fray.encounter.v1.EncounterService: it loads an encounter's state
+// (cache, else replay from the log), asks the resolver to decide each command, and appends the
+// resulting events to the log, conditionally on the position it last saw.
+package encounter
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/base32"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
+	"github.com/fray-rpg/fray/rules/dice"
+	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/services/encounter/store"
+	"github.com/fray-rpg/fray/services/platform"
+	"github.com/google/uuid"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/timestamppb"
+)
+
+// Decider decides commands: the resolver, over gRPC or in-process.
+type Decider interface {
+	Resolve(context.Context, *rulesv1.ResolveRequest) (*rulesv1.ResolveResponse, error)
+}
+
+// RemoteDecider asks a RulesService over gRPC.
+type RemoteDecider struct{ Client rulesv1.RulesServiceClient }
+
+func (d RemoteDecider) Resolve(ctx context.Context, req *rulesv1.ResolveRequest) (*rulesv1.ResolveResponse, error) {
+	return d.Client.Resolve(ctx, req, grpc.WaitForReady(true))
+}
+
+// LocalDecider decides in-process with a registry.
+type LocalDecider struct{ Registry *engine.Registry }
+
+func (d LocalDecider) Resolve(_ context.Context, req *rulesv1.ResolveRequest) (*rulesv1.ResolveResponse, error) {
+	events, next, err := d.Registry.Resolve(req.GetState(), req.GetCommand(), req.GetActor(), req.GetSeed())
+	if err != nil {
+		return nil, platform.Status(err)
+	}
+	return &rulesv1.ResolveResponse{Events: events, StateSha256: engine.Hash(next)}, nil
+}
+
+// Options tune a Service; zero values take defaults.
+type Options struct {
+	// MaxAttempts at a command that keeps losing the race for the encounter (default 3).
+	MaxAttempts int
+	// Now is the clock stamped on events (default time.Now).
+	Now func() time.Time
+	// NewSeed makes an encounter's dice seed (default dice.NewSeed, from crypto/rand).
+	NewSeed func() []byte
+	Log     *slog.Logger
+}
+
+// Service implements EncounterService.
+type Service struct {
+	encounterv1.UnimplementedEncounterServiceServer
+	log     *slog.Logger
+	events  store.Log
+	seeds   store.Seeds
+	decider Decider
+	reg     *engine.Registry
+	opts    Options
+
+	mu    sync.Mutex
+	cache map[string]*entry
+}
+
+// entry is an encounter's state as of a log position, with the commands recorded so far.
+type entry struct {
+	mu       sync.Mutex
+	loaded   bool
+	state    *encounterv1.EncounterState
+	position uint64
+	commands map[string]uint64 // command id → position of its record
+}
+
+// New returns a Service. reg folds events (Evolve); decider decides commands (Decide).
+func New(events store.Log, seeds store.Seeds, decider Decider, reg *engine.Registry, opts Options) *Service {
+	if opts.MaxAttempts <= 0 {
+		opts.MaxAttempts = 3
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.NewSeed == nil {
+		opts.NewSeed = dice.NewSeed
+	}
+	if opts.Log == nil {
+		opts.Log = slog.Default()
+	}
+	return &Service{log: opts.Log, events: events, seeds: seeds, decider: decider, reg: reg, opts: opts, cache: map[string]*entry{}}
+}
+
+// Limits on what a client may send.
+const (
+	MaxCommandIDLength = 128
+	MaxListed          = 1000
+)
+
+func newEncounterID() string {
+	b := make([]byte, 10)
+	_, _ = rand.Read(b)
+	return "enc-" + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b))
+}
+
+func unavailable(err error) error {
+	if _, ok := status.FromError(err); ok {
+		return err
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return platform.Status(err)
+	}
+	return status.Errorf(codes.Unavailable, "the event log is unavailable: %v", err)
+}
+
+// entry returns the encounter's cache entry, loading it from the log if needed; its lock is
+// not held.
+func (s *Service) entry(ctx context.Context, id string) (*entry, error) {
+	if id == "" {
+		return nil, status.Error(codes.InvalidArgument, "no encounter id given")
+	}
+	s.mu.Lock()
+	e, ok := s.cache[id]
+	if !ok {
+		e = &entry{}
+		s.cache[id] = e
+	}
+	s.mu.Unlock()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err := s.refresh(ctx, id, e); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// refresh folds the records after the entry's position (all of them on a first load).
+func (s *Service) refresh(ctx context.Context, id string, e *entry) error {
+	if !e.loaded {
+		e.state, e.position, e.commands = &encounterv1.EncounterState{}, 0, map[string]uint64{}
+	}
+	recs, err := s.events.Load(ctx, id, e.position)
+	if errors.Is(err, store.ErrNotFound) {
+		return status.Errorf(codes.NotFound, "there is no encounter %q", id)
+	}
+	if err != nil {
+		return unavailable(err)
+	}
+	for _, r := range recs {
+		for _, ev := range r.Batch.GetEvents() {
+			if err := s.reg.Evolve(e.state, ev); err != nil {
+				e.loaded = false
+				return status.Errorf(codes.DataLoss, "encounter %s: event %d cannot be folded: %v", id, ev.GetSequence(), err)
+			}
+			if c := ev.GetCommandId(); c != "" {
+				e.commands[c] = r.Position
+			}
+		}
+		e.position = r.Position
+	}
+	e.loaded = true
+	return nil
+}
+
+func (s *Service) stamp(events []*encounterv1.Event, commandID string) {
+	now := timestamppb.New(s.opts.Now())
+	for _, ev := range events {
+		ev.EventId = uuid.Must(uuid.NewV7()).String()
+		ev.Time = now
+		ev.CommandId = commandID
+	}
+}
+
+func principal(ctx context.Context) (string, error) {
+	p := platform.Principal(ctx)
+	if p == "" {
+		return "", status.Errorf(codes.Unauthenticated, "name yourself: send the %q request metadata", platform.PrincipalKey)
+	}
+	return p, nil
+}
+
+func commandID(id string) (string, error) {
+	if len(id) > MaxCommandIDLength {
+		return "", status.Errorf(codes.InvalidArgument, "a command id has at most %d characters", MaxCommandIDLength)
+	}
+	if id == "" {
+		return uuid.NewString(), nil
+	}
+	return id, nil
+}
+
+// recorded returns the events a command already recorded at position.
+func (s *Service) recorded(ctx context.Context, e *entry, position uint64) ([]*encounterv1.Event, *encounterv1.EncounterState, error) {
+	r, err := s.events.Get(ctx, position)
+	if err != nil {
+		return nil, nil, unavailable(err)
+	}
+	return r.Batch.GetEvents(), proto.CloneOf(e.state), nil
+}
+
+// execute decides and records one command on an existing encounter.
+func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint64, cmd *encounterv1.Command) ([]*encounterv1.Event, *encounterv1.EncounterState, error) {
+	actor, err := principal(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	if cmdID, err = commandID(cmdID); err != nil {
+		return nil, nil, err
+	}
+	if cmd.GetCreate() != nil {
+		return nil, nil, status.Error(codes.InvalidArgument, "create an encounter with CreateEncounter")
+	}
+	e, err := s.entry(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for attempt := 1; ; attempt++ {
+		if pos, ok := e.commands[cmdID]; ok {
+			return s.recorded(ctx, e, pos)
+		}
+		if expected != nil && *expected != e.state.GetSequence() {
+			return nil, nil, status.Errorf(codes.FailedPrecondition,
+				"encounter %q is at sequence %d, not at the %d this command expected; reload it and decide again",
+				e.state.GetName(), e.state.GetSequence(), *expected)
+		}
+		seed, err := s.seeds.Seed(ctx, id)
+		if err != nil {
+			return nil, nil, unavailable(fmt.Errorf("dice seed of %s: %w", id, err))
+		}
+		resp, err := s.decider.Resolve(ctx, &rulesv1.ResolveRequest{State: e.state, Command: cmd, Actor: actor, Seed: seed})
+		if err != nil {
+			return nil, nil, err
+		}
+		events := resp.GetEvents()
+		s.stamp(events, cmdID)
+		app, err := s.events.Append(ctx, id, e.position, id+"/"+cmdID, &encounterv1.EventBatch{Events: events})
+		switch {
+		case errors.Is(err, store.ErrConflict):
+			if attempt >= s.opts.MaxAttempts {
+				return nil, nil, status.Errorf(codes.Aborted,
+					"encounter %q changed under this command %d times in a row; nothing was recorded, try again", e.state.GetName(), attempt)
+			}
+			if err := s.refresh(ctx, id, e); err != nil {
+				return nil, nil, err
+			}
+			continue
+		case err != nil:
+			return nil, nil, unavailable(err)
+		case app.Duplicate:
+			if err := s.refresh(ctx, id, e); err != nil {
+				return nil, nil, err
+			}
+			return s.recorded(ctx, e, app.Position)
+		}
+		for _, ev := range events {
+			if err := s.reg.Evolve(e.state, ev); err != nil {
+				e.loaded = false
+				return nil, nil, status.Errorf(codes.Internal, "recorded event %d cannot be folded: %v", ev.GetSequence(), err)
+			}
+		}
+		e.position, e.commands[cmdID] = app.Position, app.Position
+		if !bytes.Equal(engine.Hash(e.state), resp.GetStateSha256()) {
+			s.log.WarnContext(ctx, "the resolver and this service fold to different states; the log is the truth",
+				"encounter", id, "sequence", e.state.GetSequence())
+		}
+		return events, proto.CloneOf(e.state), nil
+	}
+}
+
+func (s *Service) CreateEncounter(ctx context.Context, req *encounterv1.CreateEncounterRequest) (*encounterv1.CreateEncounterResponse, error) {
+	actor, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cmdID, err := commandID(req.GetCommandId())
+	if err != nil {
+		return nil, err
+	}
+	if req.GetEncounter() == nil {
+		return nil, status.Error(codes.InvalidArgument, "no encounter given: name it and choose its rule system")
+	}
+	id, seed := newEncounterID(), s.opts.NewSeed()
+	cmd := &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: req.GetEncounter()}}
+	resp, err := s.decider.Resolve(ctx, &rulesv1.ResolveRequest{State: &encounterv1.EncounterState{EncounterId: id}, Command: cmd, Actor: actor, Seed: seed})
+	if err != nil {
+		return nil, err
+	}
+	if err := s.seeds.PutSeed(ctx, id, seed); err != nil {
+		return nil, unavailable(err)
+	}
+	events := resp.GetEvents()
+	s.stamp(events, cmdID)
+	app, err := s.events.Append(ctx, id, 0, "create/"+actor+"/"+cmdID, &encounterv1.EventBatch{Events: events})
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	if app.Duplicate {
+		r, err := s.events.Get(ctx, app.Position)
+		if err != nil {
+			return nil, unavailable(err)
+		}
+		events = r.Batch.GetEvents()
+		id = events[0].GetEncounterId()
+	}
+	e, err := s.entry(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return &encounterv1.CreateEncounterResponse{EncounterId: id, Events: events, State: proto.CloneOf(e.state)}, nil
+}
+
+func (s *Service) AddCombatant(ctx context.Context, req *encounterv1.AddCombatantRequest) (*encounterv1.AddCombatantResponse, error) {
+	events, st, err := s.execute(ctx, req.GetEncounterId(), req.GetCommandId(), req.ExpectedSequence,
+		&encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: req.GetCombatant()}}})
+	if err != nil {
+		return nil, err
+	}
+	return &encounterv1.AddCombatantResponse{Events: events, State: st}, nil
+}
+
+func (s *Service) RemoveCombatant(ctx context.Context, req *encounterv1.RemoveCombatantRequest) (*encounterv1.RemoveCombatantResponse, error) {
+	events, st, err := s.execute(ctx, req.GetEncounterId(), req.GetCommandId(), req.ExpectedSequence,
+		&encounterv1.Command{Kind: &encounterv1.Command_RemoveCombatant{RemoveCombatant: &encounterv1.RemoveCombatant{CombatantId: req.GetCombatantId()}}})
+	if err != nil {
+		return nil, err
+	}
+	return &encounterv1.RemoveCombatantResponse{Events: events, State: st}, nil
+}
+
+func (s *Service) StartEncounter(ctx context.Context, req *encounterv1.StartEncounterRequest) (*encounterv1.StartEncounterResponse, error) {
+	events, st, err := s.execute(ctx, req.GetEncounterId(), req.GetCommandId(), req.ExpectedSequence,
+		&encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}})
+	if err != nil {
+		return nil, err
+	}
+	return &encounterv1.StartEncounterResponse{Events: events, State: st}, nil
+}
+
+func (s *Service) Submit(ctx context.Context, req *encounterv1.SubmitRequest) (*encounterv1.SubmitResponse, error) {
+	if req.GetCommand().GetKind() == nil {
+		return nil, status.Error(codes.InvalidArgument, "no command given")
+	}
+	events, st, err := s.execute(ctx, req.GetEncounterId(), req.GetCommandId(), req.ExpectedSequence, req.GetCommand())
+	if err != nil {
+		return nil, err
+	}
+	return &encounterv1.SubmitResponse{Events: events, State: st}, nil
+}
+
+func (s *Service) EndEncounter(ctx context.Context, req *encounterv1.EndEncounterRequest) (*encounterv1.EndEncounterResponse, error) {
+	events, st, err := s.execute(ctx, req.GetEncounterId(), req.GetCommandId(), req.ExpectedSequence,
+		&encounterv1.Command{Kind: &encounterv1.Command_End{End: &encounterv1.EndEncounter{Reason: req.GetReason()}}})
+	if err != nil {
+		return nil, err
+	}
+	return &encounterv1.EndEncounterResponse{Events: events, State: st}, nil
+}
+
+
+// stateAt folds the encounter's events up to sequence at.
+func (s *Service) stateAt(ctx context.Context, id string, at uint64) (*encounterv1.EncounterState, error) {
+	recs, err := s.events.Load(ctx, id, 0)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	st := &encounterv1.EncounterState{}
+	for _, r := range recs {
+		for _, ev := range r.Batch.GetEvents() {
+			if ev.GetSequence() > at {
+				return st, nil
+			}
+			if err := s.reg.Evolve(st, ev); err != nil {
+				return nil, status.Errorf(codes.DataLoss, "event %d cannot be folded: %v", ev.GetSequence(), err)
+			}
+		}
+	}
+	return st, nil
+}
+
+func (s *Service) GetEncounter(ctx context.Context, req *encounterv1.GetEncounterRequest) (*encounterv1.GetEncounterResponse, error) {
+	e, err := s.entry(ctx, req.GetEncounterId())
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	st := proto.CloneOf(e.state)
+	e.mu.Unlock()
+	if at := req.GetAtSequence(); at != 0 && at < st.GetSequence() {
+		if st, err = s.stateAt(ctx, req.GetEncounterId(), at); err != nil {
+			return nil, err
+		}
+	} else if at > st.GetSequence() {
+		return nil, status.Errorf(codes.OutOfRange, "encounter %q is at sequence %d; there is no sequence %d yet", st.GetName(), st.GetSequence(), at)
+	}
+	out := &encounterv1.GetEncounterResponse{State: st, StateSha256: engine.Hash(st)}
+	if c := req.GetLegalFor(); c != "" {
+		if out.Legal, err = s.reg.Legal(st, c); err != nil {
+			return nil, platform.Status(err)
+		}
+	}
+	return out, nil
+}
+
+func (s *Service) ListEncounters(ctx context.Context, _ *encounterv1.ListEncountersRequest) (*encounterv1.ListEncountersResponse, error) {
+	ids, err := s.events.List(ctx)
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	if len(ids) > MaxListed {
+		ids = ids[:MaxListed]
+	}
+	out := &encounterv1.ListEncountersResponse{}
+	for _, id := range ids {
+		e, err := s.entry(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		e.mu.Lock()
+		out.Encounters = append(out.Encounters, &encounterv1.EncounterSummary{
+			EncounterId: id, Name: e.state.GetName(), RuleSystem: e.state.GetRuleSystem(),
+			Status: e.state.GetStatus(), Sequence: e.state.GetSequence(),
+		})
+		e.mu.Unlock()
+	}
+	return out, nil
+}
+
+// WatchEncounter sends the encounter's events from a sequence on, then each new one as it is
+// recorded, until the encounter ends, the client goes away or the server shuts down.
+func (s *Service) WatchEncounter(req *encounterv1.WatchEncounterRequest, stream grpc.ServerStreamingServer[encounterv1.WatchEncounterResponse]) error {
+	ctx := stream.Context()
+	if _, err := s.entry(ctx, req.GetEncounterId()); err != nil {
+		return err
+	}
+	from := max(req.GetFromSequence(), 1)
+	err := s.events.Watch(ctx, req.GetEncounterId(), 0, func(r store.Record) error {
+		for _, ev := range r.Batch.GetEvents() {
+			if ev.GetSequence() < from {
+				continue
+			}
+			if err := stream.Send(&encounterv1.WatchEncounterResponse{Event: ev}); err != nil {
+				return err
+			}
+			if ev.GetEncounterEnded() != nil {
+				return store.ErrStop
+			}
+		}
+		return nil
+	})
+	if err != nil && ctx.Err() != nil {
+		return status.Error(codes.Canceled, "the watch ended: the client left or the server is shutting down")
+	}
+	if err != nil {
+		return unavailable(err)
+	}
+	return nil
+}
