@@ -496,6 +496,9 @@ func spend(s *lossv1.State, f fighter, sp *lossv1.Spend) {
 		s.GmFursa -= sp.GetFursa()
 	}
 	for v, k := range sp.GetInspiration() {
+		if f.cs.Inspiration == nil { // a cloned or decoded state has no empty maps
+			f.cs.Inspiration = map[string]int32{}
+		}
 		f.cs.Inspiration[v] -= k
 	}
 }
@@ -510,14 +513,14 @@ func (System) Evolve(st *encounterv1.EncounterState, ev *encounterv1.Event) erro
 		c := p.CombatantAdded.GetCombatant()
 		sh := c.GetLoss()
 		cs := &lossv1.CombatantState{Fursa: sh.GetFursa(), Inspiration: maps.Clone(sh.GetInspiration())}
-		if cs.Inspiration == nil {
-			cs.Inspiration = map[string]int32{}
-		}
 		if sh.GetKind() == lossv1.CombatantKind_COMBATANT_KIND_SBIRE {
 			cs.Health = SbireHealth
 		} else {
 			b := options(st).GetHealthBands()
 			cs.Light, cs.Grave, cs.Fatal = b[0], b[1], b[2]
+		}
+		if s.Combatants == nil { // a cloned or decoded state has no empty maps
+			s.Combatants = map[string]*lossv1.CombatantState{}
 		}
 		s.Combatants[c.GetId()] = cs
 	case *encounterv1.Event_CombatantRemoved:

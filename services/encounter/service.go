@@ -372,7 +372,6 @@ func (s *Service) EndEncounter(ctx context.Context, req *encounterv1.EndEncounte
 	return &encounterv1.EndEncounterResponse{Events: events, State: st}, nil
 }
 
-
 // stateAt folds the encounter's events up to sequence at.
 func (s *Service) stateAt(ctx context.Context, id string, at uint64) (*encounterv1.EncounterState, error) {
 	recs, err := s.events.Load(ctx, id, 0)

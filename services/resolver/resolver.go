@@ -8,14 +8,10 @@ import (
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
 	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/engine"
-	"github.com/fray-rpg/fray/rules/loss"
 	"github.com/fray-rpg/fray/services/platform"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
-
-// Registry returns every rule system this build can decide.
-func Registry() *engine.Registry { return engine.NewRegistry(loss.New()) }
 
 // Server implements RulesService over a registry.
 type Server struct {
@@ -78,4 +74,3 @@ func (s *Server) Resolve(ctx context.Context, req *rulesv1.ResolveRequest) (*rul
 	}
 	return &rulesv1.ResolveResponse{Events: events, StateSha256: engine.Hash(next)}, nil
 }
-

@@ -10,8 +10,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/fray-rpg/fray/rules/engine"
-	"github.com/fray-rpg/fray/rules/loss"
+	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/fray-rpg/fray/services/encounter/store"
 	"github.com/fray-rpg/fray/services/platform"
@@ -33,7 +32,7 @@ func main() {
 	defer stop()
 	srv := platform.NewServer(log)
 	// The encounter service folds events itself: it links every rule system's Evolve.
-	reg := engine.NewRegistry(loss.New())
+	reg := systems.Registry()
 	run, err := encounter.Start(ctx, encounter.Config{
 		NATSURL: *natsURL, ResolverAddr: *resolverAddr, Log: log,
 		Store: store.Config{Stream: *streamName, Replicas: *replicas},

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
+	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/platform"
 	"github.com/fray-rpg/fray/services/resolver"
 )
@@ -31,7 +32,7 @@ func main() {
 		os.Exit(1)
 	}
 	srv := platform.NewServer(log)
-	rulesv1.RegisterRulesServiceServer(srv.GRPC, resolver.New(resolver.Registry()))
+	rulesv1.RegisterRulesServiceServer(srv.GRPC, resolver.New(systems.Registry()))
 	log.Info("resolver serving", "addr", lis.Addr().String())
 	if err := srv.Serve(ctx, lis, *grace); err != nil {
 		log.Error("serve", "err", err)

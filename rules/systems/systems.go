@@ -1,0 +1,11 @@
+// Package systems lists every rule system of this build, at every version it keeps.
+package systems
+
+import (
+	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/loss"
+)
+
+// Registry returns a registry of every rule system: the resolver decides with it, the
+// encounter service and the tools fold events with it.
+func Registry() *engine.Registry { return engine.NewRegistry(loss.New()) }
