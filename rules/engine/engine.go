@@ -349,26 +349,37 @@ var rollName = (&dicev1.Roll{}).ProtoReflect().Descriptor().FullName()
 
 // advanceDice moves the state's dice offset past every roll recorded in m.
 func advanceDice(st *encounterv1.EncounterState, m protoreflect.Message) {
-	if m.Descriptor().FullName() == rollName {
-		r := m.Interface().(*dicev1.Roll)
+	for _, r := range Rolls(m.Interface()) {
 		if end := r.GetOffset() + r.GetDraws(); end > st.DiceOffset {
 			st.DiceOffset = end
 		}
-		return
 	}
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		if fd.Message() == nil || fd.IsMap() {
-			return true
+}
+
+// Rolls returns every dice roll recorded anywhere in m (an event, a batch…), in field order.
+func Rolls(m proto.Message) []*dicev1.Roll {
+	var out []*dicev1.Roll
+	var walk func(protoreflect.Message)
+	walk = func(m protoreflect.Message) {
+		if m.Descriptor().FullName() == rollName {
+			out = append(out, m.Interface().(*dicev1.Roll))
+			return
 		}
-		if fd.IsList() {
-			for i := range v.List().Len() {
-				advanceDice(st, v.List().Get(i).Message())
+		m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+			switch {
+			case fd.Message() == nil || fd.IsMap():
+			case fd.IsList():
+				for i := range v.List().Len() {
+					walk(v.List().Get(i).Message())
+				}
+			default:
+				walk(v.Message())
 			}
 			return true
-		}
-		advanceDice(st, v.Message())
-		return true
-	})
+		})
+	}
+	walk(m.ProtoReflect())
+	return out
 }
 
 // Fold replays events from the empty state.
@@ -405,4 +416,24 @@ func (r *Registry) Legal(st *encounterv1.EncounterState, combatant string) ([]*r
 		return nil, nil
 	}
 	return sys.Legal(st, combatant), nil
+}
+
+// Resolve decides cmd against st with the encounter's dice stream (seed, positioned at the
+// state's dice offset) and returns the events and the state after them. st is not changed.
+func (r *Registry) Resolve(st *encounterv1.EncounterState, cmd *encounterv1.Command, actor string, seed []byte) ([]*encounterv1.Event, *encounterv1.EncounterState, error) {
+	stream, err := dice.NewStream(seed, st.GetDiceOffset())
+	if err != nil {
+		return nil, nil, Invalid("", "%v", err)
+	}
+	events, err := r.Decide(st, cmd, Env{Actor: actor, Dice: stream, Seed: seed})
+	if err != nil {
+		return nil, nil, err
+	}
+	next := proto.CloneOf(st)
+	for _, ev := range events {
+		if err := r.Evolve(next, ev); err != nil {
+			return nil, nil, fmt.Errorf("the rules produced an event they cannot fold: %w", err)
+		}
+	}
+	return events, next, nil
 }

@@ -25,6 +25,8 @@ type Config struct {
 	ResolverAddr string
 	Store        store.Config
 	Log          *slog.Logger
+	// Options tune the service (tests inject the seed source).
+	Options Options
 }
 
 // Running is a started encounter service with its connections.
@@ -73,7 +75,9 @@ func Start(ctx context.Context, cfg Config, srv *platform.Server, reg *engine.Re
 		nc.Close()
 		return nil, fmt.Errorf("resolver at %s: %w", cfg.ResolverAddr, err)
 	}
-	svc := New(st, st, RemoteDecider{Client: rulesv1.NewRulesServiceClient(cc)}, reg, Options{Log: log})
+	opts := cfg.Options
+	opts.Log = log
+	svc := New(st, st, RemoteDecider{Client: rulesv1.NewRulesServiceClient(cc)}, reg, opts)
 	encounterv1.RegisterEncounterServiceServer(srv.GRPC, svc)
 	return &Running{Service: svc, NATS: nc, rules: cc}, nil
 }

@@ -13,7 +13,6 @@ require (
 	github.com/fray-rpg/fray/rules v0.0.0-00010101000000-000000000000
 	github.com/fray-rpg/fray/services/platform v0.0.0-00010101000000-000000000000
 	github.com/google/uuid v1.6.0
-	github.com/nats-io/nats-server/v2 v2.15.3
 	github.com/nats-io/nats.go v1.55.0
 	github.com/stretchr/testify v1.12.1
 	google.golang.org/grpc v1.85.0
@@ -27,6 +26,7 @@ require (
 	github.com/klauspost/compress v1.20.4 // indirect
 	github.com/minio/highwayhash v1.0.4 // indirect
 	github.com/nats-io/jwt/v2 v2.8.3 // indirect
+	github.com/nats-io/nats-server/v2 v2.15.3 // indirect
 	github.com/nats-io/nkeys v0.4.17 // indirect
 	github.com/nats-io/nuid v1.0.1 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect

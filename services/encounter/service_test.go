@@ -13,7 +13,7 @@ import (
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
-	"github.com/fray-rpg/fray/services/encounter/internal/natstest"
+	"github.com/fray-rpg/fray/services/platform/natstest"
 	"github.com/fray-rpg/fray/services/encounter/store"
 	"github.com/fray-rpg/fray/services/platform"
 	"github.com/stretchr/testify/require"
