@@ -1,0 +1,22 @@
+// Command fray is the command-line client of the fray combat engine: it creates encounters,
+// adds combatants, plays their actions, and shows and follows the event log, talking gRPC to
+// EncounterService (--addr) and RulesService (--rules-addr).
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/fray-rpg/fray/cli/internal/commands"
+	"github.com/fray-rpg/fray/cli/internal/dev"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	commands.Register("dev", "run resolver, encounter service and an embedded NATS JetStream in one process", dev.Command)
+	code := commands.Run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}

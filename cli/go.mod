@@ -1,0 +1,45 @@
+module github.com/fray-rpg/fray/cli
+
+go 1.26.0
+
+replace (
+	github.com/fray-rpg/fray/gen => ../gen
+	github.com/fray-rpg/fray/rules => ../rules
+	github.com/fray-rpg/fray/services/encounter => ../services/encounter
+	github.com/fray-rpg/fray/services/platform => ../services/platform
+	github.com/fray-rpg/fray/services/resolver => ../services/resolver
+)
+
+require (
+	github.com/fray-rpg/fray/gen v0.0.0-00010101000000-000000000000
+	github.com/fray-rpg/fray/rules v0.0.0-00010101000000-000000000000
+	github.com/fray-rpg/fray/services/encounter v0.0.0-00010101000000-000000000000
+	github.com/fray-rpg/fray/services/platform v0.0.0-00010101000000-000000000000
+	github.com/fray-rpg/fray/services/resolver v0.0.0-00010101000000-000000000000
+	github.com/nats-io/nats.go v1.55.0
+	github.com/stretchr/testify v1.12.1
+	google.golang.org/grpc v1.85.0
+	google.golang.org/protobuf v1.36.12
+	sigs.k8s.io/yaml v1.6.0
+)
+
+require (
+	github.com/antithesishq/antithesis-sdk-go v0.9.0-default-no-op // indirect
+	github.com/google/go-tpm v0.9.8 // indirect
+	github.com/google/uuid v1.6.0 // indirect
+	github.com/grpc-ecosystem/go-grpc-middleware/v2 v2.3.4 // indirect
+	github.com/klauspost/compress v1.20.4 // indirect
+	github.com/minio/highwayhash v1.0.4 // indirect
+	github.com/nats-io/jwt/v2 v2.8.3 // indirect
+	github.com/nats-io/nats-server/v2 v2.15.3 // indirect
+	github.com/nats-io/nkeys v0.4.17 // indirect
+	github.com/nats-io/nuid v1.0.1 // indirect
+	go.yaml.in/yaml/v2 v2.4.2 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	golang.org/x/crypto v0.58.0 // indirect
+	golang.org/x/net v0.60.0 // indirect
+	golang.org/x/sys v0.50.0 // indirect
+	golang.org/x/text v0.43.0 // indirect
+	golang.org/x/time v0.16.0 // indirect
+	google.golang.org/genproto/googleapis/rpc v0.0.0-20260817212433-ac3dfec99bb1 // indirect
+)

@@ -1,0 +1,196 @@
+package commands
+
+import (
+	"strings"
+	"testing"
+
+	dicev1 "github.com/fray-rpg/fray/gen/fray/dice/v1"
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+func attackRolled(seq uint64, a *lossv1.AttackRolled) *encounterv1.Event {
+	return lossEv(seq, &lossv1.Event{Kind: &lossv1.Event_AttackRolled{AttackRolled: a}})
+}
+
+func defenceRolled(seq uint64, d *lossv1.DefenceRolled) *encounterv1.Event {
+	return lossEv(seq, &lossv1.Event{Kind: &lossv1.Event_DefenceRolled{DefenceRolled: d}})
+}
+
+func attackResolved(seq uint64, r *lossv1.AttackResolved) *encounterv1.Event {
+	return lossEv(seq, &lossv1.Event{Kind: &lossv1.Event_AttackResolved{AttackResolved: r}})
+}
+
+// LOS-T01: Diego hits 20 against 15; the ruffian dodges with 1 Exploit, 21 against 20; a miss.
+func TestDescribeLOST01(t *testing.T) {
+	names := Names{"diego": "Diego"}
+	require.Equal(t, "#7 Diego attacks ruffian with épée (4 PA): 6+6+d10[8] = 20 vs 15 — success; ruffian may parry or dodge",
+		names.Describe(attackRolled(7, &lossv1.AttackRolled{
+			AttackerId: "diego", TargetId: "ruffian", Weapon: "épée", ActionPointsSpent: 4,
+			Test:            &lossv1.TestResult{Roll: d10(8), Trait: 6, Talent: 6, Total: 20, Difficulty: 15, Success: true},
+			DefencePossible: true,
+		})))
+	require.Equal(t, "#8 ruffian dodges (1 PA, 1 Exploit): 5+7+d10[9] = 21 vs 20 — success",
+		Describe(defenceRolled(8, &lossv1.DefenceRolled{
+			DefenderId: "ruffian", Reaction: lossv1.Reaction_REACTION_DODGE, ActionPointsSpent: 1, Exploits: 1,
+			Test: &lossv1.TestResult{Roll: d10(9), Trait: 5, Talent: 7, Total: 21, Difficulty: 20, Success: true},
+		})))
+	require.Equal(t, "#9 Diego's attack on ruffian misses",
+		names.Describe(attackResolved(9, &lossv1.AttackResolved{AttackerId: "diego", TargetId: "ruffian", ExploitsStanding: 0, Light: 5, Grave: 5, Fatal: 5})))
+}
+
+// LOS-T02: 3 Exploits, 2 Fursa and 1 Courage spent, 34 against 30; a partial defence of 21
+// cancels 1 Exploit; the 2 left add 2d10 of damage.
+func TestDescribeLOST02(t *testing.T) {
+	names := Names{"diego": "Diego", "ruffian": "Le malfrat"}
+	extra := lossv1.ExploitEffect_EXPLOIT_EFFECT_EXTRA_DAMAGE
+	require.Equal(t, "#12 Diego attacks Le malfrat with épée (4 PA, 3 Exploits: extra damage): 6+6+d10[7]+15 = 34 vs 30 — success (spent 2 Fursa, 1 Courage); Le malfrat may parry or dodge",
+		names.Describe(attackRolled(12, &lossv1.AttackRolled{
+			AttackerId: "diego", TargetId: "ruffian", Weapon: "épée", ActionPointsSpent: 4,
+			Exploits: []lossv1.ExploitEffect{extra, extra, extra},
+			Test: &lossv1.TestResult{Roll: d10(7), Trait: 6, Talent: 6, Bonus: 15, Total: 34, Difficulty: 30, Success: true,
+				Spend: &lossv1.Spend{Fursa: 2, Inspiration: map[string]int32{"Courage": 1}}},
+			DefencePossible: true,
+		})))
+	require.Equal(t, "#13 Le malfrat dodges (1 PA): 5+7+d10[4]+5 = 21 vs 30 — failure (spent 1 Honneur); the partial defence cancels 1 Exploit of the attacker",
+		names.Describe(defenceRolled(13, &lossv1.DefenceRolled{
+			DefenderId: "ruffian", Reaction: lossv1.Reaction_REACTION_DODGE, ActionPointsSpent: 1,
+			Test: &lossv1.TestResult{Roll: d10(4), Trait: 5, Talent: 7, Bonus: 5, Total: 21, Difficulty: 30,
+				Spend: &lossv1.Spend{Inspiration: map[string]int32{"Honneur": 1}}},
+			ExploitsCancelled: 1,
+		})))
+	require.Equal(t, "#14 Diego hits Le malfrat with 2 Exploits standing: damage 3d10[6,3,9]+3 = 21, armour 1 → 20 NS lost — Le malfrat is out of the fight",
+		names.Describe(attackResolved(14, &lossv1.AttackResolved{
+			AttackerId: "diego", TargetId: "ruffian", Hit: true, ExploitsStanding: 2,
+			Damage:    &lossv1.Damage{Roll: &dicev1.Roll{Expression: "3d10", Faces: []int32{6, 3, 9}, Total: 18}, WeaponDamage: 3, Total: 21, Armour: 1, LevelsLost: 20},
+			TargetOut: true,
+		})))
+}
+
+func TestDescribeOtherLossEvents(t *testing.T) {
+	names := Names{"diego": "Diego", "canahan": "Canahan"}
+	init := func(ids []string, mod, face, pa int32) *lossv1.InitiativeRoll {
+		return &lossv1.InitiativeRoll{CombatantIds: ids, Initiative: mod, ActionPoints: pa,
+			Roll: &dicev1.Roll{Expression: "1d10", Faces: []int32{face}, Total: face}}
+	}
+	// LOS-T03.
+	require.Equal(t, "#5 Tour 1 (Séquence 1): Canahan 7+d10[4] = 11 PA; Diego 8+d10[7] = 15 PA; griffon-1, griffon-2 and griffon-3 5+d10[8] = 13 PA",
+		names.Describe(lossEv(5, &lossv1.Event{Kind: &lossv1.Event_TourStarted{TourStarted: &lossv1.TourStarted{Tour: 1, Sequence: 1,
+			Initiative: []*lossv1.InitiativeRoll{
+				init([]string{"canahan"}, 7, 4, 11), init([]string{"diego"}, 8, 7, 15),
+				init([]string{"griffon-1", "griffon-2", "griffon-3"}, 5, 8, 13),
+			}}}})))
+	require.Equal(t, "#20 Tour 11 (Séquence 2): no one rolls Initiative",
+		Describe(lossEv(20, &lossv1.Event{Kind: &lossv1.Event_TourStarted{TourStarted: &lossv1.TourStarted{Tour: 11, Sequence: 2}}})))
+
+	// An exploding d10, a LOS-016 bonus, an unseen attack.
+	require.Equal(t, "#21 griffon-1 attacks Canahan with griffes (2 PA): 6+6+d10[10,4]+5 = 31 vs 15 — success (+5 from a defensive Exploit); no defence: Canahan does not see the attack (LOS-017)",
+		names.Describe(attackRolled(21, &lossv1.AttackRolled{
+			AttackerId: "griffon-1", TargetId: "canahan", Weapon: "griffes", ActionPointsSpent: 2,
+			Test:            &lossv1.TestResult{Roll: d10(10, 4), Trait: 6, Talent: 6, Bonus: 5, Total: 31, Difficulty: 15, Success: true},
+			NoDefenceReason: "Canahan does not see the attack (LOS-017)",
+		})))
+	require.Equal(t, "#22 Canahan takes the blow",
+		names.Describe(defenceRolled(22, &lossv1.DefenceRolled{DefenderId: "canahan", Reaction: lossv1.Reaction_REACTION_NONE})))
+	require.Equal(t, "#23 Canahan parries (1 PA): 6+5+d10[2] = 13 vs 15 — failure",
+		names.Describe(defenceRolled(23, &lossv1.DefenceRolled{DefenderId: "canahan", Reaction: lossv1.Reaction_REACTION_PARRY, ActionPointsSpent: 1,
+			Test: &lossv1.TestResult{Roll: d10(2), Trait: 6, Talent: 5, Total: 13, Difficulty: 15}})))
+	require.Equal(t, "#24 griffon-1 hits Canahan: damage d10[5]+2 = 7 → 7 NS lost; Canahan has NS light 0, grave 3, fatal 5",
+		names.Describe(attackResolved(24, &lossv1.AttackResolved{
+			AttackerId: "griffon-1", TargetId: "canahan", Hit: true,
+			Damage: &lossv1.Damage{Roll: &dicev1.Roll{Expression: "1d10", Faces: []int32{5}, Total: 5}, WeaponDamage: 2, Total: 7, LevelsLost: 7},
+			Light:  0, Grave: 3, Fatal: 5,
+		})))
+	require.Equal(t, "#25 Canahan hits griffon-2: damage d10[1]+5 = 6, shield 1 → 5 NS lost; griffon-2 has 5 NS",
+		names.Describe(attackResolved(25, &lossv1.AttackResolved{
+			AttackerId: "canahan", TargetId: "griffon-2", Hit: true,
+			Damage: &lossv1.Damage{Roll: &dicev1.Roll{Expression: "1d10", Faces: []int32{1}, Total: 1}, WeaponDamage: 5, Total: 6, Shield: 1, LevelsLost: 5},
+			Health: 5,
+		})))
+	require.Equal(t, "#26 Diego passes, keeping 3 PA to parry or dodge",
+		names.Describe(lossEv(26, &lossv1.Event{Kind: &lossv1.Event_Passed{Passed: &lossv1.Passed{CombatantId: "diego", ActionPointsLeft: 3}}})))
+}
+
+func TestDescribeEncounterEvents(t *testing.T) {
+	diego := mustSheet(t, "diego.yaml")
+	created := &encounterv1.Event{Sequence: 1, RuleSystem: "loss", RulesVersion: 1, Payload: &encounterv1.Event_EncounterCreated{
+		EncounterCreated: &encounterv1.EncounterCreated{
+			Name: "Ruelle", GameMaster: "gm", SeedSha256: []byte{0xab, 0xcd},
+			Options: &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Loss{Loss: &lossv1.Options{
+				ExplodeActionD10: proto.Bool(true), ExplodeDamageD10: proto.Bool(false), HealthBands: []int32{5, 5, 5},
+				GmFursa: proto.Int32(0), GmFursaOnFailedExploit: proto.Bool(true),
+			}}},
+		},
+	}}
+	require.Equal(t, `#1 Encounter "Ruelle" created by gm, loss v1; rules: action d10s explode, damage d10s do not explode, health bands 5/5/5, GM Fursa 0, the GM gains a Fursa when a player character fails an Exploit; dice seed sha256 abcd`,
+		Describe(created))
+
+	names := Names{}
+	added := &encounterv1.Event{Sequence: 2, Payload: &encounterv1.Event_CombatantAdded{CombatantAdded: &encounterv1.CombatantAdded{Combatant: diego}}}
+	require.Equal(t, "#2 joins: Diego (diego): player character, side pcs, controller david", names.Describe(added))
+	names.Learn(added)
+	require.Equal(t, Names{"diego": "Diego"}, names)
+
+	require.Equal(t, "#3 Diego is removed from the encounter", names.Describe(&encounterv1.Event{Sequence: 3,
+		Payload: &encounterv1.Event_CombatantRemoved{CombatantRemoved: &encounterv1.CombatantRemoved{CombatantId: "diego"}}}))
+	require.Equal(t, "#4 The fight starts", Describe(&encounterv1.Event{Sequence: 4,
+		Payload: &encounterv1.Event_EncounterStarted{EncounterStarted: &encounterv1.EncounterStarted{}}}))
+	require.Equal(t, "#5 Encounter ended (the ruffian flees); dice seed revealed: 00ff", Describe(&encounterv1.Event{Sequence: 5,
+		Payload: &encounterv1.Event_EncounterEnded{EncounterEnded: &encounterv1.EncounterEnded{Reason: "the ruffian flees", Seed: []byte{0, 0xff}}}}))
+	require.Equal(t, "#6 (event without payload)", Describe(&encounterv1.Event{Sequence: 6}))
+	require.Equal(t, "#7 (empty Loss event)", Describe(lossEv(7, &lossv1.Event{})))
+}
+
+// Every payload of fray.encounter.v1.Event and every kind of fray.loss.v1.Event has its own
+// wording: none falls through to the generic rendering.
+func TestDescribeCoversEveryEventType(t *testing.T) {
+	check := func(ev *encounterv1.Event) {
+		s := Describe(ev)
+		require.NotContains(t, s, "(event", s)
+		require.NotContains(t, s, "(Loss event", s)
+		require.NotContains(t, s, "(empty", s)
+	}
+	each := func(m proto.Message, oneof protoreflect.Name, fn func(proto.Message)) {
+		od := m.ProtoReflect().Descriptor().Oneofs().ByName(oneof)
+		require.NotNil(t, od)
+		for i := range od.Fields().Len() {
+			fd := od.Fields().Get(i)
+			msg := m.ProtoReflect().New()
+			msg.Mutable(fd) // sets the oneof to an empty message of its type
+			fn(msg.Interface())
+		}
+	}
+	n := 0
+	each(&encounterv1.Event{}, "payload", func(m proto.Message) {
+		ev := m.(*encounterv1.Event)
+		if ev.GetLoss() != nil {
+			each(&lossv1.Event{}, "kind", func(l proto.Message) {
+				check(lossEv(1, l.(*lossv1.Event)))
+				n++
+			})
+			return
+		}
+		check(ev)
+		n++
+	})
+	require.Equal(t, 5+5, n, "5 encounter events and 5 Loss events")
+}
+
+func TestRollText(t *testing.T) {
+	for want, r := range map[string]*dicev1.Roll{
+		"d10[8]":        {Expression: "1d10!", Faces: []int32{8}},
+		"d10[10,10,3]":  {Expression: "1d10!", Faces: []int32{10, 10, 3}},
+		"3d10[3,7,9]+4": {Expression: "3d10+4", Faces: []int32{3, 7, 9}, Modifier: 4},
+		"2d6[1,2]-1":    {Expression: "2d6-1", Faces: []int32{1, 2}, Modifier: -1},
+		"d20[17]":       {Expression: "d20", Faces: []int32{17}},
+		"10d10[1]":      {Expression: "10d10", Faces: []int32{1}},
+		"dice[4]":       {Faces: []int32{4}},
+	} {
+		require.Equal(t, want, rollText(r))
+	}
+	require.Equal(t, "?", rollText(nil))
+	require.True(t, strings.HasPrefix(testText(nil), "no roll"))
+}

@@ -1,0 +1,361 @@
+package commands
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
+	"github.com/fray-rpg/fray/rules/loss"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+)
+
+var (
+	prettyJSON = protojson.MarshalOptions{Multiline: true, Indent: "  "}
+	lineJSON   = protojson.MarshalOptions{}
+)
+
+func printJSON(w io.Writer, m proto.Message, opts protojson.MarshalOptions) error {
+	b, err := opts.Marshal(m)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(w, string(b))
+	return err
+}
+
+func runState(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("state", "ENCOUNTER [--at N] [--for COMBATANT] [--json] [flags]",
+		"Shows the encounter: its Tour, each combatant's PA and NS, the reaction it waits for, and\nwith --for what that combatant may do now.", stderr)
+	c := addConnFlags(fs)
+	at := fs.Uint64("at", 0, "the state as of this event sequence (0 = now)")
+	forID := fs.String("for", "", "also list the legal actions of this combatant")
+	asJSON := fs.Bool("json", false, "print the GetEncounterResponse in protojson")
+	pos, err := ParseArgs(fs, args, 1, 1)
+	if err != nil {
+		return err
+	}
+	cl, done, err := c.encounters()
+	if err != nil {
+		return err
+	}
+	defer done()
+	resp, err := cl.GetEncounter(c.outgoing(ctx), &encounterv1.GetEncounterRequest{
+		EncounterId: pos[0], AtSequence: *at, LegalFor: *forID,
+	})
+	if err != nil {
+		return rpcErr("", err)
+	}
+	if *asJSON {
+		return printJSON(stdout, resp, prettyJSON)
+	}
+	writeState(stdout, resp, *forID)
+	return nil
+}
+
+func statusText(s encounterv1.EncounterStatus) string {
+	switch s {
+	case encounterv1.EncounterStatus_ENCOUNTER_STATUS_SETUP:
+		return "setup"
+	case encounterv1.EncounterStatus_ENCOUNTER_STATUS_ACTIVE:
+		return "active"
+	case encounterv1.EncounterStatus_ENCOUNTER_STATUS_ENDED:
+		return "ended"
+	default:
+		return "status unknown"
+	}
+}
+
+// writeState prints the human summary of an encounter.
+func writeState(w io.Writer, resp *encounterv1.GetEncounterResponse, forID string) {
+	st := resp.GetState()
+	names := NamesOf(st)
+	fmt.Fprintf(w, "%s (%s): %s", st.GetName(), st.GetEncounterId(), statusText(st.GetStatus()))
+	if st.GetRuleSystem() != "" {
+		fmt.Fprintf(w, ", %s v%d", st.GetRuleSystem(), st.GetRulesVersion())
+	}
+	fmt.Fprintf(w, ", GM %s, at event #%d\n", orUnknown(st.GetGameMaster()), st.GetSequence())
+	ls := st.GetLoss()
+	if ls != nil {
+		if ls.GetTour() == 0 {
+			fmt.Fprint(w, "Not started")
+		} else {
+			fmt.Fprintf(w, "Tour %d (Séquence %d)", ls.GetTour(), ls.GetSequence())
+		}
+		fmt.Fprintf(w, "; GM Fursa %d\n", ls.GetGmFursa())
+	}
+	if len(st.GetCombatants()) == 0 {
+		fmt.Fprintln(w, "No combatants yet.")
+	} else {
+		bands := st.GetOptions().GetLoss().GetHealthBands()
+		rows := []string{"  ID\tNAME\tSIDE\tCONTROLLER\tPA\tNS\tOTHER"}
+		for _, cb := range st.GetCombatants() {
+			cs := ls.GetCombatants()[cb.GetId()]
+			rows = append(rows, fmt.Sprintf("  %s\t%s\t%s\t%s\t%s\t%s\t%s", cb.GetId(), cb.GetName(), dash(cb.GetSide()),
+				dash(cb.GetController()), paText(ls, cs), nsText(cb.GetLoss(), cs, bands), otherText(cs)))
+		}
+		_ = table(w, rows)
+	}
+	if p := ls.GetPending(); p != nil && len(st.GetPending()) == 0 {
+		fmt.Fprintf(w, "Pending attack: %s on %s with %s, total %d against Difficulty %d\n",
+			names.of(p.GetAttackerId()), names.of(p.GetDefenderId()), p.GetWeapon(), p.GetAttackTotal(), p.GetDifficulty())
+	}
+	printPending(w, st.GetEncounterId(), st)
+	if forID != "" {
+		if len(resp.GetLegal()) == 0 {
+			fmt.Fprintf(w, "%s can do nothing now.\n", names.of(forID))
+		} else {
+			fmt.Fprintf(w, "%s may:\n", names.of(forID))
+			for _, a := range resp.GetLegal() {
+				fmt.Fprintln(w, "  "+legalText(a.GetName(), a.GetDescription(), a.GetCost(), a.GetTargets(), a.GetRule()))
+			}
+		}
+	}
+}
+
+// table writes rows of tab-separated cells as aligned columns, without trailing spaces.
+func table(w io.Writer, rows []string) error {
+	var buf bytes.Buffer
+	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
+	for _, r := range rows {
+		fmt.Fprintln(tw, r)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for line := range strings.Lines(buf.String()) {
+		if _, err := fmt.Fprintln(w, strings.TrimRight(line, " \n")); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func paText(ls *lossv1.State, cs *lossv1.CombatantState) string {
+	if cs == nil || ls.GetTour() == 0 {
+		return "-"
+	}
+	return fmt.Sprint(cs.GetActionPoints())
+}
+
+// nsText shows the NS boxes left: "light 5/5, grave 5/5, fatal 5/5", or "7/10" for a Sbire.
+func nsText(sh *lossv1.Sheet, cs *lossv1.CombatantState, bands []int32) string {
+	if cs == nil {
+		return "-"
+	}
+	if sh.GetKind() == lossv1.CombatantKind_COMBATANT_KIND_SBIRE {
+		return fmt.Sprintf("%d/%d", cs.GetHealth(), loss.SbireHealth)
+	}
+	band := func(name string, left int32, i int) string {
+		if i < len(bands) {
+			return fmt.Sprintf("%s %d/%d", name, left, bands[i])
+		}
+		return fmt.Sprintf("%s %d", name, left)
+	}
+	return strings.Join([]string{band("light", cs.GetLight(), 0), band("grave", cs.GetGrave(), 1), band("fatal", cs.GetFatal(), 2)}, ", ")
+}
+
+func otherText(cs *lossv1.CombatantState) string {
+	var parts []string
+	if cs.GetOut() {
+		parts = append(parts, "OUT")
+	}
+	if cs.GetPassed() {
+		parts = append(parts, "passed")
+	}
+	if cs.GetFursa() > 0 {
+		parts = append(parts, fmt.Sprintf("Fursa %d", cs.GetFursa()))
+	}
+	insp := cs.GetInspiration()
+	for _, v := range slices.Sorted(maps.Keys(insp)) {
+		if insp[v] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", v, insp[v]))
+		}
+	}
+	if b := cs.GetNextActionBonus(); b != 0 {
+		parts = append(parts, fmt.Sprintf("%+d on next action", b))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// legalText: "attack with épée: 4 PA, targets ruffian, griffon-1 (LOS-035)".
+func legalText(name, desc string, cost int32, targets []string, rule string) string {
+	s := name
+	if desc != "" {
+		s = desc
+	}
+	var parts []string
+	if cost > 0 {
+		parts = append(parts, fmt.Sprintf("%d PA", cost))
+	}
+	if len(targets) > 0 {
+		parts = append(parts, "targets "+strings.Join(targets, ", "))
+	}
+	if len(parts) > 0 {
+		s += ": " + strings.Join(parts, ", ")
+	}
+	if rule != "" {
+		s += " (" + rule + ")"
+	}
+	return s
+}
+
+func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("watch", "ENCOUNTER [--from N] [--json] [flags]",
+		"Prints the encounter's events from --from on, then each new one as it is recorded, until\ninterrupted (Ctrl-C) or the server ends the stream.", stderr)
+	c := addConnFlags(fs)
+	from := fs.Uint64("from", 1, "first event sequence to print")
+	asJSON := fs.Bool("json", false, "print each Event in protojson, one per line")
+	pos, err := ParseArgs(fs, args, 1, 1)
+	if err != nil {
+		return err
+	}
+	cl, done, err := c.encounters()
+	if err != nil {
+		return err
+	}
+	defer done()
+	names := Names{}
+	if !*asJSON && *from > 1 {
+		// Events past the additions name combatants by id only: learn the names first.
+		resp, err := cl.GetEncounter(c.outgoing(ctx), &encounterv1.GetEncounterRequest{EncounterId: pos[0]})
+		if err != nil {
+			return rpcErr("", err)
+		}
+		names = NamesOf(resp.GetState())
+	}
+	_, err = stream(ctx, c, cl, pos[0], *from, 0, func(ev *encounterv1.Event) error {
+		return printEvent(stdout, names, ev, *asJSON)
+	})
+	if ctx.Err() != nil {
+		return nil // interrupted: the normal end of a watch
+	}
+	return err
+}
+
+func printEvent(w io.Writer, names Names, ev *encounterv1.Event, asJSON bool) error {
+	if asJSON {
+		return printJSON(w, ev, lineJSON)
+	}
+	names.Learn(ev)
+	_, err := fmt.Fprintln(w, names.Describe(ev))
+	return err
+}
+
+// stream calls fn for each event of WatchEncounter from sequence from, until the stream ends
+// or, when until > 0, the event of sequence until has been seen. It returns the last sequence
+// seen.
+func stream(ctx context.Context, c *conn, cl encounterv1.EncounterServiceClient, enc string, from, until uint64, fn func(*encounterv1.Event) error) (uint64, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	st, err := cl.WatchEncounter(c.outgoing(ctx), &encounterv1.WatchEncounterRequest{EncounterId: enc, FromSequence: from})
+	if err != nil {
+		return 0, rpcErr("", err)
+	}
+	var last uint64
+	for {
+		resp, err := st.Recv()
+		if errors.Is(err, io.EOF) {
+			return last, nil
+		}
+		if err != nil {
+			if status.Code(err) == codes.Canceled && ctx.Err() != nil {
+				return last, ctx.Err()
+			}
+			return last, rpcErr("watching "+enc, err)
+		}
+		ev := resp.GetEvent()
+		if ev == nil {
+			continue
+		}
+		if err := fn(ev); err != nil {
+			return last, err
+		}
+		last = ev.GetSequence()
+		if until > 0 && last >= until {
+			return last, nil
+		}
+	}
+}
+
+func runLog(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("log", "ENCOUNTER [--json] [flags]",
+		"Prints every event of the encounter recorded so far, then exits.", stderr)
+	c := addConnFlags(fs)
+	asJSON := fs.Bool("json", false, "print each Event in protojson, one per line")
+	pos, err := ParseArgs(fs, args, 1, 1)
+	if err != nil {
+		return err
+	}
+	cl, done, err := c.encounters()
+	if err != nil {
+		return err
+	}
+	defer done()
+	resp, err := cl.GetEncounter(c.outgoing(ctx), &encounterv1.GetEncounterRequest{EncounterId: pos[0]})
+	if err != nil {
+		return rpcErr("", err)
+	}
+	until := resp.GetState().GetSequence()
+	if until == 0 {
+		return nil
+	}
+	names := Names{}
+	last, err := stream(ctx, c, cl, pos[0], 1, until, func(ev *encounterv1.Event) error {
+		return printEvent(stdout, names, ev, *asJSON)
+	})
+	if err != nil {
+		return err
+	}
+	if last < until {
+		return fmt.Errorf("the event stream ended at #%d, before #%d", last, until)
+	}
+	return nil
+}
+
+func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("list", "[--json] [flags]", "Lists the encounters.", stderr)
+	c := addConnFlags(fs)
+	asJSON := fs.Bool("json", false, "print the ListEncountersResponse in protojson")
+	if _, err := ParseArgs(fs, args, 0, 0); err != nil {
+		return err
+	}
+	cl, done, err := c.encounters()
+	if err != nil {
+		return err
+	}
+	defer done()
+	resp, err := cl.ListEncounters(c.outgoing(ctx), &encounterv1.ListEncountersRequest{})
+	if err != nil {
+		return rpcErr("", err)
+	}
+	if *asJSON {
+		return printJSON(stdout, resp, prettyJSON)
+	}
+	if len(resp.GetEncounters()) == 0 {
+		fmt.Fprintln(stdout, "No encounters.")
+		return nil
+	}
+	rows := []string{"ID\tNAME\tSYSTEM\tSTATUS\tEVENTS"}
+	for _, e := range resp.GetEncounters() {
+		rows = append(rows, fmt.Sprintf("%s\t%s\t%s\t%s\t%d", e.GetEncounterId(), e.GetName(), dash(e.GetRuleSystem()), statusText(e.GetStatus()), e.GetSequence()))
+	}
+	return table(stdout, rows)
+}

@@ -1,0 +1,114 @@
+package commands
+
+import (
+	"flag"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
+	"github.com/fray-rpg/fray/rules/loss"
+)
+
+// inspirationFlag is the --inspiration flag: "Courage=1,Honneur=2" (a bare "Courage" means 1).
+// It may be repeated; the Vertus are matched regardless of case.
+type inspirationFlag map[string]int32
+
+func (f *inspirationFlag) String() string {
+	if f == nil || len(*f) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(*f)) {
+		parts = append(parts, fmt.Sprintf("%s=%d", k, (*f)[k]))
+	}
+	return strings.Join(parts, ",")
+}
+
+func (f *inspirationFlag) Set(s string) error {
+	m, err := parseInspiration(s)
+	if err != nil {
+		return err
+	}
+	if *f == nil {
+		*f = inspirationFlag{}
+	}
+	for k, v := range m {
+		if _, dup := (*f)[k]; dup {
+			return fmt.Errorf("Inspiration of %s given twice", k)
+		}
+		(*f)[k] = v
+	}
+	return nil
+}
+
+// parseInspiration parses "Courage=1,Honneur=2" into Inspiration spent per Vertu.
+func parseInspiration(s string) (map[string]int32, error) {
+	out := map[string]int32{}
+	for part := range strings.SplitSeq(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		name, num, hasNum := strings.Cut(part, "=")
+		name = strings.TrimSpace(name)
+		n := int64(1)
+		if hasNum {
+			var err error
+			n, err = strconv.ParseInt(strings.TrimSpace(num), 10, 32)
+			if err != nil || n < 0 {
+				return nil, fmt.Errorf("Inspiration of %s: %q is not a count (0 or more)", name, strings.TrimSpace(num))
+			}
+		}
+		vertu, ok := vertuOf(name)
+		if !ok {
+			return nil, fmt.Errorf("%q is not a Vertu: Inspiration is of %s", name, strings.Join(loss.Vertus, ", "))
+		}
+		if _, dup := out[vertu]; dup {
+			return nil, fmt.Errorf("Inspiration of %s given twice", vertu)
+		}
+		out[vertu] = int32(n)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("empty: give Vertu=N pairs such as Courage=1,Honneur=2")
+	}
+	return out, nil
+}
+
+// vertuOf matches a Vertu's name regardless of case.
+func vertuOf(name string) (string, bool) {
+	for _, v := range loss.Vertus {
+		if strings.EqualFold(v, name) {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// spendFlags are the --fursa and --inspiration flags of a Test.
+type spendFlags struct {
+	fursa       int
+	inspiration inspirationFlag
+}
+
+func (s *spendFlags) register(fs *flag.FlagSet) {
+	fs.IntVar(&s.fursa, "fursa", 0, "Fursa to spend on the Test, +5 each (a GM's character draws on the GM's reserve)")
+	fs.Var(&s.inspiration, "inspiration", "Inspiration to spend, +5 each: Vertu=N[,Vertu=N...] (Sagesse, Honneur, Courage); repeatable")
+}
+
+// spend is the Spend of the flags, nil when nothing is spent.
+func (s *spendFlags) spend() (*lossv1.Spend, error) {
+	if s.fursa < 0 {
+		return nil, Usagef("--fursa %d: Fursa spent cannot be negative", s.fursa)
+	}
+	if s.fursa == 0 && len(s.inspiration) == 0 {
+		return nil, nil
+	}
+	sp := &lossv1.Spend{Fursa: int32(s.fursa)}
+	if len(s.inspiration) > 0 {
+		sp.Inspiration = maps.Clone(map[string]int32(s.inspiration))
+	}
+	return sp, nil
+}

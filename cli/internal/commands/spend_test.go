@@ -1,0 +1,75 @@
+package commands
+
+import (
+	"flag"
+	"io"
+	"testing"
+
+	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
+	"github.com/stretchr/testify/require"
+)
+
+func TestParseInspiration(t *testing.T) {
+	for in, want := range map[string]map[string]int32{
+		"Courage=1":                     {"Courage": 1},
+		"Courage=1,Honneur=2":           {"Courage": 1, "Honneur": 2},
+		" courage = 2 , SAGESSE=1 ,":    {"Courage": 2, "Sagesse": 1},
+		"Honneur":                       {"Honneur": 1},
+		"Sagesse=0":                     {"Sagesse": 0},
+		"Courage=3,Honneur=1,Sagesse=2": {"Courage": 3, "Honneur": 1, "Sagesse": 2},
+	} {
+		got, err := parseInspiration(in)
+		require.NoError(t, err, in)
+		require.Equal(t, want, got, in)
+	}
+	for in, msg := range map[string]string{
+		"":                    "empty",
+		",":                   "empty",
+		"Courage=-1":          "not a count",
+		"Courage=one":         "not a count",
+		"Courage=1.5":         "not a count",
+		"Bravoure=1":          `"Bravoure" is not a Vertu`,
+		"Courage=1,courage=2": "Courage given twice",
+		"=1":                  `"" is not a Vertu`,
+	} {
+		_, err := parseInspiration(in)
+		require.ErrorContains(t, err, msg, in)
+	}
+}
+
+func TestInspirationFlag(t *testing.T) {
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var sp spendFlags
+	sp.register(fs)
+	require.NoError(t, fs.Parse([]string{"--inspiration", "Courage=1", "--inspiration=honneur=2", "--fursa", "1"}))
+	require.Equal(t, "Courage=1,Honneur=2", sp.inspiration.String())
+	s, err := sp.spend()
+	require.NoError(t, err)
+	requireProtoEqual(t, &lossv1.Spend{Fursa: 1, Inspiration: map[string]int32{"Courage": 1, "Honneur": 2}}, s)
+
+	require.ErrorContains(t, fs.Parse([]string{"--inspiration", "Courage=2"}), "Courage given twice")
+
+	var none spendFlags
+	s, err = none.spend()
+	require.NoError(t, err)
+	require.Nil(t, s, "nothing spent: no Spend")
+
+	neg := spendFlags{fursa: -1}
+	_, err = neg.spend()
+	var ue *UsageError
+	require.ErrorAs(t, err, &ue)
+}
+
+func TestInspirationFlagErrorsAreUsageErrors(t *testing.T) {
+	clearEnv(t)
+	code, out, errOut := run(t, "attack", "enc-1", "diego", "ruffian", "--inspiration", "Bravoure=1")
+	require.Equal(t, 2, code)
+	require.Empty(t, out)
+	require.Contains(t, errOut, `invalid value "Bravoure=1" for flag -inspiration`)
+	require.Contains(t, errOut, "usage: fray attack ENCOUNTER ATTACKER TARGET")
+
+	code, _, errOut = run(t, "react", "enc-1", "ruffian", "parry", "--fursa", "-2")
+	require.Equal(t, 2, code)
+	require.Contains(t, errOut, "Fursa spent cannot be negative")
+}

@@ -1,0 +1,304 @@
+package commands
+
+import (
+	"context"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
+)
+
+func runCreate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("create", "--name NAME [--system loss] [--options FILE] [flags]",
+		"Creates an encounter and prints its id alone, so that scripts can capture it:\n  id=$(fray create --name Ruelle)\nThe options file (YAML or JSON) is a fray.encounter.v1.RuleOptions (loss: {gm_fursa: 1}) or,\nfor the loss system, the bare options (gm_fursa: 1).", stderr)
+	c := addConnFlags(fs)
+	c.addCommandFlags(fs, false)
+	name := fs.String("name", "", "name of the encounter (required)")
+	system := fs.String("system", "loss", "rule system id")
+	version := fs.Uint("rules-version", 0, "rule system version (0 = the latest)")
+	optionsFile := fs.String("options", "", "house rules file, YAML or JSON")
+	if _, err := ParseArgs(fs, args, 0, 0); err != nil {
+		return err
+	}
+	if *name == "" {
+		return &UsageError{Msg: "--name is required", Usage: shortUsageOf(fs)}
+	}
+	req := &encounterv1.CreateEncounterRequest{
+		CommandId: c.id(),
+		Encounter: &encounterv1.CreateEncounter{Name: *name, RuleSystem: *system, RulesVersion: uint32(*version)},
+	}
+	if *optionsFile != "" {
+		o, err := loadOptions(*optionsFile, *system)
+		if err != nil {
+			return err
+		}
+		req.Encounter.Options = o
+	}
+	cl, done, err := c.encounters()
+	if err != nil {
+		return err
+	}
+	defer done()
+	resp, err := cl.CreateEncounter(c.outgoing(ctx), req)
+	if err != nil {
+		return rpcErr("", err)
+	}
+	fmt.Fprintln(stdout, resp.GetEncounterId())
+	return nil
+}
+
+func runAdd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("add", "ENCOUNTER SHEET_FILE... [flags]",
+		"Adds one combatant per file. Each file, YAML or JSON, is a fray.encounter.v1.Combatant in\nprotojson field names: id, name, controller, side, loss: {kind, traits, talents, initiative,\nweapons, parry, dodge, armour, ...}. Every file is read before any is sent. With --command-id\nand several files, the files get the ids ID-1, ID-2, ...; --expected-sequence applies to the first.", stderr)
+	c := addConnFlags(fs)
+	c.addCommandFlags(fs, true)
+	pos, err := ParseArgs(fs, args, 2, -1)
+	if err != nil {
+		return err
+	}
+	enc, files := pos[0], pos[1:]
+	combatants := make([]*encounterv1.Combatant, len(files))
+	for i, f := range files {
+		if combatants[i], err = LoadCombatant(f); err != nil {
+			return err
+		}
+	}
+	cl, done, err := c.encounters()
+	if err != nil {
+		return err
+	}
+	defer done()
+	for i, cb := range combatants {
+		id := c.id()
+		if c.commandID != "" && len(files) > 1 {
+			id = fmt.Sprintf("%s-%d", c.commandID, i+1)
+		}
+		req := &encounterv1.AddCombatantRequest{EncounterId: enc, CommandId: id, Combatant: cb}
+		if i == 0 {
+			req.ExpectedSequence = c.expected.ptr()
+		}
+		resp, err := cl.AddCombatant(c.outgoing(ctx), req)
+		if err != nil {
+			return rpcErr("adding "+files[i], err)
+		}
+		line := "added " + Names(nil).combatantText(cb)
+		for _, ev := range resp.GetEvents() {
+			if ev.GetCombatantAdded() != nil {
+				line += fmt.Sprintf(" (#%d)", ev.GetSequence())
+				break
+			}
+		}
+		fmt.Fprintln(stdout, line)
+	}
+	return nil
+}
+
+func runStart(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("start", "ENCOUNTER [flags]", "Starts the fight: the first Tour's Initiative is rolled.", stderr)
+	c := addConnFlags(fs)
+	c.addCommandFlags(fs, true)
+	pos, err := ParseArgs(fs, args, 1, 1)
+	if err != nil {
+		return err
+	}
+	cl, done, err := c.encounters()
+	if err != nil {
+		return err
+	}
+	defer done()
+	resp, err := cl.StartEncounter(c.outgoing(ctx), &encounterv1.StartEncounterRequest{
+		EncounterId: pos[0], CommandId: c.id(), ExpectedSequence: c.expected.ptr(),
+	})
+	if err != nil {
+		return rpcErr("", err)
+	}
+	printOutcome(stdout, pos[0], resp.GetEvents(), resp.GetState())
+	return nil
+}
+
+func runAttack(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("attack", "ENCOUNTER ATTACKER TARGET [--weapon W] [--exploits N] [--fursa N] [--inspiration Courage=1] [--unseen] [flags]",
+		"ATTACKER attacks TARGET (combatant ids). Each Exploit raises the Difficulty by 5 and, if it\nstands, adds 1d10 damage.", stderr)
+	c := addConnFlags(fs)
+	c.addCommandFlags(fs, true)
+	weapon := fs.String("weapon", "", "weapon name on the attacker's sheet (may be left out when it has one weapon)")
+	exploits := fs.Int("exploits", 0, "Exploits declared, each for extra damage (+1d10)")
+	unseen := fs.Bool("unseen", false, "the target does not see the attack and cannot parry or dodge")
+	var sp spendFlags
+	sp.register(fs)
+	pos, err := ParseArgs(fs, args, 3, 3)
+	if err != nil {
+		return err
+	}
+	if *exploits < 0 {
+		return &UsageError{Msg: fmt.Sprintf("--exploits %d: cannot be negative", *exploits), Usage: shortUsageOf(fs)}
+	}
+	spend, err := sp.spend()
+	if err != nil {
+		return err
+	}
+	a := &lossv1.Attack{TargetId: pos[2], Weapon: *weapon, Spend: spend, Unseen: *unseen}
+	for range *exploits {
+		a.Exploits = append(a.Exploits, lossv1.ExploitEffect_EXPLOIT_EFFECT_EXTRA_DAMAGE)
+	}
+	cmd := lossCommand(&lossv1.Action{CombatantId: pos[1], Kind: &lossv1.Action_Attack{Attack: a}})
+	return submit(ctx, c, pos[0], cmd, stdout)
+}
+
+func runReact(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("react", "ENCOUNTER DEFENDER parry|dodge|none [--exploits N] [--fursa N] [--inspiration Courage=1] [flags]",
+		"DEFENDER answers the attack waiting for it: parry or dodge (1 PA, a Test against the\nattacker's Difficulty + 5 per Exploit declared here), or none to take the blow.", stderr)
+	c := addConnFlags(fs)
+	c.addCommandFlags(fs, true)
+	exploits := fs.Int("exploits", 0, "Exploits declared on the defence; on a success they become a +5 on the defender's next action")
+	var sp spendFlags
+	sp.register(fs)
+	pos, err := ParseArgs(fs, args, 3, 3)
+	if err != nil {
+		return err
+	}
+	reaction, ok := map[string]lossv1.Reaction{
+		"parry": lossv1.Reaction_REACTION_PARRY,
+		"dodge": lossv1.Reaction_REACTION_DODGE,
+		"none":  lossv1.Reaction_REACTION_NONE,
+	}[strings.ToLower(pos[2])]
+	if !ok {
+		return &UsageError{Msg: fmt.Sprintf("reaction %q: parry, dodge or none", pos[2]), Usage: shortUsageOf(fs)}
+	}
+	if *exploits < 0 {
+		return &UsageError{Msg: fmt.Sprintf("--exploits %d: cannot be negative", *exploits), Usage: shortUsageOf(fs)}
+	}
+	spend, err := sp.spend()
+	if err != nil {
+		return err
+	}
+	r := &lossv1.React{Reaction: reaction, Exploits: int32(*exploits), Spend: spend}
+	cmd := lossCommand(&lossv1.Action{CombatantId: pos[1], Kind: &lossv1.Action_React{React: r}})
+	return submit(ctx, c, pos[0], cmd, stdout)
+}
+
+func runPass(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("pass", "ENCOUNTER COMBATANT [flags]",
+		"COMBATANT ends its actions for this Tour; the PA it keeps serve only to parry or dodge.", stderr)
+	c := addConnFlags(fs)
+	c.addCommandFlags(fs, true)
+	pos, err := ParseArgs(fs, args, 2, 2)
+	if err != nil {
+		return err
+	}
+	cmd := lossCommand(&lossv1.Action{CombatantId: pos[1], Kind: &lossv1.Action_Pass{Pass: &lossv1.Pass{}}})
+	return submit(ctx, c, pos[0], cmd, stdout)
+}
+
+func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("submit", "ENCOUNTER (--json '{...}' | --file FILE) [flags]",
+		"Submits any fray.encounter.v1.Command, in protojson, e.g.\n  fray submit $id --json '{\"loss\": {\"combatantId\": \"diego\", \"pass\": {}}}'", stderr)
+	c := addConnFlags(fs)
+	c.addCommandFlags(fs, true)
+	js := fs.String("json", "", "the Command in protojson")
+	file := fs.String("file", "", "file holding the Command, JSON or YAML")
+	pos, err := ParseArgs(fs, args, 1, 1)
+	if err != nil {
+		return err
+	}
+	var (
+		name string
+		data []byte
+	)
+	switch {
+	case (*js == "") == (*file == ""):
+		return &UsageError{Msg: "give the command with exactly one of --json and --file", Usage: shortUsageOf(fs)}
+	case *js != "":
+		name, data = "--json", []byte(*js)
+	default:
+		if data, err = os.ReadFile(*file); err != nil {
+			return err
+		}
+		name = *file
+	}
+	cmd := &encounterv1.Command{}
+	if err := DecodeProto(name, data, cmd); err != nil {
+		return err
+	}
+	if cmd.GetKind() == nil {
+		return &UsageError{Msg: name + ": the command is empty", Usage: shortUsageOf(fs)}
+	}
+	return submit(ctx, c, pos[0], cmd, stdout)
+}
+
+func lossCommand(a *lossv1.Action) *encounterv1.Command {
+	return &encounterv1.Command{Kind: &encounterv1.Command_Loss{Loss: a}}
+}
+
+// submit sends cmd through Submit and prints the events it caused.
+func submit(ctx context.Context, c *conn, enc string, cmd *encounterv1.Command, stdout io.Writer) error {
+	cl, done, err := c.encounters()
+	if err != nil {
+		return err
+	}
+	defer done()
+	resp, err := cl.Submit(c.outgoing(ctx), &encounterv1.SubmitRequest{
+		EncounterId: enc, CommandId: c.id(), ExpectedSequence: c.expected.ptr(), Command: cmd,
+	})
+	if err != nil {
+		return rpcErr("", err)
+	}
+	printOutcome(stdout, enc, resp.GetEvents(), resp.GetState())
+	return nil
+}
+
+// printOutcome prints a command's events and what the game now waits for.
+func printOutcome(w io.Writer, enc string, events []*encounterv1.Event, st *encounterv1.EncounterState) {
+	names := NamesOf(st)
+	for _, ev := range events {
+		names.Learn(ev)
+		fmt.Fprintln(w, names.Describe(ev))
+	}
+	printPending(w, enc, st)
+}
+
+// printPending prints the reactions the encounter waits for.
+func printPending(w io.Writer, enc string, st *encounterv1.EncounterState) {
+	for _, p := range st.GetPending() {
+		fmt.Fprintf(w, "waiting for %s (%s): %s\n", p.GetCombatantId(), orUnknown(p.GetController()), p.GetPrompt())
+		fmt.Fprintf(w, "  fray react %s %s parry|dodge|none --as %s\n", enc, p.GetCombatantId(), orUnknown(p.GetController()))
+	}
+}
+
+func runEnd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("end", "ENCOUNTER [--reason R] [flags]",
+		"Ends the encounter and prints its dice seed, now revealed, in hex: sha256 of it is the\nseed_sha256 published when the encounter was created.", stderr)
+	c := addConnFlags(fs)
+	c.addCommandFlags(fs, true)
+	reason := fs.String("reason", "", "why the encounter ends")
+	pos, err := ParseArgs(fs, args, 1, 1)
+	if err != nil {
+		return err
+	}
+	cl, done, err := c.encounters()
+	if err != nil {
+		return err
+	}
+	defer done()
+	resp, err := cl.EndEncounter(c.outgoing(ctx), &encounterv1.EndEncounterRequest{
+		EncounterId: pos[0], CommandId: c.id(), ExpectedSequence: c.expected.ptr(), Reason: *reason,
+	})
+	if err != nil {
+		return rpcErr("", err)
+	}
+	seed := resp.GetState().GetSeed()
+	for _, ev := range resp.GetEvents() {
+		if s := ev.GetEncounterEnded().GetSeed(); len(s) > 0 {
+			seed = s
+		}
+	}
+	if len(seed) == 0 {
+		return fmt.Errorf("the encounter ended but the server revealed no seed")
+	}
+	fmt.Fprintln(stdout, hex.EncodeToString(seed))
+	return nil
+}

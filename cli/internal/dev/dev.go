@@ -1,0 +1,106 @@
+// Package dev runs all of fray in one process: an embedded NATS JetStream server keeping its
+// data in a local folder, the resolver and the encounter service on one gRPC port.
+package dev
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"time"
+
+	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
+	"github.com/fray-rpg/fray/rules/systems"
+	"github.com/fray-rpg/fray/services/encounter"
+	"github.com/fray-rpg/fray/services/encounter/store"
+	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/resolver"
+)
+
+// Config of the all-in-one server.
+type Config struct {
+	// Listen is the gRPC address serving both RulesService and EncounterService.
+	Listen string
+	// Data is the folder of the embedded NATS server's JetStream store.
+	Data string
+	// NATSURL, when set, uses that NATS server instead of an embedded one.
+	NATSURL string
+	// NATSHost and NATSPort of the embedded server (port -1: any free port).
+	NATSHost string
+	NATSPort int
+	Replicas int
+	Grace    time.Duration
+	Log      *slog.Logger
+	// Ready, when set, is called with the gRPC address once the server listens.
+	Ready func(addr string)
+	// Options tune the encounter service.
+	Options encounter.Options
+}
+
+// Run serves until ctx is done, then shuts down: health NOT_SERVING, open streams cancelled,
+// graceful stop, NATS drained, embedded server stopped.
+func Run(ctx context.Context, cfg Config) error {
+	log := cfg.Log
+	natsURL := cfg.NATSURL
+	if natsURL == "" {
+		dir := filepath.Join(cfg.Data, "jetstream")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("data folder: %w", err)
+		}
+		ns, err := platform.EmbeddedNATS(cfg.NATSHost, cfg.NATSPort, dir)
+		if err != nil {
+			return err
+		}
+		defer func() { ns.Shutdown(); ns.WaitForShutdown() }()
+		natsURL = ns.ClientURL()
+		log.Info("embedded NATS JetStream", "url", natsURL, "data", dir)
+	}
+	lis, err := net.Listen("tcp", cfg.Listen)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.Listen, err)
+	}
+	srv := platform.NewServer(log)
+	reg := systems.Registry()
+	rulesv1.RegisterRulesServiceServer(srv.GRPC, resolver.New(reg))
+	// The encounter service asks the resolver over gRPC, here on the same port.
+	run, err := encounter.Start(ctx, encounter.Config{
+		NATSURL: natsURL, ResolverAddr: lis.Addr().String(), Log: log,
+		Store: store.Config{Replicas: cfg.Replicas}, Options: cfg.Options,
+	}, srv, reg)
+	if err != nil {
+		lis.Close()
+		return err
+	}
+	defer run.Close()
+	log.Info("fray serving RulesService and EncounterService", "addr", lis.Addr().String())
+	if cfg.Ready != nil {
+		cfg.Ready(lis.Addr().String())
+	}
+	return srv.Serve(ctx, lis, cfg.Grace)
+}
+
+// Command is the `fray dev` subcommand.
+func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("dev", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	cfg := Config{}
+	fs.StringVar(&cfg.Listen, "listen", platform.Env("FRAY_LISTEN", "127.0.0.1:7070"), "gRPC address of both services (env FRAY_LISTEN)")
+	fs.StringVar(&cfg.Data, "data", platform.Env("FRAY_DATA", ".fray"), "folder keeping the embedded NATS data across restarts (env FRAY_DATA)")
+	fs.StringVar(&cfg.NATSURL, "nats-url", platform.Env("FRAY_NATS_URL", ""), "use this NATS server instead of an embedded one (env FRAY_NATS_URL)")
+	fs.StringVar(&cfg.NATSHost, "nats-host", platform.Env("FRAY_NATS_HOST", "127.0.0.1"), "embedded NATS host (env FRAY_NATS_HOST)")
+	fs.IntVar(&cfg.NATSPort, "nats-port", platform.EnvInt("FRAY_NATS_PORT", 4222), "embedded NATS port, -1 for any (env FRAY_NATS_PORT)")
+	fs.IntVar(&cfg.Replicas, "replicas", platform.EnvInt("FRAY_REPLICAS", 1), "replicas of the stream and bucket (env FRAY_REPLICAS)")
+	fs.DurationVar(&cfg.Grace, "grace", platform.EnvDuration("FRAY_GRACE", 10*time.Second), "graceful stop timeout (env FRAY_GRACE)")
+	logFormat := fs.String("log-format", platform.Env("FRAY_LOG_FORMAT", "text"), "text or json (env FRAY_LOG_FORMAT)")
+	logLevel := fs.String("log-level", platform.Env("FRAY_LOG_LEVEL", "info"), "debug, info, warn, error (env FRAY_LOG_LEVEL)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cfg.Log = platform.NewLogger(*logFormat, *logLevel)
+	cfg.Ready = func(addr string) { fmt.Fprintf(stdout, "fray dev: serving on %s (data in %s); Ctrl-C to stop\n", addr, cfg.Data) }
+	return Run(ctx, cfg)
+}
