@@ -101,6 +101,8 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	cfg.Log = platform.NewLogger(*logFormat, *logLevel)
-	cfg.Ready = func(addr string) { fmt.Fprintf(stdout, "fray dev: serving on %s (data in %s); Ctrl-C to stop\n", addr, cfg.Data) }
+	cfg.Ready = func(addr string) {
+		fmt.Fprintf(stdout, "fray dev: serving on %s (data in %s); Ctrl-C to stop\n", addr, cfg.Data)
+	}
 	return Run(ctx, cfg)
 }

@@ -33,7 +33,6 @@ import (
 
 func quietLog() *slog.Logger { return platform.NewLogger("text", "error") }
 
-
 // serveOn runs srv on a fresh loopback listener until the test ends.
 func serveOn(t *testing.T, srv *platform.Server) string {
 	t.Helper()
