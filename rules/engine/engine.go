@@ -52,6 +52,13 @@ type System interface {
 	Legal(*encounterv1.EncounterState, string) []*rulesetv1.LegalAction
 }
 
+// FollowUp is implemented by a system whose own state may call for events after a common
+// command of a running fight: a combatant removed mid-round can leave no one able to act,
+// which ends the round. It gets the state with the command's events folded in.
+type FollowUp interface {
+	FollowUp(*encounterv1.EncounterState, Env) ([]*encounterv1.Event, error)
+}
+
 // Registry holds the rule systems by id and version.
 type Registry struct {
 	systems map[string][]System // sorted by version
@@ -256,7 +263,20 @@ func decide(sys System, st *encounterv1.EncounterState, cmd *encounterv1.Command
 		if FindCombatant(st, id) == nil {
 			return nil, NotFound("there is no combatant %q in this encounter", id)
 		}
-		return one(&encounterv1.Event{Payload: &encounterv1.Event_CombatantRemoved{CombatantRemoved: &encounterv1.CombatantRemoved{CombatantId: id}}}), nil
+		removed := &encounterv1.Event{Payload: &encounterv1.Event_CombatantRemoved{CombatantRemoved: &encounterv1.CombatantRemoved{CombatantId: id}}}
+		fu, ok := sys.(FollowUp)
+		if !ok || st.GetStatus() != encounterv1.EncounterStatus_ENCOUNTER_STATUS_ACTIVE {
+			return one(removed), nil
+		}
+		next := proto.CloneOf(st)
+		if err := evolveWith(sys, next, removed); err != nil {
+			return nil, err
+		}
+		more, err := fu.FollowUp(next, env)
+		if err != nil {
+			return nil, err
+		}
+		return append(one(removed), more...), nil
 	case *encounterv1.Command_Start:
 		if err := gmOnly("start the encounter"); err != nil {
 			return nil, err

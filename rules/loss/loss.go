@@ -78,15 +78,20 @@ func (f fighter) active() bool {
 	return !f.cs.GetOut() && !f.cs.GetPassed() && f.cs.GetActionPoints() > 0
 }
 
-// healthPenalty is the Difficulty added to the fighter's own Tests by its wounds (LOS-022).
-func (f fighter) healthPenalty() int32 {
+// healthPenalty is the Difficulty added to the fighter's own Tests by its wounds (LOS-022): a
+// fighter is in the grave band once it has lost a grave box, in the fatal band once it has
+// lost a fatal box.
+func (f fighter) healthPenalty(st *encounterv1.EncounterState) int32 {
+	bands := options(st).GetHealthBands()
 	switch {
-	case f.isSbire() || f.cs.GetLight() > 0:
+	case f.isSbire() || len(bands) != 3:
 		return 0
-	case f.cs.GetGrave() > 0:
+	case f.cs.GetFatal() < bands[2]:
+		return FatalPenalty
+	case f.cs.GetGrave() < bands[1]:
 		return GravePenalty
 	default:
-		return FatalPenalty
+		return 0
 	}
 }
 
@@ -198,6 +203,12 @@ func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Comman
 		return nil, err
 	}
 	return append(events, closeTour(sys, st, events, env)...), nil
+}
+
+// FollowUp starts the next Tour when the GM's removal of a combatant (the last one still
+// acting, or one side of the attack awaiting a reaction) leaves no one able to act (LOS-033).
+func (sys System) FollowUp(st *encounterv1.EncounterState, env engine.Env) ([]*encounterv1.Event, error) {
+	return closeTour(sys, st, nil, env), nil
 }
 
 // closeTour starts the next Tour when the events leave no one able to act (LOS-033).
@@ -340,7 +351,7 @@ func decideAttack(st *encounterv1.EncounterState, f fighter, a *lossv1.Attack, e
 		return nil, err
 	}
 	exploits := int32(len(a.GetExploits()))
-	difficulty := BaseDifficulty + ExploitStep*exploits + f.healthPenalty() // LOS-010, LOS-022
+	difficulty := BaseDifficulty + ExploitStep*exploits + f.healthPenalty(st) // LOS-010, LOS-022
 	res := test(st, f, w.GetAttack(), spent+f.cs.GetNextActionBonus(), a.GetSpend(), difficulty, env.Dice)
 	ar := &lossv1.AttackRolled{
 		AttackerId:        f.c.GetId(),
@@ -463,7 +474,7 @@ func decideReact(st *encounterv1.EncounterState, id string, r *lossv1.React, env
 		return nil, err
 	}
 	// LOS-012: the attacker's Difficulty + the defender's own modifiers + its Exploits.
-	difficulty := p.GetDifficulty() + d.healthPenalty() + ExploitStep*r.GetExploits()
+	difficulty := p.GetDifficulty() + d.healthPenalty(st) + ExploitStep*r.GetExploits()
 	res := test(st, d, score, spent+d.cs.GetNextActionBonus(), r.GetSpend(), difficulty, env.Dice)
 	dr.ActionPointsSpent = DefenceCost // LOS-036: paid even on a failure
 	dr.Exploits = r.GetExploits()
