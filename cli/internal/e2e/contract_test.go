@@ -1,0 +1,69 @@
+package e2e_test
+
+import (
+	"context"
+	"testing"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
+	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
+	"github.com/fray-rpg/fray/rules/dice"
+	"github.com/fray-rpg/fray/rules/systems"
+	"github.com/fray-rpg/fray/services/encounter"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+)
+
+// The encounter service's Decider has two adapters: the resolver over gRPC and the rules
+// in-process. Both must give the same answers, events and errors alike.
+func TestDeciderContract(t *testing.T) {
+	remote := encounter.RemoteDecider{Client: rulesv1.NewRulesServiceClient(dial(t, startResolver(t)))}
+	local := encounter.LocalDecider{Registry: systems.Registry()}
+	reg := systems.Registry()
+	ctx := context.Background()
+	seed := dice.NewSeed()
+	st := &encounterv1.EncounterState{EncounterId: "enc-contract"}
+
+	step := func(actor string, cmd *encounterv1.Command) error {
+		req := &rulesv1.ResolveRequest{State: st, Command: cmd, Actor: actor, Seed: seed}
+		r, rerr := remote.Resolve(ctx, req)
+		l, lerr := local.Resolve(ctx, req)
+		if rerr != nil || lerr != nil {
+			require.Equal(t, status.Convert(lerr).Code(), status.Convert(rerr).Code())
+			require.Equal(t, status.Convert(lerr).Message(), status.Convert(rerr).Message())
+			return rerr
+		}
+		require.True(t, proto.Equal(l, r), "same events and state hash")
+		for _, ev := range r.GetEvents() {
+			require.NoError(t, reg.Evolve(st, ev))
+		}
+		return nil
+	}
+	loss := func(a *lossv1.Action) *encounterv1.Command {
+		return &encounterv1.Command{Kind: &encounterv1.Command_Loss{Loss: a}}
+	}
+	require.NoError(t, step("gm", &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "Contract", RuleSystem: "loss"}}}))
+	for _, c := range []*encounterv1.Combatant{diego(2, 1), ruffian(1)} {
+		require.NoError(t, step("gm", &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: c}}}))
+	}
+	require.Error(t, step("gm", &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: diego(0, 0)}}}))
+	require.NoError(t, step("gm", &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}))
+	require.Error(t, step("mallory", loss(attack("diego", "ruffian", "", 0, nil))))
+	// Play until the first Tour ends: whoever is up attacks, defenders dodge.
+	for st.GetLoss().GetTour() == 1 {
+		if p := st.GetLoss().GetPending(); p != nil {
+			require.NoError(t, step("gm", loss(react(p.GetDefenderId(), lossv1.Reaction_REACTION_DODGE, 0, nil))))
+			continue
+		}
+		actor, target, who := "david", "ruffian", "diego"
+		d, r := st.GetLoss().GetCombatants()["diego"], st.GetLoss().GetCombatants()["ruffian"]
+		if r.GetActionPoints() > d.GetActionPoints() && !r.GetPassed() || d.GetPassed() || d.GetOut() {
+			actor, target, who = "gm", "diego", "ruffian"
+		}
+		if err := step(actor, loss(attack(who, target, "", 0, nil))); err != nil {
+			require.NoError(t, step(actor, loss(&lossv1.Action{CombatantId: who, Kind: &lossv1.Action_Pass{Pass: &lossv1.Pass{}}})))
+		}
+	}
+	require.Equal(t, int32(2), st.GetLoss().GetTour())
+}

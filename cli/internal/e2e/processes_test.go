@@ -1,0 +1,92 @@
+package e2e_test
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	"github.com/fray-rpg/fray/services/platform/natstest"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+)
+
+// build compiles a service binary of the repository into dir.
+func build(t *testing.T, dir, module, pkg string) string {
+	t.Helper()
+	out := filepath.Join(dir, filepath.Base(pkg))
+	cmd := exec.Command("go", "build", "-o", out, pkg)
+	cmd.Dir = filepath.Join("..", "..", "..", module)
+	b, err := cmd.CombinedOutput()
+	require.NoError(t, err, string(b))
+	return out
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer l.Close()
+	return l.Addr().String()
+}
+
+func waitServing(t *testing.T, cc *grpc.ClientConn, service string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	for {
+		r, err := healthpb.NewHealthClient(cc).Check(ctx, &healthpb.HealthCheckRequest{Service: service}, grpc.WaitForReady(true))
+		if err == nil && r.GetStatus() == healthpb.HealthCheckResponse_SERVING {
+			return
+		}
+		require.NoError(t, ctx.Err(), "%s never became SERVING (last: %v)", service, err)
+	}
+}
+
+// The services run as separate processes against an external NATS server, and stop
+// gracefully on SIGTERM, ending open watch streams.
+func TestServicesAsSeparateProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the service binaries")
+	}
+	ns, _ := natstest.Start(t)
+	bin := t.TempDir()
+	resolverBin := build(t, bin, "services/resolver", "./cmd/resolver")
+	encounterBin := build(t, bin, "services/encounter", "./cmd/encounter")
+
+	resolverAddr, encounterAddr := freeAddr(t), freeAddr(t)
+	var resolverLog, encounterLog bytes.Buffer
+	resolverProc := exec.Command(resolverBin, "--listen", resolverAddr)
+	resolverProc.Stderr = &resolverLog
+	require.NoError(t, resolverProc.Start())
+	encounterProc := exec.Command(encounterBin, "--listen", encounterAddr, "--nats-url", ns.ClientURL(), "--resolver", resolverAddr, "--log-format", "json")
+	encounterProc.Stderr = &encounterLog
+	require.NoError(t, encounterProc.Start())
+	t.Cleanup(func() { _ = resolverProc.Process.Kill(); _ = encounterProc.Process.Kill() })
+
+	cc := dial(t, encounterAddr)
+	waitServing(t, cc, encounterv1.EncounterService_ServiceDesc.ServiceName)
+	c := encounterv1.NewEncounterServiceClient(cc)
+	f := newFight(t, c, "Deux processus", diego(0, 0), ruffian(0))
+	require.Equal(t, int32(1), f.state().GetState().GetLoss().GetTour())
+
+	// SIGTERM: the open watch ends, the process exits cleanly after draining NATS.
+	require.NoError(t, encounterProc.Process.Signal(syscall.SIGTERM))
+	watched := <-f.watched // the stream ended
+	require.LessOrEqual(t, len(watched), len(f.events))
+	for i, ev := range watched {
+		require.Equal(t, f.events[i].GetEventId(), ev.GetEventId(), "in order, none missing before the end")
+	}
+	require.NoError(t, encounterProc.Wait(), encounterLog.String())
+	require.Contains(t, encounterLog.String(), "encounter service stopped")
+
+	require.NoError(t, resolverProc.Process.Signal(syscall.SIGTERM))
+	require.NoError(t, resolverProc.Wait(), resolverLog.String())
+	require.Contains(t, resolverLog.String(), "resolver stopped")
+}

@@ -1,0 +1,130 @@
+package resolver_test
+
+import (
+	"context"
+	"net"
+	"testing"
+	"time"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
+	"github.com/fray-rpg/fray/rules/dice"
+	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/systems"
+	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/resolver"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+)
+
+func client(t *testing.T) rulesv1.RulesServiceClient {
+	t.Helper()
+	srv := platform.NewServer(platform.NewLogger("text", "error"))
+	rulesv1.RegisterRulesServiceServer(srv.GRPC, resolver.New(systems.Registry()))
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, lis, 5*time.Second) }()
+	t.Cleanup(func() { cancel(); require.NoError(t, <-done) })
+	cc, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	require.NoError(t, err)
+	t.Cleanup(func() { cc.Close() })
+	return rulesv1.NewRulesServiceClient(cc)
+}
+
+func TestRulesetsAndDescribe(t *testing.T) {
+	c := client(t)
+	ctx := context.Background()
+	list, err := c.ListRulesets(ctx, &rulesv1.ListRulesetsRequest{})
+	require.NoError(t, err)
+	require.Len(t, list.GetRulesets(), 1)
+	require.Equal(t, "loss", list.GetRulesets()[0].GetId())
+	require.Equal(t, []uint32{1}, list.GetRulesets()[0].GetVersions())
+
+	d, err := c.DescribeRuleset(ctx, &rulesv1.DescribeRulesetRequest{Id: "loss"})
+	require.NoError(t, err)
+	costs := map[string]string{}
+	for _, a := range d.GetRuleset().GetActions() {
+		costs[a.GetName()] = a.GetCost()
+	}
+	require.Equal(t, "1 PA", costs["parry"])
+	require.Equal(t, "1 PA", costs["dodge"])
+	require.NotEmpty(t, d.GetRuleset().GetSheetFields())
+	require.NotEmpty(t, d.GetRuleset().GetTables())
+
+	_, err = c.DescribeRuleset(ctx, &rulesv1.DescribeRulesetRequest{Id: "chess"})
+	require.Equal(t, codes.NotFound, status.Code(err))
+	_, err = c.DescribeRuleset(ctx, &rulesv1.DescribeRulesetRequest{Id: "loss", Version: 99})
+	require.Equal(t, codes.FailedPrecondition, status.Code(err))
+}
+
+func TestRoll(t *testing.T) {
+	c := client(t)
+	ctx := context.Background()
+	seed := make([]byte, dice.SeedSize)
+	seed[0] = 7
+	r1, err := c.Roll(ctx, &rulesv1.RollRequest{Expression: "3d10+4", Seed: seed, Offset: 5})
+	require.NoError(t, err)
+	require.Len(t, r1.GetRoll().GetFaces(), 3)
+	require.Equal(t, uint64(5), r1.GetRoll().GetOffset())
+	require.Equal(t, r1.GetRoll().GetFaces()[0]+r1.GetRoll().GetFaces()[1]+r1.GetRoll().GetFaces()[2]+4, r1.GetRoll().GetTotal())
+	require.NoError(t, dice.Verify(seed, r1.GetRoll()))
+	r2, err := c.Roll(ctx, &rulesv1.RollRequest{Expression: "3d10+4", Seed: seed, Offset: 5})
+	require.NoError(t, err)
+	require.True(t, proto.Equal(r1, r2), "same seed and offset, same roll")
+
+	fresh, err := c.Roll(ctx, &rulesv1.RollRequest{Expression: "d20"})
+	require.NoError(t, err)
+	require.Len(t, fresh.GetSeed(), dice.SeedSize, "a fresh seed is revealed")
+	require.NoError(t, dice.Verify(fresh.GetSeed(), fresh.GetRoll()))
+
+	for _, bad := range []*rulesv1.RollRequest{
+		{Expression: "3x10"},
+		{Expression: "1000d10"},
+		{Expression: "1d10", Seed: []byte("short")},
+		{Expression: "1d10", Offset: resolver.MaxRollOffset + 1},
+	} {
+		_, err := c.Roll(ctx, bad)
+		require.Equal(t, codes.InvalidArgument, status.Code(err), bad.String())
+	}
+}
+
+func TestResolve(t *testing.T) {
+	c := client(t)
+	ctx := context.Background()
+	seed := dice.NewSeed()
+	create := &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "Ruelle", RuleSystem: "loss"}}}
+	resp, err := c.Resolve(ctx, &rulesv1.ResolveRequest{State: &encounterv1.EncounterState{EncounterId: "e1"}, Command: create, Actor: "gm", Seed: seed})
+	require.NoError(t, err)
+	require.Len(t, resp.GetEvents(), 1)
+	ev := resp.GetEvents()[0]
+	require.Equal(t, "e1", ev.GetEncounterId())
+	require.Equal(t, uint64(1), ev.GetSequence())
+	require.Equal(t, "loss", ev.GetRuleSystem())
+	require.Equal(t, uint32(1), ev.GetRulesVersion())
+	require.Equal(t, dice.Commitment(seed), ev.GetEncounterCreated().GetSeedSha256())
+	st, err := systems.Registry().Fold(resp.GetEvents())
+	require.NoError(t, err)
+	require.Equal(t, engine.Hash(st), resp.GetStateSha256(), "the hash is of the state the events lead to")
+
+	for _, tc := range []struct {
+		req  *rulesv1.ResolveRequest
+		code codes.Code
+	}{
+		{&rulesv1.ResolveRequest{Command: create, Seed: seed}, codes.InvalidArgument},
+		{&rulesv1.ResolveRequest{State: &encounterv1.EncounterState{EncounterId: "e1"}, Seed: seed}, codes.InvalidArgument},
+		{&rulesv1.ResolveRequest{State: &encounterv1.EncounterState{EncounterId: "e1"}, Command: create, Seed: []byte("short")}, codes.InvalidArgument},
+		// A version this resolver does not know is refused, not decided under other rules.
+		{&rulesv1.ResolveRequest{State: &encounterv1.EncounterState{EncounterId: "e1", Sequence: 1, RuleSystem: "loss", RulesVersion: 99}, Command: &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}, Actor: "gm", Seed: seed}, codes.FailedPrecondition},
+		{&rulesv1.ResolveRequest{State: st, Command: &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}, Actor: "gm", Seed: seed}, codes.FailedPrecondition},
+		{&rulesv1.ResolveRequest{State: st, Command: &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}, Actor: "mallory", Seed: seed}, codes.PermissionDenied},
+	} {
+		_, err := c.Resolve(ctx, tc.req)
+		require.Equal(t, tc.code, status.Code(err), "%v: %v", tc.req, err)
+	}
+}
