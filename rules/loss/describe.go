@@ -13,11 +13,11 @@ func (s System) Describe() *rulesetv1.RulesetDescriptor {
 	return &rulesetv1.RulesetDescriptor{
 		Id: ID, Name: s.Name(), Version: Version,
 		SheetFields: []*rulesetv1.FieldDescriptor{
-			{Name: "kind", Description: "player_character, adversaire or sbire (LOS-024)"},
+			{Name: "kind", Description: "COMBATANT_KIND_PLAYER_CHARACTER, COMBATANT_KIND_ADVERSAIRE or COMBATANT_KIND_SBIRE (LOS-024)"},
 			{Name: "traits", Description: "Traits by name: Puissance, Agilité, Instinct…"},
 			{Name: "talents", Description: "Talents by name: Arme de mêlée, Esquive, Parade…"},
 			{Name: "initiative", Description: "added to the d10 of the Initiative roll (LOS-030)"},
-			{Name: "weapons", Description: "name, kind (melee, ranged, natural, unarmed), attack Trait + Talent, Vitesse (PA cost), damage"},
+			{Name: "weapons", Description: "name, kind (WEAPON_KIND_MELEE, _RANGED, _NATURAL, _UNARMED), attack Trait + Talent, Vitesse (PA cost of melee and ranged weapons), damage"},
 			{Name: "parry", Description: "Trait + Talent of a parry"},
 			{Name: "dodge", Description: "Trait + Talent of a dodge"},
 			{Name: "armour", Description: "protection subtracted from damage (LOS-021)"},
@@ -88,7 +88,7 @@ func (System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.Lega
 	for _, w := range f.sh.GetWeapons() {
 		if c := attackCost(w); c <= f.cs.GetActionPoints() && len(targets) > 0 {
 			out = append(out, &rulesetv1.LegalAction{
-				Name: "attack", Description: fmt.Sprintf("attack with %s", w.GetName()), Cost: c, Rule: "LOS-035", Targets: targets,
+				Name: "attack", Description: fmt.Sprintf("attack with %s", w.GetName()), Cost: c, Rule: "LOS-035", Targets: targets, Weapon: w.GetName(),
 			})
 		}
 	}

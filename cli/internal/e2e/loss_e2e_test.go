@@ -379,6 +379,7 @@ func TestLossWorkedExamplesOverGRPC(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, "attack", legal.GetLegal()[0].GetName())
 		require.Equal(t, int32(4), legal.GetLegal()[0].GetCost())
+		require.Equal(t, "épée", legal.GetLegal()[0].GetWeapon())
 
 		// Diego acts first, at 15, on the third griffon, and misses.
 		evs := f.submit("david", attack("diego", "griffon-3", "", 0, nil))

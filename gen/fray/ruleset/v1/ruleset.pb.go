@@ -427,12 +427,14 @@ func (x *TableRow) GetCells() []string {
 
 // LegalAction is something a combatant may do right now.
 type LegalAction struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
-	Description   string                 `protobuf:"bytes,2,opt,name=description,proto3" json:"description,omitempty"`
-	Cost          int32                  `protobuf:"varint,3,opt,name=cost,proto3" json:"cost,omitempty"`
-	Rule          string                 `protobuf:"bytes,4,opt,name=rule,proto3" json:"rule,omitempty"`
-	Targets       []string               `protobuf:"bytes,5,rep,name=targets,proto3" json:"targets,omitempty"`
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	Name        string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Description string                 `protobuf:"bytes,2,opt,name=description,proto3" json:"description,omitempty"`
+	Cost        int32                  `protobuf:"varint,3,opt,name=cost,proto3" json:"cost,omitempty"`
+	Rule        string                 `protobuf:"bytes,4,opt,name=rule,proto3" json:"rule,omitempty"`
+	Targets     []string               `protobuf:"bytes,5,rep,name=targets,proto3" json:"targets,omitempty"`
+	// The weapon (or other item) the action uses, to put in the command.
+	Weapon        string `protobuf:"bytes,6,opt,name=weapon,proto3" json:"weapon,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -502,6 +504,13 @@ func (x *LegalAction) GetTargets() []string {
 	return nil
 }
 
+func (x *LegalAction) GetWeapon() string {
+	if x != nil {
+		return x.Weapon
+	}
+	return ""
+}
+
 var File_fray_ruleset_v1_ruleset_proto protoreflect.FileDescriptor
 
 const file_fray_ruleset_v1_ruleset_proto_rawDesc = "" +
@@ -535,13 +544,14 @@ const file_fray_ruleset_v1_ruleset_proto_rawDesc = "" +
 	"\x06header\x18\x03 \x03(\tR\x06header\x12-\n" +
 	"\x04rows\x18\x04 \x03(\v2\x19.fray.ruleset.v1.TableRowR\x04rows\" \n" +
 	"\bTableRow\x12\x14\n" +
-	"\x05cells\x18\x01 \x03(\tR\x05cells\"\x85\x01\n" +
+	"\x05cells\x18\x01 \x03(\tR\x05cells\"\x9d\x01\n" +
 	"\vLegalAction\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12\x12\n" +
 	"\x04cost\x18\x03 \x01(\x05R\x04cost\x12\x12\n" +
 	"\x04rule\x18\x04 \x01(\tR\x04rule\x12\x18\n" +
-	"\atargets\x18\x05 \x03(\tR\atargetsB8Z6github.com/fray-rpg/fray/gen/fray/ruleset/v1;rulesetv1b\x06proto3"
+	"\atargets\x18\x05 \x03(\tR\atargets\x12\x16\n" +
+	"\x06weapon\x18\x06 \x01(\tR\x06weaponB8Z6github.com/fray-rpg/fray/gen/fray/ruleset/v1;rulesetv1b\x06proto3"
 
 var (
 	file_fray_ruleset_v1_ruleset_proto_rawDescOnce sync.Once
