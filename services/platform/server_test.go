@@ -14,6 +14,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	reflectionpb "google.golang.org/grpc/reflection/grpc_reflection_v1"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/emptypb"
 )
@@ -60,6 +61,20 @@ func TestServerHealthRecoveryAndGracefulShutdown(t *testing.T) {
 	resp, err := health.Check(context.Background(), &healthpb.HealthCheckRequest{Service: "test.Panic"})
 	require.NoError(t, err)
 	require.Equal(t, healthpb.HealthCheckResponse_SERVING, resp.GetStatus())
+
+	// Reflection lists the services, for grpcurl and friends.
+	refl, err := reflectionpb.NewServerReflectionClient(cc).ServerReflectionInfo(context.Background())
+	require.NoError(t, err)
+	require.NoError(t, refl.Send(&reflectionpb.ServerReflectionRequest{MessageRequest: &reflectionpb.ServerReflectionRequest_ListServices{ListServices: "*"}}))
+	listed, err := refl.Recv()
+	require.NoError(t, err)
+	var names []string
+	for _, s := range listed.GetListServicesResponse().GetService() {
+		names = append(names, s.GetName())
+	}
+	require.Contains(t, names, "test.Panic")
+	require.Contains(t, names, "grpc.health.v1.Health")
+	require.NoError(t, refl.CloseSend())
 
 	// Shutdown: the open stream hears NOT_SERVING and is cancelled; Serve returns.
 	cancel()
