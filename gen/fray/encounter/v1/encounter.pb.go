@@ -700,8 +700,10 @@ func (x *CreateEncounter) GetOptions() *RuleOptions {
 }
 
 type AddCombatant struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Combatant     *Combatant             `protobuf:"bytes,1,opt,name=combatant,proto3" json:"combatant,omitempty"`
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	Combatant *Combatant             `protobuf:"bytes,1,opt,name=combatant,proto3" json:"combatant,omitempty"`
+	// Joining a fight in progress: the newcomer watched at least the last full round.
+	Watched       bool `protobuf:"varint,2,opt,name=watched,proto3" json:"watched,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -741,6 +743,13 @@ func (x *AddCombatant) GetCombatant() *Combatant {
 		return x.Combatant
 	}
 	return nil
+}
+
+func (x *AddCombatant) GetWatched() bool {
+	if x != nil {
+		return x.Watched
+	}
+	return false
 }
 
 type RemoveCombatant struct {
@@ -1150,8 +1159,12 @@ func (x *EncounterCreated) GetOptions() *RuleOptions {
 }
 
 type CombatantAdded struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Combatant     *Combatant             `protobuf:"bytes,1,opt,name=combatant,proto3" json:"combatant,omitempty"`
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	Combatant *Combatant             `protobuf:"bytes,1,opt,name=combatant,proto3" json:"combatant,omitempty"`
+	// Joined a fight in progress after watching at least the last full round.
+	Watched bool `protobuf:"varint,2,opt,name=watched,proto3" json:"watched,omitempty"`
+	// Joined a fight in progress.
+	InProgress    bool `protobuf:"varint,3,opt,name=in_progress,json=inProgress,proto3" json:"in_progress,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1191,6 +1204,20 @@ func (x *CombatantAdded) GetCombatant() *Combatant {
 		return x.Combatant
 	}
 	return nil
+}
+
+func (x *CombatantAdded) GetWatched() bool {
+	if x != nil {
+		return x.Watched
+	}
+	return false
+}
+
+func (x *CombatantAdded) GetInProgress() bool {
+	if x != nil {
+		return x.InProgress
+	}
+	return false
 }
 
 type CombatantRemoved struct {
@@ -1432,9 +1459,10 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\vrule_system\x18\x02 \x01(\tR\n" +
 	"ruleSystem\x12#\n" +
 	"\rrules_version\x18\x03 \x01(\rR\frulesVersion\x128\n" +
-	"\aoptions\x18\x04 \x01(\v2\x1e.fray.encounter.v1.RuleOptionsR\aoptions\"J\n" +
+	"\aoptions\x18\x04 \x01(\v2\x1e.fray.encounter.v1.RuleOptionsR\aoptions\"d\n" +
 	"\fAddCombatant\x12:\n" +
-	"\tcombatant\x18\x01 \x01(\v2\x1c.fray.encounter.v1.CombatantR\tcombatant\"4\n" +
+	"\tcombatant\x18\x01 \x01(\v2\x1c.fray.encounter.v1.CombatantR\tcombatant\x12\x18\n" +
+	"\awatched\x18\x02 \x01(\bR\awatched\"4\n" +
 	"\x0fRemoveCombatant\x12!\n" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\"\x10\n" +
 	"\x0eStartEncounter\"&\n" +
@@ -1464,9 +1492,12 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"gameMaster\x12\x1f\n" +
 	"\vseed_sha256\x18\x03 \x01(\fR\n" +
 	"seedSha256\x128\n" +
-	"\aoptions\x18\x04 \x01(\v2\x1e.fray.encounter.v1.RuleOptionsR\aoptions\"L\n" +
+	"\aoptions\x18\x04 \x01(\v2\x1e.fray.encounter.v1.RuleOptionsR\aoptions\"\x87\x01\n" +
 	"\x0eCombatantAdded\x12:\n" +
-	"\tcombatant\x18\x01 \x01(\v2\x1c.fray.encounter.v1.CombatantR\tcombatant\"5\n" +
+	"\tcombatant\x18\x01 \x01(\v2\x1c.fray.encounter.v1.CombatantR\tcombatant\x12\x18\n" +
+	"\awatched\x18\x02 \x01(\bR\awatched\x12\x1f\n" +
+	"\vin_progress\x18\x03 \x01(\bR\n" +
+	"inProgress\"5\n" +
 	"\x10CombatantRemoved\x12!\n" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\"\x12\n" +
 	"\x10EncounterStarted\"<\n" +

@@ -142,8 +142,10 @@ type AddCombatantRequest struct {
 	// When set, the command is refused (FailedPrecondition) unless the encounter is at it.
 	ExpectedSequence *uint64    `protobuf:"varint,3,opt,name=expected_sequence,json=expectedSequence,proto3,oneof" json:"expected_sequence,omitempty"`
 	Combatant        *Combatant `protobuf:"bytes,4,opt,name=combatant,proto3" json:"combatant,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// Joining a fight in progress after watching at least the last full round.
+	Watched       bool `protobuf:"varint,5,opt,name=watched,proto3" json:"watched,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *AddCombatantRequest) Reset() {
@@ -202,6 +204,13 @@ func (x *AddCombatantRequest) GetCombatant() *Combatant {
 		return x.Combatant
 	}
 	return nil
+}
+
+func (x *AddCombatantRequest) GetWatched() bool {
+	if x != nil {
+		return x.Watched
+	}
+	return false
 }
 
 type AddCombatantResponse struct {
@@ -1116,13 +1125,14 @@ const file_fray_encounter_v1_encounter_service_proto_rawDesc = "" +
 	"\x17CreateEncounterResponse\x12!\n" +
 	"\fencounter_id\x18\x01 \x01(\tR\vencounterId\x120\n" +
 	"\x06events\x18\x02 \x03(\v2\x18.fray.encounter.v1.EventR\x06events\x127\n" +
-	"\x05state\x18\x03 \x01(\v2!.fray.encounter.v1.EncounterStateR\x05state\"\xdb\x01\n" +
+	"\x05state\x18\x03 \x01(\v2!.fray.encounter.v1.EncounterStateR\x05state\"\xf5\x01\n" +
 	"\x13AddCombatantRequest\x12!\n" +
 	"\fencounter_id\x18\x01 \x01(\tR\vencounterId\x12\x1d\n" +
 	"\n" +
 	"command_id\x18\x02 \x01(\tR\tcommandId\x120\n" +
 	"\x11expected_sequence\x18\x03 \x01(\x04H\x00R\x10expectedSequence\x88\x01\x01\x12:\n" +
-	"\tcombatant\x18\x04 \x01(\v2\x1c.fray.encounter.v1.CombatantR\tcombatantB\x14\n" +
+	"\tcombatant\x18\x04 \x01(\v2\x1c.fray.encounter.v1.CombatantR\tcombatant\x12\x18\n" +
+	"\awatched\x18\x05 \x01(\bR\awatchedB\x14\n" +
 	"\x12_expected_sequence\"\x81\x01\n" +
 	"\x14AddCombatantResponse\x120\n" +
 	"\x06events\x18\x01 \x03(\v2\x18.fray.encounter.v1.EventR\x06events\x127\n" +

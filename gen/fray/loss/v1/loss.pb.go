@@ -139,24 +139,272 @@ func (WeaponKind) EnumDescriptor() ([]byte, []int) {
 	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{1}
 }
 
-// ExploitEffect is what an attacker's declared Exploit buys when it stands.
+// ShieldSize says what a shield can parry (LOS-019).
+type ShieldSize int32
+
+const (
+	ShieldSize_SHIELD_SIZE_UNSPECIFIED ShieldSize = 0
+	ShieldSize_SHIELD_SIZE_SMALL       ShieldSize = 1
+	ShieldSize_SHIELD_SIZE_MEDIUM      ShieldSize = 2
+	// A large shield also serves as cover against fire from an unknown direction.
+	ShieldSize_SHIELD_SIZE_LARGE ShieldSize = 3
+)
+
+// Enum value maps for ShieldSize.
+var (
+	ShieldSize_name = map[int32]string{
+		0: "SHIELD_SIZE_UNSPECIFIED",
+		1: "SHIELD_SIZE_SMALL",
+		2: "SHIELD_SIZE_MEDIUM",
+		3: "SHIELD_SIZE_LARGE",
+	}
+	ShieldSize_value = map[string]int32{
+		"SHIELD_SIZE_UNSPECIFIED": 0,
+		"SHIELD_SIZE_SMALL":       1,
+		"SHIELD_SIZE_MEDIUM":      2,
+		"SHIELD_SIZE_LARGE":       3,
+	}
+)
+
+func (x ShieldSize) Enum() *ShieldSize {
+	p := new(ShieldSize)
+	*p = x
+	return p
+}
+
+func (x ShieldSize) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ShieldSize) Descriptor() protoreflect.EnumDescriptor {
+	return file_fray_loss_v1_loss_proto_enumTypes[2].Descriptor()
+}
+
+func (ShieldSize) Type() protoreflect.EnumType {
+	return &file_fray_loss_v1_loss_proto_enumTypes[2]
+}
+
+func (x ShieldSize) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ShieldSize.Descriptor instead.
+func (ShieldSize) EnumDescriptor() ([]byte, []int) {
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{2}
+}
+
+// SpecialisationKind: the specialisations of LOS-090…LOS-093; each replaces the +2 of LOS-004
+// by its own effect.
+type SpecialisationKind int32
+
+const (
+	SpecialisationKind_SPECIALISATION_KIND_UNSPECIFIED SpecialisationKind = 0
+	// LOS-090: ranged weapon PA cost −2, minimum 2.
+	SpecialisationKind_SPECIALISATION_KIND_QUICK_RELOAD SpecialisationKind = 1
+	// LOS-090: +2 when attacker or target is in moving combat.
+	SpecialisationKind_SPECIALISATION_KIND_MOUNTED_SHOOTING SpecialisationKind = 2
+	// LOS-090 (Visée): aiming a Tour gives +15 instead of +10.
+	SpecialisationKind_SPECIALISATION_KIND_AIMING SpecialisationKind = 3
+	// LOS-090: +5 Difficulty to spot the shooter.
+	SpecialisationKind_SPECIALISATION_KIND_AMBUSH_SHOT SpecialisationKind = 4
+	// LOS-090: +5 with Exploits against structures.
+	SpecialisationKind_SPECIALISATION_KIND_FORTIFICATION_DESTRUCTION SpecialisationKind = 5
+	// LOS-091: +2 to shield parries, shield protection +1.
+	SpecialisationKind_SPECIALISATION_KIND_WEAPON_AND_SHIELD SpecialisationKind = 6
+	// LOS-091: +2 instead of −2 with improvised weapons.
+	SpecialisationKind_SPECIALISATION_KIND_IMPROVISED_WEAPONS SpecialisationKind = 7
+	// LOS-091: +5 on Assaut.
+	SpecialisationKind_SPECIALISATION_KIND_CHARGE SpecialisationKind = 8
+	// LOS-091: +5 on Disarm (armed).
+	SpecialisationKind_SPECIALISATION_KIND_DISARM SpecialisationKind = 9
+	// LOS-091: ignore the off-hand +5 with the chosen weapons.
+	SpecialisationKind_SPECIALISATION_KIND_TWO_WEAPONS SpecialisationKind = 10
+	// LOS-091: +2 on weapon parries.
+	SpecialisationKind_SPECIALISATION_KIND_PARRY SpecialisationKind = 11
+	// LOS-092 Unarmed, Attack: +5 on aimed Exploits.
+	SpecialisationKind_SPECIALISATION_KIND_UNARMED_ATTACK SpecialisationKind = 12
+	// LOS-092 Unarmed, Deadly blow: +5 on Neutralise.
+	SpecialisationKind_SPECIALISATION_KIND_UNARMED_DEADLY_BLOW SpecialisationKind = 13
+	// LOS-092 Unarmed, Defence: +5 on Counter-attack, Protect, Feint.
+	SpecialisationKind_SPECIALISATION_KIND_UNARMED_DEFENCE SpecialisationKind = 14
+	// LOS-092 Unarmed, Disarm: +5 on Disarm.
+	SpecialisationKind_SPECIALISATION_KIND_UNARMED_DISARM SpecialisationKind = 15
+	// LOS-093 Dodge, Total dodge: +5 on Total dodge.
+	SpecialisationKind_SPECIALISATION_KIND_TOTAL_DODGE SpecialisationKind = 16
+	// LOS-093 Dodge, Take cover: +5 on dodges against ranged attacks when cover is at hand.
+	SpecialisationKind_SPECIALISATION_KIND_TAKE_COVER SpecialisationKind = 17
+)
+
+// Enum value maps for SpecialisationKind.
+var (
+	SpecialisationKind_name = map[int32]string{
+		0:  "SPECIALISATION_KIND_UNSPECIFIED",
+		1:  "SPECIALISATION_KIND_QUICK_RELOAD",
+		2:  "SPECIALISATION_KIND_MOUNTED_SHOOTING",
+		3:  "SPECIALISATION_KIND_AIMING",
+		4:  "SPECIALISATION_KIND_AMBUSH_SHOT",
+		5:  "SPECIALISATION_KIND_FORTIFICATION_DESTRUCTION",
+		6:  "SPECIALISATION_KIND_WEAPON_AND_SHIELD",
+		7:  "SPECIALISATION_KIND_IMPROVISED_WEAPONS",
+		8:  "SPECIALISATION_KIND_CHARGE",
+		9:  "SPECIALISATION_KIND_DISARM",
+		10: "SPECIALISATION_KIND_TWO_WEAPONS",
+		11: "SPECIALISATION_KIND_PARRY",
+		12: "SPECIALISATION_KIND_UNARMED_ATTACK",
+		13: "SPECIALISATION_KIND_UNARMED_DEADLY_BLOW",
+		14: "SPECIALISATION_KIND_UNARMED_DEFENCE",
+		15: "SPECIALISATION_KIND_UNARMED_DISARM",
+		16: "SPECIALISATION_KIND_TOTAL_DODGE",
+		17: "SPECIALISATION_KIND_TAKE_COVER",
+	}
+	SpecialisationKind_value = map[string]int32{
+		"SPECIALISATION_KIND_UNSPECIFIED":               0,
+		"SPECIALISATION_KIND_QUICK_RELOAD":              1,
+		"SPECIALISATION_KIND_MOUNTED_SHOOTING":          2,
+		"SPECIALISATION_KIND_AIMING":                    3,
+		"SPECIALISATION_KIND_AMBUSH_SHOT":               4,
+		"SPECIALISATION_KIND_FORTIFICATION_DESTRUCTION": 5,
+		"SPECIALISATION_KIND_WEAPON_AND_SHIELD":         6,
+		"SPECIALISATION_KIND_IMPROVISED_WEAPONS":        7,
+		"SPECIALISATION_KIND_CHARGE":                    8,
+		"SPECIALISATION_KIND_DISARM":                    9,
+		"SPECIALISATION_KIND_TWO_WEAPONS":               10,
+		"SPECIALISATION_KIND_PARRY":                     11,
+		"SPECIALISATION_KIND_UNARMED_ATTACK":            12,
+		"SPECIALISATION_KIND_UNARMED_DEADLY_BLOW":       13,
+		"SPECIALISATION_KIND_UNARMED_DEFENCE":           14,
+		"SPECIALISATION_KIND_UNARMED_DISARM":            15,
+		"SPECIALISATION_KIND_TOTAL_DODGE":               16,
+		"SPECIALISATION_KIND_TAKE_COVER":                17,
+	}
+)
+
+func (x SpecialisationKind) Enum() *SpecialisationKind {
+	p := new(SpecialisationKind)
+	*p = x
+	return p
+}
+
+func (x SpecialisationKind) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (SpecialisationKind) Descriptor() protoreflect.EnumDescriptor {
+	return file_fray_loss_v1_loss_proto_enumTypes[3].Descriptor()
+}
+
+func (SpecialisationKind) Type() protoreflect.EnumType {
+	return &file_fray_loss_v1_loss_proto_enumTypes[3]
+}
+
+func (x SpecialisationKind) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use SpecialisationKind.Descriptor instead.
+func (SpecialisationKind) EnumDescriptor() ([]byte, []int) {
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{3}
+}
+
+// ExploitEffect is what declared Exploits buy when they stand; each effect takes the number
+// of Exploits in brackets, and the Exploits declared on a Test are the sum.
 type ExploitEffect int32
 
 const (
 	ExploitEffect_EXPLOIT_EFFECT_UNSPECIFIED ExploitEffect = 0
 	// LOS-065: +1d10 damage per Exploit.
 	ExploitEffect_EXPLOIT_EFFECT_EXTRA_DAMAGE ExploitEffect = 1
+	// LOS-061 (1): a charge; costs 4 PA; damage per the weapon's Assaut value; one per Tour.
+	ExploitEffect_EXPLOIT_EFFECT_ASSAUT ExploitEffect = 2
+	// LOS-062 (1, on a successful parry or dodge): an immediate attack.
+	ExploitEffect_EXPLOIT_EFFECT_COUNTER_ATTACK ExploitEffect = 3
+	// LOS-063 (1, on a dodge): all PA spent; every attacker this Tour beats a raised Difficulty.
+	ExploitEffect_EXPLOIT_EFFECT_TOTAL_DODGE ExploitEffect = 4
+	// LOS-064 (1, attack or defence): +2 to every Test against that opponent this Tour and next.
+	ExploitEffect_EXPLOIT_EFFECT_FEINT ExploitEffect = 5
+	// LOS-066 (1, shield parry): all PA spent; every attacker this Tour beats a raised Difficulty.
+	ExploitEffect_EXPLOIT_EFFECT_DEFENSIVE_WALL ExploitEffect = 6
+	// LOS-067 (1 each): +1 PA to the next Tour's Initiative, at most +5.
+	ExploitEffect_EXPLOIT_EFFECT_TAKE_ADVANTAGE ExploitEffect = 7
+	// LOS-068 (1, on a parry or dodge): +5 to an ally's next parry or dodge this Tour.
+	ExploitEffect_EXPLOIT_EFFECT_PROTECT ExploitEffect = 8
+	// LOS-069 (1): the target has +2 Difficulty on its actions for the fight.
+	ExploitEffect_EXPLOIT_EFFECT_AIM_LIMB ExploitEffect = 9
+	// LOS-070 (2): two weapons: two targets, or one target with both weapons.
+	ExploitEffect_EXPLOIT_EFFECT_TWO_WEAPONS ExploitEffect = 10
+	// LOS-071 (2, long weapons): all facing targets, at most 3.
+	ExploitEffect_EXPLOIT_EFFECT_MOULINET ExploitEffect = 11
+	// LOS-072 (2, attack or defence): the target falls.
+	ExploitEffect_EXPLOIT_EFFECT_OVERTHROW ExploitEffect = 12
+	// LOS-073 (2): the target has +5 Difficulty for the rest of the fight.
+	ExploitEffect_EXPLOIT_EFFECT_AIM_ZONE ExploitEffect = 13
+	// LOS-074 (3, attack or defence): the target cannot attack for the rest of the Tour.
+	ExploitEffect_EXPLOIT_EFFECT_DISARM ExploitEffect = 14
+	// LOS-075 (3): the target has +10 Difficulty on all combat actions for the fight.
+	ExploitEffect_EXPLOIT_EFFECT_AIM_POINT ExploitEffect = 15
+	// LOS-076 (4, attack or defence): the target cannot fight for the rest of the combat.
+	ExploitEffect_EXPLOIT_EFFECT_NEUTRALISE ExploitEffect = 16
+	// LOS-077 (4, any melee weapon): all surrounding targets, at most 5.
+	ExploitEffect_EXPLOIT_EFFECT_STORM_OF_BLADES ExploitEffect = 17
+	// LOS-078 (5, human-sized target): 0 fatal boxes, no damage roll, armour ignored.
+	ExploitEffect_EXPLOIT_EFFECT_KILL_OUTRIGHT ExploitEffect = 18
+	// LOS-085 (2, ranged): ignore the cover modifier.
+	ExploitEffect_EXPLOIT_EFFECT_RICOCHET ExploitEffect = 19
+	// LOS-085 (2, bows, crossbows, impulsers): two aligned targets.
+	ExploitEffect_EXPLOIT_EFFECT_SHOOT_THROUGH ExploitEffect = 20
+	// LOS-085 (4, ranged): up to 5 targets.
+	ExploitEffect_EXPLOIT_EFFECT_RAIN_OF_PROJECTILES ExploitEffect = 21
 )
 
 // Enum value maps for ExploitEffect.
 var (
 	ExploitEffect_name = map[int32]string{
-		0: "EXPLOIT_EFFECT_UNSPECIFIED",
-		1: "EXPLOIT_EFFECT_EXTRA_DAMAGE",
+		0:  "EXPLOIT_EFFECT_UNSPECIFIED",
+		1:  "EXPLOIT_EFFECT_EXTRA_DAMAGE",
+		2:  "EXPLOIT_EFFECT_ASSAUT",
+		3:  "EXPLOIT_EFFECT_COUNTER_ATTACK",
+		4:  "EXPLOIT_EFFECT_TOTAL_DODGE",
+		5:  "EXPLOIT_EFFECT_FEINT",
+		6:  "EXPLOIT_EFFECT_DEFENSIVE_WALL",
+		7:  "EXPLOIT_EFFECT_TAKE_ADVANTAGE",
+		8:  "EXPLOIT_EFFECT_PROTECT",
+		9:  "EXPLOIT_EFFECT_AIM_LIMB",
+		10: "EXPLOIT_EFFECT_TWO_WEAPONS",
+		11: "EXPLOIT_EFFECT_MOULINET",
+		12: "EXPLOIT_EFFECT_OVERTHROW",
+		13: "EXPLOIT_EFFECT_AIM_ZONE",
+		14: "EXPLOIT_EFFECT_DISARM",
+		15: "EXPLOIT_EFFECT_AIM_POINT",
+		16: "EXPLOIT_EFFECT_NEUTRALISE",
+		17: "EXPLOIT_EFFECT_STORM_OF_BLADES",
+		18: "EXPLOIT_EFFECT_KILL_OUTRIGHT",
+		19: "EXPLOIT_EFFECT_RICOCHET",
+		20: "EXPLOIT_EFFECT_SHOOT_THROUGH",
+		21: "EXPLOIT_EFFECT_RAIN_OF_PROJECTILES",
 	}
 	ExploitEffect_value = map[string]int32{
-		"EXPLOIT_EFFECT_UNSPECIFIED":  0,
-		"EXPLOIT_EFFECT_EXTRA_DAMAGE": 1,
+		"EXPLOIT_EFFECT_UNSPECIFIED":         0,
+		"EXPLOIT_EFFECT_EXTRA_DAMAGE":        1,
+		"EXPLOIT_EFFECT_ASSAUT":              2,
+		"EXPLOIT_EFFECT_COUNTER_ATTACK":      3,
+		"EXPLOIT_EFFECT_TOTAL_DODGE":         4,
+		"EXPLOIT_EFFECT_FEINT":               5,
+		"EXPLOIT_EFFECT_DEFENSIVE_WALL":      6,
+		"EXPLOIT_EFFECT_TAKE_ADVANTAGE":      7,
+		"EXPLOIT_EFFECT_PROTECT":             8,
+		"EXPLOIT_EFFECT_AIM_LIMB":            9,
+		"EXPLOIT_EFFECT_TWO_WEAPONS":         10,
+		"EXPLOIT_EFFECT_MOULINET":            11,
+		"EXPLOIT_EFFECT_OVERTHROW":           12,
+		"EXPLOIT_EFFECT_AIM_ZONE":            13,
+		"EXPLOIT_EFFECT_DISARM":              14,
+		"EXPLOIT_EFFECT_AIM_POINT":           15,
+		"EXPLOIT_EFFECT_NEUTRALISE":          16,
+		"EXPLOIT_EFFECT_STORM_OF_BLADES":     17,
+		"EXPLOIT_EFFECT_KILL_OUTRIGHT":       18,
+		"EXPLOIT_EFFECT_RICOCHET":            19,
+		"EXPLOIT_EFFECT_SHOOT_THROUGH":       20,
+		"EXPLOIT_EFFECT_RAIN_OF_PROJECTILES": 21,
 	}
 )
 
@@ -171,11 +419,11 @@ func (x ExploitEffect) String() string {
 }
 
 func (ExploitEffect) Descriptor() protoreflect.EnumDescriptor {
-	return file_fray_loss_v1_loss_proto_enumTypes[2].Descriptor()
+	return file_fray_loss_v1_loss_proto_enumTypes[4].Descriptor()
 }
 
 func (ExploitEffect) Type() protoreflect.EnumType {
-	return &file_fray_loss_v1_loss_proto_enumTypes[2]
+	return &file_fray_loss_v1_loss_proto_enumTypes[4]
 }
 
 func (x ExploitEffect) Number() protoreflect.EnumNumber {
@@ -184,7 +432,7 @@ func (x ExploitEffect) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use ExploitEffect.Descriptor instead.
 func (ExploitEffect) EnumDescriptor() ([]byte, []int) {
-	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{2}
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{4}
 }
 
 // Reaction is a defender's answer to an attack that hit its Difficulty (LOS-009).
@@ -227,11 +475,11 @@ func (x Reaction) String() string {
 }
 
 func (Reaction) Descriptor() protoreflect.EnumDescriptor {
-	return file_fray_loss_v1_loss_proto_enumTypes[3].Descriptor()
+	return file_fray_loss_v1_loss_proto_enumTypes[5].Descriptor()
 }
 
 func (Reaction) Type() protoreflect.EnumType {
-	return &file_fray_loss_v1_loss_proto_enumTypes[3]
+	return &file_fray_loss_v1_loss_proto_enumTypes[5]
 }
 
 func (x Reaction) Number() protoreflect.EnumNumber {
@@ -240,7 +488,302 @@ func (x Reaction) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Reaction.Descriptor instead.
 func (Reaction) EnumDescriptor() ([]byte, []int) {
-	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{3}
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{5}
+}
+
+// Manoeuvre: a grab or a trip (agripper, ceinturer, faire chuter) with Athletics.
+type Manoeuvre int32
+
+const (
+	Manoeuvre_MANOEUVRE_UNSPECIFIED Manoeuvre = 0
+	// The target is held: no dodging until the end of the Tour.
+	Manoeuvre_MANOEUVRE_GRAB Manoeuvre = 1
+	// The target falls.
+	Manoeuvre_MANOEUVRE_TRIP Manoeuvre = 2
+)
+
+// Enum value maps for Manoeuvre.
+var (
+	Manoeuvre_name = map[int32]string{
+		0: "MANOEUVRE_UNSPECIFIED",
+		1: "MANOEUVRE_GRAB",
+		2: "MANOEUVRE_TRIP",
+	}
+	Manoeuvre_value = map[string]int32{
+		"MANOEUVRE_UNSPECIFIED": 0,
+		"MANOEUVRE_GRAB":        1,
+		"MANOEUVRE_TRIP":        2,
+	}
+)
+
+func (x Manoeuvre) Enum() *Manoeuvre {
+	p := new(Manoeuvre)
+	*p = x
+	return p
+}
+
+func (x Manoeuvre) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Manoeuvre) Descriptor() protoreflect.EnumDescriptor {
+	return file_fray_loss_v1_loss_proto_enumTypes[6].Descriptor()
+}
+
+func (Manoeuvre) Type() protoreflect.EnumType {
+	return &file_fray_loss_v1_loss_proto_enumTypes[6]
+}
+
+func (x Manoeuvre) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Manoeuvre.Descriptor instead.
+func (Manoeuvre) EnumDescriptor() ([]byte, []int) {
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{6}
+}
+
+type Cover int32
+
+const (
+	Cover_COVER_UNSPECIFIED Cover = 0
+	// LOS-083: +10.
+	Cover_COVER_PARTIAL Cover = 1
+	// LOS-083: +15; an explosive does not reach (LOS-086).
+	Cover_COVER_FULL Cover = 2
+)
+
+// Enum value maps for Cover.
+var (
+	Cover_name = map[int32]string{
+		0: "COVER_UNSPECIFIED",
+		1: "COVER_PARTIAL",
+		2: "COVER_FULL",
+	}
+	Cover_value = map[string]int32{
+		"COVER_UNSPECIFIED": 0,
+		"COVER_PARTIAL":     1,
+		"COVER_FULL":        2,
+	}
+)
+
+func (x Cover) Enum() *Cover {
+	p := new(Cover)
+	*p = x
+	return p
+}
+
+func (x Cover) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Cover) Descriptor() protoreflect.EnumDescriptor {
+	return file_fray_loss_v1_loss_proto_enumTypes[7].Descriptor()
+}
+
+func (Cover) Type() protoreflect.EnumType {
+	return &file_fray_loss_v1_loss_proto_enumTypes[7]
+}
+
+func (x Cover) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Cover.Descriptor instead.
+func (Cover) EnumDescriptor() ([]byte, []int) {
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{7}
+}
+
+// SimpleKind: the actions of LOS-035 without a Test.
+type SimpleKind int32
+
+const (
+	SimpleKind_SIMPLE_KIND_UNSPECIFIED SimpleKind = 0
+	// Speak or shout: 0 PA.
+	SimpleKind_SIMPLE_KIND_SPEAK SimpleKind = 1
+	// A social Talent: 1 PA.
+	SimpleKind_SIMPLE_KIND_SOCIAL SimpleKind = 2
+	// Pick up an object: 2 PA.
+	SimpleKind_SIMPLE_KIND_PICK_UP SimpleKind = 3
+	// Move at least 3 m: 2 PA.
+	SimpleKind_SIMPLE_KIND_MOVE SimpleKind = 4
+	// Stand up or regain balance: 4 PA (LOS-072).
+	SimpleKind_SIMPLE_KIND_STAND_UP SimpleKind = 5
+	// Recover one's weapon after a Disarm: the weapon's Vitesse, or 2 (LOS-074).
+	SimpleKind_SIMPLE_KIND_RECOVER_WEAPON SimpleKind = 6
+)
+
+// Enum value maps for SimpleKind.
+var (
+	SimpleKind_name = map[int32]string{
+		0: "SIMPLE_KIND_UNSPECIFIED",
+		1: "SIMPLE_KIND_SPEAK",
+		2: "SIMPLE_KIND_SOCIAL",
+		3: "SIMPLE_KIND_PICK_UP",
+		4: "SIMPLE_KIND_MOVE",
+		5: "SIMPLE_KIND_STAND_UP",
+		6: "SIMPLE_KIND_RECOVER_WEAPON",
+	}
+	SimpleKind_value = map[string]int32{
+		"SIMPLE_KIND_UNSPECIFIED":    0,
+		"SIMPLE_KIND_SPEAK":          1,
+		"SIMPLE_KIND_SOCIAL":         2,
+		"SIMPLE_KIND_PICK_UP":        3,
+		"SIMPLE_KIND_MOVE":           4,
+		"SIMPLE_KIND_STAND_UP":       5,
+		"SIMPLE_KIND_RECOVER_WEAPON": 6,
+	}
+)
+
+func (x SimpleKind) Enum() *SimpleKind {
+	p := new(SimpleKind)
+	*p = x
+	return p
+}
+
+func (x SimpleKind) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (SimpleKind) Descriptor() protoreflect.EnumDescriptor {
+	return file_fray_loss_v1_loss_proto_enumTypes[8].Descriptor()
+}
+
+func (SimpleKind) Type() protoreflect.EnumType {
+	return &file_fray_loss_v1_loss_proto_enumTypes[8]
+}
+
+func (x SimpleKind) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use SimpleKind.Descriptor instead.
+func (SimpleKind) EnumDescriptor() ([]byte, []int) {
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{8}
+}
+
+// DyingChoice: what becomes of a dying combatant (LOS-023).
+type DyingChoice int32
+
+const (
+	DyingChoice_DYING_CHOICE_UNSPECIFIED DyingChoice = 0
+	// The dying character sacrifices an Inspiration: saved.
+	DyingChoice_DYING_CHOICE_SACRIFICE_INSPIRATION DyingChoice = 1
+	// Urgent care saves it (the GM rules on the care).
+	DyingChoice_DYING_CHOICE_URGENT_CARE DyingChoice = 2
+	// The one who felled it finishes it off.
+	DyingChoice_DYING_CHOICE_FINISH_OFF DyingChoice = 3
+)
+
+// Enum value maps for DyingChoice.
+var (
+	DyingChoice_name = map[int32]string{
+		0: "DYING_CHOICE_UNSPECIFIED",
+		1: "DYING_CHOICE_SACRIFICE_INSPIRATION",
+		2: "DYING_CHOICE_URGENT_CARE",
+		3: "DYING_CHOICE_FINISH_OFF",
+	}
+	DyingChoice_value = map[string]int32{
+		"DYING_CHOICE_UNSPECIFIED":           0,
+		"DYING_CHOICE_SACRIFICE_INSPIRATION": 1,
+		"DYING_CHOICE_URGENT_CARE":           2,
+		"DYING_CHOICE_FINISH_OFF":            3,
+	}
+)
+
+func (x DyingChoice) Enum() *DyingChoice {
+	p := new(DyingChoice)
+	*p = x
+	return p
+}
+
+func (x DyingChoice) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (DyingChoice) Descriptor() protoreflect.EnumDescriptor {
+	return file_fray_loss_v1_loss_proto_enumTypes[9].Descriptor()
+}
+
+func (DyingChoice) Type() protoreflect.EnumType {
+	return &file_fray_loss_v1_loss_proto_enumTypes[9]
+}
+
+func (x DyingChoice) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use DyingChoice.Descriptor instead.
+func (DyingChoice) EnumDescriptor() ([]byte, []int) {
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{9}
+}
+
+// PursuitKind: the six pursuit actions (LOS-102…LOS-107).
+type PursuitKind int32
+
+const (
+	PursuitKind_PURSUIT_KIND_UNSPECIFIED PursuitKind = 0
+	// LOS-102: 3 PA, pursuer at distance 2, Difficulty 20: unseats or throws down the target.
+	PursuitKind_PURSUIT_KIND_CHARGE PursuitKind = 1
+	// LOS-103: 2 PA, pursued at distance 2 turns back: Athletics 15.
+	PursuitKind_PURSUIT_KIND_CLOTHESLINE PursuitKind = 2
+	// LOS-104: 2 PA, ±1 unit (2 with 2 Exploits).
+	PursuitKind_PURSUIT_KIND_CHANGE_DISTANCE PursuitKind = 3
+	// LOS-105: 2 PA at contact, Athletics 15: the pursuit becomes a standard fight.
+	PursuitKind_PURSUIT_KIND_TACKLE PursuitKind = 4
+	// LOS-106: at distance 3 or less: keep pace (15, 2 PA), then shoot at 20.
+	PursuitKind_PURSUIT_KIND_SHOOT_LEGS PursuitKind = 5
+	// LOS-107: 2 PA, the pursued Tests at 15: the pursuers' actions get harder.
+	PursuitKind_PURSUIT_KIND_ZIGZAGS PursuitKind = 6
+)
+
+// Enum value maps for PursuitKind.
+var (
+	PursuitKind_name = map[int32]string{
+		0: "PURSUIT_KIND_UNSPECIFIED",
+		1: "PURSUIT_KIND_CHARGE",
+		2: "PURSUIT_KIND_CLOTHESLINE",
+		3: "PURSUIT_KIND_CHANGE_DISTANCE",
+		4: "PURSUIT_KIND_TACKLE",
+		5: "PURSUIT_KIND_SHOOT_LEGS",
+		6: "PURSUIT_KIND_ZIGZAGS",
+	}
+	PursuitKind_value = map[string]int32{
+		"PURSUIT_KIND_UNSPECIFIED":     0,
+		"PURSUIT_KIND_CHARGE":          1,
+		"PURSUIT_KIND_CLOTHESLINE":     2,
+		"PURSUIT_KIND_CHANGE_DISTANCE": 3,
+		"PURSUIT_KIND_TACKLE":          4,
+		"PURSUIT_KIND_SHOOT_LEGS":      5,
+		"PURSUIT_KIND_ZIGZAGS":         6,
+	}
+)
+
+func (x PursuitKind) Enum() *PursuitKind {
+	p := new(PursuitKind)
+	*p = x
+	return p
+}
+
+func (x PursuitKind) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (PursuitKind) Descriptor() protoreflect.EnumDescriptor {
+	return file_fray_loss_v1_loss_proto_enumTypes[10].Descriptor()
+}
+
+func (PursuitKind) Type() protoreflect.EnumType {
+	return &file_fray_loss_v1_loss_proto_enumTypes[10]
+}
+
+func (x PursuitKind) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use PursuitKind.Descriptor instead.
+func (PursuitKind) EnumDescriptor() ([]byte, []int) {
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{10}
 }
 
 // Score names the Trait and the Talent a Test adds (LOS-001).
@@ -305,7 +848,25 @@ type Weapon struct {
 	// Vitesse: the PA cost of an attack (melee and ranged weapons).
 	Vitesse int32 `protobuf:"varint,4,opt,name=vitesse,proto3" json:"vitesse,omitempty"`
 	// Damage added to the 1d10 (LOS-020).
-	Damage        int32 `protobuf:"varint,5,opt,name=damage,proto3" json:"damage,omitempty"`
+	Damage int32 `protobuf:"varint,5,opt,name=damage,proto3" json:"damage,omitempty"`
+	// A long weapon: may make a Moulinet (LOS-071).
+	Long bool `protobuf:"varint,6,opt,name=long,proto3" json:"long,omitempty"`
+	// An improvised weapon: −2 to the Test (LOS-054).
+	Improvised bool `protobuf:"varint,7,opt,name=improvised,proto3" json:"improvised,omitempty"`
+	// Damage added to the 1d10 on an Assaut; 0: the weapon is not suited to an Assaut (LOS-061).
+	AssautDamage int32 `protobuf:"varint,8,opt,name=assaut_damage,json=assautDamage,proto3" json:"assaut_damage,omitempty"`
+	// Portée and Limite in metres (ranged): beyond the Portée half damage, beyond the Limite no
+	// hit (LOS-081). 0: no such limit.
+	Range int32 `protobuf:"varint,9,opt,name=range,proto3" json:"range,omitempty"`
+	Limit int32 `protobuf:"varint,10,opt,name=limit,proto3" json:"limit,omitempty"`
+	// Explosive or splash (grenade, flask): LOS-086.
+	Explosive bool `protobuf:"varint,11,opt,name=explosive,proto3" json:"explosive,omitempty"`
+	// Heavy weapons cannot be used mounted (LOS-090).
+	Heavy bool `protobuf:"varint,12,opt,name=heavy,proto3" json:"heavy,omitempty"`
+	// A bow, crossbow or impulser: may Shoot through (LOS-085).
+	Bow bool `protobuf:"varint,13,opt,name=bow,proto3" json:"bow,omitempty"`
+	// The weapon type a specialisation names (LOS-094); the weapon's name when empty.
+	Type          string `protobuf:"bytes,14,opt,name=type,proto3" json:"type,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -375,6 +936,192 @@ func (x *Weapon) GetDamage() int32 {
 	return 0
 }
 
+func (x *Weapon) GetLong() bool {
+	if x != nil {
+		return x.Long
+	}
+	return false
+}
+
+func (x *Weapon) GetImprovised() bool {
+	if x != nil {
+		return x.Improvised
+	}
+	return false
+}
+
+func (x *Weapon) GetAssautDamage() int32 {
+	if x != nil {
+		return x.AssautDamage
+	}
+	return 0
+}
+
+func (x *Weapon) GetRange() int32 {
+	if x != nil {
+		return x.Range
+	}
+	return 0
+}
+
+func (x *Weapon) GetLimit() int32 {
+	if x != nil {
+		return x.Limit
+	}
+	return 0
+}
+
+func (x *Weapon) GetExplosive() bool {
+	if x != nil {
+		return x.Explosive
+	}
+	return false
+}
+
+func (x *Weapon) GetHeavy() bool {
+	if x != nil {
+		return x.Heavy
+	}
+	return false
+}
+
+func (x *Weapon) GetBow() bool {
+	if x != nil {
+		return x.Bow
+	}
+	return false
+}
+
+func (x *Weapon) GetType() string {
+	if x != nil {
+		return x.Type
+	}
+	return ""
+}
+
+// Shield: a parry bonus and a penalty to dodges; its protection is Sheet.shield_protection
+// (LOS-053), e.g. a scutum: parry +1, protection 3, dodge −3.
+type Shield struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Size          ShieldSize             `protobuf:"varint,2,opt,name=size,proto3,enum=fray.loss.v1.ShieldSize" json:"size,omitempty"`
+	ParryBonus    int32                  `protobuf:"varint,3,opt,name=parry_bonus,json=parryBonus,proto3" json:"parry_bonus,omitempty"`
+	DodgePenalty  int32                  `protobuf:"varint,4,opt,name=dodge_penalty,json=dodgePenalty,proto3" json:"dodge_penalty,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Shield) Reset() {
+	*x = Shield{}
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Shield) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Shield) ProtoMessage() {}
+
+func (x *Shield) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Shield.ProtoReflect.Descriptor instead.
+func (*Shield) Descriptor() ([]byte, []int) {
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *Shield) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Shield) GetSize() ShieldSize {
+	if x != nil {
+		return x.Size
+	}
+	return ShieldSize_SHIELD_SIZE_UNSPECIFIED
+}
+
+func (x *Shield) GetParryBonus() int32 {
+	if x != nil {
+		return x.ParryBonus
+	}
+	return 0
+}
+
+func (x *Shield) GetDodgePenalty() int32 {
+	if x != nil {
+		return x.DodgePenalty
+	}
+	return 0
+}
+
+type Specialisation struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Kind  SpecialisationKind     `protobuf:"varint,1,opt,name=kind,proto3,enum=fray.loss.v1.SpecialisationKind" json:"kind,omitempty"`
+	// The one weapon type it applies to (LOS-094), for weapon specialisations.
+	WeaponType    string `protobuf:"bytes,2,opt,name=weapon_type,json=weaponType,proto3" json:"weapon_type,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Specialisation) Reset() {
+	*x = Specialisation{}
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Specialisation) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Specialisation) ProtoMessage() {}
+
+func (x *Specialisation) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Specialisation.ProtoReflect.Descriptor instead.
+func (*Specialisation) Descriptor() ([]byte, []int) {
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *Specialisation) GetKind() SpecialisationKind {
+	if x != nil {
+		return x.Kind
+	}
+	return SpecialisationKind_SPECIALISATION_KIND_UNSPECIFIED
+}
+
+func (x *Specialisation) GetWeaponType() string {
+	if x != nil {
+		return x.WeaponType
+	}
+	return ""
+}
+
 // Sheet is a Loss character sheet (fiche de personnage), as far as combat needs it.
 type Sheet struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -400,13 +1147,34 @@ type Sheet struct {
 	Inspiration map[string]int32 `protobuf:"bytes,11,rep,name=inspiration,proto3" json:"inspiration,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"varint,2,opt,name=value"`
 	// Combatants of the same group share one Initiative roll (LOS-037).
 	InitiativeGroup string `protobuf:"bytes,12,opt,name=initiative_group,json=initiativeGroup,proto3" json:"initiative_group,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// Augmentations Gratuites held (from Archetype, equipment…): each spent +5 (LOS-004).
+	FreeRaises      int32             `protobuf:"varint,13,opt,name=free_raises,json=freeRaises,proto3" json:"free_raises,omitempty"`
+	Specialisations []*Specialisation `protobuf:"bytes,14,rep,name=specialisations,proto3" json:"specialisations,omitempty"`
+	Shield          *Shield           `protobuf:"bytes,15,opt,name=shield,proto3" json:"shield,omitempty"`
+	// An armoured forearm: a sturdy object to parry with (LOS-019).
+	ArmouredForearm bool `protobuf:"varint,16,opt,name=armoured_forearm,json=armouredForearm,proto3" json:"armoured_forearm,omitempty"`
+	// Trait + Talent of pursuit actions (riding, running, driving) (LOS-104, LOS-108).
+	Pursuit *Score `protobuf:"bytes,17,opt,name=pursuit,proto3" json:"pursuit,omitempty"`
+	// The mount's or vehicle's speed bonus (LOS-108).
+	MountSpeed int32 `protobuf:"varint,18,opt,name=mount_speed,json=mountSpeed,proto3" json:"mount_speed,omitempty"`
+	// Trait + Talent of Athletics: grab, trip, clothesline, tackle (LOS-103, LOS-105).
+	Athletics *Score `protobuf:"bytes,19,opt,name=athletics,proto3" json:"athletics,omitempty"`
+	// Larger than a human: Kill outright does not apply (LOS-078).
+	Large bool `protobuf:"varint,20,opt,name=large,proto3" json:"large,omitempty"`
+	// A structure (gate, wall): Fortification destruction applies (LOS-090).
+	Structure bool `protobuf:"varint,21,opt,name=structure,proto3" json:"structure,omitempty"`
+	// Armour or helmet making aimed Exploits and Kill outright harder: a Difficulty modifier on
+	// such attacks against this combatant (LOS-078, LOS-079).
+	ArmourExploitModifier int32 `protobuf:"varint,22,opt,name=armour_exploit_modifier,json=armourExploitModifier,proto3" json:"armour_exploit_modifier,omitempty"`
+	// Mounted or in a vehicle.
+	Mounted       bool `protobuf:"varint,23,opt,name=mounted,proto3" json:"mounted,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Sheet) Reset() {
 	*x = Sheet{}
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[2]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -418,7 +1186,7 @@ func (x *Sheet) String() string {
 func (*Sheet) ProtoMessage() {}
 
 func (x *Sheet) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[2]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -431,7 +1199,7 @@ func (x *Sheet) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Sheet.ProtoReflect.Descriptor instead.
 func (*Sheet) Descriptor() ([]byte, []int) {
-	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{2}
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *Sheet) GetKind() CombatantKind {
@@ -518,6 +1286,83 @@ func (x *Sheet) GetInitiativeGroup() string {
 	return ""
 }
 
+func (x *Sheet) GetFreeRaises() int32 {
+	if x != nil {
+		return x.FreeRaises
+	}
+	return 0
+}
+
+func (x *Sheet) GetSpecialisations() []*Specialisation {
+	if x != nil {
+		return x.Specialisations
+	}
+	return nil
+}
+
+func (x *Sheet) GetShield() *Shield {
+	if x != nil {
+		return x.Shield
+	}
+	return nil
+}
+
+func (x *Sheet) GetArmouredForearm() bool {
+	if x != nil {
+		return x.ArmouredForearm
+	}
+	return false
+}
+
+func (x *Sheet) GetPursuit() *Score {
+	if x != nil {
+		return x.Pursuit
+	}
+	return nil
+}
+
+func (x *Sheet) GetMountSpeed() int32 {
+	if x != nil {
+		return x.MountSpeed
+	}
+	return 0
+}
+
+func (x *Sheet) GetAthletics() *Score {
+	if x != nil {
+		return x.Athletics
+	}
+	return nil
+}
+
+func (x *Sheet) GetLarge() bool {
+	if x != nil {
+		return x.Large
+	}
+	return false
+}
+
+func (x *Sheet) GetStructure() bool {
+	if x != nil {
+		return x.Structure
+	}
+	return false
+}
+
+func (x *Sheet) GetArmourExploitModifier() int32 {
+	if x != nil {
+		return x.ArmourExploitModifier
+	}
+	return 0
+}
+
+func (x *Sheet) GetMounted() bool {
+	if x != nil {
+		return x.Mounted
+	}
+	return false
+}
+
 // Options are the per-encounter house rules of the [default] rules; unset fields take the
 // engine default and the effective values are recorded in EncounterCreated.
 type Options struct {
@@ -532,13 +1377,45 @@ type Options struct {
 	GmFursa *int32 `protobuf:"varint,4,opt,name=gm_fursa,json=gmFursa,proto3,oneof" json:"gm_fursa,omitempty"`
 	// LOS-005: the GM gains one Fursa each time a player character fails an Exploit (default true).
 	GmFursaOnFailedExploit *bool `protobuf:"varint,5,opt,name=gm_fursa_on_failed_exploit,json=gmFursaOnFailedExploit,proto3,oneof" json:"gm_fursa_on_failed_exploit,omitempty"`
-	unknownFields          protoimpl.UnknownFields
-	sizeCache              protoimpl.SizeCache
+	// LOS-005: Fursa of a player character whose sheet gives none, at the start of the scene
+	// (default 1).
+	PcStartingFursa *int32 `protobuf:"varint,6,opt,name=pc_starting_fursa,json=pcStartingFursa,proto3,oneof" json:"pc_starting_fursa,omitempty"`
+	// LOS-016: the bonus a successful defensive Exploit gives the defender's next action
+	// (default 5).
+	DefenceExploitBonus *int32 `protobuf:"varint,7,opt,name=defence_exploit_bonus,json=defenceExploitBonus,proto3,oneof" json:"defence_exploit_bonus,omitempty"`
+	// LOS-015: when partial defence cancels all the attacker's Exploits the attack still hits
+	// as a plain attack (default true; false: it misses).
+	CancelledExploitsStillHit *bool `protobuf:"varint,8,opt,name=cancelled_exploits_still_hit,json=cancelledExploitsStillHit,proto3,oneof" json:"cancelled_exploits_still_hit,omitempty"`
+	// LOS-012: the attacker's own situational modifiers are passed on to the defender
+	// (default false).
+	PassAttackerModifiers *bool `protobuf:"varint,9,opt,name=pass_attacker_modifiers,json=passAttackerModifiers,proto3,oneof" json:"pass_attacker_modifiers,omitempty"`
+	// LOS-025: a Sbire whose partial defence cancels the only Exploit takes a plain hit
+	// (default true; false: it is felled all the same).
+	SbireCancelledExploitPlainHit *bool `protobuf:"varint,10,opt,name=sbire_cancelled_exploit_plain_hit,json=sbireCancelledExploitPlainHit,proto3,oneof" json:"sbire_cancelled_exploit_plain_hit,omitempty"`
+	// LOS-023: anyone at 0 fatal boxes is dying, as after Kill outright (default true; false:
+	// only Kill outright leaves a target dying, others are simply out).
+	DyingAtZeroFatal *bool `protobuf:"varint,11,opt,name=dying_at_zero_fatal,json=dyingAtZeroFatal,proto3,oneof" json:"dying_at_zero_fatal,omitempty"`
+	// LOS-066: a Defensive wall (or Total dodge) is the defender's only defence for the Tour
+	// (default true; false: it may still parry or dodge, at the raised Difficulty).
+	WallIsOnlyDefence *bool `protobuf:"varint,12,opt,name=wall_is_only_defence,json=wallIsOnlyDefence,proto3,oneof" json:"wall_is_only_defence,omitempty"`
+	// LOS-084: aiming with PA and aiming for a Tour stack (default false).
+	AimsStack *bool `protobuf:"varint,13,opt,name=aims_stack,json=aimsStack,proto3,oneof" json:"aims_stack,omitempty"`
+	// LOS-107: Zigzags last until the pursued's next action (default true; false: to the end
+	// of the Tour).
+	ZigzagUntilNextAction *bool `protobuf:"varint,14,opt,name=zigzag_until_next_action,json=zigzagUntilNextAction,proto3,oneof" json:"zigzag_until_next_action,omitempty"`
+	// LOS-038: everyone declares the first action of the Tour, from the lowest Initiative
+	// result to the highest, before anyone acts (default false).
+	DeclareLowToHigh *bool `protobuf:"varint,15,opt,name=declare_low_to_high,json=declareLowToHigh,proto3,oneof" json:"declare_low_to_high,omitempty"`
+	// LOS-110: combatants at the same phase act as if simultaneously: one felled, disarmed or
+	// thrown down by another at its phase still takes its action (default true).
+	SamePhaseSimultaneous *bool `protobuf:"varint,16,opt,name=same_phase_simultaneous,json=samePhaseSimultaneous,proto3,oneof" json:"same_phase_simultaneous,omitempty"`
+	unknownFields         protoimpl.UnknownFields
+	sizeCache             protoimpl.SizeCache
 }
 
 func (x *Options) Reset() {
 	*x = Options{}
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[3]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -550,7 +1427,7 @@ func (x *Options) String() string {
 func (*Options) ProtoMessage() {}
 
 func (x *Options) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[3]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -563,7 +1440,7 @@ func (x *Options) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Options.ProtoReflect.Descriptor instead.
 func (*Options) Descriptor() ([]byte, []int) {
-	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{3}
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Options) GetExplodeActionD10() bool {
@@ -601,20 +1478,99 @@ func (x *Options) GetGmFursaOnFailedExploit() bool {
 	return false
 }
 
+func (x *Options) GetPcStartingFursa() int32 {
+	if x != nil && x.PcStartingFursa != nil {
+		return *x.PcStartingFursa
+	}
+	return 0
+}
+
+func (x *Options) GetDefenceExploitBonus() int32 {
+	if x != nil && x.DefenceExploitBonus != nil {
+		return *x.DefenceExploitBonus
+	}
+	return 0
+}
+
+func (x *Options) GetCancelledExploitsStillHit() bool {
+	if x != nil && x.CancelledExploitsStillHit != nil {
+		return *x.CancelledExploitsStillHit
+	}
+	return false
+}
+
+func (x *Options) GetPassAttackerModifiers() bool {
+	if x != nil && x.PassAttackerModifiers != nil {
+		return *x.PassAttackerModifiers
+	}
+	return false
+}
+
+func (x *Options) GetSbireCancelledExploitPlainHit() bool {
+	if x != nil && x.SbireCancelledExploitPlainHit != nil {
+		return *x.SbireCancelledExploitPlainHit
+	}
+	return false
+}
+
+func (x *Options) GetDyingAtZeroFatal() bool {
+	if x != nil && x.DyingAtZeroFatal != nil {
+		return *x.DyingAtZeroFatal
+	}
+	return false
+}
+
+func (x *Options) GetWallIsOnlyDefence() bool {
+	if x != nil && x.WallIsOnlyDefence != nil {
+		return *x.WallIsOnlyDefence
+	}
+	return false
+}
+
+func (x *Options) GetAimsStack() bool {
+	if x != nil && x.AimsStack != nil {
+		return *x.AimsStack
+	}
+	return false
+}
+
+func (x *Options) GetZigzagUntilNextAction() bool {
+	if x != nil && x.ZigzagUntilNextAction != nil {
+		return *x.ZigzagUntilNextAction
+	}
+	return false
+}
+
+func (x *Options) GetDeclareLowToHigh() bool {
+	if x != nil && x.DeclareLowToHigh != nil {
+		return *x.DeclareLowToHigh
+	}
+	return false
+}
+
+func (x *Options) GetSamePhaseSimultaneous() bool {
+	if x != nil && x.SamePhaseSimultaneous != nil {
+		return *x.SamePhaseSimultaneous
+	}
+	return false
+}
+
 // Spend is what a Test spends, declared with the roll (LOS-004).
 type Spend struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Each Fursa +5; a non-player combatant draws on the GM's reserve.
 	Fursa int32 `protobuf:"varint,1,opt,name=fursa,proto3" json:"fursa,omitempty"`
 	// Inspiration per Vertu, each +5.
-	Inspiration   map[string]int32 `protobuf:"bytes,2,rep,name=inspiration,proto3" json:"inspiration,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"varint,2,opt,name=value"`
+	Inspiration map[string]int32 `protobuf:"bytes,2,rep,name=inspiration,proto3" json:"inspiration,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"varint,2,opt,name=value"`
+	// Augmentations Gratuites, each +5 (LOS-004).
+	FreeRaises    int32 `protobuf:"varint,3,opt,name=free_raises,json=freeRaises,proto3" json:"free_raises,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Spend) Reset() {
 	*x = Spend{}
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[4]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -626,7 +1582,7 @@ func (x *Spend) String() string {
 func (*Spend) ProtoMessage() {}
 
 func (x *Spend) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[4]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -639,7 +1595,7 @@ func (x *Spend) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Spend.ProtoReflect.Descriptor instead.
 func (*Spend) Descriptor() ([]byte, []int) {
-	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{4}
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Spend) GetFursa() int32 {
@@ -656,6 +1612,13 @@ func (x *Spend) GetInspiration() map[string]int32 {
 	return nil
 }
 
+func (x *Spend) GetFreeRaises() int32 {
+	if x != nil {
+		return x.FreeRaises
+	}
+	return 0
+}
+
 // Action is one command of a Loss combatant.
 type Action struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -666,6 +1629,15 @@ type Action struct {
 	//	*Action_Attack
 	//	*Action_React
 	//	*Action_Pass
+	//	*Action_Declare
+	//	*Action_Wait
+	//	*Action_Aim
+	//	*Action_Simple
+	//	*Action_Disaster
+	//	*Action_Dying
+	//	*Action_StartPursuit
+	//	*Action_Pursuit
+	//	*Action_GrantFreeRaises
 	Kind          isAction_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -673,7 +1645,7 @@ type Action struct {
 
 func (x *Action) Reset() {
 	*x = Action{}
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[5]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -685,7 +1657,7 @@ func (x *Action) String() string {
 func (*Action) ProtoMessage() {}
 
 func (x *Action) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[5]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -698,7 +1670,7 @@ func (x *Action) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Action.ProtoReflect.Descriptor instead.
 func (*Action) Descriptor() ([]byte, []int) {
-	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{5}
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Action) GetCombatantId() string {
@@ -742,6 +1714,87 @@ func (x *Action) GetPass() *Pass {
 	return nil
 }
 
+func (x *Action) GetDeclare() *Declare {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Declare); ok {
+			return x.Declare
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetWait() *Wait {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Wait); ok {
+			return x.Wait
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetAim() *Aim {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Aim); ok {
+			return x.Aim
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetSimple() *Simple {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Simple); ok {
+			return x.Simple
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetDisaster() *Disaster {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Disaster); ok {
+			return x.Disaster
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetDying() *Dying {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Dying); ok {
+			return x.Dying
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetStartPursuit() *StartPursuit {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_StartPursuit); ok {
+			return x.StartPursuit
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetPursuit() *PursuitAction {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Pursuit); ok {
+			return x.Pursuit
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetGrantFreeRaises() *GrantFreeRaises {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_GrantFreeRaises); ok {
+			return x.GrantFreeRaises
+		}
+	}
+	return nil
+}
+
 type isAction_Kind interface {
 	isAction_Kind()
 }
@@ -758,11 +1811,65 @@ type Action_Pass struct {
 	Pass *Pass `protobuf:"bytes,12,opt,name=pass,proto3,oneof"`
 }
 
+type Action_Declare struct {
+	Declare *Declare `protobuf:"bytes,13,opt,name=declare,proto3,oneof"`
+}
+
+type Action_Wait struct {
+	Wait *Wait `protobuf:"bytes,14,opt,name=wait,proto3,oneof"`
+}
+
+type Action_Aim struct {
+	Aim *Aim `protobuf:"bytes,15,opt,name=aim,proto3,oneof"`
+}
+
+type Action_Simple struct {
+	Simple *Simple `protobuf:"bytes,16,opt,name=simple,proto3,oneof"`
+}
+
+type Action_Disaster struct {
+	Disaster *Disaster `protobuf:"bytes,17,opt,name=disaster,proto3,oneof"`
+}
+
+type Action_Dying struct {
+	Dying *Dying `protobuf:"bytes,18,opt,name=dying,proto3,oneof"`
+}
+
+type Action_StartPursuit struct {
+	StartPursuit *StartPursuit `protobuf:"bytes,19,opt,name=start_pursuit,json=startPursuit,proto3,oneof"`
+}
+
+type Action_Pursuit struct {
+	Pursuit *PursuitAction `protobuf:"bytes,20,opt,name=pursuit,proto3,oneof"`
+}
+
+type Action_GrantFreeRaises struct {
+	GrantFreeRaises *GrantFreeRaises `protobuf:"bytes,21,opt,name=grant_free_raises,json=grantFreeRaises,proto3,oneof"`
+}
+
 func (*Action_Attack) isAction_Kind() {}
 
 func (*Action_React) isAction_Kind() {}
 
 func (*Action_Pass) isAction_Kind() {}
+
+func (*Action_Declare) isAction_Kind() {}
+
+func (*Action_Wait) isAction_Kind() {}
+
+func (*Action_Aim) isAction_Kind() {}
+
+func (*Action_Simple) isAction_Kind() {}
+
+func (*Action_Disaster) isAction_Kind() {}
+
+func (*Action_Dying) isAction_Kind() {}
+
+func (*Action_StartPursuit) isAction_Kind() {}
+
+func (*Action_Pursuit) isAction_Kind() {}
+
+func (*Action_GrantFreeRaises) isAction_Kind() {}
 
 type Attack struct {
 	state    protoimpl.MessageState `protogen:"open.v1"`
@@ -773,14 +1880,24 @@ type Attack struct {
 	Exploits []ExploitEffect `protobuf:"varint,3,rep,packed,name=exploits,proto3,enum=fray.loss.v1.ExploitEffect" json:"exploits,omitempty"`
 	Spend    *Spend          `protobuf:"bytes,4,opt,name=spend,proto3" json:"spend,omitempty"`
 	// The target does not see the attack and cannot parry or dodge (LOS-017).
-	Unseen        bool `protobuf:"varint,5,opt,name=unseen,proto3" json:"unseen,omitempty"`
+	Unseen bool `protobuf:"varint,5,opt,name=unseen,proto3" json:"unseen,omitempty"`
+	// Further targets of a multi-target Exploit (Two weapons, Moulinet, Storm of blades, Rain of
+	// projectiles, Shoot through) (LOS-026).
+	MoreTargetIds []string `protobuf:"bytes,6,rep,name=more_target_ids,json=moreTargetIds,proto3" json:"more_target_ids,omitempty"`
+	// The second weapon of Two weapons (LOS-070).
+	SecondWeapon string     `protobuf:"bytes,7,opt,name=second_weapon,json=secondWeapon,proto3" json:"second_weapon,omitempty"`
+	Situation    *Situation `protobuf:"bytes,8,opt,name=situation,proto3" json:"situation,omitempty"`
+	// Grab or trip instead of a blow (LOS-035: 3 PA).
+	Manoeuvre Manoeuvre `protobuf:"varint,9,opt,name=manoeuvre,proto3,enum=fray.loss.v1.Manoeuvre" json:"manoeuvre,omitempty"`
+	// Overthrow, Aim at a limb or a zone: deal damage too (LOS-069, LOS-072, LOS-073).
+	WithDamage    bool `protobuf:"varint,10,opt,name=with_damage,json=withDamage,proto3" json:"with_damage,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Attack) Reset() {
 	*x = Attack{}
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[6]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -792,7 +1909,7 @@ func (x *Attack) String() string {
 func (*Attack) ProtoMessage() {}
 
 func (x *Attack) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[6]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -805,7 +1922,7 @@ func (x *Attack) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Attack.ProtoReflect.Descriptor instead.
 func (*Attack) Descriptor() ([]byte, []int) {
-	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{6}
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Attack) GetTargetId() string {
@@ -843,20 +1960,733 @@ func (x *Attack) GetUnseen() bool {
 	return false
 }
 
+func (x *Attack) GetMoreTargetIds() []string {
+	if x != nil {
+		return x.MoreTargetIds
+	}
+	return nil
+}
+
+func (x *Attack) GetSecondWeapon() string {
+	if x != nil {
+		return x.SecondWeapon
+	}
+	return ""
+}
+
+func (x *Attack) GetSituation() *Situation {
+	if x != nil {
+		return x.Situation
+	}
+	return nil
+}
+
+func (x *Attack) GetManoeuvre() Manoeuvre {
+	if x != nil {
+		return x.Manoeuvre
+	}
+	return Manoeuvre_MANOEUVRE_UNSPECIFIED
+}
+
+func (x *Attack) GetWithDamage() bool {
+	if x != nil {
+		return x.WithDamage
+	}
+	return false
+}
+
+// Situation: the circumstances of one Test (LOS-050…LOS-054, LOS-080…LOS-084).
+type Situation struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Fighting in darkness or blinded: +10 Difficulty.
+	Darkness bool `protobuf:"varint,1,opt,name=darkness,proto3" json:"darkness,omitempty"`
+	// Lower than the opponent: +5 Difficulty.
+	Lower bool `protobuf:"varint,2,opt,name=lower,proto3" json:"lower,omitempty"`
+	// Higher than the opponent: +5 to the Test.
+	Higher bool `protobuf:"varint,3,opt,name=higher,proto3" json:"higher,omitempty"`
+	// Off-hand: +5 Difficulty.
+	OffHand bool `protobuf:"varint,4,opt,name=off_hand,json=offHand,proto3" json:"off_hand,omitempty"`
+	// The opponent is behind an obstacle: +10 Difficulty (melee).
+	BehindObstacle bool `protobuf:"varint,5,opt,name=behind_obstacle,json=behindObstacle,proto3" json:"behind_obstacle,omitempty"`
+	// Outnumbered by 3 or more surrounding attackers: +5 Difficulty (not on parry or dodge).
+	Outnumbered bool `protobuf:"varint,6,opt,name=outnumbered,proto3" json:"outnumbered,omitempty"`
+	// Attacking from behind: +5 to the Test.
+	FromBehind bool `protobuf:"varint,7,opt,name=from_behind,json=fromBehind,proto3" json:"from_behind,omitempty"`
+	// The target is surprised: +5 to the Test, and it cannot parry or dodge.
+	Surprised bool `protobuf:"varint,8,opt,name=surprised,proto3" json:"surprised,omitempty"`
+	// Ranged cover of the target.
+	Cover Cover `protobuf:"varint,9,opt,name=cover,proto3,enum=fray.loss.v1.Cover" json:"cover,omitempty"`
+	// Distance to the target in metres, for a ranged attack (LOS-080).
+	Distance int32 `protobuf:"varint,10,opt,name=distance,proto3" json:"distance,omitempty"`
+	// Attacker or target is in moving combat (LOS-090 Mounted shooting).
+	Moving bool `protobuf:"varint,11,opt,name=moving,proto3" json:"moving,omitempty"`
+	// Cover is at hand for a dodge against a ranged attack (LOS-093 Take cover).
+	CoverAtHand bool `protobuf:"varint,12,opt,name=cover_at_hand,json=coverAtHand,proto3" json:"cover_at_hand,omitempty"`
+	// Aimed for a Séquence or out of combat: +15 (LOS-084).
+	AimedLong     bool `protobuf:"varint,13,opt,name=aimed_long,json=aimedLong,proto3" json:"aimed_long,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Situation) Reset() {
+	*x = Situation{}
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Situation) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Situation) ProtoMessage() {}
+
+func (x *Situation) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Situation.ProtoReflect.Descriptor instead.
+func (*Situation) Descriptor() ([]byte, []int) {
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *Situation) GetDarkness() bool {
+	if x != nil {
+		return x.Darkness
+	}
+	return false
+}
+
+func (x *Situation) GetLower() bool {
+	if x != nil {
+		return x.Lower
+	}
+	return false
+}
+
+func (x *Situation) GetHigher() bool {
+	if x != nil {
+		return x.Higher
+	}
+	return false
+}
+
+func (x *Situation) GetOffHand() bool {
+	if x != nil {
+		return x.OffHand
+	}
+	return false
+}
+
+func (x *Situation) GetBehindObstacle() bool {
+	if x != nil {
+		return x.BehindObstacle
+	}
+	return false
+}
+
+func (x *Situation) GetOutnumbered() bool {
+	if x != nil {
+		return x.Outnumbered
+	}
+	return false
+}
+
+func (x *Situation) GetFromBehind() bool {
+	if x != nil {
+		return x.FromBehind
+	}
+	return false
+}
+
+func (x *Situation) GetSurprised() bool {
+	if x != nil {
+		return x.Surprised
+	}
+	return false
+}
+
+func (x *Situation) GetCover() Cover {
+	if x != nil {
+		return x.Cover
+	}
+	return Cover_COVER_UNSPECIFIED
+}
+
+func (x *Situation) GetDistance() int32 {
+	if x != nil {
+		return x.Distance
+	}
+	return 0
+}
+
+func (x *Situation) GetMoving() bool {
+	if x != nil {
+		return x.Moving
+	}
+	return false
+}
+
+func (x *Situation) GetCoverAtHand() bool {
+	if x != nil {
+		return x.CoverAtHand
+	}
+	return false
+}
+
+func (x *Situation) GetAimedLong() bool {
+	if x != nil {
+		return x.AimedLong
+	}
+	return false
+}
+
+// Declare records a combatant's intention for its first action of the Tour (LOS-038).
+type Declare struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Intention     string                 `protobuf:"bytes,1,opt,name=intention,proto3" json:"intention,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Declare) Reset() {
+	*x = Declare{}
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Declare) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Declare) ProtoMessage() {}
+
+func (x *Declare) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Declare.ProtoReflect.Descriptor instead.
+func (*Declare) Descriptor() ([]byte, []int) {
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *Declare) GetIntention() string {
+	if x != nil {
+		return x.Intention
+	}
+	return ""
+}
+
+// Wait (se préparer): act at a lower phase; each phase waited lowers the PA by 1 and the cost
+// of the next action by 1, to a minimum of 2 (LOS-040).
+type Wait struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	UntilPhase    int32                  `protobuf:"varint,1,opt,name=until_phase,json=untilPhase,proto3" json:"until_phase,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Wait) Reset() {
+	*x = Wait{}
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Wait) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Wait) ProtoMessage() {}
+
+func (x *Wait) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Wait.ProtoReflect.Descriptor instead.
+func (*Wait) Descriptor() ([]byte, []int) {
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *Wait) GetUntilPhase() int32 {
+	if x != nil {
+		return x.UntilPhase
+	}
+	return 0
+}
+
+// Aim with a ranged weapon: 1 PA per +1 to the next Test with it, at most +5 (LOS-035); or a
+// whole Tour: all PA spent, +10 (+15 with Visée) on the next shot (LOS-084).
+type Aim struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Weapon        string                 `protobuf:"bytes,1,opt,name=weapon,proto3" json:"weapon,omitempty"`
+	Points        int32                  `protobuf:"varint,2,opt,name=points,proto3" json:"points,omitempty"`
+	WholeTour     bool                   `protobuf:"varint,3,opt,name=whole_tour,json=wholeTour,proto3" json:"whole_tour,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Aim) Reset() {
+	*x = Aim{}
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Aim) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Aim) ProtoMessage() {}
+
+func (x *Aim) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Aim.ProtoReflect.Descriptor instead.
+func (*Aim) Descriptor() ([]byte, []int) {
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *Aim) GetWeapon() string {
+	if x != nil {
+		return x.Weapon
+	}
+	return ""
+}
+
+func (x *Aim) GetPoints() int32 {
+	if x != nil {
+		return x.Points
+	}
+	return 0
+}
+
+func (x *Aim) GetWholeTour() bool {
+	if x != nil {
+		return x.WholeTour
+	}
+	return false
+}
+
+type Simple struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Kind          SimpleKind             `protobuf:"varint,1,opt,name=kind,proto3,enum=fray.loss.v1.SimpleKind" json:"kind,omitempty"`
+	Description   string                 `protobuf:"bytes,2,opt,name=description,proto3" json:"description,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Simple) Reset() {
+	*x = Simple{}
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Simple) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Simple) ProtoMessage() {}
+
+func (x *Simple) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Simple.ProtoReflect.Descriptor instead.
+func (*Simple) Descriptor() ([]byte, []int) {
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *Simple) GetKind() SimpleKind {
+	if x != nil {
+		return x.Kind
+	}
+	return SimpleKind_SIMPLE_KIND_UNSPECIFIED
+}
+
+func (x *Simple) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+// Disaster: the GM turns a failed Exploit into a Désastre (LOS-006, LOS-086).
+type Disaster struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Description   string                 `protobuf:"bytes,1,opt,name=description,proto3" json:"description,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Disaster) Reset() {
+	*x = Disaster{}
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Disaster) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Disaster) ProtoMessage() {}
+
+func (x *Disaster) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Disaster.ProtoReflect.Descriptor instead.
+func (*Disaster) Descriptor() ([]byte, []int) {
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *Disaster) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+// Dying: a choice about a dying combatant; combatant_id is who makes it.
+type Dying struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	TargetId string                 `protobuf:"bytes,1,opt,name=target_id,json=targetId,proto3" json:"target_id,omitempty"`
+	Choice   DyingChoice            `protobuf:"varint,2,opt,name=choice,proto3,enum=fray.loss.v1.DyingChoice" json:"choice,omitempty"`
+	// The Vertu of the sacrificed Inspiration.
+	Vertu         string `protobuf:"bytes,3,opt,name=vertu,proto3" json:"vertu,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Dying) Reset() {
+	*x = Dying{}
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Dying) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Dying) ProtoMessage() {}
+
+func (x *Dying) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Dying.ProtoReflect.Descriptor instead.
+func (*Dying) Descriptor() ([]byte, []int) {
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *Dying) GetTargetId() string {
+	if x != nil {
+		return x.TargetId
+	}
+	return ""
+}
+
+func (x *Dying) GetChoice() DyingChoice {
+	if x != nil {
+		return x.Choice
+	}
+	return DyingChoice_DYING_CHOICE_UNSPECIFIED
+}
+
+func (x *Dying) GetVertu() string {
+	if x != nil {
+		return x.Vertu
+	}
+	return ""
+}
+
+// StartPursuit: the GM opens a moving combat (LOS-100).
+type StartPursuit struct {
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	PursuerIds []string               `protobuf:"bytes,1,rep,name=pursuer_ids,json=pursuerIds,proto3" json:"pursuer_ids,omitempty"`
+	PursuedIds []string               `protobuf:"bytes,2,rep,name=pursued_ids,json=pursuedIds,proto3" json:"pursued_ids,omitempty"`
+	// Distance units, 1 (contact) to 6 (out of range).
+	Distance      int32 `protobuf:"varint,3,opt,name=distance,proto3" json:"distance,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StartPursuit) Reset() {
+	*x = StartPursuit{}
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StartPursuit) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StartPursuit) ProtoMessage() {}
+
+func (x *StartPursuit) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StartPursuit.ProtoReflect.Descriptor instead.
+func (*StartPursuit) Descriptor() ([]byte, []int) {
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *StartPursuit) GetPursuerIds() []string {
+	if x != nil {
+		return x.PursuerIds
+	}
+	return nil
+}
+
+func (x *StartPursuit) GetPursuedIds() []string {
+	if x != nil {
+		return x.PursuedIds
+	}
+	return nil
+}
+
+func (x *StartPursuit) GetDistance() int32 {
+	if x != nil {
+		return x.Distance
+	}
+	return 0
+}
+
+type PursuitAction struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Kind     PursuitKind            `protobuf:"varint,1,opt,name=kind,proto3,enum=fray.loss.v1.PursuitKind" json:"kind,omitempty"`
+	TargetId string                 `protobuf:"bytes,2,opt,name=target_id,json=targetId,proto3" json:"target_id,omitempty"`
+	Exploits int32                  `protobuf:"varint,3,opt,name=exploits,proto3" json:"exploits,omitempty"`
+	// Change distance: close in (true) or pull away (false).
+	Closer bool `protobuf:"varint,4,opt,name=closer,proto3" json:"closer,omitempty"`
+	// Shoot the legs: the ranged weapon.
+	Weapon        string `protobuf:"bytes,5,opt,name=weapon,proto3" json:"weapon,omitempty"`
+	Spend         *Spend `protobuf:"bytes,6,opt,name=spend,proto3" json:"spend,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PursuitAction) Reset() {
+	*x = PursuitAction{}
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PursuitAction) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PursuitAction) ProtoMessage() {}
+
+func (x *PursuitAction) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PursuitAction.ProtoReflect.Descriptor instead.
+func (*PursuitAction) Descriptor() ([]byte, []int) {
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *PursuitAction) GetKind() PursuitKind {
+	if x != nil {
+		return x.Kind
+	}
+	return PursuitKind_PURSUIT_KIND_UNSPECIFIED
+}
+
+func (x *PursuitAction) GetTargetId() string {
+	if x != nil {
+		return x.TargetId
+	}
+	return ""
+}
+
+func (x *PursuitAction) GetExploits() int32 {
+	if x != nil {
+		return x.Exploits
+	}
+	return 0
+}
+
+func (x *PursuitAction) GetCloser() bool {
+	if x != nil {
+		return x.Closer
+	}
+	return false
+}
+
+func (x *PursuitAction) GetWeapon() string {
+	if x != nil {
+		return x.Weapon
+	}
+	return ""
+}
+
+func (x *PursuitAction) GetSpend() *Spend {
+	if x != nil {
+		return x.Spend
+	}
+	return nil
+}
+
+// GrantFreeRaises: the GM grants (or, negative, takes back) Augmentations Gratuites from a
+// situation or equipment (LOS-004).
+type GrantFreeRaises struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Count         int32                  `protobuf:"varint,1,opt,name=count,proto3" json:"count,omitempty"`
+	Reason        string                 `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GrantFreeRaises) Reset() {
+	*x = GrantFreeRaises{}
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GrantFreeRaises) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GrantFreeRaises) ProtoMessage() {}
+
+func (x *GrantFreeRaises) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GrantFreeRaises.ProtoReflect.Descriptor instead.
+func (*GrantFreeRaises) Descriptor() ([]byte, []int) {
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *GrantFreeRaises) GetCount() int32 {
+	if x != nil {
+		return x.Count
+	}
+	return 0
+}
+
+func (x *GrantFreeRaises) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
 type React struct {
 	state    protoimpl.MessageState `protogen:"open.v1"`
 	Reaction Reaction               `protobuf:"varint,1,opt,name=reaction,proto3,enum=fray.loss.v1.Reaction" json:"reaction,omitempty"`
 	// Exploits declared on the defence, at most 5 (LOS-012); a success turns them into a +5
 	// bonus on the defender's next action (LOS-016).
-	Exploits      int32  `protobuf:"varint,2,opt,name=exploits,proto3" json:"exploits,omitempty"`
-	Spend         *Spend `protobuf:"bytes,3,opt,name=spend,proto3" json:"spend,omitempty"`
+	Exploits int32  `protobuf:"varint,2,opt,name=exploits,proto3" json:"exploits,omitempty"`
+	Spend    *Spend `protobuf:"bytes,3,opt,name=spend,proto3" json:"spend,omitempty"`
+	// Defensive Exploit effects (Counter-attack, Total dodge, Feint, Defensive wall, Protect,
+	// Overthrow, Disarm, Neutralise, Take the advantage); their Exploits make up `exploits`.
+	Effects []ExploitEffect `protobuf:"varint,4,rep,packed,name=effects,proto3,enum=fray.loss.v1.ExploitEffect" json:"effects,omitempty"`
+	// Protect: the ally (LOS-068).
+	AllyId string `protobuf:"bytes,5,opt,name=ally_id,json=allyId,proto3" json:"ally_id,omitempty"`
+	// Counter-attack: the weapon (LOS-062).
+	CounterWeapon string     `protobuf:"bytes,6,opt,name=counter_weapon,json=counterWeapon,proto3" json:"counter_weapon,omitempty"`
+	Situation     *Situation `protobuf:"bytes,7,opt,name=situation,proto3" json:"situation,omitempty"`
+	// Parry with the weapon rather than the shield.
+	WithWeapon    bool `protobuf:"varint,8,opt,name=with_weapon,json=withWeapon,proto3" json:"with_weapon,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *React) Reset() {
 	*x = React{}
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[7]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -868,7 +2698,7 @@ func (x *React) String() string {
 func (*React) ProtoMessage() {}
 
 func (x *React) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[7]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -881,7 +2711,7 @@ func (x *React) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use React.ProtoReflect.Descriptor instead.
 func (*React) Descriptor() ([]byte, []int) {
-	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{7}
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *React) GetReaction() Reaction {
@@ -905,6 +2735,41 @@ func (x *React) GetSpend() *Spend {
 	return nil
 }
 
+func (x *React) GetEffects() []ExploitEffect {
+	if x != nil {
+		return x.Effects
+	}
+	return nil
+}
+
+func (x *React) GetAllyId() string {
+	if x != nil {
+		return x.AllyId
+	}
+	return ""
+}
+
+func (x *React) GetCounterWeapon() string {
+	if x != nil {
+		return x.CounterWeapon
+	}
+	return ""
+}
+
+func (x *React) GetSituation() *Situation {
+	if x != nil {
+		return x.Situation
+	}
+	return nil
+}
+
+func (x *React) GetWithWeapon() bool {
+	if x != nil {
+		return x.WithWeapon
+	}
+	return false
+}
+
 // Pass ends the combatant's actions for this Tour; the PA it keeps serve only to parry or
 // dodge, and are lost when the Tour ends (LOS-033).
 type Pass struct {
@@ -915,7 +2780,7 @@ type Pass struct {
 
 func (x *Pass) Reset() {
 	*x = Pass{}
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[8]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -927,7 +2792,7 @@ func (x *Pass) String() string {
 func (*Pass) ProtoMessage() {}
 
 func (x *Pass) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[8]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -940,7 +2805,7 @@ func (x *Pass) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Pass.ProtoReflect.Descriptor instead.
 func (*Pass) Descriptor() ([]byte, []int) {
-	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{8}
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{20}
 }
 
 // CombatantState is what changes of a combatant during the fight.
@@ -964,13 +2829,59 @@ type CombatantState struct {
 	Inspiration map[string]int32 `protobuf:"bytes,10,rep,name=inspiration,proto3" json:"inspiration,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"varint,2,opt,name=value"`
 	// LOS-016: bonus on this combatant's next Test, from a successful defensive Exploit.
 	NextActionBonus int32 `protobuf:"varint,11,opt,name=next_action_bonus,json=nextActionBonus,proto3" json:"next_action_bonus,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// Down (LOS-072, LOS-103): must stand up (4 PA) before anything else.
+	Prone bool `protobuf:"varint,12,opt,name=prone,proto3" json:"prone,omitempty"`
+	// Disarmed (LOS-074): cannot attack this Tour; its first action next Tour recovers its weapon.
+	Disarmed bool `protobuf:"varint,13,opt,name=disarmed,proto3" json:"disarmed,omitempty"`
+	// The Tour of the Disarm.
+	DisarmedTour int32 `protobuf:"varint,14,opt,name=disarmed_tour,json=disarmedTour,proto3" json:"disarmed_tour,omitempty"`
+	// Held by a grab: cannot dodge until the end of the Tour.
+	Restrained bool `protobuf:"varint,15,opt,name=restrained,proto3" json:"restrained,omitempty"`
+	// Difficulty added to its actions for the fight: aimed Exploits (LOS-069, LOS-073, LOS-075).
+	LastingDifficulty int32 `protobuf:"varint,16,opt,name=lasting_difficulty,json=lastingDifficulty,proto3" json:"lasting_difficulty,omitempty"`
+	// Feint (LOS-064): opponent id → the last Tour of its +2.
+	Feints map[string]int32 `protobuf:"bytes,17,rep,name=feints,proto3" json:"feints,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"varint,2,opt,name=value"`
+	// Defensive wall or Total dodge (LOS-063, LOS-066): Difficulty added for attackers this Tour.
+	Wall int32 `protobuf:"varint,18,opt,name=wall,proto3" json:"wall,omitempty"`
+	// Take the advantage (LOS-067): PA added to the next Tour's Initiative.
+	Advantage int32 `protobuf:"varint,19,opt,name=advantage,proto3" json:"advantage,omitempty"`
+	// Protect (LOS-068): bonus on the next parry or dodge this Tour.
+	ProtectBonus int32 `protobuf:"varint,20,opt,name=protect_bonus,json=protectBonus,proto3" json:"protect_bonus,omitempty"`
+	// Opponents counter-attacked this Tour (LOS-062).
+	Countered []string `protobuf:"bytes,21,rep,name=countered,proto3" json:"countered,omitempty"`
+	// Aim (LOS-035): bonus on the next Test with aim_weapon.
+	AimBonus  int32  `protobuf:"varint,22,opt,name=aim_bonus,json=aimBonus,proto3" json:"aim_bonus,omitempty"`
+	AimWeapon string `protobuf:"bytes,23,opt,name=aim_weapon,json=aimWeapon,proto3" json:"aim_weapon,omitempty"`
+	// Aimed for a whole Tour (LOS-084): the bonus of the next shot.
+	AimTourBonus int32 `protobuf:"varint,24,opt,name=aim_tour_bonus,json=aimTourBonus,proto3" json:"aim_tour_bonus,omitempty"`
+	// An Assaut made this Tour (LOS-061).
+	AssautUsed bool `protobuf:"varint,25,opt,name=assaut_used,json=assautUsed,proto3" json:"assaut_used,omitempty"`
+	// Preparing (LOS-040): the cost reduction of the next action.
+	WaitDiscount int32 `protobuf:"varint,26,opt,name=wait_discount,json=waitDiscount,proto3" json:"wait_discount,omitempty"`
+	// LOS-038: the intention declared this Tour.
+	Declared  bool   `protobuf:"varint,27,opt,name=declared,proto3" json:"declared,omitempty"`
+	Intention string `protobuf:"bytes,28,opt,name=intention,proto3" json:"intention,omitempty"`
+	// LOS-039: joined during a Tour; acts from the next.
+	Joining bool `protobuf:"varint,29,opt,name=joining,proto3" json:"joining,omitempty"`
+	// LOS-023: at 0 fatal boxes and not yet saved or finished off.
+	Dying bool `protobuf:"varint,30,opt,name=dying,proto3" json:"dying,omitempty"`
+	Dead  bool `protobuf:"varint,31,opt,name=dead,proto3" json:"dead,omitempty"`
+	// Neutralised (LOS-076): cannot fight for the rest of the combat.
+	Neutralised bool `protobuf:"varint,32,opt,name=neutralised,proto3" json:"neutralised,omitempty"`
+	// LOS-110: felled, disarmed or thrown down by a combatant at the same phase: it still takes
+	// its action at this phase.
+	OwedPhase int32 `protobuf:"varint,33,opt,name=owed_phase,json=owedPhase,proto3" json:"owed_phase,omitempty"`
+	// Free raises held (LOS-004).
+	FreeRaises int32 `protobuf:"varint,34,opt,name=free_raises,json=freeRaises,proto3" json:"free_raises,omitempty"`
+	// Who felled it, for finishing off (LOS-023).
+	FelledBy      string `protobuf:"bytes,35,opt,name=felled_by,json=felledBy,proto3" json:"felled_by,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *CombatantState) Reset() {
 	*x = CombatantState{}
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[9]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -982,7 +2893,7 @@ func (x *CombatantState) String() string {
 func (*CombatantState) ProtoMessage() {}
 
 func (x *CombatantState) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[9]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -995,7 +2906,7 @@ func (x *CombatantState) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CombatantState.ProtoReflect.Descriptor instead.
 func (*CombatantState) Descriptor() ([]byte, []int) {
-	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{9}
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *CombatantState) GetActionPoints() int32 {
@@ -1075,6 +2986,174 @@ func (x *CombatantState) GetNextActionBonus() int32 {
 	return 0
 }
 
+func (x *CombatantState) GetProne() bool {
+	if x != nil {
+		return x.Prone
+	}
+	return false
+}
+
+func (x *CombatantState) GetDisarmed() bool {
+	if x != nil {
+		return x.Disarmed
+	}
+	return false
+}
+
+func (x *CombatantState) GetDisarmedTour() int32 {
+	if x != nil {
+		return x.DisarmedTour
+	}
+	return 0
+}
+
+func (x *CombatantState) GetRestrained() bool {
+	if x != nil {
+		return x.Restrained
+	}
+	return false
+}
+
+func (x *CombatantState) GetLastingDifficulty() int32 {
+	if x != nil {
+		return x.LastingDifficulty
+	}
+	return 0
+}
+
+func (x *CombatantState) GetFeints() map[string]int32 {
+	if x != nil {
+		return x.Feints
+	}
+	return nil
+}
+
+func (x *CombatantState) GetWall() int32 {
+	if x != nil {
+		return x.Wall
+	}
+	return 0
+}
+
+func (x *CombatantState) GetAdvantage() int32 {
+	if x != nil {
+		return x.Advantage
+	}
+	return 0
+}
+
+func (x *CombatantState) GetProtectBonus() int32 {
+	if x != nil {
+		return x.ProtectBonus
+	}
+	return 0
+}
+
+func (x *CombatantState) GetCountered() []string {
+	if x != nil {
+		return x.Countered
+	}
+	return nil
+}
+
+func (x *CombatantState) GetAimBonus() int32 {
+	if x != nil {
+		return x.AimBonus
+	}
+	return 0
+}
+
+func (x *CombatantState) GetAimWeapon() string {
+	if x != nil {
+		return x.AimWeapon
+	}
+	return ""
+}
+
+func (x *CombatantState) GetAimTourBonus() int32 {
+	if x != nil {
+		return x.AimTourBonus
+	}
+	return 0
+}
+
+func (x *CombatantState) GetAssautUsed() bool {
+	if x != nil {
+		return x.AssautUsed
+	}
+	return false
+}
+
+func (x *CombatantState) GetWaitDiscount() int32 {
+	if x != nil {
+		return x.WaitDiscount
+	}
+	return 0
+}
+
+func (x *CombatantState) GetDeclared() bool {
+	if x != nil {
+		return x.Declared
+	}
+	return false
+}
+
+func (x *CombatantState) GetIntention() string {
+	if x != nil {
+		return x.Intention
+	}
+	return ""
+}
+
+func (x *CombatantState) GetJoining() bool {
+	if x != nil {
+		return x.Joining
+	}
+	return false
+}
+
+func (x *CombatantState) GetDying() bool {
+	if x != nil {
+		return x.Dying
+	}
+	return false
+}
+
+func (x *CombatantState) GetDead() bool {
+	if x != nil {
+		return x.Dead
+	}
+	return false
+}
+
+func (x *CombatantState) GetNeutralised() bool {
+	if x != nil {
+		return x.Neutralised
+	}
+	return false
+}
+
+func (x *CombatantState) GetOwedPhase() int32 {
+	if x != nil {
+		return x.OwedPhase
+	}
+	return 0
+}
+
+func (x *CombatantState) GetFreeRaises() int32 {
+	if x != nil {
+		return x.FreeRaises
+	}
+	return 0
+}
+
+func (x *CombatantState) GetFelledBy() string {
+	if x != nil {
+		return x.FelledBy
+	}
+	return ""
+}
+
 // PendingAttack is an attack that hit its Difficulty and waits for the defender's reaction.
 type PendingAttack struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
@@ -1083,15 +3162,30 @@ type PendingAttack struct {
 	Weapon     string                 `protobuf:"bytes,3,opt,name=weapon,proto3" json:"weapon,omitempty"`
 	Exploits   []ExploitEffect        `protobuf:"varint,4,rep,packed,name=exploits,proto3,enum=fray.loss.v1.ExploitEffect" json:"exploits,omitempty"`
 	// The Difficulty passed on to the defender: base + 5 per attacker Exploit (LOS-012).
-	Difficulty    int32 `protobuf:"varint,5,opt,name=difficulty,proto3" json:"difficulty,omitempty"`
-	AttackTotal   int32 `protobuf:"varint,6,opt,name=attack_total,json=attackTotal,proto3" json:"attack_total,omitempty"`
+	Difficulty  int32 `protobuf:"varint,5,opt,name=difficulty,proto3" json:"difficulty,omitempty"`
+	AttackTotal int32 `protobuf:"varint,6,opt,name=attack_total,json=attackTotal,proto3" json:"attack_total,omitempty"`
+	// The Situation of the attack, for explosives and pass-on options.
+	Situation *Situation `protobuf:"bytes,7,opt,name=situation,proto3" json:"situation,omitempty"`
+	// An explosive: a successful defence only halves the damage (LOS-086).
+	Explosive bool `protobuf:"varint,8,opt,name=explosive,proto3" json:"explosive,omitempty"`
+	// The weapon dealing the blow to this target (Two weapons: the second one).
+	BlowWeapon string `protobuf:"bytes,9,opt,name=blow_weapon,json=blowWeapon,proto3" json:"blow_weapon,omitempty"`
+	// A counter-attack (LOS-062), which cannot itself be countered.
+	Counter bool `protobuf:"varint,10,opt,name=counter,proto3" json:"counter,omitempty"`
+	// Manoeuvre of the attack.
+	Manoeuvre  Manoeuvre `protobuf:"varint,11,opt,name=manoeuvre,proto3,enum=fray.loss.v1.Manoeuvre" json:"manoeuvre,omitempty"`
+	WithDamage bool      `protobuf:"varint,12,opt,name=with_damage,json=withDamage,proto3" json:"with_damage,omitempty"`
+	// The attacker's phase when it attacked (LOS-110).
+	Phase int32 `protobuf:"varint,13,opt,name=phase,proto3" json:"phase,omitempty"`
+	// A pursuit action waiting for the target's dodge (LOS-102…LOS-106).
+	Pursuit       PursuitKind `protobuf:"varint,14,opt,name=pursuit,proto3,enum=fray.loss.v1.PursuitKind" json:"pursuit,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *PendingAttack) Reset() {
 	*x = PendingAttack{}
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[10]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1103,7 +3197,7 @@ func (x *PendingAttack) String() string {
 func (*PendingAttack) ProtoMessage() {}
 
 func (x *PendingAttack) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[10]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1116,7 +3210,7 @@ func (x *PendingAttack) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PendingAttack.ProtoReflect.Descriptor instead.
 func (*PendingAttack) Descriptor() ([]byte, []int) {
-	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{10}
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *PendingAttack) GetAttackerId() string {
@@ -1161,6 +3255,62 @@ func (x *PendingAttack) GetAttackTotal() int32 {
 	return 0
 }
 
+func (x *PendingAttack) GetSituation() *Situation {
+	if x != nil {
+		return x.Situation
+	}
+	return nil
+}
+
+func (x *PendingAttack) GetExplosive() bool {
+	if x != nil {
+		return x.Explosive
+	}
+	return false
+}
+
+func (x *PendingAttack) GetBlowWeapon() string {
+	if x != nil {
+		return x.BlowWeapon
+	}
+	return ""
+}
+
+func (x *PendingAttack) GetCounter() bool {
+	if x != nil {
+		return x.Counter
+	}
+	return false
+}
+
+func (x *PendingAttack) GetManoeuvre() Manoeuvre {
+	if x != nil {
+		return x.Manoeuvre
+	}
+	return Manoeuvre_MANOEUVRE_UNSPECIFIED
+}
+
+func (x *PendingAttack) GetWithDamage() bool {
+	if x != nil {
+		return x.WithDamage
+	}
+	return false
+}
+
+func (x *PendingAttack) GetPhase() int32 {
+	if x != nil {
+		return x.Phase
+	}
+	return 0
+}
+
+func (x *PendingAttack) GetPursuit() PursuitKind {
+	if x != nil {
+		return x.Pursuit
+	}
+	return PursuitKind_PURSUIT_KIND_UNSPECIFIED
+}
+
 // State is the Loss part of an encounter's state.
 type State struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1171,14 +3321,21 @@ type State struct {
 	Combatants map[string]*CombatantState `protobuf:"bytes,3,rep,name=combatants,proto3" json:"combatants,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	Pending    *PendingAttack             `protobuf:"bytes,4,opt,name=pending,proto3" json:"pending,omitempty"`
 	// The GM's Fursa reserve (LOS-005).
-	GmFursa       int32 `protobuf:"varint,5,opt,name=gm_fursa,json=gmFursa,proto3" json:"gm_fursa,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	GmFursa int32 `protobuf:"varint,5,opt,name=gm_fursa,json=gmFursa,proto3" json:"gm_fursa,omitempty"`
+	// Further targets of a multi-target attack, waiting for their reaction after `pending`.
+	Queued  []*PendingAttack `protobuf:"bytes,6,rep,name=queued,proto3" json:"queued,omitempty"`
+	Pursuit *Pursuit         `protobuf:"bytes,7,opt,name=pursuit,proto3" json:"pursuit,omitempty"`
+	// LOS-038 with declare_low_to_high: the Tour waits for declarations.
+	Declaring bool `protobuf:"varint,8,opt,name=declaring,proto3" json:"declaring,omitempty"`
+	// The last Test with Exploits that failed, for a Disaster (LOS-006): combatant id.
+	FailedExploitBy string `protobuf:"bytes,9,opt,name=failed_exploit_by,json=failedExploitBy,proto3" json:"failed_exploit_by,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *State) Reset() {
 	*x = State{}
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[11]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1190,7 +3347,7 @@ func (x *State) String() string {
 func (*State) ProtoMessage() {}
 
 func (x *State) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[11]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1203,7 +3360,7 @@ func (x *State) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use State.ProtoReflect.Descriptor instead.
 func (*State) Descriptor() ([]byte, []int) {
-	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{11}
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *State) GetTour() int32 {
@@ -1241,6 +3398,113 @@ func (x *State) GetGmFursa() int32 {
 	return 0
 }
 
+func (x *State) GetQueued() []*PendingAttack {
+	if x != nil {
+		return x.Queued
+	}
+	return nil
+}
+
+func (x *State) GetPursuit() *Pursuit {
+	if x != nil {
+		return x.Pursuit
+	}
+	return nil
+}
+
+func (x *State) GetDeclaring() bool {
+	if x != nil {
+		return x.Declaring
+	}
+	return false
+}
+
+func (x *State) GetFailedExploitBy() string {
+	if x != nil {
+		return x.FailedExploitBy
+	}
+	return ""
+}
+
+// Pursuit: a moving combat (LOS-100).
+type Pursuit struct {
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	PursuerIds []string               `protobuf:"bytes,1,rep,name=pursuer_ids,json=pursuerIds,proto3" json:"pursuer_ids,omitempty"`
+	PursuedIds []string               `protobuf:"bytes,2,rep,name=pursued_ids,json=pursuedIds,proto3" json:"pursued_ids,omitempty"`
+	// Distance units: 1 contact … 6 out of range; beyond 6 the pursuit ends.
+	Distance int32 `protobuf:"varint,3,opt,name=distance,proto3" json:"distance,omitempty"`
+	// Zigzags (LOS-107): Difficulty added to the pursuers' pursuit actions, and who made them.
+	Zigzag        int32  `protobuf:"varint,4,opt,name=zigzag,proto3" json:"zigzag,omitempty"`
+	ZigzagBy      string `protobuf:"bytes,5,opt,name=zigzag_by,json=zigzagBy,proto3" json:"zigzag_by,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Pursuit) Reset() {
+	*x = Pursuit{}
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Pursuit) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Pursuit) ProtoMessage() {}
+
+func (x *Pursuit) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Pursuit.ProtoReflect.Descriptor instead.
+func (*Pursuit) Descriptor() ([]byte, []int) {
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *Pursuit) GetPursuerIds() []string {
+	if x != nil {
+		return x.PursuerIds
+	}
+	return nil
+}
+
+func (x *Pursuit) GetPursuedIds() []string {
+	if x != nil {
+		return x.PursuedIds
+	}
+	return nil
+}
+
+func (x *Pursuit) GetDistance() int32 {
+	if x != nil {
+		return x.Distance
+	}
+	return 0
+}
+
+func (x *Pursuit) GetZigzag() int32 {
+	if x != nil {
+		return x.Zigzag
+	}
+	return 0
+}
+
+func (x *Pursuit) GetZigzagBy() string {
+	if x != nil {
+		return x.ZigzagBy
+	}
+	return ""
+}
+
 // InitiativeRoll is one d10 + Initiative (never exploding, LOS-003), for one combatant or a
 // group rolling together (LOS-037).
 type InitiativeRoll struct {
@@ -1249,14 +3513,17 @@ type InitiativeRoll struct {
 	Initiative   int32                  `protobuf:"varint,2,opt,name=initiative,proto3" json:"initiative,omitempty"`
 	Roll         *v1.Roll               `protobuf:"bytes,3,opt,name=roll,proto3" json:"roll,omitempty"`
 	// The PA, and the starting phase, of each of them (LOS-030).
-	ActionPoints  int32 `protobuf:"varint,4,opt,name=action_points,json=actionPoints,proto3" json:"action_points,omitempty"`
+	ActionPoints int32 `protobuf:"varint,4,opt,name=action_points,json=actionPoints,proto3" json:"action_points,omitempty"`
+	// PA added for one of them: +2 for joining after watching a full Tour (LOS-039), Take the
+	// advantage (LOS-067).
+	Bonus         map[string]int32 `protobuf:"bytes,5,rep,name=bonus,proto3" json:"bonus,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"varint,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *InitiativeRoll) Reset() {
 	*x = InitiativeRoll{}
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[12]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1268,7 +3535,7 @@ func (x *InitiativeRoll) String() string {
 func (*InitiativeRoll) ProtoMessage() {}
 
 func (x *InitiativeRoll) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[12]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1281,7 +3548,7 @@ func (x *InitiativeRoll) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InitiativeRoll.ProtoReflect.Descriptor instead.
 func (*InitiativeRoll) Descriptor() ([]byte, []int) {
-	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{12}
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *InitiativeRoll) GetCombatantIds() []string {
@@ -1312,6 +3579,13 @@ func (x *InitiativeRoll) GetActionPoints() int32 {
 	return 0
 }
 
+func (x *InitiativeRoll) GetBonus() map[string]int32 {
+	if x != nil {
+		return x.Bonus
+	}
+	return nil
+}
+
 type TourStarted struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Tour          int32                  `protobuf:"varint,1,opt,name=tour,proto3" json:"tour,omitempty"`
@@ -1323,7 +3597,7 @@ type TourStarted struct {
 
 func (x *TourStarted) Reset() {
 	*x = TourStarted{}
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[13]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1335,7 +3609,7 @@ func (x *TourStarted) String() string {
 func (*TourStarted) ProtoMessage() {}
 
 func (x *TourStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[13]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1348,7 +3622,7 @@ func (x *TourStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TourStarted.ProtoReflect.Descriptor instead.
 func (*TourStarted) Descriptor() ([]byte, []int) {
-	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{13}
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *TourStarted) GetTour() int32 {
@@ -1379,18 +3653,21 @@ type TestResult struct {
 	Trait  int32                  `protobuf:"varint,2,opt,name=trait,proto3" json:"trait,omitempty"`
 	Talent int32                  `protobuf:"varint,3,opt,name=talent,proto3" json:"talent,omitempty"`
 	// Spent Fursa and Inspiration, and the LOS-016 bonus, in points.
-	Bonus         int32  `protobuf:"varint,4,opt,name=bonus,proto3" json:"bonus,omitempty"`
-	Spend         *Spend `protobuf:"bytes,5,opt,name=spend,proto3" json:"spend,omitempty"`
-	Total         int32  `protobuf:"varint,6,opt,name=total,proto3" json:"total,omitempty"`
-	Difficulty    int32  `protobuf:"varint,7,opt,name=difficulty,proto3" json:"difficulty,omitempty"`
-	Success       bool   `protobuf:"varint,8,opt,name=success,proto3" json:"success,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Bonus      int32  `protobuf:"varint,4,opt,name=bonus,proto3" json:"bonus,omitempty"`
+	Spend      *Spend `protobuf:"bytes,5,opt,name=spend,proto3" json:"spend,omitempty"`
+	Total      int32  `protobuf:"varint,6,opt,name=total,proto3" json:"total,omitempty"`
+	Difficulty int32  `protobuf:"varint,7,opt,name=difficulty,proto3" json:"difficulty,omitempty"`
+	Success    bool   `protobuf:"varint,8,opt,name=success,proto3" json:"success,omitempty"`
+	// Every modifier of the Difficulty and of the Test, with its reason and rule.
+	DifficultyModifiers []*Modifier `protobuf:"bytes,9,rep,name=difficulty_modifiers,json=difficultyModifiers,proto3" json:"difficulty_modifiers,omitempty"`
+	TestModifiers       []*Modifier `protobuf:"bytes,10,rep,name=test_modifiers,json=testModifiers,proto3" json:"test_modifiers,omitempty"`
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
 }
 
 func (x *TestResult) Reset() {
 	*x = TestResult{}
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[14]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1402,7 +3679,7 @@ func (x *TestResult) String() string {
 func (*TestResult) ProtoMessage() {}
 
 func (x *TestResult) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[14]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1415,7 +3692,7 @@ func (x *TestResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TestResult.ProtoReflect.Descriptor instead.
 func (*TestResult) Descriptor() ([]byte, []int) {
-	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{14}
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *TestResult) GetRoll() *v1.Roll {
@@ -1474,6 +3751,80 @@ func (x *TestResult) GetSuccess() bool {
 	return false
 }
 
+func (x *TestResult) GetDifficultyModifiers() []*Modifier {
+	if x != nil {
+		return x.DifficultyModifiers
+	}
+	return nil
+}
+
+func (x *TestResult) GetTestModifiers() []*Modifier {
+	if x != nil {
+		return x.TestModifiers
+	}
+	return nil
+}
+
+type Modifier struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Reason        string                 `protobuf:"bytes,1,opt,name=reason,proto3" json:"reason,omitempty"`
+	Value         int32                  `protobuf:"varint,2,opt,name=value,proto3" json:"value,omitempty"`
+	Rule          string                 `protobuf:"bytes,3,opt,name=rule,proto3" json:"rule,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Modifier) Reset() {
+	*x = Modifier{}
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Modifier) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Modifier) ProtoMessage() {}
+
+func (x *Modifier) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Modifier.ProtoReflect.Descriptor instead.
+func (*Modifier) Descriptor() ([]byte, []int) {
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *Modifier) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *Modifier) GetValue() int32 {
+	if x != nil {
+		return x.Value
+	}
+	return 0
+}
+
+func (x *Modifier) GetRule() string {
+	if x != nil {
+		return x.Rule
+	}
+	return ""
+}
+
 type AttackRolled struct {
 	state             protoimpl.MessageState `protogen:"open.v1"`
 	AttackerId        string                 `protobuf:"bytes,1,opt,name=attacker_id,json=attackerId,proto3" json:"attacker_id,omitempty"`
@@ -1485,13 +3836,21 @@ type AttackRolled struct {
 	// The target may now parry or dodge; when false, no_defence_reason says why.
 	DefencePossible bool   `protobuf:"varint,7,opt,name=defence_possible,json=defencePossible,proto3" json:"defence_possible,omitempty"`
 	NoDefenceReason string `protobuf:"bytes,8,opt,name=no_defence_reason,json=noDefenceReason,proto3" json:"no_defence_reason,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// Further targets of a multi-target Exploit, each with its own chance to defend.
+	MoreTargets []*TargetReaction `protobuf:"bytes,9,rep,name=more_targets,json=moreTargets,proto3" json:"more_targets,omitempty"`
+	// An immediate counter-attack (LOS-062).
+	Counter       bool       `protobuf:"varint,10,opt,name=counter,proto3" json:"counter,omitempty"`
+	Manoeuvre     Manoeuvre  `protobuf:"varint,11,opt,name=manoeuvre,proto3,enum=fray.loss.v1.Manoeuvre" json:"manoeuvre,omitempty"`
+	Situation     *Situation `protobuf:"bytes,12,opt,name=situation,proto3" json:"situation,omitempty"`
+	SecondWeapon  string     `protobuf:"bytes,13,opt,name=second_weapon,json=secondWeapon,proto3" json:"second_weapon,omitempty"`
+	WithDamage    bool       `protobuf:"varint,14,opt,name=with_damage,json=withDamage,proto3" json:"with_damage,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *AttackRolled) Reset() {
 	*x = AttackRolled{}
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[15]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1503,7 +3862,7 @@ func (x *AttackRolled) String() string {
 func (*AttackRolled) ProtoMessage() {}
 
 func (x *AttackRolled) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[15]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1516,7 +3875,7 @@ func (x *AttackRolled) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AttackRolled.ProtoReflect.Descriptor instead.
 func (*AttackRolled) Descriptor() ([]byte, []int) {
-	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{15}
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *AttackRolled) GetAttackerId() string {
@@ -1575,6 +3934,108 @@ func (x *AttackRolled) GetNoDefenceReason() string {
 	return ""
 }
 
+func (x *AttackRolled) GetMoreTargets() []*TargetReaction {
+	if x != nil {
+		return x.MoreTargets
+	}
+	return nil
+}
+
+func (x *AttackRolled) GetCounter() bool {
+	if x != nil {
+		return x.Counter
+	}
+	return false
+}
+
+func (x *AttackRolled) GetManoeuvre() Manoeuvre {
+	if x != nil {
+		return x.Manoeuvre
+	}
+	return Manoeuvre_MANOEUVRE_UNSPECIFIED
+}
+
+func (x *AttackRolled) GetSituation() *Situation {
+	if x != nil {
+		return x.Situation
+	}
+	return nil
+}
+
+func (x *AttackRolled) GetSecondWeapon() string {
+	if x != nil {
+		return x.SecondWeapon
+	}
+	return ""
+}
+
+func (x *AttackRolled) GetWithDamage() bool {
+	if x != nil {
+		return x.WithDamage
+	}
+	return false
+}
+
+type TargetReaction struct {
+	state           protoimpl.MessageState `protogen:"open.v1"`
+	TargetId        string                 `protobuf:"bytes,1,opt,name=target_id,json=targetId,proto3" json:"target_id,omitempty"`
+	DefencePossible bool                   `protobuf:"varint,2,opt,name=defence_possible,json=defencePossible,proto3" json:"defence_possible,omitempty"`
+	NoDefenceReason string                 `protobuf:"bytes,3,opt,name=no_defence_reason,json=noDefenceReason,proto3" json:"no_defence_reason,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *TargetReaction) Reset() {
+	*x = TargetReaction{}
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TargetReaction) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TargetReaction) ProtoMessage() {}
+
+func (x *TargetReaction) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TargetReaction.ProtoReflect.Descriptor instead.
+func (*TargetReaction) Descriptor() ([]byte, []int) {
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *TargetReaction) GetTargetId() string {
+	if x != nil {
+		return x.TargetId
+	}
+	return ""
+}
+
+func (x *TargetReaction) GetDefencePossible() bool {
+	if x != nil {
+		return x.DefencePossible
+	}
+	return false
+}
+
+func (x *TargetReaction) GetNoDefenceReason() string {
+	if x != nil {
+		return x.NoDefenceReason
+	}
+	return ""
+}
+
 type DefenceRolled struct {
 	state             protoimpl.MessageState `protogen:"open.v1"`
 	DefenderId        string                 `protobuf:"bytes,1,opt,name=defender_id,json=defenderId,proto3" json:"defender_id,omitempty"`
@@ -1584,14 +4045,17 @@ type DefenceRolled struct {
 	// Unset when the reaction is REACTION_NONE.
 	Test *TestResult `protobuf:"bytes,5,opt,name=test,proto3" json:"test,omitempty"`
 	// Attacker Exploits cancelled by a partial defence (LOS-014).
-	ExploitsCancelled int32 `protobuf:"varint,6,opt,name=exploits_cancelled,json=exploitsCancelled,proto3" json:"exploits_cancelled,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	ExploitsCancelled int32           `protobuf:"varint,6,opt,name=exploits_cancelled,json=exploitsCancelled,proto3" json:"exploits_cancelled,omitempty"`
+	Effects           []ExploitEffect `protobuf:"varint,7,rep,packed,name=effects,proto3,enum=fray.loss.v1.ExploitEffect" json:"effects,omitempty"`
+	// Protect: the ally.
+	AllyId        string `protobuf:"bytes,8,opt,name=ally_id,json=allyId,proto3" json:"ally_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *DefenceRolled) Reset() {
 	*x = DefenceRolled{}
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[16]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1603,7 +4067,7 @@ func (x *DefenceRolled) String() string {
 func (*DefenceRolled) ProtoMessage() {}
 
 func (x *DefenceRolled) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[16]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1616,7 +4080,7 @@ func (x *DefenceRolled) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DefenceRolled.ProtoReflect.Descriptor instead.
 func (*DefenceRolled) Descriptor() ([]byte, []int) {
-	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{16}
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *DefenceRolled) GetDefenderId() string {
@@ -1661,6 +4125,20 @@ func (x *DefenceRolled) GetExploitsCancelled() int32 {
 	return 0
 }
 
+func (x *DefenceRolled) GetEffects() []ExploitEffect {
+	if x != nil {
+		return x.Effects
+	}
+	return nil
+}
+
+func (x *DefenceRolled) GetAllyId() string {
+	if x != nil {
+		return x.AllyId
+	}
+	return ""
+}
+
 type Damage struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// 1d10 plus one d10 per standing extra-damage Exploit (LOS-020).
@@ -1677,7 +4155,7 @@ type Damage struct {
 
 func (x *Damage) Reset() {
 	*x = Damage{}
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[17]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1689,7 +4167,7 @@ func (x *Damage) String() string {
 func (*Damage) ProtoMessage() {}
 
 func (x *Damage) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[17]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1702,7 +4180,7 @@ func (x *Damage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Damage.ProtoReflect.Descriptor instead.
 func (*Damage) Descriptor() ([]byte, []int) {
-	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{17}
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *Damage) GetRoll() *v1.Roll {
@@ -1757,18 +4235,26 @@ type AttackResolved struct {
 	// Set on a hit.
 	Damage *Damage `protobuf:"bytes,5,opt,name=damage,proto3" json:"damage,omitempty"`
 	// The target's NS after the blow.
-	Light         int32 `protobuf:"varint,6,opt,name=light,proto3" json:"light,omitempty"`
-	Grave         int32 `protobuf:"varint,7,opt,name=grave,proto3" json:"grave,omitempty"`
-	Fatal         int32 `protobuf:"varint,8,opt,name=fatal,proto3" json:"fatal,omitempty"`
-	Health        int32 `protobuf:"varint,9,opt,name=health,proto3" json:"health,omitempty"`
-	TargetOut     bool  `protobuf:"varint,10,opt,name=target_out,json=targetOut,proto3" json:"target_out,omitempty"`
+	Light     int32 `protobuf:"varint,6,opt,name=light,proto3" json:"light,omitempty"`
+	Grave     int32 `protobuf:"varint,7,opt,name=grave,proto3" json:"grave,omitempty"`
+	Fatal     int32 `protobuf:"varint,8,opt,name=fatal,proto3" json:"fatal,omitempty"`
+	Health    int32 `protobuf:"varint,9,opt,name=health,proto3" json:"health,omitempty"`
+	TargetOut bool  `protobuf:"varint,10,opt,name=target_out,json=targetOut,proto3" json:"target_out,omitempty"`
+	// Effects that stood and were applied to the target.
+	Effects []ExploitEffect `protobuf:"varint,11,rep,packed,name=effects,proto3,enum=fray.loss.v1.ExploitEffect" json:"effects,omitempty"`
+	// The target is dying (LOS-023).
+	TargetDying bool `protobuf:"varint,12,opt,name=target_dying,json=targetDying,proto3" json:"target_dying,omitempty"`
+	// Why there was no damage roll (Sbire felled, Kill outright…).
+	Note string `protobuf:"bytes,13,opt,name=note,proto3" json:"note,omitempty"`
+	// Halved by a successful defence against an explosive, or beyond the Portée.
+	Halved        bool `protobuf:"varint,14,opt,name=halved,proto3" json:"halved,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *AttackResolved) Reset() {
 	*x = AttackResolved{}
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[18]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1780,7 +4266,7 @@ func (x *AttackResolved) String() string {
 func (*AttackResolved) ProtoMessage() {}
 
 func (x *AttackResolved) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[18]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1793,7 +4279,7 @@ func (x *AttackResolved) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AttackResolved.ProtoReflect.Descriptor instead.
 func (*AttackResolved) Descriptor() ([]byte, []int) {
-	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{18}
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *AttackResolved) GetAttackerId() string {
@@ -1866,6 +4352,34 @@ func (x *AttackResolved) GetTargetOut() bool {
 	return false
 }
 
+func (x *AttackResolved) GetEffects() []ExploitEffect {
+	if x != nil {
+		return x.Effects
+	}
+	return nil
+}
+
+func (x *AttackResolved) GetTargetDying() bool {
+	if x != nil {
+		return x.TargetDying
+	}
+	return false
+}
+
+func (x *AttackResolved) GetNote() string {
+	if x != nil {
+		return x.Note
+	}
+	return ""
+}
+
+func (x *AttackResolved) GetHalved() bool {
+	if x != nil {
+		return x.Halved
+	}
+	return false
+}
+
 type Passed struct {
 	state       protoimpl.MessageState `protogen:"open.v1"`
 	CombatantId string                 `protobuf:"bytes,1,opt,name=combatant_id,json=combatantId,proto3" json:"combatant_id,omitempty"`
@@ -1877,7 +4391,7 @@ type Passed struct {
 
 func (x *Passed) Reset() {
 	*x = Passed{}
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[19]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1889,7 +4403,7 @@ func (x *Passed) String() string {
 func (*Passed) ProtoMessage() {}
 
 func (x *Passed) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[19]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1902,7 +4416,7 @@ func (x *Passed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Passed.ProtoReflect.Descriptor instead.
 func (*Passed) Descriptor() ([]byte, []int) {
-	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{19}
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *Passed) GetCombatantId() string {
@@ -1919,6 +4433,657 @@ func (x *Passed) GetActionPointsLeft() int32 {
 	return 0
 }
 
+type Declared struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CombatantId   string                 `protobuf:"bytes,1,opt,name=combatant_id,json=combatantId,proto3" json:"combatant_id,omitempty"`
+	Intention     string                 `protobuf:"bytes,2,opt,name=intention,proto3" json:"intention,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Declared) Reset() {
+	*x = Declared{}
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[35]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Declared) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Declared) ProtoMessage() {}
+
+func (x *Declared) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[35]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Declared.ProtoReflect.Descriptor instead.
+func (*Declared) Descriptor() ([]byte, []int) {
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{35}
+}
+
+func (x *Declared) GetCombatantId() string {
+	if x != nil {
+		return x.CombatantId
+	}
+	return ""
+}
+
+func (x *Declared) GetIntention() string {
+	if x != nil {
+		return x.Intention
+	}
+	return ""
+}
+
+type Waited struct {
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	CombatantId string                 `protobuf:"bytes,1,opt,name=combatant_id,json=combatantId,proto3" json:"combatant_id,omitempty"`
+	FromPhase   int32                  `protobuf:"varint,2,opt,name=from_phase,json=fromPhase,proto3" json:"from_phase,omitempty"`
+	UntilPhase  int32                  `protobuf:"varint,3,opt,name=until_phase,json=untilPhase,proto3" json:"until_phase,omitempty"`
+	// The cost reduction of the next action (LOS-040).
+	Discount      int32 `protobuf:"varint,4,opt,name=discount,proto3" json:"discount,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Waited) Reset() {
+	*x = Waited{}
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[36]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Waited) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Waited) ProtoMessage() {}
+
+func (x *Waited) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[36]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Waited.ProtoReflect.Descriptor instead.
+func (*Waited) Descriptor() ([]byte, []int) {
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{36}
+}
+
+func (x *Waited) GetCombatantId() string {
+	if x != nil {
+		return x.CombatantId
+	}
+	return ""
+}
+
+func (x *Waited) GetFromPhase() int32 {
+	if x != nil {
+		return x.FromPhase
+	}
+	return 0
+}
+
+func (x *Waited) GetUntilPhase() int32 {
+	if x != nil {
+		return x.UntilPhase
+	}
+	return 0
+}
+
+func (x *Waited) GetDiscount() int32 {
+	if x != nil {
+		return x.Discount
+	}
+	return 0
+}
+
+type Aimed struct {
+	state             protoimpl.MessageState `protogen:"open.v1"`
+	CombatantId       string                 `protobuf:"bytes,1,opt,name=combatant_id,json=combatantId,proto3" json:"combatant_id,omitempty"`
+	Weapon            string                 `protobuf:"bytes,2,opt,name=weapon,proto3" json:"weapon,omitempty"`
+	ActionPointsSpent int32                  `protobuf:"varint,3,opt,name=action_points_spent,json=actionPointsSpent,proto3" json:"action_points_spent,omitempty"`
+	Bonus             int32                  `protobuf:"varint,4,opt,name=bonus,proto3" json:"bonus,omitempty"`
+	WholeTour         bool                   `protobuf:"varint,5,opt,name=whole_tour,json=wholeTour,proto3" json:"whole_tour,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
+}
+
+func (x *Aimed) Reset() {
+	*x = Aimed{}
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[37]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Aimed) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Aimed) ProtoMessage() {}
+
+func (x *Aimed) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[37]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Aimed.ProtoReflect.Descriptor instead.
+func (*Aimed) Descriptor() ([]byte, []int) {
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{37}
+}
+
+func (x *Aimed) GetCombatantId() string {
+	if x != nil {
+		return x.CombatantId
+	}
+	return ""
+}
+
+func (x *Aimed) GetWeapon() string {
+	if x != nil {
+		return x.Weapon
+	}
+	return ""
+}
+
+func (x *Aimed) GetActionPointsSpent() int32 {
+	if x != nil {
+		return x.ActionPointsSpent
+	}
+	return 0
+}
+
+func (x *Aimed) GetBonus() int32 {
+	if x != nil {
+		return x.Bonus
+	}
+	return 0
+}
+
+func (x *Aimed) GetWholeTour() bool {
+	if x != nil {
+		return x.WholeTour
+	}
+	return false
+}
+
+type SimpleActed struct {
+	state             protoimpl.MessageState `protogen:"open.v1"`
+	CombatantId       string                 `protobuf:"bytes,1,opt,name=combatant_id,json=combatantId,proto3" json:"combatant_id,omitempty"`
+	Kind              SimpleKind             `protobuf:"varint,2,opt,name=kind,proto3,enum=fray.loss.v1.SimpleKind" json:"kind,omitempty"`
+	ActionPointsSpent int32                  `protobuf:"varint,3,opt,name=action_points_spent,json=actionPointsSpent,proto3" json:"action_points_spent,omitempty"`
+	Description       string                 `protobuf:"bytes,4,opt,name=description,proto3" json:"description,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
+}
+
+func (x *SimpleActed) Reset() {
+	*x = SimpleActed{}
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[38]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SimpleActed) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SimpleActed) ProtoMessage() {}
+
+func (x *SimpleActed) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[38]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SimpleActed.ProtoReflect.Descriptor instead.
+func (*SimpleActed) Descriptor() ([]byte, []int) {
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{38}
+}
+
+func (x *SimpleActed) GetCombatantId() string {
+	if x != nil {
+		return x.CombatantId
+	}
+	return ""
+}
+
+func (x *SimpleActed) GetKind() SimpleKind {
+	if x != nil {
+		return x.Kind
+	}
+	return SimpleKind_SIMPLE_KIND_UNSPECIFIED
+}
+
+func (x *SimpleActed) GetActionPointsSpent() int32 {
+	if x != nil {
+		return x.ActionPointsSpent
+	}
+	return 0
+}
+
+func (x *SimpleActed) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+type DisasterDeclared struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CombatantId   string                 `protobuf:"bytes,1,opt,name=combatant_id,json=combatantId,proto3" json:"combatant_id,omitempty"`
+	Description   string                 `protobuf:"bytes,2,opt,name=description,proto3" json:"description,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DisasterDeclared) Reset() {
+	*x = DisasterDeclared{}
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[39]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DisasterDeclared) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DisasterDeclared) ProtoMessage() {}
+
+func (x *DisasterDeclared) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[39]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DisasterDeclared.ProtoReflect.Descriptor instead.
+func (*DisasterDeclared) Descriptor() ([]byte, []int) {
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{39}
+}
+
+func (x *DisasterDeclared) GetCombatantId() string {
+	if x != nil {
+		return x.CombatantId
+	}
+	return ""
+}
+
+func (x *DisasterDeclared) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+type DyingResolved struct {
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	CombatantId string                 `protobuf:"bytes,1,opt,name=combatant_id,json=combatantId,proto3" json:"combatant_id,omitempty"`
+	TargetId    string                 `protobuf:"bytes,2,opt,name=target_id,json=targetId,proto3" json:"target_id,omitempty"`
+	Choice      DyingChoice            `protobuf:"varint,3,opt,name=choice,proto3,enum=fray.loss.v1.DyingChoice" json:"choice,omitempty"`
+	Vertu       string                 `protobuf:"bytes,4,opt,name=vertu,proto3" json:"vertu,omitempty"`
+	// The target is dead (finished off) or saved.
+	Dead          bool `protobuf:"varint,5,opt,name=dead,proto3" json:"dead,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DyingResolved) Reset() {
+	*x = DyingResolved{}
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[40]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DyingResolved) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DyingResolved) ProtoMessage() {}
+
+func (x *DyingResolved) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[40]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DyingResolved.ProtoReflect.Descriptor instead.
+func (*DyingResolved) Descriptor() ([]byte, []int) {
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{40}
+}
+
+func (x *DyingResolved) GetCombatantId() string {
+	if x != nil {
+		return x.CombatantId
+	}
+	return ""
+}
+
+func (x *DyingResolved) GetTargetId() string {
+	if x != nil {
+		return x.TargetId
+	}
+	return ""
+}
+
+func (x *DyingResolved) GetChoice() DyingChoice {
+	if x != nil {
+		return x.Choice
+	}
+	return DyingChoice_DYING_CHOICE_UNSPECIFIED
+}
+
+func (x *DyingResolved) GetVertu() string {
+	if x != nil {
+		return x.Vertu
+	}
+	return ""
+}
+
+func (x *DyingResolved) GetDead() bool {
+	if x != nil {
+		return x.Dead
+	}
+	return false
+}
+
+type PursuitStarted struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Pursuit       *Pursuit               `protobuf:"bytes,1,opt,name=pursuit,proto3" json:"pursuit,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PursuitStarted) Reset() {
+	*x = PursuitStarted{}
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PursuitStarted) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PursuitStarted) ProtoMessage() {}
+
+func (x *PursuitStarted) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PursuitStarted.ProtoReflect.Descriptor instead.
+func (*PursuitStarted) Descriptor() ([]byte, []int) {
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *PursuitStarted) GetPursuit() *Pursuit {
+	if x != nil {
+		return x.Pursuit
+	}
+	return nil
+}
+
+type PursuitActed struct {
+	state             protoimpl.MessageState `protogen:"open.v1"`
+	CombatantId       string                 `protobuf:"bytes,1,opt,name=combatant_id,json=combatantId,proto3" json:"combatant_id,omitempty"`
+	Kind              PursuitKind            `protobuf:"varint,2,opt,name=kind,proto3,enum=fray.loss.v1.PursuitKind" json:"kind,omitempty"`
+	TargetId          string                 `protobuf:"bytes,3,opt,name=target_id,json=targetId,proto3" json:"target_id,omitempty"`
+	ActionPointsSpent int32                  `protobuf:"varint,4,opt,name=action_points_spent,json=actionPointsSpent,proto3" json:"action_points_spent,omitempty"`
+	Exploits          int32                  `protobuf:"varint,5,opt,name=exploits,proto3" json:"exploits,omitempty"`
+	Test              *TestResult            `protobuf:"bytes,6,opt,name=test,proto3" json:"test,omitempty"`
+	// The target's dodge, when it had one.
+	Dodge *TestResult `protobuf:"bytes,7,opt,name=dodge,proto3" json:"dodge,omitempty"`
+	// The shot of Shoot the legs.
+	Shot    *TestResult `protobuf:"bytes,8,opt,name=shot,proto3" json:"shot,omitempty"`
+	Success bool        `protobuf:"varint,9,opt,name=success,proto3" json:"success,omitempty"`
+	// The distance after the action; 0 when the pursuit ended.
+	Distance int32 `protobuf:"varint,10,opt,name=distance,proto3" json:"distance,omitempty"`
+	// The target fell (Charge, Clothesline, Shoot the legs).
+	TargetDown bool `protobuf:"varint,11,opt,name=target_down,json=targetDown,proto3" json:"target_down,omitempty"`
+	// The pursuit ended: lost sight (beyond 6) or a Tackle made it a standard fight.
+	Ended         bool   `protobuf:"varint,12,opt,name=ended,proto3" json:"ended,omitempty"`
+	Zigzag        int32  `protobuf:"varint,13,opt,name=zigzag,proto3" json:"zigzag,omitempty"`
+	Note          string `protobuf:"bytes,14,opt,name=note,proto3" json:"note,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PursuitActed) Reset() {
+	*x = PursuitActed{}
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[42]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PursuitActed) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PursuitActed) ProtoMessage() {}
+
+func (x *PursuitActed) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[42]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PursuitActed.ProtoReflect.Descriptor instead.
+func (*PursuitActed) Descriptor() ([]byte, []int) {
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{42}
+}
+
+func (x *PursuitActed) GetCombatantId() string {
+	if x != nil {
+		return x.CombatantId
+	}
+	return ""
+}
+
+func (x *PursuitActed) GetKind() PursuitKind {
+	if x != nil {
+		return x.Kind
+	}
+	return PursuitKind_PURSUIT_KIND_UNSPECIFIED
+}
+
+func (x *PursuitActed) GetTargetId() string {
+	if x != nil {
+		return x.TargetId
+	}
+	return ""
+}
+
+func (x *PursuitActed) GetActionPointsSpent() int32 {
+	if x != nil {
+		return x.ActionPointsSpent
+	}
+	return 0
+}
+
+func (x *PursuitActed) GetExploits() int32 {
+	if x != nil {
+		return x.Exploits
+	}
+	return 0
+}
+
+func (x *PursuitActed) GetTest() *TestResult {
+	if x != nil {
+		return x.Test
+	}
+	return nil
+}
+
+func (x *PursuitActed) GetDodge() *TestResult {
+	if x != nil {
+		return x.Dodge
+	}
+	return nil
+}
+
+func (x *PursuitActed) GetShot() *TestResult {
+	if x != nil {
+		return x.Shot
+	}
+	return nil
+}
+
+func (x *PursuitActed) GetSuccess() bool {
+	if x != nil {
+		return x.Success
+	}
+	return false
+}
+
+func (x *PursuitActed) GetDistance() int32 {
+	if x != nil {
+		return x.Distance
+	}
+	return 0
+}
+
+func (x *PursuitActed) GetTargetDown() bool {
+	if x != nil {
+		return x.TargetDown
+	}
+	return false
+}
+
+func (x *PursuitActed) GetEnded() bool {
+	if x != nil {
+		return x.Ended
+	}
+	return false
+}
+
+func (x *PursuitActed) GetZigzag() int32 {
+	if x != nil {
+		return x.Zigzag
+	}
+	return 0
+}
+
+func (x *PursuitActed) GetNote() string {
+	if x != nil {
+		return x.Note
+	}
+	return ""
+}
+
+type FreeRaisesGranted struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CombatantId   string                 `protobuf:"bytes,1,opt,name=combatant_id,json=combatantId,proto3" json:"combatant_id,omitempty"`
+	Count         int32                  `protobuf:"varint,2,opt,name=count,proto3" json:"count,omitempty"`
+	Reason        string                 `protobuf:"bytes,3,opt,name=reason,proto3" json:"reason,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FreeRaisesGranted) Reset() {
+	*x = FreeRaisesGranted{}
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[43]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FreeRaisesGranted) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FreeRaisesGranted) ProtoMessage() {}
+
+func (x *FreeRaisesGranted) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[43]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FreeRaisesGranted.ProtoReflect.Descriptor instead.
+func (*FreeRaisesGranted) Descriptor() ([]byte, []int) {
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{43}
+}
+
+func (x *FreeRaisesGranted) GetCombatantId() string {
+	if x != nil {
+		return x.CombatantId
+	}
+	return ""
+}
+
+func (x *FreeRaisesGranted) GetCount() int32 {
+	if x != nil {
+		return x.Count
+	}
+	return 0
+}
+
+func (x *FreeRaisesGranted) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
 // Event is one Loss event, inside the encounter envelope.
 type Event struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1929,6 +5094,15 @@ type Event struct {
 	//	*Event_DefenceRolled
 	//	*Event_AttackResolved
 	//	*Event_Passed
+	//	*Event_Declared
+	//	*Event_Waited
+	//	*Event_Aimed
+	//	*Event_SimpleActed
+	//	*Event_DisasterDeclared
+	//	*Event_DyingResolved
+	//	*Event_PursuitStarted
+	//	*Event_PursuitActed
+	//	*Event_FreeRaisesGranted
 	Kind          isEvent_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1936,7 +5110,7 @@ type Event struct {
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[20]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1948,7 +5122,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_loss_v1_loss_proto_msgTypes[20]
+	mi := &file_fray_loss_v1_loss_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1961,7 +5135,7 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{20}
+	return file_fray_loss_v1_loss_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *Event) GetKind() isEvent_Kind {
@@ -2016,6 +5190,87 @@ func (x *Event) GetPassed() *Passed {
 	return nil
 }
 
+func (x *Event) GetDeclared() *Declared {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_Declared); ok {
+			return x.Declared
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetWaited() *Waited {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_Waited); ok {
+			return x.Waited
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetAimed() *Aimed {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_Aimed); ok {
+			return x.Aimed
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetSimpleActed() *SimpleActed {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_SimpleActed); ok {
+			return x.SimpleActed
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetDisasterDeclared() *DisasterDeclared {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_DisasterDeclared); ok {
+			return x.DisasterDeclared
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetDyingResolved() *DyingResolved {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_DyingResolved); ok {
+			return x.DyingResolved
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetPursuitStarted() *PursuitStarted {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_PursuitStarted); ok {
+			return x.PursuitStarted
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetPursuitActed() *PursuitActed {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_PursuitActed); ok {
+			return x.PursuitActed
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetFreeRaisesGranted() *FreeRaisesGranted {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_FreeRaisesGranted); ok {
+			return x.FreeRaisesGranted
+		}
+	}
+	return nil
+}
+
 type isEvent_Kind interface {
 	isEvent_Kind()
 }
@@ -2040,6 +5295,42 @@ type Event_Passed struct {
 	Passed *Passed `protobuf:"bytes,5,opt,name=passed,proto3,oneof"`
 }
 
+type Event_Declared struct {
+	Declared *Declared `protobuf:"bytes,6,opt,name=declared,proto3,oneof"`
+}
+
+type Event_Waited struct {
+	Waited *Waited `protobuf:"bytes,7,opt,name=waited,proto3,oneof"`
+}
+
+type Event_Aimed struct {
+	Aimed *Aimed `protobuf:"bytes,8,opt,name=aimed,proto3,oneof"`
+}
+
+type Event_SimpleActed struct {
+	SimpleActed *SimpleActed `protobuf:"bytes,9,opt,name=simple_acted,json=simpleActed,proto3,oneof"`
+}
+
+type Event_DisasterDeclared struct {
+	DisasterDeclared *DisasterDeclared `protobuf:"bytes,10,opt,name=disaster_declared,json=disasterDeclared,proto3,oneof"`
+}
+
+type Event_DyingResolved struct {
+	DyingResolved *DyingResolved `protobuf:"bytes,11,opt,name=dying_resolved,json=dyingResolved,proto3,oneof"`
+}
+
+type Event_PursuitStarted struct {
+	PursuitStarted *PursuitStarted `protobuf:"bytes,12,opt,name=pursuit_started,json=pursuitStarted,proto3,oneof"`
+}
+
+type Event_PursuitActed struct {
+	PursuitActed *PursuitActed `protobuf:"bytes,13,opt,name=pursuit_acted,json=pursuitActed,proto3,oneof"`
+}
+
+type Event_FreeRaisesGranted struct {
+	FreeRaisesGranted *FreeRaisesGranted `protobuf:"bytes,14,opt,name=free_raises_granted,json=freeRaisesGranted,proto3,oneof"`
+}
+
 func (*Event_TourStarted) isEvent_Kind() {}
 
 func (*Event_AttackRolled) isEvent_Kind() {}
@@ -2050,6 +5341,24 @@ func (*Event_AttackResolved) isEvent_Kind() {}
 
 func (*Event_Passed) isEvent_Kind() {}
 
+func (*Event_Declared) isEvent_Kind() {}
+
+func (*Event_Waited) isEvent_Kind() {}
+
+func (*Event_Aimed) isEvent_Kind() {}
+
+func (*Event_SimpleActed) isEvent_Kind() {}
+
+func (*Event_DisasterDeclared) isEvent_Kind() {}
+
+func (*Event_DyingResolved) isEvent_Kind() {}
+
+func (*Event_PursuitStarted) isEvent_Kind() {}
+
+func (*Event_PursuitActed) isEvent_Kind() {}
+
+func (*Event_FreeRaisesGranted) isEvent_Kind() {}
+
 var File_fray_loss_v1_loss_proto protoreflect.FileDescriptor
 
 const file_fray_loss_v1_loss_proto_rawDesc = "" +
@@ -2057,13 +5366,35 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"\x17fray/loss/v1/loss.proto\x12\ffray.loss.v1\x1a\x17fray/dice/v1/dice.proto\"5\n" +
 	"\x05Score\x12\x14\n" +
 	"\x05trait\x18\x01 \x01(\tR\x05trait\x12\x16\n" +
-	"\x06talent\x18\x02 \x01(\tR\x06talent\"\xa9\x01\n" +
+	"\x06talent\x18\x02 \x01(\tR\x06talent\"\x88\x03\n" +
 	"\x06Weapon\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12,\n" +
 	"\x04kind\x18\x02 \x01(\x0e2\x18.fray.loss.v1.WeaponKindR\x04kind\x12+\n" +
 	"\x06attack\x18\x03 \x01(\v2\x13.fray.loss.v1.ScoreR\x06attack\x12\x18\n" +
 	"\avitesse\x18\x04 \x01(\x05R\avitesse\x12\x16\n" +
-	"\x06damage\x18\x05 \x01(\x05R\x06damage\"\xd8\x05\n" +
+	"\x06damage\x18\x05 \x01(\x05R\x06damage\x12\x12\n" +
+	"\x04long\x18\x06 \x01(\bR\x04long\x12\x1e\n" +
+	"\n" +
+	"improvised\x18\a \x01(\bR\n" +
+	"improvised\x12#\n" +
+	"\rassaut_damage\x18\b \x01(\x05R\fassautDamage\x12\x14\n" +
+	"\x05range\x18\t \x01(\x05R\x05range\x12\x14\n" +
+	"\x05limit\x18\n" +
+	" \x01(\x05R\x05limit\x12\x1c\n" +
+	"\texplosive\x18\v \x01(\bR\texplosive\x12\x14\n" +
+	"\x05heavy\x18\f \x01(\bR\x05heavy\x12\x10\n" +
+	"\x03bow\x18\r \x01(\bR\x03bow\x12\x12\n" +
+	"\x04type\x18\x0e \x01(\tR\x04type\"\x90\x01\n" +
+	"\x06Shield\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12,\n" +
+	"\x04size\x18\x02 \x01(\x0e2\x18.fray.loss.v1.ShieldSizeR\x04size\x12\x1f\n" +
+	"\vparry_bonus\x18\x03 \x01(\x05R\n" +
+	"parryBonus\x12#\n" +
+	"\rdodge_penalty\x18\x04 \x01(\x05R\fdodgePenalty\"g\n" +
+	"\x0eSpecialisation\x124\n" +
+	"\x04kind\x18\x01 \x01(\x0e2 .fray.loss.v1.SpecialisationKindR\x04kind\x12\x1f\n" +
+	"\vweapon_type\x18\x02 \x01(\tR\n" +
+	"weaponType\"\xa3\t\n" +
 	"\x05Sheet\x12/\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x1b.fray.loss.v1.CombatantKindR\x04kind\x127\n" +
 	"\x06traits\x18\x02 \x03(\v2\x1f.fray.loss.v1.Sheet.TraitsEntryR\x06traits\x12:\n" +
@@ -2079,7 +5410,20 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"\x05fursa\x18\n" +
 	" \x01(\x05R\x05fursa\x12F\n" +
 	"\vinspiration\x18\v \x03(\v2$.fray.loss.v1.Sheet.InspirationEntryR\vinspiration\x12)\n" +
-	"\x10initiative_group\x18\f \x01(\tR\x0finitiativeGroup\x1a9\n" +
+	"\x10initiative_group\x18\f \x01(\tR\x0finitiativeGroup\x12\x1f\n" +
+	"\vfree_raises\x18\r \x01(\x05R\n" +
+	"freeRaises\x12F\n" +
+	"\x0fspecialisations\x18\x0e \x03(\v2\x1c.fray.loss.v1.SpecialisationR\x0fspecialisations\x12,\n" +
+	"\x06shield\x18\x0f \x01(\v2\x14.fray.loss.v1.ShieldR\x06shield\x12)\n" +
+	"\x10armoured_forearm\x18\x10 \x01(\bR\x0farmouredForearm\x12-\n" +
+	"\apursuit\x18\x11 \x01(\v2\x13.fray.loss.v1.ScoreR\apursuit\x12\x1f\n" +
+	"\vmount_speed\x18\x12 \x01(\x05R\n" +
+	"mountSpeed\x121\n" +
+	"\tathletics\x18\x13 \x01(\v2\x13.fray.loss.v1.ScoreR\tathletics\x12\x14\n" +
+	"\x05large\x18\x14 \x01(\bR\x05large\x12\x1c\n" +
+	"\tstructure\x18\x15 \x01(\bR\tstructure\x126\n" +
+	"\x17armour_exploit_modifier\x18\x16 \x01(\x05R\x15armourExploitModifier\x12\x18\n" +
+	"\amounted\x18\x17 \x01(\bR\amounted\x1a9\n" +
 	"\vTraitsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\x05R\x05value:\x028\x01\x1a:\n" +
@@ -2088,41 +5432,142 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\x05R\x05value:\x028\x01\x1a>\n" +
 	"\x10InspirationEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\x05R\x05value:\x028\x01\"\xcd\x02\n" +
+	"\x05value\x18\x02 \x01(\x05R\x05value:\x028\x01\"\xea\t\n" +
 	"\aOptions\x121\n" +
 	"\x12explode_action_d10\x18\x01 \x01(\bH\x00R\x10explodeActionD10\x88\x01\x01\x121\n" +
 	"\x12explode_damage_d10\x18\x02 \x01(\bH\x01R\x10explodeDamageD10\x88\x01\x01\x12!\n" +
 	"\fhealth_bands\x18\x03 \x03(\x05R\vhealthBands\x12\x1e\n" +
 	"\bgm_fursa\x18\x04 \x01(\x05H\x02R\agmFursa\x88\x01\x01\x12?\n" +
-	"\x1agm_fursa_on_failed_exploit\x18\x05 \x01(\bH\x03R\x16gmFursaOnFailedExploit\x88\x01\x01B\x15\n" +
+	"\x1agm_fursa_on_failed_exploit\x18\x05 \x01(\bH\x03R\x16gmFursaOnFailedExploit\x88\x01\x01\x12/\n" +
+	"\x11pc_starting_fursa\x18\x06 \x01(\x05H\x04R\x0fpcStartingFursa\x88\x01\x01\x127\n" +
+	"\x15defence_exploit_bonus\x18\a \x01(\x05H\x05R\x13defenceExploitBonus\x88\x01\x01\x12D\n" +
+	"\x1ccancelled_exploits_still_hit\x18\b \x01(\bH\x06R\x19cancelledExploitsStillHit\x88\x01\x01\x12;\n" +
+	"\x17pass_attacker_modifiers\x18\t \x01(\bH\aR\x15passAttackerModifiers\x88\x01\x01\x12M\n" +
+	"!sbire_cancelled_exploit_plain_hit\x18\n" +
+	" \x01(\bH\bR\x1dsbireCancelledExploitPlainHit\x88\x01\x01\x122\n" +
+	"\x13dying_at_zero_fatal\x18\v \x01(\bH\tR\x10dyingAtZeroFatal\x88\x01\x01\x124\n" +
+	"\x14wall_is_only_defence\x18\f \x01(\bH\n" +
+	"R\x11wallIsOnlyDefence\x88\x01\x01\x12\"\n" +
+	"\n" +
+	"aims_stack\x18\r \x01(\bH\vR\taimsStack\x88\x01\x01\x12<\n" +
+	"\x18zigzag_until_next_action\x18\x0e \x01(\bH\fR\x15zigzagUntilNextAction\x88\x01\x01\x122\n" +
+	"\x13declare_low_to_high\x18\x0f \x01(\bH\rR\x10declareLowToHigh\x88\x01\x01\x12;\n" +
+	"\x17same_phase_simultaneous\x18\x10 \x01(\bH\x0eR\x15samePhaseSimultaneous\x88\x01\x01B\x15\n" +
 	"\x13_explode_action_d10B\x15\n" +
 	"\x13_explode_damage_d10B\v\n" +
 	"\t_gm_fursaB\x1d\n" +
-	"\x1b_gm_fursa_on_failed_exploit\"\xa5\x01\n" +
+	"\x1b_gm_fursa_on_failed_exploitB\x14\n" +
+	"\x12_pc_starting_fursaB\x18\n" +
+	"\x16_defence_exploit_bonusB\x1f\n" +
+	"\x1d_cancelled_exploits_still_hitB\x1a\n" +
+	"\x18_pass_attacker_modifiersB$\n" +
+	"\"_sbire_cancelled_exploit_plain_hitB\x16\n" +
+	"\x14_dying_at_zero_fatalB\x17\n" +
+	"\x15_wall_is_only_defenceB\r\n" +
+	"\v_aims_stackB\x1b\n" +
+	"\x19_zigzag_until_next_actionB\x16\n" +
+	"\x14_declare_low_to_highB\x1a\n" +
+	"\x18_same_phase_simultaneous\"\xc6\x01\n" +
 	"\x05Spend\x12\x14\n" +
 	"\x05fursa\x18\x01 \x01(\x05R\x05fursa\x12F\n" +
-	"\vinspiration\x18\x02 \x03(\v2$.fray.loss.v1.Spend.InspirationEntryR\vinspiration\x1a>\n" +
+	"\vinspiration\x18\x02 \x03(\v2$.fray.loss.v1.Spend.InspirationEntryR\vinspiration\x12\x1f\n" +
+	"\vfree_raises\x18\x03 \x01(\x05R\n" +
+	"freeRaises\x1a>\n" +
 	"\x10InspirationEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\x05R\x05value:\x028\x01\"\xba\x01\n" +
+	"\x05value\x18\x02 \x01(\x05R\x05value:\x028\x01\"\x9a\x05\n" +
 	"\x06Action\x12!\n" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12.\n" +
 	"\x06attack\x18\n" +
 	" \x01(\v2\x14.fray.loss.v1.AttackH\x00R\x06attack\x12+\n" +
 	"\x05react\x18\v \x01(\v2\x13.fray.loss.v1.ReactH\x00R\x05react\x12(\n" +
-	"\x04pass\x18\f \x01(\v2\x12.fray.loss.v1.PassH\x00R\x04passB\x06\n" +
-	"\x04kind\"\xb9\x01\n" +
+	"\x04pass\x18\f \x01(\v2\x12.fray.loss.v1.PassH\x00R\x04pass\x121\n" +
+	"\adeclare\x18\r \x01(\v2\x15.fray.loss.v1.DeclareH\x00R\adeclare\x12(\n" +
+	"\x04wait\x18\x0e \x01(\v2\x12.fray.loss.v1.WaitH\x00R\x04wait\x12%\n" +
+	"\x03aim\x18\x0f \x01(\v2\x11.fray.loss.v1.AimH\x00R\x03aim\x12.\n" +
+	"\x06simple\x18\x10 \x01(\v2\x14.fray.loss.v1.SimpleH\x00R\x06simple\x124\n" +
+	"\bdisaster\x18\x11 \x01(\v2\x16.fray.loss.v1.DisasterH\x00R\bdisaster\x12+\n" +
+	"\x05dying\x18\x12 \x01(\v2\x13.fray.loss.v1.DyingH\x00R\x05dying\x12A\n" +
+	"\rstart_pursuit\x18\x13 \x01(\v2\x1a.fray.loss.v1.StartPursuitH\x00R\fstartPursuit\x127\n" +
+	"\apursuit\x18\x14 \x01(\v2\x1b.fray.loss.v1.PursuitActionH\x00R\apursuit\x12K\n" +
+	"\x11grant_free_raises\x18\x15 \x01(\v2\x1d.fray.loss.v1.GrantFreeRaisesH\x00R\x0fgrantFreeRaisesB\x06\n" +
+	"\x04kind\"\x95\x03\n" +
 	"\x06Attack\x12\x1b\n" +
 	"\ttarget_id\x18\x01 \x01(\tR\btargetId\x12\x16\n" +
 	"\x06weapon\x18\x02 \x01(\tR\x06weapon\x127\n" +
 	"\bexploits\x18\x03 \x03(\x0e2\x1b.fray.loss.v1.ExploitEffectR\bexploits\x12)\n" +
 	"\x05spend\x18\x04 \x01(\v2\x13.fray.loss.v1.SpendR\x05spend\x12\x16\n" +
-	"\x06unseen\x18\x05 \x01(\bR\x06unseen\"\x82\x01\n" +
+	"\x06unseen\x18\x05 \x01(\bR\x06unseen\x12&\n" +
+	"\x0fmore_target_ids\x18\x06 \x03(\tR\rmoreTargetIds\x12#\n" +
+	"\rsecond_weapon\x18\a \x01(\tR\fsecondWeapon\x125\n" +
+	"\tsituation\x18\b \x01(\v2\x17.fray.loss.v1.SituationR\tsituation\x125\n" +
+	"\tmanoeuvre\x18\t \x01(\x0e2\x17.fray.loss.v1.ManoeuvreR\tmanoeuvre\x12\x1f\n" +
+	"\vwith_damage\x18\n" +
+	" \x01(\bR\n" +
+	"withDamage\"\x9c\x03\n" +
+	"\tSituation\x12\x1a\n" +
+	"\bdarkness\x18\x01 \x01(\bR\bdarkness\x12\x14\n" +
+	"\x05lower\x18\x02 \x01(\bR\x05lower\x12\x16\n" +
+	"\x06higher\x18\x03 \x01(\bR\x06higher\x12\x19\n" +
+	"\boff_hand\x18\x04 \x01(\bR\aoffHand\x12'\n" +
+	"\x0fbehind_obstacle\x18\x05 \x01(\bR\x0ebehindObstacle\x12 \n" +
+	"\voutnumbered\x18\x06 \x01(\bR\voutnumbered\x12\x1f\n" +
+	"\vfrom_behind\x18\a \x01(\bR\n" +
+	"fromBehind\x12\x1c\n" +
+	"\tsurprised\x18\b \x01(\bR\tsurprised\x12)\n" +
+	"\x05cover\x18\t \x01(\x0e2\x13.fray.loss.v1.CoverR\x05cover\x12\x1a\n" +
+	"\bdistance\x18\n" +
+	" \x01(\x05R\bdistance\x12\x16\n" +
+	"\x06moving\x18\v \x01(\bR\x06moving\x12\"\n" +
+	"\rcover_at_hand\x18\f \x01(\bR\vcoverAtHand\x12\x1d\n" +
+	"\n" +
+	"aimed_long\x18\r \x01(\bR\taimedLong\"'\n" +
+	"\aDeclare\x12\x1c\n" +
+	"\tintention\x18\x01 \x01(\tR\tintention\"'\n" +
+	"\x04Wait\x12\x1f\n" +
+	"\vuntil_phase\x18\x01 \x01(\x05R\n" +
+	"untilPhase\"T\n" +
+	"\x03Aim\x12\x16\n" +
+	"\x06weapon\x18\x01 \x01(\tR\x06weapon\x12\x16\n" +
+	"\x06points\x18\x02 \x01(\x05R\x06points\x12\x1d\n" +
+	"\n" +
+	"whole_tour\x18\x03 \x01(\bR\twholeTour\"X\n" +
+	"\x06Simple\x12,\n" +
+	"\x04kind\x18\x01 \x01(\x0e2\x18.fray.loss.v1.SimpleKindR\x04kind\x12 \n" +
+	"\vdescription\x18\x02 \x01(\tR\vdescription\",\n" +
+	"\bDisaster\x12 \n" +
+	"\vdescription\x18\x01 \x01(\tR\vdescription\"m\n" +
+	"\x05Dying\x12\x1b\n" +
+	"\ttarget_id\x18\x01 \x01(\tR\btargetId\x121\n" +
+	"\x06choice\x18\x02 \x01(\x0e2\x19.fray.loss.v1.DyingChoiceR\x06choice\x12\x14\n" +
+	"\x05vertu\x18\x03 \x01(\tR\x05vertu\"l\n" +
+	"\fStartPursuit\x12\x1f\n" +
+	"\vpursuer_ids\x18\x01 \x03(\tR\n" +
+	"pursuerIds\x12\x1f\n" +
+	"\vpursued_ids\x18\x02 \x03(\tR\n" +
+	"pursuedIds\x12\x1a\n" +
+	"\bdistance\x18\x03 \x01(\x05R\bdistance\"\xd2\x01\n" +
+	"\rPursuitAction\x12-\n" +
+	"\x04kind\x18\x01 \x01(\x0e2\x19.fray.loss.v1.PursuitKindR\x04kind\x12\x1b\n" +
+	"\ttarget_id\x18\x02 \x01(\tR\btargetId\x12\x1a\n" +
+	"\bexploits\x18\x03 \x01(\x05R\bexploits\x12\x16\n" +
+	"\x06closer\x18\x04 \x01(\bR\x06closer\x12\x16\n" +
+	"\x06weapon\x18\x05 \x01(\tR\x06weapon\x12)\n" +
+	"\x05spend\x18\x06 \x01(\v2\x13.fray.loss.v1.SpendR\x05spend\"?\n" +
+	"\x0fGrantFreeRaises\x12\x14\n" +
+	"\x05count\x18\x01 \x01(\x05R\x05count\x12\x16\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\"\xd1\x02\n" +
 	"\x05React\x122\n" +
 	"\breaction\x18\x01 \x01(\x0e2\x16.fray.loss.v1.ReactionR\breaction\x12\x1a\n" +
 	"\bexploits\x18\x02 \x01(\x05R\bexploits\x12)\n" +
-	"\x05spend\x18\x03 \x01(\v2\x13.fray.loss.v1.SpendR\x05spend\"\x06\n" +
-	"\x04Pass\"\xb7\x03\n" +
+	"\x05spend\x18\x03 \x01(\v2\x13.fray.loss.v1.SpendR\x05spend\x125\n" +
+	"\aeffects\x18\x04 \x03(\x0e2\x1b.fray.loss.v1.ExploitEffectR\aeffects\x12\x17\n" +
+	"\aally_id\x18\x05 \x01(\tR\x06allyId\x12%\n" +
+	"\x0ecounter_weapon\x18\x06 \x01(\tR\rcounterWeapon\x125\n" +
+	"\tsituation\x18\a \x01(\v2\x17.fray.loss.v1.SituationR\tsituation\x12\x1f\n" +
+	"\vwith_weapon\x18\b \x01(\bR\n" +
+	"withWeapon\"\x06\n" +
+	"\x04Pass\"\xf4\t\n" +
 	"\x0eCombatantState\x12#\n" +
 	"\raction_points\x18\x01 \x01(\x05R\factionPoints\x12)\n" +
 	"\x10initiative_total\x18\x02 \x01(\x05R\x0finitiativeTotal\x12\x16\n" +
@@ -2135,10 +5580,43 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"\x05fursa\x18\t \x01(\x05R\x05fursa\x12O\n" +
 	"\vinspiration\x18\n" +
 	" \x03(\v2-.fray.loss.v1.CombatantState.InspirationEntryR\vinspiration\x12*\n" +
-	"\x11next_action_bonus\x18\v \x01(\x05R\x0fnextActionBonus\x1a>\n" +
+	"\x11next_action_bonus\x18\v \x01(\x05R\x0fnextActionBonus\x12\x14\n" +
+	"\x05prone\x18\f \x01(\bR\x05prone\x12\x1a\n" +
+	"\bdisarmed\x18\r \x01(\bR\bdisarmed\x12#\n" +
+	"\rdisarmed_tour\x18\x0e \x01(\x05R\fdisarmedTour\x12\x1e\n" +
+	"\n" +
+	"restrained\x18\x0f \x01(\bR\n" +
+	"restrained\x12-\n" +
+	"\x12lasting_difficulty\x18\x10 \x01(\x05R\x11lastingDifficulty\x12@\n" +
+	"\x06feints\x18\x11 \x03(\v2(.fray.loss.v1.CombatantState.FeintsEntryR\x06feints\x12\x12\n" +
+	"\x04wall\x18\x12 \x01(\x05R\x04wall\x12\x1c\n" +
+	"\tadvantage\x18\x13 \x01(\x05R\tadvantage\x12#\n" +
+	"\rprotect_bonus\x18\x14 \x01(\x05R\fprotectBonus\x12\x1c\n" +
+	"\tcountered\x18\x15 \x03(\tR\tcountered\x12\x1b\n" +
+	"\taim_bonus\x18\x16 \x01(\x05R\baimBonus\x12\x1d\n" +
+	"\n" +
+	"aim_weapon\x18\x17 \x01(\tR\taimWeapon\x12$\n" +
+	"\x0eaim_tour_bonus\x18\x18 \x01(\x05R\faimTourBonus\x12\x1f\n" +
+	"\vassaut_used\x18\x19 \x01(\bR\n" +
+	"assautUsed\x12#\n" +
+	"\rwait_discount\x18\x1a \x01(\x05R\fwaitDiscount\x12\x1a\n" +
+	"\bdeclared\x18\x1b \x01(\bR\bdeclared\x12\x1c\n" +
+	"\tintention\x18\x1c \x01(\tR\tintention\x12\x18\n" +
+	"\ajoining\x18\x1d \x01(\bR\ajoining\x12\x14\n" +
+	"\x05dying\x18\x1e \x01(\bR\x05dying\x12\x12\n" +
+	"\x04dead\x18\x1f \x01(\bR\x04dead\x12 \n" +
+	"\vneutralised\x18  \x01(\bR\vneutralised\x12\x1d\n" +
+	"\n" +
+	"owed_phase\x18! \x01(\x05R\towedPhase\x12\x1f\n" +
+	"\vfree_raises\x18\" \x01(\x05R\n" +
+	"freeRaises\x12\x1b\n" +
+	"\tfelled_by\x18# \x01(\tR\bfelledBy\x1a>\n" +
 	"\x10InspirationEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\x05R\x05value:\x028\x01\"\xe5\x01\n" +
+	"\x05value\x18\x02 \x01(\x05R\x05value:\x028\x01\x1a9\n" +
+	"\vFeintsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\x05R\x05value:\x028\x01\"\x98\x04\n" +
 	"\rPendingAttack\x12\x1f\n" +
 	"\vattacker_id\x18\x01 \x01(\tR\n" +
 	"attackerId\x12\x1f\n" +
@@ -2149,7 +5627,18 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"\n" +
 	"difficulty\x18\x05 \x01(\x05R\n" +
 	"difficulty\x12!\n" +
-	"\fattack_total\x18\x06 \x01(\x05R\vattackTotal\"\xab\x02\n" +
+	"\fattack_total\x18\x06 \x01(\x05R\vattackTotal\x125\n" +
+	"\tsituation\x18\a \x01(\v2\x17.fray.loss.v1.SituationR\tsituation\x12\x1c\n" +
+	"\texplosive\x18\b \x01(\bR\texplosive\x12\x1f\n" +
+	"\vblow_weapon\x18\t \x01(\tR\n" +
+	"blowWeapon\x12\x18\n" +
+	"\acounter\x18\n" +
+	" \x01(\bR\acounter\x125\n" +
+	"\tmanoeuvre\x18\v \x01(\x0e2\x17.fray.loss.v1.ManoeuvreR\tmanoeuvre\x12\x1f\n" +
+	"\vwith_damage\x18\f \x01(\bR\n" +
+	"withDamage\x12\x14\n" +
+	"\x05phase\x18\r \x01(\x05R\x05phase\x123\n" +
+	"\apursuit\x18\x0e \x01(\x0e2\x19.fray.loss.v1.PursuitKindR\apursuit\"\xdb\x03\n" +
 	"\x05State\x12\x12\n" +
 	"\x04tour\x18\x01 \x01(\x05R\x04tour\x12\x1a\n" +
 	"\bsequence\x18\x02 \x01(\x05R\bsequence\x12C\n" +
@@ -2157,23 +5646,40 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"combatants\x18\x03 \x03(\v2#.fray.loss.v1.State.CombatantsEntryR\n" +
 	"combatants\x125\n" +
 	"\apending\x18\x04 \x01(\v2\x1b.fray.loss.v1.PendingAttackR\apending\x12\x19\n" +
-	"\bgm_fursa\x18\x05 \x01(\x05R\agmFursa\x1a[\n" +
+	"\bgm_fursa\x18\x05 \x01(\x05R\agmFursa\x123\n" +
+	"\x06queued\x18\x06 \x03(\v2\x1b.fray.loss.v1.PendingAttackR\x06queued\x12/\n" +
+	"\apursuit\x18\a \x01(\v2\x15.fray.loss.v1.PursuitR\apursuit\x12\x1c\n" +
+	"\tdeclaring\x18\b \x01(\bR\tdeclaring\x12*\n" +
+	"\x11failed_exploit_by\x18\t \x01(\tR\x0ffailedExploitBy\x1a[\n" +
 	"\x0fCombatantsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x122\n" +
-	"\x05value\x18\x02 \x01(\v2\x1c.fray.loss.v1.CombatantStateR\x05value:\x028\x01\"\xa2\x01\n" +
+	"\x05value\x18\x02 \x01(\v2\x1c.fray.loss.v1.CombatantStateR\x05value:\x028\x01\"\x9c\x01\n" +
+	"\aPursuit\x12\x1f\n" +
+	"\vpursuer_ids\x18\x01 \x03(\tR\n" +
+	"pursuerIds\x12\x1f\n" +
+	"\vpursued_ids\x18\x02 \x03(\tR\n" +
+	"pursuedIds\x12\x1a\n" +
+	"\bdistance\x18\x03 \x01(\x05R\bdistance\x12\x16\n" +
+	"\x06zigzag\x18\x04 \x01(\x05R\x06zigzag\x12\x1b\n" +
+	"\tzigzag_by\x18\x05 \x01(\tR\bzigzagBy\"\x9b\x02\n" +
 	"\x0eInitiativeRoll\x12#\n" +
 	"\rcombatant_ids\x18\x01 \x03(\tR\fcombatantIds\x12\x1e\n" +
 	"\n" +
 	"initiative\x18\x02 \x01(\x05R\n" +
 	"initiative\x12&\n" +
 	"\x04roll\x18\x03 \x01(\v2\x12.fray.dice.v1.RollR\x04roll\x12#\n" +
-	"\raction_points\x18\x04 \x01(\x05R\factionPoints\"{\n" +
+	"\raction_points\x18\x04 \x01(\x05R\factionPoints\x12=\n" +
+	"\x05bonus\x18\x05 \x03(\v2'.fray.loss.v1.InitiativeRoll.BonusEntryR\x05bonus\x1a8\n" +
+	"\n" +
+	"BonusEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\x05R\x05value:\x028\x01\"{\n" +
 	"\vTourStarted\x12\x12\n" +
 	"\x04tour\x18\x01 \x01(\x05R\x04tour\x12\x1a\n" +
 	"\bsequence\x18\x02 \x01(\x05R\bsequence\x12<\n" +
 	"\n" +
 	"initiative\x18\x03 \x03(\v2\x1c.fray.loss.v1.InitiativeRollR\n" +
-	"initiative\"\xf3\x01\n" +
+	"initiative\"\xfd\x02\n" +
 	"\n" +
 	"TestResult\x12&\n" +
 	"\x04roll\x18\x01 \x01(\v2\x12.fray.dice.v1.RollR\x04roll\x12\x14\n" +
@@ -2185,7 +5691,14 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"\n" +
 	"difficulty\x18\a \x01(\x05R\n" +
 	"difficulty\x12\x18\n" +
-	"\asuccess\x18\b \x01(\bR\asuccess\"\xd2\x02\n" +
+	"\asuccess\x18\b \x01(\bR\asuccess\x12I\n" +
+	"\x14difficulty_modifiers\x18\t \x03(\v2\x16.fray.loss.v1.ModifierR\x13difficultyModifiers\x12=\n" +
+	"\x0etest_modifiers\x18\n" +
+	" \x03(\v2\x16.fray.loss.v1.ModifierR\rtestModifiers\"L\n" +
+	"\bModifier\x12\x16\n" +
+	"\x06reason\x18\x01 \x01(\tR\x06reason\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\x05R\x05value\x12\x12\n" +
+	"\x04rule\x18\x03 \x01(\tR\x04rule\"\xe1\x04\n" +
 	"\fAttackRolled\x12\x1f\n" +
 	"\vattacker_id\x18\x01 \x01(\tR\n" +
 	"attackerId\x12\x1b\n" +
@@ -2195,7 +5708,19 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"\bexploits\x18\x05 \x03(\x0e2\x1b.fray.loss.v1.ExploitEffectR\bexploits\x12,\n" +
 	"\x04test\x18\x06 \x01(\v2\x18.fray.loss.v1.TestResultR\x04test\x12)\n" +
 	"\x10defence_possible\x18\a \x01(\bR\x0fdefencePossible\x12*\n" +
-	"\x11no_defence_reason\x18\b \x01(\tR\x0fnoDefenceReason\"\x8d\x02\n" +
+	"\x11no_defence_reason\x18\b \x01(\tR\x0fnoDefenceReason\x12?\n" +
+	"\fmore_targets\x18\t \x03(\v2\x1c.fray.loss.v1.TargetReactionR\vmoreTargets\x12\x18\n" +
+	"\acounter\x18\n" +
+	" \x01(\bR\acounter\x125\n" +
+	"\tmanoeuvre\x18\v \x01(\x0e2\x17.fray.loss.v1.ManoeuvreR\tmanoeuvre\x125\n" +
+	"\tsituation\x18\f \x01(\v2\x17.fray.loss.v1.SituationR\tsituation\x12#\n" +
+	"\rsecond_weapon\x18\r \x01(\tR\fsecondWeapon\x12\x1f\n" +
+	"\vwith_damage\x18\x0e \x01(\bR\n" +
+	"withDamage\"\x84\x01\n" +
+	"\x0eTargetReaction\x12\x1b\n" +
+	"\ttarget_id\x18\x01 \x01(\tR\btargetId\x12)\n" +
+	"\x10defence_possible\x18\x02 \x01(\bR\x0fdefencePossible\x12*\n" +
+	"\x11no_defence_reason\x18\x03 \x01(\tR\x0fnoDefenceReason\"\xdd\x02\n" +
 	"\rDefenceRolled\x12\x1f\n" +
 	"\vdefender_id\x18\x01 \x01(\tR\n" +
 	"defenderId\x122\n" +
@@ -2203,7 +5728,9 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"\x13action_points_spent\x18\x03 \x01(\x05R\x11actionPointsSpent\x12\x1a\n" +
 	"\bexploits\x18\x04 \x01(\x05R\bexploits\x12,\n" +
 	"\x04test\x18\x05 \x01(\v2\x18.fray.loss.v1.TestResultR\x04test\x12-\n" +
-	"\x12exploits_cancelled\x18\x06 \x01(\x05R\x11exploitsCancelled\"\xbc\x01\n" +
+	"\x12exploits_cancelled\x18\x06 \x01(\x05R\x11exploitsCancelled\x125\n" +
+	"\aeffects\x18\a \x03(\x0e2\x1b.fray.loss.v1.ExploitEffectR\aeffects\x12\x17\n" +
+	"\aally_id\x18\b \x01(\tR\x06allyId\"\xbc\x01\n" +
 	"\x06Damage\x12&\n" +
 	"\x04roll\x18\x01 \x01(\v2\x12.fray.dice.v1.RollR\x04roll\x12#\n" +
 	"\rweapon_damage\x18\x02 \x01(\x05R\fweaponDamage\x12\x14\n" +
@@ -2211,7 +5738,7 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"\x06armour\x18\x04 \x01(\x05R\x06armour\x12\x16\n" +
 	"\x06shield\x18\x05 \x01(\x05R\x06shield\x12\x1f\n" +
 	"\vlevels_lost\x18\x06 \x01(\x05R\n" +
-	"levelsLost\"\xb4\x02\n" +
+	"levelsLost\"\xba\x03\n" +
 	"\x0eAttackResolved\x12\x1f\n" +
 	"\vattacker_id\x18\x01 \x01(\tR\n" +
 	"attackerId\x12\x1b\n" +
@@ -2225,16 +5752,84 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"\x06health\x18\t \x01(\x05R\x06health\x12\x1d\n" +
 	"\n" +
 	"target_out\x18\n" +
-	" \x01(\bR\ttargetOut\"Y\n" +
+	" \x01(\bR\ttargetOut\x125\n" +
+	"\aeffects\x18\v \x03(\x0e2\x1b.fray.loss.v1.ExploitEffectR\aeffects\x12!\n" +
+	"\ftarget_dying\x18\f \x01(\bR\vtargetDying\x12\x12\n" +
+	"\x04note\x18\r \x01(\tR\x04note\x12\x16\n" +
+	"\x06halved\x18\x0e \x01(\bR\x06halved\"Y\n" +
 	"\x06Passed\x12!\n" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12,\n" +
-	"\x12action_points_left\x18\x02 \x01(\x05R\x10actionPointsLeft\"\xd1\x02\n" +
+	"\x12action_points_left\x18\x02 \x01(\x05R\x10actionPointsLeft\"K\n" +
+	"\bDeclared\x12!\n" +
+	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12\x1c\n" +
+	"\tintention\x18\x02 \x01(\tR\tintention\"\x87\x01\n" +
+	"\x06Waited\x12!\n" +
+	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12\x1d\n" +
+	"\n" +
+	"from_phase\x18\x02 \x01(\x05R\tfromPhase\x12\x1f\n" +
+	"\vuntil_phase\x18\x03 \x01(\x05R\n" +
+	"untilPhase\x12\x1a\n" +
+	"\bdiscount\x18\x04 \x01(\x05R\bdiscount\"\xa7\x01\n" +
+	"\x05Aimed\x12!\n" +
+	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12\x16\n" +
+	"\x06weapon\x18\x02 \x01(\tR\x06weapon\x12.\n" +
+	"\x13action_points_spent\x18\x03 \x01(\x05R\x11actionPointsSpent\x12\x14\n" +
+	"\x05bonus\x18\x04 \x01(\x05R\x05bonus\x12\x1d\n" +
+	"\n" +
+	"whole_tour\x18\x05 \x01(\bR\twholeTour\"\xb0\x01\n" +
+	"\vSimpleActed\x12!\n" +
+	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12,\n" +
+	"\x04kind\x18\x02 \x01(\x0e2\x18.fray.loss.v1.SimpleKindR\x04kind\x12.\n" +
+	"\x13action_points_spent\x18\x03 \x01(\x05R\x11actionPointsSpent\x12 \n" +
+	"\vdescription\x18\x04 \x01(\tR\vdescription\"W\n" +
+	"\x10DisasterDeclared\x12!\n" +
+	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12 \n" +
+	"\vdescription\x18\x02 \x01(\tR\vdescription\"\xac\x01\n" +
+	"\rDyingResolved\x12!\n" +
+	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12\x1b\n" +
+	"\ttarget_id\x18\x02 \x01(\tR\btargetId\x121\n" +
+	"\x06choice\x18\x03 \x01(\x0e2\x19.fray.loss.v1.DyingChoiceR\x06choice\x12\x14\n" +
+	"\x05vertu\x18\x04 \x01(\tR\x05vertu\x12\x12\n" +
+	"\x04dead\x18\x05 \x01(\bR\x04dead\"A\n" +
+	"\x0ePursuitStarted\x12/\n" +
+	"\apursuit\x18\x01 \x01(\v2\x15.fray.loss.v1.PursuitR\apursuit\"\xee\x03\n" +
+	"\fPursuitActed\x12!\n" +
+	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12-\n" +
+	"\x04kind\x18\x02 \x01(\x0e2\x19.fray.loss.v1.PursuitKindR\x04kind\x12\x1b\n" +
+	"\ttarget_id\x18\x03 \x01(\tR\btargetId\x12.\n" +
+	"\x13action_points_spent\x18\x04 \x01(\x05R\x11actionPointsSpent\x12\x1a\n" +
+	"\bexploits\x18\x05 \x01(\x05R\bexploits\x12,\n" +
+	"\x04test\x18\x06 \x01(\v2\x18.fray.loss.v1.TestResultR\x04test\x12.\n" +
+	"\x05dodge\x18\a \x01(\v2\x18.fray.loss.v1.TestResultR\x05dodge\x12,\n" +
+	"\x04shot\x18\b \x01(\v2\x18.fray.loss.v1.TestResultR\x04shot\x12\x18\n" +
+	"\asuccess\x18\t \x01(\bR\asuccess\x12\x1a\n" +
+	"\bdistance\x18\n" +
+	" \x01(\x05R\bdistance\x12\x1f\n" +
+	"\vtarget_down\x18\v \x01(\bR\n" +
+	"targetDown\x12\x14\n" +
+	"\x05ended\x18\f \x01(\bR\x05ended\x12\x16\n" +
+	"\x06zigzag\x18\r \x01(\x05R\x06zigzag\x12\x12\n" +
+	"\x04note\x18\x0e \x01(\tR\x04note\"d\n" +
+	"\x11FreeRaisesGranted\x12!\n" +
+	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12\x14\n" +
+	"\x05count\x18\x02 \x01(\x05R\x05count\x12\x16\n" +
+	"\x06reason\x18\x03 \x01(\tR\x06reason\"\x98\a\n" +
 	"\x05Event\x12>\n" +
 	"\ftour_started\x18\x01 \x01(\v2\x19.fray.loss.v1.TourStartedH\x00R\vtourStarted\x12A\n" +
 	"\rattack_rolled\x18\x02 \x01(\v2\x1a.fray.loss.v1.AttackRolledH\x00R\fattackRolled\x12D\n" +
 	"\x0edefence_rolled\x18\x03 \x01(\v2\x1b.fray.loss.v1.DefenceRolledH\x00R\rdefenceRolled\x12G\n" +
 	"\x0fattack_resolved\x18\x04 \x01(\v2\x1c.fray.loss.v1.AttackResolvedH\x00R\x0eattackResolved\x12.\n" +
-	"\x06passed\x18\x05 \x01(\v2\x14.fray.loss.v1.PassedH\x00R\x06passedB\x06\n" +
+	"\x06passed\x18\x05 \x01(\v2\x14.fray.loss.v1.PassedH\x00R\x06passed\x124\n" +
+	"\bdeclared\x18\x06 \x01(\v2\x16.fray.loss.v1.DeclaredH\x00R\bdeclared\x12.\n" +
+	"\x06waited\x18\a \x01(\v2\x14.fray.loss.v1.WaitedH\x00R\x06waited\x12+\n" +
+	"\x05aimed\x18\b \x01(\v2\x13.fray.loss.v1.AimedH\x00R\x05aimed\x12>\n" +
+	"\fsimple_acted\x18\t \x01(\v2\x19.fray.loss.v1.SimpleActedH\x00R\vsimpleActed\x12M\n" +
+	"\x11disaster_declared\x18\n" +
+	" \x01(\v2\x1e.fray.loss.v1.DisasterDeclaredH\x00R\x10disasterDeclared\x12D\n" +
+	"\x0edying_resolved\x18\v \x01(\v2\x1b.fray.loss.v1.DyingResolvedH\x00R\rdyingResolved\x12G\n" +
+	"\x0fpursuit_started\x18\f \x01(\v2\x1c.fray.loss.v1.PursuitStartedH\x00R\x0epursuitStarted\x12A\n" +
+	"\rpursuit_acted\x18\r \x01(\v2\x1a.fray.loss.v1.PursuitActedH\x00R\fpursuitActed\x12Q\n" +
+	"\x13free_raises_granted\x18\x0e \x01(\v2\x1f.fray.loss.v1.FreeRaisesGrantedH\x00R\x11freeRaisesGrantedB\x06\n" +
 	"\x04kind*\x8d\x01\n" +
 	"\rCombatantKind\x12\x1e\n" +
 	"\x1aCOMBATANT_KIND_UNSPECIFIED\x10\x00\x12#\n" +
@@ -2247,15 +5842,93 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"\x11WEAPON_KIND_MELEE\x10\x01\x12\x16\n" +
 	"\x12WEAPON_KIND_RANGED\x10\x02\x12\x17\n" +
 	"\x13WEAPON_KIND_NATURAL\x10\x03\x12\x17\n" +
-	"\x13WEAPON_KIND_UNARMED\x10\x04*P\n" +
+	"\x13WEAPON_KIND_UNARMED\x10\x04*o\n" +
+	"\n" +
+	"ShieldSize\x12\x1b\n" +
+	"\x17SHIELD_SIZE_UNSPECIFIED\x10\x00\x12\x15\n" +
+	"\x11SHIELD_SIZE_SMALL\x10\x01\x12\x16\n" +
+	"\x12SHIELD_SIZE_MEDIUM\x10\x02\x12\x15\n" +
+	"\x11SHIELD_SIZE_LARGE\x10\x03*\xcb\x05\n" +
+	"\x12SpecialisationKind\x12#\n" +
+	"\x1fSPECIALISATION_KIND_UNSPECIFIED\x10\x00\x12$\n" +
+	" SPECIALISATION_KIND_QUICK_RELOAD\x10\x01\x12(\n" +
+	"$SPECIALISATION_KIND_MOUNTED_SHOOTING\x10\x02\x12\x1e\n" +
+	"\x1aSPECIALISATION_KIND_AIMING\x10\x03\x12#\n" +
+	"\x1fSPECIALISATION_KIND_AMBUSH_SHOT\x10\x04\x121\n" +
+	"-SPECIALISATION_KIND_FORTIFICATION_DESTRUCTION\x10\x05\x12)\n" +
+	"%SPECIALISATION_KIND_WEAPON_AND_SHIELD\x10\x06\x12*\n" +
+	"&SPECIALISATION_KIND_IMPROVISED_WEAPONS\x10\a\x12\x1e\n" +
+	"\x1aSPECIALISATION_KIND_CHARGE\x10\b\x12\x1e\n" +
+	"\x1aSPECIALISATION_KIND_DISARM\x10\t\x12#\n" +
+	"\x1fSPECIALISATION_KIND_TWO_WEAPONS\x10\n" +
+	"\x12\x1d\n" +
+	"\x19SPECIALISATION_KIND_PARRY\x10\v\x12&\n" +
+	"\"SPECIALISATION_KIND_UNARMED_ATTACK\x10\f\x12+\n" +
+	"'SPECIALISATION_KIND_UNARMED_DEADLY_BLOW\x10\r\x12'\n" +
+	"#SPECIALISATION_KIND_UNARMED_DEFENCE\x10\x0e\x12&\n" +
+	"\"SPECIALISATION_KIND_UNARMED_DISARM\x10\x0f\x12#\n" +
+	"\x1fSPECIALISATION_KIND_TOTAL_DODGE\x10\x10\x12\"\n" +
+	"\x1eSPECIALISATION_KIND_TAKE_COVER\x10\x11*\xc4\x05\n" +
 	"\rExploitEffect\x12\x1e\n" +
 	"\x1aEXPLOIT_EFFECT_UNSPECIFIED\x10\x00\x12\x1f\n" +
-	"\x1bEXPLOIT_EFFECT_EXTRA_DAMAGE\x10\x01*_\n" +
+	"\x1bEXPLOIT_EFFECT_EXTRA_DAMAGE\x10\x01\x12\x19\n" +
+	"\x15EXPLOIT_EFFECT_ASSAUT\x10\x02\x12!\n" +
+	"\x1dEXPLOIT_EFFECT_COUNTER_ATTACK\x10\x03\x12\x1e\n" +
+	"\x1aEXPLOIT_EFFECT_TOTAL_DODGE\x10\x04\x12\x18\n" +
+	"\x14EXPLOIT_EFFECT_FEINT\x10\x05\x12!\n" +
+	"\x1dEXPLOIT_EFFECT_DEFENSIVE_WALL\x10\x06\x12!\n" +
+	"\x1dEXPLOIT_EFFECT_TAKE_ADVANTAGE\x10\a\x12\x1a\n" +
+	"\x16EXPLOIT_EFFECT_PROTECT\x10\b\x12\x1b\n" +
+	"\x17EXPLOIT_EFFECT_AIM_LIMB\x10\t\x12\x1e\n" +
+	"\x1aEXPLOIT_EFFECT_TWO_WEAPONS\x10\n" +
+	"\x12\x1b\n" +
+	"\x17EXPLOIT_EFFECT_MOULINET\x10\v\x12\x1c\n" +
+	"\x18EXPLOIT_EFFECT_OVERTHROW\x10\f\x12\x1b\n" +
+	"\x17EXPLOIT_EFFECT_AIM_ZONE\x10\r\x12\x19\n" +
+	"\x15EXPLOIT_EFFECT_DISARM\x10\x0e\x12\x1c\n" +
+	"\x18EXPLOIT_EFFECT_AIM_POINT\x10\x0f\x12\x1d\n" +
+	"\x19EXPLOIT_EFFECT_NEUTRALISE\x10\x10\x12\"\n" +
+	"\x1eEXPLOIT_EFFECT_STORM_OF_BLADES\x10\x11\x12 \n" +
+	"\x1cEXPLOIT_EFFECT_KILL_OUTRIGHT\x10\x12\x12\x1b\n" +
+	"\x17EXPLOIT_EFFECT_RICOCHET\x10\x13\x12 \n" +
+	"\x1cEXPLOIT_EFFECT_SHOOT_THROUGH\x10\x14\x12&\n" +
+	"\"EXPLOIT_EFFECT_RAIN_OF_PROJECTILES\x10\x15*_\n" +
 	"\bReaction\x12\x18\n" +
 	"\x14REACTION_UNSPECIFIED\x10\x00\x12\x11\n" +
 	"\rREACTION_NONE\x10\x01\x12\x12\n" +
 	"\x0eREACTION_PARRY\x10\x02\x12\x12\n" +
-	"\x0eREACTION_DODGE\x10\x03B2Z0github.com/fray-rpg/fray/gen/fray/loss/v1;lossv1b\x06proto3"
+	"\x0eREACTION_DODGE\x10\x03*N\n" +
+	"\tManoeuvre\x12\x19\n" +
+	"\x15MANOEUVRE_UNSPECIFIED\x10\x00\x12\x12\n" +
+	"\x0eMANOEUVRE_GRAB\x10\x01\x12\x12\n" +
+	"\x0eMANOEUVRE_TRIP\x10\x02*A\n" +
+	"\x05Cover\x12\x15\n" +
+	"\x11COVER_UNSPECIFIED\x10\x00\x12\x11\n" +
+	"\rCOVER_PARTIAL\x10\x01\x12\x0e\n" +
+	"\n" +
+	"COVER_FULL\x10\x02*\xc1\x01\n" +
+	"\n" +
+	"SimpleKind\x12\x1b\n" +
+	"\x17SIMPLE_KIND_UNSPECIFIED\x10\x00\x12\x15\n" +
+	"\x11SIMPLE_KIND_SPEAK\x10\x01\x12\x16\n" +
+	"\x12SIMPLE_KIND_SOCIAL\x10\x02\x12\x17\n" +
+	"\x13SIMPLE_KIND_PICK_UP\x10\x03\x12\x14\n" +
+	"\x10SIMPLE_KIND_MOVE\x10\x04\x12\x18\n" +
+	"\x14SIMPLE_KIND_STAND_UP\x10\x05\x12\x1e\n" +
+	"\x1aSIMPLE_KIND_RECOVER_WEAPON\x10\x06*\x8e\x01\n" +
+	"\vDyingChoice\x12\x1c\n" +
+	"\x18DYING_CHOICE_UNSPECIFIED\x10\x00\x12&\n" +
+	"\"DYING_CHOICE_SACRIFICE_INSPIRATION\x10\x01\x12\x1c\n" +
+	"\x18DYING_CHOICE_URGENT_CARE\x10\x02\x12\x1b\n" +
+	"\x17DYING_CHOICE_FINISH_OFF\x10\x03*\xd4\x01\n" +
+	"\vPursuitKind\x12\x1c\n" +
+	"\x18PURSUIT_KIND_UNSPECIFIED\x10\x00\x12\x17\n" +
+	"\x13PURSUIT_KIND_CHARGE\x10\x01\x12\x1c\n" +
+	"\x18PURSUIT_KIND_CLOTHESLINE\x10\x02\x12 \n" +
+	"\x1cPURSUIT_KIND_CHANGE_DISTANCE\x10\x03\x12\x17\n" +
+	"\x13PURSUIT_KIND_TACKLE\x10\x04\x12\x1b\n" +
+	"\x17PURSUIT_KIND_SHOOT_LEGS\x10\x05\x12\x18\n" +
+	"\x14PURSUIT_KIND_ZIGZAGS\x10\x06B2Z0github.com/fray-rpg/fray/gen/fray/loss/v1;lossv1b\x06proto3"
 
 var (
 	file_fray_loss_v1_loss_proto_rawDescOnce sync.Once
@@ -2269,85 +5942,172 @@ func file_fray_loss_v1_loss_proto_rawDescGZIP() []byte {
 	return file_fray_loss_v1_loss_proto_rawDescData
 }
 
-var file_fray_loss_v1_loss_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_fray_loss_v1_loss_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
+var file_fray_loss_v1_loss_proto_enumTypes = make([]protoimpl.EnumInfo, 11)
+var file_fray_loss_v1_loss_proto_msgTypes = make([]protoimpl.MessageInfo, 53)
 var file_fray_loss_v1_loss_proto_goTypes = []any{
-	(CombatantKind)(0),     // 0: fray.loss.v1.CombatantKind
-	(WeaponKind)(0),        // 1: fray.loss.v1.WeaponKind
-	(ExploitEffect)(0),     // 2: fray.loss.v1.ExploitEffect
-	(Reaction)(0),          // 3: fray.loss.v1.Reaction
-	(*Score)(nil),          // 4: fray.loss.v1.Score
-	(*Weapon)(nil),         // 5: fray.loss.v1.Weapon
-	(*Sheet)(nil),          // 6: fray.loss.v1.Sheet
-	(*Options)(nil),        // 7: fray.loss.v1.Options
-	(*Spend)(nil),          // 8: fray.loss.v1.Spend
-	(*Action)(nil),         // 9: fray.loss.v1.Action
-	(*Attack)(nil),         // 10: fray.loss.v1.Attack
-	(*React)(nil),          // 11: fray.loss.v1.React
-	(*Pass)(nil),           // 12: fray.loss.v1.Pass
-	(*CombatantState)(nil), // 13: fray.loss.v1.CombatantState
-	(*PendingAttack)(nil),  // 14: fray.loss.v1.PendingAttack
-	(*State)(nil),          // 15: fray.loss.v1.State
-	(*InitiativeRoll)(nil), // 16: fray.loss.v1.InitiativeRoll
-	(*TourStarted)(nil),    // 17: fray.loss.v1.TourStarted
-	(*TestResult)(nil),     // 18: fray.loss.v1.TestResult
-	(*AttackRolled)(nil),   // 19: fray.loss.v1.AttackRolled
-	(*DefenceRolled)(nil),  // 20: fray.loss.v1.DefenceRolled
-	(*Damage)(nil),         // 21: fray.loss.v1.Damage
-	(*AttackResolved)(nil), // 22: fray.loss.v1.AttackResolved
-	(*Passed)(nil),         // 23: fray.loss.v1.Passed
-	(*Event)(nil),          // 24: fray.loss.v1.Event
-	nil,                    // 25: fray.loss.v1.Sheet.TraitsEntry
-	nil,                    // 26: fray.loss.v1.Sheet.TalentsEntry
-	nil,                    // 27: fray.loss.v1.Sheet.InspirationEntry
-	nil,                    // 28: fray.loss.v1.Spend.InspirationEntry
-	nil,                    // 29: fray.loss.v1.CombatantState.InspirationEntry
-	nil,                    // 30: fray.loss.v1.State.CombatantsEntry
-	(*v1.Roll)(nil),        // 31: fray.dice.v1.Roll
+	(CombatantKind)(0),        // 0: fray.loss.v1.CombatantKind
+	(WeaponKind)(0),           // 1: fray.loss.v1.WeaponKind
+	(ShieldSize)(0),           // 2: fray.loss.v1.ShieldSize
+	(SpecialisationKind)(0),   // 3: fray.loss.v1.SpecialisationKind
+	(ExploitEffect)(0),        // 4: fray.loss.v1.ExploitEffect
+	(Reaction)(0),             // 5: fray.loss.v1.Reaction
+	(Manoeuvre)(0),            // 6: fray.loss.v1.Manoeuvre
+	(Cover)(0),                // 7: fray.loss.v1.Cover
+	(SimpleKind)(0),           // 8: fray.loss.v1.SimpleKind
+	(DyingChoice)(0),          // 9: fray.loss.v1.DyingChoice
+	(PursuitKind)(0),          // 10: fray.loss.v1.PursuitKind
+	(*Score)(nil),             // 11: fray.loss.v1.Score
+	(*Weapon)(nil),            // 12: fray.loss.v1.Weapon
+	(*Shield)(nil),            // 13: fray.loss.v1.Shield
+	(*Specialisation)(nil),    // 14: fray.loss.v1.Specialisation
+	(*Sheet)(nil),             // 15: fray.loss.v1.Sheet
+	(*Options)(nil),           // 16: fray.loss.v1.Options
+	(*Spend)(nil),             // 17: fray.loss.v1.Spend
+	(*Action)(nil),            // 18: fray.loss.v1.Action
+	(*Attack)(nil),            // 19: fray.loss.v1.Attack
+	(*Situation)(nil),         // 20: fray.loss.v1.Situation
+	(*Declare)(nil),           // 21: fray.loss.v1.Declare
+	(*Wait)(nil),              // 22: fray.loss.v1.Wait
+	(*Aim)(nil),               // 23: fray.loss.v1.Aim
+	(*Simple)(nil),            // 24: fray.loss.v1.Simple
+	(*Disaster)(nil),          // 25: fray.loss.v1.Disaster
+	(*Dying)(nil),             // 26: fray.loss.v1.Dying
+	(*StartPursuit)(nil),      // 27: fray.loss.v1.StartPursuit
+	(*PursuitAction)(nil),     // 28: fray.loss.v1.PursuitAction
+	(*GrantFreeRaises)(nil),   // 29: fray.loss.v1.GrantFreeRaises
+	(*React)(nil),             // 30: fray.loss.v1.React
+	(*Pass)(nil),              // 31: fray.loss.v1.Pass
+	(*CombatantState)(nil),    // 32: fray.loss.v1.CombatantState
+	(*PendingAttack)(nil),     // 33: fray.loss.v1.PendingAttack
+	(*State)(nil),             // 34: fray.loss.v1.State
+	(*Pursuit)(nil),           // 35: fray.loss.v1.Pursuit
+	(*InitiativeRoll)(nil),    // 36: fray.loss.v1.InitiativeRoll
+	(*TourStarted)(nil),       // 37: fray.loss.v1.TourStarted
+	(*TestResult)(nil),        // 38: fray.loss.v1.TestResult
+	(*Modifier)(nil),          // 39: fray.loss.v1.Modifier
+	(*AttackRolled)(nil),      // 40: fray.loss.v1.AttackRolled
+	(*TargetReaction)(nil),    // 41: fray.loss.v1.TargetReaction
+	(*DefenceRolled)(nil),     // 42: fray.loss.v1.DefenceRolled
+	(*Damage)(nil),            // 43: fray.loss.v1.Damage
+	(*AttackResolved)(nil),    // 44: fray.loss.v1.AttackResolved
+	(*Passed)(nil),            // 45: fray.loss.v1.Passed
+	(*Declared)(nil),          // 46: fray.loss.v1.Declared
+	(*Waited)(nil),            // 47: fray.loss.v1.Waited
+	(*Aimed)(nil),             // 48: fray.loss.v1.Aimed
+	(*SimpleActed)(nil),       // 49: fray.loss.v1.SimpleActed
+	(*DisasterDeclared)(nil),  // 50: fray.loss.v1.DisasterDeclared
+	(*DyingResolved)(nil),     // 51: fray.loss.v1.DyingResolved
+	(*PursuitStarted)(nil),    // 52: fray.loss.v1.PursuitStarted
+	(*PursuitActed)(nil),      // 53: fray.loss.v1.PursuitActed
+	(*FreeRaisesGranted)(nil), // 54: fray.loss.v1.FreeRaisesGranted
+	(*Event)(nil),             // 55: fray.loss.v1.Event
+	nil,                       // 56: fray.loss.v1.Sheet.TraitsEntry
+	nil,                       // 57: fray.loss.v1.Sheet.TalentsEntry
+	nil,                       // 58: fray.loss.v1.Sheet.InspirationEntry
+	nil,                       // 59: fray.loss.v1.Spend.InspirationEntry
+	nil,                       // 60: fray.loss.v1.CombatantState.InspirationEntry
+	nil,                       // 61: fray.loss.v1.CombatantState.FeintsEntry
+	nil,                       // 62: fray.loss.v1.State.CombatantsEntry
+	nil,                       // 63: fray.loss.v1.InitiativeRoll.BonusEntry
+	(*v1.Roll)(nil),           // 64: fray.dice.v1.Roll
 }
 var file_fray_loss_v1_loss_proto_depIdxs = []int32{
 	1,  // 0: fray.loss.v1.Weapon.kind:type_name -> fray.loss.v1.WeaponKind
-	4,  // 1: fray.loss.v1.Weapon.attack:type_name -> fray.loss.v1.Score
-	0,  // 2: fray.loss.v1.Sheet.kind:type_name -> fray.loss.v1.CombatantKind
-	25, // 3: fray.loss.v1.Sheet.traits:type_name -> fray.loss.v1.Sheet.TraitsEntry
-	26, // 4: fray.loss.v1.Sheet.talents:type_name -> fray.loss.v1.Sheet.TalentsEntry
-	5,  // 5: fray.loss.v1.Sheet.weapons:type_name -> fray.loss.v1.Weapon
-	4,  // 6: fray.loss.v1.Sheet.parry:type_name -> fray.loss.v1.Score
-	4,  // 7: fray.loss.v1.Sheet.dodge:type_name -> fray.loss.v1.Score
-	27, // 8: fray.loss.v1.Sheet.inspiration:type_name -> fray.loss.v1.Sheet.InspirationEntry
-	28, // 9: fray.loss.v1.Spend.inspiration:type_name -> fray.loss.v1.Spend.InspirationEntry
-	10, // 10: fray.loss.v1.Action.attack:type_name -> fray.loss.v1.Attack
-	11, // 11: fray.loss.v1.Action.react:type_name -> fray.loss.v1.React
-	12, // 12: fray.loss.v1.Action.pass:type_name -> fray.loss.v1.Pass
-	2,  // 13: fray.loss.v1.Attack.exploits:type_name -> fray.loss.v1.ExploitEffect
-	8,  // 14: fray.loss.v1.Attack.spend:type_name -> fray.loss.v1.Spend
-	3,  // 15: fray.loss.v1.React.reaction:type_name -> fray.loss.v1.Reaction
-	8,  // 16: fray.loss.v1.React.spend:type_name -> fray.loss.v1.Spend
-	29, // 17: fray.loss.v1.CombatantState.inspiration:type_name -> fray.loss.v1.CombatantState.InspirationEntry
-	2,  // 18: fray.loss.v1.PendingAttack.exploits:type_name -> fray.loss.v1.ExploitEffect
-	30, // 19: fray.loss.v1.State.combatants:type_name -> fray.loss.v1.State.CombatantsEntry
-	14, // 20: fray.loss.v1.State.pending:type_name -> fray.loss.v1.PendingAttack
-	31, // 21: fray.loss.v1.InitiativeRoll.roll:type_name -> fray.dice.v1.Roll
-	16, // 22: fray.loss.v1.TourStarted.initiative:type_name -> fray.loss.v1.InitiativeRoll
-	31, // 23: fray.loss.v1.TestResult.roll:type_name -> fray.dice.v1.Roll
-	8,  // 24: fray.loss.v1.TestResult.spend:type_name -> fray.loss.v1.Spend
-	2,  // 25: fray.loss.v1.AttackRolled.exploits:type_name -> fray.loss.v1.ExploitEffect
-	18, // 26: fray.loss.v1.AttackRolled.test:type_name -> fray.loss.v1.TestResult
-	3,  // 27: fray.loss.v1.DefenceRolled.reaction:type_name -> fray.loss.v1.Reaction
-	18, // 28: fray.loss.v1.DefenceRolled.test:type_name -> fray.loss.v1.TestResult
-	31, // 29: fray.loss.v1.Damage.roll:type_name -> fray.dice.v1.Roll
-	21, // 30: fray.loss.v1.AttackResolved.damage:type_name -> fray.loss.v1.Damage
-	17, // 31: fray.loss.v1.Event.tour_started:type_name -> fray.loss.v1.TourStarted
-	19, // 32: fray.loss.v1.Event.attack_rolled:type_name -> fray.loss.v1.AttackRolled
-	20, // 33: fray.loss.v1.Event.defence_rolled:type_name -> fray.loss.v1.DefenceRolled
-	22, // 34: fray.loss.v1.Event.attack_resolved:type_name -> fray.loss.v1.AttackResolved
-	23, // 35: fray.loss.v1.Event.passed:type_name -> fray.loss.v1.Passed
-	13, // 36: fray.loss.v1.State.CombatantsEntry.value:type_name -> fray.loss.v1.CombatantState
-	37, // [37:37] is the sub-list for method output_type
-	37, // [37:37] is the sub-list for method input_type
-	37, // [37:37] is the sub-list for extension type_name
-	37, // [37:37] is the sub-list for extension extendee
-	0,  // [0:37] is the sub-list for field type_name
+	11, // 1: fray.loss.v1.Weapon.attack:type_name -> fray.loss.v1.Score
+	2,  // 2: fray.loss.v1.Shield.size:type_name -> fray.loss.v1.ShieldSize
+	3,  // 3: fray.loss.v1.Specialisation.kind:type_name -> fray.loss.v1.SpecialisationKind
+	0,  // 4: fray.loss.v1.Sheet.kind:type_name -> fray.loss.v1.CombatantKind
+	56, // 5: fray.loss.v1.Sheet.traits:type_name -> fray.loss.v1.Sheet.TraitsEntry
+	57, // 6: fray.loss.v1.Sheet.talents:type_name -> fray.loss.v1.Sheet.TalentsEntry
+	12, // 7: fray.loss.v1.Sheet.weapons:type_name -> fray.loss.v1.Weapon
+	11, // 8: fray.loss.v1.Sheet.parry:type_name -> fray.loss.v1.Score
+	11, // 9: fray.loss.v1.Sheet.dodge:type_name -> fray.loss.v1.Score
+	58, // 10: fray.loss.v1.Sheet.inspiration:type_name -> fray.loss.v1.Sheet.InspirationEntry
+	14, // 11: fray.loss.v1.Sheet.specialisations:type_name -> fray.loss.v1.Specialisation
+	13, // 12: fray.loss.v1.Sheet.shield:type_name -> fray.loss.v1.Shield
+	11, // 13: fray.loss.v1.Sheet.pursuit:type_name -> fray.loss.v1.Score
+	11, // 14: fray.loss.v1.Sheet.athletics:type_name -> fray.loss.v1.Score
+	59, // 15: fray.loss.v1.Spend.inspiration:type_name -> fray.loss.v1.Spend.InspirationEntry
+	19, // 16: fray.loss.v1.Action.attack:type_name -> fray.loss.v1.Attack
+	30, // 17: fray.loss.v1.Action.react:type_name -> fray.loss.v1.React
+	31, // 18: fray.loss.v1.Action.pass:type_name -> fray.loss.v1.Pass
+	21, // 19: fray.loss.v1.Action.declare:type_name -> fray.loss.v1.Declare
+	22, // 20: fray.loss.v1.Action.wait:type_name -> fray.loss.v1.Wait
+	23, // 21: fray.loss.v1.Action.aim:type_name -> fray.loss.v1.Aim
+	24, // 22: fray.loss.v1.Action.simple:type_name -> fray.loss.v1.Simple
+	25, // 23: fray.loss.v1.Action.disaster:type_name -> fray.loss.v1.Disaster
+	26, // 24: fray.loss.v1.Action.dying:type_name -> fray.loss.v1.Dying
+	27, // 25: fray.loss.v1.Action.start_pursuit:type_name -> fray.loss.v1.StartPursuit
+	28, // 26: fray.loss.v1.Action.pursuit:type_name -> fray.loss.v1.PursuitAction
+	29, // 27: fray.loss.v1.Action.grant_free_raises:type_name -> fray.loss.v1.GrantFreeRaises
+	4,  // 28: fray.loss.v1.Attack.exploits:type_name -> fray.loss.v1.ExploitEffect
+	17, // 29: fray.loss.v1.Attack.spend:type_name -> fray.loss.v1.Spend
+	20, // 30: fray.loss.v1.Attack.situation:type_name -> fray.loss.v1.Situation
+	6,  // 31: fray.loss.v1.Attack.manoeuvre:type_name -> fray.loss.v1.Manoeuvre
+	7,  // 32: fray.loss.v1.Situation.cover:type_name -> fray.loss.v1.Cover
+	8,  // 33: fray.loss.v1.Simple.kind:type_name -> fray.loss.v1.SimpleKind
+	9,  // 34: fray.loss.v1.Dying.choice:type_name -> fray.loss.v1.DyingChoice
+	10, // 35: fray.loss.v1.PursuitAction.kind:type_name -> fray.loss.v1.PursuitKind
+	17, // 36: fray.loss.v1.PursuitAction.spend:type_name -> fray.loss.v1.Spend
+	5,  // 37: fray.loss.v1.React.reaction:type_name -> fray.loss.v1.Reaction
+	17, // 38: fray.loss.v1.React.spend:type_name -> fray.loss.v1.Spend
+	4,  // 39: fray.loss.v1.React.effects:type_name -> fray.loss.v1.ExploitEffect
+	20, // 40: fray.loss.v1.React.situation:type_name -> fray.loss.v1.Situation
+	60, // 41: fray.loss.v1.CombatantState.inspiration:type_name -> fray.loss.v1.CombatantState.InspirationEntry
+	61, // 42: fray.loss.v1.CombatantState.feints:type_name -> fray.loss.v1.CombatantState.FeintsEntry
+	4,  // 43: fray.loss.v1.PendingAttack.exploits:type_name -> fray.loss.v1.ExploitEffect
+	20, // 44: fray.loss.v1.PendingAttack.situation:type_name -> fray.loss.v1.Situation
+	6,  // 45: fray.loss.v1.PendingAttack.manoeuvre:type_name -> fray.loss.v1.Manoeuvre
+	10, // 46: fray.loss.v1.PendingAttack.pursuit:type_name -> fray.loss.v1.PursuitKind
+	62, // 47: fray.loss.v1.State.combatants:type_name -> fray.loss.v1.State.CombatantsEntry
+	33, // 48: fray.loss.v1.State.pending:type_name -> fray.loss.v1.PendingAttack
+	33, // 49: fray.loss.v1.State.queued:type_name -> fray.loss.v1.PendingAttack
+	35, // 50: fray.loss.v1.State.pursuit:type_name -> fray.loss.v1.Pursuit
+	64, // 51: fray.loss.v1.InitiativeRoll.roll:type_name -> fray.dice.v1.Roll
+	63, // 52: fray.loss.v1.InitiativeRoll.bonus:type_name -> fray.loss.v1.InitiativeRoll.BonusEntry
+	36, // 53: fray.loss.v1.TourStarted.initiative:type_name -> fray.loss.v1.InitiativeRoll
+	64, // 54: fray.loss.v1.TestResult.roll:type_name -> fray.dice.v1.Roll
+	17, // 55: fray.loss.v1.TestResult.spend:type_name -> fray.loss.v1.Spend
+	39, // 56: fray.loss.v1.TestResult.difficulty_modifiers:type_name -> fray.loss.v1.Modifier
+	39, // 57: fray.loss.v1.TestResult.test_modifiers:type_name -> fray.loss.v1.Modifier
+	4,  // 58: fray.loss.v1.AttackRolled.exploits:type_name -> fray.loss.v1.ExploitEffect
+	38, // 59: fray.loss.v1.AttackRolled.test:type_name -> fray.loss.v1.TestResult
+	41, // 60: fray.loss.v1.AttackRolled.more_targets:type_name -> fray.loss.v1.TargetReaction
+	6,  // 61: fray.loss.v1.AttackRolled.manoeuvre:type_name -> fray.loss.v1.Manoeuvre
+	20, // 62: fray.loss.v1.AttackRolled.situation:type_name -> fray.loss.v1.Situation
+	5,  // 63: fray.loss.v1.DefenceRolled.reaction:type_name -> fray.loss.v1.Reaction
+	38, // 64: fray.loss.v1.DefenceRolled.test:type_name -> fray.loss.v1.TestResult
+	4,  // 65: fray.loss.v1.DefenceRolled.effects:type_name -> fray.loss.v1.ExploitEffect
+	64, // 66: fray.loss.v1.Damage.roll:type_name -> fray.dice.v1.Roll
+	43, // 67: fray.loss.v1.AttackResolved.damage:type_name -> fray.loss.v1.Damage
+	4,  // 68: fray.loss.v1.AttackResolved.effects:type_name -> fray.loss.v1.ExploitEffect
+	8,  // 69: fray.loss.v1.SimpleActed.kind:type_name -> fray.loss.v1.SimpleKind
+	9,  // 70: fray.loss.v1.DyingResolved.choice:type_name -> fray.loss.v1.DyingChoice
+	35, // 71: fray.loss.v1.PursuitStarted.pursuit:type_name -> fray.loss.v1.Pursuit
+	10, // 72: fray.loss.v1.PursuitActed.kind:type_name -> fray.loss.v1.PursuitKind
+	38, // 73: fray.loss.v1.PursuitActed.test:type_name -> fray.loss.v1.TestResult
+	38, // 74: fray.loss.v1.PursuitActed.dodge:type_name -> fray.loss.v1.TestResult
+	38, // 75: fray.loss.v1.PursuitActed.shot:type_name -> fray.loss.v1.TestResult
+	37, // 76: fray.loss.v1.Event.tour_started:type_name -> fray.loss.v1.TourStarted
+	40, // 77: fray.loss.v1.Event.attack_rolled:type_name -> fray.loss.v1.AttackRolled
+	42, // 78: fray.loss.v1.Event.defence_rolled:type_name -> fray.loss.v1.DefenceRolled
+	44, // 79: fray.loss.v1.Event.attack_resolved:type_name -> fray.loss.v1.AttackResolved
+	45, // 80: fray.loss.v1.Event.passed:type_name -> fray.loss.v1.Passed
+	46, // 81: fray.loss.v1.Event.declared:type_name -> fray.loss.v1.Declared
+	47, // 82: fray.loss.v1.Event.waited:type_name -> fray.loss.v1.Waited
+	48, // 83: fray.loss.v1.Event.aimed:type_name -> fray.loss.v1.Aimed
+	49, // 84: fray.loss.v1.Event.simple_acted:type_name -> fray.loss.v1.SimpleActed
+	50, // 85: fray.loss.v1.Event.disaster_declared:type_name -> fray.loss.v1.DisasterDeclared
+	51, // 86: fray.loss.v1.Event.dying_resolved:type_name -> fray.loss.v1.DyingResolved
+	52, // 87: fray.loss.v1.Event.pursuit_started:type_name -> fray.loss.v1.PursuitStarted
+	53, // 88: fray.loss.v1.Event.pursuit_acted:type_name -> fray.loss.v1.PursuitActed
+	54, // 89: fray.loss.v1.Event.free_raises_granted:type_name -> fray.loss.v1.FreeRaisesGranted
+	32, // 90: fray.loss.v1.State.CombatantsEntry.value:type_name -> fray.loss.v1.CombatantState
+	91, // [91:91] is the sub-list for method output_type
+	91, // [91:91] is the sub-list for method input_type
+	91, // [91:91] is the sub-list for extension type_name
+	91, // [91:91] is the sub-list for extension extendee
+	0,  // [0:91] is the sub-list for field type_name
 }
 
 func init() { file_fray_loss_v1_loss_proto_init() }
@@ -2355,26 +6115,44 @@ func file_fray_loss_v1_loss_proto_init() {
 	if File_fray_loss_v1_loss_proto != nil {
 		return
 	}
-	file_fray_loss_v1_loss_proto_msgTypes[3].OneofWrappers = []any{}
-	file_fray_loss_v1_loss_proto_msgTypes[5].OneofWrappers = []any{
+	file_fray_loss_v1_loss_proto_msgTypes[5].OneofWrappers = []any{}
+	file_fray_loss_v1_loss_proto_msgTypes[7].OneofWrappers = []any{
 		(*Action_Attack)(nil),
 		(*Action_React)(nil),
 		(*Action_Pass)(nil),
+		(*Action_Declare)(nil),
+		(*Action_Wait)(nil),
+		(*Action_Aim)(nil),
+		(*Action_Simple)(nil),
+		(*Action_Disaster)(nil),
+		(*Action_Dying)(nil),
+		(*Action_StartPursuit)(nil),
+		(*Action_Pursuit)(nil),
+		(*Action_GrantFreeRaises)(nil),
 	}
-	file_fray_loss_v1_loss_proto_msgTypes[20].OneofWrappers = []any{
+	file_fray_loss_v1_loss_proto_msgTypes[44].OneofWrappers = []any{
 		(*Event_TourStarted)(nil),
 		(*Event_AttackRolled)(nil),
 		(*Event_DefenceRolled)(nil),
 		(*Event_AttackResolved)(nil),
 		(*Event_Passed)(nil),
+		(*Event_Declared)(nil),
+		(*Event_Waited)(nil),
+		(*Event_Aimed)(nil),
+		(*Event_SimpleActed)(nil),
+		(*Event_DisasterDeclared)(nil),
+		(*Event_DyingResolved)(nil),
+		(*Event_PursuitStarted)(nil),
+		(*Event_PursuitActed)(nil),
+		(*Event_FreeRaisesGranted)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fray_loss_v1_loss_proto_rawDesc), len(file_fray_loss_v1_loss_proto_rawDesc)),
-			NumEnums:      4,
-			NumMessages:   27,
+			NumEnums:      11,
+			NumMessages:   53,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
