@@ -46,7 +46,7 @@ func TestLOS009DefenderAnswersAfterTheRoll(t *testing.T) {
 	g := newFight(t, nil, diego(), noDodge)
 	g.start(7, 5)
 	g.do("david", attack("diego", "malfrat", 0, nil), 5)
-	g.refuse(gm, dodge("malfrat", 0, nil), engine.CodePrecondition, "LOS-009", "Malfrat", "dodge")
+	g.refuse(gm, dodge("malfrat", 0, nil), engine.CodePrecondition, "LOS-018", "Malfrat", "dodge")
 
 	// Taking the blow costs no PA and no Test: the attack hits with its Exploit, 2d10 + 3.
 	evs = f.do(gm, takeBlow("malfrat"), 4, 5)
@@ -374,6 +374,10 @@ func TestLOS022HealthBands(t *testing.T) {
 			require.Equal(t, []int32{c.light, c.grave, c.fatal}, []int32{cs.GetLight(), cs.GetGrave(), cs.GetFatal()})
 			require.Equal(t, c.out, cs.GetOut())
 		}
+		// LOS-110: felled at the phase he shares with the ruffian, Diego still has his
+		// action there; he passes.
+		require.Equal(t, int32(9), f.cs("diego").GetOwedPhase())
+		f.do("david", pass("diego"))
 		// Down: Diego can neither act nor be attacked, and rolls no Initiative.
 		f.refuse("david", pass("diego"), engine.CodePrecondition, "LOS-022", "Diego")
 		f.refuse(gm, unseen("malfrat", "diego", 0), engine.CodePrecondition, "", "Diego")
@@ -456,6 +460,11 @@ func TestDefaultOptionsAreRecorded(t *testing.T) {
 	want := &lossv1.Options{
 		ExplodeActionD10: proto.Bool(true), ExplodeDamageD10: proto.Bool(false),
 		HealthBands: []int32{5, 5, 5}, GmFursa: proto.Int32(0), GmFursaOnFailedExploit: proto.Bool(true),
+		PcStartingFursa: proto.Int32(1), DefenceExploitBonus: proto.Int32(5),
+		CancelledExploitsStillHit: proto.Bool(true), PassAttackerModifiers: proto.Bool(false),
+		SbireCancelledExploitPlainHit: proto.Bool(true), DyingAtZeroFatal: proto.Bool(true),
+		WallIsOnlyDefence: proto.Bool(true), AimsStack: proto.Bool(false), ZigzagUntilNextAction: proto.Bool(true),
+		DeclareLowToHigh: proto.Bool(false), SamePhaseSimultaneous: proto.Bool(true),
 	}
 	require.True(t, proto.Equal(want, created.GetOptions().GetLoss()), "%v", created.GetOptions())
 }

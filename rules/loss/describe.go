@@ -86,7 +86,7 @@ func (System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.Lega
 		}
 	}
 	for _, w := range f.sh.GetWeapons() {
-		if c := attackCost(w); c <= f.cs.GetActionPoints() && len(targets) > 0 {
+		if c := attackCost(f, w); c <= f.cs.GetActionPoints() && len(targets) > 0 {
 			out = append(out, &rulesetv1.LegalAction{
 				Name: "attack", Description: fmt.Sprintf("attack with %s", w.GetName()), Cost: c, Rule: "LOS-035", Targets: targets, Weapon: w.GetName(),
 			})

@@ -234,7 +234,7 @@ func TestPermissionsAndLegal(t *testing.T) {
 		CombatantId: "diego", Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{
 			TargetId: "malfrat", Exploits: []lossv1.ExploitEffect{lossv1.ExploitEffect_EXPLOIT_EFFECT_UNSPECIFIED},
 		}},
-	}}}, engine.CodeInvalid, "LOS-065")
+	}}}, engine.CodeInvalid, "LOS-060")
 
 	legal, err := f.reg.Legal(f.st, "diego")
 	require.NoError(t, err)

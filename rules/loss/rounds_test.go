@@ -2,6 +2,7 @@ package loss_test
 
 import (
 	"fmt"
+	"google.golang.org/protobuf/proto"
 	"testing"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
@@ -326,13 +327,22 @@ func TestLOS110SamePhase(t *testing.T) {
 		f.do(gm, attack("malfrat", "diego", 0, nil), 1)
 	})
 	t.Run("felled at the shared phase, still acts at it", func(t *testing.T) {
-		t.Skip("known gap (LOS-110): a combatant felled by another at the same phase is marked out at once " +
-			"and loses its action at that phase; Loss state has no field to record the pending action")
 		killer := with(diego(), func(s *lossv1.Sheet) { s.Weapons[0].Damage = 30 })
 		f := newFight(t, nil, killer, ruffian())
 		f.start(4, 7) // both at 12
 		evs := f.do("david", unseen("diego", "malfrat", 0), 9, 9)
 		require.True(t, find(t, evs, (*lossv1.Event).GetAttackResolved).GetTargetOut())
-		f.do(gm, attack("malfrat", "diego", 0, nil), 9)
+		require.Equal(t, int32(12), f.cs("malfrat").GetOwedPhase())
+		evs = f.do(gm, attack("malfrat", "diego", 0, nil), 9)
+		require.Equal(t, int32(25), find(t, evs, (*lossv1.Event).GetAttackRolled).GetTest().GetDifficulty(), "it acts with its wounds (fatal band)")
+		require.Equal(t, int32(0), f.cs("malfrat").GetOwedPhase(), "its one owed action is taken")
+		f.refuse(gm, pass("malfrat"), engine.CodePrecondition, "LOS-022", "Malfrat")
+	})
+	t.Run("option off: felled at the shared phase loses the action", func(t *testing.T) {
+		killer := with(diego(), func(s *lossv1.Sheet) { s.Weapons[0].Damage = 30 })
+		f := newFight(t, &lossv1.Options{SamePhaseSimultaneous: proto.Bool(false)}, killer, ruffian())
+		f.start(4, 7)
+		f.do("david", unseen("diego", "malfrat", 0), 9, 9)
+		f.refuse(gm, attack("malfrat", "diego", 0, nil), engine.CodePrecondition, "LOS-022", "Malfrat")
 	})
 }

@@ -64,6 +64,36 @@ func (System) Options(in *encounterv1.RuleOptions) (*encounterv1.RuleOptions, er
 	if o.GmFursaOnFailedExploit == nil {
 		o.GmFursaOnFailedExploit = proto.Bool(true)
 	}
+	if o.PcStartingFursa == nil {
+		o.PcStartingFursa = proto.Int32(1)
+	}
+	if o.GetPcStartingFursa() < 0 || o.GetPcStartingFursa() > maxResource {
+		return nil, engine.Invalid("LOS-005", "player characters start with 0 to %d Fursa, not %d", maxResource, o.GetPcStartingFursa())
+	}
+	if o.DefenceExploitBonus == nil {
+		o.DefenceExploitBonus = proto.Int32(DefenceBonus)
+	}
+	if o.GetDefenceExploitBonus() < 0 || o.GetDefenceExploitBonus() > maxScore {
+		return nil, engine.Invalid("LOS-016", "the bonus of a defensive Exploit runs from 0 to %d, not %d", maxScore, o.GetDefenceExploitBonus())
+	}
+	for _, b := range []struct {
+		p   **bool
+		def bool
+	}{
+		{&o.CancelledExploitsStillHit, true},
+		{&o.PassAttackerModifiers, false},
+		{&o.SbireCancelledExploitPlainHit, true},
+		{&o.DyingAtZeroFatal, true},
+		{&o.WallIsOnlyDefence, true},
+		{&o.AimsStack, false},
+		{&o.ZigzagUntilNextAction, true},
+		{&o.DeclareLowToHigh, false},
+		{&o.SamePhaseSimultaneous, true},
+	} {
+		if *b.p == nil {
+			*b.p = proto.Bool(b.def)
+		}
+	}
 	return &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Loss{Loss: o}}, nil
 }
 

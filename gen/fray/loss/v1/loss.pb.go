@@ -2874,7 +2874,9 @@ type CombatantState struct {
 	// Free raises held (LOS-004).
 	FreeRaises int32 `protobuf:"varint,34,opt,name=free_raises,json=freeRaises,proto3" json:"free_raises,omitempty"`
 	// Who felled it, for finishing off (LOS-023).
-	FelledBy      string `protobuf:"bytes,35,opt,name=felled_by,json=felledBy,proto3" json:"felled_by,omitempty"`
+	FelledBy string `protobuf:"bytes,35,opt,name=felled_by,json=felledBy,proto3" json:"felled_by,omitempty"`
+	// LOS-039: joined after watching at least the last full Tour (+2 Initiative).
+	Watched       bool `protobuf:"varint,36,opt,name=watched,proto3" json:"watched,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3152,6 +3154,13 @@ func (x *CombatantState) GetFelledBy() string {
 		return x.FelledBy
 	}
 	return ""
+}
+
+func (x *CombatantState) GetWatched() bool {
+	if x != nil {
+		return x.Watched
+	}
+	return false
 }
 
 // PendingAttack is an attack that hit its Difficulty and waits for the defender's reaction.
@@ -3839,13 +3848,15 @@ type AttackRolled struct {
 	// Further targets of a multi-target Exploit, each with its own chance to defend.
 	MoreTargets []*TargetReaction `protobuf:"bytes,9,rep,name=more_targets,json=moreTargets,proto3" json:"more_targets,omitempty"`
 	// An immediate counter-attack (LOS-062).
-	Counter       bool       `protobuf:"varint,10,opt,name=counter,proto3" json:"counter,omitempty"`
-	Manoeuvre     Manoeuvre  `protobuf:"varint,11,opt,name=manoeuvre,proto3,enum=fray.loss.v1.Manoeuvre" json:"manoeuvre,omitempty"`
-	Situation     *Situation `protobuf:"bytes,12,opt,name=situation,proto3" json:"situation,omitempty"`
-	SecondWeapon  string     `protobuf:"bytes,13,opt,name=second_weapon,json=secondWeapon,proto3" json:"second_weapon,omitempty"`
-	WithDamage    bool       `protobuf:"varint,14,opt,name=with_damage,json=withDamage,proto3" json:"with_damage,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Counter      bool       `protobuf:"varint,10,opt,name=counter,proto3" json:"counter,omitempty"`
+	Manoeuvre    Manoeuvre  `protobuf:"varint,11,opt,name=manoeuvre,proto3,enum=fray.loss.v1.Manoeuvre" json:"manoeuvre,omitempty"`
+	Situation    *Situation `protobuf:"bytes,12,opt,name=situation,proto3" json:"situation,omitempty"`
+	SecondWeapon string     `protobuf:"bytes,13,opt,name=second_weapon,json=secondWeapon,proto3" json:"second_weapon,omitempty"`
+	WithDamage   bool       `protobuf:"varint,14,opt,name=with_damage,json=withDamage,proto3" json:"with_damage,omitempty"`
+	// The Difficulty passed on to defenders (LOS-012).
+	DefenceDifficulty int32 `protobuf:"varint,15,opt,name=defence_difficulty,json=defenceDifficulty,proto3" json:"defence_difficulty,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *AttackRolled) Reset() {
@@ -3976,6 +3987,13 @@ func (x *AttackRolled) GetWithDamage() bool {
 	return false
 }
 
+func (x *AttackRolled) GetDefenceDifficulty() int32 {
+	if x != nil {
+		return x.DefenceDifficulty
+	}
+	return 0
+}
+
 type TargetReaction struct {
 	state           protoimpl.MessageState `protogen:"open.v1"`
 	TargetId        string                 `protobuf:"bytes,1,opt,name=target_id,json=targetId,proto3" json:"target_id,omitempty"`
@@ -4049,6 +4067,7 @@ type DefenceRolled struct {
 	Effects           []ExploitEffect `protobuf:"varint,7,rep,packed,name=effects,proto3,enum=fray.loss.v1.ExploitEffect" json:"effects,omitempty"`
 	// Protect: the ally.
 	AllyId        string `protobuf:"bytes,8,opt,name=ally_id,json=allyId,proto3" json:"ally_id,omitempty"`
+	AttackerId    string `protobuf:"bytes,9,opt,name=attacker_id,json=attackerId,proto3" json:"attacker_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -4135,6 +4154,13 @@ func (x *DefenceRolled) GetEffects() []ExploitEffect {
 func (x *DefenceRolled) GetAllyId() string {
 	if x != nil {
 		return x.AllyId
+	}
+	return ""
+}
+
+func (x *DefenceRolled) GetAttackerId() string {
+	if x != nil {
+		return x.AttackerId
 	}
 	return ""
 }
@@ -4247,7 +4273,11 @@ type AttackResolved struct {
 	// Why there was no damage roll (Sbire felled, Kill outright…).
 	Note string `protobuf:"bytes,13,opt,name=note,proto3" json:"note,omitempty"`
 	// Halved by a successful defence against an explosive, or beyond the Portée.
-	Halved        bool `protobuf:"varint,14,opt,name=halved,proto3" json:"halved,omitempty"`
+	Halved bool `protobuf:"varint,14,opt,name=halved,proto3" json:"halved,omitempty"`
+	// The attacker's phase when it attacked (LOS-110).
+	AttackerPhase int32 `protobuf:"varint,15,opt,name=attacker_phase,json=attackerPhase,proto3" json:"attacker_phase,omitempty"`
+	// A grab or a trip that landed.
+	Manoeuvre     Manoeuvre `protobuf:"varint,16,opt,name=manoeuvre,proto3,enum=fray.loss.v1.Manoeuvre" json:"manoeuvre,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -4378,6 +4408,20 @@ func (x *AttackResolved) GetHalved() bool {
 		return x.Halved
 	}
 	return false
+}
+
+func (x *AttackResolved) GetAttackerPhase() int32 {
+	if x != nil {
+		return x.AttackerPhase
+	}
+	return 0
+}
+
+func (x *AttackResolved) GetManoeuvre() Manoeuvre {
+	if x != nil {
+		return x.Manoeuvre
+	}
+	return Manoeuvre_MANOEUVRE_UNSPECIFIED
 }
 
 type Passed struct {
@@ -4889,9 +4933,13 @@ type PursuitActed struct {
 	// The target fell (Charge, Clothesline, Shoot the legs).
 	TargetDown bool `protobuf:"varint,11,opt,name=target_down,json=targetDown,proto3" json:"target_down,omitempty"`
 	// The pursuit ended: lost sight (beyond 6) or a Tackle made it a standard fight.
-	Ended         bool   `protobuf:"varint,12,opt,name=ended,proto3" json:"ended,omitempty"`
-	Zigzag        int32  `protobuf:"varint,13,opt,name=zigzag,proto3" json:"zigzag,omitempty"`
-	Note          string `protobuf:"bytes,14,opt,name=note,proto3" json:"note,omitempty"`
+	Ended  bool   `protobuf:"varint,12,opt,name=ended,proto3" json:"ended,omitempty"`
+	Zigzag int32  `protobuf:"varint,13,opt,name=zigzag,proto3" json:"zigzag,omitempty"`
+	Note   string `protobuf:"bytes,14,opt,name=note,proto3" json:"note,omitempty"`
+	// The target may dodge: a reaction is awaited.
+	DodgePossible bool `protobuf:"varint,15,opt,name=dodge_possible,json=dodgePossible,proto3" json:"dodge_possible,omitempty"`
+	// This event resolves an earlier pursuit action after the target's reaction.
+	Resolves      bool `protobuf:"varint,16,opt,name=resolves,proto3" json:"resolves,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -5022,6 +5070,20 @@ func (x *PursuitActed) GetNote() string {
 		return x.Note
 	}
 	return ""
+}
+
+func (x *PursuitActed) GetDodgePossible() bool {
+	if x != nil {
+		return x.DodgePossible
+	}
+	return false
+}
+
+func (x *PursuitActed) GetResolves() bool {
+	if x != nil {
+		return x.Resolves
+	}
+	return false
 }
 
 type FreeRaisesGranted struct {
@@ -5567,7 +5629,8 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"\tsituation\x18\a \x01(\v2\x17.fray.loss.v1.SituationR\tsituation\x12\x1f\n" +
 	"\vwith_weapon\x18\b \x01(\bR\n" +
 	"withWeapon\"\x06\n" +
-	"\x04Pass\"\xf4\t\n" +
+	"\x04Pass\"\x8e\n" +
+	"\n" +
 	"\x0eCombatantState\x12#\n" +
 	"\raction_points\x18\x01 \x01(\x05R\factionPoints\x12)\n" +
 	"\x10initiative_total\x18\x02 \x01(\x05R\x0finitiativeTotal\x12\x16\n" +
@@ -5610,7 +5673,8 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"owed_phase\x18! \x01(\x05R\towedPhase\x12\x1f\n" +
 	"\vfree_raises\x18\" \x01(\x05R\n" +
 	"freeRaises\x12\x1b\n" +
-	"\tfelled_by\x18# \x01(\tR\bfelledBy\x1a>\n" +
+	"\tfelled_by\x18# \x01(\tR\bfelledBy\x12\x18\n" +
+	"\awatched\x18$ \x01(\bR\awatched\x1a>\n" +
 	"\x10InspirationEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\x05R\x05value:\x028\x01\x1a9\n" +
@@ -5698,7 +5762,7 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"\bModifier\x12\x16\n" +
 	"\x06reason\x18\x01 \x01(\tR\x06reason\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\x05R\x05value\x12\x12\n" +
-	"\x04rule\x18\x03 \x01(\tR\x04rule\"\xe1\x04\n" +
+	"\x04rule\x18\x03 \x01(\tR\x04rule\"\x90\x05\n" +
 	"\fAttackRolled\x12\x1f\n" +
 	"\vattacker_id\x18\x01 \x01(\tR\n" +
 	"attackerId\x12\x1b\n" +
@@ -5716,11 +5780,12 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"\tsituation\x18\f \x01(\v2\x17.fray.loss.v1.SituationR\tsituation\x12#\n" +
 	"\rsecond_weapon\x18\r \x01(\tR\fsecondWeapon\x12\x1f\n" +
 	"\vwith_damage\x18\x0e \x01(\bR\n" +
-	"withDamage\"\x84\x01\n" +
+	"withDamage\x12-\n" +
+	"\x12defence_difficulty\x18\x0f \x01(\x05R\x11defenceDifficulty\"\x84\x01\n" +
 	"\x0eTargetReaction\x12\x1b\n" +
 	"\ttarget_id\x18\x01 \x01(\tR\btargetId\x12)\n" +
 	"\x10defence_possible\x18\x02 \x01(\bR\x0fdefencePossible\x12*\n" +
-	"\x11no_defence_reason\x18\x03 \x01(\tR\x0fnoDefenceReason\"\xdd\x02\n" +
+	"\x11no_defence_reason\x18\x03 \x01(\tR\x0fnoDefenceReason\"\xfe\x02\n" +
 	"\rDefenceRolled\x12\x1f\n" +
 	"\vdefender_id\x18\x01 \x01(\tR\n" +
 	"defenderId\x122\n" +
@@ -5730,7 +5795,9 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"\x04test\x18\x05 \x01(\v2\x18.fray.loss.v1.TestResultR\x04test\x12-\n" +
 	"\x12exploits_cancelled\x18\x06 \x01(\x05R\x11exploitsCancelled\x125\n" +
 	"\aeffects\x18\a \x03(\x0e2\x1b.fray.loss.v1.ExploitEffectR\aeffects\x12\x17\n" +
-	"\aally_id\x18\b \x01(\tR\x06allyId\"\xbc\x01\n" +
+	"\aally_id\x18\b \x01(\tR\x06allyId\x12\x1f\n" +
+	"\vattacker_id\x18\t \x01(\tR\n" +
+	"attackerId\"\xbc\x01\n" +
 	"\x06Damage\x12&\n" +
 	"\x04roll\x18\x01 \x01(\v2\x12.fray.dice.v1.RollR\x04roll\x12#\n" +
 	"\rweapon_damage\x18\x02 \x01(\x05R\fweaponDamage\x12\x14\n" +
@@ -5738,7 +5805,7 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"\x06armour\x18\x04 \x01(\x05R\x06armour\x12\x16\n" +
 	"\x06shield\x18\x05 \x01(\x05R\x06shield\x12\x1f\n" +
 	"\vlevels_lost\x18\x06 \x01(\x05R\n" +
-	"levelsLost\"\xba\x03\n" +
+	"levelsLost\"\x98\x04\n" +
 	"\x0eAttackResolved\x12\x1f\n" +
 	"\vattacker_id\x18\x01 \x01(\tR\n" +
 	"attackerId\x12\x1b\n" +
@@ -5756,7 +5823,9 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"\aeffects\x18\v \x03(\x0e2\x1b.fray.loss.v1.ExploitEffectR\aeffects\x12!\n" +
 	"\ftarget_dying\x18\f \x01(\bR\vtargetDying\x12\x12\n" +
 	"\x04note\x18\r \x01(\tR\x04note\x12\x16\n" +
-	"\x06halved\x18\x0e \x01(\bR\x06halved\"Y\n" +
+	"\x06halved\x18\x0e \x01(\bR\x06halved\x12%\n" +
+	"\x0eattacker_phase\x18\x0f \x01(\x05R\rattackerPhase\x125\n" +
+	"\tmanoeuvre\x18\x10 \x01(\x0e2\x17.fray.loss.v1.ManoeuvreR\tmanoeuvre\"Y\n" +
 	"\x06Passed\x12!\n" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12,\n" +
 	"\x12action_points_left\x18\x02 \x01(\x05R\x10actionPointsLeft\"K\n" +
@@ -5792,7 +5861,7 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"\x05vertu\x18\x04 \x01(\tR\x05vertu\x12\x12\n" +
 	"\x04dead\x18\x05 \x01(\bR\x04dead\"A\n" +
 	"\x0ePursuitStarted\x12/\n" +
-	"\apursuit\x18\x01 \x01(\v2\x15.fray.loss.v1.PursuitR\apursuit\"\xee\x03\n" +
+	"\apursuit\x18\x01 \x01(\v2\x15.fray.loss.v1.PursuitR\apursuit\"\xb1\x04\n" +
 	"\fPursuitActed\x12!\n" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12-\n" +
 	"\x04kind\x18\x02 \x01(\x0e2\x19.fray.loss.v1.PursuitKindR\x04kind\x12\x1b\n" +
@@ -5809,7 +5878,9 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"targetDown\x12\x14\n" +
 	"\x05ended\x18\f \x01(\bR\x05ended\x12\x16\n" +
 	"\x06zigzag\x18\r \x01(\x05R\x06zigzag\x12\x12\n" +
-	"\x04note\x18\x0e \x01(\tR\x04note\"d\n" +
+	"\x04note\x18\x0e \x01(\tR\x04note\x12%\n" +
+	"\x0edodge_possible\x18\x0f \x01(\bR\rdodgePossible\x12\x1a\n" +
+	"\bresolves\x18\x10 \x01(\bR\bresolves\"d\n" +
 	"\x11FreeRaisesGranted\x12!\n" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12\x14\n" +
 	"\x05count\x18\x02 \x01(\x05R\x05count\x12\x16\n" +
@@ -6081,33 +6152,34 @@ var file_fray_loss_v1_loss_proto_depIdxs = []int32{
 	64, // 66: fray.loss.v1.Damage.roll:type_name -> fray.dice.v1.Roll
 	43, // 67: fray.loss.v1.AttackResolved.damage:type_name -> fray.loss.v1.Damage
 	4,  // 68: fray.loss.v1.AttackResolved.effects:type_name -> fray.loss.v1.ExploitEffect
-	8,  // 69: fray.loss.v1.SimpleActed.kind:type_name -> fray.loss.v1.SimpleKind
-	9,  // 70: fray.loss.v1.DyingResolved.choice:type_name -> fray.loss.v1.DyingChoice
-	35, // 71: fray.loss.v1.PursuitStarted.pursuit:type_name -> fray.loss.v1.Pursuit
-	10, // 72: fray.loss.v1.PursuitActed.kind:type_name -> fray.loss.v1.PursuitKind
-	38, // 73: fray.loss.v1.PursuitActed.test:type_name -> fray.loss.v1.TestResult
-	38, // 74: fray.loss.v1.PursuitActed.dodge:type_name -> fray.loss.v1.TestResult
-	38, // 75: fray.loss.v1.PursuitActed.shot:type_name -> fray.loss.v1.TestResult
-	37, // 76: fray.loss.v1.Event.tour_started:type_name -> fray.loss.v1.TourStarted
-	40, // 77: fray.loss.v1.Event.attack_rolled:type_name -> fray.loss.v1.AttackRolled
-	42, // 78: fray.loss.v1.Event.defence_rolled:type_name -> fray.loss.v1.DefenceRolled
-	44, // 79: fray.loss.v1.Event.attack_resolved:type_name -> fray.loss.v1.AttackResolved
-	45, // 80: fray.loss.v1.Event.passed:type_name -> fray.loss.v1.Passed
-	46, // 81: fray.loss.v1.Event.declared:type_name -> fray.loss.v1.Declared
-	47, // 82: fray.loss.v1.Event.waited:type_name -> fray.loss.v1.Waited
-	48, // 83: fray.loss.v1.Event.aimed:type_name -> fray.loss.v1.Aimed
-	49, // 84: fray.loss.v1.Event.simple_acted:type_name -> fray.loss.v1.SimpleActed
-	50, // 85: fray.loss.v1.Event.disaster_declared:type_name -> fray.loss.v1.DisasterDeclared
-	51, // 86: fray.loss.v1.Event.dying_resolved:type_name -> fray.loss.v1.DyingResolved
-	52, // 87: fray.loss.v1.Event.pursuit_started:type_name -> fray.loss.v1.PursuitStarted
-	53, // 88: fray.loss.v1.Event.pursuit_acted:type_name -> fray.loss.v1.PursuitActed
-	54, // 89: fray.loss.v1.Event.free_raises_granted:type_name -> fray.loss.v1.FreeRaisesGranted
-	32, // 90: fray.loss.v1.State.CombatantsEntry.value:type_name -> fray.loss.v1.CombatantState
-	91, // [91:91] is the sub-list for method output_type
-	91, // [91:91] is the sub-list for method input_type
-	91, // [91:91] is the sub-list for extension type_name
-	91, // [91:91] is the sub-list for extension extendee
-	0,  // [0:91] is the sub-list for field type_name
+	6,  // 69: fray.loss.v1.AttackResolved.manoeuvre:type_name -> fray.loss.v1.Manoeuvre
+	8,  // 70: fray.loss.v1.SimpleActed.kind:type_name -> fray.loss.v1.SimpleKind
+	9,  // 71: fray.loss.v1.DyingResolved.choice:type_name -> fray.loss.v1.DyingChoice
+	35, // 72: fray.loss.v1.PursuitStarted.pursuit:type_name -> fray.loss.v1.Pursuit
+	10, // 73: fray.loss.v1.PursuitActed.kind:type_name -> fray.loss.v1.PursuitKind
+	38, // 74: fray.loss.v1.PursuitActed.test:type_name -> fray.loss.v1.TestResult
+	38, // 75: fray.loss.v1.PursuitActed.dodge:type_name -> fray.loss.v1.TestResult
+	38, // 76: fray.loss.v1.PursuitActed.shot:type_name -> fray.loss.v1.TestResult
+	37, // 77: fray.loss.v1.Event.tour_started:type_name -> fray.loss.v1.TourStarted
+	40, // 78: fray.loss.v1.Event.attack_rolled:type_name -> fray.loss.v1.AttackRolled
+	42, // 79: fray.loss.v1.Event.defence_rolled:type_name -> fray.loss.v1.DefenceRolled
+	44, // 80: fray.loss.v1.Event.attack_resolved:type_name -> fray.loss.v1.AttackResolved
+	45, // 81: fray.loss.v1.Event.passed:type_name -> fray.loss.v1.Passed
+	46, // 82: fray.loss.v1.Event.declared:type_name -> fray.loss.v1.Declared
+	47, // 83: fray.loss.v1.Event.waited:type_name -> fray.loss.v1.Waited
+	48, // 84: fray.loss.v1.Event.aimed:type_name -> fray.loss.v1.Aimed
+	49, // 85: fray.loss.v1.Event.simple_acted:type_name -> fray.loss.v1.SimpleActed
+	50, // 86: fray.loss.v1.Event.disaster_declared:type_name -> fray.loss.v1.DisasterDeclared
+	51, // 87: fray.loss.v1.Event.dying_resolved:type_name -> fray.loss.v1.DyingResolved
+	52, // 88: fray.loss.v1.Event.pursuit_started:type_name -> fray.loss.v1.PursuitStarted
+	53, // 89: fray.loss.v1.Event.pursuit_acted:type_name -> fray.loss.v1.PursuitActed
+	54, // 90: fray.loss.v1.Event.free_raises_granted:type_name -> fray.loss.v1.FreeRaisesGranted
+	32, // 91: fray.loss.v1.State.CombatantsEntry.value:type_name -> fray.loss.v1.CombatantState
+	92, // [92:92] is the sub-list for method output_type
+	92, // [92:92] is the sub-list for method input_type
+	92, // [92:92] is the sub-list for extension type_name
+	92, // [92:92] is the sub-list for extension extendee
+	0,  // [0:92] is the sub-list for field type_name
 }
 
 func init() { file_fray_loss_v1_loss_proto_init() }

@@ -1,0 +1,463 @@
+package loss
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
+)
+
+// Evolve folds the Loss part of an event.
+func (System) Evolve(st *encounterv1.EncounterState, ev *encounterv1.Event) error {
+	s := lossState(st)
+	switch p := ev.GetPayload().(type) {
+	case *encounterv1.Event_EncounterCreated:
+		s.GmFursa = p.EncounterCreated.GetOptions().GetLoss().GetGmFursa()
+	case *encounterv1.Event_CombatantAdded:
+		c := p.CombatantAdded.GetCombatant()
+		sh := c.GetLoss()
+		cs := &lossv1.CombatantState{Fursa: sh.GetFursa(), Inspiration: maps.Clone(sh.GetInspiration()), FreeRaises: sh.GetFreeRaises()}
+		if sh.GetKind() == lossv1.CombatantKind_COMBATANT_KIND_PLAYER_CHARACTER && sh.GetFursa() == 0 {
+			cs.Fursa = options(st).GetPcStartingFursa() // LOS-005
+		}
+		if sh.GetKind() == lossv1.CombatantKind_COMBATANT_KIND_SBIRE {
+			cs.Health = SbireHealth
+		} else {
+			b := options(st).GetHealthBands()
+			cs.Light, cs.Grave, cs.Fatal = b[0], b[1], b[2]
+		}
+		if p.CombatantAdded.GetInProgress() { // LOS-039
+			cs.Joining, cs.Watched = true, p.CombatantAdded.GetWatched()
+		}
+		s.Combatants[c.GetId()] = cs
+	case *encounterv1.Event_CombatantRemoved:
+		id := p.CombatantRemoved.GetCombatantId()
+		delete(s.Combatants, id)
+		involves := func(pa *lossv1.PendingAttack) bool { return pa.GetAttackerId() == id || pa.GetDefenderId() == id }
+		s.Queued = slices.DeleteFunc(s.Queued, involves)
+		if involves(s.GetPending()) {
+			s.Pending = nil
+			nextPending(s)
+		}
+		if pu := s.GetPursuit(); pu != nil {
+			pu.PursuerIds = slices.DeleteFunc(pu.PursuerIds, func(x string) bool { return x == id })
+			pu.PursuedIds = slices.DeleteFunc(pu.PursuedIds, func(x string) bool { return x == id })
+			if len(pu.PursuerIds) == 0 || len(pu.PursuedIds) == 0 {
+				s.Pursuit = nil
+			}
+		}
+		syncPending(st, s)
+	case *encounterv1.Event_Loss:
+		if err := evolveLoss(st, s, p.Loss); err != nil {
+			return err
+		}
+		syncPending(st, s)
+	}
+	return nil
+}
+
+// nextPending moves the next queued reaction up.
+func nextPending(s *lossv1.State) {
+	if s.Pending == nil && len(s.Queued) > 0 {
+		s.Pending, s.Queued = s.Queued[0], s.Queued[1:]
+	}
+}
+
+// syncPending mirrors the awaited reaction into the engine's common state.
+func syncPending(st *encounterv1.EncounterState, s *lossv1.State) {
+	st.Pending = nil
+	p := s.GetPending()
+	if p == nil {
+		return
+	}
+	d, err := fighterOf(st, p.GetDefenderId())
+	a, err2 := fighterOf(st, p.GetAttackerId())
+	if err != nil || err2 != nil {
+		return
+	}
+	what := fmt.Sprintf("%s attacks %s (total %d; Difficulty %d to defend): parry, dodge or take the blow", a.name(), d.name(), p.GetAttackTotal(), p.GetDifficulty())
+	if p.GetPursuit() != lossv1.PursuitKind_PURSUIT_KIND_UNSPECIFIED {
+		what = fmt.Sprintf("%s: %s makes %s on %s (dodge at %d, or take it)", "pursuit", a.name(), pursuitName(p.GetPursuit()), d.name(), p.GetDifficulty())
+	}
+	st.Pending = []*encounterv1.PendingReaction{{CombatantId: d.id(), Controller: d.c.GetController(), Prompt: what}}
+}
+
+// spend takes what a Test spent from its holder (LOS-005).
+func spend(s *lossv1.State, f fighter, sp *lossv1.Spend) {
+	if f.isPC() {
+		f.cs.Fursa -= sp.GetFursa()
+	} else {
+		s.GmFursa -= sp.GetFursa()
+	}
+	f.cs.FreeRaises -= sp.GetFreeRaises()
+	for v, k := range sp.GetInspiration() {
+		if f.cs.Inspiration == nil {
+			f.cs.Inspiration = map[string]int32{}
+		}
+		f.cs.Inspiration[v] -= k
+	}
+}
+
+// acted clears what lasts until a combatant's next action.
+func acted(st *encounterv1.EncounterState, s *lossv1.State, f fighter, discountUsed bool) {
+	f.cs.OwedPhase = 0
+	if discountUsed {
+		f.cs.WaitDiscount = 0
+	}
+	if p := s.GetPursuit(); p != nil && p.GetZigzagBy() == f.id() && options(st).GetZigzagUntilNextAction() {
+		p.Zigzag, p.ZigzagBy = 0, "" // LOS-107
+	}
+}
+
+// failedExploit: the GM gains a Fursa when a player character fails an Exploit (LOS-005), and
+// may call a Disaster (LOS-006, LOS-086).
+func failedExploit(st *encounterv1.EncounterState, s *lossv1.State, f fighter, exploits int32, t *lossv1.TestResult, thrower bool) {
+	if exploits == 0 || t == nil || t.GetSuccess() {
+		return
+	}
+	if f.isPC() && options(st).GetGmFursaOnFailedExploit() {
+		s.GmFursa++
+	}
+	if f.isPC() || thrower {
+		s.FailedExploitBy = f.id()
+	}
+}
+
+func pursuitDifficulty(k lossv1.PursuitKind, exploits int32) int32 {
+	switch k {
+	case lossv1.PursuitKind_PURSUIT_KIND_CHARGE:
+		return ChargeDifficulty + ExploitStep*exploits
+	case lossv1.PursuitKind_PURSUIT_KIND_SHOOT_LEGS:
+		return LegsShotDifficulty
+	default:
+		return AthleticsDiff + ExploitStep*exploits
+	}
+}
+
+func evolveLoss(st *encounterv1.EncounterState, s *lossv1.State, e *lossv1.Event) error {
+	get := func(id string) (fighter, error) {
+		f, err := fighterOf(st, id)
+		if err == nil && s.GetCombatants()[id] == nil {
+			err = fmt.Errorf("combatant %s has no Loss state", id)
+		}
+		return f, err
+	}
+	switch k := e.GetKind().(type) {
+	case *lossv1.Event_TourStarted:
+		t := k.TourStarted
+		s.Tour, s.Sequence = t.GetTour(), t.GetSequence()
+		for _, cs := range s.GetCombatants() {
+			cs.ActionPoints, cs.InitiativeTotal, cs.Passed, cs.NextActionBonus = 0, 0, false, 0
+			cs.Wall, cs.ProtectBonus, cs.Countered, cs.AssautUsed, cs.Restrained = 0, 0, nil, false, false
+			cs.OwedPhase, cs.Declared, cs.Intention, cs.WaitDiscount = 0, false, "", 0
+			for id, until := range cs.Feints {
+				if until < s.Tour {
+					delete(cs.Feints, id)
+				}
+			}
+		}
+		for _, r := range t.GetInitiative() {
+			for _, id := range r.GetCombatantIds() {
+				if cs := s.GetCombatants()[id]; cs != nil {
+					cs.ActionPoints = r.GetActionPoints() + r.GetBonus()[id]
+					cs.InitiativeTotal = cs.ActionPoints
+					cs.Joining, cs.Watched, cs.Advantage = false, false, 0
+				}
+			}
+		}
+		if p := s.GetPursuit(); p != nil && !options(st).GetZigzagUntilNextAction() {
+			p.Zigzag, p.ZigzagBy = 0, ""
+		}
+		s.Declaring = options(st).GetDeclareLowToHigh() && len(t.GetInitiative()) > 0
+	case *lossv1.Event_AttackRolled:
+		a := k.AttackRolled
+		f, err := get(a.GetAttackerId())
+		if err != nil {
+			return err
+		}
+		f.cs.ActionPoints -= a.GetActionPointsSpent()
+		f.cs.NextActionBonus = 0
+		if has(a.GetExploits(), effAssaut) {
+			f.cs.AssautUsed = true
+		}
+		if w, _ := weaponOf(f, a.GetWeapon()); w != nil && isRanged(w) {
+			if f.cs.GetAimWeapon() == w.GetName() {
+				f.cs.AimBonus, f.cs.AimWeapon = 0, ""
+			}
+			f.cs.AimTourBonus = 0
+		}
+		spend(s, f, a.GetTest().GetSpend())
+		w, _ := weaponOf(f, a.GetWeapon())
+		failedExploit(st, s, f, countExploits(a.GetExploits()), a.GetTest(), w.GetExplosive())
+		if !a.GetCounter() {
+			acted(st, s, f, true)
+		}
+		targets := append([]*lossv1.TargetReaction{{TargetId: a.GetTargetId(), DefencePossible: a.GetDefencePossible()}}, a.GetMoreTargets()...)
+		for i, t := range targets {
+			if !t.GetDefencePossible() {
+				continue
+			}
+			blowWeapon := a.GetWeapon()
+			if i > 0 && has(a.GetExploits(), effTwo) {
+				blowWeapon = a.GetSecondWeapon()
+			}
+			pa := &lossv1.PendingAttack{
+				AttackerId: a.GetAttackerId(), DefenderId: t.GetTargetId(), Weapon: a.GetWeapon(), Exploits: a.GetExploits(),
+				Difficulty: a.GetDefenceDifficulty(), AttackTotal: a.GetTest().GetTotal(), Situation: a.GetSituation(),
+				Explosive: w.GetExplosive(), BlowWeapon: blowWeapon, Counter: a.GetCounter(), Manoeuvre: a.GetManoeuvre(),
+				WithDamage: a.GetWithDamage(), Phase: f.cs.GetActionPoints() + a.GetActionPointsSpent(),
+			}
+			s.Queued = append(s.Queued, pa)
+		}
+		nextPending(s)
+	case *lossv1.Event_DefenceRolled:
+		d := k.DefenceRolled
+		f, err := get(d.GetDefenderId())
+		if err != nil {
+			return err
+		}
+		f.cs.ActionPoints -= d.GetActionPointsSpent()
+		t := d.GetTest()
+		if t == nil {
+			return nil
+		}
+		f.cs.NextActionBonus, f.cs.ProtectBonus = 0, 0
+		spend(s, f, t.GetSpend())
+		failedExploit(st, s, f, d.GetExploits(), t, false)
+		if !t.GetSuccess() {
+			return nil
+		}
+		list := d.GetEffects()
+		if len(list) == 0 && d.GetExploits() > 0 {
+			f.cs.NextActionBonus = options(st).GetDefenceExploitBonus() // LOS-016
+		}
+		if has(list, effTotal) || has(list, effWall) { // LOS-063, LOS-066
+			f.cs.Wall = ExploitStep * d.GetExploits()
+		}
+		if has(list, effFeint) {
+			if f.cs.Feints == nil {
+				f.cs.Feints = map[string]int32{}
+			}
+			f.cs.Feints[d.GetAttackerId()] = s.GetTour() + 1
+		}
+		if n := countOf(list, effAdvantage); n > 0 {
+			f.cs.Advantage = min(MaxAdvantage, f.cs.GetAdvantage()+n)
+		}
+		if has(list, effCounter) {
+			f.cs.Countered = append(f.cs.Countered, d.GetAttackerId())
+		}
+		if has(list, effProtect) {
+			if ally, err := get(d.GetAllyId()); err == nil {
+				ally.cs.ProtectBonus += ProtectBonus
+			}
+		}
+		if att, err := get(d.GetAttackerId()); err == nil {
+			applyToTarget(st, s, att, list, 0, f.cs.GetActionPoints()+d.GetActionPointsSpent())
+		}
+	case *lossv1.Event_AttackResolved:
+		r := k.AttackResolved
+		if p := s.GetPending(); p != nil && p.GetAttackerId() == r.GetAttackerId() && p.GetDefenderId() == r.GetTargetId() {
+			s.Pending = nil
+		}
+		nextPending(s)
+		t, err := get(r.GetTargetId())
+		if err != nil {
+			return err
+		}
+		att, err := get(r.GetAttackerId())
+		if err != nil {
+			return err
+		}
+		wasOut := t.cs.GetOut()
+		t.cs.Light, t.cs.Grave, t.cs.Fatal, t.cs.Health = r.GetLight(), r.GetGrave(), r.GetFatal(), r.GetHealth()
+		t.cs.Out, t.cs.Dying = r.GetTargetOut(), r.GetTargetDying()
+		if t.cs.GetOut() && !wasOut {
+			t.cs.FelledBy = att.id()
+			owe(st, t, r.GetAttackerPhase(), att.id())
+		}
+		if !r.GetHit() {
+			return nil
+		}
+		if n := countOf(r.GetEffects(), effAdvantage); n > 0 {
+			att.cs.Advantage = min(MaxAdvantage, att.cs.GetAdvantage()+n)
+		}
+		if has(r.GetEffects(), effFeint) {
+			if att.cs.Feints == nil {
+				att.cs.Feints = map[string]int32{}
+			}
+			att.cs.Feints[t.id()] = s.GetTour() + 1
+		}
+		applyToTarget(st, s, t, r.GetEffects(), 0, r.GetAttackerPhase())
+		switch r.GetManoeuvre() {
+		case lossv1.Manoeuvre_MANOEUVRE_GRAB:
+			t.cs.Restrained = true
+		case lossv1.Manoeuvre_MANOEUVRE_TRIP:
+			t.cs.Prone = true
+			owe(st, t, r.GetAttackerPhase(), "")
+		}
+	case *lossv1.Event_Passed:
+		f, err := get(k.Passed.GetCombatantId())
+		if err != nil {
+			return err
+		}
+		f.cs.Passed = true
+		acted(st, s, f, false)
+	case *lossv1.Event_Declared:
+		f, err := get(k.Declared.GetCombatantId())
+		if err != nil {
+			return err
+		}
+		f.cs.Declared, f.cs.Intention = true, k.Declared.GetIntention()
+		if s.GetDeclaring() {
+			all := true
+			for _, o := range fighters(st) {
+				if !o.cs.GetOut() && !o.cs.GetJoining() && !o.cs.GetDeclared() {
+					all = false
+				}
+			}
+			s.Declaring = !all
+		}
+	case *lossv1.Event_Waited:
+		w := k.Waited
+		f, err := get(w.GetCombatantId())
+		if err != nil {
+			return err
+		}
+		f.cs.ActionPoints = w.GetUntilPhase()
+		f.cs.WaitDiscount += w.GetDiscount()
+		f.cs.OwedPhase = 0
+	case *lossv1.Event_Aimed:
+		a := k.Aimed
+		f, err := get(a.GetCombatantId())
+		if err != nil {
+			return err
+		}
+		f.cs.ActionPoints -= a.GetActionPointsSpent()
+		if a.GetWholeTour() {
+			f.cs.AimTourBonus = a.GetBonus()
+		} else {
+			if f.cs.GetAimWeapon() != a.GetWeapon() {
+				f.cs.AimBonus = 0
+			}
+			f.cs.AimBonus, f.cs.AimWeapon = min(MaxAim, f.cs.GetAimBonus()+a.GetBonus()), a.GetWeapon()
+		}
+		acted(st, s, f, true)
+	case *lossv1.Event_SimpleActed:
+		a := k.SimpleActed
+		f, err := get(a.GetCombatantId())
+		if err != nil {
+			return err
+		}
+		f.cs.ActionPoints -= a.GetActionPointsSpent()
+		switch a.GetKind() {
+		case lossv1.SimpleKind_SIMPLE_KIND_SPEAK:
+			return nil
+		case lossv1.SimpleKind_SIMPLE_KIND_STAND_UP:
+			f.cs.Prone = false
+		case lossv1.SimpleKind_SIMPLE_KIND_RECOVER_WEAPON:
+			f.cs.Disarmed, f.cs.DisarmedTour = false, 0
+		}
+		acted(st, s, f, true)
+	case *lossv1.Event_DisasterDeclared:
+		s.FailedExploitBy = ""
+	case *lossv1.Event_DyingResolved:
+		d := k.DyingResolved
+		t, err := get(d.GetTargetId())
+		if err != nil {
+			return err
+		}
+		t.cs.Dying = false
+		t.cs.Dead = d.GetDead()
+		if d.GetChoice() == lossv1.DyingChoice_DYING_CHOICE_SACRIFICE_INSPIRATION {
+			spend(s, t, &lossv1.Spend{Inspiration: map[string]int32{d.GetVertu(): 1}})
+		}
+	case *lossv1.Event_PursuitStarted:
+		s.Pursuit = k.PursuitStarted.GetPursuit()
+	case *lossv1.Event_PursuitActed:
+		a := k.PursuitActed
+		f, err := get(a.GetCombatantId())
+		if err != nil {
+			return err
+		}
+		if a.GetResolves() {
+			s.Pending = nil
+			nextPending(s)
+		} else {
+			f.cs.ActionPoints -= a.GetActionPointsSpent()
+			spend(s, f, a.GetTest().GetSpend())
+			acted(st, s, f, true)
+			failedExploit(st, s, f, a.GetExploits(), a.GetTest(), false)
+		}
+		p := s.GetPursuit()
+		if p == nil {
+			return nil
+		}
+		if a.GetZigzag() > 0 {
+			p.Zigzag, p.ZigzagBy = a.GetZigzag(), f.id()
+		}
+		if a.GetDodgePossible() {
+			s.Queued = append(s.Queued, &lossv1.PendingAttack{
+				AttackerId: f.id(), DefenderId: a.GetTargetId(), Difficulty: pursuitDifficulty(a.GetKind(), a.GetExploits()),
+				AttackTotal: a.GetTest().GetTotal(), Pursuit: a.GetKind(), Phase: f.cs.GetActionPoints() + a.GetActionPointsSpent(),
+			})
+			nextPending(s)
+			return nil
+		}
+		if a.GetTargetDown() {
+			if t, err := get(a.GetTargetId()); err == nil {
+				t.cs.Prone = true
+			}
+		}
+		if a.GetEnded() {
+			s.Pursuit = nil
+		} else if a.GetSuccess() || a.GetResolves() {
+			p.Distance = a.GetDistance()
+		}
+	case *lossv1.Event_FreeRaisesGranted:
+		f, err := get(k.FreeRaisesGranted.GetCombatantId())
+		if err != nil {
+			return err
+		}
+		f.cs.FreeRaises += k.FreeRaisesGranted.GetCount()
+	default:
+		return fmt.Errorf("unknown Loss event %T", k)
+	}
+	return nil
+}
+
+// applyToTarget applies the effects that hinder a target: aimed blows, a fall, a disarm, a
+// neutralisation, a grab (LOS-069…LOS-076), owing it its action at the same phase (LOS-110).
+func applyToTarget(st *encounterv1.EncounterState, s *lossv1.State, t fighter, list []E, _ int32, phase int32) {
+	hindering := false
+	for _, e := range list {
+		switch e {
+		case effLimb:
+			t.cs.LastingDifficulty += 2
+		case effZone:
+			t.cs.LastingDifficulty += 5
+		case effPoint:
+			t.cs.LastingDifficulty += 10
+		case effOverthrow:
+			t.cs.Prone, hindering = true, true
+		case effDisarm:
+			t.cs.Disarmed, t.cs.DisarmedTour, hindering = true, s.GetTour(), true
+		case effNeutral:
+			t.cs.Neutralised, t.cs.Out, hindering = true, true, true
+		}
+	}
+	if hindering {
+		owe(st, t, phase, "")
+	}
+}
+
+// owe gives a combatant hindered at its own phase its action there (LOS-110).
+func owe(st *encounterv1.EncounterState, t fighter, phase int32, _ string) {
+	if !options(st).GetSamePhaseSimultaneous() || phase <= 0 {
+		return
+	}
+	if t.cs.GetActionPoints() == phase && !t.cs.GetPassed() && t.cs.GetActionPoints() > 0 {
+		t.cs.OwedPhase = phase
+	}
+}

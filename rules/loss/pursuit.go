@@ -1,0 +1,293 @@
+package loss
+
+import (
+	"slices"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
+	"github.com/fray-rpg/fray/rules/engine"
+)
+
+// Pursuit numbers (LOS-100…LOS-107).
+const (
+	MaxDistance        = 6  // LOS-100: beyond, the pursuit ends
+	PursuitActionCost  = 2  // LOS-103…LOS-107
+	ChargeCost         = 3  // LOS-102
+	ChargeDifficulty   = 20 // LOS-102
+	AthleticsDiff      = 15 // LOS-103, LOS-105
+	KeepPaceDifficulty = 15 // LOS-106, LOS-107
+	LegsShotDifficulty = 20 // LOS-106
+	LegsShotMaxRange   = 3  // LOS-106
+)
+
+// DistanceDifficulty is the Difficulty of changing distance at a distance (LOS-104).
+func DistanceDifficulty(units int32) int32 {
+	if units <= 2 {
+		return 15
+	}
+	return 15 + 5*(units-2)
+}
+
+// zigzagMalus is what Zigzags add to the pursuers' actions per Exploits (LOS-107).
+func zigzagMalus(exploits int32) int32 {
+	switch exploits {
+	case 0:
+		return 2
+	case 1:
+		return 5
+	default:
+		return 10
+	}
+}
+
+func decideStartPursuit(st *encounterv1.EncounterState, sp *lossv1.StartPursuit, gm bool) ([]*encounterv1.Event, error) {
+	if !gm {
+		return nil, engine.Forbidden("only the GM opens a pursuit")
+	}
+	if lossState(st).GetPursuit() != nil {
+		return nil, engine.Refused("LOS-100", "a pursuit is already on")
+	}
+	if len(sp.GetPursuerIds()) == 0 || len(sp.GetPursuedIds()) == 0 {
+		return nil, engine.Invalid("LOS-100", "a pursuit needs pursuers and pursued")
+	}
+	if sp.GetDistance() < 1 || sp.GetDistance() > MaxDistance {
+		return nil, engine.Invalid("LOS-100", "a pursuit starts at a distance of 1 (contact) to %d (out of range) units, not %d", MaxDistance, sp.GetDistance())
+	}
+	for _, id := range append(slices.Clone(sp.GetPursuerIds()), sp.GetPursuedIds()...) {
+		f, err := fighterOf(st, id)
+		if err != nil {
+			return nil, err
+		}
+		if f.cs.GetOut() {
+			return nil, engine.Refused("LOS-100", "%s is out of the fight", f.name())
+		}
+		if slices.Contains(sp.GetPursuerIds(), id) && slices.Contains(sp.GetPursuedIds(), id) {
+			return nil, engine.Invalid("LOS-100", "%s cannot both pursue and flee", f.name())
+		}
+	}
+	return one(&lossv1.Event{Kind: &lossv1.Event_PursuitStarted{PursuitStarted: &lossv1.PursuitStarted{Pursuit: &lossv1.Pursuit{
+		PursuerIds: sp.GetPursuerIds(), PursuedIds: sp.GetPursuedIds(), Distance: sp.GetDistance(),
+	}}}}), nil
+}
+
+func decidePursuit(st *encounterv1.EncounterState, f fighter, a *lossv1.PursuitAction, env engine.Env) ([]*encounterv1.Event, error) {
+	p := lossState(st).GetPursuit()
+	if p == nil {
+		return nil, engine.Refused("LOS-100", "there is no pursuit going on")
+	}
+	pursuer := slices.Contains(p.GetPursuerIds(), f.id())
+	if !pursuer && !slices.Contains(p.GetPursuedIds(), f.id()) {
+		return nil, engine.Refused("LOS-100", "%s takes no part in the pursuit", f.name())
+	}
+	if err := hindered(st, f, false, false, false); err != nil {
+		return nil, err
+	}
+	if a.GetExploits() < 0 || a.GetExploits() > MaxExploits {
+		return nil, engine.Invalid("LOS-010", "%s declares %d Exploits; from 0 to %d may be declared", f.name(), a.GetExploits(), MaxExploits)
+	}
+	k := a.GetKind()
+	dist := p.GetDistance()
+	var t fighter
+	needTarget := k != lossv1.PursuitKind_PURSUIT_KIND_CHANGE_DISTANCE && k != lossv1.PursuitKind_PURSUIT_KIND_ZIGZAGS
+	if needTarget {
+		var err error
+		if t, err = fighterOf(st, a.GetTargetId()); err != nil {
+			return nil, err
+		}
+		other := p.GetPursuedIds()
+		if !pursuer {
+			other = p.GetPursuerIds()
+		}
+		if !slices.Contains(other, t.id()) || t.cs.GetOut() {
+			return nil, engine.Refused("LOS-100", "%s is not an opponent in this pursuit", t.name())
+		}
+	}
+	score := f.sh.GetPursuit()
+	base := int32(KeepPaceDifficulty)
+	cost := int32(PursuitActionCost)
+	rule := ""
+	switch k {
+	case lossv1.PursuitKind_PURSUIT_KIND_CHARGE:
+		rule, cost, base = "LOS-102", ChargeCost, ChargeDifficulty
+		if !pursuer || dist != 2 {
+			return nil, engine.Refused(rule, "a Charge is made by a pursuer at distance 2; the distance is %d", dist)
+		}
+	case lossv1.PursuitKind_PURSUIT_KIND_CLOTHESLINE:
+		rule, score, base = "LOS-103", f.sh.GetAthletics(), AthleticsDiff
+		if pursuer || dist != 2 {
+			return nil, engine.Refused(rule, "a Clothesline is made by the pursued turning back at distance 2; the distance is %d", dist)
+		}
+	case lossv1.PursuitKind_PURSUIT_KIND_CHANGE_DISTANCE:
+		rule, base = "LOS-104", DistanceDifficulty(dist)
+	case lossv1.PursuitKind_PURSUIT_KIND_TACKLE:
+		rule, score, base = "LOS-105", f.sh.GetAthletics(), AthleticsDiff
+		if !pursuer || dist != 1 {
+			return nil, engine.Refused(rule, "a Tackle is made by a pursuer at contact (1); the distance is %d", dist)
+		}
+	case lossv1.PursuitKind_PURSUIT_KIND_SHOOT_LEGS:
+		rule = "LOS-106"
+		if dist > LegsShotMaxRange {
+			return nil, engine.Refused(rule, "shooting the legs needs a distance of %d or less; it is %d", LegsShotMaxRange, dist)
+		}
+	case lossv1.PursuitKind_PURSUIT_KIND_ZIGZAGS:
+		rule = "LOS-107"
+		if pursuer {
+			return nil, engine.Refused(rule, "Zigzags are for the pursued")
+		}
+	default:
+		return nil, engine.Invalid("LOS-100", "choose a pursuit action: charge, clothesline, change distance, tackle, shoot the legs or zigzags")
+	}
+	if score == nil {
+		return nil, engine.Refused(rule, "%s's sheet has no score for this pursuit action", f.name())
+	}
+	var w *lossv1.Weapon
+	total := cost
+	if k == lossv1.PursuitKind_PURSUIT_KIND_SHOOT_LEGS {
+		var err error
+		if w, err = weaponOf(f, a.GetWeapon()); err != nil {
+			return nil, err
+		}
+		if !isRanged(w) {
+			return nil, engine.Refused(rule, "%s is not a ranged weapon", w.GetName())
+		}
+		total += attackCost(f, w)
+	}
+	cost = f.cost(cost)
+	total = f.cost(total)
+	if err := needPA(f, total, "this pursuit action"); err != nil {
+		return nil, err
+	}
+	m := &mods{}
+	if err := spendBonus(st, f, a.GetSpend(), m); err != nil {
+		return nil, err
+	}
+	ownModifiers(st, f, nil, m, false)
+	if pursuer && p.GetZigzag() > 0 {
+		m.difficulty("the pursued zigzags", "LOS-107", p.GetZigzag())
+	}
+	if score == f.sh.GetPursuit() && f.sh.GetMountSpeed() != 0 {
+		m.test("mount or vehicle speed", "LOS-108", f.sh.GetMountSpeed())
+	}
+	res := roll(st, f, score, base, a.GetExploits(), m, a.GetSpend(), env.Dice)
+	ev := &lossv1.PursuitActed{
+		CombatantId: f.id(), Kind: k, TargetId: t.id(), ActionPointsSpent: cost, Exploits: a.GetExploits(),
+		Test: res, Success: res.GetSuccess(), Distance: dist,
+	}
+	if !res.GetSuccess() {
+		return one(&lossv1.Event{Kind: &lossv1.Event_PursuitActed{PursuitActed: ev}}), nil
+	}
+	switch k {
+	case lossv1.PursuitKind_PURSUIT_KIND_CHANGE_DISTANCE:
+		delta := int32(1)
+		if a.GetExploits() >= 2 {
+			delta = 2 // LOS-104: at most 2 units per action
+		}
+		if a.GetCloser() {
+			ev.Distance = max(1, dist-delta)
+		} else {
+			ev.Distance = dist + delta
+		}
+		if ev.Distance > MaxDistance {
+			ev.Ended, ev.Distance, ev.Note = true, 0, "sight is lost: the pursuit ends (LOS-100)"
+		}
+	case lossv1.PursuitKind_PURSUIT_KIND_ZIGZAGS:
+		ev.Zigzag = zigzagMalus(min(a.GetExploits(), 2))
+	case lossv1.PursuitKind_PURSUIT_KIND_SHOOT_LEGS:
+		ev.ActionPointsSpent = total
+		sm := &mods{}
+		ownModifiers(st, f, nil, sm, false)
+		sm.test("aim", "LOS-084", aimBonus(st, f, w, nil))
+		ev.Shot = roll(st, f, w.GetAttack(), LegsShotDifficulty, 0, sm, nil, env.Dice)
+		ev.Success = ev.GetShot().GetSuccess()
+	}
+	if ev.GetSuccess() && needTarget {
+		if t.cs.GetActionPoints() >= DefenceCost && t.sh.GetDodge() != nil && !t.cs.GetRestrained() {
+			ev.DodgePossible = true
+		} else {
+			pursuitEffect(p, pursuer, t, ev)
+		}
+	}
+	return one(&lossv1.Event{Kind: &lossv1.Event_PursuitActed{PursuitActed: ev}}), nil
+}
+
+// pursuitEffect is what a pursuit action that was not dodged does (LOS-102, LOS-103, LOS-105,
+// LOS-106).
+func pursuitEffect(p *lossv1.Pursuit, byPursuer bool, t fighter, ev *lossv1.PursuitActed) {
+	dist := p.GetDistance()
+	ev.Distance = dist
+	switch ev.GetKind() {
+	case lossv1.PursuitKind_PURSUIT_KIND_CHARGE:
+		ev.TargetDown, ev.Note = true, t.name()+" is unseated or thrown down"
+	case lossv1.PursuitKind_PURSUIT_KIND_CLOTHESLINE:
+		ev.TargetDown, ev.Distance = true, dist+1
+	case lossv1.PursuitKind_PURSUIT_KIND_SHOOT_LEGS:
+		ev.TargetDown = true
+		if byPursuer {
+			ev.Distance = max(1, dist-1)
+		} else {
+			ev.Distance = dist + 1
+		}
+	case lossv1.PursuitKind_PURSUIT_KIND_TACKLE:
+		ev.Ended, ev.Distance, ev.Note = true, 0, "the pursuit becomes a standard fight (LOS-105)"
+	}
+	if ev.Distance > MaxDistance {
+		ev.Ended, ev.Distance, ev.Note = true, 0, "sight is lost: the pursuit ends (LOS-100)"
+	}
+}
+
+// decidePursuitReact answers a Charge, Clothesline, Tackle or shot at the legs: only a dodge
+// avoids it, at the attacker's Difficulty.
+func decidePursuitReact(st *encounterv1.EncounterState, pa *lossv1.PendingAttack, att, d fighter, r *lossv1.React, env engine.Env) ([]*encounterv1.Event, error) {
+	p := lossState(st).GetPursuit()
+	byPursuer := slices.Contains(p.GetPursuerIds(), att.id())
+	res := &lossv1.PursuitActed{CombatantId: att.id(), Kind: pa.GetPursuit(), TargetId: d.id(), Resolves: true, Distance: p.GetDistance()}
+	dr := &lossv1.DefenceRolled{DefenderId: d.id(), Reaction: r.GetReaction(), AttackerId: att.id()}
+	switch r.GetReaction() {
+	case lossv1.Reaction_REACTION_NONE:
+		res.Success = true
+		pursuitEffect(p, byPursuer, d, res)
+	case lossv1.Reaction_REACTION_DODGE:
+		if d.cs.GetActionPoints() < DefenceCost {
+			return nil, engine.Refused("LOS-032", "%s has no PA left to dodge", d.name())
+		}
+		if d.sh.GetDodge() == nil || d.cs.GetRestrained() {
+			return nil, engine.Refused("LOS-018", "%s cannot dodge", d.name())
+		}
+		m := &mods{}
+		if err := spendBonus(st, d, r.GetSpend(), m); err != nil {
+			return nil, err
+		}
+		ownModifiers(st, d, r.GetSituation(), m, true)
+		exploits := r.GetExploits()
+		if exploits < 0 || exploits > MaxExploits || len(r.GetEffects()) > 0 {
+			return nil, engine.Invalid("LOS-012", "a dodge in a pursuit takes 0 to %d plain Exploits", MaxExploits)
+		}
+		dr.ActionPointsSpent, dr.Exploits = DefenceCost, exploits
+		dr.Test = roll(st, d, d.sh.GetDodge(), pa.GetDifficulty(), exploits, m, r.GetSpend(), env.Dice)
+		res.Dodge = dr.GetTest()
+		res.Success = !dr.GetTest().GetSuccess()
+		if res.Success {
+			pursuitEffect(p, byPursuer, d, res)
+		}
+	default:
+		return nil, engine.Refused("LOS-102", "only a dodge avoids %s", pursuitName(pa.GetPursuit()))
+	}
+	return []*encounterv1.Event{
+		lossEvent(&lossv1.Event{Kind: &lossv1.Event_DefenceRolled{DefenceRolled: dr}}),
+		lossEvent(&lossv1.Event{Kind: &lossv1.Event_PursuitActed{PursuitActed: res}}),
+	}, nil
+}
+
+func pursuitName(k lossv1.PursuitKind) string {
+	switch k {
+	case lossv1.PursuitKind_PURSUIT_KIND_CHARGE:
+		return "a Charge"
+	case lossv1.PursuitKind_PURSUIT_KIND_CLOTHESLINE:
+		return "a Clothesline"
+	case lossv1.PursuitKind_PURSUIT_KIND_TACKLE:
+		return "a Tackle"
+	case lossv1.PursuitKind_PURSUIT_KIND_SHOOT_LEGS:
+		return "a shot at the legs"
+	}
+	return "this action"
+}

@@ -1,0 +1,90 @@
+package loss
+
+import (
+	"fmt"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
+	"github.com/fray-rpg/fray/rules/dice"
+)
+
+// mods gathers the modifiers of one Test, each with its reason and rule, so that the log shows
+// how every Difficulty and total came about.
+type mods struct {
+	diff, tst []*lossv1.Modifier
+}
+
+func (m *mods) difficulty(reason, rule string, v int32) {
+	if v != 0 {
+		m.diff = append(m.diff, &lossv1.Modifier{Reason: reason, Value: v, Rule: rule})
+	}
+}
+
+func (m *mods) test(reason, rule string, v int32) {
+	if v != 0 {
+		m.tst = append(m.tst, &lossv1.Modifier{Reason: reason, Value: v, Rule: rule})
+	}
+}
+
+func sum(ms []*lossv1.Modifier) int32 {
+	var n int32
+	for _, m := range ms {
+		n += m.GetValue()
+	}
+	return n
+}
+
+func plural(n int32, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// ownModifiers adds what a fighter's own state and situation add to its Test (LOS-022,
+// LOS-050, LOS-069…LOS-075).
+func ownModifiers(st *encounterv1.EncounterState, f fighter, sit *lossv1.Situation, m *mods, defending bool) {
+	m.difficulty("wounds", "LOS-022", f.healthPenalty(st))
+	m.difficulty("aimed blows suffered", "LOS-069", f.cs.GetLastingDifficulty())
+	if sit.GetDarkness() {
+		m.difficulty("darkness or blinded", "LOS-050", 10)
+	}
+	if sit.GetLower() {
+		m.difficulty("lower than the opponent", "LOS-050", 5)
+	}
+	if f.cs.GetProne() {
+		m.difficulty("prone", "LOS-050", 10)
+	}
+	if !defending && sit.GetOutnumbered() {
+		m.difficulty("outnumbered by 3 or more", "LOS-050", 5)
+	}
+	if !defending && sit.GetOffHand() {
+		m.difficulty("off-hand", "LOS-050", 5)
+	}
+	if sit.GetHigher() {
+		m.test("higher than the opponent", "LOS-052", 5)
+	}
+	if f.cs.GetNextActionBonus() > 0 {
+		m.test("successful defensive Exploit", "LOS-016", f.cs.GetNextActionBonus())
+	}
+}
+
+// roll makes a Test: Trait + Talent + 1d10 + modifiers against base + 5 per Exploit +
+// modifiers (LOS-001, LOS-002, LOS-010).
+func roll(st *encounterv1.EncounterState, f fighter, s *lossv1.Score, base, exploits int32, m *mods, sp *lossv1.Spend, roller dice.Roller) *lossv1.TestResult {
+	m.difficulty(plural(exploits, "Exploit", "Exploits"), "LOS-010", ExploitStep*exploits)
+	r := roller.Roll(dice.D10(options(st).GetExplodeActionD10()))
+	t := &lossv1.TestResult{
+		Roll:                r,
+		Trait:               f.sh.GetTraits()[s.GetTrait()],
+		Talent:              f.sh.GetTalents()[s.GetTalent()],
+		Bonus:               sum(m.tst),
+		Spend:               sp,
+		Difficulty:          base + sum(m.diff),
+		DifficultyModifiers: m.diff,
+		TestModifiers:       m.tst,
+	}
+	t.Total = t.Trait + t.Talent + r.GetTotal() + t.Bonus
+	t.Success = t.Total >= t.Difficulty
+	return t
+}
