@@ -59,6 +59,11 @@ type FollowUp interface {
 	FollowUp(*encounterv1.EncounterState, Env) ([]*encounterv1.Event, error)
 }
 
+// Joiner is implemented by a system in which combatants may join a fight in progress.
+type Joiner interface {
+	JoinsInProgress()
+}
+
 // Registry holds the rule systems by id and version.
 type Registry struct {
 	systems map[string][]System // sorted by version
@@ -232,8 +237,12 @@ func decide(sys System, st *encounterv1.EncounterState, cmd *encounterv1.Command
 		if c == nil {
 			return nil, Invalid("", "add combatant: no combatant given")
 		}
-		if st.GetStatus() != encounterv1.EncounterStatus_ENCOUNTER_STATUS_SETUP {
-			return nil, Refused("", "combatants join an encounter before it starts")
+		inProgress := st.GetStatus() == encounterv1.EncounterStatus_ENCOUNTER_STATUS_ACTIVE
+		if _, ok := sys.(Joiner); inProgress && !ok {
+			return nil, Refused("", "in %s, combatants join an encounter before it starts", sys.Name())
+		}
+		if k.AddCombatant.GetWatched() && !inProgress {
+			return nil, Invalid("", "only a newcomer to a fight in progress has watched it")
 		}
 		c = proto.CloneOf(c)
 		if c.Controller == "" {
@@ -254,7 +263,9 @@ func decide(sys System, st *encounterv1.EncounterState, cmd *encounterv1.Command
 		if err := sys.CheckCombatant(st, c); err != nil {
 			return nil, err
 		}
-		return one(&encounterv1.Event{Payload: &encounterv1.Event_CombatantAdded{CombatantAdded: &encounterv1.CombatantAdded{Combatant: c}}}), nil
+		return one(&encounterv1.Event{Payload: &encounterv1.Event_CombatantAdded{CombatantAdded: &encounterv1.CombatantAdded{
+			Combatant: c, Watched: k.AddCombatant.GetWatched(), InProgress: inProgress,
+		}}}), nil
 	case *encounterv1.Command_RemoveCombatant:
 		if err := gmOnly("remove a combatant"); err != nil {
 			return nil, err

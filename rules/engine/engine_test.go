@@ -153,8 +153,10 @@ func TestSetupStartAndEnd(t *testing.T) {
 	require.Equal(t, uint64(2), st.GetDiceOffset())
 	_, err = reg.Decide(st, start, env("gm"))
 	requireCode(t, err, engine.CodePrecondition)
-	_, err = reg.Decide(st, combatant("d", "D", "gm"), env("gm"))
-	requireCode(t, err, engine.CodePrecondition)
+	// Loss lets a newcomer join a fight in progress (engine.Joiner, LOS-039).
+	joined, err := reg.Decide(st, combatant("d", "D", "gm"), env("gm"))
+	require.NoError(t, err)
+	require.True(t, joined[0].GetCombatantAdded().GetInProgress())
 
 	end := &encounterv1.Command{Kind: &encounterv1.Command_End{End: &encounterv1.EndEncounter{Reason: "fuite"}}}
 	_, err = reg.Decide(st, end, env("david"))

@@ -54,9 +54,12 @@ type System struct{}
 // New returns the Loss rule system.
 func New() System { return System{} }
 
-func (System) ID() string      { return ID }
-func (System) Name() string    { return "Les Chants de Loss" }
-func (System) Version() uint32 { return Version }
+func (System) ID() string { return ID }
+
+// JoinsInProgress: a newcomer joins a fight in progress and acts from the next Tour (LOS-039).
+func (System) JoinsInProgress() {}
+func (System) Name() string     { return "Les Chants de Loss" }
+func (System) Version() uint32  { return Version }
 
 func lossState(st *encounterv1.EncounterState) *lossv1.State {
 	if s := st.GetLoss(); s != nil {

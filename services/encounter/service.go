@@ -327,7 +327,7 @@ func (s *Service) CreateEncounter(ctx context.Context, req *encounterv1.CreateEn
 
 func (s *Service) AddCombatant(ctx context.Context, req *encounterv1.AddCombatantRequest) (*encounterv1.AddCombatantResponse, error) {
 	events, st, err := s.execute(ctx, req.GetEncounterId(), req.GetCommandId(), req.ExpectedSequence,
-		&encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: req.GetCombatant()}}})
+		&encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: req.GetCombatant(), Watched: req.GetWatched()}}})
 	if err != nil {
 		return nil, err
 	}
