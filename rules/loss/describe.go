@@ -2,36 +2,71 @@ package loss
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
 )
 
+func row(cells ...string) *rulesetv1.TableRow { return &rulesetv1.TableRow{Cells: cells} }
+
 // Describe returns the sheet fields, actions, options and tables of Les Chants de Loss.
 func (s System) Describe() *rulesetv1.RulesetDescriptor {
-	row := func(cells ...string) *rulesetv1.TableRow { return &rulesetv1.TableRow{Cells: cells} }
-	return &rulesetv1.RulesetDescriptor{
+	d := &rulesetv1.RulesetDescriptor{
 		Id: ID, Name: s.Name(), Version: Version,
 		SheetFields: []*rulesetv1.FieldDescriptor{
 			{Name: "kind", Description: "COMBATANT_KIND_PLAYER_CHARACTER, COMBATANT_KIND_ADVERSAIRE or COMBATANT_KIND_SBIRE (LOS-024)"},
 			{Name: "traits", Description: "Traits by name: Puissance, Agilité, Instinct…"},
 			{Name: "talents", Description: "Talents by name: Arme de mêlée, Esquive, Parade…"},
 			{Name: "initiative", Description: "added to the d10 of the Initiative roll (LOS-030)"},
-			{Name: "weapons", Description: "name, kind (WEAPON_KIND_MELEE, _RANGED, _NATURAL, _UNARMED), attack Trait + Talent, Vitesse (PA cost of melee and ranged weapons), damage"},
+			{Name: "weapons", Description: "name, kind (WEAPON_KIND_MELEE, _RANGED, _NATURAL, _UNARMED), attack Trait + Talent, Vitesse (PA cost of melee and ranged weapons), damage, assaut_damage, long, improvised, range and limit (m), explosive, heavy, bow, type"},
 			{Name: "parry", Description: "Trait + Talent of a parry"},
 			{Name: "dodge", Description: "Trait + Talent of a dodge"},
 			{Name: "armour", Description: "protection subtracted from damage (LOS-021)"},
-			{Name: "shield_protection", Description: "shield protection, always subtracted (LOS-021)"},
+			{Name: "shield_protection", Description: "shield protection, always subtracted (LOS-021, LOS-053)"},
+			{Name: "shield", Description: "name, size (SMALL, MEDIUM, LARGE), parry_bonus, dodge_penalty (LOS-053, LOS-019)"},
 			{Name: "fursa", Description: "Fursa held, player characters only (LOS-005)"},
 			{Name: "inspiration", Description: "Inspiration per Vertu: Sagesse, Honneur, Courage (LOS-005)"},
+			{Name: "free_raises", Description: "Augmentations Gratuites held, +5 each when spent (LOS-004)"},
+			{Name: "specialisations", Description: "kind and weapon_type (LOS-090…LOS-094)"},
 			{Name: "initiative_group", Description: "combatants of one group share one Initiative roll (LOS-037)"},
+			{Name: "armoured_forearm", Description: "a sturdy object to parry with (LOS-019)"},
+			{Name: "pursuit", Description: "Trait + Talent of pursuit actions (LOS-104, LOS-108)"},
+			{Name: "mount_speed", Description: "the mount's or vehicle's speed bonus (LOS-108)"},
+			{Name: "athletics", Description: "Trait + Talent of Athletics: grab, trip, clothesline, tackle"},
+			{Name: "large", Description: "larger than a human: no Kill outright (LOS-078)"},
+			{Name: "structure", Description: "a structure: Fortification destruction applies (LOS-090)"},
+			{Name: "armour_exploit_modifier", Description: "Difficulty added to aimed Exploits and Kill outright against it (LOS-078, LOS-079)"},
+			{Name: "mounted", Description: "mounted or in a vehicle: no heavy weapons (LOS-090)"},
 		},
 		Actions: []*rulesetv1.ActionDescriptor{
-			{Name: "attack", Description: "Test Trait + Talent + 1d10 against 15 + 5 per Exploit; Exploits buy extra damage", Cost: "the weapon's Vitesse; 2 PA natural or unarmed", Rule: "LOS-035"},
+			{Name: "attack", Description: "Test Trait + Talent + 1d10 against 15 (or the ranged Difficulty) + 5 per Exploit", Cost: "the weapon's Vitesse; 2 PA natural or unarmed; the slower weapon with Two weapons", Rule: "LOS-035"},
+			{Name: "grab or trip", Description: "Athletics Test; a grabbed target cannot dodge this Tour, a tripped one falls", Cost: "3 PA", Rule: "LOS-035"},
 			{Name: "parry", Description: "reaction to an attack that hit its Difficulty; Test against the attacker's Difficulty", Cost: "1 PA", Rule: "LOS-036"},
 			{Name: "dodge", Description: "reaction to an attack that hit its Difficulty; Test against the attacker's Difficulty", Cost: "1 PA", Rule: "LOS-036"},
 			{Name: "take the blow", Description: "reaction: no Test, the attack hits", Cost: "0 PA", Rule: "LOS-009"},
+			{Name: "declare", Description: "the intention of one's first action of the Tour", Cost: "0 PA", Rule: "LOS-038"},
+			{Name: "wait", Description: "act at a lower phase: PA lowered, next action cheaper by the phases waited (minimum 2)", Cost: "the phases waited", Rule: "LOS-040"},
+			{Name: "aim", Description: "+1 per PA to the next Test with a ranged weapon, at most +5; or a whole Tour: +10 (+15 with Visée)", Cost: "1 PA per +1; all PA for a Tour", Rule: "LOS-035"},
+			{Name: "speak", Cost: "0 PA", Rule: "LOS-035"},
+			{Name: "social Talent", Cost: "1 PA", Rule: "LOS-035"},
+			{Name: "pick up an object", Cost: "2 PA", Rule: "LOS-035"},
+			{Name: "move", Description: "at least 3 m", Cost: "2 PA", Rule: "LOS-035"},
+			{Name: "stand up", Description: "regain one's feet or balance", Cost: "4 PA", Rule: "LOS-035"},
+			{Name: "recover weapon", Description: "after a Disarm, the first action of the next Tour", Cost: "the weapon's Vitesse, or 2", Rule: "LOS-074"},
 			{Name: "pass", Description: "end one's actions for the Tour; PA left serve only to defend", Cost: "0 PA", Rule: "LOS-033"},
+			{Name: "disaster", Description: "the GM turns a failed Exploit into a Désastre", Cost: "GM", Rule: "LOS-006"},
+			{Name: "dying", Description: "sacrifice an Inspiration, urgent care, or finish off a dying character", Cost: "0 PA", Rule: "LOS-023"},
+			{Name: "start pursuit", Description: "the GM opens a moving combat at a distance of 1 to 6 units", Cost: "GM", Rule: "LOS-100"},
+			{Name: "charge (pursuit)", Description: "pursuer at distance 2, Difficulty 20: unseats or throws down; dodge at 20", Cost: "3 PA", Rule: "LOS-102"},
+			{Name: "clothesline (pursuit)", Description: "pursued at distance 2, Athletics 15: the target falls, +1 unit", Cost: "2 PA", Rule: "LOS-103"},
+			{Name: "change distance (pursuit)", Description: "pursuit Test against the distance's Difficulty: ±1 unit, ±2 with 2 Exploits", Cost: "2 PA", Rule: "LOS-104"},
+			{Name: "tackle (pursuit)", Description: "pursuer at contact, Athletics 15: the pursuit becomes a fight", Cost: "2 PA", Rule: "LOS-105"},
+			{Name: "shoot the legs (pursuit)", Description: "within 3 units: keep pace at 15, then shoot at 20: the target falls, 1 unit closer", Cost: "2 PA + the weapon's Vitesse", Rule: "LOS-106"},
+			{Name: "zigzags (pursuit)", Description: "pursued Tests at 15: the pursuers' actions +2 (+5, +10 with Exploits)", Cost: "2 PA", Rule: "LOS-107"},
+			{Name: "grant free raises", Description: "the GM grants Augmentations Gratuites from a situation or equipment", Cost: "GM", Rule: "LOS-004"},
 		},
 		Options: []*rulesetv1.OptionDescriptor{
 			{Name: "explode_action_d10", Description: "a 10 on an action Test is rolled again and added", DefaultValue: "true", Rule: "LOS-002"},
@@ -39,58 +74,234 @@ func (s System) Describe() *rulesetv1.RulesetDescriptor {
 			{Name: "health_bands", Description: "NS boxes of the light, grave and fatal bands", DefaultValue: "5,5,5", Rule: "LOS-022"},
 			{Name: "gm_fursa", Description: "the GM's Fursa reserve at the start", DefaultValue: "0", Rule: "LOS-005"},
 			{Name: "gm_fursa_on_failed_exploit", Description: "the GM gains a Fursa when a player character fails an Exploit", DefaultValue: "true", Rule: "LOS-005"},
+			{Name: "pc_starting_fursa", Description: "Fursa of a player character whose sheet gives none", DefaultValue: "1", Rule: "LOS-005"},
+			{Name: "defence_exploit_bonus", Description: "bonus of a successful defensive Exploit on the next action", DefaultValue: "5", Rule: "LOS-016"},
+			{Name: "cancelled_exploits_still_hit", Description: "an attack whose Exploits are all cancelled still hits", DefaultValue: "true", Rule: "LOS-015"},
+			{Name: "pass_attacker_modifiers", Description: "the attacker's own modifiers pass on to the defender", DefaultValue: "false", Rule: "LOS-012"},
+			{Name: "sbire_cancelled_exploit_plain_hit", Description: "a Sbire whose defence cancels the only Exploit takes a plain hit", DefaultValue: "true", Rule: "LOS-025"},
+			{Name: "dying_at_zero_fatal", Description: "anyone at 0 fatal boxes is dying", DefaultValue: "true", Rule: "LOS-023"},
+			{Name: "wall_is_only_defence", Description: "a Defensive wall or Total dodge is the only defence of the Tour", DefaultValue: "true", Rule: "LOS-066"},
+			{Name: "aims_stack", Description: "aiming with PA and for a Tour stack", DefaultValue: "false", Rule: "LOS-084"},
+			{Name: "zigzag_until_next_action", Description: "Zigzags last until the pursued's next action (else the end of the Tour)", DefaultValue: "true", Rule: "LOS-107"},
+			{Name: "declare_low_to_high", Description: "everyone declares, lowest Initiative first, before the Tour", DefaultValue: "false", Rule: "LOS-038"},
+			{Name: "same_phase_simultaneous", Description: "one felled at its phase by another at the same phase still acts there", DefaultValue: "true", Rule: "LOS-110"},
 		},
 		Tables: []*rulesetv1.Table{
 			{Name: "Action costs", Rule: "LOS-035", Header: []string{"action", "PA"}, Rows: []*rulesetv1.TableRow{
-				row("weapon attack", "Vitesse"), row("natural animal attack", "2"), row("unarmed attack", "2"),
-				row("parry or dodge", "1"), row("speak or shout", "0"),
+				row("grab, tackle, trip", "3"), row("Assaut", "4"), row("natural animal attack", "2"), row("unarmed attack", "2"),
+				row("weapon attack", "Vitesse"), row("disarm", "Vitesse, or 2 unarmed"), row("parry or dodge", "1"),
+				row("speak or shout", "0"), row("pick up an object", "2"), row("move 3 m or more", "2"), row("stand up", "4"),
+				row("social Talent", "1"), row("aim", "1 per +1, at most +5"),
 			}},
 			{Name: "Health bands", Rule: "LOS-022", Header: []string{"band", "boxes", "Difficulty"}, Rows: []*rulesetv1.TableRow{
-				row("light", "5", "+0"), row("grave", "5", "+5"), row("fatal", "5", "+10"),
+				row("light", "5", "+0"), row("grave", "5", "+5"), row("fatal", "5", "+10"), row("Sbire", "10", "+0"),
 			}},
 			{Name: "Partial defence", Rule: "LOS-014", Header: []string{"defence total", "Exploits cancelled"}, Rows: []*rulesetv1.TableRow{
 				row("20–24", "1"), row("25–29", "2"), row("30–34", "3"), row("35–39", "4"), row("40+", "5"),
 			}},
+			{Name: "Ranged Difficulty", Rule: "LOS-080", Header: []string{"distance", "metres", "Difficulty"}, Rows: []*rulesetv1.TableRow{
+				row("point-blank", "< 2", "15, +5 to the Test"), row("close", "2–10", "15"), row("in range", "11–20", "20"),
+				row("far", "21–40", "25"), row("very far", "41–60", "30"), row("out of range", "> 60", "35"),
+			}},
+			{Name: "Melee modifiers", Rule: "LOS-050", Header: []string{"situation", "modifier"}, Rows: []*rulesetv1.TableRow{
+				row("darkness or blinded", "+10 Difficulty"), row("lower than the opponent", "+5 Difficulty"), row("prone", "+10 Difficulty"),
+				row("off-hand", "+5 Difficulty"), row("opponent behind an obstacle", "+10 Difficulty"), row("outnumbered by 3+", "+5 Difficulty (not on defence)"),
+				row("higher than the opponent", "+5 Test"), row("striking a prone target", "+10 Test"), row("from behind or surprised target", "+5 Test"),
+				row("improvised weapon", "−2 Test"), row("partial cover (ranged)", "+10 Difficulty"), row("full cover (ranged)", "+15 Difficulty"),
+			}},
+			{Name: "Pursuit distances", Rule: "LOS-100", Header: []string{"units", "distance", "ranged Difficulty", "change distance"}, Rows: []*rulesetv1.TableRow{
+				row("1", "contact", "15", "15"), row("2", "close", "15", "15"), row("3", "in range", "20", "20"),
+				row("4", "far", "25", "25"), row("5", "very far", "30", "30"), row("6", "out of range", "35", "35"), row("7+", "sight lost: the pursuit ends", "", ""),
+			}},
 		},
 	}
+	exploitRows := &rulesetv1.Table{Name: "Exploits", Rule: "LOS-060", Header: []string{"effect", "Exploits", "on", "rule"}}
+	var list []E
+	for e := range effects {
+		list = append(list, e)
+	}
+	slices.Sort(list)
+	for _, e := range list {
+		i := effects[e]
+		d.Actions = append(d.Actions, &rulesetv1.ActionDescriptor{
+			Name: "Exploit: " + i.name, Exploits: i.cost, Rule: i.rule,
+			Description: fmt.Sprintf("declared on %s", useName(i.use)),
+			Cost:        "the Test's action (Assaut: 4 PA)",
+		})
+		exploitRows.Rows = append(exploitRows.Rows, row(i.name, strconv.Itoa(int(i.cost)), useName(i.use), i.rule))
+	}
+	d.Tables = append(d.Tables, exploitRows)
+	return d
+}
+
+func useName(u use) string {
+	var parts []string
+	if u&onMelee != 0 {
+		parts = append(parts, "melee attack")
+	}
+	if u&onRanged != 0 {
+		parts = append(parts, "ranged attack")
+	}
+	if u&onParry != 0 {
+		parts = append(parts, "parry")
+	}
+	if u&(onDodge|onRangedDodge) != 0 {
+		parts = append(parts, "dodge")
+	}
+	out := ""
+	for i, p := range parts {
+		if i > 0 {
+			out += ", "
+		}
+		out += p
+	}
+	return out
 }
 
 // Legal lists what a combatant may do now, with costs.
 func (System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.LegalAction {
 	f, err := fighterOf(st, id)
-	if err != nil || f.cs == nil {
+	if err != nil {
 		return nil
 	}
+	s := lossState(st)
 	var out []*rulesetv1.LegalAction
-	if p := lossState(st).GetPending(); p != nil {
+	add := func(name, desc string, cost int32, rule string, targets []string, weapon string) {
+		out = append(out, &rulesetv1.LegalAction{Name: name, Description: desc, Cost: cost, Rule: rule, Targets: targets, Weapon: weapon})
+	}
+	if p := s.GetPending(); p != nil {
 		if p.GetDefenderId() != id {
 			return nil
 		}
 		if f.cs.GetActionPoints() >= DefenceCost {
-			if f.sh.GetParry() != nil {
-				out = append(out, &rulesetv1.LegalAction{Name: "parry", Cost: DefenceCost, Rule: "LOS-036"})
+			if p.GetPursuit() == lossv1.PursuitKind_PURSUIT_KIND_UNSPECIFIED && f.sh.GetParry() != nil {
+				add("parry", "", DefenceCost, "LOS-036", nil, "")
 			}
-			if f.sh.GetDodge() != nil {
-				out = append(out, &rulesetv1.LegalAction{Name: "dodge", Cost: DefenceCost, Rule: "LOS-036"})
+			if f.sh.GetDodge() != nil && !f.cs.GetRestrained() {
+				add("dodge", "", DefenceCost, "LOS-036", nil, "")
 			}
 		}
-		return append(out, &rulesetv1.LegalAction{Name: "take the blow", Rule: "LOS-009"})
+		add("take the blow", "", 0, "LOS-009", nil, "")
+		return out
 	}
-	if mayAct(st, f) != nil {
-		return nil
+	if s.GetDeclaring() {
+		if !f.cs.GetDeclared() && decideDeclareAllowed(st, f) {
+			add("declare", "your first action this Tour", 0, "LOS-038", nil, "")
+		}
+		return out
+	}
+	if !f.cs.GetOut() && !f.cs.GetDeclared() && f.cs.GetActionPoints() > 0 && f.cs.GetActionPoints() == f.cs.GetInitiativeTotal() {
+		add("declare", "your first action this Tour", 0, "LOS-038", nil, "")
+	}
+	if s.GetPending() != nil || mayAct(st, f) != nil {
+		return out
+	}
+	ap := f.cs.GetActionPoints()
+	if hindered(st, f, false, false, false) != nil {
+		if f.cs.GetProne() {
+			if c := f.cost(StandUpCost); c <= ap {
+				add("stand up", "", c, "LOS-072", nil, "")
+			}
+		} else if c := f.cost(simpleCost(f, lossv1.SimpleKind_SIMPLE_KIND_RECOVER_WEAPON)); c <= ap {
+			add("recover weapon", "", c, "LOS-074", nil, "")
+		}
+		return append(out, &rulesetv1.LegalAction{Name: "pass", Rule: "LOS-033"})
 	}
 	var targets []string
-	for _, c := range st.GetCombatants() {
-		if c.GetId() != id && !lossState(st).GetCombatants()[c.GetId()].GetOut() {
-			targets = append(targets, c.GetId())
+	for _, o := range fighters(st) {
+		if o.id() != id && !o.cs.GetOut() {
+			targets = append(targets, o.id())
 		}
 	}
+	canAttack := hindered(st, f, false, false, true) == nil && len(targets) > 0
 	for _, w := range f.sh.GetWeapons() {
-		if c := attackCost(f, w); c <= f.cs.GetActionPoints() && len(targets) > 0 {
-			out = append(out, &rulesetv1.LegalAction{
-				Name: "attack", Description: fmt.Sprintf("attack with %s", w.GetName()), Cost: c, Rule: "LOS-035", Targets: targets, Weapon: w.GetName(),
-			})
+		if !canAttack || (f.sh.GetMounted() && w.GetHeavy()) {
+			break
+		}
+		if c := f.cost(attackCost(f, w)); c <= ap {
+			add("attack", "attack with "+w.GetName(), c, "LOS-035", targets, w.GetName())
+		}
+		if w.GetAssautDamage() > 0 && !f.cs.GetAssautUsed() && !isRanged(w) {
+			if c := f.cost(AssautCost); c <= ap {
+				add("assaut", "charge with "+w.GetName()+" (1 Exploit)", c, "LOS-061", targets, w.GetName())
+			}
+		}
+		if isRanged(w) {
+			held := int32(0)
+			if f.cs.GetAimWeapon() == w.GetName() {
+				held = f.cs.GetAimBonus()
+			}
+			if held < MaxAim {
+				add("aim", fmt.Sprintf("aim with %s: +1 per PA, up to +%d more", w.GetName(), MaxAim-held), 1, "LOS-035", nil, w.GetName())
+			}
+			add("aim a whole Tour", "all PA: +10 (+15 with Visée) on the next shot", ap, "LOS-084", nil, w.GetName())
 		}
 	}
+	if canAttack && f.sh.GetAthletics() != nil && f.cost(ManoeuvreCost) <= ap {
+		add("grab or trip", "", f.cost(ManoeuvreCost), "LOS-035", targets, "")
+	}
+	if inPursuit(st, id) {
+		out = append(out, legalPursuit(st, f)...)
+	}
+	for _, k := range []lossv1.SimpleKind{lossv1.SimpleKind_SIMPLE_KIND_MOVE, lossv1.SimpleKind_SIMPLE_KIND_PICK_UP, lossv1.SimpleKind_SIMPLE_KIND_SOCIAL} {
+		if c := f.cost(simpleCost(f, k)); c <= ap {
+			add(simpleName(k), "", c, "LOS-035", nil, "")
+		}
+	}
+	if ap > 1 {
+		add("wait", fmt.Sprintf("act later, at a phase from 1 to %d", ap-1), 0, "LOS-040", nil, "")
+	}
+	add("speak", "", 0, "LOS-035", nil, "")
 	return append(out, &rulesetv1.LegalAction{Name: "pass", Rule: "LOS-033"})
+}
+
+func decideDeclareAllowed(st *encounterv1.EncounterState, f fighter) bool {
+	for _, o := range fighters(st) {
+		if o.id() != f.id() && !o.cs.GetOut() && !o.cs.GetJoining() && !o.cs.GetDeclared() && o.cs.GetInitiativeTotal() < f.cs.GetInitiativeTotal() {
+			return false
+		}
+	}
+	return true
+}
+
+func legalPursuit(st *encounterv1.EncounterState, f fighter) []*rulesetv1.LegalAction {
+	p := lossState(st).GetPursuit()
+	pursuer := slices.Contains(p.GetPursuerIds(), f.id())
+	others := p.GetPursuedIds()
+	if !pursuer {
+		others = p.GetPursuerIds()
+	}
+	ap := f.cs.GetActionPoints()
+	var out []*rulesetv1.LegalAction
+	add := func(name string, cost int32, rule string, targets []string) {
+		if f.cost(cost) <= ap {
+			out = append(out, &rulesetv1.LegalAction{Name: name, Cost: f.cost(cost), Rule: rule, Targets: targets})
+		}
+	}
+	d := p.GetDistance()
+	if f.sh.GetPursuit() != nil {
+		add(fmt.Sprintf("change distance (Difficulty %d)", DistanceDifficulty(d)), PursuitActionCost, "LOS-104", nil)
+		if pursuer && d == 2 {
+			add("charge", ChargeCost, "LOS-102", others)
+		}
+		if !pursuer {
+			add("zigzags", PursuitActionCost, "LOS-107", nil)
+		}
+		if d <= LegsShotMaxRange {
+			for _, w := range f.sh.GetWeapons() {
+				if isRanged(w) {
+					add("shoot the legs with "+w.GetName(), PursuitActionCost+attackCost(f, w), "LOS-106", others)
+				}
+			}
+		}
+	}
+	if f.sh.GetAthletics() != nil {
+		if !pursuer && d == 2 {
+			add("clothesline", PursuitActionCost, "LOS-103", others)
+		}
+		if pursuer && d == 1 {
+			add("tackle", PursuitActionCost, "LOS-105", others)
+		}
+	}
+	return out
 }
