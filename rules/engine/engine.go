@@ -27,6 +27,9 @@ type Env struct {
 	// Seed is the encounter's dice seed: its hash is published at creation, the seed itself
 	// when the encounter ends.
 	Seed []byte
+	// RewindState is the state after the event a Rewind returns to, folded from the log by
+	// the caller.
+	RewindState *encounterv1.EncounterState
 }
 
 // System is one rule system at one version.
@@ -318,6 +321,21 @@ func decide(sys System, st *encounterv1.EncounterState, cmd *encounterv1.Command
 		return one(&encounterv1.Event{Payload: &encounterv1.Event_EncounterEnded{EncounterEnded: &encounterv1.EncounterEnded{
 			Reason: k.End.GetReason(), Seed: env.Seed,
 		}}}), nil
+	case *encounterv1.Command_Rewind:
+		if err := gmOnly("rewind the encounter"); err != nil {
+			return nil, err
+		}
+		to := k.Rewind.GetToSequence()
+		if to < 1 || to >= st.GetSequence() {
+			return nil, Invalid("", "encounter %q is at event %d: rewind to an event from 1 to %d", st.GetName(), st.GetSequence(), st.GetSequence()-1)
+		}
+		past := env.RewindState
+		if past.GetSequence() != to || past.GetEncounterId() != st.GetEncounterId() {
+			return nil, Invalid("", "rewinding to event %d needs the state after it", to)
+		}
+		return one(&encounterv1.Event{Payload: &encounterv1.Event_EncounterRewound{EncounterRewound: &encounterv1.EncounterRewound{
+			ToSequence: to, Reason: k.Rewind.GetReason(), State: proto.CloneOf(past),
+		}}}), nil
 	case nil:
 		return nil, Invalid("", "empty command")
 	default:
@@ -365,6 +383,17 @@ func evolveWith(sys System, st *encounterv1.EncounterState, ev *encounterv1.Even
 		st.Status = encounterv1.EncounterStatus_ENCOUNTER_STATUS_ENDED
 		st.Seed = p.EncounterEnded.GetSeed()
 		st.Pending = nil
+	case *encounterv1.Event_EncounterRewound:
+		// Everything, the dice position included, is as it was after to_sequence; only the
+		// sequence moves on.
+		past := p.EncounterRewound.GetState()
+		if past.GetSequence() != p.EncounterRewound.GetToSequence() {
+			return fmt.Errorf("event %d rewinds to %d with a state of event %d", ev.GetSequence(), p.EncounterRewound.GetToSequence(), past.GetSequence())
+		}
+		proto.Reset(st)
+		proto.Merge(st, past)
+		st.Sequence = ev.GetSequence()
+		return nil
 	}
 	if err := sys.Evolve(st, ev); err != nil {
 		return err
@@ -451,12 +480,12 @@ func (r *Registry) Legal(st *encounterv1.EncounterState, combatant string) ([]*r
 
 // Resolve decides cmd against st with the encounter's dice stream (seed, positioned at the
 // state's dice offset) and returns the events and the state after them. st is not changed.
-func (r *Registry) Resolve(st *encounterv1.EncounterState, cmd *encounterv1.Command, actor string, seed []byte) ([]*encounterv1.Event, *encounterv1.EncounterState, error) {
+func (r *Registry) Resolve(st *encounterv1.EncounterState, cmd *encounterv1.Command, actor string, seed []byte, rewind *encounterv1.EncounterState) ([]*encounterv1.Event, *encounterv1.EncounterState, error) {
 	stream, err := dice.NewStream(seed, st.GetDiceOffset())
 	if err != nil {
 		return nil, nil, Invalid("", "%v", err)
 	}
-	events, err := r.Decide(st, cmd, Env{Actor: actor, Dice: stream, Seed: seed})
+	events, err := r.Decide(st, cmd, Env{Actor: actor, Dice: stream, Seed: seed, RewindState: rewind})
 	if err != nil {
 		return nil, nil, err
 	}

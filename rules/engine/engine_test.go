@@ -245,13 +245,13 @@ func TestResolveAndRolls(t *testing.T) {
 		{combatant("b", "B", "gm"), "gm"},
 	} {
 		before := proto.CloneOf(st)
-		evs, next, err := reg.Resolve(st, c.cmd, c.actor, sd)
+		evs, next, err := reg.Resolve(st, c.cmd, c.actor, sd, nil)
 		require.NoError(t, err)
 		require.True(t, proto.Equal(before, st), "Resolve leaves st alone")
 		require.Len(t, evs, 1)
 		st = next
 	}
-	evs, next, err := reg.Resolve(st, start, "gm", sd)
+	evs, next, err := reg.Resolve(st, start, "gm", sd, nil)
 	require.NoError(t, err)
 	var rolls []*dicev1.Roll
 	for _, ev := range evs {
@@ -265,8 +265,8 @@ func TestResolveAndRolls(t *testing.T) {
 	require.Equal(t, uint64(2), next.GetDiceOffset())
 	require.Equal(t, rolls, engine.Rolls(&encounterv1.EventBatch{Events: evs}))
 
-	_, _, err = reg.Resolve(next, start, "gm", sd[:5])
+	_, _, err = reg.Resolve(next, start, "gm", sd[:5], nil)
 	requireCode(t, err, engine.CodeInvalid)
-	_, _, err = reg.Resolve(next, start, "gm", sd)
+	_, _, err = reg.Resolve(next, start, "gm", sd, nil)
 	requireCode(t, err, engine.CodePrecondition)
 }

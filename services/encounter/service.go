@@ -45,7 +45,7 @@ func (d RemoteDecider) Resolve(ctx context.Context, req *rulesv1.ResolveRequest)
 type LocalDecider struct{ Registry *engine.Registry }
 
 func (d LocalDecider) Resolve(_ context.Context, req *rulesv1.ResolveRequest) (*rulesv1.ResolveResponse, error) {
-	events, next, err := d.Registry.Resolve(req.GetState(), req.GetCommand(), req.GetActor(), req.GetSeed())
+	events, next, err := d.Registry.Resolve(req.GetState(), req.GetCommand(), req.GetActor(), req.GetSeed(), req.GetRewindState())
 	if err != nil {
 		return nil, platform.Status(err)
 	}
@@ -241,7 +241,13 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 		if err != nil {
 			return nil, nil, unavailable(fmt.Errorf("dice seed of %s: %w", id, err))
 		}
-		resp, err := s.decider.Resolve(ctx, &rulesv1.ResolveRequest{State: e.state, Command: cmd, Actor: actor, Seed: seed})
+		req := &rulesv1.ResolveRequest{State: e.state, Command: cmd, Actor: actor, Seed: seed}
+		if rw := cmd.GetRewind(); rw != nil && rw.GetToSequence() >= 1 && rw.GetToSequence() < e.state.GetSequence() {
+			if req.RewindState, err = s.stateAt(ctx, id, rw.GetToSequence()); err != nil {
+				return nil, nil, err
+			}
+		}
+		resp, err := s.decider.Resolve(ctx, req)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -467,6 +473,35 @@ func (s *Service) WatchEncounter(req *encounterv1.WatchEncounterRequest, stream 
 	}
 	if err != nil {
 		return unavailable(err)
+	}
+	return nil
+}
+
+func (s *Service) RewindEncounter(ctx context.Context, req *encounterv1.RewindEncounterRequest) (*encounterv1.RewindEncounterResponse, error) {
+	events, st, err := s.execute(ctx, req.GetEncounterId(), req.GetCommandId(), req.ExpectedSequence,
+		&encounterv1.Command{Kind: &encounterv1.Command_Rewind{Rewind: &encounterv1.Rewind{ToSequence: req.GetToSequence(), Reason: req.GetReason()}}})
+	if err != nil {
+		return nil, err
+	}
+	return &encounterv1.RewindEncounterResponse{Events: events, State: st}, nil
+}
+
+// ExportLog streams every event of the encounter recorded so far, in order.
+func (s *Service) ExportLog(req *encounterv1.ExportLogRequest, stream grpc.ServerStreamingServer[encounterv1.ExportLogResponse]) error {
+	ctx := stream.Context()
+	if _, err := s.entry(ctx, req.GetEncounterId()); err != nil {
+		return err
+	}
+	recs, err := s.events.Load(ctx, req.GetEncounterId(), 0)
+	if err != nil {
+		return unavailable(err)
+	}
+	for _, r := range recs {
+		for _, ev := range r.Batch.GetEvents() {
+			if err := stream.Send(&encounterv1.ExportLogResponse{Event: ev}); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

@@ -68,7 +68,7 @@ func (s *Server) Resolve(ctx context.Context, req *rulesv1.ResolveRequest) (*rul
 	if req.GetCommand() == nil {
 		return nil, status.Error(codes.InvalidArgument, "resolve needs a command")
 	}
-	events, next, err := s.reg.Resolve(req.GetState(), req.GetCommand(), req.GetActor(), req.GetSeed())
+	events, next, err := s.reg.Resolve(req.GetState(), req.GetCommand(), req.GetActor(), req.GetSeed(), req.GetRewindState())
 	if err != nil {
 		return nil, platform.Status(err)
 	}

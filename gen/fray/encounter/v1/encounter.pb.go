@@ -493,6 +493,7 @@ type Command struct {
 	//	*Command_RemoveCombatant
 	//	*Command_Start
 	//	*Command_End
+	//	*Command_Rewind
 	//	*Command_Loss
 	Kind          isCommand_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
@@ -581,6 +582,15 @@ func (x *Command) GetEnd() *EndEncounter {
 	return nil
 }
 
+func (x *Command) GetRewind() *Rewind {
+	if x != nil {
+		if x, ok := x.Kind.(*Command_Rewind); ok {
+			return x.Rewind
+		}
+	}
+	return nil
+}
+
 func (x *Command) GetLoss() *v1.Action {
 	if x != nil {
 		if x, ok := x.Kind.(*Command_Loss); ok {
@@ -614,6 +624,10 @@ type Command_End struct {
 	End *EndEncounter `protobuf:"bytes,5,opt,name=end,proto3,oneof"`
 }
 
+type Command_Rewind struct {
+	Rewind *Rewind `protobuf:"bytes,6,opt,name=rewind,proto3,oneof"`
+}
+
 type Command_Loss struct {
 	Loss *v1.Action `protobuf:"bytes,20,opt,name=loss,proto3,oneof"`
 }
@@ -627,6 +641,8 @@ func (*Command_RemoveCombatant) isCommand_Kind() {}
 func (*Command_Start) isCommand_Kind() {}
 
 func (*Command_End) isCommand_Kind() {}
+
+func (*Command_Rewind) isCommand_Kind() {}
 
 func (*Command_Loss) isCommand_Kind() {}
 
@@ -876,6 +892,60 @@ func (x *EndEncounter) GetReason() string {
 	return ""
 }
 
+// Rewind returns the encounter to the state it had after an earlier event (GM only). Nothing
+// is deleted: an EncounterRewound event records the return, with the state restored.
+type Rewind struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ToSequence    uint64                 `protobuf:"varint,1,opt,name=to_sequence,json=toSequence,proto3" json:"to_sequence,omitempty"`
+	Reason        string                 `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Rewind) Reset() {
+	*x = Rewind{}
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Rewind) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Rewind) ProtoMessage() {}
+
+func (x *Rewind) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Rewind.ProtoReflect.Descriptor instead.
+func (*Rewind) Descriptor() ([]byte, []int) {
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *Rewind) GetToSequence() uint64 {
+	if x != nil {
+		return x.ToSequence
+	}
+	return 0
+}
+
+func (x *Rewind) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
 // Event is the envelope of every recorded event.
 type Event struct {
 	state       protoimpl.MessageState `protogen:"open.v1"`
@@ -896,6 +966,7 @@ type Event struct {
 	//	*Event_CombatantRemoved
 	//	*Event_EncounterStarted
 	//	*Event_EncounterEnded
+	//	*Event_EncounterRewound
 	//	*Event_Loss
 	Payload       isEvent_Payload `protobuf_oneof:"payload"`
 	unknownFields protoimpl.UnknownFields
@@ -904,7 +975,7 @@ type Event struct {
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[10]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -916,7 +987,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[10]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -929,7 +1000,7 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{10}
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Event) GetEncounterId() string {
@@ -1040,6 +1111,15 @@ func (x *Event) GetEncounterEnded() *EncounterEnded {
 	return nil
 }
 
+func (x *Event) GetEncounterRewound() *EncounterRewound {
+	if x != nil {
+		if x, ok := x.Payload.(*Event_EncounterRewound); ok {
+			return x.EncounterRewound
+		}
+	}
+	return nil
+}
+
 func (x *Event) GetLoss() *v1.Event {
 	if x != nil {
 		if x, ok := x.Payload.(*Event_Loss); ok {
@@ -1073,6 +1153,10 @@ type Event_EncounterEnded struct {
 	EncounterEnded *EncounterEnded `protobuf:"bytes,24,opt,name=encounter_ended,json=encounterEnded,proto3,oneof"`
 }
 
+type Event_EncounterRewound struct {
+	EncounterRewound *EncounterRewound `protobuf:"bytes,25,opt,name=encounter_rewound,json=encounterRewound,proto3,oneof"`
+}
+
 type Event_Loss struct {
 	Loss *v1.Event `protobuf:"bytes,40,opt,name=loss,proto3,oneof"`
 }
@@ -1086,6 +1170,8 @@ func (*Event_CombatantRemoved) isEvent_Payload() {}
 func (*Event_EncounterStarted) isEvent_Payload() {}
 
 func (*Event_EncounterEnded) isEvent_Payload() {}
+
+func (*Event_EncounterRewound) isEvent_Payload() {}
 
 func (*Event_Loss) isEvent_Payload() {}
 
@@ -1102,7 +1188,7 @@ type EncounterCreated struct {
 
 func (x *EncounterCreated) Reset() {
 	*x = EncounterCreated{}
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[11]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1114,7 +1200,7 @@ func (x *EncounterCreated) String() string {
 func (*EncounterCreated) ProtoMessage() {}
 
 func (x *EncounterCreated) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[11]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1127,7 +1213,7 @@ func (x *EncounterCreated) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EncounterCreated.ProtoReflect.Descriptor instead.
 func (*EncounterCreated) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{11}
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *EncounterCreated) GetName() string {
@@ -1171,7 +1257,7 @@ type CombatantAdded struct {
 
 func (x *CombatantAdded) Reset() {
 	*x = CombatantAdded{}
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[12]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1183,7 +1269,7 @@ func (x *CombatantAdded) String() string {
 func (*CombatantAdded) ProtoMessage() {}
 
 func (x *CombatantAdded) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[12]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1196,7 +1282,7 @@ func (x *CombatantAdded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CombatantAdded.ProtoReflect.Descriptor instead.
 func (*CombatantAdded) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{12}
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *CombatantAdded) GetCombatant() *Combatant {
@@ -1229,7 +1315,7 @@ type CombatantRemoved struct {
 
 func (x *CombatantRemoved) Reset() {
 	*x = CombatantRemoved{}
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[13]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1241,7 +1327,7 @@ func (x *CombatantRemoved) String() string {
 func (*CombatantRemoved) ProtoMessage() {}
 
 func (x *CombatantRemoved) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[13]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1254,7 +1340,7 @@ func (x *CombatantRemoved) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CombatantRemoved.ProtoReflect.Descriptor instead.
 func (*CombatantRemoved) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{13}
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *CombatantRemoved) GetCombatantId() string {
@@ -1272,7 +1358,7 @@ type EncounterStarted struct {
 
 func (x *EncounterStarted) Reset() {
 	*x = EncounterStarted{}
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[14]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1284,7 +1370,7 @@ func (x *EncounterStarted) String() string {
 func (*EncounterStarted) ProtoMessage() {}
 
 func (x *EncounterStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[14]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1297,7 +1383,7 @@ func (x *EncounterStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EncounterStarted.ProtoReflect.Descriptor instead.
 func (*EncounterStarted) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{14}
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{15}
 }
 
 type EncounterEnded struct {
@@ -1311,7 +1397,7 @@ type EncounterEnded struct {
 
 func (x *EncounterEnded) Reset() {
 	*x = EncounterEnded{}
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[15]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1323,7 +1409,7 @@ func (x *EncounterEnded) String() string {
 func (*EncounterEnded) ProtoMessage() {}
 
 func (x *EncounterEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[15]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1336,7 +1422,7 @@ func (x *EncounterEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EncounterEnded.ProtoReflect.Descriptor instead.
 func (*EncounterEnded) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{15}
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *EncounterEnded) GetReason() string {
@@ -1353,6 +1439,150 @@ func (x *EncounterEnded) GetSeed() []byte {
 	return nil
 }
 
+// EncounterRewound: the encounter is back to the state it had after event to_sequence;
+// the events in between stay in the log, undone.
+type EncounterRewound struct {
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	ToSequence uint64                 `protobuf:"varint,1,opt,name=to_sequence,json=toSequence,proto3" json:"to_sequence,omitempty"`
+	Reason     string                 `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
+	// The state after event to_sequence, as restored (its sequence field is to_sequence).
+	State         *EncounterState `protobuf:"bytes,3,opt,name=state,proto3" json:"state,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EncounterRewound) Reset() {
+	*x = EncounterRewound{}
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EncounterRewound) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EncounterRewound) ProtoMessage() {}
+
+func (x *EncounterRewound) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EncounterRewound.ProtoReflect.Descriptor instead.
+func (*EncounterRewound) Descriptor() ([]byte, []int) {
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *EncounterRewound) GetToSequence() uint64 {
+	if x != nil {
+		return x.ToSequence
+	}
+	return 0
+}
+
+func (x *EncounterRewound) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *EncounterRewound) GetState() *EncounterState {
+	if x != nil {
+		return x.State
+	}
+	return nil
+}
+
+// Snapshot is an encounter's state folded up to a log position, kept to load it fast.
+type Snapshot struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The log position (stream sequence) of the last record folded.
+	Position uint64 `protobuf:"varint,1,opt,name=position,proto3" json:"position,omitempty"`
+	// The rule system and the version of its rules whose Evolve folded the state: a snapshot
+	// folded by other rules is not trusted.
+	RuleSystem  string          `protobuf:"bytes,2,opt,name=rule_system,json=ruleSystem,proto3" json:"rule_system,omitempty"`
+	FoldVersion uint32          `protobuf:"varint,3,opt,name=fold_version,json=foldVersion,proto3" json:"fold_version,omitempty"`
+	State       *EncounterState `protobuf:"bytes,4,opt,name=state,proto3" json:"state,omitempty"`
+	// The command ids recorded so far, so that retries are recognised after a load.
+	CommandIds    []string `protobuf:"bytes,5,rep,name=command_ids,json=commandIds,proto3" json:"command_ids,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Snapshot) Reset() {
+	*x = Snapshot{}
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Snapshot) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Snapshot) ProtoMessage() {}
+
+func (x *Snapshot) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Snapshot.ProtoReflect.Descriptor instead.
+func (*Snapshot) Descriptor() ([]byte, []int) {
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *Snapshot) GetPosition() uint64 {
+	if x != nil {
+		return x.Position
+	}
+	return 0
+}
+
+func (x *Snapshot) GetRuleSystem() string {
+	if x != nil {
+		return x.RuleSystem
+	}
+	return ""
+}
+
+func (x *Snapshot) GetFoldVersion() uint32 {
+	if x != nil {
+		return x.FoldVersion
+	}
+	return 0
+}
+
+func (x *Snapshot) GetState() *EncounterState {
+	if x != nil {
+		return x.State
+	}
+	return nil
+}
+
+func (x *Snapshot) GetCommandIds() []string {
+	if x != nil {
+		return x.CommandIds
+	}
+	return nil
+}
+
 // EventBatch is the events of one command, recorded atomically as one message.
 type EventBatch struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -1363,7 +1593,7 @@ type EventBatch struct {
 
 func (x *EventBatch) Reset() {
 	*x = EventBatch{}
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[16]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1375,7 +1605,7 @@ func (x *EventBatch) String() string {
 func (*EventBatch) ProtoMessage() {}
 
 func (x *EventBatch) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[16]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1388,7 +1618,7 @@ func (x *EventBatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EventBatch.ProtoReflect.Descriptor instead.
 func (*EventBatch) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{16}
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *EventBatch) GetEvents() []*Event {
@@ -1445,13 +1675,14 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\apending\x18\f \x03(\v2\".fray.encounter.v1.PendingReactionR\apending\x128\n" +
 	"\aoptions\x18\r \x01(\v2\x1e.fray.encounter.v1.RuleOptionsR\aoptions\x12)\n" +
 	"\x04loss\x18\x14 \x01(\v2\x13.fray.loss.v1.StateH\x00R\x04lossB\b\n" +
-	"\x06system\"\x84\x03\n" +
+	"\x06system\"\xb9\x03\n" +
 	"\aCommand\x12<\n" +
 	"\x06create\x18\x01 \x01(\v2\".fray.encounter.v1.CreateEncounterH\x00R\x06create\x12F\n" +
 	"\radd_combatant\x18\x02 \x01(\v2\x1f.fray.encounter.v1.AddCombatantH\x00R\faddCombatant\x12O\n" +
 	"\x10remove_combatant\x18\x03 \x01(\v2\".fray.encounter.v1.RemoveCombatantH\x00R\x0fremoveCombatant\x129\n" +
 	"\x05start\x18\x04 \x01(\v2!.fray.encounter.v1.StartEncounterH\x00R\x05start\x123\n" +
-	"\x03end\x18\x05 \x01(\v2\x1f.fray.encounter.v1.EndEncounterH\x00R\x03end\x12*\n" +
+	"\x03end\x18\x05 \x01(\v2\x1f.fray.encounter.v1.EndEncounterH\x00R\x03end\x123\n" +
+	"\x06rewind\x18\x06 \x01(\v2\x19.fray.encounter.v1.RewindH\x00R\x06rewind\x12*\n" +
 	"\x04loss\x18\x14 \x01(\v2\x14.fray.loss.v1.ActionH\x00R\x04lossB\x06\n" +
 	"\x04kind\"\xa5\x01\n" +
 	"\x0fCreateEncounter\x12\x12\n" +
@@ -1467,7 +1698,11 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\"\x10\n" +
 	"\x0eStartEncounter\"&\n" +
 	"\fEndEncounter\x12\x16\n" +
-	"\x06reason\x18\x01 \x01(\tR\x06reason\"\xda\x05\n" +
+	"\x06reason\x18\x01 \x01(\tR\x06reason\"A\n" +
+	"\x06Rewind\x12\x1f\n" +
+	"\vto_sequence\x18\x01 \x01(\x04R\n" +
+	"toSequence\x12\x16\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\"\xae\x06\n" +
 	"\x05Event\x12!\n" +
 	"\fencounter_id\x18\x01 \x01(\tR\vencounterId\x12\x1a\n" +
 	"\bsequence\x18\x02 \x01(\x04R\bsequence\x12\x19\n" +
@@ -1483,7 +1718,8 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\x0fcombatant_added\x18\x15 \x01(\v2!.fray.encounter.v1.CombatantAddedH\x00R\x0ecombatantAdded\x12R\n" +
 	"\x11combatant_removed\x18\x16 \x01(\v2#.fray.encounter.v1.CombatantRemovedH\x00R\x10combatantRemoved\x12R\n" +
 	"\x11encounter_started\x18\x17 \x01(\v2#.fray.encounter.v1.EncounterStartedH\x00R\x10encounterStarted\x12L\n" +
-	"\x0fencounter_ended\x18\x18 \x01(\v2!.fray.encounter.v1.EncounterEndedH\x00R\x0eencounterEnded\x12)\n" +
+	"\x0fencounter_ended\x18\x18 \x01(\v2!.fray.encounter.v1.EncounterEndedH\x00R\x0eencounterEnded\x12R\n" +
+	"\x11encounter_rewound\x18\x19 \x01(\v2#.fray.encounter.v1.EncounterRewoundH\x00R\x10encounterRewound\x12)\n" +
 	"\x04loss\x18( \x01(\v2\x13.fray.loss.v1.EventH\x00R\x04lossB\t\n" +
 	"\apayload\"\xa2\x01\n" +
 	"\x10EncounterCreated\x12\x12\n" +
@@ -1503,7 +1739,20 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\x10EncounterStarted\"<\n" +
 	"\x0eEncounterEnded\x12\x16\n" +
 	"\x06reason\x18\x01 \x01(\tR\x06reason\x12\x12\n" +
-	"\x04seed\x18\x02 \x01(\fR\x04seed\">\n" +
+	"\x04seed\x18\x02 \x01(\fR\x04seed\"\x84\x01\n" +
+	"\x10EncounterRewound\x12\x1f\n" +
+	"\vto_sequence\x18\x01 \x01(\x04R\n" +
+	"toSequence\x12\x16\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\x127\n" +
+	"\x05state\x18\x03 \x01(\v2!.fray.encounter.v1.EncounterStateR\x05state\"\xc4\x01\n" +
+	"\bSnapshot\x12\x1a\n" +
+	"\bposition\x18\x01 \x01(\x04R\bposition\x12\x1f\n" +
+	"\vrule_system\x18\x02 \x01(\tR\n" +
+	"ruleSystem\x12!\n" +
+	"\ffold_version\x18\x03 \x01(\rR\vfoldVersion\x127\n" +
+	"\x05state\x18\x04 \x01(\v2!.fray.encounter.v1.EncounterStateR\x05state\x12\x1f\n" +
+	"\vcommand_ids\x18\x05 \x03(\tR\n" +
+	"commandIds\">\n" +
 	"\n" +
 	"EventBatch\x120\n" +
 	"\x06events\x18\x01 \x03(\v2\x18.fray.encounter.v1.EventR\x06events*\x88\x01\n" +
@@ -1526,7 +1775,7 @@ func file_fray_encounter_v1_encounter_proto_rawDescGZIP() []byte {
 }
 
 var file_fray_encounter_v1_encounter_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_fray_encounter_v1_encounter_proto_msgTypes = make([]protoimpl.MessageInfo, 17)
+var file_fray_encounter_v1_encounter_proto_msgTypes = make([]protoimpl.MessageInfo, 20)
 var file_fray_encounter_v1_encounter_proto_goTypes = []any{
 	(EncounterStatus)(0),          // 0: fray.encounter.v1.EncounterStatus
 	(*RuleOptions)(nil),           // 1: fray.encounter.v1.RuleOptions
@@ -1539,51 +1788,58 @@ var file_fray_encounter_v1_encounter_proto_goTypes = []any{
 	(*RemoveCombatant)(nil),       // 8: fray.encounter.v1.RemoveCombatant
 	(*StartEncounter)(nil),        // 9: fray.encounter.v1.StartEncounter
 	(*EndEncounter)(nil),          // 10: fray.encounter.v1.EndEncounter
-	(*Event)(nil),                 // 11: fray.encounter.v1.Event
-	(*EncounterCreated)(nil),      // 12: fray.encounter.v1.EncounterCreated
-	(*CombatantAdded)(nil),        // 13: fray.encounter.v1.CombatantAdded
-	(*CombatantRemoved)(nil),      // 14: fray.encounter.v1.CombatantRemoved
-	(*EncounterStarted)(nil),      // 15: fray.encounter.v1.EncounterStarted
-	(*EncounterEnded)(nil),        // 16: fray.encounter.v1.EncounterEnded
-	(*EventBatch)(nil),            // 17: fray.encounter.v1.EventBatch
-	(*v1.Options)(nil),            // 18: fray.loss.v1.Options
-	(*v1.Sheet)(nil),              // 19: fray.loss.v1.Sheet
-	(*v1.State)(nil),              // 20: fray.loss.v1.State
-	(*v1.Action)(nil),             // 21: fray.loss.v1.Action
-	(*timestamppb.Timestamp)(nil), // 22: google.protobuf.Timestamp
-	(*v1.Event)(nil),              // 23: fray.loss.v1.Event
+	(*Rewind)(nil),                // 11: fray.encounter.v1.Rewind
+	(*Event)(nil),                 // 12: fray.encounter.v1.Event
+	(*EncounterCreated)(nil),      // 13: fray.encounter.v1.EncounterCreated
+	(*CombatantAdded)(nil),        // 14: fray.encounter.v1.CombatantAdded
+	(*CombatantRemoved)(nil),      // 15: fray.encounter.v1.CombatantRemoved
+	(*EncounterStarted)(nil),      // 16: fray.encounter.v1.EncounterStarted
+	(*EncounterEnded)(nil),        // 17: fray.encounter.v1.EncounterEnded
+	(*EncounterRewound)(nil),      // 18: fray.encounter.v1.EncounterRewound
+	(*Snapshot)(nil),              // 19: fray.encounter.v1.Snapshot
+	(*EventBatch)(nil),            // 20: fray.encounter.v1.EventBatch
+	(*v1.Options)(nil),            // 21: fray.loss.v1.Options
+	(*v1.Sheet)(nil),              // 22: fray.loss.v1.Sheet
+	(*v1.State)(nil),              // 23: fray.loss.v1.State
+	(*v1.Action)(nil),             // 24: fray.loss.v1.Action
+	(*timestamppb.Timestamp)(nil), // 25: google.protobuf.Timestamp
+	(*v1.Event)(nil),              // 26: fray.loss.v1.Event
 }
 var file_fray_encounter_v1_encounter_proto_depIdxs = []int32{
-	18, // 0: fray.encounter.v1.RuleOptions.loss:type_name -> fray.loss.v1.Options
-	19, // 1: fray.encounter.v1.Combatant.loss:type_name -> fray.loss.v1.Sheet
+	21, // 0: fray.encounter.v1.RuleOptions.loss:type_name -> fray.loss.v1.Options
+	22, // 1: fray.encounter.v1.Combatant.loss:type_name -> fray.loss.v1.Sheet
 	0,  // 2: fray.encounter.v1.EncounterState.status:type_name -> fray.encounter.v1.EncounterStatus
 	2,  // 3: fray.encounter.v1.EncounterState.combatants:type_name -> fray.encounter.v1.Combatant
 	3,  // 4: fray.encounter.v1.EncounterState.pending:type_name -> fray.encounter.v1.PendingReaction
 	1,  // 5: fray.encounter.v1.EncounterState.options:type_name -> fray.encounter.v1.RuleOptions
-	20, // 6: fray.encounter.v1.EncounterState.loss:type_name -> fray.loss.v1.State
+	23, // 6: fray.encounter.v1.EncounterState.loss:type_name -> fray.loss.v1.State
 	6,  // 7: fray.encounter.v1.Command.create:type_name -> fray.encounter.v1.CreateEncounter
 	7,  // 8: fray.encounter.v1.Command.add_combatant:type_name -> fray.encounter.v1.AddCombatant
 	8,  // 9: fray.encounter.v1.Command.remove_combatant:type_name -> fray.encounter.v1.RemoveCombatant
 	9,  // 10: fray.encounter.v1.Command.start:type_name -> fray.encounter.v1.StartEncounter
 	10, // 11: fray.encounter.v1.Command.end:type_name -> fray.encounter.v1.EndEncounter
-	21, // 12: fray.encounter.v1.Command.loss:type_name -> fray.loss.v1.Action
-	1,  // 13: fray.encounter.v1.CreateEncounter.options:type_name -> fray.encounter.v1.RuleOptions
-	2,  // 14: fray.encounter.v1.AddCombatant.combatant:type_name -> fray.encounter.v1.Combatant
-	22, // 15: fray.encounter.v1.Event.time:type_name -> google.protobuf.Timestamp
-	12, // 16: fray.encounter.v1.Event.encounter_created:type_name -> fray.encounter.v1.EncounterCreated
-	13, // 17: fray.encounter.v1.Event.combatant_added:type_name -> fray.encounter.v1.CombatantAdded
-	14, // 18: fray.encounter.v1.Event.combatant_removed:type_name -> fray.encounter.v1.CombatantRemoved
-	15, // 19: fray.encounter.v1.Event.encounter_started:type_name -> fray.encounter.v1.EncounterStarted
-	16, // 20: fray.encounter.v1.Event.encounter_ended:type_name -> fray.encounter.v1.EncounterEnded
-	23, // 21: fray.encounter.v1.Event.loss:type_name -> fray.loss.v1.Event
-	1,  // 22: fray.encounter.v1.EncounterCreated.options:type_name -> fray.encounter.v1.RuleOptions
-	2,  // 23: fray.encounter.v1.CombatantAdded.combatant:type_name -> fray.encounter.v1.Combatant
-	11, // 24: fray.encounter.v1.EventBatch.events:type_name -> fray.encounter.v1.Event
-	25, // [25:25] is the sub-list for method output_type
-	25, // [25:25] is the sub-list for method input_type
-	25, // [25:25] is the sub-list for extension type_name
-	25, // [25:25] is the sub-list for extension extendee
-	0,  // [0:25] is the sub-list for field type_name
+	11, // 12: fray.encounter.v1.Command.rewind:type_name -> fray.encounter.v1.Rewind
+	24, // 13: fray.encounter.v1.Command.loss:type_name -> fray.loss.v1.Action
+	1,  // 14: fray.encounter.v1.CreateEncounter.options:type_name -> fray.encounter.v1.RuleOptions
+	2,  // 15: fray.encounter.v1.AddCombatant.combatant:type_name -> fray.encounter.v1.Combatant
+	25, // 16: fray.encounter.v1.Event.time:type_name -> google.protobuf.Timestamp
+	13, // 17: fray.encounter.v1.Event.encounter_created:type_name -> fray.encounter.v1.EncounterCreated
+	14, // 18: fray.encounter.v1.Event.combatant_added:type_name -> fray.encounter.v1.CombatantAdded
+	15, // 19: fray.encounter.v1.Event.combatant_removed:type_name -> fray.encounter.v1.CombatantRemoved
+	16, // 20: fray.encounter.v1.Event.encounter_started:type_name -> fray.encounter.v1.EncounterStarted
+	17, // 21: fray.encounter.v1.Event.encounter_ended:type_name -> fray.encounter.v1.EncounterEnded
+	18, // 22: fray.encounter.v1.Event.encounter_rewound:type_name -> fray.encounter.v1.EncounterRewound
+	26, // 23: fray.encounter.v1.Event.loss:type_name -> fray.loss.v1.Event
+	1,  // 24: fray.encounter.v1.EncounterCreated.options:type_name -> fray.encounter.v1.RuleOptions
+	2,  // 25: fray.encounter.v1.CombatantAdded.combatant:type_name -> fray.encounter.v1.Combatant
+	4,  // 26: fray.encounter.v1.EncounterRewound.state:type_name -> fray.encounter.v1.EncounterState
+	4,  // 27: fray.encounter.v1.Snapshot.state:type_name -> fray.encounter.v1.EncounterState
+	12, // 28: fray.encounter.v1.EventBatch.events:type_name -> fray.encounter.v1.Event
+	29, // [29:29] is the sub-list for method output_type
+	29, // [29:29] is the sub-list for method input_type
+	29, // [29:29] is the sub-list for extension type_name
+	29, // [29:29] is the sub-list for extension extendee
+	0,  // [0:29] is the sub-list for field type_name
 }
 
 func init() { file_fray_encounter_v1_encounter_proto_init() }
@@ -1606,14 +1862,16 @@ func file_fray_encounter_v1_encounter_proto_init() {
 		(*Command_RemoveCombatant)(nil),
 		(*Command_Start)(nil),
 		(*Command_End)(nil),
+		(*Command_Rewind)(nil),
 		(*Command_Loss)(nil),
 	}
-	file_fray_encounter_v1_encounter_proto_msgTypes[10].OneofWrappers = []any{
+	file_fray_encounter_v1_encounter_proto_msgTypes[11].OneofWrappers = []any{
 		(*Event_EncounterCreated)(nil),
 		(*Event_CombatantAdded)(nil),
 		(*Event_CombatantRemoved)(nil),
 		(*Event_EncounterStarted)(nil),
 		(*Event_EncounterEnded)(nil),
+		(*Event_EncounterRewound)(nil),
 		(*Event_Loss)(nil),
 	}
 	type x struct{}
@@ -1622,7 +1880,7 @@ func file_fray_encounter_v1_encounter_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fray_encounter_v1_encounter_proto_rawDesc), len(file_fray_encounter_v1_encounter_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   17,
+			NumMessages:   20,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -1113,6 +1113,222 @@ func (x *EndEncounterResponse) GetState() *EncounterState {
 	return nil
 }
 
+type RewindEncounterRequest struct {
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	EncounterId      string                 `protobuf:"bytes,1,opt,name=encounter_id,json=encounterId,proto3" json:"encounter_id,omitempty"`
+	CommandId        string                 `protobuf:"bytes,2,opt,name=command_id,json=commandId,proto3" json:"command_id,omitempty"`
+	ExpectedSequence *uint64                `protobuf:"varint,3,opt,name=expected_sequence,json=expectedSequence,proto3,oneof" json:"expected_sequence,omitempty"`
+	ToSequence       uint64                 `protobuf:"varint,4,opt,name=to_sequence,json=toSequence,proto3" json:"to_sequence,omitempty"`
+	Reason           string                 `protobuf:"bytes,5,opt,name=reason,proto3" json:"reason,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *RewindEncounterRequest) Reset() {
+	*x = RewindEncounterRequest{}
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RewindEncounterRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RewindEncounterRequest) ProtoMessage() {}
+
+func (x *RewindEncounterRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RewindEncounterRequest.ProtoReflect.Descriptor instead.
+func (*RewindEncounterRequest) Descriptor() ([]byte, []int) {
+	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *RewindEncounterRequest) GetEncounterId() string {
+	if x != nil {
+		return x.EncounterId
+	}
+	return ""
+}
+
+func (x *RewindEncounterRequest) GetCommandId() string {
+	if x != nil {
+		return x.CommandId
+	}
+	return ""
+}
+
+func (x *RewindEncounterRequest) GetExpectedSequence() uint64 {
+	if x != nil && x.ExpectedSequence != nil {
+		return *x.ExpectedSequence
+	}
+	return 0
+}
+
+func (x *RewindEncounterRequest) GetToSequence() uint64 {
+	if x != nil {
+		return x.ToSequence
+	}
+	return 0
+}
+
+func (x *RewindEncounterRequest) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+type RewindEncounterResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Events        []*Event               `protobuf:"bytes,1,rep,name=events,proto3" json:"events,omitempty"`
+	State         *EncounterState        `protobuf:"bytes,2,opt,name=state,proto3" json:"state,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RewindEncounterResponse) Reset() {
+	*x = RewindEncounterResponse{}
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RewindEncounterResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RewindEncounterResponse) ProtoMessage() {}
+
+func (x *RewindEncounterResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RewindEncounterResponse.ProtoReflect.Descriptor instead.
+func (*RewindEncounterResponse) Descriptor() ([]byte, []int) {
+	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *RewindEncounterResponse) GetEvents() []*Event {
+	if x != nil {
+		return x.Events
+	}
+	return nil
+}
+
+func (x *RewindEncounterResponse) GetState() *EncounterState {
+	if x != nil {
+		return x.State
+	}
+	return nil
+}
+
+type ExportLogRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	EncounterId   string                 `protobuf:"bytes,1,opt,name=encounter_id,json=encounterId,proto3" json:"encounter_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ExportLogRequest) Reset() {
+	*x = ExportLogRequest{}
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ExportLogRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ExportLogRequest) ProtoMessage() {}
+
+func (x *ExportLogRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ExportLogRequest.ProtoReflect.Descriptor instead.
+func (*ExportLogRequest) Descriptor() ([]byte, []int) {
+	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *ExportLogRequest) GetEncounterId() string {
+	if x != nil {
+		return x.EncounterId
+	}
+	return ""
+}
+
+type ExportLogResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Event         *Event                 `protobuf:"bytes,1,opt,name=event,proto3" json:"event,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ExportLogResponse) Reset() {
+	*x = ExportLogResponse{}
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ExportLogResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ExportLogResponse) ProtoMessage() {}
+
+func (x *ExportLogResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ExportLogResponse.ProtoReflect.Descriptor instead.
+func (*ExportLogResponse) Descriptor() ([]byte, []int) {
+	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *ExportLogResponse) GetEvent() *Event {
+	if x != nil {
+		return x.Event
+	}
+	return nil
+}
+
 var File_fray_encounter_v1_encounter_service_proto protoreflect.FileDescriptor
 
 const file_fray_encounter_v1_encounter_service_proto_rawDesc = "" +
@@ -1201,7 +1417,23 @@ const file_fray_encounter_v1_encounter_service_proto_rawDesc = "" +
 	"\x12_expected_sequence\"\x81\x01\n" +
 	"\x14EndEncounterResponse\x120\n" +
 	"\x06events\x18\x01 \x03(\v2\x18.fray.encounter.v1.EventR\x06events\x127\n" +
-	"\x05state\x18\x02 \x01(\v2!.fray.encounter.v1.EncounterStateR\x05state2\x8f\a\n" +
+	"\x05state\x18\x02 \x01(\v2!.fray.encounter.v1.EncounterStateR\x05state\"\xdb\x01\n" +
+	"\x16RewindEncounterRequest\x12!\n" +
+	"\fencounter_id\x18\x01 \x01(\tR\vencounterId\x12\x1d\n" +
+	"\n" +
+	"command_id\x18\x02 \x01(\tR\tcommandId\x120\n" +
+	"\x11expected_sequence\x18\x03 \x01(\x04H\x00R\x10expectedSequence\x88\x01\x01\x12\x1f\n" +
+	"\vto_sequence\x18\x04 \x01(\x04R\n" +
+	"toSequence\x12\x16\n" +
+	"\x06reason\x18\x05 \x01(\tR\x06reasonB\x14\n" +
+	"\x12_expected_sequence\"\x84\x01\n" +
+	"\x17RewindEncounterResponse\x120\n" +
+	"\x06events\x18\x01 \x03(\v2\x18.fray.encounter.v1.EventR\x06events\x127\n" +
+	"\x05state\x18\x02 \x01(\v2!.fray.encounter.v1.EncounterStateR\x05state\"5\n" +
+	"\x10ExportLogRequest\x12!\n" +
+	"\fencounter_id\x18\x01 \x01(\tR\vencounterId\"C\n" +
+	"\x11ExportLogResponse\x12.\n" +
+	"\x05event\x18\x01 \x01(\v2\x18.fray.encounter.v1.EventR\x05event2\xd3\b\n" +
 	"\x10EncounterService\x12h\n" +
 	"\x0fCreateEncounter\x12).fray.encounter.v1.CreateEncounterRequest\x1a*.fray.encounter.v1.CreateEncounterResponse\x12_\n" +
 	"\fAddCombatant\x12&.fray.encounter.v1.AddCombatantRequest\x1a'.fray.encounter.v1.AddCombatantResponse\x12h\n" +
@@ -1211,7 +1443,9 @@ const file_fray_encounter_v1_encounter_service_proto_rawDesc = "" +
 	"\fGetEncounter\x12&.fray.encounter.v1.GetEncounterRequest\x1a'.fray.encounter.v1.GetEncounterResponse\x12e\n" +
 	"\x0eListEncounters\x12(.fray.encounter.v1.ListEncountersRequest\x1a).fray.encounter.v1.ListEncountersResponse\x12g\n" +
 	"\x0eWatchEncounter\x12(.fray.encounter.v1.WatchEncounterRequest\x1a).fray.encounter.v1.WatchEncounterResponse0\x01\x12_\n" +
-	"\fEndEncounter\x12&.fray.encounter.v1.EndEncounterRequest\x1a'.fray.encounter.v1.EndEncounterResponseB<Z:github.com/fray-rpg/fray/gen/fray/encounter/v1;encounterv1b\x06proto3"
+	"\fEndEncounter\x12&.fray.encounter.v1.EndEncounterRequest\x1a'.fray.encounter.v1.EndEncounterResponse\x12h\n" +
+	"\x0fRewindEncounter\x12).fray.encounter.v1.RewindEncounterRequest\x1a*.fray.encounter.v1.RewindEncounterResponse\x12X\n" +
+	"\tExportLog\x12#.fray.encounter.v1.ExportLogRequest\x1a$.fray.encounter.v1.ExportLogResponse0\x01B<Z:github.com/fray-rpg/fray/gen/fray/encounter/v1;encounterv1b\x06proto3"
 
 var (
 	file_fray_encounter_v1_encounter_service_proto_rawDescOnce sync.Once
@@ -1225,7 +1459,7 @@ func file_fray_encounter_v1_encounter_service_proto_rawDescGZIP() []byte {
 	return file_fray_encounter_v1_encounter_service_proto_rawDescData
 }
 
-var file_fray_encounter_v1_encounter_service_proto_msgTypes = make([]protoimpl.MessageInfo, 19)
+var file_fray_encounter_v1_encounter_service_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
 var file_fray_encounter_v1_encounter_service_proto_goTypes = []any{
 	(*CreateEncounterRequest)(nil),  // 0: fray.encounter.v1.CreateEncounterRequest
 	(*CreateEncounterResponse)(nil), // 1: fray.encounter.v1.CreateEncounterResponse
@@ -1246,58 +1480,69 @@ var file_fray_encounter_v1_encounter_service_proto_goTypes = []any{
 	(*WatchEncounterResponse)(nil),  // 16: fray.encounter.v1.WatchEncounterResponse
 	(*EndEncounterRequest)(nil),     // 17: fray.encounter.v1.EndEncounterRequest
 	(*EndEncounterResponse)(nil),    // 18: fray.encounter.v1.EndEncounterResponse
-	(*CreateEncounter)(nil),         // 19: fray.encounter.v1.CreateEncounter
-	(*Event)(nil),                   // 20: fray.encounter.v1.Event
-	(*EncounterState)(nil),          // 21: fray.encounter.v1.EncounterState
-	(*Combatant)(nil),               // 22: fray.encounter.v1.Combatant
-	(*Command)(nil),                 // 23: fray.encounter.v1.Command
-	(*v1.LegalAction)(nil),          // 24: fray.ruleset.v1.LegalAction
-	(EncounterStatus)(0),            // 25: fray.encounter.v1.EncounterStatus
+	(*RewindEncounterRequest)(nil),  // 19: fray.encounter.v1.RewindEncounterRequest
+	(*RewindEncounterResponse)(nil), // 20: fray.encounter.v1.RewindEncounterResponse
+	(*ExportLogRequest)(nil),        // 21: fray.encounter.v1.ExportLogRequest
+	(*ExportLogResponse)(nil),       // 22: fray.encounter.v1.ExportLogResponse
+	(*CreateEncounter)(nil),         // 23: fray.encounter.v1.CreateEncounter
+	(*Event)(nil),                   // 24: fray.encounter.v1.Event
+	(*EncounterState)(nil),          // 25: fray.encounter.v1.EncounterState
+	(*Combatant)(nil),               // 26: fray.encounter.v1.Combatant
+	(*Command)(nil),                 // 27: fray.encounter.v1.Command
+	(*v1.LegalAction)(nil),          // 28: fray.ruleset.v1.LegalAction
+	(EncounterStatus)(0),            // 29: fray.encounter.v1.EncounterStatus
 }
 var file_fray_encounter_v1_encounter_service_proto_depIdxs = []int32{
-	19, // 0: fray.encounter.v1.CreateEncounterRequest.encounter:type_name -> fray.encounter.v1.CreateEncounter
-	20, // 1: fray.encounter.v1.CreateEncounterResponse.events:type_name -> fray.encounter.v1.Event
-	21, // 2: fray.encounter.v1.CreateEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
-	22, // 3: fray.encounter.v1.AddCombatantRequest.combatant:type_name -> fray.encounter.v1.Combatant
-	20, // 4: fray.encounter.v1.AddCombatantResponse.events:type_name -> fray.encounter.v1.Event
-	21, // 5: fray.encounter.v1.AddCombatantResponse.state:type_name -> fray.encounter.v1.EncounterState
-	20, // 6: fray.encounter.v1.RemoveCombatantResponse.events:type_name -> fray.encounter.v1.Event
-	21, // 7: fray.encounter.v1.RemoveCombatantResponse.state:type_name -> fray.encounter.v1.EncounterState
-	20, // 8: fray.encounter.v1.StartEncounterResponse.events:type_name -> fray.encounter.v1.Event
-	21, // 9: fray.encounter.v1.StartEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
-	23, // 10: fray.encounter.v1.SubmitRequest.command:type_name -> fray.encounter.v1.Command
-	20, // 11: fray.encounter.v1.SubmitResponse.events:type_name -> fray.encounter.v1.Event
-	21, // 12: fray.encounter.v1.SubmitResponse.state:type_name -> fray.encounter.v1.EncounterState
-	21, // 13: fray.encounter.v1.GetEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
-	24, // 14: fray.encounter.v1.GetEncounterResponse.legal:type_name -> fray.ruleset.v1.LegalAction
-	25, // 15: fray.encounter.v1.EncounterSummary.status:type_name -> fray.encounter.v1.EncounterStatus
+	23, // 0: fray.encounter.v1.CreateEncounterRequest.encounter:type_name -> fray.encounter.v1.CreateEncounter
+	24, // 1: fray.encounter.v1.CreateEncounterResponse.events:type_name -> fray.encounter.v1.Event
+	25, // 2: fray.encounter.v1.CreateEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
+	26, // 3: fray.encounter.v1.AddCombatantRequest.combatant:type_name -> fray.encounter.v1.Combatant
+	24, // 4: fray.encounter.v1.AddCombatantResponse.events:type_name -> fray.encounter.v1.Event
+	25, // 5: fray.encounter.v1.AddCombatantResponse.state:type_name -> fray.encounter.v1.EncounterState
+	24, // 6: fray.encounter.v1.RemoveCombatantResponse.events:type_name -> fray.encounter.v1.Event
+	25, // 7: fray.encounter.v1.RemoveCombatantResponse.state:type_name -> fray.encounter.v1.EncounterState
+	24, // 8: fray.encounter.v1.StartEncounterResponse.events:type_name -> fray.encounter.v1.Event
+	25, // 9: fray.encounter.v1.StartEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
+	27, // 10: fray.encounter.v1.SubmitRequest.command:type_name -> fray.encounter.v1.Command
+	24, // 11: fray.encounter.v1.SubmitResponse.events:type_name -> fray.encounter.v1.Event
+	25, // 12: fray.encounter.v1.SubmitResponse.state:type_name -> fray.encounter.v1.EncounterState
+	25, // 13: fray.encounter.v1.GetEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
+	28, // 14: fray.encounter.v1.GetEncounterResponse.legal:type_name -> fray.ruleset.v1.LegalAction
+	29, // 15: fray.encounter.v1.EncounterSummary.status:type_name -> fray.encounter.v1.EncounterStatus
 	13, // 16: fray.encounter.v1.ListEncountersResponse.encounters:type_name -> fray.encounter.v1.EncounterSummary
-	20, // 17: fray.encounter.v1.WatchEncounterResponse.event:type_name -> fray.encounter.v1.Event
-	20, // 18: fray.encounter.v1.EndEncounterResponse.events:type_name -> fray.encounter.v1.Event
-	21, // 19: fray.encounter.v1.EndEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
-	0,  // 20: fray.encounter.v1.EncounterService.CreateEncounter:input_type -> fray.encounter.v1.CreateEncounterRequest
-	2,  // 21: fray.encounter.v1.EncounterService.AddCombatant:input_type -> fray.encounter.v1.AddCombatantRequest
-	4,  // 22: fray.encounter.v1.EncounterService.RemoveCombatant:input_type -> fray.encounter.v1.RemoveCombatantRequest
-	6,  // 23: fray.encounter.v1.EncounterService.StartEncounter:input_type -> fray.encounter.v1.StartEncounterRequest
-	8,  // 24: fray.encounter.v1.EncounterService.Submit:input_type -> fray.encounter.v1.SubmitRequest
-	10, // 25: fray.encounter.v1.EncounterService.GetEncounter:input_type -> fray.encounter.v1.GetEncounterRequest
-	12, // 26: fray.encounter.v1.EncounterService.ListEncounters:input_type -> fray.encounter.v1.ListEncountersRequest
-	15, // 27: fray.encounter.v1.EncounterService.WatchEncounter:input_type -> fray.encounter.v1.WatchEncounterRequest
-	17, // 28: fray.encounter.v1.EncounterService.EndEncounter:input_type -> fray.encounter.v1.EndEncounterRequest
-	1,  // 29: fray.encounter.v1.EncounterService.CreateEncounter:output_type -> fray.encounter.v1.CreateEncounterResponse
-	3,  // 30: fray.encounter.v1.EncounterService.AddCombatant:output_type -> fray.encounter.v1.AddCombatantResponse
-	5,  // 31: fray.encounter.v1.EncounterService.RemoveCombatant:output_type -> fray.encounter.v1.RemoveCombatantResponse
-	7,  // 32: fray.encounter.v1.EncounterService.StartEncounter:output_type -> fray.encounter.v1.StartEncounterResponse
-	9,  // 33: fray.encounter.v1.EncounterService.Submit:output_type -> fray.encounter.v1.SubmitResponse
-	11, // 34: fray.encounter.v1.EncounterService.GetEncounter:output_type -> fray.encounter.v1.GetEncounterResponse
-	14, // 35: fray.encounter.v1.EncounterService.ListEncounters:output_type -> fray.encounter.v1.ListEncountersResponse
-	16, // 36: fray.encounter.v1.EncounterService.WatchEncounter:output_type -> fray.encounter.v1.WatchEncounterResponse
-	18, // 37: fray.encounter.v1.EncounterService.EndEncounter:output_type -> fray.encounter.v1.EndEncounterResponse
-	29, // [29:38] is the sub-list for method output_type
-	20, // [20:29] is the sub-list for method input_type
-	20, // [20:20] is the sub-list for extension type_name
-	20, // [20:20] is the sub-list for extension extendee
-	0,  // [0:20] is the sub-list for field type_name
+	24, // 17: fray.encounter.v1.WatchEncounterResponse.event:type_name -> fray.encounter.v1.Event
+	24, // 18: fray.encounter.v1.EndEncounterResponse.events:type_name -> fray.encounter.v1.Event
+	25, // 19: fray.encounter.v1.EndEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
+	24, // 20: fray.encounter.v1.RewindEncounterResponse.events:type_name -> fray.encounter.v1.Event
+	25, // 21: fray.encounter.v1.RewindEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
+	24, // 22: fray.encounter.v1.ExportLogResponse.event:type_name -> fray.encounter.v1.Event
+	0,  // 23: fray.encounter.v1.EncounterService.CreateEncounter:input_type -> fray.encounter.v1.CreateEncounterRequest
+	2,  // 24: fray.encounter.v1.EncounterService.AddCombatant:input_type -> fray.encounter.v1.AddCombatantRequest
+	4,  // 25: fray.encounter.v1.EncounterService.RemoveCombatant:input_type -> fray.encounter.v1.RemoveCombatantRequest
+	6,  // 26: fray.encounter.v1.EncounterService.StartEncounter:input_type -> fray.encounter.v1.StartEncounterRequest
+	8,  // 27: fray.encounter.v1.EncounterService.Submit:input_type -> fray.encounter.v1.SubmitRequest
+	10, // 28: fray.encounter.v1.EncounterService.GetEncounter:input_type -> fray.encounter.v1.GetEncounterRequest
+	12, // 29: fray.encounter.v1.EncounterService.ListEncounters:input_type -> fray.encounter.v1.ListEncountersRequest
+	15, // 30: fray.encounter.v1.EncounterService.WatchEncounter:input_type -> fray.encounter.v1.WatchEncounterRequest
+	17, // 31: fray.encounter.v1.EncounterService.EndEncounter:input_type -> fray.encounter.v1.EndEncounterRequest
+	19, // 32: fray.encounter.v1.EncounterService.RewindEncounter:input_type -> fray.encounter.v1.RewindEncounterRequest
+	21, // 33: fray.encounter.v1.EncounterService.ExportLog:input_type -> fray.encounter.v1.ExportLogRequest
+	1,  // 34: fray.encounter.v1.EncounterService.CreateEncounter:output_type -> fray.encounter.v1.CreateEncounterResponse
+	3,  // 35: fray.encounter.v1.EncounterService.AddCombatant:output_type -> fray.encounter.v1.AddCombatantResponse
+	5,  // 36: fray.encounter.v1.EncounterService.RemoveCombatant:output_type -> fray.encounter.v1.RemoveCombatantResponse
+	7,  // 37: fray.encounter.v1.EncounterService.StartEncounter:output_type -> fray.encounter.v1.StartEncounterResponse
+	9,  // 38: fray.encounter.v1.EncounterService.Submit:output_type -> fray.encounter.v1.SubmitResponse
+	11, // 39: fray.encounter.v1.EncounterService.GetEncounter:output_type -> fray.encounter.v1.GetEncounterResponse
+	14, // 40: fray.encounter.v1.EncounterService.ListEncounters:output_type -> fray.encounter.v1.ListEncountersResponse
+	16, // 41: fray.encounter.v1.EncounterService.WatchEncounter:output_type -> fray.encounter.v1.WatchEncounterResponse
+	18, // 42: fray.encounter.v1.EncounterService.EndEncounter:output_type -> fray.encounter.v1.EndEncounterResponse
+	20, // 43: fray.encounter.v1.EncounterService.RewindEncounter:output_type -> fray.encounter.v1.RewindEncounterResponse
+	22, // 44: fray.encounter.v1.EncounterService.ExportLog:output_type -> fray.encounter.v1.ExportLogResponse
+	34, // [34:45] is the sub-list for method output_type
+	23, // [23:34] is the sub-list for method input_type
+	23, // [23:23] is the sub-list for extension type_name
+	23, // [23:23] is the sub-list for extension extendee
+	0,  // [0:23] is the sub-list for field type_name
 }
 
 func init() { file_fray_encounter_v1_encounter_service_proto_init() }
@@ -1311,13 +1556,14 @@ func file_fray_encounter_v1_encounter_service_proto_init() {
 	file_fray_encounter_v1_encounter_service_proto_msgTypes[6].OneofWrappers = []any{}
 	file_fray_encounter_v1_encounter_service_proto_msgTypes[8].OneofWrappers = []any{}
 	file_fray_encounter_v1_encounter_service_proto_msgTypes[17].OneofWrappers = []any{}
+	file_fray_encounter_v1_encounter_service_proto_msgTypes[19].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fray_encounter_v1_encounter_service_proto_rawDesc), len(file_fray_encounter_v1_encounter_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   19,
+			NumMessages:   23,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

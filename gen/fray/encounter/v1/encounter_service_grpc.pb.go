@@ -28,6 +28,8 @@ const (
 	EncounterService_ListEncounters_FullMethodName  = "/fray.encounter.v1.EncounterService/ListEncounters"
 	EncounterService_WatchEncounter_FullMethodName  = "/fray.encounter.v1.EncounterService/WatchEncounter"
 	EncounterService_EndEncounter_FullMethodName    = "/fray.encounter.v1.EncounterService/EndEncounter"
+	EncounterService_RewindEncounter_FullMethodName = "/fray.encounter.v1.EncounterService/RewindEncounter"
+	EncounterService_ExportLog_FullMethodName       = "/fray.encounter.v1.EncounterService/ExportLog"
 )
 
 // EncounterServiceClient is the client API for EncounterService service.
@@ -49,6 +51,10 @@ type EncounterServiceClient interface {
 	// Events from a sequence on, then live as they are recorded.
 	WatchEncounter(ctx context.Context, in *WatchEncounterRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[WatchEncounterResponse], error)
 	EndEncounter(ctx context.Context, in *EndEncounterRequest, opts ...grpc.CallOption) (*EndEncounterResponse, error)
+	// Return to the state after an earlier event (GM only); history is kept.
+	RewindEncounter(ctx context.Context, in *RewindEncounterRequest, opts ...grpc.CallOption) (*RewindEncounterResponse, error)
+	// The whole log of an encounter, event by event, for export.
+	ExportLog(ctx context.Context, in *ExportLogRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[ExportLogResponse], error)
 }
 
 type encounterServiceClient struct {
@@ -158,6 +164,35 @@ func (c *encounterServiceClient) EndEncounter(ctx context.Context, in *EndEncoun
 	return out, nil
 }
 
+func (c *encounterServiceClient) RewindEncounter(ctx context.Context, in *RewindEncounterRequest, opts ...grpc.CallOption) (*RewindEncounterResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RewindEncounterResponse)
+	err := c.cc.Invoke(ctx, EncounterService_RewindEncounter_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *encounterServiceClient) ExportLog(ctx context.Context, in *ExportLogRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[ExportLogResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &EncounterService_ServiceDesc.Streams[1], EncounterService_ExportLog_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[ExportLogRequest, ExportLogResponse]{ClientStream: stream}
+	if err := x.ClientStream.SendMsg(in); err != nil {
+		return nil, err
+	}
+	if err := x.ClientStream.CloseSend(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type EncounterService_ExportLogClient = grpc.ServerStreamingClient[ExportLogResponse]
+
 // EncounterServiceServer is the server API for EncounterService service.
 // All implementations must embed UnimplementedEncounterServiceServer
 // for forward compatibility.
@@ -177,6 +212,10 @@ type EncounterServiceServer interface {
 	// Events from a sequence on, then live as they are recorded.
 	WatchEncounter(*WatchEncounterRequest, grpc.ServerStreamingServer[WatchEncounterResponse]) error
 	EndEncounter(context.Context, *EndEncounterRequest) (*EndEncounterResponse, error)
+	// Return to the state after an earlier event (GM only); history is kept.
+	RewindEncounter(context.Context, *RewindEncounterRequest) (*RewindEncounterResponse, error)
+	// The whole log of an encounter, event by event, for export.
+	ExportLog(*ExportLogRequest, grpc.ServerStreamingServer[ExportLogResponse]) error
 	mustEmbedUnimplementedEncounterServiceServer()
 }
 
@@ -213,6 +252,12 @@ func (UnimplementedEncounterServiceServer) WatchEncounter(*WatchEncounterRequest
 }
 func (UnimplementedEncounterServiceServer) EndEncounter(context.Context, *EndEncounterRequest) (*EndEncounterResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method EndEncounter not implemented")
+}
+func (UnimplementedEncounterServiceServer) RewindEncounter(context.Context, *RewindEncounterRequest) (*RewindEncounterResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method RewindEncounter not implemented")
+}
+func (UnimplementedEncounterServiceServer) ExportLog(*ExportLogRequest, grpc.ServerStreamingServer[ExportLogResponse]) error {
+	return status.Error(codes.Unimplemented, "method ExportLog not implemented")
 }
 func (UnimplementedEncounterServiceServer) mustEmbedUnimplementedEncounterServiceServer() {}
 func (UnimplementedEncounterServiceServer) testEmbeddedByValue()                          {}
@@ -390,6 +435,35 @@ func _EncounterService_EndEncounter_Handler(srv interface{}, ctx context.Context
 	return interceptor(ctx, in, info, handler)
 }
 
+func _EncounterService_RewindEncounter_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RewindEncounterRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(EncounterServiceServer).RewindEncounter(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: EncounterService_RewindEncounter_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(EncounterServiceServer).RewindEncounter(ctx, req.(*RewindEncounterRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _EncounterService_ExportLog_Handler(srv interface{}, stream grpc.ServerStream) error {
+	m := new(ExportLogRequest)
+	if err := stream.RecvMsg(m); err != nil {
+		return err
+	}
+	return srv.(EncounterServiceServer).ExportLog(m, &grpc.GenericServerStream[ExportLogRequest, ExportLogResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type EncounterService_ExportLogServer = grpc.ServerStreamingServer[ExportLogResponse]
+
 // EncounterService_ServiceDesc is the grpc.ServiceDesc for EncounterService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -429,11 +503,20 @@ var EncounterService_ServiceDesc = grpc.ServiceDesc{
 			MethodName: "EndEncounter",
 			Handler:    _EncounterService_EndEncounter_Handler,
 		},
+		{
+			MethodName: "RewindEncounter",
+			Handler:    _EncounterService_RewindEncounter_Handler,
+		},
 	},
 	Streams: []grpc.StreamDesc{
 		{
 			StreamName:    "WatchEncounter",
 			Handler:       _EncounterService_WatchEncounter_Handler,
+			ServerStreams: true,
+		},
+		{
+			StreamName:    "ExportLog",
+			Handler:       _EncounterService_ExportLog_Handler,
 			ServerStreams: true,
 		},
 	},

@@ -383,7 +383,9 @@ type ResolveRequest struct {
 	// The principal issuing the command.
 	Actor string `protobuf:"bytes,3,opt,name=actor,proto3" json:"actor,omitempty"`
 	// The encounter's 32-byte dice seed; rolls start at state.dice_offset.
-	Seed          []byte `protobuf:"bytes,4,opt,name=seed,proto3" json:"seed,omitempty"`
+	Seed []byte `protobuf:"bytes,4,opt,name=seed,proto3" json:"seed,omitempty"`
+	// For a rewind: the state after the event to return to, folded by the caller from the log.
+	RewindState   *v12.EncounterState `protobuf:"bytes,5,opt,name=rewind_state,json=rewindState,proto3" json:"rewind_state,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -442,6 +444,13 @@ func (x *ResolveRequest) GetActor() string {
 func (x *ResolveRequest) GetSeed() []byte {
 	if x != nil {
 		return x.Seed
+	}
+	return nil
+}
+
+func (x *ResolveRequest) GetRewindState() *v12.EncounterState {
+	if x != nil {
+		return x.RewindState
 	}
 	return nil
 }
@@ -525,12 +534,13 @@ const file_fray_rules_v1_rules_service_proto_rawDesc = "" +
 	"\x06offset\x18\x03 \x01(\x04R\x06offset\"J\n" +
 	"\fRollResponse\x12&\n" +
 	"\x04roll\x18\x01 \x01(\v2\x12.fray.dice.v1.RollR\x04roll\x12\x12\n" +
-	"\x04seed\x18\x02 \x01(\fR\x04seed\"\xa9\x01\n" +
+	"\x04seed\x18\x02 \x01(\fR\x04seed\"\xef\x01\n" +
 	"\x0eResolveRequest\x127\n" +
 	"\x05state\x18\x01 \x01(\v2!.fray.encounter.v1.EncounterStateR\x05state\x124\n" +
 	"\acommand\x18\x02 \x01(\v2\x1a.fray.encounter.v1.CommandR\acommand\x12\x14\n" +
 	"\x05actor\x18\x03 \x01(\tR\x05actor\x12\x12\n" +
-	"\x04seed\x18\x04 \x01(\fR\x04seed\"f\n" +
+	"\x04seed\x18\x04 \x01(\fR\x04seed\x12D\n" +
+	"\frewind_state\x18\x05 \x01(\v2!.fray.encounter.v1.EncounterStateR\vrewindState\"f\n" +
 	"\x0fResolveResponse\x120\n" +
 	"\x06events\x18\x01 \x03(\v2\x18.fray.encounter.v1.EventR\x06events\x12!\n" +
 	"\fstate_sha256\x18\x02 \x01(\fR\vstateSha2562\xd4\x02\n" +
@@ -575,20 +585,21 @@ var file_fray_rules_v1_rules_service_proto_depIdxs = []int32{
 	10, // 2: fray.rules.v1.RollResponse.roll:type_name -> fray.dice.v1.Roll
 	11, // 3: fray.rules.v1.ResolveRequest.state:type_name -> fray.encounter.v1.EncounterState
 	12, // 4: fray.rules.v1.ResolveRequest.command:type_name -> fray.encounter.v1.Command
-	13, // 5: fray.rules.v1.ResolveResponse.events:type_name -> fray.encounter.v1.Event
-	1,  // 6: fray.rules.v1.RulesService.ListRulesets:input_type -> fray.rules.v1.ListRulesetsRequest
-	3,  // 7: fray.rules.v1.RulesService.DescribeRuleset:input_type -> fray.rules.v1.DescribeRulesetRequest
-	5,  // 8: fray.rules.v1.RulesService.Roll:input_type -> fray.rules.v1.RollRequest
-	7,  // 9: fray.rules.v1.RulesService.Resolve:input_type -> fray.rules.v1.ResolveRequest
-	2,  // 10: fray.rules.v1.RulesService.ListRulesets:output_type -> fray.rules.v1.ListRulesetsResponse
-	4,  // 11: fray.rules.v1.RulesService.DescribeRuleset:output_type -> fray.rules.v1.DescribeRulesetResponse
-	6,  // 12: fray.rules.v1.RulesService.Roll:output_type -> fray.rules.v1.RollResponse
-	8,  // 13: fray.rules.v1.RulesService.Resolve:output_type -> fray.rules.v1.ResolveResponse
-	10, // [10:14] is the sub-list for method output_type
-	6,  // [6:10] is the sub-list for method input_type
-	6,  // [6:6] is the sub-list for extension type_name
-	6,  // [6:6] is the sub-list for extension extendee
-	0,  // [0:6] is the sub-list for field type_name
+	11, // 5: fray.rules.v1.ResolveRequest.rewind_state:type_name -> fray.encounter.v1.EncounterState
+	13, // 6: fray.rules.v1.ResolveResponse.events:type_name -> fray.encounter.v1.Event
+	1,  // 7: fray.rules.v1.RulesService.ListRulesets:input_type -> fray.rules.v1.ListRulesetsRequest
+	3,  // 8: fray.rules.v1.RulesService.DescribeRuleset:input_type -> fray.rules.v1.DescribeRulesetRequest
+	5,  // 9: fray.rules.v1.RulesService.Roll:input_type -> fray.rules.v1.RollRequest
+	7,  // 10: fray.rules.v1.RulesService.Resolve:input_type -> fray.rules.v1.ResolveRequest
+	2,  // 11: fray.rules.v1.RulesService.ListRulesets:output_type -> fray.rules.v1.ListRulesetsResponse
+	4,  // 12: fray.rules.v1.RulesService.DescribeRuleset:output_type -> fray.rules.v1.DescribeRulesetResponse
+	6,  // 13: fray.rules.v1.RulesService.Roll:output_type -> fray.rules.v1.RollResponse
+	8,  // 14: fray.rules.v1.RulesService.Resolve:output_type -> fray.rules.v1.ResolveResponse
+	11, // [11:15] is the sub-list for method output_type
+	7,  // [7:11] is the sub-list for method input_type
+	7,  // [7:7] is the sub-list for extension type_name
+	7,  // [7:7] is the sub-list for extension extendee
+	0,  // [0:7] is the sub-list for field type_name
 }
 
 func init() { file_fray_rules_v1_rules_service_proto_init() }
