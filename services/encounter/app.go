@@ -77,6 +77,9 @@ func Start(ctx context.Context, cfg Config, srv *platform.Server, reg *engine.Re
 	}
 	opts := cfg.Options
 	opts.Log = log
+	if opts.Snapshots == nil {
+		opts.Snapshots = st
+	}
 	svc := New(st, st, RemoteDecider{Client: rulesv1.NewRulesServiceClient(cc)}, reg, opts)
 	encounterv1.RegisterEncounterServiceServer(srv.GRPC, svc)
 	return &Running{Service: svc, NATS: nc, rules: cc}, nil

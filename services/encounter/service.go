@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"strings"
 	"sync"
 	"time"
@@ -61,6 +62,10 @@ type Options struct {
 	// NewSeed makes an encounter's dice seed (default dice.NewSeed, from crypto/rand).
 	NewSeed func() []byte
 	Log     *slog.Logger
+	// Snapshots, when set, keeps a snapshot every SnapshotEvery events (default 32), and a
+	// cold load starts from it.
+	Snapshots     store.Snapshots
+	SnapshotEvery uint64
 }
 
 // Service implements EncounterService.
@@ -99,6 +104,9 @@ func New(events store.Log, seeds store.Seeds, decider Decider, reg *engine.Regis
 	}
 	if opts.Log == nil {
 		opts.Log = slog.Default()
+	}
+	if opts.SnapshotEvery == 0 {
+		opts.SnapshotEvery = 32
 	}
 	return &Service{log: opts.Log, events: events, seeds: seeds, decider: decider, reg: reg, opts: opts, cache: map[string]*entry{}}
 }
@@ -146,10 +154,17 @@ func (s *Service) entry(ctx context.Context, id string) (*entry, error) {
 	return e, nil
 }
 
-// refresh folds the records after the entry's position (all of them on a first load).
+// refresh folds the records after the entry's position (on a first load, those after the
+// latest snapshot, or all of them).
 func (s *Service) refresh(ctx context.Context, id string, e *entry) error {
 	if !e.loaded {
 		e.state, e.position, e.commands = &encounterv1.EncounterState{}, 0, map[string]uint64{}
+		if snap := s.snapshot(ctx, id); snap != nil {
+			e.state, e.position, e.commands = snap.GetState(), snap.GetPosition(), snap.GetCommands()
+			if e.commands == nil {
+				e.commands = map[string]uint64{}
+			}
+		}
 	}
 	recs, err := s.events.Load(ctx, id, e.position)
 	if errors.Is(err, store.ErrNotFound) {
@@ -172,6 +187,47 @@ func (s *Service) refresh(ctx context.Context, id string, e *entry) error {
 	}
 	e.loaded = true
 	return nil
+}
+
+// snapshot returns the encounter's latest snapshot if it can be trusted: folded by the rules
+// this service folds with. A snapshot of older rules is ignored, not trusted.
+func (s *Service) snapshot(ctx context.Context, id string) *encounterv1.Snapshot {
+	if s.opts.Snapshots == nil {
+		return nil
+	}
+	snap, err := s.opts.Snapshots.Snapshot(ctx, id)
+	if err != nil {
+		if !errors.Is(err, store.ErrNotFound) {
+			s.log.WarnContext(ctx, "snapshot unreadable; loading from the log", "encounter", id, "err", err)
+		}
+		return nil
+	}
+	sys, err := s.reg.Lookup(snap.GetRuleSystem(), 0)
+	if err != nil || sys.Version() != snap.GetFoldVersion() || snap.GetState().GetEncounterId() != id {
+		s.log.InfoContext(ctx, "snapshot folded by other rules; loading from the log", "encounter", id,
+			"snapshot_rules", snap.GetRuleSystem(), "snapshot_version", snap.GetFoldVersion())
+		return nil
+	}
+	return snap
+}
+
+// maybeSnapshot writes a snapshot when the encounter crosses a multiple of SnapshotEvery.
+func (s *Service) maybeSnapshot(ctx context.Context, id string, e *entry, before uint64) {
+	n := s.opts.SnapshotEvery
+	if s.opts.Snapshots == nil || e.state.GetSequence()/n == before/n {
+		return
+	}
+	sys, err := s.reg.Lookup(e.state.GetRuleSystem(), 0)
+	if err != nil {
+		return
+	}
+	snap := &encounterv1.Snapshot{
+		Position: e.position, RuleSystem: sys.ID(), FoldVersion: sys.Version(),
+		State: proto.CloneOf(e.state), Commands: maps.Clone(e.commands),
+	}
+	if err := s.opts.Snapshots.PutSnapshot(ctx, id, snap); err != nil {
+		s.log.WarnContext(ctx, "snapshot not written", "encounter", id, "err", err)
+	}
 }
 
 func (s *Service) stamp(events []*encounterv1.Event, commandID string) {
@@ -272,6 +328,7 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 			}
 			return s.recorded(ctx, e, app.Position)
 		}
+		before := e.state.GetSequence()
 		for _, ev := range events {
 			if err := s.reg.Evolve(e.state, ev); err != nil {
 				e.loaded = false
@@ -279,6 +336,7 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 			}
 		}
 		e.position, e.commands[cmdID] = app.Position, app.Position
+		s.maybeSnapshot(ctx, id, e, before)
 		if !bytes.Equal(engine.Hash(e.state), resp.GetStateSha256()) {
 			s.log.WarnContext(ctx, "the resolver and this service fold to different states; the log is the truth",
 				"encounter", id, "sequence", e.state.GetSequence())

@@ -27,6 +27,7 @@ import (
 type backend interface {
 	store.Log
 	store.Seeds
+	store.Snapshots
 }
 
 // serve runs an encounter service over a real loopback gRPC listener, deciding in-process.

@@ -22,6 +22,8 @@ type Config struct {
 	SubjectPrefix string
 	// SeedBucket is the KV bucket of dice seeds (default FRAY_SEEDS).
 	SeedBucket string
+	// SnapshotBucket is the KV bucket of snapshots (default FRAY_SNAPSHOTS).
+	SnapshotBucket string
 	// Replicas of the stream and bucket (default 1; 3 in a cluster).
 	Replicas int
 	// Duplicates is the window in which a repeated message id is dropped (default 24h).
@@ -38,6 +40,9 @@ func (c Config) withDefaults() Config {
 	if c.SeedBucket == "" {
 		c.SeedBucket = "FRAY_SEEDS"
 	}
+	if c.SnapshotBucket == "" {
+		c.SnapshotBucket = "FRAY_SNAPSHOTS"
+	}
 	if c.Replicas == 0 {
 		c.Replicas = 1
 	}
@@ -53,6 +58,7 @@ type JetStream struct {
 	js     jetstream.JetStream
 	stream jetstream.Stream
 	seeds  jetstream.KeyValue
+	snaps  jetstream.KeyValue
 }
 
 // Open creates the stream and the seed bucket if they are missing (file storage, deletes and
@@ -86,7 +92,16 @@ func Open(ctx context.Context, nc *nats.Conn, cfg Config) (*JetStream, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create bucket %s: %w", cfg.SeedBucket, err)
 	}
-	return &JetStream{cfg: cfg, js: js, stream: stream, seeds: kv}, nil
+	snaps, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+		Bucket:      cfg.SnapshotBucket,
+		Description: "fray snapshots: each encounter's state folded up to a log position",
+		Storage:     jetstream.FileStorage,
+		Replicas:    cfg.Replicas,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("create bucket %s: %w", cfg.SnapshotBucket, err)
+	}
+	return &JetStream{cfg: cfg, js: js, stream: stream, seeds: kv, snaps: snaps}, nil
 }
 
 // Subject is the subject of an encounter's events.
@@ -159,6 +174,10 @@ func (s *JetStream) consumer(ctx context.Context, encounterID string, after uint
 	return s.stream.OrderedConsumer(ctx, cfg)
 }
 
+// directGets is how many records Load reads one by one with direct gets (an indexed lookup
+// each) before it opens a consumer, whose filtered scan costs more on a large stream.
+const directGets = 32
+
 func (s *JetStream) Load(ctx context.Context, encounterID string, after uint64) ([]Record, error) {
 	last, err := s.last(ctx, encounterID)
 	if err != nil {
@@ -167,10 +186,26 @@ func (s *JetStream) Load(ctx context.Context, encounterID string, after uint64) 
 	if last == 0 {
 		return nil, ErrNotFound
 	}
-	if last <= after {
-		return nil, nil
-	}
 	var out []Record
+	subject := s.Subject(encounterID)
+	for range directGets {
+		if after >= last {
+			return out, nil
+		}
+		m, err := s.stream.GetMsg(ctx, after+1, jetstream.WithGetMsgSubject(subject))
+		if err != nil {
+			return nil, err
+		}
+		r, err := decode(m.Sequence, m.Data)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+		after = m.Sequence
+	}
+	if after >= last {
+		return out, nil
+	}
 	err = s.Watch(ctx, encounterID, after, func(r Record) error {
 		out = append(out, r)
 		if r.Position >= last {
@@ -245,4 +280,25 @@ func (s *JetStream) Seed(ctx context.Context, encounterID string) ([]byte, error
 		return nil, err
 	}
 	return e.Value(), nil
+}
+
+func (s *JetStream) PutSnapshot(ctx context.Context, encounterID string, snap *encounterv1.Snapshot) error {
+	b, err := proto.Marshal(snap)
+	if err != nil {
+		return err
+	}
+	_, err = s.snaps.Put(ctx, encounterID, b)
+	return err
+}
+
+func (s *JetStream) Snapshot(ctx context.Context, encounterID string) (*encounterv1.Snapshot, error) {
+	e, err := s.snaps.Get(ctx, encounterID)
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	snap := &encounterv1.Snapshot{}
+	return snap, proto.Unmarshal(e.Value(), snap)
 }

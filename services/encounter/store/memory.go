@@ -17,6 +17,7 @@ type Memory struct {
 	records []memRecord // index = position - 1
 	msgIDs  map[string]uint64
 	seeds   map[string][]byte
+	snaps   map[string][]byte
 	changed chan struct{} // closed and replaced on every append
 }
 
@@ -27,7 +28,7 @@ type memRecord struct {
 
 // NewMemory returns an empty in-memory store.
 func NewMemory() *Memory {
-	return &Memory{msgIDs: map[string]uint64{}, seeds: map[string][]byte{}, changed: make(chan struct{})}
+	return &Memory{msgIDs: map[string]uint64{}, seeds: map[string][]byte{}, snaps: map[string][]byte{}, changed: make(chan struct{})}
 }
 
 func (m *Memory) last(encounterID string) uint64 {
@@ -157,4 +158,26 @@ func (m *Memory) Seed(_ context.Context, encounterID string) ([]byte, error) {
 		return nil, ErrNotFound
 	}
 	return slices.Clone(s), nil
+}
+
+func (m *Memory) PutSnapshot(_ context.Context, encounterID string, s *encounterv1.Snapshot) error {
+	b, err := proto.Marshal(s)
+	if err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.snaps[encounterID] = b
+	return nil
+}
+
+func (m *Memory) Snapshot(_ context.Context, encounterID string) (*encounterv1.Snapshot, error) {
+	m.mu.Lock()
+	b, ok := m.snaps[encounterID]
+	m.mu.Unlock()
+	if !ok {
+		return nil, ErrNotFound
+	}
+	s := &encounterv1.Snapshot{}
+	return s, proto.Unmarshal(b, s)
 }

@@ -56,6 +56,13 @@ type Log interface {
 // ErrStop ends a Watch without an error.
 var ErrStop = errors.New("stop watching")
 
+// Snapshots keeps each encounter's latest snapshot.
+type Snapshots interface {
+	PutSnapshot(ctx context.Context, encounterID string, s *encounterv1.Snapshot) error
+	// Snapshot returns the latest snapshot, or ErrNotFound.
+	Snapshot(ctx context.Context, encounterID string) (*encounterv1.Snapshot, error)
+}
+
 // Seeds keeps each encounter's secret dice seed.
 type Seeds interface {
 	PutSeed(ctx context.Context, encounterID string, seed []byte) error

@@ -16,6 +16,7 @@ import (
 type backend interface {
 	store.Log
 	store.Seeds
+	store.Snapshots
 }
 
 // backends runs a contract test against the real JetStream store and the in-memory one.
@@ -208,5 +209,56 @@ func TestSeeds(t *testing.T) {
 		got, err := s.Seed(ctx, "a")
 		require.NoError(t, err)
 		require.Equal(t, seed, got)
+	})
+}
+
+func TestLoadManyRecordsInterleaved(t *testing.T) {
+	backends(t, func(t *testing.T, s backend) {
+		ctx := context.Background()
+		var lastA, lastB uint64
+		for i := range 80 { // more than the direct gets Load makes before it opens a consumer
+			a, err := s.Append(ctx, "a", lastA, fmt.Sprint("a/", i), batch("a", uint64(i+1)))
+			require.NoError(t, err)
+			lastA = a.Position
+			b, err := s.Append(ctx, "b", lastB, fmt.Sprint("b/", i), batch("b", uint64(i+1)))
+			require.NoError(t, err)
+			lastB = b.Position
+		}
+		for _, after := range []uint64{0, 1, 40, 101, lastA - 1} {
+			recs, err := s.Load(ctx, "a", after)
+			require.NoError(t, err)
+			prev := after
+			for _, r := range recs {
+				require.Greater(t, r.Position, prev)
+				require.Equal(t, "a", r.Batch.GetEvents()[0].GetEncounterId())
+				prev = r.Position
+			}
+			require.Equal(t, lastA, prev, "loaded up to the last record after %d", after)
+		}
+		all, err := s.Load(ctx, "a", 0)
+		require.NoError(t, err)
+		require.Len(t, all, 80)
+		for i, r := range all {
+			require.Equal(t, uint64(i+1), r.Batch.GetEvents()[0].GetSequence())
+		}
+	})
+}
+
+func TestSnapshots(t *testing.T) {
+	backends(t, func(t *testing.T, s backend) {
+		ctx := context.Background()
+		_, err := s.Snapshot(ctx, "a")
+		require.ErrorIs(t, err, store.ErrNotFound)
+		snap := &encounterv1.Snapshot{Position: 7, RuleSystem: "loss", FoldVersion: 1,
+			State: &encounterv1.EncounterState{EncounterId: "a", Sequence: 12}, Commands: map[string]uint64{"c1": 3}}
+		require.NoError(t, s.PutSnapshot(ctx, "a", snap))
+		got, err := s.Snapshot(ctx, "a")
+		require.NoError(t, err)
+		require.True(t, proto.Equal(snap, got))
+		snap.Position = 9
+		require.NoError(t, s.PutSnapshot(ctx, "a", snap))
+		got, err = s.Snapshot(ctx, "a")
+		require.NoError(t, err)
+		require.Equal(t, uint64(9), got.GetPosition(), "the latest snapshot wins")
 	})
 }

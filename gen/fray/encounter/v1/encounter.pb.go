@@ -1512,8 +1512,9 @@ type Snapshot struct {
 	RuleSystem  string          `protobuf:"bytes,2,opt,name=rule_system,json=ruleSystem,proto3" json:"rule_system,omitempty"`
 	FoldVersion uint32          `protobuf:"varint,3,opt,name=fold_version,json=foldVersion,proto3" json:"fold_version,omitempty"`
 	State       *EncounterState `protobuf:"bytes,4,opt,name=state,proto3" json:"state,omitempty"`
-	// The command ids recorded so far, so that retries are recognised after a load.
-	CommandIds    []string `protobuf:"bytes,5,rep,name=command_ids,json=commandIds,proto3" json:"command_ids,omitempty"`
+	// The command ids recorded so far, with the log position of their record, so that a
+	// retried command is recognised after a load.
+	Commands      map[string]uint64 `protobuf:"bytes,5,rep,name=commands,proto3" json:"commands,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"varint,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1576,9 +1577,9 @@ func (x *Snapshot) GetState() *EncounterState {
 	return nil
 }
 
-func (x *Snapshot) GetCommandIds() []string {
+func (x *Snapshot) GetCommands() map[string]uint64 {
 	if x != nil {
-		return x.CommandIds
+		return x.Commands
 	}
 	return nil
 }
@@ -1744,15 +1745,17 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\vto_sequence\x18\x01 \x01(\x04R\n" +
 	"toSequence\x12\x16\n" +
 	"\x06reason\x18\x02 \x01(\tR\x06reason\x127\n" +
-	"\x05state\x18\x03 \x01(\v2!.fray.encounter.v1.EncounterStateR\x05state\"\xc4\x01\n" +
+	"\x05state\x18\x03 \x01(\v2!.fray.encounter.v1.EncounterStateR\x05state\"\xa7\x02\n" +
 	"\bSnapshot\x12\x1a\n" +
 	"\bposition\x18\x01 \x01(\x04R\bposition\x12\x1f\n" +
 	"\vrule_system\x18\x02 \x01(\tR\n" +
 	"ruleSystem\x12!\n" +
 	"\ffold_version\x18\x03 \x01(\rR\vfoldVersion\x127\n" +
-	"\x05state\x18\x04 \x01(\v2!.fray.encounter.v1.EncounterStateR\x05state\x12\x1f\n" +
-	"\vcommand_ids\x18\x05 \x03(\tR\n" +
-	"commandIds\">\n" +
+	"\x05state\x18\x04 \x01(\v2!.fray.encounter.v1.EncounterStateR\x05state\x12E\n" +
+	"\bcommands\x18\x05 \x03(\v2).fray.encounter.v1.Snapshot.CommandsEntryR\bcommands\x1a;\n" +
+	"\rCommandsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\x04R\x05value:\x028\x01\">\n" +
 	"\n" +
 	"EventBatch\x120\n" +
 	"\x06events\x18\x01 \x03(\v2\x18.fray.encounter.v1.EventR\x06events*\x88\x01\n" +
@@ -1775,7 +1778,7 @@ func file_fray_encounter_v1_encounter_proto_rawDescGZIP() []byte {
 }
 
 var file_fray_encounter_v1_encounter_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_fray_encounter_v1_encounter_proto_msgTypes = make([]protoimpl.MessageInfo, 20)
+var file_fray_encounter_v1_encounter_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
 var file_fray_encounter_v1_encounter_proto_goTypes = []any{
 	(EncounterStatus)(0),          // 0: fray.encounter.v1.EncounterStatus
 	(*RuleOptions)(nil),           // 1: fray.encounter.v1.RuleOptions
@@ -1798,48 +1801,50 @@ var file_fray_encounter_v1_encounter_proto_goTypes = []any{
 	(*EncounterRewound)(nil),      // 18: fray.encounter.v1.EncounterRewound
 	(*Snapshot)(nil),              // 19: fray.encounter.v1.Snapshot
 	(*EventBatch)(nil),            // 20: fray.encounter.v1.EventBatch
-	(*v1.Options)(nil),            // 21: fray.loss.v1.Options
-	(*v1.Sheet)(nil),              // 22: fray.loss.v1.Sheet
-	(*v1.State)(nil),              // 23: fray.loss.v1.State
-	(*v1.Action)(nil),             // 24: fray.loss.v1.Action
-	(*timestamppb.Timestamp)(nil), // 25: google.protobuf.Timestamp
-	(*v1.Event)(nil),              // 26: fray.loss.v1.Event
+	nil,                           // 21: fray.encounter.v1.Snapshot.CommandsEntry
+	(*v1.Options)(nil),            // 22: fray.loss.v1.Options
+	(*v1.Sheet)(nil),              // 23: fray.loss.v1.Sheet
+	(*v1.State)(nil),              // 24: fray.loss.v1.State
+	(*v1.Action)(nil),             // 25: fray.loss.v1.Action
+	(*timestamppb.Timestamp)(nil), // 26: google.protobuf.Timestamp
+	(*v1.Event)(nil),              // 27: fray.loss.v1.Event
 }
 var file_fray_encounter_v1_encounter_proto_depIdxs = []int32{
-	21, // 0: fray.encounter.v1.RuleOptions.loss:type_name -> fray.loss.v1.Options
-	22, // 1: fray.encounter.v1.Combatant.loss:type_name -> fray.loss.v1.Sheet
+	22, // 0: fray.encounter.v1.RuleOptions.loss:type_name -> fray.loss.v1.Options
+	23, // 1: fray.encounter.v1.Combatant.loss:type_name -> fray.loss.v1.Sheet
 	0,  // 2: fray.encounter.v1.EncounterState.status:type_name -> fray.encounter.v1.EncounterStatus
 	2,  // 3: fray.encounter.v1.EncounterState.combatants:type_name -> fray.encounter.v1.Combatant
 	3,  // 4: fray.encounter.v1.EncounterState.pending:type_name -> fray.encounter.v1.PendingReaction
 	1,  // 5: fray.encounter.v1.EncounterState.options:type_name -> fray.encounter.v1.RuleOptions
-	23, // 6: fray.encounter.v1.EncounterState.loss:type_name -> fray.loss.v1.State
+	24, // 6: fray.encounter.v1.EncounterState.loss:type_name -> fray.loss.v1.State
 	6,  // 7: fray.encounter.v1.Command.create:type_name -> fray.encounter.v1.CreateEncounter
 	7,  // 8: fray.encounter.v1.Command.add_combatant:type_name -> fray.encounter.v1.AddCombatant
 	8,  // 9: fray.encounter.v1.Command.remove_combatant:type_name -> fray.encounter.v1.RemoveCombatant
 	9,  // 10: fray.encounter.v1.Command.start:type_name -> fray.encounter.v1.StartEncounter
 	10, // 11: fray.encounter.v1.Command.end:type_name -> fray.encounter.v1.EndEncounter
 	11, // 12: fray.encounter.v1.Command.rewind:type_name -> fray.encounter.v1.Rewind
-	24, // 13: fray.encounter.v1.Command.loss:type_name -> fray.loss.v1.Action
+	25, // 13: fray.encounter.v1.Command.loss:type_name -> fray.loss.v1.Action
 	1,  // 14: fray.encounter.v1.CreateEncounter.options:type_name -> fray.encounter.v1.RuleOptions
 	2,  // 15: fray.encounter.v1.AddCombatant.combatant:type_name -> fray.encounter.v1.Combatant
-	25, // 16: fray.encounter.v1.Event.time:type_name -> google.protobuf.Timestamp
+	26, // 16: fray.encounter.v1.Event.time:type_name -> google.protobuf.Timestamp
 	13, // 17: fray.encounter.v1.Event.encounter_created:type_name -> fray.encounter.v1.EncounterCreated
 	14, // 18: fray.encounter.v1.Event.combatant_added:type_name -> fray.encounter.v1.CombatantAdded
 	15, // 19: fray.encounter.v1.Event.combatant_removed:type_name -> fray.encounter.v1.CombatantRemoved
 	16, // 20: fray.encounter.v1.Event.encounter_started:type_name -> fray.encounter.v1.EncounterStarted
 	17, // 21: fray.encounter.v1.Event.encounter_ended:type_name -> fray.encounter.v1.EncounterEnded
 	18, // 22: fray.encounter.v1.Event.encounter_rewound:type_name -> fray.encounter.v1.EncounterRewound
-	26, // 23: fray.encounter.v1.Event.loss:type_name -> fray.loss.v1.Event
+	27, // 23: fray.encounter.v1.Event.loss:type_name -> fray.loss.v1.Event
 	1,  // 24: fray.encounter.v1.EncounterCreated.options:type_name -> fray.encounter.v1.RuleOptions
 	2,  // 25: fray.encounter.v1.CombatantAdded.combatant:type_name -> fray.encounter.v1.Combatant
 	4,  // 26: fray.encounter.v1.EncounterRewound.state:type_name -> fray.encounter.v1.EncounterState
 	4,  // 27: fray.encounter.v1.Snapshot.state:type_name -> fray.encounter.v1.EncounterState
-	12, // 28: fray.encounter.v1.EventBatch.events:type_name -> fray.encounter.v1.Event
-	29, // [29:29] is the sub-list for method output_type
-	29, // [29:29] is the sub-list for method input_type
-	29, // [29:29] is the sub-list for extension type_name
-	29, // [29:29] is the sub-list for extension extendee
-	0,  // [0:29] is the sub-list for field type_name
+	21, // 28: fray.encounter.v1.Snapshot.commands:type_name -> fray.encounter.v1.Snapshot.CommandsEntry
+	12, // 29: fray.encounter.v1.EventBatch.events:type_name -> fray.encounter.v1.Event
+	30, // [30:30] is the sub-list for method output_type
+	30, // [30:30] is the sub-list for method input_type
+	30, // [30:30] is the sub-list for extension type_name
+	30, // [30:30] is the sub-list for extension extendee
+	0,  // [0:30] is the sub-list for field type_name
 }
 
 func init() { file_fray_encounter_v1_encounter_proto_init() }
@@ -1880,7 +1885,7 @@ func file_fray_encounter_v1_encounter_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fray_encounter_v1_encounter_proto_rawDesc), len(file_fray_encounter_v1_encounter_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   20,
+			NumMessages:   21,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

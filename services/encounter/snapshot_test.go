@@ -1,0 +1,112 @@
+package encounter_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"maps"
+	"testing"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/loss"
+	"github.com/fray-rpg/fray/rules/systems"
+	"github.com/fray-rpg/fray/services/encounter"
+	"github.com/fray-rpg/fray/services/encounter/store"
+	"github.com/fray-rpg/fray/services/platform/natstest"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/protobuf/proto"
+)
+
+// longDuel plays a duel of at least n events and returns its id.
+func longDuel(t *testing.T, b backend, n uint64) string {
+	sum := sha256.Sum256([]byte("fray-long-duel"))
+	c := serve(t, b, encounter.Options{NewSeed: func() []byte { return sum[:] }, Snapshots: b, SnapshotEvery: 16})
+	id := create(t, c)
+	for _, f := range []*encounterv1.Combatant{fighter("diego", "david", 8, sword(4)), fighter("ruffian", "gm", 6, sword(3))} {
+		f.GetLoss().Armour = 12 // a long duel
+		_, err := c.AddCombatant(as("gm"), &encounterv1.AddCombatantRequest{EncounterId: id, Combatant: f})
+		require.NoError(t, err)
+	}
+	_, err := c.StartEncounter(as("gm"), &encounterv1.StartEncounterRequest{EncounterId: id})
+	require.NoError(t, err)
+	for {
+		r := step(t, c, id)
+		if r.GetState().GetSequence() >= n {
+			return id
+		}
+	}
+}
+
+func coldHash(t *testing.T, b backend, id string) []byte {
+	t.Helper()
+	c := serve(t, b, encounter.Options{Snapshots: b})
+	got, err := c.GetEncounter(as("gm"), &encounterv1.GetEncounterRequest{EncounterId: id})
+	require.NoError(t, err)
+	return got.GetStateSha256()
+}
+
+// For every prefix of a long fight, the snapshot of that prefix plus the tail folds to the
+// same state as the whole log.
+func TestSnapshotPlusTailEqualsFullFoldForEveryPrefix(t *testing.T) {
+	b := store.NewMemory()
+	id := longDuel(t, b, 150)
+	recs, err := b.Load(context.Background(), id, 0)
+	require.NoError(t, err)
+	reg := systems.Registry()
+	full := &encounterv1.EncounterState{}
+	var states []*encounterv1.EncounterState
+	commands := map[string]uint64{}
+	var commandsAt []map[string]uint64
+	for _, r := range recs {
+		for _, ev := range r.Batch.GetEvents() {
+			require.NoError(t, reg.Evolve(full, ev))
+			commands[ev.GetCommandId()] = r.Position
+		}
+		states = append(states, proto.CloneOf(full))
+		commandsAt = append(commandsAt, maps.Clone(commands))
+	}
+	want := engine.Hash(full)
+	require.Greater(t, len(recs), 60)
+	for i, r := range recs {
+		require.NoError(t, b.PutSnapshot(context.Background(), id, &encounterv1.Snapshot{
+			Position: r.Position, RuleSystem: loss.ID, FoldVersion: loss.Version, State: states[i], Commands: commandsAt[i],
+		}))
+		require.Equal(t, want, coldHash(t, b, id), "snapshot after record %d of %d", i+1, len(recs))
+	}
+}
+
+func TestSnapshotsOnJetStreamAndUntrustedSnapshots(t *testing.T) {
+	_, nc := natstest.Start(t)
+	js, err := store.Open(context.Background(), nc, store.Config{})
+	require.NoError(t, err)
+	id := longDuel(t, js, 70)
+	snap, err := js.Snapshot(context.Background(), id)
+	require.NoError(t, err, "the service wrote snapshots as the fight went")
+	require.Equal(t, uint64(64), snap.GetState().GetSequence()/16*16, "the latest at a multiple of 16 events")
+
+	recs, err := js.Load(context.Background(), id, 0)
+	require.NoError(t, err)
+	var all []*encounterv1.Event
+	for _, r := range recs {
+		all = append(all, r.Batch.GetEvents()...)
+	}
+	full, err := systems.Registry().Fold(all)
+	require.NoError(t, err)
+	require.Equal(t, engine.Hash(full), coldHash(t, js, id), "snapshot + tail on JetStream")
+
+	// A snapshot folded by another version of the rules is ignored, not trusted: here it
+	// claims a state that is wrong, and the load still gives the true one.
+	bad := proto.CloneOf(snap)
+	bad.FoldVersion = loss.Version + 1
+	bad.GetState().Name = "forged"
+	require.NoError(t, js.PutSnapshot(context.Background(), id, bad))
+	require.Equal(t, engine.Hash(full), coldHash(t, js, id))
+
+	// A retried command is still recognised after a load from a snapshot.
+	require.NoError(t, js.PutSnapshot(context.Background(), id, snap))
+	c := serve(t, js, encounter.Options{Snapshots: js})
+	first := all[len(all)-1].GetCommandId()
+	again, err := c.Submit(as("gm"), &encounterv1.SubmitRequest{EncounterId: id, CommandId: first, Command: attack("diego", "ruffian")})
+	require.NoError(t, err)
+	require.Equal(t, all[len(all)-1].GetEventId(), again.GetEvents()[len(again.GetEvents())-1].GetEventId())
+}
