@@ -22,24 +22,8 @@ func step(t *testing.T, c encounterv1.EncounterServiceClient, id string) *encoun
 	t.Helper()
 	got, err := c.GetEncounter(as("gm"), &encounterv1.GetEncounterRequest{EncounterId: id})
 	require.NoError(t, err)
-	st := got.GetState()
-	var a *lossv1.Action
-	if p := st.GetPending(); len(p) > 0 {
-		a = &lossv1.Action{CombatantId: p[0].GetCombatantId(), Kind: &lossv1.Action_React{React: &lossv1.React{Reaction: lossv1.Reaction_REACTION_DODGE}}}
-	} else {
-		var top int32
-		for _, who := range []string{"diego", "ruffian"} {
-			cs := st.GetLoss().GetCombatants()[who]
-			if cs.GetActionPoints() > top && !cs.GetPassed() {
-				top = cs.GetActionPoints()
-				a = &lossv1.Action{CombatantId: who, Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{TargetId: map[string]string{"diego": "ruffian", "ruffian": "diego"}[who]}}}
-				if cs.GetActionPoints() < 4 {
-					a = &lossv1.Action{CombatantId: who, Kind: &lossv1.Action_Pass{Pass: &lossv1.Pass{}}}
-				}
-			}
-		}
-	}
-	r, err := c.Submit(as("gm"), &encounterv1.SubmitRequest{EncounterId: id, Command: &encounterv1.Command{Kind: &encounterv1.Command_Loss{Loss: a}}})
+	cmd := nextDuelCommand(got.GetState())
+	r, err := c.Submit(as("gm"), &encounterv1.SubmitRequest{EncounterId: id, Command: cmd})
 	require.NoError(t, err)
 	return r
 }
@@ -136,4 +120,26 @@ func TestRewindAcrossARoundBoundaryRestoresEverything(t *testing.T) {
 
 func foldAll(events []*encounterv1.Event) (*encounterv1.EncounterState, error) {
 	return systems.Registry().Fold(events)
+}
+
+// nextDuelCommand: a pending attack is dodged, otherwise whoever is up attacks, or passes
+// when its PA are too few.
+func nextDuelCommand(st *encounterv1.EncounterState) *encounterv1.Command {
+	var a *lossv1.Action
+	if p := st.GetPending(); len(p) > 0 {
+		a = &lossv1.Action{CombatantId: p[0].GetCombatantId(), Kind: &lossv1.Action_React{React: &lossv1.React{Reaction: lossv1.Reaction_REACTION_DODGE}}}
+	} else {
+		var top int32
+		for _, who := range []string{"diego", "ruffian"} {
+			cs := st.GetLoss().GetCombatants()[who]
+			if cs.GetActionPoints() > top && !cs.GetPassed() {
+				top = cs.GetActionPoints()
+				a = &lossv1.Action{CombatantId: who, Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{TargetId: map[string]string{"diego": "ruffian", "ruffian": "diego"}[who]}}}
+				if cs.GetActionPoints() < 4 {
+					a = &lossv1.Action{CombatantId: who, Kind: &lossv1.Action_Pass{Pass: &lossv1.Pass{}}}
+				}
+			}
+		}
+	}
+	return &encounterv1.Command{Kind: &encounterv1.Command_Loss{Loss: a}}
 }

@@ -11,6 +11,7 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/synadia-io/orbit.go/jetstreamext"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -174,9 +175,10 @@ func (s *JetStream) consumer(ctx context.Context, encounterID string, after uint
 	return s.stream.OrderedConsumer(ctx, cfg)
 }
 
-// directGets is how many records Load reads one by one with direct gets (an indexed lookup
-// each) before it opens a consumer, whose filtered scan costs more on a large stream.
-const directGets = 32
+// loadPage is how many records one batched direct get brings back. A batched direct get
+// with a subject filter is an indexed read on the server, where a filtered consumer scans the
+// span of the stream the subject covers.
+const loadPage = 256
 
 func (s *JetStream) Load(ctx context.Context, encounterID string, after uint64) ([]Record, error) {
 	last, err := s.last(ctx, encounterID)
@@ -187,33 +189,33 @@ func (s *JetStream) Load(ctx context.Context, encounterID string, after uint64) 
 		return nil, ErrNotFound
 	}
 	var out []Record
-	subject := s.Subject(encounterID)
-	for range directGets {
-		if after >= last {
-			return out, nil
-		}
-		m, err := s.stream.GetMsg(ctx, after+1, jetstream.WithGetMsgSubject(subject))
+	for after < last {
+		msgs, err := jetstreamext.GetBatch(ctx, s.js, s.cfg.Stream, loadPage,
+			jetstreamext.GetBatchSeq(after+1), jetstreamext.GetBatchSubject(s.Subject(encounterID)))
 		if err != nil {
 			return nil, err
 		}
-		r, err := decode(m.Sequence, m.Data)
-		if err != nil {
-			return nil, err
+		n := 0
+		for m, err := range msgs {
+			if err != nil {
+				return nil, err
+			}
+			if m.Sequence > last {
+				break
+			}
+			r, err := decode(m.Sequence, m.Data)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, r)
+			after = m.Sequence
+			n++
 		}
-		out = append(out, r)
-		after = m.Sequence
-	}
-	if after >= last {
-		return out, nil
-	}
-	err = s.Watch(ctx, encounterID, after, func(r Record) error {
-		out = append(out, r)
-		if r.Position >= last {
-			return ErrStop
+		if n == 0 {
+			return nil, fmt.Errorf("load %s: no record after %d though the last is %d", encounterID, after, last)
 		}
-		return nil
-	})
-	return out, err
+	}
+	return out, nil
 }
 
 func (s *JetStream) Watch(ctx context.Context, encounterID string, after uint64, fn func(Record) error) error {

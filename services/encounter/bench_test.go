@@ -1,0 +1,105 @@
+package encounter_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	"github.com/fray-rpg/fray/rules/systems"
+	"github.com/fray-rpg/fray/services/encounter"
+	"github.com/fray-rpg/fray/services/encounter/store"
+	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/natstest"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc/metadata"
+)
+
+// BenchmarkColdLoad measures loading one encounter into a fresh service (nothing cached) from
+// a stream that also holds FRAY_BENCH_NOISE (default 1,000,000) events of other encounters,
+// the encounter's own ~100 commands spread among them.
+//
+//	go test ./services/encounter -run '^$' -bench ColdLoad -benchtime 200x
+func BenchmarkColdLoad(b *testing.B) {
+	noise := 1_000_000
+	if v, err := strconv.Atoi(os.Getenv("FRAY_BENCH_NOISE")); err == nil {
+		noise = v
+	}
+	ctx := context.Background()
+	_, nc := natstest.Start(b)
+	st, err := store.Open(ctx, nc, store.Config{})
+	require.NoError(b, err)
+	js, err := jetstream.New(nc)
+	require.NoError(b, err)
+
+	sum := sha256.Sum256([]byte("fray-bench"))
+	reg := systems.Registry()
+	svc := encounter.New(st, st, encounter.LocalDecider{Registry: reg}, reg, encounter.Options{
+		NewSeed: func() []byte { return sum[:] }, Snapshots: st, Log: platform.NewLogger("text", "error"),
+	})
+	ctxGM := incoming("gm")
+	created, err := svc.CreateEncounter(ctxGM, &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: "Bench", RuleSystem: "loss"}})
+	require.NoError(b, err)
+	id := created.GetEncounterId()
+	for _, f := range []*encounterv1.Combatant{fighter("diego", "david", 8, sword(4)), fighter("ruffian", "gm", 6, sword(3))} {
+		f.GetLoss().Armour = 12
+		_, err := svc.AddCombatant(ctxGM, &encounterv1.AddCombatantRequest{EncounterId: id, Combatant: f})
+		require.NoError(b, err)
+	}
+	_, err = svc.StartEncounter(ctxGM, &encounterv1.StartEncounterRequest{EncounterId: id})
+	require.NoError(b, err)
+
+	const commands = 100
+	payload := make([]byte, 200)
+	for i := range commands {
+		for j := range noise / commands {
+			if _, err := js.PublishAsync(fmt.Sprintf("fray.enc.other-%d", (i*noise/commands+j)%1000), payload); err != nil {
+				b.Fatal(err)
+			}
+		}
+		<-js.PublishAsyncComplete()
+		serviceStep(b, svc, id)
+	}
+	info, err := js.Stream(ctx, "FRAY_ENCOUNTERS")
+	require.NoError(b, err)
+	si, err := info.Info(ctx)
+	require.NoError(b, err)
+	b.Logf("stream holds %d messages; the encounter %d events", si.State.Msgs, lastSequence(b, svc, id))
+
+	for _, tc := range []struct {
+		name  string
+		snaps store.Snapshots
+	}{{"snapshot+tail", st}, {"full-replay", nil}} {
+		b.Run(tc.name, func(b *testing.B) {
+			for b.Loop() {
+				cold := encounter.New(st, st, encounter.LocalDecider{Registry: reg}, reg, encounter.Options{Snapshots: tc.snaps, Log: platform.NewLogger("text", "error")})
+				if _, err := cold.GetEncounter(ctx, &encounterv1.GetEncounterRequest{EncounterId: id}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func lastSequence(b *testing.B, svc *encounter.Service, id string) uint64 {
+	got, err := svc.GetEncounter(context.Background(), &encounterv1.GetEncounterRequest{EncounterId: id})
+	require.NoError(b, err)
+	return got.GetState().GetSequence()
+}
+
+func incoming(who string) context.Context {
+	return metadata.NewIncomingContext(context.Background(), metadata.Pairs(platform.PrincipalKey, who))
+}
+
+// serviceStep plays the next command of the duel straight on the service.
+func serviceStep(b *testing.B, svc *encounter.Service, id string) {
+	got, err := svc.GetEncounter(context.Background(), &encounterv1.GetEncounterRequest{EncounterId: id})
+	require.NoError(b, err)
+	cmd := nextDuelCommand(got.GetState())
+	_, err = svc.Submit(incoming("gm"), &encounterv1.SubmitRequest{EncounterId: id, Command: cmd})
+	require.NoError(b, err)
+}
