@@ -70,6 +70,31 @@ func BenchmarkColdLoad(b *testing.B) {
 	require.NoError(b, err)
 	b.Logf("stream holds %d messages; the encounter %d events", si.State.Msgs, lastSequence(b, svc, id))
 
+	snap, err := st.Snapshot(ctx, id)
+	require.NoError(b, err)
+	stream, err := js.Stream(ctx, "FRAY_ENCOUNTERS")
+	require.NoError(b, err)
+	b.Run("parts/last-message", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := stream.GetLastMsgForSubject(ctx, "fray.enc."+id); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("parts/snapshot", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := st.Snapshot(ctx, id); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("parts/tail", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := st.Load(ctx, id, snap.GetPosition()); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	for _, tc := range []struct {
 		name  string
 		snaps store.Snapshots

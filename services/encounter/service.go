@@ -62,7 +62,7 @@ type Options struct {
 	// NewSeed makes an encounter's dice seed (default dice.NewSeed, from crypto/rand).
 	NewSeed func() []byte
 	Log     *slog.Logger
-	// Snapshots, when set, keeps a snapshot every SnapshotEvery events (default 32), and a
+	// Snapshots, when set, keeps a snapshot every SnapshotEvery events (default 8), and a
 	// cold load starts from it.
 	Snapshots     store.Snapshots
 	SnapshotEvery uint64
@@ -106,7 +106,7 @@ func New(events store.Log, seeds store.Seeds, decider Decider, reg *engine.Regis
 		opts.Log = slog.Default()
 	}
 	if opts.SnapshotEvery == 0 {
-		opts.SnapshotEvery = 32
+		opts.SnapshotEvery = 8
 	}
 	return &Service{log: opts.Log, events: events, seeds: seeds, decider: decider, reg: reg, opts: opts, cache: map[string]*entry{}}
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -125,7 +127,11 @@ func (s *JetStream) Append(ctx context.Context, encounterID string, expected uin
 	if msgID != "" {
 		opts = append(opts, jetstream.WithMsgID(msgID))
 	}
-	ack, err := s.js.PublishMsg(ctx, &nats.Msg{Subject: s.Subject(encounterID), Data: data}, opts...)
+	// Each record names the position of the encounter's previous record: a load walks back
+	// from the last record (an indexed lookup) by sequence, never scanning the stream.
+	msg := &nats.Msg{Subject: s.Subject(encounterID), Data: data, Header: nats.Header{}}
+	msg.Header.Set(PreviousHeader, strconv.FormatUint(expected, 10))
+	ack, err := s.js.PublishMsg(ctx, msg, opts...)
 	if err != nil {
 		if isWrongLastSequence(err) {
 			return Appended{}, ErrConflict
@@ -175,21 +181,67 @@ func (s *JetStream) consumer(ctx context.Context, encounterID string, after uint
 	return s.stream.OrderedConsumer(ctx, cfg)
 }
 
-// loadPage is how many records one batched direct get brings back. A batched direct get
-// with a subject filter is an indexed read on the server, where a filtered consumer scans the
-// span of the stream the subject covers.
+// PreviousHeader names, on each record, the position of the encounter's previous record.
+const PreviousHeader = "Fray-Previous"
+
+// walkBack is how many records Load follows back from the last one, each by an indexed
+// lookup, before it reads the rest forward in pages.
+const walkBack = 64
+
+// loadPage is how many records one batched direct get brings back.
 const loadPage = 256
 
+// Load reads the records after `after`: back from the last record along their
+// PreviousHeader links (one lookup by sequence each, whatever else the stream holds), and,
+// for a long stretch, forward in pages of batched direct gets filtered by subject.
 func (s *JetStream) Load(ctx context.Context, encounterID string, after uint64) ([]Record, error) {
-	last, err := s.last(ctx, encounterID)
+	m, err := s.stream.GetLastMsgForSubject(ctx, s.Subject(encounterID))
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return nil, ErrNotFound
+	}
 	if err != nil {
 		return nil, err
 	}
-	if last == 0 {
-		return nil, ErrNotFound
+	var back []Record
+	for m.Sequence > after && len(back) < walkBack {
+		r, err := decode(m.Sequence, m.Data)
+		if err != nil {
+			return nil, err
+		}
+		back = append(back, r)
+		prev, err := strconv.ParseUint(m.Header.Get(PreviousHeader), 10, 64)
+		if err != nil || prev <= after {
+			if err != nil { // a record without the link: read the rest forward
+				back = back[:len(back)-1]
+				break
+			}
+			slices.Reverse(back)
+			return back, nil
+		}
+		if m, err = s.stream.GetMsg(ctx, prev); err != nil {
+			return nil, err
+		}
 	}
+	slices.Reverse(back)
+	upTo := uint64(0) // read forward up to the earliest record walked back to
+	if len(back) > 0 {
+		upTo = back[0].Position - 1
+	} else if last, err := s.last(ctx, encounterID); err == nil {
+		upTo = last
+	} else {
+		return nil, err
+	}
+	fwd, err := s.forward(ctx, encounterID, after, upTo)
+	if err != nil {
+		return nil, err
+	}
+	return append(fwd, back...), nil
+}
+
+// forward reads the records in (after, upTo] in pages of batched direct gets.
+func (s *JetStream) forward(ctx context.Context, encounterID string, after, upTo uint64) ([]Record, error) {
 	var out []Record
-	for after < last {
+	for after < upTo {
 		msgs, err := jetstreamext.GetBatch(ctx, s.js, s.cfg.Stream, loadPage,
 			jetstreamext.GetBatchSeq(after+1), jetstreamext.GetBatchSubject(s.Subject(encounterID)))
 		if err != nil {
@@ -200,7 +252,7 @@ func (s *JetStream) Load(ctx context.Context, encounterID string, after uint64) 
 			if err != nil {
 				return nil, err
 			}
-			if m.Sequence > last {
+			if m.Sequence > upTo {
 				break
 			}
 			r, err := decode(m.Sequence, m.Data)
@@ -211,8 +263,8 @@ func (s *JetStream) Load(ctx context.Context, encounterID string, after uint64) 
 			after = m.Sequence
 			n++
 		}
-		if n == 0 {
-			return nil, fmt.Errorf("load %s: no record after %d though the last is %d", encounterID, after, last)
+		if n == 0 { // nothing of the encounter's in (after, upTo]
+			break
 		}
 	}
 	return out, nil
