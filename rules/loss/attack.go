@@ -89,6 +89,18 @@ func inPursuit(st *encounterv1.EncounterState, id string) bool {
 	return p != nil && (slices.Contains(p.GetPursuerIds(), id) || slices.Contains(p.GetPursuedIds(), id))
 }
 
+// pursuitUnits is the pursuit distance between two opponents of a pursuit, 0 if they are not
+// (LOS-100).
+func pursuitUnits(st *encounterv1.EncounterState, a, b string) int32 {
+	p := lossState(st).GetPursuit()
+	ar, ad := slices.Contains(p.GetPursuerIds(), a), slices.Contains(p.GetPursuedIds(), a)
+	br, bd := slices.Contains(p.GetPursuerIds(), b), slices.Contains(p.GetPursuedIds(), b)
+	if (ar && bd) || (ad && br) {
+		return p.GetDistance()
+	}
+	return 0
+}
+
 // decideAttack decides an attack, a grab or trip, or (counter) a counter-attack made on a
 // successful defence.
 func decideAttack(st *encounterv1.EncounterState, f fighter, a *lossv1.Attack, env engine.Env, counter bool) ([]*encounterv1.Event, error) {
@@ -179,6 +191,9 @@ func decideAttack(st *encounterv1.EncounterState, f fighter, a *lossv1.Attack, e
 		if slices.ContainsFunc(targets, func(x fighter) bool { return x.id() == id }) {
 			return nil, engine.Invalid("LOS-026", "%s is named twice as a target", t.name())
 		}
+		if n := t.cs.GetMeleeAttackers(); !isRanged(w) && !counter && len(n) >= MaxMeleeAttackers && !slices.Contains(n, f.id()) {
+			return nil, engine.Refused("LOS-051", "%s is already attacked in melee by %d combatants this Tour; at most %d can attack one at once", t.name(), len(n), MaxMeleeAttackers)
+		}
 		if has(list, effKill) && t.sh.GetLarge() {
 			return nil, engine.Refused("LOS-078", "Kill outright works on human-sized targets; %s is larger", t.name())
 		}
@@ -197,6 +212,9 @@ func decideAttack(st *encounterv1.EncounterState, f fighter, a *lossv1.Attack, e
 			return nil, engine.Refused("LOS-081", "%s is %d m away, beyond the Limite of %s (%d m): it cannot hit", t.name(), sit.GetDistance(), w.GetName(), lim)
 		}
 		base = RangedDifficulty(sit.GetDistance())
+		if u := pursuitUnits(st, f.id(), t.id()); u > 0 {
+			base = DistanceDifficulty(u) // LOS-100: in a pursuit the distance is in units
+		}
 	}
 	ownModifiers(st, f, sit, m, false)
 	if sit.GetOffHand() && f.spec(lossv1.SpecialisationKind_SPECIALISATION_KIND_TWO_WEAPONS, w) {
@@ -240,10 +258,10 @@ func decideAttack(st *encounterv1.EncounterState, f fighter, a *lossv1.Attack, e
 			m.test("not stacked with the prone target", "LOS-052", -5)
 		}
 	}
-	if sit.GetFromBehind() {
-		m.test("from behind", "LOS-052", 5)
-	}
-	if sit.GetSurprised() || (a.GetUnseen() && ranged) {
+	switch { // one +5 for "from behind or surprised" (LOS-052); an unseen shooter surprises (LOS-082, LOS-083)
+	case sit.GetFromBehind() || (sit.GetSurprised() && !ranged):
+		m.test("from behind or surprised target", "LOS-052", 5)
+	case sit.GetSurprised() || (a.GetUnseen() && ranged):
 		m.test("surprised target", "LOS-083", 5)
 	}
 	if w.GetImprovised() {
@@ -254,7 +272,7 @@ func decideAttack(st *encounterv1.EncounterState, f fighter, a *lossv1.Attack, e
 		}
 	}
 	if ranged {
-		if sit.GetDistance() < 2 {
+		if d := sit.GetDistance(); d > 0 && d < 2 { // no distance given: close, not point-blank
 			m.test("point-blank", "LOS-084", PointBlankBonus)
 		}
 		m.test("aim", "LOS-084", aimBonus(st, f, w, sit))
@@ -320,10 +338,10 @@ func decideAttack(st *encounterv1.EncounterState, f fighter, a *lossv1.Attack, e
 			r.NoDefenceReason = x.name() + " does not see the attack (LOS-017)"
 		case sit.GetSurprised():
 			r.NoDefenceReason = x.name() + " is surprised (LOS-052)"
-		case x.cs.GetActionPoints() < DefenceCost:
-			r.NoDefenceReason = x.name() + " has no PA left to parry or dodge (LOS-032)"
 		case x.cs.GetWall() > 0 && options(st).GetWallIsOnlyDefence():
 			r.NoDefenceReason = x.name() + "'s wall is its defence this Tour (LOS-066)"
+		case x.cs.GetActionPoints() < DefenceCost && x.cs.GetWall() == 0: // the wall spent its PA (LOS-066 option)
+			r.NoDefenceReason = x.name() + " has no PA left to parry or dodge (LOS-032)"
 		case w.GetExplosive() && sit.GetCover() == lossv1.Cover_COVER_FULL:
 			r.NoDefenceReason = x.name() + " is under full cover (LOS-086)"
 		default:
@@ -521,8 +539,10 @@ func defenceScore(st *encounterv1.EncounterState, d fighter, r *lossv1.React, p 
 				m.test("Parry specialisation", "LOS-091", SpecBonus)
 			}
 		case d.sh.GetArmouredForearm():
-		default:
+		case d.cs.GetDisarmed():
 			return nil, engine.Refused("LOS-074", "%s has no weapon, shield or armoured forearm to parry with", d.name())
+		default:
+			return nil, engine.Refused("LOS-019", "%s has no weapon, shield or armoured forearm to parry with", d.name())
 		}
 		return d.sh.GetParry(), nil
 	}
@@ -567,7 +587,7 @@ func decideReact(st *encounterv1.EncounterState, id string, r *lossv1.React, env
 	if r.GetReaction() == lossv1.Reaction_REACTION_NONE {
 		return []*encounterv1.Event{lossEvent(&lossv1.Event{Kind: &lossv1.Event_DefenceRolled{DefenceRolled: dr}}), hit(st, b, 0, false, env.Dice)}, nil
 	}
-	if d.cs.GetActionPoints() < DefenceCost {
+	if d.cs.GetActionPoints() < DefenceCost && d.cs.GetWall() == 0 {
 		return nil, engine.Refused("LOS-032", "%s has no PA left; a %s costs %d", d.name(), reactionVerb(r.GetReaction()), DefenceCost)
 	}
 	m := &mods{}
@@ -602,14 +622,17 @@ func decideReact(st *encounterv1.EncounterState, id string, r *lossv1.React, env
 		if slices.Contains(d.cs.GetCountered(), att.id()) {
 			return nil, engine.Refused("LOS-062", "%s has already counter-attacked %s this Tour", d.name(), att.name())
 		}
+		if has(list, effTotal) || has(list, effWall) { // they spend all PA: none remain for the attack
+			return nil, engine.Refused("LOS-062", "%s's Total dodge or Defensive wall spends all its PA: no counter-attack", d.name())
+		}
+		if err := hindered(st, d, false, false, true); err != nil { // down or disarmed (LOS-072, LOS-074)
+			return nil, err
+		}
 		if counterW, err = weaponOf(d, r.GetCounterWeapon()); err != nil {
 			return nil, err
 		}
 		if need := DefenceCost + attackCost(d, counterW); d.cs.GetActionPoints() < need {
 			return nil, engine.Refused("LOS-062", "%s has %d PA left; the parry or dodge and the counter-attack with %s cost %d", d.name(), d.cs.GetActionPoints(), counterW.GetName(), need)
-		}
-		if bare := isBare(counterW); bare && d.spec(lossv1.SpecialisationKind_SPECIALISATION_KIND_UNARMED_DEFENCE, nil) {
-			m.test("Unarmed: Defence specialisation", "LOS-092", 5)
 		}
 	}
 	if has(list, effProtect) {
@@ -617,11 +640,10 @@ func decideReact(st *encounterv1.EncounterState, id string, r *lossv1.React, env
 		if err != nil || ally.id() == d.id() {
 			return nil, engine.Invalid("LOS-068", "Protect needs a nearby ally to protect")
 		}
-		if d.spec(lossv1.SpecialisationKind_SPECIALISATION_KIND_UNARMED_DEFENCE, nil) && !hasMelee(d) {
-			m.test("Unarmed: Defence specialisation", "LOS-092", 5)
-		}
 	}
-	if has(list, effFeint) && d.spec(lossv1.SpecialisationKind_SPECIALISATION_KIND_UNARMED_DEFENCE, nil) && !hasMelee(d) {
+	// LOS-092 Unarmed, Defence: +5 once on a Counter-attack with bare hands, a Protect or a Feint.
+	if (isBare(counterW) || ((has(list, effProtect) || has(list, effFeint)) && !hasMelee(d))) &&
+		d.spec(lossv1.SpecialisationKind_SPECIALISATION_KIND_UNARMED_DEFENCE, nil) {
 		m.test("Unarmed: Defence specialisation", "LOS-092", 5)
 	}
 	if err := spendBonus(st, d, r.GetSpend(), m); err != nil {
@@ -635,9 +657,9 @@ func decideReact(st *encounterv1.EncounterState, id string, r *lossv1.React, env
 		m.test("feint", "LOS-064", FeintBonus)
 	}
 	res := roll(st, d, score, p.GetDifficulty(), exploits, m, r.GetSpend(), env.Dice)
-	dr.ActionPointsSpent = DefenceCost // LOS-036: paid even on a failure
-	if res.GetSuccess() && (has(list, effTotal) || has(list, effWall)) {
-		dr.ActionPointsSpent = d.cs.GetActionPoints() // LOS-063, LOS-066: all PA
+	dr.ActionPointsSpent = min(DefenceCost, d.cs.GetActionPoints()) // LOS-036: paid even on a failure; none left behind a wall
+	if has(list, effTotal) || has(list, effWall) {
+		dr.ActionPointsSpent = d.cs.GetActionPoints() // LOS-063, LOS-066: using it spends all PA, even on a failure
 	}
 	dr.Exploits = exploits
 	dr.Test = res
@@ -698,8 +720,8 @@ func aimBonus(st *encounterv1.EncounterState, f fighter, w *lossv1.Weapon, sit *
 	if sit.GetAimedLong() {
 		long = AimLongBonus
 	}
-	if options(st).GetAimsStack() {
-		return min(pa+tour+long, AimLongBonus+MaxAim)
+	if options(st).GetAimsStack() { // PA and time stack; a Tour and a Séquence give 15 at most
+		return pa + max(tour, long)
 	}
 	return max(pa, tour, long)
 }

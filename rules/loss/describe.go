@@ -190,10 +190,7 @@ func (System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.Lega
 		}
 		return out
 	}
-	if !f.cs.GetOut() && !f.cs.GetDeclared() && f.cs.GetActionPoints() > 0 && f.cs.GetActionPoints() == f.cs.GetInitiativeTotal() {
-		add("declare", "your first action this Tour", 0, "LOS-038", nil, "")
-	}
-	if s.GetPending() != nil || mayAct(st, f) != nil {
+	if mayAct(st, f) != nil {
 		return out
 	}
 	ap := f.cs.GetActionPoints()

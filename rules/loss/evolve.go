@@ -48,6 +48,7 @@ func (System) Evolve(st *encounterv1.EncounterState, ev *encounterv1.Event) erro
 				s.Pursuit = nil
 			}
 		}
+		s.Declaring = s.GetDeclaring() && !allDeclared(st) // LOS-038: the one removed may have been the last to declare
 		syncPending(st, s)
 	case *encounterv1.Event_Loss:
 		if err := evolveLoss(st, s, p.Loss); err != nil {
@@ -56,6 +57,16 @@ func (System) Evolve(st *encounterv1.EncounterState, ev *encounterv1.Event) erro
 		syncPending(st, s)
 	}
 	return nil
+}
+
+// allDeclared: everyone taking part in the Tour has declared (LOS-038).
+func allDeclared(st *encounterv1.EncounterState) bool {
+	for _, o := range fighters(st) {
+		if !o.cs.GetOut() && !o.cs.GetJoining() && !o.cs.GetDeclared() {
+			return false
+		}
+	}
+	return true
 }
 
 // nextPending moves the next queued reaction up.
@@ -152,6 +163,7 @@ func evolveLoss(st *encounterv1.EncounterState, s *lossv1.State, e *lossv1.Event
 			cs.ActionPoints, cs.InitiativeTotal, cs.Passed, cs.NextActionBonus = 0, 0, false, 0
 			cs.Wall, cs.ProtectBonus, cs.Countered, cs.AssautUsed, cs.Restrained = 0, 0, nil, false, false
 			cs.OwedPhase, cs.Declared, cs.Intention, cs.WaitDiscount = 0, false, "", 0
+			cs.MeleeAttackers = nil
 			for id, until := range cs.Feints {
 				if until < s.Tour {
 					delete(cs.Feints, id)
@@ -182,20 +194,26 @@ func evolveLoss(st *encounterv1.EncounterState, s *lossv1.State, e *lossv1.Event
 		if has(a.GetExploits(), effAssaut) {
 			f.cs.AssautUsed = true
 		}
-		if w, _ := weaponOf(f, a.GetWeapon()); w != nil && isRanged(w) {
+		w, _ := weaponOf(f, a.GetWeapon())
+		if a.GetManoeuvre() != lossv1.Manoeuvre_MANOEUVRE_UNSPECIFIED {
+			w = nil // a grab or a trip is bare-handed, whatever the attacker's only weapon
+		}
+		if w != nil && isRanged(w) {
 			if f.cs.GetAimWeapon() == w.GetName() {
 				f.cs.AimBonus, f.cs.AimWeapon = 0, ""
 			}
 			f.cs.AimTourBonus = 0
 		}
 		spend(s, f, a.GetTest().GetSpend())
-		w, _ := weaponOf(f, a.GetWeapon())
 		failedExploit(st, s, f, countExploits(a.GetExploits()), a.GetTest(), w.GetExplosive())
 		if !a.GetCounter() {
 			acted(st, s, f, true)
 		}
 		targets := append([]*lossv1.TargetReaction{{TargetId: a.GetTargetId(), DefencePossible: a.GetDefencePossible()}}, a.GetMoreTargets()...)
 		for i, t := range targets {
+			if tcs := s.GetCombatants()[t.GetTargetId()]; tcs != nil && !isRanged(w) && !slices.Contains(tcs.GetMeleeAttackers(), f.id()) {
+				tcs.MeleeAttackers = append(tcs.MeleeAttackers, f.id()) // LOS-051
+			}
 			if !t.GetDefencePossible() {
 				continue
 			}
@@ -310,15 +328,7 @@ func evolveLoss(st *encounterv1.EncounterState, s *lossv1.State, e *lossv1.Event
 			return err
 		}
 		f.cs.Declared, f.cs.Intention = true, k.Declared.GetIntention()
-		if s.GetDeclaring() {
-			all := true
-			for _, o := range fighters(st) {
-				if !o.cs.GetOut() && !o.cs.GetJoining() && !o.cs.GetDeclared() {
-					all = false
-				}
-			}
-			s.Declaring = !all
-		}
+		s.Declaring = s.GetDeclaring() && !allDeclared(st)
 	case *lossv1.Event_Waited:
 		w := k.Waited
 		f, err := get(w.GetCombatantId())

@@ -46,6 +46,7 @@ const (
 	PointBlankBonus   = 5  // LOS-084
 	SpecBonus         = 2  // LOS-004
 	DefenceBonus      = 5  // LOS-016 [default]
+	MaxMeleeAttackers = 5  // LOS-051
 )
 
 // System is Les Chants de Loss, version 1.

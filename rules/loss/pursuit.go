@@ -88,7 +88,8 @@ func decidePursuit(st *encounterv1.EncounterState, f fighter, a *lossv1.PursuitA
 	k := a.GetKind()
 	dist := p.GetDistance()
 	var t fighter
-	needTarget := k != lossv1.PursuitKind_PURSUIT_KIND_CHANGE_DISTANCE && k != lossv1.PursuitKind_PURSUIT_KIND_ZIGZAGS
+	needTarget := k == lossv1.PursuitKind_PURSUIT_KIND_CHARGE || k == lossv1.PursuitKind_PURSUIT_KIND_CLOTHESLINE ||
+		k == lossv1.PursuitKind_PURSUIT_KIND_TACKLE || k == lossv1.PursuitKind_PURSUIT_KIND_SHOOT_LEGS
 	if needTarget {
 		var err error
 		if t, err = fighterOf(st, a.GetTargetId()); err != nil {
@@ -270,7 +271,11 @@ func decidePursuitReact(st *encounterv1.EncounterState, pa *lossv1.PendingAttack
 			pursuitEffect(p, byPursuer, d, res)
 		}
 	default:
-		return nil, engine.Refused("LOS-102", "only a dodge avoids %s", pursuitName(pa.GetPursuit()))
+		rule := map[lossv1.PursuitKind]string{ // the rule of the action awaiting the dodge
+			lossv1.PursuitKind_PURSUIT_KIND_CHARGE: "LOS-102", lossv1.PursuitKind_PURSUIT_KIND_CLOTHESLINE: "LOS-103",
+			lossv1.PursuitKind_PURSUIT_KIND_TACKLE: "LOS-105", lossv1.PursuitKind_PURSUIT_KIND_SHOOT_LEGS: "LOS-106",
+		}[pa.GetPursuit()]
+		return nil, engine.Refused(rule, "only a dodge avoids %s", pursuitName(pa.GetPursuit()))
 	}
 	return []*encounterv1.Event{
 		lossEvent(&lossv1.Event{Kind: &lossv1.Event_DefenceRolled{DefenceRolled: dr}}),

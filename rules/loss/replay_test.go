@@ -111,7 +111,17 @@ func TestRealDiceVerify(t *testing.T) {
 				continue
 			}
 			other := map[string]string{"diego": "malfrat", "malfrat": "diego"}[id]
-			switch legal[0].GetName() {
+			first := legal[0].GetName()
+			for _, l := range legal { // the first defence or attack, else pass
+				if n := l.GetName(); n == "parry" || n == "dodge" || n == "attack" {
+					first = n
+					break
+				}
+				if l.GetName() == "pass" {
+					first = "pass"
+				}
+			}
+			switch first {
 			case "parry":
 				cmd = react(id, lossv1.Reaction_REACTION_PARRY, 0, nil)
 			case "dodge":
@@ -238,12 +248,17 @@ func TestPermissionsAndLegal(t *testing.T) {
 
 	legal, err := f.reg.Legal(f.st, "diego")
 	require.NoError(t, err)
-	require.Len(t, legal, 2)
+	costs := map[string]int32{}
+	for _, l := range legal {
+		costs[l.GetName()] = l.GetCost()
+	}
+	// LOS-035: the costs of what Diego may do at his turn.
+	require.Equal(t, map[string]int32{"attack": 4, "moving": 2, "picking up an object": 2, "a social Talent": 1, "wait": 0, "speak": 0, "pass": 0}, costs)
 	require.Equal(t, "attack", legal[0].GetName())
-	require.Equal(t, int32(4), legal[0].GetCost())
 	require.Equal(t, []string{"malfrat"}, legal[0].GetTargets())
+	require.Equal(t, "sabre", legal[0].GetWeapon())
 	require.Equal(t, "LOS-035", legal[0].GetRule())
-	require.Equal(t, "pass", legal[1].GetName())
+	require.Equal(t, "pass", legal[len(legal)-1].GetName())
 	legal, err = f.reg.Legal(f.st, "malfrat")
 	require.NoError(t, err)
 	require.Empty(t, legal, "not the ruffian's turn")

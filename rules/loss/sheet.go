@@ -166,6 +166,16 @@ func (System) CheckCombatant(st *encounterv1.EncounterState, c *encounterv1.Comb
 			return err
 		}
 	}
+	if sh.GetPursuit() != nil { // LOS-108
+		if err := checkScore("the pursuit score", sh.GetPursuit()); err != nil {
+			return err
+		}
+	}
+	if sh.GetAthletics() != nil {
+		if err := checkScore("athletics", sh.GetAthletics()); err != nil {
+			return err
+		}
+	}
 	if sh.GetArmour() < 0 || sh.GetArmour() > maxScore || sh.GetShieldProtection() < 0 || sh.GetShieldProtection() > maxScore {
 		return malformed("LOS-021", who, "armour %d and shield protection %d must run from 0 to %d", sh.GetArmour(), sh.GetShieldProtection(), maxScore)
 	}

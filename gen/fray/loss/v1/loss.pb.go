@@ -2876,9 +2876,11 @@ type CombatantState struct {
 	// Who felled it, for finishing off (LOS-023).
 	FelledBy string `protobuf:"bytes,35,opt,name=felled_by,json=felledBy,proto3" json:"felled_by,omitempty"`
 	// LOS-039: joined after watching at least the last full Tour (+2 Initiative).
-	Watched       bool `protobuf:"varint,36,opt,name=watched,proto3" json:"watched,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Watched bool `protobuf:"varint,36,opt,name=watched,proto3" json:"watched,omitempty"`
+	// LOS-051: who attacked it in melee this Tour; at most 5 can.
+	MeleeAttackers []string `protobuf:"bytes,37,rep,name=melee_attackers,json=meleeAttackers,proto3" json:"melee_attackers,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *CombatantState) Reset() {
@@ -3161,6 +3163,13 @@ func (x *CombatantState) GetWatched() bool {
 		return x.Watched
 	}
 	return false
+}
+
+func (x *CombatantState) GetMeleeAttackers() []string {
+	if x != nil {
+		return x.MeleeAttackers
+	}
+	return nil
 }
 
 // PendingAttack is an attack that hit its Difficulty and waits for the defender's reaction.
@@ -5629,7 +5638,7 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"\tsituation\x18\a \x01(\v2\x17.fray.loss.v1.SituationR\tsituation\x12\x1f\n" +
 	"\vwith_weapon\x18\b \x01(\bR\n" +
 	"withWeapon\"\x06\n" +
-	"\x04Pass\"\x8e\n" +
+	"\x04Pass\"\xb7\n" +
 	"\n" +
 	"\x0eCombatantState\x12#\n" +
 	"\raction_points\x18\x01 \x01(\x05R\factionPoints\x12)\n" +
@@ -5674,7 +5683,8 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"\vfree_raises\x18\" \x01(\x05R\n" +
 	"freeRaises\x12\x1b\n" +
 	"\tfelled_by\x18# \x01(\tR\bfelledBy\x12\x18\n" +
-	"\awatched\x18$ \x01(\bR\awatched\x1a>\n" +
+	"\awatched\x18$ \x01(\bR\awatched\x12'\n" +
+	"\x0fmelee_attackers\x18% \x03(\tR\x0emeleeAttackers\x1a>\n" +
 	"\x10InspirationEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\x05R\x05value:\x028\x01\x1a9\n" +
