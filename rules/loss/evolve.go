@@ -400,6 +400,12 @@ func evolveLoss(st *encounterv1.EncounterState, s *lossv1.State, e *lossv1.Event
 			acted(st, s, f, true)
 			failedExploit(st, s, f, a.GetExploits(), a.GetTest(), false)
 		}
+		if a.GetShot() != nil { // the aim is used up by the shot (LOS-035, LOS-084)
+			if f.cs.GetAimWeapon() == a.GetWeapon() {
+				f.cs.AimBonus, f.cs.AimWeapon = 0, ""
+			}
+			f.cs.AimTourBonus = 0
+		}
 		p := s.GetPursuit()
 		if p == nil {
 			return nil

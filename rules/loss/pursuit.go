@@ -199,6 +199,7 @@ func decidePursuit(st *encounterv1.EncounterState, f fighter, a *lossv1.PursuitA
 		ownModifiers(st, f, nil, sm, false)
 		sm.test("aim", "LOS-084", aimBonus(st, f, w, nil))
 		ev.Shot = roll(st, f, w.GetAttack(), LegsShotDifficulty, 0, sm, nil, env.Dice)
+		ev.Weapon = w.GetName()
 		ev.Success = ev.GetShot().GetSuccess()
 	}
 	if ev.GetSuccess() && needTarget {

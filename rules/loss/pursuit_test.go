@@ -800,6 +800,15 @@ func TestLOS106ShootTheLegs(t *testing.T) {
 	require.True(t, f.cs("diego").GetProne())
 	require.Equal(t, int32(8), f.cs("diego").GetActionPoints())
 
+	t.Run("the aim is used up by the shot", func(t *testing.T) {
+		f := legs(t, 3)
+		f.do(gm, rgAim("archere", "", 2, false)) // LOS-035: +2 for 2 PA
+		require.Equal(t, int32(2), f.cs("archere").GetAimBonus())
+		evs := f.do(gm, shootTheLegs("archere", "diego", ""), 5, 6) // shot 12 + 6 + 2 aim = 20
+		a := pursuitActed(t, evs)
+		require.Equal(t, int32(20), a.GetShot().GetTotal())
+		require.Zero(t, f.cs("archere").GetAimBonus(), "the aim served once")
+	})
 	t.Run("losing pace", func(t *testing.T) {
 		f := legs(t, 3)
 		evs := f.do(gm, shootTheLegs("archere", "diego", ""), 1) // 11: no shot

@@ -4948,7 +4948,9 @@ type PursuitActed struct {
 	// The target may dodge: a reaction is awaited.
 	DodgePossible bool `protobuf:"varint,15,opt,name=dodge_possible,json=dodgePossible,proto3" json:"dodge_possible,omitempty"`
 	// This event resolves an earlier pursuit action after the target's reaction.
-	Resolves      bool `protobuf:"varint,16,opt,name=resolves,proto3" json:"resolves,omitempty"`
+	Resolves bool `protobuf:"varint,16,opt,name=resolves,proto3" json:"resolves,omitempty"`
+	// Shoot the legs: the weapon shot with (its aim is used up).
+	Weapon        string `protobuf:"bytes,17,opt,name=weapon,proto3" json:"weapon,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -5093,6 +5095,13 @@ func (x *PursuitActed) GetResolves() bool {
 		return x.Resolves
 	}
 	return false
+}
+
+func (x *PursuitActed) GetWeapon() string {
+	if x != nil {
+		return x.Weapon
+	}
+	return ""
 }
 
 type FreeRaisesGranted struct {
@@ -5871,7 +5880,7 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"\x05vertu\x18\x04 \x01(\tR\x05vertu\x12\x12\n" +
 	"\x04dead\x18\x05 \x01(\bR\x04dead\"A\n" +
 	"\x0ePursuitStarted\x12/\n" +
-	"\apursuit\x18\x01 \x01(\v2\x15.fray.loss.v1.PursuitR\apursuit\"\xb1\x04\n" +
+	"\apursuit\x18\x01 \x01(\v2\x15.fray.loss.v1.PursuitR\apursuit\"\xc9\x04\n" +
 	"\fPursuitActed\x12!\n" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12-\n" +
 	"\x04kind\x18\x02 \x01(\x0e2\x19.fray.loss.v1.PursuitKindR\x04kind\x12\x1b\n" +
@@ -5890,7 +5899,8 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"\x06zigzag\x18\r \x01(\x05R\x06zigzag\x12\x12\n" +
 	"\x04note\x18\x0e \x01(\tR\x04note\x12%\n" +
 	"\x0edodge_possible\x18\x0f \x01(\bR\rdodgePossible\x12\x1a\n" +
-	"\bresolves\x18\x10 \x01(\bR\bresolves\"d\n" +
+	"\bresolves\x18\x10 \x01(\bR\bresolves\x12\x16\n" +
+	"\x06weapon\x18\x11 \x01(\tR\x06weapon\"d\n" +
 	"\x11FreeRaisesGranted\x12!\n" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12\x14\n" +
 	"\x05count\x18\x02 \x01(\x05R\x05count\x12\x16\n" +
