@@ -66,6 +66,11 @@ type Options struct {
 	// cold load starts from it.
 	Snapshots     store.Snapshots
 	SnapshotEvery uint64
+	// MaxEvents an encounter may record (default 100,000): past it, commands are refused and
+	// nothing recorded is touched.
+	MaxEvents uint64
+	// MaxBatchBytes is the largest encoded record of one command's events (default 512 KiB).
+	MaxBatchBytes int
 }
 
 // Service implements EncounterService.
@@ -108,14 +113,39 @@ func New(events store.Log, seeds store.Seeds, decider Decider, reg *engine.Regis
 	if opts.SnapshotEvery == 0 {
 		opts.SnapshotEvery = 8
 	}
+	if opts.MaxEvents == 0 {
+		opts.MaxEvents = DefaultMaxEvents
+	}
+	if opts.MaxBatchBytes == 0 {
+		opts.MaxBatchBytes = DefaultMaxBatchBytes
+	}
 	return &Service{log: opts.Log, events: events, seeds: seeds, decider: decider, reg: reg, opts: opts, cache: map[string]*entry{}}
 }
 
-// Limits on what a client may send.
+// Limits on what a client may send and what an encounter may hold.
 const (
-	MaxCommandIDLength = 128
-	MaxListed          = 1000
+	MaxCommandIDLength   = 128
+	MaxListed            = 1000
+	DefaultMaxEvents     = 100_000
+	DefaultMaxBatchBytes = 512 << 10
+	// MaxRequestBytes bounds a request (a command, a sheet) on the gRPC server.
+	MaxRequestBytes = 256 << 10
 )
+
+// checkLimits refuses a record that would break an encounter's limits, before anything is
+// written.
+func (s *Service) checkLimits(st *encounterv1.EncounterState, batch *encounterv1.EventBatch) error {
+	if n := st.GetSequence() + uint64(len(batch.GetEvents())); n > s.opts.MaxEvents {
+		return status.Errorf(codes.ResourceExhausted,
+			"encounter %q has recorded %d events and may hold at most %d: end it and start another; nothing was recorded",
+			st.GetName(), st.GetSequence(), s.opts.MaxEvents)
+	}
+	if size := proto.Size(batch); size > s.opts.MaxBatchBytes {
+		return status.Errorf(codes.ResourceExhausted,
+			"this command's events take %d bytes, more than the %d one record may hold; nothing was recorded", size, s.opts.MaxBatchBytes)
+	}
+	return nil
+}
 
 func newEncounterID() string {
 	b := make([]byte, 10)
@@ -278,6 +308,9 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 	if cmd.GetCreate() != nil {
 		return nil, nil, status.Error(codes.InvalidArgument, "create an encounter with CreateEncounter")
 	}
+	if size := proto.Size(cmd); size > MaxRequestBytes {
+		return nil, nil, status.Errorf(codes.ResourceExhausted, "this command takes %d bytes; a command may take at most %d", size, MaxRequestBytes)
+	}
 	e, err := s.entry(ctx, id)
 	if err != nil {
 		return nil, nil, err
@@ -309,7 +342,11 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 		}
 		events := resp.GetEvents()
 		s.stamp(events, cmdID)
-		app, err := s.events.Append(ctx, id, e.position, id+"/"+cmdID, &encounterv1.EventBatch{Events: events})
+		batch := &encounterv1.EventBatch{Events: events}
+		if err := s.checkLimits(e.state, batch); err != nil {
+			return nil, nil, err
+		}
+		app, err := s.events.Append(ctx, id, e.position, id+"/"+cmdID, batch)
 		switch {
 		case errors.Is(err, store.ErrConflict):
 			if attempt >= s.opts.MaxAttempts {
@@ -357,6 +394,9 @@ func (s *Service) CreateEncounter(ctx context.Context, req *encounterv1.CreateEn
 	if req.GetEncounter() == nil {
 		return nil, status.Error(codes.InvalidArgument, "no encounter given: name it and choose its rule system")
 	}
+	if size := proto.Size(req); size > MaxRequestBytes {
+		return nil, status.Errorf(codes.ResourceExhausted, "this request takes %d bytes; a request may take at most %d", size, MaxRequestBytes)
+	}
 	id, seed := newEncounterID(), s.opts.NewSeed()
 	cmd := &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: req.GetEncounter()}}
 	resp, err := s.decider.Resolve(ctx, &rulesv1.ResolveRequest{State: &encounterv1.EncounterState{EncounterId: id}, Command: cmd, Actor: actor, Seed: seed})
@@ -368,7 +408,11 @@ func (s *Service) CreateEncounter(ctx context.Context, req *encounterv1.CreateEn
 	}
 	events := resp.GetEvents()
 	s.stamp(events, cmdID)
-	app, err := s.events.Append(ctx, id, 0, "create/"+actor+"/"+cmdID, &encounterv1.EventBatch{Events: events})
+	batch := &encounterv1.EventBatch{Events: events}
+	if err := s.checkLimits(&encounterv1.EncounterState{Name: req.GetEncounter().GetName()}, batch); err != nil {
+		return nil, err
+	}
+	app, err := s.events.Append(ctx, id, 0, "create/"+actor+"/"+cmdID, batch)
 	if err != nil {
 		return nil, unavailable(err)
 	}

@@ -81,6 +81,7 @@ func Open(ctx context.Context, nc *nats.Conn, cfg Config) (*JetStream, error) {
 		Duplicates:  cfg.Duplicates,
 		DenyDelete:  true,
 		DenyPurge:   true,
+		MaxMsgSize:  MaxRecordBytes,
 		AllowDirect: true,
 	})
 	if err != nil {
@@ -106,6 +107,10 @@ func Open(ctx context.Context, nc *nats.Conn, cfg Config) (*JetStream, error) {
 	}
 	return &JetStream{cfg: cfg, js: js, stream: stream, seeds: kv, snaps: snaps}, nil
 }
+
+// MaxRecordBytes is the largest record the stream accepts (the service refuses larger ones
+// first, with a clear message).
+const MaxRecordBytes = 1 << 20
 
 // Subject is the subject of an encounter's events.
 func (s *JetStream) Subject(encounterID string) string {
