@@ -260,12 +260,17 @@ func (s *Service) maybeSnapshot(ctx context.Context, id string, e *entry, before
 	}
 }
 
-func (s *Service) stamp(events []*encounterv1.Event, commandID string) {
+// stamp fills in what the service adds to the decided events: ids, time, the command id, and
+// the command on the first event.
+func (s *Service) stamp(events []*encounterv1.Event, commandID string, cmd *encounterv1.Command) {
 	now := timestamppb.New(s.opts.Now())
-	for _, ev := range events {
+	for i, ev := range events {
 		ev.EventId = uuid.Must(uuid.NewV7()).String()
 		ev.Time = now
 		ev.CommandId = commandID
+		if i == 0 {
+			ev.Command = cmd
+		}
 	}
 }
 
@@ -341,7 +346,7 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 			return nil, nil, err
 		}
 		events := resp.GetEvents()
-		s.stamp(events, cmdID)
+		s.stamp(events, cmdID, cmd)
 		batch := &encounterv1.EventBatch{Events: events}
 		if err := s.checkLimits(e.state, batch); err != nil {
 			return nil, nil, err
@@ -407,7 +412,7 @@ func (s *Service) CreateEncounter(ctx context.Context, req *encounterv1.CreateEn
 		return nil, unavailable(err)
 	}
 	events := resp.GetEvents()
-	s.stamp(events, cmdID)
+	s.stamp(events, cmdID, cmd)
 	batch := &encounterv1.EventBatch{Events: events}
 	if err := s.checkLimits(&encounterv1.EncounterState{Name: req.GetEncounter().GetName()}, batch); err != nil {
 		return nil, err

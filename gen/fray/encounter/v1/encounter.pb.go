@@ -959,6 +959,9 @@ type Event struct {
 	CommandId    string `protobuf:"bytes,6,opt,name=command_id,json=commandId,proto3" json:"command_id,omitempty"`
 	RuleSystem   string `protobuf:"bytes,7,opt,name=rule_system,json=ruleSystem,proto3" json:"rule_system,omitempty"`
 	RulesVersion uint32 `protobuf:"varint,8,opt,name=rules_version,json=rulesVersion,proto3" json:"rules_version,omitempty"`
+	// On the first event of each command's events: the command itself, so that an audit can
+	// decide it again and compare.
+	Command *Command `protobuf:"bytes,9,opt,name=command,proto3" json:"command,omitempty"`
 	// Types that are valid to be assigned to Payload:
 	//
 	//	*Event_EncounterCreated
@@ -1057,6 +1060,13 @@ func (x *Event) GetRulesVersion() uint32 {
 		return x.RulesVersion
 	}
 	return 0
+}
+
+func (x *Event) GetCommand() *Command {
+	if x != nil {
+		return x.Command
+	}
+	return nil
 }
 
 func (x *Event) GetPayload() isEvent_Payload {
@@ -1703,7 +1713,7 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\x06Rewind\x12\x1f\n" +
 	"\vto_sequence\x18\x01 \x01(\x04R\n" +
 	"toSequence\x12\x16\n" +
-	"\x06reason\x18\x02 \x01(\tR\x06reason\"\xae\x06\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\"\xe4\x06\n" +
 	"\x05Event\x12!\n" +
 	"\fencounter_id\x18\x01 \x01(\tR\vencounterId\x12\x1a\n" +
 	"\bsequence\x18\x02 \x01(\x04R\bsequence\x12\x19\n" +
@@ -1714,7 +1724,8 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"command_id\x18\x06 \x01(\tR\tcommandId\x12\x1f\n" +
 	"\vrule_system\x18\a \x01(\tR\n" +
 	"ruleSystem\x12#\n" +
-	"\rrules_version\x18\b \x01(\rR\frulesVersion\x12R\n" +
+	"\rrules_version\x18\b \x01(\rR\frulesVersion\x124\n" +
+	"\acommand\x18\t \x01(\v2\x1a.fray.encounter.v1.CommandR\acommand\x12R\n" +
 	"\x11encounter_created\x18\x14 \x01(\v2#.fray.encounter.v1.EncounterCreatedH\x00R\x10encounterCreated\x12L\n" +
 	"\x0fcombatant_added\x18\x15 \x01(\v2!.fray.encounter.v1.CombatantAddedH\x00R\x0ecombatantAdded\x12R\n" +
 	"\x11combatant_removed\x18\x16 \x01(\v2#.fray.encounter.v1.CombatantRemovedH\x00R\x10combatantRemoved\x12R\n" +
@@ -1827,24 +1838,25 @@ var file_fray_encounter_v1_encounter_proto_depIdxs = []int32{
 	1,  // 14: fray.encounter.v1.CreateEncounter.options:type_name -> fray.encounter.v1.RuleOptions
 	2,  // 15: fray.encounter.v1.AddCombatant.combatant:type_name -> fray.encounter.v1.Combatant
 	26, // 16: fray.encounter.v1.Event.time:type_name -> google.protobuf.Timestamp
-	13, // 17: fray.encounter.v1.Event.encounter_created:type_name -> fray.encounter.v1.EncounterCreated
-	14, // 18: fray.encounter.v1.Event.combatant_added:type_name -> fray.encounter.v1.CombatantAdded
-	15, // 19: fray.encounter.v1.Event.combatant_removed:type_name -> fray.encounter.v1.CombatantRemoved
-	16, // 20: fray.encounter.v1.Event.encounter_started:type_name -> fray.encounter.v1.EncounterStarted
-	17, // 21: fray.encounter.v1.Event.encounter_ended:type_name -> fray.encounter.v1.EncounterEnded
-	18, // 22: fray.encounter.v1.Event.encounter_rewound:type_name -> fray.encounter.v1.EncounterRewound
-	27, // 23: fray.encounter.v1.Event.loss:type_name -> fray.loss.v1.Event
-	1,  // 24: fray.encounter.v1.EncounterCreated.options:type_name -> fray.encounter.v1.RuleOptions
-	2,  // 25: fray.encounter.v1.CombatantAdded.combatant:type_name -> fray.encounter.v1.Combatant
-	4,  // 26: fray.encounter.v1.EncounterRewound.state:type_name -> fray.encounter.v1.EncounterState
-	4,  // 27: fray.encounter.v1.Snapshot.state:type_name -> fray.encounter.v1.EncounterState
-	21, // 28: fray.encounter.v1.Snapshot.commands:type_name -> fray.encounter.v1.Snapshot.CommandsEntry
-	12, // 29: fray.encounter.v1.EventBatch.events:type_name -> fray.encounter.v1.Event
-	30, // [30:30] is the sub-list for method output_type
-	30, // [30:30] is the sub-list for method input_type
-	30, // [30:30] is the sub-list for extension type_name
-	30, // [30:30] is the sub-list for extension extendee
-	0,  // [0:30] is the sub-list for field type_name
+	5,  // 17: fray.encounter.v1.Event.command:type_name -> fray.encounter.v1.Command
+	13, // 18: fray.encounter.v1.Event.encounter_created:type_name -> fray.encounter.v1.EncounterCreated
+	14, // 19: fray.encounter.v1.Event.combatant_added:type_name -> fray.encounter.v1.CombatantAdded
+	15, // 20: fray.encounter.v1.Event.combatant_removed:type_name -> fray.encounter.v1.CombatantRemoved
+	16, // 21: fray.encounter.v1.Event.encounter_started:type_name -> fray.encounter.v1.EncounterStarted
+	17, // 22: fray.encounter.v1.Event.encounter_ended:type_name -> fray.encounter.v1.EncounterEnded
+	18, // 23: fray.encounter.v1.Event.encounter_rewound:type_name -> fray.encounter.v1.EncounterRewound
+	27, // 24: fray.encounter.v1.Event.loss:type_name -> fray.loss.v1.Event
+	1,  // 25: fray.encounter.v1.EncounterCreated.options:type_name -> fray.encounter.v1.RuleOptions
+	2,  // 26: fray.encounter.v1.CombatantAdded.combatant:type_name -> fray.encounter.v1.Combatant
+	4,  // 27: fray.encounter.v1.EncounterRewound.state:type_name -> fray.encounter.v1.EncounterState
+	4,  // 28: fray.encounter.v1.Snapshot.state:type_name -> fray.encounter.v1.EncounterState
+	21, // 29: fray.encounter.v1.Snapshot.commands:type_name -> fray.encounter.v1.Snapshot.CommandsEntry
+	12, // 30: fray.encounter.v1.EventBatch.events:type_name -> fray.encounter.v1.Event
+	31, // [31:31] is the sub-list for method output_type
+	31, // [31:31] is the sub-list for method input_type
+	31, // [31:31] is the sub-list for extension type_name
+	31, // [31:31] is the sub-list for extension extendee
+	0,  // [0:31] is the sub-list for field type_name
 }
 
 func init() { file_fray_encounter_v1_encounter_proto_init() }

@@ -1,0 +1,108 @@
+package engine
+
+import (
+	"bytes"
+	"fmt"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	"github.com/fray-rpg/fray/rules/dice"
+	"google.golang.org/protobuf/proto"
+)
+
+// Divergence is the first place where a log is not what its seed and its rules say.
+type Divergence struct {
+	Sequence uint64
+	Reason   string
+}
+
+func (d *Divergence) Error() string { return fmt.Sprintf("event %d: %s", d.Sequence, d.Reason) }
+
+// AuditReport sums up an intact log.
+type AuditReport struct {
+	Events, Commands, Rolls int
+}
+
+// Audit checks a whole log once its seed is revealed: the seed matches the commitment of the
+// first event, every roll comes from the seed at its offset, and every recorded command,
+// decided again by the rule system and version pinned in the encounter, gives the recorded
+// events. It returns the first *Divergence, or a report of an intact log.
+func (r *Registry) Audit(events []*encounterv1.Event) (*AuditReport, error) {
+	if len(events) == 0 || events[0].GetEncounterCreated() == nil {
+		return nil, &Divergence{Sequence: 1, Reason: "the log does not start with the encounter's creation"}
+	}
+	var seed []byte
+	for i, ev := range events {
+		if ev.GetSequence() != uint64(i+1) {
+			return nil, &Divergence{Sequence: uint64(i + 1), Reason: fmt.Sprintf("event %d is missing: the log has event %d there", i+1, ev.GetSequence())}
+		}
+		if e := ev.GetEncounterEnded(); e != nil {
+			seed = e.GetSeed()
+		}
+	}
+	if seed == nil {
+		return nil, fmt.Errorf("the encounter has not ended: its seed is not revealed yet, so its rolls cannot be checked")
+	}
+	if !bytes.Equal(dice.Commitment(seed), events[0].GetEncounterCreated().GetSeedSha256()) {
+		return nil, &Divergence{Sequence: 1, Reason: "the revealed seed does not match the sha256 published at creation"}
+	}
+	rep := &AuditReport{Events: len(events)}
+	for _, ev := range events {
+		for _, roll := range Rolls(ev) {
+			if err := dice.Verify(seed, roll); err != nil {
+				return nil, &Divergence{Sequence: ev.GetSequence(), Reason: "tampered roll: " + err.Error()}
+			}
+			rep.Rolls++
+		}
+	}
+	st := &encounterv1.EncounterState{EncounterId: events[0].GetEncounterId()}
+	for i := 0; i < len(events); {
+		first := events[i]
+		j := i + 1
+		for j < len(events) && events[j].GetCommand() == nil && events[j].GetCommandId() == first.GetCommandId() {
+			j++
+		}
+		recorded := events[i:j]
+		cmd := proto.CloneOf(first.GetCommand())
+		if cmd == nil {
+			return nil, &Divergence{Sequence: first.GetSequence(), Reason: "the command that caused this event is not recorded"}
+		}
+		if c := cmd.GetCreate(); c != nil {
+			c.RulesVersion = first.GetRulesVersion() // decide under the version the encounter pinned
+		}
+		env := Env{Actor: first.GetActor(), Seed: seed}
+		stream, err := dice.NewStream(seed, st.GetDiceOffset())
+		if err != nil {
+			return nil, err
+		}
+		env.Dice = stream
+		if rw := cmd.GetRewind(); rw != nil {
+			past, err := r.Fold(events[:min(int(rw.GetToSequence()), len(events))])
+			if err != nil {
+				return nil, &Divergence{Sequence: first.GetSequence(), Reason: err.Error()}
+			}
+			env.RewindState = past
+		}
+		decided, err := r.Decide(st, cmd, env)
+		if err != nil {
+			return nil, &Divergence{Sequence: first.GetSequence(), Reason: "the rules refuse the recorded command: " + err.Error()}
+		}
+		if len(decided) != len(recorded) {
+			return nil, &Divergence{Sequence: first.GetSequence(), Reason: fmt.Sprintf("the command gives %d events, the log records %d", len(decided), len(recorded))}
+		}
+		for k, want := range decided {
+			got := proto.CloneOf(recorded[k])
+			got.EventId, got.Time, got.CommandId, got.Command = "", nil, "", nil
+			if !proto.Equal(want, got) {
+				return nil, &Divergence{Sequence: got.GetSequence(), Reason: fmt.Sprintf("the rules decide\n  %v\nthe log records\n  %v", want, got)}
+			}
+		}
+		for _, ev := range recorded {
+			if err := r.Evolve(st, ev); err != nil {
+				return nil, &Divergence{Sequence: ev.GetSequence(), Reason: err.Error()}
+			}
+		}
+		rep.Commands++
+		i = j
+	}
+	return rep, nil
+}
