@@ -369,10 +369,10 @@ func evolveWith(sys System, st *encounterv1.EncounterState, ev *encounterv1.Even
 		st.Name = p.EncounterCreated.GetName()
 		st.GameMaster = p.EncounterCreated.GetGameMaster()
 		st.SeedSha256 = p.EncounterCreated.GetSeedSha256()
-		st.Options = p.EncounterCreated.GetOptions()
+		st.Options = proto.CloneOf(p.EncounterCreated.GetOptions())
 		st.Status = encounterv1.EncounterStatus_ENCOUNTER_STATUS_SETUP
 	case *encounterv1.Event_CombatantAdded:
-		st.Combatants = append(st.Combatants, p.CombatantAdded.GetCombatant())
+		st.Combatants = append(st.Combatants, proto.CloneOf(p.CombatantAdded.GetCombatant()))
 	case *encounterv1.Event_CombatantRemoved:
 		st.Combatants = slices.DeleteFunc(st.Combatants, func(c *encounterv1.Combatant) bool {
 			return c.GetId() == p.CombatantRemoved.GetCombatantId()

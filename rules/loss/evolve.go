@@ -7,6 +7,7 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
+	"google.golang.org/protobuf/proto"
 )
 
 // Evolve folds the Loss part of an event.
@@ -384,7 +385,7 @@ func evolveLoss(st *encounterv1.EncounterState, s *lossv1.State, e *lossv1.Event
 			spend(s, t, &lossv1.Spend{Inspiration: map[string]int32{d.GetVertu(): 1}})
 		}
 	case *lossv1.Event_PursuitStarted:
-		s.Pursuit = k.PursuitStarted.GetPursuit()
+		s.Pursuit = proto.CloneOf(k.PursuitStarted.GetPursuit()) // the state changes; the event does not
 	case *lossv1.Event_PursuitActed:
 		a := k.PursuitActed
 		f, err := get(a.GetCombatantId())

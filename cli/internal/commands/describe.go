@@ -13,32 +13,78 @@ import (
 	"github.com/fray-rpg/fray/rules/loss"
 )
 
-// Names maps combatant ids to the names Describe shows; an id it lacks is shown as it is.
-type Names map[string]string
+// Names knows the names Describe shows for combatant ids (an id it lacks is shown as it is),
+// and what a description needs from the events before it: the pursuit distance. A nil *Names
+// describes with ids only.
+type Names struct {
+	byID map[string]string
+	// distance is the pursuit distance as of the events learnt, 0 when unknown or no pursuit
+	// is on: PursuitActed gives only the distance after the action.
+	distance int32
+}
+
+// NewNames returns Names for ids → names.
+func NewNames(byID map[string]string) *Names {
+	n := &Names{byID: map[string]string{}}
+	for id, name := range byID {
+		if id != "" && name != "" {
+			n.byID[id] = name
+		}
+	}
+	return n
+}
 
 // NamesOf returns the names of a state's combatants.
-func NamesOf(st *encounterv1.EncounterState) Names {
-	n := Names{}
+func NamesOf(st *encounterv1.EncounterState) *Names {
+	n := NewNames(nil)
 	for _, c := range st.GetCombatants() {
 		n.add(c)
 	}
 	return n
 }
 
-func (n Names) add(c *encounterv1.Combatant) {
+func (n *Names) add(c *encounterv1.Combatant) {
 	if n != nil && c.GetId() != "" && c.GetName() != "" {
-		n[c.GetId()] = c.GetName()
+		if n.byID == nil {
+			n.byID = map[string]string{}
+		}
+		n.byID[c.GetId()] = c.GetName()
 	}
 }
 
-// Learn records the names an event introduces (CombatantAdded).
-func (n Names) Learn(ev *encounterv1.Event) {
+// Learn records what an event tells the descriptions of later ones: the names it introduces
+// (CombatantAdded) and the pursuit distance. Call it after describing the event.
+func (n *Names) Learn(ev *encounterv1.Event) {
+	if n == nil {
+		return
+	}
 	n.add(ev.GetCombatantAdded().GetCombatant())
+	if r := ev.GetEncounterRewound(); r != nil {
+		for _, c := range r.GetState().GetCombatants() {
+			n.add(c)
+		}
+		n.distance = r.GetState().GetLoss().GetPursuit().GetDistance()
+	}
+	switch k := ev.GetLoss().GetKind().(type) {
+	case *lossv1.Event_PursuitStarted:
+		n.distance = k.PursuitStarted.GetPursuit().GetDistance()
+	case *lossv1.Event_PursuitActed:
+		a := k.PursuitActed
+		switch {
+		case a.GetEnded():
+			n.distance = 0
+		case a.GetDodgePossible():
+		case a.GetSuccess() || a.GetResolves():
+			n.distance = a.GetDistance()
+		}
+	}
 }
 
-func (n Names) of(id string) string {
-	if name := n[id]; name != "" {
-		return name
+func (n *Names) of(id string) string {
+	if n != nil {
+		if name := n.byID[id]; name != "" {
+			return name
+		}
 	}
 	if id == "" {
 		return "?"
@@ -47,15 +93,15 @@ func (n Names) of(id string) string {
 }
 
 // Describe renders an event as one line of plain language, with combatants by id.
-func Describe(ev *encounterv1.Event) string { return Names(nil).Describe(ev) }
+func Describe(ev *encounterv1.Event) string { return (*Names)(nil).Describe(ev) }
 
 // Describe renders an event as one line of plain language: "#7 Diego attacks ruffian with
 // épée (4 PA): 6+6+d10[8] = 20 vs 15 — success; ruffian may parry or dodge".
-func (n Names) Describe(ev *encounterv1.Event) string {
+func (n *Names) Describe(ev *encounterv1.Event) string {
 	return fmt.Sprintf("#%d %s", ev.GetSequence(), n.payload(ev))
 }
 
-func (n Names) payload(ev *encounterv1.Event) string {
+func (n *Names) payload(ev *encounterv1.Event) string {
 	switch p := ev.GetPayload().(type) {
 	case *encounterv1.Event_EncounterCreated:
 		e := p.EncounterCreated
@@ -71,7 +117,7 @@ func (n Names) payload(ev *encounterv1.Event) string {
 		}
 		return s
 	case *encounterv1.Event_CombatantAdded:
-		return "joins: " + n.combatantText(p.CombatantAdded.GetCombatant())
+		return "joins: " + n.combatantText(p.CombatantAdded.GetCombatant()) + joiningText(p.CombatantAdded)
 	case *encounterv1.Event_CombatantRemoved:
 		return n.of(p.CombatantRemoved.GetCombatantId()) + " is removed from the encounter"
 	case *encounterv1.Event_EncounterStarted:
@@ -85,6 +131,13 @@ func (n Names) payload(ev *encounterv1.Event) string {
 			s += "; dice seed revealed: " + hex.EncodeToString(seed)
 		}
 		return s
+	case *encounterv1.Event_EncounterRewound:
+		r := p.EncounterRewound
+		s := fmt.Sprintf("Rewound to #%d: the events after it are undone", r.GetToSequence())
+		if r.GetReason() != "" {
+			s += " (" + r.GetReason() + ")"
+		}
+		return s
 	case *encounterv1.Event_Loss:
 		return n.lossText(p.Loss)
 	case nil:
@@ -92,6 +145,20 @@ func (n Names) payload(ev *encounterv1.Event) string {
 	default:
 		return fmt.Sprintf("(event %T)", p)
 	}
+}
+
+// joiningText: "; joins the fight in progress after watching the last Tour: +2 Initiative
+// (LOS-039)", or nothing for a combatant added before the fight.
+func joiningText(a *encounterv1.CombatantAdded) string {
+	switch {
+	case a.GetInProgress() && a.GetWatched():
+		return "; joins the fight in progress after watching the last Tour: acts from the next Tour, +2 Initiative (LOS-039)"
+	case a.GetInProgress():
+		return "; joins the fight in progress: acts from the next Tour (LOS-039)"
+	case a.GetWatched():
+		return "; watched the fight (LOS-039)"
+	}
+	return ""
 }
 
 func orUnknown(s string) string {
@@ -102,7 +169,7 @@ func orUnknown(s string) string {
 }
 
 // combatantText: "Diego (diego): player character, side pcs, controller david".
-func (n Names) combatantText(c *encounterv1.Combatant) string {
+func (n *Names) combatantText(c *encounterv1.Combatant) string {
 	s := c.GetId()
 	if c.GetName() != "" && c.GetName() != c.GetId() {
 		s = fmt.Sprintf("%s (%s)", c.GetName(), c.GetId())
@@ -136,18 +203,21 @@ func kindText(k lossv1.CombatantKind) string {
 	}
 }
 
+// optionsText lists the house rules an encounter was created with, the [default] rules of
+// the catalogue included.
 func optionsText(o *encounterv1.RuleOptions) string {
 	l := o.GetLoss()
 	if l == nil {
 		return ""
 	}
 	var parts []string
-	if l.ExplodeActionD10 != nil {
-		parts = append(parts, yesNo(l.GetExplodeActionD10(), "action d10s explode", "action d10s do not explode"))
+	flag := func(set bool, v bool, yes, no string) {
+		if set {
+			parts = append(parts, yesNo(v, yes, no))
+		}
 	}
-	if l.ExplodeDamageD10 != nil {
-		parts = append(parts, yesNo(l.GetExplodeDamageD10(), "damage d10s explode", "damage d10s do not explode"))
-	}
+	flag(l.ExplodeActionD10 != nil, l.GetExplodeActionD10(), "action d10s explode", "action d10s do not explode")
+	flag(l.ExplodeDamageD10 != nil, l.GetExplodeDamageD10(), "damage d10s explode", "damage d10s do not explode")
 	if len(l.GetHealthBands()) > 0 {
 		var b []string
 		for _, v := range l.GetHealthBands() {
@@ -158,9 +228,22 @@ func optionsText(o *encounterv1.RuleOptions) string {
 	if l.GmFursa != nil {
 		parts = append(parts, fmt.Sprintf("GM Fursa %d", l.GetGmFursa()))
 	}
-	if l.GmFursaOnFailedExploit != nil {
-		parts = append(parts, yesNo(l.GetGmFursaOnFailedExploit(), "the GM gains a Fursa when a player character fails an Exploit", "no GM Fursa for failed Exploits"))
+	flag(l.GmFursaOnFailedExploit != nil, l.GetGmFursaOnFailedExploit(), "the GM gains a Fursa when a player character fails an Exploit", "no GM Fursa for failed Exploits")
+	if l.PcStartingFursa != nil {
+		parts = append(parts, fmt.Sprintf("player characters without Fursa start with %d", l.GetPcStartingFursa()))
 	}
+	if l.DefenceExploitBonus != nil {
+		parts = append(parts, fmt.Sprintf("a successful defensive Exploit gives %s on the next action", signed(l.GetDefenceExploitBonus())))
+	}
+	flag(l.CancelledExploitsStillHit != nil, l.GetCancelledExploitsStillHit(), "an attack whose Exploits are all cancelled still hits", "an attack whose Exploits are all cancelled misses")
+	flag(l.PassAttackerModifiers != nil, l.GetPassAttackerModifiers(), "the attacker's own modifiers pass on to the defender", "the attacker's own modifiers do not pass on to the defender")
+	flag(l.SbireCancelledExploitPlainHit != nil, l.GetSbireCancelledExploitPlainHit(), "a Sbire that cancels the only Exploit takes a plain hit", "a Sbire that cancels the only Exploit is felled all the same")
+	flag(l.DyingAtZeroFatal != nil, l.GetDyingAtZeroFatal(), "0 fatal boxes means dying", "only Kill outright leaves a target dying")
+	flag(l.WallIsOnlyDefence != nil, l.GetWallIsOnlyDefence(), "a wall or Total dodge is the only defence of the Tour", "a wall or Total dodge still allows parries and dodges")
+	flag(l.AimsStack != nil, l.GetAimsStack(), "aims stack", "aims do not stack")
+	flag(l.ZigzagUntilNextAction != nil, l.GetZigzagUntilNextAction(), "Zigzags last until the pursued's next action", "Zigzags last to the end of the Tour")
+	flag(l.DeclareLowToHigh != nil, l.GetDeclareLowToHigh(), "everyone declares, lowest Initiative first", "no declaration round")
+	flag(l.SamePhaseSimultaneous != nil, l.GetSamePhaseSimultaneous(), "actions at the same phase are simultaneous", "actions at the same phase are not simultaneous")
 	return strings.Join(parts, ", ")
 }
 
@@ -171,7 +254,15 @@ func yesNo(b bool, yes, no string) string {
 	return no
 }
 
-func (n Names) lossText(e *lossv1.Event) string {
+// signed writes a modifier with its sign: "+5", "−2" (a minus sign, as in prose).
+func signed(v int32) string {
+	if v < 0 {
+		return fmt.Sprintf("−%d", -v)
+	}
+	return fmt.Sprintf("+%d", v)
+}
+
+func (n *Names) lossText(e *lossv1.Event) string {
 	switch k := e.GetKind().(type) {
 	case *lossv1.Event_TourStarted:
 		return n.tourText(k.TourStarted)
@@ -184,6 +275,24 @@ func (n Names) lossText(e *lossv1.Event) string {
 	case *lossv1.Event_Passed:
 		p := k.Passed
 		return fmt.Sprintf("%s passes, keeping %d PA to parry or dodge", n.of(p.GetCombatantId()), p.GetActionPointsLeft())
+	case *lossv1.Event_Declared:
+		return n.declaredText(k.Declared)
+	case *lossv1.Event_Waited:
+		return n.waitedText(k.Waited)
+	case *lossv1.Event_Aimed:
+		return n.aimedText(k.Aimed)
+	case *lossv1.Event_SimpleActed:
+		return n.simpleText(k.SimpleActed)
+	case *lossv1.Event_DisasterDeclared:
+		return n.disasterText(k.DisasterDeclared)
+	case *lossv1.Event_DyingResolved:
+		return n.dyingText(k.DyingResolved)
+	case *lossv1.Event_PursuitStarted:
+		return n.pursuitStartedText(k.PursuitStarted)
+	case *lossv1.Event_PursuitActed:
+		return n.pursuitText(k.PursuitActed)
+	case *lossv1.Event_FreeRaisesGranted:
+		return n.grantText(k.FreeRaisesGranted)
 	case nil:
 		return "(empty Loss event)"
 	default:
@@ -191,15 +300,28 @@ func (n Names) lossText(e *lossv1.Event) string {
 	}
 }
 
-// tourText: "Tour 1 (Séquence 1): Diego 8+d10[7] = 15 PA; griffon-1, griffon-2 and griffon-3 5+d10[8] = 13 PA".
-func (n Names) tourText(t *lossv1.TourStarted) string {
+// tourText: "Tour 1 (Séquence 1): Diego 8+d10[7] = 15 PA; griffon-1, griffon-2 and griffon-3
+// 5+d10[8] = 13 PA (griffon-1 +2 bonus: 15 PA)".
+func (n *Names) tourText(t *lossv1.TourStarted) string {
 	var rolls []string
 	for _, r := range t.GetInitiative() {
-		var who []string
+		var who, bonuses []string
 		for _, id := range r.GetCombatantIds() {
 			who = append(who, n.of(id))
+			if b := r.GetBonus()[id]; b != 0 {
+				// LOS-039 (joining after watching) or LOS-067 (Take the advantage).
+				if len(r.GetCombatantIds()) == 1 {
+					bonuses = append(bonuses, fmt.Sprintf("%s bonus: %d PA", signed(b), r.GetActionPoints()+b))
+				} else {
+					bonuses = append(bonuses, fmt.Sprintf("%s %s bonus: %d PA", n.of(id), signed(b), r.GetActionPoints()+b))
+				}
+			}
 		}
-		rolls = append(rolls, fmt.Sprintf("%s %d+%s = %d PA", andList(who), r.GetInitiative(), rollText(r.GetRoll()), r.GetActionPoints()))
+		s := fmt.Sprintf("%s %d+%s = %d PA", andList(who), r.GetInitiative(), rollText(r.GetRoll()), r.GetActionPoints())
+		if len(bonuses) > 0 {
+			s += " (" + strings.Join(bonuses, ", ") + ")"
+		}
+		rolls = append(rolls, s)
 	}
 	s := fmt.Sprintf("Tour %d (Séquence %d)", t.GetTour(), t.GetSequence())
 	if len(rolls) == 0 {
@@ -219,53 +341,129 @@ func andList(xs []string) string {
 	}
 }
 
-// attackText: "Diego attacks ruffian with épée (4 PA, 1 Exploit: extra damage): 6+6+d10[8] = 20 vs 20 — success; ruffian may parry or dodge".
-func (n Names) attackText(a *lossv1.AttackRolled) string {
-	target := n.of(a.GetTargetId())
-	s := fmt.Sprintf("%s attacks %s", n.of(a.GetAttackerId()), target)
+// attackText: "Diego attacks ruffian with épée (4 PA, 1 Exploit: extra damage): 6+6+d10[8] =
+// 20 vs 20 — success (Difficulty 15, +5 1 Exploit (LOS-010)); ruffian may parry or dodge".
+func (n *Names) attackText(a *lossv1.AttackRolled) string {
+	ids := []string{a.GetTargetId()}
+	for _, m := range a.GetMoreTargets() {
+		ids = append(ids, m.GetTargetId())
+	}
+	var targets []string
+	for _, id := range ids {
+		targets = append(targets, n.of(id))
+	}
+	who := n.of(a.GetAttackerId())
+	var s string
+	switch a.GetManoeuvre() {
+	case lossv1.Manoeuvre_MANOEUVRE_GRAB:
+		s = fmt.Sprintf("%s tries to grab %s", who, andList(targets))
+	case lossv1.Manoeuvre_MANOEUVRE_TRIP:
+		s = fmt.Sprintf("%s tries to trip %s", who, andList(targets))
+	default:
+		verb := "attacks"
+		if a.GetCounter() {
+			verb = "counter-attacks" // LOS-062
+		}
+		s = fmt.Sprintf("%s %s %s", who, verb, andList(targets))
+	}
 	if a.GetWeapon() != "" {
 		s += " with " + a.GetWeapon()
+		if a.GetSecondWeapon() != "" {
+			s += " and " + a.GetSecondWeapon()
+		}
 	}
 	details := []string{fmt.Sprintf("%d PA", a.GetActionPointsSpent())}
-	if x := exploitsText(a.GetExploits()); x != "" {
+	if x := exploitsText(exploitCount(a.GetExploits()), a.GetExploits()); x != "" {
 		details = append(details, x)
 	}
+	if a.GetWithDamage() {
+		details = append(details, "with damage")
+	}
+	if d := a.GetSituation().GetDistance(); d > 0 {
+		details = append(details, fmt.Sprintf("at %d m", d))
+	}
 	s += " (" + strings.Join(details, ", ") + "): " + testText(a.GetTest())
-	switch {
-	case !a.GetTest().GetSuccess():
-	case a.GetDefencePossible():
-		s += "; " + target + " may parry or dodge"
-	case a.GetNoDefenceReason() != "":
-		s += "; no defence: " + a.GetNoDefenceReason()
-	default:
-		s += "; no defence"
+	if !a.GetTest().GetSuccess() {
+		return s
+	}
+	at := ""
+	if dd := a.GetDefenceDifficulty(); dd != 0 && dd != a.GetTest().GetDifficulty() {
+		at = fmt.Sprintf(" at Difficulty %d", dd) // LOS-012: the attacker's own modifiers stay with it
+	}
+	if len(ids) == 1 {
+		switch {
+		case a.GetDefencePossible():
+			s += "; " + targets[0] + " may parry or dodge" + at
+		case a.GetNoDefenceReason() != "":
+			s += "; no defence: " + a.GetNoDefenceReason()
+		default:
+			s += "; no defence"
+		}
+		return s
+	}
+	reactions := append([]*lossv1.TargetReaction{{TargetId: a.GetTargetId(), DefencePossible: a.GetDefencePossible(), NoDefenceReason: a.GetNoDefenceReason()}}, a.GetMoreTargets()...)
+	var may []string
+	for _, r := range reactions {
+		if r.GetDefencePossible() {
+			may = append(may, n.of(r.GetTargetId()))
+		}
+	}
+	if len(may) > 0 {
+		s += "; " + andList(may) + " may parry or dodge" + at
+	}
+	for _, r := range reactions {
+		switch {
+		case r.GetDefencePossible():
+		case r.GetNoDefenceReason() != "":
+			s += "; no defence for " + n.of(r.GetTargetId()) + ": " + r.GetNoDefenceReason()
+		default:
+			s += "; no defence for " + n.of(r.GetTargetId())
+		}
 	}
 	return s
 }
 
-// exploitsText: "2 Exploits: extra damage".
-func exploitsText(xs []lossv1.ExploitEffect) string {
-	if len(xs) == 0 {
+// exploitsText: "2 Exploits: extra damage", "4 Exploits: extra damage ×2, overthrow".
+func exploitsText(count int32, xs []lossv1.ExploitEffect) string {
+	if count == 0 {
 		return ""
 	}
-	var effects []string
-	for _, x := range xs {
-		if e := effectText(x); !slices.Contains(effects, e) {
-			effects = append(effects, e)
-		}
+	s := plural(int(count), "Exploit")
+	if e := effectsText(xs); e != "" {
+		s += ": " + e
 	}
-	return plural(len(xs), "Exploit") + ": " + strings.Join(effects, ", ")
+	return s
+}
+
+// effectsText: "extra damage" (however many), "extra damage ×2, overthrow".
+func effectsText(xs []lossv1.ExploitEffect) string {
+	var order []lossv1.ExploitEffect
+	counts := map[lossv1.ExploitEffect]int{}
+	for _, x := range xs {
+		if counts[x] == 0 {
+			order = append(order, x)
+		}
+		counts[x]++
+	}
+	var parts []string
+	for _, x := range order {
+		e := effectText(x)
+		if counts[x] > 1 && len(order) > 1 {
+			e += fmt.Sprintf(" ×%d", counts[x])
+		}
+		parts = append(parts, e)
+	}
+	return strings.Join(parts, ", ")
 }
 
 func effectText(x lossv1.ExploitEffect) string {
-	switch x {
-	case lossv1.ExploitEffect_EXPLOIT_EFFECT_EXTRA_DAMAGE:
-		return "extra damage"
-	case lossv1.ExploitEffect_EXPLOIT_EFFECT_UNSPECIFIED:
-		return "effect unspecified"
-	default:
-		return strings.ToLower(strings.ReplaceAll(strings.TrimPrefix(x.String(), "EXPLOIT_EFFECT_"), "_", " "))
+	if i, ok := effectInfo(x); ok {
+		return i.text
 	}
+	if x == lossv1.ExploitEffect_EXPLOIT_EFFECT_UNSPECIFIED {
+		return "effect unspecified"
+	}
+	return strings.ToLower(strings.ReplaceAll(strings.TrimPrefix(x.String(), "EXPLOIT_EFFECT_"), "_", " "))
 }
 
 func plural(n int, word string) string {
@@ -276,7 +474,7 @@ func plural(n int, word string) string {
 }
 
 // defenceText: "ruffian dodges (1 PA, 1 Exploit): 5+7+d10[9] = 21 vs 20 — success".
-func (n Names) defenceText(d *lossv1.DefenceRolled) string {
+func (n *Names) defenceText(d *lossv1.DefenceRolled) string {
 	who := n.of(d.GetDefenderId())
 	var verb string
 	switch d.GetReaction() {
@@ -290,8 +488,16 @@ func (n Names) defenceText(d *lossv1.DefenceRolled) string {
 		verb = "reacts (" + d.GetReaction().String() + ")"
 	}
 	details := []string{fmt.Sprintf("%d PA", d.GetActionPointsSpent())}
-	if d.GetExploits() > 0 {
-		details = append(details, plural(int(d.GetExploits()), "Exploit"))
+	x := exploitsText(d.GetExploits(), d.GetEffects())
+	if ally := d.GetAllyId(); ally != "" { // LOS-068: "1 Exploit: protect Diego"
+		if protect := effectText(lossv1.ExploitEffect_EXPLOIT_EFFECT_PROTECT); strings.Contains(x, protect) {
+			x = strings.Replace(x, protect, protect+" "+n.of(ally), 1)
+		} else {
+			x = strings.TrimPrefix(x+", protecting "+n.of(ally), ", ")
+		}
+	}
+	if x != "" {
+		details = append(details, x)
 	}
 	s := fmt.Sprintf("%s %s (%s)", who, verb, strings.Join(details, ", "))
 	if d.GetTest() != nil {
@@ -303,18 +509,38 @@ func (n Names) defenceText(d *lossv1.DefenceRolled) string {
 	return s
 }
 
-// resolvedText: "Diego hits ruffian: damage d10[6]+3 = 9, armour 1 → 8 NS lost; ruffian has light 0/…".
-func (n Names) resolvedText(r *lossv1.AttackResolved) string {
+// resolvedText: "Diego hits ruffian: damage d10[6]+3 = 9, armour 1 → 8 NS lost; ruffian has
+// NS light 0, grave 4, fatal 5".
+func (n *Names) resolvedText(r *lossv1.AttackResolved) string {
 	att, target := n.of(r.GetAttackerId()), n.of(r.GetTargetId())
 	if !r.GetHit() {
-		return fmt.Sprintf("%s's attack on %s misses", att, target)
+		s := fmt.Sprintf("%s's attack on %s misses", att, target)
+		if r.GetNote() != "" {
+			s += ": " + r.GetNote()
+		}
+		return s
 	}
-	s := fmt.Sprintf("%s hits %s", att, target)
+	var s string
+	switch r.GetManoeuvre() {
+	case lossv1.Manoeuvre_MANOEUVRE_GRAB:
+		s = fmt.Sprintf("%s grabs %s", att, target)
+	case lossv1.Manoeuvre_MANOEUVRE_TRIP:
+		s = fmt.Sprintf("%s trips %s", att, target)
+	default:
+		s = fmt.Sprintf("%s hits %s", att, target)
+	}
 	if x := r.GetExploitsStanding(); x > 0 {
 		s += fmt.Sprintf(" with %s standing", plural(int(x), "Exploit"))
+		if e := effectsText(r.GetEffects()); e != "" {
+			s += " (" + e + ")"
+		}
 	}
 	if d := r.GetDamage(); d != nil {
-		s += fmt.Sprintf(": damage %s%+d = %d", rollText(d.GetRoll()), d.GetWeaponDamage(), d.GetTotal())
+		if r.GetHalved() { // LOS-081, LOS-086: halved, rounded down, before armour
+			s += fmt.Sprintf(": damage %s%+d = %d, halved to %d", rollText(d.GetRoll()), d.GetWeaponDamage(), d.GetRoll().GetTotal()+d.GetWeaponDamage(), d.GetTotal())
+		} else {
+			s += fmt.Sprintf(": damage %s%+d = %d", rollText(d.GetRoll()), d.GetWeaponDamage(), d.GetTotal())
+		}
 		if d.GetArmour() != 0 {
 			s += fmt.Sprintf(", armour %d", d.GetArmour())
 		}
@@ -322,20 +548,30 @@ func (n Names) resolvedText(r *lossv1.AttackResolved) string {
 			s += fmt.Sprintf(", shield %d", d.GetShield())
 		}
 		s += fmt.Sprintf(" → %d NS lost", d.GetLevelsLost())
+		switch {
+		case r.GetLight()+r.GetGrave()+r.GetFatal() > 0:
+			s += fmt.Sprintf("; %s has NS light %d, grave %d, fatal %d", target, r.GetLight(), r.GetGrave(), r.GetFatal())
+		case r.GetHealth() > 0:
+			s += fmt.Sprintf("; %s has %d NS", target, r.GetHealth())
+		}
+	} else if r.GetHalved() {
+		s += ", halved"
+	}
+	if r.GetNote() != "" {
+		s += "; " + r.GetNote()
 	}
 	switch {
-	case r.GetLight()+r.GetGrave()+r.GetFatal() > 0:
-		s += fmt.Sprintf("; %s has NS light %d, grave %d, fatal %d", target, r.GetLight(), r.GetGrave(), r.GetFatal())
-	case r.GetHealth() > 0:
-		s += fmt.Sprintf("; %s has %d NS", target, r.GetHealth())
-	}
-	if r.GetTargetOut() {
+	case r.GetTargetDying():
+		s += " — " + target + " is down and dying (LOS-023)"
+	case r.GetTargetOut():
 		s += " — " + target + " is out of the fight"
 	}
 	return s
 }
 
-// testText: "6+6+d10[8]+5 = 25 vs 20 — success (spent 1 Courage)".
+// testText: "6+6+d10[8]+5 = 25 vs 20 — success (+5 higher than the opponent (LOS-052);
+// Difficulty 15, +5 1 Exploit (LOS-010))": the Test, then how its bonus and its Difficulty came
+// about.
 func testText(t *lossv1.TestResult) string {
 	if t == nil {
 		return "no roll"
@@ -345,10 +581,46 @@ func testText(t *lossv1.TestResult) string {
 		s += fmt.Sprintf("%+d", t.GetBonus())
 	}
 	s += fmt.Sprintf(" = %d vs %d — %s", t.GetTotal(), t.GetDifficulty(), yesNo(t.GetSuccess(), "success", "failure"))
+	if len(t.GetTestModifiers()) == 0 && len(t.GetDifficultyModifiers()) == 0 {
+		return s + legacySpendText(t)
+	}
+	var parts []string
+	if ms := t.GetTestModifiers(); len(ms) > 0 {
+		parts = append(parts, modifiersText(ms))
+	}
+	if ms := t.GetDifficultyModifiers(); len(ms) > 0 {
+		base := t.GetDifficulty()
+		for _, m := range ms {
+			base -= m.GetValue()
+		}
+		parts = append(parts, fmt.Sprintf("Difficulty %d, %s", base, modifiersText(ms)))
+	}
+	return s + " (" + strings.Join(parts, "; ") + ")"
+}
+
+// modifiersText: "+5 higher than the opponent (LOS-052), −2 improvised weapon (LOS-054)".
+func modifiersText(ms []*lossv1.Modifier) string {
+	parts := make([]string, len(ms))
+	for i, m := range ms {
+		parts[i] = signed(m.GetValue()) + " " + m.GetReason()
+		if m.GetRule() != "" {
+			parts[i] += " (" + m.GetRule() + ")"
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// legacySpendText explains the bonus of a Test recorded without its modifiers, as the first
+// engine recorded them: what was spent, the rest from a defensive Exploit (LOS-016).
+func legacySpendText(t *lossv1.TestResult) string {
 	var notes []string
 	spent := int32(0)
 	if f := t.GetSpend().GetFursa(); f > 0 {
 		notes = append(notes, fmt.Sprintf("%d Fursa", f))
+		spent += f
+	}
+	if f := t.GetSpend().GetFreeRaises(); f > 0 {
+		notes = append(notes, plural(int(f), "free raise"))
 		spent += f
 	}
 	insp := t.GetSpend().GetInspiration()
@@ -364,13 +636,13 @@ func testText(t *lossv1.TestResult) string {
 	}
 	switch {
 	case len(notes) > 0 && extra != "":
-		s += " (spent " + strings.Join(notes, ", ") + "; " + extra + ")"
+		return " (spent " + strings.Join(notes, ", ") + "; " + extra + ")"
 	case len(notes) > 0:
-		s += " (spent " + strings.Join(notes, ", ") + ")"
+		return " (spent " + strings.Join(notes, ", ") + ")"
 	case extra != "":
-		s += " (" + extra + ")"
+		return " (" + extra + ")"
 	}
-	return s
+	return ""
 }
 
 // rollText renders a roll with its faces: "d10[8]", "d10[10,4]", "3d10[3,7,9]+4".

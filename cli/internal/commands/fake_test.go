@@ -70,7 +70,8 @@ func (f *fake) AddCombatant(ctx context.Context, req *encounterv1.AddCombatantRe
 	seq := uint64(len(f.calls))
 	f.mu.Unlock()
 	ev := &encounterv1.Event{Sequence: seq, Payload: &encounterv1.Event_CombatantAdded{
-		CombatantAdded: &encounterv1.CombatantAdded{Combatant: req.GetCombatant()},
+		CombatantAdded: &encounterv1.CombatantAdded{Combatant: req.GetCombatant(), Watched: req.GetWatched(),
+			InProgress: f.state.GetStatus() == encounterv1.EncounterStatus_ENCOUNTER_STATUS_ACTIVE},
 	}}
 	return &encounterv1.AddCombatantResponse{Events: []*encounterv1.Event{ev}, State: f.state}, nil
 }

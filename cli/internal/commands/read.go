@@ -106,6 +106,20 @@ func writeState(w io.Writer, resp *encounterv1.GetEncounterResponse, forID strin
 		}
 		_ = table(w, rows)
 	}
+	if pu := ls.GetPursuit(); pu != nil {
+		var pursuers, pursued []string
+		for _, id := range pu.GetPursuerIds() {
+			pursuers = append(pursuers, names.of(id))
+		}
+		for _, id := range pu.GetPursuedIds() {
+			pursued = append(pursued, names.of(id))
+		}
+		fmt.Fprintf(w, "Pursuit: %s after %s, distance %d (%s)", andList(pursuers), andList(pursued), pu.GetDistance(), distanceName(pu.GetDistance()))
+		if z := pu.GetZigzag(); z > 0 {
+			fmt.Fprintf(w, "; %s zigzags: pursuers +%d Difficulty", names.of(pu.GetZigzagBy()), z)
+		}
+		fmt.Fprintln(w)
+	}
 	if p := ls.GetPending(); p != nil && len(st.GetPending()) == 0 {
 		fmt.Fprintf(w, "Pending attack: %s on %s with %s, total %d against Difficulty %d\n",
 			names.of(p.GetAttackerId()), names.of(p.GetDefenderId()), p.GetWeapon(), p.GetAttackTotal(), p.GetDifficulty())
@@ -117,7 +131,7 @@ func writeState(w io.Writer, resp *encounterv1.GetEncounterResponse, forID strin
 		} else {
 			fmt.Fprintf(w, "%s may:\n", names.of(forID))
 			for _, a := range resp.GetLegal() {
-				fmt.Fprintln(w, "  "+legalText(a.GetName(), a.GetDescription(), a.GetCost(), a.GetTargets(), a.GetRule()))
+				fmt.Fprintln(w, "  "+legalText(a.GetName(), a.GetDescription(), a.GetCost(), a.GetTargets(), a.GetWeapon(), a.GetRule()))
 			}
 		}
 	}
@@ -174,12 +188,20 @@ func nsText(sh *lossv1.Sheet, cs *lossv1.CombatantState, bands []int32) string {
 
 func otherText(cs *lossv1.CombatantState) string {
 	var parts []string
-	if cs.GetOut() {
-		parts = append(parts, "OUT")
+	flag := func(on bool, text string) {
+		if on {
+			parts = append(parts, text)
+		}
 	}
-	if cs.GetPassed() {
-		parts = append(parts, "passed")
-	}
+	flag(cs.GetDead(), "DEAD")
+	flag(cs.GetDying() && !cs.GetDead(), "DYING")
+	flag(cs.GetOut() && !cs.GetDying() && !cs.GetDead(), "OUT")
+	flag(cs.GetNeutralised(), "neutralised")
+	flag(cs.GetJoining(), yesNo(cs.GetWatched(), "joining next Tour (+2, watched)", "joining next Tour"))
+	flag(cs.GetPassed(), "passed")
+	flag(cs.GetProne(), "prone")
+	flag(cs.GetDisarmed(), "disarmed")
+	flag(cs.GetRestrained(), "held")
 	if cs.GetFursa() > 0 {
 		parts = append(parts, fmt.Sprintf("Fursa %d", cs.GetFursa()))
 	}
@@ -189,17 +211,48 @@ func otherText(cs *lossv1.CombatantState) string {
 			parts = append(parts, fmt.Sprintf("%s %d", v, insp[v]))
 		}
 	}
+	if n := cs.GetFreeRaises(); n > 0 {
+		parts = append(parts, plural(int(n), "free raise"))
+	}
 	if b := cs.GetNextActionBonus(); b != 0 {
 		parts = append(parts, fmt.Sprintf("%+d on next action", b))
+	}
+	if d := cs.GetLastingDifficulty(); d != 0 {
+		parts = append(parts, fmt.Sprintf("%+d Difficulty for the fight", d))
+	}
+	if w := cs.GetWall(); w != 0 {
+		parts = append(parts, fmt.Sprintf("wall %+d", w))
+	}
+	if b := cs.GetProtectBonus(); b != 0 {
+		parts = append(parts, fmt.Sprintf("protected %+d", b))
+	}
+	if b := cs.GetAimBonus(); b != 0 {
+		parts = append(parts, fmt.Sprintf("aiming %s %+d", cs.GetAimWeapon(), b))
+	}
+	if b := cs.GetAimTourBonus(); b != 0 {
+		parts = append(parts, fmt.Sprintf("aimed a Tour %+d", b))
+	}
+	if d := cs.GetWaitDiscount(); d != 0 {
+		parts = append(parts, fmt.Sprintf("waiting: next action −%d PA", d))
+	}
+	if a := cs.GetAdvantage(); a != 0 {
+		parts = append(parts, fmt.Sprintf("advantage %+d PA", a))
+	}
+	if cs.GetDeclared() && cs.GetIntention() != "" {
+		parts = append(parts, fmt.Sprintf("declared %q", cs.GetIntention()))
 	}
 	return strings.Join(parts, ", ")
 }
 
-// legalText: "attack with épée: 4 PA, targets ruffian, griffon-1 (LOS-035)".
-func legalText(name, desc string, cost int32, targets []string, rule string) string {
-	s := name
-	if desc != "" {
-		s = desc
+// legalText: "attack with épée: 4 PA, targets ruffian, griffon-1 (LOS-035)", "wait — act
+// later, at a phase from 1 to 10 (LOS-040)".
+func legalText(name, desc string, cost int32, targets []string, weapon, rule string) string {
+	head := name
+	if desc != "" && (name == "" || strings.HasPrefix(desc, name)) {
+		head, desc = desc, ""
+	}
+	if weapon != "" && !strings.Contains(head, weapon) && !strings.Contains(desc, weapon) {
+		head += " with " + weapon
 	}
 	var parts []string
 	if cost > 0 {
@@ -208,8 +261,12 @@ func legalText(name, desc string, cost int32, targets []string, rule string) str
 	if len(targets) > 0 {
 		parts = append(parts, "targets "+strings.Join(targets, ", "))
 	}
+	s := head
 	if len(parts) > 0 {
 		s += ": " + strings.Join(parts, ", ")
+	}
+	if desc != "" {
+		s += " — " + desc
 	}
 	if rule != "" {
 		s += " (" + rule + ")"
@@ -232,7 +289,7 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer done()
-	names := Names{}
+	names := NewNames(nil)
 	if !*asJSON && *from > 1 {
 		// Events past the additions name combatants by id only: learn the names first.
 		resp, err := cl.GetEncounter(c.outgoing(ctx), &encounterv1.GetEncounterRequest{EncounterId: pos[0]})
@@ -250,12 +307,12 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return err
 }
 
-func printEvent(w io.Writer, names Names, ev *encounterv1.Event, asJSON bool) error {
+func printEvent(w io.Writer, names *Names, ev *encounterv1.Event, asJSON bool) error {
 	if asJSON {
 		return printJSON(w, ev, lineJSON)
 	}
-	names.Learn(ev)
 	_, err := fmt.Fprintln(w, names.Describe(ev))
+	names.Learn(ev)
 	return err
 }
 
@@ -317,7 +374,7 @@ func runLog(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if until == 0 {
 		return nil
 	}
-	names := Names{}
+	names := NewNames(nil)
 	last, err := stream(ctx, c, cl, pos[0], 1, until, func(ev *encounterv1.Event) error {
 		return printEvent(stdout, names, ev, *asJSON)
 	})

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -207,6 +208,7 @@ func ParseArgs(fs *flag.FlagSet, args []string, minPos, maxPos int) ([]string, e
 	usage := shortUsageOf(fs)
 	fs.SetOutput(io.Discard) // the flag package's own messages would print before ours
 	defer fs.SetOutput(out)
+	args, negatives := hideNegatives(fs, args)
 	var pos []string
 	for {
 		err := fs.Parse(args)
@@ -228,6 +230,11 @@ func ParseArgs(fs *flag.FlagSet, args []string, minPos, maxPos int) ([]string, e
 		pos = append(pos, rest[0])
 		args = rest[1:]
 	}
+	for i, p := range pos {
+		if v, ok := negatives[p]; ok {
+			pos[i] = v
+		}
+	}
 	switch {
 	case len(pos) < minPos:
 		return nil, &UsageError{Msg: fmt.Sprintf("missing arguments: %d given, %d needed", len(pos), minPos), Usage: usage}
@@ -235,6 +242,47 @@ func ParseArgs(fs *flag.FlagSet, args []string, minPos, maxPos int) ([]string, e
 		return nil, &UsageError{Msg: "too many arguments: " + strings.Join(pos[maxPos:], " "), Usage: usage}
 	}
 	return pos, nil
+}
+
+// hideNegatives replaces the negative numbers among the positional arguments (`fray grant ENC
+// diego -1`), which the flag package would take for flags, by placeholders, and returns what
+// each placeholder stands for. A negative number right after a flag that takes a value is that
+// value, and everything after "--" is left as it is.
+func hideNegatives(fs *flag.FlagSet, args []string) ([]string, map[string]string) {
+	var out []string
+	var negatives map[string]string
+	for i, a := range args {
+		if a == "--" {
+			return append(out, args[i:]...), negatives
+		}
+		if _, err := strconv.ParseInt(a, 10, 64); err == nil && strings.HasPrefix(a, "-") && !takesValue(fs, args, i) {
+			if negatives == nil {
+				negatives = map[string]string{}
+			}
+			ph := fmt.Sprintf("\x00negative %d", i)
+			negatives[ph] = a
+			a = ph
+		}
+		out = append(out, a)
+	}
+	return out, negatives
+}
+
+// takesValue reports whether args[i] is the value of the flag before it ("--exploits -1").
+func takesValue(fs *flag.FlagSet, args []string, i int) bool {
+	if i == 0 {
+		return false
+	}
+	prev := args[i-1]
+	if !strings.HasPrefix(prev, "-") || prev == "-" || strings.Contains(prev, "=") {
+		return false
+	}
+	f := fs.Lookup(strings.TrimLeft(prev, "-"))
+	if f == nil {
+		return false
+	}
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return !ok || !b.IsBoolFlag()
 }
 
 // usageOf prints fs's usage to a writer.

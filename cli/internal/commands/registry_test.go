@@ -91,7 +91,8 @@ func TestUsageErrors(t *testing.T) {
 func TestHelp(t *testing.T) {
 	code, out, _ := run(t, "help")
 	require.Equal(t, 0, code)
-	for _, name := range []string{"create", "add", "start", "attack", "react", "pass", "submit", "end", "state", "watch", "log", "list", "rulesets", "roll", "test-echo"} {
+	for _, name := range []string{"create", "add", "start", "attack", "react", "pass", "declare", "wait", "aim", "act", "dying",
+		"pursuit", "chase", "grant", "disaster", "submit", "end", "state", "watch", "log", "list", "rulesets", "roll", "test-echo"} {
 		require.Regexp(t, `(?m)^  `+name+` +\S`, out)
 	}
 	require.Less(t, strings.Index(out, "  create "), strings.Index(out, "  add "), "listed in registration order")
@@ -136,4 +137,17 @@ func TestParseArgsInterleaves(t *testing.T) {
 
 	_, err = ParseArgs(fs, []string{"-h"}, 0, 0)
 	require.ErrorIs(t, err, flag.ErrHelp)
+
+	// A negative number is a positional argument, unless it is the value of the flag before it.
+	fs = flag.NewFlagSet("t", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	n := fs.Int("n", 0, "")
+	b := fs.Bool("b", false, "")
+	pos, err = ParseArgs(fs, []string{"enc", "-2", "-n", "-3", "-b", "-10", "--", "-4"}, 0, -1)
+	require.NoError(t, err)
+	require.Equal(t, []string{"enc", "-2", "-10", "-4"}, pos)
+	require.Equal(t, -3, *n)
+	require.True(t, *b)
+	_, err = ParseArgs(fs, []string{"-1x"}, 0, -1)
+	require.ErrorContains(t, err, "flag provided but not defined: -1x")
 }

@@ -87,15 +87,17 @@ func vertuOf(name string) (string, bool) {
 	return "", false
 }
 
-// spendFlags are the --fursa and --inspiration flags of a Test.
+// spendFlags are the --fursa, --inspiration and --free-raises flags of a Test.
 type spendFlags struct {
 	fursa       int
 	inspiration inspirationFlag
+	freeRaises  int
 }
 
 func (s *spendFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&s.fursa, "fursa", 0, "Fursa to spend on the Test, +5 each (a GM's character draws on the GM's reserve)")
 	fs.Var(&s.inspiration, "inspiration", "Inspiration to spend, +5 each: Vertu=N[,Vertu=N...] (Sagesse, Honneur, Courage); repeatable")
+	fs.IntVar(&s.freeRaises, "free-raises", 0, "free raises (Augmentations Gratuites) to spend, +5 each (LOS-004)")
 }
 
 // spend is the Spend of the flags, nil when nothing is spent.
@@ -103,10 +105,13 @@ func (s *spendFlags) spend() (*lossv1.Spend, error) {
 	if s.fursa < 0 {
 		return nil, Usagef("--fursa %d: Fursa spent cannot be negative", s.fursa)
 	}
-	if s.fursa == 0 && len(s.inspiration) == 0 {
+	if s.freeRaises < 0 {
+		return nil, Usagef("--free-raises %d: free raises spent cannot be negative", s.freeRaises)
+	}
+	if s.fursa == 0 && len(s.inspiration) == 0 && s.freeRaises == 0 {
 		return nil, nil
 	}
-	sp := &lossv1.Spend{Fursa: int32(s.fursa)}
+	sp := &lossv1.Spend{Fursa: int32(s.fursa), FreeRaises: int32(s.freeRaises)}
 	if len(s.inspiration) > 0 {
 		sp.Inspiration = maps.Clone(map[string]int32(s.inspiration))
 	}

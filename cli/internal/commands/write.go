@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
@@ -52,10 +53,11 @@ func runCreate(ctx context.Context, args []string, stdout, stderr io.Writer) err
 }
 
 func runAdd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("add", "ENCOUNTER SHEET_FILE... [flags]",
-		"Adds one combatant per file. Each file, YAML or JSON, is a fray.encounter.v1.Combatant in\nprotojson field names: id, name, controller, side, loss: {kind, traits, talents, initiative,\nweapons, parry, dodge, armour, ...}. Every file is read before any is sent. With --command-id\nand several files, the files get the ids ID-1, ID-2, ...; --expected-sequence applies to the first.", stderr)
+	fs := newFlagSet("add", "ENCOUNTER SHEET_FILE... [--watched] [flags]",
+		"Adds one combatant per file. Each file, YAML or JSON, is a fray.encounter.v1.Combatant in\nprotojson field names: id, name, controller, side, loss: {kind, traits, talents, initiative,\nweapons, parry, dodge, armour, ...}. Every file is read before any is sent. With --command-id\nand several files, the files get the ids ID-1, ID-2, ...; --expected-sequence applies to the first.\nAdded once the fight has started, a combatant joins it in progress and acts from the next Tour\n(LOS-039); --watched says it watched at least the last full Tour.", stderr)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
+	watched := fs.Bool("watched", false, "joining a fight in progress after watching at least the last full Tour: +2 Initiative (LOS-039)")
 	pos, err := ParseArgs(fs, args, 2, -1)
 	if err != nil {
 		return err
@@ -77,7 +79,7 @@ func runAdd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if c.commandID != "" && len(files) > 1 {
 			id = fmt.Sprintf("%s-%d", c.commandID, i+1)
 		}
-		req := &encounterv1.AddCombatantRequest{EncounterId: enc, CommandId: id, Combatant: cb}
+		req := &encounterv1.AddCombatantRequest{EncounterId: enc, CommandId: id, Combatant: cb, Watched: *watched}
 		if i == 0 {
 			req.ExpectedSequence = c.expected.ptr()
 		}
@@ -85,10 +87,10 @@ func runAdd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		if err != nil {
 			return rpcErr("adding "+files[i], err)
 		}
-		line := "added " + Names(nil).combatantText(cb)
+		line := "added " + (*Names)(nil).combatantText(cb)
 		for _, ev := range resp.GetEvents() {
-			if ev.GetCombatantAdded() != nil {
-				line += fmt.Sprintf(" (#%d)", ev.GetSequence())
+			if a := ev.GetCombatantAdded(); a != nil {
+				line += fmt.Sprintf(" (#%d)", ev.GetSequence()) + joiningText(a)
 				break
 			}
 		}
@@ -121,62 +123,138 @@ func runStart(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 func runAttack(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("attack", "ENCOUNTER ATTACKER TARGET [--weapon W] [--exploits N] [--fursa N] [--inspiration Courage=1] [--unseen] [flags]",
-		"ATTACKER attacks TARGET (combatant ids). Each Exploit raises the Difficulty by 5 and, if it\nstands, adds 1d10 damage.", stderr)
+	fs := newFlagSet("attack", "ENCOUNTER ATTACKER TARGET [--weapon W] [--effect NAME]... [--exploits N] [--also TARGET]... [--second-weapon W] [--with-damage] [--grab|--trip] [situation flags] [--fursa N] [--inspiration Courage=1] [--free-raises N] [--unseen] [flags]",
+		"ATTACKER attacks TARGET (combatant ids). Each Exploit raises the Difficulty by 5; the effects\n"+
+			"declared with --effect buy what the Exploits do when they stand, and their Exploits add up\n"+
+			"(at most 5). --exploits N declares N more extra-damage Exploits (+1d10 each).\n"+
+			wrapText("Effects (Exploits): "+effectNames(func(x exploitEffect) bool { return x.attack })+".", 95)+"\n"+
+			"Multi-target effects (two-weapons, moulinet, storm-of-blades, shoot-through,\n"+
+			"rain-of-projectiles) name further targets with --also. --grab and --trip are made bare-handed\n"+
+			"with Athletics (3 PA), without Exploits.", stderr)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	weapon := fs.String("weapon", "", "weapon name on the attacker's sheet (may be left out when it has one weapon)")
-	exploits := fs.Int("exploits", 0, "Exploits declared, each for extra damage (+1d10)")
+	exploits := fs.Int("exploits", 0, "extra-damage Exploits declared, +1d10 each (added to the --effect ones)")
+	effects := &effectFlag{}
+	fs.Var(effects, "effect", "an Exploit effect to declare, by the names above (repeatable)")
+	var also listFlag
+	fs.Var(&also, "also", "a further target of a multi-target effect (repeatable, or a,b)")
+	second := fs.String("second-weapon", "", "the second weapon of --effect two-weapons (LOS-070)")
+	withDamage := fs.Bool("with-damage", false, "overthrow, aim at a limb or a zone: deal damage too (LOS-069, LOS-072, LOS-073)")
+	grab := fs.Bool("grab", false, "grab the target instead of a blow: it cannot dodge until the end of the Tour (3 PA)")
+	trip := fs.Bool("trip", false, "trip the target instead of a blow: it falls (3 PA)")
 	unseen := fs.Bool("unseen", false, "the target does not see the attack and cannot parry or dodge")
+	var sit situationFlags
+	sit.registerAttack(fs)
 	var sp spendFlags
 	sp.register(fs)
 	pos, err := ParseArgs(fs, args, 3, 3)
 	if err != nil {
 		return err
 	}
+	usage := usageFor(fs)
 	if *exploits < 0 {
-		return &UsageError{Msg: fmt.Sprintf("--exploits %d: cannot be negative", *exploits), Usage: shortUsageOf(fs)}
+		return usage("--exploits %d: cannot be negative", *exploits)
 	}
-	spend, err := sp.spend()
-	if err != nil {
-		return err
-	}
-	a := &lossv1.Attack{TargetId: pos[2], Weapon: *weapon, Spend: spend, Unseen: *unseen}
+	a := &lossv1.Attack{TargetId: pos[2], Weapon: *weapon, Unseen: *unseen, MoreTargetIds: also,
+		SecondWeapon: *second, WithDamage: *withDamage, Exploits: effects.effects()}
 	for range *exploits {
 		a.Exploits = append(a.Exploits, lossv1.ExploitEffect_EXPLOIT_EFFECT_EXTRA_DAMAGE)
+	}
+	switch {
+	case *grab && *trip:
+		return usage("--grab and --trip: choose one")
+	case *grab:
+		a.Manoeuvre = lossv1.Manoeuvre_MANOEUVRE_GRAB
+	case *trip:
+		a.Manoeuvre = lossv1.Manoeuvre_MANOEUVRE_TRIP
+	}
+	two := effects.has(lossv1.ExploitEffect_EXPLOIT_EFFECT_TWO_WEAPONS)
+	multi := slices.ContainsFunc(effects.list, func(x exploitEffect) bool { return x.multi })
+	switch n := exploitCount(a.Exploits); {
+	case a.Manoeuvre != lossv1.Manoeuvre_MANOEUVRE_UNSPECIFIED && len(a.Exploits) > 0:
+		return usage("a grab or a trip takes no Exploits (LOS-035)")
+	case a.Manoeuvre != lossv1.Manoeuvre_MANOEUVRE_UNSPECIFIED && *weapon != "":
+		return usage("a grab or a trip is made bare-handed with Athletics: drop --weapon")
+	case n > maxExploits:
+		return usage("the Exploits declared add up to %d; at most %d may be declared (LOS-010)", n, maxExploits)
+	case *second != "" && !two:
+		return usage("--second-weapon goes with --effect two-weapons")
+	case two && *second == "":
+		return usage("--effect two-weapons needs --second-weapon W (LOS-070)")
+	case len(also) > 0 && !multi:
+		return usage("--also names further targets of a multi-target effect: two-weapons, moulinet, storm-of-blades, shoot-through or rain-of-projectiles (LOS-026)")
+	}
+	if a.Situation, err = sit.situation(); err != nil {
+		return err
+	}
+	if a.Spend, err = sp.spend(); err != nil {
+		return err
 	}
 	cmd := lossCommand(&lossv1.Action{CombatantId: pos[1], Kind: &lossv1.Action_Attack{Attack: a}})
 	return submit(ctx, c, pos[0], cmd, stdout)
 }
 
 func runReact(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("react", "ENCOUNTER DEFENDER parry|dodge|none [--exploits N] [--fursa N] [--inspiration Courage=1] [flags]",
-		"DEFENDER answers the attack waiting for it: parry or dodge (1 PA, a Test against the\nattacker's Difficulty + 5 per Exploit declared here), or none to take the blow.", stderr)
+	fs := newFlagSet("react", "ENCOUNTER DEFENDER parry|dodge|none [--exploits N] [--effect NAME]... [--ally ID] [--counter-weapon W] [--with-weapon] [--darkness] [--lower|--higher] [--cover-at-hand] [--fursa N] [--inspiration Courage=1] [--free-raises N] [flags]",
+		"DEFENDER answers the attack waiting for it: parry or dodge (1 PA, a Test against the\n"+
+			"attacker's Difficulty + 5 per Exploit declared here), or none to take the blow. Plain\n"+
+			"Exploits (--exploits) become a +5 on the defender's next action on a success (LOS-016);\n"+
+			"the effects declared with --effect buy what they do instead, and their Exploits add up.\n"+
+			wrapText("Effects (Exploits): "+effectNames(func(x exploitEffect) bool { return x.defence })+".", 95)+"\n"+
+			"A pursuit action (charge, clothesline, tackle, shot at the legs) is only dodged.", stderr)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	exploits := fs.Int("exploits", 0, "Exploits declared on the defence; on a success they become a +5 on the defender's next action")
+	effects := &effectFlag{defence: true}
+	fs.Var(effects, "effect", "a defensive Exploit effect to declare, by the names above (repeatable)")
+	ally := fs.String("ally", "", "the ally of --effect protect (LOS-068)")
+	counterWeapon := fs.String("counter-weapon", "", "the weapon of --effect counter-attack (LOS-062; may be left out when the defender has one weapon)")
+	withWeapon := fs.Bool("with-weapon", false, "parry with the weapon rather than the shield")
+	var sit situationFlags
+	sit.registerDefence(fs)
+	fs.BoolVar(&sit.coverAtHand, "cover-at-hand", false, "cover is at hand for a dodge against a ranged attack (Take cover, LOS-093)")
 	var sp spendFlags
 	sp.register(fs)
 	pos, err := ParseArgs(fs, args, 3, 3)
 	if err != nil {
 		return err
 	}
+	usage := usageFor(fs)
 	reaction, ok := map[string]lossv1.Reaction{
 		"parry": lossv1.Reaction_REACTION_PARRY,
 		"dodge": lossv1.Reaction_REACTION_DODGE,
 		"none":  lossv1.Reaction_REACTION_NONE,
 	}[strings.ToLower(pos[2])]
 	if !ok {
-		return &UsageError{Msg: fmt.Sprintf("reaction %q: parry, dodge or none", pos[2]), Usage: shortUsageOf(fs)}
+		return usage("reaction %q: parry, dodge or none", pos[2])
 	}
-	if *exploits < 0 {
-		return &UsageError{Msg: fmt.Sprintf("--exploits %d: cannot be negative", *exploits), Usage: shortUsageOf(fs)}
+	list := effects.effects()
+	n := exploitCount(list)
+	switch {
+	case *exploits < 0:
+		return usage("--exploits %d: cannot be negative", *exploits)
+	case max(n, int32(*exploits)) > maxExploits:
+		return usage("the Exploits declared add up to %d; at most %d may be declared (LOS-012)", max(n, int32(*exploits)), maxExploits)
+	case reaction == lossv1.Reaction_REACTION_NONE && (len(list) > 0 || *ally != "" || *counterWeapon != "" || *withWeapon):
+		return usage("taking the blow has no Exploit effects: parry or dodge to declare them")
+	case effects.has(lossv1.ExploitEffect_EXPLOIT_EFFECT_PROTECT) && *ally == "":
+		return usage("--effect protect needs --ally ID (LOS-068)")
+	case *ally != "" && !effects.has(lossv1.ExploitEffect_EXPLOIT_EFFECT_PROTECT):
+		return usage("--ally goes with --effect protect")
+	case *counterWeapon != "" && !effects.has(lossv1.ExploitEffect_EXPLOIT_EFFECT_COUNTER_ATTACK):
+		return usage("--counter-weapon goes with --effect counter-attack")
+	case *withWeapon && reaction != lossv1.Reaction_REACTION_PARRY:
+		return usage("--with-weapon is for a parry")
 	}
-	spend, err := sp.spend()
-	if err != nil {
+	r := &lossv1.React{Reaction: reaction, Exploits: max(int32(*exploits), n), Effects: list,
+		AllyId: *ally, CounterWeapon: *counterWeapon, WithWeapon: *withWeapon}
+	if r.Situation, err = sit.situation(); err != nil {
 		return err
 	}
-	r := &lossv1.React{Reaction: reaction, Exploits: int32(*exploits), Spend: spend}
+	if r.Spend, err = sp.spend(); err != nil {
+		return err
+	}
 	cmd := lossCommand(&lossv1.Action{CombatantId: pos[1], Kind: &lossv1.Action_React{React: r}})
 	return submit(ctx, c, pos[0], cmd, stdout)
 }
@@ -255,8 +333,8 @@ func submit(ctx context.Context, c *conn, enc string, cmd *encounterv1.Command, 
 func printOutcome(w io.Writer, enc string, events []*encounterv1.Event, st *encounterv1.EncounterState) {
 	names := NamesOf(st)
 	for _, ev := range events {
-		names.Learn(ev)
 		fmt.Fprintln(w, names.Describe(ev))
+		names.Learn(ev)
 	}
 	printPending(w, enc, st)
 }
@@ -264,8 +342,12 @@ func printOutcome(w io.Writer, enc string, events []*encounterv1.Event, st *enco
 // printPending prints the reactions the encounter waits for.
 func printPending(w io.Writer, enc string, st *encounterv1.EncounterState) {
 	for _, p := range st.GetPending() {
+		choices := "parry|dodge|none"
+		if la := st.GetLoss().GetPending(); la.GetDefenderId() == p.GetCombatantId() && la.GetPursuit() != lossv1.PursuitKind_PURSUIT_KIND_UNSPECIFIED {
+			choices = "dodge|none" // a pursuit action is only dodged (LOS-102…LOS-106)
+		}
 		fmt.Fprintf(w, "waiting for %s (%s): %s\n", p.GetCombatantId(), orUnknown(p.GetController()), p.GetPrompt())
-		fmt.Fprintf(w, "  fray react %s %s parry|dodge|none --as %s\n", enc, p.GetCombatantId(), orUnknown(p.GetController()))
+		fmt.Fprintf(w, "  fray react %s %s %s --as %s\n", enc, p.GetCombatantId(), choices, orUnknown(p.GetController()))
 	}
 }
 

@@ -112,6 +112,33 @@ func Open(ctx context.Context, nc *nats.Conn, cfg Config) (*JetStream, error) {
 // first, with a clear message).
 const MaxRecordBytes = 1 << 20
 
+// Attach opens the existing stream and buckets, creating nothing: for tools that read the log.
+func Attach(ctx context.Context, nc *nats.Conn, cfg Config) (*JetStream, error) {
+	cfg = cfg.withDefaults()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, err
+	}
+	stream, err := js.Stream(ctx, cfg.Stream)
+	if err != nil {
+		return nil, fmt.Errorf("stream %s: %w", cfg.Stream, err)
+	}
+	s := &JetStream{cfg: cfg, js: js, stream: stream}
+	if s.seeds, err = js.KeyValue(ctx, cfg.SeedBucket); err != nil && !errors.Is(err, jetstream.ErrBucketNotFound) {
+		return nil, err
+	}
+	if s.snaps, err = js.KeyValue(ctx, cfg.SnapshotBucket); err != nil && !errors.Is(err, jetstream.ErrBucketNotFound) {
+		return nil, err
+	}
+	return s, nil
+}
+
+// JetStream is the underlying JetStream context.
+func (s *JetStream) JetStream() jetstream.JetStream { return s.js }
+
+// StreamName is the name of the stream of events.
+func (s *JetStream) StreamName() string { return s.cfg.Stream }
+
 // Subject is the subject of an encounter's events.
 func (s *JetStream) Subject(encounterID string) string {
 	return s.cfg.SubjectPrefix + "." + encounterID

@@ -1,0 +1,259 @@
+package commands
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+
+	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
+	"google.golang.org/protobuf/proto"
+)
+
+// exploitEffect is an Exploit effect as the CLI names it: its --effect name, how Describe
+// shows it, and the Exploits it takes (LOS-060…LOS-078, LOS-085).
+type exploitEffect struct {
+	name    string // the --effect name
+	text    string // in descriptions
+	effect  lossv1.ExploitEffect
+	cost    int32
+	attack  bool // may be declared with `fray attack`
+	defence bool // may be declared with `fray react`
+	multi   bool // reaches further targets (--also)
+}
+
+// exploitEffects is the Exploit table, in the order of the ExploitEffect enum. The names and
+// costs are the rules' (a test checks them against loss.System.Describe).
+var exploitEffects = []exploitEffect{
+	{name: "extra-damage", text: "extra damage", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_EXTRA_DAMAGE, cost: 1, attack: true},
+	{name: "assaut", text: "Assaut", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_ASSAUT, cost: 1, attack: true},
+	{name: "counter-attack", text: "counter-attack", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_COUNTER_ATTACK, cost: 1, defence: true},
+	{name: "total-dodge", text: "total dodge", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_TOTAL_DODGE, cost: 1, defence: true},
+	{name: "feint", text: "feint", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_FEINT, cost: 1, attack: true, defence: true},
+	{name: "defensive-wall", text: "defensive wall", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_DEFENSIVE_WALL, cost: 1, defence: true},
+	{name: "take-advantage", text: "take the advantage", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_TAKE_ADVANTAGE, cost: 1, attack: true, defence: true},
+	{name: "protect", text: "protect", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_PROTECT, cost: 1, defence: true},
+	{name: "aim-limb", text: "aim at a limb", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_AIM_LIMB, cost: 1, attack: true},
+	{name: "two-weapons", text: "two weapons", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_TWO_WEAPONS, cost: 2, attack: true, multi: true},
+	{name: "moulinet", text: "Moulinet", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_MOULINET, cost: 2, attack: true, multi: true},
+	{name: "overthrow", text: "overthrow", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_OVERTHROW, cost: 2, attack: true, defence: true},
+	{name: "aim-zone", text: "aim at a precise zone", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_AIM_ZONE, cost: 2, attack: true},
+	{name: "disarm", text: "disarm", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_DISARM, cost: 3, attack: true, defence: true},
+	{name: "aim-point", text: "aim at a precise point", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_AIM_POINT, cost: 3, attack: true},
+	{name: "neutralise", text: "neutralise", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_NEUTRALISE, cost: 4, attack: true, defence: true},
+	{name: "storm-of-blades", text: "storm of blades", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_STORM_OF_BLADES, cost: 4, attack: true, multi: true},
+	{name: "kill-outright", text: "kill outright", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_KILL_OUTRIGHT, cost: 5, attack: true},
+	{name: "ricochet", text: "ricochet", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_RICOCHET, cost: 2, attack: true},
+	{name: "shoot-through", text: "shoot through", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_SHOOT_THROUGH, cost: 2, attack: true, multi: true},
+	{name: "rain-of-projectiles", text: "rain of projectiles", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_RAIN_OF_PROJECTILES, cost: 4, attack: true, multi: true},
+}
+
+// maxExploits is the most Exploits a Test declares (LOS-010, LOS-012).
+const maxExploits = 5
+
+func effectInfo(e lossv1.ExploitEffect) (exploitEffect, bool) {
+	for _, x := range exploitEffects {
+		if x.effect == e {
+			return x, true
+		}
+	}
+	return exploitEffect{}, false
+}
+
+// exploitCount is the number of Exploits a list of effects takes; an effect the CLI does not
+// know counts 1.
+func exploitCount(xs []lossv1.ExploitEffect) int32 {
+	var n int32
+	for _, x := range xs {
+		if i, ok := effectInfo(x); ok {
+			n += i.cost
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// effectNames lists the --effect names allowed by ok, with their costs: "feint (1), disarm (3)".
+func effectNames(ok func(exploitEffect) bool) string {
+	var parts []string
+	for _, x := range exploitEffects {
+		if ok(x) {
+			parts = append(parts, fmt.Sprintf("%s (%d)", x.name, x.cost))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// wrapText breaks text into lines of at most width characters, at spaces.
+func wrapText(text string, width int) string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(text) {
+		if line != "" && len([]rune(line))+1+len([]rune(w)) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	return strings.Join(append(lines, line), "\n")
+}
+
+// effectFlag is the repeatable --effect flag: Exploit effects by name, for an attack or a
+// defence.
+type effectFlag struct {
+	defence bool
+	list    []exploitEffect
+}
+
+func (f *effectFlag) allowed(x exploitEffect) bool {
+	if f.defence {
+		return x.defence
+	}
+	return x.attack
+}
+
+func (f *effectFlag) String() string {
+	if f == nil {
+		return ""
+	}
+	names := make([]string, len(f.list))
+	for i, x := range f.list {
+		names[i] = x.name
+	}
+	return strings.Join(names, ",")
+}
+
+func (f *effectFlag) Set(s string) error {
+	name := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "_", "-")
+	name = strings.TrimPrefix(name, "exploit-effect-")
+	for _, x := range exploitEffects {
+		if x.name == name && f.allowed(x) {
+			f.list = append(f.list, x)
+			return nil
+		}
+	}
+	what := "an attack"
+	if f.defence {
+		what = "a parry or dodge"
+	}
+	return fmt.Errorf("unknown effect %q for %s; the effects (Exploits) are: %s", s, what, effectNames(f.allowed))
+}
+
+// effects returns the declared effects in order.
+func (f *effectFlag) effects() []lossv1.ExploitEffect {
+	out := make([]lossv1.ExploitEffect, len(f.list))
+	for i, x := range f.list {
+		out[i] = x.effect
+	}
+	return out
+}
+
+func (f *effectFlag) has(e lossv1.ExploitEffect) bool {
+	for _, x := range f.list {
+		if x.effect == e {
+			return true
+		}
+	}
+	return false
+}
+
+// listFlag is a repeatable string flag; each value may also be a comma-separated list.
+type listFlag []string
+
+func (l *listFlag) String() string {
+	if l == nil {
+		return ""
+	}
+	return strings.Join(*l, ",")
+}
+
+func (l *listFlag) Set(s string) error {
+	for part := range strings.SplitSeq(s, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			*l = append(*l, part)
+		}
+	}
+	return nil
+}
+
+// coverFlag is --cover partial|full.
+type coverFlag lossv1.Cover
+
+func (c *coverFlag) String() string {
+	if c == nil {
+		return ""
+	}
+	switch lossv1.Cover(*c) {
+	case lossv1.Cover_COVER_PARTIAL:
+		return "partial"
+	case lossv1.Cover_COVER_FULL:
+		return "full"
+	}
+	return ""
+}
+
+func (c *coverFlag) Set(s string) error {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "partial":
+		*c = coverFlag(lossv1.Cover_COVER_PARTIAL)
+	case "full":
+		*c = coverFlag(lossv1.Cover_COVER_FULL)
+	case "none", "":
+		*c = coverFlag(lossv1.Cover_COVER_UNSPECIFIED)
+	default:
+		return fmt.Errorf("cover %q: partial or full", s)
+	}
+	return nil
+}
+
+// situationFlags are the circumstances of a Test (LOS-050…LOS-054, LOS-080…LOS-084).
+type situationFlags struct {
+	darkness, lower, higher, offHand, behindObstacle, outnumbered bool
+	fromBehind, surprised, moving, aimedLong, coverAtHand         bool
+	cover                                                         coverFlag
+	distance                                                      int
+}
+
+// registerAttack adds the flags of an attack's situation.
+func (s *situationFlags) registerAttack(fs *flag.FlagSet) {
+	s.registerDefence(fs)
+	fs.BoolVar(&s.offHand, "off-hand", false, "attacking with the off hand: +5 Difficulty (LOS-050)")
+	fs.BoolVar(&s.behindObstacle, "behind-obstacle", false, "the target is behind an obstacle: +10 Difficulty, melee (LOS-050)")
+	fs.BoolVar(&s.outnumbered, "outnumbered", false, "surrounded by 3 or more attackers: +5 Difficulty (LOS-050)")
+	fs.BoolVar(&s.fromBehind, "from-behind", false, "attacking from behind: +5 to the Test (LOS-052)")
+	fs.BoolVar(&s.surprised, "surprised", false, "the target is surprised: +5 to the Test, and it cannot parry or dodge (LOS-052)")
+	fs.Var(&s.cover, "cover", "the target's cover against a ranged attack: partial (+10) or full (+15) (LOS-083)")
+	fs.IntVar(&s.distance, "distance", 0, "distance to the target in metres, for a ranged attack: sets its Difficulty (LOS-080)")
+	fs.BoolVar(&s.moving, "moving", false, "attacker or target is in moving combat (Mounted shooting, LOS-090)")
+	fs.BoolVar(&s.aimedLong, "aimed-long", false, "aimed for a Séquence or out of combat: +15 (LOS-084)")
+}
+
+// registerDefence adds the flags of a parry's or dodge's situation.
+func (s *situationFlags) registerDefence(fs *flag.FlagSet) {
+	fs.BoolVar(&s.darkness, "darkness", false, "fighting in darkness or blinded: +10 Difficulty (LOS-050)")
+	fs.BoolVar(&s.lower, "lower", false, "lower than the opponent: +5 Difficulty (LOS-050)")
+	fs.BoolVar(&s.higher, "higher", false, "higher than the opponent: +5 to the Test (LOS-052)")
+}
+
+// situation is the Situation of the flags, nil when none is given.
+func (s *situationFlags) situation() (*lossv1.Situation, error) {
+	if s.distance < 0 {
+		return nil, Usagef("--distance %d: a distance in metres cannot be negative", s.distance)
+	}
+	sit := &lossv1.Situation{
+		Darkness: s.darkness, Lower: s.lower, Higher: s.higher, OffHand: s.offHand,
+		BehindObstacle: s.behindObstacle, Outnumbered: s.outnumbered, FromBehind: s.fromBehind,
+		Surprised: s.surprised, Cover: lossv1.Cover(s.cover), Distance: int32(s.distance),
+		Moving: s.moving, CoverAtHand: s.coverAtHand, AimedLong: s.aimedLong,
+	}
+	if s.lower && s.higher {
+		return nil, Usagef("--lower and --higher: one cannot be both lower and higher than the opponent")
+	}
+	if proto.Size(sit) == 0 {
+		return nil, nil
+	}
+	return sit, nil
+}
