@@ -42,9 +42,12 @@ func TestRulesetsAndDescribe(t *testing.T) {
 	ctx := context.Background()
 	list, err := c.ListRulesets(ctx, &rulesv1.ListRulesetsRequest{})
 	require.NoError(t, err)
-	require.Len(t, list.GetRulesets(), 1)
-	require.Equal(t, "loss", list.GetRulesets()[0].GetId())
-	require.Equal(t, []uint32{1}, list.GetRulesets()[0].GetVersions())
+	var ids []string
+	for _, r := range list.GetRulesets() {
+		ids = append(ids, r.GetId())
+		require.Equal(t, []uint32{1}, r.GetVersions())
+	}
+	require.Equal(t, []string{"feerie", "loss"}, ids)
 
 	d, err := c.DescribeRuleset(ctx, &rulesv1.DescribeRulesetRequest{Id: "loss"})
 	require.NoError(t, err)

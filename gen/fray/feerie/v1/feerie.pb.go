@@ -1851,7 +1851,9 @@ type Condition struct {
 	// Who inflicted it.
 	By string `protobuf:"bytes,3,opt,name=by,proto3" json:"by,omitempty"`
 	// Initiative ranks left (Cripple, FEE-155).
-	Ranks         int32 `protobuf:"varint,4,opt,name=ranks,proto3" json:"ranks,omitempty"`
+	Ranks int32 `protobuf:"varint,4,opt,name=ranks,proto3" json:"ranks,omitempty"`
+	// What freeing oneself must beat (Entangle, FEE-152).
+	FreeAgainst   int32 `protobuf:"varint,5,opt,name=free_against,json=freeAgainst,proto3" json:"free_against,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1910,6 +1912,13 @@ func (x *Condition) GetBy() string {
 func (x *Condition) GetRanks() int32 {
 	if x != nil {
 		return x.Ranks
+	}
+	return 0
+}
+
+func (x *Condition) GetFreeAgainst() int32 {
+	if x != nil {
+		return x.FreeAgainst
 	}
 	return 0
 }
@@ -2017,7 +2026,11 @@ type CombatantState struct {
 	// The Action's Defense modifier from the tactic in force.
 	Tactic *Tactic `protobuf:"bytes,23,opt,name=tactic,proto3" json:"tactic,omitempty"`
 	// Aim: ranks of delay (FEE-132).
-	Aim           int32 `protobuf:"varint,24,opt,name=aim,proto3" json:"aim,omitempty"`
+	Aim int32 `protobuf:"varint,24,opt,name=aim,proto3" json:"aim,omitempty"`
+	// A change of intention declared earlier: the malus of the activity performed instead.
+	ChangeMalus int32 `protobuf:"varint,25,opt,name=change_malus,json=changeMalus,proto3" json:"change_malus,omitempty"`
+	// Melee attackers engaged with it this Action (FEE-175), for the angles (FEE-091).
+	EngagedBy     []string `protobuf:"bytes,26,rep,name=engaged_by,json=engagedBy,proto3" json:"engaged_by,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2220,11 +2233,27 @@ func (x *CombatantState) GetAim() int32 {
 	return 0
 }
 
+func (x *CombatantState) GetChangeMalus() int32 {
+	if x != nil {
+		return x.ChangeMalus
+	}
+	return 0
+}
+
+func (x *CombatantState) GetEngagedBy() []string {
+	if x != nil {
+		return x.EngagedBy
+	}
+	return nil
+}
+
 // Queued: an activity performed at the current rank, resolved when the rank closes (FEE-044).
 type Queued struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Anticipation, supplementary and change penalties on this activity's roll.
-	RollPenalty       int32  `protobuf:"varint,7,opt,name=roll_penalty,json=rollPenalty,proto3" json:"roll_penalty,omitempty"`
+	RollPenalty int32 `protobuf:"varint,7,opt,name=roll_penalty,json=rollPenalty,proto3" json:"roll_penalty,omitempty"`
+	// Ranks waited after the acting rank: a ranged attack aims +1 per rank (FEE-132).
+	Delay             int32  `protobuf:"varint,8,opt,name=delay,proto3" json:"delay,omitempty"`
 	CombatantId       string `protobuf:"bytes,1,opt,name=combatant_id,json=combatantId,proto3" json:"combatant_id,omitempty"`
 	Act               *Act   `protobuf:"bytes,2,opt,name=act,proto3" json:"act,omitempty"`
 	Rank              int32  `protobuf:"varint,3,opt,name=rank,proto3" json:"rank,omitempty"`
@@ -2268,6 +2297,13 @@ func (*Queued) Descriptor() ([]byte, []int) {
 func (x *Queued) GetRollPenalty() int32 {
 	if x != nil {
 		return x.RollPenalty
+	}
+	return 0
+}
+
+func (x *Queued) GetDelay() int32 {
+	if x != nil {
+		return x.Delay
 	}
 	return 0
 }
@@ -3608,17 +3644,18 @@ const file_fray_feerie_v1_feerie_proto_rawDesc = "" +
 	"\rfumble_margin\x18\x02 \x01(\x05H\x00R\ffumbleMargin\x88\x01\x01\x12/\n" +
 	"\x11essence_spend_cap\x18\x03 \x01(\x05H\x01R\x0fessenceSpendCap\x88\x01\x01B\x10\n" +
 	"\x0e_fumble_marginB\x14\n" +
-	"\x12_essence_spend_cap\"~\n" +
+	"\x12_essence_spend_cap\"\xa1\x01\n" +
 	"\tCondition\x125\n" +
 	"\x06strike\x18\x01 \x01(\x0e2\x1d.fray.feerie.v1.SpecialStrikeR\x06strike\x12\x14\n" +
 	"\x05malus\x18\x02 \x01(\x05R\x05malus\x12\x0e\n" +
 	"\x02by\x18\x03 \x01(\tR\x02by\x12\x14\n" +
-	"\x05ranks\x18\x04 \x01(\x05R\x05ranks\"n\n" +
+	"\x05ranks\x18\x04 \x01(\x05R\x05ranks\x12!\n" +
+	"\ffree_against\x18\x05 \x01(\x05R\vfreeAgainst\"n\n" +
 	"\aPenalty\x12\x1b\n" +
 	"\tfrom_rank\x18\x01 \x01(\x05R\bfromRank\x12\x14\n" +
 	"\x05rolls\x18\x02 \x01(\x05R\x05rolls\x12\x18\n" +
 	"\adefense\x18\x03 \x01(\x05R\adefense\x12\x16\n" +
-	"\x06reason\x18\x04 \x01(\tR\x06reason\"\x8d\a\n" +
+	"\x06reason\x18\x04 \x01(\tR\x06reason\"\xcf\a\n" +
 	"\x0eCombatantState\x12\x18\n" +
 	"\aessence\x18\x01 \x01(\x05R\aessence\x12\x1e\n" +
 	"\n" +
@@ -3655,9 +3692,13 @@ const file_fray_feerie_v1_feerie_proto_rawDesc = "" +
 	"\x12initiative_applied\x18\x15 \x01(\x05R\x11initiativeApplied\x12\x1c\n" +
 	"\trenounced\x18\x16 \x01(\bR\trenounced\x12.\n" +
 	"\x06tactic\x18\x17 \x01(\v2\x16.fray.feerie.v1.TacticR\x06tactic\x12\x10\n" +
-	"\x03aim\x18\x18 \x01(\x05R\x03aim\"\xef\x01\n" +
+	"\x03aim\x18\x18 \x01(\x05R\x03aim\x12!\n" +
+	"\fchange_malus\x18\x19 \x01(\x05R\vchangeMalus\x12\x1d\n" +
+	"\n" +
+	"engaged_by\x18\x1a \x03(\tR\tengagedBy\"\x85\x02\n" +
 	"\x06Queued\x12!\n" +
-	"\froll_penalty\x18\a \x01(\x05R\vrollPenalty\x12!\n" +
+	"\froll_penalty\x18\a \x01(\x05R\vrollPenalty\x12\x14\n" +
+	"\x05delay\x18\b \x01(\x05R\x05delay\x12!\n" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12%\n" +
 	"\x03act\x18\x02 \x01(\v2\x13.fray.feerie.v1.ActR\x03act\x12\x12\n" +
 	"\x04rank\x18\x03 \x01(\x05R\x04rank\x12\"\n" +

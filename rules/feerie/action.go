@@ -1,0 +1,447 @@
+package feerie
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
+	"github.com/fray-rpg/fray/rules/dice"
+	"github.com/fray-rpg/fray/rules/engine"
+	"google.golang.org/protobuf/proto"
+)
+
+type fighter struct {
+	c  *encounterv1.Combatant
+	sh *feeriev1.Sheet
+	cs *feeriev1.CombatantState
+}
+
+func (f fighter) id() string   { return f.c.GetId() }
+func (f fighter) name() string { return f.c.GetName() }
+
+// able: may take part in the Action (FEE-024).
+func (f fighter) able() bool { return f.cs.GetEssence() > 0 && !f.sh.GetInanimate() }
+
+func fighterOf(st *encounterv1.EncounterState, id string) (fighter, error) {
+	c := engine.FindCombatant(st, id)
+	if c == nil {
+		return fighter{}, engine.NotFound("there is no combatant %q in this encounter", id)
+	}
+	cs := feerieState(st).GetCombatants()[id]
+	if cs == nil {
+		cs = &feeriev1.CombatantState{}
+	}
+	return fighter{c: c, sh: c.GetFeerie(), cs: cs}, nil
+}
+
+func fighters(st *encounterv1.EncounterState) []fighter {
+	var out []fighter
+	for _, c := range st.GetCombatants() {
+		f, _ := fighterOf(st, c.GetId())
+		out = append(out, f)
+	}
+	return out
+}
+
+// Start opens the first Action at step 1 (FEE-040).
+func (System) Start(st *encounterv1.EncounterState, _ engine.Env) ([]*encounterv1.Event, error) {
+	return []*encounterv1.Event{event(&feeriev1.Event{Kind: &feeriev1.Event_ActionStarted{ActionStarted: &feeriev1.ActionStarted{Action: 1}}})}, nil
+}
+
+// Decide validates a Contes de Fées action and returns its events.
+func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Command, env engine.Env) ([]*encounterv1.Event, error) {
+	a := cmd.GetFeerie()
+	if a == nil {
+		return nil, engine.Unimplemented("Contes de Fées does not know this command")
+	}
+	s := feerieState(st)
+	gm := engine.IsGameMaster(st, env.Actor)
+	var evs []*encounterv1.Event
+	var err error
+	switch k := a.GetKind().(type) {
+	case *feeriev1.Action_Advance:
+		if !gm {
+			return nil, engine.Forbidden("only the GM runs the countdown")
+		}
+		return decideAdvance(sys, st, k.Advance, env)
+	case *feeriev1.Action_Impersonal:
+		if !gm {
+			return nil, engine.Forbidden("only the GM makes impersonal events happen")
+		}
+		evs, err = decideImpersonal(st, k.Impersonal)
+	case *feeriev1.Action_Surprise:
+		if !gm {
+			return nil, engine.Forbidden("only the GM rules on surprise")
+		}
+		if s.GetStep() != feeriev1.Step_STEP_DECLARING {
+			return nil, engine.Refused("FEE-080", "surprise is set at step 1 of an Action")
+		}
+		f, err := fighterOf(st, a.GetCombatantId())
+		if err != nil {
+			return nil, err
+		}
+		if k.Surprise.GetActions() < 1 {
+			return nil, engine.Invalid("FEE-082", "surprise lasts at least one Action")
+		}
+		evs = one(&feeriev1.Event{Kind: &feeriev1.Event_Surprised{Surprised: &feeriev1.Surprised{
+			CombatantId: f.id(), Actions: k.Surprise.GetActions(), NoActivity: k.Surprise.GetNoActivity(),
+		}}})
+	case nil:
+		return nil, engine.Invalid("", "empty action")
+	default:
+		if err := engine.MayCommand(st, env.Actor, a.GetCombatantId()); err != nil {
+			return nil, err
+		}
+		f, err := fighterOf(st, a.GetCombatantId())
+		if err != nil {
+			return nil, err
+		}
+		if !f.able() {
+			return nil, engine.Refused("FEE-024", "%s is at 0 Essence and cannot act", f.name())
+		}
+		switch k := a.GetKind().(type) {
+		case *feeriev1.Action_Declare:
+			evs, err = decideDeclare(st, f, k.Declare)
+		case *feeriev1.Action_Act:
+			evs, err = decideAct(st, f, k.Act)
+		case *feeriev1.Action_Change:
+			evs, err = decideChange(st, f, k.Change)
+		case *feeriev1.Action_Renounce:
+			if s.GetStep() != feeriev1.Step_STEP_COUNTDOWN {
+				return nil, engine.Refused("FEE-075", "there is nothing to renounce before the countdown")
+			}
+			evs = one(&feeriev1.Event{Kind: &feeriev1.Event_Renounced{Renounced: &feeriev1.Renounced{CombatantId: f.id()}}})
+		default:
+			return nil, engine.Unimplemented("this action is not part of Contes de Fées version %d", Version)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return append(evs, closeDeclarations(sys, st, evs, env)...), nil
+}
+
+func one(e *feeriev1.Event) []*encounterv1.Event { return []*encounterv1.Event{event(e)} }
+
+// closeDeclarations rolls Initiative once every able combatant has declared (FEE-040 step 2).
+func closeDeclarations(sys System, st *encounterv1.EncounterState, evs []*encounterv1.Event, env engine.Env) []*encounterv1.Event {
+	next := proto.CloneOf(st)
+	for _, ev := range evs {
+		_ = sys.Evolve(next, ev)
+	}
+	s := feerieState(next)
+	if s.GetStep() != feeriev1.Step_STEP_DECLARING {
+		return nil
+	}
+	any := false
+	for _, f := range fighters(next) {
+		if f.able() && !f.cs.GetHasDeclared() {
+			return nil
+		}
+		any = any || f.able()
+	}
+	if !any {
+		return nil
+	}
+	return []*encounterv1.Event{rollInitiative(next, env.Dice)}
+}
+
+// roll rolls the encounter's zero-mean roll (FEE-001).
+func rollDice(st *encounterv1.EncounterState, roller dice.Roller) (*feeriev1.RollResult, int32) {
+	plus, minus, _ := rollExprs(options(st).GetRoll())
+	r := &feeriev1.RollResult{Roll: roller.Roll(plus)}
+	net := r.GetRoll().GetTotal()
+	if minus != nil {
+		r.Minus = roller.Roll(*minus)
+		net -= r.GetMinus().GetTotal()
+	}
+	return r, net
+}
+
+// rollInitiative is step 2: Vigilance roll + applied Attributes + tactic + circumstances
+// (FEE-010, FEE-043, FEE-062, FEE-073, FEE-080).
+func rollInitiative(st *encounterv1.EncounterState, roller dice.Roller) *encounterv1.Event {
+	s := feerieState(st)
+	cs := &feeriev1.CountdownStarted{Action: s.GetAction()}
+	for _, f := range fighters(st) {
+		if !f.able() {
+			continue
+		}
+		v, _ := ComputeValues(f.sh, f.cs.GetDeclared())
+		m := v.Initiative
+		m.add("tactic", "FEE-031", f.cs.GetDeclared().GetTactic().GetInitiative())
+		m.add("penalties of the last Action", "FEE-062", -f.cs.GetThisAction())
+		if f.cs.GetSurprisedActions() > 0 {
+			m.add("surprised", "FEE-080", -SurpriseInitiative)
+		}
+		r, net := rollDice(st, roller)
+		r.Score = m.sum()
+		r.Modifiers = m
+		r.Total = r.Score + net
+		ir := &feeriev1.InitiativeRoll{CombatantId: f.id(), Result: r, CanAct: r.GetTotal() > 0 && !f.cs.GetSurpriseNoActivity()}
+		cs.Initiative = append(cs.Initiative, ir)
+		if ir.GetCanAct() && r.GetTotal() > cs.TopRank {
+			cs.TopRank = r.GetTotal()
+		}
+	}
+	return event(&feeriev1.Event{Kind: &feeriev1.Event_CountdownStarted{CountdownStarted: cs}})
+}
+
+func decideDeclare(st *encounterv1.EncounterState, f fighter, d *feeriev1.Declare) ([]*encounterv1.Event, error) {
+	if feerieState(st).GetStep() != feeriev1.Step_STEP_DECLARING {
+		return nil, engine.Refused("FEE-033", "intentions and tactics are declared at step 1 of the Action; use a change of intention (FEE-070)")
+	}
+	if f.cs.GetHasDeclared() {
+		return nil, engine.Refused("FEE-033", "%s has already declared for this Action", f.name())
+	}
+	in := proto.CloneOf(d.GetIntent())
+	if err := checkIntent(st, f, in); err != nil {
+		return nil, err
+	}
+	if f.cs.GetSurprisedActions() > 0 && in.GetTactic() != nil && (in.GetTactic().GetInitiative() != 0 || in.GetTactic().GetAttack() != 0 || in.GetTactic().GetDefense() != 0) {
+		return nil, engine.Refused("FEE-080", "%s is surprised and may not declare a tactic this Action", f.name())
+	}
+	return one(&feeriev1.Event{Kind: &feeriev1.Event_Declared{Declared: &feeriev1.Declared{CombatantId: f.id(), Intent: in}}}), nil
+}
+
+// checkIntent validates an intent: its kind, target, Attributes and tactic.
+func checkIntent(st *encounterv1.EncounterState, f fighter, in *feeriev1.Intent) error {
+	if in == nil {
+		return engine.Invalid("FEE-040", "declare an intention: an attack, another activity, or a passive one")
+	}
+	if in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_UNSPECIFIED {
+		return engine.Invalid("FEE-040", "%s's intention needs a kind of activity", f.name())
+	}
+	attack := in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK || in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_RANGED_ATTACK
+	if attack {
+		t, err := fighterOf(st, in.GetTargetId())
+		if err != nil {
+			return err
+		}
+		if t.id() == f.id() {
+			return engine.Invalid("", "%s cannot attack itself", f.name())
+		}
+		for _, s := range in.GetStrikes() {
+			switch s {
+			case feeriev1.SpecialStrike_SPECIAL_STRIKE_KEEP_AT_BAY:
+				if t.sh.GetTaille() > f.sh.GetTaille() {
+					return engine.Refused("FEE-154", "%s can keep at bay only a target no larger than itself", f.name())
+				}
+			case feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTER_THE_GUARD:
+				if t.sh.GetTaille() < f.sh.GetTaille() {
+					return engine.Refused("FEE-159", "%s can enter the guard only of a target no smaller than itself", f.name())
+				}
+			case feeriev1.SpecialStrike_SPECIAL_STRIKE_UNSPECIFIED:
+				return engine.Invalid("FEE-149", "unknown special strike")
+			}
+		}
+	} else if len(in.GetStrikes()) > 0 {
+		return engine.Invalid("FEE-149", "special strikes go with an attack")
+	}
+	if in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_OTHER && aspect(f.sh, in.GetAspect()) < 0 {
+		return engine.Invalid("", "name the Aspect rolled: vigilance, habilete, puissance, resistance or charme")
+	}
+	if _, err := ComputeValues(f.sh, in); err != nil {
+		return err
+	}
+	return CheckTactic(f.sh, in, f.name())
+}
+
+func aspect(sh *feeriev1.Sheet, name string) int32 {
+	switch strings.ToLower(name) {
+	case "vigilance":
+		return sh.GetVigilance()
+	case "habilete", "habileté":
+		return sh.GetHabilete()
+	case "puissance":
+		return sh.GetPuissance()
+	case "resistance", "résistance":
+		return sh.GetResistance()
+	case "charme":
+		return sh.GetCharme()
+	}
+	return -1
+}
+
+// sameIntent: no technical difference (FEE-070, FEE-182): a change of target alone is not a
+// change of intention.
+func sameIntent(a, b *feeriev1.Intent) bool {
+	x, y := proto.CloneOf(a), proto.CloneOf(b)
+	x.TargetId, y.TargetId, x.Description, y.Description = "", "", "", ""
+	if x.GetTactic() != nil {
+		x.Tactic.Preset = ""
+	}
+	if y.GetTactic() != nil {
+		y.Tactic.Preset = ""
+	}
+	return proto.Equal(x, y)
+}
+
+// newRank is the acting rank after a change of tactic (FEE-071).
+func newRank(f fighter, in *feeriev1.Intent, rank int32) int32 {
+	r := f.cs.GetInitiative() - f.cs.GetTactic().GetInitiative() + in.GetTactic().GetInitiative()
+	return min(r, rank)
+}
+
+func countdown(st *encounterv1.EncounterState) (int32, error) {
+	s := feerieState(st)
+	if s.GetStep() != feeriev1.Step_STEP_COUNTDOWN || s.GetRank() < 1 {
+		return 0, engine.Refused("FEE-041", "activities take place during the countdown, at ranks from the highest Initiative down to 1")
+	}
+	return s.GetRank(), nil
+}
+
+func decideChange(st *encounterv1.EncounterState, f fighter, c *feeriev1.Change) ([]*encounterv1.Event, error) {
+	rank, err := countdown(st)
+	if err != nil {
+		return nil, err
+	}
+	in := proto.CloneOf(c.GetIntent())
+	if err := checkIntent(st, f, in); err != nil {
+		return nil, err
+	}
+	if sameIntent(in, f.cs.GetDeclared()) {
+		return nil, engine.Invalid("FEE-070", "this is the intention already declared")
+	}
+	return one(&feeriev1.Event{Kind: &feeriev1.Event_IntentionChanged{IntentionChanged: &feeriev1.IntentionChanged{
+		CombatantId: f.id(), Intent: in, Rank: rank, ActingRank: newRank(f, in, rank),
+	}}}), nil
+}
+
+// rollPenalties is what earlier activities' anticipations weigh on rolls at a rank (FEE-050).
+func rollPenalties(cs *feeriev1.CombatantState, rank int32) int32 {
+	var n int32
+	for _, p := range cs.GetPenalties() {
+		if rank <= p.GetFromRank() {
+			n += p.GetRolls()
+		}
+	}
+	return n
+}
+
+func defensePenalties(cs *feeriev1.CombatantState, rank int32) int32 {
+	var n int32
+	for _, p := range cs.GetPenalties() {
+		if rank <= p.GetFromRank() {
+			n += p.GetDefense()
+		}
+	}
+	return n
+}
+
+func decideAct(st *encounterv1.EncounterState, f fighter, a *feeriev1.Act) ([]*encounterv1.Event, error) {
+	rank, err := countdown(st)
+	if err != nil {
+		return nil, err
+	}
+	if f.cs.GetSurpriseNoActivity() {
+		return nil, engine.Refused("FEE-082", "%s is under a surprise that forbids any activity", f.name())
+	}
+	if f.cs.GetRenounced() {
+		return nil, engine.Refused("FEE-075", "%s has renounced its activity this Action", f.name())
+	}
+	act := proto.CloneOf(a)
+	if act.GetIntent() == nil {
+		act.Intent = proto.CloneOf(f.cs.GetDeclared())
+	}
+	if err := checkIntent(st, f, act.GetIntent()); err != nil {
+		return nil, err
+	}
+	if e := act.GetEssence(); e < 0 || e >= f.cs.GetEssence() || (options(st).GetEssenceSpendCap() > 0 && e > options(st).GetEssenceSpendCap()) {
+		return nil, engine.Invalid("FEE-005", "%s may spend from 0 to %d Essence on this roll", f.name(), min(f.cs.GetEssence()-1, max(options(st).GetEssenceSpendCap(), f.cs.GetEssence()-1)))
+	}
+	if c := act.GetCircumstances(); c.GetRangedDifficulty() != feeriev1.RangedDifficulty_RANGED_DIFFICULTY_UNSPECIFIED && c.GetRange() != feeriev1.Range_RANGE_UNSPECIFIED {
+		return nil, engine.Invalid("FEE-172", "give the ranged difficulty either as one estimate or itemised by range, not both")
+	}
+	change := !sameIntent(act.GetIntent(), f.cs.GetDeclared())
+	n := f.cs.GetActivities()
+	q := &feeriev1.Queued{CombatantId: f.id(), Act: act, Rank: rank, Nth: n + 1, ChangeOfIntention: change}
+	var base int32
+	if n == 0 {
+		base = f.cs.GetActingRank()
+		if change {
+			base = newRank(f, act.GetIntent(), rank)
+		}
+		if !f.cs.GetCanAct() && !change {
+			return nil, engine.Refused("FEE-043", "%s rolled an Initiative of %d and cannot act in this Action", f.name(), f.cs.GetInitiative())
+		}
+	} else {
+		if rank >= f.cs.GetLastRank() {
+			return nil, engine.Refused("FEE-060", "a further activity comes at least one rank after the previous one, at rank %d", f.cs.GetLastRank())
+		}
+		base = f.cs.GetLastRank() - SupplementaryRanks
+	}
+	q.Anticipation = max(0, rank-base)
+	q.Delay = max(0, base-rank)
+	q.RollPenalty = q.GetAnticipation() + SupplementaryMalus*n + rollPenalties(f.cs, rank) + f.cs.GetChangeMalus()
+	if change {
+		q.RollPenalty += ChangeMalus
+	}
+	return one(&feeriev1.Event{Kind: &feeriev1.Event_ActivityQueued{ActivityQueued: &feeriev1.ActivityQueued{Queued: q}}}), nil
+}
+
+func decideImpersonal(st *encounterv1.EncounterState, i *feeriev1.Impersonal) ([]*encounterv1.Event, error) {
+	s := feerieState(st)
+	if s.GetStep() != feeriev1.Step_STEP_COUNTDOWN || s.GetRank() != 0 {
+		return nil, engine.Refused("FEE-046", "impersonal events happen at Initiative 0, after every character")
+	}
+	t, err := fighterOf(st, i.GetTargetId())
+	if err != nil {
+		return nil, err
+	}
+	if i.GetEssenceLoss() < 0 {
+		return nil, engine.Invalid("FEE-046", "an Essence loss cannot be negative")
+	}
+	lost := min(i.GetEssenceLoss(), t.cs.GetEssence())
+	return one(&feeriev1.Event{Kind: &feeriev1.Event_Impersonal{Impersonal: &feeriev1.ImpersonalHappened{
+		Description: i.GetDescription(), TargetId: t.id(), EssenceLost: lost,
+	}}}), nil
+}
+
+// priority orders activities at one rank (FEE-044): higher Vigilance, then more Attributes
+// applied to the Initiative roll, then the better tactic modifier to Initiative, then the
+// better net die; the rolled Initiative itself is not a tie-breaker.
+func priority(st *encounterv1.EncounterState, a, b *feeriev1.Queued) int {
+	fa, _ := fighterOf(st, a.GetCombatantId())
+	fb, _ := fighterOf(st, b.GetCombatantId())
+	return cmp.Or(
+		cmp.Compare(fb.sh.GetVigilance(), fa.sh.GetVigilance()),
+		cmp.Compare(fb.cs.GetInitiativeApplied(), fa.cs.GetInitiativeApplied()),
+		cmp.Compare(fb.cs.GetTactic().GetInitiative(), fa.cs.GetTactic().GetInitiative()),
+		cmp.Compare(fb.cs.GetInitiativeDie(), fa.cs.GetInitiativeDie()),
+	)
+}
+
+// decideAdvance resolves the activities of the current rank, each completely before the next
+// (FEE-044, FEE-045), then moves the countdown down; from rank 0, the next Action begins.
+func decideAdvance(sys System, st *encounterv1.EncounterState, a *feeriev1.Advance, env engine.Env) ([]*encounterv1.Event, error) {
+	s := feerieState(st)
+	if s.GetStep() != feeriev1.Step_STEP_COUNTDOWN {
+		return nil, engine.Refused("FEE-040", "the countdown starts once everyone has declared")
+	}
+	if s.GetRank() == 0 { // after the impersonal events, step 1 of the next Action (FEE-046)
+		return one(&feeriev1.Event{Kind: &feeriev1.Event_ActionStarted{ActionStarted: &feeriev1.ActionStarted{Action: s.GetAction() + 1}}}), nil
+	}
+	to := a.GetToRank()
+	if to == 0 { // one rank down
+		to = s.GetRank() - 1
+	}
+	if to < 0 || to >= s.GetRank() {
+		return nil, engine.Invalid("FEE-041", "the countdown goes down from rank %d", s.GetRank())
+	}
+	next := proto.CloneOf(st)
+	var out []*encounterv1.Event
+	queue := slices.Clone(s.GetQueue())
+	slices.SortStableFunc(queue, func(x, y *feeriev1.Queued) int { return priority(st, x, y) })
+	for _, q := range queue {
+		ev := resolve(next, q, env.Dice)
+		if err := sys.Evolve(next, ev); err != nil {
+			return nil, err
+		}
+		out = append(out, ev)
+	}
+	out = append(out, event(&feeriev1.Event{Kind: &feeriev1.Event_RankAdvanced{RankAdvanced: &feeriev1.RankAdvanced{From: s.GetRank(), To: to}}}))
+	return out, nil
+}

@@ -1,0 +1,106 @@
+package feerie
+
+import (
+	"fmt"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
+	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
+)
+
+func row(cells ...string) *rulesetv1.TableRow { return &rulesetv1.TableRow{Cells: cells} }
+
+// Describe returns the sheet fields, actions, tactic presets, special strikes and tables.
+func (s System) Describe() *rulesetv1.RulesetDescriptor {
+	d := &rulesetv1.RulesetDescriptor{
+		Id: ID, Name: s.Name(), Version: Version,
+		SheetFields: []*rulesetv1.FieldDescriptor{
+			{Name: "vigilance, habilete, puissance, resistance, charme", Description: "the Aspects"},
+			{Name: "taille", Description: "−5 to +5 (FEE-092)"},
+			{Name: "essence", Description: "the damage track"},
+			{Name: "attributes", Description: "Affinities, Powers (mastery) and Accessoires: name, kind, value, combat, mount, specific"},
+			{Name: "flier, burrower, inanimate", Description: "attack angles (FEE-090) and objects (FEE-023)"},
+		},
+		Actions: []*rulesetv1.ActionDescriptor{
+			{Name: "declare", Description: "step 1: the intention (activity, target, Attributes applied) and the tactic", Cost: "step 1", Rule: "FEE-040"},
+			{Name: "act", Description: "perform the activity at the current rank: waiting is free, anticipating −1 per rank, a further activity 8 ranks later at −4 each", Cost: "one activity", Rule: "FEE-042"},
+			{Name: "change", Description: "a change of intention: −4 on the activity and on Defense, −4 next Action; a new tactic moves the acting rank", Cost: "−4", Rule: "FEE-070"},
+			{Name: "renounce", Description: "give up the activity, at no cost", Cost: "none", Rule: "FEE-075"},
+			{Name: "advance", Description: "the GM moves the countdown down, resolving the rank's activities", Cost: "GM", Rule: "FEE-041"},
+			{Name: "impersonal", Description: "the GM's event at rank 0 (fire, drowning)", Cost: "GM", Rule: "FEE-046"},
+			{Name: "surprise", Description: "the GM marks a combatant surprised (−8 Initiative, −4 Defense, no tactic)", Cost: "GM", Rule: "FEE-080"},
+		},
+		Options: []*rulesetv1.OptionDescriptor{
+			{Name: "roll", Description: "the zero-mean roll of a score", DefaultValue: DefaultRoll, Rule: "FEE-001"},
+			{Name: "fumble_margin", Description: "a failure by this much is a fumble", DefaultValue: "10", Rule: "FEE-004"},
+			{Name: "essence_spend_cap", Description: "most Essence spent on one roll, +1 each (0: unlimited)", DefaultValue: "0", Rule: "FEE-005"},
+		},
+	}
+	presets := &rulesetv1.Table{Name: "Tactics", Rule: "FEE-034", Header: []string{"tactic", "Initiative", "Attack", "Defense"}}
+	for _, p := range Presets {
+		presets.Rows = append(presets.Rows, row(p.Name, fmt.Sprintf("%+d", p.Init), fmt.Sprintf("%+d", p.Att), fmt.Sprintf("%+d", p.Def)))
+	}
+	strikes := &rulesetv1.Table{Name: "Special strikes", Rule: "FEE-149", Header: []string{"strike", "malus", "effect"}, Rows: []*rulesetv1.TableRow{
+		row("Disarm", "−8", "Defense with Puissance; the weapon flies away"),
+		row("Trip", "−6", "the target falls: −4 to its activities until it gets up"),
+		row("Entangle", "−8 melee, −12 ranged", "malus = margin until freed"),
+		row("Stun", "−4", "malus = the would-be Essence loss, −1 per rank"),
+		row("Keep at bay", "−12 + own Taille − target's", "−8 Attack against the striker"),
+		row("Cripple", "−12", "an organ unusable for Damage-before-Soak ranks"),
+		row("Relentless", "−8 Defense", "Damage + a quarter of the previous loss"),
+		row("Frightening blow", "−4", "+1 intimidation per 4 Damage"),
+		row("Knockback", "−8", "thrown 1 unit per 4 Damage"),
+		row("Enter the guard", "−12 + target's Taille − own", "−8 Attack against the striker"),
+	}}
+	d.Tables = []*rulesetv1.Table{presets, strikes,
+		{Name: "Surface by Taille", Rule: "FEE-092", Header: []string{"Taille", "surface"}, Rows: []*rulesetv1.TableRow{
+			row("−5…−4", "1"), row("−3…−2", "2"), row("−1…+1", "4"), row("+2…+3", "8"), row("+4…+5", "16"),
+		}},
+		{Name: "Pace", Rule: "FEE-100", Header: []string{"pace", "distance", "malus", "charge Damage"}, Rows: []*rulesetv1.TableRow{
+			row("walk", "(H+T)/4", "0", "0"), row("trot", "(H+T)/3", "−4", "+2"), row("run", "(H+T)/2", "−8", "+4"), row("sprint", "H+T", "−12", "+6"),
+		}},
+		{Name: "Lighting", Rule: "FEE-120", Header: []string{"light", "contact", "ranged or sight"}, Rows: []*rulesetv1.TableRow{
+			row("dusk, fog, torchlight", "−2", "−4"), row("full moon, sun in the eyes", "−4", "−8"), row("starlight", "−6", "−12"), row("blindfolded, darkness", "−8", "−16"),
+		}},
+		{Name: "Ranged difficulty", Rule: "FEE-130", Header: []string{"difficulty", "Defense"}, Rows: []*rulesetv1.TableRow{
+			row("trivial", "−8"), row("typical", "0"), row("very hard", "+8"), row("formidable", "+16"), row("near-impossible", "+20"), row("impossible", "+24"),
+		}},
+		{Name: "Range", Rule: "FEE-131", Header: []string{"range", "Defense"}, Rows: []*rulesetv1.TableRow{
+			row("arm's length", "−4"), row("a few steps", "0"), row("moderately far", "+4"), row("far", "+12"), row("very far", "+20"), row("horizon", "+28"),
+		}},
+	}
+	return d
+}
+
+// Legal lists what a combatant may do now.
+func (System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.LegalAction {
+	f, err := fighterOf(st, id)
+	if err != nil || !f.able() {
+		return nil
+	}
+	s := feerieState(st)
+	switch s.GetStep() {
+	case feeriev1.Step_STEP_DECLARING:
+		if f.cs.GetHasDeclared() {
+			return nil
+		}
+		return []*rulesetv1.LegalAction{{Name: "declare", Description: fmt.Sprintf("tactic cap %d", Cap(f.sh, f.cs.GetDeclared())), Rule: "FEE-033"}}
+	case feeriev1.Step_STEP_COUNTDOWN:
+		if s.GetRank() == 0 || f.cs.GetRenounced() {
+			return nil
+		}
+		var out []*rulesetv1.LegalAction
+		n := f.cs.GetActivities()
+		rank := s.GetRank()
+		if n == 0 && f.cs.GetCanAct() {
+			k := max(0, rank-f.cs.GetActingRank())
+			out = append(out, &rulesetv1.LegalAction{Name: "act", Description: fmt.Sprintf("at rank %d: %+d", rank, -k), Cost: k, Rule: "FEE-050"})
+		} else if n > 0 && rank < f.cs.GetLastRank() {
+			k := max(0, rank-(f.cs.GetLastRank()-SupplementaryRanks))
+			out = append(out, &rulesetv1.LegalAction{Name: "act again", Description: fmt.Sprintf("at rank %d: %+d", rank, -(k + SupplementaryMalus*n)), Cost: k + SupplementaryMalus*n, Rule: "FEE-061"})
+		}
+		out = append(out, &rulesetv1.LegalAction{Name: "change", Cost: ChangeMalus, Rule: "FEE-070"}, &rulesetv1.LegalAction{Name: "renounce", Rule: "FEE-075"})
+		return out
+	}
+	return nil
+}

@@ -1,0 +1,253 @@
+package feerie
+
+import (
+	"fmt"
+	"slices"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
+	"google.golang.org/protobuf/proto"
+)
+
+// Evolve folds the Contes de Fées part of an event.
+func (System) Evolve(st *encounterv1.EncounterState, ev *encounterv1.Event) error {
+	s := feerieState(st)
+	switch p := ev.GetPayload().(type) {
+	case *encounterv1.Event_CombatantAdded:
+		c := p.CombatantAdded.GetCombatant()
+		s.Combatants[c.GetId()] = &feeriev1.CombatantState{Essence: c.GetFeerie().GetEssence()}
+	case *encounterv1.Event_CombatantRemoved:
+		id := p.CombatantRemoved.GetCombatantId()
+		delete(s.Combatants, id)
+		s.Queue = slices.DeleteFunc(s.Queue, func(q *feeriev1.Queued) bool { return q.GetCombatantId() == id })
+	case *encounterv1.Event_Feerie:
+		return evolve(st, s, p.Feerie)
+	}
+	return nil
+}
+
+func evolve(st *encounterv1.EncounterState, s *feeriev1.State, e *feeriev1.Event) error {
+	get := func(id string) (*feeriev1.CombatantState, error) {
+		cs := s.GetCombatants()[id]
+		if cs == nil {
+			return nil, fmt.Errorf("no combatant %s", id)
+		}
+		return cs, nil
+	}
+	switch k := e.GetKind().(type) {
+	case *feeriev1.Event_ActionStarted:
+		s.Action, s.Step, s.Rank, s.TopRank, s.Queue = k.ActionStarted.GetAction(), feeriev1.Step_STEP_DECLARING, 0, 0, nil
+		for _, cs := range s.GetCombatants() {
+			if s.Action > 1 && cs.GetSurprisedActions() > 0 {
+				cs.SurprisedActions--
+				if cs.SurprisedActions == 0 {
+					cs.SurpriseNoActivity = false
+				}
+			}
+			cs.ThisAction, cs.NextAction = cs.GetNextAction(), 0 // FEE-062, FEE-073
+			cs.HasDeclared, cs.Declared, cs.Activities, cs.LastRank, cs.Penalties = false, nil, 0, 0, nil
+			cs.Renounced, cs.ChangeMalus, cs.EngagedBy, cs.Aim = false, 0, nil, 0
+			cs.Initiative, cs.ActingRank, cs.CanAct = 0, 0, false
+		}
+	case *feeriev1.Event_Declared:
+		cs, err := get(k.Declared.GetCombatantId())
+		if err != nil {
+			return err
+		}
+		cs.HasDeclared, cs.Declared = true, proto.CloneOf(k.Declared.GetIntent())
+		cs.Tactic = proto.CloneOf(cs.Declared.GetTactic())
+	case *feeriev1.Event_Surprised:
+		cs, err := get(k.Surprised.GetCombatantId())
+		if err != nil {
+			return err
+		}
+		cs.SurprisedActions, cs.SurpriseNoActivity = k.Surprised.GetActions(), k.Surprised.GetNoActivity()
+	case *feeriev1.Event_CountdownStarted:
+		c := k.CountdownStarted
+		s.Step, s.TopRank, s.Rank = feeriev1.Step_STEP_COUNTDOWN, c.GetTopRank(), c.GetTopRank()
+		for _, ir := range c.GetInitiative() {
+			cs, err := get(ir.GetCombatantId())
+			if err != nil {
+				return err
+			}
+			r := ir.GetResult()
+			cs.Initiative, cs.ActingRank, cs.CanAct = r.GetTotal(), r.GetTotal(), ir.GetCanAct()
+			cs.InitiativeDie = r.GetTotal() - r.GetScore()
+			var applied int32
+			for _, m := range r.GetModifiers() {
+				if m.GetRule() == "FEE-010" && m.GetReason() != "Vigilance" {
+					applied += m.GetValue()
+				}
+			}
+			cs.InitiativeApplied = applied
+		}
+	case *feeriev1.Event_IntentionChanged:
+		c := k.IntentionChanged
+		cs, err := get(c.GetCombatantId())
+		if err != nil {
+			return err
+		}
+		cs.Declared, cs.Tactic = proto.CloneOf(c.GetIntent()), proto.CloneOf(c.GetIntent().GetTactic()) // FEE-072
+		cs.ActingRank = c.GetActingRank()
+		cs.ChangeMalus += ChangeMalus
+		cs.Penalties = append(cs.Penalties, &feeriev1.Penalty{FromRank: c.GetRank(), Defense: ChangeMalus, Reason: "change of intention"})
+		cs.NextAction += ChangeMalus
+	case *feeriev1.Event_ActivityQueued:
+		q := k.ActivityQueued.GetQueued()
+		cs, err := get(q.GetCombatantId())
+		if err != nil {
+			return err
+		}
+		s.Queue = append(s.Queue, q)
+		n := cs.GetActivities()
+		cs.Activities++
+		cs.LastRank = q.GetRank()
+		cs.ChangeMalus = 0
+		p := &feeriev1.Penalty{FromRank: q.GetRank(), Rolls: q.GetAnticipation(), Defense: q.GetAnticipation(), Reason: "activity"}
+		if n > 0 { // FEE-061, FEE-062
+			p.Defense += SupplementaryMalus
+			cs.NextAction += SupplementaryMalus
+		}
+		if q.GetChangeOfIntention() { // FEE-070, FEE-073
+			p.Defense += ChangeMalus
+			cs.NextAction += ChangeMalus
+			cs.Declared, cs.Tactic = proto.CloneOf(q.GetAct().GetIntent()), proto.CloneOf(q.GetAct().GetIntent().GetTactic())
+		}
+		if p.GetRolls() != 0 || p.GetDefense() != 0 {
+			cs.Penalties = append(cs.Penalties, p)
+		}
+		cs.Essence -= q.GetAct().GetEssence() // FEE-005
+	case *feeriev1.Event_ActivityResolved:
+		return resolved(st, s, k.ActivityResolved)
+	case *feeriev1.Event_RankAdvanced:
+		r := k.RankAdvanced
+		s.Queue = nil
+		passed := r.GetFrom() - max(r.GetTo(), 1) + 1 // ranks that pass; rank 0 does not count (FEE-179)
+		if r.GetTo() == 0 {
+			passed = r.GetFrom()
+		}
+		s.Rank = r.GetTo()
+		for _, cs := range s.GetCombatants() {
+			decay(cs, passed)
+		}
+	case *feeriev1.Event_Impersonal:
+		cs, err := get(k.Impersonal.GetTargetId())
+		if err != nil {
+			return err
+		}
+		cs.Essence -= k.Impersonal.GetEssenceLost()
+	case *feeriev1.Event_Renounced:
+		cs, err := get(k.Renounced.GetCombatantId())
+		if err != nil {
+			return err
+		}
+		cs.Renounced = true
+		s.Queue = slices.DeleteFunc(s.Queue, func(q *feeriev1.Queued) bool { return q.GetCombatantId() == k.Renounced.GetCombatantId() })
+	default:
+		return fmt.Errorf("unknown Contes de Fées event %T", k)
+	}
+	return nil
+}
+
+// decay: a stun wanes by 1 per rank, a crippled organ comes back after its ranks (FEE-153,
+// FEE-155, FEE-179).
+func decay(cs *feeriev1.CombatantState, ranks int32) {
+	if ranks <= 0 {
+		return
+	}
+	cs.Conditions = slices.DeleteFunc(cs.Conditions, func(c *feeriev1.Condition) bool {
+		switch c.GetStrike() {
+		case feeriev1.SpecialStrike_SPECIAL_STRIKE_STUN:
+			c.Malus -= ranks
+			return c.GetMalus() <= 0
+		case feeriev1.SpecialStrike_SPECIAL_STRIKE_CRIPPLE:
+			c.Ranks -= ranks
+			return c.GetRanks() <= 0
+		}
+		return false
+	})
+}
+
+func resolved(st *encounterv1.EncounterState, s *feeriev1.State, r *feeriev1.ActivityResolved) error {
+	s.Queue = slices.DeleteFunc(s.Queue, func(q *feeriev1.Queued) bool {
+		return q.GetCombatantId() == r.GetCombatantId() && q.GetRank() == r.GetRank()
+	})
+	f := s.GetCombatants()[r.GetCombatantId()]
+	if f == nil {
+		return fmt.Errorf("no combatant %s", r.GetCombatantId())
+	}
+	in := r.GetIntent()
+	switch in.GetKind() {
+	case feeriev1.ActivityKind_ACTIVITY_KIND_GET_UP:
+		f.Prone = false
+		return nil
+	case feeriev1.ActivityKind_ACTIVITY_KIND_PICK_UP:
+		f.Disarmed = false
+		return nil
+	case feeriev1.ActivityKind_ACTIVITY_KIND_FREE:
+		if r.GetSuccess() {
+			f.Conditions = slices.DeleteFunc(f.Conditions, func(c *feeriev1.Condition) bool {
+				return c.GetStrike() == feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTANGLE
+			})
+		}
+		return nil
+	case feeriev1.ActivityKind_ACTIVITY_KIND_RANGED_ATTACK:
+		f.Aim = 0
+	}
+	attack := in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK || in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_RANGED_ATTACK
+	if !attack {
+		return nil
+	}
+	t := s.GetCombatants()[in.GetTargetId()]
+	if t == nil {
+		return fmt.Errorf("no combatant %s", in.GetTargetId())
+	}
+	if in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK && !slices.Contains(t.EngagedBy, r.GetCombatantId()) {
+		t.EngagedBy = append(t.EngagedBy, r.GetCombatantId()) // FEE-175
+	}
+	if !r.GetSuccess() {
+		f.Relentless, f.RelentlessBonus = false, 0 // FEE-177: dislodged at the first failed Attack
+		return nil
+	}
+	t.Essence = r.GetTargetEssence()
+	if f.GetRelentless() {
+		f.RelentlessBonus = 0
+	}
+	for _, c := range r.GetConditions() {
+		switch c.GetStrike() {
+		case feeriev1.SpecialStrike_SPECIAL_STRIKE_TRIP:
+			t.Prone = true
+		case feeriev1.SpecialStrike_SPECIAL_STRIKE_DISARM:
+			t.Disarmed = true
+		case feeriev1.SpecialStrike_SPECIAL_STRIKE_FRIGHTENING_BLOW:
+			f.IntimidationBonus += c.GetMalus()
+		case feeriev1.SpecialStrike_SPECIAL_STRIKE_RELENTLESS:
+			f.Relentless, f.RelentlessBonus = true, c.GetMalus()
+		case feeriev1.SpecialStrike_SPECIAL_STRIKE_KEEP_AT_BAY, feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTER_THE_GUARD:
+			// Each cancels only the other, made on the striker by its target (FEE-154, FEE-159).
+			other := feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTER_THE_GUARD
+			if c.GetStrike() == other {
+				other = feeriev1.SpecialStrike_SPECIAL_STRIKE_KEEP_AT_BAY
+			}
+			f.Conditions = slices.DeleteFunc(f.Conditions, func(x *feeriev1.Condition) bool {
+				return x.GetStrike() == other && x.GetBy() == in.GetTargetId()
+			})
+			t.Conditions = append(t.Conditions, proto.CloneOf(c))
+		case feeriev1.SpecialStrike_SPECIAL_STRIKE_STUN:
+			merged := false // a new stun adds to what remains (FEE-179)
+			for _, x := range t.Conditions {
+				if x.GetStrike() == c.GetStrike() {
+					x.Malus += c.GetMalus()
+					merged = true
+				}
+			}
+			if !merged && c.GetMalus() > 0 {
+				t.Conditions = append(t.Conditions, proto.CloneOf(c))
+			}
+		case feeriev1.SpecialStrike_SPECIAL_STRIKE_KNOCKBACK:
+		default:
+			t.Conditions = append(t.Conditions, proto.CloneOf(c))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,140 @@
+package feerie
+
+import (
+	"regexp"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
+	"github.com/fray-rpg/fray/rules/dice"
+	"github.com/fray-rpg/fray/rules/engine"
+	"google.golang.org/protobuf/proto"
+)
+
+// ID and Version of the rule system.
+const (
+	ID      = "feerie"
+	Version = 1
+)
+
+// DefaultRoll is the zero-mean roll of FEE-001.
+const DefaultRoll = "1d20-1d20"
+
+// System is Contes de Fées, version 1.
+type System struct{}
+
+// New returns the Contes de Fées rule system.
+func New() System { return System{} }
+
+func (System) ID() string      { return ID }
+func (System) Name() string    { return "Contes de Fées" }
+func (System) Version() uint32 { return Version }
+
+func feerieState(st *encounterv1.EncounterState) *feeriev1.State {
+	if s := st.GetFeerie(); s != nil {
+		if s.Combatants == nil {
+			s.Combatants = map[string]*feeriev1.CombatantState{}
+		}
+		return s
+	}
+	s := &feeriev1.State{Combatants: map[string]*feeriev1.CombatantState{}}
+	st.System = &encounterv1.EncounterState_Feerie{Feerie: s}
+	return s
+}
+
+func options(st *encounterv1.EncounterState) *feeriev1.Options { return st.GetOptions().GetFeerie() }
+
+func event(e *feeriev1.Event) *encounterv1.Event {
+	return &encounterv1.Event{Payload: &encounterv1.Event_Feerie{Feerie: e}}
+}
+
+var rollNotation = regexp.MustCompile(`^\s*([^-]+?)\s*-\s*(\d*[dD]\d+)\s*$`)
+
+// rollExprs parses the roll option: "A-B" with dice on both sides (d20 − d20), or one
+// expression with its constant (2d10-11).
+func rollExprs(s string) (plus dice.Expr, minus *dice.Expr, err error) {
+	if m := rollNotation.FindStringSubmatch(s); m != nil {
+		p, err := dice.Parse(m[1])
+		if err != nil {
+			return dice.Expr{}, nil, err
+		}
+		q, err := dice.Parse(m[2])
+		if err != nil {
+			return dice.Expr{}, nil, err
+		}
+		return p, &q, nil
+	}
+	p, err := dice.Parse(s)
+	return p, nil, err
+}
+
+// Options validates house rules and fills in the defaults (FEE-001, FEE-004, FEE-005).
+func (System) Options(in *encounterv1.RuleOptions) (*encounterv1.RuleOptions, error) {
+	if in != nil && in.GetSystem() != nil && in.GetFeerie() == nil {
+		return nil, engine.Invalid("", "the options given are not Contes de Fées options")
+	}
+	o := proto.CloneOf(in.GetFeerie())
+	if o == nil {
+		o = &feeriev1.Options{}
+	}
+	if o.Roll == "" {
+		o.Roll = DefaultRoll
+	}
+	p, m, err := rollExprs(o.Roll)
+	if err != nil {
+		return nil, engine.Invalid("FEE-001", "roll %q: %v", o.Roll, err)
+	}
+	mean2 := int32(p.Count*(p.Sides+1) + 2*p.Modifier) // twice the mean
+	if m != nil {
+		mean2 -= int32(m.Count*(m.Sides+1) + 2*m.Modifier)
+	}
+	if mean2 != 0 || p.Explode || (m != nil && m.Explode) {
+		return nil, engine.Invalid("FEE-001", "the roll %q must have a mean of zero (e.g. 1d20-1d20, 2d10-11)", o.Roll)
+	}
+	if o.FumbleMargin == nil {
+		o.FumbleMargin = proto.Int32(10)
+	}
+	if o.GetFumbleMargin() < 1 {
+		return nil, engine.Invalid("FEE-004", "the fumble margin is at least 1")
+	}
+	if o.EssenceSpendCap == nil {
+		o.EssenceSpendCap = proto.Int32(0)
+	}
+	if o.GetEssenceSpendCap() < 0 {
+		return nil, engine.Invalid("FEE-005", "the Essence spending cap cannot be negative")
+	}
+	return &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Feerie{Feerie: o}}, nil
+}
+
+// CheckCombatant validates a Contes de Fées sheet.
+func (System) CheckCombatant(_ *encounterv1.EncounterState, c *encounterv1.Combatant) error {
+	sh := c.GetFeerie()
+	who := c.GetName()
+	if sh == nil {
+		return engine.Invalid("", "malformed sheet for %s: an encounter of Contes de Fées needs a feerie sheet", who)
+	}
+	for _, v := range []int32{sh.GetVigilance(), sh.GetHabilete(), sh.GetPuissance(), sh.GetResistance(), sh.GetCharme()} {
+		if v < 0 || v > 100 {
+			return engine.Invalid("", "malformed sheet for %s: Aspects run from 0 to 100", who)
+		}
+	}
+	if sh.GetTaille() < MinTaille || sh.GetTaille() > MaxTaille {
+		return engine.Invalid("FEE-092", "malformed sheet for %s: Taille runs from −5 to +5, not %d", who, sh.GetTaille())
+	}
+	if sh.GetEssence() < 0 || sh.GetEssence() > 1000 {
+		return engine.Invalid("", "malformed sheet for %s: Essence runs from 0 to 1000", who)
+	}
+	seen := map[string]bool{}
+	for _, a := range sh.GetAttributes() {
+		if a.GetName() == "" || seen[a.GetName()] {
+			return engine.Invalid("", "malformed sheet for %s: each Attribute needs a name of its own (%q)", who, a.GetName())
+		}
+		seen[a.GetName()] = true
+		if a.GetKind() == feeriev1.AttributeKind_ATTRIBUTE_KIND_UNSPECIFIED {
+			return engine.Invalid("", "malformed sheet for %s: %q must be an Affinity, a Power or an Accessoire", who, a.GetName())
+		}
+		if a.GetValue() < -50 || a.GetValue() > 50 {
+			return engine.Invalid("", "malformed sheet for %s: %q has value %d; from −50 to 50", who, a.GetName(), a.GetValue())
+		}
+	}
+	return nil
+}

@@ -1,0 +1,281 @@
+package feerie
+
+import (
+	"fmt"
+	"slices"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
+	"github.com/fray-rpg/fray/rules/dice"
+)
+
+func has(list []feeriev1.SpecialStrike, s feeriev1.SpecialStrike) bool {
+	return slices.Contains(list, s)
+}
+
+// activityMalus: what a character's conditions weigh on its activity rolls (FEE-151…FEE-153,
+// FEE-178), and Keep at bay / Enter the guard on its attacks against their striker (FEE-180).
+func activityMalus(f fighter, target string, attack bool, m *Mods) {
+	if f.cs.GetProne() {
+		m.add("down", "FEE-151", -TripMalus)
+	}
+	for _, c := range f.cs.GetConditions() {
+		switch c.GetStrike() {
+		case feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTANGLE:
+			m.add("entangled", "FEE-152", -c.GetMalus())
+		case feeriev1.SpecialStrike_SPECIAL_STRIKE_STUN:
+			m.add("stunned", "FEE-153", -c.GetMalus())
+		case feeriev1.SpecialStrike_SPECIAL_STRIKE_KEEP_AT_BAY:
+			if attack && c.GetBy() == target {
+				m.add("kept at bay", "FEE-154", -GuardMalus)
+			}
+		case feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTER_THE_GUARD:
+			if attack && c.GetBy() == target {
+				m.add("inside its guard", "FEE-159", -GuardMalus)
+			}
+		}
+	}
+}
+
+// defense is a character's Defense at a rank against an attack (FEE-013, FEE-020, FEE-022,
+// FEE-050, FEE-061, FEE-070, FEE-080, FEE-091, FEE-130, FEE-131, FEE-156).
+func defense(st *encounterv1.EncounterState, t fighter, att fighter, in *feeriev1.Intent, circ *feeriev1.Circumstances, rank int32) Mods {
+	var m Mods
+	ranged := in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_RANGED_ATTACK
+	if circ.GetUndefended() || t.cs.GetEssence() <= 0 { // FEE-022, FEE-174
+		m.add("helpless or not defending", "FEE-022", 0)
+		if ranged {
+			m.add("range", "FEE-131", RangeMod(circ.GetRange()))
+			m.add("lighting", "FEE-120", 0)
+		}
+		return m
+	}
+	declared := t.cs.GetDeclared()
+	if declared == nil {
+		declared = &feeriev1.Intent{Kind: feeriev1.ActivityKind_ACTIVITY_KIND_PASSIVE}
+	}
+	d := protoClone(declared)
+	d.Physical = in.GetPhysical()
+	v, err := ComputeValues(t.sh, d)
+	if err != nil {
+		v = &Values{}
+		v.Defense.add("Habileté", "FEE-013", t.sh.GetHabilete())
+	}
+	m = append(m, v.Defense...)
+	if has(in.GetStrikes(), feeriev1.SpecialStrike_SPECIAL_STRIKE_DISARM) { // FEE-150, FEE-183
+		m.add("Disarm: Puissance instead of Habileté", "FEE-150", t.sh.GetPuissance()-t.sh.GetHabilete())
+	}
+	m.add("tactic", "FEE-031", t.cs.GetTactic().GetDefense())
+	m.add("anticipations, further activities, changes of intention", "FEE-050", -defensePenalties(t.cs, rank))
+	m.add("penalties of the last Action", "FEE-062", -t.cs.GetThisAction())
+	if t.cs.GetSurprisedActions() > 0 {
+		m.add("surprised", "FEE-080", -SurpriseDefense)
+	}
+	if t.cs.GetRelentless() {
+		m.add("relentless", "FEE-156", -RelentlessDefense)
+	}
+	if ranged {
+		m.add("ranged difficulty", "FEE-130", RangedDifficultyMod(circ.GetRangedDifficulty()))
+		m.add("range", "FEE-131", RangeMod(circ.GetRange()))
+	} else {
+		offered := circ.GetAnglesOffered()
+		if offered == 0 {
+			offered = 4
+		}
+		var occupied int32
+		engaged := slices.Clone(t.cs.GetEngagedBy())
+		if !slices.Contains(engaged, att.id()) {
+			engaged = append(engaged, att.id())
+		}
+		for _, id := range engaged {
+			if e, err := fighterOf(st, id); err == nil {
+				occupied += AnglesOccupied(e.sh.GetTaille(), t.sh.GetTaille(), offered)
+			}
+		}
+		m.add("attack angles occupied", "FEE-091", AngleDefenseMalus(min(occupied, offered)))
+	}
+	return m
+}
+
+// resolve performs one queued activity (FEE-020…FEE-023, FEE-149…FEE-159).
+func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Roller) *encounterv1.Event {
+	f, _ := fighterOf(st, q.GetCombatantId())
+	in := q.GetAct().GetIntent()
+	circ := q.GetAct().GetCircumstances()
+	res := &feeriev1.ActivityResolved{CombatantId: f.id(), Rank: q.GetRank(), Intent: in, EssenceSpent: q.GetAct().GetEssence()}
+	done := func() *encounterv1.Event {
+		return event(&feeriev1.Event{Kind: &feeriev1.Event_ActivityResolved{ActivityResolved: res}})
+	}
+	v, err := ComputeValues(f.sh, in)
+	if err != nil {
+		res.Note = "the activity no longer holds: " + err.Error()
+		return done()
+	}
+	switch in.GetKind() {
+	case feeriev1.ActivityKind_ACTIVITY_KIND_PASSIVE:
+		res.Note = "no roll"
+		return done()
+	case feeriev1.ActivityKind_ACTIVITY_KIND_GET_UP:
+		res.Success, res.Note = true, f.name()+" gets up"
+		return done()
+	case feeriev1.ActivityKind_ACTIVITY_KIND_PICK_UP:
+		res.Success, res.Note = true, f.name()+" picks its weapon up"
+		return done()
+	}
+	ranged := in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_RANGED_ATTACK
+	var m Mods
+	switch in.GetKind() {
+	case feeriev1.ActivityKind_ACTIVITY_KIND_OTHER, feeriev1.ActivityKind_ACTIVITY_KIND_FREE:
+		if in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_FREE {
+			m.add("Puissance", "FEE-152", f.sh.GetPuissance())
+		} else {
+			m.add(in.GetAspect(), "FEE-001", aspect(f.sh, in.GetAspect()))
+			_ = applied(f.sh, in.GetApplied().GetAttack(), "FEE-011", &m)
+		}
+	default:
+		m = append(m, v.Attack...)
+	}
+	m.add("tactic", "FEE-031", f.cs.GetTactic().GetAttack())
+	m.add("anticipation, further activity, change of intention", "FEE-050", -q.GetRollPenalty())
+	m.add("penalties of the last Action", "FEE-062", -f.cs.GetThisAction())
+	activityMalus(f, in.GetTargetId(), in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK || ranged, &m)
+	m.add("lighting", "FEE-120", LightingMalus(circ.GetLighting(), ranged))
+	m.add("pace", "FEE-100", PaceMalus(in.GetPace()))
+	for _, s := range in.GetStrikes() {
+		t, _ := fighterOf(st, in.GetTargetId())
+		m.add("special strike "+s.String(), "FEE-149", StrikeMalus(s, ranged, f.sh.GetTaille(), t.sh.GetTaille()))
+	}
+	if ranged {
+		m.add("target's pace", "FEE-133", TargetPaceMalus(circ.GetTargetPace()))
+		m.add("terrain", "FEE-133", TerrainMod(circ.GetTerrain()))
+		m.add("aim", "FEE-132", min(q.GetDelay(), MaxAim))
+	}
+	m.add("cover", "FEE-111", CoverAttackMalus(circ.GetCover()))
+	m.add("exposed part", "FEE-110", -abs(circ.GetExposedMalus()))
+	m.add("GM", "FEE-036", circ.GetModifier())
+	m.add("Essence spent", "FEE-005", q.GetAct().GetEssence())
+	r, net := rollDice(st, roller)
+	r.Score, r.Modifiers, r.Total = m.sum(), m, m.sum()+net
+	res.Attack = r
+	switch in.GetKind() {
+	case feeriev1.ActivityKind_ACTIVITY_KIND_OTHER:
+		res.Defense, res.Margin = in.GetDifficulty(), r.GetTotal()-in.GetDifficulty()
+		res.Success = res.GetMargin() >= 0
+		fumble(st, f, v, res)
+		return done()
+	case feeriev1.ActivityKind_ACTIVITY_KIND_FREE:
+		against := int32(0)
+		for _, c := range f.cs.GetConditions() {
+			if c.GetStrike() == feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTANGLE {
+				against = max(against, c.GetFreeAgainst())
+			}
+		}
+		res.Defense, res.Margin = against, r.GetTotal()-against
+		res.Success = res.GetMargin() >= 0
+		return done()
+	}
+	t, _ := fighterOf(st, in.GetTargetId())
+	res.Damage = v.Damage.sum()
+	res.DamageModifiers = v.Damage
+	if in.GetCharge() {
+		res.Damage += ChargeDamage(in.GetPace())
+		res.DamageModifiers = append(res.DamageModifiers, &feeriev1.Modifier{Reason: "charge", Value: ChargeDamage(in.GetPace()), Rule: "FEE-101"})
+	}
+	if f.cs.GetRelentless() && f.cs.GetRelentlessBonus() > 0 {
+		res.Damage += f.cs.GetRelentlessBonus()
+		res.DamageModifiers = append(res.DamageModifiers, &feeriev1.Modifier{Reason: "relentless", Value: f.cs.GetRelentlessBonus(), Rule: "FEE-156"})
+	}
+	tv, err := ComputeValues(t.sh, physicalCopy(t.cs.GetDeclared(), in.GetPhysical()))
+	if err != nil {
+		tv = &Values{}
+		tv.Soak.add("Résistance", "FEE-015", t.sh.GetResistance())
+	}
+	soak := tv.Soak
+	soak.add("cover", "FEE-111", CoverSoak(circ.GetCover()))
+	res.Soak, res.SoakModifiers = soak.sum(), soak
+	if t.sh.GetInanimate() { // FEE-023: no Attack roll against an object, a Damage roll
+		total := res.GetDamage() + net
+		res.Margin = total
+		res.Success = total >= 0
+		res.Fumble = total < 0
+		res.EssenceLost = min(max(0, total-res.GetSoak()), t.cs.GetEssence())
+		res.TargetEssence = t.cs.GetEssence() - res.GetEssenceLost()
+		res.Note = fmt.Sprintf("an object: Damage roll %d", total)
+		return done()
+	}
+	dm := defense(st, t, f, in, circ, q.GetRank())
+	res.Defense, res.DefenseModifiers = dm.sum(), dm
+	if circ.GetUndefended() || t.cs.GetEssence() <= 0 {
+		res.Defense = dm.sum() // Defense 0 plus range at most (FEE-022, FEE-174)
+	}
+	res.Margin = r.GetTotal() - res.GetDefense()
+	res.Success = res.GetMargin() >= 0
+	res.TargetEssence = t.cs.GetEssence()
+	if !res.GetSuccess() {
+		fumble(st, f, v, res)
+		if f.cs.GetRelentless() {
+			res.Note = "the weapon is dislodged: the relentless strike ends (FEE-156)"
+		}
+		return done()
+	}
+	half := res.GetMargin() / 2 // FEE-003
+	would := half + res.GetDamage() - res.GetSoak()
+	strikes := in.GetStrikes()
+	replacing := slices.ContainsFunc(strikes, func(s feeriev1.SpecialStrike) bool {
+		return s != feeriev1.SpecialStrike_SPECIAL_STRIKE_RELENTLESS
+	})
+	if !replacing {
+		res.EssenceLost = min(max(0, would), t.cs.GetEssence()) // FEE-021
+	}
+	before := half + res.GetDamage() // "Damage inflicted (before Soak)", FEE-176
+	for _, s := range strikes {
+		c := &feeriev1.Condition{Strike: s, By: f.id()}
+		switch s {
+		case feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTANGLE:
+			c.Malus = res.GetMargin()
+			c.FreeAgainst = f.sh.GetPuissance()
+			if ranged {
+				c.FreeAgainst = res.GetDamage() + half
+			}
+		case feeriev1.SpecialStrike_SPECIAL_STRIKE_STUN:
+			c.Malus = max(0, would)
+		case feeriev1.SpecialStrike_SPECIAL_STRIKE_KEEP_AT_BAY, feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTER_THE_GUARD:
+			c.Malus = GuardMalus
+		case feeriev1.SpecialStrike_SPECIAL_STRIKE_CRIPPLE:
+			if would < 1 {
+				continue
+			}
+			c.Ranks = before
+		case feeriev1.SpecialStrike_SPECIAL_STRIKE_FRIGHTENING_BLOW:
+			c.Malus = before / 4 // FEE-181: the striker's bonus
+		case feeriev1.SpecialStrike_SPECIAL_STRIKE_KNOCKBACK:
+			res.Note = fmt.Sprintf("%s is thrown %d distance units (FEE-158)", t.name(), before/4)
+		case feeriev1.SpecialStrike_SPECIAL_STRIKE_RELENTLESS:
+			if res.GetEssenceLost() == 0 {
+				continue
+			}
+			c.Malus = res.GetEssenceLost() / 4
+		}
+		res.Conditions = append(res.Conditions, c)
+	}
+	res.TargetEssence = t.cs.GetEssence() - res.GetEssenceLost()
+	return done()
+}
+
+// fumble: a failure by the fumble margin or more (FEE-004); hurting oneself would cost
+// floor(|margin|/2) + own Damage − own Soak.
+func fumble(st *encounterv1.EncounterState, f fighter, v *Values, res *feeriev1.ActivityResolved) {
+	if res.GetMargin() <= -options(st).GetFumbleMargin() {
+		res.Fumble = true
+		res.SelfHarm = max(0, abs(res.GetMargin())/2+v.Damage.sum()-v.Soak.sum())
+	}
+}
+
+func physicalCopy(in *feeriev1.Intent, physical bool) *feeriev1.Intent {
+	if in == nil {
+		in = &feeriev1.Intent{Kind: feeriev1.ActivityKind_ACTIVITY_KIND_PASSIVE}
+	}
+	c := protoClone(in)
+	c.Physical = physical
+	return c
+}
