@@ -4,9 +4,10 @@ package systems
 import (
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/rules/feerie"
+	"github.com/fray-rpg/fray/rules/ka"
 	"github.com/fray-rpg/fray/rules/loss"
 )
 
 // Registry returns a registry of every rule system: the resolver decides with it, the
 // encounter service and the tools fold events with it.
-func Registry() *engine.Registry { return engine.NewRegistry(loss.New(), feerie.New()) }
+func Registry() *engine.Registry { return engine.NewRegistry(loss.New(), feerie.New(), ka.New()) }

@@ -404,7 +404,9 @@ type Attack struct {
 	// A burst: further targets within 1 m (KA-033).
 	MoreTargetIds []string `protobuf:"bytes,4,rep,name=more_target_ids,json=moreTargetIds,proto3" json:"more_target_ids,omitempty"`
 	// The Maître de Ka's situational modifier (proximity −2…).
-	Modifier      int32 `protobuf:"varint,5,opt,name=modifier,proto3" json:"modifier,omitempty"`
+	Modifier int32 `protobuf:"varint,5,opt,name=modifier,proto3" json:"modifier,omitempty"`
+	// A burst (KA-033), on one target or, with more_target_ids, several.
+	Burst         bool `protobuf:"varint,6,opt,name=burst,proto3" json:"burst,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -472,6 +474,13 @@ func (x *Attack) GetModifier() int32 {
 		return x.Modifier
 	}
 	return 0
+}
+
+func (x *Attack) GetBurst() bool {
+	if x != nil {
+		return x.Burst
+	}
+	return false
 }
 
 // React: the defender answers an attack: dodge (an action), take it, or — with tied
@@ -822,10 +831,14 @@ type Draw struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Cards []*Card                `protobuf:"bytes,1,rep,name=cards,proto3" json:"cards,omitempty"`
 	// Position in the deck of the first card drawn (cards drawn so far this shuffle).
-	Position      int32 `protobuf:"varint,2,opt,name=position,proto3" json:"position,omitempty"`
-	Value         int32 `protobuf:"varint,3,opt,name=value,proto3" json:"value,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Position int32 `protobuf:"varint,2,opt,name=position,proto3" json:"position,omitempty"`
+	Value    int32 `protobuf:"varint,3,opt,name=value,proto3" json:"value,omitempty"`
+	// The discard shuffled back into the deck during this draw (KA-003), after
+	// `reshuffle_after` of its cards.
+	Reshuffle      *DeckShuffled `protobuf:"bytes,4,opt,name=reshuffle,proto3" json:"reshuffle,omitempty"`
+	ReshuffleAfter int32         `protobuf:"varint,5,opt,name=reshuffle_after,json=reshuffleAfter,proto3" json:"reshuffle_after,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *Draw) Reset() {
@@ -875,6 +888,20 @@ func (x *Draw) GetPosition() int32 {
 func (x *Draw) GetValue() int32 {
 	if x != nil {
 		return x.Value
+	}
+	return 0
+}
+
+func (x *Draw) GetReshuffle() *DeckShuffled {
+	if x != nil {
+		return x.Reshuffle
+	}
+	return nil
+}
+
+func (x *Draw) GetReshuffleAfter() int32 {
+	if x != nil {
+		return x.ReshuffleAfter
 	}
 	return 0
 }
@@ -1427,8 +1454,10 @@ type AttackDrawn struct {
 	// The target may defend; when false, why not.
 	DefencePossible bool   `protobuf:"varint,5,opt,name=defence_possible,json=defencePossible,proto3" json:"defence_possible,omitempty"`
 	NoDefenceReason string `protobuf:"bytes,6,opt,name=no_defence_reason,json=noDefenceReason,proto3" json:"no_defence_reason,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// The targets whose answer is awaited, in order (a burst's targets defend separately).
+	PendingIds    []string `protobuf:"bytes,7,rep,name=pending_ids,json=pendingIds,proto3" json:"pending_ids,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *AttackDrawn) Reset() {
@@ -1501,6 +1530,13 @@ func (x *AttackDrawn) GetNoDefenceReason() string {
 		return x.NoDefenceReason
 	}
 	return ""
+}
+
+func (x *AttackDrawn) GetPendingIds() []string {
+	if x != nil {
+		return x.PendingIds
+	}
+	return nil
 }
 
 type DefenceDrawn struct {
@@ -2159,13 +2195,14 @@ const file_fray_ka_v1_ka_proto_rawDesc = "" +
 	"\rsuccess_bonus\x18\x04 \x03(\x05R\fsuccessBonus\x12\"\n" +
 	"\n" +
 	"ka_divisor\x18\x05 \x01(\x05H\x00R\tkaDivisor\x88\x01\x01B\r\n" +
-	"\v_ka_divisor\"\x95\x01\n" +
+	"\v_ka_divisor\"\xab\x01\n" +
 	"\x06Attack\x12\x1b\n" +
 	"\ttarget_id\x18\x01 \x01(\tR\btargetId\x12\x16\n" +
 	"\x06weapon\x18\x02 \x01(\tR\x06weapon\x12\x12\n" +
 	"\x04stun\x18\x03 \x01(\bR\x04stun\x12&\n" +
 	"\x0fmore_target_ids\x18\x04 \x03(\tR\rmoreTargetIds\x12\x1a\n" +
-	"\bmodifier\x18\x05 \x01(\x05R\bmodifier\"X\n" +
+	"\bmodifier\x18\x05 \x01(\x05R\bmodifier\x12\x14\n" +
+	"\x05burst\x18\x06 \x01(\bR\x05burst\"X\n" +
 	"\x05React\x12\x16\n" +
 	"\x06defend\x18\x01 \x01(\bR\x06defend\x12\x1f\n" +
 	"\vattack_back\x18\x02 \x01(\bR\n" +
@@ -2186,11 +2223,13 @@ const file_fray_ka_v1_ka_proto_rawDesc = "" +
 	"\x06disarm\x18\f \x01(\v2\x12.fray.ka.v1.DisarmH\x00R\x06disarm\x12,\n" +
 	"\x06terror\x18\r \x01(\v2\x12.fray.ka.v1.TerrorH\x00R\x06terror\x12&\n" +
 	"\x04pass\x18\x0e \x01(\v2\x10.fray.ka.v1.PassH\x00R\x04passB\x06\n" +
-	"\x04kind\"`\n" +
+	"\x04kind\"\xc1\x01\n" +
 	"\x04Draw\x12&\n" +
 	"\x05cards\x18\x01 \x03(\v2\x10.fray.ka.v1.CardR\x05cards\x12\x1a\n" +
 	"\bposition\x18\x02 \x01(\x05R\bposition\x12\x14\n" +
-	"\x05value\x18\x03 \x01(\x05R\x05value\"\x83\x02\n" +
+	"\x05value\x18\x03 \x01(\x05R\x05value\x126\n" +
+	"\treshuffle\x18\x04 \x01(\v2\x18.fray.ka.v1.DeckShuffledR\treshuffle\x12'\n" +
+	"\x0freshuffle_after\x18\x05 \x01(\x05R\x0ereshuffleAfter\"\x83\x02\n" +
 	"\n" +
 	"DrawResult\x12\x16\n" +
 	"\x06sphere\x18\x01 \x01(\tR\x06sphere\x12!\n" +
@@ -2246,7 +2285,7 @@ const file_fray_ka_v1_ka_proto_rawDesc = "" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\x05R\x05value:\x028\x01\"!\n" +
 	"\vPassStarted\x12\x12\n" +
-	"\x04pass\x18\x01 \x01(\x05R\x04pass\"\xfa\x01\n" +
+	"\x04pass\x18\x01 \x01(\x05R\x04pass\"\x9b\x02\n" +
 	"\vAttackDrawn\x12\x1f\n" +
 	"\vattacker_id\x18\x01 \x01(\tR\n" +
 	"attackerId\x12\x1b\n" +
@@ -2254,7 +2293,9 @@ const file_fray_ka_v1_ka_proto_rawDesc = "" +
 	"\x06attack\x18\x03 \x01(\v2\x12.fray.ka.v1.AttackR\x06attack\x12*\n" +
 	"\x04draw\x18\x04 \x01(\v2\x16.fray.ka.v1.DrawResultR\x04draw\x12)\n" +
 	"\x10defence_possible\x18\x05 \x01(\bR\x0fdefencePossible\x12*\n" +
-	"\x11no_defence_reason\x18\x06 \x01(\tR\x0fnoDefenceReason\"\x9c\x01\n" +
+	"\x11no_defence_reason\x18\x06 \x01(\tR\x0fnoDefenceReason\x12\x1f\n" +
+	"\vpending_ids\x18\a \x03(\tR\n" +
+	"pendingIds\"\x9c\x01\n" +
 	"\fDefenceDrawn\x12\x1f\n" +
 	"\vdefender_id\x18\x01 \x01(\tR\n" +
 	"defenderId\x12\x1a\n" +
@@ -2374,38 +2415,39 @@ var file_fray_ka_v1_ka_proto_depIdxs = []int32{
 	8,  // 7: fray.ka.v1.Action.terror:type_name -> fray.ka.v1.Terror
 	9,  // 8: fray.ka.v1.Action.pass:type_name -> fray.ka.v1.Pass
 	1,  // 9: fray.ka.v1.Draw.cards:type_name -> fray.ka.v1.Card
-	11, // 10: fray.ka.v1.DrawResult.draw:type_name -> fray.ka.v1.Draw
-	5,  // 11: fray.ka.v1.Pending.attack:type_name -> fray.ka.v1.Attack
-	12, // 12: fray.ka.v1.Pending.draw:type_name -> fray.ka.v1.DrawResult
-	28, // 13: fray.ka.v1.State.combatants:type_name -> fray.ka.v1.State.CombatantsEntry
-	1,  // 14: fray.ka.v1.State.deck:type_name -> fray.ka.v1.Card
-	1,  // 15: fray.ka.v1.State.discard:type_name -> fray.ka.v1.Card
-	14, // 16: fray.ka.v1.State.pending:type_name -> fray.ka.v1.Pending
-	1,  // 17: fray.ka.v1.DeckShuffled.order:type_name -> fray.ka.v1.Card
-	30, // 18: fray.ka.v1.DeckShuffled.rolls:type_name -> fray.dice.v1.Roll
-	29, // 19: fray.ka.v1.RoundStarted.actions:type_name -> fray.ka.v1.RoundStarted.ActionsEntry
-	5,  // 20: fray.ka.v1.AttackDrawn.attack:type_name -> fray.ka.v1.Attack
-	12, // 21: fray.ka.v1.AttackDrawn.draw:type_name -> fray.ka.v1.DrawResult
-	12, // 22: fray.ka.v1.DefenceDrawn.draw:type_name -> fray.ka.v1.DrawResult
-	12, // 23: fray.ka.v1.AttackResolved.death_draw:type_name -> fray.ka.v1.DrawResult
-	12, // 24: fray.ka.v1.DisarmDrawn.draw:type_name -> fray.ka.v1.DrawResult
-	12, // 25: fray.ka.v1.DisarmDrawn.resistance:type_name -> fray.ka.v1.DrawResult
-	12, // 26: fray.ka.v1.TerrorDrawn.draw:type_name -> fray.ka.v1.DrawResult
-	16, // 27: fray.ka.v1.Event.deck_shuffled:type_name -> fray.ka.v1.DeckShuffled
-	17, // 28: fray.ka.v1.Event.round_started:type_name -> fray.ka.v1.RoundStarted
-	18, // 29: fray.ka.v1.Event.pass_started:type_name -> fray.ka.v1.PassStarted
-	19, // 30: fray.ka.v1.Event.attack_drawn:type_name -> fray.ka.v1.AttackDrawn
-	20, // 31: fray.ka.v1.Event.defence_drawn:type_name -> fray.ka.v1.DefenceDrawn
-	21, // 32: fray.ka.v1.Event.attack_resolved:type_name -> fray.ka.v1.AttackResolved
-	22, // 33: fray.ka.v1.Event.disarm_drawn:type_name -> fray.ka.v1.DisarmDrawn
-	23, // 34: fray.ka.v1.Event.terror_drawn:type_name -> fray.ka.v1.TerrorDrawn
-	24, // 35: fray.ka.v1.Event.passed:type_name -> fray.ka.v1.Passed
-	13, // 36: fray.ka.v1.State.CombatantsEntry.value:type_name -> fray.ka.v1.CombatantState
-	37, // [37:37] is the sub-list for method output_type
-	37, // [37:37] is the sub-list for method input_type
-	37, // [37:37] is the sub-list for extension type_name
-	37, // [37:37] is the sub-list for extension extendee
-	0,  // [0:37] is the sub-list for field type_name
+	16, // 10: fray.ka.v1.Draw.reshuffle:type_name -> fray.ka.v1.DeckShuffled
+	11, // 11: fray.ka.v1.DrawResult.draw:type_name -> fray.ka.v1.Draw
+	5,  // 12: fray.ka.v1.Pending.attack:type_name -> fray.ka.v1.Attack
+	12, // 13: fray.ka.v1.Pending.draw:type_name -> fray.ka.v1.DrawResult
+	28, // 14: fray.ka.v1.State.combatants:type_name -> fray.ka.v1.State.CombatantsEntry
+	1,  // 15: fray.ka.v1.State.deck:type_name -> fray.ka.v1.Card
+	1,  // 16: fray.ka.v1.State.discard:type_name -> fray.ka.v1.Card
+	14, // 17: fray.ka.v1.State.pending:type_name -> fray.ka.v1.Pending
+	1,  // 18: fray.ka.v1.DeckShuffled.order:type_name -> fray.ka.v1.Card
+	30, // 19: fray.ka.v1.DeckShuffled.rolls:type_name -> fray.dice.v1.Roll
+	29, // 20: fray.ka.v1.RoundStarted.actions:type_name -> fray.ka.v1.RoundStarted.ActionsEntry
+	5,  // 21: fray.ka.v1.AttackDrawn.attack:type_name -> fray.ka.v1.Attack
+	12, // 22: fray.ka.v1.AttackDrawn.draw:type_name -> fray.ka.v1.DrawResult
+	12, // 23: fray.ka.v1.DefenceDrawn.draw:type_name -> fray.ka.v1.DrawResult
+	12, // 24: fray.ka.v1.AttackResolved.death_draw:type_name -> fray.ka.v1.DrawResult
+	12, // 25: fray.ka.v1.DisarmDrawn.draw:type_name -> fray.ka.v1.DrawResult
+	12, // 26: fray.ka.v1.DisarmDrawn.resistance:type_name -> fray.ka.v1.DrawResult
+	12, // 27: fray.ka.v1.TerrorDrawn.draw:type_name -> fray.ka.v1.DrawResult
+	16, // 28: fray.ka.v1.Event.deck_shuffled:type_name -> fray.ka.v1.DeckShuffled
+	17, // 29: fray.ka.v1.Event.round_started:type_name -> fray.ka.v1.RoundStarted
+	18, // 30: fray.ka.v1.Event.pass_started:type_name -> fray.ka.v1.PassStarted
+	19, // 31: fray.ka.v1.Event.attack_drawn:type_name -> fray.ka.v1.AttackDrawn
+	20, // 32: fray.ka.v1.Event.defence_drawn:type_name -> fray.ka.v1.DefenceDrawn
+	21, // 33: fray.ka.v1.Event.attack_resolved:type_name -> fray.ka.v1.AttackResolved
+	22, // 34: fray.ka.v1.Event.disarm_drawn:type_name -> fray.ka.v1.DisarmDrawn
+	23, // 35: fray.ka.v1.Event.terror_drawn:type_name -> fray.ka.v1.TerrorDrawn
+	24, // 36: fray.ka.v1.Event.passed:type_name -> fray.ka.v1.Passed
+	13, // 37: fray.ka.v1.State.CombatantsEntry.value:type_name -> fray.ka.v1.CombatantState
+	38, // [38:38] is the sub-list for method output_type
+	38, // [38:38] is the sub-list for method input_type
+	38, // [38:38] is the sub-list for extension type_name
+	38, // [38:38] is the sub-list for extension extendee
+	0,  // [0:38] is the sub-list for field type_name
 }
 
 func init() { file_fray_ka_v1_ka_proto_init() }

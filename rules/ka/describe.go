@@ -1,0 +1,87 @@
+package ka
+
+import (
+	"fmt"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
+)
+
+func row(cells ...string) *rulesetv1.TableRow { return &rulesetv1.TableRow{Cells: cells} }
+
+// Describe returns the spheres, skills, actions and tables of Ka.
+func (s System) Describe() *rulesetv1.RulesetDescriptor {
+	return &rulesetv1.RulesetDescriptor{
+		Id: ID, Name: s.Name(), Version: Version,
+		SheetFields: []*rulesetv1.FieldDescriptor{
+			{Name: "spheres", Description: "Animalité, Humanité and at least one more"},
+			{Name: "skills", Description: "Arme à feu, Esquive, Bagarre…"},
+			{Name: "encaissement, protection", Description: "soak (KA-023) and the seuil (KA-026)"},
+			{Name: "ka_dice, reality_points", Description: "the two tracks (KA-029)"},
+			{Name: "player_character", Description: "acts before a non-player character of equal Animalité (KA-014)"},
+			{Name: "weapons", Description: "name, sphere, skill, damage, burst"},
+		},
+		Actions: []*rulesetv1.ActionDescriptor{
+			{Name: "attack", Description: "a draw of sphere + skill; the target may dodge (an action) or not", Cost: "1 action, −1 per action already taken", Rule: "KA-020"},
+			{Name: "stun", Description: "an attack whose damage goes to points de réalité, without soak", Cost: "1 action", Rule: "KA-030"},
+			{Name: "burst", Description: "Animalité; −n for n targets (up to 5), +6 damage each; one target +12", Cost: "1 action", Rule: "KA-033"},
+			{Name: "dodge", Description: "the attack's sphere + Esquive, opposed", Cost: "1 action", Rule: "KA-013"},
+			{Name: "attack back", Description: "with tied Animalité, both attack; only the winner succeeds", Cost: "1 action", Rule: "KA-008"},
+			{Name: "disarm", Description: "Humanité + skill against Humanité + weapon skill; resisting costs nothing", Cost: "1 action", Rule: "KA-032"},
+			{Name: "terror", Description: "the Maître de Ka calls for Animalité + encaissement; below 10 and Animalité × 3: Abysse", Cost: "none", Rule: "KA-034"},
+			{Name: "pass", Description: "no more actions this round", Cost: "none", Rule: "KA-015"},
+		},
+		Options: []*rulesetv1.OptionDescriptor{
+			{Name: "deck", DefaultValue: "tarot56", Rule: "KA-001"},
+			{Name: "reshuffle", DefaultValue: "on_empty", Description: "or every_draw", Rule: "KA-003"},
+			{Name: "success_levels", DefaultValue: "10,20", Description: "margins of the great and exceptional successes", Rule: "KA-006"},
+			{Name: "success_bonus", DefaultValue: "1,5,10", Description: "damage bonus of normal, great, exceptional", Rule: "KA-006"},
+			{Name: "ka_divisor", DefaultValue: "5", Description: "damage per Ka die lost", Rule: "KA-024"},
+		},
+		Tables: []*rulesetv1.Table{
+			{Name: "Success levels", Rule: "KA-006", Header: []string{"margin", "level", "damage bonus"}, Rows: []*rulesetv1.TableRow{
+				row("< 0", "failure", "—"), row("0–9", "normal", "+1"), row("10–19", "great", "+5"), row("20+", "exceptional", "+10"),
+			}},
+			{Name: "Damage to Ka dice", Rule: "KA-024", Header: []string{"damage after soak", "Ka dice"}, Rows: []*rulesetv1.TableRow{
+				row("1–5", "1"), row("6–10", "2"), row("11–15", "3"), row("…", "one more per 5"),
+			}},
+			{Name: "Cards", Rule: "KA-002", Header: []string{"card", "value"}, Rows: []*rulesetv1.TableRow{
+				row("ace–10", "its number"), row("valet, cavalier, dame, roi", "10, and draw again"),
+			}},
+		},
+	}
+}
+
+// Legal lists what a combatant may do now.
+func (System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.LegalAction {
+	f, err := fighterOf(st, id)
+	if err != nil {
+		return nil
+	}
+	s := kaState(st)
+	if p := s.GetPending(); p != nil {
+		if p.GetDefenderId() != id {
+			return nil
+		}
+		out := []*rulesetv1.LegalAction{{Name: "take it", Rule: "KA-020"}}
+		if f.cs.GetActionsLeft() > 0 {
+			out = append(out, &rulesetv1.LegalAction{Name: "dodge", Cost: 1, Rule: "KA-013"})
+		}
+		return out
+	}
+	if turn(st, f) != nil {
+		return nil
+	}
+	var targets []string
+	for _, o := range fighters(st) {
+		if o.id() != id && o.conscious() {
+			targets = append(targets, o.id())
+		}
+	}
+	var out []*rulesetv1.LegalAction
+	for _, w := range f.sh.GetWeapons() {
+		out = append(out, &rulesetv1.LegalAction{Name: "attack", Description: fmt.Sprintf("with %s (%s + %s, −%d)", w.GetName(), w.GetSphere(), w.GetSkill(), f.cs.GetActionsTaken()),
+			Cost: 1, Rule: "KA-018", Targets: targets, Weapon: w.GetName()})
+	}
+	return append(out, &rulesetv1.LegalAction{Name: "disarm", Cost: 1, Rule: "KA-032", Targets: targets}, &rulesetv1.LegalAction{Name: "pass", Rule: "KA-015"})
+}

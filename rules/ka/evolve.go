@@ -1,0 +1,149 @@
+package ka
+
+import (
+	"fmt"
+	"slices"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
+	"google.golang.org/protobuf/proto"
+)
+
+// Evolve folds the Ka part of an event.
+func (System) Evolve(st *encounterv1.EncounterState, ev *encounterv1.Event) error {
+	s := kaState(st)
+	switch p := ev.GetPayload().(type) {
+	case *encounterv1.Event_CombatantAdded:
+		c := p.CombatantAdded.GetCombatant()
+		s.Combatants[c.GetId()] = &kav1.CombatantState{KaDice: c.GetKa().GetKaDice(), RealityPoints: c.GetKa().GetRealityPoints()}
+	case *encounterv1.Event_CombatantRemoved:
+		id := p.CombatantRemoved.GetCombatantId()
+		delete(s.Combatants, id)
+		if pd := s.GetPending(); pd != nil && (pd.GetAttackerId() == id || pd.GetDefenderId() == id) {
+			s.Pending = nil
+		}
+	case *encounterv1.Event_Ka:
+		if err := evolve(s, p.Ka); err != nil {
+			return err
+		}
+	}
+	syncPending(st, s)
+	return nil
+}
+
+func syncPending(st *encounterv1.EncounterState, s *kav1.State) {
+	st.Pending = nil
+	if p := s.GetPending(); p != nil {
+		d, err := fighterOf(st, p.GetDefenderId())
+		if err != nil {
+			return
+		}
+		st.Pending = []*encounterv1.PendingReaction{{CombatantId: d.id(), Controller: d.c.GetController(),
+			Prompt: fmt.Sprintf("%s attacks %s (total %d): dodge (one action), or not", p.GetAttackerId(), d.name(), p.GetDraw().GetTotal())}}
+	}
+}
+
+func evolve(s *kav1.State, e *kav1.Event) error {
+	get := func(id string) (*kav1.CombatantState, error) {
+		cs := s.GetCombatants()[id]
+		if cs == nil {
+			return nil, fmt.Errorf("no combatant %s", id)
+		}
+		return cs, nil
+	}
+	switch k := e.GetKind().(type) {
+	case *kav1.Event_DeckShuffled:
+		s.Deck, s.Discard, s.Position = cloneCards(k.DeckShuffled.GetOrder()), nil, 0
+	case *kav1.Event_RoundStarted:
+		s.Round, s.Pass = k.RoundStarted.GetRound(), 1
+		for id, cs := range s.GetCombatants() {
+			cs.ActionsLeft, cs.ActionsTaken, cs.ActedThisPass, cs.Passed = k.RoundStarted.GetActions()[id], 0, false, false
+		}
+	case *kav1.Event_PassStarted:
+		s.Pass = k.PassStarted.GetPass()
+		for _, cs := range s.GetCombatants() {
+			cs.ActedThisPass = false
+		}
+	case *kav1.Event_AttackDrawn:
+		a := k.AttackDrawn
+		cs, err := get(a.GetAttackerId())
+		if err != nil {
+			return err
+		}
+		cs.ActionsLeft--
+		cs.ActionsTaken++
+		cs.ActedThisPass = true
+		applyDraw(s, a.GetDraw().GetDraw())
+		if ids := a.GetPendingIds(); len(ids) > 0 {
+			s.Pending = &kav1.Pending{AttackerId: a.GetAttackerId(), DefenderId: ids[0], Attack: proto.CloneOf(a.GetAttack()),
+				Draw: proto.CloneOf(a.GetDraw()), QueuedIds: slices.Clone(ids[1:])}
+		}
+	case *kav1.Event_DefenceDrawn:
+		d := k.DefenceDrawn
+		cs, err := get(d.GetDefenderId())
+		if err != nil {
+			return err
+		}
+		if d.GetDefended() || d.GetAttackedBack() { // KA-011, KA-013
+			cs.ActionsLeft--
+			cs.ActionsTaken++
+		}
+		if d.GetAttackedBack() {
+			cs.ActedThisPass = true
+		}
+		if d.GetDraw() != nil {
+			applyDraw(s, d.GetDraw().GetDraw())
+		}
+	case *kav1.Event_AttackResolved:
+		r := k.AttackResolved
+		cs, err := get(r.GetTargetId())
+		if err != nil {
+			return err
+		}
+		cs.KaDice, cs.RealityPoints, cs.Unconscious, cs.Dying = r.GetKaLeft(), r.GetRealityLeft(), r.GetUnconscious(), r.GetDying()
+		if r.GetDeathDraw() != nil {
+			applyDraw(s, r.GetDeathDraw().GetDraw())
+		}
+		if p := s.GetPending(); p != nil && p.GetDefenderId() == r.GetTargetId() {
+			if len(p.GetQueuedIds()) > 0 {
+				p.DefenderId, p.QueuedIds = p.GetQueuedIds()[0], p.GetQueuedIds()[1:]
+			} else {
+				s.Pending = nil
+			}
+		}
+	case *kav1.Event_DisarmDrawn:
+		d := k.DisarmDrawn
+		cs, err := get(d.GetCombatantId())
+		if err != nil {
+			return err
+		}
+		cs.ActionsLeft--
+		cs.ActionsTaken++
+		cs.ActedThisPass = true
+		applyDraw(s, d.GetDraw().GetDraw())
+		applyDraw(s, d.GetResistance().GetDraw())
+		if d.GetSuccess() {
+			t, err := get(d.GetTargetId())
+			if err != nil {
+				return err
+			}
+			t.Disarmed = true
+		}
+	case *kav1.Event_TerrorDrawn:
+		cs, err := get(k.TerrorDrawn.GetCombatantId())
+		if err != nil {
+			return err
+		}
+		applyDraw(s, k.TerrorDrawn.GetDraw().GetDraw())
+		cs.Abysse = cs.GetAbysse() || k.TerrorDrawn.GetAbysse()
+	case *kav1.Event_Passed:
+		cs, err := get(k.Passed.GetCombatantId())
+		if err != nil {
+			return err
+		}
+		cs.Passed = true
+	default:
+		return fmt.Errorf("unknown Ka event %T", k)
+	}
+	return nil
+}

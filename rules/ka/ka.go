@@ -1,0 +1,177 @@
+// Package ka implements the card-drawn system of shared/rules/ka.md: draws of tarot cards
+// added to sphere + skill, rounds of passes ordered by Animalité, Ka dice and reality points.
+package ka
+
+import (
+	"slices"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
+	"github.com/fray-rpg/fray/rules/engine"
+	"google.golang.org/protobuf/proto"
+)
+
+// ID and Version of the rule system.
+const (
+	ID      = "ka"
+	Version = 1
+)
+
+// Names of the spheres the rules use.
+const (
+	Animalite = "Animalité"
+	Humanite  = "Humanité"
+)
+
+// Numbers of the rules.
+const (
+	SimpleThreshold = 10 // KA-005, KA-007
+	SeuilFactor     = 3  // KA-026
+	TerrorFactor    = 3  // KA-034
+	BurstPerBullet  = 6  // KA-033
+	BurstSingle     = 12 // KA-033
+	MaxBurstTargets = 5  // KA-033
+	FaceValue       = 10 // KA-002
+)
+
+// System is the Ka system, version 1.
+type System struct{}
+
+// New returns the Ka rule system.
+func New() System { return System{} }
+
+func (System) ID() string      { return ID }
+func (System) Name() string    { return "Ka (cartes, sphères et dés de Ka)" }
+func (System) Version() uint32 { return Version }
+
+func kaState(st *encounterv1.EncounterState) *kav1.State {
+	if s := st.GetKa(); s != nil {
+		if s.Combatants == nil {
+			s.Combatants = map[string]*kav1.CombatantState{}
+		}
+		return s
+	}
+	s := &kav1.State{Combatants: map[string]*kav1.CombatantState{}}
+	st.System = &encounterv1.EncounterState_Ka{Ka: s}
+	return s
+}
+
+func options(st *encounterv1.EncounterState) *kav1.Options { return st.GetOptions().GetKa() }
+
+func event(e *kav1.Event) *encounterv1.Event {
+	return &encounterv1.Event{Payload: &encounterv1.Event_Ka{Ka: e}}
+}
+
+// Options validates house rules and fills in the defaults (KA-001, KA-003, KA-006, KA-024).
+func (System) Options(in *encounterv1.RuleOptions) (*encounterv1.RuleOptions, error) {
+	if in != nil && in.GetSystem() != nil && in.GetKa() == nil {
+		return nil, engine.Invalid("", "the options given are not Ka options")
+	}
+	o := proto.CloneOf(in.GetKa())
+	if o == nil {
+		o = &kav1.Options{}
+	}
+	if o.Deck == "" {
+		o.Deck = "tarot56"
+	}
+	if o.Deck != "tarot56" {
+		return nil, engine.Invalid("KA-001", "the deck is %q; this version knows only tarot56, the minor arcana", o.Deck)
+	}
+	if o.Reshuffle == "" {
+		o.Reshuffle = "on_empty"
+	}
+	if o.Reshuffle != "on_empty" && o.Reshuffle != "every_draw" {
+		return nil, engine.Invalid("KA-003", "reshuffle is on_empty or every_draw, not %q", o.Reshuffle)
+	}
+	if len(o.SuccessLevels) == 0 {
+		o.SuccessLevels = []int32{10, 20}
+	}
+	if len(o.SuccessBonus) == 0 {
+		o.SuccessBonus = []int32{1, 5, 10}
+	}
+	if len(o.SuccessBonus) != len(o.SuccessLevels)+1 || !slices.IsSorted(o.SuccessLevels) || o.SuccessLevels[0] <= 0 {
+		return nil, engine.Invalid("KA-006", "success_levels gives the increasing margins where each level above normal starts, success_bonus one damage bonus per level")
+	}
+	if o.KaDivisor == nil {
+		o.KaDivisor = proto.Int32(5)
+	}
+	if o.GetKaDivisor() < 1 {
+		return nil, engine.Invalid("KA-024", "each Ka die stands for at least 1 point of damage")
+	}
+	return &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Ka{Ka: o}}, nil
+}
+
+// CheckCombatant validates a Ka sheet (KA-029).
+func (System) CheckCombatant(_ *encounterv1.EncounterState, c *encounterv1.Combatant) error {
+	sh := c.GetKa()
+	who := c.GetName()
+	if sh == nil {
+		return engine.Invalid("", "malformed sheet for %s: a Ka encounter needs a ka sheet", who)
+	}
+	if _, ok := sh.GetSpheres()[Animalite]; !ok {
+		return engine.Invalid("KA-014", "malformed sheet for %s: it needs the sphere %s", who, Animalite)
+	}
+	if _, ok := sh.GetSpheres()[Humanite]; !ok {
+		return engine.Invalid("KA-018", "malformed sheet for %s: it needs the sphere %s", who, Humanite)
+	}
+	if len(sh.GetSpheres()) < 3 {
+		return engine.Invalid("KA-010", "malformed sheet for %s: Animalité, Humanité and at least one more sphere", who)
+	}
+	for n, v := range sh.GetSpheres() {
+		if v < 0 || v > 20 {
+			return engine.Invalid("", "malformed sheet for %s: sphere %s is %d; from 0 to 20", who, n, v)
+		}
+	}
+	for n, v := range sh.GetSkills() {
+		if v < 0 || v > 20 {
+			return engine.Invalid("", "malformed sheet for %s: skill %s is %d; from 0 to 20", who, n, v)
+		}
+	}
+	if sh.GetKaDice() < 1 || sh.GetRealityPoints() < 1 {
+		return engine.Invalid("KA-029", "malformed sheet for %s: give its Ka dice and its points de réalité", who)
+	}
+	for _, w := range sh.GetWeapons() {
+		if _, ok := sh.GetSpheres()[w.GetSphere()]; !ok {
+			return engine.Invalid("KA-018", "malformed sheet for %s: weapon %q uses sphere %q, which it lacks", who, w.GetName(), w.GetSphere())
+		}
+	}
+	return nil
+}
+
+// LowestSphere is a character's lowest sphere (KA-010, KA-026).
+func LowestSphere(sh *kav1.Sheet) int32 {
+	first := true
+	var low int32
+	for _, v := range sh.GetSpheres() {
+		if first || v < low {
+			low, first = v, false
+		}
+	}
+	return low
+}
+
+// Seuil is the seuil d'encaissement (KA-026).
+func Seuil(sh *kav1.Sheet) int32 { return (LowestSphere(sh) + sh.GetEncaissement()) * SeuilFactor }
+
+// Level is the success level of a margin and its damage bonus (KA-006).
+func Level(o *kav1.Options, margin int32) (int32, int32) {
+	if margin < 0 {
+		return 0, 0
+	}
+	lvl := 0
+	for _, m := range o.GetSuccessLevels() {
+		if margin >= m {
+			lvl++
+		}
+	}
+	return int32(lvl + 1), o.GetSuccessBonus()[lvl]
+}
+
+// KaLost converts damage after soak to Ka dice (KA-024).
+func KaLost(o *kav1.Options, damage int32) int32 {
+	if damage <= 0 {
+		return 0
+	}
+	d := o.GetKaDivisor()
+	return (damage + d - 1) / d
+}
