@@ -7,6 +7,7 @@
 package encounterv1
 
 import (
+	v13 "github.com/fray-rpg/fray/gen/fray/d20seg/v1"
 	v11 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
 	v12 "github.com/fray-rpg/fray/gen/fray/ka/v1"
 	v1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
@@ -88,6 +89,7 @@ type RuleOptions struct {
 	//	*RuleOptions_Loss
 	//	*RuleOptions_Feerie
 	//	*RuleOptions_Ka
+	//	*RuleOptions_D20Seg
 	System        isRuleOptions_System `protobuf_oneof:"system"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -157,6 +159,15 @@ func (x *RuleOptions) GetKa() *v12.Options {
 	return nil
 }
 
+func (x *RuleOptions) GetD20Seg() *v13.Options {
+	if x != nil {
+		if x, ok := x.System.(*RuleOptions_D20Seg); ok {
+			return x.D20Seg
+		}
+	}
+	return nil
+}
+
 type isRuleOptions_System interface {
 	isRuleOptions_System()
 }
@@ -173,11 +184,17 @@ type RuleOptions_Ka struct {
 	Ka *v12.Options `protobuf:"bytes,12,opt,name=ka,proto3,oneof"`
 }
 
+type RuleOptions_D20Seg struct {
+	D20Seg *v13.Options `protobuf:"bytes,13,opt,name=d20seg,proto3,oneof"`
+}
+
 func (*RuleOptions_Loss) isRuleOptions_System() {}
 
 func (*RuleOptions_Feerie) isRuleOptions_System() {}
 
 func (*RuleOptions_Ka) isRuleOptions_System() {}
+
+func (*RuleOptions_D20Seg) isRuleOptions_System() {}
 
 type Combatant struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -192,6 +209,7 @@ type Combatant struct {
 	//	*Combatant_Loss
 	//	*Combatant_Feerie
 	//	*Combatant_Ka
+	//	*Combatant_D20Seg
 	Sheet         isCombatant_Sheet `protobuf_oneof:"sheet"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -289,6 +307,15 @@ func (x *Combatant) GetKa() *v12.Sheet {
 	return nil
 }
 
+func (x *Combatant) GetD20Seg() *v13.Sheet {
+	if x != nil {
+		if x, ok := x.Sheet.(*Combatant_D20Seg); ok {
+			return x.D20Seg
+		}
+	}
+	return nil
+}
+
 type isCombatant_Sheet interface {
 	isCombatant_Sheet()
 }
@@ -305,11 +332,17 @@ type Combatant_Ka struct {
 	Ka *v12.Sheet `protobuf:"bytes,12,opt,name=ka,proto3,oneof"`
 }
 
+type Combatant_D20Seg struct {
+	D20Seg *v13.Sheet `protobuf:"bytes,13,opt,name=d20seg,proto3,oneof"`
+}
+
 func (*Combatant_Loss) isCombatant_Sheet() {}
 
 func (*Combatant_Feerie) isCombatant_Sheet() {}
 
 func (*Combatant_Ka) isCombatant_Sheet() {}
+
+func (*Combatant_D20Seg) isCombatant_Sheet() {}
 
 // PendingReaction is a choice the game waits for, answered through Submit by the
 // combatant's controller or the GM.
@@ -399,6 +432,7 @@ type EncounterState struct {
 	//	*EncounterState_Loss
 	//	*EncounterState_Feerie
 	//	*EncounterState_Ka
+	//	*EncounterState_D20Seg
 	System        isEncounterState_System `protobuf_oneof:"system"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -559,6 +593,15 @@ func (x *EncounterState) GetKa() *v12.State {
 	return nil
 }
 
+func (x *EncounterState) GetD20Seg() *v13.State {
+	if x != nil {
+		if x, ok := x.System.(*EncounterState_D20Seg); ok {
+			return x.D20Seg
+		}
+	}
+	return nil
+}
+
 type isEncounterState_System interface {
 	isEncounterState_System()
 }
@@ -575,11 +618,17 @@ type EncounterState_Ka struct {
 	Ka *v12.State `protobuf:"bytes,22,opt,name=ka,proto3,oneof"`
 }
 
+type EncounterState_D20Seg struct {
+	D20Seg *v13.State `protobuf:"bytes,23,opt,name=d20seg,proto3,oneof"`
+}
+
 func (*EncounterState_Loss) isEncounterState_System() {}
 
 func (*EncounterState_Feerie) isEncounterState_System() {}
 
 func (*EncounterState_Ka) isEncounterState_System() {}
+
+func (*EncounterState_D20Seg) isEncounterState_System() {}
 
 // Command is one thing a client asks of an encounter.
 type Command struct {
@@ -595,6 +644,7 @@ type Command struct {
 	//	*Command_Loss
 	//	*Command_Feerie
 	//	*Command_Ka
+	//	*Command_D20Seg
 	Kind          isCommand_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -718,6 +768,15 @@ func (x *Command) GetKa() *v12.Action {
 	return nil
 }
 
+func (x *Command) GetD20Seg() *v13.Action {
+	if x != nil {
+		if x, ok := x.Kind.(*Command_D20Seg); ok {
+			return x.D20Seg
+		}
+	}
+	return nil
+}
+
 type isCommand_Kind interface {
 	isCommand_Kind()
 }
@@ -758,6 +817,10 @@ type Command_Ka struct {
 	Ka *v12.Action `protobuf:"bytes,22,opt,name=ka,proto3,oneof"`
 }
 
+type Command_D20Seg struct {
+	D20Seg *v13.Action `protobuf:"bytes,23,opt,name=d20seg,proto3,oneof"`
+}
+
 func (*Command_Create) isCommand_Kind() {}
 
 func (*Command_AddCombatant) isCommand_Kind() {}
@@ -775,6 +838,8 @@ func (*Command_Loss) isCommand_Kind() {}
 func (*Command_Feerie) isCommand_Kind() {}
 
 func (*Command_Ka) isCommand_Kind() {}
+
+func (*Command_D20Seg) isCommand_Kind() {}
 
 type CreateEncounter struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
@@ -1103,6 +1168,7 @@ type Event struct {
 	//	*Event_Loss
 	//	*Event_Feerie
 	//	*Event_Ka
+	//	*Event_D20Seg
 	Payload       isEvent_Payload `protobuf_oneof:"payload"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1289,6 +1355,15 @@ func (x *Event) GetKa() *v12.Event {
 	return nil
 }
 
+func (x *Event) GetD20Seg() *v13.Event {
+	if x != nil {
+		if x, ok := x.Payload.(*Event_D20Seg); ok {
+			return x.D20Seg
+		}
+	}
+	return nil
+}
+
 type isEvent_Payload interface {
 	isEvent_Payload()
 }
@@ -1329,6 +1404,10 @@ type Event_Ka struct {
 	Ka *v12.Event `protobuf:"bytes,42,opt,name=ka,proto3,oneof"`
 }
 
+type Event_D20Seg struct {
+	D20Seg *v13.Event `protobuf:"bytes,43,opt,name=d20seg,proto3,oneof"`
+}
+
 func (*Event_EncounterCreated) isEvent_Payload() {}
 
 func (*Event_CombatantAdded) isEvent_Payload() {}
@@ -1346,6 +1425,8 @@ func (*Event_Loss) isEvent_Payload() {}
 func (*Event_Feerie) isEvent_Payload() {}
 
 func (*Event_Ka) isEvent_Payload() {}
+
+func (*Event_D20Seg) isEvent_Payload() {}
 
 type EncounterCreated struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
@@ -1805,13 +1886,14 @@ var File_fray_encounter_v1_encounter_proto protoreflect.FileDescriptor
 
 const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\n" +
-	"!fray/encounter/v1/encounter.proto\x12\x11fray.encounter.v1\x1a\x1bfray/feerie/v1/feerie.proto\x1a\x13fray/ka/v1/ka.proto\x1a\x17fray/loss/v1/loss.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x9e\x01\n" +
+	"!fray/encounter/v1/encounter.proto\x12\x11fray.encounter.v1\x1a\x1bfray/d20seg/v1/d20seg.proto\x1a\x1bfray/feerie/v1/feerie.proto\x1a\x13fray/ka/v1/ka.proto\x1a\x17fray/loss/v1/loss.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xd1\x01\n" +
 	"\vRuleOptions\x12+\n" +
 	"\x04loss\x18\n" +
 	" \x01(\v2\x15.fray.loss.v1.OptionsH\x00R\x04loss\x121\n" +
 	"\x06feerie\x18\v \x01(\v2\x17.fray.feerie.v1.OptionsH\x00R\x06feerie\x12%\n" +
-	"\x02ka\x18\f \x01(\v2\x13.fray.ka.v1.OptionsH\x00R\x02kaB\b\n" +
-	"\x06system\"\xed\x01\n" +
+	"\x02ka\x18\f \x01(\v2\x13.fray.ka.v1.OptionsH\x00R\x02ka\x121\n" +
+	"\x06d20seg\x18\r \x01(\v2\x17.fray.d20seg.v1.OptionsH\x00R\x06d20segB\b\n" +
+	"\x06system\"\x9e\x02\n" +
 	"\tCombatant\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x1e\n" +
@@ -1822,14 +1904,15 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\x04loss\x18\n" +
 	" \x01(\v2\x13.fray.loss.v1.SheetH\x00R\x04loss\x12/\n" +
 	"\x06feerie\x18\v \x01(\v2\x15.fray.feerie.v1.SheetH\x00R\x06feerie\x12#\n" +
-	"\x02ka\x18\f \x01(\v2\x11.fray.ka.v1.SheetH\x00R\x02kaB\a\n" +
+	"\x02ka\x18\f \x01(\v2\x11.fray.ka.v1.SheetH\x00R\x02ka\x12/\n" +
+	"\x06d20seg\x18\r \x01(\v2\x15.fray.d20seg.v1.SheetH\x00R\x06d20segB\a\n" +
 	"\x05sheet\"l\n" +
 	"\x0fPendingReaction\x12!\n" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12\x1e\n" +
 	"\n" +
 	"controller\x18\x02 \x01(\tR\n" +
 	"controller\x12\x16\n" +
-	"\x06prompt\x18\x03 \x01(\tR\x06prompt\"\x9d\x05\n" +
+	"\x06prompt\x18\x03 \x01(\tR\x06prompt\"\xce\x05\n" +
 	"\x0eEncounterState\x12!\n" +
 	"\fencounter_id\x18\x01 \x01(\tR\vencounterId\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x1f\n" +
@@ -1853,8 +1936,9 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\aoptions\x18\r \x01(\v2\x1e.fray.encounter.v1.RuleOptionsR\aoptions\x12)\n" +
 	"\x04loss\x18\x14 \x01(\v2\x13.fray.loss.v1.StateH\x00R\x04loss\x12/\n" +
 	"\x06feerie\x18\x15 \x01(\v2\x15.fray.feerie.v1.StateH\x00R\x06feerie\x12#\n" +
-	"\x02ka\x18\x16 \x01(\v2\x11.fray.ka.v1.StateH\x00R\x02kaB\b\n" +
-	"\x06system\"\x91\x04\n" +
+	"\x02ka\x18\x16 \x01(\v2\x11.fray.ka.v1.StateH\x00R\x02ka\x12/\n" +
+	"\x06d20seg\x18\x17 \x01(\v2\x15.fray.d20seg.v1.StateH\x00R\x06d20segB\b\n" +
+	"\x06system\"\xc3\x04\n" +
 	"\aCommand\x12<\n" +
 	"\x06create\x18\x01 \x01(\v2\".fray.encounter.v1.CreateEncounterH\x00R\x06create\x12F\n" +
 	"\radd_combatant\x18\x02 \x01(\v2\x1f.fray.encounter.v1.AddCombatantH\x00R\faddCombatant\x12O\n" +
@@ -1864,7 +1948,8 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\x06rewind\x18\x06 \x01(\v2\x19.fray.encounter.v1.RewindH\x00R\x06rewind\x12*\n" +
 	"\x04loss\x18\x14 \x01(\v2\x14.fray.loss.v1.ActionH\x00R\x04loss\x120\n" +
 	"\x06feerie\x18\x15 \x01(\v2\x16.fray.feerie.v1.ActionH\x00R\x06feerie\x12$\n" +
-	"\x02ka\x18\x16 \x01(\v2\x12.fray.ka.v1.ActionH\x00R\x02kaB\x06\n" +
+	"\x02ka\x18\x16 \x01(\v2\x12.fray.ka.v1.ActionH\x00R\x02ka\x120\n" +
+	"\x06d20seg\x18\x17 \x01(\v2\x16.fray.d20seg.v1.ActionH\x00R\x06d20segB\x06\n" +
 	"\x04kind\"\xa5\x01\n" +
 	"\x0fCreateEncounter\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1f\n" +
@@ -1883,7 +1968,7 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\x06Rewind\x12\x1f\n" +
 	"\vto_sequence\x18\x01 \x01(\x04R\n" +
 	"toSequence\x12\x16\n" +
-	"\x06reason\x18\x02 \x01(\tR\x06reason\"\xba\a\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\"\xeb\a\n" +
 	"\x05Event\x12!\n" +
 	"\fencounter_id\x18\x01 \x01(\tR\vencounterId\x12\x1a\n" +
 	"\bsequence\x18\x02 \x01(\x04R\bsequence\x12\x19\n" +
@@ -1904,7 +1989,8 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\x11encounter_rewound\x18\x19 \x01(\v2#.fray.encounter.v1.EncounterRewoundH\x00R\x10encounterRewound\x12)\n" +
 	"\x04loss\x18( \x01(\v2\x13.fray.loss.v1.EventH\x00R\x04loss\x12/\n" +
 	"\x06feerie\x18) \x01(\v2\x15.fray.feerie.v1.EventH\x00R\x06feerie\x12#\n" +
-	"\x02ka\x18* \x01(\v2\x11.fray.ka.v1.EventH\x00R\x02kaB\t\n" +
+	"\x02ka\x18* \x01(\v2\x11.fray.ka.v1.EventH\x00R\x02ka\x12/\n" +
+	"\x06d20seg\x18+ \x01(\v2\x15.fray.d20seg.v1.EventH\x00R\x06d20segB\t\n" +
 	"\apayload\"\xa2\x01\n" +
 	"\x10EncounterCreated\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1f\n" +
@@ -1988,67 +2074,77 @@ var file_fray_encounter_v1_encounter_proto_goTypes = []any{
 	(*v1.Options)(nil),            // 22: fray.loss.v1.Options
 	(*v11.Options)(nil),           // 23: fray.feerie.v1.Options
 	(*v12.Options)(nil),           // 24: fray.ka.v1.Options
-	(*v1.Sheet)(nil),              // 25: fray.loss.v1.Sheet
-	(*v11.Sheet)(nil),             // 26: fray.feerie.v1.Sheet
-	(*v12.Sheet)(nil),             // 27: fray.ka.v1.Sheet
-	(*v1.State)(nil),              // 28: fray.loss.v1.State
-	(*v11.State)(nil),             // 29: fray.feerie.v1.State
-	(*v12.State)(nil),             // 30: fray.ka.v1.State
-	(*v1.Action)(nil),             // 31: fray.loss.v1.Action
-	(*v11.Action)(nil),            // 32: fray.feerie.v1.Action
-	(*v12.Action)(nil),            // 33: fray.ka.v1.Action
-	(*timestamppb.Timestamp)(nil), // 34: google.protobuf.Timestamp
-	(*v1.Event)(nil),              // 35: fray.loss.v1.Event
-	(*v11.Event)(nil),             // 36: fray.feerie.v1.Event
-	(*v12.Event)(nil),             // 37: fray.ka.v1.Event
+	(*v13.Options)(nil),           // 25: fray.d20seg.v1.Options
+	(*v1.Sheet)(nil),              // 26: fray.loss.v1.Sheet
+	(*v11.Sheet)(nil),             // 27: fray.feerie.v1.Sheet
+	(*v12.Sheet)(nil),             // 28: fray.ka.v1.Sheet
+	(*v13.Sheet)(nil),             // 29: fray.d20seg.v1.Sheet
+	(*v1.State)(nil),              // 30: fray.loss.v1.State
+	(*v11.State)(nil),             // 31: fray.feerie.v1.State
+	(*v12.State)(nil),             // 32: fray.ka.v1.State
+	(*v13.State)(nil),             // 33: fray.d20seg.v1.State
+	(*v1.Action)(nil),             // 34: fray.loss.v1.Action
+	(*v11.Action)(nil),            // 35: fray.feerie.v1.Action
+	(*v12.Action)(nil),            // 36: fray.ka.v1.Action
+	(*v13.Action)(nil),            // 37: fray.d20seg.v1.Action
+	(*timestamppb.Timestamp)(nil), // 38: google.protobuf.Timestamp
+	(*v1.Event)(nil),              // 39: fray.loss.v1.Event
+	(*v11.Event)(nil),             // 40: fray.feerie.v1.Event
+	(*v12.Event)(nil),             // 41: fray.ka.v1.Event
+	(*v13.Event)(nil),             // 42: fray.d20seg.v1.Event
 }
 var file_fray_encounter_v1_encounter_proto_depIdxs = []int32{
 	22, // 0: fray.encounter.v1.RuleOptions.loss:type_name -> fray.loss.v1.Options
 	23, // 1: fray.encounter.v1.RuleOptions.feerie:type_name -> fray.feerie.v1.Options
 	24, // 2: fray.encounter.v1.RuleOptions.ka:type_name -> fray.ka.v1.Options
-	25, // 3: fray.encounter.v1.Combatant.loss:type_name -> fray.loss.v1.Sheet
-	26, // 4: fray.encounter.v1.Combatant.feerie:type_name -> fray.feerie.v1.Sheet
-	27, // 5: fray.encounter.v1.Combatant.ka:type_name -> fray.ka.v1.Sheet
-	0,  // 6: fray.encounter.v1.EncounterState.status:type_name -> fray.encounter.v1.EncounterStatus
-	2,  // 7: fray.encounter.v1.EncounterState.combatants:type_name -> fray.encounter.v1.Combatant
-	3,  // 8: fray.encounter.v1.EncounterState.pending:type_name -> fray.encounter.v1.PendingReaction
-	1,  // 9: fray.encounter.v1.EncounterState.options:type_name -> fray.encounter.v1.RuleOptions
-	28, // 10: fray.encounter.v1.EncounterState.loss:type_name -> fray.loss.v1.State
-	29, // 11: fray.encounter.v1.EncounterState.feerie:type_name -> fray.feerie.v1.State
-	30, // 12: fray.encounter.v1.EncounterState.ka:type_name -> fray.ka.v1.State
-	6,  // 13: fray.encounter.v1.Command.create:type_name -> fray.encounter.v1.CreateEncounter
-	7,  // 14: fray.encounter.v1.Command.add_combatant:type_name -> fray.encounter.v1.AddCombatant
-	8,  // 15: fray.encounter.v1.Command.remove_combatant:type_name -> fray.encounter.v1.RemoveCombatant
-	9,  // 16: fray.encounter.v1.Command.start:type_name -> fray.encounter.v1.StartEncounter
-	10, // 17: fray.encounter.v1.Command.end:type_name -> fray.encounter.v1.EndEncounter
-	11, // 18: fray.encounter.v1.Command.rewind:type_name -> fray.encounter.v1.Rewind
-	31, // 19: fray.encounter.v1.Command.loss:type_name -> fray.loss.v1.Action
-	32, // 20: fray.encounter.v1.Command.feerie:type_name -> fray.feerie.v1.Action
-	33, // 21: fray.encounter.v1.Command.ka:type_name -> fray.ka.v1.Action
-	1,  // 22: fray.encounter.v1.CreateEncounter.options:type_name -> fray.encounter.v1.RuleOptions
-	2,  // 23: fray.encounter.v1.AddCombatant.combatant:type_name -> fray.encounter.v1.Combatant
-	34, // 24: fray.encounter.v1.Event.time:type_name -> google.protobuf.Timestamp
-	5,  // 25: fray.encounter.v1.Event.command:type_name -> fray.encounter.v1.Command
-	13, // 26: fray.encounter.v1.Event.encounter_created:type_name -> fray.encounter.v1.EncounterCreated
-	14, // 27: fray.encounter.v1.Event.combatant_added:type_name -> fray.encounter.v1.CombatantAdded
-	15, // 28: fray.encounter.v1.Event.combatant_removed:type_name -> fray.encounter.v1.CombatantRemoved
-	16, // 29: fray.encounter.v1.Event.encounter_started:type_name -> fray.encounter.v1.EncounterStarted
-	17, // 30: fray.encounter.v1.Event.encounter_ended:type_name -> fray.encounter.v1.EncounterEnded
-	18, // 31: fray.encounter.v1.Event.encounter_rewound:type_name -> fray.encounter.v1.EncounterRewound
-	35, // 32: fray.encounter.v1.Event.loss:type_name -> fray.loss.v1.Event
-	36, // 33: fray.encounter.v1.Event.feerie:type_name -> fray.feerie.v1.Event
-	37, // 34: fray.encounter.v1.Event.ka:type_name -> fray.ka.v1.Event
-	1,  // 35: fray.encounter.v1.EncounterCreated.options:type_name -> fray.encounter.v1.RuleOptions
-	2,  // 36: fray.encounter.v1.CombatantAdded.combatant:type_name -> fray.encounter.v1.Combatant
-	4,  // 37: fray.encounter.v1.EncounterRewound.state:type_name -> fray.encounter.v1.EncounterState
-	4,  // 38: fray.encounter.v1.Snapshot.state:type_name -> fray.encounter.v1.EncounterState
-	21, // 39: fray.encounter.v1.Snapshot.commands:type_name -> fray.encounter.v1.Snapshot.CommandsEntry
-	12, // 40: fray.encounter.v1.EventBatch.events:type_name -> fray.encounter.v1.Event
-	41, // [41:41] is the sub-list for method output_type
-	41, // [41:41] is the sub-list for method input_type
-	41, // [41:41] is the sub-list for extension type_name
-	41, // [41:41] is the sub-list for extension extendee
-	0,  // [0:41] is the sub-list for field type_name
+	25, // 3: fray.encounter.v1.RuleOptions.d20seg:type_name -> fray.d20seg.v1.Options
+	26, // 4: fray.encounter.v1.Combatant.loss:type_name -> fray.loss.v1.Sheet
+	27, // 5: fray.encounter.v1.Combatant.feerie:type_name -> fray.feerie.v1.Sheet
+	28, // 6: fray.encounter.v1.Combatant.ka:type_name -> fray.ka.v1.Sheet
+	29, // 7: fray.encounter.v1.Combatant.d20seg:type_name -> fray.d20seg.v1.Sheet
+	0,  // 8: fray.encounter.v1.EncounterState.status:type_name -> fray.encounter.v1.EncounterStatus
+	2,  // 9: fray.encounter.v1.EncounterState.combatants:type_name -> fray.encounter.v1.Combatant
+	3,  // 10: fray.encounter.v1.EncounterState.pending:type_name -> fray.encounter.v1.PendingReaction
+	1,  // 11: fray.encounter.v1.EncounterState.options:type_name -> fray.encounter.v1.RuleOptions
+	30, // 12: fray.encounter.v1.EncounterState.loss:type_name -> fray.loss.v1.State
+	31, // 13: fray.encounter.v1.EncounterState.feerie:type_name -> fray.feerie.v1.State
+	32, // 14: fray.encounter.v1.EncounterState.ka:type_name -> fray.ka.v1.State
+	33, // 15: fray.encounter.v1.EncounterState.d20seg:type_name -> fray.d20seg.v1.State
+	6,  // 16: fray.encounter.v1.Command.create:type_name -> fray.encounter.v1.CreateEncounter
+	7,  // 17: fray.encounter.v1.Command.add_combatant:type_name -> fray.encounter.v1.AddCombatant
+	8,  // 18: fray.encounter.v1.Command.remove_combatant:type_name -> fray.encounter.v1.RemoveCombatant
+	9,  // 19: fray.encounter.v1.Command.start:type_name -> fray.encounter.v1.StartEncounter
+	10, // 20: fray.encounter.v1.Command.end:type_name -> fray.encounter.v1.EndEncounter
+	11, // 21: fray.encounter.v1.Command.rewind:type_name -> fray.encounter.v1.Rewind
+	34, // 22: fray.encounter.v1.Command.loss:type_name -> fray.loss.v1.Action
+	35, // 23: fray.encounter.v1.Command.feerie:type_name -> fray.feerie.v1.Action
+	36, // 24: fray.encounter.v1.Command.ka:type_name -> fray.ka.v1.Action
+	37, // 25: fray.encounter.v1.Command.d20seg:type_name -> fray.d20seg.v1.Action
+	1,  // 26: fray.encounter.v1.CreateEncounter.options:type_name -> fray.encounter.v1.RuleOptions
+	2,  // 27: fray.encounter.v1.AddCombatant.combatant:type_name -> fray.encounter.v1.Combatant
+	38, // 28: fray.encounter.v1.Event.time:type_name -> google.protobuf.Timestamp
+	5,  // 29: fray.encounter.v1.Event.command:type_name -> fray.encounter.v1.Command
+	13, // 30: fray.encounter.v1.Event.encounter_created:type_name -> fray.encounter.v1.EncounterCreated
+	14, // 31: fray.encounter.v1.Event.combatant_added:type_name -> fray.encounter.v1.CombatantAdded
+	15, // 32: fray.encounter.v1.Event.combatant_removed:type_name -> fray.encounter.v1.CombatantRemoved
+	16, // 33: fray.encounter.v1.Event.encounter_started:type_name -> fray.encounter.v1.EncounterStarted
+	17, // 34: fray.encounter.v1.Event.encounter_ended:type_name -> fray.encounter.v1.EncounterEnded
+	18, // 35: fray.encounter.v1.Event.encounter_rewound:type_name -> fray.encounter.v1.EncounterRewound
+	39, // 36: fray.encounter.v1.Event.loss:type_name -> fray.loss.v1.Event
+	40, // 37: fray.encounter.v1.Event.feerie:type_name -> fray.feerie.v1.Event
+	41, // 38: fray.encounter.v1.Event.ka:type_name -> fray.ka.v1.Event
+	42, // 39: fray.encounter.v1.Event.d20seg:type_name -> fray.d20seg.v1.Event
+	1,  // 40: fray.encounter.v1.EncounterCreated.options:type_name -> fray.encounter.v1.RuleOptions
+	2,  // 41: fray.encounter.v1.CombatantAdded.combatant:type_name -> fray.encounter.v1.Combatant
+	4,  // 42: fray.encounter.v1.EncounterRewound.state:type_name -> fray.encounter.v1.EncounterState
+	4,  // 43: fray.encounter.v1.Snapshot.state:type_name -> fray.encounter.v1.EncounterState
+	21, // 44: fray.encounter.v1.Snapshot.commands:type_name -> fray.encounter.v1.Snapshot.CommandsEntry
+	12, // 45: fray.encounter.v1.EventBatch.events:type_name -> fray.encounter.v1.Event
+	46, // [46:46] is the sub-list for method output_type
+	46, // [46:46] is the sub-list for method input_type
+	46, // [46:46] is the sub-list for extension type_name
+	46, // [46:46] is the sub-list for extension extendee
+	0,  // [0:46] is the sub-list for field type_name
 }
 
 func init() { file_fray_encounter_v1_encounter_proto_init() }
@@ -2060,16 +2156,19 @@ func file_fray_encounter_v1_encounter_proto_init() {
 		(*RuleOptions_Loss)(nil),
 		(*RuleOptions_Feerie)(nil),
 		(*RuleOptions_Ka)(nil),
+		(*RuleOptions_D20Seg)(nil),
 	}
 	file_fray_encounter_v1_encounter_proto_msgTypes[1].OneofWrappers = []any{
 		(*Combatant_Loss)(nil),
 		(*Combatant_Feerie)(nil),
 		(*Combatant_Ka)(nil),
+		(*Combatant_D20Seg)(nil),
 	}
 	file_fray_encounter_v1_encounter_proto_msgTypes[3].OneofWrappers = []any{
 		(*EncounterState_Loss)(nil),
 		(*EncounterState_Feerie)(nil),
 		(*EncounterState_Ka)(nil),
+		(*EncounterState_D20Seg)(nil),
 	}
 	file_fray_encounter_v1_encounter_proto_msgTypes[4].OneofWrappers = []any{
 		(*Command_Create)(nil),
@@ -2081,6 +2180,7 @@ func file_fray_encounter_v1_encounter_proto_init() {
 		(*Command_Loss)(nil),
 		(*Command_Feerie)(nil),
 		(*Command_Ka)(nil),
+		(*Command_D20Seg)(nil),
 	}
 	file_fray_encounter_v1_encounter_proto_msgTypes[11].OneofWrappers = []any{
 		(*Event_EncounterCreated)(nil),
@@ -2092,6 +2192,7 @@ func file_fray_encounter_v1_encounter_proto_init() {
 		(*Event_Loss)(nil),
 		(*Event_Feerie)(nil),
 		(*Event_Ka)(nil),
+		(*Event_D20Seg)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
