@@ -2,6 +2,7 @@
 package systems
 
 import (
+	"github.com/fray-rpg/fray/rules/d20seg"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/rules/feerie"
 	"github.com/fray-rpg/fray/rules/ka"
@@ -10,4 +11,4 @@ import (
 
 // Registry returns a registry of every rule system: the resolver decides with it, the
 // encounter service and the tools fold events with it.
-func Registry() *engine.Registry { return engine.NewRegistry(loss.New(), feerie.New(), ka.New()) }
+func Registry() *engine.Registry { return engine.NewRegistry(loss.New(), feerie.New(), ka.New(), d20seg.New()) }

@@ -47,7 +47,7 @@ func TestRulesetsAndDescribe(t *testing.T) {
 		ids = append(ids, r.GetId())
 		require.Equal(t, []uint32{1}, r.GetVersions())
 	}
-	require.Equal(t, []string{"feerie", "ka", "loss"}, ids)
+	require.Equal(t, []string{"d20seg", "feerie", "ka", "loss"}, ids)
 
 	d, err := c.DescribeRuleset(ctx, &rulesv1.DescribeRulesetRequest{Id: "loss"})
 	require.NoError(t, err)

@@ -1,0 +1,394 @@
+// Package d20seg implements the d20 variant of shared/rules/d20seg.md: a fixed Initiative,
+// rounds of segments, attack costs by base attack bonus, criticals by a margin of 20.
+package d20seg
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+
+	d20segv1 "github.com/fray-rpg/fray/gen/fray/d20seg/v1"
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	"github.com/fray-rpg/fray/rules/dice"
+	"github.com/fray-rpg/fray/rules/engine"
+	"google.golang.org/protobuf/proto"
+)
+
+// ID and Version of the rule system.
+const (
+	ID      = "d20seg"
+	Version = 1
+)
+
+// Numbers of the rules.
+const (
+	FirstSegment     = 0  // D20-013
+	LastSegment      = 5  // D20-013
+	SurpriseSegments = 3  // D20-004: segments 0–2
+	CriticalMargin   = 20 // D20-042
+	NoStealth        = 15 // D20-003
+)
+
+// System is the d20 segment system, version 1.
+type System struct{}
+
+// New returns the d20 segment system.
+func New() System { return System{} }
+
+func (System) ID() string      { return ID }
+func (System) Name() string    { return "d20 à segments" }
+func (System) Version() uint32 { return Version }
+
+func segState(st *encounterv1.EncounterState) *d20segv1.State {
+	if s := st.GetD20Seg(); s != nil {
+		if s.Combatants == nil {
+			s.Combatants = map[string]*d20segv1.CombatantState{}
+		}
+		return s
+	}
+	s := &d20segv1.State{Combatants: map[string]*d20segv1.CombatantState{}}
+	st.System = &encounterv1.EncounterState_D20Seg{D20Seg: s}
+	return s
+}
+
+func options(st *encounterv1.EncounterState) *d20segv1.Options { return st.GetOptions().GetD20Seg() }
+
+func event(e *d20segv1.Event) *encounterv1.Event {
+	return &encounterv1.Event{Payload: &encounterv1.Event_D20Seg{D20Seg: e}}
+}
+
+func one(e *d20segv1.Event) []*encounterv1.Event { return []*encounterv1.Event{event(e)} }
+
+// Options validates house rules and fills in the defaults (D20-000, D20-002, D20-020, D20-044).
+func (System) Options(in *encounterv1.RuleOptions) (*encounterv1.RuleOptions, error) {
+	if in != nil && in.GetSystem() != nil && in.GetD20Seg() == nil {
+		return nil, engine.Invalid("", "the options given are not d20seg options")
+	}
+	o := proto.CloneOf(in.GetD20Seg())
+	if o == nil {
+		o = &d20segv1.Options{}
+	}
+	if len(o.ApprehensionScale) == 0 {
+		o.ApprehensionScale = []int32{2, 5, 10}
+	}
+	if len(o.ApprehensionScale) != 3 {
+		return nil, engine.Invalid("D20-002", "apprehension_scale gives light, medium and high")
+	}
+	if o.CarryOver == nil {
+		o.CarryOver = proto.Bool(false)
+	}
+	if o.DownAt == nil {
+		o.DownAt = proto.Int32(0)
+	}
+	if o.SkipApprehension == nil {
+		o.SkipApprehension = proto.Bool(false)
+	}
+	return &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_D20Seg{D20Seg: o}}, nil
+}
+
+// CheckCombatant validates a d20seg sheet.
+func (System) CheckCombatant(_ *encounterv1.EncounterState, c *encounterv1.Combatant) error {
+	sh := c.GetD20Seg()
+	who := c.GetName()
+	if sh == nil {
+		return engine.Invalid("", "malformed sheet for %s: a d20seg encounter needs a d20seg sheet", who)
+	}
+	if sh.GetHitPoints() < 1 {
+		return engine.Invalid("D20-044", "malformed sheet for %s: it needs hit points", who)
+	}
+	if sh.GetSize() == d20segv1.Size_SIZE_UNSPECIFIED {
+		return engine.Invalid("D20-030", "malformed sheet for %s: give its size (I, Min, Tp, P, M, G, Tg, Gig, Col)", who)
+	}
+	if sh.GetBba() < 0 || sh.GetBba() > 40 {
+		return engine.Invalid("D20-017", "malformed sheet for %s: BBA runs from 0 to 40", who)
+	}
+	for _, s := range sh.GetExtraSegments() {
+		if s != -1 && s != 6 && s != 7 {
+			return engine.Invalid("D20-014", "malformed sheet for %s: extra segments are −1, 6 and 7, not %d", who, s)
+		}
+	}
+	for _, w := range sh.GetWeapons() {
+		if _, err := dice.Parse(w.GetDice()); err != nil {
+			return engine.Invalid("D20-041", "malformed sheet for %s: weapon %q: %v", who, w.GetName(), err)
+		}
+	}
+	return nil
+}
+
+// EquipmentModifier is the Initiative modifier of a combatant's equipment (D20-010).
+func EquipmentModifier(sh *d20segv1.Sheet) int32 {
+	var m int32
+	switch sh.GetArmour() {
+	case d20segv1.Armour_ARMOUR_NONE:
+		m++
+	case d20segv1.Armour_ARMOUR_MEDIUM:
+		m--
+	case d20segv1.Armour_ARMOUR_HEAVY:
+		m -= 2
+	}
+	switch sh.GetShield() {
+	case d20segv1.Shield_SHIELD_SHIELD:
+		m--
+	case d20segv1.Shield_SHIELD_PAVISE:
+		m -= 2
+	}
+	switch sh.GetWeaponClass() {
+	case d20segv1.WeaponClass_WEAPON_CLASS_UNARMED:
+		m++
+	case d20segv1.WeaponClass_WEAPON_CLASS_ONE_HANDED, d20segv1.WeaponClass_WEAPON_CLASS_RANGED:
+		m--
+	case d20segv1.WeaponClass_WEAPON_CLASS_TWO_HANDED:
+		m -= 2
+	}
+	return m
+}
+
+// Initiative = Rapidité + equipment (D20-010).
+func Initiative(sh *d20segv1.Sheet) int32 { return sh.GetRapidite() + EquipmentModifier(sh) }
+
+// AttackCost by BBA (D20-017): the n-th attack of the round (from 0).
+func AttackCost(bba, nth int32) int32 {
+	switch {
+	case bba >= 16:
+		if nth == 0 {
+			return 1
+		}
+		return 2
+	case bba >= 11:
+		return 2
+	case bba >= 6:
+		return 3
+	default:
+		return 4
+	}
+}
+
+// SpellCost by category (D20-018, D20-021).
+func SpellCost(c *d20segv1.Cast) (int32, error) {
+	if c.GetStatedSegments() > 0 {
+		return c.GetStatedSegments(), nil
+	}
+	if c.GetPureMagic() {
+		return 0, engine.Invalid("D20-021", "pure magic has no table entry: give the spell's stated casting time")
+	}
+	var cost int32
+	switch l := c.GetLevel(); {
+	case l < 0 || l > 9:
+		return 0, engine.Invalid("D20-018", "a spell level runs from 0 to 9, not %d", l)
+	case l == 0:
+		cost = 1
+	case l <= 3:
+		cost = 2
+	case l <= 6:
+		cost = 3
+	default:
+		cost = 4
+	}
+	if c.GetSpecial() {
+		cost++
+	}
+	return cost, nil
+}
+
+// Reach in centimetres by size (D20-030).
+func Reach(s d20segv1.Size) int32 {
+	switch s {
+	case d20segv1.Size_SIZE_P, d20segv1.Size_SIZE_M:
+		return 150
+	case d20segv1.Size_SIZE_G:
+		return 300
+	case d20segv1.Size_SIZE_TG:
+		return 450
+	case d20segv1.Size_SIZE_GIG:
+		return 600
+	case d20segv1.Size_SIZE_COL:
+		return 900
+	}
+	return 0
+}
+
+// Space in centimetres by size (D20-030).
+func Space(s d20segv1.Size) int32 {
+	switch s {
+	case d20segv1.Size_SIZE_I:
+		return 15
+	case d20segv1.Size_SIZE_MIN:
+		return 30
+	case d20segv1.Size_SIZE_TP:
+		return 75
+	}
+	return max(Reach(s), 150)
+}
+
+// ApprehensionModifier of a situation (D20-001, D20-002).
+func ApprehensionModifier(o *d20segv1.Options, s d20segv1.Situation) int32 {
+	light, medium, high := o.GetApprehensionScale()[0], o.GetApprehensionScale()[1], o.GetApprehensionScale()[2]
+	switch s {
+	case d20segv1.Situation_SITUATION_OPEN_VIEW:
+		return medium
+	case d20segv1.Situation_SITUATION_CLUTTERED_VIEW, d20segv1.Situation_SITUATION_NIGHT, d20segv1.Situation_SITUATION_BUSY,
+		d20segv1.Situation_SITUATION_HUBBUB, d20segv1.Situation_SITUATION_IMPAIRED:
+		return -light
+	case d20segv1.Situation_SITUATION_DESERTED:
+		return high
+	case d20segv1.Situation_SITUATION_VERY_BUSY, d20segv1.Situation_SITUATION_UNCONVENTIONAL_ATTACK:
+		return -medium
+	case d20segv1.Situation_SITUATION_VIGILANT:
+		return light
+	}
+	return 0
+}
+
+type fighter struct {
+	c  *encounterv1.Combatant
+	sh *d20segv1.Sheet
+	cs *d20segv1.CombatantState
+}
+
+func (f fighter) id() string   { return f.c.GetId() }
+func (f fighter) name() string { return f.c.GetName() }
+
+func fighterOf(st *encounterv1.EncounterState, id string) (fighter, error) {
+	c := engine.FindCombatant(st, id)
+	if c == nil {
+		return fighter{}, engine.NotFound("there is no combatant %q in this encounter", id)
+	}
+	cs := segState(st).GetCombatants()[id]
+	if cs == nil {
+		cs = &d20segv1.CombatantState{}
+	}
+	return fighter{c: c, sh: c.GetD20Seg(), cs: cs}, nil
+}
+
+func fighters(st *encounterv1.EncounterState) []fighter {
+	var out []fighter
+	for _, c := range st.GetCombatants() {
+		f, _ := fighterOf(st, c.GetId())
+		out = append(out, f)
+	}
+	return out
+}
+
+// segments a combatant may use this round (D20-013, D20-014; the surprise round 0–2, D20-004).
+func (f fighter) first(round int32) int32 {
+	if round > 0 && slices.Contains(f.sh.GetExtraSegments(), -1) {
+		return -1
+	}
+	return FirstSegment
+}
+
+func (f fighter) last(round int32) int32 {
+	if round == 0 {
+		return SurpriseSegments - 1
+	}
+	l := int32(LastSegment)
+	for _, s := range f.sh.GetExtraSegments() {
+		if s > l && (s == 6 || (s == 7 && slices.Contains(f.sh.GetExtraSegments(), 6))) {
+			l = s
+		}
+	}
+	return l
+}
+
+// Start fixes the Initiative for the combat, tied ones by a d20 roll-off (D20-010…D20-012),
+// and begins round 1.
+func (System) Start(st *encounterv1.EncounterState, env engine.Env) ([]*encounterv1.Event, error) {
+	cs := &d20segv1.CombatStarted{}
+	byInit := map[int32][]string{}
+	for _, f := range fighters(st) {
+		e := &d20segv1.InitiativeEntry{CombatantId: f.id(), Rapidite: f.sh.GetRapidite(), Equipment: EquipmentModifier(f.sh), Initiative: Initiative(f.sh)}
+		cs.Initiative = append(cs.Initiative, e)
+		byInit[e.GetInitiative()] = append(byInit[e.GetInitiative()], f.id())
+	}
+	inits := make([]int32, 0, len(byInit))
+	for i := range byInit {
+		inits = append(inits, i)
+	}
+	sort.Slice(inits, func(a, b int) bool { return inits[a] < inits[b] })
+	order := map[string]int32{}
+	for _, i := range inits {
+		ids := byInit[i]
+		if len(ids) < 2 {
+			continue
+		}
+		// Roll off among the tied only, again while still tied (D20-011).
+		ranked := rollOff(ids, env.Dice, cs)
+		for n, id := range ranked {
+			order[id] = int32(n)
+		}
+	}
+	for _, e := range cs.Initiative {
+		e.TieOrder = order[e.GetCombatantId()]
+	}
+	return []*encounterv1.Event{
+		event(&d20segv1.Event{Kind: &d20segv1.Event_CombatStarted{CombatStarted: cs}}),
+		event(&d20segv1.Event{Kind: &d20segv1.Event_RoundStarted{RoundStarted: &d20segv1.RoundStarted{Round: 1}}}),
+	}, nil
+}
+
+// rollOff orders tied combatants by d20, highest first, rolling again among those still tied.
+func rollOff(ids []string, roller dice.Roller, cs *d20segv1.CombatStarted) []string {
+	ro := &d20segv1.RollOff{CombatantIds: ids}
+	score := map[string]int32{}
+	for _, id := range ids {
+		r := roller.Roll(dice.Expr{Count: 1, Sides: 20})
+		ro.Rolls = append(ro.Rolls, r)
+		score[id] = r.GetTotal()
+	}
+	cs.RollOffs = append(cs.RollOffs, ro)
+	groups := map[int32][]string{}
+	for _, id := range ids {
+		groups[score[id]] = append(groups[score[id]], id)
+	}
+	vals := make([]int32, 0, len(groups))
+	for v := range groups {
+		vals = append(vals, v)
+	}
+	sort.Slice(vals, func(a, b int) bool { return vals[a] > vals[b] })
+	var out []string
+	for _, v := range vals {
+		g := groups[v]
+		if len(g) > 1 {
+			g = rollOff(g, roller, cs)
+		}
+		out = append(out, g...)
+	}
+	return out
+}
+
+// upNext: the combatant that acts next — the earliest next free segment, then the higher
+// Initiative, then the roll-off (D20-015).
+func upNext(st *encounterv1.EncounterState) (fighter, bool) {
+	s := segState(st)
+	var best fighter
+	found := false
+	for _, f := range fighters(st) {
+		if f.cs.GetDown() || f.cs.GetEndedTurn() || (s.GetRound() == 0 && f.cs.GetSurprised()) {
+			continue
+		}
+		if f.cs.GetNextSegment() > f.last(s.GetRound()) && !f.cs.GetFreeActionLeft() {
+			continue
+		}
+		if !found || before(f, best) {
+			best, found = f, true
+		}
+	}
+	return best, found
+}
+
+func before(a, b fighter) bool {
+	if a.cs.GetNextSegment() != b.cs.GetNextSegment() {
+		return a.cs.GetNextSegment() < b.cs.GetNextSegment()
+	}
+	if a.cs.GetInitiative() != b.cs.GetInitiative() {
+		return a.cs.GetInitiative() > b.cs.GetInitiative()
+	}
+	return a.cs.GetTieOrder() < b.cs.GetTieOrder()
+}
+
+func describeRound(r int32) string {
+	if r == 0 {
+		return "the surprise round"
+	}
+	return fmt.Sprintf("round %d", r)
+}
