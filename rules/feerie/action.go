@@ -21,8 +21,11 @@ type fighter struct {
 func (f fighter) id() string   { return f.c.GetId() }
 func (f fighter) name() string { return f.c.GetName() }
 
-// able: may take part in the Action (FEE-024).
-func (f fighter) able() bool { return f.cs.GetEssence() > 0 && !f.sh.GetInanimate() }
+// able: may take part in the Action (FEE-024, FEE-026).
+func (f fighter) able() bool { return f.cs.GetEssence() > 0 && !f.inanimate() }
+
+// inanimate: an object, or a character a Power makes one (FEE-023, FEE-026).
+func (f fighter) inanimate() bool { return f.sh.GetInanimate() || f.cs.GetInanimate() }
 
 func fighterOf(st *encounterv1.EncounterState, id string) (fighter, error) {
 	c := engine.FindCombatant(st, id)
@@ -33,7 +36,22 @@ func fighterOf(st *encounterv1.EncounterState, id string) (fighter, error) {
 	if cs == nil {
 		cs = &feeriev1.CombatantState{}
 	}
-	return fighter{c: c, sh: c.GetFeerie(), cs: cs}, nil
+	return fighter{c: c, sh: disarmedSheet(c.GetFeerie(), cs), cs: cs}, nil
+}
+
+// disarmedSheet: a disarmed character's weapon Accessoires give no bonus until it picks the
+// weapon up again (FEE-183).
+func disarmedSheet(sh *feeriev1.Sheet, cs *feeriev1.CombatantState) *feeriev1.Sheet {
+	if !cs.GetDisarmed() || !slices.ContainsFunc(sh.GetAttributes(), (*feeriev1.Attribute).GetWeapon) {
+		return sh
+	}
+	sh = proto.CloneOf(sh)
+	for _, a := range sh.GetAttributes() {
+		if a.GetWeapon() {
+			a.Value = 0
+		}
+	}
+	return sh
 }
 
 func fighters(st *encounterv1.EncounterState) []fighter {
@@ -71,6 +89,16 @@ func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Comman
 			return nil, engine.Forbidden("only the GM makes impersonal events happen")
 		}
 		evs, err = decideImpersonal(st, k.Impersonal)
+	case *feeriev1.Action_Ruling:
+		if !gm {
+			return nil, engine.Forbidden("only the GM rules on a tactic or gives a malus (FEE-036)")
+		}
+		evs, err = decideRuling(st, a.GetCombatantId(), k.Ruling)
+	case *feeriev1.Action_Unseen:
+		if !gm {
+			return nil, engine.Forbidden("only the GM rules that an attacker is unseen (FEE-081)")
+		}
+		evs, err = decideUnseen(st, a.GetCombatantId(), k.Unseen, env.Dice)
 	case *feeriev1.Action_Surprise:
 		if !gm {
 			return nil, engine.Forbidden("only the GM rules on surprise")
@@ -81,6 +109,9 @@ func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Comman
 		f, err := fighterOf(st, a.GetCombatantId())
 		if err != nil {
 			return nil, err
+		}
+		if t := f.cs.GetDeclared().GetTactic(); t.GetInitiative() != 0 || t.GetAttack() != 0 || t.GetDefense() != 0 {
+			return nil, engine.Refused("FEE-080", "%s has already declared a tactic: rule on its surprise before it declares", f.name())
 		}
 		if k.Surprise.GetActions() < 1 {
 			return nil, engine.Invalid("FEE-082", "surprise lasts at least one Action")
@@ -94,11 +125,14 @@ func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Comman
 		if err := engine.MayCommand(st, env.Actor, a.GetCombatantId()); err != nil {
 			return nil, err
 		}
-		f, err := fighterOf(st, a.GetCombatantId())
-		if err != nil {
-			return nil, err
+		f, ferr := fighterOf(st, a.GetCombatantId()) // not err: the refusals below must reach the check after the switch
+		if ferr != nil {
+			return nil, ferr
 		}
-		if !f.able() {
+		if b := a.GetBecomeObject(); f.inanimate() && !(b.GetEnd() && f.cs.GetInanimate()) {
+			return nil, engine.Refused("FEE-026", "%s is an inanimate object and renounces every activity", f.name())
+		}
+		if !f.able() && !f.inanimate() {
 			return nil, engine.Refused("FEE-024", "%s is at 0 Essence and cannot act", f.name())
 		}
 		switch k := a.GetKind().(type) {
@@ -108,9 +142,13 @@ func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Comman
 			evs, err = decideAct(st, f, k.Act)
 		case *feeriev1.Action_Change:
 			evs, err = decideChange(st, f, k.Change)
+		case *feeriev1.Action_Gesture:
+			evs, err = decideGesture(st, f, k.Gesture)
+		case *feeriev1.Action_BecomeObject:
+			evs, err = decideBecomeObject(f, k.BecomeObject)
 		case *feeriev1.Action_Renounce:
 			if s.GetStep() != feeriev1.Step_STEP_COUNTDOWN {
-				return nil, engine.Refused("FEE-075", "there is nothing to renounce before the countdown")
+				return nil, engine.Refused("FEE-075", "%s has nothing to renounce before the countdown", f.name())
 			}
 			evs = one(&feeriev1.Event{Kind: &feeriev1.Event_Renounced{Renounced: &feeriev1.Renounced{CombatantId: f.id()}}})
 		default:
@@ -176,6 +214,7 @@ func rollInitiative(st *encounterv1.EncounterState, roller dice.Roller) *encount
 		if f.cs.GetSurprisedActions() > 0 {
 			m.add("surprised", "FEE-080", -SurpriseInitiative)
 		}
+		m.add("attacking unseen", "FEE-081", f.cs.GetUnseenBonus())
 		r, net := rollDice(st, roller)
 		r.Score = m.sum()
 		r.Modifiers = m
@@ -191,7 +230,7 @@ func rollInitiative(st *encounterv1.EncounterState, roller dice.Roller) *encount
 
 func decideDeclare(st *encounterv1.EncounterState, f fighter, d *feeriev1.Declare) ([]*encounterv1.Event, error) {
 	if feerieState(st).GetStep() != feeriev1.Step_STEP_DECLARING {
-		return nil, engine.Refused("FEE-033", "intentions and tactics are declared at step 1 of the Action; use a change of intention (FEE-070)")
+		return nil, engine.Refused("FEE-033", "%s: intentions and tactics are declared at step 1 of the Action; use a change of intention (FEE-070)", f.name())
 	}
 	if f.cs.GetHasDeclared() {
 		return nil, engine.Refused("FEE-033", "%s has already declared for this Action", f.name())
@@ -240,11 +279,14 @@ func checkIntent(st *encounterv1.EncounterState, f fighter, in *feeriev1.Intent)
 	} else if len(in.GetStrikes()) > 0 {
 		return engine.Invalid("FEE-149", "special strikes go with an attack")
 	}
+	if err := checkSweep(st, f, in); err != nil { // FEE-094, FEE-095
+		return err
+	}
 	if in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_OTHER && aspect(f.sh, in.GetAspect()) < 0 {
 		return engine.Invalid("", "name the Aspect rolled: vigilance, habilete, puissance, resistance or charme")
 	}
 	if _, err := ComputeValues(f.sh, in); err != nil {
-		return err
+		return withName(err, f.name())
 	}
 	return CheckTactic(f.sh, in, f.name())
 }
@@ -276,12 +318,17 @@ func sameIntent(a, b *feeriev1.Intent) bool {
 	if y.GetTactic() != nil {
 		y.Tactic.Preset = ""
 	}
+	for _, i := range []*feeriev1.Intent{x, y} { // walking slowly is free alongside (FEE-047)
+		if i.GetPace() == feeriev1.Pace_PACE_WALK {
+			i.Pace = feeriev1.Pace_PACE_UNSPECIFIED
+		}
+	}
 	return proto.Equal(x, y)
 }
 
 // newRank is the acting rank after a change of tactic (FEE-071).
 func newRank(f fighter, in *feeriev1.Intent, rank int32) int32 {
-	r := f.cs.GetInitiative() - f.cs.GetTactic().GetInitiative() + in.GetTactic().GetInitiative()
+	r := f.cs.GetInitiative() - f.cs.GetInitiativeTactic() + in.GetTactic().GetInitiative()
 	return min(r, rank)
 }
 
@@ -296,14 +343,23 @@ func countdown(st *encounterv1.EncounterState) (int32, error) {
 func decideChange(st *encounterv1.EncounterState, f fighter, c *feeriev1.Change) ([]*encounterv1.Event, error) {
 	rank, err := countdown(st)
 	if err != nil {
-		return nil, err
+		return nil, withName(err, f.name())
+	}
+	if f.cs.GetSurpriseNoActivity() {
+		return nil, engine.Refused("FEE-082", "%s is under a surprise that forbids any activity", f.name())
+	}
+	if !f.cs.GetCanAct() {
+		return nil, engine.Refused("FEE-043", "%s rolled an Initiative of %d and cannot act in this Action, whatever its intention", f.name(), f.cs.GetInitiative())
 	}
 	in := proto.CloneOf(c.GetIntent())
+	if err := CheckNewCap(f.sh, f.cs.GetDeclared(), in, f.name()); err != nil {
+		return nil, err
+	}
 	if err := checkIntent(st, f, in); err != nil {
 		return nil, err
 	}
 	if sameIntent(in, f.cs.GetDeclared()) {
-		return nil, engine.Invalid("FEE-070", "this is the intention already declared")
+		return nil, engine.Invalid("FEE-070", "this is the intention %s already declared", f.name())
 	}
 	return one(&feeriev1.Event{Kind: &feeriev1.Event_IntentionChanged{IntentionChanged: &feeriev1.IntentionChanged{
 		CombatantId: f.id(), Intent: in, Rank: rank, ActingRank: newRank(f, in, rank),
@@ -334,7 +390,7 @@ func defensePenalties(cs *feeriev1.CombatantState, rank int32) int32 {
 func decideAct(st *encounterv1.EncounterState, f fighter, a *feeriev1.Act) ([]*encounterv1.Event, error) {
 	rank, err := countdown(st)
 	if err != nil {
-		return nil, err
+		return nil, withName(err, f.name())
 	}
 	if f.cs.GetSurpriseNoActivity() {
 		return nil, engine.Refused("FEE-082", "%s is under a surprise that forbids any activity", f.name())
@@ -346,35 +402,48 @@ func decideAct(st *encounterv1.EncounterState, f fighter, a *feeriev1.Act) ([]*e
 	if act.GetIntent() == nil {
 		act.Intent = proto.CloneOf(f.cs.GetDeclared())
 	}
+	if err := CheckNewCap(f.sh, f.cs.GetDeclared(), act.GetIntent(), f.name()); err != nil {
+		return nil, err
+	}
 	if err := checkIntent(st, f, act.GetIntent()); err != nil {
 		return nil, err
 	}
-	if e := act.GetEssence(); e < 0 || e >= f.cs.GetEssence() || (options(st).GetEssenceSpendCap() > 0 && e > options(st).GetEssenceSpendCap()) {
-		return nil, engine.Invalid("FEE-005", "%s may spend from 0 to %d Essence on this roll", f.name(), min(f.cs.GetEssence()-1, max(options(st).GetEssenceSpendCap(), f.cs.GetEssence()-1)))
+	if err := checkObjectAndRelentless(st, f, act); err != nil {
+		return nil, err
+	}
+	if e, most := act.GetEssence(), spendable(st, f); e < 0 || e > most {
+		return nil, engine.Invalid("FEE-005", "%s may spend from 0 to %d Essence on this roll", f.name(), most)
 	}
 	if c := act.GetCircumstances(); c.GetRangedDifficulty() != feeriev1.RangedDifficulty_RANGED_DIFFICULTY_UNSPECIFIED && c.GetRange() != feeriev1.Range_RANGE_UNSPECIFIED {
-		return nil, engine.Invalid("FEE-172", "give the ranged difficulty either as one estimate or itemised by range, not both")
+		return nil, engine.Invalid("FEE-172", "%s: give the ranged difficulty either as one estimate or itemised by range, not both", f.name())
+	}
+	if err := checkSituation(st, f, act); err != nil { // FEE-090…FEE-093, FEE-110…FEE-112, FEE-172
+		return nil, err
 	}
 	change := !sameIntent(act.GetIntent(), f.cs.GetDeclared())
 	n := f.cs.GetActivities()
 	q := &feeriev1.Queued{CombatantId: f.id(), Act: act, Rank: rank, Nth: n + 1, ChangeOfIntention: change}
+	q.DeclaredChange = f.cs.GetChangeMalus() > 0
 	var base int32
 	if n == 0 {
 		base = f.cs.GetActingRank()
 		if change {
 			base = newRank(f, act.GetIntent(), rank)
 		}
-		if !f.cs.GetCanAct() && !change {
+		if !f.cs.GetCanAct() { // even through a change of intention (FEE-071)
 			return nil, engine.Refused("FEE-043", "%s rolled an Initiative of %d and cannot act in this Action", f.name(), f.cs.GetInitiative())
 		}
 	} else {
 		if rank >= f.cs.GetLastRank() {
-			return nil, engine.Refused("FEE-060", "a further activity comes at least one rank after the previous one, at rank %d", f.cs.GetLastRank())
+			return nil, engine.Refused("FEE-060", "%s's further activity comes at least one rank after the previous one, at rank %d", f.name(), f.cs.GetLastRank())
 		}
 		base = f.cs.GetLastRank() - SupplementaryRanks
 	}
 	q.Anticipation = max(0, rank-base)
 	q.Delay = max(0, base-rank)
+	if q.GetAnticipation() > 0 && !anyoneActed(st) {
+		return nil, engine.Refused("FEE-051", "%s cannot anticipate: nobody has acted yet in this Action, and the first to act cannot anticipate", f.name())
+	}
 	q.RollPenalty = q.GetAnticipation() + SupplementaryMalus*n + rollPenalties(f.cs, rank) + f.cs.GetChangeMalus()
 	if change {
 		q.RollPenalty += ChangeMalus
@@ -435,8 +504,19 @@ func decideAdvance(sys System, st *encounterv1.EncounterState, a *feeriev1.Advan
 	var out []*encounterv1.Event
 	queue := slices.Clone(s.GetQueue())
 	slices.SortStableFunc(queue, func(x, y *feeriev1.Queued) int { return priority(st, x, y) })
-	for _, q := range queue {
-		ev := resolve(next, q, env.Dice)
+	var before *encounterv1.EncounterState // the state before a group of simultaneous activities
+	for i, q := range queue {
+		if i == 0 || priority(st, queue[i-1], q) != 0 {
+			before = proto.CloneOf(next)
+		}
+		f, _ := fighterOf(next, q.GetCombatantId())
+		g, _ := fighterOf(before, q.GetCombatantId())
+		var ev *encounterv1.Event
+		if f.cs.GetEssence() <= 0 && g.cs.GetEssence() <= 0 { // put out by an earlier activity (FEE-045)
+			ev = cannotAct(f, q)
+		} else {
+			ev = resolve(next, q, env.Dice)
+		}
 		if err := sys.Evolve(next, ev); err != nil {
 			return nil, err
 		}

@@ -20,15 +20,20 @@ func (s System) Describe() *rulesetv1.RulesetDescriptor {
 			{Name: "essence", Description: "the damage track"},
 			{Name: "attributes", Description: "Affinities, Powers (mastery) and Accessoires: name, kind, value, combat, mount, specific"},
 			{Name: "flier, burrower, inanimate", Description: "attack angles (FEE-090) and objects (FEE-023)"},
+			{Name: "mount_id", Description: "the combatant this one rides: mounted combat (FEE-140…FEE-144)"},
 		},
 		Actions: []*rulesetv1.ActionDescriptor{
 			{Name: "declare", Description: "step 1: the intention (activity, target, Attributes applied) and the tactic", Cost: "step 1", Rule: "FEE-040"},
 			{Name: "act", Description: "perform the activity at the current rank: waiting is free, anticipating −1 per rank, a further activity 8 ranks later at −4 each", Cost: "one activity", Rule: "FEE-042"},
 			{Name: "change", Description: "a change of intention: −4 on the activity and on Defense, −4 next Action; a new tactic moves the acting rank", Cost: "−4", Rule: "FEE-070"},
 			{Name: "renounce", Description: "give up the activity, at no cost", Cost: "none", Rule: "FEE-075"},
+			{Name: "gesture", Description: "walking slowly, talking, a simple gesture, an ordinary use of a Power that costs no Essence: free alongside the activities", Cost: "none", Rule: "FEE-047"},
+			{Name: "unseen", Description: "the GM rules an attacker unseen by a victim on guard: dissimulation roll against the victim's Vigilance, +half the margin to Initiative", Cost: "GM, step 1", Rule: "FEE-081"},
 			{Name: "advance", Description: "the GM moves the countdown down, resolving the rank's activities", Cost: "GM", Rule: "FEE-041"},
 			{Name: "impersonal", Description: "the GM's event at rank 0 (fire, drowning)", Cost: "GM", Rule: "FEE-046"},
 			{Name: "surprise", Description: "the GM marks a combatant surprised (−8 Initiative, −4 Defense, no tactic)", Cost: "GM", Rule: "FEE-080"},
+			{Name: "ruling", Description: "the GM cancels or modifies a tactic, or gives a malus to the rest of the Action's rolls", Cost: "GM", Rule: "FEE-036"},
+			{Name: "become_object", Description: "a Power gives the status of an inanimate object: damage as an object, every activity renounced (end: back to life)", Cost: "all activities", Rule: "FEE-026"},
 		},
 		Options: []*rulesetv1.OptionDescriptor{
 			{Name: "roll", Description: "the zero-mean roll of a score", DefaultValue: DefaultRoll, Rule: "FEE-001"},
@@ -68,6 +73,9 @@ func (s System) Describe() *rulesetv1.RulesetDescriptor {
 		{Name: "Range", Rule: "FEE-131", Header: []string{"range", "Defense"}, Rows: []*rulesetv1.TableRow{
 			row("arm's length", "−4"), row("a few steps", "0"), row("moderately far", "+4"), row("far", "+12"), row("very far", "+20"), row("horizon", "+28"),
 		}},
+		{Name: "Exposed proportion", Rule: "FEE-110", Header: []string{"exposed (nearest by ratio, ties to the harder: FEE-185)", "Attack"}, Rows: []*rulesetv1.TableRow{
+			row("whole", "0"), row("a quarter", "−4"), row("a tenth", "−12"), row("a hundredth", "−20"), row("a thousandth", "−28"),
+		}},
 	}
 	return d
 }
@@ -92,14 +100,16 @@ func (System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.Lega
 		var out []*rulesetv1.LegalAction
 		n := f.cs.GetActivities()
 		rank := s.GetRank()
-		if n == 0 && f.cs.GetCanAct() {
-			k := max(0, rank-f.cs.GetActingRank())
+		if k := max(0, rank-f.cs.GetActingRank()); n == 0 && f.cs.GetCanAct() && (k == 0 || anyoneActed(st)) { // FEE-043, FEE-051
 			out = append(out, &rulesetv1.LegalAction{Name: "act", Description: fmt.Sprintf("at rank %d: %+d", rank, -k), Cost: k, Rule: "FEE-050"})
 		} else if n > 0 && rank < f.cs.GetLastRank() {
 			k := max(0, rank-(f.cs.GetLastRank()-SupplementaryRanks))
 			out = append(out, &rulesetv1.LegalAction{Name: "act again", Description: fmt.Sprintf("at rank %d: %+d", rank, -(k + SupplementaryMalus*n)), Cost: k + SupplementaryMalus*n, Rule: "FEE-061"})
 		}
-		out = append(out, &rulesetv1.LegalAction{Name: "change", Cost: ChangeMalus, Rule: "FEE-070"}, &rulesetv1.LegalAction{Name: "renounce", Rule: "FEE-075"})
+		if f.cs.GetCanAct() {
+			out = append(out, &rulesetv1.LegalAction{Name: "change", Cost: ChangeMalus, Rule: "FEE-070"})
+		}
+		out = append(out, &rulesetv1.LegalAction{Name: "renounce", Rule: "FEE-075"}, &rulesetv1.LegalAction{Name: "gesture", Rule: "FEE-047"})
 		return out
 	}
 	return nil

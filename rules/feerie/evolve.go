@@ -48,6 +48,7 @@ func evolve(st *encounterv1.EncounterState, s *feeriev1.State, e *feeriev1.Event
 			cs.HasDeclared, cs.Declared, cs.Activities, cs.LastRank, cs.Penalties = false, nil, 0, 0, nil
 			cs.Renounced, cs.ChangeMalus, cs.EngagedBy, cs.Aim = false, 0, nil, 0
 			cs.Initiative, cs.ActingRank, cs.CanAct = 0, 0, false
+			cs.UnseenBonus = 0 // FEE-081: for the one Action
 		}
 	case *feeriev1.Event_Declared:
 		cs, err := get(k.Declared.GetCombatantId())
@@ -73,6 +74,7 @@ func evolve(st *encounterv1.EncounterState, s *feeriev1.State, e *feeriev1.Event
 			r := ir.GetResult()
 			cs.Initiative, cs.ActingRank, cs.CanAct = r.GetTotal(), r.GetTotal(), ir.GetCanAct()
 			cs.InitiativeDie = r.GetTotal() - r.GetScore()
+			cs.InitiativeTactic = cs.GetTactic().GetInitiative() // FEE-071
 			var applied int32
 			for _, m := range r.GetModifiers() {
 				if m.GetRule() == "FEE-010" && m.GetReason() != "Vigilance" {
@@ -89,8 +91,12 @@ func evolve(st *encounterv1.EncounterState, s *feeriev1.State, e *feeriev1.Event
 		}
 		cs.Declared, cs.Tactic = proto.CloneOf(c.GetIntent()), proto.CloneOf(c.GetIntent().GetTactic()) // FEE-072
 		cs.ActingRank = c.GetActingRank()
+		p := &feeriev1.Penalty{FromRank: c.GetRank(), Defense: ChangeMalus, Reason: "change of intention"}
+		if cs.GetActivities() > 0 && cs.GetChangeMalus() == 0 { // a further activity declared: −8 from now (FEE-074)
+			p.Defense += SupplementaryMalus
+		}
 		cs.ChangeMalus += ChangeMalus
-		cs.Penalties = append(cs.Penalties, &feeriev1.Penalty{FromRank: c.GetRank(), Defense: ChangeMalus, Reason: "change of intention"})
+		cs.Penalties = append(cs.Penalties, p)
 		cs.NextAction += ChangeMalus
 	case *feeriev1.Event_ActivityQueued:
 		q := k.ActivityQueued.GetQueued()
@@ -105,7 +111,9 @@ func evolve(st *encounterv1.EncounterState, s *feeriev1.State, e *feeriev1.Event
 		cs.ChangeMalus = 0
 		p := &feeriev1.Penalty{FromRank: q.GetRank(), Rolls: q.GetAnticipation(), Defense: q.GetAnticipation(), Reason: "activity"}
 		if n > 0 { // FEE-061, FEE-062
-			p.Defense += SupplementaryMalus
+			if !q.GetDeclaredChange() { // else taken from the declaration (FEE-074)
+				p.Defense += SupplementaryMalus
+			}
 			cs.NextAction += SupplementaryMalus
 		}
 		if q.GetChangeOfIntention() { // FEE-070, FEE-073
@@ -122,10 +130,7 @@ func evolve(st *encounterv1.EncounterState, s *feeriev1.State, e *feeriev1.Event
 	case *feeriev1.Event_RankAdvanced:
 		r := k.RankAdvanced
 		s.Queue = nil
-		passed := r.GetFrom() - max(r.GetTo(), 1) + 1 // ranks that pass; rank 0 does not count (FEE-179)
-		if r.GetTo() == 0 {
-			passed = r.GetFrom()
-		}
+		passed := r.GetFrom() - r.GetTo() // the ranks left behind; rank 0 is never left so (FEE-179)
 		s.Rank = r.GetTo()
 		for _, cs := range s.GetCombatants() {
 			decay(cs, passed)
@@ -136,6 +141,32 @@ func evolve(st *encounterv1.EncounterState, s *feeriev1.State, e *feeriev1.Event
 			return err
 		}
 		cs.Essence -= k.Impersonal.GetEssenceLost()
+	case *feeriev1.Event_TacticRuled:
+		cs, err := get(k.TacticRuled.GetCombatantId())
+		if err != nil {
+			return err
+		}
+		evolveRuling(s, cs, k.TacticRuled)
+	case *feeriev1.Event_BecameObject:
+		b := k.BecameObject
+		cs, err := get(b.GetCombatantId())
+		if err != nil {
+			return err
+		}
+		cs.Inanimate, cs.InanimatePower = !b.GetEnd(), b.GetPower() // FEE-026
+		if b.GetEnd() {
+			cs.InanimatePower = ""
+		} else {
+			cs.Renounced = true
+			s.Queue = slices.DeleteFunc(s.Queue, func(q *feeriev1.Queued) bool { return q.GetCombatantId() == b.GetCombatantId() })
+		}
+	case *feeriev1.Event_Gestured: // free: no state (FEE-047)
+	case *feeriev1.Event_UnseenRolled:
+		cs, err := get(k.UnseenRolled.GetCombatantId())
+		if err != nil {
+			return err
+		}
+		cs.UnseenBonus = k.UnseenRolled.GetInitiativeBonus()
 	case *feeriev1.Event_Renounced:
 		cs, err := get(k.Renounced.GetCombatantId())
 		if err != nil {
@@ -177,6 +208,12 @@ func resolved(st *encounterv1.EncounterState, s *feeriev1.State, r *feeriev1.Act
 		return fmt.Errorf("no combatant %s", r.GetCombatantId())
 	}
 	in := r.GetIntent()
+	// What a Relentless strike builds on: the loss of the previous activity (FEE-156, FEE-171).
+	f.LastLoss, f.LastTarget = r.GetEssenceLost(), in.GetTargetId()
+	f.RelentlessBonus = f.GetLastLoss() / 4
+	if in.GetIntimidation() { // the frightening blow's bonus serves one intimidation (FEE-181)
+		f.IntimidationBonus = 0
+	}
 	switch in.GetKind() {
 	case feeriev1.ActivityKind_ACTIVITY_KIND_GET_UP:
 		f.Prone = false
@@ -202,17 +239,15 @@ func resolved(st *encounterv1.EncounterState, s *feeriev1.State, r *feeriev1.Act
 	if t == nil {
 		return fmt.Errorf("no combatant %s", in.GetTargetId())
 	}
-	if in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK && !slices.Contains(t.EngagedBy, r.GetCombatantId()) {
-		t.EngagedBy = append(t.EngagedBy, r.GetCombatantId()) // FEE-175
+	if in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK {
+		engage(s, r.GetCombatantId(), in.GetTargetId()) // FEE-175
 	}
+	struck(s, r.GetCombatantId(), r) // FEE-094
 	if !r.GetSuccess() {
-		f.Relentless, f.RelentlessBonus = false, 0 // FEE-177: dislodged at the first failed Attack
+		f.Relentless = false // FEE-177: dislodged at the first failed Attack
 		return nil
 	}
 	t.Essence = r.GetTargetEssence()
-	if f.GetRelentless() {
-		f.RelentlessBonus = 0
-	}
 	for _, c := range r.GetConditions() {
 		switch c.GetStrike() {
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_TRIP:
@@ -222,7 +257,7 @@ func resolved(st *encounterv1.EncounterState, s *feeriev1.State, r *feeriev1.Act
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_FRIGHTENING_BLOW:
 			f.IntimidationBonus += c.GetMalus()
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_RELENTLESS:
-			f.Relentless, f.RelentlessBonus = true, c.GetMalus()
+			f.Relentless = true // −8 Defense until the weapon is dislodged (FEE-177)
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_KEEP_AT_BAY, feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTER_THE_GUARD:
 			// Each cancels only the other, made on the striker by its target (FEE-154, FEE-159).
 			other := feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTER_THE_GUARD
@@ -232,7 +267,9 @@ func resolved(st *encounterv1.EncounterState, s *feeriev1.State, r *feeriev1.Act
 			f.Conditions = slices.DeleteFunc(f.Conditions, func(x *feeriev1.Condition) bool {
 				return x.GetStrike() == other && x.GetBy() == in.GetTargetId()
 			})
-			t.Conditions = append(t.Conditions, proto.CloneOf(c))
+			if c.GetMalus() > 0 { // 0: it only cancels the other (FEE-154, FEE-159)
+				t.Conditions = append(t.Conditions, proto.CloneOf(c))
+			}
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_STUN:
 			merged := false // a new stun adds to what remains (FEE-179)
 			for _, x := range t.Conditions {

@@ -123,6 +123,9 @@ func (System) CheckCombatant(_ *encounterv1.EncounterState, c *encounterv1.Comba
 	if sh.GetEssence() < 0 || sh.GetEssence() > 1000 {
 		return engine.Invalid("", "malformed sheet for %s: Essence runs from 0 to 1000", who)
 	}
+	if sh.GetMountId() == c.GetId() {
+		return engine.Invalid("FEE-143", "malformed sheet for %s: a combatant cannot ride itself", who)
+	}
 	seen := map[string]bool{}
 	for _, a := range sh.GetAttributes() {
 		if a.GetName() == "" || seen[a.GetName()] {
@@ -131,6 +134,9 @@ func (System) CheckCombatant(_ *encounterv1.EncounterState, c *encounterv1.Comba
 		seen[a.GetName()] = true
 		if a.GetKind() == feeriev1.AttributeKind_ATTRIBUTE_KIND_UNSPECIFIED {
 			return engine.Invalid("", "malformed sheet for %s: %q must be an Affinity, a Power or an Accessoire", who, a.GetName())
+		}
+		if a.GetWeapon() && a.GetKind() != feeriev1.AttributeKind_ATTRIBUTE_KIND_ACCESSORY {
+			return engine.Invalid("FEE-183", "malformed sheet for %s: only an Accessoire is a weapon, not %q", who, a.GetName())
 		}
 		if a.GetValue() < -50 || a.GetValue() > 50 {
 			return engine.Invalid("", "malformed sheet for %s: %q has value %d; from −50 to 50", who, a.GetName(), a.GetValue())

@@ -62,11 +62,13 @@ func defense(st *encounterv1.EncounterState, t fighter, att fighter, in *feeriev
 		v.Defense.add("Habileté", "FEE-013", t.sh.GetHabilete())
 	}
 	m = append(m, v.Defense...)
+	// A rider that does not attack may defend with its mount's Habileté (FEE-141).
+	riderDefense(st, t, &m)
 	if has(in.GetStrikes(), feeriev1.SpecialStrike_SPECIAL_STRIKE_DISARM) { // FEE-150, FEE-183
 		m.add("Disarm: Puissance instead of Habileté", "FEE-150", t.sh.GetPuissance()-t.sh.GetHabilete())
 	}
 	m.add("tactic", "FEE-031", t.cs.GetTactic().GetDefense())
-	m.add("anticipations, further activities, changes of intention", "FEE-050", -defensePenalties(t.cs, rank))
+	m.add("anticipations, further activities, changes of intention", "FEE-050", -defensePenalties(t.cs, rank)+pendingDefense(st, t.id(), rank))
 	m.add("penalties of the last Action", "FEE-062", -t.cs.GetThisAction())
 	if t.cs.GetSurprisedActions() > 0 {
 		m.add("surprised", "FEE-080", -SurpriseDefense)
@@ -78,21 +80,7 @@ func defense(st *encounterv1.EncounterState, t fighter, att fighter, in *feeriev
 		m.add("ranged difficulty", "FEE-130", RangedDifficultyMod(circ.GetRangedDifficulty()))
 		m.add("range", "FEE-131", RangeMod(circ.GetRange()))
 	} else {
-		offered := circ.GetAnglesOffered()
-		if offered == 0 {
-			offered = 4
-		}
-		var occupied int32
-		engaged := slices.Clone(t.cs.GetEngagedBy())
-		if !slices.Contains(engaged, att.id()) {
-			engaged = append(engaged, att.id())
-		}
-		for _, id := range engaged {
-			if e, err := fighterOf(st, id); err == nil {
-				occupied += AnglesOccupied(e.sh.GetTaille(), t.sh.GetTaille(), offered)
-			}
-		}
-		m.add("attack angles occupied", "FEE-091", AngleDefenseMalus(min(occupied, offered)))
+		m.add("attack angles occupied", "FEE-091", AngleDefenseMalus(occupiedAngles(st, t, att, circ))) // FEE-090, FEE-096, FEE-175
 	}
 	return m
 }
@@ -104,6 +92,7 @@ func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Rol
 	circ := q.GetAct().GetCircumstances()
 	res := &feeriev1.ActivityResolved{CombatantId: f.id(), Rank: q.GetRank(), Intent: in, EssenceSpent: q.GetAct().GetEssence()}
 	done := func() *encounterv1.Event {
+		sweep(st, f, q, res) // FEE-094, FEE-095
 		return event(&feeriev1.Event{Kind: &feeriev1.Event_ActivityResolved{ActivityResolved: res}})
 	}
 	v, err := ComputeValues(f.sh, in)
@@ -131,6 +120,9 @@ func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Rol
 		} else {
 			m.add(in.GetAspect(), "FEE-001", aspect(f.sh, in.GetAspect()))
 			_ = applied(f.sh, in.GetApplied().GetAttack(), "FEE-011", &m)
+			if in.GetIntimidation() {
+				m.add("frightening blow", "FEE-181", f.cs.GetIntimidationBonus())
+			}
 		}
 	default:
 		m = append(m, v.Attack...)
@@ -140,7 +132,8 @@ func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Rol
 	m.add("penalties of the last Action", "FEE-062", -f.cs.GetThisAction())
 	activityMalus(f, in.GetTargetId(), in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK || ranged, &m)
 	m.add("lighting", "FEE-120", LightingMalus(circ.GetLighting(), ranged))
-	m.add("pace", "FEE-100", PaceMalus(in.GetPace()))
+	m.add("pace", "FEE-100", ownPace(st, f, in)) // FEE-184
+	mountedAttack(st, f, in, &m)                 // FEE-140, FEE-144
 	for _, s := range in.GetStrikes() {
 		t, _ := fighterOf(st, in.GetTargetId())
 		m.add("special strike "+s.String(), "FEE-149", StrikeMalus(s, ranged, f.sh.GetTaille(), t.sh.GetTaille()))
@@ -148,10 +141,11 @@ func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Rol
 	if ranged {
 		m.add("target's pace", "FEE-133", TargetPaceMalus(circ.GetTargetPace()))
 		m.add("terrain", "FEE-133", TerrainMod(circ.GetTerrain()))
-		m.add("aim", "FEE-132", min(q.GetDelay(), MaxAim))
+		m.add("aim", "FEE-132", aimBonus(q.GetDelay(), circ))
 	}
 	m.add("cover", "FEE-111", CoverAttackMalus(circ.GetCover()))
 	m.add("exposed part", "FEE-110", -abs(circ.GetExposedMalus()))
+	m.add("exposed proportion", "FEE-110", -ExposedMod(circ.GetExposedPermille())) // FEE-185
 	m.add("GM", "FEE-036", circ.GetModifier())
 	m.add("Essence spent", "FEE-005", q.GetAct().GetEssence())
 	r, net := rollDice(st, roller)
@@ -181,9 +175,10 @@ func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Rol
 		res.Damage += ChargeDamage(in.GetPace())
 		res.DamageModifiers = append(res.DamageModifiers, &feeriev1.Modifier{Reason: "charge", Value: ChargeDamage(in.GetPace()), Rule: "FEE-101"})
 	}
-	if f.cs.GetRelentless() && f.cs.GetRelentlessBonus() > 0 {
-		res.Damage += f.cs.GetRelentlessBonus()
-		res.DamageModifiers = append(res.DamageModifiers, &feeriev1.Modifier{Reason: "relentless", Value: f.cs.GetRelentlessBonus(), Rule: "FEE-156"})
+	mountedCharge(st, f, in, res) // FEE-142, FEE-184
+	if b := f.cs.GetLastLoss() / 4; b > 0 && has(in.GetStrikes(), feeriev1.SpecialStrike_SPECIAL_STRIKE_RELENTLESS) {
+		res.Damage += b // a quarter of the previous loss, rounded down (FEE-156, FEE-171)
+		res.DamageModifiers = append(res.DamageModifiers, &feeriev1.Modifier{Reason: "relentless", Value: b, Rule: "FEE-156"})
 	}
 	tv, err := ComputeValues(t.sh, physicalCopy(t.cs.GetDeclared(), in.GetPhysical()))
 	if err != nil {
@@ -191,10 +186,16 @@ func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Rol
 		tv.Soak.add("Résistance", "FEE-015", t.sh.GetResistance())
 	}
 	soak := tv.Soak
-	soak.add("cover", "FEE-111", CoverSoak(circ.GetCover()))
+	coverSoak(circ.GetCover(), &soak) // FEE-111, FEE-112
 	res.Soak, res.SoakModifiers = soak.sum(), soak
-	if t.sh.GetInanimate() { // FEE-023: no Attack roll against an object, a Damage roll
-		total := res.GetDamage() + net
+	small := circ.GetSmallObjectDifficulty()
+	if t.inanimate() && small == 0 { // FEE-023, FEE-026: no Attack roll against an object, a Damage roll
+		dm := append(Mods{}, res.GetDamageModifiers()...)
+		dm.add("anticipation, further activity, change of intention", "FEE-050", -q.GetRollPenalty())
+		dm.add("penalties of the last Action", "FEE-062", -f.cs.GetThisAction())
+		dm.add("Essence spent", "FEE-005", q.GetAct().GetEssence())
+		r.Score, r.Modifiers, r.Total = dm.sum(), dm, dm.sum()+net
+		total := r.GetTotal()
 		res.Margin = total
 		res.Success = total >= 0
 		res.Fumble = total < 0
@@ -204,6 +205,9 @@ func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Rol
 		return done()
 	}
 	dm := defense(st, t, f, in, circ, q.GetRank())
+	if t.inanimate() { // a small object: an Attack roll against a difficulty (FEE-025)
+		dm = Mods{{Reason: "difficulty of hitting a small object", Value: small, Rule: "FEE-025"}}
+	}
 	res.Defense, res.DefenseModifiers = dm.sum(), dm
 	if circ.GetUndefended() || t.cs.GetEssence() <= 0 {
 		res.Defense = dm.sum() // Defense 0 plus range at most (FEE-022, FEE-174)
@@ -241,6 +245,11 @@ func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Rol
 			c.Malus = max(0, would)
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_KEEP_AT_BAY, feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTER_THE_GUARD:
 			c.Malus = GuardMalus
+			other := feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTER_THE_GUARD + feeriev1.SpecialStrike_SPECIAL_STRIKE_KEEP_AT_BAY - s
+			if slices.ContainsFunc(f.cs.GetConditions(), func(x *feeriev1.Condition) bool { return x.GetStrike() == other && x.GetBy() == t.id() }) {
+				c.Malus = 0 // it only cancels the other's effect (FEE-154, FEE-159)
+				res.Note = fmt.Sprintf("%s cancels %s's %s", f.name(), t.name(), other)
+			}
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_CRIPPLE:
 			if would < 1 {
 				continue
@@ -249,12 +258,10 @@ func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Rol
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_FRIGHTENING_BLOW:
 			c.Malus = before / 4 // FEE-181: the striker's bonus
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_KNOCKBACK:
+			c.Distance = before / 4
 			res.Note = fmt.Sprintf("%s is thrown %d distance units (FEE-158)", t.name(), before/4)
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_RELENTLESS:
-			if res.GetEssenceLost() == 0 {
-				continue
-			}
-			c.Malus = res.GetEssenceLost() / 4
+			c.Malus = RelentlessDefense // on the striker's Defense until its weapon is dislodged (FEE-177)
 		}
 		res.Conditions = append(res.Conditions, c)
 	}

@@ -6,9 +6,11 @@ package feerie
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
 	"github.com/fray-rpg/fray/rules/engine"
+	"google.golang.org/protobuf/proto"
 )
 
 // Numbers of the rules.
@@ -208,22 +210,25 @@ func CheckTactic(sh *feeriev1.Sheet, in *feeriev1.Intent, who string) error {
 			return x.Name == p
 		})
 		if i < 0 {
-			return engine.Invalid("FEE-034", "there is no tactic %q", p)
+			return engine.Invalid("FEE-034", "%s: there is no tactic %q", who, p)
 		}
 		if t.GetInitiative() == 0 && t.GetAttack() == 0 && t.GetDefense() == 0 {
 			t.Initiative, t.Attack, t.Defense = Presets[i].Init, Presets[i].Att, Presets[i].Def
 		} else if t.GetInitiative() != Presets[i].Init || t.GetAttack() != Presets[i].Att || t.GetDefense() != Presets[i].Def {
-			return engine.Invalid("FEE-034", "%s is %+d/%+d/%+d, not the values given", p, Presets[i].Init, Presets[i].Att, Presets[i].Def)
+			return engine.Invalid("FEE-034", "%s: %s is %+d/%+d/%+d, not the values given", who, p, Presets[i].Init, Presets[i].Att, Presets[i].Def)
 		}
 	}
 	if t.GetInitiative() == 0 && t.GetAttack() == 0 && t.GetDefense() == 0 {
 		return nil
 	}
+	if in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_PASSIVE {
+		return engine.Refused("FEE-030", "%s is passive this Action (it does not use its Attack) and may not declare a tactic", who)
+	}
 	if !combatApplied(sh, in) {
 		return engine.Refused("FEE-030", "%s applies no combat Affinity or Power to this activity and may not declare a tactic", who)
 	}
 	if s := t.GetInitiative() + t.GetAttack() + t.GetDefense(); s != 0 {
-		return engine.Invalid("FEE-031", "a tactic's three modifiers add up to 0; these add up to %+d", s)
+		return engine.Invalid("FEE-031", "%s's tactic must add up to 0; %+d%+d%+d adds up to %+d", who, t.GetInitiative(), t.GetAttack(), t.GetDefense(), s)
 	}
 	c := Cap(sh, in)
 	for _, x := range []struct {
@@ -235,6 +240,30 @@ func CheckTactic(sh *feeriev1.Sheet, in *feeriev1.Intent, who string) error {
 		}
 	}
 	return nil
+}
+
+// CheckNewCap: a change of the Attributes applied is a de facto change of tactic, and the cap
+// is recomputed from the new ones (FEE-035); old is the intent in force, in the new one.
+func CheckNewCap(sh *feeriev1.Sheet, old, in *feeriev1.Intent, who string) error {
+	if old == nil || proto.Equal(old.GetApplied(), in.GetApplied()) {
+		return nil
+	}
+	c := proto.CloneOf(in)
+	err := CheckTactic(sh, c, who)
+	if re, ok := engine.AsRuleError(err); ok && re.Rule == "FEE-032" {
+		t := c.GetTactic()
+		return engine.Invalid("FEE-035", "%s changes the Attributes applied: its tactic cap is now %d (%s, was %d), which the tactic %+d/%+d/%+d exceeds",
+			who, Cap(sh, in), capText(sh, in), Cap(sh, old), t.GetInitiative(), t.GetAttack(), t.GetDefense())
+	}
+	return nil
+}
+
+// withName puts the combatant's name in a refusal that lacks it.
+func withName(err error, who string) error {
+	if re, ok := engine.AsRuleError(err); ok && !strings.Contains(re.Msg, who) {
+		return &engine.RuleError{Code: re.Code, Rule: re.Rule, Msg: who + ": " + re.Msg}
+	}
+	return err
 }
 
 func capText(sh *feeriev1.Sheet, in *feeriev1.Intent) string {
@@ -431,6 +460,9 @@ func TerrainMod(t feeriev1.Terrain) int32 {
 func CoverSoak(c *feeriev1.Cover) int32 {
 	if c == nil {
 		return 0
+	}
+	if c.GetInfluence() > 0 { // made by Influence: its intensity (FEE-112)
+		return c.GetInfluence()
 	}
 	num, den := int32(0), int32(4)
 	switch {

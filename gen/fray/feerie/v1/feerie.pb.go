@@ -276,6 +276,55 @@ func (Pace) EnumDescriptor() ([]byte, []int) {
 	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{3}
 }
 
+type Projectile int32
+
+const (
+	Projectile_PROJECTILE_UNSPECIFIED Projectile = 0
+	Projectile_PROJECTILE_PIERCING    Projectile = 1
+	Projectile_PROJECTILE_BLUNT       Projectile = 2
+)
+
+// Enum value maps for Projectile.
+var (
+	Projectile_name = map[int32]string{
+		0: "PROJECTILE_UNSPECIFIED",
+		1: "PROJECTILE_PIERCING",
+		2: "PROJECTILE_BLUNT",
+	}
+	Projectile_value = map[string]int32{
+		"PROJECTILE_UNSPECIFIED": 0,
+		"PROJECTILE_PIERCING":    1,
+		"PROJECTILE_BLUNT":       2,
+	}
+)
+
+func (x Projectile) Enum() *Projectile {
+	p := new(Projectile)
+	*p = x
+	return p
+}
+
+func (x Projectile) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Projectile) Descriptor() protoreflect.EnumDescriptor {
+	return file_fray_feerie_v1_feerie_proto_enumTypes[4].Descriptor()
+}
+
+func (Projectile) Type() protoreflect.EnumType {
+	return &file_fray_feerie_v1_feerie_proto_enumTypes[4]
+}
+
+func (x Projectile) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Projectile.Descriptor instead.
+func (Projectile) EnumDescriptor() ([]byte, []int) {
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{4}
+}
+
 type Lighting int32
 
 const (
@@ -315,11 +364,11 @@ func (x Lighting) String() string {
 }
 
 func (Lighting) Descriptor() protoreflect.EnumDescriptor {
-	return file_fray_feerie_v1_feerie_proto_enumTypes[4].Descriptor()
+	return file_fray_feerie_v1_feerie_proto_enumTypes[5].Descriptor()
 }
 
 func (Lighting) Type() protoreflect.EnumType {
-	return &file_fray_feerie_v1_feerie_proto_enumTypes[4]
+	return &file_fray_feerie_v1_feerie_proto_enumTypes[5]
 }
 
 func (x Lighting) Number() protoreflect.EnumNumber {
@@ -328,7 +377,7 @@ func (x Lighting) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Lighting.Descriptor instead.
 func (Lighting) EnumDescriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{4}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{5}
 }
 
 type RangedDifficulty int32
@@ -376,11 +425,11 @@ func (x RangedDifficulty) String() string {
 }
 
 func (RangedDifficulty) Descriptor() protoreflect.EnumDescriptor {
-	return file_fray_feerie_v1_feerie_proto_enumTypes[5].Descriptor()
+	return file_fray_feerie_v1_feerie_proto_enumTypes[6].Descriptor()
 }
 
 func (RangedDifficulty) Type() protoreflect.EnumType {
-	return &file_fray_feerie_v1_feerie_proto_enumTypes[5]
+	return &file_fray_feerie_v1_feerie_proto_enumTypes[6]
 }
 
 func (x RangedDifficulty) Number() protoreflect.EnumNumber {
@@ -389,7 +438,7 @@ func (x RangedDifficulty) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use RangedDifficulty.Descriptor instead.
 func (RangedDifficulty) EnumDescriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{5}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{6}
 }
 
 type Range int32
@@ -437,11 +486,11 @@ func (x Range) String() string {
 }
 
 func (Range) Descriptor() protoreflect.EnumDescriptor {
-	return file_fray_feerie_v1_feerie_proto_enumTypes[6].Descriptor()
+	return file_fray_feerie_v1_feerie_proto_enumTypes[7].Descriptor()
 }
 
 func (Range) Type() protoreflect.EnumType {
-	return &file_fray_feerie_v1_feerie_proto_enumTypes[6]
+	return &file_fray_feerie_v1_feerie_proto_enumTypes[7]
 }
 
 func (x Range) Number() protoreflect.EnumNumber {
@@ -450,7 +499,7 @@ func (x Range) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Range.Descriptor instead.
 func (Range) EnumDescriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{6}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{7}
 }
 
 type Terrain int32
@@ -489,11 +538,11 @@ func (x Terrain) String() string {
 }
 
 func (Terrain) Descriptor() protoreflect.EnumDescriptor {
-	return file_fray_feerie_v1_feerie_proto_enumTypes[7].Descriptor()
+	return file_fray_feerie_v1_feerie_proto_enumTypes[8].Descriptor()
 }
 
 func (Terrain) Type() protoreflect.EnumType {
-	return &file_fray_feerie_v1_feerie_proto_enumTypes[7]
+	return &file_fray_feerie_v1_feerie_proto_enumTypes[8]
 }
 
 func (x Terrain) Number() protoreflect.EnumNumber {
@@ -502,7 +551,7 @@ func (x Terrain) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Terrain.Descriptor instead.
 func (Terrain) EnumDescriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{7}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{8}
 }
 
 type Step int32
@@ -540,11 +589,11 @@ func (x Step) String() string {
 }
 
 func (Step) Descriptor() protoreflect.EnumDescriptor {
-	return file_fray_feerie_v1_feerie_proto_enumTypes[8].Descriptor()
+	return file_fray_feerie_v1_feerie_proto_enumTypes[9].Descriptor()
 }
 
 func (Step) Type() protoreflect.EnumType {
-	return &file_fray_feerie_v1_feerie_proto_enumTypes[8]
+	return &file_fray_feerie_v1_feerie_proto_enumTypes[9]
 }
 
 func (x Step) Number() protoreflect.EnumNumber {
@@ -553,7 +602,7 @@ func (x Step) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Step.Descriptor instead.
 func (Step) EnumDescriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{8}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{9}
 }
 
 // Attribute: a named Affinity, Power or Accessoire with its value.
@@ -565,8 +614,11 @@ type Attribute struct {
 	// A combat Affinity or Power: applying one lets a character declare a tactic (FEE-030).
 	Combat bool `protobuf:"varint,4,opt,name=combat,proto3" json:"combat,omitempty"`
 	// A mount Affinity (FEE-144); with `specific`, a specific rather than a general one.
-	Mount         bool `protobuf:"varint,5,opt,name=mount,proto3" json:"mount,omitempty"`
-	Specific      bool `protobuf:"varint,6,opt,name=specific,proto3" json:"specific,omitempty"`
+	Mount    bool `protobuf:"varint,5,opt,name=mount,proto3" json:"mount,omitempty"`
+	Specific bool `protobuf:"varint,6,opt,name=specific,proto3" json:"specific,omitempty"`
+	// An Accessoire that is a weapon: a disarmed character loses its bonus until it picks the
+	// weapon up again (FEE-183).
+	Weapon        bool `protobuf:"varint,7,opt,name=weapon,proto3" json:"weapon,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -643,6 +695,13 @@ func (x *Attribute) GetSpecific() bool {
 	return false
 }
 
+func (x *Attribute) GetWeapon() bool {
+	if x != nil {
+		return x.Weapon
+	}
+	return false
+}
+
 // Sheet: a character's Aspects, Taille, Essence and Attributes.
 type Sheet struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
@@ -659,7 +718,10 @@ type Sheet struct {
 	Flier      bool         `protobuf:"varint,9,opt,name=flier,proto3" json:"flier,omitempty"`
 	Burrower   bool         `protobuf:"varint,10,opt,name=burrower,proto3" json:"burrower,omitempty"`
 	// An inanimate object (FEE-023, FEE-026).
-	Inanimate     bool `protobuf:"varint,11,opt,name=inanimate,proto3" json:"inanimate,omitempty"`
+	Inanimate bool `protobuf:"varint,11,opt,name=inanimate,proto3" json:"inanimate,omitempty"`
+	// The combatant this one rides (empty on foot): a rider and its mount are two combatants
+	// (FEE-140…FEE-144, FEE-184).
+	MountId       string `protobuf:"bytes,60,opt,name=mount_id,json=mountId,proto3" json:"mount_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -769,6 +831,13 @@ func (x *Sheet) GetInanimate() bool {
 		return x.Inanimate
 	}
 	return false
+}
+
+func (x *Sheet) GetMountId() string {
+	if x != nil {
+		return x.MountId
+	}
+	return ""
 }
 
 // Applied names the Attributes applied to each combat value of an activity (FEE-010…FEE-017).
@@ -932,9 +1001,18 @@ type Intent struct {
 	// A charge: an attack during straight-line movement (FEE-101).
 	Charge bool `protobuf:"varint,8,opt,name=charge,proto3" json:"charge,omitempty"`
 	// ACTIVITY_KIND_OTHER: the Aspect rolled and the difficulty.
-	Aspect        string `protobuf:"bytes,9,opt,name=aspect,proto3" json:"aspect,omitempty"`
-	Difficulty    int32  `protobuf:"varint,10,opt,name=difficulty,proto3" json:"difficulty,omitempty"`
-	Description   string `protobuf:"bytes,11,opt,name=description,proto3" json:"description,omitempty"`
+	Aspect      string `protobuf:"bytes,9,opt,name=aspect,proto3" json:"aspect,omitempty"`
+	Difficulty  int32  `protobuf:"varint,10,opt,name=difficulty,proto3" json:"difficulty,omitempty"`
+	Description string `protobuf:"bytes,11,opt,name=description,proto3" json:"description,omitempty"`
+	// Further defenders struck by the same Attack roll, each against its own Defense: a large
+	// attacker's sweep (FEE-094) or a blunt projectile (FEE-095); their surfaces and the
+	// target's add up to at most the attacker's.
+	AlsoTargetIds []string `protobuf:"bytes,60,rep,name=also_target_ids,json=alsoTargetIds,proto3" json:"also_target_ids,omitempty"`
+	// A ranged attack's projectile: piercing hits one target, blunt covers the user's surface
+	// (FEE-095).
+	Projectile Projectile `protobuf:"varint,61,opt,name=projectile,proto3,enum=fray.feerie.v1.Projectile" json:"projectile,omitempty"`
+	// ACTIVITY_KIND_OTHER: an intimidation, which takes the bonus of a frightening blow (FEE-181).
+	Intimidation  bool `protobuf:"varint,12,opt,name=intimidation,proto3" json:"intimidation,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1046,6 +1124,27 @@ func (x *Intent) GetDescription() string {
 	return ""
 }
 
+func (x *Intent) GetAlsoTargetIds() []string {
+	if x != nil {
+		return x.AlsoTargetIds
+	}
+	return nil
+}
+
+func (x *Intent) GetProjectile() Projectile {
+	if x != nil {
+		return x.Projectile
+	}
+	return Projectile_PROJECTILE_UNSPECIFIED
+}
+
+func (x *Intent) GetIntimidation() bool {
+	if x != nil {
+		return x.Intimidation
+	}
+	return false
+}
+
 // Cover between attacker and defender (FEE-111).
 type Cover struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1056,7 +1155,10 @@ type Cover struct {
 	Opaque          bool `protobuf:"varint,3,opt,name=opaque,proto3" json:"opaque,omitempty"`
 	SemiTransparent bool `protobuf:"varint,4,opt,name=semi_transparent,json=semiTransparent,proto3" json:"semi_transparent,omitempty"`
 	// The Soak of the Domain the cover belongs to.
-	DomainSoak    int32 `protobuf:"varint,5,opt,name=domain_soak,json=domainSoak,proto3" json:"domain_soak,omitempty"`
+	DomainSoak int32 `protobuf:"varint,5,opt,name=domain_soak,json=domainSoak,proto3" json:"domain_soak,omitempty"`
+	// Cover created by Influence: its Soak bonus is the intensity of the Influence, instead of
+	// a share of the Domain's Soak (FEE-112).
+	Influence     int32 `protobuf:"varint,60,opt,name=influence,proto3" json:"influence,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1126,6 +1228,13 @@ func (x *Cover) GetDomainSoak() int32 {
 	return 0
 }
 
+func (x *Cover) GetInfluence() int32 {
+	if x != nil {
+		return x.Influence
+	}
+	return 0
+}
+
 // Circumstances of one activity (FEE-090…FEE-133).
 type Circumstances struct {
 	state    protoimpl.MessageState `protogen:"open.v1"`
@@ -1143,9 +1252,17 @@ type Circumstances struct {
 	// A GM modifier on the roll.
 	Modifier int32 `protobuf:"varint,9,opt,name=modifier,proto3" json:"modifier,omitempty"`
 	// Exposed proportion of a defender behind cover, as a ranged size-equivalent malus (FEE-110).
-	ExposedMalus  int32 `protobuf:"varint,10,opt,name=exposed_malus,json=exposedMalus,proto3" json:"exposed_malus,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	ExposedMalus int32 `protobuf:"varint,10,opt,name=exposed_malus,json=exposedMalus,proto3" json:"exposed_malus,omitempty"`
+	// Or the exposed proportion itself, in thousandths (1–1000): the malus is the range table's
+	// for the nearest apparent size, ties to the harder (FEE-110, FEE-185).
+	ExposedPermille int32 `protobuf:"varint,60,opt,name=exposed_permille,json=exposedPermille,proto3" json:"exposed_permille,omitempty"`
+	// The target left the shooter's sight while it aimed: no aim bonus (FEE-132).
+	SightLost bool `protobuf:"varint,61,opt,name=sight_lost,json=sightLost,proto3" json:"sight_lost,omitempty"`
+	// Hitting a small or barely visible object (an inanimate target) in a hurry: an Attack roll
+	// against this difficulty instead of the Damage roll (FEE-025).
+	SmallObjectDifficulty int32 `protobuf:"varint,11,opt,name=small_object_difficulty,json=smallObjectDifficulty,proto3" json:"small_object_difficulty,omitempty"`
+	unknownFields         protoimpl.UnknownFields
+	sizeCache             protoimpl.SizeCache
 }
 
 func (x *Circumstances) Reset() {
@@ -1244,6 +1361,27 @@ func (x *Circumstances) GetModifier() int32 {
 func (x *Circumstances) GetExposedMalus() int32 {
 	if x != nil {
 		return x.ExposedMalus
+	}
+	return 0
+}
+
+func (x *Circumstances) GetExposedPermille() int32 {
+	if x != nil {
+		return x.ExposedPermille
+	}
+	return 0
+}
+
+func (x *Circumstances) GetSightLost() bool {
+	if x != nil {
+		return x.SightLost
+	}
+	return false
+}
+
+func (x *Circumstances) GetSmallObjectDifficulty() int32 {
+	if x != nil {
+		return x.SmallObjectDifficulty
 	}
 	return 0
 }
@@ -1451,7 +1589,7 @@ func (*Renounce) Descriptor() ([]byte, []int) {
 // Advance: the GM moves the countdown down, resolving the activities of the current rank.
 type Advance struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Go down to this rank (0: to the impersonal events and the next Action).
+	// Go down to this rank (0: one rank down). From rank 0, the next Action begins.
 	ToRank        int32 `protobuf:"varint,1,opt,name=to_rank,json=toRank,proto3" json:"to_rank,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1608,6 +1746,245 @@ func (x *Surprise) GetNoActivity() bool {
 	return false
 }
 
+// BecomeObject: the combatant uses a Power that gives it the status of an inanimate object
+// (a wooden puppet): it takes damage as an object and renounces every activity; `end` ends
+// the status (FEE-026).
+type BecomeObject struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Power         string                 `protobuf:"bytes,1,opt,name=power,proto3" json:"power,omitempty"`
+	End           bool                   `protobuf:"varint,2,opt,name=end,proto3" json:"end,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BecomeObject) Reset() {
+	*x = BecomeObject{}
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BecomeObject) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BecomeObject) ProtoMessage() {}
+
+func (x *BecomeObject) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BecomeObject.ProtoReflect.Descriptor instead.
+func (*BecomeObject) Descriptor() ([]byte, []int) {
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *BecomeObject) GetPower() string {
+	if x != nil {
+		return x.Power
+	}
+	return ""
+}
+
+func (x *BecomeObject) GetEnd() bool {
+	if x != nil {
+		return x.End
+	}
+	return false
+}
+
+// Ruling: the GM cancels or modifies a combatant's tactic, or gives it a malus to its
+// activity rolls for the rest of the Action, when the description does not fit (FEE-036).
+type Ruling struct {
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	CancelTactic bool                   `protobuf:"varint,1,opt,name=cancel_tactic,json=cancelTactic,proto3" json:"cancel_tactic,omitempty"`
+	// The tactic as the GM modifies it.
+	Tactic *Tactic `protobuf:"bytes,2,opt,name=tactic,proto3" json:"tactic,omitempty"`
+	// A malus (a positive number) to the combatant's activity rolls to the end of the Action.
+	Malus         int32  `protobuf:"varint,3,opt,name=malus,proto3" json:"malus,omitempty"`
+	Reason        string `protobuf:"bytes,4,opt,name=reason,proto3" json:"reason,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Ruling) Reset() {
+	*x = Ruling{}
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Ruling) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Ruling) ProtoMessage() {}
+
+func (x *Ruling) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Ruling.ProtoReflect.Descriptor instead.
+func (*Ruling) Descriptor() ([]byte, []int) {
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *Ruling) GetCancelTactic() bool {
+	if x != nil {
+		return x.CancelTactic
+	}
+	return false
+}
+
+func (x *Ruling) GetTactic() *Tactic {
+	if x != nil {
+		return x.Tactic
+	}
+	return nil
+}
+
+func (x *Ruling) GetMalus() int32 {
+	if x != nil {
+		return x.Malus
+	}
+	return 0
+}
+
+func (x *Ruling) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+// Gesture: something free alongside an activity (FEE-047): walking slowly, talking, a simple
+// gesture, the ordinary use of a Power that costs no Essence. No roll, not an activity, no
+// penalty; an unusual use of a Power needing concentration is an activity (Act).
+type Gesture struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Description   string                 `protobuf:"bytes,1,opt,name=description,proto3" json:"description,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Gesture) Reset() {
+	*x = Gesture{}
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Gesture) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Gesture) ProtoMessage() {}
+
+func (x *Gesture) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Gesture.ProtoReflect.Descriptor instead.
+func (*Gesture) Descriptor() ([]byte, []int) {
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *Gesture) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+// Unseen: the GM rules, at step 1, that the combatant attacks `victim_id` unseen while the
+// victim is on guard (not surprised): the combatant rolls its dissimulation (the Aspect named
+// plus the Attributes applied) against the victim's Vigilance score, and gains floor(margin/2)
+// Initiative this Action on a success (FEE-081, FEE-186).
+type Unseen struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	VictimId string                 `protobuf:"bytes,1,opt,name=victim_id,json=victimId,proto3" json:"victim_id,omitempty"`
+	// vigilance, habilete, puissance, resistance or charme
+	Aspect        string   `protobuf:"bytes,2,opt,name=aspect,proto3" json:"aspect,omitempty"`
+	Applied       []string `protobuf:"bytes,3,rep,name=applied,proto3" json:"applied,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Unseen) Reset() {
+	*x = Unseen{}
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Unseen) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Unseen) ProtoMessage() {}
+
+func (x *Unseen) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Unseen.ProtoReflect.Descriptor instead.
+func (*Unseen) Descriptor() ([]byte, []int) {
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *Unseen) GetVictimId() string {
+	if x != nil {
+		return x.VictimId
+	}
+	return ""
+}
+
+func (x *Unseen) GetAspect() string {
+	if x != nil {
+		return x.Aspect
+	}
+	return ""
+}
+
+func (x *Unseen) GetApplied() []string {
+	if x != nil {
+		return x.Applied
+	}
+	return nil
+}
+
 // Action is one Contes de Fées command.
 type Action struct {
 	state       protoimpl.MessageState `protogen:"open.v1"`
@@ -1621,6 +1998,10 @@ type Action struct {
 	//	*Action_Impersonal
 	//	*Action_Surprise
 	//	*Action_Change
+	//	*Action_Gesture
+	//	*Action_Unseen
+	//	*Action_BecomeObject
+	//	*Action_Ruling
 	Kind          isAction_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1628,7 +2009,7 @@ type Action struct {
 
 func (x *Action) Reset() {
 	*x = Action{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[14]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1640,7 +2021,7 @@ func (x *Action) String() string {
 func (*Action) ProtoMessage() {}
 
 func (x *Action) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[14]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1653,7 +2034,7 @@ func (x *Action) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Action.ProtoReflect.Descriptor instead.
 func (*Action) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{14}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Action) GetCombatantId() string {
@@ -1733,6 +2114,42 @@ func (x *Action) GetChange() *Change {
 	return nil
 }
 
+func (x *Action) GetGesture() *Gesture {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Gesture); ok {
+			return x.Gesture
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetUnseen() *Unseen {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Unseen); ok {
+			return x.Unseen
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetBecomeObject() *BecomeObject {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_BecomeObject); ok {
+			return x.BecomeObject
+		}
+	}
+	return nil
+}
+
+func (x *Action) GetRuling() *Ruling {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Ruling); ok {
+			return x.Ruling
+		}
+	}
+	return nil
+}
+
 type isAction_Kind interface {
 	isAction_Kind()
 }
@@ -1765,6 +2182,22 @@ type Action_Change struct {
 	Change *Change `protobuf:"bytes,16,opt,name=change,proto3,oneof"`
 }
 
+type Action_Gesture struct {
+	Gesture *Gesture `protobuf:"bytes,40,opt,name=gesture,proto3,oneof"`
+}
+
+type Action_Unseen struct {
+	Unseen *Unseen `protobuf:"bytes,41,opt,name=unseen,proto3,oneof"`
+}
+
+type Action_BecomeObject struct {
+	BecomeObject *BecomeObject `protobuf:"bytes,17,opt,name=become_object,json=becomeObject,proto3,oneof"`
+}
+
+type Action_Ruling struct {
+	Ruling *Ruling `protobuf:"bytes,18,opt,name=ruling,proto3,oneof"`
+}
+
 func (*Action_Declare) isAction_Kind() {}
 
 func (*Action_Act) isAction_Kind() {}
@@ -1778,6 +2211,14 @@ func (*Action_Impersonal) isAction_Kind() {}
 func (*Action_Surprise) isAction_Kind() {}
 
 func (*Action_Change) isAction_Kind() {}
+
+func (*Action_Gesture) isAction_Kind() {}
+
+func (*Action_Unseen) isAction_Kind() {}
+
+func (*Action_BecomeObject) isAction_Kind() {}
+
+func (*Action_Ruling) isAction_Kind() {}
 
 type Options struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1793,7 +2234,7 @@ type Options struct {
 
 func (x *Options) Reset() {
 	*x = Options{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[15]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1805,7 +2246,7 @@ func (x *Options) String() string {
 func (*Options) ProtoMessage() {}
 
 func (x *Options) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[15]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1818,7 +2259,7 @@ func (x *Options) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Options.ProtoReflect.Descriptor instead.
 func (*Options) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{15}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Options) GetRoll() string {
@@ -1846,21 +2287,25 @@ func (x *Options) GetEssenceSpendCap() int32 {
 type Condition struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
 	Strike SpecialStrike          `protobuf:"varint,1,opt,name=strike,proto3,enum=fray.feerie.v1.SpecialStrike" json:"strike,omitempty"`
-	// Its malus (to activity rolls, or Attack for keep at bay / enter the guard).
+	// Its malus (to activity rolls; to Attack for keep at bay / enter the guard, 0 when the
+	// strike only cancels the other; to the striker's Defense for relentless); for a
+	// frightening blow, the striker's intimidation bonus (FEE-181).
 	Malus int32 `protobuf:"varint,2,opt,name=malus,proto3" json:"malus,omitempty"`
 	// Who inflicted it.
 	By string `protobuf:"bytes,3,opt,name=by,proto3" json:"by,omitempty"`
 	// Initiative ranks left (Cripple, FEE-155).
 	Ranks int32 `protobuf:"varint,4,opt,name=ranks,proto3" json:"ranks,omitempty"`
 	// What freeing oneself must beat (Entangle, FEE-152).
-	FreeAgainst   int32 `protobuf:"varint,5,opt,name=free_against,json=freeAgainst,proto3" json:"free_against,omitempty"`
+	FreeAgainst int32 `protobuf:"varint,5,opt,name=free_against,json=freeAgainst,proto3" json:"free_against,omitempty"`
+	// Knockback: distance units the target is thrown (FEE-158).
+	Distance      int32 `protobuf:"varint,6,opt,name=distance,proto3" json:"distance,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Condition) Reset() {
 	*x = Condition{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[16]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1872,7 +2317,7 @@ func (x *Condition) String() string {
 func (*Condition) ProtoMessage() {}
 
 func (x *Condition) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[16]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1885,7 +2330,7 @@ func (x *Condition) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Condition.ProtoReflect.Descriptor instead.
 func (*Condition) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{16}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Condition) GetStrike() SpecialStrike {
@@ -1923,6 +2368,13 @@ func (x *Condition) GetFreeAgainst() int32 {
 	return 0
 }
 
+func (x *Condition) GetDistance() int32 {
+	if x != nil {
+		return x.Distance
+	}
+	return 0
+}
+
 // Penalty: a malus from a rank on, to the end of the Action.
 type Penalty struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -1936,7 +2388,7 @@ type Penalty struct {
 
 func (x *Penalty) Reset() {
 	*x = Penalty{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[17]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1948,7 +2400,7 @@ func (x *Penalty) String() string {
 func (*Penalty) ProtoMessage() {}
 
 func (x *Penalty) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[17]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1961,7 +2413,7 @@ func (x *Penalty) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Penalty.ProtoReflect.Descriptor instead.
 func (*Penalty) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{17}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *Penalty) GetFromRank() int32 {
@@ -2014,7 +2466,9 @@ type CombatantState struct {
 	SurpriseNoActivity bool         `protobuf:"varint,14,opt,name=surprise_no_activity,json=surpriseNoActivity,proto3" json:"surprise_no_activity,omitempty"`
 	Prone              bool         `protobuf:"varint,15,opt,name=prone,proto3" json:"prone,omitempty"`
 	Disarmed           bool         `protobuf:"varint,16,opt,name=disarmed,proto3" json:"disarmed,omitempty"`
-	// Relentless: the bonus it gives on the next Damage, while it lasts (FEE-156).
+	// Relentless: its weapon is in the wound, −8 Defense until its first failed Attack
+	// (FEE-177); the bonus a Relentless strike would add to its Damage now, a quarter of the
+	// loss its previous activity inflicted (FEE-156).
 	Relentless      bool  `protobuf:"varint,17,opt,name=relentless,proto3" json:"relentless,omitempty"`
 	RelentlessBonus int32 `protobuf:"varint,18,opt,name=relentless_bonus,json=relentlessBonus,proto3" json:"relentless_bonus,omitempty"`
 	// Frightening blow: bonus to its next intimidation (FEE-181).
@@ -2029,15 +2483,28 @@ type CombatantState struct {
 	Aim int32 `protobuf:"varint,24,opt,name=aim,proto3" json:"aim,omitempty"`
 	// A change of intention declared earlier: the malus of the activity performed instead.
 	ChangeMalus int32 `protobuf:"varint,25,opt,name=change_malus,json=changeMalus,proto3" json:"change_malus,omitempty"`
-	// Melee attackers engaged with it this Action (FEE-175), for the angles (FEE-091).
-	EngagedBy     []string `protobuf:"bytes,26,rep,name=engaged_by,json=engagedBy,proto3" json:"engaged_by,omitempty"`
+	// Opponents engaged with it in melee this Action, either way (FEE-175), for the angles
+	// (FEE-091).
+	EngagedBy []string `protobuf:"bytes,26,rep,name=engaged_by,json=engagedBy,proto3" json:"engaged_by,omitempty"`
+	// The tactic's Initiative modifier in this Action's Initiative roll: a change of tactic
+	// moves the acting rank from it (FEE-071).
+	InitiativeTactic int32 `protobuf:"varint,40,opt,name=initiative_tactic,json=initiativeTactic,proto3" json:"initiative_tactic,omitempty"`
+	// Initiative gained this Action by attacking unseen (FEE-081).
+	UnseenBonus int32 `protobuf:"varint,41,opt,name=unseen_bonus,json=unseenBonus,proto3" json:"unseen_bonus,omitempty"`
+	// The status of an inanimate object given by a Power (FEE-026).
+	Inanimate      bool   `protobuf:"varint,27,opt,name=inanimate,proto3" json:"inanimate,omitempty"`
+	InanimatePower string `protobuf:"bytes,28,opt,name=inanimate_power,json=inanimatePower,proto3" json:"inanimate_power,omitempty"`
+	// The Essence loss its previous activity inflicted, and on whom: what a Relentless strike
+	// builds on (FEE-156).
+	LastLoss      int32  `protobuf:"varint,29,opt,name=last_loss,json=lastLoss,proto3" json:"last_loss,omitempty"`
+	LastTarget    string `protobuf:"bytes,30,opt,name=last_target,json=lastTarget,proto3" json:"last_target,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *CombatantState) Reset() {
 	*x = CombatantState{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[18]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2049,7 +2516,7 @@ func (x *CombatantState) String() string {
 func (*CombatantState) ProtoMessage() {}
 
 func (x *CombatantState) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[18]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2062,7 +2529,7 @@ func (x *CombatantState) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CombatantState.ProtoReflect.Descriptor instead.
 func (*CombatantState) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{18}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *CombatantState) GetEssence() int32 {
@@ -2247,6 +2714,48 @@ func (x *CombatantState) GetEngagedBy() []string {
 	return nil
 }
 
+func (x *CombatantState) GetInitiativeTactic() int32 {
+	if x != nil {
+		return x.InitiativeTactic
+	}
+	return 0
+}
+
+func (x *CombatantState) GetUnseenBonus() int32 {
+	if x != nil {
+		return x.UnseenBonus
+	}
+	return 0
+}
+
+func (x *CombatantState) GetInanimate() bool {
+	if x != nil {
+		return x.Inanimate
+	}
+	return false
+}
+
+func (x *CombatantState) GetInanimatePower() string {
+	if x != nil {
+		return x.InanimatePower
+	}
+	return ""
+}
+
+func (x *CombatantState) GetLastLoss() int32 {
+	if x != nil {
+		return x.LastLoss
+	}
+	return 0
+}
+
+func (x *CombatantState) GetLastTarget() string {
+	if x != nil {
+		return x.LastTarget
+	}
+	return ""
+}
+
 // Queued: an activity performed at the current rank, resolved when the rank closes (FEE-044).
 type Queued struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -2260,13 +2769,16 @@ type Queued struct {
 	Anticipation      int32  `protobuf:"varint,4,opt,name=anticipation,proto3" json:"anticipation,omitempty"`
 	Nth               int32  `protobuf:"varint,5,opt,name=nth,proto3" json:"nth,omitempty"`
 	ChangeOfIntention bool   `protobuf:"varint,6,opt,name=change_of_intention,json=changeOfIntention,proto3" json:"change_of_intention,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// It follows a change of intention declared earlier (Change): for a further activity, the
+	// change's and the further activity's Defense penalties ran from that declaration (FEE-074).
+	DeclaredChange bool `protobuf:"varint,40,opt,name=declared_change,json=declaredChange,proto3" json:"declared_change,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *Queued) Reset() {
 	*x = Queued{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[19]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2278,7 +2790,7 @@ func (x *Queued) String() string {
 func (*Queued) ProtoMessage() {}
 
 func (x *Queued) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[19]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2291,7 +2803,7 @@ func (x *Queued) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Queued.ProtoReflect.Descriptor instead.
 func (*Queued) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{19}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *Queued) GetRollPenalty() int32 {
@@ -2350,6 +2862,13 @@ func (x *Queued) GetChangeOfIntention() bool {
 	return false
 }
 
+func (x *Queued) GetDeclaredChange() bool {
+	if x != nil {
+		return x.DeclaredChange
+	}
+	return false
+}
+
 type State struct {
 	state         protoimpl.MessageState     `protogen:"open.v1"`
 	Action        int32                      `protobuf:"varint,1,opt,name=action,proto3" json:"action,omitempty"`
@@ -2364,7 +2883,7 @@ type State struct {
 
 func (x *State) Reset() {
 	*x = State{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[20]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2376,7 +2895,7 @@ func (x *State) String() string {
 func (*State) ProtoMessage() {}
 
 func (x *State) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[20]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2389,7 +2908,7 @@ func (x *State) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use State.ProtoReflect.Descriptor instead.
 func (*State) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{20}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *State) GetAction() int32 {
@@ -2446,7 +2965,7 @@ type Modifier struct {
 
 func (x *Modifier) Reset() {
 	*x = Modifier{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[21]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2458,7 +2977,7 @@ func (x *Modifier) String() string {
 func (*Modifier) ProtoMessage() {}
 
 func (x *Modifier) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[21]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2471,7 +2990,7 @@ func (x *Modifier) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Modifier.ProtoReflect.Descriptor instead.
 func (*Modifier) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{21}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *Modifier) GetReason() string {
@@ -2511,7 +3030,7 @@ type RollResult struct {
 
 func (x *RollResult) Reset() {
 	*x = RollResult{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[22]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2523,7 +3042,7 @@ func (x *RollResult) String() string {
 func (*RollResult) ProtoMessage() {}
 
 func (x *RollResult) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[22]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2536,7 +3055,7 @@ func (x *RollResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RollResult.ProtoReflect.Descriptor instead.
 func (*RollResult) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{22}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *RollResult) GetRoll() *v1.Roll {
@@ -2585,7 +3104,7 @@ type InitiativeRoll struct {
 
 func (x *InitiativeRoll) Reset() {
 	*x = InitiativeRoll{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[23]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2597,7 +3116,7 @@ func (x *InitiativeRoll) String() string {
 func (*InitiativeRoll) ProtoMessage() {}
 
 func (x *InitiativeRoll) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[23]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2610,7 +3129,7 @@ func (x *InitiativeRoll) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InitiativeRoll.ProtoReflect.Descriptor instead.
 func (*InitiativeRoll) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{23}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *InitiativeRoll) GetCombatantId() string {
@@ -2643,7 +3162,7 @@ type ActionStarted struct {
 
 func (x *ActionStarted) Reset() {
 	*x = ActionStarted{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[24]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2655,7 +3174,7 @@ func (x *ActionStarted) String() string {
 func (*ActionStarted) ProtoMessage() {}
 
 func (x *ActionStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[24]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2668,7 +3187,7 @@ func (x *ActionStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ActionStarted.ProtoReflect.Descriptor instead.
 func (*ActionStarted) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{24}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *ActionStarted) GetAction() int32 {
@@ -2688,7 +3207,7 @@ type Declared struct {
 
 func (x *Declared) Reset() {
 	*x = Declared{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[25]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2700,7 +3219,7 @@ func (x *Declared) String() string {
 func (*Declared) ProtoMessage() {}
 
 func (x *Declared) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[25]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2713,7 +3232,7 @@ func (x *Declared) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Declared.ProtoReflect.Descriptor instead.
 func (*Declared) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{25}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *Declared) GetCombatantId() string {
@@ -2742,7 +3261,7 @@ type CountdownStarted struct {
 
 func (x *CountdownStarted) Reset() {
 	*x = CountdownStarted{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[26]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2754,7 +3273,7 @@ func (x *CountdownStarted) String() string {
 func (*CountdownStarted) ProtoMessage() {}
 
 func (x *CountdownStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[26]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2767,7 +3286,7 @@ func (x *CountdownStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CountdownStarted.ProtoReflect.Descriptor instead.
 func (*CountdownStarted) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{26}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *CountdownStarted) GetAction() int32 {
@@ -2800,7 +3319,7 @@ type ActivityQueued struct {
 
 func (x *ActivityQueued) Reset() {
 	*x = ActivityQueued{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[27]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2812,7 +3331,7 @@ func (x *ActivityQueued) String() string {
 func (*ActivityQueued) ProtoMessage() {}
 
 func (x *ActivityQueued) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[27]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2825,7 +3344,7 @@ func (x *ActivityQueued) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ActivityQueued.ProtoReflect.Descriptor instead.
 func (*ActivityQueued) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{27}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *ActivityQueued) GetQueued() *Queued {
@@ -2859,15 +3378,17 @@ type ActivityResolved struct {
 	Conditions    []*Condition `protobuf:"bytes,16,rep,name=conditions,proto3" json:"conditions,omitempty"`
 	Note          string       `protobuf:"bytes,17,opt,name=note,proto3" json:"note,omitempty"`
 	// Fumble: what hurting oneself would cost (FEE-004).
-	SelfHarm      int32 `protobuf:"varint,18,opt,name=self_harm,json=selfHarm,proto3" json:"self_harm,omitempty"`
-	EssenceSpent  int32 `protobuf:"varint,19,opt,name=essence_spent,json=essenceSpent,proto3" json:"essence_spent,omitempty"`
+	SelfHarm     int32 `protobuf:"varint,18,opt,name=self_harm,json=selfHarm,proto3" json:"self_harm,omitempty"`
+	EssenceSpent int32 `protobuf:"varint,19,opt,name=essence_spent,json=essenceSpent,proto3" json:"essence_spent,omitempty"`
+	// The further defenders struck by the same roll (FEE-094, FEE-095).
+	Also          []*Struck `protobuf:"bytes,60,rep,name=also,proto3" json:"also,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ActivityResolved) Reset() {
 	*x = ActivityResolved{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[28]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2879,7 +3400,7 @@ func (x *ActivityResolved) String() string {
 func (*ActivityResolved) ProtoMessage() {}
 
 func (x *ActivityResolved) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[28]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2892,7 +3413,7 @@ func (x *ActivityResolved) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ActivityResolved.ProtoReflect.Descriptor instead.
 func (*ActivityResolved) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{28}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *ActivityResolved) GetCombatantId() string {
@@ -3028,6 +3549,123 @@ func (x *ActivityResolved) GetEssenceSpent() int32 {
 	return 0
 }
 
+func (x *ActivityResolved) GetAlso() []*Struck {
+	if x != nil {
+		return x.Also
+	}
+	return nil
+}
+
+// Struck: one further defender of a sweep or a blunt projectile, against the same Attack roll
+// (FEE-094, FEE-095).
+type Struck struct {
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	TargetId         string                 `protobuf:"bytes,1,opt,name=target_id,json=targetId,proto3" json:"target_id,omitempty"`
+	Defense          int32                  `protobuf:"varint,2,opt,name=defense,proto3" json:"defense,omitempty"`
+	DefenseModifiers []*Modifier            `protobuf:"bytes,3,rep,name=defense_modifiers,json=defenseModifiers,proto3" json:"defense_modifiers,omitempty"`
+	Margin           int32                  `protobuf:"varint,4,opt,name=margin,proto3" json:"margin,omitempty"`
+	Success          bool                   `protobuf:"varint,5,opt,name=success,proto3" json:"success,omitempty"`
+	Soak             int32                  `protobuf:"varint,6,opt,name=soak,proto3" json:"soak,omitempty"`
+	SoakModifiers    []*Modifier            `protobuf:"bytes,7,rep,name=soak_modifiers,json=soakModifiers,proto3" json:"soak_modifiers,omitempty"`
+	EssenceLost      int32                  `protobuf:"varint,8,opt,name=essence_lost,json=essenceLost,proto3" json:"essence_lost,omitempty"`
+	TargetEssence    int32                  `protobuf:"varint,9,opt,name=target_essence,json=targetEssence,proto3" json:"target_essence,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *Struck) Reset() {
+	*x = Struck{}
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Struck) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Struck) ProtoMessage() {}
+
+func (x *Struck) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Struck.ProtoReflect.Descriptor instead.
+func (*Struck) Descriptor() ([]byte, []int) {
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{33}
+}
+
+func (x *Struck) GetTargetId() string {
+	if x != nil {
+		return x.TargetId
+	}
+	return ""
+}
+
+func (x *Struck) GetDefense() int32 {
+	if x != nil {
+		return x.Defense
+	}
+	return 0
+}
+
+func (x *Struck) GetDefenseModifiers() []*Modifier {
+	if x != nil {
+		return x.DefenseModifiers
+	}
+	return nil
+}
+
+func (x *Struck) GetMargin() int32 {
+	if x != nil {
+		return x.Margin
+	}
+	return 0
+}
+
+func (x *Struck) GetSuccess() bool {
+	if x != nil {
+		return x.Success
+	}
+	return false
+}
+
+func (x *Struck) GetSoak() int32 {
+	if x != nil {
+		return x.Soak
+	}
+	return 0
+}
+
+func (x *Struck) GetSoakModifiers() []*Modifier {
+	if x != nil {
+		return x.SoakModifiers
+	}
+	return nil
+}
+
+func (x *Struck) GetEssenceLost() int32 {
+	if x != nil {
+		return x.EssenceLost
+	}
+	return 0
+}
+
+func (x *Struck) GetTargetEssence() int32 {
+	if x != nil {
+		return x.TargetEssence
+	}
+	return 0
+}
+
 type RankAdvanced struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	From          int32                  `protobuf:"varint,1,opt,name=from,proto3" json:"from,omitempty"`
@@ -3038,7 +3676,7 @@ type RankAdvanced struct {
 
 func (x *RankAdvanced) Reset() {
 	*x = RankAdvanced{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[29]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3050,7 +3688,7 @@ func (x *RankAdvanced) String() string {
 func (*RankAdvanced) ProtoMessage() {}
 
 func (x *RankAdvanced) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[29]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3063,7 +3701,7 @@ func (x *RankAdvanced) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RankAdvanced.ProtoReflect.Descriptor instead.
 func (*RankAdvanced) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{29}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *RankAdvanced) GetFrom() int32 {
@@ -3091,7 +3729,7 @@ type ImpersonalHappened struct {
 
 func (x *ImpersonalHappened) Reset() {
 	*x = ImpersonalHappened{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[30]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3103,7 +3741,7 @@ func (x *ImpersonalHappened) String() string {
 func (*ImpersonalHappened) ProtoMessage() {}
 
 func (x *ImpersonalHappened) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[30]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3116,7 +3754,7 @@ func (x *ImpersonalHappened) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImpersonalHappened.ProtoReflect.Descriptor instead.
 func (*ImpersonalHappened) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{30}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *ImpersonalHappened) GetDescription() string {
@@ -3149,7 +3787,7 @@ type Renounced struct {
 
 func (x *Renounced) Reset() {
 	*x = Renounced{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[31]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3161,7 +3799,7 @@ func (x *Renounced) String() string {
 func (*Renounced) ProtoMessage() {}
 
 func (x *Renounced) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[31]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3174,7 +3812,7 @@ func (x *Renounced) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Renounced.ProtoReflect.Descriptor instead.
 func (*Renounced) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{31}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *Renounced) GetCombatantId() string {
@@ -3197,7 +3835,7 @@ type IntentionChanged struct {
 
 func (x *IntentionChanged) Reset() {
 	*x = IntentionChanged{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[32]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3209,7 +3847,7 @@ func (x *IntentionChanged) String() string {
 func (*IntentionChanged) ProtoMessage() {}
 
 func (x *IntentionChanged) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[32]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3222,7 +3860,7 @@ func (x *IntentionChanged) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IntentionChanged.ProtoReflect.Descriptor instead.
 func (*IntentionChanged) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{32}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *IntentionChanged) GetCombatantId() string {
@@ -3264,7 +3902,7 @@ type Surprised struct {
 
 func (x *Surprised) Reset() {
 	*x = Surprised{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[33]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3276,7 +3914,7 @@ func (x *Surprised) String() string {
 func (*Surprised) ProtoMessage() {}
 
 func (x *Surprised) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[33]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3289,7 +3927,7 @@ func (x *Surprised) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Surprised.ProtoReflect.Descriptor instead.
 func (*Surprised) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{33}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *Surprised) GetCombatantId() string {
@@ -3313,6 +3951,308 @@ func (x *Surprised) GetNoActivity() bool {
 	return false
 }
 
+type BecameObject struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CombatantId   string                 `protobuf:"bytes,1,opt,name=combatant_id,json=combatantId,proto3" json:"combatant_id,omitempty"`
+	Power         string                 `protobuf:"bytes,2,opt,name=power,proto3" json:"power,omitempty"`
+	End           bool                   `protobuf:"varint,3,opt,name=end,proto3" json:"end,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BecameObject) Reset() {
+	*x = BecameObject{}
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[39]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BecameObject) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BecameObject) ProtoMessage() {}
+
+func (x *BecameObject) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[39]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BecameObject.ProtoReflect.Descriptor instead.
+func (*BecameObject) Descriptor() ([]byte, []int) {
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{39}
+}
+
+func (x *BecameObject) GetCombatantId() string {
+	if x != nil {
+		return x.CombatantId
+	}
+	return ""
+}
+
+func (x *BecameObject) GetPower() string {
+	if x != nil {
+		return x.Power
+	}
+	return ""
+}
+
+func (x *BecameObject) GetEnd() bool {
+	if x != nil {
+		return x.End
+	}
+	return false
+}
+
+// TacticRuled: the GM's ruling on a tactic (FEE-036).
+type TacticRuled struct {
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	CombatantId  string                 `protobuf:"bytes,1,opt,name=combatant_id,json=combatantId,proto3" json:"combatant_id,omitempty"`
+	CancelTactic bool                   `protobuf:"varint,2,opt,name=cancel_tactic,json=cancelTactic,proto3" json:"cancel_tactic,omitempty"`
+	// The tactic in force after the ruling (unset when cancelled).
+	Tactic *Tactic `protobuf:"bytes,3,opt,name=tactic,proto3" json:"tactic,omitempty"`
+	Malus  int32   `protobuf:"varint,4,opt,name=malus,proto3" json:"malus,omitempty"`
+	Reason string  `protobuf:"bytes,5,opt,name=reason,proto3" json:"reason,omitempty"`
+	// The rank of the ruling (0 at step 1), and the acting rank it leaves (FEE-071).
+	Rank          int32 `protobuf:"varint,6,opt,name=rank,proto3" json:"rank,omitempty"`
+	ActingRank    int32 `protobuf:"varint,7,opt,name=acting_rank,json=actingRank,proto3" json:"acting_rank,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TacticRuled) Reset() {
+	*x = TacticRuled{}
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[40]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TacticRuled) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TacticRuled) ProtoMessage() {}
+
+func (x *TacticRuled) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[40]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TacticRuled.ProtoReflect.Descriptor instead.
+func (*TacticRuled) Descriptor() ([]byte, []int) {
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{40}
+}
+
+func (x *TacticRuled) GetCombatantId() string {
+	if x != nil {
+		return x.CombatantId
+	}
+	return ""
+}
+
+func (x *TacticRuled) GetCancelTactic() bool {
+	if x != nil {
+		return x.CancelTactic
+	}
+	return false
+}
+
+func (x *TacticRuled) GetTactic() *Tactic {
+	if x != nil {
+		return x.Tactic
+	}
+	return nil
+}
+
+func (x *TacticRuled) GetMalus() int32 {
+	if x != nil {
+		return x.Malus
+	}
+	return 0
+}
+
+func (x *TacticRuled) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *TacticRuled) GetRank() int32 {
+	if x != nil {
+		return x.Rank
+	}
+	return 0
+}
+
+func (x *TacticRuled) GetActingRank() int32 {
+	if x != nil {
+		return x.ActingRank
+	}
+	return 0
+}
+
+// Gestured: a free gesture alongside the activities (FEE-047).
+type Gestured struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CombatantId   string                 `protobuf:"bytes,1,opt,name=combatant_id,json=combatantId,proto3" json:"combatant_id,omitempty"`
+	Description   string                 `protobuf:"bytes,2,opt,name=description,proto3" json:"description,omitempty"`
+	Rank          int32                  `protobuf:"varint,3,opt,name=rank,proto3" json:"rank,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Gestured) Reset() {
+	*x = Gestured{}
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Gestured) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Gestured) ProtoMessage() {}
+
+func (x *Gestured) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Gestured.ProtoReflect.Descriptor instead.
+func (*Gestured) Descriptor() ([]byte, []int) {
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *Gestured) GetCombatantId() string {
+	if x != nil {
+		return x.CombatantId
+	}
+	return ""
+}
+
+func (x *Gestured) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+func (x *Gestured) GetRank() int32 {
+	if x != nil {
+		return x.Rank
+	}
+	return 0
+}
+
+// UnseenRolled: the dissimulation roll of an unseen attacker against its victim's Vigilance
+// score, and the Initiative it gains this Action (FEE-081, FEE-186).
+type UnseenRolled struct {
+	state           protoimpl.MessageState `protogen:"open.v1"`
+	CombatantId     string                 `protobuf:"bytes,1,opt,name=combatant_id,json=combatantId,proto3" json:"combatant_id,omitempty"`
+	VictimId        string                 `protobuf:"bytes,2,opt,name=victim_id,json=victimId,proto3" json:"victim_id,omitempty"`
+	Roll            *RollResult            `protobuf:"bytes,3,opt,name=roll,proto3" json:"roll,omitempty"`
+	Vigilance       int32                  `protobuf:"varint,4,opt,name=vigilance,proto3" json:"vigilance,omitempty"`
+	Margin          int32                  `protobuf:"varint,5,opt,name=margin,proto3" json:"margin,omitempty"`
+	InitiativeBonus int32                  `protobuf:"varint,6,opt,name=initiative_bonus,json=initiativeBonus,proto3" json:"initiative_bonus,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *UnseenRolled) Reset() {
+	*x = UnseenRolled{}
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[42]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UnseenRolled) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UnseenRolled) ProtoMessage() {}
+
+func (x *UnseenRolled) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[42]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UnseenRolled.ProtoReflect.Descriptor instead.
+func (*UnseenRolled) Descriptor() ([]byte, []int) {
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{42}
+}
+
+func (x *UnseenRolled) GetCombatantId() string {
+	if x != nil {
+		return x.CombatantId
+	}
+	return ""
+}
+
+func (x *UnseenRolled) GetVictimId() string {
+	if x != nil {
+		return x.VictimId
+	}
+	return ""
+}
+
+func (x *UnseenRolled) GetRoll() *RollResult {
+	if x != nil {
+		return x.Roll
+	}
+	return nil
+}
+
+func (x *UnseenRolled) GetVigilance() int32 {
+	if x != nil {
+		return x.Vigilance
+	}
+	return 0
+}
+
+func (x *UnseenRolled) GetMargin() int32 {
+	if x != nil {
+		return x.Margin
+	}
+	return 0
+}
+
+func (x *UnseenRolled) GetInitiativeBonus() int32 {
+	if x != nil {
+		return x.InitiativeBonus
+	}
+	return 0
+}
+
 type Event struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Types that are valid to be assigned to Kind:
@@ -3327,6 +4267,10 @@ type Event struct {
 	//	*Event_Renounced
 	//	*Event_Surprised
 	//	*Event_IntentionChanged
+	//	*Event_Gestured
+	//	*Event_UnseenRolled
+	//	*Event_BecameObject
+	//	*Event_TacticRuled
 	Kind          isEvent_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -3334,7 +4278,7 @@ type Event struct {
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[34]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3346,7 +4290,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[34]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3359,7 +4303,7 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{34}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *Event) GetKind() isEvent_Kind {
@@ -3459,6 +4403,42 @@ func (x *Event) GetIntentionChanged() *IntentionChanged {
 	return nil
 }
 
+func (x *Event) GetGestured() *Gestured {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_Gestured); ok {
+			return x.Gestured
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetUnseenRolled() *UnseenRolled {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_UnseenRolled); ok {
+			return x.UnseenRolled
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetBecameObject() *BecameObject {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_BecameObject); ok {
+			return x.BecameObject
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetTacticRuled() *TacticRuled {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_TacticRuled); ok {
+			return x.TacticRuled
+		}
+	}
+	return nil
+}
+
 type isEvent_Kind interface {
 	isEvent_Kind()
 }
@@ -3503,6 +4483,22 @@ type Event_IntentionChanged struct {
 	IntentionChanged *IntentionChanged `protobuf:"bytes,10,opt,name=intention_changed,json=intentionChanged,proto3,oneof"`
 }
 
+type Event_Gestured struct {
+	Gestured *Gestured `protobuf:"bytes,40,opt,name=gestured,proto3,oneof"`
+}
+
+type Event_UnseenRolled struct {
+	UnseenRolled *UnseenRolled `protobuf:"bytes,41,opt,name=unseen_rolled,json=unseenRolled,proto3,oneof"`
+}
+
+type Event_BecameObject struct {
+	BecameObject *BecameObject `protobuf:"bytes,11,opt,name=became_object,json=becameObject,proto3,oneof"`
+}
+
+type Event_TacticRuled struct {
+	TacticRuled *TacticRuled `protobuf:"bytes,12,opt,name=tactic_ruled,json=tacticRuled,proto3,oneof"`
+}
+
 func (*Event_ActionStarted) isEvent_Kind() {}
 
 func (*Event_Declared) isEvent_Kind() {}
@@ -3523,18 +4519,27 @@ func (*Event_Surprised) isEvent_Kind() {}
 
 func (*Event_IntentionChanged) isEvent_Kind() {}
 
+func (*Event_Gestured) isEvent_Kind() {}
+
+func (*Event_UnseenRolled) isEvent_Kind() {}
+
+func (*Event_BecameObject) isEvent_Kind() {}
+
+func (*Event_TacticRuled) isEvent_Kind() {}
+
 var File_fray_feerie_v1_feerie_proto protoreflect.FileDescriptor
 
 const file_fray_feerie_v1_feerie_proto_rawDesc = "" +
 	"\n" +
-	"\x1bfray/feerie/v1/feerie.proto\x12\x0efray.feerie.v1\x1a\x17fray/dice/v1/dice.proto\"\xb2\x01\n" +
+	"\x1bfray/feerie/v1/feerie.proto\x12\x0efray.feerie.v1\x1a\x17fray/dice/v1/dice.proto\"\xca\x01\n" +
 	"\tAttribute\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x121\n" +
 	"\x04kind\x18\x02 \x01(\x0e2\x1d.fray.feerie.v1.AttributeKindR\x04kind\x12\x14\n" +
 	"\x05value\x18\x03 \x01(\x05R\x05value\x12\x16\n" +
 	"\x06combat\x18\x04 \x01(\bR\x06combat\x12\x14\n" +
 	"\x05mount\x18\x05 \x01(\bR\x05mount\x12\x1a\n" +
-	"\bspecific\x18\x06 \x01(\bR\bspecific\"\xd4\x02\n" +
+	"\bspecific\x18\x06 \x01(\bR\bspecific\x12\x16\n" +
+	"\x06weapon\x18\a \x01(\bR\x06weapon\"\xef\x02\n" +
 	"\x05Sheet\x12\x1c\n" +
 	"\tvigilance\x18\x01 \x01(\x05R\tvigilance\x12\x1a\n" +
 	"\bhabilete\x18\x02 \x01(\x05R\bhabilete\x12\x1c\n" +
@@ -3551,7 +4556,8 @@ const file_fray_feerie_v1_feerie_proto_rawDesc = "" +
 	"\x05flier\x18\t \x01(\bR\x05flier\x12\x1a\n" +
 	"\bburrower\x18\n" +
 	" \x01(\bR\bburrower\x12\x1c\n" +
-	"\tinanimate\x18\v \x01(\bR\tinanimate\"\x87\x01\n" +
+	"\tinanimate\x18\v \x01(\bR\tinanimate\x12\x19\n" +
+	"\bmount_id\x18< \x01(\tR\amountId\"\x87\x01\n" +
 	"\aApplied\x12\x1e\n" +
 	"\n" +
 	"initiative\x18\x01 \x03(\tR\n" +
@@ -3566,7 +4572,7 @@ const file_fray_feerie_v1_feerie_proto_rawDesc = "" +
 	"initiative\x12\x16\n" +
 	"\x06attack\x18\x02 \x01(\x05R\x06attack\x12\x18\n" +
 	"\adefense\x18\x03 \x01(\x05R\adefense\x12\x16\n" +
-	"\x06preset\x18\x04 \x01(\tR\x06preset\"\xab\x03\n" +
+	"\x06preset\x18\x04 \x01(\tR\x06preset\"\xb3\x04\n" +
 	"\x06Intent\x120\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x1c.fray.feerie.v1.ActivityKindR\x04kind\x12\x1b\n" +
 	"\ttarget_id\x18\x02 \x01(\tR\btargetId\x121\n" +
@@ -3581,14 +4587,20 @@ const file_fray_feerie_v1_feerie_proto_rawDesc = "" +
 	"difficulty\x18\n" +
 	" \x01(\x05R\n" +
 	"difficulty\x12 \n" +
-	"\vdescription\x18\v \x01(\tR\vdescription\"\x9d\x01\n" +
+	"\vdescription\x18\v \x01(\tR\vdescription\x12&\n" +
+	"\x0falso_target_ids\x18< \x03(\tR\ralsoTargetIds\x12:\n" +
+	"\n" +
+	"projectile\x18= \x01(\x0e2\x1a.fray.feerie.v1.ProjectileR\n" +
+	"projectile\x12\"\n" +
+	"\fintimidation\x18\f \x01(\bR\fintimidation\"\xbb\x01\n" +
 	"\x05Cover\x12\x1a\n" +
 	"\bsolidity\x18\x01 \x01(\tR\bsolidity\x12\x14\n" +
 	"\x05thick\x18\x02 \x01(\bR\x05thick\x12\x16\n" +
 	"\x06opaque\x18\x03 \x01(\bR\x06opaque\x12)\n" +
 	"\x10semi_transparent\x18\x04 \x01(\bR\x0fsemiTransparent\x12\x1f\n" +
 	"\vdomain_soak\x18\x05 \x01(\x05R\n" +
-	"domainSoak\"\xe0\x03\n" +
+	"domainSoak\x12\x1c\n" +
+	"\tinfluence\x18< \x01(\x05R\tinfluence\"\xe2\x04\n" +
 	"\rCircumstances\x124\n" +
 	"\blighting\x18\x01 \x01(\x0e2\x18.fray.feerie.v1.LightingR\blighting\x12M\n" +
 	"\x11ranged_difficulty\x18\x02 \x01(\x0e2 .fray.feerie.v1.RangedDifficultyR\x10rangedDifficulty\x12+\n" +
@@ -3603,7 +4615,11 @@ const file_fray_feerie_v1_feerie_proto_rawDesc = "" +
 	"undefended\x12\x1a\n" +
 	"\bmodifier\x18\t \x01(\x05R\bmodifier\x12#\n" +
 	"\rexposed_malus\x18\n" +
-	" \x01(\x05R\fexposedMalus\"9\n" +
+	" \x01(\x05R\fexposedMalus\x12)\n" +
+	"\x10exposed_permille\x18< \x01(\x05R\x0fexposedPermille\x12\x1d\n" +
+	"\n" +
+	"sight_lost\x18= \x01(\bR\tsightLost\x126\n" +
+	"\x17small_object_difficulty\x18\v \x01(\x05R\x15smallObjectDifficulty\"9\n" +
 	"\aDeclare\x12.\n" +
 	"\x06intent\x18\x01 \x01(\v2\x16.fray.feerie.v1.IntentR\x06intent\"\xba\x01\n" +
 	"\x03Act\x12.\n" +
@@ -3625,7 +4641,21 @@ const file_fray_feerie_v1_feerie_proto_rawDesc = "" +
 	"\bSurprise\x12\x18\n" +
 	"\aactions\x18\x01 \x01(\x05R\aactions\x12\x1f\n" +
 	"\vno_activity\x18\x02 \x01(\bR\n" +
-	"noActivity\"\xa6\x03\n" +
+	"noActivity\"6\n" +
+	"\fBecomeObject\x12\x14\n" +
+	"\x05power\x18\x01 \x01(\tR\x05power\x12\x10\n" +
+	"\x03end\x18\x02 \x01(\bR\x03end\"\x8b\x01\n" +
+	"\x06Ruling\x12#\n" +
+	"\rcancel_tactic\x18\x01 \x01(\bR\fcancelTactic\x12.\n" +
+	"\x06tactic\x18\x02 \x01(\v2\x16.fray.feerie.v1.TacticR\x06tactic\x12\x14\n" +
+	"\x05malus\x18\x03 \x01(\x05R\x05malus\x12\x16\n" +
+	"\x06reason\x18\x04 \x01(\tR\x06reason\"+\n" +
+	"\aGesture\x12 \n" +
+	"\vdescription\x18\x01 \x01(\tR\vdescription\"W\n" +
+	"\x06Unseen\x12\x1b\n" +
+	"\tvictim_id\x18\x01 \x01(\tR\bvictimId\x12\x16\n" +
+	"\x06aspect\x18\x02 \x01(\tR\x06aspect\x12\x18\n" +
+	"\aapplied\x18\x03 \x03(\tR\aapplied\"\x84\x05\n" +
 	"\x06Action\x12!\n" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x123\n" +
 	"\adeclare\x18\n" +
@@ -3637,25 +4667,30 @@ const file_fray_feerie_v1_feerie_proto_rawDesc = "" +
 	"impersonal\x18\x0e \x01(\v2\x1a.fray.feerie.v1.ImpersonalH\x00R\n" +
 	"impersonal\x126\n" +
 	"\bsurprise\x18\x0f \x01(\v2\x18.fray.feerie.v1.SurpriseH\x00R\bsurprise\x120\n" +
-	"\x06change\x18\x10 \x01(\v2\x16.fray.feerie.v1.ChangeH\x00R\x06changeB\x06\n" +
+	"\x06change\x18\x10 \x01(\v2\x16.fray.feerie.v1.ChangeH\x00R\x06change\x123\n" +
+	"\agesture\x18( \x01(\v2\x17.fray.feerie.v1.GestureH\x00R\agesture\x120\n" +
+	"\x06unseen\x18) \x01(\v2\x16.fray.feerie.v1.UnseenH\x00R\x06unseen\x12C\n" +
+	"\rbecome_object\x18\x11 \x01(\v2\x1c.fray.feerie.v1.BecomeObjectH\x00R\fbecomeObject\x120\n" +
+	"\x06ruling\x18\x12 \x01(\v2\x16.fray.feerie.v1.RulingH\x00R\x06rulingB\x06\n" +
 	"\x04kind\"\xa0\x01\n" +
 	"\aOptions\x12\x12\n" +
 	"\x04roll\x18\x01 \x01(\tR\x04roll\x12(\n" +
 	"\rfumble_margin\x18\x02 \x01(\x05H\x00R\ffumbleMargin\x88\x01\x01\x12/\n" +
 	"\x11essence_spend_cap\x18\x03 \x01(\x05H\x01R\x0fessenceSpendCap\x88\x01\x01B\x10\n" +
 	"\x0e_fumble_marginB\x14\n" +
-	"\x12_essence_spend_cap\"\xa1\x01\n" +
+	"\x12_essence_spend_cap\"\xbd\x01\n" +
 	"\tCondition\x125\n" +
 	"\x06strike\x18\x01 \x01(\x0e2\x1d.fray.feerie.v1.SpecialStrikeR\x06strike\x12\x14\n" +
 	"\x05malus\x18\x02 \x01(\x05R\x05malus\x12\x0e\n" +
 	"\x02by\x18\x03 \x01(\tR\x02by\x12\x14\n" +
 	"\x05ranks\x18\x04 \x01(\x05R\x05ranks\x12!\n" +
-	"\ffree_against\x18\x05 \x01(\x05R\vfreeAgainst\"n\n" +
+	"\ffree_against\x18\x05 \x01(\x05R\vfreeAgainst\x12\x1a\n" +
+	"\bdistance\x18\x06 \x01(\x05R\bdistance\"n\n" +
 	"\aPenalty\x12\x1b\n" +
 	"\tfrom_rank\x18\x01 \x01(\x05R\bfromRank\x12\x14\n" +
 	"\x05rolls\x18\x02 \x01(\x05R\x05rolls\x12\x18\n" +
 	"\adefense\x18\x03 \x01(\x05R\adefense\x12\x16\n" +
-	"\x06reason\x18\x04 \x01(\tR\x06reason\"\xcf\a\n" +
+	"\x06reason\x18\x04 \x01(\tR\x06reason\"\xa4\t\n" +
 	"\x0eCombatantState\x12\x18\n" +
 	"\aessence\x18\x01 \x01(\x05R\aessence\x12\x1e\n" +
 	"\n" +
@@ -3695,7 +4730,14 @@ const file_fray_feerie_v1_feerie_proto_rawDesc = "" +
 	"\x03aim\x18\x18 \x01(\x05R\x03aim\x12!\n" +
 	"\fchange_malus\x18\x19 \x01(\x05R\vchangeMalus\x12\x1d\n" +
 	"\n" +
-	"engaged_by\x18\x1a \x03(\tR\tengagedBy\"\x85\x02\n" +
+	"engaged_by\x18\x1a \x03(\tR\tengagedBy\x12+\n" +
+	"\x11initiative_tactic\x18( \x01(\x05R\x10initiativeTactic\x12!\n" +
+	"\funseen_bonus\x18) \x01(\x05R\vunseenBonus\x12\x1c\n" +
+	"\tinanimate\x18\x1b \x01(\bR\tinanimate\x12'\n" +
+	"\x0finanimate_power\x18\x1c \x01(\tR\x0einanimatePower\x12\x1b\n" +
+	"\tlast_loss\x18\x1d \x01(\x05R\blastLoss\x12\x1f\n" +
+	"\vlast_target\x18\x1e \x01(\tR\n" +
+	"lastTarget\"\xae\x02\n" +
 	"\x06Queued\x12!\n" +
 	"\froll_penalty\x18\a \x01(\x05R\vrollPenalty\x12\x14\n" +
 	"\x05delay\x18\b \x01(\x05R\x05delay\x12!\n" +
@@ -3704,7 +4746,8 @@ const file_fray_feerie_v1_feerie_proto_rawDesc = "" +
 	"\x04rank\x18\x03 \x01(\x05R\x04rank\x12\"\n" +
 	"\fanticipation\x18\x04 \x01(\x05R\fanticipation\x12\x10\n" +
 	"\x03nth\x18\x05 \x01(\x05R\x03nth\x12.\n" +
-	"\x13change_of_intention\x18\x06 \x01(\bR\x11changeOfIntention\"\xcc\x02\n" +
+	"\x13change_of_intention\x18\x06 \x01(\bR\x11changeOfIntention\x12'\n" +
+	"\x0fdeclared_change\x18( \x01(\bR\x0edeclaredChange\"\xcc\x02\n" +
 	"\x05State\x12\x16\n" +
 	"\x06action\x18\x01 \x01(\x05R\x06action\x12(\n" +
 	"\x04step\x18\x02 \x01(\x0e2\x14.fray.feerie.v1.StepR\x04step\x12\x12\n" +
@@ -3744,7 +4787,7 @@ const file_fray_feerie_v1_feerie_proto_rawDesc = "" +
 	"initiative\x12\x19\n" +
 	"\btop_rank\x18\x03 \x01(\x05R\atopRank\"@\n" +
 	"\x0eActivityQueued\x12.\n" +
-	"\x06queued\x18\x01 \x01(\v2\x16.fray.feerie.v1.QueuedR\x06queued\"\xe5\x05\n" +
+	"\x06queued\x18\x01 \x01(\v2\x16.fray.feerie.v1.QueuedR\x06queued\"\x91\x06\n" +
 	"\x10ActivityResolved\x12!\n" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12\x12\n" +
 	"\x04rank\x18\x02 \x01(\x05R\x04rank\x12.\n" +
@@ -3767,7 +4810,18 @@ const file_fray_feerie_v1_feerie_proto_rawDesc = "" +
 	"conditions\x12\x12\n" +
 	"\x04note\x18\x11 \x01(\tR\x04note\x12\x1b\n" +
 	"\tself_harm\x18\x12 \x01(\x05R\bselfHarm\x12#\n" +
-	"\ressence_spent\x18\x13 \x01(\x05R\fessenceSpent\"2\n" +
+	"\ressence_spent\x18\x13 \x01(\x05R\fessenceSpent\x12*\n" +
+	"\x04also\x18< \x03(\v2\x16.fray.feerie.v1.StruckR\x04also\"\xd7\x02\n" +
+	"\x06Struck\x12\x1b\n" +
+	"\ttarget_id\x18\x01 \x01(\tR\btargetId\x12\x18\n" +
+	"\adefense\x18\x02 \x01(\x05R\adefense\x12E\n" +
+	"\x11defense_modifiers\x18\x03 \x03(\v2\x18.fray.feerie.v1.ModifierR\x10defenseModifiers\x12\x16\n" +
+	"\x06margin\x18\x04 \x01(\x05R\x06margin\x12\x18\n" +
+	"\asuccess\x18\x05 \x01(\bR\asuccess\x12\x12\n" +
+	"\x04soak\x18\x06 \x01(\x05R\x04soak\x12?\n" +
+	"\x0esoak_modifiers\x18\a \x03(\v2\x18.fray.feerie.v1.ModifierR\rsoakModifiers\x12!\n" +
+	"\fessence_lost\x18\b \x01(\x05R\vessenceLost\x12%\n" +
+	"\x0etarget_essence\x18\t \x01(\x05R\rtargetEssence\"2\n" +
 	"\fRankAdvanced\x12\x12\n" +
 	"\x04from\x18\x01 \x01(\x05R\x04from\x12\x0e\n" +
 	"\x02to\x18\x02 \x01(\x05R\x02to\"v\n" +
@@ -3787,7 +4841,31 @@ const file_fray_feerie_v1_feerie_proto_rawDesc = "" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12\x18\n" +
 	"\aactions\x18\x02 \x01(\x05R\aactions\x12\x1f\n" +
 	"\vno_activity\x18\x03 \x01(\bR\n" +
-	"noActivity\"\xce\x05\n" +
+	"noActivity\"Y\n" +
+	"\fBecameObject\x12!\n" +
+	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12\x14\n" +
+	"\x05power\x18\x02 \x01(\tR\x05power\x12\x10\n" +
+	"\x03end\x18\x03 \x01(\bR\x03end\"\xe8\x01\n" +
+	"\vTacticRuled\x12!\n" +
+	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12#\n" +
+	"\rcancel_tactic\x18\x02 \x01(\bR\fcancelTactic\x12.\n" +
+	"\x06tactic\x18\x03 \x01(\v2\x16.fray.feerie.v1.TacticR\x06tactic\x12\x14\n" +
+	"\x05malus\x18\x04 \x01(\x05R\x05malus\x12\x16\n" +
+	"\x06reason\x18\x05 \x01(\tR\x06reason\x12\x12\n" +
+	"\x04rank\x18\x06 \x01(\x05R\x04rank\x12\x1f\n" +
+	"\vacting_rank\x18\a \x01(\x05R\n" +
+	"actingRank\"c\n" +
+	"\bGestured\x12!\n" +
+	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12 \n" +
+	"\vdescription\x18\x02 \x01(\tR\vdescription\x12\x12\n" +
+	"\x04rank\x18\x03 \x01(\x05R\x04rank\"\xdf\x01\n" +
+	"\fUnseenRolled\x12!\n" +
+	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12\x1b\n" +
+	"\tvictim_id\x18\x02 \x01(\tR\bvictimId\x12.\n" +
+	"\x04roll\x18\x03 \x01(\v2\x1a.fray.feerie.v1.RollResultR\x04roll\x12\x1c\n" +
+	"\tvigilance\x18\x04 \x01(\x05R\tvigilance\x12\x16\n" +
+	"\x06margin\x18\x05 \x01(\x05R\x06margin\x12)\n" +
+	"\x10initiative_bonus\x18\x06 \x01(\x05R\x0finitiativeBonus\"\xd2\a\n" +
 	"\x05Event\x12F\n" +
 	"\x0eaction_started\x18\x01 \x01(\v2\x1d.fray.feerie.v1.ActionStartedH\x00R\ractionStarted\x126\n" +
 	"\bdeclared\x18\x02 \x01(\v2\x18.fray.feerie.v1.DeclaredH\x00R\bdeclared\x12O\n" +
@@ -3801,7 +4879,11 @@ const file_fray_feerie_v1_feerie_proto_rawDesc = "" +
 	"\trenounced\x18\b \x01(\v2\x19.fray.feerie.v1.RenouncedH\x00R\trenounced\x129\n" +
 	"\tsurprised\x18\t \x01(\v2\x19.fray.feerie.v1.SurprisedH\x00R\tsurprised\x12O\n" +
 	"\x11intention_changed\x18\n" +
-	" \x01(\v2 .fray.feerie.v1.IntentionChangedH\x00R\x10intentionChangedB\x06\n" +
+	" \x01(\v2 .fray.feerie.v1.IntentionChangedH\x00R\x10intentionChanged\x126\n" +
+	"\bgestured\x18( \x01(\v2\x18.fray.feerie.v1.GesturedH\x00R\bgestured\x12C\n" +
+	"\runseen_rolled\x18) \x01(\v2\x1c.fray.feerie.v1.UnseenRolledH\x00R\funseenRolled\x12C\n" +
+	"\rbecame_object\x18\v \x01(\v2\x1c.fray.feerie.v1.BecameObjectH\x00R\fbecameObject\x12@\n" +
+	"\ftactic_ruled\x18\f \x01(\v2\x1b.fray.feerie.v1.TacticRuledH\x00R\vtacticRuledB\x06\n" +
 	"\x04kind*\x84\x01\n" +
 	"\rAttributeKind\x12\x1e\n" +
 	"\x1aATTRIBUTE_KIND_UNSPECIFIED\x10\x00\x12\x1b\n" +
@@ -3835,7 +4917,12 @@ const file_fray_feerie_v1_feerie_proto_rawDesc = "" +
 	"\tPACE_WALK\x10\x01\x12\r\n" +
 	"\tPACE_TROT\x10\x02\x12\f\n" +
 	"\bPACE_RUN\x10\x03\x12\x0f\n" +
-	"\vPACE_SPRINT\x10\x04*~\n" +
+	"\vPACE_SPRINT\x10\x04*W\n" +
+	"\n" +
+	"Projectile\x12\x1a\n" +
+	"\x16PROJECTILE_UNSPECIFIED\x10\x00\x12\x17\n" +
+	"\x13PROJECTILE_PIERCING\x10\x01\x12\x14\n" +
+	"\x10PROJECTILE_BLUNT\x10\x02*~\n" +
 	"\bLighting\x12\x18\n" +
 	"\x14LIGHTING_UNSPECIFIED\x10\x00\x12\x11\n" +
 	"\rLIGHTING_DUSK\x10\x01\x12\x16\n" +
@@ -3880,120 +4967,145 @@ func file_fray_feerie_v1_feerie_proto_rawDescGZIP() []byte {
 	return file_fray_feerie_v1_feerie_proto_rawDescData
 }
 
-var file_fray_feerie_v1_feerie_proto_enumTypes = make([]protoimpl.EnumInfo, 9)
-var file_fray_feerie_v1_feerie_proto_msgTypes = make([]protoimpl.MessageInfo, 36)
+var file_fray_feerie_v1_feerie_proto_enumTypes = make([]protoimpl.EnumInfo, 10)
+var file_fray_feerie_v1_feerie_proto_msgTypes = make([]protoimpl.MessageInfo, 45)
 var file_fray_feerie_v1_feerie_proto_goTypes = []any{
 	(AttributeKind)(0),         // 0: fray.feerie.v1.AttributeKind
 	(ActivityKind)(0),          // 1: fray.feerie.v1.ActivityKind
 	(SpecialStrike)(0),         // 2: fray.feerie.v1.SpecialStrike
 	(Pace)(0),                  // 3: fray.feerie.v1.Pace
-	(Lighting)(0),              // 4: fray.feerie.v1.Lighting
-	(RangedDifficulty)(0),      // 5: fray.feerie.v1.RangedDifficulty
-	(Range)(0),                 // 6: fray.feerie.v1.Range
-	(Terrain)(0),               // 7: fray.feerie.v1.Terrain
-	(Step)(0),                  // 8: fray.feerie.v1.Step
-	(*Attribute)(nil),          // 9: fray.feerie.v1.Attribute
-	(*Sheet)(nil),              // 10: fray.feerie.v1.Sheet
-	(*Applied)(nil),            // 11: fray.feerie.v1.Applied
-	(*Tactic)(nil),             // 12: fray.feerie.v1.Tactic
-	(*Intent)(nil),             // 13: fray.feerie.v1.Intent
-	(*Cover)(nil),              // 14: fray.feerie.v1.Cover
-	(*Circumstances)(nil),      // 15: fray.feerie.v1.Circumstances
-	(*Declare)(nil),            // 16: fray.feerie.v1.Declare
-	(*Act)(nil),                // 17: fray.feerie.v1.Act
-	(*Change)(nil),             // 18: fray.feerie.v1.Change
-	(*Renounce)(nil),           // 19: fray.feerie.v1.Renounce
-	(*Advance)(nil),            // 20: fray.feerie.v1.Advance
-	(*Impersonal)(nil),         // 21: fray.feerie.v1.Impersonal
-	(*Surprise)(nil),           // 22: fray.feerie.v1.Surprise
-	(*Action)(nil),             // 23: fray.feerie.v1.Action
-	(*Options)(nil),            // 24: fray.feerie.v1.Options
-	(*Condition)(nil),          // 25: fray.feerie.v1.Condition
-	(*Penalty)(nil),            // 26: fray.feerie.v1.Penalty
-	(*CombatantState)(nil),     // 27: fray.feerie.v1.CombatantState
-	(*Queued)(nil),             // 28: fray.feerie.v1.Queued
-	(*State)(nil),              // 29: fray.feerie.v1.State
-	(*Modifier)(nil),           // 30: fray.feerie.v1.Modifier
-	(*RollResult)(nil),         // 31: fray.feerie.v1.RollResult
-	(*InitiativeRoll)(nil),     // 32: fray.feerie.v1.InitiativeRoll
-	(*ActionStarted)(nil),      // 33: fray.feerie.v1.ActionStarted
-	(*Declared)(nil),           // 34: fray.feerie.v1.Declared
-	(*CountdownStarted)(nil),   // 35: fray.feerie.v1.CountdownStarted
-	(*ActivityQueued)(nil),     // 36: fray.feerie.v1.ActivityQueued
-	(*ActivityResolved)(nil),   // 37: fray.feerie.v1.ActivityResolved
-	(*RankAdvanced)(nil),       // 38: fray.feerie.v1.RankAdvanced
-	(*ImpersonalHappened)(nil), // 39: fray.feerie.v1.ImpersonalHappened
-	(*Renounced)(nil),          // 40: fray.feerie.v1.Renounced
-	(*IntentionChanged)(nil),   // 41: fray.feerie.v1.IntentionChanged
-	(*Surprised)(nil),          // 42: fray.feerie.v1.Surprised
-	(*Event)(nil),              // 43: fray.feerie.v1.Event
-	nil,                        // 44: fray.feerie.v1.State.CombatantsEntry
-	(*v1.Roll)(nil),            // 45: fray.dice.v1.Roll
+	(Projectile)(0),            // 4: fray.feerie.v1.Projectile
+	(Lighting)(0),              // 5: fray.feerie.v1.Lighting
+	(RangedDifficulty)(0),      // 6: fray.feerie.v1.RangedDifficulty
+	(Range)(0),                 // 7: fray.feerie.v1.Range
+	(Terrain)(0),               // 8: fray.feerie.v1.Terrain
+	(Step)(0),                  // 9: fray.feerie.v1.Step
+	(*Attribute)(nil),          // 10: fray.feerie.v1.Attribute
+	(*Sheet)(nil),              // 11: fray.feerie.v1.Sheet
+	(*Applied)(nil),            // 12: fray.feerie.v1.Applied
+	(*Tactic)(nil),             // 13: fray.feerie.v1.Tactic
+	(*Intent)(nil),             // 14: fray.feerie.v1.Intent
+	(*Cover)(nil),              // 15: fray.feerie.v1.Cover
+	(*Circumstances)(nil),      // 16: fray.feerie.v1.Circumstances
+	(*Declare)(nil),            // 17: fray.feerie.v1.Declare
+	(*Act)(nil),                // 18: fray.feerie.v1.Act
+	(*Change)(nil),             // 19: fray.feerie.v1.Change
+	(*Renounce)(nil),           // 20: fray.feerie.v1.Renounce
+	(*Advance)(nil),            // 21: fray.feerie.v1.Advance
+	(*Impersonal)(nil),         // 22: fray.feerie.v1.Impersonal
+	(*Surprise)(nil),           // 23: fray.feerie.v1.Surprise
+	(*BecomeObject)(nil),       // 24: fray.feerie.v1.BecomeObject
+	(*Ruling)(nil),             // 25: fray.feerie.v1.Ruling
+	(*Gesture)(nil),            // 26: fray.feerie.v1.Gesture
+	(*Unseen)(nil),             // 27: fray.feerie.v1.Unseen
+	(*Action)(nil),             // 28: fray.feerie.v1.Action
+	(*Options)(nil),            // 29: fray.feerie.v1.Options
+	(*Condition)(nil),          // 30: fray.feerie.v1.Condition
+	(*Penalty)(nil),            // 31: fray.feerie.v1.Penalty
+	(*CombatantState)(nil),     // 32: fray.feerie.v1.CombatantState
+	(*Queued)(nil),             // 33: fray.feerie.v1.Queued
+	(*State)(nil),              // 34: fray.feerie.v1.State
+	(*Modifier)(nil),           // 35: fray.feerie.v1.Modifier
+	(*RollResult)(nil),         // 36: fray.feerie.v1.RollResult
+	(*InitiativeRoll)(nil),     // 37: fray.feerie.v1.InitiativeRoll
+	(*ActionStarted)(nil),      // 38: fray.feerie.v1.ActionStarted
+	(*Declared)(nil),           // 39: fray.feerie.v1.Declared
+	(*CountdownStarted)(nil),   // 40: fray.feerie.v1.CountdownStarted
+	(*ActivityQueued)(nil),     // 41: fray.feerie.v1.ActivityQueued
+	(*ActivityResolved)(nil),   // 42: fray.feerie.v1.ActivityResolved
+	(*Struck)(nil),             // 43: fray.feerie.v1.Struck
+	(*RankAdvanced)(nil),       // 44: fray.feerie.v1.RankAdvanced
+	(*ImpersonalHappened)(nil), // 45: fray.feerie.v1.ImpersonalHappened
+	(*Renounced)(nil),          // 46: fray.feerie.v1.Renounced
+	(*IntentionChanged)(nil),   // 47: fray.feerie.v1.IntentionChanged
+	(*Surprised)(nil),          // 48: fray.feerie.v1.Surprised
+	(*BecameObject)(nil),       // 49: fray.feerie.v1.BecameObject
+	(*TacticRuled)(nil),        // 50: fray.feerie.v1.TacticRuled
+	(*Gestured)(nil),           // 51: fray.feerie.v1.Gestured
+	(*UnseenRolled)(nil),       // 52: fray.feerie.v1.UnseenRolled
+	(*Event)(nil),              // 53: fray.feerie.v1.Event
+	nil,                        // 54: fray.feerie.v1.State.CombatantsEntry
+	(*v1.Roll)(nil),            // 55: fray.dice.v1.Roll
 }
 var file_fray_feerie_v1_feerie_proto_depIdxs = []int32{
 	0,  // 0: fray.feerie.v1.Attribute.kind:type_name -> fray.feerie.v1.AttributeKind
-	9,  // 1: fray.feerie.v1.Sheet.attributes:type_name -> fray.feerie.v1.Attribute
+	10, // 1: fray.feerie.v1.Sheet.attributes:type_name -> fray.feerie.v1.Attribute
 	1,  // 2: fray.feerie.v1.Intent.kind:type_name -> fray.feerie.v1.ActivityKind
-	11, // 3: fray.feerie.v1.Intent.applied:type_name -> fray.feerie.v1.Applied
-	12, // 4: fray.feerie.v1.Intent.tactic:type_name -> fray.feerie.v1.Tactic
+	12, // 3: fray.feerie.v1.Intent.applied:type_name -> fray.feerie.v1.Applied
+	13, // 4: fray.feerie.v1.Intent.tactic:type_name -> fray.feerie.v1.Tactic
 	2,  // 5: fray.feerie.v1.Intent.strikes:type_name -> fray.feerie.v1.SpecialStrike
 	3,  // 6: fray.feerie.v1.Intent.pace:type_name -> fray.feerie.v1.Pace
-	4,  // 7: fray.feerie.v1.Circumstances.lighting:type_name -> fray.feerie.v1.Lighting
-	5,  // 8: fray.feerie.v1.Circumstances.ranged_difficulty:type_name -> fray.feerie.v1.RangedDifficulty
-	6,  // 9: fray.feerie.v1.Circumstances.range:type_name -> fray.feerie.v1.Range
-	3,  // 10: fray.feerie.v1.Circumstances.target_pace:type_name -> fray.feerie.v1.Pace
-	7,  // 11: fray.feerie.v1.Circumstances.terrain:type_name -> fray.feerie.v1.Terrain
-	14, // 12: fray.feerie.v1.Circumstances.cover:type_name -> fray.feerie.v1.Cover
-	13, // 13: fray.feerie.v1.Declare.intent:type_name -> fray.feerie.v1.Intent
-	13, // 14: fray.feerie.v1.Act.intent:type_name -> fray.feerie.v1.Intent
-	15, // 15: fray.feerie.v1.Act.circumstances:type_name -> fray.feerie.v1.Circumstances
-	13, // 16: fray.feerie.v1.Change.intent:type_name -> fray.feerie.v1.Intent
-	16, // 17: fray.feerie.v1.Action.declare:type_name -> fray.feerie.v1.Declare
-	17, // 18: fray.feerie.v1.Action.act:type_name -> fray.feerie.v1.Act
-	19, // 19: fray.feerie.v1.Action.renounce:type_name -> fray.feerie.v1.Renounce
-	20, // 20: fray.feerie.v1.Action.advance:type_name -> fray.feerie.v1.Advance
-	21, // 21: fray.feerie.v1.Action.impersonal:type_name -> fray.feerie.v1.Impersonal
-	22, // 22: fray.feerie.v1.Action.surprise:type_name -> fray.feerie.v1.Surprise
-	18, // 23: fray.feerie.v1.Action.change:type_name -> fray.feerie.v1.Change
-	2,  // 24: fray.feerie.v1.Condition.strike:type_name -> fray.feerie.v1.SpecialStrike
-	13, // 25: fray.feerie.v1.CombatantState.declared:type_name -> fray.feerie.v1.Intent
-	26, // 26: fray.feerie.v1.CombatantState.penalties:type_name -> fray.feerie.v1.Penalty
-	25, // 27: fray.feerie.v1.CombatantState.conditions:type_name -> fray.feerie.v1.Condition
-	12, // 28: fray.feerie.v1.CombatantState.tactic:type_name -> fray.feerie.v1.Tactic
-	17, // 29: fray.feerie.v1.Queued.act:type_name -> fray.feerie.v1.Act
-	8,  // 30: fray.feerie.v1.State.step:type_name -> fray.feerie.v1.Step
-	44, // 31: fray.feerie.v1.State.combatants:type_name -> fray.feerie.v1.State.CombatantsEntry
-	28, // 32: fray.feerie.v1.State.queue:type_name -> fray.feerie.v1.Queued
-	45, // 33: fray.feerie.v1.RollResult.roll:type_name -> fray.dice.v1.Roll
-	45, // 34: fray.feerie.v1.RollResult.minus:type_name -> fray.dice.v1.Roll
-	30, // 35: fray.feerie.v1.RollResult.modifiers:type_name -> fray.feerie.v1.Modifier
-	31, // 36: fray.feerie.v1.InitiativeRoll.result:type_name -> fray.feerie.v1.RollResult
-	13, // 37: fray.feerie.v1.Declared.intent:type_name -> fray.feerie.v1.Intent
-	32, // 38: fray.feerie.v1.CountdownStarted.initiative:type_name -> fray.feerie.v1.InitiativeRoll
-	28, // 39: fray.feerie.v1.ActivityQueued.queued:type_name -> fray.feerie.v1.Queued
-	13, // 40: fray.feerie.v1.ActivityResolved.intent:type_name -> fray.feerie.v1.Intent
-	31, // 41: fray.feerie.v1.ActivityResolved.attack:type_name -> fray.feerie.v1.RollResult
-	30, // 42: fray.feerie.v1.ActivityResolved.defense_modifiers:type_name -> fray.feerie.v1.Modifier
-	30, // 43: fray.feerie.v1.ActivityResolved.damage_modifiers:type_name -> fray.feerie.v1.Modifier
-	30, // 44: fray.feerie.v1.ActivityResolved.soak_modifiers:type_name -> fray.feerie.v1.Modifier
-	25, // 45: fray.feerie.v1.ActivityResolved.conditions:type_name -> fray.feerie.v1.Condition
-	13, // 46: fray.feerie.v1.IntentionChanged.intent:type_name -> fray.feerie.v1.Intent
-	33, // 47: fray.feerie.v1.Event.action_started:type_name -> fray.feerie.v1.ActionStarted
-	34, // 48: fray.feerie.v1.Event.declared:type_name -> fray.feerie.v1.Declared
-	35, // 49: fray.feerie.v1.Event.countdown_started:type_name -> fray.feerie.v1.CountdownStarted
-	36, // 50: fray.feerie.v1.Event.activity_queued:type_name -> fray.feerie.v1.ActivityQueued
-	37, // 51: fray.feerie.v1.Event.activity_resolved:type_name -> fray.feerie.v1.ActivityResolved
-	38, // 52: fray.feerie.v1.Event.rank_advanced:type_name -> fray.feerie.v1.RankAdvanced
-	39, // 53: fray.feerie.v1.Event.impersonal:type_name -> fray.feerie.v1.ImpersonalHappened
-	40, // 54: fray.feerie.v1.Event.renounced:type_name -> fray.feerie.v1.Renounced
-	42, // 55: fray.feerie.v1.Event.surprised:type_name -> fray.feerie.v1.Surprised
-	41, // 56: fray.feerie.v1.Event.intention_changed:type_name -> fray.feerie.v1.IntentionChanged
-	27, // 57: fray.feerie.v1.State.CombatantsEntry.value:type_name -> fray.feerie.v1.CombatantState
-	58, // [58:58] is the sub-list for method output_type
-	58, // [58:58] is the sub-list for method input_type
-	58, // [58:58] is the sub-list for extension type_name
-	58, // [58:58] is the sub-list for extension extendee
-	0,  // [0:58] is the sub-list for field type_name
+	4,  // 7: fray.feerie.v1.Intent.projectile:type_name -> fray.feerie.v1.Projectile
+	5,  // 8: fray.feerie.v1.Circumstances.lighting:type_name -> fray.feerie.v1.Lighting
+	6,  // 9: fray.feerie.v1.Circumstances.ranged_difficulty:type_name -> fray.feerie.v1.RangedDifficulty
+	7,  // 10: fray.feerie.v1.Circumstances.range:type_name -> fray.feerie.v1.Range
+	3,  // 11: fray.feerie.v1.Circumstances.target_pace:type_name -> fray.feerie.v1.Pace
+	8,  // 12: fray.feerie.v1.Circumstances.terrain:type_name -> fray.feerie.v1.Terrain
+	15, // 13: fray.feerie.v1.Circumstances.cover:type_name -> fray.feerie.v1.Cover
+	14, // 14: fray.feerie.v1.Declare.intent:type_name -> fray.feerie.v1.Intent
+	14, // 15: fray.feerie.v1.Act.intent:type_name -> fray.feerie.v1.Intent
+	16, // 16: fray.feerie.v1.Act.circumstances:type_name -> fray.feerie.v1.Circumstances
+	14, // 17: fray.feerie.v1.Change.intent:type_name -> fray.feerie.v1.Intent
+	13, // 18: fray.feerie.v1.Ruling.tactic:type_name -> fray.feerie.v1.Tactic
+	17, // 19: fray.feerie.v1.Action.declare:type_name -> fray.feerie.v1.Declare
+	18, // 20: fray.feerie.v1.Action.act:type_name -> fray.feerie.v1.Act
+	20, // 21: fray.feerie.v1.Action.renounce:type_name -> fray.feerie.v1.Renounce
+	21, // 22: fray.feerie.v1.Action.advance:type_name -> fray.feerie.v1.Advance
+	22, // 23: fray.feerie.v1.Action.impersonal:type_name -> fray.feerie.v1.Impersonal
+	23, // 24: fray.feerie.v1.Action.surprise:type_name -> fray.feerie.v1.Surprise
+	19, // 25: fray.feerie.v1.Action.change:type_name -> fray.feerie.v1.Change
+	26, // 26: fray.feerie.v1.Action.gesture:type_name -> fray.feerie.v1.Gesture
+	27, // 27: fray.feerie.v1.Action.unseen:type_name -> fray.feerie.v1.Unseen
+	24, // 28: fray.feerie.v1.Action.become_object:type_name -> fray.feerie.v1.BecomeObject
+	25, // 29: fray.feerie.v1.Action.ruling:type_name -> fray.feerie.v1.Ruling
+	2,  // 30: fray.feerie.v1.Condition.strike:type_name -> fray.feerie.v1.SpecialStrike
+	14, // 31: fray.feerie.v1.CombatantState.declared:type_name -> fray.feerie.v1.Intent
+	31, // 32: fray.feerie.v1.CombatantState.penalties:type_name -> fray.feerie.v1.Penalty
+	30, // 33: fray.feerie.v1.CombatantState.conditions:type_name -> fray.feerie.v1.Condition
+	13, // 34: fray.feerie.v1.CombatantState.tactic:type_name -> fray.feerie.v1.Tactic
+	18, // 35: fray.feerie.v1.Queued.act:type_name -> fray.feerie.v1.Act
+	9,  // 36: fray.feerie.v1.State.step:type_name -> fray.feerie.v1.Step
+	54, // 37: fray.feerie.v1.State.combatants:type_name -> fray.feerie.v1.State.CombatantsEntry
+	33, // 38: fray.feerie.v1.State.queue:type_name -> fray.feerie.v1.Queued
+	55, // 39: fray.feerie.v1.RollResult.roll:type_name -> fray.dice.v1.Roll
+	55, // 40: fray.feerie.v1.RollResult.minus:type_name -> fray.dice.v1.Roll
+	35, // 41: fray.feerie.v1.RollResult.modifiers:type_name -> fray.feerie.v1.Modifier
+	36, // 42: fray.feerie.v1.InitiativeRoll.result:type_name -> fray.feerie.v1.RollResult
+	14, // 43: fray.feerie.v1.Declared.intent:type_name -> fray.feerie.v1.Intent
+	37, // 44: fray.feerie.v1.CountdownStarted.initiative:type_name -> fray.feerie.v1.InitiativeRoll
+	33, // 45: fray.feerie.v1.ActivityQueued.queued:type_name -> fray.feerie.v1.Queued
+	14, // 46: fray.feerie.v1.ActivityResolved.intent:type_name -> fray.feerie.v1.Intent
+	36, // 47: fray.feerie.v1.ActivityResolved.attack:type_name -> fray.feerie.v1.RollResult
+	35, // 48: fray.feerie.v1.ActivityResolved.defense_modifiers:type_name -> fray.feerie.v1.Modifier
+	35, // 49: fray.feerie.v1.ActivityResolved.damage_modifiers:type_name -> fray.feerie.v1.Modifier
+	35, // 50: fray.feerie.v1.ActivityResolved.soak_modifiers:type_name -> fray.feerie.v1.Modifier
+	30, // 51: fray.feerie.v1.ActivityResolved.conditions:type_name -> fray.feerie.v1.Condition
+	43, // 52: fray.feerie.v1.ActivityResolved.also:type_name -> fray.feerie.v1.Struck
+	35, // 53: fray.feerie.v1.Struck.defense_modifiers:type_name -> fray.feerie.v1.Modifier
+	35, // 54: fray.feerie.v1.Struck.soak_modifiers:type_name -> fray.feerie.v1.Modifier
+	14, // 55: fray.feerie.v1.IntentionChanged.intent:type_name -> fray.feerie.v1.Intent
+	13, // 56: fray.feerie.v1.TacticRuled.tactic:type_name -> fray.feerie.v1.Tactic
+	36, // 57: fray.feerie.v1.UnseenRolled.roll:type_name -> fray.feerie.v1.RollResult
+	38, // 58: fray.feerie.v1.Event.action_started:type_name -> fray.feerie.v1.ActionStarted
+	39, // 59: fray.feerie.v1.Event.declared:type_name -> fray.feerie.v1.Declared
+	40, // 60: fray.feerie.v1.Event.countdown_started:type_name -> fray.feerie.v1.CountdownStarted
+	41, // 61: fray.feerie.v1.Event.activity_queued:type_name -> fray.feerie.v1.ActivityQueued
+	42, // 62: fray.feerie.v1.Event.activity_resolved:type_name -> fray.feerie.v1.ActivityResolved
+	44, // 63: fray.feerie.v1.Event.rank_advanced:type_name -> fray.feerie.v1.RankAdvanced
+	45, // 64: fray.feerie.v1.Event.impersonal:type_name -> fray.feerie.v1.ImpersonalHappened
+	46, // 65: fray.feerie.v1.Event.renounced:type_name -> fray.feerie.v1.Renounced
+	48, // 66: fray.feerie.v1.Event.surprised:type_name -> fray.feerie.v1.Surprised
+	47, // 67: fray.feerie.v1.Event.intention_changed:type_name -> fray.feerie.v1.IntentionChanged
+	51, // 68: fray.feerie.v1.Event.gestured:type_name -> fray.feerie.v1.Gestured
+	52, // 69: fray.feerie.v1.Event.unseen_rolled:type_name -> fray.feerie.v1.UnseenRolled
+	49, // 70: fray.feerie.v1.Event.became_object:type_name -> fray.feerie.v1.BecameObject
+	50, // 71: fray.feerie.v1.Event.tactic_ruled:type_name -> fray.feerie.v1.TacticRuled
+	32, // 72: fray.feerie.v1.State.CombatantsEntry.value:type_name -> fray.feerie.v1.CombatantState
+	73, // [73:73] is the sub-list for method output_type
+	73, // [73:73] is the sub-list for method input_type
+	73, // [73:73] is the sub-list for extension type_name
+	73, // [73:73] is the sub-list for extension extendee
+	0,  // [0:73] is the sub-list for field type_name
 }
 
 func init() { file_fray_feerie_v1_feerie_proto_init() }
@@ -4001,7 +5113,7 @@ func file_fray_feerie_v1_feerie_proto_init() {
 	if File_fray_feerie_v1_feerie_proto != nil {
 		return
 	}
-	file_fray_feerie_v1_feerie_proto_msgTypes[14].OneofWrappers = []any{
+	file_fray_feerie_v1_feerie_proto_msgTypes[18].OneofWrappers = []any{
 		(*Action_Declare)(nil),
 		(*Action_Act)(nil),
 		(*Action_Renounce)(nil),
@@ -4009,9 +5121,13 @@ func file_fray_feerie_v1_feerie_proto_init() {
 		(*Action_Impersonal)(nil),
 		(*Action_Surprise)(nil),
 		(*Action_Change)(nil),
+		(*Action_Gesture)(nil),
+		(*Action_Unseen)(nil),
+		(*Action_BecomeObject)(nil),
+		(*Action_Ruling)(nil),
 	}
-	file_fray_feerie_v1_feerie_proto_msgTypes[15].OneofWrappers = []any{}
-	file_fray_feerie_v1_feerie_proto_msgTypes[34].OneofWrappers = []any{
+	file_fray_feerie_v1_feerie_proto_msgTypes[19].OneofWrappers = []any{}
+	file_fray_feerie_v1_feerie_proto_msgTypes[43].OneofWrappers = []any{
 		(*Event_ActionStarted)(nil),
 		(*Event_Declared)(nil),
 		(*Event_CountdownStarted)(nil),
@@ -4022,14 +5138,18 @@ func file_fray_feerie_v1_feerie_proto_init() {
 		(*Event_Renounced)(nil),
 		(*Event_Surprised)(nil),
 		(*Event_IntentionChanged)(nil),
+		(*Event_Gestured)(nil),
+		(*Event_UnseenRolled)(nil),
+		(*Event_BecameObject)(nil),
+		(*Event_TacticRuled)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fray_feerie_v1_feerie_proto_rawDesc), len(file_fray_feerie_v1_feerie_proto_rawDesc)),
-			NumEnums:      9,
-			NumMessages:   36,
+			NumEnums:      10,
+			NumMessages:   45,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
