@@ -55,9 +55,10 @@ func deckOf(s *kav1.State, o *kav1.Options) *deck {
 }
 
 // draw draws a card, then another after each face card (KA-002), shuffling the discard back
-// when the deck runs out (KA-003).
+// when the deck runs out, or before each draw with every_draw (KA-003). Each card is recorded
+// with its position in the deck.
 func (d *deck) draw(roller dice.Roller) *kav1.Draw {
-	dr := &kav1.Draw{Position: d.position}
+	dr := &kav1.Draw{}
 	reshuffle := func() {
 		all := append(append([]*kav1.Card{}, d.cards...), d.discard...)
 		sh := Shuffle(all, roller)
@@ -74,10 +75,12 @@ func (d *deck) draw(roller dice.Roller) *kav1.Draw {
 		c := d.cards[0]
 		d.cards = d.cards[1:]
 		d.discard = append(d.discard, c)
+		dr.Positions = append(dr.Positions, d.position)
 		d.position++
 		dr.Cards = append(dr.Cards, c)
 		dr.Value += Value(c)
 		if c.GetRank() <= 10 {
+			dr.Position = dr.GetPositions()[0]
 			return dr
 		}
 	}

@@ -67,6 +67,13 @@ func (System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.Lega
 		if f.cs.GetActionsLeft() > 0 {
 			out = append(out, &rulesetv1.LegalAction{Name: "dodge", Cost: 1, Rule: "KA-013"})
 		}
+		if att, err := fighterOf(st, p.GetAttackerId()); err == nil && f.cs.GetActionsLeft() > 0 && !f.cs.GetActedThisPass() &&
+			att.sh.GetSpheres()[Animalite] == f.sh.GetSpheres()[Animalite] && (!f.cs.GetDisarmed() || f.cs.GetStillActs()) {
+			for _, w := range f.sh.GetWeapons() {
+				out = append(out, &rulesetv1.LegalAction{Name: "attack back", Description: fmt.Sprintf("with %s: only the winner succeeds", w.GetName()),
+					Cost: 1, Rule: "KA-008", Targets: []string{att.id()}, Weapon: w.GetName()})
+			}
+		}
 		return out
 	}
 	if turn(st, f) != nil {
@@ -80,6 +87,9 @@ func (System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.Lega
 	}
 	var out []*rulesetv1.LegalAction
 	for _, w := range f.sh.GetWeapons() {
+		if f.cs.GetDisarmed() && !f.cs.GetStillActs() {
+			break // KA-032
+		}
 		out = append(out, &rulesetv1.LegalAction{Name: "attack", Description: fmt.Sprintf("with %s (%s + %s, −%d)", w.GetName(), w.GetSphere(), w.GetSkill(), f.cs.GetActionsTaken()),
 			Cost: 1, Rule: "KA-018", Targets: targets, Weapon: w.GetName()})
 	}

@@ -19,8 +19,16 @@ func (System) Evolve(st *encounterv1.EncounterState, ev *encounterv1.Event) erro
 	case *encounterv1.Event_CombatantRemoved:
 		id := p.CombatantRemoved.GetCombatantId()
 		delete(s.Combatants, id)
-		if pd := s.GetPending(); pd != nil && (pd.GetAttackerId() == id || pd.GetDefenderId() == id) {
-			s.Pending = nil
+		if pd := s.GetPending(); pd != nil {
+			pd.QueuedIds = slices.DeleteFunc(pd.QueuedIds, func(q string) bool { return q == id })
+			switch {
+			case pd.GetAttackerId() == id:
+				s.Pending = nil
+			case pd.GetDefenderId() == id && len(pd.GetQueuedIds()) > 0: // the next target of a burst answers
+				pd.DefenderId, pd.QueuedIds = pd.GetQueuedIds()[0], pd.GetQueuedIds()[1:]
+			case pd.GetDefenderId() == id:
+				s.Pending = nil
+			}
 		}
 	case *encounterv1.Event_Ka:
 		if err := evolve(s, p.Ka); err != nil {
@@ -57,12 +65,12 @@ func evolve(s *kav1.State, e *kav1.Event) error {
 	case *kav1.Event_RoundStarted:
 		s.Round, s.Pass = k.RoundStarted.GetRound(), 1
 		for id, cs := range s.GetCombatants() {
-			cs.ActionsLeft, cs.ActionsTaken, cs.ActedThisPass, cs.Passed = k.RoundStarted.GetActions()[id], 0, false, false
+			cs.ActionsLeft, cs.ActionsTaken, cs.ActedThisPass, cs.Passed, cs.StillActs = k.RoundStarted.GetActions()[id], 0, false, false, false
 		}
 	case *kav1.Event_PassStarted:
 		s.Pass = k.PassStarted.GetPass()
 		for _, cs := range s.GetCombatants() {
-			cs.ActedThisPass = false
+			cs.ActedThisPass, cs.StillActs = false, false
 		}
 	case *kav1.Event_AttackDrawn:
 		a := k.AttackDrawn
@@ -72,7 +80,7 @@ func evolve(s *kav1.State, e *kav1.Event) error {
 		}
 		cs.ActionsLeft--
 		cs.ActionsTaken++
-		cs.ActedThisPass = true
+		cs.ActedThisPass, cs.StillActs = true, false
 		applyDraw(s, a.GetDraw().GetDraw())
 		if ids := a.GetPendingIds(); len(ids) > 0 {
 			s.Pending = &kav1.Pending{AttackerId: a.GetAttackerId(), DefenderId: ids[0], Attack: proto.CloneOf(a.GetAttack()),
@@ -89,7 +97,7 @@ func evolve(s *kav1.State, e *kav1.Event) error {
 			cs.ActionsTaken++
 		}
 		if d.GetAttackedBack() {
-			cs.ActedThisPass = true
+			cs.ActedThisPass, cs.StillActs = true, false
 		}
 		if d.GetDraw() != nil {
 			applyDraw(s, d.GetDraw().GetDraw())
@@ -101,6 +109,7 @@ func evolve(s *kav1.State, e *kav1.Event) error {
 			return err
 		}
 		cs.KaDice, cs.RealityPoints, cs.Unconscious, cs.Dying = r.GetKaLeft(), r.GetRealityLeft(), r.GetUnconscious(), r.GetDying()
+		cs.StillActs = cs.GetStillActs() || r.GetStillActs()
 		if r.GetDeathDraw() != nil {
 			applyDraw(s, r.GetDeathDraw().GetDraw())
 		}
@@ -119,7 +128,7 @@ func evolve(s *kav1.State, e *kav1.Event) error {
 		}
 		cs.ActionsLeft--
 		cs.ActionsTaken++
-		cs.ActedThisPass = true
+		cs.ActedThisPass, cs.StillActs = true, false
 		applyDraw(s, d.GetDraw().GetDraw())
 		applyDraw(s, d.GetResistance().GetDraw())
 		if d.GetSuccess() {
@@ -128,6 +137,7 @@ func evolve(s *kav1.State, e *kav1.Event) error {
 				return err
 			}
 			t.Disarmed = true
+			t.StillActs = t.GetStillActs() || d.GetStillActs()
 		}
 	case *kav1.Event_TerrorDrawn:
 		cs, err := get(k.TerrorDrawn.GetCombatantId())

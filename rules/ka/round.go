@@ -3,6 +3,7 @@ package ka
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
@@ -23,9 +24,16 @@ func (f fighter) conscious() bool {
 	return !f.cs.GetUnconscious() && !f.cs.GetDying() && f.cs.GetKaDice() > 0
 }
 
-// mayAct: may still take an action this pass (KA-012, KA-015).
+// mayAct: may still take an action this pass (KA-012, KA-015), even out of the fight when
+// put out at the same time as its own action (KA-014).
 func (f fighter) mayAct() bool {
-	return f.conscious() && !f.cs.GetPassed() && f.cs.GetActionsLeft() > 0 && !f.cs.GetActedThisPass()
+	return (f.conscious() || f.cs.GetStillActs()) && !f.cs.GetPassed() && f.cs.GetActionsLeft() > 0 && !f.cs.GetActedThisPass()
+}
+
+// sameTime: an action of att on t happens at the same time as t's own action in this pass
+// (equal rank, t not yet acted): its result applies, and t still takes its action (KA-014).
+func sameTime(att, t fighter) bool {
+	return rank(att) == rank(t) && t.mayAct()
 }
 
 func fighterOf(st *encounterv1.EncounterState, id string) (fighter, error) {
@@ -111,18 +119,18 @@ func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Comman
 		if !engine.IsGameMaster(st, env.Actor) {
 			return nil, engine.Forbidden("only the Maître de Ka calls for a Terror draw")
 		}
-		f, err := fighterOf(st, a.GetCombatantId())
-		if err != nil {
-			return nil, err
+		f, ferr := fighterOf(st, a.GetCombatantId())
+		if ferr != nil {
+			return nil, ferr
 		}
 		evs = terror(st, f, t, env.Dice)
 	} else {
 		if err := engine.MayCommand(st, env.Actor, a.GetCombatantId()); err != nil {
 			return nil, err
 		}
-		f, err := fighterOf(st, a.GetCombatantId())
-		if err != nil {
-			return nil, err
+		f, ferr := fighterOf(st, a.GetCombatantId())
+		if ferr != nil {
+			return nil, ferr
 		}
 		if s.GetPending() != nil {
 			d, _ := fighterOf(st, s.GetPending().GetDefenderId())
@@ -150,10 +158,17 @@ func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Comman
 
 func one(e *kav1.Event) []*encounterv1.Event { return []*encounterv1.Event{event(e)} }
 
+// FollowUp starts the next pass or round when the GM's removal of a combatant (the last one
+// still to act in the pass, or a side of the attack awaiting an answer) leaves no one able to
+// act (KA-015).
+func (sys System) FollowUp(st *encounterv1.EncounterState, _ engine.Env) ([]*encounterv1.Event, error) {
+	return nextPass(sys, st, nil), nil
+}
+
 // turn checks that it is f's turn in the pass (KA-012, KA-014, KA-015).
 func turn(st *encounterv1.EncounterState, f fighter) error {
 	switch {
-	case !f.conscious():
+	case !f.conscious() && !f.cs.GetStillActs():
 		return engine.Refused("KA-025", "%s is out of the fight", f.name())
 	case f.cs.GetPassed():
 		return engine.Refused("KA-015", "%s has passed for the rest of the round", f.name())
@@ -223,7 +238,7 @@ func decideAttack(st *encounterv1.EncounterState, f fighter, a *kav1.Attack, env
 	if err != nil {
 		return nil, err
 	}
-	if f.cs.GetDisarmed() {
+	if f.cs.GetDisarmed() && !f.cs.GetStillActs() {
 		return nil, engine.Refused("KA-032", "%s has been disarmed", f.name())
 	}
 	ids := append([]string{a.GetTargetId()}, a.GetMoreTargetIds()...)
@@ -309,8 +324,8 @@ func resolve(st *encounterv1.EncounterState, d *deck, att, t fighter, a *kav1.At
 		r.RealityLeft = t.cs.GetRealityPoints() - r.GetRealityLost()
 		switch {
 		case r.GetDamage() >= Seuil(t.sh):
-			r.Unconscious, r.Note = true, fmt.Sprintf("%d points at once reach the seuil of %d: knocked out (KA-031)", r.GetDamage(), Seuil(t.sh))
-		case r.GetRealityLeft() == 0:
+			r.Unconscious, r.Note = true, fmt.Sprintf("%d points at once reach the seuil of %d: knocked out (KA-027, KA-031)", r.GetDamage(), Seuil(t.sh))
+		case r.GetRealityLeft() == 0 && t.cs.GetRealityPoints() > 0:
 			r.Unconscious, r.KaLost = true, 1
 			r.KaLeft = max(0, r.GetKaLeft()-1)
 			r.Note = "no points de réalité left: knocked out, and one Ka die lost (KA-031)"
@@ -329,6 +344,10 @@ func resolve(st *encounterv1.EncounterState, d *deck, att, t fighter, a *kav1.At
 		dr.Total = dr.GetDraw().GetValue()
 		r.DeathDraw = dr
 		r.Note = t.name() + " has lost its last Ka die and makes its death draw; the Maître de Ka rules on it (KA-025)"
+	}
+	if (r.GetUnconscious() || r.GetDying()) && sameTime(att, t) {
+		r.StillActs = true // KA-014: neither cancels the other's action
+		r.Note = strings.TrimSpace(r.GetNote() + " " + t.name() + " acts at the same time as " + att.name() + " and still takes its action this pass (KA-014)")
 	}
 	return out()
 }
@@ -367,21 +386,30 @@ func decideReact(st *encounterv1.EncounterState, id string, re *kav1.React, env 
 		if d.sh.GetSpheres()[Animalite] != att.sh.GetSpheres()[Animalite] || d.cs.GetActedThisPass() || d.cs.GetActionsLeft() <= 0 {
 			return nil, engine.Refused("KA-008", "%s can attack back only with the same Animalité as %s and an action left in this pass", d.name(), att.name())
 		}
+		if d.cs.GetDisarmed() && !d.cs.GetStillActs() {
+			return nil, engine.Refused("KA-032", "%s has been disarmed", d.name())
+		}
 		dw, err := weaponOf(d, re.GetWeapon())
 		if err != nil {
 			return nil, err
 		}
 		dd.Draw = drawFor(dk, d, dw.GetSphere(), dw.GetSkill(), []int32{-d.cs.GetActionsTaken()}, []string{"actions already taken this round (KA-011)"}, env.Dice)
 		evs = one(&kav1.Event{Kind: &kav1.Event_DefenceDrawn{DefenceDrawn: dd}})
+		d.cs = proto.CloneOf(d.cs) // attacking back is its action of this pass (KA-008)
+		d.cs.ActionsLeft--
+		d.cs.ActionsTaken++
+		d.cs.ActedThisPass = true
 		mine := dd.GetDraw().GetTotal()
+		lost := "only the winner of the opposition succeeds: no effect (KA-008)"
 		switch {
-		case total > mine:
+		case total > mine: // the winner's margin is its own total − 10, whatever the loser drew
 			evs = append(evs, resolve(st, dk, att, d, p.GetAttack(), w, total-SimpleThreshold, env.Dice, targets))
+			evs = append(evs, miss(d, att, lost))
 		case mine > total:
-			evs = append(evs, miss(att, d))
+			evs = append(evs, miss(att, d, lost))
 			evs = append(evs, resolve(st, dk, d, att, &kav1.Attack{TargetId: att.id(), Weapon: dw.GetName()}, dw, mine-SimpleThreshold, env.Dice, 1))
-		default: // equal: both fail
-			evs = append(evs, miss(att, d))
+		default:
+			evs = append(evs, miss(att, d, "equal totals: both fail (KA-008)"), miss(d, att, "equal totals: both fail (KA-008)"))
 		}
 		return evs, nil
 	case re.GetDefend(): // KA-009, KA-013: the attack's sphere + Esquive, one action
@@ -394,44 +422,54 @@ func decideReact(st *encounterv1.EncounterState, id string, re *kav1.React, env 
 		}
 		dd.Draw = drawFor(dk, d, sphere, "Esquive", []int32{-d.cs.GetActionsTaken()}, []string{"actions already taken this round (KA-011)"}, env.Dice)
 		evs = one(&kav1.Event{Kind: &kav1.Event_DefenceDrawn{DefenceDrawn: dd}})
+		d.cs = proto.CloneOf(d.cs) // the dodge has spent an action (KA-013)
+		d.cs.ActionsLeft--
+		d.cs.ActionsTaken++
 		def := dd.GetDraw().GetTotal()
 		if total >= SimpleThreshold && total > def { // KA-007
 			return append(evs, resolve(st, dk, att, d, p.GetAttack(), w, total-max(def, SimpleThreshold), env.Dice, targets)), nil
 		}
-		return append(evs, miss(att, d)), nil
+		return append(evs, miss(att, d, "the defender wins: no effect (KA-021)")), nil
 	default:
 		evs = one(&kav1.Event{Kind: &kav1.Event_DefenceDrawn{DefenceDrawn: dd}})
 		return append(evs, resolve(st, dk, att, d, p.GetAttack(), w, total-SimpleThreshold, env.Dice, targets)), nil
 	}
 }
 
-func miss(att, t fighter) *encounterv1.Event {
+func miss(att, t fighter, note string) *encounterv1.Event {
 	return event(&kav1.Event{Kind: &kav1.Event_AttackResolved{AttackResolved: &kav1.AttackResolved{
 		AttackerId: att.id(), TargetId: t.id(), Margin: -1, KaLeft: t.cs.GetKaDice(), RealityLeft: t.cs.GetRealityPoints(),
-		Unconscious: t.cs.GetUnconscious(), Dying: t.cs.GetDying(), Note: "the defender wins: no effect (KA-021)",
+		Unconscious: t.cs.GetUnconscious(), Dying: t.cs.GetDying(), Note: note,
 	}}})
 }
 
-// decideDisarm (KA-032): Humanité + skill against Humanité + weapon skill; resisting is not an
-// action; strictly higher, and at least 10, disarms.
+// decideDisarm (KA-032): Humanité + skill against Humanité + the skill of the target's weapon;
+// resisting is not an action; strictly higher, and at least 10, disarms.
 func decideDisarm(st *encounterv1.EncounterState, f fighter, a *kav1.Disarm, env engine.Env) ([]*encounterv1.Event, error) {
 	t, err := fighterOf(st, a.GetTargetId())
 	if err != nil {
 		return nil, err
 	}
+	if t.id() == f.id() {
+		return nil, engine.Invalid("", "%s cannot disarm itself", f.name())
+	}
 	if _, ok := f.sh.GetSkills()[a.GetSkill()]; !ok {
 		return nil, engine.Invalid("KA-032", "%s has no skill %q to disarm with", f.name(), a.GetSkill())
 	}
+	if len(t.sh.GetWeapons()) == 0 || t.cs.GetDisarmed() {
+		return nil, engine.Refused("KA-032", "%s has no weapon to lose", t.name())
+	}
+	tw, err := weaponOf(t, a.GetWeapon())
+	if err != nil {
+		return nil, err
+	}
 	d := deckOf(kaState(st), options(st))
 	r := drawFor(d, f, Humanite, a.GetSkill(), []int32{a.GetModifier(), -f.cs.GetActionsTaken()}, []string{"situation", "actions already taken this round (KA-011)"}, env.Dice)
-	skill := ""
-	if ws := t.sh.GetWeapons(); len(ws) > 0 {
-		skill = ws[0].GetSkill()
-	}
-	res := drawFor(d, t, Humanite, skill, nil, nil, env.Dice)
+	res := drawFor(d, t, Humanite, tw.GetSkill(), nil, nil, env.Dice) // not an action: no KA-011 malus
 	ok := r.GetTotal() >= SimpleThreshold && r.GetTotal() > res.GetTotal()
 	return one(&kav1.Event{Kind: &kav1.Event_DisarmDrawn{DisarmDrawn: &kav1.DisarmDrawn{
-		CombatantId: f.id(), TargetId: t.id(), Draw: r, Resistance: res, Success: ok,
+		CombatantId: f.id(), TargetId: t.id(), Draw: r, Resistance: res, Success: ok, Weapon: tw.GetName(),
+		StillActs: ok && sameTime(f, t),
 	}}}), nil
 }
 

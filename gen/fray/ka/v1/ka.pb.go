@@ -547,10 +547,13 @@ func (x *React) GetWeapon() string {
 
 // Disarm (KA-032): Humanité + skill against the opponent's Humanité + weapon skill.
 type Disarm struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	TargetId      string                 `protobuf:"bytes,1,opt,name=target_id,json=targetId,proto3" json:"target_id,omitempty"`
-	Skill         string                 `protobuf:"bytes,2,opt,name=skill,proto3" json:"skill,omitempty"`
-	Modifier      int32                  `protobuf:"varint,3,opt,name=modifier,proto3" json:"modifier,omitempty"`
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	TargetId string                 `protobuf:"bytes,1,opt,name=target_id,json=targetId,proto3" json:"target_id,omitempty"`
+	Skill    string                 `protobuf:"bytes,2,opt,name=skill,proto3" json:"skill,omitempty"`
+	Modifier int32                  `protobuf:"varint,3,opt,name=modifier,proto3" json:"modifier,omitempty"`
+	// The target's weapon to knock away: its resistance is Humanité + that weapon's skill.
+	// Empty when the target has a single weapon.
+	Weapon        string `protobuf:"bytes,4,opt,name=weapon,proto3" json:"weapon,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -604,6 +607,13 @@ func (x *Disarm) GetModifier() int32 {
 		return x.Modifier
 	}
 	return 0
+}
+
+func (x *Disarm) GetWeapon() string {
+	if x != nil {
+		return x.Weapon
+	}
+	return ""
 }
 
 // Terror (KA-034): Animalité + encaissement with the GM's malus; the GM calls it.
@@ -837,8 +847,11 @@ type Draw struct {
 	// `reshuffle_after` of its cards.
 	Reshuffle      *DeckShuffled `protobuf:"bytes,4,opt,name=reshuffle,proto3" json:"reshuffle,omitempty"`
 	ReshuffleAfter int32         `protobuf:"varint,5,opt,name=reshuffle_after,json=reshuffleAfter,proto3" json:"reshuffle_after,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// The deck position of each card drawn, counted from the last shuffle (KA-003): a card
+	// drawn just after a reshuffle is at 0.
+	Positions     []int32 `protobuf:"varint,6,rep,packed,name=positions,proto3" json:"positions,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Draw) Reset() {
@@ -904,6 +917,13 @@ func (x *Draw) GetReshuffleAfter() int32 {
 		return x.ReshuffleAfter
 	}
 	return 0
+}
+
+func (x *Draw) GetPositions() []int32 {
+	if x != nil {
+		return x.Positions
+	}
+	return nil
 }
 
 // DrawResult: a total = sphere + skill + modifiers + cards (KA-004).
@@ -1020,6 +1040,10 @@ type CombatantState struct {
 	Abysse        bool  `protobuf:"varint,8,opt,name=abysse,proto3" json:"abysse,omitempty"`
 	Disarmed      bool  `protobuf:"varint,9,opt,name=disarmed,proto3" json:"disarmed,omitempty"`
 	Dying         bool  `protobuf:"varint,10,opt,name=dying,proto3" json:"dying,omitempty"`
+	// Put out of the fight (or disarmed) in this pass by an action taken at the same time as
+	// its own, at equal Animalité, before it acted: it still takes its action this pass
+	// (KA-014).
+	StillActs     bool `protobuf:"varint,11,opt,name=still_acts,json=stillActs,proto3" json:"still_acts,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1120,6 +1144,13 @@ func (x *CombatantState) GetDisarmed() bool {
 func (x *CombatantState) GetDying() bool {
 	if x != nil {
 		return x.Dying
+	}
+	return false
+}
+
+func (x *CombatantState) GetStillActs() bool {
+	if x != nil {
+		return x.StillActs
 	}
 	return false
 }
@@ -1628,7 +1659,10 @@ type AttackResolved struct {
 	Dying        bool   `protobuf:"varint,15,opt,name=dying,proto3" json:"dying,omitempty"`
 	Note         string `protobuf:"bytes,16,opt,name=note,proto3" json:"note,omitempty"`
 	// The death draw of a victim that lost its last Ka die (KA-025).
-	DeathDraw     *DrawResult `protobuf:"bytes,17,opt,name=death_draw,json=deathDraw,proto3" json:"death_draw,omitempty"`
+	DeathDraw *DrawResult `protobuf:"bytes,17,opt,name=death_draw,json=deathDraw,proto3" json:"death_draw,omitempty"`
+	// The target, put out of the fight by an action at the same time as its own (equal
+	// Animalité), still takes its action this pass (KA-014).
+	StillActs     bool `protobuf:"varint,18,opt,name=still_acts,json=stillActs,proto3" json:"still_acts,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1782,13 +1816,25 @@ func (x *AttackResolved) GetDeathDraw() *DrawResult {
 	return nil
 }
 
+func (x *AttackResolved) GetStillActs() bool {
+	if x != nil {
+		return x.StillActs
+	}
+	return false
+}
+
 type DisarmDrawn struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	CombatantId   string                 `protobuf:"bytes,1,opt,name=combatant_id,json=combatantId,proto3" json:"combatant_id,omitempty"`
-	TargetId      string                 `protobuf:"bytes,2,opt,name=target_id,json=targetId,proto3" json:"target_id,omitempty"`
-	Draw          *DrawResult            `protobuf:"bytes,3,opt,name=draw,proto3" json:"draw,omitempty"`
-	Resistance    *DrawResult            `protobuf:"bytes,4,opt,name=resistance,proto3" json:"resistance,omitempty"`
-	Success       bool                   `protobuf:"varint,5,opt,name=success,proto3" json:"success,omitempty"`
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	CombatantId string                 `protobuf:"bytes,1,opt,name=combatant_id,json=combatantId,proto3" json:"combatant_id,omitempty"`
+	TargetId    string                 `protobuf:"bytes,2,opt,name=target_id,json=targetId,proto3" json:"target_id,omitempty"`
+	Draw        *DrawResult            `protobuf:"bytes,3,opt,name=draw,proto3" json:"draw,omitempty"`
+	Resistance  *DrawResult            `protobuf:"bytes,4,opt,name=resistance,proto3" json:"resistance,omitempty"`
+	Success     bool                   `protobuf:"varint,5,opt,name=success,proto3" json:"success,omitempty"`
+	// The target's weapon, whose skill the resistance used (KA-032).
+	Weapon string `protobuf:"bytes,6,opt,name=weapon,proto3" json:"weapon,omitempty"`
+	// The target, disarmed at the same time as its own action (equal Animalité), still takes
+	// that action this pass (KA-014).
+	StillActs     bool `protobuf:"varint,7,opt,name=still_acts,json=stillActs,proto3" json:"still_acts,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1854,6 +1900,20 @@ func (x *DisarmDrawn) GetResistance() *DrawResult {
 func (x *DisarmDrawn) GetSuccess() bool {
 	if x != nil {
 		return x.Success
+	}
+	return false
+}
+
+func (x *DisarmDrawn) GetWeapon() string {
+	if x != nil {
+		return x.Weapon
+	}
+	return ""
+}
+
+func (x *DisarmDrawn) GetStillActs() bool {
+	if x != nil {
+		return x.StillActs
 	}
 	return false
 }
@@ -2207,11 +2267,12 @@ const file_fray_ka_v1_ka_proto_rawDesc = "" +
 	"\x06defend\x18\x01 \x01(\bR\x06defend\x12\x1f\n" +
 	"\vattack_back\x18\x02 \x01(\bR\n" +
 	"attackBack\x12\x16\n" +
-	"\x06weapon\x18\x03 \x01(\tR\x06weapon\"W\n" +
+	"\x06weapon\x18\x03 \x01(\tR\x06weapon\"o\n" +
 	"\x06Disarm\x12\x1b\n" +
 	"\ttarget_id\x18\x01 \x01(\tR\btargetId\x12\x14\n" +
 	"\x05skill\x18\x02 \x01(\tR\x05skill\x12\x1a\n" +
-	"\bmodifier\x18\x03 \x01(\x05R\bmodifier\"$\n" +
+	"\bmodifier\x18\x03 \x01(\x05R\bmodifier\x12\x16\n" +
+	"\x06weapon\x18\x04 \x01(\tR\x06weapon\"$\n" +
 	"\x06Terror\x12\x1a\n" +
 	"\bmodifier\x18\x01 \x01(\x05R\bmodifier\"\x06\n" +
 	"\x04Pass\"\x90\x02\n" +
@@ -2223,13 +2284,14 @@ const file_fray_ka_v1_ka_proto_rawDesc = "" +
 	"\x06disarm\x18\f \x01(\v2\x12.fray.ka.v1.DisarmH\x00R\x06disarm\x12,\n" +
 	"\x06terror\x18\r \x01(\v2\x12.fray.ka.v1.TerrorH\x00R\x06terror\x12&\n" +
 	"\x04pass\x18\x0e \x01(\v2\x10.fray.ka.v1.PassH\x00R\x04passB\x06\n" +
-	"\x04kind\"\xc1\x01\n" +
+	"\x04kind\"\xdf\x01\n" +
 	"\x04Draw\x12&\n" +
 	"\x05cards\x18\x01 \x03(\v2\x10.fray.ka.v1.CardR\x05cards\x12\x1a\n" +
 	"\bposition\x18\x02 \x01(\x05R\bposition\x12\x14\n" +
 	"\x05value\x18\x03 \x01(\x05R\x05value\x126\n" +
 	"\treshuffle\x18\x04 \x01(\v2\x18.fray.ka.v1.DeckShuffledR\treshuffle\x12'\n" +
-	"\x0freshuffle_after\x18\x05 \x01(\x05R\x0ereshuffleAfter\"\x83\x02\n" +
+	"\x0freshuffle_after\x18\x05 \x01(\x05R\x0ereshuffleAfter\x12\x1c\n" +
+	"\tpositions\x18\x06 \x03(\x05R\tpositions\"\x83\x02\n" +
 	"\n" +
 	"DrawResult\x12\x16\n" +
 	"\x06sphere\x18\x01 \x01(\tR\x06sphere\x12!\n" +
@@ -2240,7 +2302,7 @@ const file_fray_ka_v1_ka_proto_rawDesc = "" +
 	"\tmodifiers\x18\x05 \x01(\x05R\tmodifiers\x12)\n" +
 	"\x10modifier_reasons\x18\x06 \x03(\tR\x0fmodifierReasons\x12$\n" +
 	"\x04draw\x18\a \x01(\v2\x10.fray.ka.v1.DrawR\x04draw\x12\x14\n" +
-	"\x05total\x18\b \x01(\x05R\x05total\"\xc4\x02\n" +
+	"\x05total\x18\b \x01(\x05R\x05total\"\xe3\x02\n" +
 	"\x0eCombatantState\x12\x17\n" +
 	"\aka_dice\x18\x01 \x01(\x05R\x06kaDice\x12%\n" +
 	"\x0ereality_points\x18\x02 \x01(\x05R\rrealityPoints\x12!\n" +
@@ -2252,7 +2314,9 @@ const file_fray_ka_v1_ka_proto_rawDesc = "" +
 	"\x06abysse\x18\b \x01(\bR\x06abysse\x12\x1a\n" +
 	"\bdisarmed\x18\t \x01(\bR\bdisarmed\x12\x14\n" +
 	"\x05dying\x18\n" +
-	" \x01(\bR\x05dying\"\xc2\x01\n" +
+	" \x01(\bR\x05dying\x12\x1d\n" +
+	"\n" +
+	"still_acts\x18\v \x01(\bR\tstillActs\"\xc2\x01\n" +
 	"\aPending\x12\x1f\n" +
 	"\vattacker_id\x18\x01 \x01(\tR\n" +
 	"attackerId\x12\x1f\n" +
@@ -2301,7 +2365,7 @@ const file_fray_ka_v1_ka_proto_rawDesc = "" +
 	"defenderId\x12\x1a\n" +
 	"\bdefended\x18\x02 \x01(\bR\bdefended\x12#\n" +
 	"\rattacked_back\x18\x03 \x01(\bR\fattackedBack\x12*\n" +
-	"\x04draw\x18\x04 \x01(\v2\x16.fray.ka.v1.DrawResultR\x04draw\"\xf8\x03\n" +
+	"\x04draw\x18\x04 \x01(\v2\x16.fray.ka.v1.DrawResultR\x04draw\"\x97\x04\n" +
 	"\x0eAttackResolved\x12\x1f\n" +
 	"\vattacker_id\x18\x01 \x01(\tR\n" +
 	"attackerId\x12\x1b\n" +
@@ -2322,7 +2386,9 @@ const file_fray_ka_v1_ka_proto_rawDesc = "" +
 	"\x05dying\x18\x0f \x01(\bR\x05dying\x12\x12\n" +
 	"\x04note\x18\x10 \x01(\tR\x04note\x125\n" +
 	"\n" +
-	"death_draw\x18\x11 \x01(\v2\x16.fray.ka.v1.DrawResultR\tdeathDraw\"\xcb\x01\n" +
+	"death_draw\x18\x11 \x01(\v2\x16.fray.ka.v1.DrawResultR\tdeathDraw\x12\x1d\n" +
+	"\n" +
+	"still_acts\x18\x12 \x01(\bR\tstillActs\"\x82\x02\n" +
 	"\vDisarmDrawn\x12!\n" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12\x1b\n" +
 	"\ttarget_id\x18\x02 \x01(\tR\btargetId\x12*\n" +
@@ -2330,7 +2396,10 @@ const file_fray_ka_v1_ka_proto_rawDesc = "" +
 	"\n" +
 	"resistance\x18\x04 \x01(\v2\x16.fray.ka.v1.DrawResultR\n" +
 	"resistance\x12\x18\n" +
-	"\asuccess\x18\x05 \x01(\bR\asuccess\"t\n" +
+	"\asuccess\x18\x05 \x01(\bR\asuccess\x12\x16\n" +
+	"\x06weapon\x18\x06 \x01(\tR\x06weapon\x12\x1d\n" +
+	"\n" +
+	"still_acts\x18\a \x01(\bR\tstillActs\"t\n" +
 	"\vTerrorDrawn\x12!\n" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12*\n" +
 	"\x04draw\x18\x02 \x01(\v2\x16.fray.ka.v1.DrawResultR\x04draw\x12\x16\n" +

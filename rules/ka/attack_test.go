@@ -1,0 +1,302 @@
+package ka_test
+
+import (
+	"testing"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
+	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/ka"
+	"github.com/stretchr/testify/require"
+)
+
+// KA-018: the sphere of an attack depends on its kind: a shot Humanité + Arme à feu, a blow of
+// the gun butt Animalité + Bagarre (the weapon's data); a weapon needs a sphere of the sheet.
+func TestKA018SphereOfTheAttack(t *testing.T) {
+	for _, c := range []struct {
+		weapon, sphere, skill string
+		total                 int32
+	}{
+		{"pistolet", ka.Humanite, "Arme à feu", 3 + 4 + 2},
+		{"crosse", ka.Animalite, "Bagarre", 4 + 2 + 2},
+	} {
+		f := newFight(t, nil, joshua(), dog())
+		f.start(coupe(2))
+		d := find(t, f.do(player, attack("joshua", "chien", c.weapon, 0)), (*kav1.Event).GetAttackDrawn).GetDraw()
+		require.Equal(t, []any{c.sphere, c.skill, c.total}, []any{d.GetSphere(), d.GetSkill(), d.GetTotal()})
+	}
+	b := newFight(t, nil)
+	b.refuse(gm, addCmd(with(joshua(), func(sh *kav1.Sheet) { sh.Weapons[0].Sphere = "Démence" })), engine.CodeInvalid, "KA-018", "Démence")
+	b.refuse(gm, addCmd(with(joshua(), func(sh *kav1.Sheet) { delete(sh.Spheres, ka.Humanite) })), engine.CodeInvalid, "KA-018", ka.Humanite)
+	b.refuse(gm, addCmd(with(joshua(), func(sh *kav1.Sheet) { delete(sh.Spheres, ka.Animalite) })), engine.CodeInvalid, "KA-014", ka.Animalite)
+	b.refuse(gm, addCmd(with(joshua(), func(sh *kav1.Sheet) { delete(sh.Spheres, third) })), engine.CodeInvalid, "KA-010")
+}
+
+// KA-020: the attacker declares, the defender announces whether it defends; until it does,
+// nothing else happens. No defence: a simple draw (KA-005); a defence: an opposed draw.
+func TestKA020DeclareThenDefend(t *testing.T) {
+	f := newFight(t, nil, joshua(), gorille())
+	f.start(coupe(5))
+	f.refuse(player, takeIt("joshua"), engine.CodePrecondition, "KA-020")
+	evs := f.do(player, attack("joshua", "gorille", "pistolet", 0)) // 12
+	none(t, evs, (*kav1.Event).GetAttackResolved)
+	require.Len(t, f.st.GetPending(), 1)
+	require.Equal(t, []string{"gorille", gm}, []string{f.st.GetPending()[0].GetCombatantId(), f.st.GetPending()[0].GetController()})
+	legal, err := f.reg.Legal(f.st, "gorille")
+	require.NoError(t, err)
+	require.Equal(t, []string{"take it", "dodge"}, legalNames(legal))
+	f.refuse(gm, attack("gorille", "joshua", "poing", 0), engine.CodePrecondition, "KA-020", "Le gorille")
+	f.refuse(player, takeIt("joshua"), engine.CodePrecondition, "KA-020", "gorille")
+	f.refuse(player, takeIt("gorille"), engine.CodePermission, "")
+	evs = f.do(gm, takeIt("gorille"))
+	res := find(t, evs, (*kav1.Event).GetAttackResolved)
+	require.Equal(t, int32(2), res.GetMargin(), "a simple draw: 12 − 10")
+	require.Empty(t, f.st.GetPending())
+	require.Nil(t, f.ka().GetPending())
+}
+
+// KA-021: if the defender wins, the attack has no effect. KA-028: if it loses, the damage is
+// soaked just as when it does not defend.
+func TestKA021And028DefenceAndSoak(t *testing.T) {
+	t.Run("KA-021 the defender wins", func(t *testing.T) {
+		f := newFight(t, nil, joshua(), molosse())
+		f.start(epee(valet), epee(1), coupe(valet), coupe(3))
+		f.do(player, attack("joshua", "chien", "pistolet", 0)) // 7 + 11 = 18
+		res := find(t, f.do(gm, dodge("chien")), (*kav1.Event).GetAttackResolved)
+		require.False(t, res.GetSuccess(), "the dog's 1 + 4 + 13 = 18 ties: the defender wins")
+		require.Contains(t, res.GetNote(), "KA-021")
+		require.Equal(t, []int32{0, 0, 0}, []int32{res.GetDamage(), res.GetKaLost(), res.GetRealityLost()})
+		require.Equal(t, []int32{10, 10}, []int32{f.cs("chien").GetKaDice(), f.cs("chien").GetRealityPoints()})
+	})
+	for _, defends := range []bool{true, false} {
+		name := "KA-028 soaked after a failed dodge"
+		if !defends {
+			name = "KA-028 soaked without a dodge"
+		}
+		t.Run(name, func(t *testing.T) {
+			f := newFight(t, nil, joshua(), molosse())
+			f.start(epee(valet), epee(9), coupe(1)) // 26 against 6
+			f.do(player, attack("joshua", "chien", "pistolet", 0))
+			cmd := takeIt("chien")
+			if defends {
+				cmd = dodge("chien")
+			}
+			res := find(t, f.do(gm, cmd), (*kav1.Event).GetAttackResolved)
+			require.Equal(t, []int32{16, 5, 13, 4, 2}, []int32{res.GetMargin(), res.GetBonus(), res.GetDamage(), res.GetSoak(), res.GetKaLost()})
+		})
+	}
+}
+
+// KA-022: damage = the success level's bonus + the weapon's damage. KA-035: the weapon's
+// damage (handgun +8, gun butt +3) and the protection are data of the sheets.
+func TestKA022And035Damage(t *testing.T) {
+	for _, c := range []struct {
+		name          string
+		weapon        string
+		edit          func(*kav1.Sheet)
+		cards         []*kav1.Card
+		margin        int32
+		bonus, damage int32
+	}{
+		{"handgun +8, normal success", "pistolet", nil, []*kav1.Card{coupe(3)}, 0, 1, 9},               // 3 + 4 + 3 = 10
+		{"handgun +8, great success", "pistolet", nil, []*kav1.Card{coupe(dame), coupe(5)}, 12, 5, 13}, // 7 + 15 = 22
+		{"gun butt +3, normal success", "crosse", nil, []*kav1.Card{coupe(4)}, 0, 1, 4},                // 4 + 2 + 4 = 10
+		{"a handgun of +10 by the table's data", "pistolet", func(sh *kav1.Sheet) { sh.Weapons[0].Damage = 10 }, []*kav1.Card{coupe(3)}, 0, 1, 11},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			j := joshua()
+			if c.edit != nil {
+				j = with(j, c.edit)
+			}
+			f := newFight(t, nil, j, molosse())
+			f.start(c.cards...)
+			f.do(player, attack("joshua", "chien", c.weapon, 0))
+			res := find(t, f.do(gm, takeIt("chien")), (*kav1.Event).GetAttackResolved)
+			require.Equal(t, []int32{c.margin, c.bonus, c.damage, c.damage - c.bonus}, []int32{res.GetMargin(), res.GetBonus(), res.GetDamage(), res.GetWeaponDamage()})
+		})
+	}
+}
+
+// KA-023: soak = the sphere the attack uses + encaissement + protection, subtracted from the
+// damage, at least 0.
+func TestKA023Soak(t *testing.T) {
+	armoured := func() *encounterv1.Combatant {
+		return with(molosse(), func(sh *kav1.Sheet) { sh.Protection = 2 })
+	}
+	for _, c := range []struct {
+		weapon               string
+		card                 *kav1.Card
+		damage, soak, kaLost int32
+	}{
+		{"pistolet", coupe(5), 9, 1 + 3 + 2, 1}, // 12: margin 2; 9 − 6 = 3
+		{"crosse", coupe(5), 4, 3 + 3 + 2, 0},   // 11: margin 1; 4 − 8 < 0: nothing
+	} {
+		f := newFight(t, nil, joshua(), armoured())
+		f.start(c.card)
+		f.do(player, attack("joshua", "chien", c.weapon, 0))
+		res := find(t, f.do(gm, takeIt("chien")), (*kav1.Event).GetAttackResolved)
+		require.True(t, res.GetSuccess())
+		require.Equal(t, []int32{c.damage, c.soak, c.kaLost}, []int32{res.GetDamage(), res.GetSoak(), res.GetKaLost()}, c.weapon)
+		require.Equal(t, 10-c.kaLost, f.cs("chien").GetKaDice())
+	}
+}
+
+// KA-024: damage after soak converts to Ka dice, ceil(damage / 5); the option ka_divisor
+// changes it.
+func TestKA024KaDice(t *testing.T) {
+	def, err := ka.New().Options(nil)
+	require.NoError(t, err)
+	require.Equal(t, int32(5), def.GetKa().GetKaDivisor())
+	for dmg, want := range map[int32]int32{-3: 0, 0: 0, 1: 1, 5: 1, 6: 2, 9: 2, 10: 2, 11: 3, 15: 3, 16: 4} {
+		require.Equal(t, want, ka.KaLost(def.GetKa(), dmg), "damage %d", dmg)
+	}
+	three := &kav1.Options{KaDivisor: ptr(int32(3))}
+	for dmg, want := range map[int32]int32{3: 1, 4: 2, 9: 3, 10: 4} {
+		require.Equal(t, want, ka.KaLost(three, dmg), "damage %d, 3 a die", dmg)
+	}
+	// KA-T03's shot on the molosse: 9 after soak, two Ka dice by default, three with 3 a die.
+	for _, c := range []struct {
+		opts   *kav1.Options
+		kaLost int32
+	}{{nil, 2}, {three, 3}} {
+		f, _, res := shot(t, c.opts, -3, molosse, baton(valet), coupe(9))
+		require.Equal(t, []int32{23, 9, c.kaLost}, []int32{res.GetMargin() + 10, res.GetDamage() - res.GetSoak(), res.GetKaLost()})
+		require.Equal(t, 10-c.kaLost, f.cs("chien").GetKaDice())
+		if c.opts != nil {
+			require.Equal(t, int32(3), f.log[0].GetEncounterCreated().GetOptions().GetKa().GetKaDivisor(), "recorded at creation")
+		}
+	}
+	blank(t).refuse(gm, createCmd(&kav1.Options{KaDivisor: ptr(int32(0))}), engine.CodeInvalid, "KA-024")
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// KA-025: a victim that loses its last Ka die makes its death draw, recorded; the Maître de
+// Ka rules on it. One with Ka dice left makes none.
+func TestKA025DeathDraw(t *testing.T) {
+	for _, kaDice := range []int32{2, 3} {
+		f := newFight(t, nil, joshua(), with(dog(), func(sh *kav1.Sheet) { sh.KaDice = kaDice }))
+		f.start(baton(valet), coupe(9), denier(roi), denier(4)) // 4 + 19 = 23: margin 13, 13 − 4 = 9: two dice
+		f.do(player, attack("joshua", "chien", "pistolet", -3))
+		res := find(t, f.do(gm, takeIt("chien")), (*kav1.Event).GetAttackResolved)
+		require.Equal(t, int32(2), res.GetKaLost())
+		if kaDice == 3 {
+			require.Nil(t, res.GetDeathDraw())
+			require.False(t, res.GetDying())
+			require.Equal(t, int32(1), f.cs("chien").GetKaDice())
+			continue
+		}
+		require.True(t, res.GetDying())
+		require.Contains(t, res.GetNote(), "KA-025")
+		requireCards(t, []*kav1.Card{denier(roi), denier(4)}, cardsOf(res.GetDeathDraw()))
+		require.Equal(t, int32(14), res.GetDeathDraw().GetTotal())
+		require.True(t, f.cs("chien").GetDying())
+		f.refuse(gm, pass("chien"), engine.CodePrecondition, "KA-025", "Le chien")
+		f.replays()
+	}
+}
+
+// KA-026: seuil d'encaissement = (lowest sphere + encaissement) × 3: 12 for the dog (the
+// erratum of KA-T04: the seed's example computes 9), 15 for Joshua.
+func TestKA026Seuil(t *testing.T) {
+	require.Equal(t, int32(1), ka.LowestSphere(dog().GetKa()))
+	require.Equal(t, int32(12), ka.Seuil(dog().GetKa()))
+	require.Equal(t, int32(15), ka.Seuil(joshua().GetKa()))
+	require.Equal(t, int32(18), ka.Seuil(gorille().GetKa())) // (3 + 3) × 3
+}
+
+// matraque: a cosh, Animalité + Bagarre, of the given damage.
+func matraque(damage int32) func(*kav1.Sheet) {
+	return func(sh *kav1.Sheet) {
+		sh.Weapons = append(sh.Weapons, weapon("matraque", ka.Animalite, "Bagarre", damage))
+	}
+}
+
+// KA-027, KA-030, KA-031: a stun takes success bonus + weapon damage from the points de
+// réalité, without soak; at least the seuil at once knocks out; otherwise reaching 0 knocks
+// out and costs a Ka die.
+func TestKA027To031Stun(t *testing.T) {
+	for _, c := range []struct {
+		name          string
+		cosh, reality int32
+		cards         []*kav1.Card
+		lost, left    int32
+		unconscious   bool
+		kaLost        int32
+	}{
+		// 4 + 2 + 14 = 20: a great success, 5 + 7 = 12, the seuil: out, no Ka die.
+		{"KA-027 the seuil at once knocks out", 7, 20, []*kav1.Card{coupe(valet), coupe(4)}, 12, 8, true, 0},
+		// 5 + 6 = 11: not the seuil.
+		{"KA-027 one less than the seuil", 6, 20, []*kav1.Card{coupe(valet), coupe(4)}, 11, 9, false, 0},
+		// 5 + 4 = 9, the seuil of the seed's example, below the erratum's 12.
+		{"KA-T04 erratum: 9 does not reach 12", 4, 20, []*kav1.Card{coupe(valet), coupe(4)}, 9, 11, false, 0},
+		// 4 + 2 + 4 = 10, a normal success: 1 + 3 = 4, the last 4 points: out and a Ka die.
+		{"KA-031 no points left: out, and a Ka die", 3, 4, []*kav1.Card{coupe(4)}, 4, 0, true, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFight(t, nil, with(joshua(), matraque(c.cosh)), with(dog(), func(sh *kav1.Sheet) { sh.RealityPoints = c.reality }))
+			f.start(c.cards...)
+			f.do(player, stun("joshua", "chien", "matraque", 0))
+			res := find(t, f.do(gm, takeIt("chien")), (*kav1.Event).GetAttackResolved)
+			require.Zero(t, res.GetSoak(), "KA-030: no soak")
+			require.Equal(t, []int32{c.lost, c.lost, c.left}, []int32{res.GetDamage(), res.GetRealityLost(), res.GetRealityLeft()})
+			require.Equal(t, c.unconscious, res.GetUnconscious())
+			require.Equal(t, c.kaLost, res.GetKaLost(), "KA-029: a stun takes no Ka die, but for KA-031")
+			require.Equal(t, 2-c.kaLost, f.cs("chien").GetKaDice())
+			require.Equal(t, c.left, f.cs("chien").GetRealityPoints())
+			require.Equal(t, c.unconscious, f.cs("chien").GetUnconscious())
+			require.Nil(t, res.GetDeathDraw())
+		})
+	}
+}
+
+// KA-031: reaching 0 points de réalité with one Ka die left costs it: the death draw
+// (KA-025); hitting a victim already at 0 costs no further Ka die.
+func TestKA031LastKaDieAndNoDoubleLoss(t *testing.T) {
+	f := newFight(t, nil, joshua(), with(dog(), func(sh *kav1.Sheet) { sh.RealityPoints = 4 }), gorille())
+	f.start(coupe(4), coupe(5))
+	f.do(player, stun("joshua", "chien", "crosse", 0)) // 10: 1 + 3 = 4
+	res := find(t, f.do(gm, takeIt("chien")), (*kav1.Event).GetAttackResolved)
+	require.Equal(t, []int32{4, 0, 1, 1}, []int32{res.GetRealityLost(), res.GetRealityLeft(), res.GetKaLost(), res.GetKaLeft()})
+	require.True(t, res.GetUnconscious())
+	require.Contains(t, res.GetNote(), "KA-031")
+	// The gorilla (Animalité 3, as the dog) stuns the unconscious dog: 3 + 2 + 5 = 10.
+	res = find(t, f.do(gm, stun("gorille", "chien", "poing", 0)), (*kav1.Event).GetAttackResolved)
+	require.Equal(t, []int32{0, 0, 0, 1}, []int32{res.GetRealityLost(), res.GetRealityLeft(), res.GetKaLost(), res.GetKaLeft()})
+	require.Equal(t, int32(1), f.cs("chien").GetKaDice())
+
+	g := newFight(t, nil, joshua(), with(dog(), func(sh *kav1.Sheet) { sh.RealityPoints = 4; sh.KaDice = 1 }))
+	g.start(coupe(4), denier(8))
+	g.do(player, stun("joshua", "chien", "crosse", 0))
+	res = find(t, g.do(gm, takeIt("chien")), (*kav1.Event).GetAttackResolved)
+	require.Equal(t, []int32{1, 0}, []int32{res.GetKaLost(), res.GetKaLeft()})
+	require.True(t, res.GetDying())
+	requireCards(t, []*kav1.Card{denier(8)}, cardsOf(res.GetDeathDraw()))
+}
+
+// KA-030: the victim of a stun may dodge; the success level of an opposed stun comes from the
+// margin of KA-007.
+func TestKA030OpposedStun(t *testing.T) {
+	f := newFight(t, nil, joshua(), molosse())
+	f.start(coupe(valet), coupe(6), coupe(8))
+	ad := find(t, f.do(player, stun("joshua", "chien", "crosse", 0)), (*kav1.Event).GetAttackDrawn) // 4 + 2 + 16 = 22
+	require.Equal(t, int32(22), ad.GetDraw().GetTotal())
+	require.True(t, ad.GetDefencePossible())
+	evs := f.do(gm, dodge("chien")) // Animalité 3 + Esquive 4 + 8 = 15
+	require.Equal(t, int32(15), find(t, evs, (*kav1.Event).GetDefenceDrawn).GetDraw().GetTotal())
+	res := find(t, evs, (*kav1.Event).GetAttackResolved)
+	// Margin 22 − 15 = 7: a normal success, +1 (not 12, a great one): 1 + 3 = 4 points.
+	require.Equal(t, []int32{7, 1, 1, 4, 4, 0}, []int32{res.GetMargin(), res.GetLevel(), res.GetBonus(), res.GetDamage(), res.GetRealityLost(), res.GetSoak()})
+	require.Equal(t, []int32{6, 10}, []int32{f.cs("chien").GetRealityPoints(), f.cs("chien").GetKaDice()})
+}
+
+// KA-029: a sheet gives its Ka dice and its points de réalité; ordinary damage removes Ka dice
+// only.
+func TestKA029Tracks(t *testing.T) {
+	b := newFight(t, nil)
+	b.refuse(gm, addCmd(with(dog(), func(sh *kav1.Sheet) { sh.KaDice = 0 })), engine.CodeInvalid, "KA-029", "Le chien")
+	b.refuse(gm, addCmd(with(dog(), func(sh *kav1.Sheet) { sh.RealityPoints = 0 })), engine.CodeInvalid, "KA-029", "Le chien")
+	f, _, res := shot(t, nil, 0, molosse, coupe(9)) // 16: 1 + 8 − 4 = 5, a Ka die
+	require.Equal(t, []int32{1, 0}, []int32{res.GetKaLost(), res.GetRealityLost()})
+	require.Equal(t, []int32{9, 10}, []int32{f.cs("chien").GetKaDice(), f.cs("chien").GetRealityPoints()})
+}

@@ -1,0 +1,201 @@
+package ka_test
+
+import (
+	"testing"
+
+	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
+	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/ka"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/protobuf/proto"
+)
+
+// The fight of Joshua and the dog, KA-T01 to KA-T05, in one encounter: the deck is shuffled
+// so that its top cards are those of the seed's example, then the death draw's card (KA-025),
+// the gun butt's 4 and the 5 de denier of the terror draw.
+func TestJoshuaAndTheDog(t *testing.T) {
+	f := newFight(t, nil, joshua(), dog())
+	evs := f.start(epee(6), epee(10), baton(valet), coupe(9), denier(3), baton(4), denier(5))
+
+	// KA-003: the deck shuffled by the encounter's dice, each roll recorded.
+	sh := find(t, evs, (*kav1.Event).GetDeckShuffled)
+	require.Len(t, sh.GetRolls(), 55)
+	requireCards(t, deckWith(t, epee(6), epee(10), baton(valet), coupe(9), denier(3), baton(4), denier(5)), f.ka().GetDeck())
+
+	// KA-T01 (KA-010, KA-014): Joshua (lowest sphere 2) has 2 actions, the dog (lowest
+	// sphere 1) 1; with Animalité 4 against 3, Joshua acts first.
+	rs := find(t, evs, (*kav1.Event).GetRoundStarted)
+	require.Equal(t, int32(1), rs.GetRound())
+	require.Equal(t, map[string]int32{"joshua": 2, "chien": 1}, rs.GetActions())
+	f.refuse(gm, attack("chien", "joshua", "crocs", 0), engine.CodePrecondition, "KA-014", "Joshua", "Le chien")
+
+	// KA-T02: Joshua shoots, Humanité 3 + Arme à feu 4 − 2 for proximity, draws a 6: 11.
+	evs = f.do(player, attack("joshua", "chien", "pistolet", -2))
+	ad := find(t, evs, (*kav1.Event).GetAttackDrawn)
+	d := ad.GetDraw()
+	require.Equal(t, []any{ka.Humanite, int32(3), "Arme à feu", int32(4), int32(-2), int32(11)},
+		[]any{d.GetSphere(), d.GetSphereValue(), d.GetSkill(), d.GetSkillValue(), d.GetModifiers(), d.GetTotal()})
+	requireCards(t, []*kav1.Card{epee(6)}, cardsOf(d))
+	require.Equal(t, []int32{0}, d.GetDraw().GetPositions())
+	lvl, bonus := ka.Level(f.st.GetOptions().GetKa(), d.GetTotal()-ka.SimpleThreshold)
+	require.Equal(t, []int32{1, 1}, []int32{lvl, bonus}, "11 is a normal success")
+	require.True(t, ad.GetDefencePossible())
+	require.Equal(t, []string{"chien"}, ad.GetPendingIds())
+	require.Equal(t, "chien", f.st.GetPending()[0].GetCombatantId())
+
+	// The dog dodges, Humanité 1 + Esquive 4, draws the 10: 15, a normal success; it wins.
+	evs = f.do(gm, dodge("chien"))
+	dd := find(t, evs, (*kav1.Event).GetDefenceDrawn)
+	d = dd.GetDraw()
+	require.Equal(t, []any{ka.Humanite, int32(1), "Esquive", int32(4), int32(0), int32(15)},
+		[]any{d.GetSphere(), d.GetSphereValue(), d.GetSkill(), d.GetSkillValue(), d.GetModifiers(), d.GetTotal()})
+	requireCards(t, []*kav1.Card{epee(10)}, cardsOf(d))
+	require.Equal(t, []int32{1}, d.GetDraw().GetPositions())
+	lvl, _ = ka.Level(f.st.GetOptions().GetKa(), d.GetTotal()-ka.SimpleThreshold)
+	require.Equal(t, int32(1), lvl, "15 is a normal success")
+	res := find(t, evs, (*kav1.Event).GetAttackResolved)
+	require.False(t, res.GetSuccess())
+	require.Zero(t, res.GetKaLost())
+	require.Equal(t, int32(2), f.cs("chien").GetKaDice(), "no damage")
+	require.Zero(t, f.cs("chien").GetActionsLeft(), "the dog has used its only action")
+	// No one else may act in this pass: the second pass begins.
+	require.Equal(t, int32(2), find(t, evs, (*kav1.Event).GetPassStarted).GetPass())
+
+	// KA-T03: the second shot, 3 + 4 − 1 (second action) − 2 = 4, valet de bâton then 9 de
+	// coupe: 23, a great success; the dog has no action left: no defence.
+	evs = f.do(player, attack("joshua", "chien", "pistolet", -2))
+	ad = find(t, evs, (*kav1.Event).GetAttackDrawn)
+	d = ad.GetDraw()
+	require.Equal(t, int32(-3), d.GetModifiers())
+	require.Equal(t, int32(4), d.GetSphereValue()+d.GetSkillValue()+d.GetModifiers())
+	requireCards(t, []*kav1.Card{baton(valet), coupe(9)}, cardsOf(d))
+	require.Equal(t, []int32{2, 3}, d.GetDraw().GetPositions())
+	require.Equal(t, int32(19), d.GetDraw().GetValue())
+	require.Equal(t, int32(23), d.GetTotal())
+	require.False(t, ad.GetDefencePossible())
+	require.Contains(t, ad.GetNoDefenceReason(), "KA-012")
+	require.Empty(t, f.st.GetPending())
+	// Damage 5 + 8 = 13, soak Humanité 1 + encaissement 3 = 4: 9, two Ka dice; the dog had
+	// two: it makes its death draw.
+	res = find(t, evs, (*kav1.Event).GetAttackResolved)
+	require.Equal(t, []int32{13, 2, 5, 8, 13, 4, 2, 0}, []int32{res.GetMargin(), res.GetLevel(), res.GetBonus(),
+		res.GetWeaponDamage(), res.GetDamage(), res.GetSoak(), res.GetKaLost(), res.GetKaLeft()})
+	require.True(t, res.GetSuccess())
+	require.True(t, res.GetDying())
+	requireCards(t, []*kav1.Card{denier(3)}, cardsOf(res.GetDeathDraw()))
+	require.Equal(t, []int32{4}, res.GetDeathDraw().GetDraw().GetPositions())
+	require.Equal(t, int32(3), res.GetDeathDraw().GetTotal())
+	require.Zero(t, f.cs("chien").GetKaDice())
+	require.True(t, f.cs("chien").GetDying())
+	// Everyone has used its actions: round 2, without the dog, which is out of the fight.
+	rs = find(t, evs, (*kav1.Event).GetRoundStarted)
+	require.Equal(t, int32(2), rs.GetRound())
+	require.Equal(t, map[string]int32{"joshua": 2}, rs.GetActions())
+
+	// KA-T04: Joshua stuns with his gun butt, Animalité 4 + Bagarre 2 + 3, draws a 4: 13, a
+	// normal success; the dog does not dodge; it loses 1 + 3 = 4 points de réalité, which is
+	// below its seuil of (1 + 3) × 3 = 12 (KA-026; the seed's example computes 9).
+	evs = f.do(player, stun("joshua", "chien", "crosse", 3))
+	ad = find(t, evs, (*kav1.Event).GetAttackDrawn)
+	d = ad.GetDraw()
+	require.Equal(t, []any{ka.Animalite, int32(4), "Bagarre", int32(2), int32(3), int32(13)},
+		[]any{d.GetSphere(), d.GetSphereValue(), d.GetSkill(), d.GetSkillValue(), d.GetModifiers(), d.GetTotal()})
+	requireCards(t, []*kav1.Card{baton(4)}, cardsOf(d))
+	require.False(t, ad.GetDefencePossible())
+	res = find(t, evs, (*kav1.Event).GetAttackResolved)
+	require.Equal(t, []int32{3, 1, 1, 3, 4, 0, 4, 6, 0}, []int32{res.GetMargin(), res.GetLevel(), res.GetBonus(),
+		res.GetWeaponDamage(), res.GetDamage(), res.GetSoak(), res.GetRealityLost(), res.GetRealityLeft(), res.GetKaLost()})
+	require.Equal(t, int32(12), ka.Seuil(dog().GetKa()))
+	require.False(t, res.GetUnconscious(), "4 points are below the seuil of 12")
+	require.Nil(t, res.GetDeathDraw(), "the dog had no Ka die left to lose")
+	require.Equal(t, int32(6), f.cs("chien").GetRealityPoints())
+
+	// KA-T05: terror, Animalité 4 + encaissement 3, a 5 de denier, the GM's −3: 9, a failure,
+	// and 9 < 4 × 3 = 12: Abysse.
+	f.refuse(player, terror("joshua", -3), engine.CodePermission, "")
+	evs = f.do(gm, terror("joshua", -3))
+	td := find(t, evs, (*kav1.Event).GetTerrorDrawn)
+	d = td.GetDraw()
+	require.Equal(t, []any{ka.Animalite, int32(4), int32(0), int32(9)}, []any{d.GetSphere(), d.GetSphereValue(), d.GetModifiers(), d.GetTotal()})
+	require.Equal(t, []string{"+3 encaissement", "-3 situation"}, d.GetModifierReasons())
+	requireCards(t, []*kav1.Card{denier(5)}, cardsOf(d))
+	require.True(t, td.GetAbysse())
+	require.True(t, f.cs("joshua").GetAbysse())
+
+	// Seven cards drawn, in order, to the discard pile.
+	requireCards(t, []*kav1.Card{epee(6), epee(10), baton(valet), coupe(9), denier(3), baton(4), denier(5)}, f.ka().GetDiscard())
+	require.Len(t, f.ka().GetDeck(), 49)
+	require.Equal(t, int32(7), f.ka().GetPosition())
+	f.replays()
+}
+
+// KA-T04 with a dog in full health that chooses not to dodge (KA-020, KA-030): the stun is a
+// simple draw, 13, margin 3.
+func TestKAT04StunUndodged(t *testing.T) {
+	f := newFight(t, nil, joshua(), dog())
+	f.start(baton(4))
+	evs := f.do(player, stun("joshua", "chien", "crosse", 3))
+	ad := find(t, evs, (*kav1.Event).GetAttackDrawn)
+	require.True(t, ad.GetDefencePossible(), "the victim of a stun may dodge")
+	require.Equal(t, int32(13), ad.GetDraw().GetTotal())
+	evs = f.do(gm, takeIt("chien"))
+	dd := find(t, evs, (*kav1.Event).GetDefenceDrawn)
+	require.False(t, dd.GetDefended())
+	require.Nil(t, dd.GetDraw())
+	res := find(t, evs, (*kav1.Event).GetAttackResolved)
+	require.Equal(t, []int32{3, 1, 4, 0, 4, 6, 0, 2}, []int32{res.GetMargin(), res.GetBonus(), res.GetDamage(),
+		res.GetSoak(), res.GetRealityLost(), res.GetRealityLeft(), res.GetKaLost(), res.GetKaLeft()})
+	require.False(t, res.GetUnconscious())
+	require.Equal(t, int32(1), f.cs("chien").GetActionsLeft(), "not dodging costs no action (KA-013)")
+	f.replays()
+}
+
+// KA-T05 alone, and the other sides of KA-034: a failure at or above Animalité × 3 and a
+// success leave the character out of Abysse.
+func TestKAT05Terror(t *testing.T) {
+	cases := []struct {
+		name   string
+		card   *kav1.Card
+		mod    int32
+		total  int32
+		abysse bool
+	}{
+		{"KA-T05: 4 + 3 + 5 − 3 = 9 < 12", denier(5), -3, 9, true},
+		{"a success: 4 + 3 + 5 = 12", denier(5), 0, 12, false},
+		{"a failure, 9, with Animalité 3: 9 is not below 9", denier(5), -3, 9, false},
+	}
+	for i, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			j := joshua()
+			if i == 2 {
+				j = with(j, func(sh *kav1.Sheet) { sh.Spheres[ka.Animalite] = 3; sh.Encaissement = 4 })
+			}
+			f := newFight(t, nil, j, dog())
+			f.start(c.card)
+			td := find(t, f.do(gm, terror("joshua", c.mod)), (*kav1.Event).GetTerrorDrawn)
+			require.Equal(t, c.total, td.GetDraw().GetTotal())
+			require.Equal(t, c.abysse, td.GetAbysse())
+			require.Equal(t, c.abysse, f.cs("joshua").GetAbysse())
+			require.Equal(t, int32(2), f.cs("joshua").GetActionsLeft(), "a terror draw is not an action")
+		})
+	}
+}
+
+// The replay of the whole example draws the same cards: deciding the next command on the
+// folded state gives the same events (KA-003).
+func TestExampleReplayDrawsTheSameCards(t *testing.T) {
+	f := newFight(t, nil, joshua(), dog())
+	f.start(epee(6), epee(10), baton(valet), coupe(9), denier(3))
+	f.do(player, attack("joshua", "chien", "pistolet", -2))
+	f.do(gm, dodge("chien"))
+	again, err := f.reg.Fold(f.log)
+	require.NoError(t, err)
+	require.Equal(t, engine.Hash(f.st), engine.Hash(again))
+	next := f.do(player, attack("joshua", "chien", "pistolet", -2))
+	replayed, err := f.reg.Decide(again, attack("joshua", "chien", "pistolet", -2), envFor(player))
+	require.NoError(t, err)
+	require.Len(t, replayed, len(next))
+	for i := range next {
+		require.True(t, proto.Equal(next[i], replayed[i]), "event %d", i)
+	}
+}

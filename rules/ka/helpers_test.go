@@ -1,0 +1,339 @@
+package ka_test
+
+import (
+	"testing"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
+	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
+	"github.com/fray-rpg/fray/rules/dice"
+	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/ka"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/protobuf/proto"
+)
+
+const (
+	gm     = "gm"
+	player = "david"
+)
+
+// fight is a Ka encounter driven through the registry, command by command, with fixed dice.
+type fight struct {
+	t   *testing.T
+	reg *engine.Registry
+	st  *encounterv1.EncounterState
+	log []*encounterv1.Event
+}
+
+// newFight creates a Ka encounter (opts nil for the defaults) and adds cs in order.
+func newFight(t *testing.T, opts *kav1.Options, cs ...*encounterv1.Combatant) *fight {
+	t.Helper()
+	f := &fight{t: t, reg: engine.NewRegistry(ka.New()), st: &encounterv1.EncounterState{EncounterId: "e1"}}
+	f.do(gm, createCmd(opts))
+	for _, c := range cs {
+		f.do(gm, addCmd(c))
+	}
+	return f
+}
+
+// decide decides cmd with dice.NewFixed(faces...) and folds the events; every face given must
+// be used.
+func (f *fight) decide(actor string, cmd *encounterv1.Command, faces ...int32) ([]*encounterv1.Event, error) {
+	f.t.Helper()
+	d := dice.NewFixed(faces...)
+	evs, err := f.reg.Decide(f.st, cmd, engine.Env{Actor: actor, Dice: d, Seed: make([]byte, dice.SeedSize)})
+	if err != nil {
+		return nil, err
+	}
+	for _, ev := range evs {
+		require.NoError(f.t, f.reg.Evolve(f.st, ev))
+	}
+	f.log = append(f.log, evs...)
+	require.Zero(f.t, d.Left(), "the command rolled fewer dice than the faces given")
+	return evs, nil
+}
+
+func (f *fight) do(actor string, cmd *encounterv1.Command, faces ...int32) []*encounterv1.Event {
+	f.t.Helper()
+	evs, err := f.decide(actor, cmd, faces...)
+	require.NoError(f.t, err)
+	return evs
+}
+
+// start starts the fight with a deck whose top cards are top, the other cards following in
+// the order of ka.NewDeck: the Fisher–Yates rolls are worked out to give that order.
+func (f *fight) start(top ...*kav1.Card) []*encounterv1.Event {
+	f.t.Helper()
+	return f.do(gm, startCmd(), facesFor(f.t, top...)...)
+}
+
+// refuse checks that cmd is refused with code and rule, that the message names each of
+// names, that no card is drawn and that the state is untouched.
+func (f *fight) refuse(actor string, cmd *encounterv1.Command, code engine.Code, rule string, names ...string) *engine.RuleError {
+	f.t.Helper()
+	before := proto.CloneOf(f.st)
+	_, err := f.decide(actor, cmd)
+	require.Error(f.t, err)
+	re, ok := engine.AsRuleError(err)
+	require.True(f.t, ok, "%v is not a RuleError", err)
+	require.Equal(f.t, code, re.Code, "code of %q", re.Msg)
+	require.Equal(f.t, rule, re.Rule, "rule of %q", re.Msg)
+	for _, n := range names {
+		require.Contains(f.t, re.Msg, n)
+	}
+	require.True(f.t, proto.Equal(before, f.st), "a refused command changes nothing")
+	return re
+}
+
+func (f *fight) ka() *kav1.State { return f.st.GetKa() }
+
+func (f *fight) cs(id string) *kav1.CombatantState {
+	f.t.Helper()
+	cs := f.ka().GetCombatants()[id]
+	require.NotNil(f.t, cs, "no state for %s", id)
+	return cs
+}
+
+// replays checks that folding the log again gives the same state, deck included (KA-003).
+func (f *fight) replays() {
+	f.t.Helper()
+	again, err := f.reg.Fold(f.log)
+	require.NoError(f.t, err)
+	require.Equal(f.t, engine.Hash(f.st), engine.Hash(again))
+	require.True(f.t, proto.Equal(f.ka(), again.GetKa()))
+}
+
+// find returns the one event of evs that get picks out.
+func find[T any](t *testing.T, evs []*encounterv1.Event, get func(*kav1.Event) *T) *T {
+	t.Helper()
+	out := all(evs, get)
+	require.Len(t, out, 1, "events: %v", evs)
+	return out[0]
+}
+
+// all returns the events of evs that get picks out, in order.
+func all[T any](evs []*encounterv1.Event, get func(*kav1.Event) *T) []*T {
+	var out []*T
+	for _, ev := range evs {
+		if m := get(ev.GetKa()); m != nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// none checks that no event of evs is of the kind get picks out.
+func none[T any](t *testing.T, evs []*encounterv1.Event, get func(*kav1.Event) *T) {
+	t.Helper()
+	require.Empty(t, all(evs, get), "events: %v", evs)
+}
+
+// Cards and the deck.
+
+func card(s kav1.Suit, rank int32) *kav1.Card { return &kav1.Card{Suit: s, Rank: rank} }
+func baton(rank int32) *kav1.Card             { return card(kav1.Suit_SUIT_BATON, rank) }
+func coupe(rank int32) *kav1.Card             { return card(kav1.Suit_SUIT_COUPE, rank) }
+func denier(rank int32) *kav1.Card            { return card(kav1.Suit_SUIT_DENIER, rank) }
+func epee(rank int32) *kav1.Card              { return card(kav1.Suit_SUIT_EPEE, rank) }
+
+const (
+	valet    = 11
+	cavalier = 12
+	dame     = 13
+	roi      = 14
+)
+
+// deckWith is the 56 cards with top first and the others in the order of ka.NewDeck.
+func deckWith(t *testing.T, top ...*kav1.Card) []*kav1.Card {
+	t.Helper()
+	out := append([]*kav1.Card{}, top...)
+	for _, c := range ka.NewDeck() {
+		seen := false
+		for _, x := range top {
+			seen = seen || proto.Equal(x, c)
+		}
+		if !seen {
+			out = append(out, c)
+		}
+	}
+	require.Len(t, out, 56, "top cards must be distinct cards of the minor arcana")
+	return out
+}
+
+// facesFor gives the Fisher–Yates rolls (d56, d55, … d2) that shuffle ka.NewDeck into
+// deckWith(top...).
+func facesFor(t *testing.T, top ...*kav1.Card) []int32 {
+	t.Helper()
+	want := deckWith(t, top...)
+	cur := ka.NewDeck()
+	var faces []int32
+	for i := len(cur) - 1; i > 0; i-- {
+		j := -1
+		for k := 0; k <= i; k++ {
+			if proto.Equal(cur[k], want[i]) {
+				j = k
+			}
+		}
+		require.GreaterOrEqual(t, j, 0)
+		faces = append(faces, int32(j+1))
+		cur[i], cur[j] = cur[j], cur[i]
+	}
+	return faces
+}
+
+// identity is the rolls that leave the cards in their order: a reshuffle that keeps the
+// discard pile in the order it was discarded.
+func identity(n int) []int32 {
+	var out []int32
+	for i := n; i > 1; i-- {
+		out = append(out, int32(i))
+	}
+	return out
+}
+
+// cardsOf is the cards of the draw of a result.
+func cardsOf(r *kav1.DrawResult) []*kav1.Card { return r.GetDraw().GetCards() }
+
+func requireCards(t *testing.T, want []*kav1.Card, got []*kav1.Card) {
+	t.Helper()
+	require.Len(t, got, len(want), "cards %v", got)
+	for i := range want {
+		require.True(t, proto.Equal(want[i], got[i]), "card %d: want %v, got %v", i, want[i], got[i])
+	}
+}
+
+// Commands.
+
+func createCmd(opts *kav1.Options) *encounterv1.Command {
+	var ro *encounterv1.RuleOptions
+	if opts != nil {
+		ro = &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Ka{Ka: opts}}
+	}
+	return &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{
+		Name: "Un cul-de-sac", RuleSystem: "ka", Options: ro,
+	}}}
+}
+
+func addCmd(c *encounterv1.Combatant) *encounterv1.Command {
+	return &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: c}}}
+}
+
+func startCmd() *encounterv1.Command {
+	return &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}
+}
+
+func action(a *kav1.Action) *encounterv1.Command {
+	return &encounterv1.Command{Kind: &encounterv1.Command_Ka{Ka: a}}
+}
+
+func attackCmd(id string, a *kav1.Attack) *encounterv1.Command {
+	return action(&kav1.Action{CombatantId: id, Kind: &kav1.Action_Attack{Attack: a}})
+}
+
+// attack is an attack with a weapon and the Maître de Ka's modifier.
+func attack(id, target, weapon string, mod int32) *encounterv1.Command {
+	return attackCmd(id, &kav1.Attack{TargetId: target, Weapon: weapon, Modifier: mod})
+}
+
+func stun(id, target, weapon string, mod int32) *encounterv1.Command {
+	return attackCmd(id, &kav1.Attack{TargetId: target, Weapon: weapon, Modifier: mod, Stun: true})
+}
+
+func burst(id string, targets ...string) *encounterv1.Command {
+	return attackCmd(id, &kav1.Attack{TargetId: targets[0], MoreTargetIds: targets[1:], Weapon: "pistolet-mitrailleur", Burst: true})
+}
+
+func react(id string, r *kav1.React) *encounterv1.Command {
+	return action(&kav1.Action{CombatantId: id, Kind: &kav1.Action_React{React: r}})
+}
+
+func dodge(id string) *encounterv1.Command  { return react(id, &kav1.React{Defend: true}) }
+func takeIt(id string) *encounterv1.Command { return react(id, &kav1.React{}) }
+func attackBack(id, weapon string) *encounterv1.Command {
+	return react(id, &kav1.React{AttackBack: true, Weapon: weapon})
+}
+
+func disarm(id, target, skill, weapon string) *encounterv1.Command {
+	return action(&kav1.Action{CombatantId: id, Kind: &kav1.Action_Disarm{Disarm: &kav1.Disarm{TargetId: target, Skill: skill, Weapon: weapon}}})
+}
+
+func terror(id string, mod int32) *encounterv1.Command {
+	return action(&kav1.Action{CombatantId: id, Kind: &kav1.Action_Terror{Terror: &kav1.Terror{Modifier: mod}}})
+}
+
+func pass(id string) *encounterv1.Command {
+	return action(&kav1.Action{CombatantId: id, Kind: &kav1.Action_Pass{Pass: &kav1.Pass{}}})
+}
+
+// Sheets.
+
+const (
+	third = "Spiritualité" // the third sphere; the rules only need Animalité and Humanité
+)
+
+func weapon(name, sphere, skill string, damage int32) *kav1.Weapon {
+	return &kav1.Weapon{Name: name, Sphere: sphere, Skill: skill, Damage: damage}
+}
+
+// The weapons of the examples (KA-035): handgun +8 (Humanité + Arme à feu), gun butt +3
+// (Animalité + Bagarre), SMG +6 a bullet.
+func pistolet() *kav1.Weapon { return weapon("pistolet", ka.Humanite, "Arme à feu", 8) }
+func crosse() *kav1.Weapon   { return weapon("crosse", ka.Animalite, "Bagarre", 3) }
+func crocs() *kav1.Weapon    { return weapon("crocs", ka.Animalite, "Bagarre", 2) }
+func smg() *kav1.Weapon {
+	w := weapon("pistolet-mitrailleur", ka.Humanite, "Arme à feu", 6)
+	w.Burst = true
+	return w
+}
+
+// who is a combatant with spheres Animalité a, Humanité h and the third sphere s.
+func who(id, name string, pc bool, a, h, s int32, skills map[string]int32, enc, kaDice, reality int32, ws ...*kav1.Weapon) *encounterv1.Combatant {
+	controller := gm
+	if pc {
+		controller = player
+	}
+	return &encounterv1.Combatant{Id: id, Name: name, Controller: controller, Sheet: &encounterv1.Combatant_Ka{Ka: &kav1.Sheet{
+		Spheres:         map[string]int32{ka.Animalite: a, ka.Humanite: h, third: s},
+		Skills:          skills,
+		Encaissement:    enc,
+		KaDice:          kaDice,
+		RealityPoints:   reality,
+		PlayerCharacter: pc,
+		Weapons:         ws,
+	}}}
+}
+
+// joshua: Animalité 4, Humanité 3, lowest sphere 2 (KA-T01); Arme à feu 4 (KA-T02), Bagarre
+// 2 (KA-T04), encaissement 3 (KA-T05); a handgun and its butt.
+func joshua() *encounterv1.Combatant {
+	return who("joshua", "Joshua", true, 4, 3, 2, map[string]int32{"Arme à feu": 4, "Bagarre": 2, "Esquive": 2}, 3, 5, 15, pistolet(), crosse())
+}
+
+// dog: Animalité 3, Humanité 1, its lowest sphere (KA-T01, KA-T04); Esquive 4 (KA-T02);
+// encaissement 3 (KA-T03); 2 Ka dice, as stipulated in KA-T03; 10 points de réalité.
+func dog() *encounterv1.Combatant {
+	return who("chien", "Le chien", false, 3, 1, 2, map[string]int32{"Esquive": 4, "Bagarre": 3}, 3, 2, 10, crocs())
+}
+
+func with(c *encounterv1.Combatant, edit func(*kav1.Sheet)) *encounterv1.Combatant {
+	c = proto.CloneOf(c)
+	edit(c.GetKa())
+	return c
+}
+
+// envFor is an Env with no dice to roll.
+func envFor(actor string) engine.Env {
+	return engine.Env{Actor: actor, Dice: dice.NewFixed(), Seed: make([]byte, dice.SeedSize)}
+}
+
+func legalNames(ls []*rulesetv1.LegalAction) []string {
+	var out []string
+	for _, l := range ls {
+		out = append(out, l.GetName())
+	}
+	return out
+}
+
+// Ka answers the GM's removal of a combatant mid-pass (KA-015).
+var _ engine.FollowUp = ka.System{}

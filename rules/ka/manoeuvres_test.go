@@ -1,0 +1,201 @@
+package ka_test
+
+import (
+	"testing"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
+	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/ka"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/protobuf/proto"
+)
+
+// malfrat: an NPC of Animalité 2, Humanité 3 (two actions), with a revolver (Arme à feu 2)
+// and a knife (Bagarre 1).
+func malfrat(id, name string) *encounterv1.Combatant {
+	return who(id, name, false, 2, 3, 2, map[string]int32{"Arme à feu": 2, "Bagarre": 1, "Esquive": 1}, 2, 4, 10,
+		weapon("revolver", ka.Humanite, "Arme à feu", 8), weapon("couteau", ka.Animalite, "Bagarre", 4))
+}
+
+// KA-032: disarm, Humanité + the skill used against the target's Humanité + the skill of its
+// weapon; strictly higher, and at least 10, disarms; no damage; it costs the disarmer an
+// action (KA-011 malus included) and the target none (KA-013).
+func TestKA032Disarm(t *testing.T) {
+	for _, c := range []struct {
+		name              string
+		weapon            string
+		cards             []*kav1.Card
+		total, resistance int32
+		skill             string
+		success           bool
+	}{
+		{"14 against 10 disarms", "revolver", []*kav1.Card{coupe(9), coupe(5)}, 14, 10, "Arme à feu", true},
+		{"a tie does not", "revolver", []*kav1.Card{coupe(7), epee(7)}, 12, 12, "Arme à feu", false},
+		{"8 against 6: below 10", "revolver", []*kav1.Card{coupe(3), coupe(1)}, 8, 6, "Arme à feu", false},
+		{"11 against the revolver's 11 fails", "revolver", []*kav1.Card{coupe(6), epee(6)}, 11, 11, "Arme à feu", false},
+		{"11 against the knife's 10 succeeds", "couteau", []*kav1.Card{coupe(6), epee(6)}, 11, 10, "Bagarre", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFight(t, nil, joshua(), malfrat("malfrat", "Le malfrat"))
+			f.start(c.cards...)
+			evs := f.do(player, disarm("joshua", "malfrat", "Bagarre", c.weapon))
+			dd := find(t, evs, (*kav1.Event).GetDisarmDrawn)
+			d, r := dd.GetDraw(), dd.GetResistance()
+			require.Equal(t, []any{ka.Humanite, "Bagarre", c.total}, []any{d.GetSphere(), d.GetSkill(), d.GetTotal()})
+			require.Equal(t, []any{ka.Humanite, c.skill, int32(0), c.resistance}, []any{r.GetSphere(), r.GetSkill(), r.GetModifiers(), r.GetTotal()})
+			require.Equal(t, c.weapon, dd.GetWeapon())
+			require.Equal(t, c.success, dd.GetSuccess())
+			require.Equal(t, c.success, f.cs("malfrat").GetDisarmed())
+			none(t, evs, (*kav1.Event).GetAttackResolved) // never any damage
+			require.Equal(t, []int32{4, 10}, []int32{f.cs("malfrat").GetKaDice(), f.cs("malfrat").GetRealityPoints()})
+			require.Equal(t, []int32{1, 1}, []int32{f.cs("joshua").GetActionsLeft(), f.cs("joshua").GetActionsTaken()})
+			require.Equal(t, []int32{2, 0}, []int32{f.cs("malfrat").GetActionsLeft(), f.cs("malfrat").GetActionsTaken()}, "resisting is not an action")
+			if c.success {
+				f.refuse(gm, attack("malfrat", "joshua", c.weapon, 0), engine.CodePrecondition, "KA-032", "Le malfrat")
+				legal, err := f.reg.Legal(f.st, "malfrat")
+				require.NoError(t, err)
+				require.NotContains(t, legalNames(legal), "attack")
+				f.do(gm, pass("malfrat"))
+				f.refuse(player, disarm("joshua", "malfrat", "Bagarre", c.weapon), engine.CodePrecondition, "KA-032", "Le malfrat")
+			}
+			f.replays()
+		})
+	}
+	t.Run("the second action's malus, and what cannot be disarmed", func(t *testing.T) {
+		f := newFight(t, nil, joshua(), malfrat("malfrat", "Le malfrat"), with(dog(), func(sh *kav1.Sheet) { sh.Weapons = nil }))
+		f.start(coupe(5), coupe(6), coupe(9), coupe(1))
+		f.refuse(player, disarm("joshua", "malfrat", "Bagarre", ""), engine.CodeInvalid, "", "Le malfrat")
+		f.refuse(player, disarm("joshua", "malfrat", "Danse", "revolver"), engine.CodeInvalid, "KA-032", "Danse")
+		f.refuse(player, disarm("joshua", "chien", "Bagarre", ""), engine.CodePrecondition, "KA-032", "Le chien")
+		f.do(player, disarm("joshua", "malfrat", "Bagarre", "revolver")) // 10 against 11
+		f.do(gm, pass("chien"))
+		f.do(gm, pass("malfrat"))
+		dd := find(t, f.do(player, disarm("joshua", "malfrat", "Arme à feu", "revolver")), (*kav1.Event).GetDisarmDrawn)
+		require.Equal(t, int32(-1), dd.GetDraw().GetModifiers())
+		require.Equal(t, int32(3+4-1+9), dd.GetDraw().GetTotal())
+		require.Equal(t, int32(3+2+1), dd.GetResistance().GetTotal())
+		require.True(t, dd.GetSuccess())
+	})
+}
+
+// KA-032 with KA-014: a non-player character disarmed by another of equal Animalité before
+// it acted still takes its action this pass, with its weapon; not in the next pass.
+func TestKA032SimultaneousDisarm(t *testing.T) {
+	f := newFight(t, nil, malfrat("a", "Le malfrat A"), malfrat("b", "Le malfrat B"), joshua())
+	f.start(coupe(9), coupe(2), coupe(3))
+	f.do(player, pass("joshua"))
+	dd := find(t, f.do(gm, disarm("a", "b", "Bagarre", "revolver")), (*kav1.Event).GetDisarmDrawn) // 13 against 7
+	require.True(t, dd.GetSuccess())
+	require.True(t, dd.GetStillActs())
+	require.True(t, f.cs("b").GetDisarmed())
+	ad := find(t, f.do(gm, attack("b", "a", "revolver", 0)), (*kav1.Event).GetAttackDrawn) // 3 + 2 + 3 = 8
+	require.Equal(t, int32(8), ad.GetDraw().GetTotal())
+	evs := f.do(gm, takeIt("a"))
+	require.Equal(t, int32(2), find(t, evs, (*kav1.Event).GetPassStarted).GetPass())
+	f.refuse(gm, attack("b", "a", "revolver", 0), engine.CodePrecondition, "KA-032", "Le malfrat B")
+	f.replays()
+}
+
+// tireur: an NPC of Animalité 5 with a sub-machine gun (+6 a bullet, KA-035) and Arme à feu 3.
+func tireur() *encounterv1.Combatant {
+	return who("tireur", "Le tireur", false, 5, 2, 2, map[string]int32{"Arme à feu": 3}, 2, 5, 10, smg(), pistolet())
+}
+
+// KA-033: a burst uses Animalité; one draw at −n against n targets, each defending
+// separately (with Animalité), each hit taking +6; a single target takes no malus and +12.
+func TestKA033Burst(t *testing.T) {
+	f := newFight(t, nil, tireur(), joshua(), dog(), brute())
+	f.start(epee(valet), epee(5), coupe(3), coupe(10))
+	evs := f.do(gm, burst("tireur", "joshua", "chien", "brute"))
+	ad := find(t, evs, (*kav1.Event).GetAttackDrawn)
+	d := ad.GetDraw()
+	// Animalité 5 + Arme à feu 3 − 3 targets + 15 = 20.
+	require.Equal(t, []any{ka.Animalite, int32(5), "Arme à feu", int32(-3), int32(20)}, []any{d.GetSphere(), d.GetSphereValue(), d.GetSkill(), d.GetModifiers(), d.GetTotal()})
+	require.Equal(t, []string{"-3 burst targets (KA-033)"}, d.GetModifierReasons())
+	require.Equal(t, []string{"joshua", "chien", "brute"}, ad.GetPendingIds())
+	none(t, evs, (*kav1.Event).GetAttackResolved)
+
+	type want struct{ margin, bonus, weapon, soak, kaLost int32 }
+	check := func(r *kav1.AttackResolved, w want) {
+		t.Helper()
+		require.True(t, r.GetSuccess())
+		require.Equal(t, []int32{w.margin, w.bonus, w.weapon, w.bonus + w.weapon, w.soak, w.kaLost},
+			[]int32{r.GetMargin(), r.GetBonus(), r.GetWeaponDamage(), r.GetDamage(), r.GetSoak(), r.GetKaLost()})
+	}
+	// Joshua dodges with Animalité 4 + Esquive 2 + 3 = 9 and loses: margin 10, +5 + 6 = 11,
+	// soak Animalité 4 + 3 = 7: one Ka die.
+	require.Equal(t, "joshua", f.st.GetPending()[0].GetCombatantId())
+	evs = f.do(player, dodge("joshua"))
+	dd := find(t, evs, (*kav1.Event).GetDefenceDrawn)
+	require.Equal(t, []any{ka.Animalite, int32(9)}, []any{dd.GetDraw().GetSphere(), dd.GetDraw().GetTotal()})
+	check(find(t, evs, (*kav1.Event).GetAttackResolved), want{10, 5, 6, 7, 1})
+	// The dog takes it: 11 − (3 + 3) = 5, one Ka die.
+	require.Equal(t, "chien", f.st.GetPending()[0].GetCombatantId())
+	check(find(t, f.do(gm, takeIt("chien")), (*kav1.Event).GetAttackResolved), want{10, 5, 6, 6, 1})
+	// The brute dodges, 4 + 1 + 10 = 15: margin 20 − 15 = 5, +1 + 6 = 7 − (4 + 2): one Ka die.
+	require.Equal(t, "brute", f.st.GetPending()[0].GetCombatantId())
+	check(find(t, f.do(gm, dodge("brute")), (*kav1.Event).GetAttackResolved), want{5, 1, 6, 6, 1})
+	require.Empty(t, f.st.GetPending())
+	require.Equal(t, []int32{4, 1, 4}, []int32{f.cs("joshua").GetKaDice(), f.cs("chien").GetKaDice(), f.cs("brute").GetKaDice()})
+	require.Equal(t, int32(1), f.cs("tireur").GetActionsLeft(), "one burst, one action")
+	f.replays()
+
+	t.Run("a single target: no malus, +12", func(t *testing.T) {
+		f := newFight(t, nil, tireur(), molosse())
+		f.start(coupe(4))
+		d := find(t, f.do(gm, burst("tireur", "chien")), (*kav1.Event).GetAttackDrawn).GetDraw()
+		require.Equal(t, []any{ka.Animalite, int32(0), int32(12)}, []any{d.GetSphere(), d.GetModifiers(), d.GetTotal()})
+		// Margin 2: +1 + 12 = 13, soak 6: 7, two Ka dice.
+		check(find(t, f.do(gm, takeIt("chien")), (*kav1.Event).GetAttackResolved), want{2, 1, 12, 6, 2})
+	})
+	t.Run("two targets: −2", func(t *testing.T) {
+		f := newFight(t, nil, tireur(), molosse(), brute())
+		f.start()
+		d := find(t, f.do(gm, burst("tireur", "chien", "brute")), (*kav1.Event).GetAttackDrawn).GetDraw()
+		require.Equal(t, int32(-2), d.GetModifiers())
+	})
+	t.Run("at most five targets, and only with a sub-machine gun", func(t *testing.T) {
+		f := newFight(t, nil, tireur(), molosse())
+		f.start()
+		f.refuse(gm, burst("tireur", "chien", "a", "b", "c", "d", "e"), engine.CodePrecondition, "KA-033", "5")
+		cmd := burst("tireur", "chien")
+		cmd.GetKa().GetAttack().Weapon = "pistolet"
+		f.refuse(gm, cmd, engine.CodePrecondition, "KA-033", "pistolet")
+	})
+}
+
+// KA-034: terror is the Maître de Ka's call: a draw of Animalité + encaissement with his
+// malus, no action spent; a failure under Animalité × 3 enters Abysse (see KA-T05).
+func TestKA034TerrorIsTheGMsCall(t *testing.T) {
+	f := newFight(t, nil, joshua(), dog())
+	f.start(denier(5))
+	f.refuse(player, terror("joshua", -3), engine.CodePermission, "")
+	td := find(t, f.do(gm, terror("joshua", -3)), (*kav1.Event).GetTerrorDrawn)
+	require.True(t, td.GetAbysse())
+	require.Equal(t, []int32{2, 0}, []int32{f.cs("joshua").GetActionsLeft(), f.cs("joshua").GetActionsTaken()})
+	// Abysse stays: a later success does not undo it.
+	f.do(gm, terror("joshua", 20))
+	require.True(t, f.cs("joshua").GetAbysse())
+}
+
+// The options (KA-001 deck, KA-003 reshuffle, KA-006 success_levels/success_bonus, KA-024
+// ka_divisor) are recorded at creation with every default filled in.
+func TestOptionsRecordedAtCreation(t *testing.T) {
+	f := newFight(t, nil)
+	want := &kav1.Options{Deck: "tarot56", Reshuffle: "on_empty", SuccessLevels: []int32{10, 20}, SuccessBonus: []int32{1, 5, 10}, KaDivisor: ptr(int32(5))}
+	require.True(t, proto.Equal(want, f.log[0].GetEncounterCreated().GetOptions().GetKa()), "%v", f.log[0].GetEncounterCreated().GetOptions())
+	house := &kav1.Options{Reshuffle: "every_draw", SuccessLevels: []int32{5, 15, 25}, SuccessBonus: []int32{2, 4, 8, 16}, KaDivisor: ptr(int32(4))}
+	g := newFight(t, house)
+	got := g.log[0].GetEncounterCreated().GetOptions().GetKa()
+	house.Deck = "tarot56"
+	require.True(t, proto.Equal(house, got), "%v", got)
+	lvl, bonus := ka.Level(got, 25)
+	require.Equal(t, []int32{4, 16}, []int32{lvl, bonus})
+	require.Equal(t, int32(3), ka.KaLost(got, 9))
+
+	b := blank(t)
+	b.refuse(gm, &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{
+		Name: "x", RuleSystem: "ka", Options: &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Loss{}},
+	}}}, engine.CodeInvalid, "")
+}
