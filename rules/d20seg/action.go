@@ -22,7 +22,8 @@ func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Comman
 	var err error
 	if sp := a.GetSurprise(); sp != nil {
 		if !engine.IsGameMaster(st, env.Actor) {
-			return nil, engine.Forbidden("whether an attack is a surprise is the GM's decision (D20-000)")
+			return nil, &engine.RuleError{Code: engine.CodePermission, Rule: "D20-000",
+				Msg: fmt.Sprintf("whether an attack is a surprise is the GM's decision (the GM is %s)", st.GetGameMaster())}
 		}
 		evs, err = decideSurprise(st, sp, env.Dice)
 	} else {
@@ -42,7 +43,7 @@ func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Comman
 		case *d20segv1.Action_Cast:
 			evs, err = decideCast(st, f, k.Cast)
 		case *d20segv1.Action_Other:
-			evs, err = decideOther(st, f, k.Other)
+			evs, err = decideOther(st, f, k.Other, engine.IsGameMaster(st, env.Actor))
 		case *d20segv1.Action_EndTurn:
 			evs = one(&d20segv1.Event{Kind: &d20segv1.Event_TurnEnded{TurnEnded: &d20segv1.TurnEnded{CombatantId: f.id()}}})
 		default:
@@ -58,19 +59,47 @@ func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Comman
 	return append(evs, nextRound(sys, st, evs)...), nil
 }
 
-// nextRound begins the next round once no one can act (D20-016).
+// FollowUp begins the next round when the GM removes the last combatant who could still act
+// in this one (D20-016).
+func (sys System) FollowUp(st *encounterv1.EncounterState, _ engine.Env) ([]*encounterv1.Event, error) {
+	return nextRound(sys, st, nil), nil
+}
+
+// nextRound begins the next round once no one can act (D20-016), with the spells cast for it
+// (D20-019) and the segments that actions carried over take of it (D20-020). An action carries
+// over into the next round only, so a second new round is needed at most when a carried action
+// takes the whole of the next one.
 func nextRound(sys System, st *encounterv1.EncounterState, evs []*encounterv1.Event) []*encounterv1.Event {
 	next := proto.CloneOf(st)
 	for _, ev := range evs {
 		_ = sys.Evolve(next, ev)
 	}
-	if _, ok := upNext(next); ok {
-		return nil
+	var out []*encounterv1.Event
+	for range 3 {
+		if _, ok := upNext(next); ok || !anyoneStanding(next) {
+			break
+		}
+		s := segState(next)
+		rs := &d20segv1.RoundStarted{Round: s.GetRound() + 1, SpellsTakingEffect: s.GetDelayedSpells()}
+		for _, f := range fighters(next) {
+			if over := f.cs.GetNextSegment() - f.last(s.GetRound()) - 1; over > 0 && !f.cs.GetDown() {
+				rs.Carried = append(rs.Carried, &d20segv1.CarriedOver{CombatantId: f.id(), Segments: over})
+			}
+		}
+		ev := event(&d20segv1.Event{Kind: &d20segv1.Event_RoundStarted{RoundStarted: rs}})
+		_ = sys.Evolve(next, ev)
+		out = append(out, ev)
 	}
-	s := segState(next)
-	return one(&d20segv1.Event{Kind: &d20segv1.Event_RoundStarted{RoundStarted: &d20segv1.RoundStarted{
-		Round: s.GetRound() + 1, SpellsTakingEffect: s.GetDelayedSpells(),
-	}}})
+	return out
+}
+
+func anyoneStanding(st *encounterv1.EncounterState) bool {
+	for _, f := range fighters(st) {
+		if !f.cs.GetDown() {
+			return true
+		}
+	}
+	return false
 }
 
 // turn checks that f acts next (D20-015).
@@ -94,28 +123,60 @@ func turn(st *encounterv1.EncounterState, f fighter) error {
 	return nil
 }
 
+// canStart reports whether an action of cost segments may start now: it ends by f's last
+// segment (D20-015), or with carry_over runs on into the next round, not beyond (D20-020); in
+// the surprise round it must end by segment 2 (D20-004).
+func canStart(st *encounterv1.EncounterState, f fighter, cost int32) bool {
+	r := segState(st).GetRound()
+	end := f.cs.GetNextSegment() + cost - 1
+	if end <= f.last(r) {
+		return true
+	}
+	return r > 0 && options(st).GetCarryOver() && end-f.last(r) <= f.segments(r+1)
+}
+
 // fits checks that an action of cost segments may start now (D20-015, D20-020), or spends the
-// surprise round's free action (D20-004).
-func fits(st *encounterv1.EncounterState, f fighter, cost int32, free bool, what string) (int32, error) {
-	s := segState(st)
+// surprise round's free action (D20-004). what is the action ("an attack"), at its detail
+// ("at BBA 8").
+func fits(st *encounterv1.EncounterState, f fighter, cost int32, free bool, what, at string) (int32, error) {
+	r := segState(st).GetRound()
 	if free {
 		if !f.cs.GetFreeActionLeft() {
-			return 0, engine.Refused("D20-004", "%s has no free action (only the surprise attackers have one, once)", f.name())
+			return 0, engine.Refused("D20-004", "%s has no free action (only the surprise attackers have one, once, in the surprise round)", f.name())
 		}
 		return 0, nil
 	}
-	start := f.cs.GetNextSegment()
-	if last := f.last(s.GetRound()); start+cost-1 > last && !(options(st).GetCarryOver() && s.GetRound() > 0) {
-		return 0, engine.Refused("D20-020", "%s costs %d segments; %s has %d left this %s (segments %d to %d)",
-			what, cost, f.name(), max(0, last-start+1), describeRound(s.GetRound()), start, last)
+	if canStart(st, f, cost) {
+		return cost, nil
 	}
-	return cost, nil
+	start, last := f.cs.GetNextSegment(), f.last(r)
+	left := fmt.Sprintf("%s has %d left this round", f.name(), max(0, last-start+1))
+	if start <= last {
+		left += fmt.Sprintf(" (segments %d to %d)", start, last)
+	}
+	switch {
+	case r == 0:
+		return 0, engine.Refused("D20-004", "%s costs %s%s; %s has %d left in the surprise round (segments %d to %d), and an action that does not fit in them is not started",
+			what, plural(cost), at, f.name(), max(0, last-start+1), start, last)
+	case options(st).GetCarryOver():
+		return 0, engine.Refused("D20-020", "%s costs %s%s; %s, and an action carries over into the next round only (%d segments there)",
+			what, plural(cost), at, left, f.segments(r+1))
+	}
+	return 0, engine.Refused("D20-020", "%s costs %s%s; %s, and an action that does not fit is not started (no carry-over)",
+		what, plural(cost), at, left)
+}
+
+func plural(segments int32) string {
+	if segments == 1 {
+		return "1 segment"
+	}
+	return fmt.Sprintf("%d segments", segments)
 }
 
 func decideSurprise(st *encounterv1.EncounterState, sp *d20segv1.Surprise, roller dice.Roller) ([]*encounterv1.Event, error) {
 	s := segState(st)
-	if s.GetRound() != 1 {
-		return nil, engine.Refused("D20-004", "a surprise attack comes before the first round")
+	if s.GetRound() != 1 || s.GetSurpriseDeclared() {
+		return nil, engine.Refused("D20-004", "a surprise attack comes once, before the first round")
 	}
 	for _, f := range fighters(st) {
 		if f.cs.GetNextSegment() != f.first(1) || f.cs.GetAttacksThisRound() > 0 || f.cs.GetEndedTurn() {
@@ -125,17 +186,24 @@ func decideSurprise(st *encounterv1.EncounterState, sp *d20segv1.Surprise, rolle
 	if len(sp.GetAttackerIds()) == 0 {
 		return nil, engine.Invalid("D20-004", "name the attackers of the surprise attack")
 	}
-	var stealth fighter
-	for i, id := range sp.GetAttackerIds() {
+	// The opposition is the stealthiest attacker with stealth ranks (D20-003).
+	var stealth *fighter
+	seen := map[string]bool{}
+	for _, id := range sp.GetAttackerIds() {
 		f, err := fighterOf(st, id)
 		if err != nil {
 			return nil, err
 		}
-		if i == 0 || f.sh.GetStealth()+f.sh.GetAgility() > stealth.sh.GetStealth()+stealth.sh.GetAgility() {
-			stealth = f
+		if seen[id] {
+			return nil, engine.Invalid("D20-004", "%s is given twice as an attacker", f.name())
+		}
+		seen[id] = true
+		if f.sh.GetStealth() > 0 && (stealth == nil || f.sh.GetStealth()+f.sh.GetAgility() > stealth.sh.GetStealth()+stealth.sh.GetAgility()) {
+			stealth = &f
 		}
 	}
-	ev := &d20segv1.SurpriseRoundStarted{AttackerIds: sp.GetAttackerIds()}
+	sc := options(st).GetApprehensionScale()
+	var defenders []fighter
 	for _, ap := range sp.GetDefenders() {
 		d, err := fighterOf(st, ap.GetDefenderId())
 		if err != nil {
@@ -144,16 +212,35 @@ func decideSurprise(st *encounterv1.EncounterState, sp *d20segv1.Surprise, rolle
 		if slices.Contains(sp.GetAttackerIds(), d.id()) {
 			return nil, engine.Invalid("D20-004", "%s cannot be both attacker and defender", d.name())
 		}
+		if seen[d.id()] {
+			return nil, engine.Invalid("D20-003", "%s is given twice as a defender", d.name())
+		}
+		seen[d.id()] = true
+		if m := ap.GetImpairedMalus(); m != 0 && (m < sc[0] || m > sc[1]) {
+			return nil, engine.Invalid("D20-002", "the impaired malus of %s is light to medium, %d to %d, not %d", d.name(), sc[0], sc[1], m)
+		}
+		if ap.GetImpairedMalus() != 0 && !slices.Contains(ap.GetSituations(), d20segv1.Situation_SITUATION_IMPAIRED) {
+			return nil, engine.Invalid("D20-002", "an impaired malus is given for %s, who is not impaired", d.name())
+		}
+		defenders = append(defenders, d)
+	}
+	ev := &d20segv1.SurpriseRoundStarted{AttackerIds: sp.GetAttackerIds()}
+	for i, ap := range sp.GetDefenders() {
+		d := defenders[i]
 		ar := &d20segv1.ApprehensionRolled{DefenderId: d.id(), Surprised: true}
 		if !options(st).GetSkipApprehension() { // D20-003
 			ar.Roll = roller.Roll(dice.Expr{Count: 1, Sides: 20})
 			ar.Modifiers = d.sh.GetWisdom() + d.sh.GetPerception() + ap.GetSpellModifier()
 			for _, sit := range ap.GetSituations() {
+				if sit == d20segv1.Situation_SITUATION_IMPAIRED && ap.GetImpairedMalus() != 0 {
+					ar.Modifiers -= ap.GetImpairedMalus()
+					continue
+				}
 				ar.Modifiers += ApprehensionModifier(options(st), sit)
 			}
 			ar.Total = ar.GetRoll().GetTotal() + ar.GetModifiers()
 			ar.Opposition = NoStealth
-			if stealth.sh.GetStealth() > 0 {
+			if stealth != nil {
 				ar.StealthBy = stealth.id()
 				ar.StealthRoll = roller.Roll(dice.Expr{Count: 1, Sides: 20})
 				ar.Opposition = ar.GetStealthRoll().GetTotal() + stealth.sh.GetAgility() + stealth.sh.GetStealth()
@@ -206,7 +293,7 @@ func decideAttack(st *encounterv1.EncounterState, f fighter, a *d20segv1.Attack,
 		}
 	}
 	cost := AttackCost(f.sh.GetBba(), f.cs.GetAttacksThisRound())
-	paid, err := fits(st, f, cost, a.GetFree(), fmt.Sprintf("an attack at BBA %d", f.sh.GetBba()))
+	paid, err := fits(st, f, cost, a.GetFree(), "an attack", fmt.Sprintf(" at BBA %d", f.sh.GetBba()))
 	if err != nil {
 		return nil, err
 	}
@@ -245,9 +332,12 @@ func decideAttack(st *encounterv1.EncounterState, f fighter, a *d20segv1.Attack,
 func decideCast(st *encounterv1.EncounterState, f fighter, c *d20segv1.Cast) ([]*encounterv1.Event, error) {
 	cost, err := SpellCost(c)
 	if err != nil {
+		if re, ok := engine.AsRuleError(err); ok {
+			return nil, &engine.RuleError{Code: re.Code, Rule: re.Rule, Msg: fmt.Sprintf("%s casting %s: %s", f.name(), c.GetSpell(), re.Msg)}
+		}
 		return nil, err
 	}
-	paid, err := fits(st, f, cost, c.GetFree(), fmt.Sprintf("casting %s", c.GetSpell()))
+	paid, err := fits(st, f, cost, c.GetFree(), fmt.Sprintf("casting %s", c.GetSpell()), "")
 	if err != nil {
 		return nil, err
 	}
@@ -256,12 +346,20 @@ func decideCast(st *encounterv1.EncounterState, f fighter, c *d20segv1.Cast) ([]
 	}}}), nil
 }
 
-func decideOther(st *encounterv1.EncounterState, f fighter, o *d20segv1.Other) ([]*encounterv1.Event, error) {
+func decideOther(st *encounterv1.EncounterState, f fighter, o *d20segv1.Other, gm bool) ([]*encounterv1.Event, error) {
 	cost := o.GetSegments()
 	if cost <= 0 {
 		cost = 1 // D20-022
 	}
-	paid, err := fits(st, f, cost, o.GetFree(), o.GetDescription())
+	if cost != 1 && !gm {
+		return nil, &engine.RuleError{Code: engine.CodePermission, Rule: "D20-022", Msg: fmt.Sprintf(
+			"%s's action costs 1 segment unless the GM says otherwise; only the GM (%s) may make it cost %d", f.name(), st.GetGameMaster(), cost)}
+	}
+	what := o.GetDescription()
+	if what == "" {
+		what = "an action"
+	}
+	paid, err := fits(st, f, cost, o.GetFree(), what, "")
 	if err != nil {
 		return nil, err
 	}
@@ -322,6 +420,7 @@ func evolve(st *encounterv1.EncounterState, s *d20segv1.State, e *d20segv1.Event
 			}
 			cs.FreeActionLeft = true
 		}
+		s.SurpriseDeclared = true
 		for _, ar := range k.SurpriseRoundStarted.GetApprehension() {
 			cs, err := get(ar.GetDefenderId())
 			if err != nil {
@@ -335,6 +434,13 @@ func evolve(st *encounterv1.EncounterState, s *d20segv1.State, e *d20segv1.Event
 		for _, f := range fighters(st) {
 			f.cs.NextSegment, f.cs.AttacksThisRound, f.cs.EndedTurn = f.first(s.Round), 0, false
 			f.cs.Surprised, f.cs.FreeActionLeft = false, false
+		}
+		for _, c := range k.RoundStarted.GetCarried() { // D20-020
+			cs, err := get(c.GetCombatantId())
+			if err != nil {
+				return err
+			}
+			cs.NextSegment += c.GetSegments()
 		}
 	case *d20segv1.Event_AttackRolled:
 		a := k.AttackRolled
@@ -396,15 +502,15 @@ func (s System) Describe() *rulesetv1.RulesetDescriptor {
 		Actions: []*rulesetv1.ActionDescriptor{
 			{Name: "attack", Cost: "BBA 0–5: 4 segments; 6–10: 3; 11–15: 2; 16+: 1 then 2", Rule: "D20-017"},
 			{Name: "cast", Cost: "level 0: 1; 1–3: 2; 4–6: 3; 7–9: 4; +1 special; pure magic: stated", Rule: "D20-018"},
-			{Name: "other", Description: "move, draw a weapon, stand up, use an object", Cost: "1 segment", Rule: "D20-022"},
+			{Name: "other", Description: "move, draw a weapon, stand up, use an object", Cost: "1 segment unless the GM says otherwise", Rule: "D20-022"},
 			{Name: "end turn", Cost: "the rest of the round", Rule: "D20-016"},
 			{Name: "surprise", Description: "the GM declares a surprise attack: apprehension rolls, a free action and 3 segments", Cost: "GM", Rule: "D20-004"},
 		},
 		Options: []*rulesetv1.OptionDescriptor{
-			{Name: "apprehension_scale", DefaultValue: "2,5,10", Rule: "D20-002"},
-			{Name: "carry_over", DefaultValue: "false", Rule: "D20-020"},
-			{Name: "down_at", DefaultValue: "0", Rule: "D20-044"},
-			{Name: "skip_apprehension", DefaultValue: "false", Rule: "D20-000"},
+			{Name: "apprehension_scale", Description: "light, medium and high apprehension modifiers", DefaultValue: "2,5,10", Rule: "D20-002"},
+			{Name: "carry_over", Description: "an action that does not fit in the round runs on into the next round's first segments", DefaultValue: "false", Rule: "D20-020"},
+			{Name: "down_at", Description: "a combatant is down at this many hit points or fewer", DefaultValue: "0", Rule: "D20-044"},
+			{Name: "skip_apprehension", Description: "no apprehension rolls: every defender of a surprise attack is surprised", DefaultValue: "false", Rule: "D20-000"},
 		},
 		Tables: []*rulesetv1.Table{
 			{Name: "Initiative modifiers", Rule: "D20-010", Header: []string{"equipment", "modifier"}, Rows: []*rulesetv1.TableRow{
@@ -431,7 +537,7 @@ func (System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.Lega
 	s := segState(st)
 	left := f.last(s.GetRound()) - f.cs.GetNextSegment() + 1
 	var out []*rulesetv1.LegalAction
-	if c := AttackCost(f.sh.GetBba(), f.cs.GetAttacksThisRound()); c <= left || f.cs.GetFreeActionLeft() {
+	if c := AttackCost(f.sh.GetBba(), f.cs.GetAttacksThisRound()); canStart(st, f, c) || f.cs.GetFreeActionLeft() {
 		for _, w := range f.sh.GetWeapons() {
 			out = append(out, &rulesetv1.LegalAction{Name: "attack", Description: fmt.Sprintf("with %s at segment %d", w.GetName(), f.cs.GetNextSegment()), Cost: c, Rule: "D20-017", Weapon: w.GetName()})
 		}

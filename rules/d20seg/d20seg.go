@@ -3,7 +3,6 @@
 package d20seg
 
 import (
-	"fmt"
 	"slices"
 	"sort"
 
@@ -71,8 +70,8 @@ func (System) Options(in *encounterv1.RuleOptions) (*encounterv1.RuleOptions, er
 	if len(o.ApprehensionScale) == 0 {
 		o.ApprehensionScale = []int32{2, 5, 10}
 	}
-	if len(o.ApprehensionScale) != 3 {
-		return nil, engine.Invalid("D20-002", "apprehension_scale gives light, medium and high")
+	if sc := o.ApprehensionScale; len(sc) != 3 || sc[0] < 0 || sc[0] > sc[1] || sc[1] > sc[2] {
+		return nil, engine.Invalid("D20-002", "apprehension_scale gives light, medium and high, from 0 up (light ≤ medium ≤ high), not %v", sc)
 	}
 	if o.CarryOver == nil {
 		o.CarryOver = proto.Bool(false)
@@ -106,6 +105,9 @@ func (System) CheckCombatant(_ *encounterv1.EncounterState, c *encounterv1.Comba
 		if s != -1 && s != 6 && s != 7 {
 			return engine.Invalid("D20-014", "malformed sheet for %s: extra segments are −1, 6 and 7, not %d", who, s)
 		}
+	}
+	if slices.Contains(sh.GetExtraSegments(), 7) && !slices.Contains(sh.GetExtraSegments(), 6) {
+		return engine.Invalid("D20-014", "malformed sheet for %s: segment 7 comes after segment 6; give 6 too", who)
 	}
 	for _, w := range sh.GetWeapons() {
 		if _, err := dice.Parse(w.GetDice()); err != nil {
@@ -220,7 +222,8 @@ func Space(s d20segv1.Size) int32 {
 	return max(Reach(s), 150)
 }
 
-// ApprehensionModifier of a situation (D20-001, D20-002).
+// ApprehensionModifier of a situation (D20-001, D20-002); impaired is the light malus, which
+// the GM may raise up to the medium one (Apprehension.impaired_malus).
 func ApprehensionModifier(o *d20segv1.Options, s d20segv1.Situation) int32 {
 	light, medium, high := o.GetApprehensionScale()[0], o.GetApprehensionScale()[1], o.GetApprehensionScale()[2]
 	switch s {
@@ -283,12 +286,15 @@ func (f fighter) last(round int32) int32 {
 	}
 	l := int32(LastSegment)
 	for _, s := range f.sh.GetExtraSegments() {
-		if s > l && (s == 6 || (s == 7 && slices.Contains(f.sh.GetExtraSegments(), 6))) {
+		if s > l && (s == 6 || (s == 7 && slices.Contains(f.sh.GetExtraSegments(), 6))) { // 7 only after 6 (CheckCombatant)
 			l = s
 		}
 	}
 	return l
 }
+
+// segments is the number of segments f may use in a round.
+func (f fighter) segments(round int32) int32 { return f.last(round) - f.first(round) + 1 }
 
 // Start fixes the Initiative for the combat, tied ones by a d20 roll-off (D20-010…D20-012),
 // and begins round 1.
@@ -384,11 +390,4 @@ func before(a, b fighter) bool {
 		return a.cs.GetInitiative() > b.cs.GetInitiative()
 	}
 	return a.cs.GetTieOrder() < b.cs.GetTieOrder()
-}
-
-func describeRound(r int32) string {
-	if r == 0 {
-		return "the surprise round"
-	}
-	return fmt.Sprintf("round %d", r)
 }

@@ -655,7 +655,8 @@ type Options struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// D20-002: light, medium, high apprehension modifiers (default 2, 5, 10).
 	ApprehensionScale []int32 `protobuf:"varint,1,rep,packed,name=apprehension_scale,json=apprehensionScale,proto3" json:"apprehension_scale,omitempty"`
-	// D20-020: an action may run past the round's last segment into the next (default false).
+	// D20-020: an action may run past the round's last segment into the next round, taking its
+	// first segments there (default false).
 	CarryOver *bool `protobuf:"varint,2,opt,name=carry_over,json=carryOver,proto3,oneof" json:"carry_over,omitempty"`
 	// D20-044: down at this many hit points or fewer (default 0).
 	DownAt *int32 `protobuf:"varint,3,opt,name=down_at,json=downAt,proto3,oneof" json:"down_at,omitempty"`
@@ -729,6 +730,9 @@ type Apprehension struct {
 	Situations []Situation            `protobuf:"varint,2,rep,packed,name=situations,proto3,enum=fray.d20seg.v1.Situation" json:"situations,omitempty"`
 	// Divination or protection spells: their own modifier.
 	SpellModifier int32 `protobuf:"varint,3,opt,name=spell_modifier,json=spellModifier,proto3" json:"spell_modifier,omitempty"`
+	// The malus of SITUATION_IMPAIRED, which the GM chooses from light to medium (D20-002);
+	// 0: light.
+	ImpairedMalus int32 `protobuf:"varint,4,opt,name=impaired_malus,json=impairedMalus,proto3" json:"impaired_malus,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -780,6 +784,13 @@ func (x *Apprehension) GetSituations() []Situation {
 func (x *Apprehension) GetSpellModifier() int32 {
 	if x != nil {
 		return x.SpellModifier
+	}
+	return 0
+}
+
+func (x *Apprehension) GetImpairedMalus() int32 {
+	if x != nil {
+		return x.ImpairedMalus
 	}
 	return 0
 }
@@ -1371,8 +1382,10 @@ type State struct {
 	Combatants map[string]*CombatantState `protobuf:"bytes,2,rep,name=combatants,proto3" json:"combatants,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	// Spells waiting for the next round (D20-019).
 	DelayedSpells []string `protobuf:"bytes,3,rep,name=delayed_spells,json=delayedSpells,proto3" json:"delayed_spells,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	// A surprise attack has been declared in this combat (D20-004: once, before round 1).
+	SurpriseDeclared bool `protobuf:"varint,4,opt,name=surprise_declared,json=surpriseDeclared,proto3" json:"surprise_declared,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *State) Reset() {
@@ -1424,6 +1437,13 @@ func (x *State) GetDelayedSpells() []string {
 		return x.DelayedSpells
 	}
 	return nil
+}
+
+func (x *State) GetSurpriseDeclared() bool {
+	if x != nil {
+		return x.SurpriseDeclared
+	}
+	return false
 }
 
 type RollOff struct {
@@ -1759,17 +1779,73 @@ func (x *SurpriseRoundStarted) GetApprehension() []*ApprehensionRolled {
 	return nil
 }
 
+// CarriedOver: the segments of an action started last round that it takes of this one
+// (D20-020 with carry_over).
+type CarriedOver struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CombatantId   string                 `protobuf:"bytes,1,opt,name=combatant_id,json=combatantId,proto3" json:"combatant_id,omitempty"`
+	Segments      int32                  `protobuf:"varint,2,opt,name=segments,proto3" json:"segments,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CarriedOver) Reset() {
+	*x = CarriedOver{}
+	mi := &file_fray_d20seg_v1_d20seg_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CarriedOver) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CarriedOver) ProtoMessage() {}
+
+func (x *CarriedOver) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_d20seg_v1_d20seg_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CarriedOver.ProtoReflect.Descriptor instead.
+func (*CarriedOver) Descriptor() ([]byte, []int) {
+	return file_fray_d20seg_v1_d20seg_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *CarriedOver) GetCombatantId() string {
+	if x != nil {
+		return x.CombatantId
+	}
+	return ""
+}
+
+func (x *CarriedOver) GetSegments() int32 {
+	if x != nil {
+		return x.Segments
+	}
+	return 0
+}
+
 type RoundStarted struct {
 	state              protoimpl.MessageState `protogen:"open.v1"`
 	Round              int32                  `protobuf:"varint,1,opt,name=round,proto3" json:"round,omitempty"`
 	SpellsTakingEffect []string               `protobuf:"bytes,2,rep,name=spells_taking_effect,json=spellsTakingEffect,proto3" json:"spells_taking_effect,omitempty"`
-	unknownFields      protoimpl.UnknownFields
-	sizeCache          protoimpl.SizeCache
+	// Segments taken by actions carried over from the previous round (D20-020).
+	Carried       []*CarriedOver `protobuf:"bytes,3,rep,name=carried,proto3" json:"carried,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *RoundStarted) Reset() {
 	*x = RoundStarted{}
-	mi := &file_fray_d20seg_v1_d20seg_proto_msgTypes[18]
+	mi := &file_fray_d20seg_v1_d20seg_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1781,7 +1857,7 @@ func (x *RoundStarted) String() string {
 func (*RoundStarted) ProtoMessage() {}
 
 func (x *RoundStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_d20seg_v1_d20seg_proto_msgTypes[18]
+	mi := &file_fray_d20seg_v1_d20seg_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1794,7 +1870,7 @@ func (x *RoundStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundStarted.ProtoReflect.Descriptor instead.
 func (*RoundStarted) Descriptor() ([]byte, []int) {
-	return file_fray_d20seg_v1_d20seg_proto_rawDescGZIP(), []int{18}
+	return file_fray_d20seg_v1_d20seg_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *RoundStarted) GetRound() int32 {
@@ -1807,6 +1883,13 @@ func (x *RoundStarted) GetRound() int32 {
 func (x *RoundStarted) GetSpellsTakingEffect() []string {
 	if x != nil {
 		return x.SpellsTakingEffect
+	}
+	return nil
+}
+
+func (x *RoundStarted) GetCarried() []*CarriedOver {
+	if x != nil {
+		return x.Carried
 	}
 	return nil
 }
@@ -1836,7 +1919,7 @@ type AttackRolled struct {
 
 func (x *AttackRolled) Reset() {
 	*x = AttackRolled{}
-	mi := &file_fray_d20seg_v1_d20seg_proto_msgTypes[19]
+	mi := &file_fray_d20seg_v1_d20seg_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1848,7 +1931,7 @@ func (x *AttackRolled) String() string {
 func (*AttackRolled) ProtoMessage() {}
 
 func (x *AttackRolled) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_d20seg_v1_d20seg_proto_msgTypes[19]
+	mi := &file_fray_d20seg_v1_d20seg_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1861,7 +1944,7 @@ func (x *AttackRolled) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AttackRolled.ProtoReflect.Descriptor instead.
 func (*AttackRolled) Descriptor() ([]byte, []int) {
-	return file_fray_d20seg_v1_d20seg_proto_rawDescGZIP(), []int{19}
+	return file_fray_d20seg_v1_d20seg_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *AttackRolled) GetAttackerId() string {
@@ -1997,7 +2080,7 @@ type SpellCast struct {
 
 func (x *SpellCast) Reset() {
 	*x = SpellCast{}
-	mi := &file_fray_d20seg_v1_d20seg_proto_msgTypes[20]
+	mi := &file_fray_d20seg_v1_d20seg_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2009,7 +2092,7 @@ func (x *SpellCast) String() string {
 func (*SpellCast) ProtoMessage() {}
 
 func (x *SpellCast) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_d20seg_v1_d20seg_proto_msgTypes[20]
+	mi := &file_fray_d20seg_v1_d20seg_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2022,7 +2105,7 @@ func (x *SpellCast) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SpellCast.ProtoReflect.Descriptor instead.
 func (*SpellCast) Descriptor() ([]byte, []int) {
-	return file_fray_d20seg_v1_d20seg_proto_rawDescGZIP(), []int{20}
+	return file_fray_d20seg_v1_d20seg_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *SpellCast) GetCombatantId() string {
@@ -2080,7 +2163,7 @@ type OtherDone struct {
 
 func (x *OtherDone) Reset() {
 	*x = OtherDone{}
-	mi := &file_fray_d20seg_v1_d20seg_proto_msgTypes[21]
+	mi := &file_fray_d20seg_v1_d20seg_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2092,7 +2175,7 @@ func (x *OtherDone) String() string {
 func (*OtherDone) ProtoMessage() {}
 
 func (x *OtherDone) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_d20seg_v1_d20seg_proto_msgTypes[21]
+	mi := &file_fray_d20seg_v1_d20seg_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2105,7 +2188,7 @@ func (x *OtherDone) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OtherDone.ProtoReflect.Descriptor instead.
 func (*OtherDone) Descriptor() ([]byte, []int) {
-	return file_fray_d20seg_v1_d20seg_proto_rawDescGZIP(), []int{21}
+	return file_fray_d20seg_v1_d20seg_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *OtherDone) GetCombatantId() string {
@@ -2152,7 +2235,7 @@ type TurnEnded struct {
 
 func (x *TurnEnded) Reset() {
 	*x = TurnEnded{}
-	mi := &file_fray_d20seg_v1_d20seg_proto_msgTypes[22]
+	mi := &file_fray_d20seg_v1_d20seg_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2164,7 +2247,7 @@ func (x *TurnEnded) String() string {
 func (*TurnEnded) ProtoMessage() {}
 
 func (x *TurnEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_d20seg_v1_d20seg_proto_msgTypes[22]
+	mi := &file_fray_d20seg_v1_d20seg_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2177,7 +2260,7 @@ func (x *TurnEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TurnEnded.ProtoReflect.Descriptor instead.
 func (*TurnEnded) Descriptor() ([]byte, []int) {
-	return file_fray_d20seg_v1_d20seg_proto_rawDescGZIP(), []int{22}
+	return file_fray_d20seg_v1_d20seg_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *TurnEnded) GetCombatantId() string {
@@ -2205,7 +2288,7 @@ type Event struct {
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_fray_d20seg_v1_d20seg_proto_msgTypes[23]
+	mi := &file_fray_d20seg_v1_d20seg_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2217,7 +2300,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_d20seg_v1_d20seg_proto_msgTypes[23]
+	mi := &file_fray_d20seg_v1_d20seg_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2230,7 +2313,7 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_fray_d20seg_v1_d20seg_proto_rawDescGZIP(), []int{23}
+	return file_fray_d20seg_v1_d20seg_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Event) GetKind() isEvent_Kind {
@@ -2395,14 +2478,15 @@ const file_fray_d20seg_v1_d20seg_proto_rawDesc = "" +
 	"\v_carry_overB\n" +
 	"\n" +
 	"\b_down_atB\x14\n" +
-	"\x12_skip_apprehension\"\x91\x01\n" +
+	"\x12_skip_apprehension\"\xb8\x01\n" +
 	"\fApprehension\x12\x1f\n" +
 	"\vdefender_id\x18\x01 \x01(\tR\n" +
 	"defenderId\x129\n" +
 	"\n" +
 	"situations\x18\x02 \x03(\x0e2\x19.fray.d20seg.v1.SituationR\n" +
 	"situations\x12%\n" +
-	"\x0espell_modifier\x18\x03 \x01(\x05R\rspellModifier\"i\n" +
+	"\x0espell_modifier\x18\x03 \x01(\x05R\rspellModifier\x12%\n" +
+	"\x0eimpaired_malus\x18\x04 \x01(\x05R\rimpairedMalus\"i\n" +
 	"\bSurprise\x12!\n" +
 	"\fattacker_ids\x18\x01 \x03(\tR\vattackerIds\x12:\n" +
 	"\tdefenders\x18\x02 \x03(\v2\x1c.fray.d20seg.v1.ApprehensionR\tdefenders\"\xb7\x01\n" +
@@ -2451,13 +2535,14 @@ const file_fray_d20seg_v1_d20seg_proto_rawDesc = "" +
 	"\n" +
 	"ended_turn\x18\a \x01(\bR\tendedTurn\x12\x1c\n" +
 	"\tsurprised\x18\b \x01(\bR\tsurprised\x12(\n" +
-	"\x10free_action_left\x18\t \x01(\bR\x0efreeActionLeft\"\xea\x01\n" +
+	"\x10free_action_left\x18\t \x01(\bR\x0efreeActionLeft\"\x97\x02\n" +
 	"\x05State\x12\x14\n" +
 	"\x05round\x18\x01 \x01(\x05R\x05round\x12E\n" +
 	"\n" +
 	"combatants\x18\x02 \x03(\v2%.fray.d20seg.v1.State.CombatantsEntryR\n" +
 	"combatants\x12%\n" +
-	"\x0edelayed_spells\x18\x03 \x03(\tR\rdelayedSpells\x1a]\n" +
+	"\x0edelayed_spells\x18\x03 \x03(\tR\rdelayedSpells\x12+\n" +
+	"\x11surprise_declared\x18\x04 \x01(\bR\x10surpriseDeclared\x1a]\n" +
 	"\x0fCombatantsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x124\n" +
 	"\x05value\x18\x02 \x01(\v2\x1e.fray.d20seg.v1.CombatantStateR\x05value:\x028\x01\"X\n" +
@@ -2492,10 +2577,14 @@ const file_fray_d20seg_v1_d20seg_proto_rawDesc = "" +
 	"\tsurprised\x18\b \x01(\bR\tsurprised\"\x81\x01\n" +
 	"\x14SurpriseRoundStarted\x12!\n" +
 	"\fattacker_ids\x18\x01 \x03(\tR\vattackerIds\x12F\n" +
-	"\fapprehension\x18\x02 \x03(\v2\".fray.d20seg.v1.ApprehensionRolledR\fapprehension\"V\n" +
+	"\fapprehension\x18\x02 \x03(\v2\".fray.d20seg.v1.ApprehensionRolledR\fapprehension\"L\n" +
+	"\vCarriedOver\x12!\n" +
+	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12\x1a\n" +
+	"\bsegments\x18\x02 \x01(\x05R\bsegments\"\x8d\x01\n" +
 	"\fRoundStarted\x12\x14\n" +
 	"\x05round\x18\x01 \x01(\x05R\x05round\x120\n" +
-	"\x14spells_taking_effect\x18\x02 \x03(\tR\x12spellsTakingEffect\"\xe2\x03\n" +
+	"\x14spells_taking_effect\x18\x02 \x03(\tR\x12spellsTakingEffect\x125\n" +
+	"\acarried\x18\x03 \x03(\v2\x1b.fray.d20seg.v1.CarriedOverR\acarried\"\xe2\x03\n" +
 	"\fAttackRolled\x12\x1f\n" +
 	"\vattacker_id\x18\x01 \x01(\tR\n" +
 	"attackerId\x12\x1b\n" +
@@ -2606,7 +2695,7 @@ func file_fray_d20seg_v1_d20seg_proto_rawDescGZIP() []byte {
 }
 
 var file_fray_d20seg_v1_d20seg_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_fray_d20seg_v1_d20seg_proto_msgTypes = make([]protoimpl.MessageInfo, 25)
+var file_fray_d20seg_v1_d20seg_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
 var file_fray_d20seg_v1_d20seg_proto_goTypes = []any{
 	(Armour)(0),                  // 0: fray.d20seg.v1.Armour
 	(Shield)(0),                  // 1: fray.d20seg.v1.Shield
@@ -2631,14 +2720,15 @@ var file_fray_d20seg_v1_d20seg_proto_goTypes = []any{
 	(*CombatStarted)(nil),        // 20: fray.d20seg.v1.CombatStarted
 	(*ApprehensionRolled)(nil),   // 21: fray.d20seg.v1.ApprehensionRolled
 	(*SurpriseRoundStarted)(nil), // 22: fray.d20seg.v1.SurpriseRoundStarted
-	(*RoundStarted)(nil),         // 23: fray.d20seg.v1.RoundStarted
-	(*AttackRolled)(nil),         // 24: fray.d20seg.v1.AttackRolled
-	(*SpellCast)(nil),            // 25: fray.d20seg.v1.SpellCast
-	(*OtherDone)(nil),            // 26: fray.d20seg.v1.OtherDone
-	(*TurnEnded)(nil),            // 27: fray.d20seg.v1.TurnEnded
-	(*Event)(nil),                // 28: fray.d20seg.v1.Event
-	nil,                          // 29: fray.d20seg.v1.State.CombatantsEntry
-	(*v1.Roll)(nil),              // 30: fray.dice.v1.Roll
+	(*CarriedOver)(nil),          // 23: fray.d20seg.v1.CarriedOver
+	(*RoundStarted)(nil),         // 24: fray.d20seg.v1.RoundStarted
+	(*AttackRolled)(nil),         // 25: fray.d20seg.v1.AttackRolled
+	(*SpellCast)(nil),            // 26: fray.d20seg.v1.SpellCast
+	(*OtherDone)(nil),            // 27: fray.d20seg.v1.OtherDone
+	(*TurnEnded)(nil),            // 28: fray.d20seg.v1.TurnEnded
+	(*Event)(nil),                // 29: fray.d20seg.v1.Event
+	nil,                          // 30: fray.d20seg.v1.State.CombatantsEntry
+	(*v1.Roll)(nil),              // 31: fray.dice.v1.Roll
 }
 var file_fray_d20seg_v1_d20seg_proto_depIdxs = []int32{
 	0,  // 0: fray.d20seg.v1.Sheet.armour:type_name -> fray.d20seg.v1.Armour
@@ -2654,28 +2744,29 @@ var file_fray_d20seg_v1_d20seg_proto_depIdxs = []int32{
 	12, // 10: fray.d20seg.v1.Action.cast:type_name -> fray.d20seg.v1.Cast
 	13, // 11: fray.d20seg.v1.Action.other:type_name -> fray.d20seg.v1.Other
 	14, // 12: fray.d20seg.v1.Action.end_turn:type_name -> fray.d20seg.v1.EndTurn
-	29, // 13: fray.d20seg.v1.State.combatants:type_name -> fray.d20seg.v1.State.CombatantsEntry
-	30, // 14: fray.d20seg.v1.RollOff.rolls:type_name -> fray.dice.v1.Roll
+	30, // 13: fray.d20seg.v1.State.combatants:type_name -> fray.d20seg.v1.State.CombatantsEntry
+	31, // 14: fray.d20seg.v1.RollOff.rolls:type_name -> fray.dice.v1.Roll
 	19, // 15: fray.d20seg.v1.CombatStarted.initiative:type_name -> fray.d20seg.v1.InitiativeEntry
 	18, // 16: fray.d20seg.v1.CombatStarted.roll_offs:type_name -> fray.d20seg.v1.RollOff
-	30, // 17: fray.d20seg.v1.ApprehensionRolled.roll:type_name -> fray.dice.v1.Roll
-	30, // 18: fray.d20seg.v1.ApprehensionRolled.stealth_roll:type_name -> fray.dice.v1.Roll
+	31, // 17: fray.d20seg.v1.ApprehensionRolled.roll:type_name -> fray.dice.v1.Roll
+	31, // 18: fray.d20seg.v1.ApprehensionRolled.stealth_roll:type_name -> fray.dice.v1.Roll
 	21, // 19: fray.d20seg.v1.SurpriseRoundStarted.apprehension:type_name -> fray.d20seg.v1.ApprehensionRolled
-	30, // 20: fray.d20seg.v1.AttackRolled.roll:type_name -> fray.dice.v1.Roll
-	30, // 21: fray.d20seg.v1.AttackRolled.damage_roll:type_name -> fray.dice.v1.Roll
-	20, // 22: fray.d20seg.v1.Event.combat_started:type_name -> fray.d20seg.v1.CombatStarted
-	22, // 23: fray.d20seg.v1.Event.surprise_round_started:type_name -> fray.d20seg.v1.SurpriseRoundStarted
-	23, // 24: fray.d20seg.v1.Event.round_started:type_name -> fray.d20seg.v1.RoundStarted
-	24, // 25: fray.d20seg.v1.Event.attack_rolled:type_name -> fray.d20seg.v1.AttackRolled
-	25, // 26: fray.d20seg.v1.Event.spell_cast:type_name -> fray.d20seg.v1.SpellCast
-	26, // 27: fray.d20seg.v1.Event.other_done:type_name -> fray.d20seg.v1.OtherDone
-	27, // 28: fray.d20seg.v1.Event.turn_ended:type_name -> fray.d20seg.v1.TurnEnded
-	16, // 29: fray.d20seg.v1.State.CombatantsEntry.value:type_name -> fray.d20seg.v1.CombatantState
-	30, // [30:30] is the sub-list for method output_type
-	30, // [30:30] is the sub-list for method input_type
-	30, // [30:30] is the sub-list for extension type_name
-	30, // [30:30] is the sub-list for extension extendee
-	0,  // [0:30] is the sub-list for field type_name
+	23, // 20: fray.d20seg.v1.RoundStarted.carried:type_name -> fray.d20seg.v1.CarriedOver
+	31, // 21: fray.d20seg.v1.AttackRolled.roll:type_name -> fray.dice.v1.Roll
+	31, // 22: fray.d20seg.v1.AttackRolled.damage_roll:type_name -> fray.dice.v1.Roll
+	20, // 23: fray.d20seg.v1.Event.combat_started:type_name -> fray.d20seg.v1.CombatStarted
+	22, // 24: fray.d20seg.v1.Event.surprise_round_started:type_name -> fray.d20seg.v1.SurpriseRoundStarted
+	24, // 25: fray.d20seg.v1.Event.round_started:type_name -> fray.d20seg.v1.RoundStarted
+	25, // 26: fray.d20seg.v1.Event.attack_rolled:type_name -> fray.d20seg.v1.AttackRolled
+	26, // 27: fray.d20seg.v1.Event.spell_cast:type_name -> fray.d20seg.v1.SpellCast
+	27, // 28: fray.d20seg.v1.Event.other_done:type_name -> fray.d20seg.v1.OtherDone
+	28, // 29: fray.d20seg.v1.Event.turn_ended:type_name -> fray.d20seg.v1.TurnEnded
+	16, // 30: fray.d20seg.v1.State.CombatantsEntry.value:type_name -> fray.d20seg.v1.CombatantState
+	31, // [31:31] is the sub-list for method output_type
+	31, // [31:31] is the sub-list for method input_type
+	31, // [31:31] is the sub-list for extension type_name
+	31, // [31:31] is the sub-list for extension extendee
+	0,  // [0:31] is the sub-list for field type_name
 }
 
 func init() { file_fray_d20seg_v1_d20seg_proto_init() }
@@ -2691,7 +2782,7 @@ func file_fray_d20seg_v1_d20seg_proto_init() {
 		(*Action_Other)(nil),
 		(*Action_EndTurn)(nil),
 	}
-	file_fray_d20seg_v1_d20seg_proto_msgTypes[23].OneofWrappers = []any{
+	file_fray_d20seg_v1_d20seg_proto_msgTypes[24].OneofWrappers = []any{
 		(*Event_CombatStarted)(nil),
 		(*Event_SurpriseRoundStarted)(nil),
 		(*Event_RoundStarted)(nil),
@@ -2706,7 +2797,7 @@ func file_fray_d20seg_v1_d20seg_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fray_d20seg_v1_d20seg_proto_rawDesc), len(file_fray_d20seg_v1_d20seg_proto_rawDesc)),
 			NumEnums:      5,
-			NumMessages:   25,
+			NumMessages:   26,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
