@@ -11,4 +11,6 @@ import (
 
 // Registry returns a registry of every rule system: the resolver decides with it, the
 // encounter service and the tools fold events with it.
-func Registry() *engine.Registry { return engine.NewRegistry(loss.New(), feerie.New(), ka.New(), d20seg.New()) }
+func Registry() *engine.Registry {
+	return engine.NewRegistry(loss.New(), feerie.New(), ka.New(), d20seg.New())
+}
