@@ -23,6 +23,7 @@ func init() {
 	Register("chase", "make a pursuit action: charge, closer, farther, zigzags... (LOS-102…LOS-107)", runChase)
 	Register("grant", "grant free raises to a combatant (GM, LOS-004)", runGrant)
 	Register("disaster", "turn a failed Exploit into a Disaster (GM, LOS-006)", runDisaster)
+	Register("feerie", "Contes de Fées: declare, act, change, renounce, gesture, object; advance, impersonal, surprise, unseen, rule (GM)", runFeerie)
 	Register("submit", "submit any command given in protojson", runSubmit)
 	Register("end", "end an encounter and print its revealed dice seed", runEnd)
 	Register("state", "show an encounter's state", runState)

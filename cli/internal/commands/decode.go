@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
@@ -274,8 +275,9 @@ func pathOr(path string) string {
 	return path
 }
 
-// loadOptions reads the --options file: a fray.encounter.v1.RuleOptions ("loss: {...}") or,
-// for the loss system, the bare fray.loss.v1.Options.
+// loadOptions reads the --options file: a fray.encounter.v1.RuleOptions ("loss: {...}",
+// "feerie: {...}") or, for the loss and feerie systems, their bare options (fray.loss.v1.Options,
+// fray.feerie.v1.Options).
 func loadOptions(path, system string) (*encounterv1.RuleOptions, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -286,13 +288,22 @@ func loadOptions(path, system string) (*encounterv1.RuleOptions, error) {
 		return nil, err
 	}
 	var top map[string]json.RawMessage
-	if json.Unmarshal(js, &top) == nil && system == "loss" {
-		if _, wrapped := top["loss"]; !wrapped {
+	if json.Unmarshal(js, &top) == nil {
+		_, wrapped := top[system]
+		switch {
+		case wrapped:
+		case system == "loss":
 			o := &lossv1.Options{}
 			if err := DecodeProto(path, data, o); err != nil {
 				return nil, err
 			}
 			return &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Loss{Loss: o}}, nil
+		case system == "feerie":
+			o := &feeriev1.Options{}
+			if err := DecodeProto(path, data, o); err != nil {
+				return nil, err
+			}
+			return &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Feerie{Feerie: o}}, nil
 		}
 	}
 	o := &encounterv1.RuleOptions{}

@@ -140,6 +140,8 @@ func (n *Names) payload(ev *encounterv1.Event) string {
 		return s
 	case *encounterv1.Event_Loss:
 		return n.lossText(p.Loss)
+	case *encounterv1.Event_Feerie:
+		return n.feerieText(p.Feerie)
 	case nil:
 		return "(event without payload)"
 	default:
@@ -178,6 +180,9 @@ func (n *Names) combatantText(c *encounterv1.Combatant) string {
 	if sh := c.GetLoss(); sh != nil {
 		parts = append(parts, kindText(sh.GetKind()))
 	}
+	if sh := c.GetFeerie(); sh != nil {
+		parts = append(parts, feerieSheetText(sh))
+	}
 	if c.GetSide() != "" {
 		parts = append(parts, "side "+c.GetSide())
 	}
@@ -206,6 +211,9 @@ func kindText(k lossv1.CombatantKind) string {
 // optionsText lists the house rules an encounter was created with, the [default] rules of
 // the catalogue included.
 func optionsText(o *encounterv1.RuleOptions) string {
+	if f := o.GetFeerie(); f != nil {
+		return feerieOptionsText(f)
+	}
 	l := o.GetLoss()
 	if l == nil {
 		return ""

@@ -6,10 +6,12 @@ import (
 
 	dicev1 "github.com/fray-rpg/fray/gen/fray/dice/v1"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
 )
 
 func attackRolled(seq uint64, a *lossv1.AttackRolled) *encounterv1.Event {
@@ -144,39 +146,60 @@ func TestDescribeEncounterEvents(t *testing.T) {
 	require.Equal(t, "#7 (empty Loss event)", Describe(lossEv(7, &lossv1.Event{})))
 }
 
-// Every payload of fray.encounter.v1.Event and every kind of fray.loss.v1.Event has its own
-// wording: none falls through to the generic rendering.
+// Every payload of fray.encounter.v1.Event, and every kind of each rule system's event
+// (fray.loss.v1.Event, fray.feerie.v1.Event, …), has its own wording: none falls through to
+// the generic rendering. Each rule system is a subtest of its own.
 func TestDescribeCoversEveryEventType(t *testing.T) {
-	check := func(ev *encounterv1.Event) {
+	check := func(t *testing.T, ev *encounterv1.Event) {
+		t.Helper()
 		s := Describe(ev)
-		require.NotContains(t, s, "(event", s)
-		require.NotContains(t, s, "(Loss event", s)
-		require.NotContains(t, s, "(empty", s)
-	}
-	each := func(m proto.Message, oneof protoreflect.Name, fn func(proto.Message)) {
-		od := m.ProtoReflect().Descriptor().Oneofs().ByName(oneof)
-		require.NotNil(t, od)
-		for i := range od.Fields().Len() {
-			fd := od.Fields().Get(i)
-			msg := m.ProtoReflect().New()
-			msg.Mutable(fd) // sets the oneof to an empty message of its type
-			fn(msg.Interface())
+		for _, generic := range []string{"(event", "(Loss event", "(Contes de Fées event", "(empty"} {
+			require.NotContains(t, s, generic, s)
 		}
+		require.NotRegexp(t, `\*\w+v1\.`, s, "a Go type: the generic rendering of an event")
 	}
-	n := 0
-	each(&encounterv1.Event{}, "payload", func(m proto.Message) {
-		ev := m.(*encounterv1.Event)
-		if ev.GetLoss() != nil {
-			each(&lossv1.Event{}, "kind", func(l proto.Message) {
-				check(lossEv(1, l.(*lossv1.Event)))
-				n++
-			})
-			return
+	counts := map[string]int{}
+	payload := (&encounterv1.Event{}).ProtoReflect().Descriptor().Oneofs().ByName("payload")
+	require.NotNil(t, payload)
+	for i := range payload.Fields().Len() {
+		fd := payload.Fields().Get(i)
+		kinds := fd.Message().Oneofs().ByName("kind")
+		if kinds == nil { // an encounter event
+			ev := &encounterv1.Event{}
+			ev.ProtoReflect().Mutable(fd) // sets the payload to an empty message of its type
+			check(t, ev)
+			counts[""]++
+			continue
 		}
-		check(ev)
-		n++
-	})
-	require.Equal(t, 6+14, n, "6 encounter events and 14 Loss events")
+		// A rule system's event: each of its kinds.
+		t.Run(string(fd.Name()), func(t *testing.T) {
+			for j := range kinds.Fields().Len() {
+				sys := dynamicKind(fd.Message(), kinds.Fields().Get(j))
+				ev := &encounterv1.Event{Sequence: 1}
+				ev.ProtoReflect().Set(fd, protoreflect.ValueOfMessage(sys))
+				check(t, ev)
+				counts[string(fd.Name())]++
+			}
+		})
+	}
+	require.Equal(t, 6, counts[""], "6 encounter events")
+	require.Equal(t, 14, counts["loss"], "14 Loss events")
+	require.GreaterOrEqual(t, counts["feerie"], 14, "the Contes de Fées events")
+	// The empty kinds are worded too.
+	require.Equal(t, "#1 (empty Loss event)", Describe(lossEv(1, &lossv1.Event{})))
+	require.Equal(t, "#1 (empty Contes de Fées event)", Describe(feerieEv(1, &feeriev1.Event{})))
+}
+
+// dynamicKind returns an event of the rule system's message md whose "kind" is an empty
+// message of the type of field kind.
+func dynamicKind(md protoreflect.MessageDescriptor, kind protoreflect.FieldDescriptor) protoreflect.Message {
+	mt, err := protoregistry.GlobalTypes.FindMessageByName(md.FullName())
+	if err != nil {
+		panic(err)
+	}
+	m := mt.New()
+	m.Mutable(kind)
+	return m
 }
 
 func TestRollText(t *testing.T) {

@@ -36,7 +36,7 @@ func printJSON(w io.Writer, m proto.Message, opts protojson.MarshalOptions) erro
 
 func runState(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("state", "ENCOUNTER [--at N] [--for COMBATANT] [--json] [flags]",
-		"Shows the encounter: its Tour, each combatant's PA and NS, the reaction it waits for, and\nwith --for what that combatant may do now.", stderr)
+		"Shows the encounter: its Tour, each combatant's PA and NS, the reaction it waits for (a Contes\nde Fées encounter: its Action and rank, each combatant's Essence, Initiative, activities,\npenalties and conditions), and with --for what that combatant may do now.", stderr)
 	c := addConnFlags(fs)
 	at := fs.Uint64("at", 0, "the state as of this event sequence (0 = now)")
 	forID := fs.String("for", "", "also list the legal actions of this combatant")
@@ -85,6 +85,11 @@ func writeState(w io.Writer, resp *encounterv1.GetEncounterResponse, forID strin
 		fmt.Fprintf(w, ", %s v%d", st.GetRuleSystem(), st.GetRulesVersion())
 	}
 	fmt.Fprintf(w, ", GM %s, at event #%d\n", orUnknown(st.GetGameMaster()), st.GetSequence())
+	if isFeerie(st) {
+		writeFeerieState(w, st, names)
+		printLegal(w, resp, names, forID, feerieLegalText)
+		return
+	}
 	ls := st.GetLoss()
 	if ls != nil {
 		if ls.GetTour() == 0 {
@@ -125,15 +130,22 @@ func writeState(w io.Writer, resp *encounterv1.GetEncounterResponse, forID strin
 			names.of(p.GetAttackerId()), names.of(p.GetDefenderId()), p.GetWeapon(), p.GetAttackTotal(), p.GetDifficulty())
 	}
 	printPending(w, st.GetEncounterId(), st)
-	if forID != "" {
-		if len(resp.GetLegal()) == 0 {
-			fmt.Fprintf(w, "%s can do nothing now.\n", names.of(forID))
-		} else {
-			fmt.Fprintf(w, "%s may:\n", names.of(forID))
-			for _, a := range resp.GetLegal() {
-				fmt.Fprintln(w, "  "+legalText(a.GetName(), a.GetDescription(), a.GetCost(), a.GetTargets(), a.GetWeapon(), a.GetRule()))
-			}
-		}
+	printLegal(w, resp, names, forID, legalText)
+}
+
+// printLegal prints what combatant forID may do, each line written by text.
+func printLegal(w io.Writer, resp *encounterv1.GetEncounterResponse, names *Names, forID string,
+	text func(name, desc string, cost int32, targets []string, weapon, rule string) string) {
+	if forID == "" {
+		return
+	}
+	if len(resp.GetLegal()) == 0 {
+		fmt.Fprintf(w, "%s can do nothing now.\n", names.of(forID))
+		return
+	}
+	fmt.Fprintf(w, "%s may:\n", names.of(forID))
+	for _, a := range resp.GetLegal() {
+		fmt.Fprintln(w, "  "+text(a.GetName(), a.GetDescription(), a.GetCost(), a.GetTargets(), a.GetWeapon(), a.GetRule()))
 	}
 }
 

@@ -88,7 +88,8 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 && name == "help" {
 			if e, ok := lookup(args[1]); ok {
-				return report(e.name, e.fn(ctx, []string{"-h"}, stdout, stderr), stderr)
+				// `fray help feerie declare`: a group passes the rest on to its member.
+				return report(e.name, e.fn(ctx, append(slices.Clone(args[2:]), "-h"), stdout, stderr), stderr)
 			}
 			fmt.Fprintf(stderr, "fray help: unknown subcommand %q\n", args[1])
 			return ExitUsage
@@ -127,6 +128,10 @@ func printUsage(w io.Writer) {
 func report(name string, err error, stderr io.Writer) int {
 	if err == nil || errors.Is(err, flag.ErrHelp) {
 		return ExitOK
+	}
+	var se *SubcommandError
+	if errors.As(err, &se) && se.Name != "" {
+		name = se.Name // "feerie declare"
 	}
 	var ue *UsageError
 	if errors.As(err, &ue) {
@@ -182,6 +187,17 @@ func rpcErr(context string, err error) error {
 	}
 	return &RPCError{Context: context, Status: status.Convert(err)}
 }
+
+// SubcommandError is the error of a member of a subcommand group: Run reports it under the
+// member's full name ("fray feerie declare: ...") and exits as Err says.
+type SubcommandError struct {
+	// Name is the group and the member: "feerie declare".
+	Name string
+	Err  error
+}
+
+func (e *SubcommandError) Error() string { return e.Err.Error() }
+func (e *SubcommandError) Unwrap() error { return e.Err }
 
 // UsageError is a command line the subcommand cannot run: Run prints it with the usage and
 // exits with code 2.

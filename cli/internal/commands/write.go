@@ -14,12 +14,12 @@ import (
 )
 
 func runCreate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("create", "--name NAME [--system loss] [--options FILE] [flags]",
-		"Creates an encounter and prints its id alone, so that scripts can capture it:\n  id=$(fray create --name Ruelle)\nThe options file (YAML or JSON) is a fray.encounter.v1.RuleOptions (loss: {gm_fursa: 1}) or,\nfor the loss system, the bare options (gm_fursa: 1).", stderr)
+	fs := newFlagSet("create", "--name NAME [--system loss|feerie] [--options FILE] [flags]",
+		"Creates an encounter and prints its id alone, so that scripts can capture it:\n  id=$(fray create --name Ruelle)\n  id=$(fray create --name Clairière --system feerie)\nThe options file (YAML or JSON) is a fray.encounter.v1.RuleOptions (loss: {gm_fursa: 1}) or the\nbare options of the system given (gm_fursa: 1 for loss; roll: 2d10-11 for feerie).", stderr)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, false)
 	name := fs.String("name", "", "name of the encounter (required)")
-	system := fs.String("system", "loss", "rule system id")
+	system := fs.String("system", "loss", "rule system id: loss (Les Chants de Loss) or feerie (Contes de Fées)")
 	version := fs.Uint("rules-version", 0, "rule system version (0 = the latest)")
 	optionsFile := fs.String("options", "", "house rules file, YAML or JSON")
 	if _, err := ParseArgs(fs, args, 0, 0); err != nil {
@@ -54,7 +54,7 @@ func runCreate(ctx context.Context, args []string, stdout, stderr io.Writer) err
 
 func runAdd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("add", "ENCOUNTER SHEET_FILE... [--watched] [flags]",
-		"Adds one combatant per file. Each file, YAML or JSON, is a fray.encounter.v1.Combatant in\nprotojson field names: id, name, controller, side, loss: {kind, traits, talents, initiative,\nweapons, parry, dodge, armour, ...}. Every file is read before any is sent. With --command-id\nand several files, the files get the ids ID-1, ID-2, ...; --expected-sequence applies to the first.\nAdded once the fight has started, a combatant joins it in progress and acts from the next Tour\n(LOS-039); --watched says it watched at least the last full Tour.", stderr)
+		"Adds one combatant per file. Each file, YAML or JSON, is a fray.encounter.v1.Combatant in\nprotojson field names: id, name, controller, side, and the sheet of the encounter's system:\nloss: {kind, traits, talents, initiative, weapons, parry, dodge, armour, ...} or feerie:\n{vigilance, habilete, puissance, resistance, taille, charme, essence, attributes}. Every file\nis read before any is sent. With --command-id and several files, the files get the ids ID-1,\nID-2, ...; --expected-sequence applies to the first.\nAdded once the fight has started, a combatant joins it in progress and acts from the next Tour\n(LOS-039); --watched says it watched at least the last full Tour.", stderr)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	watched := fs.Bool("watched", false, "joining a fight in progress after watching at least the last full Tour: +2 Initiative (LOS-039)")
@@ -335,6 +335,9 @@ func printOutcome(w io.Writer, enc string, events []*encounterv1.Event, st *enco
 	for _, ev := range events {
 		fmt.Fprintln(w, names.Describe(ev))
 		names.Learn(ev)
+	}
+	if len(events) == 0 && st != nil {
+		fmt.Fprintln(w, "(no event: the command changed nothing)")
 	}
 	printPending(w, enc, st)
 }
