@@ -253,19 +253,7 @@ func decideSurprise(st *encounterv1.EncounterState, sp *d20segv1.Surprise, rolle
 }
 
 func weaponOf(f fighter, name string) (*d20segv1.Weapon, error) {
-	ws := f.sh.GetWeapons()
-	if name == "" && len(ws) == 1 {
-		return ws[0], nil
-	}
-	for _, w := range ws {
-		if w.GetName() == name {
-			return w, nil
-		}
-	}
-	if name == "" {
-		return nil, engine.Invalid("", "%s has several weapons: name the one to use", f.name())
-	}
-	return nil, engine.NotFound("%s has no weapon %q", f.name(), name)
+	return engine.ByName(f.sh.GetWeapons(), name, f.name(), "weapon")
 }
 
 func decideAttack(st *encounterv1.EncounterState, f fighter, a *d20segv1.Attack, roller dice.Roller) ([]*encounterv1.Event, error) {

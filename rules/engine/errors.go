@@ -68,3 +68,26 @@ func AsRuleError(err error) (*RuleError, bool) {
 	ok := errors.As(err, &re)
 	return re, ok
 }
+
+// Named is anything with a name: weapons, Attributes…
+type Named interface{ GetName() string }
+
+// ByName finds the item named name among an owner's items — the only one when no name is
+// given — or says which exist.
+func ByName[T Named](items []T, name, owner, what string) (T, error) {
+	var zero T
+	if name == "" && len(items) == 1 {
+		return items[0], nil
+	}
+	names := make([]string, 0, len(items))
+	for _, it := range items {
+		if it.GetName() == name {
+			return it, nil
+		}
+		names = append(names, it.GetName())
+	}
+	if name == "" {
+		return zero, Invalid("", "%s has several %ss %v: name the one to use", owner, what, names)
+	}
+	return zero, NotFound("%s has no %s %q (%ss: %v)", owner, what, name, what, names)
+}

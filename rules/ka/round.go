@@ -218,19 +218,7 @@ func drawFor(d *deck, f fighter, sphere, skill string, mods []int32, reasons []s
 }
 
 func weaponOf(f fighter, name string) (*kav1.Weapon, error) {
-	ws := f.sh.GetWeapons()
-	if name == "" && len(ws) == 1 {
-		return ws[0], nil
-	}
-	for _, w := range ws {
-		if w.GetName() == name {
-			return w, nil
-		}
-	}
-	if name == "" {
-		return nil, engine.Invalid("", "%s has several weapons: name the one to use", f.name())
-	}
-	return nil, engine.NotFound("%s has no weapon %q", f.name(), name)
+	return engine.ByName(f.sh.GetWeapons(), name, f.name(), "weapon")
 }
 
 func decideAttack(st *encounterv1.EncounterState, f fighter, a *kav1.Attack, env engine.Env) ([]*encounterv1.Event, error) {

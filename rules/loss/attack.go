@@ -49,23 +49,7 @@ func attackCost(f fighter, w *lossv1.Weapon) int32 {
 }
 
 func weaponOf(f fighter, name string) (*lossv1.Weapon, error) {
-	ws := f.sh.GetWeapons()
-	if name == "" && len(ws) == 1 {
-		return ws[0], nil
-	}
-	for _, w := range ws {
-		if w.GetName() == name {
-			return w, nil
-		}
-	}
-	names := make([]string, 0, len(ws))
-	for _, w := range ws {
-		names = append(names, w.GetName())
-	}
-	if name == "" {
-		return nil, engine.Invalid("", "%s has several weapons %v: name the one to use", f.name(), names)
-	}
-	return nil, engine.NotFound("%s has no weapon %q (weapons: %v)", f.name(), name, names)
+	return engine.ByName(f.sh.GetWeapons(), name, f.name(), "weapon")
 }
 
 // RangedDifficulty is the base Difficulty of a shot at a distance in metres (LOS-080).
