@@ -36,13 +36,13 @@ func fighterOf(st *encounterv1.EncounterState, id string) (fighter, error) {
 	if cs == nil {
 		cs = &feeriev1.CombatantState{}
 	}
-	return fighter{c: c, sh: disarmedSheet(c.GetFeerie(), cs), cs: cs}, nil
+	return fighter{c: c, sh: disarmedSheet(house(st), c.GetFeerie(), cs), cs: cs}, nil
 }
 
 // disarmedSheet: a disarmed character's weapon Accessoires give no bonus until it picks the
-// weapon up again (FEE-183).
-func disarmedSheet(sh *feeriev1.Sheet, cs *feeriev1.CombatantState) *feeriev1.Sheet {
-	if !cs.GetDisarmed() || !slices.ContainsFunc(sh.GetAttributes(), (*feeriev1.Attribute).GetWeapon) {
+// weapon up again, unless the option makes the disarm narrative only (FEE-183).
+func disarmedSheet(o *feeriev1.Options, sh *feeriev1.Sheet, cs *feeriev1.CombatantState) *feeriev1.Sheet {
+	if !cs.GetDisarmed() || o.GetDisarmKeepsWeaponBonus() || !slices.ContainsFunc(sh.GetAttributes(), (*feeriev1.Attribute).GetWeapon) {
 		return sh
 	}
 	sh = proto.CloneOf(sh)
@@ -214,6 +214,9 @@ func rollInitiative(st *encounterv1.EncounterState, roller dice.Roller) *encount
 		if f.cs.GetSurprisedActions() > 0 {
 			m.add("surprised", "FEE-080", -SurpriseInitiative)
 		}
+		if house(st).GetActivityMalusOnInitiative() { // the option of FEE-178
+			conditionMalus(f, &m)
+		}
 		m.add("attacking unseen", "FEE-081", f.cs.GetUnseenBonus())
 		r, net := rollDice(st, roller)
 		r.Score = m.sum()
@@ -308,10 +311,17 @@ func aspect(sh *feeriev1.Sheet, name string) int32 {
 }
 
 // sameIntent: no technical difference (FEE-070, FEE-182): a change of target alone is not a
-// change of intention.
-func sameIntent(a, b *feeriev1.Intent) bool {
+// change of intention, nor, when the options say so, is a special strike chosen at the roll;
+// another option makes a change of target one.
+func sameIntent(o *feeriev1.Options, a, b *feeriev1.Intent) bool {
 	x, y := proto.CloneOf(a), proto.CloneOf(b)
-	x.TargetId, y.TargetId, x.Description, y.Description = "", "", "", ""
+	x.Description, y.Description = "", ""
+	if !o.GetTargetChangeIsChange() {
+		x.TargetId, y.TargetId = "", ""
+	}
+	if o.GetStrikesAtRoll() {
+		x.Strikes, y.Strikes = nil, nil
+	}
 	if x.GetTactic() != nil {
 		x.Tactic.Preset = ""
 	}
@@ -358,7 +368,7 @@ func decideChange(st *encounterv1.EncounterState, f fighter, c *feeriev1.Change)
 	if err := checkIntent(st, f, in); err != nil {
 		return nil, err
 	}
-	if sameIntent(in, f.cs.GetDeclared()) {
+	if sameIntent(house(st), in, f.cs.GetDeclared()) {
 		return nil, engine.Invalid("FEE-070", "this is the intention %s already declared", f.name())
 	}
 	return one(&feeriev1.Event{Kind: &feeriev1.Event_IntentionChanged{IntentionChanged: &feeriev1.IntentionChanged{
@@ -414,13 +424,14 @@ func decideAct(st *encounterv1.EncounterState, f fighter, a *feeriev1.Act) ([]*e
 	if e, most := act.GetEssence(), spendable(st, f); e < 0 || e > most {
 		return nil, engine.Invalid("FEE-005", "%s may spend from 0 to %d Essence on this roll", f.name(), most)
 	}
-	if c := act.GetCircumstances(); c.GetRangedDifficulty() != feeriev1.RangedDifficulty_RANGED_DIFFICULTY_UNSPECIFIED && c.GetRange() != feeriev1.Range_RANGE_UNSPECIFIED {
+	if c := act.GetCircumstances(); c.GetRangedDifficulty() != feeriev1.RangedDifficulty_RANGED_DIFFICULTY_UNSPECIFIED && c.GetRange() != feeriev1.Range_RANGE_UNSPECIFIED &&
+		!house(st).GetCombineRangedDifficulty() {
 		return nil, engine.Invalid("FEE-172", "%s: give the ranged difficulty either as one estimate or itemised by range, not both", f.name())
 	}
 	if err := checkSituation(st, f, act); err != nil { // FEE-090…FEE-093, FEE-110…FEE-112, FEE-172
 		return nil, err
 	}
-	change := !sameIntent(act.GetIntent(), f.cs.GetDeclared())
+	change := !sameIntent(house(st), act.GetIntent(), f.cs.GetDeclared())
 	n := f.cs.GetActivities()
 	q := &feeriev1.Queued{CombatantId: f.id(), Act: act, Rank: rank, Nth: n + 1, ChangeOfIntention: change}
 	q.DeclaredChange = f.cs.GetChangeMalus() > 0

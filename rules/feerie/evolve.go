@@ -46,7 +46,13 @@ func evolve(st *encounterv1.EncounterState, s *feeriev1.State, e *feeriev1.Event
 			}
 			cs.ThisAction, cs.NextAction = cs.GetNextAction(), 0 // FEE-062, FEE-073
 			cs.HasDeclared, cs.Declared, cs.Activities, cs.LastRank, cs.Penalties = false, nil, 0, 0, nil
-			cs.Renounced, cs.ChangeMalus, cs.EngagedBy, cs.Aim = false, 0, nil, 0
+			cs.Renounced, cs.ChangeMalus, cs.Aim = false, 0, 0
+			if !house(st).GetAnglesWholeFight() { // engaged for the Action (FEE-175), or the fight
+				cs.EngagedBy = nil
+			}
+			if house(st).GetRelentlessEndsWithAction() { // the option of FEE-177
+				cs.Relentless = false
+			}
 			cs.Initiative, cs.ActingRank, cs.CanAct = 0, 0, false
 			cs.UnseenBonus = 0 // FEE-081: for the one Action
 		}
@@ -210,7 +216,7 @@ func resolved(st *encounterv1.EncounterState, s *feeriev1.State, r *feeriev1.Act
 	in := r.GetIntent()
 	// What a Relentless strike builds on: the loss of the previous activity (FEE-156, FEE-171).
 	f.LastLoss, f.LastTarget = r.GetEssenceLost(), in.GetTargetId()
-	f.RelentlessBonus = f.GetLastLoss() / 4
+	f.RelentlessBonus = div(house(st), f.GetLastLoss(), 4)
 	if in.GetIntimidation() { // the frightening blow's bonus serves one intimidation (FEE-181)
 		f.IntimidationBonus = 0
 	}
@@ -271,10 +277,14 @@ func resolved(st *encounterv1.EncounterState, s *feeriev1.State, r *feeriev1.Act
 				t.Conditions = append(t.Conditions, proto.CloneOf(c))
 			}
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_STUN:
-			merged := false // a new stun adds to what remains (FEE-179)
+			merged := false // a new stun adds to what remains, or the larger stands (FEE-179)
 			for _, x := range t.Conditions {
 				if x.GetStrike() == c.GetStrike() {
-					x.Malus += c.GetMalus()
+					if house(st).GetStunStacking() == StunMax {
+						x.Malus = max(x.GetMalus(), c.GetMalus())
+					} else {
+						x.Malus += c.GetMalus()
+					}
 					merged = true
 				}
 			}

@@ -67,7 +67,8 @@ func rollExprs(s string) (plus dice.Expr, minus *dice.Expr, err error) {
 	return p, nil, err
 }
 
-// Options validates house rules and fills in the defaults (FEE-001, FEE-004, FEE-005).
+// Options validates house rules and fills in the defaults (FEE-001, FEE-004, FEE-005, and the
+// other readings of options.go), so that EncounterCreated records the effective values.
 func (System) Options(in *encounterv1.RuleOptions) (*encounterv1.RuleOptions, error) {
 	if in != nil && in.GetSystem() != nil && in.GetFeerie() == nil {
 		return nil, engine.Invalid("", "the options given are not Contes de Fées options")
@@ -101,6 +102,9 @@ func (System) Options(in *encounterv1.RuleOptions) (*encounterv1.RuleOptions, er
 	}
 	if o.GetEssenceSpendCap() < 0 {
 		return nil, engine.Invalid("FEE-005", "the Essence spending cap cannot be negative")
+	}
+	if err := fillHouseRules(o); err != nil { // FEE-002…FEE-186
+		return nil, err
 	}
 	return &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Feerie{Feerie: o}}, nil
 }

@@ -14,8 +14,28 @@ func has(list []feeriev1.SpecialStrike, s feeriev1.SpecialStrike) bool {
 }
 
 // activityMalus: what a character's conditions weigh on its activity rolls (FEE-151…FEE-153,
-// FEE-178), and Keep at bay / Enter the guard on its attacks against their striker (FEE-180).
-func activityMalus(f fighter, target string, attack bool, m *Mods) {
+// FEE-178), and Keep at bay / Enter the guard on its attacks against their striker (FEE-180),
+// or on all its attacks when the option says so.
+func activityMalus(o *feeriev1.Options, f fighter, target string, attack bool, m *Mods) {
+	conditionMalus(f, m)
+	for _, c := range f.cs.GetConditions() {
+		against := attack && (c.GetBy() == target || o.GetGuardMalusAllAttacks())
+		switch c.GetStrike() {
+		case feeriev1.SpecialStrike_SPECIAL_STRIKE_KEEP_AT_BAY:
+			if against {
+				m.add("kept at bay", "FEE-154", -GuardMalus)
+			}
+		case feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTER_THE_GUARD:
+			if against {
+				m.add("inside its guard", "FEE-159", -GuardMalus)
+			}
+		}
+	}
+}
+
+// conditionMalus: "a malus to all its activities" of Trip, Entangle and Stun (FEE-151…FEE-153);
+// on activity rolls, and on Defense and Initiative when the options of FEE-178 say so.
+func conditionMalus(f fighter, m *Mods) {
 	if f.cs.GetProne() {
 		m.add("down", "FEE-151", -TripMalus)
 	}
@@ -25,14 +45,6 @@ func activityMalus(f fighter, target string, attack bool, m *Mods) {
 			m.add("entangled", "FEE-152", -c.GetMalus())
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_STUN:
 			m.add("stunned", "FEE-153", -c.GetMalus())
-		case feeriev1.SpecialStrike_SPECIAL_STRIKE_KEEP_AT_BAY:
-			if attack && c.GetBy() == target {
-				m.add("kept at bay", "FEE-154", -GuardMalus)
-			}
-		case feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTER_THE_GUARD:
-			if attack && c.GetBy() == target {
-				m.add("inside its guard", "FEE-159", -GuardMalus)
-			}
 		}
 	}
 }
@@ -41,12 +53,16 @@ func activityMalus(f fighter, target string, attack bool, m *Mods) {
 // FEE-050, FEE-061, FEE-070, FEE-080, FEE-091, FEE-130, FEE-131, FEE-156).
 func defense(st *encounterv1.EncounterState, t fighter, att fighter, in *feeriev1.Intent, circ *feeriev1.Circumstances, rank int32) Mods {
 	var m Mods
+	o := house(st)
 	ranged := in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_RANGED_ATTACK
 	if circ.GetUndefended() || t.cs.GetEssence() <= 0 { // FEE-022, FEE-174
 		m.add("helpless or not defending", "FEE-022", 0)
 		if ranged {
 			m.add("range", "FEE-131", RangeMod(circ.GetRange()))
 			m.add("lighting", "FEE-120", 0)
+			if o.GetHelplessImmobileAtRange() { // the option of FEE-174
+				m.add("helpless: an immobile target", "FEE-174", RangedDifficultyMod(feeriev1.RangedDifficulty_RANGED_DIFFICULTY_TRIVIAL))
+			}
 		}
 		return m
 	}
@@ -75,6 +91,12 @@ func defense(st *encounterv1.EncounterState, t fighter, att fighter, in *feeriev
 	}
 	if t.cs.GetRelentless() {
 		m.add("relentless", "FEE-156", -RelentlessDefense)
+	}
+	if o.GetActivityMalusOnDefense() { // the option of FEE-178
+		conditionMalus(t, &m)
+	}
+	if o.GetLightingOnDefense() { // the option of FEE-173
+		m.add("lighting on Defense", "FEE-173", LightingMalus(circ.GetLighting(), ranged))
 	}
 	if ranged {
 		m.add("ranged difficulty", "FEE-130", RangedDifficultyMod(circ.GetRangedDifficulty()))
@@ -112,6 +134,7 @@ func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Rol
 		return done()
 	}
 	ranged := in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_RANGED_ATTACK
+	o := house(st)
 	var m Mods
 	switch in.GetKind() {
 	case feeriev1.ActivityKind_ACTIVITY_KIND_OTHER, feeriev1.ActivityKind_ACTIVITY_KIND_FREE:
@@ -130,7 +153,7 @@ func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Rol
 	m.add("tactic", "FEE-031", f.cs.GetTactic().GetAttack())
 	m.add("anticipation, further activity, change of intention", "FEE-050", -q.GetRollPenalty())
 	m.add("penalties of the last Action", "FEE-062", -f.cs.GetThisAction())
-	activityMalus(f, in.GetTargetId(), in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK || ranged, &m)
+	activityMalus(o, f, in.GetTargetId(), in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK || ranged, &m)
 	m.add("lighting", "FEE-120", LightingMalus(circ.GetLighting(), ranged))
 	m.add("pace", "FEE-100", ownPace(st, f, in)) // FEE-184
 	mountedAttack(st, f, in, &m)                 // FEE-140, FEE-144
@@ -145,7 +168,7 @@ func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Rol
 	}
 	m.add("cover", "FEE-111", CoverAttackMalus(circ.GetCover()))
 	m.add("exposed part", "FEE-110", -abs(circ.GetExposedMalus()))
-	m.add("exposed proportion", "FEE-110", -ExposedMod(circ.GetExposedPermille())) // FEE-185
+	m.add("exposed proportion", "FEE-110", -exposedMod(circ.GetExposedPermille(), o.GetExposedRounding())) // FEE-185
 	m.add("GM", "FEE-036", circ.GetModifier())
 	m.add("Essence spent", "FEE-005", q.GetAct().GetEssence())
 	r, net := rollDice(st, roller)
@@ -154,7 +177,7 @@ func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Rol
 	switch in.GetKind() {
 	case feeriev1.ActivityKind_ACTIVITY_KIND_OTHER:
 		res.Defense, res.Margin = in.GetDifficulty(), r.GetTotal()-in.GetDifficulty()
-		res.Success = res.GetMargin() >= 0
+		res.Success = succeeds(o, res.GetMargin()) // FEE-002
 		fumble(st, f, v, res)
 		return done()
 	case feeriev1.ActivityKind_ACTIVITY_KIND_FREE:
@@ -165,7 +188,7 @@ func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Rol
 			}
 		}
 		res.Defense, res.Margin = against, r.GetTotal()-against
-		res.Success = res.GetMargin() >= 0
+		res.Success = succeeds(o, res.GetMargin()) // FEE-002
 		return done()
 	}
 	t, _ := fighterOf(st, in.GetTargetId())
@@ -176,7 +199,7 @@ func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Rol
 		res.DamageModifiers = append(res.DamageModifiers, &feeriev1.Modifier{Reason: "charge", Value: ChargeDamage(in.GetPace()), Rule: "FEE-101"})
 	}
 	mountedCharge(st, f, in, res) // FEE-142, FEE-184
-	if b := f.cs.GetLastLoss() / 4; b > 0 && has(in.GetStrikes(), feeriev1.SpecialStrike_SPECIAL_STRIKE_RELENTLESS) {
+	if b := div(o, f.cs.GetLastLoss(), 4); b > 0 && has(in.GetStrikes(), feeriev1.SpecialStrike_SPECIAL_STRIKE_RELENTLESS) {
 		res.Damage += b // a quarter of the previous loss, rounded down (FEE-156, FEE-171)
 		res.DamageModifiers = append(res.DamageModifiers, &feeriev1.Modifier{Reason: "relentless", Value: b, Rule: "FEE-156"})
 	}
@@ -186,7 +209,7 @@ func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Rol
 		tv.Soak.add("Résistance", "FEE-015", t.sh.GetResistance())
 	}
 	soak := tv.Soak
-	coverSoak(circ.GetCover(), &soak) // FEE-111, FEE-112
+	coverSoak(o, circ.GetCover(), &soak) // FEE-111, FEE-112, FEE-171
 	res.Soak, res.SoakModifiers = soak.sum(), soak
 	small := circ.GetSmallObjectDifficulty()
 	if t.inanimate() && small == 0 { // FEE-023, FEE-026: no Attack roll against an object, a Damage roll
@@ -213,7 +236,7 @@ func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Rol
 		res.Defense = dm.sum() // Defense 0 plus range at most (FEE-022, FEE-174)
 	}
 	res.Margin = r.GetTotal() - res.GetDefense()
-	res.Success = res.GetMargin() >= 0
+	res.Success = succeeds(o, res.GetMargin()) // FEE-002, FEE-020
 	res.TargetEssence = t.cs.GetEssence()
 	if !res.GetSuccess() {
 		fumble(st, f, v, res)
@@ -222,7 +245,7 @@ func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Rol
 		}
 		return done()
 	}
-	half := res.GetMargin() / 2 // FEE-003
+	half := halfMargin(o, res.GetMargin()) // FEE-003
 	would := half + res.GetDamage() - res.GetSoak()
 	strikes := in.GetStrikes()
 	replacing := slices.ContainsFunc(strikes, func(s feeriev1.SpecialStrike) bool {
@@ -231,7 +254,12 @@ func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Rol
 	if !replacing {
 		res.EssenceLost = min(max(0, would), t.cs.GetEssence()) // FEE-021
 	}
-	before := half + res.GetDamage() // "Damage inflicted (before Soak)", FEE-176
+	// "Damage inflicted (before Soak)", FEE-176, or the Damage alone as the option says;
+	// Cripple's condition stays the would-be loss.
+	before := half + res.GetDamage()
+	if o.GetDamageBeforeSoak() == BeforeSoakDamage {
+		before = res.GetDamage()
+	}
 	for _, s := range strikes {
 		c := &feeriev1.Condition{Strike: s, By: f.id()}
 		switch s {
@@ -242,7 +270,7 @@ func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Rol
 				c.FreeAgainst = res.GetDamage() + half
 			}
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_STUN:
-			c.Malus = max(0, would)
+			c.Malus = max(0, stunMalus(o, would, half, res.GetDamage())) // FEE-153
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_KEEP_AT_BAY, feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTER_THE_GUARD:
 			c.Malus = GuardMalus
 			other := feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTER_THE_GUARD + feeriev1.SpecialStrike_SPECIAL_STRIKE_KEEP_AT_BAY - s
@@ -256,10 +284,10 @@ func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Rol
 			}
 			c.Ranks = before
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_FRIGHTENING_BLOW:
-			c.Malus = before / 4 // FEE-181: the striker's bonus
+			c.Malus = div(o, before, 4) // FEE-181: the striker's bonus; FEE-171
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_KNOCKBACK:
-			c.Distance = before / 4
-			res.Note = fmt.Sprintf("%s is thrown %d distance units (FEE-158)", t.name(), before/4)
+			c.Distance = div(o, before, 4) // FEE-171
+			res.Note = fmt.Sprintf("%s is thrown %d distance units (FEE-158)", t.name(), c.GetDistance())
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_RELENTLESS:
 			c.Malus = RelentlessDefense // on the striker's Defense until its weapon is dislodged (FEE-177)
 		}
@@ -272,10 +300,22 @@ func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Rol
 // fumble: a failure by the fumble margin or more (FEE-004); hurting oneself would cost
 // floor(|margin|/2) + own Damage − own Soak.
 func fumble(st *encounterv1.EncounterState, f fighter, v *Values, res *feeriev1.ActivityResolved) {
-	if res.GetMargin() <= -options(st).GetFumbleMargin() {
+	if o := house(st); res.GetMargin() <= -o.GetFumbleMargin() {
 		res.Fumble = true
-		res.SelfHarm = max(0, abs(res.GetMargin())/2+v.Damage.sum()-v.Soak.sum())
+		res.SelfHarm = max(0, halfMargin(o, abs(res.GetMargin()))+v.Damage.sum()-v.Soak.sum()) // FEE-003
 	}
+}
+
+// stunMalus is the malus of a stun (FEE-153): the would-be Essence loss, or as the option
+// says, the Damage before Soak or the attacker's Damage alone.
+func stunMalus(o *feeriev1.Options, would, half, damage int32) int32 {
+	switch o.GetStunMalus() {
+	case StunBeforeSoak:
+		return half + damage
+	case StunDamage:
+		return damage
+	}
+	return would
 }
 
 func physicalCopy(in *feeriev1.Intent, physical bool) *feeriev1.Intent {

@@ -59,10 +59,20 @@ func decideUnseen(st *encounterv1.EncounterState, id string, u *feeriev1.Unseen,
 	}
 	r, net := rollDice(st, roller)
 	r.Score, r.Modifiers, r.Total = m.sum(), m, m.sum()+net
+	o := house(st)
 	against := v.sh.GetVigilance() // the score, not a roll (FEE-186)
+	var vr *feeriev1.RollResult
+	if o.GetDissimulationOpposedRoll() { // or the victim's Vigilance roll, as the option says
+		var vnet int32
+		vr, vnet = rollDice(st, roller)
+		vm := Mods{{Reason: "Vigilance", Value: against, Rule: "FEE-186"}}
+		vr.Score, vr.Modifiers, vr.Total = vm.sum(), vm, vm.sum()+vnet
+		against = vr.GetTotal()
+	}
 	margin := r.GetTotal() - against
 	return one(&feeriev1.Event{Kind: &feeriev1.Event_UnseenRolled{UnseenRolled: &feeriev1.UnseenRolled{
-		CombatantId: f.id(), VictimId: v.id(), Roll: r, Vigilance: against, Margin: margin, InitiativeBonus: max(0, margin) / 2,
+		CombatantId: f.id(), VictimId: v.id(), Roll: r, Vigilance: against, Margin: margin, VigilanceRoll: vr,
+		InitiativeBonus: halfMargin(o, max(0, margin)), // FEE-003
 	}}}), nil
 }
 

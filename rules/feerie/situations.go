@@ -38,17 +38,18 @@ func ridden(st *encounterv1.EncounterState, f fighter) bool {
 	})
 }
 
-// Speed is the distance a combatant moves at a pace (FEE-100); a rider moves at its mount's
-// (FEE-143).
+// Speed is the distance a combatant moves at a pace (FEE-100), divisions rounded as the
+// encounter's option says (FEE-171); a rider moves at its mount's (FEE-143).
 func Speed(st *encounterv1.EncounterState, id string, p feeriev1.Pace) int32 {
 	f, err := fighterOf(st, id)
 	if err != nil {
 		return 0
 	}
+	rounding := house(st).GetDivisionRounding()
 	if m, ok := mountOf(st, f); ok {
-		return PaceSpeed(m.sh, p)
+		return paceSpeed(m.sh, p, rounding)
 	}
-	return PaceSpeed(f.sh, p)
+	return paceSpeed(f.sh, p, rounding)
 }
 
 // anglesOffered: the angles a defender offers its melee opponents (FEE-090, FEE-143): the
@@ -195,6 +196,7 @@ func checkSituation(st *encounterv1.EncounterState, f fighter, act *feeriev1.Act
 		}
 	}
 	if in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_RANGED_ATTACK && c.GetRangedDifficulty() != feeriev1.RangedDifficulty_RANGED_DIFFICULTY_UNSPECIFIED &&
+		!house(st).GetCombineRangedDifficulty() && // the option lets them add up (FEE-172)
 		(c.GetRange() != feeriev1.Range_RANGE_UNSPECIFIED || c.GetLighting() != feeriev1.Lighting_LIGHTING_UNSPECIFIED ||
 			c.GetTargetPace() != feeriev1.Pace_PACE_UNSPECIFIED || c.GetTerrain() != feeriev1.Terrain_TERRAIN_UNSPECIFIED || ownPace(st, f, in) != 0) {
 		return engine.Invalid("FEE-172", "give %s's shot one global difficulty or itemise it (range, light, paces, terrain), never both", f.name())
@@ -231,7 +233,11 @@ func checkSituation(st *encounterv1.EncounterState, f fighter, act *feeriev1.Act
 // proportion of a defender, in thousandths (FEE-110): whole 0, a quarter +4, a tenth +12, a
 // hundredth +20, a thousandth +28. Between two rows the nearest one counts, measured as a
 // ratio as the table's sizes are, ties to the harder (FEE-185); 0 means no proportion given.
-func ExposedMod(permille int32) int32 {
+func ExposedMod(permille int32) int32 { return exposedMod(permille, RoundNearest) }
+
+// exposedMod takes, between two rows, the nearest, the harder or the easier one, as the
+// option of FEE-185 says.
+func exposedMod(permille int32, rounding string) int32 {
 	if permille <= 0 {
 		return 0
 	}
@@ -242,6 +248,12 @@ func ExposedMod(permille int32) int32 {
 			return hi.mod
 		}
 		if permille > lo.size {
+			switch rounding {
+			case ExposedHarder:
+				return lo.mod
+			case ExposedEasier:
+				return hi.mod
+			}
 			if int64(permille)*int64(permille) > int64(hi.size)*int64(lo.size) {
 				return hi.mod
 			}
@@ -251,14 +263,14 @@ func ExposedMod(permille int32) int32 {
 	return rows[len(rows)-1].mod
 }
 
-// coverSoak adds a cover's Soak: a share of the Domain's (FEE-111) or the intensity of the
-// Influence that made it (FEE-112).
-func coverSoak(c *feeriev1.Cover, m *Mods) {
+// coverSoak adds a cover's Soak: a share of the Domain's, rounded as FEE-171's option says
+// (FEE-111), or the intensity of the Influence that made it (FEE-112).
+func coverSoak(o *feeriev1.Options, c *feeriev1.Cover, m *Mods) {
 	if c.GetInfluence() > 0 {
 		m.add("cover made by Influence", "FEE-112", c.GetInfluence())
 		return
 	}
-	m.add("cover", "FEE-111", CoverSoak(c))
+	m.add("cover", "FEE-111", coverShare(c, o.GetDivisionRounding()))
 }
 
 // aimBonus: +1 per rank of delay, at most +8, lost when the target left sight (FEE-132).
@@ -269,9 +281,10 @@ func aimBonus(delay int32, circ *feeriev1.Circumstances) int32 {
 	return min(delay, MaxAim)
 }
 
-// ownPace: the pace malus of an activity; a rider takes none from its mount's pace (FEE-184).
+// ownPace: the pace malus of an activity; a rider takes none from its mount's pace, unless
+// the option says it does (FEE-184).
 func ownPace(st *encounterv1.EncounterState, f fighter, in *feeriev1.Intent) int32 {
-	if _, ok := mountOf(st, f); ok {
+	if _, ok := mountOf(st, f); ok && !house(st).GetRiderPaceMalus() {
 		return 0
 	}
 	return PaceMalus(in.GetPace())
@@ -375,12 +388,13 @@ func sweep(st *encounterv1.EncounterState, f fighter, q *feeriev1.Queued, res *f
 			tv.Soak.add("Résistance", "FEE-015", t.sh.GetResistance())
 		}
 		soak := tv.Soak
-		coverSoak(circ.GetCover(), &soak)
+		o := house(st)
+		coverSoak(o, circ.GetCover(), &soak)
 		s.Soak, s.SoakModifiers = soak.sum(), soak
 		s.Margin = res.GetAttack().GetTotal() - s.GetDefense()
-		s.Success = s.GetMargin() >= 0
+		s.Success = succeeds(o, s.GetMargin()) // FEE-002
 		if s.GetSuccess() {
-			s.EssenceLost = min(max(0, s.GetMargin()/2+res.GetDamage()-s.GetSoak()), t.cs.GetEssence())
+			s.EssenceLost = min(max(0, halfMargin(o, s.GetMargin())+res.GetDamage()-s.GetSoak()), t.cs.GetEssence()) // FEE-003
 			s.TargetEssence -= s.GetEssenceLost()
 		}
 		res.Also = append(res.Also, s)

@@ -364,17 +364,20 @@ func PaceMalus(p feeriev1.Pace) int32 {
 }
 
 // PaceSpeed is the distance moved at a pace (FEE-100), divisions rounded down (FEE-171).
-func PaceSpeed(sh *feeriev1.Sheet, p feeriev1.Pace) int32 {
+func PaceSpeed(sh *feeriev1.Sheet, p feeriev1.Pace) int32 { return paceSpeed(sh, p, RoundDown) }
+
+// paceSpeed rounds its divisions as the option of FEE-171 says.
+func paceSpeed(sh *feeriev1.Sheet, p feeriev1.Pace, rounding string) int32 {
 	ht := sh.GetHabilete() + sh.GetTaille()
 	switch p {
 	case feeriev1.Pace_PACE_TROT:
-		return ht / 3
+		return divide(ht, 3, rounding)
 	case feeriev1.Pace_PACE_RUN:
-		return ht / 2
+		return divide(ht, 2, rounding)
 	case feeriev1.Pace_PACE_SPRINT:
 		return ht
 	}
-	return ht / 4
+	return divide(ht, 4, rounding)
 }
 
 func ChargeDamage(p feeriev1.Pace) int32 {
@@ -457,7 +460,10 @@ func TerrainMod(t feeriev1.Terrain) int32 {
 }
 
 // CoverSoak is the share of the Domain's Soak a cover adds (FEE-111), rounded down.
-func CoverSoak(c *feeriev1.Cover) int32 {
+func CoverSoak(c *feeriev1.Cover) int32 { return coverShare(c, RoundDown) }
+
+// coverShare rounds the share as the option of FEE-171 says.
+func coverShare(c *feeriev1.Cover, rounding string) int32 {
 	if c == nil {
 		return 0
 	}
@@ -479,7 +485,7 @@ func CoverSoak(c *feeriev1.Cover) int32 {
 	default:
 		num = 2
 	}
-	return c.GetDomainSoak() * num / den
+	return divide(c.GetDomainSoak()*num, den, rounding)
 }
 
 // CoverAttackMalus: −8 opaque, −4 semi-transparent (FEE-111).

@@ -23,6 +23,15 @@ type vaFight struct {
 	t   *testing.T
 	reg *engine.Registry
 	st  *encounterv1.EncounterState
+	log []*encounterv1.Event
+}
+
+// replays checks that folding the log gives the same state (the same hash).
+func (f *vaFight) replays() {
+	f.t.Helper()
+	st, err := f.reg.Fold(f.log)
+	require.NoError(f.t, err)
+	require.Equal(f.t, engine.Hash(f.st), engine.Hash(st))
 }
 
 func vaCreateCmd(opts *feeriev1.Options) *encounterv1.Command {
@@ -69,6 +78,7 @@ func (f *vaFight) decide(actor string, cmd *encounterv1.Command, faces ...int32)
 	for _, ev := range evs {
 		require.NoError(f.t, f.reg.Evolve(f.st, ev))
 	}
+	f.log = append(f.log, evs...)
 	require.Zero(f.t, d.Left(), "the command rolled fewer dice than the faces given")
 	return evs, nil
 }

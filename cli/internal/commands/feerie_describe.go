@@ -9,6 +9,7 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
 	"github.com/fray-rpg/fray/rules/feerie"
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // The wording of the Contes de Fées events: the Action and its countdown, declarations,
@@ -707,6 +708,17 @@ func feerieOptionsText(o *feeriev1.Options) string {
 			parts = append(parts, fmt.Sprintf("at most %s spent on a roll", essenceText(c)))
 		} else {
 			parts = append(parts, "Essence spent on a roll unlimited")
+		}
+	}
+	// The other house rules, when they depart from the catalogue's choice (FEE-002…FEE-186).
+	m := o.ProtoReflect()
+	for _, d := range feerie.New().Describe().GetOptions() {
+		fd := m.Descriptor().Fields().ByName(protoreflect.Name(d.GetName()))
+		if fd == nil || !m.Has(fd) || slices.Contains([]string{"roll", "fumble_margin", "essence_spend_cap"}, d.GetName()) {
+			continue // unset, or written above
+		}
+		if v := m.Get(fd).String(); v != d.GetDefaultValue() {
+			parts = append(parts, fmt.Sprintf("%s %s (%s)", d.GetName(), v, d.GetRule()))
 		}
 	}
 	return strings.Join(parts, ", ")

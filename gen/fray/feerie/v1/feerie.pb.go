@@ -2228,8 +2228,65 @@ type Options struct {
 	FumbleMargin *int32 `protobuf:"varint,2,opt,name=fumble_margin,json=fumbleMargin,proto3,oneof" json:"fumble_margin,omitempty"`
 	// FEE-005: the most Essence spent on one roll (0 = unlimited).
 	EssenceSpendCap *int32 `protobuf:"varint,3,opt,name=essence_spend_cap,json=essenceSpendCap,proto3,oneof" json:"essence_spend_cap,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// FEE-002: a roll equal to its opposition succeeds, with margin 0 (default true; false: only
+	// a total above the opposition succeeds).
+	TieSucceeds *bool `protobuf:"varint,4,opt,name=tie_succeeds,json=tieSucceeds,proto3,oneof" json:"tie_succeeds,omitempty"`
+	// FEE-003: half a margin is rounded "down" (default) or "up".
+	HalfMarginRounding *string `protobuf:"bytes,5,opt,name=half_margin_rounding,json=halfMarginRounding,proto3,oneof" json:"half_margin_rounding,omitempty"`
+	// FEE-153: the stun malus: "loss", the would-be Essence loss floor(margin/2) + Damage − Soak
+	// (default); "before_soak", floor(margin/2) + Damage; "damage", the attacker's Damage alone.
+	StunMalus *string `protobuf:"bytes,6,opt,name=stun_malus,json=stunMalus,proto3,oneof" json:"stun_malus,omitempty"`
+	// FEE-171: the other divisions of the rules (paces, cover fractions of Soak, the quarter of
+	// Relentless, the "per 4 Damage" of strikes) round "down" (default), "up" or to the
+	// "nearest" (halves up).
+	DivisionRounding *string `protobuf:"bytes,7,opt,name=division_rounding,json=divisionRounding,proto3,oneof" json:"division_rounding,omitempty"`
+	// FEE-172: a shot's global difficulty (FEE-130) and its itemised terms (range, light, paces,
+	// terrain) may be given together and add up (default false: one or the other).
+	CombineRangedDifficulty *bool `protobuf:"varint,8,opt,name=combine_ranged_difficulty,json=combineRangedDifficulty,proto3,oneof" json:"combine_ranged_difficulty,omitempty"`
+	// FEE-173: lighting also weighs on the defender's Defense, as on the attack it faces
+	// (default false: on activity rolls only).
+	LightingOnDefense *bool `protobuf:"varint,9,opt,name=lighting_on_defense,json=lightingOnDefense,proto3,oneof" json:"lighting_on_defense,omitempty"`
+	// FEE-174: a helpless defender at range also has the "immobile target" −8 of FEE-130
+	// (default false: Defense 0 plus range only).
+	HelplessImmobileAtRange *bool `protobuf:"varint,10,opt,name=helpless_immobile_at_range,json=helplessImmobileAtRange,proto3,oneof" json:"helpless_immobile_at_range,omitempty"`
+	// FEE-175: an opponent engaged with the defender in melee occupies an angle for the rest of
+	// the fight, while it can fight (default false: for the Action of the engagement).
+	AnglesWholeFight *bool `protobuf:"varint,11,opt,name=angles_whole_fight,json=anglesWholeFight,proto3,oneof" json:"angles_whole_fight,omitempty"`
+	// FEE-176: the "Damage inflicted (before Soak)" of Cripple, Frightening blow and Knockback:
+	// "margin_and_damage", floor(margin/2) + Damage (default), or "damage", the attacker's
+	// Damage alone; Cripple's condition stays the would-be Essence loss ≥ 1.
+	DamageBeforeSoak *string `protobuf:"bytes,12,opt,name=damage_before_soak,json=damageBeforeSoak,proto3,oneof" json:"damage_before_soak,omitempty"`
+	// FEE-177: a Relentless striker's −8 Defense ends with the Action at the latest (default
+	// false: it lasts until the weapon is dislodged).
+	RelentlessEndsWithAction *bool `protobuf:"varint,13,opt,name=relentless_ends_with_action,json=relentlessEndsWithAction,proto3,oneof" json:"relentless_ends_with_action,omitempty"`
+	// FEE-178: the maluses of Trip, Stun and Entangle also weigh on Defense (default false).
+	ActivityMalusOnDefense *bool `protobuf:"varint,14,opt,name=activity_malus_on_defense,json=activityMalusOnDefense,proto3,oneof" json:"activity_malus_on_defense,omitempty"`
+	// FEE-178: the maluses of Trip, Stun and Entangle also weigh on Initiative (default false).
+	ActivityMalusOnInitiative *bool `protobuf:"varint,15,opt,name=activity_malus_on_initiative,json=activityMalusOnInitiative,proto3,oneof" json:"activity_malus_on_initiative,omitempty"`
+	// FEE-179: a new stun "add"s its malus to what remains (default), or the larger of the two
+	// stands ("max").
+	StunStacking *string `protobuf:"bytes,16,opt,name=stun_stacking,json=stunStacking,proto3,oneof" json:"stun_stacking,omitempty"`
+	// FEE-180: the −8 Attack of Keep at bay / Enter the guard weighs on all the target's attacks
+	// (default false: only on its attacks against the striker).
+	GuardMalusAllAttacks *bool `protobuf:"varint,17,opt,name=guard_malus_all_attacks,json=guardMalusAllAttacks,proto3,oneof" json:"guard_malus_all_attacks,omitempty"`
+	// FEE-182: special strikes are chosen just before the Attack roll, not at step 1: adding or
+	// dropping one is no change of intention (default false).
+	StrikesAtRoll *bool `protobuf:"varint,18,opt,name=strikes_at_roll,json=strikesAtRoll,proto3,oneof" json:"strikes_at_roll,omitempty"`
+	// FEE-182: a change of target alone is a change of intention (default false).
+	TargetChangeIsChange *bool `protobuf:"varint,19,opt,name=target_change_is_change,json=targetChangeIsChange,proto3,oneof" json:"target_change_is_change,omitempty"`
+	// FEE-183: a disarmed character's weapon Accessoire keeps its bonus; the disarm is only
+	// narrative (default false: the bonus is lost until the weapon is picked up).
+	DisarmKeepsWeaponBonus *bool `protobuf:"varint,20,opt,name=disarm_keeps_weapon_bonus,json=disarmKeepsWeaponBonus,proto3,oneof" json:"disarm_keeps_weapon_bonus,omitempty"`
+	// FEE-184: a rider's attacks take its mount's pace malus (default false).
+	RiderPaceMalus *bool `protobuf:"varint,21,opt,name=rider_pace_malus,json=riderPaceMalus,proto3,oneof" json:"rider_pace_malus,omitempty"`
+	// FEE-185: an exposed proportion between two rows of the size table takes the "nearest" row,
+	// ties to the harder (default), always the "harder" one, or always the "easier" one.
+	ExposedRounding *string `protobuf:"bytes,22,opt,name=exposed_rounding,json=exposedRounding,proto3,oneof" json:"exposed_rounding,omitempty"`
+	// FEE-186: the victim of an unseen attacker opposes a Vigilance roll to its dissimulation
+	// (default false: its Vigilance score).
+	DissimulationOpposedRoll *bool `protobuf:"varint,23,opt,name=dissimulation_opposed_roll,json=dissimulationOpposedRoll,proto3,oneof" json:"dissimulation_opposed_roll,omitempty"`
+	unknownFields            protoimpl.UnknownFields
+	sizeCache                protoimpl.SizeCache
 }
 
 func (x *Options) Reset() {
@@ -2281,6 +2338,146 @@ func (x *Options) GetEssenceSpendCap() int32 {
 		return *x.EssenceSpendCap
 	}
 	return 0
+}
+
+func (x *Options) GetTieSucceeds() bool {
+	if x != nil && x.TieSucceeds != nil {
+		return *x.TieSucceeds
+	}
+	return false
+}
+
+func (x *Options) GetHalfMarginRounding() string {
+	if x != nil && x.HalfMarginRounding != nil {
+		return *x.HalfMarginRounding
+	}
+	return ""
+}
+
+func (x *Options) GetStunMalus() string {
+	if x != nil && x.StunMalus != nil {
+		return *x.StunMalus
+	}
+	return ""
+}
+
+func (x *Options) GetDivisionRounding() string {
+	if x != nil && x.DivisionRounding != nil {
+		return *x.DivisionRounding
+	}
+	return ""
+}
+
+func (x *Options) GetCombineRangedDifficulty() bool {
+	if x != nil && x.CombineRangedDifficulty != nil {
+		return *x.CombineRangedDifficulty
+	}
+	return false
+}
+
+func (x *Options) GetLightingOnDefense() bool {
+	if x != nil && x.LightingOnDefense != nil {
+		return *x.LightingOnDefense
+	}
+	return false
+}
+
+func (x *Options) GetHelplessImmobileAtRange() bool {
+	if x != nil && x.HelplessImmobileAtRange != nil {
+		return *x.HelplessImmobileAtRange
+	}
+	return false
+}
+
+func (x *Options) GetAnglesWholeFight() bool {
+	if x != nil && x.AnglesWholeFight != nil {
+		return *x.AnglesWholeFight
+	}
+	return false
+}
+
+func (x *Options) GetDamageBeforeSoak() string {
+	if x != nil && x.DamageBeforeSoak != nil {
+		return *x.DamageBeforeSoak
+	}
+	return ""
+}
+
+func (x *Options) GetRelentlessEndsWithAction() bool {
+	if x != nil && x.RelentlessEndsWithAction != nil {
+		return *x.RelentlessEndsWithAction
+	}
+	return false
+}
+
+func (x *Options) GetActivityMalusOnDefense() bool {
+	if x != nil && x.ActivityMalusOnDefense != nil {
+		return *x.ActivityMalusOnDefense
+	}
+	return false
+}
+
+func (x *Options) GetActivityMalusOnInitiative() bool {
+	if x != nil && x.ActivityMalusOnInitiative != nil {
+		return *x.ActivityMalusOnInitiative
+	}
+	return false
+}
+
+func (x *Options) GetStunStacking() string {
+	if x != nil && x.StunStacking != nil {
+		return *x.StunStacking
+	}
+	return ""
+}
+
+func (x *Options) GetGuardMalusAllAttacks() bool {
+	if x != nil && x.GuardMalusAllAttacks != nil {
+		return *x.GuardMalusAllAttacks
+	}
+	return false
+}
+
+func (x *Options) GetStrikesAtRoll() bool {
+	if x != nil && x.StrikesAtRoll != nil {
+		return *x.StrikesAtRoll
+	}
+	return false
+}
+
+func (x *Options) GetTargetChangeIsChange() bool {
+	if x != nil && x.TargetChangeIsChange != nil {
+		return *x.TargetChangeIsChange
+	}
+	return false
+}
+
+func (x *Options) GetDisarmKeepsWeaponBonus() bool {
+	if x != nil && x.DisarmKeepsWeaponBonus != nil {
+		return *x.DisarmKeepsWeaponBonus
+	}
+	return false
+}
+
+func (x *Options) GetRiderPaceMalus() bool {
+	if x != nil && x.RiderPaceMalus != nil {
+		return *x.RiderPaceMalus
+	}
+	return false
+}
+
+func (x *Options) GetExposedRounding() string {
+	if x != nil && x.ExposedRounding != nil {
+		return *x.ExposedRounding
+	}
+	return ""
+}
+
+func (x *Options) GetDissimulationOpposedRoll() bool {
+	if x != nil && x.DissimulationOpposedRoll != nil {
+		return *x.DissimulationOpposedRoll
+	}
+	return false
 }
 
 // Condition: a lasting effect of a special strike.
@@ -4177,8 +4374,11 @@ type UnseenRolled struct {
 	Vigilance       int32                  `protobuf:"varint,4,opt,name=vigilance,proto3" json:"vigilance,omitempty"`
 	Margin          int32                  `protobuf:"varint,5,opt,name=margin,proto3" json:"margin,omitempty"`
 	InitiativeBonus int32                  `protobuf:"varint,6,opt,name=initiative_bonus,json=initiativeBonus,proto3" json:"initiative_bonus,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// The victim's Vigilance roll, when the option dissimulation_opposed_roll has it roll
+	// (FEE-186); `vigilance` is then its total.
+	VigilanceRoll *RollResult `protobuf:"bytes,7,opt,name=vigilance_roll,json=vigilanceRoll,proto3" json:"vigilance_roll,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *UnseenRolled) Reset() {
@@ -4251,6 +4451,13 @@ func (x *UnseenRolled) GetInitiativeBonus() int32 {
 		return x.InitiativeBonus
 	}
 	return 0
+}
+
+func (x *UnseenRolled) GetVigilanceRoll() *RollResult {
+	if x != nil {
+		return x.VigilanceRoll
+	}
+	return nil
 }
 
 type Event struct {
@@ -4672,13 +4879,56 @@ const file_fray_feerie_v1_feerie_proto_rawDesc = "" +
 	"\x06unseen\x18) \x01(\v2\x16.fray.feerie.v1.UnseenH\x00R\x06unseen\x12C\n" +
 	"\rbecome_object\x18\x11 \x01(\v2\x1c.fray.feerie.v1.BecomeObjectH\x00R\fbecomeObject\x120\n" +
 	"\x06ruling\x18\x12 \x01(\v2\x16.fray.feerie.v1.RulingH\x00R\x06rulingB\x06\n" +
-	"\x04kind\"\xa0\x01\n" +
+	"\x04kind\"\xe4\r\n" +
 	"\aOptions\x12\x12\n" +
 	"\x04roll\x18\x01 \x01(\tR\x04roll\x12(\n" +
 	"\rfumble_margin\x18\x02 \x01(\x05H\x00R\ffumbleMargin\x88\x01\x01\x12/\n" +
-	"\x11essence_spend_cap\x18\x03 \x01(\x05H\x01R\x0fessenceSpendCap\x88\x01\x01B\x10\n" +
+	"\x11essence_spend_cap\x18\x03 \x01(\x05H\x01R\x0fessenceSpendCap\x88\x01\x01\x12&\n" +
+	"\ftie_succeeds\x18\x04 \x01(\bH\x02R\vtieSucceeds\x88\x01\x01\x125\n" +
+	"\x14half_margin_rounding\x18\x05 \x01(\tH\x03R\x12halfMarginRounding\x88\x01\x01\x12\"\n" +
+	"\n" +
+	"stun_malus\x18\x06 \x01(\tH\x04R\tstunMalus\x88\x01\x01\x120\n" +
+	"\x11division_rounding\x18\a \x01(\tH\x05R\x10divisionRounding\x88\x01\x01\x12?\n" +
+	"\x19combine_ranged_difficulty\x18\b \x01(\bH\x06R\x17combineRangedDifficulty\x88\x01\x01\x123\n" +
+	"\x13lighting_on_defense\x18\t \x01(\bH\aR\x11lightingOnDefense\x88\x01\x01\x12@\n" +
+	"\x1ahelpless_immobile_at_range\x18\n" +
+	" \x01(\bH\bR\x17helplessImmobileAtRange\x88\x01\x01\x121\n" +
+	"\x12angles_whole_fight\x18\v \x01(\bH\tR\x10anglesWholeFight\x88\x01\x01\x121\n" +
+	"\x12damage_before_soak\x18\f \x01(\tH\n" +
+	"R\x10damageBeforeSoak\x88\x01\x01\x12B\n" +
+	"\x1brelentless_ends_with_action\x18\r \x01(\bH\vR\x18relentlessEndsWithAction\x88\x01\x01\x12>\n" +
+	"\x19activity_malus_on_defense\x18\x0e \x01(\bH\fR\x16activityMalusOnDefense\x88\x01\x01\x12D\n" +
+	"\x1cactivity_malus_on_initiative\x18\x0f \x01(\bH\rR\x19activityMalusOnInitiative\x88\x01\x01\x12(\n" +
+	"\rstun_stacking\x18\x10 \x01(\tH\x0eR\fstunStacking\x88\x01\x01\x12:\n" +
+	"\x17guard_malus_all_attacks\x18\x11 \x01(\bH\x0fR\x14guardMalusAllAttacks\x88\x01\x01\x12+\n" +
+	"\x0fstrikes_at_roll\x18\x12 \x01(\bH\x10R\rstrikesAtRoll\x88\x01\x01\x12:\n" +
+	"\x17target_change_is_change\x18\x13 \x01(\bH\x11R\x14targetChangeIsChange\x88\x01\x01\x12>\n" +
+	"\x19disarm_keeps_weapon_bonus\x18\x14 \x01(\bH\x12R\x16disarmKeepsWeaponBonus\x88\x01\x01\x12-\n" +
+	"\x10rider_pace_malus\x18\x15 \x01(\bH\x13R\x0eriderPaceMalus\x88\x01\x01\x12.\n" +
+	"\x10exposed_rounding\x18\x16 \x01(\tH\x14R\x0fexposedRounding\x88\x01\x01\x12A\n" +
+	"\x1adissimulation_opposed_roll\x18\x17 \x01(\bH\x15R\x18dissimulationOpposedRoll\x88\x01\x01B\x10\n" +
 	"\x0e_fumble_marginB\x14\n" +
-	"\x12_essence_spend_cap\"\xbd\x01\n" +
+	"\x12_essence_spend_capB\x0f\n" +
+	"\r_tie_succeedsB\x17\n" +
+	"\x15_half_margin_roundingB\r\n" +
+	"\v_stun_malusB\x14\n" +
+	"\x12_division_roundingB\x1c\n" +
+	"\x1a_combine_ranged_difficultyB\x16\n" +
+	"\x14_lighting_on_defenseB\x1d\n" +
+	"\x1b_helpless_immobile_at_rangeB\x15\n" +
+	"\x13_angles_whole_fightB\x15\n" +
+	"\x13_damage_before_soakB\x1e\n" +
+	"\x1c_relentless_ends_with_actionB\x1c\n" +
+	"\x1a_activity_malus_on_defenseB\x1f\n" +
+	"\x1d_activity_malus_on_initiativeB\x10\n" +
+	"\x0e_stun_stackingB\x1a\n" +
+	"\x18_guard_malus_all_attacksB\x12\n" +
+	"\x10_strikes_at_rollB\x1a\n" +
+	"\x18_target_change_is_changeB\x1c\n" +
+	"\x1a_disarm_keeps_weapon_bonusB\x13\n" +
+	"\x11_rider_pace_malusB\x13\n" +
+	"\x11_exposed_roundingB\x1d\n" +
+	"\x1b_dissimulation_opposed_roll\"\xbd\x01\n" +
 	"\tCondition\x125\n" +
 	"\x06strike\x18\x01 \x01(\x0e2\x1d.fray.feerie.v1.SpecialStrikeR\x06strike\x12\x14\n" +
 	"\x05malus\x18\x02 \x01(\x05R\x05malus\x12\x0e\n" +
@@ -4858,14 +5108,15 @@ const file_fray_feerie_v1_feerie_proto_rawDesc = "" +
 	"\bGestured\x12!\n" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12\x12\n" +
-	"\x04rank\x18\x03 \x01(\x05R\x04rank\"\xdf\x01\n" +
+	"\x04rank\x18\x03 \x01(\x05R\x04rank\"\xa2\x02\n" +
 	"\fUnseenRolled\x12!\n" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12\x1b\n" +
 	"\tvictim_id\x18\x02 \x01(\tR\bvictimId\x12.\n" +
 	"\x04roll\x18\x03 \x01(\v2\x1a.fray.feerie.v1.RollResultR\x04roll\x12\x1c\n" +
 	"\tvigilance\x18\x04 \x01(\x05R\tvigilance\x12\x16\n" +
 	"\x06margin\x18\x05 \x01(\x05R\x06margin\x12)\n" +
-	"\x10initiative_bonus\x18\x06 \x01(\x05R\x0finitiativeBonus\"\xd2\a\n" +
+	"\x10initiative_bonus\x18\x06 \x01(\x05R\x0finitiativeBonus\x12A\n" +
+	"\x0evigilance_roll\x18\a \x01(\v2\x1a.fray.feerie.v1.RollResultR\rvigilanceRoll\"\xd2\a\n" +
 	"\x05Event\x12F\n" +
 	"\x0eaction_started\x18\x01 \x01(\v2\x1d.fray.feerie.v1.ActionStartedH\x00R\ractionStarted\x126\n" +
 	"\bdeclared\x18\x02 \x01(\v2\x18.fray.feerie.v1.DeclaredH\x00R\bdeclared\x12O\n" +
@@ -5086,26 +5337,27 @@ var file_fray_feerie_v1_feerie_proto_depIdxs = []int32{
 	14, // 55: fray.feerie.v1.IntentionChanged.intent:type_name -> fray.feerie.v1.Intent
 	13, // 56: fray.feerie.v1.TacticRuled.tactic:type_name -> fray.feerie.v1.Tactic
 	36, // 57: fray.feerie.v1.UnseenRolled.roll:type_name -> fray.feerie.v1.RollResult
-	38, // 58: fray.feerie.v1.Event.action_started:type_name -> fray.feerie.v1.ActionStarted
-	39, // 59: fray.feerie.v1.Event.declared:type_name -> fray.feerie.v1.Declared
-	40, // 60: fray.feerie.v1.Event.countdown_started:type_name -> fray.feerie.v1.CountdownStarted
-	41, // 61: fray.feerie.v1.Event.activity_queued:type_name -> fray.feerie.v1.ActivityQueued
-	42, // 62: fray.feerie.v1.Event.activity_resolved:type_name -> fray.feerie.v1.ActivityResolved
-	44, // 63: fray.feerie.v1.Event.rank_advanced:type_name -> fray.feerie.v1.RankAdvanced
-	45, // 64: fray.feerie.v1.Event.impersonal:type_name -> fray.feerie.v1.ImpersonalHappened
-	46, // 65: fray.feerie.v1.Event.renounced:type_name -> fray.feerie.v1.Renounced
-	48, // 66: fray.feerie.v1.Event.surprised:type_name -> fray.feerie.v1.Surprised
-	47, // 67: fray.feerie.v1.Event.intention_changed:type_name -> fray.feerie.v1.IntentionChanged
-	51, // 68: fray.feerie.v1.Event.gestured:type_name -> fray.feerie.v1.Gestured
-	52, // 69: fray.feerie.v1.Event.unseen_rolled:type_name -> fray.feerie.v1.UnseenRolled
-	49, // 70: fray.feerie.v1.Event.became_object:type_name -> fray.feerie.v1.BecameObject
-	50, // 71: fray.feerie.v1.Event.tactic_ruled:type_name -> fray.feerie.v1.TacticRuled
-	32, // 72: fray.feerie.v1.State.CombatantsEntry.value:type_name -> fray.feerie.v1.CombatantState
-	73, // [73:73] is the sub-list for method output_type
-	73, // [73:73] is the sub-list for method input_type
-	73, // [73:73] is the sub-list for extension type_name
-	73, // [73:73] is the sub-list for extension extendee
-	0,  // [0:73] is the sub-list for field type_name
+	36, // 58: fray.feerie.v1.UnseenRolled.vigilance_roll:type_name -> fray.feerie.v1.RollResult
+	38, // 59: fray.feerie.v1.Event.action_started:type_name -> fray.feerie.v1.ActionStarted
+	39, // 60: fray.feerie.v1.Event.declared:type_name -> fray.feerie.v1.Declared
+	40, // 61: fray.feerie.v1.Event.countdown_started:type_name -> fray.feerie.v1.CountdownStarted
+	41, // 62: fray.feerie.v1.Event.activity_queued:type_name -> fray.feerie.v1.ActivityQueued
+	42, // 63: fray.feerie.v1.Event.activity_resolved:type_name -> fray.feerie.v1.ActivityResolved
+	44, // 64: fray.feerie.v1.Event.rank_advanced:type_name -> fray.feerie.v1.RankAdvanced
+	45, // 65: fray.feerie.v1.Event.impersonal:type_name -> fray.feerie.v1.ImpersonalHappened
+	46, // 66: fray.feerie.v1.Event.renounced:type_name -> fray.feerie.v1.Renounced
+	48, // 67: fray.feerie.v1.Event.surprised:type_name -> fray.feerie.v1.Surprised
+	47, // 68: fray.feerie.v1.Event.intention_changed:type_name -> fray.feerie.v1.IntentionChanged
+	51, // 69: fray.feerie.v1.Event.gestured:type_name -> fray.feerie.v1.Gestured
+	52, // 70: fray.feerie.v1.Event.unseen_rolled:type_name -> fray.feerie.v1.UnseenRolled
+	49, // 71: fray.feerie.v1.Event.became_object:type_name -> fray.feerie.v1.BecameObject
+	50, // 72: fray.feerie.v1.Event.tactic_ruled:type_name -> fray.feerie.v1.TacticRuled
+	32, // 73: fray.feerie.v1.State.CombatantsEntry.value:type_name -> fray.feerie.v1.CombatantState
+	74, // [74:74] is the sub-list for method output_type
+	74, // [74:74] is the sub-list for method input_type
+	74, // [74:74] is the sub-list for extension type_name
+	74, // [74:74] is the sub-list for extension extendee
+	0,  // [0:74] is the sub-list for field type_name
 }
 
 func init() { file_fray_feerie_v1_feerie_proto_init() }
