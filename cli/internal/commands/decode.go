@@ -10,8 +10,10 @@ import (
 	"slices"
 	"strings"
 
+	d20segv1 "github.com/fray-rpg/fray/gen/fray/d20seg/v1"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
+	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
@@ -276,8 +278,8 @@ func pathOr(path string) string {
 }
 
 // loadOptions reads the --options file: a fray.encounter.v1.RuleOptions ("loss: {...}",
-// "feerie: {...}") or, for the loss and feerie systems, their bare options (fray.loss.v1.Options,
-// fray.feerie.v1.Options).
+// "feerie: {...}", "ka: {...}", "d20seg: {...}") or the bare options of the system given
+// (fray.loss.v1.Options, fray.feerie.v1.Options, fray.ka.v1.Options, fray.d20seg.v1.Options).
 func loadOptions(path, system string) (*encounterv1.RuleOptions, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -304,6 +306,18 @@ func loadOptions(path, system string) (*encounterv1.RuleOptions, error) {
 				return nil, err
 			}
 			return &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Feerie{Feerie: o}}, nil
+		case system == "ka":
+			o := &kav1.Options{}
+			if err := DecodeProto(path, data, o); err != nil {
+				return nil, err
+			}
+			return &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Ka{Ka: o}}, nil
+		case system == "d20seg":
+			o := &d20segv1.Options{}
+			if err := DecodeProto(path, data, o); err != nil {
+				return nil, err
+			}
+			return &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_D20Seg{D20Seg: o}}, nil
 		}
 	}
 	o := &encounterv1.RuleOptions{}

@@ -9,6 +9,7 @@ import (
 
 	dicev1 "github.com/fray-rpg/fray/gen/fray/dice/v1"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"github.com/fray-rpg/fray/rules/loss"
 )
@@ -21,6 +22,8 @@ type Names struct {
 	// distance is the pursuit distance as of the events learnt, 0 when unknown or no pursuit
 	// is on: PursuitActed gives only the distance after the action.
 	distance int32
+	// kaAttack is the last Ka attack drawn learnt: whether the attack resolved later is a stun.
+	kaAttack *kav1.AttackDrawn
 }
 
 // NewNames returns Names for ids → names.
@@ -39,6 +42,9 @@ func NamesOf(st *encounterv1.EncounterState) *Names {
 	n := NewNames(nil)
 	for _, c := range st.GetCombatants() {
 		n.add(c)
+	}
+	if p := st.GetKa().GetPending(); p != nil { // the attack a Ka defender answers: a stun or not
+		n.kaAttack = &kav1.AttackDrawn{AttackerId: p.GetAttackerId(), TargetId: p.GetAttack().GetTargetId(), Attack: p.GetAttack()}
 	}
 	return n
 }
@@ -64,6 +70,10 @@ func (n *Names) Learn(ev *encounterv1.Event) {
 			n.add(c)
 		}
 		n.distance = r.GetState().GetLoss().GetPursuit().GetDistance()
+		n.kaAttack = nil
+	}
+	if a := ev.GetKa().GetAttackDrawn(); a != nil {
+		n.kaAttack = a
 	}
 	switch k := ev.GetLoss().GetKind().(type) {
 	case *lossv1.Event_PursuitStarted:
@@ -142,6 +152,10 @@ func (n *Names) payload(ev *encounterv1.Event) string {
 		return n.lossText(p.Loss)
 	case *encounterv1.Event_Feerie:
 		return n.feerieText(p.Feerie)
+	case *encounterv1.Event_Ka:
+		return n.kaText(p.Ka)
+	case *encounterv1.Event_D20Seg:
+		return n.d20Text(p.D20Seg)
 	case nil:
 		return "(event without payload)"
 	default:
@@ -183,6 +197,12 @@ func (n *Names) combatantText(c *encounterv1.Combatant) string {
 	if sh := c.GetFeerie(); sh != nil {
 		parts = append(parts, feerieSheetText(sh))
 	}
+	if sh := c.GetKa(); sh != nil {
+		parts = append(parts, kaSheetText(sh))
+	}
+	if sh := c.GetD20Seg(); sh != nil {
+		parts = append(parts, d20SheetText(sh))
+	}
 	if c.GetSide() != "" {
 		parts = append(parts, "side "+c.GetSide())
 	}
@@ -213,6 +233,12 @@ func kindText(k lossv1.CombatantKind) string {
 func optionsText(o *encounterv1.RuleOptions) string {
 	if f := o.GetFeerie(); f != nil {
 		return feerieOptionsText(f)
+	}
+	if k := o.GetKa(); k != nil {
+		return kaOptionsText(k)
+	}
+	if d := o.GetD20Seg(); d != nil {
+		return d20OptionsText(d)
 	}
 	l := o.GetLoss()
 	if l == nil {

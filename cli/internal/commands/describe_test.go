@@ -4,9 +4,11 @@ import (
 	"strings"
 	"testing"
 
+	d20segv1 "github.com/fray-rpg/fray/gen/fray/d20seg/v1"
 	dicev1 "github.com/fray-rpg/fray/gen/fray/dice/v1"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
+	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
@@ -153,7 +155,7 @@ func TestDescribeCoversEveryEventType(t *testing.T) {
 	check := func(t *testing.T, ev *encounterv1.Event) {
 		t.Helper()
 		s := Describe(ev)
-		for _, generic := range []string{"(event", "(Loss event", "(Contes de Fées event", "(empty"} {
+		for _, generic := range []string{"(event", "(Loss event", "(Contes de Fées event", "(Ka event", "(d20seg event", "(empty"} {
 			require.NotContains(t, s, generic, s)
 		}
 		require.NotRegexp(t, `\*\w+v1\.`, s, "a Go type: the generic rendering of an event")
@@ -185,9 +187,13 @@ func TestDescribeCoversEveryEventType(t *testing.T) {
 	require.Equal(t, 6, counts[""], "6 encounter events")
 	require.Equal(t, 14, counts["loss"], "14 Loss events")
 	require.GreaterOrEqual(t, counts["feerie"], 14, "the Contes de Fées events")
+	require.GreaterOrEqual(t, counts["ka"], 9, "the Ka events")
+	require.GreaterOrEqual(t, counts["d20seg"], 7, "the d20seg events")
 	// The empty kinds are worded too.
 	require.Equal(t, "#1 (empty Loss event)", Describe(lossEv(1, &lossv1.Event{})))
 	require.Equal(t, "#1 (empty Contes de Fées event)", Describe(feerieEv(1, &feeriev1.Event{})))
+	require.Equal(t, "#1 (empty Ka event)", Describe(kaEv(1, &kav1.Event{})))
+	require.Equal(t, "#1 (empty d20seg event)", Describe(d20Ev(1, &d20segv1.Event{})))
 }
 
 // dynamicKind returns an event of the rule system's message md whose "kind" is an empty

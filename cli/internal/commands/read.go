@@ -36,7 +36,7 @@ func printJSON(w io.Writer, m proto.Message, opts protojson.MarshalOptions) erro
 
 func runState(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("state", "ENCOUNTER [--at N] [--for COMBATANT] [--json] [flags]",
-		"Shows the encounter: its Tour, each combatant's PA and NS, the reaction it waits for (a Contes\nde Fées encounter: its Action and rank, each combatant's Essence, Initiative, activities,\npenalties and conditions), and with --for what that combatant may do now.", stderr)
+		"Shows the encounter: its Tour, each combatant's PA and NS, the reaction it waits for (a Contes\nde Fées encounter: its Action and rank, each combatant's Essence, Initiative, activities,\npenalties and conditions; a Ka encounter: its round and pass, the deck, each combatant's Ka\ndice, points de réalité, actions and conditions; a d20seg encounter: its round, each\ncombatant's Initiative, hit points, next segment and attacks), and with --for what that\ncombatant may do now.", stderr)
 	c := addConnFlags(fs)
 	at := fs.Uint64("at", 0, "the state as of this event sequence (0 = now)")
 	forID := fs.String("for", "", "also list the legal actions of this combatant")
@@ -85,9 +85,18 @@ func writeState(w io.Writer, resp *encounterv1.GetEncounterResponse, forID strin
 		fmt.Fprintf(w, ", %s v%d", st.GetRuleSystem(), st.GetRulesVersion())
 	}
 	fmt.Fprintf(w, ", GM %s, at event #%d\n", orUnknown(st.GetGameMaster()), st.GetSequence())
-	if isFeerie(st) {
+	switch {
+	case isFeerie(st):
 		writeFeerieState(w, st, names)
 		printLegal(w, resp, names, forID, feerieLegalText)
+		return
+	case isKa(st):
+		writeKaState(w, st, names)
+		printLegal(w, resp, names, forID, kaLegalText)
+		return
+	case isD20Seg(st):
+		writeD20State(w, st, names)
+		printLegal(w, resp, names, forID, d20LegalText)
 		return
 	}
 	ls := st.GetLoss()

@@ -14,12 +14,12 @@ import (
 )
 
 func runCreate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("create", "--name NAME [--system loss|feerie] [--options FILE] [flags]",
-		"Creates an encounter and prints its id alone, so that scripts can capture it:\n  id=$(fray create --name Ruelle)\n  id=$(fray create --name Clairière --system feerie)\nThe options file (YAML or JSON) is a fray.encounter.v1.RuleOptions (loss: {gm_fursa: 1}) or the\nbare options of the system given (gm_fursa: 1 for loss; roll: 2d10-11 for feerie).", stderr)
+	fs := newFlagSet("create", "--name NAME [--system loss|feerie|ka|d20seg] [--options FILE] [flags]",
+		"Creates an encounter and prints its id alone, so that scripts can capture it:\n  id=$(fray create --name Ruelle)\n  id=$(fray create --name Clairière --system feerie)\nThe options file (YAML or JSON) is a fray.encounter.v1.RuleOptions (loss: {gm_fursa: 1}) or the\nbare options of the system given (gm_fursa: 1 for loss; roll: 2d10-11 for feerie; reshuffle:\nevery_draw for ka; carry_over: true for d20seg).", stderr)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, false)
 	name := fs.String("name", "", "name of the encounter (required)")
-	system := fs.String("system", "loss", "rule system id: loss (Les Chants de Loss) or feerie (Contes de Fées)")
+	system := fs.String("system", "loss", "rule system id: loss (Les Chants de Loss), feerie (Contes de Fées), ka (Ka) or d20seg (d20 à segments)")
 	version := fs.Uint("rules-version", 0, "rule system version (0 = the latest)")
 	optionsFile := fs.String("options", "", "house rules file, YAML or JSON")
 	if _, err := ParseArgs(fs, args, 0, 0); err != nil {
@@ -54,7 +54,7 @@ func runCreate(ctx context.Context, args []string, stdout, stderr io.Writer) err
 
 func runAdd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("add", "ENCOUNTER SHEET_FILE... [--watched] [flags]",
-		"Adds one combatant per file. Each file, YAML or JSON, is a fray.encounter.v1.Combatant in\nprotojson field names: id, name, controller, side, and the sheet of the encounter's system:\nloss: {kind, traits, talents, initiative, weapons, parry, dodge, armour, ...} or feerie:\n{vigilance, habilete, puissance, resistance, taille, charme, essence, attributes}. Every file\nis read before any is sent. With --command-id and several files, the files get the ids ID-1,\nID-2, ...; --expected-sequence applies to the first.\nAdded once the fight has started, a combatant joins it in progress and acts from the next Tour\n(LOS-039); --watched says it watched at least the last full Tour.", stderr)
+		"Adds one combatant per file. Each file, YAML or JSON, is a fray.encounter.v1.Combatant in\nprotojson field names: id, name, controller, side, and the sheet of the encounter's system:\nloss: {kind, traits, talents, initiative, weapons, parry, dodge, armour, ...}, feerie:\n{vigilance, habilete, puissance, resistance, taille, charme, essence, attributes}, ka:\n{spheres, skills, encaissement, protection, ka_dice, reality_points, weapons} or d20seg:\n{rapidite, armour, shield, weapon_class, bba, agility, strength, ca, hit_points, size,\nweapons, feats}. Every file\nis read before any is sent. With --command-id and several files, the files get the ids ID-1,\nID-2, ...; --expected-sequence applies to the first.\nAdded once the fight has started, a combatant joins it in progress and acts from the next Tour\n(LOS-039); --watched says it watched at least the last full Tour.", stderr)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	watched := fs.Bool("watched", false, "joining a fight in progress after watching at least the last full Tour: +2 Initiative (LOS-039)")
@@ -345,12 +345,15 @@ func printOutcome(w io.Writer, enc string, events []*encounterv1.Event, st *enco
 // printPending prints the reactions the encounter waits for.
 func printPending(w io.Writer, enc string, st *encounterv1.EncounterState) {
 	for _, p := range st.GetPending() {
-		choices := "parry|dodge|none"
+		react, choices := "react", "parry|dodge|none"
 		if la := st.GetLoss().GetPending(); la.GetDefenderId() == p.GetCombatantId() && la.GetPursuit() != lossv1.PursuitKind_PURSUIT_KIND_UNSPECIFIED {
 			choices = "dodge|none" // a pursuit action is only dodged (LOS-102…LOS-106)
 		}
+		if isKa(st) {
+			react, choices = "ka react", kaChoices(st, p.GetCombatantId())
+		}
 		fmt.Fprintf(w, "waiting for %s (%s): %s\n", p.GetCombatantId(), orUnknown(p.GetController()), p.GetPrompt())
-		fmt.Fprintf(w, "  fray react %s %s %s --as %s\n", enc, p.GetCombatantId(), choices, orUnknown(p.GetController()))
+		fmt.Fprintf(w, "  fray %s %s %s %s --as %s\n", react, enc, p.GetCombatantId(), choices, orUnknown(p.GetController()))
 	}
 }
 

@@ -1,0 +1,206 @@
+package commands
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	d20segv1 "github.com/fray-rpg/fray/gen/fray/d20seg/v1"
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	"github.com/fray-rpg/fray/rules/d20seg"
+)
+
+// writeD20State prints the d20seg part of `fray state`: the round and its segments, each
+// combatant's Initiative, hit points, next segment, attacks this round and conditions, the
+// spells waiting for the next round, and who acts next.
+func writeD20State(w io.Writer, st *encounterv1.EncounterState, names *Names) {
+	ds := st.GetD20Seg()
+	round := ds.GetRound()
+	switch {
+	case st.GetStatus() == encounterv1.EncounterStatus_ENCOUNTER_STATUS_SETUP || (round == 0 && !ds.GetSurpriseDeclared()):
+		fmt.Fprintln(w, "Not started")
+	case round == 0:
+		fmt.Fprintf(w, "Surprise round: segments 0 to %d (D20-004)\n", d20seg.SurpriseSegments-1)
+	default:
+		fmt.Fprintf(w, "Round %d: segments %d to %d (D20-013)\n", round, d20seg.FirstSegment, d20seg.LastSegment)
+	}
+	started := st.GetStatus() != encounterv1.EncounterStatus_ENCOUNTER_STATUS_SETUP && (round > 0 || ds.GetSurpriseDeclared())
+	if len(st.GetCombatants()) == 0 {
+		fmt.Fprintln(w, "No combatants yet.")
+	} else {
+		inits := map[int32]int{}
+		for _, cs := range ds.GetCombatants() {
+			inits[cs.GetInitiative()]++
+		}
+		rows := []string{"  ID\tNAME\tSIDE\tCONTROLLER\tINIT\tHP\tNEXT\tATTACKS\tOTHER"}
+		for _, cb := range st.GetCombatants() {
+			sh, cs := cb.GetD20Seg(), ds.GetCombatants()[cb.GetId()]
+			init, hp, next, attacks := num(d20seg.Initiative(sh)), "-", "-", "-"
+			if cs != nil {
+				init = num(cs.GetInitiative())
+				if inits[cs.GetInitiative()] > 1 && started {
+					init += fmt.Sprintf(" (tie %s)", ordinal(cs.GetTieOrder()+1))
+				}
+				hp = fmt.Sprintf("%s/%d", num(cs.GetHitPoints()), sh.GetHitPoints())
+			}
+			if cs != nil && started {
+				attacks = fmt.Sprint(cs.GetAttacksThisRound())
+				switch {
+				case cs.GetDown():
+				case cs.GetEndedTurn() || cs.GetNextSegment() > d20Last(sh, round):
+					next = "done"
+				default:
+					next = "segment " + num(cs.GetNextSegment())
+				}
+			}
+			rows = append(rows, fmt.Sprintf("  %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", cb.GetId(), cb.GetName(), dash(cb.GetSide()),
+				dash(cb.GetController()), init, hp, next, attacks, d20OtherText(sh, cs, round, started)))
+		}
+		_ = table(w, rows)
+	}
+	if sp := ds.GetDelayedSpells(); len(sp) > 0 {
+		fmt.Fprintf(w, "Taking effect at the start of the next round: %s (D20-019)\n", strings.Join(sp, ", "))
+	}
+	enc := st.GetEncounterId()
+	if st.GetStatus() != encounterv1.EncounterStatus_ENCOUNTER_STATUS_ACTIVE {
+		return
+	}
+	if round == 1 && !ds.GetSurpriseDeclared() && !d20AnyoneActed(st) {
+		fmt.Fprintf(w, "Before anyone acts, the GM may declare a surprise attack: fray d20 surprise %s --attackers A,B --defender ID[:SITUATION+...] (D20-004)\n", enc)
+	}
+	if id, seg, ok := d20UpNext(st); ok {
+		if cs := ds.GetCombatants()[id]; cs.GetFreeActionLeft() {
+			fmt.Fprintf(w, "%s acts next, with its free action (--free) or at segment %s: fray d20 attack|cast|other|end %s %s ...\n", names.of(id), num(seg), enc, id)
+		} else {
+			fmt.Fprintf(w, "%s acts next, at segment %s: fray d20 attack|cast|other|end %s %s ...\n", names.of(id), num(seg), enc, id)
+		}
+	}
+}
+
+func ordinal(n int32) string {
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+		return fmt.Sprintf("%dth", n)
+	case n%10 == 1:
+		return fmt.Sprintf("%dst", n)
+	case n%10 == 2:
+		return fmt.Sprintf("%dnd", n)
+	case n%10 == 3:
+		return fmt.Sprintf("%drd", n)
+	}
+	return fmt.Sprintf("%dth", n)
+}
+
+// d20First and d20Last are the first and last segments a combatant may use in a round
+// (D20-004, D20-013, D20-014).
+func d20First(sh *d20segv1.Sheet, round int32) int32 {
+	if round > 0 && slices.Contains(sh.GetExtraSegments(), -1) {
+		return -1
+	}
+	return d20seg.FirstSegment
+}
+
+func d20Last(sh *d20segv1.Sheet, round int32) int32 {
+	if round == 0 {
+		return d20seg.SurpriseSegments - 1
+	}
+	last := int32(d20seg.LastSegment)
+	if slices.Contains(sh.GetExtraSegments(), 6) {
+		last = 6
+		if slices.Contains(sh.GetExtraSegments(), 7) {
+			last = 7
+		}
+	}
+	return last
+}
+
+// d20OtherText: a combatant's conditions, ", "-separated.
+func d20OtherText(sh *d20segv1.Sheet, cs *d20segv1.CombatantState, round int32, started bool) string {
+	var parts []string
+	add := func(on bool, text string) {
+		if on {
+			parts = append(parts, text)
+		}
+	}
+	add(cs.GetDown(), "DOWN (D20-044)")
+	add(cs.GetEndedTurn(), "ended its turn")
+	add(cs.GetSurprised(), "surprised: flat-footed, no action in the surprise round (D20-004, D20-006)")
+	add(cs.GetFreeActionLeft(), "free action left (D20-004)")
+	if xs := sh.GetExtraSegments(); len(xs) > 0 {
+		seg := make([]string, len(xs))
+		for i, x := range slices.Sorted(slices.Values(xs)) {
+			seg[i] = num(x)
+		}
+		add(true, "extra segments "+strings.Join(seg, ", ")+" (D20-014)")
+	}
+	if cs != nil && started && !cs.GetDown() && !cs.GetEndedTurn() && cs.GetNextSegment() <= d20Last(sh, round) && !(round == 0 && cs.GetSurprised()) {
+		add(true, fmt.Sprintf("next attack costs %s (BBA %d, D20-017)", segmentsText(d20seg.AttackCost(sh.GetBba(), cs.GetAttacksThisRound())), sh.GetBba()))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// d20AnyoneActed reports whether anyone has acted in the round.
+func d20AnyoneActed(st *encounterv1.EncounterState) bool {
+	ds := st.GetD20Seg()
+	for _, cb := range st.GetCombatants() {
+		cs := ds.GetCombatants()[cb.GetId()]
+		if cs.GetNextSegment() != d20First(cb.GetD20Seg(), ds.GetRound()) || cs.GetAttacksThisRound() > 0 || cs.GetEndedTurn() {
+			return true
+		}
+	}
+	return false
+}
+
+// d20UpNext: who acts next and at which segment — the earliest next free segment, then the
+// higher Initiative, then the roll-off (D20-015).
+func d20UpNext(st *encounterv1.EncounterState) (string, int32, bool) {
+	ds := st.GetD20Seg()
+	var best *d20segv1.CombatantState
+	var bestID string
+	for _, cb := range st.GetCombatants() {
+		cs := ds.GetCombatants()[cb.GetId()]
+		if cs == nil || cs.GetDown() || cs.GetEndedTurn() || (ds.GetRound() == 0 && cs.GetSurprised()) {
+			continue
+		}
+		if cs.GetNextSegment() > d20Last(cb.GetD20Seg(), ds.GetRound()) && !cs.GetFreeActionLeft() {
+			continue
+		}
+		if best == nil || cs.GetNextSegment() < best.GetNextSegment() ||
+			(cs.GetNextSegment() == best.GetNextSegment() && (cs.GetInitiative() > best.GetInitiative() ||
+				(cs.GetInitiative() == best.GetInitiative() && cs.GetTieOrder() < best.GetTieOrder()))) {
+			best, bestID = cs, cb.GetId()
+		}
+	}
+	if best == nil {
+		return "", 0, false
+	}
+	return bestID, best.GetNextSegment(), true
+}
+
+// d20LegalText: "attack with épée longue at segment 0: 4 segments (D20-017)".
+func d20LegalText(name, desc string, cost int32, targets []string, weapon, rule string) string {
+	s := name
+	switch {
+	case strings.HasPrefix(desc, "with "):
+		s += " " + desc
+	case desc != "":
+		s += " — " + desc
+	case weapon != "":
+		s += " with " + weapon
+	}
+	var parts []string
+	if cost > 0 {
+		parts = append(parts, segmentsText(cost))
+	}
+	if len(targets) > 0 {
+		parts = append(parts, "targets "+strings.Join(targets, ", "))
+	}
+	if len(parts) > 0 {
+		s += ": " + strings.Join(parts, ", ")
+	}
+	if rule != "" {
+		s += " (" + rule + ")"
+	}
+	return s
+}

@@ -1,0 +1,509 @@
+package commands
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
+	"github.com/fray-rpg/fray/rules/ka"
+)
+
+// The wording of the Ka events: the deck and its shuffles, rounds and passes, draws with each
+// card and its place in the deck, attacks with their success level, damage, soak and Ka dice,
+// stuns, disarms, terror and death draws.
+
+func (n *Names) kaText(e *kav1.Event) string {
+	switch k := e.GetKind().(type) {
+	case *kav1.Event_DeckShuffled:
+		return "The deck is shuffled: " + shuffleText(k.DeckShuffled) + " (KA-003)"
+	case *kav1.Event_RoundStarted:
+		return n.kaRoundText(k.RoundStarted)
+	case *kav1.Event_PassStarted:
+		return fmt.Sprintf("Pass %d round the table, from the highest Animalité: one action each (KA-014, KA-015)", k.PassStarted.GetPass())
+	case *kav1.Event_AttackDrawn:
+		return n.kaAttackText(k.AttackDrawn)
+	case *kav1.Event_DefenceDrawn:
+		return n.kaDefenceText(k.DefenceDrawn)
+	case *kav1.Event_AttackResolved:
+		return n.kaResolvedText(k.AttackResolved)
+	case *kav1.Event_DisarmDrawn:
+		return n.kaDisarmText(k.DisarmDrawn)
+	case *kav1.Event_TerrorDrawn:
+		return n.kaTerrorText(k.TerrorDrawn)
+	case *kav1.Event_Passed:
+		return fmt.Sprintf("%s passes: no more actions this round (KA-015)", n.of(k.Passed.GetCombatantId()))
+	case nil:
+		return "(empty Ka event)"
+	default:
+		return fmt.Sprintf("(Ka event %T)", k)
+	}
+}
+
+// shuffleText: "56 cards, with 55 rolls of the encounter's dice".
+func shuffleText(sh *kav1.DeckShuffled) string {
+	return fmt.Sprintf("%s, with %s of the encounter's dice", plural(len(sh.GetOrder()), "card"), plural(len(sh.GetRolls()), "roll"))
+}
+
+func suitText(s kav1.Suit) string {
+	switch s {
+	case kav1.Suit_SUIT_BATON:
+		return "bâton"
+	case kav1.Suit_SUIT_COUPE:
+		return "coupe"
+	case kav1.Suit_SUIT_DENIER:
+		return "denier"
+	case kav1.Suit_SUIT_EPEE:
+		return "épée"
+	}
+	return "suit unknown"
+}
+
+// cardText: "6 d'épée", "valet de bâton", "as de coupe" (KA-001).
+func cardText(c *kav1.Card) string {
+	var rank string
+	switch r := c.GetRank(); {
+	case r == 1:
+		rank = "as"
+	case r >= 2 && r <= 10:
+		rank = fmt.Sprint(r)
+	case r == 11:
+		rank = "valet"
+	case r == 12:
+		rank = "cavalier"
+	case r == 13:
+		rank = "dame"
+	case r == 14:
+		rank = "roi"
+	default:
+		rank = fmt.Sprintf("rank %d", r)
+	}
+	suit := suitText(c.GetSuit())
+	if strings.HasPrefix(suit, "é") {
+		return rank + " d'" + suit
+	}
+	return rank + " de " + suit
+}
+
+// positionsText: "deck position 0", "deck positions 2–3", "deck positions 55, 0".
+func positionsText(d *kav1.Draw) string {
+	ps := d.GetPositions()
+	switch {
+	case len(ps) == 0:
+		return fmt.Sprintf("from deck position %d", d.GetPosition())
+	case len(ps) == 1:
+		return fmt.Sprintf("deck position %d", ps[0])
+	}
+	contiguous := true
+	for i := 1; i < len(ps); i++ {
+		contiguous = contiguous && ps[i] == ps[i-1]+1
+	}
+	if contiguous {
+		return fmt.Sprintf("deck positions %d–%d", ps[0], ps[len(ps)-1])
+	}
+	parts := make([]string, len(ps))
+	for i, p := range ps {
+		parts[i] = fmt.Sprint(p)
+	}
+	return "deck positions " + strings.Join(parts, ", ")
+}
+
+// cardsText: "valet de bâton + 9 de coupe, deck positions 2–3", with the reshuffle of the
+// discard when the deck ran out during the draw (KA-003).
+func cardsText(d *kav1.Draw) string {
+	if len(d.GetCards()) == 0 {
+		return "no card"
+	}
+	names := make([]string, len(d.GetCards()))
+	for i, c := range d.GetCards() {
+		names[i] = cardText(c)
+	}
+	s := strings.Join(names, " + ") + ", " + positionsText(d)
+	if sh := d.GetReshuffle(); sh != nil {
+		switch after := d.GetReshuffleAfter(); {
+		case after <= 0:
+			s += "; the deck reshuffled first: " + shuffleText(sh) + " (KA-003)"
+		default:
+			s += fmt.Sprintf("; the deck ran out after %s and was reshuffled: %s (KA-003)", plural(int(after), "card"), shuffleText(sh))
+		}
+	}
+	return s
+}
+
+// modifierTerms splits the reasons of a draw's modifiers ("-2 situation") into terms of a
+// sum (" − 2 situation"); what the reasons do not account for is a term of its own.
+func modifierTerms(r *kav1.DrawResult) string {
+	var b strings.Builder
+	var sum int32
+	term := func(v int32, what string) {
+		if v < 0 {
+			fmt.Fprintf(&b, " − %d", -v)
+		} else {
+			fmt.Fprintf(&b, " + %d", v)
+		}
+		if what != "" {
+			b.WriteString(" " + what)
+		}
+	}
+	for _, reason := range r.GetModifierReasons() {
+		num, what, _ := strings.Cut(strings.TrimSpace(reason), " ")
+		v, err := strconv.ParseInt(strings.ReplaceAll(num, "−", "-"), 10, 32)
+		if err != nil {
+			b.WriteString(" + (" + reason + ")")
+			continue
+		}
+		term(int32(v), what)
+		sum += int32(v)
+	}
+	if rest := r.GetModifiers() - sum; rest != 0 && len(r.GetModifierReasons()) == 0 {
+		term(rest, "modifiers")
+	} else if rest != 0 {
+		term(rest, "other modifiers")
+	}
+	return b.String()
+}
+
+// kaDrawText: "Humanité 3 + Arme à feu 4 − 2 situation + cards 6 (6 d'épée, deck position 0)
+// = 11" (KA-004).
+func kaDrawText(r *kav1.DrawResult) string {
+	if r == nil {
+		return "no draw"
+	}
+	var s string
+	if r.GetSphere() != "" {
+		s = fmt.Sprintf("%s %d", r.GetSphere(), r.GetSphereValue())
+	}
+	if r.GetSkill() != "" {
+		s += fmt.Sprintf(" + %s %d", r.GetSkill(), r.GetSkillValue())
+	}
+	s += modifierTerms(r)
+	cards := fmt.Sprintf("cards %d (%s)", r.GetDraw().GetValue(), cardsText(r.GetDraw()))
+	if s == "" {
+		s = cards
+	} else {
+		s += " + " + cards
+	}
+	return fmt.Sprintf("%s = %d", strings.TrimPrefix(s, " + "), r.GetTotal())
+}
+
+// kaRoundText: "Round 1: Joshua 2 actions, le chien 1 action (its lowest sphere, KA-010)".
+func (n *Names) kaRoundText(r *kav1.RoundStarted) string {
+	head := fmt.Sprintf("Round %d", r.GetRound())
+	if len(r.GetActions()) == 0 {
+		return head + ": no one can act"
+	}
+	ids := make([]string, 0, len(r.GetActions()))
+	for id := range r.GetActions() {
+		ids = append(ids, id)
+	}
+	slices.SortFunc(ids, func(a, b string) int {
+		if d := r.GetActions()[b] - r.GetActions()[a]; d != 0 {
+			return int(d)
+		}
+		return strings.Compare(n.of(a), n.of(b))
+	})
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = fmt.Sprintf("%s %s", n.of(id), plural(int(r.GetActions()[id]), "action"))
+	}
+	return head + ": " + strings.Join(parts, ", ") + " (each its lowest sphere, KA-010)"
+}
+
+// kaAttackText: "Joshua attacks le chien with pistolet: Humanité 3 + Arme à feu 4 − 2
+// situation + cards 6 (6 d'épée, deck position 0) = 11; le chien may dodge (one action) or take
+// it (KA-020)".
+func (n *Names) kaAttackText(a *kav1.AttackDrawn) string {
+	at := a.GetAttack()
+	who := n.of(a.GetAttackerId())
+	targetID := a.GetTargetId()
+	if targetID == "" {
+		targetID = at.GetTargetId()
+	}
+	targets := []string{n.of(targetID)}
+	for _, id := range at.GetMoreTargetIds() {
+		targets = append(targets, n.of(id))
+	}
+	burst := at.GetBurst() || len(at.GetMoreTargetIds()) > 0
+	var s string
+	switch {
+	case burst:
+		s = fmt.Sprintf("%s fires a burst at %s", who, andList(targets))
+	case at.GetStun():
+		s = fmt.Sprintf("%s tries to stun %s", who, targets[0])
+	default:
+		s = fmt.Sprintf("%s attacks %s", who, targets[0])
+	}
+	if at.GetWeapon() != "" {
+		s += " with " + at.GetWeapon()
+	}
+	switch {
+	case burst && at.GetStun():
+		s += " (a stun, KA-030, KA-033)"
+	case burst && len(targets) > 1:
+		s += " (KA-033)"
+	case burst:
+		s += " (the whole burst on one target, KA-033)"
+	case at.GetStun():
+		s += " (KA-030)"
+	}
+	s += ": " + kaDrawText(a.GetDraw())
+	var may []string
+	for _, id := range a.GetPendingIds() {
+		may = append(may, n.of(id))
+	}
+	switch {
+	case len(may) > 1:
+		s += "; " + andList(may) + " may each dodge (one action) or take it (KA-020, KA-033)"
+	case len(may) == 1:
+		s += "; " + may[0] + " may dodge (one action) or take it (KA-020)"
+	case a.GetDefencePossible():
+		s += "; " + targets[0] + " may dodge (one action) or take it (KA-020)"
+	}
+	if !a.GetDefencePossible() {
+		no := "no defence"
+		if burst && len(targets) > 1 {
+			no += " for " + targets[0]
+		}
+		if a.GetNoDefenceReason() != "" {
+			no += ": " + a.GetNoDefenceReason()
+		}
+		s += "; " + no
+	}
+	return s
+}
+
+// kaDefenceText: "le chien dodges (one action, KA-009, KA-013): Humanité 1 + Esquive 4 + cards
+// 10 (10 d'épée, deck position 1) = 15".
+func (n *Names) kaDefenceText(d *kav1.DefenceDrawn) string {
+	who := n.of(d.GetDefenderId())
+	switch {
+	case d.GetAttackedBack():
+		return fmt.Sprintf("%s attacks back (one action; only the winner succeeds, KA-008): %s", who, kaDrawText(d.GetDraw()))
+	case d.GetDefended():
+		return fmt.Sprintf("%s dodges (one action, KA-009, KA-013): %s", who, kaDrawText(d.GetDraw()))
+	}
+	return who + " takes it: no defence, the attacker's draw stands alone (KA-020)"
+}
+
+func kaLevelText(level int32) string {
+	switch level {
+	case 1:
+		return "a normal success"
+	case 2:
+		return "a great success"
+	case 3:
+		return "an exceptional success"
+	}
+	return fmt.Sprintf("success level %d", level)
+}
+
+func kaDiceText(n int32) string {
+	if n == 1 || n == -1 {
+		return fmt.Sprintf("%d Ka die", n)
+	}
+	return fmt.Sprintf("%d Ka dice", n)
+}
+
+func realityText(n int32) string {
+	if n == 1 || n == -1 {
+		return fmt.Sprintf("%d point de réalité", n)
+	}
+	return fmt.Sprintf("%d points de réalité", n)
+}
+
+// deathDrawNote is the rules' note of a death draw, which the description of the draw replaces.
+var deathDrawNote = regexp.MustCompile(`[^;]*? has lost its last Ka die and makes its death draw; the Maître de Ka rules on it \(KA-025\)\s*`)
+
+// kaStun reports whether the attack that attacker resolves on target is a stun: its result
+// takes points de réalité, or the last attack drawn learnt says so.
+func (n *Names) kaStun(r *kav1.AttackResolved) bool {
+	if r.GetRealityLost() > 0 {
+		return true
+	}
+	if n == nil || n.kaAttack == nil || n.kaAttack.GetAttackerId() != r.GetAttackerId() {
+		return false
+	}
+	at := n.kaAttack.GetAttack()
+	return at.GetStun() && (n.kaAttack.GetTargetId() == r.GetTargetId() || slices.Contains(at.GetMoreTargetIds(), r.GetTargetId()))
+}
+
+// kaResolvedText: "Joshua hits le chien: margin 13, a great success: damage 5 + weapon 8 = 13
+// − soak 4 = 9 → 2 Ka dice lost (KA-022…KA-024); le chien has 0 Ka dice and 10 points de
+// réalité left: dying; death draw: …".
+func (n *Names) kaResolvedText(r *kav1.AttackResolved) string {
+	att, target := n.of(r.GetAttackerId()), n.of(r.GetTargetId())
+	note := r.GetNote()
+	if !r.GetSuccess() {
+		s := fmt.Sprintf("%s's attack on %s", att, target)
+		if note != "" {
+			return s + ": " + note
+		}
+		return s + fmt.Sprintf(" fails: margin %s, no effect (KA-005, KA-006)", num(r.GetMargin()))
+	}
+	stun := n.kaStun(r)
+	verb := "hits"
+	if stun {
+		verb = "stuns"
+	}
+	s := fmt.Sprintf("%s %s %s: margin %d, %s (damage bonus %s, KA-006)", att, verb, target, r.GetMargin(), kaLevelText(r.GetLevel()), signed(r.GetBonus()))
+	dmg := fmt.Sprintf("%d + weapon %d = %d", r.GetBonus(), r.GetWeaponDamage(), r.GetDamage())
+	if stun {
+		s += fmt.Sprintf(": %s points de réalité, no soak (KA-030)", dmg)
+		if r.GetRealityLost() != r.GetDamage() {
+			s += fmt.Sprintf(", only %d left to lose", r.GetRealityLost())
+		}
+		if r.GetKaLost() > 0 {
+			s += fmt.Sprintf(", and %s (KA-031)", kaDiceText(r.GetKaLost()))
+		}
+	} else {
+		s += ": damage " + dmg
+		switch after := r.GetDamage() - r.GetSoak(); {
+		case after <= 0:
+			s += fmt.Sprintf(" − soak %d: no Ka die lost (KA-022, KA-023)", r.GetSoak())
+		default:
+			s += fmt.Sprintf(" − soak %d = %d → %s lost (KA-022…KA-024)", r.GetSoak(), after, kaDiceText(r.GetKaLost()))
+		}
+	}
+	s += fmt.Sprintf("; %s has %s and %s left", target, kaDiceText(r.GetKaLeft()), realityText(r.GetRealityLeft()))
+	var states []string
+	if r.GetUnconscious() {
+		states = append(states, "unconscious")
+	}
+	if r.GetDying() {
+		states = append(states, "dying")
+	}
+	if len(states) > 0 {
+		s += ": " + strings.Join(states, " and ")
+	}
+	if dd := r.GetDeathDraw(); dd != nil {
+		s += fmt.Sprintf("; death draw: cards %d (%s) = %d, the Maître de Ka rules on it (KA-025)", dd.GetDraw().GetValue(), cardsText(dd.GetDraw()), dd.GetTotal())
+		note = strings.TrimSpace(deathDrawNote.ReplaceAllString(note, ""))
+	}
+	if r.GetStillActs() && !strings.Contains(note, "KA-014") {
+		s += fmt.Sprintf("; %s acts at the same time and still takes its action this pass (KA-014)", target)
+	}
+	return withNote(s, note)
+}
+
+// kaDisarmText: "Joshua tries to disarm le chien of crocs: Humanité 3 + Bagarre 2 + cards 7
+// (…) = 12 against Humanité 1 + Bagarre 3 + cards 4 (…) = 8 — disarmed (KA-032)".
+func (n *Names) kaDisarmText(d *kav1.DisarmDrawn) string {
+	who, target := n.of(d.GetCombatantId()), n.of(d.GetTargetId())
+	s := fmt.Sprintf("%s tries to disarm %s", who, target)
+	if d.GetWeapon() != "" {
+		s += " of " + d.GetWeapon()
+	}
+	s += fmt.Sprintf(": %s against %s's %s", kaDrawText(d.GetDraw()), target, kaDrawText(d.GetResistance()))
+	switch total := d.GetDraw().GetTotal(); {
+	case d.GetSuccess():
+		s += fmt.Sprintf(" — %s is disarmed (KA-032)", target)
+	case total < ka.SimpleThreshold:
+		s += fmt.Sprintf(" — fails: below %d (KA-032)", ka.SimpleThreshold)
+	default:
+		s += " — fails: not strictly higher (KA-032)"
+	}
+	if d.GetStillActs() {
+		s += fmt.Sprintf("; %s acts at the same time and still takes its action this pass (KA-014)", target)
+	}
+	return s
+}
+
+// kaTerrorText: "Terror: Joshua draws Animalité 4 + 3 encaissement − 3 situation + cards 5 (…)
+// = 9: below 10 and below Animalité × 3 = 12: Joshua enters Abysse (KA-034)".
+func (n *Names) kaTerrorText(t *kav1.TerrorDrawn) string {
+	who := n.of(t.GetCombatantId())
+	d := t.GetDraw()
+	threshold := d.GetSphereValue() * ka.TerrorFactor
+	s := fmt.Sprintf("Terror: %s draws %s", who, kaDrawText(d))
+	switch total := d.GetTotal(); {
+	case t.GetAbysse():
+		s += fmt.Sprintf(": below %d and below %s × %d = %d: %s enters Abysse (KA-034)", ka.SimpleThreshold, orUnknown(d.GetSphere()), ka.TerrorFactor, threshold, who)
+	case total >= ka.SimpleThreshold:
+		s += fmt.Sprintf(": %d or more, %s holds (KA-034)", ka.SimpleThreshold, who)
+	default:
+		s += fmt.Sprintf(": a failure, but not below %s × %d = %d: no Abysse (KA-034)", orUnknown(d.GetSphere()), ka.TerrorFactor, threshold)
+	}
+	return s
+}
+
+// kaOptionsText lists the house rules of a Ka encounter.
+func kaOptionsText(o *kav1.Options) string {
+	var parts []string
+	if o.GetDeck() != "" {
+		parts = append(parts, "deck "+o.GetDeck())
+	}
+	if o.GetReshuffle() != "" {
+		parts = append(parts, "reshuffle "+o.GetReshuffle())
+	}
+	join := func(vs []int32, sign bool) string {
+		out := make([]string, len(vs))
+		for i, v := range vs {
+			out[i] = fmt.Sprint(v)
+			if sign {
+				out[i] = signed(v)
+			}
+		}
+		return strings.Join(out, "/")
+	}
+	if len(o.GetSuccessLevels()) > 0 {
+		parts = append(parts, "success levels from margins "+join(o.GetSuccessLevels(), false))
+	}
+	if len(o.GetSuccessBonus()) > 0 {
+		parts = append(parts, "damage bonus "+join(o.GetSuccessBonus(), true))
+	}
+	if o.KaDivisor != nil {
+		parts = append(parts, fmt.Sprintf("a Ka die per %d damage", o.GetKaDivisor()))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// spheresText: "Animalité 4, Humanité 3, Spiritualité 2", Animalité and Humanité first.
+func spheresText(m map[string]int32) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	rank := func(k string) int {
+		switch k {
+		case ka.Animalite:
+			return 0
+		case ka.Humanite:
+			return 1
+		}
+		return 2
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		if d := rank(a) - rank(b); d != 0 {
+			return d
+		}
+		return strings.Compare(a, b)
+	})
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// kaSheetText: "Animalité 4, Humanité 3, Spiritualité 2, encaissement 3, 5 Ka dice, 15 points
+// de réalité, player character".
+func kaSheetText(sh *kav1.Sheet) string {
+	s := spheresText(sh.GetSpheres())
+	s += fmt.Sprintf(", encaissement %d", sh.GetEncaissement())
+	if sh.GetProtection() != 0 {
+		s += fmt.Sprintf(", protection %d", sh.GetProtection())
+	}
+	s += ", " + kaDiceText(sh.GetKaDice()) + ", " + realityText(sh.GetRealityPoints())
+	if sh.GetPlayerCharacter() {
+		s += ", player character"
+	}
+	return strings.TrimPrefix(s, ", ")
+}
+
+// isKa reports whether an encounter is one of Ka.
+func isKa(st *encounterv1.EncounterState) bool {
+	return st.GetKa() != nil || st.GetRuleSystem() == ka.ID
+}

@@ -1,0 +1,175 @@
+package commands
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
+	"github.com/fray-rpg/fray/rules/ka"
+)
+
+// writeKaState prints the Ka part of `fray state`: the round and pass, the deck and its
+// discard, each combatant's Ka dice, points de réalité, actions and conditions, and who acts
+// next.
+func writeKaState(w io.Writer, st *encounterv1.EncounterState, names *Names) {
+	ks := st.GetKa()
+	if ks.GetRound() == 0 {
+		fmt.Fprintln(w, "Not started")
+	} else {
+		fmt.Fprintf(w, "Round %d, pass %d\n", ks.GetRound(), ks.GetPass())
+	}
+	if ks.GetRound() > 0 || len(ks.GetDeck())+len(ks.GetDiscard()) > 0 {
+		fmt.Fprintf(w, "Deck: %s left, %d in the discard (KA-003)\n", plural(len(ks.GetDeck()), "card"), len(ks.GetDiscard()))
+	}
+	if len(st.GetCombatants()) == 0 {
+		fmt.Fprintln(w, "No combatants yet.")
+	} else {
+		rows := []string{"  ID\tNAME\tSIDE\tCONTROLLER\tANIMALITÉ\tKA\tRÉALITÉ\tACTIONS\tOTHER"}
+		for _, cb := range st.GetCombatants() {
+			sh := cb.GetKa()
+			cs := ks.GetCombatants()[cb.GetId()]
+			kaDice, reality, actions := "-", "-", "-"
+			if cs != nil {
+				kaDice = fmt.Sprintf("%d/%d", cs.GetKaDice(), sh.GetKaDice())
+				reality = fmt.Sprintf("%d/%d", cs.GetRealityPoints(), sh.GetRealityPoints())
+			}
+			if cs != nil && ks.GetRound() > 0 {
+				actions = fmt.Sprintf("%d left, %d taken", cs.GetActionsLeft(), cs.GetActionsTaken())
+			}
+			rows = append(rows, fmt.Sprintf("  %s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s", cb.GetId(), cb.GetName(), dash(cb.GetSide()),
+				dash(cb.GetController()), sh.GetSpheres()[ka.Animalite], kaDice, reality, actions, kaOtherText(sh, cs)))
+		}
+		_ = table(w, rows)
+	}
+	if p := ks.GetPending(); p != nil {
+		s := fmt.Sprintf("Attack waiting for an answer: %s on %s, total %d", names.of(p.GetAttackerId()), names.of(p.GetDefenderId()), p.GetDraw().GetTotal())
+		if len(p.GetQueuedIds()) > 0 {
+			var then []string
+			for _, id := range p.GetQueuedIds() {
+				then = append(then, names.of(id))
+			}
+			s += "; then " + andList(then) + " (KA-033)"
+		}
+		fmt.Fprintln(w, s)
+	}
+	enc := st.GetEncounterId()
+	switch {
+	case st.GetStatus() != encounterv1.EncounterStatus_ENCOUNTER_STATUS_ACTIVE || ks.GetPending() != nil || ks.GetRound() == 0:
+	default:
+		switch next := kaUpNext(st); len(next) {
+		case 0:
+		case 1:
+			fmt.Fprintf(w, "Pass %d: %s acts next: fray ka attack|disarm|pass %s %s ...\n", ks.GetPass(), names.of(next[0]), enc, next[0])
+		default:
+			who := make([]string, len(next))
+			for i, id := range next {
+				who[i] = names.of(id)
+			}
+			fmt.Fprintf(w, "Pass %d: %s act next, at the same time (KA-014): fray ka attack|disarm|pass %s COMBATANT ...\n", ks.GetPass(), andList(who), enc)
+		}
+	}
+	printPending(w, enc, st)
+}
+
+// kaOtherText: a combatant's conditions, ", "-separated.
+func kaOtherText(sh *kav1.Sheet, cs *kav1.CombatantState) string {
+	if cs == nil {
+		return ""
+	}
+	var parts []string
+	add := func(on bool, text string) {
+		if on {
+			parts = append(parts, text)
+		}
+	}
+	add(cs.GetKaDice() <= 0 && !cs.GetDying(), "OUT (no Ka dice)")
+	add(cs.GetDying(), "DYING (KA-025)")
+	add(cs.GetUnconscious(), "UNCONSCIOUS")
+	add(cs.GetAbysse(), "Abysse (KA-034)")
+	add(cs.GetDisarmed(), "disarmed")
+	add(cs.GetPassed(), "passed")
+	add(cs.GetActedThisPass(), "acted this pass")
+	add(cs.GetStillActs(), "still acts this pass (KA-014)")
+	add(sh.GetPlayerCharacter(), "player character")
+	parts = append(parts, fmt.Sprintf("seuil %d", ka.Seuil(sh)))
+	return strings.Join(parts, ", ")
+}
+
+// kaUpNext: the combatants whose turn it is in the pass, by name: the highest Animalité, a
+// player character before a non-player one; equal ranks act at the same time (KA-014).
+func kaUpNext(st *encounterv1.EncounterState) []string {
+	ks := st.GetKa()
+	var out []string
+	top := int32(-1)
+	for _, cb := range st.GetCombatants() {
+		sh, cs := cb.GetKa(), ks.GetCombatants()[cb.GetId()]
+		conscious := !cs.GetUnconscious() && !cs.GetDying() && cs.GetKaDice() > 0
+		if cs == nil || !(conscious || cs.GetStillActs()) || cs.GetPassed() || cs.GetActionsLeft() <= 0 || cs.GetActedThisPass() {
+			continue
+		}
+		r := sh.GetSpheres()[ka.Animalite] * 2
+		if sh.GetPlayerCharacter() {
+			r++
+		}
+		switch {
+		case r > top:
+			top, out = r, []string{cb.GetId()}
+		case r == top:
+			out = append(out, cb.GetId())
+		}
+	}
+	return out
+}
+
+// kaChoices: the answers defender may give to the attack waiting: dodge with an action left,
+// take it, and attack back with the attacker's Animalité (KA-008, KA-013, KA-020).
+func kaChoices(st *encounterv1.EncounterState, defender string) string {
+	ks := st.GetKa()
+	p, cs := ks.GetPending(), ks.GetCombatants()[defender]
+	var att, def *kav1.Sheet
+	for _, cb := range st.GetCombatants() {
+		switch cb.GetId() {
+		case p.GetAttackerId():
+			att = cb.GetKa()
+		case defender:
+			def = cb.GetKa()
+		}
+	}
+	if cs == nil || cs.GetActionsLeft() <= 0 {
+		return "take"
+	}
+	if att != nil && def != nil && att.GetSpheres()[ka.Animalite] == def.GetSpheres()[ka.Animalite] && !cs.GetActedThisPass() {
+		return "dodge|take|back"
+	}
+	return "dodge|take"
+}
+
+// kaLegalText: "attack with pistolet (Humanité + Arme à feu, −0): 1 action, targets chien
+// (KA-018)".
+func kaLegalText(name, desc string, cost int32, targets []string, weapon, rule string) string {
+	s := name
+	switch {
+	case strings.HasPrefix(desc, "with "):
+		s += " " + desc
+	case desc != "":
+		s += " — " + desc
+	case weapon != "":
+		s += " with " + weapon
+	}
+	var parts []string
+	if cost > 0 {
+		parts = append(parts, plural(int(cost), "action"))
+	}
+	if len(targets) > 0 {
+		parts = append(parts, "targets "+strings.Join(targets, ", "))
+	}
+	if len(parts) > 0 {
+		s += ": " + strings.Join(parts, ", ")
+	}
+	if rule != "" {
+		s += " (" + rule + ")"
+	}
+	return s
+}
