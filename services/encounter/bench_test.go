@@ -128,3 +128,32 @@ func serviceStep(b *testing.B, svc *encounter.Service, id string) {
 	_, err = svc.Submit(incoming("gm"), &encounterv1.SubmitRequest{EncounterId: id, Command: cmd})
 	require.NoError(b, err)
 }
+
+// BenchmarkSubmit measures one command (decide in-process, append to JetStream with its
+// conditions, fold) on a warm encounter: a duel of attacks and dodges.
+//
+//	go test ./services/encounter -run '^$' -bench Submit -benchtime 2000x
+func BenchmarkSubmit(b *testing.B) {
+	_, nc := natstest.Start(b)
+	st, err := store.Open(context.Background(), nc, store.Config{})
+	require.NoError(b, err)
+	sum := sha256.Sum256([]byte("fray-bench-submit"))
+	reg := systems.Registry()
+	svc := encounter.New(st, st, encounter.LocalDecider{Registry: reg}, reg, encounter.Options{
+		NewSeed: func() []byte { return sum[:] }, Snapshots: st, Log: platform.NewLogger("text", "error"),
+	})
+	gm := incoming("gm")
+	created, err := svc.CreateEncounter(gm, &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: "Bench", RuleSystem: "loss"}})
+	require.NoError(b, err)
+	id := created.GetEncounterId()
+	for _, f := range []*encounterv1.Combatant{fighter("diego", "david", 8, sword(4)), fighter("ruffian", "gm", 6, sword(3))} {
+		f.GetLoss().Armour = 30 // nobody falls
+		_, err := svc.AddCombatant(gm, &encounterv1.AddCombatantRequest{EncounterId: id, Combatant: f})
+		require.NoError(b, err)
+	}
+	_, err = svc.StartEncounter(gm, &encounterv1.StartEncounterRequest{EncounterId: id})
+	require.NoError(b, err)
+	for b.Loop() {
+		serviceStep(b, svc, id)
+	}
+}

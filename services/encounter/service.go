@@ -165,7 +165,9 @@ func unavailable(err error) error {
 
 // entry returns the encounter's cache entry, loading it from the log if needed; its lock is
 // not held.
-func (s *Service) entry(ctx context.Context, id string) (*entry, error) {
+// With fresh, records appended by other replicas since are folded in; commands need not ask
+// for it: an append on a stale position conflicts and refreshes (execute).
+func (s *Service) entry(ctx context.Context, id string, fresh bool) (*entry, error) {
 	if id == "" {
 		return nil, status.Error(codes.InvalidArgument, "no encounter id given")
 	}
@@ -178,6 +180,9 @@ func (s *Service) entry(ctx context.Context, id string) (*entry, error) {
 	s.mu.Unlock()
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.loaded && !fresh {
+		return e, nil
+	}
 	if err := s.refresh(ctx, id, e); err != nil {
 		return nil, err
 	}
@@ -316,7 +321,7 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 	if size := proto.Size(cmd); size > MaxRequestBytes {
 		return nil, nil, status.Errorf(codes.ResourceExhausted, "this command takes %d bytes; a command may take at most %d", size, MaxRequestBytes)
 	}
-	e, err := s.entry(ctx, id)
+	e, err := s.entry(ctx, id, false)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -429,7 +434,7 @@ func (s *Service) CreateEncounter(ctx context.Context, req *encounterv1.CreateEn
 		events = r.Batch.GetEvents()
 		id = events[0].GetEncounterId()
 	}
-	e, err := s.entry(ctx, id)
+	e, err := s.entry(ctx, id, true)
 	if err != nil {
 		return nil, err
 	}
@@ -506,7 +511,7 @@ func (s *Service) stateAt(ctx context.Context, id string, at uint64) (*encounter
 }
 
 func (s *Service) GetEncounter(ctx context.Context, req *encounterv1.GetEncounterRequest) (*encounterv1.GetEncounterResponse, error) {
-	e, err := s.entry(ctx, req.GetEncounterId())
+	e, err := s.entry(ctx, req.GetEncounterId(), true)
 	if err != nil {
 		return nil, err
 	}
@@ -539,7 +544,7 @@ func (s *Service) ListEncounters(ctx context.Context, _ *encounterv1.ListEncount
 	}
 	out := &encounterv1.ListEncountersResponse{}
 	for _, id := range ids {
-		e, err := s.entry(ctx, id)
+		e, err := s.entry(ctx, id, false)
 		if err != nil {
 			return nil, err
 		}
@@ -557,7 +562,7 @@ func (s *Service) ListEncounters(ctx context.Context, _ *encounterv1.ListEncount
 // recorded, until the encounter ends, the client goes away or the server shuts down.
 func (s *Service) WatchEncounter(req *encounterv1.WatchEncounterRequest, stream grpc.ServerStreamingServer[encounterv1.WatchEncounterResponse]) error {
 	ctx := stream.Context()
-	if _, err := s.entry(ctx, req.GetEncounterId()); err != nil {
+	if _, err := s.entry(ctx, req.GetEncounterId(), true); err != nil {
 		return err
 	}
 	from := max(req.GetFromSequence(), 1)
@@ -596,7 +601,7 @@ func (s *Service) RewindEncounter(ctx context.Context, req *encounterv1.RewindEn
 // ExportLog streams every event of the encounter recorded so far, in order.
 func (s *Service) ExportLog(req *encounterv1.ExportLogRequest, stream grpc.ServerStreamingServer[encounterv1.ExportLogResponse]) error {
 	ctx := stream.Context()
-	if _, err := s.entry(ctx, req.GetEncounterId()); err != nil {
+	if _, err := s.entry(ctx, req.GetEncounterId(), false); err != nil {
 		return err
 	}
 	recs, err := s.events.Load(ctx, req.GetEncounterId(), 0)
