@@ -2,16 +2,20 @@ package encounter_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/fray-rpg/fray/services/encounter/store"
+	"github.com/fray-rpg/fray/services/platform"
 	"github.com/fray-rpg/fray/services/platform/natstest"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
 )
 
 func TestLimitsRefuseCleanlyAndLoseNothing(t *testing.T) {
@@ -67,4 +71,24 @@ func TestStreamDeniesDeleteAndPurge(t *testing.T) {
 	recs, err := st.Load(context.Background(), id, 0)
 	require.NoError(t, err)
 	require.Len(t, recs, 1, "the record is still there")
+}
+
+func TestCacheIsBoundedAndReloads(t *testing.T) {
+	b := store.NewMemory()
+	reg := systems.Registry()
+	svc := encounter.New(b, b, encounter.LocalDecider{Registry: reg}, reg, encounter.Options{MaxCached: 3, Snapshots: b})
+	ctx := metadata.NewIncomingContext(context.Background(), metadata.Pairs(platform.PrincipalKey, "gm"))
+	var ids []string
+	for i := range 6 {
+		r, err := svc.CreateEncounter(ctx, &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: fmt.Sprint("E", i), RuleSystem: "loss"}})
+		require.NoError(t, err)
+		ids = append(ids, r.GetEncounterId())
+		require.LessOrEqual(t, svc.Cached(), 3)
+	}
+	for i, id := range ids { // every one still answers, from the log when it was dropped
+		got, err := svc.GetEncounter(ctx, &encounterv1.GetEncounterRequest{EncounterId: id})
+		require.NoError(t, err)
+		require.Equal(t, fmt.Sprint("E", i), got.GetState().GetName())
+		require.LessOrEqual(t, svc.Cached(), 3)
+	}
 }

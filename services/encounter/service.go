@@ -71,6 +71,9 @@ type Options struct {
 	MaxEvents uint64
 	// MaxBatchBytes is the largest encoded record of one command's events (default 512 KiB).
 	MaxBatchBytes int
+	// MaxCached encounters are kept in memory (default 10,000); past it, one is dropped, to be
+	// loaded again (snapshot + tail) when next needed.
+	MaxCached int
 }
 
 // Service implements EncounterService.
@@ -119,7 +122,17 @@ func New(events store.Log, seeds store.Seeds, decider Decider, reg *engine.Regis
 	if opts.MaxBatchBytes == 0 {
 		opts.MaxBatchBytes = DefaultMaxBatchBytes
 	}
+	if opts.MaxCached <= 0 {
+		opts.MaxCached = 10_000
+	}
 	return &Service{log: opts.Log, events: events, seeds: seeds, decider: decider, reg: reg, opts: opts, cache: map[string]*entry{}}
+}
+
+// Cached is the number of encounters held in memory.
+func (s *Service) Cached() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.cache)
 }
 
 // Limits on what a client may send and what an encounter may hold.
@@ -174,6 +187,12 @@ func (s *Service) entry(ctx context.Context, id string, fresh bool) (*entry, err
 	s.mu.Lock()
 	e, ok := s.cache[id]
 	if !ok {
+		for other := range s.cache { // map order is random: drop any one
+			if len(s.cache) < s.opts.MaxCached {
+				break
+			}
+			delete(s.cache, other)
+		}
 		e = &entry{}
 		s.cache[id] = e
 	}
