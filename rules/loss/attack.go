@@ -338,6 +338,9 @@ func decideAttack(st *encounterv1.EncounterState, f fighter, a *lossv1.Attack, e
 	events := one(&lossv1.Event{Kind: &lossv1.Event_AttackRolled{AttackRolled: ar}})
 	for i, x := range targets {
 		b := blowOf(f, x, ar, i, w, second)
+		if len(targets) == 1 && second != nil {
+			b.second = second
+		}
 		switch {
 		case !res.GetSuccess():
 			events = append(events, miss(b, "the attack fails"))
@@ -360,6 +363,8 @@ type blow struct {
 	sit        *lossv1.Situation
 	phase      int32
 	explosive  bool
+	// second: Two weapons on a single target, whose second weapon strikes too (LOS-070).
+	second *lossv1.Weapon
 }
 
 func blowOf(att, t fighter, ar *lossv1.AttackRolled, i int, w, second *lossv1.Weapon) blow {
@@ -447,12 +452,27 @@ func hit(st *encounterv1.EncounterState, b blow, cancelled int32, halve bool, ro
 	}
 	d.LevelsLost = max(0, d.Total-d.Armour-d.Shield)
 	r.Damage = d
-	if b.t.isSbire() {
-		r.Health = max(0, r.Health-d.LevelsLost)
-		r.TargetOut = r.TargetOut || r.Health == 0
-		return out("")
+	applyLevels(st, b, r, stand, d.LevelsLost)
+	if b.second != nil && !r.GetTargetOut() { // LOS-070: the second weapon on the same target
+		rr := roller.Roll(dice.Expr{Count: 1, Sides: 10, Explode: options(st).GetExplodeDamageD10()})
+		d2 := &lossv1.Damage{Roll: rr, WeaponDamage: b.second.GetDamage(), Total: rr.GetTotal() + b.second.GetDamage(), Armour: d.Armour, Shield: d.Shield}
+		if halve || beyond {
+			d2.Total /= 2
+		}
+		d2.LevelsLost = max(0, d2.Total-d2.Armour-d2.Shield)
+		r.SecondDamage = d2
+		applyLevels(st, b, r, stand, d2.LevelsLost)
 	}
-	lost := d.LevelsLost
+	return out("")
+}
+
+// applyLevels takes NS levels off the target's track in r (LOS-021, LOS-022, LOS-024, LOS-073).
+func applyLevels(st *encounterv1.EncounterState, b blow, r *lossv1.AttackResolved, stand []E, lost int32) {
+	if b.t.isSbire() {
+		r.Health = max(0, r.Health-lost)
+		r.TargetOut = r.TargetOut || r.Health == 0
+		return
+	}
 	if has(stand, effZone) { // LOS-073: no mortal wound
 		lost = min(lost, r.Light+r.Grave+r.Fatal-1)
 	}
@@ -465,7 +485,6 @@ func hit(st *encounterv1.EncounterState, b blow, cancelled int32, halve bool, ro
 		r.TargetOut = true
 		r.TargetDying = options(st).GetDyingAtZeroFatal() // LOS-023
 	}
-	return out("")
 }
 
 // defenceScore is what a reaction Tests with, and why it cannot be made.
@@ -567,6 +586,11 @@ func decideReact(st *encounterv1.EncounterState, id string, r *lossv1.React, env
 	}
 	b := blow{att: att, t: d, w: w, effects: p.GetExploits(), withDamage: p.GetWithDamage(), manoeuvre: p.GetManoeuvre(),
 		sit: p.GetSituation(), phase: p.GetPhase(), explosive: p.GetExplosive()}
+	if p.GetSecondWeapon() != "" {
+		if b.second, err = weaponOf(att, p.GetSecondWeapon()); err != nil {
+			return nil, err
+		}
+	}
 	dr := &lossv1.DefenceRolled{DefenderId: id, Reaction: r.GetReaction(), AttackerId: att.id()}
 	if r.GetReaction() == lossv1.Reaction_REACTION_NONE {
 		return []*encounterv1.Event{lossEvent(&lossv1.Event{Kind: &lossv1.Event_DefenceRolled{DefenceRolled: dr}}), hit(st, b, 0, false, env.Dice)}, nil

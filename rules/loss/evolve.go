@@ -228,6 +228,9 @@ func evolveLoss(st *encounterv1.EncounterState, s *lossv1.State, e *lossv1.Event
 				Explosive: w.GetExplosive(), BlowWeapon: blowWeapon, Counter: a.GetCounter(), Manoeuvre: a.GetManoeuvre(),
 				WithDamage: a.GetWithDamage(), Phase: f.cs.GetActionPoints() + a.GetActionPointsSpent(),
 			}
+			if len(targets) == 1 && has(a.GetExploits(), effTwo) {
+				pa.SecondWeapon = a.GetSecondWeapon() // LOS-070: both weapons on one target
+			}
 			s.Queued = append(s.Queued, pa)
 		}
 		nextPending(s)

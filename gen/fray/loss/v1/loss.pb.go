@@ -3196,7 +3196,9 @@ type PendingAttack struct {
 	// The attacker's phase when it attacked (LOS-110).
 	Phase int32 `protobuf:"varint,13,opt,name=phase,proto3" json:"phase,omitempty"`
 	// A pursuit action waiting for the target's dodge (LOS-102…LOS-106).
-	Pursuit       PursuitKind `protobuf:"varint,14,opt,name=pursuit,proto3,enum=fray.loss.v1.PursuitKind" json:"pursuit,omitempty"`
+	Pursuit PursuitKind `protobuf:"varint,14,opt,name=pursuit,proto3,enum=fray.loss.v1.PursuitKind" json:"pursuit,omitempty"`
+	// Two weapons on one target: the second weapon strikes it too (LOS-070).
+	SecondWeapon  string `protobuf:"bytes,15,opt,name=second_weapon,json=secondWeapon,proto3" json:"second_weapon,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3327,6 +3329,13 @@ func (x *PendingAttack) GetPursuit() PursuitKind {
 		return x.Pursuit
 	}
 	return PursuitKind_PURSUIT_KIND_UNSPECIFIED
+}
+
+func (x *PendingAttack) GetSecondWeapon() string {
+	if x != nil {
+		return x.SecondWeapon
+	}
+	return ""
 }
 
 // State is the Loss part of an encounter's state.
@@ -4286,7 +4295,9 @@ type AttackResolved struct {
 	// The attacker's phase when it attacked (LOS-110).
 	AttackerPhase int32 `protobuf:"varint,15,opt,name=attacker_phase,json=attackerPhase,proto3" json:"attacker_phase,omitempty"`
 	// A grab or a trip that landed.
-	Manoeuvre     Manoeuvre `protobuf:"varint,16,opt,name=manoeuvre,proto3,enum=fray.loss.v1.Manoeuvre" json:"manoeuvre,omitempty"`
+	Manoeuvre Manoeuvre `protobuf:"varint,16,opt,name=manoeuvre,proto3,enum=fray.loss.v1.Manoeuvre" json:"manoeuvre,omitempty"`
+	// Two weapons on one target: the second weapon's damage (LOS-070).
+	SecondDamage  *Damage `protobuf:"bytes,17,opt,name=second_damage,json=secondDamage,proto3" json:"second_damage,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -4431,6 +4442,13 @@ func (x *AttackResolved) GetManoeuvre() Manoeuvre {
 		return x.Manoeuvre
 	}
 	return Manoeuvre_MANOEUVRE_UNSPECIFIED
+}
+
+func (x *AttackResolved) GetSecondDamage() *Damage {
+	if x != nil {
+		return x.SecondDamage
+	}
+	return nil
 }
 
 type Passed struct {
@@ -5699,7 +5717,7 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\x05R\x05value:\x028\x01\x1a9\n" +
 	"\vFeintsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\x05R\x05value:\x028\x01\"\x98\x04\n" +
+	"\x05value\x18\x02 \x01(\x05R\x05value:\x028\x01\"\xbd\x04\n" +
 	"\rPendingAttack\x12\x1f\n" +
 	"\vattacker_id\x18\x01 \x01(\tR\n" +
 	"attackerId\x12\x1f\n" +
@@ -5721,7 +5739,8 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"\vwith_damage\x18\f \x01(\bR\n" +
 	"withDamage\x12\x14\n" +
 	"\x05phase\x18\r \x01(\x05R\x05phase\x123\n" +
-	"\apursuit\x18\x0e \x01(\x0e2\x19.fray.loss.v1.PursuitKindR\apursuit\"\xdb\x03\n" +
+	"\apursuit\x18\x0e \x01(\x0e2\x19.fray.loss.v1.PursuitKindR\apursuit\x12#\n" +
+	"\rsecond_weapon\x18\x0f \x01(\tR\fsecondWeapon\"\xdb\x03\n" +
 	"\x05State\x12\x12\n" +
 	"\x04tour\x18\x01 \x01(\x05R\x04tour\x12\x1a\n" +
 	"\bsequence\x18\x02 \x01(\x05R\bsequence\x12C\n" +
@@ -5824,7 +5843,7 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"\x06armour\x18\x04 \x01(\x05R\x06armour\x12\x16\n" +
 	"\x06shield\x18\x05 \x01(\x05R\x06shield\x12\x1f\n" +
 	"\vlevels_lost\x18\x06 \x01(\x05R\n" +
-	"levelsLost\"\x98\x04\n" +
+	"levelsLost\"\xd3\x04\n" +
 	"\x0eAttackResolved\x12\x1f\n" +
 	"\vattacker_id\x18\x01 \x01(\tR\n" +
 	"attackerId\x12\x1b\n" +
@@ -5844,7 +5863,8 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"\x04note\x18\r \x01(\tR\x04note\x12\x16\n" +
 	"\x06halved\x18\x0e \x01(\bR\x06halved\x12%\n" +
 	"\x0eattacker_phase\x18\x0f \x01(\x05R\rattackerPhase\x125\n" +
-	"\tmanoeuvre\x18\x10 \x01(\x0e2\x17.fray.loss.v1.ManoeuvreR\tmanoeuvre\"Y\n" +
+	"\tmanoeuvre\x18\x10 \x01(\x0e2\x17.fray.loss.v1.ManoeuvreR\tmanoeuvre\x129\n" +
+	"\rsecond_damage\x18\x11 \x01(\v2\x14.fray.loss.v1.DamageR\fsecondDamage\"Y\n" +
 	"\x06Passed\x12!\n" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12,\n" +
 	"\x12action_points_left\x18\x02 \x01(\x05R\x10actionPointsLeft\"K\n" +
@@ -6173,33 +6193,34 @@ var file_fray_loss_v1_loss_proto_depIdxs = []int32{
 	43, // 67: fray.loss.v1.AttackResolved.damage:type_name -> fray.loss.v1.Damage
 	4,  // 68: fray.loss.v1.AttackResolved.effects:type_name -> fray.loss.v1.ExploitEffect
 	6,  // 69: fray.loss.v1.AttackResolved.manoeuvre:type_name -> fray.loss.v1.Manoeuvre
-	8,  // 70: fray.loss.v1.SimpleActed.kind:type_name -> fray.loss.v1.SimpleKind
-	9,  // 71: fray.loss.v1.DyingResolved.choice:type_name -> fray.loss.v1.DyingChoice
-	35, // 72: fray.loss.v1.PursuitStarted.pursuit:type_name -> fray.loss.v1.Pursuit
-	10, // 73: fray.loss.v1.PursuitActed.kind:type_name -> fray.loss.v1.PursuitKind
-	38, // 74: fray.loss.v1.PursuitActed.test:type_name -> fray.loss.v1.TestResult
-	38, // 75: fray.loss.v1.PursuitActed.dodge:type_name -> fray.loss.v1.TestResult
-	38, // 76: fray.loss.v1.PursuitActed.shot:type_name -> fray.loss.v1.TestResult
-	37, // 77: fray.loss.v1.Event.tour_started:type_name -> fray.loss.v1.TourStarted
-	40, // 78: fray.loss.v1.Event.attack_rolled:type_name -> fray.loss.v1.AttackRolled
-	42, // 79: fray.loss.v1.Event.defence_rolled:type_name -> fray.loss.v1.DefenceRolled
-	44, // 80: fray.loss.v1.Event.attack_resolved:type_name -> fray.loss.v1.AttackResolved
-	45, // 81: fray.loss.v1.Event.passed:type_name -> fray.loss.v1.Passed
-	46, // 82: fray.loss.v1.Event.declared:type_name -> fray.loss.v1.Declared
-	47, // 83: fray.loss.v1.Event.waited:type_name -> fray.loss.v1.Waited
-	48, // 84: fray.loss.v1.Event.aimed:type_name -> fray.loss.v1.Aimed
-	49, // 85: fray.loss.v1.Event.simple_acted:type_name -> fray.loss.v1.SimpleActed
-	50, // 86: fray.loss.v1.Event.disaster_declared:type_name -> fray.loss.v1.DisasterDeclared
-	51, // 87: fray.loss.v1.Event.dying_resolved:type_name -> fray.loss.v1.DyingResolved
-	52, // 88: fray.loss.v1.Event.pursuit_started:type_name -> fray.loss.v1.PursuitStarted
-	53, // 89: fray.loss.v1.Event.pursuit_acted:type_name -> fray.loss.v1.PursuitActed
-	54, // 90: fray.loss.v1.Event.free_raises_granted:type_name -> fray.loss.v1.FreeRaisesGranted
-	32, // 91: fray.loss.v1.State.CombatantsEntry.value:type_name -> fray.loss.v1.CombatantState
-	92, // [92:92] is the sub-list for method output_type
-	92, // [92:92] is the sub-list for method input_type
-	92, // [92:92] is the sub-list for extension type_name
-	92, // [92:92] is the sub-list for extension extendee
-	0,  // [0:92] is the sub-list for field type_name
+	43, // 70: fray.loss.v1.AttackResolved.second_damage:type_name -> fray.loss.v1.Damage
+	8,  // 71: fray.loss.v1.SimpleActed.kind:type_name -> fray.loss.v1.SimpleKind
+	9,  // 72: fray.loss.v1.DyingResolved.choice:type_name -> fray.loss.v1.DyingChoice
+	35, // 73: fray.loss.v1.PursuitStarted.pursuit:type_name -> fray.loss.v1.Pursuit
+	10, // 74: fray.loss.v1.PursuitActed.kind:type_name -> fray.loss.v1.PursuitKind
+	38, // 75: fray.loss.v1.PursuitActed.test:type_name -> fray.loss.v1.TestResult
+	38, // 76: fray.loss.v1.PursuitActed.dodge:type_name -> fray.loss.v1.TestResult
+	38, // 77: fray.loss.v1.PursuitActed.shot:type_name -> fray.loss.v1.TestResult
+	37, // 78: fray.loss.v1.Event.tour_started:type_name -> fray.loss.v1.TourStarted
+	40, // 79: fray.loss.v1.Event.attack_rolled:type_name -> fray.loss.v1.AttackRolled
+	42, // 80: fray.loss.v1.Event.defence_rolled:type_name -> fray.loss.v1.DefenceRolled
+	44, // 81: fray.loss.v1.Event.attack_resolved:type_name -> fray.loss.v1.AttackResolved
+	45, // 82: fray.loss.v1.Event.passed:type_name -> fray.loss.v1.Passed
+	46, // 83: fray.loss.v1.Event.declared:type_name -> fray.loss.v1.Declared
+	47, // 84: fray.loss.v1.Event.waited:type_name -> fray.loss.v1.Waited
+	48, // 85: fray.loss.v1.Event.aimed:type_name -> fray.loss.v1.Aimed
+	49, // 86: fray.loss.v1.Event.simple_acted:type_name -> fray.loss.v1.SimpleActed
+	50, // 87: fray.loss.v1.Event.disaster_declared:type_name -> fray.loss.v1.DisasterDeclared
+	51, // 88: fray.loss.v1.Event.dying_resolved:type_name -> fray.loss.v1.DyingResolved
+	52, // 89: fray.loss.v1.Event.pursuit_started:type_name -> fray.loss.v1.PursuitStarted
+	53, // 90: fray.loss.v1.Event.pursuit_acted:type_name -> fray.loss.v1.PursuitActed
+	54, // 91: fray.loss.v1.Event.free_raises_granted:type_name -> fray.loss.v1.FreeRaisesGranted
+	32, // 92: fray.loss.v1.State.CombatantsEntry.value:type_name -> fray.loss.v1.CombatantState
+	93, // [93:93] is the sub-list for method output_type
+	93, // [93:93] is the sub-list for method input_type
+	93, // [93:93] is the sub-list for extension type_name
+	93, // [93:93] is the sub-list for extension extendee
+	0,  // [0:93] is the sub-list for field type_name
 }
 
 func init() { file_fray_loss_v1_loss_proto_init() }
