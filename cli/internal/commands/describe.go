@@ -582,6 +582,9 @@ func (n *Names) resolvedText(r *lossv1.AttackResolved) string {
 			s += fmt.Sprintf(", shield %d", d.GetShield())
 		}
 		s += fmt.Sprintf(" → %d NS lost", d.GetLevelsLost())
+		if d2 := r.GetSecondDamage(); d2 != nil { // LOS-070: the second weapon on the same target
+			s += fmt.Sprintf(", and the second weapon %s%+d = %d → %d NS lost", rollText(d2.GetRoll()), d2.GetWeaponDamage(), d2.GetTotal(), d2.GetLevelsLost())
+		}
 		switch {
 		case r.GetLight()+r.GetGrave()+r.GetFatal() > 0:
 			s += fmt.Sprintf("; %s has NS light %d, grave %d, fatal %d", target, r.GetLight(), r.GetGrave(), r.GetFatal())

@@ -72,6 +72,15 @@ func TestDescribeLOST02(t *testing.T) {
 			Damage:    &lossv1.Damage{Roll: &dicev1.Roll{Expression: "3d10", Faces: []int32{6, 3, 9}, Total: 18}, WeaponDamage: 3, Total: 21, Armour: 1, LevelsLost: 20},
 			TargetOut: true,
 		})))
+	// LOS-070: both weapons on one target.
+	require.Equal(t, "#15 Diego hits Le malfrat with 2 Exploits standing (two weapons): damage d10[5]+2 = 7 → 7 NS lost, and the second weapon d10[4]+3 = 7 → 7 NS lost; Le malfrat has NS light 0, grave 1, fatal 5",
+		names.Describe(attackResolved(15, &lossv1.AttackResolved{
+			AttackerId: "diego", TargetId: "ruffian", Hit: true, ExploitsStanding: 2,
+			Effects:      []lossv1.ExploitEffect{lossv1.ExploitEffect_EXPLOIT_EFFECT_TWO_WEAPONS},
+			Damage:       &lossv1.Damage{Roll: d10(5), WeaponDamage: 2, Total: 7, LevelsLost: 7},
+			SecondDamage: &lossv1.Damage{Roll: d10(4), WeaponDamage: 3, Total: 7, LevelsLost: 7},
+			Grave:        1, Fatal: 5,
+		})))
 }
 
 func TestDescribeOtherLossEvents(t *testing.T) {
