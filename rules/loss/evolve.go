@@ -156,6 +156,15 @@ func evolveLoss(st *encounterv1.EncounterState, s *lossv1.State, e *lossv1.Event
 		}
 		return f, err
 	}
+	switch e.GetKind().(type) { // a Disaster follows the failed Exploit at once (LOS-006)
+	case *lossv1.Event_AttackRolled, *lossv1.Event_DefenceRolled, *lossv1.Event_Passed, *lossv1.Event_Waited,
+		*lossv1.Event_Aimed, *lossv1.Event_SimpleActed, *lossv1.Event_Declared:
+		s.FailedExploitBy = ""
+	case *lossv1.Event_PursuitActed:
+		if !e.GetPursuitActed().GetResolves() {
+			s.FailedExploitBy = ""
+		}
+	}
 	switch k := e.GetKind().(type) {
 	case *lossv1.Event_TourStarted:
 		t := k.TourStarted
