@@ -251,6 +251,11 @@ func (f *fight) finish(seed []byte, natsURL, resolverAddr string) {
 	for _, r := range rolls {
 		require.NoError(t, dice.Verify(revealed, r))
 	}
+	// The whole log audits: every roll re-derived, every command decided again (issue 4).
+	rep, err := systems.Registry().Audit(f.events)
+	require.NoError(t, err)
+	require.Equal(t, len(f.events), rep.Events)
+	require.Equal(t, len(rolls), rep.Rolls)
 	tampered := proto.CloneOf(rolls[len(rolls)-1])
 	tampered.Faces[0] = tampered.Faces[0]%10 + 1
 	require.Error(t, dice.Verify(revealed, tampered), "a changed face is caught")
