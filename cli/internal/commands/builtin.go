@@ -3,11 +3,6 @@ package commands
 // The client subcommands, in the order the usage lists them. `fray dev` registers itself from
 // elsewhere (see cmd/fray/main.go).
 func init() {
-	Register("replay", "print an encounter's log in plain language, and its state as of an event (reads NATS)", runReplay)
-	Register("audit", "verify an ended encounter's log, or tail every event (reads NATS)", runAudit)
-	Register("export", "write an encounter's log as JSON lines (reads NATS)", runExport)
-	Register("import", "load an exported log into NATS", runImport)
-	Register("rewind", "return an encounter to an earlier event (GM)", runRewind)
 	Register("create", "create an encounter and print its id", runCreate)
 	Register("add", "add combatants from sheet files (YAML or JSON)", runAdd)
 	Register("start", "start the fight", runStart)
@@ -34,4 +29,9 @@ func init() {
 	Register("list", "list the encounters", runList)
 	Register("rulesets", "list the rule systems", runRulesets)
 	Register("roll", "roll dice notation (3d10+4, 1d10!)", runRoll)
+	Register("replay", "print an encounter's log in plain language, and its state as of an event (reads NATS)", runReplay)
+	Register("audit", "verify an ended encounter's log, or tail every event (reads NATS)", runAudit)
+	Register("export", "write an encounter's log as JSON lines (reads NATS)", runExport)
+	Register("import", "load an exported log into NATS", runImport)
+	Register("rewind", "return an encounter to an earlier event (GM)", runRewind)
 }
