@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/engine"
@@ -378,15 +379,17 @@ func Tail(ctx context.Context, js jetstream.JetStream, stream, durable string, l
 	if err != nil {
 		return fmt.Errorf("consumer %s: %w", durable, err)
 	}
-	it, err := cons.Messages()
-	if err != nil {
-		return err
-	}
-	defer it.Stop()
-	stop := context.AfterFunc(ctx, it.Stop)
-	defer stop()
+	// One message per pull, so that no pull request is left waiting on the server when the
+	// tail stops: a message it took would only come back after the ack wait.
 	for n := 0; limit == 0 || n < limit; n++ {
-		m, err := it.Next()
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		m, err := cons.Next(jetstream.FetchMaxWait(2 * time.Second))
+		if errors.Is(err, nats.ErrTimeout) || errors.Is(err, jetstream.ErrNoMessages) {
+			n--
+			continue
+		}
 		if err != nil {
 			return err
 		}
