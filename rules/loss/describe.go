@@ -215,12 +215,23 @@ func (System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.Lega
 		if !canAttack || (f.sh.GetMounted() && w.GetHeavy()) {
 			break
 		}
+		reach := targets
+		if !isRanged(w) { // LOS-051: at most five melee attackers on one combatant in a Tour
+			reach = slices.DeleteFunc(slices.Clone(targets), func(id string) bool {
+				t, _ := fighterOf(st, id)
+				n := t.cs.GetMeleeAttackers()
+				return len(n) >= MaxMeleeAttackers && !slices.Contains(n, f.id())
+			})
+		}
+		if len(reach) == 0 {
+			continue
+		}
 		if c := f.cost(attackCost(f, w)); c <= ap {
-			add("attack", "attack with "+w.GetName(), c, "LOS-035", targets, w.GetName())
+			add("attack", "attack with "+w.GetName(), c, "LOS-035", reach, w.GetName())
 		}
 		if w.GetAssautDamage() > 0 && !f.cs.GetAssautUsed() && !isRanged(w) {
 			if c := f.cost(AssautCost); c <= ap {
-				add("assaut", "charge with "+w.GetName()+" (1 Exploit)", c, "LOS-061", targets, w.GetName())
+				add("assaut", "charge with "+w.GetName()+" (1 Exploit)", c, "LOS-061", reach, w.GetName())
 			}
 		}
 		if isRanged(w) {

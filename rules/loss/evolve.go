@@ -334,7 +334,7 @@ func evolveLoss(st *encounterv1.EncounterState, s *lossv1.State, e *lossv1.Event
 			return err
 		}
 		f.cs.Passed = true
-		acted(st, s, f, false)
+		f.cs.OwedPhase = 0 // passing is no action: Zigzags hold (LOS-107)
 	case *lossv1.Event_Declared:
 		f, err := get(k.Declared.GetCombatantId())
 		if err != nil {

@@ -881,6 +881,15 @@ func TestLOS107ZigzagsDifficulty(t *testing.T) {
 		require.Equal(t, c.malus, modSum(a.GetTest().GetDifficultyModifiers(), "LOS-107"))
 	}
 
+	t.Run("passing is no action: the Zigzags hold", func(t *testing.T) {
+		f := chase(t, nil, 2, 3, 5)               // Diego 11, the vigile 10
+		f.do("david", zigzag("diego", 0, nil), 4) // Diego 9
+		f.do(gm, moveCloser("vigile", 0), 1)      // the vigile 8
+		f.do("david", pass("diego"))
+		require.Equal(t, int32(2), f.pursuit().GetZigzag())
+		evs := f.do(gm, moveCloser("vigile", 0), 1)
+		require.Equal(t, int32(15+2), pursuitActed(t, evs).GetTest().GetDifficulty())
+	})
 	t.Run("failed", func(t *testing.T) {
 		f := chase(t, nil, 2, 3, 5)
 		evs := f.do("david", zigzag("diego", 0, nil), 3) // 14

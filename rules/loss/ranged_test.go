@@ -829,6 +829,17 @@ func TestLOS051AtMostFiveMeleeAttackers(t *testing.T) {
 		f.do(gm, attackWith(fmt.Sprintf("b%d", i), "diego", "dague", 0, nil, false), 1) // 11: misses
 	}
 	f.refuse(gm, attackWith("b6", "diego", "dague", 0, nil, false), engine.CodePrecondition, "LOS-051", "Diego", "5")
+	// What the sixth may do says the same: Diego is no target for its dague, only its fronde.
+	legal, err := f.reg.Legal(f.st, "b6")
+	require.NoError(t, err)
+	targets := map[string][]string{}
+	for _, l := range legal {
+		if l.GetName() == "attack" {
+			targets[l.GetWeapon()] = l.GetTargets()
+		}
+	}
+	require.NotContains(t, targets["dague"], "diego")
+	require.Contains(t, targets["fronde"], "diego")
 	ar := rgRolled(t, f.do(gm, rgShoot("b6", "diego", "fronde", 15), 1)) // a shot is not a melee attack
 	require.Equal(t, int32(20), ar.GetTest().GetDifficulty())
 	f.do(gm, attackWith("b1", "diego", "dague", 0, nil, false), 1) // one of the five strikes again
