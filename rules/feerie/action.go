@@ -175,7 +175,8 @@ func closeDeclarations(sys System, st *encounterv1.EncounterState, evs []*encoun
 	}
 	any := false
 	for _, f := range fighters(next) {
-		if f.able() && !f.cs.GetHasDeclared() {
+		// One held by a surprise that forbids all activity has nothing to declare (FEE-082).
+		if f.able() && !f.cs.GetHasDeclared() && !f.cs.GetSurpriseNoActivity() {
 			return nil
 		}
 		any = any || f.able()

@@ -1100,3 +1100,23 @@ func TestSqWhatIsAChange(t *testing.T) {
 	f.declare([]sqD{{"x", sqMelee("y", "épée")}, {"y", sqPassive()}, {"z", sqPassive()}}, 0, 0, 0)
 	f.refuse(sqChange("x", sqMelee("z", "épée")), engine.CodeInvalid, "FEE-070", "Xavière")
 }
+
+// FEE-082: one held by a surprise that forbids all activity has nothing to declare: the others'
+// declarations alone open the countdown, and it still rolls Initiative with its −8.
+func TestSqSurpriseNeedsNoDeclaration(t *testing.T) {
+	f := sqNew(t, sqPlain("v", "Violette", 12), sqPlain("a", "Ambroise", 10))
+	f.do(sqSurprise("v", 1, true))
+	cs := f.declare([]sqD{{"a", sqMelee("v")}}, 6, 2)
+	v := sqInit(t, cs, "v")
+	require.False(t, v.GetCanAct())
+	require.Equal(t, int32(12-8+6), v.GetResult().GetTotal())
+	f.refuse(sqAct("v", nil, nil), engine.CodePrecondition, "FEE-082", "Violette")
+	f.act("a", nil)
+	f.advance(0, 0)
+	f.nextAction()
+	// The surprise is over: Violette must declare again before the countdown opens.
+	evs := f.do(sqDeclare("a", sqMelee("v")))
+	sqNone(t, evs, (*feeriev1.Event).GetCountdownStarted)
+	f.declare([]sqD{{"v", sqMelee("a")}}, 0, 0)
+	f.replays()
+}
