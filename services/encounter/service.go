@@ -25,6 +25,7 @@ import (
 	"github.com/google/uuid"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/timestamppb"
@@ -581,11 +582,18 @@ func (s *Service) ListEncounters(ctx context.Context, _ *encounterv1.ListEncount
 // recorded, until the encounter ends, the client goes away or the server shuts down.
 func (s *Service) WatchEncounter(req *encounterv1.WatchEncounterRequest, stream grpc.ServerStreamingServer[encounterv1.WatchEncounterResponse]) error {
 	ctx := stream.Context()
-	if _, err := s.entry(ctx, req.GetEncounterId(), true); err != nil {
+	e, err := s.entry(ctx, req.GetEncounterId(), true)
+	if err != nil {
 		return err
 	}
 	from := max(req.GetFromSequence(), 1)
-	err := s.events.Watch(ctx, req.GetEncounterId(), 0, func(r store.Record) error {
+	start := s.watchStart(ctx, req.GetEncounterId(), e, from)
+	// The headers tell the client the watch is under way: nothing recorded from now on can
+	// be missed, even if no event comes for a while.
+	if err := stream.SendHeader(metadata.MD{}); err != nil {
+		return err
+	}
+	err = s.events.Watch(ctx, req.GetEncounterId(), start, func(r store.Record) error {
 		for _, ev := range r.Batch.GetEvents() {
 			if ev.GetSequence() < from {
 				continue
@@ -606,6 +614,23 @@ func (s *Service) WatchEncounter(req *encounterv1.WatchEncounterRequest, stream 
 		return unavailable(err)
 	}
 	return nil
+}
+
+// watchStart is the log position after which a watch from event sequence from must read:
+// the encounter's last record for a watch of what comes next, the latest snapshot's record
+// when from is past it, otherwise the start. Events before from in the first records read
+// are skipped.
+func (s *Service) watchStart(ctx context.Context, id string, e *entry, from uint64) uint64 {
+	e.mu.Lock()
+	seq, pos := e.state.GetSequence(), e.position
+	e.mu.Unlock()
+	if from > seq {
+		return pos
+	}
+	if snap := s.snapshot(ctx, id); snap != nil && from > snap.GetState().GetSequence() {
+		return snap.GetPosition()
+	}
+	return 0
 }
 
 func (s *Service) RewindEncounter(ctx context.Context, req *encounterv1.RewindEncounterRequest) (*encounterv1.RewindEncounterResponse, error) {
