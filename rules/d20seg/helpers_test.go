@@ -6,8 +6,8 @@ import (
 	d20segv1 "github.com/fray-rpg/fray/gen/fray/d20seg/v1"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/d20seg"
-	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/engine/enginetest"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
 )
@@ -44,17 +44,11 @@ func newFight(t *testing.T, opts *d20segv1.Options, cs ...*encounterv1.Combatant
 // panic).
 func (f *fight) decide(actor string, cmd *encounterv1.Command, faces ...int32) ([]*encounterv1.Event, error) {
 	f.t.Helper()
-	d := dice.NewFixed(faces...)
-	evs, err := f.reg.Decide(f.st, cmd, engine.Env{Actor: actor, Dice: d, Seed: make([]byte, dice.SeedSize)})
-	if err != nil {
-		return nil, err
+	evs, err := enginetest.Decide(f.t, f.reg, f.st, actor, cmd, faces...)
+	if err == nil {
+		f.log = append(f.log, evs...)
 	}
-	for _, ev := range evs {
-		require.NoError(f.t, f.reg.Evolve(f.st, ev))
-	}
-	f.log = append(f.log, evs...)
-	require.Zero(f.t, d.Left(), "the command rolled fewer dice than the faces given")
-	return evs, nil
+	return evs, err
 }
 
 func (f *fight) do(actor string, cmd *encounterv1.Command, faces ...int32) []*encounterv1.Event {
@@ -76,26 +70,13 @@ func (f *fight) start(faces ...int32) *d20segv1.CombatStarted {
 // that no die is rolled and that the state is untouched.
 func (f *fight) refuse(actor string, cmd *encounterv1.Command, code engine.Code, rule string, names ...string) *engine.RuleError {
 	f.t.Helper()
-	before := proto.CloneOf(f.st)
-	_, err := f.decide(actor, cmd)
-	require.Error(f.t, err)
-	re, ok := engine.AsRuleError(err)
-	require.True(f.t, ok, "%v is not a RuleError", err)
-	require.Equal(f.t, code, re.Code, "code of %q", re.Msg)
-	require.Equal(f.t, rule, re.Rule, "rule of %q", re.Msg)
-	for _, n := range names {
-		require.Contains(f.t, re.Msg, n)
-	}
-	require.True(f.t, proto.Equal(before, f.st), "a refused command changes nothing")
-	return re
+	return enginetest.Refuse(f.t, f.reg, f.st, actor, cmd, code, rule, names...)
 }
 
 // replay folds the log from scratch and checks it gives the very state the fight reached.
 func (f *fight) replay() {
 	f.t.Helper()
-	folded, err := f.reg.Fold(f.log)
-	require.NoError(f.t, err)
-	require.Equal(f.t, engine.Hash(f.st), engine.Hash(folded), "reg.Fold of the log gives the same state")
+	enginetest.Replays(f.t, f.reg, f.st, f.log)
 }
 
 func (f *fight) seg() *d20segv1.State { return f.st.GetD20Seg() }
@@ -148,26 +129,18 @@ func (f *fight) legal(id string) []string {
 // find returns the one event of evs that get picks out.
 func find[T any](t *testing.T, evs []*encounterv1.Event, get func(*d20segv1.Event) *T) *T {
 	t.Helper()
-	out := all(evs, get)
-	require.Len(t, out, 1, "events: %v", evs)
-	return out[0]
+	return enginetest.Find(t, evs, (*encounterv1.Event).GetD20Seg, get)
 }
 
-// all returns every event of evs that get picks out.
+// all returns the events of evs that get picks out, in order.
 func all[T any](evs []*encounterv1.Event, get func(*d20segv1.Event) *T) []*T {
-	var out []*T
-	for _, ev := range evs {
-		if m := get(ev.GetD20Seg()); m != nil {
-			out = append(out, m)
-		}
-	}
-	return out
+	return enginetest.All(evs, (*encounterv1.Event).GetD20Seg, get)
 }
 
 // none checks that no event of evs is of the kind get picks out.
 func none[T any](t *testing.T, evs []*encounterv1.Event, get func(*d20segv1.Event) *T) {
 	t.Helper()
-	require.Empty(t, all(evs, get), "events: %v", evs)
+	enginetest.None(t, evs, (*encounterv1.Event).GetD20Seg, get)
 }
 
 // Commands.

@@ -10,11 +10,10 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
-	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/engine/enginetest"
 	"github.com/fray-rpg/fray/rules/feerie"
 	"github.com/stretchr/testify/require"
-	"google.golang.org/protobuf/proto"
 )
 
 const sqGM = "gm"
@@ -44,17 +43,11 @@ func sqNew(t *testing.T, cs ...*encounterv1.Combatant) *sqFight {
 // must have been used.
 func (f *sqFight) decide(actor string, cmd *encounterv1.Command, faces ...int32) ([]*encounterv1.Event, error) {
 	f.t.Helper()
-	d := dice.NewFixed(faces...)
-	evs, err := f.reg.Decide(f.st, cmd, engine.Env{Actor: actor, Dice: d, Seed: make([]byte, dice.SeedSize)})
-	if err != nil {
-		return nil, err
+	evs, err := enginetest.Decide(f.t, f.reg, f.st, actor, cmd, faces...)
+	if err == nil {
+		f.log = append(f.log, evs...)
 	}
-	for _, ev := range evs {
-		require.NoError(f.t, f.reg.Evolve(f.st, ev))
-	}
-	f.log = append(f.log, evs...)
-	require.Zero(f.t, d.Left(), "the command rolled fewer dice than the faces given")
-	return evs, nil
+	return evs, err
 }
 
 func (f *sqFight) do(cmd *encounterv1.Command, faces ...int32) []*encounterv1.Event {
@@ -68,25 +61,13 @@ func (f *sqFight) do(cmd *encounterv1.Command, faces ...int32) []*encounterv1.Ev
 // and changing nothing.
 func (f *sqFight) refuse(cmd *encounterv1.Command, code engine.Code, rule string, names ...string) {
 	f.t.Helper()
-	before := proto.CloneOf(f.st)
-	_, err := f.decide(sqGM, cmd)
-	require.Error(f.t, err)
-	re, ok := engine.AsRuleError(err)
-	require.True(f.t, ok, "%v is not a RuleError", err)
-	require.Equal(f.t, code, re.Code, "code of %q", re.Msg)
-	require.Equal(f.t, rule, re.Rule, "rule of %q", re.Msg)
-	for _, n := range names {
-		require.Contains(f.t, re.Msg, n)
-	}
-	require.True(f.t, proto.Equal(before, f.st), "a refused command changes nothing")
+	enginetest.Refuse(f.t, f.reg, f.st, sqGM, cmd, code, rule, names...)
 }
 
 // replays checks that folding the log gives the same state (the same hash).
 func (f *sqFight) replays() {
 	f.t.Helper()
-	st, err := f.reg.Fold(f.log)
-	require.NoError(f.t, err)
-	require.Equal(f.t, engine.Hash(f.st), engine.Hash(st))
+	enginetest.Replays(f.t, f.reg, f.st, f.log)
 }
 
 func (f *sqFight) s() *feeriev1.State { return f.st.GetFeerie() }
@@ -229,26 +210,21 @@ func sqDice(nets ...int32) []int32 {
 
 // Events.
 
+// sqFind returns the one event of evs that get picks out.
 func sqFind[T any](t *testing.T, evs []*encounterv1.Event, get func(*feeriev1.Event) *T) *T {
 	t.Helper()
-	out := sqAll(evs, get)
-	require.Len(t, out, 1, "events: %v", evs)
-	return out[0]
+	return enginetest.Find(t, evs, (*encounterv1.Event).GetFeerie, get)
 }
 
+// sqAll returns the events of evs that get picks out, in order.
 func sqAll[T any](evs []*encounterv1.Event, get func(*feeriev1.Event) *T) []*T {
-	var out []*T
-	for _, ev := range evs {
-		if m := get(ev.GetFeerie()); m != nil {
-			out = append(out, m)
-		}
-	}
-	return out
+	return enginetest.All(evs, (*encounterv1.Event).GetFeerie, get)
 }
 
+// sqNone checks that no event of evs is of the kind get picks out.
 func sqNone[T any](t *testing.T, evs []*encounterv1.Event, get func(*feeriev1.Event) *T) {
 	t.Helper()
-	require.Empty(t, sqAll(evs, get))
+	enginetest.None(t, evs, (*encounterv1.Event).GetFeerie, get)
 }
 
 // sqMod sums the terms of a value that cite rule.

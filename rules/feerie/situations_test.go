@@ -10,8 +10,8 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
-	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/engine/enginetest"
 	"github.com/fray-rpg/fray/rules/feerie"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
@@ -44,16 +44,7 @@ func siNew(t *testing.T, cs ...*encounterv1.Combatant) *siFight {
 // every face must have been used.
 func (f *siFight) decide(cmd *encounterv1.Command, faces ...int32) ([]*encounterv1.Event, error) {
 	f.t.Helper()
-	d := dice.NewFixed(faces...)
-	evs, err := f.reg.Decide(f.st, cmd, engine.Env{Actor: siGM, Dice: d, Seed: make([]byte, dice.SeedSize)})
-	if err != nil {
-		return nil, err
-	}
-	for _, ev := range evs {
-		require.NoError(f.t, f.reg.Evolve(f.st, ev))
-	}
-	require.Zero(f.t, d.Left(), "the command rolled fewer dice than the faces given")
-	return evs, nil
+	return enginetest.Decide(f.t, f.reg, f.st, siGM, cmd, faces...)
 }
 
 func (f *siFight) do(cmd *encounterv1.Command, faces ...int32) []*encounterv1.Event {
@@ -67,17 +58,7 @@ func (f *siFight) do(cmd *encounterv1.Command, faces ...int32) []*encounterv1.Ev
 // and changing nothing.
 func (f *siFight) refuse(cmd *encounterv1.Command, code engine.Code, rule string, names ...string) {
 	f.t.Helper()
-	before := proto.CloneOf(f.st)
-	_, err := f.decide(cmd)
-	require.Error(f.t, err)
-	re, ok := engine.AsRuleError(err)
-	require.True(f.t, ok, "%v is not a RuleError", err)
-	require.Equal(f.t, code, re.Code, "code of %q", re.Msg)
-	require.Equal(f.t, rule, re.Rule, "rule of %q", re.Msg)
-	for _, n := range names {
-		require.Contains(f.t, re.Msg, n)
-	}
-	require.True(f.t, proto.Equal(before, f.st), "a refused command changes nothing")
+	enginetest.Refuse(f.t, f.reg, f.st, siGM, cmd, code, rule, names...)
 }
 
 func (f *siFight) state() *feeriev1.State { return f.st.GetFeerie() }

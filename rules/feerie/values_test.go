@@ -9,8 +9,8 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
-	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/engine/enginetest"
 	"github.com/fray-rpg/fray/rules/feerie"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
@@ -29,9 +29,7 @@ type vaFight struct {
 // replays checks that folding the log gives the same state (the same hash).
 func (f *vaFight) replays() {
 	f.t.Helper()
-	st, err := f.reg.Fold(f.log)
-	require.NoError(f.t, err)
-	require.Equal(f.t, engine.Hash(f.st), engine.Hash(st))
+	enginetest.Replays(f.t, f.reg, f.st, f.log)
 }
 
 func vaCreateCmd(opts *feeriev1.Options) *encounterv1.Command {
@@ -70,17 +68,11 @@ func vaNew(t *testing.T, opts *feeriev1.Options, cs ...*encounterv1.Combatant) *
 // must have been used.
 func (f *vaFight) decide(actor string, cmd *encounterv1.Command, faces ...int32) ([]*encounterv1.Event, error) {
 	f.t.Helper()
-	d := dice.NewFixed(faces...)
-	evs, err := f.reg.Decide(f.st, cmd, engine.Env{Actor: actor, Dice: d, Seed: make([]byte, dice.SeedSize)})
-	if err != nil {
-		return nil, err
+	evs, err := enginetest.Decide(f.t, f.reg, f.st, actor, cmd, faces...)
+	if err == nil {
+		f.log = append(f.log, evs...)
 	}
-	for _, ev := range evs {
-		require.NoError(f.t, f.reg.Evolve(f.st, ev))
-	}
-	f.log = append(f.log, evs...)
-	require.Zero(f.t, d.Left(), "the command rolled fewer dice than the faces given")
-	return evs, nil
+	return evs, err
 }
 
 // do decides cmd, which must pass, and returns its Contes de Fées events.
@@ -101,18 +93,7 @@ func (f *vaFight) do(actor string, cmd *encounterv1.Command, faces ...int32) []*
 // that no die is rolled and that the state is untouched.
 func (f *vaFight) refuse(actor string, cmd *encounterv1.Command, code engine.Code, rule string, names ...string) *engine.RuleError {
 	f.t.Helper()
-	before := proto.CloneOf(f.st)
-	_, err := f.decide(actor, cmd)
-	require.Error(f.t, err)
-	re, ok := engine.AsRuleError(err)
-	require.True(f.t, ok, "%v is not a RuleError", err)
-	require.Equal(f.t, code, re.Code, "code of %q", re.Msg)
-	require.Equal(f.t, rule, re.Rule, "rule of %q", re.Msg)
-	for _, n := range names {
-		require.Contains(f.t, re.Msg, n)
-	}
-	require.True(f.t, proto.Equal(before, f.st), "a refused command changes nothing")
-	return re
+	return enginetest.Refuse(f.t, f.reg, f.st, actor, cmd, code, rule, names...)
 }
 
 func vaCmd(id string, a *feeriev1.Action) *encounterv1.Command {

@@ -8,6 +8,7 @@ import (
 	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
 	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/engine/enginetest"
 	"github.com/fray-rpg/fray/rules/ka"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
@@ -41,17 +42,11 @@ func newFight(t *testing.T, opts *kav1.Options, cs ...*encounterv1.Combatant) *f
 // be used.
 func (f *fight) decide(actor string, cmd *encounterv1.Command, faces ...int32) ([]*encounterv1.Event, error) {
 	f.t.Helper()
-	d := dice.NewFixed(faces...)
-	evs, err := f.reg.Decide(f.st, cmd, engine.Env{Actor: actor, Dice: d, Seed: make([]byte, dice.SeedSize)})
-	if err != nil {
-		return nil, err
+	evs, err := enginetest.Decide(f.t, f.reg, f.st, actor, cmd, faces...)
+	if err == nil {
+		f.log = append(f.log, evs...)
 	}
-	for _, ev := range evs {
-		require.NoError(f.t, f.reg.Evolve(f.st, ev))
-	}
-	f.log = append(f.log, evs...)
-	require.Zero(f.t, d.Left(), "the command rolled fewer dice than the faces given")
-	return evs, nil
+	return evs, err
 }
 
 func (f *fight) do(actor string, cmd *encounterv1.Command, faces ...int32) []*encounterv1.Event {
@@ -72,18 +67,7 @@ func (f *fight) start(top ...*kav1.Card) []*encounterv1.Event {
 // names, that no card is drawn and that the state is untouched.
 func (f *fight) refuse(actor string, cmd *encounterv1.Command, code engine.Code, rule string, names ...string) *engine.RuleError {
 	f.t.Helper()
-	before := proto.CloneOf(f.st)
-	_, err := f.decide(actor, cmd)
-	require.Error(f.t, err)
-	re, ok := engine.AsRuleError(err)
-	require.True(f.t, ok, "%v is not a RuleError", err)
-	require.Equal(f.t, code, re.Code, "code of %q", re.Msg)
-	require.Equal(f.t, rule, re.Rule, "rule of %q", re.Msg)
-	for _, n := range names {
-		require.Contains(f.t, re.Msg, n)
-	}
-	require.True(f.t, proto.Equal(before, f.st), "a refused command changes nothing")
-	return re
+	return enginetest.Refuse(f.t, f.reg, f.st, actor, cmd, code, rule, names...)
 }
 
 func (f *fight) ka() *kav1.State { return f.st.GetKa() }
@@ -98,35 +82,24 @@ func (f *fight) cs(id string) *kav1.CombatantState {
 // replays checks that folding the log again gives the same state, deck included (KA-003).
 func (f *fight) replays() {
 	f.t.Helper()
-	again, err := f.reg.Fold(f.log)
-	require.NoError(f.t, err)
-	require.Equal(f.t, engine.Hash(f.st), engine.Hash(again))
-	require.True(f.t, proto.Equal(f.ka(), again.GetKa()))
+	enginetest.Replays(f.t, f.reg, f.st, f.log)
 }
 
 // find returns the one event of evs that get picks out.
 func find[T any](t *testing.T, evs []*encounterv1.Event, get func(*kav1.Event) *T) *T {
 	t.Helper()
-	out := all(evs, get)
-	require.Len(t, out, 1, "events: %v", evs)
-	return out[0]
+	return enginetest.Find(t, evs, (*encounterv1.Event).GetKa, get)
 }
 
 // all returns the events of evs that get picks out, in order.
 func all[T any](evs []*encounterv1.Event, get func(*kav1.Event) *T) []*T {
-	var out []*T
-	for _, ev := range evs {
-		if m := get(ev.GetKa()); m != nil {
-			out = append(out, m)
-		}
-	}
-	return out
+	return enginetest.All(evs, (*encounterv1.Event).GetKa, get)
 }
 
 // none checks that no event of evs is of the kind get picks out.
 func none[T any](t *testing.T, evs []*encounterv1.Event, get func(*kav1.Event) *T) {
 	t.Helper()
-	require.Empty(t, all(evs, get), "events: %v", evs)
+	enginetest.None(t, evs, (*encounterv1.Event).GetKa, get)
 }
 
 // Cards and the deck.

@@ -5,8 +5,8 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
-	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/engine/enginetest"
 	"github.com/fray-rpg/fray/rules/loss"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
@@ -40,17 +40,11 @@ func newFight(t *testing.T, opts *lossv1.Options, cs ...*encounterv1.Combatant) 
 // face must have been used: a command rolls exactly the dice its rules call for.
 func (f *fight) decide(actor string, cmd *encounterv1.Command, faces ...int32) ([]*encounterv1.Event, error) {
 	f.t.Helper()
-	d := dice.NewFixed(faces...)
-	evs, err := f.reg.Decide(f.st, cmd, engine.Env{Actor: actor, Dice: d, Seed: make([]byte, dice.SeedSize)})
-	if err != nil {
-		return nil, err
+	evs, err := enginetest.Decide(f.t, f.reg, f.st, actor, cmd, faces...)
+	if err == nil {
+		f.log = append(f.log, evs...)
 	}
-	for _, ev := range evs {
-		require.NoError(f.t, f.reg.Evolve(f.st, ev))
-	}
-	f.log = append(f.log, evs...)
-	require.Zero(f.t, d.Left(), "the command rolled fewer dice than the faces given")
-	return evs, nil
+	return evs, err
 }
 
 func (f *fight) do(actor string, cmd *encounterv1.Command, faces ...int32) []*encounterv1.Event {
@@ -72,18 +66,7 @@ func (f *fight) start(faces ...int32) *lossv1.TourStarted {
 // names, that no die is rolled and that the state is untouched.
 func (f *fight) refuse(actor string, cmd *encounterv1.Command, code engine.Code, rule string, names ...string) *engine.RuleError {
 	f.t.Helper()
-	before := proto.CloneOf(f.st)
-	_, err := f.decide(actor, cmd)
-	require.Error(f.t, err)
-	re, ok := engine.AsRuleError(err)
-	require.True(f.t, ok, "%v is not a RuleError", err)
-	require.Equal(f.t, code, re.Code, "code of %q", re.Msg)
-	require.Equal(f.t, rule, re.Rule, "rule of %q", re.Msg)
-	for _, n := range names {
-		require.Contains(f.t, re.Msg, n)
-	}
-	require.True(f.t, proto.Equal(before, f.st), "a refused command changes nothing")
-	return re
+	return enginetest.Refuse(f.t, f.reg, f.st, actor, cmd, code, rule, names...)
 }
 
 func (f *fight) cs(id string) *lossv1.CombatantState {
@@ -105,22 +88,13 @@ func (f *fight) ap(ids ...string) []int32 {
 // find returns the one event of evs that get picks out.
 func find[T any](t *testing.T, evs []*encounterv1.Event, get func(*lossv1.Event) *T) *T {
 	t.Helper()
-	var out []*T
-	for _, ev := range evs {
-		if m := get(ev.GetLoss()); m != nil {
-			out = append(out, m)
-		}
-	}
-	require.Len(t, out, 1, "events: %v", evs)
-	return out[0]
+	return enginetest.Find(t, evs, (*encounterv1.Event).GetLoss, get)
 }
 
 // none checks that no event of evs is of the kind get picks out.
 func none[T any](t *testing.T, evs []*encounterv1.Event, get func(*lossv1.Event) *T) {
 	t.Helper()
-	for _, ev := range evs {
-		require.Nil(t, get(ev.GetLoss()), "unexpected event %v", ev)
-	}
+	enginetest.None(t, evs, (*encounterv1.Event).GetLoss, get)
 }
 
 // Commands.
