@@ -40,22 +40,7 @@ func TestD20SegSurpriseAndTwoRoundsOverGRPC(t *testing.T) {
 	sum := sha256.Sum256([]byte("fray-e2e-d20seg"))
 	seed := sum[:]
 	c := startEncounter(t, ns.ClientURL(), resolverAddr, seed)
-	created, err := c.CreateEncounter(as("gm"), &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: "L'embuscade", RuleSystem: "d20seg"}})
-	require.NoError(t, err)
-	f := &fight{t: t, c: c, id: created.GetEncounterId(), events: created.GetEvents(), watched: make(chan []*encounterv1.Event, 1)}
-	stream, err := c.WatchEncounter(as("observer"), &encounterv1.WatchEncounterRequest{EncounterId: f.id, FromSequence: 1})
-	require.NoError(t, err)
-	go func() {
-		var got []*encounterv1.Event
-		for {
-			m, err := stream.Recv()
-			if err != nil {
-				f.watched <- got
-				return
-			}
-			got = append(got, m.GetEvent())
-		}
-	}()
+	f := watchedFight(t, c, "L'embuscade", "d20seg")
 	bbas := map[string]int32{"novice": 0, "soldat": 6, "veteran": 11, "maitre": 16}
 	foe := map[string]string{"novice": "veteran", "soldat": "maitre", "veteran": "novice", "maitre": "soldat"}
 	for _, id := range []string{"novice", "soldat", "veteran", "maitre"} {

@@ -46,22 +46,7 @@ func TestFeerieTwoActionsOverGRPC(t *testing.T) {
 	sum := sha256.Sum256([]byte("fray-e2e-feerie"))
 	seed := sum[:]
 	c := startEncounter(t, ns.ClientURL(), resolverAddr, seed)
-	created, err := c.CreateEncounter(as("gm"), &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: "La clairière", RuleSystem: "feerie"}})
-	require.NoError(t, err)
-	f := &fight{t: t, c: c, id: created.GetEncounterId(), events: created.GetEvents(), watched: make(chan []*encounterv1.Event, 1)}
-	stream, err := c.WatchEncounter(as("observer"), &encounterv1.WatchEncounterRequest{EncounterId: f.id, FromSequence: 1})
-	require.NoError(t, err)
-	go func() {
-		var got []*encounterv1.Event
-		for {
-			m, err := stream.Recv()
-			if err != nil {
-				f.watched <- got
-				return
-			}
-			got = append(got, m.GetEvent())
-		}
-	}()
+	f := watchedFight(t, c, "La clairière", "feerie")
 	controller["rubezahl"], controller["serpent"], controller["lutin"] = "rita", "gm", "luc"
 	for _, p := range []*encounterv1.Combatant{
 		fey("rubezahl", "Rübezahl", "rita", 20, 18, 16, 16, 1, 40, "bâton", 4),

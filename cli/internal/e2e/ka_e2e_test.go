@@ -55,22 +55,7 @@ func TestKaJoshuaAndTheDogOverGRPC(t *testing.T) {
 	resolverAddr := startResolver(t)
 	seed := kaSeed(t)
 	c := startEncounter(t, ns.ClientURL(), resolverAddr, seed)
-	created, err := c.CreateEncounter(as("gm"), &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: "Le cul-de-sac", RuleSystem: "ka"}})
-	require.NoError(t, err)
-	f := &fight{t: t, c: c, id: created.GetEncounterId(), events: created.GetEvents(), watched: make(chan []*encounterv1.Event, 1)}
-	stream, err := c.WatchEncounter(as("observer"), &encounterv1.WatchEncounterRequest{EncounterId: f.id, FromSequence: 1})
-	require.NoError(t, err)
-	go func() {
-		var got []*encounterv1.Event
-		for {
-			m, err := stream.Recv()
-			if err != nil {
-				f.watched <- got
-				return
-			}
-			got = append(got, m.GetEvent())
-		}
-	}()
+	f := watchedFight(t, c, "Le cul-de-sac", "ka")
 	joshua := kaSheet("joshua", "Joshua", "player", map[string]int32{"Animalité": 4, "Humanité": 3, "Spiritualité": 2},
 		map[string]int32{"Arme à feu": 4, "Bagarre": 2, "Esquive": 2}, 3, 4, 12, true,
 		&kav1.Weapon{Name: "pistolet", Sphere: "Humanité", Skill: "Arme à feu", Damage: 8},

@@ -157,12 +157,14 @@ type fight struct {
 
 func as(who string) context.Context { return platform.WithPrincipal(context.Background(), who) }
 
-func newFight(t *testing.T, c encounterv1.EncounterServiceClient, name string, people ...*encounterv1.Combatant) *fight {
-	resp, err := c.CreateEncounter(as("gm"), &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: name, RuleSystem: "loss"}})
+// watchedFight creates an encounter of ruleSystem and watches it from its first event on: the
+// watcher sees history, then every event live, and its stream ends with the encounter; what
+// it saw arrives on f.watched.
+func watchedFight(t *testing.T, c encounterv1.EncounterServiceClient, name, ruleSystem string) *fight {
+	t.Helper()
+	resp, err := c.CreateEncounter(as("gm"), &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: name, RuleSystem: ruleSystem}})
 	require.NoError(t, err)
 	f := &fight{t: t, c: c, id: resp.GetEncounterId(), events: resp.GetEvents(), watched: make(chan []*encounterv1.Event, 1)}
-	// A watcher from the first event on: it sees history, then every event live, and the
-	// stream ends with the encounter.
 	stream, err := c.WatchEncounter(as("observer"), &encounterv1.WatchEncounterRequest{EncounterId: f.id, FromSequence: 1})
 	require.NoError(t, err)
 	go func() {
@@ -176,6 +178,11 @@ func newFight(t *testing.T, c encounterv1.EncounterServiceClient, name string, p
 			got = append(got, m.GetEvent())
 		}
 	}()
+	return f
+}
+
+func newFight(t *testing.T, c encounterv1.EncounterServiceClient, name string, people ...*encounterv1.Combatant) *fight {
+	f := watchedFight(t, c, name, "loss")
 	for _, p := range people {
 		r, err := c.AddCombatant(as("gm"), &encounterv1.AddCombatantRequest{EncounterId: f.id, Combatant: p})
 		require.NoError(t, err)
