@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Lints proto/, checks it for breaking changes against the previous commit, and fails when
-# gen/ is not exactly what proto/ generates (run scripts/generate.sh to mend it).
+# Lints proto/, checks it for breaking changes against the last release (the buf image
+# proto/releases/v<N>.binpb with the highest N), and fails when gen/ is not exactly what
+# proto/ generates (run scripts/generate.sh to mend it).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -10,8 +11,12 @@ mkdir -p "$bin"
 export PATH="$bin:$PATH"
 
 buf lint
-if git rev-parse -q --verify HEAD~1 >/dev/null && git cat-file -e HEAD~1:buf.yaml 2>/dev/null; then
-  buf breaking --against ".git#ref=HEAD~1"
+release=$(ls proto/releases/v*.binpb 2>/dev/null | sort -V | tail -1 || true)
+if [[ -n $release ]]; then
+  buf breaking --against "$release"
+  echo "no breaking change against $release"
+else
+  echo "no release image under proto/releases/ yet: nothing to check breaking changes against"
 fi
 
 tmp=$(mktemp -d)
