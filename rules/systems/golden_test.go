@@ -1,0 +1,231 @@
+package systems
+
+// Golden logs: one full fight per rule system, played once under the released version of its
+// rules and stored in testdata/golden/. Every test run folds each stored log and compares the
+// state hash it reaches with the stored one, and audits it (every roll re-derived from the
+// revealed seed, every command decided again under the version the log pinned). A change that
+// alters how a recorded event folds, or what a released version decides, fails here: such a
+// change is a new version of the rules, and the old one stays (README, "Versions").
+//
+// Each system's fight is a script in golden_<system>_test.go. To write the stored files
+// again (only for a version that has not been released, or for a new golden log):
+//
+//	go test ./systems/ -run 'TestGoldenLogs/<system>' -update-golden
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/timestamppb"
+)
+
+var updateGolden = flag.Bool("update-golden", false, "play the golden fights again and write testdata/golden/")
+
+// goldenFights holds each rule system's scripted fight, by system id.
+var goldenFights = map[string]func(*goldenFight){}
+
+// goldenFight plays one encounter through the registry, as the encounter service would: the
+// real dice stream of a fixed seed, each command recorded on its first event.
+type goldenFight struct {
+	t      testing.TB
+	reg    *engine.Registry
+	system string
+	// SeedPhrase picks the seed: sha256("fray golden <system> <SeedPhrase>"). Set it before
+	// the first command.
+	SeedPhrase string
+	seed       []byte
+	st         *encounterv1.EncounterState
+	events     []*encounterv1.Event
+	commands   int
+}
+
+var goldenEpoch = time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+
+// Try decides cmd for actor, records and folds its events, and returns them, or the refusal.
+func (g *goldenFight) Try(actor string, cmd *encounterv1.Command) ([]*encounterv1.Event, error) {
+	g.t.Helper()
+	if g.seed == nil {
+		s := sha256.Sum256([]byte("fray golden " + g.system + " " + g.SeedPhrase))
+		g.seed = s[:]
+	}
+	var rewind *encounterv1.EncounterState
+	if rw := cmd.GetRewind(); rw != nil && rw.GetToSequence() >= 1 && int(rw.GetToSequence()) <= len(g.events) {
+		past, err := g.reg.Fold(g.events[:rw.GetToSequence()])
+		require.NoError(g.t, err)
+		rewind = past
+	}
+	events, next, err := g.reg.Resolve(g.st, cmd, actor, g.seed, rewind)
+	if err != nil {
+		return nil, err
+	}
+	g.commands++
+	commandID := fmt.Sprintf("%s-c%03d", g.system, g.commands)
+	for i, ev := range events {
+		ev.EventId = fmt.Sprintf("%s-e%04d", g.system, ev.GetSequence())
+		ev.Time = timestamppb.New(goldenEpoch.Add(time.Duration(g.commands) * time.Second))
+		ev.CommandId = commandID
+		if i == 0 {
+			ev.Command = proto.CloneOf(cmd)
+		}
+	}
+	g.events = append(g.events, events...)
+	g.st = next
+	return events, nil
+}
+
+// Do is Try that fails the test on a refusal.
+func (g *goldenFight) Do(actor string, cmd *encounterv1.Command) []*encounterv1.Event {
+	g.t.Helper()
+	events, err := g.Try(actor, cmd)
+	require.NoError(g.t, err, "%s: command %d of the golden fight (%v) is refused", g.system, g.commands+1, cmd)
+	return events
+}
+
+// State is the encounter's state after the commands so far.
+func (g *goldenFight) State() *encounterv1.EncounterState { return g.st }
+
+func goldenPath(system, ext string) string {
+	return filepath.Join("testdata", "golden", system+ext)
+}
+
+func writeGolden(t *testing.T, system string, events []*encounterv1.Event, hash []byte) {
+	var buf bytes.Buffer
+	for _, ev := range events {
+		b, err := protojson.Marshal(ev)
+		require.NoError(t, err)
+		// protojson's spacing is deliberately unstable: compact it so a rewrite of the same
+		// log gives the same bytes.
+		require.NoError(t, json.Compact(&buf, b))
+		buf.WriteByte('\n')
+	}
+	require.NoError(t, os.MkdirAll(filepath.Join("testdata", "golden"), 0o755))
+	require.NoError(t, os.WriteFile(goldenPath(system, ".jsonl"), buf.Bytes(), 0o644))
+	require.NoError(t, os.WriteFile(goldenPath(system, ".sha256"), []byte(hex.EncodeToString(hash)+"\n"), 0o644))
+}
+
+func readGolden(t *testing.T, system string) ([]*encounterv1.Event, []byte) {
+	raw, err := os.ReadFile(goldenPath(system, ".jsonl"))
+	require.NoError(t, err, "the golden log of %s", system)
+	var events []*encounterv1.Event
+	for i, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		ev := &encounterv1.Event{}
+		require.NoError(t, protojson.Unmarshal([]byte(line), ev), "%s line %d", goldenPath(system, ".jsonl"), i+1)
+		events = append(events, ev)
+	}
+	sum, err := os.ReadFile(goldenPath(system, ".sha256"))
+	require.NoError(t, err)
+	hash, err := hex.DecodeString(strings.TrimSpace(string(sum)))
+	require.NoError(t, err)
+	return events, hash
+}
+
+// commonPackage holds the events every rule system shares; each system's own events are one
+// field of the payload, a message of the system's package with a oneof of its kinds.
+const commonPackage = "fray.encounter.v1"
+
+// eventKinds lists the kinds a golden log of system must hold: the common events and every
+// event of the system's own Event oneof, by field name ("encounter_created", "loss.tour_started"…).
+func eventKinds(system string) []string {
+	payload := (&encounterv1.Event{}).ProtoReflect().Descriptor().Oneofs().ByName("payload")
+	var kinds []string
+	for i := range payload.Fields().Len() {
+		f := payload.Fields().Get(i)
+		switch {
+		case f.Message().ParentFile().Package() == commonPackage:
+			kinds = append(kinds, string(f.Name()))
+		case string(f.Name()) == system:
+			own := f.Message().Oneofs().Get(0).Fields()
+			for j := range own.Len() {
+				kinds = append(kinds, system+"."+string(own.Get(j).Name()))
+			}
+		}
+	}
+	return kinds
+}
+
+// kindOf names an event's kind as eventKinds does.
+func kindOf(ev *encounterv1.Event) string {
+	m := ev.ProtoReflect()
+	f := m.WhichOneof(m.Descriptor().Oneofs().ByName("payload"))
+	switch {
+	case f == nil:
+		return ""
+	case f.Message().ParentFile().Package() == commonPackage:
+		return string(f.Name())
+	}
+	inner := m.Get(f).Message()
+	if g := inner.WhichOneof(inner.Descriptor().Oneofs().Get(0)); g != nil {
+		return string(f.Name()) + "." + string(g.Name())
+	}
+	return string(f.Name())
+}
+
+func TestGoldenLogs(t *testing.T) {
+	reg := Registry()
+	for _, rs := range reg.Rulesets() {
+		system := rs.GetId()
+		t.Run(system, func(t *testing.T) {
+			if *updateGolden {
+				play, ok := goldenFights[system]
+				require.True(t, ok, "no golden fight is scripted for %s (golden_%s_test.go)", system, system)
+				g := &goldenFight{t: t, reg: reg, system: system, st: &encounterv1.EncounterState{EncounterId: "golden-" + system}}
+				play(g)
+				require.NotEmpty(t, g.events)
+				writeGolden(t, system, g.events, engine.Hash(g.st))
+			}
+			if _, err := os.Stat(goldenPath(system, ".jsonl")); os.IsNotExist(err) {
+				t.Skipf("no golden log for %s yet", system)
+			}
+			events, want := readGolden(t, system)
+
+			st, err := reg.Fold(events)
+			require.NoError(t, err, "the golden log of %s folds", system)
+			require.Equal(t, hex.EncodeToString(want), hex.EncodeToString(engine.Hash(st)),
+				"the golden log of %s folds to another state than when it was recorded: a change to how an event folds is a new version of the rules", system)
+
+			rep, err := reg.Audit(events)
+			require.NoError(t, err, "the golden log of %s passes the audit: a change to what a released version decides is a new version of the rules", system)
+			require.Equal(t, len(events), rep.Events)
+			require.Positive(t, rep.Rolls)
+
+			seen := map[string]bool{}
+			for _, ev := range events {
+				require.Equal(t, system, ev.GetRuleSystem())
+				seen[kindOf(ev)] = true
+			}
+			var missing []string
+			for _, k := range eventKinds(system) {
+				if !seen[k] {
+					missing = append(missing, k)
+				}
+			}
+			require.Empty(t, missing, "the golden log of %s holds every kind of event of the system at least once", system)
+		})
+	}
+}
+
+// TestGoldenEventKinds checks the helpers the golden test counts with.
+func TestGoldenEventKinds(t *testing.T) {
+	kinds := eventKinds("loss")
+	require.Contains(t, kinds, "encounter_created")
+	require.Contains(t, kinds, "encounter_rewound")
+	require.Contains(t, kinds, "loss.tour_started")
+	require.NotContains(t, kinds, "loss")
+	require.False(t, slices.ContainsFunc(kinds, func(k string) bool { return strings.HasPrefix(k, "ka.") }), "no other system's kinds: %v", kinds)
+	require.Equal(t, "encounter_started", kindOf(&encounterv1.Event{Payload: &encounterv1.Event_EncounterStarted{EncounterStarted: &encounterv1.EncounterStarted{}}}))
+}
