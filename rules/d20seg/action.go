@@ -102,12 +102,15 @@ func anyoneStanding(st *encounterv1.EncounterState) bool {
 	return false
 }
 
-// turn checks that f acts next (D20-015).
+// turn checks that f acts next (D20-015): in the surprise round, after the attackers' free
+// actions (D20-004), and never a bystander's turn (D20-003).
 func turn(st *encounterv1.EncounterState, f fighter) error {
 	s := segState(st)
 	switch {
 	case f.cs.GetDown():
 		return engine.Refused("D20-044", "%s is down", f.name())
+	case s.GetRound() == 0 && f.cs.GetBystander():
+		return engine.Refused("D20-003", "%s is named neither attacker nor defender of the surprise attack and takes no part in the surprise round; it acts from round 1", f.name())
 	case s.GetRound() == 0 && f.cs.GetSurprised():
 		return engine.Refused("D20-004", "%s is surprised and cannot act in the surprise round", f.name())
 	case f.cs.GetEndedTurn():
@@ -115,6 +118,9 @@ func turn(st *encounterv1.EncounterState, f fighter) error {
 	}
 	next, ok := upNext(st)
 	if !ok || next.id() != f.id() {
+		if ok && inFreePhase(st, next) {
+			return engine.Refused("D20-004", "%s's free action comes first: in the surprise round every attacker's free action, in Initiative order, comes before anyone acts in a segment", next.name())
+		}
 		if ok {
 			return engine.Refused("D20-015", "%s acts first, at segment %d (%s is at segment %d)", next.name(), next.cs.GetNextSegment(), f.name(), f.cs.GetNextSegment())
 		}
@@ -145,6 +151,9 @@ func fits(st *encounterv1.EncounterState, f fighter, cost int32, free bool, what
 			return 0, engine.Refused("D20-004", "%s has no free action (only the surprise attackers have one, once, in the surprise round)", f.name())
 		}
 		return 0, nil
+	}
+	if f.cs.GetFreeActionLeft() {
+		return 0, engine.Refused("D20-004", "%s's free action comes first, before anyone acts in a segment: make %s its free action, or end its turn", f.name(), what)
 	}
 	if canStart(st, f, cost) {
 		return cost, nil
@@ -225,6 +234,11 @@ func decideSurprise(st *encounterv1.EncounterState, sp *d20segv1.Surprise, rolle
 		defenders = append(defenders, d)
 	}
 	ev := &d20segv1.SurpriseRoundStarted{AttackerIds: sp.GetAttackerIds()}
+	for _, f := range fighters(st) {
+		if !seen[f.id()] { // D20-003: neither attacker nor defender
+			ev.BystanderIds = append(ev.BystanderIds, f.id())
+		}
+	}
 	for i, ap := range sp.GetDefenders() {
 		d := defenders[i]
 		ar := &d20segv1.ApprehensionRolled{DefenderId: d.id(), Surprised: true}
@@ -416,12 +430,19 @@ func evolve(st *encounterv1.EncounterState, s *d20segv1.State, e *d20segv1.Event
 			}
 			cs.Surprised = ar.GetSurprised()
 		}
+		for _, id := range k.SurpriseRoundStarted.GetBystanderIds() {
+			cs, err := get(id)
+			if err != nil {
+				return err
+			}
+			cs.Bystander = true
+		}
 	case *d20segv1.Event_RoundStarted:
 		s.Round = k.RoundStarted.GetRound()
 		s.DelayedSpells = nil
 		for _, f := range fighters(st) {
 			f.cs.NextSegment, f.cs.AttacksThisRound, f.cs.EndedTurn = f.first(s.Round), 0, false
-			f.cs.Surprised, f.cs.FreeActionLeft = false, false
+			f.cs.Surprised, f.cs.FreeActionLeft, f.cs.Bystander = false, false, false
 		}
 		for _, c := range k.RoundStarted.GetCarried() { // D20-020
 			cs, err := get(c.GetCombatantId())
@@ -469,6 +490,7 @@ func evolve(st *encounterv1.EncounterState, s *d20segv1.State, e *d20segv1.Event
 			return err
 		}
 		cs.EndedTurn = true
+		cs.FreeActionLeft = false // ending its turn, an attacker forgoes its free action (D20-004)
 	default:
 		return fmt.Errorf("unknown d20seg event %T", k)
 	}
@@ -525,7 +547,14 @@ func (System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.Lega
 	s := segState(st)
 	left := f.last(s.GetRound()) - f.cs.GetNextSegment() + 1
 	var out []*rulesetv1.LegalAction
-	if c := AttackCost(f.sh.GetBba(), f.cs.GetAttacksThisRound()); canStart(st, f, c) || f.cs.GetFreeActionLeft() {
+	if inFreePhase(st, f) { // D20-004: the free action first, costing no segment
+		for _, w := range f.sh.GetWeapons() {
+			out = append(out, &rulesetv1.LegalAction{Name: "attack", Description: fmt.Sprintf("with %s as its free action", w.GetName()), Rule: "D20-004", Weapon: w.GetName()})
+		}
+		out = append(out, &rulesetv1.LegalAction{Name: "other", Description: "as its free action", Rule: "D20-004"})
+		return append(out, &rulesetv1.LegalAction{Name: "end turn", Description: "forgoing its free action and the surprise segments", Rule: "D20-016"})
+	}
+	if c := AttackCost(f.sh.GetBba(), f.cs.GetAttacksThisRound()); canStart(st, f, c) {
 		for _, w := range f.sh.GetWeapons() {
 			out = append(out, &rulesetv1.LegalAction{Name: "attack", Description: fmt.Sprintf("with %s at segment %d", w.GetName(), f.cs.GetNextSegment()), Cost: c, Rule: "D20-017", Weapon: w.GetName()})
 		}

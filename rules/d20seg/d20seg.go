@@ -362,17 +362,29 @@ func rollOff(ids []string, roller dice.Roller, cs *d20segv1.CombatStarted) []str
 	return out
 }
 
-// upNext: the combatant that acts next — the earliest next free segment, then the higher
-// Initiative, then the roll-off (D20-015).
+// upNext: the combatant that acts next. In the surprise round every attacker's free action
+// comes first, in Initiative order, before anyone acts in a segment (D20-004); bystanders and
+// surprised defenders take no part in it (D20-003, D20-005). Otherwise the earliest next free
+// segment, then the higher Initiative, then the roll-off (D20-015).
 func upNext(st *encounterv1.EncounterState) (fighter, bool) {
 	s := segState(st)
 	var best fighter
 	found := false
+	if s.GetRound() == 0 {
+		for _, f := range fighters(st) {
+			if f.cs.GetFreeActionLeft() && !f.cs.GetDown() && !f.cs.GetEndedTurn() && (!found || byInitiative(f, best)) {
+				best, found = f, true
+			}
+		}
+		if found {
+			return best, true
+		}
+	}
 	for _, f := range fighters(st) {
-		if f.cs.GetDown() || f.cs.GetEndedTurn() || (s.GetRound() == 0 && f.cs.GetSurprised()) {
+		if f.cs.GetDown() || f.cs.GetEndedTurn() || (s.GetRound() == 0 && (f.cs.GetSurprised() || f.cs.GetBystander())) {
 			continue
 		}
-		if f.cs.GetNextSegment() > f.last(s.GetRound()) && !f.cs.GetFreeActionLeft() {
+		if f.cs.GetNextSegment() > f.last(s.GetRound()) {
 			continue
 		}
 		if !found || before(f, best) {
@@ -382,12 +394,32 @@ func upNext(st *encounterv1.EncounterState) (fighter, bool) {
 	return best, found
 }
 
-func before(a, b fighter) bool {
-	if a.cs.GetNextSegment() != b.cs.GetNextSegment() {
-		return a.cs.GetNextSegment() < b.cs.GetNextSegment()
+// UpNext tells who acts next: its id, the segment it acts at, and whether it is the surprise
+// round's free action, which comes before anyone acts in a segment (D20-004, D20-015).
+func UpNext(st *encounterv1.EncounterState) (id string, segment int32, free, ok bool) {
+	f, ok := upNext(st)
+	if !ok {
+		return "", 0, false, false
 	}
+	return f.id(), f.cs.GetNextSegment(), inFreePhase(st, f), true
+}
+
+// inFreePhase reports whether f, up next, acts with the surprise round's free action (D20-004).
+func inFreePhase(st *encounterv1.EncounterState, f fighter) bool {
+	return segState(st).GetRound() == 0 && f.cs.GetFreeActionLeft()
+}
+
+// byInitiative: a acts before b by Initiative, then the roll-off (D20-004, D20-011).
+func byInitiative(a, b fighter) bool {
 	if a.cs.GetInitiative() != b.cs.GetInitiative() {
 		return a.cs.GetInitiative() > b.cs.GetInitiative()
 	}
 	return a.cs.GetTieOrder() < b.cs.GetTieOrder()
+}
+
+func before(a, b fighter) bool {
+	if a.cs.GetNextSegment() != b.cs.GetNextSegment() {
+		return a.cs.GetNextSegment() < b.cs.GetNextSegment()
+	}
+	return byInitiative(a, b)
 }

@@ -180,8 +180,8 @@ func TestD20_004_005_006_SurpriseRound(t *testing.T) {
 		// D20-005: Aldric acts in the surprise segments, 0–2 for BBA 6.
 		ar = find(t, f.do(player, attack("aldric", "brigand"), 1), (*d20segv1.Event).GetAttackRolled)
 		require.Equal(t, []int32{0, 3}, []int32{ar.GetSegment(), ar.GetCost()})
-		// The Brute, neither attacker nor defender, is not surprised either.
-		f.do(gm, endTurn("brute"))
+		// D20-003: the Brute, neither attacker nor defender, takes no part in the surprise round.
+		f.refuse(gm, endTurn("brute"), engine.CodePrecondition, "D20-003", "Brute", "neither attacker nor defender", "no part in the surprise round")
 		// D20-004: at 2, one segment is left in the surprise round; carry_over does not apply.
 		f.refuse(gm, attack("brigand", "berthe"), engine.CodePrecondition, "D20-004",
 			"an attack costs 2 segments at BBA 11; Brigand has 1 left in the surprise round (segments 2 to 2)")
@@ -223,5 +223,85 @@ func TestD20_006_FlatFootedKeepsAgilityMalus(t *testing.T) {
 	ar := find(t, f.do(gm, freeAttack("brigand", "gauche"), 1, 1), (*d20segv1.Event).GetAttackRolled)
 	require.True(t, ar.GetFlatFooted())
 	require.Equal(t, []int32{12, 9}, []int32{ar.GetTotal(), ar.GetCa()})
+	f.replay()
+}
+
+// D20-004, D20-003: the order of the surprise round. First every attacker's free action, in
+// Initiative order, before anyone acts in a segment: a defender who passed its apprehension
+// roll, with a higher Initiative than the ambushers, waits for both free actions; then segments
+// 0–2, by segment, then Initiative. A combatant named neither attacker nor defender takes no
+// part in the surprise round (and is not flat-footed); it acts from round 1.
+func TestD20_004_FreeActionsComeFirst(t *testing.T) {
+	newAmbush := func() *fight {
+		f := newFight(t, nil,
+			sheet("passant", "Passant", initiative(10), ca(13), func(s *d20segv1.Sheet) { s.Agility = 3 }),
+			pc(sheet("guetteur", "Guetteur", initiative(8), bba(11), ca(25))),
+			sheet("brigand", "Brigand", initiative(6), bba(11), ca(25), func(s *d20segv1.Sheet) { s.Agility, s.Stealth = -2, 4 }),
+			sheet("spadassin", "Spadassin", initiative(3), bba(6)),
+			sheet("berthe", "Berthe", initiative(1)))
+		f.start()
+		// Guetteur: 15 ≥ 5 + 2, not surprised; Berthe: 1 < 5 + 2, surprised.
+		evs := f.do(gm, surprise([]string{"spadassin", "brigand"}, defender("guetteur"), defender("berthe")), 15, 5, 1, 5)
+		sr := find(t, evs, (*d20segv1.Event).GetSurpriseRoundStarted)
+		require.Equal(t, []string{"passant"}, sr.GetBystanderIds())
+		require.True(t, f.cs("passant").GetBystander())
+		require.False(t, f.cs("passant").GetSurprised())
+		return f
+	}
+	f := newAmbush()
+	// Before anyone acts in a segment: the Brigand's free action (Initiative 6) first; not the
+	// Passant (10), not the Guetteur (8), not the Spadassin (3), nor a segment action of the
+	// Brigand's own.
+	require.Equal(t, "brigand", f.upNext())
+	require.Equal(t, []string{"attack", "other", "end turn"}, f.legal("brigand"))
+	legal, err := f.reg.Legal(f.st, "brigand")
+	require.NoError(t, err)
+	for _, l := range legal[:2] {
+		require.Equal(t, []any{int32(0), "D20-004"}, []any{l.GetCost(), l.GetRule()}, l.GetName())
+	}
+	f.refuse(player, attack("guetteur", "brigand"), engine.CodePrecondition, "D20-004", "Brigand's free action comes first", "before anyone acts in a segment")
+	f.refuse(gm, freeAttack("spadassin", "berthe"), engine.CodePrecondition, "D20-004", "Brigand's free action comes first", "Initiative order")
+	f.refuse(gm, attack("brigand", "berthe"), engine.CodePrecondition, "D20-004", "Brigand's free action comes first", "make an attack its free action")
+	f.refuse(gm, other("passant", "fuit", 0), engine.CodePrecondition, "D20-003", "Passant", "no part in the surprise round")
+	require.Empty(t, f.legal("passant"))
+	require.Empty(t, f.legal("guetteur"))
+
+	ar := find(t, f.do(gm, freeAttack("brigand", "berthe"), 10, 4), (*d20segv1.Event).GetAttackRolled)
+	require.Equal(t, []int32{0, 0}, []int32{ar.GetSegment(), ar.GetCost()})
+	// The Spadassin's free action next, still before the Guetteur; on the Passant, who is not
+	// flat-footed: 10 + 6 = 16 against CA 13, its Agility bonus kept.
+	require.Equal(t, "spadassin", f.upNext())
+	f.refuse(player, attack("guetteur", "brigand"), engine.CodePrecondition, "D20-004", "Spadassin's free action comes first")
+	ar = find(t, f.do(gm, freeAttack("spadassin", "passant"), 10, 4), (*d20segv1.Event).GetAttackRolled)
+	require.Equal(t, []int32{16, 13}, []int32{ar.GetTotal(), ar.GetCa()})
+	require.False(t, ar.GetFlatFooted())
+
+	// Then segments 0–2: at segment 0 the Guetteur (8) before the Brigand (6) and the Spadassin (3).
+	require.Equal(t, "guetteur", f.upNext())
+	f.refuse(gm, attack("brigand", "guetteur"), engine.CodePrecondition, "D20-015", "Guetteur acts first")
+	f.do(player, attack("guetteur", "brigand"), 1)
+	require.Equal(t, "brigand", f.upNext())
+	f.do(gm, attack("brigand", "guetteur"), 1)
+	require.Equal(t, "spadassin", f.upNext())
+	f.do(gm, attack("spadassin", "guetteur"), 1)
+	f.refuse(gm, endTurn("passant"), engine.CodePrecondition, "D20-003", "Passant")
+	f.do(player, other("guetteur", "recule", 0))
+	require.Equal(t, "brigand", f.upNext(), "segment 2")
+	evs := f.do(gm, other("brigand", "recule", 0))
+	// The Passant and Berthe never acted; the surprise round ends without them, and in round 1
+	// the Passant, Initiative 10, acts first.
+	require.Equal(t, int32(1), find(t, evs, (*d20segv1.Event).GetRoundStarted).GetRound())
+	require.False(t, f.cs("passant").GetBystander())
+	require.Equal(t, "passant", f.upNext())
+	f.replay()
+
+	// Ending its turn in its free action's place, an attacker forgoes the free action and the
+	// surprise segments; the next attacker's free action follows.
+	f = newAmbush()
+	f.do(gm, endTurn("brigand"))
+	require.False(t, f.cs("brigand").GetFreeActionLeft())
+	require.Equal(t, "spadassin", f.upNext())
+	f.do(gm, endTurn("spadassin"))
+	require.Equal(t, "guetteur", f.upNext())
 	f.replay()
 }

@@ -1277,9 +1277,14 @@ type CombatantState struct {
 	AttacksThisRound int32 `protobuf:"varint,6,opt,name=attacks_this_round,json=attacksThisRound,proto3" json:"attacks_this_round,omitempty"`
 	EndedTurn        bool  `protobuf:"varint,7,opt,name=ended_turn,json=endedTurn,proto3" json:"ended_turn,omitempty"`
 	Surprised        bool  `protobuf:"varint,8,opt,name=surprised,proto3" json:"surprised,omitempty"`
-	FreeActionLeft   bool  `protobuf:"varint,9,opt,name=free_action_left,json=freeActionLeft,proto3" json:"free_action_left,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// The surprise round's free action is still to come (D20-004: the attackers' free actions
+	// come first, in Initiative order).
+	FreeActionLeft bool `protobuf:"varint,9,opt,name=free_action_left,json=freeActionLeft,proto3" json:"free_action_left,omitempty"`
+	// Named neither attacker nor defender of the surprise attack: not surprised, and takes no
+	// part in the surprise round (D20-003).
+	Bystander     bool `protobuf:"varint,10,opt,name=bystander,proto3" json:"bystander,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *CombatantState) Reset() {
@@ -1371,6 +1376,13 @@ func (x *CombatantState) GetSurprised() bool {
 func (x *CombatantState) GetFreeActionLeft() bool {
 	if x != nil {
 		return x.FreeActionLeft
+	}
+	return false
+}
+
+func (x *CombatantState) GetBystander() bool {
+	if x != nil {
+		return x.Bystander
 	}
 	return false
 }
@@ -1728,9 +1740,12 @@ func (x *ApprehensionRolled) GetSurprised() bool {
 }
 
 type SurpriseRoundStarted struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	AttackerIds   []string               `protobuf:"bytes,1,rep,name=attacker_ids,json=attackerIds,proto3" json:"attacker_ids,omitempty"`
-	Apprehension  []*ApprehensionRolled  `protobuf:"bytes,2,rep,name=apprehension,proto3" json:"apprehension,omitempty"`
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	AttackerIds  []string               `protobuf:"bytes,1,rep,name=attacker_ids,json=attackerIds,proto3" json:"attacker_ids,omitempty"`
+	Apprehension []*ApprehensionRolled  `protobuf:"bytes,2,rep,name=apprehension,proto3" json:"apprehension,omitempty"`
+	// The combatants named neither attacker nor defender: they take no part in the surprise
+	// round (D20-003).
+	BystanderIds  []string `protobuf:"bytes,3,rep,name=bystander_ids,json=bystanderIds,proto3" json:"bystander_ids,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1775,6 +1790,13 @@ func (x *SurpriseRoundStarted) GetAttackerIds() []string {
 func (x *SurpriseRoundStarted) GetApprehension() []*ApprehensionRolled {
 	if x != nil {
 		return x.Apprehension
+	}
+	return nil
+}
+
+func (x *SurpriseRoundStarted) GetBystanderIds() []string {
+	if x != nil {
+		return x.BystanderIds
 	}
 	return nil
 }
@@ -2521,7 +2543,7 @@ const file_fray_d20seg_v1_d20seg_proto_rawDesc = "" +
 	"\x04cast\x18\f \x01(\v2\x14.fray.d20seg.v1.CastH\x00R\x04cast\x12-\n" +
 	"\x05other\x18\r \x01(\v2\x15.fray.d20seg.v1.OtherH\x00R\x05other\x124\n" +
 	"\bend_turn\x18\x0e \x01(\v2\x17.fray.d20seg.v1.EndTurnH\x00R\aendTurnB\x06\n" +
-	"\x04kind\"\xb8\x02\n" +
+	"\x04kind\"\xd6\x02\n" +
 	"\x0eCombatantState\x12\x1e\n" +
 	"\n" +
 	"initiative\x18\x01 \x01(\x05R\n" +
@@ -2535,7 +2557,9 @@ const file_fray_d20seg_v1_d20seg_proto_rawDesc = "" +
 	"\n" +
 	"ended_turn\x18\a \x01(\bR\tendedTurn\x12\x1c\n" +
 	"\tsurprised\x18\b \x01(\bR\tsurprised\x12(\n" +
-	"\x10free_action_left\x18\t \x01(\bR\x0efreeActionLeft\"\x97\x02\n" +
+	"\x10free_action_left\x18\t \x01(\bR\x0efreeActionLeft\x12\x1c\n" +
+	"\tbystander\x18\n" +
+	" \x01(\bR\tbystander\"\x97\x02\n" +
 	"\x05State\x12\x14\n" +
 	"\x05round\x18\x01 \x01(\x05R\x05round\x12E\n" +
 	"\n" +
@@ -2574,10 +2598,11 @@ const file_fray_d20seg_v1_d20seg_proto_rawDesc = "" +
 	"\n" +
 	"stealth_by\x18\x06 \x01(\tR\tstealthBy\x125\n" +
 	"\fstealth_roll\x18\a \x01(\v2\x12.fray.dice.v1.RollR\vstealthRoll\x12\x1c\n" +
-	"\tsurprised\x18\b \x01(\bR\tsurprised\"\x81\x01\n" +
+	"\tsurprised\x18\b \x01(\bR\tsurprised\"\xa6\x01\n" +
 	"\x14SurpriseRoundStarted\x12!\n" +
 	"\fattacker_ids\x18\x01 \x03(\tR\vattackerIds\x12F\n" +
-	"\fapprehension\x18\x02 \x03(\v2\".fray.d20seg.v1.ApprehensionRolledR\fapprehension\"L\n" +
+	"\fapprehension\x18\x02 \x03(\v2\".fray.d20seg.v1.ApprehensionRolledR\fapprehension\x12#\n" +
+	"\rbystander_ids\x18\x03 \x03(\tR\fbystanderIds\"L\n" +
 	"\vCarriedOver\x12!\n" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12\x1a\n" +
 	"\bsegments\x18\x02 \x01(\x05R\bsegments\"\x8d\x01\n" +
