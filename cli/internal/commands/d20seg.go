@@ -106,8 +106,10 @@ func runD20Surprise(ctx context.Context, args []string, stdout, stderr io.Writer
 		"The GM declares a surprise attack, once, before anyone acts in round 1 (D20-000, D20-004). Each\n"+
 			"--defender rolls its apprehension, d20 + Wisdom + perception + the situations' modifiers (and\n"+
 			"a divination or protection spell's own modifier), against the stealthiest attacker's stealth\n"+
-			"roll, or 15 (D20-001…D20-003); a surprised defender is flat-footed (D20-006). The attackers\n"+
-			"get a free action each (--free), then segments 0 to 2 of a surprise round (D20-004).\n"+
+			"roll, or 15 (D20-001…D20-003); a surprised defender is flat-footed (D20-006). First each\n"+
+			"attacker's free action (--free), in Initiative order, then segments 0 to 2 of a surprise\n"+
+			"round, where the attackers and the defenders who are not surprised act (D20-004, D20-005);\n"+
+			"a combatant named neither attacker nor defender takes no part in it (D20-003).\n"+
 			wrapText("Situations (D20-001): "+strings.Join(situationChoices.names, ", ")+"; impaired=N sets the impaired malus, light to medium (D20-002).", 96)+"\n"+
 			"  fray d20 surprise $id --attackers veteran,maitre --defender novice:cluttered-view+night \\\n"+
 			"      --defender soldat:night+impaired=5 --defender mage::+2", stderr)

@@ -122,17 +122,30 @@ func (n *Names) d20InitiativeText(c *d20segv1.CombatStarted) string {
 	return s
 }
 
-// d20SurpriseText: "Surprise attack by vétéran and maître: a free action each, then segments
-// 0–2 of the surprise round (D20-004); novice: apprehension d20[7] + 1 = 8 vs maître's stealth
-// d20[14] + 5 = 19: surprised, flat-footed (D20-003, D20-006)".
+// d20SurpriseText: "Surprise attack by vétéran and maître: a free action each first, in
+// Initiative order, then segments 0–2 of the surprise round (D20-004); novice: apprehension
+// d20[7] + 1 = 8 vs maître's stealth d20[14] + 5 = 19: surprised, flat-footed (D20-003,
+// D20-006); passant, named neither attacker nor defender, takes no part in the surprise round
+// (D20-003)".
 func (n *Names) d20SurpriseText(sr *d20segv1.SurpriseRoundStarted) string {
 	var who []string
 	for _, id := range sr.GetAttackerIds() {
 		who = append(who, n.of(id))
 	}
-	s := fmt.Sprintf("Surprise attack by %s: a free action each, then segments 0–%d of the surprise round (D20-004)", andList(who), d20seg.SurpriseSegments-1)
+	s := fmt.Sprintf("Surprise attack by %s: a free action each first, in Initiative order, then segments 0–%d of the surprise round (D20-004)", andList(who), d20seg.SurpriseSegments-1)
 	for _, ar := range sr.GetApprehension() {
 		s += "; " + n.apprehensionText(ar)
+	}
+	if ids := sr.GetBystanderIds(); len(ids) > 0 {
+		var by []string
+		for _, id := range ids {
+			by = append(by, n.of(id))
+		}
+		verb := "takes"
+		if len(by) > 1 {
+			verb = "take"
+		}
+		s += fmt.Sprintf("; %s, named neither attacker nor defender, %s no part in the surprise round (D20-003)", andList(by), verb)
 	}
 	return s
 }

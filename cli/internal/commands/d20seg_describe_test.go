@@ -53,16 +53,25 @@ func TestDescribeD20SurpriseAndRounds(t *testing.T) {
 		{DefenderId: "soldat", Roll: die(20, 19), Modifiers: -1, Total: 18, Opposition: 17, StealthBy: "veteran", StealthRoll: die(20, 9)},
 		{DefenderId: "mage", Roll: die(20, 12), Modifiers: 4, Total: 16, Opposition: 15},
 	}}
-	require.Equal(t, "#9 Surprise attack by Vétéran and Maître: a free action each, then segments 0–2 of the surprise round (D20-004); "+
+	require.Equal(t, "#9 Surprise attack by Vétéran and Maître: a free action each first, in Initiative order, then segments 0–2 of the surprise round (D20-004); "+
 		"Novice: apprehension d20[7] − 3 = 4 vs Vétéran's stealth d20[10] + 8 = 18: surprised, flat-footed (D20-003, D20-006); "+
 		"Soldat: apprehension d20[19] − 1 = 18 vs Vétéran's stealth d20[9] + 8 = 17: not surprised (D20-003, D20-005); "+
 		"Mage: apprehension d20[12] + 4 = 16 vs 15 (no stealth): not surprised (D20-003, D20-005)",
 		describeD20(9, &d20segv1.Event{Kind: &d20segv1.Event_SurpriseRoundStarted{SurpriseRoundStarted: sr}}))
 	// skip_apprehension: surprised without a roll (D20-000).
-	require.Equal(t, "#9 Surprise attack by Maître: a free action each, then segments 0–2 of the surprise round (D20-004); "+
+	require.Equal(t, "#9 Surprise attack by Maître: a free action each first, in Initiative order, then segments 0–2 of the surprise round (D20-004); "+
 		"Novice is surprised without an apprehension roll, flat-footed (D20-000, D20-006)",
 		describeD20(9, &d20segv1.Event{Kind: &d20segv1.Event_SurpriseRoundStarted{SurpriseRoundStarted: &d20segv1.SurpriseRoundStarted{
 			AttackerIds: []string{"maitre"}, Apprehension: []*d20segv1.ApprehensionRolled{{DefenderId: "novice", Surprised: true}}}}}))
+	// D20-003: those named neither attacker nor defender take no part in the surprise round.
+	require.Equal(t, "#9 Surprise attack by Maître: a free action each first, in Initiative order, then segments 0–2 of the surprise round (D20-004); "+
+		"Novice is surprised without an apprehension roll, flat-footed (D20-000, D20-006); "+
+		"Soldat and Mage, named neither attacker nor defender, take no part in the surprise round (D20-003)",
+		describeD20(9, &d20segv1.Event{Kind: &d20segv1.Event_SurpriseRoundStarted{SurpriseRoundStarted: &d20segv1.SurpriseRoundStarted{
+			AttackerIds: []string{"maitre"}, Apprehension: []*d20segv1.ApprehensionRolled{{DefenderId: "novice", Surprised: true}},
+			BystanderIds: []string{"soldat", "mage"}}}}))
+	require.Contains(t, describeD20(9, &d20segv1.Event{Kind: &d20segv1.Event_SurpriseRoundStarted{SurpriseRoundStarted: &d20segv1.SurpriseRoundStarted{
+		AttackerIds: []string{"maitre"}, BystanderIds: []string{"mage"}}}}), "; Mage, named neither attacker nor defender, takes no part in the surprise round (D20-003)")
 
 	require.Equal(t, "#19 Round 1: segments 0 to 5 (D20-013)",
 		describeD20(19, &d20segv1.Event{Kind: &d20segv1.Event_RoundStarted{RoundStarted: &d20segv1.RoundStarted{Round: 1}}}))

@@ -69,9 +69,9 @@ func writeD20State(w io.Writer, st *encounterv1.EncounterState, names *Names) {
 	if round == 1 && !ds.GetSurpriseDeclared() && !d20AnyoneActed(st) {
 		fmt.Fprintf(w, "Before anyone acts, the GM may declare a surprise attack: fray d20 surprise %s --attackers A,B --defender ID[:SITUATION+...] (D20-004)\n", enc)
 	}
-	if id, seg, ok := d20UpNext(st); ok {
-		if cs := ds.GetCombatants()[id]; cs.GetFreeActionLeft() {
-			fmt.Fprintf(w, "%s acts next, with its free action (--free) or at segment %s: fray d20 attack|cast|other|end %s %s ...\n", names.of(id), num(seg), enc, id)
+	if id, seg, free, ok := d20seg.UpNext(st); ok {
+		if free {
+			fmt.Fprintf(w, "%s acts next, with its free action, before anyone acts in a segment (D20-004): fray d20 attack|cast|other %s %s ... --free, or end\n", names.of(id), enc, id)
 		} else {
 			fmt.Fprintf(w, "%s acts next, at segment %s: fray d20 attack|cast|other|end %s %s ...\n", names.of(id), num(seg), enc, id)
 		}
@@ -127,6 +127,7 @@ func d20OtherText(sh *d20segv1.Sheet, cs *d20segv1.CombatantState, round int32, 
 	add(cs.GetEndedTurn(), "ended its turn")
 	add(cs.GetSurprised(), "surprised: flat-footed, no action in the surprise round (D20-004, D20-006)")
 	add(cs.GetFreeActionLeft(), "free action left (D20-004)")
+	add(round == 0 && cs.GetBystander(), "neither attacker nor defender: no part in the surprise round (D20-003)")
 	if xs := sh.GetExtraSegments(); len(xs) > 0 {
 		seg := make([]string, len(xs))
 		for i, x := range slices.Sorted(slices.Values(xs)) {
@@ -134,7 +135,7 @@ func d20OtherText(sh *d20segv1.Sheet, cs *d20segv1.CombatantState, round int32, 
 		}
 		add(true, "extra segments "+strings.Join(seg, ", ")+" (D20-014)")
 	}
-	if cs != nil && started && !cs.GetDown() && !cs.GetEndedTurn() && cs.GetNextSegment() <= d20Last(sh, round) && !(round == 0 && cs.GetSurprised()) {
+	if cs != nil && started && !cs.GetDown() && !cs.GetEndedTurn() && cs.GetNextSegment() <= d20Last(sh, round) && !(round == 0 && (cs.GetSurprised() || cs.GetBystander())) {
 		add(true, fmt.Sprintf("next attack costs %s (BBA %d, D20-017)", segmentsText(d20seg.AttackCost(sh.GetBba(), cs.GetAttacksThisRound())), sh.GetBba()))
 	}
 	return strings.Join(parts, ", ")
@@ -150,32 +151,6 @@ func d20AnyoneActed(st *encounterv1.EncounterState) bool {
 		}
 	}
 	return false
-}
-
-// d20UpNext: who acts next and at which segment — the earliest next free segment, then the
-// higher Initiative, then the roll-off (D20-015).
-func d20UpNext(st *encounterv1.EncounterState) (string, int32, bool) {
-	ds := st.GetD20Seg()
-	var best *d20segv1.CombatantState
-	var bestID string
-	for _, cb := range st.GetCombatants() {
-		cs := ds.GetCombatants()[cb.GetId()]
-		if cs == nil || cs.GetDown() || cs.GetEndedTurn() || (ds.GetRound() == 0 && cs.GetSurprised()) {
-			continue
-		}
-		if cs.GetNextSegment() > d20Last(cb.GetD20Seg(), ds.GetRound()) && !cs.GetFreeActionLeft() {
-			continue
-		}
-		if best == nil || cs.GetNextSegment() < best.GetNextSegment() ||
-			(cs.GetNextSegment() == best.GetNextSegment() && (cs.GetInitiative() > best.GetInitiative() ||
-				(cs.GetInitiative() == best.GetInitiative() && cs.GetTieOrder() < best.GetTieOrder()))) {
-			best, bestID = cs, cb.GetId()
-		}
-	}
-	if best == nil {
-		return "", 0, false
-	}
-	return bestID, best.GetNextSegment(), true
 }
 
 // d20LegalText: "attack with épée longue at segment 0: 4 segments (D20-017)".

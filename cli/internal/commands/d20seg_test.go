@@ -242,14 +242,22 @@ func TestD20State(t *testing.T) {
 	require.Regexp(t, `soldat\s+Soldat\s+travellers\s+gm\s+−2\s+25/45\s+done\s+0\n`, out)
 	require.Contains(t, out, "Maître d'armes acts next, at segment 6:")
 
-	// The surprise round: a surprised defender, an attacker's free action.
+	// The surprise round: a surprised defender, a bystander, an attacker's free action, which
+	// comes before the novice's segment 0 for all the novice's higher Initiative (D20-004).
+	st.Combatants[3].GetD20Seg().ExtraSegments = nil
 	ds.Round, ds.DelayedSpells = 0, nil
 	ds.Combatants["soldat"] = &d20segv1.CombatantState{Initiative: -2, HitPoints: 45, Surprised: true}
-	ds.Combatants["maitre"] = &d20segv1.CombatantState{Initiative: 4, HitPoints: 120, NextSegment: 3, FreeActionLeft: true}
+	ds.Combatants["novice"] = &d20segv1.CombatantState{Initiative: 5, HitPoints: 8}
+	ds.Combatants["veteran"] = &d20segv1.CombatantState{Initiative: 4, TieOrder: 1, HitPoints: 80, Bystander: true}
+	ds.Combatants["maitre"] = &d20segv1.CombatantState{Initiative: 4, HitPoints: 120, FreeActionLeft: true}
 	_, out, _ = run(t, "state", "enc-1", "--addr", addr)
 	require.Contains(t, out, "\nSurprise round: segments 0 to 2 (D20-004)\n")
 	require.Regexp(t, `soldat\s+Soldat\s+travellers\s+gm\s+−2\s+45/45\s+segment 0\s+0\s+surprised: flat-footed, no action in the surprise round \(D20-004, D20-006\)\n`, out)
-	require.Contains(t, out, "Maître d'armes acts next, with its free action (--free) or at segment 3:")
+	require.Regexp(t, `veteran\s+Vétéran\s+ambushers\s+gm\s+4 \(tie 2nd\)\s+80/80\s+segment 0\s+0\s+neither attacker nor defender: no part in the surprise round \(D20-003\)\n`, out)
+	require.Contains(t, out, "Maître d'armes acts next, with its free action, before anyone acts in a segment (D20-004): fray d20 attack|cast|other enc-1 maitre ... --free, or end\n")
+	ds.Combatants["maitre"].FreeActionLeft = false
+	_, out, _ = run(t, "state", "enc-1", "--addr", addr)
+	require.Contains(t, out, "Novice acts next, at segment 0:")
 
 	// Before the start: the Initiatives of the sheets.
 	st.Status, ds.Round, ds.SurpriseDeclared = encounterv1.EncounterStatus_ENCOUNTER_STATUS_SETUP, 0, false

@@ -54,7 +54,7 @@ func TestD20WalkthroughWithTheRulesEngine(t *testing.T) {
 	code, _, errOut := run(t, "d20", "surprise", "enc-1", "--attackers", "veteran", "--defender", "novice", "--as", "rita", "--addr", lis)
 	require.Equal(t, 1, code)
 	require.Contains(t, errOut, "fray d20 surprise: PermissionDenied: ")
-	require.Equal(t, "#9 Surprise attack by Vétéran and Maître d'armes: a free action each, then segments 0–2 of the surprise round (D20-004); "+
+	require.Equal(t, "#9 Surprise attack by Vétéran and Maître d'armes: a free action each first, in Initiative order, then segments 0–2 of the surprise round (D20-004); "+
 		"Novice: apprehension d20[7] − 3 = 4 vs Vétéran's stealth d20[10] + 8 = 18: surprised, flat-footed (D20-003, D20-006); "+
 		"Soldat: apprehension d20[19] − 1 = 18 vs Vétéran's stealth d20[9] + 8 = 17: not surprised (D20-003, D20-005)\n",
 		step("d20", "surprise", "enc-1", "--attackers", "veteran,maitre", "--defender", "novice:cluttered-view+night", "--defender", "soldat:night+impaired=3:+1"))
@@ -62,17 +62,21 @@ func TestD20WalkthroughWithTheRulesEngine(t *testing.T) {
 	require.Contains(t, state, "Surprise round: segments 0 to 2 (D20-004)\n")
 	require.Regexp(t, `novice\s+Novice\s+travellers\s+gm\s+5\s+8/8\s+segment 0\s+0\s+surprised: flat-footed, no action in the surprise round \(D20-004, D20-006\)\n`, state)
 	require.Regexp(t, `maitre\s+Maître d'armes\s+ambushers\s+gm\s+4 \(tie 1st\)\s+120/120\s+segment 0\s+0\s+free action left \(D20-004\), next attack costs 1 segment`, state)
-	require.Contains(t, state, "Maître d'armes acts next, with its free action (--free) or at segment 0: fray d20 attack|cast|other|end enc-1 maitre ...\n")
-	require.Contains(t, state, "Maître d'armes may:\n  attack with cimeterre at segment 0: 1 segment (D20-017)\n")
+	require.Contains(t, state, "Maître d'armes acts next, with its free action, before anyone acts in a segment (D20-004): fray d20 attack|cast|other enc-1 maitre ... --free, or end\n")
+	require.Contains(t, state, "Maître d'armes may:\n  attack with cimeterre as its free action (D20-004)\n")
 
 	require.Equal(t, "#10 free action (D20-004): Maître d'armes attacks Soldat with cimeterre: d20[10] + 20 = 30 vs CA 21 — a hit (D20-040): "+
 		"damage d6[3] + 5 = 8 (D20-041); Soldat has 37 hit points left\n",
 		step("d20", "attack", "enc-1", "maitre", "soldat", "--weapon", "cimeterre", "--free"))
-	require.Equal(t, "#11 segment 0: Maître d'armes: \"draws his lance\" (1 segment, D20-022)\n", step("d20", "other", "enc-1", "maitre", "draws", "his", "lance"))
+	// D20-004: every attacker's free action comes before anyone acts in a segment.
+	code, _, errOut = run(t, "d20", "other", "enc-1", "maitre", "draws", "his", "lance", "--addr", lis)
+	require.Equal(t, 1, code)
+	require.Contains(t, errOut, "fray d20 other: FailedPrecondition: Vétéran's free action comes first")
 	// D20-T03: 34 against the flat-footed CA of 11 − 1: a critical, 2 × (5 + 3) + 2 = 18.
-	require.Equal(t, "#12 free action (D20-004): Vétéran attacks Novice with épée longue: d20[20] + 14 = 34 vs CA 10 (flat-footed, D20-006) — "+
+	require.Equal(t, "#11 free action (D20-004): Vétéran attacks Novice with épée longue: d20[20] + 14 = 34 vs CA 10 (flat-footed, D20-006) — "+
 		"a critical hit, 20 or more above the CA (D20-042): damage 18 (d8[5] and the bonuses, multiplied; feats once); Novice has −10 hit points left: down (D20-044)\n",
 		step("d20", "attack", "enc-1", "veteran", "novice", "--free"))
+	require.Equal(t, "#12 segment 0: Maître d'armes: \"draws his lance\" (1 segment, D20-022)\n", step("d20", "other", "enc-1", "maitre", "draws", "his", "lance"))
 	require.Equal(t, "#13 segment 0: Vétéran attacks Soldat with épée longue (2 segments, D20-017): d20[3] + 14 = 17 vs CA 21 — a miss (D20-040)\n",
 		step("d20", "attack", "enc-1", "veteran", "soldat"))
 	require.Equal(t, "#14 segment 0: Soldat: \"raises his pavise\" (1 segment, D20-022)\n", step("d20", "other", "enc-1", "soldat", "raises", "his", "pavise"))

@@ -71,6 +71,7 @@ func TestD20SegSurpriseAndTwoRoundsOverGRPC(t *testing.T) {
 	// Play: whoever is next attacks its foe while the action fits, else ends its turn.
 	attacks := map[int32]map[string]int{}
 	free := 0
+	var first []string // who acts first in the surprise round
 	for step := 0; step < 200 && f.state().GetState().GetD20Seg().GetRound() <= 2; step++ {
 		st := f.state().GetState()
 		round := st.GetD20Seg().GetRound()
@@ -95,6 +96,9 @@ func TestD20SegSurpriseAndTwoRoundsOverGRPC(t *testing.T) {
 			} else {
 				a = &d20segv1.Action{Kind: &d20segv1.Action_EndTurn{EndTurn: &d20segv1.EndTurn{}}}
 			}
+			if round == 0 && len(first) < 3 {
+				first = append(first, id)
+			}
 			f.seg(id, a)
 			acted = true
 			break
@@ -102,6 +106,9 @@ func TestD20SegSurpriseAndTwoRoundsOverGRPC(t *testing.T) {
 		require.True(t, acted, "someone acts in %s", fmt.Sprint(round))
 	}
 	require.Equal(t, 2, free, "each ambusher's free action")
+	// D20-004: the free actions first, in Initiative order (the master 6, the veteran 4), before
+	// anyone acts in a segment; then, at segment 0, the master again.
+	require.Equal(t, []string{"maitre", "veteran", "maitre"}, first)
 	for _, round := range []int32{1, 2} {
 		// D20-017 / D20-T02: in segments 0–5, BBA 0 attacks once, 6 twice, 11 and 16 three times.
 		require.Equal(t, map[string]int{"novice": 1, "soldat": 2, "veteran": 3, "maitre": 3}, attacks[round], "round %d", round)
