@@ -21,8 +21,12 @@ type fighter struct {
 func (f fighter) id() string   { return f.c.GetId() }
 func (f fighter) name() string { return f.c.GetName() }
 
-// able: may take part in the Action (FEE-024, FEE-026).
-func (f fighter) able() bool { return f.cs.GetEssence() > 0 && !f.inanimate() }
+// able: may take part in the Action (FEE-022, FEE-024, FEE-026).
+func (f fighter) able() bool { return f.cs.GetEssence() > 0 && !f.inanimate() && !f.cs.GetHelpless() }
+
+// helpless: unconscious, asleep, paralysed by the GM's ruling, or at 0 Essence: Defense 0
+// against every attack (FEE-022).
+func (f fighter) helpless() bool { return f.cs.GetHelpless() || f.cs.GetEssence() <= 0 }
 
 // inanimate: an object, or a character a Power makes one (FEE-023, FEE-026).
 func (f fighter) inanimate() bool { return f.sh.GetInanimate() || f.cs.GetInanimate() }
@@ -99,6 +103,11 @@ func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Comman
 			return nil, engine.Forbidden("only the GM rules that an attacker is unseen (FEE-081)")
 		}
 		evs, err = decideUnseen(st, a.GetCombatantId(), k.Unseen, env.Dice)
+	case *feeriev1.Action_Helpless:
+		if !gm {
+			return nil, engine.Forbidden("only the GM rules that a combatant is helpless (FEE-022)")
+		}
+		evs, err = decideHelpless(st, a.GetCombatantId(), k.Helpless)
 	case *feeriev1.Action_Surprise:
 		if !gm {
 			return nil, engine.Forbidden("only the GM rules on surprise")
@@ -131,6 +140,9 @@ func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Comman
 		}
 		if b := a.GetBecomeObject(); f.inanimate() && !(b.GetEnd() && f.cs.GetInanimate()) {
 			return nil, engine.Refused("FEE-026", "%s is an inanimate object and renounces every activity", f.name())
+		}
+		if f.cs.GetHelpless() && f.cs.GetEssence() > 0 {
+			return nil, engine.Refused("FEE-022", "%s is helpless (%s) and cannot act until the GM rules it is no longer", f.name(), helplessReason(f))
 		}
 		if !f.able() && !f.inanimate() {
 			return nil, engine.Refused("FEE-024", "%s is at 0 Essence and cannot act", f.name())
@@ -337,10 +349,25 @@ func sameIntent(o *feeriev1.Options, a, b *feeriev1.Intent) bool {
 	return proto.Equal(x, y)
 }
 
-// newRank is the acting rank after a change of tactic (FEE-071).
+// newRank is the acting rank after a change of tactic (FEE-071): for the first activity, the
+// rolled Initiative moved by the new tactic's Initiative modifier instead of the old one's; for
+// a further activity that is also a change, its rank 8 ranks after the previous activity moved
+// the same way from the tactic in force then (FEE-074); never above the rank of the change.
 func newRank(f fighter, in *feeriev1.Intent, rank int32) int32 {
 	r := f.cs.GetInitiative() - f.cs.GetInitiativeTactic() + in.GetTactic().GetInitiative()
+	if f.cs.GetActivities() > 0 {
+		r = f.cs.GetLastRank() - SupplementaryRanks - f.cs.GetLastTacticInitiative() + in.GetTactic().GetInitiative()
+	}
 	return min(r, rank)
+}
+
+// furtherRank is the rank of a further activity with no new change: 8 ranks after the
+// previous one (FEE-060), or where a change declared since moved it (FEE-074).
+func furtherRank(f fighter) int32 {
+	if f.cs.GetChangeMalus() > 0 {
+		return f.cs.GetActingRank()
+	}
+	return f.cs.GetLastRank() - SupplementaryRanks
 }
 
 func countdown(st *encounterv1.EncounterState) (int32, error) {
@@ -449,7 +476,10 @@ func decideAct(st *encounterv1.EncounterState, f fighter, a *feeriev1.Act) ([]*e
 		if rank >= f.cs.GetLastRank() {
 			return nil, engine.Refused("FEE-060", "%s's further activity comes at least one rank after the previous one, at rank %d", f.name(), f.cs.GetLastRank())
 		}
-		base = f.cs.GetLastRank() - SupplementaryRanks
+		base = furtherRank(f)
+		if change {
+			base = newRank(f, act.GetIntent(), rank) // FEE-074
+		}
 	}
 	q.Anticipation = max(0, rank-base)
 	q.Delay = max(0, base-rank)

@@ -32,6 +32,7 @@ func (s System) Describe() *rulesetv1.RulesetDescriptor {
 			{Name: "advance", Description: "the GM moves the countdown down, resolving the rank's activities", Cost: "GM", Rule: "FEE-041"},
 			{Name: "impersonal", Description: "the GM's event at rank 0 (fire, drowning)", Cost: "GM", Rule: "FEE-046"},
 			{Name: "surprise", Description: "the GM marks a combatant surprised (−8 Initiative, −4 Defense, no tactic)", Cost: "GM", Rule: "FEE-080"},
+			{Name: "helpless", Description: "the GM rules a combatant helpless (asleep, paralysed, unconscious): Defense 0 against every attack, no activity; clear: no longer", Cost: "GM", Rule: "FEE-022"},
 			{Name: "ruling", Description: "the GM cancels or modifies a tactic, or gives a malus to the rest of the Action's rolls", Cost: "GM", Rule: "FEE-036"},
 			{Name: "become_object", Description: "a Power gives the status of an inanimate object: damage as an object, every activity renounced (end: back to life)", Cost: "all activities", Rule: "FEE-026"},
 		},
@@ -123,7 +124,7 @@ func (System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.Lega
 		if k := max(0, rank-f.cs.GetActingRank()); n == 0 && f.cs.GetCanAct() && (k == 0 || anyoneActed(st)) { // FEE-043, FEE-051
 			out = append(out, &rulesetv1.LegalAction{Name: "act", Description: fmt.Sprintf("at rank %d: %+d", rank, -k), Cost: k, Rule: "FEE-050"})
 		} else if n > 0 && rank < f.cs.GetLastRank() {
-			k := max(0, rank-(f.cs.GetLastRank()-SupplementaryRanks))
+			k := max(0, rank-furtherRank(f))
 			out = append(out, &rulesetv1.LegalAction{Name: "act again", Description: fmt.Sprintf("at rank %d: %+d", rank, -(k + SupplementaryMalus*n)), Cost: k + SupplementaryMalus*n, Rule: "FEE-061"})
 		}
 		if f.cs.GetCanAct() {

@@ -54,7 +54,8 @@ func evolve(st *encounterv1.EncounterState, s *feeriev1.State, e *feeriev1.Event
 				cs.Relentless = false
 			}
 			cs.Initiative, cs.ActingRank, cs.CanAct = 0, 0, false
-			cs.UnseenBonus = 0 // FEE-081: for the one Action
+			cs.UnseenBonus, cs.UnseenVictims = 0, nil       // FEE-081: for the one Action
+			cs.Aggressors, cs.LastTacticInitiative = nil, 0 // FEE-175, FEE-074
 		}
 	case *feeriev1.Event_Declared:
 		cs, err := get(k.Declared.GetCombatantId())
@@ -63,6 +64,7 @@ func evolve(st *encounterv1.EncounterState, s *feeriev1.State, e *feeriev1.Event
 		}
 		cs.HasDeclared, cs.Declared = true, proto.CloneOf(k.Declared.GetIntent())
 		cs.Tactic = proto.CloneOf(cs.Declared.GetTactic())
+		watch(s, k.Declared.GetCombatantId(), cs.GetDeclared()) // FEE-175
 	case *feeriev1.Event_Surprised:
 		cs, err := get(k.Surprised.GetCombatantId())
 		if err != nil {
@@ -96,6 +98,7 @@ func evolve(st *encounterv1.EncounterState, s *feeriev1.State, e *feeriev1.Event
 			return err
 		}
 		cs.Declared, cs.Tactic = proto.CloneOf(c.GetIntent()), proto.CloneOf(c.GetIntent().GetTactic()) // FEE-072
+		watch(s, c.GetCombatantId(), c.GetIntent())                                                     // FEE-175
 		cs.ActingRank = c.GetActingRank()
 		p := &feeriev1.Penalty{FromRank: c.GetRank(), Defense: ChangeMalus, Reason: "change of intention"}
 		if cs.GetActivities() > 0 && cs.GetChangeMalus() == 0 { // a further activity declared: −8 from now (FEE-074)
@@ -130,7 +133,9 @@ func evolve(st *encounterv1.EncounterState, s *feeriev1.State, e *feeriev1.Event
 		if p.GetRolls() != 0 || p.GetDefense() != 0 {
 			cs.Penalties = append(cs.Penalties, p)
 		}
-		cs.Essence -= q.GetAct().GetEssence() // FEE-005
+		cs.LastTacticInitiative = cs.GetTactic().GetInitiative() // FEE-074
+		watch(s, q.GetCombatantId(), q.GetAct().GetIntent())     // FEE-175
+		cs.Essence -= q.GetAct().GetEssence()                    // FEE-005
 	case *feeriev1.Event_ActivityResolved:
 		return resolved(st, s, k.ActivityResolved)
 	case *feeriev1.Event_RankAdvanced:
@@ -173,6 +178,19 @@ func evolve(st *encounterv1.EncounterState, s *feeriev1.State, e *feeriev1.Event
 			return err
 		}
 		cs.UnseenBonus = k.UnseenRolled.GetInitiativeBonus()
+		cs.UnseenVictims = append(cs.UnseenVictims, k.UnseenRolled.GetVictimId()) // one roll per victim (FEE-081)
+	case *feeriev1.Event_HelplessRuled:
+		h := k.HelplessRuled
+		cs, err := get(h.GetCombatantId())
+		if err != nil {
+			return err
+		}
+		cs.Helpless, cs.HelplessReason = h.GetHelpless(), h.GetReason() // FEE-022
+		if !h.GetHelpless() {
+			cs.HelplessReason = ""
+		} else { // it cannot act (FEE-024): its activity at this rank is gone
+			s.Queue = slices.DeleteFunc(s.Queue, func(q *feeriev1.Queued) bool { return q.GetCombatantId() == h.GetCombatantId() })
+		}
 	case *feeriev1.Event_Renounced:
 		cs, err := get(k.Renounced.GetCombatantId())
 		if err != nil {
@@ -184,6 +202,67 @@ func evolve(st *encounterv1.EncounterState, s *feeriev1.State, e *feeriev1.Event
 		return fmt.Errorf("unknown Contes de Fées event %T", k)
 	}
 	return nil
+}
+
+// watch: an opponent that declares a melee activity against a defender (at step 1, by a change
+// of intention, or by performing it) is one of its potential aggressors for the rest of the
+// Action: it occupies an angle from then on, before its own attack (FEE-091, FEE-175).
+func watch(s *feeriev1.State, attacker string, in *feeriev1.Intent) {
+	if in.GetKind() != feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK {
+		return
+	}
+	for _, id := range append([]string{in.GetTargetId()}, in.GetAlsoTargetIds()...) {
+		if cs := s.GetCombatants()[id]; cs != nil && id != attacker && !slices.Contains(cs.GetAggressors(), attacker) {
+			cs.Aggressors = append(cs.Aggressors, attacker)
+		}
+	}
+}
+
+// frighten: a frightening blow gives its striker a bonus on its next intimidation against each
+// witness: every other combatant present, not at 0 Essence nor helpless
+// (FEE-157, FEE-181).
+func frighten(st *encounterv1.EncounterState, s *feeriev1.State, striker string, bonus int32) {
+	f := s.GetCombatants()[striker]
+	if f == nil || bonus <= 0 {
+		return
+	}
+	for _, c := range st.GetCombatants() {
+		w := s.GetCombatants()[c.GetId()]
+		if c.GetId() == striker || w == nil || w.GetEssence() <= 0 || w.GetHelpless() {
+			continue
+		}
+		if f.IntimidationBonuses == nil {
+			f.IntimidationBonuses = map[string]int32{}
+		}
+		f.IntimidationBonuses[c.GetId()] += bonus
+	}
+}
+
+// IntimidationBonus is the bonus of cs's frightening blows on an intimidation against target;
+// an intimidation with no target, against all the witnesses at once, takes the largest
+// (FEE-181).
+func IntimidationBonus(cs *feeriev1.CombatantState, target string) int32 {
+	if target != "" {
+		return cs.GetIntimidationBonuses()[target]
+	}
+	var most int32
+	for _, b := range cs.GetIntimidationBonuses() {
+		most = max(most, b)
+	}
+	return most
+}
+
+// spendIntimidation: the intimidation took the bonus against its target, or against every
+// witness when it named none (FEE-181).
+func spendIntimidation(cs *feeriev1.CombatantState, target string) {
+	if target == "" {
+		cs.IntimidationBonuses = nil
+		return
+	}
+	delete(cs.IntimidationBonuses, target)
+	if len(cs.IntimidationBonuses) == 0 {
+		cs.IntimidationBonuses = nil
+	}
 }
 
 // decay: a stun wanes by 1 per rank, a crippled organ comes back after its ranks (FEE-153,
@@ -217,8 +296,8 @@ func resolved(st *encounterv1.EncounterState, s *feeriev1.State, r *feeriev1.Act
 	// What a Relentless strike builds on: the loss of the previous activity (FEE-156, FEE-171).
 	f.LastLoss, f.LastTarget = r.GetEssenceLost(), in.GetTargetId()
 	f.RelentlessBonus = div(house(st), f.GetLastLoss(), 4)
-	if in.GetIntimidation() { // the frightening blow's bonus serves one intimidation (FEE-181)
-		f.IntimidationBonus = 0
+	if in.GetIntimidation() { // the frightening blow's bonus serves one intimidation per witness (FEE-181)
+		spendIntimidation(f, in.GetTargetId())
 	}
 	switch in.GetKind() {
 	case feeriev1.ActivityKind_ACTIVITY_KIND_GET_UP:
@@ -261,7 +340,7 @@ func resolved(st *encounterv1.EncounterState, s *feeriev1.State, r *feeriev1.Act
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_DISARM:
 			t.Disarmed = true
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_FRIGHTENING_BLOW:
-			f.IntimidationBonus += c.GetMalus()
+			frighten(st, s, r.GetCombatantId(), c.GetMalus())
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_RELENTLESS:
 			f.Relentless = true // −8 Defense until the weapon is dislodged (FEE-177)
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_KEEP_AT_BAY, feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTER_THE_GUARD:

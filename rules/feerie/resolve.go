@@ -55,7 +55,7 @@ func defense(st *encounterv1.EncounterState, t fighter, att fighter, in *feeriev
 	var m Mods
 	o := house(st)
 	ranged := in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_RANGED_ATTACK
-	if circ.GetUndefended() || t.cs.GetEssence() <= 0 { // FEE-022, FEE-174
+	if circ.GetUndefended() || t.helpless() { // FEE-022, FEE-174
 		m.add("helpless or not defending", "FEE-022", 0)
 		if ranged {
 			m.add("range", "FEE-131", RangeMod(circ.GetRange()))
@@ -144,7 +144,7 @@ func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Rol
 			m.add(in.GetAspect(), "FEE-001", aspect(f.sh, in.GetAspect()))
 			_ = applied(f.sh, in.GetApplied().GetAttack(), "FEE-011", &m)
 			if in.GetIntimidation() {
-				m.add("frightening blow", "FEE-181", f.cs.GetIntimidationBonus())
+				m.add("frightening blow", "FEE-181", IntimidationBonus(f.cs, in.GetTargetId()))
 			}
 		}
 	default:
@@ -213,9 +213,15 @@ func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Rol
 	res.Soak, res.SoakModifiers = soak.sum(), soak
 	small := circ.GetSmallObjectDifficulty()
 	if t.inanimate() && small == 0 { // FEE-023, FEE-026: no Attack roll against an object, a Damage roll
+		// The roll carries every malus on the activity: anticipation and the rest, the last
+		// Action's penalties, trip, stun and entanglement, lighting, pace, the GM's modifier.
 		dm := append(Mods{}, res.GetDamageModifiers()...)
 		dm.add("anticipation, further activity, change of intention", "FEE-050", -q.GetRollPenalty())
 		dm.add("penalties of the last Action", "FEE-062", -f.cs.GetThisAction())
+		activityMalus(o, f, in.GetTargetId(), true, &dm) // FEE-151…FEE-154, FEE-159, FEE-178
+		dm.add("lighting", "FEE-120", LightingMalus(circ.GetLighting(), ranged))
+		dm.add("pace", "FEE-100", ownPace(st, f, in))
+		dm.add("GM", "FEE-036", circ.GetModifier())
 		dm.add("Essence spent", "FEE-005", q.GetAct().GetEssence())
 		r.Score, r.Modifiers, r.Total = dm.sum(), dm, dm.sum()+net
 		total := r.GetTotal()
@@ -232,9 +238,6 @@ func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Rol
 		dm = Mods{{Reason: "difficulty of hitting a small object", Value: small, Rule: "FEE-025"}}
 	}
 	res.Defense, res.DefenseModifiers = dm.sum(), dm
-	if circ.GetUndefended() || t.cs.GetEssence() <= 0 {
-		res.Defense = dm.sum() // Defense 0 plus range at most (FEE-022, FEE-174)
-	}
 	res.Margin = r.GetTotal() - res.GetDefense()
 	res.Success = succeeds(o, res.GetMargin()) // FEE-002, FEE-020
 	res.TargetEssence = t.cs.GetEssence()

@@ -56,6 +56,37 @@ func decideRuling(st *encounterv1.EncounterState, id string, r *feeriev1.Ruling)
 	return one(&feeriev1.Event{Kind: &feeriev1.Event_TacticRuled{TacticRuled: ev}}), nil
 }
 
+// decideHelpless: the GM rules that a combatant is helpless — asleep, paralysed, unconscious
+// — or that it is no longer; a helpless defender has Defense 0 against every attack (FEE-022)
+// and cannot act (FEE-024). At 0 Essence it is helpless by the rules already.
+func decideHelpless(st *encounterv1.EncounterState, id string, h *feeriev1.Helpless) ([]*encounterv1.Event, error) {
+	f, err := fighterOf(st, id)
+	if err != nil {
+		return nil, err
+	}
+	if f.inanimate() {
+		return nil, engine.Invalid("FEE-023", "%s is an inanimate object: it has no Defense to lose, nor activity", f.name())
+	}
+	switch {
+	case h.GetClear() && !f.cs.GetHelpless():
+		return nil, engine.Refused("FEE-022", "%s is not helpless by a ruling", f.name())
+	case !h.GetClear() && f.cs.GetHelpless():
+		return nil, engine.Refused("FEE-022", "%s is already helpless (%s)", f.name(), helplessReason(f))
+	case !h.GetClear() && f.cs.GetEssence() <= 0:
+		return nil, engine.Refused("FEE-022", "%s is at 0 Essence: helpless by the rules already", f.name())
+	}
+	return one(&feeriev1.Event{Kind: &feeriev1.Event_HelplessRuled{HelplessRuled: &feeriev1.HelplessRuled{
+		CombatantId: f.id(), Helpless: !h.GetClear(), Reason: h.GetReason(),
+	}}}), nil
+}
+
+func helplessReason(f fighter) string {
+	if r := f.cs.GetHelplessReason(); r != "" {
+		return r
+	}
+	return "the GM's ruling"
+}
+
 // evolveRuling folds the GM's ruling (FEE-036).
 func evolveRuling(s *feeriev1.State, cs *feeriev1.CombatantState, r *feeriev1.TacticRuled) {
 	if r.GetCancelTactic() || r.GetTactic() != nil {

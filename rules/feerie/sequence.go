@@ -1,6 +1,8 @@
 package feerie
 
 import (
+	"slices"
+
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
 	"github.com/fray-rpg/fray/rules/dice"
@@ -45,8 +47,11 @@ func decideUnseen(st *encounterv1.EncounterState, id string, u *feeriev1.Unseen,
 	if v.cs.GetSurprisedActions() > 0 {
 		return nil, engine.Refused("FEE-081", "%s is surprised, not on guard: the surprise (FEE-080) applies, not %s's dissimulation", v.name(), f.name())
 	}
+	if slices.Contains(f.cs.GetUnseenVictims(), v.id()) { // a failure stands until the next Action
+		return nil, engine.Refused("FEE-081", "%s has already rolled its dissimulation against %s this Action; the result stands until the next Action", f.name(), v.name())
+	}
 	if f.cs.GetUnseenBonus() != 0 {
-		return nil, engine.Refused("FEE-081", "%s has already rolled its dissimulation this Action", f.name())
+		return nil, engine.Refused("FEE-081", "%s already gains %+d Initiative from its dissimulation this Action", f.name(), f.cs.GetUnseenBonus())
 	}
 	score := aspect(f.sh, u.GetAspect())
 	if score < 0 {

@@ -70,11 +70,17 @@ func anglesOffered(st *encounterv1.EncounterState, t fighter, opponents []fighte
 	return n
 }
 
-// opponents: who is engaged with t in melee when att strikes it (FEE-175): the opponents it
-// fought in melee this Action, the melee attacks on it queued at this rank, and att.
-func opponents(st *encounterv1.EncounterState, t, att fighter, queued bool) []fighter {
+// opponents: who is engaged with t in melee when att strikes it (FEE-175). For the angles it
+// occupies (room false): the opponents it fought in melee this Action, its potential
+// aggressors — every opponent that has declared a melee activity against it, from the start
+// of the Action, so that the first attack already meets the full malus — and att. For the
+// room left to attack it (room true, FEE-092, FEE-093): those it fought, the melee attacks on
+// it queued at this rank, and att. An opponent at 0 Essence or helpless occupies no angle.
+func opponents(st *encounterv1.EncounterState, t, att fighter, room bool) []fighter {
 	ids := slices.Clone(t.cs.GetEngagedBy())
-	if queued {
+	if !room {
+		ids = append(ids, t.cs.GetAggressors()...)
+	} else {
 		for _, q := range feerieState(st).GetQueue() {
 			in := q.GetAct().GetIntent()
 			if in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK &&
@@ -91,7 +97,7 @@ func opponents(st *encounterv1.EncounterState, t, att fighter, queued bool) []fi
 			continue
 		}
 		seen[id] = true
-		if o, err := fighterOf(st, id); err == nil && (o.cs.GetEssence() > 0 || id == att.id()) {
+		if o, err := fighterOf(st, id); err == nil && (!o.helpless() || id == att.id()) {
 			out = append(out, o)
 		}
 	}
@@ -122,6 +128,9 @@ func checkSweep(st *encounterv1.EncounterState, f fighter, in *feeriev1.Intent) 
 	}
 	if !isAttack(in) {
 		return engine.Invalid("FEE-094", "%s strikes further defenders only with an attack", f.name())
+	}
+	if t, err := fighterOf(st, in.GetTargetId()); err == nil && t.inanimate() {
+		return engine.Invalid("FEE-094", "%s's sweep strikes creatures: its first target %s is an object, struck on its own with a Damage roll (FEE-023)", f.name(), t.name())
 	}
 	if ranged && in.GetProjectile() != feeriev1.Projectile_PROJECTILE_BLUNT {
 		return engine.Invalid("FEE-095", "%s's piercing projectile hits one target; only a blunt one strikes several", f.name())
@@ -310,32 +319,37 @@ func mountedAttack(st *encounterv1.EncounterState, f fighter, in *feeriev1.Inten
 	}
 }
 
-// MountedAffinities is the correction that caps a rider's Attack Attributes (FEE-144): of each
-// kind (general, specific), the lower of the combat and the mount Attributes applied counts,
-// the mount one replacing the combat one; other Attributes count in full.
+// MountedAffinities is the correction that caps a rider's Attack Attributes (FEE-144): the
+// level that counts is the lower of the mount Affinities and the combat Affinities applied,
+// whatever their kinds (a general combat +3 with a specific mount +5: 3). Only where several
+// add up, with a combat and a mount Affinity of each kind applied (general and specific), do
+// the mount Affinities replace the combat ones kind for kind: the lower of each pair counts.
+// Other Attributes count in full.
 func MountedAffinities(sh *feeriev1.Sheet, names []string) int32 {
-	var raw int32
+	var raw, combatSum, mountSum int32
 	combat, mount := map[bool]int32{}, map[bool]int32{}
-	used := map[bool]bool{}
+	hasCombat, hasMount := map[bool]bool{}, map[bool]bool{}
 	for _, n := range names {
 		a := attribute(sh, n)
 		switch {
 		case a == nil:
+			continue
 		case a.GetMount():
 			mount[a.GetSpecific()] += a.GetValue()
+			hasMount[a.GetSpecific()] = true
+			mountSum += a.GetValue()
 		case a.GetCombat():
 			combat[a.GetSpecific()] += a.GetValue()
+			hasCombat[a.GetSpecific()] = true
+			combatSum += a.GetValue()
 		default:
 			continue
 		}
-		if a != nil {
-			raw += a.GetValue()
-			used[a.GetSpecific()] = true
-		}
+		raw += a.GetValue()
 	}
-	var level int32
-	for specific := range used {
-		level += min(combat[specific], mount[specific])
+	level := min(combatSum, mountSum)
+	if hasCombat[false] && hasCombat[true] && hasMount[false] && hasMount[true] { // kind for kind
+		level = min(combat[false], mount[false]) + min(combat[true], mount[true])
 	}
 	return level - raw
 }

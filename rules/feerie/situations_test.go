@@ -252,8 +252,9 @@ func TestSiAngleDefenseMalus_FEE091(t *testing.T) {
 }
 
 // FEE-T14, FEE-091, FEE-092, FEE-175: equals on the ground: 4 angles (front, back, left, right),
-// at most 4 attackers; each attacker engaged occupies an angle, and with all four attacking the
-// defender's Defense is −6. A fifth finds no room.
+// at most 4 attackers; with all four attacking the defender's Defense is −6 — from the first
+// attack of the Action, for it watches all its potential aggressors (every one that declared a
+// melee attack on it), not −0, −2, −4, −6 as each attack is resolved. A fifth finds no room.
 func TestSiFourAttackers_FEET14(t *testing.T) {
 	cs := []*encounterv1.Combatant{siWho("d", "Défenseur", siSheet(5, 10, 5, 10, 0))}
 	intents := map[string]*feeriev1.Intent{}
@@ -273,10 +274,9 @@ func TestSiFourAttackers_FEET14(t *testing.T) {
 	require.Len(t, res, 4)
 	for i, r := range res {
 		require.Equal(t, fmt.Sprintf("a%d", i+1), r.GetCombatantId())
-		require.Equal(t, int32(-2*i), siMod(r.GetDefenseModifiers(), "FEE-091"), "attack %d", i+1)
-		require.Equal(t, int32(10-2*i), r.GetDefense())
+		require.Equal(t, int32(-6), siMod(r.GetDefenseModifiers(), "FEE-091"), "attack %d", i+1)
+		require.Equal(t, int32(10-6), r.GetDefense(), "attack %d: FEE-T14, Defense −6", i+1)
 	}
-	require.Equal(t, int32(-6), res[3].GetDefense()-10) // FEE-T14: Defense −6
 	// The four are engaged with it for the rest of the Action: the fifth still finds no room.
 	f.refuse(siAct("a5", nil), engine.CodePrecondition, "FEE-092", "Assaillant 5")
 }
@@ -307,10 +307,10 @@ func TestSiAnglesOffered_FEE090(t *testing.T) {
 	f.refuse(siAct("g5", nil), engine.CodePrecondition, "FEE-092", "Lutin 5", "Défenseur")
 	res := f.resolve()
 	require.Len(t, res, 6)
-	for i, r := range res {
-		require.Equal(t, int32(-2*i), siMod(r.GetDefenseModifiers(), "FEE-091"), "attack %d", i+1)
+	for i, r := range res { // all six angles watched from the first attack (FEE-175)
+		require.Equal(t, int32(-10), siMod(r.GetDefenseModifiers(), "FEE-091"), "attack %d", i+1)
+		require.Equal(t, int32(10-10), r.GetDefense())
 	}
-	require.Equal(t, int32(10-10), res[5].GetDefense())
 
 	// A corridor: front and back only.
 	f = siNew(t,
@@ -325,12 +325,13 @@ func TestSiAnglesOffered_FEE090(t *testing.T) {
 	f.act("a2", corridor)
 	f.refuse(siAct("a3", corridor), engine.CodePrecondition, "FEE-092", "Assaillant 3")
 	res = f.resolve()
-	require.Equal(t, []int32{0, -2}, []int32{siMod(res[0].GetDefenseModifiers(), "FEE-091"), siMod(res[1].GetDefenseModifiers(), "FEE-091")})
+	require.Equal(t, []int32{-2, -2}, []int32{siMod(res[0].GetDefenseModifiers(), "FEE-091"), siMod(res[1].GetDefenseModifiers(), "FEE-091")})
 }
 
 // FEE-T09, FEE-091, FEE-092: an Ogre (T+2) with its back to a rock wall against flying Sylphs
 // (T−2): 4 angles (front, left, right, above) of surface 8, each Sylph of surface 2, so 16
-// Sylphs can attack, and the Ogre's Defense is −6 (3 angles beyond the first). In the open the
+// Sylphs can attack, and the Ogre's Defense is −6 (3 angles beyond the first) « pendant tout le
+// combat »: against the first Sylph's attack as against the last (FEE-175). In the open the
 // fliers have a fifth angle (FEE-090).
 func TestSiOgreAgainstSylphs_FEET09(t *testing.T) {
 	require.Equal(t, int32(8), feerie.Surface(2))
@@ -369,9 +370,9 @@ func TestSiOgreAgainstSylphs_FEET09(t *testing.T) {
 	res := f.resolve()
 	require.Len(t, res, 16)
 	for i, r := range res {
-		require.Equal(t, -2*int32(min(i, 3)), siMod(r.GetDefenseModifiers(), "FEE-091"), "Sylphe %d", i+1)
+		require.Equal(t, int32(-6), siMod(r.GetDefenseModifiers(), "FEE-091"), "Sylphe %d", i+1)
+		require.Equal(t, int32(12-2-6), r.GetDefense(), "Sylphe %d: Habileté − Taille − 6", i+1)
 	}
-	require.Equal(t, int32(12-2-6), res[15].GetDefense()) // Habileté − Taille − 6
 
 	// In the open, the Ogre offers the fliers a fifth angle: 17 Sylphs fit, Defense −8.
 	f, ids = fight()
@@ -380,6 +381,7 @@ func TestSiOgreAgainstSylphs_FEET09(t *testing.T) {
 	}
 	res = f.resolve()
 	require.Len(t, res, 17)
+	require.Equal(t, int32(-8), siMod(res[0].GetDefenseModifiers(), "FEE-091"))
 	require.Equal(t, int32(-8), siMod(res[16].GetDefenseModifiers(), "FEE-091"))
 }
 
@@ -580,8 +582,9 @@ func TestSiLargeAttackerAngles_FEE096(t *testing.T) {
 }
 
 // FEE-175: an angle is occupied by each opponent engaged with the defender in melee when the
-// attack is resolved: those who struck it and those it struck this Action, not a shooter, and
-// not into the next Action.
+// attack is resolved — those who struck it and those it struck this Action — and by each that
+// declared a melee attack on it, from the start of the Action; not by a shooter, and not into
+// the next Action.
 func TestSiEngagedThisAction_FEE175(t *testing.T) {
 	f := siNew(t,
 		siWho("d", "Défenseur", siSheet(18, 10, 5, 10, 0)),
@@ -590,8 +593,8 @@ func TestSiEngagedThisAction_FEE175(t *testing.T) {
 		siWho("y", "Yvain", siSheet(4, 10, 5, 10, 0)),
 		siWho("z", "Zoé", siSheet(15, 10, 5, 10, 0)))
 	f.declare(map[string]*feeriev1.Intent{"x": siMelee("d"), "r": siRanged("d"), "d": siMelee("y"), "z": siMelee("d")})
-	f.act("x", nil) // rank 20
-	require.Equal(t, int32(0), siMod(f.resolve()[0].GetDefenseModifiers(), "FEE-091"))
+	f.act("x", nil) // rank 20: Xavier, and Zoé, who declared a melee attack on it
+	require.Equal(t, int32(-2), siMod(f.resolve()[0].GetDefenseModifiers(), "FEE-091"))
 	f.act("r", nil) // rank 19: a shot engages no one
 	f.resolve()
 	f.act("d", nil) // rank 18: the defender strikes Yvain, who is now engaged with it

@@ -148,12 +148,13 @@ func checkOverlap(a *feeriev1.Applied) error {
 }
 
 // Cap is the largest tactic modifier an intent allows: the total of the distinct Attributes
-// applied to its combat skills (FEE-032).
+// applied to its Attack or its Defense, those that make its combat aptitude (FEE-030,
+// FEE-032); one applied only to the Initiative, the Damage or the Soak adds nothing.
 func Cap(sh *feeriev1.Sheet, in *feeriev1.Intent) int32 {
 	seen := map[string]bool{}
 	var c int32
 	a := in.GetApplied()
-	for _, list := range [][]string{a.GetInitiative(), a.GetAttack(), a.GetDefense()} {
+	for _, list := range [][]string{a.GetAttack(), a.GetDefense()} {
 		for _, n := range list {
 			if at := attribute(sh, n); at != nil && !seen[n] {
 				seen[n] = true
@@ -164,11 +165,15 @@ func Cap(sh *feeriev1.Sheet, in *feeriev1.Intent) int32 {
 	return c
 }
 
+// combatApplied: the intent applies an Affinity, a Power or an Accessoire (treated like an
+// Affinity) that modifies its Attack or its Defense — the seed's « quelque aptitude au combat
+// (i.e. des Affinités ou des Pouvoirs qui viennent modifier son Attaque ou sa Défense) »,
+// which entitles a tactic (FEE-030).
 func combatApplied(sh *feeriev1.Sheet, in *feeriev1.Intent) bool {
 	a := in.GetApplied()
-	for _, list := range [][]string{a.GetInitiative(), a.GetAttack(), a.GetDefense(), a.GetDamage(), a.GetSoak()} {
+	for _, list := range [][]string{a.GetAttack(), a.GetDefense()} {
 		for _, n := range list {
-			if at := attribute(sh, n); at != nil && at.GetCombat() {
+			if attribute(sh, n) != nil {
 				return true
 			}
 		}
@@ -225,7 +230,7 @@ func CheckTactic(sh *feeriev1.Sheet, in *feeriev1.Intent, who string) error {
 		return engine.Refused("FEE-030", "%s is passive this Action (it does not use its Attack) and may not declare a tactic", who)
 	}
 	if !combatApplied(sh, in) {
-		return engine.Refused("FEE-030", "%s applies no combat Affinity or Power to this activity and may not declare a tactic", who)
+		return engine.Refused("FEE-030", "%s applies no Affinity or Power to its Attack or its Defense in this activity and may not declare a tactic", who)
 	}
 	if s := t.GetInitiative() + t.GetAttack() + t.GetDefense(); s != 0 {
 		return engine.Invalid("FEE-031", "%s's tactic must add up to 0; %+d%+d%+d adds up to %+d", who, t.GetInitiative(), t.GetAttack(), t.GetDefense(), s)
@@ -270,7 +275,7 @@ func capText(sh *feeriev1.Sheet, in *feeriev1.Intent) string {
 	seen := map[string]bool{}
 	out := ""
 	a := in.GetApplied()
-	for _, list := range [][]string{a.GetInitiative(), a.GetAttack(), a.GetDefense()} {
+	for _, list := range [][]string{a.GetAttack(), a.GetDefense()} {
 		for _, n := range list {
 			if at := attribute(sh, n); at != nil && !seen[n] {
 				seen[n] = true
@@ -282,7 +287,7 @@ func capText(sh *feeriev1.Sheet, in *feeriev1.Intent) string {
 		}
 	}
 	if out == "" {
-		return "nothing applied"
+		return "nothing applied to the Attack or the Defense"
 	}
 	return out
 }

@@ -810,6 +810,29 @@ func TestVaTacticNeedsCombatAptitude(t *testing.T) {
 	require.Equal(t, int32(2), f.cs("lutin").GetTactic().GetInitiative())
 }
 
+// FEE-030, FEE-032: only the Attributes that modify the Attack or the Defense make the combat
+// aptitude that entitles a tactic, and only they make its cap: a combat Affinity applied to
+// the Initiative alone, or a Power to the Damage alone, entitles nothing and adds nothing; an
+// Accessoire on the Defense does, whatever its combat flag.
+func TestVaTacticFromAttackOrDefense_FEE030(t *testing.T) {
+	lutin := vaLutin().GetFeerie()
+	initOnly := vaTac(vaMelee("troll", &feeriev1.Applied{Initiative: []string{"vivacité"}, Damage: []string{"regard hypnotique"}}), 2, -2, 0)
+	require.Zero(t, feerie.Cap(lutin, initOnly), "was 2: vivacité on the Initiative counted")
+	err := feerie.CheckTactic(lutin, proto.CloneOf(initOnly), "Lutin")
+	re, ok := engine.AsRuleError(err)
+	require.True(t, ok, "was accepted: a combat Affinity on the Initiative entitled a tactic")
+	require.Equal(t, "FEE-030", re.Rule)
+	both := vaMelee("troll", &feeriev1.Applied{Initiative: []string{"vivacité"}, Attack: []string{"épée"}})
+	require.Equal(t, int32(3), feerie.Cap(lutin, both), "épée alone: was 5")
+	f := vaNew(t, nil, vaLutin(), vaTroll())
+	f.refuse(vaGM, vaDeclareCmd("lutin", vaTac(proto.CloneOf(both), 4, -4, 0)), engine.CodeInvalid, "FEE-032", "Lutin", "cap of 3", "épée +3")
+	f.refuse(vaGM, vaDeclareCmd("lutin", initOnly), engine.CodePrecondition, "FEE-030", "Lutin")
+	apron := vaTac(vaMelee("troll", &feeriev1.Applied{Defense: []string{"tablier"}}), 0, -2, 2)
+	require.Equal(t, int32(2), feerie.Cap(lutin, apron))
+	f.declare("lutin", apron)
+	require.Equal(t, int32(2), f.cs("lutin").GetTactic().GetDefense())
+}
+
 // FEE-031: a tactic's three modifiers add up to exactly 0.
 func TestVaTacticSumsToZero(t *testing.T) {
 	f := vaNew(t, nil, vaLutin(), vaTroll())
@@ -929,7 +952,7 @@ func TestVaTacticHoldsForTheAction(t *testing.T) {
 // recomputed from the new Attributes.
 func TestVaNewAttributesRecomputeTheCap(t *testing.T) {
 	f := vaNew(t, nil, vaLutin(), vaTroll())
-	declared := &feeriev1.Applied{Initiative: []string{"vivacité"}, Attack: []string{"épée"}, Defense: []string{"épée"}}
+	declared := &feeriev1.Applied{Initiative: []string{"vivacité"}, Attack: []string{"épée"}, Defense: []string{"épée", "vivacité"}}
 	f.declare("lutin", vaTac(vaMelee("troll", declared), 1, 4, -5))
 	f.declare("troll", vaPassive(), 10, 10, 1, 20)
 	require.Equal(t, int32(17), f.cs("lutin").GetInitiative(), "14 + 2 + 1")
@@ -938,7 +961,8 @@ func TestVaNewAttributesRecomputeTheCap(t *testing.T) {
 	f.refuse(vaGM, vaActCmd("lutin", &feeriev1.Act{Intent: narrow}), engine.CodeInvalid, "FEE-035", "Lutin", "cap is now 3")
 	f.refuse(vaGM, vaCmd("lutin", &feeriev1.Action{Kind: &feeriev1.Action_Change{Change: &feeriev1.Change{Intent: narrow}}}),
 		engine.CodeInvalid, "FEE-035", "Lutin", "cap is now 3")
-	// With the sling as well the cap is 7: the same tactic holds, at the price of a change.
+	// With the sling on the Attack the cap is 5 again (vivacité, on the Initiative only, adds
+	// nothing: FEE-030): the same tactic holds, at the price of a change.
 	wide := vaTac(vaMelee("troll", &feeriev1.Applied{Initiative: []string{"vivacité"}, Attack: []string{"épée", "fronde"}, Defense: []string{"épée"}}), 1, 4, -5)
 	q := f.act("lutin", &feeriev1.Act{Intent: wide})
 	require.True(t, q.GetChangeOfIntention())
@@ -1296,7 +1320,7 @@ func TestVaFrighteningBlow(t *testing.T) {
 	require.Equal(t, int32(6), r.GetMargin())
 	require.Zero(t, r.GetEssenceLost())
 	require.Equal(t, int32(4), vaCondition(t, r.GetConditions(), vaFrighten).GetMalus(), "floor((3 + 14)/4)")
-	require.Equal(t, int32(4), f.cs("kobold").GetIntimidationBonus())
+	require.Equal(t, int32(4), feerie.IntimidationBonus(f.cs("kobold"), ""))
 	require.Equal(t, int32(6), vaKobold().GetFeerie().GetCharme(), "its Charme is not lowered")
 
 	f.nextAction()
@@ -1308,7 +1332,7 @@ func TestVaFrighteningBlow(t *testing.T) {
 	vaRequireMod(t, r.GetAttack().GetModifiers(), "frightening blow", "FEE-181", 4)
 	require.Equal(t, int32(10), r.GetAttack().GetTotal(), "Charme 6 + 4")
 	require.True(t, r.GetSuccess())
-	require.Zero(t, f.cs("kobold").GetIntimidationBonus(), "for its next intimidation only")
+	require.Zero(t, feerie.IntimidationBonus(f.cs("kobold"), ""), "for its next intimidation only")
 }
 
 // FEE-158, FEE-176, FEE-171: Knockback (−8) throws the target 1 unit per 4 Damage before Soak.

@@ -611,7 +611,9 @@ type Attribute struct {
 	Name  string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
 	Kind  AttributeKind          `protobuf:"varint,2,opt,name=kind,proto3,enum=fray.feerie.v1.AttributeKind" json:"kind,omitempty"`
 	Value int32                  `protobuf:"varint,3,opt,name=value,proto3" json:"value,omitempty"`
-	// A combat Affinity or Power: applying one lets a character declare a tactic (FEE-030).
+	// A combat Affinity or Power, as against a mount Affinity in mounted combat (FEE-144). What
+	// entitles a tactic is an Attribute applied to the Attack or the Defense, whatever this flag
+	// (FEE-030).
 	Combat bool `protobuf:"varint,4,opt,name=combat,proto3" json:"combat,omitempty"`
 	// A mount Affinity (FEE-144); with `specific`, a specific rather than a general one.
 	Mount    bool `protobuf:"varint,5,opt,name=mount,proto3" json:"mount,omitempty"`
@@ -1985,6 +1987,62 @@ func (x *Unseen) GetApplied() []string {
 	return nil
 }
 
+// Helpless: the GM rules that the combatant is helpless — asleep, paralysed, unconscious,
+// spellbound beyond moving — or that it is no longer (`clear`). A helpless defender has Defense
+// 0 against every attack, whoever makes it (FEE-022, FEE-174), and cannot act (FEE-024); a
+// combatant at 0 Essence is helpless by the rules, without a ruling.
+type Helpless struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Clear         bool                   `protobuf:"varint,1,opt,name=clear,proto3" json:"clear,omitempty"`
+	Reason        string                 `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Helpless) Reset() {
+	*x = Helpless{}
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Helpless) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Helpless) ProtoMessage() {}
+
+func (x *Helpless) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Helpless.ProtoReflect.Descriptor instead.
+func (*Helpless) Descriptor() ([]byte, []int) {
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *Helpless) GetClear() bool {
+	if x != nil {
+		return x.Clear
+	}
+	return false
+}
+
+func (x *Helpless) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
 // Action is one Contes de Fées command.
 type Action struct {
 	state       protoimpl.MessageState `protogen:"open.v1"`
@@ -2000,6 +2058,7 @@ type Action struct {
 	//	*Action_Change
 	//	*Action_Gesture
 	//	*Action_Unseen
+	//	*Action_Helpless
 	//	*Action_BecomeObject
 	//	*Action_Ruling
 	Kind          isAction_Kind `protobuf_oneof:"kind"`
@@ -2009,7 +2068,7 @@ type Action struct {
 
 func (x *Action) Reset() {
 	*x = Action{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[18]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2021,7 +2080,7 @@ func (x *Action) String() string {
 func (*Action) ProtoMessage() {}
 
 func (x *Action) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[18]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2034,7 +2093,7 @@ func (x *Action) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Action.ProtoReflect.Descriptor instead.
 func (*Action) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{18}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Action) GetCombatantId() string {
@@ -2132,6 +2191,15 @@ func (x *Action) GetUnseen() *Unseen {
 	return nil
 }
 
+func (x *Action) GetHelpless() *Helpless {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_Helpless); ok {
+			return x.Helpless
+		}
+	}
+	return nil
+}
+
 func (x *Action) GetBecomeObject() *BecomeObject {
 	if x != nil {
 		if x, ok := x.Kind.(*Action_BecomeObject); ok {
@@ -2190,6 +2258,10 @@ type Action_Unseen struct {
 	Unseen *Unseen `protobuf:"bytes,41,opt,name=unseen,proto3,oneof"`
 }
 
+type Action_Helpless struct {
+	Helpless *Helpless `protobuf:"bytes,42,opt,name=helpless,proto3,oneof"`
+}
+
 type Action_BecomeObject struct {
 	BecomeObject *BecomeObject `protobuf:"bytes,17,opt,name=become_object,json=becomeObject,proto3,oneof"`
 }
@@ -2215,6 +2287,8 @@ func (*Action_Change) isAction_Kind() {}
 func (*Action_Gesture) isAction_Kind() {}
 
 func (*Action_Unseen) isAction_Kind() {}
+
+func (*Action_Helpless) isAction_Kind() {}
 
 func (*Action_BecomeObject) isAction_Kind() {}
 
@@ -2291,7 +2365,7 @@ type Options struct {
 
 func (x *Options) Reset() {
 	*x = Options{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[19]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2303,7 +2377,7 @@ func (x *Options) String() string {
 func (*Options) ProtoMessage() {}
 
 func (x *Options) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[19]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2316,7 +2390,7 @@ func (x *Options) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Options.ProtoReflect.Descriptor instead.
 func (*Options) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{19}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Options) GetRoll() string {
@@ -2502,7 +2576,7 @@ type Condition struct {
 
 func (x *Condition) Reset() {
 	*x = Condition{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[20]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2514,7 +2588,7 @@ func (x *Condition) String() string {
 func (*Condition) ProtoMessage() {}
 
 func (x *Condition) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[20]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2527,7 +2601,7 @@ func (x *Condition) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Condition.ProtoReflect.Descriptor instead.
 func (*Condition) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{20}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *Condition) GetStrike() SpecialStrike {
@@ -2585,7 +2659,7 @@ type Penalty struct {
 
 func (x *Penalty) Reset() {
 	*x = Penalty{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[21]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2597,7 +2671,7 @@ func (x *Penalty) String() string {
 func (*Penalty) ProtoMessage() {}
 
 func (x *Penalty) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[21]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2610,7 +2684,7 @@ func (x *Penalty) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Penalty.ProtoReflect.Descriptor instead.
 func (*Penalty) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{21}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *Penalty) GetFromRank() int32 {
@@ -2668,8 +2742,9 @@ type CombatantState struct {
 	// loss its previous activity inflicted (FEE-156).
 	Relentless      bool  `protobuf:"varint,17,opt,name=relentless,proto3" json:"relentless,omitempty"`
 	RelentlessBonus int32 `protobuf:"varint,18,opt,name=relentless_bonus,json=relentlessBonus,proto3" json:"relentless_bonus,omitempty"`
-	// Frightening blow: bonus to its next intimidation (FEE-181).
-	IntimidationBonus int32 `protobuf:"varint,19,opt,name=intimidation_bonus,json=intimidationBonus,proto3" json:"intimidation_bonus,omitempty"`
+	// Frightening blow: the bonus to its next intimidation against each witness, by the
+	// witness's id (FEE-181); spent against a witness by the intimidation that takes it.
+	IntimidationBonuses map[string]int32 `protobuf:"bytes,47,rep,name=intimidation_bonuses,json=intimidationBonuses,proto3" json:"intimidation_bonuses,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"varint,2,opt,name=value"`
 	// Net die of its Initiative roll, for ties (FEE-044).
 	InitiativeDie     int32 `protobuf:"varint,20,opt,name=initiative_die,json=initiativeDie,proto3" json:"initiative_die,omitempty"`
 	InitiativeApplied int32 `protobuf:"varint,21,opt,name=initiative_applied,json=initiativeApplied,proto3" json:"initiative_applied,omitempty"`
@@ -2688,6 +2763,20 @@ type CombatantState struct {
 	InitiativeTactic int32 `protobuf:"varint,40,opt,name=initiative_tactic,json=initiativeTactic,proto3" json:"initiative_tactic,omitempty"`
 	// Initiative gained this Action by attacking unseen (FEE-081).
 	UnseenBonus int32 `protobuf:"varint,41,opt,name=unseen_bonus,json=unseenBonus,proto3" json:"unseen_bonus,omitempty"`
+	// The victims it has rolled its dissimulation against this Action: one roll per attacker
+	// and victim per Action, a failure standing until the next (FEE-081).
+	UnseenVictims []string `protobuf:"bytes,43,rep,name=unseen_victims,json=unseenVictims,proto3" json:"unseen_victims,omitempty"`
+	// Its potential aggressors this Action: the opponents that have declared a melee activity
+	// against it (at step 1, by a change of intention, or by an activity performed), each
+	// occupying an angle from the start of the Action (FEE-091, FEE-175).
+	Aggressors []string `protobuf:"bytes,42,rep,name=aggressors,proto3" json:"aggressors,omitempty"`
+	// The Initiative modifier of the tactic in force at its last activity: a further activity
+	// that changes the tactic moves its rank from it (FEE-071, FEE-074).
+	LastTacticInitiative int32 `protobuf:"varint,44,opt,name=last_tactic_initiative,json=lastTacticInitiative,proto3" json:"last_tactic_initiative,omitempty"`
+	// Helpless by the GM's ruling (asleep, paralysed, unconscious…): Defense 0 against every
+	// attack (FEE-022), and no activity (FEE-024).
+	Helpless       bool   `protobuf:"varint,45,opt,name=helpless,proto3" json:"helpless,omitempty"`
+	HelplessReason string `protobuf:"bytes,46,opt,name=helpless_reason,json=helplessReason,proto3" json:"helpless_reason,omitempty"`
 	// The status of an inanimate object given by a Power (FEE-026).
 	Inanimate      bool   `protobuf:"varint,27,opt,name=inanimate,proto3" json:"inanimate,omitempty"`
 	InanimatePower string `protobuf:"bytes,28,opt,name=inanimate_power,json=inanimatePower,proto3" json:"inanimate_power,omitempty"`
@@ -2701,7 +2790,7 @@ type CombatantState struct {
 
 func (x *CombatantState) Reset() {
 	*x = CombatantState{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[22]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2713,7 +2802,7 @@ func (x *CombatantState) String() string {
 func (*CombatantState) ProtoMessage() {}
 
 func (x *CombatantState) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[22]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2726,7 +2815,7 @@ func (x *CombatantState) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CombatantState.ProtoReflect.Descriptor instead.
 func (*CombatantState) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{22}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *CombatantState) GetEssence() int32 {
@@ -2855,11 +2944,11 @@ func (x *CombatantState) GetRelentlessBonus() int32 {
 	return 0
 }
 
-func (x *CombatantState) GetIntimidationBonus() int32 {
+func (x *CombatantState) GetIntimidationBonuses() map[string]int32 {
 	if x != nil {
-		return x.IntimidationBonus
+		return x.IntimidationBonuses
 	}
-	return 0
+	return nil
 }
 
 func (x *CombatantState) GetInitiativeDie() int32 {
@@ -2925,6 +3014,41 @@ func (x *CombatantState) GetUnseenBonus() int32 {
 	return 0
 }
 
+func (x *CombatantState) GetUnseenVictims() []string {
+	if x != nil {
+		return x.UnseenVictims
+	}
+	return nil
+}
+
+func (x *CombatantState) GetAggressors() []string {
+	if x != nil {
+		return x.Aggressors
+	}
+	return nil
+}
+
+func (x *CombatantState) GetLastTacticInitiative() int32 {
+	if x != nil {
+		return x.LastTacticInitiative
+	}
+	return 0
+}
+
+func (x *CombatantState) GetHelpless() bool {
+	if x != nil {
+		return x.Helpless
+	}
+	return false
+}
+
+func (x *CombatantState) GetHelplessReason() string {
+	if x != nil {
+		return x.HelplessReason
+	}
+	return ""
+}
+
 func (x *CombatantState) GetInanimate() bool {
 	if x != nil {
 		return x.Inanimate
@@ -2975,7 +3099,7 @@ type Queued struct {
 
 func (x *Queued) Reset() {
 	*x = Queued{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[23]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2987,7 +3111,7 @@ func (x *Queued) String() string {
 func (*Queued) ProtoMessage() {}
 
 func (x *Queued) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[23]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3000,7 +3124,7 @@ func (x *Queued) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Queued.ProtoReflect.Descriptor instead.
 func (*Queued) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{23}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Queued) GetRollPenalty() int32 {
@@ -3080,7 +3204,7 @@ type State struct {
 
 func (x *State) Reset() {
 	*x = State{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[24]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3092,7 +3216,7 @@ func (x *State) String() string {
 func (*State) ProtoMessage() {}
 
 func (x *State) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[24]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3105,7 +3229,7 @@ func (x *State) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use State.ProtoReflect.Descriptor instead.
 func (*State) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{24}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *State) GetAction() int32 {
@@ -3162,7 +3286,7 @@ type Modifier struct {
 
 func (x *Modifier) Reset() {
 	*x = Modifier{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[25]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3174,7 +3298,7 @@ func (x *Modifier) String() string {
 func (*Modifier) ProtoMessage() {}
 
 func (x *Modifier) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[25]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3187,7 +3311,7 @@ func (x *Modifier) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Modifier.ProtoReflect.Descriptor instead.
 func (*Modifier) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{25}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *Modifier) GetReason() string {
@@ -3227,7 +3351,7 @@ type RollResult struct {
 
 func (x *RollResult) Reset() {
 	*x = RollResult{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[26]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3239,7 +3363,7 @@ func (x *RollResult) String() string {
 func (*RollResult) ProtoMessage() {}
 
 func (x *RollResult) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[26]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3252,7 +3376,7 @@ func (x *RollResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RollResult.ProtoReflect.Descriptor instead.
 func (*RollResult) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{26}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *RollResult) GetRoll() *v1.Roll {
@@ -3301,7 +3425,7 @@ type InitiativeRoll struct {
 
 func (x *InitiativeRoll) Reset() {
 	*x = InitiativeRoll{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[27]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3313,7 +3437,7 @@ func (x *InitiativeRoll) String() string {
 func (*InitiativeRoll) ProtoMessage() {}
 
 func (x *InitiativeRoll) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[27]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3326,7 +3450,7 @@ func (x *InitiativeRoll) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InitiativeRoll.ProtoReflect.Descriptor instead.
 func (*InitiativeRoll) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{27}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *InitiativeRoll) GetCombatantId() string {
@@ -3359,7 +3483,7 @@ type ActionStarted struct {
 
 func (x *ActionStarted) Reset() {
 	*x = ActionStarted{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[28]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3371,7 +3495,7 @@ func (x *ActionStarted) String() string {
 func (*ActionStarted) ProtoMessage() {}
 
 func (x *ActionStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[28]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3384,7 +3508,7 @@ func (x *ActionStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ActionStarted.ProtoReflect.Descriptor instead.
 func (*ActionStarted) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{28}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *ActionStarted) GetAction() int32 {
@@ -3404,7 +3528,7 @@ type Declared struct {
 
 func (x *Declared) Reset() {
 	*x = Declared{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[29]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3416,7 +3540,7 @@ func (x *Declared) String() string {
 func (*Declared) ProtoMessage() {}
 
 func (x *Declared) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[29]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3429,7 +3553,7 @@ func (x *Declared) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Declared.ProtoReflect.Descriptor instead.
 func (*Declared) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{29}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *Declared) GetCombatantId() string {
@@ -3458,7 +3582,7 @@ type CountdownStarted struct {
 
 func (x *CountdownStarted) Reset() {
 	*x = CountdownStarted{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[30]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3470,7 +3594,7 @@ func (x *CountdownStarted) String() string {
 func (*CountdownStarted) ProtoMessage() {}
 
 func (x *CountdownStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[30]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3483,7 +3607,7 @@ func (x *CountdownStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CountdownStarted.ProtoReflect.Descriptor instead.
 func (*CountdownStarted) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{30}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *CountdownStarted) GetAction() int32 {
@@ -3516,7 +3640,7 @@ type ActivityQueued struct {
 
 func (x *ActivityQueued) Reset() {
 	*x = ActivityQueued{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[31]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3528,7 +3652,7 @@ func (x *ActivityQueued) String() string {
 func (*ActivityQueued) ProtoMessage() {}
 
 func (x *ActivityQueued) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[31]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3541,7 +3665,7 @@ func (x *ActivityQueued) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ActivityQueued.ProtoReflect.Descriptor instead.
 func (*ActivityQueued) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{31}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *ActivityQueued) GetQueued() *Queued {
@@ -3585,7 +3709,7 @@ type ActivityResolved struct {
 
 func (x *ActivityResolved) Reset() {
 	*x = ActivityResolved{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[32]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3597,7 +3721,7 @@ func (x *ActivityResolved) String() string {
 func (*ActivityResolved) ProtoMessage() {}
 
 func (x *ActivityResolved) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[32]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3610,7 +3734,7 @@ func (x *ActivityResolved) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ActivityResolved.ProtoReflect.Descriptor instead.
 func (*ActivityResolved) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{32}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *ActivityResolved) GetCombatantId() string {
@@ -3772,7 +3896,7 @@ type Struck struct {
 
 func (x *Struck) Reset() {
 	*x = Struck{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[33]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3784,7 +3908,7 @@ func (x *Struck) String() string {
 func (*Struck) ProtoMessage() {}
 
 func (x *Struck) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[33]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3797,7 +3921,7 @@ func (x *Struck) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Struck.ProtoReflect.Descriptor instead.
 func (*Struck) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{33}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *Struck) GetTargetId() string {
@@ -3873,7 +3997,7 @@ type RankAdvanced struct {
 
 func (x *RankAdvanced) Reset() {
 	*x = RankAdvanced{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[34]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3885,7 +4009,7 @@ func (x *RankAdvanced) String() string {
 func (*RankAdvanced) ProtoMessage() {}
 
 func (x *RankAdvanced) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[34]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3898,7 +4022,7 @@ func (x *RankAdvanced) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RankAdvanced.ProtoReflect.Descriptor instead.
 func (*RankAdvanced) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{34}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *RankAdvanced) GetFrom() int32 {
@@ -3926,7 +4050,7 @@ type ImpersonalHappened struct {
 
 func (x *ImpersonalHappened) Reset() {
 	*x = ImpersonalHappened{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[35]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3938,7 +4062,7 @@ func (x *ImpersonalHappened) String() string {
 func (*ImpersonalHappened) ProtoMessage() {}
 
 func (x *ImpersonalHappened) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[35]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3951,7 +4075,7 @@ func (x *ImpersonalHappened) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImpersonalHappened.ProtoReflect.Descriptor instead.
 func (*ImpersonalHappened) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{35}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *ImpersonalHappened) GetDescription() string {
@@ -3984,7 +4108,7 @@ type Renounced struct {
 
 func (x *Renounced) Reset() {
 	*x = Renounced{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[36]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3996,7 +4120,7 @@ func (x *Renounced) String() string {
 func (*Renounced) ProtoMessage() {}
 
 func (x *Renounced) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[36]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4009,7 +4133,7 @@ func (x *Renounced) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Renounced.ProtoReflect.Descriptor instead.
 func (*Renounced) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{36}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *Renounced) GetCombatantId() string {
@@ -4032,7 +4156,7 @@ type IntentionChanged struct {
 
 func (x *IntentionChanged) Reset() {
 	*x = IntentionChanged{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[37]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4044,7 +4168,7 @@ func (x *IntentionChanged) String() string {
 func (*IntentionChanged) ProtoMessage() {}
 
 func (x *IntentionChanged) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[37]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4057,7 +4181,7 @@ func (x *IntentionChanged) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IntentionChanged.ProtoReflect.Descriptor instead.
 func (*IntentionChanged) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{37}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *IntentionChanged) GetCombatantId() string {
@@ -4099,7 +4223,7 @@ type Surprised struct {
 
 func (x *Surprised) Reset() {
 	*x = Surprised{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[38]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4111,7 +4235,7 @@ func (x *Surprised) String() string {
 func (*Surprised) ProtoMessage() {}
 
 func (x *Surprised) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[38]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4124,7 +4248,7 @@ func (x *Surprised) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Surprised.ProtoReflect.Descriptor instead.
 func (*Surprised) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{38}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *Surprised) GetCombatantId() string {
@@ -4159,7 +4283,7 @@ type BecameObject struct {
 
 func (x *BecameObject) Reset() {
 	*x = BecameObject{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[39]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4171,7 +4295,7 @@ func (x *BecameObject) String() string {
 func (*BecameObject) ProtoMessage() {}
 
 func (x *BecameObject) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[39]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4184,7 +4308,7 @@ func (x *BecameObject) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BecameObject.ProtoReflect.Descriptor instead.
 func (*BecameObject) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{39}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *BecameObject) GetCombatantId() string {
@@ -4226,7 +4350,7 @@ type TacticRuled struct {
 
 func (x *TacticRuled) Reset() {
 	*x = TacticRuled{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[40]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4238,7 +4362,7 @@ func (x *TacticRuled) String() string {
 func (*TacticRuled) ProtoMessage() {}
 
 func (x *TacticRuled) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[40]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4251,7 +4375,7 @@ func (x *TacticRuled) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TacticRuled.ProtoReflect.Descriptor instead.
 func (*TacticRuled) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{40}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *TacticRuled) GetCombatantId() string {
@@ -4315,7 +4439,7 @@ type Gestured struct {
 
 func (x *Gestured) Reset() {
 	*x = Gestured{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[41]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4327,7 +4451,7 @@ func (x *Gestured) String() string {
 func (*Gestured) ProtoMessage() {}
 
 func (x *Gestured) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[41]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4340,7 +4464,7 @@ func (x *Gestured) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Gestured.ProtoReflect.Descriptor instead.
 func (*Gestured) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{41}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *Gestured) GetCombatantId() string {
@@ -4383,7 +4507,7 @@ type UnseenRolled struct {
 
 func (x *UnseenRolled) Reset() {
 	*x = UnseenRolled{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[42]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4395,7 +4519,7 @@ func (x *UnseenRolled) String() string {
 func (*UnseenRolled) ProtoMessage() {}
 
 func (x *UnseenRolled) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[42]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4408,7 +4532,7 @@ func (x *UnseenRolled) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UnseenRolled.ProtoReflect.Descriptor instead.
 func (*UnseenRolled) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{42}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *UnseenRolled) GetCombatantId() string {
@@ -4460,6 +4584,67 @@ func (x *UnseenRolled) GetVigilanceRoll() *RollResult {
 	return nil
 }
 
+// HelplessRuled: the GM's ruling that a combatant is helpless, or no longer (FEE-022).
+type HelplessRuled struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CombatantId   string                 `protobuf:"bytes,1,opt,name=combatant_id,json=combatantId,proto3" json:"combatant_id,omitempty"`
+	Helpless      bool                   `protobuf:"varint,2,opt,name=helpless,proto3" json:"helpless,omitempty"`
+	Reason        string                 `protobuf:"bytes,3,opt,name=reason,proto3" json:"reason,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *HelplessRuled) Reset() {
+	*x = HelplessRuled{}
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[44]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *HelplessRuled) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*HelplessRuled) ProtoMessage() {}
+
+func (x *HelplessRuled) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[44]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use HelplessRuled.ProtoReflect.Descriptor instead.
+func (*HelplessRuled) Descriptor() ([]byte, []int) {
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{44}
+}
+
+func (x *HelplessRuled) GetCombatantId() string {
+	if x != nil {
+		return x.CombatantId
+	}
+	return ""
+}
+
+func (x *HelplessRuled) GetHelpless() bool {
+	if x != nil {
+		return x.Helpless
+	}
+	return false
+}
+
+func (x *HelplessRuled) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
 type Event struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Types that are valid to be assigned to Kind:
@@ -4476,6 +4661,7 @@ type Event struct {
 	//	*Event_IntentionChanged
 	//	*Event_Gestured
 	//	*Event_UnseenRolled
+	//	*Event_HelplessRuled
 	//	*Event_BecameObject
 	//	*Event_TacticRuled
 	Kind          isEvent_Kind `protobuf_oneof:"kind"`
@@ -4485,7 +4671,7 @@ type Event struct {
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[43]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4497,7 +4683,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[43]
+	mi := &file_fray_feerie_v1_feerie_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4510,7 +4696,7 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{43}
+	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *Event) GetKind() isEvent_Kind {
@@ -4628,6 +4814,15 @@ func (x *Event) GetUnseenRolled() *UnseenRolled {
 	return nil
 }
 
+func (x *Event) GetHelplessRuled() *HelplessRuled {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_HelplessRuled); ok {
+			return x.HelplessRuled
+		}
+	}
+	return nil
+}
+
 func (x *Event) GetBecameObject() *BecameObject {
 	if x != nil {
 		if x, ok := x.Kind.(*Event_BecameObject); ok {
@@ -4698,6 +4893,10 @@ type Event_UnseenRolled struct {
 	UnseenRolled *UnseenRolled `protobuf:"bytes,41,opt,name=unseen_rolled,json=unseenRolled,proto3,oneof"`
 }
 
+type Event_HelplessRuled struct {
+	HelplessRuled *HelplessRuled `protobuf:"bytes,42,opt,name=helpless_ruled,json=helplessRuled,proto3,oneof"`
+}
+
 type Event_BecameObject struct {
 	BecameObject *BecameObject `protobuf:"bytes,11,opt,name=became_object,json=becameObject,proto3,oneof"`
 }
@@ -4729,6 +4928,8 @@ func (*Event_IntentionChanged) isEvent_Kind() {}
 func (*Event_Gestured) isEvent_Kind() {}
 
 func (*Event_UnseenRolled) isEvent_Kind() {}
+
+func (*Event_HelplessRuled) isEvent_Kind() {}
 
 func (*Event_BecameObject) isEvent_Kind() {}
 
@@ -4862,7 +5063,10 @@ const file_fray_feerie_v1_feerie_proto_rawDesc = "" +
 	"\x06Unseen\x12\x1b\n" +
 	"\tvictim_id\x18\x01 \x01(\tR\bvictimId\x12\x16\n" +
 	"\x06aspect\x18\x02 \x01(\tR\x06aspect\x12\x18\n" +
-	"\aapplied\x18\x03 \x03(\tR\aapplied\"\x84\x05\n" +
+	"\aapplied\x18\x03 \x03(\tR\aapplied\"8\n" +
+	"\bHelpless\x12\x14\n" +
+	"\x05clear\x18\x01 \x01(\bR\x05clear\x12\x16\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\"\xbc\x05\n" +
 	"\x06Action\x12!\n" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x123\n" +
 	"\adeclare\x18\n" +
@@ -4876,7 +5080,8 @@ const file_fray_feerie_v1_feerie_proto_rawDesc = "" +
 	"\bsurprise\x18\x0f \x01(\v2\x18.fray.feerie.v1.SurpriseH\x00R\bsurprise\x120\n" +
 	"\x06change\x18\x10 \x01(\v2\x16.fray.feerie.v1.ChangeH\x00R\x06change\x123\n" +
 	"\agesture\x18( \x01(\v2\x17.fray.feerie.v1.GestureH\x00R\agesture\x120\n" +
-	"\x06unseen\x18) \x01(\v2\x16.fray.feerie.v1.UnseenH\x00R\x06unseen\x12C\n" +
+	"\x06unseen\x18) \x01(\v2\x16.fray.feerie.v1.UnseenH\x00R\x06unseen\x126\n" +
+	"\bhelpless\x18* \x01(\v2\x18.fray.feerie.v1.HelplessH\x00R\bhelpless\x12C\n" +
 	"\rbecome_object\x18\x11 \x01(\v2\x1c.fray.feerie.v1.BecomeObjectH\x00R\fbecomeObject\x120\n" +
 	"\x06ruling\x18\x12 \x01(\v2\x16.fray.feerie.v1.RulingH\x00R\x06rulingB\x06\n" +
 	"\x04kind\"\xe4\r\n" +
@@ -4940,7 +5145,7 @@ const file_fray_feerie_v1_feerie_proto_rawDesc = "" +
 	"\tfrom_rank\x18\x01 \x01(\x05R\bfromRank\x12\x14\n" +
 	"\x05rolls\x18\x02 \x01(\x05R\x05rolls\x12\x18\n" +
 	"\adefense\x18\x03 \x01(\x05R\adefense\x12\x16\n" +
-	"\x06reason\x18\x04 \x01(\tR\x06reason\"\xa4\t\n" +
+	"\x06reason\x18\x04 \x01(\tR\x06reason\"\x85\f\n" +
 	"\x0eCombatantState\x12\x18\n" +
 	"\aessence\x18\x01 \x01(\x05R\aessence\x12\x1e\n" +
 	"\n" +
@@ -4971,8 +5176,8 @@ const file_fray_feerie_v1_feerie_proto_rawDesc = "" +
 	"\n" +
 	"relentless\x18\x11 \x01(\bR\n" +
 	"relentless\x12)\n" +
-	"\x10relentless_bonus\x18\x12 \x01(\x05R\x0frelentlessBonus\x12-\n" +
-	"\x12intimidation_bonus\x18\x13 \x01(\x05R\x11intimidationBonus\x12%\n" +
+	"\x10relentless_bonus\x18\x12 \x01(\x05R\x0frelentlessBonus\x12j\n" +
+	"\x14intimidation_bonuses\x18/ \x03(\v27.fray.feerie.v1.CombatantState.IntimidationBonusesEntryR\x13intimidationBonuses\x12%\n" +
 	"\x0einitiative_die\x18\x14 \x01(\x05R\rinitiativeDie\x12-\n" +
 	"\x12initiative_applied\x18\x15 \x01(\x05R\x11initiativeApplied\x12\x1c\n" +
 	"\trenounced\x18\x16 \x01(\bR\trenounced\x12.\n" +
@@ -4982,12 +5187,22 @@ const file_fray_feerie_v1_feerie_proto_rawDesc = "" +
 	"\n" +
 	"engaged_by\x18\x1a \x03(\tR\tengagedBy\x12+\n" +
 	"\x11initiative_tactic\x18( \x01(\x05R\x10initiativeTactic\x12!\n" +
-	"\funseen_bonus\x18) \x01(\x05R\vunseenBonus\x12\x1c\n" +
+	"\funseen_bonus\x18) \x01(\x05R\vunseenBonus\x12%\n" +
+	"\x0eunseen_victims\x18+ \x03(\tR\runseenVictims\x12\x1e\n" +
+	"\n" +
+	"aggressors\x18* \x03(\tR\n" +
+	"aggressors\x124\n" +
+	"\x16last_tactic_initiative\x18, \x01(\x05R\x14lastTacticInitiative\x12\x1a\n" +
+	"\bhelpless\x18- \x01(\bR\bhelpless\x12'\n" +
+	"\x0fhelpless_reason\x18. \x01(\tR\x0ehelplessReason\x12\x1c\n" +
 	"\tinanimate\x18\x1b \x01(\bR\tinanimate\x12'\n" +
 	"\x0finanimate_power\x18\x1c \x01(\tR\x0einanimatePower\x12\x1b\n" +
 	"\tlast_loss\x18\x1d \x01(\x05R\blastLoss\x12\x1f\n" +
 	"\vlast_target\x18\x1e \x01(\tR\n" +
-	"lastTarget\"\xae\x02\n" +
+	"lastTarget\x1aF\n" +
+	"\x18IntimidationBonusesEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\x05R\x05value:\x028\x01J\x04\b\x13\x10\x14R\x12intimidation_bonus\"\xae\x02\n" +
 	"\x06Queued\x12!\n" +
 	"\froll_penalty\x18\a \x01(\x05R\vrollPenalty\x12\x14\n" +
 	"\x05delay\x18\b \x01(\x05R\x05delay\x12!\n" +
@@ -5116,7 +5331,11 @@ const file_fray_feerie_v1_feerie_proto_rawDesc = "" +
 	"\tvigilance\x18\x04 \x01(\x05R\tvigilance\x12\x16\n" +
 	"\x06margin\x18\x05 \x01(\x05R\x06margin\x12)\n" +
 	"\x10initiative_bonus\x18\x06 \x01(\x05R\x0finitiativeBonus\x12A\n" +
-	"\x0evigilance_roll\x18\a \x01(\v2\x1a.fray.feerie.v1.RollResultR\rvigilanceRoll\"\xd2\a\n" +
+	"\x0evigilance_roll\x18\a \x01(\v2\x1a.fray.feerie.v1.RollResultR\rvigilanceRoll\"f\n" +
+	"\rHelplessRuled\x12!\n" +
+	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12\x1a\n" +
+	"\bhelpless\x18\x02 \x01(\bR\bhelpless\x12\x16\n" +
+	"\x06reason\x18\x03 \x01(\tR\x06reason\"\x9a\b\n" +
 	"\x05Event\x12F\n" +
 	"\x0eaction_started\x18\x01 \x01(\v2\x1d.fray.feerie.v1.ActionStartedH\x00R\ractionStarted\x126\n" +
 	"\bdeclared\x18\x02 \x01(\v2\x18.fray.feerie.v1.DeclaredH\x00R\bdeclared\x12O\n" +
@@ -5132,7 +5351,8 @@ const file_fray_feerie_v1_feerie_proto_rawDesc = "" +
 	"\x11intention_changed\x18\n" +
 	" \x01(\v2 .fray.feerie.v1.IntentionChangedH\x00R\x10intentionChanged\x126\n" +
 	"\bgestured\x18( \x01(\v2\x18.fray.feerie.v1.GesturedH\x00R\bgestured\x12C\n" +
-	"\runseen_rolled\x18) \x01(\v2\x1c.fray.feerie.v1.UnseenRolledH\x00R\funseenRolled\x12C\n" +
+	"\runseen_rolled\x18) \x01(\v2\x1c.fray.feerie.v1.UnseenRolledH\x00R\funseenRolled\x12F\n" +
+	"\x0ehelpless_ruled\x18* \x01(\v2\x1d.fray.feerie.v1.HelplessRuledH\x00R\rhelplessRuled\x12C\n" +
 	"\rbecame_object\x18\v \x01(\v2\x1c.fray.feerie.v1.BecameObjectH\x00R\fbecameObject\x12@\n" +
 	"\ftactic_ruled\x18\f \x01(\v2\x1b.fray.feerie.v1.TacticRuledH\x00R\vtacticRuledB\x06\n" +
 	"\x04kind*\x84\x01\n" +
@@ -5219,7 +5439,7 @@ func file_fray_feerie_v1_feerie_proto_rawDescGZIP() []byte {
 }
 
 var file_fray_feerie_v1_feerie_proto_enumTypes = make([]protoimpl.EnumInfo, 10)
-var file_fray_feerie_v1_feerie_proto_msgTypes = make([]protoimpl.MessageInfo, 45)
+var file_fray_feerie_v1_feerie_proto_msgTypes = make([]protoimpl.MessageInfo, 48)
 var file_fray_feerie_v1_feerie_proto_goTypes = []any{
 	(AttributeKind)(0),         // 0: fray.feerie.v1.AttributeKind
 	(ActivityKind)(0),          // 1: fray.feerie.v1.ActivityKind
@@ -5249,34 +5469,37 @@ var file_fray_feerie_v1_feerie_proto_goTypes = []any{
 	(*Ruling)(nil),             // 25: fray.feerie.v1.Ruling
 	(*Gesture)(nil),            // 26: fray.feerie.v1.Gesture
 	(*Unseen)(nil),             // 27: fray.feerie.v1.Unseen
-	(*Action)(nil),             // 28: fray.feerie.v1.Action
-	(*Options)(nil),            // 29: fray.feerie.v1.Options
-	(*Condition)(nil),          // 30: fray.feerie.v1.Condition
-	(*Penalty)(nil),            // 31: fray.feerie.v1.Penalty
-	(*CombatantState)(nil),     // 32: fray.feerie.v1.CombatantState
-	(*Queued)(nil),             // 33: fray.feerie.v1.Queued
-	(*State)(nil),              // 34: fray.feerie.v1.State
-	(*Modifier)(nil),           // 35: fray.feerie.v1.Modifier
-	(*RollResult)(nil),         // 36: fray.feerie.v1.RollResult
-	(*InitiativeRoll)(nil),     // 37: fray.feerie.v1.InitiativeRoll
-	(*ActionStarted)(nil),      // 38: fray.feerie.v1.ActionStarted
-	(*Declared)(nil),           // 39: fray.feerie.v1.Declared
-	(*CountdownStarted)(nil),   // 40: fray.feerie.v1.CountdownStarted
-	(*ActivityQueued)(nil),     // 41: fray.feerie.v1.ActivityQueued
-	(*ActivityResolved)(nil),   // 42: fray.feerie.v1.ActivityResolved
-	(*Struck)(nil),             // 43: fray.feerie.v1.Struck
-	(*RankAdvanced)(nil),       // 44: fray.feerie.v1.RankAdvanced
-	(*ImpersonalHappened)(nil), // 45: fray.feerie.v1.ImpersonalHappened
-	(*Renounced)(nil),          // 46: fray.feerie.v1.Renounced
-	(*IntentionChanged)(nil),   // 47: fray.feerie.v1.IntentionChanged
-	(*Surprised)(nil),          // 48: fray.feerie.v1.Surprised
-	(*BecameObject)(nil),       // 49: fray.feerie.v1.BecameObject
-	(*TacticRuled)(nil),        // 50: fray.feerie.v1.TacticRuled
-	(*Gestured)(nil),           // 51: fray.feerie.v1.Gestured
-	(*UnseenRolled)(nil),       // 52: fray.feerie.v1.UnseenRolled
-	(*Event)(nil),              // 53: fray.feerie.v1.Event
-	nil,                        // 54: fray.feerie.v1.State.CombatantsEntry
-	(*v1.Roll)(nil),            // 55: fray.dice.v1.Roll
+	(*Helpless)(nil),           // 28: fray.feerie.v1.Helpless
+	(*Action)(nil),             // 29: fray.feerie.v1.Action
+	(*Options)(nil),            // 30: fray.feerie.v1.Options
+	(*Condition)(nil),          // 31: fray.feerie.v1.Condition
+	(*Penalty)(nil),            // 32: fray.feerie.v1.Penalty
+	(*CombatantState)(nil),     // 33: fray.feerie.v1.CombatantState
+	(*Queued)(nil),             // 34: fray.feerie.v1.Queued
+	(*State)(nil),              // 35: fray.feerie.v1.State
+	(*Modifier)(nil),           // 36: fray.feerie.v1.Modifier
+	(*RollResult)(nil),         // 37: fray.feerie.v1.RollResult
+	(*InitiativeRoll)(nil),     // 38: fray.feerie.v1.InitiativeRoll
+	(*ActionStarted)(nil),      // 39: fray.feerie.v1.ActionStarted
+	(*Declared)(nil),           // 40: fray.feerie.v1.Declared
+	(*CountdownStarted)(nil),   // 41: fray.feerie.v1.CountdownStarted
+	(*ActivityQueued)(nil),     // 42: fray.feerie.v1.ActivityQueued
+	(*ActivityResolved)(nil),   // 43: fray.feerie.v1.ActivityResolved
+	(*Struck)(nil),             // 44: fray.feerie.v1.Struck
+	(*RankAdvanced)(nil),       // 45: fray.feerie.v1.RankAdvanced
+	(*ImpersonalHappened)(nil), // 46: fray.feerie.v1.ImpersonalHappened
+	(*Renounced)(nil),          // 47: fray.feerie.v1.Renounced
+	(*IntentionChanged)(nil),   // 48: fray.feerie.v1.IntentionChanged
+	(*Surprised)(nil),          // 49: fray.feerie.v1.Surprised
+	(*BecameObject)(nil),       // 50: fray.feerie.v1.BecameObject
+	(*TacticRuled)(nil),        // 51: fray.feerie.v1.TacticRuled
+	(*Gestured)(nil),           // 52: fray.feerie.v1.Gestured
+	(*UnseenRolled)(nil),       // 53: fray.feerie.v1.UnseenRolled
+	(*HelplessRuled)(nil),      // 54: fray.feerie.v1.HelplessRuled
+	(*Event)(nil),              // 55: fray.feerie.v1.Event
+	nil,                        // 56: fray.feerie.v1.CombatantState.IntimidationBonusesEntry
+	nil,                        // 57: fray.feerie.v1.State.CombatantsEntry
+	(*v1.Roll)(nil),            // 58: fray.dice.v1.Roll
 }
 var file_fray_feerie_v1_feerie_proto_depIdxs = []int32{
 	0,  // 0: fray.feerie.v1.Attribute.kind:type_name -> fray.feerie.v1.AttributeKind
@@ -5307,57 +5530,60 @@ var file_fray_feerie_v1_feerie_proto_depIdxs = []int32{
 	19, // 25: fray.feerie.v1.Action.change:type_name -> fray.feerie.v1.Change
 	26, // 26: fray.feerie.v1.Action.gesture:type_name -> fray.feerie.v1.Gesture
 	27, // 27: fray.feerie.v1.Action.unseen:type_name -> fray.feerie.v1.Unseen
-	24, // 28: fray.feerie.v1.Action.become_object:type_name -> fray.feerie.v1.BecomeObject
-	25, // 29: fray.feerie.v1.Action.ruling:type_name -> fray.feerie.v1.Ruling
-	2,  // 30: fray.feerie.v1.Condition.strike:type_name -> fray.feerie.v1.SpecialStrike
-	14, // 31: fray.feerie.v1.CombatantState.declared:type_name -> fray.feerie.v1.Intent
-	31, // 32: fray.feerie.v1.CombatantState.penalties:type_name -> fray.feerie.v1.Penalty
-	30, // 33: fray.feerie.v1.CombatantState.conditions:type_name -> fray.feerie.v1.Condition
-	13, // 34: fray.feerie.v1.CombatantState.tactic:type_name -> fray.feerie.v1.Tactic
-	18, // 35: fray.feerie.v1.Queued.act:type_name -> fray.feerie.v1.Act
-	9,  // 36: fray.feerie.v1.State.step:type_name -> fray.feerie.v1.Step
-	54, // 37: fray.feerie.v1.State.combatants:type_name -> fray.feerie.v1.State.CombatantsEntry
-	33, // 38: fray.feerie.v1.State.queue:type_name -> fray.feerie.v1.Queued
-	55, // 39: fray.feerie.v1.RollResult.roll:type_name -> fray.dice.v1.Roll
-	55, // 40: fray.feerie.v1.RollResult.minus:type_name -> fray.dice.v1.Roll
-	35, // 41: fray.feerie.v1.RollResult.modifiers:type_name -> fray.feerie.v1.Modifier
-	36, // 42: fray.feerie.v1.InitiativeRoll.result:type_name -> fray.feerie.v1.RollResult
-	14, // 43: fray.feerie.v1.Declared.intent:type_name -> fray.feerie.v1.Intent
-	37, // 44: fray.feerie.v1.CountdownStarted.initiative:type_name -> fray.feerie.v1.InitiativeRoll
-	33, // 45: fray.feerie.v1.ActivityQueued.queued:type_name -> fray.feerie.v1.Queued
-	14, // 46: fray.feerie.v1.ActivityResolved.intent:type_name -> fray.feerie.v1.Intent
-	36, // 47: fray.feerie.v1.ActivityResolved.attack:type_name -> fray.feerie.v1.RollResult
-	35, // 48: fray.feerie.v1.ActivityResolved.defense_modifiers:type_name -> fray.feerie.v1.Modifier
-	35, // 49: fray.feerie.v1.ActivityResolved.damage_modifiers:type_name -> fray.feerie.v1.Modifier
-	35, // 50: fray.feerie.v1.ActivityResolved.soak_modifiers:type_name -> fray.feerie.v1.Modifier
-	30, // 51: fray.feerie.v1.ActivityResolved.conditions:type_name -> fray.feerie.v1.Condition
-	43, // 52: fray.feerie.v1.ActivityResolved.also:type_name -> fray.feerie.v1.Struck
-	35, // 53: fray.feerie.v1.Struck.defense_modifiers:type_name -> fray.feerie.v1.Modifier
-	35, // 54: fray.feerie.v1.Struck.soak_modifiers:type_name -> fray.feerie.v1.Modifier
-	14, // 55: fray.feerie.v1.IntentionChanged.intent:type_name -> fray.feerie.v1.Intent
-	13, // 56: fray.feerie.v1.TacticRuled.tactic:type_name -> fray.feerie.v1.Tactic
-	36, // 57: fray.feerie.v1.UnseenRolled.roll:type_name -> fray.feerie.v1.RollResult
-	36, // 58: fray.feerie.v1.UnseenRolled.vigilance_roll:type_name -> fray.feerie.v1.RollResult
-	38, // 59: fray.feerie.v1.Event.action_started:type_name -> fray.feerie.v1.ActionStarted
-	39, // 60: fray.feerie.v1.Event.declared:type_name -> fray.feerie.v1.Declared
-	40, // 61: fray.feerie.v1.Event.countdown_started:type_name -> fray.feerie.v1.CountdownStarted
-	41, // 62: fray.feerie.v1.Event.activity_queued:type_name -> fray.feerie.v1.ActivityQueued
-	42, // 63: fray.feerie.v1.Event.activity_resolved:type_name -> fray.feerie.v1.ActivityResolved
-	44, // 64: fray.feerie.v1.Event.rank_advanced:type_name -> fray.feerie.v1.RankAdvanced
-	45, // 65: fray.feerie.v1.Event.impersonal:type_name -> fray.feerie.v1.ImpersonalHappened
-	46, // 66: fray.feerie.v1.Event.renounced:type_name -> fray.feerie.v1.Renounced
-	48, // 67: fray.feerie.v1.Event.surprised:type_name -> fray.feerie.v1.Surprised
-	47, // 68: fray.feerie.v1.Event.intention_changed:type_name -> fray.feerie.v1.IntentionChanged
-	51, // 69: fray.feerie.v1.Event.gestured:type_name -> fray.feerie.v1.Gestured
-	52, // 70: fray.feerie.v1.Event.unseen_rolled:type_name -> fray.feerie.v1.UnseenRolled
-	49, // 71: fray.feerie.v1.Event.became_object:type_name -> fray.feerie.v1.BecameObject
-	50, // 72: fray.feerie.v1.Event.tactic_ruled:type_name -> fray.feerie.v1.TacticRuled
-	32, // 73: fray.feerie.v1.State.CombatantsEntry.value:type_name -> fray.feerie.v1.CombatantState
-	74, // [74:74] is the sub-list for method output_type
-	74, // [74:74] is the sub-list for method input_type
-	74, // [74:74] is the sub-list for extension type_name
-	74, // [74:74] is the sub-list for extension extendee
-	0,  // [0:74] is the sub-list for field type_name
+	28, // 28: fray.feerie.v1.Action.helpless:type_name -> fray.feerie.v1.Helpless
+	24, // 29: fray.feerie.v1.Action.become_object:type_name -> fray.feerie.v1.BecomeObject
+	25, // 30: fray.feerie.v1.Action.ruling:type_name -> fray.feerie.v1.Ruling
+	2,  // 31: fray.feerie.v1.Condition.strike:type_name -> fray.feerie.v1.SpecialStrike
+	14, // 32: fray.feerie.v1.CombatantState.declared:type_name -> fray.feerie.v1.Intent
+	32, // 33: fray.feerie.v1.CombatantState.penalties:type_name -> fray.feerie.v1.Penalty
+	31, // 34: fray.feerie.v1.CombatantState.conditions:type_name -> fray.feerie.v1.Condition
+	56, // 35: fray.feerie.v1.CombatantState.intimidation_bonuses:type_name -> fray.feerie.v1.CombatantState.IntimidationBonusesEntry
+	13, // 36: fray.feerie.v1.CombatantState.tactic:type_name -> fray.feerie.v1.Tactic
+	18, // 37: fray.feerie.v1.Queued.act:type_name -> fray.feerie.v1.Act
+	9,  // 38: fray.feerie.v1.State.step:type_name -> fray.feerie.v1.Step
+	57, // 39: fray.feerie.v1.State.combatants:type_name -> fray.feerie.v1.State.CombatantsEntry
+	34, // 40: fray.feerie.v1.State.queue:type_name -> fray.feerie.v1.Queued
+	58, // 41: fray.feerie.v1.RollResult.roll:type_name -> fray.dice.v1.Roll
+	58, // 42: fray.feerie.v1.RollResult.minus:type_name -> fray.dice.v1.Roll
+	36, // 43: fray.feerie.v1.RollResult.modifiers:type_name -> fray.feerie.v1.Modifier
+	37, // 44: fray.feerie.v1.InitiativeRoll.result:type_name -> fray.feerie.v1.RollResult
+	14, // 45: fray.feerie.v1.Declared.intent:type_name -> fray.feerie.v1.Intent
+	38, // 46: fray.feerie.v1.CountdownStarted.initiative:type_name -> fray.feerie.v1.InitiativeRoll
+	34, // 47: fray.feerie.v1.ActivityQueued.queued:type_name -> fray.feerie.v1.Queued
+	14, // 48: fray.feerie.v1.ActivityResolved.intent:type_name -> fray.feerie.v1.Intent
+	37, // 49: fray.feerie.v1.ActivityResolved.attack:type_name -> fray.feerie.v1.RollResult
+	36, // 50: fray.feerie.v1.ActivityResolved.defense_modifiers:type_name -> fray.feerie.v1.Modifier
+	36, // 51: fray.feerie.v1.ActivityResolved.damage_modifiers:type_name -> fray.feerie.v1.Modifier
+	36, // 52: fray.feerie.v1.ActivityResolved.soak_modifiers:type_name -> fray.feerie.v1.Modifier
+	31, // 53: fray.feerie.v1.ActivityResolved.conditions:type_name -> fray.feerie.v1.Condition
+	44, // 54: fray.feerie.v1.ActivityResolved.also:type_name -> fray.feerie.v1.Struck
+	36, // 55: fray.feerie.v1.Struck.defense_modifiers:type_name -> fray.feerie.v1.Modifier
+	36, // 56: fray.feerie.v1.Struck.soak_modifiers:type_name -> fray.feerie.v1.Modifier
+	14, // 57: fray.feerie.v1.IntentionChanged.intent:type_name -> fray.feerie.v1.Intent
+	13, // 58: fray.feerie.v1.TacticRuled.tactic:type_name -> fray.feerie.v1.Tactic
+	37, // 59: fray.feerie.v1.UnseenRolled.roll:type_name -> fray.feerie.v1.RollResult
+	37, // 60: fray.feerie.v1.UnseenRolled.vigilance_roll:type_name -> fray.feerie.v1.RollResult
+	39, // 61: fray.feerie.v1.Event.action_started:type_name -> fray.feerie.v1.ActionStarted
+	40, // 62: fray.feerie.v1.Event.declared:type_name -> fray.feerie.v1.Declared
+	41, // 63: fray.feerie.v1.Event.countdown_started:type_name -> fray.feerie.v1.CountdownStarted
+	42, // 64: fray.feerie.v1.Event.activity_queued:type_name -> fray.feerie.v1.ActivityQueued
+	43, // 65: fray.feerie.v1.Event.activity_resolved:type_name -> fray.feerie.v1.ActivityResolved
+	45, // 66: fray.feerie.v1.Event.rank_advanced:type_name -> fray.feerie.v1.RankAdvanced
+	46, // 67: fray.feerie.v1.Event.impersonal:type_name -> fray.feerie.v1.ImpersonalHappened
+	47, // 68: fray.feerie.v1.Event.renounced:type_name -> fray.feerie.v1.Renounced
+	49, // 69: fray.feerie.v1.Event.surprised:type_name -> fray.feerie.v1.Surprised
+	48, // 70: fray.feerie.v1.Event.intention_changed:type_name -> fray.feerie.v1.IntentionChanged
+	52, // 71: fray.feerie.v1.Event.gestured:type_name -> fray.feerie.v1.Gestured
+	53, // 72: fray.feerie.v1.Event.unseen_rolled:type_name -> fray.feerie.v1.UnseenRolled
+	54, // 73: fray.feerie.v1.Event.helpless_ruled:type_name -> fray.feerie.v1.HelplessRuled
+	50, // 74: fray.feerie.v1.Event.became_object:type_name -> fray.feerie.v1.BecameObject
+	51, // 75: fray.feerie.v1.Event.tactic_ruled:type_name -> fray.feerie.v1.TacticRuled
+	33, // 76: fray.feerie.v1.State.CombatantsEntry.value:type_name -> fray.feerie.v1.CombatantState
+	77, // [77:77] is the sub-list for method output_type
+	77, // [77:77] is the sub-list for method input_type
+	77, // [77:77] is the sub-list for extension type_name
+	77, // [77:77] is the sub-list for extension extendee
+	0,  // [0:77] is the sub-list for field type_name
 }
 
 func init() { file_fray_feerie_v1_feerie_proto_init() }
@@ -5365,7 +5591,7 @@ func file_fray_feerie_v1_feerie_proto_init() {
 	if File_fray_feerie_v1_feerie_proto != nil {
 		return
 	}
-	file_fray_feerie_v1_feerie_proto_msgTypes[18].OneofWrappers = []any{
+	file_fray_feerie_v1_feerie_proto_msgTypes[19].OneofWrappers = []any{
 		(*Action_Declare)(nil),
 		(*Action_Act)(nil),
 		(*Action_Renounce)(nil),
@@ -5375,11 +5601,12 @@ func file_fray_feerie_v1_feerie_proto_init() {
 		(*Action_Change)(nil),
 		(*Action_Gesture)(nil),
 		(*Action_Unseen)(nil),
+		(*Action_Helpless)(nil),
 		(*Action_BecomeObject)(nil),
 		(*Action_Ruling)(nil),
 	}
-	file_fray_feerie_v1_feerie_proto_msgTypes[19].OneofWrappers = []any{}
-	file_fray_feerie_v1_feerie_proto_msgTypes[43].OneofWrappers = []any{
+	file_fray_feerie_v1_feerie_proto_msgTypes[20].OneofWrappers = []any{}
+	file_fray_feerie_v1_feerie_proto_msgTypes[45].OneofWrappers = []any{
 		(*Event_ActionStarted)(nil),
 		(*Event_Declared)(nil),
 		(*Event_CountdownStarted)(nil),
@@ -5392,6 +5619,7 @@ func file_fray_feerie_v1_feerie_proto_init() {
 		(*Event_IntentionChanged)(nil),
 		(*Event_Gestured)(nil),
 		(*Event_UnseenRolled)(nil),
+		(*Event_HelplessRuled)(nil),
 		(*Event_BecameObject)(nil),
 		(*Event_TacticRuled)(nil),
 	}
@@ -5401,7 +5629,7 @@ func file_fray_feerie_v1_feerie_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fray_feerie_v1_feerie_proto_rawDesc), len(file_fray_feerie_v1_feerie_proto_rawDesc)),
 			NumEnums:      10,
-			NumMessages:   45,
+			NumMessages:   48,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
