@@ -51,8 +51,9 @@ func decideWait(st *encounterv1.EncounterState, f fighter, w *lossv1.Wait) ([]*e
 	}}}), nil
 }
 
-// decideAim: 1 PA per +1 with a ranged weapon, at most +5 (LOS-035); or a whole Tour
-// (LOS-084, LOS-090 Visée).
+// decideAim: 1 PA per +1 with a ranged weapon, at most +5 (LOS-035); or a whole Tour, the
+// combatant's first action of the Tour taking all its PA, for its next shot with that weapon
+// (LOS-084; +15 with Visée of that weapon type, LOS-090, LOS-094).
 func decideAim(st *encounterv1.EncounterState, f fighter, a *lossv1.Aim) ([]*encounterv1.Event, error) {
 	if err := hindered(st, f, false, false, false); err != nil {
 		return nil, err
@@ -66,6 +67,9 @@ func decideAim(st *encounterv1.EncounterState, f fighter, a *lossv1.Aim) ([]*enc
 	}
 	ev := &lossv1.Aimed{CombatantId: f.id(), Weapon: w.GetName(), WholeTour: a.GetWholeTour()}
 	if a.GetWholeTour() {
+		if f.cs.GetActed() {
+			return nil, engine.Refused("LOS-084", "%s has already acted this Tour; aiming for a whole Tour is the first action of a Tour", f.name())
+		}
 		ev.ActionPointsSpent = f.cs.GetActionPoints()
 		ev.Bonus = AimTourBonus
 		if f.spec(lossv1.SpecialisationKind_SPECIALISATION_KIND_AIMING, w) {
@@ -95,17 +99,12 @@ func simpleCost(f fighter, k lossv1.SimpleKind) int32 {
 		return 0
 	case lossv1.SimpleKind_SIMPLE_KIND_SOCIAL:
 		return 1
-	case lossv1.SimpleKind_SIMPLE_KIND_PICK_UP, lossv1.SimpleKind_SIMPLE_KIND_MOVE:
-		return 2
+	case lossv1.SimpleKind_SIMPLE_KIND_MOVE:
+		return MoveCost
+	case lossv1.SimpleKind_SIMPLE_KIND_PICK_UP, lossv1.SimpleKind_SIMPLE_KIND_RECOVER_WEAPON:
+		return PickUpCost // recovering from a Disarm is picking up one's weapon (LOS-074)
 	case lossv1.SimpleKind_SIMPLE_KIND_STAND_UP:
 		return StandUpCost
-	case lossv1.SimpleKind_SIMPLE_KIND_RECOVER_WEAPON:
-		for _, w := range f.sh.GetWeapons() {
-			if !isBare(w) {
-				return attackCost(f, w)
-			}
-		}
-		return BareCost
 	}
 	return -1
 }
@@ -118,12 +117,13 @@ func decideSimple(st *encounterv1.EncounterState, f fighter, s *lossv1.Simple) (
 	}
 	if k != lossv1.SimpleKind_SIMPLE_KIND_SPEAK {
 		standing := k == lossv1.SimpleKind_SIMPLE_KIND_STAND_UP
-		recovering := k == lossv1.SimpleKind_SIMPLE_KIND_RECOVER_WEAPON
+		// A disarmed fighter recovers by picking up its weapon or regaining its balance (LOS-074).
+		recovering := k == lossv1.SimpleKind_SIMPLE_KIND_RECOVER_WEAPON || (standing && f.cs.GetDisarmed())
 		if err := hindered(st, f, standing, recovering, false); err != nil {
 			return nil, err
 		}
-		if standing && !f.cs.GetProne() {
-			return nil, engine.Refused("LOS-072", "%s is not down", f.name())
+		if standing && !f.cs.GetProne() && !f.cs.GetDisarmed() {
+			return nil, engine.Refused("LOS-072", "%s is neither down nor disarmed: there is nothing to stand up or regain one's balance from", f.name())
 		}
 		if recovering && !f.cs.GetDisarmed() {
 			return nil, engine.Refused("LOS-074", "%s is not disarmed", f.name())
@@ -154,7 +154,7 @@ func simpleName(k lossv1.SimpleKind) string {
 	case lossv1.SimpleKind_SIMPLE_KIND_STAND_UP:
 		return "standing up"
 	case lossv1.SimpleKind_SIMPLE_KIND_RECOVER_WEAPON:
-		return "recovering a weapon"
+		return "picking up one's weapon"
 	}
 	return "this action"
 }

@@ -43,9 +43,15 @@ func attackCost(f fighter, w *lossv1.Weapon) int32 {
 		return BareCost
 	}
 	if isRanged(w) && f.spec(lossv1.SpecialisationKind_SPECIALISATION_KIND_QUICK_RELOAD, w) {
-		return max(MinWaitedCost, w.GetVitesse()-2)
+		return QuickReload(w.GetVitesse())
 	}
 	return w.GetVitesse()
+}
+
+// QuickReload is the cost of a shot with the Quick reload specialisation: −2 PA, at least 2,
+// and never more than the weapon's Vitesse (LOS-090).
+func QuickReload(vitesse int32) int32 {
+	return min(vitesse, max(QuickReloadMin, vitesse-QuickReloadCut))
 }
 
 func weaponOf(f fighter, name string) (*lossv1.Weapon, error) {
@@ -201,6 +207,7 @@ func decideAttack(st *encounterv1.EncounterState, f fighter, a *lossv1.Attack, e
 		}
 	}
 	ownModifiers(st, f, sit, m, false)
+	defenceExploitBonus(f, m)
 	if sit.GetOffHand() && f.spec(lossv1.SpecialisationKind_SPECIALISATION_KIND_TWO_WEAPONS, w) {
 		m.difficulty("Two weapons specialisation", "LOS-091", -5)
 	}
@@ -235,10 +242,12 @@ func decideAttack(st *encounterv1.EncounterState, f fighter, a *lossv1.Attack, e
 	}
 	m.difficulty("the defender's wall", "LOS-066", wall)
 	m.difficulty("armour against aimed blows", "LOS-079", armourMod)
-	// Test bonuses (LOS-052, LOS-054, LOS-084, specialisations).
-	if t.cs.GetProne() && !ranged {
+	// Test bonuses (LOS-052, LOS-054, LOS-084, specialisations). Striking a prone target, in
+	// melee or at range (LOS-083: all melee modifiers apply), down or on the ground as the GM
+	// says (LOS-035), +10 once, not stacked with standing over it.
+	if t.cs.GetProne() || sit.GetTargetProne() {
 		m.test("striking a prone target", "LOS-052", 10)
-		if sit.GetHigher() { // not stacked with standing over it
+		if sit.GetHigher() {
 			m.test("not stacked with the prone target", "LOS-052", -5)
 		}
 	}
@@ -409,11 +418,8 @@ func hit(st *encounterv1.EncounterState, b blow, cancelled int32, halve bool, ro
 	r.Hit = true
 	r.Effects = stand
 	r.Manoeuvre = b.manoeuvre
-	switch b.manoeuvre {
-	case lossv1.Manoeuvre_MANOEUVRE_GRAB:
-		return out(b.t.name() + " is held: no dodging until the end of the Tour")
-	case lossv1.Manoeuvre_MANOEUVRE_TRIP:
-		return out(b.t.name() + " falls")
+	if b.manoeuvre != lossv1.Manoeuvre_MANOEUVRE_UNSPECIFIED { // LOS-035: no automatic effect
+		return out("no automatic effect: the GM applies what follows as situations (LOS-035)")
 	}
 	// LOS-025: a Sbire hit with a standing Exploit by a non-Sbire is out, no damage roll.
 	if b.t.isSbire() && !b.att.isSbire() && total > 0 &&
@@ -446,24 +452,35 @@ func hit(st *encounterv1.EncounterState, b blow, cancelled int32, halve bool, ro
 		d.Shield++ // LOS-091
 	}
 	beyond := isRanged(b.w) && b.w.GetRange() > 0 && b.sit.GetDistance() > b.w.GetRange()
-	if halve || beyond { // LOS-081, LOS-086: halved, rounded down, before armour
-		d.Total /= 2
-		r.Halved = true
+	if beyond { // LOS-081
+		r.Halvings++
 	}
+	if halve { // LOS-086
+		r.Halvings++
+	}
+	r.Halved = r.Halvings > 0
+	d.Total = Halve(d.Total, r.Halvings)
 	d.LevelsLost = max(0, d.Total-d.Armour-d.Shield)
 	r.Damage = d
 	applyLevels(st, b, r, stand, d.LevelsLost)
 	if b.second != nil && !r.GetTargetOut() { // LOS-070: the second weapon on the same target
 		rr := roller.Roll(dice.Expr{Count: 1, Sides: 10, Explode: options(st).GetExplodeDamageD10()})
 		d2 := &lossv1.Damage{Roll: rr, WeaponDamage: b.second.GetDamage(), Total: rr.GetTotal() + b.second.GetDamage(), Armour: d.Armour, Shield: d.Shield}
-		if halve || beyond {
-			d2.Total /= 2
-		}
+		d2.Total = Halve(d2.Total, r.Halvings)
 		d2.LevelsLost = max(0, d2.Total-d2.Armour-d2.Shield)
 		r.SecondDamage = d2
 		applyLevels(st, b, r, stand, d2.LevelsLost)
 	}
 	return out("")
+}
+
+// Halve halves damage n times, each halving rounding down what the previous left, before
+// armour (LOS-081, LOS-086): a range halving then a dodge leaves a quarter.
+func Halve(damage, n int32) int32 {
+	for range n {
+		damage /= 2
+	}
+	return damage
 }
 
 // applyLevels takes NS levels off the target's track in r (LOS-021, LOS-022, LOS-024, LOS-073).
@@ -492,9 +509,6 @@ func defenceScore(st *encounterv1.EncounterState, d fighter, r *lossv1.React, p 
 	ranged := isRanged(attW)
 	switch r.GetReaction() {
 	case lossv1.Reaction_REACTION_DODGE:
-		if d.cs.GetRestrained() {
-			return nil, engine.Refused("LOS-018", "%s is held and has no freedom of movement to dodge", d.name())
-		}
 		if d.sh.GetDodge() == nil {
 			return nil, engine.Refused("LOS-018", "%s's sheet has no score to dodge with", d.name())
 		}
@@ -643,6 +657,9 @@ func decideReact(st *encounterv1.EncounterState, id string, r *lossv1.React, env
 			return nil, engine.Refused("LOS-062", "%s has %d PA left; the parry or dodge and the counter-attack with %s cost %d", d.name(), d.cs.GetActionPoints(), counterW.GetName(), need)
 		}
 	}
+	if has(list, effWall) && d.cs.GetParried() {
+		return nil, engine.Refused("LOS-066", "%s has already parried this Tour; a Defensive wall is raised only on the first parry of the Tour", d.name())
+	}
 	if has(list, effProtect) {
 		ally, err := fighterOf(st, r.GetAllyId())
 		if err != nil || ally.id() == d.id() {
@@ -658,6 +675,7 @@ func decideReact(st *encounterv1.EncounterState, id string, r *lossv1.React, env
 		return nil, err
 	}
 	ownModifiers(st, d, r.GetSituation(), m, true)
+	defenceExploitBonus(d, m)
 	if d.cs.GetProtectBonus() > 0 {
 		m.test("protected by an ally", "LOS-068", d.cs.GetProtectBonus())
 	}
@@ -716,14 +734,16 @@ func reactionVerb(r lossv1.Reaction) string {
 	return "parry"
 }
 
-// aimBonus: aim with PA (LOS-035), for a Tour (LOS-084, +15 with Visée), for a Séquence; they
-// do not stack unless the option says so.
+// aimBonus: aim with PA (LOS-035), for a Tour (LOS-084, +15 with Visée), each with the weapon
+// aimed only; for a Séquence; they do not stack unless the option says so.
 func aimBonus(st *encounterv1.EncounterState, f fighter, w *lossv1.Weapon, sit *lossv1.Situation) int32 {
-	var pa int32
+	var pa, tour int32
 	if f.cs.GetAimWeapon() == w.GetName() {
 		pa = f.cs.GetAimBonus()
 	}
-	tour := f.cs.GetAimTourBonus()
+	if f.cs.GetAimTourWeapon() == w.GetName() {
+		tour = f.cs.GetAimTourBonus()
+	}
 	long := int32(0)
 	if sit.GetAimedLong() {
 		long = AimLongBonus

@@ -43,24 +43,24 @@ func (s System) Describe() *rulesetv1.RulesetDescriptor {
 		},
 		Actions: []*rulesetv1.ActionDescriptor{
 			{Name: "attack", Description: "Test Trait + Talent + 1d10 against 15 (or the ranged Difficulty) + 5 per Exploit", Cost: "the weapon's Vitesse; 2 PA natural or unarmed; the slower weapon with Two weapons", Rule: "LOS-035"},
-			{Name: "grab or trip", Description: "Athletics Test; a grabbed target cannot dodge this Tour, a tripped one falls", Cost: "3 PA", Rule: "LOS-035"},
+			{Name: "grab or trip", Description: "Athletics Test (agripper, ceinturer, faire chuter); no automatic effect: the GM applies what follows as situations", Cost: "3 PA", Rule: "LOS-035"},
 			{Name: "parry", Description: "reaction to an attack that hit its Difficulty; Test against the attacker's Difficulty", Cost: "1 PA", Rule: "LOS-036"},
 			{Name: "dodge", Description: "reaction to an attack that hit its Difficulty; Test against the attacker's Difficulty", Cost: "1 PA", Rule: "LOS-036"},
 			{Name: "take the blow", Description: "reaction: no Test, the attack hits", Cost: "0 PA", Rule: "LOS-009"},
 			{Name: "declare", Description: "the intention of one's first action of the Tour", Cost: "0 PA", Rule: "LOS-038"},
 			{Name: "wait", Description: "act at a lower phase: PA lowered, next action cheaper by the phases waited (minimum 2)", Cost: "the phases waited", Rule: "LOS-040"},
-			{Name: "aim", Description: "+1 per PA to the next Test with a ranged weapon, at most +5; or a whole Tour: +10 (+15 with Visée)", Cost: "1 PA per +1; all PA for a Tour", Rule: "LOS-035"},
+			{Name: "aim", Description: "+1 per PA to the next Test with a ranged weapon, at most +5 (LOS-035); or a whole Tour, as the first action of the Tour: +10 (+15 with Visée of that weapon type) on the next shot with that weapon (LOS-084)", Cost: "1 PA per +1; all PA for a Tour", Rule: "LOS-035"},
 			{Name: "speak", Cost: "0 PA", Rule: "LOS-035"},
 			{Name: "social Talent", Cost: "1 PA", Rule: "LOS-035"},
 			{Name: "pick up an object", Cost: "2 PA", Rule: "LOS-035"},
 			{Name: "move", Description: "at least 3 m", Cost: "2 PA", Rule: "LOS-035"},
-			{Name: "stand up", Description: "regain one's feet or balance", Cost: "4 PA", Rule: "LOS-035"},
-			{Name: "recover weapon", Description: "after a Disarm, the first action of the next Tour", Cost: "the weapon's Vitesse, or 2", Rule: "LOS-074"},
+			{Name: "stand up", Description: "regain one's feet, or one's balance after a Disarm (LOS-074)", Cost: "4 PA", Rule: "LOS-035"},
+			{Name: "recover weapon", Description: "after a Disarm, pick up one's weapon: the first action of the next Tour (or stand up to regain one's balance, 4 PA); no attack in the Disarm's Tour, even with the weapon back", Cost: "2 PA", Rule: "LOS-074"},
 			{Name: "pass", Description: "end one's actions for the Tour; PA left serve only to defend", Cost: "0 PA", Rule: "LOS-033"},
 			{Name: "disaster", Description: "the GM turns a failed Exploit into a Désastre", Cost: "GM", Rule: "LOS-006"},
 			{Name: "dying", Description: "sacrifice an Inspiration, urgent care, or finish off a dying character", Cost: "0 PA", Rule: "LOS-023"},
 			{Name: "start pursuit", Description: "the GM opens a moving combat at a distance of 1 to 6 units", Cost: "GM", Rule: "LOS-100"},
-			{Name: "charge (pursuit)", Description: "pursuer at distance 2, Difficulty 20: unseats or throws down; dodge at 20", Cost: "3 PA", Rule: "LOS-102"},
+			{Name: "charge (pursuit)", Description: "pursuer at distance 2, Difficulty 20: unseats or throws down; dodge at 20, whatever the charger's Exploits", Cost: "3 PA", Rule: "LOS-102"},
 			{Name: "clothesline (pursuit)", Description: "pursued at distance 2, Athletics 15: the target falls, +1 unit", Cost: "2 PA", Rule: "LOS-103"},
 			{Name: "change distance (pursuit)", Description: "pursuit Test against the distance's Difficulty: ±1 unit, ±2 with 2 Exploits", Cost: "2 PA", Rule: "LOS-104"},
 			{Name: "tackle (pursuit)", Description: "pursuer at contact, Athletics 15: the pursuit becomes a fight", Cost: "2 PA", Rule: "LOS-105"},
@@ -75,7 +75,7 @@ func (s System) Describe() *rulesetv1.RulesetDescriptor {
 			{Name: "gm_fursa", Description: "the GM's Fursa reserve at the start", DefaultValue: "0", Rule: "LOS-005"},
 			{Name: "gm_fursa_on_failed_exploit", Description: "the GM gains a Fursa when a player character fails an Exploit", DefaultValue: "true", Rule: "LOS-005"},
 			{Name: "pc_starting_fursa", Description: "Fursa of a player character whose sheet gives none", DefaultValue: "1", Rule: "LOS-005"},
-			{Name: "defence_exploit_bonus", Description: "bonus of a successful defensive Exploit on the next action", DefaultValue: "5", Rule: "LOS-016"},
+			{Name: "defence_exploit_bonus", Description: "bonus of a successful defensive Exploit on the very next action in the Tour, whatever it is (lost if it is no Test)", DefaultValue: "5", Rule: "LOS-016"},
 			{Name: "cancelled_exploits_still_hit", Description: "an attack whose Exploits are all cancelled still hits", DefaultValue: "true", Rule: "LOS-015"},
 			{Name: "pass_attacker_modifiers", Description: "the attacker's own modifiers pass on to the defender", DefaultValue: "false", Rule: "LOS-012"},
 			{Name: "sbire_cancelled_exploit_plain_hit", Description: "a Sbire whose defence cancels the only Exploit takes a plain hit", DefaultValue: "true", Rule: "LOS-025"},
@@ -177,7 +177,7 @@ func (System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.Lega
 			if p.GetPursuit() == lossv1.PursuitKind_PURSUIT_KIND_UNSPECIFIED && f.sh.GetParry() != nil {
 				add("parry", "", DefenceCost, "LOS-036", nil, "")
 			}
-			if f.sh.GetDodge() != nil && !f.cs.GetRestrained() {
+			if f.sh.GetDodge() != nil {
 				add("dodge", "", DefenceCost, "LOS-036", nil, "")
 			}
 		}
@@ -194,13 +194,21 @@ func (System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.Lega
 		return out
 	}
 	ap := f.cs.GetActionPoints()
+	recover := func() { // LOS-074: pick up one's weapon (2 PA), or regain one's balance (4 PA)
+		if c := f.cost(PickUpCost); c <= ap {
+			add("recover weapon", "pick up one's weapon", c, "LOS-074", nil, "")
+		}
+		if c := f.cost(StandUpCost); c <= ap {
+			add("stand up", "regain one's balance", c, "LOS-074", nil, "")
+		}
+	}
 	if hindered(st, f, false, false, false) != nil {
 		if f.cs.GetProne() {
 			if c := f.cost(StandUpCost); c <= ap {
 				add("stand up", "", c, "LOS-072", nil, "")
 			}
-		} else if c := f.cost(simpleCost(f, lossv1.SimpleKind_SIMPLE_KIND_RECOVER_WEAPON)); c <= ap {
-			add("recover weapon", "", c, "LOS-074", nil, "")
+		} else {
+			recover()
 		}
 		return append(out, &rulesetv1.LegalAction{Name: "pass", Rule: "LOS-033"})
 	}
@@ -242,7 +250,13 @@ func (System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.Lega
 			if held < MaxAim {
 				add("aim", fmt.Sprintf("aim with %s: +1 per PA, up to +%d more", w.GetName(), MaxAim-held), 1, "LOS-035", nil, w.GetName())
 			}
-			add("aim a whole Tour", "all PA: +10 (+15 with Visée) on the next shot", ap, "LOS-084", nil, w.GetName())
+			if !f.cs.GetActed() { // the first action of the Tour (LOS-084)
+				bonus := int32(AimTourBonus)
+				if f.spec(lossv1.SpecialisationKind_SPECIALISATION_KIND_AIMING, w) {
+					bonus = AimTourVisee
+				}
+				add("aim a whole Tour", fmt.Sprintf("the whole Tour, all PA: %+d on the next shot with %s", bonus, w.GetName()), ap, "LOS-084", nil, w.GetName())
+			}
 		}
 	}
 	if canAttack && f.sh.GetAthletics() != nil && f.cost(ManoeuvreCost) <= ap {
@@ -250,6 +264,9 @@ func (System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.Lega
 	}
 	if inPursuit(st, id) {
 		out = append(out, legalPursuit(st, f)...)
+	}
+	if f.cs.GetDisarmed() { // disarmed this Tour: it may recover now, and still not attack (LOS-074)
+		recover()
 	}
 	for _, k := range []lossv1.SimpleKind{lossv1.SimpleKind_SIMPLE_KIND_MOVE, lossv1.SimpleKind_SIMPLE_KIND_PICK_UP, lossv1.SimpleKind_SIMPLE_KIND_SOCIAL} {
 		if c := f.cost(simpleCost(f, k)); c <= ap {

@@ -112,14 +112,29 @@ func spend(s *lossv1.State, f fighter, sp *lossv1.Spend) {
 	}
 }
 
-// acted clears what lasts until a combatant's next action.
+// acted records that a combatant took an action this Tour (LOS-084) and clears what lasts until
+// its next action: the bonus of a defensive Exploit, used up or lost (LOS-016), a wait's
+// discount (LOS-040), the owed phase (LOS-110), its Zigzags (LOS-107).
 func acted(st *encounterv1.EncounterState, s *lossv1.State, f fighter, discountUsed bool) {
+	f.cs.Acted = true
+	f.cs.NextActionBonus = 0
 	f.cs.OwedPhase = 0
 	if discountUsed {
 		f.cs.WaitDiscount = 0
 	}
 	if p := s.GetPursuit(); p != nil && p.GetZigzagBy() == f.id() && options(st).GetZigzagUntilNextAction() {
 		p.Zigzag, p.ZigzagBy = 0, "" // LOS-107
+	}
+}
+
+// spendAim: a shot with a weapon uses up the aims taken with it, and only those (LOS-035,
+// LOS-084, LOS-090).
+func spendAim(f fighter, weapon string) {
+	if f.cs.GetAimWeapon() == weapon {
+		f.cs.AimBonus, f.cs.AimWeapon = 0, ""
+	}
+	if f.cs.GetAimTourWeapon() == weapon {
+		f.cs.AimTourBonus, f.cs.AimTourWeapon = 0, ""
 	}
 }
 
@@ -137,10 +152,12 @@ func failedExploit(st *encounterv1.EncounterState, s *lossv1.State, f fighter, e
 	}
 }
 
+// pursuitDifficulty is the Difficulty of the dodge against a pursuit action: a flat 20 against
+// a Charge, whatever the charger's Exploits (LOS-102); the attacker's Difficulty otherwise.
 func pursuitDifficulty(k lossv1.PursuitKind, exploits int32) int32 {
 	switch k {
 	case lossv1.PursuitKind_PURSUIT_KIND_CHARGE:
-		return ChargeDifficulty + ExploitStep*exploits
+		return ChargeDodgeDifficulty
 	case lossv1.PursuitKind_PURSUIT_KIND_SHOOT_LEGS:
 		return LegsShotDifficulty
 	default:
@@ -171,7 +188,8 @@ func evolveLoss(st *encounterv1.EncounterState, s *lossv1.State, e *lossv1.Event
 		s.Tour, s.Sequence = t.GetTour(), t.GetSequence()
 		for _, cs := range s.GetCombatants() {
 			cs.ActionPoints, cs.InitiativeTotal, cs.Passed, cs.NextActionBonus = 0, 0, false, 0
-			cs.Wall, cs.ProtectBonus, cs.Countered, cs.AssautUsed, cs.Restrained = 0, 0, nil, false, false
+			cs.Wall, cs.ProtectBonus, cs.Countered, cs.AssautUsed = 0, 0, nil, false
+			cs.Acted, cs.Parried = false, false
 			cs.OwedPhase, cs.Declared, cs.Intention, cs.WaitDiscount = 0, false, "", 0
 			cs.MeleeAttackers = nil
 			for id, until := range cs.Feints {
@@ -201,6 +219,7 @@ func evolveLoss(st *encounterv1.EncounterState, s *lossv1.State, e *lossv1.Event
 		}
 		f.cs.ActionPoints -= a.GetActionPointsSpent()
 		f.cs.NextActionBonus = 0
+		f.cs.Acted = true // a counter-attack too (LOS-084)
 		if has(a.GetExploits(), effAssaut) {
 			f.cs.AssautUsed = true
 		}
@@ -209,10 +228,7 @@ func evolveLoss(st *encounterv1.EncounterState, s *lossv1.State, e *lossv1.Event
 			w = nil // a grab or a trip is bare-handed, whatever the attacker's only weapon
 		}
 		if w != nil && isRanged(w) {
-			if f.cs.GetAimWeapon() == w.GetName() {
-				f.cs.AimBonus, f.cs.AimWeapon = 0, ""
-			}
-			f.cs.AimTourBonus = 0
+			spendAim(f, w.GetName())
 		}
 		spend(s, f, a.GetTest().GetSpend())
 		failedExploit(st, s, f, countExploits(a.GetExploits()), a.GetTest(), w.GetExplosive())
@@ -255,6 +271,9 @@ func evolveLoss(st *encounterv1.EncounterState, s *lossv1.State, e *lossv1.Event
 			return nil
 		}
 		f.cs.NextActionBonus, f.cs.ProtectBonus = 0, 0
+		if d.GetReaction() == lossv1.Reaction_REACTION_PARRY {
+			f.cs.Parried = true // LOS-066
+		}
 		spend(s, f, t.GetSpend())
 		failedExploit(st, s, f, d.GetExploits(), t, false)
 		if !t.GetSuccess() {
@@ -320,14 +339,7 @@ func evolveLoss(st *encounterv1.EncounterState, s *lossv1.State, e *lossv1.Event
 			}
 			att.cs.Feints[t.id()] = s.GetTour() + 1
 		}
-		applyToTarget(st, s, t, r.GetEffects(), 0, r.GetAttackerPhase())
-		switch r.GetManoeuvre() {
-		case lossv1.Manoeuvre_MANOEUVRE_GRAB:
-			t.cs.Restrained = true
-		case lossv1.Manoeuvre_MANOEUVRE_TRIP:
-			t.cs.Prone = true
-			owe(st, t, r.GetAttackerPhase(), "")
-		}
+		applyToTarget(st, s, t, r.GetEffects(), 0, r.GetAttackerPhase()) // a grab or a trip: nothing (LOS-035)
 	case *lossv1.Event_Passed:
 		f, err := get(k.Passed.GetCombatantId())
 		if err != nil {
@@ -359,7 +371,7 @@ func evolveLoss(st *encounterv1.EncounterState, s *lossv1.State, e *lossv1.Event
 		}
 		f.cs.ActionPoints -= a.GetActionPointsSpent()
 		if a.GetWholeTour() {
-			f.cs.AimTourBonus = a.GetBonus()
+			f.cs.AimTourBonus, f.cs.AimTourWeapon = a.GetBonus(), a.GetWeapon()
 		} else {
 			if f.cs.GetAimWeapon() != a.GetWeapon() {
 				f.cs.AimBonus = 0
@@ -377,10 +389,10 @@ func evolveLoss(st *encounterv1.EncounterState, s *lossv1.State, e *lossv1.Event
 		switch a.GetKind() {
 		case lossv1.SimpleKind_SIMPLE_KIND_SPEAK:
 			return nil
-		case lossv1.SimpleKind_SIMPLE_KIND_STAND_UP:
-			f.cs.Prone = false
-		case lossv1.SimpleKind_SIMPLE_KIND_RECOVER_WEAPON:
-			f.cs.Disarmed, f.cs.DisarmedTour = false, 0
+		case lossv1.SimpleKind_SIMPLE_KIND_STAND_UP: // standing up or regaining one's balance (LOS-072, LOS-074)
+			f.cs.Prone, f.cs.Disarmed = false, false
+		case lossv1.SimpleKind_SIMPLE_KIND_RECOVER_WEAPON: // the Disarm's Tour still forbids attacks (LOS-074)
+			f.cs.Disarmed = false
 		}
 		acted(st, s, f, true)
 	case *lossv1.Event_DisasterDeclared:
@@ -413,11 +425,8 @@ func evolveLoss(st *encounterv1.EncounterState, s *lossv1.State, e *lossv1.Event
 			acted(st, s, f, true)
 			failedExploit(st, s, f, a.GetExploits(), a.GetTest(), false)
 		}
-		if a.GetShot() != nil { // the aim is used up by the shot (LOS-035, LOS-084)
-			if f.cs.GetAimWeapon() == a.GetWeapon() {
-				f.cs.AimBonus, f.cs.AimWeapon = 0, ""
-			}
-			f.cs.AimTourBonus = 0
+		if a.GetShot() != nil {
+			spendAim(f, a.GetWeapon())
 		}
 		p := s.GetPursuit()
 		if p == nil {

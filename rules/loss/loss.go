@@ -30,8 +30,12 @@ const (
 	BareCost          = 2  // LOS-035: natural and unarmed attacks
 	ManoeuvreCost     = 3  // LOS-035: grab, tackle, trip
 	AssautCost        = 4  // LOS-035, LOS-061
-	StandUpCost       = 4  // LOS-035, LOS-072
+	StandUpCost       = 4  // LOS-035, LOS-072: stand up or regain balance
+	PickUpCost        = 2  // LOS-035: pick up an object (a weapon after a Disarm, LOS-074)
+	MoveCost          = 2  // LOS-035: move at least 3 m
 	MinWaitedCost     = 2  // LOS-040
+	QuickReloadCut    = 2  // LOS-090
+	QuickReloadMin    = 2  // LOS-090
 	ToursPerSequence  = 10 // LOS-034
 	GravePenalty      = 5  // LOS-022
 	FatalPenalty      = 10 // LOS-022
@@ -356,7 +360,10 @@ func mayAct(st *encounterv1.EncounterState, f fighter) error {
 }
 
 // hindered refuses what a fallen or disarmed fighter may not do (LOS-072, LOS-074); an owed
-// action at the same phase is not hindered (LOS-110).
+// action at the same phase is not hindered (LOS-110). A fighter disarmed in this Tour cannot
+// attack at all until the Tour ends, even once it has recovered; one disarmed in an earlier
+// Tour and not yet recovered must recover first (pick up its weapon, 2 PA, or regain its
+// balance, 4 PA).
 func hindered(st *encounterv1.EncounterState, f fighter, standingUp, recovering, attacking bool) error {
 	if f.owed() {
 		return nil
@@ -364,13 +371,13 @@ func hindered(st *encounterv1.EncounterState, f fighter, standingUp, recovering,
 	if f.cs.GetProne() && !standingUp {
 		return engine.Refused("LOS-072", "%s is down and must stand up first (%d PA)", f.name(), StandUpCost)
 	}
-	if f.cs.GetDisarmed() {
-		if f.cs.GetDisarmedTour() < lossState(st).GetTour() && !recovering {
-			return engine.Refused("LOS-074", "%s was disarmed: its first action this Tour is to recover its weapon", f.name())
-		}
-		if attacking {
-			return engine.Refused("LOS-074", "%s was disarmed and cannot attack for the rest of this Tour", f.name())
-		}
+	tour := lossState(st).GetTour()
+	if f.cs.GetDisarmed() && f.cs.GetDisarmedTour() < tour && !recovering {
+		return engine.Refused("LOS-074", "%s was disarmed: its first action this Tour is to recover (pick up its weapon, %d PA, or regain its balance, %d PA)",
+			f.name(), PickUpCost, StandUpCost)
+	}
+	if attacking && f.cs.GetDisarmedTour() == tour && tour > 0 {
+		return engine.Refused("LOS-074", "%s was disarmed this Tour and cannot attack at all until the next, even with its weapon back", f.name())
 	}
 	return nil
 }

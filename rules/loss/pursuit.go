@@ -10,14 +10,16 @@ import (
 
 // Pursuit numbers (LOS-100…LOS-107).
 const (
-	MaxDistance        = 6  // LOS-100: beyond, the pursuit ends
-	PursuitActionCost  = 2  // LOS-103…LOS-107
-	ChargeCost         = 3  // LOS-102
-	ChargeDifficulty   = 20 // LOS-102
-	AthleticsDiff      = 15 // LOS-103, LOS-105
-	KeepPaceDifficulty = 15 // LOS-106, LOS-107
-	LegsShotDifficulty = 20 // LOS-106
-	LegsShotMaxRange   = 3  // LOS-106
+	MaxDistance       = 6  // LOS-100: beyond, the pursuit ends
+	PursuitActionCost = 2  // LOS-103…LOS-107
+	ChargeCost        = 3  // LOS-102
+	ChargeDifficulty  = 20 // LOS-102
+	// ChargeDodgeDifficulty: the dodge against a Charge, flat (LOS-102).
+	ChargeDodgeDifficulty = 20
+	AthleticsDiff         = 15 // LOS-103, LOS-105
+	KeepPaceDifficulty    = 15 // LOS-106, LOS-107
+	LegsShotDifficulty    = 20 // LOS-106
+	LegsShotMaxRange      = 3  // LOS-106
 )
 
 // DistanceDifficulty is the Difficulty of changing distance at a distance (LOS-104).
@@ -163,6 +165,7 @@ func decidePursuit(st *encounterv1.EncounterState, f fighter, a *lossv1.PursuitA
 		return nil, err
 	}
 	ownModifiers(st, f, nil, m, false)
+	defenceExploitBonus(f, m) // on the action's first Test only (LOS-016)
 	if pursuer && p.GetZigzag() > 0 {
 		m.difficulty("the pursued zigzags", "LOS-107", p.GetZigzag())
 	}
@@ -203,7 +206,7 @@ func decidePursuit(st *encounterv1.EncounterState, f fighter, a *lossv1.PursuitA
 		ev.Success = ev.GetShot().GetSuccess()
 	}
 	if ev.GetSuccess() && needTarget {
-		if t.cs.GetActionPoints() >= DefenceCost && t.sh.GetDodge() != nil && !t.cs.GetRestrained() {
+		if t.cs.GetActionPoints() >= DefenceCost && t.sh.GetDodge() != nil {
 			ev.DodgePossible = true
 		} else {
 			pursuitEffect(p, pursuer, t, ev)
@@ -252,7 +255,7 @@ func decidePursuitReact(st *encounterv1.EncounterState, pa *lossv1.PendingAttack
 		if d.cs.GetActionPoints() < DefenceCost {
 			return nil, engine.Refused("LOS-032", "%s has no PA left to dodge", d.name())
 		}
-		if d.sh.GetDodge() == nil || d.cs.GetRestrained() {
+		if d.sh.GetDodge() == nil {
 			return nil, engine.Refused("LOS-018", "%s cannot dodge", d.name())
 		}
 		m := &mods{}
@@ -260,6 +263,7 @@ func decidePursuitReact(st *encounterv1.EncounterState, pa *lossv1.PendingAttack
 			return nil, err
 		}
 		ownModifiers(st, d, r.GetSituation(), m, true)
+		defenceExploitBonus(d, m)
 		exploits := r.GetExploits()
 		if exploits < 0 || exploits > MaxExploits || len(r.GetEffects()) > 0 {
 			return nil, engine.Invalid("LOS-012", "a dodge in a pursuit takes 0 to %d plain Exploits", MaxExploits)

@@ -553,6 +553,21 @@ func TestLOS102Charge(t *testing.T) {
 		require.Nil(t, f.st.GetLoss().GetPending())
 		require.Equal(t, []int32{0, 8}, f.ap("diego", "vigile"))
 	})
+	// LOS-102 (revised): the dodge is at a flat 20, whatever the charger's Exploits (it was 20 +
+	// 5 per Exploit: 25 here).
+	t.Run("a Charge with an Exploit is still dodged at 20", func(t *testing.T) {
+		f := chase(t, nil, 2, 1, 9)
+		a := pursuitActed(t, f.do(gm, pursue("vigile", charge, "diego", 1), 10, 3)) // 12 + 13 = 25
+		require.Equal(t, int32(25), a.GetTest().GetDifficulty(), "the charger's Test carries its Exploit (LOS-112)")
+		require.True(t, a.GetSuccess())
+		require.Equal(t, int32(20), f.st.GetLoss().GetPending().GetDifficulty())
+		evs := f.do("david", dodge("diego", 0, nil), 10, 1) // 10 + 11 = 21 ≥ 20
+		dr := find(t, evs, (*lossv1.Event).GetDefenceRolled)
+		require.Equal(t, int32(20), dr.GetTest().GetDifficulty())
+		require.True(t, dr.GetTest().GetSuccess())
+		require.False(t, pursuitActed(t, evs).GetTargetDown())
+		require.False(t, f.cs("diego").GetProne())
+	})
 	t.Run("failed", func(t *testing.T) {
 		f := chase(t, nil, 2, 1, 9)
 		evs := f.do(gm, pursue("vigile", charge, "diego", 0), 7) // 19
@@ -1085,4 +1100,59 @@ func TestLOS108MalformedPursuitScores(t *testing.T) {
 	f.refuse(gm, addCmd(with(fleeing(), func(s *lossv1.Sheet) { s.Pursuit.Talent = "Équitation" })), engine.CodeInvalid, "LOS-001", "Diego", "Équitation")
 	f.refuse(gm, addCmd(with(fleeing(), func(s *lossv1.Sheet) { s.Athletics.Talent = "Athletisme" })), engine.CodeInvalid, "LOS-001", "Diego", "athletics", "Athletisme")
 	f.do(gm, addCmd(fleeing()))
+}
+
+// LOS-016 (revised): the +5 of a successful defensive Exploit is for the defender's very next
+// action in the Tour, whatever it is: a move, an aim, a pursuit action uses it up (before, they
+// left it for a later action); a pursuit Test gets it, and Shoot the legs on its first Test only
+// (before, on both).
+func TestLOS016AnyNextActionUsesTheBonus(t *testing.T) {
+	defender := func() *encounterv1.Combatant {
+		return with(fleeing(), func(s *lossv1.Sheet) {
+			s.Talents["Archerie"] = 6
+			s.Weapons = append(s.Weapons, archerBow(4))
+		})
+	}
+	for _, c := range []struct {
+		name  string
+		cmd   *encounterv1.Command
+		faces []int32
+		// the LOS-016 bonus on the action's Test and on its shot
+		test, shot int32
+	}{
+		{"a move", simpleCmd("diego", lossv1.SimpleKind_SIMPLE_KIND_MOVE), nil, 0, 0},
+		{"an aim", rgAim("diego", "arc", 1, false), nil, 0, 0},
+		{"a pursuit action", pullAway("diego", 0, nil), []int32{1}, 5, 0},
+		{"shooting the legs", shootTheLegs("diego", "vigile", "arc"), []int32{1, 1}, 5, 0},
+		{"an attack", attackWith("diego", "vigile", "sabre", 0, nil, false), []int32{1}, 5, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFight(t, nil, defender(), vigile())
+			f.start(1, 9) // Diego 9, the vigile 14
+			f.do(gm, startPursuitCmd([]string{"vigile"}, []string{"diego"}, 3))
+			f.do(gm, attack("vigile", "diego", 0, nil), 9) // 19 ≥ 15
+			f.do("david", dodge("diego", 1, nil), 10, 1)   // 10 + 11 = 21 ≥ 20
+			require.Equal(t, int32(5), f.cs("diego").GetNextActionBonus())
+			f.do(gm, pass("vigile"))
+			evs := f.do("david", c.cmd, c.faces...)
+			require.Zero(t, f.cs("diego").GetNextActionBonus(), "used up")
+			if a := findOr(evs, (*lossv1.Event).GetPursuitActed); a != nil {
+				require.Equal(t, c.test, modSum(a.GetTest().GetTestModifiers(), "LOS-016"))
+				require.Equal(t, c.shot, modSum(a.GetShot().GetTestModifiers(), "LOS-016"))
+			}
+			if a := findOr(evs, (*lossv1.Event).GetAttackRolled); a != nil {
+				require.Equal(t, c.test, modSum(a.GetTest().GetTestModifiers(), "LOS-016"))
+			}
+		})
+	}
+}
+
+// findOr returns the first event of evs that get picks out, nil if none.
+func findOr[T any](evs []*encounterv1.Event, get func(*lossv1.Event) *T) *T {
+	for _, ev := range evs {
+		if x := get(ev.GetLoss()); x != nil {
+			return x
+		}
+	}
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
+	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/rules/loss"
 	"github.com/stretchr/testify/require"
@@ -314,17 +315,16 @@ func TestLOS084Aiming(t *testing.T) {
 		t.Helper()
 		f := newFight(t, opts, archer, ruffian())
 		f.start(5, 5) // the archer 15 PA, the ruffian 10
-		if pa > 0 {
-			f.do("david", rgAim("archere", "arc", pa, false))
-		}
-		if tour {
-			before := f.cs("archere").GetActionPoints()
+		if tour {     // the first action of Tour 1, then the shot in Tour 2
 			aimed := find(t, f.do("david", rgAim("archere", "arc", 0, true)), (*lossv1.Event).GetAimed)
 			require.True(t, aimed.GetWholeTour())
-			require.Equal(t, before, aimed.GetActionPointsSpent(), "aiming a Tour spends every PA")
+			require.Equal(t, int32(15), aimed.GetActionPointsSpent(), "aiming a Tour spends every PA")
 			require.Equal(t, int32(0), f.cs("archere").GetActionPoints())
 			f.do(gm, pass("malfrat"), 5, 5) // Tour 2
 			require.Equal(t, int32(2), f.st.GetLoss().GetTour())
+		}
+		if pa > 0 {
+			f.do("david", rgAim("archere", "arc", pa, false))
 		}
 		ar := rgRolled(t, f.do("david", rgAct("archere", &lossv1.Attack{TargetId: "malfrat",
 			Situation: &lossv1.Situation{Distance: 15, AimedLong: long}}), 1))
@@ -364,6 +364,77 @@ func TestLOS084Aiming(t *testing.T) {
 	require.Equal(t, int32(15), shot(t, nil, visee, 0, true, true), "Visée does not go beyond 15 with a Séquence")
 	other := rgSpecs(rgArcher(rgBow()), rgSpec(lossv1.SpecialisationKind_SPECIALISATION_KIND_AIMING, "arbalète"))
 	require.Equal(t, int32(10), shot(t, nil, other, 0, true, false))
+}
+
+// LOS-084, LOS-035 (revised): aiming for a Tour is the combatant's first action of the Tour and
+// takes all its PA; once it has acted, it cannot (before, it cost the PA left, even 1). A
+// parry or a dodge before its first action is no action: the aim takes the PA left.
+func TestLOS084AimForATourIsTheFirstAction(t *testing.T) {
+	f := newFight(t, nil, rgArcher(rgBow()), ruffian())
+	f.start(5, 1) // the archer 15, the ruffian 6
+	f.do("david", rgAim("archere", "arc", 1, false))
+	require.Equal(t, int32(14), f.cs("archere").GetActionPoints())
+	f.refuse("david", rgAim("archere", "arc", 0, true), engine.CodePrecondition, "LOS-084", "Archère", "first action")
+	legal, err := f.reg.Legal(f.st, "archere")
+	require.NoError(t, err)
+	for _, l := range legal {
+		require.NotEqual(t, "aim a whole Tour", l.GetName())
+	}
+	f.do("david", rgShoot("archere", "malfrat", "", 15), 1) // 21 + 1 ≥ 20, at 10
+	f.do(gm, takeBlow("malfrat"), 1)
+	f.refuse("david", rgAim("archere", "arc", 0, true), engine.CodePrecondition, "LOS-084")
+	f.do("david", pass("archere"))
+	f.do(gm, pass("malfrat"), 1, 9) // Tour 2: the archer 11, the ruffian 14
+
+	// Attacked before its first action, the archer dodges (1 PA): it may still aim the Tour.
+	f.do(gm, attack("malfrat", "archere", 0, nil), 9) // 19 ≥ 15, at 11
+	f.do("david", dodge("archere", 0, nil), 1, 1)     // 11 < 15: hit, 1 + 2 damage
+	f.do(gm, pass("malfrat"))
+	require.Equal(t, int32(10), f.cs("archere").GetActionPoints())
+	legal, err = f.reg.Legal(f.st, "archere")
+	require.NoError(t, err)
+	var tourAim *rulesetv1.LegalAction
+	for _, l := range legal {
+		if l.GetName() == "aim a whole Tour" {
+			tourAim = l
+		}
+	}
+	require.NotNil(t, tourAim)
+	require.Equal(t, int32(10), tourAim.GetCost())
+	aimed := find(t, f.do("david", rgAim("archere", "arc", 0, true), 1, 1), (*lossv1.Event).GetAimed) // Tour 3
+	require.Equal(t, int32(10), aimed.GetActionPointsSpent())
+	require.Equal(t, int32(10), aimed.GetBonus())
+}
+
+// LOS-090, LOS-094 (revised): the +15 of Visée holds for the weapon type of the specialisation
+// only, and a Tour's aim goes to the next shot with the weapon aimed: a shot with another
+// weapon neither gets it (before: +15) nor spends it. A Visée names its weapon type.
+func TestLOS090ViseeIsForItsWeaponOnly(t *testing.T) {
+	visee := rgSpecs(rgArcher(rgBow(), rgSling()), rgSpec(lossv1.SpecialisationKind_SPECIALISATION_KIND_AIMING, "arc long"))
+	f := newFight(t, nil, visee, ruffian())
+	f.start(5, 5) // the archer 15, the ruffian 10
+	aimed := find(t, f.do("david", rgAim("archere", "arc", 0, true)), (*lossv1.Event).GetAimed)
+	require.Equal(t, int32(15), aimed.GetBonus())
+	f.do(gm, pass("malfrat"), 5, 5)                                                  // Tour 2
+	ar := rgRolled(t, f.do("david", rgShoot("archere", "malfrat", "fronde", 15), 1)) // 21 ≥ 20
+	require.Empty(t, rgMods(ar.GetTest().GetTestModifiers()), "the sling gets nothing of the bow's aim")
+	require.Equal(t, int32(21), ar.GetTest().GetTotal())
+	require.Equal(t, int32(15), f.cs("archere").GetAimTourBonus(), "and leaves it for the bow")
+	f.do(gm, takeBlow("malfrat"), 1)
+	ar = rgRolled(t, f.do("david", rgShoot("archere", "malfrat", "arc", 15), 1))
+	require.Equal(t, map[string]int32{"LOS-084": 15}, rgMods(ar.GetTest().GetTestModifiers()))
+	require.Equal(t, int32(36), ar.GetTest().GetTotal())
+	require.Zero(t, f.cs("archere").GetAimTourBonus())
+
+	// Aiming the sling for a Tour with a Visée of the bow: +10.
+	g := newFight(t, nil, visee, ruffian())
+	g.start(5, 5)
+	require.Equal(t, int32(10), find(t, g.do("david", rgAim("archere", "fronde", 0, true)), (*lossv1.Event).GetAimed).GetBonus())
+
+	// A Visée without a weapon type would hold for every weapon: the sheet is refused.
+	h := newFight(t, nil)
+	h.refuse(gm, addCmd(rgSpecs(rgArcher(rgBow()), rgSpec(lossv1.SpecialisationKind_SPECIALISATION_KIND_AIMING, ""))),
+		engine.CodeInvalid, "LOS-094", "Archère", "Visée")
 }
 
 // LOS-035: aiming costs 1 PA per +1 on the next Test with that ranged weapon, at most +5.
@@ -544,6 +615,22 @@ func TestLOS086Explosives(t *testing.T) {
 		require.Equal(t, int32(5), res.GetDamage().GetLevelsLost())
 		require.Equal(t, int32(0), f.cs("malfrat").GetLight())
 	})
+	// LOS-086 (revised): halvings compound, each rounding down, before armour: beyond the
+	// Portée, then dodged, a quarter (before: one halving, 5).
+	t.Run("beyond the Portée and dodged: a quarter", func(t *testing.T) {
+		armoured := with(ruffian(), func(s *lossv1.Sheet) { s.Armour = 1 })
+		f := newFight(t, nil, rgGrenadier(), armoured)
+		f.start(9, 5)                                                  // the grenadier 14, the ruffian 10
+		f.do(gm, rgShoot("grenadier", "malfrat", "", 15), 5)           // 25 ≥ 20, beyond the Portée of 10 m
+		res := rgResolved(t, f.do(gm, dodge("malfrat", 0, nil), 8, 9)) // 20 ≥ 20; 9 + 4 = 13
+		require.True(t, res.GetHalved())
+		require.Equal(t, int32(2), res.GetHalvings())
+		require.Equal(t, int32(13/2/2), res.GetDamage().GetTotal())
+		require.Equal(t, int32(3-1), res.GetDamage().GetLevelsLost())
+		require.Equal(t, int32(3), loss.Halve(13, 2))
+		require.Equal(t, int32(6), loss.Halve(13, 1))
+		require.Equal(t, int32(13), loss.Halve(13, 0))
+	})
 	t.Run("a failed dodge takes it all", func(t *testing.T) {
 		f := newFight(t, nil, rgGrenadier(), ruffian())
 		f.start(9, 5)
@@ -614,40 +701,57 @@ func TestLOS086Explosives(t *testing.T) {
 		require.False(t, f.st.GetLoss().GetPending().GetExplosive())
 		res := rgResolved(t, f.do(gm, dodge("malfrat", 0, nil), 5)) // 17 ≥ 15: dodged
 		require.False(t, res.GetHit())
-		require.False(t, f.cs("malfrat").GetRestrained())
 		f.do(gm, grab, 8)
 		res = rgResolved(t, f.do(gm, rgReact("malfrat", &lossv1.React{Reaction: rgParry, WithWeapon: true}), 5)) // 15 ≥ 15
 		require.False(t, res.GetHit())
-		require.False(t, f.cs("malfrat").GetRestrained())
 	})
 }
 
-// LOS-018: dodging needs freedom of movement (a grabbed defender cannot dodge, but may parry,
-// until the Tour ends) and seeing the attack; a seen shooter's projectile can be dodged.
-func TestLOS018DodgeNeedsFreedom(t *testing.T) {
+// LOS-035 (revised), LOS-018: a grab or a bear-hug (agripper, ceinturer) and a trip (faire
+// chuter) cost 3 PA and have no automatic effect: a grabbed defender may still dodge, a tripped
+// one is not down; the GM applies what follows as situations (the target on the ground: +10 to
+// strike it, +10 to its own Tests).
+func TestLOS035GrabAndTripHaveNoAutomaticEffect(t *testing.T) {
 	grappler := with(diego(), func(s *lossv1.Sheet) { s.Athletics = &lossv1.Score{Trait: "Puissance", Talent: "Arme de mêlée"} })
 	f := newFight(t, nil, grappler, ruffian())
 	f.start(7, 5) // Diego 15, the ruffian 10
 	ar := rgRolled(t, f.do("david", rgAct("diego", &lossv1.Attack{TargetId: "malfrat", Manoeuvre: lossv1.Manoeuvre_MANOEUVRE_GRAB}), 5))
 	require.Equal(t, int32(3), ar.GetActionPointsSpent())
 	require.Equal(t, int32(17), ar.GetTest().GetTotal())
-	f.do(gm, takeBlow("malfrat"))
-	require.True(t, f.cs("malfrat").GetRestrained())
+	res := rgResolved(t, f.do(gm, takeBlow("malfrat")))
+	require.True(t, res.GetHit())
+	require.Contains(t, res.GetNote(), "LOS-035")
+	require.Nil(t, res.GetDamage())
 
-	f.do("david", attack("diego", "malfrat", 0, nil), 5) // 17
-	f.refuse(gm, dodge("malfrat", 0, nil), engine.CodePrecondition, "LOS-018", "Malfrat", "held")
-	dr := rgDefence(t, f.do(gm, react("malfrat", rgParry, 0, nil), 9)) // a parry: 19 ≥ 15
+	// Grabbed, it still dodges (it could not, before LOS-035 was revised).
+	f.do("david", attack("diego", "malfrat", 0, nil), 5)      // 17
+	dr := rgDefence(t, f.do(gm, dodge("malfrat", 0, nil), 9)) // 21 ≥ 15
 	require.True(t, dr.GetTest().GetSuccess())
 	require.Equal(t, int32(9), f.cs("malfrat").GetActionPoints())
 
-	// The next Tour frees it.
-	f.do(gm, pass("malfrat")) // at 9, before Diego's 8
-	f.do("david", pass("diego"), 7, 5)
-	require.False(t, f.cs("malfrat").GetRestrained())
-	f.do("david", attack("diego", "malfrat", 0, nil), 5)
-	dr = rgDefence(t, f.do(gm, dodge("malfrat", 0, nil), 9)) // 21 ≥ 15
-	require.True(t, dr.GetTest().GetSuccess())
+	// The GM applies a fall as situations: the one on the ground Tests at +10 Difficulty (LOS-050).
+	ar = rgRolled(t, f.do(gm, rgAct("malfrat", &lossv1.Attack{TargetId: "diego", Situation: &lossv1.Situation{Prone: true}}), 9)) // 19 < 25
+	require.Equal(t, int32(25), ar.GetTest().GetDifficulty())
+	require.Equal(t, map[string]int32{"LOS-050": 10}, rgMods(ar.GetTest().GetDifficultyModifiers()))
 
+	// A trip that lands leaves the target standing: nothing to stand up from.
+	f.do("david", rgAct("diego", &lossv1.Attack{TargetId: "malfrat", Manoeuvre: lossv1.Manoeuvre_MANOEUVRE_TRIP}), 5) // 17, at 8
+	res = rgResolved(t, f.do(gm, takeBlow("malfrat")))
+	require.True(t, res.GetHit())
+	require.False(t, f.cs("malfrat").GetProne())
+	require.Equal(t, []int32{5, 6}, f.ap("diego", "malfrat"))
+	f.refuse(gm, exSimple("malfrat", lossv1.SimpleKind_SIMPLE_KIND_STAND_UP), engine.CodePrecondition, "LOS-072", "Malfrat")
+	f.do(gm, pass("malfrat"))
+
+	// Striking a target on the ground as the GM says: +10, not stacked with standing over it (LOS-052).
+	ar = rgRolled(t, f.do("david", rgAct("diego", &lossv1.Attack{TargetId: "malfrat", Situation: &lossv1.Situation{TargetProne: true, Higher: true}}), 1))
+	require.Equal(t, map[string]int32{"LOS-052": 10}, rgMods(ar.GetTest().GetTestModifiers()))
+	require.Equal(t, int32(23), ar.GetTest().GetTotal())
+}
+
+// LOS-018: dodging needs seeing the attack; a seen shooter's projectile can be dodged.
+func TestLOS018DodgeNeedsFreedom(t *testing.T) {
+	var dr *lossv1.DefenceRolled
 	// A projectile from a seen shooter can be dodged: 12 + 9 = 21 ≥ 20 at 15 m.
 	g := newFight(t, nil, rgArcher(rgBow()), ruffian())
 	g.start(5, 5)
@@ -803,7 +907,7 @@ func TestLOS050MeleeDifficultyModifiers(t *testing.T) {
 		grappler := with(diego(), func(s *lossv1.Sheet) { s.Athletics = &lossv1.Score{Trait: "Puissance", Talent: "Arme de mêlée"} })
 		f := newFight(t, nil, grappler, ruffian())
 		f.start(7, 5)
-		f.do("david", rgAct("diego", &lossv1.Attack{TargetId: "malfrat", Manoeuvre: lossv1.Manoeuvre_MANOEUVRE_TRIP}), 5) // 17
+		f.do("david", overthrow("diego", "malfrat"), 9) // 12 + 9 + 5 ≥ 25
 		f.do(gm, takeBlow("malfrat"))
 		require.True(t, f.cs("malfrat").GetProne())
 		f.do("david", attack("diego", "malfrat", 0, nil), 1)         // 13 + 10 against a prone target (LOS-052)
@@ -888,7 +992,7 @@ func TestLOS052MeleeTestBonuses(t *testing.T) {
 	grappler := with(diego(), func(s *lossv1.Sheet) { s.Athletics = &lossv1.Score{Trait: "Puissance", Talent: "Arme de mêlée"} })
 	f := newFight(t, nil, grappler, ruffian())
 	f.start(7, 1) // Diego 15, the ruffian 6
-	f.do("david", rgAct("diego", &lossv1.Attack{TargetId: "malfrat", Manoeuvre: lossv1.Manoeuvre_MANOEUVRE_TRIP}), 5)
+	f.do("david", overthrow("diego", "malfrat"), 9)
 	f.do(gm, takeBlow("malfrat"))
 	ar := rgRolled(t, f.do("david", attack("diego", "malfrat", 0, nil), 1))
 	require.Equal(t, map[string]int32{"LOS-052": 10}, rgMods(ar.GetTest().GetTestModifiers()))
@@ -897,6 +1001,34 @@ func TestLOS052MeleeTestBonuses(t *testing.T) {
 	ar = rgRolled(t, f.do("david", rgAct("diego", &lossv1.Attack{TargetId: "malfrat", Situation: &lossv1.Situation{Higher: true}}), 1))
 	require.Equal(t, map[string]int32{"LOS-052": 10}, rgMods(ar.GetTest().GetTestModifiers()), "standing over a prone target: +10, not +15")
 	require.Equal(t, int32(23), ar.GetTest().GetTotal())
+
+	// LOS-052, LOS-083 (revised): the +10 against a prone target holds at range too (it was 0),
+	// still not stacked with the +5 for standing over it.
+	for _, c := range []struct {
+		name  string
+		sit   *lossv1.Situation
+		bonus int32
+	}{
+		{"a shot at a prone target", &lossv1.Situation{Distance: 15}, 10},
+		{"from above", &lossv1.Situation{Distance: 15, Higher: true}, 10},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := newFight(t, nil, diego(), rgArcher(rgBow()), ruffian())
+			g.start(7, 1, 1) // Diego 15, the archer 11, the ruffian 6
+			g.do("david", overthrow("diego", "malfrat"), 9)
+			g.do(gm, takeBlow("malfrat"))
+			g.do("david", pass("diego"))
+			ar := rgRolled(t, g.do("david", rgAct("archere", &lossv1.Attack{TargetId: "malfrat", Situation: c.sit}), 1))
+			require.Equal(t, map[string]int32{"LOS-052": c.bonus}, rgMods(ar.GetTest().GetTestModifiers()))
+			require.Equal(t, 21+c.bonus, ar.GetTest().GetTotal())
+			require.Equal(t, int32(20), ar.GetTest().GetDifficulty())
+		})
+	}
+}
+
+// overthrow: an attack with Overthrow (2 Exploits, no damage) spending 1 Fursa (LOS-072).
+func overthrow(id, target string) *encounterv1.Command {
+	return rgAct(id, &lossv1.Attack{TargetId: target, Exploits: []rgE{rgOverthrow}, Spend: fursa(1)})
 }
 
 // LOS-053: a shield gives its parry bonus to shield parries, its dodge penalty to dodges, and
@@ -977,6 +1109,9 @@ func TestLOS090RangedSpecialisations(t *testing.T) {
 		{"bow, specialised in crossbows", rgBow(), "arbalète", 4},
 		{"crossbow, no specialisation", crossbow, "", 6},
 		{"a melee weapon", sabre, "sabre", 4},
+		// LOS-090 (revised): it never raises a cost (it made a Vitesse-1 weapon cost 2).
+		{"Vitesse 1 stays 1", rgRanged("sarbacane", "sarbacane", 1, 1, 0, 0), "sarbacane", 1},
+		{"Vitesse 3: 2", rgRanged("arc court", "arc court", 3, 2, 0, 0), "arc court", 2},
 	} {
 		t.Run("Quick reload: "+c.name, func(t *testing.T) {
 			a := rgArcher(c.w)

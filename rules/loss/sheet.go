@@ -197,6 +197,11 @@ func (System) CheckCombatant(st *encounterv1.EncounterState, c *encounterv1.Comb
 			return malformed("LOS-024", who, "a Sbire has no Inspiration")
 		}
 	}
+	for _, s := range sh.GetSpecialisations() {
+		if s.GetKind() == lossv1.SpecialisationKind_SPECIALISATION_KIND_AIMING && s.GetWeaponType() == "" {
+			return malformed("LOS-094", who, "the Visée specialisation names the one weapon type it applies to (LOS-090: +15 with that type only)")
+		}
+	}
 	if g := sh.GetInitiativeGroup(); g != "" {
 		for _, o := range st.GetCombatants() {
 			if o.GetLoss().GetInitiativeGroup() == g && o.GetLoss().GetInitiative() != sh.GetInitiative() {

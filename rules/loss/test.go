@@ -52,7 +52,7 @@ func ownModifiers(st *encounterv1.EncounterState, f fighter, sit *lossv1.Situati
 	if sit.GetLower() {
 		m.difficulty("lower than the opponent", "LOS-050", 5)
 	}
-	if f.cs.GetProne() {
+	if f.cs.GetProne() || sit.GetProne() { // down, or on the ground as the GM says (LOS-035)
 		m.difficulty("prone", "LOS-050", 10)
 	}
 	if !defending && sit.GetOutnumbered() {
@@ -64,6 +64,11 @@ func ownModifiers(st *encounterv1.EncounterState, f fighter, sit *lossv1.Situati
 	if sit.GetHigher() {
 		m.test("higher than the opponent", "LOS-052", 5)
 	}
+}
+
+// defenceExploitBonus adds the bonus of a successful defensive Exploit to the first Test of the
+// fighter's very next action (LOS-016); Evolve spends it on that action, whatever it is.
+func defenceExploitBonus(f fighter, m *mods) {
 	if f.cs.GetNextActionBonus() > 0 {
 		m.test("successful defensive Exploit", "LOS-016", f.cs.GetNextActionBonus())
 	}

@@ -199,11 +199,12 @@ type SpecialisationKind int32
 
 const (
 	SpecialisationKind_SPECIALISATION_KIND_UNSPECIFIED SpecialisationKind = 0
-	// LOS-090: ranged weapon PA cost −2, minimum 2.
+	// LOS-090: ranged weapon PA cost −2, minimum 2; it never raises a cost (Vitesse 1 stays 1).
 	SpecialisationKind_SPECIALISATION_KIND_QUICK_RELOAD SpecialisationKind = 1
 	// LOS-090: +2 when attacker or target is in moving combat.
 	SpecialisationKind_SPECIALISATION_KIND_MOUNTED_SHOOTING SpecialisationKind = 2
-	// LOS-090 (Visée): aiming a Tour gives +15 instead of +10.
+	// LOS-090 (Visée): aiming a Tour gives +15 instead of +10, with a weapon of the
+	// specialisation's weapon type only (LOS-094).
 	SpecialisationKind_SPECIALISATION_KIND_AIMING SpecialisationKind = 3
 	// LOS-090: +5 Difficulty to spot the shooter.
 	SpecialisationKind_SPECIALISATION_KIND_AMBUSH_SHOT SpecialisationKind = 4
@@ -338,7 +339,8 @@ const (
 	ExploitEffect_EXPLOIT_EFFECT_OVERTHROW ExploitEffect = 12
 	// LOS-073 (2): the target has +5 Difficulty for the rest of the fight.
 	ExploitEffect_EXPLOIT_EFFECT_AIM_ZONE ExploitEffect = 13
-	// LOS-074 (3, attack or defence): the target cannot attack for the rest of the Tour.
+	// LOS-074 (3, attack or defence): the target cannot attack for the rest of the Tour, even if it
+	// recovers; its first action of the next Tour recovers (pick up its weapon or regain balance).
 	ExploitEffect_EXPLOIT_EFFECT_DISARM ExploitEffect = 14
 	// LOS-075 (3): the target has +10 Difficulty on all combat actions for the fight.
 	ExploitEffect_EXPLOIT_EFFECT_AIM_POINT ExploitEffect = 15
@@ -496,9 +498,11 @@ type Manoeuvre int32
 
 const (
 	Manoeuvre_MANOEUVRE_UNSPECIFIED Manoeuvre = 0
-	// The target is held: no dodging until the end of the Tour.
+	// Grab or bear-hug (agripper, ceinturer): no automatic effect beyond its cost; the GM applies
+	// what follows as situations (LOS-035).
 	Manoeuvre_MANOEUVRE_GRAB Manoeuvre = 1
-	// The target falls.
+	// Trip (faire chuter): no automatic effect beyond its cost either; the GM applies the fall as
+	// situations (Situation.prone, Situation.target_prone) (LOS-035).
 	Manoeuvre_MANOEUVRE_TRIP Manoeuvre = 2
 )
 
@@ -607,9 +611,10 @@ const (
 	SimpleKind_SIMPLE_KIND_PICK_UP SimpleKind = 3
 	// Move at least 3 m: 2 PA.
 	SimpleKind_SIMPLE_KIND_MOVE SimpleKind = 4
-	// Stand up or regain balance: 4 PA (LOS-072).
+	// Stand up or regain balance: 4 PA (LOS-072); a disarmed combatant regaining its balance
+	// recovers from the Disarm (LOS-074).
 	SimpleKind_SIMPLE_KIND_STAND_UP SimpleKind = 5
-	// Recover one's weapon after a Disarm: the weapon's Vitesse, or 2 (LOS-074).
+	// Recover one's weapon after a Disarm: pick it up, 2 PA (LOS-035, LOS-074).
 	SimpleKind_SIMPLE_KIND_RECOVER_WEAPON SimpleKind = 6
 )
 
@@ -2023,7 +2028,13 @@ type Situation struct {
 	// Cover is at hand for a dodge against a ranged attack (LOS-093 Take cover).
 	CoverAtHand bool `protobuf:"varint,12,opt,name=cover_at_hand,json=coverAtHand,proto3" json:"cover_at_hand,omitempty"`
 	// Aimed for a Séquence or out of combat: +15 (LOS-084).
-	AimedLong     bool `protobuf:"varint,13,opt,name=aimed_long,json=aimedLong,proto3" json:"aimed_long,omitempty"`
+	AimedLong bool `protobuf:"varint,13,opt,name=aimed_long,json=aimedLong,proto3" json:"aimed_long,omitempty"`
+	// The one Testing fights from the ground, as a situation the GM applies (after a trip,
+	// LOS-035): +10 Difficulty (LOS-050), once with being down (CombatantState.prone).
+	Prone bool `protobuf:"varint,14,opt,name=prone,proto3" json:"prone,omitempty"`
+	// The target is on the ground, as a situation the GM applies: +10 to the Test, melee or
+	// ranged, not stacked with `higher` (LOS-052, LOS-083), once with the target being down.
+	TargetProne   bool `protobuf:"varint,15,opt,name=target_prone,json=targetProne,proto3" json:"target_prone,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2149,6 +2160,20 @@ func (x *Situation) GetAimedLong() bool {
 	return false
 }
 
+func (x *Situation) GetProne() bool {
+	if x != nil {
+		return x.Prone
+	}
+	return false
+}
+
+func (x *Situation) GetTargetProne() bool {
+	if x != nil {
+		return x.TargetProne
+	}
+	return false
+}
+
 // Declare records a combatant's intention for its first action of the Tour (LOS-038).
 type Declare struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -2241,7 +2266,8 @@ func (x *Wait) GetUntilPhase() int32 {
 }
 
 // Aim with a ranged weapon: 1 PA per +1 to the next Test with it, at most +5 (LOS-035); or a
-// whole Tour: all PA spent, +10 (+15 with Visée) on the next shot (LOS-084).
+// whole Tour: the combatant's first action of the Tour, all its PA spent, +10 (+15 with Visée
+// of that weapon type) on its next shot with that weapon (LOS-084, LOS-090).
 type Aim struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Weapon        string                 `protobuf:"bytes,1,opt,name=weapon,proto3" json:"weapon,omitempty"`
@@ -2827,16 +2853,16 @@ type CombatantState struct {
 	Out         bool             `protobuf:"varint,8,opt,name=out,proto3" json:"out,omitempty"`
 	Fursa       int32            `protobuf:"varint,9,opt,name=fursa,proto3" json:"fursa,omitempty"`
 	Inspiration map[string]int32 `protobuf:"bytes,10,rep,name=inspiration,proto3" json:"inspiration,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"varint,2,opt,name=value"`
-	// LOS-016: bonus on this combatant's next Test, from a successful defensive Exploit.
+	// LOS-016: bonus on this combatant's very next action in the Tour, from a successful
+	// defensive Exploit; whatever that action is, it uses the bonus up (lost if it is no Test).
 	NextActionBonus int32 `protobuf:"varint,11,opt,name=next_action_bonus,json=nextActionBonus,proto3" json:"next_action_bonus,omitempty"`
 	// Down (LOS-072, LOS-103): must stand up (4 PA) before anything else.
 	Prone bool `protobuf:"varint,12,opt,name=prone,proto3" json:"prone,omitempty"`
-	// Disarmed (LOS-074): cannot attack this Tour; its first action next Tour recovers its weapon.
+	// Disarmed (LOS-074) and not yet recovered: its first action of a later Tour recovers (pick
+	// up its weapon, 2 PA, or regain its balance, 4 PA); it cannot parry without weapon or shield.
 	Disarmed bool `protobuf:"varint,13,opt,name=disarmed,proto3" json:"disarmed,omitempty"`
-	// The Tour of the Disarm.
+	// The Tour of the last Disarm: no attack at all in that Tour, even after recovering (LOS-074).
 	DisarmedTour int32 `protobuf:"varint,14,opt,name=disarmed_tour,json=disarmedTour,proto3" json:"disarmed_tour,omitempty"`
-	// Held by a grab: cannot dodge until the end of the Tour.
-	Restrained bool `protobuf:"varint,15,opt,name=restrained,proto3" json:"restrained,omitempty"`
 	// Difficulty added to its actions for the fight: aimed Exploits (LOS-069, LOS-073, LOS-075).
 	LastingDifficulty int32 `protobuf:"varint,16,opt,name=lasting_difficulty,json=lastingDifficulty,proto3" json:"lasting_difficulty,omitempty"`
 	// Feint (LOS-064): opponent id → the last Tour of its +2.
@@ -2852,7 +2878,7 @@ type CombatantState struct {
 	// Aim (LOS-035): bonus on the next Test with aim_weapon.
 	AimBonus  int32  `protobuf:"varint,22,opt,name=aim_bonus,json=aimBonus,proto3" json:"aim_bonus,omitempty"`
 	AimWeapon string `protobuf:"bytes,23,opt,name=aim_weapon,json=aimWeapon,proto3" json:"aim_weapon,omitempty"`
-	// Aimed for a whole Tour (LOS-084): the bonus of the next shot.
+	// Aimed for a whole Tour (LOS-084): the bonus of the next shot with aim_tour_weapon.
 	AimTourBonus int32 `protobuf:"varint,24,opt,name=aim_tour_bonus,json=aimTourBonus,proto3" json:"aim_tour_bonus,omitempty"`
 	// An Assaut made this Tour (LOS-061).
 	AssautUsed bool `protobuf:"varint,25,opt,name=assaut_used,json=assautUsed,proto3" json:"assaut_used,omitempty"`
@@ -2879,8 +2905,15 @@ type CombatantState struct {
 	Watched bool `protobuf:"varint,36,opt,name=watched,proto3" json:"watched,omitempty"`
 	// LOS-051: who attacked it in melee this Tour; at most 5 can.
 	MeleeAttackers []string `protobuf:"bytes,37,rep,name=melee_attackers,json=meleeAttackers,proto3" json:"melee_attackers,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// Aimed for a whole Tour (LOS-084, LOS-090): the weapon of aim_tour_bonus.
+	AimTourWeapon string `protobuf:"bytes,38,opt,name=aim_tour_weapon,json=aimTourWeapon,proto3" json:"aim_tour_weapon,omitempty"`
+	// Has taken an action this Tour (attack, aim, move, pursuit action…; not a parry or dodge,
+	// a wait or speech): aiming for a whole Tour must be the first (LOS-084).
+	Acted bool `protobuf:"varint,39,opt,name=acted,proto3" json:"acted,omitempty"`
+	// Has made a parry Test this Tour: a Defensive wall is raised only on the first (LOS-066).
+	Parried       bool `protobuf:"varint,40,opt,name=parried,proto3" json:"parried,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *CombatantState) Reset() {
@@ -3009,13 +3042,6 @@ func (x *CombatantState) GetDisarmedTour() int32 {
 		return x.DisarmedTour
 	}
 	return 0
-}
-
-func (x *CombatantState) GetRestrained() bool {
-	if x != nil {
-		return x.Restrained
-	}
-	return false
 }
 
 func (x *CombatantState) GetLastingDifficulty() int32 {
@@ -3170,6 +3196,27 @@ func (x *CombatantState) GetMeleeAttackers() []string {
 		return x.MeleeAttackers
 	}
 	return nil
+}
+
+func (x *CombatantState) GetAimTourWeapon() string {
+	if x != nil {
+		return x.AimTourWeapon
+	}
+	return ""
+}
+
+func (x *CombatantState) GetActed() bool {
+	if x != nil {
+		return x.Acted
+	}
+	return false
+}
+
+func (x *CombatantState) GetParried() bool {
+	if x != nil {
+		return x.Parried
+	}
+	return false
 }
 
 // PendingAttack is an attack that hit its Difficulty and waits for the defender's reaction.
@@ -4297,7 +4344,11 @@ type AttackResolved struct {
 	// A grab or a trip that landed.
 	Manoeuvre Manoeuvre `protobuf:"varint,16,opt,name=manoeuvre,proto3,enum=fray.loss.v1.Manoeuvre" json:"manoeuvre,omitempty"`
 	// Two weapons on one target: the second weapon's damage (LOS-070).
-	SecondDamage  *Damage `protobuf:"bytes,17,opt,name=second_damage,json=secondDamage,proto3" json:"second_damage,omitempty"`
+	SecondDamage *Damage `protobuf:"bytes,17,opt,name=second_damage,json=secondDamage,proto3" json:"second_damage,omitempty"`
+	// How many times the damage was halved, each rounding down, before armour: beyond the
+	// Portée (LOS-081), then by a successful defence against an explosive (LOS-086); 2 leaves a
+	// quarter. `halved` is set whenever this is above 0.
+	Halvings      int32 `protobuf:"varint,18,opt,name=halvings,proto3" json:"halvings,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -4449,6 +4500,13 @@ func (x *AttackResolved) GetSecondDamage() *Damage {
 		return x.SecondDamage
 	}
 	return nil
+}
+
+func (x *AttackResolved) GetHalvings() int32 {
+	if x != nil {
+		return x.Halvings
+	}
+	return 0
 }
 
 type Passed struct {
@@ -5602,7 +5660,7 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"\tmanoeuvre\x18\t \x01(\x0e2\x17.fray.loss.v1.ManoeuvreR\tmanoeuvre\x12\x1f\n" +
 	"\vwith_damage\x18\n" +
 	" \x01(\bR\n" +
-	"withDamage\"\x9c\x03\n" +
+	"withDamage\"\xd5\x03\n" +
 	"\tSituation\x12\x1a\n" +
 	"\bdarkness\x18\x01 \x01(\bR\bdarkness\x12\x14\n" +
 	"\x05lower\x18\x02 \x01(\bR\x05lower\x12\x16\n" +
@@ -5619,7 +5677,9 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"\x06moving\x18\v \x01(\bR\x06moving\x12\"\n" +
 	"\rcover_at_hand\x18\f \x01(\bR\vcoverAtHand\x12\x1d\n" +
 	"\n" +
-	"aimed_long\x18\r \x01(\bR\taimedLong\"'\n" +
+	"aimed_long\x18\r \x01(\bR\taimedLong\x12\x14\n" +
+	"\x05prone\x18\x0e \x01(\bR\x05prone\x12!\n" +
+	"\ftarget_prone\x18\x0f \x01(\bR\vtargetProne\"'\n" +
 	"\aDeclare\x12\x1c\n" +
 	"\tintention\x18\x01 \x01(\tR\tintention\"'\n" +
 	"\x04Wait\x12\x1f\n" +
@@ -5665,8 +5725,7 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"\tsituation\x18\a \x01(\v2\x17.fray.loss.v1.SituationR\tsituation\x12\x1f\n" +
 	"\vwith_weapon\x18\b \x01(\bR\n" +
 	"withWeapon\"\x06\n" +
-	"\x04Pass\"\xb7\n" +
-	"\n" +
+	"\x04Pass\"\x81\v\n" +
 	"\x0eCombatantState\x12#\n" +
 	"\raction_points\x18\x01 \x01(\x05R\factionPoints\x12)\n" +
 	"\x10initiative_total\x18\x02 \x01(\x05R\x0finitiativeTotal\x12\x16\n" +
@@ -5682,10 +5741,7 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"\x11next_action_bonus\x18\v \x01(\x05R\x0fnextActionBonus\x12\x14\n" +
 	"\x05prone\x18\f \x01(\bR\x05prone\x12\x1a\n" +
 	"\bdisarmed\x18\r \x01(\bR\bdisarmed\x12#\n" +
-	"\rdisarmed_tour\x18\x0e \x01(\x05R\fdisarmedTour\x12\x1e\n" +
-	"\n" +
-	"restrained\x18\x0f \x01(\bR\n" +
-	"restrained\x12-\n" +
+	"\rdisarmed_tour\x18\x0e \x01(\x05R\fdisarmedTour\x12-\n" +
 	"\x12lasting_difficulty\x18\x10 \x01(\x05R\x11lastingDifficulty\x12@\n" +
 	"\x06feints\x18\x11 \x03(\v2(.fray.loss.v1.CombatantState.FeintsEntryR\x06feints\x12\x12\n" +
 	"\x04wall\x18\x12 \x01(\x05R\x04wall\x12\x1c\n" +
@@ -5711,13 +5767,17 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"freeRaises\x12\x1b\n" +
 	"\tfelled_by\x18# \x01(\tR\bfelledBy\x12\x18\n" +
 	"\awatched\x18$ \x01(\bR\awatched\x12'\n" +
-	"\x0fmelee_attackers\x18% \x03(\tR\x0emeleeAttackers\x1a>\n" +
+	"\x0fmelee_attackers\x18% \x03(\tR\x0emeleeAttackers\x12&\n" +
+	"\x0faim_tour_weapon\x18& \x01(\tR\raimTourWeapon\x12\x14\n" +
+	"\x05acted\x18' \x01(\bR\x05acted\x12\x18\n" +
+	"\aparried\x18( \x01(\bR\aparried\x1a>\n" +
 	"\x10InspirationEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\x05R\x05value:\x028\x01\x1a9\n" +
 	"\vFeintsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\x05R\x05value:\x028\x01\"\xbd\x04\n" +
+	"\x05value\x18\x02 \x01(\x05R\x05value:\x028\x01J\x04\b\x0f\x10\x10R\n" +
+	"restrained\"\xbd\x04\n" +
 	"\rPendingAttack\x12\x1f\n" +
 	"\vattacker_id\x18\x01 \x01(\tR\n" +
 	"attackerId\x12\x1f\n" +
@@ -5843,7 +5903,7 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"\x06armour\x18\x04 \x01(\x05R\x06armour\x12\x16\n" +
 	"\x06shield\x18\x05 \x01(\x05R\x06shield\x12\x1f\n" +
 	"\vlevels_lost\x18\x06 \x01(\x05R\n" +
-	"levelsLost\"\xd3\x04\n" +
+	"levelsLost\"\xef\x04\n" +
 	"\x0eAttackResolved\x12\x1f\n" +
 	"\vattacker_id\x18\x01 \x01(\tR\n" +
 	"attackerId\x12\x1b\n" +
@@ -5864,7 +5924,8 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"\x06halved\x18\x0e \x01(\bR\x06halved\x12%\n" +
 	"\x0eattacker_phase\x18\x0f \x01(\x05R\rattackerPhase\x125\n" +
 	"\tmanoeuvre\x18\x10 \x01(\x0e2\x17.fray.loss.v1.ManoeuvreR\tmanoeuvre\x129\n" +
-	"\rsecond_damage\x18\x11 \x01(\v2\x14.fray.loss.v1.DamageR\fsecondDamage\"Y\n" +
+	"\rsecond_damage\x18\x11 \x01(\v2\x14.fray.loss.v1.DamageR\fsecondDamage\x12\x1a\n" +
+	"\bhalvings\x18\x12 \x01(\x05R\bhalvings\"Y\n" +
 	"\x06Passed\x12!\n" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12,\n" +
 	"\x12action_points_left\x18\x02 \x01(\x05R\x10actionPointsLeft\"K\n" +
