@@ -514,7 +514,7 @@ func (s System) Describe() *rulesetv1.RulesetDescriptor {
 			{Name: "cast", Cost: "level 0: 1; 1–3: 2; 4–6: 3; 7–9: 4; +1 special; pure magic: stated", Rule: "D20-018"},
 			{Name: "other", Description: "move, draw a weapon, stand up, use an object", Cost: "1 segment unless the GM says otherwise", Rule: "D20-022"},
 			{Name: "end turn", Cost: "the rest of the round", Rule: "D20-016"},
-			{Name: "surprise", Description: "the GM declares a surprise attack: apprehension rolls, a free action and 3 segments", Cost: "GM", Rule: "D20-004"},
+			{Name: "surprise", Description: "the GM declares a surprise attack: apprehension rolls; each attacker's free action first, in Initiative order, then segments 0–2; those named neither attacker nor defender take no part", Cost: "GM", Rule: "D20-004"},
 		},
 		Options: []*rulesetv1.OptionDescriptor{
 			{Name: "apprehension_scale", Description: "light, medium and high apprehension modifiers", DefaultValue: "2,5,10", Rule: "D20-002"},
