@@ -2,8 +2,10 @@ package ka
 
 import (
 	"fmt"
+	"strings"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
 	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
 )
 
@@ -22,12 +24,14 @@ func (s System) Describe() *rulesetv1.RulesetDescriptor {
 			{Name: "weapons", Description: "name, sphere, skill, damage, burst"},
 		},
 		Actions: []*rulesetv1.ActionDescriptor{
-			{Name: "attack", Description: "a draw of sphere + skill; the target may dodge (an action) or not", Cost: "1 action, −1 per action already taken", Rule: "KA-020"},
+			{Name: "attack", Description: "declared first; the target announces whether it defends, then the cards are drawn; bare hands (mains nues) are Animalité + Bagarre", Cost: "1 action, −1 per action already taken", Rule: "KA-020"},
 			{Name: "stun", Description: "an attack whose damage goes to points de réalité, without soak", Cost: "1 action", Rule: "KA-030"},
-			{Name: "burst", Description: "Animalité; −n for n targets (up to 5), +6 damage each; one target +12", Cost: "1 action", Rule: "KA-033"},
-			{Name: "dodge", Description: "the attack's sphere + Esquive, opposed", Cost: "1 action", Rule: "KA-013"},
+			{Name: "burst", Description: "Animalité; −n for n targets (up to 5, −1 for one), +6 damage each; one target +12", Cost: "1 action", Rule: "KA-033"},
+			{Name: "dodge", Description: "the attack's sphere + Esquive, opposed; without the skill, at 0", Cost: "1 action", Rule: "KA-013"},
+			{Name: "parry", Description: "where the option parry allows it: the attack's sphere + the skill named, opposed; not against a stun", Cost: "1 action", Rule: "KA-013"},
 			{Name: "attack back", Description: "with tied Animalité, both attack; only the winner succeeds", Cost: "1 action", Rule: "KA-008"},
-			{Name: "disarm", Description: "Humanité + skill against Humanité + weapon skill; resisting costs nothing", Cost: "1 action", Rule: "KA-032"},
+			{Name: "disarm", Description: "Humanité + Bagarre, a held weapon's skill or a power, against Humanité + weapon skill; resisting costs nothing; the weapon is lost", Cost: "1 action", Rule: "KA-032"},
+			{Name: "pick up", Description: "pick up a weapon lost to a disarm", Cost: "1 action", Rule: "KA-032"},
 			{Name: "terror", Description: "the Maître de Ka calls for Animalité + encaissement; below 10 and Animalité × 3: Abysse", Cost: "none", Rule: "KA-034"},
 			{Name: "pass", Description: "no more actions this round", Cost: "none", Rule: "KA-015"},
 		},
@@ -36,14 +40,15 @@ func (s System) Describe() *rulesetv1.RulesetDescriptor {
 			{Name: "reshuffle", DefaultValue: "on_empty", Description: "or every_draw", Rule: "KA-003"},
 			{Name: "success_levels", DefaultValue: "10,20", Description: "margins of the great and exceptional successes", Rule: "KA-006"},
 			{Name: "success_bonus", DefaultValue: "1,5,10", Description: "damage bonus of normal, great, exceptional", Rule: "KA-006"},
-			{Name: "ka_divisor", DefaultValue: "5", Description: "damage per Ka die lost", Rule: "KA-024"},
+			{Name: "ka_table", DefaultValue: "5,10,15,20", Description: "upper bounds of damage after soak, one per Ka die lost; beyond the last, one die per step of the last interval", Rule: "KA-024"},
+			{Name: "parry", DefaultValue: "false", Description: "the Maître de Ka allows parries with a skill other than Esquive", Rule: "KA-013"},
 		},
 		Tables: []*rulesetv1.Table{
 			{Name: "Success levels", Rule: "KA-006", Header: []string{"margin", "level", "damage bonus"}, Rows: []*rulesetv1.TableRow{
 				row("< 0", "failure", "—"), row("0–9", "normal", "+1"), row("10–19", "great", "+5"), row("20+", "exceptional", "+10"),
 			}},
-			{Name: "Damage to Ka dice", Rule: "KA-024", Header: []string{"damage after soak", "Ka dice"}, Rows: []*rulesetv1.TableRow{
-				row("1–5", "1"), row("6–10", "2"), row("11–15", "3"), row("…", "one more per 5"),
+			{Name: "Damage to Ka dice (default ka_table)", Rule: "KA-024", Header: []string{"damage after soak", "Ka dice"}, Rows: []*rulesetv1.TableRow{
+				row("1–5", "1"), row("6–10", "2"), row("11–15", "3"), row("16–20", "4"), row("…", "one more per 5"),
 			}},
 			{Name: "Cards", Rule: "KA-002", Header: []string{"card", "value"}, Rows: []*rulesetv1.TableRow{
 				row("ace–10", "its number"), row("valet, cavalier, dame, roi", "10, and draw again"),
@@ -63,13 +68,16 @@ func (System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.Lega
 		if p.GetDefenderId() != id {
 			return nil
 		}
-		out := []*rulesetv1.LegalAction{{Name: "take it", Rule: "KA-020"}}
+		out := []*rulesetv1.LegalAction{{Name: "take it", Description: "no defence: the attacker's draw stands alone", Rule: "KA-020"}}
 		if f.cs.GetActionsLeft() > 0 {
-			out = append(out, &rulesetv1.LegalAction{Name: "dodge", Cost: 1, Rule: "KA-013"})
+			out = append(out, &rulesetv1.LegalAction{Name: "dodge", Description: "with " + Dodge, Cost: 1, Rule: "KA-013"})
+			if options(st).GetParry() && !p.GetAttack().GetStun() {
+				out = append(out, &rulesetv1.LegalAction{Name: "parry", Description: "with a defence skill the reaction names", Cost: 1, Rule: "KA-013"})
+			}
 		}
 		if att, err := fighterOf(st, p.GetAttackerId()); err == nil && f.cs.GetActionsLeft() > 0 && !f.cs.GetActedThisPass() &&
-			att.sh.GetSpheres()[Animalite] == f.sh.GetSpheres()[Animalite] && (!f.cs.GetDisarmed() || f.cs.GetStillActs()) {
-			for _, w := range f.sh.GetWeapons() {
+			att.sh.GetSpheres()[Animalite] == f.sh.GetSpheres()[Animalite] {
+			for _, w := range usableWeapons(f) {
 				out = append(out, &rulesetv1.LegalAction{Name: "attack back", Description: fmt.Sprintf("with %s: only the winner succeeds", w.GetName()),
 					Cost: 1, Rule: "KA-008", Targets: []string{att.id()}, Weapon: w.GetName()})
 			}
@@ -86,12 +94,24 @@ func (System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.Lega
 		}
 	}
 	var out []*rulesetv1.LegalAction
-	for _, w := range f.sh.GetWeapons() {
-		if f.cs.GetDisarmed() && !f.cs.GetStillActs() {
-			break // KA-032
-		}
+	for _, w := range usableWeapons(f) {
 		out = append(out, &rulesetv1.LegalAction{Name: "attack", Description: fmt.Sprintf("with %s (%s + %s, −%d)", w.GetName(), w.GetSphere(), w.GetSkill(), f.cs.GetActionsTaken()),
 			Cost: 1, Rule: "KA-018", Targets: targets, Weapon: w.GetName()})
 	}
-	return append(out, &rulesetv1.LegalAction{Name: "disarm", Cost: 1, Rule: "KA-032", Targets: targets}, &rulesetv1.LegalAction{Name: "pass", Rule: "KA-015"})
+	for _, w := range f.cs.GetWeaponsLost() {
+		out = append(out, &rulesetv1.LegalAction{Name: "pick up", Description: "with " + w + ", lost to a disarm", Cost: 1, Rule: "KA-032", Weapon: w})
+	}
+	out = append(out, &rulesetv1.LegalAction{Name: "disarm", Description: "with " + strings.Join(disarmSkills(f), ", "), Cost: 1, Rule: "KA-032", Targets: targets})
+	return append(out, &rulesetv1.LegalAction{Name: "pass", Rule: "KA-015"})
+}
+
+// usableWeapons: the weapons f may attack with now, bare hands last (KA-018, KA-032).
+func usableWeapons(f fighter) []*kav1.Weapon {
+	var out []*kav1.Weapon
+	for _, w := range arsenal(f) {
+		if !hasLost(f, w.GetName()) || f.cs.GetStillActs() {
+			out = append(out, w)
+		}
+	}
+	return out
 }

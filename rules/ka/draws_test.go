@@ -28,9 +28,9 @@ func shot(t *testing.T, opts *kav1.Options, mod int32, target func() *encounterv
 	t.Helper()
 	f := newFight(t, opts, joshua(), target())
 	f.start(cards...)
-	ad := find(t, f.do(player, attack("joshua", target().GetId(), "pistolet", mod)), (*kav1.Event).GetAttackDrawn)
-	res := find(t, f.do(gm, takeIt(target().GetId())), (*kav1.Event).GetAttackResolved)
-	return f, ad, res
+	f.do(player, attack("joshua", target().GetId(), "pistolet", mod))
+	evs := f.do(gm, takeIt(target().GetId()))
+	return f, find(t, evs, (*kav1.Event).GetAttackDrawn), find(t, evs, (*kav1.Event).GetAttackResolved)
 }
 
 // KA-004: a draw's total is sphere + skill + modifiers + cards.
@@ -136,9 +136,9 @@ func TestKA007OpposedDraw(t *testing.T) {
 				top = append(top, epee(6))
 			}
 			f.start(append(top, c.def)...)
-			ad := find(t, f.do(player, attack("joshua", "chien", "pistolet", 0)), (*kav1.Event).GetAttackDrawn)
-			require.Equal(t, c.total, ad.GetDraw().GetTotal())
+			f.do(player, attack("joshua", "chien", "pistolet", 0))
 			evs := f.do(gm, dodge("chien"))
+			require.Equal(t, c.total, find(t, evs, (*kav1.Event).GetAttackDrawn).GetDraw().GetTotal())
 			require.Equal(t, c.dodge, find(t, evs, (*kav1.Event).GetDefenceDrawn).GetDraw().GetTotal())
 			res := find(t, evs, (*kav1.Event).GetAttackResolved)
 			require.Equal(t, c.success, res.GetSuccess())

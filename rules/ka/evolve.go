@@ -6,6 +6,7 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
+	"github.com/fray-rpg/fray/rules/engine"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -21,13 +22,17 @@ func (System) Evolve(st *encounterv1.EncounterState, ev *encounterv1.Event) erro
 		delete(s.Combatants, id)
 		if pd := s.GetPending(); pd != nil {
 			pd.QueuedIds = slices.DeleteFunc(pd.QueuedIds, func(q string) bool { return q == id })
+			pd.Answers = slices.DeleteFunc(pd.Answers, func(a *kav1.DefenceAnnounced) bool { return a.GetDefenderId() == id })
 			switch {
 			case pd.GetAttackerId() == id:
 				s.Pending = nil
 			case pd.GetDefenderId() == id && len(pd.GetQueuedIds()) > 0: // the next target of a burst answers
 				pd.DefenderId, pd.QueuedIds = pd.GetQueuedIds()[0], pd.GetQueuedIds()[1:]
-			case pd.GetDefenderId() == id:
-				s.Pending = nil
+			case pd.GetDefenderId() == id: // every target left has answered: the draws follow (FollowUp)
+				pd.DefenderId = ""
+			}
+			if s.Pending != nil && !slices.ContainsFunc(targetIDs(pd.GetAttack()), func(t string) bool { return engine.FindCombatant(st, t) != nil }) {
+				s.Pending = nil // no target left: the attack falls
 			}
 		}
 	case *encounterv1.Event_Ka:
@@ -46,8 +51,15 @@ func syncPending(st *encounterv1.EncounterState, s *kav1.State) {
 		if err != nil {
 			return
 		}
+		what := "an attack"
+		switch a := p.GetAttack(); {
+		case isBurst(a):
+			what = "a burst"
+		case a.GetStun():
+			what = "a stun"
+		}
 		st.Pending = []*encounterv1.PendingReaction{{CombatantId: d.id(), Controller: d.c.GetController(),
-			Prompt: fmt.Sprintf("%s attacks %s (total %d): dodge (one action), or not", p.GetAttackerId(), d.name(), p.GetDraw().GetTotal())}}
+			Prompt: fmt.Sprintf("%s declares %s on %s: defend (one action) or not, before any card is drawn", p.GetAttackerId(), what, d.name())}}
 	}
 }
 
@@ -72,20 +84,41 @@ func evolve(s *kav1.State, e *kav1.Event) error {
 		for _, cs := range s.GetCombatants() {
 			cs.ActedThisPass, cs.StillActs = false, false
 		}
+	case *kav1.Event_AttackDeclared:
+		a := k.AttackDeclared
+		cs, err := get(a.GetAttackerId())
+		if err != nil {
+			return err
+		}
+		ids := a.GetPendingIds()
+		if len(ids) == 0 {
+			return fmt.Errorf("an attack declared with no target to answer")
+		}
+		s.Pending = &kav1.Pending{AttackerId: a.GetAttackerId(), DefenderId: ids[0], Attack: proto.CloneOf(a.GetAttack()),
+			QueuedIds: slices.Clone(ids[1:]), ActionsTaken: cs.GetActionsTaken()}
+		takeAction(cs) // the declaration is the attacker's action (KA-020)
+	case *kav1.Event_DefenceAnnounced:
+		p := s.GetPending()
+		if p == nil || p.GetDefenderId() != k.DefenceAnnounced.GetDefenderId() {
+			return fmt.Errorf("an answer from %s, whose answer no attack awaits", k.DefenceAnnounced.GetDefenderId())
+		}
+		p.Answers = append(p.Answers, proto.CloneOf(k.DefenceAnnounced))
+		p.DefenderId = ""
+		if len(p.GetQueuedIds()) > 0 {
+			p.DefenderId, p.QueuedIds = p.GetQueuedIds()[0], p.GetQueuedIds()[1:]
+		}
 	case *kav1.Event_AttackDrawn:
 		a := k.AttackDrawn
 		cs, err := get(a.GetAttackerId())
 		if err != nil {
 			return err
 		}
-		cs.ActionsLeft--
-		cs.ActionsTaken++
-		cs.ActedThisPass, cs.StillActs = true, false
-		applyDraw(s, a.GetDraw().GetDraw())
-		if ids := a.GetPendingIds(); len(ids) > 0 {
-			s.Pending = &kav1.Pending{AttackerId: a.GetAttackerId(), DefenderId: ids[0], Attack: proto.CloneOf(a.GetAttack()),
-				Draw: proto.CloneOf(a.GetDraw()), QueuedIds: slices.Clone(ids[1:])}
+		if a.GetDeclared() {
+			s.Pending = nil // the answers are in: the declared attack is drawn (KA-020)
+		} else {
+			takeAction(cs)
 		}
+		applyDraw(s, a.GetDraw().GetDraw())
 	case *kav1.Event_DefenceDrawn:
 		d := k.DefenceDrawn
 		cs, err := get(d.GetDefenderId())
@@ -113,22 +146,13 @@ func evolve(s *kav1.State, e *kav1.Event) error {
 		if r.GetDeathDraw() != nil {
 			applyDraw(s, r.GetDeathDraw().GetDraw())
 		}
-		if p := s.GetPending(); p != nil && p.GetDefenderId() == r.GetTargetId() {
-			if len(p.GetQueuedIds()) > 0 {
-				p.DefenderId, p.QueuedIds = p.GetQueuedIds()[0], p.GetQueuedIds()[1:]
-			} else {
-				s.Pending = nil
-			}
-		}
 	case *kav1.Event_DisarmDrawn:
 		d := k.DisarmDrawn
 		cs, err := get(d.GetCombatantId())
 		if err != nil {
 			return err
 		}
-		cs.ActionsLeft--
-		cs.ActionsTaken++
-		cs.ActedThisPass, cs.StillActs = true, false
+		takeAction(cs)
 		applyDraw(s, d.GetDraw().GetDraw())
 		applyDraw(s, d.GetResistance().GetDraw())
 		if d.GetSuccess() {
@@ -136,9 +160,18 @@ func evolve(s *kav1.State, e *kav1.Event) error {
 			if err != nil {
 				return err
 			}
-			t.Disarmed = true
+			if !slices.Contains(t.GetWeaponsLost(), d.GetWeapon()) { // KA-032: it loses the weapon it held
+				t.WeaponsLost = append(t.WeaponsLost, d.GetWeapon())
+			}
 			t.StillActs = t.GetStillActs() || d.GetStillActs()
 		}
+	case *kav1.Event_WeaponPickedUp:
+		cs, err := get(k.WeaponPickedUp.GetCombatantId())
+		if err != nil {
+			return err
+		}
+		takeAction(cs) // KA-032: one action
+		cs.WeaponsLost = slices.DeleteFunc(cs.WeaponsLost, func(w string) bool { return w == k.WeaponPickedUp.GetWeapon() })
 	case *kav1.Event_TerrorDrawn:
 		cs, err := get(k.TerrorDrawn.GetCombatantId())
 		if err != nil {
@@ -156,4 +189,12 @@ func evolve(s *kav1.State, e *kav1.Event) error {
 		return fmt.Errorf("unknown Ka event %T", k)
 	}
 	return nil
+}
+
+// takeAction spends one of the combatant's actions, its action of this pass (KA-010, KA-011,
+// KA-015).
+func takeAction(cs *kav1.CombatantState) {
+	cs.ActionsLeft--
+	cs.ActionsTaken++
+	cs.ActedThisPass, cs.StillActs = true, false
 }

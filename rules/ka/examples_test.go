@@ -29,8 +29,19 @@ func TestJoshuaAndTheDog(t *testing.T) {
 	require.Equal(t, map[string]int32{"joshua": 2, "chien": 1}, rs.GetActions())
 	f.refuse(gm, attack("chien", "joshua", "crocs", 0), engine.CodePrecondition, "KA-014", "Joshua", "Le chien")
 
-	// KA-T02: Joshua shoots, Humanité 3 + Arme à feu 4 − 2 for proximity, draws a 6: 11.
+	// KA-T02 (KA-020): Joshua declares his shot; the dog announces that it dodges; only then
+	// are the cards drawn, Joshua's first.
 	evs = f.do(player, attack("joshua", "chien", "pistolet", -2))
+	decl := find(t, evs, (*kav1.Event).GetAttackDeclared)
+	require.Equal(t, []string{"chien"}, decl.GetPendingIds())
+	none(t, evs, (*kav1.Event).GetAttackDrawn)
+	require.Empty(t, f.ka().GetDiscard(), "no card is drawn before the dog answers")
+	require.Equal(t, "chien", f.st.GetPending()[0].GetCombatantId())
+	require.Equal(t, []int32{1, 1}, []int32{f.cs("joshua").GetActionsLeft(), f.cs("joshua").GetActionsTaken()}, "the declaration is Joshua's action")
+
+	// Joshua draws: Humanité 3 + Arme à feu 4 − 2 for proximity, a 6: 11.
+	evs = f.do(gm, dodge("chien"))
+	require.Equal(t, "chien", find(t, evs, (*kav1.Event).GetDefenceAnnounced).GetDefenderId())
 	ad := find(t, evs, (*kav1.Event).GetAttackDrawn)
 	d := ad.GetDraw()
 	require.Equal(t, []any{ka.Humanite, int32(3), "Arme à feu", int32(4), int32(-2), int32(11)},
@@ -40,11 +51,9 @@ func TestJoshuaAndTheDog(t *testing.T) {
 	lvl, bonus := ka.Level(f.st.GetOptions().GetKa(), d.GetTotal()-ka.SimpleThreshold)
 	require.Equal(t, []int32{1, 1}, []int32{lvl, bonus}, "11 is a normal success")
 	require.True(t, ad.GetDefencePossible())
-	require.Equal(t, []string{"chien"}, ad.GetPendingIds())
-	require.Equal(t, "chien", f.st.GetPending()[0].GetCombatantId())
+	require.True(t, ad.GetDeclared())
 
 	// The dog dodges, Humanité 1 + Esquive 4, draws the 10: 15, a normal success; it wins.
-	evs = f.do(gm, dodge("chien"))
 	dd := find(t, evs, (*kav1.Event).GetDefenceDrawn)
 	d = dd.GetDraw()
 	require.Equal(t, []any{ka.Humanite, int32(1), "Esquive", int32(4), int32(0), int32(15)},
@@ -135,13 +144,13 @@ func TestKAT04StunUndodged(t *testing.T) {
 	f := newFight(t, nil, joshua(), dog())
 	f.start(baton(4))
 	evs := f.do(player, stun("joshua", "chien", "crosse", 3))
-	ad := find(t, evs, (*kav1.Event).GetAttackDrawn)
-	require.True(t, ad.GetDefencePossible(), "the victim of a stun may dodge")
-	require.Equal(t, int32(13), ad.GetDraw().GetTotal())
+	require.Equal(t, []string{"chien"}, find(t, evs, (*kav1.Event).GetAttackDeclared).GetPendingIds(), "the victim of a stun may dodge")
 	evs = f.do(gm, takeIt("chien"))
-	dd := find(t, evs, (*kav1.Event).GetDefenceDrawn)
-	require.False(t, dd.GetDefended())
-	require.Nil(t, dd.GetDraw())
+	ann := find(t, evs, (*kav1.Event).GetDefenceAnnounced)
+	require.False(t, ann.GetReact().GetDefend())
+	none(t, evs, (*kav1.Event).GetDefenceDrawn)
+	ad := find(t, evs, (*kav1.Event).GetAttackDrawn)
+	require.Equal(t, int32(13), ad.GetDraw().GetTotal())
 	res := find(t, evs, (*kav1.Event).GetAttackResolved)
 	require.Equal(t, []int32{3, 1, 4, 0, 4, 6, 0, 2}, []int32{res.GetMargin(), res.GetBonus(), res.GetDamage(),
 		res.GetSoak(), res.GetRealityLost(), res.GetRealityLeft(), res.GetKaLost(), res.GetKaLeft()})
@@ -187,8 +196,11 @@ func TestExampleReplayDrawsTheSameCards(t *testing.T) {
 	f := newFight(t, nil, joshua(), dog())
 	f.start(epee(6), epee(10), baton(valet), coupe(9), denier(3))
 	f.do(player, attack("joshua", "chien", "pistolet", -2))
-	f.do(gm, dodge("chien"))
 	again, err := f.reg.Fold(f.log)
+	require.NoError(t, err)
+	require.Equal(t, engine.Hash(f.st), engine.Hash(again), "the declaration folds alike")
+	f.do(gm, dodge("chien"))
+	again, err = f.reg.Fold(f.log)
 	require.NoError(t, err)
 	require.Equal(t, engine.Hash(f.st), engine.Hash(again))
 	next := f.do(player, attack("joshua", "chien", "pistolet", -2))

@@ -34,6 +34,17 @@ const (
 	FaceValue       = 10 // KA-002
 )
 
+// Names of the skills and the weapon the rules name.
+const (
+	Dodge     = "Esquive"    // KA-009, KA-013: the defence skill of a dodge
+	Brawl     = "Bagarre"    // KA-018, KA-032: bare hands, and a disarm
+	BareHands = "mains nues" // KA-018, KA-032: the weapon every combatant has
+)
+
+// DefaultKaTable is the default conversion of damage to Ka dice, as upper bounds (KA-024):
+// ceil(damage / 5).
+var DefaultKaTable = []int32{5, 10, 15, 20}
+
 // System is the Ka system, version 1.
 type System struct{}
 
@@ -92,11 +103,13 @@ func (System) Options(in *encounterv1.RuleOptions) (*encounterv1.RuleOptions, er
 	if len(o.SuccessBonus) != len(o.SuccessLevels)+1 || !slices.IsSorted(o.SuccessLevels) || o.SuccessLevels[0] <= 0 {
 		return nil, engine.Invalid("KA-006", "success_levels gives the increasing margins where each level above normal starts, success_bonus one damage bonus per level")
 	}
-	if o.KaDivisor == nil {
-		o.KaDivisor = proto.Int32(5)
+	if len(o.KaTable) == 0 {
+		o.KaTable = slices.Clone(DefaultKaTable)
 	}
-	if o.GetKaDivisor() < 1 {
-		return nil, engine.Invalid("KA-024", "each Ka die stands for at least 1 point of damage")
+	for i, b := range o.GetKaTable() {
+		if b < 1 || i > 0 && b <= o.GetKaTable()[i-1] {
+			return nil, engine.Invalid("KA-024", "ka_table gives increasing upper bounds of damage, one per Ka die, from 1 up (as 5, 10, 15, 20), not %v", o.GetKaTable())
+		}
 	}
 	return &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Ka{Ka: o}}, nil
 }
@@ -167,11 +180,26 @@ func Level(o *kav1.Options, margin int32) (int32, int32) {
 	return int32(lvl + 1), o.GetSuccessBonus()[lvl]
 }
 
-// KaLost converts damage after soak to Ka dice (KA-024).
+// KaLost converts damage after soak to Ka dice by the table of upper bounds (KA-024): the
+// first bound the damage does not exceed gives the dice; beyond the last bound, one more die
+// per step of the last interval.
 func KaLost(o *kav1.Options, damage int32) int32 {
 	if damage <= 0 {
 		return 0
 	}
-	d := o.GetKaDivisor()
-	return (damage + d - 1) / d
+	t := o.GetKaTable()
+	if len(t) == 0 {
+		t = DefaultKaTable
+	}
+	for i, b := range t {
+		if damage <= b {
+			return int32(i + 1)
+		}
+	}
+	last := t[len(t)-1]
+	step := last
+	if len(t) > 1 {
+		step = last - t[len(t)-2]
+	}
+	return int32(len(t)) + (damage-last+step-1)/step
 }

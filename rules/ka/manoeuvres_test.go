@@ -46,18 +46,31 @@ func TestKA032Disarm(t *testing.T) {
 			require.Equal(t, []any{ka.Humanite, c.skill, int32(0), c.resistance}, []any{r.GetSphere(), r.GetSkill(), r.GetModifiers(), r.GetTotal()})
 			require.Equal(t, c.weapon, dd.GetWeapon())
 			require.Equal(t, c.success, dd.GetSuccess())
-			require.Equal(t, c.success, f.cs("malfrat").GetDisarmed())
+			if c.success {
+				require.Equal(t, []string{c.weapon}, f.cs("malfrat").GetWeaponsLost())
+			} else {
+				require.Empty(t, f.cs("malfrat").GetWeaponsLost())
+			}
 			none(t, evs, (*kav1.Event).GetAttackResolved) // never any damage
 			require.Equal(t, []int32{4, 10}, []int32{f.cs("malfrat").GetKaDice(), f.cs("malfrat").GetRealityPoints()})
 			require.Equal(t, []int32{1, 1}, []int32{f.cs("joshua").GetActionsLeft(), f.cs("joshua").GetActionsTaken()})
 			require.Equal(t, []int32{2, 0}, []int32{f.cs("malfrat").GetActionsLeft(), f.cs("malfrat").GetActionsTaken()}, "resisting is not an action")
 			if c.success {
-				f.refuse(gm, attack("malfrat", "joshua", c.weapon, 0), engine.CodePrecondition, "KA-032", "Le malfrat")
+				// It lost that weapon only: the other and its bare hands are left, and it may
+				// pick the lost one up.
+				f.refuse(gm, attack("malfrat", "joshua", c.weapon, 0), engine.CodePrecondition, "KA-032", "Le malfrat", c.weapon, ka.BareHands)
 				legal, err := f.reg.Legal(f.st, "malfrat")
 				require.NoError(t, err)
-				require.NotContains(t, legalNames(legal), "attack")
+				var weapons []string
+				for _, l := range legal {
+					if l.GetName() == "attack" || l.GetName() == "pick up" {
+						weapons = append(weapons, l.GetName()+" "+l.GetWeapon())
+					}
+				}
+				other := map[string]string{"revolver": "couteau", "couteau": "revolver"}[c.weapon]
+				require.Equal(t, []string{"attack " + other, "attack " + ka.BareHands, "pick up " + c.weapon}, weapons)
 				f.do(gm, pass("malfrat"))
-				f.refuse(player, disarm("joshua", "malfrat", "Bagarre", c.weapon), engine.CodePrecondition, "KA-032", "Le malfrat")
+				f.refuse(player, disarm("joshua", "malfrat", "Bagarre", c.weapon), engine.CodePrecondition, "KA-032", "Le malfrat", c.weapon)
 			}
 			f.replays()
 		})
@@ -67,6 +80,8 @@ func TestKA032Disarm(t *testing.T) {
 		f.start(coupe(5), coupe(6), coupe(9), coupe(1))
 		f.refuse(player, disarm("joshua", "malfrat", "Bagarre", ""), engine.CodeInvalid, "", "Le malfrat")
 		f.refuse(player, disarm("joshua", "malfrat", "Danse", "revolver"), engine.CodeInvalid, "KA-032", "Danse")
+		// Esquive is a skill of Joshua's, but neither Bagarre, a weapon's skill nor a power.
+		f.refuse(player, disarm("joshua", "malfrat", "Esquive", "revolver"), engine.CodeInvalid, "KA-032", "Esquive", "Bagarre, Arme à feu")
 		f.refuse(player, disarm("joshua", "chien", "Bagarre", ""), engine.CodePrecondition, "KA-032", "Le chien")
 		f.do(player, disarm("joshua", "malfrat", "Bagarre", "revolver")) // 10 against 11
 		f.do(gm, pass("chien"))
@@ -88,12 +103,59 @@ func TestKA032SimultaneousDisarm(t *testing.T) {
 	dd := find(t, f.do(gm, disarm("a", "b", "Bagarre", "revolver")), (*kav1.Event).GetDisarmDrawn) // 13 against 7
 	require.True(t, dd.GetSuccess())
 	require.True(t, dd.GetStillActs())
-	require.True(t, f.cs("b").GetDisarmed())
-	ad := find(t, f.do(gm, attack("b", "a", "revolver", 0)), (*kav1.Event).GetAttackDrawn) // 3 + 2 + 3 = 8
-	require.Equal(t, int32(8), ad.GetDraw().GetTotal())
+	require.Equal(t, []string{"revolver"}, f.cs("b").GetWeaponsLost())
+	f.do(gm, attack("b", "a", "revolver", 0))
 	evs := f.do(gm, takeIt("a"))
+	ad := find(t, evs, (*kav1.Event).GetAttackDrawn) // 3 + 2 + 3 = 8
+	require.Equal(t, int32(8), ad.GetDraw().GetTotal())
 	require.Equal(t, int32(2), find(t, evs, (*kav1.Event).GetPassStarted).GetPass())
 	f.refuse(gm, attack("b", "a", "revolver", 0), engine.CodePrecondition, "KA-032", "Le malfrat B")
+	f.replays()
+}
+
+// KA-032: the disarmed combatant loses the weapon it held, not the fight: it attacks bare-handed
+// (Animalité + Bagarre, no weapon damage) and picks the weapon up with one action; then it
+// shoots again. The disarm skill may be a power, with its score.
+func TestKA032BareHandsAndPickUp(t *testing.T) {
+	seul := func() *encounterv1.Combatant {
+		return with(malfrat("malfrat", "Le malfrat"), func(sh *kav1.Sheet) { sh.Weapons = sh.Weapons[:1] })
+	}
+	mage := with(joshua(), func(sh *kav1.Sheet) { sh.Powers = map[string]int32{"Télékinésie": 5} })
+	f := newFight(t, nil, mage, seul())
+	f.start(coupe(2), coupe(3), coupe(9), coupe(4), coupe(5), coupe(6))
+	// Humanité 3 + Télékinésie 5 + 2 = 10 against Humanité 3 + Arme à feu 2 + 3 = 8.
+	dd := find(t, f.do(player, disarm("joshua", "malfrat", "Télékinésie", "")), (*kav1.Event).GetDisarmDrawn)
+	require.Equal(t, []any{"Télékinésie", int32(5), false, int32(10)}, []any{dd.GetDraw().GetSkill(), dd.GetDraw().GetSkillValue(), dd.GetDraw().GetSkillMissing(), dd.GetDraw().GetTotal()})
+	require.True(t, dd.GetSuccess())
+	require.Equal(t, "revolver", dd.GetWeapon())
+	// Its only weapon lost, no name means the revolver: refused; bare hands are left.
+	f.refuse(gm, attack("malfrat", "joshua", "", 0), engine.CodePrecondition, "KA-032", "revolver", ka.BareHands)
+	legal, err := f.reg.Legal(f.st, "malfrat")
+	require.NoError(t, err)
+	require.Equal(t, []string{"attack", "pick up", "disarm", "pass"}, legalNames(legal))
+	require.Equal(t, ka.BareHands, legal[0].GetWeapon())
+	// Bare-handed: Animalité 2 + Bagarre 1 + 9 = 12, margin 2: +1 and no weapon damage; soak
+	// Animalité 4 + encaissement 3: nothing.
+	f.do(gm, attack("malfrat", "joshua", ka.BareHands, 0))
+	evs := f.do(player, takeIt("joshua"))
+	ad := find(t, evs, (*kav1.Event).GetAttackDrawn)
+	require.Equal(t, []any{ka.Animalite, ka.Brawl, int32(12)}, []any{ad.GetDraw().GetSphere(), ad.GetDraw().GetSkill(), ad.GetDraw().GetTotal()})
+	res := find(t, evs, (*kav1.Event).GetAttackResolved)
+	require.Equal(t, []int32{2, 1, 0, 1, 7, 0}, []int32{res.GetMargin(), res.GetBonus(), res.GetWeaponDamage(), res.GetDamage(), res.GetSoak(), res.GetKaLost()})
+	// Pass 2: Joshua passes; the malfrat picks its revolver up, one action (its second, −1).
+	f.do(player, pass("joshua"))
+	f.refuse(gm, action(&kav1.Action{CombatantId: "malfrat", Kind: &kav1.Action_PickUp{PickUp: &kav1.PickUp{Weapon: "couteau"}}}), engine.CodePrecondition, "KA-032", "couteau")
+	evs = f.do(gm, action(&kav1.Action{CombatantId: "malfrat", Kind: &kav1.Action_PickUp{PickUp: &kav1.PickUp{}}}))
+	require.Equal(t, "revolver", find(t, evs, (*kav1.Event).GetWeaponPickedUp).GetWeapon())
+	require.Empty(t, f.cs("joshua").GetWeaponsLost())
+	require.Empty(t, f.cs("malfrat").GetWeaponsLost())
+	// Round 2: the malfrat shoots with it again (Joshua passed, his actions are back).
+	require.Equal(t, int32(2), find(t, evs, (*kav1.Event).GetRoundStarted).GetRound())
+	f.do(player, pass("joshua"))
+	f.do(gm, attack("malfrat", "joshua", "revolver", 0))
+	ad = find(t, f.do(player, takeIt("joshua")), (*kav1.Event).GetAttackDrawn)
+	require.Equal(t, int32(3+2+4), ad.GetDraw().GetTotal())
+	f.refuse(gm, action(&kav1.Action{CombatantId: "malfrat", Kind: &kav1.Action_PickUp{PickUp: &kav1.PickUp{}}}), engine.CodePrecondition, "KA-032", "Le malfrat")
 	f.replays()
 }
 
@@ -108,13 +170,8 @@ func TestKA033Burst(t *testing.T) {
 	f := newFight(t, nil, tireur(), joshua(), dog(), brute())
 	f.start(epee(valet), epee(5), coupe(3), coupe(10))
 	evs := f.do(gm, burst("tireur", "joshua", "chien", "brute"))
-	ad := find(t, evs, (*kav1.Event).GetAttackDrawn)
-	d := ad.GetDraw()
-	// Animalité 5 + Arme à feu 3 − 3 targets + 15 = 20.
-	require.Equal(t, []any{ka.Animalite, int32(5), "Arme à feu", int32(-3), int32(20)}, []any{d.GetSphere(), d.GetSphereValue(), d.GetSkill(), d.GetModifiers(), d.GetTotal()})
-	require.Equal(t, []string{"-3 burst targets (KA-033)"}, d.GetModifierReasons())
-	require.Equal(t, []string{"joshua", "chien", "brute"}, ad.GetPendingIds())
-	none(t, evs, (*kav1.Event).GetAttackResolved)
+	require.Equal(t, []string{"joshua", "chien", "brute"}, find(t, evs, (*kav1.Event).GetAttackDeclared).GetPendingIds())
+	none(t, evs, (*kav1.Event).GetAttackDrawn)
 
 	type want struct{ margin, bonus, weapon, soak, kaLost int32 }
 	check := func(r *kav1.AttackResolved, w want) {
@@ -123,36 +180,58 @@ func TestKA033Burst(t *testing.T) {
 		require.Equal(t, []int32{w.margin, w.bonus, w.weapon, w.bonus + w.weapon, w.soak, w.kaLost},
 			[]int32{r.GetMargin(), r.GetBonus(), r.GetWeaponDamage(), r.GetDamage(), r.GetSoak(), r.GetKaLost()})
 	}
-	// Joshua dodges with Animalité 4 + Esquive 2 + 3 = 9 and loses: margin 10, +5 + 6 = 11,
-	// soak Animalité 4 + 3 = 7: one Ka die.
+	// Each target announces in turn, before any card is drawn (KA-020): Joshua dodges, the dog
+	// takes it, the brute dodges.
 	require.Equal(t, "joshua", f.st.GetPending()[0].GetCombatantId())
 	evs = f.do(player, dodge("joshua"))
-	dd := find(t, evs, (*kav1.Event).GetDefenceDrawn)
-	require.Equal(t, []any{ka.Animalite, int32(9)}, []any{dd.GetDraw().GetSphere(), dd.GetDraw().GetTotal()})
-	check(find(t, evs, (*kav1.Event).GetAttackResolved), want{10, 5, 6, 7, 1})
-	// The dog takes it: 11 − (3 + 3) = 5, one Ka die.
+	require.Len(t, evs, 1)
+	require.True(t, find(t, evs, (*kav1.Event).GetDefenceAnnounced).GetReact().GetDefend())
 	require.Equal(t, "chien", f.st.GetPending()[0].GetCombatantId())
-	check(find(t, f.do(gm, takeIt("chien")), (*kav1.Event).GetAttackResolved), want{10, 5, 6, 6, 1})
-	// The brute dodges, 4 + 1 + 10 = 15: margin 20 − 15 = 5, +1 + 6 = 7 − (4 + 2): one Ka die.
+	require.Len(t, f.do(gm, takeIt("chien")), 1)
 	require.Equal(t, "brute", f.st.GetPending()[0].GetCombatantId())
-	check(find(t, f.do(gm, dodge("brute")), (*kav1.Event).GetAttackResolved), want{5, 1, 6, 6, 1})
+	require.Empty(t, f.ka().GetDiscard())
+	evs = f.do(gm, dodge("brute"))
 	require.Empty(t, f.st.GetPending())
+	// Then the draws, in one step. Animalité 5 + Arme à feu 3 − 3 targets + 15 = 20.
+	ad := find(t, evs, (*kav1.Event).GetAttackDrawn)
+	d := ad.GetDraw()
+	require.Equal(t, []any{ka.Animalite, int32(5), "Arme à feu", int32(-3), int32(20)}, []any{d.GetSphere(), d.GetSphereValue(), d.GetSkill(), d.GetModifiers(), d.GetTotal()})
+	require.Equal(t, []string{"-3 burst targets (KA-033)"}, d.GetModifierReasons())
+	dds := all(evs, (*kav1.Event).GetDefenceDrawn)
+	require.Len(t, dds, 2)
+	rs := all(evs, (*kav1.Event).GetAttackResolved)
+	require.Len(t, rs, 3)
+	// Joshua dodges with Animalité 4 + Esquive 2 + 3 = 9 and loses: margin 10, +5 + 6 = 11,
+	// soak Animalité 4 + 3 = 7: one Ka die.
+	require.Equal(t, []any{"joshua", ka.Animalite, int32(9)}, []any{dds[0].GetDefenderId(), dds[0].GetDraw().GetSphere(), dds[0].GetDraw().GetTotal()})
+	check(rs[0], want{10, 5, 6, 7, 1})
+	// The dog takes it: 11 − (3 + 3) = 5, one Ka die.
+	check(rs[1], want{10, 5, 6, 6, 1})
+	// The brute dodges, 4 + 1 + 10 = 15: margin 20 − 15 = 5, +1 + 6 = 7 − (4 + 2): one Ka die.
+	require.Equal(t, []any{"brute", int32(15)}, []any{dds[1].GetDefenderId(), dds[1].GetDraw().GetTotal()})
+	check(rs[2], want{5, 1, 6, 6, 1})
 	require.Equal(t, []int32{4, 1, 4}, []int32{f.cs("joshua").GetKaDice(), f.cs("chien").GetKaDice(), f.cs("brute").GetKaDice()})
 	require.Equal(t, int32(1), f.cs("tireur").GetActionsLeft(), "one burst, one action")
 	f.replays()
 
-	t.Run("a single target: no malus, +12", func(t *testing.T) {
+	// KA-033: the malus is the number of targets, −1 for one.
+	t.Run("a single target: −1, +12", func(t *testing.T) {
 		f := newFight(t, nil, tireur(), molosse())
 		f.start(coupe(4))
-		d := find(t, f.do(gm, burst("tireur", "chien")), (*kav1.Event).GetAttackDrawn).GetDraw()
-		require.Equal(t, []any{ka.Animalite, int32(0), int32(12)}, []any{d.GetSphere(), d.GetModifiers(), d.GetTotal()})
-		// Margin 2: +1 + 12 = 13, soak 6: 7, two Ka dice.
-		check(find(t, f.do(gm, takeIt("chien")), (*kav1.Event).GetAttackResolved), want{2, 1, 12, 6, 2})
+		f.do(gm, burst("tireur", "chien"))
+		evs := f.do(gm, takeIt("chien"))
+		d := find(t, evs, (*kav1.Event).GetAttackDrawn).GetDraw()
+		require.Equal(t, []any{ka.Animalite, int32(-1), int32(11)}, []any{d.GetSphere(), d.GetModifiers(), d.GetTotal()})
+		require.Equal(t, []string{"-1 burst targets (KA-033)"}, d.GetModifierReasons())
+		// Margin 1: +1 + 12 = 13, soak 6: 7, two Ka dice.
+		check(find(t, evs, (*kav1.Event).GetAttackResolved), want{1, 1, 12, 6, 2})
 	})
 	t.Run("two targets: −2", func(t *testing.T) {
 		f := newFight(t, nil, tireur(), molosse(), brute())
 		f.start()
-		d := find(t, f.do(gm, burst("tireur", "chien", "brute")), (*kav1.Event).GetAttackDrawn).GetDraw()
+		f.do(gm, burst("tireur", "chien", "brute"))
+		f.do(gm, takeIt("chien"))
+		d := find(t, f.do(gm, takeIt("brute")), (*kav1.Event).GetAttackDrawn).GetDraw()
 		require.Equal(t, int32(-2), d.GetModifiers())
 	})
 	t.Run("at most five targets, and only with a sub-machine gun", func(t *testing.T) {
@@ -179,13 +258,13 @@ func TestKA034TerrorIsTheGMsCall(t *testing.T) {
 	require.True(t, f.cs("joshua").GetAbysse())
 }
 
-// The options (KA-001 deck, KA-003 reshuffle, KA-006 success_levels/success_bonus, KA-024
-// ka_divisor) are recorded at creation with every default filled in.
+// The options (KA-001 deck, KA-003 reshuffle, KA-006 success_levels/success_bonus, KA-013
+// parry, KA-024 ka_table) are recorded at creation with every default filled in.
 func TestOptionsRecordedAtCreation(t *testing.T) {
 	f := newFight(t, nil)
-	want := &kav1.Options{Deck: "tarot56", Reshuffle: "on_empty", SuccessLevels: []int32{10, 20}, SuccessBonus: []int32{1, 5, 10}, KaDivisor: ptr(int32(5))}
+	want := &kav1.Options{Deck: "tarot56", Reshuffle: "on_empty", SuccessLevels: []int32{10, 20}, SuccessBonus: []int32{1, 5, 10}, KaTable: []int32{5, 10, 15, 20}}
 	require.True(t, proto.Equal(want, f.log[0].GetEncounterCreated().GetOptions().GetKa()), "%v", f.log[0].GetEncounterCreated().GetOptions())
-	house := &kav1.Options{Reshuffle: "every_draw", SuccessLevels: []int32{5, 15, 25}, SuccessBonus: []int32{2, 4, 8, 16}, KaDivisor: ptr(int32(4))}
+	house := &kav1.Options{Reshuffle: "every_draw", SuccessLevels: []int32{5, 15, 25}, SuccessBonus: []int32{2, 4, 8, 16}, KaTable: []int32{4, 8}, Parry: true}
 	g := newFight(t, house)
 	got := g.log[0].GetEncounterCreated().GetOptions().GetKa()
 	house.Deck = "tarot56"

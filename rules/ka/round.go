@@ -134,7 +134,7 @@ func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Comman
 		}
 		if s.GetPending() != nil {
 			d, _ := fighterOf(st, s.GetPending().GetDefenderId())
-			return nil, engine.Refused("KA-020", "%s must first say whether it defends", d.name())
+			return nil, engine.Refused("KA-020", "%s must first say whether it defends against the attack declared", d.name())
 		}
 		if err := turn(st, f); err != nil {
 			return nil, err
@@ -144,6 +144,8 @@ func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Comman
 			evs, err = decideAttack(st, f, k.Attack, env)
 		case *kav1.Action_Disarm:
 			evs, err = decideDisarm(st, f, k.Disarm, env)
+		case *kav1.Action_PickUp:
+			evs, err = decidePickUp(f, k.PickUp)
 		case *kav1.Action_Pass:
 			evs = one(&kav1.Event{Kind: &kav1.Event_Passed{Passed: &kav1.Passed{CombatantId: f.id()}}})
 		default:
@@ -158,11 +160,21 @@ func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Comman
 
 func one(e *kav1.Event) []*encounterv1.Event { return []*encounterv1.Event{event(e)} }
 
-// FollowUp starts the next pass or round when the GM's removal of a combatant (the last one
-// still to act in the pass, or a side of the attack awaiting an answer) leaves no one able to
-// act (KA-015).
-func (sys System) FollowUp(st *encounterv1.EncounterState, _ engine.Env) ([]*encounterv1.Event, error) {
-	return nextPass(sys, st, nil), nil
+// FollowUp answers the GM's removal of a combatant: when the removed one was the last target
+// of a declared attack still to answer, the draws are made (KA-020); when it leaves no one
+// able to act, the next pass or round starts (KA-015).
+func (sys System) FollowUp(st *encounterv1.EncounterState, env engine.Env) ([]*encounterv1.Event, error) {
+	var evs []*encounterv1.Event
+	if p := kaState(st).GetPending(); p != nil && p.GetDefenderId() == "" {
+		att, err := fighterOf(st, p.GetAttackerId())
+		if err != nil {
+			return nil, err
+		}
+		if evs, err = drawStep(st, att, p.GetAttack(), p.GetActionsTaken(), true, p.GetAnswers(), env); err != nil {
+			return nil, err
+		}
+	}
+	return append(evs, nextPass(sys, st, evs)...), nil
 }
 
 // turn checks that it is f's turn in the pass (KA-012, KA-014, KA-015).
@@ -202,10 +214,25 @@ func nextPass(sys System, st *encounterv1.EncounterState, evs []*encounterv1.Eve
 	return []*encounterv1.Event{roundStarted(next, s.GetRound()+1)}
 }
 
+// skillValue is f's score in a skill, or in a power of that name (KA-032); false when it has
+// neither.
+func skillValue(f fighter, skill string) (int32, bool) {
+	if v, ok := f.sh.GetSkills()[skill]; ok {
+		return v, true
+	}
+	v, ok := f.sh.GetPowers()[skill]
+	return v, ok
+}
+
 // drawFor makes a draw: sphere + skill + modifiers + cards (KA-004), the cumulative malus of
-// actions already taken this round included (KA-011).
+// actions already taken this round included (KA-011). A combatant without the skill draws at
+// skill 0, and the draw says so (KA-013).
 func drawFor(d *deck, f fighter, sphere, skill string, mods []int32, reasons []string, roller dice.Roller) *kav1.DrawResult {
-	r := &kav1.DrawResult{Sphere: sphere, SphereValue: f.sh.GetSpheres()[sphere], Skill: skill, SkillValue: f.sh.GetSkills()[skill]}
+	r := &kav1.DrawResult{Sphere: sphere, SphereValue: f.sh.GetSpheres()[sphere], Skill: skill}
+	if skill != "" {
+		v, ok := skillValue(f, skill)
+		r.SkillValue, r.SkillMissing = v, !ok
+	}
 	for i, m := range mods {
 		if m != 0 {
 			r.Modifiers += m
@@ -217,73 +244,197 @@ func drawFor(d *deck, f fighter, sphere, skill string, mods []int32, reasons []s
 	return r
 }
 
-func weaponOf(f fighter, name string) (*kav1.Weapon, error) {
-	return engine.ByName(f.sh.GetWeapons(), name, f.name(), "weapon")
+// bareHands is the weapon every combatant has: Animalité + Bagarre, no damage of its own
+// (KA-018, KA-032), unless its sheet gives one of that name.
+func bareHands() *kav1.Weapon {
+	return &kav1.Weapon{Name: BareHands, Sphere: Animalite, Skill: Brawl}
 }
 
-func decideAttack(st *encounterv1.EncounterState, f fighter, a *kav1.Attack, env engine.Env) ([]*encounterv1.Event, error) {
-	w, err := weaponOf(f, a.GetWeapon())
+// arsenal is f's weapons: its sheet's, then bare hands.
+func arsenal(f fighter) []*kav1.Weapon {
+	ws := f.sh.GetWeapons()
+	if slices.ContainsFunc(ws, func(w *kav1.Weapon) bool { return w.GetName() == BareHands }) {
+		return ws
+	}
+	return append(slices.Clone(ws), bareHands())
+}
+
+// weaponOf finds f's weapon by name; no name is the sheet's only weapon, or bare hands when it
+// has none.
+func weaponOf(f fighter, name string) (*kav1.Weapon, error) {
+	if name == "" {
+		if len(f.sh.GetWeapons()) == 0 {
+			return bareHands(), nil
+		}
+		return engine.ByName(f.sh.GetWeapons(), "", f.name(), "weapon")
+	}
+	return engine.ByName(arsenal(f), name, f.name(), "weapon")
+}
+
+// hasLost: f lost the weapon to a disarm and has not picked it up (KA-032).
+func hasLost(f fighter, weapon string) bool { return slices.Contains(f.cs.GetWeaponsLost(), weapon) }
+
+// usableWeapon is weaponOf for an attack: a weapon lost to a disarm cannot attack, unless the
+// disarm came at the same time as this very action (KA-014, KA-032).
+func usableWeapon(f fighter, name string) (*kav1.Weapon, error) {
+	w, err := weaponOf(f, name)
 	if err != nil {
 		return nil, err
 	}
-	if f.cs.GetDisarmed() && !f.cs.GetStillActs() {
-		return nil, engine.Refused("KA-032", "%s has been disarmed", f.name())
+	if hasLost(f, w.GetName()) && !f.cs.GetStillActs() {
+		return nil, engine.Refused("KA-032", "%s has lost its %s to a disarm: it may pick it up (one action) or fight with %s (%s + %s)",
+			f.name(), w.GetName(), BareHands, Animalite, Brawl)
 	}
-	ids := append([]string{a.GetTargetId()}, a.GetMoreTargetIds()...)
-	burst := a.GetBurst() || len(a.GetMoreTargetIds()) > 0
-	if burst && !w.GetBurst() {
+	return w, nil
+}
+
+// targetIDs: the targets of an attack, the first and those of a burst (KA-033).
+func targetIDs(a *kav1.Attack) []string {
+	return append([]string{a.GetTargetId()}, a.GetMoreTargetIds()...)
+}
+
+// isBurst: a burst on one target or, with more targets, several (KA-033).
+func isBurst(a *kav1.Attack) bool { return a.GetBurst() || len(a.GetMoreTargetIds()) > 0 }
+
+// mayDefend: a target may defend if it is in the fight with an action left (KA-012).
+func mayDefend(t fighter) (bool, string) {
+	switch {
+	case !t.conscious():
+		return false, t.name() + " cannot defend"
+	case t.cs.GetActionsLeft() <= 0:
+		return false, t.name() + " has no action left: it can only soak (KA-012)"
+	}
+	return true, ""
+}
+
+// decideAttack: the attacker declares its attack (KA-020). When a target may defend, the
+// attack waits for the answers of those that may, before any card is drawn; when none may,
+// the attacker draws at once, a simple draw.
+func decideAttack(st *encounterv1.EncounterState, f fighter, a *kav1.Attack, env engine.Env) ([]*encounterv1.Event, error) {
+	w, err := usableWeapon(f, a.GetWeapon())
+	if err != nil {
+		return nil, err
+	}
+	ids := targetIDs(a)
+	if isBurst(a) && !w.GetBurst() {
 		return nil, engine.Refused("KA-033", "only a sub-machine gun fires bursts; %s is not one", w.GetName())
 	}
 	if len(ids) > MaxBurstTargets {
 		return nil, engine.Refused("KA-033", "a burst reaches at most %d targets", MaxBurstTargets)
 	}
-	var targets []fighter
-	for _, id := range ids {
+	var awaited []string
+	for i, id := range ids {
 		t, err := fighterOf(st, id)
 		if err != nil {
 			return nil, err
 		}
-		if t.id() == f.id() || slices.ContainsFunc(targets, func(x fighter) bool { return x.id() == id }) {
+		if t.id() == f.id() || slices.Contains(ids[:i], id) {
 			return nil, engine.Invalid("", "%s: each target once, and not itself", f.name())
 		}
-		targets = append(targets, t)
+		if ok, _ := mayDefend(t); ok {
+			awaited = append(awaited, id)
+		}
+	}
+	if len(awaited) > 0 {
+		return one(&kav1.Event{Kind: &kav1.Event_AttackDeclared{AttackDeclared: &kav1.AttackDeclared{
+			AttackerId: f.id(), Attack: a, PendingIds: awaited,
+		}}}), nil
+	}
+	return drawStep(st, f, a, f.cs.GetActionsTaken(), false, nil, env)
+}
+
+// drawStep makes the draws of an attack in one step (KA-020): the attacker's draw, then, target
+// by target, its defence draw if it defends and the outcome. taken is the attacker's actions
+// taken this round before the attack (KA-011); declared, the attack was declared and answered.
+func drawStep(st *encounterv1.EncounterState, att fighter, a *kav1.Attack, taken int32, declared bool, answers []*kav1.DefenceAnnounced, env engine.Env) ([]*encounterv1.Event, error) {
+	w, err := weaponOf(att, a.GetWeapon())
+	if err != nil {
+		return nil, err
+	}
+	ids := targetIDs(a)
+	var targets []fighter
+	for _, id := range ids {
+		if t, err := fighterOf(st, id); err == nil {
+			targets = append(targets, t)
+		}
+	}
+	if len(targets) == 0 {
+		return nil, engine.Refused("KA-020", "no target of the attack of %s is left", att.name())
 	}
 	sphere := w.GetSphere()
-	if burst {
-		sphere = Animalite // KA-033
-	}
-	mods := []int32{a.GetModifier(), -f.cs.GetActionsTaken()}
+	mods := []int32{a.GetModifier(), -taken}
 	reasons := []string{"situation", "actions already taken this round (KA-011)"}
-	if len(ids) > 1 {
-		mods = append(mods, -int32(len(ids)))
+	if isBurst(a) {
+		sphere = Animalite                    // KA-033
+		mods = append(mods, -int32(len(ids))) // KA-033: −1 for a single target, −n for n
 		reasons = append(reasons, "burst targets (KA-033)")
 	}
-	d := deckOf(kaState(st), options(st))
-	r := drawFor(d, f, sphere, w.GetSkill(), mods, reasons, env.Dice)
-	ad := &kav1.AttackDrawn{AttackerId: f.id(), TargetId: targets[0].id(), Attack: a, Draw: r}
-	var evs []*encounterv1.Event
-	var resolved []*encounterv1.Event
-	for i, t := range targets {
-		switch {
-		case !t.conscious():
-			if i == 0 {
-				ad.NoDefenceReason = t.name() + " cannot defend"
+	dk := deckOf(kaState(st), options(st))
+	r := drawFor(dk, att, sphere, w.GetSkill(), mods, reasons, env.Dice)
+	ad := &kav1.AttackDrawn{AttackerId: att.id(), TargetId: targets[0].id(), Attack: a, Draw: r, Declared: declared}
+	answerOf := func(id string) *kav1.React {
+		for _, x := range answers {
+			if x.GetDefenderId() == id {
+				return x.GetReact()
 			}
-		case t.cs.GetActionsLeft() <= 0 || t.cs.GetPassed() && t.cs.GetActionsLeft() <= 0:
-			if i == 0 {
-				ad.NoDefenceReason = t.name() + " has no action left: it can only soak (KA-012)"
-			}
-		default:
-			ad.PendingIds = append(ad.PendingIds, t.id())
-			if i == 0 {
-				ad.DefencePossible = true
-			}
-			continue
 		}
-		resolved = append(resolved, resolve(st, d, f, t, a, w, r.GetTotal()-SimpleThreshold, env.Dice, len(ids)))
+		return nil
 	}
-	evs = append(evs, event(&kav1.Event{Kind: &kav1.Event_AttackDrawn{AttackDrawn: ad}}))
-	return append(evs, resolved...), nil
+	if answerOf(targets[0].id()) != nil {
+		ad.DefencePossible = true
+	} else {
+		_, ad.NoDefenceReason = mayDefend(targets[0])
+	}
+	evs := one(&kav1.Event{Kind: &kav1.Event_AttackDrawn{AttackDrawn: ad}})
+	total := r.GetTotal()
+	for _, t := range targets {
+		re := answerOf(t.id())
+		switch {
+		case re.GetAttackBack(): // KA-008: tied Animalité, both attack; only the winner succeeds
+			evs = append(evs, attackBack(st, dk, att, t, a, w, total, re, len(ids), env)...)
+		case re.GetDefend(): // KA-009, KA-013: the attack's sphere + the defence skill, one action
+			skill := re.GetSkill()
+			if skill == "" {
+				skill = Dodge
+			}
+			dd := &kav1.DefenceDrawn{DefenderId: t.id(), Defended: true,
+				Draw: drawFor(dk, t, sphere, skill, []int32{-t.cs.GetActionsTaken()}, []string{"actions already taken this round (KA-011)"}, env.Dice)}
+			evs = append(evs, event(&kav1.Event{Kind: &kav1.Event_DefenceDrawn{DefenceDrawn: dd}}))
+			t.cs = proto.CloneOf(t.cs) // the defence has spent an action (KA-013)
+			t.cs.ActionsLeft--
+			t.cs.ActionsTaken++
+			if def := dd.GetDraw().GetTotal(); total >= SimpleThreshold && total > def { // KA-007
+				evs = append(evs, resolve(st, dk, att, t, a, w, total-max(def, SimpleThreshold), env.Dice, len(ids)))
+			} else {
+				evs = append(evs, miss(att, t, "the defender wins: no effect (KA-021)"))
+			}
+		default: // no defence: a simple draw (KA-005, KA-020)
+			evs = append(evs, resolve(st, dk, att, t, a, w, total-SimpleThreshold, env.Dice, len(ids)))
+		}
+	}
+	return evs, nil
+}
+
+// attackBack: with tied Animalité the defender attacks back (KA-008); only the winner of the
+// opposition succeeds, with its own margin (total − 10); equal totals, both fail.
+func attackBack(st *encounterv1.EncounterState, dk *deck, att, d fighter, a *kav1.Attack, w *kav1.Weapon, total int32, re *kav1.React, targets int, env engine.Env) []*encounterv1.Event {
+	dw, _ := weaponOf(d, re.GetWeapon())
+	dd := &kav1.DefenceDrawn{DefenderId: d.id(), AttackedBack: true,
+		Draw: drawFor(dk, d, dw.GetSphere(), dw.GetSkill(), []int32{-d.cs.GetActionsTaken()}, []string{"actions already taken this round (KA-011)"}, env.Dice)}
+	evs := one(&kav1.Event{Kind: &kav1.Event_DefenceDrawn{DefenceDrawn: dd}})
+	d.cs = proto.CloneOf(d.cs) // attacking back is its action of this pass (KA-008)
+	d.cs.ActionsLeft--
+	d.cs.ActionsTaken++
+	d.cs.ActedThisPass = true
+	mine := dd.GetDraw().GetTotal()
+	lost := "only the winner of the opposition succeeds: no effect (KA-008)"
+	switch {
+	case total > mine: // the winner's margin is its own total − 10, whatever the loser drew
+		return append(evs, resolve(st, dk, att, d, a, w, total-SimpleThreshold, env.Dice, targets), miss(d, att, lost))
+	case mine > total:
+		return append(evs, miss(att, d, lost), resolve(st, dk, d, att, &kav1.Attack{TargetId: att.id(), Weapon: dw.GetName()}, dw, mine-SimpleThreshold, env.Dice, 1))
+	}
+	return append(evs, miss(att, d, "equal totals: both fail (KA-008)"), miss(d, att, "equal totals: both fail (KA-008)"))
 }
 
 // resolve applies a successful or failed attack on one target (KA-021…KA-031, KA-033).
@@ -307,16 +458,19 @@ func resolve(st *encounterv1.EncounterState, d *deck, att, t fighter, a *kav1.At
 		r.WeaponDamage = BurstSingle // KA-033: the whole burst on one target
 	}
 	r.Damage = r.GetBonus() + r.GetWeaponDamage() // KA-022
-	if a.GetStun() {                              // KA-030, KA-031: reality points, no soak
+	var notes []string
+	if a.GetStun() { // KA-030, KA-031: reality points, no soak
 		r.RealityLost = min(r.GetDamage(), t.cs.GetRealityPoints())
 		r.RealityLeft = t.cs.GetRealityPoints() - r.GetRealityLost()
-		switch {
-		case r.GetDamage() >= Seuil(t.sh):
-			r.Unconscious, r.Note = true, fmt.Sprintf("%d points at once reach the seuil of %d: knocked out (KA-027, KA-031)", r.GetDamage(), Seuil(t.sh))
-		case r.GetRealityLeft() == 0 && t.cs.GetRealityPoints() > 0:
-			r.Unconscious, r.KaLost = true, 1
-			r.KaLeft = max(0, r.GetKaLeft()-1)
-			r.Note = "no points de réalité left: knocked out, and one Ka die lost (KA-031)"
+		if r.GetDamage() >= Seuil(t.sh) { // compared before the points left cap the blow
+			r.Unconscious = true
+			notes = append(notes, fmt.Sprintf("%d points at once reach the seuil of %d: knocked out (KA-027, KA-031)", r.GetDamage(), Seuil(t.sh)))
+		}
+		if r.GetRealityLeft() == 0 && t.cs.GetRealityPoints() > 0 { // always a Ka die, seuil or not
+			r.Unconscious = true
+			r.KaLost = min(1, r.GetKaLeft())
+			r.KaLeft -= r.GetKaLost()
+			notes = append(notes, "no points de réalité left: knocked out, and one Ka die lost (KA-031)")
 		}
 	} else {
 		r.Soak = t.sh.GetSpheres()[w.GetSphere()] + t.sh.GetEncaissement() + t.sh.GetProtection() // KA-023
@@ -331,15 +485,18 @@ func resolve(st *encounterv1.EncounterState, d *deck, att, t fighter, a *kav1.At
 		dr := &kav1.DrawResult{Draw: d.draw(roller)}
 		dr.Total = dr.GetDraw().GetValue()
 		r.DeathDraw = dr
-		r.Note = t.name() + " has lost its last Ka die and makes its death draw; the Maître de Ka rules on it (KA-025)"
+		notes = append(notes, t.name()+" has lost its last Ka die and makes its death draw; the Maître de Ka rules on it (KA-025)")
 	}
 	if (r.GetUnconscious() || r.GetDying()) && sameTime(att, t) {
 		r.StillActs = true // KA-014: neither cancels the other's action
-		r.Note = strings.TrimSpace(r.GetNote() + " " + t.name() + " acts at the same time as " + att.name() + " and still takes its action this pass (KA-014)")
+		notes = append(notes, t.name()+" acts at the same time as "+att.name()+" and still takes its action this pass (KA-014)")
 	}
+	r.Note = strings.Join(notes, "; ")
 	return out()
 }
 
+// decideReact: the defender announces, before any card is drawn, whether it defends (KA-020);
+// once every target that may defend has answered, the draws are made in the same step.
 func decideReact(st *encounterv1.EncounterState, id string, re *kav1.React, env engine.Env) ([]*encounterv1.Event, error) {
 	s := kaState(st)
 	p := s.GetPending()
@@ -355,73 +512,62 @@ func decideReact(st *encounterv1.EncounterState, id string, re *kav1.React, env 
 	if err := engine.MayCommand(st, env.Actor, id); err != nil {
 		return nil, err
 	}
-	d, _ := fighterOf(st, id)
+	d, err := fighterOf(st, id)
+	if err != nil {
+		return nil, err
+	}
 	att, err := fighterOf(st, p.GetAttackerId())
 	if err != nil {
 		return nil, err
 	}
-	w, err := weaponOf(att, p.GetAttack().GetWeapon())
-	if err != nil {
-		return nil, err
-	}
-	dk := deckOf(s, options(st))
-	targets := 1 + len(p.GetAttack().GetMoreTargetIds())
-	total := p.GetDraw().GetTotal()
-	dd := &kav1.DefenceDrawn{DefenderId: id, Defended: re.GetDefend(), AttackedBack: re.GetAttackBack()}
-	var evs []*encounterv1.Event
+	answer := &kav1.React{}
 	switch {
-	case re.GetAttackBack(): // KA-008: tied Animalité, both attack; only the winner succeeds
+	case re.GetAttackBack() && re.GetDefend():
+		return nil, engine.Invalid("KA-020", "%s either defends or attacks back, not both", d.name())
+	case re.GetAttackBack():
 		if d.sh.GetSpheres()[Animalite] != att.sh.GetSpheres()[Animalite] || d.cs.GetActedThisPass() || d.cs.GetActionsLeft() <= 0 {
 			return nil, engine.Refused("KA-008", "%s can attack back only with the same Animalité as %s and an action left in this pass", d.name(), att.name())
 		}
-		if d.cs.GetDisarmed() && !d.cs.GetStillActs() {
-			return nil, engine.Refused("KA-032", "%s has been disarmed", d.name())
+		if re.GetSkill() != "" {
+			return nil, engine.Invalid("KA-008", "%s attacks back with a weapon, not a defence skill", d.name())
 		}
-		dw, err := weaponOf(d, re.GetWeapon())
+		dw, err := usableWeapon(d, re.GetWeapon())
 		if err != nil {
 			return nil, err
 		}
-		dd.Draw = drawFor(dk, d, dw.GetSphere(), dw.GetSkill(), []int32{-d.cs.GetActionsTaken()}, []string{"actions already taken this round (KA-011)"}, env.Dice)
-		evs = one(&kav1.Event{Kind: &kav1.Event_DefenceDrawn{DefenceDrawn: dd}})
-		d.cs = proto.CloneOf(d.cs) // attacking back is its action of this pass (KA-008)
-		d.cs.ActionsLeft--
-		d.cs.ActionsTaken++
-		d.cs.ActedThisPass = true
-		mine := dd.GetDraw().GetTotal()
-		lost := "only the winner of the opposition succeeds: no effect (KA-008)"
-		switch {
-		case total > mine: // the winner's margin is its own total − 10, whatever the loser drew
-			evs = append(evs, resolve(st, dk, att, d, p.GetAttack(), w, total-SimpleThreshold, env.Dice, targets))
-			evs = append(evs, miss(d, att, lost))
-		case mine > total:
-			evs = append(evs, miss(att, d, lost))
-			evs = append(evs, resolve(st, dk, d, att, &kav1.Attack{TargetId: att.id(), Weapon: dw.GetName()}, dw, mine-SimpleThreshold, env.Dice, 1))
-		default:
-			evs = append(evs, miss(att, d, "equal totals: both fail (KA-008)"), miss(d, att, "equal totals: both fail (KA-008)"))
-		}
-		return evs, nil
-	case re.GetDefend(): // KA-009, KA-013: the attack's sphere + Esquive, one action
+		answer = &kav1.React{AttackBack: true, Weapon: dw.GetName()}
+	case re.GetDefend():
 		if d.cs.GetActionsLeft() <= 0 {
 			return nil, engine.Refused("KA-012", "%s has no action left to defend", d.name())
 		}
-		sphere := w.GetSphere()
-		if targets > 1 || p.GetAttack().GetBurst() {
-			sphere = Animalite
+		skill := strings.TrimSpace(re.GetSkill())
+		if skill == "" {
+			skill = Dodge
 		}
-		dd.Draw = drawFor(dk, d, sphere, "Esquive", []int32{-d.cs.GetActionsTaken()}, []string{"actions already taken this round (KA-011)"}, env.Dice)
-		evs = one(&kav1.Event{Kind: &kav1.Event_DefenceDrawn{DefenceDrawn: dd}})
-		d.cs = proto.CloneOf(d.cs) // the dodge has spent an action (KA-013)
-		d.cs.ActionsLeft--
-		d.cs.ActionsTaken++
-		def := dd.GetDraw().GetTotal()
-		if total >= SimpleThreshold && total > def { // KA-007
-			return append(evs, resolve(st, dk, att, d, p.GetAttack(), w, total-max(def, SimpleThreshold), env.Dice, targets)), nil
+		switch {
+		case skill != Dodge && !options(st).GetParry():
+			return nil, engine.Refused("KA-013", "the Maître de Ka allows no parry in this encounter (option parry): %s may dodge with %s, or take it", d.name(), Dodge)
+		case skill != Dodge && p.GetAttack().GetStun():
+			return nil, engine.Refused("KA-030", "the victim of a stun may dodge it with %s, not parry it with %s", Dodge, skill)
 		}
-		return append(evs, miss(att, d, "the defender wins: no effect (KA-021)")), nil
-	default:
-		evs = one(&kav1.Event{Kind: &kav1.Event_DefenceDrawn{DefenceDrawn: dd}})
-		return append(evs, resolve(st, dk, att, d, p.GetAttack(), w, total-SimpleThreshold, env.Dice, targets)), nil
+		if re.GetWeapon() != "" {
+			return nil, engine.Invalid("KA-013", "a defence names its skill, not a weapon")
+		}
+		answer = &kav1.React{Defend: true, Skill: skill}
+	case re.GetSkill() != "" || re.GetWeapon() != "":
+		return nil, engine.Invalid("KA-020", "%s takes the attack: no skill or weapon goes with that answer", d.name())
 	}
+	ann := &kav1.DefenceAnnounced{DefenderId: id, React: answer}
+	evs := one(&kav1.Event{Kind: &kav1.Event_DefenceAnnounced{DefenceAnnounced: ann}})
+	if len(p.GetQueuedIds()) > 0 { // the next target of the burst answers in its turn
+		return evs, nil
+	}
+	answers := append(slices.Clone(p.GetAnswers()), ann)
+	more, err := drawStep(st, att, p.GetAttack(), p.GetActionsTaken(), true, answers, env)
+	if err != nil {
+		return nil, err
+	}
+	return append(evs, more...), nil
 }
 
 func miss(att, t fighter, note string) *encounterv1.Event {
@@ -429,6 +575,36 @@ func miss(att, t fighter, note string) *encounterv1.Event {
 		AttackerId: att.id(), TargetId: t.id(), Margin: -1, KaLeft: t.cs.GetKaDice(), RealityLeft: t.cs.GetRealityPoints(),
 		Unconscious: t.cs.GetUnconscious(), Dying: t.cs.GetDying(), Note: note,
 	}}})
+}
+
+// disarmSkills: the skills f may disarm with: Bagarre, the skill of a weapon it holds, or one of
+// its powers (KA-032).
+func disarmSkills(f fighter) []string {
+	out := []string{Brawl}
+	for _, w := range f.sh.GetWeapons() {
+		if !hasLost(f, w.GetName()) && !slices.Contains(out, w.GetSkill()) {
+			out = append(out, w.GetSkill())
+		}
+	}
+	var powers []string
+	for p := range f.sh.GetPowers() {
+		if !slices.Contains(out, p) {
+			powers = append(powers, p)
+		}
+	}
+	slices.Sort(powers)
+	return append(out, powers...)
+}
+
+// heldWeapons: the weapons of f's sheet it has not lost (KA-032).
+func heldWeapons(f fighter) []*kav1.Weapon {
+	var out []*kav1.Weapon
+	for _, w := range f.sh.GetWeapons() {
+		if !hasLost(f, w.GetName()) && w.GetName() != BareHands {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // decideDisarm (KA-032): Humanité + skill against Humanité + the skill of the target's weapon;
@@ -441,13 +617,18 @@ func decideDisarm(st *encounterv1.EncounterState, f fighter, a *kav1.Disarm, env
 	if t.id() == f.id() {
 		return nil, engine.Invalid("", "%s cannot disarm itself", f.name())
 	}
-	if _, ok := f.sh.GetSkills()[a.GetSkill()]; !ok {
-		return nil, engine.Invalid("KA-032", "%s has no skill %q to disarm with", f.name(), a.GetSkill())
+	if skills := disarmSkills(f); !slices.Contains(skills, a.GetSkill()) {
+		return nil, engine.Invalid("KA-032", "%s disarms with %s, the skill of a weapon it holds or one of its powers (%s), not %q",
+			f.name(), Brawl, strings.Join(skills, ", "), a.GetSkill())
 	}
-	if len(t.sh.GetWeapons()) == 0 || t.cs.GetDisarmed() {
+	held := heldWeapons(t)
+	switch {
+	case len(held) == 0:
 		return nil, engine.Refused("KA-032", "%s has no weapon to lose", t.name())
+	case hasLost(t, a.GetWeapon()):
+		return nil, engine.Refused("KA-032", "%s has already lost its %s", t.name(), a.GetWeapon())
 	}
-	tw, err := weaponOf(t, a.GetWeapon())
+	tw, err := engine.ByName(held, a.GetWeapon(), t.name(), "weapon")
 	if err != nil {
 		return nil, err
 	}
@@ -459,6 +640,22 @@ func decideDisarm(st *encounterv1.EncounterState, f fighter, a *kav1.Disarm, env
 		CombatantId: f.id(), TargetId: t.id(), Draw: r, Resistance: res, Success: ok, Weapon: tw.GetName(),
 		StillActs: ok && sameTime(f, t),
 	}}}), nil
+}
+
+// decidePickUp: a disarmed combatant picks its weapon up again, one action (KA-032).
+func decidePickUp(f fighter, a *kav1.PickUp) ([]*encounterv1.Event, error) {
+	w := a.GetWeapon()
+	lost := f.cs.GetWeaponsLost()
+	if w == "" && len(lost) == 1 {
+		w = lost[0]
+	}
+	if !slices.Contains(lost, w) {
+		if len(lost) == 0 {
+			return nil, engine.Refused("KA-032", "%s has lost no weapon to pick up", f.name())
+		}
+		return nil, engine.Refused("KA-032", "%s has not lost %q; it may pick up %s", f.name(), w, strings.Join(lost, ", "))
+	}
+	return one(&kav1.Event{Kind: &kav1.Event_WeaponPickedUp{WeaponPickedUp: &kav1.WeaponPickedUp{CombatantId: f.id(), Weapon: w}}}), nil
 }
 
 // terror (KA-034): Animalité + encaissement with the GM's malus; a failure below Animalité × 3

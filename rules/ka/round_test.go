@@ -47,10 +47,12 @@ func TestKA010To013ActionsInARound(t *testing.T) {
 	require.Equal(t, int32(2), ka.LowestSphere(joshua().GetKa()))
 
 	// Pass 1. Joshua shoots (first action, no malus): 7 + 5 = 12.
-	ad := find(t, f.do(player, attack("joshua", "gorille", "pistolet", 0)), (*kav1.Event).GetAttackDrawn)
-	require.Zero(t, ad.GetDraw().GetModifiers())
+	f.do(player, attack("joshua", "gorille", "pistolet", 0))
 	// The gorilla dodges, its first action: Humanité 3 + Esquive 2 + 2 = 7, no malus.
 	evs = f.do(gm, dodge("gorille"))
+	ad := find(t, evs, (*kav1.Event).GetAttackDrawn)
+	require.Zero(t, ad.GetDraw().GetModifiers())
+	require.Equal(t, int32(12), ad.GetDraw().GetTotal())
 	dd := find(t, evs, (*kav1.Event).GetDefenceDrawn)
 	require.Zero(t, dd.GetDraw().GetModifiers())
 	require.Equal(t, int32(7), dd.GetDraw().GetTotal())
@@ -59,12 +61,14 @@ func TestKA010To013ActionsInARound(t *testing.T) {
 	none(t, evs, (*kav1.Event).GetPassStarted)
 	require.False(t, f.cs("gorille").GetActedThisPass())
 	// KA-011: its attack is its second action, −1 (the dodge counted).
-	ad = find(t, f.do(gm, attack("gorille", "joshua", "poing", 0)), (*kav1.Event).GetAttackDrawn)
-	require.Equal(t, int32(-1), ad.GetDraw().GetModifiers())
-	require.Equal(t, []string{"-1 actions already taken this round (KA-011)"}, ad.GetDraw().GetModifierReasons())
-	require.Equal(t, int32(3+2-1+6), ad.GetDraw().GetTotal())
+	f.do(gm, attack("gorille", "joshua", "poing", 0))
+	require.Equal(t, []int32{1, 2}, []int32{f.cs("gorille").GetActionsLeft(), f.cs("gorille").GetActionsTaken()}, "declared: its action is taken")
 	// Joshua dodges, his second action: −1.
 	evs = f.do(player, dodge("joshua"))
+	ad = find(t, evs, (*kav1.Event).GetAttackDrawn)
+	require.Equal(t, int32(-1), ad.GetDraw().GetModifiers(), "the malus of the actions before the declaration")
+	require.Equal(t, []string{"-1 actions already taken this round (KA-011)"}, ad.GetDraw().GetModifierReasons())
+	require.Equal(t, int32(3+2-1+6), ad.GetDraw().GetTotal())
 	dd = find(t, evs, (*kav1.Event).GetDefenceDrawn)
 	require.Equal(t, int32(-1), dd.GetDraw().GetModifiers())
 	require.Equal(t, int32(4+2-1+7), dd.GetDraw().GetTotal(), "Animalité against a punch")
@@ -91,7 +95,8 @@ func TestKA010To013ActionsInARound(t *testing.T) {
 	require.Equal(t, map[string]int32{"joshua": 2, "gorille": 3}, rs.GetActions())
 	require.Zero(t, f.cs("gorille").GetActionsTaken(), "the malus starts again")
 	// The first action of round 2 has no malus.
-	ad = find(t, f.do(player, attack("joshua", "gorille", "pistolet", 0)), (*kav1.Event).GetAttackDrawn)
+	f.do(player, attack("joshua", "gorille", "pistolet", 0))
+	ad = find(t, f.do(gm, takeIt("gorille")), (*kav1.Event).GetAttackDrawn)
 	require.Zero(t, ad.GetDraw().GetModifiers())
 	f.replays()
 }
@@ -147,10 +152,11 @@ func TestKA014SimultaneousAction(t *testing.T) {
 	require.True(t, f.cs("gris").GetStillActs())
 	// The grey wolf's bite happens at the same time: it still takes it.
 	none(t, evs, (*kav1.Event).GetPassStarted)
-	evs = f.do(gm, attack("gris", "noir", "crocs", 0)) // 3 + 3 + 7 = 13
-	ad := find(t, evs, (*kav1.Event).GetAttackDrawn)
+	f.do(gm, attack("gris", "noir", "crocs", 0))
+	evs = f.do(gm, takeIt("noir"))
+	ad := find(t, evs, (*kav1.Event).GetAttackDrawn) // 3 + 3 + 7 = 13
 	require.Equal(t, int32(13), ad.GetDraw().GetTotal())
-	res = find(t, f.do(gm, takeIt("noir")), (*kav1.Event).GetAttackResolved)
+	res = find(t, evs, (*kav1.Event).GetAttackResolved)
 	require.True(t, res.GetDying(), "both results apply")
 	require.False(t, f.cs("gris").GetStillActs(), "it has taken its action")
 	require.Zero(t, f.cs("noir").GetKaDice())
@@ -190,7 +196,7 @@ func TestKA015Passes(t *testing.T) {
 	f.refuse(player, attack("joshua", "gorille", "pistolet", 0), engine.CodePrecondition, "KA-015", "Joshua")
 	evs = f.do(gm, attack("gorille", "joshua", "poing", 0))
 	// Joshua has passed but has an action left: he may still dodge; he takes it.
-	require.True(t, find(t, evs, (*kav1.Event).GetAttackDrawn).GetDefencePossible())
+	require.Equal(t, []string{"joshua"}, find(t, evs, (*kav1.Event).GetAttackDeclared).GetPendingIds())
 	evs = f.do(player, takeIt("joshua"))
 	require.Equal(t, int32(3), find(t, evs, (*kav1.Event).GetPassStarted).GetPass())
 	evs = f.do(gm, pass("gorille"))

@@ -19,7 +19,7 @@ func init() {
 	Register("grant", "grant free raises to a combatant (GM, LOS-004)", runGrant)
 	Register("disaster", "turn a failed Exploit into a Disaster (GM, LOS-006)", runDisaster)
 	Register("feerie", "Contes de Fées: declare, act, change, renounce, gesture, object; advance, impersonal, surprise, unseen, rule (GM)", runFeerie)
-	Register("ka", "Ka: attack (stun, burst), react, disarm, pass; terror (GM)", runKa)
+	Register("ka", "Ka: attack (stun, burst), react, disarm, pickup, pass; terror (GM)", runKa)
 	Register("d20", "d20 à segments (d20seg): attack, cast, other, end; surprise (GM)", runD20)
 	Register("submit", "submit any command given in protojson", runSubmit)
 	Register("end", "end an encounter and print its revealed dice seed", runEnd)

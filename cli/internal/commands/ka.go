@@ -15,9 +15,10 @@ import (
 // through Submit.
 
 var kaMembers = []member{
-	{"attack", "attack a target with a weapon; --stun knocks out instead (KA-030), --burst and --also fire a burst (KA-033)", runKaAttack},
-	{"react", "answer the attack waiting: dodge (one action), take it, or attack back with tied Animalité (KA-008, KA-013, KA-020)", runKaReact},
-	{"disarm", "Humanité + a skill against the target's Humanité + weapon skill (KA-032)", runKaDisarm},
+	{"attack", "declare an attack on a target with a weapon; --stun knocks out instead (KA-030), --burst and --also fire a burst (KA-033)", runKaAttack},
+	{"react", "answer the attack declared, before the cards: dodge or parry (one action), take it, or attack back with tied Animalité (KA-008, KA-013, KA-020)", runKaReact},
+	{"disarm", "Humanité + Bagarre, a held weapon's skill or a power against the target's Humanité + weapon skill (KA-032)", runKaDisarm},
+	{"pickup", "pick up a weapon lost to a disarm, one action (KA-032)", runKaPickUp},
 	{"terror", "the Maître de Ka calls for a Terror draw: Animalité + encaissement, failing into Abysse (KA-034)", runKaTerror},
 	{"pass", "take no more actions this round (KA-015)", runKaPass},
 }
@@ -25,8 +26,9 @@ var kaMembers = []member{
 var runKa = groupFunc("ka",
 	"The actions of a Ka encounter (create it with --system ka). Each round a combatant has as many\n"+
 		"actions as its lowest sphere (KA-010); round the table, pass after pass, the highest Animalité\n"+
-		"acts first, one action per pass (KA-014, KA-015). An attack draws cards added to sphere + skill\n"+
-		"(KA-004); the target answers it (fray ka react) before anyone acts again (KA-020).",
+		"acts first, one action per pass (KA-014, KA-015). An attack is declared; the target announces\n"+
+		"whether it defends (fray ka react) before anyone acts again; then the cards are drawn, added to\n"+
+		"sphere + skill (KA-004, KA-020).",
 	kaMembers)
 
 func kaCommand(a *kav1.Action) *encounterv1.Command {
@@ -35,12 +37,14 @@ func kaCommand(a *kav1.Action) *encounterv1.Command {
 
 func runKaAttack(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("ka attack", "ENCOUNTER COMBATANT TARGET [--weapon W] [--stun] [--burst] [--also T,...] [--modifier N] [flags]",
-		"COMBATANT attacks TARGET: a draw of the weapon's sphere and skill, −1 per action already taken\n"+
-			"this round, plus the Maître de Ka's --modifier (KA-004, KA-011, KA-018). TARGET then dodges,\n"+
-			"takes it or attacks back (fray ka react), unless it has no action left (KA-012, KA-020).\n"+
+		"COMBATANT declares an attack on TARGET, its action: a draw of the weapon's sphere and skill, −1\n"+
+			"per action already taken this round, plus the Maître de Ka's --modifier (KA-004, KA-011,\n"+
+			"KA-018). TARGET first announces whether it dodges, takes it or attacks back (fray ka react);\n"+
+			"then the cards are drawn. A TARGET with no action left cannot defend: the draw is made at once\n"+
+			"(KA-012, KA-020). --weapon \"mains nues\": bare hands, Animalité + Bagarre (KA-018, KA-032).\n"+
 			"--stun: the damage goes to points de réalité, without soak (KA-030). --burst: a sub-machine\n"+
-			"gun's burst, Animalité, +12 damage on one target; --also adds targets within 1 m, −1 each on\n"+
-			"the draw and +6 damage on each one hit (KA-033).\n"+
+			"gun's burst, Animalité, −1 on the draw and +12 damage on one target; --also adds targets within\n"+
+			"1 m, −1 each on the draw and +6 damage on each one hit (KA-033).\n"+
 			"  fray ka attack $id joshua chien --weapon pistolet --modifier -2", stderr)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
@@ -76,53 +80,66 @@ func runKaAttack(ctx context.Context, args []string, stdout, stderr io.Writer) e
 
 // kaReactions are the answers to an attack, by name.
 var kaReactions = []struct {
-	names              []string
-	defend, attackBack bool
+	names                     []string
+	defend, attackBack, parry bool
 }{
-	{[]string{"dodge", "defend"}, true, false},
-	{[]string{"take", "take-it", "none"}, false, false},
-	{[]string{"back", "attack-back"}, false, true},
+	{[]string{"dodge", "defend"}, true, false, false},
+	{[]string{"parry"}, true, false, true},
+	{[]string{"take", "take-it", "none"}, false, false, false},
+	{[]string{"back", "attack-back"}, false, true, false},
 }
 
 func runKaReact(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("ka react", "ENCOUNTER COMBATANT dodge|take|back [--weapon W] [flags]",
-		"COMBATANT answers the attack waiting for it (KA-020):\n"+
+	fs := newFlagSet("ka react", "ENCOUNTER COMBATANT dodge|parry|take|back [--skill S] [--weapon W] [flags]",
+		"COMBATANT announces, before any card is drawn, how it answers the attack declared on it\n"+
+			"(KA-020); then the cards are drawn, the attacker's first:\n"+
 			"  dodge  the attack's sphere + Esquive against the attacker's total, one action (KA-009, KA-013)\n"+
+			"  parry  where the Maître de Ka allows it (option parry): the attack's sphere + --skill, one\n"+
+			"         action; not against a stun (KA-013, KA-030)\n"+
 			"  take   no defence: the attacker's draw stands alone (KA-020)\n"+
 			"  back   with the same Animalité, attack back with --weapon, one action: only the winner\n"+
 			"         succeeds (KA-008)\n"+
+			"Without the skill, the defence counts it 0 (KA-013).\n"+
 			"  fray ka react $id chien dodge --as dog-keeper", stderr)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	weapon := fs.String("weapon", "", "attacking back: the weapon (needed when COMBATANT has several)")
+	skill := fs.String("skill", "", "parrying: the defence skill, such as Bagarre (KA-013)")
 	pos, err := ParseArgs(fs, args, 3, 3)
 	if err != nil {
 		return err
 	}
 	usage := usageFor(fs)
 	var r *kav1.React
+	parry := false
 	answer := strings.ReplaceAll(foldName(pos[2]), " ", "-")
 	for _, x := range kaReactions {
 		if slices.Contains(x.names, answer) {
-			r = &kav1.React{Defend: x.defend, AttackBack: x.attackBack}
+			r, parry = &kav1.React{Defend: x.defend, AttackBack: x.attackBack}, x.parry
 		}
 	}
 	switch {
 	case r == nil:
-		return usage("answer %q: dodge, take or back", pos[2])
+		return usage("answer %q: dodge, parry, take or back", pos[2])
 	case *weapon != "" && !r.GetAttackBack():
 		return usage("--weapon goes with back: only attacking back uses a weapon")
+	case parry && strings.TrimSpace(*skill) == "":
+		return usage("name the skill COMBATANT parries with: --skill Bagarre (KA-013)")
+	case *skill != "" && !parry:
+		return usage("--skill goes with parry: a dodge is Esquive (KA-013)")
 	}
-	r.Weapon = *weapon
+	r.Weapon, r.Skill = *weapon, strings.TrimSpace(*skill)
 	a := &kav1.Action{CombatantId: pos[1], Kind: &kav1.Action_React{React: r}}
 	return submit(ctx, c, pos[0], kaCommand(a), stdout)
 }
 
 func runKaDisarm(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("ka disarm", "ENCOUNTER COMBATANT TARGET --skill S [--weapon W] [--modifier N] [flags]",
-		"COMBATANT tries to disarm TARGET: Humanité + --skill (Bagarre, a melee weapon, a firearm, a\n"+
-			"power) against TARGET's Humanité + the skill of its --weapon; strictly higher, and at least\n"+
-			"10, disarms. It costs COMBATANT an action; resisting costs TARGET none (KA-032).\n"+
+		"COMBATANT tries to disarm TARGET: Humanité + --skill (Bagarre, the skill of a weapon COMBATANT\n"+
+			"holds, or one of its powers) against TARGET's Humanité + the skill of its --weapon; strictly\n"+
+			"higher, and at least 10, disarms: TARGET loses that weapon until it picks it up (fray ka pickup,\n"+
+			"one action), and may fight bare-handed meanwhile. It costs COMBATANT an action; resisting costs\n"+
+			"TARGET none (KA-032).\n"+
 			"  fray ka disarm $id joshua chien --skill Bagarre", stderr)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
@@ -142,6 +159,25 @@ func runKaDisarm(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	a := &kav1.Action{CombatantId: pos[1], Kind: &kav1.Action_Disarm{Disarm: &kav1.Disarm{
 		TargetId: pos[2], Skill: *skill, Weapon: *weapon, Modifier: int32(*modifier)}}}
+	return submit(ctx, c, pos[0], kaCommand(a), stdout)
+}
+
+func runKaPickUp(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("ka pickup", "ENCOUNTER COMBATANT [WEAPON] [flags]",
+		"COMBATANT picks up WEAPON, lost to a disarm, with one action (KA-032); without WEAPON, the one\n"+
+			"it lost.\n"+
+			"  fray ka pickup $id malfrat revolver", stderr)
+	c := addConnFlags(fs)
+	c.addCommandFlags(fs, true)
+	pos, err := ParseArgs(fs, args, 2, 3)
+	if err != nil {
+		return err
+	}
+	p := &kav1.PickUp{}
+	if len(pos) == 3 {
+		p.Weapon = pos[2]
+	}
+	a := &kav1.Action{CombatantId: pos[1], Kind: &kav1.Action_PickUp{PickUp: p}}
 	return submit(ctx, c, pos[0], kaCommand(a), stdout)
 }
 

@@ -24,8 +24,14 @@ func (n *Names) kaText(e *kav1.Event) string {
 		return n.kaRoundText(k.RoundStarted)
 	case *kav1.Event_PassStarted:
 		return fmt.Sprintf("Pass %d round the table, from the highest Animalité: one action each (KA-014, KA-015)", k.PassStarted.GetPass())
+	case *kav1.Event_AttackDeclared:
+		return n.kaDeclaredText(k.AttackDeclared)
+	case *kav1.Event_DefenceAnnounced:
+		return n.kaAnnouncedText(k.DefenceAnnounced)
 	case *kav1.Event_AttackDrawn:
 		return n.kaAttackText(k.AttackDrawn)
+	case *kav1.Event_WeaponPickedUp:
+		return fmt.Sprintf("%s picks up %s, lost to a disarm (one action, KA-032)", n.of(k.WeaponPickedUp.GetCombatantId()), k.WeaponPickedUp.GetWeapon())
 	case *kav1.Event_DefenceDrawn:
 		return n.kaDefenceText(k.DefenceDrawn)
 	case *kav1.Event_AttackResolved:
@@ -178,6 +184,9 @@ func kaDrawText(r *kav1.DrawResult) string {
 	}
 	if r.GetSkill() != "" {
 		s += fmt.Sprintf(" + %s %d", r.GetSkill(), r.GetSkillValue())
+		if r.GetSkillMissing() {
+			s += " (lacks the skill, KA-013)"
+		}
 	}
 	s += modifierTerms(r)
 	cards := fmt.Sprintf("cards %d (%s)", r.GetDraw().GetValue(), cardsText(r.GetDraw()))
@@ -212,23 +221,29 @@ func (n *Names) kaRoundText(r *kav1.RoundStarted) string {
 	return head + ": " + strings.Join(parts, ", ") + " (each its lowest sphere, KA-010)"
 }
 
-// kaAttackText: "Joshua attacks le chien with pistolet: Humanité 3 + Arme à feu 4 − 2
-// situation + cards 6 (6 d'épée, deck position 0) = 11; le chien may dodge (one action) or take
-// it (KA-020)".
-func (n *Names) kaAttackText(a *kav1.AttackDrawn) string {
-	at := a.GetAttack()
-	who := n.of(a.GetAttackerId())
-	targetID := a.GetTargetId()
-	if targetID == "" {
-		targetID = at.GetTargetId()
+// kaAttackHead: "Joshua attacks le chien with pistolet", "Gunner fires a burst at Alpha and
+// Bravo with pistolet-mitrailleur (KA-033)"; verbs are those of attacks (attacks, fires, tries
+// to stun) or of declarations (declares an attack on, a burst at, a stun on).
+func (n *Names) kaAttackHead(attacker, firstTarget string, at *kav1.Attack, declared bool) (string, []string) {
+	who := n.of(attacker)
+	if firstTarget == "" {
+		firstTarget = at.GetTargetId()
 	}
-	targets := []string{n.of(targetID)}
-	for _, id := range at.GetMoreTargetIds() {
-		targets = append(targets, n.of(id))
+	targets := []string{n.of(firstTarget)}
+	for _, id := range append([]string{at.GetTargetId()}, at.GetMoreTargetIds()...) {
+		if id != firstTarget && id != "" {
+			targets = append(targets, n.of(id))
+		}
 	}
 	burst := at.GetBurst() || len(at.GetMoreTargetIds()) > 0
 	var s string
 	switch {
+	case burst && declared:
+		s = fmt.Sprintf("%s declares a burst at %s", who, andList(targets))
+	case at.GetStun() && declared:
+		s = fmt.Sprintf("%s declares a stun on %s", who, targets[0])
+	case declared:
+		s = fmt.Sprintf("%s declares an attack on %s", who, targets[0])
 	case burst:
 		s = fmt.Sprintf("%s fires a burst at %s", who, andList(targets))
 	case at.GetStun():
@@ -249,19 +264,61 @@ func (n *Names) kaAttackText(a *kav1.AttackDrawn) string {
 	case at.GetStun():
 		s += " (KA-030)"
 	}
-	s += ": " + kaDrawText(a.GetDraw())
+	return s, targets
+}
+
+// kaDeclaredText: "Joshua declares an attack on le chien with pistolet, − 2 situation; le chien
+// announces whether it dodges (one action) or takes it, before any card is drawn (KA-020)".
+func (n *Names) kaDeclaredText(a *kav1.AttackDeclared) string {
+	at := a.GetAttack()
+	s, _ := n.kaAttackHead(a.GetAttackerId(), "", at, true)
+	if m := at.GetModifier(); m != 0 {
+		s += fmt.Sprintf(", %s situation", signed(m))
+	}
 	var may []string
 	for _, id := range a.GetPendingIds() {
 		may = append(may, n.of(id))
 	}
+	defence := "dodges (one action)"
+	if at.GetStun() {
+		defence = "dodges (one action; a stun is not parried, KA-030)"
+	}
 	switch {
 	case len(may) > 1:
-		s += "; " + andList(may) + " may each dodge (one action) or take it (KA-020, KA-033)"
+		s += fmt.Sprintf("; %s each announce in turn whether they dodge (one action) or take it, before any card is drawn (KA-020, KA-033)", andList(may))
 	case len(may) == 1:
-		s += "; " + may[0] + " may dodge (one action) or take it (KA-020)"
-	case a.GetDefencePossible():
-		s += "; " + targets[0] + " may dodge (one action) or take it (KA-020)"
+		s += fmt.Sprintf("; %s announces whether it %s or takes it, before any card is drawn (KA-020)", may[0], defence)
 	}
+	return s
+}
+
+// kaAnnouncedText: "le chien will dodge (one action, KA-013): the cards follow".
+func (n *Names) kaAnnouncedText(d *kav1.DefenceAnnounced) string {
+	who := n.of(d.GetDefenderId())
+	r := d.GetReact()
+	switch {
+	case r.GetAttackBack():
+		s := who + " will attack back"
+		if r.GetWeapon() != "" {
+			s += " with " + r.GetWeapon()
+		}
+		return s + " (one action; only the winner succeeds, KA-008, KA-020)"
+	case r.GetDefend() && r.GetSkill() != "" && r.GetSkill() != ka.Dodge:
+		return fmt.Sprintf("%s will parry with %s (one action, KA-013, KA-020)", who, r.GetSkill())
+	case r.GetDefend():
+		return who + " will dodge (one action, KA-013, KA-020)"
+	}
+	return who + " takes it: no defence, the attacker's draw will stand alone (KA-020)"
+}
+
+// kaAttackText: "Joshua attacks le chien with pistolet: Humanité 3 + Arme à feu 4 − 2
+// situation + cards 6 (6 d'épée, deck position 0) = 11", with why there is no defence when
+// there is none.
+func (n *Names) kaAttackText(a *kav1.AttackDrawn) string {
+	at := a.GetAttack()
+	s, targets := n.kaAttackHead(a.GetAttackerId(), a.GetTargetId(), at, false)
+	burst := at.GetBurst() || len(at.GetMoreTargetIds()) > 0
+	s += ": " + kaDrawText(a.GetDraw())
 	if !a.GetDefencePossible() {
 		no := "no defence"
 		if burst && len(targets) > 1 {
@@ -282,6 +339,8 @@ func (n *Names) kaDefenceText(d *kav1.DefenceDrawn) string {
 	switch {
 	case d.GetAttackedBack():
 		return fmt.Sprintf("%s attacks back (one action; only the winner succeeds, KA-008): %s", who, kaDrawText(d.GetDraw()))
+	case d.GetDefended() && d.GetDraw().GetSkill() != "" && d.GetDraw().GetSkill() != ka.Dodge:
+		return fmt.Sprintf("%s parries (one action, KA-009, KA-013): %s", who, kaDrawText(d.GetDraw()))
 	case d.GetDefended():
 		return fmt.Sprintf("%s dodges (one action, KA-009, KA-013): %s", who, kaDrawText(d.GetDraw()))
 	}
@@ -399,7 +458,7 @@ func (n *Names) kaDisarmText(d *kav1.DisarmDrawn) string {
 	s += fmt.Sprintf(": %s against %s's %s", kaDrawText(d.GetDraw()), target, kaDrawText(d.GetResistance()))
 	switch total := d.GetDraw().GetTotal(); {
 	case d.GetSuccess():
-		s += fmt.Sprintf(" — %s is disarmed (KA-032)", target)
+		s += fmt.Sprintf(" — %s is disarmed: it loses %s until it picks it up (one action), and may fight bare-handed (KA-032)", target, orUnknown(d.GetWeapon()))
 	case total < ka.SimpleThreshold:
 		s += fmt.Sprintf(" — fails: below %d (KA-032)", ka.SimpleThreshold)
 	default:
@@ -454,8 +513,11 @@ func kaOptionsText(o *kav1.Options) string {
 	if len(o.GetSuccessBonus()) > 0 {
 		parts = append(parts, "damage bonus "+join(o.GetSuccessBonus(), true))
 	}
-	if o.KaDivisor != nil {
-		parts = append(parts, fmt.Sprintf("a Ka die per %d damage", o.GetKaDivisor()))
+	if len(o.GetKaTable()) > 0 {
+		parts = append(parts, "Ka dice by damage up to "+join(o.GetKaTable(), false))
+	}
+	if o.GetParry() {
+		parts = append(parts, "parries allowed")
 	}
 	return strings.Join(parts, ", ")
 }

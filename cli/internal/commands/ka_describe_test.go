@@ -10,7 +10,6 @@ import (
 	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
 	"github.com/fray-rpg/fray/rules/ka"
 	"github.com/stretchr/testify/require"
-	"google.golang.org/protobuf/proto"
 )
 
 func kaEv(seq uint64, e *kav1.Event) *encounterv1.Event {
@@ -66,12 +65,17 @@ func TestDescribeKaWorkedExample(t *testing.T) {
 	require.Equal(t, "#6 Round 1: Joshua 2 actions, le chien 1 action (each its lowest sphere, KA-010)",
 		describeKa(6, &kav1.Event{Kind: &kav1.Event_RoundStarted{RoundStarted: &kav1.RoundStarted{Round: 1, Actions: map[string]int32{"chien": 1, "joshua": 2}}}}))
 
-	// KA-T02.
+	// KA-T02 (KA-020): the shot declared, the dodge announced, then the cards.
+	require.Equal(t, "#7 Joshua declares an attack on le chien with pistolet, −2 situation; "+
+		"le chien announces whether it dodges (one action) or takes it, before any card is drawn (KA-020)",
+		describeKa(7, &kav1.Event{Kind: &kav1.Event_AttackDeclared{AttackDeclared: &kav1.AttackDeclared{AttackerId: "joshua",
+			Attack: &kav1.Attack{TargetId: "chien", Weapon: "pistolet", Modifier: -2}, PendingIds: []string{"chien"}}}}))
+	require.Equal(t, "#8 le chien will dodge (one action, KA-013, KA-020)",
+		describeKa(8, &kav1.Event{Kind: &kav1.Event_DefenceAnnounced{DefenceAnnounced: &kav1.DefenceAnnounced{DefenderId: "chien", React: &kav1.React{Defend: true, Skill: "Esquive"}}}}))
 	shot := kaDraw(ka.Humanite, 3, "Arme à feu", 4, 0, []string{"-2 situation"}, epee6)
-	require.Equal(t, "#7 Joshua attacks le chien with pistolet: Humanité 3 + Arme à feu 4 − 2 situation + cards 6 (6 d'épée, deck position 0) = 11; "+
-		"le chien may dodge (one action) or take it (KA-020)",
-		describeKa(7, &kav1.Event{Kind: &kav1.Event_AttackDrawn{AttackDrawn: &kav1.AttackDrawn{AttackerId: "joshua", TargetId: "chien",
-			Attack: &kav1.Attack{TargetId: "chien", Weapon: "pistolet", Modifier: -2}, Draw: shot, DefencePossible: true, PendingIds: []string{"chien"}}}}))
+	require.Equal(t, "#8 Joshua attacks le chien with pistolet: Humanité 3 + Arme à feu 4 − 2 situation + cards 6 (6 d'épée, deck position 0) = 11",
+		describeKa(8, &kav1.Event{Kind: &kav1.Event_AttackDrawn{AttackDrawn: &kav1.AttackDrawn{AttackerId: "joshua", TargetId: "chien",
+			Attack: &kav1.Attack{TargetId: "chien", Weapon: "pistolet", Modifier: -2}, Draw: shot, DefencePossible: true, Declared: true}}}))
 	require.Equal(t, "#8 le chien dodges (one action, KA-009, KA-013): Humanité 1 + Esquive 4 + cards 10 (10 d'épée, deck position 1) = 15",
 		describeKa(8, &kav1.Event{Kind: &kav1.Event_DefenceDrawn{DefenceDrawn: &kav1.DefenceDrawn{DefenderId: "chien", Defended: true,
 			Draw: kaDraw(ka.Humanite, 1, "Esquive", 4, 1, nil, epee10)}}}))
@@ -101,9 +105,15 @@ func TestDescribeKaWorkedExample(t *testing.T) {
 	names := NewNames(map[string]string{"joshua": "Joshua", "chien": "le chien"})
 	drawn := kaEv(14, &kav1.Event{Kind: &kav1.Event_AttackDrawn{AttackDrawn: &kav1.AttackDrawn{AttackerId: "joshua", TargetId: "chien",
 		Attack: &kav1.Attack{TargetId: "chien", Weapon: "crosse", Stun: true, Modifier: 3}, Draw: kaDraw(ka.Animalite, 4, "Bagarre", 2, 5, []string{"+3 situation"}, baton4),
-		DefencePossible: true, PendingIds: []string{"chien"}}}})
-	require.Equal(t, "#14 Joshua tries to stun le chien with crosse (KA-030): Animalité 4 + Bagarre 2 + 3 situation + cards 4 (4 de bâton, deck position 5) = 13; "+
-		"le chien may dodge (one action) or take it (KA-020)", names.Describe(drawn))
+		DefencePossible: true, Declared: true}}})
+	require.Equal(t, "#13 Joshua declares a stun on le chien with crosse (KA-030), +3 situation; "+
+		"le chien announces whether it dodges (one action; a stun is not parried, KA-030) or takes it, before any card is drawn (KA-020)",
+		describeKa(13, &kav1.Event{Kind: &kav1.Event_AttackDeclared{AttackDeclared: &kav1.AttackDeclared{AttackerId: "joshua",
+			Attack: &kav1.Attack{TargetId: "chien", Weapon: "crosse", Stun: true, Modifier: 3}, PendingIds: []string{"chien"}}}}))
+	require.Equal(t, "#13 le chien takes it: no defence, the attacker's draw will stand alone (KA-020)",
+		describeKa(13, &kav1.Event{Kind: &kav1.Event_DefenceAnnounced{DefenceAnnounced: &kav1.DefenceAnnounced{DefenderId: "chien", React: &kav1.React{}}}}))
+	require.Equal(t, "#14 Joshua tries to stun le chien with crosse (KA-030): Animalité 4 + Bagarre 2 + 3 situation + cards 4 (4 de bâton, deck position 5) = 13",
+		names.Describe(drawn))
 	names.Learn(drawn)
 	require.Equal(t, "#15 le chien takes it: no defence, the attacker's draw stands alone (KA-020)",
 		names.Describe(kaEv(15, &kav1.Event{Kind: &kav1.Event_DefenceDrawn{DefenceDrawn: &kav1.DefenceDrawn{DefenderId: "chien"}}})))
@@ -128,17 +138,33 @@ func TestDescribeKaWorkedExample(t *testing.T) {
 func TestDescribeKaManoeuvres(t *testing.T) {
 	// KA-033: a burst on three targets at −3, one of which cannot defend.
 	burst := kaDraw(ka.Animalite, 3, "Arme à feu", 4, 10, []string{"-3 burst targets (KA-033)"}, epee6)
+	require.Equal(t, "#19 Gunner declares a burst at Alpha, Bravo and Charlie with pistolet-mitrailleur (KA-033); "+
+		"Bravo and Charlie each announce in turn whether they dodge (one action) or take it, before any card is drawn (KA-020, KA-033)",
+		describeKa(19, &kav1.Event{Kind: &kav1.Event_AttackDeclared{AttackDeclared: &kav1.AttackDeclared{AttackerId: "gunner",
+			Attack: &kav1.Attack{TargetId: "a", MoreTargetIds: []string{"b", "c"}, Weapon: "pistolet-mitrailleur", Burst: true}, PendingIds: []string{"b", "c"}}}}))
 	require.Equal(t, "#20 Gunner fires a burst at Alpha, Bravo and Charlie with pistolet-mitrailleur (KA-033): Animalité 3 + Arme à feu 4 − 3 burst targets (KA-033) + "+
-		"cards 6 (6 d'épée, deck position 10) = 10; Bravo and Charlie may each dodge (one action) or take it (KA-020, KA-033); "+
-		"no defence for Alpha: Alpha cannot defend",
+		"cards 6 (6 d'épée, deck position 10) = 10; no defence for Alpha: Alpha cannot defend",
 		describeKa(20, &kav1.Event{Kind: &kav1.Event_AttackDrawn{AttackDrawn: &kav1.AttackDrawn{AttackerId: "gunner", TargetId: "a",
 			Attack: &kav1.Attack{TargetId: "a", MoreTargetIds: []string{"b", "c"}, Weapon: "pistolet-mitrailleur", Burst: true}, Draw: burst,
-			NoDefenceReason: "Alpha cannot defend", PendingIds: []string{"b", "c"}}}}))
-	require.Equal(t, "#20 Gunner fires a burst at Alpha with pistolet-mitrailleur (the whole burst on one target, KA-033): Animalité 3 + Arme à feu 4 + "+
-		"cards 6 (6 d'épée, deck position 10) = 13; Alpha may dodge (one action) or take it (KA-020)",
+			NoDefenceReason: "Alpha cannot defend", Declared: true}}}))
+	// KA-033: a single target, −1.
+	require.Equal(t, "#20 Gunner fires a burst at Alpha with pistolet-mitrailleur (the whole burst on one target, KA-033): Animalité 3 + Arme à feu 4 − 1 burst targets (KA-033) + "+
+		"cards 6 (6 d'épée, deck position 10) = 12",
 		describeKa(20, &kav1.Event{Kind: &kav1.Event_AttackDrawn{AttackDrawn: &kav1.AttackDrawn{AttackerId: "gunner", TargetId: "a",
-			Attack: &kav1.Attack{TargetId: "a", Weapon: "pistolet-mitrailleur", Burst: true}, Draw: kaDraw(ka.Animalite, 3, "Arme à feu", 4, 10, nil, epee6),
-			DefencePossible: true, PendingIds: []string{"a"}}}}))
+			Attack: &kav1.Attack{TargetId: "a", Weapon: "pistolet-mitrailleur", Burst: true}, Draw: kaDraw(ka.Animalite, 3, "Arme à feu", 4, 10, []string{"-1 burst targets (KA-033)"}, epee6),
+			DefencePossible: true, Declared: true}}}))
+	// KA-013: a parry announced and drawn; a defender without the skill draws at 0.
+	require.Equal(t, "#20 Bravo will parry with Bagarre (one action, KA-013, KA-020)",
+		describeKa(20, &kav1.Event{Kind: &kav1.Event_DefenceAnnounced{DefenceAnnounced: &kav1.DefenceAnnounced{DefenderId: "b", React: &kav1.React{Defend: true, Skill: "Bagarre"}}}}))
+	parry := kaDraw(ka.Animalite, 3, "Épée", 0, 11, nil, epee10)
+	parry.SkillMissing = true
+	require.Equal(t, "#20 Bravo parries (one action, KA-009, KA-013): Animalité 3 + Épée 0 (lacks the skill, KA-013) + cards 10 (10 d'épée, deck position 11) = 13",
+		describeKa(20, &kav1.Event{Kind: &kav1.Event_DefenceDrawn{DefenceDrawn: &kav1.DefenceDrawn{DefenderId: "b", Defended: true, Draw: parry}}}))
+	require.Equal(t, "#20 le chien will attack back with crocs (one action; only the winner succeeds, KA-008, KA-020)",
+		describeKa(20, &kav1.Event{Kind: &kav1.Event_DefenceAnnounced{DefenceAnnounced: &kav1.DefenceAnnounced{DefenderId: "chien", React: &kav1.React{AttackBack: true, Weapon: "crocs"}}}}))
+	// KA-032: the weapon picked up.
+	require.Equal(t, "#20 Gunner picks up pistolet-mitrailleur, lost to a disarm (one action, KA-032)",
+		describeKa(20, &kav1.Event{Kind: &kav1.Event_WeaponPickedUp{WeaponPickedUp: &kav1.WeaponPickedUp{CombatantId: "gunner", Weapon: "pistolet-mitrailleur"}}}))
 	// Each target hit by the burst takes a bullet: +6; soak below the damage: no Ka die.
 	require.Equal(t, "#21 Gunner hits Bravo: margin 0, a normal success (damage bonus +1, KA-006): damage 1 + weapon 6 = 7 − soak 9: no Ka die lost (KA-022, KA-023); Bravo has 3 Ka dice and 12 points de réalité left",
 		describeKa(21, &kav1.Event{Kind: &kav1.Event_AttackResolved{AttackResolved: &kav1.AttackResolved{AttackerId: "gunner", TargetId: "b",
@@ -173,7 +199,8 @@ func TestDescribeKaManoeuvres(t *testing.T) {
 			Draw: disarm.GetDraw(), Resistance: disarm.GetResistance()}}}))
 	disarm.Draw = kaDraw(ka.Humanite, 3, "Bagarre", 2, 30, nil, epee10)
 	require.Equal(t, "#27 Joshua tries to disarm Gunner of pistolet-mitrailleur: Humanité 3 + Bagarre 2 + cards 10 (10 d'épée, deck position 30) = 15 "+
-		"against Gunner's Humanité 2 + Arme à feu 4 + cards 1 (as d'épée, deck position 31) = 7 — Gunner is disarmed (KA-032); "+
+		"against Gunner's Humanité 2 + Arme à feu 4 + cards 1 (as d'épée, deck position 31) = 7 — Gunner is disarmed: it loses pistolet-mitrailleur "+
+		"until it picks it up (one action), and may fight bare-handed (KA-032); "+
 		"Gunner acts at the same time and still takes its action this pass (KA-014)",
 		describeKa(27, &kav1.Event{Kind: &kav1.Event_DisarmDrawn{DisarmDrawn: disarm}}))
 	disarm.Success, disarm.StillActs, disarm.Resistance = false, false, kaDraw(ka.Humanite, 2, "Arme à feu", 4, 31, nil, coupe9)
@@ -214,8 +241,8 @@ func TestDescribeKaEncounter(t *testing.T) {
 	created := &encounterv1.Event{Sequence: 1, RuleSystem: "ka", RulesVersion: 1, Payload: &encounterv1.Event_EncounterCreated{
 		EncounterCreated: &encounterv1.EncounterCreated{Name: "Le cul-de-sac", GameMaster: "gm",
 			Options: &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Ka{Ka: &kav1.Options{Deck: "tarot56", Reshuffle: "every_draw",
-				SuccessLevels: []int32{8, 16}, SuccessBonus: []int32{1, 4, 8}, KaDivisor: proto.Int32(4)}}}}}}
-	require.Equal(t, `#1 Encounter "Le cul-de-sac" created by gm, ka v1; rules: deck tarot56, reshuffle every_draw, success levels from margins 8/16, damage bonus +1/+4/+8, a Ka die per 4 damage`,
+				SuccessLevels: []int32{8, 16}, SuccessBonus: []int32{1, 4, 8}, KaTable: []int32{4, 8}, Parry: true}}}}}}
+	require.Equal(t, `#1 Encounter "Le cul-de-sac" created by gm, ka v1; rules: deck tarot56, reshuffle every_draw, success levels from margins 8/16, damage bonus +1/+4/+8, Ka dice by damage up to 4/8, parries allowed`,
 		Describe(created))
 	require.Equal(t, "#2 joins: le chien (chien): Animalité 3, Humanité 1, Spiritualité 2, encaissement 3, 2 Ka dice, 10 points de réalité, side foes, controller dog-keeper",
 		Describe(&encounterv1.Event{Sequence: 2, Payload: &encounterv1.Event_CombatantAdded{CombatantAdded: &encounterv1.CombatantAdded{Combatant: mustSheet(t, "ka/chien.yaml")}}}))

@@ -44,7 +44,14 @@ func writeKaState(w io.Writer, st *encounterv1.EncounterState, names *Names) {
 		_ = table(w, rows)
 	}
 	if p := ks.GetPending(); p != nil {
-		s := fmt.Sprintf("Attack waiting for an answer: %s on %s, total %d", names.of(p.GetAttackerId()), names.of(p.GetDefenderId()), p.GetDraw().GetTotal())
+		s := fmt.Sprintf("Attack declared, waiting for an answer before any card is drawn: %s on %s (KA-020)", names.of(p.GetAttackerId()), names.of(p.GetDefenderId()))
+		var answered []string
+		for _, a := range p.GetAnswers() {
+			answered = append(answered, names.kaAnnouncedText(a))
+		}
+		if len(answered) > 0 {
+			s += "; already answered: " + strings.Join(answered, "; ")
+		}
 		if len(p.GetQueuedIds()) > 0 {
 			var then []string
 			for _, id := range p.GetQueuedIds() {
@@ -88,7 +95,7 @@ func kaOtherText(sh *kav1.Sheet, cs *kav1.CombatantState) string {
 	add(cs.GetDying(), "DYING (KA-025)")
 	add(cs.GetUnconscious(), "UNCONSCIOUS")
 	add(cs.GetAbysse(), "Abysse (KA-034)")
-	add(cs.GetDisarmed(), "disarmed")
+	add(len(cs.GetWeaponsLost()) > 0, "disarmed of "+strings.Join(cs.GetWeaponsLost(), ", ")+" (KA-032)")
 	add(cs.GetPassed(), "passed")
 	add(cs.GetActedThisPass(), "acted this pass")
 	add(cs.GetStillActs(), "still acts this pass (KA-014)")
@@ -124,7 +131,8 @@ func kaUpNext(st *encounterv1.EncounterState) []string {
 }
 
 // kaChoices: the answers defender may give to the attack waiting: dodge with an action left,
-// take it, and attack back with the attacker's Animalité (KA-008, KA-013, KA-020).
+// parry where the option allows it and the attack is no stun, take it, and attack back with
+// the attacker's Animalité (KA-008, KA-013, KA-020, KA-030).
 func kaChoices(st *encounterv1.EncounterState, defender string) string {
 	ks := st.GetKa()
 	p, cs := ks.GetPending(), ks.GetCombatants()[defender]
@@ -140,10 +148,15 @@ func kaChoices(st *encounterv1.EncounterState, defender string) string {
 	if cs == nil || cs.GetActionsLeft() <= 0 {
 		return "take"
 	}
-	if att != nil && def != nil && att.GetSpheres()[ka.Animalite] == def.GetSpheres()[ka.Animalite] && !cs.GetActedThisPass() {
-		return "dodge|take|back"
+	out := "dodge"
+	if st.GetOptions().GetKa().GetParry() && !p.GetAttack().GetStun() {
+		out += "|parry"
 	}
-	return "dodge|take"
+	out += "|take"
+	if att != nil && def != nil && att.GetSpheres()[ka.Animalite] == def.GetSpheres()[ka.Animalite] && !cs.GetActedThisPass() {
+		out += "|back"
+	}
+	return out
 }
 
 // kaLegalText: "attack with pistolet (Humanité + Arme à feu, −0): 1 action, targets chien

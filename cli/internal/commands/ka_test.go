@@ -63,9 +63,11 @@ func TestKaReactDisarmTerrorPassSendTheActions(t *testing.T) {
 		"dodge": {Defend: true}, "Defend": {Defend: true},
 		"take": {}, "take-it": {}, "none": {},
 		"back": {AttackBack: true}, "attack_back": {AttackBack: true},
+		"parry --skill Bagarre": {Defend: true, Skill: "Bagarre"},
 	} {
+		args := append([]string{"react", "enc-1", "chien"}, strings.Fields(answer)...)
 		requireProtoEqual(t, &kav1.Action{CombatantId: "chien", Kind: &kav1.Action_React{React: want}},
-			kaSubmitted(t, "react", "enc-1", "chien", answer, "--as", "dog-keeper"))
+			kaSubmitted(t, append(args, "--as", "dog-keeper")...))
 	}
 	// KA-008: attacking back with a weapon.
 	requireProtoEqual(t, &kav1.React{AttackBack: true, Weapon: "crocs"}, kaSubmitted(t, "react", "enc-1", "chien", "back", "--weapon", "crocs").GetReact())
@@ -83,22 +85,26 @@ func TestKaReactDisarmTerrorPassSendTheActions(t *testing.T) {
 	requireProtoEqual(t, &kav1.Action{CombatantId: "joshua", Kind: &kav1.Action_Terror{Terror: &kav1.Terror{Modifier: -3}}}, req.GetCommand().GetKa())
 
 	requireProtoEqual(t, &kav1.Action{CombatantId: "joshua", Kind: &kav1.Action_Pass{Pass: &kav1.Pass{}}}, kaSubmitted(t, "pass", "enc-1", "joshua"))
+
+	// KA-032: picking up the weapon lost, named or not.
+	requireProtoEqual(t, &kav1.Action{CombatantId: "gunner", Kind: &kav1.Action_PickUp{PickUp: &kav1.PickUp{Weapon: "pistolet-mitrailleur"}}},
+		kaSubmitted(t, "pickup", "enc-1", "gunner", "pistolet-mitrailleur"))
+	requireProtoEqual(t, &kav1.PickUp{}, kaSubmitted(t, "pickup", "enc-1", "gunner").GetPickUp())
 }
 
 // The principal given with --as is sent, and the events the server answers are described.
 func TestKaPrintsTheOutcome(t *testing.T) {
 	clearEnv(t)
-	f := &fake{state: kaPendingState(t), submitEvents: []*encounterv1.Event{kaEv(7, &kav1.Event{Kind: &kav1.Event_AttackDrawn{AttackDrawn: &kav1.AttackDrawn{
-		AttackerId: "joshua", TargetId: "chien", Attack: &kav1.Attack{TargetId: "chien", Weapon: "pistolet", Modifier: -2},
-		Draw: kaDraw("Humanité", 3, "Arme à feu", 4, 0, []string{"-2 situation"}, kaCard(kav1.Suit_SUIT_EPEE, 6)), DefencePossible: true, PendingIds: []string{"chien"},
+	f := &fake{state: kaPendingState(t), submitEvents: []*encounterv1.Event{kaEv(7, &kav1.Event{Kind: &kav1.Event_AttackDeclared{AttackDeclared: &kav1.AttackDeclared{
+		AttackerId: "joshua", Attack: &kav1.Attack{TargetId: "chien", Weapon: "pistolet", Modifier: -2}, PendingIds: []string{"chien"},
 	}}})}}
 	addr := serve(t, f)
 	code, out, errOut := run(t, "ka", "attack", "enc-1", "joshua", "chien", "--weapon", "pistolet", "--modifier", "-2", "--as", "player", "--addr", addr)
 	require.Equal(t, 0, code, errOut)
 	require.Equal(t, []string{"player"}, f.requests()[0].principal)
-	require.Equal(t, "#7 Joshua attacks le chien with pistolet: Humanité 3 + Arme à feu 4 − 2 situation + cards 6 (6 d'épée, deck position 0) = 11; "+
-		"le chien may dodge (one action) or take it (KA-020)\n"+
-		"waiting for chien (dog-keeper): joshua attacks le chien (total 11): dodge (one action), or not\n"+
+	require.Equal(t, "#7 Joshua declares an attack on le chien with pistolet, −2 situation; "+
+		"le chien announces whether it dodges (one action) or takes it, before any card is drawn (KA-020)\n"+
+		"waiting for chien (dog-keeper): joshua declares an attack on le chien: defend (one action) or not, before any card is drawn\n"+
 		"  fray ka react enc-1 chien dodge|take --as dog-keeper\n", out)
 }
 
@@ -119,8 +125,12 @@ func TestKaUsageErrors(t *testing.T) {
 		{[]string{"ka", "attack", "e", "gunner", "a", "--also", "b,c,d,e,f"}, []string{"a burst reaches at most 5 targets, not 6 (KA-033)"}},
 		{[]string{"ka", "attack", "e", "joshua", "chien", "--modifier", "two"}, []string{`invalid value "two" for flag -modifier`}},
 		{[]string{"ka", "react", "e", "chien"}, []string{"fray ka react: missing arguments: 2 given, 3 needed"}},
-		{[]string{"ka", "react", "e", "chien", "parry"}, []string{`answer "parry": dodge, take or back`}},
+		{[]string{"ka", "react", "e", "chien", "block"}, []string{`answer "block": dodge, parry, take or back`}},
+		{[]string{"ka", "react", "e", "chien", "parry"}, []string{"name the skill COMBATANT parries with: --skill Bagarre (KA-013)"}},
+		{[]string{"ka", "react", "e", "chien", "dodge", "--skill", "Bagarre"}, []string{"--skill goes with parry: a dodge is Esquive (KA-013)"}},
 		{[]string{"ka", "react", "e", "chien", "dodge", "--weapon", "crocs"}, []string{"--weapon goes with back"}},
+		{[]string{"ka", "pickup", "e"}, []string{"fray ka pickup: missing arguments: 1 given, 2 needed"}},
+		{[]string{"ka", "pickup", "e", "gunner", "smg", "extra"}, []string{"fray ka pickup: too many arguments: extra"}},
 		{[]string{"ka", "disarm", "e", "joshua", "chien"}, []string{"fray ka disarm: name the skill COMBATANT disarms with: --skill Bagarre (KA-032)"}},
 		{[]string{"ka", "disarm", "e", "joshua", "joshua", "--skill", "Bagarre"}, []string{"joshua cannot disarm itself"}},
 		{[]string{"ka", "terror", "e"}, []string{"fray ka terror: missing arguments: 1 given, 2 needed"}},
@@ -139,12 +149,12 @@ func TestKaUsageErrors(t *testing.T) {
 func TestKaHelp(t *testing.T) {
 	code, out, _ := run(t, "help")
 	require.Equal(t, 0, code)
-	require.Regexp(t, `(?m)^  ka +Ka: attack \(stun, burst\), react, disarm, pass; terror \(GM\)$`, out)
+	require.Regexp(t, `(?m)^  ka +Ka: attack \(stun, burst\), react, disarm, pickup, pass; terror \(GM\)$`, out)
 	for _, args := range [][]string{{"help", "ka"}, {"ka", "-h"}, {"ka", "help"}} {
 		code, out, errOut := run(t, args...)
 		require.Equal(t, 0, code, args)
 		require.Empty(t, out)
-		for _, sub := range []string{"attack", "react", "disarm", "terror", "pass"} {
+		for _, sub := range []string{"attack", "react", "disarm", "pickup", "terror", "pass"} {
 			require.Regexp(t, `(?m)^  `+sub+` +\S`, errOut, args)
 		}
 	}
@@ -164,7 +174,7 @@ func TestKaHelp(t *testing.T) {
 // `create --system ka` and `--system d20seg` take their bare options.
 func TestCreateKaAndD20SegWithOptions(t *testing.T) {
 	clearEnv(t)
-	for system, yaml := range map[string]string{"ka": "reshuffle: every_draw\nka_divisor: 4\n", "d20seg": "carry_over: true\napprehension_scale: [1, 4, 8]\n"} {
+	for system, yaml := range map[string]string{"ka": "reshuffle: every_draw\nka_table: [4, 8]\nparry: true\n", "d20seg": "carry_over: true\napprehension_scale: [1, 4, 8]\n"} {
 		f := &fake{}
 		addr := serve(t, f)
 		opts := filepath.Join(t.TempDir(), "house.yaml")
@@ -177,7 +187,8 @@ func TestCreateKaAndD20SegWithOptions(t *testing.T) {
 		o := req.GetEncounter().GetOptions()
 		if system == "ka" {
 			require.Equal(t, "every_draw", o.GetKa().GetReshuffle())
-			require.Equal(t, int32(4), o.GetKa().GetKaDivisor())
+			require.Equal(t, []int32{4, 8}, o.GetKa().GetKaTable())
+			require.True(t, o.GetKa().GetParry())
 		} else {
 			require.True(t, o.GetD20Seg().GetCarryOver())
 			require.Equal(t, []int32{1, 4, 8}, o.GetD20Seg().GetApprehensionScale())
@@ -189,9 +200,9 @@ func TestCreateKaAndD20SegWithOptions(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, int32(-10), o.GetD20Seg().GetDownAt())
 	bad := filepath.Join(t.TempDir(), "bad.yaml")
-	require.NoError(t, os.WriteFile(bad, []byte("ka_divisor: five\n"), 0o600))
+	require.NoError(t, os.WriteFile(bad, []byte("ka_table: five\n"), 0o600))
 	_, err = loadOptions(bad, "ka")
-	require.ErrorContains(t, err, "bad.yaml: field ka_divisor")
+	require.ErrorContains(t, err, "bad.yaml: field ka_table")
 }
 
 // The example sheets are the worked example of ka.md: valid Ka combatants of one encounter,
@@ -235,15 +246,14 @@ func kaPendingState(t *testing.T) *encounterv1.EncounterState {
 		Status:     encounterv1.EncounterStatus_ENCOUNTER_STATUS_ACTIVE,
 		Combatants: []*encounterv1.Combatant{mustSheet(t, "ka/joshua.yaml"), mustSheet(t, "ka/chien.yaml")},
 		Pending: []*encounterv1.PendingReaction{{CombatantId: "chien", Controller: "dog-keeper",
-			Prompt: "joshua attacks le chien (total 11): dodge (one action), or not"}},
+			Prompt: "joshua declares an attack on le chien: defend (one action) or not, before any card is drawn"}},
 		System: &encounterv1.EncounterState_Ka{Ka: &kav1.State{Round: 1, Pass: 1,
-			Deck: ka.NewDeck()[1:], Discard: ka.NewDeck()[:1], Position: 1,
+			Deck: ka.NewDeck(),
 			Combatants: map[string]*kav1.CombatantState{
 				"joshua": {KaDice: 5, RealityPoints: 15, ActionsLeft: 1, ActionsTaken: 1, ActedThisPass: true},
 				"chien":  {KaDice: 2, RealityPoints: 10, ActionsLeft: 1},
 			},
-			Pending: &kav1.Pending{AttackerId: "joshua", DefenderId: "chien", Attack: &kav1.Attack{TargetId: "chien", Weapon: "pistolet", Modifier: -2},
-				Draw: &kav1.DrawResult{Total: 11}},
+			Pending: &kav1.Pending{AttackerId: "joshua", DefenderId: "chien", Attack: &kav1.Attack{TargetId: "chien", Weapon: "pistolet", Modifier: -2}},
 		}}}
 }
 
@@ -260,12 +270,12 @@ func TestKaState(t *testing.T) {
 	lines := strings.Split(out, "\n")
 	require.Equal(t, "Le cul-de-sac (enc-1): active, ka v1, GM gm, at event #7", lines[0])
 	require.Equal(t, "Round 1, pass 1", lines[1])
-	require.Equal(t, "Deck: 55 cards left, 1 in the discard (KA-003)", lines[2])
+	require.Equal(t, "Deck: 56 cards left, 0 in the discard (KA-003)", lines[2])
 	require.Regexp(t, `^  ID\s+NAME\s+SIDE\s+CONTROLLER\s+ANIMALITÉ\s+KA\s+RÉALITÉ\s+ACTIONS\s+OTHER$`, lines[3])
 	require.Regexp(t, `^  joshua\s+Joshua\s+pcs\s+player\s+4\s+5/5\s+15/15\s+1 left, 1 taken\s+acted this pass, player character, seuil 15$`, lines[4])
 	require.Regexp(t, `^  chien\s+le chien\s+foes\s+dog-keeper\s+3\s+2/2\s+10/10\s+1 left, 0 taken\s+seuil 12$`, lines[5])
-	require.Equal(t, "Attack waiting for an answer: Joshua on le chien, total 11", lines[6])
-	require.Equal(t, "waiting for chien (dog-keeper): joshua attacks le chien (total 11): dodge (one action), or not", lines[7])
+	require.Equal(t, "Attack declared, waiting for an answer before any card is drawn: Joshua on le chien (KA-020)", lines[6])
+	require.Equal(t, "waiting for chien (dog-keeper): joshua declares an attack on le chien: defend (one action) or not, before any card is drawn", lines[7])
 	require.Equal(t, "  fray ka react enc-1 chien dodge|take --as dog-keeper", lines[8])
 
 	// A burst with targets still to answer; tied Animalité: attacking back is offered; every
@@ -273,11 +283,20 @@ func TestKaState(t *testing.T) {
 	ks := st.GetKa()
 	st.Combatants[1].GetKa().Spheres[ka.Animalite] = 4
 	ks.Pending.QueuedIds = []string{"joshua"}
-	ks.Combatants["joshua"] = &kav1.CombatantState{KaDice: 0, RealityPoints: 0, Unconscious: true, Dying: true, Abysse: true, Disarmed: true, Passed: true, StillActs: true}
+	ks.Pending.Answers = []*kav1.DefenceAnnounced{{DefenderId: "gunner", React: &kav1.React{Defend: true}}}
+	ks.Combatants["joshua"] = &kav1.CombatantState{KaDice: 0, RealityPoints: 0, Unconscious: true, Dying: true, Abysse: true, WeaponsLost: []string{"pistolet", "crosse"}, Passed: true, StillActs: true}
 	_, out, _ = run(t, "state", "enc-1", "--addr", addr)
-	require.Regexp(t, `joshua\s+Joshua\s+pcs\s+player\s+4\s+0/5\s+0/15\s+0 left, 0 taken\s+DYING \(KA-025\), UNCONSCIOUS, Abysse \(KA-034\), disarmed, passed, still acts this pass \(KA-014\), player character, seuil 15\n`, out)
-	require.Contains(t, out, "Attack waiting for an answer: Joshua on le chien, total 11; then Joshua (KA-033)\n")
+	require.Regexp(t, `joshua\s+Joshua\s+pcs\s+player\s+4\s+0/5\s+0/15\s+0 left, 0 taken\s+DYING \(KA-025\), UNCONSCIOUS, Abysse \(KA-034\), disarmed of pistolet, crosse \(KA-032\), passed, still acts this pass \(KA-014\), player character, seuil 15\n`, out)
+	require.Contains(t, out, "Attack declared, waiting for an answer before any card is drawn: Joshua on le chien (KA-020); already answered: gunner will dodge (one action, KA-013, KA-020); then Joshua (KA-033)\n")
 	require.Contains(t, out, "  fray ka react enc-1 chien dodge|take|back --as dog-keeper\n")
+	// KA-013: where the GM allows parries, and the attack is no stun, a parry is offered.
+	st.Options = &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Ka{Ka: &kav1.Options{Parry: true}}}
+	_, out, _ = run(t, "state", "enc-1", "--addr", addr)
+	require.Contains(t, out, "  fray ka react enc-1 chien dodge|parry|take|back --as dog-keeper\n")
+	ks.Pending.Attack.Stun = true
+	_, out, _ = run(t, "state", "enc-1", "--addr", addr)
+	require.Contains(t, out, "  fray ka react enc-1 chien dodge|take|back --as dog-keeper\n")
+	st.Options = nil
 
 	// No attack waiting: who acts next; equal ranks act at the same time (KA-014).
 	ks.Pending, st.Pending = nil, nil

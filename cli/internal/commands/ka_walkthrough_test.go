@@ -75,42 +75,46 @@ func TestKaWalkthroughWithTheRulesEngine(t *testing.T) {
 	require.Equal(t, 1, code)
 	require.Contains(t, errOut, "fray ka attack: FailedPrecondition: it is Joshua's turn first (Animalité 4 against le chien's 3) (KA-014)")
 
-	// KA-T02: 3 + 4 − 2 + the 6 = 11; the dog dodges: 1 + 4 + the 10 = 15, and wins.
-	require.Equal(t, "#7 Joshua attacks le chien with pistolet: Humanité 3 + Arme à feu 4 − 2 situation + cards 6 (6 d'épée, deck position 0) = 11; "+
-		"le chien may dodge (one action) or take it (KA-020)\n"+
-		"waiting for chien (dog-keeper): joshua attacks le chien (total 11): dodge (one action), or not\n"+
+	// KA-T02 (KA-020): Joshua declares his shot; the dog announces its dodge before any card;
+	// then 3 + 4 − 2 + the 6 = 11 against the dog's 1 + 4 + the 10 = 15: the dog wins.
+	require.Equal(t, "#7 Joshua declares an attack on le chien with pistolet, −2 situation; "+
+		"le chien announces whether it dodges (one action) or takes it, before any card is drawn (KA-020)\n"+
+		"waiting for chien (dog-keeper): joshua declares an attack on le chien: defend (one action) or not, before any card is drawn\n"+
 		"  fray ka react enc-1 chien dodge|take --as dog-keeper\n",
 		step("ka", "attack", "enc-1", "joshua", "chien", "--weapon", "pistolet", "--modifier", "-2", "--as", "player"))
 	state = step("state", "enc-1")
-	require.Contains(t, state, "Attack waiting for an answer: Joshua on le chien, total 11\n")
+	require.Contains(t, state, "Deck: 56 cards left, 0 in the discard (KA-003)\n")
+	require.Contains(t, state, "Attack declared, waiting for an answer before any card is drawn: Joshua on le chien (KA-020)\n")
 	require.Regexp(t, `joshua\s+Joshua\s+pcs\s+player\s+4\s+5/5\s+15/15\s+1 left, 1 taken\s+acted this pass, player character, seuil 15\n`, state)
-	require.Equal(t, "#8 le chien dodges (one action, KA-009, KA-013): Humanité 1 + Esquive 4 + cards 10 (10 d'épée, deck position 1) = 15\n"+
-		"#9 Joshua's attack on le chien: the defender wins: no effect (KA-021)\n"+
-		"#10 Pass 2 round the table, from the highest Animalité: one action each (KA-014, KA-015)\n",
+	require.Equal(t, "#8 le chien will dodge (one action, KA-013, KA-020)\n"+
+		"#9 Joshua attacks le chien with pistolet: Humanité 3 + Arme à feu 4 − 2 situation + cards 6 (6 d'épée, deck position 0) = 11\n"+
+		"#10 le chien dodges (one action, KA-009, KA-013): Humanité 1 + Esquive 4 + cards 10 (10 d'épée, deck position 1) = 15\n"+
+		"#11 Joshua's attack on le chien: the defender wins: no effect (KA-021)\n"+
+		"#12 Pass 2 round the table, from the highest Animalité: one action each (KA-014, KA-015)\n",
 		step("ka", "react", "enc-1", "chien", "dodge", "--as", "dog-keeper"))
 
 	// KA-T03: 3 + 4 − 1 − 2 + valet + 9 = 23, a great success; no defence; 5 + 8 − 4 = 9: 2 Ka
 	// dice, the dog's last: its death draw.
-	require.Equal(t, "#11 Joshua attacks le chien with pistolet: Humanité 3 + Arme à feu 4 − 2 situation − 1 actions already taken this round (KA-011) + "+
+	require.Equal(t, "#13 Joshua attacks le chien with pistolet: Humanité 3 + Arme à feu 4 − 2 situation − 1 actions already taken this round (KA-011) + "+
 		"cards 19 (valet de bâton + 9 de coupe, deck positions 2–3) = 23; no defence: le chien has no action left: it can only soak (KA-012)\n"+
-		"#12 Joshua hits le chien: margin 13, a great success (damage bonus +5, KA-006): damage 5 + weapon 8 = 13 − soak 4 = 9 → 2 Ka dice lost (KA-022…KA-024); "+
+		"#14 Joshua hits le chien: margin 13, a great success (damage bonus +5, KA-006): damage 5 + weapon 8 = 13 − soak 4 = 9 → 2 Ka dice lost (KA-022…KA-024); "+
 		"le chien has 0 Ka dice and 10 points de réalité left: dying; death draw: cards 3 (3 de denier, deck position 4) = 3, the Maître de Ka rules on it (KA-025)\n"+
-		"#13 Round 2: Joshua 2 actions (each its lowest sphere, KA-010)\n",
+		"#15 Round 2: Joshua 2 actions (each its lowest sphere, KA-010)\n",
 		step("ka", "attack", "enc-1", "joshua", "chien", "--weapon", "pistolet", "--modifier", "-2", "--as", "player"))
 
 	// KA-T04: the stun with the gun butt, 4 + 2 + 3 + the 4 = 13: 1 + 3 = 4 points de réalité,
 	// below the seuil of 12.
-	require.Equal(t, "#14 Joshua tries to stun le chien with crosse (KA-030): Animalité 4 + Bagarre 2 + 3 situation + cards 4 (4 de bâton, deck position 5) = 13; "+
+	require.Equal(t, "#16 Joshua tries to stun le chien with crosse (KA-030): Animalité 4 + Bagarre 2 + 3 situation + cards 4 (4 de bâton, deck position 5) = 13; "+
 		"no defence: le chien cannot defend\n"+
-		"#15 Joshua stuns le chien: margin 3, a normal success (damage bonus +1, KA-006): 1 + weapon 3 = 4 points de réalité, no soak (KA-030); le chien has 0 Ka dice and 6 points de réalité left: dying\n"+
-		"#16 Pass 2 round the table, from the highest Animalité: one action each (KA-014, KA-015)\n",
+		"#17 Joshua stuns le chien: margin 3, a normal success (damage bonus +1, KA-006): 1 + weapon 3 = 4 points de réalité, no soak (KA-030); le chien has 0 Ka dice and 6 points de réalité left: dying\n"+
+		"#18 Pass 2 round the table, from the highest Animalité: one action each (KA-014, KA-015)\n",
 		step("ka", "attack", "enc-1", "joshua", "chien", "--weapon", "crosse", "--stun", "--modifier", "3", "--as", "player"))
 
 	// KA-T05: terror, called by the Maître de Ka: 4 + 3 − 3 + the 5 = 9 < 12: Abysse.
 	code, _, errOut = run(t, "ka", "terror", "enc-1", "joshua", "--modifier", "-3", "--as", "player", "--addr", lis)
 	require.Equal(t, 1, code)
 	require.Contains(t, errOut, "fray ka terror: PermissionDenied: ")
-	require.Equal(t, "#17 Terror: Joshua draws Animalité 4 + 3 encaissement − 3 situation + cards 5 (5 de denier, deck position 6) = 9: "+
+	require.Equal(t, "#19 Terror: Joshua draws Animalité 4 + 3 encaissement − 3 situation + cards 5 (5 de denier, deck position 6) = 9: "+
 		"below 10 and below Animalité × 3 = 12: Joshua enters Abysse (KA-034)\n", step("ka", "terror", "enc-1", "joshua", "--modifier", "-3"))
 	state = step("state", "enc-1")
 	t.Logf("fray state:\n%s", state)
@@ -118,13 +122,13 @@ func TestKaWalkthroughWithTheRulesEngine(t *testing.T) {
 	require.Regexp(t, `joshua\s+Joshua\s+pcs\s+player\s+4\s+5/5\s+15/15\s+1 left, 1 taken\s+Abysse \(KA-034\), player character, seuil 15\n`, state)
 	require.Regexp(t, `chien\s+le chien\s+foes\s+dog-keeper\s+3\s+0/2\s+6/10\s+0 left, 0 taken\s+DYING \(KA-025\), seuil 12\n`, state)
 
-	require.Equal(t, "#18 Joshua passes: no more actions this round (KA-015)\n#19 Round 3: Joshua 2 actions (each its lowest sphere, KA-010)\n",
+	require.Equal(t, "#20 Joshua passes: no more actions this round (KA-015)\n#21 Round 3: Joshua 2 actions (each its lowest sphere, KA-010)\n",
 		step("ka", "pass", "enc-1", "joshua", "--as", "player"))
 	log := step("log", "enc-1")
 	t.Logf("fray log:\n%s", log)
-	require.Len(t, strings.Split(strings.TrimSpace(log), "\n"), 19)
+	require.Len(t, strings.Split(strings.TrimSpace(log), "\n"), 21)
 	require.True(t, strings.HasPrefix(log, `#1 Encounter "Le cul-de-sac" created by gm, ka v1; rules: deck tarot56, reshuffle on_empty, `+
-		`success levels from margins 10/20, damage bonus +1/+5/+10, a Ka die per 5 damage; dice seed sha256 `), log)
+		`success levels from margins 10/20, damage bonus +1/+5/+10, Ka dice by damage up to 5/10/15/20; dice seed sha256 `), log)
 	require.Zero(t, srv.dice.Left(), "every die was rolled as planned")
 	require.Equal(t, hex.EncodeToString(srv.seed)+"\n", step("end", "enc-1"))
 }

@@ -79,15 +79,19 @@ func TestKaJoshuaAndTheDogOverGRPC(t *testing.T) {
 		CombatantId: "chien", Kind: &kav1.Action_Attack{Attack: &kav1.Attack{TargetId: "joshua"}}}}}})
 	require.ErrorContains(t, err, "KA-014")
 
-	// KA-T02: 3 + 4 − 2 + the 6 = 11; the dog dodges through its own client: 1 + 4 + the 10 = 15.
+	// KA-T02 (KA-020): Joshua declares his shot; the dog announces its dodge through its own
+	// client before any card is drawn; then 3 + 4 − 2 + the 6 = 11 against 1 + 4 + the 10 = 15.
 	evs := f.ka("joshua", "player", &kav1.Action{Kind: &kav1.Action_Attack{Attack: &kav1.Attack{TargetId: "chien", Weapon: "pistolet", Modifier: -2}}})
-	shot := evs[0].GetAttackDrawn()
+	require.Equal(t, []string{"chien"}, evs[0].GetAttackDeclared().GetPendingIds())
+	require.Equal(t, "chien", f.state().GetState().GetPending()[0].GetCombatantId())
+	evs = f.ka("chien", "dog-keeper", &kav1.Action{Kind: &kav1.Action_React{React: &kav1.React{Defend: true}}})
+	require.True(t, evs[0].GetDefenceAnnounced().GetReact().GetDefend())
+	shot := evs[1].GetAttackDrawn()
 	require.Equal(t, int32(6), shot.GetDraw().GetDraw().GetCards()[0].GetRank())
 	require.Equal(t, int32(11), shot.GetDraw().GetTotal())
 	require.True(t, shot.GetDefencePossible())
-	evs = f.ka("chien", "dog-keeper", &kav1.Action{Kind: &kav1.Action_React{React: &kav1.React{Defend: true}}})
-	require.Equal(t, int32(15), evs[0].GetDefenceDrawn().GetDraw().GetTotal())
-	require.False(t, evs[1].GetAttackResolved().GetSuccess(), "the dog wins: no damage")
+	require.Equal(t, int32(15), evs[2].GetDefenceDrawn().GetDraw().GetTotal())
+	require.False(t, evs[3].GetAttackResolved().GetSuccess(), "the dog wins: no damage")
 	require.Equal(t, int32(0), f.state().GetState().GetKa().GetCombatants()["chien"].GetActionsLeft())
 
 	// KA-T03: 3 + 4 − 1 − 2 + valet + 9 = 23, a great success; no defence; 5 + 8 − 4 = 9 → 2 Ka dice.

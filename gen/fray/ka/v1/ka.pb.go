@@ -223,8 +223,10 @@ type Sheet struct {
 	RealityPoints   int32            `protobuf:"varint,6,opt,name=reality_points,json=realityPoints,proto3" json:"reality_points,omitempty"`
 	PlayerCharacter bool             `protobuf:"varint,7,opt,name=player_character,json=playerCharacter,proto3" json:"player_character,omitempty"`
 	Weapons         []*Weapon        `protobuf:"bytes,8,rep,name=weapons,proto3" json:"weapons,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// Powers by name, with their score: a power may disarm (KA-032).
+	Powers        map[string]int32 `protobuf:"bytes,9,rep,name=powers,proto3" json:"powers,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"varint,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Sheet) Reset() {
@@ -313,6 +315,13 @@ func (x *Sheet) GetWeapons() []*Weapon {
 	return nil
 }
 
+func (x *Sheet) GetPowers() map[string]int32 {
+	if x != nil {
+		return x.Powers
+	}
+	return nil
+}
+
 type Options struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// KA-001: "tarot56" (the minor arcana).
@@ -323,8 +332,12 @@ type Options struct {
 	// damage bonus of each level (default 1, 5, 10).
 	SuccessLevels []int32 `protobuf:"varint,3,rep,packed,name=success_levels,json=successLevels,proto3" json:"success_levels,omitempty"`
 	SuccessBonus  []int32 `protobuf:"varint,4,rep,packed,name=success_bonus,json=successBonus,proto3" json:"success_bonus,omitempty"`
-	// KA-024: damage per Ka die (default 5).
-	KaDivisor     *int32 `protobuf:"varint,5,opt,name=ka_divisor,json=kaDivisor,proto3,oneof" json:"ka_divisor,omitempty"`
+	// KA-024: the conversion table of damage after soak to Ka dice, as increasing upper bounds,
+	// one per die (default 5, 10, 15, 20: 1–5 → 1 die, 6–10 → 2…); beyond the last bound, one
+	// more die per step of the last interval.
+	KaTable []int32 `protobuf:"varint,6,rep,packed,name=ka_table,json=kaTable,proto3" json:"ka_table,omitempty"`
+	// KA-013: the Maître de Ka allows parries: a defence with a skill other than Esquive.
+	Parry         bool `protobuf:"varint,7,opt,name=parry,proto3" json:"parry,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -387,11 +400,18 @@ func (x *Options) GetSuccessBonus() []int32 {
 	return nil
 }
 
-func (x *Options) GetKaDivisor() int32 {
-	if x != nil && x.KaDivisor != nil {
-		return *x.KaDivisor
+func (x *Options) GetKaTable() []int32 {
+	if x != nil {
+		return x.KaTable
 	}
-	return 0
+	return nil
+}
+
+func (x *Options) GetParry() bool {
+	if x != nil {
+		return x.Parry
+	}
+	return false
 }
 
 // Attack: a shot, a blow, a stun (KA-030) or a burst (KA-033).
@@ -483,13 +503,16 @@ func (x *Attack) GetBurst() bool {
 	return false
 }
 
-// React: the defender answers an attack: dodge (an action), take it, or — with tied
-// Animalité — attack back (KA-008).
+// React: the defender announces, before any card is drawn, whether it defends (KA-020):
+// defend (an action), take it, or — with tied Animalité — attack back (KA-008).
 type React struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Defend        bool                   `protobuf:"varint,1,opt,name=defend,proto3" json:"defend,omitempty"`
-	AttackBack    bool                   `protobuf:"varint,2,opt,name=attack_back,json=attackBack,proto3" json:"attack_back,omitempty"`
-	Weapon        string                 `protobuf:"bytes,3,opt,name=weapon,proto3" json:"weapon,omitempty"`
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	Defend     bool                   `protobuf:"varint,1,opt,name=defend,proto3" json:"defend,omitempty"`
+	AttackBack bool                   `protobuf:"varint,2,opt,name=attack_back,json=attackBack,proto3" json:"attack_back,omitempty"`
+	Weapon     string                 `protobuf:"bytes,3,opt,name=weapon,proto3" json:"weapon,omitempty"`
+	// The defence skill (KA-013): empty or Esquive, a dodge; another skill, a parry, where the
+	// option parry allows it.
+	Skill         string `protobuf:"bytes,4,opt,name=skill,proto3" json:"skill,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -545,12 +568,20 @@ func (x *React) GetWeapon() string {
 	return ""
 }
 
+func (x *React) GetSkill() string {
+	if x != nil {
+		return x.Skill
+	}
+	return ""
+}
+
 // Disarm (KA-032): Humanité + skill against the opponent's Humanité + weapon skill.
 type Disarm struct {
 	state    protoimpl.MessageState `protogen:"open.v1"`
 	TargetId string                 `protobuf:"bytes,1,opt,name=target_id,json=targetId,proto3" json:"target_id,omitempty"`
-	Skill    string                 `protobuf:"bytes,2,opt,name=skill,proto3" json:"skill,omitempty"`
-	Modifier int32                  `protobuf:"varint,3,opt,name=modifier,proto3" json:"modifier,omitempty"`
+	// Bagarre, the skill of a weapon the disarmer holds, or one of its powers.
+	Skill    string `protobuf:"bytes,2,opt,name=skill,proto3" json:"skill,omitempty"`
+	Modifier int32  `protobuf:"varint,3,opt,name=modifier,proto3" json:"modifier,omitempty"`
 	// The target's weapon to knock away: its resistance is Humanité + that weapon's skill.
 	// Empty when the target has a single weapon.
 	Weapon        string `protobuf:"bytes,4,opt,name=weapon,proto3" json:"weapon,omitempty"`
@@ -698,6 +729,51 @@ func (*Pass) Descriptor() ([]byte, []int) {
 	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{8}
 }
 
+// PickUp: pick up a weapon lost to a disarm (KA-032); one action.
+type PickUp struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Weapon        string                 `protobuf:"bytes,1,opt,name=weapon,proto3" json:"weapon,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PickUp) Reset() {
+	*x = PickUp{}
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PickUp) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PickUp) ProtoMessage() {}
+
+func (x *PickUp) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PickUp.ProtoReflect.Descriptor instead.
+func (*PickUp) Descriptor() ([]byte, []int) {
+	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *PickUp) GetWeapon() string {
+	if x != nil {
+		return x.Weapon
+	}
+	return ""
+}
+
 type Action struct {
 	state       protoimpl.MessageState `protogen:"open.v1"`
 	CombatantId string                 `protobuf:"bytes,1,opt,name=combatant_id,json=combatantId,proto3" json:"combatant_id,omitempty"`
@@ -708,6 +784,7 @@ type Action struct {
 	//	*Action_Disarm
 	//	*Action_Terror
 	//	*Action_Pass
+	//	*Action_PickUp
 	Kind          isAction_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -715,7 +792,7 @@ type Action struct {
 
 func (x *Action) Reset() {
 	*x = Action{}
-	mi := &file_fray_ka_v1_ka_proto_msgTypes[9]
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -727,7 +804,7 @@ func (x *Action) String() string {
 func (*Action) ProtoMessage() {}
 
 func (x *Action) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_ka_v1_ka_proto_msgTypes[9]
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -740,7 +817,7 @@ func (x *Action) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Action.ProtoReflect.Descriptor instead.
 func (*Action) Descriptor() ([]byte, []int) {
-	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{9}
+	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Action) GetCombatantId() string {
@@ -802,6 +879,15 @@ func (x *Action) GetPass() *Pass {
 	return nil
 }
 
+func (x *Action) GetPickUp() *PickUp {
+	if x != nil {
+		if x, ok := x.Kind.(*Action_PickUp); ok {
+			return x.PickUp
+		}
+	}
+	return nil
+}
+
 type isAction_Kind interface {
 	isAction_Kind()
 }
@@ -826,6 +912,10 @@ type Action_Pass struct {
 	Pass *Pass `protobuf:"bytes,14,opt,name=pass,proto3,oneof"`
 }
 
+type Action_PickUp struct {
+	PickUp *PickUp `protobuf:"bytes,15,opt,name=pick_up,json=pickUp,proto3,oneof"`
+}
+
 func (*Action_Attack) isAction_Kind() {}
 
 func (*Action_React) isAction_Kind() {}
@@ -835,6 +925,8 @@ func (*Action_Disarm) isAction_Kind() {}
 func (*Action_Terror) isAction_Kind() {}
 
 func (*Action_Pass) isAction_Kind() {}
+
+func (*Action_PickUp) isAction_Kind() {}
 
 // Draw: cards drawn from the deck, face cards adding and drawing again (KA-002).
 type Draw struct {
@@ -856,7 +948,7 @@ type Draw struct {
 
 func (x *Draw) Reset() {
 	*x = Draw{}
-	mi := &file_fray_ka_v1_ka_proto_msgTypes[10]
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -868,7 +960,7 @@ func (x *Draw) String() string {
 func (*Draw) ProtoMessage() {}
 
 func (x *Draw) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_ka_v1_ka_proto_msgTypes[10]
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -881,7 +973,7 @@ func (x *Draw) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Draw.ProtoReflect.Descriptor instead.
 func (*Draw) Descriptor() ([]byte, []int) {
-	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{10}
+	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Draw) GetCards() []*Card {
@@ -937,13 +1029,15 @@ type DrawResult struct {
 	ModifierReasons []string               `protobuf:"bytes,6,rep,name=modifier_reasons,json=modifierReasons,proto3" json:"modifier_reasons,omitempty"`
 	Draw            *Draw                  `protobuf:"bytes,7,opt,name=draw,proto3" json:"draw,omitempty"`
 	Total           int32                  `protobuf:"varint,8,opt,name=total,proto3" json:"total,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// The combatant lacks the skill: it counts 0 (KA-013).
+	SkillMissing  bool `protobuf:"varint,9,opt,name=skill_missing,json=skillMissing,proto3" json:"skill_missing,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *DrawResult) Reset() {
 	*x = DrawResult{}
-	mi := &file_fray_ka_v1_ka_proto_msgTypes[11]
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -955,7 +1049,7 @@ func (x *DrawResult) String() string {
 func (*DrawResult) ProtoMessage() {}
 
 func (x *DrawResult) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_ka_v1_ka_proto_msgTypes[11]
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -968,7 +1062,7 @@ func (x *DrawResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DrawResult.ProtoReflect.Descriptor instead.
 func (*DrawResult) Descriptor() ([]byte, []int) {
-	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{11}
+	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *DrawResult) GetSphere() string {
@@ -1027,6 +1121,13 @@ func (x *DrawResult) GetTotal() int32 {
 	return 0
 }
 
+func (x *DrawResult) GetSkillMissing() bool {
+	if x != nil {
+		return x.SkillMissing
+	}
+	return false
+}
+
 type CombatantState struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	KaDice        int32                  `protobuf:"varint,1,opt,name=ka_dice,json=kaDice,proto3" json:"ka_dice,omitempty"`
@@ -1038,19 +1139,20 @@ type CombatantState struct {
 	Passed        bool  `protobuf:"varint,6,opt,name=passed,proto3" json:"passed,omitempty"`
 	Unconscious   bool  `protobuf:"varint,7,opt,name=unconscious,proto3" json:"unconscious,omitempty"`
 	Abysse        bool  `protobuf:"varint,8,opt,name=abysse,proto3" json:"abysse,omitempty"`
-	Disarmed      bool  `protobuf:"varint,9,opt,name=disarmed,proto3" json:"disarmed,omitempty"`
 	Dying         bool  `protobuf:"varint,10,opt,name=dying,proto3" json:"dying,omitempty"`
 	// Put out of the fight (or disarmed) in this pass by an action taken at the same time as
 	// its own, at equal Animalité, before it acted: it still takes its action this pass
 	// (KA-014).
-	StillActs     bool `protobuf:"varint,11,opt,name=still_acts,json=stillActs,proto3" json:"still_acts,omitempty"`
+	StillActs bool `protobuf:"varint,11,opt,name=still_acts,json=stillActs,proto3" json:"still_acts,omitempty"`
+	// Weapons lost to a disarm, on the ground until picked up (KA-032).
+	WeaponsLost   []string `protobuf:"bytes,12,rep,name=weapons_lost,json=weaponsLost,proto3" json:"weapons_lost,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *CombatantState) Reset() {
 	*x = CombatantState{}
-	mi := &file_fray_ka_v1_ka_proto_msgTypes[12]
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1062,7 +1164,7 @@ func (x *CombatantState) String() string {
 func (*CombatantState) ProtoMessage() {}
 
 func (x *CombatantState) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_ka_v1_ka_proto_msgTypes[12]
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1075,7 +1177,7 @@ func (x *CombatantState) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CombatantState.ProtoReflect.Descriptor instead.
 func (*CombatantState) Descriptor() ([]byte, []int) {
-	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{12}
+	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *CombatantState) GetKaDice() int32 {
@@ -1134,13 +1236,6 @@ func (x *CombatantState) GetAbysse() bool {
 	return false
 }
 
-func (x *CombatantState) GetDisarmed() bool {
-	if x != nil {
-		return x.Disarmed
-	}
-	return false
-}
-
 func (x *CombatantState) GetDying() bool {
 	if x != nil {
 		return x.Dying
@@ -1155,22 +1250,34 @@ func (x *CombatantState) GetStillActs() bool {
 	return false
 }
 
-// Pending: an attack waiting for the defender's answer (KA-020).
+func (x *CombatantState) GetWeaponsLost() []string {
+	if x != nil {
+		return x.WeaponsLost
+	}
+	return nil
+}
+
+// Pending: an attack declared, waiting for its targets' answers before any card is drawn
+// (KA-020).
 type Pending struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
 	AttackerId string                 `protobuf:"bytes,1,opt,name=attacker_id,json=attackerId,proto3" json:"attacker_id,omitempty"`
-	DefenderId string                 `protobuf:"bytes,2,opt,name=defender_id,json=defenderId,proto3" json:"defender_id,omitempty"`
-	Attack     *Attack                `protobuf:"bytes,3,opt,name=attack,proto3" json:"attack,omitempty"`
-	Draw       *DrawResult            `protobuf:"bytes,4,opt,name=draw,proto3" json:"draw,omitempty"`
-	// Defenders of a burst still to answer.
-	QueuedIds     []string `protobuf:"bytes,5,rep,name=queued_ids,json=queuedIds,proto3" json:"queued_ids,omitempty"`
+	// The target whose answer is awaited; empty once every target still there has answered.
+	DefenderId string  `protobuf:"bytes,2,opt,name=defender_id,json=defenderId,proto3" json:"defender_id,omitempty"`
+	Attack     *Attack `protobuf:"bytes,3,opt,name=attack,proto3" json:"attack,omitempty"`
+	// Targets of a burst still to answer after defender_id.
+	QueuedIds []string `protobuf:"bytes,5,rep,name=queued_ids,json=queuedIds,proto3" json:"queued_ids,omitempty"`
+	// The attacker's actions taken this round before this attack: its KA-011 malus.
+	ActionsTaken int32 `protobuf:"varint,6,opt,name=actions_taken,json=actionsTaken,proto3" json:"actions_taken,omitempty"`
+	// The answers given so far, in order.
+	Answers       []*DefenceAnnounced `protobuf:"bytes,7,rep,name=answers,proto3" json:"answers,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Pending) Reset() {
 	*x = Pending{}
-	mi := &file_fray_ka_v1_ka_proto_msgTypes[13]
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1182,7 +1289,7 @@ func (x *Pending) String() string {
 func (*Pending) ProtoMessage() {}
 
 func (x *Pending) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_ka_v1_ka_proto_msgTypes[13]
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1195,7 +1302,7 @@ func (x *Pending) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Pending.ProtoReflect.Descriptor instead.
 func (*Pending) Descriptor() ([]byte, []int) {
-	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{13}
+	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *Pending) GetAttackerId() string {
@@ -1219,16 +1326,23 @@ func (x *Pending) GetAttack() *Attack {
 	return nil
 }
 
-func (x *Pending) GetDraw() *DrawResult {
+func (x *Pending) GetQueuedIds() []string {
 	if x != nil {
-		return x.Draw
+		return x.QueuedIds
 	}
 	return nil
 }
 
-func (x *Pending) GetQueuedIds() []string {
+func (x *Pending) GetActionsTaken() int32 {
 	if x != nil {
-		return x.QueuedIds
+		return x.ActionsTaken
+	}
+	return 0
+}
+
+func (x *Pending) GetAnswers() []*DefenceAnnounced {
+	if x != nil {
+		return x.Answers
 	}
 	return nil
 }
@@ -1249,7 +1363,7 @@ type State struct {
 
 func (x *State) Reset() {
 	*x = State{}
-	mi := &file_fray_ka_v1_ka_proto_msgTypes[14]
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1261,7 +1375,7 @@ func (x *State) String() string {
 func (*State) ProtoMessage() {}
 
 func (x *State) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_ka_v1_ka_proto_msgTypes[14]
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1274,7 +1388,7 @@ func (x *State) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use State.ProtoReflect.Descriptor instead.
 func (*State) Descriptor() ([]byte, []int) {
-	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{14}
+	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *State) GetRound() int32 {
@@ -1337,7 +1451,7 @@ type DeckShuffled struct {
 
 func (x *DeckShuffled) Reset() {
 	*x = DeckShuffled{}
-	mi := &file_fray_ka_v1_ka_proto_msgTypes[15]
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1349,7 +1463,7 @@ func (x *DeckShuffled) String() string {
 func (*DeckShuffled) ProtoMessage() {}
 
 func (x *DeckShuffled) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_ka_v1_ka_proto_msgTypes[15]
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1362,7 +1476,7 @@ func (x *DeckShuffled) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeckShuffled.ProtoReflect.Descriptor instead.
 func (*DeckShuffled) Descriptor() ([]byte, []int) {
-	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{15}
+	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *DeckShuffled) GetOrder() []*Card {
@@ -1390,7 +1504,7 @@ type RoundStarted struct {
 
 func (x *RoundStarted) Reset() {
 	*x = RoundStarted{}
-	mi := &file_fray_ka_v1_ka_proto_msgTypes[16]
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1402,7 +1516,7 @@ func (x *RoundStarted) String() string {
 func (*RoundStarted) ProtoMessage() {}
 
 func (x *RoundStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_ka_v1_ka_proto_msgTypes[16]
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1415,7 +1529,7 @@ func (x *RoundStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RoundStarted.ProtoReflect.Descriptor instead.
 func (*RoundStarted) Descriptor() ([]byte, []int) {
-	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{16}
+	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *RoundStarted) GetRound() int32 {
@@ -1441,7 +1555,7 @@ type PassStarted struct {
 
 func (x *PassStarted) Reset() {
 	*x = PassStarted{}
-	mi := &file_fray_ka_v1_ka_proto_msgTypes[17]
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1453,7 +1567,7 @@ func (x *PassStarted) String() string {
 func (*PassStarted) ProtoMessage() {}
 
 func (x *PassStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_ka_v1_ka_proto_msgTypes[17]
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1466,7 +1580,7 @@ func (x *PassStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PassStarted.ProtoReflect.Descriptor instead.
 func (*PassStarted) Descriptor() ([]byte, []int) {
-	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{17}
+	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *PassStarted) GetPass() int32 {
@@ -1476,6 +1590,124 @@ func (x *PassStarted) GetPass() int32 {
 	return 0
 }
 
+// AttackDeclared: the attacker declares its attack, which takes its action; the targets that
+// may defend announce whether they do, in order, before any card is drawn (KA-020).
+type AttackDeclared struct {
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	AttackerId string                 `protobuf:"bytes,1,opt,name=attacker_id,json=attackerId,proto3" json:"attacker_id,omitempty"`
+	Attack     *Attack                `protobuf:"bytes,2,opt,name=attack,proto3" json:"attack,omitempty"`
+	// The targets whose answer is awaited, in order (a burst's targets defend separately).
+	PendingIds    []string `protobuf:"bytes,3,rep,name=pending_ids,json=pendingIds,proto3" json:"pending_ids,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AttackDeclared) Reset() {
+	*x = AttackDeclared{}
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AttackDeclared) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AttackDeclared) ProtoMessage() {}
+
+func (x *AttackDeclared) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AttackDeclared.ProtoReflect.Descriptor instead.
+func (*AttackDeclared) Descriptor() ([]byte, []int) {
+	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *AttackDeclared) GetAttackerId() string {
+	if x != nil {
+		return x.AttackerId
+	}
+	return ""
+}
+
+func (x *AttackDeclared) GetAttack() *Attack {
+	if x != nil {
+		return x.Attack
+	}
+	return nil
+}
+
+func (x *AttackDeclared) GetPendingIds() []string {
+	if x != nil {
+		return x.PendingIds
+	}
+	return nil
+}
+
+// DefenceAnnounced: a target's answer to the attack declared (KA-020), before any card.
+type DefenceAnnounced struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	DefenderId    string                 `protobuf:"bytes,1,opt,name=defender_id,json=defenderId,proto3" json:"defender_id,omitempty"`
+	React         *React                 `protobuf:"bytes,2,opt,name=react,proto3" json:"react,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DefenceAnnounced) Reset() {
+	*x = DefenceAnnounced{}
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DefenceAnnounced) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DefenceAnnounced) ProtoMessage() {}
+
+func (x *DefenceAnnounced) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DefenceAnnounced.ProtoReflect.Descriptor instead.
+func (*DefenceAnnounced) Descriptor() ([]byte, []int) {
+	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *DefenceAnnounced) GetDefenderId() string {
+	if x != nil {
+		return x.DefenderId
+	}
+	return ""
+}
+
+func (x *DefenceAnnounced) GetReact() *React {
+	if x != nil {
+		return x.React
+	}
+	return nil
+}
+
+// AttackDrawn: the attacker's draw, made at once when no target may defend, else once every
+// target has answered, in the same step as the defences (KA-020).
 type AttackDrawn struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
 	AttackerId string                 `protobuf:"bytes,1,opt,name=attacker_id,json=attackerId,proto3" json:"attacker_id,omitempty"`
@@ -1485,15 +1717,15 @@ type AttackDrawn struct {
 	// The target may defend; when false, why not.
 	DefencePossible bool   `protobuf:"varint,5,opt,name=defence_possible,json=defencePossible,proto3" json:"defence_possible,omitempty"`
 	NoDefenceReason string `protobuf:"bytes,6,opt,name=no_defence_reason,json=noDefenceReason,proto3" json:"no_defence_reason,omitempty"`
-	// The targets whose answer is awaited, in order (a burst's targets defend separately).
-	PendingIds    []string `protobuf:"bytes,7,rep,name=pending_ids,json=pendingIds,proto3" json:"pending_ids,omitempty"`
+	// Drawn after an AttackDeclared and its answers: the action was taken at the declaration.
+	Declared      bool `protobuf:"varint,8,opt,name=declared,proto3" json:"declared,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *AttackDrawn) Reset() {
 	*x = AttackDrawn{}
-	mi := &file_fray_ka_v1_ka_proto_msgTypes[18]
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1505,7 +1737,7 @@ func (x *AttackDrawn) String() string {
 func (*AttackDrawn) ProtoMessage() {}
 
 func (x *AttackDrawn) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_ka_v1_ka_proto_msgTypes[18]
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1518,7 +1750,7 @@ func (x *AttackDrawn) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AttackDrawn.ProtoReflect.Descriptor instead.
 func (*AttackDrawn) Descriptor() ([]byte, []int) {
-	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{18}
+	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *AttackDrawn) GetAttackerId() string {
@@ -1563,11 +1795,11 @@ func (x *AttackDrawn) GetNoDefenceReason() string {
 	return ""
 }
 
-func (x *AttackDrawn) GetPendingIds() []string {
+func (x *AttackDrawn) GetDeclared() bool {
 	if x != nil {
-		return x.PendingIds
+		return x.Declared
 	}
-	return nil
+	return false
 }
 
 type DefenceDrawn struct {
@@ -1582,7 +1814,7 @@ type DefenceDrawn struct {
 
 func (x *DefenceDrawn) Reset() {
 	*x = DefenceDrawn{}
-	mi := &file_fray_ka_v1_ka_proto_msgTypes[19]
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1594,7 +1826,7 @@ func (x *DefenceDrawn) String() string {
 func (*DefenceDrawn) ProtoMessage() {}
 
 func (x *DefenceDrawn) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_ka_v1_ka_proto_msgTypes[19]
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1607,7 +1839,7 @@ func (x *DefenceDrawn) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DefenceDrawn.ProtoReflect.Descriptor instead.
 func (*DefenceDrawn) Descriptor() ([]byte, []int) {
-	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{19}
+	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *DefenceDrawn) GetDefenderId() string {
@@ -1669,7 +1901,7 @@ type AttackResolved struct {
 
 func (x *AttackResolved) Reset() {
 	*x = AttackResolved{}
-	mi := &file_fray_ka_v1_ka_proto_msgTypes[20]
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1681,7 +1913,7 @@ func (x *AttackResolved) String() string {
 func (*AttackResolved) ProtoMessage() {}
 
 func (x *AttackResolved) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_ka_v1_ka_proto_msgTypes[20]
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1694,7 +1926,7 @@ func (x *AttackResolved) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AttackResolved.ProtoReflect.Descriptor instead.
 func (*AttackResolved) Descriptor() ([]byte, []int) {
-	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{20}
+	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *AttackResolved) GetAttackerId() string {
@@ -1841,7 +2073,7 @@ type DisarmDrawn struct {
 
 func (x *DisarmDrawn) Reset() {
 	*x = DisarmDrawn{}
-	mi := &file_fray_ka_v1_ka_proto_msgTypes[21]
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1853,7 +2085,7 @@ func (x *DisarmDrawn) String() string {
 func (*DisarmDrawn) ProtoMessage() {}
 
 func (x *DisarmDrawn) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_ka_v1_ka_proto_msgTypes[21]
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1866,7 +2098,7 @@ func (x *DisarmDrawn) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DisarmDrawn.ProtoReflect.Descriptor instead.
 func (*DisarmDrawn) Descriptor() ([]byte, []int) {
-	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{21}
+	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *DisarmDrawn) GetCombatantId() string {
@@ -1918,6 +2150,59 @@ func (x *DisarmDrawn) GetStillActs() bool {
 	return false
 }
 
+// WeaponPickedUp: a disarmed combatant picks its weapon up again, one action (KA-032).
+type WeaponPickedUp struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CombatantId   string                 `protobuf:"bytes,1,opt,name=combatant_id,json=combatantId,proto3" json:"combatant_id,omitempty"`
+	Weapon        string                 `protobuf:"bytes,2,opt,name=weapon,proto3" json:"weapon,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WeaponPickedUp) Reset() {
+	*x = WeaponPickedUp{}
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WeaponPickedUp) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WeaponPickedUp) ProtoMessage() {}
+
+func (x *WeaponPickedUp) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WeaponPickedUp.ProtoReflect.Descriptor instead.
+func (*WeaponPickedUp) Descriptor() ([]byte, []int) {
+	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *WeaponPickedUp) GetCombatantId() string {
+	if x != nil {
+		return x.CombatantId
+	}
+	return ""
+}
+
+func (x *WeaponPickedUp) GetWeapon() string {
+	if x != nil {
+		return x.Weapon
+	}
+	return ""
+}
+
 type TerrorDrawn struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	CombatantId   string                 `protobuf:"bytes,1,opt,name=combatant_id,json=combatantId,proto3" json:"combatant_id,omitempty"`
@@ -1929,7 +2214,7 @@ type TerrorDrawn struct {
 
 func (x *TerrorDrawn) Reset() {
 	*x = TerrorDrawn{}
-	mi := &file_fray_ka_v1_ka_proto_msgTypes[22]
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1941,7 +2226,7 @@ func (x *TerrorDrawn) String() string {
 func (*TerrorDrawn) ProtoMessage() {}
 
 func (x *TerrorDrawn) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_ka_v1_ka_proto_msgTypes[22]
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1954,7 +2239,7 @@ func (x *TerrorDrawn) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TerrorDrawn.ProtoReflect.Descriptor instead.
 func (*TerrorDrawn) Descriptor() ([]byte, []int) {
-	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{22}
+	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *TerrorDrawn) GetCombatantId() string {
@@ -1987,7 +2272,7 @@ type Passed struct {
 
 func (x *Passed) Reset() {
 	*x = Passed{}
-	mi := &file_fray_ka_v1_ka_proto_msgTypes[23]
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1999,7 +2284,7 @@ func (x *Passed) String() string {
 func (*Passed) ProtoMessage() {}
 
 func (x *Passed) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_ka_v1_ka_proto_msgTypes[23]
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2012,7 +2297,7 @@ func (x *Passed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Passed.ProtoReflect.Descriptor instead.
 func (*Passed) Descriptor() ([]byte, []int) {
-	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{23}
+	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *Passed) GetCombatantId() string {
@@ -2035,6 +2320,9 @@ type Event struct {
 	//	*Event_DisarmDrawn
 	//	*Event_TerrorDrawn
 	//	*Event_Passed
+	//	*Event_AttackDeclared
+	//	*Event_DefenceAnnounced
+	//	*Event_WeaponPickedUp
 	Kind          isEvent_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -2042,7 +2330,7 @@ type Event struct {
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_fray_ka_v1_ka_proto_msgTypes[24]
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2054,7 +2342,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_ka_v1_ka_proto_msgTypes[24]
+	mi := &file_fray_ka_v1_ka_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2067,7 +2355,7 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{24}
+	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *Event) GetKind() isEvent_Kind {
@@ -2158,6 +2446,33 @@ func (x *Event) GetPassed() *Passed {
 	return nil
 }
 
+func (x *Event) GetAttackDeclared() *AttackDeclared {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_AttackDeclared); ok {
+			return x.AttackDeclared
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetDefenceAnnounced() *DefenceAnnounced {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_DefenceAnnounced); ok {
+			return x.DefenceAnnounced
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetWeaponPickedUp() *WeaponPickedUp {
+	if x != nil {
+		if x, ok := x.Kind.(*Event_WeaponPickedUp); ok {
+			return x.WeaponPickedUp
+		}
+	}
+	return nil
+}
+
 type isEvent_Kind interface {
 	isEvent_Kind()
 }
@@ -2198,6 +2513,18 @@ type Event_Passed struct {
 	Passed *Passed `protobuf:"bytes,9,opt,name=passed,proto3,oneof"`
 }
 
+type Event_AttackDeclared struct {
+	AttackDeclared *AttackDeclared `protobuf:"bytes,10,opt,name=attack_declared,json=attackDeclared,proto3,oneof"`
+}
+
+type Event_DefenceAnnounced struct {
+	DefenceAnnounced *DefenceAnnounced `protobuf:"bytes,11,opt,name=defence_announced,json=defenceAnnounced,proto3,oneof"`
+}
+
+type Event_WeaponPickedUp struct {
+	WeaponPickedUp *WeaponPickedUp `protobuf:"bytes,12,opt,name=weapon_picked_up,json=weaponPickedUp,proto3,oneof"`
+}
+
 func (*Event_DeckShuffled) isEvent_Kind() {}
 
 func (*Event_RoundStarted) isEvent_Kind() {}
@@ -2216,6 +2543,12 @@ func (*Event_TerrorDrawn) isEvent_Kind() {}
 
 func (*Event_Passed) isEvent_Kind() {}
 
+func (*Event_AttackDeclared) isEvent_Kind() {}
+
+func (*Event_DefenceAnnounced) isEvent_Kind() {}
+
+func (*Event_WeaponPickedUp) isEvent_Kind() {}
+
 var File_fray_ka_v1_ka_proto protoreflect.FileDescriptor
 
 const file_fray_ka_v1_ka_proto_rawDesc = "" +
@@ -2230,7 +2563,7 @@ const file_fray_ka_v1_ka_proto_rawDesc = "" +
 	"\x06sphere\x18\x02 \x01(\tR\x06sphere\x12\x14\n" +
 	"\x05skill\x18\x03 \x01(\tR\x05skill\x12\x16\n" +
 	"\x06damage\x18\x04 \x01(\x05R\x06damage\x12\x14\n" +
-	"\x05burst\x18\x05 \x01(\bR\x05burst\"\xcc\x03\n" +
+	"\x05burst\x18\x05 \x01(\bR\x05burst\"\xbe\x04\n" +
 	"\x05Sheet\x128\n" +
 	"\aspheres\x18\x01 \x03(\v2\x1e.fray.ka.v1.Sheet.SpheresEntryR\aspheres\x125\n" +
 	"\x06skills\x18\x02 \x03(\v2\x1d.fray.ka.v1.Sheet.SkillsEntryR\x06skills\x12\"\n" +
@@ -2241,33 +2574,38 @@ const file_fray_ka_v1_ka_proto_rawDesc = "" +
 	"\aka_dice\x18\x05 \x01(\x05R\x06kaDice\x12%\n" +
 	"\x0ereality_points\x18\x06 \x01(\x05R\rrealityPoints\x12)\n" +
 	"\x10player_character\x18\a \x01(\bR\x0fplayerCharacter\x12,\n" +
-	"\aweapons\x18\b \x03(\v2\x12.fray.ka.v1.WeaponR\aweapons\x1a:\n" +
+	"\aweapons\x18\b \x03(\v2\x12.fray.ka.v1.WeaponR\aweapons\x125\n" +
+	"\x06powers\x18\t \x03(\v2\x1d.fray.ka.v1.Sheet.PowersEntryR\x06powers\x1a:\n" +
 	"\fSpheresEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\x05R\x05value:\x028\x01\x1a9\n" +
 	"\vSkillsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\x05R\x05value:\x028\x01\"\xba\x01\n" +
+	"\x05value\x18\x02 \x01(\x05R\x05value:\x028\x01\x1a9\n" +
+	"\vPowersEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\x05R\x05value:\x028\x01\"\xca\x01\n" +
 	"\aOptions\x12\x12\n" +
 	"\x04deck\x18\x01 \x01(\tR\x04deck\x12\x1c\n" +
 	"\treshuffle\x18\x02 \x01(\tR\treshuffle\x12%\n" +
 	"\x0esuccess_levels\x18\x03 \x03(\x05R\rsuccessLevels\x12#\n" +
-	"\rsuccess_bonus\x18\x04 \x03(\x05R\fsuccessBonus\x12\"\n" +
-	"\n" +
-	"ka_divisor\x18\x05 \x01(\x05H\x00R\tkaDivisor\x88\x01\x01B\r\n" +
-	"\v_ka_divisor\"\xab\x01\n" +
+	"\rsuccess_bonus\x18\x04 \x03(\x05R\fsuccessBonus\x12\x19\n" +
+	"\bka_table\x18\x06 \x03(\x05R\akaTable\x12\x14\n" +
+	"\x05parry\x18\a \x01(\bR\x05parryJ\x04\b\x05\x10\x06R\n" +
+	"ka_divisor\"\xab\x01\n" +
 	"\x06Attack\x12\x1b\n" +
 	"\ttarget_id\x18\x01 \x01(\tR\btargetId\x12\x16\n" +
 	"\x06weapon\x18\x02 \x01(\tR\x06weapon\x12\x12\n" +
 	"\x04stun\x18\x03 \x01(\bR\x04stun\x12&\n" +
 	"\x0fmore_target_ids\x18\x04 \x03(\tR\rmoreTargetIds\x12\x1a\n" +
 	"\bmodifier\x18\x05 \x01(\x05R\bmodifier\x12\x14\n" +
-	"\x05burst\x18\x06 \x01(\bR\x05burst\"X\n" +
+	"\x05burst\x18\x06 \x01(\bR\x05burst\"n\n" +
 	"\x05React\x12\x16\n" +
 	"\x06defend\x18\x01 \x01(\bR\x06defend\x12\x1f\n" +
 	"\vattack_back\x18\x02 \x01(\bR\n" +
 	"attackBack\x12\x16\n" +
-	"\x06weapon\x18\x03 \x01(\tR\x06weapon\"o\n" +
+	"\x06weapon\x18\x03 \x01(\tR\x06weapon\x12\x14\n" +
+	"\x05skill\x18\x04 \x01(\tR\x05skill\"o\n" +
 	"\x06Disarm\x12\x1b\n" +
 	"\ttarget_id\x18\x01 \x01(\tR\btargetId\x12\x14\n" +
 	"\x05skill\x18\x02 \x01(\tR\x05skill\x12\x1a\n" +
@@ -2275,7 +2613,9 @@ const file_fray_ka_v1_ka_proto_rawDesc = "" +
 	"\x06weapon\x18\x04 \x01(\tR\x06weapon\"$\n" +
 	"\x06Terror\x12\x1a\n" +
 	"\bmodifier\x18\x01 \x01(\x05R\bmodifier\"\x06\n" +
-	"\x04Pass\"\x90\x02\n" +
+	"\x04Pass\" \n" +
+	"\x06PickUp\x12\x16\n" +
+	"\x06weapon\x18\x01 \x01(\tR\x06weapon\"\xbf\x02\n" +
 	"\x06Action\x12!\n" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12,\n" +
 	"\x06attack\x18\n" +
@@ -2283,7 +2623,8 @@ const file_fray_ka_v1_ka_proto_rawDesc = "" +
 	"\x05react\x18\v \x01(\v2\x11.fray.ka.v1.ReactH\x00R\x05react\x12,\n" +
 	"\x06disarm\x18\f \x01(\v2\x12.fray.ka.v1.DisarmH\x00R\x06disarm\x12,\n" +
 	"\x06terror\x18\r \x01(\v2\x12.fray.ka.v1.TerrorH\x00R\x06terror\x12&\n" +
-	"\x04pass\x18\x0e \x01(\v2\x10.fray.ka.v1.PassH\x00R\x04passB\x06\n" +
+	"\x04pass\x18\x0e \x01(\v2\x10.fray.ka.v1.PassH\x00R\x04pass\x12-\n" +
+	"\apick_up\x18\x0f \x01(\v2\x12.fray.ka.v1.PickUpH\x00R\x06pickUpB\x06\n" +
 	"\x04kind\"\xdf\x01\n" +
 	"\x04Draw\x12&\n" +
 	"\x05cards\x18\x01 \x03(\v2\x10.fray.ka.v1.CardR\x05cards\x12\x1a\n" +
@@ -2291,7 +2632,7 @@ const file_fray_ka_v1_ka_proto_rawDesc = "" +
 	"\x05value\x18\x03 \x01(\x05R\x05value\x126\n" +
 	"\treshuffle\x18\x04 \x01(\v2\x18.fray.ka.v1.DeckShuffledR\treshuffle\x12'\n" +
 	"\x0freshuffle_after\x18\x05 \x01(\x05R\x0ereshuffleAfter\x12\x1c\n" +
-	"\tpositions\x18\x06 \x03(\x05R\tpositions\"\x83\x02\n" +
+	"\tpositions\x18\x06 \x03(\x05R\tpositions\"\xa8\x02\n" +
 	"\n" +
 	"DrawResult\x12\x16\n" +
 	"\x06sphere\x18\x01 \x01(\tR\x06sphere\x12!\n" +
@@ -2302,7 +2643,8 @@ const file_fray_ka_v1_ka_proto_rawDesc = "" +
 	"\tmodifiers\x18\x05 \x01(\x05R\tmodifiers\x12)\n" +
 	"\x10modifier_reasons\x18\x06 \x03(\tR\x0fmodifierReasons\x12$\n" +
 	"\x04draw\x18\a \x01(\v2\x10.fray.ka.v1.DrawR\x04draw\x12\x14\n" +
-	"\x05total\x18\b \x01(\x05R\x05total\"\xe3\x02\n" +
+	"\x05total\x18\b \x01(\x05R\x05total\x12#\n" +
+	"\rskill_missing\x18\t \x01(\bR\fskillMissing\"\xfa\x02\n" +
 	"\x0eCombatantState\x12\x17\n" +
 	"\aka_dice\x18\x01 \x01(\x05R\x06kaDice\x12%\n" +
 	"\x0ereality_points\x18\x02 \x01(\x05R\rrealityPoints\x12!\n" +
@@ -2311,21 +2653,23 @@ const file_fray_ka_v1_ka_proto_rawDesc = "" +
 	"\x0facted_this_pass\x18\x05 \x01(\bR\ractedThisPass\x12\x16\n" +
 	"\x06passed\x18\x06 \x01(\bR\x06passed\x12 \n" +
 	"\vunconscious\x18\a \x01(\bR\vunconscious\x12\x16\n" +
-	"\x06abysse\x18\b \x01(\bR\x06abysse\x12\x1a\n" +
-	"\bdisarmed\x18\t \x01(\bR\bdisarmed\x12\x14\n" +
+	"\x06abysse\x18\b \x01(\bR\x06abysse\x12\x14\n" +
 	"\x05dying\x18\n" +
 	" \x01(\bR\x05dying\x12\x1d\n" +
 	"\n" +
-	"still_acts\x18\v \x01(\bR\tstillActs\"\xc2\x01\n" +
+	"still_acts\x18\v \x01(\bR\tstillActs\x12!\n" +
+	"\fweapons_lost\x18\f \x03(\tR\vweaponsLostJ\x04\b\t\x10\n" +
+	"R\bdisarmed\"\xff\x01\n" +
 	"\aPending\x12\x1f\n" +
 	"\vattacker_id\x18\x01 \x01(\tR\n" +
 	"attackerId\x12\x1f\n" +
 	"\vdefender_id\x18\x02 \x01(\tR\n" +
 	"defenderId\x12*\n" +
-	"\x06attack\x18\x03 \x01(\v2\x12.fray.ka.v1.AttackR\x06attack\x12*\n" +
-	"\x04draw\x18\x04 \x01(\v2\x16.fray.ka.v1.DrawResultR\x04draw\x12\x1d\n" +
+	"\x06attack\x18\x03 \x01(\v2\x12.fray.ka.v1.AttackR\x06attack\x12\x1d\n" +
 	"\n" +
-	"queued_ids\x18\x05 \x03(\tR\tqueuedIds\"\xec\x02\n" +
+	"queued_ids\x18\x05 \x03(\tR\tqueuedIds\x12#\n" +
+	"\ractions_taken\x18\x06 \x01(\x05R\factionsTaken\x126\n" +
+	"\aanswers\x18\a \x03(\v2\x1c.fray.ka.v1.DefenceAnnouncedR\aanswersJ\x04\b\x04\x10\x05R\x04draw\"\xec\x02\n" +
 	"\x05State\x12\x14\n" +
 	"\x05round\x18\x01 \x01(\x05R\x05round\x12\x12\n" +
 	"\x04pass\x18\x02 \x01(\x05R\x04pass\x12A\n" +
@@ -2349,7 +2693,17 @@ const file_fray_ka_v1_ka_proto_rawDesc = "" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\x05R\x05value:\x028\x01\"!\n" +
 	"\vPassStarted\x12\x12\n" +
-	"\x04pass\x18\x01 \x01(\x05R\x04pass\"\x9b\x02\n" +
+	"\x04pass\x18\x01 \x01(\x05R\x04pass\"~\n" +
+	"\x0eAttackDeclared\x12\x1f\n" +
+	"\vattacker_id\x18\x01 \x01(\tR\n" +
+	"attackerId\x12*\n" +
+	"\x06attack\x18\x02 \x01(\v2\x12.fray.ka.v1.AttackR\x06attack\x12\x1f\n" +
+	"\vpending_ids\x18\x03 \x03(\tR\n" +
+	"pendingIds\"\\\n" +
+	"\x10DefenceAnnounced\x12\x1f\n" +
+	"\vdefender_id\x18\x01 \x01(\tR\n" +
+	"defenderId\x12'\n" +
+	"\x05react\x18\x02 \x01(\v2\x11.fray.ka.v1.ReactR\x05react\"\xa9\x02\n" +
 	"\vAttackDrawn\x12\x1f\n" +
 	"\vattacker_id\x18\x01 \x01(\tR\n" +
 	"attackerId\x12\x1b\n" +
@@ -2357,9 +2711,8 @@ const file_fray_ka_v1_ka_proto_rawDesc = "" +
 	"\x06attack\x18\x03 \x01(\v2\x12.fray.ka.v1.AttackR\x06attack\x12*\n" +
 	"\x04draw\x18\x04 \x01(\v2\x16.fray.ka.v1.DrawResultR\x04draw\x12)\n" +
 	"\x10defence_possible\x18\x05 \x01(\bR\x0fdefencePossible\x12*\n" +
-	"\x11no_defence_reason\x18\x06 \x01(\tR\x0fnoDefenceReason\x12\x1f\n" +
-	"\vpending_ids\x18\a \x03(\tR\n" +
-	"pendingIds\"\x9c\x01\n" +
+	"\x11no_defence_reason\x18\x06 \x01(\tR\x0fnoDefenceReason\x12\x1a\n" +
+	"\bdeclared\x18\b \x01(\bR\bdeclaredJ\x04\b\a\x10\bR\vpending_ids\"\x9c\x01\n" +
 	"\fDefenceDrawn\x12\x1f\n" +
 	"\vdefender_id\x18\x01 \x01(\tR\n" +
 	"defenderId\x12\x1a\n" +
@@ -2399,13 +2752,16 @@ const file_fray_ka_v1_ka_proto_rawDesc = "" +
 	"\asuccess\x18\x05 \x01(\bR\asuccess\x12\x16\n" +
 	"\x06weapon\x18\x06 \x01(\tR\x06weapon\x12\x1d\n" +
 	"\n" +
-	"still_acts\x18\a \x01(\bR\tstillActs\"t\n" +
+	"still_acts\x18\a \x01(\bR\tstillActs\"K\n" +
+	"\x0eWeaponPickedUp\x12!\n" +
+	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12\x16\n" +
+	"\x06weapon\x18\x02 \x01(\tR\x06weapon\"t\n" +
 	"\vTerrorDrawn\x12!\n" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12*\n" +
 	"\x04draw\x18\x02 \x01(\v2\x16.fray.ka.v1.DrawResultR\x04draw\x12\x16\n" +
 	"\x06abysse\x18\x03 \x01(\bR\x06abysse\"+\n" +
 	"\x06Passed\x12!\n" +
-	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\"\xbf\x04\n" +
+	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\"\x9b\x06\n" +
 	"\x05Event\x12?\n" +
 	"\rdeck_shuffled\x18\x01 \x01(\v2\x18.fray.ka.v1.DeckShuffledH\x00R\fdeckShuffled\x12?\n" +
 	"\rround_started\x18\x02 \x01(\v2\x18.fray.ka.v1.RoundStartedH\x00R\froundStarted\x12<\n" +
@@ -2415,7 +2771,11 @@ const file_fray_ka_v1_ka_proto_rawDesc = "" +
 	"\x0fattack_resolved\x18\x06 \x01(\v2\x1a.fray.ka.v1.AttackResolvedH\x00R\x0eattackResolved\x12<\n" +
 	"\fdisarm_drawn\x18\a \x01(\v2\x17.fray.ka.v1.DisarmDrawnH\x00R\vdisarmDrawn\x12<\n" +
 	"\fterror_drawn\x18\b \x01(\v2\x17.fray.ka.v1.TerrorDrawnH\x00R\vterrorDrawn\x12,\n" +
-	"\x06passed\x18\t \x01(\v2\x12.fray.ka.v1.PassedH\x00R\x06passedB\x06\n" +
+	"\x06passed\x18\t \x01(\v2\x12.fray.ka.v1.PassedH\x00R\x06passed\x12E\n" +
+	"\x0fattack_declared\x18\n" +
+	" \x01(\v2\x1a.fray.ka.v1.AttackDeclaredH\x00R\x0eattackDeclared\x12K\n" +
+	"\x11defence_announced\x18\v \x01(\v2\x1c.fray.ka.v1.DefenceAnnouncedH\x00R\x10defenceAnnounced\x12F\n" +
+	"\x10weapon_picked_up\x18\f \x01(\v2\x1a.fray.ka.v1.WeaponPickedUpH\x00R\x0eweaponPickedUpB\x06\n" +
 	"\x04kind*\\\n" +
 	"\x04Suit\x12\x14\n" +
 	"\x10SUIT_UNSPECIFIED\x10\x00\x12\x0e\n" +
@@ -2439,84 +2799,96 @@ func file_fray_ka_v1_ka_proto_rawDescGZIP() []byte {
 }
 
 var file_fray_ka_v1_ka_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_fray_ka_v1_ka_proto_msgTypes = make([]protoimpl.MessageInfo, 29)
+var file_fray_ka_v1_ka_proto_msgTypes = make([]protoimpl.MessageInfo, 34)
 var file_fray_ka_v1_ka_proto_goTypes = []any{
-	(Suit)(0),              // 0: fray.ka.v1.Suit
-	(*Card)(nil),           // 1: fray.ka.v1.Card
-	(*Weapon)(nil),         // 2: fray.ka.v1.Weapon
-	(*Sheet)(nil),          // 3: fray.ka.v1.Sheet
-	(*Options)(nil),        // 4: fray.ka.v1.Options
-	(*Attack)(nil),         // 5: fray.ka.v1.Attack
-	(*React)(nil),          // 6: fray.ka.v1.React
-	(*Disarm)(nil),         // 7: fray.ka.v1.Disarm
-	(*Terror)(nil),         // 8: fray.ka.v1.Terror
-	(*Pass)(nil),           // 9: fray.ka.v1.Pass
-	(*Action)(nil),         // 10: fray.ka.v1.Action
-	(*Draw)(nil),           // 11: fray.ka.v1.Draw
-	(*DrawResult)(nil),     // 12: fray.ka.v1.DrawResult
-	(*CombatantState)(nil), // 13: fray.ka.v1.CombatantState
-	(*Pending)(nil),        // 14: fray.ka.v1.Pending
-	(*State)(nil),          // 15: fray.ka.v1.State
-	(*DeckShuffled)(nil),   // 16: fray.ka.v1.DeckShuffled
-	(*RoundStarted)(nil),   // 17: fray.ka.v1.RoundStarted
-	(*PassStarted)(nil),    // 18: fray.ka.v1.PassStarted
-	(*AttackDrawn)(nil),    // 19: fray.ka.v1.AttackDrawn
-	(*DefenceDrawn)(nil),   // 20: fray.ka.v1.DefenceDrawn
-	(*AttackResolved)(nil), // 21: fray.ka.v1.AttackResolved
-	(*DisarmDrawn)(nil),    // 22: fray.ka.v1.DisarmDrawn
-	(*TerrorDrawn)(nil),    // 23: fray.ka.v1.TerrorDrawn
-	(*Passed)(nil),         // 24: fray.ka.v1.Passed
-	(*Event)(nil),          // 25: fray.ka.v1.Event
-	nil,                    // 26: fray.ka.v1.Sheet.SpheresEntry
-	nil,                    // 27: fray.ka.v1.Sheet.SkillsEntry
-	nil,                    // 28: fray.ka.v1.State.CombatantsEntry
-	nil,                    // 29: fray.ka.v1.RoundStarted.ActionsEntry
-	(*v1.Roll)(nil),        // 30: fray.dice.v1.Roll
+	(Suit)(0),                // 0: fray.ka.v1.Suit
+	(*Card)(nil),             // 1: fray.ka.v1.Card
+	(*Weapon)(nil),           // 2: fray.ka.v1.Weapon
+	(*Sheet)(nil),            // 3: fray.ka.v1.Sheet
+	(*Options)(nil),          // 4: fray.ka.v1.Options
+	(*Attack)(nil),           // 5: fray.ka.v1.Attack
+	(*React)(nil),            // 6: fray.ka.v1.React
+	(*Disarm)(nil),           // 7: fray.ka.v1.Disarm
+	(*Terror)(nil),           // 8: fray.ka.v1.Terror
+	(*Pass)(nil),             // 9: fray.ka.v1.Pass
+	(*PickUp)(nil),           // 10: fray.ka.v1.PickUp
+	(*Action)(nil),           // 11: fray.ka.v1.Action
+	(*Draw)(nil),             // 12: fray.ka.v1.Draw
+	(*DrawResult)(nil),       // 13: fray.ka.v1.DrawResult
+	(*CombatantState)(nil),   // 14: fray.ka.v1.CombatantState
+	(*Pending)(nil),          // 15: fray.ka.v1.Pending
+	(*State)(nil),            // 16: fray.ka.v1.State
+	(*DeckShuffled)(nil),     // 17: fray.ka.v1.DeckShuffled
+	(*RoundStarted)(nil),     // 18: fray.ka.v1.RoundStarted
+	(*PassStarted)(nil),      // 19: fray.ka.v1.PassStarted
+	(*AttackDeclared)(nil),   // 20: fray.ka.v1.AttackDeclared
+	(*DefenceAnnounced)(nil), // 21: fray.ka.v1.DefenceAnnounced
+	(*AttackDrawn)(nil),      // 22: fray.ka.v1.AttackDrawn
+	(*DefenceDrawn)(nil),     // 23: fray.ka.v1.DefenceDrawn
+	(*AttackResolved)(nil),   // 24: fray.ka.v1.AttackResolved
+	(*DisarmDrawn)(nil),      // 25: fray.ka.v1.DisarmDrawn
+	(*WeaponPickedUp)(nil),   // 26: fray.ka.v1.WeaponPickedUp
+	(*TerrorDrawn)(nil),      // 27: fray.ka.v1.TerrorDrawn
+	(*Passed)(nil),           // 28: fray.ka.v1.Passed
+	(*Event)(nil),            // 29: fray.ka.v1.Event
+	nil,                      // 30: fray.ka.v1.Sheet.SpheresEntry
+	nil,                      // 31: fray.ka.v1.Sheet.SkillsEntry
+	nil,                      // 32: fray.ka.v1.Sheet.PowersEntry
+	nil,                      // 33: fray.ka.v1.State.CombatantsEntry
+	nil,                      // 34: fray.ka.v1.RoundStarted.ActionsEntry
+	(*v1.Roll)(nil),          // 35: fray.dice.v1.Roll
 }
 var file_fray_ka_v1_ka_proto_depIdxs = []int32{
 	0,  // 0: fray.ka.v1.Card.suit:type_name -> fray.ka.v1.Suit
-	26, // 1: fray.ka.v1.Sheet.spheres:type_name -> fray.ka.v1.Sheet.SpheresEntry
-	27, // 2: fray.ka.v1.Sheet.skills:type_name -> fray.ka.v1.Sheet.SkillsEntry
+	30, // 1: fray.ka.v1.Sheet.spheres:type_name -> fray.ka.v1.Sheet.SpheresEntry
+	31, // 2: fray.ka.v1.Sheet.skills:type_name -> fray.ka.v1.Sheet.SkillsEntry
 	2,  // 3: fray.ka.v1.Sheet.weapons:type_name -> fray.ka.v1.Weapon
-	5,  // 4: fray.ka.v1.Action.attack:type_name -> fray.ka.v1.Attack
-	6,  // 5: fray.ka.v1.Action.react:type_name -> fray.ka.v1.React
-	7,  // 6: fray.ka.v1.Action.disarm:type_name -> fray.ka.v1.Disarm
-	8,  // 7: fray.ka.v1.Action.terror:type_name -> fray.ka.v1.Terror
-	9,  // 8: fray.ka.v1.Action.pass:type_name -> fray.ka.v1.Pass
-	1,  // 9: fray.ka.v1.Draw.cards:type_name -> fray.ka.v1.Card
-	16, // 10: fray.ka.v1.Draw.reshuffle:type_name -> fray.ka.v1.DeckShuffled
-	11, // 11: fray.ka.v1.DrawResult.draw:type_name -> fray.ka.v1.Draw
-	5,  // 12: fray.ka.v1.Pending.attack:type_name -> fray.ka.v1.Attack
-	12, // 13: fray.ka.v1.Pending.draw:type_name -> fray.ka.v1.DrawResult
-	28, // 14: fray.ka.v1.State.combatants:type_name -> fray.ka.v1.State.CombatantsEntry
-	1,  // 15: fray.ka.v1.State.deck:type_name -> fray.ka.v1.Card
-	1,  // 16: fray.ka.v1.State.discard:type_name -> fray.ka.v1.Card
-	14, // 17: fray.ka.v1.State.pending:type_name -> fray.ka.v1.Pending
-	1,  // 18: fray.ka.v1.DeckShuffled.order:type_name -> fray.ka.v1.Card
-	30, // 19: fray.ka.v1.DeckShuffled.rolls:type_name -> fray.dice.v1.Roll
-	29, // 20: fray.ka.v1.RoundStarted.actions:type_name -> fray.ka.v1.RoundStarted.ActionsEntry
-	5,  // 21: fray.ka.v1.AttackDrawn.attack:type_name -> fray.ka.v1.Attack
-	12, // 22: fray.ka.v1.AttackDrawn.draw:type_name -> fray.ka.v1.DrawResult
-	12, // 23: fray.ka.v1.DefenceDrawn.draw:type_name -> fray.ka.v1.DrawResult
-	12, // 24: fray.ka.v1.AttackResolved.death_draw:type_name -> fray.ka.v1.DrawResult
-	12, // 25: fray.ka.v1.DisarmDrawn.draw:type_name -> fray.ka.v1.DrawResult
-	12, // 26: fray.ka.v1.DisarmDrawn.resistance:type_name -> fray.ka.v1.DrawResult
-	12, // 27: fray.ka.v1.TerrorDrawn.draw:type_name -> fray.ka.v1.DrawResult
-	16, // 28: fray.ka.v1.Event.deck_shuffled:type_name -> fray.ka.v1.DeckShuffled
-	17, // 29: fray.ka.v1.Event.round_started:type_name -> fray.ka.v1.RoundStarted
-	18, // 30: fray.ka.v1.Event.pass_started:type_name -> fray.ka.v1.PassStarted
-	19, // 31: fray.ka.v1.Event.attack_drawn:type_name -> fray.ka.v1.AttackDrawn
-	20, // 32: fray.ka.v1.Event.defence_drawn:type_name -> fray.ka.v1.DefenceDrawn
-	21, // 33: fray.ka.v1.Event.attack_resolved:type_name -> fray.ka.v1.AttackResolved
-	22, // 34: fray.ka.v1.Event.disarm_drawn:type_name -> fray.ka.v1.DisarmDrawn
-	23, // 35: fray.ka.v1.Event.terror_drawn:type_name -> fray.ka.v1.TerrorDrawn
-	24, // 36: fray.ka.v1.Event.passed:type_name -> fray.ka.v1.Passed
-	13, // 37: fray.ka.v1.State.CombatantsEntry.value:type_name -> fray.ka.v1.CombatantState
-	38, // [38:38] is the sub-list for method output_type
-	38, // [38:38] is the sub-list for method input_type
-	38, // [38:38] is the sub-list for extension type_name
-	38, // [38:38] is the sub-list for extension extendee
-	0,  // [0:38] is the sub-list for field type_name
+	32, // 4: fray.ka.v1.Sheet.powers:type_name -> fray.ka.v1.Sheet.PowersEntry
+	5,  // 5: fray.ka.v1.Action.attack:type_name -> fray.ka.v1.Attack
+	6,  // 6: fray.ka.v1.Action.react:type_name -> fray.ka.v1.React
+	7,  // 7: fray.ka.v1.Action.disarm:type_name -> fray.ka.v1.Disarm
+	8,  // 8: fray.ka.v1.Action.terror:type_name -> fray.ka.v1.Terror
+	9,  // 9: fray.ka.v1.Action.pass:type_name -> fray.ka.v1.Pass
+	10, // 10: fray.ka.v1.Action.pick_up:type_name -> fray.ka.v1.PickUp
+	1,  // 11: fray.ka.v1.Draw.cards:type_name -> fray.ka.v1.Card
+	17, // 12: fray.ka.v1.Draw.reshuffle:type_name -> fray.ka.v1.DeckShuffled
+	12, // 13: fray.ka.v1.DrawResult.draw:type_name -> fray.ka.v1.Draw
+	5,  // 14: fray.ka.v1.Pending.attack:type_name -> fray.ka.v1.Attack
+	21, // 15: fray.ka.v1.Pending.answers:type_name -> fray.ka.v1.DefenceAnnounced
+	33, // 16: fray.ka.v1.State.combatants:type_name -> fray.ka.v1.State.CombatantsEntry
+	1,  // 17: fray.ka.v1.State.deck:type_name -> fray.ka.v1.Card
+	1,  // 18: fray.ka.v1.State.discard:type_name -> fray.ka.v1.Card
+	15, // 19: fray.ka.v1.State.pending:type_name -> fray.ka.v1.Pending
+	1,  // 20: fray.ka.v1.DeckShuffled.order:type_name -> fray.ka.v1.Card
+	35, // 21: fray.ka.v1.DeckShuffled.rolls:type_name -> fray.dice.v1.Roll
+	34, // 22: fray.ka.v1.RoundStarted.actions:type_name -> fray.ka.v1.RoundStarted.ActionsEntry
+	5,  // 23: fray.ka.v1.AttackDeclared.attack:type_name -> fray.ka.v1.Attack
+	6,  // 24: fray.ka.v1.DefenceAnnounced.react:type_name -> fray.ka.v1.React
+	5,  // 25: fray.ka.v1.AttackDrawn.attack:type_name -> fray.ka.v1.Attack
+	13, // 26: fray.ka.v1.AttackDrawn.draw:type_name -> fray.ka.v1.DrawResult
+	13, // 27: fray.ka.v1.DefenceDrawn.draw:type_name -> fray.ka.v1.DrawResult
+	13, // 28: fray.ka.v1.AttackResolved.death_draw:type_name -> fray.ka.v1.DrawResult
+	13, // 29: fray.ka.v1.DisarmDrawn.draw:type_name -> fray.ka.v1.DrawResult
+	13, // 30: fray.ka.v1.DisarmDrawn.resistance:type_name -> fray.ka.v1.DrawResult
+	13, // 31: fray.ka.v1.TerrorDrawn.draw:type_name -> fray.ka.v1.DrawResult
+	17, // 32: fray.ka.v1.Event.deck_shuffled:type_name -> fray.ka.v1.DeckShuffled
+	18, // 33: fray.ka.v1.Event.round_started:type_name -> fray.ka.v1.RoundStarted
+	19, // 34: fray.ka.v1.Event.pass_started:type_name -> fray.ka.v1.PassStarted
+	22, // 35: fray.ka.v1.Event.attack_drawn:type_name -> fray.ka.v1.AttackDrawn
+	23, // 36: fray.ka.v1.Event.defence_drawn:type_name -> fray.ka.v1.DefenceDrawn
+	24, // 37: fray.ka.v1.Event.attack_resolved:type_name -> fray.ka.v1.AttackResolved
+	25, // 38: fray.ka.v1.Event.disarm_drawn:type_name -> fray.ka.v1.DisarmDrawn
+	27, // 39: fray.ka.v1.Event.terror_drawn:type_name -> fray.ka.v1.TerrorDrawn
+	28, // 40: fray.ka.v1.Event.passed:type_name -> fray.ka.v1.Passed
+	20, // 41: fray.ka.v1.Event.attack_declared:type_name -> fray.ka.v1.AttackDeclared
+	21, // 42: fray.ka.v1.Event.defence_announced:type_name -> fray.ka.v1.DefenceAnnounced
+	26, // 43: fray.ka.v1.Event.weapon_picked_up:type_name -> fray.ka.v1.WeaponPickedUp
+	14, // 44: fray.ka.v1.State.CombatantsEntry.value:type_name -> fray.ka.v1.CombatantState
+	45, // [45:45] is the sub-list for method output_type
+	45, // [45:45] is the sub-list for method input_type
+	45, // [45:45] is the sub-list for extension type_name
+	45, // [45:45] is the sub-list for extension extendee
+	0,  // [0:45] is the sub-list for field type_name
 }
 
 func init() { file_fray_ka_v1_ka_proto_init() }
@@ -2524,15 +2896,15 @@ func file_fray_ka_v1_ka_proto_init() {
 	if File_fray_ka_v1_ka_proto != nil {
 		return
 	}
-	file_fray_ka_v1_ka_proto_msgTypes[3].OneofWrappers = []any{}
-	file_fray_ka_v1_ka_proto_msgTypes[9].OneofWrappers = []any{
+	file_fray_ka_v1_ka_proto_msgTypes[10].OneofWrappers = []any{
 		(*Action_Attack)(nil),
 		(*Action_React)(nil),
 		(*Action_Disarm)(nil),
 		(*Action_Terror)(nil),
 		(*Action_Pass)(nil),
+		(*Action_PickUp)(nil),
 	}
-	file_fray_ka_v1_ka_proto_msgTypes[24].OneofWrappers = []any{
+	file_fray_ka_v1_ka_proto_msgTypes[28].OneofWrappers = []any{
 		(*Event_DeckShuffled)(nil),
 		(*Event_RoundStarted)(nil),
 		(*Event_PassStarted)(nil),
@@ -2542,6 +2914,9 @@ func file_fray_ka_v1_ka_proto_init() {
 		(*Event_DisarmDrawn)(nil),
 		(*Event_TerrorDrawn)(nil),
 		(*Event_Passed)(nil),
+		(*Event_AttackDeclared)(nil),
+		(*Event_DefenceAnnounced)(nil),
+		(*Event_WeaponPickedUp)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -2549,7 +2924,7 @@ func file_fray_ka_v1_ka_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fray_ka_v1_ka_proto_rawDesc), len(file_fray_ka_v1_ka_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   29,
+			NumMessages:   34,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
