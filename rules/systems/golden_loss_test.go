@@ -198,8 +198,8 @@ func goldenLossCombatants() []*encounterv1.Combatant {
 				Traits:     map[string]int32{"Puissance": 6, "Agilité": 5, "Instinct": 5},
 				Talents:    map[string]int32{"Arme de mêlée": 6, "Esquive": 5, "Course": 6, "Archerie": 12},
 				Initiative: init, Weapons: weapons,
-				Dodge:      score("Agilité", "Esquive"), Parry: score("Puissance", "Arme de mêlée"),
-				Pursuit:    score("Agilité", "Course"),
+				Dodge: score("Agilité", "Esquive"), Parry: score("Puissance", "Arme de mêlée"),
+				Pursuit: score("Agilité", "Course"),
 			}}}
 	}
 	melee := func(name string, vitesse, damage int32) *lossv1.Weapon {
