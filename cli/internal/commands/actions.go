@@ -71,11 +71,13 @@ func runWait(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 func runAim(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("aim", "ENCOUNTER COMBATANT WEAPON [--points N | --tour] [flags]",
-		"COMBATANT aims with the ranged WEAPON: 1 PA per +1 on its next Test with it, at most +5\n(LOS-035); or, with --tour, all its PA for +10 (+15 with Visée) on the next shot (LOS-084).", stderr)
+		"COMBATANT aims with the ranged WEAPON: 1 PA per +1 on its next Test with it, at most +5\n"+
+			"(LOS-035); or, with --tour, for the whole Tour: its first action of the Tour, taking all its\n"+
+			"PA, for +10 (+15 with Visée of that weapon type) on its next shot with WEAPON (LOS-084).", stderr)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	points := fs.Int("points", 0, "PA spent aiming, +1 each (default 1)")
-	tour := fs.Bool("tour", false, "aim for the whole Tour: all PA")
+	tour := fs.Bool("tour", false, "aim for the whole Tour: the first action of the Tour, all PA")
 	pos, err := ParseArgs(fs, args, 3, 3)
 	if err != nil {
 		return err
@@ -107,7 +109,8 @@ func runAct(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs := newFlagSet("act", "ENCOUNTER COMBATANT "+strings.Join(simpleNames, "|")+" [--description D] [flags]",
 		"COMBATANT takes an action without a Test (LOS-035): speak or shout (0 PA, at any time),\n"+
 			"a social Talent (1 PA), pick up an object (2 PA), move at least 3 m (2 PA), stand up or regain\n"+
-			"one's balance (4 PA, LOS-072), recover one's weapon after a Disarm (its Vitesse, or 2; LOS-074).", stderr)
+			"one's balance (4 PA, LOS-072; after a Disarm too, LOS-074), recover one's weapon after a Disarm\n"+
+			"(pick it up: 2 PA, LOS-074).", stderr)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	desc := fs.String("description", "", "what is said or done")

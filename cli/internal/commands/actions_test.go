@@ -52,6 +52,14 @@ func TestAttackSendsEffectsTargetsAndSituation(t *testing.T) {
 			FromBehind: true, Surprised: true, Cover: lossv1.Cover_COVER_PARTIAL, Distance: 15, Moving: true, AimedLong: true},
 	}}}, a)
 
+	// LOS-035: a trip has no automatic effect; the GM gives the fall as situations.
+	a, _ = submitted(t, "attack", "enc-1", "ruffian", "diego", "--prone")
+	requireProtoEqual(t, &lossv1.Situation{Prone: true}, a.GetAttack().GetSituation())
+	a, _ = submitted(t, "attack", "enc-1", "diego", "ruffian", "--target-prone", "--distance", "15")
+	requireProtoEqual(t, &lossv1.Situation{TargetProne: true, Distance: 15}, a.GetAttack().GetSituation())
+	r, _ := submitted(t, "react", "enc-1", "ruffian", "dodge", "--prone")
+	requireProtoEqual(t, &lossv1.Situation{Prone: true}, r.GetReact().GetSituation())
+
 	// Several --also, and a comma list.
 	a, _ = submitted(t, "attack", "enc-1", "canahan", "griffon-1", "--effect", "storm-of-blades", "--also", "griffon-2,griffon-3", "--also", "ruffian")
 	require.Equal(t, []string{"griffon-2", "griffon-3", "ruffian"}, a.GetAttack().GetMoreTargetIds())

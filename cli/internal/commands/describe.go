@@ -570,8 +570,8 @@ func (n *Names) resolvedText(r *lossv1.AttackResolved) string {
 		}
 	}
 	if d := r.GetDamage(); d != nil {
-		if r.GetHalved() { // LOS-081, LOS-086: halved, rounded down, before armour
-			s += fmt.Sprintf(": damage %s%+d = %d, halved to %d", rollText(d.GetRoll()), d.GetWeaponDamage(), d.GetRoll().GetTotal()+d.GetWeaponDamage(), d.GetTotal())
+		if r.GetHalved() { // LOS-081, LOS-086: halved, rounded down, before armour; halvings compound
+			s += fmt.Sprintf(": damage %s%+d = %d, %s to %d", rollText(d.GetRoll()), d.GetWeaponDamage(), d.GetRoll().GetTotal()+d.GetWeaponDamage(), halvedText(r.GetHalvings()), d.GetTotal())
 		} else {
 			s += fmt.Sprintf(": damage %s%+d = %d", rollText(d.GetRoll()), d.GetWeaponDamage(), d.GetTotal())
 		}
@@ -592,7 +592,7 @@ func (n *Names) resolvedText(r *lossv1.AttackResolved) string {
 			s += fmt.Sprintf("; %s has %d NS", target, r.GetHealth())
 		}
 	} else if r.GetHalved() {
-		s += ", halved"
+		s += ", " + halvedText(r.GetHalvings())
 	}
 	if r.GetNote() != "" {
 		s += "; " + r.GetNote()
@@ -708,4 +708,15 @@ func rollText(r *dicev1.Roll) string {
 		s += fmt.Sprintf("%+d", m)
 	}
 	return s
+}
+
+// halvedText: "halved", or "halved twice" when halvings compound (LOS-086).
+func halvedText(n int32) string {
+	switch {
+	case n == 2:
+		return "halved twice"
+	case n > 2:
+		return fmt.Sprintf("halved %d times", n)
+	}
+	return "halved"
 }

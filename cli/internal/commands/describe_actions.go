@@ -25,7 +25,7 @@ func (n *Names) waitedText(w *lossv1.Waited) string {
 func (n *Names) aimedText(a *lossv1.Aimed) string {
 	who := n.of(a.GetCombatantId())
 	if a.GetWholeTour() {
-		return fmt.Sprintf("%s aims with %s for the whole Tour (%d PA): %s on the next shot (LOS-084)",
+		return fmt.Sprintf("%s aims with %s for the whole Tour (%d PA): %s on the next shot with it (LOS-084)",
 			who, a.GetWeapon(), a.GetActionPointsSpent(), signed(a.GetBonus()))
 	}
 	return fmt.Sprintf("%s aims with %s (%d PA): %s on the next Test with it (LOS-035)",
@@ -48,7 +48,7 @@ func (n *Names) simpleText(a *lossv1.SimpleActed) string {
 	case lossv1.SimpleKind_SIMPLE_KIND_STAND_UP:
 		s = who + " stands up"
 	case lossv1.SimpleKind_SIMPLE_KIND_RECOVER_WEAPON:
-		s = who + " recovers the weapon"
+		s = who + " picks up the weapon"
 	default:
 		s = who + " acts (" + a.GetKind().String() + ")"
 	}

@@ -213,6 +213,7 @@ func (c *coverFlag) Set(s string) error {
 type situationFlags struct {
 	darkness, lower, higher, offHand, behindObstacle, outnumbered bool
 	fromBehind, surprised, moving, aimedLong, coverAtHand         bool
+	prone, targetProne                                            bool
 	cover                                                         coverFlag
 	distance                                                      int
 }
@@ -229,6 +230,7 @@ func (s *situationFlags) registerAttack(fs *flag.FlagSet) {
 	fs.IntVar(&s.distance, "distance", 0, "distance to the target in metres, for a ranged attack: sets its Difficulty (LOS-080)")
 	fs.BoolVar(&s.moving, "moving", false, "attacker or target is in moving combat (Mounted shooting, LOS-090)")
 	fs.BoolVar(&s.aimedLong, "aimed-long", false, "aimed for a Séquence or out of combat: +15 (LOS-084)")
+	fs.BoolVar(&s.targetProne, "target-prone", false, "the target is on the ground (after a trip, as the GM says): +10 to the Test, melee or ranged, not with --higher (LOS-052)")
 }
 
 // registerDefence adds the flags of a parry's or dodge's situation.
@@ -236,6 +238,7 @@ func (s *situationFlags) registerDefence(fs *flag.FlagSet) {
 	fs.BoolVar(&s.darkness, "darkness", false, "fighting in darkness or blinded: +10 Difficulty (LOS-050)")
 	fs.BoolVar(&s.lower, "lower", false, "lower than the opponent: +5 Difficulty (LOS-050)")
 	fs.BoolVar(&s.higher, "higher", false, "higher than the opponent: +5 to the Test (LOS-052)")
+	fs.BoolVar(&s.prone, "prone", false, "fighting from the ground (after a trip, as the GM says): +10 Difficulty (LOS-050)")
 }
 
 // situation is the Situation of the flags, nil when none is given.
@@ -248,6 +251,7 @@ func (s *situationFlags) situation() (*lossv1.Situation, error) {
 		BehindObstacle: s.behindObstacle, Outnumbered: s.outnumbered, FromBehind: s.fromBehind,
 		Surprised: s.surprised, Cover: lossv1.Cover(s.cover), Distance: int32(s.distance),
 		Moving: s.moving, CoverAtHand: s.coverAtHand, AimedLong: s.aimedLong,
+		Prone: s.prone, TargetProne: s.targetProne,
 	}
 	if s.lower && s.higher {
 		return nil, Usagef("--lower and --higher: one cannot be both lower and higher than the opponent")

@@ -222,7 +222,6 @@ func otherText(cs *lossv1.CombatantState) string {
 	flag(cs.GetPassed(), "passed")
 	flag(cs.GetProne(), "prone")
 	flag(cs.GetDisarmed(), "disarmed")
-	flag(cs.GetRestrained(), "held")
 	if cs.GetFursa() > 0 {
 		parts = append(parts, fmt.Sprintf("Fursa %d", cs.GetFursa()))
 	}
@@ -251,7 +250,7 @@ func otherText(cs *lossv1.CombatantState) string {
 		parts = append(parts, fmt.Sprintf("aiming %s %+d", cs.GetAimWeapon(), b))
 	}
 	if b := cs.GetAimTourBonus(); b != 0 {
-		parts = append(parts, fmt.Sprintf("aimed a Tour %+d", b))
+		parts = append(parts, fmt.Sprintf("aimed %s a Tour %+d", cs.GetAimTourWeapon(), b))
 	}
 	if d := cs.GetWaitDiscount(); d != 0 {
 		parts = append(parts, fmt.Sprintf("waiting: next action −%d PA", d))

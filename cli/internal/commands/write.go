@@ -141,8 +141,8 @@ func runAttack(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.Var(&also, "also", "a further target of a multi-target effect (repeatable, or a,b)")
 	second := fs.String("second-weapon", "", "the second weapon of --effect two-weapons (LOS-070)")
 	withDamage := fs.Bool("with-damage", false, "overthrow, aim at a limb or a zone: deal damage too (LOS-069, LOS-072, LOS-073)")
-	grab := fs.Bool("grab", false, "grab the target instead of a blow: it cannot dodge until the end of the Tour (3 PA)")
-	trip := fs.Bool("trip", false, "trip the target instead of a blow: it falls (3 PA)")
+	grab := fs.Bool("grab", false, "grab or bear-hug the target instead of a blow (3 PA); no automatic effect: the GM applies the situation (LOS-035)")
+	trip := fs.Bool("trip", false, "trip the target instead of a blow (3 PA); no automatic effect: the GM applies the fall with --prone, --target-prone (LOS-035)")
 	unseen := fs.Bool("unseen", false, "the target does not see the attack and cannot parry or dodge")
 	var sit situationFlags
 	sit.registerAttack(fs)
