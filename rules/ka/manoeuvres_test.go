@@ -278,3 +278,22 @@ func TestOptionsRecordedAtCreation(t *testing.T) {
 		Name: "x", RuleSystem: "ka", Options: &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Loss{}},
 	}}}, engine.CodeInvalid, "")
 }
+
+// The descriptor names the options as the catalogue does (KA-013 parry, KA-024 ka_table, with
+// their defaults) and the actions of the flow: declare, answer (dodge, parry, take it), pick up.
+func TestDescribeNamesTheOptionsAndActions(t *testing.T) {
+	d := ka.New().Describe()
+	opts := map[string]string{}
+	for _, o := range d.GetOptions() {
+		opts[o.GetName()] = o.GetDefaultValue()
+	}
+	require.Equal(t, map[string]string{"deck": "tarot56", "reshuffle": "on_empty", "success_levels": "10,20", "success_bonus": "1,5,10",
+		"ka_table": "5,10,15,20", "parry": "false"}, opts)
+	var actions []string
+	for _, a := range d.GetActions() {
+		actions = append(actions, a.GetName()+" "+a.GetRule())
+	}
+	for _, want := range []string{"attack KA-020", "dodge KA-013", "parry KA-013", "disarm KA-032", "pick up KA-032", "burst KA-033"} {
+		require.Contains(t, actions, want)
+	}
+}

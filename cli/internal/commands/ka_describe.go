@@ -374,7 +374,8 @@ func realityText(n int32) string {
 }
 
 // deathDrawNote is the rules' note of a death draw, which the description of the draw replaces.
-var deathDrawNote = regexp.MustCompile(`[^;]*? has lost its last Ka die and makes its death draw; the Maître de Ka rules on it \(KA-025\)\s*`)
+// The rules join their notes with "; ".
+var deathDrawNote = regexp.MustCompile(`(^|; )[^;]*? has lost its last Ka die and makes its death draw; the Maître de Ka rules on it \(KA-025\)`)
 
 // kaStun reports whether the attack that attacker resolves on target is a stun: its result
 // takes points de réalité, or the last attack drawn learnt says so.
@@ -439,7 +440,7 @@ func (n *Names) kaResolvedText(r *kav1.AttackResolved) string {
 	}
 	if dd := r.GetDeathDraw(); dd != nil {
 		s += fmt.Sprintf("; death draw: cards %d (%s) = %d, the Maître de Ka rules on it (KA-025)", dd.GetDraw().GetValue(), cardsText(dd.GetDraw()), dd.GetTotal())
-		note = strings.TrimSpace(deathDrawNote.ReplaceAllString(note, ""))
+		note = strings.TrimPrefix(strings.TrimSpace(deathDrawNote.ReplaceAllString(note, "")), "; ")
 	}
 	if r.GetStillActs() && !strings.Contains(note, "KA-014") {
 		s += fmt.Sprintf("; %s acts at the same time and still takes its action this pass (KA-014)", target)

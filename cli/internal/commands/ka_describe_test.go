@@ -189,6 +189,17 @@ func TestDescribeKaManoeuvres(t *testing.T) {
 			Success: true, Margin: 5, Level: 1, Bonus: 1, WeaponDamage: 3, Damage: 4, RealityLost: 4, KaLost: 1, KaLeft: 1, Unconscious: true, StillActs: true,
 			Note: "no points de réalité left: knocked out, and one Ka die lost (KA-031)"}}}))
 
+	// KA-031 with KA-025 and KA-014: the rules' notes, joined by "; ", lose the death draw's
+	// sentence, which the description of the draw replaces.
+	require.Equal(t, "#25 Joshua stuns le chien: margin 5, a normal success (damage bonus +1, KA-006): 1 + weapon 3 = 4 points de réalité, no soak (KA-030), and 1 Ka die (KA-031); "+
+		"le chien has 0 Ka dice and 0 points de réalité left: unconscious and dying; death draw: cards 3 (3 de denier, deck position 4) = 3, the Maître de Ka rules on it (KA-025); "+
+		"no points de réalité left: knocked out, and one Ka die lost (KA-031); le chien acts at the same time as Joshua and still takes its action this pass (KA-014)",
+		describeKa(25, &kav1.Event{Kind: &kav1.Event_AttackResolved{AttackResolved: &kav1.AttackResolved{AttackerId: "joshua", TargetId: "chien",
+			Success: true, Margin: 5, Level: 1, Bonus: 1, WeaponDamage: 3, Damage: 4, RealityLost: 4, KaLost: 1, Unconscious: true, Dying: true, StillActs: true,
+			DeathDraw: &kav1.DrawResult{Draw: &kav1.Draw{Cards: []*kav1.Card{denier3}, Position: 4, Positions: []int32{4}, Value: 3}, Total: 3},
+			Note: "no points de réalité left: knocked out, and one Ka die lost (KA-031); le chien has lost its last Ka die and makes its death draw; " +
+				"the Maître de Ka rules on it (KA-025); le chien acts at the same time as Joshua and still takes its action this pass (KA-014)"}}}))
+
 	// KA-032: the disarm against the weapon chosen; a failure below 10, one not higher.
 	disarm := &kav1.DisarmDrawn{CombatantId: "joshua", TargetId: "gunner", Weapon: "pistolet-mitrailleur", Success: true, StillActs: true,
 		Draw:       kaDraw(ka.Humanite, 3, "Bagarre", 2, 30, []string{"-1 actions already taken this round (KA-011)"}, denier5),
