@@ -29,6 +29,7 @@ var feerieMembers = []member{
 	{"impersonal", "the GM's impersonal event at rank 0, costing Essence (FEE-046)", runFeerieImpersonal},
 	{"surprise", "the GM marks a combatant surprised (FEE-080, FEE-082)", runFeerieSurprise},
 	{"unseen", "the GM rules that a combatant attacks unseen: its dissimulation roll (FEE-081, FEE-186)", runFeerieUnseen},
+	{"helpless", "the GM rules a combatant helpless (asleep, paralysed, unconscious), or with --clear no longer (FEE-022)", runFeerieHelpless},
 	{"rule", "the GM cancels or modifies a tactic, or gives a malus (FEE-036)", runFeerieRule},
 }
 
@@ -650,6 +651,27 @@ func runFeerieSurprise(ctx context.Context, args []string, stdout, stderr io.Wri
 	}
 	a := &feeriev1.Action{CombatantId: pos[1], Kind: &feeriev1.Action_Surprise{Surprise: &feeriev1.Surprise{
 		Actions: int32(*actions), NoActivity: *noActivity}}}
+	return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+}
+
+func runFeerieHelpless(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("feerie helpless", "ENCOUNTER COMBATANT [--clear] [--reason R] [flags]",
+		"The GM rules that COMBATANT is helpless — asleep, paralysed, unconscious — until cleared: every\n"+
+			"attack on it meets Defense 0, so the whole Attack total is the margin, and it cannot act\n"+
+			"(FEE-022, FEE-024); --clear: it is no longer. At 0 Essence one is helpless without a ruling.\n"+
+			"  fray feerie helpless $id hippogriffe --reason asleep", stderr)
+	c := addConnFlags(fs)
+	c.addCommandFlags(fs, true)
+	clear := fs.Bool("clear", false, "it is no longer helpless")
+	reason := fs.String("reason", "", "why: asleep, paralysed, unconscious…")
+	pos, err := ParseArgs(fs, args, 2, 2)
+	if err != nil {
+		return err
+	}
+	if *clear && *reason != "" {
+		return usageFor(fs)("--reason goes with the ruling that makes it helpless, not with --clear")
+	}
+	a := &feeriev1.Action{CombatantId: pos[1], Kind: &feeriev1.Action_Helpless{Helpless: &feeriev1.Helpless{Clear: *clear, Reason: *reason}}}
 	return submit(ctx, c, pos[0], feerieCommand(a), stdout)
 }
 

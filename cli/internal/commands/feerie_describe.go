@@ -58,6 +58,16 @@ func (n *Names) feerieText(e *feeriev1.Event) string {
 		return s
 	case *feeriev1.Event_UnseenRolled:
 		return n.unseenText(k.UnseenRolled)
+	case *feeriev1.Event_HelplessRuled:
+		h := k.HelplessRuled
+		if !h.GetHelpless() {
+			return fmt.Sprintf("the GM rules: %s is no longer helpless; it defends and acts again (FEE-022)", n.of(h.GetCombatantId()))
+		}
+		s := fmt.Sprintf("the GM rules: %s is helpless", n.of(h.GetCombatantId()))
+		if h.GetReason() != "" {
+			s += fmt.Sprintf(" (%s)", h.GetReason())
+		}
+		return s + ": Defense 0 against every attack, and no activity (FEE-022, FEE-024)"
 	case *feeriev1.Event_BecameObject:
 		b := k.BecameObject
 		if b.GetEnd() {

@@ -301,6 +301,13 @@ func TestDescribeFeerieOtherEvents(t *testing.T) {
 	require.Equal(t, "#26 Redcap attacks Rübezahl unseen: dissimulation 14 (H 16 + d20[2]−d20[4]) vs Vigilance 20 — margin −6: no Initiative gained (FEE-081, FEE-186)",
 		describeFeerie(26, &feeriev1.Event{Kind: &feeriev1.Event_UnseenRolled{UnseenRolled: &feeriev1.UnseenRolled{CombatantId: "redcap", VictimId: "rubezahl",
 			Roll: roll20(2, 4, fmod("Habileté", 16, "FEE-081")), Vigilance: 20, Margin: -6}}}))
+	// FEE-022: the GM's ruling that a combatant is helpless, and that it no longer is.
+	require.Equal(t, "#26 the GM rules: Serpent is helpless (asleep): Defense 0 against every attack, and no activity (FEE-022, FEE-024)",
+		describeFeerie(26, &feeriev1.Event{Kind: &feeriev1.Event_HelplessRuled{HelplessRuled: &feeriev1.HelplessRuled{CombatantId: "serpent", Helpless: true, Reason: "asleep"}}}))
+	require.Equal(t, "#26 the GM rules: Serpent is helpless: Defense 0 against every attack, and no activity (FEE-022, FEE-024)",
+		describeFeerie(26, &feeriev1.Event{Kind: &feeriev1.Event_HelplessRuled{HelplessRuled: &feeriev1.HelplessRuled{CombatantId: "serpent", Helpless: true}}}))
+	require.Equal(t, "#26 the GM rules: Serpent is no longer helpless; it defends and acts again (FEE-022)",
+		describeFeerie(26, &feeriev1.Event{Kind: &feeriev1.Event_HelplessRuled{HelplessRuled: &feeriev1.HelplessRuled{CombatantId: "serpent"}}}))
 	require.Equal(t, "#27 Pixie becomes an inanimate object through pantin de bois: it takes damage as an object and renounces every activity (FEE-026)",
 		describeFeerie(27, &feeriev1.Event{Kind: &feeriev1.Event_BecameObject{BecameObject: &feeriev1.BecameObject{CombatantId: "pixie", Power: "pantin de bois"}}}))
 	require.Equal(t, "#28 Pixie is no longer an inanimate object (FEE-026)",

@@ -3,6 +3,8 @@ package commands
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
@@ -71,7 +73,8 @@ func writeFeerieState(w io.Writer, st *encounterv1.EncounterState, names *Names)
 		var waiting []string
 		for _, cb := range st.GetCombatants() {
 			cs := fs.GetCombatants()[cb.GetId()]
-			if cs.GetEssence() > 0 && !cb.GetFeerie().GetInanimate() && !cs.GetInanimate() && !cs.GetHasDeclared() {
+			if cs.GetEssence() > 0 && !cb.GetFeerie().GetInanimate() && !cs.GetInanimate() && !cs.GetHasDeclared() &&
+				!cs.GetHelpless() && !cs.GetSurpriseNoActivity() { // FEE-022, FEE-082: nothing to declare
 				waiting = append(waiting, cb.GetId())
 			}
 		}
@@ -82,7 +85,7 @@ func writeFeerieState(w io.Writer, st *encounterv1.EncounterState, names *Names)
 		var now []string
 		for _, cb := range st.GetCombatants() {
 			cs := fs.GetCombatants()[cb.GetId()]
-			if cs.GetCanAct() && cs.GetActivities() == 0 && cs.GetActingRank() == fs.GetRank() && !cs.GetRenounced() {
+			if cs.GetCanAct() && cs.GetActivities() == 0 && cs.GetActingRank() == fs.GetRank() && !cs.GetRenounced() && !cs.GetHelpless() {
 				now = append(now, cb.GetId())
 			}
 		}
@@ -112,8 +115,15 @@ func (n *Names) feerieOtherText(cb *encounterv1.Combatant, cs *feeriev1.Combatan
 	add(cb.GetFeerie().GetInanimate(), "an object")
 	add(cs.GetInanimate(), "an object through %s", orUnknown(cs.GetInanimatePower()))
 	countdown := fs.GetStep() == feeriev1.Step_STEP_COUNTDOWN
-	add(countdown && !cs.GetCanAct() && cs.GetEssence() > 0 && !object, "cannot act this Action")
+	add(countdown && !cs.GetCanAct() && cs.GetEssence() > 0 && !object && !cs.GetHelpless(), "cannot act this Action")
 	add(cs.GetRenounced(), "renounced")
+	if cs.GetHelpless() && cs.GetEssence() > 0 {
+		why := ""
+		if r := cs.GetHelplessReason(); r != "" {
+			why = " (" + r + ")"
+		}
+		add(true, "helpless%s: Defense 0, no activity", why)
+	}
 	add(cs.GetSurprisedActions() > 0, "surprised (%s)", plural(int(cs.GetSurprisedActions()), "Action"))
 	add(cs.GetSurpriseNoActivity(), "no activity while surprised")
 	add(cs.GetUnseenBonus() > 0, "unseen: +%d Initiative", cs.GetUnseenBonus())
@@ -137,7 +147,13 @@ func (n *Names) feerieOtherText(cb *encounterv1.Combatant, cs *feeriev1.Combatan
 		}
 	}
 	add(cs.GetRelentless(), "relentless: next Damage +%d, Defense −8", cs.GetRelentlessBonus())
-	add(cs.GetIntimidationBonus() != 0, "next intimidation %s", signed(cs.GetIntimidationBonus()))
+	if b := cs.GetIntimidationBonuses(); len(b) > 0 {
+		var each []string
+		for _, cb := range slices.Sorted(maps.Keys(b)) {
+			each = append(each, fmt.Sprintf("%s against %s", signed(b[cb]), n.of(cb)))
+		}
+		add(true, "next intimidation %s", strings.Join(each, ", "))
+	}
 	add(cs.GetAim() > 0, "aiming +%d", cs.GetAim())
 	add(cs.GetThisAction() != 0, "%s on this Action (FEE-062, FEE-073)", num(-cs.GetThisAction()))
 	for _, p := range cs.GetPenalties() {
@@ -154,6 +170,13 @@ func (n *Names) feerieOtherText(cb *encounterv1.Combatant, cs *feeriev1.Combatan
 	}
 	add(cs.GetChangeMalus() != 0, "%s on its next activity (change of intention)", num(-cs.GetChangeMalus()))
 	add(cs.GetNextAction() != 0, "%s on the next Action", num(-cs.GetNextAction()))
+	if len(cs.GetAggressors()) > 1 { // several: they weigh on its Defense from the start (FEE-091)
+		var who []string
+		for _, id := range cs.GetAggressors() {
+			who = append(who, n.of(id))
+		}
+		add(true, "watches %s (FEE-175)", andList(who))
+	}
 	if len(cs.GetEngagedBy()) > 0 {
 		var who []string
 		for _, id := range cs.GetEngagedBy() {
@@ -164,7 +187,7 @@ func (n *Names) feerieOtherText(cb *encounterv1.Combatant, cs *feeriev1.Combatan
 	switch {
 	case cs.GetHasDeclared():
 		add(true, "declared %s", n.intentText(cs.GetDeclared()))
-	case fs.GetStep() == feeriev1.Step_STEP_DECLARING && cs.GetEssence() > 0 && !object:
+	case fs.GetStep() == feeriev1.Step_STEP_DECLARING && cs.GetEssence() > 0 && !object && !cs.GetHelpless():
 		add(true, "to declare")
 	}
 	return strings.Join(parts, "; ")

@@ -182,6 +182,10 @@ func TestFeerieOtherSubcommandsSendTheirActions(t *testing.T) {
 			Kind: &feeriev1.Action_Surprise{Surprise: &feeriev1.Surprise{Actions: 1}}}},
 		{[]string{"surprise", "enc-1", "serpent", "--actions", "3", "--no-activity"}, &feeriev1.Action{CombatantId: "serpent",
 			Kind: &feeriev1.Action_Surprise{Surprise: &feeriev1.Surprise{Actions: 3, NoActivity: true}}}},
+		{[]string{"helpless", "enc-1", "serpent", "--reason", "asleep"}, &feeriev1.Action{CombatantId: "serpent", // FEE-022
+			Kind: &feeriev1.Action_Helpless{Helpless: &feeriev1.Helpless{Reason: "asleep"}}}},
+		{[]string{"helpless", "enc-1", "serpent", "--clear"}, &feeriev1.Action{CombatantId: "serpent",
+			Kind: &feeriev1.Action_Helpless{Helpless: &feeriev1.Helpless{Clear: true}}}},
 		{[]string{"unseen", "enc-1", "redcap", "rubezahl", "--aspect", "habilete", "--applied", "ombre,silence"}, &feeriev1.Action{CombatantId: "redcap",
 			Kind: &feeriev1.Action_Unseen{Unseen: &feeriev1.Unseen{VictimId: "rubezahl", Aspect: "habilete", Applied: []string{"ombre", "silence"}}}}},
 		{[]string{"rule", "enc-1", "redcap", "--tactic", "parade simple", "--malus", "2", "--reason", "no room"}, &feeriev1.Action{CombatantId: "redcap",
@@ -263,6 +267,8 @@ func TestFeerieUsageErrors(t *testing.T) {
 		{[]string{"feerie", "impersonal", "e", "serpent", "3"}, []string{"missing arguments: 3 given, 4 needed"}},
 		{[]string{"feerie", "surprise", "e", "s", "--actions", "0"}, []string{"--actions 0: a surprise lasts 1 Action or more"}},
 		{[]string{"feerie", "unseen", "e", "redcap", "rubezahl"}, []string{`--aspect "": vigilance, habilete`}},
+		{[]string{"feerie", "helpless", "e", "serpent", "--clear", "--reason", "awake"}, []string{"--reason goes with the ruling"}},
+		{[]string{"feerie", "helpless", "e"}, []string{"missing arguments"}},
 		{[]string{"feerie", "rule", "e", "redcap"}, []string{"rule on something"}},
 		{[]string{"feerie", "rule", "e", "redcap", "--cancel-tactic", "--tactic", "feinte"}, []string{"choose one"}},
 		{[]string{"feerie", "rule", "e", "redcap", "--malus", "-2"}, []string{"--malus -2: give the malus as a positive number"}},
@@ -284,7 +290,7 @@ func TestFeerieHelp(t *testing.T) {
 		code, out, errOut := run(t, args...)
 		require.Equal(t, 0, code, args)
 		require.Empty(t, out)
-		for _, sub := range []string{"declare", "act", "change", "renounce", "gesture", "object", "advance", "impersonal", "surprise", "unseen", "rule"} {
+		for _, sub := range []string{"declare", "act", "change", "renounce", "gesture", "object", "advance", "impersonal", "surprise", "unseen", "helpless", "rule"} {
 			require.Regexp(t, `(?m)^  `+sub+` +\S`, errOut, args)
 		}
 	}
@@ -377,8 +383,9 @@ func TestFeerieState(t *testing.T) {
 	rb := fs.Combatants["rubezahl"]
 	rb.Initiative, rb.ActingRank, rb.CanAct, rb.Activities, rb.LastRank = 15, 15, true, 1, 17
 	rb.Penalties = []*feeriev1.Penalty{{FromRank: 17, Rolls: 2, Defense: 2, Reason: "activity"}}
-	rb.NextAction, rb.ThisAction, rb.Relentless, rb.RelentlessBonus, rb.IntimidationBonus = 4, 4, true, 2, 3
-	rb.EngagedBy = []string{"serpent"}
+	rb.NextAction, rb.ThisAction, rb.Relentless, rb.RelentlessBonus = 4, 4, true, 2
+	rb.IntimidationBonuses = map[string]int32{"serpent": 3, "wichtln": 2}
+	rb.EngagedBy, rb.Aggressors = []string{"serpent"}, []string{"serpent", "wichtln"}
 	fs.Combatants["serpent"] = &feeriev1.CombatantState{Essence: 27, Initiative: 9, ActingRank: 9, CanAct: true, Prone: true, Disarmed: true,
 		SurprisedActions: 1, Conditions: []*feeriev1.Condition{
 			{Strike: feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTANGLE, By: "rubezahl", Malus: 6, FreeAgainst: 16},
@@ -398,8 +405,8 @@ func TestFeerieState(t *testing.T) {
 	require.Equal(t, "Action 1, countdown at rank 9 (from 17)", lines[1])
 	require.Regexp(t, `^  ID\s+NAME\s+SIDE\s+CONTROLLER\s+ESSENCE\s+INIT\s+RANK\s+ACTS\s+OTHER$`, lines[2])
 	require.Regexp(t, `^  rubezahl\s+Rübezahl\s+pcs\s+rita\s+40/40\s+15\s+15\s+1 \(rank 17\)\s+`+
-		`relentless: next Damage \+2, Defense −8; next intimidation \+3; −4 on this Action \(FEE-062, FEE-073\); `+
-		`−2 rolls, −2 Defense from rank 17 \(activity\); −4 on the next Action; engaged by Serpent; `+
+		`relentless: next Damage \+2, Defense −8; next intimidation \+3 against Serpent, \+2 against Wichtln; −4 on this Action \(FEE-062, FEE-073\); `+
+		`−2 rolls, −2 Defense from rank 17 \(activity\); −4 on the next Action; watches Serpent and Wichtln \(FEE-175\); engaged by Serpent; `+
 		`declared melee attack on Serpent with stun, bâton on Attack and Defense, tactic Attaque brutale −2/\+4/−2$`, lines[3])
 	require.Regexp(t, `^  serpent\s+Serpent\s+foes\s+gm\s+27/40\s+9\s+9\s+0\s+surprised \(1 Action\); down: −4 to its activities until it gets up; disarmed; `+
 		`entangled by Rübezahl: −6 to its activities, frees itself against 16; stunned: −3 to its activities; `+
@@ -409,6 +416,12 @@ func TestFeerieState(t *testing.T) {
 	require.Equal(t, "Rank 9 is the Initiative of serpent: fray feerie act enc-1 COMBATANT", lines[7])
 	require.Equal(t, "The GM resolves rank 9 and goes on: fray feerie advance enc-1", lines[8])
 
+	// Ruled helpless (FEE-022), the Serpent is not waited for at its rank.
+	fs.Combatants["serpent"].Helpless, fs.Combatants["serpent"].HelplessReason = true, "asleep"
+	_, out, _ = run(t, "state", "enc-1", "--addr", addr)
+	require.Regexp(t, `serpent\s+Serpent\s+foes\s+gm\s+27/40\s+9\s+9\s+0\s+helpless \(asleep\): Defense 0, no activity; surprised`, out)
+	require.NotContains(t, out, "Rank 9 is the Initiative of serpent")
+
 	// Rank 0, then the declarations of the next Action.
 	fs.Rank, fs.Queue = 0, nil
 	_, out, _ = run(t, "state", "enc-1", "--addr", addr)
@@ -416,7 +429,7 @@ func TestFeerieState(t *testing.T) {
 	require.Contains(t, out, "The GM may make impersonal events happen (fray feerie impersonal enc-1 TARGET LOSS DESCRIPTION...), then starts Action 2: fray feerie advance enc-1\n")
 	fs.Action, fs.Step = 2, feeriev1.Step_STEP_DECLARING
 	for _, cs := range fs.Combatants {
-		cs.HasDeclared, cs.Declared = false, nil
+		cs.HasDeclared, cs.Declared, cs.Helpless = false, nil, false
 	}
 	fs.Combatants["rubezahl"].HasDeclared = true
 	fs.Combatants["rubezahl"].Declared = &feeriev1.Intent{Kind: feeriev1.ActivityKind_ACTIVITY_KIND_PASSIVE}
