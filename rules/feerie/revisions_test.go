@@ -241,3 +241,32 @@ func TestVaFrighteningBlowPerWitness_FEE181(t *testing.T) {
 	require.Empty(t, f.cs("kobold").GetIntimidationBonuses())
 	f.replays()
 }
+
+// FEE-175, FEE-091: a potential aggressor is one that has declared a melee activity against the
+// defender, at step 1 or later by a change of intention: from then on it occupies an angle, even
+// before it strikes, and every attack of the Action meets the same malus; one that declared a
+// shot occupies none.
+func TestSiPotentialAggressors_FEE175(t *testing.T) {
+	f := siNew(t,
+		siWho("d", "Défenseur", siSheet(5, 10, 5, 10, 0)),
+		siWho("a1", "Assaillant 1", siSheet(20, 10, 5, 10, 0)),
+		siWho("a2", "Assaillant 2", siSheet(19, 10, 5, 10, 0)),
+		siWho("a3", "Assaillant 3", siSheet(18, 10, 5, 10, 0)),
+		siWho("r", "Archer", siSheet(17, 10, 5, 10, 0)))
+	f.declare(map[string]*feeriev1.Intent{"a1": siMelee("d"), "a2": siMelee("d"), "r": siRanged("d")})
+	require.ElementsMatch(t, []string{"a1", "a2"}, f.state().GetCombatants()["d"].GetAggressors())
+	f.do(siCmd("a3", &feeriev1.Action{Kind: &feeriev1.Action_Change{Change: &feeriev1.Change{Intent: siMelee("d")}}}))
+	require.ElementsMatch(t, []string{"a1", "a2", "a3"}, f.state().GetCombatants()["d"].GetAggressors())
+	f.act("a1", nil)
+	res := f.resolve()
+	require.Equal(t, int32(-4), siMod(res[0].GetDefenseModifiers(), "FEE-091"), "a1, a2 and a3 watched: was 0, a1 alone")
+	f.act("a2", nil)
+	require.Equal(t, int32(-4), siMod(f.resolve()[0].GetDefenseModifiers(), "FEE-091"), "the same malus for every attack")
+	// Ruled helpless, a3 threatens no one (FEE-022): the next attack meets a1 and a2 only.
+	f.do(siCmd("a3", &feeriev1.Action{Kind: &feeriev1.Action_Helpless{Helpless: &feeriev1.Helpless{Reason: "pétrifié"}}}))
+	f.act("a1", nil)
+	require.Equal(t, int32(-2), siMod(f.resolve()[0].GetDefenseModifiers(), "FEE-091"))
+	f.at(17)
+	f.act("r", nil)
+	require.False(t, siHas(f.resolve()[0].GetDefenseModifiers(), "FEE-091"), "a shot meets no angle malus")
+}
