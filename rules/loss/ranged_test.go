@@ -611,6 +611,7 @@ func TestLOS086Explosives(t *testing.T) {
 		res := rgResolved(t, evs)
 		require.True(t, res.GetHit())
 		require.True(t, res.GetHalved())
+		require.Equal(t, int32(1), res.GetHalvings())
 		require.Equal(t, int32((7+4)/2), res.GetDamage().GetTotal())
 		require.Equal(t, int32(5), res.GetDamage().GetLevelsLost())
 		require.Equal(t, int32(0), f.cs("malfrat").GetLight())
