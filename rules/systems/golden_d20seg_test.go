@@ -8,7 +8,7 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-func init() { goldenFights["d20seg"] = goldenD20Seg }
+func init() { goldenFights["d20seg/v1"] = goldenD20Seg }
 
 // goldenD20Seg: an ambush at the ford, with carry-over on. A dog is added and sent home before
 // the start; the Spadassin and Berthe share Initiative 3 and roll off (D20-011). The Brigand

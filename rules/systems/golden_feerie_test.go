@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func init() { goldenFights["feerie"] = goldenFeerie }
+func init() { goldenFights["feerie/v1"] = goldenFeerie }
 
 // goldenFeerie: two Actions in the clearing. A dog is added and sent home before the start.
 // The Hippogriffe sleeps: surprised with no activity, and ruled helpless (FEE-022, FEE-082);

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func init() { goldenFights["ka"] = goldenKa }
+func init() { goldenFights["ka/v1"] = goldenKa }
 
 // goldenKa: the warehouse, parries allowed. A passer-by is added and sent home before the
 // start. The Maître de Ka calls a terror draw on Joshua. Then, pass after pass, from the highest

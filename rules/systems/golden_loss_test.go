@@ -10,7 +10,7 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-func init() { goldenFights["loss"] = goldenLoss }
+func init() { goldenFights["loss/v1"] = goldenLoss }
 
 // goldenLoss: a night in an alley of Armanth, under the rules as revised for issue 10. A dog
 // is added and sent home before the start. The GM grants Diego a free raise; Diego declares

@@ -7,10 +7,12 @@ package systems
 // alters how a recorded event folds, or what a released version decides, fails here: such a
 // change is a new version of the rules, and the old one stays (README, "Versions").
 //
-// Each system's fight is a script in golden_<system>_test.go. To write the stored files
-// again (only for a version that has not been released, or for a new golden log):
+// Every version of every system the registry keeps has one: testdata/golden/<system>-v<N>.jsonl
+// (one protojson event per line, as `fray export` writes) and <system>-v<N>.sha256. Each
+// fight is a script in golden_<system>_test.go, registered as "<system>/v<N>". To write the
+// stored files of a new version (never those of a released one):
 //
-//	go test ./systems/ -run 'TestGoldenLogs/<system>' -update-golden
+//	go test ./systems/ -run 'TestGoldenLogs/<system>/v<N>' -update-golden
 
 import (
 	"bytes"
@@ -36,7 +38,8 @@ import (
 
 var updateGolden = flag.Bool("update-golden", false, "play the golden fights again and write testdata/golden/")
 
-// goldenFights holds each rule system's scripted fight, by system id.
+// goldenFights holds the scripted fight of each version of each rule system, by
+// "<system>/v<version>".
 var goldenFights = map[string]func(*goldenFight){}
 
 // goldenFight plays one encounter through the registry, as the encounter service would: the
@@ -99,11 +102,11 @@ func (g *goldenFight) Do(actor string, cmd *encounterv1.Command) []*encounterv1.
 // State is the encounter's state after the commands so far.
 func (g *goldenFight) State() *encounterv1.EncounterState { return g.st }
 
-func goldenPath(system, ext string) string {
-	return filepath.Join("testdata", "golden", system+ext)
+func goldenPath(system string, version uint32, ext string) string {
+	return filepath.Join("testdata", "golden", fmt.Sprintf("%s-v%d%s", system, version, ext))
 }
 
-func writeGolden(t *testing.T, system string, events []*encounterv1.Event, hash []byte) {
+func writeGolden(t *testing.T, system string, version uint32, events []*encounterv1.Event, hash []byte) {
 	var buf bytes.Buffer
 	for _, ev := range events {
 		b, err := protojson.Marshal(ev)
@@ -114,20 +117,20 @@ func writeGolden(t *testing.T, system string, events []*encounterv1.Event, hash 
 		buf.WriteByte('\n')
 	}
 	require.NoError(t, os.MkdirAll(filepath.Join("testdata", "golden"), 0o755))
-	require.NoError(t, os.WriteFile(goldenPath(system, ".jsonl"), buf.Bytes(), 0o644))
-	require.NoError(t, os.WriteFile(goldenPath(system, ".sha256"), []byte(hex.EncodeToString(hash)+"\n"), 0o644))
+	require.NoError(t, os.WriteFile(goldenPath(system, version, ".jsonl"), buf.Bytes(), 0o644))
+	require.NoError(t, os.WriteFile(goldenPath(system, version, ".sha256"), []byte(hex.EncodeToString(hash)+"\n"), 0o644))
 }
 
-func readGolden(t *testing.T, system string) ([]*encounterv1.Event, []byte) {
-	raw, err := os.ReadFile(goldenPath(system, ".jsonl"))
+func readGolden(t *testing.T, system string, version uint32) ([]*encounterv1.Event, []byte) {
+	raw, err := os.ReadFile(goldenPath(system, version, ".jsonl"))
 	require.NoError(t, err, "the golden log of %s", system)
 	var events []*encounterv1.Event
 	for i, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
 		ev := &encounterv1.Event{}
-		require.NoError(t, protojson.Unmarshal([]byte(line), ev), "%s line %d", goldenPath(system, ".jsonl"), i+1)
+		require.NoError(t, protojson.Unmarshal([]byte(line), ev), "%s line %d", goldenPath(system, version, ".jsonl"), i+1)
 		events = append(events, ev)
 	}
-	sum, err := os.ReadFile(goldenPath(system, ".sha256"))
+	sum, err := os.ReadFile(goldenPath(system, version, ".sha256"))
 	require.NoError(t, err)
 	hash, err := hex.DecodeString(strings.TrimSpace(string(sum)))
 	require.NoError(t, err)
@@ -179,44 +182,49 @@ func TestGoldenLogs(t *testing.T) {
 	reg := Registry()
 	for _, rs := range reg.Rulesets() {
 		system := rs.GetId()
-		t.Run(system, func(t *testing.T) {
-			if *updateGolden {
-				play, ok := goldenFights[system]
-				require.True(t, ok, "no golden fight is scripted for %s (golden_%s_test.go)", system, system)
-				g := &goldenFight{t: t, reg: reg, system: system, st: &encounterv1.EncounterState{EncounterId: "golden-" + system}}
-				play(g)
-				require.NotEmpty(t, g.events)
-				writeGolden(t, system, g.events, engine.Hash(g.st))
-			}
-			if _, err := os.Stat(goldenPath(system, ".jsonl")); os.IsNotExist(err) {
-				t.Skipf("no golden log for %s yet", system)
-			}
-			events, want := readGolden(t, system)
-
-			st, err := reg.Fold(events)
-			require.NoError(t, err, "the golden log of %s folds", system)
-			require.Equal(t, hex.EncodeToString(want), hex.EncodeToString(engine.Hash(st)),
-				"the golden log of %s folds to another state than when it was recorded: a change to how an event folds is a new version of the rules", system)
-
-			rep, err := reg.Audit(events)
-			require.NoError(t, err, "the golden log of %s passes the audit: a change to what a released version decides is a new version of the rules", system)
-			require.Equal(t, len(events), rep.Events)
-			require.Positive(t, rep.Rolls)
-
-			seen := map[string]bool{}
-			for _, ev := range events {
-				require.Equal(t, system, ev.GetRuleSystem())
-				seen[kindOf(ev)] = true
-			}
-			var missing []string
-			for _, k := range eventKinds(system) {
-				if !seen[k] {
-					missing = append(missing, k)
-				}
-			}
-			require.Empty(t, missing, "the golden log of %s holds every kind of event of the system at least once", system)
-		})
+		for _, version := range reg.Versions(system) {
+			t.Run(fmt.Sprintf("%s/v%d", system, version), func(t *testing.T) {
+				checkGolden(t, reg, system, version)
+			})
+		}
 	}
+}
+
+func checkGolden(t *testing.T, reg *engine.Registry, system string, version uint32) {
+	if *updateGolden {
+		play, ok := goldenFights[fmt.Sprintf("%s/v%d", system, version)]
+		require.True(t, ok, "no golden fight is scripted for %s version %d (golden_%s_test.go)", system, version, system)
+		g := &goldenFight{t: t, reg: reg, system: system, st: &encounterv1.EncounterState{EncounterId: "golden-" + system}}
+		play(g)
+		require.NotEmpty(t, g.events)
+		writeGolden(t, system, version, g.events, engine.Hash(g.st))
+	}
+	events, want := readGolden(t, system, version)
+	require.Equal(t, version, events[0].GetRulesVersion(), "the golden log of %s v%d is played under that version", system, version)
+
+	st, err := reg.Fold(events)
+	require.NoError(t, err, "the golden log of %s folds", system)
+	require.Equal(t, hex.EncodeToString(want), hex.EncodeToString(engine.Hash(st)),
+		"the golden log of %s v%d folds to another state than when it was recorded: a change to how an event folds is a new version of the rules", system, version)
+
+	rep, err := reg.Audit(events)
+	require.NoError(t, err, "the golden log of %s v%d passes the audit: a change to what a released version decides is a new version of the rules", system, version)
+	require.Equal(t, len(events), rep.Events)
+	require.Positive(t, rep.Rolls)
+
+	seen := map[string]bool{}
+	for _, ev := range events {
+		require.Equal(t, system, ev.GetRuleSystem())
+		require.Equal(t, version, ev.GetRulesVersion())
+		seen[kindOf(ev)] = true
+	}
+	var missing []string
+	for _, k := range eventKinds(system) {
+		if !seen[k] {
+			missing = append(missing, k)
+		}
+	}
+	require.Empty(t, missing, "the golden log of %s v%d holds every kind of event of the system at least once", system, version)
 }
 
 // TestGoldenEventKinds checks the helpers the golden test counts with.
