@@ -202,6 +202,13 @@ func (System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.Lega
 			add("stand up", "regain one's balance", c, "LOS-074", nil, "")
 		}
 	}
+	last := func() []*rulesetv1.LegalAction {
+		if ap > 1 {
+			add("wait", fmt.Sprintf("act later, at a phase from 1 to %d", ap-1), 0, "LOS-040", nil, "")
+		}
+		add("speak", "", 0, "LOS-035", nil, "")
+		return append(out, &rulesetv1.LegalAction{Name: "pass", Rule: "LOS-033"})
+	}
 	if hindered(st, f, false, false, false) != nil {
 		if f.cs.GetProne() {
 			if c := f.cost(StandUpCost); c <= ap {
@@ -210,7 +217,7 @@ func (System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.Lega
 		} else {
 			recover()
 		}
-		return append(out, &rulesetv1.LegalAction{Name: "pass", Rule: "LOS-033"})
+		return last() // a wait or a word is no action to hinder (LOS-040, LOS-035)
 	}
 	var targets []string
 	for _, o := range fighters(st) {
@@ -220,8 +227,11 @@ func (System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.Lega
 	}
 	canAttack := hindered(st, f, false, false, true) == nil && len(targets) > 0
 	for _, w := range f.sh.GetWeapons() {
-		if !canAttack || (f.sh.GetMounted() && w.GetHeavy()) {
+		if !canAttack {
 			break
+		}
+		if f.sh.GetMounted() && w.GetHeavy() { // LOS-090: that weapon only
+			continue
 		}
 		reach := targets
 		if !isRanged(w) { // LOS-051: at most five melee attackers on one combatant in a Tour
@@ -242,21 +252,25 @@ func (System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.Lega
 				add("assaut", "charge with "+w.GetName()+" (1 Exploit)", c, "LOS-061", reach, w.GetName())
 			}
 		}
-		if isRanged(w) {
-			held := int32(0)
-			if f.cs.GetAimWeapon() == w.GetName() {
-				held = f.cs.GetAimBonus()
+	}
+	// Aiming is no attack: one disarmed this Tour may still aim (LOS-074, LOS-035, LOS-084).
+	for _, w := range f.sh.GetWeapons() {
+		if !isRanged(w) || (f.sh.GetMounted() && w.GetHeavy()) {
+			continue
+		}
+		held := int32(0)
+		if f.cs.GetAimWeapon() == w.GetName() {
+			held = f.cs.GetAimBonus()
+		}
+		if held < MaxAim {
+			add("aim", fmt.Sprintf("aim with %s: +1 per PA, up to +%d more", w.GetName(), MaxAim-held), 1, "LOS-035", nil, w.GetName())
+		}
+		if !f.cs.GetActed() { // the first action of the Tour (LOS-084)
+			bonus := int32(AimTourBonus)
+			if f.spec(lossv1.SpecialisationKind_SPECIALISATION_KIND_AIMING, w) {
+				bonus = AimTourVisee
 			}
-			if held < MaxAim {
-				add("aim", fmt.Sprintf("aim with %s: +1 per PA, up to +%d more", w.GetName(), MaxAim-held), 1, "LOS-035", nil, w.GetName())
-			}
-			if !f.cs.GetActed() { // the first action of the Tour (LOS-084)
-				bonus := int32(AimTourBonus)
-				if f.spec(lossv1.SpecialisationKind_SPECIALISATION_KIND_AIMING, w) {
-					bonus = AimTourVisee
-				}
-				add("aim a whole Tour", fmt.Sprintf("the whole Tour, all PA: %+d on the next shot with %s", bonus, w.GetName()), ap, "LOS-084", nil, w.GetName())
-			}
+			add("aim a whole Tour", fmt.Sprintf("the whole Tour, all PA: %+d on the next shot with %s", bonus, w.GetName()), ap, "LOS-084", nil, w.GetName())
 		}
 	}
 	if canAttack && f.sh.GetAthletics() != nil && f.cost(ManoeuvreCost) <= ap {
@@ -273,11 +287,7 @@ func (System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.Lega
 			add(simpleName(k), "", c, "LOS-035", nil, "")
 		}
 	}
-	if ap > 1 {
-		add("wait", fmt.Sprintf("act later, at a phase from 1 to %d", ap-1), 0, "LOS-040", nil, "")
-	}
-	add("speak", "", 0, "LOS-035", nil, "")
-	return append(out, &rulesetv1.LegalAction{Name: "pass", Rule: "LOS-033"})
+	return last()
 }
 
 func decideDeclareAllowed(st *encounterv1.EncounterState, f fighter) bool {

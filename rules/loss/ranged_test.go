@@ -1158,6 +1158,21 @@ func TestLOS090RangedSpecialisations(t *testing.T) {
 		g := newFight(t, nil, rgArcher(gun), ruffian())
 		g.start(5, 5)
 		require.Equal(t, int32(5), rgRolled(t, g.do("david", rgShoot("archere", "malfrat", "", 30), 1)).GetActionPointsSpent())
+
+		// Only the heavy weapon is barred: Legal lists the rider's sabre after it (it listed
+		// no attack at all), and no aim with the heavy gun.
+		h := newFight(t, nil, with(rgArcher(gun, sword(4, 3)), func(s *lossv1.Sheet) { s.Mounted = true }), ruffian())
+		h.start(5, 5)
+		legal, err := h.reg.Legal(h.st, "archere")
+		require.NoError(t, err)
+		byWeapon := map[string]int32{}
+		for _, l := range legal {
+			if l.GetWeapon() != "" {
+				byWeapon[l.GetName()+" "+l.GetWeapon()] = l.GetCost()
+			}
+		}
+		require.Equal(t, map[string]int32{"attack sabre": 4}, byWeapon)
+		h.do("david", attackWith("archere", "malfrat", "sabre", 0, nil, false), 1)
 	})
 
 	t.Run("Fortification destruction", func(t *testing.T) {
