@@ -91,6 +91,8 @@ func (s System) Describe() *rulesetv1.RulesetDescriptor {
 				row("grab, tackle, trip", "3"), row("Assaut", "4"), row("natural animal attack", "2"), row("unarmed attack", "2"),
 				row("weapon attack", "Vitesse"), row("disarm", "Vitesse, or 2 unarmed"), row("parry or dodge", "1"),
 				row("speak or shout", "0"), row("pick up an object", "2"), row("move 3 m or more", "2"), row("stand up", "4"),
+				row("recover from a Disarm: pick up one's weapon (LOS-074)", "2"),
+				row("recover from a Disarm: regain one's balance (LOS-074)", "4"),
 				row("social Talent", "1"), row("aim", "1 per +1, at most +5"),
 			}},
 			{Name: "Health bands", Rule: "LOS-022", Header: []string{"band", "boxes", "Difficulty"}, Rows: []*rulesetv1.TableRow{

@@ -1,6 +1,7 @@
 package loss_test
 
 import (
+	"strconv"
 	"testing"
 
 	dicev1 "github.com/fray-rpg/fray/gen/fray/dice/v1"
@@ -295,6 +296,21 @@ func TestDescribe(t *testing.T) {
 		}
 	}
 	require.True(t, rules["LOS-035"] && rules["LOS-022"] && rules["LOS-014"])
+
+	// LOS-074, LOS-035: the Action costs table has the recovery from a Disarm: pick up one's
+	// weapon, 2 PA, whatever its Vitesse, or regain one's balance, 4 PA.
+	costs := map[string]string{}
+	for _, tb := range d.GetTables() {
+		if tb.GetName() == "Action costs" {
+			for _, r := range tb.GetRows() {
+				costs[r.GetCells()[0]] = r.GetCells()[1]
+			}
+		}
+	}
+	require.Equal(t, "2", costs["recover from a Disarm: pick up one's weapon (LOS-074)"])
+	require.Equal(t, "4", costs["recover from a Disarm: regain one's balance (LOS-074)"])
+	require.Equal(t, strconv.Itoa(loss.PickUpCost), costs["pick up an object"])
+	require.Equal(t, strconv.Itoa(loss.StandUpCost), costs["stand up"])
 	reg := engine.NewRegistry(loss.New())
 	require.Equal(t, []uint32{loss.Version}, reg.Versions("loss"))
 	require.Len(t, reg.Rulesets(), 1)
