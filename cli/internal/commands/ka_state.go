@@ -65,16 +65,23 @@ func writeKaState(w io.Writer, st *encounterv1.EncounterState, names *Names) {
 	switch {
 	case st.GetStatus() != encounterv1.EncounterStatus_ENCOUNTER_STATUS_ACTIVE || ks.GetPending() != nil || ks.GetRound() == 0:
 	default:
-		switch next := kaUpNext(st); len(next) {
+		next := kaUpNext(st)
+		verbs := "attack|disarm|pass"
+		for _, id := range next {
+			if len(ks.GetCombatants()[id].GetWeaponsLost()) > 0 { // a weapon to pick up (KA-032)
+				verbs = "attack|disarm|pickup|pass"
+			}
+		}
+		switch len(next) {
 		case 0:
 		case 1:
-			fmt.Fprintf(w, "Pass %d: %s acts next: fray ka attack|disarm|pass %s %s ...\n", ks.GetPass(), names.of(next[0]), enc, next[0])
+			fmt.Fprintf(w, "Pass %d: %s acts next: fray ka %s %s %s ...\n", ks.GetPass(), names.of(next[0]), verbs, enc, next[0])
 		default:
 			who := make([]string, len(next))
 			for i, id := range next {
 				who[i] = names.of(id)
 			}
-			fmt.Fprintf(w, "Pass %d: %s act next, at the same time (KA-014): fray ka attack|disarm|pass %s COMBATANT ...\n", ks.GetPass(), andList(who), enc)
+			fmt.Fprintf(w, "Pass %d: %s act next, at the same time (KA-014): fray ka %s %s COMBATANT ...\n", ks.GetPass(), andList(who), verbs, enc)
 		}
 	}
 	printPending(w, enc, st)

@@ -305,6 +305,16 @@ func TestKaState(t *testing.T) {
 	_, out, _ = run(t, "state", "enc-1", "--addr", addr)
 	require.Contains(t, out, "Pass 1: Joshua and le chien act next, at the same time (KA-014): fray ka attack|disarm|pass enc-1 COMBATANT ...\n")
 	require.NotContains(t, out, "waiting for")
+	// KA-032: one who lost a weapon to a disarm may pick it up: the hint offers pickup.
+	ks.Combatants["joshua"].WeaponsLost = []string{"pistolet"}
+	_, out, _ = run(t, "state", "enc-1", "--addr", addr)
+	require.Contains(t, out, "Pass 1: Joshua and le chien act next, at the same time (KA-014): fray ka attack|disarm|pickup|pass enc-1 COMBATANT ...\n")
+	st.Combatants[1].GetKa().Spheres[ka.Animalite] = 3
+	_, out, _ = run(t, "state", "enc-1", "--addr", addr)
+	require.Contains(t, out, "Pass 1: Joshua acts next: fray ka attack|disarm|pickup|pass enc-1 joshua ...\n")
+	ks.Combatants["joshua"].WeaponsLost = nil
+	_, out, _ = run(t, "state", "enc-1", "--addr", addr)
+	require.Contains(t, out, "Pass 1: Joshua acts next: fray ka attack|disarm|pass enc-1 joshua ...\n")
 
 	// Before the start.
 	st.Status, ks.Round, ks.Deck, ks.Discard = encounterv1.EncounterStatus_ENCOUNTER_STATUS_SETUP, 0, nil, nil
