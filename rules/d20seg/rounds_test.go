@@ -7,6 +7,7 @@ import (
 	d20segv1 "github.com/fray-rpg/fray/gen/fray/d20seg/v1"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/d20seg"
+	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
@@ -301,7 +302,7 @@ func TestD20_020_CarryOver(t *testing.T) {
 	f.do(gm, attack("berthe", "aldric"), miss)
 	f.refuse(gm, attack("aldric", "berthe"), engine.CodePrecondition, "D20-020",
 		"an attack costs 4 segments at BBA 0; Aldric has 2 left this round (segments 4 to 5)", "no carry-over")
-	require.Equal(t, []string{"other", "end turn"}, f.legal("aldric"))
+	require.Equal(t, []string{"cast", "cast", "other", "end turn"}, f.legal("aldric"), "a spell of level 0 (1 segment) or 1–3 (2) still fits (D20-018)")
 	f.replay()
 
 	// With: Aldric's attack at 4 takes 4, 5 and segments 0, 1 of round 2.
@@ -309,7 +310,7 @@ func TestD20_020_CarryOver(t *testing.T) {
 	f.start()
 	f.do(gm, attack("aldric", "berthe"), miss)
 	f.do(gm, attack("berthe", "aldric"), miss)
-	require.Equal(t, []string{"attack", "other", "end turn"}, f.legal("aldric"))
+	require.Equal(t, []string{"attack", "cast", "cast", "cast", "cast", "other", "end turn"}, f.legal("aldric"))
 	ar := find(t, f.do(gm, attack("aldric", "berthe"), miss), (*d20segv1.Event).GetAttackRolled)
 	require.Equal(t, []int32{4, 4}, []int32{ar.GetSegment(), ar.GetCost()})
 	evs := f.do(gm, endTurn("berthe"))
@@ -344,6 +345,51 @@ func TestD20_020_CarryOver(t *testing.T) {
 	require.Equal(t, int32(3), starts[1].GetRound())
 	require.Empty(t, starts[1].GetCarried())
 	require.Equal(t, []int32{0, 0}, f.next("aldric", "berthe"))
+	f.replay()
+}
+
+// D20-018, D20-020, D20-004: Legal lists a spell of each category whose casting time fits in
+// the segments left (it listed none), with that time; each is one Decide accepts. The
+// surprise round's free action may be a spell, at no segment.
+func TestD20_018_LegalCastsWhatFits(t *testing.T) {
+	f := newFight(t, nil, sheet("mage", "Mage", initiative(5)), sheet("berthe", "Berthe", initiative(1)))
+	f.start()
+	casts := func(id string) (costs []int32, rules []string) {
+		t.Helper()
+		legal, err := f.reg.Legal(f.st, id)
+		require.NoError(t, err)
+		for _, l := range legal {
+			if l.GetName() == "cast" {
+				costs, rules = append(costs, l.GetCost()), append(rules, l.GetRule())
+			}
+		}
+		return costs, rules
+	}
+	accepted := func(c *d20segv1.Cast) error {
+		_, err := f.reg.Decide(proto.CloneOf(f.st), cast("mage", c), engine.Env{Actor: gm, Dice: dice.NewFixed(), Seed: make([]byte, dice.SeedSize)})
+		return err
+	}
+	// Segment 0 of 0–5: level 0 → 1, 1–3 → 2, 4–6 → 3, 7–9 → 4 segments.
+	costs, rules := casts("mage")
+	require.Equal(t, []int32{1, 2, 3, 4}, costs)
+	require.Equal(t, []string{"D20-018", "D20-018", "D20-018", "D20-018"}, rules)
+	for _, level := range []int32{0, 1, 4, 7} {
+		require.NoError(t, accepted(&d20segv1.Cast{Spell: "sort", Level: level}))
+	}
+	// At segment 3, 3 segments left (3–5): a supreme spell (4) no longer fits.
+	f.do(gm, other("mage", "recule", 3))
+	f.do(gm, endTurn("berthe"))
+	costs, _ = casts("mage")
+	require.Equal(t, []int32{1, 2, 3}, costs)
+	require.NoError(t, accepted(&d20segv1.Cast{Spell: "sort", Level: 4}))
+	f.refuse(gm, cast("mage", &d20segv1.Cast{Spell: "Tempête", Level: 7}), engine.CodePrecondition, "D20-020", "Mage")
+	// At segment 5, one left: only pre-magic.
+	sc := find(t, f.do(gm, cast("mage", &d20segv1.Cast{Spell: "Bouclier", Level: 1})), (*d20segv1.Event).GetSpellCast)
+	require.Equal(t, []int32{3, 2}, []int32{sc.GetSegment(), sc.GetCost()})
+	costs, _ = casts("mage")
+	require.Equal(t, []int32{1}, costs)
+	require.NoError(t, accepted(&d20segv1.Cast{Spell: "Lumière", Level: 0}))
+	f.refuse(gm, cast("mage", &d20segv1.Cast{Spell: "Bouclier", Level: 1}), engine.CodePrecondition, "D20-020", "Mage")
 	f.replay()
 }
 

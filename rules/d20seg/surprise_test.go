@@ -6,6 +6,7 @@ import (
 	d20segv1 "github.com/fray-rpg/fray/gen/fray/d20seg/v1"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/engine/enginetest"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
 )
@@ -253,12 +254,16 @@ func TestD20_004_FreeActionsComeFirst(t *testing.T) {
 	// Passant (10), not the Guetteur (8), not the Spadassin (3), nor a segment action of the
 	// Brigand's own.
 	require.Equal(t, "brigand", f.upNext())
-	require.Equal(t, []string{"attack", "other", "end turn"}, f.legal("brigand"))
+	require.Equal(t, []string{"attack", "cast", "other", "end turn"}, f.legal("brigand"))
 	legal, err := f.reg.Legal(f.st, "brigand")
 	require.NoError(t, err)
-	for _, l := range legal[:2] {
+	for _, l := range legal[:3] { // a spell may be the free action too
 		require.Equal(t, []any{int32(0), "D20-004"}, []any{l.GetCost(), l.GetRule()}, l.GetName())
 	}
+	freeCast, err := enginetest.Decide(t, f.reg, proto.CloneOf(f.st), gm, cast("brigand", &d20segv1.Cast{Spell: "Sommeil", Level: 1, Free: true}))
+	require.NoError(t, err)
+	sc := find(t, freeCast, (*d20segv1.Event).GetSpellCast)
+	require.Equal(t, []any{int32(0), true}, []any{sc.GetCost(), sc.GetFree()})
 	f.refuse(player, attack("guetteur", "brigand"), engine.CodePrecondition, "D20-004", "Brigand's free action comes first", "before anyone acts in a segment")
 	f.refuse(gm, freeAttack("spadassin", "berthe"), engine.CodePrecondition, "D20-004", "Brigand's free action comes first", "Initiative order")
 	f.refuse(gm, attack("brigand", "berthe"), engine.CodePrecondition, "D20-004", "Brigand's free action comes first", "make an attack its free action")
