@@ -263,6 +263,10 @@ func decide(sys System, st *encounterv1.EncounterState, cmd *encounterv1.Command
 		if FindCombatant(st, c.GetId()) != nil {
 			return nil, Refused("", "there is already a combatant %q in this encounter", c.GetId())
 		}
+		if c.GetHidden() && !IsGameMaster(st, env.Actor) {
+			return nil, Forbidden("only the GM (%s) may add a hidden combatant", st.GetGameMaster())
+		}
+		c.Appearance = encounterv1.Appearance_APPEARANCE_UNSPECIFIED // shown in reads, never recorded
 		if err := sys.CheckCombatant(st, c); err != nil {
 			return nil, err
 		}
@@ -336,6 +340,8 @@ func decide(sys System, st *encounterv1.EncounterState, cmd *encounterv1.Command
 		return one(&encounterv1.Event{Payload: &encounterv1.Event_EncounterRewound{EncounterRewound: &encounterv1.EncounterRewound{
 			ToSequence: to, Reason: k.Rewind.GetReason(), State: proto.CloneOf(past),
 		}}}), nil
+	case *encounterv1.Command_SetHidden:
+		return decideSetHidden(st, k.SetHidden, gmOnly)
 	case nil:
 		return nil, Invalid("", "empty command")
 	default:
@@ -383,6 +389,10 @@ func evolveWith(sys System, st *encounterv1.EncounterState, ev *encounterv1.Even
 		st.Status = encounterv1.EncounterStatus_ENCOUNTER_STATUS_ENDED
 		st.Seed = p.EncounterEnded.GetSeed()
 		st.Pending = nil
+	case *encounterv1.Event_CombatantHidden:
+		if c := FindCombatant(st, p.CombatantHidden.GetCombatantId()); c != nil {
+			c.Hidden = p.CombatantHidden.GetHidden()
+		}
 	case *encounterv1.Event_EncounterRewound:
 		// Everything, the dice position included, is as it was after to_sequence; only the
 		// sequence moves on.

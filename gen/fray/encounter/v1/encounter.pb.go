@@ -81,6 +81,64 @@ func (EncounterStatus) EnumDescriptor() ([]byte, []int) {
 	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{0}
 }
 
+// Appearance is what anyone at the table sees of a combatant, hidden or not.
+type Appearance int32
+
+const (
+	Appearance_APPEARANCE_UNSPECIFIED Appearance = 0
+	// Unhurt, or hurt too little to show.
+	Appearance_APPEARANCE_FIGHTING      Appearance = 1
+	Appearance_APPEARANCE_WOUNDED       Appearance = 2
+	Appearance_APPEARANCE_BADLY_WOUNDED Appearance = 3
+	// Down: out of the fight, unconscious, dying or dead.
+	Appearance_APPEARANCE_OUT_OF_THE_FIGHT Appearance = 4
+)
+
+// Enum value maps for Appearance.
+var (
+	Appearance_name = map[int32]string{
+		0: "APPEARANCE_UNSPECIFIED",
+		1: "APPEARANCE_FIGHTING",
+		2: "APPEARANCE_WOUNDED",
+		3: "APPEARANCE_BADLY_WOUNDED",
+		4: "APPEARANCE_OUT_OF_THE_FIGHT",
+	}
+	Appearance_value = map[string]int32{
+		"APPEARANCE_UNSPECIFIED":      0,
+		"APPEARANCE_FIGHTING":         1,
+		"APPEARANCE_WOUNDED":          2,
+		"APPEARANCE_BADLY_WOUNDED":    3,
+		"APPEARANCE_OUT_OF_THE_FIGHT": 4,
+	}
+)
+
+func (x Appearance) Enum() *Appearance {
+	p := new(Appearance)
+	*p = x
+	return p
+}
+
+func (x Appearance) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Appearance) Descriptor() protoreflect.EnumDescriptor {
+	return file_fray_encounter_v1_encounter_proto_enumTypes[1].Descriptor()
+}
+
+func (Appearance) Type() protoreflect.EnumType {
+	return &file_fray_encounter_v1_encounter_proto_enumTypes[1]
+}
+
+func (x Appearance) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Appearance.Descriptor instead.
+func (Appearance) EnumDescriptor() ([]byte, []int) {
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{1}
+}
+
 // RuleOptions are the house rules of one rule system.
 type RuleOptions struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -204,6 +262,12 @@ type Combatant struct {
 	// The principal who commands this combatant (the GM commands everyone).
 	Controller string `protobuf:"bytes,3,opt,name=controller,proto3" json:"controller,omitempty"`
 	Side       string `protobuf:"bytes,4,opt,name=side,proto3" json:"side,omitempty"`
+	// GM-hidden: only the GM, co-GMs and the combatant's controller see its sheet and numbers;
+	// everyone else sees its name, side and appearance (set by the GM alone).
+	Hidden bool `protobuf:"varint,5,opt,name=hidden,proto3" json:"hidden,omitempty"`
+	// What the table sees of the combatant; filled in reads (GetEncounter, WatchEncounter…),
+	// never recorded.
+	Appearance Appearance `protobuf:"varint,6,opt,name=appearance,proto3,enum=fray.encounter.v1.Appearance" json:"appearance,omitempty"`
 	// Types that are valid to be assigned to Sheet:
 	//
 	//	*Combatant_Loss
@@ -271,6 +335,20 @@ func (x *Combatant) GetSide() string {
 		return x.Side
 	}
 	return ""
+}
+
+func (x *Combatant) GetHidden() bool {
+	if x != nil {
+		return x.Hidden
+	}
+	return false
+}
+
+func (x *Combatant) GetAppearance() Appearance {
+	if x != nil {
+		return x.Appearance
+	}
+	return Appearance_APPEARANCE_UNSPECIFIED
 }
 
 func (x *Combatant) GetSheet() isCombatant_Sheet {
@@ -641,6 +719,7 @@ type Command struct {
 	//	*Command_Start
 	//	*Command_End
 	//	*Command_Rewind
+	//	*Command_SetHidden
 	//	*Command_Loss
 	//	*Command_Feerie
 	//	*Command_Ka
@@ -741,6 +820,15 @@ func (x *Command) GetRewind() *Rewind {
 	return nil
 }
 
+func (x *Command) GetSetHidden() *SetHidden {
+	if x != nil {
+		if x, ok := x.Kind.(*Command_SetHidden); ok {
+			return x.SetHidden
+		}
+	}
+	return nil
+}
+
 func (x *Command) GetLoss() *v1.Action {
 	if x != nil {
 		if x, ok := x.Kind.(*Command_Loss); ok {
@@ -805,6 +893,10 @@ type Command_Rewind struct {
 	Rewind *Rewind `protobuf:"bytes,6,opt,name=rewind,proto3,oneof"`
 }
 
+type Command_SetHidden struct {
+	SetHidden *SetHidden `protobuf:"bytes,10,opt,name=set_hidden,json=setHidden,proto3,oneof"`
+}
+
 type Command_Loss struct {
 	Loss *v1.Action `protobuf:"bytes,20,opt,name=loss,proto3,oneof"`
 }
@@ -832,6 +924,8 @@ func (*Command_Start) isCommand_Kind() {}
 func (*Command_End) isCommand_Kind() {}
 
 func (*Command_Rewind) isCommand_Kind() {}
+
+func (*Command_SetHidden) isCommand_Kind() {}
 
 func (*Command_Loss) isCommand_Kind() {}
 
@@ -1087,6 +1181,60 @@ func (x *EndEncounter) GetReason() string {
 	return ""
 }
 
+// SetHidden hides a combatant from everyone but the GM, co-GMs and its controller, or shows
+// it again (GM only).
+type SetHidden struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CombatantId   string                 `protobuf:"bytes,1,opt,name=combatant_id,json=combatantId,proto3" json:"combatant_id,omitempty"`
+	Hidden        bool                   `protobuf:"varint,2,opt,name=hidden,proto3" json:"hidden,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SetHidden) Reset() {
+	*x = SetHidden{}
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetHidden) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetHidden) ProtoMessage() {}
+
+func (x *SetHidden) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetHidden.ProtoReflect.Descriptor instead.
+func (*SetHidden) Descriptor() ([]byte, []int) {
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *SetHidden) GetCombatantId() string {
+	if x != nil {
+		return x.CombatantId
+	}
+	return ""
+}
+
+func (x *SetHidden) GetHidden() bool {
+	if x != nil {
+		return x.Hidden
+	}
+	return false
+}
+
 // Rewind returns the encounter to the state it had after an earlier event (GM only). Nothing
 // is deleted: an EncounterRewound event records the return, with the state restored.
 type Rewind struct {
@@ -1099,7 +1247,7 @@ type Rewind struct {
 
 func (x *Rewind) Reset() {
 	*x = Rewind{}
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[10]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1111,7 +1259,7 @@ func (x *Rewind) String() string {
 func (*Rewind) ProtoMessage() {}
 
 func (x *Rewind) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[10]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1124,7 +1272,7 @@ func (x *Rewind) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Rewind.ProtoReflect.Descriptor instead.
 func (*Rewind) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{10}
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Rewind) GetToSequence() uint64 {
@@ -1165,6 +1313,7 @@ type Event struct {
 	//	*Event_EncounterStarted
 	//	*Event_EncounterEnded
 	//	*Event_EncounterRewound
+	//	*Event_CombatantHidden
 	//	*Event_Loss
 	//	*Event_Feerie
 	//	*Event_Ka
@@ -1176,7 +1325,7 @@ type Event struct {
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[11]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1188,7 +1337,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[11]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1201,7 +1350,7 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{11}
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *Event) GetEncounterId() string {
@@ -1328,6 +1477,15 @@ func (x *Event) GetEncounterRewound() *EncounterRewound {
 	return nil
 }
 
+func (x *Event) GetCombatantHidden() *CombatantHidden {
+	if x != nil {
+		if x, ok := x.Payload.(*Event_CombatantHidden); ok {
+			return x.CombatantHidden
+		}
+	}
+	return nil
+}
+
 func (x *Event) GetLoss() *v1.Event {
 	if x != nil {
 		if x, ok := x.Payload.(*Event_Loss); ok {
@@ -1392,6 +1550,10 @@ type Event_EncounterRewound struct {
 	EncounterRewound *EncounterRewound `protobuf:"bytes,25,opt,name=encounter_rewound,json=encounterRewound,proto3,oneof"`
 }
 
+type Event_CombatantHidden struct {
+	CombatantHidden *CombatantHidden `protobuf:"bytes,29,opt,name=combatant_hidden,json=combatantHidden,proto3,oneof"`
+}
+
 type Event_Loss struct {
 	Loss *v1.Event `protobuf:"bytes,40,opt,name=loss,proto3,oneof"`
 }
@@ -1420,6 +1582,8 @@ func (*Event_EncounterEnded) isEvent_Payload() {}
 
 func (*Event_EncounterRewound) isEvent_Payload() {}
 
+func (*Event_CombatantHidden) isEvent_Payload() {}
+
 func (*Event_Loss) isEvent_Payload() {}
 
 func (*Event_Feerie) isEvent_Payload() {}
@@ -1441,7 +1605,7 @@ type EncounterCreated struct {
 
 func (x *EncounterCreated) Reset() {
 	*x = EncounterCreated{}
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[12]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1453,7 +1617,7 @@ func (x *EncounterCreated) String() string {
 func (*EncounterCreated) ProtoMessage() {}
 
 func (x *EncounterCreated) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[12]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1466,7 +1630,7 @@ func (x *EncounterCreated) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EncounterCreated.ProtoReflect.Descriptor instead.
 func (*EncounterCreated) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{12}
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *EncounterCreated) GetName() string {
@@ -1510,7 +1674,7 @@ type CombatantAdded struct {
 
 func (x *CombatantAdded) Reset() {
 	*x = CombatantAdded{}
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[13]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1522,7 +1686,7 @@ func (x *CombatantAdded) String() string {
 func (*CombatantAdded) ProtoMessage() {}
 
 func (x *CombatantAdded) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[13]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1535,7 +1699,7 @@ func (x *CombatantAdded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CombatantAdded.ProtoReflect.Descriptor instead.
 func (*CombatantAdded) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{13}
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *CombatantAdded) GetCombatant() *Combatant {
@@ -1568,7 +1732,7 @@ type CombatantRemoved struct {
 
 func (x *CombatantRemoved) Reset() {
 	*x = CombatantRemoved{}
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[14]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1580,7 +1744,7 @@ func (x *CombatantRemoved) String() string {
 func (*CombatantRemoved) ProtoMessage() {}
 
 func (x *CombatantRemoved) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[14]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1593,7 +1757,7 @@ func (x *CombatantRemoved) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CombatantRemoved.ProtoReflect.Descriptor instead.
 func (*CombatantRemoved) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{14}
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *CombatantRemoved) GetCombatantId() string {
@@ -1611,7 +1775,7 @@ type EncounterStarted struct {
 
 func (x *EncounterStarted) Reset() {
 	*x = EncounterStarted{}
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[15]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1623,7 +1787,7 @@ func (x *EncounterStarted) String() string {
 func (*EncounterStarted) ProtoMessage() {}
 
 func (x *EncounterStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[15]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1636,7 +1800,7 @@ func (x *EncounterStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EncounterStarted.ProtoReflect.Descriptor instead.
 func (*EncounterStarted) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{15}
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{16}
 }
 
 type EncounterEnded struct {
@@ -1650,7 +1814,7 @@ type EncounterEnded struct {
 
 func (x *EncounterEnded) Reset() {
 	*x = EncounterEnded{}
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[16]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1662,7 +1826,7 @@ func (x *EncounterEnded) String() string {
 func (*EncounterEnded) ProtoMessage() {}
 
 func (x *EncounterEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[16]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1675,7 +1839,7 @@ func (x *EncounterEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EncounterEnded.ProtoReflect.Descriptor instead.
 func (*EncounterEnded) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{16}
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *EncounterEnded) GetReason() string {
@@ -1692,6 +1856,59 @@ func (x *EncounterEnded) GetSeed() []byte {
 	return nil
 }
 
+// CombatantHidden: the GM hid a combatant, or showed it again.
+type CombatantHidden struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CombatantId   string                 `protobuf:"bytes,1,opt,name=combatant_id,json=combatantId,proto3" json:"combatant_id,omitempty"`
+	Hidden        bool                   `protobuf:"varint,2,opt,name=hidden,proto3" json:"hidden,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CombatantHidden) Reset() {
+	*x = CombatantHidden{}
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CombatantHidden) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CombatantHidden) ProtoMessage() {}
+
+func (x *CombatantHidden) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CombatantHidden.ProtoReflect.Descriptor instead.
+func (*CombatantHidden) Descriptor() ([]byte, []int) {
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *CombatantHidden) GetCombatantId() string {
+	if x != nil {
+		return x.CombatantId
+	}
+	return ""
+}
+
+func (x *CombatantHidden) GetHidden() bool {
+	if x != nil {
+		return x.Hidden
+	}
+	return false
+}
+
 // EncounterRewound: the encounter is back to the state it had after event to_sequence;
 // the events in between stay in the log, undone.
 type EncounterRewound struct {
@@ -1706,7 +1923,7 @@ type EncounterRewound struct {
 
 func (x *EncounterRewound) Reset() {
 	*x = EncounterRewound{}
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[17]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1718,7 +1935,7 @@ func (x *EncounterRewound) String() string {
 func (*EncounterRewound) ProtoMessage() {}
 
 func (x *EncounterRewound) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[17]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1731,7 +1948,7 @@ func (x *EncounterRewound) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EncounterRewound.ProtoReflect.Descriptor instead.
 func (*EncounterRewound) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{17}
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *EncounterRewound) GetToSequence() uint64 {
@@ -1774,7 +1991,7 @@ type Snapshot struct {
 
 func (x *Snapshot) Reset() {
 	*x = Snapshot{}
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[18]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1786,7 +2003,7 @@ func (x *Snapshot) String() string {
 func (*Snapshot) ProtoMessage() {}
 
 func (x *Snapshot) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[18]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1799,7 +2016,7 @@ func (x *Snapshot) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Snapshot.ProtoReflect.Descriptor instead.
 func (*Snapshot) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{18}
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Snapshot) GetPosition() uint64 {
@@ -1847,7 +2064,7 @@ type EventBatch struct {
 
 func (x *EventBatch) Reset() {
 	*x = EventBatch{}
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[19]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1859,7 +2076,7 @@ func (x *EventBatch) String() string {
 func (*EventBatch) ProtoMessage() {}
 
 func (x *EventBatch) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[19]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1872,7 +2089,7 @@ func (x *EventBatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EventBatch.ProtoReflect.Descriptor instead.
 func (*EventBatch) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{19}
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *EventBatch) GetEvents() []*Event {
@@ -1893,14 +2110,18 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\x06feerie\x18\v \x01(\v2\x17.fray.feerie.v1.OptionsH\x00R\x06feerie\x12%\n" +
 	"\x02ka\x18\f \x01(\v2\x13.fray.ka.v1.OptionsH\x00R\x02ka\x121\n" +
 	"\x06d20seg\x18\r \x01(\v2\x17.fray.d20seg.v1.OptionsH\x00R\x06d20segB\b\n" +
-	"\x06system\"\x9e\x02\n" +
+	"\x06system\"\xf5\x02\n" +
 	"\tCombatant\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x1e\n" +
 	"\n" +
 	"controller\x18\x03 \x01(\tR\n" +
 	"controller\x12\x12\n" +
-	"\x04side\x18\x04 \x01(\tR\x04side\x12)\n" +
+	"\x04side\x18\x04 \x01(\tR\x04side\x12\x16\n" +
+	"\x06hidden\x18\x05 \x01(\bR\x06hidden\x12=\n" +
+	"\n" +
+	"appearance\x18\x06 \x01(\x0e2\x1d.fray.encounter.v1.AppearanceR\n" +
+	"appearance\x12)\n" +
 	"\x04loss\x18\n" +
 	" \x01(\v2\x13.fray.loss.v1.SheetH\x00R\x04loss\x12/\n" +
 	"\x06feerie\x18\v \x01(\v2\x15.fray.feerie.v1.SheetH\x00R\x06feerie\x12#\n" +
@@ -1938,14 +2159,17 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\x06feerie\x18\x15 \x01(\v2\x15.fray.feerie.v1.StateH\x00R\x06feerie\x12#\n" +
 	"\x02ka\x18\x16 \x01(\v2\x11.fray.ka.v1.StateH\x00R\x02ka\x12/\n" +
 	"\x06d20seg\x18\x17 \x01(\v2\x15.fray.d20seg.v1.StateH\x00R\x06d20segB\b\n" +
-	"\x06system\"\xc3\x04\n" +
+	"\x06system\"\x82\x05\n" +
 	"\aCommand\x12<\n" +
 	"\x06create\x18\x01 \x01(\v2\".fray.encounter.v1.CreateEncounterH\x00R\x06create\x12F\n" +
 	"\radd_combatant\x18\x02 \x01(\v2\x1f.fray.encounter.v1.AddCombatantH\x00R\faddCombatant\x12O\n" +
 	"\x10remove_combatant\x18\x03 \x01(\v2\".fray.encounter.v1.RemoveCombatantH\x00R\x0fremoveCombatant\x129\n" +
 	"\x05start\x18\x04 \x01(\v2!.fray.encounter.v1.StartEncounterH\x00R\x05start\x123\n" +
 	"\x03end\x18\x05 \x01(\v2\x1f.fray.encounter.v1.EndEncounterH\x00R\x03end\x123\n" +
-	"\x06rewind\x18\x06 \x01(\v2\x19.fray.encounter.v1.RewindH\x00R\x06rewind\x12*\n" +
+	"\x06rewind\x18\x06 \x01(\v2\x19.fray.encounter.v1.RewindH\x00R\x06rewind\x12=\n" +
+	"\n" +
+	"set_hidden\x18\n" +
+	" \x01(\v2\x1c.fray.encounter.v1.SetHiddenH\x00R\tsetHidden\x12*\n" +
 	"\x04loss\x18\x14 \x01(\v2\x14.fray.loss.v1.ActionH\x00R\x04loss\x120\n" +
 	"\x06feerie\x18\x15 \x01(\v2\x16.fray.feerie.v1.ActionH\x00R\x06feerie\x12$\n" +
 	"\x02ka\x18\x16 \x01(\v2\x12.fray.ka.v1.ActionH\x00R\x02ka\x120\n" +
@@ -1964,11 +2188,14 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\"\x10\n" +
 	"\x0eStartEncounter\"&\n" +
 	"\fEndEncounter\x12\x16\n" +
-	"\x06reason\x18\x01 \x01(\tR\x06reason\"A\n" +
+	"\x06reason\x18\x01 \x01(\tR\x06reason\"F\n" +
+	"\tSetHidden\x12!\n" +
+	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12\x16\n" +
+	"\x06hidden\x18\x02 \x01(\bR\x06hidden\"A\n" +
 	"\x06Rewind\x12\x1f\n" +
 	"\vto_sequence\x18\x01 \x01(\x04R\n" +
 	"toSequence\x12\x16\n" +
-	"\x06reason\x18\x02 \x01(\tR\x06reason\"\xeb\a\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\"\xbc\b\n" +
 	"\x05Event\x12!\n" +
 	"\fencounter_id\x18\x01 \x01(\tR\vencounterId\x12\x1a\n" +
 	"\bsequence\x18\x02 \x01(\x04R\bsequence\x12\x19\n" +
@@ -1986,7 +2213,8 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\x11combatant_removed\x18\x16 \x01(\v2#.fray.encounter.v1.CombatantRemovedH\x00R\x10combatantRemoved\x12R\n" +
 	"\x11encounter_started\x18\x17 \x01(\v2#.fray.encounter.v1.EncounterStartedH\x00R\x10encounterStarted\x12L\n" +
 	"\x0fencounter_ended\x18\x18 \x01(\v2!.fray.encounter.v1.EncounterEndedH\x00R\x0eencounterEnded\x12R\n" +
-	"\x11encounter_rewound\x18\x19 \x01(\v2#.fray.encounter.v1.EncounterRewoundH\x00R\x10encounterRewound\x12)\n" +
+	"\x11encounter_rewound\x18\x19 \x01(\v2#.fray.encounter.v1.EncounterRewoundH\x00R\x10encounterRewound\x12O\n" +
+	"\x10combatant_hidden\x18\x1d \x01(\v2\".fray.encounter.v1.CombatantHiddenH\x00R\x0fcombatantHidden\x12)\n" +
 	"\x04loss\x18( \x01(\v2\x13.fray.loss.v1.EventH\x00R\x04loss\x12/\n" +
 	"\x06feerie\x18) \x01(\v2\x15.fray.feerie.v1.EventH\x00R\x06feerie\x12#\n" +
 	"\x02ka\x18* \x01(\v2\x11.fray.ka.v1.EventH\x00R\x02ka\x12/\n" +
@@ -2009,7 +2237,10 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\x10EncounterStarted\"<\n" +
 	"\x0eEncounterEnded\x12\x16\n" +
 	"\x06reason\x18\x01 \x01(\tR\x06reason\x12\x12\n" +
-	"\x04seed\x18\x02 \x01(\fR\x04seed\"\x84\x01\n" +
+	"\x04seed\x18\x02 \x01(\fR\x04seed\"L\n" +
+	"\x0fCombatantHidden\x12!\n" +
+	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12\x16\n" +
+	"\x06hidden\x18\x02 \x01(\bR\x06hidden\"\x84\x01\n" +
 	"\x10EncounterRewound\x12\x1f\n" +
 	"\vto_sequence\x18\x01 \x01(\x04R\n" +
 	"toSequence\x12\x16\n" +
@@ -2032,7 +2263,14 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\x1cENCOUNTER_STATUS_UNSPECIFIED\x10\x00\x12\x1a\n" +
 	"\x16ENCOUNTER_STATUS_SETUP\x10\x01\x12\x1b\n" +
 	"\x17ENCOUNTER_STATUS_ACTIVE\x10\x02\x12\x1a\n" +
-	"\x16ENCOUNTER_STATUS_ENDED\x10\x03B<Z:github.com/fray-rpg/fray/gen/fray/encounter/v1;encounterv1b\x06proto3"
+	"\x16ENCOUNTER_STATUS_ENDED\x10\x03*\x98\x01\n" +
+	"\n" +
+	"Appearance\x12\x1a\n" +
+	"\x16APPEARANCE_UNSPECIFIED\x10\x00\x12\x17\n" +
+	"\x13APPEARANCE_FIGHTING\x10\x01\x12\x16\n" +
+	"\x12APPEARANCE_WOUNDED\x10\x02\x12\x1c\n" +
+	"\x18APPEARANCE_BADLY_WOUNDED\x10\x03\x12\x1f\n" +
+	"\x1bAPPEARANCE_OUT_OF_THE_FIGHT\x10\x04B<Z:github.com/fray-rpg/fray/gen/fray/encounter/v1;encounterv1b\x06proto3"
 
 var (
 	file_fray_encounter_v1_encounter_proto_rawDescOnce sync.Once
@@ -2046,105 +2284,111 @@ func file_fray_encounter_v1_encounter_proto_rawDescGZIP() []byte {
 	return file_fray_encounter_v1_encounter_proto_rawDescData
 }
 
-var file_fray_encounter_v1_encounter_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_fray_encounter_v1_encounter_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
+var file_fray_encounter_v1_encounter_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
+var file_fray_encounter_v1_encounter_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
 var file_fray_encounter_v1_encounter_proto_goTypes = []any{
 	(EncounterStatus)(0),          // 0: fray.encounter.v1.EncounterStatus
-	(*RuleOptions)(nil),           // 1: fray.encounter.v1.RuleOptions
-	(*Combatant)(nil),             // 2: fray.encounter.v1.Combatant
-	(*PendingReaction)(nil),       // 3: fray.encounter.v1.PendingReaction
-	(*EncounterState)(nil),        // 4: fray.encounter.v1.EncounterState
-	(*Command)(nil),               // 5: fray.encounter.v1.Command
-	(*CreateEncounter)(nil),       // 6: fray.encounter.v1.CreateEncounter
-	(*AddCombatant)(nil),          // 7: fray.encounter.v1.AddCombatant
-	(*RemoveCombatant)(nil),       // 8: fray.encounter.v1.RemoveCombatant
-	(*StartEncounter)(nil),        // 9: fray.encounter.v1.StartEncounter
-	(*EndEncounter)(nil),          // 10: fray.encounter.v1.EndEncounter
-	(*Rewind)(nil),                // 11: fray.encounter.v1.Rewind
-	(*Event)(nil),                 // 12: fray.encounter.v1.Event
-	(*EncounterCreated)(nil),      // 13: fray.encounter.v1.EncounterCreated
-	(*CombatantAdded)(nil),        // 14: fray.encounter.v1.CombatantAdded
-	(*CombatantRemoved)(nil),      // 15: fray.encounter.v1.CombatantRemoved
-	(*EncounterStarted)(nil),      // 16: fray.encounter.v1.EncounterStarted
-	(*EncounterEnded)(nil),        // 17: fray.encounter.v1.EncounterEnded
-	(*EncounterRewound)(nil),      // 18: fray.encounter.v1.EncounterRewound
-	(*Snapshot)(nil),              // 19: fray.encounter.v1.Snapshot
-	(*EventBatch)(nil),            // 20: fray.encounter.v1.EventBatch
-	nil,                           // 21: fray.encounter.v1.Snapshot.CommandsEntry
-	(*v1.Options)(nil),            // 22: fray.loss.v1.Options
-	(*v11.Options)(nil),           // 23: fray.feerie.v1.Options
-	(*v12.Options)(nil),           // 24: fray.ka.v1.Options
-	(*v13.Options)(nil),           // 25: fray.d20seg.v1.Options
-	(*v1.Sheet)(nil),              // 26: fray.loss.v1.Sheet
-	(*v11.Sheet)(nil),             // 27: fray.feerie.v1.Sheet
-	(*v12.Sheet)(nil),             // 28: fray.ka.v1.Sheet
-	(*v13.Sheet)(nil),             // 29: fray.d20seg.v1.Sheet
-	(*v1.State)(nil),              // 30: fray.loss.v1.State
-	(*v11.State)(nil),             // 31: fray.feerie.v1.State
-	(*v12.State)(nil),             // 32: fray.ka.v1.State
-	(*v13.State)(nil),             // 33: fray.d20seg.v1.State
-	(*v1.Action)(nil),             // 34: fray.loss.v1.Action
-	(*v11.Action)(nil),            // 35: fray.feerie.v1.Action
-	(*v12.Action)(nil),            // 36: fray.ka.v1.Action
-	(*v13.Action)(nil),            // 37: fray.d20seg.v1.Action
-	(*timestamppb.Timestamp)(nil), // 38: google.protobuf.Timestamp
-	(*v1.Event)(nil),              // 39: fray.loss.v1.Event
-	(*v11.Event)(nil),             // 40: fray.feerie.v1.Event
-	(*v12.Event)(nil),             // 41: fray.ka.v1.Event
-	(*v13.Event)(nil),             // 42: fray.d20seg.v1.Event
+	(Appearance)(0),               // 1: fray.encounter.v1.Appearance
+	(*RuleOptions)(nil),           // 2: fray.encounter.v1.RuleOptions
+	(*Combatant)(nil),             // 3: fray.encounter.v1.Combatant
+	(*PendingReaction)(nil),       // 4: fray.encounter.v1.PendingReaction
+	(*EncounterState)(nil),        // 5: fray.encounter.v1.EncounterState
+	(*Command)(nil),               // 6: fray.encounter.v1.Command
+	(*CreateEncounter)(nil),       // 7: fray.encounter.v1.CreateEncounter
+	(*AddCombatant)(nil),          // 8: fray.encounter.v1.AddCombatant
+	(*RemoveCombatant)(nil),       // 9: fray.encounter.v1.RemoveCombatant
+	(*StartEncounter)(nil),        // 10: fray.encounter.v1.StartEncounter
+	(*EndEncounter)(nil),          // 11: fray.encounter.v1.EndEncounter
+	(*SetHidden)(nil),             // 12: fray.encounter.v1.SetHidden
+	(*Rewind)(nil),                // 13: fray.encounter.v1.Rewind
+	(*Event)(nil),                 // 14: fray.encounter.v1.Event
+	(*EncounterCreated)(nil),      // 15: fray.encounter.v1.EncounterCreated
+	(*CombatantAdded)(nil),        // 16: fray.encounter.v1.CombatantAdded
+	(*CombatantRemoved)(nil),      // 17: fray.encounter.v1.CombatantRemoved
+	(*EncounterStarted)(nil),      // 18: fray.encounter.v1.EncounterStarted
+	(*EncounterEnded)(nil),        // 19: fray.encounter.v1.EncounterEnded
+	(*CombatantHidden)(nil),       // 20: fray.encounter.v1.CombatantHidden
+	(*EncounterRewound)(nil),      // 21: fray.encounter.v1.EncounterRewound
+	(*Snapshot)(nil),              // 22: fray.encounter.v1.Snapshot
+	(*EventBatch)(nil),            // 23: fray.encounter.v1.EventBatch
+	nil,                           // 24: fray.encounter.v1.Snapshot.CommandsEntry
+	(*v1.Options)(nil),            // 25: fray.loss.v1.Options
+	(*v11.Options)(nil),           // 26: fray.feerie.v1.Options
+	(*v12.Options)(nil),           // 27: fray.ka.v1.Options
+	(*v13.Options)(nil),           // 28: fray.d20seg.v1.Options
+	(*v1.Sheet)(nil),              // 29: fray.loss.v1.Sheet
+	(*v11.Sheet)(nil),             // 30: fray.feerie.v1.Sheet
+	(*v12.Sheet)(nil),             // 31: fray.ka.v1.Sheet
+	(*v13.Sheet)(nil),             // 32: fray.d20seg.v1.Sheet
+	(*v1.State)(nil),              // 33: fray.loss.v1.State
+	(*v11.State)(nil),             // 34: fray.feerie.v1.State
+	(*v12.State)(nil),             // 35: fray.ka.v1.State
+	(*v13.State)(nil),             // 36: fray.d20seg.v1.State
+	(*v1.Action)(nil),             // 37: fray.loss.v1.Action
+	(*v11.Action)(nil),            // 38: fray.feerie.v1.Action
+	(*v12.Action)(nil),            // 39: fray.ka.v1.Action
+	(*v13.Action)(nil),            // 40: fray.d20seg.v1.Action
+	(*timestamppb.Timestamp)(nil), // 41: google.protobuf.Timestamp
+	(*v1.Event)(nil),              // 42: fray.loss.v1.Event
+	(*v11.Event)(nil),             // 43: fray.feerie.v1.Event
+	(*v12.Event)(nil),             // 44: fray.ka.v1.Event
+	(*v13.Event)(nil),             // 45: fray.d20seg.v1.Event
 }
 var file_fray_encounter_v1_encounter_proto_depIdxs = []int32{
-	22, // 0: fray.encounter.v1.RuleOptions.loss:type_name -> fray.loss.v1.Options
-	23, // 1: fray.encounter.v1.RuleOptions.feerie:type_name -> fray.feerie.v1.Options
-	24, // 2: fray.encounter.v1.RuleOptions.ka:type_name -> fray.ka.v1.Options
-	25, // 3: fray.encounter.v1.RuleOptions.d20seg:type_name -> fray.d20seg.v1.Options
-	26, // 4: fray.encounter.v1.Combatant.loss:type_name -> fray.loss.v1.Sheet
-	27, // 5: fray.encounter.v1.Combatant.feerie:type_name -> fray.feerie.v1.Sheet
-	28, // 6: fray.encounter.v1.Combatant.ka:type_name -> fray.ka.v1.Sheet
-	29, // 7: fray.encounter.v1.Combatant.d20seg:type_name -> fray.d20seg.v1.Sheet
-	0,  // 8: fray.encounter.v1.EncounterState.status:type_name -> fray.encounter.v1.EncounterStatus
-	2,  // 9: fray.encounter.v1.EncounterState.combatants:type_name -> fray.encounter.v1.Combatant
-	3,  // 10: fray.encounter.v1.EncounterState.pending:type_name -> fray.encounter.v1.PendingReaction
-	1,  // 11: fray.encounter.v1.EncounterState.options:type_name -> fray.encounter.v1.RuleOptions
-	30, // 12: fray.encounter.v1.EncounterState.loss:type_name -> fray.loss.v1.State
-	31, // 13: fray.encounter.v1.EncounterState.feerie:type_name -> fray.feerie.v1.State
-	32, // 14: fray.encounter.v1.EncounterState.ka:type_name -> fray.ka.v1.State
-	33, // 15: fray.encounter.v1.EncounterState.d20seg:type_name -> fray.d20seg.v1.State
-	6,  // 16: fray.encounter.v1.Command.create:type_name -> fray.encounter.v1.CreateEncounter
-	7,  // 17: fray.encounter.v1.Command.add_combatant:type_name -> fray.encounter.v1.AddCombatant
-	8,  // 18: fray.encounter.v1.Command.remove_combatant:type_name -> fray.encounter.v1.RemoveCombatant
-	9,  // 19: fray.encounter.v1.Command.start:type_name -> fray.encounter.v1.StartEncounter
-	10, // 20: fray.encounter.v1.Command.end:type_name -> fray.encounter.v1.EndEncounter
-	11, // 21: fray.encounter.v1.Command.rewind:type_name -> fray.encounter.v1.Rewind
-	34, // 22: fray.encounter.v1.Command.loss:type_name -> fray.loss.v1.Action
-	35, // 23: fray.encounter.v1.Command.feerie:type_name -> fray.feerie.v1.Action
-	36, // 24: fray.encounter.v1.Command.ka:type_name -> fray.ka.v1.Action
-	37, // 25: fray.encounter.v1.Command.d20seg:type_name -> fray.d20seg.v1.Action
-	1,  // 26: fray.encounter.v1.CreateEncounter.options:type_name -> fray.encounter.v1.RuleOptions
-	2,  // 27: fray.encounter.v1.AddCombatant.combatant:type_name -> fray.encounter.v1.Combatant
-	38, // 28: fray.encounter.v1.Event.time:type_name -> google.protobuf.Timestamp
-	5,  // 29: fray.encounter.v1.Event.command:type_name -> fray.encounter.v1.Command
-	13, // 30: fray.encounter.v1.Event.encounter_created:type_name -> fray.encounter.v1.EncounterCreated
-	14, // 31: fray.encounter.v1.Event.combatant_added:type_name -> fray.encounter.v1.CombatantAdded
-	15, // 32: fray.encounter.v1.Event.combatant_removed:type_name -> fray.encounter.v1.CombatantRemoved
-	16, // 33: fray.encounter.v1.Event.encounter_started:type_name -> fray.encounter.v1.EncounterStarted
-	17, // 34: fray.encounter.v1.Event.encounter_ended:type_name -> fray.encounter.v1.EncounterEnded
-	18, // 35: fray.encounter.v1.Event.encounter_rewound:type_name -> fray.encounter.v1.EncounterRewound
-	39, // 36: fray.encounter.v1.Event.loss:type_name -> fray.loss.v1.Event
-	40, // 37: fray.encounter.v1.Event.feerie:type_name -> fray.feerie.v1.Event
-	41, // 38: fray.encounter.v1.Event.ka:type_name -> fray.ka.v1.Event
-	42, // 39: fray.encounter.v1.Event.d20seg:type_name -> fray.d20seg.v1.Event
-	1,  // 40: fray.encounter.v1.EncounterCreated.options:type_name -> fray.encounter.v1.RuleOptions
-	2,  // 41: fray.encounter.v1.CombatantAdded.combatant:type_name -> fray.encounter.v1.Combatant
-	4,  // 42: fray.encounter.v1.EncounterRewound.state:type_name -> fray.encounter.v1.EncounterState
-	4,  // 43: fray.encounter.v1.Snapshot.state:type_name -> fray.encounter.v1.EncounterState
-	21, // 44: fray.encounter.v1.Snapshot.commands:type_name -> fray.encounter.v1.Snapshot.CommandsEntry
-	12, // 45: fray.encounter.v1.EventBatch.events:type_name -> fray.encounter.v1.Event
-	46, // [46:46] is the sub-list for method output_type
-	46, // [46:46] is the sub-list for method input_type
-	46, // [46:46] is the sub-list for extension type_name
-	46, // [46:46] is the sub-list for extension extendee
-	0,  // [0:46] is the sub-list for field type_name
+	25, // 0: fray.encounter.v1.RuleOptions.loss:type_name -> fray.loss.v1.Options
+	26, // 1: fray.encounter.v1.RuleOptions.feerie:type_name -> fray.feerie.v1.Options
+	27, // 2: fray.encounter.v1.RuleOptions.ka:type_name -> fray.ka.v1.Options
+	28, // 3: fray.encounter.v1.RuleOptions.d20seg:type_name -> fray.d20seg.v1.Options
+	1,  // 4: fray.encounter.v1.Combatant.appearance:type_name -> fray.encounter.v1.Appearance
+	29, // 5: fray.encounter.v1.Combatant.loss:type_name -> fray.loss.v1.Sheet
+	30, // 6: fray.encounter.v1.Combatant.feerie:type_name -> fray.feerie.v1.Sheet
+	31, // 7: fray.encounter.v1.Combatant.ka:type_name -> fray.ka.v1.Sheet
+	32, // 8: fray.encounter.v1.Combatant.d20seg:type_name -> fray.d20seg.v1.Sheet
+	0,  // 9: fray.encounter.v1.EncounterState.status:type_name -> fray.encounter.v1.EncounterStatus
+	3,  // 10: fray.encounter.v1.EncounterState.combatants:type_name -> fray.encounter.v1.Combatant
+	4,  // 11: fray.encounter.v1.EncounterState.pending:type_name -> fray.encounter.v1.PendingReaction
+	2,  // 12: fray.encounter.v1.EncounterState.options:type_name -> fray.encounter.v1.RuleOptions
+	33, // 13: fray.encounter.v1.EncounterState.loss:type_name -> fray.loss.v1.State
+	34, // 14: fray.encounter.v1.EncounterState.feerie:type_name -> fray.feerie.v1.State
+	35, // 15: fray.encounter.v1.EncounterState.ka:type_name -> fray.ka.v1.State
+	36, // 16: fray.encounter.v1.EncounterState.d20seg:type_name -> fray.d20seg.v1.State
+	7,  // 17: fray.encounter.v1.Command.create:type_name -> fray.encounter.v1.CreateEncounter
+	8,  // 18: fray.encounter.v1.Command.add_combatant:type_name -> fray.encounter.v1.AddCombatant
+	9,  // 19: fray.encounter.v1.Command.remove_combatant:type_name -> fray.encounter.v1.RemoveCombatant
+	10, // 20: fray.encounter.v1.Command.start:type_name -> fray.encounter.v1.StartEncounter
+	11, // 21: fray.encounter.v1.Command.end:type_name -> fray.encounter.v1.EndEncounter
+	13, // 22: fray.encounter.v1.Command.rewind:type_name -> fray.encounter.v1.Rewind
+	12, // 23: fray.encounter.v1.Command.set_hidden:type_name -> fray.encounter.v1.SetHidden
+	37, // 24: fray.encounter.v1.Command.loss:type_name -> fray.loss.v1.Action
+	38, // 25: fray.encounter.v1.Command.feerie:type_name -> fray.feerie.v1.Action
+	39, // 26: fray.encounter.v1.Command.ka:type_name -> fray.ka.v1.Action
+	40, // 27: fray.encounter.v1.Command.d20seg:type_name -> fray.d20seg.v1.Action
+	2,  // 28: fray.encounter.v1.CreateEncounter.options:type_name -> fray.encounter.v1.RuleOptions
+	3,  // 29: fray.encounter.v1.AddCombatant.combatant:type_name -> fray.encounter.v1.Combatant
+	41, // 30: fray.encounter.v1.Event.time:type_name -> google.protobuf.Timestamp
+	6,  // 31: fray.encounter.v1.Event.command:type_name -> fray.encounter.v1.Command
+	15, // 32: fray.encounter.v1.Event.encounter_created:type_name -> fray.encounter.v1.EncounterCreated
+	16, // 33: fray.encounter.v1.Event.combatant_added:type_name -> fray.encounter.v1.CombatantAdded
+	17, // 34: fray.encounter.v1.Event.combatant_removed:type_name -> fray.encounter.v1.CombatantRemoved
+	18, // 35: fray.encounter.v1.Event.encounter_started:type_name -> fray.encounter.v1.EncounterStarted
+	19, // 36: fray.encounter.v1.Event.encounter_ended:type_name -> fray.encounter.v1.EncounterEnded
+	21, // 37: fray.encounter.v1.Event.encounter_rewound:type_name -> fray.encounter.v1.EncounterRewound
+	20, // 38: fray.encounter.v1.Event.combatant_hidden:type_name -> fray.encounter.v1.CombatantHidden
+	42, // 39: fray.encounter.v1.Event.loss:type_name -> fray.loss.v1.Event
+	43, // 40: fray.encounter.v1.Event.feerie:type_name -> fray.feerie.v1.Event
+	44, // 41: fray.encounter.v1.Event.ka:type_name -> fray.ka.v1.Event
+	45, // 42: fray.encounter.v1.Event.d20seg:type_name -> fray.d20seg.v1.Event
+	2,  // 43: fray.encounter.v1.EncounterCreated.options:type_name -> fray.encounter.v1.RuleOptions
+	3,  // 44: fray.encounter.v1.CombatantAdded.combatant:type_name -> fray.encounter.v1.Combatant
+	5,  // 45: fray.encounter.v1.EncounterRewound.state:type_name -> fray.encounter.v1.EncounterState
+	5,  // 46: fray.encounter.v1.Snapshot.state:type_name -> fray.encounter.v1.EncounterState
+	24, // 47: fray.encounter.v1.Snapshot.commands:type_name -> fray.encounter.v1.Snapshot.CommandsEntry
+	14, // 48: fray.encounter.v1.EventBatch.events:type_name -> fray.encounter.v1.Event
+	49, // [49:49] is the sub-list for method output_type
+	49, // [49:49] is the sub-list for method input_type
+	49, // [49:49] is the sub-list for extension type_name
+	49, // [49:49] is the sub-list for extension extendee
+	0,  // [0:49] is the sub-list for field type_name
 }
 
 func init() { file_fray_encounter_v1_encounter_proto_init() }
@@ -2177,18 +2421,20 @@ func file_fray_encounter_v1_encounter_proto_init() {
 		(*Command_Start)(nil),
 		(*Command_End)(nil),
 		(*Command_Rewind)(nil),
+		(*Command_SetHidden)(nil),
 		(*Command_Loss)(nil),
 		(*Command_Feerie)(nil),
 		(*Command_Ka)(nil),
 		(*Command_D20Seg)(nil),
 	}
-	file_fray_encounter_v1_encounter_proto_msgTypes[11].OneofWrappers = []any{
+	file_fray_encounter_v1_encounter_proto_msgTypes[12].OneofWrappers = []any{
 		(*Event_EncounterCreated)(nil),
 		(*Event_CombatantAdded)(nil),
 		(*Event_CombatantRemoved)(nil),
 		(*Event_EncounterStarted)(nil),
 		(*Event_EncounterEnded)(nil),
 		(*Event_EncounterRewound)(nil),
+		(*Event_CombatantHidden)(nil),
 		(*Event_Loss)(nil),
 		(*Event_Feerie)(nil),
 		(*Event_Ka)(nil),
@@ -2199,8 +2445,8 @@ func file_fray_encounter_v1_encounter_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fray_encounter_v1_encounter_proto_rawDesc), len(file_fray_encounter_v1_encounter_proto_rawDesc)),
-			NumEnums:      1,
-			NumMessages:   21,
+			NumEnums:      2,
+			NumMessages:   23,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
