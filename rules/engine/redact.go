@@ -99,6 +99,7 @@ func (r *Registry) ViewEvent(before *encounterv1.EncounterState, ev *encounterv1
 	if red, ok := sys.(Redactor); ok {
 		red.RedactEvent(out, secret)
 	}
+	out.Redacted = !proto.Equal(out, ev)
 	return out
 }
 

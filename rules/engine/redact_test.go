@@ -154,9 +154,11 @@ func TestViewEventHidesAHiddenCombatantFromOthers(t *testing.T) {
 	require.Nil(t, seen.GetCombatantAdded().GetCombatant().GetLoss(), "the hidden sheet in the event")
 	require.Nil(t, seen.GetCommand().GetAddCombatant().GetCombatant().GetLoss(), "the hidden sheet in the recorded command")
 	require.Equal(t, "redacted by the system", seen.GetActor(), "the system redacts its part, with the newcomer hidden")
+	require.True(t, seen.GetRedacted(), "the reader is told that part of the event was withheld")
 
 	gm := reg.ViewEvent(before, added, engine.Viewer{SeesAll: true})
 	require.True(t, proto.Equal(added, gm), "the GM sees the event whole")
+	require.False(t, gm.GetRedacted())
 
 	// A rewind carries a whole state: it is viewed like one.
 	rewound := &encounterv1.Event{Sequence: 5, RuleSystem: "loss", RulesVersion: loss.Version,

@@ -1305,6 +1305,9 @@ type Event struct {
 	// On the first event of each command's events: the command itself, so that an audit can
 	// decide it again and compare.
 	Command *Command `protobuf:"bytes,9,opt,name=command,proto3" json:"command,omitempty"`
+	// Set in reads only, never recorded: part of this event (a hidden combatant's sheet or
+	// numbers, the Ka deck's order) was withheld from the reader.
+	Redacted bool `protobuf:"varint,10,opt,name=redacted,proto3" json:"redacted,omitempty"`
 	// Types that are valid to be assigned to Payload:
 	//
 	//	*Event_EncounterCreated
@@ -1414,6 +1417,13 @@ func (x *Event) GetCommand() *Command {
 		return x.Command
 	}
 	return nil
+}
+
+func (x *Event) GetRedacted() bool {
+	if x != nil {
+		return x.Redacted
+	}
+	return false
 }
 
 func (x *Event) GetPayload() isEvent_Payload {
@@ -2195,7 +2205,7 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\x06Rewind\x12\x1f\n" +
 	"\vto_sequence\x18\x01 \x01(\x04R\n" +
 	"toSequence\x12\x16\n" +
-	"\x06reason\x18\x02 \x01(\tR\x06reason\"\xbc\b\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\"\xd8\b\n" +
 	"\x05Event\x12!\n" +
 	"\fencounter_id\x18\x01 \x01(\tR\vencounterId\x12\x1a\n" +
 	"\bsequence\x18\x02 \x01(\x04R\bsequence\x12\x19\n" +
@@ -2207,7 +2217,9 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\vrule_system\x18\a \x01(\tR\n" +
 	"ruleSystem\x12#\n" +
 	"\rrules_version\x18\b \x01(\rR\frulesVersion\x124\n" +
-	"\acommand\x18\t \x01(\v2\x1a.fray.encounter.v1.CommandR\acommand\x12R\n" +
+	"\acommand\x18\t \x01(\v2\x1a.fray.encounter.v1.CommandR\acommand\x12\x1a\n" +
+	"\bredacted\x18\n" +
+	" \x01(\bR\bredacted\x12R\n" +
 	"\x11encounter_created\x18\x14 \x01(\v2#.fray.encounter.v1.EncounterCreatedH\x00R\x10encounterCreated\x12L\n" +
 	"\x0fcombatant_added\x18\x15 \x01(\v2!.fray.encounter.v1.CombatantAddedH\x00R\x0ecombatantAdded\x12R\n" +
 	"\x11combatant_removed\x18\x16 \x01(\v2#.fray.encounter.v1.CombatantRemovedH\x00R\x10combatantRemoved\x12R\n" +
