@@ -139,6 +139,67 @@ func (Appearance) EnumDescriptor() ([]byte, []int) {
 	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{1}
 }
 
+// Role is what a principal may do in one encounter.
+type Role int32
+
+const (
+	// No role: a stranger to the encounter.
+	Role_ROLE_UNSPECIFIED Role = 0
+	// The creator: everything.
+	Role_ROLE_GM Role = 1
+	// Everything the GM may do in play, but not grant or revoke co-GM, nor end the encounter.
+	Role_ROLE_CO_GM Role = 2
+	// Commands the combatants it controls; reads the encounter.
+	Role_ROLE_PLAYER Role = 3
+	// Reads the encounter only.
+	Role_ROLE_OBSERVER Role = 4
+)
+
+// Enum value maps for Role.
+var (
+	Role_name = map[int32]string{
+		0: "ROLE_UNSPECIFIED",
+		1: "ROLE_GM",
+		2: "ROLE_CO_GM",
+		3: "ROLE_PLAYER",
+		4: "ROLE_OBSERVER",
+	}
+	Role_value = map[string]int32{
+		"ROLE_UNSPECIFIED": 0,
+		"ROLE_GM":          1,
+		"ROLE_CO_GM":       2,
+		"ROLE_PLAYER":      3,
+		"ROLE_OBSERVER":    4,
+	}
+)
+
+func (x Role) Enum() *Role {
+	p := new(Role)
+	*p = x
+	return p
+}
+
+func (x Role) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Role) Descriptor() protoreflect.EnumDescriptor {
+	return file_fray_encounter_v1_encounter_proto_enumTypes[2].Descriptor()
+}
+
+func (Role) Type() protoreflect.EnumType {
+	return &file_fray_encounter_v1_encounter_proto_enumTypes[2]
+}
+
+func (x Role) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Role.Descriptor instead.
+func (Role) EnumDescriptor() ([]byte, []int) {
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{2}
+}
+
 // RuleOptions are the house rules of one rule system.
 type RuleOptions struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -505,6 +566,17 @@ type EncounterState struct {
 	Combatants []*Combatant       `protobuf:"bytes,11,rep,name=combatants,proto3" json:"combatants,omitempty"`
 	Pending    []*PendingReaction `protobuf:"bytes,12,rep,name=pending,proto3" json:"pending,omitempty"`
 	Options    *RuleOptions       `protobuf:"bytes,13,opt,name=options,proto3" json:"options,omitempty"`
+	// The tenant the encounter belongs to (recorded at creation); empty for an encounter created
+	// before tenants existed.
+	Tenant string `protobuf:"bytes,14,opt,name=tenant,proto3" json:"tenant,omitempty"`
+	// The roles granted by the GM and co-GMs, one per principal, in the order granted. The GM
+	// (game_master) is not listed; a combatant's controller reads as a player without a grant.
+	Roles []*RoleGrant `protobuf:"bytes,15,rep,name=roles,proto3" json:"roles,omitempty"`
+	// Whether the GM lets players add the combatants they will control (set_joining).
+	JoiningOpen bool `protobuf:"varint,16,opt,name=joining_open,json=joiningOpen,proto3" json:"joining_open,omitempty"`
+	// The furthest position of the dice stream ever used, kept through rewinds: a rewind goes
+	// on from there, so that no die is ever rolled twice.
+	DiceHighWater uint64 `protobuf:"varint,17,opt,name=dice_high_water,json=diceHighWater,proto3" json:"dice_high_water,omitempty"`
 	// Types that are valid to be assigned to System:
 	//
 	//	*EncounterState_Loss
@@ -637,6 +709,34 @@ func (x *EncounterState) GetOptions() *RuleOptions {
 	return nil
 }
 
+func (x *EncounterState) GetTenant() string {
+	if x != nil {
+		return x.Tenant
+	}
+	return ""
+}
+
+func (x *EncounterState) GetRoles() []*RoleGrant {
+	if x != nil {
+		return x.Roles
+	}
+	return nil
+}
+
+func (x *EncounterState) GetJoiningOpen() bool {
+	if x != nil {
+		return x.JoiningOpen
+	}
+	return false
+}
+
+func (x *EncounterState) GetDiceHighWater() uint64 {
+	if x != nil {
+		return x.DiceHighWater
+	}
+	return 0
+}
+
 func (x *EncounterState) GetSystem() isEncounterState_System {
 	if x != nil {
 		return x.System
@@ -708,6 +808,60 @@ func (*EncounterState_Ka) isEncounterState_System() {}
 
 func (*EncounterState_D20Seg) isEncounterState_System() {}
 
+// RoleGrant is one principal's role in an encounter.
+type RoleGrant struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// tenant/subject.
+	Principal     string `protobuf:"bytes,1,opt,name=principal,proto3" json:"principal,omitempty"`
+	Role          Role   `protobuf:"varint,2,opt,name=role,proto3,enum=fray.encounter.v1.Role" json:"role,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RoleGrant) Reset() {
+	*x = RoleGrant{}
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RoleGrant) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RoleGrant) ProtoMessage() {}
+
+func (x *RoleGrant) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RoleGrant.ProtoReflect.Descriptor instead.
+func (*RoleGrant) Descriptor() ([]byte, []int) {
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *RoleGrant) GetPrincipal() string {
+	if x != nil {
+		return x.Principal
+	}
+	return ""
+}
+
+func (x *RoleGrant) GetRole() Role {
+	if x != nil {
+		return x.Role
+	}
+	return Role_ROLE_UNSPECIFIED
+}
+
 // Command is one thing a client asks of an encounter.
 type Command struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -719,6 +873,9 @@ type Command struct {
 	//	*Command_Start
 	//	*Command_End
 	//	*Command_Rewind
+	//	*Command_GrantRole
+	//	*Command_RevokeRole
+	//	*Command_SetJoining
 	//	*Command_SetHidden
 	//	*Command_Loss
 	//	*Command_Feerie
@@ -731,7 +888,7 @@ type Command struct {
 
 func (x *Command) Reset() {
 	*x = Command{}
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[4]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -743,7 +900,7 @@ func (x *Command) String() string {
 func (*Command) ProtoMessage() {}
 
 func (x *Command) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[4]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -756,7 +913,7 @@ func (x *Command) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Command.ProtoReflect.Descriptor instead.
 func (*Command) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{4}
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Command) GetKind() isCommand_Kind {
@@ -815,6 +972,33 @@ func (x *Command) GetRewind() *Rewind {
 	if x != nil {
 		if x, ok := x.Kind.(*Command_Rewind); ok {
 			return x.Rewind
+		}
+	}
+	return nil
+}
+
+func (x *Command) GetGrantRole() *GrantRole {
+	if x != nil {
+		if x, ok := x.Kind.(*Command_GrantRole); ok {
+			return x.GrantRole
+		}
+	}
+	return nil
+}
+
+func (x *Command) GetRevokeRole() *RevokeRole {
+	if x != nil {
+		if x, ok := x.Kind.(*Command_RevokeRole); ok {
+			return x.RevokeRole
+		}
+	}
+	return nil
+}
+
+func (x *Command) GetSetJoining() *SetJoining {
+	if x != nil {
+		if x, ok := x.Kind.(*Command_SetJoining); ok {
+			return x.SetJoining
 		}
 	}
 	return nil
@@ -893,6 +1077,18 @@ type Command_Rewind struct {
 	Rewind *Rewind `protobuf:"bytes,6,opt,name=rewind,proto3,oneof"`
 }
 
+type Command_GrantRole struct {
+	GrantRole *GrantRole `protobuf:"bytes,7,opt,name=grant_role,json=grantRole,proto3,oneof"`
+}
+
+type Command_RevokeRole struct {
+	RevokeRole *RevokeRole `protobuf:"bytes,8,opt,name=revoke_role,json=revokeRole,proto3,oneof"`
+}
+
+type Command_SetJoining struct {
+	SetJoining *SetJoining `protobuf:"bytes,9,opt,name=set_joining,json=setJoining,proto3,oneof"`
+}
+
 type Command_SetHidden struct {
 	SetHidden *SetHidden `protobuf:"bytes,10,opt,name=set_hidden,json=setHidden,proto3,oneof"`
 }
@@ -925,6 +1121,12 @@ func (*Command_End) isCommand_Kind() {}
 
 func (*Command_Rewind) isCommand_Kind() {}
 
+func (*Command_GrantRole) isCommand_Kind() {}
+
+func (*Command_RevokeRole) isCommand_Kind() {}
+
+func (*Command_SetJoining) isCommand_Kind() {}
+
 func (*Command_SetHidden) isCommand_Kind() {}
 
 func (*Command_Loss) isCommand_Kind() {}
@@ -948,7 +1150,7 @@ type CreateEncounter struct {
 
 func (x *CreateEncounter) Reset() {
 	*x = CreateEncounter{}
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[5]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -960,7 +1162,7 @@ func (x *CreateEncounter) String() string {
 func (*CreateEncounter) ProtoMessage() {}
 
 func (x *CreateEncounter) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[5]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -973,7 +1175,7 @@ func (x *CreateEncounter) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateEncounter.ProtoReflect.Descriptor instead.
 func (*CreateEncounter) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{5}
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *CreateEncounter) GetName() string {
@@ -1015,7 +1217,7 @@ type AddCombatant struct {
 
 func (x *AddCombatant) Reset() {
 	*x = AddCombatant{}
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[6]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1027,7 +1229,7 @@ func (x *AddCombatant) String() string {
 func (*AddCombatant) ProtoMessage() {}
 
 func (x *AddCombatant) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[6]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1040,7 +1242,7 @@ func (x *AddCombatant) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AddCombatant.ProtoReflect.Descriptor instead.
 func (*AddCombatant) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{6}
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *AddCombatant) GetCombatant() *Combatant {
@@ -1066,7 +1268,7 @@ type RemoveCombatant struct {
 
 func (x *RemoveCombatant) Reset() {
 	*x = RemoveCombatant{}
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[7]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1078,7 +1280,7 @@ func (x *RemoveCombatant) String() string {
 func (*RemoveCombatant) ProtoMessage() {}
 
 func (x *RemoveCombatant) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[7]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1091,7 +1293,7 @@ func (x *RemoveCombatant) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RemoveCombatant.ProtoReflect.Descriptor instead.
 func (*RemoveCombatant) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{7}
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *RemoveCombatant) GetCombatantId() string {
@@ -1109,7 +1311,7 @@ type StartEncounter struct {
 
 func (x *StartEncounter) Reset() {
 	*x = StartEncounter{}
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[8]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1121,7 +1323,7 @@ func (x *StartEncounter) String() string {
 func (*StartEncounter) ProtoMessage() {}
 
 func (x *StartEncounter) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[8]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1134,7 +1336,7 @@ func (x *StartEncounter) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StartEncounter.ProtoReflect.Descriptor instead.
 func (*StartEncounter) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{8}
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{9}
 }
 
 type EndEncounter struct {
@@ -1146,7 +1348,7 @@ type EndEncounter struct {
 
 func (x *EndEncounter) Reset() {
 	*x = EndEncounter{}
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[9]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1158,7 +1360,7 @@ func (x *EndEncounter) String() string {
 func (*EndEncounter) ProtoMessage() {}
 
 func (x *EndEncounter) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[9]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1171,7 +1373,7 @@ func (x *EndEncounter) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EndEncounter.ProtoReflect.Descriptor instead.
 func (*EndEncounter) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{9}
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *EndEncounter) GetReason() string {
@@ -1193,7 +1395,7 @@ type SetHidden struct {
 
 func (x *SetHidden) Reset() {
 	*x = SetHidden{}
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[10]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1205,7 +1407,7 @@ func (x *SetHidden) String() string {
 func (*SetHidden) ProtoMessage() {}
 
 func (x *SetHidden) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[10]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1218,7 +1420,7 @@ func (x *SetHidden) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetHidden.ProtoReflect.Descriptor instead.
 func (*SetHidden) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{10}
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *SetHidden) GetCombatantId() string {
@@ -1247,7 +1449,7 @@ type Rewind struct {
 
 func (x *Rewind) Reset() {
 	*x = Rewind{}
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[11]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1259,7 +1461,7 @@ func (x *Rewind) String() string {
 func (*Rewind) ProtoMessage() {}
 
 func (x *Rewind) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[11]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1272,7 +1474,7 @@ func (x *Rewind) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Rewind.ProtoReflect.Descriptor instead.
 func (*Rewind) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{11}
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *Rewind) GetToSequence() uint64 {
@@ -1287,6 +1489,171 @@ func (x *Rewind) GetReason() string {
 		return x.Reason
 	}
 	return ""
+}
+
+// GrantRole gives a principal of the encounter's tenant a role (GM and co-GMs; only the GM
+// grants co-GM). A grant replaces the principal's earlier role.
+type GrantRole struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// tenant/subject; a bare subject means one of the encounter's tenant.
+	Principal string `protobuf:"bytes,1,opt,name=principal,proto3" json:"principal,omitempty"`
+	// ROLE_PLAYER, ROLE_OBSERVER or ROLE_CO_GM.
+	Role Role `protobuf:"varint,2,opt,name=role,proto3,enum=fray.encounter.v1.Role" json:"role,omitempty"`
+	// For a player: the combatants it controls from now on.
+	CombatantIds  []string `protobuf:"bytes,3,rep,name=combatant_ids,json=combatantIds,proto3" json:"combatant_ids,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GrantRole) Reset() {
+	*x = GrantRole{}
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GrantRole) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GrantRole) ProtoMessage() {}
+
+func (x *GrantRole) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GrantRole.ProtoReflect.Descriptor instead.
+func (*GrantRole) Descriptor() ([]byte, []int) {
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *GrantRole) GetPrincipal() string {
+	if x != nil {
+		return x.Principal
+	}
+	return ""
+}
+
+func (x *GrantRole) GetRole() Role {
+	if x != nil {
+		return x.Role
+	}
+	return Role_ROLE_UNSPECIFIED
+}
+
+func (x *GrantRole) GetCombatantIds() []string {
+	if x != nil {
+		return x.CombatantIds
+	}
+	return nil
+}
+
+// RevokeRole takes a principal's role away (GM and co-GMs; only the GM revokes co-GM). A
+// revoked player's combatants go back to the GM.
+type RevokeRole struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Principal     string                 `protobuf:"bytes,1,opt,name=principal,proto3" json:"principal,omitempty"`
+	Role          Role                   `protobuf:"varint,2,opt,name=role,proto3,enum=fray.encounter.v1.Role" json:"role,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RevokeRole) Reset() {
+	*x = RevokeRole{}
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RevokeRole) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RevokeRole) ProtoMessage() {}
+
+func (x *RevokeRole) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RevokeRole.ProtoReflect.Descriptor instead.
+func (*RevokeRole) Descriptor() ([]byte, []int) {
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *RevokeRole) GetPrincipal() string {
+	if x != nil {
+		return x.Principal
+	}
+	return ""
+}
+
+func (x *RevokeRole) GetRole() Role {
+	if x != nil {
+		return x.Role
+	}
+	return Role_ROLE_UNSPECIFIED
+}
+
+// SetJoining opens or closes the encounter to players adding the combatants they will
+// control (GM and co-GMs). Closed at creation.
+type SetJoining struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Open          bool                   `protobuf:"varint,1,opt,name=open,proto3" json:"open,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SetJoining) Reset() {
+	*x = SetJoining{}
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetJoining) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetJoining) ProtoMessage() {}
+
+func (x *SetJoining) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetJoining.ProtoReflect.Descriptor instead.
+func (*SetJoining) Descriptor() ([]byte, []int) {
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *SetJoining) GetOpen() bool {
+	if x != nil {
+		return x.Open
+	}
+	return false
 }
 
 // Event is the envelope of every recorded event.
@@ -1316,6 +1683,9 @@ type Event struct {
 	//	*Event_EncounterStarted
 	//	*Event_EncounterEnded
 	//	*Event_EncounterRewound
+	//	*Event_RoleGranted
+	//	*Event_RoleRevoked
+	//	*Event_JoiningSet
 	//	*Event_CombatantHidden
 	//	*Event_Loss
 	//	*Event_Feerie
@@ -1328,7 +1698,7 @@ type Event struct {
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[12]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1340,7 +1710,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[12]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1353,7 +1723,7 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{12}
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Event) GetEncounterId() string {
@@ -1487,6 +1857,33 @@ func (x *Event) GetEncounterRewound() *EncounterRewound {
 	return nil
 }
 
+func (x *Event) GetRoleGranted() *RoleGranted {
+	if x != nil {
+		if x, ok := x.Payload.(*Event_RoleGranted); ok {
+			return x.RoleGranted
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetRoleRevoked() *RoleRevoked {
+	if x != nil {
+		if x, ok := x.Payload.(*Event_RoleRevoked); ok {
+			return x.RoleRevoked
+		}
+	}
+	return nil
+}
+
+func (x *Event) GetJoiningSet() *JoiningSet {
+	if x != nil {
+		if x, ok := x.Payload.(*Event_JoiningSet); ok {
+			return x.JoiningSet
+		}
+	}
+	return nil
+}
+
 func (x *Event) GetCombatantHidden() *CombatantHidden {
 	if x != nil {
 		if x, ok := x.Payload.(*Event_CombatantHidden); ok {
@@ -1560,6 +1957,18 @@ type Event_EncounterRewound struct {
 	EncounterRewound *EncounterRewound `protobuf:"bytes,25,opt,name=encounter_rewound,json=encounterRewound,proto3,oneof"`
 }
 
+type Event_RoleGranted struct {
+	RoleGranted *RoleGranted `protobuf:"bytes,26,opt,name=role_granted,json=roleGranted,proto3,oneof"`
+}
+
+type Event_RoleRevoked struct {
+	RoleRevoked *RoleRevoked `protobuf:"bytes,27,opt,name=role_revoked,json=roleRevoked,proto3,oneof"`
+}
+
+type Event_JoiningSet struct {
+	JoiningSet *JoiningSet `protobuf:"bytes,28,opt,name=joining_set,json=joiningSet,proto3,oneof"`
+}
+
 type Event_CombatantHidden struct {
 	CombatantHidden *CombatantHidden `protobuf:"bytes,29,opt,name=combatant_hidden,json=combatantHidden,proto3,oneof"`
 }
@@ -1592,6 +2001,12 @@ func (*Event_EncounterEnded) isEvent_Payload() {}
 
 func (*Event_EncounterRewound) isEvent_Payload() {}
 
+func (*Event_RoleGranted) isEvent_Payload() {}
+
+func (*Event_RoleRevoked) isEvent_Payload() {}
+
+func (*Event_JoiningSet) isEvent_Payload() {}
+
 func (*Event_CombatantHidden) isEvent_Payload() {}
 
 func (*Event_Loss) isEvent_Payload() {}
@@ -1608,14 +2023,16 @@ type EncounterCreated struct {
 	GameMaster string                 `protobuf:"bytes,2,opt,name=game_master,json=gameMaster,proto3" json:"game_master,omitempty"`
 	SeedSha256 []byte                 `protobuf:"bytes,3,opt,name=seed_sha256,json=seedSha256,proto3" json:"seed_sha256,omitempty"`
 	// Effective house rules, defaults filled in.
-	Options       *RuleOptions `protobuf:"bytes,4,opt,name=options,proto3" json:"options,omitempty"`
+	Options *RuleOptions `protobuf:"bytes,4,opt,name=options,proto3" json:"options,omitempty"`
+	// The tenant the encounter belongs to: the creator's.
+	Tenant        string `protobuf:"bytes,5,opt,name=tenant,proto3" json:"tenant,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *EncounterCreated) Reset() {
 	*x = EncounterCreated{}
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[13]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1627,7 +2044,7 @@ func (x *EncounterCreated) String() string {
 func (*EncounterCreated) ProtoMessage() {}
 
 func (x *EncounterCreated) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[13]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1640,7 +2057,7 @@ func (x *EncounterCreated) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EncounterCreated.ProtoReflect.Descriptor instead.
 func (*EncounterCreated) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{13}
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *EncounterCreated) GetName() string {
@@ -1671,6 +2088,13 @@ func (x *EncounterCreated) GetOptions() *RuleOptions {
 	return nil
 }
 
+func (x *EncounterCreated) GetTenant() string {
+	if x != nil {
+		return x.Tenant
+	}
+	return ""
+}
+
 type CombatantAdded struct {
 	state     protoimpl.MessageState `protogen:"open.v1"`
 	Combatant *Combatant             `protobuf:"bytes,1,opt,name=combatant,proto3" json:"combatant,omitempty"`
@@ -1684,7 +2108,7 @@ type CombatantAdded struct {
 
 func (x *CombatantAdded) Reset() {
 	*x = CombatantAdded{}
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[14]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1696,7 +2120,7 @@ func (x *CombatantAdded) String() string {
 func (*CombatantAdded) ProtoMessage() {}
 
 func (x *CombatantAdded) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[14]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1709,7 +2133,7 @@ func (x *CombatantAdded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CombatantAdded.ProtoReflect.Descriptor instead.
 func (*CombatantAdded) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{14}
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *CombatantAdded) GetCombatant() *Combatant {
@@ -1742,7 +2166,7 @@ type CombatantRemoved struct {
 
 func (x *CombatantRemoved) Reset() {
 	*x = CombatantRemoved{}
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[15]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1754,7 +2178,7 @@ func (x *CombatantRemoved) String() string {
 func (*CombatantRemoved) ProtoMessage() {}
 
 func (x *CombatantRemoved) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[15]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1767,7 +2191,7 @@ func (x *CombatantRemoved) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CombatantRemoved.ProtoReflect.Descriptor instead.
 func (*CombatantRemoved) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{15}
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *CombatantRemoved) GetCombatantId() string {
@@ -1785,7 +2209,7 @@ type EncounterStarted struct {
 
 func (x *EncounterStarted) Reset() {
 	*x = EncounterStarted{}
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[16]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1797,7 +2221,7 @@ func (x *EncounterStarted) String() string {
 func (*EncounterStarted) ProtoMessage() {}
 
 func (x *EncounterStarted) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[16]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1810,7 +2234,7 @@ func (x *EncounterStarted) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EncounterStarted.ProtoReflect.Descriptor instead.
 func (*EncounterStarted) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{16}
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{20}
 }
 
 type EncounterEnded struct {
@@ -1824,7 +2248,7 @@ type EncounterEnded struct {
 
 func (x *EncounterEnded) Reset() {
 	*x = EncounterEnded{}
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[17]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1836,7 +2260,7 @@ func (x *EncounterEnded) String() string {
 func (*EncounterEnded) ProtoMessage() {}
 
 func (x *EncounterEnded) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[17]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1849,7 +2273,7 @@ func (x *EncounterEnded) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EncounterEnded.ProtoReflect.Descriptor instead.
 func (*EncounterEnded) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{17}
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *EncounterEnded) GetReason() string {
@@ -1877,7 +2301,7 @@ type CombatantHidden struct {
 
 func (x *CombatantHidden) Reset() {
 	*x = CombatantHidden{}
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[18]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1889,7 +2313,7 @@ func (x *CombatantHidden) String() string {
 func (*CombatantHidden) ProtoMessage() {}
 
 func (x *CombatantHidden) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[18]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1902,7 +2326,7 @@ func (x *CombatantHidden) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CombatantHidden.ProtoReflect.Descriptor instead.
 func (*CombatantHidden) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{18}
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *CombatantHidden) GetCombatantId() string {
@@ -1925,15 +2349,20 @@ type EncounterRewound struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
 	ToSequence uint64                 `protobuf:"varint,1,opt,name=to_sequence,json=toSequence,proto3" json:"to_sequence,omitempty"`
 	Reason     string                 `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
-	// The state after event to_sequence, as restored (its sequence field is to_sequence).
-	State         *EncounterState `protobuf:"bytes,3,opt,name=state,proto3" json:"state,omitempty"`
+	// The state after event to_sequence, as restored (its sequence field is to_sequence), with
+	// who sits at the table (roles, joining, controllers) as it is now: a rewind undoes the
+	// fight, not a revoked role.
+	State *EncounterState `protobuf:"bytes,3,opt,name=state,proto3" json:"state,omitempty"`
+	// Where the dice stream goes on: the furthest position ever used, so that no die is rolled
+	// twice. 0 in a rewind recorded before this field existed (the restored state's offset).
+	DiceOffset    uint64 `protobuf:"varint,4,opt,name=dice_offset,json=diceOffset,proto3" json:"dice_offset,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *EncounterRewound) Reset() {
 	*x = EncounterRewound{}
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[19]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1945,7 +2374,7 @@ func (x *EncounterRewound) String() string {
 func (*EncounterRewound) ProtoMessage() {}
 
 func (x *EncounterRewound) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[19]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1958,7 +2387,7 @@ func (x *EncounterRewound) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EncounterRewound.ProtoReflect.Descriptor instead.
 func (*EncounterRewound) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{19}
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *EncounterRewound) GetToSequence() uint64 {
@@ -1982,6 +2411,182 @@ func (x *EncounterRewound) GetState() *EncounterState {
 	return nil
 }
 
+func (x *EncounterRewound) GetDiceOffset() uint64 {
+	if x != nil {
+		return x.DiceOffset
+	}
+	return 0
+}
+
+// RoleGranted: a principal has a role from now on, replacing any earlier one.
+type RoleGranted struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	Principal string                 `protobuf:"bytes,1,opt,name=principal,proto3" json:"principal,omitempty"`
+	Role      Role                   `protobuf:"varint,2,opt,name=role,proto3,enum=fray.encounter.v1.Role" json:"role,omitempty"`
+	// For a player: the combatants whose controller is the principal from now on.
+	CombatantIds  []string `protobuf:"bytes,3,rep,name=combatant_ids,json=combatantIds,proto3" json:"combatant_ids,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RoleGranted) Reset() {
+	*x = RoleGranted{}
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RoleGranted) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RoleGranted) ProtoMessage() {}
+
+func (x *RoleGranted) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RoleGranted.ProtoReflect.Descriptor instead.
+func (*RoleGranted) Descriptor() ([]byte, []int) {
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *RoleGranted) GetPrincipal() string {
+	if x != nil {
+		return x.Principal
+	}
+	return ""
+}
+
+func (x *RoleGranted) GetRole() Role {
+	if x != nil {
+		return x.Role
+	}
+	return Role_ROLE_UNSPECIFIED
+}
+
+func (x *RoleGranted) GetCombatantIds() []string {
+	if x != nil {
+		return x.CombatantIds
+	}
+	return nil
+}
+
+// RoleRevoked: a principal no longer has a role.
+type RoleRevoked struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	Principal string                 `protobuf:"bytes,1,opt,name=principal,proto3" json:"principal,omitempty"`
+	Role      Role                   `protobuf:"varint,2,opt,name=role,proto3,enum=fray.encounter.v1.Role" json:"role,omitempty"`
+	// The combatants the principal controlled: their controller is the GM from now on.
+	CombatantIds  []string `protobuf:"bytes,3,rep,name=combatant_ids,json=combatantIds,proto3" json:"combatant_ids,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RoleRevoked) Reset() {
+	*x = RoleRevoked{}
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RoleRevoked) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RoleRevoked) ProtoMessage() {}
+
+func (x *RoleRevoked) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RoleRevoked.ProtoReflect.Descriptor instead.
+func (*RoleRevoked) Descriptor() ([]byte, []int) {
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *RoleRevoked) GetPrincipal() string {
+	if x != nil {
+		return x.Principal
+	}
+	return ""
+}
+
+func (x *RoleRevoked) GetRole() Role {
+	if x != nil {
+		return x.Role
+	}
+	return Role_ROLE_UNSPECIFIED
+}
+
+func (x *RoleRevoked) GetCombatantIds() []string {
+	if x != nil {
+		return x.CombatantIds
+	}
+	return nil
+}
+
+// JoiningSet: players may (open) or may no longer add the combatants they will control.
+type JoiningSet struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Open          bool                   `protobuf:"varint,1,opt,name=open,proto3" json:"open,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *JoiningSet) Reset() {
+	*x = JoiningSet{}
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *JoiningSet) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*JoiningSet) ProtoMessage() {}
+
+func (x *JoiningSet) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use JoiningSet.ProtoReflect.Descriptor instead.
+func (*JoiningSet) Descriptor() ([]byte, []int) {
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *JoiningSet) GetOpen() bool {
+	if x != nil {
+		return x.Open
+	}
+	return false
+}
+
 // Snapshot is an encounter's state folded up to a log position, kept to load it fast.
 type Snapshot struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -2001,7 +2606,7 @@ type Snapshot struct {
 
 func (x *Snapshot) Reset() {
 	*x = Snapshot{}
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[20]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2013,7 +2618,7 @@ func (x *Snapshot) String() string {
 func (*Snapshot) ProtoMessage() {}
 
 func (x *Snapshot) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[20]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2026,7 +2631,7 @@ func (x *Snapshot) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Snapshot.ProtoReflect.Descriptor instead.
 func (*Snapshot) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{20}
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *Snapshot) GetPosition() uint64 {
@@ -2074,7 +2679,7 @@ type EventBatch struct {
 
 func (x *EventBatch) Reset() {
 	*x = EventBatch{}
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[21]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2086,7 +2691,7 @@ func (x *EventBatch) String() string {
 func (*EventBatch) ProtoMessage() {}
 
 func (x *EventBatch) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[21]
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2099,7 +2704,7 @@ func (x *EventBatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EventBatch.ProtoReflect.Descriptor instead.
 func (*EventBatch) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{21}
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *EventBatch) GetEvents() []*Event {
@@ -2143,7 +2748,7 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\n" +
 	"controller\x18\x02 \x01(\tR\n" +
 	"controller\x12\x16\n" +
-	"\x06prompt\x18\x03 \x01(\tR\x06prompt\"\xce\x05\n" +
+	"\x06prompt\x18\x03 \x01(\tR\x06prompt\"\xe5\x06\n" +
 	"\x0eEncounterState\x12!\n" +
 	"\fencounter_id\x18\x01 \x01(\tR\vencounterId\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x1f\n" +
@@ -2164,12 +2769,19 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"combatants\x18\v \x03(\v2\x1c.fray.encounter.v1.CombatantR\n" +
 	"combatants\x12<\n" +
 	"\apending\x18\f \x03(\v2\".fray.encounter.v1.PendingReactionR\apending\x128\n" +
-	"\aoptions\x18\r \x01(\v2\x1e.fray.encounter.v1.RuleOptionsR\aoptions\x12)\n" +
+	"\aoptions\x18\r \x01(\v2\x1e.fray.encounter.v1.RuleOptionsR\aoptions\x12\x16\n" +
+	"\x06tenant\x18\x0e \x01(\tR\x06tenant\x122\n" +
+	"\x05roles\x18\x0f \x03(\v2\x1c.fray.encounter.v1.RoleGrantR\x05roles\x12!\n" +
+	"\fjoining_open\x18\x10 \x01(\bR\vjoiningOpen\x12&\n" +
+	"\x0fdice_high_water\x18\x11 \x01(\x04R\rdiceHighWater\x12)\n" +
 	"\x04loss\x18\x14 \x01(\v2\x13.fray.loss.v1.StateH\x00R\x04loss\x12/\n" +
 	"\x06feerie\x18\x15 \x01(\v2\x15.fray.feerie.v1.StateH\x00R\x06feerie\x12#\n" +
 	"\x02ka\x18\x16 \x01(\v2\x11.fray.ka.v1.StateH\x00R\x02ka\x12/\n" +
 	"\x06d20seg\x18\x17 \x01(\v2\x15.fray.d20seg.v1.StateH\x00R\x06d20segB\b\n" +
-	"\x06system\"\x82\x05\n" +
+	"\x06system\"V\n" +
+	"\tRoleGrant\x12\x1c\n" +
+	"\tprincipal\x18\x01 \x01(\tR\tprincipal\x12+\n" +
+	"\x04role\x18\x02 \x01(\x0e2\x17.fray.encounter.v1.RoleR\x04role\"\xc5\x06\n" +
 	"\aCommand\x12<\n" +
 	"\x06create\x18\x01 \x01(\v2\".fray.encounter.v1.CreateEncounterH\x00R\x06create\x12F\n" +
 	"\radd_combatant\x18\x02 \x01(\v2\x1f.fray.encounter.v1.AddCombatantH\x00R\faddCombatant\x12O\n" +
@@ -2177,6 +2789,12 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\x05start\x18\x04 \x01(\v2!.fray.encounter.v1.StartEncounterH\x00R\x05start\x123\n" +
 	"\x03end\x18\x05 \x01(\v2\x1f.fray.encounter.v1.EndEncounterH\x00R\x03end\x123\n" +
 	"\x06rewind\x18\x06 \x01(\v2\x19.fray.encounter.v1.RewindH\x00R\x06rewind\x12=\n" +
+	"\n" +
+	"grant_role\x18\a \x01(\v2\x1c.fray.encounter.v1.GrantRoleH\x00R\tgrantRole\x12@\n" +
+	"\vrevoke_role\x18\b \x01(\v2\x1d.fray.encounter.v1.RevokeRoleH\x00R\n" +
+	"revokeRole\x12@\n" +
+	"\vset_joining\x18\t \x01(\v2\x1d.fray.encounter.v1.SetJoiningH\x00R\n" +
+	"setJoining\x12=\n" +
 	"\n" +
 	"set_hidden\x18\n" +
 	" \x01(\v2\x1c.fray.encounter.v1.SetHiddenH\x00R\tsetHidden\x12*\n" +
@@ -2205,7 +2823,19 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\x06Rewind\x12\x1f\n" +
 	"\vto_sequence\x18\x01 \x01(\x04R\n" +
 	"toSequence\x12\x16\n" +
-	"\x06reason\x18\x02 \x01(\tR\x06reason\"\xd8\b\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\"{\n" +
+	"\tGrantRole\x12\x1c\n" +
+	"\tprincipal\x18\x01 \x01(\tR\tprincipal\x12+\n" +
+	"\x04role\x18\x02 \x01(\x0e2\x17.fray.encounter.v1.RoleR\x04role\x12#\n" +
+	"\rcombatant_ids\x18\x03 \x03(\tR\fcombatantIds\"W\n" +
+	"\n" +
+	"RevokeRole\x12\x1c\n" +
+	"\tprincipal\x18\x01 \x01(\tR\tprincipal\x12+\n" +
+	"\x04role\x18\x02 \x01(\x0e2\x17.fray.encounter.v1.RoleR\x04role\" \n" +
+	"\n" +
+	"SetJoining\x12\x12\n" +
+	"\x04open\x18\x01 \x01(\bR\x04open\"\xa4\n" +
+	"\n" +
 	"\x05Event\x12!\n" +
 	"\fencounter_id\x18\x01 \x01(\tR\vencounterId\x12\x1a\n" +
 	"\bsequence\x18\x02 \x01(\x04R\bsequence\x12\x19\n" +
@@ -2225,20 +2855,25 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\x11combatant_removed\x18\x16 \x01(\v2#.fray.encounter.v1.CombatantRemovedH\x00R\x10combatantRemoved\x12R\n" +
 	"\x11encounter_started\x18\x17 \x01(\v2#.fray.encounter.v1.EncounterStartedH\x00R\x10encounterStarted\x12L\n" +
 	"\x0fencounter_ended\x18\x18 \x01(\v2!.fray.encounter.v1.EncounterEndedH\x00R\x0eencounterEnded\x12R\n" +
-	"\x11encounter_rewound\x18\x19 \x01(\v2#.fray.encounter.v1.EncounterRewoundH\x00R\x10encounterRewound\x12O\n" +
+	"\x11encounter_rewound\x18\x19 \x01(\v2#.fray.encounter.v1.EncounterRewoundH\x00R\x10encounterRewound\x12C\n" +
+	"\frole_granted\x18\x1a \x01(\v2\x1e.fray.encounter.v1.RoleGrantedH\x00R\vroleGranted\x12C\n" +
+	"\frole_revoked\x18\x1b \x01(\v2\x1e.fray.encounter.v1.RoleRevokedH\x00R\vroleRevoked\x12@\n" +
+	"\vjoining_set\x18\x1c \x01(\v2\x1d.fray.encounter.v1.JoiningSetH\x00R\n" +
+	"joiningSet\x12O\n" +
 	"\x10combatant_hidden\x18\x1d \x01(\v2\".fray.encounter.v1.CombatantHiddenH\x00R\x0fcombatantHidden\x12)\n" +
 	"\x04loss\x18( \x01(\v2\x13.fray.loss.v1.EventH\x00R\x04loss\x12/\n" +
 	"\x06feerie\x18) \x01(\v2\x15.fray.feerie.v1.EventH\x00R\x06feerie\x12#\n" +
 	"\x02ka\x18* \x01(\v2\x11.fray.ka.v1.EventH\x00R\x02ka\x12/\n" +
 	"\x06d20seg\x18+ \x01(\v2\x15.fray.d20seg.v1.EventH\x00R\x06d20segB\t\n" +
-	"\apayload\"\xa2\x01\n" +
+	"\apayload\"\xba\x01\n" +
 	"\x10EncounterCreated\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1f\n" +
 	"\vgame_master\x18\x02 \x01(\tR\n" +
 	"gameMaster\x12\x1f\n" +
 	"\vseed_sha256\x18\x03 \x01(\fR\n" +
 	"seedSha256\x128\n" +
-	"\aoptions\x18\x04 \x01(\v2\x1e.fray.encounter.v1.RuleOptionsR\aoptions\"\x87\x01\n" +
+	"\aoptions\x18\x04 \x01(\v2\x1e.fray.encounter.v1.RuleOptionsR\aoptions\x12\x16\n" +
+	"\x06tenant\x18\x05 \x01(\tR\x06tenant\"\x87\x01\n" +
 	"\x0eCombatantAdded\x12:\n" +
 	"\tcombatant\x18\x01 \x01(\v2\x1c.fray.encounter.v1.CombatantR\tcombatant\x12\x18\n" +
 	"\awatched\x18\x02 \x01(\bR\awatched\x12\x1f\n" +
@@ -2252,12 +2887,25 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\x04seed\x18\x02 \x01(\fR\x04seed\"L\n" +
 	"\x0fCombatantHidden\x12!\n" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12\x16\n" +
-	"\x06hidden\x18\x02 \x01(\bR\x06hidden\"\x84\x01\n" +
+	"\x06hidden\x18\x02 \x01(\bR\x06hidden\"\xa5\x01\n" +
 	"\x10EncounterRewound\x12\x1f\n" +
 	"\vto_sequence\x18\x01 \x01(\x04R\n" +
 	"toSequence\x12\x16\n" +
 	"\x06reason\x18\x02 \x01(\tR\x06reason\x127\n" +
-	"\x05state\x18\x03 \x01(\v2!.fray.encounter.v1.EncounterStateR\x05state\"\xa7\x02\n" +
+	"\x05state\x18\x03 \x01(\v2!.fray.encounter.v1.EncounterStateR\x05state\x12\x1f\n" +
+	"\vdice_offset\x18\x04 \x01(\x04R\n" +
+	"diceOffset\"}\n" +
+	"\vRoleGranted\x12\x1c\n" +
+	"\tprincipal\x18\x01 \x01(\tR\tprincipal\x12+\n" +
+	"\x04role\x18\x02 \x01(\x0e2\x17.fray.encounter.v1.RoleR\x04role\x12#\n" +
+	"\rcombatant_ids\x18\x03 \x03(\tR\fcombatantIds\"}\n" +
+	"\vRoleRevoked\x12\x1c\n" +
+	"\tprincipal\x18\x01 \x01(\tR\tprincipal\x12+\n" +
+	"\x04role\x18\x02 \x01(\x0e2\x17.fray.encounter.v1.RoleR\x04role\x12#\n" +
+	"\rcombatant_ids\x18\x03 \x03(\tR\fcombatantIds\" \n" +
+	"\n" +
+	"JoiningSet\x12\x12\n" +
+	"\x04open\x18\x01 \x01(\bR\x04open\"\xa7\x02\n" +
 	"\bSnapshot\x12\x1a\n" +
 	"\bposition\x18\x01 \x01(\x04R\bposition\x12\x1f\n" +
 	"\vrule_system\x18\x02 \x01(\tR\n" +
@@ -2282,7 +2930,14 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\x13APPEARANCE_FIGHTING\x10\x01\x12\x16\n" +
 	"\x12APPEARANCE_WOUNDED\x10\x02\x12\x1c\n" +
 	"\x18APPEARANCE_BADLY_WOUNDED\x10\x03\x12\x1f\n" +
-	"\x1bAPPEARANCE_OUT_OF_THE_FIGHT\x10\x04B<Z:github.com/fray-rpg/fray/gen/fray/encounter/v1;encounterv1b\x06proto3"
+	"\x1bAPPEARANCE_OUT_OF_THE_FIGHT\x10\x04*]\n" +
+	"\x04Role\x12\x14\n" +
+	"\x10ROLE_UNSPECIFIED\x10\x00\x12\v\n" +
+	"\aROLE_GM\x10\x01\x12\x0e\n" +
+	"\n" +
+	"ROLE_CO_GM\x10\x02\x12\x0f\n" +
+	"\vROLE_PLAYER\x10\x03\x12\x11\n" +
+	"\rROLE_OBSERVER\x10\x04B<Z:github.com/fray-rpg/fray/gen/fray/encounter/v1;encounterv1b\x06proto3"
 
 var (
 	file_fray_encounter_v1_encounter_proto_rawDescOnce sync.Once
@@ -2296,111 +2951,131 @@ func file_fray_encounter_v1_encounter_proto_rawDescGZIP() []byte {
 	return file_fray_encounter_v1_encounter_proto_rawDescData
 }
 
-var file_fray_encounter_v1_encounter_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_fray_encounter_v1_encounter_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
+var file_fray_encounter_v1_encounter_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
+var file_fray_encounter_v1_encounter_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
 var file_fray_encounter_v1_encounter_proto_goTypes = []any{
 	(EncounterStatus)(0),          // 0: fray.encounter.v1.EncounterStatus
 	(Appearance)(0),               // 1: fray.encounter.v1.Appearance
-	(*RuleOptions)(nil),           // 2: fray.encounter.v1.RuleOptions
-	(*Combatant)(nil),             // 3: fray.encounter.v1.Combatant
-	(*PendingReaction)(nil),       // 4: fray.encounter.v1.PendingReaction
-	(*EncounterState)(nil),        // 5: fray.encounter.v1.EncounterState
-	(*Command)(nil),               // 6: fray.encounter.v1.Command
-	(*CreateEncounter)(nil),       // 7: fray.encounter.v1.CreateEncounter
-	(*AddCombatant)(nil),          // 8: fray.encounter.v1.AddCombatant
-	(*RemoveCombatant)(nil),       // 9: fray.encounter.v1.RemoveCombatant
-	(*StartEncounter)(nil),        // 10: fray.encounter.v1.StartEncounter
-	(*EndEncounter)(nil),          // 11: fray.encounter.v1.EndEncounter
-	(*SetHidden)(nil),             // 12: fray.encounter.v1.SetHidden
-	(*Rewind)(nil),                // 13: fray.encounter.v1.Rewind
-	(*Event)(nil),                 // 14: fray.encounter.v1.Event
-	(*EncounterCreated)(nil),      // 15: fray.encounter.v1.EncounterCreated
-	(*CombatantAdded)(nil),        // 16: fray.encounter.v1.CombatantAdded
-	(*CombatantRemoved)(nil),      // 17: fray.encounter.v1.CombatantRemoved
-	(*EncounterStarted)(nil),      // 18: fray.encounter.v1.EncounterStarted
-	(*EncounterEnded)(nil),        // 19: fray.encounter.v1.EncounterEnded
-	(*CombatantHidden)(nil),       // 20: fray.encounter.v1.CombatantHidden
-	(*EncounterRewound)(nil),      // 21: fray.encounter.v1.EncounterRewound
-	(*Snapshot)(nil),              // 22: fray.encounter.v1.Snapshot
-	(*EventBatch)(nil),            // 23: fray.encounter.v1.EventBatch
-	nil,                           // 24: fray.encounter.v1.Snapshot.CommandsEntry
-	(*v1.Options)(nil),            // 25: fray.loss.v1.Options
-	(*v11.Options)(nil),           // 26: fray.feerie.v1.Options
-	(*v12.Options)(nil),           // 27: fray.ka.v1.Options
-	(*v13.Options)(nil),           // 28: fray.d20seg.v1.Options
-	(*v1.Sheet)(nil),              // 29: fray.loss.v1.Sheet
-	(*v11.Sheet)(nil),             // 30: fray.feerie.v1.Sheet
-	(*v12.Sheet)(nil),             // 31: fray.ka.v1.Sheet
-	(*v13.Sheet)(nil),             // 32: fray.d20seg.v1.Sheet
-	(*v1.State)(nil),              // 33: fray.loss.v1.State
-	(*v11.State)(nil),             // 34: fray.feerie.v1.State
-	(*v12.State)(nil),             // 35: fray.ka.v1.State
-	(*v13.State)(nil),             // 36: fray.d20seg.v1.State
-	(*v1.Action)(nil),             // 37: fray.loss.v1.Action
-	(*v11.Action)(nil),            // 38: fray.feerie.v1.Action
-	(*v12.Action)(nil),            // 39: fray.ka.v1.Action
-	(*v13.Action)(nil),            // 40: fray.d20seg.v1.Action
-	(*timestamppb.Timestamp)(nil), // 41: google.protobuf.Timestamp
-	(*v1.Event)(nil),              // 42: fray.loss.v1.Event
-	(*v11.Event)(nil),             // 43: fray.feerie.v1.Event
-	(*v12.Event)(nil),             // 44: fray.ka.v1.Event
-	(*v13.Event)(nil),             // 45: fray.d20seg.v1.Event
+	(Role)(0),                     // 2: fray.encounter.v1.Role
+	(*RuleOptions)(nil),           // 3: fray.encounter.v1.RuleOptions
+	(*Combatant)(nil),             // 4: fray.encounter.v1.Combatant
+	(*PendingReaction)(nil),       // 5: fray.encounter.v1.PendingReaction
+	(*EncounterState)(nil),        // 6: fray.encounter.v1.EncounterState
+	(*RoleGrant)(nil),             // 7: fray.encounter.v1.RoleGrant
+	(*Command)(nil),               // 8: fray.encounter.v1.Command
+	(*CreateEncounter)(nil),       // 9: fray.encounter.v1.CreateEncounter
+	(*AddCombatant)(nil),          // 10: fray.encounter.v1.AddCombatant
+	(*RemoveCombatant)(nil),       // 11: fray.encounter.v1.RemoveCombatant
+	(*StartEncounter)(nil),        // 12: fray.encounter.v1.StartEncounter
+	(*EndEncounter)(nil),          // 13: fray.encounter.v1.EndEncounter
+	(*SetHidden)(nil),             // 14: fray.encounter.v1.SetHidden
+	(*Rewind)(nil),                // 15: fray.encounter.v1.Rewind
+	(*GrantRole)(nil),             // 16: fray.encounter.v1.GrantRole
+	(*RevokeRole)(nil),            // 17: fray.encounter.v1.RevokeRole
+	(*SetJoining)(nil),            // 18: fray.encounter.v1.SetJoining
+	(*Event)(nil),                 // 19: fray.encounter.v1.Event
+	(*EncounterCreated)(nil),      // 20: fray.encounter.v1.EncounterCreated
+	(*CombatantAdded)(nil),        // 21: fray.encounter.v1.CombatantAdded
+	(*CombatantRemoved)(nil),      // 22: fray.encounter.v1.CombatantRemoved
+	(*EncounterStarted)(nil),      // 23: fray.encounter.v1.EncounterStarted
+	(*EncounterEnded)(nil),        // 24: fray.encounter.v1.EncounterEnded
+	(*CombatantHidden)(nil),       // 25: fray.encounter.v1.CombatantHidden
+	(*EncounterRewound)(nil),      // 26: fray.encounter.v1.EncounterRewound
+	(*RoleGranted)(nil),           // 27: fray.encounter.v1.RoleGranted
+	(*RoleRevoked)(nil),           // 28: fray.encounter.v1.RoleRevoked
+	(*JoiningSet)(nil),            // 29: fray.encounter.v1.JoiningSet
+	(*Snapshot)(nil),              // 30: fray.encounter.v1.Snapshot
+	(*EventBatch)(nil),            // 31: fray.encounter.v1.EventBatch
+	nil,                           // 32: fray.encounter.v1.Snapshot.CommandsEntry
+	(*v1.Options)(nil),            // 33: fray.loss.v1.Options
+	(*v11.Options)(nil),           // 34: fray.feerie.v1.Options
+	(*v12.Options)(nil),           // 35: fray.ka.v1.Options
+	(*v13.Options)(nil),           // 36: fray.d20seg.v1.Options
+	(*v1.Sheet)(nil),              // 37: fray.loss.v1.Sheet
+	(*v11.Sheet)(nil),             // 38: fray.feerie.v1.Sheet
+	(*v12.Sheet)(nil),             // 39: fray.ka.v1.Sheet
+	(*v13.Sheet)(nil),             // 40: fray.d20seg.v1.Sheet
+	(*v1.State)(nil),              // 41: fray.loss.v1.State
+	(*v11.State)(nil),             // 42: fray.feerie.v1.State
+	(*v12.State)(nil),             // 43: fray.ka.v1.State
+	(*v13.State)(nil),             // 44: fray.d20seg.v1.State
+	(*v1.Action)(nil),             // 45: fray.loss.v1.Action
+	(*v11.Action)(nil),            // 46: fray.feerie.v1.Action
+	(*v12.Action)(nil),            // 47: fray.ka.v1.Action
+	(*v13.Action)(nil),            // 48: fray.d20seg.v1.Action
+	(*timestamppb.Timestamp)(nil), // 49: google.protobuf.Timestamp
+	(*v1.Event)(nil),              // 50: fray.loss.v1.Event
+	(*v11.Event)(nil),             // 51: fray.feerie.v1.Event
+	(*v12.Event)(nil),             // 52: fray.ka.v1.Event
+	(*v13.Event)(nil),             // 53: fray.d20seg.v1.Event
 }
 var file_fray_encounter_v1_encounter_proto_depIdxs = []int32{
-	25, // 0: fray.encounter.v1.RuleOptions.loss:type_name -> fray.loss.v1.Options
-	26, // 1: fray.encounter.v1.RuleOptions.feerie:type_name -> fray.feerie.v1.Options
-	27, // 2: fray.encounter.v1.RuleOptions.ka:type_name -> fray.ka.v1.Options
-	28, // 3: fray.encounter.v1.RuleOptions.d20seg:type_name -> fray.d20seg.v1.Options
+	33, // 0: fray.encounter.v1.RuleOptions.loss:type_name -> fray.loss.v1.Options
+	34, // 1: fray.encounter.v1.RuleOptions.feerie:type_name -> fray.feerie.v1.Options
+	35, // 2: fray.encounter.v1.RuleOptions.ka:type_name -> fray.ka.v1.Options
+	36, // 3: fray.encounter.v1.RuleOptions.d20seg:type_name -> fray.d20seg.v1.Options
 	1,  // 4: fray.encounter.v1.Combatant.appearance:type_name -> fray.encounter.v1.Appearance
-	29, // 5: fray.encounter.v1.Combatant.loss:type_name -> fray.loss.v1.Sheet
-	30, // 6: fray.encounter.v1.Combatant.feerie:type_name -> fray.feerie.v1.Sheet
-	31, // 7: fray.encounter.v1.Combatant.ka:type_name -> fray.ka.v1.Sheet
-	32, // 8: fray.encounter.v1.Combatant.d20seg:type_name -> fray.d20seg.v1.Sheet
+	37, // 5: fray.encounter.v1.Combatant.loss:type_name -> fray.loss.v1.Sheet
+	38, // 6: fray.encounter.v1.Combatant.feerie:type_name -> fray.feerie.v1.Sheet
+	39, // 7: fray.encounter.v1.Combatant.ka:type_name -> fray.ka.v1.Sheet
+	40, // 8: fray.encounter.v1.Combatant.d20seg:type_name -> fray.d20seg.v1.Sheet
 	0,  // 9: fray.encounter.v1.EncounterState.status:type_name -> fray.encounter.v1.EncounterStatus
-	3,  // 10: fray.encounter.v1.EncounterState.combatants:type_name -> fray.encounter.v1.Combatant
-	4,  // 11: fray.encounter.v1.EncounterState.pending:type_name -> fray.encounter.v1.PendingReaction
-	2,  // 12: fray.encounter.v1.EncounterState.options:type_name -> fray.encounter.v1.RuleOptions
-	33, // 13: fray.encounter.v1.EncounterState.loss:type_name -> fray.loss.v1.State
-	34, // 14: fray.encounter.v1.EncounterState.feerie:type_name -> fray.feerie.v1.State
-	35, // 15: fray.encounter.v1.EncounterState.ka:type_name -> fray.ka.v1.State
-	36, // 16: fray.encounter.v1.EncounterState.d20seg:type_name -> fray.d20seg.v1.State
-	7,  // 17: fray.encounter.v1.Command.create:type_name -> fray.encounter.v1.CreateEncounter
-	8,  // 18: fray.encounter.v1.Command.add_combatant:type_name -> fray.encounter.v1.AddCombatant
-	9,  // 19: fray.encounter.v1.Command.remove_combatant:type_name -> fray.encounter.v1.RemoveCombatant
-	10, // 20: fray.encounter.v1.Command.start:type_name -> fray.encounter.v1.StartEncounter
-	11, // 21: fray.encounter.v1.Command.end:type_name -> fray.encounter.v1.EndEncounter
-	13, // 22: fray.encounter.v1.Command.rewind:type_name -> fray.encounter.v1.Rewind
-	12, // 23: fray.encounter.v1.Command.set_hidden:type_name -> fray.encounter.v1.SetHidden
-	37, // 24: fray.encounter.v1.Command.loss:type_name -> fray.loss.v1.Action
-	38, // 25: fray.encounter.v1.Command.feerie:type_name -> fray.feerie.v1.Action
-	39, // 26: fray.encounter.v1.Command.ka:type_name -> fray.ka.v1.Action
-	40, // 27: fray.encounter.v1.Command.d20seg:type_name -> fray.d20seg.v1.Action
-	2,  // 28: fray.encounter.v1.CreateEncounter.options:type_name -> fray.encounter.v1.RuleOptions
-	3,  // 29: fray.encounter.v1.AddCombatant.combatant:type_name -> fray.encounter.v1.Combatant
-	41, // 30: fray.encounter.v1.Event.time:type_name -> google.protobuf.Timestamp
-	6,  // 31: fray.encounter.v1.Event.command:type_name -> fray.encounter.v1.Command
-	15, // 32: fray.encounter.v1.Event.encounter_created:type_name -> fray.encounter.v1.EncounterCreated
-	16, // 33: fray.encounter.v1.Event.combatant_added:type_name -> fray.encounter.v1.CombatantAdded
-	17, // 34: fray.encounter.v1.Event.combatant_removed:type_name -> fray.encounter.v1.CombatantRemoved
-	18, // 35: fray.encounter.v1.Event.encounter_started:type_name -> fray.encounter.v1.EncounterStarted
-	19, // 36: fray.encounter.v1.Event.encounter_ended:type_name -> fray.encounter.v1.EncounterEnded
-	21, // 37: fray.encounter.v1.Event.encounter_rewound:type_name -> fray.encounter.v1.EncounterRewound
-	20, // 38: fray.encounter.v1.Event.combatant_hidden:type_name -> fray.encounter.v1.CombatantHidden
-	42, // 39: fray.encounter.v1.Event.loss:type_name -> fray.loss.v1.Event
-	43, // 40: fray.encounter.v1.Event.feerie:type_name -> fray.feerie.v1.Event
-	44, // 41: fray.encounter.v1.Event.ka:type_name -> fray.ka.v1.Event
-	45, // 42: fray.encounter.v1.Event.d20seg:type_name -> fray.d20seg.v1.Event
-	2,  // 43: fray.encounter.v1.EncounterCreated.options:type_name -> fray.encounter.v1.RuleOptions
-	3,  // 44: fray.encounter.v1.CombatantAdded.combatant:type_name -> fray.encounter.v1.Combatant
-	5,  // 45: fray.encounter.v1.EncounterRewound.state:type_name -> fray.encounter.v1.EncounterState
-	5,  // 46: fray.encounter.v1.Snapshot.state:type_name -> fray.encounter.v1.EncounterState
-	24, // 47: fray.encounter.v1.Snapshot.commands:type_name -> fray.encounter.v1.Snapshot.CommandsEntry
-	14, // 48: fray.encounter.v1.EventBatch.events:type_name -> fray.encounter.v1.Event
-	49, // [49:49] is the sub-list for method output_type
-	49, // [49:49] is the sub-list for method input_type
-	49, // [49:49] is the sub-list for extension type_name
-	49, // [49:49] is the sub-list for extension extendee
-	0,  // [0:49] is the sub-list for field type_name
+	4,  // 10: fray.encounter.v1.EncounterState.combatants:type_name -> fray.encounter.v1.Combatant
+	5,  // 11: fray.encounter.v1.EncounterState.pending:type_name -> fray.encounter.v1.PendingReaction
+	3,  // 12: fray.encounter.v1.EncounterState.options:type_name -> fray.encounter.v1.RuleOptions
+	7,  // 13: fray.encounter.v1.EncounterState.roles:type_name -> fray.encounter.v1.RoleGrant
+	41, // 14: fray.encounter.v1.EncounterState.loss:type_name -> fray.loss.v1.State
+	42, // 15: fray.encounter.v1.EncounterState.feerie:type_name -> fray.feerie.v1.State
+	43, // 16: fray.encounter.v1.EncounterState.ka:type_name -> fray.ka.v1.State
+	44, // 17: fray.encounter.v1.EncounterState.d20seg:type_name -> fray.d20seg.v1.State
+	2,  // 18: fray.encounter.v1.RoleGrant.role:type_name -> fray.encounter.v1.Role
+	9,  // 19: fray.encounter.v1.Command.create:type_name -> fray.encounter.v1.CreateEncounter
+	10, // 20: fray.encounter.v1.Command.add_combatant:type_name -> fray.encounter.v1.AddCombatant
+	11, // 21: fray.encounter.v1.Command.remove_combatant:type_name -> fray.encounter.v1.RemoveCombatant
+	12, // 22: fray.encounter.v1.Command.start:type_name -> fray.encounter.v1.StartEncounter
+	13, // 23: fray.encounter.v1.Command.end:type_name -> fray.encounter.v1.EndEncounter
+	15, // 24: fray.encounter.v1.Command.rewind:type_name -> fray.encounter.v1.Rewind
+	16, // 25: fray.encounter.v1.Command.grant_role:type_name -> fray.encounter.v1.GrantRole
+	17, // 26: fray.encounter.v1.Command.revoke_role:type_name -> fray.encounter.v1.RevokeRole
+	18, // 27: fray.encounter.v1.Command.set_joining:type_name -> fray.encounter.v1.SetJoining
+	14, // 28: fray.encounter.v1.Command.set_hidden:type_name -> fray.encounter.v1.SetHidden
+	45, // 29: fray.encounter.v1.Command.loss:type_name -> fray.loss.v1.Action
+	46, // 30: fray.encounter.v1.Command.feerie:type_name -> fray.feerie.v1.Action
+	47, // 31: fray.encounter.v1.Command.ka:type_name -> fray.ka.v1.Action
+	48, // 32: fray.encounter.v1.Command.d20seg:type_name -> fray.d20seg.v1.Action
+	3,  // 33: fray.encounter.v1.CreateEncounter.options:type_name -> fray.encounter.v1.RuleOptions
+	4,  // 34: fray.encounter.v1.AddCombatant.combatant:type_name -> fray.encounter.v1.Combatant
+	2,  // 35: fray.encounter.v1.GrantRole.role:type_name -> fray.encounter.v1.Role
+	2,  // 36: fray.encounter.v1.RevokeRole.role:type_name -> fray.encounter.v1.Role
+	49, // 37: fray.encounter.v1.Event.time:type_name -> google.protobuf.Timestamp
+	8,  // 38: fray.encounter.v1.Event.command:type_name -> fray.encounter.v1.Command
+	20, // 39: fray.encounter.v1.Event.encounter_created:type_name -> fray.encounter.v1.EncounterCreated
+	21, // 40: fray.encounter.v1.Event.combatant_added:type_name -> fray.encounter.v1.CombatantAdded
+	22, // 41: fray.encounter.v1.Event.combatant_removed:type_name -> fray.encounter.v1.CombatantRemoved
+	23, // 42: fray.encounter.v1.Event.encounter_started:type_name -> fray.encounter.v1.EncounterStarted
+	24, // 43: fray.encounter.v1.Event.encounter_ended:type_name -> fray.encounter.v1.EncounterEnded
+	26, // 44: fray.encounter.v1.Event.encounter_rewound:type_name -> fray.encounter.v1.EncounterRewound
+	27, // 45: fray.encounter.v1.Event.role_granted:type_name -> fray.encounter.v1.RoleGranted
+	28, // 46: fray.encounter.v1.Event.role_revoked:type_name -> fray.encounter.v1.RoleRevoked
+	29, // 47: fray.encounter.v1.Event.joining_set:type_name -> fray.encounter.v1.JoiningSet
+	25, // 48: fray.encounter.v1.Event.combatant_hidden:type_name -> fray.encounter.v1.CombatantHidden
+	50, // 49: fray.encounter.v1.Event.loss:type_name -> fray.loss.v1.Event
+	51, // 50: fray.encounter.v1.Event.feerie:type_name -> fray.feerie.v1.Event
+	52, // 51: fray.encounter.v1.Event.ka:type_name -> fray.ka.v1.Event
+	53, // 52: fray.encounter.v1.Event.d20seg:type_name -> fray.d20seg.v1.Event
+	3,  // 53: fray.encounter.v1.EncounterCreated.options:type_name -> fray.encounter.v1.RuleOptions
+	4,  // 54: fray.encounter.v1.CombatantAdded.combatant:type_name -> fray.encounter.v1.Combatant
+	6,  // 55: fray.encounter.v1.EncounterRewound.state:type_name -> fray.encounter.v1.EncounterState
+	2,  // 56: fray.encounter.v1.RoleGranted.role:type_name -> fray.encounter.v1.Role
+	2,  // 57: fray.encounter.v1.RoleRevoked.role:type_name -> fray.encounter.v1.Role
+	6,  // 58: fray.encounter.v1.Snapshot.state:type_name -> fray.encounter.v1.EncounterState
+	32, // 59: fray.encounter.v1.Snapshot.commands:type_name -> fray.encounter.v1.Snapshot.CommandsEntry
+	19, // 60: fray.encounter.v1.EventBatch.events:type_name -> fray.encounter.v1.Event
+	61, // [61:61] is the sub-list for method output_type
+	61, // [61:61] is the sub-list for method input_type
+	61, // [61:61] is the sub-list for extension type_name
+	61, // [61:61] is the sub-list for extension extendee
+	0,  // [0:61] is the sub-list for field type_name
 }
 
 func init() { file_fray_encounter_v1_encounter_proto_init() }
@@ -2426,26 +3101,32 @@ func file_fray_encounter_v1_encounter_proto_init() {
 		(*EncounterState_Ka)(nil),
 		(*EncounterState_D20Seg)(nil),
 	}
-	file_fray_encounter_v1_encounter_proto_msgTypes[4].OneofWrappers = []any{
+	file_fray_encounter_v1_encounter_proto_msgTypes[5].OneofWrappers = []any{
 		(*Command_Create)(nil),
 		(*Command_AddCombatant)(nil),
 		(*Command_RemoveCombatant)(nil),
 		(*Command_Start)(nil),
 		(*Command_End)(nil),
 		(*Command_Rewind)(nil),
+		(*Command_GrantRole)(nil),
+		(*Command_RevokeRole)(nil),
+		(*Command_SetJoining)(nil),
 		(*Command_SetHidden)(nil),
 		(*Command_Loss)(nil),
 		(*Command_Feerie)(nil),
 		(*Command_Ka)(nil),
 		(*Command_D20Seg)(nil),
 	}
-	file_fray_encounter_v1_encounter_proto_msgTypes[12].OneofWrappers = []any{
+	file_fray_encounter_v1_encounter_proto_msgTypes[16].OneofWrappers = []any{
 		(*Event_EncounterCreated)(nil),
 		(*Event_CombatantAdded)(nil),
 		(*Event_CombatantRemoved)(nil),
 		(*Event_EncounterStarted)(nil),
 		(*Event_EncounterEnded)(nil),
 		(*Event_EncounterRewound)(nil),
+		(*Event_RoleGranted)(nil),
+		(*Event_RoleRevoked)(nil),
+		(*Event_JoiningSet)(nil),
 		(*Event_CombatantHidden)(nil),
 		(*Event_Loss)(nil),
 		(*Event_Feerie)(nil),
@@ -2457,8 +3138,8 @@ func file_fray_encounter_v1_encounter_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fray_encounter_v1_encounter_proto_rawDesc), len(file_fray_encounter_v1_encounter_proto_rawDesc)),
-			NumEnums:      2,
-			NumMessages:   23,
+			NumEnums:      3,
+			NumMessages:   30,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
