@@ -69,7 +69,7 @@ func (r *Registry) Audit(events []*encounterv1.Event) (*AuditReport, error) {
 		if c := cmd.GetCreate(); c != nil {
 			c.RulesVersion = first.GetRulesVersion() // decide under the version the encounter pinned
 		}
-		env := Env{Actor: first.GetActor(), Seed: seed}
+		env := Env{Actor: first.GetActor(), Tenant: events[0].GetEncounterCreated().GetTenant(), Seed: seed}
 		stream, err := dice.NewStream(seed, st.GetDiceOffset())
 		if err != nil {
 			return nil, err
@@ -85,6 +85,14 @@ func (r *Registry) Audit(events []*encounterv1.Event) (*AuditReport, error) {
 		decided, err := r.Decide(st, cmd, env)
 		if err != nil {
 			return nil, &Divergence{Sequence: first.GetSequence(), Reason: "the rules refuse the recorded command: " + err.Error()}
+		}
+		if legacyRewind(events[0], decided, recorded) {
+			// A rewind recorded before dice were kept apart: it went back to the restored
+			// state's dice and restored the table too.
+			// Its state was folded before dice_high_water was kept.
+			rw := decided[0].GetEncounterRewound()
+			rw.DiceOffset, rw.State = 0, proto.CloneOf(env.RewindState)
+			rw.State.DiceHighWater = 0
 		}
 		if len(decided) != len(recorded) {
 			return nil, &Divergence{Sequence: first.GetSequence(), Reason: fmt.Sprintf("the command gives %d events, the log records %d", len(decided), len(recorded))}
@@ -105,4 +113,14 @@ func (r *Registry) Audit(events []*encounterv1.Event) (*AuditReport, error) {
 		i = j
 	}
 	return rep, nil
+}
+
+// legacyRewind reports whether recorded is a rewind of the form used before tenants and
+// dice_offset existed (the restored state's dice, no dice_offset), in a log created then
+// (without a tenant). A log with a tenant has only rewinds that go on with fresh dice.
+func legacyRewind(created *encounterv1.Event, decided, recorded []*encounterv1.Event) bool {
+	return created.GetEncounterCreated().GetTenant() == "" && len(decided) == 1 && len(recorded) == 1 &&
+		decided[0].GetEncounterRewound() != nil && recorded[0].GetEncounterRewound() != nil &&
+		recorded[0].GetEncounterRewound().GetDiceOffset() == 0 &&
+		!proto.Equal(decided[0].GetEncounterRewound(), recorded[0].GetEncounterRewound())
 }

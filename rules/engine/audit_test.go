@@ -128,3 +128,93 @@ func TestAuditIntactAndTamperedLogs(t *testing.T) {
 	_, err = reg.Audit(recordFight(t, reg, false))
 	require.ErrorContains(t, err, "not revealed")
 }
+
+// TestRewindRollsFreshDice: a rewound attack, repeated, rolls dice further along the stream,
+// never those seen before; the audit re-derives them and re-decides the rewind.
+func TestRewindRollsFreshDice(t *testing.T) {
+	tb := ruelle(t)
+	tb.do("dev/gm", start)
+	mark := proto.CloneOf(tb.st)
+	attack := lossAction("diego", &lossv1.Action{Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{TargetId: "ruffian"}}})
+	first := engine.Rolls(&encounterv1.EventBatch{Events: tb.do("dev/david", attack)})
+	require.NotEmpty(t, first)
+	tb.do("dev/gm", nextDuel(tb.st)) // the ruffian dodges: more dice
+	high := tb.st.GetDiceOffset()
+	require.Equal(t, high, tb.st.GetDiceHighWater())
+
+	rw := tb.do("dev/carol", rewindTo(mark.GetSequence()))[0].GetEncounterRewound()
+	require.Equal(t, high, rw.GetDiceOffset(), "the rewind records where the dice go on")
+	// The state is as it was, except the dice stream's position.
+	restored := proto.CloneOf(tb.st)
+	require.Equal(t, high, restored.GetDiceOffset())
+	require.Equal(t, high, restored.GetDiceHighWater())
+	restored.Sequence, restored.DiceOffset, restored.DiceHighWater = mark.GetSequence(), mark.GetDiceOffset(), mark.GetDiceHighWater()
+	require.True(t, proto.Equal(mark, restored), "restored state differs:\n%v\n%v", mark, restored)
+
+	again := engine.Rolls(&encounterv1.EventBatch{Events: tb.do("dev/david", attack)})
+	require.Len(t, again, len(first))
+	for i := range again {
+		require.GreaterOrEqual(t, again[i].GetOffset(), high, "roll %d comes from fresh dice", i)
+		require.Greater(t, again[i].GetOffset(), first[i].GetOffset())
+	}
+	require.NotEqual(t, first[0].GetFaces(), again[0].GetFaces(), "the same attack rolls other faces")
+
+	// A fresh fold agrees; the audit passes once the seed is revealed.
+	folded, err := tb.reg.Fold(tb.log)
+	require.NoError(t, err)
+	require.Equal(t, engine.Hash(tb.st), engine.Hash(folded))
+	tb.do("dev/gm", endCmd())
+	rep, err := tb.reg.Audit(tb.log)
+	require.NoError(t, err)
+	require.Equal(t, len(tb.log), rep.Events)
+
+	// A tampered dice_offset is a divergence at the rewind, whatever it is tampered to.
+	var rewound uint64
+	for _, ev := range tb.log {
+		if ev.GetEncounterRewound() != nil {
+			rewound = ev.GetSequence()
+		}
+	}
+	for _, offset := range []uint64{0, high - 1, high + 1} {
+		log := make([]*encounterv1.Event, len(tb.log))
+		for i, ev := range tb.log {
+			log[i] = proto.CloneOf(ev)
+		}
+		log[rewound-1].GetEncounterRewound().DiceOffset = offset
+		_, err := tb.reg.Audit(log)
+		var d *engine.Divergence
+		require.ErrorAs(t, err, &d, "dice_offset %d", offset)
+		require.Equal(t, rewound, d.Sequence)
+		require.Contains(t, d.Reason, "the rules decide")
+	}
+}
+
+// TestLegacyRewindAudits: a log recorded before tenants, whose rewind went back to the
+// restored state's dice (no dice_offset), still folds as it did and passes the audit.
+func TestLegacyRewindAudits(t *testing.T) {
+	tb := newTable(t, "")
+	tb.do("gm", create("Ruelle", "loss", 0))
+	tb.do("gm", duellist("diego", "Diego", "david", 30))
+	tb.do("gm", duellist("ruffian", "Le malfrat", "gm", 6))
+	tb.do("gm", start)
+	mark := proto.CloneOf(tb.st)
+	tb.do("david", lossAction("diego", &lossv1.Action{Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{TargetId: "ruffian"}}}))
+	high := tb.st.GetDiceOffset()
+	tb.do("gm", rewindTo(mark.GetSequence()))
+	tb.do("gm", endCmd())
+
+	// As it was recorded then: the plain past state, no dice_offset.
+	log := make([]*encounterv1.Event, len(tb.log))
+	for i, ev := range tb.log {
+		log[i] = proto.CloneOf(ev)
+	}
+	rw := log[len(log)-2].GetEncounterRewound()
+	require.Equal(t, high, rw.GetDiceOffset())
+	rw.DiceOffset, rw.State.DiceHighWater = 0, 0
+	st, err := tb.reg.Fold(log)
+	require.NoError(t, err)
+	require.Equal(t, mark.GetDiceOffset(), st.GetDiceOffset(), "a legacy rewind goes back to the restored state's dice")
+	require.Equal(t, high, st.GetDiceHighWater(), "the furthest position is kept")
+	_, err = tb.reg.Audit(log)
+	require.NoError(t, err)
+}

@@ -20,8 +20,12 @@ import (
 
 // Env is what a decision may use besides the state and the command.
 type Env struct {
-	// Actor is the principal giving the command.
+	// Actor is the principal giving the command: tenant/subject.
 	Actor string
+	// Tenant is the caller's tenant, set by the service. A creation records it (when empty,
+	// the tenant of the state the creation is decided against); any other command is decided
+	// only against an encounter of that tenant (NotFound otherwise). Empty: not checked.
+	Tenant string
 	// Dice is the encounter's dice stream, positioned at the state's dice offset.
 	Dice dice.Roller
 	// Seed is the encounter's dice seed: its hash is published at creation, the seed itself
@@ -148,9 +152,9 @@ func (r *Registry) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Comma
 		if sys, err = r.Lookup(create.GetRuleSystem(), create.GetRulesVersion()); err != nil {
 			return nil, err
 		}
-		events, err = decideCreate(sys, create, env)
+		events, err = decideCreate(sys, st, create, env)
 	} else {
-		if st.GetSequence() == 0 {
+		if st.GetSequence() == 0 || (env.Tenant != "" && env.Tenant != st.GetTenant()) {
 			return nil, NotFound("encounter %q does not exist", st.GetEncounterId())
 		}
 		if sys, err = r.system(st); err != nil {
@@ -171,7 +175,14 @@ func (r *Registry) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Comma
 	return events, nil
 }
 
-func decideCreate(sys System, c *encounterv1.CreateEncounter, env Env) ([]*encounterv1.Event, error) {
+func decideCreate(sys System, st *encounterv1.EncounterState, c *encounterv1.CreateEncounter, env Env) ([]*encounterv1.Event, error) {
+	tenant := env.Tenant
+	if tenant == "" {
+		tenant = st.GetTenant()
+	}
+	if tenant != "" && TenantOf(env.Actor) != tenant {
+		return nil, Invalid("", "the creator %s is not of tenant %s: an encounter's GM is one of its tenant", orAnon(env.Actor), tenant)
+	}
 	if c.GetName() == "" || len(c.GetName()) > MaxNameLength {
 		return nil, Invalid("", "an encounter needs a name of 1 to %d characters", MaxNameLength)
 	}
@@ -183,13 +194,8 @@ func decideCreate(sys System, c *encounterv1.CreateEncounter, env Env) ([]*encou
 		return nil, err
 	}
 	return []*encounterv1.Event{{Payload: &encounterv1.Event_EncounterCreated{EncounterCreated: &encounterv1.EncounterCreated{
-		Name: c.GetName(), GameMaster: env.Actor, SeedSha256: dice.Commitment(env.Seed), Options: opts,
+		Name: c.GetName(), GameMaster: env.Actor, SeedSha256: dice.Commitment(env.Seed), Options: opts, Tenant: tenant,
 	}}}}, nil
-}
-
-// IsGameMaster reports whether actor is the encounter's GM.
-func IsGameMaster(st *encounterv1.EncounterState, actor string) bool {
-	return actor != "" && actor == st.GetGameMaster()
 }
 
 // FindCombatant returns the combatant with id, or nil.
@@ -202,7 +208,7 @@ func FindCombatant(st *encounterv1.EncounterState, id string) *encounterv1.Comba
 	return nil
 }
 
-// MayCommand checks that actor may command the combatant: its controller or the GM.
+// MayCommand checks that actor may command the combatant: its controller, the GM or a co-GM.
 func MayCommand(st *encounterv1.EncounterState, actor, id string) error {
 	c := FindCombatant(st, id)
 	if c == nil {
@@ -211,7 +217,10 @@ func MayCommand(st *encounterv1.EncounterState, actor, id string) error {
 	if IsGameMaster(st, actor) || (actor != "" && actor == c.GetController()) {
 		return nil
 	}
-	return Forbidden("%s does not control %s (controller: %s; the GM is %s)", orAnon(actor), c.GetName(), c.GetController(), st.GetGameMaster())
+	if RoleOf(st, actor) == RolePlayer {
+		return Forbidden("%s does not control %s (controller: %s; the GM is %s)", actor, c.GetName(), c.GetController(), st.GetGameMaster())
+	}
+	return Forbidden("%s; only the GM, a co-GM or %s's player may command %s", who(st, actor), c.GetName(), c.GetName())
 }
 
 func orAnon(actor string) string {
@@ -227,7 +236,7 @@ func decide(sys System, st *encounterv1.EncounterState, cmd *encounterv1.Command
 	}
 	gmOnly := func(what string) error {
 		if !IsGameMaster(st, env.Actor) {
-			return Forbidden("only the GM (%s) may %s", st.GetGameMaster(), what)
+			return Forbidden("%s; only the GM (%s) or a co-GM may %s", who(st, env.Actor), st.GetGameMaster(), what)
 		}
 		return nil
 	}
@@ -251,6 +260,11 @@ func decide(sys System, st *encounterv1.EncounterState, cmd *encounterv1.Command
 		if c.Controller == "" {
 			c.Controller = env.Actor
 		}
+		controller, err := principal(st, c.GetController(), "controller")
+		if err != nil {
+			return nil, err
+		}
+		c.Controller = controller
 		if !IsGameMaster(st, env.Actor) && c.Controller != env.Actor {
 			return nil, Forbidden("%s may only add combatants they control themselves; the GM (%s) may add any", orAnon(env.Actor), st.GetGameMaster())
 		}
@@ -265,6 +279,9 @@ func decide(sys System, st *encounterv1.EncounterState, cmd *encounterv1.Command
 		}
 		if c.GetHidden() && !IsGameMaster(st, env.Actor) {
 			return nil, Forbidden("only the GM (%s) may add a hidden combatant", st.GetGameMaster())
+		}
+		if !IsGameMaster(st, env.Actor) && !st.GetJoiningOpen() {
+			return nil, Refused("", "the GM (%s) has not opened %s to joining: until then only the GM or a co-GM adds combatants", st.GetGameMaster(), st.GetName())
 		}
 		c.Appearance = encounterv1.Appearance_APPEARANCE_UNSPECIFIED // shown in reads, never recorded
 		if err := sys.CheckCombatant(st, c); err != nil {
@@ -316,8 +333,10 @@ func decide(sys System, st *encounterv1.EncounterState, cmd *encounterv1.Command
 		}
 		return append(one(started), more...), nil
 	case *encounterv1.Command_End:
-		if err := gmOnly("end the encounter"); err != nil {
-			return nil, err
+		if RoleOf(st, env.Actor) != RoleGM {
+			// A co-GM does not end: an end reveals the seed and takes no more commands, the
+			// one decision a rewind cannot undo.
+			return nil, Forbidden("%s; only the GM (%s) may end it, which no rewind undoes", who(st, env.Actor), st.GetGameMaster())
 		}
 		if len(env.Seed) != dice.SeedSize {
 			return nil, Invalid("", "ending an encounter reveals its %d-byte seed; none was given", dice.SeedSize)
@@ -338,8 +357,15 @@ func decide(sys System, st *encounterv1.EncounterState, cmd *encounterv1.Command
 			return nil, Invalid("", "rewinding to event %d needs the state after it", to)
 		}
 		return one(&encounterv1.Event{Payload: &encounterv1.Event_EncounterRewound{EncounterRewound: &encounterv1.EncounterRewound{
-			ToSequence: to, Reason: k.Rewind.GetReason(), State: proto.CloneOf(past),
+			ToSequence: to, Reason: k.Rewind.GetReason(), State: keepTable(past, st),
+			DiceOffset: max(st.GetDiceOffset(), st.GetDiceHighWater()),
 		}}}), nil
+	case *encounterv1.Command_GrantRole:
+		return decideGrant(st, k.GrantRole, env.Actor)
+	case *encounterv1.Command_RevokeRole:
+		return decideRevoke(st, k.RevokeRole, env.Actor)
+	case *encounterv1.Command_SetJoining:
+		return decideJoining(st, k.SetJoining, gmOnly)
 	case *encounterv1.Command_SetHidden:
 		return decideSetHidden(st, k.SetHidden, gmOnly)
 	case nil:
@@ -376,6 +402,7 @@ func evolveWith(sys System, st *encounterv1.EncounterState, ev *encounterv1.Even
 		st.GameMaster = p.EncounterCreated.GetGameMaster()
 		st.SeedSha256 = p.EncounterCreated.GetSeedSha256()
 		st.Options = proto.CloneOf(p.EncounterCreated.GetOptions())
+		st.Tenant = p.EncounterCreated.GetTenant()
 		st.Status = encounterv1.EncounterStatus_ENCOUNTER_STATUS_SETUP
 	case *encounterv1.Event_CombatantAdded:
 		st.Combatants = append(st.Combatants, proto.CloneOf(p.CombatantAdded.GetCombatant()))
@@ -394,16 +421,23 @@ func evolveWith(sys System, st *encounterv1.EncounterState, ev *encounterv1.Even
 			c.Hidden = p.CombatantHidden.GetHidden()
 		}
 	case *encounterv1.Event_EncounterRewound:
-		// Everything, the dice position included, is as it was after to_sequence; only the
-		// sequence moves on.
+		// Everything is as recorded in the event (the state after to_sequence, with the table
+		// of now), except the dice: the stream goes on from dice_offset, the furthest position
+		// ever used, so no die is rolled twice (a rewind recorded before dice_offset existed
+		// goes back to the restored state's offset). Only the sequence moves on.
 		past := p.EncounterRewound.GetState()
 		if past.GetSequence() != p.EncounterRewound.GetToSequence() {
 			return fmt.Errorf("event %d rewinds to %d with a state of event %d", ev.GetSequence(), p.EncounterRewound.GetToSequence(), past.GetSequence())
 		}
+		high := max(st.GetDiceHighWater(), st.GetDiceOffset(), p.EncounterRewound.GetDiceOffset())
 		proto.Reset(st)
 		proto.Merge(st, past)
 		st.Sequence = ev.GetSequence()
+		st.DiceOffset = max(past.GetDiceOffset(), p.EncounterRewound.GetDiceOffset())
+		st.DiceHighWater = high
 		return nil
+	case *encounterv1.Event_RoleGranted, *encounterv1.Event_RoleRevoked, *encounterv1.Event_JoiningSet:
+		evolveRoles(st, ev)
 	}
 	if err := sys.Evolve(st, ev); err != nil {
 		return err
@@ -417,13 +451,15 @@ func evolveWith(sys System, st *encounterv1.EncounterState, ev *encounterv1.Even
 
 var rollName = (&dicev1.Roll{}).ProtoReflect().Descriptor().FullName()
 
-// advanceDice moves the state's dice offset past every roll recorded in m.
+// advanceDice moves the state's dice offset, and its high-water mark, past every roll
+// recorded in m.
 func advanceDice(st *encounterv1.EncounterState, m protoreflect.Message) {
 	for _, r := range Rolls(m.Interface()) {
 		if end := r.GetOffset() + r.GetDraws(); end > st.DiceOffset {
 			st.DiceOffset = end
 		}
 	}
+	st.DiceHighWater = max(st.DiceHighWater, st.DiceOffset)
 }
 
 // Rolls returns every dice roll recorded anywhere in m (an event, a batch…), in field order.
@@ -490,12 +526,20 @@ func (r *Registry) Legal(st *encounterv1.EncounterState, combatant string) ([]*r
 
 // Resolve decides cmd against st with the encounter's dice stream (seed, positioned at the
 // state's dice offset) and returns the events and the state after them. st is not changed.
+// The caller's tenant is st's: for a creation, st holds the new encounter's id and tenant.
 func (r *Registry) Resolve(st *encounterv1.EncounterState, cmd *encounterv1.Command, actor string, seed []byte, rewind *encounterv1.EncounterState) ([]*encounterv1.Event, *encounterv1.EncounterState, error) {
-	stream, err := dice.NewStream(seed, st.GetDiceOffset())
+	return r.ResolveWith(st, cmd, Env{Actor: actor, Seed: seed, RewindState: rewind})
+}
+
+// ResolveWith is Resolve with the whole Env (Actor, Tenant, Seed, RewindState); env.Dice is
+// replaced by the stream of env.Seed at st's dice offset.
+func (r *Registry) ResolveWith(st *encounterv1.EncounterState, cmd *encounterv1.Command, env Env) ([]*encounterv1.Event, *encounterv1.EncounterState, error) {
+	stream, err := dice.NewStream(env.Seed, st.GetDiceOffset())
 	if err != nil {
 		return nil, nil, Invalid("", "%v", err)
 	}
-	events, err := r.Decide(st, cmd, Env{Actor: actor, Dice: stream, Seed: seed, RewindState: rewind})
+	env.Dice = stream
+	events, err := r.Decide(st, cmd, env)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -118,7 +118,12 @@ func TestSetupStartAndEnd(t *testing.T) {
 		requireCode(t, err, c.code)
 	}
 
-	// A player adds a combatant for themselves; its controller defaults to them.
+	// A player adds a combatant for themselves once the GM opens joining; its controller
+	// defaults to them.
+	_, err = reg.Decide(st, combatant("a", "A", ""), env("david"))
+	requireCode(t, err, engine.CodePrecondition)
+	_, err = apply(t, reg, st, joining(true), env("gm"))
+	require.NoError(t, err)
 	_, err = apply(t, reg, st, combatant("a", "A", ""), env("david"))
 	require.NoError(t, err)
 	require.Equal(t, "david", st.GetCombatants()[0].GetController())
@@ -148,7 +153,7 @@ func TestSetupStartAndEnd(t *testing.T) {
 	require.Len(t, evs, 2)
 	require.NotNil(t, evs[0].GetEncounterStarted())
 	require.NotNil(t, evs[1].GetLoss().GetTourStarted())
-	require.Equal(t, []uint64{6, 7}, []uint64{evs[0].GetSequence(), evs[1].GetSequence()})
+	require.Equal(t, []uint64{7, 8}, []uint64{evs[0].GetSequence(), evs[1].GetSequence()})
 	require.Equal(t, encounterv1.EncounterStatus_ENCOUNTER_STATUS_ACTIVE, st.GetStatus())
 	require.Equal(t, uint64(2), st.GetDiceOffset())
 	_, err = reg.Decide(st, start, env("gm"))
