@@ -83,23 +83,32 @@ func TestRewindAcrossARoundBoundaryRestoresEverything(t *testing.T) {
 	require.Equal(t, recordsBefore+1, records(t, b, id), "nothing is deleted")
 
 	// Everything is as it was after event `to`: PA, NS, resources, the pending reaction, the
-	// Tour and phases, the dice stream position — only the sequence moved on.
+	// Tour and phases — only the sequence moved on, and the dice stream, which goes on from the
+	// furthest position ever used: no die is rolled twice.
 	now, err := c.GetEncounter(ctx, &encounterv1.GetEncounterRequest{EncounterId: id})
 	require.NoError(t, err)
+	high := before.GetState().GetDiceOffset()
+	require.Equal(t, high, rw.GetEvents()[0].GetEncounterRewound().GetDiceOffset())
+	require.Equal(t, high, now.GetState().GetDiceOffset())
+	require.Equal(t, high, now.GetState().GetDiceHighWater())
 	restored := proto.CloneOf(now.GetState())
 	restored.Sequence = to
+	restored.DiceOffset, restored.DiceHighWater = mark.GetState().GetDiceOffset(), mark.GetState().GetDiceHighWater()
 	require.True(t, proto.Equal(mark.GetState(), restored), "restored state differs:\n%v\n%v", mark.GetState(), restored)
 	require.Equal(t, mark.GetStateSha256(), engine.Hash(restored))
 	require.Equal(t, int32(1), now.GetState().GetLoss().GetTour())
 	require.NotEmpty(t, now.GetState().GetPending())
-	require.Less(t, now.GetState().GetDiceOffset(), before.GetState().GetDiceOffset())
 
-	// The same answer now gives the same dice and the same outcome as the first time.
+	// The same answer now rolls fresh dice, further along the stream than any roll before.
 	again := step(t, c, id)
-	require.Len(t, again.GetEvents(), len(next.GetEvents()))
-	for i, ev := range again.GetEvents() {
-		require.True(t, proto.Equal(next.GetEvents()[i].GetLoss(), ev.GetLoss()), "event %d differs after the rewind", i)
+	first := engine.Rolls(&encounterv1.EventBatch{Events: next.GetEvents()})
+	fresh := engine.Rolls(&encounterv1.EventBatch{Events: again.GetEvents()})
+	require.NotEmpty(t, first)
+	require.NotEmpty(t, fresh)
+	for _, r := range fresh {
+		require.GreaterOrEqual(t, r.GetOffset(), high, "a roll after the rewind reuses a die")
 	}
+	require.NotEqual(t, first[0].GetOffset(), fresh[0].GetOffset())
 
 	// A fresh fold of the whole log, and the state as of any earlier sequence, honour it.
 	recs, err := b.Load(context.Background(), id, 0)
