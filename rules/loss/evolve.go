@@ -89,10 +89,7 @@ func syncPending(st *encounterv1.EncounterState, s *lossv1.State) {
 	if err != nil || err2 != nil {
 		return
 	}
-	what := fmt.Sprintf("%s attacks %s (total %d; Difficulty %d to defend): parry, dodge or take the blow", a.name(), d.name(), p.GetAttackTotal(), p.GetDifficulty())
-	if p.GetPursuit() != lossv1.PursuitKind_PURSUIT_KIND_UNSPECIFIED {
-		what = fmt.Sprintf("%s: %s makes %s on %s (dodge at %d, or take it)", "pursuit", a.name(), pursuitName(p.GetPursuit()), d.name(), p.GetDifficulty())
-	}
+	what := reactionPrompt(a.name(), d.name(), p, true)
 	st.Pending = []*encounterv1.PendingReaction{{CombatantId: d.id(), Controller: d.c.GetController(), Prompt: what}}
 }
 
