@@ -22,7 +22,7 @@ func NewDeck() []*kav1.Card {
 func Shuffle(cards []*kav1.Card, roller dice.Roller) *kav1.DeckShuffled {
 	order := make([]*kav1.Card, len(cards))
 	for i, c := range cards {
-		order[i] = proto.CloneOf(c)
+		order[i] = &kav1.Card{Suit: c.GetSuit(), Rank: c.GetRank()} // who drew it last is the discard's
 	}
 	ev := &kav1.DeckShuffled{}
 	for i := len(order) - 1; i > 0; i-- {
@@ -86,8 +86,10 @@ func (d *deck) draw(roller dice.Roller) *kav1.Draw {
 	}
 }
 
-// applyDraw folds a recorded draw into the state's deck.
-func applyDraw(s *kav1.State, dr *kav1.Draw) {
+// applyDraw folds a recorded draw of combatant by into the state's deck; each card goes to
+// the discard marked with who drew it, so that a reader from whom by is hidden sees it face
+// down.
+func applyDraw(s *kav1.State, dr *kav1.Draw, by string) {
 	for i, c := range dr.GetCards() {
 		if dr.GetReshuffle() != nil && int32(i) == dr.GetReshuffleAfter() {
 			s.Deck, s.Discard, s.Position = cloneCards(dr.GetReshuffle().GetOrder()), nil, 0
@@ -95,7 +97,7 @@ func applyDraw(s *kav1.State, dr *kav1.Draw) {
 		if len(s.Deck) > 0 {
 			s.Deck = s.Deck[1:]
 		}
-		s.Discard = append(s.Discard, proto.CloneOf(c))
+		s.Discard = append(s.Discard, &kav1.Card{Suit: c.GetSuit(), Rank: c.GetRank(), DrawnBy: by})
 		s.Position++
 	}
 	if dr.GetReshuffle() != nil && int(dr.GetReshuffleAfter()) == len(dr.GetCards()) {

@@ -41,6 +41,10 @@ func (System) Evolve(st *encounterv1.EncounterState, ev *encounterv1.Event) erro
 		}
 	}
 	syncPending(st, s)
+	s.UpNext = nil // the order of the pass, public even where the Animalité behind it is not (KA-014)
+	for _, f := range upNext(st) {
+		s.UpNext = append(s.UpNext, f.id())
+	}
 	return nil
 }
 
@@ -118,7 +122,7 @@ func evolve(s *kav1.State, e *kav1.Event) error {
 		} else {
 			takeAction(cs)
 		}
-		applyDraw(s, a.GetDraw().GetDraw())
+		applyDraw(s, a.GetDraw().GetDraw(), a.GetAttackerId())
 	case *kav1.Event_DefenceDrawn:
 		d := k.DefenceDrawn
 		cs, err := get(d.GetDefenderId())
@@ -133,7 +137,7 @@ func evolve(s *kav1.State, e *kav1.Event) error {
 			cs.ActedThisPass, cs.StillActs = true, false
 		}
 		if d.GetDraw() != nil {
-			applyDraw(s, d.GetDraw().GetDraw())
+			applyDraw(s, d.GetDraw().GetDraw(), d.GetDefenderId())
 		}
 	case *kav1.Event_AttackResolved:
 		r := k.AttackResolved
@@ -144,7 +148,7 @@ func evolve(s *kav1.State, e *kav1.Event) error {
 		cs.KaDice, cs.RealityPoints, cs.Unconscious, cs.Dying = r.GetKaLeft(), r.GetRealityLeft(), r.GetUnconscious(), r.GetDying()
 		cs.StillActs = cs.GetStillActs() || r.GetStillActs()
 		if r.GetDeathDraw() != nil {
-			applyDraw(s, r.GetDeathDraw().GetDraw())
+			applyDraw(s, r.GetDeathDraw().GetDraw(), r.GetTargetId())
 		}
 	case *kav1.Event_DisarmDrawn:
 		d := k.DisarmDrawn
@@ -153,8 +157,8 @@ func evolve(s *kav1.State, e *kav1.Event) error {
 			return err
 		}
 		takeAction(cs)
-		applyDraw(s, d.GetDraw().GetDraw())
-		applyDraw(s, d.GetResistance().GetDraw())
+		applyDraw(s, d.GetDraw().GetDraw(), d.GetCombatantId())
+		applyDraw(s, d.GetResistance().GetDraw(), d.GetTargetId())
 		if d.GetSuccess() {
 			t, err := get(d.GetTargetId())
 			if err != nil {
@@ -177,7 +181,7 @@ func evolve(s *kav1.State, e *kav1.Event) error {
 		if err != nil {
 			return err
 		}
-		applyDraw(s, k.TerrorDrawn.GetDraw().GetDraw())
+		applyDraw(s, k.TerrorDrawn.GetDraw().GetDraw(), k.TerrorDrawn.GetCombatantId())
 		cs.Abysse = cs.GetAbysse() || k.TerrorDrawn.GetAbysse()
 	case *kav1.Event_Passed:
 		cs, err := get(k.Passed.GetCombatantId())

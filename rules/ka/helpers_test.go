@@ -168,11 +168,13 @@ func identity(n int) []int32 {
 // cardsOf is the cards of the draw of a result.
 func cardsOf(r *kav1.DrawResult) []*kav1.Card { return r.GetDraw().GetCards() }
 
+// requireCards compares cards by suit and rank: who drew a card of the discard is checked
+// apart (TestKA003DiscardKnowsWhoDrew).
 func requireCards(t *testing.T, want []*kav1.Card, got []*kav1.Card) {
 	t.Helper()
 	require.Len(t, got, len(want), "cards %v", got)
 	for i := range want {
-		require.True(t, proto.Equal(want[i], got[i]), "card %d: want %v, got %v", i, want[i], got[i])
+		require.True(t, want[i].GetSuit() == got[i].GetSuit() && want[i].GetRank() == got[i].GetRank(), "card %d: want %v, got %v", i, want[i], got[i])
 	}
 }
 

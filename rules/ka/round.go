@@ -191,6 +191,9 @@ func turn(st *encounterv1.EncounterState, f fighter) error {
 	}
 	next := upNext(st)
 	if !slices.ContainsFunc(next, func(x fighter) bool { return x.id() == f.id() }) {
+		if next[0].c.GetHidden() { // its Animalité is the GM's secret: the order alone is seen
+			return engine.Refused("KA-014", "it is %s's turn first", next[0].name())
+		}
 		return engine.Refused("KA-014", "it is %s's turn first (Animalité %d against %s's %d)", next[0].name(), next[0].sh.GetSpheres()[Animalite], f.name(), f.sh.GetSpheres()[Animalite])
 	}
 	return nil

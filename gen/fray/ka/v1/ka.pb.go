@@ -82,9 +82,13 @@ func (Suit) EnumDescriptor() ([]byte, []int) {
 
 // Card: rank 1 (ace) to 10, 11 valet, 12 cavalier, 13 dame, 14 roi.
 type Card struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Suit          Suit                   `protobuf:"varint,1,opt,name=suit,proto3,enum=fray.ka.v1.Suit" json:"suit,omitempty"`
-	Rank          int32                  `protobuf:"varint,2,opt,name=rank,proto3" json:"rank,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Suit  Suit                   `protobuf:"varint,1,opt,name=suit,proto3,enum=fray.ka.v1.Suit" json:"suit,omitempty"`
+	Rank  int32                  `protobuf:"varint,2,opt,name=rank,proto3" json:"rank,omitempty"`
+	// In the state's discard only: the combatant whose draw took the card from the deck. A
+	// reader from whom that combatant is hidden sees the card face down (no suit, rank 0); in
+	// a viewed draw, a hidden combatant's cards are face down too.
+	DrawnBy       string `protobuf:"bytes,3,opt,name=drawn_by,json=drawnBy,proto3" json:"drawn_by,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -131,6 +135,13 @@ func (x *Card) GetRank() int32 {
 		return x.Rank
 	}
 	return 0
+}
+
+func (x *Card) GetDrawnBy() string {
+	if x != nil {
+		return x.DrawnBy
+	}
+	return ""
 }
 
 type Weapon struct {
@@ -1353,10 +1364,17 @@ type State struct {
 	Pass       int32                      `protobuf:"varint,2,opt,name=pass,proto3" json:"pass,omitempty"`
 	Combatants map[string]*CombatantState `protobuf:"bytes,3,rep,name=combatants,proto3" json:"combatants,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	// The deck, top first, and the discard pile (KA-003).
-	Deck          []*Card  `protobuf:"bytes,4,rep,name=deck,proto3" json:"deck,omitempty"`
-	Discard       []*Card  `protobuf:"bytes,5,rep,name=discard,proto3" json:"discard,omitempty"`
-	Position      int32    `protobuf:"varint,6,opt,name=position,proto3" json:"position,omitempty"`
-	Pending       *Pending `protobuf:"bytes,7,opt,name=pending,proto3" json:"pending,omitempty"`
+	Deck     []*Card  `protobuf:"bytes,4,rep,name=deck,proto3" json:"deck,omitempty"`
+	Discard  []*Card  `protobuf:"bytes,5,rep,name=discard,proto3" json:"discard,omitempty"`
+	Position int32    `protobuf:"varint,6,opt,name=position,proto3" json:"position,omitempty"`
+	Pending  *Pending `protobuf:"bytes,7,opt,name=pending,proto3" json:"pending,omitempty"`
+	// The number of cards left in the deck. The order of the deck never leaves the server
+	// (KA-003): in every read, `deck` is empty and this count is set instead.
+	DeckCount int32 `protobuf:"varint,8,opt,name=deck_count,json=deckCount,proto3" json:"deck_count,omitempty"`
+	// The combatants whose turn it is in the pass, at the same time when more than one
+	// (KA-014, KA-015): public as an order, while the Animalité and actions behind it may be
+	// hidden from the reader.
+	UpNext        []string `protobuf:"bytes,9,rep,name=up_next,json=upNext,proto3" json:"up_next,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1440,11 +1458,28 @@ func (x *State) GetPending() *Pending {
 	return nil
 }
 
+func (x *State) GetDeckCount() int32 {
+	if x != nil {
+		return x.DeckCount
+	}
+	return 0
+}
+
+func (x *State) GetUpNext() []string {
+	if x != nil {
+		return x.UpNext
+	}
+	return nil
+}
+
 type DeckShuffled struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The new order, top first, and the rolls that shuffled it (Fisher–Yates, KA-003).
-	Order         []*Card    `protobuf:"bytes,1,rep,name=order,proto3" json:"order,omitempty"`
-	Rolls         []*v1.Roll `protobuf:"bytes,2,rep,name=rolls,proto3" json:"rolls,omitempty"`
+	// The new order, top first, and the rolls that shuffled it (Fisher–Yates, KA-003). Both
+	// never leave the server: in every read they are empty and `cards` is set instead.
+	Order []*Card    `protobuf:"bytes,1,rep,name=order,proto3" json:"order,omitempty"`
+	Rolls []*v1.Roll `protobuf:"bytes,2,rep,name=rolls,proto3" json:"rolls,omitempty"`
+	// Set in reads only: the number of cards shuffled.
+	Cards         int32 `protobuf:"varint,3,opt,name=cards,proto3" json:"cards,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1491,6 +1526,13 @@ func (x *DeckShuffled) GetRolls() []*v1.Roll {
 		return x.Rolls
 	}
 	return nil
+}
+
+func (x *DeckShuffled) GetCards() int32 {
+	if x != nil {
+		return x.Cards
+	}
+	return 0
 }
 
 type RoundStarted struct {
@@ -2554,10 +2596,11 @@ var File_fray_ka_v1_ka_proto protoreflect.FileDescriptor
 const file_fray_ka_v1_ka_proto_rawDesc = "" +
 	"\n" +
 	"\x13fray/ka/v1/ka.proto\x12\n" +
-	"fray.ka.v1\x1a\x17fray/dice/v1/dice.proto\"@\n" +
+	"fray.ka.v1\x1a\x17fray/dice/v1/dice.proto\"[\n" +
 	"\x04Card\x12$\n" +
 	"\x04suit\x18\x01 \x01(\x0e2\x10.fray.ka.v1.SuitR\x04suit\x12\x12\n" +
-	"\x04rank\x18\x02 \x01(\x05R\x04rank\"x\n" +
+	"\x04rank\x18\x02 \x01(\x05R\x04rank\x12\x19\n" +
+	"\bdrawn_by\x18\x03 \x01(\tR\adrawnBy\"x\n" +
 	"\x06Weapon\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x16\n" +
 	"\x06sphere\x18\x02 \x01(\tR\x06sphere\x12\x14\n" +
@@ -2669,7 +2712,7 @@ const file_fray_ka_v1_ka_proto_rawDesc = "" +
 	"\n" +
 	"queued_ids\x18\x05 \x03(\tR\tqueuedIds\x12#\n" +
 	"\ractions_taken\x18\x06 \x01(\x05R\factionsTaken\x126\n" +
-	"\aanswers\x18\a \x03(\v2\x1c.fray.ka.v1.DefenceAnnouncedR\aanswersJ\x04\b\x04\x10\x05R\x04draw\"\xec\x02\n" +
+	"\aanswers\x18\a \x03(\v2\x1c.fray.ka.v1.DefenceAnnouncedR\aanswersJ\x04\b\x04\x10\x05R\x04draw\"\xa4\x03\n" +
 	"\x05State\x12\x14\n" +
 	"\x05round\x18\x01 \x01(\x05R\x05round\x12\x12\n" +
 	"\x04pass\x18\x02 \x01(\x05R\x04pass\x12A\n" +
@@ -2679,13 +2722,17 @@ const file_fray_ka_v1_ka_proto_rawDesc = "" +
 	"\x04deck\x18\x04 \x03(\v2\x10.fray.ka.v1.CardR\x04deck\x12*\n" +
 	"\adiscard\x18\x05 \x03(\v2\x10.fray.ka.v1.CardR\adiscard\x12\x1a\n" +
 	"\bposition\x18\x06 \x01(\x05R\bposition\x12-\n" +
-	"\apending\x18\a \x01(\v2\x13.fray.ka.v1.PendingR\apending\x1aY\n" +
+	"\apending\x18\a \x01(\v2\x13.fray.ka.v1.PendingR\apending\x12\x1d\n" +
+	"\n" +
+	"deck_count\x18\b \x01(\x05R\tdeckCount\x12\x17\n" +
+	"\aup_next\x18\t \x03(\tR\x06upNext\x1aY\n" +
 	"\x0fCombatantsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x120\n" +
-	"\x05value\x18\x02 \x01(\v2\x1a.fray.ka.v1.CombatantStateR\x05value:\x028\x01\"`\n" +
+	"\x05value\x18\x02 \x01(\v2\x1a.fray.ka.v1.CombatantStateR\x05value:\x028\x01\"v\n" +
 	"\fDeckShuffled\x12&\n" +
 	"\x05order\x18\x01 \x03(\v2\x10.fray.ka.v1.CardR\x05order\x12(\n" +
-	"\x05rolls\x18\x02 \x03(\v2\x12.fray.dice.v1.RollR\x05rolls\"\xa1\x01\n" +
+	"\x05rolls\x18\x02 \x03(\v2\x12.fray.dice.v1.RollR\x05rolls\x12\x14\n" +
+	"\x05cards\x18\x03 \x01(\x05R\x05cards\"\xa1\x01\n" +
 	"\fRoundStarted\x12\x14\n" +
 	"\x05round\x18\x01 \x01(\x05R\x05round\x12?\n" +
 	"\aactions\x18\x02 \x03(\v2%.fray.ka.v1.RoundStarted.ActionsEntryR\aactions\x1a:\n" +

@@ -1,0 +1,274 @@
+package ka
+
+import (
+	"strings"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
+	"github.com/fray-rpg/fray/rules/engine"
+)
+
+// Hidden information in Ka. What the table sees of a combatant the Maître de Ka hides: its
+// name, who it attacks and with what kind of attack (a stun, a burst: the defender's choices
+// depend on it, KA-030, KA-033), whether it defends, how many cards it draws (face down),
+// whether it succeeds, its place in the order of the pass (KA-014) and the conditions one
+// sees (unconscious, dying, Abysse, a weapon on the ground). Never its spheres, skills,
+// powers, weapons, Ka dice, points de réalité, actions left, the Maître de Ka's modifiers to
+// its draws, its cards or its totals.
+//
+// Whoever reads, the order of the deck never leaves the server (KA-003): a read holds the
+// number of cards left and the discard, not the deck, not a shuffle's order or its rolls (the
+// rolls re-derive the order from the cards shuffled, which are known).
+
+var _ engine.Redactor = System{}
+
+// Appearance is what the table sees of a combatant's tracks (KA-025, KA-027, KA-029,
+// KA-031): out of the fight when dying, unconscious or without Ka dice; badly wounded with
+// half or more of its Ka dice or of its points de réalité lost; wounded with any lost. The
+// rules give no such scale: the halves are this engine's choice.
+func (System) Appearance(st *encounterv1.EncounterState, id string) encounterv1.Appearance {
+	c := engine.FindCombatant(st, id)
+	cs := st.GetKa().GetCombatants()[id]
+	if c == nil || cs == nil {
+		return encounterv1.Appearance_APPEARANCE_FIGHTING
+	}
+	sh := c.GetKa()
+	badly := func(left, full int32) bool { return full > 0 && 2*left <= full }
+	switch {
+	case cs.GetDying() || cs.GetUnconscious() || cs.GetKaDice() <= 0:
+		return encounterv1.Appearance_APPEARANCE_OUT_OF_THE_FIGHT
+	case badly(cs.GetKaDice(), sh.GetKaDice()) || badly(cs.GetRealityPoints(), sh.GetRealityPoints()):
+		return encounterv1.Appearance_APPEARANCE_BADLY_WOUNDED
+	case cs.GetKaDice() < sh.GetKaDice() || cs.GetRealityPoints() < sh.GetRealityPoints():
+		return encounterv1.Appearance_APPEARANCE_WOUNDED
+	}
+	return encounterv1.Appearance_APPEARANCE_FIGHTING
+}
+
+// RedactState removes the deck's order (for every reader) and the numbers of the combatants
+// hidden from the reader.
+func (System) RedactState(st *encounterv1.EncounterState, secret func(string) bool) {
+	s := st.GetKa()
+	if s == nil {
+		return
+	}
+	if len(s.GetDeck()) > 0 { // the count is seen, not the order (KA-003)
+		s.DeckCount = int32(len(s.GetDeck()))
+	}
+	s.Deck = nil
+	for _, c := range s.GetDiscard() { // a hidden combatant's cards lie face down
+		if c.GetDrawnBy() != "" && secret(c.GetDrawnBy()) {
+			c.Suit, c.Rank = kav1.Suit_SUIT_UNSPECIFIED, 0
+		}
+	}
+	for id, cs := range s.GetCombatants() {
+		if !secret(id) {
+			continue
+		}
+		// Kept: actions taken (one sees it act), passed, acted this pass, still acts,
+		// unconscious, dying, Abysse, and how many weapons lie on the ground (not their names).
+		cs.KaDice, cs.RealityPoints, cs.ActionsLeft = 0, 0, 0
+		for i := range cs.GetWeaponsLost() {
+			cs.WeaponsLost[i] = ""
+		}
+	}
+	// up_next is the order of the pass: public (KA-014).
+	if p := s.GetPending(); p != nil {
+		if secret(p.GetAttackerId()) {
+			redactAttack(p.GetAttack())
+			p.ActionsTaken = 0 // its KA-011 malus
+		}
+		for _, a := range p.GetAnswers() {
+			if secret(a.GetDefenderId()) {
+				redactReact(a.GetReact())
+			}
+		}
+	}
+}
+
+// RedactEvent removes from a Ka event, and from the command recorded with it, the deck's
+// order (for every reader) and the numbers of the combatants hidden from the reader. Each
+// side keeps its own numbers: a player whose combatant a hidden one hits sees its own soak,
+// the Ka dice and points it lost and has left, and the outcome; the attacker hidden, it does
+// not see the margin, the success level, the damage or the weapon.
+func (System) RedactEvent(ev *encounterv1.Event, secret func(string) bool) {
+	if e := ev.GetKa(); e != nil {
+		redactEvent(e, secret)
+	}
+	if a := ev.GetCommand().GetKa(); a != nil {
+		who := a.GetCombatantId()
+		if who == "" { // an answer names no one: it is the awaited defender's (KA-020)
+			who = ev.GetKa().GetDefenceAnnounced().GetDefenderId()
+		}
+		redactAction(a, who, secret)
+	}
+}
+
+func redactEvent(e *kav1.Event, secret func(string) bool) {
+	switch k := e.GetKind().(type) {
+	case *kav1.Event_DeckShuffled:
+		redactShuffle(k.DeckShuffled)
+	case *kav1.Event_RoundStarted:
+		// Who may act this round is seen, not how many actions (its lowest sphere, KA-010).
+		for id := range k.RoundStarted.GetActions() {
+			if secret(id) {
+				k.RoundStarted.Actions[id] = 0
+			}
+		}
+	case *kav1.Event_AttackDeclared:
+		if secret(k.AttackDeclared.GetAttackerId()) {
+			redactAttack(k.AttackDeclared.GetAttack())
+		}
+	case *kav1.Event_DefenceAnnounced:
+		if secret(k.DefenceAnnounced.GetDefenderId()) {
+			redactReact(k.DefenceAnnounced.GetReact())
+		}
+	case *kav1.Event_AttackDrawn:
+		a := k.AttackDrawn
+		if secret(a.GetAttackerId()) {
+			redactAttack(a.GetAttack())
+			a.Draw = faceDown(a.GetDraw())
+		}
+		redactShuffle(a.GetDraw().GetDraw().GetReshuffle())
+	case *kav1.Event_DefenceDrawn:
+		d := k.DefenceDrawn
+		if secret(d.GetDefenderId()) {
+			d.Draw = faceDown(d.GetDraw())
+		}
+		redactShuffle(d.GetDraw().GetDraw().GetReshuffle())
+	case *kav1.Event_AttackResolved:
+		redactResolved(k.AttackResolved, secret)
+	case *kav1.Event_DisarmDrawn:
+		d := k.DisarmDrawn
+		if secret(d.GetCombatantId()) {
+			d.Draw = faceDown(d.GetDraw())
+		}
+		if secret(d.GetTargetId()) { // whether it loses a weapon is seen, not which
+			d.Resistance = faceDown(d.GetResistance())
+			d.Weapon = ""
+		}
+		redactShuffle(d.GetDraw().GetDraw().GetReshuffle())
+		redactShuffle(d.GetResistance().GetDraw().GetReshuffle())
+	case *kav1.Event_WeaponPickedUp:
+		if secret(k.WeaponPickedUp.GetCombatantId()) {
+			k.WeaponPickedUp.Weapon = ""
+		}
+	case *kav1.Event_TerrorDrawn:
+		t := k.TerrorDrawn
+		if secret(t.GetCombatantId()) { // whether it falls into Abysse is seen
+			t.Draw = faceDown(t.GetDraw())
+		}
+		redactShuffle(t.GetDraw().GetDraw().GetReshuffle())
+	}
+}
+
+// redactResolved: the attacker hidden, its margin, success level, damage bonus, weapon damage
+// and damage go; the target hidden, the margin (it holds the target's defence), its soak, the
+// Ka dice and points it lost and has left, its death draw's cards and the numbers of the
+// notes go. Success, unconscious, dying and still acts are the outcome: seen.
+func redactResolved(r *kav1.AttackResolved, secret func(string) bool) {
+	if secret(r.GetAttackerId()) {
+		r.Margin, r.Level, r.Bonus, r.WeaponDamage, r.Damage = 0, 0, 0, 0, 0
+	}
+	if secret(r.GetTargetId()) {
+		r.Margin, r.Soak, r.KaLost, r.RealityLost, r.KaLeft, r.RealityLeft = 0, 0, 0, 0, 0, 0
+		if r.GetDeathDraw() != nil {
+			r.DeathDraw = faceDown(r.GetDeathDraw())
+		}
+		r.Note = hiddenNote(r.GetNote())
+	}
+	redactShuffle(r.GetDeathDraw().GetDraw().GetReshuffle())
+}
+
+// hiddenNote rewrites the notes of resolve that give a hidden target's numbers (its seuil, its
+// points de réalité) as what the table sees; the others hold none.
+func hiddenNote(note string) string {
+	if note == "" {
+		return ""
+	}
+	parts := strings.Split(note, "; ")
+	for i, p := range parts {
+		switch {
+		case strings.Contains(p, "reach the seuil"):
+			parts[i] = "the blow reaches its seuil at once: knocked out (KA-027, KA-031)"
+		case strings.HasPrefix(p, "no points de réalité left"):
+			parts[i] = "knocked out (KA-031)"
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// redactAction removes from a recorded command what belongs to a hidden combatant: the
+// weapon, skill and modifier of its attack, disarm or defence, the GM's modifier of its
+// terror draw, the weapon it picks up, and a hidden target's weapon named by a disarm.
+func redactAction(a *kav1.Action, who string, secret func(string) bool) {
+	switch k := a.GetKind().(type) {
+	case *kav1.Action_Attack:
+		if secret(who) {
+			redactAttack(k.Attack)
+		}
+	case *kav1.Action_React:
+		if secret(who) {
+			redactReact(k.React)
+		}
+	case *kav1.Action_Disarm:
+		if secret(who) {
+			k.Disarm.Skill, k.Disarm.Modifier = "", 0
+		}
+		if secret(k.Disarm.GetTargetId()) {
+			k.Disarm.Weapon = ""
+		}
+	case *kav1.Action_Terror:
+		if secret(who) {
+			k.Terror.Modifier = 0
+		}
+	case *kav1.Action_PickUp:
+		if secret(who) {
+			k.PickUp.Weapon = ""
+		}
+	}
+}
+
+// redactAttack keeps the targets and the kind of attack (stun, burst), which the defenders
+// answer to (KA-020, KA-030, KA-033); the weapon and the Maître de Ka's modifier go.
+func redactAttack(a *kav1.Attack) {
+	if a != nil {
+		a.Weapon, a.Modifier = "", 0
+	}
+}
+
+// redactReact keeps the answer (defend, take it, attack back); the skill and weapon go.
+func redactReact(r *kav1.React) {
+	if r != nil {
+		r.Weapon, r.Skill = "", ""
+	}
+}
+
+// faceDown is a hidden combatant's draw as the table sees it: as many cards as it drew, face
+// down, at their places in the deck; no sphere, skill, modifier, value or total.
+func faceDown(r *kav1.DrawResult) *kav1.DrawResult {
+	if r == nil {
+		return nil
+	}
+	d := r.GetDraw()
+	if d == nil {
+		return &kav1.DrawResult{}
+	}
+	out := &kav1.Draw{Position: d.GetPosition(), Positions: d.GetPositions(), Reshuffle: d.GetReshuffle(), ReshuffleAfter: d.GetReshuffleAfter()}
+	for range d.GetCards() {
+		out.Cards = append(out.Cards, &kav1.Card{})
+	}
+	return &kav1.DrawResult{Draw: out}
+}
+
+// redactShuffle keeps the number of cards shuffled; the order and the rolls never leave the
+// server (KA-003).
+func redactShuffle(sh *kav1.DeckShuffled) {
+	if sh == nil {
+		return
+	}
+	if len(sh.GetOrder()) > 0 {
+		sh.Cards = int32(len(sh.GetOrder()))
+	}
+	sh.Order, sh.Rolls = nil, nil
+}

@@ -1,0 +1,486 @@
+package ka_test
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"testing"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
+	"github.com/fray-rpg/fray/rules/dice"
+	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/ka"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// The hidden gargoyle's sheet: names and numbers found nowhere else in the fight.
+const (
+	gargoyleWeapon = "Serres-de-Minuit"
+	gargoyleSkill  = "Griffes-de-Basalte"
+	gargoylePower  = "Pétrification-Ancienne"
+	gargoyleSphere = "Ombres-Gargouillesques"
+)
+
+// gargoyleSheetNumbers: the numbers of its sheet; secretNumbers adds what its draws make of
+// them, from the recorded events.
+var gargoyleSheetNumbers = []int32{19, 17, 16, 13, 12, 43, 67}
+
+// gargoyle: GM-hidden, Animalité 19 (it acts first, KA-014), Humanité 17, lowest sphere 2
+// (two actions, KA-010), one Ka die, 67 points de réalité, encaissement 0; its claws +43.
+func gargoyle() *encounterv1.Combatant {
+	return &encounterv1.Combatant{Id: "gargouille", Name: "La gargouille", Controller: gm, Hidden: true, Sheet: &encounterv1.Combatant_Ka{Ka: &kav1.Sheet{
+		Spheres:       map[string]int32{ka.Animalite: 19, ka.Humanite: 17, gargoyleSphere: 2},
+		Skills:        map[string]int32{gargoyleSkill: 16, ka.Dodge: 13},
+		Powers:        map[string]int32{gargoylePower: 12},
+		KaDice:        1,
+		RealityPoints: 67,
+		Weapons:       []*kav1.Weapon{weapon(gargoyleWeapon, ka.Animalite, gargoyleSkill, 43)},
+	}}}
+}
+
+// hiddenFight plays a fight of Joshua against the hidden gargoyle under a reshuffle option,
+// with the GM's rewind in it, and returns the registry, the log (commands recorded on the
+// first event of each) and the state after each event.
+func hiddenFight(t *testing.T, reshuffle string) (*engine.Registry, []*encounterv1.Event, []*encounterv1.EncounterState) {
+	reg := engine.NewRegistry(ka.New())
+	st := &encounterv1.EncounterState{EncounterId: "e1"}
+	var log []*encounterv1.Event
+	var states []*encounterv1.EncounterState
+	// draws: the faces a command's card draws take: with every_draw, each draw first
+	// reshuffles, with rolls that keep the order (KA-003), so the same cards come up.
+	draws := func(n int) []int32 {
+		var out []int32
+		for range n {
+			if reshuffle == "every_draw" {
+				out = append(out, identity(56)...)
+			}
+		}
+		return out
+	}
+	do := func(actor string, cmd *encounterv1.Command, faces []int32, rewindTo int) []*encounterv1.Event {
+		t.Helper()
+		e := engine.Env{Actor: actor, Dice: dice.NewFixed(faces...), Seed: make([]byte, dice.SeedSize)}
+		if rewindTo > 0 {
+			var err error
+			e.RewindState, err = reg.Fold(log[:rewindTo])
+			require.NoError(t, err)
+		}
+		evs, err := reg.Decide(st, cmd, e)
+		require.NoError(t, err)
+		evs[0].Command = proto.CloneOf(cmd)
+		for _, ev := range evs {
+			require.NoError(t, reg.Evolve(st, ev))
+			log = append(log, ev)
+			states = append(states, proto.CloneOf(st))
+		}
+		return evs
+	}
+	do(gm, createCmd(&kav1.Options{Reshuffle: reshuffle}), nil, 0)
+	do(gm, addCmd(with(joshua(), func(sh *kav1.Sheet) { sh.KaDice = 14 })), nil, 0)
+	do(gm, addCmd(gargoyle()), nil, 0)
+	do(gm, startCmd(), facesFor(t, baton(2), coupe(3), coupe(4), epee(5), denier(6), baton(7), coupe(8),
+		denier(valet), denier(cavalier), baton(6), epee(9)), 0)
+	// Terror on the gargoyle: 19 + 0 − 5 + 2 = 16, it holds (KA-034); the GM rewinds it and
+	// calls it again (the same card: the deck is restored).
+	do(gm, terror("gargouille", -5), draws(1), 0)
+	do(gm, &encounterv1.Command{Kind: &encounterv1.Command_Rewind{Rewind: &encounterv1.Rewind{ToSequence: uint64(len(log) - 1)}}}, nil, len(log)-1)
+	do(gm, terror("gargouille", -5), draws(1), 0)
+	// Round 1. The gargoyle's claws on Joshua, who dodges: 19 + 16 − 3 + 3 = 35 against
+	// 4 + 2 + 4 = 10, margin 25, an exceptional success (KA-006, KA-007): 10 + 43 = 53 − soak
+	// 4 + 3 = 46 → 10 Ka dice (KA-022…KA-024): Joshua has 4 left.
+	do(gm, attack("gargouille", "joshua", gargoyleWeapon, -3), nil, 0)
+	do(player, dodge("joshua"), draws(2), 0)
+	// Joshua shoots it, it dodges: 3 + 4 − 1 + 5 = 11 against 17 + 13 − 1 + 6 = 35: no effect.
+	do(player, attack("joshua", "gargouille", "pistolet", 0), nil, 0)
+	do(gm, dodge("gargouille"), draws(2), 0)
+	// Round 2. It disarms Joshua with its power: 17 + 12 + 7 = 36 against 3 + 4 + 8 = 15
+	// (KA-032); Joshua picks the pistol up; the gargoyle passes; Joshua shoots, it takes it:
+	// 3 + 4 − 1 + 10 + 10 + 6 = 32, margin 22, exceptional: 10 + 8 = 18 − soak 17 = 1 → its
+	// one Ka die: it makes its death draw (KA-025).
+	do(gm, disarm("gargouille", "joshua", gargoylePower, "pistolet"), draws(2), 0)
+	do(player, action(&kav1.Action{CombatantId: "joshua", Kind: &kav1.Action_PickUp{PickUp: &kav1.PickUp{Weapon: "pistolet"}}}), nil, 0)
+	do(gm, pass("gargouille"), nil, 0)
+	do(player, attack("joshua", "gargouille", "pistolet", 0), nil, 0)
+	do(gm, react("", &kav1.React{}), draws(2), 0)
+	do(gm, &encounterv1.Command{Kind: &encounterv1.Command_End{End: &encounterv1.EndEncounter{Reason: "la gargouille tombe"}}}, nil, 0)
+	return reg, log, states
+}
+
+// TestKaHiddenCombatantNeverReachesOthers: a combatant the GM hides is seen by a player of
+// another combatant (and an observer) by name, order and appearance only; the numbers and
+// names of its sheet appear in no state or event they read, while the player still sees its
+// own combatant's losses and every outcome. The GM reads the recorded data whole, but for the
+// deck's order, which no reader gets (KA-003).
+func TestKaHiddenCombatantNeverReachesOthers(t *testing.T) {
+	for _, reshuffle := range []string{"on_empty", "every_draw"} {
+		t.Run(reshuffle, func(t *testing.T) {
+			reg, log, states := hiddenFight(t, reshuffle)
+			final := states[len(states)-1]
+			require.True(t, final.GetKa().GetCombatants()["gargouille"].GetDying(), "the fight went as scripted")
+			secrets := secretNumbers(log)
+			player := engine.Viewer{Controls: map[string]bool{"joshua": true}}
+			for _, r := range []struct {
+				name string
+				v    engine.Viewer
+				sees bool
+			}{
+				{"Joshua's player", player, false},
+				{"an observer", engine.Viewer{}, false},
+				{"the GM", engine.Viewer{SeesAll: true}, true},
+			} {
+				t.Run(r.name, func(t *testing.T) {
+					before := &encounterv1.EncounterState{}
+					gmSawSecrets := false
+					for i, ev := range log {
+						seen := reg.ViewEvent(before, ev, r.v)
+						view := reg.View(states[i], r.v)
+						// The cards not drawn yet: in the deck before or after the event (every_draw
+						// shuffles the discard back before a draw), not drawn by the event.
+						undrawn := slices.Concat(before.GetKa().GetDeck(), states[i].GetKa().GetDeck())
+						undrawn = slices.DeleteFunc(undrawn, func(c *kav1.Card) bool { return drawnIn(ev, c) })
+						requireNoCardOf(t, undrawn, seen, "event %d", ev.GetSequence())
+						requireNoCardOf(t, states[i].GetKa().GetDeck(), view, "state after event %d", ev.GetSequence())
+						if r.sees {
+							requireWholeButDeck(t, ev, seen, states[i], view)
+							gmSawSecrets = gmSawSecrets || len(intsIn(ev, secrets)) > 0
+						} else {
+							for _, m := range []proto.Message{seen, view} {
+								b, err := proto.Marshal(m)
+								require.NoError(t, err)
+								for _, s := range []string{gargoyleWeapon, gargoyleSkill, gargoylePower, gargoyleSphere} {
+									require.False(t, bytes.Contains(b, []byte(s)), "event %d: %q reaches %s in %v", ev.GetSequence(), s, r.name, m)
+								}
+								require.Empty(t, intsIn(m, secrets), "event %d: the gargoyle's numbers reach %s in %v", ev.GetSequence(), r.name, m)
+							}
+							require.Equal(t, !proto.Equal(seen, withoutDeck(ev)), seen.GetRedacted())
+						}
+						before = states[i]
+					}
+					if r.sees {
+						require.True(t, gmSawSecrets, "the secret numbers are in the log: the search finds them when they are there")
+					}
+				})
+			}
+
+			// What the player sees of its own and of the outcome.
+			var seen []*encounterv1.Event
+			before := &encounterv1.EncounterState{}
+			for i, ev := range log {
+				seen = append(seen, reg.ViewEvent(before, ev, player))
+				before = states[i]
+			}
+			res := all(seen, (*kav1.Event).GetAttackResolved)
+			require.Len(t, res, 3)
+			// The gargoyle's claws: Joshua's soak 7, 10 Ka dice lost, 4 left (KA-023, KA-024).
+			require.Equal(t, []any{true, int32(0), int32(0), int32(7), int32(10), int32(4), int32(15)},
+				[]any{res[0].GetSuccess(), res[0].GetDamage(), res[0].GetMargin(), res[0].GetSoak(), res[0].GetKaLost(), res[0].GetKaLeft(), res[0].GetRealityLeft()})
+			// Its dodge: Joshua's shot fails; the dodge's total is not seen.
+			require.False(t, res[1].GetSuccess())
+			def := all(seen, (*kav1.Event).GetDefenceDrawn)[1]
+			require.Zero(t, def.GetDraw().GetTotal())
+			require.Len(t, def.GetDraw().GetDraw().GetCards(), 1, "one card drawn, face down")
+			require.Equal(t, kav1.Suit_SUIT_UNSPECIFIED, def.GetDraw().GetDraw().GetCards()[0].GetSuit())
+			// Joshua's last shot: his own margin, level and damage, the outcome (dying, KA-025),
+			// not its soak, nor the Ka dice or points it has left, nor the death draw's card.
+			last := res[2]
+			require.Equal(t, []any{true, int32(3), int32(18), true}, []any{last.GetSuccess(), last.GetLevel(), last.GetDamage(), last.GetDying()})
+			require.Equal(t, []int32{0, 0, 0, 0}, []int32{last.GetMargin(), last.GetSoak(), last.GetKaLeft(), last.GetRealityLeft()})
+			require.Equal(t, kav1.Suit_SUIT_UNSPECIFIED, last.GetDeathDraw().GetDraw().GetCards()[0].GetSuit())
+			require.Contains(t, last.GetNote(), "makes its death draw")
+			// The disarm: Joshua's resistance and that he loses his pistol; the gargoyle's draw
+			// face down.
+			d := all(seen, (*kav1.Event).GetDisarmDrawn)[0]
+			require.Equal(t, []any{true, "pistolet", int32(15), int32(0)}, []any{d.GetSuccess(), d.GetWeapon(), d.GetResistance().GetTotal(), d.GetDraw().GetTotal()})
+
+			// The state: its name, appearance and place in the pass; none of its numbers.
+			mid := reg.View(states[slices.IndexFunc(log, func(ev *encounterv1.Event) bool { return ev.GetKa().GetDisarmDrawn() != nil })], player)
+			g := engine.FindCombatant(mid, "gargouille")
+			require.Equal(t, "La gargouille", g.GetName())
+			require.Nil(t, g.GetKa())
+			require.Equal(t, encounterv1.Appearance_APPEARANCE_FIGHTING, g.GetAppearance())
+			require.Equal(t, encounterv1.Appearance_APPEARANCE_BADLY_WOUNDED, engine.FindCombatant(mid, "joshua").GetAppearance(), "10 of 14 Ka dice lost")
+			gs := mid.GetKa().GetCombatants()["gargouille"]
+			require.Equal(t, []int32{0, 0, 0, 1}, []int32{gs.GetKaDice(), gs.GetRealityPoints(), gs.GetActionsLeft(), gs.GetActionsTaken()})
+			require.Equal(t, []string{"joshua"}, mid.GetKa().GetUpNext(), "Joshua acts next in the pass (KA-014)")
+			require.Equal(t, int32(4), mid.GetKa().GetCombatants()["joshua"].GetKaDice())
+			require.Equal(t, encounterv1.Appearance_APPEARANCE_OUT_OF_THE_FIGHT, engine.FindCombatant(reg.View(final, player), "gargouille").GetAppearance())
+		})
+	}
+}
+
+// TestKaDeckOrderNeverLeavesTheServer: the deck's order is in no read, the GM's included:
+// the state gives the count of cards left and the discard, a shuffle the number of cards
+// (KA-003); the discard holds who drew each card, face down for a hidden drawer.
+func TestKaDeckOrderNeverLeavesTheServer(t *testing.T) {
+	reg, log, states := hiddenFight(t, "on_empty")
+	gmView := engine.Viewer{SeesAll: true}
+	start := slices.IndexFunc(log, func(ev *encounterv1.Event) bool { return ev.GetKa().GetDeckShuffled() != nil })
+	sh := reg.ViewEvent(states[start-1], log[start], gmView).GetKa().GetDeckShuffled()
+	require.Equal(t, []any{int32(56), 0, 0}, []any{sh.GetCards(), len(sh.GetOrder()), len(sh.GetRolls())})
+	require.Len(t, log[start].GetKa().GetDeckShuffled().GetOrder(), 56, "the recorded event keeps the order")
+
+	final := states[len(states)-1]
+	for _, v := range []engine.Viewer{gmView, {Controls: map[string]bool{"joshua": true}}} {
+		view := reg.View(final, v)
+		require.Empty(t, view.GetKa().GetDeck())
+		require.Equal(t, int32(len(final.GetKa().GetDeck())), view.GetKa().GetDeckCount())
+		require.Len(t, view.GetKa().GetDiscard(), len(final.GetKa().GetDiscard()))
+	}
+	// Who drew each card of the discard (KA-003): the terror draw rewound is not there.
+	var by []string
+	for _, c := range final.GetKa().GetDiscard() {
+		by = append(by, c.GetDrawnBy())
+	}
+	require.Equal(t, []string{"gargouille", "gargouille", "joshua", "joshua", "gargouille", "gargouille", "joshua", "joshua", "joshua", "joshua", "gargouille"}, by)
+	player := reg.View(final, engine.Viewer{Controls: map[string]bool{"joshua": true}}).GetKa().GetDiscard()
+	for i, c := range player {
+		require.Equal(t, by[i] == "gargouille", c.GetRank() == 0, "card %d, drawn by %s", i, by[i])
+	}
+	require.True(t, proto.Equal(final.GetKa().GetDiscard()[2], reg.View(final, engine.Viewer{}).GetKa().GetDiscard()[2]), "Joshua's cards are seen face up")
+	// The order is no part of a recorded shuffle's card.
+	for _, c := range log[start].GetKa().GetDeckShuffled().GetOrder() {
+		require.Empty(t, c.GetDrawnBy())
+	}
+}
+
+func TestKaAppearance(t *testing.T) {
+	st := &encounterv1.EncounterState{Combatants: []*encounterv1.Combatant{gargoyle()}, System: &encounterv1.EncounterState_Ka{Ka: &kav1.State{}}}
+	with := func(cs *kav1.CombatantState, sheetKa int32) *encounterv1.EncounterState {
+		out := proto.CloneOf(st)
+		out.Combatants[0].GetKa().KaDice = sheetKa
+		out.GetKa().Combatants = map[string]*kav1.CombatantState{"gargouille": cs}
+		return out
+	}
+	for _, c := range []struct {
+		name string
+		st   *encounterv1.EncounterState
+		want encounterv1.Appearance
+	}{
+		{"unhurt", with(&kav1.CombatantState{KaDice: 4, RealityPoints: 67}, 4), encounterv1.Appearance_APPEARANCE_FIGHTING},
+		{"a Ka die lost (KA-024)", with(&kav1.CombatantState{KaDice: 3, RealityPoints: 67}, 4), encounterv1.Appearance_APPEARANCE_WOUNDED},
+		{"stunned, a few points lost (KA-030)", with(&kav1.CombatantState{KaDice: 4, RealityPoints: 60}, 4), encounterv1.Appearance_APPEARANCE_WOUNDED},
+		{"half its Ka dice lost", with(&kav1.CombatantState{KaDice: 2, RealityPoints: 67}, 4), encounterv1.Appearance_APPEARANCE_BADLY_WOUNDED},
+		{"half its points lost", with(&kav1.CombatantState{KaDice: 4, RealityPoints: 33}, 4), encounterv1.Appearance_APPEARANCE_BADLY_WOUNDED},
+		{"knocked out (KA-027, KA-031)", with(&kav1.CombatantState{KaDice: 4, RealityPoints: 50, Unconscious: true}, 4), encounterv1.Appearance_APPEARANCE_OUT_OF_THE_FIGHT},
+		{"dying (KA-025)", with(&kav1.CombatantState{Dying: true}, 4), encounterv1.Appearance_APPEARANCE_OUT_OF_THE_FIGHT},
+		{"no Ka dice", with(&kav1.CombatantState{RealityPoints: 67}, 4), encounterv1.Appearance_APPEARANCE_OUT_OF_THE_FIGHT},
+		{"in Abysse, unhurt (KA-034)", with(&kav1.CombatantState{KaDice: 4, RealityPoints: 67, Abysse: true}, 4), encounterv1.Appearance_APPEARANCE_FIGHTING},
+		{"not in the state", st, encounterv1.Appearance_APPEARANCE_FIGHTING},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			require.Equal(t, c.want, ka.New().Appearance(c.st, "gargouille"))
+		})
+	}
+}
+
+// TestKaRedactedNotes: a hidden target's seuil and points de réalité leave the notes; the
+// outcome stays (KA-027, KA-031, KA-025).
+func TestKaRedactedNotes(t *testing.T) {
+	ev := &encounterv1.Event{Payload: &encounterv1.Event_Ka{Ka: &kav1.Event{Kind: &kav1.Event_AttackResolved{AttackResolved: &kav1.AttackResolved{
+		AttackerId: "joshua", TargetId: "gargouille", Success: true, Damage: 61, Unconscious: true, Dying: true,
+		Note: "61 points at once reach the seuil of 57: knocked out (KA-027, KA-031); no points de réalité left: knocked out, and one Ka die lost (KA-031); La gargouille has lost its last Ka die and makes its death draw; the Maître de Ka rules on it (KA-025)",
+	}}}}}
+	ka.New().RedactEvent(ev, func(id string) bool { return id == "gargouille" })
+	require.Equal(t, "the blow reaches its seuil at once: knocked out (KA-027, KA-031); knocked out (KA-031); La gargouille has lost its last Ka die and makes its death draw; the Maître de Ka rules on it (KA-025)",
+		ev.GetKa().GetAttackResolved().GetNote())
+	require.Equal(t, int32(61), ev.GetKa().GetAttackResolved().GetDamage(), "Joshua's own damage")
+}
+
+// secretNumbers: the gargoyle's sheet numbers, and the totals, damage and tracks its draws and
+// the attacks on it recorded.
+func secretNumbers(log []*encounterv1.Event) map[int32]bool {
+	out := map[int32]bool{}
+	for _, n := range gargoyleSheetNumbers {
+		out[n] = true
+	}
+	add := func(ns ...int32) {
+		for _, n := range ns {
+			if n != 0 {
+				out[n] = true
+			}
+		}
+	}
+	for _, ev := range log {
+		switch k := ev.GetKa().GetKind().(type) {
+		case *kav1.Event_AttackDrawn:
+			if k.AttackDrawn.GetAttackerId() == "gargouille" {
+				add(k.AttackDrawn.GetDraw().GetTotal())
+			}
+		case *kav1.Event_DefenceDrawn:
+			if k.DefenceDrawn.GetDefenderId() == "gargouille" {
+				add(k.DefenceDrawn.GetDraw().GetTotal())
+			}
+		case *kav1.Event_TerrorDrawn:
+			add(k.TerrorDrawn.GetDraw().GetTotal())
+		case *kav1.Event_DisarmDrawn:
+			add(k.DisarmDrawn.GetDraw().GetTotal())
+		case *kav1.Event_AttackResolved:
+			if r := k.AttackResolved; r.GetAttackerId() == "gargouille" {
+				add(r.GetDamage(), r.GetMargin())
+			} else if r.GetTargetId() == "gargouille" {
+				add(r.GetSoak(), r.GetRealityLeft())
+			}
+		}
+	}
+	return out
+}
+
+// public: the counts and places every reader sees, whatever numbers they hold.
+var public = map[protoreflect.Name]bool{"sequence": true, "to_sequence": true, "round": true, "pass": true,
+	"position": true, "positions": true, "reshuffle_after": true, "deck_count": true, "cards": true, "rank": true,
+	"suit": true, "actions_taken": true, "dice_offset": true, "rules_version": true, "status": true, "appearance": true}
+
+// intsIn lists the integers of m, outside the public counts, that are among secrets, with
+// their paths.
+func intsIn(m proto.Message, secrets map[int32]bool) []string {
+	var out []string
+	var walk func(path string, m protoreflect.Message)
+	check := func(path string, fd protoreflect.FieldDescriptor, v protoreflect.Value) {
+		switch fd.Kind() {
+		case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Int64Kind, protoreflect.Uint32Kind, protoreflect.Uint64Kind:
+			var n int64
+			if fd.Kind() == protoreflect.Uint32Kind || fd.Kind() == protoreflect.Uint64Kind {
+				n = int64(v.Uint())
+			} else {
+				n = v.Int()
+			}
+			if !public[fd.Name()] && secrets[int32(n)] {
+				out = append(out, fmt.Sprintf("%s = %d", path, n))
+			}
+		case protoreflect.MessageKind:
+			walk(path, v.Message())
+		}
+	}
+	walk = func(path string, m protoreflect.Message) {
+		m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+			p := path + "." + string(fd.Name())
+			switch {
+			case fd.IsMap():
+				v.Map().Range(func(k protoreflect.MapKey, mv protoreflect.Value) bool {
+					check(p+"["+k.String()+"]", fd.MapValue(), mv)
+					return true
+				})
+			case fd.IsList():
+				for i := range v.List().Len() {
+					check(fmt.Sprintf("%s[%d]", p, i), fd, v.List().Get(i))
+				}
+			default:
+				check(p, fd, v)
+			}
+			return true
+		})
+	}
+	walk("", m.ProtoReflect())
+	return out
+}
+
+// requireNoCardOf: no card of deck (the cards not yet drawn) is in m.
+func requireNoCardOf(t *testing.T, deck []*kav1.Card, m proto.Message, msgAndArgs ...any) {
+	t.Helper()
+	undrawn := map[[2]int32]bool{}
+	for _, c := range deck {
+		undrawn[[2]int32{int32(c.GetSuit()), c.GetRank()}] = true
+	}
+	eachMessage(m, func(m protoreflect.Message) {
+		if c, ok := m.Interface().(*kav1.Card); ok {
+			require.False(t, undrawn[[2]int32{int32(c.GetSuit()), c.GetRank()}], "%v: a card not yet drawn is read: %v", msgAndArgs, c)
+		}
+	})
+}
+
+// drawnIn reports whether the event draws card c.
+func drawnIn(ev *encounterv1.Event, c *kav1.Card) bool {
+	found := false
+	eachMessage(ev, func(m protoreflect.Message) {
+		if d, ok := m.Interface().(*kav1.Draw); ok {
+			found = found || slices.ContainsFunc(d.GetCards(), func(x *kav1.Card) bool { return x.GetSuit() == c.GetSuit() && x.GetRank() == c.GetRank() })
+		}
+	})
+	return found
+}
+
+// eachMessage calls f on m and on every message within it (maps aside: no Ka map holds one).
+func eachMessage(m proto.Message, f func(protoreflect.Message)) {
+	var walk func(m protoreflect.Message)
+	walk = func(m protoreflect.Message) {
+		f(m)
+		m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+			switch {
+			case fd.Message() == nil || fd.IsMap():
+			case fd.IsList():
+				for i := range v.List().Len() {
+					walk(v.List().Get(i).Message())
+				}
+			default:
+				walk(v.Message())
+			}
+			return true
+		})
+	}
+	walk(m.ProtoReflect())
+}
+
+// withoutDeck is a copy of m with the deck's order replaced by its count, as every reader
+// gets it (KA-003): this test's own reading of the rule, apart from the code's.
+func withoutDeck[M proto.Message](m M) M {
+	out := proto.CloneOf(m)
+	eachMessage(out, func(m protoreflect.Message) {
+		switch x := m.Interface().(type) {
+		case *kav1.DeckShuffled:
+			if len(x.GetOrder()) > 0 {
+				x.Cards = int32(len(x.GetOrder()))
+			}
+			x.Order, x.Rolls = nil, nil
+		case *kav1.State:
+			if len(x.GetDeck()) > 0 {
+				x.DeckCount = int32(len(x.GetDeck()))
+			}
+			x.Deck = nil
+		}
+	})
+	return out
+}
+
+// requireWholeButDeck: the GM's view of an event and a state is the recorded data but for the
+// deck's order (and, in a state, the appearance filled in and a live encounter's seed).
+func requireWholeButDeck(t *testing.T, ev, seen *encounterv1.Event, st, view *encounterv1.EncounterState) {
+	t.Helper()
+	want := withoutDeck(ev)
+	if rw := want.GetEncounterRewound(); rw != nil {
+		rw.GetState().Seed = nil
+	}
+	want.Redacted = !proto.Equal(want, ev)
+	if rw := seen.GetEncounterRewound(); rw != nil {
+		for _, c := range rw.GetState().GetCombatants() {
+			c.Appearance = encounterv1.Appearance_APPEARANCE_UNSPECIFIED
+		}
+	}
+	require.True(t, proto.Equal(want, seen), "event %d: the GM reads it whole but the deck's order:\n%v\n%v", ev.GetSequence(), want, seen)
+	wantSt := withoutDeck(st)
+	if wantSt.GetStatus() != encounterv1.EncounterStatus_ENCOUNTER_STATUS_ENDED {
+		wantSt.Seed = nil
+	}
+	got := proto.CloneOf(view)
+	for _, c := range got.GetCombatants() {
+		require.NotEqual(t, encounterv1.Appearance_APPEARANCE_UNSPECIFIED, c.GetAppearance())
+		c.Appearance = encounterv1.Appearance_APPEARANCE_UNSPECIFIED
+	}
+	require.True(t, proto.Equal(wantSt, got), "state after event %d: the GM reads it whole but the deck's order", ev.GetSequence())
+}
+
+// TestKaRefusalKeepsAHiddenAnimaliteSecret: the order of the pass is seen, not the Animalité
+// of a hidden combatant up first (KA-014).
+func TestKaRefusalKeepsAHiddenAnimaliteSecret(t *testing.T) {
+	f := newFight(t, nil, joshua(), gargoyle())
+	f.start()
+	re := f.refuse(player, attack("joshua", "gargouille", "pistolet", 0), engine.CodePrecondition, "KA-014", "it is La gargouille's turn first")
+	require.NotContains(t, re.Msg, "19")
+	shown := gargoyle()
+	shown.Hidden = false
+	f = newFight(t, nil, joshua(), shown)
+	f.start()
+	f.refuse(player, attack("joshua", "gargouille", "pistolet", 0), engine.CodePrecondition, "KA-014", "(Animalité 19 against Joshua's 4)")
+}
