@@ -112,7 +112,9 @@ func Open(ctx context.Context, nc *nats.Conn, cfg Config) (*JetStream, error) {
 // first, with a clear message).
 const MaxRecordBytes = 1 << 20
 
-// Attach opens the existing stream and buckets, creating nothing: for tools that read the log.
+// Attach opens the existing stream, creating nothing: for tools that read the log. It opens
+// neither bucket (the tools' NATS user may not read them): its seeds and snapshots are
+// ErrNoBucket.
 func Attach(ctx context.Context, nc *nats.Conn, cfg Config) (*JetStream, error) {
 	cfg = cfg.withDefaults()
 	js, err := jetstream.New(nc)
@@ -123,15 +125,11 @@ func Attach(ctx context.Context, nc *nats.Conn, cfg Config) (*JetStream, error) 
 	if err != nil {
 		return nil, fmt.Errorf("stream %s: %w", cfg.Stream, err)
 	}
-	s := &JetStream{cfg: cfg, js: js, stream: stream}
-	if s.seeds, err = js.KeyValue(ctx, cfg.SeedBucket); err != nil && !errors.Is(err, jetstream.ErrBucketNotFound) {
-		return nil, err
-	}
-	if s.snaps, err = js.KeyValue(ctx, cfg.SnapshotBucket); err != nil && !errors.Is(err, jetstream.ErrBucketNotFound) {
-		return nil, err
-	}
-	return s, nil
+	return &JetStream{cfg: cfg, js: js, stream: stream}, nil
 }
+
+// ErrNoBucket: a store from Attach keeps no seeds or snapshots.
+var ErrNoBucket = errors.New("this store was attached to read the log: it has no seed or snapshot bucket")
 
 // JetStream is the underlying JetStream context.
 func (s *JetStream) JetStream() jetstream.JetStream { return s.js }
@@ -353,11 +351,17 @@ func (s *JetStream) List(ctx context.Context) ([]string, error) {
 }
 
 func (s *JetStream) PutSeed(ctx context.Context, encounterID string, seed []byte) error {
+	if s.seeds == nil {
+		return ErrNoBucket
+	}
 	_, err := s.seeds.Put(ctx, encounterID, seed)
 	return err
 }
 
 func (s *JetStream) Seed(ctx context.Context, encounterID string) ([]byte, error) {
+	if s.seeds == nil {
+		return nil, ErrNoBucket
+	}
 	e, err := s.seeds.Get(ctx, encounterID)
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
 		return nil, ErrNotFound
@@ -369,6 +373,9 @@ func (s *JetStream) Seed(ctx context.Context, encounterID string) ([]byte, error
 }
 
 func (s *JetStream) PutSnapshot(ctx context.Context, encounterID string, snap *encounterv1.Snapshot) error {
+	if s.snaps == nil {
+		return ErrNoBucket
+	}
 	b, err := proto.Marshal(snap)
 	if err != nil {
 		return err
@@ -378,6 +385,9 @@ func (s *JetStream) PutSnapshot(ctx context.Context, encounterID string, snap *e
 }
 
 func (s *JetStream) Snapshot(ctx context.Context, encounterID string) (*encounterv1.Snapshot, error) {
+	if s.snaps == nil {
+		return nil, ErrNoBucket
+	}
 	e, err := s.snaps.Get(ctx, encounterID)
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
 		return nil, ErrNotFound

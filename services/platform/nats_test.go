@@ -1,0 +1,101 @@
+package platform_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/fray-rpg/fray/services/platform"
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/stretchr/testify/require"
+)
+
+func sorted(s []string) []string {
+	s = slices.Clone(s)
+	slices.Sort(s)
+	return s
+}
+
+func requireSamePermissions(t *testing.T, want, got *server.Permissions) {
+	t.Helper()
+	require.Equal(t, sorted(want.Publish.Allow), sorted(got.Publish.Allow), "publish allow")
+	require.Equal(t, sorted(want.Publish.Deny), sorted(got.Publish.Deny), "publish deny")
+	require.Equal(t, sorted(want.Subscribe.Allow), sorted(got.Subscribe.Allow), "subscribe allow")
+	require.Equal(t, sorted(want.Subscribe.Deny), sorted(got.Subscribe.Deny), "subscribe deny")
+}
+
+// deploy/nats/permissions.conf is a valid nats-server configuration giving exactly the
+// permissions `fray dev`'s embedded server enforces, and no anonymous access.
+func TestPermissionsConfIsWhatDevEnforces(t *testing.T) {
+	t.Setenv("FRAY_NATS_ENCOUNTER_PASSWORD", "enc-secret")
+	t.Setenv("FRAY_NATS_AUDITOR_PASSWORD", "aud-secret")
+	opts, err := server.ProcessConfigFile(filepath.Join("..", "..", "deploy", "nats", "permissions.conf"))
+	require.NoError(t, err)
+	require.True(t, opts.JetStream)
+	require.Empty(t, opts.NoAuthUser, "a deployment refuses anonymous clients")
+	require.Len(t, opts.Users, 2)
+	users := map[string]*server.User{}
+	for _, u := range opts.Users {
+		users[u.Username] = u
+	}
+	require.Equal(t, "enc-secret", users[platform.NATSEncounterUser].Password)
+	require.Equal(t, "aud-secret", users[platform.NATSAuditorUser].Password)
+	requireSamePermissions(t, platform.EncounterPermissions(), users[platform.NATSEncounterUser].Permissions)
+	requireSamePermissions(t, platform.AuditorPermissions(), users[platform.NATSAuditorUser].Permissions)
+
+	// The server starts from it.
+	opts.Port, opts.StoreDir, opts.NoLog, opts.NoSigs = -1, t.TempDir(), true, true
+	ns, err := server.NewServer(opts)
+	require.NoError(t, err)
+	ns.Start()
+	defer func() { ns.Shutdown(); ns.WaitForShutdown() }()
+	require.True(t, ns.ReadyForConnections(10*time.Second))
+}
+
+// The embedded server's passwords are made once and kept, readable by their owner only.
+func TestLoadNATSUsersKeepsThePasswords(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "data", "nats-users.json")
+	first, err := platform.LoadNATSUsers(file)
+	require.NoError(t, err)
+	require.NotEmpty(t, first.Encounter)
+	require.NotEmpty(t, first.Auditor)
+	require.NotEqual(t, first.Encounter, first.Auditor)
+	info, err := os.Stat(file)
+	require.NoError(t, err)
+	require.Equal(t, os.FileMode(0o600), info.Mode().Perm())
+	again, err := platform.LoadNATSUsers(file)
+	require.NoError(t, err)
+	require.Equal(t, first, again)
+
+	require.NoError(t, os.WriteFile(file, []byte("{}"), 0o600))
+	_, err = platform.LoadNATSUsers(file)
+	require.ErrorContains(t, err, "does not hold the NATS passwords")
+}
+
+func TestNATSAuthOptions(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		auth platform.NATSAuth
+		n    int
+		err  string
+	}{
+		{"anonymous", platform.NATSAuth{}, 0, ""},
+		{"user and password", platform.NATSAuth{User: "auditor", Password: "x"}, 1, ""},
+		{"token", platform.NATSAuth{Token: "t"}, 1, ""},
+		{"password alone", platform.NATSAuth{Password: "x"}, 0, "needs a user name"},
+		{"certificate without key", platform.NATSAuth{TLSCert: "c.pem"}, 0, "both --nats-tls-cert and --nats-tls-key"},
+		{"missing nkey seed", platform.NATSAuth{NKey: "/nonexistent/seed"}, 0, "NKey seed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opts, err := tc.auth.Options()
+			if tc.err != "" {
+				require.ErrorContains(t, err, tc.err)
+				return
+			}
+			require.NoError(t, err)
+			require.Len(t, opts, tc.n)
+		})
+	}
+}
