@@ -16,7 +16,7 @@ func init() {
 	Register("dying", "save or finish off a dying combatant (LOS-023)", runDying)
 	Register("pursuit", "start a pursuit (GM, LOS-100)", runPursuit)
 	Register("chase", "make a pursuit action: charge, closer, farther, zigzags... (LOS-102…LOS-107)", runChase)
-	Register("grant", "grant free raises to a combatant (GM, LOS-004)", runGrant)
+	Register("grant", "grant a role: player (--combatants), observer or co-gm (GM); or free raises to a combatant (GM, LOS-004)", runGrantAny)
 	Register("disaster", "turn a failed Exploit into a Disaster (GM, LOS-006)", runDisaster)
 	Register("feerie", "Contes de Fées: declare, act, change, renounce, gesture, object; advance, impersonal, surprise, unseen, rule (GM)", runFeerie)
 	Register("ka", "Ka: attack (stun, burst), react, disarm, pickup, pass; terror (GM)", runKa)
@@ -34,4 +34,6 @@ func init() {
 	Register("export", "write an encounter's log as JSON lines (reads NATS)", runExport)
 	Register("import", "load an exported log into NATS", runImport)
 	Register("rewind", "return an encounter to an earlier event (GM)", runRewind)
+	Register("revoke", "revoke a role: player, observer or co-gm (GM)", runRevoke)
+	Register("joining", "open or close an encounter to players adding their own combatants (GM)", runJoining)
 }

@@ -147,7 +147,12 @@ func (n *Names) payload(ev *encounterv1.Event) string {
 		if r.GetReason() != "" {
 			s += " (" + r.GetReason() + ")"
 		}
+		if r.GetDiceOffset() > 0 {
+			s += fmt.Sprintf("; the dice go on from position %d, none rolled again", r.GetDiceOffset())
+		}
 		return s
+	case *encounterv1.Event_RoleGranted, *encounterv1.Event_RoleRevoked, *encounterv1.Event_JoiningSet:
+		return n.roleEventText(ev)
 	case *encounterv1.Event_Loss:
 		return n.lossText(p.Loss)
 	case *encounterv1.Event_Feerie:
