@@ -15,6 +15,7 @@ import (
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter/store"
+	"github.com/fray-rpg/fray/services/platform"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -29,21 +30,52 @@ const DefaultNATSURL = "nats://127.0.0.1:4222"
 
 type natsFlags struct {
 	url, stream string
+	// auth: the auditor user of deploy/nats/permissions.conf for every tool but import, which
+	// writes. Against `fray dev`, none: its server takes an anonymous client for the auditor.
+	auth platform.NATSAuth
 }
 
 func addNATSFlags(fs *flag.FlagSet) *natsFlags {
 	n := &natsFlags{}
 	fs.StringVar(&n.url, "nats-url", envOr("FRAY_NATS_URL", DefaultNATSURL), "NATS server holding the log (env FRAY_NATS_URL)")
 	fs.StringVar(&n.stream, "stream", envOr("FRAY_STREAM", "FRAY_ENCOUNTERS"), "JetStream stream of the events (env FRAY_STREAM)")
+	n.auth.AddFlags(fs)
 	return n
 }
 
-// open connects and attaches to the existing log, or (create) makes it.
-func (n *natsFlags) open(ctx context.Context, create bool) (*store.JetStream, func(), error) {
-	nc, err := nats.Connect(n.url, nats.Name("fray-cli"))
+// NATSRefusedError: the NATS server refused a subject to this tool's user.
+type NATSRefusedError struct {
+	URL string
+	Err error // wraps nats.ErrPermissionViolation
+}
+
+func (e *NATSRefusedError) Error() string {
+	return fmt.Sprintf("NATS at %s refused this user: %v (the log tools read the event stream: an auditor's permissions are enough for all but `fray import`, which writes it; see deploy/nats/permissions.conf, and --nats-user/--nats-password or --nats-creds)", e.URL, e.Err)
+}
+
+func (e *NATSRefusedError) Unwrap() error { return e.Err }
+
+// open connects and attaches to the existing log, or (create) makes it. The context it
+// returns ends, with a NATSRefusedError as its cause, as soon as the server refuses this user
+// a subject, so that a refusal fails at once instead of waiting for a timeout: pass it to
+// every call on the store, and any error to refused.
+func (n *natsFlags) open(ctx context.Context, create bool) (context.Context, *store.JetStream, func(), error) {
+	auth, err := n.auth.Options()
 	if err != nil {
-		return nil, nil, fmt.Errorf("connect to NATS at %s: %w", n.url, err)
+		return ctx, nil, nil, err
 	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	nc, err := nats.Connect(n.url, append(auth, nats.Name("fray-cli"),
+		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
+			if errors.Is(err, nats.ErrPermissionViolation) {
+				cancel(&NATSRefusedError{URL: n.url, Err: err})
+			}
+		}))...)
+	if err != nil {
+		cancel(nil)
+		return ctx, nil, nil, fmt.Errorf("connect to NATS at %s: %w", n.url, err)
+	}
+	done := func() { nc.Close(); cancel(nil) }
 	cfg := store.Config{Stream: n.stream}
 	var st *store.JetStream
 	if create {
@@ -52,10 +84,20 @@ func (n *natsFlags) open(ctx context.Context, create bool) (*store.JetStream, fu
 		st, err = store.Attach(ctx, nc, cfg)
 	}
 	if err != nil {
-		nc.Close()
-		return nil, nil, err
+		err = refused(ctx, err)
+		done()
+		return ctx, nil, nil, err
 	}
-	return st, nc.Close, nil
+	return ctx, st, done, nil
+}
+
+// refused is err, or the server's refusal that ended ctx.
+func refused(ctx context.Context, err error) error {
+	var r *NATSRefusedError
+	if err != nil && errors.As(context.Cause(ctx), &r) {
+		return r
+	}
+	return err
 }
 
 // loadEvents reads an encounter's events from a JSON-lines file, or from NATS.
@@ -68,7 +110,7 @@ func loadEvents(ctx context.Context, n *natsFlags, file, enc string) ([]*encount
 		defer f.Close()
 		return ReadJSONL(f)
 	}
-	st, done, err := n.open(ctx, false)
+	ctx, st, done, err := n.open(ctx, false)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +120,7 @@ func loadEvents(ctx context.Context, n *natsFlags, file, enc string) ([]*encount
 		return nil, fmt.Errorf("there is no encounter %q in stream %s", enc, n.stream)
 	}
 	if err != nil {
-		return nil, err
+		return nil, refused(ctx, err)
 	}
 	var out []*encounterv1.Event
 	for _, r := range recs {
@@ -200,14 +242,14 @@ func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return fmt.Errorf("%s: %w", pos[0], err)
 	}
-	st, done, err := n.open(ctx, true)
+	ctx, st, done, err := n.open(ctx, true)
 	if err != nil {
 		return err
 	}
 	defer done()
 	id, err := Import(ctx, st, events)
 	if err != nil {
-		return err
+		return refused(ctx, err)
 	}
 	fmt.Fprintf(stdout, "imported %d events of %s\n", len(events), id)
 	return nil
@@ -348,7 +390,8 @@ func runTail(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if _, err := ParseArgs(fs, args, 0, 0); err != nil {
 		return err
 	}
-	st, done, err := n.open(ctx, false)
+	interrupted := ctx
+	ctx, st, done, err := n.open(ctx, false)
 	if err != nil {
 		return err
 	}
@@ -360,10 +403,10 @@ func runTail(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		_, err := fmt.Fprintf(stdout, "%s %s\n", ev.GetEncounterId(), Describe(ev))
 		return err
 	})
-	if ctx.Err() != nil {
+	if interrupted.Err() != nil {
 		return nil
 	}
-	return err
+	return refused(ctx, err)
 }
 
 // Tail calls fn with every event of every encounter, through a durable consumer that
