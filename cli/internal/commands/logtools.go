@@ -50,7 +50,7 @@ type NATSRefusedError struct {
 }
 
 func (e *NATSRefusedError) Error() string {
-	return fmt.Sprintf("NATS at %s refused this user: %v (the log tools read the event stream: an auditor's permissions are enough for all but `fray import`, which writes it; see deploy/nats/permissions.conf, and --nats-user/--nats-password or --nats-creds)", e.URL, e.Err)
+	return fmt.Sprintf("NATS at %s refused this user: %v (the log tools read the event stream: the auditor's permissions are enough for all but `fray import`, which writes it and needs the encounter user's; see deploy/nats/permissions.conf, and --nats-user/--nats-password or --nats-creds)", e.URL, e.Err)
 }
 
 func (e *NATSRefusedError) Unwrap() error { return e.Err }
@@ -63,6 +63,9 @@ func (n *natsFlags) open(ctx context.Context, create bool) (context.Context, *st
 	auth, err := n.auth.Options()
 	if err != nil {
 		return ctx, nil, nil, err
+	}
+	if create { // import writes the log as the encounter service does, from its inbox
+		auth = append(auth, platform.EncounterNATSOptions()...)
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	nc, err := nats.Connect(n.url, append(auth, nats.Name("fray-cli"),
