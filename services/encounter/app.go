@@ -13,7 +13,6 @@ import (
 	"github.com/fray-rpg/fray/services/platform"
 	"github.com/nats-io/nats.go"
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 )
 
@@ -21,10 +20,20 @@ import (
 type Config struct {
 	// NATSURL of the NATS server or cluster holding the event log.
 	NATSURL string
+	// NATS is how it authenticates to NATS (as the encounter user of deploy/nats/permissions.conf).
+	NATS platform.NATSAuth
 	// ResolverAddr is the RulesService's gRPC address.
 	ResolverAddr string
-	Store        store.Config
-	Log          *slog.Logger
+	// ResolverToken authenticates this service to the resolver: a token holding
+	// platform.ScopeResolve (from a file in production, minted from the dev key by fray dev).
+	ResolverToken platform.TokenSource
+	// ResolverCA verifies the resolver's TLS certificate (PEM); ResolverTLS uses the system
+	// roots. Without either, a loopback resolver is reached in plaintext and any other over
+	// TLS verified against the system roots.
+	ResolverCA  string
+	ResolverTLS bool
+	Store       store.Config
+	Log         *slog.Logger
 	// Options tune the service (tests inject the seed source).
 	Options Options
 }
@@ -51,7 +60,13 @@ func Start(ctx context.Context, cfg Config, srv *platform.Server, reg *engine.Re
 		}
 		srv.Health.SetServingStatus(name, st)
 	}
-	nc, err := nats.Connect(cfg.NATSURL,
+	auth, err := cfg.NATS.Options()
+	if err != nil {
+		return nil, err
+	}
+	// Its own reply inbox (platform.EncounterInboxPrefix), where only it may subscribe: the
+	// seeds it reads travel there.
+	natsOpts := append(append(platform.EncounterNATSOptions(), auth...),
 		nats.Name("fray-encounter"),
 		nats.MaxReconnects(-1),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
@@ -59,7 +74,9 @@ func Start(ctx context.Context, cfg Config, srv *platform.Server, reg *engine.Re
 			setHealth(false)
 		}),
 		nats.ReconnectHandler(func(*nats.Conn) { log.Info("NATS reconnected"); setHealth(true) }),
+		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) { log.Error("NATS", "err", err) }),
 	)
+	nc, err := nats.Connect(cfg.NATSURL, natsOpts...)
 	if err != nil {
 		return nil, fmt.Errorf("connect to NATS at %s: %w", cfg.NATSURL, err)
 	}
@@ -70,7 +87,17 @@ func Start(ctx context.Context, cfg Config, srv *platform.Server, reg *engine.Re
 		nc.Close()
 		return nil, err
 	}
-	cc, err := grpc.NewClient(cfg.ResolverAddr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if cfg.ResolverToken == nil {
+		nc.Close()
+		return nil, fmt.Errorf("no token for the resolver at %s: it answers Resolve only to a token holding %q", cfg.ResolverAddr, platform.ScopeResolve)
+	}
+	creds, secure, err := platform.Transport(cfg.ResolverAddr, cfg.ResolverCA, cfg.ResolverTLS)
+	if err != nil {
+		nc.Close()
+		return nil, fmt.Errorf("resolver at %s: %w", cfg.ResolverAddr, err)
+	}
+	cc, err := grpc.NewClient(cfg.ResolverAddr, grpc.WithTransportCredentials(creds),
+		grpc.WithPerRPCCredentials(platform.PerRPCToken(cfg.ResolverToken, "", secure)))
 	if err != nil {
 		nc.Close()
 		return nil, fmt.Errorf("resolver at %s: %w", cfg.ResolverAddr, err)

@@ -13,10 +13,10 @@ import (
 	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/fray-rpg/fray/services/encounter/store"
 	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/authtest"
 	"github.com/fray-rpg/fray/services/platform/natstest"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/require"
-	"google.golang.org/grpc/metadata"
 )
 
 // BenchmarkColdLoad measures loading one encounter into a fresh service (nothing cached) from
@@ -117,7 +117,7 @@ func lastSequence(b *testing.B, svc *encounter.Service, id string) uint64 {
 }
 
 func incoming(who string) context.Context {
-	return metadata.NewIncomingContext(context.Background(), metadata.Pairs(platform.PrincipalKey, who))
+	return authtest.Identity(who)
 }
 
 // serviceStep plays the next command of the duel straight on the service.

@@ -10,12 +10,11 @@ import (
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/fray-rpg/fray/services/encounter/store"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/authtest"
 	"github.com/fray-rpg/fray/services/platform/natstest"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/metadata"
 )
 
 func TestLimitsRefuseCleanlyAndLoseNothing(t *testing.T) {
@@ -77,7 +76,7 @@ func TestCacheIsBoundedAndReloads(t *testing.T) {
 	b := store.NewMemory()
 	reg := systems.Registry()
 	svc := encounter.New(b, b, encounter.LocalDecider{Registry: reg}, reg, encounter.Options{MaxCached: 3, Snapshots: b})
-	ctx := metadata.NewIncomingContext(context.Background(), metadata.Pairs(platform.PrincipalKey, "gm"))
+	ctx := authtest.Identity("gm")
 	var ids []string
 	for i := range 6 {
 		r, err := svc.CreateEncounter(ctx, &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: fmt.Sprint("E", i), RuleSystem: "loss"}})

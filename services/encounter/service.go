@@ -299,12 +299,38 @@ func (s *Service) stamp(events []*encounterv1.Event, commandID string, cmd *enco
 	}
 }
 
+// principal is the authenticated caller, "tenant/subject", as the authentication
+// interceptor found it in the request's token.
 func principal(ctx context.Context) (string, error) {
 	p := platform.Principal(ctx)
 	if p == "" {
-		return "", status.Errorf(codes.Unauthenticated, "name yourself: send the %q request metadata", platform.PrincipalKey)
+		return "", status.Error(codes.Unauthenticated, "no identity: send a bearer token (\"authorization: Bearer <JWT>\"); under fray dev, `fray token --as NAME` mints one")
 	}
 	return p, nil
+}
+
+// controllerOf makes a combatant's controller a principal of the caller's tenant: a bare name
+// ("david", as sheets say) is a subject of that tenant; a principal of another tenant is
+// refused.
+func controllerOf(ctx context.Context, c *encounterv1.Combatant) (*encounterv1.Combatant, error) {
+	if c == nil || c.GetController() == "" {
+		return c, nil
+	}
+	tenant := platform.Tenant(ctx)
+	q := platform.Qualify(tenant, c.GetController())
+	t, sub, ok := platform.SplitPrincipal(q)
+	if !ok || platform.CheckName("subject", sub) != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "controller %q of %s: give a subject of your tenant (\"david\") or a principal \"%s/david\"", c.GetController(), c.GetId(), tenant)
+	}
+	if t != tenant {
+		return nil, status.Errorf(codes.InvalidArgument, "controller %q of %s is of tenant %q: a combatant is controlled by someone of your tenant %q", c.GetController(), c.GetId(), t, tenant)
+	}
+	if q == c.GetController() {
+		return c, nil
+	}
+	c = proto.CloneOf(c)
+	c.Controller = q
+	return c, nil
 }
 
 func commandID(id string) (string, error) {
@@ -464,8 +490,12 @@ func (s *Service) CreateEncounter(ctx context.Context, req *encounterv1.CreateEn
 }
 
 func (s *Service) AddCombatant(ctx context.Context, req *encounterv1.AddCombatantRequest) (*encounterv1.AddCombatantResponse, error) {
+	combatant, err := controllerOf(ctx, req.GetCombatant())
+	if err != nil {
+		return nil, err
+	}
 	events, st, err := s.execute(ctx, req.GetEncounterId(), req.GetCommandId(), req.ExpectedSequence,
-		&encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: req.GetCombatant(), Watched: req.GetWatched()}}})
+		&encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: combatant, Watched: req.GetWatched()}}})
 	if err != nil {
 		return nil, err
 	}
@@ -494,7 +524,15 @@ func (s *Service) Submit(ctx context.Context, req *encounterv1.SubmitRequest) (*
 	if req.GetCommand().GetKind() == nil {
 		return nil, status.Error(codes.InvalidArgument, "no command given")
 	}
-	events, st, err := s.execute(ctx, req.GetEncounterId(), req.GetCommandId(), req.ExpectedSequence, req.GetCommand())
+	cmd := req.GetCommand()
+	if add := cmd.GetAddCombatant(); add != nil {
+		combatant, err := controllerOf(ctx, add.GetCombatant())
+		if err != nil {
+			return nil, err
+		}
+		cmd = &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: combatant, Watched: add.GetWatched()}}}
+	}
+	events, st, err := s.execute(ctx, req.GetEncounterId(), req.GetCommandId(), req.ExpectedSequence, cmd)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/fray-rpg/fray/services/encounter/store"
 	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/authtest"
 	"github.com/fray-rpg/fray/services/platform/natstest"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
@@ -33,7 +34,7 @@ type backend interface {
 // serve runs an encounter service over a real loopback gRPC listener, deciding in-process.
 func serve(t *testing.T, b backend, opts encounter.Options) encounterv1.EncounterServiceClient {
 	t.Helper()
-	srv := platform.NewServer(platform.NewLogger("text", "error"))
+	srv := platform.NewServer(platform.NewLogger("text", "error"), authtest.ServerOptions()...)
 	encounterv1.RegisterEncounterServiceServer(srv.GRPC, encounter.New(b, b, encounter.LocalDecider{Registry: systems.Registry()}, systems.Registry(), opts))
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -47,7 +48,8 @@ func serve(t *testing.T, b backend, opts encounter.Options) encounterv1.Encounte
 	return encounterv1.NewEncounterServiceClient(cc)
 }
 
-func as(who string) context.Context { return platform.WithPrincipal(context.Background(), who) }
+// as is a context whose calls carry a token of tenant dev for who.
+func as(who string) context.Context { return authtest.As(who) }
 
 func fighter(id, controller string, initiative int32, weapon *lossv1.Weapon) *encounterv1.Combatant {
 	return &encounterv1.Combatant{Id: id, Name: strings.ToUpper(id[:1]) + id[1:], Controller: controller, Sheet: &encounterv1.Combatant_Loss{Loss: &lossv1.Sheet{
@@ -104,7 +106,7 @@ func TestBadInputGetsClearCodesAndRecordsNothing(t *testing.T) {
 	_, err = c.CreateEncounter(ctx, &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: "x", RuleSystem: "chess"}})
 	requireCode(t, err, codes.NotFound, "chess")
 	_, err = c.CreateEncounter(context.Background(), &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: "x", RuleSystem: "loss"}})
-	requireCode(t, err, codes.Unauthenticated, platform.PrincipalKey)
+	requireCode(t, err, codes.Unauthenticated, "no token")
 
 	id := create(t, c)
 	require.Equal(t, 1, records(t, b, id))

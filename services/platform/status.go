@@ -6,27 +6,8 @@ import (
 
 	"github.com/fray-rpg/fray/rules/engine"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 )
-
-// PrincipalKey is the request metadata key naming the caller.
-const PrincipalKey = "fray-principal"
-
-// Principal returns the caller named in the request metadata ("" when none).
-func Principal(ctx context.Context) string {
-	if md, ok := metadata.FromIncomingContext(ctx); ok {
-		if v := md.Get(PrincipalKey); len(v) > 0 {
-			return v[0]
-		}
-	}
-	return ""
-}
-
-// WithPrincipal names the caller on an outgoing request.
-func WithPrincipal(ctx context.Context, principal string) context.Context {
-	return metadata.AppendToOutgoingContext(ctx, PrincipalKey, principal)
-}
 
 // Status maps an error to a gRPC status error: rule errors by their code, context errors to
 // Canceled or DeadlineExceeded, gRPC status errors as they are, anything else to Internal.

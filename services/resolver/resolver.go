@@ -1,5 +1,8 @@
 // Package resolver serves the rules engine over gRPC (fray.rules.v1.RulesService). It is
-// stateless: every request carries the state and the dice position it needs.
+// stateless: every request carries the state and the dice position it needs. Every call is
+// authenticated (the server's interceptor); Resolve answers only the encounter service's
+// scope, and ListRulesets, DescribeRuleset and Roll any authenticated caller: they describe
+// public rules and roll dice that record nothing.
 package resolver
 
 import (
@@ -60,8 +63,17 @@ func (s *Server) Roll(_ context.Context, req *rulesv1.RollRequest) (*rulesv1.Rol
 	return &rulesv1.RollResponse{Roll: st.Roll(e), Seed: seed}, nil
 }
 
-// Resolve decides one command: the events, and the hash of the state they lead to.
+// Resolve decides one command: the events, and the hash of the state they lead to. Only a
+// caller holding platform.ScopeResolve (the encounter service) is answered: Resolve takes the
+// actor and the seed on the caller's word.
 func (s *Server) Resolve(ctx context.Context, req *rulesv1.ResolveRequest) (*rulesv1.ResolveResponse, error) {
+	if id, _ := platform.IdentityFrom(ctx); !id.HasScope(platform.ScopeResolve) {
+		who := id.Principal()
+		if who == "" {
+			who = "an unauthenticated caller"
+		}
+		return nil, status.Errorf(codes.PermissionDenied, "Resolve answers only the encounter service (a token with the %q scope), not %s: play through EncounterService", platform.ScopeResolve, who)
+	}
 	if req.GetState().GetEncounterId() == "" {
 		return nil, status.Error(codes.InvalidArgument, "resolve needs a state with an encounter id")
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/authtest"
 	"github.com/fray-rpg/fray/services/resolver"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
@@ -23,7 +24,7 @@ import (
 
 func client(t *testing.T) rulesv1.RulesServiceClient {
 	t.Helper()
-	srv := platform.NewServer(platform.NewLogger("text", "error"))
+	srv := platform.NewServer(platform.NewLogger("text", "error"), authtest.ServerOptions()...)
 	rulesv1.RegisterRulesServiceServer(srv.GRPC, resolver.New(systems.Registry()))
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -39,7 +40,7 @@ func client(t *testing.T) rulesv1.RulesServiceClient {
 
 func TestRulesetsAndDescribe(t *testing.T) {
 	c := client(t)
-	ctx := context.Background()
+	ctx := authtest.As("florence") // any authenticated caller
 	list, err := c.ListRulesets(ctx, &rulesv1.ListRulesetsRequest{})
 	require.NoError(t, err)
 	var ids []string
@@ -68,7 +69,7 @@ func TestRulesetsAndDescribe(t *testing.T) {
 
 func TestRoll(t *testing.T) {
 	c := client(t)
-	ctx := context.Background()
+	ctx := authtest.As("florence") // any authenticated caller
 	seed := make([]byte, dice.SeedSize)
 	seed[0] = 7
 	r1, err := c.Roll(ctx, &rulesv1.RollRequest{Expression: "3d10+4", Seed: seed, Offset: 5})
@@ -99,7 +100,7 @@ func TestRoll(t *testing.T) {
 
 func TestResolve(t *testing.T) {
 	c := client(t)
-	ctx := context.Background()
+	ctx := authtest.As("encounter-service", platform.ScopeResolve)
 	seed := dice.NewSeed()
 	create := &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "Ruelle", RuleSystem: "loss"}}}
 	resp, err := c.Resolve(ctx, &rulesv1.ResolveRequest{State: &encounterv1.EncounterState{EncounterId: "e1"}, Command: create, Actor: "gm", Seed: seed})
@@ -130,4 +131,20 @@ func TestResolve(t *testing.T) {
 		_, err := c.Resolve(ctx, tc.req)
 		require.Equal(t, tc.code, status.Code(err), "%v: %v", tc.req, err)
 	}
+}
+
+// Every call needs a token; Resolve answers only the encounter service's scope.
+func TestResolverAuthentication(t *testing.T) {
+	c := client(t)
+	req := &rulesv1.ResolveRequest{State: &encounterv1.EncounterState{EncounterId: "e1"}, Actor: "dev/gm", Seed: dice.NewSeed(),
+		Command: &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "x", RuleSystem: "loss"}}}}
+	_, err := c.Resolve(context.Background(), req)
+	require.Equal(t, codes.Unauthenticated, status.Code(err))
+	_, err = c.ListRulesets(context.Background(), &rulesv1.ListRulesetsRequest{})
+	require.Equal(t, codes.Unauthenticated, status.Code(err))
+	_, err = c.Resolve(authtest.As("gm"), req)
+	require.Equal(t, codes.PermissionDenied, status.Code(err))
+	require.Contains(t, status.Convert(err).Message(), `Resolve answers only the encounter service (a token with the "fray:resolve" scope), not dev/gm`)
+	_, err = c.Resolve(authtest.As("encounter", platform.ScopeResolve), req)
+	require.NoError(t, err)
 }

@@ -202,7 +202,7 @@ func TestNewSubcommandsPrintTheEvents(t *testing.T) {
 	code, out, errOut := run(t, "wait", "enc-1", "diego", "4", "--addr", addr, "--as", "david")
 	require.Equal(t, 0, code, errOut)
 	require.Equal(t, "#7 Diego waits from phase 11 to 4 (next action −7 PA, minimum 2)\n", out)
-	require.Equal(t, []string{"david"}, f.requests()[0].principal)
+	require.Equal(t, []string{"dev/david"}, f.requests()[0].principal)
 }
 
 func TestAddWatchedJoinsAFightInProgress(t *testing.T) {

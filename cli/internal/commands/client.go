@@ -8,21 +8,18 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
+	"github.com/fray-rpg/fray/services/platform"
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
-	"google.golang.org/grpc/metadata"
 )
-
-// PrincipalHeader is the request metadata key that carries the caller's principal.
-const PrincipalHeader = "fray-principal"
 
 // DefaultAddr is the EncounterService address when neither --addr nor FRAY_ADDR is given.
 const DefaultAddr = "localhost:7070"
 
-// DefaultPrincipal is the principal when neither --as nor FRAY_PRINCIPAL is given.
+// DefaultPrincipal is the name --as gives when neither --as nor FRAY_PRINCIPAL is given.
 const DefaultPrincipal = "gm"
 
 func envOr(key, def string) string {
@@ -34,19 +31,32 @@ func envOr(key, def string) string {
 
 // conn holds the connection flags of a subcommand.
 type conn struct {
-	addr      string
-	rulesAddr string
-	as        string
-	commandID string
-	expected  optionalUint
+	addr       string
+	rulesAddr  string
+	as         string
+	token      string
+	onBehalfOf string
+	tlsCA      string
+	useTLS     bool
+	commandID  string
+	expected   optionalUint
 }
 
-// addConnFlags adds --addr and --as.
+// addConnFlags adds --addr, --as and the security flags.
 func addConnFlags(fs *flag.FlagSet) *conn {
 	c := &conn{}
 	fs.StringVar(&c.addr, "addr", envOr("FRAY_ADDR", DefaultAddr), "EncounterService address (env FRAY_ADDR)")
-	fs.StringVar(&c.as, "as", envOr("FRAY_PRINCIPAL", DefaultPrincipal), "principal to act as, sent as \""+PrincipalHeader+"\" metadata (env FRAY_PRINCIPAL)")
+	c.addSecurityFlags(fs)
 	return c
+}
+
+// addSecurityFlags adds --as, --token, --on-behalf-of, --tls-ca and --tls.
+func (c *conn) addSecurityFlags(fs *flag.FlagSet) {
+	fs.StringVar(&c.as, "as", envOr("FRAY_PRINCIPAL", DefaultPrincipal), "act as NAME (or TENANT/NAME) against a fray dev server: the CLI mints the token from its dev key (env FRAY_PRINCIPAL; ignored with --token)")
+	fs.StringVar(&c.token, "token", os.Getenv("FRAY_TOKEN"), "bearer token (JWT) sent on every call; takes precedence over --as (env FRAY_TOKEN)")
+	fs.StringVar(&c.onBehalfOf, "on-behalf-of", os.Getenv("FRAY_ON_BEHALF_OF"), "act for this subject of the token's tenant (the token needs the \""+platform.ScopeDelegate+"\" scope; env FRAY_ON_BEHALF_OF)")
+	fs.StringVar(&c.tlsCA, "tls-ca", os.Getenv("FRAY_TLS_CA"), "verify the server's TLS certificate against this PEM CA (env FRAY_TLS_CA)")
+	fs.BoolVar(&c.useTLS, "tls", os.Getenv("FRAY_TLS") != "", "use TLS verified by the system roots (env FRAY_TLS; the default for an address not on loopback, plaintext only to loopback)")
 }
 
 // addCommandFlags adds --command-id and, unless it is a create, --expected-sequence.
@@ -62,7 +72,7 @@ func addRulesFlags(fs *flag.FlagSet) *conn {
 	c := &conn{}
 	fs.StringVar(&c.addr, "addr", envOr("FRAY_ADDR", DefaultAddr), "fray address (env FRAY_ADDR); the default of --rules-addr")
 	fs.StringVar(&c.rulesAddr, "rules-addr", os.Getenv("FRAY_RULES_ADDR"), "RulesService address (env FRAY_RULES_ADDR; default: --addr, as `fray dev` serves both)")
-	fs.StringVar(&c.as, "as", envOr("FRAY_PRINCIPAL", DefaultPrincipal), "principal, sent as \""+PrincipalHeader+"\" metadata (env FRAY_PRINCIPAL)")
+	c.addSecurityFlags(fs)
 	return c
 }
 
@@ -81,19 +91,53 @@ func NewCommandID() string {
 	return hex.EncodeToString(b)
 }
 
-// outgoing adds the principal to ctx's outgoing metadata.
-func (c *conn) outgoing(ctx context.Context) context.Context {
-	if c.as == "" {
-		return ctx
+// outgoing is the context of a call. The token travels in the connection's call
+// credentials (see dial).
+func (c *conn) outgoing(ctx context.Context) context.Context { return ctx }
+
+// tokenFor is the token source of calls to addr: --token, else a token minted for --as from
+// the dev key of the fray dev server at addr (found by platform.FindDevKey), else none.
+func (c *conn) tokenFor(addr string) (platform.TokenSource, error) {
+	if c.token != "" {
+		return platform.StaticToken(strings.TrimSpace(c.token)), nil
 	}
-	return metadata.AppendToOutgoingContext(ctx, PrincipalHeader, c.as)
+	path, ok := platform.FindDevKey(addr)
+	if !ok || c.as == "" {
+		return nil, nil
+	}
+	key, err := platform.LoadDevKey(path)
+	if err != nil {
+		return nil, fmt.Errorf("dev signing key: %w", err)
+	}
+	tenant, subject := platform.DevSubject(c.as)
+	if err := platform.CheckName("tenant", tenant); err != nil {
+		return nil, Usagef("--as %q: %v", c.as, err)
+	}
+	if err := platform.CheckName("name", subject); err != nil {
+		return nil, Usagef("--as %q: %v", c.as, err)
+	}
+	return &platform.MintedToken{Signer: key, Claims: platform.DevClaims(tenant, subject, platform.DevTokenTTL)}, nil
 }
 
-func dialAddr(addr string) (*grpc.ClientConn, error) {
+// dial connects to addr: TLS unless addr is on loopback (or --tls-ca, --tls), with the
+// token of tokenFor on every call.
+func (c *conn) dial(addr string) (*grpc.ClientConn, error) {
 	if addr == "" {
 		return nil, Usagef("no server address: give --addr or set FRAY_ADDR")
 	}
-	cc, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	creds, secure, err := platform.Transport(addr, c.tlsCA, c.useTLS)
+	if err != nil {
+		return nil, err
+	}
+	opts := []grpc.DialOption{grpc.WithTransportCredentials(creds)}
+	src, err := c.tokenFor(addr)
+	if err != nil {
+		return nil, err
+	}
+	if src != nil {
+		opts = append(opts, grpc.WithPerRPCCredentials(platform.PerRPCToken(src, c.onBehalfOf, secure)))
+	}
+	cc, err := grpc.NewClient(addr, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("connecting to %s: %w", addr, err)
 	}
@@ -102,7 +146,7 @@ func dialAddr(addr string) (*grpc.ClientConn, error) {
 
 // encounters dials the EncounterService; close the connection when done.
 func (c *conn) encounters() (encounterv1.EncounterServiceClient, func(), error) {
-	cc, err := dialAddr(c.addr)
+	cc, err := c.dial(c.addr)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -115,7 +159,7 @@ func (c *conn) rules() (rulesv1.RulesServiceClient, func(), error) {
 	if addr == "" {
 		addr = c.addr
 	}
-	cc, err := dialAddr(addr)
+	cc, err := c.dial(addr)
 	if err != nil {
 		return nil, nil, err
 	}

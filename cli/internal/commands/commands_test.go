@@ -104,7 +104,7 @@ func TestCreateSendsNameSystemOptionsAndPrincipal(t *testing.T) {
 	calls := f.requests()
 	require.Len(t, calls, 1)
 	require.Equal(t, "CreateEncounter", calls[0].method)
-	require.Equal(t, []string{"florence"}, calls[0].principal)
+	require.Equal(t, []string{"dev/florence"}, calls[0].principal)
 	req := calls[0].req.(*encounterv1.CreateEncounterRequest)
 	require.Regexp(t, hexID, req.GetCommandId())
 	requireProtoEqual(t, &encounterv1.CreateEncounter{
@@ -128,7 +128,7 @@ func TestCreateUsesEnvironmentAndCommandID(t *testing.T) {
 	require.Equal(t, "enc-1\n", out)
 	calls := f.requests()
 	require.Len(t, calls, 1)
-	require.Equal(t, []string{"david"}, calls[0].principal)
+	require.Equal(t, []string{"dev/david"}, calls[0].principal)
 	req := calls[0].req.(*encounterv1.CreateEncounterRequest)
 	require.Equal(t, "c-1", req.GetCommandId())
 	require.False(t, req.GetEncounter().GetOptions().GetLoss().GetExplodeActionD10())
@@ -152,7 +152,7 @@ func TestAddSendsEachSheet(t *testing.T) {
 	ids := map[string]bool{}
 	for i, want := range []*encounterv1.Combatant{mustSheet(t, "diego.yaml"), mustSheet(t, "ruffian.yaml")} {
 		require.Equal(t, "AddCombatant", calls[i].method)
-		require.Equal(t, []string{"gm"}, calls[i].principal, "the default principal is gm")
+		require.Equal(t, []string{"dev/gm"}, calls[i].principal, "the default principal is gm")
 		req := calls[i].req.(*encounterv1.AddCombatantRequest)
 		require.Equal(t, "enc-1", req.GetEncounterId())
 		requireProtoEqual(t, want, req.GetCombatant())
@@ -209,7 +209,7 @@ func TestAttackSendsTheAction(t *testing.T) {
 	calls := f.requests()
 	require.Len(t, calls, 1)
 	require.Equal(t, "Submit", calls[0].method)
-	require.Equal(t, []string{"david"}, calls[0].principal)
+	require.Equal(t, []string{"dev/david"}, calls[0].principal)
 	extra := lossv1.ExploitEffect_EXPLOIT_EFFECT_EXTRA_DAMAGE
 	requireProtoEqual(t, &encounterv1.SubmitRequest{
 		EncounterId: "enc-1", CommandId: "atk-1", ExpectedSequence: proto.Uint64(5),
@@ -235,7 +235,7 @@ func TestReactSendsTheReaction(t *testing.T) {
 	require.Len(t, calls, 2)
 	for _, c := range calls {
 		require.Equal(t, "Submit", c.method)
-		require.Equal(t, []string{"gm"}, c.principal)
+		require.Equal(t, []string{"dev/gm"}, c.principal)
 		require.Regexp(t, hexID, c.req.(*encounterv1.SubmitRequest).GetCommandId())
 		require.Equal(t, "enc-1", c.req.(*encounterv1.SubmitRequest).GetEncounterId())
 		require.Nil(t, c.req.(*encounterv1.SubmitRequest).ExpectedSequence)
@@ -373,7 +373,7 @@ func TestWatchPrintsUntilTheStreamEnds(t *testing.T) {
 		"#7 Le malfrat passes, keeping 12 PA to parry or dodge\n", out)
 	calls := f.requests()
 	require.Equal(t, "WatchEncounter", calls[len(calls)-1].method)
-	require.Equal(t, []string{"florence"}, calls[len(calls)-1].principal)
+	require.Equal(t, []string{"dev/florence"}, calls[len(calls)-1].principal)
 	require.Equal(t, uint64(6), calls[len(calls)-1].req.(*encounterv1.WatchEncounterRequest).GetFromSequence())
 }
 

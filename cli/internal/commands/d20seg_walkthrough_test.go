@@ -43,8 +43,8 @@ func TestD20WalkthroughWithTheRulesEngine(t *testing.T) {
 	state := step("state", "enc-1")
 	t.Logf("fray state:\n%s", state)
 	require.Contains(t, state, "Round 1: segments 0 to 5 (D20-013)\n")
-	require.Regexp(t, `maitre\s+Maître d'armes\s+ambushers\s+gm\s+4 \(tie 1st\)\s+120/120\s+segment 0\s+0\s+next attack costs 1 segment \(BBA 16, D20-017\)\n`, state)
-	require.Regexp(t, `veteran\s+Vétéran\s+ambushers\s+gm\s+4 \(tie 2nd\)\s+80/80\s+segment 0\s+0\s+next attack costs 2 segments`, state)
+	require.Regexp(t, `maitre\s+Maître d'armes\s+ambushers\s+dev/gm\s+4 \(tie 1st\)\s+120/120\s+segment 0\s+0\s+next attack costs 1 segment \(BBA 16, D20-017\)\n`, state)
+	require.Regexp(t, `veteran\s+Vétéran\s+ambushers\s+dev/gm\s+4 \(tie 2nd\)\s+80/80\s+segment 0\s+0\s+next attack costs 2 segments`, state)
 	require.Contains(t, state, "Before anyone acts, the GM may declare a surprise attack: fray d20 surprise enc-1 --attackers A,B --defender ID[:SITUATION+...] (D20-004)\n")
 	require.Contains(t, state, "Novice acts next, at segment 0: fray d20 attack|cast|other|end enc-1 novice ...\n")
 
@@ -60,8 +60,8 @@ func TestD20WalkthroughWithTheRulesEngine(t *testing.T) {
 		step("d20", "surprise", "enc-1", "--attackers", "veteran,maitre", "--defender", "novice:cluttered-view+night", "--defender", "soldat:night+impaired=3:+1"))
 	state = step("state", "enc-1", "--for", "maitre")
 	require.Contains(t, state, "Surprise round: segments 0 to 2 (D20-004)\n")
-	require.Regexp(t, `novice\s+Novice\s+travellers\s+gm\s+5\s+8/8\s+segment 0\s+0\s+surprised: flat-footed, no action in the surprise round \(D20-004, D20-006\)\n`, state)
-	require.Regexp(t, `maitre\s+Maître d'armes\s+ambushers\s+gm\s+4 \(tie 1st\)\s+120/120\s+segment 0\s+0\s+free action left \(D20-004\), next attack costs 1 segment`, state)
+	require.Regexp(t, `novice\s+Novice\s+travellers\s+dev/gm\s+5\s+8/8\s+segment 0\s+0\s+surprised: flat-footed, no action in the surprise round \(D20-004, D20-006\)\n`, state)
+	require.Regexp(t, `maitre\s+Maître d'armes\s+ambushers\s+dev/gm\s+4 \(tie 1st\)\s+120/120\s+segment 0\s+0\s+free action left \(D20-004\), next attack costs 1 segment`, state)
 	require.Contains(t, state, "Maître d'armes acts next, with its free action, before anyone acts in a segment (D20-004): fray d20 attack|cast|other enc-1 maitre ... --free, or end\n")
 	require.Contains(t, state, "Maître d'armes may:\n  attack with cimeterre as its free action (D20-004)\n")
 
@@ -93,7 +93,7 @@ func TestD20WalkthroughWithTheRulesEngine(t *testing.T) {
 	require.Equal(t, "#18 segment 2: Vétéran: \"steps back\" (1 segment, D20-022)\n#19 Round 1: segments 0 to 5 (D20-013)\n",
 		step("d20", "other", "enc-1", "veteran", "steps", "back"))
 	state = step("state", "enc-1")
-	require.Regexp(t, `novice\s+Novice\s+travellers\s+gm\s+5\s+−10/8\s+-\s+0\s+DOWN \(D20-044\)\n`, state)
+	require.Regexp(t, `novice\s+Novice\s+travellers\s+dev/gm\s+5\s+−10/8\s+-\s+0\s+DOWN \(D20-044\)\n`, state)
 	require.Contains(t, state, "Maître d'armes acts next, at segment 0: fray d20 attack|cast|other|end enc-1 maitre ...\n")
 	require.NotContains(t, state, "surprise attack", "one surprise only, before round 1")
 
@@ -105,8 +105,8 @@ func TestD20WalkthroughWithTheRulesEngine(t *testing.T) {
 		"damage d8[7] + 2 = 9 (D20-041); Vétéran has 71 hit points left\n", step("d20", "attack", "enc-1", "soldat", "veteran", "--weapon", "arbalète"))
 	state = step("state", "enc-1", "--for", "maitre")
 	t.Logf("fray state:\n%s", state)
-	require.Regexp(t, `soldat\s+Soldat\s+travellers\s+gm\s+−2\s+14/45\s+segment 3\s+1\s+next attack costs 3 segments \(BBA 6, D20-017\)\n`, state)
-	require.Regexp(t, `veteran\s+Vétéran\s+ambushers\s+gm\s+4 \(tie 2nd\)\s+71/80\s+segment 2\s+1\s+`, state)
+	require.Regexp(t, `soldat\s+Soldat\s+travellers\s+dev/gm\s+−2\s+14/45\s+segment 3\s+1\s+next attack costs 3 segments \(BBA 6, D20-017\)\n`, state)
+	require.Regexp(t, `veteran\s+Vétéran\s+ambushers\s+dev/gm\s+4 \(tie 2nd\)\s+71/80\s+segment 2\s+1\s+`, state)
 	require.Contains(t, state, "Taking effect at the start of the next round: peau de pierre (D20-019)\n")
 	require.Contains(t, state, "Maître d'armes may:\n  attack with cimeterre at segment 2: 1 segment (D20-017)\n")
 	step("d20", "end", "enc-1", "maitre")
@@ -117,7 +117,7 @@ func TestD20WalkthroughWithTheRulesEngine(t *testing.T) {
 	log := step("log", "enc-1")
 	t.Logf("fray log:\n%s", log)
 	require.Len(t, strings.Split(strings.TrimSpace(log), "\n"), 26)
-	require.True(t, strings.HasPrefix(log, `#1 Encounter "L'embuscade" created by gm, d20seg v1; rules: apprehension modifiers light 2, medium 5, high 10, `+
+	require.True(t, strings.HasPrefix(log, `#1 Encounter "L'embuscade" created by dev/gm, d20seg v1; rules: apprehension modifiers light 2, medium 5, high 10, `+
 		`no carry-over, down at 0 hit points, apprehension rolled against surprise; dice seed sha256 `), log)
 	require.Zero(t, srv.dice.Left(), "every die was rolled as planned")
 	require.Equal(t, hex.EncodeToString(srv.seed)+"\n", step("end", "enc-1"))

@@ -4,15 +4,17 @@ import (
 	"bytes"
 	"context"
 	"net"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 
 	dicev1 "github.com/fray-rpg/fray/gen/fray/dice/v1"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
+	"github.com/fray-rpg/fray/services/platform"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -46,10 +48,9 @@ type fake struct {
 }
 
 func (f *fake) record(ctx context.Context, method string, req proto.Message) {
-	md, _ := metadata.FromIncomingContext(ctx)
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.calls = append(f.calls, call{method: method, principal: md.Get(PrincipalHeader), req: proto.Clone(req)})
+	f.calls = append(f.calls, call{method: method, principal: []string{platform.Principal(ctx)}, req: proto.Clone(req)})
 }
 
 // requests returns the calls received, in order.
@@ -153,7 +154,7 @@ func serveWith(t *testing.T, register func(*grpc.Server)) string {
 	t.Helper()
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	srv := grpc.NewServer()
+	srv := grpc.NewServer(devAuth.ServerOptions()...)
 	register(srv)
 	done := make(chan struct{})
 	go func() {
@@ -180,8 +181,32 @@ func runCtx(ctx context.Context, args ...string) (int, string, string) {
 }
 
 // clearEnv keeps the caller's FRAY_* variables out of a test.
+// devAuth verifies the tokens the CLI mints from the test's dev key for --as.
+var devAuth *platform.Authenticator
+
+// TestMain makes a dev signing key that the CLI under test finds through FRAY_DEV_KEY, as it
+// would find fray dev's, and that the test servers verify.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "fray-commands-test")
+	if err != nil {
+		panic(err)
+	}
+	key, _, err := platform.LoadOrCreateDevKey(dir)
+	if err != nil {
+		panic(err)
+	}
+	if devAuth, err = platform.NewAuthenticator(platform.DevAuthConfig(key)); err != nil {
+		panic(err)
+	}
+	os.Setenv("FRAY_DEV_KEY", filepath.Join(dir, platform.DevKeyFile))
+	os.Unsetenv("FRAY_TOKEN")
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
 func clearEnv(t *testing.T) {
-	for _, k := range []string{"FRAY_ADDR", "FRAY_PRINCIPAL", "FRAY_RULES_ADDR"} {
+	for _, k := range []string{"FRAY_ADDR", "FRAY_PRINCIPAL", "FRAY_RULES_ADDR", "FRAY_TOKEN", "FRAY_ON_BEHALF_OF", "FRAY_TLS", "FRAY_TLS_CA"} {
 		t.Setenv(k, "")
 	}
 }

@@ -129,7 +129,7 @@ func TestFeerieIntentFlagsAmendTheDeclaration(t *testing.T) {
 	calls := f.requests()
 	require.Equal(t, "GetEncounter", calls[0].method)
 	require.Equal(t, "enc-1", calls[0].req.(*encounterv1.GetEncounterRequest).GetEncounterId())
-	require.Equal(t, []string{"rita"}, calls[0].principal)
+	require.Equal(t, []string{"dev/rita"}, calls[0].principal)
 	requireProtoEqual(t, &feeriev1.Intent{Kind: kindMelee, TargetId: "serpent", Physical: true,
 		Applied: &feeriev1.Applied{Attack: []string{"bâton"}, Defense: []string{"bâton"}},
 		Tactic:  &feeriev1.Tactic{Preset: "Attaque brutale", Initiative: -2, Attack: 4, Defense: -2},

@@ -61,8 +61,8 @@ func TestFeerieWalkthroughWithTheRulesEngine(t *testing.T) {
 	require.Equal(t, "#9 Serpent acts at rank 17\n", step("feerie", "act", "enc-1", "serpent"))
 	state := step("state", "enc-1", "--for", "rubezahl")
 	require.Contains(t, state, "Action 1, countdown at rank 17 (from 17)\n")
-	require.Regexp(t, `rubezahl\s+Rübezahl\s+pcs\s+rita\s+40/40\s+15\s+15\s+0\s+declared melee attack on Serpent`, state)
-	require.Regexp(t, `serpent\s+Serpent\s+foes\s+gm\s+40/40\s+17\s+17\s+1 \(rank 17\)\s+declared melee attack on Rübezahl`, state)
+	require.Regexp(t, `rubezahl\s+Rübezahl\s+pcs\s+dev/rita\s+40/40\s+15\s+15\s+0\s+declared melee attack on Serpent`, state)
+	require.Regexp(t, `serpent\s+Serpent\s+foes\s+dev/gm\s+40/40\s+17\s+17\s+1 \(rank 17\)\s+declared melee attack on Rübezahl`, state)
 	require.Contains(t, state, "To resolve at rank 17: Serpent's melee attack on Rübezahl\n")
 	require.Contains(t, state, "Rübezahl may:\n  act — at rank 17:")
 
@@ -90,9 +90,9 @@ func TestFeerieWalkthroughWithTheRulesEngine(t *testing.T) {
 	require.Contains(t, out, " − special strike trip 6 + d20[20]−d20[2]) vs Defense 19 (H 15 + morsure 4) — margin 5: "+
 		"the special strikes replace the Essence damage; Serpent falls: −4 to its activities until it gets up (FEE-151)\n#17 countdown 9 → 8\n")
 	state = step("state", "enc-1")
-	require.Regexp(t, `rubezahl\s+Rübezahl\s+pcs\s+rita\s+40/40\s+15\s+15\s+2 \(rank 9\)\s+−2 rolls, −2 Defense from rank 17 \(activity\); `+
+	require.Regexp(t, `rubezahl\s+Rübezahl\s+pcs\s+dev/rita\s+40/40\s+15\s+15\s+2 \(rank 9\)\s+−2 rolls, −2 Defense from rank 17 \(activity\); `+
 		`−8 Defense from rank 9 \(activity\); −8 on the next Action;`, state)
-	require.Regexp(t, `serpent\s+Serpent\s+foes\s+gm\s+30/40\s+17\s+17\s+1 \(rank 17\)\s+down: −4 to its activities until it gets up;`, state)
+	require.Regexp(t, `serpent\s+Serpent\s+foes\s+dev/gm\s+30/40\s+17\s+17\s+1 \(rank 17\)\s+down: −4 to its activities until it gets up;`, state)
 
 	require.Equal(t, "#18 countdown 8 → 1\n", step("feerie", "advance", "enc-1", "--to", "1"))
 	require.Equal(t, "#19 countdown 1 → 0: the impersonal events, then the next Action (FEE-046)\n", step("feerie", "advance", "enc-1"))
@@ -102,8 +102,8 @@ func TestFeerieWalkthroughWithTheRulesEngine(t *testing.T) {
 	require.Equal(t, "#22 Serpent is surprised for the next Action: −8 Initiative, −4 Defense, no tactic (FEE-080)\n",
 		step("feerie", "surprise", "enc-1", "serpent"))
 	state = step("state", "enc-1")
-	require.Regexp(t, `rubezahl\s+Rübezahl\s+pcs\s+rita\s+40/40\s+-\s+-\s+-\s+−8 on this Action \(FEE-062, FEE-073\); to declare\n`, state)
-	require.Regexp(t, `serpent\s+Serpent\s+foes\s+gm\s+27/40\s+-\s+-\s+-\s+surprised \(1 Action\);`, state)
+	require.Regexp(t, `rubezahl\s+Rübezahl\s+pcs\s+dev/rita\s+40/40\s+-\s+-\s+-\s+−8 on this Action \(FEE-062, FEE-073\); to declare\n`, state)
+	require.Regexp(t, `serpent\s+Serpent\s+foes\s+dev/gm\s+27/40\s+-\s+-\s+-\s+surprised \(1 Action\);`, state)
 
 	// Action 2: the penalties of Action 1 and the surprise weigh on Initiative; the Serpent
 	// cannot act (FEE-043, FEE-062, FEE-080).
@@ -120,13 +120,13 @@ func TestFeerieWalkthroughWithTheRulesEngine(t *testing.T) {
 		step("feerie", "change", "enc-1", "rubezahl", "--tactic", "parade simple", "--as", "rita"))
 	state = step("state", "enc-1")
 	t.Logf("fray state:\n%s", state)
-	require.Regexp(t, `rubezahl\s+Rübezahl\s+pcs\s+rita\s+40/40\s+21\s+15\s+0\s+`, state)
-	require.Regexp(t, `serpent\s+Serpent\s+foes\s+gm\s+27/40\s+−3\s+-\s+0\s+cannot act this Action;`, state)
+	require.Regexp(t, `rubezahl\s+Rübezahl\s+pcs\s+dev/rita\s+40/40\s+21\s+15\s+0\s+`, state)
+	require.Regexp(t, `serpent\s+Serpent\s+foes\s+dev/gm\s+27/40\s+−3\s+-\s+0\s+cannot act this Action;`, state)
 
 	log := step("log", "enc-1")
 	t.Logf("fray log:\n%s", log)
 	require.Len(t, strings.Split(strings.TrimSpace(log), "\n"), 26)
-	require.True(t, strings.HasPrefix(log, `#1 Encounter "Clairière" created by gm, feerie v1; rules: roll 1d20-1d20, a fumble at a margin of −10 or worse, Essence spent on a roll unlimited; dice seed sha256 `), log)
+	require.True(t, strings.HasPrefix(log, `#1 Encounter "Clairière" created by dev/gm, feerie v1; rules: roll 1d20-1d20, a fumble at a margin of −10 or worse, Essence spent on a roll unlimited; dice seed sha256 `), log)
 	require.Zero(t, srv.dice.Left(), "every die was rolled as planned")
 	require.Equal(t, hex.EncodeToString(srv.seed)+"\n", step("end", "enc-1"))
 }

@@ -101,7 +101,7 @@ func TestKaPrintsTheOutcome(t *testing.T) {
 	addr := serve(t, f)
 	code, out, errOut := run(t, "ka", "attack", "enc-1", "joshua", "chien", "--weapon", "pistolet", "--modifier", "-2", "--as", "player", "--addr", addr)
 	require.Equal(t, 0, code, errOut)
-	require.Equal(t, []string{"player"}, f.requests()[0].principal)
+	require.Equal(t, []string{"dev/player"}, f.requests()[0].principal)
 	require.Equal(t, "#7 Joshua declares an attack on le chien with pistolet, −2 situation; "+
 		"le chien announces whether it dodges (one action) or takes it, before any card is drawn (KA-020)\n"+
 		"waiting for chien (dog-keeper): joshua declares an attack on le chien: defend (one action) or not, before any card is drawn\n"+

@@ -67,8 +67,8 @@ func TestKaWalkthroughWithTheRulesEngine(t *testing.T) {
 	state := step("state", "enc-1", "--for", "joshua")
 	t.Logf("fray state:\n%s", state)
 	require.Contains(t, state, "Round 1, pass 1\nDeck: 56 cards left, 0 in the discard (KA-003)\n")
-	require.Regexp(t, `joshua\s+Joshua\s+pcs\s+player\s+4\s+5/5\s+15/15\s+2 left, 0 taken\s+player character, seuil 15\n`, state)
-	require.Regexp(t, `chien\s+le chien\s+foes\s+dog-keeper\s+3\s+2/2\s+10/10\s+1 left, 0 taken\s+seuil 12\n`, state)
+	require.Regexp(t, `joshua\s+Joshua\s+pcs\s+dev/player\s+4\s+5/5\s+15/15\s+2 left, 0 taken\s+player character, seuil 15\n`, state)
+	require.Regexp(t, `chien\s+le chien\s+foes\s+dev/dog-keeper\s+3\s+2/2\s+10/10\s+1 left, 0 taken\s+seuil 12\n`, state)
 	require.Contains(t, state, "Pass 1: Joshua acts next: fray ka attack|disarm|pass enc-1 joshua ...\n")
 	require.Contains(t, state, "Joshua may:\n  attack with pistolet (Humanité + Arme à feu, −0): 1 action, targets chien (KA-018)\n")
 	code, _, errOut := run(t, "ka", "attack", "enc-1", "chien", "joshua", "--as", "dog-keeper", "--addr", lis)
@@ -79,13 +79,13 @@ func TestKaWalkthroughWithTheRulesEngine(t *testing.T) {
 	// then 3 + 4 − 2 + the 6 = 11 against the dog's 1 + 4 + the 10 = 15: the dog wins.
 	require.Equal(t, "#7 Joshua declares an attack on le chien with pistolet, −2 situation; "+
 		"le chien announces whether it dodges (one action) or takes it, before any card is drawn (KA-020)\n"+
-		"waiting for chien (dog-keeper): joshua declares an attack on le chien: defend (one action) or not, before any card is drawn\n"+
-		"  fray ka react enc-1 chien dodge|take --as dog-keeper\n",
+		"waiting for chien (dev/dog-keeper): joshua declares an attack on le chien: defend (one action) or not, before any card is drawn\n"+
+		"  fray ka react enc-1 chien dodge|take --as dev/dog-keeper\n",
 		step("ka", "attack", "enc-1", "joshua", "chien", "--weapon", "pistolet", "--modifier", "-2", "--as", "player"))
 	state = step("state", "enc-1")
 	require.Contains(t, state, "Deck: 56 cards left, 0 in the discard (KA-003)\n")
 	require.Contains(t, state, "Attack declared, waiting for an answer before any card is drawn: Joshua on le chien (KA-020)\n")
-	require.Regexp(t, `joshua\s+Joshua\s+pcs\s+player\s+4\s+5/5\s+15/15\s+1 left, 1 taken\s+acted this pass, player character, seuil 15\n`, state)
+	require.Regexp(t, `joshua\s+Joshua\s+pcs\s+dev/player\s+4\s+5/5\s+15/15\s+1 left, 1 taken\s+acted this pass, player character, seuil 15\n`, state)
 	require.Equal(t, "#8 le chien will dodge (one action, KA-013, KA-020)\n"+
 		"#9 Joshua attacks le chien with pistolet: Humanité 3 + Arme à feu 4 − 2 situation + cards 6 (6 d'épée, deck position 0) = 11\n"+
 		"#10 le chien dodges (one action, KA-009, KA-013): Humanité 1 + Esquive 4 + cards 10 (10 d'épée, deck position 1) = 15\n"+
@@ -119,15 +119,15 @@ func TestKaWalkthroughWithTheRulesEngine(t *testing.T) {
 	state = step("state", "enc-1")
 	t.Logf("fray state:\n%s", state)
 	require.Contains(t, state, "Round 2, pass 2\nDeck: 49 cards left, 7 in the discard (KA-003)\n")
-	require.Regexp(t, `joshua\s+Joshua\s+pcs\s+player\s+4\s+5/5\s+15/15\s+1 left, 1 taken\s+Abysse \(KA-034\), player character, seuil 15\n`, state)
-	require.Regexp(t, `chien\s+le chien\s+foes\s+dog-keeper\s+3\s+0/2\s+6/10\s+0 left, 0 taken\s+DYING \(KA-025\), seuil 12\n`, state)
+	require.Regexp(t, `joshua\s+Joshua\s+pcs\s+dev/player\s+4\s+5/5\s+15/15\s+1 left, 1 taken\s+Abysse \(KA-034\), player character, seuil 15\n`, state)
+	require.Regexp(t, `chien\s+le chien\s+foes\s+dev/dog-keeper\s+3\s+0/2\s+6/10\s+0 left, 0 taken\s+DYING \(KA-025\), seuil 12\n`, state)
 
 	require.Equal(t, "#20 Joshua passes: no more actions this round (KA-015)\n#21 Round 3: Joshua 2 actions (each its lowest sphere, KA-010)\n",
 		step("ka", "pass", "enc-1", "joshua", "--as", "player"))
 	log := step("log", "enc-1")
 	t.Logf("fray log:\n%s", log)
 	require.Len(t, strings.Split(strings.TrimSpace(log), "\n"), 21)
-	require.True(t, strings.HasPrefix(log, `#1 Encounter "Le cul-de-sac" created by gm, ka v1; rules: deck tarot56, reshuffle on_empty, `+
+	require.True(t, strings.HasPrefix(log, `#1 Encounter "Le cul-de-sac" created by dev/gm, ka v1; rules: deck tarot56, reshuffle on_empty, `+
 		`success levels from margins 10/20, damage bonus +1/+5/+10, Ka dice by damage up to 5/10/15/20; dice seed sha256 `), log)
 	require.Zero(t, srv.dice.Left(), "every die was rolled as planned")
 	require.Equal(t, hex.EncodeToString(srv.seed)+"\n", step("end", "enc-1"))

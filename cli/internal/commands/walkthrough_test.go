@@ -12,10 +12,10 @@ import (
 	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/rules/loss"
+	"github.com/fray-rpg/fray/services/platform"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 )
@@ -34,8 +34,13 @@ type ruleServer struct {
 }
 
 func (s *ruleServer) apply(ctx context.Context, cmd *encounterv1.Command) ([]*encounterv1.Event, *encounterv1.EncounterState, error) {
-	md, _ := metadata.FromIncomingContext(ctx)
-	actor := strings.Join(md.Get(PrincipalHeader), "")
+	actor := platform.Principal(ctx)
+	if add := cmd.GetAddCombatant(); add != nil && add.GetCombatant().GetController() != "" {
+		// As the encounter service does: a bare controller is a subject of the caller's tenant.
+		c := proto.CloneOf(add.GetCombatant())
+		c.Controller = platform.Qualify(platform.Tenant(ctx), c.GetController())
+		cmd = &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: c, Watched: add.GetWatched()}}}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.st == nil {
@@ -157,8 +162,8 @@ func TestWalkthroughWithTheRulesEngine(t *testing.T) {
 	// The engine's prompt now gives the Difficulty the defender must beat, which is the one
 	// passed on by the attack (LOS-012), rather than the weapon.
 	require.Equal(t, "#6 Diego attacks Le malfrat with épée (4 PA): 6+6+d10[8] = 20 vs 15 — success; Le malfrat may parry or dodge\n"+
-		"waiting for ruffian (gm): Diego attacks Le malfrat (total 20; Difficulty 15 to defend): parry, dodge or take the blow\n"+
-		"  fray react enc-1 ruffian parry|dodge|none --as gm\n",
+		"waiting for ruffian (dev/gm): Diego attacks Le malfrat (total 20; Difficulty 15 to defend): parry, dodge or take the blow\n"+
+		"  fray react enc-1 ruffian parry|dodge|none --as dev/gm\n",
 		step("attack", "enc-1", "diego", "ruffian", "--as", "david"))
 
 	// Only Diego's controller and the GM command him.
@@ -175,7 +180,7 @@ func TestWalkthroughWithTheRulesEngine(t *testing.T) {
 
 	state := step("state", "enc-1", "--for", "diego")
 	require.Contains(t, state, "Tour 1 (Séquence 1)")
-	require.Regexp(t, `ruffian\s+Le malfrat\s+foes\s+gm\s+11\s+light 5/5, grave 5/5, fatal 5/5\s+\+5 on next action`, state)
+	require.Regexp(t, `ruffian\s+Le malfrat\s+foes\s+dev/gm\s+11\s+light 5/5, grave 5/5, fatal 5/5\s+\+5 on next action`, state)
 	// Both at phase 11 may act (LOS-110). Besides attacking and passing, the engine now offers
 	// the actions of LOS-035 without a Test and waiting (LOS-040); Diego, who has acted, may no
 	// longer declare (LOS-038).
@@ -193,7 +198,7 @@ func TestWalkthroughWithTheRulesEngine(t *testing.T) {
 	t.Logf("fray state:\n%s", state)
 	t.Logf("fray pass as florence:\n%s", errOut)
 	require.Len(t, strings.Split(strings.TrimSpace(log), "\n"), 8)
-	require.True(t, strings.HasPrefix(log, `#1 Encounter "Ruelle" created by gm, loss v1; rules: action d10s explode`), log)
+	require.True(t, strings.HasPrefix(log, `#1 Encounter "Ruelle" created by dev/gm, loss v1; rules: action d10s explode`), log)
 
 	require.Equal(t, hex.EncodeToString(srv.seed)+"\n", step("end", "enc-1", "--reason", "the ruffian flees"))
 }
@@ -225,7 +230,7 @@ func TestWalkthroughOfTheNewActions(t *testing.T) {
 		step("start", "enc-1"))
 	// Mateo's sheet gives no Fursa: a player character starts with pc_starting_fursa, 1 by
 	// default (LOS-005).
-	require.Regexp(t, `mateo\s+Mateo\s+pcs\s+carla\s+9\s+light 5/5, grave 5/5, fatal 5/5\s+Fursa 1\n`, step("state", "enc-1"))
+	require.Regexp(t, `mateo\s+Mateo\s+pcs\s+dev/carla\s+9\s+light 5/5, grave 5/5, fatal 5/5\s+Fursa 1\n`, step("state", "enc-1"))
 
 	require.Equal(t, "#7 Diego declares: \"I cut the ruffian's purse\"\n",
 		step("declare", "enc-1", "diego", "I", "cut", "the", "ruffian's", "purse", "--as", "david"))
@@ -238,16 +243,16 @@ func TestWalkthroughOfTheNewActions(t *testing.T) {
 	// 15 + 5 (LOS-004, LOS-052, LOS-064).
 	require.Equal(t, "#10 Diego attacks Le malfrat with épée (4 PA, 1 Exploit: feint): 6+6+d10[5]+10 = 27 vs 20 — success "+
 		"(+5 1 free raise (LOS-004), +5 higher than the opponent (LOS-052); Difficulty 15, +5 1 Exploit (LOS-010)); Le malfrat may parry or dodge\n"+
-		"waiting for ruffian (gm): Diego attacks Le malfrat (total 27; Difficulty 20 to defend): parry, dodge or take the blow\n"+
-		"  fray react enc-1 ruffian parry|dodge|none --as gm\n",
+		"waiting for ruffian (dev/gm): Diego attacks Le malfrat (total 27; Difficulty 20 to defend): parry, dodge or take the blow\n"+
+		"  fray react enc-1 ruffian parry|dodge|none --as dev/gm\n",
 		step("attack", "enc-1", "diego", "ruffian", "--effect", "feint", "--higher", "--free-raises", "1", "--as", "david"))
 	// The ruffian parries with a Counter-attack, 5 + 5 + 15 = 25 against 20 + 5, and strikes
 	// back at once (LOS-062).
 	require.Equal(t, "#11 Le malfrat parries (1 PA, 1 Exploit: counter-attack): 5+5+d10[10,5] = 25 vs 25 — success (Difficulty 20, +5 1 Exploit (LOS-010))\n"+
 		"#12 Diego's attack on Le malfrat misses\n"+
 		"#13 Le malfrat counter-attacks Diego with dague (3 PA): 5+5+d10[8] = 18 vs 15 — success; Diego may parry or dodge\n"+
-		"waiting for diego (david): Le malfrat attacks Diego (total 18; Difficulty 15 to defend): parry, dodge or take the blow\n"+
-		"  fray react enc-1 diego parry|dodge|none --as david\n",
+		"waiting for diego (dev/david): Le malfrat attacks Diego (total 18; Difficulty 15 to defend): parry, dodge or take the blow\n"+
+		"  fray react enc-1 diego parry|dodge|none --as dev/david\n",
 		step("react", "enc-1", "ruffian", "parry", "--effect", "counter-attack"))
 	require.Equal(t, "#14 Diego dodges (1 PA): 5+5+d10[3] = 13 vs 15 — failure\n"+
 		"#15 Le malfrat hits Diego: damage d10[4]+2 = 6 → 6 NS lost; Diego has NS light 0, grave 4, fatal 5\n",
@@ -281,8 +286,8 @@ func TestWalkthroughOfTheNewActions(t *testing.T) {
 	require.Equal(t, "#24 Le malfrat passes, keeping 6 PA to parry or dodge\n", step("pass", "enc-1", "ruffian"))
 	// A Charge at distance 2 (LOS-102): only a dodge avoids it.
 	require.Equal(t, "#25 pursuit: Mateo charges Le malfrat (3 PA): 6+5+d10[8]+2 = 21 vs 20 — success (+2 mount or vehicle speed (LOS-108)); Le malfrat may dodge\n"+
-		"waiting for ruffian (gm): pursuit: Mateo makes a Charge on Le malfrat (dodge at 20, or take it)\n"+
-		"  fray react enc-1 ruffian dodge|none --as gm\n",
+		"waiting for ruffian (dev/gm): pursuit: Mateo makes a Charge on Le malfrat (dodge at 20, or take it)\n"+
+		"  fray react enc-1 ruffian dodge|none --as dev/gm\n",
 		step("chase", "enc-1", "mateo", "charge", "--target", "ruffian", "--as", "carla"))
 	require.Equal(t, "#26 Le malfrat dodges (1 PA): 5+7+d10[2] = 14 vs 20 — failure\n"+
 		"#27 pursuit: Mateo's charge on Le malfrat lands; Le malfrat is unseated or thrown down\n",
@@ -292,9 +297,9 @@ func TestWalkthroughOfTheNewActions(t *testing.T) {
 	t.Logf("fray state:\n%s", state)
 	require.Contains(t, state, "Tour 1 (Séquence 1); GM Fursa 1\n")
 	require.Contains(t, state, "Pursuit: Mateo after Le malfrat, distance 2 (close)\n")
-	require.Regexp(t, `diego\s+Diego\s+pcs\s+david\s+5\s+light 0/5, grave 4/5, fatal 5/5\s+Fursa 2, Courage 1, declared "I cut the ruffian's purse"\n`, state)
-	require.Regexp(t, `ruffian\s+Le malfrat\s+foes\s+gm\s+5\s+light 5/5, grave 5/5, fatal 5/5\s+passed, prone\n`, state)
-	require.Regexp(t, `mateo\s+Mateo\s+pcs\s+carla\s+2\s+light 5/5, grave 5/5, fatal 5/5\s+Fursa 1, aiming arbalète \+2\n`, state)
+	require.Regexp(t, `diego\s+Diego\s+pcs\s+dev/david\s+5\s+light 0/5, grave 4/5, fatal 5/5\s+Fursa 2, Courage 1, declared "I cut the ruffian's purse"\n`, state)
+	require.Regexp(t, `ruffian\s+Le malfrat\s+foes\s+dev/gm\s+5\s+light 5/5, grave 5/5, fatal 5/5\s+passed, prone\n`, state)
+	require.Regexp(t, `mateo\s+Mateo\s+pcs\s+dev/carla\s+2\s+light 5/5, grave 5/5, fatal 5/5\s+Fursa 1, aiming arbalète \+2\n`, state)
 
 	log := step("log", "enc-1")
 	t.Logf("fray log:\n%s", log)

@@ -27,8 +27,10 @@ type Config struct {
 	Listen string
 	// Data is the folder of the embedded NATS server's JetStream store.
 	Data string
-	// NATSURL, when set, uses that NATS server instead of an embedded one.
+	// NATSURL, when set, uses that NATS server instead of an embedded one, and NATS is how the
+	// encounter service authenticates to it.
 	NATSURL string
+	NATS    platform.NATSAuth
 	// NATSHost and NATSPort of the embedded server (port -1: any free port).
 	NATSHost string
 	NATSPort int
@@ -37,39 +39,83 @@ type Config struct {
 	Log      *slog.Logger
 	// Ready, when set, is called with the gRPC address once the server listens.
 	Ready func(addr string)
+	// NATSReady, when set, is called with the embedded NATS server's URL once it runs.
+	NATSReady func(url string)
 	// Options tune the encounter service.
 	Options encounter.Options
 }
+
+// NATSUsersFile, in the data folder, keeps the embedded NATS server's passwords (the
+// encounter and auditor users of deploy/nats/permissions.conf), made on the first run.
+const NATSUsersFile = "nats-users.json"
 
 // Run serves until ctx is done, then shuts down: health NOT_SERVING, open streams cancelled,
 // graceful stop, NATS drained, embedded server stopped.
 func Run(ctx context.Context, cfg Config) error {
 	log := cfg.Log
-	natsURL := cfg.NATSURL
+	if !platform.IsLoopback(cfg.Listen) {
+		return fmt.Errorf("fray dev listens on loopback only (not %s): it serves plaintext, and anyone holding its data folder mints tokens; run the services with TLS and a JWKS to serve a network", cfg.Listen)
+	}
+	natsURL, natsAuth := cfg.NATSURL, cfg.NATS
 	if natsURL == "" {
 		dir := filepath.Join(cfg.Data, "jetstream")
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return fmt.Errorf("data folder: %w", err)
 		}
-		ns, err := platform.EmbeddedNATS(cfg.NATSHost, cfg.NATSPort, dir)
+		// The embedded server enforces deploy/nats/permissions.conf: the encounter service
+		// alone reads the seeds; an anonymous client (the log tools) is the auditor.
+		usersFile := filepath.Join(cfg.Data, NATSUsersFile)
+		users, err := platform.LoadNATSUsers(usersFile)
+		if err != nil {
+			return err
+		}
+		ns, err := platform.EmbeddedNATS(cfg.NATSHost, cfg.NATSPort, dir, platform.WithUsers(users))
 		if err != nil {
 			return err
 		}
 		defer func() { ns.Shutdown(); ns.WaitForShutdown() }()
 		natsURL = ns.ClientURL()
-		log.Info("embedded NATS JetStream", "url", natsURL, "data", dir)
+		natsAuth = platform.NATSAuth{User: platform.NATSEncounterUser, Password: users.Encounter}
+		log.Info("embedded NATS JetStream", "url", natsURL, "data", dir, "users", usersFile)
+		if cfg.NATSReady != nil {
+			cfg.NATSReady(natsURL)
+		}
+	}
+	// Tokens: fray dev verifies them against its own signing key, made on the first run and
+	// kept in the data folder; `fray token` and the CLI's --as mint from it.
+	key, created, err := platform.LoadOrCreateDevKey(cfg.Data)
+	if err != nil {
+		return err
+	}
+	keyPath := filepath.Join(cfg.Data, platform.DevKeyFile)
+	if created {
+		log.Info("created the dev signing key", "file", keyPath)
+	}
+	authn, err := platform.NewAuthenticator(platform.DevAuthConfig(key))
+	if err != nil {
+		return err
 	}
 	lis, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Listen, err)
 	}
-	srv := platform.NewServer(log)
+	// Note where the key is, so that the CLI run from any folder finds it for this address.
+	forget, err := platform.RecordDevKey(lis.Addr().String(), keyPath)
+	if err != nil {
+		log.Warn("the CLI will not find the dev key from other folders", "err", err)
+		forget = func() {}
+	}
+	defer forget()
+	srv := platform.NewServer(log, authn.ServerOptions()...)
+	// The encounter service's token for the resolver, minted afresh before it expires.
+	resolverToken := &platform.MintedToken{Signer: key, Claims: platform.DevClaims(platform.DevTenant, "encounter-service", time.Hour, platform.ScopeResolve)}
 	reg := systems.Registry()
 	rulesv1.RegisterRulesServiceServer(srv.GRPC, resolver.New(reg))
 	// The encounter service asks the resolver over gRPC, here on the same port.
 	run, err := encounter.Start(ctx, encounter.Config{
-		NATSURL: natsURL, ResolverAddr: lis.Addr().String(), Log: log,
+		NATSURL: natsURL, NATS: natsAuth, ResolverAddr: lis.Addr().String(), Log: log,
 		Store: store.Config{Replicas: cfg.Replicas}, Options: cfg.Options,
+		ResolverToken: resolverToken,
 	}, srv, reg)
 	if err != nil {
 		lis.Close()
@@ -88,9 +134,10 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs := flag.NewFlagSet("dev", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfg := Config{}
-	fs.StringVar(&cfg.Listen, "listen", platform.Env("FRAY_LISTEN", "127.0.0.1:7070"), "gRPC address of both services (env FRAY_LISTEN)")
-	fs.StringVar(&cfg.Data, "data", platform.Env("FRAY_DATA", ".fray"), "folder keeping the embedded NATS data across restarts (env FRAY_DATA)")
+	fs.StringVar(&cfg.Listen, "listen", platform.Env("FRAY_LISTEN", "127.0.0.1:7070"), "gRPC address of both services, on loopback (env FRAY_LISTEN)")
+	fs.StringVar(&cfg.Data, "data", platform.Env("FRAY_DATA", ".fray"), "folder keeping the embedded NATS data and the dev signing key ("+platform.DevKeyFile+") across restarts (env FRAY_DATA)")
 	fs.StringVar(&cfg.NATSURL, "nats-url", platform.Env("FRAY_NATS_URL", ""), "use this NATS server instead of an embedded one (env FRAY_NATS_URL)")
+	cfg.NATS.AddFlags(fs)
 	fs.StringVar(&cfg.NATSHost, "nats-host", platform.Env("FRAY_NATS_HOST", "127.0.0.1"), "embedded NATS host (env FRAY_NATS_HOST)")
 	fs.IntVar(&cfg.NATSPort, "nats-port", platform.EnvInt("FRAY_NATS_PORT", 4222), "embedded NATS port, -1 for any (env FRAY_NATS_PORT)")
 	fs.IntVar(&cfg.Replicas, "replicas", platform.EnvInt("FRAY_REPLICAS", 1), "replicas of the stream and bucket (env FRAY_REPLICAS)")
@@ -103,6 +150,8 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	cfg.Log = platform.NewLogger(*logFormat, *logLevel)
 	cfg.Ready = func(addr string) {
 		fmt.Fprintf(stdout, "fray dev: serving on %s (data in %s); Ctrl-C to stop\n", addr, cfg.Data)
+		fmt.Fprintf(stdout, "fray dev: tokens are signed by %s (tenant %q): the CLI's --as NAME mints its own, `fray token --as NAME` prints one\n",
+			filepath.Join(cfg.Data, platform.DevKeyFile), platform.DevTenant)
 	}
 	return Run(ctx, cfg)
 }

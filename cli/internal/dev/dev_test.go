@@ -3,6 +3,7 @@ package dev_test
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,8 +12,24 @@ import (
 	"github.com/fray-rpg/fray/cli/internal/commands"
 	"github.com/fray-rpg/fray/cli/internal/dev"
 	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/authtest"
 	"github.com/stretchr/testify/require"
 )
+
+// TestMain keeps fray dev's notes of where its keys are (platform.RecordDevKey) in a folder of
+// the test's own.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "fray-dev-records")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("FRAY_DEV_RECORDS", dir)
+	os.Unsetenv("FRAY_DEV_KEY")
+	os.Unsetenv("FRAY_TOKEN")
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
 
 // start runs `fray dev` on free ports over data until the returned stop is called.
 func start(t *testing.T, data string) (addr string, stop func()) {
@@ -70,4 +87,51 @@ func TestDevServesBothServicesAndKeepsDataAcrossRestarts(t *testing.T) {
 	defer stop()
 	require.Contains(t, fray(t, "list", "--addr", addr), id)
 	require.Equal(t, before, fray(t, "state", "--addr", addr, "--json", id))
+}
+
+// fray dev makes its signing key once and keeps it; the CLI run from another folder finds it
+// (fray dev notes where it is) and mints for --as; `fray token` mints from it too; a call
+// without a token, or with a token of another key, is refused.
+func TestDevKeyAndTokensFromAnotherFolder(t *testing.T) {
+	t.Setenv("FRAY_DEV_KEY", "")
+	t.Setenv("FRAY_DEV_RECORDS", t.TempDir())
+	data := t.TempDir()
+	addr, stop := start(t, data)
+	keyFile := filepath.Join(data, platform.DevKeyFile)
+	key, err := os.ReadFile(keyFile)
+	require.NoError(t, err)
+	fi, err := os.Stat(keyFile)
+	require.NoError(t, err)
+	require.Equal(t, os.FileMode(0o600), fi.Mode().Perm(), "the key is its owner's only")
+
+	t.Chdir(t.TempDir()) // as the README's ../../../fray run from cli/testdata/sheets
+	id := strings.TrimSpace(fray(t, "create", "--addr", addr, "--as", "david", "--name", "Ailleurs"))
+	require.Contains(t, fray(t, "state", "--addr", addr, id), "GM dev/david")
+	tok := strings.TrimSpace(fray(t, "token", "--addr", addr, "--as", "florence"))
+	require.Contains(t, fray(t, "list", "--addr", addr, "--token", tok), id)
+
+	var out, errOut bytes.Buffer
+	foreign := authtest.Default().Token("david")
+	require.Equal(t, 1, commands.Run(context.Background(), []string{"list", "--addr", addr, "--token", foreign}, &out, &errOut))
+	require.Contains(t, errOut.String(), "Unauthenticated: unknown signing key")
+	stop()
+
+	// Stopped: the note is gone, and the CLI finds no key for that address.
+	errOut.Reset()
+	require.Equal(t, 1, commands.Run(context.Background(), []string{"token", "--addr", addr}, &out, &errOut))
+	require.Contains(t, errOut.String(), "no dev signing key found")
+
+	// Restarted over the same folder: the same key, so tokens minted before still verify.
+	addr, stop = start(t, data)
+	defer stop()
+	again, err := os.ReadFile(keyFile)
+	require.NoError(t, err)
+	require.Equal(t, key, again)
+	require.Contains(t, fray(t, "list", "--addr", addr, "--token", tok), id)
+}
+
+// fray dev serves plaintext with a key anyone holding its folder can mint from: loopback only.
+func TestDevListensOnLoopbackOnly(t *testing.T) {
+	err := dev.Run(context.Background(), dev.Config{Listen: "0.0.0.0:0", Data: t.TempDir(), NATSHost: "127.0.0.1", NATSPort: -1, Grace: time.Second, Log: platform.NewLogger("text", "error")})
+	require.ErrorContains(t, err, "fray dev listens on loopback only")
 }

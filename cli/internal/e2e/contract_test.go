@@ -1,7 +1,6 @@
 package e2e_test
 
 import (
-	"context"
 	"testing"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
@@ -10,6 +9,8 @@ import (
 	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
+	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/authtest"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
@@ -21,7 +22,7 @@ func TestDeciderContract(t *testing.T) {
 	remote := encounter.RemoteDecider{Client: rulesv1.NewRulesServiceClient(dial(t, startResolver(t)))}
 	local := encounter.LocalDecider{Registry: systems.Registry()}
 	reg := systems.Registry()
-	ctx := context.Background()
+	ctx := authtest.As("encounter-service", platform.ScopeResolve) // the resolver answers Resolve to this scope only
 	seed := dice.NewSeed()
 	st := &encounterv1.EncounterState{EncounterId: "enc-contract"}
 

@@ -22,6 +22,7 @@ import (
 	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/fray-rpg/fray/services/encounter/store"
 	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/authtest"
 	"github.com/fray-rpg/fray/services/platform/natstest"
 	"github.com/fray-rpg/fray/services/resolver"
 	"github.com/nats-io/nats.go"
@@ -55,7 +56,7 @@ func dial(t *testing.T, addr string) *grpc.ClientConn {
 
 // startResolver serves RulesService as its own server.
 func startResolver(t *testing.T) string {
-	srv := platform.NewServer(quietLog())
+	srv := platform.NewServer(quietLog(), authtest.ServerOptions()...)
 	rulesv1.RegisterRulesServiceServer(srv.GRPC, resolver.New(systems.Registry()))
 	return serveOn(t, srv)
 }
@@ -63,12 +64,13 @@ func startResolver(t *testing.T) string {
 // startEncounter serves EncounterService against NATS, asking the resolver over gRPC; each
 // call is a fresh process state (an empty cache).
 func startEncounter(t *testing.T, natsURL, resolverAddr string, seed []byte) encounterv1.EncounterServiceClient {
-	srv := platform.NewServer(quietLog())
+	srv := platform.NewServer(quietLog(), authtest.ServerOptions()...)
 	opts := encounter.Options{}
 	if seed != nil {
 		opts.NewSeed = func() []byte { return seed }
 	}
-	run, err := encounter.Start(context.Background(), encounter.Config{NATSURL: natsURL, ResolverAddr: resolverAddr, Log: quietLog(), Options: opts}, srv, systems.Registry())
+	run, err := encounter.Start(context.Background(), encounter.Config{NATSURL: natsURL, ResolverAddr: resolverAddr, Log: quietLog(), Options: opts,
+		ResolverToken: platform.StaticToken(authtest.Default().Token("encounter-service", platform.ScopeResolve))}, srv, systems.Registry())
 	require.NoError(t, err)
 	t.Cleanup(run.Close)
 	return encounterv1.NewEncounterServiceClient(dial(t, serveOn(t, srv)))
@@ -155,7 +157,8 @@ type fight struct {
 	watched chan []*encounterv1.Event
 }
 
-func as(who string) context.Context { return platform.WithPrincipal(context.Background(), who) }
+// as is a context whose calls carry a token of tenant dev for who.
+func as(who string) context.Context { return authtest.As(who) }
 
 // watchedFight creates an encounter of ruleSystem and watches it from its first event on: the
 // watcher sees history, then every event live, and its stream ends with the encounter; what

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"net"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"syscall"
@@ -11,6 +12,8 @@ import (
 	"time"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/authtest"
 	"github.com/fray-rpg/fray/services/platform/natstest"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
@@ -60,17 +63,31 @@ func TestServicesAsSeparateProcesses(t *testing.T) {
 	resolverBin := build(t, bin, "services/resolver", "./cmd/resolver")
 	encounterBin := build(t, bin, "services/encounter", "./cmd/encounter")
 
+	// Production settings: tokens verified against a JWKS file, TLS on both services with a
+	// CA of the test's own, the encounter service's token for the resolver in a file.
+	secrets := t.TempDir()
+	jwks := authtest.Default().WriteJWKS(t, secrets)
+	tlsFiles := authtest.NewTLS(t, secrets)
+	tokenFile := filepath.Join(secrets, "resolver-token")
+	require.NoError(t, os.WriteFile(tokenFile, []byte(authtest.Default().Token("encounter-service", platform.ScopeResolve)+"\n"), 0o600))
+	security := []string{"--jwks", jwks, "--token-issuer", authtest.Issuer, "--token-audience", authtest.Audience, "--tls-cert", tlsFiles.Cert, "--tls-key", tlsFiles.Key}
+
 	resolverAddr, encounterAddr := freeAddr(t), freeAddr(t)
 	var resolverLog, encounterLog bytes.Buffer
-	resolverProc := exec.Command(resolverBin, "--listen", resolverAddr)
+	resolverProc := exec.Command(resolverBin, append([]string{"--listen", resolverAddr}, security...)...)
 	resolverProc.Stderr = &resolverLog
 	require.NoError(t, resolverProc.Start())
-	encounterProc := exec.Command(encounterBin, "--listen", encounterAddr, "--nats-url", ns.ClientURL(), "--resolver", resolverAddr, "--log-format", "json")
+	encounterProc := exec.Command(encounterBin, append([]string{"--listen", encounterAddr, "--nats-url", ns.ClientURL(), "--resolver", resolverAddr, "--log-format", "json",
+		"--resolver-ca", tlsFiles.CA, "--resolver-token-file", tokenFile}, security...)...)
 	encounterProc.Stderr = &encounterLog
 	require.NoError(t, encounterProc.Start())
 	t.Cleanup(func() { _ = resolverProc.Process.Kill(); _ = encounterProc.Process.Kill() })
 
-	cc := dial(t, encounterAddr)
+	creds, err := platform.ClientTLS(tlsFiles.CA)
+	require.NoError(t, err)
+	cc, err := grpc.NewClient(encounterAddr, grpc.WithTransportCredentials(creds))
+	require.NoError(t, err)
+	t.Cleanup(func() { cc.Close() })
 	waitServing(t, cc, encounterv1.EncounterService_ServiceDesc.ServiceName)
 	c := encounterv1.NewEncounterServiceClient(cc)
 	f := newFight(t, c, "Deux processus", diego(0, 0), ruffian(0))

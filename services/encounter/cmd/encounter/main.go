@@ -4,6 +4,7 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"net"
 	"os"
 	"os/signal"
@@ -19,22 +20,48 @@ import (
 func main() {
 	listen := flag.String("listen", platform.Env("FRAY_ENCOUNTER_LISTEN", "127.0.0.1:7072"), "gRPC listen address (env FRAY_ENCOUNTER_LISTEN)")
 	natsURL := flag.String("nats-url", platform.Env("FRAY_NATS_URL", "nats://127.0.0.1:4222"), "NATS server or cluster (env FRAY_NATS_URL)")
+	var natsAuth platform.NATSAuth // the encounter user of deploy/nats/permissions.conf
+	natsAuth.AddFlags(flag.CommandLine)
 	resolverAddr := flag.String("resolver", platform.Env("FRAY_RESOLVER_ADDR", "127.0.0.1:7071"), "RulesService address (env FRAY_RESOLVER_ADDR)")
 	replicas := flag.Int("replicas", platform.EnvInt("FRAY_REPLICAS", 1), "replicas of the event stream and seed bucket (env FRAY_REPLICAS)")
 	streamName := flag.String("stream", platform.Env("FRAY_STREAM", "FRAY_ENCOUNTERS"), "JetStream stream name (env FRAY_STREAM)")
 	grace := flag.Duration("grace", platform.EnvDuration("FRAY_GRACE", 10*time.Second), "graceful stop timeout (env FRAY_GRACE)")
 	logFormat := flag.String("log-format", platform.Env("FRAY_LOG_FORMAT", "text"), "text or json (env FRAY_LOG_FORMAT)")
 	logLevel := flag.String("log-level", platform.Env("FRAY_LOG_LEVEL", "info"), "debug, info, warn, error (env FRAY_LOG_LEVEL)")
+	security := platform.AddServerSecurityFlags(flag.CommandLine)
+	resolverTokenFile := flag.String("resolver-token-file", platform.Env("FRAY_RESOLVER_TOKEN_FILE", ""), "file holding this service's token for the resolver, with the \""+platform.ScopeResolve+"\" scope, read again when it changes (env FRAY_RESOLVER_TOKEN_FILE; or the token itself in FRAY_RESOLVER_TOKEN)")
+	resolverCA := flag.String("resolver-ca", platform.Env("FRAY_RESOLVER_CA", ""), "verify the resolver's TLS certificate against this PEM CA (env FRAY_RESOLVER_CA)")
+	resolverTLS := flag.Bool("resolver-tls", platform.Env("FRAY_RESOLVER_TLS", "") != "", "reach the resolver over TLS verified by the system roots (env FRAY_RESOLVER_TLS; the default for a resolver not on loopback)")
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(), "Usage: encounter [flags]\n\nServes fray's EncounterService. Every call but gRPC health and reflection needs\n\"authorization: Bearer <JWT>\": a token signed by a key of --jwks, issued by --token-issuer for\n--token-audience, with the claims sub, tenant and exp.\n\n")
+		flag.PrintDefaults()
+	}
 	flag.Parse()
 	log := platform.NewLogger(*logFormat, *logLevel)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	srv := platform.NewServer(log)
+	serverOpts, err := security.ServerOptions(ctx)
+	if err != nil {
+		log.Error("security", "err", err)
+		os.Exit(2)
+	}
+	var resolverToken platform.TokenSource
+	switch {
+	case *resolverTokenFile != "":
+		resolverToken = &platform.FileToken{Path: *resolverTokenFile}
+	case os.Getenv("FRAY_RESOLVER_TOKEN") != "":
+		resolverToken = platform.StaticToken(os.Getenv("FRAY_RESOLVER_TOKEN"))
+	default:
+		log.Error("security", "err", "no token for the resolver: give --resolver-token-file or FRAY_RESOLVER_TOKEN (a token with the \""+platform.ScopeResolve+"\" scope)")
+		os.Exit(2)
+	}
+	srv := platform.NewServer(log, serverOpts...)
 	// The encounter service folds events itself: it links every rule system's Evolve.
 	reg := systems.Registry()
 	run, err := encounter.Start(ctx, encounter.Config{
-		NATSURL: *natsURL, ResolverAddr: *resolverAddr, Log: log,
+		NATSURL: *natsURL, NATS: natsAuth, ResolverAddr: *resolverAddr, Log: log,
+		ResolverToken: resolverToken, ResolverCA: *resolverCA, ResolverTLS: *resolverTLS,
 		Store: store.Config{Stream: *streamName, Replicas: *replicas},
 	}, srv, reg)
 	if err != nil {
