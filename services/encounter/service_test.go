@@ -128,6 +128,8 @@ func TestBadInputGetsClearCodesAndRecordsNothing(t *testing.T) {
 	// Vitesse-20 weapon costs more PA than it can ever have.
 	_, err = c.AddCombatant(ctx, &encounterv1.AddCombatantRequest{EncounterId: id, Combatant: fighter("fast", "gm", 30, sword(4))})
 	require.NoError(t, err)
+	_, err = c.Submit(ctx, &encounterv1.SubmitRequest{EncounterId: id, Command: &encounterv1.Command{Kind: &encounterv1.Command_SetJoining{SetJoining: &encounterv1.SetJoining{Open: true}}}})
+	require.NoError(t, err, "the GM opens the encounter to joining")
 	_, err = c.AddCombatant(as("sam"), &encounterv1.AddCombatantRequest{EncounterId: id, Combatant: fighter("slow", "sam", 0, sword(20))})
 	require.NoError(t, err, "a player may add a combatant they control")
 	_, err = c.Submit(ctx, &encounterv1.SubmitRequest{EncounterId: id, Command: attack("fast", "slow")})
