@@ -21,6 +21,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 )
@@ -272,4 +273,25 @@ func TestRacingReplicasNeverForkHistory(t *testing.T) {
 	require.Equal(t, engine.Hash(st), got.GetStateSha256())
 	require.Len(t, st.GetCombatants(), 3+landed)
 	require.Greater(t, landed, 0)
+}
+
+// A sheet's bare controller is a subject of the caller's tenant; a principal of another
+// tenant is refused; the old fray-principal metadata names no one.
+func TestControllersArePrincipalsOfTheCallersTenant(t *testing.T) {
+	b := store.NewMemory()
+	c := serve(t, b, encounter.Options{})
+	id := create(t, c)
+	r, err := c.AddCombatant(as("gm"), &encounterv1.AddCombatantRequest{EncounterId: id, Combatant: fighter("diego", "david", 8, sword(4))})
+	require.NoError(t, err)
+	require.Equal(t, "dev/david", r.GetState().GetCombatants()[0].GetController())
+	require.Equal(t, "dev/gm", r.GetState().GetGameMaster())
+	_, err = c.AddCombatant(as("gm"), &encounterv1.AddCombatantRequest{EncounterId: id, Combatant: fighter("rita", "dev/rita", 8, sword(4))})
+	require.NoError(t, err)
+	_, err = c.AddCombatant(as("gm"), &encounterv1.AddCombatantRequest{EncounterId: id, Combatant: fighter("spy", "other/mallory", 8, sword(4))})
+	requireCode(t, err, codes.InvalidArgument, `controller "other/mallory" of spy is of tenant "other"`)
+	_, err = c.AddCombatant(as("gm"), &encounterv1.AddCombatantRequest{EncounterId: id, Combatant: fighter("odd", "dev/a/b", 8, sword(4))})
+	requireCode(t, err, codes.InvalidArgument, "give a subject of your tenant")
+	_, err = c.GetEncounter(metadata.AppendToOutgoingContext(context.Background(), "fray-principal", "gm"), &encounterv1.GetEncounterRequest{EncounterId: id})
+	requireCode(t, err, codes.Unauthenticated, "no token")
+	require.Equal(t, 3, records(t, b, id))
 }
