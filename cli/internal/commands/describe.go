@@ -24,6 +24,28 @@ type Names struct {
 	distance int32
 	// kaAttack is the last Ka attack drawn learnt: whether the attack resolved later is a stun.
 	kaAttack *kav1.AttackDrawn
+	// hidden holds the combatants the GM hides, as learnt; redacted is set while describing an
+	// event from which the server withheld something (Event.redacted): a hidden combatant's
+	// numbers in it are then withheld, not zeros.
+	hidden   map[string]bool
+	redacted bool
+}
+
+// withheld reports whether the numbers of combatant id were withheld from the event being
+// described: the server redacted it and id is hidden.
+func (n *Names) withheld(id string) bool {
+	return n != nil && n.redacted && n.hidden[id]
+}
+
+// hides records whether combatant id is hidden (CombatantHidden, a hidden newcomer, a state).
+func (n *Names) hides(id string, hidden bool) {
+	if n == nil || id == "" {
+		return
+	}
+	if n.hidden == nil {
+		n.hidden = map[string]bool{}
+	}
+	n.hidden[id] = hidden
 }
 
 // NewNames returns Names for ids → names.
@@ -42,6 +64,7 @@ func NamesOf(st *encounterv1.EncounterState) *Names {
 	n := NewNames(nil)
 	for _, c := range st.GetCombatants() {
 		n.add(c)
+		n.hides(c.GetId(), c.GetHidden())
 	}
 	if p := st.GetKa().GetPending(); p != nil { // the attack a Ka defender answers: a stun or not
 		n.kaAttack = &kav1.AttackDrawn{AttackerId: p.GetAttackerId(), TargetId: p.GetAttack().GetTargetId(), Attack: p.GetAttack()}
@@ -65,9 +88,16 @@ func (n *Names) Learn(ev *encounterv1.Event) {
 		return
 	}
 	n.add(ev.GetCombatantAdded().GetCombatant())
+	if c := ev.GetCombatantAdded().GetCombatant(); c != nil {
+		n.hides(c.GetId(), c.GetHidden())
+	}
+	if h := ev.GetCombatantHidden(); h != nil {
+		n.hides(h.GetCombatantId(), h.GetHidden())
+	}
 	if r := ev.GetEncounterRewound(); r != nil {
 		for _, c := range r.GetState().GetCombatants() {
 			n.add(c)
+			n.hides(c.GetId(), c.GetHidden())
 		}
 		n.distance = r.GetState().GetLoss().GetPursuit().GetDistance()
 		n.kaAttack = nil
@@ -108,6 +138,10 @@ func Describe(ev *encounterv1.Event) string { return (*Names)(nil).Describe(ev) 
 // Describe renders an event as one line of plain language: "#7 Diego attacks ruffian with
 // épée (4 PA): 6+6+d10[8] = 20 vs 15 — success; ruffian may parry or dodge".
 func (n *Names) Describe(ev *encounterv1.Event) string {
+	if n != nil {
+		n.redacted = ev.GetRedacted()
+		defer func() { n.redacted = false }()
+	}
 	return fmt.Sprintf("#%d %s", ev.GetSequence(), n.payload(ev))
 }
 
@@ -151,6 +185,11 @@ func (n *Names) payload(ev *encounterv1.Event) string {
 			s += fmt.Sprintf("; the dice go on from position %d, none rolled again", r.GetDiceOffset())
 		}
 		return s
+	case *encounterv1.Event_CombatantHidden:
+		if p.CombatantHidden.GetHidden() {
+			return "The GM hides " + n.of(p.CombatantHidden.GetCombatantId()) + ": only the GM and its controller see its numbers"
+		}
+		return "The GM shows " + n.of(p.CombatantHidden.GetCombatantId()) + " again: its numbers are seen from now on"
 	case *encounterv1.Event_RoleGranted, *encounterv1.Event_RoleRevoked, *encounterv1.Event_JoiningSet:
 		return n.roleEventText(ev)
 	case *encounterv1.Event_Loss:
@@ -196,6 +235,12 @@ func (n *Names) combatantText(c *encounterv1.Combatant) string {
 		s = fmt.Sprintf("%s (%s)", c.GetName(), c.GetId())
 	}
 	var parts []string
+	switch {
+	case c.GetHidden() && c.GetSheet() == nil:
+		parts = append(parts, "hidden by the GM: its sheet is withheld")
+	case c.GetHidden():
+		parts = append(parts, "hidden by the GM")
+	}
 	if sh := c.GetLoss(); sh != nil {
 		parts = append(parts, kindText(sh.GetKind()))
 	}
@@ -313,6 +358,9 @@ func (n *Names) lossText(e *lossv1.Event) string {
 		return n.resolvedText(k.AttackResolved)
 	case *lossv1.Event_Passed:
 		p := k.Passed
+		if n.withheld(p.GetCombatantId()) {
+			return n.of(p.GetCombatantId()) + " passes, keeping its PA (hidden) to parry or dodge"
+		}
 		return fmt.Sprintf("%s passes, keeping %d PA to parry or dodge", n.of(p.GetCombatantId()), p.GetActionPointsLeft())
 	case *lossv1.Event_Declared:
 		return n.declaredText(k.Declared)
@@ -344,6 +392,14 @@ func (n *Names) lossText(e *lossv1.Event) string {
 func (n *Names) tourText(t *lossv1.TourStarted) string {
 	var rolls []string
 	for _, r := range t.GetInitiative() {
+		if r.GetRoll() == nil && len(r.GetCombatantIds()) > 0 { // withheld from this reader
+			var who []string
+			for _, id := range r.GetCombatantIds() {
+				who = append(who, n.of(id))
+			}
+			rolls = append(rolls, andList(who)+" rolls, hidden")
+			continue
+		}
 		var who, bonuses []string
 		for _, id := range r.GetCombatantIds() {
 			who = append(who, n.of(id))
@@ -411,7 +467,10 @@ func (n *Names) attackText(a *lossv1.AttackRolled) string {
 			s += " and " + a.GetSecondWeapon()
 		}
 	}
-	details := []string{fmt.Sprintf("%d PA", a.GetActionPointsSpent())}
+	var details []string
+	if !n.withheld(a.GetAttackerId()) {
+		details = append(details, fmt.Sprintf("%d PA", a.GetActionPointsSpent()))
+	}
 	if x := exploitsText(exploitCount(a.GetExploits()), a.GetExploits()); x != "" {
 		details = append(details, x)
 	}
@@ -421,7 +480,10 @@ func (n *Names) attackText(a *lossv1.AttackRolled) string {
 	if d := a.GetSituation().GetDistance(); d > 0 {
 		details = append(details, fmt.Sprintf("at %d m", d))
 	}
-	s += " (" + strings.Join(details, ", ") + "): " + testText(a.GetTest())
+	if len(details) > 0 {
+		s += " (" + strings.Join(details, ", ") + ")"
+	}
+	s += ": " + testText(a.GetTest())
 	if !a.GetTest().GetSuccess() {
 		return s
 	}
@@ -526,7 +588,10 @@ func (n *Names) defenceText(d *lossv1.DefenceRolled) string {
 	default:
 		verb = "reacts (" + d.GetReaction().String() + ")"
 	}
-	details := []string{fmt.Sprintf("%d PA", d.GetActionPointsSpent())}
+	var details []string
+	if !n.withheld(d.GetDefenderId()) {
+		details = append(details, fmt.Sprintf("%d PA", d.GetActionPointsSpent()))
+	}
 	x := exploitsText(d.GetExploits(), d.GetEffects())
 	if ally := d.GetAllyId(); ally != "" { // LOS-068: "1 Exploit: protect Diego"
 		if protect := effectText(lossv1.ExploitEffect_EXPLOIT_EFFECT_PROTECT); strings.Contains(x, protect) {
@@ -538,7 +603,10 @@ func (n *Names) defenceText(d *lossv1.DefenceRolled) string {
 	if x != "" {
 		details = append(details, x)
 	}
-	s := fmt.Sprintf("%s %s (%s)", who, verb, strings.Join(details, ", "))
+	s := who + " " + verb
+	if len(details) > 0 {
+		s += " (" + strings.Join(details, ", ") + ")"
+	}
 	if d.GetTest() != nil {
 		s += ": " + testText(d.GetTest())
 	}
@@ -574,7 +642,9 @@ func (n *Names) resolvedText(r *lossv1.AttackResolved) string {
 			s += " (" + e + ")"
 		}
 	}
-	if d := r.GetDamage(); d != nil {
+	if d := r.GetDamage(); d != nil && (d.GetRoll() == nil || n.withheld(r.GetTargetId())) {
+		s += n.hiddenDamageText(r, target)
+	} else if d != nil {
 		if r.GetHalved() { // LOS-081, LOS-086: halved, rounded down, before armour; halvings compound
 			s += fmt.Sprintf(": damage %s%+d = %d, %s to %d", rollText(d.GetRoll()), d.GetWeaponDamage(), d.GetRoll().GetTotal()+d.GetWeaponDamage(), halvedText(r.GetHalvings()), d.GetTotal())
 		} else {
@@ -611,12 +681,60 @@ func (n *Names) resolvedText(r *lossv1.AttackResolved) string {
 	return s
 }
 
+// hiddenDamageText is the damage of a blow where the attacker's numbers (its damage roll,
+// weapon damage and total) or the target's (its armour and shield, the NS it lost and has
+// left) were withheld: what is known, and which part is hidden.
+// ": damage hidden, armour 2 → 7 NS lost; Diego has NS light 0, grave 3, fatal 5";
+// ": damage d10[5]+19 = 24; the NS L'ogre lost are hidden".
+func (n *Names) hiddenDamageText(r *lossv1.AttackResolved, target string) string {
+	var s string
+	for i, d := range []*lossv1.Damage{r.GetDamage(), r.GetSecondDamage()} {
+		if d == nil {
+			continue
+		}
+		part := ": damage "
+		if i > 0 {
+			part = ", and the second weapon "
+		}
+		if d.GetRoll() == nil {
+			part += "hidden"
+		} else {
+			part += fmt.Sprintf("%s%+d = %d", rollText(d.GetRoll()), d.GetWeaponDamage(), d.GetTotal())
+		}
+		if r.GetHalved() && i == 0 {
+			part += ", " + halvedText(r.GetHalvings())
+		}
+		if !n.withheld(r.GetTargetId()) {
+			if d.GetArmour() != 0 {
+				part += fmt.Sprintf(", armour %d", d.GetArmour())
+			}
+			if d.GetShield() != 0 {
+				part += fmt.Sprintf(", shield %d", d.GetShield())
+			}
+			part += fmt.Sprintf(" → %d NS lost", d.GetLevelsLost())
+		}
+		s += part
+	}
+	switch {
+	case n.withheld(r.GetTargetId()):
+		s += fmt.Sprintf("; the NS %s lost are hidden", target)
+	case r.GetLight()+r.GetGrave()+r.GetFatal() > 0:
+		s += fmt.Sprintf("; %s has NS light %d, grave %d, fatal %d", target, r.GetLight(), r.GetGrave(), r.GetFatal())
+	case r.GetHealth() > 0:
+		s += fmt.Sprintf("; %s has %d NS", target, r.GetHealth())
+	}
+	return s
+}
+
 // testText: "6+6+d10[8]+5 = 25 vs 20 — success (+5 higher than the opponent (LOS-052);
 // Difficulty 15, +5 1 Exploit (LOS-010))": the Test, then how its bonus and its Difficulty came
 // about.
 func testText(t *lossv1.TestResult) string {
 	if t == nil {
 		return "no roll"
+	}
+	if t.GetRoll() == nil { // withheld from this reader: a hidden combatant's Test
+		return "roll hidden — " + yesNo(t.GetSuccess(), "success", "failure")
 	}
 	s := fmt.Sprintf("%d+%d+%s", t.GetTrait(), t.GetTalent(), rollText(t.GetRoll()))
 	if t.GetBonus() != 0 {

@@ -17,6 +17,9 @@ func (n *Names) declaredText(d *lossv1.Declared) string {
 
 // waitedText: "Diego waits from phase 12 to 4 (next action −8 PA, minimum 2)" (LOS-040).
 func (n *Names) waitedText(w *lossv1.Waited) string {
+	if n.withheld(w.GetCombatantId()) {
+		return n.of(w.GetCombatantId()) + " waits to act at a later phase (its phases are hidden)"
+	}
 	return fmt.Sprintf("%s waits from phase %d to %d (next action %s PA, minimum 2)",
 		n.of(w.GetCombatantId()), w.GetFromPhase(), w.GetUntilPhase(), signed(-w.GetDiscount()))
 }
@@ -24,6 +27,9 @@ func (n *Names) waitedText(w *lossv1.Waited) string {
 // aimedText: "Diego aims with arbalète (2 PA): +2 on the next Test with it (LOS-035)".
 func (n *Names) aimedText(a *lossv1.Aimed) string {
 	who := n.of(a.GetCombatantId())
+	if n.withheld(a.GetCombatantId()) {
+		return who + yesNo(a.GetWholeTour(), " aims for the whole Tour (LOS-084)", " aims (LOS-035)") + " (weapon, PA and bonus hidden)"
+	}
 	if a.GetWholeTour() {
 		return fmt.Sprintf("%s aims with %s for the whole Tour (%d PA): %s on the next shot with it (LOS-084)",
 			who, a.GetWeapon(), a.GetActionPointsSpent(), signed(a.GetBonus()))
@@ -52,7 +58,9 @@ func (n *Names) simpleText(a *lossv1.SimpleActed) string {
 	default:
 		s = who + " acts (" + a.GetKind().String() + ")"
 	}
-	if a.GetKind() != lossv1.SimpleKind_SIMPLE_KIND_SPEAK || a.GetActionPointsSpent() != 0 {
+	if n.withheld(a.GetCombatantId()) {
+		// its PA are hidden: what it does is all the table sees
+	} else if a.GetKind() != lossv1.SimpleKind_SIMPLE_KIND_SPEAK || a.GetActionPointsSpent() != 0 {
 		s += fmt.Sprintf(" (%d PA)", a.GetActionPointsSpent())
 	}
 	if a.GetDescription() != "" {
@@ -73,7 +81,11 @@ func (n *Names) dyingText(d *lossv1.DyingResolved) string {
 	var s string
 	switch d.GetChoice() {
 	case lossv1.DyingChoice_DYING_CHOICE_SACRIFICE_INSPIRATION:
-		s = fmt.Sprintf("%s sacrifices 1 Inspiration of %s", target, orUnknown(d.GetVertu()))
+		if n.withheld(d.GetTargetId()) {
+			s = fmt.Sprintf("%s sacrifices 1 Inspiration", target)
+		} else {
+			s = fmt.Sprintf("%s sacrifices 1 Inspiration of %s", target, orUnknown(d.GetVertu()))
+		}
 	case lossv1.DyingChoice_DYING_CHOICE_URGENT_CARE:
 		if d.GetCombatantId() == d.GetTargetId() {
 			s = target + " receives urgent care"
@@ -185,11 +197,18 @@ func (n *Names) pursuitText(a *lossv1.PursuitActed) string {
 	default:
 		head = who + " acts (" + k.String() + ")"
 	}
-	details := []string{fmt.Sprintf("%d PA", a.GetActionPointsSpent())}
+	var details []string
+	if !n.withheld(a.GetCombatantId()) {
+		details = append(details, fmt.Sprintf("%d PA", a.GetActionPointsSpent()))
+	}
 	if x := a.GetExploits(); x > 0 {
 		details = append(details, plural(int(x), "Exploit"))
 	}
-	s := "pursuit: " + head + " (" + strings.Join(details, ", ") + "): " + testText(a.GetTest())
+	s := "pursuit: " + head
+	if len(details) > 0 {
+		s += " (" + strings.Join(details, ", ") + ")"
+	}
+	s += ": " + testText(a.GetTest())
 	if a.GetShot() != nil {
 		s += "; the shot: " + testText(a.GetShot())
 	}
@@ -240,6 +259,9 @@ func (n *Names) distanceBefore() int32 {
 // grantText: "Diego is granted 2 free raises: the high ground (LOS-004)".
 func (n *Names) grantText(g *lossv1.FreeRaisesGranted) string {
 	who := n.of(g.GetCombatantId())
+	if n.withheld(g.GetCombatantId()) {
+		return "the GM grants " + who + " free raises or takes some back: how many and why is hidden (LOS-004)"
+	}
 	var s string
 	if c := g.GetCount(); c < 0 {
 		s = fmt.Sprintf("%s loses %s", who, plural(int(-c), "free raise"))

@@ -193,7 +193,7 @@ func TestDescribeCoversEveryEventType(t *testing.T) {
 			}
 		})
 	}
-	require.Equal(t, 6, counts[""], "6 encounter events")
+	require.Equal(t, 10, counts[""], "10 encounter events")
 	require.Equal(t, 14, counts["loss"], "14 Loss events")
 	require.GreaterOrEqual(t, counts["feerie"], 14, "the Contes de Fées events")
 	require.GreaterOrEqual(t, counts["ka"], 9, "the Ka events")

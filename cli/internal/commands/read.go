@@ -115,8 +115,12 @@ func writeState(w io.Writer, resp *encounterv1.GetEncounterResponse, forID strin
 		rows := []string{"  ID\tNAME\tSIDE\tCONTROLLER\tPA\tNS\tOTHER"}
 		for _, cb := range st.GetCombatants() {
 			cs := ls.GetCombatants()[cb.GetId()]
+			pa, ns, other := paText(ls, cs), nsText(cb.GetLoss(), cs, bands), otherText(cs)
+			if sheetWithheld(cb) {
+				pa, ns, other = hiddenPAText(ls, cs), appearanceText(cb.GetAppearance())+" (NS hidden)", strings.TrimPrefix(other+", hidden by the GM", ", ")
+			}
 			rows = append(rows, fmt.Sprintf("  %s\t%s\t%s\t%s\t%s\t%s\t%s", cb.GetId(), cb.GetName(), dash(cb.GetSide()),
-				dash(cb.GetController()), paText(ls, cs), nsText(cb.GetLoss(), cs, bands), otherText(cs)))
+				dash(cb.GetController()), pa, ns, other))
 		}
 		_ = table(w, rows)
 	}
@@ -134,7 +138,10 @@ func writeState(w io.Writer, resp *encounterv1.GetEncounterResponse, forID strin
 		}
 		fmt.Fprintln(w)
 	}
-	if p := ls.GetPending(); p != nil && len(st.GetPending()) == 0 {
+	if p := ls.GetPending(); p != nil && len(st.GetPending()) == 0 && sheetWithheld(engineCombatant(st, p.GetAttackerId())) {
+		fmt.Fprintf(w, "Pending attack: %s on %s, Difficulty %d to defend (the attacker's numbers are hidden)\n",
+			names.of(p.GetAttackerId()), names.of(p.GetDefenderId()), p.GetDifficulty())
+	} else if p != nil && len(st.GetPending()) == 0 {
 		fmt.Fprintf(w, "Pending attack: %s on %s with %s, total %d against Difficulty %d\n",
 			names.of(p.GetAttackerId()), names.of(p.GetDefenderId()), p.GetWeapon(), p.GetAttackTotal(), p.GetDifficulty())
 	}
@@ -181,6 +188,48 @@ func dash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// sheetWithheld reports whether the server withheld c's sheet and numbers from this reader:
+// the GM hides it, and the reader is neither the GM nor its controller.
+func sheetWithheld(c *encounterv1.Combatant) bool {
+	return c.GetHidden() && c.GetSheet() == nil
+}
+
+func engineCombatant(st *encounterv1.EncounterState, id string) *encounterv1.Combatant {
+	for _, c := range st.GetCombatants() {
+		if c.GetId() == id {
+			return c
+		}
+	}
+	return nil
+}
+
+// appearanceText is what the table sees of a combatant whose numbers are hidden.
+func appearanceText(a encounterv1.Appearance) string {
+	switch a {
+	case encounterv1.Appearance_APPEARANCE_FIGHTING:
+		return "unhurt"
+	case encounterv1.Appearance_APPEARANCE_WOUNDED:
+		return "wounded"
+	case encounterv1.Appearance_APPEARANCE_BADLY_WOUNDED:
+		return "badly wounded"
+	case encounterv1.Appearance_APPEARANCE_OUT_OF_THE_FIGHT:
+		return "out of the fight"
+	}
+	return "hidden"
+}
+
+// hiddenPAText: a hidden combatant's PA are shown only while it acts now, at the phase being
+// played (LOS-031).
+func hiddenPAText(ls *lossv1.State, cs *lossv1.CombatantState) string {
+	switch {
+	case cs == nil || ls.GetTour() == 0:
+		return "-"
+	case cs.GetActionPoints() > 0:
+		return fmt.Sprintf("%d (acts now)", cs.GetActionPoints())
+	}
+	return "hidden"
 }
 
 func paText(ls *lossv1.State, cs *lossv1.CombatantState) string {
