@@ -27,7 +27,11 @@ func (n *Names) d20Text(e *d20segv1.Event) string {
 	case *d20segv1.Event_SpellCast:
 		c := k.SpellCast
 		s := d20When(c.GetSegment(), c.GetFree()) + fmt.Sprintf("%s casts %s", n.of(c.GetCombatantId()), orUnknown(c.GetSpell()))
-		s += d20Cost(c.GetCost(), c.GetFree(), "D20-018")
+		if n.withheld(c.GetCombatantId()) {
+			s += d20HiddenCost(c.GetFree())
+		} else {
+			s += d20Cost(c.GetCost(), c.GetFree(), "D20-018")
+		}
 		if c.GetNextRound() {
 			s += "; it takes effect at the start of the next round (D20-019)"
 		}
@@ -38,7 +42,11 @@ func (n *Names) d20Text(e *d20segv1.Event) string {
 		if o.GetDescription() != "" {
 			what = fmt.Sprintf("%q", o.GetDescription())
 		}
-		return d20When(o.GetSegment(), o.GetFree()) + fmt.Sprintf("%s: %s", n.of(o.GetCombatantId()), what) + d20Cost(o.GetCost(), o.GetFree(), "D20-022")
+		cost := d20Cost(o.GetCost(), o.GetFree(), "D20-022")
+		if n.withheld(o.GetCombatantId()) {
+			cost = d20HiddenCost(o.GetFree())
+		}
+		return d20When(o.GetSegment(), o.GetFree()) + fmt.Sprintf("%s: %s", n.of(o.GetCombatantId()), what) + cost
 	case *d20segv1.Event_TurnEnded:
 		return fmt.Sprintf("%s ends its turn for this round (D20-016)", n.of(k.TurnEnded.GetCombatantId()))
 	case nil:
@@ -62,6 +70,15 @@ func d20Cost(cost int32, free bool, rule string) string {
 		return ""
 	}
 	return fmt.Sprintf(" (%s, %s)", segmentsText(cost), rule)
+}
+
+// d20HiddenCost: the cost of a hidden combatant's action, withheld (it gives away its BBA,
+// D20-017).
+func d20HiddenCost(free bool) string {
+	if free {
+		return ""
+	}
+	return " (segments hidden)"
 }
 
 func segmentsText(n int32) string {
@@ -99,6 +116,18 @@ func (n *Names) d20InitiativeText(c *d20segv1.CombatStarted) string {
 		s += "no one"
 	} else {
 		s += strings.Join(parts, "; ")
+	}
+	if n != nil && n.redacted { // the hidden combatants left the list, which the server withheld
+		var hid []string
+		for id, h := range n.hidden {
+			if h {
+				hid = append(hid, n.of(id))
+			}
+		}
+		slices.Sort(hid)
+		if len(hid) > 0 {
+			s += "; hidden: " + andList(hid)
+		}
 	}
 	for _, ro := range c.GetRollOffs() {
 		var rolls []string
@@ -152,14 +181,19 @@ func (n *Names) d20SurpriseText(sr *d20segv1.SurpriseRoundStarted) string {
 
 func (n *Names) apprehensionText(ar *d20segv1.ApprehensionRolled) string {
 	who := n.of(ar.GetDefenderId())
-	if ar.GetRoll() == nil {
+	if ar.GetRoll() == nil && !n.withheld(ar.GetDefenderId()) {
 		if ar.GetSurprised() {
 			return who + " is surprised without an apprehension roll, flat-footed (D20-000, D20-006)"
 		}
 		return who + " is not surprised (D20-005)"
 	}
 	s := fmt.Sprintf("%s: apprehension %s%s = %s vs ", who, rollText(ar.GetRoll()), term(ar.GetModifiers()), num(ar.GetTotal()))
-	if ar.GetStealthBy() != "" && ar.GetStealthRoll() != nil {
+	if n.withheld(ar.GetDefenderId()) {
+		s = who + ": apprehension roll hidden vs "
+	}
+	if ar.GetStealthBy() != "" && n.withheld(ar.GetStealthBy()) {
+		s += fmt.Sprintf("%s's stealth, hidden", n.of(ar.GetStealthBy()))
+	} else if ar.GetStealthBy() != "" && ar.GetStealthRoll() != nil {
 		s += fmt.Sprintf("%s's stealth %s%s = %s", n.of(ar.GetStealthBy()), rollText(ar.GetStealthRoll()),
 			term(ar.GetOpposition()-ar.GetStealthRoll().GetTotal()), num(ar.GetOpposition()))
 	} else {
@@ -181,6 +215,10 @@ func (n *Names) d20RoundText(r *d20segv1.RoundStarted) string {
 	if len(r.GetCarried()) > 0 {
 		var parts []string
 		for _, c := range r.GetCarried() {
+			if n.withheld(c.GetCombatantId()) {
+				parts = append(parts, n.of(c.GetCombatantId())+" (segments hidden)")
+				continue
+			}
 			parts = append(parts, fmt.Sprintf("%s %s", n.of(c.GetCombatantId()), segmentsText(c.GetSegments())))
 		}
 		s += "; carried over from the last round: " + strings.Join(parts, ", ") + " (D20-020)"
@@ -197,13 +235,26 @@ func (n *Names) d20AttackText(a *d20segv1.AttackRolled) string {
 	if a.GetWeapon() != "" {
 		s += " with " + a.GetWeapon()
 	}
-	s += d20Cost(a.GetCost(), a.GetFree(), "D20-017")
-	s += fmt.Sprintf(": %s%s = %s vs CA %s", rollText(a.GetRoll()), term(a.GetBonus()), num(a.GetTotal()), num(a.GetCa()))
+	attHidden, targetHidden := n.withheld(a.GetAttackerId()), n.withheld(a.GetTargetId())
+	if attHidden {
+		s += d20HiddenCost(a.GetFree()) + ": roll hidden"
+	} else {
+		s += d20Cost(a.GetCost(), a.GetFree(), "D20-017")
+		s += fmt.Sprintf(": %s%s = %s", rollText(a.GetRoll()), term(a.GetBonus()), num(a.GetTotal()))
+	}
+	if targetHidden {
+		s += " vs CA hidden"
+	} else {
+		s += " vs CA " + num(a.GetCa())
+	}
 	if a.GetFlatFooted() {
 		s += " (flat-footed, D20-006)"
 	}
 	if !a.GetHit() {
 		return s + " — a miss (D20-040)"
+	}
+	if attHidden || targetHidden {
+		return s + n.d20HiddenHitText(a, target, attHidden, targetHidden)
 	}
 	dmg := rollText(a.GetDamageRoll())
 	if a.GetCritical() {
@@ -221,6 +272,35 @@ func (n *Names) d20AttackText(a *d20segv1.AttackRolled) string {
 		}
 	}
 	s += fmt.Sprintf("; %s has %s hit points left", target, num(a.GetHitPointsLeft()))
+	if a.GetDown() {
+		s += ": down (D20-044)"
+	}
+	return s
+}
+
+// d20HiddenHitText: a hit where the attacker's dice and bonuses, or the target's hit points,
+// were withheld: " — a hit (D20-040): damage 48; Aldric has 52 hit points left", " — a hit
+// (D20-040): damage d8[7] + 18 = 25; L'ogre's hit points are hidden".
+func (n *Names) d20HiddenHitText(a *d20segv1.AttackRolled, target string, attHidden, targetHidden bool) string {
+	s := " — a hit (D20-040)"
+	if a.GetCritical() {
+		s = fmt.Sprintf(" — a critical hit, %d or more above the CA (D20-042)", d20seg.CriticalMargin)
+	}
+	switch {
+	case attHidden && targetHidden:
+		s += ": damage hidden"
+	case attHidden:
+		s += fmt.Sprintf(": damage %d", a.GetDamage())
+	case a.GetDamageRoll() != nil && a.GetDamage() != a.GetDamageRoll().GetTotal() && !a.GetCritical():
+		s += fmt.Sprintf(": damage %s%s = %d", rollText(a.GetDamageRoll()), term(a.GetDamage()-a.GetDamageRoll().GetTotal()), a.GetDamage())
+	default:
+		s += fmt.Sprintf(": damage %d (%s)", a.GetDamage(), rollText(a.GetDamageRoll()))
+	}
+	if targetHidden {
+		s += "; " + target + "'s hit points are hidden"
+	} else {
+		s += fmt.Sprintf("; %s has %s hit points left", target, num(a.GetHitPointsLeft()))
+	}
 	if a.GetDown() {
 		s += ": down (D20-044)"
 	}

@@ -30,8 +30,10 @@ func writeD20State(w io.Writer, st *encounterv1.EncounterState, names *Names) {
 		fmt.Fprintln(w, "No combatants yet.")
 	} else {
 		inits := map[int32]int{}
-		for _, cs := range ds.GetCombatants() {
-			inits[cs.GetInitiative()]++
+		for _, cb := range st.GetCombatants() {
+			if cs := ds.GetCombatants()[cb.GetId()]; cs != nil && !sheetWithheld(cb) {
+				inits[cs.GetInitiative()]++ // a hidden combatant's Initiative is a placeholder
+			}
 		}
 		rows := []string{"  ID\tNAME\tSIDE\tCONTROLLER\tINIT\tHP\tNEXT\tATTACKS\tOTHER"}
 		for _, cb := range st.GetCombatants() {
@@ -54,8 +56,16 @@ func writeD20State(w io.Writer, st *encounterv1.EncounterState, names *Names) {
 					next = "segment " + num(cs.GetNextSegment())
 				}
 			}
+			other := d20OtherText(sh, cs, round, started)
+			if sheetWithheld(cb) { // the server withheld its numbers: what the table sees
+				init, hp = "hidden", appearanceText(cb.GetAppearance())
+				if cs.GetNextSegment() == d20seg.HiddenSegment && !cs.GetDown() && !cs.GetEndedTurn() {
+					next = "hidden"
+				}
+				other = strings.TrimPrefix(d20OtherText(nil, cs, round, false)+", hidden by the GM", ", ")
+			}
 			rows = append(rows, fmt.Sprintf("  %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", cb.GetId(), cb.GetName(), dash(cb.GetSide()),
-				dash(cb.GetController()), init, hp, next, attacks, d20OtherText(sh, cs, round, started)))
+				dash(cb.GetController()), init, hp, next, attacks, other))
 		}
 		_ = table(w, rows)
 	}
@@ -146,7 +156,8 @@ func d20AnyoneActed(st *encounterv1.EncounterState) bool {
 	ds := st.GetD20Seg()
 	for _, cb := range st.GetCombatants() {
 		cs := ds.GetCombatants()[cb.GetId()]
-		if cs.GetNextSegment() != d20First(cb.GetD20Seg(), ds.GetRound()) || cs.GetAttacksThisRound() > 0 || cs.GetEndedTurn() {
+		withheld := sheetWithheld(cb) && cs.GetNextSegment() == d20seg.HiddenSegment // its segment is not shown
+		if (cs.GetNextSegment() != d20First(cb.GetD20Seg(), ds.GetRound()) && !withheld) || cs.GetAttacksThisRound() > 0 || cs.GetEndedTurn() {
 			return true
 		}
 	}

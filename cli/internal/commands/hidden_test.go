@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"testing"
 
+	d20segv1 "github.com/fray-rpg/fray/gen/fray/d20seg/v1"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
+	"github.com/fray-rpg/fray/rules/d20seg"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/rules/engine/enginetest"
 	"github.com/fray-rpg/fray/rules/loss"
@@ -144,4 +146,76 @@ func TestNarrationOfAHiddenLossCombatant(t *testing.T) {
 	gmLines := narrate(gmEvs)
 	require.Contains(t, gmLines, "#8 L'ogre hits Diego: damage d10[3]+28 = 31, armour 24 → 7 NS lost; Diego has NS light 0, grave 3, fatal 5")
 	require.Contains(t, gmLines, "#12 Diego hits L'ogre: damage d10[5]+19 = 24, armour 22 → 2 NS lost; L'ogre has NS light 3, grave 5, fatal 5")
+}
+
+func d20Cmd(a *d20segv1.Action) *encounterv1.Command {
+	return &encounterv1.Command{Kind: &encounterv1.Command_D20Seg{D20Seg: a}}
+}
+
+// TestNarrationOfAHiddenD20SegCombatant: `fray log` and `fray state` for Aldric's player when
+// the GM's hidden ogre ambushes him (D20-003, D20-004, D20-010, D20-015, D20-017, D20-040,
+// D20-044).
+func TestNarrationOfAHiddenD20SegCombatant(t *testing.T) {
+	sheet := func(id, name, controller string, edit func(*d20segv1.Sheet)) *encounterv1.Combatant {
+		sh := &d20segv1.Sheet{Rapidite: 3, Armour: d20segv1.Armour_ARMOUR_LIGHT, Shield: d20segv1.Shield_SHIELD_NONE,
+			WeaponClass: d20segv1.WeaponClass_WEAPON_CLASS_ONE_HANDED, Ca: 10, HitPoints: 100, Size: d20segv1.Size_SIZE_M,
+			Weapons: []*d20segv1.Weapon{{Name: "épée longue", Dice: "1d8", Critical: 2}}}
+		edit(sh)
+		return &encounterv1.Combatant{Id: id, Name: name, Controller: controller, Sheet: &encounterv1.Combatant_D20Seg{D20Seg: sh}}
+	}
+	ogre := sheet("ogre", "L'ogre", "gm", func(s *d20segv1.Sheet) {
+		s.Rapidite, s.Bba, s.Agility, s.Strength, s.Ca, s.HitPoints, s.Stealth = 23, 17, 13, 19, 29, 83, 21
+		s.Weapons = []*d20segv1.Weapon{{Name: "Hache", Dice: "1d12", Bonus: 11, Critical: 3}}
+		s.Feats = []*d20segv1.Feat{{Name: "Rage", Attack: 14, Damage: 12}}
+	})
+	ogre.Hidden, ogre.Side = true, "monstres"
+	attack := func(id, target string, free bool) *encounterv1.Command {
+		return d20Cmd(&d20segv1.Action{CombatantId: id, Kind: &d20segv1.Action_Attack{Attack: &d20segv1.Attack{TargetId: target, DistanceCm: 150, Free: free}}})
+	}
+	end := func(id string) *encounterv1.Command {
+		return d20Cmd(&d20segv1.Action{CombatantId: id, Kind: &d20segv1.Action_EndTurn{EndTurn: &d20segv1.EndTurn{}}})
+	}
+	steps := []hiddenStep{
+		{"gm", &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "Le gué", RuleSystem: d20seg.ID}}}, nil},
+		{"gm", addCombatant(sheet("aldric", "Aldric", "joueuse", func(s *d20segv1.Sheet) { s.Ca = 50; s.Weapons[0].Bonus = 18 })), nil},
+		{"gm", addCombatant(ogre), nil},
+		{"gm", addCombatant(sheet("garde", "Le garde", "gm", func(*d20segv1.Sheet) {})), nil},
+		{"gm", &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}, []int32{15, 8}},
+		{"gm", d20Cmd(&d20segv1.Action{Kind: &d20segv1.Action_Surprise{Surprise: &d20segv1.Surprise{AttackerIds: []string{"ogre"},
+			Defenders: []*d20segv1.Apprehension{{DefenderId: "aldric", Situations: []d20segv1.Situation{d20segv1.Situation_SITUATION_NIGHT}}}}}}), []int32{7, 4}},
+		{"gm", attack("ogre", "aldric", true), []int32{5, 6}},
+		{"gm", end("ogre"), nil},
+		{"gm", attack("ogre", "aldric", false), []int32{4, 6}},
+		{"joueuse", attack("aldric", "ogre", false), []int32{16, 7}},
+		{"gm", end("garde"), nil},
+		{"gm", d20Cmd(&d20segv1.Action{CombatantId: "ogre", Kind: &d20segv1.Action_Other{Other: &d20segv1.Other{Description: "rugit"}}}), nil},
+	}
+	player := engine.Viewer{Controls: map[string]bool{"aldric": true}}
+	evs, states := playHidden(t, engine.NewRegistry(d20seg.New()), player, steps)
+	lines := narrate(evs)
+	requireNoFakeZeros(t, lines)
+	for _, want := range []string{
+		"#3 joins: L'ogre (ogre): hidden by the GM: its sheet is withheld, side monstres, controller gm",
+		"#6 Initiative for the combat (D20-010, D20-012): Aldric 2 (Rapidité 3 − 1 equipment); Le garde 2 (Rapidité 3 − 1 equipment); hidden: L'ogre; roll-off: Aldric d20[15], Le garde d20[8] (D20-011); at a shared segment: Aldric, Le garde",
+		"#8 Surprise attack by L'ogre: a free action each first, in Initiative order, then segments 0–2 of the surprise round (D20-004); Aldric: apprehension d20[7] − 2 = 5 vs L'ogre's stealth, hidden: surprised, flat-footed (D20-003, D20-006); Le garde, named neither attacker nor defender, takes no part in the surprise round (D20-003)",
+		"#9 free action (D20-004): L'ogre attacks Aldric: roll hidden vs CA 50 (flat-footed, D20-006) — a hit (D20-040): damage 48; Aldric has 52 hit points left",
+		"#12 segment 0: L'ogre attacks Aldric (segments hidden): roll hidden vs CA 50 — a hit (D20-040): damage 48; Aldric has 4 hit points left",
+		"#13 segment 0: Aldric attacks L'ogre with épée longue (4 segments, D20-017): d20[16] + 18 = 34 vs CA hidden — a hit (D20-040): damage d8[7] + 18 = 25; L'ogre's hit points are hidden",
+		"#15 segment 1: L'ogre: \"rugit\" (segments hidden)",
+	} {
+		require.Contains(t, lines, want)
+	}
+	// fray state: the ogre's Initiative and hit points are hidden, its appearance shown; its
+	// segment only when it is up next, and the one up next is the same as the GM's (D20-015).
+	upNext := stateText(states[7])
+	require.Regexp(t, `ogre\s+L'ogre\s+monstres\s+gm\s+hidden\s+unhurt\s+segment 0\s+0\s+hidden by the GM`, upNext)
+	require.Contains(t, upNext, "L'ogre acts next, at segment 0")
+	require.Regexp(t, `aldric\s+Aldric\s+-\s+joueuse\s+2 \(tie 1st\)\s+52/100`, upNext, "a placeholder makes no tie")
+	waiting := stateText(states[9])
+	require.Regexp(t, `ogre\s+L'ogre\s+monstres\s+gm\s+hidden\s+wounded\s+hidden\s+1\s+hidden by the GM`, waiting)
+	require.Contains(t, waiting, "Le garde acts next, at segment 0")
+	for _, st := range states {
+		require.NotContains(t, stateText(st), "83", "the ogre's hit points")
+		require.NotContains(t, stateText(st), "BBA 17")
+	}
 }
