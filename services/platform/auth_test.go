@@ -393,3 +393,37 @@ func TestVerifiedTokensAreRememberedUntilTheyExpire(t *testing.T) {
 	_, err = au.Verify(context.Background(), tok)
 	require.ErrorContains(t, err, "token expired")
 }
+
+// The dev key is found for a loopback address only: through fray dev's note for its port, or
+// ./.fray; it is made once and kept.
+func TestDevKeyRecordAndLookup(t *testing.T) {
+	t.Setenv("FRAY_DEV_KEY", "")
+	t.Setenv("FRAY_DEV_RECORDS", t.TempDir())
+	t.Chdir(t.TempDir())
+	_, ok := platform.FindDevKey("127.0.0.1:7070")
+	require.False(t, ok)
+	key, created, err := platform.LoadOrCreateDevKey(".fray")
+	require.NoError(t, err)
+	require.True(t, created)
+	again, created, err := platform.LoadOrCreateDevKey(".fray")
+	require.NoError(t, err)
+	require.False(t, created)
+	require.Equal(t, key, again)
+	p, ok := platform.FindDevKey("localhost:7070")
+	require.True(t, ok)
+	require.Equal(t, filepath.Join(".fray", platform.DevKeyFile), p)
+	_, ok = platform.FindDevKey("fray.example.com:443")
+	require.False(t, ok, "never a dev key for a remote server")
+
+	elsewhere := filepath.Join(t.TempDir(), platform.DevKeyFile)
+	forget, err := platform.RecordDevKey("127.0.0.1:17070", elsewhere)
+	require.NoError(t, err)
+	_, _, err = platform.LoadOrCreateDevKey(filepath.Dir(elsewhere))
+	require.NoError(t, err)
+	p, ok = platform.FindDevKey("[::1]:17070")
+	require.True(t, ok)
+	require.Equal(t, elsewhere, p)
+	forget()
+	p, _ = platform.FindDevKey("[::1]:17070")
+	require.Equal(t, filepath.Join(".fray", platform.DevKeyFile), p, "the note is gone")
+}

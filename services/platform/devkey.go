@@ -159,19 +159,21 @@ func RecordDevKey(addr, keyPath string) (func(), error) {
 }
 
 // FindDevKey returns the path of the dev signing key of the dev server on addr: the file
-// $FRAY_DEV_KEY names, else the one fray dev recorded for addr's port, else .fray/DevKeyFile
-// in the current folder. ok is false when there is none.
+// $FRAY_DEV_KEY names, else, for a loopback address, the one fray dev recorded for addr's
+// port, else .fray/DevKeyFile in the current folder. ok is false when there is none.
 func FindDevKey(addr string) (string, bool) {
 	if p := os.Getenv("FRAY_DEV_KEY"); p != "" {
 		return p, true
 	}
-	if name := devRecordName(addr); name != "" {
-		if b, err := os.ReadFile(filepath.Join(devRecordDir(), name)); err == nil {
-			var rec struct{ Key string }
-			if json.Unmarshal(b, &rec) == nil && rec.Key != "" {
-				if _, err := os.Stat(rec.Key); err == nil {
-					return rec.Key, true
-				}
+	name := devRecordName(addr)
+	if name == "" {
+		return "", false // not a local dev server
+	}
+	if b, err := os.ReadFile(filepath.Join(devRecordDir(), name)); err == nil {
+		var rec struct{ Key string }
+		if json.Unmarshal(b, &rec) == nil && rec.Key != "" {
+			if _, err := os.Stat(rec.Key); err == nil {
+				return rec.Key, true
 			}
 		}
 	}
