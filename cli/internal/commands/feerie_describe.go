@@ -20,7 +20,7 @@ func (n *Names) feerieText(e *feeriev1.Event) string {
 	case *feeriev1.Event_ActionStarted:
 		return fmt.Sprintf("Action %d, step 1: declarations", k.ActionStarted.GetAction())
 	case *feeriev1.Event_Declared:
-		return fmt.Sprintf("%s declares: %s", n.of(k.Declared.GetCombatantId()), n.intentText(k.Declared.GetIntent()))
+		return fmt.Sprintf("%s declares: %s", n.of(k.Declared.GetCombatantId()), n.intentText(k.Declared.GetIntent(), n.withheld(k.Declared.GetCombatantId())))
 	case *feeriev1.Event_CountdownStarted:
 		return n.countdownText(k.CountdownStarted)
 	case *feeriev1.Event_ActivityQueued:
@@ -40,6 +40,9 @@ func (n *Names) feerieText(e *feeriev1.Event) string {
 		if i.GetDescription() != "" {
 			s = fmt.Sprintf("rank 0: %q", i.GetDescription())
 		}
+		if n.withheld(i.GetTargetId()) {
+			return s + fmt.Sprintf(": %s loses Essence (how much is withheld, FEE-046)", n.of(i.GetTargetId()))
+		}
 		return s + fmt.Sprintf(": %s loses %s (FEE-046)", n.of(i.GetTargetId()), essenceText(i.GetEssenceLost()))
 	case *feeriev1.Event_Renounced:
 		return fmt.Sprintf("%s renounces its activity (FEE-075)", n.of(k.Renounced.GetCombatantId()))
@@ -47,8 +50,12 @@ func (n *Names) feerieText(e *feeriev1.Event) string {
 		return n.surprisedText(k.Surprised)
 	case *feeriev1.Event_IntentionChanged:
 		c := k.IntentionChanged
+		if n.withheld(c.GetCombatantId()) { // its new rank comes from its Initiative: withheld
+			return fmt.Sprintf("rank %d: %s changes intention: %s (%s on that activity and on Defense from now on, %s on the next Action; FEE-070, FEE-071)",
+				c.GetRank(), n.of(c.GetCombatantId()), n.intentText(c.GetIntent(), true), num(-feerie.ChangeMalus), num(-feerie.ChangeMalus))
+		}
 		return fmt.Sprintf("rank %d: %s changes intention: %s; it acts from rank %d (%s on that activity and on Defense from now on, %s on the next Action; FEE-070, FEE-071)",
-			c.GetRank(), n.of(c.GetCombatantId()), n.intentText(c.GetIntent()), c.GetActingRank(), num(-feerie.ChangeMalus), num(-feerie.ChangeMalus))
+			c.GetRank(), n.of(c.GetCombatantId()), n.intentText(c.GetIntent(), false), c.GetActingRank(), num(-feerie.ChangeMalus), num(-feerie.ChangeMalus))
 	case *feeriev1.Event_Gestured:
 		g := k.Gestured
 		s := fmt.Sprintf("%s, freely: %q (FEE-047)", n.of(g.GetCombatantId()), g.GetDescription())
@@ -212,8 +219,10 @@ func appliedText(a *feeriev1.Applied) string {
 }
 
 // intentText: "melee attack on Serpent with trip, charging at a run, bâton on Attack and
-// Defense, tactic +0/+2/−2".
-func (n *Names) intentText(in *feeriev1.Intent) string {
+// Defense, tactic +0/+2/−2"; withheld, the intent of a combatant hidden from the reader, whose
+// Attributes, tactic, words and difficulty the server withheld: "melee attack on Aude, its
+// Attributes and tactic withheld".
+func (n *Names) intentText(in *feeriev1.Intent, withheld bool) string {
 	if in == nil {
 		return "no intention"
 	}
@@ -227,9 +236,13 @@ func (n *Names) intentText(in *feeriev1.Intent) string {
 		if len(what) == 1 {
 			what = in.GetAspect()
 		}
-		s = fmt.Sprintf("a %s roll against %d", what, in.GetDifficulty())
+		against := fmt.Sprint(in.GetDifficulty())
+		if withheld {
+			against = "a difficulty withheld"
+		}
+		s = fmt.Sprintf("a %s roll against %s", what, against)
 		if in.GetIntimidation() {
-			s = fmt.Sprintf("an intimidation (%s) against %d", what, in.GetDifficulty())
+			s = fmt.Sprintf("an intimidation (%s) against %s", what, against)
 		}
 		if in.GetTargetId() != "" {
 			s += ", at " + n.of(in.GetTargetId())
@@ -258,6 +271,9 @@ func (n *Names) intentText(in *feeriev1.Intent) string {
 		parts = append(parts, "not physical")
 	case !isAttack(k) && in.GetPhysical():
 		parts = append(parts, "physical")
+	}
+	if withheld {
+		return strings.Join(append(parts, "its Attributes and tactic withheld"), ", ")
 	}
 	if a := appliedText(in.GetApplied()); a != "" {
 		parts = append(parts, a)
@@ -321,6 +337,14 @@ func (n *Names) countdownText(c *feeriev1.CountdownStarted) string {
 	var rolls []string
 	for _, ir := range c.GetInitiative() {
 		r := ir.GetResult()
+		if r == nil { // a hidden combatant's roll: withheld; whether it may act is seen
+			s := n.of(ir.GetCombatantId()) + " rolls, withheld"
+			if !ir.GetCanAct() {
+				s += ", cannot act"
+			}
+			rolls = append(rolls, s)
+			continue
+		}
 		s := fmt.Sprintf("%s %s+%s = %s", n.of(ir.GetCombatantId()), num(r.GetScore()), diceText(r), num(r.GetTotal()))
 		if ms := r.GetModifiers(); len(ms) > 1 || (len(ms) == 1 && ms[0].GetValue() != r.GetScore()) {
 			s += " (" + termsText(ms) + ")"
@@ -412,7 +436,7 @@ func (n *Names) queuedText(q *feeriev1.Queued) string {
 		s = fmt.Sprintf("%s acts again at rank %d", who, q.GetRank())
 	}
 	if q.GetChangeOfIntention() {
-		s += ", changing intention to " + n.intentText(in)
+		s += ", changing intention to " + n.intentText(in, n.withheld(q.GetCombatantId()))
 	}
 	var penalties []string
 	known := int32(0)
@@ -432,7 +456,11 @@ func (n *Names) queuedText(q *feeriev1.Queued) string {
 		penalties = append(penalties, "earlier penalties")
 	}
 	var parts []string
-	if len(penalties) > 0 || q.GetRollPenalty() != 0 {
+	switch {
+	case n.withheld(q.GetCombatantId()) && len(penalties) > 0: // its penalties come from its Initiative
+		parts = append(parts, strings.Join(penalties, ", ")+": its penalties withheld")
+	case n.withheld(q.GetCombatantId()):
+	case len(penalties) > 0 || q.GetRollPenalty() != 0:
 		parts = append(parts, strings.Join(penalties, ", ")+": "+num(-q.GetRollPenalty()))
 	}
 	if d := q.GetDelay(); d > 0 {
@@ -495,6 +523,9 @@ func (n *Names) activityText(r *feeriev1.ActivityResolved) string {
 	default:
 		s = head + ": " + kindWords(in.GetKind())
 	}
+	if r.GetAttack() == nil && n.withheld(r.GetCombatantId()) { // its roll is withheld, not the outcome
+		return withNote(s+": its roll withheld — "+yesNo(r.GetSuccess(), "success", "failure"), note)
+	}
 	if r.GetAttack() == nil {
 		return withNote(s, note)
 	}
@@ -550,6 +581,9 @@ func (n *Names) attackActivityText(head string, r *feeriev1.ActivityResolved) st
 		s += " with " + andList(ss)
 	}
 	note := r.GetNote()
+	if n.withheld(r.GetCombatantId()) || n.withheld(in.GetTargetId()) {
+		return n.hiddenAttackText(s, r)
+	}
 	if strings.HasPrefix(note, "an object") && len(r.GetDefenseModifiers()) == 0 {
 		// FEE-023: no Attack roll against an object, but a Damage roll.
 		net := r.GetAttack().GetTotal() - r.GetAttack().GetScore()
@@ -586,6 +620,63 @@ func (n *Names) attackActivityText(head string, r *feeriev1.ActivityResolved) st
 	return withNote(s, note)
 }
 
+// hiddenAttackText: an attack where the attacker's numbers (its roll, margin, Damage) or the
+// target's (its Defense, Soak and Essence) were withheld: what is known, and which part is
+// hidden. "rank 34: Le Croque-Mitaine attacks Aude: its roll withheld vs Defense 8 (H 10 −
+// angles 2) — a hit: Soak 13, 25 Essence lost (Aude 35 left)"; "rank 10: Aude attacks Le
+// Croque-Mitaine: 30 (H 10 + épée 4 + d20[20]−d20[4]) vs its Defense (withheld) — a hit:
+// Damage 15, the Essence it lost withheld".
+func (n *Names) hiddenAttackText(head string, r *feeriev1.ActivityResolved) string {
+	in := r.GetIntent()
+	target := n.of(in.GetTargetId())
+	attHidden, targetHidden := n.withheld(r.GetCombatantId()), n.withheld(in.GetTargetId())
+	s := head + ": "
+	if attHidden {
+		s += "its roll withheld"
+	} else if r.GetAttack() != nil {
+		s += rollSumText(r.GetAttack())
+	}
+	object := strings.HasPrefix(r.GetNote(), "an object")
+	switch {
+	case object:
+		s += ", against an object (FEE-023)"
+	case targetHidden:
+		s += " vs its Defense (withheld)"
+	default:
+		s += " vs " + valueText("Defense", r.GetDefense(), r.GetDefenseModifiers())
+	}
+	switch {
+	case r.GetFumble() && attHidden:
+		return withNote(s+" — a fumble (FEE-004)", "")
+	case r.GetFumble():
+		return withNote(s+" — "+strings.TrimPrefix(fumbleText(r), ": "), "")
+	case !r.GetSuccess():
+		return withNote(s+" — a miss", r.GetNote())
+	}
+	s += " — a hit"
+	switch {
+	case replacing(in.GetStrikes()):
+		s += ": the special strikes replace the Essence damage"
+	case targetHidden:
+		s += fmt.Sprintf(": %s, the Essence %s lost withheld", valueText("Damage", r.GetDamage(), r.GetDamageModifiers()), target)
+	default:
+		s += fmt.Sprintf(": %s, %s lost (%s %d left)", valueText("Soak", r.GetSoak(), r.GetSoakModifiers()), essenceText(r.GetEssenceLost()), target, r.GetTargetEssence())
+		if r.GetTargetEssence() <= 0 {
+			s += "; " + target + " is down and cannot act (FEE-024)"
+		}
+	}
+	for _, c := range r.GetConditions() {
+		if t := n.conditionText(c, in.GetTargetId(), r); t != "" {
+			s += "; " + t
+		}
+	}
+	note := r.GetNote()
+	if object {
+		note = ""
+	}
+	return withNote(s, note)
+}
+
 // essenceLossText: " = 7 Essence lost (Serpent 33 left)", with what the target had left.
 func (n *Names) essenceLossText(r *feeriev1.ActivityResolved) string {
 	target := n.of(r.GetIntent().GetTargetId())
@@ -613,6 +704,22 @@ func (n *Names) essenceLossText(r *feeriev1.ActivityResolved) string {
 // conditionText: what a special strike did (FEE-150…FEE-159).
 func (n *Names) conditionText(c *feeriev1.Condition, targetID string, r *feeriev1.ActivityResolved) string {
 	target, by := n.of(targetID), n.of(c.GetBy())
+	bearer := targetID
+	switch c.GetStrike() {
+	case feeriev1.SpecialStrike_SPECIAL_STRIKE_RELENTLESS, feeriev1.SpecialStrike_SPECIAL_STRIKE_FRIGHTENING_BLOW:
+		bearer = c.GetBy()
+	}
+	if n.withheld(bearer) { // its numbers withheld: what the strike does, not by how much
+		switch c.GetStrike() {
+		case feeriev1.SpecialStrike_SPECIAL_STRIKE_DISARM, feeriev1.SpecialStrike_SPECIAL_STRIKE_TRIP, feeriev1.SpecialStrike_SPECIAL_STRIKE_KNOCKBACK:
+		case feeriev1.SpecialStrike_SPECIAL_STRIKE_RELENTLESS:
+			return fmt.Sprintf("relentless: %s's weapon stays in the wound, its Defense −%d until it is dislodged (FEE-156)", by, feerie.RelentlessDefense)
+		case feeriev1.SpecialStrike_SPECIAL_STRIKE_FRIGHTENING_BLOW:
+			return fmt.Sprintf("a frightening blow: %s gains a bonus (withheld) on its next intimidation (FEE-181)", by)
+		default:
+			return fmt.Sprintf("%s: %s (its malus withheld)", strikeWords(c.GetStrike()), target)
+		}
+	}
 	switch c.GetStrike() {
 	case feeriev1.SpecialStrike_SPECIAL_STRIKE_DISARM:
 		return target + " is disarmed: its weapon flies a few steps away (FEE-150)"
@@ -663,6 +770,12 @@ func (n *Names) surprisedText(s *feeriev1.Surprised) string {
 // vs Vigilance 20 — margin 5: +2 Initiative this Action (FEE-081)".
 func (n *Names) unseenText(u *feeriev1.UnseenRolled) string {
 	s := fmt.Sprintf("%s attacks %s unseen", n.of(u.GetCombatantId()), n.of(u.GetVictimId()))
+	switch {
+	case n.withheld(u.GetCombatantId()):
+		return s + ": its dissimulation roll and the Initiative it gains withheld (FEE-081)"
+	case n.withheld(u.GetVictimId()):
+		return s + fmt.Sprintf(": dissimulation %s vs its Vigilance (withheld): %s Initiative this Action (FEE-081, FEE-186)", rollSumText(u.GetRoll()), signed(u.GetInitiativeBonus()))
+	}
 	if u.GetRoll() == nil {
 		return s + fmt.Sprintf(": +%d Initiative this Action (FEE-081)", u.GetInitiativeBonus())
 	}
@@ -677,6 +790,16 @@ func (n *Names) unseenText(u *feeriev1.UnseenRolled) string {
 // end of the Action (FEE-036): "not so brutal in the thicket"".
 func (n *Names) rulingText(t *feeriev1.TacticRuled) string {
 	who := n.of(t.GetCombatantId())
+	if n.withheld(t.GetCombatantId()) {
+		s := "the GM rules on " + who + "'s tactic (the ruling withheld)"
+		if t.GetCancelTactic() {
+			s = "the GM rules: " + who + "'s tactic is cancelled"
+		}
+		if t.GetRank() > 0 {
+			s = fmt.Sprintf("rank %d: %s", t.GetRank(), s)
+		}
+		return s + " (FEE-036)"
+	}
 	var parts []string
 	switch {
 	case t.GetCancelTactic():

@@ -36,13 +36,20 @@ func writeFeerieState(w io.Writer, st *encounterv1.EncounterState, names *Names)
 		for _, cb := range st.GetCombatants() {
 			cs := fs.GetCombatants()[cb.GetId()]
 			essence, init, rank, acts := "-", "-", "-", "-"
-			if cs != nil {
+			withheld := sheetWithheld(cb) // the GM hides it: its numbers are withheld
+			switch {
+			case withheld:
+				essence = appearanceText(cb.GetAppearance())
+			case cs != nil:
 				essence = fmt.Sprintf("%s/%d", num(cs.GetEssence()), cb.GetFeerie().GetEssence())
 			}
 			if cs != nil && countdown {
 				init = num(cs.GetInitiative())
 				if cs.GetCanAct() {
 					rank = num(cs.GetActingRank())
+				}
+				if withheld { // the ranks at which it acts are seen as it acts (FEE-041)
+					init, rank = "hidden", "hidden"
 				}
 				acts = fmt.Sprint(cs.GetActivities())
 				if cs.GetActivities() > 0 {
@@ -73,7 +80,8 @@ func writeFeerieState(w io.Writer, st *encounterv1.EncounterState, names *Names)
 		var waiting []string
 		for _, cb := range st.GetCombatants() {
 			cs := fs.GetCombatants()[cb.GetId()]
-			if cs.GetEssence() > 0 && !cb.GetFeerie().GetInanimate() && !cs.GetInanimate() && !cs.GetHasDeclared() &&
+			up := cs.GetEssence() > 0 || sheetWithheld(cb) && cb.GetAppearance() != encounterv1.Appearance_APPEARANCE_OUT_OF_THE_FIGHT
+			if up && !cb.GetFeerie().GetInanimate() && !cs.GetInanimate() && !cs.GetHasDeclared() &&
 				!cs.GetHelpless() && !cs.GetSurpriseNoActivity() { // FEE-022, FEE-082: nothing to declare
 				waiting = append(waiting, cb.GetId())
 			}
@@ -111,13 +119,18 @@ func (n *Names) feerieOtherText(cb *encounterv1.Combatant, cs *feeriev1.Combatan
 		}
 	}
 	object := cb.GetFeerie().GetInanimate() || cs.GetInanimate()
-	add(cs.GetEssence() <= 0 && !object, "OUT (0 Essence)")
+	withheld := sheetWithheld(cb) // its Essence, penalties and maluses are withheld
+	if withheld {
+		add(true, "hidden by the GM")
+	}
+	add(cs.GetEssence() <= 0 && !object && !withheld, "OUT (0 Essence)")
 	add(cb.GetFeerie().GetInanimate(), "an object")
-	add(cs.GetInanimate(), "an object through %s", orUnknown(cs.GetInanimatePower()))
+	add(cs.GetInanimate() && cs.GetInanimatePower() == "", "an object")
+	add(cs.GetInanimate() && cs.GetInanimatePower() != "", "an object through %s", cs.GetInanimatePower())
 	countdown := fs.GetStep() == feeriev1.Step_STEP_COUNTDOWN
-	add(countdown && !cs.GetCanAct() && cs.GetEssence() > 0 && !object && !cs.GetHelpless(), "cannot act this Action")
+	add(countdown && !cs.GetCanAct() && (cs.GetEssence() > 0 || withheld) && !object && !cs.GetHelpless(), "cannot act this Action")
 	add(cs.GetRenounced(), "renounced")
-	if cs.GetHelpless() && cs.GetEssence() > 0 {
+	if cs.GetHelpless() && (cs.GetEssence() > 0 || withheld) {
 		why := ""
 		if r := cs.GetHelplessReason(); r != "" {
 			why = " (" + r + ")"
@@ -131,6 +144,10 @@ func (n *Names) feerieOtherText(cb *encounterv1.Combatant, cs *feeriev1.Combatan
 	add(cs.GetDisarmed(), "disarmed")
 	for _, c := range cs.GetConditions() {
 		by := n.of(c.GetBy())
+		if withheld {
+			add(true, "%s by %s", strikeWords(c.GetStrike()), by)
+			continue
+		}
 		switch c.GetStrike() {
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTANGLE:
 			add(true, "entangled by %s: −%d to its activities, frees itself against %d", by, c.GetMalus(), c.GetFreeAgainst())
@@ -146,7 +163,8 @@ func (n *Names) feerieOtherText(cb *encounterv1.Combatant, cs *feeriev1.Combatan
 			add(true, "%s by %s", strikeWords(c.GetStrike()), by)
 		}
 	}
-	add(cs.GetRelentless(), "relentless: next Damage +%d, Defense −8", cs.GetRelentlessBonus())
+	add(cs.GetRelentless() && !withheld, "relentless: next Damage +%d, Defense −8", cs.GetRelentlessBonus())
+	add(cs.GetRelentless() && withheld, "relentless: Defense −8")
 	if b := cs.GetIntimidationBonuses(); len(b) > 0 {
 		var each []string
 		for _, cb := range slices.Sorted(maps.Keys(b)) {
@@ -186,8 +204,8 @@ func (n *Names) feerieOtherText(cb *encounterv1.Combatant, cs *feeriev1.Combatan
 	}
 	switch {
 	case cs.GetHasDeclared():
-		add(true, "declared %s", n.intentText(cs.GetDeclared()))
-	case fs.GetStep() == feeriev1.Step_STEP_DECLARING && cs.GetEssence() > 0 && !object && !cs.GetHelpless():
+		add(true, "declared %s", n.intentText(cs.GetDeclared(), withheld))
+	case fs.GetStep() == feeriev1.Step_STEP_DECLARING && (cs.GetEssence() > 0 || withheld) && !object && !cs.GetHelpless():
 		add(true, "to declare")
 	}
 	return strings.Join(parts, "; ")

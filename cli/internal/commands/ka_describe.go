@@ -31,7 +31,11 @@ func (n *Names) kaText(e *kav1.Event) string {
 	case *kav1.Event_AttackDrawn:
 		return n.kaAttackText(k.AttackDrawn)
 	case *kav1.Event_WeaponPickedUp:
-		return fmt.Sprintf("%s picks up %s, lost to a disarm (one action, KA-032)", n.of(k.WeaponPickedUp.GetCombatantId()), k.WeaponPickedUp.GetWeapon())
+		what := k.WeaponPickedUp.GetWeapon()
+		if what == "" { // a hidden combatant's weapon is withheld
+			what = "its weapon"
+		}
+		return fmt.Sprintf("%s picks up %s, lost to a disarm (one action, KA-032)", n.of(k.WeaponPickedUp.GetCombatantId()), what)
 	case *kav1.Event_DefenceDrawn:
 		return n.kaDefenceText(k.DefenceDrawn)
 	case *kav1.Event_AttackResolved:
@@ -49,9 +53,25 @@ func (n *Names) kaText(e *kav1.Event) string {
 	}
 }
 
-// shuffleText: "56 cards, with 55 rolls of the encounter's dice".
+// shuffleText: "56 cards, with 55 rolls of the encounter's dice", or, as the server gives it
+// (the order never leaves it, KA-003), "56 cards, the order kept by the server".
 func shuffleText(sh *kav1.DeckShuffled) string {
+	if len(sh.GetOrder()) == 0 && sh.GetCards() > 0 {
+		return plural(int(sh.GetCards()), "card") + ", the order kept by the server"
+	}
 	return fmt.Sprintf("%s, with %s of the encounter's dice", plural(len(sh.GetOrder()), "card"), plural(len(sh.GetRolls()), "roll"))
+}
+
+// faceDown reports whether a card is face down: drawn by a combatant hidden from the reader.
+func faceDown(c *kav1.Card) bool {
+	return c.GetSuit() == kav1.Suit_SUIT_UNSPECIFIED && c.GetRank() == 0
+}
+
+// drawWithheld reports whether a draw was withheld from the reader: its cards face down, no
+// sphere, skill or total.
+func drawWithheld(r *kav1.DrawResult) bool {
+	cards := r.GetDraw().GetCards()
+	return r != nil && r.GetTotal() == 0 && r.GetSphere() == "" && r.GetSkill() == "" && len(cards) > 0 && slices.ContainsFunc(cards, faceDown)
 }
 
 func suitText(s kav1.Suit) string {
@@ -128,6 +148,9 @@ func cardsText(d *kav1.Draw) string {
 		names[i] = cardText(c)
 	}
 	s := strings.Join(names, " + ") + ", " + positionsText(d)
+	if !slices.ContainsFunc(d.GetCards(), func(c *kav1.Card) bool { return !faceDown(c) }) {
+		s = plural(len(d.GetCards()), "card") + " face down, " + positionsText(d)
+	}
 	if sh := d.GetReshuffle(); sh != nil {
 		switch after := d.GetReshuffleAfter(); {
 		case after <= 0:
@@ -178,6 +201,9 @@ func kaDrawText(r *kav1.DrawResult) string {
 	if r == nil {
 		return "no draw"
 	}
+	if drawWithheld(r) { // a hidden combatant's draw: how many cards, not what they make
+		return "a draw behind the screen (" + cardsText(r.GetDraw()) + "), its total withheld"
+	}
 	var s string
 	if r.GetSphere() != "" {
 		s = fmt.Sprintf("%s %d", r.GetSphere(), r.GetSphereValue())
@@ -217,6 +243,9 @@ func (n *Names) kaRoundText(r *kav1.RoundStarted) string {
 	parts := make([]string, len(ids))
 	for i, id := range ids {
 		parts[i] = fmt.Sprintf("%s %s", n.of(id), plural(int(r.GetActions()[id]), "action"))
+		if n.withheld(id) { // who may act is seen, not how many actions
+			parts[i] = n.of(id) + " (its actions withheld)"
+		}
 	}
 	return head + ": " + strings.Join(parts, ", ") + " (each its lowest sphere, KA-010)"
 }
@@ -305,6 +334,8 @@ func (n *Names) kaAnnouncedText(d *kav1.DefenceAnnounced) string {
 		return s + " (one action; only the winner succeeds, KA-008, KA-020)"
 	case r.GetDefend() && r.GetSkill() != "" && r.GetSkill() != ka.Dodge:
 		return fmt.Sprintf("%s will parry with %s (one action, KA-013, KA-020)", who, r.GetSkill())
+	case r.GetDefend() && n.withheld(d.GetDefenderId()): // dodge or parry: its skill is withheld
+		return who + " will defend (one action, KA-013, KA-020)"
 	case r.GetDefend():
 		return who + " will dodge (one action, KA-013, KA-020)"
 	}
@@ -341,6 +372,8 @@ func (n *Names) kaDefenceText(d *kav1.DefenceDrawn) string {
 		return fmt.Sprintf("%s attacks back (one action; only the winner succeeds, KA-008): %s", who, kaDrawText(d.GetDraw()))
 	case d.GetDefended() && d.GetDraw().GetSkill() != "" && d.GetDraw().GetSkill() != ka.Dodge:
 		return fmt.Sprintf("%s parries (one action, KA-009, KA-013): %s", who, kaDrawText(d.GetDraw()))
+	case d.GetDefended() && drawWithheld(d.GetDraw()):
+		return fmt.Sprintf("%s defends (one action, KA-009, KA-013): %s", who, kaDrawText(d.GetDraw()))
 	case d.GetDefended():
 		return fmt.Sprintf("%s dodges (one action, KA-009, KA-013): %s", who, kaDrawText(d.GetDraw()))
 	}
@@ -401,7 +434,13 @@ func (n *Names) kaResolvedText(r *kav1.AttackResolved) string {
 		if note != "" {
 			return s + ": " + note
 		}
+		if n.withheld(r.GetAttackerId()) || n.withheld(r.GetTargetId()) {
+			return s + " fails: no effect (KA-005, KA-006)"
+		}
 		return s + fmt.Sprintf(" fails: margin %s, no effect (KA-005, KA-006)", num(r.GetMargin()))
+	}
+	if n.withheld(r.GetAttackerId()) || n.withheld(r.GetTargetId()) {
+		return n.kaHiddenResolvedText(r)
 	}
 	stun := n.kaStun(r)
 	verb := "hits"
@@ -448,6 +487,67 @@ func (n *Names) kaResolvedText(r *kav1.AttackResolved) string {
 	return withNote(s, note)
 }
 
+// kaHiddenResolvedText: a successful attack where the attacker's numbers (margin, level,
+// damage) or the target's (soak, Ka dice and points lost and left, death draw) were withheld:
+// what is known, and which part is hidden. "La gargouille hits Joshua (its margin and damage
+// withheld): soak 7 → 10 Ka dice lost (KA-022…KA-024); Joshua has 4 Ka dice and 15 points de
+// réalité left"; "Joshua hits La gargouille: margin withheld, an exceptional success (damage
+// bonus +10, KA-006): damage 10 + weapon 8 = 18, against its soak (withheld): dying".
+func (n *Names) kaHiddenResolvedText(r *kav1.AttackResolved) string {
+	att, target := n.of(r.GetAttackerId()), n.of(r.GetTargetId())
+	attHidden, targetHidden := n.withheld(r.GetAttackerId()), n.withheld(r.GetTargetId())
+	stun := n.kaStun(r)
+	verb := "hits"
+	if stun {
+		verb = "stuns"
+	}
+	s := fmt.Sprintf("%s %s %s", att, verb, target)
+	if attHidden {
+		s += " (its margin and damage withheld)"
+	} else {
+		s += fmt.Sprintf(": %s (damage bonus %s, KA-006): damage %d + weapon %d = %d", kaLevelText(r.GetLevel()), signed(r.GetBonus()), r.GetBonus(), r.GetWeaponDamage(), r.GetDamage())
+	}
+	switch {
+	case targetHidden && stun:
+		s += ", in points de réalité (withheld, KA-030)"
+	case targetHidden:
+		s += ", against its soak (withheld)"
+	case stun:
+		s += fmt.Sprintf(": %s lost, no soak (KA-030)", realityText(r.GetRealityLost()))
+		if r.GetKaLost() > 0 {
+			s += fmt.Sprintf(", and %s (KA-031)", kaDiceText(r.GetKaLost()))
+		}
+	default:
+		s += fmt.Sprintf(": soak %d → %s lost (KA-022…KA-024)", r.GetSoak(), kaDiceText(r.GetKaLost()))
+	}
+	if !targetHidden {
+		s += fmt.Sprintf("; %s has %s and %s left", target, kaDiceText(r.GetKaLeft()), realityText(r.GetRealityLeft()))
+	}
+	var states []string
+	if r.GetUnconscious() {
+		states = append(states, "unconscious")
+	}
+	if r.GetDying() {
+		states = append(states, "dying")
+	}
+	if len(states) > 0 {
+		s += ": " + strings.Join(states, " and ")
+	}
+	note := r.GetNote()
+	if dd := r.GetDeathDraw(); dd != nil {
+		if drawWithheld(dd) {
+			s += fmt.Sprintf("; death draw: %s, the Maître de Ka rules on it (KA-025)", cardsText(dd.GetDraw()))
+		} else {
+			s += fmt.Sprintf("; death draw: cards %d (%s) = %d, the Maître de Ka rules on it (KA-025)", dd.GetDraw().GetValue(), cardsText(dd.GetDraw()), dd.GetTotal())
+		}
+		note = strings.TrimPrefix(strings.TrimSpace(deathDrawNote.ReplaceAllString(note, "")), "; ")
+	}
+	if r.GetStillActs() && !strings.Contains(note, "KA-014") {
+		s += fmt.Sprintf("; %s acts at the same time and still takes its action this pass (KA-014)", target)
+	}
+	return withNote(s, note)
+}
+
 // kaDisarmText: "Joshua tries to disarm le chien of crocs: Humanité 3 + Bagarre 2 + cards 7
 // (…) = 12 against Humanité 1 + Bagarre 3 + cards 4 (…) = 8 — disarmed (KA-032)".
 func (n *Names) kaDisarmText(d *kav1.DisarmDrawn) string {
@@ -458,8 +558,14 @@ func (n *Names) kaDisarmText(d *kav1.DisarmDrawn) string {
 	}
 	s += fmt.Sprintf(": %s against %s's %s", kaDrawText(d.GetDraw()), target, kaDrawText(d.GetResistance()))
 	switch total := d.GetDraw().GetTotal(); {
+	case !d.GetSuccess() && drawWithheld(d.GetDraw()):
+		s += " — fails (KA-032)"
 	case d.GetSuccess():
-		s += fmt.Sprintf(" — %s is disarmed: it loses %s until it picks it up (one action), and may fight bare-handed (KA-032)", target, orUnknown(d.GetWeapon()))
+		what := d.GetWeapon()
+		if what == "" { // the weapon of a hidden target is withheld
+			what = "its weapon"
+		}
+		s += fmt.Sprintf(" — %s is disarmed: it loses %s until it picks it up (one action), and may fight bare-handed (KA-032)", target, what)
 	case total < ka.SimpleThreshold:
 		s += fmt.Sprintf(" — fails: below %d (KA-032)", ka.SimpleThreshold)
 	default:
@@ -478,6 +584,12 @@ func (n *Names) kaTerrorText(t *kav1.TerrorDrawn) string {
 	d := t.GetDraw()
 	threshold := d.GetSphereValue() * ka.TerrorFactor
 	s := fmt.Sprintf("Terror: %s draws %s", who, kaDrawText(d))
+	if drawWithheld(d) {
+		if t.GetAbysse() {
+			return s + fmt.Sprintf(": %s enters Abysse (KA-034)", who)
+		}
+		return s + fmt.Sprintf(": %s does not enter Abysse (KA-034)", who)
+	}
 	switch total := d.GetTotal(); {
 	case t.GetAbysse():
 		s += fmt.Sprintf(": below %d and below %s × %d = %d: %s enters Abysse (KA-034)", ka.SimpleThreshold, orUnknown(d.GetSphere()), ka.TerrorFactor, threshold, who)

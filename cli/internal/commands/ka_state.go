@@ -20,8 +20,19 @@ func writeKaState(w io.Writer, st *encounterv1.EncounterState, names *Names) {
 	} else {
 		fmt.Fprintf(w, "Round %d, pass %d\n", ks.GetRound(), ks.GetPass())
 	}
-	if ks.GetRound() > 0 || len(ks.GetDeck())+len(ks.GetDiscard()) > 0 {
-		fmt.Fprintf(w, "Deck: %s left, %d in the discard (KA-003)\n", plural(len(ks.GetDeck()), "card"), len(ks.GetDiscard()))
+	left := max(len(ks.GetDeck()), int(ks.GetDeckCount())) // the server gives the count, not the order
+	if ks.GetRound() > 0 || left+len(ks.GetDiscard()) > 0 {
+		s := fmt.Sprintf("Deck: %s left, %d in the discard (KA-003)", plural(left, "card"), len(ks.GetDiscard()))
+		down := 0
+		for _, c := range ks.GetDiscard() {
+			if faceDown(c) {
+				down++
+			}
+		}
+		if down > 0 {
+			s += fmt.Sprintf(", %d of them face down (drawn behind the screen)", down)
+		}
+		fmt.Fprintln(w, s)
 	}
 	if len(st.GetCombatants()) == 0 {
 		fmt.Fprintln(w, "No combatants yet.")
@@ -31,15 +42,27 @@ func writeKaState(w io.Writer, st *encounterv1.EncounterState, names *Names) {
 			sh := cb.GetKa()
 			cs := ks.GetCombatants()[cb.GetId()]
 			kaDice, reality, actions := "-", "-", "-"
-			if cs != nil {
+			animalite := fmt.Sprint(sh.GetSpheres()[ka.Animalite])
+			withheld := sheetWithheld(cb) // the GM hides it: its numbers are withheld
+			switch {
+			case withheld:
+				animalite, kaDice, reality = "hidden", "hidden", "hidden"
+			case cs != nil:
 				kaDice = fmt.Sprintf("%d/%d", cs.GetKaDice(), sh.GetKaDice())
 				reality = fmt.Sprintf("%d/%d", cs.GetRealityPoints(), sh.GetRealityPoints())
 			}
-			if cs != nil && ks.GetRound() > 0 {
+			switch {
+			case cs != nil && ks.GetRound() > 0 && withheld:
+				actions = fmt.Sprintf("hidden, %d taken", cs.GetActionsTaken())
+			case cs != nil && ks.GetRound() > 0:
 				actions = fmt.Sprintf("%d left, %d taken", cs.GetActionsLeft(), cs.GetActionsTaken())
 			}
-			rows = append(rows, fmt.Sprintf("  %s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s", cb.GetId(), cb.GetName(), dash(cb.GetSide()),
-				dash(cb.GetController()), sh.GetSpheres()[ka.Animalite], kaDice, reality, actions, kaOtherText(sh, cs)))
+			other := kaOtherText(sh, cs)
+			if withheld {
+				other = strings.TrimSuffix(appearanceText(cb.GetAppearance())+", "+kaSeenText(cs), ", ")
+			}
+			rows = append(rows, fmt.Sprintf("  %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", cb.GetId(), cb.GetName(), dash(cb.GetSide()),
+				dash(cb.GetController()), animalite, kaDice, reality, actions, other))
 		}
 		_ = table(w, rows)
 	}
@@ -111,10 +134,36 @@ func kaOtherText(sh *kav1.Sheet, cs *kav1.CombatantState) string {
 	return strings.Join(parts, ", ")
 }
 
-// kaUpNext: the combatants whose turn it is in the pass, by name: the highest Animalité, a
-// player character before a non-player one; equal ranks act at the same time (KA-014).
+// kaSeenText: what the table sees of a hidden combatant's conditions (the numbers behind them
+// withheld), ", "-separated.
+func kaSeenText(cs *kav1.CombatantState) string {
+	if cs == nil {
+		return ""
+	}
+	var parts []string
+	add := func(on bool, text string) {
+		if on {
+			parts = append(parts, text)
+		}
+	}
+	add(cs.GetDying(), "DYING (KA-025)")
+	add(cs.GetUnconscious(), "UNCONSCIOUS")
+	add(cs.GetAbysse(), "Abysse (KA-034)")
+	add(len(cs.GetWeaponsLost()) > 0, fmt.Sprintf("disarmed of %s (KA-032)", plural(len(cs.GetWeaponsLost()), "weapon")))
+	add(cs.GetPassed(), "passed")
+	add(cs.GetActedThisPass(), "acted this pass")
+	add(cs.GetStillActs(), "still acts this pass (KA-014)")
+	return strings.Join(parts, ", ")
+}
+
+// kaUpNext: the combatants whose turn it is in the pass, by id: as the state gives them
+// (up_next, KA-014), or else worked out from the sheets: the highest Animalité, a player
+// character before a non-player one; equal ranks act at the same time.
 func kaUpNext(st *encounterv1.EncounterState) []string {
 	ks := st.GetKa()
+	if len(ks.GetUpNext()) > 0 {
+		return ks.GetUpNext()
+	}
 	var out []string
 	top := int32(-1)
 	for _, cb := range st.GetCombatants() {
