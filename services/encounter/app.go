@@ -108,6 +108,9 @@ func Start(ctx context.Context, cfg Config, srv *platform.Server, reg *engine.Re
 		opts.Snapshots = st
 	}
 	svc := New(st, st, RemoteDecider{Client: rulesv1.NewRulesServiceClient(cc)}, reg, opts)
+	// An index that holds nothing while the log holds encounters (a first start with an
+	// index, a lost bucket) is rebuilt from the log, in the background.
+	go svc.ReindexIfEmpty(context.WithoutCancel(ctx))
 	encounterv1.RegisterEncounterServiceServer(srv.GRPC, svc)
 	return &Running{Service: svc, NATS: nc, rules: cc}, nil
 }

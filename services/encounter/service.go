@@ -8,10 +8,13 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base32"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -46,8 +49,12 @@ func (d RemoteDecider) Resolve(ctx context.Context, req *rulesv1.ResolveRequest)
 // LocalDecider decides in-process with a registry.
 type LocalDecider struct{ Registry *engine.Registry }
 
-func (d LocalDecider) Resolve(_ context.Context, req *rulesv1.ResolveRequest) (*rulesv1.ResolveResponse, error) {
-	events, next, err := d.Registry.Resolve(req.GetState(), req.GetCommand(), req.GetActor(), req.GetSeed(), req.GetRewindState())
+func (d LocalDecider) Resolve(ctx context.Context, req *rulesv1.ResolveRequest) (*rulesv1.ResolveResponse, error) {
+	// In-process, the caller's tenant goes into the decision too (over gRPC the resolver
+	// takes it from the state, which the service checked against the caller's first).
+	events, next, err := d.Registry.ResolveWith(req.GetState(), req.GetCommand(), engine.Env{
+		Actor: req.GetActor(), Tenant: platform.Tenant(ctx), Seed: req.GetSeed(), RewindState: req.GetRewindState(),
+	})
 	if err != nil {
 		return nil, platform.Status(err)
 	}
@@ -75,6 +82,10 @@ type Options struct {
 	// MaxCached encounters are kept in memory (default 10,000); past it, one is dropped, to be
 	// loaded again (snapshot + tail) when next needed.
 	MaxCached int
+	// Index, when set, keeps each encounter's summary and each principal's encounters for
+	// ListEncounters, updated after every append (default: the Log, if it is a store.Index;
+	// without one, ListEncounters reads every encounter).
+	Index store.Index
 }
 
 // Service implements EncounterService.
@@ -86,6 +97,7 @@ type Service struct {
 	decider Decider
 	reg     *engine.Registry
 	opts    Options
+	index   store.Index
 
 	mu    sync.Mutex
 	cache map[string]*entry
@@ -98,6 +110,7 @@ type entry struct {
 	state    *encounterv1.EncounterState
 	position uint64
 	commands map[string]uint64 // command id → position of its record
+	last     time.Time         // when its last event was recorded (zero: not known)
 }
 
 // New returns a Service. reg folds events (Evolve); decider decides commands (Decide).
@@ -126,7 +139,11 @@ func New(events store.Log, seeds store.Seeds, decider Decider, reg *engine.Regis
 	if opts.MaxCached <= 0 {
 		opts.MaxCached = 10_000
 	}
-	return &Service{log: opts.Log, events: events, seeds: seeds, decider: decider, reg: reg, opts: opts, cache: map[string]*entry{}}
+	idx := opts.Index
+	if idx == nil {
+		idx, _ = events.(store.Index)
+	}
+	return &Service{log: opts.Log, events: events, seeds: seeds, decider: decider, reg: reg, opts: opts, index: idx, cache: map[string]*entry{}}
 }
 
 // Cached is the number of encounters held in memory.
@@ -223,7 +240,7 @@ func (s *Service) refresh(ctx context.Context, id string, e *entry) error {
 	}
 	recs, err := s.events.Load(ctx, id, e.position)
 	if errors.Is(err, store.ErrNotFound) {
-		return status.Errorf(codes.NotFound, "there is no encounter %q", id)
+		return noEncounter(id)
 	}
 	if err != nil {
 		return unavailable(err)
@@ -237,6 +254,7 @@ func (s *Service) refresh(ctx context.Context, id string, e *entry) error {
 			if c := ev.GetCommandId(); c != "" {
 				e.commands[c] = r.Position
 			}
+			e.last = ev.GetTime().AsTime()
 		}
 		e.position = r.Position
 	}
@@ -299,14 +317,56 @@ func (s *Service) stamp(events []*encounterv1.Event, commandID string, cmd *enco
 	}
 }
 
-// principal is the authenticated caller, "tenant/subject", as the authentication
-// interceptor found it in the request's token.
-func principal(ctx context.Context) (string, error) {
-	p := platform.Principal(ctx)
-	if p == "" {
-		return "", status.Error(codes.Unauthenticated, "no identity: send a bearer token (\"authorization: Bearer <JWT>\"); under fray dev, `fray token --as NAME` mints one")
+// caller is the authenticated caller: its principal "tenant/subject" and its tenant.
+type caller struct{ principal, tenant string }
+
+// callerOf is the caller as the authentication interceptor found it in the request's token.
+func callerOf(ctx context.Context) (caller, error) {
+	id, ok := platform.IdentityFrom(ctx)
+	if !ok || id.Principal() == "" {
+		return caller{}, status.Error(codes.Unauthenticated, "no identity: send a bearer token (\"authorization: Bearer <JWT>\"); under fray dev, `fray token --as NAME` mints one")
 	}
-	return p, nil
+	return caller{principal: id.Principal(), tenant: id.Tenant}, nil
+}
+
+// noEncounter is the answer for an encounter that does not exist, and for one of another
+// tenant: the same words, so that its existence does not leak.
+func noEncounter(id string) error {
+	return status.Errorf(codes.NotFound, "there is no encounter %q", id)
+}
+
+// open returns the encounter's cache entry and a copy of its state, if it is of the caller's
+// tenant (NotFound otherwise, as for a missing one).
+func (s *Service) open(ctx context.Context, id string, fresh bool, who caller) (*entry, *encounterv1.EncounterState, error) {
+	e, err := s.entry(ctx, id, fresh)
+	if err != nil {
+		return nil, nil, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.state.GetTenant() == "" || e.state.GetTenant() != who.tenant {
+		return nil, nil, noEncounter(id)
+	}
+	return e, proto.CloneOf(e.state), nil
+}
+
+// mayRead refuses a caller of the encounter's tenant who has no role in it.
+func mayRead(st *encounterv1.EncounterState, who caller) error {
+	if engine.MayRead(st, who.principal) {
+		return nil
+	}
+	return status.Errorf(codes.PermissionDenied, "%s has no role in %s: only its GM (%s), co-GMs, players and observers read it; ask the GM to grant you one",
+		who.principal, st.GetName(), st.GetGameMaster())
+}
+
+// viewer is what principal may see of st: everything for a GM or a co-GM, the combatants it
+// controls whole, the others as the table sees them.
+func viewer(st *encounterv1.EncounterState, principal string) engine.Viewer {
+	v := engine.Viewer{SeesAll: engine.IsGameMaster(st, principal), Controls: map[string]bool{}}
+	for _, id := range engine.Controls(st, principal) {
+		v.Controls[id] = true
+	}
+	return v
 }
 
 // controllerOf makes a combatant's controller a principal of the caller's tenant: a bare name
@@ -343,103 +403,235 @@ func commandID(id string) (string, error) {
 	return id, nil
 }
 
-// recorded returns the events a command already recorded at position.
-func (s *Service) recorded(ctx context.Context, e *entry, position uint64) ([]*encounterv1.Event, *encounterv1.EncounterState, error) {
+// outcome is what a command recorded: its events, the state before them and the state after.
+type outcome struct {
+	events        []*encounterv1.Event
+	before, after *encounterv1.EncounterState
+}
+
+// seen returns the outcome as principal may see it: each event viewed with the state before
+// it, and the state after them, by what principal may see now.
+func (s *Service) seen(o outcome, principal string) ([]*encounterv1.Event, *encounterv1.EncounterState, error) {
+	v := viewer(o.after, principal)
+	st := proto.CloneOf(o.before)
+	out := make([]*encounterv1.Event, 0, len(o.events))
+	for _, ev := range o.events {
+		out = append(out, s.reg.ViewEvent(st, ev, v))
+		if err := s.reg.Evolve(st, ev); err != nil {
+			return nil, nil, status.Errorf(codes.DataLoss, "event %d cannot be folded: %v", ev.GetSequence(), err)
+		}
+	}
+	return out, s.reg.View(o.after, v), nil
+}
+
+// recorded returns what a command already recorded at position, if who gave it.
+func (s *Service) recorded(ctx context.Context, id string, e *entry, position uint64, who caller) (outcome, error) {
 	r, err := s.events.Get(ctx, position)
 	if err != nil {
-		return nil, nil, unavailable(err)
+		return outcome{}, unavailable(err)
 	}
-	return r.Batch.GetEvents(), proto.CloneOf(e.state), nil
+	events := r.Batch.GetEvents()
+	if len(events) == 0 || events[0].GetActor() != who.principal {
+		return outcome{}, status.Errorf(codes.AlreadyExists, "command id %q was used by someone else in %s; send this command with a fresh id (or none)",
+			events[0].GetCommandId(), e.state.GetName())
+	}
+	before, err := s.stateAt(ctx, id, events[0].GetSequence()-1)
+	if err != nil {
+		return outcome{}, err
+	}
+	return outcome{events: events, before: before, after: proto.CloneOf(e.state)}, nil
+}
+
+// summary is the encounter's entry in the index.
+func summary(st *encounterv1.EncounterState, last time.Time) store.Summary {
+	members := map[string]encounterv1.Role{}
+	candidates := []string{st.GetGameMaster()}
+	for _, g := range st.GetRoles() {
+		candidates = append(candidates, g.GetPrincipal())
+	}
+	for _, c := range st.GetCombatants() {
+		candidates = append(candidates, c.GetController())
+	}
+	for _, p := range candidates {
+		if r := engine.RoleOf(st, p); r != engine.RoleNone {
+			members[p] = r
+		}
+	}
+	return store.Summary{
+		EncounterID: st.GetEncounterId(), Tenant: st.GetTenant(), Name: st.GetName(), RuleSystem: st.GetRuleSystem(),
+		Status: st.GetStatus(), Sequence: st.GetSequence(), LastActivity: last, Members: members,
+	}
+}
+
+// indexed updates the index after an append, best effort: the log is the truth, the index
+// can be rebuilt from it (Reindex).
+func (s *Service) indexed(ctx context.Context, st *encounterv1.EncounterState, last time.Time) {
+	if s.index == nil {
+		return
+	}
+	if err := s.index.PutSummary(ctx, summary(st, last)); err != nil {
+		s.log.WarnContext(ctx, "index not updated; ListEncounters may be behind until the next command", "encounter", st.GetEncounterId(), "err", err)
+	}
+}
+
+// Reindex writes every encounter's summary into the index, from the log.
+func (s *Service) Reindex(ctx context.Context) (int, error) {
+	if s.index == nil {
+		return 0, nil
+	}
+	ids, err := s.events.List(ctx)
+	if err != nil {
+		return 0, err
+	}
+	for _, id := range ids {
+		e, err := s.entry(ctx, id, true)
+		if err != nil {
+			return 0, err
+		}
+		e.mu.Lock()
+		st, last, pos := proto.CloneOf(e.state), e.last, e.position
+		e.mu.Unlock()
+		if last.IsZero() { // loaded from a snapshot: the time is on its last record
+			if r, err := s.events.Get(ctx, pos); err == nil && len(r.Batch.GetEvents()) > 0 {
+				last = r.Batch.GetEvents()[len(r.Batch.GetEvents())-1].GetTime().AsTime()
+			}
+		}
+		if err := s.index.PutSummary(ctx, summary(st, last)); err != nil {
+			return 0, err
+		}
+	}
+	return len(ids), nil
+}
+
+// ReindexIfEmpty rebuilds the index when it holds nothing but the log holds encounters (a
+// first start with an index, or a lost bucket).
+func (s *Service) ReindexIfEmpty(ctx context.Context) {
+	if s.index == nil {
+		return
+	}
+	if ok, err := s.index.Indexed(ctx); err != nil || ok {
+		return
+	}
+	n, err := s.Reindex(ctx)
+	if err != nil {
+		s.log.WarnContext(ctx, "index not rebuilt", "err", err)
+		return
+	}
+	if n > 0 {
+		s.log.InfoContext(ctx, "index rebuilt from the log", "encounters", n)
+	}
 }
 
 // execute decides and records one command on an existing encounter.
-func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint64, cmd *encounterv1.Command) ([]*encounterv1.Event, *encounterv1.EncounterState, error) {
-	actor, err := principal(ctx)
+func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint64, cmd *encounterv1.Command) (outcome, error) {
+	who, err := callerOf(ctx)
 	if err != nil {
-		return nil, nil, err
+		return outcome{}, err
 	}
 	if cmdID, err = commandID(cmdID); err != nil {
-		return nil, nil, err
+		return outcome{}, err
 	}
 	if cmd.GetCreate() != nil {
-		return nil, nil, status.Error(codes.InvalidArgument, "create an encounter with CreateEncounter")
+		return outcome{}, status.Error(codes.InvalidArgument, "create an encounter with CreateEncounter")
 	}
 	if size := proto.Size(cmd); size > MaxRequestBytes {
-		return nil, nil, status.Errorf(codes.ResourceExhausted, "this command takes %d bytes; a command may take at most %d", size, MaxRequestBytes)
+		return outcome{}, status.Errorf(codes.ResourceExhausted, "this command takes %d bytes; a command may take at most %d", size, MaxRequestBytes)
 	}
 	e, err := s.entry(ctx, id, false)
 	if err != nil {
-		return nil, nil, err
+		return outcome{}, err
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for attempt := 1; ; attempt++ {
+		// Tenancy first: to another tenant, the encounter does not exist.
+		if e.state.GetTenant() == "" || e.state.GetTenant() != who.tenant {
+			return outcome{}, noEncounter(id)
+		}
+		// A stranger of the tenant may only join (if the GM allows it): nothing else of the
+		// encounter, not even its sequence, is told.
+		if engine.RoleOf(e.state, who.principal) == engine.RoleNone && cmd.GetAddCombatant() == nil {
+			return outcome{}, status.Errorf(codes.PermissionDenied, "%s has no role in %s; only its GM (%s), co-GMs and players give it commands",
+				who.principal, e.state.GetName(), e.state.GetGameMaster())
+		}
 		if pos, ok := e.commands[cmdID]; ok {
-			return s.recorded(ctx, e, pos)
+			return s.recorded(ctx, id, e, pos, who)
 		}
 		if expected != nil && *expected != e.state.GetSequence() {
-			return nil, nil, status.Errorf(codes.FailedPrecondition,
+			return outcome{}, status.Errorf(codes.FailedPrecondition,
 				"encounter %q is at sequence %d, not at the %d this command expected; reload it and decide again",
 				e.state.GetName(), e.state.GetSequence(), *expected)
 		}
 		seed, err := s.seeds.Seed(ctx, id)
 		if err != nil {
-			return nil, nil, unavailable(fmt.Errorf("dice seed of %s: %w", id, err))
+			return outcome{}, unavailable(fmt.Errorf("dice seed of %s: %w", id, err))
 		}
-		req := &rulesv1.ResolveRequest{State: e.state, Command: cmd, Actor: actor, Seed: seed}
+		req := &rulesv1.ResolveRequest{State: e.state, Command: cmd, Actor: who.principal, Seed: seed}
 		if rw := cmd.GetRewind(); rw != nil && rw.GetToSequence() >= 1 && rw.GetToSequence() < e.state.GetSequence() {
 			if req.RewindState, err = s.stateAt(ctx, id, rw.GetToSequence()); err != nil {
-				return nil, nil, err
+				return outcome{}, err
 			}
 		}
 		resp, err := s.decider.Resolve(ctx, req)
 		if err != nil {
-			return nil, nil, err
+			return outcome{}, err
 		}
 		events := resp.GetEvents()
 		s.stamp(events, cmdID, cmd)
 		batch := &encounterv1.EventBatch{Events: events}
 		if err := s.checkLimits(e.state, batch); err != nil {
-			return nil, nil, err
+			return outcome{}, err
 		}
 		app, err := s.events.Append(ctx, id, e.position, id+"/"+cmdID, batch)
 		switch {
 		case errors.Is(err, store.ErrConflict):
 			if attempt >= s.opts.MaxAttempts {
-				return nil, nil, status.Errorf(codes.Aborted,
+				return outcome{}, status.Errorf(codes.Aborted,
 					"encounter %q changed under this command %d times in a row; nothing was recorded, try again", e.state.GetName(), attempt)
 			}
 			if err := s.refresh(ctx, id, e); err != nil {
-				return nil, nil, err
+				return outcome{}, err
 			}
 			continue
 		case err != nil:
-			return nil, nil, unavailable(err)
+			return outcome{}, unavailable(err)
 		case app.Duplicate:
 			if err := s.refresh(ctx, id, e); err != nil {
-				return nil, nil, err
+				return outcome{}, err
 			}
-			return s.recorded(ctx, e, app.Position)
+			return s.recorded(ctx, id, e, app.Position, who)
 		}
-		before := e.state.GetSequence()
+		before := proto.CloneOf(e.state)
 		for _, ev := range events {
 			if err := s.reg.Evolve(e.state, ev); err != nil {
 				e.loaded = false
-				return nil, nil, status.Errorf(codes.Internal, "recorded event %d cannot be folded: %v", ev.GetSequence(), err)
+				return outcome{}, status.Errorf(codes.Internal, "recorded event %d cannot be folded: %v", ev.GetSequence(), err)
 			}
 		}
 		e.position, e.commands[cmdID] = app.Position, app.Position
-		s.maybeSnapshot(ctx, id, e, before)
+		e.last = events[len(events)-1].GetTime().AsTime()
+		s.maybeSnapshot(ctx, id, e, before.GetSequence())
+		s.indexed(ctx, e.state, e.last)
 		if !bytes.Equal(engine.Hash(e.state), resp.GetStateSha256()) {
 			s.log.WarnContext(ctx, "the resolver and this service fold to different states; the log is the truth",
 				"encounter", id, "sequence", e.state.GetSequence())
 		}
-		return events, proto.CloneOf(e.state), nil
+		return outcome{events: events, before: before, after: proto.CloneOf(e.state)}, nil
 	}
 }
 
+// run executes a command and returns what the caller may see of its events and of the state
+// after them.
+func (s *Service) run(ctx context.Context, id, cmdID string, expected *uint64, cmd *encounterv1.Command) ([]*encounterv1.Event, *encounterv1.EncounterState, error) {
+	o, err := s.execute(ctx, id, cmdID, expected, cmd)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s.seen(o, platform.Principal(ctx))
+}
+
 func (s *Service) CreateEncounter(ctx context.Context, req *encounterv1.CreateEncounterRequest) (*encounterv1.CreateEncounterResponse, error) {
-	actor, err := principal(ctx)
+	who, err := callerOf(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -455,7 +647,8 @@ func (s *Service) CreateEncounter(ctx context.Context, req *encounterv1.CreateEn
 	}
 	id, seed := newEncounterID(), s.opts.NewSeed()
 	cmd := &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: req.GetEncounter()}}
-	resp, err := s.decider.Resolve(ctx, &rulesv1.ResolveRequest{State: &encounterv1.EncounterState{EncounterId: id}, Command: cmd, Actor: actor, Seed: seed})
+	// The encounter belongs to the creator's tenant: the state it is decided against says so.
+	resp, err := s.decider.Resolve(ctx, &rulesv1.ResolveRequest{State: &encounterv1.EncounterState{EncounterId: id, Tenant: who.tenant}, Command: cmd, Actor: who.principal, Seed: seed})
 	if err != nil {
 		return nil, err
 	}
@@ -468,7 +661,7 @@ func (s *Service) CreateEncounter(ctx context.Context, req *encounterv1.CreateEn
 	if err := s.checkLimits(&encounterv1.EncounterState{Name: req.GetEncounter().GetName()}, batch); err != nil {
 		return nil, err
 	}
-	app, err := s.events.Append(ctx, id, 0, "create/"+actor+"/"+cmdID, batch)
+	app, err := s.events.Append(ctx, id, 0, "create/"+who.principal+"/"+cmdID, batch)
 	if err != nil {
 		return nil, unavailable(err)
 	}
@@ -485,8 +678,16 @@ func (s *Service) CreateEncounter(ctx context.Context, req *encounterv1.CreateEn
 		return nil, err
 	}
 	e.mu.Lock()
-	defer e.mu.Unlock()
-	return &encounterv1.CreateEncounterResponse{EncounterId: id, Events: events, State: proto.CloneOf(e.state)}, nil
+	after := proto.CloneOf(e.state)
+	if !app.Duplicate {
+		s.indexed(ctx, after, e.last)
+	}
+	e.mu.Unlock()
+	seen, st, err := s.seen(outcome{events: events, before: &encounterv1.EncounterState{EncounterId: id}, after: after}, who.principal)
+	if err != nil {
+		return nil, err
+	}
+	return &encounterv1.CreateEncounterResponse{EncounterId: id, Events: seen, State: st}, nil
 }
 
 func (s *Service) AddCombatant(ctx context.Context, req *encounterv1.AddCombatantRequest) (*encounterv1.AddCombatantResponse, error) {
@@ -494,7 +695,7 @@ func (s *Service) AddCombatant(ctx context.Context, req *encounterv1.AddCombatan
 	if err != nil {
 		return nil, err
 	}
-	events, st, err := s.execute(ctx, req.GetEncounterId(), req.GetCommandId(), req.ExpectedSequence,
+	events, st, err := s.run(ctx, req.GetEncounterId(), req.GetCommandId(), req.ExpectedSequence,
 		&encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: combatant, Watched: req.GetWatched()}}})
 	if err != nil {
 		return nil, err
@@ -503,7 +704,7 @@ func (s *Service) AddCombatant(ctx context.Context, req *encounterv1.AddCombatan
 }
 
 func (s *Service) RemoveCombatant(ctx context.Context, req *encounterv1.RemoveCombatantRequest) (*encounterv1.RemoveCombatantResponse, error) {
-	events, st, err := s.execute(ctx, req.GetEncounterId(), req.GetCommandId(), req.ExpectedSequence,
+	events, st, err := s.run(ctx, req.GetEncounterId(), req.GetCommandId(), req.ExpectedSequence,
 		&encounterv1.Command{Kind: &encounterv1.Command_RemoveCombatant{RemoveCombatant: &encounterv1.RemoveCombatant{CombatantId: req.GetCombatantId()}}})
 	if err != nil {
 		return nil, err
@@ -512,7 +713,7 @@ func (s *Service) RemoveCombatant(ctx context.Context, req *encounterv1.RemoveCo
 }
 
 func (s *Service) StartEncounter(ctx context.Context, req *encounterv1.StartEncounterRequest) (*encounterv1.StartEncounterResponse, error) {
-	events, st, err := s.execute(ctx, req.GetEncounterId(), req.GetCommandId(), req.ExpectedSequence,
+	events, st, err := s.run(ctx, req.GetEncounterId(), req.GetCommandId(), req.ExpectedSequence,
 		&encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}})
 	if err != nil {
 		return nil, err
@@ -532,7 +733,7 @@ func (s *Service) Submit(ctx context.Context, req *encounterv1.SubmitRequest) (*
 		}
 		cmd = &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: combatant, Watched: add.GetWatched()}}}
 	}
-	events, st, err := s.execute(ctx, req.GetEncounterId(), req.GetCommandId(), req.ExpectedSequence, cmd)
+	events, st, err := s.run(ctx, req.GetEncounterId(), req.GetCommandId(), req.ExpectedSequence, cmd)
 	if err != nil {
 		return nil, err
 	}
@@ -540,7 +741,7 @@ func (s *Service) Submit(ctx context.Context, req *encounterv1.SubmitRequest) (*
 }
 
 func (s *Service) EndEncounter(ctx context.Context, req *encounterv1.EndEncounterRequest) (*encounterv1.EndEncounterResponse, error) {
-	events, st, err := s.execute(ctx, req.GetEncounterId(), req.GetCommandId(), req.ExpectedSequence,
+	events, st, err := s.run(ctx, req.GetEncounterId(), req.GetCommandId(), req.ExpectedSequence,
 		&encounterv1.Command{Kind: &encounterv1.Command_End{End: &encounterv1.EndEncounter{Reason: req.GetReason()}}})
 	if err != nil {
 		return nil, err
@@ -550,11 +751,14 @@ func (s *Service) EndEncounter(ctx context.Context, req *encounterv1.EndEncounte
 
 // stateAt folds the encounter's events up to sequence at.
 func (s *Service) stateAt(ctx context.Context, id string, at uint64) (*encounterv1.EncounterState, error) {
+	st := &encounterv1.EncounterState{EncounterId: id}
+	if at == 0 {
+		return st, nil
+	}
 	recs, err := s.events.Load(ctx, id, 0)
 	if err != nil {
 		return nil, unavailable(err)
 	}
-	st := &encounterv1.EncounterState{}
 	for _, r := range recs {
 		for _, ev := range r.Batch.GetEvents() {
 			if ev.GetSequence() > at {
@@ -568,64 +772,184 @@ func (s *Service) stateAt(ctx context.Context, id string, at uint64) (*encounter
 	return st, nil
 }
 
+// GetEncounter returns the state as the caller may see it, now or as of a sequence, and what
+// a combatant the caller may command may do now.
 func (s *Service) GetEncounter(ctx context.Context, req *encounterv1.GetEncounterRequest) (*encounterv1.GetEncounterResponse, error) {
-	e, err := s.entry(ctx, req.GetEncounterId(), true)
+	who, err := callerOf(ctx)
 	if err != nil {
 		return nil, err
 	}
-	e.mu.Lock()
-	st := proto.CloneOf(e.state)
-	e.mu.Unlock()
-	if at := req.GetAtSequence(); at != 0 && at < st.GetSequence() {
+	_, now, err := s.open(ctx, req.GetEncounterId(), true, who)
+	if err != nil {
+		return nil, err
+	}
+	if err := mayRead(now, who); err != nil {
+		return nil, err
+	}
+	st := now
+	if at := req.GetAtSequence(); at != 0 && at < now.GetSequence() {
 		if st, err = s.stateAt(ctx, req.GetEncounterId(), at); err != nil {
 			return nil, err
 		}
-	} else if at > st.GetSequence() {
-		return nil, status.Errorf(codes.OutOfRange, "encounter %q is at sequence %d; there is no sequence %d yet", st.GetName(), st.GetSequence(), at)
+	} else if at > now.GetSequence() {
+		return nil, status.Errorf(codes.OutOfRange, "encounter %q is at sequence %d; there is no sequence %d yet", now.GetName(), now.GetSequence(), at)
 	}
-	out := &encounterv1.GetEncounterResponse{State: st, StateSha256: engine.Hash(st)}
+	out := &encounterv1.GetEncounterResponse{}
 	if c := req.GetLegalFor(); c != "" {
+		// What a combatant may do is for those who may command it: its player, the GMs.
+		if err := engine.MayCommand(now, who.principal, c); err != nil {
+			return nil, platform.Status(err)
+		}
 		if out.Legal, err = s.reg.Legal(st, c); err != nil {
 			return nil, platform.Status(err)
 		}
 	}
+	// Who may see what is decided by the caller's standing now.
+	out.State = s.reg.View(st, viewer(now, who.principal))
+	out.StateSha256 = engine.Hash(out.State)
 	return out, nil
 }
 
-func (s *Service) ListEncounters(ctx context.Context, _ *encounterv1.ListEncountersRequest) (*encounterv1.ListEncountersResponse, error) {
-	ids, err := s.events.List(ctx)
+// Paging of ListEncounters.
+const (
+	DefaultPageSize = 50
+	MaxPageSize     = 200
+)
+
+// pageToken is where a page of ListEncounters ends: the last encounter it listed, in the
+// order of the list (the most recent activity first, then by id).
+type pageToken struct {
+	Last int64  `json:"t"`
+	ID   string `json:"id"`
+}
+
+func (p pageToken) String() string {
+	b, _ := json.Marshal(p)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func parsePageToken(s string) (pageToken, error) {
+	var p pageToken
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err == nil {
+		err = json.Unmarshal(b, &p)
+	}
+	if err != nil || p.ID == "" {
+		return pageToken{}, status.Errorf(codes.InvalidArgument, "page_token %q is not one this service gave: send the next_page_token of the previous page, or none for the first", s)
+	}
+	return p, nil
+}
+
+// before reports whether a comes before b in the list: more recent activity first, then by id.
+func listedBefore(aLast int64, aID string, bLast int64, bID string) bool {
+	if aLast != bLast {
+		return aLast > bLast
+	}
+	return aID < bID
+}
+
+// ListEncounters lists the encounters of the caller's tenant in which the caller has a role,
+// the most recently active first, a page at a time.
+func (s *Service) ListEncounters(ctx context.Context, req *encounterv1.ListEncountersRequest) (*encounterv1.ListEncountersResponse, error) {
+	who, err := callerOf(ctx)
 	if err != nil {
-		return nil, unavailable(err)
+		return nil, err
 	}
-	if len(ids) > MaxListed {
-		ids = ids[:MaxListed]
+	size := int(req.GetPageSize())
+	switch {
+	case size == 0:
+		size = DefaultPageSize
+	case size < 0 || size > MaxPageSize:
+		return nil, status.Errorf(codes.InvalidArgument, "page_size %d: give 1 to %d (0 for %d)", req.GetPageSize(), MaxPageSize, DefaultPageSize)
 	}
-	out := &encounterv1.ListEncountersResponse{}
-	for _, id := range ids {
-		e, err := s.entry(ctx, id, false)
+	var after *pageToken
+	if t := req.GetPageToken(); t != "" {
+		p, err := parsePageToken(t)
 		if err != nil {
 			return nil, err
 		}
-		e.mu.Lock()
+		after = &p
+	}
+	sums, err := s.summaries(ctx, who)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(sums, func(a, b store.Summary) int {
+		if listedBefore(a.LastActivity.UnixNano(), a.EncounterID, b.LastActivity.UnixNano(), b.EncounterID) {
+			return -1
+		}
+		return 1
+	})
+	out := &encounterv1.ListEncountersResponse{}
+	for _, sum := range sums {
+		if after != nil && !listedBefore(after.Last, after.ID, sum.LastActivity.UnixNano(), sum.EncounterID) {
+			continue
+		}
+		if len(out.Encounters) == size {
+			last := out.Encounters[size-1]
+			out.NextPageToken = pageToken{Last: last.GetLastActivity().AsTime().UnixNano(), ID: last.GetEncounterId()}.String()
+			break
+		}
 		out.Encounters = append(out.Encounters, &encounterv1.EncounterSummary{
-			EncounterId: id, Name: e.state.GetName(), RuleSystem: e.state.GetRuleSystem(),
-			Status: e.state.GetStatus(), Sequence: e.state.GetSequence(),
+			EncounterId: sum.EncounterID, Name: sum.Name, RuleSystem: sum.RuleSystem, Status: sum.Status, Sequence: sum.Sequence,
+			LastActivity: timestamppb.New(sum.LastActivity), Role: sum.Members[who.principal],
 		})
-		e.mu.Unlock()
 	}
 	return out, nil
 }
 
+// summaries are the summaries of the encounters of the caller's tenant it has a role in: from
+// the index, or, without one, from every encounter of the log.
+func (s *Service) summaries(ctx context.Context, who caller) ([]store.Summary, error) {
+	var sums []store.Summary
+	if s.index != nil {
+		all, err := s.index.Summaries(ctx, who.principal)
+		if err != nil {
+			return nil, unavailable(err)
+		}
+		sums = all
+	} else {
+		ids, err := s.events.List(ctx)
+		if err != nil {
+			return nil, unavailable(err)
+		}
+		for _, id := range ids {
+			e, err := s.entry(ctx, id, false)
+			if err != nil {
+				return nil, err
+			}
+			e.mu.Lock()
+			sums = append(sums, summary(e.state, e.last))
+			e.mu.Unlock()
+		}
+	}
+	return slices.DeleteFunc(sums, func(sum store.Summary) bool {
+		_, member := sum.Members[who.principal]
+		return sum.Tenant != who.tenant || !member
+	}), nil
+}
+
 // WatchEncounter sends the encounter's events from a sequence on, then each new one as it is
-// recorded, until the encounter ends, the client goes away or the server shuts down.
+// recorded, until the encounter ends, the client goes away, the server shuts down or the
+// caller loses its role. Each event is the caller's view of it, with the state before it.
 func (s *Service) WatchEncounter(req *encounterv1.WatchEncounterRequest, stream grpc.ServerStreamingServer[encounterv1.WatchEncounterResponse]) error {
 	ctx := stream.Context()
-	e, err := s.entry(ctx, req.GetEncounterId(), true)
+	who, err := callerOf(ctx)
 	if err != nil {
 		return err
 	}
+	e, now, err := s.open(ctx, req.GetEncounterId(), true, who)
+	if err != nil {
+		return err
+	}
+	if err := mayRead(now, who); err != nil {
+		return err
+	}
 	from := max(req.GetFromSequence(), 1)
-	start := s.watchStart(ctx, req.GetEncounterId(), e, from)
+	start, folded := s.watchStart(ctx, req.GetEncounterId(), e, from)
+	// Events up to now are seen as the caller may see them now; each later one as the caller
+	// could when it was recorded.
+	v := viewer(now, who.principal)
 	// The headers tell the client the watch is under way: nothing recorded from now on can
 	// be missed, even if no event comes for a while.
 	if err := stream.SendHeader(metadata.MD{}); err != nil {
@@ -633,14 +957,29 @@ func (s *Service) WatchEncounter(req *encounterv1.WatchEncounterRequest, stream 
 	}
 	err = s.events.Watch(ctx, req.GetEncounterId(), start, func(r store.Record) error {
 		for _, ev := range r.Batch.GetEvents() {
-			if ev.GetSequence() < from {
-				continue
+			if ev.GetSequence() <= folded.GetSequence() {
+				continue // folded already (a snapshot's)
 			}
-			if err := stream.Send(&encounterv1.WatchEncounterResponse{Event: ev}); err != nil {
-				return err
+			if ev.GetSequence() > now.GetSequence() {
+				v = viewer(folded, who.principal)
+			}
+			var seen *encounterv1.Event
+			if ev.GetSequence() >= from {
+				seen = s.reg.ViewEvent(folded, ev, v)
+			}
+			if err := s.reg.Evolve(folded, ev); err != nil {
+				return status.Errorf(codes.DataLoss, "event %d cannot be folded: %v", ev.GetSequence(), err)
+			}
+			if seen != nil {
+				if err := stream.Send(&encounterv1.WatchEncounterResponse{Event: seen}); err != nil {
+					return err
+				}
 			}
 			if ev.GetEncounterEnded() != nil {
 				return store.ErrStop
+			}
+			if ev.GetSequence() > now.GetSequence() && !engine.MayRead(folded, who.principal) {
+				return status.Errorf(codes.PermissionDenied, "%s no longer has a role in %s: the watch ends", who.principal, folded.GetName())
 			}
 		}
 		return nil
@@ -654,25 +993,25 @@ func (s *Service) WatchEncounter(req *encounterv1.WatchEncounterRequest, stream 
 	return nil
 }
 
-// watchStart is the log position after which a watch from event sequence from must read:
-// the encounter's last record for a watch of what comes next, the latest snapshot's record
-// when from is past it, otherwise the start. Events before from in the first records read
-// are skipped.
-func (s *Service) watchStart(ctx context.Context, id string, e *entry, from uint64) uint64 {
+// watchStart is the log position after which a watch from event sequence from must read,
+// with the state at that position: the encounter's last record for a watch of what comes
+// next, the latest snapshot's record when from is past it, otherwise the start. Events
+// before from in the records read are folded, not sent.
+func (s *Service) watchStart(ctx context.Context, id string, e *entry, from uint64) (uint64, *encounterv1.EncounterState) {
 	e.mu.Lock()
-	seq, pos := e.state.GetSequence(), e.position
+	seq, pos, st := e.state.GetSequence(), e.position, proto.CloneOf(e.state)
 	e.mu.Unlock()
 	if from > seq {
-		return pos
+		return pos, st
 	}
 	if snap := s.snapshot(ctx, id); snap != nil && from > snap.GetState().GetSequence() {
-		return snap.GetPosition()
+		return snap.GetPosition(), snap.GetState()
 	}
-	return 0
+	return 0, &encounterv1.EncounterState{EncounterId: id}
 }
 
 func (s *Service) RewindEncounter(ctx context.Context, req *encounterv1.RewindEncounterRequest) (*encounterv1.RewindEncounterResponse, error) {
-	events, st, err := s.execute(ctx, req.GetEncounterId(), req.GetCommandId(), req.ExpectedSequence,
+	events, st, err := s.run(ctx, req.GetEncounterId(), req.GetCommandId(), req.ExpectedSequence,
 		&encounterv1.Command{Kind: &encounterv1.Command_Rewind{Rewind: &encounterv1.Rewind{ToSequence: req.GetToSequence(), Reason: req.GetReason()}}})
 	if err != nil {
 		return nil, err
@@ -680,19 +1019,34 @@ func (s *Service) RewindEncounter(ctx context.Context, req *encounterv1.RewindEn
 	return &encounterv1.RewindEncounterResponse{Events: events, State: st}, nil
 }
 
-// ExportLog streams every event of the encounter recorded so far, in order.
+// ExportLog streams every event of the encounter recorded so far, in order, each as the
+// caller may see it (with the state before it, by the caller's standing now).
 func (s *Service) ExportLog(req *encounterv1.ExportLogRequest, stream grpc.ServerStreamingServer[encounterv1.ExportLogResponse]) error {
 	ctx := stream.Context()
-	if _, err := s.entry(ctx, req.GetEncounterId(), false); err != nil {
+	who, err := callerOf(ctx)
+	if err != nil {
+		return err
+	}
+	_, now, err := s.open(ctx, req.GetEncounterId(), false, who)
+	if err != nil {
+		return err
+	}
+	if err := mayRead(now, who); err != nil {
 		return err
 	}
 	recs, err := s.events.Load(ctx, req.GetEncounterId(), 0)
 	if err != nil {
 		return unavailable(err)
 	}
+	v := viewer(now, who.principal)
+	st := &encounterv1.EncounterState{EncounterId: req.GetEncounterId()}
 	for _, r := range recs {
 		for _, ev := range r.Batch.GetEvents() {
-			if err := stream.Send(&encounterv1.ExportLogResponse{Event: ev}); err != nil {
+			seen := s.reg.ViewEvent(st, ev, v)
+			if err := s.reg.Evolve(st, ev); err != nil {
+				return status.Errorf(codes.DataLoss, "event %d cannot be folded: %v", ev.GetSequence(), err)
+			}
+			if err := stream.Send(&encounterv1.ExportLogResponse{Event: seen}); err != nil {
 				return err
 			}
 		}

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
-	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/rules/loss"
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
@@ -65,7 +64,7 @@ func TestSnapshotPlusTailEqualsFullFoldForEveryPrefix(t *testing.T) {
 		states = append(states, proto.CloneOf(full))
 		commandsAt = append(commandsAt, maps.Clone(commands))
 	}
-	want := engine.Hash(full)
+	want := gmHash(full)
 	require.Greater(t, len(recs), 60)
 	for i, r := range recs {
 		require.NoError(t, b.PutSnapshot(context.Background(), id, &encounterv1.Snapshot{
@@ -92,7 +91,7 @@ func TestSnapshotsOnJetStreamAndUntrustedSnapshots(t *testing.T) {
 	}
 	full, err := systems.Registry().Fold(all)
 	require.NoError(t, err)
-	require.Equal(t, engine.Hash(full), coldHash(t, js, id), "snapshot + tail on JetStream")
+	require.Equal(t, gmHash(full), coldHash(t, js, id), "snapshot + tail on JetStream")
 
 	// A snapshot folded by another version of the rules is ignored, not trusted: here it
 	// claims a state that is wrong, and the load still gives the true one.
@@ -100,7 +99,7 @@ func TestSnapshotsOnJetStreamAndUntrustedSnapshots(t *testing.T) {
 	bad.FoldVersion = loss.Version + 1
 	bad.GetState().Name = "forged"
 	require.NoError(t, js.PutSnapshot(context.Background(), id, bad))
-	require.Equal(t, engine.Hash(full), coldHash(t, js, id))
+	require.Equal(t, gmHash(full), coldHash(t, js, id))
 
 	// A retried command is still recognised after a load from a snapshot.
 	require.NoError(t, js.PutSnapshot(context.Background(), id, snap))

@@ -8,8 +8,9 @@ import (
 // is the same, as nats-server configuration; a test keeps the two equal).
 //
 //   - The encounter service owns the event stream FRAY_ENCOUNTERS (subjects fray.enc.<id>) and
-//     the KV buckets FRAY_SEEDS (each live encounter's dice seed) and FRAY_SNAPSHOTS (folded
-//     states). It takes its replies on its own inbox prefix, EncounterInboxPrefix, that no one
+//     the KV buckets FRAY_SEEDS (each live encounter's dice seed), FRAY_SNAPSHOTS (folded
+//     states) and FRAY_INDEX (each encounter's summary and each principal's encounters, for
+//     ListEncounters; derived from the log). It takes its replies on its own inbox prefix, EncounterInboxPrefix, that no one
 //     else may subscribe to: a seed read by the service travels only there.
 //   - The auditor (fray replay, export, audit verify, audit tail) reads the event stream: stream
 //     info, direct gets, consumers on FRAY_ENCOUNTERS and their acks. It may not touch the two
@@ -26,10 +27,11 @@ const (
 	natsSubjects    = "fray.enc.>"
 	natsSeedsKV     = "FRAY_SEEDS"
 	natsSnapshotsKV = "FRAY_SNAPSHOTS"
+	natsIndexKV     = "FRAY_INDEX"
 )
 
 // EncounterPermissions is what the encounter service needs, for the default stream and bucket
-// names: append to the stream, create and read it and the two buckets, put into the buckets,
+// names: append to the stream, create and read it and the three buckets, put into the buckets,
 // and watch an encounter through ordered consumers on the stream.
 func EncounterPermissions() *server.Permissions {
 	pub := []string{
@@ -37,8 +39,9 @@ func EncounterPermissions() *server.Permissions {
 		"$JS.API.INFO", // account limits, read when a KV bucket is created
 		"$KV." + natsSeedsKV + ".>",
 		"$KV." + natsSnapshotsKV + ".>",
+		"$KV." + natsIndexKV + ".>",
 	}
-	for _, s := range []string{natsStream, "KV_" + natsSeedsKV, "KV_" + natsSnapshotsKV} {
+	for _, s := range []string{natsStream, "KV_" + natsSeedsKV, "KV_" + natsSnapshotsKV, "KV_" + natsIndexKV} {
 		pub = append(pub,
 			"$JS.API.STREAM.CREATE."+s,
 			"$JS.API.STREAM.UPDATE."+s,

@@ -457,31 +457,80 @@ func runLog(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 }
 
 func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("list", "[--json] [flags]", "Lists the encounters.", stderr)
+	fs := newFlagSet("list", "[--page-size N] [--page-token TOKEN | --all] [--json] [flags]",
+		"Lists the encounters you have a role in, the most recently active first, a page at a time.", stderr)
 	c := addConnFlags(fs)
-	asJSON := fs.Bool("json", false, "print the ListEncountersResponse in protojson")
+	asJSON := fs.Bool("json", false, "print the ListEncountersResponse in protojson (with --all, one per page)")
+	size := fs.Int("page-size", 0, "encounters per page (0: the server's default, 50; at most 200)")
+	token := fs.String("page-token", "", "continue after the page that gave this token")
+	all := fs.Bool("all", false, "list every page")
 	if _, err := ParseArgs(fs, args, 0, 0); err != nil {
 		return err
+	}
+	if *all && *token != "" {
+		return usageFor(fs)("--all lists from the first page: give it or --page-token, not both")
+	}
+	if *size < 0 || *size > 200 {
+		return usageFor(fs)("--page-size %d: give 1 to 200, or 0 for the server's default (50)", *size)
 	}
 	cl, done, err := c.encounters()
 	if err != nil {
 		return err
 	}
 	defer done()
-	resp, err := cl.ListEncounters(c.outgoing(ctx), &encounterv1.ListEncountersRequest{})
-	if err != nil {
-		return rpcErr("", err)
-	}
-	if *asJSON {
-		return printJSON(stdout, resp, prettyJSON)
-	}
-	if len(resp.GetEncounters()) == 0 {
-		fmt.Fprintln(stdout, "No encounters.")
+	rows := []string{"ID\tNAME\tSYSTEM\tSTATUS\tEVENTS\tROLE\tLAST ACTIVE"}
+	req := &encounterv1.ListEncountersRequest{PageSize: int32(*size), PageToken: *token}
+	for {
+		resp, err := cl.ListEncounters(c.outgoing(ctx), req)
+		if err != nil {
+			return rpcErr("", err)
+		}
+		if *asJSON {
+			if err := printJSON(stdout, resp, prettyJSON); err != nil {
+				return err
+			}
+		}
+		for _, e := range resp.GetEncounters() {
+			last := "-"
+			if e.GetLastActivity() != nil {
+				last = e.GetLastActivity().AsTime().Local().Format("2006-01-02 15:04")
+			}
+			rows = append(rows, fmt.Sprintf("%s\t%s\t%s\t%s\t%d\t%s\t%s", e.GetEncounterId(), e.GetName(), dash(e.GetRuleSystem()),
+				statusText(e.GetStatus()), e.GetSequence(), roleColumn(e.GetRole()), last))
+		}
+		next := resp.GetNextPageToken()
+		if *all && next != "" {
+			req.PageToken = next
+			continue
+		}
+		if *asJSON {
+			return nil
+		}
+		if len(rows) == 1 {
+			fmt.Fprintln(stdout, "No encounters.")
+			return nil
+		}
+		if err := table(stdout, rows); err != nil {
+			return err
+		}
+		if next != "" {
+			fmt.Fprintf(stdout, "More: fray list --page-token %s (or --all)\n", next)
+		}
 		return nil
 	}
-	rows := []string{"ID\tNAME\tSYSTEM\tSTATUS\tEVENTS"}
-	for _, e := range resp.GetEncounters() {
-		rows = append(rows, fmt.Sprintf("%s\t%s\t%s\t%s\t%d", e.GetEncounterId(), e.GetName(), dash(e.GetRuleSystem()), statusText(e.GetStatus()), e.GetSequence()))
+}
+
+// roleColumn names a role in the list as fray grant spells it.
+func roleColumn(r encounterv1.Role) string {
+	switch r {
+	case encounterv1.Role_ROLE_GM:
+		return "GM"
+	case encounterv1.Role_ROLE_CO_GM:
+		return "co-GM"
+	case encounterv1.Role_ROLE_PLAYER:
+		return "player"
+	case encounterv1.Role_ROLE_OBSERVER:
+		return "observer"
 	}
-	return table(stdout, rows)
+	return "-"
 }

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
@@ -27,6 +28,9 @@ type Config struct {
 	SeedBucket string
 	// SnapshotBucket is the KV bucket of snapshots (default FRAY_SNAPSHOTS).
 	SnapshotBucket string
+	// IndexBucket is the KV bucket of encounter summaries and memberships, for
+	// ListEncounters (default FRAY_INDEX).
+	IndexBucket string
 	// Replicas of the stream and bucket (default 1; 3 in a cluster).
 	Replicas int
 	// Duplicates is the window in which a repeated message id is dropped (default 24h).
@@ -46,6 +50,9 @@ func (c Config) withDefaults() Config {
 	if c.SnapshotBucket == "" {
 		c.SnapshotBucket = "FRAY_SNAPSHOTS"
 	}
+	if c.IndexBucket == "" {
+		c.IndexBucket = "FRAY_INDEX"
+	}
 	if c.Replicas == 0 {
 		c.Replicas = 1
 	}
@@ -62,6 +69,10 @@ type JetStream struct {
 	stream jetstream.Stream
 	seeds  jetstream.KeyValue
 	snaps  jetstream.KeyValue
+	index  jetstream.KeyValue
+
+	mu    sync.Mutex
+	known map[string]indexed // encounter id → the index summary this store last wrote
 }
 
 // Open creates the stream and the seed bucket if they are missing (file storage, deletes and
@@ -105,7 +116,16 @@ func Open(ctx context.Context, nc *nats.Conn, cfg Config) (*JetStream, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create bucket %s: %w", cfg.SnapshotBucket, err)
 	}
-	return &JetStream{cfg: cfg, js: js, stream: stream, seeds: kv, snaps: snaps}, nil
+	index, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+		Bucket:      cfg.IndexBucket,
+		Description: "fray encounter index: each encounter's summary and each principal's encounters, derived from the log",
+		Storage:     jetstream.FileStorage,
+		Replicas:    cfg.Replicas,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("create bucket %s: %w", cfg.IndexBucket, err)
+	}
+	return &JetStream{cfg: cfg, js: js, stream: stream, seeds: kv, snaps: snaps, index: index, known: map[string]indexed{}}, nil
 }
 
 // MaxRecordBytes is the largest record the stream accepts (the service refuses larger ones
@@ -128,7 +148,7 @@ func Attach(ctx context.Context, nc *nats.Conn, cfg Config) (*JetStream, error) 
 	return &JetStream{cfg: cfg, js: js, stream: stream}, nil
 }
 
-// ErrNoBucket: a store from Attach keeps no seeds or snapshots.
+// ErrNoBucket: a store from Attach keeps no seeds, snapshots or index.
 var ErrNoBucket = errors.New("this store was attached to read the log: it has no seed or snapshot bucket")
 
 // JetStream is the underlying JetStream context.

@@ -19,6 +19,7 @@ type Memory struct {
 	seeds   map[string][]byte
 	snaps   map[string][]byte
 	changed chan struct{} // closed and replaced on every append
+	index   memIndex
 }
 
 type memRecord struct {

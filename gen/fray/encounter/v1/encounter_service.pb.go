@@ -10,6 +10,7 @@ import (
 	v1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
+	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
 	reflect "reflect"
 	sync "sync"
 	unsafe "unsafe"
@@ -681,8 +682,12 @@ func (x *GetEncounterRequest) GetLegalFor() string {
 
 type GetEncounterResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	State *EncounterState        `protobuf:"bytes,1,opt,name=state,proto3" json:"state,omitempty"`
-	// sha256 of the deterministic encoding of state.
+	// The state as the caller may see it (its view: appearances filled in, what is hidden from
+	// the caller withheld).
+	State *EncounterState `protobuf:"bytes,1,opt,name=state,proto3" json:"state,omitempty"`
+	// sha256 of the deterministic encoding of state, the view this response holds (not of the
+	// full recorded state: a hash of that would let a reader test guesses of what is withheld,
+	// such as the last cards of a Ka deck or a hidden combatant's small numbers).
 	StateSha256   []byte            `protobuf:"bytes,2,opt,name=state_sha256,json=stateSha256,proto3" json:"state_sha256,omitempty"`
 	Legal         []*v1.LegalAction `protobuf:"bytes,3,rep,name=legal,proto3" json:"legal,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -740,8 +745,14 @@ func (x *GetEncounterResponse) GetLegal() []*v1.LegalAction {
 	return nil
 }
 
+// ListEncounters lists the encounters of the caller's tenant in which the caller has a role,
+// the most recently active first.
 type ListEncountersRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// At most this many encounters (0: 50; at most 200).
+	PageSize int32 `protobuf:"varint,1,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
+	// The next_page_token of the previous page, to continue; empty for the first page.
+	PageToken     string `protobuf:"bytes,2,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -776,13 +787,31 @@ func (*ListEncountersRequest) Descriptor() ([]byte, []int) {
 	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{12}
 }
 
+func (x *ListEncountersRequest) GetPageSize() int32 {
+	if x != nil {
+		return x.PageSize
+	}
+	return 0
+}
+
+func (x *ListEncountersRequest) GetPageToken() string {
+	if x != nil {
+		return x.PageToken
+	}
+	return ""
+}
+
 type EncounterSummary struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	EncounterId   string                 `protobuf:"bytes,1,opt,name=encounter_id,json=encounterId,proto3" json:"encounter_id,omitempty"`
-	Name          string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
-	RuleSystem    string                 `protobuf:"bytes,3,opt,name=rule_system,json=ruleSystem,proto3" json:"rule_system,omitempty"`
-	Status        EncounterStatus        `protobuf:"varint,4,opt,name=status,proto3,enum=fray.encounter.v1.EncounterStatus" json:"status,omitempty"`
-	Sequence      uint64                 `protobuf:"varint,5,opt,name=sequence,proto3" json:"sequence,omitempty"`
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	EncounterId string                 `protobuf:"bytes,1,opt,name=encounter_id,json=encounterId,proto3" json:"encounter_id,omitempty"`
+	Name        string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	RuleSystem  string                 `protobuf:"bytes,3,opt,name=rule_system,json=ruleSystem,proto3" json:"rule_system,omitempty"`
+	Status      EncounterStatus        `protobuf:"varint,4,opt,name=status,proto3,enum=fray.encounter.v1.EncounterStatus" json:"status,omitempty"`
+	Sequence    uint64                 `protobuf:"varint,5,opt,name=sequence,proto3" json:"sequence,omitempty"`
+	// When its last event was recorded.
+	LastActivity *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=last_activity,json=lastActivity,proto3" json:"last_activity,omitempty"`
+	// The caller's role in it.
+	Role          Role `protobuf:"varint,7,opt,name=role,proto3,enum=fray.encounter.v1.Role" json:"role,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -852,9 +881,25 @@ func (x *EncounterSummary) GetSequence() uint64 {
 	return 0
 }
 
+func (x *EncounterSummary) GetLastActivity() *timestamppb.Timestamp {
+	if x != nil {
+		return x.LastActivity
+	}
+	return nil
+}
+
+func (x *EncounterSummary) GetRole() Role {
+	if x != nil {
+		return x.Role
+	}
+	return Role_ROLE_UNSPECIFIED
+}
+
 type ListEncountersResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Encounters    []*EncounterSummary    `protobuf:"bytes,1,rep,name=encounters,proto3" json:"encounters,omitempty"`
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	Encounters []*EncounterSummary    `protobuf:"bytes,1,rep,name=encounters,proto3" json:"encounters,omitempty"`
+	// Set when there are more: pass it as page_token for the next page.
+	NextPageToken string `protobuf:"bytes,2,opt,name=next_page_token,json=nextPageToken,proto3" json:"next_page_token,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -894,6 +939,13 @@ func (x *ListEncountersResponse) GetEncounters() []*EncounterSummary {
 		return x.Encounters
 	}
 	return nil
+}
+
+func (x *ListEncountersResponse) GetNextPageToken() string {
+	if x != nil {
+		return x.NextPageToken
+	}
+	return ""
 }
 
 type WatchEncounterRequest struct {
@@ -1333,7 +1385,7 @@ var File_fray_encounter_v1_encounter_service_proto protoreflect.FileDescriptor
 
 const file_fray_encounter_v1_encounter_service_proto_rawDesc = "" +
 	"\n" +
-	")fray/encounter/v1/encounter_service.proto\x12\x11fray.encounter.v1\x1a!fray/encounter/v1/encounter.proto\x1a\x1dfray/ruleset/v1/ruleset.proto\"y\n" +
+	")fray/encounter/v1/encounter_service.proto\x12\x11fray.encounter.v1\x1a!fray/encounter/v1/encounter.proto\x1a\x1dfray/ruleset/v1/ruleset.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"y\n" +
 	"\x16CreateEncounterRequest\x12\x1d\n" +
 	"\n" +
 	"command_id\x18\x01 \x01(\tR\tcommandId\x12@\n" +
@@ -1390,19 +1442,25 @@ const file_fray_encounter_v1_encounter_service_proto_rawDesc = "" +
 	"\x14GetEncounterResponse\x127\n" +
 	"\x05state\x18\x01 \x01(\v2!.fray.encounter.v1.EncounterStateR\x05state\x12!\n" +
 	"\fstate_sha256\x18\x02 \x01(\fR\vstateSha256\x122\n" +
-	"\x05legal\x18\x03 \x03(\v2\x1c.fray.ruleset.v1.LegalActionR\x05legal\"\x17\n" +
-	"\x15ListEncountersRequest\"\xc2\x01\n" +
+	"\x05legal\x18\x03 \x03(\v2\x1c.fray.ruleset.v1.LegalActionR\x05legal\"S\n" +
+	"\x15ListEncountersRequest\x12\x1b\n" +
+	"\tpage_size\x18\x01 \x01(\x05R\bpageSize\x12\x1d\n" +
+	"\n" +
+	"page_token\x18\x02 \x01(\tR\tpageToken\"\xb0\x02\n" +
 	"\x10EncounterSummary\x12!\n" +
 	"\fencounter_id\x18\x01 \x01(\tR\vencounterId\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x1f\n" +
 	"\vrule_system\x18\x03 \x01(\tR\n" +
 	"ruleSystem\x12:\n" +
 	"\x06status\x18\x04 \x01(\x0e2\".fray.encounter.v1.EncounterStatusR\x06status\x12\x1a\n" +
-	"\bsequence\x18\x05 \x01(\x04R\bsequence\"]\n" +
+	"\bsequence\x18\x05 \x01(\x04R\bsequence\x12?\n" +
+	"\rlast_activity\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\flastActivity\x12+\n" +
+	"\x04role\x18\a \x01(\x0e2\x17.fray.encounter.v1.RoleR\x04role\"\x85\x01\n" +
 	"\x16ListEncountersResponse\x12C\n" +
 	"\n" +
 	"encounters\x18\x01 \x03(\v2#.fray.encounter.v1.EncounterSummaryR\n" +
-	"encounters\"_\n" +
+	"encounters\x12&\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"_\n" +
 	"\x15WatchEncounterRequest\x12!\n" +
 	"\fencounter_id\x18\x01 \x01(\tR\vencounterId\x12#\n" +
 	"\rfrom_sequence\x18\x02 \x01(\x04R\ffromSequence\"H\n" +
@@ -1491,6 +1549,8 @@ var file_fray_encounter_v1_encounter_service_proto_goTypes = []any{
 	(*Command)(nil),                 // 27: fray.encounter.v1.Command
 	(*v1.LegalAction)(nil),          // 28: fray.ruleset.v1.LegalAction
 	(EncounterStatus)(0),            // 29: fray.encounter.v1.EncounterStatus
+	(*timestamppb.Timestamp)(nil),   // 30: google.protobuf.Timestamp
+	(Role)(0),                       // 31: fray.encounter.v1.Role
 }
 var file_fray_encounter_v1_encounter_service_proto_depIdxs = []int32{
 	23, // 0: fray.encounter.v1.CreateEncounterRequest.encounter:type_name -> fray.encounter.v1.CreateEncounter
@@ -1509,40 +1569,42 @@ var file_fray_encounter_v1_encounter_service_proto_depIdxs = []int32{
 	25, // 13: fray.encounter.v1.GetEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
 	28, // 14: fray.encounter.v1.GetEncounterResponse.legal:type_name -> fray.ruleset.v1.LegalAction
 	29, // 15: fray.encounter.v1.EncounterSummary.status:type_name -> fray.encounter.v1.EncounterStatus
-	13, // 16: fray.encounter.v1.ListEncountersResponse.encounters:type_name -> fray.encounter.v1.EncounterSummary
-	24, // 17: fray.encounter.v1.WatchEncounterResponse.event:type_name -> fray.encounter.v1.Event
-	24, // 18: fray.encounter.v1.EndEncounterResponse.events:type_name -> fray.encounter.v1.Event
-	25, // 19: fray.encounter.v1.EndEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
-	24, // 20: fray.encounter.v1.RewindEncounterResponse.events:type_name -> fray.encounter.v1.Event
-	25, // 21: fray.encounter.v1.RewindEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
-	24, // 22: fray.encounter.v1.ExportLogResponse.event:type_name -> fray.encounter.v1.Event
-	0,  // 23: fray.encounter.v1.EncounterService.CreateEncounter:input_type -> fray.encounter.v1.CreateEncounterRequest
-	2,  // 24: fray.encounter.v1.EncounterService.AddCombatant:input_type -> fray.encounter.v1.AddCombatantRequest
-	4,  // 25: fray.encounter.v1.EncounterService.RemoveCombatant:input_type -> fray.encounter.v1.RemoveCombatantRequest
-	6,  // 26: fray.encounter.v1.EncounterService.StartEncounter:input_type -> fray.encounter.v1.StartEncounterRequest
-	8,  // 27: fray.encounter.v1.EncounterService.Submit:input_type -> fray.encounter.v1.SubmitRequest
-	10, // 28: fray.encounter.v1.EncounterService.GetEncounter:input_type -> fray.encounter.v1.GetEncounterRequest
-	12, // 29: fray.encounter.v1.EncounterService.ListEncounters:input_type -> fray.encounter.v1.ListEncountersRequest
-	15, // 30: fray.encounter.v1.EncounterService.WatchEncounter:input_type -> fray.encounter.v1.WatchEncounterRequest
-	17, // 31: fray.encounter.v1.EncounterService.EndEncounter:input_type -> fray.encounter.v1.EndEncounterRequest
-	19, // 32: fray.encounter.v1.EncounterService.RewindEncounter:input_type -> fray.encounter.v1.RewindEncounterRequest
-	21, // 33: fray.encounter.v1.EncounterService.ExportLog:input_type -> fray.encounter.v1.ExportLogRequest
-	1,  // 34: fray.encounter.v1.EncounterService.CreateEncounter:output_type -> fray.encounter.v1.CreateEncounterResponse
-	3,  // 35: fray.encounter.v1.EncounterService.AddCombatant:output_type -> fray.encounter.v1.AddCombatantResponse
-	5,  // 36: fray.encounter.v1.EncounterService.RemoveCombatant:output_type -> fray.encounter.v1.RemoveCombatantResponse
-	7,  // 37: fray.encounter.v1.EncounterService.StartEncounter:output_type -> fray.encounter.v1.StartEncounterResponse
-	9,  // 38: fray.encounter.v1.EncounterService.Submit:output_type -> fray.encounter.v1.SubmitResponse
-	11, // 39: fray.encounter.v1.EncounterService.GetEncounter:output_type -> fray.encounter.v1.GetEncounterResponse
-	14, // 40: fray.encounter.v1.EncounterService.ListEncounters:output_type -> fray.encounter.v1.ListEncountersResponse
-	16, // 41: fray.encounter.v1.EncounterService.WatchEncounter:output_type -> fray.encounter.v1.WatchEncounterResponse
-	18, // 42: fray.encounter.v1.EncounterService.EndEncounter:output_type -> fray.encounter.v1.EndEncounterResponse
-	20, // 43: fray.encounter.v1.EncounterService.RewindEncounter:output_type -> fray.encounter.v1.RewindEncounterResponse
-	22, // 44: fray.encounter.v1.EncounterService.ExportLog:output_type -> fray.encounter.v1.ExportLogResponse
-	34, // [34:45] is the sub-list for method output_type
-	23, // [23:34] is the sub-list for method input_type
-	23, // [23:23] is the sub-list for extension type_name
-	23, // [23:23] is the sub-list for extension extendee
-	0,  // [0:23] is the sub-list for field type_name
+	30, // 16: fray.encounter.v1.EncounterSummary.last_activity:type_name -> google.protobuf.Timestamp
+	31, // 17: fray.encounter.v1.EncounterSummary.role:type_name -> fray.encounter.v1.Role
+	13, // 18: fray.encounter.v1.ListEncountersResponse.encounters:type_name -> fray.encounter.v1.EncounterSummary
+	24, // 19: fray.encounter.v1.WatchEncounterResponse.event:type_name -> fray.encounter.v1.Event
+	24, // 20: fray.encounter.v1.EndEncounterResponse.events:type_name -> fray.encounter.v1.Event
+	25, // 21: fray.encounter.v1.EndEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
+	24, // 22: fray.encounter.v1.RewindEncounterResponse.events:type_name -> fray.encounter.v1.Event
+	25, // 23: fray.encounter.v1.RewindEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
+	24, // 24: fray.encounter.v1.ExportLogResponse.event:type_name -> fray.encounter.v1.Event
+	0,  // 25: fray.encounter.v1.EncounterService.CreateEncounter:input_type -> fray.encounter.v1.CreateEncounterRequest
+	2,  // 26: fray.encounter.v1.EncounterService.AddCombatant:input_type -> fray.encounter.v1.AddCombatantRequest
+	4,  // 27: fray.encounter.v1.EncounterService.RemoveCombatant:input_type -> fray.encounter.v1.RemoveCombatantRequest
+	6,  // 28: fray.encounter.v1.EncounterService.StartEncounter:input_type -> fray.encounter.v1.StartEncounterRequest
+	8,  // 29: fray.encounter.v1.EncounterService.Submit:input_type -> fray.encounter.v1.SubmitRequest
+	10, // 30: fray.encounter.v1.EncounterService.GetEncounter:input_type -> fray.encounter.v1.GetEncounterRequest
+	12, // 31: fray.encounter.v1.EncounterService.ListEncounters:input_type -> fray.encounter.v1.ListEncountersRequest
+	15, // 32: fray.encounter.v1.EncounterService.WatchEncounter:input_type -> fray.encounter.v1.WatchEncounterRequest
+	17, // 33: fray.encounter.v1.EncounterService.EndEncounter:input_type -> fray.encounter.v1.EndEncounterRequest
+	19, // 34: fray.encounter.v1.EncounterService.RewindEncounter:input_type -> fray.encounter.v1.RewindEncounterRequest
+	21, // 35: fray.encounter.v1.EncounterService.ExportLog:input_type -> fray.encounter.v1.ExportLogRequest
+	1,  // 36: fray.encounter.v1.EncounterService.CreateEncounter:output_type -> fray.encounter.v1.CreateEncounterResponse
+	3,  // 37: fray.encounter.v1.EncounterService.AddCombatant:output_type -> fray.encounter.v1.AddCombatantResponse
+	5,  // 38: fray.encounter.v1.EncounterService.RemoveCombatant:output_type -> fray.encounter.v1.RemoveCombatantResponse
+	7,  // 39: fray.encounter.v1.EncounterService.StartEncounter:output_type -> fray.encounter.v1.StartEncounterResponse
+	9,  // 40: fray.encounter.v1.EncounterService.Submit:output_type -> fray.encounter.v1.SubmitResponse
+	11, // 41: fray.encounter.v1.EncounterService.GetEncounter:output_type -> fray.encounter.v1.GetEncounterResponse
+	14, // 42: fray.encounter.v1.EncounterService.ListEncounters:output_type -> fray.encounter.v1.ListEncountersResponse
+	16, // 43: fray.encounter.v1.EncounterService.WatchEncounter:output_type -> fray.encounter.v1.WatchEncounterResponse
+	18, // 44: fray.encounter.v1.EncounterService.EndEncounter:output_type -> fray.encounter.v1.EndEncounterResponse
+	20, // 45: fray.encounter.v1.EncounterService.RewindEncounter:output_type -> fray.encounter.v1.RewindEncounterResponse
+	22, // 46: fray.encounter.v1.EncounterService.ExportLog:output_type -> fray.encounter.v1.ExportLogResponse
+	36, // [36:47] is the sub-list for method output_type
+	25, // [25:36] is the sub-list for method input_type
+	25, // [25:25] is the sub-list for extension type_name
+	25, // [25:25] is the sub-list for extension extendee
+	0,  // [0:25] is the sub-list for field type_name
 }
 
 func init() { file_fray_encounter_v1_encounter_service_proto_init() }

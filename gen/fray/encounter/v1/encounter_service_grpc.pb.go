@@ -37,7 +37,13 @@ const (
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
 //
 // EncounterService plays encounters and records every step in the event log.
-// The caller's principal comes from the "fray-principal" request metadata.
+// Every call carries a bearer token ("authorization: Bearer <JWT>"); the caller is the
+// principal "tenant/subject" it names. An encounter belongs to its creator's tenant: to anyone
+// of another tenant it does not exist (NotFound, the same answer as for a missing one). Within
+// the tenant, commands and reads follow the caller's role in the encounter (GM, co-GM, player,
+// observer; PermissionDenied otherwise), and every event and state a call returns is the
+// caller's view of it: a hidden combatant's sheet and numbers reach only the GM, the co-GMs and
+// its controller, and the Ka deck's order reaches no one.
 type EncounterServiceClient interface {
 	CreateEncounter(ctx context.Context, in *CreateEncounterRequest, opts ...grpc.CallOption) (*CreateEncounterResponse, error)
 	AddCombatant(ctx context.Context, in *AddCombatantRequest, opts ...grpc.CallOption) (*AddCombatantResponse, error)
@@ -198,7 +204,13 @@ type EncounterService_ExportLogClient = grpc.ServerStreamingClient[ExportLogResp
 // for forward compatibility.
 //
 // EncounterService plays encounters and records every step in the event log.
-// The caller's principal comes from the "fray-principal" request metadata.
+// Every call carries a bearer token ("authorization: Bearer <JWT>"); the caller is the
+// principal "tenant/subject" it names. An encounter belongs to its creator's tenant: to anyone
+// of another tenant it does not exist (NotFound, the same answer as for a missing one). Within
+// the tenant, commands and reads follow the caller's role in the encounter (GM, co-GM, player,
+// observer; PermissionDenied otherwise), and every event and state a call returns is the
+// caller's view of it: a hidden combatant's sheet and numbers reach only the GM, the co-GMs and
+// its controller, and the Ka deck's order reaches no one.
 type EncounterServiceServer interface {
 	CreateEncounter(context.Context, *CreateEncounterRequest) (*CreateEncounterResponse, error)
 	AddCombatant(context.Context, *AddCombatantRequest) (*AddCombatantResponse, error)
