@@ -47,7 +47,7 @@ func TestKA020DeclareThenDefend(t *testing.T) {
 	decl := find(t, evs, (*kav1.Event).GetAttackDeclared)
 	require.Equal(t, []any{"joshua", "gorille", "pistolet"}, []any{decl.GetAttackerId(), decl.GetAttack().GetTargetId(), decl.GetAttack().GetWeapon()})
 	require.Zero(t, f.ka().GetPosition())
-	require.Len(t, f.ka().GetDeck(), 56)
+	require.Equal(t, int32(56), f.ka().GetDeckCount())
 	require.Len(t, f.st.GetPending(), 1)
 	p := f.st.GetPending()[0]
 	require.Equal(t, []string{"gorille", gm}, []string{p.GetCombatantId(), p.GetController()})

@@ -1,12 +1,28 @@
 package ka
 
 import (
+	"slices"
+
+	dicev1 "github.com/fray-rpg/fray/gen/fray/dice/v1"
 	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
 	"github.com/fray-rpg/fray/rules/dice"
-	"google.golang.org/protobuf/proto"
 )
 
-// NewDeck is the 56 cards of the minor arcana in order (KA-001).
+// The deck (KA-001, KA-003). The shared catalogue says the deck is "shuffled from the
+// encounter's seed" and that "the state records the deck, so a replay draws the same cards".
+// This engine reads it so that no order of the cards not yet drawn exists anywhere, neither in
+// an event (which the audit tools read from the log) nor in the state: each card is drawn at
+// random from the seed's stream, one at a time, from the cards left. Drawing uniformly from
+// the cards left gives every card the chance it has on top of a shuffled deck, and a replay
+// still draws the same cards, because each draw records its cards and the rolls that took
+// them (an audit re-derives the rolls from the revealed seed). The cards left are public: the
+// minor arcana less the discard.
+
+// DeckSize is the number of cards of the minor arcana (KA-001).
+const DeckSize = 56
+
+// NewDeck is the 56 cards of the minor arcana in order (KA-001): bâton, coupe, denier, épée,
+// each from the ace to the roi. A draw's roll counts the cards left in this order.
 func NewDeck() []*kav1.Card {
 	var out []*kav1.Card
 	for _, s := range []kav1.Suit{kav1.Suit_SUIT_BATON, kav1.Suit_SUIT_COUPE, kav1.Suit_SUIT_DENIER, kav1.Suit_SUIT_EPEE} {
@@ -17,22 +33,31 @@ func NewDeck() []*kav1.Card {
 	return out
 }
 
-// Shuffle shuffles cards with the encounter's dice (Fisher–Yates), recording each roll so an
-// audit re-derives the order (KA-003).
-func Shuffle(cards []*kav1.Card, roller dice.Roller) *kav1.DeckShuffled {
-	order := make([]*kav1.Card, len(cards))
-	for i, c := range cards {
-		order[i] = &kav1.Card{Suit: c.GetSuit(), Rank: c.GetRank()} // who drew it last is the discard's
+// Left is the cards not yet drawn: the minor arcana less the cards of discard, in the order
+// of NewDeck (KA-003).
+func Left(discard []*kav1.Card) []*kav1.Card {
+	drawn := map[[2]int32]bool{}
+	for _, c := range discard {
+		drawn[[2]int32{int32(c.GetSuit()), c.GetRank()}] = true
 	}
-	ev := &kav1.DeckShuffled{}
-	for i := len(order) - 1; i > 0; i-- {
-		r := roller.Roll(dice.Expr{Count: 1, Sides: i + 1})
-		ev.Rolls = append(ev.Rolls, r)
-		j := int(r.GetTotal()) - 1
-		order[i], order[j] = order[j], order[i]
+	var out []*kav1.Card
+	for _, c := range NewDeck() {
+		if !drawn[[2]int32{int32(c.GetSuit()), c.GetRank()}] {
+			out = append(out, c)
+		}
 	}
-	ev.Order = order
-	return ev
+	return out
+}
+
+// Take picks the card a draw takes from left, at random with the encounter's dice: one die
+// with a face per card left, its face the rank of the card in left (KA-003). The last card
+// left is taken without a roll (the roll is nil).
+func Take(left []*kav1.Card, roller dice.Roller) (*kav1.Card, *dicev1.Roll) {
+	if len(left) == 1 {
+		return left[0], nil
+	}
+	r := roller.Roll(dice.Expr{Count: 1, Sides: len(left)})
+	return left[r.GetTotal()-1], r
 }
 
 // Value of one card: its number, or 10 for a face card (KA-002).
@@ -43,40 +68,47 @@ func Value(c *kav1.Card) int32 {
 	return c.GetRank()
 }
 
-// deck is a working copy of the state's deck for a decision.
+// deck is a working copy of the state's discard for a decision: the cards left are the rest.
 type deck struct {
-	cards, discard []*kav1.Card
-	position       int32
-	everyDraw      bool
+	discard   []*kav1.Card
+	everyDraw bool
 }
 
 func deckOf(s *kav1.State, o *kav1.Options) *deck {
-	return &deck{cards: s.GetDeck(), discard: s.GetDiscard(), position: s.GetPosition(), everyDraw: o.GetReshuffle() == "every_draw"}
+	return &deck{discard: s.GetDiscard(), everyDraw: o.GetReshuffle() == "every_draw"}
 }
 
-// draw draws a card, then another after each face card (KA-002), shuffling the discard back
-// when the deck runs out, or before each draw with every_draw (KA-003). Each card is recorded
-// with its position in the deck.
-func (d *deck) draw(roller dice.Roller) *kav1.Draw {
+// draw draws a card for combatant by from the cards left, then another after each face card
+// (KA-002); the discard returns to the deck when no card is left, or before each draw with
+// every_draw (KA-003), rolling nothing. Each card is recorded with its position (cards drawn
+// since the deck was last whole) and the roll that took it; the draw names who drew the
+// cards out of the deck when it rolled.
+func (d *deck) draw(roller dice.Roller, by string) *kav1.Draw {
 	dr := &kav1.Draw{}
 	reshuffle := func() {
-		all := append(append([]*kav1.Card{}, d.cards...), d.discard...)
-		sh := Shuffle(all, roller)
-		dr.Reshuffle, dr.ReshuffleAfter = sh, int32(len(dr.Cards))
-		d.cards, d.discard, d.position = sh.GetOrder(), nil, 0
+		dr.Reshuffle, dr.ReshuffleAfter = &kav1.DeckShuffled{Cards: DeckSize}, int32(len(dr.Cards))
+		d.discard = nil
 	}
-	if d.everyDraw {
+	if d.everyDraw && len(d.discard) > 0 {
 		reshuffle()
 	}
 	for {
-		if len(d.cards) == 0 {
+		left := Left(d.discard)
+		if len(left) == 0 {
 			reshuffle()
+			left = NewDeck()
 		}
-		c := d.cards[0]
-		d.cards = d.cards[1:]
-		d.discard = append(d.discard, c)
-		dr.Positions = append(dr.Positions, d.position)
-		d.position++
+		c, roll := Take(left, roller)
+		if roll != nil {
+			dr.Rolls = append(dr.Rolls, roll)
+			for _, x := range d.discard {
+				if !slices.Contains(dr.DiscardBy, x.GetDrawnBy()) {
+					dr.DiscardBy = append(dr.DiscardBy, x.GetDrawnBy())
+				}
+			}
+		}
+		dr.Positions = append(dr.Positions, int32(len(d.discard)))
+		d.discard = append(d.discard, &kav1.Card{Suit: c.GetSuit(), Rank: c.GetRank(), DrawnBy: by})
 		dr.Cards = append(dr.Cards, c)
 		dr.Value += Value(c)
 		if c.GetRank() <= 10 {
@@ -92,23 +124,10 @@ func (d *deck) draw(roller dice.Roller) *kav1.Draw {
 func applyDraw(s *kav1.State, dr *kav1.Draw, by string) {
 	for i, c := range dr.GetCards() {
 		if dr.GetReshuffle() != nil && int32(i) == dr.GetReshuffleAfter() {
-			s.Deck, s.Discard, s.Position = cloneCards(dr.GetReshuffle().GetOrder()), nil, 0
-		}
-		if len(s.Deck) > 0 {
-			s.Deck = s.Deck[1:]
+			s.Discard, s.Position = nil, 0
 		}
 		s.Discard = append(s.Discard, &kav1.Card{Suit: c.GetSuit(), Rank: c.GetRank(), DrawnBy: by})
 		s.Position++
 	}
-	if dr.GetReshuffle() != nil && int(dr.GetReshuffleAfter()) == len(dr.GetCards()) {
-		s.Deck, s.Discard, s.Position = cloneCards(dr.GetReshuffle().GetOrder()), nil, 0
-	}
-}
-
-func cloneCards(cs []*kav1.Card) []*kav1.Card {
-	out := make([]*kav1.Card, len(cs))
-	for i, c := range cs {
-		out[i] = proto.CloneOf(c)
-	}
-	return out
+	s.DeckCount = int32(DeckSize - len(s.GetDiscard()))
 }

@@ -77,7 +77,7 @@ func evolve(s *kav1.State, e *kav1.Event) error {
 	}
 	switch k := e.GetKind().(type) {
 	case *kav1.Event_DeckShuffled:
-		s.Deck, s.Discard, s.Position = cloneCards(k.DeckShuffled.GetOrder()), nil, 0
+		s.Discard, s.Position, s.DeckCount = nil, 0, k.DeckShuffled.GetCards() // the deck whole, in no order (KA-003)
 	case *kav1.Event_RoundStarted:
 		s.Round, s.Pass = k.RoundStarted.GetRound(), 1
 		for id, cs := range s.GetCombatants() {

@@ -4,23 +4,25 @@ import (
 	"testing"
 
 	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
+	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/rules/ka"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
 )
 
-// The fight of Joshua and the dog, KA-T01 to KA-T05, in one encounter: the deck is shuffled
-// so that its top cards are those of the seed's example, then the death draw's card (KA-025),
-// the gun butt's 4 and the 5 de denier of the terror draw.
+// The fight of Joshua and the dog, KA-T01 to KA-T05, in one encounter: the dice take the
+// cards of the seed's example from the cards left (KA-003), then the death draw's card
+// (KA-025), the gun butt's 4 and the 5 de denier of the terror draw.
 func TestJoshuaAndTheDog(t *testing.T) {
 	f := newFight(t, nil, joshua(), dog())
-	evs := f.start(epee(6), epee(10), baton(valet), coupe(9), denier(3), baton(4), denier(5))
+	evs := f.start()
 
-	// KA-003: the deck shuffled by the encounter's dice, each roll recorded.
+	// KA-003: the deck is whole, 56 cards in no order; nothing is rolled yet.
 	sh := find(t, evs, (*kav1.Event).GetDeckShuffled)
-	require.Len(t, sh.GetRolls(), 55)
-	requireCards(t, deckWith(t, epee(6), epee(10), baton(valet), coupe(9), denier(3), baton(4), denier(5)), f.ka().GetDeck())
+	require.Equal(t, []any{int32(56), 0, 0}, []any{sh.GetCards(), len(sh.GetOrder()), len(sh.GetRolls())})
+	require.Equal(t, int32(56), f.ka().GetDeckCount())
+	require.Zero(t, f.st.GetDiceOffset())
 
 	// KA-T01 (KA-010, KA-014): Joshua (lowest sphere 2) has 2 actions, the dog (lowest
 	// sphere 1) 1; with Animalité 4 against 3, Joshua acts first.
@@ -39,8 +41,12 @@ func TestJoshuaAndTheDog(t *testing.T) {
 	require.Equal(t, "chien", f.st.GetPending()[0].GetCombatantId())
 	require.Equal(t, []int32{1, 1}, []int32{f.cs("joshua").GetActionsLeft(), f.cs("joshua").GetActionsTaken()}, "the declaration is Joshua's action")
 
-	// Joshua draws: Humanité 3 + Arme à feu 4 − 2 for proximity, a 6: 11.
-	evs = f.do(gm, dodge("chien"))
+	// Joshua draws: Humanité 3 + Arme à feu 4 − 2 for proximity, a 6: 11. The 6 d'épée is
+	// the 48th of the 56 cards (bâton, coupe, denier, épée; ace to roi), the 10 d'épée the
+	// 51st of the 55 left.
+	faces := f.pick(epee(6), epee(10))
+	require.Equal(t, []int32{48, 51}, faces)
+	evs = f.do(gm, dodge("chien"), faces...)
 	require.Equal(t, "chien", find(t, evs, (*kav1.Event).GetDefenceAnnounced).GetDefenderId())
 	ad := find(t, evs, (*kav1.Event).GetAttackDrawn)
 	d := ad.GetDraw()
@@ -48,6 +54,7 @@ func TestJoshuaAndTheDog(t *testing.T) {
 		[]any{d.GetSphere(), d.GetSphereValue(), d.GetSkill(), d.GetSkillValue(), d.GetModifiers(), d.GetTotal()})
 	requireCards(t, []*kav1.Card{epee(6)}, cardsOf(d))
 	require.Equal(t, []int32{0}, d.GetDraw().GetPositions())
+	require.Equal(t, []any{"1d56", int32(48)}, []any{d.GetDraw().GetRolls()[0].GetExpression(), d.GetDraw().GetRolls()[0].GetTotal()})
 	lvl, bonus := ka.Level(f.st.GetOptions().GetKa(), d.GetTotal()-ka.SimpleThreshold)
 	require.Equal(t, []int32{1, 1}, []int32{lvl, bonus}, "11 is a normal success")
 	require.True(t, ad.GetDefencePossible())
@@ -60,6 +67,7 @@ func TestJoshuaAndTheDog(t *testing.T) {
 		[]any{d.GetSphere(), d.GetSphereValue(), d.GetSkill(), d.GetSkillValue(), d.GetModifiers(), d.GetTotal()})
 	requireCards(t, []*kav1.Card{epee(10)}, cardsOf(d))
 	require.Equal(t, []int32{1}, d.GetDraw().GetPositions())
+	require.Equal(t, []any{"1d55", int32(51)}, []any{d.GetDraw().GetRolls()[0].GetExpression(), d.GetDraw().GetRolls()[0].GetTotal()})
 	lvl, _ = ka.Level(f.st.GetOptions().GetKa(), d.GetTotal()-ka.SimpleThreshold)
 	require.Equal(t, int32(1), lvl, "15 is a normal success")
 	res := find(t, evs, (*kav1.Event).GetAttackResolved)
@@ -71,14 +79,18 @@ func TestJoshuaAndTheDog(t *testing.T) {
 	require.Equal(t, int32(2), find(t, evs, (*kav1.Event).GetPassStarted).GetPass())
 
 	// KA-T03: the second shot, 3 + 4 − 1 (second action) − 2 = 4, valet de bâton then 9 de
-	// coupe: 23, a great success; the dog has no action left: no defence.
-	evs = f.do(player, attack("joshua", "chien", "pistolet", -2))
+	// coupe: 23, a great success; the dog has no action left: no defence. The dog's death
+	// draw follows, a 3 de denier.
+	faces = f.pick(baton(valet), coupe(9), denier(3))
+	require.Equal(t, []int32{11, 22, 29}, faces)
+	evs = f.do(player, attack("joshua", "chien", "pistolet", -2), faces...)
 	ad = find(t, evs, (*kav1.Event).GetAttackDrawn)
 	d = ad.GetDraw()
 	require.Equal(t, int32(-3), d.GetModifiers())
 	require.Equal(t, int32(4), d.GetSphereValue()+d.GetSkillValue()+d.GetModifiers())
 	requireCards(t, []*kav1.Card{baton(valet), coupe(9)}, cardsOf(d))
 	require.Equal(t, []int32{2, 3}, d.GetDraw().GetPositions())
+	require.Equal(t, []string{"1d54", "1d53"}, expressions(d.GetDraw()))
 	require.Equal(t, int32(19), d.GetDraw().GetValue())
 	require.Equal(t, int32(23), d.GetTotal())
 	require.False(t, ad.GetDefencePossible())
@@ -104,7 +116,7 @@ func TestJoshuaAndTheDog(t *testing.T) {
 	// KA-T04: Joshua stuns with his gun butt, Animalité 4 + Bagarre 2 + 3, draws a 4: 13, a
 	// normal success; the dog does not dodge; it loses 1 + 3 = 4 points de réalité, which is
 	// below its seuil of (1 + 3) × 3 = 12 (KA-026; the seed's example computes 9).
-	evs = f.do(player, stun("joshua", "chien", "crosse", 3))
+	evs = f.do(player, stun("joshua", "chien", "crosse", 3), f.pick(baton(4))...)
 	ad = find(t, evs, (*kav1.Event).GetAttackDrawn)
 	d = ad.GetDraw()
 	require.Equal(t, []any{ka.Animalite, int32(4), "Bagarre", int32(2), int32(3), int32(13)},
@@ -122,7 +134,7 @@ func TestJoshuaAndTheDog(t *testing.T) {
 	// KA-T05: terror, Animalité 4 + encaissement 3, a 5 de denier, the GM's −3: 9, a failure,
 	// and 9 < 4 × 3 = 12: Abysse.
 	f.refuse(player, terror("joshua", -3), engine.CodePermission, "")
-	evs = f.do(gm, terror("joshua", -3))
+	evs = f.do(gm, terror("joshua", -3), f.pick(denier(5))...)
 	td := find(t, evs, (*kav1.Event).GetTerrorDrawn)
 	d = td.GetDraw()
 	require.Equal(t, []any{ka.Animalite, int32(4), int32(0), int32(9)}, []any{d.GetSphere(), d.GetSphereValue(), d.GetModifiers(), d.GetTotal()})
@@ -133,8 +145,7 @@ func TestJoshuaAndTheDog(t *testing.T) {
 
 	// Seven cards drawn, in order, to the discard pile.
 	requireCards(t, []*kav1.Card{epee(6), epee(10), baton(valet), coupe(9), denier(3), baton(4), denier(5)}, f.ka().GetDiscard())
-	require.Len(t, f.ka().GetDeck(), 49)
-	require.Equal(t, int32(7), f.ka().GetPosition())
+	require.Equal(t, []int32{49, 7}, []int32{f.ka().GetDeckCount(), f.ka().GetPosition()})
 	f.replays()
 }
 
@@ -190,8 +201,9 @@ func TestKAT05Terror(t *testing.T) {
 	}
 }
 
-// The replay of the whole example draws the same cards: deciding the next command on the
-// folded state gives the same events (KA-003).
+// The replay of the whole example draws the same cards: folding the log draws nothing (each
+// draw records its cards), and deciding the next command on the folded state with the same
+// rolls gives the same events (KA-003).
 func TestExampleReplayDrawsTheSameCards(t *testing.T) {
 	f := newFight(t, nil, joshua(), dog())
 	f.start(epee(6), epee(10), baton(valet), coupe(9), denier(3))
@@ -203,8 +215,11 @@ func TestExampleReplayDrawsTheSameCards(t *testing.T) {
 	again, err = f.reg.Fold(f.log)
 	require.NoError(t, err)
 	require.Equal(t, engine.Hash(f.st), engine.Hash(again))
-	next := f.do(player, attack("joshua", "chien", "pistolet", -2))
-	replayed, err := f.reg.Decide(again, attack("joshua", "chien", "pistolet", -2), envFor(player))
+	faces := f.pick(baton(valet), coupe(9), denier(3))
+	next := f.do(player, attack("joshua", "chien", "pistolet", -2), faces...)
+	env := envFor(player)
+	env.Dice = dice.NewFixed(faces...)
+	replayed, err := f.reg.Decide(again, attack("joshua", "chien", "pistolet", -2), env)
 	require.NoError(t, err)
 	require.Len(t, replayed, len(next))
 	for i := range next {

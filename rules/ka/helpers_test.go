@@ -1,8 +1,10 @@
 package ka_test
 
 import (
+	"slices"
 	"testing"
 
+	dicev1 "github.com/fray-rpg/fray/gen/fray/dice/v1"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
 	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
@@ -12,6 +14,7 @@ import (
 	"github.com/fray-rpg/fray/rules/ka"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 const (
@@ -20,11 +23,14 @@ const (
 )
 
 // fight is a Ka encounter driven through the registry, command by command, with fixed dice.
+// plan is the order in which the test wants the cards drawn (nil: the order of ka.NewDeck):
+// a command given no faces rolls the faces that take them (stacked).
 type fight struct {
-	t   *testing.T
-	reg *engine.Registry
-	st  *encounterv1.EncounterState
-	log []*encounterv1.Event
+	t    *testing.T
+	reg  *engine.Registry
+	st   *encounterv1.EncounterState
+	log  []*encounterv1.Event
+	plan []*kav1.Card
 }
 
 // newFight creates a Ka encounter (opts nil for the defaults) and adds cs in order.
@@ -39,12 +45,20 @@ func newFight(t *testing.T, opts *kav1.Options, cs ...*encounterv1.Combatant) *f
 }
 
 // decide decides cmd with dice.NewFixed(faces...) and folds the events; every face given must
-// be used.
+// be used. Given no faces, the faces are those that draw the cards of the plan (stacked): a
+// dry run on a copy of the state finds them. Either way the cards drawn leave the plan.
 func (f *fight) decide(actor string, cmd *encounterv1.Command, faces ...int32) ([]*encounterv1.Event, error) {
 	f.t.Helper()
+	if len(faces) == 0 {
+		s := newStacked(f.t, f.st, f.plan)
+		if _, err := f.reg.Decide(proto.CloneOf(f.st), cmd, engine.Env{Actor: actor, Dice: s, Seed: make([]byte, dice.SeedSize)}); err == nil {
+			faces = s.faces
+		}
+	}
 	evs, err := enginetest.Decide(f.t, f.reg, f.st, actor, cmd, faces...)
 	if err == nil {
 		f.log = append(f.log, evs...)
+		f.plan = withoutDrawn(f.plan, evs)
 	}
 	return evs, err
 }
@@ -56,11 +70,28 @@ func (f *fight) do(actor string, cmd *encounterv1.Command, faces ...int32) []*en
 	return evs
 }
 
-// start starts the fight with a deck whose top cards are top, the other cards following in
-// the order of ka.NewDeck: the Fisher–Yates rolls are worked out to give that order.
+// start starts the fight (no die is rolled) and plans the draws: top first, then the other
+// cards in the order of ka.NewDeck. The deck has no order (KA-003): the test's dice take
+// the planned cards from the cards left, one at a time (stacked).
 func (f *fight) start(top ...*kav1.Card) []*encounterv1.Event {
 	f.t.Helper()
-	return f.do(gm, startCmd(), facesFor(f.t, top...)...)
+	f.plan = deckWith(f.t, top...)
+	return f.do(gm, startCmd())
+}
+
+// pick is the faces that draw cards, in order, from the cards left in the fight's state
+// (KA-003): each the rank of its card among the cards left, in the order of ka.NewDeck.
+func (f *fight) pick(cards ...*kav1.Card) []int32 {
+	f.t.Helper()
+	left := ka.Left(f.ka().GetDiscard())
+	var faces []int32
+	for _, c := range cards {
+		require.Greater(f.t, len(left), 1, "the last card left is taken without a roll")
+		i := indexOf(f.t, left, c)
+		faces = append(faces, int32(i+1))
+		left = slices.Delete(slices.Clone(left), i, i+1)
+	}
+	return faces
 }
 
 // refuse checks that cmd is refused with code and rule, that the message names each of
@@ -134,35 +165,77 @@ func deckWith(t *testing.T, top ...*kav1.Card) []*kav1.Card {
 	return out
 }
 
-// facesFor gives the Fisher–Yates rolls (d56, d55, … d2) that shuffle ka.NewDeck into
-// deckWith(top...).
-func facesFor(t *testing.T, top ...*kav1.Card) []int32 {
+// sameCard compares cards by suit and rank (not who drew them).
+func sameCard(a, b *kav1.Card) bool { return a.GetSuit() == b.GetSuit() && a.GetRank() == b.GetRank() }
+
+// indexOf is the place of card c among cards.
+func indexOf(t testing.TB, cards []*kav1.Card, c *kav1.Card) int {
 	t.Helper()
-	want := deckWith(t, top...)
-	cur := ka.NewDeck()
-	var faces []int32
-	for i := len(cur) - 1; i > 0; i-- {
-		j := -1
-		for k := 0; k <= i; k++ {
-			if proto.Equal(cur[k], want[i]) {
-				j = k
-			}
-		}
-		require.GreaterOrEqual(t, j, 0)
-		faces = append(faces, int32(j+1))
-		cur[i], cur[j] = cur[j], cur[i]
-	}
-	return faces
+	i := slices.IndexFunc(cards, func(x *kav1.Card) bool { return sameCard(x, c) })
+	require.GreaterOrEqual(t, i, 0, "%v is not among the cards left", c)
+	return i
 }
 
-// identity is the rolls that leave the cards in their order: a reshuffle that keeps the
-// discard pile in the order it was discarded.
-func identity(n int) []int32 {
-	var out []int32
-	for i := n; i > 1; i-- {
-		out = append(out, int32(i))
+// stacked is dice that draw the cards of a plan in its order, as from a deck the test
+// stacked: each roll has as many faces as cards left (KA-003), and its face is the rank,
+// among them in the order of ka.NewDeck, of the first planned card still left. When the
+// plan has no card left, it goes on in the order of ka.NewDeck. It records the faces.
+type stacked struct {
+	t     testing.TB
+	plan  []*kav1.Card
+	left  []*kav1.Card
+	faces []int32
+}
+
+func newStacked(t testing.TB, st *encounterv1.EncounterState, plan []*kav1.Card) *stacked {
+	return &stacked{t: t, plan: slices.Clone(plan), left: ka.Left(st.GetKa().GetDiscard())}
+}
+
+// Roll implements dice.Roller.
+func (s *stacked) Roll(e dice.Expr) *dicev1.Roll {
+	s.t.Helper()
+	if e.Sides != len(s.left) { // the discard went back: the whole deck is left
+		if len(s.left) == 1 { // its last card was taken without a roll
+			s.plan = withoutCard(s.plan, s.left[0])
+		}
+		s.left = ka.NewDeck()
 	}
-	return out
+	require.Equal(s.t, dice.Expr{Count: 1, Sides: len(s.left)}, e, "a draw rolls one die with a face per card left")
+	i := slices.IndexFunc(s.plan, func(c *kav1.Card) bool {
+		return slices.ContainsFunc(s.left, func(x *kav1.Card) bool { return sameCard(x, c) })
+	})
+	if i < 0 {
+		s.plan = append(s.plan, ka.NewDeck()...)
+		return s.Roll(e)
+	}
+	c := s.plan[i]
+	s.plan = slices.Delete(s.plan, i, i+1)
+	j := indexOf(s.t, s.left, c)
+	s.left = slices.Delete(slices.Clone(s.left), j, j+1)
+	s.faces = append(s.faces, int32(j+1))
+	return dice.NewFixed(int32(j + 1)).Roll(e)
+}
+
+// withoutCard is plan less its first c.
+func withoutCard(plan []*kav1.Card, c *kav1.Card) []*kav1.Card {
+	if i := slices.IndexFunc(plan, func(x *kav1.Card) bool { return sameCard(x, c) }); i >= 0 {
+		return slices.Delete(slices.Clone(plan), i, i+1)
+	}
+	return plan
+}
+
+// withoutDrawn is plan less the cards evs drew.
+func withoutDrawn(plan []*kav1.Card, evs []*encounterv1.Event) []*kav1.Card {
+	for _, ev := range evs {
+		eachMessage(ev, func(m protoreflect.Message) {
+			if d, ok := m.Interface().(*kav1.Draw); ok {
+				for _, c := range d.GetCards() {
+					plan = withoutCard(plan, c)
+				}
+			}
+		})
+	}
+	return plan
 }
 
 // cardsOf is the cards of the draw of a result.

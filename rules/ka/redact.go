@@ -1,6 +1,7 @@
 package ka
 
 import (
+	"slices"
 	"strings"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
@@ -16,9 +17,12 @@ import (
 // powers, weapons, Ka dice, points de réalité, actions left, the Maître de Ka's modifiers to
 // its draws, its cards or its totals.
 //
-// Whoever reads, the order of the deck never leaves the server (KA-003): a read holds the
-// number of cards left and the discard, not the deck, not a shuffle's order or its rolls (the
-// rolls re-derive the order from the cards shuffled, which are known).
+// The deck needs no redaction (KA-003): no order of the cards not yet drawn exists, in the
+// state or in an event; each draw takes its cards at random from the cards left and records
+// the rolls that took them. A hidden combatant's cards lie face down, and its rolls go with
+// them (a roll names the card it took among the cards left). So do the rolls of any draw made
+// while cards a hidden combatant drew were out of the deck: a face counts the cards left, so
+// it would tell of those cards (Draw.discard_by names who drew the cards out).
 
 var _ engine.Redactor = System{}
 
@@ -45,17 +49,12 @@ func (System) Appearance(st *encounterv1.EncounterState, id string) encounterv1.
 	return encounterv1.Appearance_APPEARANCE_FIGHTING
 }
 
-// RedactState removes the deck's order (for every reader) and the numbers of the combatants
-// hidden from the reader.
+// RedactState removes the numbers and cards of the combatants hidden from the reader.
 func (System) RedactState(st *encounterv1.EncounterState, secret func(string) bool) {
 	s := st.GetKa()
 	if s == nil {
 		return
 	}
-	if len(s.GetDeck()) > 0 { // the count is seen, not the order (KA-003)
-		s.DeckCount = int32(len(s.GetDeck()))
-	}
-	s.Deck = nil
 	for _, c := range s.GetDiscard() { // a hidden combatant's cards lie face down
 		if c.GetDrawnBy() != "" && secret(c.GetDrawnBy()) {
 			c.Suit, c.Rank = kav1.Suit_SUIT_UNSPECIFIED, 0
@@ -86,8 +85,8 @@ func (System) RedactState(st *encounterv1.EncounterState, secret func(string) bo
 	}
 }
 
-// RedactEvent removes from a Ka event, and from the command recorded with it, the deck's
-// order (for every reader) and the numbers of the combatants hidden from the reader. Each
+// RedactEvent removes from a Ka event, and from the command recorded with it, the numbers and
+// cards of the combatants hidden from the reader. Each
 // side keeps its own numbers: a player whose combatant a hidden one hits sees its own soak,
 // the Ka dice and points it lost and has left, and the outcome; the attacker hidden, it does
 // not see the margin, the success level, the damage or the weapon.
@@ -105,9 +104,28 @@ func (System) RedactEvent(ev *encounterv1.Event, secret func(string) bool) {
 }
 
 func redactEvent(e *kav1.Event, secret func(string) bool) {
+	redactKind(e, secret)
+	for _, d := range draws(e) { // a face counts the cards left: it tells of the hidden cards out
+		if slices.ContainsFunc(d.GetDiscardBy(), secret) {
+			d.Rolls = nil
+		}
+	}
+}
+
+// draws is the draws of a Ka event.
+func draws(e *kav1.Event) []*kav1.Draw {
+	var out []*kav1.Draw
+	for _, r := range []*kav1.DrawResult{e.GetAttackDrawn().GetDraw(), e.GetDefenceDrawn().GetDraw(), e.GetAttackResolved().GetDeathDraw(),
+		e.GetDisarmDrawn().GetDraw(), e.GetDisarmDrawn().GetResistance(), e.GetTerrorDrawn().GetDraw()} {
+		if r.GetDraw() != nil {
+			out = append(out, r.GetDraw())
+		}
+	}
+	return out
+}
+
+func redactKind(e *kav1.Event, secret func(string) bool) {
 	switch k := e.GetKind().(type) {
-	case *kav1.Event_DeckShuffled:
-		redactShuffle(k.DeckShuffled)
 	case *kav1.Event_RoundStarted:
 		// Who may act this round is seen, not how many actions (its lowest sphere, KA-010).
 		for id := range k.RoundStarted.GetActions() {
@@ -129,13 +147,11 @@ func redactEvent(e *kav1.Event, secret func(string) bool) {
 			redactAttack(a.GetAttack())
 			a.Draw = faceDown(a.GetDraw())
 		}
-		redactShuffle(a.GetDraw().GetDraw().GetReshuffle())
 	case *kav1.Event_DefenceDrawn:
 		d := k.DefenceDrawn
 		if secret(d.GetDefenderId()) {
 			d.Draw = faceDown(d.GetDraw())
 		}
-		redactShuffle(d.GetDraw().GetDraw().GetReshuffle())
 	case *kav1.Event_AttackResolved:
 		redactResolved(k.AttackResolved, secret)
 	case *kav1.Event_DisarmDrawn:
@@ -147,8 +163,6 @@ func redactEvent(e *kav1.Event, secret func(string) bool) {
 			d.Resistance = faceDown(d.GetResistance())
 			d.Weapon = ""
 		}
-		redactShuffle(d.GetDraw().GetDraw().GetReshuffle())
-		redactShuffle(d.GetResistance().GetDraw().GetReshuffle())
 	case *kav1.Event_WeaponPickedUp:
 		if secret(k.WeaponPickedUp.GetCombatantId()) {
 			k.WeaponPickedUp.Weapon = ""
@@ -158,7 +172,6 @@ func redactEvent(e *kav1.Event, secret func(string) bool) {
 		if secret(t.GetCombatantId()) { // whether it falls into Abysse is seen
 			t.Draw = faceDown(t.GetDraw())
 		}
-		redactShuffle(t.GetDraw().GetDraw().GetReshuffle())
 	}
 }
 
@@ -177,7 +190,6 @@ func redactResolved(r *kav1.AttackResolved, secret func(string) bool) {
 		}
 		r.Note = hiddenNote(r.GetNote())
 	}
-	redactShuffle(r.GetDeathDraw().GetDraw().GetReshuffle())
 }
 
 // hiddenNote rewrites the notes of resolve that give a hidden target's numbers (its seuil, its
@@ -245,7 +257,9 @@ func redactReact(r *kav1.React) {
 }
 
 // faceDown is a hidden combatant's draw as the table sees it: as many cards as it drew, face
-// down, at their places in the deck; no sphere, skill, modifier, value or total.
+// down, at their places in the deck, and whether the discard returned to the deck; no
+// sphere, skill, modifier, value, total, nor the rolls that took the cards (each names its
+// card among the cards left, KA-003).
 func faceDown(r *kav1.DrawResult) *kav1.DrawResult {
 	if r == nil {
 		return nil
@@ -259,16 +273,4 @@ func faceDown(r *kav1.DrawResult) *kav1.DrawResult {
 		out.Cards = append(out.Cards, &kav1.Card{})
 	}
 	return &kav1.DrawResult{Draw: out}
-}
-
-// redactShuffle keeps the number of cards shuffled; the order and the rolls never leave the
-// server (KA-003).
-func redactShuffle(sh *kav1.DeckShuffled) {
-	if sh == nil {
-		return
-	}
-	if len(sh.GetOrder()) > 0 {
-		sh.Cards = int32(len(sh.GetOrder()))
-	}
-	sh.Order, sh.Rolls = nil, nil
 }

@@ -85,11 +85,11 @@ func upNext(st *encounterv1.EncounterState) []fighter {
 	return best
 }
 
-// Start shuffles the encounter's deck and opens the first round (KA-003, KA-010).
-func (System) Start(st *encounterv1.EncounterState, env engine.Env) ([]*encounterv1.Event, error) {
-	sh := Shuffle(NewDeck(), env.Dice)
+// Start makes the encounter's deck whole and opens the first round (KA-003, KA-010). Nothing
+// is rolled: each draw takes its cards at random from the cards left.
+func (System) Start(st *encounterv1.EncounterState, _ engine.Env) ([]*encounterv1.Event, error) {
 	return []*encounterv1.Event{
-		event(&kav1.Event{Kind: &kav1.Event_DeckShuffled{DeckShuffled: sh}}),
+		event(&kav1.Event{Kind: &kav1.Event_DeckShuffled{DeckShuffled: &kav1.DeckShuffled{Cards: DeckSize}}}),
 		roundStarted(st, 1),
 	}, nil
 }
@@ -242,7 +242,7 @@ func drawFor(d *deck, f fighter, sphere, skill string, mods []int32, reasons []s
 			r.ModifierReasons = append(r.ModifierReasons, fmt.Sprintf("%+d %s", m, reasons[i]))
 		}
 	}
-	r.Draw = d.draw(roller)
+	r.Draw = d.draw(roller, f.id())
 	r.Total = r.GetSphereValue() + r.GetSkillValue() + r.GetModifiers() + r.GetDraw().GetValue()
 	return r
 }
@@ -485,7 +485,7 @@ func resolve(st *encounterv1.EncounterState, d *deck, att, t fighter, a *kav1.At
 	}
 	if r.GetKaLeft() == 0 && t.cs.GetKaDice() > 0 { // KA-025: the death draw
 		r.Dying = true
-		dr := &kav1.DrawResult{Draw: d.draw(roller)}
+		dr := &kav1.DrawResult{Draw: d.draw(roller, t.id())}
 		dr.Total = dr.GetDraw().GetValue()
 		r.DeathDraw = dr
 		notes = append(notes, t.name()+" has lost its last Ka die and makes its death draw; the Maître de Ka rules on it (KA-025)")

@@ -939,20 +939,35 @@ func (*Action_Pass) isAction_Kind() {}
 
 func (*Action_PickUp) isAction_Kind() {}
 
-// Draw: cards drawn from the deck, face cards adding and drawing again (KA-002).
+// Draw: cards drawn from the deck, face cards adding and drawing again (KA-002). Each card is
+// taken at random from the cards left (KA-003): no order of the cards not yet drawn exists
+// anywhere, in an event or in the state.
 type Draw struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Cards []*Card                `protobuf:"bytes,1,rep,name=cards,proto3" json:"cards,omitempty"`
-	// Position in the deck of the first card drawn (cards drawn so far this shuffle).
+	// Position in the deck of the first card drawn (cards drawn so far since the deck was last
+	// made whole).
 	Position int32 `protobuf:"varint,2,opt,name=position,proto3" json:"position,omitempty"`
 	Value    int32 `protobuf:"varint,3,opt,name=value,proto3" json:"value,omitempty"`
-	// The discard shuffled back into the deck during this draw (KA-003), after
-	// `reshuffle_after` of its cards.
+	// The discard returned to the deck during this draw (KA-003), after `reshuffle_after` of
+	// its cards: with `on_empty` when no card was left, with `every_draw` before the first.
+	// Nothing is rolled for it; it gives the number of cards the deck holds again.
 	Reshuffle      *DeckShuffled `protobuf:"bytes,4,opt,name=reshuffle,proto3" json:"reshuffle,omitempty"`
 	ReshuffleAfter int32         `protobuf:"varint,5,opt,name=reshuffle_after,json=reshuffleAfter,proto3" json:"reshuffle_after,omitempty"`
-	// The deck position of each card drawn, counted from the last shuffle (KA-003): a card
+	// The deck position of each card drawn, counted from the last reshuffle (KA-003): a card
 	// drawn just after a reshuffle is at 0.
-	Positions     []int32 `protobuf:"varint,6,rep,packed,name=positions,proto3" json:"positions,omitempty"`
+	Positions []int32 `protobuf:"varint,6,rep,packed,name=positions,proto3" json:"positions,omitempty"`
+	// The rolls that took the cards, in order (KA-003): one die with as many faces as cards
+	// left (1d56 on a whole deck), its face the rank of the card taken among the cards left
+	// in the order of the minor arcana (bâton, coupe, denier, épée; ace to roi). The last card
+	// left is taken without a roll. Recorded with their offsets, as every roll is, so that an
+	// audit re-derives each card from the revealed seed and a replay never draws again.
+	Rolls []*v1.Roll `protobuf:"bytes,7,rep,name=rolls,proto3" json:"rolls,omitempty"`
+	// Who drew the cards that were out of the deck (in the discard) when the rolls were made,
+	// each once, in the order of the discard: a face counts the cards left, so it tells
+	// something of the cards out. A reader from whom one of these combatants is hidden does
+	// not get the rolls (KA-003).
+	DiscardBy     []string `protobuf:"bytes,8,rep,name=discard_by,json=discardBy,proto3" json:"discard_by,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1025,6 +1040,20 @@ func (x *Draw) GetReshuffleAfter() int32 {
 func (x *Draw) GetPositions() []int32 {
 	if x != nil {
 		return x.Positions
+	}
+	return nil
+}
+
+func (x *Draw) GetRolls() []*v1.Roll {
+	if x != nil {
+		return x.Rolls
+	}
+	return nil
+}
+
+func (x *Draw) GetDiscardBy() []string {
+	if x != nil {
+		return x.DiscardBy
 	}
 	return nil
 }
@@ -1363,13 +1392,17 @@ type State struct {
 	Round      int32                      `protobuf:"varint,1,opt,name=round,proto3" json:"round,omitempty"`
 	Pass       int32                      `protobuf:"varint,2,opt,name=pass,proto3" json:"pass,omitempty"`
 	Combatants map[string]*CombatantState `protobuf:"bytes,3,rep,name=combatants,proto3" json:"combatants,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
-	// The deck, top first, and the discard pile (KA-003).
-	Deck     []*Card  `protobuf:"bytes,4,rep,name=deck,proto3" json:"deck,omitempty"`
-	Discard  []*Card  `protobuf:"bytes,5,rep,name=discard,proto3" json:"discard,omitempty"`
+	// Unused, never set: the deck held an order of the cards not yet drawn, which no longer
+	// exists (KA-003). The cards left are the minor arcana less the discard, in no order; each
+	// draw takes one at random. Kept (not reserved) for buf's FILE compatibility rules.
+	Deck []*Card `protobuf:"bytes,4,rep,name=deck,proto3" json:"deck,omitempty"`
+	// The cards drawn since the deck was last made whole, in the order drawn (KA-003), each
+	// marked with who drew it.
+	Discard []*Card `protobuf:"bytes,5,rep,name=discard,proto3" json:"discard,omitempty"`
+	// Cards drawn since the deck was last made whole.
 	Position int32    `protobuf:"varint,6,opt,name=position,proto3" json:"position,omitempty"`
 	Pending  *Pending `protobuf:"bytes,7,opt,name=pending,proto3" json:"pending,omitempty"`
-	// The number of cards left in the deck. The order of the deck never leaves the server
-	// (KA-003): in every read, `deck` is empty and this count is set instead.
+	// The number of cards left in the deck (KA-003): 56 less the discard once started.
 	DeckCount int32 `protobuf:"varint,8,opt,name=deck_count,json=deckCount,proto3" json:"deck_count,omitempty"`
 	// The combatants whose turn it is in the pass, at the same time when more than one
 	// (KA-014, KA-015): public as an order, while the Animalité and actions behind it may be
@@ -1472,13 +1505,16 @@ func (x *State) GetUpNext() []string {
 	return nil
 }
 
+// DeckShuffled: the deck made whole, at the start (and, within a Draw, when the discard
+// returns to it, KA-003). It records the deck's composition, never an order: the cards are
+// drawn at random one at a time, each draw recording its roll.
 type DeckShuffled struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The new order, top first, and the rolls that shuffled it (Fisher–Yates, KA-003). Both
-	// never leave the server: in every read they are empty and `cards` is set instead.
+	// Unused, never set: an order and the rolls that shuffled it, before draws were made at
+	// random from the cards left. Kept (not reserved) for buf's FILE compatibility rules.
 	Order []*Card    `protobuf:"bytes,1,rep,name=order,proto3" json:"order,omitempty"`
 	Rolls []*v1.Roll `protobuf:"bytes,2,rep,name=rolls,proto3" json:"rolls,omitempty"`
-	// Set in reads only: the number of cards shuffled.
+	// The number of cards in the deck: the 56 of the minor arcana (option deck, KA-001).
 	Cards         int32 `protobuf:"varint,3,opt,name=cards,proto3" json:"cards,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -2668,14 +2704,17 @@ const file_fray_ka_v1_ka_proto_rawDesc = "" +
 	"\x06terror\x18\r \x01(\v2\x12.fray.ka.v1.TerrorH\x00R\x06terror\x12&\n" +
 	"\x04pass\x18\x0e \x01(\v2\x10.fray.ka.v1.PassH\x00R\x04pass\x12-\n" +
 	"\apick_up\x18\x0f \x01(\v2\x12.fray.ka.v1.PickUpH\x00R\x06pickUpB\x06\n" +
-	"\x04kind\"\xdf\x01\n" +
+	"\x04kind\"\xa8\x02\n" +
 	"\x04Draw\x12&\n" +
 	"\x05cards\x18\x01 \x03(\v2\x10.fray.ka.v1.CardR\x05cards\x12\x1a\n" +
 	"\bposition\x18\x02 \x01(\x05R\bposition\x12\x14\n" +
 	"\x05value\x18\x03 \x01(\x05R\x05value\x126\n" +
 	"\treshuffle\x18\x04 \x01(\v2\x18.fray.ka.v1.DeckShuffledR\treshuffle\x12'\n" +
 	"\x0freshuffle_after\x18\x05 \x01(\x05R\x0ereshuffleAfter\x12\x1c\n" +
-	"\tpositions\x18\x06 \x03(\x05R\tpositions\"\xa8\x02\n" +
+	"\tpositions\x18\x06 \x03(\x05R\tpositions\x12(\n" +
+	"\x05rolls\x18\a \x03(\v2\x12.fray.dice.v1.RollR\x05rolls\x12\x1d\n" +
+	"\n" +
+	"discard_by\x18\b \x03(\tR\tdiscardBy\"\xa8\x02\n" +
 	"\n" +
 	"DrawResult\x12\x16\n" +
 	"\x06sphere\x18\x01 \x01(\tR\x06sphere\x12!\n" +
@@ -2899,43 +2938,44 @@ var file_fray_ka_v1_ka_proto_depIdxs = []int32{
 	10, // 10: fray.ka.v1.Action.pick_up:type_name -> fray.ka.v1.PickUp
 	1,  // 11: fray.ka.v1.Draw.cards:type_name -> fray.ka.v1.Card
 	17, // 12: fray.ka.v1.Draw.reshuffle:type_name -> fray.ka.v1.DeckShuffled
-	12, // 13: fray.ka.v1.DrawResult.draw:type_name -> fray.ka.v1.Draw
-	5,  // 14: fray.ka.v1.Pending.attack:type_name -> fray.ka.v1.Attack
-	21, // 15: fray.ka.v1.Pending.answers:type_name -> fray.ka.v1.DefenceAnnounced
-	33, // 16: fray.ka.v1.State.combatants:type_name -> fray.ka.v1.State.CombatantsEntry
-	1,  // 17: fray.ka.v1.State.deck:type_name -> fray.ka.v1.Card
-	1,  // 18: fray.ka.v1.State.discard:type_name -> fray.ka.v1.Card
-	15, // 19: fray.ka.v1.State.pending:type_name -> fray.ka.v1.Pending
-	1,  // 20: fray.ka.v1.DeckShuffled.order:type_name -> fray.ka.v1.Card
-	35, // 21: fray.ka.v1.DeckShuffled.rolls:type_name -> fray.dice.v1.Roll
-	34, // 22: fray.ka.v1.RoundStarted.actions:type_name -> fray.ka.v1.RoundStarted.ActionsEntry
-	5,  // 23: fray.ka.v1.AttackDeclared.attack:type_name -> fray.ka.v1.Attack
-	6,  // 24: fray.ka.v1.DefenceAnnounced.react:type_name -> fray.ka.v1.React
-	5,  // 25: fray.ka.v1.AttackDrawn.attack:type_name -> fray.ka.v1.Attack
-	13, // 26: fray.ka.v1.AttackDrawn.draw:type_name -> fray.ka.v1.DrawResult
-	13, // 27: fray.ka.v1.DefenceDrawn.draw:type_name -> fray.ka.v1.DrawResult
-	13, // 28: fray.ka.v1.AttackResolved.death_draw:type_name -> fray.ka.v1.DrawResult
-	13, // 29: fray.ka.v1.DisarmDrawn.draw:type_name -> fray.ka.v1.DrawResult
-	13, // 30: fray.ka.v1.DisarmDrawn.resistance:type_name -> fray.ka.v1.DrawResult
-	13, // 31: fray.ka.v1.TerrorDrawn.draw:type_name -> fray.ka.v1.DrawResult
-	17, // 32: fray.ka.v1.Event.deck_shuffled:type_name -> fray.ka.v1.DeckShuffled
-	18, // 33: fray.ka.v1.Event.round_started:type_name -> fray.ka.v1.RoundStarted
-	19, // 34: fray.ka.v1.Event.pass_started:type_name -> fray.ka.v1.PassStarted
-	22, // 35: fray.ka.v1.Event.attack_drawn:type_name -> fray.ka.v1.AttackDrawn
-	23, // 36: fray.ka.v1.Event.defence_drawn:type_name -> fray.ka.v1.DefenceDrawn
-	24, // 37: fray.ka.v1.Event.attack_resolved:type_name -> fray.ka.v1.AttackResolved
-	25, // 38: fray.ka.v1.Event.disarm_drawn:type_name -> fray.ka.v1.DisarmDrawn
-	27, // 39: fray.ka.v1.Event.terror_drawn:type_name -> fray.ka.v1.TerrorDrawn
-	28, // 40: fray.ka.v1.Event.passed:type_name -> fray.ka.v1.Passed
-	20, // 41: fray.ka.v1.Event.attack_declared:type_name -> fray.ka.v1.AttackDeclared
-	21, // 42: fray.ka.v1.Event.defence_announced:type_name -> fray.ka.v1.DefenceAnnounced
-	26, // 43: fray.ka.v1.Event.weapon_picked_up:type_name -> fray.ka.v1.WeaponPickedUp
-	14, // 44: fray.ka.v1.State.CombatantsEntry.value:type_name -> fray.ka.v1.CombatantState
-	45, // [45:45] is the sub-list for method output_type
-	45, // [45:45] is the sub-list for method input_type
-	45, // [45:45] is the sub-list for extension type_name
-	45, // [45:45] is the sub-list for extension extendee
-	0,  // [0:45] is the sub-list for field type_name
+	35, // 13: fray.ka.v1.Draw.rolls:type_name -> fray.dice.v1.Roll
+	12, // 14: fray.ka.v1.DrawResult.draw:type_name -> fray.ka.v1.Draw
+	5,  // 15: fray.ka.v1.Pending.attack:type_name -> fray.ka.v1.Attack
+	21, // 16: fray.ka.v1.Pending.answers:type_name -> fray.ka.v1.DefenceAnnounced
+	33, // 17: fray.ka.v1.State.combatants:type_name -> fray.ka.v1.State.CombatantsEntry
+	1,  // 18: fray.ka.v1.State.deck:type_name -> fray.ka.v1.Card
+	1,  // 19: fray.ka.v1.State.discard:type_name -> fray.ka.v1.Card
+	15, // 20: fray.ka.v1.State.pending:type_name -> fray.ka.v1.Pending
+	1,  // 21: fray.ka.v1.DeckShuffled.order:type_name -> fray.ka.v1.Card
+	35, // 22: fray.ka.v1.DeckShuffled.rolls:type_name -> fray.dice.v1.Roll
+	34, // 23: fray.ka.v1.RoundStarted.actions:type_name -> fray.ka.v1.RoundStarted.ActionsEntry
+	5,  // 24: fray.ka.v1.AttackDeclared.attack:type_name -> fray.ka.v1.Attack
+	6,  // 25: fray.ka.v1.DefenceAnnounced.react:type_name -> fray.ka.v1.React
+	5,  // 26: fray.ka.v1.AttackDrawn.attack:type_name -> fray.ka.v1.Attack
+	13, // 27: fray.ka.v1.AttackDrawn.draw:type_name -> fray.ka.v1.DrawResult
+	13, // 28: fray.ka.v1.DefenceDrawn.draw:type_name -> fray.ka.v1.DrawResult
+	13, // 29: fray.ka.v1.AttackResolved.death_draw:type_name -> fray.ka.v1.DrawResult
+	13, // 30: fray.ka.v1.DisarmDrawn.draw:type_name -> fray.ka.v1.DrawResult
+	13, // 31: fray.ka.v1.DisarmDrawn.resistance:type_name -> fray.ka.v1.DrawResult
+	13, // 32: fray.ka.v1.TerrorDrawn.draw:type_name -> fray.ka.v1.DrawResult
+	17, // 33: fray.ka.v1.Event.deck_shuffled:type_name -> fray.ka.v1.DeckShuffled
+	18, // 34: fray.ka.v1.Event.round_started:type_name -> fray.ka.v1.RoundStarted
+	19, // 35: fray.ka.v1.Event.pass_started:type_name -> fray.ka.v1.PassStarted
+	22, // 36: fray.ka.v1.Event.attack_drawn:type_name -> fray.ka.v1.AttackDrawn
+	23, // 37: fray.ka.v1.Event.defence_drawn:type_name -> fray.ka.v1.DefenceDrawn
+	24, // 38: fray.ka.v1.Event.attack_resolved:type_name -> fray.ka.v1.AttackResolved
+	25, // 39: fray.ka.v1.Event.disarm_drawn:type_name -> fray.ka.v1.DisarmDrawn
+	27, // 40: fray.ka.v1.Event.terror_drawn:type_name -> fray.ka.v1.TerrorDrawn
+	28, // 41: fray.ka.v1.Event.passed:type_name -> fray.ka.v1.Passed
+	20, // 42: fray.ka.v1.Event.attack_declared:type_name -> fray.ka.v1.AttackDeclared
+	21, // 43: fray.ka.v1.Event.defence_announced:type_name -> fray.ka.v1.DefenceAnnounced
+	26, // 44: fray.ka.v1.Event.weapon_picked_up:type_name -> fray.ka.v1.WeaponPickedUp
+	14, // 45: fray.ka.v1.State.CombatantsEntry.value:type_name -> fray.ka.v1.CombatantState
+	46, // [46:46] is the sub-list for method output_type
+	46, // [46:46] is the sub-list for method input_type
+	46, // [46:46] is the sub-list for extension type_name
+	46, // [46:46] is the sub-list for extension extendee
+	0,  // [0:46] is the sub-list for field type_name
 }
 
 func init() { file_fray_ka_v1_ka_proto_init() }
