@@ -12,14 +12,14 @@ import (
 	"github.com/fray-rpg/fray/rules/ka"
 )
 
-// The wording of the Ka events: the deck and its shuffles, rounds and passes, draws with each
-// card and its place in the deck, attacks with their success level, damage, soak and Ka dice,
+// The wording of the Ka events: the deck made whole, rounds and passes, draws with each card
+// and its place in the deck, attacks with their success level, damage, soak and Ka dice,
 // stuns, disarms, terror and death draws.
 
 func (n *Names) kaText(e *kav1.Event) string {
 	switch k := e.GetKind().(type) {
 	case *kav1.Event_DeckShuffled:
-		return "The deck is shuffled: " + shuffleText(k.DeckShuffled) + " (KA-003)"
+		return "The deck is whole: " + shuffleText(k.DeckShuffled) + ", each card drawn at random from those left (KA-003)"
 	case *kav1.Event_RoundStarted:
 		return n.kaRoundText(k.RoundStarted)
 	case *kav1.Event_PassStarted:
@@ -53,13 +53,9 @@ func (n *Names) kaText(e *kav1.Event) string {
 	}
 }
 
-// shuffleText: "56 cards, with 55 rolls of the encounter's dice", or, as the server gives it
-// (the order never leaves it, KA-003), "56 cards, the order kept by the server".
+// shuffleText: "56 cards": the deck has no order (KA-003), only its cards.
 func shuffleText(sh *kav1.DeckShuffled) string {
-	if len(sh.GetOrder()) == 0 && sh.GetCards() > 0 {
-		return plural(int(sh.GetCards()), "card") + ", the order kept by the server"
-	}
-	return fmt.Sprintf("%s, with %s of the encounter's dice", plural(len(sh.GetOrder()), "card"), plural(len(sh.GetRolls()), "roll"))
+	return plural(int(sh.GetCards()), "card")
 }
 
 // faceDown reports whether a card is face down: drawn by a combatant hidden from the reader.
@@ -154,9 +150,9 @@ func cardsText(d *kav1.Draw) string {
 	if sh := d.GetReshuffle(); sh != nil {
 		switch after := d.GetReshuffleAfter(); {
 		case after <= 0:
-			s += "; the deck reshuffled first: " + shuffleText(sh) + " (KA-003)"
+			s += "; the discard back in the deck first: " + shuffleText(sh) + " (KA-003)"
 		default:
-			s += fmt.Sprintf("; the deck ran out after %s and was reshuffled: %s (KA-003)", plural(int(after), "card"), shuffleText(sh))
+			s += fmt.Sprintf("; the deck ran out after %s and the discard went back in: %s (KA-003)", plural(int(after), "card"), shuffleText(sh))
 		}
 	}
 	return s

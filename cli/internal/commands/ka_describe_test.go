@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	dicev1 "github.com/fray-rpg/fray/gen/fray/dice/v1"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
 	"github.com/fray-rpg/fray/rules/ka"
@@ -58,10 +57,8 @@ func TestKaCardText(t *testing.T) {
 // KA-T01…KA-T05 in words, each draw with its cards, their place in the deck and the total of
 // sphere + skill + modifiers + cards.
 func TestDescribeKaWorkedExample(t *testing.T) {
-	order := ka.NewDeck()
-	rolls := make([]*dicev1.Roll, 55)
-	require.Equal(t, "#5 The deck is shuffled: 56 cards, with 55 rolls of the encounter's dice (KA-003)",
-		describeKa(5, &kav1.Event{Kind: &kav1.Event_DeckShuffled{DeckShuffled: &kav1.DeckShuffled{Order: order, Rolls: rolls}}}))
+	require.Equal(t, "#5 The deck is whole: 56 cards, each card drawn at random from those left (KA-003)",
+		describeKa(5, &kav1.Event{Kind: &kav1.Event_DeckShuffled{DeckShuffled: &kav1.DeckShuffled{Cards: 56}}}))
 	require.Equal(t, "#6 Round 1: Joshua 2 actions, le chien 1 action (each its lowest sphere, KA-010)",
 		describeKa(6, &kav1.Event{Kind: &kav1.Event_RoundStarted{RoundStarted: &kav1.RoundStarted{Round: 1, Actions: map[string]int32{"chien": 1, "joshua": 2}}}}))
 
@@ -230,21 +227,19 @@ func TestDescribeKaManoeuvres(t *testing.T) {
 			Draw: kaDraw(ka.Animalite, 2, "", 0, 41, []string{"+3 encaissement", "-4 situation"}, epee6)}}}))
 }
 
-// KA-003: the deck runs out in the middle of a draw, and the discard is shuffled back; the
-// description gives the count of cards, not their order.
+// KA-003: the deck runs out in the middle of a draw, and the discard goes back in; the
+// description gives the count of cards (the deck has no order).
 func TestDescribeKaReshuffle(t *testing.T) {
-	order := ka.NewDeck()[:40]
 	r := kaDraw(ka.Humanite, 3, "Arme à feu", 4, 55, nil, cavalierBaton, epee6)
 	r.Draw.Positions = []int32{55, 0}
-	r.Draw.Reshuffle, r.Draw.ReshuffleAfter = &kav1.DeckShuffled{Order: order, Rolls: make([]*dicev1.Roll, 39)}, 1
+	r.Draw.Reshuffle, r.Draw.ReshuffleAfter = &kav1.DeckShuffled{Cards: 56}, 1
 	s := describeKa(40, &kav1.Event{Kind: &kav1.Event_AttackDrawn{AttackDrawn: &kav1.AttackDrawn{AttackerId: "joshua", TargetId: "chien",
 		Attack: &kav1.Attack{TargetId: "chien"}, Draw: r, NoDefenceReason: "le chien cannot defend"}}})
 	require.Equal(t, "#40 Joshua attacks le chien: Humanité 3 + Arme à feu 4 + cards 16 (cavalier de bâton + 6 d'épée, deck positions 55, 0; "+
-		"the deck ran out after 1 card and was reshuffled: 40 cards, with 39 rolls of the encounter's dice (KA-003)) = 23; no defence: le chien cannot defend", s)
-	require.NotContains(t, s, "as de bâton", "not the order of the deck")
+		"the deck ran out after 1 card and the discard went back in: 56 cards (KA-003)) = 23; no defence: le chien cannot defend", s)
 	r.Draw.ReshuffleAfter, r.Draw.Positions = 0, []int32{0, 1}
 	require.Contains(t, describeKa(41, &kav1.Event{Kind: &kav1.Event_TerrorDrawn{TerrorDrawn: &kav1.TerrorDrawn{CombatantId: "joshua", Draw: r}}}),
-		"deck positions 0–1; the deck reshuffled first: 40 cards, with 39 rolls of the encounter's dice (KA-003))")
+		"deck positions 0–1; the discard back in the deck first: 56 cards (KA-003))")
 	require.Equal(t, "#42 Round 4: no one can act", describeKa(42, &kav1.Event{Kind: &kav1.Event_RoundStarted{RoundStarted: &kav1.RoundStarted{Round: 4}}}))
 }
 

@@ -53,9 +53,9 @@ func TestDescribeKaWithAHiddenCombatant(t *testing.T) {
 		ev   *kav1.Event
 		want string
 	}{
-		{"a shuffle: the count, not the order (KA-003)",
-			&kav1.Event{Kind: &kav1.Event_DeckShuffled{DeckShuffled: &kav1.DeckShuffled{Order: ka.NewDeck()}}},
-			"The deck is shuffled: 56 cards, the order kept by the server (KA-003)"},
+		{"the deck: its cards, in no order (KA-003)",
+			&kav1.Event{Kind: &kav1.Event_DeckShuffled{DeckShuffled: &kav1.DeckShuffled{Cards: 56}}},
+			"The deck is whole: 56 cards, each card drawn at random from those left (KA-003)"},
 		{"who may act, not how many actions (KA-010)",
 			&kav1.Event{Kind: &kav1.Event_RoundStarted{RoundStarted: &kav1.RoundStarted{Round: 1, Actions: map[string]int32{"joshua": 2, "gargouille": 2}}}},
 			"Round 1: Joshua 2 actions, La gargouille (its actions withheld) (each its lowest sphere, KA-010)"},
@@ -123,8 +123,8 @@ func TestKaStateWithAHiddenCombatant(t *testing.T) {
 				Spheres: map[string]int32{ka.Animalite: 19, ka.Humanite: 17, "Ombres": 2}, KaDice: 1, RealityPoints: 67}}},
 		},
 		System: &encounterv1.EncounterState_Ka{Ka: &kav1.State{Round: 2, Pass: 1, UpNext: []string{"joshua"},
-			Deck:    ka.NewDeck()[:45],
-			Discard: []*kav1.Card{{Suit: kav1.Suit_SUIT_BATON, Rank: 2, DrawnBy: "gargouille"}, {Suit: kav1.Suit_SUIT_COUPE, Rank: 4, DrawnBy: "joshua"}},
+			DeckCount: 54,
+			Discard:   []*kav1.Card{{Suit: kav1.Suit_SUIT_BATON, Rank: 2, DrawnBy: "gargouille"}, {Suit: kav1.Suit_SUIT_COUPE, Rank: 4, DrawnBy: "joshua"}},
 			Combatants: map[string]*kav1.CombatantState{
 				"joshua":     {KaDice: 4, RealityPoints: 15, ActionsLeft: 2},
 				"gargouille": {KaDice: 1, RealityPoints: 67, ActionsLeft: 1, ActionsTaken: 1, ActedThisPass: true, WeaponsLost: []string{"Serres-de-Minuit"}},
@@ -135,19 +135,20 @@ func TestKaStateWithAHiddenCombatant(t *testing.T) {
 	writeKaState(&b, view, NamesOf(view))
 	out := b.String()
 	t.Logf("fray state:\n%s", out)
-	require.Contains(t, out, "Deck: 45 cards left, 2 in the discard (KA-003), 1 of them face down (drawn behind the screen)\n")
+	require.Contains(t, out, "Deck: 54 cards left, 2 in the discard (KA-003), 1 of them face down (drawn behind the screen)\n"+
+		"Discard, in the order drawn: face down, 4 de coupe\n")
 	require.Regexp(t, `  joshua\s+Joshua\s+-\s+david\s+4\s+4/14\s+15/15\s+2 left, 0 taken\s+player character, seuil 15\n`, out)
 	require.Regexp(t, `  gargouille\s+La gargouille\s+-\s+gm\s+hidden\s+hidden\s+hidden\s+hidden, 1 taken\s+unhurt, disarmed of 1 weapon \(KA-032\), acted this pass\n`, out)
 	require.Contains(t, out, "Pass 1: Joshua acts next: fray ka attack|disarm|pass enc-1 joshua ...\n", "the order of the pass, as the state gives it (KA-014)")
 	for _, secret := range []string{"Serres", "19", "67"} {
 		require.NotContains(t, out, secret)
 	}
-	// The GM: every number; the deck's count still, not its order.
+	// The GM: every number, every card of the discard.
 	b.Reset()
 	view = reg.View(st, engine.Viewer{SeesAll: true})
 	writeKaState(&b, view, NamesOf(view))
 	require.Regexp(t, `  gargouille\s+La gargouille\s+-\s+gm\s+19\s+1/1\s+67/67\s+1 left, 1 taken\s+disarmed of Serres-de-Minuit \(KA-032\), acted this pass, seuil 6\n`, b.String())
-	require.Contains(t, b.String(), "Deck: 45 cards left, 2 in the discard (KA-003)\n")
+	require.Contains(t, b.String(), "Deck: 54 cards left, 2 in the discard (KA-003)\nDiscard, in the order drawn: 2 de bâton, 4 de coupe\n")
 }
 
 func TestDescribeFeerieWithAHiddenCombatant(t *testing.T) {

@@ -20,19 +20,26 @@ func writeKaState(w io.Writer, st *encounterv1.EncounterState, names *Names) {
 	} else {
 		fmt.Fprintf(w, "Round %d, pass %d\n", ks.GetRound(), ks.GetPass())
 	}
-	left := max(len(ks.GetDeck()), int(ks.GetDeckCount())) // the server gives the count, not the order
+	left := int(ks.GetDeckCount()) // the deck has no order, only its count (KA-003)
 	if ks.GetRound() > 0 || left+len(ks.GetDiscard()) > 0 {
 		s := fmt.Sprintf("Deck: %s left, %d in the discard (KA-003)", plural(left, "card"), len(ks.GetDiscard()))
 		down := 0
+		var cards []string
 		for _, c := range ks.GetDiscard() {
 			if faceDown(c) {
 				down++
+				cards = append(cards, "face down")
+			} else {
+				cards = append(cards, cardText(c))
 			}
 		}
 		if down > 0 {
 			s += fmt.Sprintf(", %d of them face down (drawn behind the screen)", down)
 		}
 		fmt.Fprintln(w, s)
+		if len(cards) > 0 { // what is left is the rest of the 56, in no order: it is public
+			fmt.Fprintln(w, "Discard, in the order drawn: "+strings.Join(cards, ", "))
+		}
 	}
 	if len(st.GetCombatants()) == 0 {
 		fmt.Fprintln(w, "No combatants yet.")

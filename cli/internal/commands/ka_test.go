@@ -248,7 +248,7 @@ func kaPendingState(t *testing.T) *encounterv1.EncounterState {
 		Pending: []*encounterv1.PendingReaction{{CombatantId: "chien", Controller: "dog-keeper",
 			Prompt: "joshua declares an attack on le chien: defend (one action) or not, before any card is drawn"}},
 		System: &encounterv1.EncounterState_Ka{Ka: &kav1.State{Round: 1, Pass: 1,
-			Deck: ka.NewDeck(),
+			DeckCount: 56,
 			Combatants: map[string]*kav1.CombatantState{
 				"joshua": {KaDice: 5, RealityPoints: 15, ActionsLeft: 1, ActionsTaken: 1, ActedThisPass: true},
 				"chien":  {KaDice: 2, RealityPoints: 10, ActionsLeft: 1},
@@ -317,7 +317,7 @@ func TestKaState(t *testing.T) {
 	require.Contains(t, out, "Pass 1: Joshua acts next: fray ka attack|disarm|pass enc-1 joshua ...\n")
 
 	// Before the start.
-	st.Status, ks.Round, ks.Deck, ks.Discard = encounterv1.EncounterStatus_ENCOUNTER_STATUS_SETUP, 0, nil, nil
+	st.Status, ks.Round, ks.DeckCount, ks.Discard = encounterv1.EncounterStatus_ENCOUNTER_STATUS_SETUP, 0, 0, nil
 	_, out, _ = run(t, "state", "enc-1", "--addr", addr)
 	require.Contains(t, out, "\nNot started\n")
 	require.NotContains(t, out, "Deck:")

@@ -15,24 +15,17 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-// kaShuffleFaces gives the Fisher–Yates rolls (d56, d55, … d2) that shuffle ka.NewDeck so
-// that top comes first, the other cards following in their order (KA-003).
-func kaShuffleFaces(t *testing.T, top ...*kav1.Card) []int32 {
+// kaDrawFaces gives the faces that draw cards, in order, from the whole deck (KA-003): each
+// the rank of its card among the cards left, in the order of the minor arcana.
+func kaDrawFaces(t *testing.T, cards ...*kav1.Card) []int32 {
 	t.Helper()
-	want := append([]*kav1.Card{}, top...)
-	for _, c := range ka.NewDeck() {
-		if !slices.ContainsFunc(top, func(x *kav1.Card) bool { return proto.Equal(x, c) }) {
-			want = append(want, c)
-		}
-	}
-	require.Len(t, want, 56, "top cards must be distinct cards of the minor arcana")
-	cur := ka.NewDeck()
+	var drawn []*kav1.Card
 	var faces []int32
-	for i := len(cur) - 1; i > 0; i-- {
-		j := slices.IndexFunc(cur[:i+1], func(x *kav1.Card) bool { return proto.Equal(x, want[i]) })
-		require.GreaterOrEqual(t, j, 0)
-		faces = append(faces, int32(j+1))
-		cur[i], cur[j] = cur[j], cur[i]
+	for _, c := range cards {
+		i := slices.IndexFunc(ka.Left(drawn), func(x *kav1.Card) bool { return proto.Equal(x, c) })
+		require.GreaterOrEqual(t, i, 0, "%v is not left", c)
+		faces = append(faces, int32(i+1))
+		drawn = append(drawn, c)
 	}
 	return faces
 }
@@ -40,12 +33,12 @@ func kaShuffleFaces(t *testing.T, top ...*kav1.Card) []int32 {
 func kaCard(s kav1.Suit, rank int32) *kav1.Card { return &kav1.Card{Suit: s, Rank: rank} }
 
 // The worked example of Ka played through the CLI against the rules engine, with the example
-// sheets (KA-T01…KA-T05): the deck is shuffled so that the cards of the example come first —
+// sheets (KA-T01…KA-T05): the dice draw the cards of the example from those left, in order —
 // the 6 and the 10 of the first shot and the dodge, the valet and the 9 of the second shot, the
 // death draw's card, the 4 of the stun and the 5 of the terror draw.
 func TestKaWalkthroughWithTheRulesEngine(t *testing.T) {
 	clearEnv(t)
-	faces := kaShuffleFaces(t, kaCard(kav1.Suit_SUIT_EPEE, 6), kaCard(kav1.Suit_SUIT_EPEE, 10), kaCard(kav1.Suit_SUIT_BATON, 11),
+	faces := kaDrawFaces(t, kaCard(kav1.Suit_SUIT_EPEE, 6), kaCard(kav1.Suit_SUIT_EPEE, 10), kaCard(kav1.Suit_SUIT_BATON, 11),
 		kaCard(kav1.Suit_SUIT_COUPE, 9), kaCard(kav1.Suit_SUIT_DENIER, 3), kaCard(kav1.Suit_SUIT_BATON, 4), kaCard(kav1.Suit_SUIT_DENIER, 5))
 	srv := &ruleServer{reg: engine.NewRegistry(ka.New()), seed: dice.NewSeed(), dice: dice.NewFixed(faces...)}
 	lis := serveRules(t, srv)
@@ -62,7 +55,7 @@ func TestKaWalkthroughWithTheRulesEngine(t *testing.T) {
 		"added le chien (chien): Animalité 3, Humanité 1, Spiritualité 2, encaissement 3, 2 Ka dice, 10 points de réalité, side foes, controller dog-keeper (#3)\n",
 		step("add", "enc-1", sheet("joshua.yaml"), sheet("chien.yaml")))
 	// KA-T01: 2 actions for Joshua, 1 for the dog; Joshua (Animalité 4) acts first.
-	require.Equal(t, "#4 The fight starts\n#5 The deck is shuffled: 56 cards, with 55 rolls of the encounter's dice (KA-003)\n"+
+	require.Equal(t, "#4 The fight starts\n#5 The deck is whole: 56 cards, each card drawn at random from those left (KA-003)\n"+
 		"#6 Round 1: Joshua 2 actions, le chien 1 action (each its lowest sphere, KA-010)\n", step("start", "enc-1"))
 	state := step("state", "enc-1", "--for", "joshua")
 	t.Logf("fray state:\n%s", state)
@@ -118,7 +111,8 @@ func TestKaWalkthroughWithTheRulesEngine(t *testing.T) {
 		"below 10 and below Animalité × 3 = 12: Joshua enters Abysse (KA-034)\n", step("ka", "terror", "enc-1", "joshua", "--modifier", "-3"))
 	state = step("state", "enc-1")
 	t.Logf("fray state:\n%s", state)
-	require.Contains(t, state, "Round 2, pass 2\nDeck: 49 cards left, 7 in the discard (KA-003)\n")
+	require.Contains(t, state, "Round 2, pass 2\nDeck: 49 cards left, 7 in the discard (KA-003)\n"+
+		"Discard, in the order drawn: 6 d'épée, 10 d'épée, valet de bâton, 9 de coupe, 3 de denier, 4 de bâton, 5 de denier\n")
 	require.Regexp(t, `joshua\s+Joshua\s+pcs\s+dev/player\s+4\s+5/5\s+15/15\s+1 left, 1 taken\s+Abysse \(KA-034\), player character, seuil 15\n`, state)
 	require.Regexp(t, `chien\s+le chien\s+foes\s+dev/dog-keeper\s+3\s+0/2\s+6/10\s+0 left, 0 taken\s+DYING \(KA-025\), seuil 12\n`, state)
 
