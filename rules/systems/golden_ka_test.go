@@ -30,6 +30,7 @@ func goldenKa(g *goldenFight) {
 	for _, c := range goldenKaCombatants() {
 		g.Do("gm", &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: c}}})
 	}
+	g.Table("passant")
 	g.Do("gm", &encounterv1.Command{Kind: &encounterv1.Command_RemoveCombatant{RemoveCombatant: &encounterv1.RemoveCombatant{CombatantId: "passant"}}})
 	g.Do("gm", &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}})
 	g.Do("gm", goldenKaAction("joshua", &kav1.Action{Kind: &kav1.Action_Terror{Terror: &kav1.Terror{Modifier: -2}}}))

@@ -35,6 +35,7 @@ func goldenLoss(g *goldenFight) {
 	for _, c := range goldenLossCombatants() {
 		g.Do("gm", &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: c}}})
 	}
+	g.Table("chien")
 	g.Do("gm", &encounterv1.Command{Kind: &encounterv1.Command_RemoveCombatant{RemoveCombatant: &encounterv1.RemoveCombatant{CombatantId: "chien"}}})
 	g.Do("gm", &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}})
 	g.Do("gm", goldenLossAction(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_GrantFreeRaises{GrantFreeRaises: &lossv1.GrantFreeRaises{

@@ -57,6 +57,10 @@ type goldenFight struct {
 	commands   int
 }
 
+// goldenTenant is the tenant of every golden encounter; a bare actor in a script is one of its
+// subjects.
+const goldenTenant = "golden"
+
 var goldenEpoch = time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 
 // Try decides cmd for actor, records and folds its events, and returns them, or the refusal.
@@ -72,7 +76,10 @@ func (g *goldenFight) Try(actor string, cmd *encounterv1.Command) ([]*encounterv
 		require.NoError(g.t, err)
 		rewind = past
 	}
-	events, next, err := g.reg.Resolve(g.st, cmd, actor, g.seed, rewind)
+	if !strings.Contains(actor, "/") {
+		actor = goldenTenant + "/" + actor
+	}
+	events, next, err := g.reg.ResolveWith(g.st, cmd, engine.Env{Actor: actor, Tenant: goldenTenant, Seed: g.seed, RewindState: rewind})
 	if err != nil {
 		return nil, err
 	}
@@ -97,6 +104,20 @@ func (g *goldenFight) Do(actor string, cmd *encounterv1.Command) []*encounterv1.
 	events, err := g.Try(actor, cmd)
 	require.NoError(g.t, err, "%s: command %d of the golden fight (%v) is refused", g.system, g.commands+1, cmd)
 	return events
+}
+
+// Table records the common events that set up the table rather than the fight: a role granted
+// and revoked, the encounter opened to joining, and the GM hiding a combatant and showing it
+// again. None rolls a die, so a script may call it anywhere without moving its dice.
+func (g *goldenFight) Table(hidden string) {
+	g.t.Helper()
+	g.Do("gm", &encounterv1.Command{Kind: &encounterv1.Command_GrantRole{GrantRole: &encounterv1.GrantRole{
+		Principal: "erin", Role: encounterv1.Role_ROLE_OBSERVER}}})
+	g.Do("gm", &encounterv1.Command{Kind: &encounterv1.Command_SetJoining{SetJoining: &encounterv1.SetJoining{Open: true}}})
+	g.Do("gm", &encounterv1.Command{Kind: &encounterv1.Command_SetHidden{SetHidden: &encounterv1.SetHidden{CombatantId: hidden, Hidden: true}}})
+	g.Do("gm", &encounterv1.Command{Kind: &encounterv1.Command_SetHidden{SetHidden: &encounterv1.SetHidden{CombatantId: hidden}}})
+	g.Do("gm", &encounterv1.Command{Kind: &encounterv1.Command_RevokeRole{RevokeRole: &encounterv1.RevokeRole{
+		Principal: "erin", Role: encounterv1.Role_ROLE_OBSERVER}}})
 }
 
 // State is the encounter's state after the commands so far.
