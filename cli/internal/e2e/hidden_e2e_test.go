@@ -66,8 +66,12 @@ func pendingFirst(st *encounterv1.EncounterState, answers func(id string) []*enc
 }
 
 func secretCases() []secretCase {
-	loss := func(a *lossv1.Action) *encounterv1.Command { return &encounterv1.Command{Kind: &encounterv1.Command_Loss{Loss: a}} }
-	ka := func(a *kav1.Action) *encounterv1.Command { return &encounterv1.Command{Kind: &encounterv1.Command_Ka{Ka: a}} }
+	loss := func(a *lossv1.Action) *encounterv1.Command {
+		return &encounterv1.Command{Kind: &encounterv1.Command_Loss{Loss: a}}
+	}
+	ka := func(a *kav1.Action) *encounterv1.Command {
+		return &encounterv1.Command{Kind: &encounterv1.Command_Ka{Ka: a}}
+	}
 	seg := func(a *d20segv1.Action) *encounterv1.Command {
 		return &encounterv1.Command{Kind: &encounterv1.Command_D20Seg{D20Seg: a}}
 	}
