@@ -1027,7 +1027,7 @@ func (s *Service) ExportLog(req *encounterv1.ExportLogRequest, stream grpc.Serve
 	if err != nil {
 		return err
 	}
-	_, now, err := s.open(ctx, req.GetEncounterId(), false, who)
+	_, now, err := s.open(ctx, req.GetEncounterId(), true, who) // roles as of now, other replicas' changes included
 	if err != nil {
 		return err
 	}

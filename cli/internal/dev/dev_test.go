@@ -106,9 +106,12 @@ func TestDevKeyAndTokensFromAnotherFolder(t *testing.T) {
 
 	t.Chdir(t.TempDir()) // as the README's ../../../fray run from cli/testdata/sheets
 	id := strings.TrimSpace(fray(t, "create", "--addr", addr, "--as", "david", "--name", "Ailleurs"))
-	require.Contains(t, fray(t, "state", "--addr", addr, id), "GM dev/david")
-	tok := strings.TrimSpace(fray(t, "token", "--addr", addr, "--as", "florence"))
+	require.Contains(t, fray(t, "state", "--addr", addr, "--as", "david", id), "GM dev/david")
+	tok := strings.TrimSpace(fray(t, "token", "--addr", addr, "--as", "david"))
 	require.Contains(t, fray(t, "list", "--addr", addr, "--token", tok), id)
+	// Reads follow roles: florence has none in david's encounter, and does not list it.
+	florence := strings.TrimSpace(fray(t, "token", "--addr", addr, "--as", "florence"))
+	require.NotContains(t, fray(t, "list", "--addr", addr, "--token", florence), id)
 
 	var out, errOut bytes.Buffer
 	foreign := authtest.Default().Token("david")
