@@ -102,7 +102,7 @@ func BenchmarkColdLoad(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			for b.Loop() {
 				cold := encounter.New(st, st, encounter.LocalDecider{Registry: reg}, reg, encounter.Options{Snapshots: tc.snaps, Log: platform.NewLogger("text", "error")})
-				if _, err := cold.GetEncounter(ctx, &encounterv1.GetEncounterRequest{EncounterId: id}); err != nil {
+				if _, err := cold.GetEncounter(ctxGM, &encounterv1.GetEncounterRequest{EncounterId: id}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -111,7 +111,7 @@ func BenchmarkColdLoad(b *testing.B) {
 }
 
 func lastSequence(b *testing.B, svc *encounter.Service, id string) uint64 {
-	got, err := svc.GetEncounter(context.Background(), &encounterv1.GetEncounterRequest{EncounterId: id})
+	got, err := svc.GetEncounter(incoming("gm"), &encounterv1.GetEncounterRequest{EncounterId: id})
 	require.NoError(b, err)
 	return got.GetState().GetSequence()
 }
@@ -122,7 +122,7 @@ func incoming(who string) context.Context {
 
 // serviceStep plays the next command of the duel straight on the service.
 func serviceStep(b *testing.B, svc *encounter.Service, id string) {
-	got, err := svc.GetEncounter(context.Background(), &encounterv1.GetEncounterRequest{EncounterId: id})
+	got, err := svc.GetEncounter(incoming("gm"), &encounterv1.GetEncounterRequest{EncounterId: id})
 	require.NoError(b, err)
 	cmd := nextDuelCommand(got.GetState())
 	_, err = svc.Submit(incoming("gm"), &encounterv1.SubmitRequest{EncounterId: id, Command: cmd})
@@ -130,13 +130,26 @@ func serviceStep(b *testing.B, svc *encounter.Service, id string) {
 }
 
 // BenchmarkSubmit measures one command (decide in-process, append to JetStream with its
-// conditions, fold) on a warm encounter: a duel of attacks and dodges.
+// conditions, fold, update the ListEncounters index, view the response) on a warm encounter:
+// a duel of attacks and dodges; and the same without the index.
 //
 //	go test ./services/encounter -run '^$' -bench Submit -benchtime 2000x
 func BenchmarkSubmit(b *testing.B) {
+	b.Run("with index", func(b *testing.B) { benchmarkSubmit(b, true) })
+	b.Run("without index", func(b *testing.B) { benchmarkSubmit(b, false) })
+}
+
+// logOnly hides a store's index.
+type logOnly struct{ backend }
+
+func benchmarkSubmit(b *testing.B, index bool) {
 	_, nc := natstest.Start(b)
-	st, err := store.Open(context.Background(), nc, store.Config{})
+	js, err := store.Open(context.Background(), nc, store.Config{})
 	require.NoError(b, err)
+	var st backend = js
+	if !index {
+		st = logOnly{js}
+	}
 	sum := sha256.Sum256([]byte("fray-bench-submit"))
 	reg := systems.Registry()
 	svc := encounter.New(st, st, encounter.LocalDecider{Registry: reg}, reg, encounter.Options{
