@@ -220,6 +220,12 @@ func TestAddWatchedJoinsAFightInProgress(t *testing.T) {
 	code, _, errOut = run(t, "add", "enc-1", filepath.Join(sheets, "diego.yaml"), "--addr", addr)
 	require.Equal(t, 0, code, errOut)
 	require.False(t, f.requests()[1].req.(*encounterv1.AddCombatantRequest).GetWatched())
+	require.False(t, f.requests()[1].req.(*encounterv1.AddCombatantRequest).GetCombatant().GetHidden())
+
+	// --hidden: the GM's combatant is hidden from the moment it joins, never seen whole first.
+	code, _, errOut = run(t, "add", "enc-1", filepath.Join(sheets, "ruffian.yaml"), "--hidden", "--addr", addr)
+	require.Equal(t, 0, code, errOut)
+	require.True(t, f.requests()[2].req.(*encounterv1.AddCombatantRequest).GetCombatant().GetHidden())
 }
 
 // A pursuit action waiting for its target is answered by a dodge or nothing (LOS-102…LOS-106).

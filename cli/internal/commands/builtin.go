@@ -36,4 +36,6 @@ func init() {
 	Register("rewind", "return an encounter to an earlier event (GM)", runRewind)
 	Register("revoke", "revoke a role: player, observer or co-gm (GM)", runRevoke)
 	Register("joining", "open or close an encounter to players adding their own combatants (GM)", runJoining)
+	Register("hide", "hide a combatant's sheet and numbers from all but the GMs and its controller (GM)", runHide)
+	Register("show", "show a hidden combatant again (GM)", runShow)
 }

@@ -177,3 +177,28 @@ func (n *Names) list(ids []string) string {
 	}
 	return strings.Join(out, ", ")
 }
+
+func runHide(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return runSetHidden(ctx, "hide", true, args, stdout, stderr)
+}
+
+func runShow(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return runSetHidden(ctx, "show", false, args, stdout, stderr)
+}
+
+func runSetHidden(ctx context.Context, name string, hidden bool, args []string, stdout, stderr io.Writer) error {
+	about := "Hides a combatant (GM and co-GMs): everyone but the GMs and its controller sees its name,\nside and appearance (unhurt, wounded, badly wounded, out of the fight), never its sheet or\nits numbers, in every read and every event. `fray show` shows it again."
+	if !hidden {
+		about = "Shows a hidden combatant again (GM and co-GMs): from now on its sheet and numbers are\nseen by everyone who reads the encounter; what happened while it was hidden stays hidden."
+	}
+	fs := newFlagSet(name, "ENCOUNTER COMBATANT [flags]", about, stderr)
+	c := addConnFlags(fs)
+	c.addCommandFlags(fs, true)
+	pos, err := ParseArgs(fs, args, 2, 2)
+	if err != nil {
+		return err
+	}
+	return submit(ctx, c, pos[0], &encounterv1.Command{Kind: &encounterv1.Command_SetHidden{SetHidden: &encounterv1.SetHidden{
+		CombatantId: pos[1], Hidden: hidden,
+	}}}, stdout)
+}

@@ -59,6 +59,8 @@ func TestRoleSubcommandsSendTheirCommands(t *testing.T) {
 		{[]string{"revoke", "enc-1", "carol", "co-gm"}, revoke("carol", encounterv1.Role_ROLE_CO_GM)},
 		{[]string{"joining", "enc-1", "open"}, joining(true)},
 		{[]string{"joining", "enc-1", "closed"}, joining(false)},
+		{[]string{"hide", "enc-1", "ogre"}, &encounterv1.Command{Kind: &encounterv1.Command_SetHidden{SetHidden: &encounterv1.SetHidden{CombatantId: "ogre", Hidden: true}}}},
+		{[]string{"show", "enc-1", "ogre", "--as", "gm"}, &encounterv1.Command{Kind: &encounterv1.Command_SetHidden{SetHidden: &encounterv1.SetHidden{CombatantId: "ogre"}}}},
 	} {
 		got := submittedCommand(t, tc.args...)
 		require.True(t, proto.Equal(tc.want, got), "%v:\nwant %v\ngot  %v", tc.args, tc.want, got)

@@ -53,11 +53,12 @@ func runCreate(ctx context.Context, args []string, stdout, stderr io.Writer) err
 }
 
 func runAdd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("add", "ENCOUNTER SHEET_FILE... [--watched] [flags]",
-		"Adds one combatant per file. Each file, YAML or JSON, is a fray.encounter.v1.Combatant in\nprotojson field names: id, name, controller, side, and the sheet of the encounter's system:\nloss: {kind, traits, talents, initiative, weapons, parry, dodge, armour, ...}, feerie:\n{vigilance, habilete, puissance, resistance, taille, charme, essence, attributes}, ka:\n{spheres, skills, encaissement, protection, ka_dice, reality_points, weapons} or d20seg:\n{rapidite, armour, shield, weapon_class, bba, agility, strength, ca, hit_points, size,\nweapons, feats}. Every file\nis read before any is sent. With --command-id and several files, the files get the ids ID-1,\nID-2, ...; --expected-sequence applies to the first.\nAdded once the fight has started, a combatant joins it in progress and acts from the next Tour\n(LOS-039); --watched says it watched at least the last full Tour.", stderr)
+	fs := newFlagSet("add", "ENCOUNTER SHEET_FILE... [--watched] [--hidden] [flags]",
+		"Adds one combatant per file. Each file, YAML or JSON, is a fray.encounter.v1.Combatant in\nprotojson field names: id, name, controller, side, and the sheet of the encounter's system:\nloss: {kind, traits, talents, initiative, weapons, parry, dodge, armour, ...}, feerie:\n{vigilance, habilete, puissance, resistance, taille, charme, essence, attributes}, ka:\n{spheres, skills, encaissement, protection, ka_dice, reality_points, weapons} or d20seg:\n{rapidite, armour, shield, weapon_class, bba, agility, strength, ca, hit_points, size,\nweapons, feats}. Every file\nis read before any is sent. With --command-id and several files, the files get the ids ID-1,\nID-2, ...; --expected-sequence applies to the first.\nAdded once the fight has started, a combatant joins it in progress and acts from the next Tour\n(LOS-039); --watched says it watched at least the last full Tour.\n--hidden (GM): the combatants are hidden from the moment they join: only the GMs and their\ncontrollers see their sheets and numbers (a sheet may also say hidden: true).", stderr)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	watched := fs.Bool("watched", false, "joining a fight in progress after watching at least the last full Tour: +2 Initiative (LOS-039)")
+	hidden := fs.Bool("hidden", false, "hide the combatants from all but the GMs and their controllers from the start (GM)")
 	pos, err := ParseArgs(fs, args, 2, -1)
 	if err != nil {
 		return err
@@ -67,6 +68,9 @@ func runAdd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	for i, f := range files {
 		if combatants[i], err = LoadCombatant(f); err != nil {
 			return err
+		}
+		if *hidden {
+			combatants[i].Hidden = true
 		}
 	}
 	cl, done, err := c.encounters()
