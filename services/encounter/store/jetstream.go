@@ -223,7 +223,7 @@ func (s *JetStream) last(ctx context.Context, encounterID string) (uint64, error
 }
 
 func (s *JetStream) consumer(ctx context.Context, encounterID string, after uint64) (jetstream.Consumer, error) {
-	cfg := jetstream.OrderedConsumerConfig{FilterSubjects: []string{s.Subject(encounterID)}}
+	cfg := jetstream.OrderedConsumerConfig{FilterSubjects: []string{s.Subject(encounterID)}, InactiveThreshold: followInactive}
 	if after > 0 {
 		cfg.DeliverPolicy = jetstream.DeliverByStartSequencePolicy
 		cfg.OptStartSeq = after + 1
@@ -325,6 +325,7 @@ func (s *JetStream) Watch(ctx context.Context, encounterID string, after uint64,
 	if err != nil {
 		return err
 	}
+	defer s.deleteConsumer(cons) // not left for the server to expire
 	it, err := cons.Messages()
 	if err != nil {
 		return err
@@ -376,6 +377,24 @@ func (s *JetStream) PutSeed(ctx context.Context, encounterID string, seed []byte
 	}
 	_, err := s.seeds.Put(ctx, encounterID, seed)
 	return err
+}
+
+// SeedOnce creates the seed's key only if it does not exist (a conditional write): of
+// concurrent writers, one creates it and every other reads that one.
+func (s *JetStream) SeedOnce(ctx context.Context, encounterID string, seed []byte) ([]byte, error) {
+	if s.seeds == nil {
+		return nil, ErrNoBucket
+	}
+	if _, err := s.seeds.Create(ctx, encounterID, seed); err == nil {
+		return seed, nil
+	} else if !errors.Is(err, jetstream.ErrKeyExists) {
+		return nil, err
+	}
+	e, err := s.seeds.Get(ctx, encounterID)
+	if err != nil {
+		return nil, err
+	}
+	return e.Value(), nil
 }
 
 func (s *JetStream) Seed(ctx context.Context, encounterID string) ([]byte, error) {

@@ -49,6 +49,14 @@ type Log interface {
 	// new one as it is stored, until ctx ends or fn returns an error (which Watch returns;
 	// ErrStop ends it quietly).
 	Watch(ctx context.Context, encounterID string, after uint64, fn func(Record) error) error
+	// Follow passes fn each record of the encounter stored after Follow returns, in order and
+	// each once, from a single goroutine, until ctx ends; then it releases everything it
+	// holds on the server (nothing lingers) and done receives nil, or earlier the error that
+	// stopped it (fn gets nothing more).
+	Follow(ctx context.Context, encounterID string, fn func(Record)) (done <-chan error, err error)
+	// Page returns up to n of the encounter's records after position after, in order; none
+	// past its last record.
+	Page(ctx context.Context, encounterID string, after uint64, n int) ([]Record, error)
 	// List returns the ids of the encounters that have events.
 	List(ctx context.Context) ([]string, error)
 }
@@ -66,6 +74,9 @@ type Snapshots interface {
 // Seeds keeps each encounter's secret dice seed.
 type Seeds interface {
 	PutSeed(ctx context.Context, encounterID string, seed []byte) error
+	// SeedOnce stores seed unless the encounter has one already, and returns the encounter's
+	// seed: seed, or the one stored first (concurrent creates of one encounter share a seed).
+	SeedOnce(ctx context.Context, encounterID string, seed []byte) ([]byte, error)
 	// Seed returns the seed, or ErrNotFound.
 	Seed(ctx context.Context, encounterID string) ([]byte, error)
 }
