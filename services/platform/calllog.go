@@ -1,0 +1,181 @@
+package platform
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors"
+	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/logging"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// callNote is what a request's log line says of it beyond the method and the code: who made it
+// and on which encounter. The outermost interceptor puts it in the context; the interceptor
+// after authentication fills in the caller, the request's first message its encounter.
+type callNote struct {
+	principal, tenant, encounter string
+}
+
+type callNoteKey struct{}
+
+func noteOf(ctx context.Context) *callNote {
+	n, _ := ctx.Value(callNoteKey{}).(*callNote)
+	return n
+}
+
+// noteRequest records the encounter a request names (its encounter_id field), if any.
+func (n *callNote) noteRequest(req any) {
+	m, ok := req.(proto.Message)
+	if !ok || n.encounter != "" {
+		return
+	}
+	r := m.ProtoReflect()
+	if fd := r.Descriptor().Fields().ByName("encounter_id"); fd != nil && fd.Kind() == protoreflect.StringKind {
+		n.encounter = r.Get(fd).String()
+	}
+}
+
+type notedStream struct {
+	grpc.ServerStream
+	ctx  context.Context
+	note *callNote
+}
+
+func (s *notedStream) Context() context.Context { return s.ctx }
+
+func (s *notedStream) RecvMsg(m any) error {
+	err := s.ServerStream.RecvMsg(m)
+	if err == nil {
+		s.note.noteRequest(m)
+	}
+	return err
+}
+
+// noteUnary and noteStream are the outermost interceptors: they give the call its note.
+func noteUnary(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+	n := &callNote{}
+	n.noteRequest(req)
+	return handler(context.WithValue(ctx, callNoteKey{}, n), req)
+}
+
+func noteStream(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
+	n := &callNote{}
+	return handler(srv, &notedStream{ServerStream: ss, ctx: context.WithValue(ss.Context(), callNoteKey{}, n), note: n})
+}
+
+// noteCaller records the authenticated caller in the note: it runs after authentication.
+func noteCaller(ctx context.Context) {
+	if n := noteOf(ctx); n != nil {
+		if id, ok := IdentityFrom(ctx); ok {
+			n.principal, n.tenant = id.Principal(), id.Tenant
+		}
+	}
+}
+
+func noteCallerUnary(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+	noteCaller(ctx)
+	return handler(ctx, req)
+}
+
+func noteCallerStream(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
+	noteCaller(ss.Context())
+	return handler(srv, ss)
+}
+
+// noteFields are the note's fields on the request's log line.
+func noteFields(ctx context.Context, _ interceptors.CallMeta) logging.Fields {
+	n := noteOf(ctx)
+	if n == nil {
+		return nil
+	}
+	var f logging.Fields
+	if n.principal != "" {
+		f = append(f, "principal", n.principal, "tenant", n.tenant)
+	}
+	if n.encounter != "" {
+		f = append(f, "encounter", n.encounter)
+	}
+	return f
+}
+
+// CodeLevel is the level a request's log line is written at: the client's mistakes and
+// refusals (a bad argument, a missing encounter, no permission, a limit reached…) at INFO,
+// the server's failures at ERROR.
+func CodeLevel(c codes.Code) logging.Level {
+	switch c {
+	case codes.OK, codes.Canceled, codes.InvalidArgument, codes.NotFound, codes.AlreadyExists,
+		codes.PermissionDenied, codes.Unauthenticated, codes.ResourceExhausted,
+		codes.FailedPrecondition, codes.Aborted, codes.OutOfRange:
+		return logging.LevelInfo
+	case codes.DeadlineExceeded:
+		return logging.LevelWarn
+	default:
+		return logging.LevelError
+	}
+}
+
+// Log values a client can choose are cut to these many characters, an id shorter than a
+// message.
+const (
+	MaxLoggedID    = 64
+	MaxLoggedValue = 512
+)
+
+// LogSafe returns s as a log may hold it: at most max characters (then "…"), each invalid
+// byte, control, format (bidi) or other non-printable character escaped (\x1b, \u202e), so
+// that no value forges a line or drives a terminal.
+func LogSafe(s string, max int) string {
+	var b strings.Builder
+	n := 0
+	for i, r := range s {
+		if n == max {
+			b.WriteString("…")
+			break
+		}
+		n++
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"): // an invalid byte
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r < 0x80 && (r < 0x20 || r == 0x7f):
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case !unicode.IsPrint(r) && r != ' ':
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// logSafeFields makes every string field of a log line safe: the ids (encounter) cut to
+// MaxLoggedID characters, the rest (an error message quoting a client's value) to
+// MaxLoggedValue.
+func logSafeFields(fields []any) []any {
+	out := make([]any, len(fields))
+	copy(out, fields)
+	for i := 1; i < len(out); i += 2 {
+		s, ok := out[i].(string)
+		if !ok {
+			if e, isErr := out[i].(error); isErr {
+				s, ok = e.Error(), true
+			}
+		}
+		if !ok {
+			continue
+		}
+		limit := MaxLoggedValue
+		if k, _ := out[i-1].(string); k == "encounter" {
+			limit = MaxLoggedID
+		}
+		out[i] = LogSafe(s, limit)
+	}
+	return out
+}

@@ -1,0 +1,163 @@
+package platform_test
+
+import (
+	"context"
+	"log/slog"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/authtest"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/status"
+)
+
+func TestRateLimitOverGRPC(t *testing.T) {
+	lim := platform.NewRateLimiter(platform.RateLimits{PrincipalRate: 0.5, PrincipalBurst: 2, TenantRate: 100, TenantBurst: 100})
+	cc := serveWho(t, append(authtest.ServerOptions(), platform.WithRateLimiter(lim))...)
+	mallory, alice := authtest.As("mallory"), authtest.As("alice")
+	for range 2 {
+		_, err := am(mallory, cc)
+		require.NoError(t, err)
+	}
+	_, err := am(mallory, cc)
+	st := status.Convert(err)
+	require.Equal(t, codes.ResourceExhausted, st.Code(), err)
+	require.Regexp(t, `^dev/mallory: more than 0.5 requests/s; retry in (1\.\d+|2)s$`, st.Message())
+	require.Len(t, st.Details(), 1)
+	retry, ok := st.Details()[0].(*errdetails.RetryInfo)
+	require.True(t, ok)
+	require.Greater(t, retry.GetRetryDelay().AsDuration(), time.Second)
+	// Streams draw from the same bucket.
+	_, err = watch(mallory, cc)
+	require.Equal(t, codes.ResourceExhausted, status.Code(err))
+	// Another principal is served; so is health, which needs no token.
+	got, err := am(alice, cc)
+	require.NoError(t, err)
+	require.Contains(t, got, "dev/alice")
+	_, err = healthpb.NewHealthClient(cc).Check(context.Background(), &healthpb.HealthCheckRequest{})
+	require.NoError(t, err)
+	// Without a token, authentication refuses first: no bucket is made for nobody.
+	_, err = am(context.Background(), cc)
+	require.Equal(t, codes.Unauthenticated, status.Code(err))
+}
+
+// captured is a slog handler keeping every record.
+type captured struct {
+	mu      sync.Mutex
+	records []slog.Record
+}
+
+func (c *captured) Enabled(context.Context, slog.Level) bool { return true }
+func (c *captured) Handle(_ context.Context, r slog.Record) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.records = append(c.records, r.Clone())
+	return nil
+}
+func (c *captured) WithAttrs([]slog.Attr) slog.Handler { return c }
+func (c *captured) WithGroup(string) slog.Handler      { return c }
+
+// finished returns the "finished call" lines of method, each as its level and attributes.
+func (c *captured) finished(method string) []map[string]string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []map[string]string
+	for _, r := range c.records {
+		attrs := map[string]string{"level": r.Level.String()}
+		r.Attrs(func(a slog.Attr) bool { attrs[a.Key] = a.Value.String(); return true })
+		if r.Message == "finished call" && attrs["grpc.method"] == method {
+			out = append(out, attrs)
+		}
+	}
+	return out
+}
+
+// encDesc is a service whose Get answers NotFound quoting the encounter id, or Internal for
+// the id "fail", or OK for "ok".
+var encDesc = grpc.ServiceDesc{
+	ServiceName: "test.Enc",
+	HandlerType: (*any)(nil),
+	Methods: []grpc.MethodDesc{{
+		MethodName: "Get",
+		Handler: func(_ any, ctx context.Context, dec func(any) error, interceptor grpc.UnaryServerInterceptor) (any, error) {
+			in := &encounterv1.GetEncounterRequest{}
+			if err := dec(in); err != nil {
+				return nil, err
+			}
+			h := func(ctx context.Context, req any) (any, error) {
+				switch id := req.(*encounterv1.GetEncounterRequest).GetEncounterId(); id {
+				case "ok":
+					return &encounterv1.GetEncounterResponse{}, nil
+				case "fail":
+					return nil, status.Error(codes.Internal, "the disk is on fire")
+				default:
+					return nil, status.Errorf(codes.NotFound, "there is no encounter %q", id)
+				}
+			}
+			return interceptor(ctx, in, &grpc.UnaryServerInfo{FullMethod: "/test.Enc/Get"}, h)
+		},
+	}},
+}
+
+func TestRequestLogsNameTheCallerAndAreSafe(t *testing.T) {
+	logs := &captured{}
+	srv := platform.NewServer(slog.New(logs), authtest.ServerOptions()...)
+	srv.GRPC.RegisterService(&encDesc, struct{}{})
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, lis, 5*time.Second) }()
+	t.Cleanup(func() { cancel(); require.NoError(t, <-done) })
+	cc, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	require.NoError(t, err)
+	defer cc.Close()
+	get := func(ctx context.Context, id string) error {
+		return cc.Invoke(ctx, "/test.Enc/Get", &encounterv1.GetEncounterRequest{EncounterId: id}, &encounterv1.GetEncounterResponse{})
+	}
+
+	hostile := "\x1b[2J\r\nlevel=ERROR msg=forged\u202e" + strings.Repeat("*", 4000)
+	require.NoError(t, get(authtest.As("david"), "ok"))
+	// Refused by the validation of ids, or not found: a client's error either way.
+	require.Contains(t, []codes.Code{codes.NotFound, codes.InvalidArgument}, status.Code(get(authtest.As("mallory"), hostile)))
+	require.Equal(t, codes.Internal, status.Code(get(authtest.As("david"), "fail")))
+	require.Equal(t, codes.Unauthenticated, status.Code(get(context.Background(), "ok")))
+
+	lines := logs.finished("Get")
+	require.Len(t, lines, 4)
+	ok, notFound, internal, unauth := lines[0], lines[1], lines[2], lines[3]
+	require.Equal(t, "INFO", ok["level"])
+	require.Equal(t, "dev/david", ok["principal"])
+	require.Equal(t, "dev", ok["tenant"])
+	require.Equal(t, "ok", ok["encounter"])
+
+	// A client's error is INFO; its values are cut and escaped.
+	require.Equal(t, "INFO", notFound["level"])
+	require.Equal(t, "dev/mallory", notFound["principal"])
+	require.Equal(t, `\x1b[2J\x0d\x0alevel=ERROR msg=forged\u202e`+strings.Repeat("*", 64-29)+"…", notFound["encounter"])
+	require.LessOrEqual(t, len(notFound["grpc.error"]), platform.MaxLoggedValue+8)
+	for k, v := range notFound {
+		require.NotContains(t, v, "\x1b", k)
+		require.NotContains(t, v, "\n", k)
+		require.NotContains(t, v, "\u202e", k)
+	}
+
+	// The server's failure is ERROR.
+	require.Equal(t, "ERROR", internal["level"])
+	require.Equal(t, "fail", internal["encounter"])
+
+	// Without a token: INFO, no principal, the encounter still named.
+	require.Equal(t, "INFO", unauth["level"])
+	require.Empty(t, unauth["principal"])
+	require.Equal(t, "ok", unauth["encounter"])
+}
