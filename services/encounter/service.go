@@ -82,6 +82,9 @@ type Options struct {
 	// MaxCached encounters are kept in memory (default 10,000); past it, one is dropped, to be
 	// loaded again (snapshot + tail) when next needed.
 	MaxCached int
+	// MaxCachedBytes bounds the bytes the cached encounters hold, their states and command ids
+	// (default 256 MiB); past it, the least recently used are dropped.
+	MaxCachedBytes int
 	// Index, when set, keeps each encounter's summary and each principal's encounters for
 	// ListEncounters, updated after every append (default: the Log, if it is a store.Index;
 	// without one, ListEncounters reads every encounter).
@@ -101,16 +104,18 @@ type Service struct {
 
 	mu    sync.Mutex
 	cache map[string]*entry
+	lru   cacheLRU
 }
 
 // entry is an encounter's state as of a log position, with the commands recorded so far.
 type entry struct {
-	mu       sync.Mutex
-	loaded   bool
-	state    *encounterv1.EncounterState
-	position uint64
-	commands map[string]uint64 // command id → position of its record
-	last     time.Time         // when its last event was recorded (zero: not known)
+	cacheSlot // guarded by Service.mu
+	mu        sync.Mutex
+	loaded    bool
+	state     *encounterv1.EncounterState
+	position  uint64
+	commands  map[string]uint64 // command id → position of its record
+	last      time.Time         // when its last event was recorded (zero: not known)
 }
 
 // New returns a Service. reg folds events (Evolve); decider decides commands (Decide).
@@ -138,6 +143,9 @@ func New(events store.Log, seeds store.Seeds, decider Decider, reg *engine.Regis
 	}
 	if opts.MaxCached <= 0 {
 		opts.MaxCached = 10_000
+	}
+	if opts.MaxCachedBytes <= 0 {
+		opts.MaxCachedBytes = DefaultMaxCachedBytes
 	}
 	idx := opts.Index
 	if idx == nil {
@@ -203,17 +211,7 @@ func (s *Service) entry(ctx context.Context, id string, fresh bool) (*entry, err
 		return nil, status.Error(codes.InvalidArgument, "no encounter id given")
 	}
 	s.mu.Lock()
-	e, ok := s.cache[id]
-	if !ok {
-		for other := range s.cache { // map order is random: drop any one
-			if len(s.cache) < s.opts.MaxCached {
-				break
-			}
-			delete(s.cache, other)
-		}
-		e = &entry{}
-		s.cache[id] = e
-	}
+	e := s.cacheEntry(id)
 	s.mu.Unlock()
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -259,6 +257,7 @@ func (s *Service) refresh(ctx context.Context, id string, e *entry) error {
 		e.position = r.Position
 	}
 	e.loaded = true
+	s.account(e)
 	return nil
 }
 
@@ -610,6 +609,7 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 		}
 		e.position, e.commands[cmdID] = app.Position, app.Position
 		e.last = events[len(events)-1].GetTime().AsTime()
+		s.account(e)
 		s.maybeSnapshot(ctx, id, e, before.GetSequence())
 		s.indexed(ctx, e.state, e.last)
 		if !bytes.Equal(engine.Hash(e.state), resp.GetStateSha256()) {
