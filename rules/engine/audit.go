@@ -66,6 +66,9 @@ func (r *Registry) Audit(events []*encounterv1.Event) (*AuditReport, error) {
 		if cmd == nil {
 			return nil, &Divergence{Sequence: first.GetSequence(), Reason: "the command that caused this event is not recorded"}
 		}
+		if d := first.GetCommandDigest(); len(d) > 0 && !bytes.Equal(d, CommandDigest(first.GetCommand(), first.GetActor())) {
+			return nil, &Divergence{Sequence: first.GetSequence(), Reason: "the recorded command digest is not that of the recorded command and actor"}
+		}
 		if c := cmd.GetCreate(); c != nil {
 			c.RulesVersion = first.GetRulesVersion() // decide under the version the encounter pinned
 		}
@@ -99,7 +102,7 @@ func (r *Registry) Audit(events []*encounterv1.Event) (*AuditReport, error) {
 		}
 		for k, want := range decided {
 			got := proto.CloneOf(recorded[k])
-			got.EventId, got.Time, got.CommandId, got.Command = "", nil, "", nil
+			got.EventId, got.Time, got.CommandId, got.Command, got.CommandDigest = "", nil, "", nil, nil
 			if !proto.Equal(want, got) {
 				return nil, &Divergence{Sequence: got.GetSequence(), Reason: fmt.Sprintf("the rules decide\n  %v\nthe log records\n  %v", want, got)}
 			}

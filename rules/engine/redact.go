@@ -93,11 +93,17 @@ func (r *Registry) ViewEvent(before *encounterv1.EncounterState, ev *encounterv1
 	sys, err := r.Lookup(ev.GetRuleSystem(), ev.GetRulesVersion())
 	if err != nil {
 		if sys, err = r.system(before); err != nil {
+			if !proto.Equal(out.GetCommand(), ev.GetCommand()) {
+				out.CommandDigest = nil
+			}
 			return out
 		}
 	}
 	if red, ok := sys.(Redactor); ok {
 		red.RedactEvent(out, secret)
+	}
+	if !proto.Equal(out.GetCommand(), ev.GetCommand()) {
+		out.CommandDigest = nil // it would let a reader test guesses of what was withheld
 	}
 	out.Redacted = !proto.Equal(out, ev)
 	return out

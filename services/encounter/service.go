@@ -82,13 +82,18 @@ type Options struct {
 	// MaxCached encounters are kept in memory (default 10,000); past it, one is dropped, to be
 	// loaded again (snapshot + tail) when next needed.
 	MaxCached int
-	// MaxCachedBytes bounds the bytes the cached encounters hold, their states and command ids
-	// (default 256 MiB); past it, the least recently used are dropped.
-	MaxCachedBytes int
 	// Index, when set, keeps each encounter's summary and each principal's encounters for
 	// ListEncounters, updated after every append (default: the Log, if it is a store.Index;
 	// without one, ListEncounters reads every encounter).
 	Index store.Index
+	// MaxWatchesPerPrincipal is how many watches one principal may hold open on this
+	// service (default 16); MaxWatchersPerEncounter how many one encounter may have here
+	// (default 256). Past either, a watch is refused: ResourceExhausted.
+	MaxWatchesPerPrincipal  int
+	MaxWatchersPerEncounter int
+	// WatchBuffer is how many records a watcher may fall behind the live tail (default 256)
+	// before it is cut off (ResourceExhausted, saying the sequence to resume from).
+	WatchBuffer int
 }
 
 // Service implements EncounterService.
@@ -101,21 +106,20 @@ type Service struct {
 	reg     *engine.Registry
 	opts    Options
 	index   store.Index
+	watches *hub
 
 	mu    sync.Mutex
 	cache map[string]*entry
-	lru   cacheLRU
 }
 
 // entry is an encounter's state as of a log position, with the commands recorded so far.
 type entry struct {
-	cacheSlot // guarded by Service.mu
-	mu        sync.Mutex
-	loaded    bool
-	state     *encounterv1.EncounterState
-	position  uint64
-	commands  map[string]uint64 // command id → position of its record
-	last      time.Time         // when its last event was recorded (zero: not known)
+	mu       sync.Mutex
+	loaded   bool
+	state    *encounterv1.EncounterState
+	position uint64
+	commands map[string]uint64 // command id → position of its record
+	last     time.Time         // when its last event was recorded (zero: not known)
 }
 
 // New returns a Service. reg folds events (Evolve); decider decides commands (Decide).
@@ -144,14 +148,21 @@ func New(events store.Log, seeds store.Seeds, decider Decider, reg *engine.Regis
 	if opts.MaxCached <= 0 {
 		opts.MaxCached = 10_000
 	}
-	if opts.MaxCachedBytes <= 0 {
-		opts.MaxCachedBytes = DefaultMaxCachedBytes
-	}
 	idx := opts.Index
 	if idx == nil {
 		idx, _ = events.(store.Index)
 	}
-	return &Service{log: opts.Log, events: events, seeds: seeds, decider: decider, reg: reg, opts: opts, index: idx, cache: map[string]*entry{}}
+	if opts.MaxWatchesPerPrincipal <= 0 {
+		opts.MaxWatchesPerPrincipal = DefaultMaxWatchesPerPrincipal
+	}
+	if opts.MaxWatchersPerEncounter <= 0 {
+		opts.MaxWatchersPerEncounter = DefaultMaxWatchersPerEncounter
+	}
+	if opts.WatchBuffer <= 0 {
+		opts.WatchBuffer = DefaultWatchBuffer
+	}
+	return &Service{log: opts.Log, events: events, seeds: seeds, decider: decider, reg: reg, opts: opts, index: idx, cache: map[string]*entry{},
+		watches: newHub(events, opts.MaxWatchesPerPrincipal, opts.MaxWatchersPerEncounter, opts.WatchBuffer)}
 }
 
 // Cached is the number of encounters held in memory.
@@ -211,7 +222,17 @@ func (s *Service) entry(ctx context.Context, id string, fresh bool) (*entry, err
 		return nil, status.Error(codes.InvalidArgument, "no encounter id given")
 	}
 	s.mu.Lock()
-	e := s.cacheEntry(id)
+	e, ok := s.cache[id]
+	if !ok {
+		for other := range s.cache { // map order is random: drop any one
+			if len(s.cache) < s.opts.MaxCached {
+				break
+			}
+			delete(s.cache, other)
+		}
+		e = &entry{}
+		s.cache[id] = e
+	}
 	s.mu.Unlock()
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -257,7 +278,6 @@ func (s *Service) refresh(ctx context.Context, id string, e *entry) error {
 		e.position = r.Position
 	}
 	e.loaded = true
-	s.account(e)
 	return nil
 }
 
@@ -609,7 +629,6 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 		}
 		e.position, e.commands[cmdID] = app.Position, app.Position
 		e.last = events[len(events)-1].GetTime().AsTime()
-		s.account(e)
 		s.maybeSnapshot(ctx, id, e, before.GetSequence())
 		s.indexed(ctx, e.state, e.last)
 		if !bytes.Equal(engine.Hash(e.state), resp.GetStateSha256()) {
@@ -932,21 +951,36 @@ func (s *Service) summaries(ctx context.Context, who caller) ([]store.Summary, e
 // WatchEncounter sends the encounter's events from a sequence on, then each new one as it is
 // recorded, until the encounter ends, the client goes away, the server shuts down or the
 // caller loses its role. Each event is the caller's view of it, with the state before it.
+// The watcher joins this service's hub first (one subscription per encounter, shared), then
+// catches up from the log in pages; live records it already read are skipped, so none is
+// missed or sent twice across the boundary. A watcher that falls a buffer behind is cut off.
 func (s *Service) WatchEncounter(req *encounterv1.WatchEncounterRequest, stream grpc.ServerStreamingServer[encounterv1.WatchEncounterResponse]) error {
 	ctx := stream.Context()
 	who, err := callerOf(ctx)
 	if err != nil {
 		return err
 	}
-	e, now, err := s.open(ctx, req.GetEncounterId(), true, who)
+	id := req.GetEncounterId()
+	e, now, err := s.open(ctx, id, true, who)
 	if err != nil {
 		return err
 	}
 	if err := mayRead(now, who); err != nil {
 		return err
 	}
+	ended := func() error {
+		return status.Error(codes.Canceled, "the watch ended: the client left or the server is shutting down")
+	}
+	w, err := s.watches.join(ctx, id, who.principal)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ended()
+		}
+		return err
+	}
+	defer s.watches.leave(w)
 	from := max(req.GetFromSequence(), 1)
-	start, folded := s.watchStart(ctx, req.GetEncounterId(), e, from)
+	start, folded := s.watchStart(ctx, id, e, from)
 	// Events up to now are seen as the caller may see them now; each later one as the caller
 	// could when it was recorded.
 	v := viewer(now, who.principal)
@@ -955,10 +989,11 @@ func (s *Service) WatchEncounter(req *encounterv1.WatchEncounterRequest, stream 
 	if err := stream.SendHeader(metadata.MD{}); err != nil {
 		return err
 	}
-	err = s.events.Watch(ctx, req.GetEncounterId(), start, func(r store.Record) error {
+	// send folds the record's events and sends those from `from` on; errStop: the end.
+	send := func(r store.Record) error {
 		for _, ev := range r.Batch.GetEvents() {
 			if ev.GetSequence() <= folded.GetSequence() {
-				continue // folded already (a snapshot's)
+				continue // folded already (a snapshot's, or a record read twice)
 			}
 			if ev.GetSequence() > now.GetSequence() {
 				v = viewer(folded, who.principal)
@@ -983,14 +1018,70 @@ func (s *Service) WatchEncounter(req *encounterv1.WatchEncounterRequest, stream 
 			}
 		}
 		return nil
-	})
-	if err != nil && ctx.Err() != nil {
-		return status.Error(codes.Canceled, "the watch ended: the client left or the server is shutting down")
 	}
-	if err != nil {
+	// cutOff is the status of a watcher the hub no longer feeds.
+	cutOff := func() error {
+		if w.why != errFellBehind {
+			return w.why
+		}
+		return status.Errorf(codes.ResourceExhausted,
+			"this watch fell %d records behind the encounter and was cut off so as not to hold up the others: read faster, or watch again with from_sequence %d to resume where it stopped",
+			s.opts.WatchBuffer, max(from, folded.GetSequence()+1))
+	}
+	finish := func(err error) error {
+		switch {
+		case err == nil || errors.Is(err, store.ErrStop):
+			return nil
+		case ctx.Err() != nil:
+			return ended()
+		}
 		return unavailable(err)
 	}
-	return nil
+	// Catch up from the log, a page at a time.
+	after := start
+	for {
+		page, err := s.events.Page(ctx, id, after, catchUpPage)
+		if err != nil {
+			return finish(err)
+		}
+		if len(page) == 0 {
+			break
+		}
+		for _, r := range page {
+			if err := send(r); err != nil {
+				return finish(err)
+			}
+			after = r.Position
+		}
+		select {
+		case <-w.cut:
+			return cutOff()
+		default:
+		}
+	}
+	// Then live, from the hub.
+	for {
+		select { // a watcher cut off ends at once, without sending what it had buffered
+		case <-w.cut:
+			return cutOff()
+		default:
+		}
+		select {
+		case <-ctx.Done():
+			return ended()
+		case <-w.cut:
+			return cutOff()
+		case r := <-w.records:
+			if r.Position <= after {
+				continue // read in the catch-up
+			}
+			// The record is shared with the other watchers: fold a copy.
+			if err := send(store.Record{Position: r.Position, Batch: proto.CloneOf(r.Batch)}); err != nil {
+				return finish(err)
+			}
+			after = r.Position
+		}
+	}
 }
 
 // watchStart is the log position after which a watch from event sequence from must read,

@@ -13,6 +13,7 @@ import (
 	"github.com/fray-rpg/fray/services/encounter/store"
 	"github.com/fray-rpg/fray/services/platform/natstest"
 	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -101,11 +102,32 @@ func TestSnapshotsOnJetStreamAndUntrustedSnapshots(t *testing.T) {
 	require.NoError(t, js.PutSnapshot(context.Background(), id, bad))
 	require.Equal(t, gmHash(full), coldHash(t, js, id))
 
-	// A retried command is still recognised after a load from a snapshot.
+	// A retried command is still recognised after a load from a snapshot, whether it was
+	// recorded before the snapshot (its digest is in the snapshot) or after it (in the log);
+	// another command under its id is refused.
 	require.NoError(t, js.PutSnapshot(context.Background(), id, snap))
+	require.NotEmpty(t, snap.GetCommandDigests(), "the snapshot keeps the commands' digests")
 	c := serve(t, js, encounter.Options{Snapshots: js})
-	first := all[len(all)-1].GetCommandId()
-	again, err := c.Submit(as("gm"), &encounterv1.SubmitRequest{EncounterId: id, CommandId: first, Command: attack("diego", "ruffian")})
-	require.NoError(t, err)
-	require.Equal(t, all[len(all)-1].GetEventId(), again.GetEvents()[len(again.GetEvents())-1].GetEventId())
+	var before, after *encounterv1.Event // a command recorded before the snapshot, the last one
+	for _, ev := range all {
+		if ev.GetCommand().GetLoss() == nil {
+			continue
+		}
+		if ev.GetSequence() <= snap.GetState().GetSequence() {
+			before = ev
+		}
+		after = ev
+	}
+	require.NotNil(t, before)
+	require.Greater(t, after.GetSequence(), snap.GetState().GetSequence())
+	for _, ev := range []*encounterv1.Event{before, after} {
+		again, err := c.Submit(as("gm"), &encounterv1.SubmitRequest{EncounterId: id, CommandId: ev.GetCommandId(), Command: ev.GetCommand()})
+		require.NoError(t, err)
+		require.Equal(t, ev.GetEventId(), again.GetEvents()[0].GetEventId())
+		other := proto.CloneOf(ev.GetCommand())
+		other.GetLoss().CombatantId += "x"
+		_, err = c.Submit(as("gm"), &encounterv1.SubmitRequest{EncounterId: id, CommandId: ev.GetCommandId(), Command: other})
+		requireCode(t, err, codes.AlreadyExists, "command id \""+ev.GetCommandId()+"\" was already used for another command; use a new id")
+	}
+	require.Equal(t, len(recs), records(t, js, id), "nothing recorded")
 }

@@ -13,24 +13,31 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// watchSpy notes where each watch starts reading the log.
+// watchSpy notes where watches read the log from (their catch-up pages).
 type watchSpy struct {
 	backend
-	mu     sync.Mutex
-	starts []uint64
+	mu    sync.Mutex
+	pages []uint64
 }
 
-func (w *watchSpy) Watch(ctx context.Context, id string, after uint64, fn func(store.Record) error) error {
+func (w *watchSpy) Page(ctx context.Context, id string, after uint64, n int) ([]store.Record, error) {
 	w.mu.Lock()
-	w.starts = append(w.starts, after)
+	w.pages = append(w.pages, after)
 	w.mu.Unlock()
-	return w.backend.Watch(ctx, id, after, fn)
+	return w.backend.Page(ctx, id, after, n)
 }
 
-func (w *watchSpy) lastStart() uint64 {
+func (w *watchSpy) paged() int {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.starts[len(w.starts)-1]
+	return len(w.pages)
+}
+
+// startSince is where the first watch opened once paged() was n started reading.
+func (w *watchSpy) startSince(n int) uint64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.pages[n]
 }
 
 // A watch from a late sequence reads the log from the nearest known position before it (the
@@ -66,6 +73,7 @@ func testWatchFromALateSequence(t *testing.T, b backend) {
 		t.Helper()
 		ctx, cancel := context.WithCancel(as("gm"))
 		defer cancel()
+		n := spy.paged()
 		ws, err := c.WatchEncounter(ctx, &encounterv1.WatchEncounterRequest{EncounterId: id, FromSequence: from})
 		require.NoError(t, err)
 		if then != nil {
@@ -78,7 +86,7 @@ func testWatchFromALateSequence(t *testing.T, b backend) {
 			require.NoError(t, err)
 			require.Equal(t, want, r.GetEvent().GetSequence())
 		}
-		return spy.lastStart()
+		return spy.startSince(n)
 	}
 
 	require.Zero(t, watch(1, last, nil), "from the first event: the whole log")

@@ -151,6 +151,16 @@ func (m *Memory) PutSeed(_ context.Context, encounterID string, seed []byte) err
 	return nil
 }
 
+func (m *Memory) SeedOnce(_ context.Context, encounterID string, seed []byte) ([]byte, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if s, ok := m.seeds[encounterID]; ok {
+		return slices.Clone(s), nil
+	}
+	m.seeds[encounterID] = slices.Clone(seed)
+	return slices.Clone(seed), nil
+}
+
 func (m *Memory) Seed(_ context.Context, encounterID string) ([]byte, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
