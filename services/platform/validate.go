@@ -1,0 +1,496 @@
+package platform
+
+// Request validation: one layer in front of the rules. Every request of a fray service is
+// checked here before any handler, subject, key or log line sees it: ids by a strict pattern,
+// every string bounded and free of control and bidirectional-override characters, every enum
+// value defined, every list and map bounded, no field unknown to this server, and the fields
+// each RPC needs present. The rules are declared once, by field name, and applied to every
+// message a request carries (Command, Action, Sheet, Options of all four systems) by walking
+// it with protoreflect; the few per-RPC rules (what is required) are in checkRequest.
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/encoding"
+	_ "google.golang.org/grpc/encoding/proto" // registers the proto codec wrapped below
+	"google.golang.org/grpc/mem"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// Bounds on what a request may hold.
+const (
+	// MaxIDLength bounds an encounter, combatant or ruleset id: 1 to 64 letters, digits, '-'
+	// or '_' (the server's encounter ids are 36-character UUIDs).
+	MaxIDLength = 64
+	// MaxCommandIDLength bounds a command id (an idempotency key chosen by the client).
+	MaxCommandIDLength = 128
+	// MaxNameChars bounds a name and any other short string (a weapon, a skill, a side).
+	MaxNameChars = 200
+	// MaxTextChars bounds free text: a reason, a description, an intention, a prompt.
+	MaxTextChars = 1000
+	// MaxPrincipalLength bounds a principal "tenant/subject".
+	MaxPrincipalLength = 2*MaxNameLength + 1
+	// MaxPageTokenLength bounds a page token.
+	MaxPageTokenLength = 512
+	// MaxListLength bounds a repeated field of a request; MaxMapEntries a map.
+	MaxListLength = 256
+	MaxMapEntries = 256
+	// MaxBytesLength bounds a bytes field (a seed is 32 bytes).
+	MaxBytesLength = 64
+	// SeedLength is the length of a dice seed.
+	SeedLength = 32
+	// maxDepth bounds how deep a request's messages nest.
+	maxDepth = 32
+	// Bounds on a state that the encounter service sends the resolver (recorded, not typed
+	// by a player): generous, only against a flood.
+	maxRecordedList   = 10_000
+	maxRecordedString = 64 << 10
+)
+
+var (
+	idPattern        = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+	commandIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
+	tokenPattern     = regexp.MustCompile(`^[A-Za-z0-9_=-]*$`)
+)
+
+// invalid is the InvalidArgument status naming the field and what it accepts.
+func invalid(field, format string, args ...any) error {
+	return status.Errorf(codes.InvalidArgument, "%s: %s", field, fmt.Sprintf(format, args...))
+}
+
+// quoted is s quoted with its control and non-printable characters escaped, cut to 40
+// characters: a value echoed in a message never carries the attack along.
+func quoted(s string) string {
+	if utf8.RuneCountInString(s) > 40 {
+		r := []rune(s)
+		return strconv.Quote(string(r[:40])) + "…"
+	}
+	return strconv.Quote(s)
+}
+
+// CheckID checks an encounter, combatant or ruleset id.
+func CheckID(field, id string) error {
+	if idPattern.MatchString(id) {
+		return nil
+	}
+	if id == "" {
+		return invalid(field, "required: an id of 1 to %d letters, digits, '-' or '_'", MaxIDLength)
+	}
+	return invalid(field, "%s (%d characters) is not an id: use 1 to %d letters, digits, '-' or '_'", quoted(id), utf8.RuneCountInString(id), MaxIDLength)
+}
+
+// checkCommandID checks a command id; empty lets the server choose one.
+func checkCommandID(field, id string) error {
+	if id == "" || commandIDPattern.MatchString(id) {
+		return nil
+	}
+	return invalid(field, "%s (%d characters) is not a command id: use 1 to %d letters, digits, '-' or '_' (or none, and the server picks one)", quoted(id), utf8.RuneCountInString(id), MaxCommandIDLength)
+}
+
+// unsafeRune reports whether r may not appear in a name or a text: control characters (NUL,
+// ESC, CR, LF, TAB, DEL, C1), bidirectional marks, embeddings, overrides and isolates, line
+// and paragraph separators, the byte-order mark, and what is not UTF-8.
+func unsafeRune(r rune) bool {
+	switch {
+	case r < 0x20, r >= 0x7f && r <= 0x9f:
+		return true
+	case r == 0x061c, r == 0x200e, r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	case r == 0x2028, r == 0x2029, r == 0xfeff, r == utf8.RuneError:
+		return true
+	}
+	return false
+}
+
+// CheckText checks a name or a free text: at most max characters, none of them unsafe.
+func CheckText(field, s string, max int) error {
+	if n := utf8.RuneCountInString(s); n > max {
+		return invalid(field, "%d characters; at most %d", n, max)
+	}
+	if !utf8.ValidString(s) {
+		return invalid(field, "%s is not valid UTF-8", quoted(s))
+	}
+	for i, r := range s {
+		if unsafeRune(r) {
+			return invalid(field, "%s holds the control or bidirectional character %U at byte %d: use printable characters only (no line breaks, tabs, escapes or direction overrides)", quoted(s), r, i)
+		}
+	}
+	return nil
+}
+
+// CheckPrincipal checks a principal ("tenant/subject") or a bare subject; empty is allowed.
+func CheckPrincipal(field, p string) error {
+	if p == "" {
+		return nil
+	}
+	if n := len(p); n > MaxPrincipalLength {
+		return invalid(field, "%d bytes; a principal has at most %d (\"tenant/subject\")", n, MaxPrincipalLength)
+	}
+	tenant, sub, ok := strings.Cut(p, "/")
+	if !ok {
+		tenant, sub = "", p
+	} else if err := CheckName("tenant", tenant); err != nil {
+		return invalid(field, "%s: %v", quoted(p), sanitizeErr(err))
+	}
+	if err := CheckName("subject", sub); err != nil {
+		return invalid(field, "%s: %v", quoted(p), sanitizeErr(err))
+	}
+	return nil
+}
+
+// sanitizeErr drops CheckName's echo of the value (already quoted once by the caller).
+func sanitizeErr(err error) string {
+	return strings.Map(func(r rune) rune {
+		if unsafeRune(r) {
+			return -1
+		}
+		return r
+	}, err.Error())
+}
+
+// fieldKind is how a string field is checked, by its name.
+type fieldKind int
+
+const (
+	kindName fieldKind = iota
+	kindText
+	kindID
+	kindCommandID
+	kindPrincipal
+	kindPageToken
+)
+
+func stringKind(fd protoreflect.FieldDescriptor) fieldKind {
+	name := string(fd.Name())
+	switch {
+	case name == "command_id":
+		return kindCommandID
+	case name == "id", name == "legal_for", name == "combatant_ids", strings.HasSuffix(name, "_id"):
+		return kindID
+	case name == "controller", name == "principal", name == "actor", name == "game_master":
+		return kindPrincipal
+	case name == "page_token":
+		return kindPageToken
+	case name == "reason", name == "description", name == "intention", name == "prompt", strings.HasSuffix(name, "_reason"):
+		return kindText
+	}
+	return kindName
+}
+
+// policy is how strictly a message is walked: a request as a player typed it, or a state the
+// encounter service folded from the log (sent to the resolver).
+type policy struct {
+	recorded bool
+}
+
+func (p policy) checkString(fd protoreflect.FieldDescriptor, field, s string) error {
+	if p.recorded {
+		if len(s) > maxRecordedString {
+			return invalid(field, "%d bytes; at most %d", len(s), maxRecordedString)
+		}
+		return nil
+	}
+	switch stringKind(fd) {
+	case kindID:
+		if s == "" {
+			return nil // required-ness is the RPC's (checkRequest) or the rules'
+		}
+		return CheckID(field, s)
+	case kindCommandID:
+		return checkCommandID(field, s)
+	case kindPrincipal:
+		return CheckPrincipal(field, s)
+	case kindPageToken:
+		if len(s) > MaxPageTokenLength || !tokenPattern.MatchString(s) {
+			return invalid(field, "not a page token: pass the next_page_token of the previous page as it is")
+		}
+		return nil
+	case kindText:
+		return CheckText(field, s, MaxTextChars)
+	}
+	return CheckText(field, s, MaxNameChars)
+}
+
+func (p policy) walk(m protoreflect.Message, path string, depth int) error {
+	if depth > maxDepth {
+		return invalid(path, "nested more than %d deep", maxDepth)
+	}
+	if u := m.GetUnknown(); len(u) > 0 && !p.recorded {
+		num, _, _ := protowire.ConsumeTag(u)
+		where := path
+		if where == "" {
+			where = "the request"
+		}
+		return invalid(where, "field number %d is not a field of %s known to this server", num, m.Descriptor().FullName())
+	}
+	var err error
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		field := string(fd.Name())
+		if path != "" {
+			field = path + "." + field
+		}
+		err = p.field(fd, field, v, depth)
+		return err == nil
+	})
+	return err
+}
+
+func (p policy) maxList() int {
+	if p.recorded {
+		return maxRecordedList
+	}
+	return MaxListLength
+}
+
+func (p policy) field(fd protoreflect.FieldDescriptor, field string, v protoreflect.Value, depth int) error {
+	switch {
+	case fd.IsList():
+		l := v.List()
+		if l.Len() > p.maxList() {
+			return invalid(field, "%d entries; at most %d", l.Len(), p.maxList())
+		}
+		for i := range l.Len() {
+			if err := p.value(fd, fmt.Sprintf("%s[%d]", field, i), l.Get(i), depth); err != nil {
+				return err
+			}
+		}
+		return nil
+	case fd.IsMap():
+		mp := v.Map()
+		if mp.Len() > p.maxList() {
+			return invalid(field, "%d entries; at most %d", mp.Len(), p.maxList())
+		}
+		var err error
+		mp.Range(func(k protoreflect.MapKey, mv protoreflect.Value) bool {
+			key := k.Value()
+			if fd.MapKey().Kind() == protoreflect.StringKind {
+				if err = p.checkString(fd.MapKey(), field+" key", key.String()); err != nil {
+					return false
+				}
+			}
+			err = p.value(fd.MapValue(), fmt.Sprintf("%s[%s]", field, quoted(key.String())), mv, depth)
+			return err == nil
+		})
+		return err
+	}
+	return p.value(fd, field, v, depth)
+}
+
+func (p policy) value(fd protoreflect.FieldDescriptor, field string, v protoreflect.Value, depth int) error {
+	switch fd.Kind() {
+	case protoreflect.StringKind:
+		return p.checkString(fd, field, v.String())
+	case protoreflect.BytesKind:
+		max := MaxBytesLength
+		if p.recorded {
+			max = maxRecordedString
+		}
+		if n := len(v.Bytes()); n > max {
+			return invalid(field, "%d bytes; at most %d", n, max)
+		}
+	case protoreflect.EnumKind:
+		ed := fd.Enum()
+		if ed.Values().ByNumber(v.Enum()) == nil {
+			return invalid(field, "%d is not a value of %s: use one of %s", v.Enum(), ed.Name(), enumNames(ed))
+		}
+	case protoreflect.MessageKind, protoreflect.GroupKind:
+		return p.walk(v.Message(), field, depth+1)
+	}
+	return nil
+}
+
+func enumNames(ed protoreflect.EnumDescriptor) string {
+	vs := ed.Values()
+	names := make([]string, 0, vs.Len())
+	for i := range vs.Len() {
+		names = append(names, string(vs.Get(i).Name()))
+	}
+	return strings.Join(names, ", ")
+}
+
+// Validate checks a request of a fray service; it returns an InvalidArgument status naming
+// the first field that is wrong and what the field accepts, or nil. Messages of other
+// packages (health, reflection) are checked only for being decodable.
+func Validate(req any) error {
+	m, ok := req.(proto.Message)
+	if !ok {
+		return nil
+	}
+	r := m.ProtoReflect()
+	if err := undecodable(r); err != nil {
+		return err
+	}
+	if !strings.HasPrefix(string(r.Descriptor().FullName()), "fray.") {
+		return nil
+	}
+	if err := checkRequest(m); err != nil {
+		return err
+	}
+	if rr, ok := m.(*rulesv1.ResolveRequest); ok {
+		// The state and rewind_state are what the encounter service folded from the log: only
+		// bounded; the command is checked like any other.
+		rest := proto.CloneOf(rr)
+		rest.State, rest.RewindState = nil, nil
+		if err := (policy{}).walk(rest.ProtoReflect(), "", 0); err != nil {
+			return err
+		}
+		for name, st := range map[string]*encounterv1.EncounterState{"state": rr.GetState(), "rewind_state": rr.GetRewindState()} {
+			if st != nil {
+				if err := (policy{recorded: true}).walk(st.ProtoReflect(), name, 1); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	return policy{}.walk(r, "", 0)
+}
+
+// checkRequest holds the rules of each RPC that the walk cannot know: what is required.
+func checkRequest(m proto.Message) error {
+	switch r := m.(type) {
+	case *encounterv1.CreateEncounterRequest:
+		if r.GetEncounter() == nil {
+			return invalid("encounter", "required: the encounter to create (name, rule_system)")
+		}
+	case *encounterv1.AddCombatantRequest:
+		if err := CheckID("encounter_id", r.GetEncounterId()); err != nil {
+			return err
+		}
+		if r.GetCombatant() == nil {
+			return invalid("combatant", "required: the combatant to add")
+		}
+	case *encounterv1.RemoveCombatantRequest:
+		if err := CheckID("encounter_id", r.GetEncounterId()); err != nil {
+			return err
+		}
+		return CheckID("combatant_id", r.GetCombatantId())
+	case *encounterv1.SubmitRequest:
+		if err := CheckID("encounter_id", r.GetEncounterId()); err != nil {
+			return err
+		}
+		if r.GetCommand().GetKind() == nil {
+			return invalid("command", "required: the command to submit")
+		}
+	case interface{ GetEncounterId() string }:
+		// Start, Get, Watch, End, Rewind, Export.
+		return CheckID("encounter_id", r.GetEncounterId())
+	case *rulesv1.DescribeRulesetRequest:
+		return CheckID("id", r.GetId())
+	case *rulesv1.RollRequest:
+		if n := len(r.GetSeed()); n != 0 && n != SeedLength {
+			return invalid("seed", "%d bytes: a seed has %d bytes (or none, for a fresh one)", n, SeedLength)
+		}
+	case *rulesv1.ResolveRequest:
+		if err := CheckID("state.encounter_id", r.GetState().GetEncounterId()); err != nil {
+			return err
+		}
+		if r.GetCommand().GetKind() == nil {
+			return invalid("command", "required: the command to decide")
+		}
+		if n := len(r.GetSeed()); n != SeedLength {
+			return invalid("seed", "%d bytes: the encounter's seed has %d bytes", n, SeedLength)
+		}
+		if r.GetRewindState() != nil {
+			if err := CheckID("rewind_state.encounter_id", r.GetRewindState().GetEncounterId()); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// ValidateUnary validates every unary request before its handler.
+func ValidateUnary(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+	if err := Validate(req); err != nil {
+		return nil, err
+	}
+	return handler(ctx, req)
+}
+
+// ValidateStream validates every message a stream receives before its handler sees it.
+func ValidateStream(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
+	return handler(srv, validatingStream{ss})
+}
+
+type validatingStream struct{ grpc.ServerStream }
+
+func (s validatingStream) RecvMsg(m any) error {
+	if err := s.ServerStream.RecvMsg(m); err != nil {
+		return err
+	}
+	return Validate(m)
+}
+
+// Undecodable requests: grpc-go turns any error of the server's codec into Internal. The
+// codec below instead leaves an undecodable request empty, marked with an unknown field that
+// Validate turns into InvalidArgument: a client's garbage is the client's fault.
+
+// undecodableField is the field number of the mark (the largest valid one).
+const undecodableField = protowire.MaxValidNumber
+
+const undecodablePrefix = "fray-undecodable: "
+
+func undecodable(m protoreflect.Message) error {
+	u := m.GetUnknown()
+	for len(u) > 0 {
+		num, typ, n := protowire.ConsumeTag(u)
+		if n < 0 {
+			return nil
+		}
+		u = u[n:]
+		if num == undecodableField && typ == protowire.BytesType {
+			b, n := protowire.ConsumeBytes(u)
+			if n < 0 {
+				return nil
+			}
+			if why, ok := strings.CutPrefix(string(b), undecodablePrefix); ok {
+				return status.Errorf(codes.InvalidArgument, "the request is not a valid %s message (%s): send a protobuf encoding of it, with UTF-8 strings", m.Descriptor().FullName(), why)
+			}
+		}
+		n = protowire.ConsumeFieldValue(num, typ, u)
+		if n < 0 {
+			return nil
+		}
+		u = u[n:]
+	}
+	return nil
+}
+
+// requestCodec is the proto codec, with undecodable requests marked rather than failed.
+type requestCodec struct{ encoding.CodecV2 }
+
+func (c requestCodec) Unmarshal(data mem.BufferSlice, v any) error {
+	err := c.CodecV2.Unmarshal(data, v)
+	m, ok := v.(proto.Message)
+	if err == nil || !ok {
+		return err
+	}
+	proto.Reset(m)
+	why := err.Error()
+	if len(why) > 200 {
+		why = why[:200]
+	}
+	mark := protowire.AppendTag(nil, undecodableField, protowire.BytesType)
+	mark = protowire.AppendString(mark, undecodablePrefix+strings.ToValidUTF8(why, "?"))
+	m.ProtoReflect().SetUnknown(mark)
+	return nil
+}
+
+// RequestCodec is the server option that makes undecodable requests InvalidArgument (with
+// the Validate interceptors).
+func RequestCodec() grpc.ServerOption {
+	return grpc.ForceServerCodecV2(requestCodec{encoding.GetCodecV2("proto")})
+}
