@@ -40,22 +40,33 @@ type Server struct {
 // and reflection. Register services on s.GRPC, then call Serve.
 func NewServer(log *slog.Logger, extra ...grpc.ServerOption) *Server {
 	s := &Server{Health: health.NewServer(), log: log, streams: map[*context.CancelFunc]struct{}{}}
-	logOpts := []logging.Option{logging.WithLogOnEvents(logging.FinishCall)}
+	logOpts := []logging.Option{logging.WithLogOnEvents(logging.FinishCall),
+		logging.WithLevels(CodeLevel), logging.WithFieldsFromContextAndCallMeta(noteFields)}
 	recoverOpts := []recovery.Option{recovery.WithRecoveryHandlerContext(func(ctx context.Context, p any) error {
 		log.ErrorContext(ctx, "panic recovered", "panic", fmt.Sprint(p))
 		return status.Error(codes.Internal, "internal error: the server recovered from a fault; nothing was recorded for this request")
 	})}
 	opts := append([]grpc.ServerOption{
 		grpc.ChainUnaryInterceptor(
+			noteUnary,
 			logging.UnaryServerInterceptor(InterceptorLogger(log), logOpts...),
 			recovery.UnaryServerInterceptor(recoverOpts...),
 		),
 		grpc.ChainStreamInterceptor(
+			noteStream,
 			logging.StreamServerInterceptor(InterceptorLogger(log), logOpts...),
 			recovery.StreamServerInterceptor(recoverOpts...),
 			s.cancelOnShutdown,
 		),
 	}, extra...)
+	// After the extra options' interceptors (authentication): the caller is known.
+	unary, stream := []grpc.UnaryServerInterceptor{noteCallerUnary}, []grpc.StreamServerInterceptor{noteCallerStream}
+	for _, o := range extra {
+		if l, ok := o.(limitsOption); ok {
+			unary, stream = append(unary, l.limiter.UnaryServerInterceptor()), append(stream, l.limiter.StreamServerInterceptor())
+		}
+	}
+	opts = append(opts, grpc.ChainUnaryInterceptor(unary...), grpc.ChainStreamInterceptor(stream...))
 	// Last before the handlers: every request validated (validate.go), an undecodable one
 	// InvalidArgument rather than Internal.
 	opts = append(opts, RequestCodec(), grpc.ChainUnaryInterceptor(ValidateUnary), grpc.ChainStreamInterceptor(ValidateStream))
@@ -68,7 +79,7 @@ func NewServer(log *slog.Logger, extra ...grpc.ServerOption) *Server {
 // InterceptorLogger adapts slog to the logging interceptor.
 func InterceptorLogger(l *slog.Logger) logging.Logger {
 	return logging.LoggerFunc(func(ctx context.Context, lvl logging.Level, msg string, fields ...any) {
-		l.Log(ctx, slog.Level(lvl), msg, fields...)
+		l.Log(ctx, slog.Level(lvl), msg, logSafeFields(fields)...)
 	})
 }
 
