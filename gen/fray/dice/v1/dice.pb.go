@@ -37,7 +37,12 @@ type Roll struct {
 	// this roll's first face.
 	Offset uint64 `protobuf:"varint,5,opt,name=offset,proto3" json:"offset,omitempty"`
 	// Number of 64-bit words this roll drew (so the next roll starts at offset + draws).
-	Draws         uint64 `protobuf:"varint,6,opt,name=draws,proto3" json:"draws,omitempty"`
+	Draws uint64 `protobuf:"varint,6,opt,name=draws,proto3" json:"draws,omitempty"`
+	// The dice scheme of the stream (rules/dice.Scheme): 0 (absent) is scheme 1, one ChaCha8
+	// stream keyed by the seed; 2 is blocks of 64 words, each keyed by
+	// sha256(seed || "fray dice v2" || block index as 8 bytes big-endian). Always the
+	// encounter's own (EncounterCreated.dice_scheme).
+	Scheme        uint32 `protobuf:"varint,7,opt,name=scheme,proto3" json:"scheme,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -114,11 +119,18 @@ func (x *Roll) GetDraws() uint64 {
 	return 0
 }
 
+func (x *Roll) GetScheme() uint32 {
+	if x != nil {
+		return x.Scheme
+	}
+	return 0
+}
+
 var File_fray_dice_v1_dice_proto protoreflect.FileDescriptor
 
 const file_fray_dice_v1_dice_proto_rawDesc = "" +
 	"\n" +
-	"\x17fray/dice/v1/dice.proto\x12\ffray.dice.v1\"\x9c\x01\n" +
+	"\x17fray/dice/v1/dice.proto\x12\ffray.dice.v1\"\xb4\x01\n" +
 	"\x04Roll\x12\x1e\n" +
 	"\n" +
 	"expression\x18\x01 \x01(\tR\n" +
@@ -127,7 +139,8 @@ const file_fray_dice_v1_dice_proto_rawDesc = "" +
 	"\bmodifier\x18\x03 \x01(\x05R\bmodifier\x12\x14\n" +
 	"\x05total\x18\x04 \x01(\x05R\x05total\x12\x16\n" +
 	"\x06offset\x18\x05 \x01(\x04R\x06offset\x12\x14\n" +
-	"\x05draws\x18\x06 \x01(\x04R\x05drawsB2Z0github.com/fray-rpg/fray/gen/fray/dice/v1;dicev1b\x06proto3"
+	"\x05draws\x18\x06 \x01(\x04R\x05draws\x12\x16\n" +
+	"\x06scheme\x18\a \x01(\rR\x06schemeB2Z0github.com/fray-rpg/fray/gen/fray/dice/v1;dicev1b\x06proto3"
 
 var (
 	file_fray_dice_v1_dice_proto_rawDescOnce sync.Once
