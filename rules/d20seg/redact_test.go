@@ -1,8 +1,6 @@
 package d20seg_test
 
 import (
-	"bytes"
-	"fmt"
 	"slices"
 	"testing"
 
@@ -11,9 +9,9 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/d20seg"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/engine/enginetest"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // The hidden ogre's distinctive values: its strings, the numbers of its sheet and of its
@@ -35,6 +33,9 @@ var (
 		58, // hit points left after Aldric's blow
 	}
 	ogreFaces = []int64{4, 5, 6}
+	// ogreSecrets: what of the ogre a player's view must not show (the log's positions are
+	// everyone's).
+	ogreSecrets = enginetest.Secrets{Words: []string{secretWord}, Numbers: ogreNumbers, Faces: ogreFaces, Ignore: enginetest.Positions}
 )
 
 func ogre() *encounterv1.Combatant {
@@ -78,63 +79,6 @@ var (
 	playerView = engine.Viewer{Controls: map[string]bool{"aldric": true}}
 )
 
-// leaks lists what of the ogre a viewed message shows: the secret word in its bytes, the
-// ogre's numbers in any integer field but the log's positions, the ogre's faces in any roll.
-func leaks(t *testing.T, m proto.Message) []string {
-	t.Helper()
-	b, err := proto.Marshal(m)
-	require.NoError(t, err)
-	var out []string
-	if bytes.Contains(b, []byte(secretWord)) {
-		out = append(out, "the secret word")
-	}
-	walkInts(m.ProtoReflect(), func(fd protoreflect.FieldDescriptor, v int64) {
-		switch fd.Name() {
-		case "sequence", "to_sequence", "dice_offset", "offset", "draws", "rules_version":
-		case "faces":
-			if slices.Contains(ogreFaces, v) {
-				out = append(out, fmt.Sprintf("face %d in %s", v, fd.FullName()))
-			}
-		default:
-			if slices.Contains(ogreNumbers, v) {
-				out = append(out, fmt.Sprintf("%d in %s", v, fd.FullName()))
-			}
-		}
-	})
-	return out
-}
-
-// walkInts calls visit with every integer in m, map values and lists included.
-func walkInts(m protoreflect.Message, visit func(protoreflect.FieldDescriptor, int64)) {
-	one := func(fd protoreflect.FieldDescriptor, v protoreflect.Value) {
-		switch fd.Kind() {
-		case protoreflect.MessageKind, protoreflect.GroupKind:
-			walkInts(v.Message(), visit)
-		case protoreflect.Int32Kind, protoreflect.Int64Kind, protoreflect.Sint32Kind, protoreflect.Sint64Kind,
-			protoreflect.Sfixed32Kind, protoreflect.Sfixed64Kind:
-			visit(fd, v.Int())
-		case protoreflect.Uint32Kind, protoreflect.Uint64Kind, protoreflect.Fixed32Kind, protoreflect.Fixed64Kind:
-			visit(fd, int64(v.Uint()))
-		}
-	}
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		switch {
-		case fd.IsList():
-			for i := range v.List().Len() {
-				one(fd, v.List().Get(i))
-			}
-		case fd.IsMap():
-			v.Map().Range(func(_ protoreflect.MapKey, mv protoreflect.Value) bool {
-				one(fd.MapValue(), mv)
-				return true
-			})
-		default:
-			one(fd, v)
-		}
-		return true
-	})
-}
-
 // TestHiddenOgreLeavesNoTraceForAPlayer plays the ambush and views every state and event as
 // the player of Aldric (nothing of the ogre's numbers; its own losses, the outcomes and who
 // acts next whole) and as the GM (the recorded data).
@@ -145,7 +89,7 @@ func TestHiddenOgreLeavesNoTraceForAPlayer(t *testing.T) {
 	for _, ev := range f.log {
 		before := proto.CloneOf(st)
 		seen := f.reg.ViewEvent(before, ev, playerView)
-		require.Empty(t, leaks(t, seen), "event #%d as Aldric's player: %v", ev.GetSequence(), seen)
+		require.Empty(t, enginetest.Leaks(t, seen, ogreSecrets), "event #%d as Aldric's player: %v", ev.GetSequence(), seen)
 		require.True(t, proto.Equal(ev, f.reg.ViewEvent(before, ev, gmView)), "the GM sees event #%d as recorded", ev.GetSequence())
 
 		if a := ev.GetD20Seg().GetAttackRolled(); a.GetTargetId() == "aldric" {
@@ -179,7 +123,7 @@ func TestHiddenOgreLeavesNoTraceForAPlayer(t *testing.T) {
 
 		require.NoError(t, f.reg.Evolve(st, ev))
 		view := f.reg.View(st, playerView)
-		require.Empty(t, leaks(t, view), "the state after #%d as Aldric's player", ev.GetSequence())
+		require.Empty(t, enginetest.Leaks(t, view, ogreSecrets), "the state after #%d as Aldric's player", ev.GetSequence())
 		require.Nil(t, engine.FindCombatant(view, "ogre").GetD20Seg())
 		// D20-015: the view names the same combatant up next, at the same segment.
 		id, seg, free, ok := d20seg.UpNext(st)
@@ -348,7 +292,7 @@ func TestRedactEachD20SegEventKind(t *testing.T) {
 			}
 			recorded := proto.CloneOf(ev)
 			d20seg.New().RedactEvent(ev, secret)
-			require.Empty(t, leaks(t, ev), "%v", ev)
+			require.Empty(t, enginetest.Leaks(t, ev, ogreSecrets), "%v", ev)
 			if c.kept != nil {
 				c.kept(t, ev.GetD20Seg())
 			}

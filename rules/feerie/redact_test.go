@@ -1,14 +1,15 @@
 package feerie_test
 
 import (
-	"bytes"
-	"fmt"
+	"maps"
+	"slices"
 	"testing"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
 	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/engine/enginetest"
 	"github.com/fray-rpg/fray/rules/feerie"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
@@ -139,6 +140,8 @@ func TestFeerieHiddenCombatantNeverReachesOthers(t *testing.T) {
 	}
 	require.Len(t, kinds, (&feeriev1.Event{}).ProtoReflect().Descriptor().Oneofs().Get(0).Fields().Len(), "every kind of event: %v", kinds)
 	secrets := rdSecrets(log)
+	numbers := secrets
+	numbers.Words = nil
 	player := engine.Viewer{Controls: map[string]bool{"aude": true}}
 	for _, r := range []struct {
 		name string
@@ -150,11 +153,10 @@ func TestFeerieHiddenCombatantNeverReachesOthers(t *testing.T) {
 		{"the GM", engine.Viewer{SeesAll: true}, true},
 	} {
 		t.Run(r.name, func(t *testing.T) {
-			before := &encounterv1.EncounterState{}
+			views := enginetest.ViewLog(reg, log, states, r.v)
 			gmSawSecrets := false
 			for i, ev := range log {
-				seen := reg.ViewEvent(before, ev, r.v)
-				view := reg.View(states[i], r.v)
+				seen, view := views[i], reg.View(states[i], r.v)
 				if r.sees {
 					require.True(t, proto.Equal(ev, seen), "event %d: the GM reads it whole", ev.GetSequence())
 					want := proto.CloneOf(states[i])
@@ -165,19 +167,13 @@ func TestFeerieHiddenCombatantNeverReachesOthers(t *testing.T) {
 						c.Appearance = encounterv1.Appearance_APPEARANCE_UNSPECIFIED
 					}
 					require.True(t, proto.Equal(want, view), "state after event %d: the GM reads it whole", ev.GetSequence())
-					gmSawSecrets = gmSawSecrets || len(rdInts(ev, secrets)) > 0
+					gmSawSecrets = gmSawSecrets || len(enginetest.Leaks(t, ev, numbers)) > 0
 				} else {
 					for _, m := range []proto.Message{seen, view} {
-						b, err := proto.Marshal(m)
-						require.NoError(t, err)
-						for _, s := range []string{ogreAxe, ogreSkin, ogreStone, ogreShadow} {
-							require.False(t, bytes.Contains(b, []byte(s)), "event %d: %q reaches %s in %v", ev.GetSequence(), s, r.name, m)
-						}
-						require.Empty(t, rdInts(m, secrets), "event %d: the ogre's numbers reach %s in %v", ev.GetSequence(), r.name, m)
+						require.Empty(t, enginetest.Leaks(t, m, secrets), "event %d: the ogre's names or numbers reach %s in %v", ev.GetSequence(), r.name, m)
 					}
 					require.Equal(t, !proto.Equal(seen, ev), seen.GetRedacted())
 				}
-				before = states[i]
 			}
 			if r.sees {
 				require.True(t, gmSawSecrets, "the secret numbers are in the log: the search finds them when they are there")
@@ -186,12 +182,7 @@ func TestFeerieHiddenCombatantNeverReachesOthers(t *testing.T) {
 	}
 
 	// What Aude's player sees.
-	var seen []*encounterv1.Event
-	before := &encounterv1.EncounterState{}
-	for i, ev := range log {
-		seen = append(seen, reg.ViewEvent(before, ev, player))
-		before = states[i]
-	}
+	seen := enginetest.ViewLog(reg, log, states, player)
 	res := sqAll(seen, (*feeriev1.Event).GetActivityResolved)
 	require.Len(t, res, 2)
 	// The ogre's blow: Aude's Defense 8 and Soak 13, 25 Essence lost, 35 left (FEE-020,
@@ -289,14 +280,15 @@ func TestFeerieRedactedConditionsAndNotes(t *testing.T) {
 	require.Equal(t, int32(41), imp.GetCommand().GetFeerie().GetImpersonal().GetEssenceLoss())
 }
 
-// rdSecrets: the ogre's sheet numbers, and the totals, Damage and Essence its rolls and the
-// blows on it recorded (those of 12 and more: smaller numbers are everywhere).
-func rdSecrets(log []*encounterv1.Event) map[int32]bool {
-	out := map[int32]bool{}
+// rdSecrets: the names of the ogre's Attributes; its sheet numbers, and the totals, Damage and
+// Essence its rolls and the blows on it recorded (those of 12 and more: smaller numbers are
+// everywhere), searched in every integer field, a Roll's faces included, but rdPublic.
+func rdSecrets(log []*encounterv1.Event) enginetest.Secrets {
+	set := map[int64]bool{}
 	add := func(ns ...int32) {
 		for _, n := range ns {
 			if n >= 12 {
-				out[n] = true
+				set[int64(n)] = true
 			}
 		}
 	}
@@ -321,49 +313,12 @@ func rdSecrets(log []*encounterv1.Event) map[int32]bool {
 			add(k.Impersonal.GetEssenceLost())
 		}
 	}
-	return out
+	numbers := slices.Sorted(maps.Keys(set))
+	return enginetest.Secrets{Words: []string{ogreAxe, ogreSkin, ogreStone, ogreShadow}, Numbers: numbers, Faces: numbers, Ignore: rdPublic}
 }
 
 // rdPublic: the counts and places every reader sees, whatever numbers they hold: the ranks of
 // the countdown are called out loud (FEE-041).
-var rdPublic = map[protoreflect.Name]bool{"sequence": true, "to_sequence": true, "action": true, "rank": true, "top_rank": true,
-	"from": true, "to": true, "last_rank": true, "from_rank": true, "dice_offset": true, "rules_version": true, "status": true,
-	"appearance": true, "offset": true, "draws": true}
-
-// rdInts lists the integers of m, outside the public ones, that are among secrets, with their
-// paths.
-func rdInts(m proto.Message, secrets map[int32]bool) []string {
-	var out []string
-	var walk func(path string, m protoreflect.Message)
-	check := func(path string, fd protoreflect.FieldDescriptor, v protoreflect.Value) {
-		switch fd.Kind() {
-		case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Int64Kind:
-			if !rdPublic[fd.Name()] && secrets[int32(v.Int())] {
-				out = append(out, fmt.Sprintf("%s = %d", path, v.Int()))
-			}
-		case protoreflect.MessageKind:
-			walk(path, v.Message())
-		}
-	}
-	walk = func(path string, m protoreflect.Message) {
-		m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-			p := path + "." + string(fd.Name())
-			switch {
-			case fd.IsMap():
-				v.Map().Range(func(k protoreflect.MapKey, mv protoreflect.Value) bool {
-					check(p+"["+k.String()+"]", fd.MapValue(), mv)
-					return true
-				})
-			case fd.IsList():
-				for i := range v.List().Len() {
-					check(fmt.Sprintf("%s[%d]", p, i), fd, v.List().Get(i))
-				}
-			default:
-				check(p, fd, v)
-			}
-			return true
-		})
-	}
-	walk("", m.ProtoReflect())
-	return out
-}
+var rdPublic = []protoreflect.Name{"sequence", "to_sequence", "action", "rank", "top_rank",
+	"from", "to", "last_rank", "from_rank", "dice_offset", "rules_version", "status",
+	"appearance", "offset", "draws"}

@@ -1,8 +1,7 @@
 package ka_test
 
 import (
-	"bytes"
-	"fmt"
+	"maps"
 	"slices"
 	"testing"
 
@@ -10,6 +9,7 @@ import (
 	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
 	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/engine/enginetest"
 	"github.com/fray-rpg/fray/rules/ka"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
@@ -24,7 +24,7 @@ const (
 	gargoyleSphere = "Ombres-Gargouillesques"
 )
 
-// gargoyleSheetNumbers: the numbers of its sheet; secretNumbers adds what its draws make of
+// gargoyleSheetNumbers: the numbers of its sheet; gargoyleSecrets adds what its draws make of
 // them, from the recorded events.
 var gargoyleSheetNumbers = []int32{19, 17, 16, 13, 12, 43, 67}
 
@@ -122,7 +122,9 @@ func TestKaHiddenCombatantNeverReachesOthers(t *testing.T) {
 			reg, log, states := hiddenFight(t, reshuffle)
 			final := states[len(states)-1]
 			require.True(t, final.GetKa().GetCombatants()["gargouille"].GetDying(), "the fight went as scripted")
-			secrets := secretNumbers(log)
+			secrets := gargoyleSecrets(log)
+			numbers := secrets
+			numbers.Words = nil
 			player := engine.Viewer{Controls: map[string]bool{"joshua": true}}
 			for _, r := range []struct {
 				name string
@@ -134,11 +136,10 @@ func TestKaHiddenCombatantNeverReachesOthers(t *testing.T) {
 				{"the GM", engine.Viewer{SeesAll: true}, true},
 			} {
 				t.Run(r.name, func(t *testing.T) {
-					before := &encounterv1.EncounterState{}
+					views := enginetest.ViewLog(reg, log, states, r.v)
 					gmSawSecrets := false
 					for i, ev := range log {
-						seen := reg.ViewEvent(before, ev, r.v)
-						view := reg.View(states[i], r.v)
+						seen, view := views[i], reg.View(states[i], r.v)
 						// The cards not drawn yet: those left after the event but the ones it drew
 						// (the discard may go back to the deck during a draw). Structurally, a
 						// card is only ever in a draw or in the discard.
@@ -150,20 +151,14 @@ func TestKaHiddenCombatantNeverReachesOthers(t *testing.T) {
 						requireNoOrder(t, []*encounterv1.Event{ev, seen}, states[i], view)
 						if r.sees {
 							requireWhole(t, ev, seen, states[i], view)
-							gmSawSecrets = gmSawSecrets || len(intsIn(ev, secrets)) > 0
+							gmSawSecrets = gmSawSecrets || len(enginetest.Leaks(t, ev, numbers)) > 0
 						} else {
 							for _, m := range []proto.Message{seen, view} {
-								b, err := proto.Marshal(m)
-								require.NoError(t, err)
-								for _, s := range []string{gargoyleWeapon, gargoyleSkill, gargoylePower, gargoyleSphere} {
-									require.False(t, bytes.Contains(b, []byte(s)), "event %d: %q reaches %s in %v", ev.GetSequence(), s, r.name, m)
-								}
-								require.Empty(t, intsIn(m, secrets), "event %d: the gargoyle's numbers reach %s in %v", ev.GetSequence(), r.name, m)
+								require.Empty(t, enginetest.Leaks(t, m, secrets), "event %d: the gargoyle's names or numbers reach %s in %v", ev.GetSequence(), r.name, m)
 							}
 							require.Equal(t, !proto.Equal(seen, ev), seen.GetRedacted())
 							requireNoRollTellsOfTheGargoyle(t, ev, seen)
 						}
-						before = states[i]
 					}
 					if r.sees {
 						require.True(t, gmSawSecrets, "the secret numbers are in the log: the search finds them when they are there")
@@ -172,12 +167,7 @@ func TestKaHiddenCombatantNeverReachesOthers(t *testing.T) {
 			}
 
 			// What the player sees of its own and of the outcome.
-			var seen []*encounterv1.Event
-			before := &encounterv1.EncounterState{}
-			for i, ev := range log {
-				seen = append(seen, reg.ViewEvent(before, ev, player))
-				before = states[i]
-			}
+			seen := enginetest.ViewLog(reg, log, states, player)
 			res := all(seen, (*kav1.Event).GetAttackResolved)
 			require.Len(t, res, 3)
 			// The gargoyle's claws: Joshua's soak 7, 10 Ka dice lost, 4 left (KA-023, KA-024).
@@ -359,17 +349,19 @@ func TestKaRedactedNotes(t *testing.T) {
 	require.Equal(t, int32(61), ev.GetKa().GetAttackResolved().GetDamage(), "Joshua's own damage")
 }
 
-// secretNumbers: the gargoyle's sheet numbers, and the totals, damage and tracks its draws and
-// the attacks on it recorded.
-func secretNumbers(log []*encounterv1.Event) map[int32]bool {
-	out := map[int32]bool{}
+// gargoyleSecrets: the names of the gargoyle's sheet; its sheet numbers, and the totals,
+// damage and tracks its draws and the attacks on it recorded, searched in every integer field
+// but the public counts and the dice's rolls (those of a hidden card's draw are checked apart:
+// requireNoRollTellsOfTheGargoyle).
+func gargoyleSecrets(log []*encounterv1.Event) enginetest.Secrets {
+	set := map[int64]bool{}
 	for _, n := range gargoyleSheetNumbers {
-		out[n] = true
+		set[int64(n)] = true
 	}
 	add := func(ns ...int32) {
 		for _, n := range ns {
 			if n != 0 {
-				out[n] = true
+				set[int64(n)] = true
 			}
 		}
 	}
@@ -395,61 +387,14 @@ func secretNumbers(log []*encounterv1.Event) map[int32]bool {
 			}
 		}
 	}
-	return out
+	return enginetest.Secrets{Words: []string{gargoyleWeapon, gargoyleSkill, gargoylePower, gargoyleSphere},
+		Numbers: slices.Sorted(maps.Keys(set)), Ignore: public, Skip: []protoreflect.FullName{"fray.dice.v1.Roll"}}
 }
 
 // public: the counts and places every reader sees, whatever numbers they hold.
-var public = map[protoreflect.Name]bool{"sequence": true, "to_sequence": true, "round": true, "pass": true,
-	"position": true, "positions": true, "reshuffle_after": true, "deck_count": true, "cards": true, "rank": true,
-	"suit": true, "actions_taken": true, "dice_offset": true, "rules_version": true, "status": true, "appearance": true}
-
-// intsIn lists the integers of m, outside the public counts and the dice's rolls (those of a
-// hidden card's draw are checked apart: requireNoRollTellsOfTheGargoyle), that are among
-// secrets, with their paths.
-func intsIn(m proto.Message, secrets map[int32]bool) []string {
-	var out []string
-	var walk func(path string, m protoreflect.Message)
-	check := func(path string, fd protoreflect.FieldDescriptor, v protoreflect.Value) {
-		switch fd.Kind() {
-		case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Int64Kind, protoreflect.Uint32Kind, protoreflect.Uint64Kind:
-			var n int64
-			if fd.Kind() == protoreflect.Uint32Kind || fd.Kind() == protoreflect.Uint64Kind {
-				n = int64(v.Uint())
-			} else {
-				n = v.Int()
-			}
-			if !public[fd.Name()] && secrets[int32(n)] {
-				out = append(out, fmt.Sprintf("%s = %d", path, n))
-			}
-		case protoreflect.MessageKind:
-			walk(path, v.Message())
-		}
-	}
-	walk = func(path string, m protoreflect.Message) {
-		if m.Descriptor().FullName() == "fray.dice.v1.Roll" {
-			return
-		}
-		m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-			p := path + "." + string(fd.Name())
-			switch {
-			case fd.IsMap():
-				v.Map().Range(func(k protoreflect.MapKey, mv protoreflect.Value) bool {
-					check(p+"["+k.String()+"]", fd.MapValue(), mv)
-					return true
-				})
-			case fd.IsList():
-				for i := range v.List().Len() {
-					check(fmt.Sprintf("%s[%d]", p, i), fd, v.List().Get(i))
-				}
-			default:
-				check(p, fd, v)
-			}
-			return true
-		})
-	}
-	walk("", m.ProtoReflect())
-	return out
-}
+var public = []protoreflect.Name{"sequence", "to_sequence", "round", "pass",
+	"position", "positions", "reshuffle_after", "deck_count", "cards", "rank",
+	"suit", "actions_taken", "dice_offset", "rules_version", "status", "appearance"}
 
 // requireNoCardOf: no card of deck (the cards not yet drawn) is in m.
 func requireNoCardOf(t *testing.T, deck []*kav1.Card, m proto.Message, msgAndArgs ...any) {

@@ -1,19 +1,16 @@
 package loss_test
 
 import (
-	"bytes"
-	"fmt"
-	"slices"
 	"testing"
 
 	dicev1 "github.com/fray-rpg/fray/gen/fray/dice/v1"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/engine/enginetest"
 	"github.com/fray-rpg/fray/rules/loss"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // The hidden ogre's distinctive values: its strings, the numbers of its sheet and of its
@@ -33,6 +30,9 @@ var (
 		60, // its dodge: 26 + 25 + d10 9
 	}
 	ogreFaces = []int64{3, 7, 9}
+	// ogreSecrets: what of the ogre a player's view must not show (the log's positions are
+	// everyone's).
+	ogreSecrets = enginetest.Secrets{Words: []string{secretWord}, Numbers: ogreNumbers, Faces: ogreFaces, Ignore: enginetest.Positions}
 )
 
 // ogre: an Adversaire the GM hides, with a club and a talent named for the search.
@@ -87,63 +87,6 @@ var (
 	davidsView = engine.Viewer{Controls: map[string]bool{"diego": true}}
 )
 
-// leaks lists what of the ogre a viewed message shows: the secret word in its bytes, the
-// ogre's numbers in any integer field but the log's positions, the ogre's faces in any roll.
-func leaks(t *testing.T, m proto.Message) []string {
-	t.Helper()
-	b, err := proto.Marshal(m)
-	require.NoError(t, err)
-	var out []string
-	if bytes.Contains(b, []byte(secretWord)) {
-		out = append(out, "the secret word")
-	}
-	walkInts(m.ProtoReflect(), func(fd protoreflect.FieldDescriptor, v int64) {
-		switch fd.Name() {
-		case "sequence", "to_sequence", "dice_offset", "offset", "draws", "rules_version":
-		case "faces":
-			if slices.Contains(ogreFaces, v) {
-				out = append(out, fmt.Sprintf("face %d in %s", v, fd.FullName()))
-			}
-		default:
-			if slices.Contains(ogreNumbers, v) {
-				out = append(out, fmt.Sprintf("%d in %s", v, fd.FullName()))
-			}
-		}
-	})
-	return out
-}
-
-// walkInts calls visit with every integer in m, map keys and values and lists included.
-func walkInts(m protoreflect.Message, visit func(protoreflect.FieldDescriptor, int64)) {
-	one := func(fd protoreflect.FieldDescriptor, v protoreflect.Value) {
-		switch fd.Kind() {
-		case protoreflect.MessageKind, protoreflect.GroupKind:
-			walkInts(v.Message(), visit)
-		case protoreflect.Int32Kind, protoreflect.Int64Kind, protoreflect.Sint32Kind, protoreflect.Sint64Kind,
-			protoreflect.Sfixed32Kind, protoreflect.Sfixed64Kind:
-			visit(fd, v.Int())
-		case protoreflect.Uint32Kind, protoreflect.Uint64Kind, protoreflect.Fixed32Kind, protoreflect.Fixed64Kind:
-			visit(fd, int64(v.Uint()))
-		}
-	}
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		switch {
-		case fd.IsList():
-			for i := range v.List().Len() {
-				one(fd, v.List().Get(i))
-			}
-		case fd.IsMap():
-			v.Map().Range(func(k protoreflect.MapKey, mv protoreflect.Value) bool {
-				one(fd.MapValue(), mv)
-				return true
-			})
-		default:
-			one(fd, v)
-		}
-		return true
-	})
-}
-
 // TestHiddenOgreLeavesNoTraceForAPlayer plays the fight and views every state and event as
 // Diego's player (nothing of the ogre's numbers, its own losses and the outcomes whole) and
 // as the GM (the recorded data).
@@ -154,7 +97,7 @@ func TestHiddenOgreLeavesNoTraceForAPlayer(t *testing.T) {
 	for _, ev := range f.log {
 		before := proto.CloneOf(st)
 		seen := f.reg.ViewEvent(before, ev, davidsView)
-		require.Empty(t, leaks(t, seen), "event #%d as Diego's player: %v", ev.GetSequence(), seen)
+		require.Empty(t, enginetest.Leaks(t, seen, ogreSecrets), "event #%d as Diego's player: %v", ev.GetSequence(), seen)
 		whole := f.reg.ViewEvent(before, ev, gmView)
 		require.True(t, proto.Equal(ev, whole), "the GM sees event #%d as recorded", ev.GetSequence())
 
@@ -198,7 +141,7 @@ func TestHiddenOgreLeavesNoTraceForAPlayer(t *testing.T) {
 			sawOgreActing = true
 			ogreCS.ActionPoints = 0
 		}
-		require.Empty(t, leaks(t, view), "the state after #%d as Diego's player", ev.GetSequence())
+		require.Empty(t, enginetest.Leaks(t, view, ogreSecrets), "the state after #%d as Diego's player", ev.GetSequence())
 		for _, p := range view.GetPending() {
 			if p.GetCombatantId() == "diego" && st.GetLoss().GetPending().GetAttackerId() == "ogre" {
 				require.Equal(t, "L'ogre attacks Diego (the attack succeeds; Difficulty 15 to defend): parry, dodge or take the blow", p.GetPrompt())
@@ -380,7 +323,7 @@ func TestRedactEachLossEventKind(t *testing.T) {
 			}
 			recorded := proto.CloneOf(ev)
 			loss.New().RedactEvent(ev, secret)
-			require.Empty(t, leaks(t, ev), "%v", ev)
+			require.Empty(t, enginetest.Leaks(t, ev, ogreSecrets), "%v", ev)
 			if c.kept != nil {
 				c.kept(t, ev.GetLoss())
 			}

@@ -1,7 +1,6 @@
 package e2e_test
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"fmt"
@@ -16,6 +15,7 @@ import (
 	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
 	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
+	"github.com/fray-rpg/fray/rules/engine/enginetest"
 	"github.com/fray-rpg/fray/services/platform/natstest"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
@@ -43,7 +43,7 @@ type secretCase struct {
 	// options, the deck's count, and the visible side's rolled totals (exploding dice and face
 	// cards take them anywhere; the rule systems' redact tests check the hidden totals with
 	// scripted dice).
-	skip []string
+	skip []protoreflect.Name
 	// next lists the commands to try, in order, given the GM's view of the state: the first
 	// accepted is the step.
 	next func(st *encounterv1.EncounterState) []try
@@ -116,7 +116,7 @@ func secretCases() []secretCase {
 
 	return []secretCase{
 		{system: "loss", hero: lossHero, monster: lossMonster, numbers: []int64{27, 26, 29, 25, 24, 28},
-			skip: []string{"total", "attack_total"},
+			skip: []protoreflect.Name{"total", "attack_total"},
 			next: func(st *encounterv1.EncounterState) []try {
 				out := pendingFirst(st, func(id string) []*encounterv1.Command {
 					return []*encounterv1.Command{
@@ -142,7 +142,7 @@ func secretCases() []secretCase {
 				}
 			}},
 		{system: "ka", hero: kaHero, monster: kaMonster, numbers: []int64{19, 17, 18, 16, 15},
-			skip: []string{"pass", "actions_taken", "ka_table", "success_levels", "success_bonus", "deck_count", "cards", "rank", "positions", "value", "reshuffle_after", "total"},
+			skip: []protoreflect.Name{"pass", "actions_taken", "ka_table", "success_levels", "success_bonus", "deck_count", "cards", "rank", "positions", "value", "reshuffle_after", "total"},
 			next: func(st *encounterv1.EncounterState) []try {
 				out := pendingFirst(st, func(id string) []*encounterv1.Command {
 					return []*encounterv1.Command{ka(&kav1.Action{CombatantId: id, Kind: &kav1.Action_React{React: &kav1.React{Defend: true}}}),
@@ -194,54 +194,12 @@ func watchAll(t *testing.T, c encounterv1.EncounterServiceClient, ctx context.Co
 	return out
 }
 
-// leaks lists what of the monster a message shows: the secret word in its bytes, one of its
-// distinctive numbers in an integer field (but the log's positions, times and skip).
-func leaks(t *testing.T, m proto.Message, numbers []int64, skip []string) []string {
-	b, err := proto.Marshal(m)
-	require.NoError(t, err)
-	var out []string
-	if bytes.Contains(b, []byte(secretWord)) {
-		out = append(out, "the secret word")
-	}
-	ignored := append([]string{"sequence", "to_sequence", "from_sequence", "dice_offset", "dice_high_water", "offset", "draws",
-		"rules_version", "fold_version", "seconds", "nanos", "position"}, skip...)
-	walkInts(m.ProtoReflect(), func(fd protoreflect.FieldDescriptor, v int64) {
-		if !slices.Contains(ignored, string(fd.Name())) && slices.Contains(numbers, v) {
-			out = append(out, fmt.Sprintf("%d in %s", v, fd.FullName()))
-		}
-	})
-	return out
-}
-
-// walkInts calls visit with every integer in m, map values and lists included.
-func walkInts(m protoreflect.Message, visit func(protoreflect.FieldDescriptor, int64)) {
-	one := func(fd protoreflect.FieldDescriptor, v protoreflect.Value) {
-		switch fd.Kind() {
-		case protoreflect.MessageKind, protoreflect.GroupKind:
-			walkInts(v.Message(), visit)
-		case protoreflect.Int32Kind, protoreflect.Int64Kind, protoreflect.Sint32Kind, protoreflect.Sint64Kind,
-			protoreflect.Sfixed32Kind, protoreflect.Sfixed64Kind:
-			visit(fd, v.Int())
-		case protoreflect.Uint32Kind, protoreflect.Uint64Kind, protoreflect.Fixed32Kind, protoreflect.Fixed64Kind:
-			visit(fd, int64(v.Uint()))
-		}
-	}
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		switch {
-		case fd.IsList():
-			for i := range v.List().Len() {
-				one(fd, v.List().Get(i))
-			}
-		case fd.IsMap():
-			v.Map().Range(func(_ protoreflect.MapKey, mv protoreflect.Value) bool {
-				one(fd.MapValue(), mv)
-				return true
-			})
-		default:
-			one(fd, v)
-		}
-		return true
-	})
+// secrets: what of the monster a message must not show, for enginetest.Leaks: the secret word
+// in its bytes, one of its distinctive numbers in any integer field, a Roll's faces included
+// (but the log's positions, times and skip).
+func (tc secretCase) secrets() enginetest.Secrets {
+	ignored := append(slices.Clone(enginetest.Positions), "from_sequence", "dice_high_water", "fold_version", "seconds", "nanos", "position")
+	return enginetest.Secrets{Words: []string{secretWord}, Numbers: tc.numbers, Faces: tc.numbers, Ignore: append(ignored, tc.skip...)}
 }
 
 // For each rule system, the GM hides a monster and a fight is played over gRPC; every byte
@@ -339,9 +297,10 @@ func TestHiddenValuesNeverReachAPlayer(t *testing.T) {
 			player.msgs = append(player.msgs, watched.msgs...)
 			gmSaw.msgs = append(gmSaw.msgs, (<-gmWatch).msgs...)
 
+			secrets := tc.secrets()
 			var redacted int
 			for _, m := range player.msgs {
-				require.Empty(t, leaks(t, m, tc.numbers, tc.skip), "the player received %v", m)
+				require.Empty(t, enginetest.Leaks(t, m, secrets), "the player received %v", m)
 				if w, ok := m.(*encounterv1.WatchEncounterResponse); ok && w.GetEvent().GetRedacted() {
 					redacted++
 				}
@@ -349,10 +308,11 @@ func TestHiddenValuesNeverReachAPlayer(t *testing.T) {
 			require.Positive(t, redacted, "events about the monster reach the player redacted")
 			var gmLeaks []string
 			for _, m := range gmSaw.msgs {
-				gmLeaks = append(gmLeaks, leaks(t, m, tc.numbers, tc.skip)...)
+				gmLeaks = append(gmLeaks, enginetest.Leaks(t, m, secrets)...)
 			}
-			require.Contains(t, gmLeaks, "the secret word", "the GM's reads have the monster whole")
-			require.True(t, slices.ContainsFunc(gmLeaks, func(l string) bool { return l != "the secret word" }), "and its numbers")
+			word := fmt.Sprintf("the word %q", secretWord)
+			require.Contains(t, gmLeaks, word, "the GM's reads have the monster whole")
+			require.True(t, slices.ContainsFunc(gmLeaks, func(l string) bool { return l != word }), "and its numbers")
 
 			// The Ka deck: no reader receives an order of cards not yet drawn.
 			for _, m := range append(slices.Clone(player.msgs), gmSaw.msgs...) {
