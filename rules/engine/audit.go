@@ -2,8 +2,11 @@ package engine
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
+	"slices"
 
+	dicev1 "github.com/fray-rpg/fray/gen/fray/dice/v1"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/dice"
 	"google.golang.org/protobuf/proto"
@@ -46,13 +49,12 @@ func (r *Registry) Audit(events []*encounterv1.Event) (*AuditReport, error) {
 		return nil, &Divergence{Sequence: 1, Reason: "the revealed seed does not match the sha256 published at creation"}
 	}
 	rep := &AuditReport{Events: len(events)}
-	for _, ev := range events {
-		for _, roll := range Rolls(ev) {
-			if err := dice.Verify(seed, roll); err != nil {
-				return nil, &Divergence{Sequence: ev.GetSequence(), Reason: "tampered roll: " + err.Error()}
-			}
-			rep.Rolls++
-		}
+	scheme := dice.SchemeOf(events[0].GetEncounterCreated().GetDiceScheme())
+	if !scheme.Known() {
+		return nil, &Divergence{Sequence: 1, Reason: fmt.Sprintf("the encounter records dice scheme %d, which is unknown", scheme)}
+	}
+	if err := verifyRolls(events, seed, scheme, rep); err != nil {
+		return nil, err
 	}
 	st := &encounterv1.EncounterState{EncounterId: events[0].GetEncounterId()}
 	for i := 0; i < len(events); {
@@ -72,10 +74,10 @@ func (r *Registry) Audit(events []*encounterv1.Event) (*AuditReport, error) {
 		if c := cmd.GetCreate(); c != nil {
 			c.RulesVersion = first.GetRulesVersion() // decide under the version the encounter pinned
 		}
-		env := Env{Actor: first.GetActor(), Tenant: events[0].GetEncounterCreated().GetTenant(), Seed: seed}
-		stream, err := dice.NewStream(seed, st.GetDiceOffset())
+		env := Env{Actor: first.GetActor(), Tenant: events[0].GetEncounterCreated().GetTenant(), Seed: seed, DiceScheme: scheme}
+		stream, err := dice.NewStreamScheme(scheme, seed, st.GetDiceOffset())
 		if err != nil {
-			return nil, err
+			return nil, &Divergence{Sequence: first.GetSequence(), Reason: err.Error()}
 		}
 		env.Dice = stream
 		if rw := cmd.GetRewind(); rw != nil {
@@ -116,6 +118,49 @@ func (r *Registry) Audit(events []*encounterv1.Event) (*AuditReport, error) {
 		i = j
 	}
 	return rep, nil
+}
+
+// verifyRolls re-derives every roll of the log from the seed, a command's rolls in the order
+// of their offsets. Dice are drawn in order and none skipped, so no roll starts beyond the
+// furthest position the rolls before it reached: a roll that claims to is refused at once,
+// before anything is drawn, as is a roll of another scheme than the encounter's or beyond the
+// scheme's bound. So a forged log costs its verifier no more draws than its genuine rolls.
+func verifyRolls(events []*encounterv1.Event, seed []byte, scheme dice.Scheme, rep *AuditReport) error {
+	type rollAt struct {
+		seq  uint64
+		roll *dicev1.Roll
+	}
+	v := dice.NewVerifier(seed)
+	var reach uint64
+	for i := 0; i < len(events); {
+		j := i + 1
+		for j < len(events) && events[j].GetCommand() == nil && events[j].GetCommandId() == events[i].GetCommandId() {
+			j++
+		}
+		var rolls []rollAt
+		for _, ev := range events[i:j] {
+			for _, r := range Rolls(ev) {
+				rolls = append(rolls, rollAt{ev.GetSequence(), r})
+			}
+		}
+		slices.SortStableFunc(rolls, func(a, b rollAt) int { return cmp.Compare(a.roll.GetOffset(), b.roll.GetOffset()) })
+		for _, ra := range rolls {
+			r := ra.roll
+			switch {
+			case dice.SchemeOf(r.GetScheme()) != scheme:
+				return &Divergence{Sequence: ra.seq, Reason: fmt.Sprintf("roll %s is recorded under dice scheme %d, the encounter's is %d", r.GetExpression(), dice.SchemeOf(r.GetScheme()), scheme)}
+			case r.GetOffset() > reach:
+				return &Divergence{Sequence: ra.seq, Reason: fmt.Sprintf("impossible roll: %s claims dice position %d, but the rolls before it reached only %d (dice are drawn in order, none skipped)", r.GetExpression(), r.GetOffset(), reach)}
+			}
+			if err := v.Verify(r); err != nil {
+				return &Divergence{Sequence: ra.seq, Reason: "tampered roll: " + err.Error()}
+			}
+			reach = max(reach, r.GetOffset()+r.GetDraws())
+			rep.Rolls++
+		}
+		i = j
+	}
+	return nil
 }
 
 // legacyRewind reports whether recorded is a rewind of the form used before tenants and

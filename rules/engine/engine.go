@@ -34,6 +34,9 @@ type Env struct {
 	// RewindState is the state after the event a Rewind returns to, folded from the log by
 	// the caller.
 	RewindState *encounterv1.EncounterState
+	// DiceScheme is the dice scheme a creation records: 0 records dice.Latest. The audit
+	// decides a recorded creation again under the scheme its log recorded.
+	DiceScheme dice.Scheme
 }
 
 // System is one rule system at one version.
@@ -189,12 +192,20 @@ func decideCreate(sys System, st *encounterv1.EncounterState, c *encounterv1.Cre
 	if len(env.Seed) != dice.SeedSize {
 		return nil, Invalid("", "an encounter needs a %d-byte dice seed", dice.SeedSize)
 	}
+	scheme := env.DiceScheme
+	if scheme == 0 {
+		scheme = dice.Latest
+	}
+	if !scheme.Known() {
+		return nil, Invalid("", "dice scheme %d is unknown", scheme)
+	}
 	opts, err := sys.Options(c.GetOptions())
 	if err != nil {
 		return nil, err
 	}
 	return []*encounterv1.Event{{Payload: &encounterv1.Event_EncounterCreated{EncounterCreated: &encounterv1.EncounterCreated{
 		Name: c.GetName(), GameMaster: env.Actor, SeedSha256: dice.Commitment(env.Seed), Options: opts, Tenant: tenant,
+		DiceScheme: scheme.Recorded(),
 	}}}}, nil
 }
 
@@ -403,6 +414,7 @@ func evolveWith(sys System, st *encounterv1.EncounterState, ev *encounterv1.Even
 		st.SeedSha256 = p.EncounterCreated.GetSeedSha256()
 		st.Options = proto.CloneOf(p.EncounterCreated.GetOptions())
 		st.Tenant = p.EncounterCreated.GetTenant()
+		st.DiceScheme = p.EncounterCreated.GetDiceScheme()
 		st.Status = encounterv1.EncounterStatus_ENCOUNTER_STATUS_SETUP
 	case *encounterv1.Event_CombatantAdded:
 		st.Combatants = append(st.Combatants, proto.CloneOf(p.CombatantAdded.GetCombatant()))
@@ -532,9 +544,15 @@ func (r *Registry) Resolve(st *encounterv1.EncounterState, cmd *encounterv1.Comm
 }
 
 // ResolveWith is Resolve with the whole Env (Actor, Tenant, Seed, RewindState); env.Dice is
-// replaced by the stream of env.Seed at st's dice offset.
+// replaced by the stream of env.Seed at st's dice offset, under st's dice scheme. A state whose
+// dice position is beyond its scheme's bound (dice.Scheme.MaxOffset) is refused as Invalid
+// before anything is drawn.
 func (r *Registry) ResolveWith(st *encounterv1.EncounterState, cmd *encounterv1.Command, env Env) ([]*encounterv1.Event, *encounterv1.EncounterState, error) {
-	stream, err := dice.NewStream(env.Seed, st.GetDiceOffset())
+	scheme := dice.SchemeOf(st.GetDiceScheme())
+	if err := dice.CheckOffset(scheme, max(st.GetDiceOffset(), st.GetDiceHighWater()), 0); err != nil {
+		return nil, nil, Invalid("", "the state cannot be played: %v", err)
+	}
+	stream, err := dice.NewStreamScheme(scheme, env.Seed, st.GetDiceOffset())
 	if err != nil {
 		return nil, nil, Invalid("", "%v", err)
 	}

@@ -85,7 +85,7 @@ func TestRealDiceVerify(t *testing.T) {
 	var log []*encounterv1.Event
 	run := func(actor string, cmd *encounterv1.Command) {
 		t.Helper()
-		s, err := dice.NewStream(seed, st.GetDiceOffset())
+		s, err := dice.NewStreamScheme(dice.SchemeOf(st.GetDiceScheme()), seed, st.GetDiceOffset())
 		require.NoError(t, err)
 		evs, err := reg.Decide(st, cmd, engine.Env{Actor: actor, Dice: s, Seed: seed})
 		require.NoError(t, err)

@@ -41,7 +41,9 @@ func (s *Server) DescribeRuleset(_ context.Context, req *rulesv1.DescribeRuleset
 	return &rulesv1.DescribeRulesetResponse{Ruleset: sys.Describe()}, nil
 }
 
-// MaxRollOffset bounds the offset of a Roll request, whose stream is skipped to it word by word.
+// MaxRollOffset bounds the offset of a Roll request, whose stream (scheme 1, one ChaCha8
+// stream keyed by the seed) is skipped to it word by word: the bound of a scheme-1 encounter,
+// dice.Scheme1.MaxOffset().
 const MaxRollOffset = 1 << 24
 
 func (s *Server) Roll(_ context.Context, req *rulesv1.RollRequest) (*rulesv1.RollResponse, error) {
@@ -79,6 +81,12 @@ func (s *Server) Resolve(ctx context.Context, req *rulesv1.ResolveRequest) (*rul
 	}
 	if req.GetCommand() == nil {
 		return nil, status.Error(codes.InvalidArgument, "resolve needs a command")
+	}
+	// A dice position beyond what an encounter can have used is refused before any work
+	// (InvalidArgument: the request is wrong whatever the state of the system).
+	st := req.GetState()
+	if err := dice.CheckOffset(dice.SchemeOf(st.GetDiceScheme()), max(st.GetDiceOffset(), st.GetDiceHighWater()), 0); err != nil {
+		return nil, status.Errorf(codes.InvalidArgument, "the state's dice_offset %d (dice_high_water %d) cannot be played: %v", st.GetDiceOffset(), st.GetDiceHighWater(), err)
 	}
 	events, next, err := s.reg.Resolve(req.GetState(), req.GetCommand(), req.GetActor(), req.GetSeed(), req.GetRewindState())
 	if err != nil {

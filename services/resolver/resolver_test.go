@@ -112,10 +112,12 @@ func TestResolve(t *testing.T) {
 	require.Equal(t, "loss", ev.GetRuleSystem())
 	require.Equal(t, uint32(1), ev.GetRulesVersion())
 	require.Equal(t, dice.Commitment(seed), ev.GetEncounterCreated().GetSeedSha256())
+	require.Equal(t, uint32(dice.Latest), ev.GetEncounterCreated().GetDiceScheme(), "a new encounter rolls under the latest dice scheme")
 	st, err := systems.Registry().Fold(resp.GetEvents())
 	require.NoError(t, err)
 	require.Equal(t, engine.Hash(st), resp.GetStateSha256(), "the hash is of the state the events lead to")
 
+	start := &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}
 	for _, tc := range []struct {
 		req  *rulesv1.ResolveRequest
 		code codes.Code
@@ -127,10 +129,22 @@ func TestResolve(t *testing.T) {
 		{&rulesv1.ResolveRequest{State: &encounterv1.EncounterState{EncounterId: "e1", Sequence: 1, RuleSystem: "loss", RulesVersion: 99}, Command: &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}, Actor: "gm", Seed: seed}, codes.FailedPrecondition},
 		{&rulesv1.ResolveRequest{State: st, Command: &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}, Actor: "gm", Seed: seed}, codes.FailedPrecondition},
 		{&rulesv1.ResolveRequest{State: st, Command: &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}, Actor: "mallory", Seed: seed}, codes.PermissionDenied},
+		// A dice position beyond what an encounter can have used is refused before any work
+		// (drawn, scheme 1 at 2^62 would take a core for centuries).
+		{&rulesv1.ResolveRequest{State: withDice(st, 0, 1<<62), Command: start, Actor: "gm", Seed: seed}, codes.InvalidArgument},
+		{&rulesv1.ResolveRequest{State: withDice(st, 2, 1<<62), Command: start, Actor: "gm", Seed: seed}, codes.InvalidArgument},
+		{&rulesv1.ResolveRequest{State: withDice(st, 0, dice.Scheme1.MaxOffset()+1), Command: start, Actor: "gm", Seed: seed}, codes.InvalidArgument},
+		{&rulesv1.ResolveRequest{State: withDice(st, 9, 0), Command: start, Actor: "gm", Seed: seed}, codes.InvalidArgument},
 	} {
 		_, err := c.Resolve(ctx, tc.req)
 		require.Equal(t, tc.code, status.Code(err), "%v: %v", tc.req, err)
 	}
+}
+
+func withDice(st *encounterv1.EncounterState, scheme uint32, offset uint64) *encounterv1.EncounterState {
+	st = proto.CloneOf(st)
+	st.DiceScheme, st.DiceOffset = scheme, offset
+	return st
 }
 
 // Every call needs a token; Resolve answers only the encounter service's scope.

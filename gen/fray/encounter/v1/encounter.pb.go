@@ -577,6 +577,8 @@ type EncounterState struct {
 	// The furthest position of the dice stream ever used, kept through rewinds: a rewind goes
 	// on from there, so that no die is ever rolled twice.
 	DiceHighWater uint64 `protobuf:"varint,17,opt,name=dice_high_water,json=diceHighWater,proto3" json:"dice_high_water,omitempty"`
+	// The encounter's dice scheme (EncounterCreated.dice_scheme): 0 is scheme 1.
+	DiceScheme uint32 `protobuf:"varint,18,opt,name=dice_scheme,json=diceScheme,proto3" json:"dice_scheme,omitempty"`
 	// Types that are valid to be assigned to System:
 	//
 	//	*EncounterState_Loss
@@ -733,6 +735,13 @@ func (x *EncounterState) GetJoiningOpen() bool {
 func (x *EncounterState) GetDiceHighWater() uint64 {
 	if x != nil {
 		return x.DiceHighWater
+	}
+	return 0
+}
+
+func (x *EncounterState) GetDiceScheme() uint32 {
+	if x != nil {
+		return x.DiceScheme
 	}
 	return 0
 }
@@ -1675,6 +1684,10 @@ type Event struct {
 	// Set in reads only, never recorded: part of this event (a hidden combatant's sheet or
 	// numbers, the Ka deck's order) was withheld from the reader.
 	Redacted bool `protobuf:"varint,10,opt,name=redacted,proto3" json:"redacted,omitempty"`
+	// On the first event of each command's events: the sha256 of the command and its actor
+	// (engine.CommandDigest), so that a command id sent again with another command is refused.
+	// Withheld from a reader from whom part of the command is withheld.
+	CommandDigest []byte `protobuf:"bytes,11,opt,name=command_digest,json=commandDigest,proto3" json:"command_digest,omitempty"`
 	// Types that are valid to be assigned to Payload:
 	//
 	//	*Event_EncounterCreated
@@ -1794,6 +1807,13 @@ func (x *Event) GetRedacted() bool {
 		return x.Redacted
 	}
 	return false
+}
+
+func (x *Event) GetCommandDigest() []byte {
+	if x != nil {
+		return x.CommandDigest
+	}
+	return nil
 }
 
 func (x *Event) GetPayload() isEvent_Payload {
@@ -2025,7 +2045,12 @@ type EncounterCreated struct {
 	// Effective house rules, defaults filled in.
 	Options *RuleOptions `protobuf:"bytes,4,opt,name=options,proto3" json:"options,omitempty"`
 	// The tenant the encounter belongs to: the creator's.
-	Tenant        string `protobuf:"bytes,5,opt,name=tenant,proto3" json:"tenant,omitempty"`
+	Tenant string `protobuf:"bytes,5,opt,name=tenant,proto3" json:"tenant,omitempty"`
+	// How the seed becomes the encounter's dice stream, every roll of the encounter drawn
+	// under it (rules/dice.Scheme): 2 for every encounter created since schemes exist, blocks of
+	// 64 words each keyed from the seed, so a position costs the same at any offset; 0 (absent,
+	// every older log) is scheme 1, one ChaCha8 stream keyed by the seed.
+	DiceScheme    uint32 `protobuf:"varint,6,opt,name=dice_scheme,json=diceScheme,proto3" json:"dice_scheme,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2093,6 +2118,13 @@ func (x *EncounterCreated) GetTenant() string {
 		return x.Tenant
 	}
 	return ""
+}
+
+func (x *EncounterCreated) GetDiceScheme() uint32 {
+	if x != nil {
+		return x.DiceScheme
+	}
+	return 0
 }
 
 type CombatantAdded struct {
@@ -2599,9 +2631,12 @@ type Snapshot struct {
 	State       *EncounterState `protobuf:"bytes,4,opt,name=state,proto3" json:"state,omitempty"`
 	// The command ids recorded so far, with the log position of their record, so that a
 	// retried command is recognised after a load.
-	Commands      map[string]uint64 `protobuf:"bytes,5,rep,name=commands,proto3" json:"commands,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"varint,2,opt,name=value"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Commands map[string]uint64 `protobuf:"bytes,5,rep,name=commands,proto3" json:"commands,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"varint,2,opt,name=value"`
+	// The digest of each recorded command (Event.command_digest), by command id, for those
+	// recorded with one.
+	CommandDigests map[string][]byte `protobuf:"bytes,6,rep,name=command_digests,json=commandDigests,proto3" json:"command_digests,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *Snapshot) Reset() {
@@ -2665,6 +2700,13 @@ func (x *Snapshot) GetState() *EncounterState {
 func (x *Snapshot) GetCommands() map[string]uint64 {
 	if x != nil {
 		return x.Commands
+	}
+	return nil
+}
+
+func (x *Snapshot) GetCommandDigests() map[string][]byte {
+	if x != nil {
+		return x.CommandDigests
 	}
 	return nil
 }
@@ -2748,7 +2790,7 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\n" +
 	"controller\x18\x02 \x01(\tR\n" +
 	"controller\x12\x16\n" +
-	"\x06prompt\x18\x03 \x01(\tR\x06prompt\"\xe5\x06\n" +
+	"\x06prompt\x18\x03 \x01(\tR\x06prompt\"\x86\a\n" +
 	"\x0eEncounterState\x12!\n" +
 	"\fencounter_id\x18\x01 \x01(\tR\vencounterId\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x1f\n" +
@@ -2773,7 +2815,9 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\x06tenant\x18\x0e \x01(\tR\x06tenant\x122\n" +
 	"\x05roles\x18\x0f \x03(\v2\x1c.fray.encounter.v1.RoleGrantR\x05roles\x12!\n" +
 	"\fjoining_open\x18\x10 \x01(\bR\vjoiningOpen\x12&\n" +
-	"\x0fdice_high_water\x18\x11 \x01(\x04R\rdiceHighWater\x12)\n" +
+	"\x0fdice_high_water\x18\x11 \x01(\x04R\rdiceHighWater\x12\x1f\n" +
+	"\vdice_scheme\x18\x12 \x01(\rR\n" +
+	"diceScheme\x12)\n" +
 	"\x04loss\x18\x14 \x01(\v2\x13.fray.loss.v1.StateH\x00R\x04loss\x12/\n" +
 	"\x06feerie\x18\x15 \x01(\v2\x15.fray.feerie.v1.StateH\x00R\x06feerie\x12#\n" +
 	"\x02ka\x18\x16 \x01(\v2\x11.fray.ka.v1.StateH\x00R\x02ka\x12/\n" +
@@ -2834,7 +2878,7 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\x04role\x18\x02 \x01(\x0e2\x17.fray.encounter.v1.RoleR\x04role\" \n" +
 	"\n" +
 	"SetJoining\x12\x12\n" +
-	"\x04open\x18\x01 \x01(\bR\x04open\"\xa4\n" +
+	"\x04open\x18\x01 \x01(\bR\x04open\"\xcb\n" +
 	"\n" +
 	"\x05Event\x12!\n" +
 	"\fencounter_id\x18\x01 \x01(\tR\vencounterId\x12\x1a\n" +
@@ -2849,7 +2893,8 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\rrules_version\x18\b \x01(\rR\frulesVersion\x124\n" +
 	"\acommand\x18\t \x01(\v2\x1a.fray.encounter.v1.CommandR\acommand\x12\x1a\n" +
 	"\bredacted\x18\n" +
-	" \x01(\bR\bredacted\x12R\n" +
+	" \x01(\bR\bredacted\x12%\n" +
+	"\x0ecommand_digest\x18\v \x01(\fR\rcommandDigest\x12R\n" +
 	"\x11encounter_created\x18\x14 \x01(\v2#.fray.encounter.v1.EncounterCreatedH\x00R\x10encounterCreated\x12L\n" +
 	"\x0fcombatant_added\x18\x15 \x01(\v2!.fray.encounter.v1.CombatantAddedH\x00R\x0ecombatantAdded\x12R\n" +
 	"\x11combatant_removed\x18\x16 \x01(\v2#.fray.encounter.v1.CombatantRemovedH\x00R\x10combatantRemoved\x12R\n" +
@@ -2865,7 +2910,7 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\x06feerie\x18) \x01(\v2\x15.fray.feerie.v1.EventH\x00R\x06feerie\x12#\n" +
 	"\x02ka\x18* \x01(\v2\x11.fray.ka.v1.EventH\x00R\x02ka\x12/\n" +
 	"\x06d20seg\x18+ \x01(\v2\x15.fray.d20seg.v1.EventH\x00R\x06d20segB\t\n" +
-	"\apayload\"\xba\x01\n" +
+	"\apayload\"\xdb\x01\n" +
 	"\x10EncounterCreated\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1f\n" +
 	"\vgame_master\x18\x02 \x01(\tR\n" +
@@ -2873,7 +2918,9 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\vseed_sha256\x18\x03 \x01(\fR\n" +
 	"seedSha256\x128\n" +
 	"\aoptions\x18\x04 \x01(\v2\x1e.fray.encounter.v1.RuleOptionsR\aoptions\x12\x16\n" +
-	"\x06tenant\x18\x05 \x01(\tR\x06tenant\"\x87\x01\n" +
+	"\x06tenant\x18\x05 \x01(\tR\x06tenant\x12\x1f\n" +
+	"\vdice_scheme\x18\x06 \x01(\rR\n" +
+	"diceScheme\"\x87\x01\n" +
 	"\x0eCombatantAdded\x12:\n" +
 	"\tcombatant\x18\x01 \x01(\v2\x1c.fray.encounter.v1.CombatantR\tcombatant\x12\x18\n" +
 	"\awatched\x18\x02 \x01(\bR\awatched\x12\x1f\n" +
@@ -2905,17 +2952,21 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\rcombatant_ids\x18\x03 \x03(\tR\fcombatantIds\" \n" +
 	"\n" +
 	"JoiningSet\x12\x12\n" +
-	"\x04open\x18\x01 \x01(\bR\x04open\"\xa7\x02\n" +
+	"\x04open\x18\x01 \x01(\bR\x04open\"\xc4\x03\n" +
 	"\bSnapshot\x12\x1a\n" +
 	"\bposition\x18\x01 \x01(\x04R\bposition\x12\x1f\n" +
 	"\vrule_system\x18\x02 \x01(\tR\n" +
 	"ruleSystem\x12!\n" +
 	"\ffold_version\x18\x03 \x01(\rR\vfoldVersion\x127\n" +
 	"\x05state\x18\x04 \x01(\v2!.fray.encounter.v1.EncounterStateR\x05state\x12E\n" +
-	"\bcommands\x18\x05 \x03(\v2).fray.encounter.v1.Snapshot.CommandsEntryR\bcommands\x1a;\n" +
+	"\bcommands\x18\x05 \x03(\v2).fray.encounter.v1.Snapshot.CommandsEntryR\bcommands\x12X\n" +
+	"\x0fcommand_digests\x18\x06 \x03(\v2/.fray.encounter.v1.Snapshot.CommandDigestsEntryR\x0ecommandDigests\x1a;\n" +
 	"\rCommandsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\x04R\x05value:\x028\x01\">\n" +
+	"\x05value\x18\x02 \x01(\x04R\x05value:\x028\x01\x1aA\n" +
+	"\x13CommandDigestsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\fR\x05value:\x028\x01\">\n" +
 	"\n" +
 	"EventBatch\x120\n" +
 	"\x06events\x18\x01 \x03(\v2\x18.fray.encounter.v1.EventR\x06events*\x88\x01\n" +
@@ -2952,7 +3003,7 @@ func file_fray_encounter_v1_encounter_proto_rawDescGZIP() []byte {
 }
 
 var file_fray_encounter_v1_encounter_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_fray_encounter_v1_encounter_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
+var file_fray_encounter_v1_encounter_proto_msgTypes = make([]protoimpl.MessageInfo, 31)
 var file_fray_encounter_v1_encounter_proto_goTypes = []any{
 	(EncounterStatus)(0),          // 0: fray.encounter.v1.EncounterStatus
 	(Appearance)(0),               // 1: fray.encounter.v1.Appearance
@@ -2987,47 +3038,48 @@ var file_fray_encounter_v1_encounter_proto_goTypes = []any{
 	(*Snapshot)(nil),              // 30: fray.encounter.v1.Snapshot
 	(*EventBatch)(nil),            // 31: fray.encounter.v1.EventBatch
 	nil,                           // 32: fray.encounter.v1.Snapshot.CommandsEntry
-	(*v1.Options)(nil),            // 33: fray.loss.v1.Options
-	(*v11.Options)(nil),           // 34: fray.feerie.v1.Options
-	(*v12.Options)(nil),           // 35: fray.ka.v1.Options
-	(*v13.Options)(nil),           // 36: fray.d20seg.v1.Options
-	(*v1.Sheet)(nil),              // 37: fray.loss.v1.Sheet
-	(*v11.Sheet)(nil),             // 38: fray.feerie.v1.Sheet
-	(*v12.Sheet)(nil),             // 39: fray.ka.v1.Sheet
-	(*v13.Sheet)(nil),             // 40: fray.d20seg.v1.Sheet
-	(*v1.State)(nil),              // 41: fray.loss.v1.State
-	(*v11.State)(nil),             // 42: fray.feerie.v1.State
-	(*v12.State)(nil),             // 43: fray.ka.v1.State
-	(*v13.State)(nil),             // 44: fray.d20seg.v1.State
-	(*v1.Action)(nil),             // 45: fray.loss.v1.Action
-	(*v11.Action)(nil),            // 46: fray.feerie.v1.Action
-	(*v12.Action)(nil),            // 47: fray.ka.v1.Action
-	(*v13.Action)(nil),            // 48: fray.d20seg.v1.Action
-	(*timestamppb.Timestamp)(nil), // 49: google.protobuf.Timestamp
-	(*v1.Event)(nil),              // 50: fray.loss.v1.Event
-	(*v11.Event)(nil),             // 51: fray.feerie.v1.Event
-	(*v12.Event)(nil),             // 52: fray.ka.v1.Event
-	(*v13.Event)(nil),             // 53: fray.d20seg.v1.Event
+	nil,                           // 33: fray.encounter.v1.Snapshot.CommandDigestsEntry
+	(*v1.Options)(nil),            // 34: fray.loss.v1.Options
+	(*v11.Options)(nil),           // 35: fray.feerie.v1.Options
+	(*v12.Options)(nil),           // 36: fray.ka.v1.Options
+	(*v13.Options)(nil),           // 37: fray.d20seg.v1.Options
+	(*v1.Sheet)(nil),              // 38: fray.loss.v1.Sheet
+	(*v11.Sheet)(nil),             // 39: fray.feerie.v1.Sheet
+	(*v12.Sheet)(nil),             // 40: fray.ka.v1.Sheet
+	(*v13.Sheet)(nil),             // 41: fray.d20seg.v1.Sheet
+	(*v1.State)(nil),              // 42: fray.loss.v1.State
+	(*v11.State)(nil),             // 43: fray.feerie.v1.State
+	(*v12.State)(nil),             // 44: fray.ka.v1.State
+	(*v13.State)(nil),             // 45: fray.d20seg.v1.State
+	(*v1.Action)(nil),             // 46: fray.loss.v1.Action
+	(*v11.Action)(nil),            // 47: fray.feerie.v1.Action
+	(*v12.Action)(nil),            // 48: fray.ka.v1.Action
+	(*v13.Action)(nil),            // 49: fray.d20seg.v1.Action
+	(*timestamppb.Timestamp)(nil), // 50: google.protobuf.Timestamp
+	(*v1.Event)(nil),              // 51: fray.loss.v1.Event
+	(*v11.Event)(nil),             // 52: fray.feerie.v1.Event
+	(*v12.Event)(nil),             // 53: fray.ka.v1.Event
+	(*v13.Event)(nil),             // 54: fray.d20seg.v1.Event
 }
 var file_fray_encounter_v1_encounter_proto_depIdxs = []int32{
-	33, // 0: fray.encounter.v1.RuleOptions.loss:type_name -> fray.loss.v1.Options
-	34, // 1: fray.encounter.v1.RuleOptions.feerie:type_name -> fray.feerie.v1.Options
-	35, // 2: fray.encounter.v1.RuleOptions.ka:type_name -> fray.ka.v1.Options
-	36, // 3: fray.encounter.v1.RuleOptions.d20seg:type_name -> fray.d20seg.v1.Options
+	34, // 0: fray.encounter.v1.RuleOptions.loss:type_name -> fray.loss.v1.Options
+	35, // 1: fray.encounter.v1.RuleOptions.feerie:type_name -> fray.feerie.v1.Options
+	36, // 2: fray.encounter.v1.RuleOptions.ka:type_name -> fray.ka.v1.Options
+	37, // 3: fray.encounter.v1.RuleOptions.d20seg:type_name -> fray.d20seg.v1.Options
 	1,  // 4: fray.encounter.v1.Combatant.appearance:type_name -> fray.encounter.v1.Appearance
-	37, // 5: fray.encounter.v1.Combatant.loss:type_name -> fray.loss.v1.Sheet
-	38, // 6: fray.encounter.v1.Combatant.feerie:type_name -> fray.feerie.v1.Sheet
-	39, // 7: fray.encounter.v1.Combatant.ka:type_name -> fray.ka.v1.Sheet
-	40, // 8: fray.encounter.v1.Combatant.d20seg:type_name -> fray.d20seg.v1.Sheet
+	38, // 5: fray.encounter.v1.Combatant.loss:type_name -> fray.loss.v1.Sheet
+	39, // 6: fray.encounter.v1.Combatant.feerie:type_name -> fray.feerie.v1.Sheet
+	40, // 7: fray.encounter.v1.Combatant.ka:type_name -> fray.ka.v1.Sheet
+	41, // 8: fray.encounter.v1.Combatant.d20seg:type_name -> fray.d20seg.v1.Sheet
 	0,  // 9: fray.encounter.v1.EncounterState.status:type_name -> fray.encounter.v1.EncounterStatus
 	4,  // 10: fray.encounter.v1.EncounterState.combatants:type_name -> fray.encounter.v1.Combatant
 	5,  // 11: fray.encounter.v1.EncounterState.pending:type_name -> fray.encounter.v1.PendingReaction
 	3,  // 12: fray.encounter.v1.EncounterState.options:type_name -> fray.encounter.v1.RuleOptions
 	7,  // 13: fray.encounter.v1.EncounterState.roles:type_name -> fray.encounter.v1.RoleGrant
-	41, // 14: fray.encounter.v1.EncounterState.loss:type_name -> fray.loss.v1.State
-	42, // 15: fray.encounter.v1.EncounterState.feerie:type_name -> fray.feerie.v1.State
-	43, // 16: fray.encounter.v1.EncounterState.ka:type_name -> fray.ka.v1.State
-	44, // 17: fray.encounter.v1.EncounterState.d20seg:type_name -> fray.d20seg.v1.State
+	42, // 14: fray.encounter.v1.EncounterState.loss:type_name -> fray.loss.v1.State
+	43, // 15: fray.encounter.v1.EncounterState.feerie:type_name -> fray.feerie.v1.State
+	44, // 16: fray.encounter.v1.EncounterState.ka:type_name -> fray.ka.v1.State
+	45, // 17: fray.encounter.v1.EncounterState.d20seg:type_name -> fray.d20seg.v1.State
 	2,  // 18: fray.encounter.v1.RoleGrant.role:type_name -> fray.encounter.v1.Role
 	9,  // 19: fray.encounter.v1.Command.create:type_name -> fray.encounter.v1.CreateEncounter
 	10, // 20: fray.encounter.v1.Command.add_combatant:type_name -> fray.encounter.v1.AddCombatant
@@ -3039,15 +3091,15 @@ var file_fray_encounter_v1_encounter_proto_depIdxs = []int32{
 	17, // 26: fray.encounter.v1.Command.revoke_role:type_name -> fray.encounter.v1.RevokeRole
 	18, // 27: fray.encounter.v1.Command.set_joining:type_name -> fray.encounter.v1.SetJoining
 	14, // 28: fray.encounter.v1.Command.set_hidden:type_name -> fray.encounter.v1.SetHidden
-	45, // 29: fray.encounter.v1.Command.loss:type_name -> fray.loss.v1.Action
-	46, // 30: fray.encounter.v1.Command.feerie:type_name -> fray.feerie.v1.Action
-	47, // 31: fray.encounter.v1.Command.ka:type_name -> fray.ka.v1.Action
-	48, // 32: fray.encounter.v1.Command.d20seg:type_name -> fray.d20seg.v1.Action
+	46, // 29: fray.encounter.v1.Command.loss:type_name -> fray.loss.v1.Action
+	47, // 30: fray.encounter.v1.Command.feerie:type_name -> fray.feerie.v1.Action
+	48, // 31: fray.encounter.v1.Command.ka:type_name -> fray.ka.v1.Action
+	49, // 32: fray.encounter.v1.Command.d20seg:type_name -> fray.d20seg.v1.Action
 	3,  // 33: fray.encounter.v1.CreateEncounter.options:type_name -> fray.encounter.v1.RuleOptions
 	4,  // 34: fray.encounter.v1.AddCombatant.combatant:type_name -> fray.encounter.v1.Combatant
 	2,  // 35: fray.encounter.v1.GrantRole.role:type_name -> fray.encounter.v1.Role
 	2,  // 36: fray.encounter.v1.RevokeRole.role:type_name -> fray.encounter.v1.Role
-	49, // 37: fray.encounter.v1.Event.time:type_name -> google.protobuf.Timestamp
+	50, // 37: fray.encounter.v1.Event.time:type_name -> google.protobuf.Timestamp
 	8,  // 38: fray.encounter.v1.Event.command:type_name -> fray.encounter.v1.Command
 	20, // 39: fray.encounter.v1.Event.encounter_created:type_name -> fray.encounter.v1.EncounterCreated
 	21, // 40: fray.encounter.v1.Event.combatant_added:type_name -> fray.encounter.v1.CombatantAdded
@@ -3059,10 +3111,10 @@ var file_fray_encounter_v1_encounter_proto_depIdxs = []int32{
 	28, // 46: fray.encounter.v1.Event.role_revoked:type_name -> fray.encounter.v1.RoleRevoked
 	29, // 47: fray.encounter.v1.Event.joining_set:type_name -> fray.encounter.v1.JoiningSet
 	25, // 48: fray.encounter.v1.Event.combatant_hidden:type_name -> fray.encounter.v1.CombatantHidden
-	50, // 49: fray.encounter.v1.Event.loss:type_name -> fray.loss.v1.Event
-	51, // 50: fray.encounter.v1.Event.feerie:type_name -> fray.feerie.v1.Event
-	52, // 51: fray.encounter.v1.Event.ka:type_name -> fray.ka.v1.Event
-	53, // 52: fray.encounter.v1.Event.d20seg:type_name -> fray.d20seg.v1.Event
+	51, // 49: fray.encounter.v1.Event.loss:type_name -> fray.loss.v1.Event
+	52, // 50: fray.encounter.v1.Event.feerie:type_name -> fray.feerie.v1.Event
+	53, // 51: fray.encounter.v1.Event.ka:type_name -> fray.ka.v1.Event
+	54, // 52: fray.encounter.v1.Event.d20seg:type_name -> fray.d20seg.v1.Event
 	3,  // 53: fray.encounter.v1.EncounterCreated.options:type_name -> fray.encounter.v1.RuleOptions
 	4,  // 54: fray.encounter.v1.CombatantAdded.combatant:type_name -> fray.encounter.v1.Combatant
 	6,  // 55: fray.encounter.v1.EncounterRewound.state:type_name -> fray.encounter.v1.EncounterState
@@ -3070,12 +3122,13 @@ var file_fray_encounter_v1_encounter_proto_depIdxs = []int32{
 	2,  // 57: fray.encounter.v1.RoleRevoked.role:type_name -> fray.encounter.v1.Role
 	6,  // 58: fray.encounter.v1.Snapshot.state:type_name -> fray.encounter.v1.EncounterState
 	32, // 59: fray.encounter.v1.Snapshot.commands:type_name -> fray.encounter.v1.Snapshot.CommandsEntry
-	19, // 60: fray.encounter.v1.EventBatch.events:type_name -> fray.encounter.v1.Event
-	61, // [61:61] is the sub-list for method output_type
-	61, // [61:61] is the sub-list for method input_type
-	61, // [61:61] is the sub-list for extension type_name
-	61, // [61:61] is the sub-list for extension extendee
-	0,  // [0:61] is the sub-list for field type_name
+	33, // 60: fray.encounter.v1.Snapshot.command_digests:type_name -> fray.encounter.v1.Snapshot.CommandDigestsEntry
+	19, // 61: fray.encounter.v1.EventBatch.events:type_name -> fray.encounter.v1.Event
+	62, // [62:62] is the sub-list for method output_type
+	62, // [62:62] is the sub-list for method input_type
+	62, // [62:62] is the sub-list for extension type_name
+	62, // [62:62] is the sub-list for extension extendee
+	0,  // [0:62] is the sub-list for field type_name
 }
 
 func init() { file_fray_encounter_v1_encounter_proto_init() }
@@ -3139,7 +3192,7 @@ func file_fray_encounter_v1_encounter_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fray_encounter_v1_encounter_proto_rawDesc), len(file_fray_encounter_v1_encounter_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   30,
+			NumMessages:   31,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
