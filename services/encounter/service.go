@@ -11,7 +11,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"maps"
 	"slices"
@@ -581,9 +580,9 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 				"encounter %q is at sequence %d, not at the %d this command expected; reload it and decide again",
 				e.state.GetName(), e.state.GetSequence(), *expected)
 		}
-		seed, err := s.seeds.Seed(ctx, id)
+		seed, err := s.seedOf(ctx, id, e.state)
 		if err != nil {
-			return outcome{}, unavailable(fmt.Errorf("dice seed of %s: %w", id, err))
+			return outcome{}, err
 		}
 		req := &rulesv1.ResolveRequest{State: e.state, Command: cmd, Actor: who.principal, Seed: seed}
 		if rw := cmd.GetRewind(); rw != nil && rw.GetToSequence() >= 1 && rw.GetToSequence() < e.state.GetSequence() {
@@ -631,6 +630,7 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 		e.last = events[len(events)-1].GetTime().AsTime()
 		s.maybeSnapshot(ctx, id, e, before.GetSequence())
 		s.indexed(ctx, e.state, e.last)
+		s.forgetSeed(ctx, id, events)
 		if !bytes.Equal(engine.Hash(e.state), resp.GetStateSha256()) {
 			s.log.WarnContext(ctx, "the resolver and this service fold to different states; the log is the truth",
 				"encounter", id, "sequence", e.state.GetSequence())

@@ -35,6 +35,8 @@ type Config struct {
 	Replicas int
 	// Duplicates is the window in which a repeated message id is dropped (default 24h).
 	Duplicates time.Duration
+	// Retention is what the stream and buckets may hold (see Retention for the defaults).
+	Retention Retention
 }
 
 func (c Config) withDefaults() Config {
@@ -59,6 +61,7 @@ func (c Config) withDefaults() Config {
 	if c.Duplicates == 0 {
 		c.Duplicates = 24 * time.Hour
 	}
+	c.Retention = c.Retention.withDefaults()
 	return c
 }
 
@@ -75,15 +78,17 @@ type JetStream struct {
 	known map[string]indexed // encounter id → the index summary this store last wrote
 }
 
-// Open creates the stream and the seed bucket if they are missing (file storage, deletes and
-// purges denied) and returns the store.
+// Open creates the stream and the buckets if they are missing (file storage, deletes and
+// purges denied, the limits of cfg.Retention, new writes refused at a limit) and returns the
+// store. An existing stream or bucket keeps the limits it has, unless cfg.Retention.Apply.
 func Open(ctx context.Context, nc *nats.Conn, cfg Config) (*JetStream, error) {
 	cfg = cfg.withDefaults()
 	js, err := jetstream.New(nc)
 	if err != nil {
 		return nil, err
 	}
-	stream, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+	r := cfg.Retention
+	stream, err := ensureStream(ctx, js, jetstream.StreamConfig{
 		Name:        cfg.Stream,
 		Description: "fray encounter events: one subject per encounter, one message per command",
 		Subjects:    []string{cfg.SubjectPrefix + ".*"},
@@ -94,34 +99,46 @@ func Open(ctx context.Context, nc *nats.Conn, cfg Config) (*JetStream, error) {
 		DenyPurge:   true,
 		MaxMsgSize:  MaxRecordBytes,
 		AllowDirect: true,
-	})
+		// At a limit, an append is refused: no record is ever dropped to make room.
+		Discard:              jetstream.DiscardNew,
+		DiscardNewPerSubject: r.MaxRecordsPerEncounter > 0,
+		MaxBytes:             r.StreamMaxBytes,
+		MaxAge:               r.MaxAge,
+		MaxMsgsPerSubject:    r.MaxRecordsPerEncounter,
+	}, r)
 	if err != nil {
 		return nil, fmt.Errorf("create stream %s: %w", cfg.Stream, err)
 	}
-	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+	kv, err := ensureBucket(ctx, js, jetstream.KeyValueConfig{
 		Bucket:      cfg.SeedBucket,
-		Description: "fray dice seeds, secret until their encounter ends",
+		Description: "fray dice seeds, secret until their encounter ends (then deleted: the log reveals them)",
 		Storage:     jetstream.FileStorage,
 		Replicas:    cfg.Replicas,
-	})
+		MaxBytes:    r.SeedsMaxBytes,
+		TTL:         r.MaxAge,
+	}, r)
 	if err != nil {
 		return nil, fmt.Errorf("create bucket %s: %w", cfg.SeedBucket, err)
 	}
-	snaps, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+	snaps, err := ensureBucket(ctx, js, jetstream.KeyValueConfig{
 		Bucket:      cfg.SnapshotBucket,
 		Description: "fray snapshots: each encounter's state folded up to a log position",
 		Storage:     jetstream.FileStorage,
 		Replicas:    cfg.Replicas,
-	})
+		MaxBytes:    r.SnapshotsMaxBytes,
+		TTL:         r.MaxAge,
+	}, r)
 	if err != nil {
 		return nil, fmt.Errorf("create bucket %s: %w", cfg.SnapshotBucket, err)
 	}
-	index, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+	index, err := ensureBucket(ctx, js, jetstream.KeyValueConfig{
 		Bucket:      cfg.IndexBucket,
 		Description: "fray encounter index: each encounter's summary and each principal's encounters, derived from the log",
 		Storage:     jetstream.FileStorage,
 		Replicas:    cfg.Replicas,
-	})
+		MaxBytes:    r.IndexMaxBytes,
+		TTL:         r.MaxAge,
+	}, r)
 	if err != nil {
 		return nil, fmt.Errorf("create bucket %s: %w", cfg.IndexBucket, err)
 	}

@@ -79,4 +79,7 @@ type Seeds interface {
 	SeedOnce(ctx context.Context, encounterID string, seed []byte) ([]byte, error)
 	// Seed returns the seed, or ErrNotFound.
 	Seed(ctx context.Context, encounterID string) ([]byte, error)
+	// DeleteSeed forgets the seed (of an ended encounter, whose log reveals it); none is no
+	// error.
+	DeleteSeed(ctx context.Context, encounterID string) error
 }

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -29,6 +30,16 @@ func main() {
 	logFormat := flag.String("log-format", platform.Env("FRAY_LOG_FORMAT", "text"), "text or json (env FRAY_LOG_FORMAT)")
 	logLevel := flag.String("log-level", platform.Env("FRAY_LOG_LEVEL", "info"), "debug, info, warn, error (env FRAY_LOG_LEVEL)")
 	security := platform.AddServerSecurityFlags(flag.CommandLine)
+	limits := platform.AddRateLimitFlags(flag.CommandLine)
+	cacheBytes := flag.Int("cache-bytes", platform.EnvInt("FRAY_CACHE_BYTES", encounter.DefaultMaxCachedBytes), "bytes the encounters cached in memory may hold; past it the least recently used are dropped, to be loaded again (env FRAY_CACHE_BYTES)")
+	var ret store.Retention
+	flag.Int64Var(&ret.StreamMaxBytes, "stream-max-bytes", envInt64("FRAY_STREAM_MAX_BYTES", store.DefaultStreamMaxBytes), "bytes the stream of events may hold; when full, every command is refused until an operator raises it (env FRAY_STREAM_MAX_BYTES; -1: no limit)")
+	flag.DurationVar(&ret.MaxAge, "max-age", platform.EnvDuration("FRAY_MAX_AGE", 0), "remove events, seeds and snapshots older than this (env FRAY_MAX_AGE; 0: keep them for ever); an encounter whose first events expired can no longer be loaded")
+	flag.Int64Var(&ret.MaxRecordsPerEncounter, "max-records-per-encounter", envInt64("FRAY_MAX_RECORDS_PER_ENCOUNTER", store.DefaultMaxRecordsPerEncounter), "records (commands) the stream keeps of one encounter before refusing its appends (env FRAY_MAX_RECORDS_PER_ENCOUNTER; -1: no limit)")
+	flag.Int64Var(&ret.SeedsMaxBytes, "seeds-max-bytes", envInt64("FRAY_SEEDS_MAX_BYTES", store.DefaultSeedsMaxBytes), "bytes the dice seed bucket may hold; when full, new encounters are refused (env FRAY_SEEDS_MAX_BYTES)")
+	flag.Int64Var(&ret.SnapshotsMaxBytes, "snapshots-max-bytes", envInt64("FRAY_SNAPSHOTS_MAX_BYTES", store.DefaultSnapshotsMaxBytes), "bytes the snapshot bucket may hold; when full, loads replay more of the log (env FRAY_SNAPSHOTS_MAX_BYTES)")
+	flag.Int64Var(&ret.IndexMaxBytes, "index-max-bytes", envInt64("FRAY_INDEX_MAX_BYTES", store.DefaultIndexMaxBytes), "bytes the ListEncounters index bucket may hold; when full, the list lags (env FRAY_INDEX_MAX_BYTES)")
+	flag.BoolVar(&ret.Apply, "apply-storage-limits", platform.Env("FRAY_APPLY_STORAGE_LIMITS", "") != "", "set these storage limits on a stream and buckets that exist already (env FRAY_APPLY_STORAGE_LIMITS); without it, existing ones keep the limits they have")
 	resolverTokenFile := flag.String("resolver-token-file", platform.Env("FRAY_RESOLVER_TOKEN_FILE", ""), "file holding this service's token for the resolver, with the \""+platform.ScopeResolve+"\" scope, read again when it changes (env FRAY_RESOLVER_TOKEN_FILE; or the token itself in FRAY_RESOLVER_TOKEN)")
 	resolverCA := flag.String("resolver-ca", platform.Env("FRAY_RESOLVER_CA", ""), "verify the resolver's TLS certificate against this PEM CA (env FRAY_RESOLVER_CA)")
 	resolverTLS := flag.Bool("resolver-tls", platform.Env("FRAY_RESOLVER_TLS", "") != "", "reach the resolver over TLS verified by the system roots (env FRAY_RESOLVER_TLS; the default for a resolver not on loopback)")
@@ -56,13 +67,14 @@ func main() {
 		log.Error("security", "err", "no token for the resolver: give --resolver-token-file or FRAY_RESOLVER_TOKEN (a token with the \""+platform.ScopeResolve+"\" scope)")
 		os.Exit(2)
 	}
-	srv := platform.NewServer(log, serverOpts...)
+	srv := platform.NewServer(log, append(serverOpts, limits.ServerOption())...)
 	// The encounter service folds events itself: it links every rule system's Evolve.
 	reg := systems.Registry()
 	run, err := encounter.Start(ctx, encounter.Config{
 		NATSURL: *natsURL, NATS: natsAuth, ResolverAddr: *resolverAddr, Log: log,
 		ResolverToken: resolverToken, ResolverCA: *resolverCA, ResolverTLS: *resolverTLS,
-		Store: store.Config{Stream: *streamName, Replicas: *replicas},
+		Store:   store.Config{Stream: *streamName, Replicas: *replicas, Retention: ret},
+		Options: encounter.Options{MaxCachedBytes: *cacheBytes},
 	}, srv, reg)
 	if err != nil {
 		log.Error("start", "err", err)
@@ -80,4 +92,11 @@ func main() {
 		os.Exit(1)
 	}
 	log.Info("encounter service stopped")
+}
+
+func envInt64(key string, def int64) int64 {
+	if v, err := strconv.ParseInt(os.Getenv(key), 10, 64); err == nil {
+		return v
+	}
+	return def
 }
