@@ -577,6 +577,8 @@ type EncounterState struct {
 	// The furthest position of the dice stream ever used, kept through rewinds: a rewind goes
 	// on from there, so that no die is ever rolled twice.
 	DiceHighWater uint64 `protobuf:"varint,17,opt,name=dice_high_water,json=diceHighWater,proto3" json:"dice_high_water,omitempty"`
+	// The encounter's dice scheme (EncounterCreated.dice_scheme): 0 is scheme 1.
+	DiceScheme uint32 `protobuf:"varint,18,opt,name=dice_scheme,json=diceScheme,proto3" json:"dice_scheme,omitempty"`
 	// Types that are valid to be assigned to System:
 	//
 	//	*EncounterState_Loss
@@ -733,6 +735,13 @@ func (x *EncounterState) GetJoiningOpen() bool {
 func (x *EncounterState) GetDiceHighWater() uint64 {
 	if x != nil {
 		return x.DiceHighWater
+	}
+	return 0
+}
+
+func (x *EncounterState) GetDiceScheme() uint32 {
+	if x != nil {
+		return x.DiceScheme
 	}
 	return 0
 }
@@ -2036,7 +2045,12 @@ type EncounterCreated struct {
 	// Effective house rules, defaults filled in.
 	Options *RuleOptions `protobuf:"bytes,4,opt,name=options,proto3" json:"options,omitempty"`
 	// The tenant the encounter belongs to: the creator's.
-	Tenant        string `protobuf:"bytes,5,opt,name=tenant,proto3" json:"tenant,omitempty"`
+	Tenant string `protobuf:"bytes,5,opt,name=tenant,proto3" json:"tenant,omitempty"`
+	// How the seed becomes the encounter's dice stream, every roll of the encounter drawn
+	// under it (rules/dice.Scheme): 2 for every encounter created since schemes exist, blocks of
+	// 64 words each keyed from the seed, so a position costs the same at any offset; 0 (absent,
+	// every older log) is scheme 1, one ChaCha8 stream keyed by the seed.
+	DiceScheme    uint32 `protobuf:"varint,6,opt,name=dice_scheme,json=diceScheme,proto3" json:"dice_scheme,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2104,6 +2118,13 @@ func (x *EncounterCreated) GetTenant() string {
 		return x.Tenant
 	}
 	return ""
+}
+
+func (x *EncounterCreated) GetDiceScheme() uint32 {
+	if x != nil {
+		return x.DiceScheme
+	}
+	return 0
 }
 
 type CombatantAdded struct {
@@ -2769,7 +2790,7 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\n" +
 	"controller\x18\x02 \x01(\tR\n" +
 	"controller\x12\x16\n" +
-	"\x06prompt\x18\x03 \x01(\tR\x06prompt\"\xe5\x06\n" +
+	"\x06prompt\x18\x03 \x01(\tR\x06prompt\"\x86\a\n" +
 	"\x0eEncounterState\x12!\n" +
 	"\fencounter_id\x18\x01 \x01(\tR\vencounterId\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x1f\n" +
@@ -2794,7 +2815,9 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\x06tenant\x18\x0e \x01(\tR\x06tenant\x122\n" +
 	"\x05roles\x18\x0f \x03(\v2\x1c.fray.encounter.v1.RoleGrantR\x05roles\x12!\n" +
 	"\fjoining_open\x18\x10 \x01(\bR\vjoiningOpen\x12&\n" +
-	"\x0fdice_high_water\x18\x11 \x01(\x04R\rdiceHighWater\x12)\n" +
+	"\x0fdice_high_water\x18\x11 \x01(\x04R\rdiceHighWater\x12\x1f\n" +
+	"\vdice_scheme\x18\x12 \x01(\rR\n" +
+	"diceScheme\x12)\n" +
 	"\x04loss\x18\x14 \x01(\v2\x13.fray.loss.v1.StateH\x00R\x04loss\x12/\n" +
 	"\x06feerie\x18\x15 \x01(\v2\x15.fray.feerie.v1.StateH\x00R\x06feerie\x12#\n" +
 	"\x02ka\x18\x16 \x01(\v2\x11.fray.ka.v1.StateH\x00R\x02ka\x12/\n" +
@@ -2887,7 +2910,7 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\x06feerie\x18) \x01(\v2\x15.fray.feerie.v1.EventH\x00R\x06feerie\x12#\n" +
 	"\x02ka\x18* \x01(\v2\x11.fray.ka.v1.EventH\x00R\x02ka\x12/\n" +
 	"\x06d20seg\x18+ \x01(\v2\x15.fray.d20seg.v1.EventH\x00R\x06d20segB\t\n" +
-	"\apayload\"\xba\x01\n" +
+	"\apayload\"\xdb\x01\n" +
 	"\x10EncounterCreated\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1f\n" +
 	"\vgame_master\x18\x02 \x01(\tR\n" +
@@ -2895,7 +2918,9 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\vseed_sha256\x18\x03 \x01(\fR\n" +
 	"seedSha256\x128\n" +
 	"\aoptions\x18\x04 \x01(\v2\x1e.fray.encounter.v1.RuleOptionsR\aoptions\x12\x16\n" +
-	"\x06tenant\x18\x05 \x01(\tR\x06tenant\"\x87\x01\n" +
+	"\x06tenant\x18\x05 \x01(\tR\x06tenant\x12\x1f\n" +
+	"\vdice_scheme\x18\x06 \x01(\rR\n" +
+	"diceScheme\"\x87\x01\n" +
 	"\x0eCombatantAdded\x12:\n" +
 	"\tcombatant\x18\x01 \x01(\v2\x1c.fray.encounter.v1.CombatantR\tcombatant\x12\x18\n" +
 	"\awatched\x18\x02 \x01(\bR\awatched\x12\x1f\n" +
