@@ -40,6 +40,9 @@ type conn struct {
 	useTLS     bool
 	commandID  string
 	expected   optionalUint
+	// raw: responses as the server sent them (for --json); otherwise every string of every
+	// response is escaped for the terminal (Printable).
+	raw bool
 }
 
 // addConnFlags adds --addr, --as and the security flags.
@@ -130,6 +133,9 @@ func (c *conn) dial(addr string) (*grpc.ClientConn, error) {
 		return nil, err
 	}
 	opts := []grpc.DialOption{grpc.WithTransportCredentials(creds)}
+	if !c.raw {
+		opts = append(opts, grpc.WithChainUnaryInterceptor(printableUnary), grpc.WithChainStreamInterceptor(printableStream))
+	}
 	src, err := c.tokenFor(addr)
 	if err != nil {
 		return nil, err

@@ -296,7 +296,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	st := &encounterv1.EncounterState{}
 	names := NewNames(nil)
 	if *format == "markdown" && len(events) > 0 {
-		fmt.Fprintf(stdout, "# %s\n\n| # | event |\n|---:|---|\n", events[0].GetEncounterCreated().GetName())
+		fmt.Fprintf(stdout, "# %s\n\n| # | event |\n|---:|---|\n", Printable(events[0].GetEncounterCreated().GetName()))
 	}
 	for i, ev := range events {
 		if err := reg.Evolve(st, ev); err != nil {
@@ -308,12 +308,14 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 				return err
 			}
 		case "markdown":
-			text := strings.TrimPrefix(names.Describe(ev), fmt.Sprintf("#%d ", ev.GetSequence()))
+			shown := display(ev)
+			text := strings.TrimPrefix(names.Describe(shown), fmt.Sprintf("#%d ", ev.GetSequence()))
 			fmt.Fprintf(stdout, "| %d | %s |\n", ev.GetSequence(), strings.ReplaceAll(strings.ReplaceAll(text, "|", `\|`), "\n", "<br>"))
-			names.Learn(ev)
+			names.Learn(shown)
 		default:
-			fmt.Fprintln(stdout, names.Describe(ev))
-			names.Learn(ev)
+			shown := display(ev)
+			fmt.Fprintln(stdout, names.Describe(shown))
+			names.Learn(shown)
 		}
 		if len(events) > progressEvery && (i+1)%progressEvery == 0 {
 			fmt.Fprintf(stderr, "replay: %d/%d events\n", i+1, len(events))
@@ -329,11 +331,11 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintf(stdout, "{\"stateAsOf\":%d,\"encounter\":%s}\n", st.GetSequence(), b)
 	case "markdown":
 		fmt.Fprintf(stdout, "\n## State as of event %d\n\n```\n", st.GetSequence())
-		writeState(stdout, resp, "")
+		writeState(stdout, display(resp), "")
 		fmt.Fprintln(stdout, "```")
 	default:
 		fmt.Fprintf(stdout, "\n== state as of event %d ==\n", st.GetSequence())
-		writeState(stdout, resp, "")
+		writeState(stdout, display(resp), "")
 	}
 	return nil
 }
@@ -403,7 +405,8 @@ func runTail(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if *asJSON {
 			return printJSON(stdout, ev, lineJSON)
 		}
-		_, err := fmt.Fprintf(stdout, "%s %s\n", ev.GetEncounterId(), Describe(ev))
+		shown := display(ev)
+		_, err := fmt.Fprintf(stdout, "%s %s\n", shown.GetEncounterId(), Describe(shown))
 		return err
 	})
 	if interrupted.Err() != nil {

@@ -30,7 +30,7 @@ func printJSON(w io.Writer, m proto.Message, opts protojson.MarshalOptions) erro
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintln(w, string(b))
+	_, err = fmt.Fprintln(w, string(printableJSON(b)))
 	return err
 }
 
@@ -45,6 +45,7 @@ func runState(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	c.raw = *asJSON
 	cl, done, err := c.encounters()
 	if err != nil {
 		return err
@@ -353,6 +354,7 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	c.raw = *asJSON
 	cl, done, err := c.encounters()
 	if err != nil {
 		return err
@@ -430,6 +432,7 @@ func runLog(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	c.raw = *asJSON
 	cl, done, err := c.encounters()
 	if err != nil {
 		return err
@@ -473,6 +476,7 @@ func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *size < 0 || *size > 200 {
 		return usageFor(fs)("--page-size %d: give 1 to 200, or 0 for the server's default (50)", *size)
 	}
+	c.raw = *asJSON
 	cl, done, err := c.encounters()
 	if err != nil {
 		return err

@@ -141,7 +141,7 @@ func report(name string, err error, stderr io.Writer) int {
 		}
 		return ExitUsage
 	}
-	fmt.Fprintf(stderr, "fray %s: %s\n", name, errorText(err))
+	fmt.Fprintf(stderr, "fray %s: %s\n", name, Printable(errorText(err)))
 	return ExitError
 }
 
