@@ -6,7 +6,7 @@ package encounter
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base32"
 	"encoding/base64"
 	"encoding/json"
@@ -81,6 +81,9 @@ type Options struct {
 	// MaxCached encounters are kept in memory (default 10,000); past it, one is dropped, to be
 	// loaded again (snapshot + tail) when next needed.
 	MaxCached int
+	// MaxCachedBytes bounds the bytes the cached encounters hold, their states and command ids
+	// (default 256 MiB); past it, the least recently used are dropped.
+	MaxCachedBytes int
 	// Index, when set, keeps each encounter's summary and each principal's encounters for
 	// ListEncounters, updated after every append (default: the Log, if it is a store.Index;
 	// without one, ListEncounters reads every encounter).
@@ -109,16 +112,19 @@ type Service struct {
 
 	mu    sync.Mutex
 	cache map[string]*entry
+	lru   cacheLRU
 }
 
 // entry is an encounter's state as of a log position, with the commands recorded so far.
 type entry struct {
-	mu       sync.Mutex
-	loaded   bool
-	state    *encounterv1.EncounterState
-	position uint64
-	commands map[string]uint64 // command id → position of its record
-	last     time.Time         // when its last event was recorded (zero: not known)
+	cacheSlot // guarded by Service.mu
+	mu        sync.Mutex
+	loaded    bool
+	state     *encounterv1.EncounterState
+	position  uint64
+	commands  map[string]uint64 // command id → position of its record
+	digests   map[string][]byte // command id → its digest (Event.command_digest), if recorded with one
+	last      time.Time         // when its last event was recorded (zero: not known)
 }
 
 // New returns a Service. reg folds events (Evolve); decider decides commands (Decide).
@@ -146,6 +152,9 @@ func New(events store.Log, seeds store.Seeds, decider Decider, reg *engine.Regis
 	}
 	if opts.MaxCached <= 0 {
 		opts.MaxCached = 10_000
+	}
+	if opts.MaxCachedBytes <= 0 {
+		opts.MaxCachedBytes = DefaultMaxCachedBytes
 	}
 	idx := opts.Index
 	if idx == nil {
@@ -196,10 +205,12 @@ func (s *Service) checkLimits(st *encounterv1.EncounterState, batch *encounterv1
 	return nil
 }
 
-func newEncounterID() string {
-	b := make([]byte, 10)
-	_, _ = rand.Read(b)
-	return "enc-" + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b))
+// createdID is the id of the encounter that principal's CreateEncounter with command id
+// cmdID creates: derived from both, so that the same create sent again, or sent many times
+// at once, names one encounter (and one dice seed), whenever it is sent.
+func createdID(principal, cmdID string) string {
+	h := sha256.Sum256([]byte("fray encounter id\x00" + principal + "\x00" + cmdID))
+	return "enc-" + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(h[:10]))
 }
 
 func unavailable(err error) error {
@@ -221,17 +232,7 @@ func (s *Service) entry(ctx context.Context, id string, fresh bool) (*entry, err
 		return nil, status.Error(codes.InvalidArgument, "no encounter id given")
 	}
 	s.mu.Lock()
-	e, ok := s.cache[id]
-	if !ok {
-		for other := range s.cache { // map order is random: drop any one
-			if len(s.cache) < s.opts.MaxCached {
-				break
-			}
-			delete(s.cache, other)
-		}
-		e = &entry{}
-		s.cache[id] = e
-	}
+	e := s.cacheEntry(id)
 	s.mu.Unlock()
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -248,11 +249,14 @@ func (s *Service) entry(ctx context.Context, id string, fresh bool) (*entry, err
 // latest snapshot, or all of them).
 func (s *Service) refresh(ctx context.Context, id string, e *entry) error {
 	if !e.loaded {
-		e.state, e.position, e.commands = &encounterv1.EncounterState{}, 0, map[string]uint64{}
+		e.state, e.position, e.commands, e.digests = &encounterv1.EncounterState{}, 0, map[string]uint64{}, map[string][]byte{}
 		if snap := s.snapshot(ctx, id); snap != nil {
 			e.state, e.position, e.commands = snap.GetState(), snap.GetPosition(), snap.GetCommands()
 			if e.commands == nil {
 				e.commands = map[string]uint64{}
+			}
+			if d := snap.GetCommandDigests(); d != nil {
+				e.digests = d
 			}
 		}
 	}
@@ -271,12 +275,16 @@ func (s *Service) refresh(ctx context.Context, id string, e *entry) error {
 			}
 			if c := ev.GetCommandId(); c != "" {
 				e.commands[c] = r.Position
+				if d := ev.GetCommandDigest(); len(d) > 0 {
+					e.digests[c] = d
+				}
 			}
 			e.last = ev.GetTime().AsTime()
 		}
 		e.position = r.Position
 	}
 	e.loaded = true
+	s.account(e)
 	return nil
 }
 
@@ -314,7 +322,7 @@ func (s *Service) maybeSnapshot(ctx context.Context, id string, e *entry, before
 	}
 	snap := &encounterv1.Snapshot{
 		Position: e.position, RuleSystem: sys.ID(), FoldVersion: sys.Version(),
-		State: proto.CloneOf(e.state), Commands: maps.Clone(e.commands),
+		State: proto.CloneOf(e.state), Commands: maps.Clone(e.commands), CommandDigests: maps.Clone(e.digests),
 	}
 	if err := s.opts.Snapshots.PutSnapshot(ctx, id, snap); err != nil {
 		s.log.WarnContext(ctx, "snapshot not written", "encounter", id, "err", err)
@@ -322,17 +330,36 @@ func (s *Service) maybeSnapshot(ctx context.Context, id string, e *entry, before
 }
 
 // stamp fills in what the service adds to the decided events: ids, time, the command id, and
-// the command on the first event.
-func (s *Service) stamp(events []*encounterv1.Event, commandID string, cmd *encounterv1.Command) {
+// the command and its digest on the first event.
+func (s *Service) stamp(events []*encounterv1.Event, commandID string, cmd *encounterv1.Command, digest []byte) {
 	now := timestamppb.New(s.opts.Now())
 	for i, ev := range events {
 		ev.EventId = uuid.Must(uuid.NewV7()).String()
 		ev.Time = now
 		ev.CommandId = commandID
 		if i == 0 {
-			ev.Command = cmd
+			ev.Command, ev.CommandDigest = cmd, digest
 		}
 	}
+}
+
+// reused refuses a command id already recorded for another command.
+func reused(cmdID string) error {
+	return status.Errorf(codes.AlreadyExists, "command id %q was already used for another command; use a new id (or none)", cmdID)
+}
+
+// sameCommand reports whether the command recorded with first (the first event of its
+// record; recordedDigest, its digest if known) is cmd given by actor: by the digest recorded
+// with it, or, for a record without one (recorded before digests were), by the recorded
+// command itself.
+func sameCommand(first *encounterv1.Event, recordedDigest []byte, cmd *encounterv1.Command, digest []byte) bool {
+	if len(recordedDigest) == 0 {
+		recordedDigest = first.GetCommandDigest()
+	}
+	if len(recordedDigest) > 0 {
+		return bytes.Equal(recordedDigest, digest)
+	}
+	return proto.Equal(first.GetCommand(), cmd)
 }
 
 // caller is the authenticated caller: its principal "tenant/subject" and its tenant.
@@ -442,8 +469,9 @@ func (s *Service) seen(o outcome, principal string) ([]*encounterv1.Event, *enco
 	return out, s.reg.View(o.after, v), nil
 }
 
-// recorded returns what a command already recorded at position, if who gave it.
-func (s *Service) recorded(ctx context.Context, id string, e *entry, position uint64, who caller) (outcome, error) {
+// recorded returns what a command already recorded at position, if who gave it and it is
+// cmd (by its digest).
+func (s *Service) recorded(ctx context.Context, id string, e *entry, position uint64, who caller, cmd *encounterv1.Command, digest []byte) (outcome, error) {
 	r, err := s.events.Get(ctx, position)
 	if err != nil {
 		return outcome{}, unavailable(err)
@@ -452,6 +480,9 @@ func (s *Service) recorded(ctx context.Context, id string, e *entry, position ui
 	if len(events) == 0 || events[0].GetActor() != who.principal {
 		return outcome{}, status.Errorf(codes.AlreadyExists, "command id %q was used by someone else in %s; send this command with a fresh id (or none)",
 			events[0].GetCommandId(), e.state.GetName())
+	}
+	if !sameCommand(events[0], e.digests[events[0].GetCommandId()], cmd, digest) {
+		return outcome{}, reused(events[0].GetCommandId())
 	}
 	before, err := s.stateAt(ctx, id, events[0].GetSequence()-1)
 	if err != nil {
@@ -555,6 +586,7 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 	if size := proto.Size(cmd); size > MaxRequestBytes {
 		return outcome{}, status.Errorf(codes.ResourceExhausted, "this command takes %d bytes; a command may take at most %d", size, MaxRequestBytes)
 	}
+	digest := engine.CommandDigest(cmd, who.principal)
 	e, err := s.entry(ctx, id, false)
 	if err != nil {
 		return outcome{}, err
@@ -573,7 +605,7 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 				who.principal, e.state.GetName(), e.state.GetGameMaster())
 		}
 		if pos, ok := e.commands[cmdID]; ok {
-			return s.recorded(ctx, id, e, pos, who)
+			return s.recorded(ctx, id, e, pos, who, cmd, digest)
 		}
 		if expected != nil && *expected != e.state.GetSequence() {
 			return outcome{}, status.Errorf(codes.FailedPrecondition,
@@ -595,7 +627,7 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 			return outcome{}, err
 		}
 		events := resp.GetEvents()
-		s.stamp(events, cmdID, cmd)
+		s.stamp(events, cmdID, cmd, digest)
 		batch := &encounterv1.EventBatch{Events: events}
 		if err := s.checkLimits(e.state, batch); err != nil {
 			return outcome{}, err
@@ -617,7 +649,7 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 			if err := s.refresh(ctx, id, e); err != nil {
 				return outcome{}, err
 			}
-			return s.recorded(ctx, id, e, app.Position, who)
+			return s.recorded(ctx, id, e, app.Position, who, cmd, digest)
 		}
 		before := proto.CloneOf(e.state)
 		for _, ev := range events {
@@ -626,8 +658,9 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 				return outcome{}, status.Errorf(codes.Internal, "recorded event %d cannot be folded: %v", ev.GetSequence(), err)
 			}
 		}
-		e.position, e.commands[cmdID] = app.Position, app.Position
+		e.position, e.commands[cmdID], e.digests[cmdID] = app.Position, app.Position, digest
 		e.last = events[len(events)-1].GetTime().AsTime()
+		s.account(e)
 		s.maybeSnapshot(ctx, id, e, before.GetSequence())
 		s.indexed(ctx, e.state, e.last)
 		s.forgetSeed(ctx, id, events)
@@ -664,32 +697,66 @@ func (s *Service) CreateEncounter(ctx context.Context, req *encounterv1.CreateEn
 	if size := proto.Size(req); size > MaxRequestBytes {
 		return nil, status.Errorf(codes.ResourceExhausted, "this request takes %d bytes; a request may take at most %d", size, MaxRequestBytes)
 	}
-	id, seed := newEncounterID(), s.opts.NewSeed()
+	// The same create sent again, or many times at once, names one encounter: its id comes
+	// from the caller and the command id.
+	id := createdID(who.principal, cmdID)
 	cmd := &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: req.GetEncounter()}}
-	// The encounter belongs to the creator's tenant: the state it is decided against says so.
-	resp, err := s.decider.Resolve(ctx, &rulesv1.ResolveRequest{State: &encounterv1.EncounterState{EncounterId: id, Tenant: who.tenant}, Command: cmd, Actor: who.principal, Seed: seed})
+	digest := engine.CommandDigest(cmd, who.principal)
+	decide := func(seed []byte) (*encounterv1.EventBatch, error) {
+		// The encounter belongs to the creator's tenant: the state it is decided against says so.
+		resp, err := s.decider.Resolve(ctx, &rulesv1.ResolveRequest{State: &encounterv1.EncounterState{EncounterId: id, Tenant: who.tenant}, Command: cmd, Actor: who.principal, Seed: seed})
+		if err != nil {
+			return nil, err
+		}
+		s.stamp(resp.GetEvents(), cmdID, cmd, digest)
+		batch := &encounterv1.EventBatch{Events: resp.GetEvents()}
+		return batch, s.checkLimits(&encounterv1.EncounterState{Name: req.GetEncounter().GetName()}, batch)
+	}
+	seed := s.opts.NewSeed()
+	batch, err := decide(seed)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.seeds.PutSeed(ctx, id, seed); err != nil {
+	// Only a create the rules accept stores a seed, and only one: the first stored for this
+	// id is the encounter's, and a create that finds one decides again with it.
+	stored, err := s.seeds.SeedOnce(ctx, id, seed)
+	if err != nil {
 		return nil, unavailable(err)
 	}
-	events := resp.GetEvents()
-	s.stamp(events, cmdID, cmd)
-	batch := &encounterv1.EventBatch{Events: events}
-	if err := s.checkLimits(&encounterv1.EncounterState{Name: req.GetEncounter().GetName()}, batch); err != nil {
-		return nil, err
+	if !bytes.Equal(stored, seed) {
+		if batch, err = decide(stored); err != nil {
+			return nil, err
+		}
 	}
+	events := batch.GetEvents()
+	var existing uint64 // the position of this command's record, if it was recorded before
 	app, err := s.events.Append(ctx, id, 0, "create/"+who.principal+"/"+cmdID, batch)
-	if err != nil {
+	switch {
+	case errors.Is(err, store.ErrConflict): // created already, by this command sent before or at the same time
+		e, err := s.entry(ctx, id, true)
+		if err != nil {
+			return nil, err
+		}
+		e.mu.Lock()
+		existing = e.commands[cmdID]
+		e.mu.Unlock()
+		if existing == 0 {
+			return nil, reused(cmdID)
+		}
+	case err != nil:
 		return nil, unavailable(err)
+	case app.Duplicate: // recorded within the log's duplicate window (under an id drawn at random, before ids were derived)
+		existing = app.Position
 	}
-	if app.Duplicate {
-		r, err := s.events.Get(ctx, app.Position)
+	if existing != 0 {
+		r, err := s.events.Get(ctx, existing)
 		if err != nil {
 			return nil, unavailable(err)
 		}
 		events = r.Batch.GetEvents()
+		if len(events) == 0 || events[0].GetEncounterCreated() == nil || events[0].GetActor() != who.principal || !sameCommand(events[0], nil, cmd, digest) {
+			return nil, reused(cmdID)
+		}
 		id = events[0].GetEncounterId()
 	}
 	e, err := s.entry(ctx, id, true)
@@ -698,7 +765,7 @@ func (s *Service) CreateEncounter(ctx context.Context, req *encounterv1.CreateEn
 	}
 	e.mu.Lock()
 	after := proto.CloneOf(e.state)
-	if !app.Duplicate {
+	if existing == 0 {
 		s.indexed(ctx, after, e.last)
 	}
 	e.mu.Unlock()
