@@ -7,6 +7,9 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/services/encounter/store"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 )
 
 // seedOf is the encounter's dice seed for deciding a command: from the seed bucket, or, for an
@@ -34,4 +37,39 @@ func (s *Service) forgetSeed(ctx context.Context, id string, events []*encounter
 		}
 		return
 	}
+}
+
+// Default bounds of an encounter and of a tenant.
+const (
+	DefaultMaxEncounterBytes = 4 << 20
+	DefaultMaxOpenEncounters = 1000
+)
+
+// checkEncounterBytes refuses a record that would take the encounter's state past
+// MaxEncounterBytes.
+func (s *Service) checkEncounterBytes(st *encounterv1.EncounterState, batch *encounterv1.EventBatch) error {
+	if size := proto.Size(st) + proto.Size(batch); size > s.opts.MaxEncounterBytes {
+		return status.Errorf(codes.ResourceExhausted,
+			"encounter %q would take %d bytes with this command, more than the %d an encounter may hold; nothing was recorded",
+			st.GetName(), size, s.opts.MaxEncounterBytes)
+	}
+	return nil
+}
+
+// checkOpenEncounters refuses a new encounter to a tenant that has MaxOpenEncounters not
+// ended, as the index counts them (without an index that counts, no cap).
+func (s *Service) checkOpenEncounters(ctx context.Context, tenant string) error {
+	c, ok := s.index.(store.OpenCounter)
+	if !ok {
+		return nil
+	}
+	n, err := c.OpenEncounters(ctx, tenant)
+	if err != nil {
+		return unavailable(err)
+	}
+	if n >= s.opts.MaxOpenEncounters {
+		return status.Errorf(codes.ResourceExhausted,
+			"tenant %q has %d encounters not ended, the most it may have: end one (fray end) before creating another", tenant, n)
+	}
+	return nil
 }

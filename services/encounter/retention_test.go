@@ -2,6 +2,7 @@ package encounter_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/fray-rpg/fray/services/encounter/store"
+	"github.com/fray-rpg/fray/services/platform/authtest"
 	"github.com/fray-rpg/fray/services/platform/natstest"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc/codes"
@@ -62,4 +64,54 @@ func TestEndedEncounterSeedIsKeptOnlyInItsLog(t *testing.T) {
 	c2 := serve(t, st, encounter.Options{})
 	_, err = c2.StartEncounter(gm, &encounterv1.StartEncounterRequest{EncounterId: id})
 	requireCode(t, err, codes.FailedPrecondition, "ended")
+}
+
+// A tenant has at most MaxOpenEncounters encounters not ended; ending one makes room; another
+// tenant is not counted with it.
+func TestOpenEncountersPerTenantAreCapped(t *testing.T) {
+	for name, open := range map[string]func(t *testing.T) backend{
+		"memory": func(*testing.T) backend { return store.NewMemory() },
+		"jetstream": func(t *testing.T) backend {
+			_, nc := natstest.Start(t)
+			st, err := store.Open(context.Background(), nc, store.Config{})
+			require.NoError(t, err)
+			return st
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c := serve(t, open(t), encounter.Options{MaxOpenEncounters: 2})
+			first, second := create(t, c), create(t, c)
+			require.NotEqual(t, first, second)
+			_, err := c.CreateEncounter(as("david"), &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: "Trop", RuleSystem: "loss"}})
+			requireCode(t, err, codes.ResourceExhausted, `tenant "dev" has 2 encounters not ended`)
+
+			other := authtest.WithToken(context.Background(), authtest.Default().Mint(authtest.Default().Ed, authtest.Claims("other", "olga")))
+			_, err = c.CreateEncounter(other, &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: "Ailleurs", RuleSystem: "loss"}})
+			require.NoError(t, err, "another tenant has its own count")
+
+			_, err = c.EndEncounter(as("gm"), &encounterv1.EndEncounterRequest{EncounterId: first, Reason: "fin"})
+			require.NoError(t, err)
+			_, err = c.CreateEncounter(as("david"), &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: "Place", RuleSystem: "loss"}})
+			require.NoError(t, err, "an ended encounter makes room")
+		})
+	}
+}
+
+// An encounter's state is bounded in bytes: the command that would take it past the bound is
+// refused and nothing is recorded.
+func TestEncounterBytesAreBounded(t *testing.T) {
+	b := store.NewMemory()
+	c := serve(t, b, encounter.Options{MaxEncounterBytes: 3000})
+	id := create(t, c)
+	var err error
+	n := 0
+	for ; n < 50; n++ {
+		_, err = c.AddCombatant(as("gm"), &encounterv1.AddCombatantRequest{EncounterId: id, Combatant: fighter(fmt.Sprint("f", n), "gm", 5, sword(3))})
+		if err != nil {
+			break
+		}
+	}
+	requireCode(t, err, codes.ResourceExhausted, "more than the 3000 an encounter may hold", "nothing was recorded")
+	require.Greater(t, n, 1)
+	require.Equal(t, n+1, records(t, b, id), "the refused command recorded nothing")
 }

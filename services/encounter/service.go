@@ -84,6 +84,11 @@ type Options struct {
 	// MaxCachedBytes bounds the bytes the cached encounters hold, their states and command ids
 	// (default 256 MiB); past it, the least recently used are dropped.
 	MaxCachedBytes int
+	// MaxEncounterBytes bounds an encounter's state and the record that would change it
+	// (default 4 MiB); MaxOpenEncounters bounds a tenant's encounters not ended (default
+	// 1,000; counted by the Index). Past either, ResourceExhausted.
+	MaxEncounterBytes int
+	MaxOpenEncounters int
 	// Index, when set, keeps each encounter's summary and each principal's encounters for
 	// ListEncounters, updated after every append (default: the Log, if it is a store.Index;
 	// without one, ListEncounters reads every encounter).
@@ -156,6 +161,12 @@ func New(events store.Log, seeds store.Seeds, decider Decider, reg *engine.Regis
 	if opts.MaxCachedBytes <= 0 {
 		opts.MaxCachedBytes = DefaultMaxCachedBytes
 	}
+	if opts.MaxEncounterBytes <= 0 {
+		opts.MaxEncounterBytes = DefaultMaxEncounterBytes
+	}
+	if opts.MaxOpenEncounters <= 0 {
+		opts.MaxOpenEncounters = DefaultMaxOpenEncounters
+	}
 	idx := opts.Index
 	if idx == nil {
 		idx, _ = events.(store.Index)
@@ -202,7 +213,7 @@ func (s *Service) checkLimits(st *encounterv1.EncounterState, batch *encounterv1
 		return status.Errorf(codes.ResourceExhausted,
 			"this command's events take %d bytes, more than the %d one record may hold; nothing was recorded", size, s.opts.MaxBatchBytes)
 	}
-	return nil
+	return s.checkEncounterBytes(st, batch)
 }
 
 // createdID is the id of the encounter that principal's CreateEncounter with command id
@@ -700,6 +711,9 @@ func (s *Service) CreateEncounter(ctx context.Context, req *encounterv1.CreateEn
 	// The same create sent again, or many times at once, names one encounter: its id comes
 	// from the caller and the command id.
 	id := createdID(who.principal, cmdID)
+	if err := s.checkOpenEncounters(ctx, who.tenant); err != nil {
+		return nil, err
+	}
 	cmd := &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: req.GetEncounter()}}
 	digest := engine.CommandDigest(cmd, who.principal)
 	decide := func(seed []byte) (*encounterv1.EventBatch, error) {

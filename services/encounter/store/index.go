@@ -89,6 +89,7 @@ type indexed struct {
 	revision uint64
 	sequence uint64
 	members  map[string]encounterv1.Role
+	status   encounterv1.EncounterStatus
 }
 
 // maxRemembered bounds the revisions a JetStream index remembers (past it, one is forgotten
@@ -135,8 +136,13 @@ func (s *JetStream) PutSummary(ctx context.Context, sum Summary) error {
 				break
 			}
 		}
-		s.known[sum.EncounterID] = indexed{revision: rev, sequence: sum.Sequence, members: sum.Members}
+		s.known[sum.EncounterID] = indexed{revision: rev, sequence: sum.Sequence, members: sum.Members, status: sum.Status}
 		s.mu.Unlock()
+		if d := openDelta(known.revision != 0, known.status, sum.Status); d != 0 {
+			if err := s.addOpen(ctx, sum.Tenant, d); err != nil {
+				return err
+			}
+		}
 		for p, in := range changes(known.members, sum) {
 			if err := s.setMember(ctx, p, sum.EncounterID, sum.Sequence, in); err != nil {
 				return err
@@ -165,7 +171,7 @@ func (s *JetStream) readSummary(ctx context.Context, key string) (indexed, error
 	if err := json.Unmarshal(e.Value(), &old); err != nil {
 		return indexed{revision: e.Revision()}, nil // unreadable: overwrite it
 	}
-	return indexed{revision: e.Revision(), sequence: old.Sequence, members: old.Members}, nil
+	return indexed{revision: e.Revision(), sequence: old.Sequence, members: old.Members, status: old.Status}, nil
 }
 
 // setMember records, compare-and-set, that principal is (or is no longer) a member of id as
@@ -260,6 +266,7 @@ type memIndex struct {
 	mu        sync.Mutex
 	summaries map[string]Summary
 	members   map[string]membership
+	open      map[string]int // tenant → encounters not ended
 }
 
 func (m *Memory) PutSummary(_ context.Context, sum Summary) error {
@@ -273,6 +280,12 @@ func (m *Memory) PutSummary(_ context.Context, sum Summary) error {
 		return nil
 	}
 	m.index.summaries[sum.EncounterID] = sum
+	if d := openDelta(ok, old.Status, sum.Status); d != 0 {
+		if m.index.open == nil {
+			m.index.open = map[string]int{}
+		}
+		m.index.open[sum.Tenant] += d
+	}
 	for p, in := range changes(old.Members, sum) {
 		if m.index.members[p] == nil {
 			m.index.members[p] = membership{}

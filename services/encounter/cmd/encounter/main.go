@@ -32,6 +32,8 @@ func main() {
 	security := platform.AddServerSecurityFlags(flag.CommandLine)
 	limits := platform.AddRateLimitFlags(flag.CommandLine)
 	cacheBytes := flag.Int("cache-bytes", platform.EnvInt("FRAY_CACHE_BYTES", encounter.DefaultMaxCachedBytes), "bytes the encounters cached in memory may hold; past it the least recently used are dropped, to be loaded again (env FRAY_CACHE_BYTES)")
+	maxOpen := flag.Int("max-open-encounters", platform.EnvInt("FRAY_MAX_OPEN_ENCOUNTERS", encounter.DefaultMaxOpenEncounters), "encounters not ended one tenant may have; past it CreateEncounter is refused (env FRAY_MAX_OPEN_ENCOUNTERS)")
+	maxEncBytes := flag.Int("max-encounter-bytes", platform.EnvInt("FRAY_MAX_ENCOUNTER_BYTES", encounter.DefaultMaxEncounterBytes), "bytes one encounter's state may take; a command that would take it past is refused (env FRAY_MAX_ENCOUNTER_BYTES)")
 	var ret store.Retention
 	flag.Int64Var(&ret.StreamMaxBytes, "stream-max-bytes", envInt64("FRAY_STREAM_MAX_BYTES", store.DefaultStreamMaxBytes), "bytes the stream of events may hold; when full, every command is refused until an operator raises it (env FRAY_STREAM_MAX_BYTES; -1: no limit)")
 	flag.DurationVar(&ret.MaxAge, "max-age", platform.EnvDuration("FRAY_MAX_AGE", 0), "remove events, seeds and snapshots older than this (env FRAY_MAX_AGE; 0: keep them for ever); an encounter whose first events expired can no longer be loaded")
@@ -74,7 +76,7 @@ func main() {
 		NATSURL: *natsURL, NATS: natsAuth, ResolverAddr: *resolverAddr, Log: log,
 		ResolverToken: resolverToken, ResolverCA: *resolverCA, ResolverTLS: *resolverTLS,
 		Store:   store.Config{Stream: *streamName, Replicas: *replicas, Retention: ret},
-		Options: encounter.Options{MaxCachedBytes: *cacheBytes},
+		Options: encounter.Options{MaxCachedBytes: *cacheBytes, MaxOpenEncounters: *maxOpen, MaxEncounterBytes: *maxEncBytes},
 	}, srv, reg)
 	if err != nil {
 		log.Error("start", "err", err)
