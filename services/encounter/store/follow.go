@@ -73,8 +73,12 @@ func (s *JetStream) Follow(ctx context.Context, encounterID string, fn func(Reco
 }
 
 // Page returns up to n of the encounter's records after position after, in order, by one
-// batched direct get filtered by subject.
+// batched direct get filtered by subject; when the encounter's last record (an indexed
+// lookup) is not past after, by that lookup alone.
 func (s *JetStream) Page(ctx context.Context, encounterID string, after uint64, n int) ([]Record, error) {
+	if last, err := s.last(ctx, encounterID); err != nil || last <= after {
+		return nil, err
+	}
 	msgs, err := jetstreamext.GetBatch(ctx, s.js, s.cfg.Stream, n,
 		jetstreamext.GetBatchSeq(after+1), jetstreamext.GetBatchSubject(s.Subject(encounterID)))
 	if err != nil {

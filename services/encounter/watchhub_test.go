@@ -1,0 +1,314 @@
+package encounter_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"sync"
+	"testing"
+	"time"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	"github.com/fray-rpg/fray/rules/systems"
+	"github.com/fray-rpg/fray/services/encounter"
+	"github.com/fray-rpg/fray/services/encounter/store"
+	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/authtest"
+	"github.com/fray-rpg/fray/services/platform/natstest"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+)
+
+// served is an encounter service over loopback gRPC, with its address for more connections.
+type served struct {
+	svc  *encounter.Service
+	addr string
+	c    encounterv1.EncounterServiceClient
+}
+
+func serveWatches(t testing.TB, b backend, opts encounter.Options) served {
+	t.Helper()
+	srv := platform.NewServer(platform.NewLogger("text", "error"), authtest.ServerOptions()...)
+	svc := encounter.New(b, b, encounter.LocalDecider{Registry: systems.Registry()}, systems.Registry(), opts)
+	encounterv1.RegisterEncounterServiceServer(srv.GRPC, svc)
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, lis, 5*time.Second) }()
+	t.Cleanup(func() { cancel(); require.NoError(t, <-done) })
+	return served{svc: svc, addr: lis.Addr().String(), c: dial(t, lis.Addr().String())}
+}
+
+func dial(t testing.TB, addr string, opts ...grpc.DialOption) encounterv1.EncounterServiceClient {
+	cc, err := grpc.NewClient(addr, append([]grpc.DialOption{grpc.WithTransportCredentials(insecure.NewCredentials())}, opts...)...)
+	require.NoError(t, err)
+	t.Cleanup(func() { cc.Close() })
+	return encounterv1.NewEncounterServiceClient(cc)
+}
+
+// jetStream is a JetStream store on a fresh embedded server.
+func jetStream(t testing.TB) *store.JetStream {
+	_, nc := natstest.Start(t)
+	js, err := store.Open(context.Background(), nc, store.Config{})
+	require.NoError(t, err)
+	return js
+}
+
+// streamConsumers is how many consumers the event stream has.
+func streamConsumers(t testing.TB, js *store.JetStream) int {
+	st, err := js.JetStream().Stream(context.Background(), js.StreamName())
+	require.NoError(t, err)
+	info, err := st.Info(context.Background())
+	require.NoError(t, err)
+	return info.State.Consumers
+}
+
+// toggle is a GM command recording one event, alternately opening and closing joining.
+func toggle(i int) *encounterv1.Command {
+	return &encounterv1.Command{Kind: &encounterv1.Command_SetJoining{SetJoining: &encounterv1.SetJoining{Open: i%2 == 0}}}
+}
+
+func sequenceOf(t testing.TB, c encounterv1.EncounterServiceClient, id string) uint64 {
+	got, err := c.GetEncounter(as("gm"), &encounterv1.GetEncounterRequest{EncounterId: id})
+	require.NoError(t, err)
+	return got.GetState().GetSequence()
+}
+
+// openWatch opens a watch and waits until it is under way (its headers).
+func openWatch(t testing.TB, ctx context.Context, c encounterv1.EncounterServiceClient, id string, from uint64) grpc.ServerStreamingClient[encounterv1.WatchEncounterResponse] {
+	t.Helper()
+	w, err := c.WatchEncounter(ctx, &encounterv1.WatchEncounterRequest{EncounterId: id, FromSequence: from})
+	require.NoError(t, err)
+	_, err = w.Header()
+	require.NoError(t, err)
+	return w
+}
+
+// Watchers that join while commands are being recorded, from the first event or from what
+// comes next, each get every event from their sequence to the last, in order, none missed
+// or twice across their catch-up and the live tail; all of them share one consumer, gone when
+// the last one leaves.
+func TestWatchersOfOneEncounterGetEveryEventOnceInOrder(t *testing.T) {
+	js := jetStream(t)
+	s := serveWatches(t, js, encounter.Options{})
+	id := create(t, s.c)
+	base := sequenceOf(t, s.c, id)
+	const commands, watchers = 80, 12
+	last := base + commands
+
+	submitted := make(chan error, 1)
+	go func() {
+		for i := range commands {
+			if _, err := s.c.Submit(as("gm"), &encounterv1.SubmitRequest{EncounterId: id, Command: toggle(i)}); err != nil {
+				submitted <- err
+				return
+			}
+		}
+		submitted <- nil
+	}()
+	ctx, cancel := context.WithCancel(as("gm"))
+	defer cancel()
+	var wg sync.WaitGroup
+	got := make([][]uint64, watchers)
+	froms := make([]uint64, watchers)
+	for i := range watchers {
+		from := uint64(1)
+		if i%2 == 1 { // what comes next, whatever that is by now
+			from = sequenceOf(t, s.c, id) + 1
+		}
+		froms[i] = from
+		w := openWatch(t, ctx, s.c, id, from)
+		wg.Go(func() {
+			for {
+				r, err := w.Recv()
+				if err != nil {
+					return
+				}
+				got[i] = append(got[i], r.GetEvent().GetSequence())
+				if r.GetEvent().GetSequence() >= last {
+					return
+				}
+			}
+		})
+	}
+	enc, open := s.svc.Watching()
+	require.Equal(t, 1, enc)
+	require.Equal(t, watchers, open)
+	require.Equal(t, 1, streamConsumers(t, js), "one consumer for all the watchers of an encounter")
+	require.NoError(t, <-submitted)
+	wg.Wait()
+	for i := range watchers {
+		require.NotEmpty(t, got[i], "watcher %d", i)
+		for k, seq := range got[i] {
+			require.Equal(t, froms[i]+uint64(k), seq, "watcher %d from %d: event %d", i, froms[i], k)
+		}
+		require.Equal(t, last, got[i][len(got[i])-1], "watcher %d", i)
+	}
+	cancel()
+	require.Eventually(t, func() bool { _, n := s.svc.Watching(); return n == 0 }, 10*time.Second, 5*time.Millisecond)
+	require.Zero(t, streamConsumers(t, js), "the last watcher to leave deletes the consumer")
+}
+
+// A watcher that does not read is cut off once it is a buffer behind: ResourceExhausted,
+// saying from which sequence to resume; meanwhile another watcher gets every event at once.
+// Resuming from that sequence gives the rest.
+func TestASlowWatcherIsCutOffWithoutHoldingUpTheOthers(t *testing.T) {
+	s := serveWatches(t, store.NewMemory(), encounter.Options{WatchBuffer: 4})
+	id := create(t, s.c)
+	// The slow client's flow-control windows stay small (64 KiB, no BDP growth), so that what
+	// it leaves unread soon stops the server's sends to it.
+	slowClient := dial(t, s.addr, grpc.WithInitialWindowSize(1<<16), grpc.WithInitialConnWindowSize(1<<16))
+	ctx, cancel := context.WithCancel(as("gm"))
+	defer cancel()
+	slow := openWatch(t, ctx, slowClient, id, 1)
+	fast := openWatch(t, ctx, s.c, id, 1)
+
+	// Record until far more than the slow client's windows and the server's write quota hold
+	// has gone unread; the fast watcher keeps up all along.
+	var unread int
+	var last uint64
+	for i := 0; unread < 1<<20; i++ {
+		r, err := s.c.Submit(as("gm"), &encounterv1.SubmitRequest{EncounterId: id, Command: toggle(i)})
+		require.NoError(t, err)
+		for _, ev := range r.GetEvents() {
+			unread += 2 * len(ev.String()) // roughly its size on the wire, at least
+			last = ev.GetSequence()
+		}
+		for {
+			got, err := fast.Recv()
+			require.NoError(t, err)
+			if got.GetEvent().GetSequence() == last {
+				break
+			}
+		}
+	}
+	// The slow client reads at last: events in order from 1, then the cut.
+	next := uint64(1)
+	var err error
+	for {
+		var r *encounterv1.WatchEncounterResponse
+		if r, err = slow.Recv(); err != nil {
+			break
+		}
+		require.Equal(t, next, r.GetEvent().GetSequence())
+		next++
+	}
+	require.Less(t, next, last, "cut off before the end")
+	requireCode(t, err, codes.ResourceExhausted, "fell 4 records behind", fmt.Sprintf("from_sequence %d", next))
+
+	resumed := openWatch(t, ctx, s.c, id, next)
+	for want := next; want <= last; want++ {
+		r, err := resumed.Recv()
+		require.NoError(t, err)
+		require.Equal(t, want, r.GetEvent().GetSequence())
+	}
+}
+
+// Past its watches per principal, or an encounter's watchers, a watch is refused
+// (ResourceExhausted, naming the limit and how a slot frees); closing a watch frees one.
+func TestWatchLimits(t *testing.T) {
+	s := serveWatches(t, store.NewMemory(), encounter.Options{MaxWatchesPerPrincipal: 2, MaxWatchersPerEncounter: 3})
+	a, b := create(t, s.c), create(t, s.c)
+	for _, p := range []string{"erin", "fred"} {
+		_, err := s.c.Submit(as("gm"), &encounterv1.SubmitRequest{EncounterId: a, Command: grantCmd(p, encounterv1.Role_ROLE_OBSERVER)})
+		require.NoError(t, err)
+	}
+	refused := func(ctx context.Context, id string, contains ...string) {
+		t.Helper()
+		w, err := s.c.WatchEncounter(ctx, &encounterv1.WatchEncounterRequest{EncounterId: id})
+		require.NoError(t, err)
+		_, err = w.Recv()
+		requireCode(t, err, codes.ResourceExhausted, contains...)
+	}
+	gmCtx, closeGM := context.WithCancel(as("gm"))
+	defer closeGM()
+	openWatch(t, gmCtx, s.c, a, 1)
+	openWatch(t, gmCtx, s.c, b, 1)
+	refused(as("gm"), a, "2 watches open", "close one")
+	refused(as("gm"), b, "2 watches open")
+
+	erin, closeErin := context.WithCancel(as("erin"))
+	defer closeErin()
+	openWatch(t, erin, s.c, a, 1)
+	openWatch(t, erin, s.c, a, 1)
+	refused(as("fred"), a, a, "3 watchers", "a slot frees when a watch is closed")
+
+	closeErin()
+	require.Eventually(t, func() bool { _, n := s.svc.Watching(); return n == 2 }, 10*time.Second, 5*time.Millisecond)
+	fred, closeFred := context.WithCancel(as("fred"))
+	defer closeFred()
+	openWatch(t, fred, s.c, a, 1)
+	closeGM()
+	require.Eventually(t, func() bool { _, n := s.svc.Watching(); return n == 1 }, 10*time.Second, 5*time.Millisecond)
+	openWatch(t, as("gm"), s.c, b, 1)
+}
+
+// 10,000 watches opened and cancelled, many at once over one connection, leave nothing behind:
+// no watcher held, the stream's consumers back to where they were; then another user's new
+// watch is served.
+func TestWatchChurnLeavesNothingBehind(t *testing.T) {
+	if testing.Short() {
+		t.Skip("10,000 watches")
+	}
+	js := jetStream(t)
+	s := serveWatches(t, js, encounter.Options{})
+	var ids []string
+	for range 8 {
+		ids = append(ids, create(t, s.c))
+	}
+	baseline := streamConsumers(t, js)
+	const total, concurrent = 10_000, encounter.DefaultMaxWatchesPerPrincipal
+	start := time.Now()
+	var wg sync.WaitGroup
+	work := make(chan int)
+	errs := make(chan error, concurrent)
+	for range concurrent {
+		wg.Go(func() {
+			for i := range work {
+				ctx, cancel := context.WithCancel(as("gm"))
+				w, err := s.c.WatchEncounter(ctx, &encounterv1.WatchEncounterRequest{EncounterId: ids[i%len(ids)], FromSequence: uint64(1 + i%2)})
+				if err == nil {
+					_, err = w.Header()
+				}
+				cancel()
+				if err != nil {
+					errs <- fmt.Errorf("watch %d: %w", i, err)
+					return
+				}
+			}
+		})
+	}
+	for i := range total {
+		select {
+		case work <- i:
+		case err := <-errs:
+			require.NoError(t, err)
+		}
+	}
+	close(work)
+	wg.Wait()
+	close(errs)
+	require.NoError(t, <-errs)
+	opened := time.Since(start)
+	require.Eventually(t, func() bool { _, n := s.svc.Watching(); return n == 0 }, 20*time.Second, 5*time.Millisecond)
+	require.Eventually(t, func() bool { return streamConsumers(t, js) == baseline }, 20*time.Second, 5*time.Millisecond)
+	t.Logf("%d watches opened and cancelled in %v (%d at a time, one connection); all released %v after the start; consumers %d → %d",
+		total, opened.Round(time.Millisecond), concurrent, time.Since(start).Round(time.Millisecond), baseline, streamConsumers(t, js))
+
+	// Another user's new watch is served.
+	theirs, err := s.c.CreateEncounter(as("zoe"), &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: "Clairière", RuleSystem: "loss"}})
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(as("zoe"))
+	defer cancel()
+	from := theirs.GetState().GetSequence() + 1
+	w := openWatch(t, ctx, s.c, theirs.GetEncounterId(), from)
+	_, err = s.c.Submit(as("zoe"), &encounterv1.SubmitRequest{EncounterId: theirs.GetEncounterId(), Command: toggle(0)})
+	require.NoError(t, err)
+	r, err := w.Recv()
+	require.NoError(t, err)
+	require.Equal(t, from, r.GetEvent().GetSequence())
+	require.NotNil(t, r.GetEvent().GetJoiningSet())
+}
