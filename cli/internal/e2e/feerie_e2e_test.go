@@ -43,7 +43,8 @@ func (f *fight) fey(who string, a *feeriev1.Action) []*feeriev1.Event {
 func TestFeerieTwoActionsOverGRPC(t *testing.T) {
 	ns, _ := natstest.Start(t)
 	resolverAddr := startResolver(t)
-	sum := sha256.Sum256([]byte("fray-e2e-feerie"))
+	// A seed under which the fight holds each move below (chosen again for dice scheme 2).
+	sum := sha256.Sum256([]byte("fray-e2e-feerie-1"))
 	seed := sum[:]
 	c := startEncounter(t, ns.ClientURL(), resolverAddr, seed)
 	f := watchedFight(t, c, "La clairière", "feerie")

@@ -83,7 +83,7 @@ func seedFor(t *testing.T, n int, ok func(f []int32) bool) []byte {
 	faces := make([]int32, n)
 	for i := range 5_000_000 {
 		sum := sha256.Sum256(fmt.Appendf(nil, "fray-e2e-%d", i))
-		s, err := dice.NewStream(sum[:], 0)
+		s, err := dice.NewStreamScheme(dice.Latest, sum[:], 0) // a new encounter's scheme
 		require.NoError(t, err)
 		for j := range faces {
 			faces[j] = s.Roll(dice.D10(false)).GetFaces()[0]
