@@ -33,6 +33,9 @@ func main() {
 	limits := platform.AddRateLimitFlags(flag.CommandLine)
 	cacheBytes := flag.Int("cache-bytes", platform.EnvInt("FRAY_CACHE_BYTES", encounter.DefaultMaxCachedBytes), "bytes the encounters cached in memory may hold; past it the least recently used are dropped, to be loaded again (env FRAY_CACHE_BYTES)")
 	maxOpen := flag.Int("max-open-encounters", platform.EnvInt("FRAY_MAX_OPEN_ENCOUNTERS", encounter.DefaultMaxOpenEncounters), "encounters not ended one tenant may have; past it CreateEncounter is refused (env FRAY_MAX_OPEN_ENCOUNTERS)")
+	maxWatches := flag.Int("max-watches-per-principal", platform.EnvInt("FRAY_MAX_WATCHES_PER_PRINCIPAL", encounter.DefaultMaxWatchesPerPrincipal), "watches one principal may hold open on this instance; past it WatchEncounter is refused until one is closed (env FRAY_MAX_WATCHES_PER_PRINCIPAL)")
+	maxWatchers := flag.Int("max-watchers-per-encounter", platform.EnvInt("FRAY_MAX_WATCHERS_PER_ENCOUNTER", encounter.DefaultMaxWatchersPerEncounter), "watchers one encounter may have on this instance; past it WatchEncounter is refused until one is closed (env FRAY_MAX_WATCHERS_PER_ENCOUNTER)")
+	watchBuffer := flag.Int("watch-buffer", platform.EnvInt("FRAY_WATCH_BUFFER", encounter.DefaultWatchBuffer), "records a watcher may fall behind before it is cut off with the sequence to resume from (env FRAY_WATCH_BUFFER)")
 	maxEncBytes := flag.Int("max-encounter-bytes", platform.EnvInt("FRAY_MAX_ENCOUNTER_BYTES", encounter.DefaultMaxEncounterBytes), "bytes one encounter's state may take; a command that would take it past is refused (env FRAY_MAX_ENCOUNTER_BYTES)")
 	var ret store.Retention
 	flag.Int64Var(&ret.StreamMaxBytes, "stream-max-bytes", envInt64("FRAY_STREAM_MAX_BYTES", store.DefaultStreamMaxBytes), "bytes the stream of events may hold; when full, every command is refused until an operator raises it (env FRAY_STREAM_MAX_BYTES; -1: no limit)")
@@ -75,8 +78,9 @@ func main() {
 	run, err := encounter.Start(ctx, encounter.Config{
 		NATSURL: *natsURL, NATS: natsAuth, ResolverAddr: *resolverAddr, Log: log,
 		ResolverToken: resolverToken, ResolverCA: *resolverCA, ResolverTLS: *resolverTLS,
-		Store:   store.Config{Stream: *streamName, Replicas: *replicas, Retention: ret},
-		Options: encounter.Options{MaxCachedBytes: *cacheBytes, MaxOpenEncounters: *maxOpen, MaxEncounterBytes: *maxEncBytes},
+		Store: store.Config{Stream: *streamName, Replicas: *replicas, Retention: ret},
+		Options: encounter.Options{MaxCachedBytes: *cacheBytes, MaxOpenEncounters: *maxOpen, MaxEncounterBytes: *maxEncBytes,
+			MaxWatchesPerPrincipal: *maxWatches, MaxWatchersPerEncounter: *maxWatchers, WatchBuffer: *watchBuffer},
 	}, srv, reg)
 	if err != nil {
 		log.Error("start", "err", err)
