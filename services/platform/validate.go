@@ -47,6 +47,9 @@ const (
 	// MaxListLength bounds a repeated field of a request; MaxMapEntries a map.
 	MaxListLength = 256
 	MaxMapEntries = 256
+	// MaxRequestBytes bounds the encoding of a request (a command, a sheet); a state sent to
+	// the resolver is not counted.
+	MaxRequestBytes = 256 << 10
 	// MaxBytesLength bounds a bytes field (a seed is 32 bytes).
 	MaxBytesLength = 64
 	// SeedLength is the length of a dice seed.
@@ -138,14 +141,15 @@ func CheckPrincipal(field, p string) error {
 	if n := len(p); n > MaxPrincipalLength {
 		return invalid(field, "%d bytes; a principal has at most %d (\"tenant/subject\")", n, MaxPrincipalLength)
 	}
+	const want = "give a subject of your tenant (\"david\") or a principal (\"tenant/david\")"
 	tenant, sub, ok := strings.Cut(p, "/")
 	if !ok {
-		tenant, sub = "", p
+		sub = p
 	} else if err := CheckName("tenant", tenant); err != nil {
-		return invalid(field, "%s: %v", quoted(p), sanitizeErr(err))
+		return invalid(field, "%s: %s; %v", quoted(p), want, sanitizeErr(err))
 	}
 	if err := CheckName("subject", sub); err != nil {
-		return invalid(field, "%s: %v", quoted(p), sanitizeErr(err))
+		return invalid(field, "%s: %s; %v", quoted(p), want, sanitizeErr(err))
 	}
 	return nil
 }
@@ -334,6 +338,11 @@ func Validate(req any) error {
 	}
 	if !strings.HasPrefix(string(r.Descriptor().FullName()), "fray.") {
 		return nil
+	}
+	if _, resolve := m.(*rulesv1.ResolveRequest); !resolve {
+		if size := proto.Size(m); size > MaxRequestBytes {
+			return status.Errorf(codes.ResourceExhausted, "this request takes %d bytes; a request may take at most %d", size, MaxRequestBytes)
+		}
 	}
 	if err := checkRequest(m); err != nil {
 		return err
