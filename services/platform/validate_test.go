@@ -247,7 +247,9 @@ func TestUndecodableRequests(t *testing.T) {
 
 // A request over MaxRequestBytes is ResourceExhausted before any field is looked at.
 func TestValidateRequestSize(t *testing.T) {
-	req := lossCombatant(func(c *encounterv1.Combatant, _ *lossv1.Sheet) { c.Name = strings.Repeat("n", platform.MaxRequestBytes) })
+	req := lossCombatant(func(c *encounterv1.Combatant, _ *lossv1.Sheet) {
+		c.Name = strings.Repeat("n", platform.MaxRequestBytes)
+	})
 	err := platform.Validate(req)
 	require.Equal(t, codes.ResourceExhausted, status.Code(err), "%v", err)
 	require.Contains(t, status.Convert(err).Message(), "at most 262144")
