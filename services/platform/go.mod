@@ -8,6 +8,7 @@ replace (
 )
 
 require (
+	github.com/fray-rpg/fray/gen v0.0.0-00010101000000-000000000000
 	github.com/fray-rpg/fray/rules v0.0.0-00010101000000-000000000000
 	github.com/golang-jwt/jwt/v5 v5.3.1
 	github.com/grpc-ecosystem/go-grpc-middleware/v2 v2.3.4
@@ -23,7 +24,6 @@ require (
 require (
 	github.com/antithesishq/antithesis-sdk-go v0.8.0-default-no-op // indirect
 	github.com/davecgh/go-spew v1.1.1 // indirect
-	github.com/fray-rpg/fray/gen v0.0.0-00010101000000-000000000000 // indirect
 	github.com/google/go-tpm v0.9.8 // indirect
 	github.com/klauspost/compress v1.20.3 // indirect
 	github.com/minio/highwayhash v1.0.4 // indirect
