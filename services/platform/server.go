@@ -79,7 +79,9 @@ func NewServer(log *slog.Logger, extra ...grpc.ServerOption) *Server {
 // InterceptorLogger adapts slog to the logging interceptor.
 func InterceptorLogger(l *slog.Logger) logging.Logger {
 	return logging.LoggerFunc(func(ctx context.Context, lvl logging.Level, msg string, fields ...any) {
-		l.Log(ctx, slog.Level(lvl), msg, logSafeFields(fields)...)
+		if l.Enabled(ctx, slog.Level(lvl)) {
+			l.Log(ctx, slog.Level(lvl), msg, logSafeFields(fields)...)
+		}
 	})
 }
 
