@@ -24,6 +24,25 @@ go vet work
 echo "== go test"
 go test -race -count=1 work
 
+echo "== fuzz: each target briefly (FUZZTIME, default 5s; go test fuzzes one target per run)"
+fuzztime=${FUZZTIME:-5s}
+fuzz_targets=(
+  "rules/dice FuzzDice"
+  "rules/systems FuzzDecide"
+  "rules/systems FuzzCheckCombatant"
+  "rules/systems FuzzAudit"
+  "services/platform FuzzValidate"
+)
+for t in "${fuzz_targets[@]}"; do
+  read -r pkg name <<<"$t"
+  # -fuzzminimizetime bounded: minimizing a new input may otherwise take a minute.
+  out=$(go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" -fuzzminimizetime 10x "./$pkg" 2>&1) || {
+    echo "$out" >&2
+    exit 1
+  }
+  echo "$name ($pkg): $(grep -o 'execs: [0-9]*' <<<"$out" | tail -1)"
+done
+
 if [[ -x ../shared/tools/rules-coverage ]]; then
   echo "== rule coverage (rule IDs cited by tests)"
   ../shared/tools/rules-coverage "$root" || true
