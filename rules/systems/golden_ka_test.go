@@ -115,7 +115,7 @@ func goldenKa(g *goldenFight) {
 }
 
 // goldenKaPhrase: a seed under which Joshua disarms the malfrat in the first round.
-const goldenKaPhrase = "entrepôt 0"
+const goldenKaPhrase = "entrepôt 3"
 
 // goldenKaUp: the combatant is still in the fight.
 func goldenKaUp(st *encounterv1.EncounterState, id string) bool {

@@ -148,7 +148,7 @@ func goldenLoss(g *goldenFight) {
 }
 
 // goldenLossPhrase seeds a fight in which every kind of event happens.
-const goldenLossPhrase = "ruelle 18"
+const goldenLossPhrase = "ruelle 25"
 
 func goldenLossAction(a *lossv1.Action) *encounterv1.Command {
 	return &encounterv1.Command{Kind: &encounterv1.Command_Loss{Loss: a}}
