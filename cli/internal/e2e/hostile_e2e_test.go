@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
@@ -34,20 +35,25 @@ func (rawBytes) Unmarshal(data []byte, v any) error {
 }
 func (rawBytes) Name() string { return "proto" }
 
-// hostileCase is one request a hostile caller sends.
+// hostileCase is one request a hostile caller sends, and the code it must get.
 type hostileCase struct {
 	name string
+	want codes.Code
 	do   func(ctx context.Context, id string) error
 }
 
+// reusedCommandID is recorded once by TestHostileRequests before the cases run.
+const reusedCommandID = "hostile-reused-1"
+
 // hostileCases: wildcard and 4,000-character ids on every RPC that takes an id, control
-// characters in names, unknown enum values, garbage bytes and 200 KB fields.
+// characters in names, unknown enum values, garbage bytes, 200 KB fields, dice positions past
+// any an encounter can reach, and a command id reused for another command.
 func hostileCases(c encounterv1.EncounterServiceClient, rc rulesv1.RulesServiceClient, cc, rcc *grpc.ClientConn) []hostileCase {
 	long := strings.Repeat("a", 4000)
 	big := strings.Repeat("x", 200<<10)
 	var cases []hostileCase
 	add := func(name string, do func(ctx context.Context, id string) error) {
-		cases = append(cases, hostileCase{name, do})
+		cases = append(cases, hostileCase{name, codes.InvalidArgument, do})
 	}
 	start := &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}
 	seed := dice.NewSeed()
@@ -281,12 +287,37 @@ func hostileCases(c encounterv1.EncounterServiceClient, rc rulesv1.RulesServiceC
 		_, err := rc.DescribeRuleset(ctx, &rulesv1.DescribeRulesetRequest{Id: "*"})
 		return err
 	})
+	for _, off := range []struct {
+		name       string
+		offset     uint64
+		highWater  uint64
+		diceScheme uint32
+	}{
+		{"dice_offset 2^62", 1 << 62, 0, 2},
+		{"dice_high_water 2^40", 0, 1 << 40, 2},
+		{"dice_offset 2^36 under dice scheme 1", 1 << 36, 0, 0},
+		{"dice scheme 9", 0, 0, 9},
+	} {
+		add("Resolve, "+off.name, func(_ context.Context, id string) error {
+			_, err := rc.Resolve(authtest.As("encounter-service", platform.ScopeResolve), &rulesv1.ResolveRequest{
+				State: &encounterv1.EncounterState{EncounterId: "enc-offsets", Tenant: authtest.Tenant, Sequence: 5, DiceOffset: off.offset,
+					DiceHighWater: off.highWater, DiceScheme: off.diceScheme, RuleSystem: "loss", RulesVersion: 1,
+					Status: encounterv1.EncounterStatus_ENCOUNTER_STATUS_ACTIVE},
+				Command: start, Actor: "dev/gm", Seed: seed})
+			return err
+		})
+	}
+	cases = append(cases, hostileCase{"Submit, command id reused for another command", codes.AlreadyExists, func(ctx context.Context, id string) error {
+		_, err := c.Submit(ctx, &encounterv1.SubmitRequest{EncounterId: id, CommandId: reusedCommandID, Command: grant("erin", encounterv1.Role_ROLE_CO_GM)})
+		return err
+	}})
 	return cases
 }
 
-// Every hostile request the issue lists, through gRPC against the real services: each is
-// InvalidArgument, records nothing (the stream holds as many messages as before), and the
-// service is healthy afterwards (health SERVING, a normal Get answers).
+// Every hostile request the issue lists, through gRPC against the real services: each gets
+// its code (InvalidArgument, AlreadyExists for a reused command id), records nothing (the
+// stream holds as many messages as before), and the service is healthy afterwards (health
+// SERVING, a normal Get answers); then a churn of watches leaves no consumer behind.
 func TestHostileRequests(t *testing.T) {
 	ns, nc := natstest.Start(t)
 	raddr := startResolver(t)
@@ -306,6 +337,8 @@ func TestHostileRequests(t *testing.T) {
 		require.NoError(t, err)
 		return info.State.Msgs
 	}
+	first, err := c.Submit(gm, &encounterv1.SubmitRequest{EncounterId: id, CommandId: reusedCommandID, Command: grant("frank", encounterv1.Role_ROLE_OBSERVER)})
+	require.NoError(t, err)
 	want, err := c.GetEncounter(gm, &encounterv1.GetEncounterRequest{EncounterId: id})
 	require.NoError(t, err)
 
@@ -318,7 +351,7 @@ func TestHostileRequests(t *testing.T) {
 		code := status.Code(err)
 		counts[code]++
 		fmt.Fprintf(&table, "  %-62s %s\n", hc.name, code)
-		require.Equal(t, codes.InvalidArgument, code, "%s: %v", hc.name, err)
+		require.Equal(t, hc.want, code, "%s: %v", hc.name, err)
 		msg := status.Convert(err).Message()
 		require.Less(t, len(msg), 1000, "%s: the message does not echo the flood", hc.name)
 		require.Equal(t, before, messages(), "%s: nothing recorded", hc.name)
@@ -330,6 +363,49 @@ func TestHostileRequests(t *testing.T) {
 		require.NoError(t, err, "%s: a normal Get still works", hc.name)
 		require.True(t, proto.Equal(want.GetState(), got.GetState()), "%s: the encounter is unchanged", hc.name)
 	}
+	// The same command resent under its id still gets its recorded events.
+	again, err := c.Submit(gm, &encounterv1.SubmitRequest{EncounterId: id, CommandId: reusedCommandID, Command: grant("frank", encounterv1.Role_ROLE_OBSERVER)})
+	require.NoError(t, err)
+	require.Equal(t, first.GetEvents()[0].GetEventId(), again.GetEvents()[0].GetEventId())
+
+	// Watch churn: watches opened and cancelled leave no consumer behind, and then another
+	// user's watch is served.
+	consumers := func() int {
+		s, err := js.Stream(context.Background(), "FRAY_ENCOUNTERS")
+		require.NoError(t, err)
+		info, err := s.Info(context.Background())
+		require.NoError(t, err)
+		return info.State.Consumers
+	}
+	baseline := consumers()
+	const churn = 1000
+	sem := make(chan struct{}, 4) // well under the 16 watches one caller may hold while cancelled ones are let go
+	errs := make(chan error, churn)
+	for range churn {
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem }()
+			ctx, cancel := context.WithCancel(gm)
+			s, err := c.WatchEncounter(ctx, &encounterv1.WatchEncounterRequest{EncounterId: id})
+			if err == nil {
+				_, err = s.Recv() // the first event: the watch is under way
+			}
+			cancel()
+			errs <- err
+		}()
+	}
+	for range churn {
+		require.NoError(t, <-errs)
+	}
+	require.Eventually(t, func() bool { return consumers() == baseline }, 30*time.Second, 20*time.Millisecond,
+		"%d watches opened and cancelled leave no consumer behind", churn)
+	ws, err := c.WatchEncounter(as("erin"), &encounterv1.WatchEncounterRequest{EncounterId: id})
+	require.NoError(t, err)
+	ev, err := ws.Recv()
+	require.NoError(t, err, "after the churn another user's watch is served")
+	require.Equal(t, uint64(1), ev.GetEvent().GetSequence())
+	fmt.Fprintf(&table, "  %-62s %s\n", fmt.Sprintf("%d watches opened and cancelled, then another user's", churn), codes.OK)
+
 	// The service still records: a normal command goes through.
 	_, err = c.Submit(gm, &encounterv1.SubmitRequest{EncounterId: id, Command: grant("erin", encounterv1.Role_ROLE_PLAYER)})
 	require.NoError(t, err)
