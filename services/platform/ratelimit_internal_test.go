@@ -39,6 +39,13 @@ func TestRateLimiterBuckets(t *testing.T) {
 	for range 10 {
 		require.NoError(t, l.Limit(context.Background()))
 	}
+	// The encounter service's own calls to the resolver (fray:resolve) are not limited, even
+	// in a tenant that is over its limit, and take nothing from it.
+	service := WithIdentity(context.Background(), Identity{Tenant: "dev", Subject: "encounter-service", Scopes: []string{ScopeResolve}})
+	for range 10 {
+		require.NoError(t, l.Limit(service))
+	}
+	require.ErrorAs(t, l.Limit(alice), &rl, "the tenant is still over its limit")
 
 	// Time refills the buckets.
 	clock = clock.Add(100 * time.Millisecond)

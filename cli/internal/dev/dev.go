@@ -43,6 +43,8 @@ type Config struct {
 	NATSReady func(url string)
 	// Options tune the encounter service.
 	Options encounter.Options
+	// RateLimits are the token buckets of every caller (zero rates: no limit).
+	RateLimits platform.RateLimits
 }
 
 // NATSUsersFile, in the data folder, keeps the embedded NATS server's passwords (the
@@ -106,7 +108,7 @@ func Run(ctx context.Context, cfg Config) error {
 		forget = func() {}
 	}
 	defer forget()
-	srv := platform.NewServer(log, authn.ServerOptions()...)
+	srv := platform.NewServer(log, append(authn.ServerOptions(), cfg.RateLimits.ServerOption())...)
 	// The encounter service's token for the resolver, minted afresh before it expires.
 	resolverToken := &platform.MintedToken{Signer: key, Claims: platform.DevClaims(platform.DevTenant, "encounter-service", time.Hour, platform.ScopeResolve)}
 	reg := systems.Registry()
@@ -142,6 +144,7 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.IntVar(&cfg.NATSPort, "nats-port", platform.EnvInt("FRAY_NATS_PORT", 4222), "embedded NATS port, -1 for any (env FRAY_NATS_PORT)")
 	fs.IntVar(&cfg.Replicas, "replicas", platform.EnvInt("FRAY_REPLICAS", 1), "replicas of the stream and bucket (env FRAY_REPLICAS)")
 	fs.DurationVar(&cfg.Grace, "grace", platform.EnvDuration("FRAY_GRACE", 10*time.Second), "graceful stop timeout (env FRAY_GRACE)")
+	cfg.RateLimits = *platform.AddRateLimitFlags(fs)
 	logFormat := fs.String("log-format", platform.Env("FRAY_LOG_FORMAT", "text"), "text or json (env FRAY_LOG_FORMAT)")
 	logLevel := fs.String("log-level", platform.Env("FRAY_LOG_LEVEL", "info"), "debug, info, warn, error (env FRAY_LOG_LEVEL)")
 	if err := fs.Parse(args); err != nil {

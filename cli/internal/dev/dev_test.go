@@ -32,17 +32,21 @@ func TestMain(m *testing.M) {
 }
 
 // start runs `fray dev` on free ports over data until the returned stop is called.
-func start(t *testing.T, data string) (addr string, stop func()) {
+func start(t *testing.T, data string, tune ...func(*dev.Config)) (addr string, stop func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
+	cfg := dev.Config{
+		Listen: "127.0.0.1:0", Data: data, NATSHost: "127.0.0.1", NATSPort: -1,
+		Grace: 5 * time.Second, Log: platform.NewLogger("text", "error"),
+		Ready: func(a string) { ready <- a },
+	}
+	for _, f := range tune {
+		f(&cfg)
+	}
 	go func() {
-		done <- dev.Run(ctx, dev.Config{
-			Listen: "127.0.0.1:0", Data: data, NATSHost: "127.0.0.1", NATSPort: -1,
-			Grace: 5 * time.Second, Log: platform.NewLogger("text", "error"),
-			Ready: func(a string) { ready <- a },
-		})
+		done <- dev.Run(ctx, cfg)
 	}()
 	select {
 	case addr = <-ready:
@@ -134,6 +138,27 @@ func TestDevKeyAndTokensFromAnotherFolder(t *testing.T) {
 }
 
 // fray dev serves plaintext with a key anyone holding its folder can mint from: loopback only.
+// fray dev limits each caller's rate as the encounter service does; its own calls from the
+// encounter service to the resolver take nothing from a player's quota.
+func TestDevLimitsEachCallersRate(t *testing.T) {
+	addr, stop := start(t, t.TempDir(), func(c *dev.Config) {
+		c.RateLimits = platform.RateLimits{PrincipalRate: 0.01, PrincipalBurst: 3}
+	})
+	defer stop()
+	t.Setenv("FRAY_ADDR", addr)
+	// Three calls of david's burst, the create deciding through the resolver too.
+	id := strings.TrimSpace(fray(t, "create", "--name", "Limite", "--as", "david"))
+	fray(t, "list", "--as", "david")
+	fray(t, "state", id, "--as", "david")
+	var out, errOut bytes.Buffer
+	code := commands.Run(context.Background(), []string{"list", "--as", "david"}, &out, &errOut)
+	require.Equal(t, 1, code, out.String())
+	require.Contains(t, errOut.String(), "ResourceExhausted")
+	require.Contains(t, errOut.String(), "dev/david: more than 0.01 requests/s; retry in")
+	// Another caller is served.
+	require.Contains(t, fray(t, "list", "--as", "florence"), "No encounters")
+}
+
 func TestDevListensOnLoopbackOnly(t *testing.T) {
 	err := dev.Run(context.Background(), dev.Config{Listen: "0.0.0.0:0", Data: t.TempDir(), NATSHost: "127.0.0.1", NATSPort: -1, Grace: time.Second, Log: platform.NewLogger("text", "error")})
 	require.ErrorContains(t, err, "fray dev listens on loopback only")
