@@ -3,6 +3,7 @@ package encounter_test
 import (
 	"context"
 	"crypto/sha256"
+	"fmt"
 	"sync"
 	"testing"
 
@@ -11,33 +12,38 @@ import (
 	"github.com/fray-rpg/fray/services/encounter/store"
 	"github.com/fray-rpg/fray/services/platform/natstest"
 	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc/metadata"
 )
 
-// watchSpy notes where watches read the log from (their catch-up pages).
+// watchSpy notes where each watch reads the log from (its first catch-up page), by the
+// watch's tag in its request metadata: a watch cancelled a moment ago may still read a page,
+// and that must not pass for the next watch's start.
 type watchSpy struct {
 	backend
-	mu    sync.Mutex
-	pages []uint64
+	mu     sync.Mutex
+	starts map[string]uint64
 }
 
+const watchTag = "x-watch-tag"
+
 func (w *watchSpy) Page(ctx context.Context, id string, after uint64, n int) ([]store.Record, error) {
-	w.mu.Lock()
-	w.pages = append(w.pages, after)
-	w.mu.Unlock()
+	if md, ok := metadata.FromIncomingContext(ctx); ok && len(md.Get(watchTag)) == 1 {
+		w.mu.Lock()
+		if _, seen := w.starts[md.Get(watchTag)[0]]; !seen {
+			w.starts[md.Get(watchTag)[0]] = after
+		}
+		w.mu.Unlock()
+	}
 	return w.backend.Page(ctx, id, after, n)
 }
 
-func (w *watchSpy) paged() int {
+// start is where the watch tagged tag started reading the log.
+func (w *watchSpy) start(t *testing.T, tag string) uint64 {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return len(w.pages)
-}
-
-// startSince is where the first watch opened once paged() was n started reading.
-func (w *watchSpy) startSince(n int) uint64 {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.pages[n]
+	at, ok := w.starts[tag]
+	require.True(t, ok, "watch %s read no page", tag)
+	return at
 }
 
 // A watch from a late sequence reads the log from the nearest known position before it (the
@@ -54,7 +60,7 @@ func TestWatchFromALateSequenceStartsNearIt(t *testing.T) {
 }
 
 func testWatchFromALateSequence(t *testing.T, b backend) {
-	spy := &watchSpy{backend: b}
+	spy := &watchSpy{backend: b, starts: map[string]uint64{}}
 	id := longDuel(t, spy, 40)
 	sum := sha256.Sum256([]byte("fray-long-duel"))
 	c := serve(t, spy, encounter.Options{NewSeed: func() []byte { return sum[:] }, Snapshots: spy, SnapshotEvery: 16})
@@ -69,11 +75,13 @@ func testWatchFromALateSequence(t *testing.T, b backend) {
 	lastPos := recs[len(recs)-1].Position
 
 	// watch reads events from sequence from up to sequence upTo and returns where it started.
+	watches := 0
 	watch := func(from, upTo uint64, then func()) uint64 {
 		t.Helper()
-		ctx, cancel := context.WithCancel(as("gm"))
+		watches++
+		tag := fmt.Sprint(watches)
+		ctx, cancel := context.WithCancel(metadata.AppendToOutgoingContext(as("gm"), watchTag, tag))
 		defer cancel()
-		n := spy.paged()
 		ws, err := c.WatchEncounter(ctx, &encounterv1.WatchEncounterRequest{EncounterId: id, FromSequence: from})
 		require.NoError(t, err)
 		if then != nil {
@@ -86,7 +94,7 @@ func testWatchFromALateSequence(t *testing.T, b backend) {
 			require.NoError(t, err)
 			require.Equal(t, want, r.GetEvent().GetSequence())
 		}
-		return spy.startSince(n)
+		return spy.start(t, tag)
 	}
 
 	require.Zero(t, watch(1, last, nil), "from the first event: the whole log")
