@@ -312,9 +312,12 @@ func one(e *lossv1.Event) []*encounterv1.Event { return []*encounterv1.Event{los
 
 // closeTour starts the next Tour when the events leave no one able to act (LOS-033).
 func closeTour(sys System, st *encounterv1.EncounterState, events []*encounterv1.Event, env engine.Env) []*encounterv1.Event {
-	next := proto.CloneOf(st)
-	for _, ev := range events {
-		_ = sys.Evolve(next, ev) // events just decided always fold
+	next := st
+	if len(events) > 0 {
+		next = lossView(st)
+		for _, ev := range events {
+			_ = sys.Evolve(next, ev) // events just decided always fold
+		}
 	}
 	if s := lossState(next); s.GetPending() != nil || len(s.GetQueued()) > 0 {
 		return nil
@@ -323,6 +326,17 @@ func closeTour(sys System, st *encounterv1.EncounterState, events []*encounterv1
 		return nil
 	}
 	return []*encounterv1.Event{startTour(next, env.Dice)}
+}
+
+// lossView is a state to fold Loss events into without changing st: its Loss state is a copy
+// of st's; its sheets and options are st's own, which Loss's Evolve only reads (it never
+// changes a combatant or the options, and replaces rather than changes the common pending
+// reaction). It holds nothing else: Loss's Evolve, phase and startTour read nothing else.
+func lossView(st *encounterv1.EncounterState) *encounterv1.EncounterState {
+	return &encounterv1.EncounterState{
+		Combatants: st.GetCombatants(), Options: st.GetOptions(), Pending: st.GetPending(),
+		System: &encounterv1.EncounterState_Loss{Loss: proto.CloneOf(st.GetLoss())},
+	}
 }
 
 // FollowUp starts the next Tour when the GM's removal of a combatant (the last one still
