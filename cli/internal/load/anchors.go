@@ -1,0 +1,84 @@
+package load
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"google.golang.org/grpc"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+)
+
+// measure runs op from n goroutines for d and summarizes every call.
+func measure(ctx context.Context, n int, d time.Duration, op func(ctx context.Context, worker int) error) Stats {
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	deadline, _ := ctx.Deadline()
+	samples := make([][]sample, n)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil && time.Now().Before(deadline) {
+				t := time.Now()
+				err := op(ctx, i)
+				if err != nil && (ctx.Err() != nil || !time.Now().Before(deadline)) {
+					return
+				}
+				samples[i] = append(samples[i], sample{d: time.Since(t), code: codeOf(err), msg: messageOf(err)})
+			}
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	var all []sample
+	for _, s := range samples {
+		all = append(all, s...)
+	}
+	return summarize(all, elapsed)
+}
+
+// HealthAnchor measures gRPC health Check, the trivial unary RPC, on cc.
+func HealthAnchor(ctx context.Context, cc grpc.ClientConnInterface, n int, d time.Duration) Stats {
+	h := healthpb.NewHealthClient(cc)
+	return measure(ctx, n, d, func(ctx context.Context, _ int) error {
+		_, err := h.Check(ctx, &healthpb.HealthCheckRequest{})
+		return err
+	})
+}
+
+// JetStreamAnchor measures a conditional publish (Nats-Expected-Last-Subject-Sequence, as the
+// encounter service appends) from n goroutines, each on its own subject, to a scratch stream
+// of file storage it creates on the NATS at url and deletes after.
+func JetStreamAnchor(ctx context.Context, url string, opts []nats.Option, n int, d time.Duration) (Stats, error) {
+	nc, err := nats.Connect(url, append(opts, nats.Name("fray-load"))...)
+	if err != nil {
+		return Stats{}, fmt.Errorf("NATS %s: %w", url, err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return Stats{}, err
+	}
+	name := "FRAY_LOAD_ANCHOR_" + newID()[:8]
+	subject := "fray.loadanchor." + name
+	if _, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: name, Subjects: []string{subject + ".>"}, Storage: jetstream.FileStorage}); err != nil {
+		return Stats{}, fmt.Errorf("scratch stream %s: %w", name, err)
+	}
+	defer func() { _ = js.DeleteStream(context.WithoutCancel(ctx), name) }()
+	last := make([]uint64, n)
+	payload := make([]byte, 256) // about an event batch of one command
+	return measure(ctx, n, d, func(ctx context.Context, i int) error {
+		ack, err := js.Publish(ctx, fmt.Sprintf("%s.%d", subject, i), payload, jetstream.WithExpectLastSequencePerSubject(last[i]))
+		if err != nil {
+			return err
+		}
+		last[i] = ack.Sequence
+		return nil
+	}), nil
+}

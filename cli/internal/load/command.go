@@ -1,0 +1,256 @@
+package load
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"maps"
+	"os"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/fray-rpg/fray/cli/internal/dev"
+	"github.com/fray-rpg/fray/services/platform"
+	"google.golang.org/grpc"
+)
+
+// Command is the `fray load` subcommand.
+func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("load", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: fray load [flags]\n\nN encounters at once, each playing a fight of its rule system (loss, ka, feerie, d20seg in turn)\n"+
+			"as its GM (%s) and a player (%s) who answers the attacks on its combatants; then commands/s,\n"+
+			"latency percentiles and errors by code, beside a gRPC health Check and (with --nats-url or\n"+
+			"--embedded) a conditional JetStream publish measured on the same servers.\n\n", GMSubject, PlayerSubject)
+		fs.PrintDefaults()
+	}
+	addr := fs.String("addr", platform.Env("FRAY_ADDR", "127.0.0.1:7070"), "fray server (EncounterService) address; tokens minted from the dev key of the `fray dev` there (env FRAY_ADDR)")
+	embedded := fs.Bool("embedded", false, "start the `fray dev` stack in this process on free ports with a temporary data folder, rate limits off (and measure server CPU per command)")
+	encounters := fs.Int("encounters", 16, "encounters playing at once (= commands in flight; the anchors' concurrency too)")
+	duration := fs.Duration("duration", 10*time.Second, "how long the load runs")
+	commands := fs.Int64("commands", 0, "stop after this many commands (0: no limit but --duration)")
+	systemsFlag := fs.String("systems", strings.Join(Systems, ","), "rule systems to play, dealt to the encounters in turn")
+	fightLength := fs.Int("fight-length", 200, "end a fight and start another after this many commands")
+	anchor := fs.Duration("anchor-duration", 3*time.Second, "how long each anchor runs (0: skip the anchors)")
+	asJSON := fs.Bool("json", false, "print the report as JSON")
+	quiet := fs.Bool("quiet", false, "no progress line")
+	tenant := fs.String("tenant", platform.DevTenant, "tenant of the two identities")
+	gmToken := fs.String("gm-token", os.Getenv("FRAY_LOAD_GM_TOKEN"), "bearer token of the GM (default: minted from the dev key; env FRAY_LOAD_GM_TOKEN)")
+	playerToken := fs.String("player-token", os.Getenv("FRAY_LOAD_PLAYER_TOKEN"), "bearer token of the player, subject "+PlayerSubject+" (env FRAY_LOAD_PLAYER_TOKEN)")
+	tlsCA := fs.String("tls-ca", os.Getenv("FRAY_TLS_CA"), "verify the server's TLS certificate against this PEM CA (env FRAY_TLS_CA)")
+	useTLS := fs.Bool("tls", os.Getenv("FRAY_TLS") != "", "use TLS (env FRAY_TLS; the default off loopback)")
+	natsURL := fs.String("nats-url", platform.Env("FRAY_NATS_URL", ""), "NATS of the server, for the JetStream anchor (a scratch stream is created and deleted; env FRAY_NATS_URL)")
+	var natsAuth platform.NATSAuth
+	natsAuth.AddFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("fray load takes no arguments (%q)", fs.Args())
+	}
+	cfg := Config{Encounters: *encounters, Duration: *duration, Commands: *commands, FightLength: *fightLength, Systems: strings.Split(*systemsFlag, ",")}
+	if !*quiet {
+		cfg.Progress = stderr
+	}
+	var signer platform.Signer
+	natsOpts, err := natsAuth.Options()
+	if err != nil {
+		return err
+	}
+	if *embedded {
+		stack, err := startEmbedded(ctx)
+		if err != nil {
+			return err
+		}
+		defer stack.stop()
+		*addr, *natsURL, natsOpts, signer = stack.addr, stack.natsURL, nil, stack.key
+	} else if *gmToken == "" || *playerToken == "" {
+		path, ok := platform.FindDevKey(*addr)
+		if !ok {
+			return fmt.Errorf("no dev key for %s: run `fray dev` there, use --embedded, or give --gm-token and --player-token", *addr)
+		}
+		if signer, err = platform.LoadDevKey(path); err != nil {
+			return fmt.Errorf("dev signing key: %w", err)
+		}
+	}
+	dial := func(subject, token string) (*grpc.ClientConn, error) {
+		creds, secure, err := platform.Transport(*addr, *tlsCA, *useTLS)
+		if err != nil {
+			return nil, err
+		}
+		var src platform.TokenSource = platform.StaticToken(token)
+		if token == "" {
+			src = &platform.MintedToken{Signer: signer, Claims: platform.DevClaims(*tenant, subject, platform.DevTokenTTL)}
+		}
+		return grpc.NewClient(*addr, grpc.WithTransportCredentials(creds), grpc.WithPerRPCCredentials(platform.PerRPCToken(src, "", secure)))
+	}
+	gmConn, err := dial(GMSubject, *gmToken)
+	if err != nil {
+		return err
+	}
+	defer gmConn.Close()
+	plConn, err := dial(PlayerSubject, *playerToken)
+	if err != nil {
+		return err
+	}
+	defer plConn.Close()
+	cfg.GM, cfg.Player = gmConn, plConn
+
+	var health, pub *Stats
+	if *anchor > 0 {
+		h := HealthAnchor(ctx, gmConn, cfg.Encounters, *anchor)
+		health = &h
+		if *natsURL != "" {
+			p, err := JetStreamAnchor(ctx, *natsURL, natsOpts, cfg.Encounters, *anchor)
+			if err != nil {
+				return fmt.Errorf("JetStream anchor: %w", err)
+			}
+			pub = &p
+		}
+	}
+	cpu0 := cpuTime()
+	rep, err := Run(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	cpu := cpuTime() - cpu0
+	rep.Health, rep.JetStream = health, pub
+	if health != nil && health.PerSecond > 0 {
+		rep.RatioHealth = rep.Commands.PerSecond / health.PerSecond
+	}
+	if pub != nil && pub.PerSecond > 0 {
+		rep.RatioJetStream = rep.Commands.PerSecond / pub.PerSecond
+	}
+	switch {
+	case *embedded && rep.Commands.Count > 0:
+		rep.CPUPerCommand = Duration(cpu / time.Duration(rep.Commands.Count))
+		rep.CPUNote = "process CPU (user+system) over the load ÷ commands: the embedded server, NATS and the load generator share the process"
+	case *embedded:
+		rep.CPUNote = "no commands"
+	default:
+		rep.CPUNote = "not measured: the server is remote (run with --embedded to measure it)"
+	}
+	rep.Machine = fmt.Sprintf("%s/%s, %d CPUs, %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	printReport(stdout, rep)
+	return nil
+}
+
+// cpuTime is the process's user and system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func line(w io.Writer, name string, s Stats) {
+	fmt.Fprintf(w, "%-18s %8d  %9.0f/s  p50 %-10v p95 %-10v p99 %-10v max %-10v", name, s.Count, s.PerSecond, s.P50, s.P95, s.P99, s.Max)
+	if len(s.Errors) > 0 {
+		var codes []string
+		for c, n := range s.Errors {
+			codes = append(codes, fmt.Sprintf("%s %d", c, n))
+		}
+		sort.Strings(codes)
+		fmt.Fprintf(w, "  errors: %s", strings.Join(codes, ", "))
+	}
+	fmt.Fprintln(w)
+	for _, c := range slices.Sorted(maps.Keys(s.Example)) {
+		fmt.Fprintf(w, "%20s%s: %s\n", "", c, s.Example[c])
+	}
+}
+
+func printReport(w io.Writer, r *Report) {
+	fmt.Fprintf(w, "fray load: %d encounters for %v (%s)\n", r.Encounters, r.Elapsed, r.Machine)
+	line(w, "commands", r.Commands)
+	var names []string
+	for n := range r.Systems {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		line(w, "  "+n+fmt.Sprintf(" (%d fights)", r.Systems[n].Fights), r.Systems[n].Stats)
+	}
+	if r.Health != nil {
+		line(w, "health Check", *r.Health)
+		fmt.Fprintf(w, "  commands/s ÷ health Check/s: %.3f\n", r.RatioHealth)
+	}
+	if r.JetStream != nil {
+		line(w, "JetStream publish", *r.JetStream)
+		fmt.Fprintf(w, "  commands/s ÷ conditional publishes/s: %.3f\n", r.RatioJetStream)
+	} else {
+		fmt.Fprintln(w, "JetStream publish: not measured (give --nats-url)")
+	}
+	if r.CPUPerCommand > 0 {
+		fmt.Fprintf(w, "CPU per command: %v (%s)\n", r.CPUPerCommand, r.CPUNote)
+	} else {
+		fmt.Fprintf(w, "CPU per command: %s\n", r.CPUNote)
+	}
+}
+
+// embeddedStack is `fray dev` run in this process.
+type embeddedStack struct {
+	addr, natsURL string
+	key           platform.Signer
+	stop          func()
+}
+
+// startEmbedded runs the fray dev stack on free loopback ports over a temporary data folder,
+// its NATS embedded without users (so that the load's JetStream anchor may create its scratch
+// stream), rate limits off.
+func startEmbedded(ctx context.Context) (*embeddedStack, error) {
+	data, err := os.MkdirTemp("", "fray-load-")
+	if err != nil {
+		return nil, err
+	}
+	ns, err := platform.EmbeddedNATS("127.0.0.1", -1, data+"/jetstream")
+	if err != nil {
+		os.RemoveAll(data)
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- dev.Run(ctx, dev.Config{
+			Listen: "127.0.0.1:0", Data: data, NATSURL: ns.ClientURL(), Grace: 5 * time.Second,
+			Log:   slog.New(slog.NewTextHandler(io.Discard, nil)),
+			Ready: func(a string) { ready <- a },
+		})
+	}()
+	stop := func() {
+		cancel()
+		<-done
+		ns.Shutdown()
+		ns.WaitForShutdown()
+		os.RemoveAll(data)
+	}
+	var addr string
+	select {
+	case addr = <-ready:
+	case err := <-done:
+		cancel()
+		ns.Shutdown()
+		os.RemoveAll(data)
+		return nil, fmt.Errorf("embedded fray dev: %w", err)
+	}
+	key, _, err := platform.LoadOrCreateDevKey(data)
+	if err != nil {
+		stop()
+		return nil, err
+	}
+	return &embeddedStack{addr: addr, natsURL: ns.ClientURL(), key: key, stop: stop}, nil
+}
