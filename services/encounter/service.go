@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
-	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -73,6 +72,10 @@ type Options struct {
 	// cold load starts from it.
 	Snapshots     store.Snapshots
 	SnapshotEvery uint64
+	// RecentCommands is how many of an encounter's latest command ids a snapshot keeps
+	// (default 256), so that a retry is recognised after a load without reading the log; an
+	// older id is looked up in the log (read once per load).
+	RecentCommands int
 	// MaxEvents an encounter may record (default 100,000): past it, commands are refused and
 	// nothing recorded is touched.
 	MaxEvents uint64
@@ -122,14 +125,15 @@ type Service struct {
 
 // entry is an encounter's state as of a log position, with the commands recorded so far.
 type entry struct {
-	cacheSlot // guarded by Service.mu
-	mu        sync.Mutex
-	loaded    bool
-	state     *encounterv1.EncounterState
-	position  uint64
-	commands  map[string]uint64 // command id → position of its record
-	digests   map[string][]byte // command id → its digest (Event.command_digest), if recorded with one
-	last      time.Time         // when its last event was recorded (zero: not known)
+	cacheSlot      // guarded by Service.mu
+	snapshotWrites // guarded by its own snapMu
+	mu             sync.Mutex
+	loaded         bool
+	state          *encounterv1.EncounterState
+	position       uint64
+	cmds           commandIDs // the command ids recorded: the latest, and older ones if known
+	last           time.Time  // when its last event was recorded (zero: not known)
+	seed           []byte     // the dice seed, read once per load (nil: not read yet, or ended)
 }
 
 // New returns a Service. reg folds events (Evolve); decider decides commands (Decide).
@@ -148,6 +152,9 @@ func New(events store.Log, seeds store.Seeds, decider Decider, reg *engine.Regis
 	}
 	if opts.SnapshotEvery == 0 {
 		opts.SnapshotEvery = 8
+	}
+	if opts.RecentCommands <= 0 {
+		opts.RecentCommands = DefaultRecentCommands
 	}
 	if opts.MaxEvents == 0 {
 		opts.MaxEvents = DefaultMaxEvents
@@ -260,15 +267,11 @@ func (s *Service) entry(ctx context.Context, id string, fresh bool) (*entry, err
 // latest snapshot, or all of them).
 func (s *Service) refresh(ctx context.Context, id string, e *entry) error {
 	if !e.loaded {
-		e.state, e.position, e.commands, e.digests = &encounterv1.EncounterState{}, 0, map[string]uint64{}, map[string][]byte{}
+		// Read from the start, the entry knows every command id; from a snapshot, those it
+		// keeps.
+		e.state, e.position, e.cmds, e.seed = &encounterv1.EncounterState{}, 0, newCommandIDs(s.opts.RecentCommands, true), nil
 		if snap := s.snapshot(ctx, id); snap != nil {
-			e.state, e.position, e.commands = snap.GetState(), snap.GetPosition(), snap.GetCommands()
-			if e.commands == nil {
-				e.commands = map[string]uint64{}
-			}
-			if d := snap.GetCommandDigests(); d != nil {
-				e.digests = d
-			}
+			e.state, e.position, e.cmds = snap.GetState(), snap.GetPosition(), commandIDsOf(snap, s.opts.RecentCommands)
 		}
 	}
 	recs, err := s.events.Load(ctx, id, e.position)
@@ -279,18 +282,16 @@ func (s *Service) refresh(ctx context.Context, id string, e *entry) error {
 		return unavailable(err)
 	}
 	for _, r := range recs {
-		for _, ev := range r.Batch.GetEvents() {
+		evs := r.Batch.GetEvents()
+		for _, ev := range evs {
 			if err := s.reg.Evolve(e.state, ev); err != nil {
 				e.loaded = false
 				return status.Errorf(codes.DataLoss, "encounter %s: event %d cannot be folded: %v", id, ev.GetSequence(), err)
 			}
-			if c := ev.GetCommandId(); c != "" {
-				e.commands[c] = r.Position
-				if d := ev.GetCommandDigest(); len(d) > 0 {
-					e.digests[c] = d
-				}
-			}
 			e.last = ev.GetTime().AsTime()
+		}
+		if len(evs) > 0 && evs[0].GetCommandId() != "" { // a record's events share its command id
+			e.cmds.add(evs[0].GetCommandId(), r.Position, evs[0].GetCommandDigest())
 		}
 		e.position = r.Position
 	}
@@ -319,25 +320,6 @@ func (s *Service) snapshot(ctx context.Context, id string) *encounterv1.Snapshot
 		return nil
 	}
 	return snap
-}
-
-// maybeSnapshot writes a snapshot when the encounter crosses a multiple of SnapshotEvery.
-func (s *Service) maybeSnapshot(ctx context.Context, id string, e *entry, before uint64) {
-	n := s.opts.SnapshotEvery
-	if s.opts.Snapshots == nil || e.state.GetSequence()/n == before/n {
-		return
-	}
-	sys, err := s.reg.Lookup(e.state.GetRuleSystem(), 0)
-	if err != nil {
-		return
-	}
-	snap := &encounterv1.Snapshot{
-		Position: e.position, RuleSystem: sys.ID(), FoldVersion: sys.Version(),
-		State: proto.CloneOf(e.state), Commands: maps.Clone(e.commands), CommandDigests: maps.Clone(e.digests),
-	}
-	if err := s.opts.Snapshots.PutSnapshot(ctx, id, snap); err != nil {
-		s.log.WarnContext(ctx, "snapshot not written", "encounter", id, "err", err)
-	}
 }
 
 // stamp fills in what the service adds to the decided events: ids, time, the command id, and
@@ -492,7 +474,8 @@ func (s *Service) recorded(ctx context.Context, id string, e *entry, position ui
 		return outcome{}, status.Errorf(codes.AlreadyExists, "command id %q was used by someone else in %s; send this command with a fresh id (or none)",
 			events[0].GetCommandId(), e.state.GetName())
 	}
-	if !sameCommand(events[0], e.digests[events[0].GetCommandId()], cmd, digest) {
+	ref, _, _ := e.cmds.lookup(events[0].GetCommandId())
+	if !sameCommand(events[0], ref.digest, cmd, digest) {
 		return outcome{}, reused(events[0].GetCommandId())
 	}
 	before, err := s.stateAt(ctx, id, events[0].GetSequence()-1)
@@ -588,6 +571,7 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 	if err != nil {
 		return outcome{}, err
 	}
+	given := cmdID != "" // an id the service draws (a UUID) is new: not looked up
 	if cmdID, err = commandID(cmdID); err != nil {
 		return outcome{}, err
 	}
@@ -602,6 +586,10 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 	if err != nil {
 		return outcome{}, err
 	}
+	// A snapshot taken under the entry's lock is written after it is released (deferred
+	// calls run last first).
+	var snap *pendingSnapshot
+	defer func() { s.writeSnapshot(ctx, id, e, snap) }()
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for attempt := 1; ; attempt++ {
@@ -615,15 +603,21 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 			return outcome{}, status.Errorf(codes.PermissionDenied, "%s has no role in %s; only its GM (%s), co-GMs and players give it commands",
 				who.principal, e.state.GetName(), e.state.GetGameMaster())
 		}
-		if pos, ok := e.commands[cmdID]; ok {
-			return s.recorded(ctx, id, e, pos, who, cmd, digest)
+		if given {
+			ref, found, err := s.commandAt(ctx, id, e, cmdID)
+			if err != nil {
+				return outcome{}, err
+			}
+			if found {
+				return s.recorded(ctx, id, e, ref.position, who, cmd, digest)
+			}
 		}
 		if expected != nil && *expected != e.state.GetSequence() {
 			return outcome{}, status.Errorf(codes.FailedPrecondition,
 				"encounter %q is at sequence %d, not at the %d this command expected; reload it and decide again",
 				e.state.GetName(), e.state.GetSequence(), *expected)
 		}
-		seed, err := s.seedOf(ctx, id, e.state)
+		seed, err := s.seedOf(ctx, id, e)
 		if err != nil {
 			return outcome{}, err
 		}
@@ -669,12 +663,13 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 				return outcome{}, status.Errorf(codes.Internal, "recorded event %d cannot be folded: %v", ev.GetSequence(), err)
 			}
 		}
-		e.position, e.commands[cmdID], e.digests[cmdID] = app.Position, app.Position, digest
+		e.position = app.Position
+		e.cmds.add(cmdID, app.Position, digest)
 		e.last = events[len(events)-1].GetTime().AsTime()
 		s.account(e)
-		s.maybeSnapshot(ctx, id, e, before.GetSequence())
+		snap = s.snapshotDue(e, before.GetSequence())
 		s.indexed(ctx, e.state, e.last)
-		s.forgetSeed(ctx, id, events)
+		s.forgetSeed(ctx, id, e, events)
 		if !bytes.Equal(engine.Hash(e.state), resp.GetStateSha256()) {
 			s.log.WarnContext(ctx, "the resolver and this service fold to different states; the log is the truth",
 				"encounter", id, "sequence", e.state.GetSequence())
@@ -752,9 +747,12 @@ func (s *Service) CreateEncounter(ctx context.Context, req *encounterv1.CreateEn
 			return nil, err
 		}
 		e.mu.Lock()
-		existing = e.commands[cmdID]
+		ref, _, err := s.commandAt(ctx, id, e, cmdID)
 		e.mu.Unlock()
-		if existing == 0 {
+		if err != nil {
+			return nil, err
+		}
+		if existing = ref.position; existing == 0 {
 			return nil, reused(cmdID)
 		}
 	case err != nil:

@@ -106,7 +106,10 @@ func TestSnapshotsOnJetStreamAndUntrustedSnapshots(t *testing.T) {
 	// recorded before the snapshot (its digest is in the snapshot) or after it (in the log);
 	// another command under its id is refused.
 	require.NoError(t, js.PutSnapshot(context.Background(), id, snap))
-	require.NotEmpty(t, snap.GetCommandDigests(), "the snapshot keeps the commands' digests")
+	require.NotEmpty(t, snap.GetRecentCommands(), "the snapshot keeps the latest commands")
+	require.NotEmpty(t, snap.GetRecentCommands()[0].GetDigest(), "with their digests")
+	require.Empty(t, snap.GetCommands(), "no longer every command id")
+	require.Empty(t, snap.GetCommandDigests())
 	c := serve(t, js, encounter.Options{Snapshots: js})
 	var before, after *encounterv1.Event // a command recorded before the snapshot, the last one
 	for _, ev := range all {

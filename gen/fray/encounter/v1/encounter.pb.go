@@ -2634,9 +2634,19 @@ type Snapshot struct {
 	Commands map[string]uint64 `protobuf:"bytes,5,rep,name=commands,proto3" json:"commands,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"varint,2,opt,name=value"`
 	// The digest of each recorded command (Event.command_digest), by command id, for those
 	// recorded with one.
+	// Fields 5 and 6 held every command id ever recorded, so a snapshot grew with the
+	// encounter's history (about 43 bytes a command): they are read from older snapshots but no
+	// longer written; recent_commands replaces them.
 	CommandDigests map[string][]byte `protobuf:"bytes,6,rep,name=command_digests,json=commandDigests,proto3" json:"command_digests,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// The most recent commands recorded up to position (a bounded number of them), the oldest
+	// first, so that a retried command is recognised after a load without reading the log. An
+	// older command id is looked up in the log.
+	RecentCommands []*Snapshot_RecentCommand `protobuf:"bytes,7,rep,name=recent_commands,json=recentCommands,proto3" json:"recent_commands,omitempty"`
+	// Whether recent_commands are every command recorded up to position (none older was left
+	// out): then a command id not among them is new, without reading the log.
+	RecentCommandsComplete bool `protobuf:"varint,8,opt,name=recent_commands_complete,json=recentCommandsComplete,proto3" json:"recent_commands_complete,omitempty"`
+	unknownFields          protoimpl.UnknownFields
+	sizeCache              protoimpl.SizeCache
 }
 
 func (x *Snapshot) Reset() {
@@ -2711,6 +2721,20 @@ func (x *Snapshot) GetCommandDigests() map[string][]byte {
 	return nil
 }
 
+func (x *Snapshot) GetRecentCommands() []*Snapshot_RecentCommand {
+	if x != nil {
+		return x.RecentCommands
+	}
+	return nil
+}
+
+func (x *Snapshot) GetRecentCommandsComplete() bool {
+	if x != nil {
+		return x.RecentCommandsComplete
+	}
+	return false
+}
+
 // EventBatch is the events of one command, recorded atomically as one message.
 type EventBatch struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -2752,6 +2776,68 @@ func (*EventBatch) Descriptor() ([]byte, []int) {
 func (x *EventBatch) GetEvents() []*Event {
 	if x != nil {
 		return x.Events
+	}
+	return nil
+}
+
+// A command recorded, with the log position of its record and its digest
+// (Event.command_digest), if it was recorded with one.
+type Snapshot_RecentCommand struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CommandId     string                 `protobuf:"bytes,1,opt,name=command_id,json=commandId,proto3" json:"command_id,omitempty"`
+	Position      uint64                 `protobuf:"varint,2,opt,name=position,proto3" json:"position,omitempty"`
+	Digest        []byte                 `protobuf:"bytes,3,opt,name=digest,proto3" json:"digest,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Snapshot_RecentCommand) Reset() {
+	*x = Snapshot_RecentCommand{}
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Snapshot_RecentCommand) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Snapshot_RecentCommand) ProtoMessage() {}
+
+func (x *Snapshot_RecentCommand) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_encounter_v1_encounter_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Snapshot_RecentCommand.ProtoReflect.Descriptor instead.
+func (*Snapshot_RecentCommand) Descriptor() ([]byte, []int) {
+	return file_fray_encounter_v1_encounter_proto_rawDescGZIP(), []int{27, 2}
+}
+
+func (x *Snapshot_RecentCommand) GetCommandId() string {
+	if x != nil {
+		return x.CommandId
+	}
+	return ""
+}
+
+func (x *Snapshot_RecentCommand) GetPosition() uint64 {
+	if x != nil {
+		return x.Position
+	}
+	return 0
+}
+
+func (x *Snapshot_RecentCommand) GetDigest() []byte {
+	if x != nil {
+		return x.Digest
 	}
 	return nil
 }
@@ -2952,7 +3038,7 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\rcombatant_ids\x18\x03 \x03(\tR\fcombatantIds\" \n" +
 	"\n" +
 	"JoiningSet\x12\x12\n" +
-	"\x04open\x18\x01 \x01(\bR\x04open\"\xc4\x03\n" +
+	"\x04open\x18\x01 \x01(\bR\x04open\"\xb6\x05\n" +
 	"\bSnapshot\x12\x1a\n" +
 	"\bposition\x18\x01 \x01(\x04R\bposition\x12\x1f\n" +
 	"\vrule_system\x18\x02 \x01(\tR\n" +
@@ -2960,13 +3046,20 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\ffold_version\x18\x03 \x01(\rR\vfoldVersion\x127\n" +
 	"\x05state\x18\x04 \x01(\v2!.fray.encounter.v1.EncounterStateR\x05state\x12E\n" +
 	"\bcommands\x18\x05 \x03(\v2).fray.encounter.v1.Snapshot.CommandsEntryR\bcommands\x12X\n" +
-	"\x0fcommand_digests\x18\x06 \x03(\v2/.fray.encounter.v1.Snapshot.CommandDigestsEntryR\x0ecommandDigests\x1a;\n" +
+	"\x0fcommand_digests\x18\x06 \x03(\v2/.fray.encounter.v1.Snapshot.CommandDigestsEntryR\x0ecommandDigests\x12R\n" +
+	"\x0frecent_commands\x18\a \x03(\v2).fray.encounter.v1.Snapshot.RecentCommandR\x0erecentCommands\x128\n" +
+	"\x18recent_commands_complete\x18\b \x01(\bR\x16recentCommandsComplete\x1a;\n" +
 	"\rCommandsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\x04R\x05value:\x028\x01\x1aA\n" +
 	"\x13CommandDigestsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\fR\x05value:\x028\x01\">\n" +
+	"\x05value\x18\x02 \x01(\fR\x05value:\x028\x01\x1ab\n" +
+	"\rRecentCommand\x12\x1d\n" +
+	"\n" +
+	"command_id\x18\x01 \x01(\tR\tcommandId\x12\x1a\n" +
+	"\bposition\x18\x02 \x01(\x04R\bposition\x12\x16\n" +
+	"\x06digest\x18\x03 \x01(\fR\x06digest\">\n" +
 	"\n" +
 	"EventBatch\x120\n" +
 	"\x06events\x18\x01 \x03(\v2\x18.fray.encounter.v1.EventR\x06events*\x88\x01\n" +
@@ -3003,83 +3096,84 @@ func file_fray_encounter_v1_encounter_proto_rawDescGZIP() []byte {
 }
 
 var file_fray_encounter_v1_encounter_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_fray_encounter_v1_encounter_proto_msgTypes = make([]protoimpl.MessageInfo, 31)
+var file_fray_encounter_v1_encounter_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
 var file_fray_encounter_v1_encounter_proto_goTypes = []any{
-	(EncounterStatus)(0),          // 0: fray.encounter.v1.EncounterStatus
-	(Appearance)(0),               // 1: fray.encounter.v1.Appearance
-	(Role)(0),                     // 2: fray.encounter.v1.Role
-	(*RuleOptions)(nil),           // 3: fray.encounter.v1.RuleOptions
-	(*Combatant)(nil),             // 4: fray.encounter.v1.Combatant
-	(*PendingReaction)(nil),       // 5: fray.encounter.v1.PendingReaction
-	(*EncounterState)(nil),        // 6: fray.encounter.v1.EncounterState
-	(*RoleGrant)(nil),             // 7: fray.encounter.v1.RoleGrant
-	(*Command)(nil),               // 8: fray.encounter.v1.Command
-	(*CreateEncounter)(nil),       // 9: fray.encounter.v1.CreateEncounter
-	(*AddCombatant)(nil),          // 10: fray.encounter.v1.AddCombatant
-	(*RemoveCombatant)(nil),       // 11: fray.encounter.v1.RemoveCombatant
-	(*StartEncounter)(nil),        // 12: fray.encounter.v1.StartEncounter
-	(*EndEncounter)(nil),          // 13: fray.encounter.v1.EndEncounter
-	(*SetHidden)(nil),             // 14: fray.encounter.v1.SetHidden
-	(*Rewind)(nil),                // 15: fray.encounter.v1.Rewind
-	(*GrantRole)(nil),             // 16: fray.encounter.v1.GrantRole
-	(*RevokeRole)(nil),            // 17: fray.encounter.v1.RevokeRole
-	(*SetJoining)(nil),            // 18: fray.encounter.v1.SetJoining
-	(*Event)(nil),                 // 19: fray.encounter.v1.Event
-	(*EncounterCreated)(nil),      // 20: fray.encounter.v1.EncounterCreated
-	(*CombatantAdded)(nil),        // 21: fray.encounter.v1.CombatantAdded
-	(*CombatantRemoved)(nil),      // 22: fray.encounter.v1.CombatantRemoved
-	(*EncounterStarted)(nil),      // 23: fray.encounter.v1.EncounterStarted
-	(*EncounterEnded)(nil),        // 24: fray.encounter.v1.EncounterEnded
-	(*CombatantHidden)(nil),       // 25: fray.encounter.v1.CombatantHidden
-	(*EncounterRewound)(nil),      // 26: fray.encounter.v1.EncounterRewound
-	(*RoleGranted)(nil),           // 27: fray.encounter.v1.RoleGranted
-	(*RoleRevoked)(nil),           // 28: fray.encounter.v1.RoleRevoked
-	(*JoiningSet)(nil),            // 29: fray.encounter.v1.JoiningSet
-	(*Snapshot)(nil),              // 30: fray.encounter.v1.Snapshot
-	(*EventBatch)(nil),            // 31: fray.encounter.v1.EventBatch
-	nil,                           // 32: fray.encounter.v1.Snapshot.CommandsEntry
-	nil,                           // 33: fray.encounter.v1.Snapshot.CommandDigestsEntry
-	(*v1.Options)(nil),            // 34: fray.loss.v1.Options
-	(*v11.Options)(nil),           // 35: fray.feerie.v1.Options
-	(*v12.Options)(nil),           // 36: fray.ka.v1.Options
-	(*v13.Options)(nil),           // 37: fray.d20seg.v1.Options
-	(*v1.Sheet)(nil),              // 38: fray.loss.v1.Sheet
-	(*v11.Sheet)(nil),             // 39: fray.feerie.v1.Sheet
-	(*v12.Sheet)(nil),             // 40: fray.ka.v1.Sheet
-	(*v13.Sheet)(nil),             // 41: fray.d20seg.v1.Sheet
-	(*v1.State)(nil),              // 42: fray.loss.v1.State
-	(*v11.State)(nil),             // 43: fray.feerie.v1.State
-	(*v12.State)(nil),             // 44: fray.ka.v1.State
-	(*v13.State)(nil),             // 45: fray.d20seg.v1.State
-	(*v1.Action)(nil),             // 46: fray.loss.v1.Action
-	(*v11.Action)(nil),            // 47: fray.feerie.v1.Action
-	(*v12.Action)(nil),            // 48: fray.ka.v1.Action
-	(*v13.Action)(nil),            // 49: fray.d20seg.v1.Action
-	(*timestamppb.Timestamp)(nil), // 50: google.protobuf.Timestamp
-	(*v1.Event)(nil),              // 51: fray.loss.v1.Event
-	(*v11.Event)(nil),             // 52: fray.feerie.v1.Event
-	(*v12.Event)(nil),             // 53: fray.ka.v1.Event
-	(*v13.Event)(nil),             // 54: fray.d20seg.v1.Event
+	(EncounterStatus)(0),           // 0: fray.encounter.v1.EncounterStatus
+	(Appearance)(0),                // 1: fray.encounter.v1.Appearance
+	(Role)(0),                      // 2: fray.encounter.v1.Role
+	(*RuleOptions)(nil),            // 3: fray.encounter.v1.RuleOptions
+	(*Combatant)(nil),              // 4: fray.encounter.v1.Combatant
+	(*PendingReaction)(nil),        // 5: fray.encounter.v1.PendingReaction
+	(*EncounterState)(nil),         // 6: fray.encounter.v1.EncounterState
+	(*RoleGrant)(nil),              // 7: fray.encounter.v1.RoleGrant
+	(*Command)(nil),                // 8: fray.encounter.v1.Command
+	(*CreateEncounter)(nil),        // 9: fray.encounter.v1.CreateEncounter
+	(*AddCombatant)(nil),           // 10: fray.encounter.v1.AddCombatant
+	(*RemoveCombatant)(nil),        // 11: fray.encounter.v1.RemoveCombatant
+	(*StartEncounter)(nil),         // 12: fray.encounter.v1.StartEncounter
+	(*EndEncounter)(nil),           // 13: fray.encounter.v1.EndEncounter
+	(*SetHidden)(nil),              // 14: fray.encounter.v1.SetHidden
+	(*Rewind)(nil),                 // 15: fray.encounter.v1.Rewind
+	(*GrantRole)(nil),              // 16: fray.encounter.v1.GrantRole
+	(*RevokeRole)(nil),             // 17: fray.encounter.v1.RevokeRole
+	(*SetJoining)(nil),             // 18: fray.encounter.v1.SetJoining
+	(*Event)(nil),                  // 19: fray.encounter.v1.Event
+	(*EncounterCreated)(nil),       // 20: fray.encounter.v1.EncounterCreated
+	(*CombatantAdded)(nil),         // 21: fray.encounter.v1.CombatantAdded
+	(*CombatantRemoved)(nil),       // 22: fray.encounter.v1.CombatantRemoved
+	(*EncounterStarted)(nil),       // 23: fray.encounter.v1.EncounterStarted
+	(*EncounterEnded)(nil),         // 24: fray.encounter.v1.EncounterEnded
+	(*CombatantHidden)(nil),        // 25: fray.encounter.v1.CombatantHidden
+	(*EncounterRewound)(nil),       // 26: fray.encounter.v1.EncounterRewound
+	(*RoleGranted)(nil),            // 27: fray.encounter.v1.RoleGranted
+	(*RoleRevoked)(nil),            // 28: fray.encounter.v1.RoleRevoked
+	(*JoiningSet)(nil),             // 29: fray.encounter.v1.JoiningSet
+	(*Snapshot)(nil),               // 30: fray.encounter.v1.Snapshot
+	(*EventBatch)(nil),             // 31: fray.encounter.v1.EventBatch
+	nil,                            // 32: fray.encounter.v1.Snapshot.CommandsEntry
+	nil,                            // 33: fray.encounter.v1.Snapshot.CommandDigestsEntry
+	(*Snapshot_RecentCommand)(nil), // 34: fray.encounter.v1.Snapshot.RecentCommand
+	(*v1.Options)(nil),             // 35: fray.loss.v1.Options
+	(*v11.Options)(nil),            // 36: fray.feerie.v1.Options
+	(*v12.Options)(nil),            // 37: fray.ka.v1.Options
+	(*v13.Options)(nil),            // 38: fray.d20seg.v1.Options
+	(*v1.Sheet)(nil),               // 39: fray.loss.v1.Sheet
+	(*v11.Sheet)(nil),              // 40: fray.feerie.v1.Sheet
+	(*v12.Sheet)(nil),              // 41: fray.ka.v1.Sheet
+	(*v13.Sheet)(nil),              // 42: fray.d20seg.v1.Sheet
+	(*v1.State)(nil),               // 43: fray.loss.v1.State
+	(*v11.State)(nil),              // 44: fray.feerie.v1.State
+	(*v12.State)(nil),              // 45: fray.ka.v1.State
+	(*v13.State)(nil),              // 46: fray.d20seg.v1.State
+	(*v1.Action)(nil),              // 47: fray.loss.v1.Action
+	(*v11.Action)(nil),             // 48: fray.feerie.v1.Action
+	(*v12.Action)(nil),             // 49: fray.ka.v1.Action
+	(*v13.Action)(nil),             // 50: fray.d20seg.v1.Action
+	(*timestamppb.Timestamp)(nil),  // 51: google.protobuf.Timestamp
+	(*v1.Event)(nil),               // 52: fray.loss.v1.Event
+	(*v11.Event)(nil),              // 53: fray.feerie.v1.Event
+	(*v12.Event)(nil),              // 54: fray.ka.v1.Event
+	(*v13.Event)(nil),              // 55: fray.d20seg.v1.Event
 }
 var file_fray_encounter_v1_encounter_proto_depIdxs = []int32{
-	34, // 0: fray.encounter.v1.RuleOptions.loss:type_name -> fray.loss.v1.Options
-	35, // 1: fray.encounter.v1.RuleOptions.feerie:type_name -> fray.feerie.v1.Options
-	36, // 2: fray.encounter.v1.RuleOptions.ka:type_name -> fray.ka.v1.Options
-	37, // 3: fray.encounter.v1.RuleOptions.d20seg:type_name -> fray.d20seg.v1.Options
+	35, // 0: fray.encounter.v1.RuleOptions.loss:type_name -> fray.loss.v1.Options
+	36, // 1: fray.encounter.v1.RuleOptions.feerie:type_name -> fray.feerie.v1.Options
+	37, // 2: fray.encounter.v1.RuleOptions.ka:type_name -> fray.ka.v1.Options
+	38, // 3: fray.encounter.v1.RuleOptions.d20seg:type_name -> fray.d20seg.v1.Options
 	1,  // 4: fray.encounter.v1.Combatant.appearance:type_name -> fray.encounter.v1.Appearance
-	38, // 5: fray.encounter.v1.Combatant.loss:type_name -> fray.loss.v1.Sheet
-	39, // 6: fray.encounter.v1.Combatant.feerie:type_name -> fray.feerie.v1.Sheet
-	40, // 7: fray.encounter.v1.Combatant.ka:type_name -> fray.ka.v1.Sheet
-	41, // 8: fray.encounter.v1.Combatant.d20seg:type_name -> fray.d20seg.v1.Sheet
+	39, // 5: fray.encounter.v1.Combatant.loss:type_name -> fray.loss.v1.Sheet
+	40, // 6: fray.encounter.v1.Combatant.feerie:type_name -> fray.feerie.v1.Sheet
+	41, // 7: fray.encounter.v1.Combatant.ka:type_name -> fray.ka.v1.Sheet
+	42, // 8: fray.encounter.v1.Combatant.d20seg:type_name -> fray.d20seg.v1.Sheet
 	0,  // 9: fray.encounter.v1.EncounterState.status:type_name -> fray.encounter.v1.EncounterStatus
 	4,  // 10: fray.encounter.v1.EncounterState.combatants:type_name -> fray.encounter.v1.Combatant
 	5,  // 11: fray.encounter.v1.EncounterState.pending:type_name -> fray.encounter.v1.PendingReaction
 	3,  // 12: fray.encounter.v1.EncounterState.options:type_name -> fray.encounter.v1.RuleOptions
 	7,  // 13: fray.encounter.v1.EncounterState.roles:type_name -> fray.encounter.v1.RoleGrant
-	42, // 14: fray.encounter.v1.EncounterState.loss:type_name -> fray.loss.v1.State
-	43, // 15: fray.encounter.v1.EncounterState.feerie:type_name -> fray.feerie.v1.State
-	44, // 16: fray.encounter.v1.EncounterState.ka:type_name -> fray.ka.v1.State
-	45, // 17: fray.encounter.v1.EncounterState.d20seg:type_name -> fray.d20seg.v1.State
+	43, // 14: fray.encounter.v1.EncounterState.loss:type_name -> fray.loss.v1.State
+	44, // 15: fray.encounter.v1.EncounterState.feerie:type_name -> fray.feerie.v1.State
+	45, // 16: fray.encounter.v1.EncounterState.ka:type_name -> fray.ka.v1.State
+	46, // 17: fray.encounter.v1.EncounterState.d20seg:type_name -> fray.d20seg.v1.State
 	2,  // 18: fray.encounter.v1.RoleGrant.role:type_name -> fray.encounter.v1.Role
 	9,  // 19: fray.encounter.v1.Command.create:type_name -> fray.encounter.v1.CreateEncounter
 	10, // 20: fray.encounter.v1.Command.add_combatant:type_name -> fray.encounter.v1.AddCombatant
@@ -3091,15 +3185,15 @@ var file_fray_encounter_v1_encounter_proto_depIdxs = []int32{
 	17, // 26: fray.encounter.v1.Command.revoke_role:type_name -> fray.encounter.v1.RevokeRole
 	18, // 27: fray.encounter.v1.Command.set_joining:type_name -> fray.encounter.v1.SetJoining
 	14, // 28: fray.encounter.v1.Command.set_hidden:type_name -> fray.encounter.v1.SetHidden
-	46, // 29: fray.encounter.v1.Command.loss:type_name -> fray.loss.v1.Action
-	47, // 30: fray.encounter.v1.Command.feerie:type_name -> fray.feerie.v1.Action
-	48, // 31: fray.encounter.v1.Command.ka:type_name -> fray.ka.v1.Action
-	49, // 32: fray.encounter.v1.Command.d20seg:type_name -> fray.d20seg.v1.Action
+	47, // 29: fray.encounter.v1.Command.loss:type_name -> fray.loss.v1.Action
+	48, // 30: fray.encounter.v1.Command.feerie:type_name -> fray.feerie.v1.Action
+	49, // 31: fray.encounter.v1.Command.ka:type_name -> fray.ka.v1.Action
+	50, // 32: fray.encounter.v1.Command.d20seg:type_name -> fray.d20seg.v1.Action
 	3,  // 33: fray.encounter.v1.CreateEncounter.options:type_name -> fray.encounter.v1.RuleOptions
 	4,  // 34: fray.encounter.v1.AddCombatant.combatant:type_name -> fray.encounter.v1.Combatant
 	2,  // 35: fray.encounter.v1.GrantRole.role:type_name -> fray.encounter.v1.Role
 	2,  // 36: fray.encounter.v1.RevokeRole.role:type_name -> fray.encounter.v1.Role
-	50, // 37: fray.encounter.v1.Event.time:type_name -> google.protobuf.Timestamp
+	51, // 37: fray.encounter.v1.Event.time:type_name -> google.protobuf.Timestamp
 	8,  // 38: fray.encounter.v1.Event.command:type_name -> fray.encounter.v1.Command
 	20, // 39: fray.encounter.v1.Event.encounter_created:type_name -> fray.encounter.v1.EncounterCreated
 	21, // 40: fray.encounter.v1.Event.combatant_added:type_name -> fray.encounter.v1.CombatantAdded
@@ -3111,10 +3205,10 @@ var file_fray_encounter_v1_encounter_proto_depIdxs = []int32{
 	28, // 46: fray.encounter.v1.Event.role_revoked:type_name -> fray.encounter.v1.RoleRevoked
 	29, // 47: fray.encounter.v1.Event.joining_set:type_name -> fray.encounter.v1.JoiningSet
 	25, // 48: fray.encounter.v1.Event.combatant_hidden:type_name -> fray.encounter.v1.CombatantHidden
-	51, // 49: fray.encounter.v1.Event.loss:type_name -> fray.loss.v1.Event
-	52, // 50: fray.encounter.v1.Event.feerie:type_name -> fray.feerie.v1.Event
-	53, // 51: fray.encounter.v1.Event.ka:type_name -> fray.ka.v1.Event
-	54, // 52: fray.encounter.v1.Event.d20seg:type_name -> fray.d20seg.v1.Event
+	52, // 49: fray.encounter.v1.Event.loss:type_name -> fray.loss.v1.Event
+	53, // 50: fray.encounter.v1.Event.feerie:type_name -> fray.feerie.v1.Event
+	54, // 51: fray.encounter.v1.Event.ka:type_name -> fray.ka.v1.Event
+	55, // 52: fray.encounter.v1.Event.d20seg:type_name -> fray.d20seg.v1.Event
 	3,  // 53: fray.encounter.v1.EncounterCreated.options:type_name -> fray.encounter.v1.RuleOptions
 	4,  // 54: fray.encounter.v1.CombatantAdded.combatant:type_name -> fray.encounter.v1.Combatant
 	6,  // 55: fray.encounter.v1.EncounterRewound.state:type_name -> fray.encounter.v1.EncounterState
@@ -3123,12 +3217,13 @@ var file_fray_encounter_v1_encounter_proto_depIdxs = []int32{
 	6,  // 58: fray.encounter.v1.Snapshot.state:type_name -> fray.encounter.v1.EncounterState
 	32, // 59: fray.encounter.v1.Snapshot.commands:type_name -> fray.encounter.v1.Snapshot.CommandsEntry
 	33, // 60: fray.encounter.v1.Snapshot.command_digests:type_name -> fray.encounter.v1.Snapshot.CommandDigestsEntry
-	19, // 61: fray.encounter.v1.EventBatch.events:type_name -> fray.encounter.v1.Event
-	62, // [62:62] is the sub-list for method output_type
-	62, // [62:62] is the sub-list for method input_type
-	62, // [62:62] is the sub-list for extension type_name
-	62, // [62:62] is the sub-list for extension extendee
-	0,  // [0:62] is the sub-list for field type_name
+	34, // 61: fray.encounter.v1.Snapshot.recent_commands:type_name -> fray.encounter.v1.Snapshot.RecentCommand
+	19, // 62: fray.encounter.v1.EventBatch.events:type_name -> fray.encounter.v1.Event
+	63, // [63:63] is the sub-list for method output_type
+	63, // [63:63] is the sub-list for method input_type
+	63, // [63:63] is the sub-list for extension type_name
+	63, // [63:63] is the sub-list for extension extendee
+	0,  // [0:63] is the sub-list for field type_name
 }
 
 func init() { file_fray_encounter_v1_encounter_proto_init() }
@@ -3192,7 +3287,7 @@ func file_fray_encounter_v1_encounter_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fray_encounter_v1_encounter_proto_rawDesc), len(file_fray_encounter_v1_encounter_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   31,
+			NumMessages:   32,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
