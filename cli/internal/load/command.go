@@ -10,6 +10,7 @@ import (
 	"maps"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"sort"
 	"strings"
@@ -42,6 +43,7 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	anchor := fs.Duration("anchor-duration", 3*time.Second, "how long each anchor runs (0: skip the anchors)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	quiet := fs.Bool("quiet", false, "no progress line")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the load phase (not the anchors) to this file (with --embedded: server and generator together)")
 	tenant := fs.String("tenant", platform.DevTenant, "tenant of the two identities")
 	gmToken := fs.String("gm-token", os.Getenv("FRAY_LOAD_GM_TOKEN"), "bearer token of the GM (default: minted from the dev key; env FRAY_LOAD_GM_TOKEN)")
 	playerToken := fs.String("player-token", os.Getenv("FRAY_LOAD_PLAYER_TOKEN"), "bearer token of the player, subject "+PlayerSubject+" (env FRAY_LOAD_PLAYER_TOKEN)")
@@ -116,12 +118,25 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			pub = &p
 		}
 	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+	}
 	cpu0 := cpuTime()
 	rep, err := Run(ctx, cfg)
+	cpu := cpuTime() - cpu0
+	if *cpuProfile != "" {
+		pprof.StopCPUProfile()
+	}
 	if err != nil {
 		return err
 	}
-	cpu := cpuTime() - cpu0
 	rep.Health, rep.JetStream = health, pub
 	if health != nil && health.PerSecond > 0 {
 		rep.RatioHealth = rep.Commands.PerSecond / health.PerSecond
