@@ -198,6 +198,10 @@ func printReport(w io.Writer, r *Report) {
 	sort.Strings(names)
 	for _, n := range names {
 		line(w, "  "+n+fmt.Sprintf(" (%d fights)", r.Systems[n].Fights), r.Systems[n].Stats)
+		fmt.Fprintf(w, "%20s%d of them by the player (actions and reactions of its combatants)\n", "", r.Systems[n].PlayerCommands)
+	}
+	if n := r.Commands.Errors["ResourceExhausted"]; n > 0 {
+		fmt.Fprintf(w, "%d commands were refused by the server's rate limits (ResourceExhausted): these figures are the limits', not the server's\n", n)
 	}
 	if r.Health != nil {
 		line(w, "health Check", *r.Health)

@@ -76,6 +76,8 @@ func (d Duration) String() string {
 type SystemReport struct {
 	Stats
 	Fights int64 `json:"fights"`
+	// PlayerCommands: those the player's client sent (its combatants' actions and reactions).
+	PlayerCommands int64 `json:"player_commands"`
 }
 
 // Report of a load run.
@@ -110,6 +112,7 @@ type sample struct {
 type recorder struct {
 	byKind map[string][]sample
 	fights map[string]int64
+	player map[string]int64
 }
 
 // summarize turns samples into Stats over elapsed.
@@ -199,7 +202,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	recs := make([]*recorder, cfg.Encounters)
 	var wg sync.WaitGroup
 	for i := range cfg.Encounters {
-		rec := &recorder{byKind: map[string][]sample{}, fights: map[string]int64{}}
+		rec := &recorder{byKind: map[string][]sample{}, fights: map[string]int64{}, player: map[string]int64{}}
 		recs[i] = rec
 		system := cfg.Systems[i%len(cfg.Systems)]
 		wg.Add(1)
@@ -236,8 +239,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	rep := &Report{Encounters: cfg.Encounters, Elapsed: Duration(elapsed), Systems: map[string]*SystemReport{}}
 	var all []sample
 	bySystem := map[string][]sample{}
-	fights := map[string]int64{}
+	fights, byPlayer := map[string]int64{}, map[string]int64{}
 	for _, r := range recs {
+		for sys, n := range r.player {
+			byPlayer[sys] += n
+		}
 		for sys, ss := range r.byKind {
 			bySystem[sys] = append(bySystem[sys], ss...)
 			all = append(all, ss...)
@@ -249,7 +255,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	rep.Commands = summarize(all, elapsed)
 	for _, sys := range cfg.Systems {
-		rep.Systems[sys] = &SystemReport{Stats: summarize(bySystem[sys], elapsed), Fights: fights[sys]}
+		rep.Systems[sys] = &SystemReport{Stats: summarize(bySystem[sys], elapsed), Fights: fights[sys], PlayerCommands: byPlayer[sys]}
 	}
 	return rep, nil
 }
@@ -344,6 +350,9 @@ func (w *worker) fight(ctx context.Context) error {
 			r, err := c.Submit(ctx, &encounterv1.SubmitRequest{EncounterId: id, CommandId: newID(), Command: cmd})
 			if err == nil {
 				st = r.GetState()
+				if by == player {
+					w.rec.player[w.system]++
+				}
 			}
 			return err
 		})

@@ -48,6 +48,7 @@ func TestEmbeddedLoadPlaysEverySystemBesideTheAnchors(t *testing.T) {
 		require.NotNil(t, s, sys)
 		require.Positive(t, s.Count, sys)
 		require.Positive(t, s.Fights, sys)
+		require.Positive(t, s.PlayerCommands, "%s: the player's client plays its combatants", sys)
 		require.Empty(t, s.Errors, "%s: %v", sys, s.Example)
 	}
 	require.Empty(t, rep.Commands.Errors, rep.Commands.Example)
