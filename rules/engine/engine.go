@@ -430,9 +430,7 @@ func evolveWith(sys System, st *encounterv1.EncounterState, ev *encounterv1.Even
 		st.Seed = p.EncounterEnded.GetSeed()
 		st.Pending = nil
 	case *encounterv1.Event_CombatantHidden:
-		if c := FindCombatant(st, p.CombatantHidden.GetCombatantId()); c != nil {
-			c.Hidden = p.CombatantHidden.GetHidden()
-		}
+		changeCombatant(st, p.CombatantHidden.GetCombatantId(), func(c *encounterv1.Combatant) { c.Hidden = p.CombatantHidden.GetHidden() })
 	case *encounterv1.Event_EncounterRewound:
 		// Everything is as recorded in the event (the state after to_sequence, with the table
 		// of now), except the dice: the stream goes on from dice_offset, the furthest position
@@ -600,11 +598,43 @@ func (r *Registry) ResolveWith(st *encounterv1.EncounterState, cmd *encounterv1.
 	if err != nil {
 		return nil, nil, err
 	}
-	next := proto.CloneOf(st)
+	next := cloneSharingCombatants(st)
 	for _, ev := range events {
 		if err := r.Evolve(next, ev); err != nil {
 			return nil, nil, fmt.Errorf("the rules produced an event they cannot fold: %w", err)
 		}
 	}
 	return events, next, nil
+}
+
+var combatantsField = (&encounterv1.EncounterState{}).ProtoReflect().Descriptor().Fields().ByName("combatants")
+
+// cloneSharingCombatants is a deep copy of st except its combatants (their sheets above all),
+// which the copy shares with st in a slice of its own. States may share combatants because a
+// combatant in a state is never changed in place: the engine replaces it with a changed copy
+// (changeCombatant), and the rule systems only read combatants.
+func cloneSharingCombatants(st *encounterv1.EncounterState) *encounterv1.EncounterState {
+	shallow := (&encounterv1.EncounterState{}).ProtoReflect()
+	st.ProtoReflect().Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		if fd != combatantsField {
+			shallow.Set(fd, v) // shared with st, only read by the clone below
+		}
+		return true
+	})
+	next := proto.CloneOf(shallow.Interface().(*encounterv1.EncounterState))
+	next.Combatants = slices.Clone(st.GetCombatants())
+	return next
+}
+
+// changeCombatant replaces the combatant id of st with a copy changed by change; nothing if
+// there is none.
+func changeCombatant(st *encounterv1.EncounterState, id string, change func(*encounterv1.Combatant)) {
+	for i, c := range st.GetCombatants() {
+		if c.GetId() == id {
+			c = proto.CloneOf(c)
+			change(c)
+			st.Combatants[i] = c
+			return
+		}
+	}
 }

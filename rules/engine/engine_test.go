@@ -275,3 +275,30 @@ func TestResolveAndRolls(t *testing.T) {
 	_, _, err = reg.Resolve(next, start, "gm", sd, nil)
 	requireCode(t, err, engine.CodePrecondition)
 }
+
+// TestResolveSharesNoChange: the state Resolve returns shares its combatants with the state it
+// was given, so a command that changes a combatant (hidden, given to a player) leaves the
+// given state's combatant as it was.
+func TestResolveSharesNoChange(t *testing.T) {
+	reg := engine.NewRegistry(loss.New())
+	sd := make([]byte, dice.SeedSize)
+	st := &encounterv1.EncounterState{EncounterId: "e1"}
+	for _, cmd := range []*encounterv1.Command{create("Bivouac", "loss", 0), combatant("a", "A", "gm"), combatant("b", "B", "gm")} {
+		_, next, err := reg.Resolve(st, cmd, "gm", sd, nil)
+		require.NoError(t, err)
+		st = next
+	}
+	for _, cmd := range []*encounterv1.Command{
+		{Kind: &encounterv1.Command_SetHidden{SetHidden: &encounterv1.SetHidden{CombatantId: "a", Hidden: true}}},
+		{Kind: &encounterv1.Command_GrantRole{GrantRole: &encounterv1.GrantRole{Principal: "david", Role: encounterv1.Role_ROLE_PLAYER, CombatantIds: []string{"b"}}}},
+	} {
+		before := proto.CloneOf(st)
+		_, next, err := reg.Resolve(st, cmd, "gm", sd, nil)
+		require.NoError(t, err)
+		require.True(t, proto.Equal(before, st), "Resolve leaves st alone: %v", st)
+		require.False(t, proto.Equal(before, next), "the command changed a combatant")
+		st = next
+	}
+	require.True(t, st.GetCombatants()[0].GetHidden())
+	require.Equal(t, "david", st.GetCombatants()[1].GetController())
+}

@@ -282,9 +282,7 @@ func names(st *encounterv1.EncounterState, ids []string) string {
 // setController makes p the controller of the combatants ids, and of their pending reactions.
 func setController(st *encounterv1.EncounterState, ids []string, p string) {
 	for _, id := range ids {
-		if c := FindCombatant(st, id); c != nil {
-			c.Controller = p
-		}
+		changeCombatant(st, id, func(c *encounterv1.Combatant) { c.Controller = p })
 	}
 	for _, r := range st.GetPending() {
 		if slices.Contains(ids, r.GetCombatantId()) {
