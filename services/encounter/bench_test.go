@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 	"testing"
+	"time"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/systems"
@@ -17,11 +18,15 @@ import (
 	"github.com/fray-rpg/fray/services/platform/natstest"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/require"
+	"google.golang.org/protobuf/proto"
 )
 
 // BenchmarkColdLoad measures loading one encounter into a fresh service (nothing cached) from
-// a stream that also holds FRAY_BENCH_NOISE (default 1,000,000) events of other encounters,
-// the encounter's own ~100 commands spread among them.
+// a stream that also holds FRAY_BENCH_NOISE (default 1,000,000) events of other encounters:
+// a short one (a duel of ~100 commands spread among the noise) and a 10,000-command one
+// (opening and closing joining, each command with its own id). 10k/first-command is a cold
+// load and then a command with a client's id (the service reads the log once to know the
+// ids older than the snapshot's latest).
 //
 //	go test ./services/encounter -run '^$' -bench ColdLoad -benchtime 200x
 func BenchmarkColdLoad(b *testing.B) {
@@ -68,7 +73,15 @@ func BenchmarkColdLoad(b *testing.B) {
 	require.NoError(b, err)
 	si, err := info.Info(ctx)
 	require.NoError(b, err)
-	b.Logf("stream holds %d messages; the encounter %d events", si.State.Msgs, lastSequence(b, svc, id))
+	long, _ := playJoining(b, svc, 10_000)
+	si, err = info.Info(ctx)
+	require.NoError(b, err)
+	b.Logf("stream holds %d messages; the short encounter %d events, the long one %d", si.State.Msgs, lastSequence(b, svc, id), lastSequence(b, svc, long))
+	for name, enc := range map[string]string{"short": id, "10k": long} {
+		snap, err := st.Snapshot(ctx, enc)
+		require.NoError(b, err)
+		b.Logf("%s: snapshot of %d bytes", name, proto.Size(snap))
+	}
 
 	snap, err := st.Snapshot(ctx, id)
 	require.NoError(b, err)
@@ -95,19 +108,36 @@ func BenchmarkColdLoad(b *testing.B) {
 			}
 		}
 	})
-	for _, tc := range []struct {
-		name  string
-		snaps store.Snapshots
-	}{{"snapshot+tail", st}, {"full-replay", nil}} {
-		b.Run(tc.name, func(b *testing.B) {
-			for b.Loop() {
-				cold := encounter.New(st, st, encounter.LocalDecider{Registry: reg}, reg, encounter.Options{Snapshots: tc.snaps, Log: platform.NewLogger("text", "error")})
-				if _, err := cold.GetEncounter(ctxGM, &encounterv1.GetEncounterRequest{EncounterId: id}); err != nil {
-					b.Fatal(err)
+	for _, enc := range []struct{ name, id string }{{"short", id}, {"10k", long}} {
+		for _, tc := range []struct {
+			name  string
+			snaps store.Snapshots
+		}{{"snapshot+tail", st}, {"full-replay", nil}} {
+			b.Run(enc.name+"/"+tc.name, func(b *testing.B) {
+				for b.Loop() {
+					cold := encounter.New(st, st, encounter.LocalDecider{Registry: reg}, reg, encounter.Options{Snapshots: tc.snaps, Log: platform.NewLogger("text", "error")})
+					if _, err := cold.GetEncounter(ctxGM, &encounterv1.GetEncounterRequest{EncounterId: enc.id}); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-		})
+			})
+		}
 	}
+	b.Run("10k/first-command", func(b *testing.B) {
+		n := 0
+		for b.Loop() {
+			cold := encounter.New(st, st, encounter.LocalDecider{Registry: reg}, reg, encounter.Options{Snapshots: st, Log: platform.NewLogger("text", "error")})
+			got, err := cold.GetEncounter(ctxGM, &encounterv1.GetEncounterRequest{EncounterId: long})
+			if err != nil {
+				b.Fatal(err)
+			}
+			n++
+			cmd := joining(!got.GetState().GetJoiningOpen())
+			if _, err := cold.Submit(ctxGM, &encounterv1.SubmitRequest{EncounterId: long, CommandId: fmt.Sprintf("bench-%d-%d", time.Now().UnixNano(), n), Command: cmd}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 func lastSequence(b *testing.B, svc *encounter.Service, id string) uint64 {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"slices"
 	"sync"
+	"time"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/services/encounter/store"
@@ -109,14 +110,33 @@ func commandIDsOf(snap *encounterv1.Snapshot, max int) commandIDs {
 	return c
 }
 
-// commandAt returns where the command id was recorded on the encounter, if it was; e.mu is
-// held. An id the entry does not know, when it does not know them all (loaded from a snapshot
-// that keeps only the latest), is looked up by reading the log up to the entry's position,
-// once: after that the entry knows every id.
+// commandAt returns where the command id was recorded on the encounter, if it was known; e.mu
+// is held. An id the entry does not know, when it does not know them all (loaded from a
+// snapshot that keeps only the latest), is either new or older than those it knows:
+//   - on an encounter younger than the log's duplicate window, it is taken as new: if it is
+//     not, the append of its record meets the duplicate (Append's Duplicate) and the command
+//     is answered as a retry then (execute);
+//   - otherwise it is looked up by reading the log up to the entry's position, once per load:
+//     after that the entry knows every id.
 func (s *Service) commandAt(ctx context.Context, id string, e *entry, cmdID string) (commandRef, bool, error) {
 	ref, found, sure := e.cmds.lookup(cmdID)
 	if found || sure {
 		return ref, found, nil
+	}
+	if w := s.opts.DuplicateWindow; w > 0 {
+		if e.born.IsZero() {
+			first, err := s.events.Page(ctx, id, 0, 1)
+			if err != nil {
+				return commandRef{}, false, unavailable(err)
+			}
+			if len(first) > 0 && len(first[0].Batch.GetEvents()) > 0 {
+				e.born = first[0].Batch.GetEvents()[0].GetTime().AsTime()
+			}
+		}
+		// A margin for the clocks of this service and of the log's server.
+		if !e.born.IsZero() && time.Since(e.born) < w-w/10 {
+			return commandRef{}, false, nil
+		}
 	}
 	recs, err := s.events.Load(ctx, id, 0)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/fray-rpg/fray/services/encounter/store"
 	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/natstest"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/protobuf/proto"
@@ -91,21 +93,30 @@ func TestALongEncounterSnapshotsSmallAndStillKnowsItsFirstCommands(t *testing.T)
 
 	first := recs[1].Batch.GetEvents()[0]
 	require.Equal(t, "cmd-0", first.GetCommandId())
+	require.False(t, got.GetState().GetJoiningOpen(), "cmd-1 closed joining; the last command closed it too")
 	gm := incoming("gm")
-	_, err = cold.Submit(gm, &encounterv1.SubmitRequest{EncounterId: id, CommandId: "cmd-0", Command: joining(false)})
-	requireCode(t, err, codes.AlreadyExists, `command id "cmd-0" was already used for another command`)
-	again, err := cold.Submit(gm, &encounterv1.SubmitRequest{EncounterId: id, CommandId: "cmd-0", Command: joining(true)})
-	require.NoError(t, err, "the same first command sent again")
-	require.Equal(t, eventIDs(recs[1].Batch.GetEvents()), eventIDs(again.GetEvents()))
-	// So for the create, on another fresh service.
-	cold = newService(b, encounter.Options{Snapshots: b})
-	created, err := cold.CreateEncounter(gm, &encounterv1.CreateEncounterRequest{CommandId: createID, Encounter: &encounterv1.CreateEncounter{Name: "Long", RuleSystem: "loss"}})
-	require.NoError(t, err)
-	require.Equal(t, id, created.GetEncounterId())
-	require.Equal(t, eventIDs(recs[0].Batch.GetEvents()), eventIDs(created.GetEvents()))
-	_, err = cold.Submit(gm, &encounterv1.SubmitRequest{EncounterId: id, CommandId: "cmd-1", Command: joining(true)})
-	requireCode(t, err, codes.AlreadyExists, `"cmd-1"`)
-	require.Equal(t, len(recs), records(t, b, id), "nothing recorded")
+	// Either the log's duplicate window covers the encounter's first commands (the memory
+	// log's is endless) and their retries meet the duplicate on append, or the service reads
+	// the log for them (no window): the same answers.
+	for name, window := range map[string]time.Duration{"within the duplicate window": 0, "read from the log": -1} {
+		t.Run(name, func(t *testing.T) {
+			cold := newService(b, encounter.Options{Snapshots: b, DuplicateWindow: window})
+			again, err := cold.Submit(gm, &encounterv1.SubmitRequest{EncounterId: id, CommandId: "cmd-0", Command: joining(true)})
+			require.NoError(t, err, "the same first command sent again")
+			require.Equal(t, eventIDs(recs[1].Batch.GetEvents()), eventIDs(again.GetEvents()))
+			_, err = cold.Submit(gm, &encounterv1.SubmitRequest{EncounterId: id, CommandId: "cmd-1", Command: joining(true)})
+			requireCode(t, err, codes.AlreadyExists, `command id "cmd-1" was already used for another command`)
+			// So for the create.
+			created, err := cold.CreateEncounter(gm, &encounterv1.CreateEncounterRequest{CommandId: createID, Encounter: &encounterv1.CreateEncounter{Name: "Long", RuleSystem: "loss"}})
+			require.NoError(t, err)
+			require.Equal(t, id, created.GetEncounterId())
+			require.Equal(t, eventIDs(recs[0].Batch.GetEvents()), eventIDs(created.GetEvents()))
+			require.Equal(t, len(recs), records(t, b, id), "nothing recorded")
+		})
+	}
+	cold = newService(b, encounter.Options{Snapshots: b, DuplicateWindow: -1})
+	_, err = cold.Submit(gm, &encounterv1.SubmitRequest{EncounterId: id, CommandId: "cmd-2", Command: joining(false)})
+	requireCode(t, err, codes.AlreadyExists, `"cmd-2"`)
 
 	// A new command id is recorded, once.
 	_, err = cold.Submit(gm, &encounterv1.SubmitRequest{EncounterId: id, CommandId: "new", Command: joining(n%2 == 0)})
@@ -167,4 +178,28 @@ func TestTheSeedIsReadOncePerLoad(t *testing.T) {
 	require.NoError(t, err)
 	_, err = b.Seed(context.Background(), id)
 	require.ErrorIs(t, err, store.ErrNotFound, "the ended encounter's seed left the bucket")
+}
+
+// On JetStream, a retry of a command id older than the latest a snapshot keeps meets the
+// stream's duplicate window (24h) on append: the same command gets what it recorded, another
+// is refused, and nothing is recorded, without reading the log for it.
+func TestOnJetStreamAnOldCommandIDMeetsTheDuplicateWindow(t *testing.T) {
+	_, nc := natstest.Start(t)
+	js, err := store.Open(context.Background(), nc, store.Config{})
+	require.NoError(t, err)
+	require.Equal(t, 24*time.Hour, js.DuplicateWindow())
+	sum := sha256.Sum256([]byte("fray-js-dedupe"))
+	svc := newService(js, encounter.Options{NewSeed: func() []byte { return sum[:] }, Snapshots: js, RecentCommands: 2})
+	id, _ := playJoining(t, svc, 20)
+	recs, err := js.Load(context.Background(), id, 0)
+	require.NoError(t, err)
+
+	cold := newService(js, encounter.Options{Snapshots: js, RecentCommands: 2})
+	gm := incoming("gm")
+	again, err := cold.Submit(gm, &encounterv1.SubmitRequest{EncounterId: id, CommandId: "cmd-0", Command: joining(true)})
+	require.NoError(t, err)
+	require.Equal(t, eventIDs(recs[1].Batch.GetEvents()), eventIDs(again.GetEvents()))
+	_, err = cold.Submit(gm, &encounterv1.SubmitRequest{EncounterId: id, CommandId: "cmd-1", Command: joining(true)})
+	requireCode(t, err, codes.AlreadyExists, `command id "cmd-1" was already used for another command`)
+	require.Equal(t, len(recs), records(t, js, id), "nothing recorded")
 }

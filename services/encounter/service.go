@@ -74,8 +74,14 @@ type Options struct {
 	SnapshotEvery uint64
 	// RecentCommands is how many of an encounter's latest command ids a snapshot keeps
 	// (default 256), so that a retry is recognised after a load without reading the log; an
-	// older id is looked up in the log (read once per load).
+	// older id is looked up in the log (read once per load) unless the log's duplicate
+	// window covers it.
 	RecentCommands int
+	// DuplicateWindow is how long the log refuses a message id it has stored (default: the
+	// log's own, if it tells it: store.JetStream's stream's Duplicates; negative: none). An
+	// encounter younger than it needs no look-up of an older command id: the append of its
+	// retry meets the duplicate.
+	DuplicateWindow time.Duration
 	// MaxEvents an encounter may record (default 100,000): past it, commands are refused and
 	// nothing recorded is touched.
 	MaxEvents uint64
@@ -132,6 +138,7 @@ type entry struct {
 	state          *encounterv1.EncounterState
 	position       uint64
 	cmds           commandIDs // the command ids recorded: the latest, and older ones if known
+	born           time.Time  // when its first record was recorded (zero: not read yet)
 	last           time.Time  // when its last event was recorded (zero: not known)
 	seed           []byte     // the dice seed, read once per load (nil: not read yet, or ended)
 }
@@ -155,6 +162,9 @@ func New(events store.Log, seeds store.Seeds, decider Decider, reg *engine.Regis
 	}
 	if opts.RecentCommands <= 0 {
 		opts.RecentCommands = DefaultRecentCommands
+	}
+	if w, ok := events.(interface{ DuplicateWindow() time.Duration }); ok && opts.DuplicateWindow == 0 {
+		opts.DuplicateWindow = w.DuplicateWindow()
 	}
 	if opts.MaxEvents == 0 {
 		opts.MaxEvents = DefaultMaxEvents
@@ -269,7 +279,7 @@ func (s *Service) refresh(ctx context.Context, id string, e *entry) error {
 	if !e.loaded {
 		// Read from the start, the entry knows every command id; from a snapshot, those it
 		// keeps.
-		e.state, e.position, e.cmds, e.seed = &encounterv1.EncounterState{}, 0, newCommandIDs(s.opts.RecentCommands, true), nil
+		e.state, e.position, e.cmds, e.seed, e.born = &encounterv1.EncounterState{}, 0, newCommandIDs(s.opts.RecentCommands, true), nil, time.Time{}
 		if snap := s.snapshot(ctx, id); snap != nil {
 			e.state, e.position, e.cmds = snap.GetState(), snap.GetPosition(), commandIDsOf(snap, s.opts.RecentCommands)
 		}
@@ -742,19 +752,18 @@ func (s *Service) CreateEncounter(ctx context.Context, req *encounterv1.CreateEn
 	app, err := s.events.Append(ctx, id, 0, "create/"+who.principal+"/"+cmdID, batch)
 	switch {
 	case errors.Is(err, store.ErrConflict): // created already, by this command sent before or at the same time
-		e, err := s.entry(ctx, id, true)
-		if err != nil {
+		if _, err := s.entry(ctx, id, true); err != nil {
 			return nil, err
 		}
-		e.mu.Lock()
-		ref, _, err := s.commandAt(ctx, id, e, cmdID)
-		e.mu.Unlock()
+		// The create is the encounter's first record: this command, if it has this id.
+		first, err := s.events.Page(ctx, id, 0, 1)
 		if err != nil {
-			return nil, err
+			return nil, unavailable(err)
 		}
-		if existing = ref.position; existing == 0 {
+		if len(first) == 0 || len(first[0].Batch.GetEvents()) == 0 || first[0].Batch.GetEvents()[0].GetCommandId() != cmdID {
 			return nil, reused(cmdID)
 		}
+		existing = first[0].Position
 	case err != nil:
 		return nil, unavailable(err)
 	case app.Duplicate: // recorded within the log's duplicate window (under an id drawn at random, before ids were derived)

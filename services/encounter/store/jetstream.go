@@ -375,6 +375,15 @@ func (s *JetStream) Watch(ctx context.Context, encounterID string, after uint64,
 	}
 }
 
+// DuplicateWindow is how long the stream remembers a message id (Append's Duplicate): its
+// duplicate window as the stream was found or made.
+func (s *JetStream) DuplicateWindow() time.Duration {
+	if info := s.stream.CachedInfo(); info != nil {
+		return info.Config.Duplicates
+	}
+	return 0
+}
+
 func (s *JetStream) List(ctx context.Context) ([]string, error) {
 	info, err := s.stream.Info(ctx, jetstream.WithSubjectFilter(s.cfg.SubjectPrefix+".*"))
 	if err != nil {

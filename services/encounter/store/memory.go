@@ -3,9 +3,11 @@ package store
 import (
 	"context"
 	"errors"
+	"math"
 	"slices"
 	"sort"
 	"sync"
+	"time"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"google.golang.org/protobuf/proto"
@@ -130,6 +132,9 @@ func (m *Memory) Watch(ctx context.Context, encounterID string, after uint64, fn
 		}
 	}
 }
+
+// DuplicateWindow is how long a message id is remembered (Append's Duplicate): for ever.
+func (m *Memory) DuplicateWindow() time.Duration { return math.MaxInt64 }
 
 func (m *Memory) List(context.Context) ([]string, error) {
 	m.mu.Lock()
