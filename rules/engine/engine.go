@@ -6,6 +6,7 @@ package engine
 import (
 	"crypto/sha256"
 	"fmt"
+	"reflect"
 	"regexp"
 	"slices"
 	"sort"
@@ -607,21 +608,23 @@ func (r *Registry) ResolveWith(st *encounterv1.EncounterState, cmd *encounterv1.
 	return events, next, nil
 }
 
-var combatantsField = (&encounterv1.EncounterState{}).ProtoReflect().Descriptor().Fields().ByName("combatants")
-
 // cloneSharingCombatants is a deep copy of st except its combatants (their sheets above all),
 // which the copy shares with st in a slice of its own. States may share combatants because a
 // combatant in a state is never changed in place: the engine replaces it with a changed copy
 // (changeCombatant), and the rule systems only read combatants.
 func cloneSharingCombatants(st *encounterv1.EncounterState) *encounterv1.EncounterState {
-	shallow := (&encounterv1.EncounterState{}).ProtoReflect()
-	st.ProtoReflect().Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		if fd != combatantsField {
-			shallow.Set(fd, v) // shared with st, only read by the clone below
+	// A shallow copy of every field (reflect, not protoreflect: no value boxed), deep-copied
+	// but for the combatants.
+	shallow := &encounterv1.EncounterState{}
+	src, dst := reflect.ValueOf(st).Elem(), reflect.ValueOf(shallow).Elem()
+	for i := range src.NumField() {
+		if src.Type().Field(i).IsExported() {
+			dst.Field(i).Set(src.Field(i))
 		}
-		return true
-	})
-	next := proto.CloneOf(shallow.Interface().(*encounterv1.EncounterState))
+	}
+	shallow.Combatants = nil
+	shallow.ProtoReflect().SetUnknown(st.ProtoReflect().GetUnknown())
+	next := proto.CloneOf(shallow)
 	next.Combatants = slices.Clone(st.GetCombatants())
 	return next
 }
