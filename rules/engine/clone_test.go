@@ -85,7 +85,7 @@ func scalar(fd protoreflect.FieldDescriptor, k int32) (protoreflect.Value, bool)
 }
 
 // TestCloneSharingCombatants: the copy equals a deep copy, every field included, shares the
-// combatants only, and is changed without changing the original.
+// combatants and the options only, and is changed without changing the original.
 func TestCloneSharingCombatants(t *testing.T) {
 	st := &encounterv1.EncounterState{}
 	fill(st.ProtoReflect(), 3, 1)
@@ -102,6 +102,8 @@ func TestCloneSharingCombatants(t *testing.T) {
 	changeCombatant(next, st.GetCombatants()[0].GetId(), func(c *encounterv1.Combatant) { fill(c.ProtoReflect(), 2, 2) })
 	require.NotSame(t, st.GetCombatants()[0], next.GetCombatants()[0])
 	next.Combatants[0] = &encounterv1.Combatant{}
+	require.Same(t, st.GetOptions(), next.GetOptions(), "options are shared")
+	next.Options = &encounterv1.RuleOptions{} // set once, at creation
 	fill(next.ProtoReflect(), 3, 2)
 	require.True(t, proto.Equal(want, st), "the original is unchanged")
 }

@@ -609,9 +609,10 @@ func (r *Registry) ResolveWith(st *encounterv1.EncounterState, cmd *encounterv1.
 }
 
 // cloneSharingCombatants is a deep copy of st except its combatants (their sheets above all),
-// which the copy shares with st in a slice of its own. States may share combatants because a
-// combatant in a state is never changed in place: the engine replaces it with a changed copy
-// (changeCombatant), and the rule systems only read combatants.
+// which the copy shares with st in a slice of its own, and its rule options, which it shares.
+// States may share them because neither is ever changed in place: the engine replaces a
+// combatant with a changed copy (changeCombatant) and sets the options once, at creation; the
+// rule systems only read them.
 func cloneSharingCombatants(st *encounterv1.EncounterState) *encounterv1.EncounterState {
 	// A shallow copy of every field (reflect, not protoreflect: no value boxed), deep-copied
 	// but for the combatants.
@@ -622,10 +623,11 @@ func cloneSharingCombatants(st *encounterv1.EncounterState) *encounterv1.Encount
 			dst.Field(i).Set(src.Field(i))
 		}
 	}
-	shallow.Combatants = nil
+	shallow.Combatants, shallow.Options = nil, nil
 	shallow.ProtoReflect().SetUnknown(st.ProtoReflect().GetUnknown())
 	next := proto.CloneOf(shallow)
 	next.Combatants = slices.Clone(st.GetCombatants())
+	next.Options = st.GetOptions()
 	return next
 }
 

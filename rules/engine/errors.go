@@ -79,11 +79,13 @@ func ByName[T Named](items []T, name, owner, what string) (T, error) {
 	if name == "" && len(items) == 1 {
 		return items[0], nil
 	}
-	names := make([]string, 0, len(items))
 	for _, it := range items {
 		if it.GetName() == name {
 			return it, nil
 		}
+	}
+	names := make([]string, 0, len(items))
+	for _, it := range items {
 		names = append(names, it.GetName())
 	}
 	if name == "" {
