@@ -198,7 +198,7 @@ func New(events store.Log, seeds store.Seeds, decider Decider, reg *engine.Regis
 		opts.WatchBuffer = DefaultWatchBuffer
 	}
 	return &Service{log: opts.Log, events: events, seeds: seeds, decider: decider, reg: reg, opts: opts, index: idx, cache: map[string]*entry{},
-		watches: newHub(events, opts.MaxWatchesPerPrincipal, opts.MaxWatchersPerEncounter, opts.WatchBuffer)}
+		watches: newHub(events, reg, opts.MaxWatchesPerPrincipal, opts.MaxWatchersPerEncounter, opts.WatchBuffer)}
 }
 
 // Cached is the number of encounters held in memory.
@@ -1059,7 +1059,11 @@ func (s *Service) WatchEncounter(req *encounterv1.WatchEncounterRequest, stream 
 	ended := func() error {
 		return status.Error(codes.Canceled, "the watch ended: the client left or the server is shutting down")
 	}
-	w, err := s.watches.join(ctx, id, who.principal)
+	w, err := s.watches.join(ctx, id, who.principal, func() (uint64, *encounterv1.EncounterState) {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		return e.position, proto.CloneOf(e.state)
+	})
 	if err != nil {
 		if ctx.Err() != nil {
 			return ended()
@@ -1095,6 +1099,39 @@ func (s *Service) WatchEncounter(req *encounterv1.WatchEncounterRequest, stream 
 			}
 			if seen != nil {
 				if err := stream.Send(&encounterv1.WatchEncounterResponse{Event: seen}); err != nil {
+					return err
+				}
+			}
+			if ev.GetEncounterEnded() != nil {
+				return store.ErrStop
+			}
+			if ev.GetSequence() > now.GetSequence() && !engine.MayRead(folded, who.principal) {
+				return status.Errorf(codes.PermissionDenied, "%s no longer has a role in %s: the watch ends", who.principal, folded.GetName())
+			}
+		}
+		return nil
+	}
+	// sendLive sends a live record's events from `from` on, with the states before them and
+	// the views of them the hub made once for every watcher (states shared: never changed).
+	sendLive := func(l *live) error {
+		for i, ev := range l.Batch.GetEvents() {
+			if ev.GetSequence() <= folded.GetSequence() {
+				continue
+			}
+			if l.states[i].GetSequence() != folded.GetSequence() {
+				// Not the state this watch folded to: fold its own copy, as a lone watch would.
+				folded = proto.CloneOf(folded)
+				if err := send(store.Record{Position: l.Position, Batch: &encounterv1.EventBatch{Events: []*encounterv1.Event{ev}}}); err != nil {
+					return err
+				}
+				continue
+			}
+			if ev.GetSequence() > now.GetSequence() {
+				v = viewer(l.states[i], who.principal)
+			}
+			folded = l.states[i+1]
+			if ev.GetSequence() >= from {
+				if err := stream.Send(&encounterv1.WatchEncounterResponse{Event: l.view(i, v)}); err != nil {
 					return err
 				}
 			}
@@ -1159,15 +1196,14 @@ func (s *Service) WatchEncounter(req *encounterv1.WatchEncounterRequest, stream 
 			return ended()
 		case <-w.cut:
 			return cutOff()
-		case r := <-w.records:
-			if r.Position <= after {
+		case l := <-w.records:
+			if l.Position <= after {
 				continue // read in the catch-up
 			}
-			// The record is shared with the other watchers: fold a copy.
-			if err := send(store.Record{Position: r.Position, Batch: proto.CloneOf(r.Batch)}); err != nil {
+			if err := sendLive(l); err != nil {
 				return finish(err)
 			}
-			after = r.Position
+			after = l.Position
 		}
 	}
 }

@@ -3,11 +3,17 @@ package encounter
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/services/encounter/store"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 )
 
 // Defaults of the watch limits (Options).
@@ -25,6 +31,7 @@ const (
 // last one leaves. A watcher that does not keep up is cut off; it never holds the others up.
 type hub struct {
 	log          store.Log
+	reg          *engine.Registry
 	perPrincipal int
 	perEncounter int
 	buffer       int
@@ -32,6 +39,8 @@ type hub struct {
 	mu        sync.Mutex
 	topics    map[string]*topic
 	principal map[string]int // principal → watches open
+
+	viewed atomic.Uint64 // views made of live events (ViewEvent calls), for tests
 }
 
 // topic is one followed encounter.
@@ -43,6 +52,12 @@ type topic struct {
 	done  <-chan error
 	open  int // watchers joined and not left (cut-off ones included)
 
+	// Touched by the following goroutine only: the state folded from the live records, at
+	// log position pos.
+	ctx   context.Context
+	state *encounterv1.EncounterState
+	pos   uint64
+
 	mu       sync.Mutex
 	watchers map[*watcher]struct{} // watchers still fed
 }
@@ -51,20 +66,85 @@ type topic struct {
 type watcher struct {
 	principal string
 	topic     *topic
-	records   chan store.Record
+	records   chan *live
 	cut       chan struct{} // closed when the hub feeds it no more (why says why)
 	why       error
 	left      bool
 }
 
-func newHub(log store.Log, perPrincipal, perEncounter, buffer int) *hub {
-	return &hub{log: log, perPrincipal: perPrincipal, perEncounter: perEncounter, buffer: buffer,
+// live is one record as the hub hands it to every watcher of its encounter: folded once, with
+// the state before each of its events (states[i], states[len] after the last), and each event
+// viewed once per class of viewer. Shared by the watchers: read only, views made on demand.
+type live struct {
+	store.Record
+	hub    *hub
+	states []*encounterv1.EncounterState
+	views  []views
+}
+
+// views are the views made of one event, by class of viewer.
+type views struct {
+	mu      sync.Mutex
+	byClass map[string]*view
+}
+
+type view struct {
+	once  sync.Once
+	event *encounterv1.Event
+}
+
+// classOf is the key of everything a view depends on beyond the event and the state before
+// it: whether the viewer sees all, and which combatants it controls.
+func classOf(v engine.Viewer) string {
+	var b strings.Builder
+	if v.SeesAll {
+		b.WriteString("all")
+	}
+	ids := make([]string, 0, len(v.Controls))
+	for id, ok := range v.Controls {
+		if ok {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		b.WriteByte('|')
+		b.WriteString(id)
+	}
+	return b.String()
+}
+
+// view is event i as v sees it, made once for all the viewers of v's class.
+func (l *live) view(i int, v engine.Viewer) *encounterv1.Event {
+	key := classOf(v)
+	c := &l.views[i]
+	c.mu.Lock()
+	if c.byClass == nil {
+		c.byClass = map[string]*view{}
+	}
+	vw := c.byClass[key]
+	if vw == nil {
+		vw = &view{}
+		c.byClass[key] = vw
+	}
+	c.mu.Unlock()
+	vw.once.Do(func() {
+		l.hub.viewed.Add(1)
+		vw.event = l.hub.reg.ViewEvent(l.states[i], l.Batch.GetEvents()[i], v)
+	})
+	return vw.event
+}
+
+func newHub(log store.Log, reg *engine.Registry, perPrincipal, perEncounter, buffer int) *hub {
+	return &hub{log: log, reg: reg, perPrincipal: perPrincipal, perEncounter: perEncounter, buffer: buffer,
 		topics: map[string]*topic{}, principal: map[string]int{}}
 }
 
 // join adds a watcher of the encounter for principal, following the encounter if nobody here
-// does yet. Once it returns, every record stored later reaches the watcher (or cuts it off).
-func (h *hub) join(ctx context.Context, id, principal string) (*watcher, error) {
+// does yet, from the state start gives (its log position and the state there, taken before
+// following; records missed between are read from the log). Once it returns, every record
+// stored later reaches the watcher (or cuts it off).
+func (h *hub) join(ctx context.Context, id, principal string, start func() (uint64, *encounterv1.EncounterState)) (*watcher, error) {
 	h.mu.Lock()
 	if n := h.principal[principal]; n >= h.perPrincipal {
 		h.mu.Unlock()
@@ -83,13 +163,14 @@ func (h *hub) join(ctx context.Context, id, principal string) (*watcher, error) 
 	}
 	t.open++
 	h.principal[principal]++
-	w := &watcher{principal: principal, topic: t, records: make(chan store.Record, h.buffer), cut: make(chan struct{})}
+	w := &watcher{principal: principal, topic: t, records: make(chan *live, h.buffer), cut: make(chan struct{})}
 	t.mu.Lock()
 	t.watchers[w] = struct{}{}
 	t.mu.Unlock()
 	h.mu.Unlock()
 
 	if !ok {
+		t.pos, t.state = start()
 		h.follow(t)
 	}
 	select {
@@ -108,7 +189,8 @@ func (h *hub) join(ctx context.Context, id, principal string) (*watcher, error) 
 // follow starts following the topic's encounter; ready is closed when it follows or failed.
 func (h *hub) follow(t *topic) {
 	ctx, stop := context.WithCancel(context.Background())
-	done, err := h.log.Follow(ctx, t.id, t.dispatch)
+	t.ctx = ctx
+	done, err := h.log.Follow(ctx, t.id, func(r store.Record) { h.dispatch(t, r) })
 	if err != nil {
 		stop()
 		t.err = unavailable(fmt.Errorf("cannot follow %s: %w", t.id, err))
@@ -138,19 +220,84 @@ func (h *hub) follow(t *topic) {
 	}()
 }
 
-// dispatch hands a record to every watcher fed; one whose buffer is full is cut off.
-func (t *topic) dispatch(r store.Record) {
+// dispatch folds a record and hands it to every watcher fed; one whose buffer is full is cut
+// off. A record that cannot be folded ends every watcher, and the next one follows afresh.
+func (h *hub) dispatch(t *topic, r store.Record) {
+	l, err := h.fold(t, r)
+	if err != nil {
+		h.mu.Lock()
+		if h.topics[t.id] == t {
+			delete(h.topics, t.id)
+		}
+		h.mu.Unlock()
+		t.cutAll(err)
+		return
+	}
+	if l == nil {
+		return
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for w := range t.watchers {
 		select {
-		case w.records <- r:
+		case w.records <- l:
 		default:
 			delete(t.watchers, w)
 			w.why = errFellBehind
 			close(w.cut)
 		}
 	}
+}
+
+// fold folds the record into the topic's state, first reading from the log any record missed
+// since the state the topic started from; nil for a record the state holds already.
+func (h *hub) fold(t *topic, r store.Record) (*live, error) {
+	if t.state == nil || r.Position <= t.pos {
+		return nil, nil
+	}
+	evs := r.Batch.GetEvents()
+	if len(evs) > 0 && evs[0].GetSequence() > t.state.GetSequence()+1 {
+		t.state = proto.CloneOf(t.state) // handed out already: fold the gap into a copy
+	}
+	for len(evs) > 0 && evs[0].GetSequence() > t.state.GetSequence()+1 {
+		page, err := h.log.Page(t.ctx, t.id, t.pos, catchUpPage)
+		if err != nil {
+			return nil, unavailable(fmt.Errorf("cannot read %s: %w", t.id, err))
+		}
+		if len(page) == 0 || page[0].Position >= r.Position {
+			break
+		}
+		for _, p := range page {
+			if p.Position >= r.Position {
+				break
+			}
+			for _, ev := range p.Batch.GetEvents() {
+				if ev.GetSequence() <= t.state.GetSequence() {
+					continue
+				}
+				if err := h.reg.Evolve(t.state, ev); err != nil {
+					return nil, status.Errorf(codes.DataLoss, "event %d cannot be folded: %v", ev.GetSequence(), err)
+				}
+			}
+			t.pos = p.Position
+		}
+	}
+	l := &live{Record: r, hub: h, states: make([]*encounterv1.EncounterState, len(evs)+1), views: make([]views, len(evs))}
+	cur := t.state
+	l.states[0] = cur
+	for i, ev := range evs {
+		if ev.GetSequence() > cur.GetSequence() {
+			// The states handed out are never changed: fold into a copy.
+			next := proto.CloneOf(cur)
+			if err := h.reg.Evolve(next, ev); err != nil {
+				return nil, status.Errorf(codes.DataLoss, "event %d cannot be folded: %v", ev.GetSequence(), err)
+			}
+			cur = next
+		}
+		l.states[i+1] = cur
+	}
+	t.state, t.pos = cur, r.Position
+	return l, nil
 }
 
 // errFellBehind marks a watcher cut off for not keeping up (the handler words the status).

@@ -376,3 +376,55 @@ func BenchmarkWatchFanOut(b *testing.B) {
 	b.ReportMetric(pct(0.99), "p99-ms")
 	b.ReportMetric(pct(1), "max-ms")
 }
+
+// TestWatchViewsOncePerClass: 1,000 watchers of one encounter in three classes of viewer (the
+// GM, a player controlling a combatant, two observers who see alike) each receive every live
+// event, and each event is viewed once per class, not once per watcher.
+func TestWatchViewsOncePerClass(t *testing.T) {
+	const perPrincipal, events = 250, 5
+	principals := []string{"gm", "david", "erin", "fay"}
+	s := serveWatches(t, jetStream(t), encounter.Options{MaxWatchesPerPrincipal: perPrincipal, MaxWatchersPerEncounter: perPrincipal * len(principals)})
+	gm := as("gm")
+	created, err := s.c.CreateEncounter(gm, &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: "Ruelle", RuleSystem: "loss"}})
+	require.NoError(t, err)
+	id := created.GetEncounterId()
+	_, err = s.c.AddCombatant(gm, &encounterv1.AddCombatantRequest{EncounterId: id, Combatant: fighter("diego", "david", 8, sword(4))})
+	require.NoError(t, err)
+	var seq uint64
+	for _, p := range []string{"erin", "fay"} {
+		r, err := s.c.Submit(gm, &encounterv1.SubmitRequest{EncounterId: id, Command: grantCmd(p, encounterv1.Role_ROLE_OBSERVER)})
+		require.NoError(t, err)
+		seq = r.GetState().GetSequence()
+	}
+	var watches []grpc.ServerStreamingClient[encounterv1.WatchEncounterResponse]
+	for _, p := range principals {
+		ctx, cancel := context.WithCancel(as(p))
+		defer cancel()
+		for range perPrincipal {
+			watches = append(watches, openWatch(t, ctx, s.c, id, seq+1))
+		}
+	}
+	before := s.svc.WatchViews()
+	for i := range events {
+		_, err := s.c.Submit(gm, &encounterv1.SubmitRequest{EncounterId: id, Command: toggle(i)})
+		require.NoError(t, err)
+	}
+	var wg sync.WaitGroup
+	got := make([][]uint64, len(watches))
+	for i, w := range watches {
+		wg.Go(func() {
+			for range events {
+				r, err := w.Recv()
+				if err != nil {
+					return
+				}
+				got[i] = append(got[i], r.GetEvent().GetSequence())
+			}
+		})
+	}
+	wg.Wait()
+	for i := range watches {
+		require.Equal(t, []uint64{seq + 1, seq + 2, seq + 3, seq + 4, seq + 5}, got[i], "watcher %d", i)
+	}
+	require.Equal(t, uint64(3*events), s.svc.WatchViews()-before, "views of %d events for 3 classes of viewer", events)
+}
