@@ -241,7 +241,46 @@ func TestLoadManyRecordsInterleaved(t *testing.T) {
 		for i, r := range all {
 			require.Equal(t, uint64(i+1), r.Batch.GetEvents()[0].GetSequence())
 		}
+		if c := consumers(t, s); c >= 0 {
+			require.Zero(t, c, "a long load deletes the consumer it read with")
+		}
 	})
+}
+
+// Records without the link to the previous one (written by hand, or before the link existed)
+// are read forward, whatever the length of the tail.
+func TestLoadRecordsWithoutLinks(t *testing.T) {
+	ctx := context.Background()
+	_, nc := natstest.Start(t)
+	s, err := store.Open(ctx, nc, store.Config{})
+	require.NoError(t, err)
+	var positions []uint64
+	for i := range 40 {
+		b, err := proto.Marshal(batch("a", uint64(i+1)))
+		require.NoError(t, err)
+		ack, err := s.JetStream().Publish(ctx, s.Subject("a"), b)
+		require.NoError(t, err)
+		positions = append(positions, ack.Sequence)
+		_, err = s.JetStream().Publish(ctx, s.Subject("b"), b)
+		require.NoError(t, err)
+	}
+	last, err := s.Append(ctx, "a", positions[39], "a/41", batch("a", 41)) // one linked record on top
+	require.NoError(t, err)
+	for _, after := range []uint64{0, positions[0], positions[20], positions[38], positions[39]} {
+		recs, err := s.Load(ctx, "a", after)
+		require.NoError(t, err)
+		prev := after
+		for _, r := range recs {
+			require.Greater(t, r.Position, prev)
+			require.Equal(t, "a", r.Batch.GetEvents()[0].GetEncounterId())
+			prev = r.Position
+		}
+		require.Equal(t, last.Position, prev, "loaded up to the last record after %d", after)
+	}
+	recs, err := s.Load(ctx, "a", 0)
+	require.NoError(t, err)
+	require.Len(t, recs, 41)
+	require.Zero(t, consumers(t, s))
 }
 
 func TestSnapshots(t *testing.T) {
