@@ -3,14 +3,19 @@ package platform
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors"
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/logging"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
@@ -20,6 +25,9 @@ import (
 // after authentication fills in the caller, the request's first message its encounter.
 type callNote struct {
 	principal, tenant, encounter string
+	// start is set when the line of a hot call's error is written after the call
+	// (quietUnary): the call's real start time and duration then go on the line.
+	start time.Time
 }
 
 type callNoteKey struct{}
@@ -101,7 +109,55 @@ func noteFields(ctx context.Context, _ interceptors.CallMeta) logging.Fields {
 	if n.encounter != "" {
 		f = append(f, "encounter", n.encounter)
 	}
+	if !n.start.IsZero() {
+		f = append(f, "grpc.start_time", n.start.Format(time.RFC3339))
+		f = append(f, logging.DurationToTimeMillisFields(time.Since(n.start))...)
+	}
 	return f
+}
+
+// HotMethods are the calls made many times a second under play (a command, a read of the
+// state, a resolution, a health probe): their successes are logged at DEBUG, so that at the
+// default INFO level the logging interceptor builds nothing for them. Their errors are logged
+// like any other call's, at CodeLevel, with every field.
+var HotMethods = map[string]bool{
+	encounterv1.EncounterService_Submit_FullMethodName:       true,
+	encounterv1.EncounterService_GetEncounter_FullMethodName: true,
+	rulesv1.RulesService_Resolve_FullMethodName:              true,
+	healthpb.Health_Check_FullMethodName:                     true,
+}
+
+// hotLevel is CodeLevel for a hot method: a success at DEBUG.
+func hotLevel(c codes.Code) logging.Level {
+	if c == codes.OK {
+		return logging.LevelDebug
+	}
+	return CodeLevel(c)
+}
+
+// quietUnary sends a hot call past the logging interceptor when its logger would drop the
+// success line anyway (below DEBUG), and only if the call fails hands its outcome to the
+// interceptor, which writes the same line as for any call (the note carries the real start
+// time and duration). Other calls, and every call when DEBUG is on, go through the
+// interceptor as before.
+func quietUnary(log *slog.Logger, hot, all grpc.UnaryServerInterceptor) grpc.UnaryServerInterceptor {
+	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+		if !HotMethods[info.FullMethod] {
+			return all(ctx, req, info, handler)
+		}
+		if log.Enabled(ctx, slog.LevelDebug) {
+			return hot(ctx, req, info, handler)
+		}
+		start := time.Now()
+		resp, err := handler(ctx, req)
+		if err == nil {
+			return resp, nil
+		}
+		if n := noteOf(ctx); n != nil {
+			n.start = start
+		}
+		return hot(ctx, req, info, func(context.Context, any) (any, error) { return resp, err })
+	}
 }
 
 // CodeLevel is the level a request's log line is written at: the client's mistakes and

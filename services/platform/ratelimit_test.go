@@ -51,13 +51,16 @@ func TestRateLimitOverGRPC(t *testing.T) {
 	require.Equal(t, codes.Unauthenticated, status.Code(err))
 }
 
-// captured is a slog handler keeping every record.
+// captured is a slog handler keeping every record (at INFO and above if infoOnly).
 type captured struct {
-	mu      sync.Mutex
-	records []slog.Record
+	mu       sync.Mutex
+	records  []slog.Record
+	infoOnly bool
 }
 
-func (c *captured) Enabled(context.Context, slog.Level) bool { return true }
+func (c *captured) Enabled(_ context.Context, l slog.Level) bool {
+	return !c.infoOnly || l >= slog.LevelInfo
+}
 func (c *captured) Handle(_ context.Context, r slog.Record) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()

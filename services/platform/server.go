@@ -49,7 +49,7 @@ func NewServer(log *slog.Logger, extra ...grpc.ServerOption) *Server {
 	opts := append([]grpc.ServerOption{
 		grpc.ChainUnaryInterceptor(
 			noteUnary,
-			logging.UnaryServerInterceptor(InterceptorLogger(log), logOpts...),
+			logUnary(log, logOpts),
 			recovery.UnaryServerInterceptor(recoverOpts...),
 		),
 		grpc.ChainStreamInterceptor(
@@ -74,6 +74,14 @@ func NewServer(log *slog.Logger, extra ...grpc.ServerOption) *Server {
 	healthpb.RegisterHealthServer(s.GRPC, s.Health)
 	reflection.Register(s.GRPC)
 	return s
+}
+
+// logUnary is the logging interceptor of unary calls: the hot methods' successes at DEBUG
+// and skipped below it (quietUnary), every other line at CodeLevel.
+func logUnary(log *slog.Logger, opts []logging.Option) grpc.UnaryServerInterceptor {
+	hotOpts := append(opts[:len(opts):len(opts)], logging.WithLevels(hotLevel))
+	return quietUnary(log, logging.UnaryServerInterceptor(InterceptorLogger(log), hotOpts...),
+		logging.UnaryServerInterceptor(InterceptorLogger(log), opts...))
 }
 
 // InterceptorLogger adapts slog to the logging interceptor.
