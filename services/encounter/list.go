@@ -1,0 +1,212 @@
+package encounter
+
+// ListEncounters and the index behind it: one summary per encounter, kept after each append.
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"slices"
+	"time"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/services/encounter/store"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/timestamppb"
+)
+
+// summary is the encounter's entry in the index.
+func summary(st *encounterv1.EncounterState, last time.Time) store.Summary {
+	members := map[string]encounterv1.Role{}
+	candidates := []string{st.GetGameMaster()}
+	for _, g := range st.GetRoles() {
+		candidates = append(candidates, g.GetPrincipal())
+	}
+	for _, c := range st.GetCombatants() {
+		candidates = append(candidates, c.GetController())
+	}
+	for _, p := range candidates {
+		if r := engine.RoleOf(st, p); r != engine.RoleNone {
+			members[p] = r
+		}
+	}
+	return store.Summary{
+		EncounterID: st.GetEncounterId(), Tenant: st.GetTenant(), Name: st.GetName(), RuleSystem: st.GetRuleSystem(),
+		Status: st.GetStatus(), Sequence: st.GetSequence(), LastActivity: last, Members: members,
+	}
+}
+
+// indexed updates the index after an append, best effort: the log is the truth, the index
+// can be rebuilt from it (Reindex).
+func (s *Service) indexed(ctx context.Context, st *encounterv1.EncounterState, last time.Time) {
+	if s.index == nil {
+		return
+	}
+	if err := s.index.PutSummary(ctx, summary(st, last)); err != nil {
+		s.log.WarnContext(ctx, "index not updated; ListEncounters may be behind until the next command", "encounter", st.GetEncounterId(), "err", err)
+	}
+}
+
+// Reindex writes every encounter's summary into the index, from the log.
+func (s *Service) Reindex(ctx context.Context) (int, error) {
+	if s.index == nil {
+		return 0, nil
+	}
+	ids, err := s.events.List(ctx)
+	if err != nil {
+		return 0, err
+	}
+	for _, id := range ids {
+		e, err := s.entry(ctx, id, true)
+		if err != nil {
+			return 0, err
+		}
+		e.mu.Lock()
+		st, last, pos := proto.CloneOf(e.state), e.last, e.position
+		e.mu.Unlock()
+		if last.IsZero() { // loaded from a snapshot: the time is on its last record
+			if r, err := s.events.Get(ctx, pos); err == nil && len(r.Batch.GetEvents()) > 0 {
+				last = r.Batch.GetEvents()[len(r.Batch.GetEvents())-1].GetTime().AsTime()
+			}
+		}
+		if err := s.index.PutSummary(ctx, summary(st, last)); err != nil {
+			return 0, err
+		}
+	}
+	return len(ids), nil
+}
+
+// ReindexIfEmpty rebuilds the index when it holds nothing but the log holds encounters (a
+// first start with an index, or a lost bucket).
+func (s *Service) ReindexIfEmpty(ctx context.Context) {
+	if s.index == nil {
+		return
+	}
+	if ok, err := s.index.Indexed(ctx); err != nil || ok {
+		return
+	}
+	n, err := s.Reindex(ctx)
+	if err != nil {
+		s.log.WarnContext(ctx, "index not rebuilt", "err", err)
+		return
+	}
+	if n > 0 {
+		s.log.InfoContext(ctx, "index rebuilt from the log", "encounters", n)
+	}
+}
+
+// pageToken is where a page of ListEncounters ends: the last encounter it listed, in the
+// order of the list (the most recent activity first, then by id).
+type pageToken struct {
+	Last int64  `json:"t"`
+	ID   string `json:"id"`
+}
+
+func (p pageToken) String() string {
+	b, _ := json.Marshal(p)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func parsePageToken(s string) (pageToken, error) {
+	var p pageToken
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err == nil {
+		err = json.Unmarshal(b, &p)
+	}
+	if err != nil || p.ID == "" {
+		return pageToken{}, status.Errorf(codes.InvalidArgument, "page_token %q is not one this service gave: send the next_page_token of the previous page, or none for the first", s)
+	}
+	return p, nil
+}
+
+// before reports whether a comes before b in the list: more recent activity first, then by id.
+func listedBefore(aLast int64, aID string, bLast int64, bID string) bool {
+	if aLast != bLast {
+		return aLast > bLast
+	}
+	return aID < bID
+}
+
+// ListEncounters lists the encounters of the caller's tenant in which the caller has a role,
+// the most recently active first, a page at a time.
+func (s *Service) ListEncounters(ctx context.Context, req *encounterv1.ListEncountersRequest) (*encounterv1.ListEncountersResponse, error) {
+	who, err := callerOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	size := int(req.GetPageSize())
+	switch {
+	case size == 0:
+		size = DefaultPageSize
+	case size < 0 || size > MaxPageSize:
+		return nil, status.Errorf(codes.InvalidArgument, "page_size %d: give 1 to %d (0 for %d)", req.GetPageSize(), MaxPageSize, DefaultPageSize)
+	}
+	var after *pageToken
+	if t := req.GetPageToken(); t != "" {
+		p, err := parsePageToken(t)
+		if err != nil {
+			return nil, err
+		}
+		after = &p
+	}
+	sums, err := s.summaries(ctx, who)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(sums, func(a, b store.Summary) int {
+		if listedBefore(a.LastActivity.UnixNano(), a.EncounterID, b.LastActivity.UnixNano(), b.EncounterID) {
+			return -1
+		}
+		return 1
+	})
+	out := &encounterv1.ListEncountersResponse{}
+	for _, sum := range sums {
+		if after != nil && !listedBefore(after.Last, after.ID, sum.LastActivity.UnixNano(), sum.EncounterID) {
+			continue
+		}
+		if len(out.Encounters) == size {
+			last := out.Encounters[size-1]
+			out.NextPageToken = pageToken{Last: last.GetLastActivity().AsTime().UnixNano(), ID: last.GetEncounterId()}.String()
+			break
+		}
+		out.Encounters = append(out.Encounters, &encounterv1.EncounterSummary{
+			EncounterId: sum.EncounterID, Name: sum.Name, RuleSystem: sum.RuleSystem, Status: sum.Status, Sequence: sum.Sequence,
+			LastActivity: timestamppb.New(sum.LastActivity), Role: sum.Members[who.principal],
+		})
+	}
+	return out, nil
+}
+
+// summaries are the summaries of the encounters of the caller's tenant it has a role in: from
+// the index, or, without one, from every encounter of the log.
+func (s *Service) summaries(ctx context.Context, who caller) ([]store.Summary, error) {
+	var sums []store.Summary
+	if s.index != nil {
+		all, err := s.index.Summaries(ctx, who.principal)
+		if err != nil {
+			return nil, unavailable(err)
+		}
+		sums = all
+	} else {
+		ids, err := s.events.List(ctx)
+		if err != nil {
+			return nil, unavailable(err)
+		}
+		for _, id := range ids {
+			e, err := s.entry(ctx, id, false)
+			if err != nil {
+				return nil, err
+			}
+			e.mu.Lock()
+			sums = append(sums, summary(e.state, e.last))
+			e.mu.Unlock()
+		}
+	}
+	return slices.DeleteFunc(sums, func(sum store.Summary) bool {
+		_, member := sum.Members[who.principal]
+		return sum.Tenant != who.tenant || !member
+	}), nil
+}
