@@ -6,18 +6,14 @@ package engine
 import (
 	"crypto/sha256"
 	"fmt"
-	"reflect"
 	"regexp"
 	"slices"
 	"sort"
-	"sync"
 
-	dicev1 "github.com/fray-rpg/fray/gen/fray/dice/v1"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
 	"github.com/fray-rpg/fray/rules/dice"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // Env is what a decision may use besides the state and the command.
@@ -461,83 +457,6 @@ func evolveWith(sys System, st *encounterv1.EncounterState, ev *encounterv1.Even
 	return nil
 }
 
-var rollName = (&dicev1.Roll{}).ProtoReflect().Descriptor().FullName()
-
-// advanceDice moves the state's dice offset, and its high-water mark, past every roll
-// recorded in m.
-func advanceDice(st *encounterv1.EncounterState, m protoreflect.Message) {
-	eachRoll(m, func(r *dicev1.Roll) {
-		if end := r.GetOffset() + r.GetDraws(); end > st.DiceOffset {
-			st.DiceOffset = end
-		}
-	})
-	st.DiceHighWater = max(st.DiceHighWater, st.DiceOffset)
-}
-
-// Rolls returns every dice roll recorded anywhere in m (an event, a batch…), in field order.
-func Rolls(m proto.Message) []*dicev1.Roll {
-	var out []*dicev1.Roll
-	eachRoll(m.ProtoReflect(), func(r *dicev1.Roll) { out = append(out, r) })
-	return out
-}
-
-// eachRoll calls visit with every dice roll recorded anywhere in m, in field order (map values
-// aside). It visits only the fields that may hold a roll (rollFields).
-func eachRoll(m protoreflect.Message, visit func(*dicev1.Roll)) {
-	md := m.Descriptor()
-	if md.FullName() == rollName {
-		visit(m.Interface().(*dicev1.Roll))
-		return
-	}
-	for _, fd := range rollFields(md) {
-		if fd.IsList() {
-			l := m.Get(fd).List()
-			for i := range l.Len() {
-				eachRoll(l.Get(i).Message(), visit)
-			}
-		} else if m.Has(fd) {
-			eachRoll(m.Get(fd).Message(), visit)
-		}
-	}
-}
-
-// rollFieldsOf caches rollFields by message type.
-var rollFieldsOf sync.Map // protoreflect.FullName → []protoreflect.FieldDescriptor
-
-// rollFields lists, in field order, the message fields (lists included, maps not) of a message
-// of type md that may hold a dice roll, directly or deeper.
-func rollFields(md protoreflect.MessageDescriptor) []protoreflect.FieldDescriptor {
-	if fs, ok := rollFieldsOf.Load(md.FullName()); ok {
-		return fs.([]protoreflect.FieldDescriptor)
-	}
-	var fs []protoreflect.FieldDescriptor
-	seen := map[protoreflect.FullName]bool{md.FullName(): true}
-	for i := range md.Fields().Len() {
-		if fd := md.Fields().Get(i); fd.Message() != nil && !fd.IsMap() && mayHoldRoll(fd.Message(), seen) {
-			fs = append(fs, fd)
-		}
-	}
-	rollFieldsOf.Store(md.FullName(), fs)
-	return fs
-}
-
-// mayHoldRoll reports whether a message of type md may hold a dice roll. A type already being
-// looked into (seen, a recursive type) is taken to hold one: at worst a field is visited in
-// vain.
-func mayHoldRoll(md protoreflect.MessageDescriptor, seen map[protoreflect.FullName]bool) bool {
-	if md.FullName() == rollName || seen[md.FullName()] {
-		return true
-	}
-	seen[md.FullName()] = true
-	defer delete(seen, md.FullName())
-	for i := range md.Fields().Len() {
-		if fd := md.Fields().Get(i); fd.Message() != nil && !fd.IsMap() && mayHoldRoll(fd.Message(), seen) {
-			return true
-		}
-	}
-	return false
-}
-
 // Fold replays events from the empty state.
 func (r *Registry) Fold(events []*encounterv1.Event) (*encounterv1.EncounterState, error) {
 	st := &encounterv1.EncounterState{}
@@ -572,74 +491,4 @@ func (r *Registry) Legal(st *encounterv1.EncounterState, combatant string) ([]*r
 		return nil, nil
 	}
 	return sys.Legal(st, combatant), nil
-}
-
-// Resolve decides cmd against st with the encounter's dice stream (seed, positioned at the
-// state's dice offset) and returns the events and the state after them. st is not changed.
-// The caller's tenant is st's: for a creation, st holds the new encounter's id and tenant.
-func (r *Registry) Resolve(st *encounterv1.EncounterState, cmd *encounterv1.Command, actor string, seed []byte, rewind *encounterv1.EncounterState) ([]*encounterv1.Event, *encounterv1.EncounterState, error) {
-	return r.ResolveWith(st, cmd, Env{Actor: actor, Seed: seed, RewindState: rewind})
-}
-
-// ResolveWith is Resolve with the whole Env (Actor, Tenant, Seed, RewindState); env.Dice is
-// replaced by the stream of env.Seed at st's dice offset, under st's dice scheme. A state whose
-// dice position is beyond its scheme's bound (dice.Scheme.MaxOffset) is refused as Invalid
-// before anything is drawn.
-func (r *Registry) ResolveWith(st *encounterv1.EncounterState, cmd *encounterv1.Command, env Env) ([]*encounterv1.Event, *encounterv1.EncounterState, error) {
-	scheme := dice.SchemeOf(st.GetDiceScheme())
-	if err := dice.CheckOffset(scheme, max(st.GetDiceOffset(), st.GetDiceHighWater()), 0); err != nil {
-		return nil, nil, Invalid("", "the state cannot be played: %v", err)
-	}
-	stream, err := dice.NewStreamScheme(scheme, env.Seed, st.GetDiceOffset())
-	if err != nil {
-		return nil, nil, Invalid("", "%v", err)
-	}
-	env.Dice = stream
-	events, err := r.Decide(st, cmd, env)
-	if err != nil {
-		return nil, nil, err
-	}
-	next := cloneSharingCombatants(st)
-	for _, ev := range events {
-		if err := r.Evolve(next, ev); err != nil {
-			return nil, nil, fmt.Errorf("the rules produced an event they cannot fold: %w", err)
-		}
-	}
-	return events, next, nil
-}
-
-// cloneSharingCombatants is a deep copy of st except its combatants (their sheets above all),
-// which the copy shares with st in a slice of its own, and its rule options, which it shares.
-// States may share them because neither is ever changed in place: the engine replaces a
-// combatant with a changed copy (changeCombatant) and sets the options once, at creation; the
-// rule systems only read them.
-func cloneSharingCombatants(st *encounterv1.EncounterState) *encounterv1.EncounterState {
-	// A shallow copy of every field (reflect, not protoreflect: no value boxed), deep-copied
-	// but for the combatants.
-	shallow := &encounterv1.EncounterState{}
-	src, dst := reflect.ValueOf(st).Elem(), reflect.ValueOf(shallow).Elem()
-	for i := range src.NumField() {
-		if src.Type().Field(i).IsExported() {
-			dst.Field(i).Set(src.Field(i))
-		}
-	}
-	shallow.Combatants, shallow.Options = nil, nil
-	shallow.ProtoReflect().SetUnknown(st.ProtoReflect().GetUnknown())
-	next := proto.CloneOf(shallow)
-	next.Combatants = slices.Clone(st.GetCombatants())
-	next.Options = st.GetOptions()
-	return next
-}
-
-// changeCombatant replaces the combatant id of st with a copy changed by change; nothing if
-// there is none.
-func changeCombatant(st *encounterv1.EncounterState, id string, change func(*encounterv1.Combatant)) {
-	for i, c := range st.GetCombatants() {
-		if c.GetId() == id {
-			c = proto.CloneOf(c)
-			change(c)
-			st.Combatants[i] = c
-			return
-		}
-	}
 }
