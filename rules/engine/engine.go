@@ -67,6 +67,17 @@ type FollowUp interface {
 	FollowUp(*encounterv1.EncounterState, Env) ([]*encounterv1.Event, error)
 }
 
+// Closer is implemented by a system whose decision of one of its commands ends with events
+// decided on the state the command's own events leave: the next Tour, pass or round when no
+// one can act any more. Its Decide returns the command's own events; the engine folds them
+// into the copy of the state that becomes the result (next), then calls Close, even when
+// Decide returned no event. Close returns the closing events, each folded into next with fold
+// (the engine's whole fold) as soon as it is decided, so that every event of a command is
+// folded once. It may read next but changes it only through fold.
+type Closer interface {
+	Close(next *encounterv1.EncounterState, env Env, fold func(*encounterv1.Event) error) ([]*encounterv1.Event, error)
+}
+
 // Joiner is implemented by a system in which combatants may join a fight in progress.
 type Joiner interface {
 	JoinsInProgress()
@@ -141,39 +152,53 @@ const MaxNameLength = 200
 // sequence, actor, rule system and version filled in. For a create command, st holds only
 // the new encounter's id.
 func (r *Registry) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Command, env Env) ([]*encounterv1.Event, error) {
+	events, _, err := r.decideInto(st, cmd, env, false)
+	return events, err
+}
+
+// decideInto is Decide, which also returns the state after the events when fold is set (nil
+// otherwise). A system command of a Closer is closed on that state (Closer.Close), so the
+// events are folded there once, whether fold is set or not.
+func (r *Registry) decideInto(st *encounterv1.EncounterState, cmd *encounterv1.Command, env Env, fold bool) ([]*encounterv1.Event, *encounterv1.EncounterState, error) {
 	var (
 		events []*encounterv1.Event
 		err    error
 		sys    System
+		own    bool // a command of the rule system, which its Decide decided
 	)
 	if create := cmd.GetCreate(); create != nil {
 		if st.GetSequence() != 0 {
-			return nil, Refused("", "encounter %s already exists", st.GetEncounterId())
+			return nil, nil, Refused("", "encounter %s already exists", st.GetEncounterId())
 		}
 		if sys, err = r.Lookup(create.GetRuleSystem(), create.GetRulesVersion()); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		events, err = decideCreate(sys, st, create, env)
 	} else {
 		if st.GetSequence() == 0 || (env.Tenant != "" && env.Tenant != st.GetTenant()) {
-			return nil, NotFound("encounter %q does not exist", st.GetEncounterId())
+			return nil, nil, NotFound("encounter %q does not exist", st.GetEncounterId())
 		}
 		if sys, err = r.system(st); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		events, err = decide(sys, st, cmd, env)
+		events, err = decide(sys, st, cmd, env, &own)
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for i, ev := range events {
-		ev.EncounterId = st.GetEncounterId()
-		ev.Sequence = st.GetSequence() + uint64(i) + 1
-		ev.Actor = env.Actor
-		ev.RuleSystem = sys.ID()
-		ev.RulesVersion = sys.Version()
+		stamp(ev, sys, st.GetEncounterId(), st.GetSequence()+uint64(i)+1, env.Actor)
 	}
-	return events, nil
+	return r.foldDecided(sys, st, events, env, fold, own)
+}
+
+// stamp fills in what every event of a decision records besides its payload.
+func stamp(ev *encounterv1.Event, sys System, encounter string, sequence uint64, actor string) {
+	ev.EncounterId = encounter
+	ev.Sequence = sequence
+	ev.Actor = actor
+	ev.RuleSystem = sys.ID()
+	ev.RulesVersion = sys.Version()
 }
 
 func decideCreate(sys System, st *encounterv1.EncounterState, c *encounterv1.CreateEncounter, env Env) ([]*encounterv1.Event, error) {
@@ -239,7 +264,9 @@ func orAnon(actor string) string {
 	return actor
 }
 
-func decide(sys System, st *encounterv1.EncounterState, cmd *encounterv1.Command, env Env) ([]*encounterv1.Event, error) {
+// decide decides a command of a running or set-up encounter; own is set when it is one of the
+// rule system's commands, which the system decided.
+func decide(sys System, st *encounterv1.EncounterState, cmd *encounterv1.Command, env Env, own *bool) ([]*encounterv1.Event, error) {
 	if st.GetStatus() == encounterv1.EncounterStatus_ENCOUNTER_STATUS_ENDED {
 		return nil, Refused("", "encounter %q has ended; it takes no more commands", st.GetName())
 	}
@@ -383,6 +410,7 @@ func decide(sys System, st *encounterv1.EncounterState, cmd *encounterv1.Command
 		if st.GetStatus() != encounterv1.EncounterStatus_ENCOUNTER_STATUS_ACTIVE {
 			return nil, Refused("", "encounter %q has not started yet", st.GetName())
 		}
+		*own = true
 		return sys.Decide(st, cmd, env)
 	}
 }

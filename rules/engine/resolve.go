@@ -31,9 +31,17 @@ func (r *Registry) ResolveWith(st *encounterv1.EncounterState, cmd *encounterv1.
 		return nil, nil, Invalid("", "%v", err)
 	}
 	env.Dice = stream
-	events, err := r.Decide(st, cmd, env)
-	if err != nil {
-		return nil, nil, err
+	return r.decideInto(st, cmd, env, true)
+}
+
+// foldDecided folds the events decided on st into a copy of st, when fold is set or when the
+// system closes its own commands (Closer; own: cmd was one), and then asks the system for the
+// closing events, which it folds too. It returns every event and the copy (nil when neither).
+func (r *Registry) foldDecided(sys System, st *encounterv1.EncounterState, events []*encounterv1.Event, env Env, fold, own bool) ([]*encounterv1.Event, *encounterv1.EncounterState, error) {
+	closer, closes := sys.(Closer)
+	closes = closes && own
+	if !fold && !closes {
+		return events, nil, nil
 	}
 	next := cloneSharingCombatants(st)
 	for _, ev := range events {
@@ -41,7 +49,23 @@ func (r *Registry) ResolveWith(st *encounterv1.EncounterState, cmd *encounterv1.
 			return nil, nil, fmt.Errorf("the rules produced an event they cannot fold: %w", err)
 		}
 	}
-	return events, next, nil
+	if !closes {
+		return events, next, nil
+	}
+	more, err := closer.Close(next, env, func(ev *encounterv1.Event) error {
+		stamp(ev, sys, st.GetEncounterId(), next.GetSequence()+1, env.Actor)
+		if err := r.Evolve(next, ev); err != nil {
+			return fmt.Errorf("the rules produced an event they cannot fold: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if next.GetSequence() != st.GetSequence()+uint64(len(events)+len(more)) {
+		return nil, nil, fmt.Errorf("the rules closed %s with %d events but folded %d", sys.Name(), len(more), next.GetSequence()-st.GetSequence()-uint64(len(events)))
+	}
+	return append(events, more...), next, nil
 }
 
 // cloneSharingCombatants is a deep copy of st except its combatants (their sheets above all),

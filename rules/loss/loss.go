@@ -9,7 +9,6 @@ import (
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/engine"
-	"google.golang.org/protobuf/proto"
 )
 
 // ID is the rule system's id.
@@ -236,17 +235,14 @@ func startTour(st *encounterv1.EncounterState, roller dice.Roller) *encounterv1.
 	return lossEvent(&lossv1.Event{Kind: &lossv1.Event_TourStarted{TourStarted: ts}})
 }
 
-// Decide validates a Loss action and returns its events.
-func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Command, env engine.Env) ([]*encounterv1.Event, error) {
+// Decide validates a Loss action and returns its events; the engine then asks Close whether
+// they end the Tour.
+func (System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Command, env engine.Env) ([]*encounterv1.Event, error) {
 	a := cmd.GetLoss()
 	if a == nil {
 		return nil, engine.Unimplemented("Les Chants de Loss does not know this command")
 	}
-	events, err := decideAction(st, a, env)
-	if err != nil {
-		return nil, err
-	}
-	return append(events, closeTour(sys, st, events, env)...), nil
+	return decideAction(st, a, env)
 }
 
 func decideAction(st *encounterv1.EncounterState, a *lossv1.Action, env engine.Env) ([]*encounterv1.Event, error) {
@@ -310,39 +306,32 @@ func decideAction(st *encounterv1.EncounterState, a *lossv1.Action, env engine.E
 
 func one(e *lossv1.Event) []*encounterv1.Event { return []*encounterv1.Event{lossEvent(e)} }
 
-// closeTour starts the next Tour when the events leave no one able to act (LOS-033).
-func closeTour(sys System, st *encounterv1.EncounterState, events []*encounterv1.Event, env engine.Env) []*encounterv1.Event {
-	next := st
-	if len(events) > 0 {
-		next = lossView(st)
-		for _, ev := range events {
-			_ = sys.Evolve(next, ev) // events just decided always fold
-		}
+// Close starts the next Tour when the events of an action, folded into next, leave no one
+// able to act (LOS-033).
+func (System) Close(next *encounterv1.EncounterState, env engine.Env, fold func(*encounterv1.Event) error) ([]*encounterv1.Event, error) {
+	if !tourOver(next) {
+		return nil, nil
 	}
-	if s := lossState(next); s.GetPending() != nil || len(s.GetQueued()) > 0 {
-		return nil
-	}
-	if top, _ := phase(next); top > 0 {
-		return nil
-	}
-	return []*encounterv1.Event{startTour(next, env.Dice)}
-}
-
-// lossView is a state to fold Loss events into without changing st: its Loss state is a copy
-// of st's; its sheets and options are st's own, which Loss's Evolve only reads (it never
-// changes a combatant or the options, and replaces rather than changes the common pending
-// reaction). It holds nothing else: Loss's Evolve, phase and startTour read nothing else.
-func lossView(st *encounterv1.EncounterState) *encounterv1.EncounterState {
-	return &encounterv1.EncounterState{
-		Combatants: st.GetCombatants(), Options: st.GetOptions(), Pending: st.GetPending(),
-		System: &encounterv1.EncounterState_Loss{Loss: proto.CloneOf(st.GetLoss())},
-	}
+	ev := startTour(next, env.Dice)
+	return []*encounterv1.Event{ev}, fold(ev)
 }
 
 // FollowUp starts the next Tour when the GM's removal of a combatant (the last one still
 // acting, or one side of the attack awaiting a reaction) leaves no one able to act (LOS-033).
-func (sys System) FollowUp(st *encounterv1.EncounterState, env engine.Env) ([]*encounterv1.Event, error) {
-	return closeTour(sys, st, nil, env), nil
+func (System) FollowUp(st *encounterv1.EncounterState, env engine.Env) ([]*encounterv1.Event, error) {
+	if !tourOver(st) {
+		return nil, nil
+	}
+	return []*encounterv1.Event{startTour(st, env.Dice)}, nil
+}
+
+// tourOver: no attack awaits a reaction and no one is left to act this Tour (LOS-033).
+func tourOver(st *encounterv1.EncounterState) bool {
+	if s := lossState(st); s.GetPending() != nil || len(s.GetQueued()) > 0 {
+		return false
+	}
+	top, _ := phase(st)
+	return top <= 0
 }
 
 // mayAct checks that it is f's turn: it has PA and its phase is the highest (LOS-031, LOS-032,
