@@ -19,6 +19,7 @@ import (
 
 	"github.com/fray-rpg/fray/cli/internal/dev"
 	"github.com/fray-rpg/fray/services/platform"
+	"github.com/nats-io/nats.go"
 	"google.golang.org/grpc"
 )
 
@@ -41,9 +42,10 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	systemsFlag := fs.String("systems", strings.Join(Systems, ","), "rule systems to play, dealt to the encounters in turn")
 	fightLength := fs.Int("fight-length", 200, "end a fight and start another after this many commands")
 	anchor := fs.Duration("anchor-duration", 3*time.Second, "how long each anchor runs (0: skip the anchors)")
+	repeat := fs.Int("repeat", 1, "rounds, each the load, then the health Check anchor, then the JetStream anchor; figures reported as min / median / max over them")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	quiet := fs.Bool("quiet", false, "no progress line")
-	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the load phase (not the anchors) to this file (with --embedded: server and generator together)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the first round's load (not the anchors) to this file (with --embedded: server and generator together)")
 	tenant := fs.String("tenant", platform.DevTenant, "tenant of the two identities")
 	gmToken := fs.String("gm-token", os.Getenv("FRAY_LOAD_GM_TOKEN"), "bearer token of the GM (default: minted from the dev key; env FRAY_LOAD_GM_TOKEN)")
 	playerToken := fs.String("player-token", os.Getenv("FRAY_LOAD_PLAYER_TOKEN"), "bearer token of the player, subject "+PlayerSubject+" (env FRAY_LOAD_PLAYER_TOKEN)")
@@ -57,6 +59,9 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("fray load takes no arguments (%q)", fs.Args())
+	}
+	if *repeat < 1 {
+		return fmt.Errorf("--repeat %d: at least 1 round", *repeat)
 	}
 	cfg := Config{Encounters: *encounters, Duration: *duration, Commands: *commands, FightLength: *fightLength, Systems: strings.Split(*systemsFlag, ",")}
 	if !*quiet {
@@ -106,47 +111,31 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	defer plConn.Close()
 	cfg.GM, cfg.Player = gmConn, plConn
 
-	var health, pub *Stats
-	if *anchor > 0 {
-		h := HealthAnchor(ctx, gmConn, cfg.Encounters, *anchor)
-		health = &h
-		if *natsURL != "" {
-			p, err := JetStreamAnchor(ctx, *natsURL, natsOpts, cfg.Encounters, *anchor)
-			if err != nil {
-				return fmt.Errorf("JetStream anchor: %w", err)
-			}
-			pub = &p
+	rep := &Report{Encounters: cfg.Encounters, Repeat: *repeat}
+	for i := range *repeat {
+		if *repeat > 1 {
+			cfg.ProgressLabel = fmt.Sprintf("round %d/%d  ", i+1, *repeat)
 		}
-	}
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
+		profile := ""
+		if i == 0 {
+			profile = *cpuProfile
+		}
+		r, err := round(ctx, cfg, profile, *anchor, gmConn, *natsURL, natsOpts)
 		if err != nil {
 			return err
 		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
+		if !*embedded {
+			r.CPUPerCommand = 0
 		}
+		rep.Rounds = append(rep.Rounds, r)
 	}
-	cpu0 := cpuTime()
-	rep, err := Run(ctx, cfg)
-	cpu := cpuTime() - cpu0
-	if *cpuProfile != "" {
-		pprof.StopCPUProfile()
-	}
-	if err != nil {
-		return err
-	}
-	rep.Health, rep.JetStream = health, pub
-	if health != nil && health.PerSecond > 0 {
-		rep.RatioHealth = rep.Commands.PerSecond / health.PerSecond
-	}
-	if pub != nil && pub.PerSecond > 0 {
-		rep.RatioJetStream = rep.Commands.PerSecond / pub.PerSecond
+	rep.Spread = spreadOf(rep.Rounds)
+	sent := int64(0)
+	for _, r := range rep.Rounds {
+		sent += r.Commands.Count
 	}
 	switch {
-	case *embedded && rep.Commands.Count > 0:
-		rep.CPUPerCommand = Duration(cpu / time.Duration(rep.Commands.Count))
+	case *embedded && sent > 0:
 		rep.CPUNote = "process CPU (user+system) over the load ÷ commands: the embedded server, NATS and the load generator share the process"
 	case *embedded:
 		rep.CPUNote = "no commands"
@@ -161,6 +150,54 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	printReport(stdout, rep)
 	return nil
+}
+
+// round runs the load, then the health Check anchor on the GM's connection, then (with a
+// NATS URL) the JetStream anchor, each for its duration at the load's concurrency, and
+// relates them. profile, when set, is the file of the load's CPU profile.
+func round(ctx context.Context, cfg Config, profile string, anchor time.Duration, gm grpc.ClientConnInterface, natsURL string, natsOpts []nats.Option) (*Round, error) {
+	if profile != "" {
+		f, err := os.Create(profile)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return nil, err
+		}
+	}
+	cpu0 := cpuTime()
+	r, err := Run(ctx, cfg)
+	cpu := cpuTime() - cpu0
+	if profile != "" {
+		pprof.StopCPUProfile()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if r.Commands.Count > 0 {
+		r.CPUPerCommand = Duration(cpu / time.Duration(r.Commands.Count))
+	}
+	if anchor <= 0 {
+		return r, nil
+	}
+	h := HealthAnchor(ctx, gm, cfg.Encounters, anchor)
+	r.Health = &h
+	if h.PerSecond > 0 {
+		r.RatioHealth = r.Commands.PerSecond / h.PerSecond
+	}
+	if natsURL == "" {
+		return r, nil
+	}
+	p, err := JetStreamAnchor(ctx, natsURL, natsOpts, cfg.Encounters, anchor)
+	if err != nil {
+		return nil, fmt.Errorf("JetStream anchor: %w", err)
+	}
+	r.JetStream = &p
+	if p.PerSecond > 0 {
+		r.RatioJetStream = r.Commands.PerSecond / p.PerSecond
+	}
+	return r, nil
 }
 
 // cpuTime is the process's user and system CPU time so far.
@@ -188,17 +225,56 @@ func line(w io.Writer, name string, s Stats) {
 	}
 }
 
-func printReport(w io.Writer, r *Report) {
-	fmt.Fprintf(w, "fray load: %d encounters for %v (%s)\n", r.Encounters, r.Elapsed, r.Machine)
-	line(w, "commands", r.Commands)
-	var names []string
-	for n := range r.Systems {
-		names = append(names, n)
+// printReport prints one round as it is; several, each in short (the rule systems' figures
+// are in the JSON), then each figure's min / median / max over them.
+func printReport(w io.Writer, rep *Report) {
+	if len(rep.Rounds) == 1 {
+		r := rep.Rounds[0]
+		fmt.Fprintf(w, "fray load: %d encounters for %v (%s)\n", rep.Encounters, r.Elapsed, rep.Machine)
+		printRound(w, r, true)
+		printCPU(w, r.CPUPerCommand, rep.CPUNote)
+		return
 	}
-	sort.Strings(names)
-	for _, n := range names {
-		line(w, "  "+n+fmt.Sprintf(" (%d fights)", r.Systems[n].Fights), r.Systems[n].Stats)
-		fmt.Fprintf(w, "%20s%d of them by the player (actions and reactions of its combatants)\n", "", r.Systems[n].PlayerCommands)
+	fmt.Fprintf(w, "fray load: %d encounters, %d rounds of the load, then a health Check, then a JetStream publish (%s)\n", rep.Encounters, len(rep.Rounds), rep.Machine)
+	for i, r := range rep.Rounds {
+		fmt.Fprintf(w, "round %d: load for %v\n", i+1, r.Elapsed)
+		printRound(w, r, false)
+		if r.CPUPerCommand > 0 {
+			fmt.Fprintf(w, "  CPU per command: %v\n", r.CPUPerCommand)
+		}
+	}
+	sp := rep.Spread
+	fmt.Fprintf(w, "min / median / max over %d rounds:\n", len(rep.Rounds))
+	rangeLine(w, "commands/s", sp.CommandsPerSecond, "%.0f")
+	rangeLine(w, "health Check/s", sp.HealthPerSecond, "%.0f")
+	rangeLine(w, "JetStream publish/s", sp.JetStreamPerSecond, "%.0f")
+	rangeLine(w, "÷ health Check", sp.RatioHealth, "%.3f")
+	rangeLine(w, "÷ JetStream publish", sp.RatioJetStream, "%.3f")
+	rangeLine(w, "p50", sp.P50, "%v")
+	rangeLine(w, "p95", sp.P95, "%v")
+	rangeLine(w, "p99", sp.P99, "%v")
+	rangeLine(w, "max", sp.Max, "%v")
+	rangeLine(w, "CPU per command", sp.CPUPerCommand, "%v")
+	fmt.Fprintf(w, "CPU per command: %s\n", rep.CPUNote)
+}
+
+// rangeLine prints one figure's min / median / max, if it was measured.
+func rangeLine[T ~float64 | ~int64](w io.Writer, name string, r *Range[T], format string) {
+	if r == nil {
+		return
+	}
+	f := func(v T) string { return fmt.Sprintf(format, v) }
+	fmt.Fprintf(w, "  %-20s %12s %12s %12s\n", name, f(r.Min), f(r.Median), f(r.Max))
+}
+
+// printRound prints a round's commands, per rule system when systems is set, and its anchors.
+func printRound(w io.Writer, r *Round, systems bool) {
+	line(w, "commands", r.Commands)
+	if systems {
+		for _, n := range slices.Sorted(maps.Keys(r.Systems)) {
+			line(w, "  "+n+fmt.Sprintf(" (%d fights)", r.Systems[n].Fights), r.Systems[n].Stats)
+			fmt.Fprintf(w, "%20s%d of them by the player (actions and reactions of its combatants)\n", "", r.Systems[n].PlayerCommands)
+		}
 	}
 	if n := r.Commands.Errors["ResourceExhausted"]; n > 0 {
 		fmt.Fprintf(w, "%d commands were refused by the server's rate limits (ResourceExhausted): these figures are the limits', not the server's\n", n)
@@ -213,10 +289,13 @@ func printReport(w io.Writer, r *Report) {
 	} else {
 		fmt.Fprintln(w, "JetStream publish: not measured (give --nats-url)")
 	}
-	if r.CPUPerCommand > 0 {
-		fmt.Fprintf(w, "CPU per command: %v (%s)\n", r.CPUPerCommand, r.CPUNote)
+}
+
+func printCPU(w io.Writer, cpu Duration, note string) {
+	if cpu > 0 {
+		fmt.Fprintf(w, "CPU per command: %v (%s)\n", cpu, note)
 	} else {
-		fmt.Fprintf(w, "CPU per command: %s\n", r.CPUNote)
+		fmt.Fprintf(w, "CPU per command: %s\n", note)
 	}
 }
 

@@ -34,8 +34,9 @@ type Config struct {
 	// FightLength ends a fight (EndEncounter) and starts another after this many commands
 	// (0: 200), should it not be over before.
 	FightLength int
-	// Progress, when set, gets a progress line every second.
-	Progress io.Writer
+	// Progress, when set, gets a progress line every second, after ProgressLabel.
+	Progress      io.Writer
+	ProgressLabel string
 }
 
 // Stats of one measured operation.
@@ -80,25 +81,33 @@ type SystemReport struct {
 	PlayerCommands int64 `json:"player_commands"`
 }
 
-// Report of a load run.
-type Report struct {
-	Encounters int                      `json:"encounters"`
-	Elapsed    Duration                 `json:"elapsed"`
-	Commands   Stats                    `json:"commands"`
-	Systems    map[string]*SystemReport `json:"systems"`
+// Round is one repetition: the load, then the health Check anchor, then the JetStream
+// anchor, on the same servers.
+type Round struct {
+	Elapsed  Duration                 `json:"elapsed"`
+	Commands Stats                    `json:"commands"`
+	Systems  map[string]*SystemReport `json:"systems"`
 	// Fights begun (each fight follows the state its commands return: no reads).
 	Fights int64 `json:"fights"`
-	// Anchors measured on the same servers, at the same concurrency.
+	// Anchors measured on the same servers, at the same concurrency, right after the load.
 	Health    *Stats `json:"health_check,omitempty"`
 	JetStream *Stats `json:"jetstream_publish,omitempty"`
-	// Ratios: commands/s ÷ the anchor's calls/s.
+	// Ratios: commands/s ÷ the anchor's calls/s, both of this round.
 	RatioHealth    float64 `json:"ratio_to_health_check,omitempty"`
 	RatioJetStream float64 `json:"ratio_to_jetstream_publish,omitempty"`
 	// CPUPerCommand: the process's CPU time over the load divided by the commands (embedded
 	// runs only: server and load generator share the process).
 	CPUPerCommand Duration `json:"cpu_per_command,omitempty"`
-	CPUNote       string   `json:"cpu_note"`
-	Machine       string   `json:"machine,omitempty"`
+}
+
+// Report of a load run: its rounds and, per figure, the min / median / max over them.
+type Report struct {
+	Encounters int      `json:"encounters"`
+	Repeat     int      `json:"repeat"`
+	Rounds     []*Round `json:"rounds"`
+	Spread     Spread   `json:"spread"`
+	CPUNote    string   `json:"cpu_note"`
+	Machine    string   `json:"machine,omitempty"`
 }
 
 // sample is one timed call.
@@ -164,8 +173,9 @@ func newID() string {
 	return hex.EncodeToString(b)
 }
 
-// Run plays the load and returns its figures (anchors and CPU are the caller's: see Command).
-func Run(ctx context.Context, cfg Config) (*Report, error) {
+// Run plays the load once and returns its figures (anchors and CPU are the caller's: see
+// Command).
+func Run(ctx context.Context, cfg Config) (*Round, error) {
 	if cfg.Encounters <= 0 {
 		cfg.Encounters = 1
 	}
@@ -224,7 +234,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				case <-t.C:
 					n := min(sent.Load(), max(cfg.Commands, sent.Load()))
 					el := time.Since(start)
-					fmt.Fprintf(cfg.Progress, "\r%5.1fs  %d commands  %.0f/s  %d errors   ", el.Seconds(), n, float64(n)/el.Seconds(), failed.Load())
+					fmt.Fprintf(cfg.Progress, "\r%s%5.1fs  %d commands  %.0f/s  %d errors   ", cfg.ProgressLabel, el.Seconds(), n, float64(n)/el.Seconds(), failed.Load())
 				}
 			}
 		}()
@@ -236,7 +246,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		fmt.Fprintln(cfg.Progress)
 	}
 
-	rep := &Report{Encounters: cfg.Encounters, Elapsed: Duration(elapsed), Systems: map[string]*SystemReport{}}
+	rep := &Round{Elapsed: Duration(elapsed), Systems: map[string]*SystemReport{}}
 	var all []sample
 	bySystem := map[string][]sample{}
 	fights, byPlayer := map[string]int64{}, map[string]int64{}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -40,8 +41,11 @@ func run(t *testing.T, args ...string) *load.Report {
 // begins fights, nothing is refused (each fight stops when its rules offer nothing more), both
 // anchors are measured and the server CPU per command is there.
 func TestEmbeddedLoadPlaysEverySystemBesideTheAnchors(t *testing.T) {
-	rep := run(t, "--embedded", "--encounters", "4", "--duration", "3s", "--anchor-duration", "300ms")
-	require.Equal(t, 4, rep.Encounters)
+	all := run(t, "--embedded", "--encounters", "4", "--duration", "3s", "--anchor-duration", "300ms")
+	require.Equal(t, 4, all.Encounters)
+	require.Equal(t, 1, all.Repeat)
+	require.Len(t, all.Rounds, 1)
+	rep := all.Rounds[0]
 	require.Len(t, rep.Systems, 4)
 	for _, sys := range load.Systems {
 		s := rep.Systems[sys]
@@ -64,11 +68,76 @@ func TestEmbeddedLoadPlaysEverySystemBesideTheAnchors(t *testing.T) {
 	require.Positive(t, rep.RatioHealth)
 	require.Positive(t, rep.RatioJetStream)
 	require.Positive(t, time.Duration(rep.CPUPerCommand))
+	require.Equal(t, rep.Commands.PerSecond, all.Spread.CommandsPerSecond.Median, "one round: its figures are the spread's")
+}
+
+// --repeat 3 runs three rounds, each the load then both anchors on the same servers: the JSON
+// has the three, each round's ratios are its commands/s over its own anchors', and each
+// figure's min / median / max are those of the rounds' figures.
+func TestLoadRepeatsInterleavedRounds(t *testing.T) {
+	rep := run(t, "--embedded", "--encounters", "2", "--systems", "loss,feerie", "--duration", "1s", "--anchor-duration", "200ms", "--repeat", "3")
+	require.Equal(t, 3, rep.Repeat)
+	require.Len(t, rep.Rounds, 3)
+	var cps, hps, jps, rh, rj []float64
+	var p50, p99, cpu []load.Duration
+	for i, r := range rep.Rounds {
+		require.Positive(t, r.Commands.Count, "round %d", i+1)
+		require.Empty(t, r.Commands.Errors, r.Commands.Example)
+		require.NotNil(t, r.Health, "round %d", i+1)
+		require.NotNil(t, r.JetStream, "round %d", i+1)
+		require.Positive(t, r.Health.PerSecond)
+		require.Positive(t, r.JetStream.PerSecond)
+		require.InEpsilon(t, r.Commands.PerSecond/r.Health.PerSecond, r.RatioHealth, 1e-9, "round %d", i+1)
+		require.InEpsilon(t, r.Commands.PerSecond/r.JetStream.PerSecond, r.RatioJetStream, 1e-9, "round %d", i+1)
+		cps, hps, jps = append(cps, r.Commands.PerSecond), append(hps, r.Health.PerSecond), append(jps, r.JetStream.PerSecond)
+		rh, rj = append(rh, r.RatioHealth), append(rj, r.RatioJetStream)
+		p50, p99, cpu = append(p50, r.Commands.P50), append(p99, r.Commands.P99), append(cpu, r.CPUPerCommand)
+	}
+	sp := rep.Spread
+	requireRange(t, "commands/s", cps, sp.CommandsPerSecond)
+	requireRange(t, "health Check/s", hps, sp.HealthPerSecond)
+	requireRange(t, "JetStream publish/s", jps, sp.JetStreamPerSecond)
+	requireRange(t, "ratio to health Check", rh, sp.RatioHealth)
+	requireRange(t, "ratio to JetStream publish", rj, sp.RatioJetStream)
+	requireRange(t, "p50", p50, sp.P50)
+	requireRange(t, "p99", p99, sp.P99)
+	requireRange(t, "CPU per command", cpu, sp.CPUPerCommand)
+	require.NotNil(t, sp.P95)
+	require.NotNil(t, sp.Max)
+}
+
+// requireRange: min ≤ median ≤ max, the min and max are the rounds' own, and (three rounds)
+// the median is the middle one.
+func requireRange[T ~float64 | ~int64](t *testing.T, name string, got []T, r *load.Range[T]) {
+	t.Helper()
+	require.NotNil(t, r, name)
+	require.LessOrEqual(t, r.Min, r.Median, name)
+	require.LessOrEqual(t, r.Median, r.Max, name)
+	s := slices.Sorted(slices.Values(got))
+	require.Equal(t, []T{s[0], s[len(s)/2], s[len(s)-1]}, []T{r.Min, r.Median, r.Max}, name)
+}
+
+// The text report of several rounds shows each and the min / median / max of every figure.
+func TestLoadTextReportOfRounds(t *testing.T) {
+	var out, errOut bytes.Buffer
+	require.NoError(t, load.Command(context.Background(), []string{"--embedded", "--encounters", "2", "--systems", "ka", "--duration", "500ms",
+		"--anchor-duration", "100ms", "--repeat", "2", "--quiet"}, &out, &errOut), errOut.String())
+	text := out.String()
+	for _, want := range []string{"2 rounds", "round 1: load for", "round 2: load for", "min / median / max over 2 rounds",
+		"commands/s", "health Check/s", "JetStream publish/s", "÷ health Check", "÷ JetStream publish", "p99", "CPU per command"} {
+		require.Contains(t, text, want)
+	}
+}
+
+func TestLoadRefusesNoRounds(t *testing.T) {
+	var out, errOut bytes.Buffer
+	err := load.Command(context.Background(), []string{"--embedded", "--repeat", "0", "--quiet"}, &out, &errOut)
+	require.ErrorContains(t, err, "--repeat 0")
 }
 
 // Bounded in count: --commands stops the load there, whatever the duration.
 func TestLoadStopsAtTheCommandCount(t *testing.T) {
-	rep := run(t, "--embedded", "--encounters", "2", "--systems", "ka,d20seg", "--commands", "40", "--duration", "1m", "--anchor-duration", "0")
+	rep := run(t, "--embedded", "--encounters", "2", "--systems", "ka,d20seg", "--commands", "40", "--duration", "1m", "--anchor-duration", "0").Rounds[0]
 	require.Less(t, time.Duration(rep.Elapsed), time.Minute)
 	// The budget counts every command sent; a fight begun is ended outside it (EndEncounter).
 	require.LessOrEqual(t, rep.Commands.Count, int64(40+rep.Fights))
@@ -102,11 +171,13 @@ func TestRemoteLoadOmitsTheCPU(t *testing.T) {
 	}
 	defer func() { cancel(); require.NoError(t, <-done) }()
 
-	rep := run(t, "--addr", addr, "--encounters", "2", "--systems", "loss", "--duration", "1s", "--anchor-duration", "200ms")
+	all := run(t, "--addr", addr, "--encounters", "2", "--systems", "loss", "--duration", "1s", "--anchor-duration", "200ms")
+	rep := all.Rounds[0]
 	require.Positive(t, rep.Systems["loss"].Count)
 	require.Empty(t, rep.Commands.Errors, rep.Commands.Example)
 	require.Positive(t, rep.Health.Count)
 	require.Nil(t, rep.JetStream)
 	require.Zero(t, rep.CPUPerCommand)
-	require.Contains(t, rep.CPUNote, "remote")
+	require.Contains(t, all.CPUNote, "remote")
+	require.Nil(t, all.Spread.CPUPerCommand)
 }
