@@ -2,12 +2,12 @@ package engine
 
 import (
 	"fmt"
-	"reflect"
 	"slices"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/dice"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // Resolve decides cmd against st with the encounter's dice stream (seed, positioned at the
@@ -43,7 +43,7 @@ func (r *Registry) foldDecided(sys System, st *encounterv1.EncounterState, event
 	if !fold && !closes {
 		return events, nil, nil
 	}
-	next := cloneSharingCombatants(st)
+	next := fork(sys, st)
 	for _, ev := range events {
 		if err := r.Evolve(next, ev); err != nil {
 			return nil, nil, fmt.Errorf("the rules produced an event they cannot fold: %w", err)
@@ -68,28 +68,41 @@ func (r *Registry) foldDecided(sys System, st *encounterv1.EncounterState, event
 	return append(events, more...), next, nil
 }
 
-// cloneSharingCombatants is a deep copy of st except its combatants (their sheets above all),
-// which the copy shares with st in a slice of its own, and its rule options, which it shares.
-// States may share them because neither is ever changed in place: the engine replaces a
-// combatant with a changed copy (changeCombatant) and sets the options once, at creation; the
-// rule systems only read them.
-func cloneSharingCombatants(st *encounterv1.EncounterState) *encounterv1.EncounterState {
-	// A shallow copy of every field (reflect, not protoreflect: no value boxed), deep-copied
-	// but for the combatants.
-	shallow := &encounterv1.EncounterState{}
-	src, dst := reflect.ValueOf(st).Elem(), reflect.ValueOf(shallow).Elem()
-	for i := range src.NumField() {
-		if src.Type().Field(i).IsExported() {
-			dst.Field(i).Set(src.Field(i))
-		}
+// StateCopier is implemented by a system that copies its part of the state
+// (EncounterState.system) itself, faster than proto.Clone: CopyState gives dst a copy of
+// src's part that the system's Evolve changes without changing src's.
+type StateCopier interface {
+	CopyState(dst, src *encounterv1.EncounterState)
+}
+
+// fork is a copy of st that folding changes without changing st. It is written out field by
+// field and shares what the engine and the rule systems never change in place: the
+// combatants (their sheets above all: the engine replaces a combatant with a changed copy,
+// changeCombatant), the rule options (set once, at creation), the pending reactions (replaced
+// whole), the role grants (added and removed, never changed) and the bytes. The system's part
+// is copied by the system (StateCopier), or deep.
+func fork(sys System, st *encounterv1.EncounterState) *encounterv1.EncounterState {
+	next := &encounterv1.EncounterState{
+		EncounterId: st.EncounterId, Name: st.Name, RuleSystem: st.RuleSystem, RulesVersion: st.RulesVersion,
+		GameMaster: st.GameMaster, Status: st.Status, SeedSha256: st.SeedSha256, Seed: st.Seed,
+		DiceOffset: st.DiceOffset, Sequence: st.Sequence, Combatants: slices.Clone(st.Combatants),
+		Pending: st.Pending, Options: st.Options, Tenant: st.Tenant, Roles: slices.Clone(st.Roles),
+		JoiningOpen: st.JoiningOpen, DiceHighWater: st.DiceHighWater, DiceScheme: st.DiceScheme,
 	}
-	shallow.Combatants, shallow.Options = nil, nil
-	shallow.ProtoReflect().SetUnknown(st.ProtoReflect().GetUnknown())
-	next := proto.CloneOf(shallow)
-	next.Combatants = slices.Clone(st.GetCombatants())
-	next.Options = st.GetOptions()
+	if u := st.ProtoReflect().GetUnknown(); u != nil {
+		next.ProtoReflect().SetUnknown(u)
+	}
+	if c, ok := sys.(StateCopier); ok {
+		c.CopyState(next, st)
+	} else if st.System != nil {
+		m := st.ProtoReflect()
+		fd := m.WhichOneof(systemOneof)
+		next.ProtoReflect().Set(fd, protoreflect.ValueOfMessage(proto.Clone(m.Get(fd).Message().Interface()).ProtoReflect()))
+	}
 	return next
 }
+
+var systemOneof = (&encounterv1.EncounterState{}).ProtoReflect().Descriptor().Oneofs().ByName("system")
 
 // changeCombatant replaces the combatant id of st with a copy changed by change; nothing if
 // there is none.

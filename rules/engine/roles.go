@@ -284,11 +284,15 @@ func setController(st *encounterv1.EncounterState, ids []string, p string) {
 	for _, id := range ids {
 		changeCombatant(st, id, func(c *encounterv1.Combatant) { c.Controller = p })
 	}
-	for _, r := range st.GetPending() {
+	// The pending reactions are shared with the state before (fork): changed in copies.
+	pending := slices.Clone(st.GetPending())
+	for i, r := range pending {
 		if slices.Contains(ids, r.GetCombatantId()) {
-			r.Controller = p
+			pending[i] = proto.CloneOf(r)
+			pending[i].Controller = p
 		}
 	}
+	st.Pending = pending
 }
 
 // evolveRoles folds the role events.

@@ -2,7 +2,7 @@ package systems_test
 
 // Benchmarks of each rule system's hot path: one typical command decided and folded
 // (Registry.ResolveWith: the dice stream positioned, Decide, one clone, Evolve) on a mid-fight
-// state. benchstat-friendly:
+// state. Each reports cpu-ns/op besides ns/op: the process's CPU time per op. benchstat-friendly:
 //
 //	go test ./systems/ -run '^$' -bench . -benchmem -count 5 > new.txt && benchstat old.txt new.txt
 
@@ -41,9 +41,16 @@ func benchSteps(b *testing.B, reg *engine.Registry, st *encounterv1.EncounterSta
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
+	cpu0, ok := processCPU()
 	b.ResetTimer()
 	for range b.N {
 		_ = run()
+	}
+	b.StopTimer()
+	if cpu1, ok1 := processCPU(); ok && ok1 {
+		// The process's CPU time (GC included) per op: less sensitive than ns/op to other
+		// work on a shared machine, which stretches wall time without using this process's CPU.
+		b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/op")
 	}
 }
 
