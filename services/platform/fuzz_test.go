@@ -35,7 +35,8 @@ func requestTypes(tb testing.TB) []protoreflect.MessageType {
 
 // FuzzValidate decodes arbitrary bytes as each request message of the fray services, as the
 // server does (its codec), and validates it: never a panic, never a decoding error (garbage
-// is marked, then refused by Validate); a refusal is InvalidArgument or ResourceExhausted; a
+// is marked, then refused by Validate); the same verdict as the reference walk
+// (validate_ref_test.go); a refusal is InvalidArgument or ResourceExhausted; a
 // request accepted has a well-formed encounter id, if it has one, and is accepted again once
 // encoded and decoded.
 func FuzzValidate(f *testing.F) {
@@ -74,6 +75,9 @@ func FuzzValidate(f *testing.F) {
 			t.Fatalf("the codec fails on %x as %s: %v", data, mt.Descriptor().FullName(), err)
 		}
 		err := Validate(m)
+		if ref := referenceValidate(m); status.Code(ref) != status.Code(err) {
+			t.Fatalf("%s: the planned walk says %v, the reference walk %v", mt.Descriptor().FullName(), err, ref)
+		}
 		if err != nil {
 			if c := status.Code(err); c != codes.InvalidArgument && c != codes.ResourceExhausted {
 				t.Fatalf("%s refused with %v: %v", mt.Descriptor().FullName(), c, err)

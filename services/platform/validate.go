@@ -11,9 +11,9 @@ package platform
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
@@ -62,11 +62,22 @@ const (
 	maxRecordedString = 64 << 10
 )
 
-var (
-	idPattern        = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
-	commandIDPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
-	tokenPattern     = regexp.MustCompile(`^[A-Za-z0-9_=-]*$`)
-)
+// isID reports whether s is 1 to most letters, digits, '-' or '_' (ASCII): `^[A-Za-z0-9_-]{1,most}$`;
+// with extra, one more byte is allowed (a page token's '='), and s may be empty.
+func isID(s string, most int, extra byte) bool {
+	if len(s) > most || (len(s) == 0 && extra == 0) {
+		return false
+	}
+	for i := range len(s) {
+		switch c := s[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '_':
+		case extra != 0 && c == extra:
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // invalid is the InvalidArgument status naming the field and what it accepts.
 func invalid(field, format string, args ...any) error {
@@ -85,7 +96,7 @@ func quoted(s string) string {
 
 // CheckID checks an encounter, combatant or ruleset id.
 func CheckID(field, id string) error {
-	if idPattern.MatchString(id) {
+	if isID(id, MaxIDLength, 0) {
 		return nil
 	}
 	if id == "" {
@@ -96,7 +107,7 @@ func CheckID(field, id string) error {
 
 // checkCommandID checks a command id; empty lets the server choose one.
 func checkCommandID(field, id string) error {
-	if id == "" || commandIDPattern.MatchString(id) {
+	if id == "" || isID(id, MaxCommandIDLength, 0) {
 		return nil
 	}
 	return invalid(field, "%s (%d characters) is not a command id: use 1 to %d letters, digits, '-' or '_' (or none, and the server picks one)", quoted(id), utf8.RuneCountInString(id), MaxCommandIDLength)
@@ -217,7 +228,7 @@ func (p policy) checkString(fd protoreflect.FieldDescriptor, field, s string) er
 	case kindPrincipal:
 		return CheckPrincipal(field, s)
 	case kindPageToken:
-		if len(s) > MaxPageTokenLength || !tokenPattern.MatchString(s) {
+		if !isID(s, MaxPageTokenLength, '=') {
 			return invalid(field, "not a page token: pass the next_page_token of the previous page as it is")
 		}
 		return nil
@@ -227,30 +238,6 @@ func (p policy) checkString(fd protoreflect.FieldDescriptor, field, s string) er
 	return CheckText(field, s, MaxNameChars)
 }
 
-func (p policy) walk(m protoreflect.Message, path string, depth int) error {
-	if depth > maxDepth {
-		return invalid(path, "nested more than %d deep", maxDepth)
-	}
-	if u := m.GetUnknown(); len(u) > 0 && !p.recorded {
-		num, _, _ := protowire.ConsumeTag(u)
-		where := path
-		if where == "" {
-			where = "the request"
-		}
-		return invalid(where, "field number %d is not a field of %s known to this server", num, m.Descriptor().FullName())
-	}
-	var err error
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		field := string(fd.Name())
-		if path != "" {
-			field = path + "." + field
-		}
-		err = p.field(fd, field, v, depth)
-		return err == nil
-	})
-	return err
-}
-
 func (p policy) maxList() int {
 	if p.recorded {
 		return maxRecordedList
@@ -258,59 +245,284 @@ func (p policy) maxList() int {
 	return MaxListLength
 }
 
-func (p policy) field(fd protoreflect.FieldDescriptor, field string, v protoreflect.Value, depth int) error {
+func (p policy) maxBytes() int {
+	if p.recorded {
+		return maxRecordedString
+	}
+	return MaxBytesLength
+}
+
+// The walk follows a plan per message type and policy, compiled once: the fields that hold
+// something to check, so that a request is checked without building a path or a closure per
+// field (the path of a field is built only when it is refused, as the error unwinds), and a
+// recorded message whose type holds nothing to check, itself or below (numbers and booleans
+// only), is not visited at all unless it could nest deeper than maxDepth. A player's message
+// is always visited: it may carry unknown fields. Every check is the one the walk made before
+// plans (validate_ref_test.go keeps it: TestValidateMatchesReference and FuzzValidate compare
+// the two).
+
+// plan is how the walk checks the messages of one type under one policy.
+type plan struct {
+	p policy
+	// fields holds the fields with something to check, in the order of the message's
+	// fields; the members of a oneof are found through the oneof (the one set).
+	fields []fieldPlan
+	// skip: nothing in a message of this type nor below it is checked (recorded only), and
+	// it nests at most height messages below itself. A type that holds itself, directly or
+	// not, is never skipped.
+	skip   bool
+	height int
+}
+
+// fieldPlan is one field that holds something to check.
+type fieldPlan struct {
+	fd   protoreflect.FieldDescriptor
+	name string
+	// p is the policy of the field's values: the plan's, but for the states that a
+	// ResolveRequest carries (recorded).
+	p policy
+	// sub is the plan of the field's messages (a map's values, for a map), or nil; single:
+	// the field is one message (not a list, not a map).
+	sub    *plan
+	single bool
+	// oneof, for the entry standing for a oneof (fd is nil): its members with something to
+	// check, by field index in the message.
+	oneof   protoreflect.OneofDescriptor
+	members []*fieldPlan
+}
+
+type planKey struct {
+	name     protoreflect.FullName
+	recorded bool
+}
+
+var (
+	plansMu sync.Mutex
+	plans   sync.Map // planKey → *plan, compiled
+)
+
+// planOf returns the plan of md's messages under p, compiled (with every plan below it) the
+// first time.
+func planOf(md protoreflect.MessageDescriptor, p policy) *plan {
+	k := planKey{md.FullName(), p.recorded}
+	if pl, ok := plans.Load(k); ok {
+		return pl.(*plan)
+	}
+	plansMu.Lock()
+	defer plansMu.Unlock()
+	compiling := map[planKey]*plan{}
+	pl := compilePlan(md, p, compiling)
+	for k, pl := range compiling {
+		plans.Store(k, pl)
+	}
+	return pl
+}
+
+// resolveStates are the fields of a ResolveRequest holding states that the encounter service
+// folded from the log (state, rewind_state): checked under the recorded policy.
+var resolveStates = map[protoreflect.FullName]bool{
+	rulesv1.File_fray_rules_v1_rules_service_proto.Messages().ByName("ResolveRequest").Fields().ByName("state").FullName():        true,
+	rulesv1.File_fray_rules_v1_rules_service_proto.Messages().ByName("ResolveRequest").Fields().ByName("rewind_state").FullName(): true,
+}
+
+func compilePlan(md protoreflect.MessageDescriptor, p policy, compiling map[planKey]*plan) *plan {
+	k := planKey{md.FullName(), p.recorded}
+	if pl, ok := plans.Load(k); ok {
+		return pl.(*plan)
+	}
+	if pl, ok := compiling[k]; ok {
+		return pl // being compiled: md holds itself, and pl.skip stays false
+	}
+	pl := &plan{p: p}
+	compiling[k] = pl
+	skip := p.recorded
+	fields := md.Fields()
+	oneofs := map[protoreflect.FullName]int{} // a oneof's entry in pl.fields
+	for i := range fields.Len() {
+		fd := fields.Get(i)
+		fp := &fieldPlan{fd: fd, name: string(fd.Name()), p: p}
+		if resolveStates[fd.FullName()] {
+			fp.p = policy{recorded: true}
+		}
+		vd := fd
+		if fd.IsMap() {
+			vd = fd.MapValue()
+		}
+		need := fd.IsList() || fd.IsMap() // their length
+		switch vd.Kind() {
+		case protoreflect.StringKind, protoreflect.BytesKind, protoreflect.EnumKind:
+			need = true
+		case protoreflect.MessageKind, protoreflect.GroupKind:
+			fp.sub = compilePlan(vd.Message(), fp.p, compiling)
+			need = true // a skipped type's depth, if it could matter: see walk
+			if !fp.sub.skip {
+				skip = false
+			}
+			pl.height = max(pl.height, fp.sub.height+1)
+		}
+		fp.single = fp.sub != nil && !fd.IsList() && !fd.IsMap()
+		if need && fp.sub == nil {
+			skip = false
+		}
+		if !need {
+			continue
+		}
+		od := fd.ContainingOneof()
+		if od == nil || od.IsSynthetic() {
+			pl.fields = append(pl.fields, *fp)
+			continue
+		}
+		at, ok := oneofs[od.FullName()]
+		if !ok {
+			at = len(pl.fields)
+			oneofs[od.FullName()] = at
+			pl.fields = append(pl.fields, fieldPlan{oneof: od, members: make([]*fieldPlan, fields.Len())})
+		}
+		pl.fields[at].members[i] = fp
+	}
+	pl.skip = skip
+	return pl
+}
+
+// fieldError is a refused field: build makes its InvalidArgument status, given the field's
+// path, which grows as the walk unwinds (segments innermost first).
+type fieldError struct {
+	segments []string
+	build    func(path string) error
+}
+
+func refused(build func(path string) error) *fieldError { return &fieldError{build: build} }
+
+func (e *fieldError) in(segment string) *fieldError {
+	e.segments = append(e.segments, segment)
+	return e
+}
+
+func (e *fieldError) status() error {
+	var b strings.Builder
+	for i := len(e.segments) - 1; i >= 0; i-- {
+		s := e.segments[i]
+		if b.Len() > 0 && !strings.HasPrefix(s, "[") {
+			b.WriteByte('.')
+		}
+		b.WriteString(s)
+	}
+	return e.build(b.String())
+}
+
+// walk checks m, a message of pl's type at the given depth.
+func (pl *plan) walk(m protoreflect.Message, depth int) *fieldError {
+	if depth > maxDepth {
+		return refused(func(path string) error { return invalid(path, "nested more than %d deep", maxDepth) })
+	}
+	if !pl.p.recorded {
+		if u := m.GetUnknown(); len(u) > 0 {
+			num, _, _ := protowire.ConsumeTag(u)
+			name := m.Descriptor().FullName()
+			return refused(func(path string) error {
+				if path == "" {
+					path = "the request"
+				}
+				return invalid(path, "field number %d is not a field of %s known to this server", num, name)
+			})
+		}
+	}
+	for i := range pl.fields {
+		f := &pl.fields[i]
+		if f.oneof != nil {
+			fd := m.WhichOneof(f.oneof)
+			if fd == nil {
+				continue
+			}
+			if f = f.members[fd.Index()]; f == nil {
+				continue
+			}
+		}
+		if f.single && f.sub.skip && depth+1+f.sub.height <= maxDepth {
+			continue // a message with nothing to check
+		}
+		if !m.Has(f.fd) {
+			continue
+		}
+		if err := f.check(m.Get(f.fd), depth); err != nil {
+			return err.in(f.name)
+		}
+	}
+	return nil
+}
+
+// check checks the value v of f (of a message at the given depth).
+func (f *fieldPlan) check(v protoreflect.Value, depth int) *fieldError {
+	p := f.p
 	switch {
-	case fd.IsList():
+	case f.fd.IsList():
 		l := v.List()
-		if l.Len() > p.maxList() {
-			return invalid(field, "%d entries; at most %d", l.Len(), p.maxList())
+		if n, most := l.Len(), p.maxList(); n > most {
+			return refused(func(path string) error { return invalid(path, "%d entries; at most %d", n, most) })
+		}
+		if f.sub != nil && f.sub.skip && depth+1+f.sub.height <= maxDepth {
+			return nil
 		}
 		for i := range l.Len() {
-			if err := p.value(fd, fmt.Sprintf("%s[%d]", field, i), l.Get(i), depth); err != nil {
-				return err
+			if err := f.value(f.fd, l.Get(i), depth); err != nil {
+				return err.in("[" + strconv.Itoa(i) + "]")
 			}
 		}
 		return nil
-	case fd.IsMap():
+	case f.fd.IsMap():
 		mp := v.Map()
-		if mp.Len() > p.maxList() {
-			return invalid(field, "%d entries; at most %d", mp.Len(), p.maxList())
+		if n, most := mp.Len(), p.maxList(); n > most {
+			return refused(func(path string) error { return invalid(path, "%d entries; at most %d", n, most) })
 		}
-		var err error
+		kd, vd := f.fd.MapKey(), f.fd.MapValue()
+		skipValues := vd.Kind() != protoreflect.StringKind && vd.Kind() != protoreflect.BytesKind && vd.Kind() != protoreflect.EnumKind &&
+			(f.sub == nil || (f.sub.skip && depth+1+f.sub.height <= maxDepth))
+		if kd.Kind() != protoreflect.StringKind && skipValues {
+			return nil
+		}
+		var err *fieldError
 		mp.Range(func(k protoreflect.MapKey, mv protoreflect.Value) bool {
-			key := k.Value()
-			if fd.MapKey().Kind() == protoreflect.StringKind {
-				if err = p.checkString(fd.MapKey(), field+" key", key.String()); err != nil {
+			if kd.Kind() == protoreflect.StringKind {
+				if key := k.String(); p.checkString(kd, "", key) != nil {
+					err = refused(func(path string) error { return p.checkString(kd, path+" key", key) })
 					return false
 				}
 			}
-			err = p.value(fd.MapValue(), fmt.Sprintf("%s[%s]", field, quoted(key.String())), mv, depth)
+			if skipValues {
+				return true
+			}
+			if err = f.value(vd, mv, depth); err != nil {
+				err = err.in("[" + quoted(k.String()) + "]")
+			}
 			return err == nil
 		})
 		return err
 	}
-	return p.value(fd, field, v, depth)
+	return f.value(f.fd, v, depth)
 }
 
-func (p policy) value(fd protoreflect.FieldDescriptor, field string, v protoreflect.Value, depth int) error {
+// value checks one value of f: the field itself, an element of its list or a value of its
+// map (then fd is the map's value descriptor).
+func (f *fieldPlan) value(fd protoreflect.FieldDescriptor, v protoreflect.Value, depth int) *fieldError {
+	p := f.p
 	switch fd.Kind() {
 	case protoreflect.StringKind:
-		return p.checkString(fd, field, v.String())
-	case protoreflect.BytesKind:
-		max := MaxBytesLength
-		if p.recorded {
-			max = maxRecordedString
+		if s := v.String(); p.checkString(fd, "", s) != nil {
+			return refused(func(path string) error { return p.checkString(fd, path, s) })
 		}
-		if n := len(v.Bytes()); n > max {
-			return invalid(field, "%d bytes; at most %d", n, max)
+	case protoreflect.BytesKind:
+		if n, most := len(v.Bytes()), p.maxBytes(); n > most {
+			return refused(func(path string) error { return invalid(path, "%d bytes; at most %d", n, most) })
 		}
 	case protoreflect.EnumKind:
 		ed := fd.Enum()
-		if ed.Values().ByNumber(v.Enum()) == nil {
-			return invalid(field, "%d is not a value of %s: use one of %s", v.Enum(), ed.Name(), enumNames(ed))
+		if n := v.Enum(); ed.Values().ByNumber(n) == nil {
+			return refused(func(path string) error {
+				return invalid(path, "%d is not a value of %s: use one of %s", n, ed.Name(), enumNames(ed))
+			})
 		}
 	case protoreflect.MessageKind, protoreflect.GroupKind:
-		return p.walk(v.Message(), field, depth+1)
+		return f.sub.walk(v.Message(), depth+1)
 	}
 	return nil
 }
@@ -326,7 +538,9 @@ func enumNames(ed protoreflect.EnumDescriptor) string {
 
 // Validate checks a request of a fray service; it returns an InvalidArgument status naming
 // the first field that is wrong and what the field accepts, or nil. Messages of other
-// packages (health, reflection) are checked only for being decodable.
+// packages (health, reflection) are checked only for being decodable. A ResolveRequest's
+// state and rewind_state are what the encounter service folded from the log: only bounded
+// (the recorded policy); its command is checked like any other.
 func Validate(req any) error {
 	m, ok := req.(proto.Message)
 	if !ok {
@@ -347,24 +561,10 @@ func Validate(req any) error {
 	if err := checkRequest(m); err != nil {
 		return err
 	}
-	if rr, ok := m.(*rulesv1.ResolveRequest); ok {
-		// The state and rewind_state are what the encounter service folded from the log: only
-		// bounded; the command is checked like any other.
-		rest := proto.CloneOf(rr)
-		rest.State, rest.RewindState = nil, nil
-		if err := (policy{}).walk(rest.ProtoReflect(), "", 0); err != nil {
-			return err
-		}
-		for name, st := range map[string]*encounterv1.EncounterState{"state": rr.GetState(), "rewind_state": rr.GetRewindState()} {
-			if st != nil {
-				if err := (policy{recorded: true}).walk(st.ProtoReflect(), name, 1); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
+	if err := planOf(r.Descriptor(), policy{}).walk(r, 0); err != nil {
+		return err.status()
 	}
-	return policy{}.walk(r, "", 0)
+	return nil
 }
 
 // checkRequest holds the rules of each RPC that the walk cannot know: what is required.
