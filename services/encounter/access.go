@@ -31,8 +31,8 @@ func noEncounter(id string) error {
 	return status.Errorf(codes.NotFound, "there is no encounter %q", id)
 }
 
-// open returns the encounter's cache entry and a copy of its state, if it is of the caller's
-// tenant (NotFound otherwise, as for a missing one).
+// open returns the encounter's cache entry and its state (not to be changed: states.go), if
+// it is of the caller's tenant (NotFound otherwise, as for a missing one).
 func (s *Service) open(ctx context.Context, id string, fresh bool, who caller) (*entry, *encounterv1.EncounterState, error) {
 	e, err := s.entry(ctx, id, fresh)
 	if err != nil {
@@ -43,7 +43,7 @@ func (s *Service) open(ctx context.Context, id string, fresh bool, who caller) (
 	if e.state.GetTenant() == "" || e.state.GetTenant() != who.tenant {
 		return nil, nil, noEncounter(id)
 	}
-	return e, proto.CloneOf(e.state), nil
+	return e, e.state, nil
 }
 
 // mayRead refuses a caller of the encounter's tenant who has no role in it.

@@ -107,7 +107,7 @@ func Start(ctx context.Context, cfg Config, srv *platform.Server, reg *engine.Re
 	if opts.Snapshots == nil {
 		opts.Snapshots = st
 	}
-	svc := New(st, st, RemoteDecider{Client: rulesv1.NewRulesServiceClient(cc)}, reg, opts)
+	svc := New(st, st, &RemoteDecider{Client: rulesv1.NewRulesServiceClient(cc)}, reg, opts)
 	// An index that holds nothing while the log holds encounters (a first start with an
 	// index, a lost bucket) is rebuilt from the log, in the background.
 	go svc.ReindexIfEmpty(context.WithoutCancel(ctx))
@@ -115,8 +115,12 @@ func Start(ctx context.Context, cfg Config, srv *platform.Server, reg *engine.Re
 	return &Running{Service: svc, NATS: nc, rules: cc}, nil
 }
 
-// Close drains the NATS connection and closes the resolver connection.
+// Close writes the index summaries due (Options.IndexDelay), drains the NATS connection and
+// closes the resolver connection.
 func (r *Running) Close() {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	r.Service.FlushIndex(ctx)
 	_ = r.rules.Close()
 	_ = r.NATS.Drain()
 }

@@ -65,7 +65,8 @@ type cacheSlot struct {
 // account records the bytes e holds now (its state, its command ids and digests) and drops
 // others if the cache is over its bounds; e.mu is held, not s.mu.
 func (s *Service) account(e *entry) {
-	size := proto.Size(e.state) + e.cmds.len()*commandBytes
+	e.stateBytes = proto.Size(e.state)
+	size := e.stateBytes + e.cmds.len()*commandBytes
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if e.elem == nil { // dropped already: it holds nothing of the cache's

@@ -10,7 +10,6 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/services/encounter/store"
-	"google.golang.org/protobuf/proto"
 )
 
 // DefaultRecentCommands is how many of an encounter's latest command ids a snapshot keeps
@@ -181,7 +180,7 @@ func (s *Service) snapshotDue(e *entry, before uint64) *pendingSnapshot {
 		return nil
 	}
 	return &pendingSnapshot{position: e.position, snap: &encounterv1.Snapshot{
-		Position: e.position, RuleSystem: sys.ID(), FoldVersion: sys.Version(), State: proto.CloneOf(e.state),
+		Position: e.position, RuleSystem: sys.ID(), FoldVersion: sys.Version(), State: e.state, // never changed (states.go)
 		RecentCommands: e.cmds.latest(), RecentCommandsComplete: e.cmds.complete && len(e.cmds.older) == 0,
 	}}
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"maps"
 	"slices"
 	"time"
 
@@ -14,7 +15,6 @@ import (
 	"github.com/fray-rpg/fray/services/encounter/store"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/timestamppb"
 )
 
@@ -39,14 +39,95 @@ func summary(st *encounterv1.EncounterState, last time.Time) store.Summary {
 	}
 }
 
-// indexed updates the index after an append, best effort: the log is the truth, the index
-// can be rebuilt from it (Reindex).
-func (s *Service) indexed(ctx context.Context, st *encounterv1.EncounterState, last time.Time) {
+// DefaultIndexDelay is how long the index may lag behind an encounter's sequence and last
+// activity (Options.IndexDelay).
+const DefaultIndexDelay = time.Second
+
+// indexing is what an entry knows of its summary in the index; its entry's mu guards it.
+type indexing struct {
+	written bool          // listed is the summary this service last wrote into the index
+	listed  store.Summary // (since the entry was made)
+	due     bool          // a later sequence and activity are to be written (by a timer)
+}
+
+// sameListing reports whether a and b list an encounter alike but for its sequence and last
+// activity.
+func sameListing(a, b store.Summary) bool {
+	return a.EncounterID == b.EncounterID && a.Tenant == b.Tenant && a.Name == b.Name && a.RuleSystem == b.RuleSystem &&
+		a.Status == b.Status && maps.Equal(a.Members, b.Members)
+}
+
+// indexed updates the index after an append, best effort (the log is the truth, the index
+// can be rebuilt from it: Reindex); e.mu is held. A summary that differs from the one this
+// service last wrote only by its sequence and last activity is written IndexDelay later,
+// once for every command in between (ListEncounters of this service shows them at once);
+// any other change at once.
+func (s *Service) indexed(ctx context.Context, e *entry) {
 	if s.index == nil {
 		return
 	}
-	if err := s.index.PutSummary(ctx, summary(st, last)); err != nil {
-		s.log.WarnContext(ctx, "index not updated; ListEncounters may be behind until the next command", "encounter", st.GetEncounterId(), "err", err)
+	sum := summary(e.state, e.last)
+	if e.idx.written && sameListing(e.idx.listed, sum) && s.opts.IndexDelay > 0 {
+		s.due(e)
+		return
+	}
+	if err := s.index.PutSummary(ctx, sum); err != nil {
+		s.log.WarnContext(ctx, "index not updated; ListEncounters may be behind until the next command", "encounter", sum.EncounterID, "err", err)
+		return
+	}
+	e.idx = indexing{written: true, listed: sum} // a write due is now done: its timer finds nothing to do
+}
+
+// writeIndex writes the summary of an entry whose sequence and last activity are due in the
+// index; e.mu is not held. A failed write is tried again IndexDelay later.
+func (s *Service) writeIndex(ctx context.Context, e *entry) {
+	e.idxMu.Lock() // one write at a time per entry: a later one waits for the one under way
+	defer e.idxMu.Unlock()
+	e.mu.Lock()
+	s.mu.Lock()
+	delete(s.indexDue, e)
+	s.mu.Unlock()
+	if !e.idx.due {
+		e.mu.Unlock()
+		return
+	}
+	e.idx.due = false
+	sum := summary(e.state, e.last)
+	e.mu.Unlock()
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := s.index.PutSummary(ctx, sum); err != nil {
+		s.log.WarnContext(ctx, "index not updated; ListEncounters of other replicas may show an older sequence of this encounter", "encounter", sum.EncounterID, "err", err)
+		e.mu.Lock()
+		s.due(e)
+		e.mu.Unlock()
+	}
+}
+
+// due marks e's sequence and last activity due in the index, to be written IndexDelay later
+// (unless they are already); e.mu is held.
+func (s *Service) due(e *entry) {
+	if e.idx.due {
+		return
+	}
+	e.idx.due = true
+	s.mu.Lock()
+	s.indexDue[e] = struct{}{}
+	s.mu.Unlock()
+	time.AfterFunc(s.opts.IndexDelay, func() { s.writeIndex(context.Background(), e) })
+}
+
+// FlushIndex writes now the summaries due in the index (the sequence and last activity of the
+// encounters changed in the last IndexDelay): before this service stops.
+func (s *Service) FlushIndex(ctx context.Context) {
+	s.mu.Lock()
+	due := make([]*entry, 0, len(s.indexDue))
+	for e := range s.indexDue {
+		due = append(due, e)
+	}
+	s.mu.Unlock()
+	for _, e := range due {
+		s.writeIndex(ctx, e)
 	}
 }
 
@@ -65,7 +146,7 @@ func (s *Service) Reindex(ctx context.Context) (int, error) {
 			return 0, err
 		}
 		e.mu.Lock()
-		st, last, pos := proto.CloneOf(e.state), e.last, e.position
+		st, last, pos := e.state, e.last, e.position
 		e.mu.Unlock()
 		if last.IsZero() { // loaded from a snapshot: the time is on its last record
 			if r, err := s.events.Get(ctx, pos); err == nil && len(r.Batch.GetEvents()) > 0 {
@@ -180,6 +261,28 @@ func (s *Service) ListEncounters(ctx context.Context, req *encounterv1.ListEncou
 	return out, nil
 }
 
+// latest are the summaries with the sequence and last activity of the encounters this
+// service holds, when they are later than the index's (written IndexDelay after a command).
+func (s *Service) latest(sums []store.Summary) []store.Summary {
+	held := make([]*entry, len(sums))
+	s.mu.Lock()
+	for i, sum := range sums {
+		held[i] = s.cache[sum.EncounterID]
+	}
+	s.mu.Unlock()
+	for i, e := range held {
+		if e == nil {
+			continue
+		}
+		e.mu.Lock()
+		if e.loaded && !e.last.IsZero() && e.state.GetSequence() > sums[i].Sequence {
+			sums[i].Sequence, sums[i].LastActivity = e.state.GetSequence(), e.last
+		}
+		e.mu.Unlock()
+	}
+	return sums
+}
+
 // summaries are the summaries of the encounters of the caller's tenant it has a role in: from
 // the index, or, without one, from every encounter of the log.
 func (s *Service) summaries(ctx context.Context, who caller) ([]store.Summary, error) {
@@ -189,7 +292,7 @@ func (s *Service) summaries(ctx context.Context, who caller) ([]store.Summary, e
 		if err != nil {
 			return nil, unavailable(err)
 		}
-		sums = all
+		sums = s.latest(all)
 	} else {
 		ids, err := s.events.List(ctx)
 		if err != nil {

@@ -166,3 +166,138 @@ func TestAnEmptyIndexIsRebuiltFromTheLog(t *testing.T) {
 	require.Equal(t, encounterv1.Role_ROLE_PLAYER, sums[0].Members["dev/david"])
 	require.False(t, sums[0].LastActivity.IsZero())
 }
+
+// countingIndex passes each summary written on to the index and to puts.
+type countingIndex struct {
+	store.Index
+	puts chan store.Summary
+}
+
+func (c countingIndex) PutSummary(ctx context.Context, s store.Summary) error {
+	err := c.Index.PutSummary(ctx, s)
+	c.puts <- s
+	return err
+}
+
+// written are the summaries written since the last call.
+func (c countingIndex) written() []store.Summary {
+	var out []store.Summary
+	for {
+		select {
+		case s := <-c.puts:
+			out = append(out, s)
+		default:
+			return out
+		}
+	}
+}
+
+// A command that changes nothing ListEncounters shows but the encounter's sequence and last
+// activity writes nothing into the index: its summary is written IndexDelay later (or by
+// FlushIndex), once for all the commands in between, and this service lists them at once; a
+// command that changes a listed field (members, roles, status) writes it at once.
+func TestTheIndexIsWrittenWhenWhatItListsChanges(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		backend func(t *testing.T) backend
+	}{
+		{"memory index", func(*testing.T) backend { return store.NewMemory() }},
+		{"jetstream index", func(t *testing.T) backend {
+			_, nc := natstest.Start(t)
+			js, err := store.Open(context.Background(), nc, store.Config{})
+			require.NoError(t, err)
+			return js
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := tc.backend(t)
+			idx := countingIndex{Index: b.(store.Index), puts: make(chan store.Summary, 64)}
+			reg := systems.Registry()
+			svc := encounter.New(b, b, encounter.LocalDecider{Registry: reg}, reg, encounter.Options{Index: idx, IndexDelay: time.Hour, Now: tick()})
+			ctx, gm := context.Background(), incoming("gm")
+			created, err := svc.CreateEncounter(gm, &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: "Ruelle", RuleSystem: "loss"}})
+			require.NoError(t, err)
+			id := created.GetEncounterId()
+			require.Len(t, idx.written(), 1, "a new encounter is written at once")
+			listed := func(svc *encounter.Service, who string) *encounterv1.EncounterSummary {
+				t.Helper()
+				r, err := svc.ListEncounters(incoming(who), &encounterv1.ListEncountersRequest{})
+				require.NoError(t, err)
+				require.Len(t, r.GetEncounters(), 1)
+				return r.GetEncounters()[0]
+			}
+
+			// Opening it to players changes its sequence only: nothing written, yet listed.
+			r, err := svc.Submit(gm, &encounterv1.SubmitRequest{EncounterId: id, Command: joining(true)})
+			require.NoError(t, err)
+			require.Empty(t, idx.written(), "only the sequence and activity changed")
+			got := listed(svc, "gm")
+			require.Equal(t, r.GetState().GetSequence(), got.GetSequence())
+			require.Equal(t, r.GetEvents()[0].GetTime().AsTime(), got.GetLastActivity().AsTime())
+
+			// David's combatant makes him a player: written at once, his sequence with it.
+			added, err := svc.AddCombatant(gm, &encounterv1.AddCombatantRequest{EncounterId: id, Combatant: fighter("diego", "david", 8, sword(4))})
+			require.NoError(t, err)
+			w := idx.written()
+			require.Len(t, w, 1, "a new member is written at once")
+			require.Equal(t, encounterv1.Role_ROLE_PLAYER, w[0].Members["dev/david"])
+			require.Equal(t, added.GetState().GetSequence(), w[0].Sequence)
+			require.Equal(t, encounterv1.Role_ROLE_PLAYER, listed(svc, "david").GetRole())
+
+			// Closing it again: nothing written; another replica reading the index lists the
+			// sequence written until the due summary is written.
+			r, err = svc.Submit(gm, &encounterv1.SubmitRequest{EncounterId: id, Command: joining(false)})
+			require.NoError(t, err)
+			require.Empty(t, idx.written())
+			other := encounter.New(b, b, encounter.LocalDecider{Registry: reg}, reg, encounter.Options{Index: idx})
+			require.Equal(t, r.GetState().GetSequence()-1, listed(other, "gm").GetSequence())
+			require.Equal(t, r.GetState().GetSequence(), listed(svc, "gm").GetSequence())
+			svc.FlushIndex(ctx)
+			w = idx.written()
+			require.Len(t, w, 1)
+			require.Equal(t, r.GetState().GetSequence(), w[0].Sequence)
+			require.Equal(t, r.GetState().GetSequence(), listed(other, "gm").GetSequence())
+			svc.FlushIndex(ctx)
+			require.Empty(t, idx.written(), "nothing is due twice")
+
+			// Granting a role and ending the encounter are written at once.
+			_, err = svc.Submit(gm, &encounterv1.SubmitRequest{EncounterId: id, Command: grantCmd("erin", encounterv1.Role_ROLE_OBSERVER)})
+			require.NoError(t, err)
+			require.Len(t, idx.written(), 1, "a role granted is written at once")
+			require.Equal(t, encounterv1.Role_ROLE_OBSERVER, listed(other, "erin").GetRole())
+			r, err = svc.Submit(gm, &encounterv1.SubmitRequest{EncounterId: id, Command: &encounterv1.Command{Kind: &encounterv1.Command_End{End: &encounterv1.EndEncounter{}}}})
+			require.NoError(t, err)
+			w = idx.written()
+			require.Len(t, w, 1, "the end is written at once")
+			require.Equal(t, encounterv1.EncounterStatus_ENCOUNTER_STATUS_ENDED, w[0].Status)
+			require.Equal(t, encounterv1.EncounterStatus_ENCOUNTER_STATUS_ENDED, listed(other, "gm").GetStatus())
+			require.Equal(t, r.GetState().GetSequence(), listed(other, "gm").GetSequence())
+		})
+	}
+}
+
+// A summary due in the index is written IndexDelay after the command, by itself.
+func TestADueSummaryIsWrittenAfterTheDelay(t *testing.T) {
+	b := store.NewMemory()
+	idx := countingIndex{Index: b, puts: make(chan store.Summary, 64)}
+	reg := systems.Registry()
+	svc := encounter.New(b, b, encounter.LocalDecider{Registry: reg}, reg, encounter.Options{Index: idx, IndexDelay: time.Millisecond})
+	gm := incoming("gm")
+	created, err := svc.CreateEncounter(gm, &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: "Ruelle", RuleSystem: "loss"}})
+	require.NoError(t, err)
+	require.Equal(t, uint64(1), (<-idx.puts).Sequence)
+	for i := range 3 {
+		_, err := svc.Submit(gm, &encounterv1.SubmitRequest{EncounterId: created.GetEncounterId(), Command: joining(i%2 == 0)})
+		require.NoError(t, err)
+	}
+	for {
+		select {
+		case s := <-idx.puts:
+			if s.Sequence == 4 {
+				return
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("the summary of sequence 4 was never written")
+		}
+	}
+}

@@ -9,7 +9,6 @@ import (
 	"github.com/fray-rpg/fray/services/encounter/store"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/proto"
 )
 
 // seedOf is the encounter's dice seed for deciding a command, e.mu held: the one cached with
@@ -56,9 +55,9 @@ const (
 )
 
 // checkEncounterBytes refuses a record that would take the encounter's state past
-// MaxEncounterBytes.
-func (s *Service) checkEncounterBytes(st *encounterv1.EncounterState, batch *encounterv1.EventBatch) error {
-	if size := proto.Size(st) + proto.Size(batch); size > s.opts.MaxEncounterBytes {
+// MaxEncounterBytes: size is the state's bytes and the record's.
+func (s *Service) checkEncounterBytes(st *encounterv1.EncounterState, size int) error {
+	if size > s.opts.MaxEncounterBytes {
 		return status.Errorf(codes.ResourceExhausted,
 			"encounter %q would take %d bytes with this command, more than the %d an encounter may hold; nothing was recorded",
 			st.GetName(), size, s.opts.MaxEncounterBytes)

@@ -28,33 +28,6 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 )
 
-// Decider decides commands: the resolver, over gRPC or in-process.
-type Decider interface {
-	Resolve(context.Context, *rulesv1.ResolveRequest) (*rulesv1.ResolveResponse, error)
-}
-
-// RemoteDecider asks a RulesService over gRPC.
-type RemoteDecider struct{ Client rulesv1.RulesServiceClient }
-
-func (d RemoteDecider) Resolve(ctx context.Context, req *rulesv1.ResolveRequest) (*rulesv1.ResolveResponse, error) {
-	return d.Client.Resolve(ctx, req, grpc.WaitForReady(true))
-}
-
-// LocalDecider decides in-process with a registry.
-type LocalDecider struct{ Registry *engine.Registry }
-
-func (d LocalDecider) Resolve(ctx context.Context, req *rulesv1.ResolveRequest) (*rulesv1.ResolveResponse, error) {
-	// In-process, the caller's tenant goes into the decision too (over gRPC the resolver
-	// takes it from the state, which the service checked against the caller's first).
-	events, next, err := d.Registry.ResolveWith(req.GetState(), req.GetCommand(), engine.Env{
-		Actor: req.GetActor(), Tenant: platform.Tenant(ctx), Seed: req.GetSeed(), RewindState: req.GetRewindState(),
-	})
-	if err != nil {
-		return nil, platform.Status(err)
-	}
-	return &rulesv1.ResolveResponse{Events: events, StateSha256: engine.Hash(next)}, nil
-}
-
 // Options tune a Service; zero values take defaults.
 type Options struct {
 	// MaxAttempts at a command that keeps losing the race for the encounter (default 3).
@@ -98,6 +71,12 @@ type Options struct {
 	// ListEncounters, updated after every append (default: the Log, if it is a store.Index;
 	// without one, ListEncounters reads every encounter).
 	Index store.Index
+	// IndexDelay is how long after a command that changes nothing ListEncounters shows but an
+	// encounter's sequence and last activity its summary is written into the Index (default 1
+	// s; negative: at once), once for all the commands in between: ListEncounters of this
+	// service shows them at once, of another replica after that delay. Every other change
+	// (name, status, members and roles) is written at once. FlushIndex writes those due.
+	IndexDelay time.Duration
 	// MaxWatchesPerPrincipal is how many watches one principal may hold open on this
 	// service (default 16); MaxWatchersPerEncounter how many one encounter may have here
 	// (default 256). Past either, a watch is refused: ResourceExhausted.
@@ -120,9 +99,10 @@ type Service struct {
 	index   store.Index
 	watches *hub
 
-	mu    sync.Mutex
-	cache map[string]*entry
-	lru   cacheLRU
+	mu       sync.Mutex
+	cache    map[string]*entry
+	lru      cacheLRU
+	indexDue map[*entry]struct{} // entries whose summary is due in the index (list.go)
 }
 
 // entry is an encounter's state as of a log position, with the commands recorded so far.
@@ -137,6 +117,9 @@ type entry struct {
 	born           time.Time  // when its first record was recorded (zero: not read yet)
 	last           time.Time  // when its last event was recorded (zero: not known)
 	seed           []byte     // the dice seed, read once per load (nil: not read yet, or ended)
+	stateBytes     int        // proto.Size(state), as account last measured it
+	idx            indexing   // its summary in the index (list.go)
+	idxMu          sync.Mutex // one index write at a time from writeIndex
 }
 
 // New returns a Service. reg folds events (Evolve); decider decides commands (Decide).
@@ -193,7 +176,10 @@ func New(events store.Log, seeds store.Seeds, decider Decider, reg *engine.Regis
 	if opts.WatchBuffer <= 0 {
 		opts.WatchBuffer = DefaultWatchBuffer
 	}
-	return &Service{log: opts.Log, events: events, seeds: seeds, decider: decider, reg: reg, opts: opts, index: idx, cache: map[string]*entry{},
+	if opts.IndexDelay == 0 {
+		opts.IndexDelay = DefaultIndexDelay
+	}
+	return &Service{log: opts.Log, events: events, seeds: seeds, decider: decider, reg: reg, opts: opts, index: idx, cache: map[string]*entry{}, indexDue: map[*entry]struct{}{},
 		watches: newHub(events, reg, opts.MaxWatchesPerPrincipal, opts.MaxWatchersPerEncounter, opts.WatchBuffer)}
 }
 
@@ -215,18 +201,19 @@ const (
 )
 
 // checkLimits refuses a record that would break an encounter's limits, before anything is
-// written.
-func (s *Service) checkLimits(st *encounterv1.EncounterState, batch *encounterv1.EventBatch) error {
+// written; stateBytes is proto.Size(st) (an entry's, as account last measured it).
+func (s *Service) checkLimits(st *encounterv1.EncounterState, stateBytes int, batch *encounterv1.EventBatch) error {
 	if n := st.GetSequence() + uint64(len(batch.GetEvents())); n > s.opts.MaxEvents {
 		return status.Errorf(codes.ResourceExhausted,
 			"encounter %q has recorded %d events and may hold at most %d: end it and start another; nothing was recorded",
 			st.GetName(), st.GetSequence(), s.opts.MaxEvents)
 	}
-	if size := proto.Size(batch); size > s.opts.MaxBatchBytes {
+	size := proto.Size(batch)
+	if size > s.opts.MaxBatchBytes {
 		return status.Errorf(codes.ResourceExhausted,
 			"this command's events take %d bytes, more than the %d one record may hold; nothing was recorded", size, s.opts.MaxBatchBytes)
 	}
-	return s.checkEncounterBytes(st, batch)
+	return s.checkEncounterBytes(st, stateBytes+size)
 }
 
 // createdID is the id of the encounter that principal's CreateEncounter with command id
@@ -286,6 +273,9 @@ func (s *Service) refresh(ctx context.Context, id string, e *entry) error {
 	}
 	if err != nil {
 		return unavailable(err)
+	}
+	if e.loaded && len(recs) > 0 {
+		e.state = nextState(e.state) // the state folded so far may be read by others: fold into a copy
 	}
 	for _, r := range recs {
 		evs := r.Batch.GetEvents()
@@ -379,12 +369,28 @@ type outcome struct {
 
 // seen returns the outcome as principal may see it: each event viewed with the state before
 // it, and the state after them, by what principal may see now.
+// o.before and o.after are not changed.
 func (s *Service) seen(o outcome, principal string) ([]*encounterv1.Event, *encounterv1.EncounterState, error) {
 	v := viewer(o.after, principal)
-	st := proto.CloneOf(o.before)
 	out := make([]*encounterv1.Event, 0, len(o.events))
-	for _, ev := range o.events {
+	if v.SeesAll && o.before.GetRuleSystem() != "" {
+		// Nothing is hidden from a GM: the state before an event tells ViewEvent only who is
+		// hidden, and its rule system, which the encounter's events do not change once it is
+		// created. So every event is viewed with the state before the first, none folded.
+		for _, ev := range o.events {
+			out = append(out, s.reg.ViewEvent(o.before, ev, v))
+		}
+		return out, s.reg.View(o.after, v), nil
+	}
+	st := o.before
+	for i, ev := range o.events {
 		out = append(out, s.reg.ViewEvent(st, ev, v))
+		if i == len(o.events)-1 {
+			break // the state after the last event is o.after
+		}
+		if i == 0 {
+			st = nextState(st) // folded into a copy: o.before is not changed
+		}
 		if err := s.reg.Evolve(st, ev); err != nil {
 			return nil, nil, status.Errorf(codes.DataLoss, "event %d cannot be folded: %v", ev.GetSequence(), err)
 		}
@@ -412,7 +418,7 @@ func (s *Service) recorded(ctx context.Context, id string, e *entry, position ui
 	if err != nil {
 		return outcome{}, err
 	}
-	return outcome{events: events, before: before, after: proto.CloneOf(e.state)}, nil
+	return outcome{events: events, before: before, after: e.state}, nil
 }
 
 // execute decides and records one command on an existing encounter.
@@ -484,7 +490,7 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 		events := resp.GetEvents()
 		s.stamp(events, cmdID, cmd, digest)
 		batch := &encounterv1.EventBatch{Events: events}
-		if err := s.checkLimits(e.state, batch); err != nil {
+		if err := s.checkLimits(e.state, e.stateBytes, batch); err != nil {
 			return outcome{}, err
 		}
 		app, err := s.events.Append(ctx, id, e.position, id+"/"+cmdID, batch)
@@ -506,25 +512,31 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 			}
 			return s.recorded(ctx, id, e, app.Position, who, cmd, digest)
 		}
-		before := proto.CloneOf(e.state)
+		// The events are folded into a copy that replaces the state: the state before them
+		// stays as it is, for the answer (states.go).
+		before, next := e.state, nextState(e.state)
 		for _, ev := range events {
-			if err := s.reg.Evolve(e.state, ev); err != nil {
+			if err := s.reg.Evolve(next, ev); err != nil {
 				e.loaded = false
 				return outcome{}, status.Errorf(codes.Internal, "recorded event %d cannot be folded: %v", ev.GetSequence(), err)
 			}
 		}
+		e.state = next
 		e.position = app.Position
 		e.cmds.add(cmdID, app.Position, digest)
 		e.last = events[len(events)-1].GetTime().AsTime()
 		s.account(e)
 		snap = s.snapshotDue(e, before.GetSequence())
-		s.indexed(ctx, e.state, e.last)
+		s.indexed(ctx, e)
 		s.forgetSeed(ctx, id, e, events)
-		if !bytes.Equal(engine.Hash(e.state), resp.GetStateSha256()) {
+		// Only when the decider sent the hash (a sample of the commands: RemoteDecider) is the
+		// state hashed here too: two hashes of the whole state per command are what the check
+		// costs, and a resolver that folds otherwise shows within a sample.
+		if want := resp.GetStateSha256(); want != nil && !bytes.Equal(engine.Hash(e.state), want) {
 			s.log.WarnContext(ctx, "the resolver and this service fold to different states; the log is the truth",
 				"encounter", id, "sequence", e.state.GetSequence())
 		}
-		return outcome{events: events, before: before, after: proto.CloneOf(e.state)}, nil
+		return outcome{events: events, before: before, after: e.state}, nil
 	}
 }
 
@@ -569,7 +581,8 @@ func (s *Service) CreateEncounter(ctx context.Context, req *encounterv1.CreateEn
 		}
 		s.stamp(resp.GetEvents(), cmdID, cmd, digest)
 		batch := &encounterv1.EventBatch{Events: resp.GetEvents()}
-		return batch, s.checkLimits(&encounterv1.EncounterState{Name: req.GetEncounter().GetName()}, batch)
+		st := &encounterv1.EncounterState{Name: req.GetEncounter().GetName()}
+		return batch, s.checkLimits(st, proto.Size(st), batch)
 	}
 	seed := s.opts.NewSeed()
 	batch, err := decide(seed)
@@ -625,9 +638,9 @@ func (s *Service) CreateEncounter(ctx context.Context, req *encounterv1.CreateEn
 		return nil, err
 	}
 	e.mu.Lock()
-	after := proto.CloneOf(e.state)
+	after := e.state // never changed: a command replaces it (states.go)
 	if existing == 0 {
-		s.indexed(ctx, after, e.last)
+		s.indexed(ctx, e)
 	}
 	e.mu.Unlock()
 	seen, st, err := s.seen(outcome{events: events, before: &encounterv1.EncounterState{EncounterId: id}, after: after}, who.principal)

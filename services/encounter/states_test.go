@@ -1,0 +1,174 @@
+package encounter
+
+import (
+	"context"
+	"testing"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
+	"github.com/fray-rpg/fray/rules/systems"
+	"github.com/fray-rpg/fray/services/encounter/store"
+	"github.com/fray-rpg/fray/services/platform/authtest"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// fill sets every field of m (a repeated or map field to one entry), down to depth levels of
+// messages, and of a oneof its first field.
+func fill(m protoreflect.Message, depth int) {
+	fields := m.Descriptor().Fields()
+	for i := range fields.Len() {
+		fd := fields.Get(i)
+		if o := fd.ContainingOneof(); o != nil && !o.IsSynthetic() && o.Fields().Get(0) != fd {
+			continue
+		}
+		switch {
+		case fd.IsList():
+			l := m.Mutable(fd).List()
+			if fd.Message() != nil {
+				if depth > 0 {
+					e := l.NewElement()
+					fill(e.Message(), depth-1)
+					l.Append(e)
+				}
+			} else {
+				l.Append(scalar(fd))
+			}
+		case fd.IsMap():
+			mv := m.Mutable(fd).Map()
+			k := scalar(fd.MapKey()).MapKey()
+			if fd.MapValue().Message() != nil {
+				if depth > 0 {
+					v := mv.NewValue()
+					fill(v.Message(), depth-1)
+					mv.Set(k, v)
+				}
+			} else {
+				mv.Set(k, scalar(fd.MapValue()))
+			}
+		case fd.Message() != nil:
+			if depth > 0 {
+				fill(m.Mutable(fd).Message(), depth-1)
+			}
+		default:
+			m.Set(fd, scalar(fd))
+		}
+	}
+}
+
+// scalar is a value of fd's kind that is not its zero.
+func scalar(fd protoreflect.FieldDescriptor) protoreflect.Value {
+	switch fd.Kind() {
+	case protoreflect.BoolKind:
+		return protoreflect.ValueOfBool(true)
+	case protoreflect.EnumKind:
+		return protoreflect.ValueOfEnum(fd.Enum().Values().Get(fd.Enum().Values().Len() - 1).Number())
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
+		return protoreflect.ValueOfInt32(7)
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		return protoreflect.ValueOfInt64(7)
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		return protoreflect.ValueOfUint32(7)
+	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return protoreflect.ValueOfUint64(7)
+	case protoreflect.FloatKind:
+		return protoreflect.ValueOfFloat32(7)
+	case protoreflect.DoubleKind:
+		return protoreflect.ValueOfFloat64(7)
+	case protoreflect.StringKind:
+		return protoreflect.ValueOfString("x")
+	case protoreflect.BytesKind:
+		return protoreflect.ValueOfBytes([]byte{7})
+	}
+	panic(fd.Kind().String())
+}
+
+// nextState is the state, every field of it (unknown fields too), sharing the combatants and
+// the options only; folding into it leaves the state as it was.
+func TestNextStateCopiesAllButCombatantsAndOptions(t *testing.T) {
+	st := &encounterv1.EncounterState{}
+	fill(st.ProtoReflect(), 4)
+	st.ProtoReflect().SetUnknown(protoreflect.RawFields{0xf8, 0x7f, 1}) // field 2047, varint 1
+	require.NotEmpty(t, st.GetCombatants())
+	require.NotEmpty(t, st.GetRoles())
+	require.NotEmpty(t, st.GetPending())
+	require.NotEmpty(t, st.GetLoss().String())
+	want := proto.CloneOf(st)
+
+	next := nextState(st)
+	require.True(t, proto.Equal(want, next), "the copy is the state: %v", next)
+	require.Same(t, st.GetCombatants()[0], next.GetCombatants()[0], "combatants are shared")
+	require.Same(t, st.GetOptions(), next.GetOptions(), "options are shared")
+	require.NotSame(t, st.GetLoss(), next.GetLoss())
+	require.NotSame(t, st.GetRoles()[0], next.GetRoles()[0])
+	require.NotSame(t, st.GetPending()[0], next.GetPending()[0])
+
+	// Everything but a combatant (replaced whole) and the options (set once) is changed in
+	// place.
+	next.Combatants[0] = &encounterv1.Combatant{}
+	next.Combatants = append(next.Combatants, &encounterv1.Combatant{})
+	next.Options = &encounterv1.RuleOptions{}
+	fill(next.ProtoReflect(), 4)
+	next.GetLoss().Tour++
+	next.GetRoles()[0].Principal = "changed"
+	next.ProtoReflect().SetUnknown(protoreflect.RawFields{0xf8, 0x7f, 2})
+	require.True(t, proto.Equal(want, st), "the state is unchanged")
+	require.False(t, proto.Equal(want, next))
+}
+
+// An entry's state, once it was the entry's, is never changed: commands, the refresh after
+// another replica's append, hiding and rewinding all replace it. So answers, snapshots and
+// reads use it without a copy.
+func TestStatesHandedOutAreNeverChanged(t *testing.T) {
+	b := store.NewMemory()
+	reg := systems.Registry()
+	svc := New(b, b, LocalDecider{Registry: reg}, reg, Options{})
+	rival := New(b, b, LocalDecider{Registry: reg}, reg, Options{}) // another replica
+	gm := authtest.Identity("gm")
+	created, err := svc.CreateEncounter(gm, &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: "Ruelle", RuleSystem: "loss"}})
+	require.NoError(t, err)
+	id := created.GetEncounterId()
+
+	type kept struct{ st, was *encounterv1.EncounterState }
+	var all []kept
+	keep := func() {
+		e, err := svc.entry(context.Background(), id, false)
+		require.NoError(t, err)
+		e.mu.Lock()
+		all = append(all, kept{e.state, proto.CloneOf(e.state)})
+		e.mu.Unlock()
+	}
+	cmd := func(s *Service, c *encounterv1.Command) {
+		t.Helper()
+		_, err := s.Submit(gm, &encounterv1.SubmitRequest{EncounterId: id, Command: c})
+		require.NoError(t, err)
+		keep()
+	}
+	fighter := func(id, controller string) *encounterv1.Command {
+		return &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: &encounterv1.Combatant{
+			Id: id, Name: id, Controller: controller, Sheet: &encounterv1.Combatant_Loss{Loss: &lossv1.Sheet{
+				Kind: lossv1.CombatantKind_COMBATANT_KIND_ADVERSAIRE, Traits: map[string]int32{"Puissance": 6, "Agilité": 5},
+				Talents: map[string]int32{"Arme de mêlée": 6, "Esquive": 5}, Initiative: 8,
+				Weapons: []*lossv1.Weapon{{Name: "épée", Kind: lossv1.WeaponKind_WEAPON_KIND_MELEE, Attack: &lossv1.Score{Trait: "Puissance", Talent: "Arme de mêlée"}, Vitesse: 4, Damage: 3}},
+				Dodge:   &lossv1.Score{Trait: "Agilité", Talent: "Esquive"},
+			}}}}}}
+	}
+	keep()
+	cmd(svc, fighter("diego", "david"))
+	cmd(svc, fighter("ruffian", "gm"))
+	cmd(svc, &encounterv1.Command{Kind: &encounterv1.Command_SetHidden{SetHidden: &encounterv1.SetHidden{CombatantId: "ruffian", Hidden: true}}})
+	cmd(svc, &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}})
+	_, err = rival.Submit(gm, &encounterv1.SubmitRequest{EncounterId: id, Command: &encounterv1.Command{Kind: &encounterv1.Command_SetJoining{SetJoining: &encounterv1.SetJoining{Open: true}}}})
+	require.NoError(t, err)
+	cmd(svc, &encounterv1.Command{Kind: &encounterv1.Command_SetHidden{SetHidden: &encounterv1.SetHidden{CombatantId: "ruffian"}}}) // after a conflict: refreshed
+	cmd(svc, &encounterv1.Command{Kind: &encounterv1.Command_Rewind{Rewind: &encounterv1.Rewind{ToSequence: 3}}})
+	cmd(svc, &encounterv1.Command{Kind: &encounterv1.Command_End{End: &encounterv1.EndEncounter{}}})
+	require.Len(t, all, 8)
+	for i, k := range all {
+		require.True(t, proto.Equal(k.was, k.st), "state %d changed", i)
+		if i > 0 {
+			require.NotSame(t, all[i-1].st, k.st)
+		}
+	}
+}
