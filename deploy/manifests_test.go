@@ -1,0 +1,964 @@
+package deploy
+
+import (
+	"bufio"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/util/intstr"
+)
+
+// The repository's root, from deploy/ where the tests run.
+const repoRoot = ".."
+
+// What each kustomization deploys.
+type overlay struct {
+	dir            string
+	natsNodes      int32            // NATS StatefulSet replicas
+	streamReplicas int              // FRAY_REPLICAS: the stream's and buckets' replicas
+	replicas       map[string]int32 // Deployments' replicas
+	prod           bool             // resources, anti-affinity, PDBs, HPA
+}
+
+var overlays = []overlay{
+	{dir: "k8s/base", natsNodes: 3, streamReplicas: 3, replicas: map[string]int32{"encounter": 1, "resolver": 1}},
+	{dir: "k8s/overlays/dev", natsNodes: 1, streamReplicas: 1, replicas: map[string]int32{"encounter": 1, "resolver": 1}},
+	{dir: "k8s/overlays/prod", natsNodes: 3, streamReplicas: 3, replicas: map[string]int32{"encounter": 2, "resolver": 2}, prod: true},
+}
+
+var (
+	renderMu sync.Mutex
+	rendered = map[string]*Rendered{}
+)
+
+// render renders dir once per test run.
+func render(t *testing.T, dir string) *Rendered {
+	t.Helper()
+	renderMu.Lock()
+	defer renderMu.Unlock()
+	if r, ok := rendered[dir]; ok {
+		return r
+	}
+	r, err := Render(dir)
+	require.NoError(t, err)
+	rendered[dir] = r
+	return r
+}
+
+// eachOverlay runs check on every kustomization's rendering.
+func eachOverlay(t *testing.T, check func(t *testing.T, o overlay, r *Rendered)) {
+	for _, o := range overlays {
+		t.Run(o.dir, func(t *testing.T) { check(t, o, render(t, o.dir)) })
+	}
+}
+
+// The gRPC services the services' readiness probes name, read from the proto files.
+var healthServices = map[string]string{
+	"encounter": protoService("proto/fray/encounter/v1/encounter_service.proto"),
+	"resolver":  protoService("proto/fray/rules/v1/rules_service.proto"),
+}
+
+// protoService is "<package>.<service>" of the one service a proto file declares.
+func protoService(file string) string {
+	b, err := os.ReadFile(filepath.Join(repoRoot, file))
+	if err != nil {
+		return "unreadable " + file + ": " + err.Error()
+	}
+	pkg := regexp.MustCompile(`(?m)^package\s+([\w.]+);`).FindSubmatch(b)
+	svc := regexp.MustCompile(`(?m)^service\s+(\w+)\s*\{`).FindSubmatch(b)
+	if pkg == nil || svc == nil {
+		return "no package or service in " + file
+	}
+	return string(pkg[1]) + "." + string(svc[1])
+}
+
+func TestOverlaysRenderStrictly(t *testing.T) {
+	eachOverlay(t, func(t *testing.T, o overlay, r *Rendered) {
+		require.Len(t, r.Namespaces, 1)
+		ns := r.Namespaces[0]
+		require.Equal(t, "restricted", ns.Labels["pod-security.kubernetes.io/enforce"], "the namespace enforces the restricted Pod Security Standard")
+		seen := map[string]bool{}
+		for _, n := range r.Names {
+			require.Falsef(t, seen[n], "%s twice", n)
+			seen[n] = true
+		}
+		metas := []metav1.ObjectMeta{}
+		for _, x := range r.ServiceAccounts {
+			metas = append(metas, x.ObjectMeta)
+		}
+		for _, x := range r.Services {
+			metas = append(metas, x.ObjectMeta)
+		}
+		for _, x := range r.ConfigMaps {
+			metas = append(metas, x.ObjectMeta)
+		}
+		for _, x := range r.Secrets {
+			metas = append(metas, x.ObjectMeta)
+		}
+		for _, x := range r.Deployments {
+			metas = append(metas, x.ObjectMeta)
+		}
+		for _, x := range r.StatefulSets {
+			metas = append(metas, x.ObjectMeta)
+		}
+		for _, x := range r.NetworkPolicies {
+			metas = append(metas, x.ObjectMeta)
+		}
+		for _, x := range r.PDBs {
+			metas = append(metas, x.ObjectMeta)
+		}
+		for _, x := range r.HPAs {
+			metas = append(metas, x.ObjectMeta)
+		}
+		for _, m := range metas {
+			require.Equalf(t, ns.Name, m.Namespace, "%s is not in the overlay's namespace", m.Name)
+			require.Equal(t, "fray", m.Labels["app.kubernetes.io/part-of"], m.Name)
+		}
+		names := []string{}
+		for _, w := range r.Workloads() {
+			names = append(names, w.Kind+"/"+w.Name)
+		}
+		require.Equal(t, []string{"Deployment/encounter", "StatefulSet/nats", "Deployment/resolver"}, names)
+	})
+}
+
+// effective is a container's security settings, its own over its pod's.
+type effective struct {
+	nonRoot, readOnly, noEscalation, privileged bool
+	user                                        *int64
+	seccomp                                     corev1.SeccompProfileType
+	drop, add                                   []corev1.Capability
+}
+
+func securityOf(pod *corev1.PodSpec, c *corev1.Container) effective {
+	var e effective
+	if p := pod.SecurityContext; p != nil {
+		e.nonRoot = p.RunAsNonRoot != nil && *p.RunAsNonRoot
+		e.user = p.RunAsUser
+		if p.SeccompProfile != nil {
+			e.seccomp = p.SeccompProfile.Type
+		}
+	}
+	if s := c.SecurityContext; s != nil {
+		if s.RunAsNonRoot != nil {
+			e.nonRoot = *s.RunAsNonRoot
+		}
+		if s.RunAsUser != nil {
+			e.user = s.RunAsUser
+		}
+		if s.SeccompProfile != nil {
+			e.seccomp = s.SeccompProfile.Type
+		}
+		e.readOnly = s.ReadOnlyRootFilesystem != nil && *s.ReadOnlyRootFilesystem
+		e.noEscalation = s.AllowPrivilegeEscalation != nil && !*s.AllowPrivilegeEscalation
+		e.privileged = s.Privileged != nil && *s.Privileged
+		if s.Capabilities != nil {
+			e.drop, e.add = s.Capabilities.Drop, s.Capabilities.Add
+		}
+	}
+	return e
+}
+
+func allContainers(pod *corev1.PodSpec) []*corev1.Container {
+	var cs []*corev1.Container
+	for i := range pod.InitContainers {
+		cs = append(cs, &pod.InitContainers[i])
+	}
+	for i := range pod.Containers {
+		cs = append(cs, &pod.Containers[i])
+	}
+	return cs
+}
+
+func TestContainersAreHardened(t *testing.T) {
+	eachOverlay(t, func(t *testing.T, o overlay, r *Rendered) {
+		for _, w := range r.Workloads() {
+			pod := &w.Template.Spec
+			require.Falsef(t, pod.HostNetwork || pod.HostPID || pod.HostIPC, "%s shares the node's namespaces", w.Name)
+			require.NotNilf(t, pod.AutomountServiceAccountToken, "%s: automountServiceAccountToken", w.Name)
+			require.Falsef(t, *pod.AutomountServiceAccountToken, "%s mounts a Kubernetes API token it has no use for", w.Name)
+			require.NotEmptyf(t, pod.ServiceAccountName, "%s runs as the namespace's default ServiceAccount", w.Name)
+			i := slices.IndexFunc(r.ServiceAccounts, func(sa *corev1.ServiceAccount) bool { return sa.Name == pod.ServiceAccountName })
+			require.GreaterOrEqualf(t, i, 0, "%s: no ServiceAccount %s", w.Name, pod.ServiceAccountName)
+			sa := r.ServiceAccounts[i]
+			require.Truef(t, sa.AutomountServiceAccountToken != nil && !*sa.AutomountServiceAccountToken, "ServiceAccount %s: automountServiceAccountToken: false", sa.Name)
+			for _, v := range pod.Volumes {
+				ok := v.ConfigMap != nil || v.Secret != nil || v.Projected != nil || v.EmptyDir != nil || v.PersistentVolumeClaim != nil
+				require.Truef(t, ok, "%s: volume %s is of a kind the restricted standard refuses or this test does not know", w.Name, v.Name)
+			}
+			for _, c := range allContainers(pod) {
+				e := securityOf(pod, c)
+				where := w.Name + "/" + c.Name
+				require.Truef(t, e.nonRoot, "%s: runAsNonRoot", where)
+				require.Truef(t, e.user != nil && *e.user > 0, "%s: a non-zero runAsUser (the kubelet cannot check a user name)", where)
+				require.Truef(t, e.readOnly, "%s: readOnlyRootFilesystem", where)
+				require.Truef(t, e.noEscalation, "%s: allowPrivilegeEscalation: false", where)
+				require.Falsef(t, e.privileged, "%s: privileged", where)
+				require.Equalf(t, corev1.SeccompProfileTypeRuntimeDefault, e.seccomp, "%s: seccompProfile RuntimeDefault", where)
+				require.Containsf(t, e.drop, corev1.Capability("ALL"), "%s: capabilities drop ALL", where)
+				require.Emptyf(t, e.add, "%s adds capabilities", where)
+			}
+		}
+	})
+}
+
+// portOf resolves a probe's or Service's port (a number, or a name of the container's ports)
+// to a container port.
+func portOf(ports []corev1.ContainerPort, p intstr.IntOrString) (corev1.ContainerPort, bool) {
+	for _, cp := range ports {
+		if (p.Type == intstr.String && cp.Name == p.StrVal) || (p.Type == intstr.Int && cp.ContainerPort == p.IntVal) {
+			return cp, true
+		}
+	}
+	return corev1.ContainerPort{}, false
+}
+
+func probePort(p *corev1.Probe) intstr.IntOrString {
+	switch {
+	case p.HTTPGet != nil:
+		return p.HTTPGet.Port
+	case p.TCPSocket != nil:
+		return p.TCPSocket.Port
+	case p.GRPC != nil:
+		return intstr.FromInt32(p.GRPC.Port)
+	}
+	return intstr.FromString("an exec probe")
+}
+
+func env(c *corev1.Container, name string) (string, bool) {
+	for _, e := range c.Env {
+		if e.Name == name {
+			return e.Value, true
+		}
+	}
+	return "", false
+}
+
+func container(w Workload, name string) *corev1.Container {
+	for i := range w.Template.Spec.Containers {
+		if w.Template.Spec.Containers[i].Name == name {
+			return &w.Template.Spec.Containers[i]
+		}
+	}
+	return nil
+}
+
+func workload(t *testing.T, r *Rendered, name string) Workload {
+	t.Helper()
+	for _, w := range r.Workloads() {
+		if w.Name == name {
+			return w
+		}
+	}
+	t.Fatalf("no workload %s", name)
+	return Workload{}
+}
+
+func TestEveryContainerHasProbes(t *testing.T) {
+	eachOverlay(t, func(t *testing.T, o overlay, r *Rendered) {
+		for _, w := range r.Workloads() {
+			for _, c := range w.Template.Spec.Containers {
+				where := w.Name + "/" + c.Name
+				require.NotNilf(t, c.ReadinessProbe, "%s: readinessProbe", where)
+				require.NotNilf(t, c.LivenessProbe, "%s: livenessProbe", where)
+				for _, p := range []*corev1.Probe{c.ReadinessProbe, c.LivenessProbe, c.StartupProbe} {
+					if p == nil {
+						continue
+					}
+					require.Nilf(t, p.Exec, "%s: an exec probe needs a program in the image", where)
+					port := probePort(p)
+					_, ok := portOf(c.Ports, port)
+					require.Truef(t, ok, "%s probes port %s, which the container does not declare", where, port.String())
+				}
+			}
+		}
+		// The services: ready when their gRPC health service says so, asked by name, on the
+		// plaintext health port (the kubelet's gRPC probe speaks no TLS; the gRPC port does).
+		for name, svc := range healthServices {
+			w := workload(t, r, name)
+			c := container(w, name)
+			require.NotNil(t, c)
+			p := c.ReadinessProbe.GRPC
+			require.NotNilf(t, p, "%s: readiness is a gRPC probe", name)
+			require.NotNilf(t, p.Service, "%s: the readiness probe names its service", name)
+			require.Equal(t, svc, *p.Service)
+			hp, _ := portOf(c.Ports, intstr.FromInt32(p.Port))
+			require.Equal(t, "health", hp.Name)
+			gp, ok := portOf(c.Ports, intstr.FromString("grpc"))
+			require.True(t, ok)
+			require.NotEqual(t, gp.ContainerPort, hp.ContainerPort, "the gRPC port serves TLS")
+			listen, _ := env(c, "FRAY_HEALTH_LISTEN")
+			require.Equal(t, fmt.Sprintf(":%d", hp.ContainerPort), listen)
+			if lp := c.LivenessProbe.GRPC; lp != nil {
+				require.Equal(t, p.Port, lp.Port)
+			}
+		}
+		// NATS: JetStream health on the monitoring port.
+		nats := container(workload(t, r, "nats"), "nats")
+		require.NotNil(t, nats)
+		require.Equal(t, "/healthz?js-enabled-only=true", nats.LivenessProbe.HTTPGet.Path)
+		require.Equal(t, "/healthz?js-server-only=true", nats.ReadinessProbe.HTTPGet.Path)
+		require.NotNil(t, nats.StartupProbe, "NATS recovers its store before its liveness is asked")
+		for _, p := range []*corev1.Probe{nats.LivenessProbe, nats.ReadinessProbe, nats.StartupProbe} {
+			require.Equal(t, intstr.FromString("monitor"), p.HTTPGet.Port)
+		}
+	})
+}
+
+func TestStreamReplicasFollowTheNATSCluster(t *testing.T) {
+	eachOverlay(t, func(t *testing.T, o overlay, r *Rendered) {
+		nats := workload(t, r, "nats")
+		require.Equal(t, o.natsNodes, nats.Replicas)
+		enc := container(workload(t, r, "encounter"), "encounter")
+		v, ok := env(enc, "FRAY_REPLICAS")
+		require.True(t, ok, "the encounter service sets FRAY_REPLICAS")
+		n, err := strconv.Atoi(v)
+		require.NoError(t, err)
+		require.Equal(t, o.streamReplicas, n)
+		require.LessOrEqual(t, int32(n), o.natsNodes, "more stream replicas than NATS nodes")
+		for name, want := range o.replicas {
+			require.Equalf(t, want, workload(t, r, name).Replicas, "%s replicas", name)
+		}
+	})
+}
+
+// natsOptions parses the NATS configuration as a pod of the StatefulSet sees it (its
+// projected ConfigMaps in one folder, its environment), with nats-server's own parser.
+func natsOptions(t *testing.T, r *Rendered) (*server.Options, Workload) {
+	t.Helper()
+	w := workload(t, r, "nats")
+	c := container(w, "nats")
+	require.NotNil(t, c)
+	require.Equal(t, []string{"nats-server", "--config", "/etc/nats/nats.conf"}, c.Command)
+	mount := slices.IndexFunc(c.VolumeMounts, func(m corev1.VolumeMount) bool { return m.MountPath == "/etc/nats" })
+	require.GreaterOrEqual(t, mount, 0)
+	vol := slices.IndexFunc(w.Template.Spec.Volumes, func(v corev1.Volume) bool { return v.Name == c.VolumeMounts[mount].Name })
+	require.GreaterOrEqual(t, vol, 0)
+	proj := w.Template.Spec.Volumes[vol].Projected
+	require.NotNil(t, proj)
+	dir := t.TempDir()
+	for _, src := range proj.Sources {
+		require.NotNil(t, src.ConfigMap)
+		cm := r.ConfigMap(src.ConfigMap.Name)
+		require.NotNilf(t, cm, "no ConfigMap %s", src.ConfigMap.Name)
+		for k, v := range cm.Data {
+			require.NoFileExists(t, filepath.Join(dir, k), "two ConfigMaps project %s", k)
+			require.NoError(t, os.WriteFile(filepath.Join(dir, k), []byte(v), 0o600))
+		}
+	}
+	for _, e := range c.Env {
+		if e.ValueFrom != nil && e.ValueFrom.FieldRef != nil && e.ValueFrom.FieldRef.FieldPath == "metadata.name" {
+			t.Setenv(e.Name, w.Name+"-0")
+		}
+	}
+	for _, ef := range c.EnvFrom {
+		require.NotNil(t, ef.SecretRef)
+		s := r.Secret(ef.SecretRef.Name)
+		require.NotNil(t, s)
+		for k, v := range s.Data {
+			t.Setenv(k, string(v))
+		}
+		for k, v := range s.StringData {
+			t.Setenv(k, v)
+		}
+	}
+	opts, err := server.ProcessConfigFile(filepath.Join(dir, "nats.conf"))
+	require.NoError(t, err)
+	return opts, w
+}
+
+func TestNATSConfiguration(t *testing.T) {
+	perms, err := os.ReadFile(filepath.Join(repoRoot, "deploy/nats/permissions.conf"))
+	require.NoError(t, err)
+	eachOverlay(t, func(t *testing.T, o overlay, r *Rendered) {
+		cm := r.ConfigMap("nats-permissions")
+		require.NotNil(t, cm)
+		require.Equal(t, string(perms), cm.Data["permissions.conf"], "the cluster enforces deploy/nats/permissions.conf as it is")
+
+		opts, w := natsOptions(t, r)
+		c := container(w, "nats")
+		port := func(name string) int {
+			p, ok := portOf(c.Ports, intstr.FromString(name))
+			require.True(t, ok, name)
+			return int(p.ContainerPort)
+		}
+		require.Equal(t, "nats-0", opts.ServerName)
+		require.Equal(t, port("client"), opts.Port)
+		require.Equal(t, port("monitor"), opts.HTTPPort)
+		require.True(t, opts.JetStream)
+		require.True(t, mountedAt(c, opts.StoreDir, "data"), "the JetStream store %s is on the volume claim", opts.StoreDir)
+		require.True(t, mountedAt(c, opts.PidFile, "pid"))
+
+		// Both users of permissions.conf, each with its permissions.
+		users := map[string]*server.User{}
+		for _, u := range opts.Users {
+			users[u.Username] = u
+		}
+		require.ElementsMatch(t, []string{"encounter", "auditor"}, slices.Collect(maps.Keys(users)))
+		for _, u := range users {
+			require.NotNil(t, u.Permissions)
+			require.True(t, strings.HasPrefix(u.Password, "$2a$"), "the placeholder passwords are bcrypt-shaped, so that no password matches them")
+		}
+
+		// Lame duck on the way out, within the pod's grace period.
+		require.Equal(t, 30*time.Second, opts.LameDuckDuration)
+		require.Less(t, opts.LameDuckDuration+opts.LameDuckGracePeriod, time.Duration(*w.Template.Spec.TerminationGracePeriodSeconds)*time.Second)
+		require.NotNil(t, c.Lifecycle)
+		require.NotNil(t, c.Lifecycle.PreStop)
+		require.Equal(t, []string{"nats-server", "-sl=ldm=" + opts.PidFile}, c.Lifecycle.PreStop.Exec.Command)
+
+		// A cluster of every node of the StatefulSet, reached by its headless Service.
+		if o.natsNodes == 1 {
+			require.Empty(t, opts.Cluster.Name, "one node runs without a cluster")
+			require.Empty(t, opts.Routes)
+			return
+		}
+		require.NotEmpty(t, opts.Cluster.Name)
+		require.Equal(t, port("cluster"), opts.Cluster.Port)
+		sts := r.StatefulSets[0]
+		var routes []string
+		for _, u := range opts.Routes {
+			routes = append(routes, u.Host)
+		}
+		var want []string
+		for i := range o.natsNodes {
+			want = append(want, fmt.Sprintf("%s-%d.%s:%d", sts.Name, i, sts.Spec.ServiceName, port("cluster")))
+		}
+		require.ElementsMatch(t, want, routes)
+	})
+}
+
+// mountedAt tells whether path is inside the mount of volume in c.
+func mountedAt(c *corev1.Container, path, volume string) bool {
+	for _, m := range c.VolumeMounts {
+		if m.Name == volume && strings.HasPrefix(path, strings.TrimSuffix(m.MountPath, "/")+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// The encounter service's storage limits fit in what JetStream may use of a NATS volume
+// (75% of it, no max_file_store being set): each node holds a whole replica.
+func TestStorageLimitsFitTheNATSVolume(t *testing.T) {
+	eachOverlay(t, func(t *testing.T, o overlay, r *Rendered) {
+		sts := r.StatefulSets[0]
+		var volume *resource.Quantity
+		for _, pvc := range sts.Spec.VolumeClaimTemplates {
+			if pvc.Name == "data" {
+				q := pvc.Spec.Resources.Requests[corev1.ResourceStorage]
+				volume = &q
+			}
+		}
+		require.NotNil(t, volume, "the NATS nodes keep JetStream on a volume claim")
+		enc := container(workload(t, r, "encounter"), "encounter")
+		var total int64
+		for _, name := range []string{"FRAY_STREAM_MAX_BYTES", "FRAY_SEEDS_MAX_BYTES", "FRAY_SNAPSHOTS_MAX_BYTES", "FRAY_INDEX_MAX_BYTES"} {
+			v, ok := env(enc, name)
+			require.Truef(t, ok, "the encounter service sets %s (else its default applies, unchecked here)", name)
+			n, err := strconv.ParseInt(v, 10, 64)
+			require.NoError(t, err, name)
+			require.Positive(t, n, name)
+			total += n
+		}
+		require.LessOrEqualf(t, total, volume.Value()*3/4, "limits %d bytes, JetStream's share of a %s volume %d", total, volume.String(), volume.Value()*3/4)
+	})
+}
+
+// podsSelected are the workloads whose pods sel selects.
+func podsSelected(t *testing.T, r *Rendered, sel *metav1.LabelSelector) []string {
+	t.Helper()
+	s, err := metav1.LabelSelectorAsSelector(sel)
+	require.NoError(t, err)
+	var out []string
+	for _, w := range r.Workloads() {
+		if !s.Empty() && s.Matches(labels.Set(w.Template.Labels)) {
+			out = append(out, w.Name)
+		}
+	}
+	return out
+}
+
+func TestDisruptionBudgets(t *testing.T) {
+	eachOverlay(t, func(t *testing.T, o overlay, r *Rendered) {
+		if !o.prod {
+			require.Empty(t, r.PDBs, "a budget over one pod would block every drain")
+			return
+		}
+		covered := map[string]bool{}
+		for _, pdb := range r.PDBs {
+			sel := podsSelected(t, r, pdb.Spec.Selector)
+			require.Lenf(t, sel, 1, "PDB %s selects the pods of exactly one workload", pdb.Name)
+			w := workload(t, r, sel[0])
+			covered[w.Name] = true
+			var keep int32
+			switch {
+			case pdb.Spec.MinAvailable != nil:
+				require.Equal(t, intstr.Int, pdb.Spec.MinAvailable.Type)
+				keep = pdb.Spec.MinAvailable.IntVal
+			case pdb.Spec.MaxUnavailable != nil:
+				require.Equal(t, intstr.Int, pdb.Spec.MaxUnavailable.Type)
+				keep = w.Replicas - pdb.Spec.MaxUnavailable.IntVal
+			}
+			require.GreaterOrEqualf(t, keep, int32(1), "PDB %s", pdb.Name)
+			require.Lessf(t, keep, w.Replicas, "PDB %s keeps every pod: no drain could proceed", pdb.Name)
+			if w.Name == "nats" {
+				require.GreaterOrEqual(t, keep, w.Replicas/2+1, "a drain keeps the JetStream quorum")
+			}
+		}
+		require.Equal(t, map[string]bool{"encounter": true, "nats": true, "resolver": true}, covered)
+	})
+}
+
+func TestResolverAutoscaler(t *testing.T) {
+	eachOverlay(t, func(t *testing.T, o overlay, r *Rendered) {
+		if !o.prod {
+			require.Empty(t, r.HPAs)
+			return
+		}
+		require.Len(t, r.HPAs, 1)
+		h := r.HPAs[0]
+		ref := h.Spec.ScaleTargetRef
+		require.Equal(t, "apps/v1", ref.APIVersion)
+		require.Equal(t, "Deployment", ref.Kind)
+		require.Equal(t, "resolver", ref.Name)
+		w := workload(t, r, "resolver")
+		require.Equal(t, "Deployment", w.Kind)
+		require.NotNil(t, h.Spec.MinReplicas)
+		require.GreaterOrEqual(t, *h.Spec.MinReplicas, int32(2))
+		require.Greater(t, h.Spec.MaxReplicas, *h.Spec.MinReplicas)
+		require.Equal(t, *h.Spec.MinReplicas, w.Replicas)
+		require.NotEmpty(t, h.Spec.Metrics)
+		for _, m := range h.Spec.Metrics {
+			require.NotNil(t, m.Resource)
+			for _, c := range w.Template.Spec.Containers {
+				_, ok := c.Resources.Requests[m.Resource.Name]
+				require.Truef(t, ok, "the HPA scales on %s utilization: %s requests some", m.Resource.Name, c.Name)
+			}
+		}
+	})
+}
+
+// goMemLimit parses a GOMEMLIMIT value (a number with an optional B, KiB, MiB, GiB or TiB).
+func goMemLimit(t *testing.T, v string) int64 {
+	m := regexp.MustCompile(`^(\d+)(B|KiB|MiB|GiB|TiB)?$`).FindStringSubmatch(v)
+	require.NotNilf(t, m, "GOMEMLIMIT %q", v)
+	n, err := strconv.ParseInt(m[1], 10, 64)
+	require.NoError(t, err)
+	shift := map[string]uint{"": 0, "B": 0, "KiB": 10, "MiB": 20, "GiB": 30, "TiB": 40}[m[2]]
+	return n << shift
+}
+
+func TestProdResourcesAndSpread(t *testing.T) {
+	eachOverlay(t, func(t *testing.T, o overlay, r *Rendered) {
+		if !o.prod {
+			return
+		}
+		for _, w := range r.Workloads() {
+			for _, c := range w.Template.Spec.Containers {
+				where := w.Name + "/" + c.Name
+				_, cpu := c.Resources.Requests[corev1.ResourceCPU]
+				_, mem := c.Resources.Requests[corev1.ResourceMemory]
+				limit, memLimit := c.Resources.Limits[corev1.ResourceMemory]
+				require.Truef(t, cpu && mem && memLimit, "%s: CPU and memory requests, a memory limit", where)
+				if v, ok := env(&c, "GOMEMLIMIT"); ok {
+					require.Lessf(t, goMemLimit(t, v), limit.Value(), "%s: GOMEMLIMIT under the memory limit", where)
+				}
+			}
+			aff := w.Template.Spec.Affinity
+			require.NotNilf(t, aff, "%s: anti-affinity", w.Name)
+			require.NotNil(t, aff.PodAntiAffinity, w.Name)
+			terms := aff.PodAntiAffinity.RequiredDuringSchedulingIgnoredDuringExecution
+			if w.Name == "nats" {
+				require.Len(t, terms, 1, "NATS nodes never share a machine")
+			} else {
+				for _, p := range aff.PodAntiAffinity.PreferredDuringSchedulingIgnoredDuringExecution {
+					terms = append(terms, p.PodAffinityTerm)
+				}
+			}
+			require.NotEmpty(t, terms, w.Name)
+			for _, term := range terms {
+				require.Equal(t, "kubernetes.io/hostname", term.TopologyKey)
+				require.Equal(t, []string{w.Name}, podsSelected(t, r, term.LabelSelector), "anti-affinity to its own pods")
+			}
+		}
+	})
+}
+
+// An endpoint of the network: a pod of a workload, or one outside the namespace.
+type endpoint struct {
+	name     string
+	ns       map[string]string // its namespace's labels
+	labels   map[string]string
+	ports    []corev1.ContainerPort
+	internal bool
+}
+
+func (e endpoint) port(p intstr.IntOrString) (corev1.ContainerPort, bool) { return portOf(e.ports, p) }
+
+// peerMatches tells whether the policy's peer (in namespace ns) selects e.
+func peerMatches(t *testing.T, p networkingv1.NetworkPolicyPeer, ns string, e endpoint) bool {
+	require.Nil(t, p.IPBlock, "ipBlock peers are not modelled by this test")
+	sel := func(s *metav1.LabelSelector, l map[string]string) bool {
+		x, err := metav1.LabelSelectorAsSelector(s)
+		require.NoError(t, err)
+		return x.Matches(labels.Set(l))
+	}
+	if p.NamespaceSelector == nil {
+		if e.ns["kubernetes.io/metadata.name"] != ns {
+			return false
+		}
+	} else if !sel(p.NamespaceSelector, e.ns) {
+		return false
+	}
+	return p.PodSelector == nil || sel(p.PodSelector, e.labels)
+}
+
+// portMatches tells whether a policy's port list admits the container port cp of dst.
+func portMatches(ports []networkingv1.NetworkPolicyPort, dst endpoint, cp corev1.ContainerPort) bool {
+	if len(ports) == 0 {
+		return true
+	}
+	for _, p := range ports {
+		proto := corev1.ProtocolTCP
+		if p.Protocol != nil {
+			proto = *p.Protocol
+		}
+		cpProto := cp.Protocol
+		if cpProto == "" {
+			cpProto = corev1.ProtocolTCP
+		}
+		if proto != cpProto {
+			continue
+		}
+		if p.Port == nil {
+			return true
+		}
+		if got, ok := dst.port(*p.Port); ok && got.ContainerPort == cp.ContainerPort {
+			return true
+		}
+	}
+	return false
+}
+
+// allowed evaluates the NetworkPolicies for a connection from src to dst's port cp: the
+// destination's policies must admit it in, the source's let it out (a pod no policy of the
+// direction selects is open in that direction; endpoints outside the namespace are).
+func allowed(t *testing.T, pols []*networkingv1.NetworkPolicy, src, dst endpoint, cp corev1.ContainerPort) bool {
+	selects := func(pol *networkingv1.NetworkPolicy, e endpoint, kind networkingv1.PolicyType) bool {
+		if !e.internal || !slices.Contains(pol.Spec.PolicyTypes, kind) {
+			return false
+		}
+		s, err := metav1.LabelSelectorAsSelector(&pol.Spec.PodSelector)
+		require.NoError(t, err)
+		return s.Matches(labels.Set(e.labels))
+	}
+	in, out := !dst.internal, !src.internal
+	inSelected, outSelected := false, false
+	for _, pol := range pols {
+		if selects(pol, dst, networkingv1.PolicyTypeIngress) {
+			inSelected = true
+			for _, rule := range pol.Spec.Ingress {
+				from := len(rule.From) == 0 || slices.ContainsFunc(rule.From, func(p networkingv1.NetworkPolicyPeer) bool { return peerMatches(t, p, pol.Namespace, src) })
+				if from && portMatches(rule.Ports, dst, cp) {
+					in = true
+				}
+			}
+		}
+		if selects(pol, src, networkingv1.PolicyTypeEgress) {
+			outSelected = true
+			for _, rule := range pol.Spec.Egress {
+				to := len(rule.To) == 0 || slices.ContainsFunc(rule.To, func(p networkingv1.NetworkPolicyPeer) bool { return peerMatches(t, p, pol.Namespace, dst) })
+				if to && portMatches(rule.Ports, dst, cp) {
+					out = true
+				}
+			}
+		}
+	}
+	if dst.internal && !inSelected {
+		in = true
+	}
+	if src.internal && !outSelected {
+		out = true
+	}
+	return in && out
+}
+
+func TestNetworkPoliciesAllowExactlyTheStatedFlows(t *testing.T) {
+	want := []string{
+		"client -> encounter:grpc",
+		"prometheus -> encounter:grpc", // the gRPC port is open to any client
+		"encounter -> nats:client",
+		"encounter -> resolver:grpc",
+		"nats -> nats:cluster",
+		"prometheus -> encounter:metrics",
+		"prometheus -> resolver:metrics",
+		"prometheus -> nats:metrics",
+		"encounter -> kube-dns:dns-udp",
+		"encounter -> kube-dns:dns-tcp",
+		"resolver -> kube-dns:dns-udp",
+		"resolver -> kube-dns:dns-tcp",
+		"nats -> kube-dns:dns-udp",
+		"nats -> kube-dns:dns-tcp",
+	}
+	eachOverlay(t, func(t *testing.T, o overlay, r *Rendered) {
+		ns := r.Namespaces[0].Name
+		var pods []endpoint
+		for _, w := range r.Workloads() {
+			var ports []corev1.ContainerPort
+			for _, c := range w.Template.Spec.Containers {
+				ports = append(ports, c.Ports...)
+			}
+			pods = append(pods, endpoint{name: w.Name, ns: map[string]string{"kubernetes.io/metadata.name": ns}, labels: w.Template.Labels, ports: ports, internal: true})
+		}
+		client := endpoint{name: "client", ns: map[string]string{"kubernetes.io/metadata.name": "ingress"}, labels: map[string]string{"app": "ingress-controller"}}
+		prometheus := endpoint{name: "prometheus", ns: map[string]string{"kubernetes.io/metadata.name": "monitoring"}, labels: map[string]string{"app.kubernetes.io/name": "prometheus"}}
+		dns := endpoint{name: "kube-dns", ns: map[string]string{"kubernetes.io/metadata.name": "kube-system"}, labels: map[string]string{"k8s-app": "kube-dns"},
+			ports: []corev1.ContainerPort{{Name: "dns-udp", ContainerPort: 53, Protocol: corev1.ProtocolUDP}, {Name: "dns-tcp", ContainerPort: 53, Protocol: corev1.ProtocolTCP}}}
+		// A pod of the namespace that is none of fray's, for the default deny.
+		stray := endpoint{name: "stray", ns: map[string]string{"kubernetes.io/metadata.name": ns}, labels: map[string]string{"app": "stray"}, internal: true}
+		var got []string
+		for _, src := range append(slices.Clone(pods), client, prometheus, stray) {
+			for _, dst := range append(slices.Clone(pods), dns, stray) {
+				if !src.internal && !dst.internal {
+					continue // not the namespace's business
+				}
+				for _, cp := range dst.ports {
+					if allowed(t, r.NetworkPolicies, src, dst, cp) {
+						got = append(got, fmt.Sprintf("%s -> %s:%s", src.name, dst.name, cp.Name))
+					}
+				}
+			}
+		}
+		// Another pod of the namespace (it has no ports: nothing reaches it) reaches DNS only.
+		require.ElementsMatch(t, append(slices.Clone(want), "stray -> kube-dns:dns-udp", "stray -> kube-dns:dns-tcp"), got)
+		i := slices.IndexFunc(r.NetworkPolicies, func(p *networkingv1.NetworkPolicy) bool { return p.Name == "default-deny" })
+		require.GreaterOrEqual(t, i, 0)
+		dd := r.NetworkPolicies[i]
+		require.Empty(t, dd.Spec.PodSelector.MatchLabels)
+		require.Empty(t, dd.Spec.PodSelector.MatchExpressions)
+		require.ElementsMatch(t, []networkingv1.PolicyType{networkingv1.PolicyTypeIngress, networkingv1.PolicyTypeEgress}, dd.Spec.PolicyTypes)
+		require.Empty(t, dd.Spec.Ingress)
+		require.Empty(t, dd.Spec.Egress)
+	})
+}
+
+// natsServerVersion is the nats-server the services are tested against (services/platform).
+func natsServerVersion(t *testing.T) string {
+	f, err := os.Open(filepath.Join(repoRoot, "services/platform/go.mod"))
+	require.NoError(t, err)
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) >= 2 && fields[0] == "github.com/nats-io/nats-server/v2" {
+			return strings.TrimPrefix(fields[1], "v")
+		}
+	}
+	t.Fatal("services/platform/go.mod requires no nats-server")
+	return ""
+}
+
+func TestImagesArePinned(t *testing.T) {
+	version := natsServerVersion(t)
+	eachOverlay(t, func(t *testing.T, o overlay, r *Rendered) {
+		for _, w := range r.Workloads() {
+			for _, c := range allContainers(&w.Template.Spec) {
+				requirePinned(t, c.Image)
+				if imageRepo(c.Image) == "nats" {
+					require.Truef(t, strings.HasPrefix(c.Image, "nats:"+version+"-") || c.Image == "nats:"+version,
+						"%s: the cluster runs the nats-server the tests run (%s, services/platform/go.mod)", c.Image, version)
+				}
+			}
+		}
+	})
+}
+
+func TestServicesReachDeclaredPorts(t *testing.T) {
+	eachOverlay(t, func(t *testing.T, o overlay, r *Rendered) {
+		for _, s := range r.Services {
+			sel := podsSelected(t, r, &metav1.LabelSelector{MatchLabels: s.Spec.Selector})
+			require.Lenf(t, sel, 1, "Service %s selects the pods of exactly one workload", s.Name)
+			w := workload(t, r, sel[0])
+			var ports []corev1.ContainerPort
+			for _, c := range w.Template.Spec.Containers {
+				ports = append(ports, c.Ports...)
+			}
+			for _, p := range s.Spec.Ports {
+				target := p.TargetPort
+				if target.Type == intstr.Int && target.IntVal == 0 {
+					target = intstr.FromInt32(p.Port)
+				}
+				cp, ok := portOf(ports, target)
+				require.Truef(t, ok, "Service %s port %s: no container port %s in %s", s.Name, p.Name, target.String(), w.Name)
+				require.Equal(t, p.Port, cp.ContainerPort, "Service %s port %s: the same number outside and in", s.Name, p.Name)
+			}
+		}
+		svc := func(name string) *corev1.Service {
+			i := slices.IndexFunc(r.Services, func(s *corev1.Service) bool { return s.Name == name })
+			require.GreaterOrEqual(t, i, 0, name)
+			return r.Services[i]
+		}
+		// The resolver is reached by DNS, every ready pod (dns:/// in the encounter service).
+		require.Equal(t, corev1.ClusterIPNone, svc("resolver").Spec.ClusterIP)
+		addr, _ := env(container(workload(t, r, "encounter"), "encounter"), "FRAY_RESOLVER_ADDR")
+		require.Equal(t, fmt.Sprintf("dns:///resolver:%d", svc("resolver").Spec.Ports[0].Port), addr)
+		natsURL, _ := env(container(workload(t, r, "encounter"), "encounter"), "FRAY_NATS_URL")
+		require.Equal(t, fmt.Sprintf("nats://nats:%d", svc("nats").Spec.Ports[0].Port), natsURL)
+		// NATS nodes find each other by name before they are ready.
+		h := svc(r.StatefulSets[0].Spec.ServiceName)
+		require.Equal(t, corev1.ClusterIPNone, h.Spec.ClusterIP)
+		require.True(t, h.Spec.PublishNotReadyAddresses)
+	})
+}
+
+// Every ConfigMap, Secret and key a pod names exists, and every file a FRAY_ variable names is
+// a key of a mounted volume.
+func TestReferencesResolve(t *testing.T) {
+	eachOverlay(t, func(t *testing.T, o overlay, r *Rendered) {
+		keysOf := func(kind, name string) map[string]bool {
+			keys := map[string]bool{}
+			switch kind {
+			case "ConfigMap":
+				cm := r.ConfigMap(name)
+				require.NotNilf(t, cm, "no ConfigMap %s", name)
+				require.Equal(t, name, cm.Name, "a reference kustomize did not rewrite to the generated name")
+				for k := range cm.Data {
+					keys[k] = true
+				}
+			case "Secret":
+				s := r.Secret(name)
+				require.NotNilf(t, s, "no Secret %s", name)
+				require.Equal(t, name, s.Name, "a reference kustomize did not rewrite to the generated name")
+				for k := range s.Data {
+					keys[k] = true
+				}
+			}
+			return keys
+		}
+		for _, w := range r.Workloads() {
+			pod := &w.Template.Spec
+			files := map[string]map[string]bool{} // volume name -> its keys
+			for _, v := range pod.Volumes {
+				switch {
+				case v.ConfigMap != nil:
+					files[v.Name] = keysOf("ConfigMap", v.ConfigMap.Name)
+				case v.Secret != nil:
+					files[v.Name] = keysOf("Secret", v.Secret.SecretName)
+				case v.Projected != nil:
+					files[v.Name] = map[string]bool{}
+					for _, s := range v.Projected.Sources {
+						require.NotNil(t, s.ConfigMap)
+						maps.Copy(files[v.Name], keysOf("ConfigMap", s.ConfigMap.Name))
+					}
+				}
+			}
+			for _, c := range allContainers(pod) {
+				for _, ef := range c.EnvFrom {
+					if ef.ConfigMapRef != nil {
+						keysOf("ConfigMap", ef.ConfigMapRef.Name)
+					}
+					if ef.SecretRef != nil {
+						keysOf("Secret", ef.SecretRef.Name)
+					}
+				}
+				mounts := map[string]string{}
+				for _, m := range c.VolumeMounts {
+					ok := slices.ContainsFunc(pod.Volumes, func(v corev1.Volume) bool { return v.Name == m.Name }) || slices.Contains(w.Claims, m.Name)
+					require.Truef(t, ok, "%s mounts no volume %s", c.Name, m.Name)
+					mounts[m.MountPath] = m.Name
+				}
+				for _, e := range c.Env {
+					if e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil {
+						ref := e.ValueFrom.SecretKeyRef
+						require.Truef(t, keysOf("Secret", ref.Name)[ref.Key], "%s: Secret %s has no key %s", e.Name, ref.Name, ref.Key)
+					}
+					if e.ValueFrom != nil && e.ValueFrom.ConfigMapKeyRef != nil {
+						ref := e.ValueFrom.ConfigMapKeyRef
+						require.Truef(t, keysOf("ConfigMap", ref.Name)[ref.Key], "%s: ConfigMap %s has no key %s", e.Name, ref.Name, ref.Key)
+					}
+					if strings.HasPrefix(e.Name, "FRAY_") && strings.HasPrefix(e.Value, "/") {
+						dir, file := filepath.Split(e.Value)
+						vol, ok := mounts[strings.TrimSuffix(dir, "/")]
+						require.Truef(t, ok, "%s=%s: no volume is mounted at %s", e.Name, e.Value, dir)
+						require.Truef(t, files[vol][file], "%s=%s: volume %s has no file %s", e.Name, e.Value, vol, file)
+					}
+				}
+			}
+		}
+	})
+}
+
+// No secret is committed: every Secret, and the deployment-specific public files, are
+// placeholders saying REPLACE-ME.
+func TestSecretsArePlaceholders(t *testing.T) {
+	eachOverlay(t, func(t *testing.T, o overlay, r *Rendered) {
+		require.NotEmpty(t, r.Secrets)
+		for _, s := range r.Secrets {
+			require.NotEmpty(t, s.Data, s.Name)
+			for k, v := range s.Data {
+				require.Containsf(t, string(v), "REPLACE-ME", "Secret %s key %s: only placeholders belong in the repository", s.Name, k)
+			}
+		}
+		for _, name := range []string{"fray-jwks", "fray-ca"} {
+			for k, v := range r.ConfigMap(name).Data {
+				require.Containsf(t, v, "REPLACE-ME", "ConfigMap %s key %s", name, k)
+			}
+		}
+		require.Contains(t, r.ConfigMap("fray-config").Data["FRAY_TOKEN_ISSUER"], "REPLACE-ME")
+	})
+}
+
+func TestPrometheusScrapesTheMetricsPort(t *testing.T) {
+	eachOverlay(t, func(t *testing.T, o overlay, r *Rendered) {
+		for _, w := range r.Workloads() {
+			a := w.Template.Annotations
+			require.Equalf(t, "true", a["prometheus.io/scrape"], "%s is scraped", w.Name)
+			require.Equal(t, "/metrics", a["prometheus.io/path"])
+			var ports []corev1.ContainerPort
+			for _, c := range w.Template.Spec.Containers {
+				ports = append(ports, c.Ports...)
+			}
+			cp, ok := portOf(ports, intstr.FromString("metrics"))
+			require.Truef(t, ok, "%s has a port named metrics", w.Name)
+			require.Equal(t, strconv.Itoa(int(cp.ContainerPort)), a["prometheus.io/port"], w.Name)
+		}
+	})
+}
+
+// imageRepo is an image reference without its tag or digest.
+func imageRepo(image string) string {
+	ref, _, _ := strings.Cut(image, "@")
+	if i := strings.LastIndex(ref, ":"); i > strings.LastIndex(ref, "/") {
+		ref = ref[:i]
+	}
+	return ref
+}
+
+// requirePinned: a tag other than latest, or a digest.
+func requirePinned(t *testing.T, image string) {
+	t.Helper()
+	if strings.Contains(image, "@sha256:") {
+		return
+	}
+	repo := imageRepo(image)
+	tag, ok := strings.CutPrefix(image, repo+":")
+	require.Truef(t, ok && tag != "", "image %s has no tag: pin it", image)
+	require.NotEqualf(t, "latest", tag, "image %s: pin a version, not latest", image)
+}
