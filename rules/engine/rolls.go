@@ -30,34 +30,79 @@ func Rolls(m proto.Message) []*dicev1.Roll {
 }
 
 // eachRoll calls visit with every dice roll recorded anywhere in m, in field order (map values
-// aside). It visits only the fields that may hold a roll (rollFields).
+// aside). It visits only the fields that may hold a roll (rollPlanOf), and of a oneof only
+// the member set.
 func eachRoll(m protoreflect.Message, visit func(*dicev1.Roll)) {
-	md := m.Descriptor()
-	if md.FullName() == rollName {
+	p := rollPlanOf(m.Descriptor())
+	if p.roll {
 		visit(m.Interface().(*dicev1.Roll))
 		return
 	}
-	for _, fd := range rollFields(md) {
+	for _, s := range p.steps {
+		fd := s.fd
+		if s.oneof != nil {
+			if fd = m.WhichOneof(s.oneof); fd == nil || !s.holds[fd.Index()] {
+				continue
+			}
+		}
 		if fd.IsList() {
 			l := m.Get(fd).List()
 			for i := range l.Len() {
 				eachRoll(l.Get(i).Message(), visit)
 			}
-		} else if m.Has(fd) {
-			eachRoll(m.Get(fd).Message(), visit)
+		} else if v := m.Get(fd).Message(); v.IsValid() {
+			eachRoll(v, visit)
 		}
 	}
 }
 
-// rollFieldsOf caches rollFields by message type.
-var rollFieldsOf sync.Map // protoreflect.FullName → []protoreflect.FieldDescriptor
+// rollPlan is where the rolls of a message of one type may be: the type is a roll, or its
+// fields (lists included, maps not) that may hold a roll, directly or deeper, in field order;
+// the members of a oneof are one step, at its first member's place.
+type rollPlan struct {
+	roll  bool
+	steps []rollStep
+}
+
+// rollStep is one field, or one oneof with holds[i] true for each member that may hold a
+// roll (i: its index among the message's fields).
+type rollStep struct {
+	fd    protoreflect.FieldDescriptor
+	oneof protoreflect.OneofDescriptor
+	holds []bool
+}
+
+// rollPlans caches rollPlanOf by message type.
+var rollPlans sync.Map // protoreflect.MessageDescriptor → *rollPlan
+
+func rollPlanOf(md protoreflect.MessageDescriptor) *rollPlan {
+	if p, ok := rollPlans.Load(md); ok {
+		return p.(*rollPlan)
+	}
+	p := &rollPlan{roll: md.FullName() == rollName}
+	if !p.roll {
+		at := map[protoreflect.OneofDescriptor]int{} // the step of each oneof
+		for _, fd := range rollFields(md) {
+			od := fd.ContainingOneof()
+			if od == nil {
+				p.steps = append(p.steps, rollStep{fd: fd})
+				continue
+			}
+			i, ok := at[od]
+			if !ok {
+				i, at[od] = len(p.steps), len(p.steps)
+				p.steps = append(p.steps, rollStep{oneof: od, holds: make([]bool, md.Fields().Len())})
+			}
+			p.steps[i].holds[fd.Index()] = true
+		}
+	}
+	rollPlans.Store(md, p)
+	return p
+}
 
 // rollFields lists, in field order, the message fields (lists included, maps not) of a message
 // of type md that may hold a dice roll, directly or deeper.
 func rollFields(md protoreflect.MessageDescriptor) []protoreflect.FieldDescriptor {
-	if fs, ok := rollFieldsOf.Load(md.FullName()); ok {
-		return fs.([]protoreflect.FieldDescriptor)
-	}
 	var fs []protoreflect.FieldDescriptor
 	seen := map[protoreflect.FullName]bool{md.FullName(): true}
 	for i := range md.Fields().Len() {
@@ -65,7 +110,6 @@ func rollFields(md protoreflect.MessageDescriptor) []protoreflect.FieldDescripto
 			fs = append(fs, fd)
 		}
 	}
-	rollFieldsOf.Store(md.FullName(), fs)
 	return fs
 }
 

@@ -1,8 +1,8 @@
 package loss
 
 import (
-	"fmt"
 	"slices"
+	"strconv"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
@@ -85,7 +85,7 @@ func decideAim(st *encounterv1.EncounterState, f fighter, a *lossv1.Aim) ([]*enc
 		}
 		ev.ActionPointsSpent = f.cost(a.GetPoints())
 		ev.Bonus = a.GetPoints()
-		if err := needPA(f, ev.ActionPointsSpent, fmt.Sprintf("aiming +%d", a.GetPoints())); err != nil {
+		if err := needPA(f, ev.ActionPointsSpent, "aiming +", strconv.Itoa(int(a.GetPoints()))); err != nil {
 			return nil, err
 		}
 	}

@@ -1,7 +1,6 @@
 package loss
 
 import (
-	"fmt"
 	"slices"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
@@ -149,7 +148,7 @@ func decideAttack(st *encounterv1.EncounterState, f fighter, a *lossv1.Attack, e
 	}
 	if !counter {
 		cost = f.cost(cost)
-		if err := needPA(f, cost, fmt.Sprintf("an attack with %s", w.GetName())); err != nil {
+		if err := needPA(f, cost, "an attack with ", w.GetName()); err != nil {
 			return nil, err
 		}
 	}

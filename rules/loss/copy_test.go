@@ -57,3 +57,36 @@ func TestCopyState(t *testing.T) {
 	require.Contains(t, dst.GetLoss().GetCombatants(), "a")
 	require.Nil(t, dst.GetLoss().GetCombatants()["a"])
 }
+
+// TestPendingReactionKept: while an attack awaits its reaction, a fold that leaves the
+// reaction as it was keeps the pending reaction the state holds (shared with the state
+// before); one that differs in any field, or holds a field this build does not know, is
+// written again.
+func TestPendingReactionKept(t *testing.T) {
+	require.Equal(t, 3, (&encounterv1.PendingReaction{}).ProtoReflect().Descriptor().Fields().Len(),
+		"syncPending compares each field of a pending reaction: a new one must be compared too")
+	speak := exSimple("malfrat", lossv1.SimpleKind_SIMPLE_KIND_SPEAK)
+	f := newFight(t, nil, diego(), ruffian())
+	f.start(7, 5)
+	f.do("david", attack("diego", "malfrat", 0, nil), 9) // 20: a hit unless the ruffian defends
+	kept := f.st.GetPending()[0]
+	want := proto.CloneOf(kept)
+	f.do(gm, speak)
+	require.Same(t, kept, f.st.GetPending()[0])
+
+	for name, change := range map[string]func(*encounterv1.PendingReaction){
+		"combatant":  func(r *encounterv1.PendingReaction) { r.CombatantId = "diego" },
+		"controller": func(r *encounterv1.PendingReaction) { r.Controller = "david" },
+		"prompt":     func(r *encounterv1.PendingReaction) { r.Prompt += "!" },
+		"unknown": func(r *encounterv1.PendingReaction) {
+			r.ProtoReflect().SetUnknown(protoreflect.RawFields{0xf8, 0x7f, 1})
+		},
+	} {
+		changed := proto.CloneOf(kept)
+		change(changed)
+		f.st.Pending = []*encounterv1.PendingReaction{changed}
+		f.do(gm, speak)
+		require.NotSame(t, changed, f.st.GetPending()[0], name)
+		require.True(t, proto.Equal(want, f.st.GetPending()[0]), "%s: %v", name, f.st.GetPending()[0])
+	}
+}

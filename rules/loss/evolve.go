@@ -77,20 +77,30 @@ func nextPending(s *lossv1.State) {
 	}
 }
 
-// syncPending mirrors the awaited reaction into the engine's common state.
+// syncPending mirrors the awaited reaction into the engine's common state. A pending reaction
+// that is already the one it would write (its three fields, nothing unknown) is kept, shared
+// with the state before: while an attack awaits its reaction, every event folds through here.
 func syncPending(st *encounterv1.EncounterState, s *lossv1.State) {
-	st.Pending = nil
 	p := s.GetPending()
 	if p == nil {
+		st.Pending = nil
 		return
 	}
 	d, err := fighterOf(st, p.GetDefenderId())
 	a, err2 := fighterOf(st, p.GetAttackerId())
 	if err != nil || err2 != nil {
+		st.Pending = nil
 		return
 	}
-	what := reactionPrompt(a.name(), d.name(), p, true)
-	st.Pending = []*encounterv1.PendingReaction{{CombatantId: d.id(), Controller: d.c.GetController(), Prompt: what}}
+	var buf [256]byte
+	what := appendPrompt(buf[:0], a.name(), d.name(), p, true)
+	if len(st.Pending) == 1 {
+		if r := st.Pending[0]; r.GetCombatantId() == d.id() && r.GetController() == d.c.GetController() &&
+			r.GetPrompt() == string(what) && r.ProtoReflect().GetUnknown() == nil {
+			return
+		}
+	}
+	st.Pending = []*encounterv1.PendingReaction{{CombatantId: d.id(), Controller: d.c.GetController(), Prompt: string(what)}}
 }
 
 // spend takes what a Test spent from its holder (LOS-005).
@@ -232,12 +242,16 @@ func evolveLoss(st *encounterv1.EncounterState, s *lossv1.State, e *lossv1.Event
 		if !a.GetCounter() {
 			acted(st, s, f, true)
 		}
-		targets := append([]*lossv1.TargetReaction{{TargetId: a.GetTargetId(), DefencePossible: a.GetDefencePossible()}}, a.GetMoreTargets()...)
-		for i, t := range targets {
-			if tcs := s.GetCombatants()[t.GetTargetId()]; tcs != nil && !isRanged(w) && !slices.Contains(tcs.GetMeleeAttackers(), f.id()) {
+		targets := 1 + len(a.GetMoreTargets())
+		for i := range targets {
+			id, possible := a.GetTargetId(), a.GetDefencePossible()
+			if i > 0 {
+				id, possible = a.GetMoreTargets()[i-1].GetTargetId(), a.GetMoreTargets()[i-1].GetDefencePossible()
+			}
+			if tcs := s.GetCombatants()[id]; tcs != nil && !isRanged(w) && !slices.Contains(tcs.GetMeleeAttackers(), f.id()) {
 				tcs.MeleeAttackers = append(tcs.MeleeAttackers, f.id()) // LOS-051
 			}
-			if !t.GetDefencePossible() {
+			if !possible {
 				continue
 			}
 			blowWeapon := a.GetWeapon()
@@ -245,12 +259,12 @@ func evolveLoss(st *encounterv1.EncounterState, s *lossv1.State, e *lossv1.Event
 				blowWeapon = a.GetSecondWeapon()
 			}
 			pa := &lossv1.PendingAttack{
-				AttackerId: a.GetAttackerId(), DefenderId: t.GetTargetId(), Weapon: a.GetWeapon(), Exploits: a.GetExploits(),
+				AttackerId: a.GetAttackerId(), DefenderId: id, Weapon: a.GetWeapon(), Exploits: a.GetExploits(),
 				Difficulty: a.GetDefenceDifficulty(), AttackTotal: a.GetTest().GetTotal(), Situation: a.GetSituation(),
 				Explosive: w.GetExplosive(), BlowWeapon: blowWeapon, Counter: a.GetCounter(), Manoeuvre: a.GetManoeuvre(),
 				WithDamage: a.GetWithDamage(), Phase: f.cs.GetActionPoints() + a.GetActionPointsSpent(),
 			}
-			if len(targets) == 1 && has(a.GetExploits(), effTwo) {
+			if targets == 1 && has(a.GetExploits(), effTwo) {
 				pa.SecondWeapon = a.GetSecondWeapon() // LOS-070: both weapons on one target
 			}
 			s.Queued = append(s.Queued, pa)

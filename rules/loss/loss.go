@@ -4,6 +4,7 @@ package loss
 
 import (
 	"slices"
+	"strings"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
@@ -164,28 +165,36 @@ func fighterOf(st *encounterv1.EncounterState, id string) (fighter, error) {
 func fighters(st *encounterv1.EncounterState) []fighter {
 	out := make([]fighter, 0, len(st.GetCombatants()))
 	for _, c := range st.GetCombatants() {
-		f, _ := fighterOf(st, c.GetId())
-		out = append(out, f)
+		out = append(out, fighterIn(lossState(st), c))
 	}
 	return out
 }
 
-// phase is the highest phase among the combatants still acting, 0 if none (LOS-031).
-func phase(st *encounterv1.EncounterState) (int32, []fighter) {
+// fighterIn is fighterOf for a combatant of the state s is the Loss state of.
+func fighterIn(s *lossv1.State, c *encounterv1.Combatant) fighter {
+	cs := s.GetCombatants()[c.GetId()]
+	if cs == nil {
+		cs = &lossv1.CombatantState{}
+	}
+	return fighter{c: c, sh: c.GetLoss(), cs: cs}
+}
+
+// phase is the highest phase among the combatants still acting, 0 if none (LOS-031), and the
+// first of them in the order they joined.
+func phase(st *encounterv1.EncounterState) (int32, fighter) {
 	var top int32
-	var at []fighter
-	for _, f := range fighters(st) {
+	var first fighter
+	s := lossState(st)
+	for _, c := range st.GetCombatants() {
+		f := fighterIn(s, c)
 		if !f.active() {
 			continue
 		}
-		switch ap := f.cs.GetActionPoints(); {
-		case ap > top:
-			top, at = ap, []fighter{f}
-		case ap == top:
-			at = append(at, f)
+		if ap := f.cs.GetActionPoints(); ap > top {
+			top, first = ap, f
 		}
 	}
-	return top, at
+	return top, first
 }
 
 // Start rolls the first Tour's Initiative.
@@ -354,10 +363,10 @@ func mayAct(st *encounterv1.EncounterState, f fighter) error {
 	if lossState(st).GetDeclaring() {
 		return engine.Refused("LOS-038", "the Tour waits for everyone to declare their first action, from the lowest Initiative to the highest")
 	}
-	top, at := phase(st)
+	top, first := phase(st)
 	if f.cs.GetActionPoints() < top {
 		return engine.Refused("LOS-031", "it is not %s's turn: %s is at phase %d, %s acts first at phase %d",
-			f.name(), f.name(), f.cs.GetActionPoints(), at[0].name(), top)
+			f.name(), f.name(), f.cs.GetActionPoints(), first.name(), top)
 	}
 	return nil
 }
@@ -394,9 +403,11 @@ func (f fighter) cost(base int32) int32 {
 	return max(MinWaitedCost, base-d)
 }
 
-func needPA(f fighter, cost int32, what string) error {
+// needPA refuses an action that costs more PA than f has left; what names the action, its
+// parts joined only then.
+func needPA(f fighter, cost int32, what ...string) error {
 	if f.cs.GetActionPoints() < cost { // LOS-111
-		return engine.Refused("LOS-035", "%s has %d PA left; %s costs %d", f.name(), f.cs.GetActionPoints(), what, cost)
+		return engine.Refused("LOS-035", "%s has %d PA left; %s costs %d", f.name(), f.cs.GetActionPoints(), strings.Join(what, ""), cost)
 	}
 	return nil
 }

@@ -1,7 +1,7 @@
 package loss
 
 import (
-	"fmt"
+	"strconv"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
@@ -123,13 +123,27 @@ func redactPending(p *lossv1.PendingAttack) {
 // reactionPrompt is the prompt of a defender awaiting its reaction; total says whether the
 // attacker's total is shown (not when the attacker is hidden from the reader).
 func reactionPrompt(attacker, defender string, p *lossv1.PendingAttack, total bool) string {
+	return string(appendPrompt(nil, attacker, defender, p, total))
+}
+
+// appendPrompt appends reactionPrompt to b. It is written out, not formatted: the state
+// records it at every fold while an attack awaits its reaction (syncPending), and a number
+// reads as %d would write it.
+func appendPrompt(b []byte, attacker, defender string, p *lossv1.PendingAttack, total bool) []byte {
 	if p.GetPursuit() != lossv1.PursuitKind_PURSUIT_KIND_UNSPECIFIED {
-		return fmt.Sprintf("%s: %s makes %s on %s (dodge at %d, or take it)", "pursuit", attacker, pursuitName(p.GetPursuit()), defender, p.GetDifficulty())
+		b = append(append(append(append(append(b, "pursuit: "...), attacker...), " makes "...), pursuitName(p.GetPursuit())...), " on "...)
+		b = strconv.AppendInt(append(append(b, defender...), " (dodge at "...), int64(p.GetDifficulty()), 10)
+		return append(b, ", or take it)"...)
 	}
-	if !total {
-		return fmt.Sprintf("%s attacks %s (the attack succeeds; Difficulty %d to defend): parry, dodge or take the blow", attacker, defender, p.GetDifficulty())
+	b = append(append(append(b, attacker...), " attacks "...), defender...)
+	if total {
+		b = strconv.AppendInt(append(b, " (total "...), int64(p.GetAttackTotal()), 10)
+		b = append(b, "; Difficulty "...)
+	} else {
+		b = append(b, " (the attack succeeds; Difficulty "...)
 	}
-	return fmt.Sprintf("%s attacks %s (total %d; Difficulty %d to defend): parry, dodge or take the blow", attacker, defender, p.GetAttackTotal(), p.GetDifficulty())
+	b = strconv.AppendInt(b, int64(p.GetDifficulty()), 10)
+	return append(b, " to defend): parry, dodge or take the blow"...)
 }
 
 // hiddenTest is what the table sees of a hidden combatant's Test: whether it succeeded

@@ -30,6 +30,13 @@ func TestLOS031HighestPhaseActsFirst(t *testing.T) {
 	f.refuse("david", attack("diego", "malfrat", 0, nil), engine.CodePrecondition, "LOS-031", "Diego", "Malfrat")
 	f.do(gm, attack("malfrat", "diego", 0, nil), 1) // the ruffian 7
 	require.Equal(t, []int32{7, 7}, f.ap("diego", "malfrat"))
+
+	// Two at the highest phase: the refusal names the one who joined first.
+	lookout := who("guetteur", "Guetteur", adv, 0, 3, 3, 3, 3, sword(5, 1))
+	g := newFight(t, nil, diego(), ruffian(), lookout)
+	g.start(1, 5, 10) // Diego 9, the ruffian 10, the lookout 10
+	re = g.refuse("david", pass("diego"), engine.CodePrecondition, "LOS-031", "Diego")
+	require.Contains(t, re.Msg, "Malfrat acts first at phase 10")
 }
 
 // LOS-032: a combatant with no PA left cannot act, not even defend: an attack on it hits

@@ -1,7 +1,7 @@
 package loss
 
 import (
-	"fmt"
+	"strconv"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
@@ -38,7 +38,7 @@ func plural(n int32, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
-	return fmt.Sprintf("%d %s", n, many)
+	return strconv.Itoa(int(n)) + " " + many
 }
 
 // ownModifiers adds what a fighter's own state and situation add to its Test (LOS-022,
@@ -77,7 +77,9 @@ func defenceExploitBonus(f fighter, m *mods) {
 // roll makes a Test: Trait + Talent + 1d10 + modifiers against base + 5 per Exploit +
 // modifiers (LOS-001, LOS-002, LOS-010).
 func roll(st *encounterv1.EncounterState, f fighter, s *lossv1.Score, base, exploits int32, m *mods, sp *lossv1.Spend, roller dice.Roller) *lossv1.TestResult {
-	m.difficulty(plural(exploits, "Exploit", "Exploits"), "LOS-010", ExploitStep*exploits)
+	if exploits != 0 { // named only when it counts
+		m.difficulty(plural(exploits, "Exploit", "Exploits"), "LOS-010", ExploitStep*exploits)
+	}
 	r := roller.Roll(dice.D10(options(st).GetExplodeActionD10()))
 	t := &lossv1.TestResult{
 		Roll:                r,
