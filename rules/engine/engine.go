@@ -481,7 +481,7 @@ func evolveWith(sys System, st *encounterv1.EncounterState, ev *encounterv1.Even
 	if ev.GetSequence() != 0 {
 		st.Sequence = ev.GetSequence()
 	}
-	advanceDice(st, ev.ProtoReflect())
+	advanceDice(sys, st, ev)
 	return nil
 }
 

@@ -11,10 +11,25 @@ import (
 
 var rollName = (&dicev1.Roll{}).ProtoReflect().Descriptor().FullName()
 
+// DiceEnder is implemented by a system that finds the dice rolls of its own events itself,
+// faster than the engine's walk (Rolls): DiceEnd returns the furthest position of the dice
+// stream a roll of ev reaches (offset + draws, the most of them; 0 without a roll), and false
+// for an event that is not one of the system's own.
+type DiceEnder interface {
+	DiceEnd(ev *encounterv1.Event) (uint64, bool)
+}
+
 // advanceDice moves the state's dice offset, and its high-water mark, past every roll
-// recorded in m.
-func advanceDice(st *encounterv1.EncounterState, m protoreflect.Message) {
-	eachRoll(m, func(r *dicev1.Roll) {
+// recorded in ev.
+func advanceDice(sys System, st *encounterv1.EncounterState, ev *encounterv1.Event) {
+	if d, ok := sys.(DiceEnder); ok {
+		if end, own := d.DiceEnd(ev); own {
+			st.DiceOffset = max(st.DiceOffset, end)
+			st.DiceHighWater = max(st.DiceHighWater, st.DiceOffset)
+			return
+		}
+	}
+	eachRoll(ev.ProtoReflect(), func(r *dicev1.Roll) {
 		if end := r.GetOffset() + r.GetDraws(); end > st.DiceOffset {
 			st.DiceOffset = end
 		}
