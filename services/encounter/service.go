@@ -28,33 +28,6 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 )
 
-// Decider decides commands: the resolver, over gRPC or in-process.
-type Decider interface {
-	Resolve(context.Context, *rulesv1.ResolveRequest) (*rulesv1.ResolveResponse, error)
-}
-
-// RemoteDecider asks a RulesService over gRPC.
-type RemoteDecider struct{ Client rulesv1.RulesServiceClient }
-
-func (d RemoteDecider) Resolve(ctx context.Context, req *rulesv1.ResolveRequest) (*rulesv1.ResolveResponse, error) {
-	return d.Client.Resolve(ctx, req, grpc.WaitForReady(true))
-}
-
-// LocalDecider decides in-process with a registry.
-type LocalDecider struct{ Registry *engine.Registry }
-
-func (d LocalDecider) Resolve(ctx context.Context, req *rulesv1.ResolveRequest) (*rulesv1.ResolveResponse, error) {
-	// In-process, the caller's tenant goes into the decision too (over gRPC the resolver
-	// takes it from the state, which the service checked against the caller's first).
-	events, next, err := d.Registry.ResolveWith(req.GetState(), req.GetCommand(), engine.Env{
-		Actor: req.GetActor(), Tenant: platform.Tenant(ctx), Seed: req.GetSeed(), RewindState: req.GetRewindState(),
-	})
-	if err != nil {
-		return nil, platform.Status(err)
-	}
-	return &rulesv1.ResolveResponse{Events: events, StateSha256: engine.Hash(next)}, nil
-}
-
 // Options tune a Service; zero values take defaults.
 type Options struct {
 	// MaxAttempts at a command that keeps losing the race for the encounter (default 3).

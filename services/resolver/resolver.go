@@ -65,7 +65,8 @@ func (s *Server) Roll(_ context.Context, req *rulesv1.RollRequest) (*rulesv1.Rol
 	return &rulesv1.RollResponse{Roll: st.Roll(e), Seed: seed}, nil
 }
 
-// Resolve decides one command: the events, and the hash of the state they lead to. Only a
+// Resolve decides one command: the events, and the hash of the state they lead to unless the
+// request omits it (the deterministic encoding and sha256 of the whole state). Only a
 // caller holding platform.ScopeResolve (the encounter service) is answered: Resolve takes the
 // actor and the seed on the caller's word.
 func (s *Server) Resolve(ctx context.Context, req *rulesv1.ResolveRequest) (*rulesv1.ResolveResponse, error) {
@@ -92,5 +93,9 @@ func (s *Server) Resolve(ctx context.Context, req *rulesv1.ResolveRequest) (*rul
 	if err != nil {
 		return nil, platform.Status(err)
 	}
-	return &rulesv1.ResolveResponse{Events: events, StateSha256: engine.Hash(next)}, nil
+	out := &rulesv1.ResolveResponse{Events: events}
+	if !req.GetOmitStateSha256() {
+		out.StateSha256 = engine.Hash(next)
+	}
+	return out, nil
 }

@@ -116,6 +116,10 @@ func TestResolve(t *testing.T) {
 	st, err := systems.Registry().Fold(resp.GetEvents())
 	require.NoError(t, err)
 	require.Equal(t, engine.Hash(st), resp.GetStateSha256(), "the hash is of the state the events lead to")
+	omitted, err := c.Resolve(ctx, &rulesv1.ResolveRequest{State: &encounterv1.EncounterState{EncounterId: "e1"}, Command: create, Actor: "gm", Seed: seed, OmitStateSha256: true})
+	require.NoError(t, err)
+	require.Empty(t, omitted.GetStateSha256(), "no hash when the request omits it")
+	require.True(t, proto.Equal(resp.GetEvents()[0], omitted.GetEvents()[0]), "the same events")
 
 	start := &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}
 	for _, tc := range []struct {

@@ -19,7 +19,7 @@ import (
 // The encounter service's Decider has two adapters: the resolver over gRPC and the rules
 // in-process. Both must give the same answers, events and errors alike.
 func TestDeciderContract(t *testing.T) {
-	remote := encounter.RemoteDecider{Client: rulesv1.NewRulesServiceClient(dial(t, startResolver(t)))}
+	remote := &encounter.RemoteDecider{HashEvery: 1, Client: rulesv1.NewRulesServiceClient(dial(t, startResolver(t)))}
 	local := encounter.LocalDecider{Registry: systems.Registry()}
 	reg := systems.Registry()
 	ctx := authtest.As("encounter-service", platform.ScopeResolve) // the resolver answers Resolve to this scope only

@@ -385,9 +385,12 @@ type ResolveRequest struct {
 	// The encounter's 32-byte dice seed; rolls start at state.dice_offset.
 	Seed []byte `protobuf:"bytes,4,opt,name=seed,proto3" json:"seed,omitempty"`
 	// For a rewind: the state after the event to return to, folded by the caller from the log.
-	RewindState   *v12.EncounterState `protobuf:"bytes,5,opt,name=rewind_state,json=rewindState,proto3" json:"rewind_state,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	RewindState *v12.EncounterState `protobuf:"bytes,5,opt,name=rewind_state,json=rewindState,proto3" json:"rewind_state,omitempty"`
+	// The caller does not need state_sha256: the resolver leaves it empty and does not hash
+	// the state (the encounter service asks for it on a sample of its commands only).
+	OmitStateSha256 bool `protobuf:"varint,6,opt,name=omit_state_sha256,json=omitStateSha256,proto3" json:"omit_state_sha256,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *ResolveRequest) Reset() {
@@ -455,11 +458,19 @@ func (x *ResolveRequest) GetRewindState() *v12.EncounterState {
 	return nil
 }
 
+func (x *ResolveRequest) GetOmitStateSha256() bool {
+	if x != nil {
+		return x.OmitStateSha256
+	}
+	return false
+}
+
 type ResolveResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The events, with encounter id, sequence, actor and rule system filled in.
 	Events []*v12.Event `protobuf:"bytes,1,rep,name=events,proto3" json:"events,omitempty"`
-	// sha256 of the deterministic encoding of the state after the events.
+	// sha256 of the deterministic encoding of the state after the events; empty when the
+	// request set omit_state_sha256.
 	StateSha256   []byte `protobuf:"bytes,2,opt,name=state_sha256,json=stateSha256,proto3" json:"state_sha256,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -534,13 +545,14 @@ const file_fray_rules_v1_rules_service_proto_rawDesc = "" +
 	"\x06offset\x18\x03 \x01(\x04R\x06offset\"J\n" +
 	"\fRollResponse\x12&\n" +
 	"\x04roll\x18\x01 \x01(\v2\x12.fray.dice.v1.RollR\x04roll\x12\x12\n" +
-	"\x04seed\x18\x02 \x01(\fR\x04seed\"\xef\x01\n" +
+	"\x04seed\x18\x02 \x01(\fR\x04seed\"\x9b\x02\n" +
 	"\x0eResolveRequest\x127\n" +
 	"\x05state\x18\x01 \x01(\v2!.fray.encounter.v1.EncounterStateR\x05state\x124\n" +
 	"\acommand\x18\x02 \x01(\v2\x1a.fray.encounter.v1.CommandR\acommand\x12\x14\n" +
 	"\x05actor\x18\x03 \x01(\tR\x05actor\x12\x12\n" +
 	"\x04seed\x18\x04 \x01(\fR\x04seed\x12D\n" +
-	"\frewind_state\x18\x05 \x01(\v2!.fray.encounter.v1.EncounterStateR\vrewindState\"f\n" +
+	"\frewind_state\x18\x05 \x01(\v2!.fray.encounter.v1.EncounterStateR\vrewindState\x12*\n" +
+	"\x11omit_state_sha256\x18\x06 \x01(\bR\x0fomitStateSha256\"f\n" +
 	"\x0fResolveResponse\x120\n" +
 	"\x06events\x18\x01 \x03(\v2\x18.fray.encounter.v1.EventR\x06events\x12!\n" +
 	"\fstate_sha256\x18\x02 \x01(\fR\vstateSha2562\xd4\x02\n" +
