@@ -12,7 +12,8 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-// Decide validates a d20seg action and returns its events.
+// Decide validates a d20seg action and returns its events; the engine then asks Close whether
+// they end the round.
 func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Command, env engine.Env) ([]*encounterv1.Event, error) {
 	a := cmd.GetD20Seg()
 	if a == nil {
@@ -56,24 +57,27 @@ func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Comman
 	if err != nil {
 		return nil, err
 	}
-	return append(evs, nextRound(sys, st, evs)...), nil
+	return evs, nil
 }
 
 // FollowUp begins the next round when the GM removes the last combatant who could still act
 // in this one (D20-016).
 func (sys System) FollowUp(st *encounterv1.EncounterState, _ engine.Env) ([]*encounterv1.Event, error) {
-	return nextRound(sys, st, nil), nil
+	next := proto.CloneOf(st)
+	return nextRound(next, func(ev *encounterv1.Event) error { return sys.Evolve(next, ev) })
 }
 
-// nextRound begins the next round once no one can act (D20-016), with the spells cast for it
-// (D20-019) and the segments that actions carried over take of it (D20-020). An action carries
-// over into the next round only, so a second new round is needed at most when a carried action
-// takes the whole of the next one.
-func nextRound(sys System, st *encounterv1.EncounterState, evs []*encounterv1.Event) []*encounterv1.Event {
-	next := proto.CloneOf(st)
-	for _, ev := range evs {
-		_ = sys.Evolve(next, ev)
-	}
+// Close begins the next round once the events of an action, folded into next, leave no one
+// able to act (D20-016).
+func (System) Close(next *encounterv1.EncounterState, _ engine.Env, fold func(*encounterv1.Event) error) ([]*encounterv1.Event, error) {
+	return nextRound(next, fold)
+}
+
+// nextRound begins the next round once no one can act in next (D20-016), with the spells cast
+// for it (D20-019) and the segments that actions carried over take of it (D20-020), each round
+// folded into next with fold. An action carries over into the next round only, so a second new
+// round is needed at most when a carried action takes the whole of the next one.
+func nextRound(next *encounterv1.EncounterState, fold func(*encounterv1.Event) error) ([]*encounterv1.Event, error) {
 	var out []*encounterv1.Event
 	for range 3 {
 		if _, ok := upNext(next); ok || !anyoneStanding(next) {
@@ -87,10 +91,12 @@ func nextRound(sys System, st *encounterv1.EncounterState, evs []*encounterv1.Ev
 			}
 		}
 		ev := event(&d20segv1.Event{Kind: &d20segv1.Event_RoundStarted{RoundStarted: rs}})
-		_ = sys.Evolve(next, ev)
+		if err := fold(ev); err != nil {
+			return nil, err
+		}
 		out = append(out, ev)
 	}
-	return out
+	return out, nil
 }
 
 func anyoneStanding(st *encounterv1.EncounterState) bool {

@@ -72,7 +72,8 @@ func (System) Start(st *encounterv1.EncounterState, _ engine.Env) ([]*encounterv
 	return []*encounterv1.Event{event(&feeriev1.Event{Kind: &feeriev1.Event_ActionStarted{ActionStarted: &feeriev1.ActionStarted{Action: 1}}})}, nil
 }
 
-// Decide validates a Contes de Fées action and returns its events.
+// Decide validates a Contes de Fées action and returns its events; the engine then asks Close
+// whether they close the declarations.
 func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Command, env engine.Env) ([]*encounterv1.Event, error) {
 	a := cmd.GetFeerie()
 	if a == nil {
@@ -170,33 +171,36 @@ func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Comman
 	if err != nil {
 		return nil, err
 	}
-	return append(evs, closeDeclarations(sys, st, evs, env)...), nil
+	return evs, nil
+}
+
+// Close rolls Initiative once the events of an action, folded into next, leave every able
+// combatant declared (FEE-040 step 2).
+func (System) Close(next *encounterv1.EncounterState, env engine.Env, fold func(*encounterv1.Event) error) ([]*encounterv1.Event, error) {
+	if !declarationsDone(next) {
+		return nil, nil
+	}
+	ev := rollInitiative(next, env.Dice)
+	return []*encounterv1.Event{ev}, fold(ev)
 }
 
 func one(e *feeriev1.Event) []*encounterv1.Event { return []*encounterv1.Event{event(e)} }
 
-// closeDeclarations rolls Initiative once every able combatant has declared (FEE-040 step 2).
-func closeDeclarations(sys System, st *encounterv1.EncounterState, evs []*encounterv1.Event, env engine.Env) []*encounterv1.Event {
-	next := proto.CloneOf(st)
-	for _, ev := range evs {
-		_ = sys.Evolve(next, ev)
-	}
-	s := feerieState(next)
-	if s.GetStep() != feeriev1.Step_STEP_DECLARING {
-		return nil
+// declarationsDone: the declarations are under way and every able combatant has declared, so
+// Initiative is rolled (FEE-040 step 2).
+func declarationsDone(st *encounterv1.EncounterState) bool {
+	if feerieState(st).GetStep() != feeriev1.Step_STEP_DECLARING {
+		return false
 	}
 	any := false
-	for _, f := range fighters(next) {
+	for _, f := range fighters(st) {
 		// One held by a surprise that forbids all activity has nothing to declare (FEE-082).
 		if f.able() && !f.cs.GetHasDeclared() && !f.cs.GetSurpriseNoActivity() {
-			return nil
+			return false
 		}
 		any = any || f.able()
 	}
-	if !any {
-		return nil
-	}
-	return []*encounterv1.Event{rollInitiative(next, env.Dice)}
+	return any
 }
 
 // roll rolls the encounter's zero-mean roll (FEE-001).

@@ -104,7 +104,8 @@ func roundStarted(st *encounterv1.EncounterState, round int32) *encounterv1.Even
 	return event(&kav1.Event{Kind: &kav1.Event_RoundStarted{RoundStarted: rs}})
 }
 
-// Decide validates a Ka action and returns its events.
+// Decide validates a Ka action and returns its events; the engine then asks Close whether they
+// end the pass.
 func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Command, env engine.Env) ([]*encounterv1.Event, error) {
 	a := cmd.GetKa()
 	if a == nil {
@@ -155,7 +156,17 @@ func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Comman
 	if err != nil {
 		return nil, err
 	}
-	return append(evs, nextPass(sys, st, evs)...), nil
+	return evs, nil
+}
+
+// Close starts the next pass, or the next round, when the events of an action, folded into
+// next, leave no one able to act (KA-015).
+func (System) Close(next *encounterv1.EncounterState, _ engine.Env, fold func(*encounterv1.Event) error) ([]*encounterv1.Event, error) {
+	ev := passOver(next)
+	if ev == nil {
+		return nil, nil
+	}
+	return []*encounterv1.Event{ev}, fold(ev)
 }
 
 func one(e *kav1.Event) []*encounterv1.Event { return []*encounterv1.Event{event(e)} }
@@ -199,22 +210,32 @@ func turn(st *encounterv1.EncounterState, f fighter) error {
 	return nil
 }
 
-// nextPass starts the next pass, or the next round, when no one may act any more (KA-015).
+// nextPass starts the next pass, or the next round, when evs, folded into st, leave no one
+// able to act (KA-015).
 func nextPass(sys System, st *encounterv1.EncounterState, evs []*encounterv1.Event) []*encounterv1.Event {
 	next := proto.CloneOf(st)
 	for _, ev := range evs {
 		_ = sys.Evolve(next, ev)
 	}
-	s := kaState(next)
-	if s.GetPending() != nil || len(upNext(next)) > 0 {
+	if ev := passOver(next); ev != nil {
+		return []*encounterv1.Event{ev}
+	}
+	return nil
+}
+
+// passOver is the event that starts the next pass, or the next round, when no one may act any
+// more in st (KA-015); nil otherwise.
+func passOver(st *encounterv1.EncounterState) *encounterv1.Event {
+	s := kaState(st)
+	if s.GetPending() != nil || len(upNext(st)) > 0 {
 		return nil
 	}
-	for _, f := range fighters(next) {
+	for _, f := range fighters(st) {
 		if f.conscious() && !f.cs.GetPassed() && f.cs.GetActionsLeft() > 0 {
-			return []*encounterv1.Event{event(&kav1.Event{Kind: &kav1.Event_PassStarted{PassStarted: &kav1.PassStarted{Pass: s.GetPass() + 1}}})}
+			return event(&kav1.Event{Kind: &kav1.Event_PassStarted{PassStarted: &kav1.PassStarted{Pass: s.GetPass() + 1}}})
 		}
 	}
-	return []*encounterv1.Event{roundStarted(next, s.GetRound()+1)}
+	return roundStarted(st, s.GetRound()+1)
 }
 
 // skillValue is f's score in a skill, or in a power of that name (KA-032); false when it has
