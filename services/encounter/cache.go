@@ -2,8 +2,6 @@ package encounter
 
 import (
 	"container/list"
-
-	"google.golang.org/protobuf/proto"
 )
 
 // DefaultMaxCachedBytes bounds the memory the cache of encounters holds (Options.MaxCachedBytes).
@@ -65,7 +63,7 @@ type cacheSlot struct {
 // account records the bytes e holds now (its state, its command ids and digests) and drops
 // others if the cache is over its bounds; e.mu is held, not s.mu.
 func (s *Service) account(e *entry) {
-	e.stateBytes = proto.Size(e.state)
+	e.stateBytes = e.sizes.of(e.state)
 	size := e.stateBytes + e.cmds.len()*commandBytes
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -118,6 +118,7 @@ type entry struct {
 	last           time.Time  // when its last event was recorded (zero: not known)
 	seed           []byte     // the dice seed, read once per load (nil: not read yet, or ended)
 	stateBytes     int        // proto.Size(state), as account last measured it
+	sizes          stateSizes // measures it
 	idx            indexing   // its summary in the index (list.go)
 	idxMu          sync.Mutex // one index write at a time from writeIndex
 }

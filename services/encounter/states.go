@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -20,8 +21,18 @@ import (
 // combatant with a changed copy and sets the options once, at creation (the copy
 // engine.Registry.Resolve makes relies on the same).
 func nextState(st *encounterv1.EncounterState) *encounterv1.EncounterState {
-	// A shallow copy of every exported field (reflect, not protoreflect: no value boxed), then
-	// a deep copy of it without the combatants and options.
+	// A deep copy of a shallow copy without the combatants and options.
+	shallow := shallowCopy(st)
+	shallow.Combatants, shallow.Options = nil, nil
+	next := proto.CloneOf(shallow)
+	next.Combatants = slices.Clone(st.GetCombatants())
+	next.Options = st.GetOptions()
+	return next
+}
+
+// shallowCopy is a new EncounterState holding st's fields (reflect, not protoreflect: no
+// value boxed), unknown fields included.
+func shallowCopy(st *encounterv1.EncounterState) *encounterv1.EncounterState {
 	shallow := &encounterv1.EncounterState{}
 	src, dst := reflect.ValueOf(st).Elem(), reflect.ValueOf(shallow).Elem()
 	for i := range src.NumField() {
@@ -29,10 +40,34 @@ func nextState(st *encounterv1.EncounterState) *encounterv1.EncounterState {
 			dst.Field(i).Set(src.Field(i))
 		}
 	}
-	shallow.Combatants, shallow.Options = nil, nil
 	shallow.ProtoReflect().SetUnknown(st.ProtoReflect().GetUnknown())
-	next := proto.CloneOf(shallow)
-	next.Combatants = slices.Clone(st.GetCombatants())
-	next.Options = st.GetOptions()
-	return next
+	return shallow
+}
+
+// stateSizes measures states (proto.Size), each combatant once: a combatant is never changed
+// in place, so its size is kept, by pointer, for as long as a state measured holds it.
+type stateSizes struct {
+	combatants map[*encounterv1.Combatant]int
+}
+
+// combatantsField is EncounterState.combatants's field number.
+const combatantsField = 11
+
+// of is proto.Size(st).
+func (z *stateSizes) of(st *encounterv1.EncounterState) int {
+	if z.combatants == nil || len(z.combatants) > 2*len(st.GetCombatants())+8 {
+		z.combatants = make(map[*encounterv1.Combatant]int, len(st.GetCombatants()))
+	}
+	rest := shallowCopy(st)
+	rest.Combatants = nil
+	n := proto.Size(rest)
+	for _, c := range st.GetCombatants() {
+		size, ok := z.combatants[c]
+		if !ok {
+			size = proto.Size(c)
+			z.combatants[c] = size
+		}
+		n += protowire.SizeTag(combatantsField) + protowire.SizeBytes(size)
+	}
+	return n
 }

@@ -2,6 +2,8 @@ package encounter
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
@@ -137,6 +139,7 @@ func TestStatesHandedOutAreNeverChanged(t *testing.T) {
 		require.NoError(t, err)
 		e.mu.Lock()
 		all = append(all, kept{e.state, proto.CloneOf(e.state)})
+		require.Equal(t, proto.Size(e.state), e.stateBytes, "the size account measured")
 		e.mu.Unlock()
 	}
 	cmd := func(s *Service, c *encounterv1.Command) {
@@ -171,4 +174,31 @@ func TestStatesHandedOutAreNeverChanged(t *testing.T) {
 			require.NotSame(t, all[i-1].st, k.st)
 		}
 	}
+}
+
+// stateSizes measures what proto.Size does, each combatant once while states hold it.
+func TestStateSizesMeasureWhatProtoSizeDoes(t *testing.T) {
+	st := &encounterv1.EncounterState{}
+	fill(st.ProtoReflect(), 4)
+	st.ProtoReflect().SetUnknown(protoreflect.RawFields{0xf8, 0x7f, 1})
+	big := proto.CloneOf(st.GetCombatants()[0])
+	big.Name = strings.Repeat("n", 300) // a length past one byte's varint
+	st.Combatants = append(st.Combatants, big)
+	var z stateSizes
+	require.Equal(t, proto.Size(st), z.of(st))
+	require.Len(t, z.combatants, 2)
+
+	next := nextState(st)
+	next.Combatants[0] = &encounterv1.Combatant{Id: "other"}
+	next.GetLoss().Tour++
+	require.Equal(t, proto.Size(next), z.of(next))
+	require.Equal(t, proto.Size(st), z.of(st))
+	require.Equal(t, proto.Size(&encounterv1.EncounterState{}), z.of(&encounterv1.EncounterState{}))
+
+	// Sizes of combatants no state holds any more are forgotten.
+	for i := range 20 {
+		next.Combatants[0] = &encounterv1.Combatant{Id: fmt.Sprint(i)}
+		require.Equal(t, proto.Size(next), z.of(next))
+	}
+	require.LessOrEqual(t, len(z.combatants), 2*len(next.Combatants)+8)
 }
