@@ -1,7 +1,4 @@
 package engine
 
-// Fork and ChangeCombatant are fork and changeCombatant, for the external tests.
-var (
-	Fork            = fork
-	ChangeCombatant = changeCombatant
-)
+// ChangeCombatant is changeCombatant, for the external tests.
+var ChangeCombatant = changeCombatant

@@ -43,7 +43,7 @@ func (r *Registry) foldDecided(sys System, st *encounterv1.EncounterState, event
 	if !fold && !closes {
 		return events, nil, nil
 	}
-	next := fork(sys, st)
+	next := Fork(sys, st)
 	for _, ev := range events {
 		if err := r.Evolve(next, ev); err != nil {
 			return nil, nil, fmt.Errorf("the rules produced an event they cannot fold: %w", err)
@@ -75,13 +75,14 @@ type StateCopier interface {
 	CopyState(dst, src *encounterv1.EncounterState)
 }
 
-// fork is a copy of st that folding changes without changing st. It is written out field by
-// field and shares what the engine and the rule systems never change in place: the
+// Fork is a copy of st that folding (Registry.Evolve, a system's Evolve) changes without
+// changing st: the state a decision folds its events into, or a system what-if. It is written
+// out field by field and shares what the engine and the rule systems never change in place: the
 // combatants (their sheets above all: the engine replaces a combatant with a changed copy,
 // changeCombatant), the rule options (set once, at creation), the pending reactions (replaced
 // whole), the role grants (added and removed, never changed) and the bytes. The system's part
 // is copied by the system (StateCopier), or deep.
-func fork(sys System, st *encounterv1.EncounterState) *encounterv1.EncounterState {
+func Fork(sys System, st *encounterv1.EncounterState) *encounterv1.EncounterState {
 	next := &encounterv1.EncounterState{
 		EncounterId: st.EncounterId, Name: st.Name, RuleSystem: st.RuleSystem, RulesVersion: st.RulesVersion,
 		GameMaster: st.GameMaster, Status: st.Status, SeedSha256: st.SeedSha256, Seed: st.Seed,

@@ -531,6 +531,15 @@ func priority(st *encounterv1.EncounterState, a, b *feeriev1.Queued) int {
 
 // decideAdvance resolves the activities of the current rank, each completely before the next
 // (FEE-044, FEE-045), then moves the countdown down; from rank 0, the next Action begins.
+// essences is each combatant's Essence in st.
+func essences(st *encounterv1.EncounterState) map[string]int32 {
+	out := make(map[string]int32, len(feerieState(st).GetCombatants()))
+	for id, cs := range feerieState(st).GetCombatants() {
+		out[id] = cs.GetEssence()
+	}
+	return out
+}
+
 func decideAdvance(sys System, st *encounterv1.EncounterState, a *feeriev1.Advance, env engine.Env) ([]*encounterv1.Event, error) {
 	s := feerieState(st)
 	if s.GetStep() != feeriev1.Step_STEP_COUNTDOWN {
@@ -546,19 +555,18 @@ func decideAdvance(sys System, st *encounterv1.EncounterState, a *feeriev1.Advan
 	if to < 0 || to >= s.GetRank() {
 		return nil, engine.Invalid("FEE-041", "the countdown goes down from rank %d", s.GetRank())
 	}
-	next := proto.CloneOf(st)
+	next := engine.Fork(sys, st)
 	var out []*encounterv1.Event
 	queue := slices.Clone(s.GetQueue())
 	slices.SortStableFunc(queue, func(x, y *feeriev1.Queued) int { return priority(st, x, y) })
-	var before *encounterv1.EncounterState // the state before a group of simultaneous activities
+	var before map[string]int32 // each one's Essence before a group of simultaneous activities
 	for i, q := range queue {
 		if i == 0 || priority(st, queue[i-1], q) != 0 {
-			before = proto.CloneOf(next)
+			before = essences(next)
 		}
 		f, _ := fighterOf(next, q.GetCombatantId())
-		g, _ := fighterOf(before, q.GetCombatantId())
 		var ev *encounterv1.Event
-		if f.cs.GetEssence() <= 0 && g.cs.GetEssence() <= 0 { // put out by an earlier activity (FEE-045)
+		if f.cs.GetEssence() <= 0 && before[q.GetCombatantId()] <= 0 { // put out by an earlier activity (FEE-045)
 			ev = cannotAct(f, q)
 		} else {
 			ev = resolve(next, q, env.Dice)
