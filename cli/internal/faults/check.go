@@ -1,0 +1,408 @@
+package faults
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	"github.com/nats-io/nats.go/jetstream"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/protobuf/proto"
+)
+
+// Record is one message of the event stream: one command's events.
+type Record struct {
+	Encounter string
+	Position  uint64
+	// Previous is the Fray-Previous header: the position of the encounter's record before it
+	// (0 for the first); HasPrevious false when the header is missing or unreadable.
+	Previous    uint64
+	HasPrevious bool
+	Batch       *encounterv1.EventBatch
+}
+
+// Log is the stream's records by encounter, each encounter's in stream order.
+type Log map[string][]Record
+
+// subjectPrefix is the services' subject prefix: fray.enc.<encounter>.
+const subjectPrefix = "fray.enc."
+
+// previousHeader is the header each record carries (store.PreviousHeader).
+const previousHeader = "Fray-Previous"
+
+// ReadLog reads every record of the stream with one ordered consumer, as an auditor may.
+func ReadLog(ctx context.Context, js jetstream.JetStream, stream string) (Log, error) {
+	s, err := js.Stream(ctx, stream)
+	if err != nil {
+		return nil, err
+	}
+	info, err := s.Info(ctx)
+	if err != nil {
+		return nil, err
+	}
+	log := Log{}
+	last := info.State.LastSeq
+	if info.State.Msgs == 0 {
+		return log, nil
+	}
+	cons, err := s.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{FilterSubjects: []string{subjectPrefix + ">"}})
+	if err != nil {
+		return nil, err
+	}
+	it, err := cons.Messages()
+	if err != nil {
+		return nil, err
+	}
+	defer it.Stop()
+	stop := context.AfterFunc(ctx, it.Stop)
+	defer stop()
+	for {
+		m, err := it.Next()
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, err
+		}
+		meta, err := m.Metadata()
+		if err != nil {
+			return nil, err
+		}
+		r := Record{Encounter: strings.TrimPrefix(m.Subject(), subjectPrefix), Position: meta.Sequence.Stream, Batch: &encounterv1.EventBatch{}}
+		if err := proto.Unmarshal(m.Data(), r.Batch); err != nil {
+			return nil, fmt.Errorf("record %d is not an event batch: %w", r.Position, err)
+		}
+		if p, err := strconv.ParseUint(m.Headers().Get(previousHeader), 10, 64); err == nil {
+			r.Previous, r.HasPrevious = p, true
+		}
+		log[r.Encounter] = append(log[r.Encounter], r)
+		if r.Position >= last || meta.NumPending == 0 {
+			return log, nil
+		}
+	}
+}
+
+// Ended reports whether the encounter's last record ends it.
+func (l Log) Ended(encounter string) bool {
+	recs := l[encounter]
+	if len(recs) == 0 {
+		return false
+	}
+	evs := recs[len(recs)-1].Batch.GetEvents()
+	return len(evs) > 0 && evs[len(evs)-1].GetEncounterEnded() != nil
+}
+
+// Encounters are the encounters of the log, sorted.
+func (l Log) Encounters() []string {
+	var ids []string
+	for id := range l {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// Findings is what the checks found. Lost, Duplicated, Forked, Misplaced and
+// RefusedButRecorded must be empty; each entry says what and where.
+type Findings struct {
+	Encounters, Records, Events int
+	// Acked commands (answered OK), and of them the ones found in the log.
+	Acked, AckedFound int
+	// Unknown: commands whose outcome the client never learnt (budget spent, or cut by the end
+	// of the run), and of them those recorded anyway (allowed: never acknowledged).
+	Unknown, UnknownRecorded int
+	// Refused: commands answered with a refusal (a code that is not retried).
+	Refused int
+
+	// Lost: acknowledged, not in the log.
+	Lost []string
+	// Misplaced: acknowledged with sequences or event ids other than those recorded.
+	Misplaced []string
+	// Duplicated: a command id recorded more than once.
+	Duplicated []string
+	// Forked: an encounter's history not one line (a record not linked to the one before,
+	// events not numbered 1, 2, 3…, events of another encounter or command in a record).
+	Forked []string
+	// RefusedButRecorded: a command answered with a refusal, yet recorded.
+	RefusedButRecorded []string
+}
+
+// OK reports whether no invariant is broken.
+func (f *Findings) OK() bool {
+	return len(f.Lost)+len(f.Misplaced)+len(f.Duplicated)+len(f.Forked)+len(f.RefusedButRecorded) == 0
+}
+
+// Summary is one line per broken invariant (at most 5 examples each), or "".
+func (f *Findings) Summary() string {
+	var b strings.Builder
+	for _, x := range []struct {
+		name string
+		list []string
+	}{{"lost", f.Lost}, {"misplaced", f.Misplaced}, {"duplicated", f.Duplicated}, {"forked", f.Forked}, {"refused but recorded", f.RefusedButRecorded}} {
+		if len(x.list) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "%d %s: %s\n", len(x.list), x.name, strings.Join(x.list[:min(5, len(x.list))], "; "))
+	}
+	return b.String()
+}
+
+// recorded is where a command id is in the log.
+type recorded struct {
+	encounter string
+	record    Record
+}
+
+// Check compares the log with the commands the clients sent.
+func Check(log Log, cmds []*Command) *Findings {
+	f := &Findings{Encounters: len(log)}
+	byCommand := map[string][]recorded{}
+	for _, enc := range log.Encounters() {
+		recs := log[enc]
+		f.Records += len(recs)
+		next := uint64(1)
+		for i, r := range recs {
+			evs := r.Batch.GetEvents()
+			f.Events += len(evs)
+			want := uint64(0)
+			if i > 0 {
+				want = recs[i-1].Position
+			}
+			switch {
+			case !r.HasPrevious:
+				f.Forked = append(f.Forked, fmt.Sprintf("%s: record %d has no %s link", enc, r.Position, previousHeader))
+			case r.Previous != want:
+				f.Forked = append(f.Forked, fmt.Sprintf("%s: record %d links to %d, the record before it is %d", enc, r.Position, r.Previous, want))
+			}
+			if len(evs) == 0 {
+				f.Forked = append(f.Forked, fmt.Sprintf("%s: record %d holds no event", enc, r.Position))
+				continue
+			}
+			if i == 0 && evs[0].GetEncounterCreated() == nil {
+				f.Forked = append(f.Forked, fmt.Sprintf("%s: the first record (%d) does not create the encounter", enc, r.Position))
+			}
+			cmd := evs[0].GetCommandId()
+			for _, ev := range evs {
+				if ev.GetSequence() != next {
+					f.Forked = append(f.Forked, fmt.Sprintf("%s: record %d holds event %d where event %d comes next", enc, r.Position, ev.GetSequence(), next))
+				}
+				next = ev.GetSequence() + 1
+				if ev.GetEncounterId() != enc {
+					f.Forked = append(f.Forked, fmt.Sprintf("%s: record %d holds an event of encounter %q", enc, r.Position, ev.GetEncounterId()))
+				}
+				if ev.GetCommandId() != cmd {
+					f.Forked = append(f.Forked, fmt.Sprintf("%s: record %d holds events of commands %q and %q", enc, r.Position, cmd, ev.GetCommandId()))
+				}
+			}
+			if cmd == "" {
+				f.Forked = append(f.Forked, fmt.Sprintf("%s: record %d has no command id", enc, r.Position))
+				continue
+			}
+			byCommand[cmd] = append(byCommand[cmd], recorded{encounter: enc, record: r})
+		}
+	}
+	for _, cmd := range slices.Sorted(maps.Keys(byCommand)) {
+		if rs := byCommand[cmd]; len(rs) > 1 {
+			var at []string
+			for _, r := range rs {
+				at = append(at, fmt.Sprintf("%s@%d", r.encounter, r.record.Position))
+			}
+			f.Duplicated = append(f.Duplicated, fmt.Sprintf("command %s recorded %d times (%s)", cmd, len(rs), strings.Join(at, ", ")))
+		}
+	}
+	for _, c := range cmds {
+		rs := byCommand[c.CommandID]
+		switch {
+		case c.Acked:
+			f.Acked++
+			if len(rs) == 0 {
+				f.Lost = append(f.Lost, fmt.Sprintf("%s %s of %s acknowledged at %v, not in the log", short(c.Method), c.CommandID, c.Encounter, sequences(c.Events)))
+				continue
+			}
+			f.AckedFound++
+			r := rs[0]
+			if r.encounter != c.Encounter {
+				f.Misplaced = append(f.Misplaced, fmt.Sprintf("%s %s acknowledged for %s, recorded in %s", short(c.Method), c.CommandID, c.Encounter, r.encounter))
+				continue
+			}
+			var got []AckedEvent
+			for _, ev := range r.record.Batch.GetEvents() {
+				got = append(got, AckedEvent{Sequence: ev.GetSequence(), EventID: ev.GetEventId()})
+			}
+			if !slices.Equal(got, c.Events) {
+				f.Misplaced = append(f.Misplaced, fmt.Sprintf("%s %s of %s acknowledged as events %v, recorded as %v", short(c.Method), c.CommandID, c.Encounter, sequences(c.Events), sequences(got)))
+			}
+		case c.Cut || retryable(c.Code):
+			f.Unknown++
+			if len(rs) > 0 {
+				f.UnknownRecorded++
+			}
+		default:
+			f.Refused++
+			if len(rs) > 0 {
+				f.RefusedButRecorded = append(f.RefusedButRecorded, fmt.Sprintf("%s %s of %s answered %v after %d attempts (%s), yet recorded at %d",
+					short(c.Method), c.CommandID, rs[0].encounter, c.Code, len(c.Attempts), lastMessage(c), rs[0].record.Position))
+			}
+		}
+	}
+	return f
+}
+
+func lastMessage(c *Command) string {
+	if len(c.Attempts) == 0 {
+		return ""
+	}
+	m := c.Attempts[len(c.Attempts)-1].Message
+	if len(m) > 200 {
+		m = m[:200] + "…"
+	}
+	return m
+}
+
+func sequences(evs []AckedEvent) string {
+	if len(evs) == 0 {
+		return "[]"
+	}
+	return fmt.Sprintf("[%d..%d]", evs[0].Sequence, evs[len(evs)-1].Sequence)
+}
+
+// short is a method's name without its service.
+func short(method string) string {
+	if i := strings.LastIndexByte(method, '/'); i >= 0 {
+		return method[i+1:]
+	}
+	return method
+}
+
+// Audit is one encounter's `fray audit verify`.
+type Audit struct {
+	Encounter string
+	Err       error
+	Output    string
+}
+
+// AuditFunc runs `fray audit verify` of one encounter.
+type AuditFunc func(ctx context.Context, encounter string) (output string, err error)
+
+// AuditAll verifies every encounter of the log, workers at a time.
+func AuditAll(ctx context.Context, log Log, workers int, verify AuditFunc) []Audit {
+	ids := log.Encounters()
+	out := make([]Audit, len(ids))
+	next := make(chan int)
+	done := make(chan struct{})
+	for range max(1, workers) {
+		go func() {
+			for i := range next {
+				o, err := verify(ctx, ids[i])
+				out[i] = Audit{Encounter: ids[i], Output: o, Err: err}
+			}
+			done <- struct{}{}
+		}()
+	}
+	for i := range ids {
+		next <- i
+	}
+	close(next)
+	for range max(1, workers) {
+		<-done
+	}
+	return out
+}
+
+// firstAfter is the end of the first successful attempt begun at or after t (through replica,
+// when replica >= 0), or zero.
+func firstAfter(cmds []*Command, t time.Time, replica int) time.Time {
+	var best time.Time
+	for _, c := range cmds {
+		for _, a := range c.Attempts {
+			if a.Code == codes.OK && !a.Start.Before(t) && (replica < 0 || a.Replica == replica) && (best.IsZero() || a.End.Before(best)) {
+				best = a.End
+			}
+		}
+	}
+	return best
+}
+
+// availability of the calls and commands begun in [from, to).
+func availability(cmds []*Command, from, to time.Time) Availability {
+	a := Availability{From: from, To: to, Codes: map[string]int{}}
+	in := func(t time.Time) bool { return !t.Before(from) && t.Before(to) }
+	for _, c := range cmds {
+		for _, at := range c.Attempts {
+			if !in(at.Start) {
+				continue
+			}
+			a.Attempts++
+			if at.Code == 0 {
+				a.AttemptsOK++
+			} else {
+				a.Codes[at.Code.String()]++
+			}
+		}
+		if c.Cut || len(c.Attempts) == 0 || !in(c.Start) {
+			continue
+		}
+		a.Commands++
+		switch {
+		case c.Acked:
+			a.CommandsOK++
+		case retryable(c.Code):
+			a.GaveUp++
+		default:
+			a.Refused++
+		}
+		a.Slowest = max(a.Slowest, c.End.Sub(c.Start))
+	}
+	return a
+}
+
+// outage is the longest stretch in [from, to) without a successful call ending.
+func outage(cmds []*Command, from, to time.Time) time.Duration {
+	var ends []time.Time
+	for _, c := range cmds {
+		for _, a := range c.Attempts {
+			if a.Code == 0 && a.End.After(from) && a.End.Before(to) {
+				ends = append(ends, a.End)
+			}
+		}
+	}
+	sortTimes(ends)
+	longest, prev := time.Duration(0), from
+	for _, e := range ends {
+		longest = max(longest, e.Sub(prev))
+		prev = e
+	}
+	return max(longest, to.Sub(prev))
+}
+
+func sortTimes(ts []time.Time) { slices.SortFunc(ts, func(a, b time.Time) int { return a.Compare(b) }) }
+
+// Availability is what the clients saw of the calls and commands begun in a window.
+type Availability struct {
+	From, To time.Time
+	// Attempts: calls to one service; Commands: each command with its retries: acknowledged
+	// (OK), refused (answered with a code that is not retried: the service's answer), or given
+	// up (its budget spent on codes that leave the outcome unknown).
+	Attempts, AttemptsOK int
+	Commands, CommandsOK int
+	Refused, GaveUp      int
+	// Codes: the failed attempts by gRPC code.
+	Codes map[string]int
+	// Slowest is the longest command (first attempt to answer, retries included).
+	Slowest time.Duration
+}
+
+func (a Availability) attemptShare() float64 { return share(a.AttemptsOK, a.Attempts) }
+func (a Availability) commandShare() float64 { return share(a.CommandsOK, a.Commands) }
+
+func share(ok, n int) float64 {
+	if n == 0 {
+		return 1
+	}
+	return float64(ok) / float64(n)
+}

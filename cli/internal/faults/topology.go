@@ -1,0 +1,424 @@
+//go:build unix
+
+package faults
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	"github.com/fray-rpg/fray/services/platform"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+)
+
+// Binaries are the programs of the topology, built from the repository.
+type Binaries struct {
+	Encounter, Resolver, NATSServer string
+}
+
+// Build compiles the encounter service, the resolver and nats-server (the version the
+// repository requires) into dir, with one go command, from the repository at root (the folder
+// of go.work).
+func Build(ctx context.Context, root, dir string) (Binaries, error) {
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", dir+string(filepath.Separator),
+		"./services/encounter/cmd/encounter", "./services/resolver/cmd/resolver", "github.com/nats-io/nats-server/v2")
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return Binaries{}, fmt.Errorf("go build: %w\n%s", err, out)
+	}
+	b := Binaries{Encounter: filepath.Join(dir, "encounter"), Resolver: filepath.Join(dir, "resolver"), NATSServer: filepath.Join(dir, "nats-server")}
+	for _, p := range []string{b.Encounter, b.Resolver, b.NATSServer} {
+		if _, err := os.Stat(p); err != nil {
+			return Binaries{}, fmt.Errorf("go build made no %s: %w", p, err)
+		}
+	}
+	return b, nil
+}
+
+// StreamName is the event stream of the topology (the services' default).
+const StreamName = "FRAY_ENCOUNTERS"
+
+// natsNode is one nats-server of the cluster.
+type natsNode struct {
+	*process
+	name       string // server_name, as JetStream names its leaders
+	clientAddr string
+}
+
+// service is an encounter service or a resolver.
+type service struct {
+	*process
+	addr string
+}
+
+// Topology is the running processes.
+type Topology struct {
+	Dir        string
+	NATS       []*natsNode
+	Resolvers  []*service
+	Encounters []*service
+	// Users are the NATS passwords of the encounter and auditor users.
+	Users  platform.NATSUsers
+	Signer platform.Signer
+
+	auditor *nats.Conn
+	js      jetstream.JetStream
+}
+
+// freePort is a free loopback TCP port (free when asked: nothing holds it after).
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// natsConfig is one node's nats-server configuration: JetStream in its own store folder,
+// cluster routes to every node, and fray's two users with exactly the permissions the
+// services and tools are given everywhere else (platform.EncounterPermissions and
+// AuditorPermissions, which a test keeps equal to deploy/nats/permissions.conf).
+func natsConfig(name string, port, clusterPort int, routes []int, store string, users platform.NATSUsers) (string, error) {
+	// server.Permissions marshals to the configuration's own keys (publish, subscribe, allow,
+	// deny); the configuration knows no \u escapes (of '>').
+	perm := func(p any) (string, error) {
+		var b strings.Builder
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		err := enc.Encode(p)
+		return strings.TrimSpace(b.String()), err
+	}
+	enc, err := perm(platform.EncounterPermissions())
+	if err != nil {
+		return "", err
+	}
+	aud, err := perm(platform.AuditorPermissions())
+	if err != nil {
+		return "", err
+	}
+	var rs []string
+	for _, p := range routes {
+		rs = append(rs, fmt.Sprintf("%q", fmt.Sprintf("nats-route://127.0.0.1:%d", p)))
+	}
+	q := func(s string) string { v, _ := perm(s); return v }
+	return fmt.Sprintf(`server_name: %s
+listen: "127.0.0.1:%d"
+logtime: true
+jetstream {
+  store_dir: %s
+  max_memory_store: 64MB
+  max_file_store: 16GB
+}
+cluster {
+  name: "fray-faults"
+  listen: "127.0.0.1:%d"
+  routes: [%s]
+}
+authorization {
+  users = [
+    {user: %s, password: %s, permissions: %s}
+    {user: %s, password: %s, permissions: %s}
+  ]
+}
+`, q(name), port, q(store), clusterPort, strings.Join(rs, ", "),
+		q(platform.NATSEncounterUser), q(users.Encounter), enc,
+		q(platform.NATSAuditorUser), q(users.Auditor), aud), nil
+}
+
+// Start runs the topology in dir: 3 NATS nodes, then 2 resolvers and 2 encounter services
+// (stream at 3 replicas, each encounter service its own resolver), and waits until every
+// encounter service is SERVING. On an error, what was started is stopped.
+func Start(ctx context.Context, bins Binaries, dir string) (_ *Topology, err error) {
+	t := &Topology{Dir: dir, Users: platform.NewNATSUsers()}
+	defer func() {
+		if err != nil {
+			t.Close()
+		}
+	}()
+	ports := make([]int, 0, 10)
+	for range 10 {
+		p, err := freePort()
+		if err != nil {
+			return nil, err
+		}
+		ports = append(ports, p)
+	}
+	clusterPorts := ports[3:6]
+	for i := range 3 {
+		name := fmt.Sprintf("n%d", i+1)
+		conf, err := natsConfig(name, ports[i], clusterPorts[i], clusterPorts, filepath.Join(dir, name, "jetstream"), t.Users)
+		if err != nil {
+			return nil, err
+		}
+		file := filepath.Join(dir, name+".conf")
+		if err := os.WriteFile(file, []byte(conf), 0o600); err != nil {
+			return nil, err
+		}
+		n := &natsNode{name: name, clientAddr: fmt.Sprintf("127.0.0.1:%d", ports[i]),
+			process: &process{name: "nats " + name, bin: bins.NATSServer, args: []string{"-c", file}, log: filepath.Join(dir, name+".log")}}
+		t.NATS = append(t.NATS, n)
+		if err := n.start(); err != nil {
+			return nil, err
+		}
+	}
+	if err := t.connectAuditor(ctx); err != nil {
+		return nil, err
+	}
+
+	// Tokens: a signing key of the topology's own, its public key set in a file the services
+	// read (--jwks), the encounter service's token for the resolver in another.
+	signer, _, err := platform.LoadOrCreateDevKey(filepath.Join(dir, "keys"))
+	if err != nil {
+		return nil, err
+	}
+	t.Signer = signer
+	jwks, err := platform.MarshalJWKS(signer.Public())
+	if err != nil {
+		return nil, err
+	}
+	jwksFile := filepath.Join(dir, "keys", "jwks.json")
+	if err := os.WriteFile(jwksFile, jwks, 0o600); err != nil {
+		return nil, err
+	}
+	tok, err := signer.Mint(platform.DevClaims(platform.DevTenant, "encounter-service", 24*time.Hour, platform.ScopeResolve))
+	if err != nil {
+		return nil, err
+	}
+	tokenFile := filepath.Join(dir, "keys", "resolver-token")
+	if err := os.WriteFile(tokenFile, []byte(tok+"\n"), 0o600); err != nil {
+		return nil, err
+	}
+	security := []string{"--jwks", jwksFile, "--token-issuer", platform.DevIssuer, "--token-audience", platform.DevAudience, "--grace", "2s"}
+
+	for i := range 2 {
+		addr := fmt.Sprintf("127.0.0.1:%d", ports[6+i])
+		name := fmt.Sprintf("resolver-%d", i+1)
+		s := &service{addr: addr, process: &process{name: name, bin: bins.Resolver,
+			args: append([]string{"--listen", addr}, security...), log: filepath.Join(dir, name+".log")}}
+		t.Resolvers = append(t.Resolvers, s)
+		if err := s.start(); err != nil {
+			return nil, err
+		}
+	}
+	for i := range 2 {
+		addr := fmt.Sprintf("127.0.0.1:%d", ports[8+i])
+		name := fmt.Sprintf("encounter-%d", i+1)
+		args := append([]string{"--listen", addr, "--nats-url", t.NATSURL(),
+			"--nats-user", platform.NATSEncounterUser, "--nats-password", t.Users.Encounter,
+			"--resolver", t.Resolvers[i].addr, "--resolver-token-file", tokenFile, "--replicas", "3",
+			"--rate-principal", "0", "--rate-tenant", "0"}, security...)
+		s := &service{addr: addr, process: &process{name: name, bin: bins.Encounter, args: args, log: filepath.Join(dir, name+".log")}}
+		t.Encounters = append(t.Encounters, s)
+	}
+	// The first creates the stream and buckets; the second finds them.
+	for _, s := range t.Encounters {
+		if err := s.start(); err != nil {
+			return nil, err
+		}
+		if _, err := t.waitServing(ctx, s, time.Minute); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
+// NATSURL lists every node, as the services and tools are given it.
+func (t *Topology) NATSURL() string {
+	var us []string
+	for _, n := range t.NATS {
+		us = append(us, "nats://"+n.clientAddr)
+	}
+	return strings.Join(us, ",")
+}
+
+// connectAuditor connects the harness's own observer (the auditor user: stream info, reads)
+// and waits for the cluster's JetStream to answer.
+func (t *Topology) connectAuditor(ctx context.Context) error {
+	deadline := time.Now().Add(time.Minute)
+	var nc *nats.Conn
+	var err error
+	for {
+		nc, err = nats.Connect(t.NATSURL(), nats.UserInfo(platform.NATSAuditorUser, t.Users.Auditor), nats.Name("fray-faults"),
+			nats.MaxReconnects(-1), nats.ReconnectWait(100*time.Millisecond), nats.Timeout(time.Second),
+			nats.PingInterval(time.Second), nats.MaxPingsOutstanding(2))
+		if err == nil {
+			break
+		}
+		for _, n := range t.NATS {
+			if !n.running() {
+				return fmt.Errorf("%s exited:\n%s", n.name, n.tail(20))
+			}
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("NATS cluster: %w\n%s", err, t.NATS[0].tail(20))
+		}
+		if err := sleep(ctx, 100*time.Millisecond); err != nil {
+			return err
+		}
+	}
+	t.auditor = nc
+	t.js, err = jetstream.New(nc)
+	if err != nil {
+		return err
+	}
+	// JetStream answers once the cluster has a meta leader: an unknown stream is "not found".
+	for {
+		c, cancel := context.WithTimeout(ctx, 2*time.Second)
+		_, err := t.js.Stream(c, StreamName)
+		cancel()
+		if err == nil || errors.Is(err, jetstream.ErrStreamNotFound) {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the NATS cluster's JetStream does not answer: %w\n%s", err, t.NATS[0].tail(20))
+		}
+		if err := sleep(ctx, 200*time.Millisecond); err != nil {
+			return err
+		}
+	}
+}
+
+// waitServing waits until s's health reports the encounter service SERVING, and returns when.
+func (t *Topology) waitServing(ctx context.Context, s *service, within time.Duration) (time.Time, error) {
+	cc, err := grpc.NewClient(s.addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		return time.Time{}, err
+	}
+	defer cc.Close()
+	h := healthpb.NewHealthClient(cc)
+	deadline := time.Now().Add(within)
+	var last error
+	for {
+		c, cancel := context.WithTimeout(ctx, time.Second)
+		r, err := h.Check(c, &healthpb.HealthCheckRequest{Service: encounterv1.EncounterService_ServiceDesc.ServiceName})
+		cancel()
+		if err == nil && r.GetStatus() == healthpb.HealthCheckResponse_SERVING {
+			return time.Now(), nil
+		}
+		if err == nil {
+			err = fmt.Errorf("health %s", r.GetStatus())
+		}
+		last = err
+		if !s.running() {
+			return time.Time{}, fmt.Errorf("%s exited:\n%s", s.name, s.tail(20))
+		}
+		if time.Now().After(deadline) {
+			return time.Time{}, fmt.Errorf("%s not SERVING within %v (last: %v):\n%s", s.name, within, last, s.tail(20))
+		}
+		if err := sleep(ctx, 50*time.Millisecond); err != nil {
+			return time.Time{}, err
+		}
+	}
+}
+
+// streamInfo is the event stream's info, asked of the cluster with a short timeout.
+func (t *Topology) streamInfo(ctx context.Context) (*jetstream.StreamInfo, error) {
+	c, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	s, err := t.js.Stream(c, StreamName)
+	if err != nil {
+		return nil, err
+	}
+	return s.Info(c)
+}
+
+// leader is the NATS node leading the event stream now.
+func (t *Topology) leader(ctx context.Context) (*natsNode, error) {
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		info, err := t.streamInfo(ctx)
+		if err == nil && info.Cluster != nil && info.Cluster.Leader != "" {
+			for _, n := range t.NATS {
+				if n.name == info.Cluster.Leader {
+					return n, nil
+				}
+			}
+			return nil, fmt.Errorf("the stream's leader %q is none of the nodes", info.Cluster.Leader)
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("no leader of %s within 30s (last: %v)", StreamName, err)
+		}
+		if err := sleep(ctx, 100*time.Millisecond); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// waitCurrent waits until the stream has a leader and every replica is current, and returns
+// when.
+func (t *Topology) waitCurrent(ctx context.Context, within time.Duration) (time.Time, error) {
+	deadline := time.Now().Add(within)
+	var last string
+	for {
+		info, err := t.streamInfo(ctx)
+		switch {
+		case err != nil:
+			last = err.Error()
+		case info.Cluster == nil || info.Cluster.Leader == "":
+			last = "no leader"
+		case len(info.Cluster.Replicas) != 2:
+			last = fmt.Sprintf("%d followers", len(info.Cluster.Replicas))
+		default:
+			current := true
+			for _, r := range info.Cluster.Replicas {
+				if !r.Current || r.Offline {
+					current = false
+					last = fmt.Sprintf("%s: current %v, offline %v, lag %d", r.Name, r.Current, r.Offline, r.Lag)
+				}
+			}
+			if current {
+				return time.Now(), nil
+			}
+		}
+		if time.Now().After(deadline) {
+			return time.Time{}, fmt.Errorf("the stream's replicas not all current within %v (last: %s)", within, last)
+		}
+		if err := sleep(ctx, 100*time.Millisecond); err != nil {
+			return time.Time{}, err
+		}
+	}
+}
+
+// processes is every process of the topology.
+func (t *Topology) processes() []*process {
+	var ps []*process
+	for _, n := range t.NATS {
+		ps = append(ps, n.process)
+	}
+	for _, s := range append(append([]*service{}, t.Encounters...), t.Resolvers...) {
+		ps = append(ps, s.process)
+	}
+	return ps
+}
+
+// Close kills every process it started (continuing a frozen one first) and waits for them.
+func (t *Topology) Close() {
+	if t.auditor != nil {
+		t.auditor.Close()
+	}
+	for _, p := range t.processes() {
+		p.close()
+	}
+}
+
+// Logs is the end of every process's log.
+func (t *Topology) Logs(lines int) string {
+	var b strings.Builder
+	for _, p := range t.processes() {
+		fmt.Fprintf(&b, "---- %s (%s)\n%s\n", p.name, p.log, p.tail(lines))
+	}
+	return b.String()
+}
