@@ -343,7 +343,8 @@ func decideAttack(st *encounterv1.EncounterState, f fighter, a *lossv1.Attack, e
 	}
 	ar.DefencePossible, ar.NoDefenceReason = reactions[0].GetDefencePossible(), reactions[0].GetNoDefenceReason()
 	ar.MoreTargets = reactions[1:]
-	events := one(&lossv1.Event{Kind: &lossv1.Event_AttackRolled{AttackRolled: ar}})
+	events := make([]*encounterv1.Event, 1, 1+len(targets))
+	events[0] = attackRolled(ar)
 	for i, x := range targets {
 		b := blowOf(f, x, ar, i, w, second)
 		if len(targets) == 1 && second != nil {
@@ -397,7 +398,7 @@ func miss(b blow, note string) *encounterv1.Event {
 	r := b.resolved()
 	r.ExploitsStanding = countExploits(b.effects)
 	r.Note = note
-	return lossEvent(&lossv1.Event{Kind: &lossv1.Event_AttackResolved{AttackResolved: r}})
+	return attackResolved(r)
 }
 
 // hit resolves a blow that landed: the effects that stand after `cancelled` Exploits, then
@@ -409,7 +410,7 @@ func hit(st *encounterv1.EncounterState, b blow, cancelled int32, halve bool, ro
 	r.ExploitsStanding = total - cancelled
 	out := func(note string) *encounterv1.Event {
 		r.Note = note
-		return lossEvent(&lossv1.Event{Kind: &lossv1.Event_AttackResolved{AttackResolved: r}})
+		return attackResolved(r)
 	}
 	if total > 0 && cancelled >= total && !options(st).GetCancelledExploitsStillHit() {
 		return out("partial defence cancelled every Exploit: the attack misses (LOS-015 option)")
@@ -606,7 +607,7 @@ func decideReact(st *encounterv1.EncounterState, id string, r *lossv1.React, env
 	}
 	dr := &lossv1.DefenceRolled{DefenderId: id, Reaction: r.GetReaction(), AttackerId: att.id()}
 	if r.GetReaction() == lossv1.Reaction_REACTION_NONE {
-		return []*encounterv1.Event{lossEvent(&lossv1.Event{Kind: &lossv1.Event_DefenceRolled{DefenceRolled: dr}}), hit(st, b, 0, false, env.Dice)}, nil
+		return []*encounterv1.Event{defenceRolled(dr), hit(st, b, 0, false, env.Dice)}, nil
 	}
 	if d.cs.GetActionPoints() < DefenceCost && d.cs.GetWall() == 0 {
 		return nil, engine.Refused("LOS-032", "%s has no PA left; a %s costs %d", d.name(), reactionVerb(r.GetReaction()), DefenceCost)
@@ -690,7 +691,8 @@ func decideReact(st *encounterv1.EncounterState, id string, r *lossv1.React, env
 	dr.Test = res
 	dr.Effects = list
 	dr.AllyId = r.GetAllyId()
-	events := one(&lossv1.Event{Kind: &lossv1.Event_DefenceRolled{DefenceRolled: dr}})
+	events := make([]*encounterv1.Event, 1, 2)
+	events[0] = defenceRolled(dr)
 	total := countExploits(p.GetExploits())
 	if res.GetSuccess() { // LOS-013: both succeed, the attack misses
 		if p.GetExplosive() { // LOS-086: a successful defence only halves the damage

@@ -80,8 +80,56 @@ func lossState(st *encounterv1.EncounterState) *lossv1.State {
 
 func options(st *encounterv1.EncounterState) *lossv1.Options { return st.GetOptions().GetLoss() }
 
+// lossEvent is the common event of a Loss event. Its two parts, always made and kept
+// together, are allocated together (as are the four of the events of an attack and its
+// reaction, attackRolled and the like): a command's events are a good part of its allocations.
 func lossEvent(e *lossv1.Event) *encounterv1.Event {
-	return &encounterv1.Event{Payload: &encounterv1.Event_Loss{Loss: e}}
+	b := &struct {
+		ev encounterv1.Event
+		w  encounterv1.Event_Loss
+	}{}
+	b.w.Loss = e
+	b.ev.Payload = &b.w
+	return &b.ev
+}
+
+// attackRolled is the event of an attack's Test.
+func attackRolled(ar *lossv1.AttackRolled) *encounterv1.Event {
+	b := &struct {
+		ev encounterv1.Event
+		w  encounterv1.Event_Loss
+		e  lossv1.Event
+		k  lossv1.Event_AttackRolled
+	}{}
+	b.k.AttackRolled = ar
+	b.e.Kind, b.w.Loss, b.ev.Payload = &b.k, &b.e, &b.w
+	return &b.ev
+}
+
+// defenceRolled is the event of a parry or dodge.
+func defenceRolled(dr *lossv1.DefenceRolled) *encounterv1.Event {
+	b := &struct {
+		ev encounterv1.Event
+		w  encounterv1.Event_Loss
+		e  lossv1.Event
+		k  lossv1.Event_DefenceRolled
+	}{}
+	b.k.DefenceRolled = dr
+	b.e.Kind, b.w.Loss, b.ev.Payload = &b.k, &b.e, &b.w
+	return &b.ev
+}
+
+// attackResolved is the event of a blow resolved.
+func attackResolved(r *lossv1.AttackResolved) *encounterv1.Event {
+	b := &struct {
+		ev encounterv1.Event
+		w  encounterv1.Event_Loss
+		e  lossv1.Event
+		k  lossv1.Event_AttackResolved
+	}{}
+	b.k.AttackResolved = r
+	b.e.Kind, b.w.Loss, b.ev.Payload = &b.k, &b.e, &b.w
+	return &b.ev
 }
 
 // fighter is a combatant with its sheet and its state.

@@ -283,7 +283,7 @@ func decidePursuitReact(st *encounterv1.EncounterState, pa *lossv1.PendingAttack
 		return nil, engine.Refused(rule, "only a dodge avoids %s", pursuitName(pa.GetPursuit()))
 	}
 	return []*encounterv1.Event{
-		lossEvent(&lossv1.Event{Kind: &lossv1.Event_DefenceRolled{DefenceRolled: dr}}),
+		defenceRolled(dr),
 		lossEvent(&lossv1.Event{Kind: &lossv1.Event_PursuitActed{PursuitActed: res}}),
 	}, nil
 }
