@@ -363,8 +363,13 @@ func natsOptions(t *testing.T, r *Rendered) (*server.Options, Workload) {
 		}
 	}
 	for _, e := range c.Env {
-		if e.ValueFrom != nil && e.ValueFrom.FieldRef != nil && e.ValueFrom.FieldRef.FieldPath == "metadata.name" {
+		switch {
+		case e.ValueFrom == nil:
+			t.Setenv(e.Name, e.Value)
+		case e.ValueFrom.FieldRef != nil && e.ValueFrom.FieldRef.FieldPath == "metadata.name":
 			t.Setenv(e.Name, w.Name+"-0")
+		default:
+			t.Fatalf("%s: an environment variable from %v", e.Name, e.ValueFrom)
 		}
 	}
 	for _, ef := range c.EnvFrom {
@@ -392,6 +397,10 @@ func TestNATSConfiguration(t *testing.T) {
 		require.Equal(t, string(perms), cm.Data["permissions.conf"], "the cluster enforces deploy/nats/permissions.conf as it is")
 
 		opts, w := natsOptions(t, r)
+		// nats-server's own checks of the options, as at its start (nothing started here).
+		srv, err := server.NewServer(opts)
+		require.NoError(t, err)
+		srv.Shutdown()
 		c := container(w, "nats")
 		port := func(name string) int {
 			p, ok := portOf(c.Ports, intstr.FromString(name))
@@ -454,8 +463,8 @@ func mountedAt(c *corev1.Container, path, volume string) bool {
 	return false
 }
 
-// The encounter service's storage limits fit in what JetStream may use of a NATS volume
-// (75% of it, no max_file_store being set): each node holds a whole replica.
+// The encounter service's storage limits fit in the JetStream store of a NATS node (each
+// node holds a whole replica), and the store in 75% of the node's volume.
 func TestStorageLimitsFitTheNATSVolume(t *testing.T) {
 	eachOverlay(t, func(t *testing.T, o overlay, r *Rendered) {
 		sts := r.StatefulSets[0]
@@ -467,6 +476,9 @@ func TestStorageLimitsFitTheNATSVolume(t *testing.T) {
 			}
 		}
 		require.NotNil(t, volume, "the NATS nodes keep JetStream on a volume claim")
+		opts, _ := natsOptions(t, r)
+		require.Positive(t, opts.JetStreamMaxStore, "max_file_store is set: by default NATS takes 75%% of the space free at each start")
+		require.LessOrEqual(t, opts.JetStreamMaxStore, volume.Value()*3/4, "the JetStream store within 75%% of the %s volume", volume.String())
 		enc := container(workload(t, r, "encounter"), "encounter")
 		var total int64
 		for _, name := range []string{"FRAY_STREAM_MAX_BYTES", "FRAY_SEEDS_MAX_BYTES", "FRAY_SNAPSHOTS_MAX_BYTES", "FRAY_INDEX_MAX_BYTES"} {
@@ -477,7 +489,7 @@ func TestStorageLimitsFitTheNATSVolume(t *testing.T) {
 			require.Positive(t, n, name)
 			total += n
 		}
-		require.LessOrEqualf(t, total, volume.Value()*3/4, "limits %d bytes, JetStream's share of a %s volume %d", total, volume.String(), volume.Value()*3/4)
+		require.LessOrEqualf(t, total, opts.JetStreamMaxStore, "storage limits %d bytes, JetStream store %d", total, opts.JetStreamMaxStore)
 	})
 }
 
@@ -831,78 +843,81 @@ func TestServicesReachDeclaredPorts(t *testing.T) {
 // Every ConfigMap, Secret and key a pod names exists, and every file a FRAY_ variable names is
 // a key of a mounted volume.
 func TestReferencesResolve(t *testing.T) {
-	eachOverlay(t, func(t *testing.T, o overlay, r *Rendered) {
-		keysOf := func(kind, name string) map[string]bool {
-			keys := map[string]bool{}
-			switch kind {
-			case "ConfigMap":
-				cm := r.ConfigMap(name)
-				require.NotNilf(t, cm, "no ConfigMap %s", name)
-				require.Equal(t, name, cm.Name, "a reference kustomize did not rewrite to the generated name")
-				for k := range cm.Data {
-					keys[k] = true
-				}
-			case "Secret":
-				s := r.Secret(name)
-				require.NotNilf(t, s, "no Secret %s", name)
-				require.Equal(t, name, s.Name, "a reference kustomize did not rewrite to the generated name")
-				for k := range s.Data {
-					keys[k] = true
-				}
+	eachOverlay(t, func(t *testing.T, o overlay, r *Rendered) { checkReferences(t, r) })
+}
+
+func checkReferences(t *testing.T, r *Rendered) {
+	t.Helper()
+	keysOf := func(kind, name string) map[string]bool {
+		keys := map[string]bool{}
+		switch kind {
+		case "ConfigMap":
+			cm := r.ConfigMap(name)
+			require.NotNilf(t, cm, "no ConfigMap %s", name)
+			require.Equal(t, name, cm.Name, "a reference kustomize did not rewrite to the generated name")
+			for k := range cm.Data {
+				keys[k] = true
 			}
-			return keys
+		case "Secret":
+			s := r.Secret(name)
+			require.NotNilf(t, s, "no Secret %s", name)
+			require.Equal(t, name, s.Name, "a reference kustomize did not rewrite to the generated name")
+			for k := range s.Data {
+				keys[k] = true
+			}
 		}
-		for _, w := range r.Workloads() {
-			pod := &w.Template.Spec
-			files := map[string]map[string]bool{} // volume name -> its keys
-			for _, v := range pod.Volumes {
-				switch {
-				case v.ConfigMap != nil:
-					files[v.Name] = keysOf("ConfigMap", v.ConfigMap.Name)
-				case v.Secret != nil:
-					files[v.Name] = keysOf("Secret", v.Secret.SecretName)
-				case v.Projected != nil:
-					files[v.Name] = map[string]bool{}
-					for _, s := range v.Projected.Sources {
-						require.NotNil(t, s.ConfigMap)
-						maps.Copy(files[v.Name], keysOf("ConfigMap", s.ConfigMap.Name))
-					}
-				}
-			}
-			for _, c := range allContainers(pod) {
-				for _, ef := range c.EnvFrom {
-					if ef.ConfigMapRef != nil {
-						keysOf("ConfigMap", ef.ConfigMapRef.Name)
-					}
-					if ef.SecretRef != nil {
-						keysOf("Secret", ef.SecretRef.Name)
-					}
-				}
-				mounts := map[string]string{}
-				for _, m := range c.VolumeMounts {
-					ok := slices.ContainsFunc(pod.Volumes, func(v corev1.Volume) bool { return v.Name == m.Name }) || slices.Contains(w.Claims, m.Name)
-					require.Truef(t, ok, "%s mounts no volume %s", c.Name, m.Name)
-					mounts[m.MountPath] = m.Name
-				}
-				for _, e := range c.Env {
-					if e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil {
-						ref := e.ValueFrom.SecretKeyRef
-						require.Truef(t, keysOf("Secret", ref.Name)[ref.Key], "%s: Secret %s has no key %s", e.Name, ref.Name, ref.Key)
-					}
-					if e.ValueFrom != nil && e.ValueFrom.ConfigMapKeyRef != nil {
-						ref := e.ValueFrom.ConfigMapKeyRef
-						require.Truef(t, keysOf("ConfigMap", ref.Name)[ref.Key], "%s: ConfigMap %s has no key %s", e.Name, ref.Name, ref.Key)
-					}
-					if strings.HasPrefix(e.Name, "FRAY_") && strings.HasPrefix(e.Value, "/") {
-						dir, file := filepath.Split(e.Value)
-						vol, ok := mounts[strings.TrimSuffix(dir, "/")]
-						require.Truef(t, ok, "%s=%s: no volume is mounted at %s", e.Name, e.Value, dir)
-						require.Truef(t, files[vol][file], "%s=%s: volume %s has no file %s", e.Name, e.Value, vol, file)
-					}
+		return keys
+	}
+	for _, w := range r.Workloads() {
+		pod := &w.Template.Spec
+		files := map[string]map[string]bool{} // volume name -> its keys
+		for _, v := range pod.Volumes {
+			switch {
+			case v.ConfigMap != nil:
+				files[v.Name] = keysOf("ConfigMap", v.ConfigMap.Name)
+			case v.Secret != nil:
+				files[v.Name] = keysOf("Secret", v.Secret.SecretName)
+			case v.Projected != nil:
+				files[v.Name] = map[string]bool{}
+				for _, s := range v.Projected.Sources {
+					require.NotNil(t, s.ConfigMap)
+					maps.Copy(files[v.Name], keysOf("ConfigMap", s.ConfigMap.Name))
 				}
 			}
 		}
-	})
+		for _, c := range allContainers(pod) {
+			for _, ef := range c.EnvFrom {
+				if ef.ConfigMapRef != nil {
+					keysOf("ConfigMap", ef.ConfigMapRef.Name)
+				}
+				if ef.SecretRef != nil {
+					keysOf("Secret", ef.SecretRef.Name)
+				}
+			}
+			mounts := map[string]string{}
+			for _, m := range c.VolumeMounts {
+				ok := slices.ContainsFunc(pod.Volumes, func(v corev1.Volume) bool { return v.Name == m.Name }) || slices.Contains(w.Claims, m.Name)
+				require.Truef(t, ok, "%s mounts no volume %s", c.Name, m.Name)
+				mounts[m.MountPath] = m.Name
+			}
+			for _, e := range c.Env {
+				if e.ValueFrom != nil && e.ValueFrom.SecretKeyRef != nil {
+					ref := e.ValueFrom.SecretKeyRef
+					require.Truef(t, keysOf("Secret", ref.Name)[ref.Key], "%s: Secret %s has no key %s", e.Name, ref.Name, ref.Key)
+				}
+				if e.ValueFrom != nil && e.ValueFrom.ConfigMapKeyRef != nil {
+					ref := e.ValueFrom.ConfigMapKeyRef
+					require.Truef(t, keysOf("ConfigMap", ref.Name)[ref.Key], "%s: ConfigMap %s has no key %s", e.Name, ref.Name, ref.Key)
+				}
+				if strings.HasPrefix(e.Name, "FRAY_") && strings.HasPrefix(e.Value, "/") {
+					dir, file := filepath.Split(e.Value)
+					vol, ok := mounts[strings.TrimSuffix(dir, "/")]
+					require.Truef(t, ok, "%s=%s: no volume is mounted at %s", e.Name, e.Value, dir)
+					require.Truef(t, files[vol][file], "%s=%s: volume %s has no file %s", e.Name, e.Value, vol, file)
+				}
+			}
+		}
+	}
 }
 
 // No secret is committed: every Secret, and the deployment-specific public files, are

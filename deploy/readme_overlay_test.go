@@ -1,0 +1,93 @@
+package deploy
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/yaml"
+)
+
+// The overlay deploy/k8s/README.md tells operators to write, built over prod with files of
+// its own: it renders, replaces every placeholder, keeps every reference whole, and its NATS
+// configuration still parses.
+func TestTheREADMEOverlay(t *testing.T) {
+	readme, err := os.ReadFile("k8s/README.md")
+	require.NoError(t, err)
+	_, after, ok := strings.Cut(string(readme), "\n## Your overlay\n")
+	require.True(t, ok, "the README has a section \"Your overlay\"")
+	m := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindStringSubmatch(after)
+	require.NotNil(t, m, "a yaml block in \"Your overlay\"")
+	const prodPath = "../fray/deploy/k8s/overlays/prod"
+	require.Contains(t, m[1], "- "+prodPath+"\n")
+
+	var k types.Kustomization
+	require.NoError(t, yaml.UnmarshalStrict([]byte(m[1]), &k))
+	prod, err := filepath.Abs("k8s/overlays/prod")
+	require.NoError(t, err)
+	dir := t.TempDir()
+	rel, err := filepath.Rel(dir, prod) // kustomize takes relative paths only
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "kustomization.yaml"), []byte(strings.Replace(m[1], prodPath, filepath.ToSlash(rel), 1)), 0o600))
+	write := func(src string, env bool) {
+		name := src
+		if _, file, ok := strings.Cut(src, "="); ok {
+			name = file
+		}
+		content := "a value of the operator's own for " + name + "\n"
+		if env {
+			content = "FRAY_NATS_ENCOUNTER_PASSWORD=encounterpassword1\nFRAY_NATS_AUDITOR_PASSWORD=auditorpassword2\n"
+		}
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(content), 0o600))
+	}
+	var gens []types.GeneratorArgs
+	for _, g := range k.ConfigMapGenerator {
+		gens = append(gens, g.GeneratorArgs)
+	}
+	for _, g := range k.SecretGenerator {
+		gens = append(gens, g.GeneratorArgs)
+	}
+	for _, g := range gens {
+		for _, f := range g.FileSources {
+			write(f, false)
+		}
+		for _, f := range g.EnvSources {
+			write(f, true)
+		}
+	}
+
+	r, err := Render(dir)
+	require.NoError(t, err)
+	base := render(t, "k8s/overlays/prod")
+	require.Len(t, r.Secrets, len(base.Secrets))
+	for _, s := range r.Secrets {
+		for key, v := range s.Data {
+			require.NotContainsf(t, string(v), "REPLACE-ME", "Secret %s key %s is still a placeholder", s.Name, key)
+		}
+		want := base.Secret(s.Name[:len(s.Name)-11]) // less kustomize's hash
+		require.NotNil(t, want, s.Name)
+		require.Equal(t, len(want.Data), len(s.Data), "Secret %s keeps its keys", s.Name)
+		for key := range want.Data {
+			require.Contains(t, s.Data, key, "Secret %s", s.Name)
+		}
+	}
+	for _, c := range r.ConfigMaps {
+		for key, v := range c.Data {
+			require.NotContainsf(t, v, "REPLACE-ME", "ConfigMap %s key %s is still a placeholder", c.Name, key)
+		}
+	}
+	checkReferences(t, r)
+	for _, w := range r.Workloads() {
+		for _, c := range w.Template.Spec.Containers {
+			if strings.Contains(c.Image, "fray-") {
+				require.True(t, strings.HasPrefix(c.Image, "registry.example.com/fray/fray-"), c.Image)
+			}
+		}
+	}
+	opts, _ := natsOptions(t, r)
+	require.Len(t, opts.Users, 2)
+}
