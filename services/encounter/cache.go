@@ -64,7 +64,7 @@ type cacheSlot struct {
 // others if the cache is over its bounds; e.mu is held, not s.mu.
 func (s *Service) account(e *entry) {
 	e.stateBytes = e.sizes.of(e.state)
-	size := e.stateBytes + e.cmds.len()*commandBytes
+	size := e.stateBytes + e.cmds.len()*commandBytes + len(e.cmds.order)*recentCommandBytes
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if e.elem == nil { // dropped already: it holds nothing of the cache's
@@ -78,6 +78,10 @@ func (s *Service) account(e *entry) {
 // commandBytes is about what a command costs in an entry's maps: its id (a UUID), its
 // position, its digest, the maps' own overhead.
 const commandBytes = 160
+
+// recentCommandBytes is what one of the latest commands costs besides: its
+// Snapshot_RecentCommand, made once and shared by the snapshots.
+const recentCommandBytes = 96
 
 // CachedBytes is the bytes the cached encounters hold, as the cache counts them.
 func (s *Service) CachedBytes() int {

@@ -29,9 +29,11 @@ type commandRef struct {
 // id it does not know is looked up in the log (Service.commandAt), once per load: the log is
 // read through and the older ids kept.
 type commandIDs struct {
-	max      int
-	recent   map[string]commandRef
-	order    []string
+	max    int
+	recent map[string]commandRef
+	// order holds the recent ones as a snapshot lists them, made once each (never changed
+	// after: snapshots share them).
+	order    []*encounterv1.Snapshot_RecentCommand
 	head     int
 	older    map[string]uint64
 	complete bool
@@ -44,19 +46,25 @@ func newCommandIDs(max int, complete bool) commandIDs {
 // add records a command id; the oldest recent one moves to older (or, not complete, is
 // forgotten: the log has it).
 func (c *commandIDs) add(id string, position uint64, digest []byte) {
+	r := &encounterv1.Snapshot_RecentCommand{CommandId: id, Position: position, Digest: digest}
 	if _, ok := c.recent[id]; ok {
 		c.recent[id] = commandRef{position, digest}
+		for i, o := range c.order {
+			if o.GetCommandId() == id {
+				c.order[i] = r
+			}
+		}
 		return
 	}
 	if len(c.order) < c.max {
-		c.order = append(c.order, id)
+		c.order = append(c.order, r)
 	} else {
-		old := c.order[c.head]
+		old := c.order[c.head].GetCommandId()
 		if c.complete {
 			c.older[old] = c.recent[old].position
 		}
 		delete(c.recent, old)
-		c.order[c.head] = id
+		c.order[c.head] = r
 		c.head = (c.head + 1) % c.max
 	}
 	c.recent[id] = commandRef{position, digest}
@@ -75,15 +83,11 @@ func (c *commandIDs) lookup(id string) (ref commandRef, found, sure bool) {
 
 func (c *commandIDs) len() int { return len(c.recent) + len(c.older) }
 
-// latest are the recent command ids, the oldest first.
+// latest are the recent command ids, the oldest first (shared, not to be changed).
 func (c *commandIDs) latest() []*encounterv1.Snapshot_RecentCommand {
 	out := make([]*encounterv1.Snapshot_RecentCommand, 0, len(c.order))
-	for i := range c.order {
-		id := c.order[(c.head+i)%len(c.order)]
-		r := c.recent[id]
-		out = append(out, &encounterv1.Snapshot_RecentCommand{CommandId: id, Position: r.position, Digest: r.digest})
-	}
-	return out
+	out = append(out, c.order[c.head:]...)
+	return append(out, c.order[:c.head]...)
 }
 
 // commandIDsOf restores what a snapshot knows of the command ids: its recent ones, or, from a
