@@ -56,3 +56,43 @@ func TestFork(t *testing.T) {
 	require.True(t, proto.Equal(st, next))
 	require.NotSame(t, st.GetLoss(), next.GetLoss())
 }
+
+// TestForkSharesTheCombatantsSlice: a state resolved from another shares its slice of
+// combatants until a command adds, removes or changes one, which the engine does in a slice of
+// its own: two commands resolved from the same state do not see each other's combatants.
+func TestForkSharesTheCombatantsSlice(t *testing.T) {
+	reg := engine.NewRegistry(loss.New())
+	sd := make([]byte, 32)
+	resolve := func(st *encounterv1.EncounterState, cmd *encounterv1.Command) *encounterv1.EncounterState {
+		t.Helper()
+		_, next, err := reg.Resolve(st, cmd, "gm", sd, nil)
+		require.NoError(t, err)
+		return next
+	}
+	ids := func(st *encounterv1.EncounterState) []string {
+		var out []string
+		for _, c := range st.GetCombatants() {
+			out = append(out, c.GetId())
+		}
+		return out
+	}
+	st := &encounterv1.EncounterState{EncounterId: "e1"}
+	for _, cmd := range []*encounterv1.Command{create("Bivouac", "loss", 0), combatant("a", "A", "gm"), combatant("b", "B", "gm"), combatant("c", "C", "gm")} {
+		st = resolve(st, cmd)
+	}
+	require.Greater(t, cap(st.GetCombatants()), len(st.GetCombatants()), "room for one more in the slice")
+	joined := resolve(st, &encounterv1.Command{Kind: &encounterv1.Command_SetJoining{SetJoining: &encounterv1.SetJoining{Open: true}}})
+	require.Same(t, &st.GetCombatants()[0], &joined.GetCombatants()[0], "a command that changes no combatant shares the slice")
+
+	d := resolve(st, combatant("d", "D", "gm"))
+	e := resolve(st, combatant("e", "E", "gm"))
+	require.Equal(t, []string{"a", "b", "c", "d"}, ids(d))
+	require.Equal(t, []string{"a", "b", "c", "e"}, ids(e))
+	rm := resolve(st, &encounterv1.Command{Kind: &encounterv1.Command_RemoveCombatant{RemoveCombatant: &encounterv1.RemoveCombatant{CombatantId: "a"}}})
+	require.Equal(t, []string{"b", "c"}, ids(rm))
+	hidden := resolve(st, &encounterv1.Command{Kind: &encounterv1.Command_SetHidden{SetHidden: &encounterv1.SetHidden{CombatantId: "b", Hidden: true}}})
+	require.True(t, hidden.GetCombatants()[1].GetHidden())
+	require.Equal(t, []string{"a", "b", "c"}, ids(st))
+	require.False(t, st.GetCombatants()[1].GetHidden())
+	require.Equal(t, []string{"a", "b", "c", "d"}, ids(d))
+}

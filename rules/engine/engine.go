@@ -443,9 +443,10 @@ func evolveWith(sys System, st *encounterv1.EncounterState, ev *encounterv1.Even
 		st.DiceScheme = p.EncounterCreated.GetDiceScheme()
 		st.Status = encounterv1.EncounterStatus_ENCOUNTER_STATUS_SETUP
 	case *encounterv1.Event_CombatantAdded:
-		st.Combatants = append(st.Combatants, proto.CloneOf(p.CombatantAdded.GetCombatant()))
+		// The slice may be shared with the state before (Fork): a new one.
+		st.Combatants = append(slices.Clip(st.Combatants), proto.CloneOf(p.CombatantAdded.GetCombatant()))
 	case *encounterv1.Event_CombatantRemoved:
-		st.Combatants = slices.DeleteFunc(st.Combatants, func(c *encounterv1.Combatant) bool {
+		st.Combatants = slices.DeleteFunc(slices.Clone(st.Combatants), func(c *encounterv1.Combatant) bool {
 			return c.GetId() == p.CombatantRemoved.GetCombatantId()
 		})
 	case *encounterv1.Event_EncounterStarted:

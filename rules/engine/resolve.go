@@ -78,15 +78,16 @@ type StateCopier interface {
 // Fork is a copy of st that folding (Registry.Evolve, a system's Evolve) changes without
 // changing st: the state a decision folds its events into, or a system what-if. It is written
 // out field by field and shares what the engine and the rule systems never change in place: the
-// combatants (their sheets above all: the engine replaces a combatant with a changed copy,
-// changeCombatant), the rule options (set once, at creation), the pending reactions (replaced
-// whole), the role grants (added and removed, never changed) and the bytes. The system's part
-// is copied by the system (StateCopier), or deep.
+// combatants and their slice (the engine replaces a combatant with a changed copy in a new
+// slice, changeCombatant, and adds or removes one in a new slice too), the rule options (set
+// once, at creation), the pending reactions (replaced whole), the role grants (added and
+// removed, never changed) and the bytes. The system's part is copied by the system
+// (StateCopier), or deep.
 func Fork(sys System, st *encounterv1.EncounterState) *encounterv1.EncounterState {
 	next := &encounterv1.EncounterState{
 		EncounterId: st.EncounterId, Name: st.Name, RuleSystem: st.RuleSystem, RulesVersion: st.RulesVersion,
 		GameMaster: st.GameMaster, Status: st.Status, SeedSha256: st.SeedSha256, Seed: st.Seed,
-		DiceOffset: st.DiceOffset, Sequence: st.Sequence, Combatants: slices.Clone(st.Combatants),
+		DiceOffset: st.DiceOffset, Sequence: st.Sequence, Combatants: st.Combatants,
 		Pending: st.Pending, Options: st.Options, Tenant: st.Tenant, Roles: slices.Clone(st.Roles),
 		JoiningOpen: st.JoiningOpen, DiceHighWater: st.DiceHighWater, DiceScheme: st.DiceScheme,
 	}
@@ -105,13 +106,14 @@ func Fork(sys System, st *encounterv1.EncounterState) *encounterv1.EncounterStat
 
 var systemOneof = (&encounterv1.EncounterState{}).ProtoReflect().Descriptor().Oneofs().ByName("system")
 
-// changeCombatant replaces the combatant id of st with a copy changed by change; nothing if
-// there is none.
+// changeCombatant replaces the combatant id of st with a copy changed by change, in a new
+// slice (the slice may be shared with the state before, Fork); nothing if there is none.
 func changeCombatant(st *encounterv1.EncounterState, id string, change func(*encounterv1.Combatant)) {
 	for i, c := range st.GetCombatants() {
 		if c.GetId() == id {
 			c = proto.CloneOf(c)
 			change(c)
+			st.Combatants = slices.Clone(st.Combatants)
 			st.Combatants[i] = c
 			return
 		}
