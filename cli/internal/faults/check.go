@@ -330,7 +330,7 @@ func firstAfter(cmds []*Command, t time.Time, replica int) time.Time {
 
 // availability of the calls and commands begun in [from, to).
 func availability(cmds []*Command, from, to time.Time) Availability {
-	a := Availability{From: from, To: to, Codes: map[string]int{}}
+	a := Availability{From: from, To: to, Codes: map[string]int{}, Examples: map[string]string{}}
 	in := func(t time.Time) bool { return !t.Before(from) && t.Before(to) }
 	for _, c := range cmds {
 		for _, at := range c.Attempts {
@@ -341,7 +341,9 @@ func availability(cmds []*Command, from, to time.Time) Availability {
 			if at.Code == 0 {
 				a.AttemptsOK++
 			} else {
-				a.Codes[at.Code.String()]++
+				if a.Codes[at.Code.String()]++; a.Examples[at.Code.String()] == "" {
+					a.Examples[at.Code.String()] = at.Message
+				}
 			}
 		}
 		if c.Cut || len(c.Attempts) == 0 || !in(c.Start) {
@@ -391,8 +393,9 @@ type Availability struct {
 	Attempts, AttemptsOK int
 	Commands, CommandsOK int
 	Refused, GaveUp      int
-	// Codes: the failed attempts by gRPC code.
-	Codes map[string]int
+	// Codes: the failed attempts by gRPC code; Examples: the first message of each.
+	Codes    map[string]int
+	Examples map[string]string
 	// Slowest is the longest command (first attempt to answer, retries included).
 	Slowest time.Duration
 }

@@ -37,6 +37,7 @@ func TestFaults(t *testing.T) {
 	if *full {
 		plan, bound = Full(), 20*time.Minute
 	}
+	plan.Sticky = os.Getenv("FRAY_FAULTS_STICKY") != ""
 	began := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), bound+time.Minute)
 	defer cancel()

@@ -16,8 +16,12 @@ func (r *Report) Print(w io.Writer) {
 	p := r.Plan
 	fmt.Fprintf(w, "fray faults (%s): 3 NATS nodes (stream R3), 2 resolvers, 2 encounter services; fray load's fights, %d encounters at once, for %v\n",
 		p.Name, p.Encounters, r.Elapsed.Round(time.Second))
-	fmt.Fprintf(w, "client: each command to the next encounter service in turn; an unknown outcome (Unavailable, DeadlineExceeded, Aborted, Internal…) sent again with its command id to the other, %v an attempt, %v in all\n",
-		p.Policy.Attempt, p.Policy.Budget)
+	route := "each command to the next encounter service in turn"
+	if p.Sticky {
+		route = "each encounter's commands to one encounter service first (by its id)"
+	}
+	fmt.Fprintf(w, "client: %s; an unknown outcome (Unavailable, DeadlineExceeded, Aborted, Internal…) sent again with its command id to the other, %v an attempt, %v in all\n",
+		route, p.Policy.Attempt, p.Policy.Budget)
 	fmt.Fprintf(w, "%-44s %7s %20s %20s %7s %6s %8s %8s %9s %7s\n", "window", "length", "calls ok", "commands ok", "refused", "gave up", "slowest", "outage", "recovered", "back")
 	row := func(name string, a Availability, f *Fault) {
 		out, recov, back := "", "", ""
@@ -38,6 +42,11 @@ func (r *Report) Print(w io.Writer) {
 		if len(a.Codes) > 0 {
 			fmt.Fprintf(w, "%-44s failed calls: %s\n", "", codeList(a.Codes))
 		}
+		if f != nil { // what the clients were told during the fault
+			for _, c := range slices.Sorted(maps.Keys(a.Examples)) {
+				fmt.Fprintf(w, "%-46s%s: %s\n", "", c, clip(a.Examples[c], 110))
+			}
+		}
 	}
 	row("baseline (no fault)", r.Baseline, nil)
 	for i, f := range r.Faults {
@@ -45,7 +54,8 @@ func (r *Report) Print(w io.Writer) {
 		row("   after it, until the next", f.After, nil)
 	}
 	fmt.Fprintf(w, "  calls ok: calls to one service that succeeded; commands ok: commands acknowledged, retries included (refused: answered\n")
-	fmt.Fprintf(w, "  with a code not retried; gave up: the retry budget spent); a window counts the calls and commands begun in it;\n")
+	fmt.Fprintf(w, "  with a code not retried; gave up: the retry budget spent); a window counts the calls and commands begun in it, and\n")
+	fmt.Fprintf(w, "  ends %v (an attempt) before the next fault;\n", p.Policy.Attempt)
 	fmt.Fprintf(w, "  outage: longest stretch without a success from the fault to the next; recovered: first success of a call begun after\n")
 	fmt.Fprintf(w, "  the restart / SIGCONT (an encounter service: through it); back: SERVING again, or (NATS) every stream replica current\n")
 	summary := func(label string, fs []*Fault) {
@@ -86,11 +96,7 @@ func (r *Report) Print(w io.Writer) {
 	}
 	fmt.Fprintf(w, "; %d commands refused, %d given up\n", t.Refused, t.GaveUp)
 	for _, c := range slices.Sorted(maps.Keys(r.Examples)) {
-		m := r.Examples[c]
-		if len(m) > 160 {
-			m = m[:160] + "…"
-		}
-		fmt.Fprintf(w, "  %s: %s\n", c, m)
+		fmt.Fprintf(w, "  %s: %s\n", c, clip(r.Examples[c], 160))
 	}
 	if f := r.Findings; f != nil {
 		fmt.Fprintf(w, "log: %d encounters (%d ended after the run), %d records, %d events\n", f.Encounters, r.EndedAfter, f.Records, f.Events)
@@ -169,4 +175,11 @@ func spreadD(ds []time.Duration) string {
 		xs[i] = d.Seconds()
 	}
 	return spread(xs, "%.2fs", 1)
+}
+
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
 }
