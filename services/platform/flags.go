@@ -4,9 +4,127 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
+	"net"
+	"os"
+	"regexp"
+	"time"
 
 	"google.golang.org/grpc"
 )
+
+// envOfUsage finds the environment variable a flag's usage names ("(env FRAY_GRACE)",
+// "…; env FRAY_TLS_CA)").
+var envOfUsage = regexp.MustCompile(`\benv (FRAY_[A-Z0-9_]+)`)
+
+// ParseFlags parses args, then sets every flag not given on the command line from the
+// environment variable its usage names ("env FRAY_…"), when that variable is set and not
+// empty. A value the flag refuses is an error naming the variable ("FRAY_REPLICAS: \"abc\"
+// is not a whole number"), never a silent fall back to the default.
+func ParseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	return ApplyEnv(fs)
+}
+
+// ApplyEnv is ParseFlags' second half, for a flag set already parsed.
+func ApplyEnv(fs *flag.FlagSet) error {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	var errs []error
+	fs.VisitAll(func(f *flag.Flag) {
+		env := EnvOf(f)
+		if env == "" || given[f.Name] {
+			return
+		}
+		v := os.Getenv(env)
+		if v == "" {
+			return
+		}
+		if err := f.Value.Set(v); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %q is not %s", env, v, kindOf(f.Value, err)))
+		}
+	})
+	return errors.Join(errs...)
+}
+
+// EnvOf is the environment variable of a flag, named in its usage ("env FRAY_…"), or "".
+func EnvOf(f *flag.Flag) string {
+	if m := envOfUsage.FindStringSubmatch(f.Usage); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// FlagError is an error about the value of flag name of fs, naming its environment variable
+// too: "--replicas (FRAY_REPLICAS) 7: JetStream keeps 1 to 5 replicas".
+func FlagError(fs *flag.FlagSet, name, format string, args ...any) error {
+	f := fs.Lookup(name)
+	if f == nil {
+		return fmt.Errorf("--%s: "+format, append([]any{name}, args...)...)
+	}
+	which := "--" + name
+	if env := EnvOf(f); env != "" {
+		which += " (" + env + ")"
+	}
+	return fmt.Errorf("%s %s: %s", which, f.Value.String(), fmt.Sprintf(format, args...))
+}
+
+// kindOf says what a flag's value must be.
+func kindOf(v flag.Value, err error) string {
+	g, ok := v.(flag.Getter)
+	if !ok {
+		return fmt.Sprintf("accepted: %v", err)
+	}
+	switch g.Get().(type) {
+	case int, int64, uint, uint64:
+		return "a whole number"
+	case float64:
+		return "a number"
+	case bool:
+		return "true or false (or 1, t, T, TRUE, 0, f, F, FALSE)"
+	case time.Duration:
+		return "a duration such as 500ms, 10s, 5m or 1h30m"
+	}
+	return fmt.Sprintf("accepted: %v", err)
+}
+
+// ServeFlags are how a service serves: its graceful stop and its plaintext health port.
+type ServeFlags struct {
+	Grace        time.Duration
+	HealthListen string
+}
+
+// AddServeFlags adds --grace and --health-listen (each with its environment fallback) to fs.
+func AddServeFlags(fs *flag.FlagSet) *ServeFlags {
+	f := &ServeFlags{}
+	fs.DurationVar(&f.Grace, "grace", 10*time.Second, "graceful stop timeout: open watch streams are ended at once, calls under way get this long (env FRAY_GRACE)")
+	fs.StringVar(&f.HealthListen, "health-listen", "", "also serve gRPC health, alone, in plaintext and without tokens, on this address, for probes that speak no TLS (the kubelet's); it answers what the main port answers (env FRAY_HEALTH_LISTEN; default: none)")
+	return f
+}
+
+// Check refuses values that cannot work.
+func (f *ServeFlags) Check(fs *flag.FlagSet) error {
+	if f.Grace <= 0 {
+		return FlagError(fs, "grace", "the graceful stop needs some time (such as 10s)")
+	}
+	return nil
+}
+
+// Listen opens the health port, when --health-listen is given, and serves it with srv
+// (Server.ServeHealthOn).
+func (f *ServeFlags) Listen(srv *Server) error {
+	if f.HealthListen == "" {
+		return nil
+	}
+	lis, err := net.Listen("tcp", f.HealthListen)
+	if err != nil {
+		return fmt.Errorf("--health-listen (FRAY_HEALTH_LISTEN) %s: %w", f.HealthListen, err)
+	}
+	srv.ServeHealthOn(lis)
+	return nil
+}
 
 // ServerSecurity is what a service takes from its flags to authenticate calls and serve TLS.
 type ServerSecurity struct {

@@ -2,6 +2,7 @@ package platform
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"math"
@@ -243,4 +244,18 @@ func (l *RateLimiter) StreamServerInterceptor() grpc.StreamServerInterceptor {
 		}
 		return err
 	}
+}
+
+// Check refuses negative rates and bursts, naming the flag and its variable.
+func (l *RateLimits) Check(fs *flag.FlagSet) error {
+	var errs []error
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"rate-principal", l.PrincipalRate}, {"burst-principal", float64(l.PrincipalBurst)}, {"rate-tenant", l.TenantRate}, {"burst-tenant", float64(l.TenantBurst)}} {
+		if f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0) {
+			errs = append(errs, FlagError(fs, f.name, "must be 0 or more"))
+		}
+	}
+	return errors.Join(errs...)
 }

@@ -7,39 +7,51 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"maps"
 	"net"
 	"os"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
 
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/logging"
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/recovery"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/reflection"
 	"google.golang.org/grpc/status"
 )
 
-// Server is a gRPC server with health and reflection, whose open streams are cancelled on
+// Server is a gRPC server with health and reflection, whose open streams are ended on
 // shutdown.
 type Server struct {
-	GRPC   *grpc.Server
-	Health *health.Server
+	GRPC *grpc.Server
+	// Health answers grpc.health.v1: each service SERVING while the server serves and its
+	// dependencies are ready (Health.Readiness), the whole server only while every service is.
+	Health *Health
 	log    *slog.Logger
+	// healthOnly serve Health alone, in plaintext, on the listeners of ServeHealthOn.
+	healthOnly []healthListener
 
 	mu       sync.Mutex
 	stopping bool
-	streams  map[*context.CancelFunc]struct{}
+	streams  map[*context.CancelCauseFunc]struct{}
+}
+
+type healthListener struct {
+	srv *grpc.Server
+	lis net.Listener
 }
 
 // NewServer builds a gRPC server with logging and recovery interceptors, the health service
 // and reflection. Register services on s.GRPC, then call Serve.
 func NewServer(log *slog.Logger, extra ...grpc.ServerOption) *Server {
-	s := &Server{Health: health.NewServer(), log: log, streams: map[*context.CancelFunc]struct{}{}}
+	s := &Server{Health: newHealth(log), log: log, streams: map[*context.CancelCauseFunc]struct{}{}}
 	logOpts := []logging.Option{logging.WithLogOnEvents(logging.FinishCall),
 		logging.WithLevels(CodeLevel), logging.WithFieldsFromContextAndCallMeta(noteFields)}
 	recoverOpts := []recovery.Option{recovery.WithRecoveryHandlerContext(func(ctx context.Context, p any) error {
@@ -47,6 +59,9 @@ func NewServer(log *slog.Logger, extra ...grpc.ServerOption) *Server {
 		return status.Error(codes.Internal, "internal error: the server recovered from a fault; nothing was recorded for this request")
 	})}
 	opts := append([]grpc.ServerOption{
+		// Before the extra options, which may set their own.
+		grpc.KeepaliveParams(ServerKeepalive()),
+		grpc.KeepaliveEnforcementPolicy(KeepalivePolicy()),
 		grpc.ChainUnaryInterceptor(
 			noteUnary,
 			logUnary(log, logOpts),
@@ -54,6 +69,7 @@ func NewServer(log *slog.Logger, extra ...grpc.ServerOption) *Server {
 		),
 		grpc.ChainStreamInterceptor(
 			noteStream,
+			shutdownStatus,
 			logging.StreamServerInterceptor(InterceptorLogger(log), logOpts...),
 			recovery.StreamServerInterceptor(recoverOpts...),
 			s.cancelOnShutdown,
@@ -71,7 +87,7 @@ func NewServer(log *slog.Logger, extra ...grpc.ServerOption) *Server {
 	// InvalidArgument rather than Internal.
 	opts = append(opts, RequestCodec(), grpc.ChainUnaryInterceptor(ValidateUnary), grpc.ChainStreamInterceptor(ValidateStream))
 	s.GRPC = grpc.NewServer(opts...)
-	healthpb.RegisterHealthServer(s.GRPC, s.Health)
+	healthpb.RegisterHealthServer(s.GRPC, s.Health.hs)
 	reflection.Register(s.GRPC)
 	return s
 }
@@ -100,15 +116,86 @@ type ctxStream struct {
 
 func (s ctxStream) Context() context.Context { return s.ctx }
 
+// ServeHealthOn serves the health service alone, in plaintext and without tokens, on lis too:
+// for the kubelet's gRPC probes while the main port needs TLS and tokens. It answers what the
+// main port's health service answers. Call it before Serve; Shutdown closes it last, so that
+// it says NOT_SERVING while the server drains.
+func (s *Server) ServeHealthOn(lis net.Listener) {
+	g := grpc.NewServer(grpc.MaxRecvMsgSize(4<<10), grpc.MaxConcurrentStreams(16),
+		grpc.ConnectionTimeout(5*time.Second), grpc.KeepaliveEnforcementPolicy(KeepalivePolicy()))
+	healthpb.RegisterHealthServer(g, s.Health.hs)
+	s.healthOnly = append(s.healthOnly, healthListener{srv: g, lis: lis})
+}
+
+// errShuttingDown is the cause of the cancellation of the streams Shutdown ends.
+var errShuttingDown = errors.New("the server is shutting down")
+
+// shutdownStream is a stream Shutdown may end: it keeps what a watch must resume from.
+type shutdownStream struct {
+	grpc.ServerStream
+	ctx context.Context
+	// from is the watch's from_sequence, next the sequence after the last event sent.
+	from, next uint64
+}
+
+func (s *shutdownStream) Context() context.Context { return s.ctx }
+
+func (s *shutdownStream) RecvMsg(m any) error {
+	err := s.ServerStream.RecvMsg(m)
+	if r, ok := m.(*encounterv1.WatchEncounterRequest); ok && err == nil {
+		s.from = max(r.GetFromSequence(), 1)
+	}
+	return err
+}
+
+func (s *shutdownStream) SendMsg(m any) error {
+	err := s.ServerStream.SendMsg(m)
+	if r, ok := m.(*encounterv1.WatchEncounterResponse); ok && err == nil && r.GetEvent() != nil {
+		s.next = r.GetEvent().GetSequence() + 1
+	}
+	return err
+}
+
+// ended is the end of a stream that Shutdown ended; a watch is told where to resume.
+func (s *shutdownStream) ended() error {
+	switch {
+	case s.next > 0:
+		return endedByShutdown(fmt.Sprintf("%v; resume from sequence %d", errShuttingDown, s.next))
+	case s.from > 0:
+		return endedByShutdown(fmt.Sprintf("%v; resume from sequence %d", errShuttingDown, s.from))
+	}
+	return endedByShutdown(fmt.Sprintf("%v; call again", errShuttingDown))
+}
+
+// endedByShutdown is a stream ended, or refused, because the server stops. The call's log
+// line has it as Canceled, at INFO (a stop is no failure); the client gets Unavailable
+// (shutdownStatus), which it may retry, on another replica or once this one is back.
+type endedByShutdown string
+
+func (e endedByShutdown) Error() string { return string(e) }
+
+func (e endedByShutdown) GRPCStatus() *status.Status { return status.New(codes.Canceled, string(e)) }
+
+// shutdownStatus, outside the logging interceptor, turns endedByShutdown into Unavailable.
+func shutdownStatus(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
+	err := handler(srv, ss)
+	var e endedByShutdown
+	if errors.As(err, &e) {
+		return status.Error(codes.Unavailable, string(e))
+	}
+	return err
+}
+
 // cancelOnShutdown gives each stream a context that Shutdown cancels, so that long-lived
-// streams (WatchEncounter) end and GracefulStop can finish.
+// streams (WatchEncounter) end and GracefulStop can finish; a stream so ended reports
+// Unavailable, with the sequence a watch resumes from.
 func (s *Server) cancelOnShutdown(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
-	ctx, cancel := context.WithCancel(ss.Context())
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(ss.Context())
+	defer cancel(nil)
 	s.mu.Lock()
 	if s.stopping {
 		s.mu.Unlock()
-		return status.Error(codes.Unavailable, "the server is shutting down")
+		return endedByShutdown(fmt.Sprintf("%v; call again", errShuttingDown))
 	}
 	key := &cancel
 	s.streams[key] = struct{}{}
@@ -118,28 +205,37 @@ func (s *Server) cancelOnShutdown(srv any, ss grpc.ServerStream, _ *grpc.StreamS
 		delete(s.streams, key)
 		s.mu.Unlock()
 	}()
-	return handler(srv, ctxStream{ServerStream: ss, ctx: ctx})
+	st := &shutdownStream{ServerStream: ss, ctx: ctx}
+	err := handler(srv, st)
+	if err != nil && errors.Is(context.Cause(ctx), errShuttingDown) &&
+		(errors.Is(err, context.Canceled) || status.Code(err) == codes.Canceled) {
+		return st.ended()
+	}
+	return err
 }
 
-// SetServing marks every registered service (and the server as a whole) serving or not.
+// SetServing marks the server serving or not: every service follows it, with its
+// dependencies (Health).
 func (s *Server) SetServing(serving bool) {
-	st := healthpb.HealthCheckResponse_NOT_SERVING
-	if serving {
-		st = healthpb.HealthCheckResponse_SERVING
-	}
-	s.Health.SetServingStatus("", st)
-	for name := range s.GRPC.GetServiceInfo() {
-		s.Health.SetServingStatus(name, st)
-	}
+	s.Health.setServing(serving, slices.Collect(maps.Keys(s.GRPC.GetServiceInfo())))
 }
 
 // Serve serves on lis until ctx is done, then shuts down gracefully.
 func (s *Server) Serve(ctx context.Context, lis net.Listener, grace time.Duration) error {
 	s.SetServing(true)
+	for _, h := range s.healthOnly {
+		go func() {
+			if err := h.srv.Serve(h.lis); err != nil && !errors.Is(err, grpc.ErrServerStopped) {
+				s.log.Error("health port", "addr", h.lis.Addr().String(), "err", err)
+			}
+		}()
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- s.GRPC.Serve(lis) }()
 	select {
 	case err := <-errc:
+		s.SetServing(false)
+		s.stopHealthOnly()
 		return err
 	case <-ctx.Done():
 	}
@@ -150,14 +246,15 @@ func (s *Server) Serve(ctx context.Context, lis net.Listener, grace time.Duratio
 	return nil
 }
 
-// Shutdown marks the server NOT_SERVING, cancels open streams, and stops gracefully, forcing
-// the stop after grace.
+// Shutdown marks the server NOT_SERVING, ends open streams (Unavailable), and stops
+// gracefully, forcing the stop after grace; the health port closes last.
 func (s *Server) Shutdown(grace time.Duration) {
 	s.SetServing(false)
+	defer s.stopHealthOnly()
 	s.mu.Lock()
 	s.stopping = true
 	for c := range s.streams {
-		(*c)()
+		(*c)(errShuttingDown)
 	}
 	s.mu.Unlock()
 	done := make(chan struct{})
@@ -168,6 +265,12 @@ func (s *Server) Shutdown(grace time.Duration) {
 		s.log.Warn("graceful stop timed out; stopping now", "grace", grace)
 		s.GRPC.Stop()
 		<-done
+	}
+}
+
+func (s *Server) stopHealthOnly() {
+	for _, h := range s.healthOnly {
+		h.srv.Stop()
 	}
 }
 
@@ -204,4 +307,20 @@ func NewLogger(format, level string) *slog.Logger {
 		return slog.New(slog.NewJSONHandler(os.Stderr, opts))
 	}
 	return slog.New(slog.NewTextHandler(os.Stderr, opts))
+}
+
+// NewLoggerTo is NewLogger writing to w, refusing a format or level it does not know.
+func NewLoggerTo(w io.Writer, format, level string) (*slog.Logger, error) {
+	var lvl slog.Level
+	if err := lvl.UnmarshalText([]byte(level)); err != nil {
+		return nil, fmt.Errorf("--log-level (FRAY_LOG_LEVEL) %q: not debug, info, warn or error", level)
+	}
+	opts := &slog.HandlerOptions{Level: lvl}
+	switch format {
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	case "text":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	}
+	return nil, fmt.Errorf("--log-format (FRAY_LOG_FORMAT) %q: not text or json", format)
 }

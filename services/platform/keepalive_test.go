@@ -1,0 +1,194 @@
+package platform_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"io"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/fray-rpg/fray/services/platform"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/net/http2"
+	"golang.org/x/net/http2/hpack"
+	"google.golang.org/grpc"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/keepalive"
+	"google.golang.org/protobuf/proto"
+)
+
+// h2 is a bare HTTP/2 client, to do what a gRPC client never does: ping too often, or stop
+// answering the server's pings.
+type h2 struct {
+	t    *testing.T
+	conn net.Conn
+	fr   *http2.Framer
+}
+
+func dialH2(t *testing.T, addr string) *h2 {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	require.NoError(t, err)
+	t.Cleanup(func() { conn.Close() })
+	require.NoError(t, conn.SetDeadline(time.Now().Add(20*time.Second)))
+	_, err = conn.Write([]byte(http2.ClientPreface))
+	require.NoError(t, err)
+	c := &h2{t: t, conn: conn, fr: http2.NewFramer(conn, conn)}
+	require.NoError(t, c.fr.WriteSettings())
+	return c
+}
+
+// next reads the next frame but SETTINGS and WINDOW_UPDATE (a SETTINGS is acknowledged).
+func (c *h2) next() (http2.Frame, error) {
+	for {
+		f, err := c.fr.ReadFrame()
+		if err != nil {
+			return nil, err
+		}
+		switch f := f.(type) {
+		case *http2.SettingsFrame:
+			if !f.IsAck() {
+				require.NoError(c.t, c.fr.WriteSettingsAck())
+			}
+			continue
+		case *http2.WindowUpdateFrame:
+			continue
+		}
+		return f, nil
+	}
+}
+
+// watchHealth opens grpc.health.v1.Health/Watch of the whole server on stream 1.
+func (c *h2) watchHealth() {
+	var hb bytes.Buffer
+	enc := hpack.NewEncoder(&hb)
+	for _, kv := range [][2]string{{":method", "POST"}, {":scheme", "http"}, {":path", "/grpc.health.v1.Health/Watch"},
+		{":authority", c.conn.RemoteAddr().String()}, {"content-type", "application/grpc"}, {"te", "trailers"}} {
+		require.NoError(c.t, enc.WriteField(hpack.HeaderField{Name: kv[0], Value: kv[1]}))
+	}
+	require.NoError(c.t, c.fr.WriteHeaders(http2.HeadersFrameParam{StreamID: 1, BlockFragment: hb.Bytes(), EndHeaders: true}))
+	msg, err := proto.Marshal(&healthpb.HealthCheckRequest{})
+	require.NoError(c.t, err)
+	require.NoError(c.t, c.fr.WriteData(1, true, append(binary.BigEndian.AppendUint32([]byte{0}, uint32(len(msg))), msg...)))
+}
+
+// status decodes a health Watch message.
+func healthStatus(t *testing.T, f *http2.DataFrame) healthpb.HealthCheckResponse_ServingStatus {
+	t.Helper()
+	d := f.Data()
+	require.GreaterOrEqual(t, len(d), 5)
+	var r healthpb.HealthCheckResponse
+	require.NoError(t, proto.Unmarshal(d[5:], &r))
+	return r.GetStatus()
+}
+
+func serveFor(t *testing.T, srv *platform.Server) string {
+	t.Helper()
+	lis := listen(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ctx, lis, 5*time.Second) }()
+	t.Cleanup(func() { cancel(); <-served })
+	return lis.Addr().String()
+}
+
+// The clients' keepalive is within what the servers allow.
+func TestClientKeepaliveWithinThePolicy(t *testing.T) {
+	c, p, s := platform.ClientKeepalive(), platform.KeepalivePolicy(), platform.ServerKeepalive()
+	require.GreaterOrEqual(t, c.Time, p.MinTime, "a client pinging faster than MinTime gets GOAWAY too_many_pings")
+	require.True(t, p.PermitWithoutStream || !c.PermitWithoutStream, "clients ping idle connections: the server must allow it")
+	require.Greater(t, s.Time, time.Duration(0))
+	require.Greater(t, s.Timeout, time.Duration(0))
+	require.GreaterOrEqual(t, c.Time, 10*time.Second, "grpc-go raises a client's Time below 10s to 10s")
+}
+
+// A client pinging faster than the policy allows (every KeepaliveMinTime) gets GOAWAY
+// ENHANCE_YOUR_CALM "too_many_pings", and its connection is closed.
+func TestTooManyPingsGetGoAway(t *testing.T) {
+	srv := platform.NewServer(platform.NewLogger("text", "error"))
+	c := dialH2(t, serveFor(t, srv))
+	for i := range 4 {
+		require.NoError(t, c.fr.WritePing(false, [8]byte{byte(i + 1)}))
+	}
+	for {
+		f, err := c.next()
+		require.NoError(t, err, "no GOAWAY before the connection closed")
+		if g, ok := f.(*http2.GoAwayFrame); ok {
+			require.Equal(t, http2.ErrCodeEnhanceYourCalm, g.ErrCode)
+			require.Equal(t, "too_many_pings", string(g.DebugData()))
+			break
+		}
+	}
+	for {
+		if _, err := c.next(); err != nil {
+			require.ErrorIs(t, err, io.EOF, "the server closes the connection")
+			return
+		}
+	}
+}
+
+// fastKeepalive is the server's keepalive shortened to grpc-go's minimum, so that a test
+// lives through several rounds.
+var fastKeepalive = grpc.KeepaliveParams(keepalive.ServerParameters{Time: time.Second, Timeout: time.Second})
+
+// An idle watch lives on past the server's keepalive Time: the server pings the silent
+// connection, the client answers, and the stream carries the next change.
+func TestIdleWatchOutlivesKeepaliveTime(t *testing.T) {
+	srv := platform.NewServer(platform.NewLogger("text", "error"), fastKeepalive)
+	dep := srv.Health.Readiness("", "test")
+	c := dialH2(t, serveFor(t, srv))
+	c.watchHealth()
+	pings := 0
+	for {
+		f, err := c.next()
+		require.NoError(t, err)
+		switch f := f.(type) {
+		case *http2.DataFrame:
+			st := healthStatus(t, f)
+			if pings < 3 {
+				require.Equal(t, serving, st, "the first message, before any ping")
+				continue
+			}
+			require.Equal(t, notServing, st, "the change after 3 keepalive rounds, on the same stream")
+			return
+		case *http2.PingFrame:
+			require.False(t, f.IsAck())
+			require.NoError(t, c.fr.WritePing(true, f.Data))
+			if pings++; pings == 3 {
+				dep.NotReady("test")
+			}
+		case *http2.GoAwayFrame, *http2.RSTStreamFrame:
+			t.Fatalf("the idle watch was ended: %v", f)
+		}
+	}
+}
+
+// A client that stops answering (gone without closing its connection) is dropped after
+// KeepaliveTime + KeepaliveTimeout, its watch with it.
+func TestSilentClientIsDropped(t *testing.T) {
+	srv := platform.NewServer(platform.NewLogger("text", "error"), fastKeepalive)
+	c := dialH2(t, serveFor(t, srv))
+	c.watchHealth()
+	start := time.Now()
+	pinged := false
+	for {
+		f, err := c.next()
+		if err != nil {
+			require.True(t, errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed) || isReset(err), "%v", err)
+			break
+		}
+		if p, ok := f.(*http2.PingFrame); ok && !p.IsAck() {
+			pinged = true // and not answered
+		}
+	}
+	require.True(t, pinged)
+	require.Less(t, time.Since(start), 10*time.Second)
+}
+
+func isReset(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op)
+}
