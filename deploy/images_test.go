@@ -274,7 +274,6 @@ func TestImagesMatchManifests(t *testing.T) {
 // services may not read yet (deploy/k8s/README.md, "Status"): allowed either way, and the
 // test says which the services read.
 var plannedEnv = map[string]string{
-	"FRAY_HEALTH_LISTEN":  "plaintext gRPC health for the kubelet's probes",
 	"FRAY_METRICS_LISTEN": "Prometheus metrics",
 }
 

@@ -3,14 +3,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/signal"
-	"strconv"
 	"syscall"
-	"time"
 
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
@@ -19,48 +19,71 @@ import (
 )
 
 func main() {
-	listen := flag.String("listen", platform.Env("FRAY_ENCOUNTER_LISTEN", "127.0.0.1:7072"), "gRPC listen address (env FRAY_ENCOUNTER_LISTEN)")
-	natsURL := flag.String("nats-url", platform.Env("FRAY_NATS_URL", "nats://127.0.0.1:4222"), "NATS server or cluster (env FRAY_NATS_URL)")
-	var natsAuth platform.NATSAuth // the encounter user of deploy/nats/permissions.conf
-	natsAuth.AddFlags(flag.CommandLine)
-	resolverAddr := flag.String("resolver", platform.Env("FRAY_RESOLVER_ADDR", "127.0.0.1:7071"), "RulesService address (env FRAY_RESOLVER_ADDR)")
-	replicas := flag.Int("replicas", platform.EnvInt("FRAY_REPLICAS", 1), "replicas of the event stream and seed bucket (env FRAY_REPLICAS)")
-	streamName := flag.String("stream", platform.Env("FRAY_STREAM", "FRAY_ENCOUNTERS"), "JetStream stream name (env FRAY_STREAM)")
-	grace := flag.Duration("grace", platform.EnvDuration("FRAY_GRACE", 10*time.Second), "graceful stop timeout (env FRAY_GRACE)")
-	logFormat := flag.String("log-format", platform.Env("FRAY_LOG_FORMAT", "text"), "text or json (env FRAY_LOG_FORMAT)")
-	logLevel := flag.String("log-level", platform.Env("FRAY_LOG_LEVEL", "info"), "debug, info, warn, error (env FRAY_LOG_LEVEL)")
-	security := platform.AddServerSecurityFlags(flag.CommandLine)
-	limits := platform.AddRateLimitFlags(flag.CommandLine)
-	cacheBytes := flag.Int("cache-bytes", platform.EnvInt("FRAY_CACHE_BYTES", encounter.DefaultMaxCachedBytes), "bytes the encounters cached in memory may hold; past it the least recently used are dropped, to be loaded again (env FRAY_CACHE_BYTES)")
-	maxOpen := flag.Int("max-open-encounters", platform.EnvInt("FRAY_MAX_OPEN_ENCOUNTERS", encounter.DefaultMaxOpenEncounters), "encounters not ended one tenant may have; past it CreateEncounter is refused (env FRAY_MAX_OPEN_ENCOUNTERS)")
-	maxWatches := flag.Int("max-watches-per-principal", platform.EnvInt("FRAY_MAX_WATCHES_PER_PRINCIPAL", encounter.DefaultMaxWatchesPerPrincipal), "watches one principal may hold open on this instance; past it WatchEncounter is refused until one is closed (env FRAY_MAX_WATCHES_PER_PRINCIPAL)")
-	maxWatchers := flag.Int("max-watchers-per-encounter", platform.EnvInt("FRAY_MAX_WATCHERS_PER_ENCOUNTER", encounter.DefaultMaxWatchersPerEncounter), "watchers one encounter may have on this instance; past it WatchEncounter is refused until one is closed (env FRAY_MAX_WATCHERS_PER_ENCOUNTER)")
-	watchBuffer := flag.Int("watch-buffer", platform.EnvInt("FRAY_WATCH_BUFFER", encounter.DefaultWatchBuffer), "records a watcher may fall behind before it is cut off with the sequence to resume from (env FRAY_WATCH_BUFFER)")
-	maxEncBytes := flag.Int("max-encounter-bytes", platform.EnvInt("FRAY_MAX_ENCOUNTER_BYTES", encounter.DefaultMaxEncounterBytes), "bytes one encounter's state may take; a command that would take it past is refused (env FRAY_MAX_ENCOUNTER_BYTES)")
-	var ret store.Retention
-	flag.Int64Var(&ret.StreamMaxBytes, "stream-max-bytes", envInt64("FRAY_STREAM_MAX_BYTES", store.DefaultStreamMaxBytes), "bytes the stream of events may hold; when full, every command is refused until an operator raises it (env FRAY_STREAM_MAX_BYTES; -1: no limit)")
-	flag.DurationVar(&ret.MaxAge, "max-age", platform.EnvDuration("FRAY_MAX_AGE", 0), "remove events, seeds and snapshots older than this (env FRAY_MAX_AGE; 0: keep them for ever); an encounter whose first events expired can no longer be loaded")
-	flag.Int64Var(&ret.MaxRecordsPerEncounter, "max-records-per-encounter", envInt64("FRAY_MAX_RECORDS_PER_ENCOUNTER", store.DefaultMaxRecordsPerEncounter), "records (commands) the stream keeps of one encounter before refusing its appends (env FRAY_MAX_RECORDS_PER_ENCOUNTER; -1: no limit)")
-	flag.Int64Var(&ret.SeedsMaxBytes, "seeds-max-bytes", envInt64("FRAY_SEEDS_MAX_BYTES", store.DefaultSeedsMaxBytes), "bytes the dice seed bucket may hold; when full, new encounters are refused (env FRAY_SEEDS_MAX_BYTES)")
-	flag.Int64Var(&ret.SnapshotsMaxBytes, "snapshots-max-bytes", envInt64("FRAY_SNAPSHOTS_MAX_BYTES", store.DefaultSnapshotsMaxBytes), "bytes the snapshot bucket may hold; when full, loads replay more of the log (env FRAY_SNAPSHOTS_MAX_BYTES)")
-	flag.Int64Var(&ret.IndexMaxBytes, "index-max-bytes", envInt64("FRAY_INDEX_MAX_BYTES", store.DefaultIndexMaxBytes), "bytes the ListEncounters index bucket may hold; when full, the list lags (env FRAY_INDEX_MAX_BYTES)")
-	flag.BoolVar(&ret.Apply, "apply-storage-limits", platform.Env("FRAY_APPLY_STORAGE_LIMITS", "") != "", "set these storage limits on a stream and buckets that exist already (env FRAY_APPLY_STORAGE_LIMITS); without it, existing ones keep the limits they have")
-	resolverTokenFile := flag.String("resolver-token-file", platform.Env("FRAY_RESOLVER_TOKEN_FILE", ""), "file holding this service's token for the resolver, with the \""+platform.ScopeResolve+"\" scope, read again when it changes (env FRAY_RESOLVER_TOKEN_FILE; or the token itself in FRAY_RESOLVER_TOKEN)")
-	resolverCA := flag.String("resolver-ca", platform.Env("FRAY_RESOLVER_CA", ""), "verify the resolver's TLS certificate against this PEM CA (env FRAY_RESOLVER_CA)")
-	resolverTLS := flag.Bool("resolver-tls", platform.Env("FRAY_RESOLVER_TLS", "") != "", "reach the resolver over TLS verified by the system roots (env FRAY_RESOLVER_TLS; the default for a resolver not on loopback)")
-	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "Usage: encounter [flags]\n\nServes fray's EncounterService. Every call but gRPC health and reflection needs\n\"authorization: Bearer <JWT>\": a token signed by a key of --jwks, issued by --token-issuer for\n--token-audience, with the claims sub, tenant and exp.\n\n")
-		flag.PrintDefaults()
-	}
-	flag.Parse()
-	log := platform.NewLogger(*logFormat, *logLevel)
-
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	code := run(ctx, os.Args[1:], os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run serves until ctx is done; its exit code: 2 for bad flags or settings, 1 for a failure.
+func run(ctx context.Context, args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("encounter", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	listen := fs.String("listen", "127.0.0.1:7072", "gRPC listen address (env FRAY_ENCOUNTER_LISTEN)")
+	natsURL := fs.String("nats-url", "nats://127.0.0.1:4222", "NATS server or cluster (env FRAY_NATS_URL)")
+	var natsAuth platform.NATSAuth // the encounter user of deploy/nats/permissions.conf
+	natsAuth.AddFlags(fs)
+	resolverAddr := fs.String("resolver", "127.0.0.1:7071", "RulesService address (env FRAY_RESOLVER_ADDR)")
+	replicas := fs.Int("replicas", 1, "replicas of the event stream and seed bucket, 1 to 5 (env FRAY_REPLICAS)")
+	streamName := fs.String("stream", "FRAY_ENCOUNTERS", "JetStream stream name (env FRAY_STREAM)")
+	serve := platform.AddServeFlags(fs)
+	logFormat := fs.String("log-format", "text", "text or json (env FRAY_LOG_FORMAT)")
+	logLevel := fs.String("log-level", "info", "debug, info, warn, error (env FRAY_LOG_LEVEL)")
+	security := platform.AddServerSecurityFlags(fs)
+	limits := platform.AddRateLimitFlags(fs)
+	cacheBytes := fs.Int("cache-bytes", encounter.DefaultMaxCachedBytes, "bytes the encounters cached in memory may hold; past it the least recently used are dropped, to be loaded again (env FRAY_CACHE_BYTES)")
+	maxOpen := fs.Int("max-open-encounters", encounter.DefaultMaxOpenEncounters, "encounters not ended one tenant may have; past it CreateEncounter is refused (env FRAY_MAX_OPEN_ENCOUNTERS)")
+	maxWatches := fs.Int("max-watches-per-principal", encounter.DefaultMaxWatchesPerPrincipal, "watches one principal may hold open on this instance; past it WatchEncounter is refused until one is closed (env FRAY_MAX_WATCHES_PER_PRINCIPAL)")
+	maxWatchers := fs.Int("max-watchers-per-encounter", encounter.DefaultMaxWatchersPerEncounter, "watchers one encounter may have on this instance; past it WatchEncounter is refused until one is closed (env FRAY_MAX_WATCHERS_PER_ENCOUNTER)")
+	watchBuffer := fs.Int("watch-buffer", encounter.DefaultWatchBuffer, "records a watcher may fall behind before it is cut off with the sequence to resume from (env FRAY_WATCH_BUFFER)")
+	maxEncBytes := fs.Int("max-encounter-bytes", encounter.DefaultMaxEncounterBytes, "bytes one encounter's state may take; a command that would take it past is refused (env FRAY_MAX_ENCOUNTER_BYTES)")
+	var ret store.Retention
+	fs.Int64Var(&ret.StreamMaxBytes, "stream-max-bytes", store.DefaultStreamMaxBytes, "bytes the stream of events may hold; when full, every command is refused until an operator raises it (env FRAY_STREAM_MAX_BYTES; -1: no limit)")
+	fs.DurationVar(&ret.MaxAge, "max-age", 0, "remove events, seeds and snapshots older than this (env FRAY_MAX_AGE; 0: keep them for ever); an encounter whose first events expired can no longer be loaded")
+	fs.Int64Var(&ret.MaxRecordsPerEncounter, "max-records-per-encounter", store.DefaultMaxRecordsPerEncounter, "records (commands) the stream keeps of one encounter before refusing its appends (env FRAY_MAX_RECORDS_PER_ENCOUNTER; -1: no limit)")
+	fs.Int64Var(&ret.SeedsMaxBytes, "seeds-max-bytes", store.DefaultSeedsMaxBytes, "bytes the dice seed bucket may hold; when full, new encounters are refused (env FRAY_SEEDS_MAX_BYTES)")
+	fs.Int64Var(&ret.SnapshotsMaxBytes, "snapshots-max-bytes", store.DefaultSnapshotsMaxBytes, "bytes the snapshot bucket may hold; when full, loads replay more of the log (env FRAY_SNAPSHOTS_MAX_BYTES)")
+	fs.Int64Var(&ret.IndexMaxBytes, "index-max-bytes", store.DefaultIndexMaxBytes, "bytes the ListEncounters index bucket may hold; when full, the list lags (env FRAY_INDEX_MAX_BYTES)")
+	fs.BoolVar(&ret.Apply, "apply-storage-limits", false, "set these storage limits on a stream and buckets that exist already (env FRAY_APPLY_STORAGE_LIMITS: true or false); without it, existing ones keep the limits they have")
+	resolverTokenFile := fs.String("resolver-token-file", "", "file holding this service's token for the resolver, with the \""+platform.ScopeResolve+"\" scope, read again when it changes (env FRAY_RESOLVER_TOKEN_FILE; or the token itself in FRAY_RESOLVER_TOKEN)")
+	resolverCA := fs.String("resolver-ca", "", "verify the resolver's TLS certificate against this PEM CA (env FRAY_RESOLVER_CA)")
+	resolverTLS := fs.Bool("resolver-tls", false, "reach the resolver over TLS verified by the system roots (env FRAY_RESOLVER_TLS: true or false; the default for a resolver not on loopback)")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: encounter [flags]\n\nServes fray's EncounterService. Every call but gRPC health and reflection needs\n\"authorization: Bearer <JWT>\": a token signed by a key of --jwks, issued by --token-issuer for\n--token-audience, with the claims sub, tenant and exp.\n\n")
+		fs.PrintDefaults()
+	}
+	if err := platform.ParseFlags(fs, args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		fmt.Fprintf(stderr, "encounter: %v\n", err)
+		return 2
+	}
+	log, err := platform.NewLoggerTo(stderr, *logFormat, *logLevel)
+	if err == nil {
+		err = errors.Join(serve.Check(fs), limits.Check(fs), checkSettings(fs, *replicas, ret,
+			map[string]int{"cache-bytes": *cacheBytes, "max-open-encounters": *maxOpen, "max-watches-per-principal": *maxWatches,
+				"max-watchers-per-encounter": *maxWatchers, "watch-buffer": *watchBuffer, "max-encounter-bytes": *maxEncBytes}))
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "encounter: %v\n", err)
+		return 2
+	}
+
 	serverOpts, err := security.ServerOptions(ctx)
 	if err != nil {
 		log.Error("security", "err", err)
-		os.Exit(2)
+		return 2
 	}
 	var resolverToken platform.TokenSource
 	switch {
@@ -70,7 +93,7 @@ func main() {
 		resolverToken = platform.StaticToken(os.Getenv("FRAY_RESOLVER_TOKEN"))
 	default:
 		log.Error("security", "err", "no token for the resolver: give --resolver-token-file or FRAY_RESOLVER_TOKEN (a token with the \""+platform.ScopeResolve+"\" scope)")
-		os.Exit(2)
+		return 2
 	}
 	srv := platform.NewServer(log, append(serverOpts, limits.ServerOption())...)
 	// The encounter service folds events itself: it links every rule system's Evolve.
@@ -84,25 +107,50 @@ func main() {
 	}, srv, reg)
 	if err != nil {
 		log.Error("start", "err", err)
-		os.Exit(1)
+		return 1
 	}
 	defer run.Close()
 	lis, err := net.Listen("tcp", *listen)
 	if err != nil {
 		log.Error("listen", "addr", *listen, "err", err)
-		os.Exit(1)
+		return 1
 	}
-	log.Info("encounter service serving", "addr", lis.Addr().String(), "nats", *natsURL, "resolver", *resolverAddr)
-	if err := srv.Serve(ctx, lis, *grace); err != nil {
+	if err := serve.Listen(srv); err != nil {
+		lis.Close()
+		log.Error("listen", "err", err)
+		return 1
+	}
+	log.Info("encounter service serving", "addr", lis.Addr().String(), "health", serve.HealthListen, "nats", *natsURL, "resolver", *resolverAddr)
+	if err := srv.Serve(ctx, lis, serve.Grace); err != nil {
 		log.Error("serve", "err", err)
-		os.Exit(1)
+		return 1
 	}
 	log.Info("encounter service stopped")
+	return 0
 }
 
-func envInt64(key string, def int64) int64 {
-	if v, err := strconv.ParseInt(os.Getenv(key), 10, 64); err == nil {
-		return v
+// checkSettings refuses values that cannot work, naming the flag and its variable.
+func checkSettings(fs *flag.FlagSet, replicas int, ret store.Retention, counts map[string]int) error {
+	var errs []error
+	if replicas < 1 || replicas > 5 {
+		errs = append(errs, platform.FlagError(fs, "replicas", "JetStream keeps 1 to 5 replicas of a stream"))
 	}
-	return def
+	for _, name := range []string{"cache-bytes", "max-open-encounters", "max-watches-per-principal", "max-watchers-per-encounter", "watch-buffer", "max-encounter-bytes"} {
+		if counts[name] < 0 {
+			errs = append(errs, platform.FlagError(fs, name, "must be 0 (the default) or more"))
+		}
+	}
+	for _, f := range []struct {
+		name string
+		v    int64
+	}{{"stream-max-bytes", ret.StreamMaxBytes}, {"max-records-per-encounter", ret.MaxRecordsPerEncounter},
+		{"seeds-max-bytes", ret.SeedsMaxBytes}, {"snapshots-max-bytes", ret.SnapshotsMaxBytes}, {"index-max-bytes", ret.IndexMaxBytes}} {
+		if f.v < -1 {
+			errs = append(errs, platform.FlagError(fs, f.name, "must be a size, 0 for the default or -1 for no limit"))
+		}
+	}
+	if ret.MaxAge < 0 {
+		errs = append(errs, platform.FlagError(fs, "max-age", "an age of 0 (keep for ever) or more"))
+	}
+	return errors.Join(errs...)
 }

@@ -3,13 +3,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
 	"github.com/fray-rpg/fray/rules/systems"
@@ -18,36 +19,63 @@ import (
 )
 
 func main() {
-	listen := flag.String("listen", platform.Env("FRAY_RESOLVER_LISTEN", "127.0.0.1:7071"), "gRPC listen address (env FRAY_RESOLVER_LISTEN)")
-	grace := flag.Duration("grace", platform.EnvDuration("FRAY_GRACE", 10*time.Second), "graceful stop timeout (env FRAY_GRACE)")
-	logFormat := flag.String("log-format", platform.Env("FRAY_LOG_FORMAT", "text"), "text or json (env FRAY_LOG_FORMAT)")
-	logLevel := flag.String("log-level", platform.Env("FRAY_LOG_LEVEL", "info"), "debug, info, warn, error (env FRAY_LOG_LEVEL)")
-	security := platform.AddServerSecurityFlags(flag.CommandLine)
-	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "Usage: resolver [flags]\n\nServes fray's RulesService. Every call but gRPC health and reflection needs\n\"authorization: Bearer <JWT>\": a token signed by a key of --jwks, issued by --token-issuer for\n--token-audience, with the claims sub, tenant and exp. Resolve answers only tokens with the\n%q scope (the encounter service's); ListRulesets, DescribeRuleset and Roll answer any\nauthenticated caller.\n\n", platform.ScopeResolve)
-		flag.PrintDefaults()
-	}
-	flag.Parse()
-	log := platform.NewLogger(*logFormat, *logLevel)
-
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	code := run(ctx, os.Args[1:], os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run serves until ctx is done; its exit code: 2 for bad flags or settings, 1 for a failure.
+func run(ctx context.Context, args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("resolver", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	listen := fs.String("listen", "127.0.0.1:7071", "gRPC listen address (env FRAY_RESOLVER_LISTEN)")
+	serve := platform.AddServeFlags(fs)
+	logFormat := fs.String("log-format", "text", "text or json (env FRAY_LOG_FORMAT)")
+	logLevel := fs.String("log-level", "info", "debug, info, warn, error (env FRAY_LOG_LEVEL)")
+	security := platform.AddServerSecurityFlags(fs)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: resolver [flags]\n\nServes fray's RulesService. Every call but gRPC health and reflection needs\n\"authorization: Bearer <JWT>\": a token signed by a key of --jwks, issued by --token-issuer for\n--token-audience, with the claims sub, tenant and exp. Resolve answers only tokens with the\n%q scope (the encounter service's); ListRulesets, DescribeRuleset and Roll answer any\nauthenticated caller.\n\n", platform.ScopeResolve)
+		fs.PrintDefaults()
+	}
+	if err := platform.ParseFlags(fs, args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		fmt.Fprintf(stderr, "resolver: %v\n", err)
+		return 2
+	}
+	log, err := platform.NewLoggerTo(stderr, *logFormat, *logLevel)
+	if err == nil {
+		err = serve.Check(fs)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "resolver: %v\n", err)
+		return 2
+	}
+
 	serverOpts, err := security.ServerOptions(ctx)
 	if err != nil {
 		log.Error("security", "err", err)
-		os.Exit(2)
+		return 2
 	}
 	lis, err := net.Listen("tcp", *listen)
 	if err != nil {
 		log.Error("listen", "addr", *listen, "err", err)
-		os.Exit(1)
+		return 1
 	}
 	srv := platform.NewServer(log, serverOpts...)
 	rulesv1.RegisterRulesServiceServer(srv.GRPC, resolver.New(systems.Registry()))
-	log.Info("resolver serving", "addr", lis.Addr().String())
-	if err := srv.Serve(ctx, lis, *grace); err != nil {
+	if err := serve.Listen(srv); err != nil {
+		lis.Close()
+		log.Error("listen", "err", err)
+		return 1
+	}
+	log.Info("resolver serving", "addr", lis.Addr().String(), "health", serve.HealthListen)
+	if err := srv.Serve(ctx, lis, serve.Grace); err != nil {
 		log.Error("serve", "err", err)
-		os.Exit(1)
+		return 1
 	}
 	log.Info("resolver stopped")
+	return 0
 }
