@@ -32,8 +32,16 @@ type Config struct {
 	// TLS verified against the system roots.
 	ResolverCA  string
 	ResolverTLS bool
-	Store       store.Config
-	Log         *slog.Logger
+	// ResolveTimeout bounds each call to the resolver, or the caller's deadline if sooner
+	// (default DefaultResolveTimeout); ResolverCheckEvery is how often the resolver's health
+	// is checked for this service's own (default DefaultResolverCheckEvery).
+	ResolveTimeout     time.Duration
+	ResolverCheckEvery time.Duration
+	// ResolverDialOptions come after the service's own options on the resolver connection
+	// (tests: a manual name resolver).
+	ResolverDialOptions []grpc.DialOption
+	Store               store.Config
+	Log                 *slog.Logger
 	// Options tune the service (tests inject the seed source).
 	Options Options
 }
@@ -43,6 +51,9 @@ type Running struct {
 	Service *Service
 	NATS    *nats.Conn
 	rules   *grpc.ClientConn
+	// stop ends the goroutines Start began (the resolver's health check); done when they have.
+	stop context.CancelFunc
+	done chan struct{}
 }
 
 // Start connects to NATS (creating the stream and bucket if missing) and to the resolver,
@@ -91,28 +102,36 @@ func Start(ctx context.Context, cfg Config, srv *platform.Server, reg *engine.Re
 		nc.Close()
 		return nil, fmt.Errorf("no token for the resolver at %s: it answers Resolve only to a token holding %q", cfg.ResolverAddr, platform.ScopeResolve)
 	}
-	creds, secure, err := platform.Transport(cfg.ResolverAddr, cfg.ResolverCA, cfg.ResolverTLS)
+	// The resolver: every address of its name in turn, each call failing fast and within
+	// its deadline; this service is ready only while a resolver answers its health check.
+	cc, err := dialResolver(cfg)
 	if err != nil {
 		nc.Close()
 		return nil, fmt.Errorf("resolver at %s: %w", cfg.ResolverAddr, err)
 	}
-	cc, err := grpc.NewClient(cfg.ResolverAddr, grpc.WithTransportCredentials(creds),
-		grpc.WithPerRPCCredentials(platform.PerRPCToken(cfg.ResolverToken, "", secure)))
-	if err != nil {
-		nc.Close()
-		return nil, fmt.Errorf("resolver at %s: %w", cfg.ResolverAddr, err)
+	rh := newResolverHealth(cc, srv.Health.Readiness(name, "resolver"), cfg.ResolverCheckEvery, log)
+	timeout := cfg.ResolveTimeout
+	if timeout <= 0 {
+		timeout = DefaultResolveTimeout
 	}
+	rules := &rulesClient{RulesServiceClient: rulesv1.NewRulesServiceClient(cc), timeout: timeout, unreachable: rh.poke}
 	opts := cfg.Options
 	opts.Log = log
 	if opts.Snapshots == nil {
 		opts.Snapshots = st
 	}
-	svc := New(st, st, &RemoteDecider{Client: rulesv1.NewRulesServiceClient(cc)}, reg, opts)
+	svc := New(st, st, &RemoteDecider{Client: rules}, reg, opts)
 	// An index that holds nothing while the log holds encounters (a first start with an
 	// index, a lost bucket) is rebuilt from the log, in the background.
 	go svc.ReindexIfEmpty(context.WithoutCancel(ctx))
 	encounterv1.RegisterEncounterServiceServer(srv.GRPC, svc)
-	return &Running{Service: svc, NATS: nc, rules: cc}, nil
+	bg, stop := context.WithCancel(context.WithoutCancel(ctx))
+	r := &Running{Service: svc, NATS: nc, rules: cc, stop: stop, done: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		rh.run(bg)
+	}()
+	return r, nil
 }
 
 // Close writes the index summaries due (Options.IndexDelay), drains the NATS connection and
@@ -121,6 +140,8 @@ func (r *Running) Close() {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	r.Service.FlushIndex(ctx)
+	r.stop()
+	<-r.done
 	_ = r.rules.Close()
 	_ = r.NATS.Drain()
 }

@@ -33,7 +33,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	natsURL := fs.String("nats-url", "nats://127.0.0.1:4222", "NATS server or cluster (env FRAY_NATS_URL)")
 	var natsAuth platform.NATSAuth // the encounter user of deploy/nats/permissions.conf
 	natsAuth.AddFlags(fs)
-	resolverAddr := fs.String("resolver", "127.0.0.1:7071", "RulesService address (env FRAY_RESOLVER_ADDR)")
+	resolverAddr := fs.String("resolver", "127.0.0.1:7071", "RulesService address: host:port, resolved by DNS with every address taking calls in turn (as dns:///host:port), or a gRPC target (env FRAY_RESOLVER_ADDR)")
 	replicas := fs.Int("replicas", 1, "replicas of the event stream and seed bucket, 1 to 5 (env FRAY_REPLICAS)")
 	streamName := fs.String("stream", "FRAY_ENCOUNTERS", "JetStream stream name (env FRAY_STREAM)")
 	serve := platform.AddServeFlags(fs)

@@ -1,0 +1,4 @@
+package encounter
+
+// ResolverTarget is resolverTarget, for the tests.
+var ResolverTarget = resolverTarget

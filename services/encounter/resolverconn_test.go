@@ -1,0 +1,114 @@
+package encounter_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	"github.com/fray-rpg/fray/services/encounter"
+	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/natstest"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/resolver"
+	"google.golang.org/grpc/resolver/manual"
+	"google.golang.org/grpc/status"
+)
+
+// natsFor is the URL and the encounter user of a fresh secured NATS server.
+func natsFor(t *testing.T) (string, platform.NATSAuth) {
+	s := natstest.StartSecured(t)
+	return s.Server.ClientURL(), platform.NATSAuth{User: platform.NATSEncounterUser, Password: s.Users.Encounter}
+}
+
+func createNamed(ctx context.Context, c encounterv1.EncounterServiceClient, name string) error {
+	_, err := c.CreateEncounter(ctx, &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: name, RuleSystem: "loss"}})
+	return err
+}
+
+// Two resolvers behind one name both take calls (round_robin); with every resolver stopped a
+// command fails within a second with Unavailable in a player's words, and the service's
+// health turns NOT_SERVING; once they are back, it serves again and commands pass.
+func TestResolverRoundRobinFailFastAndHealth(t *testing.T) {
+	url, auth := natsFor(t)
+	r1, r2 := &countingRules{}, &countingRules{}
+	s1, s2 := serveRules(t, "127.0.0.1:0", r1), serveRules(t, "127.0.0.1:0", r2)
+	names := manual.NewBuilderWithScheme("fraytest")
+	names.InitialState(resolver.State{Addresses: []resolver.Address{{Addr: s1.addr}, {Addr: s2.addr}}})
+	client, health, _ := startService(t, encounter.Config{NATSURL: url, NATS: auth,
+		ResolverAddr: "fraytest:///localhost", ResolverDialOptions: []grpc.DialOption{grpc.WithResolvers(names)},
+		ResolverCheckEvery: 100 * time.Millisecond})
+	awaitHealth(t, health, encounterService, healthpb.HealthCheckResponse_SERVING, 10*time.Second)
+
+	for i := range 20 {
+		require.NoError(t, createNamed(as("gm"), client, fmt.Sprint("Ruelle ", i)))
+	}
+	require.Positive(t, r1.calls.Load(), "the first resolver took calls")
+	require.Positive(t, r2.calls.Load(), "the second resolver took calls")
+
+	s1.stop()
+	s2.stop()
+	ctx, cancel := context.WithTimeout(as("gm"), 10*time.Second) // a patient client
+	defer cancel()
+	began := time.Now()
+	err := createNamed(ctx, client, "Ruelle sans règles")
+	took := time.Since(began)
+	require.Equal(t, codes.Unavailable, status.Code(err), "%v", err)
+	require.Equal(t, "the rules service is unreachable; nothing was recorded, try again", status.Convert(err).Message())
+	require.Less(t, took, time.Second, "failed fast, not after the client's deadline")
+	awaitHealth(t, health, encounterService, healthpb.HealthCheckResponse_NOT_SERVING, 5*time.Second)
+	awaitHealth(t, health, "", healthpb.HealthCheckResponse_NOT_SERVING, time.Second)
+
+	serveRules(t, s1.addr, r1)
+	serveRules(t, s2.addr, r2)
+	awaitHealth(t, health, encounterService, healthpb.HealthCheckResponse_SERVING, 10*time.Second)
+	awaitHealth(t, health, "", healthpb.HealthCheckResponse_SERVING, time.Second)
+	require.NoError(t, createNamed(as("gm"), client, "Ruelle retrouvée"))
+}
+
+// A resolver that does not answer is given up after the service's own deadline
+// (Unavailable), or the caller's if sooner (DeadlineExceeded); nothing is recorded.
+func TestResolveHasAServerSideDeadline(t *testing.T) {
+	url, auth := natsFor(t)
+	rules := &countingRules{}
+	rs := serveRules(t, "127.0.0.1:0", rules)
+	client, health, _ := startService(t, encounter.Config{NATSURL: url, NATS: auth, ResolverAddr: rs.addr,
+		ResolveTimeout: 300 * time.Millisecond})
+	awaitHealth(t, health, encounterService, healthpb.HealthCheckResponse_SERVING, 10*time.Second)
+	rules.block.Store(true)
+
+	ctx, cancel := context.WithTimeout(as("gm"), 10*time.Second)
+	defer cancel()
+	began := time.Now()
+	err := createNamed(ctx, client, "Ruelle muette")
+	require.Equal(t, codes.Unavailable, status.Code(err), "%v", err)
+	require.Equal(t, "the rules service did not answer within 300ms; nothing was recorded, try again", status.Convert(err).Message())
+	require.Less(t, time.Since(began), 5*time.Second)
+
+	short, cancel2 := context.WithTimeout(as("gm"), 100*time.Millisecond)
+	defer cancel2()
+	err = createNamed(short, client, "Ruelle pressée")
+	require.Equal(t, codes.DeadlineExceeded, status.Code(err), "%v", err)
+
+	list, err := client.ListEncounters(as("gm"), &encounterv1.ListEncountersRequest{})
+	require.NoError(t, err)
+	require.Empty(t, list.GetEncounters(), "nothing was recorded")
+}
+
+func TestResolverTarget(t *testing.T) {
+	for _, tc := range []struct{ addr, target, endpoint string }{
+		{"127.0.0.1:7071", "dns:///127.0.0.1:7071", "127.0.0.1:7071"},
+		{"resolver:7071", "dns:///resolver:7071", "resolver:7071"},
+		{"dns:///resolver.fray.svc:7071", "dns:///resolver.fray.svc:7071", "resolver.fray.svc:7071"},
+		{"dns://10.0.0.10:53/resolver:7071", "dns://10.0.0.10:53/resolver:7071", "resolver:7071"},
+		{"fraytest:///localhost", "fraytest:///localhost", "localhost"},
+	} {
+		target, endpoint := encounter.ResolverTarget(tc.addr)
+		require.Equal(t, tc.target, target, tc.addr)
+		require.Equal(t, tc.endpoint, endpoint, tc.addr)
+	}
+}
