@@ -9,11 +9,14 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
 	"github.com/fray-rpg/fray/services/platform"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 )
 
 // DefaultAddr is the EncounterService address when neither --addr nor FRAY_ADDR is given.
@@ -40,6 +43,8 @@ type conn struct {
 	useTLS     bool
 	commandID  string
 	expected   optionalUint
+	// timeout bounds each unary call (not the streams: a watch lasts as long as it likes).
+	timeout time.Duration
 	// raw: responses as the server sent them (for --json); otherwise every string of every
 	// response is escaped for the terminal (Printable).
 	raw bool
@@ -60,6 +65,30 @@ func (c *conn) addSecurityFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.onBehalfOf, "on-behalf-of", os.Getenv("FRAY_ON_BEHALF_OF"), "act for this subject of the token's tenant (the token needs the \""+platform.ScopeDelegate+"\" scope; env FRAY_ON_BEHALF_OF)")
 	fs.StringVar(&c.tlsCA, "tls-ca", os.Getenv("FRAY_TLS_CA"), "verify the server's TLS certificate against this PEM CA (env FRAY_TLS_CA)")
 	fs.BoolVar(&c.useTLS, "tls", os.Getenv("FRAY_TLS") != "", "use TLS verified by the system roots (env FRAY_TLS; the default for an address not on loopback, plaintext only to loopback)")
+	fs.DurationVar(&c.timeout, "timeout", DefaultTimeout, "give up on a call that has no answer after this long; watches are not bounded (env FRAY_TIMEOUT; 0: no limit)")
+}
+
+// DefaultTimeout bounds each call of the CLI but the streams (--timeout).
+const DefaultTimeout = 10 * time.Second
+
+// timeoutUnary gives each unary call a deadline of d, unless its context has an earlier one,
+// and says so when it passes.
+func timeoutUnary(d time.Duration) grpc.UnaryClientInterceptor {
+	return func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+		if d <= 0 {
+			return invoker(ctx, method, req, reply, cc, opts...)
+		}
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) <= d {
+			return invoker(ctx, method, req, reply, cc, opts...)
+		}
+		cctx, cancel := context.WithTimeout(ctx, d)
+		defer cancel()
+		err := invoker(cctx, method, req, reply, cc, opts...)
+		if status.Code(err) == codes.DeadlineExceeded && ctx.Err() == nil && cctx.Err() != nil {
+			return status.Errorf(codes.DeadlineExceeded, "no answer from %s within %s (--timeout, FRAY_TIMEOUT): the server may be overloaded or unreachable; a command may still have been recorded, see `fray log`", cc.Target(), d)
+		}
+		return err
+	}
 }
 
 // addCommandFlags adds --command-id and, unless it is a create, --expected-sequence.
@@ -132,7 +161,8 @@ func (c *conn) dial(addr string) (*grpc.ClientConn, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := []grpc.DialOption{grpc.WithTransportCredentials(creds)}
+	opts := []grpc.DialOption{grpc.WithTransportCredentials(creds), platform.WithClientKeepalive(),
+		grpc.WithChainUnaryInterceptor(timeoutUnary(c.timeout))}
 	if !c.raw {
 		opts = append(opts, grpc.WithChainUnaryInterceptor(printableUnary), grpc.WithChainStreamInterceptor(printableStream))
 	}

@@ -3,7 +3,6 @@ package commands
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -14,8 +13,6 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"github.com/fray-rpg/fray/rules/loss"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 )
@@ -346,7 +343,7 @@ func legalText(name, desc string, cost int32, targets []string, weapon, rule str
 
 func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("watch", "ENCOUNTER [--from N] [--json] [flags]",
-		"Prints the encounter's events from --from on, then each new one as it is recorded, until\ninterrupted (Ctrl-C) or the server ends the stream.", stderr)
+		"Prints the encounter's events from --from on, then each new one as it is recorded, until\ninterrupted (Ctrl-C) or the encounter ends. When the stream breaks (the server restarts, the\nconnection drops) it resumes after the last event printed, none missed or printed twice,\nwaiting a little longer each time (saying so on stderr); it gives up after "+fmt.Sprint(resumeAttempts)+" attempts in a row.", stderr)
 	c := addConnFlags(fs)
 	from := fs.Uint64("from", 1, "first event sequence to print")
 	asJSON := fs.Bool("json", false, "print each Event in protojson, one per line")
@@ -371,7 +368,7 @@ func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	_, err = stream(ctx, c, cl, pos[0], *from, 0, func(ev *encounterv1.Event) error {
 		return printEvent(stdout, names, ev, *asJSON)
-	})
+	}, resumeNotices{w: stderr, name: "fray watch"})
 	if ctx.Err() != nil {
 		return nil // interrupted: the normal end of a watch
 	}
@@ -385,42 +382,6 @@ func printEvent(w io.Writer, names *Names, ev *encounterv1.Event, asJSON bool) e
 	_, err := fmt.Fprintln(w, names.Describe(ev))
 	names.Learn(ev)
 	return err
-}
-
-// stream calls fn for each event of WatchEncounter from sequence from, until the stream ends
-// or, when until > 0, the event of sequence until has been seen. It returns the last sequence
-// seen.
-func stream(ctx context.Context, c *conn, cl encounterv1.EncounterServiceClient, enc string, from, until uint64, fn func(*encounterv1.Event) error) (uint64, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	st, err := cl.WatchEncounter(c.outgoing(ctx), &encounterv1.WatchEncounterRequest{EncounterId: enc, FromSequence: from})
-	if err != nil {
-		return 0, rpcErr("", err)
-	}
-	var last uint64
-	for {
-		resp, err := st.Recv()
-		if errors.Is(err, io.EOF) {
-			return last, nil
-		}
-		if err != nil {
-			if status.Code(err) == codes.Canceled && ctx.Err() != nil {
-				return last, ctx.Err()
-			}
-			return last, rpcErr("watching "+enc, err)
-		}
-		ev := resp.GetEvent()
-		if ev == nil {
-			continue
-		}
-		if err := fn(ev); err != nil {
-			return last, err
-		}
-		last = ev.GetSequence()
-		if until > 0 && last >= until {
-			return last, nil
-		}
-	}
 }
 
 func runLog(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -449,7 +410,7 @@ func runLog(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	names := NewNames(nil)
 	last, err := stream(ctx, c, cl, pos[0], 1, until, func(ev *encounterv1.Event) error {
 		return printEvent(stdout, names, ev, *asJSON)
-	})
+	}, resumeNotices{w: stderr, name: "fray log"})
 	if err != nil {
 		return err
 	}

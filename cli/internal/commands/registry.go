@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/fray-rpg/fray/services/platform"
 	"google.golang.org/grpc/status"
 )
 
@@ -250,6 +251,11 @@ func ParseArgs(fs *flag.FlagSet, args []string, minPos, maxPos int) ([]string, e
 		if v, ok := negatives[p]; ok {
 			pos[i] = v
 		}
+	}
+	// The flags not given take their environment variable's value, refused when the flag
+	// would refuse it (FRAY_TIMEOUT=abc), never silently ignored.
+	if err := platform.ApplyEnv(fs); err != nil {
+		return nil, &UsageError{Msg: err.Error()}
 	}
 	switch {
 	case len(pos) < minPos:

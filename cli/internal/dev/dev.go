@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/fray-rpg/fray/cli/internal/commands"
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
@@ -150,11 +151,33 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	cfg.Log = platform.NewLogger(*logFormat, *logLevel)
+	if err := checkFlags(fs, &cfg); err != nil {
+		return &commands.UsageError{Msg: err.Error()}
+	}
+	log, err := platform.NewLoggerTo(os.Stderr, *logFormat, *logLevel)
+	if err != nil {
+		return &commands.UsageError{Msg: err.Error()}
+	}
+	cfg.Log = log
 	cfg.Ready = func(addr string) {
 		fmt.Fprintf(stdout, "fray dev: serving on %s (data in %s); Ctrl-C to stop\n", addr, cfg.Data)
 		fmt.Fprintf(stdout, "fray dev: tokens are signed by %s (tenant %q): the CLI's --as NAME mints its own, `fray token --as NAME` prints one\n",
 			filepath.Join(cfg.Data, platform.DevKeyFile), platform.DevTenant)
 	}
 	return Run(ctx, cfg)
+}
+
+// checkFlags takes the environment's values of the flags not given and refuses those that
+// cannot work, naming the flag and its variable.
+func checkFlags(fs *flag.FlagSet, cfg *Config) error {
+	if err := platform.ApplyEnv(fs); err != nil {
+		return err
+	}
+	if cfg.Replicas < 1 || cfg.Replicas > 5 {
+		return platform.FlagError(fs, "replicas", "JetStream keeps 1 to 5 replicas of a stream")
+	}
+	if cfg.Grace <= 0 {
+		return platform.FlagError(fs, "grace", "the graceful stop needs some time (such as 10s)")
+	}
+	return cfg.RateLimits.Check(fs)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/fray-rpg/fray/services/platform/natstest"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 )
 
@@ -73,13 +74,17 @@ func TestServicesAsSeparateProcesses(t *testing.T) {
 	security := []string{"--jwks", jwks, "--token-issuer", authtest.Issuer, "--token-audience", authtest.Audience, "--tls-cert", tlsFiles.Cert, "--tls-key", tlsFiles.Key}
 
 	resolverAddr, encounterAddr := freeAddr(t), freeAddr(t)
+	// The plaintext health ports of the kubelet's probes (deploy/k8s): one by flag, one by
+	// its variable.
+	resolverHealth, encounterHealth := freeAddr(t), freeAddr(t)
 	var resolverLog, encounterLog bytes.Buffer
-	resolverProc := exec.Command(resolverBin, append([]string{"--listen", resolverAddr}, security...)...)
+	resolverProc := exec.Command(resolverBin, append([]string{"--listen", resolverAddr, "--health-listen", resolverHealth}, security...)...)
 	resolverProc.Stderr = &resolverLog
 	require.NoError(t, resolverProc.Start())
 	encounterProc := exec.Command(encounterBin, append([]string{"--listen", encounterAddr, "--nats-url", ns.ClientURL(), "--resolver", resolverAddr, "--log-format", "json",
 		"--resolver-ca", tlsFiles.CA, "--resolver-token-file", tokenFile}, security...)...)
 	encounterProc.Stderr = &encounterLog
+	encounterProc.Env = append(os.Environ(), "FRAY_HEALTH_LISTEN="+encounterHealth)
 	require.NoError(t, encounterProc.Start())
 	t.Cleanup(func() { _ = resolverProc.Process.Kill(); _ = encounterProc.Process.Kill() })
 
@@ -89,6 +94,15 @@ func TestServicesAsSeparateProcesses(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { cc.Close() })
 	waitServing(t, cc, encounterv1.EncounterService_ServiceDesc.ServiceName)
+	// The health ports answer in plaintext, without a token, for the services and the whole
+	// server, as the probes ask.
+	for addr, service := range map[string]string{resolverHealth: "fray.rules.v1.RulesService", encounterHealth: encounterv1.EncounterService_ServiceDesc.ServiceName} {
+		hc, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		require.NoError(t, err)
+		waitServing(t, hc, service)
+		waitServing(t, hc, "")
+		require.NoError(t, hc.Close())
+	}
 	c := encounterv1.NewEncounterServiceClient(cc)
 	f := newFight(t, c, "Deux processus", diego(0, 0), ruffian(0))
 	require.Equal(t, int32(1), f.state().GetState().GetLoss().GetTour())
