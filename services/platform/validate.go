@@ -10,6 +10,7 @@ package platform
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"strconv"
 	"strings"
@@ -278,8 +279,8 @@ type plan struct {
 type fieldPlan struct {
 	fd   protoreflect.FieldDescriptor
 	name string
-	// p is the policy of the field's values: the plan's, but for the states that a
-	// ResolveRequest carries (recorded).
+	// p is the policy of the field's values: the plan's, but for what a ResolveRequest
+	// carries of the log (recorded).
 	p policy
 	// sub is the plan of the field's messages (a map's values, for a map), or nil; single:
 	// the field is one message (not a list, not a map).
@@ -318,11 +319,15 @@ func planOf(md protoreflect.MessageDescriptor, p policy) *plan {
 	return pl
 }
 
-// resolveStates are the fields of a ResolveRequest holding states that the encounter service
-// folded from the log (state, rewind_state): checked under the recorded policy.
-var resolveStates = map[protoreflect.FullName]bool{
-	rulesv1.File_fray_rules_v1_rules_service_proto.Messages().ByName("ResolveRequest").Fields().ByName("state").FullName():        true,
-	rulesv1.File_fray_rules_v1_rules_service_proto.Messages().ByName("ResolveRequest").Fields().ByName("rewind_state").FullName(): true,
+// resolveRecorded are the fields of a ResolveRequest holding what the encounter service
+// folded from the log (state, rewind_state, and the digests of the state's sheets, one per
+// combatant): checked under the recorded policy.
+var resolveRecorded = map[protoreflect.FullName]bool{
+	resolveField("state"): true, resolveField("rewind_state"): true, resolveField("sheet_sha256"): true,
+}
+
+func resolveField(name protoreflect.Name) protoreflect.FullName {
+	return rulesv1.File_fray_rules_v1_rules_service_proto.Messages().ByName("ResolveRequest").Fields().ByName(name).FullName()
 }
 
 func compilePlan(md protoreflect.MessageDescriptor, p policy, compiling map[planKey]*plan) *plan {
@@ -341,7 +346,7 @@ func compilePlan(md protoreflect.MessageDescriptor, p policy, compiling map[plan
 	for i := range fields.Len() {
 		fd := fields.Get(i)
 		fp := &fieldPlan{fd: fd, name: string(fd.Name()), p: p}
-		if resolveStates[fd.FullName()] {
+		if resolveRecorded[fd.FullName()] {
 			fp.p = policy{recorded: true}
 		}
 		vd := fd
@@ -615,6 +620,14 @@ func checkRequest(m proto.Message) error {
 		if r.GetRewindState() != nil {
 			if err := CheckID("rewind_state.encounter_id", r.GetRewindState().GetEncounterId()); err != nil {
 				return err
+			}
+		}
+		if d, n := r.GetSheetSha256(), len(r.GetState().GetCombatants()); len(d) > 0 && len(d) != n {
+			return invalid("sheet_sha256", "%d entries for the state's %d combatants: one per combatant, in order (or none)", len(d), n)
+		}
+		for i, d := range r.GetSheetSha256() {
+			if len(d) != 0 && len(d) != sha256.Size {
+				return invalid(fmt.Sprintf("sheet_sha256[%d]", i), "%d bytes: a sha256 has %d (or none, for the combatant as it is sent)", len(d), sha256.Size)
 			}
 		}
 	}

@@ -133,8 +133,13 @@ func referenceValidate(req any) error {
 		// The state and rewind_state are what the encounter service folded from the log: only
 		// bounded; the command is checked like any other.
 		rest := proto.CloneOf(rr)
-		rest.State, rest.RewindState = nil, nil
+		rest.State, rest.RewindState, rest.SheetSha256 = nil, nil, nil
 		if err := (policy{}).refWalk(rest.ProtoReflect(), "", 0); err != nil {
+			return err
+		}
+		// sheet_sha256 (added with the plans): digests of the state's sheets, recorded.
+		digests := &rulesv1.ResolveRequest{SheetSha256: rr.GetSheetSha256()}
+		if err := (policy{recorded: true}).refWalk(digests.ProtoReflect(), "", 0); err != nil {
 			return err
 		}
 		for name, st := range map[string]*encounterv1.EncounterState{"state": rr.GetState(), "rewind_state": rr.GetRewindState()} {

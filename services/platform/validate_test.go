@@ -140,6 +140,18 @@ func TestValidate(t *testing.T) {
 		{"resolve: command name ESC", resolve(func(r *rulesv1.ResolveRequest) { r.Command.GetCreate().Name = "\x1b[2J" }), []string{"command.create.name", "U+001B"}},
 		{"resolve: actor 200 KB", resolve(func(r *rulesv1.ResolveRequest) { r.Actor = big }), []string{"actor", "at most 257"}},
 		{"resolve: seed of 5 bytes", resolve(func(r *rulesv1.ResolveRequest) { r.Seed = []byte("short") }), []string{"seed", "32 bytes"}},
+		{"resolve: a sheet digest per combatant", resolve(func(r *rulesv1.ResolveRequest) {
+			r.State.Combatants = []*encounterv1.Combatant{{Id: "a"}, {Id: "b"}}
+			r.SheetSha256 = [][]byte{make([]byte, 32), nil}
+		}), nil},
+		{"resolve: sheet digests for 2 of 3 combatants", resolve(func(r *rulesv1.ResolveRequest) {
+			r.State.Combatants = []*encounterv1.Combatant{{Id: "a"}, {Id: "b"}, {Id: "c"}}
+			r.SheetSha256 = [][]byte{make([]byte, 32), nil}
+		}), []string{"sheet_sha256", "2 entries for the state's 3 combatants"}},
+		{"resolve: a sheet digest of 5 bytes", resolve(func(r *rulesv1.ResolveRequest) {
+			r.State.Combatants = []*encounterv1.Combatant{{Id: "a"}, {Id: "b"}}
+			r.SheetSha256 = [][]byte{nil, []byte("short")}
+		}), []string{"sheet_sha256[1]", "5 bytes: a sha256 has 32"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

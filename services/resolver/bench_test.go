@@ -27,10 +27,11 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-// BenchmarkResolveVsHealth is P1 of issue 13: Resolve of a Loss attack on a 4-combatant state
-// over real gRPC (loopback TCP, one connection, 64 calls in flight, the encounter service's
-// fray:resolve token) against the trivial unary anchor, gRPC health Check, on the same server,
-// same connection, same concurrency. The server logs at info level (the default) into
+// BenchmarkResolveVsHealth is P1 of issue 13: Resolve of a Loss attack on a 4-combatant state,
+// as the encounter service sends it (sheets by digest, no state hash asked), over real gRPC
+// (loopback TCP, one connection, 64 calls in flight, the encounter service's fray:resolve
+// token) against the trivial unary anchor, gRPC health Check, on the same server, same
+// connection, same concurrency. The server logs at info level (the default) into
 // io.Discard. Each of 3 repetitions runs b.N calls of each, alternating; the ratio is Resolve's
 // calls/s ÷ Check's calls/s. CPU per call is the whole process's (client and server).
 //
@@ -51,12 +52,16 @@ func BenchmarkResolveVsHealth(b *testing.B) {
 	b.Cleanup(func() { cc.Close() })
 	rules, health := rulesv1.NewRulesServiceClient(cc), healthpb.NewHealthClient(cc)
 
-	req := lossAttackRequest(b, 4)
+	// As the encounter service sends it: its sheets sent once, then named by digest.
+	full := lossAttackRequest(b, 4)
 	call := authtest.As("encounter-service", platform.ScopeResolve) // both calls carry it
+	_, err = rules.Resolve(call, withDigests(full, false))
+	require.NoError(b, err)
+	req := withDigests(full, true)
 	resp, err := rules.Resolve(call, req)
 	require.NoError(b, err)
 	require.NotEmpty(b, resp.GetEvents())
-	b.Logf("request %d bytes, response %d events", proto.Size(req), len(resp.GetEvents()))
+	b.Logf("request %d bytes (%d with its sheets), response %d events", proto.Size(req), proto.Size(full), len(resp.GetEvents()))
 
 	kinds := []struct {
 		name string
@@ -136,7 +141,7 @@ func cpuTime() time.Duration {
 
 // lossAttackRequest is the Resolve request of a Loss attack on a started fight of n
 // combatants (half on each side, all the GM's), as the encounter service sends it.
-func lossAttackRequest(b *testing.B, n int) *rulesv1.ResolveRequest {
+func lossAttackRequest(b testing.TB, n int) *rulesv1.ResolveRequest {
 	b.Helper()
 	reg := systems.Registry()
 	s := sha256.Sum256([]byte("fray bench resolve"))

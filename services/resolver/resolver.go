@@ -1,8 +1,9 @@
 // Package resolver serves the rules engine over gRPC (fray.rules.v1.RulesService). It is
-// stateless: every request carries the state and the dice position it needs. Every call is
-// authenticated (the server's interceptor); Resolve answers only the encounter service's
-// scope, and ListRulesets, DescribeRuleset and Roll any authenticated caller: they describe
-// public rules and roll dice that record nothing.
+// stateless: every request carries the state and the dice position it needs, its sheets
+// sent once and then named by digest (a replica that lacks one says so, and is sent it).
+// Every call is authenticated (the server's interceptor); Resolve answers only the encounter
+// service's scope, and ListRulesets, DescribeRuleset and Roll any authenticated caller: they
+// describe public rules and roll dice that record nothing.
 package resolver
 
 import (
@@ -19,11 +20,31 @@ import (
 // Server implements RulesService over a registry.
 type Server struct {
 	rulesv1.UnimplementedRulesServiceServer
-	reg *engine.Registry
+	reg    *engine.Registry
+	sheets *sheetCache
 }
 
-// New returns a RulesService over reg.
-func New(reg *engine.Registry) *Server { return &Server{reg: reg} }
+// Option tunes a Server.
+type Option func(*Server)
+
+// WithSheetCache bounds the sheets the server keeps by digest (ResolveRequest.sheet_sha256)
+// to about n bytes (default DefaultSheetCacheBytes).
+func WithSheetCache(n int) Option { return func(s *Server) { s.sheets = newSheetCache(n) } }
+
+// New returns a RulesService over reg. It keeps the sheets it is sent by their digests, so
+// that the encounter service sends each sheet once rather than with every command; it is
+// stateless still in that any replica answers any call: one that lacks a sheet says so
+// (FailedPrecondition, platform.ReasonSheetsNotCached) and is sent it again.
+func New(reg *engine.Registry, opts ...Option) *Server {
+	s := &Server{reg: reg, sheets: newSheetCache(DefaultSheetCacheBytes)}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
+
+// CachedSheets is how many sheets the server keeps by digest, and what they cost in bytes.
+func (s *Server) CachedSheets() (n, bytes int) { return s.sheets.stats() }
 
 func (s *Server) ListRulesets(context.Context, *rulesv1.ListRulesetsRequest) (*rulesv1.ListRulesetsResponse, error) {
 	out := &rulesv1.ListRulesetsResponse{}
@@ -88,6 +109,9 @@ func (s *Server) Resolve(ctx context.Context, req *rulesv1.ResolveRequest) (*rul
 	st := req.GetState()
 	if err := dice.CheckOffset(dice.SchemeOf(st.GetDiceScheme()), max(st.GetDiceOffset(), st.GetDiceHighWater()), 0); err != nil {
 		return nil, status.Errorf(codes.InvalidArgument, "the state's dice_offset %d (dice_high_water %d) cannot be played: %v", st.GetDiceOffset(), st.GetDiceHighWater(), err)
+	}
+	if err := s.fillSheets(req); err != nil {
+		return nil, err
 	}
 	events, next, err := s.reg.Resolve(req.GetState(), req.GetCommand(), req.GetActor(), req.GetSeed(), req.GetRewindState())
 	if err != nil {

@@ -19,7 +19,14 @@ import (
 // The encounter service's Decider has two adapters: the resolver over gRPC and the rules
 // in-process. Both must give the same answers, events and errors alike.
 func TestDeciderContract(t *testing.T) {
-	remote := &encounter.RemoteDecider{HashEvery: 1, Client: rulesv1.NewRulesServiceClient(dial(t, startResolver(t)))}
+	decideTour1(t, &encounter.RemoteDecider{HashEvery: 1, Client: rulesv1.NewRulesServiceClient(dial(t, startResolver(t)))})
+}
+
+// decideTour1 plays the first Tour of a Loss duel through remote and through the rules
+// in-process, command by command, and requires the same answers of both (events and state
+// hash, or error code and message).
+func decideTour1(t *testing.T, remote encounter.Decider) {
+	t.Helper()
 	local := encounter.LocalDecider{Registry: systems.Registry()}
 	reg := systems.Registry()
 	ctx := authtest.As("encounter-service", platform.ScopeResolve) // the resolver answers Resolve to this scope only

@@ -389,8 +389,18 @@ type ResolveRequest struct {
 	// The caller does not need state_sha256: the resolver leaves it empty and does not hash
 	// the state (the encounter service asks for it on a sample of its commands only).
 	OmitStateSha256 bool `protobuf:"varint,6,opt,name=omit_state_sha256,json=omitStateSha256,proto3" json:"omit_state_sha256,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// Sheets sent once: none, or one entry per state.combatants entry, in order, each the
+	// sha256 of the deterministic encoding of a Combatant holding only that combatant's sheet
+	// (platform.SheetDigest), or empty (the combatant as it is). A combatant that carries its
+	// sheet is checked against its entry (InvalidArgument, reason SHEET_DIGEST_MISMATCH, if the
+	// digest is not its sheet's) and the resolver keeps the sheet under that digest, in a
+	// cache bounded in bytes; a combatant sent without its sheet gets the one kept under its
+	// entry, or the call fails with FailedPrecondition, reason SHEETS_NOT_CACHED (domain
+	// fray.rules.v1): the caller then sends the sheets again, in full. rewind_state is always
+	// sent in full.
+	SheetSha256   [][]byte `protobuf:"bytes,7,rep,name=sheet_sha256,json=sheetSha256,proto3" json:"sheet_sha256,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ResolveRequest) Reset() {
@@ -463,6 +473,13 @@ func (x *ResolveRequest) GetOmitStateSha256() bool {
 		return x.OmitStateSha256
 	}
 	return false
+}
+
+func (x *ResolveRequest) GetSheetSha256() [][]byte {
+	if x != nil {
+		return x.SheetSha256
+	}
+	return nil
 }
 
 type ResolveResponse struct {
@@ -545,14 +562,15 @@ const file_fray_rules_v1_rules_service_proto_rawDesc = "" +
 	"\x06offset\x18\x03 \x01(\x04R\x06offset\"J\n" +
 	"\fRollResponse\x12&\n" +
 	"\x04roll\x18\x01 \x01(\v2\x12.fray.dice.v1.RollR\x04roll\x12\x12\n" +
-	"\x04seed\x18\x02 \x01(\fR\x04seed\"\x9b\x02\n" +
+	"\x04seed\x18\x02 \x01(\fR\x04seed\"\xbe\x02\n" +
 	"\x0eResolveRequest\x127\n" +
 	"\x05state\x18\x01 \x01(\v2!.fray.encounter.v1.EncounterStateR\x05state\x124\n" +
 	"\acommand\x18\x02 \x01(\v2\x1a.fray.encounter.v1.CommandR\acommand\x12\x14\n" +
 	"\x05actor\x18\x03 \x01(\tR\x05actor\x12\x12\n" +
 	"\x04seed\x18\x04 \x01(\fR\x04seed\x12D\n" +
 	"\frewind_state\x18\x05 \x01(\v2!.fray.encounter.v1.EncounterStateR\vrewindState\x12*\n" +
-	"\x11omit_state_sha256\x18\x06 \x01(\bR\x0fomitStateSha256\"f\n" +
+	"\x11omit_state_sha256\x18\x06 \x01(\bR\x0fomitStateSha256\x12!\n" +
+	"\fsheet_sha256\x18\a \x03(\fR\vsheetSha256\"f\n" +
 	"\x0fResolveResponse\x120\n" +
 	"\x06events\x18\x01 \x03(\v2\x18.fray.encounter.v1.EventR\x06events\x12!\n" +
 	"\fstate_sha256\x18\x02 \x01(\fR\vstateSha2562\xd4\x02\n" +

@@ -1,0 +1,70 @@
+package e2e_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
+	"github.com/fray-rpg/fray/rules/systems"
+	"github.com/fray-rpg/fray/services/encounter"
+	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/authtest"
+	"github.com/fray-rpg/fray/services/resolver"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	grpcresolver "google.golang.org/grpc/resolver"
+	"google.golang.org/grpc/resolver/manual"
+)
+
+// startResolverServer serves srv as its own resolver and returns its address.
+func startResolverServer(t *testing.T, srv *resolver.Server) string {
+	s := platform.NewServer(quietLog(), authtest.ServerOptions()...)
+	rulesv1.RegisterRulesServiceServer(s.GRPC, srv)
+	return serveOn(t, s)
+}
+
+// Two resolver replicas behind one connection, calls spread round robin (as a headless
+// Service spreads them): each replica is sent the sheets it lacks when it says so, and every
+// answer is the rules' in-process answer.
+func TestSheetsAcrossResolverReplicas(t *testing.T) {
+	a, b := resolver.New(systems.Registry()), resolver.New(systems.Registry())
+	r := manual.NewBuilderWithScheme("fray-replicas")
+	r.InitialState(grpcresolver.State{Addresses: []grpcresolver.Address{{Addr: startResolverServer(t, a)}, {Addr: startResolverServer(t, b)}}})
+	cc, err := grpc.NewClient(r.Scheme()+":///rules", grpc.WithResolvers(r), grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithDefaultServiceConfig(`{"loadBalancingConfig": [{"round_robin": {}}]}`))
+	require.NoError(t, err)
+	t.Cleanup(func() { cc.Close() })
+	decideTour1(t, &encounter.RemoteDecider{HashEvery: 1, Client: rulesv1.NewRulesServiceClient(cc)})
+	na, _ := a.CachedSheets()
+	nb, _ := b.CachedSheets()
+	require.Equal(t, 2, na, "replica a was sent both sheets")
+	require.Equal(t, 2, nb, "replica b was sent both sheets")
+}
+
+// switching sends each call to the resolver of the moment; next moves to a fresh one.
+type switching struct {
+	rulesv1.RulesServiceClient
+	mu    sync.Mutex
+	t     *testing.T
+	calls int
+	fresh int // calls after which the next resolver is fresh
+}
+
+func (s *switching) Resolve(ctx context.Context, req *rulesv1.ResolveRequest, opts ...grpc.CallOption) (*rulesv1.ResolveResponse, error) {
+	s.mu.Lock()
+	if s.RulesServiceClient == nil || s.calls%s.fresh == 0 {
+		s.RulesServiceClient = rulesv1.NewRulesServiceClient(dial(s.t, startResolverServer(s.t, resolver.New(systems.Registry()))))
+	}
+	s.calls++
+	c := s.RulesServiceClient
+	s.mu.Unlock()
+	return c.Resolve(ctx, req, opts...)
+}
+
+// A resolver that never saw the sheets (a new replica, a restart) every few calls: the
+// decider's digests miss, it sends the sheets again, and the answers are still the rules'.
+func TestSheetsWithAColdResolver(t *testing.T) {
+	decideTour1(t, &encounter.RemoteDecider{HashEvery: 1, Client: &switching{t: t, fresh: 5}})
+}
