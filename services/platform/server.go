@@ -75,6 +75,8 @@ func NewServer(log *slog.Logger, extra ...grpc.ServerOption) *Server {
 			s.cancelOnShutdown,
 		),
 	}, extra...)
+	// Before every other (metrics.go): the metrics see each call's final code and duration.
+	opts = append(outerOptions(extra), opts...)
 	// After the extra options' interceptors (authentication): the caller is known.
 	unary, stream := []grpc.UnaryServerInterceptor{noteCallerUnary}, []grpc.StreamServerInterceptor{noteCallerStream}
 	for _, o := range extra {
