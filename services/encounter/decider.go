@@ -11,7 +11,6 @@ import (
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/services/platform"
-	"google.golang.org/grpc"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
@@ -73,15 +72,15 @@ func (d *RemoteDecider) Resolve(ctx context.Context, req *rulesv1.ResolveRequest
 	if digested {
 		sent.State, sent.SheetSha256 = d.sheets.strip(st)
 	}
-	resp, err := d.Client.Resolve(ctx, sent, grpc.WaitForReady(true))
+	resp, err := d.Client.Resolve(ctx, sent)
 	if digested && platform.Reason(err) == platform.ReasonSheetsNotCached {
 		d.sheets.missed(st)
 		sent.State, sent.SheetSha256 = st, d.sheets.all(st)
-		resp, err = d.Client.Resolve(ctx, sent, grpc.WaitForReady(true))
+		resp, err = d.Client.Resolve(ctx, sent)
 	}
 	if digested && platform.Reason(err) == platform.ReasonSheetDigestMismatch {
 		sent.State, sent.SheetSha256 = st, nil
-		resp, err = d.Client.Resolve(ctx, sent, grpc.WaitForReady(true))
+		resp, err = d.Client.Resolve(ctx, sent)
 	}
 	return resp, err
 }
