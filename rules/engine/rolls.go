@@ -19,6 +19,16 @@ type DiceEnder interface {
 	DiceEnd(ev *encounterv1.Event) (uint64, bool)
 }
 
+// DiceEnd is the furthest position of the dice stream the rolls reach (offset + draws, the
+// most of them; 0 without a roll, a nil roll counting as none), for a DiceEnder.
+func DiceEnd(rolls ...*dicev1.Roll) uint64 {
+	var end uint64
+	for _, r := range rolls {
+		end = max(end, r.GetOffset()+r.GetDraws())
+	}
+	return end
+}
+
 // advanceDice moves the state's dice offset, and its high-water mark, past every roll
 // recorded in ev.
 func advanceDice(sys System, st *encounterv1.EncounterState, ev *encounterv1.Event) {
