@@ -37,8 +37,12 @@ func (r *Report) Print(w io.Writer) {
 				back = "never"
 			}
 		}
+		slowest := "-"
+		if a.Commands > 0 {
+			slowest = dur(a.Slowest)
+		}
 		fmt.Fprintf(w, "%-44s %7s %20s %20s %7d %7d %8s %8s %9s %7s\n", name, dur(a.To.Sub(a.From)),
-			ratio(a.AttemptsOK, a.Attempts), ratio(a.CommandsOK, a.Commands), a.Refused, a.GaveUp, dur(a.Slowest), out, recov, back)
+			ratio(a.AttemptsOK, a.Attempts), ratio(a.CommandsOK, a.Commands), a.Refused, a.GaveUp, slowest, out, recov, back)
 		if len(a.Codes) > 0 {
 			fmt.Fprintf(w, "%-44s failed calls: %s\n", "", codeList(a.Codes))
 		}
