@@ -55,9 +55,10 @@ func (s *Service) evict(keep *entry) {
 
 // cacheSlot is an entry's place in the cache; s.mu guards it.
 type cacheSlot struct {
-	id   string
-	elem *list.Element
-	size int
+	id     string
+	elem   *list.Element
+	size   int
+	system string // its rule system, for the metrics of a command refused before its state is read
 }
 
 // account records the bytes e holds now (its state, its command ids and digests) and drops
@@ -65,11 +66,13 @@ type cacheSlot struct {
 func (s *Service) account(e *entry) {
 	e.stateBytes = e.sizes.of(e.state)
 	size := e.stateBytes + e.cmds.len()*commandBytes + len(e.cmds.order)*recentCommandBytes
+	system := e.state.GetRuleSystem()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if e.elem == nil { // dropped already: it holds nothing of the cache's
 		return
 	}
+	e.system = system
 	s.lru.bytes += size - e.size
 	e.size = size
 	s.evict(e)

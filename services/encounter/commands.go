@@ -201,7 +201,9 @@ func (s *Service) writeSnapshot(ctx context.Context, id string, e *entry, p *pen
 	if p.position <= e.snapWritten {
 		return
 	}
-	if err := s.opts.Snapshots.PutSnapshot(ctx, id, p.snap); err != nil {
+	err := s.opts.Snapshots.PutSnapshot(ctx, id, p.snap)
+	s.obs.snapshotWritten(err)
+	if err != nil {
 		s.log.WarnContext(ctx, "snapshot not written", "encounter", id, "err", err)
 		return
 	}

@@ -7,8 +7,7 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/services/encounter/store"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
+	"github.com/fray-rpg/fray/services/platform"
 )
 
 // seedOf is the encounter's dice seed for deciding a command, e.mu held: the one cached with
@@ -58,7 +57,7 @@ const (
 // MaxEncounterBytes: size is the state's bytes and the record's.
 func (s *Service) checkEncounterBytes(st *encounterv1.EncounterState, size int) error {
 	if size > s.opts.MaxEncounterBytes {
-		return status.Errorf(codes.ResourceExhausted,
+		return platform.Refuse(LimitEncounterBytes,
 			"encounter %q would take %d bytes with this command, more than the %d an encounter may hold; nothing was recorded",
 			st.GetName(), size, s.opts.MaxEncounterBytes)
 	}
@@ -77,7 +76,7 @@ func (s *Service) checkOpenEncounters(ctx context.Context, tenant string) error 
 		return unavailable(err)
 	}
 	if n >= s.opts.MaxOpenEncounters {
-		return status.Errorf(codes.ResourceExhausted,
+		return platform.Refuse(LimitOpenEncounters,
 			"tenant %q has %d encounters not ended, the most it may have: end one (fray end) before creating another", tenant, n)
 	}
 	return nil

@@ -85,6 +85,10 @@ type Options struct {
 	// WatchBuffer is how many records a watcher may fall behind the live tail (default 256)
 	// before it is cut off (ResourceExhausted, saying the sequence to resume from).
 	WatchBuffer int
+	// Metrics, when set, count what the service does (metrics.go, NewMetrics); Tracing, when
+	// set, traces each append to the log, a child of the call's span. Nil: off.
+	Metrics *Metrics
+	Tracing *platform.Tracing
 }
 
 // Service implements EncounterService.
@@ -98,6 +102,7 @@ type Service struct {
 	opts    Options
 	index   store.Index
 	watches *hub
+	obs     observer // metrics and tracer (metrics.go)
 
 	mu       sync.Mutex
 	cache    map[string]*entry
@@ -180,8 +185,10 @@ func New(events store.Log, seeds store.Seeds, decider Decider, reg *engine.Regis
 	if opts.IndexDelay == 0 {
 		opts.IndexDelay = DefaultIndexDelay
 	}
-	return &Service{log: opts.Log, events: events, seeds: seeds, decider: decider, reg: reg, opts: opts, index: idx, cache: map[string]*entry{}, indexDue: map[*entry]struct{}{},
+	s := &Service{log: opts.Log, events: events, seeds: seeds, decider: decider, reg: reg, opts: opts, index: idx, cache: map[string]*entry{}, indexDue: map[*entry]struct{}{},
 		watches: newHub(events, reg, opts.MaxWatchesPerPrincipal, opts.MaxWatchersPerEncounter, opts.WatchBuffer)}
+	s.obs = newObserver(s)
+	return s
 }
 
 // Cached is the number of encounters held in memory.
@@ -205,13 +212,13 @@ const (
 // written; stateBytes is proto.Size(st) (an entry's, as account last measured it).
 func (s *Service) checkLimits(st *encounterv1.EncounterState, stateBytes int, batch *encounterv1.EventBatch) error {
 	if n := st.GetSequence() + uint64(len(batch.GetEvents())); n > s.opts.MaxEvents {
-		return status.Errorf(codes.ResourceExhausted,
+		return platform.Refuse(LimitEncounterEvents,
 			"encounter %q has recorded %d events and may hold at most %d: end it and start another; nothing was recorded",
 			st.GetName(), st.GetSequence(), s.opts.MaxEvents)
 	}
 	size := proto.Size(batch)
 	if size > s.opts.MaxBatchBytes {
-		return status.Errorf(codes.ResourceExhausted,
+		return platform.Refuse(LimitRecordBytes,
 			"this command's events take %d bytes, more than the %d one record may hold; nothing was recorded", size, s.opts.MaxBatchBytes)
 	}
 	return s.checkEncounterBytes(st, stateBytes+size)
@@ -248,11 +255,16 @@ func (s *Service) entry(ctx context.Context, id string, fresh bool) (*entry, err
 	s.mu.Unlock()
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	s.obs.cacheLookup(e.loaded)
 	if e.loaded && !fresh {
 		return e, nil
 	}
+	cold, start := !e.loaded, s.obs.start()
 	if err := s.refresh(ctx, id, e); err != nil {
 		return nil, err
+	}
+	if cold {
+		s.obs.coldLoaded(start)
 	}
 	return e, nil
 }
@@ -436,7 +448,7 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 		return outcome{}, status.Error(codes.InvalidArgument, "create an encounter with CreateEncounter")
 	}
 	if size := proto.Size(cmd); size > MaxRequestBytes {
-		return outcome{}, status.Errorf(codes.ResourceExhausted, "this command takes %d bytes; a command may take at most %d", size, MaxRequestBytes)
+		return outcome{}, platform.Refuse(LimitRequestBytes, "this command takes %d bytes; a command may take at most %d", size, MaxRequestBytes)
 	}
 	digest := engine.CommandDigest(cmd, who.principal)
 	e, err := s.entry(ctx, id, false)
@@ -494,7 +506,7 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 		if err := s.checkLimits(e.state, e.stateBytes, batch); err != nil {
 			return outcome{}, err
 		}
-		app, err := s.events.Append(ctx, id, e.position, id+"/"+cmdID, batch)
+		app, err := s.appendRecord(ctx, id, e.position, id+"/"+cmdID, batch)
 		switch {
 		case errors.Is(err, store.ErrConflict):
 			if attempt >= s.opts.MaxAttempts {
@@ -504,6 +516,7 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 			if err := s.refresh(ctx, id, e); err != nil {
 				return outcome{}, err
 			}
+			s.obs.retried()
 			continue
 		case err != nil:
 			return outcome{}, unavailable(err)
@@ -545,13 +558,15 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 // after them.
 func (s *Service) run(ctx context.Context, id, cmdID string, expected *uint64, cmd *encounterv1.Command) ([]*encounterv1.Event, *encounterv1.EncounterState, error) {
 	o, err := s.execute(ctx, id, cmdID, expected, cmd)
+	s.ran(id, o, err)
 	if err != nil {
 		return nil, nil, err
 	}
 	return s.seen(o, platform.Principal(ctx))
 }
 
-func (s *Service) CreateEncounter(ctx context.Context, req *encounterv1.CreateEncounterRequest) (*encounterv1.CreateEncounterResponse, error) {
+func (s *Service) CreateEncounter(ctx context.Context, req *encounterv1.CreateEncounterRequest) (_ *encounterv1.CreateEncounterResponse, err error) {
+	defer func() { s.commandDone(req.GetEncounter().GetRuleSystem(), err) }()
 	who, err := callerOf(ctx)
 	if err != nil {
 		return nil, err
@@ -564,7 +579,7 @@ func (s *Service) CreateEncounter(ctx context.Context, req *encounterv1.CreateEn
 		return nil, status.Error(codes.InvalidArgument, "no encounter given: name it and choose its rule system")
 	}
 	if size := proto.Size(req); size > MaxRequestBytes {
-		return nil, status.Errorf(codes.ResourceExhausted, "this request takes %d bytes; a request may take at most %d", size, MaxRequestBytes)
+		return nil, platform.Refuse(LimitRequestBytes, "this request takes %d bytes; a request may take at most %d", size, MaxRequestBytes)
 	}
 	// The same create sent again, or many times at once, names one encounter: its id comes
 	// from the caller and the command id.
@@ -603,7 +618,7 @@ func (s *Service) CreateEncounter(ctx context.Context, req *encounterv1.CreateEn
 	}
 	events := batch.GetEvents()
 	var existing uint64 // the position of this command's record, if it was recorded before
-	app, err := s.events.Append(ctx, id, 0, "create/"+who.principal+"/"+cmdID, batch)
+	app, err := s.appendRecord(ctx, id, 0, "create/"+who.principal+"/"+cmdID, batch)
 	switch {
 	case errors.Is(err, store.ErrConflict): // created already, by this command sent before or at the same time
 		if _, err := s.entry(ctx, id, true); err != nil {

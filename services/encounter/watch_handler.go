@@ -9,6 +9,7 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/services/encounter/store"
+	"github.com/fray-rpg/fray/services/platform"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
@@ -129,7 +130,7 @@ func (s *Service) WatchEncounter(req *encounterv1.WatchEncounterRequest, stream 
 		if w.why != errFellBehind {
 			return w.why
 		}
-		return status.Errorf(codes.ResourceExhausted,
+		return platform.Refuse(LimitWatchBuffer,
 			"this watch fell %d records behind the encounter and was cut off so as not to hold up the others: read faster, or watch again with from_sequence %d to resume where it stopped",
 			s.opts.WatchBuffer, max(from, folded.GetSequence()+1))
 	}

@@ -81,7 +81,16 @@ func NewMetrics() *Metrics {
 	}
 	m.Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.server, m.client, m.refusals)
+	m.KnownLimits(LimitRatePrincipal, LimitRateTenant)
 	return m
+}
+
+// KnownLimits makes the refusal series of each limit, at zero, so that a dashboard sees every
+// limit before its first refusal.
+func (m *Metrics) KnownLimits(limits ...string) {
+	for _, l := range limits {
+		m.refusals.WithLabelValues(l)
+	}
 }
 
 // ServerOption puts the metrics' interceptors on a server built by NewServer, outermost,
