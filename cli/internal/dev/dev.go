@@ -46,6 +46,11 @@ type Config struct {
 	Options encounter.Options
 	// RateLimits are the token buckets of every caller (zero rates: no limit).
 	RateLimits platform.RateLimits
+	// MetricsListen, when set, serves Prometheus metrics at /metrics on that address; then
+	// MetricsReady, when set, is called with the address. Traces go to an OTLP collector
+	// when the environment names one (OTEL_EXPORTER_OTLP_ENDPOINT).
+	MetricsListen string
+	MetricsReady  func(addr string)
 }
 
 // NATSUsersFile, in the data folder, keeps the embedded NATS server's passwords (the
@@ -109,25 +114,37 @@ func Run(ctx context.Context, cfg Config) error {
 		forget = func() {}
 	}
 	defer forget()
-	srv := platform.NewServer(log, append(authn.ServerOptions(), cfg.RateLimits.ServerOption())...)
+	tel, err := (&platform.TelemetryFlags{MetricsListen: cfg.MetricsListen}).Start(ctx, "fray-dev", log)
+	if err != nil {
+		lis.Close()
+		return err
+	}
+	defer tel.Close()
+	srv := platform.NewServer(log, append(append(authn.ServerOptions(), cfg.RateLimits.ServerOption()), tel.ServerOptions()...)...)
 	// The encounter service's token for the resolver, minted afresh before it expires.
 	resolverToken := &platform.MintedToken{Signer: key, Claims: platform.DevClaims(platform.DevTenant, "encounter-service", time.Hour, platform.ScopeResolve)}
 	reg := systems.Registry()
 	rulesv1.RegisterRulesServiceServer(srv.GRPC, resolver.New(reg))
 	// The encounter service asks the resolver over gRPC, here on the same port.
+	opts := cfg.Options
+	opts.Metrics, opts.Tracing = encounter.NewMetrics(tel.Metrics), tel.Tracing
 	run, err := encounter.Start(ctx, encounter.Config{
 		NATSURL: natsURL, NATS: natsAuth, ResolverAddr: lis.Addr().String(), Log: log,
-		Store: store.Config{Replicas: cfg.Replicas}, Options: cfg.Options,
-		ResolverToken: resolverToken,
+		Store: store.Config{Replicas: cfg.Replicas}, Options: opts,
+		ResolverToken: resolverToken, ResolverDialOptions: tel.DialOptions(),
 	}, srv, reg)
 	if err != nil {
 		lis.Close()
 		return err
 	}
 	defer run.Close()
-	log.Info("fray serving RulesService and EncounterService", "addr", lis.Addr().String())
+	tel.Serve(srv)
+	log.Info("fray serving RulesService and EncounterService", "addr", lis.Addr().String(), "metrics", tel.Addr())
 	if cfg.Ready != nil {
 		cfg.Ready(lis.Addr().String())
+	}
+	if cfg.MetricsReady != nil && tel.Addr() != "" {
+		cfg.MetricsReady(tel.Addr())
 	}
 	return srv.Serve(ctx, lis, cfg.Grace)
 }
@@ -146,6 +163,7 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.IntVar(&cfg.Replicas, "replicas", platform.EnvInt("FRAY_REPLICAS", 1), "replicas of the stream and bucket (env FRAY_REPLICAS)")
 	fs.DurationVar(&cfg.Grace, "grace", platform.EnvDuration("FRAY_GRACE", 10*time.Second), "graceful stop timeout (env FRAY_GRACE)")
 	cfg.RateLimits = *platform.AddRateLimitFlags(fs)
+	fs.StringVar(&cfg.MetricsListen, "metrics-listen", "", "serve Prometheus metrics at /metrics, plain HTTP, on this address, such as 127.0.0.1:9090 (env FRAY_METRICS_LISTEN; default: none). Traces go to an OTLP collector when OTEL_EXPORTER_OTLP_ENDPOINT is set")
 	logFormat := fs.String("log-format", platform.Env("FRAY_LOG_FORMAT", "text"), "text or json (env FRAY_LOG_FORMAT)")
 	logLevel := fs.String("log-level", platform.Env("FRAY_LOG_LEVEL", "info"), "debug, info, warn, error (env FRAY_LOG_LEVEL)")
 	if err := fs.Parse(args); err != nil {
@@ -163,6 +181,9 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fmt.Fprintf(stdout, "fray dev: serving on %s (data in %s); Ctrl-C to stop\n", addr, cfg.Data)
 		fmt.Fprintf(stdout, "fray dev: tokens are signed by %s (tenant %q): the CLI's --as NAME mints its own, `fray token --as NAME` prints one\n",
 			filepath.Join(cfg.Data, platform.DevKeyFile), platform.DevTenant)
+	}
+	cfg.MetricsReady = func(addr string) {
+		fmt.Fprintf(stdout, "fray dev: metrics on http://%s/metrics\n", addr)
 	}
 	return Run(ctx, cfg)
 }

@@ -37,6 +37,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	replicas := fs.Int("replicas", 1, "replicas of the event stream and seed bucket, 1 to 5 (env FRAY_REPLICAS)")
 	streamName := fs.String("stream", "FRAY_ENCOUNTERS", "JetStream stream name (env FRAY_STREAM)")
 	serve := platform.AddServeFlags(fs)
+	telemetry := platform.AddTelemetryFlags(fs)
 	logFormat := fs.String("log-format", "text", "text or json (env FRAY_LOG_FORMAT)")
 	logLevel := fs.String("log-level", "info", "debug, info, warn, error (env FRAY_LOG_LEVEL)")
 	security := platform.AddServerSecurityFlags(fs)
@@ -95,15 +96,22 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		log.Error("security", "err", "no token for the resolver: give --resolver-token-file or FRAY_RESOLVER_TOKEN (a token with the \""+platform.ScopeResolve+"\" scope)")
 		return 2
 	}
-	srv := platform.NewServer(log, append(serverOpts, limits.ServerOption())...)
+	tel, err := telemetry.Start(ctx, "fray-encounter", log)
+	if err != nil {
+		log.Error("telemetry", "err", err)
+		return 1
+	}
+	defer tel.Close()
+	srv := platform.NewServer(log, append(append(serverOpts, limits.ServerOption()), tel.ServerOptions()...)...)
 	// The encounter service folds events itself: it links every rule system's Evolve.
 	reg := systems.Registry()
 	run, err := encounter.Start(ctx, encounter.Config{
 		NATSURL: *natsURL, NATS: natsAuth, ResolverAddr: *resolverAddr, Log: log,
-		ResolverToken: resolverToken, ResolverCA: *resolverCA, ResolverTLS: *resolverTLS,
+		ResolverToken: resolverToken, ResolverCA: *resolverCA, ResolverTLS: *resolverTLS, ResolverDialOptions: tel.DialOptions(),
 		Store: store.Config{Stream: *streamName, Replicas: *replicas, Retention: ret},
 		Options: encounter.Options{MaxCachedBytes: *cacheBytes, MaxOpenEncounters: *maxOpen, MaxEncounterBytes: *maxEncBytes,
-			MaxWatchesPerPrincipal: *maxWatches, MaxWatchersPerEncounter: *maxWatchers, WatchBuffer: *watchBuffer},
+			MaxWatchesPerPrincipal: *maxWatches, MaxWatchersPerEncounter: *maxWatchers, WatchBuffer: *watchBuffer,
+			Metrics: encounter.NewMetrics(tel.Metrics), Tracing: tel.Tracing},
 	}, srv, reg)
 	if err != nil {
 		log.Error("start", "err", err)
@@ -120,7 +128,8 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		log.Error("listen", "err", err)
 		return 1
 	}
-	log.Info("encounter service serving", "addr", lis.Addr().String(), "health", serve.HealthListen, "nats", *natsURL, "resolver", *resolverAddr)
+	tel.Serve(srv)
+	log.Info("encounter service serving", "addr", lis.Addr().String(), "health", serve.HealthListen, "metrics", tel.Addr(), "nats", *natsURL, "resolver", *resolverAddr)
 	if err := srv.Serve(ctx, lis, serve.Grace); err != nil {
 		log.Error("serve", "err", err)
 		return 1

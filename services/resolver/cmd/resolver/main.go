@@ -31,6 +31,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	listen := fs.String("listen", "127.0.0.1:7071", "gRPC listen address (env FRAY_RESOLVER_LISTEN)")
 	serve := platform.AddServeFlags(fs)
+	telemetry := platform.AddTelemetryFlags(fs)
 	logFormat := fs.String("log-format", "text", "text or json (env FRAY_LOG_FORMAT)")
 	logLevel := fs.String("log-level", "info", "debug, info, warn, error (env FRAY_LOG_LEVEL)")
 	security := platform.AddServerSecurityFlags(fs)
@@ -64,14 +65,22 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		log.Error("listen", "addr", *listen, "err", err)
 		return 1
 	}
-	srv := platform.NewServer(log, serverOpts...)
+	tel, err := telemetry.Start(ctx, "fray-resolver", log)
+	if err != nil {
+		lis.Close()
+		log.Error("telemetry", "err", err)
+		return 1
+	}
+	defer tel.Close()
+	srv := platform.NewServer(log, append(serverOpts, tel.ServerOptions()...)...)
 	rulesv1.RegisterRulesServiceServer(srv.GRPC, resolver.New(systems.Registry()))
 	if err := serve.Listen(srv); err != nil {
 		lis.Close()
 		log.Error("listen", "err", err)
 		return 1
 	}
-	log.Info("resolver serving", "addr", lis.Addr().String(), "health", serve.HealthListen)
+	tel.Serve(srv)
+	log.Info("resolver serving", "addr", lis.Addr().String(), "health", serve.HealthListen, "metrics", tel.Addr())
 	if err := srv.Serve(ctx, lis, serve.Grace); err != nil {
 		log.Error("serve", "err", err)
 		return 1
