@@ -45,6 +45,8 @@ type conn struct {
 	expected   optionalUint
 	// timeout bounds each unary call (not the streams: a watch lasts as long as it likes).
 	timeout time.Duration
+	// dialed is the last connection dial made (a resumed watch wakes it: resume).
+	dialed *grpc.ClientConn
 	// raw: responses as the server sent them (for --json); otherwise every string of every
 	// response is escaped for the terminal (Printable).
 	raw bool
@@ -177,6 +179,7 @@ func (c *conn) dial(addr string) (*grpc.ClientConn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connecting to %s: %w", addr, err)
 	}
+	c.dialed = cc
 	return cc, nil
 }
 

@@ -119,6 +119,11 @@ func stream(ctx context.Context, c *conn, cl encounterv1.EncounterServiceClient,
 			return last, ctx.Err()
 		case <-t.C:
 		}
+		if c.dialed != nil {
+			// A connection that failed waits out its own backoff (up to 2 minutes) before
+			// it tries again: this attempt, paced by ours, tries now.
+			c.dialed.ResetConnectBackoff()
+		}
 		resuming = true
 	}
 }
