@@ -270,13 +270,6 @@ func TestImagesMatchManifests(t *testing.T) {
 	}
 }
 
-// Variables the manifests set for listeners of issue 14's service work, which a build of the
-// services may not read yet (deploy/k8s/README.md, "Status"): allowed either way, and the
-// test says which the services read.
-var plannedEnv = map[string]string{
-	"FRAY_METRICS_LISTEN": "Prometheus metrics",
-}
-
 // Every FRAY_ variable the manifests give a service is one its --help names: a misspelt
 // variable is silently ignored by the service.
 func TestEnvKnownToTheServices(t *testing.T) {
@@ -291,9 +284,6 @@ func TestEnvKnownToTheServices(t *testing.T) {
 		known[name] = map[string]bool{}
 		for _, v := range regexp.MustCompile(`FRAY_[A-Z0-9_]+`).FindAllString(string(out), -1) {
 			known[name][v] = true
-		}
-		for _, v := range slices.Sorted(maps.Keys(plannedEnv)) {
-			t.Logf("%s reads %s (%s): %v", name, v, plannedEnv[v], known[name][v])
 		}
 	}
 	eachOverlay(t, func(t *testing.T, o overlay, r *Rendered) {
@@ -313,9 +303,6 @@ func TestEnvKnownToTheServices(t *testing.T) {
 			}
 			for _, v := range vars {
 				if !strings.HasPrefix(v, "FRAY_") {
-					continue
-				}
-				if _, ok := plannedEnv[v]; ok {
 					continue
 				}
 				require.Truef(t, known[name][v], "%s is given %s, which it does not read (see %s --help)", name, v, name)

@@ -270,11 +270,13 @@ func (s *Service) appendRecord(ctx context.Context, id string, expected uint64, 
 }
 
 // MetricNames are the names of the series the encounter service exports, as queries name
-// them (a histogram's with _bucket, _sum and _count), platform's per-RPC and refusal series
-// included, the Go runtime's and the process's (go_*, process_*) not: the names a dashboard
-// may use (deploy/grafana/fray.json). TestMetricNamesAreThoseScraped keeps it true.
+// them (a histogram's with _bucket, _sum and _count): its own, platform's per-RPC and refusal
+// series, and those of the Go runtime and the process a dashboard shows (of the many go_* and
+// process_* series): the names a dashboard may use (deploy/grafana/fray.json; the resolver
+// exports the grpc_server_* and runtime ones). TestEncounterMetricsOverARealListener keeps it
+// true: every name listed is scraped, every fray_ and grpc_ name scraped is listed.
 func MetricNames() []string {
-	names := []string{MetricCommands, MetricAppendConflicts, MetricRetries, MetricCacheEntries, MetricCacheBytes, MetricCacheMaxBytes,
+	names := []string{"go_goroutines", "process_cpu_seconds_total", "process_resident_memory_bytes", MetricCommands, MetricAppendConflicts, MetricRetries, MetricCacheEntries, MetricCacheBytes, MetricCacheMaxBytes,
 		MetricCacheHits, MetricCacheMisses, MetricSnapshotWrites, MetricWatchers, MetricWatched,
 		platform.MetricServerStarted, platform.MetricServerHandled, platform.MetricServerMsgReceived, platform.MetricServerMsgSent,
 		platform.MetricClientStarted, platform.MetricClientHandled, platform.MetricClientMsgReceived, platform.MetricClientMsgSent,
