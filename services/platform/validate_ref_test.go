@@ -182,27 +182,30 @@ func goldenRequests(tb testing.TB) []*rulesv1.ResolveRequest {
 var badStrings = []string{"", "*", "a b", "Diego\x1b[2J", "dev/", strings.Repeat("é", 201), strings.Repeat("a", 1001), strings.Repeat("a", maxRecordedString+1)}
 
 // sites lists the places of m (and of every message below it) where one bad value can be
-// put, each as a function that puts it: every string, bytes and enum field (set or not), each
-// element of a list and value of a map, a list or map grown past both bounds, a map given a
-// bad key, and an unknown field in every message. Map entries are visited in key order.
-func sites(m protoreflect.Message) []func() {
-	var out []func()
-	out = append(out, func() {
+// put, each as a function that puts it and returns the function that takes it back: every
+// string, bytes and enum field (set or not), each element of a list and value of a map, a
+// list or map grown past both bounds, a map given a bad key, and an unknown field in every
+// message. Map entries are visited in key order.
+func sites(m protoreflect.Message) []func() (undo func()) {
+	var out []func() func()
+	out = append(out, func() func() {
+		old := m.GetUnknown()
 		m.SetUnknown(protowire.AppendVarint(protowire.AppendTag(nil, 500, protowire.VarintType), 7))
+		return func() { m.SetUnknown(old) }
 	})
-	scalar := func(kind protoreflect.Kind, set func(protoreflect.Value)) {
+	scalar := func(kind protoreflect.Kind, set func(protoreflect.Value) func()) {
 		switch kind {
 		case protoreflect.StringKind:
 			for _, s := range badStrings {
-				out = append(out, func() { set(protoreflect.ValueOfString(s)) })
+				out = append(out, func() func() { return set(protoreflect.ValueOfString(s)) })
 			}
 		case protoreflect.BytesKind:
 			for _, n := range []int{SeedLength, MaxBytesLength + 1, maxRecordedString + 1} {
-				out = append(out, func() { set(protoreflect.ValueOfBytes(make([]byte, n))) })
+				out = append(out, func() func() { return set(protoreflect.ValueOfBytes(make([]byte, n))) })
 			}
 		case protoreflect.EnumKind:
 			for _, n := range []protoreflect.EnumNumber{1, 99, -1} {
-				out = append(out, func() { set(protoreflect.ValueOfEnum(n)) })
+				out = append(out, func() func() { return set(protoreflect.ValueOfEnum(n)) })
 			}
 		}
 	}
@@ -216,17 +219,23 @@ func sites(m protoreflect.Message) []func() {
 			}
 			l := m.Mutable(fd).List()
 			for _, n := range []int{MaxListLength + 1, maxRecordedList + 1} {
-				out = append(out, func() {
+				out = append(out, func() func() {
+					was := l.Len()
 					for l.Len() < n {
 						l.Append(l.Get(0))
 					}
+					return func() { l.Truncate(was) }
 				})
 			}
 			for j := range l.Len() {
 				if fd.Message() != nil {
 					out = append(out, sites(l.Get(j).Message())...)
 				} else {
-					scalar(fd.Kind(), func(v protoreflect.Value) { l.Set(j, v) })
+					scalar(fd.Kind(), func(v protoreflect.Value) func() {
+						old := l.Get(j)
+						l.Set(j, v)
+						return func() { l.Set(j, old) }
+					})
 				}
 			}
 		case fd.IsMap():
@@ -239,14 +248,29 @@ func sites(m protoreflect.Message) []func() {
 			slices.SortFunc(keys, func(a, b protoreflect.MapKey) int { return strings.Compare(a.String(), b.String()) })
 			if fd.MapKey().Kind() == protoreflect.StringKind {
 				for _, s := range badStrings {
-					out = append(out, func() { mp.Set(protoreflect.ValueOfString(s).MapKey(), mp.NewValue()) })
+					out = append(out, func() func() {
+						k := protoreflect.ValueOfString(s).MapKey()
+						had, old := mp.Has(k), mp.Get(k)
+						mp.Set(k, mp.NewValue())
+						return func() {
+							if had {
+								mp.Set(k, old)
+							} else {
+								mp.Clear(k)
+							}
+						}
+					})
 				}
 			}
 			for _, k := range keys {
 				if fd.MapValue().Message() != nil {
 					out = append(out, sites(mp.Get(k).Message())...)
 				} else {
-					scalar(fd.MapValue().Kind(), func(v protoreflect.Value) { mp.Set(k, v) })
+					scalar(fd.MapValue().Kind(), func(v protoreflect.Value) func() {
+						old := mp.Get(k)
+						mp.Set(k, v)
+						return func() { mp.Set(k, old) }
+					})
 				}
 			}
 		case fd.Message() != nil:
@@ -254,36 +278,67 @@ func sites(m protoreflect.Message) []func() {
 				out = append(out, sites(m.Get(fd).Message())...)
 			}
 		default:
-			scalar(fd.Kind(), func(v protoreflect.Value) { m.Set(fd, v) })
+			scalar(fd.Kind(), func(v protoreflect.Value) func() {
+				// Setting a member of a oneof unsets the one set: all are put back.
+				members := []protoreflect.FieldDescriptor{fd}
+				if od := fd.ContainingOneof(); od != nil {
+					members = members[:0]
+					for j := range od.Fields().Len() {
+						members = append(members, od.Fields().Get(j))
+					}
+				}
+				var had []bool
+				var old []protoreflect.Value
+				for _, f := range members {
+					had, old = append(had, m.Has(f)), append(old, m.Get(f))
+				}
+				m.Set(fd, v)
+				return func() {
+					for j, f := range members {
+						m.Clear(f)
+						if had[j] {
+							m.Set(f, old[j])
+						}
+					}
+				}
+			})
 		}
 	}
 	return out
 }
 
 // The planned walk refuses exactly what the reference walk refused, with the same status:
-// every golden request as it is, and each with one bad value put at each of its sites (a
-// sample of the requests of each log; all the sites of each).
+// every golden request as it is, and the largest of each rule system, as it is and with its
+// sheets by digest, with one bad value put at each of its sites in turn.
 func TestValidateMatchesReference(t *testing.T) {
-	reqs := goldenRequests(t)
-	refused := 0
-	for i, req := range reqs {
+	largest := map[string]*rulesv1.ResolveRequest{}
+	for _, req := range goldenRequests(t) {
 		require.NoError(t, Validate(req))
 		require.NoError(t, referenceValidate(req))
-		if i%13 != 5 {
-			continue
+		if sys := req.GetState().GetRuleSystem(); proto.Size(req) > proto.Size(largest[sys]) {
+			largest[sys] = req
 		}
-		for n := 0; ; n++ {
+	}
+	require.Len(t, largest, 4)
+	refused := 0
+	for sys, req := range largest {
+		byDigest := proto.CloneOf(req)
+		for _, c := range byDigest.GetState().GetCombatants() {
+			byDigest.SheetSha256 = append(byDigest.SheetSha256, SheetDigest(c))
+			c.Sheet = nil
+		}
+		for _, req := range []*rulesv1.ResolveRequest{req, byDigest} {
 			c := proto.CloneOf(req)
-			s := sites(c.ProtoReflect())
-			if n >= len(s) {
-				break
+			for n, put := range sites(c.ProtoReflect()) {
+				undo := put()
+				got, want := Validate(c), referenceValidate(c)
+				require.Equal(t, fmt.Sprint(want), fmt.Sprint(got), "%s (%s), site %d", sys, req.GetCommand(), n)
+				if got != nil {
+					refused++
+				}
+				undo()
 			}
-			s[n]()
-			got, want := Validate(c), referenceValidate(c)
-			require.Equal(t, fmt.Sprint(want), fmt.Sprint(got), "request %d (%s), site %d", i, req.GetCommand(), n)
-			if got != nil {
-				refused++
-			}
+			require.True(t, proto.Equal(req, c), "every site taken back")
 		}
 	}
 	require.Greater(t, refused, 1000, "the bad values are refused")
@@ -301,11 +356,16 @@ func BenchmarkValidate(b *testing.B) {
 		}
 	}
 	submit := &encounterv1.SubmitRequest{EncounterId: "3f2b1c9e-0d4a-4c1e-9a5b-7e6f8d9c0b1a", CommandId: "0123456789abcdef", Command: resolve.GetCommand()}
-	b.Logf("resolve request: %d bytes, %d combatants", proto.Size(resolve), len(resolve.GetState().GetCombatants()))
+	byDigest := proto.CloneOf(resolve) // as the encounter service sends it: sheets by digest
+	for _, c := range byDigest.GetState().GetCombatants() {
+		byDigest.SheetSha256 = append(byDigest.SheetSha256, SheetDigest(c))
+		c.Sheet = nil
+	}
+	b.Logf("resolve request: %d bytes, %d combatants; by digest %d bytes", proto.Size(resolve), len(resolve.GetState().GetCombatants()), proto.Size(byDigest))
 	for _, req := range []struct {
 		name string
 		m    proto.Message
-	}{{"resolve", resolve}, {"submit", submit}} {
+	}{{"resolve", resolve}, {"resolve-by-digest", byDigest}, {"submit", submit}} {
 		for _, v := range []struct {
 			name string
 			f    func(any) error
