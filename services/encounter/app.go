@@ -2,8 +2,11 @@ package encounter
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
+	"sync"
 	"time"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
@@ -13,7 +16,6 @@ import (
 	"github.com/fray-rpg/fray/services/platform"
 	"github.com/nats-io/nats.go"
 	"google.golang.org/grpc"
-	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 )
 
 // Config is what the encounter service needs to run.
@@ -48,60 +50,90 @@ type Config struct {
 
 // Running is a started encounter service with its connections.
 type Running struct {
-	Service *Service
-	NATS    *nats.Conn
-	rules   *grpc.ClientConn
-	// stop ends the goroutines Start began (the resolver's health check); done when they have.
+	NATS  *nats.Conn
+	rules *grpc.ClientConn
+	gate  *gate
+	// stop ends the goroutines Start began (the resolver's health check, opening the event
+	// log); wg waits for them.
 	stop context.CancelFunc
-	done chan struct{}
+	wg   sync.WaitGroup
 }
 
-// Start connects to NATS (creating the stream and bucket if missing) and to the resolver,
-// and registers EncounterService on srv, whose health follows the NATS connection.
+// Service is the service once the event log is open, nil before (Ready is closed then).
+func (r *Running) Service() *Service { return r.gate.svc.Load() }
+
+// Ready is closed once the event log is open and the service takes calls.
+func (r *Running) Ready() <-chan struct{} { return r.gate.ready }
+
+// NATS connection defaults: reconnect within ReconnectWait (plus up to a quarter of it, at
+// random), for ever, from the first connection on; nothing buffered while disconnected (a
+// write then fails at once: store.UnavailableError); a server that stops answering pings is
+// left after about PingInterval × MaxPingsOut.
+const (
+	natsReconnectWait = 500 * time.Millisecond
+	natsPingInterval  = 10 * time.Second
+	natsMaxPingsOut   = 3
+	// openTimeout bounds one attempt at opening (creating or checking) the stream and buckets.
+	openTimeout = 30 * time.Second
+)
+
+// Start connects to NATS and to the resolver, and registers EncounterService on srv. Its
+// health follows the NATS connection, the event log's opening and the resolver's health. If
+// NATS cannot be reached yet, Start does not wait: the service answers NOT_SERVING (and its
+// calls Unavailable) until NATS comes and the stream and buckets are open. An existing stream
+// fray cannot use (store.ErrMisconfigured) found at the start is an error.
 func Start(ctx context.Context, cfg Config, srv *platform.Server, reg *engine.Registry) (*Running, error) {
 	log := cfg.Log
 	if log == nil {
 		log = slog.Default()
 	}
 	name := encounterv1.EncounterService_ServiceDesc.ServiceName
-	setHealth := func(ok bool) {
-		st := healthpb.HealthCheckResponse_NOT_SERVING
-		if ok {
-			st = healthpb.HealthCheckResponse_SERVING
-		}
-		srv.Health.SetServingStatus(name, st)
+	if cfg.ResolverToken == nil {
+		return nil, fmt.Errorf("no token for the resolver at %s: it answers Resolve only to a token holding %q", cfg.ResolverAddr, platform.ScopeResolve)
 	}
 	auth, err := cfg.NATS.Options()
 	if err != nil {
 		return nil, err
 	}
+	natsReady := srv.Health.Readiness(name, "nats")
+	logReady := srv.Health.Readiness(name, "event log")
+	logReady.NotReady("not open yet")
+	var natsMu sync.Mutex
+	syncNATS := func(nc *nats.Conn) {
+		natsMu.Lock()
+		defer natsMu.Unlock()
+		if nc.IsConnected() {
+			natsReady.Ready()
+			return
+		}
+		natsReady.NotReady(fmt.Sprintf("NATS at %s is %s", cfg.NATSURL, strings.ToLower(nc.Status().String())))
+	}
+	natsReady.NotReady("connecting to NATS at " + cfg.NATSURL)
 	// Its own reply inbox (platform.EncounterInboxPrefix), where only it may subscribe: the
 	// seeds it reads travel there.
 	natsOpts := append(append(platform.EncounterNATSOptions(), auth...),
 		nats.Name("fray-encounter"),
+		nats.RetryOnFailedConnect(true),
 		nats.MaxReconnects(-1),
-		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+		nats.ReconnectWait(natsReconnectWait),
+		nats.ReconnectJitter(natsReconnectWait/4, natsReconnectWait/4),
+		nats.ReconnectBufSize(-1),
+		nats.PingInterval(natsPingInterval),
+		nats.MaxPingsOutstanding(natsMaxPingsOut),
+		nats.ConnectHandler(func(nc *nats.Conn) { log.Info("NATS connected", "url", nc.ConnectedUrlRedacted()); syncNATS(nc) }),
+		nats.DisconnectErrHandler(func(nc *nats.Conn, err error) {
 			log.Warn("NATS disconnected", "err", err)
-			setHealth(false)
+			syncNATS(nc)
 		}),
-		nats.ReconnectHandler(func(*nats.Conn) { log.Info("NATS reconnected"); setHealth(true) }),
+		nats.ReconnectHandler(func(nc *nats.Conn) { log.Info("NATS reconnected", "url", nc.ConnectedUrlRedacted()); syncNATS(nc) }),
+		nats.ClosedHandler(syncNATS),
 		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) { log.Error("NATS", "err", err) }),
 	)
 	nc, err := nats.Connect(cfg.NATSURL, natsOpts...)
 	if err != nil {
 		return nil, fmt.Errorf("connect to NATS at %s: %w", cfg.NATSURL, err)
 	}
-	openCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	st, err := store.Open(openCtx, nc, cfg.Store)
-	if err != nil {
-		nc.Close()
-		return nil, err
-	}
-	if cfg.ResolverToken == nil {
-		nc.Close()
-		return nil, fmt.Errorf("no token for the resolver at %s: it answers Resolve only to a token holding %q", cfg.ResolverAddr, platform.ScopeResolve)
-	}
+	syncNATS(nc)
 	// The resolver: every address of its name in turn, each call failing fast and within
 	// its deadline; this service is ready only while a resolver answers its health check.
 	cc, err := dialResolver(cfg)
@@ -114,34 +146,101 @@ func Start(ctx context.Context, cfg Config, srv *platform.Server, reg *engine.Re
 	if timeout <= 0 {
 		timeout = DefaultResolveTimeout
 	}
-	rules := &rulesClient{RulesServiceClient: rulesv1.NewRulesServiceClient(cc), timeout: timeout, unreachable: rh.poke}
-	opts := cfg.Options
-	opts.Log = log
-	if opts.Snapshots == nil {
-		opts.Snapshots = st
-	}
-	svc := New(st, st, &RemoteDecider{Client: rules}, reg, opts)
-	// An index that holds nothing while the log holds encounters (a first start with an
-	// index, a lost bucket) is rebuilt from the log, in the background.
-	go svc.ReindexIfEmpty(context.WithoutCancel(ctx))
-	encounterv1.RegisterEncounterServiceServer(srv.GRPC, svc)
+	decider := &RemoteDecider{Client: &rulesClient{RulesServiceClient: rulesv1.NewRulesServiceClient(cc), timeout: timeout, unreachable: rh.poke}}
 	bg, stop := context.WithCancel(context.WithoutCancel(ctx))
-	r := &Running{Service: svc, NATS: nc, rules: cc, stop: stop, done: make(chan struct{})}
-	go func() {
-		defer close(r.done)
-		rh.run(bg)
-	}()
+	r := &Running{NATS: nc, rules: cc, gate: newGate(), stop: stop}
+	encounterv1.RegisterEncounterServiceServer(srv.GRPC, r.gate)
+	storeCfg := cfg.Store
+	if storeCfg.Log == nil {
+		storeCfg.Log = log
+	}
+	open := func(ctx context.Context) error {
+		ctx, cancel := context.WithTimeout(ctx, openTimeout)
+		defer cancel()
+		st, err := store.Open(ctx, nc, storeCfg)
+		if err != nil {
+			logReady.NotReady(err.Error())
+			return err
+		}
+		opts := cfg.Options
+		opts.Log = log
+		if opts.Snapshots == nil {
+			opts.Snapshots = st
+		}
+		svc := New(st, st, decider, reg, opts)
+		r.gate.set(svc)
+		logReady.Ready()
+		// An index that holds nothing while the log holds encounters (a first start with an
+		// index, a lost bucket) is rebuilt from the log, in the background.
+		r.wg.Go(func() { svc.ReindexIfEmpty(bg) })
+		return nil
+	}
+	err = errors.New("NATS is not reachable yet")
+	if nc.IsConnected() {
+		err = open(ctx)
+	}
+	if errors.Is(err, store.ErrMisconfigured) {
+		stop()
+		_ = cc.Close()
+		nc.Close()
+		return nil, err
+	}
+	if err != nil {
+		log.Warn("the event log is not open yet: not serving, and trying again until it opens", "nats", cfg.NATSURL, "err", err)
+		r.wg.Go(func() { r.openWhenReachable(bg, open, log) })
+	}
+	r.wg.Go(func() { rh.run(bg) })
 	return r, nil
+}
+
+// openWhenReachable opens the event log once NATS is connected, trying again (0.25 s, then
+// up to every 5 s) until it is open or ctx ends.
+func (r *Running) openWhenReachable(ctx context.Context, open func(context.Context) error, log *slog.Logger) {
+	up := r.NATS.StatusChanged(nats.CONNECTED)
+	defer r.NATS.RemoveStatusListener(up)
+	wait := 250 * time.Millisecond
+	for {
+		for !r.NATS.IsConnected() {
+			select {
+			case <-up:
+			case <-ctx.Done():
+				return
+			}
+		}
+		err := open(ctx)
+		if err == nil {
+			log.Info("the event log is open: serving")
+			return
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		level := slog.LevelWarn
+		if errors.Is(err, store.ErrMisconfigured) {
+			level = slog.LevelError
+		}
+		log.Log(ctx, level, "the event log could not be opened; trying again", "in", wait, "err", err)
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return
+		}
+		wait = min(2*wait, 5*time.Second)
+	}
 }
 
 // Close writes the index summaries due (Options.IndexDelay), drains the NATS connection and
 // closes the resolver connection.
 func (r *Running) Close() {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	r.Service.FlushIndex(ctx)
 	r.stop()
-	<-r.done
+	r.wg.Wait()
+	if svc := r.Service(); svc != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		svc.FlushIndex(ctx)
+	}
 	_ = r.rules.Close()
-	_ = r.NATS.Drain()
+	if err := r.NATS.Drain(); err != nil {
+		r.NATS.Close()
+	}
 }

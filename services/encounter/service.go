@@ -236,6 +236,12 @@ func unavailable(err error) error {
 	if _, ok := status.FromError(err); ok {
 		return err
 	}
+	if down := (*store.UnavailableError)(nil); errors.As(err, &down) {
+		if down.MayHaveWritten {
+			return status.Errorf(codes.Unavailable, "the event log did not confirm this command (%s): it may have been recorded; send it again with the same command id, or read the encounter first", down.Why)
+		}
+		return status.Errorf(codes.Unavailable, "the event log is unreachable (%s); nothing was recorded, try again", down.Why)
+	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return platform.Status(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 	"time"
@@ -30,6 +31,10 @@ const DefaultNATSURL = "nats://127.0.0.1:4222"
 
 type natsFlags struct {
 	url, stream string
+	// replicas of the stream when import creates it; log says what import found of an
+	// existing one (import only).
+	replicas int
+	log      *slog.Logger
 	// auth: the auditor user of deploy/nats/permissions.conf for every tool but import, which
 	// writes. Against `fray dev`, none: its server takes an anonymous client for the auditor.
 	auth platform.NATSAuth
@@ -79,10 +84,10 @@ func (n *natsFlags) open(ctx context.Context, create bool) (context.Context, *st
 		return ctx, nil, nil, fmt.Errorf("connect to NATS at %s: %w", n.url, err)
 	}
 	done := func() { nc.Close(); cancel(nil) }
-	cfg := store.Config{Stream: n.stream}
+	cfg := store.Config{Stream: n.stream, Replicas: n.replicas, Log: n.log}
 	var st *store.JetStream
-	if create {
-		st, err = store.Open(ctx, nc, cfg)
+	if create { // the stream only, created if missing, an existing one never changed
+		st, err = store.OpenLog(ctx, nc, cfg)
 	} else {
 		st, err = store.Attach(ctx, nc, cfg)
 	}
@@ -230,12 +235,22 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 
 func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("import", "FILE [flags]",
-		"Loads an exported log (JSON lines) into NATS, creating the stream if it is missing, so\nthat it can be replayed and audited there.", stderr)
+		"Loads an exported log (JSON lines) into NATS, creating the stream if it is missing (with\n--replicas), so that it can be replayed and audited there. An existing stream is never\nchanged: what differs from what import would create is said on standard error.", stderr)
 	n := addNATSFlags(fs)
+	fs.IntVar(&n.replicas, "replicas", 1, "replicas of the stream if import creates it, 1 to 5 (an existing stream keeps its own)")
 	pos, err := ParseArgs(fs, args, 1, 1)
 	if err != nil {
 		return err
 	}
+	if n.replicas < 1 || n.replicas > 5 {
+		return &UsageError{Msg: fmt.Sprintf("--replicas %d: JetStream keeps 1 to 5 replicas of a stream", n.replicas)}
+	}
+	n.log = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+		if len(groups) == 0 && a.Key == slog.TimeKey {
+			return slog.Attr{}
+		}
+		return a
+	}}))
 	f, err := os.Open(pos[0])
 	if err != nil {
 		return err

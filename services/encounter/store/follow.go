@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -19,9 +18,12 @@ func (s *JetStream) deleteConsumer(cons jetstream.Consumer) {
 	if info == nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	_ = s.stream.DeleteConsumer(ctx, info.Name)
+	// NATS down: left for the server to remove once inactive (followInactive).
+	ctx, end, err := s.conn.call(context.Background(), true)
+	if err != nil {
+		return
+	}
+	_ = end(s.stream.DeleteConsumer(ctx, info.Name))
 }
 
 // Follow passes fn each record of the encounter stored after Follow returns, from the live
@@ -79,19 +81,13 @@ func (s *JetStream) Page(ctx context.Context, encounterID string, after uint64, 
 	if last, err := s.last(ctx, encounterID); err != nil || last <= after {
 		return nil, err
 	}
-	msgs, err := jetstreamext.GetBatch(ctx, s.js, s.cfg.Stream, n,
+	msgs, err := s.conn.getBatch(ctx, s.js, s.cfg.Stream, n,
 		jetstreamext.GetBatchSeq(after+1), jetstreamext.GetBatchSubject(s.Subject(encounterID)))
 	if err != nil {
 		return nil, err
 	}
 	var out []Record
-	for m, err := range msgs {
-		if errors.Is(err, jetstreamext.ErrNoMessages) {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
+	for _, m := range msgs {
 		r, err := decode(m.Sequence, m.Data)
 		if err != nil {
 			return nil, err

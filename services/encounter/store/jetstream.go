@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"sort"
 	"strconv"
@@ -36,6 +37,13 @@ type Config struct {
 	Duplicates time.Duration
 	// Retention is what the stream and buckets may hold (see Retention for the defaults).
 	Retention Retention
+	// CallTimeout bounds each call to JetStream, or the caller's deadline if sooner
+	// (default DefaultCallTimeout): past it, or when the connection is lost during the call,
+	// the call fails with an *UnavailableError; while NATS is disconnected, at once.
+	CallTimeout time.Duration
+	// Log receives what Open finds different in an existing stream or bucket (default
+	// slog.Default()).
+	Log *slog.Logger
 }
 
 func (c Config) withDefaults() Config {
@@ -61,12 +69,19 @@ func (c Config) withDefaults() Config {
 		c.Duplicates = 24 * time.Hour
 	}
 	c.Retention = c.Retention.withDefaults()
+	if c.CallTimeout <= 0 {
+		c.CallTimeout = DefaultCallTimeout
+	}
+	if c.Log == nil {
+		c.Log = slog.Default()
+	}
 	return c
 }
 
 // JetStream is the Log and Seeds on NATS JetStream.
 type JetStream struct {
 	cfg    Config
+	conn   *conn
 	js     jetstream.JetStream
 	stream jetstream.Stream
 	seeds  jetstream.KeyValue
@@ -79,7 +94,10 @@ type JetStream struct {
 
 // Open creates the stream and the buckets if they are missing (file storage, deletes and
 // purges denied, the limits of cfg.Retention, new writes refused at a limit) and returns the
-// store. An existing stream or bucket keeps the limits it has, unless cfg.Retention.Apply.
+// store. An existing stream or bucket is checked, never rewritten: what differs from what
+// Open would create is logged (cfg.Log), and one fray cannot work with (subjects its records
+// do not go to, a retention that removes them) is an error wrapping ErrMisconfigured. Only
+// cfg.Retention.Apply sets this store's storage limits on existing ones.
 func Open(ctx context.Context, nc *nats.Conn, cfg Config) (*JetStream, error) {
 	cfg = cfg.withDefaults()
 	js, err := jetstream.New(nc)
@@ -87,10 +105,42 @@ func Open(ctx context.Context, nc *nats.Conn, cfg Config) (*JetStream, error) {
 		return nil, err
 	}
 	r := cfg.Retention
-	stream, err := ensureStream(ctx, js, jetstream.StreamConfig{
+	stream, err := ensureStream(ctx, js, eventsStream(cfg), r, cfg.Log)
+	if err != nil {
+		return nil, fmt.Errorf("stream %s: %w", cfg.Stream, err)
+	}
+	var kvs [3]jetstream.KeyValue
+	for i, b := range []jetstream.KeyValueConfig{{
+		Bucket:      cfg.SeedBucket,
+		Description: "fray dice seeds, secret until their encounter ends (then deleted: the log reveals them)",
+		MaxBytes:    r.SeedsMaxBytes,
+	}, {
+		Bucket:      cfg.SnapshotBucket,
+		Description: "fray snapshots: each encounter's state folded up to a log position",
+		MaxBytes:    r.SnapshotsMaxBytes,
+	}, {
+		Bucket:      cfg.IndexBucket,
+		Description: "fray encounter index: each encounter's summary and each principal's encounters, derived from the log",
+		MaxBytes:    r.IndexMaxBytes,
+	}} {
+		b.Storage, b.Replicas, b.TTL = jetstream.FileStorage, cfg.Replicas, r.MaxAge
+		if kvs[i], err = ensureBucket(ctx, js, b, r, cfg.Log); err != nil {
+			return nil, fmt.Errorf("bucket %s: %w", b.Bucket, err)
+		}
+	}
+	s := newJetStream(cfg, nc, js, stream)
+	s.seeds, s.snaps, s.index = kv{kvs[0], s.conn}, kv{kvs[1], s.conn}, kv{kvs[2], s.conn}
+	return s, nil
+}
+
+// eventsStream is the stream of events as Open creates it.
+func eventsStream(cfg Config) jetstream.StreamConfig {
+	r := cfg.Retention
+	return jetstream.StreamConfig{
 		Name:        cfg.Stream,
 		Description: "fray encounter events: one subject per encounter, one message per command",
 		Subjects:    []string{cfg.SubjectPrefix + ".*"},
+		Retention:   jetstream.LimitsPolicy,
 		Storage:     jetstream.FileStorage,
 		Replicas:    cfg.Replicas,
 		Duplicates:  cfg.Duplicates,
@@ -104,44 +154,28 @@ func Open(ctx context.Context, nc *nats.Conn, cfg Config) (*JetStream, error) {
 		MaxBytes:             r.StreamMaxBytes,
 		MaxAge:               r.MaxAge,
 		MaxMsgsPerSubject:    r.MaxRecordsPerEncounter,
-	}, r)
-	if err != nil {
-		return nil, fmt.Errorf("create stream %s: %w", cfg.Stream, err)
 	}
-	kv, err := ensureBucket(ctx, js, jetstream.KeyValueConfig{
-		Bucket:      cfg.SeedBucket,
-		Description: "fray dice seeds, secret until their encounter ends (then deleted: the log reveals them)",
-		Storage:     jetstream.FileStorage,
-		Replicas:    cfg.Replicas,
-		MaxBytes:    r.SeedsMaxBytes,
-		TTL:         r.MaxAge,
-	}, r)
+}
+
+func newJetStream(cfg Config, nc *nats.Conn, js jetstream.JetStream, st jetstream.Stream) *JetStream {
+	c := newConn(nc, cfg.CallTimeout)
+	return &JetStream{cfg: cfg, conn: c, js: js, stream: stream{st, c}, known: map[string]indexed{}}
+}
+
+// OpenLog creates the stream of events if it is missing, as Open does, and otherwise checks
+// it the same way, changing nothing unless cfg.Retention.Apply; it opens no bucket (as Attach:
+// seeds and snapshots are ErrNoBucket). For tools that write the log (fray import).
+func OpenLog(ctx context.Context, nc *nats.Conn, cfg Config) (*JetStream, error) {
+	cfg = cfg.withDefaults()
+	js, err := jetstream.New(nc)
 	if err != nil {
-		return nil, fmt.Errorf("create bucket %s: %w", cfg.SeedBucket, err)
+		return nil, err
 	}
-	snaps, err := ensureBucket(ctx, js, jetstream.KeyValueConfig{
-		Bucket:      cfg.SnapshotBucket,
-		Description: "fray snapshots: each encounter's state folded up to a log position",
-		Storage:     jetstream.FileStorage,
-		Replicas:    cfg.Replicas,
-		MaxBytes:    r.SnapshotsMaxBytes,
-		TTL:         r.MaxAge,
-	}, r)
+	stream, err := ensureStream(ctx, js, eventsStream(cfg), cfg.Retention, cfg.Log)
 	if err != nil {
-		return nil, fmt.Errorf("create bucket %s: %w", cfg.SnapshotBucket, err)
+		return nil, fmt.Errorf("stream %s: %w", cfg.Stream, err)
 	}
-	index, err := ensureBucket(ctx, js, jetstream.KeyValueConfig{
-		Bucket:      cfg.IndexBucket,
-		Description: "fray encounter index: each encounter's summary and each principal's encounters, derived from the log",
-		Storage:     jetstream.FileStorage,
-		Replicas:    cfg.Replicas,
-		MaxBytes:    r.IndexMaxBytes,
-		TTL:         r.MaxAge,
-	}, r)
-	if err != nil {
-		return nil, fmt.Errorf("create bucket %s: %w", cfg.IndexBucket, err)
-	}
-	return &JetStream{cfg: cfg, js: js, stream: stream, seeds: kv, snaps: snaps, index: index, known: map[string]indexed{}}, nil
+	return newJetStream(cfg, nc, js, stream), nil
 }
 
 // MaxRecordBytes is the largest record the stream accepts (the service refuses larger ones
@@ -161,7 +195,7 @@ func Attach(ctx context.Context, nc *nats.Conn, cfg Config) (*JetStream, error) 
 	if err != nil {
 		return nil, fmt.Errorf("stream %s: %w", cfg.Stream, err)
 	}
-	return &JetStream{cfg: cfg, js: js, stream: stream}, nil
+	return newJetStream(cfg, nc, js, stream), nil
 }
 
 // ErrNoBucket: a store from Attach keeps no seeds, snapshots or index.
@@ -197,8 +231,12 @@ func (s *JetStream) Append(ctx context.Context, encounterID string, expected uin
 	// from the last record (an indexed lookup) by sequence, never scanning the stream.
 	msg := &nats.Msg{Subject: s.Subject(encounterID), Data: data, Header: nats.Header{}}
 	msg.Header.Set(PreviousHeader, strconv.FormatUint(expected, 10))
-	ack, err := s.js.PublishMsg(ctx, msg, opts...)
+	ctx, end, err := s.conn.call(ctx, true)
 	if err != nil {
+		return Appended{}, err // not sent: NATS is down
+	}
+	ack, err := s.js.PublishMsg(ctx, msg, opts...)
+	if err = end(err); err != nil {
 		if isWrongLastSequence(err) {
 			return Appended{}, ErrConflict
 		}
@@ -316,7 +354,19 @@ func (s *JetStream) forward(ctx context.Context, encounterID string, after, upTo
 	if err != nil {
 		return nil, err
 	}
-	stop := context.AfterFunc(ctx, it.Stop)
+	// Each record is awaited within the call deadline, and not past the connection's loss.
+	up := s.conn.current()
+	if up == nil {
+		it.Stop()
+		return nil, s.conn.down()
+	}
+	readCtx, stopReading := context.WithCancelCause(ctx)
+	defer stopReading(nil)
+	lost := context.AfterFunc(up, func() { stopReading(errLost) })
+	defer lost()
+	idle := time.AfterFunc(s.conn.timeout, func() { stopReading(errNoAnswer) })
+	defer idle.Stop()
+	stop := context.AfterFunc(readCtx, it.Stop)
 	defer stop()
 	defer it.Stop()
 	var out []Record
@@ -326,8 +376,15 @@ func (s *JetStream) forward(ctx context.Context, encounterID string, after, upTo
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
+			switch cause := context.Cause(readCtx); {
+			case errors.Is(cause, errLost):
+				return nil, &UnavailableError{Why: errLost.Error()}
+			case errors.Is(cause, errNoAnswer):
+				return nil, &UnavailableError{Why: fmt.Sprintf("no record within %s", s.conn.timeout)}
+			}
 			return nil, err
 		}
+		idle.Reset(s.conn.timeout)
 		meta, err := m.Metadata()
 		if err != nil {
 			return nil, err
@@ -349,6 +406,9 @@ func (s *JetStream) forward(ctx context.Context, encounterID string, after, upTo
 
 // forwardPull is the most messages one pull of forward asks for.
 const forwardPull = 1024
+
+// listTimeout bounds List, which reads every subject of the stream.
+const listTimeout = time.Minute
 
 func (s *JetStream) Watch(ctx context.Context, encounterID string, after uint64, fn func(Record) error) error {
 	cons, err := s.consumer(ctx, encounterID, after)
@@ -398,8 +458,13 @@ func (s *JetStream) DuplicateWindow() time.Duration {
 }
 
 func (s *JetStream) List(ctx context.Context) ([]string, error) {
-	info, err := s.stream.Info(ctx, jetstream.WithSubjectFilter(s.cfg.SubjectPrefix+".*"))
+	// Every subject of the stream, in pages: longer than one call.
+	ctx, end, err := s.conn.callWithin(ctx, false, listTimeout)
 	if err != nil {
+		return nil, err
+	}
+	info, err := s.stream.(stream).Stream.Info(ctx, jetstream.WithSubjectFilter(s.cfg.SubjectPrefix+".*"))
+	if err = end(err); err != nil {
 		return nil, err
 	}
 	ids := make([]string, 0, len(info.State.Subjects))

@@ -3,8 +3,6 @@ package store
 import (
 	"context"
 	"errors"
-	"fmt"
-	"reflect"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -31,10 +29,10 @@ type Retention struct {
 	// bucket leaves the snapshots or the index behind (loads replay more of the log,
 	// ListEncounters lags) until an operator raises it.
 	SeedsMaxBytes, SnapshotsMaxBytes, IndexMaxBytes int64
-	// Apply sets these limits on a stream and buckets that exist already. Without it, an
-	// existing stream or bucket keeps the limits an operator gave it: Open only creates what is
-	// missing, and otherwise changes only what fray needs to work (subjects, denied deletes
-	// and purges, direct gets, the record size).
+	// Apply sets these limits (bytes, age, records per encounter, and the discard policy
+	// that refuses new writes at a limit) on a stream and buckets that exist already. Without
+	// it, Open creates what is missing and only checks what exists: an operator's limits
+	// stay, and what differs is logged. Replicas, subjects and the rest are never changed.
 	Apply bool
 }
 
@@ -68,64 +66,6 @@ func (r Retention) withDefaults() Retention {
 		r.MaxAge = 0
 	}
 	return r
-}
-
-// ensureStream creates the stream as want if it is missing. An existing stream keeps its
-// limits (bytes, age, per-subject, discard policy, replicas, duplicate window) unless
-// r.Apply; what fray needs of it is set.
-func ensureStream(ctx context.Context, js jetstream.JetStream, want jetstream.StreamConfig, r Retention) (jetstream.Stream, error) {
-	stream, err := js.Stream(ctx, want.Name)
-	if errors.Is(err, jetstream.ErrStreamNotFound) {
-		return js.CreateStream(ctx, want)
-	}
-	if err != nil {
-		return nil, err
-	}
-	info, err := stream.Info(ctx)
-	if err != nil {
-		return nil, err
-	}
-	cur := info.Config
-	next := cur
-	next.Subjects, next.DenyDelete, next.DenyPurge, next.AllowDirect = want.Subjects, true, true, true
-	next.MaxMsgSize = max(cur.MaxMsgSize, want.MaxMsgSize)
-	if cur.MaxMsgSize <= 0 {
-		next.MaxMsgSize = want.MaxMsgSize
-	}
-	if r.Apply {
-		next.MaxBytes, next.MaxAge, next.MaxMsgsPerSubject = want.MaxBytes, want.MaxAge, want.MaxMsgsPerSubject
-		next.Discard, next.DiscardNewPerSubject = want.Discard, want.DiscardNewPerSubject
-	}
-	if reflect.DeepEqual(cur, next) {
-		return stream, nil
-	}
-	return js.UpdateStream(ctx, next)
-}
-
-// ensureBucket creates the bucket as want if it is missing; an existing one keeps its
-// limits unless r.Apply.
-func ensureBucket(ctx context.Context, js jetstream.JetStream, want jetstream.KeyValueConfig, r Retention) (jetstream.KeyValue, error) {
-	kv, err := js.KeyValue(ctx, want.Bucket)
-	if errors.Is(err, jetstream.ErrBucketNotFound) {
-		return js.CreateKeyValue(ctx, want)
-	}
-	if err != nil || !r.Apply {
-		return kv, err
-	}
-	st, err := kv.Status(ctx)
-	if err != nil {
-		return nil, err
-	}
-	info := st.(*jetstream.KeyValueBucketStatus).StreamInfo()
-	if info.Config.MaxBytes == want.MaxBytes && info.Config.MaxAge == want.TTL {
-		return kv, nil
-	}
-	cfg := info.Config
-	cfg.MaxBytes, cfg.MaxAge = want.MaxBytes, want.TTL
-	if _, err := js.UpdateStream(ctx, cfg); err != nil {
-		return nil, fmt.Errorf("update the limits of bucket %s: %w", want.Bucket, err)
-	}
-	return js.KeyValue(ctx, want.Bucket)
 }
 
 // DeleteSeed forgets an encounter's seed: once the encounter has ended, its EncounterEnded

@@ -1,0 +1,137 @@
+package encounter_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"testing"
+	"time"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	"github.com/fray-rpg/fray/services/encounter"
+	"github.com/fray-rpg/fray/services/platform"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc/codes"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/status"
+)
+
+// restartableNATS is an embedded NATS JetStream server with fray's users, on a port and a
+// store of its own that stay the same across its restarts.
+type restartableNATS struct {
+	t     *testing.T
+	port  int
+	dir   string
+	users platform.NATSUsers
+	srv   interface {
+		Shutdown()
+		WaitForShutdown()
+	}
+}
+
+func newRestartableNATS(t *testing.T) *restartableNATS {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	port := lis.Addr().(*net.TCPAddr).Port
+	require.NoError(t, lis.Close())
+	n := &restartableNATS{t: t, port: port, dir: t.TempDir(), users: platform.NewNATSUsers()}
+	t.Cleanup(n.stop)
+	return n
+}
+
+func (n *restartableNATS) url() string { return fmt.Sprintf("nats://127.0.0.1:%d", n.port) }
+
+func (n *restartableNATS) auth() platform.NATSAuth {
+	return platform.NATSAuth{User: platform.NATSEncounterUser, Password: n.users.Encounter}
+}
+
+func (n *restartableNATS) start() {
+	srv, err := platform.EmbeddedNATS("127.0.0.1", n.port, n.dir, platform.WithUsers(n.users))
+	require.NoError(n.t, err)
+	n.srv = srv
+}
+
+func (n *restartableNATS) stop() {
+	if n.srv != nil {
+		n.srv.Shutdown()
+		n.srv.WaitForShutdown()
+		n.srv = nil
+	}
+}
+
+func setJoining(id string, open bool) *encounterv1.SubmitRequest {
+	return &encounterv1.SubmitRequest{EncounterId: id, Command: &encounterv1.Command{Kind: &encounterv1.Command_SetJoining{SetJoining: &encounterv1.SetJoining{Open: open}}}}
+}
+
+// Started before NATS, the service does not exit: it serves NOT_SERVING, its calls fail at
+// once with Unavailable, and it opens the log and serves once NATS comes.
+func TestServiceStartedBeforeNATSWaitsForIt(t *testing.T) {
+	ns := newRestartableNATS(t)
+	rs := serveRules(t, "127.0.0.1:0", &countingRules{})
+	began := time.Now()
+	client, health, run := startService(t, encounter.Config{NATSURL: ns.url(), NATS: ns.auth(), ResolverAddr: rs.addr})
+	require.Less(t, time.Since(began), 5*time.Second, "Start does not wait for NATS")
+	require.Nil(t, run.Service())
+	awaitHealth(t, health, encounterService, healthpb.HealthCheckResponse_NOT_SERVING, time.Second)
+	awaitHealth(t, health, "", healthpb.HealthCheckResponse_NOT_SERVING, time.Second)
+
+	ctx, cancel := context.WithTimeout(as("gm"), 10*time.Second)
+	defer cancel()
+	began = time.Now()
+	err := createNamed(ctx, client, "Ruelle")
+	require.Equal(t, codes.Unavailable, status.Code(err), "%v", err)
+	require.Contains(t, status.Convert(err).Message(), "the event log (NATS) is not reachable yet; nothing was recorded, try again")
+	require.Less(t, time.Since(began), time.Second)
+
+	ns.start()
+	select {
+	case <-run.Ready():
+	case <-time.After(30 * time.Second):
+		t.Fatal("the event log never opened")
+	}
+	awaitHealth(t, health, encounterService, healthpb.HealthCheckResponse_SERVING, 10*time.Second)
+	awaitHealth(t, health, "", healthpb.HealthCheckResponse_SERVING, time.Second)
+	require.NoError(t, createNamed(as("gm"), client, "Ruelle"))
+}
+
+// While NATS is down, commands and reads fail within a second with Unavailable (not at the
+// client's deadline), and health says NOT_SERVING; when it is back, the service is too.
+func TestNATSOutageFailsFastAndRecovers(t *testing.T) {
+	ns := newRestartableNATS(t)
+	ns.start()
+	rs := serveRules(t, "127.0.0.1:0", &countingRules{})
+	client, health, _ := startService(t, encounter.Config{NATSURL: ns.url(), NATS: ns.auth(), ResolverAddr: rs.addr})
+	awaitHealth(t, health, encounterService, healthpb.HealthCheckResponse_SERVING, 10*time.Second)
+	created, err := client.CreateEncounter(as("gm"), &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: "Ruelle", RuleSystem: "loss"}})
+	require.NoError(t, err)
+	id := created.GetEncounterId()
+	_, err = client.Submit(as("gm"), setJoining(id, true))
+	require.NoError(t, err)
+
+	ns.stop()
+	awaitHealth(t, health, encounterService, healthpb.HealthCheckResponse_NOT_SERVING, 5*time.Second)
+	awaitHealth(t, health, "", healthpb.HealthCheckResponse_NOT_SERVING, time.Second)
+	ctx, cancel := context.WithTimeout(as("gm"), 10*time.Second) // a patient client
+	defer cancel()
+	for name, call := range map[string]func() error{
+		"a command": func() error { _, err := client.Submit(ctx, setJoining(id, false)); return err },
+		"a read": func() error {
+			_, err := client.GetEncounter(ctx, &encounterv1.GetEncounterRequest{EncounterId: id})
+			return err
+		},
+		"a create": func() error { return createNamed(ctx, client, "Ruelle 2") },
+	} {
+		began := time.Now()
+		err := call()
+		require.Equal(t, codes.Unavailable, status.Code(err), "%s: %v", name, err)
+		require.Regexp(t, `^the event log is unreachable \(NATS is (reconnecting|disconnected)\); nothing was recorded, try again$`, status.Convert(err).Message(), name)
+		require.Less(t, time.Since(began), time.Second, name)
+	}
+
+	ns.start()
+	awaitHealth(t, health, encounterService, healthpb.HealthCheckResponse_SERVING, 30*time.Second)
+	awaitHealth(t, health, "", healthpb.HealthCheckResponse_SERVING, time.Second)
+	resp, err := client.Submit(as("gm"), setJoining(id, false))
+	require.NoError(t, err)
+	require.Equal(t, uint64(3), resp.GetState().GetSequence(), "nothing was recorded during the outage")
+}

@@ -1,0 +1,264 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/synadia-io/orbit.go/jetstreamext"
+)
+
+// DefaultCallTimeout bounds each call to JetStream (a lookup, an append, a bucket's read or
+// write), or the caller's deadline if sooner.
+const DefaultCallTimeout = 2 * time.Second
+
+// ErrUnavailable: the event log cannot be reached now, or did not answer within the call's
+// deadline. Every such error is an *UnavailableError.
+var ErrUnavailable = errors.New("the event log is unreachable")
+
+// UnavailableError says why the event log could not be used.
+type UnavailableError struct {
+	// Why, in a few words: "NATS is reconnecting", "no answer within 2s".
+	Why string
+	// MayHaveWritten: the call was a write that was sent and not confirmed; it may have been
+	// recorded.
+	MayHaveWritten bool
+}
+
+func (e *UnavailableError) Error() string { return ErrUnavailable.Error() + ": " + e.Why }
+
+func (e *UnavailableError) Is(target error) bool { return target == ErrUnavailable }
+
+// conn follows a NATS connection's state for the store's calls: a call made while it is down
+// fails at once, and one under way when it goes down ends then, instead of waiting for its
+// deadline.
+type conn struct {
+	nc      *nats.Conn
+	timeout time.Duration
+
+	mu   sync.Mutex
+	up   context.Context // ends when the connection is lost
+	lost context.CancelCauseFunc
+}
+
+// errLost and errNoAnswer are the causes of a call's end that make it Unavailable.
+var (
+	errLost     = errors.New("the connection to NATS was lost during the call")
+	errNoAnswer = errors.New("no answer")
+)
+
+func newConn(nc *nats.Conn, timeout time.Duration) *conn {
+	if timeout <= 0 {
+		timeout = DefaultCallTimeout
+	}
+	c := &conn{nc: nc, timeout: timeout}
+	c.up, c.lost = context.WithCancelCause(context.Background())
+	ch := nc.StatusChanged(nats.CONNECTED, nats.DISCONNECTED, nats.RECONNECTING, nats.CLOSED)
+	go func() {
+		for range ch {
+			c.sync()
+			if nc.IsClosed() {
+				nc.RemoveStatusListener(ch) // closes ch
+			}
+		}
+	}()
+	c.sync()
+	return c
+}
+
+// sync follows the connection's status: while it is down, the current calls end and new
+// ones fail at once.
+func (c *conn) sync() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.nc.IsConnected() {
+		if c.up.Err() != nil {
+			c.up, c.lost = context.WithCancelCause(context.Background())
+		}
+		return
+	}
+	c.lost(errLost)
+}
+
+// current is the context of the connection while it is up, nil while it is down.
+func (c *conn) current() context.Context {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.up.Err() != nil || !c.nc.IsConnected() {
+		return nil
+	}
+	return c.up
+}
+
+func (c *conn) down() error {
+	return &UnavailableError{Why: "NATS is " + strings.ToLower(c.nc.Status().String())}
+}
+
+// call prepares one call to JetStream: ctx bounded by the call's deadline and ended if the
+// connection is lost, and end, which maps the call's error (a write's with write set): a
+// call that got no answer in time, or lost its connection, is an *UnavailableError, any other
+// error as it is. While the connection is down, call fails at once.
+func (c *conn) call(ctx context.Context, write bool) (context.Context, func(error) error, error) {
+	return c.callWithin(ctx, write, c.timeout)
+}
+
+// callWithin is call with its own deadline.
+func (c *conn) callWithin(ctx context.Context, write bool, timeout time.Duration) (context.Context, func(error) error, error) {
+	up := c.current()
+	if up == nil {
+		return ctx, nil, c.down()
+	}
+	lostCtx, lose := context.WithCancelCause(ctx)
+	stop := context.AfterFunc(up, func() { lose(errLost) })
+	callCtx, cancel := context.WithTimeoutCause(lostCtx, timeout, errNoAnswer)
+	end := func(err error) error {
+		stop()
+		cause := context.Cause(callCtx)
+		cancel()
+		lose(nil)
+		if err == nil || ctx.Err() != nil { // done, or the caller's own deadline or cancel
+			return err
+		}
+		why := ""
+		switch {
+		case errors.Is(cause, errLost), errors.Is(err, nats.ErrReconnectBufExceeded), errors.Is(err, nats.ErrConnectionClosed):
+			why = errLost.Error()
+		case errors.Is(cause, errNoAnswer):
+			why = fmt.Sprintf("no answer within %s", timeout)
+		default:
+			return err
+		}
+		return &UnavailableError{Why: why, MayHaveWritten: write}
+	}
+	return callCtx, end, nil
+}
+
+// stream is a jetstream.Stream whose calls go through conn.call.
+type stream struct {
+	jetstream.Stream
+	c *conn
+}
+
+func (s stream) GetMsg(ctx context.Context, seq uint64, opts ...jetstream.GetMsgOpt) (*jetstream.RawStreamMsg, error) {
+	ctx, end, err := s.c.call(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	m, err := s.Stream.GetMsg(ctx, seq, opts...)
+	return m, end(err)
+}
+
+func (s stream) GetLastMsgForSubject(ctx context.Context, subject string) (*jetstream.RawStreamMsg, error) {
+	ctx, end, err := s.c.call(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	m, err := s.Stream.GetLastMsgForSubject(ctx, subject)
+	return m, end(err)
+}
+
+func (s stream) Info(ctx context.Context, opts ...jetstream.StreamInfoOpt) (*jetstream.StreamInfo, error) {
+	ctx, end, err := s.c.call(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	i, err := s.Stream.Info(ctx, opts...)
+	return i, end(err)
+}
+
+func (s stream) OrderedConsumer(ctx context.Context, cfg jetstream.OrderedConsumerConfig) (jetstream.Consumer, error) {
+	ctx, end, err := s.c.call(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	cons, err := s.Stream.OrderedConsumer(ctx, cfg)
+	return cons, end(err)
+}
+
+// kv is a jetstream.KeyValue whose calls go through conn.call.
+type kv struct {
+	jetstream.KeyValue
+	c *conn
+}
+
+func (k kv) Get(ctx context.Context, key string) (jetstream.KeyValueEntry, error) {
+	ctx, end, err := k.c.call(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	e, err := k.KeyValue.Get(ctx, key)
+	return e, end(err)
+}
+
+func (k kv) Put(ctx context.Context, key string, value []byte) (uint64, error) {
+	ctx, end, err := k.c.call(ctx, true)
+	if err != nil {
+		return 0, err
+	}
+	rev, err := k.KeyValue.Put(ctx, key, value)
+	return rev, end(err)
+}
+
+func (k kv) Create(ctx context.Context, key string, value []byte, opts ...jetstream.KVCreateOpt) (uint64, error) {
+	ctx, end, err := k.c.call(ctx, true)
+	if err != nil {
+		return 0, err
+	}
+	rev, err := k.KeyValue.Create(ctx, key, value, opts...)
+	return rev, end(err)
+}
+
+func (k kv) Update(ctx context.Context, key string, value []byte, revision uint64) (uint64, error) {
+	ctx, end, err := k.c.call(ctx, true)
+	if err != nil {
+		return 0, err
+	}
+	rev, err := k.KeyValue.Update(ctx, key, value, revision)
+	return rev, end(err)
+}
+
+func (k kv) Purge(ctx context.Context, key string, opts ...jetstream.KVDeleteOpt) error {
+	ctx, end, err := k.c.call(ctx, true)
+	if err != nil {
+		return err
+	}
+	return end(k.KeyValue.Purge(ctx, key, opts...))
+}
+
+func (k kv) Status(ctx context.Context) (jetstream.KeyValueStatus, error) {
+	ctx, end, err := k.c.call(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	st, err := k.KeyValue.Status(ctx)
+	return st, end(err)
+}
+
+// getBatch is jetstreamext.GetBatch through conn.call; the messages are read before it
+// returns.
+func (c *conn) getBatch(ctx context.Context, js jetstream.JetStream, streamName string, n int, opts ...jetstreamext.GetBatchOpt) ([]*jetstream.RawStreamMsg, error) {
+	ctx, end, err := c.call(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	msgs, err := jetstreamext.GetBatch(ctx, js, streamName, n, opts...)
+	if err != nil {
+		return nil, end(err)
+	}
+	var out []*jetstream.RawStreamMsg
+	for m, err := range msgs {
+		if errors.Is(err, jetstreamext.ErrNoMessages) {
+			break
+		}
+		if err != nil {
+			return nil, end(err)
+		}
+		out = append(out, m)
+	}
+	return out, end(nil)
+}

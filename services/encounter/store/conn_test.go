@@ -1,0 +1,155 @@
+package store
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/stretchr/testify/require"
+)
+
+// silentNATS is a NATS server that accepts connections and answers pings, and nothing else:
+// every request waits for ever. drop closes the connections it holds.
+type silentNATS struct {
+	lis   net.Listener
+	mu    sync.Mutex
+	conns []net.Conn
+}
+
+func startSilentNATS(t *testing.T) *silentNATS {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	s := &silentNATS{lis: lis}
+	t.Cleanup(func() { lis.Close(); s.drop() })
+	go func() {
+		for {
+			c, err := lis.Accept()
+			if err != nil {
+				return
+			}
+			s.mu.Lock()
+			s.conns = append(s.conns, c)
+			s.mu.Unlock()
+			go func() {
+				_, _ = c.Write([]byte(`INFO {"server_id":"SILENT","version":"2.11.0","proto":1,"headers":true,"max_payload":1048576}` + "\r\n"))
+				r := bufio.NewReader(c)
+				for {
+					line, err := r.ReadString('\n')
+					if err != nil {
+						return
+					}
+					if strings.TrimSpace(line) == "PING" {
+						_, _ = c.Write([]byte("PONG\r\n"))
+					}
+				}
+			}()
+		}
+	}()
+	return s
+}
+
+func (s *silentNATS) url() string { return "nats://" + s.lis.Addr().String() }
+
+func (s *silentNATS) drop() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.conns {
+		c.Close()
+	}
+	s.conns = nil
+}
+
+// A call that gets no answer ends at the call's deadline as Unavailable (a write: perhaps
+// recorded), not at the caller's; one under way when the connection is lost ends then; one
+// made while NATS is down fails at once; the caller's own deadline stays its own.
+func TestCallsEndAtTheirDeadlineOrWhenTheConnectionIsLost(t *testing.T) {
+	srv := startSilentNATS(t)
+	nc, err := nats.Connect(srv.url(), nats.MaxReconnects(-1), nats.ReconnectWait(time.Hour), nats.ReconnectBufSize(-1))
+	require.NoError(t, err)
+	t.Cleanup(nc.Close)
+	js, err := jetstream.New(nc)
+	require.NoError(t, err)
+	c := newConn(nc, 200*time.Millisecond)
+	publish := func(ctx context.Context) error {
+		ctx, end, err := c.call(ctx, true)
+		if err != nil {
+			return err
+		}
+		_, err = js.Publish(ctx, "fray.enc.a", []byte("x"))
+		return end(err)
+	}
+	patient, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+
+	began := time.Now()
+	err = publish(patient)
+	var down *UnavailableError
+	require.ErrorAs(t, err, &down)
+	require.ErrorIs(t, err, ErrUnavailable)
+	require.Equal(t, "no answer within 200ms", down.Why)
+	require.True(t, down.MayHaveWritten, "a write sent and not confirmed may have been recorded")
+	require.Less(t, time.Since(began), 5*time.Second)
+
+	hurried, cancel2 := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel2()
+	err = publish(hurried)
+	require.ErrorIs(t, err, context.DeadlineExceeded, "the caller's own deadline")
+	require.False(t, errors.Is(err, ErrUnavailable))
+
+	// Lost during the call: it ends then, well before its deadline.
+	c.timeout = time.Minute
+	before := nc.Stats().OutMsgs
+	done := make(chan error, 1)
+	began = time.Now()
+	go func() { done <- publish(patient) }()
+	require.Eventually(t, func() bool { // the request is on its way
+		srv.mu.Lock()
+		defer srv.mu.Unlock()
+		return len(srv.conns) == 1 && nc.Stats().OutMsgs > before
+	}, 5*time.Second, 5*time.Millisecond)
+	srv.drop()
+	err = <-done
+	require.ErrorAs(t, err, &down)
+	require.Equal(t, "the connection to NATS was lost during the call", down.Why)
+	require.Less(t, time.Since(began), 10*time.Second)
+
+	// Down: at once, and nothing is sent.
+	srv.lis.Close()
+	require.Eventually(t, func() bool { return c.current() == nil }, 5*time.Second, 5*time.Millisecond)
+	sent := nc.Stats().OutMsgs
+	began = time.Now()
+	err = publish(patient)
+	require.ErrorAs(t, err, &down)
+	require.False(t, down.MayHaveWritten)
+	require.Contains(t, down.Why, "NATS is ")
+	require.Less(t, time.Since(began), 100*time.Millisecond)
+	require.Equal(t, sent, nc.Stats().OutMsgs)
+}
+
+func TestCovers(t *testing.T) {
+	for _, tc := range []struct {
+		p, s string
+		ok   bool
+	}{
+		{"fray.enc.*", "fray.enc.*", true},
+		{"fray.>", "fray.enc.*", true},
+		{">", "fray.enc.*", true},
+		{"fray.*.*", "fray.enc.*", true},
+		{"fray.enc.x", "fray.enc.*", false},
+		{"fray.enc", "fray.enc.*", false},
+		{"fray.enc.*.*", "fray.enc.*", false},
+		{"other.*", "fray.enc.*", false},
+		{"fray.enc.*", "fray.enc.>", false},
+		{"fray.enc.>", "fray.enc.>", true},
+		{"fray.enc.>", "fray.enc", false},
+	} {
+		require.Equal(t, tc.ok, covers(tc.p, tc.s), "%s covers %s", tc.p, tc.s)
+	}
+}
