@@ -28,7 +28,7 @@ type Server struct {
 type Option func(*Server)
 
 // WithSheetCache bounds the sheets the server keeps by digest (ResolveRequest.sheet_sha256)
-// to about n bytes (default DefaultSheetCacheBytes).
+// to about n bytes of memory (default DefaultSheetCacheBytes).
 func WithSheetCache(n int) Option { return func(s *Server) { s.sheets = newSheetCache(n) } }
 
 // New returns a RulesService over reg. It keeps the sheets it is sent by their digests, so

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/platform"
@@ -163,7 +162,12 @@ func TestSheetDigestMustMatch(t *testing.T) {
 func TestSheetCacheIsBounded(t *testing.T) {
 	ctx := authtest.As("encounter-service", platform.ScopeResolve)
 	full := lossAttackRequest(t, 4)
-	one := proto.Size(&encounterv1.Combatant{Sheet: full.GetState().GetCombatants()[0].GetSheet()}) + 256
+	probe := resolver.New(systems.Registry())
+	_, err := serveResolver(t, probe).Resolve(ctx, withDigests(full, false))
+	require.NoError(t, err)
+	n, four := probe.CachedSheets()
+	require.Equal(t, 4, n)
+	one := four / 4 // what one sheet costs the cache (they are about the same size)
 	bound := 10 * one
 	srv := resolver.New(systems.Registry(), resolver.WithSheetCache(bound))
 	c := serveResolver(t, srv)
@@ -180,9 +184,9 @@ func TestSheetCacheIsBounded(t *testing.T) {
 		require.LessOrEqual(t, n, 10)
 		reqs = append(reqs, req)
 	}
-	n, _ := srv.CachedSheets()
+	n, _ = srv.CachedSheets()
 	require.GreaterOrEqual(t, n, 8, "filled up to about its bound")
-	_, err := c.Resolve(ctx, withDigests(reqs[0], true))
+	_, err = c.Resolve(ctx, withDigests(reqs[0], true))
 	require.Equal(t, codes.FailedPrecondition, status.Code(err), "the first fight's sheets went first")
 	_, err = c.Resolve(ctx, withDigests(reqs[7], true))
 	require.NoError(t, err, "the last fight's are kept")
