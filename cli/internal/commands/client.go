@@ -86,7 +86,10 @@ func timeoutUnary(d time.Duration) grpc.UnaryClientInterceptor {
 		cctx, cancel := context.WithTimeout(ctx, d)
 		defer cancel()
 		err := invoker(cctx, method, req, reply, cc, opts...)
-		if status.Code(err) == codes.DeadlineExceeded && ctx.Err() == nil && cctx.Err() != nil {
+		// Ours: our deadline passed, or all but (the server, which has it too, may end the
+		// call a hair before this side's timer).
+		dl, _ := cctx.Deadline()
+		if status.Code(err) == codes.DeadlineExceeded && ctx.Err() == nil && (cctx.Err() != nil || time.Until(dl) < 100*time.Millisecond) {
 			return status.Errorf(codes.DeadlineExceeded, "no answer from %s within %s (--timeout, FRAY_TIMEOUT): the server may be overloaded or unreachable; a command may still have been recorded, see `fray log`", cc.Target(), d)
 		}
 		return err
