@@ -130,14 +130,17 @@ func TestTooManyPingsGetGoAway(t *testing.T) {
 	}
 }
 
-// fastKeepalive is the server's keepalive shortened to grpc-go's minimum, so that a test
-// lives through several rounds.
-var fastKeepalive = grpc.KeepaliveParams(keepalive.ServerParameters{Time: time.Second, Timeout: time.Second})
+// fastKeepalive is the server's keepalive with Time shortened to grpc-go's minimum, so that a
+// test lives through several rounds, and the given Timeout.
+func fastKeepalive(timeout time.Duration) grpc.ServerOption {
+	return grpc.KeepaliveParams(keepalive.ServerParameters{Time: time.Second, Timeout: timeout})
+}
 
 // An idle watch lives on past the server's keepalive Time: the server pings the silent
 // connection, the client answers, and the stream carries the next change.
 func TestIdleWatchOutlivesKeepaliveTime(t *testing.T) {
-	srv := platform.NewServer(platform.NewLogger("text", "error"), fastKeepalive)
+	// A generous Timeout: a test slowed by the machine's load still answers in time.
+	srv := platform.NewServer(platform.NewLogger("text", "error"), fastKeepalive(10*time.Second))
 	dep := srv.Health.Readiness("", "test")
 	c := dialH2(t, serveFor(t, srv))
 	c.watchHealth()
@@ -169,7 +172,7 @@ func TestIdleWatchOutlivesKeepaliveTime(t *testing.T) {
 // A client that stops answering (gone without closing its connection) is dropped after
 // KeepaliveTime + KeepaliveTimeout, its watch with it.
 func TestSilentClientIsDropped(t *testing.T) {
-	srv := platform.NewServer(platform.NewLogger("text", "error"), fastKeepalive)
+	srv := platform.NewServer(platform.NewLogger("text", "error"), fastKeepalive(time.Second))
 	c := dialH2(t, serveFor(t, srv))
 	c.watchHealth()
 	start := time.Now()
