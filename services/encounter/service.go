@@ -467,7 +467,22 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 	defer func() { s.writeSnapshot(ctx, id, e, snap) }()
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	for attempt := 1; ; attempt++ {
+	// What this service holds may be behind the log (another replica recorded since): before
+	// refusing a command on it, the log is read once, and if it holds more, the command is
+	// looked at again on what it holds.
+	refreshed := false
+	behind := func() (bool, error) {
+		if refreshed {
+			return false, nil
+		}
+		refreshed = true
+		at := e.position
+		if err := s.refresh(ctx, id, e); err != nil {
+			return false, err
+		}
+		return e.position != at, nil
+	}
+	for attempt := 1; ; {
 		// Tenancy first: to another tenant, the encounter does not exist.
 		if e.state.GetTenant() == "" || e.state.GetTenant() != who.tenant {
 			return outcome{}, noEncounter(id)
@@ -475,6 +490,11 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 		// A stranger of the tenant may only join (if the GM allows it): nothing else of the
 		// encounter, not even its sequence, is told.
 		if engine.RoleOf(e.state, who.principal) == engine.RoleNone && cmd.GetAddCombatant() == nil {
+			if again, err := behind(); err != nil {
+				return outcome{}, err
+			} else if again {
+				continue
+			}
 			return outcome{}, status.Errorf(codes.PermissionDenied, "%s has no role in %s; only its GM (%s), co-GMs and players give it commands",
 				who.principal, e.state.GetName(), e.state.GetGameMaster())
 		}
@@ -488,6 +508,14 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 			}
 		}
 		if expected != nil && *expected != e.state.GetSequence() {
+			// A client ahead of this service read what another replica recorded.
+			if *expected > e.state.GetSequence() {
+				if again, err := behind(); err != nil {
+					return outcome{}, err
+				} else if again {
+					continue
+				}
+			}
 			return outcome{}, status.Errorf(codes.FailedPrecondition,
 				"encounter %q is at sequence %d, not at the %d this command expected; reload it and decide again",
 				e.state.GetName(), e.state.GetSequence(), *expected)
@@ -504,6 +532,14 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 		}
 		resp, err := s.decider.Resolve(ctx, req)
 		if err != nil {
+			// A refusal by the rules may come from a state behind the log.
+			if refusal(err) {
+				if again, err := behind(); err != nil {
+					return outcome{}, err
+				} else if again {
+					continue
+				}
+			}
 			return outcome{}, err
 		}
 		events := resp.GetEvents()
@@ -523,6 +559,8 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 				return outcome{}, err
 			}
 			s.obs.retried()
+			attempt++
+			refreshed = true // what follows is decided on the log as it is now
 			continue
 		case err != nil:
 			return outcome{}, unavailable(err)
@@ -558,6 +596,16 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 		}
 		return outcome{events: events, before: before, after: e.state}, nil
 	}
+}
+
+// refusal reports whether err is the rules' refusal of a command (one that a fresher state
+// may not refuse), not a failure to decide it.
+func refusal(err error) bool {
+	switch status.Code(err) {
+	case codes.FailedPrecondition, codes.InvalidArgument, codes.PermissionDenied, codes.NotFound, codes.OutOfRange, codes.AlreadyExists:
+		return true
+	}
+	return false
 }
 
 // run executes a command and returns what the caller may see of its events and of the state
