@@ -215,6 +215,7 @@ func benchmarkSubmit(b *testing.B, index bool) {
 	reg := systems.Registry()
 	svc := encounter.New(st, st, encounter.LocalDecider{Registry: reg}, reg, encounter.Options{
 		NewSeed: func() []byte { return sum[:] }, Snapshots: st, Log: platform.NewLogger("text", "error"),
+		Metrics: benchMetrics(b), // FRAY_BENCH_METRICS=1: with the service's metrics (metrics_test.go)
 	})
 	gm := incoming("gm")
 	created, err := svc.CreateEncounter(gm, &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: "Bench", RuleSystem: "loss"}})

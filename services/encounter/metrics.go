@@ -18,6 +18,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	otelcodes "go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
 
@@ -82,6 +83,25 @@ type Metrics struct {
 	coldLoad                                                     prometheus.Histogram
 	snapWritten, snapFailed                                      prometheus.Counter
 	service                                                      atomic.Pointer[Service]
+	// bySystem are the commands' series of each rule system the service knows (and
+	// "unknown"), by code: made once, so that counting a command neither hashes labels nor
+	// allocates.
+	bySystem atomic.Pointer[map[string]*commandCounters]
+}
+
+// commandCounters are one rule system's series of MetricCommands, by code.
+type commandCounters [numCodes]prometheus.Counter
+
+// numCodes is the number of gRPC codes (OK to Unauthenticated).
+const numCodes = int(codes.Unauthenticated) + 1
+
+// countersOf makes the series of system for every code, at zero.
+func (m *Metrics) countersOf(system string) *commandCounters {
+	var c commandCounters
+	for code := range c {
+		c[code] = m.commands.WithLabelValues(system, codes.Code(code).String())
+	}
+	return &c
 }
 
 // NewMetrics registers the encounter service's metrics with pm's registry; nil when pm is nil
@@ -139,6 +159,11 @@ func newObserver(s *Service) observer {
 	o := observer{Metrics: s.opts.Metrics}
 	if o.Metrics != nil {
 		o.service.Store(s)
+		by := map[string]*commandCounters{unknownSystem: o.countersOf(unknownSystem)}
+		for _, rs := range s.reg.Rulesets() {
+			by[rs.GetId()] = o.countersOf(rs.GetId())
+		}
+		o.bySystem.Store(&by)
 	}
 	if s.opts.Tracing != nil {
 		o.tracer = s.opts.Tracing.Provider.Tracer("github.com/fray-rpg/fray/services/encounter")
@@ -190,17 +215,25 @@ func (m *Metrics) snapshotWritten(err error) {
 	}
 }
 
-// command counts a command of the rule system system (one the service knows, else
+// unknownSystem is the system label of a command whose rule system the service does not
+// know (a create naming none it has, a command on no encounter).
+const unknownSystem = "unknown"
+
+// commandDone counts a command of the rule system system (one the service knows, else
 // "unknown") ending with err.
 func (s *Service) commandDone(system string, err error) {
 	m := s.obs.Metrics
 	if m == nil {
 		return
 	}
-	if system == "" || len(s.reg.Versions(system)) == 0 {
-		system = "unknown"
+	by := *m.bySystem.Load()
+	c, ok := by[system]
+	if !ok {
+		c = by[unknownSystem]
 	}
-	m.commands.WithLabelValues(system, status.Code(err).String()).Inc()
+	if code := status.Code(err); int(code) < numCodes {
+		c[code].Inc()
+	}
 }
 
 // ran counts a command given to encounter id that ended with o and err: its rule system is

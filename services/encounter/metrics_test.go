@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"os"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -344,4 +345,14 @@ func resourceName(s tracetest.SpanStub) string {
 		}
 	}
 	return ""
+}
+
+// benchMetrics are the service's metrics when FRAY_BENCH_METRICS is 1 (BenchmarkSubmit with
+// and without them), else none.
+func benchMetrics(b *testing.B) *encounter.Metrics {
+	if os.Getenv("FRAY_BENCH_METRICS") != "1" {
+		return nil
+	}
+	b.Log("with the service's metrics")
+	return encounter.NewMetrics(platform.NewMetrics())
 }

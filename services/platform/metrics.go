@@ -110,7 +110,7 @@ func outerOptions(extra []grpc.ServerOption) []grpc.ServerOption {
 	for _, o := range extra {
 		if mo, ok := o.(metricsOption); ok {
 			m := mo.m
-			exemplar := grpcprom.WithExemplarFromContext(traceExemplar)
+			exemplar := grpcpromExemplar()
 			return []grpc.ServerOption{
 				grpc.ChainUnaryInterceptor(m.server.UnaryServerInterceptor(exemplar), m.countRefusalsUnary),
 				grpc.ChainStreamInterceptor(m.server.StreamServerInterceptor(exemplar), m.countRefusalsStream),
@@ -119,6 +119,8 @@ func outerOptions(extra []grpc.ServerOption) []grpc.ServerOption {
 	}
 	return nil
 }
+
+func grpcpromExemplar() grpcprom.Option { return grpcprom.WithExemplarFromContext(traceExemplar) }
 
 // traceExemplar links a latency observation to its trace, when the call is traced and
 // sampled (an exemplar, shown in the OpenMetrics exposition).
