@@ -58,7 +58,7 @@ const (
 // The limits of fray_limit_refusals_total{limit} the encounter service refuses by (besides
 // platform's rate limits).
 const (
-	LimitRequestBytes         = "request_bytes"
+	LimitRequestBytes         = platform.LimitRequestBytes
 	LimitRecordBytes          = "record_bytes"
 	LimitEncounterBytes       = "encounter_bytes"
 	LimitEncounterEvents      = "encounter_events"

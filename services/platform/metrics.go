@@ -49,6 +49,8 @@ const (
 const (
 	LimitRatePrincipal = "rate_principal"
 	LimitRateTenant    = "rate_tenant"
+	// LimitRequestBytes: a request larger than MaxRequestBytes (Validate).
+	LimitRequestBytes = "request_bytes"
 )
 
 // LatencyBuckets are the bounds (seconds) of the latency histograms: a warm command takes
@@ -81,7 +83,7 @@ func NewMetrics() *Metrics {
 	}
 	m.Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.server, m.client, m.refusals)
-	m.KnownLimits(LimitRatePrincipal, LimitRateTenant)
+	m.KnownLimits(LimitRatePrincipal, LimitRateTenant, LimitRequestBytes)
 	return m
 }
 

@@ -111,20 +111,23 @@ func TestMetricsCountEveryCallByCode(t *testing.T) {
 	require.Equal(t, codes.ResourceExhausted, status.Code(err))
 	require.Contains(t, status.Convert(err).Message(), `encounter "big" takes too many bytes`)
 	require.Equal(t, codes.ResourceExhausted, status.Code(get(authtest.As("gm"), "ok")), "over the rate")
+	require.Equal(t, codes.ResourceExhausted, status.Code(get(authtest.As("alice"), strings.Repeat("x", platform.MaxRequestBytes))), "too large")
 	require.Equal(t, codes.Unauthenticated, status.Code(get(context.Background(), "ok")))
 	_, err = healthpb.NewHealthClient(cc).Check(context.Background(), &healthpb.HealthCheckRequest{})
 	require.NoError(t, err)
 
 	got := metricstest.Scrape(t, tel.Addr())
 	method := []string{"grpc_service", "test.Limits", "grpc_method", "Get"}
-	for code, want := range map[string]float64{"OK": 1, "NotFound": 1, "ResourceExhausted": 2, "Unauthenticated": 1, "Internal": 0} {
+	for code, want := range map[string]float64{"OK": 1, "NotFound": 1, "ResourceExhausted": 3, "Unauthenticated": 1, "Internal": 0} {
 		require.Equalf(t, want, got.Value(t, platform.MetricServerHandled, append(method, "grpc_code", code)...), "handled with %s", code)
 	}
-	require.Equal(t, 5.0, got.Value(t, platform.MetricServerStarted, method...))
-	require.Equal(t, 5.0, got.Value(t, platform.MetricServerHandling+"_count", method...))
+	require.Equal(t, 6.0, got.Value(t, platform.MetricServerStarted, method...))
+	require.Equal(t, 6.0, got.Value(t, platform.MetricServerHandling+"_count", method...))
 	require.Positive(t, got.Value(t, platform.MetricServerHandling+"_sum", method...))
 	require.Equal(t, 1.0, got.Value(t, platform.MetricLimitRefusals, "limit", platform.LimitRatePrincipal))
 	require.Equal(t, 1.0, got.Value(t, platform.MetricLimitRefusals, "limit", "encounter_bytes"))
+	require.Equal(t, 1.0, got.Value(t, platform.MetricLimitRefusals, "limit", platform.LimitRequestBytes))
+	require.Zero(t, got.Value(t, platform.MetricLimitRefusals, "limit", platform.LimitRateTenant))
 	require.Equal(t, 1.0, got.Value(t, platform.MetricServerHandled, "grpc_service", "grpc.health.v1.Health", "grpc_method", "Check", "grpc_code", "OK"))
 	require.Positive(t, got.Value(t, "go_goroutines"))
 	require.Positive(t, got.Value(t, "process_resident_memory_bytes"))

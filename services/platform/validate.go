@@ -560,7 +560,7 @@ func Validate(req any) error {
 	}
 	if _, resolve := m.(*rulesv1.ResolveRequest); !resolve {
 		if size := proto.Size(m); size > MaxRequestBytes {
-			return status.Errorf(codes.ResourceExhausted, "this request takes %d bytes; a request may take at most %d", size, MaxRequestBytes)
+			return Refuse(LimitRequestBytes, "this request takes %d bytes; a request may take at most %d", size, MaxRequestBytes)
 		}
 	}
 	if err := checkRequest(m); err != nil {
