@@ -113,23 +113,23 @@ func (c *conn) callWithin(ctx context.Context, write bool, timeout time.Duration
 	if up == nil {
 		return ctx, nil, c.down()
 	}
-	lostCtx, lose := context.WithCancelCause(ctx)
-	stop := context.AfterFunc(up, func() { lose(errLost) })
-	callCtx, cancel := context.WithTimeoutCause(lostCtx, timeout, errNoAnswer)
+	callCtx, cancel := context.WithTimeoutCause(ctx, timeout, errNoAnswer)
+	stop := context.AfterFunc(up, cancel) // the connection lost: the call ends
 	end := func(err error) error {
 		stop()
-		cause := context.Cause(callCtx)
+		noAnswer := errors.Is(context.Cause(callCtx), errNoAnswer)
 		cancel()
-		lose(nil)
 		if err == nil || ctx.Err() != nil { // done, or the caller's own deadline or cancel
 			return err
 		}
+		// Ended by this call's deadline or by the connection's loss, not an answer.
+		ended := errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout)
 		why := ""
 		switch {
-		case errors.Is(cause, errLost), errors.Is(err, nats.ErrReconnectBufExceeded), errors.Is(err, nats.ErrConnectionClosed):
-			why = errLost.Error()
-		case errors.Is(cause, errNoAnswer):
+		case ended && noAnswer:
 			why = fmt.Sprintf("no answer within %s", timeout)
+		case ended && up.Err() != nil, errors.Is(err, nats.ErrReconnectBufExceeded), errors.Is(err, nats.ErrConnectionClosed):
+			why = errLost.Error()
 		default:
 			return err
 		}
