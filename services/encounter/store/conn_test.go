@@ -4,7 +4,10 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"net"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -15,18 +18,23 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// silentNATS is a NATS server that accepts connections and answers pings, and nothing else:
-// every request waits for ever. drop closes the connections it holds.
+// silentNATS is a NATS server that accepts connections and answers pings; a published
+// message with a reply subject is answered with answer(subject) when answer is set and
+// returns something, and otherwise never: that request waits for ever. drop closes the
+// connections it holds.
 type silentNATS struct {
-	lis   net.Listener
-	mu    sync.Mutex
-	conns []net.Conn
+	lis    net.Listener
+	answer func(subject string) []byte
+	mu     sync.Mutex
+	conns  []net.Conn
 }
 
-func startSilentNATS(t *testing.T) *silentNATS {
+func startSilentNATS(t *testing.T) *silentNATS { return startFakeNATS(t, nil) }
+
+func startFakeNATS(t *testing.T, answer func(subject string) []byte) *silentNATS {
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	s := &silentNATS{lis: lis}
+	s := &silentNATS{lis: lis, answer: answer}
 	t.Cleanup(func() { lis.Close(); s.drop() })
 	go func() {
 		for {
@@ -37,22 +45,48 @@ func startSilentNATS(t *testing.T) *silentNATS {
 			s.mu.Lock()
 			s.conns = append(s.conns, c)
 			s.mu.Unlock()
-			go func() {
-				_, _ = c.Write([]byte(`INFO {"server_id":"SILENT","version":"2.11.0","proto":1,"headers":true,"max_payload":1048576}` + "\r\n"))
-				r := bufio.NewReader(c)
-				for {
-					line, err := r.ReadString('\n')
-					if err != nil {
-						return
-					}
-					if strings.TrimSpace(line) == "PING" {
-						_, _ = c.Write([]byte("PONG\r\n"))
-					}
-				}
-			}()
+			go s.serve(c)
 		}
 	}()
 	return s
+}
+
+func (s *silentNATS) serve(c net.Conn) {
+	_, _ = c.Write([]byte(`INFO {"server_id":"SILENT","version":"2.11.0","proto":1,"headers":true,"max_payload":1048576}` + "\r\n"))
+	r := bufio.NewReader(c)
+	subs := map[string]string{} // subject pattern → sid
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return
+		}
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		switch f[0] {
+		case "PING":
+			_, _ = c.Write([]byte("PONG\r\n"))
+		case "SUB":
+			subs[f[1]] = f[len(f)-1]
+		case "PUB", "HPUB":
+			n, _ := strconv.Atoi(f[len(f)-1])
+			if _, err := io.ReadFull(r, make([]byte, n+2)); err != nil {
+				return
+			}
+			withReply := (f[0] == "PUB" && len(f) == 4) || (f[0] == "HPUB" && len(f) == 5)
+			if !withReply || s.answer == nil { // no reply subject, or silent
+				continue
+			}
+			reply := f[2]
+			data := s.answer(f[1])
+			for pattern, sid := range subs {
+				if data != nil && strings.HasPrefix(reply, strings.TrimSuffix(pattern, "*")) {
+					_, _ = fmt.Fprintf(c, "MSG %s %s %d\r\n%s\r\n", reply, sid, len(data), data)
+				}
+			}
+		}
+	}
 }
 
 func (s *silentNATS) url() string { return "nats://" + s.lis.Addr().String() }
@@ -152,4 +186,26 @@ func TestCovers(t *testing.T) {
 	} {
 		require.Equal(t, tc.ok, covers(tc.p, tc.s), "%s covers %s", tc.p, tc.s)
 	}
+}
+
+// A record whose earlier attempt is still being stored (JetStream's "duplicate message id is
+// in process") may be recorded: Unavailable, saying so, not an error of the log.
+func TestAnAppendWhoseEarlierAttemptIsInProcess(t *testing.T) {
+	srv := startFakeNATS(t, func(subject string) []byte {
+		if subject == "fray.enc.a" {
+			return []byte(`{"error":{"code":409,"err_code":10158,"description":"duplicate message id is in process"}}`)
+		}
+		return nil
+	})
+	nc, err := nats.Connect(srv.url())
+	require.NoError(t, err)
+	t.Cleanup(nc.Close)
+	js, err := jetstream.New(nc)
+	require.NoError(t, err)
+	s := &JetStream{cfg: Config{}.withDefaults(), conn: newConn(nc, time.Minute), js: js}
+	_, err = s.Append(context.Background(), "a", 7, "a/cmd-1", nil)
+	var down *UnavailableError
+	require.ErrorAs(t, err, &down)
+	require.Equal(t, "an earlier attempt at this command is being recorded", down.Why)
+	require.True(t, down.MayHaveWritten)
 }

@@ -218,6 +218,15 @@ func isWrongLastSequence(err error) bool {
 		apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant)
 }
 
+// errCodeDuplicateInProcess: a record with the same message id is being stored (an earlier
+// attempt at the same command, not yet acknowledged).
+const errCodeDuplicateInProcess jetstream.ErrorCode = 10158
+
+func isDuplicateInProcess(err error) bool {
+	var apiErr *jetstream.APIError
+	return errors.As(err, &apiErr) && apiErr.ErrorCode == errCodeDuplicateInProcess
+}
+
 func (s *JetStream) Append(ctx context.Context, encounterID string, expected uint64, msgID string, batch *encounterv1.EventBatch) (Appended, error) {
 	data, err := proto.Marshal(batch)
 	if err != nil {
@@ -239,6 +248,9 @@ func (s *JetStream) Append(ctx context.Context, encounterID string, expected uin
 	if err = end(err); err != nil {
 		if isWrongLastSequence(err) {
 			return Appended{}, ErrConflict
+		}
+		if isDuplicateInProcess(err) {
+			return Appended{}, &UnavailableError{Why: "an earlier attempt at this command is being recorded", MayHaveWritten: true}
 		}
 		return Appended{}, fmt.Errorf("append to %s: %w", encounterID, err)
 	}
@@ -354,7 +366,7 @@ func (s *JetStream) forward(ctx context.Context, encounterID string, after, upTo
 	if err != nil {
 		return nil, err
 	}
-	// Each record is awaited within the call deadline, and not past the connection's loss.
+	// Each record is awaited at most forwardIdle, and not past the connection's loss.
 	up := s.conn.current()
 	if up == nil {
 		it.Stop()
@@ -364,7 +376,8 @@ func (s *JetStream) forward(ctx context.Context, encounterID string, after, upTo
 	defer stopReading(nil)
 	lost := context.AfterFunc(up, func() { stopReading(errLost) })
 	defer lost()
-	idle := time.AfterFunc(s.conn.timeout, func() { stopReading(errNoAnswer) })
+	wait := max(s.conn.timeout, forwardIdle)
+	idle := time.AfterFunc(wait, func() { stopReading(errNoAnswer) })
 	defer idle.Stop()
 	stop := context.AfterFunc(readCtx, it.Stop)
 	defer stop()
@@ -380,11 +393,11 @@ func (s *JetStream) forward(ctx context.Context, encounterID string, after, upTo
 			case errors.Is(cause, errLost):
 				return nil, &UnavailableError{Why: errLost.Error()}
 			case errors.Is(cause, errNoAnswer):
-				return nil, &UnavailableError{Why: fmt.Sprintf("no record within %s", s.conn.timeout)}
+				return nil, &UnavailableError{Why: fmt.Sprintf("no record within %s", wait)}
 			}
 			return nil, err
 		}
-		idle.Reset(s.conn.timeout)
+		idle.Reset(wait)
 		meta, err := m.Metadata()
 		if err != nil {
 			return nil, err
@@ -406,6 +419,12 @@ func (s *JetStream) forward(ctx context.Context, encounterID string, after, upTo
 
 // forwardPull is the most messages one pull of forward asks for.
 const forwardPull = 1024
+
+// forwardIdle is the longest forward waits for the next record: an ordered consumer that
+// missed its heartbeats (two of 5 s) is made again, on a cluster's leader change or a slow
+// replica, and its records then come; past this, the read fails (Unavailable) rather than
+// hang on a server that stopped answering.
+const forwardIdle = 15 * time.Second
 
 // listTimeout bounds List, which reads every subject of the stream.
 const listTimeout = time.Minute
