@@ -130,6 +130,9 @@ func (c *conn) callWithin(ctx context.Context, write bool, timeout time.Duration
 			why = fmt.Sprintf("no answer within %s", timeout)
 		case ended && up.Err() != nil, errors.Is(err, nats.ErrReconnectBufExceeded), errors.Is(err, nats.ErrConnectionClosed):
 			why = errLost.Error()
+		case errors.Is(err, jetstream.ErrNoStreamResponse), errors.Is(err, nats.ErrNoResponders):
+			// Nobody received it: nothing was written.
+			return &UnavailableError{Why: "JetStream does not answer (no stream leader, or a NATS node restarting)"}
 		default:
 			return err
 		}

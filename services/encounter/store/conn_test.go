@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fray-rpg/fray/services/platform/natstest"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/require"
@@ -208,4 +209,23 @@ func TestAnAppendWhoseEarlierAttemptIsInProcess(t *testing.T) {
 	require.ErrorAs(t, err, &down)
 	require.Equal(t, "an earlier attempt at this command is being recorded", down.Why)
 	require.True(t, down.MayHaveWritten)
+}
+
+// A request nobody receives (no stream leader during an election, JetStream off) is
+// Unavailable at once, and nothing was written.
+func TestNoRespondersIsUnavailable(t *testing.T) {
+	_, nc := natstest.Start(t)
+	js, err := jetstream.New(nc)
+	require.NoError(t, err)
+	c := newConn(nc, time.Minute)
+	ctx, end, err := c.call(context.Background(), true)
+	require.NoError(t, err)
+	began := time.Now()
+	_, err = js.Publish(ctx, "fray.enc.nostream", []byte("x")) // no stream made yet
+	err = end(err)
+	var down *UnavailableError
+	require.ErrorAs(t, err, &down)
+	require.False(t, down.MayHaveWritten)
+	require.Contains(t, down.Why, "JetStream does not answer")
+	require.Less(t, time.Since(began), 5*time.Second)
 }
