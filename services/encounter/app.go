@@ -122,7 +122,9 @@ func Start(ctx context.Context, cfg Config, srv *platform.Server, reg *engine.Re
 		nats.MaxPingsOutstanding(natsMaxPingsOut),
 		nats.ConnectHandler(func(nc *nats.Conn) { log.Info("NATS connected", "url", nc.ConnectedUrlRedacted()); syncNATS(nc) }),
 		nats.DisconnectErrHandler(func(nc *nats.Conn, err error) {
-			log.Warn("NATS disconnected", "err", err)
+			if err != nil { // nil: closed by this service
+				log.Warn("NATS disconnected", "err", err)
+			}
 			syncNATS(nc)
 		}),
 		nats.ReconnectHandler(func(nc *nats.Conn) { log.Info("NATS reconnected", "url", nc.ConnectedUrlRedacted()); syncNATS(nc) }),

@@ -8,8 +8,12 @@ import (
 	"time"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
+	"github.com/fray-rpg/fray/services/encounter/store"
 	"github.com/fray-rpg/fray/services/platform"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc/codes"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
@@ -134,4 +138,27 @@ func TestNATSOutageFailsFastAndRecovers(t *testing.T) {
 	resp, err := client.Submit(as("gm"), setJoining(id, false))
 	require.NoError(t, err)
 	require.Equal(t, uint64(3), resp.GetState().GetSequence(), "nothing was recorded during the outage")
+}
+
+// A stream the service cannot use, found at the start, stops it with the reason; the stream
+// is left as it is.
+func TestStartRefusesAStreamItCannotUse(t *testing.T) {
+	ns := newRestartableNATS(t)
+	ns.start()
+	nc, err := nats.Connect(ns.url(), append(platform.EncounterNATSOptions(), nats.UserInfo(platform.NATSEncounterUser, ns.users.Encounter))...)
+	require.NoError(t, err)
+	t.Cleanup(nc.Close)
+	js, err := jetstream.New(nc)
+	require.NoError(t, err)
+	_, err = js.CreateStream(context.Background(), jetstream.StreamConfig{Name: "FRAY_ENCOUNTERS", Subjects: []string{"fray.enc.*"}, Retention: jetstream.InterestPolicy})
+	require.NoError(t, err)
+	rs := serveRules(t, "127.0.0.1:0", &countingRules{})
+	srv := platform.NewServer(platform.NewLogger("text", "error"))
+	_, err = encounter.Start(context.Background(), encounter.Config{NATSURL: ns.url(), NATS: ns.auth(), ResolverAddr: rs.addr,
+		ResolverToken: platform.StaticToken("unused"), Log: platform.NewLogger("text", "error")}, srv, systems.Registry())
+	require.ErrorIs(t, err, store.ErrMisconfigured)
+	require.Contains(t, err.Error(), "retention Interest (these settings: Limits)")
+	stream, err := js.Stream(context.Background(), "FRAY_ENCOUNTERS")
+	require.NoError(t, err)
+	require.Equal(t, jetstream.InterestPolicy, stream.CachedInfo().Config.Retention)
 }
