@@ -229,3 +229,18 @@ func TestNoRespondersIsUnavailable(t *testing.T) {
 	require.Contains(t, down.Why, "JetStream does not answer")
 	require.Less(t, time.Since(began), 5*time.Second)
 }
+
+// BenchmarkCall is what conn.call and its end add to one JetStream call.
+func BenchmarkCall(b *testing.B) {
+	_, nc := natstest.Start(b)
+	c := newConn(nc, DefaultCallTimeout)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		_, end, err := c.call(ctx, false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_ = end(nil)
+	}
+}
