@@ -17,7 +17,7 @@ import (
 func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Command, env engine.Env) ([]*encounterv1.Event, error) {
 	a := cmd.GetD20Seg()
 	if a == nil {
-		return nil, engine.Unimplemented("d20seg does not know this command")
+		return nil, engine.Invalid("", "d20seg does not know this command")
 	}
 	var evs []*encounterv1.Event
 	var err error
@@ -128,7 +128,8 @@ func turn(st *encounterv1.EncounterState, f fighter) error {
 			return engine.Refused("D20-004", "%s's free action comes first: in the surprise round every attacker's free action, in Initiative order, comes before anyone acts in a segment", next.name())
 		}
 		if ok {
-			return engine.Refused("D20-015", "%s acts first, at segment %d (%s is at segment %d)", next.name(), next.cs.GetNextSegment(), f.name(), f.cs.GetNextSegment())
+			return engine.Because(engine.Refused("D20-015", "%s acts first, at segment %d (%s is at segment %d)", next.name(), next.cs.GetNextSegment(), f.name(), f.cs.GetNextSegment()),
+				engine.ReasonNotYourTurn, nil)
 		}
 		return engine.Refused("D20-016", "no one may act any more this round")
 	}
@@ -341,7 +342,7 @@ func decideCast(st *encounterv1.EncounterState, f fighter, c *d20segv1.Cast) ([]
 	cost, err := SpellCost(c)
 	if err != nil {
 		if re, ok := engine.AsRuleError(err); ok {
-			return nil, &engine.RuleError{Code: re.Code, Rule: re.Rule, Msg: fmt.Sprintf("%s casting %s: %s", f.name(), c.GetSpell(), re.Msg)}
+			return nil, &engine.RuleError{Code: re.Code, Rule: re.Rule, Msg: fmt.Sprintf("%s casting %s: %s", f.name(), c.GetSpell(), re.Msg), Why: re.Why, Numbers: re.Numbers}
 		}
 		return nil, err
 	}

@@ -107,6 +107,9 @@ func (r *Registry) Lookup(id string, version uint32) (System, error) {
 			known = append(known, k)
 		}
 		sort.Strings(known)
+		if id == "" { // none given: the request is incomplete, nothing is missing here
+			return nil, Invalid("", "unknown rule system %q; this resolver knows %v", id, known)
+		}
 		return nil, NotFound("unknown rule system %q; this resolver knows %v", id, known)
 	}
 	if version == 0 {

@@ -22,12 +22,74 @@ const (
 	CodeUnimplemented
 )
 
+// Reason is a refusal's stable name, the same in every rule system, that a client branches on
+// (google.rpc.ErrorInfo.reason, domain "fray"); proto/fray/encounter/v1/encounter.proto
+// documents the list ("Errors").
+type Reason string
+
+// The reasons a refusal carries. A refusal given none has the one of its Code.
+const (
+	// ReasonNotYourTurn: another combatant acts first.
+	ReasonNotYourTurn Reason = "NOT_YOUR_TURN"
+	// ReasonNotEnoughActionPoints: the action costs more action points than are left
+	// (metadata "needed" and "available").
+	ReasonNotEnoughActionPoints Reason = "NOT_ENOUGH_ACTION_POINTS"
+	// ReasonReactionPending: a defender must first answer the attack declared against it.
+	ReasonReactionPending Reason = "REACTION_PENDING"
+	// ReasonNoPendingReaction: an answer to an attack, and no attack waits for one.
+	ReasonNoPendingReaction Reason = "NO_PENDING_REACTION"
+	// ReasonInvalidCommand: the command is malformed, or not one of the encounter's rule system
+	// (CodeInvalid).
+	ReasonInvalidCommand Reason = "INVALID_COMMAND"
+	// ReasonRuleRefusal: the rules refuse the command in this state (CodePrecondition).
+	ReasonRuleRefusal Reason = "RULE_REFUSAL"
+	// ReasonNotFound: the command names a combatant, weapon… that does not exist (CodeNotFound).
+	ReasonNotFound Reason = "NOT_FOUND"
+	// ReasonNotAllowed: the actor may not give this command (CodePermission).
+	ReasonNotAllowed Reason = "NOT_ALLOWED"
+	// ReasonUnknownCommand: the rule system does not know this command (CodeUnimplemented).
+	ReasonUnknownCommand Reason = "UNKNOWN_COMMAND"
+)
+
+// codeReasons is the reason of a refusal given none, by its Code.
+var codeReasons = map[Code]Reason{
+	CodeInvalid:       ReasonInvalidCommand,
+	CodePrecondition:  ReasonRuleRefusal,
+	CodeNotFound:      ReasonNotFound,
+	CodePermission:    ReasonNotAllowed,
+	CodeUnimplemented: ReasonUnknownCommand,
+}
+
 // RuleError is a refused command, with the rule it breaks and a message a player understands.
 type RuleError struct {
 	Code Code
 	// Rule is the catalogue ID the command breaks ("LOS-035"), when there is one.
 	Rule string
 	Msg  string
+	// Why is the refusal's stable reason, when it has one more precise than its Code's.
+	Why Reason
+	// Numbers are the figures behind the refusal, by name ("needed", "available").
+	Numbers map[string]int64
+}
+
+// Reason is the refusal's stable reason: Why, else the one of its Code.
+func (e *RuleError) Reason() Reason {
+	if e.Why != "" {
+		return e.Why
+	}
+	if r, ok := codeReasons[e.Code]; ok {
+		return r
+	}
+	return ReasonRuleRefusal
+}
+
+// Because gives err's RuleError a reason and the figures behind it, by name ("needed",
+// "available"; nil for none); err is returned as it is.
+func Because(err error, why Reason, numbers map[string]int64) error {
+	if re, ok := AsRuleError(err); ok {
+		re.Why, re.Numbers = why, numbers
+	}
+	return err
 }
 
 func (e *RuleError) Error() string {

@@ -77,7 +77,7 @@ func (System) Start(st *encounterv1.EncounterState, _ engine.Env) ([]*encounterv
 func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Command, env engine.Env) ([]*encounterv1.Event, error) {
 	a := cmd.GetFeerie()
 	if a == nil {
-		return nil, engine.Unimplemented("Contes de Fées does not know this command")
+		return nil, engine.Invalid("", "Contes de Fées does not know this command")
 	}
 	s := feerieState(st)
 	gm := engine.IsGameMaster(st, env.Actor)
@@ -478,7 +478,8 @@ func decideAct(st *encounterv1.EncounterState, f fighter, a *feeriev1.Act) ([]*e
 		}
 	} else {
 		if rank >= f.cs.GetLastRank() {
-			return nil, engine.Refused("FEE-060", "%s's further activity comes at least one rank after the previous one, at rank %d", f.name(), f.cs.GetLastRank())
+			return nil, engine.Because(engine.Refused("FEE-060", "%s's further activity comes at least one rank after the previous one, at rank %d", f.name(), f.cs.GetLastRank()),
+				engine.ReasonNotYourTurn, nil)
 		}
 		base = furtherRank(f)
 		if change {

@@ -266,7 +266,7 @@ func CheckNewCap(sh *feeriev1.Sheet, old, in *feeriev1.Intent, who string) error
 // withName puts the combatant's name in a refusal that lacks it.
 func withName(err error, who string) error {
 	if re, ok := engine.AsRuleError(err); ok && !strings.Contains(re.Msg, who) {
-		return &engine.RuleError{Code: re.Code, Rule: re.Rule, Msg: who + ": " + re.Msg}
+		return &engine.RuleError{Code: re.Code, Rule: re.Rule, Msg: who + ": " + re.Msg, Why: re.Why, Numbers: re.Numbers}
 	}
 	return err
 }

@@ -109,7 +109,7 @@ func roundStarted(st *encounterv1.EncounterState, round int32) *encounterv1.Even
 func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Command, env engine.Env) ([]*encounterv1.Event, error) {
 	a := cmd.GetKa()
 	if a == nil {
-		return nil, engine.Unimplemented("Ka does not know this command")
+		return nil, engine.Invalid("", "Ka does not know this command")
 	}
 	s := kaState(st)
 	var evs []*encounterv1.Event
@@ -135,7 +135,8 @@ func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Comman
 		}
 		if s.GetPending() != nil {
 			d, _ := fighterOf(st, s.GetPending().GetDefenderId())
-			return nil, engine.Refused("KA-020", "%s must first say whether it defends against the attack declared", d.name())
+			return nil, engine.Because(engine.Refused("KA-020", "%s must first say whether it defends against the attack declared", d.name()),
+				engine.ReasonReactionPending, nil)
 		}
 		if err := turn(st, f); err != nil {
 			return nil, err
@@ -203,9 +204,10 @@ func turn(st *encounterv1.EncounterState, f fighter) error {
 	next := upNext(st)
 	if !slices.ContainsFunc(next, func(x fighter) bool { return x.id() == f.id() }) {
 		if next[0].c.GetHidden() { // its Animalité is the GM's secret: the order alone is seen
-			return engine.Refused("KA-014", "it is %s's turn first", next[0].name())
+			return engine.Because(engine.Refused("KA-014", "it is %s's turn first", next[0].name()), engine.ReasonNotYourTurn, nil)
 		}
-		return engine.Refused("KA-014", "it is %s's turn first (Animalité %d against %s's %d)", next[0].name(), next[0].sh.GetSpheres()[Animalite], f.name(), f.sh.GetSpheres()[Animalite])
+		return engine.Because(engine.Refused("KA-014", "it is %s's turn first (Animalité %d against %s's %d)", next[0].name(), next[0].sh.GetSpheres()[Animalite], f.name(), f.sh.GetSpheres()[Animalite]),
+			engine.ReasonNotYourTurn, nil)
 	}
 	return nil
 }
@@ -525,7 +527,7 @@ func decideReact(st *encounterv1.EncounterState, id string, re *kav1.React, env 
 	s := kaState(st)
 	p := s.GetPending()
 	if p == nil {
-		return nil, engine.Refused("KA-020", "no attack is waiting for an answer")
+		return nil, engine.Because(engine.Refused("KA-020", "no attack is waiting for an answer"), engine.ReasonNoPendingReaction, nil)
 	}
 	if id == "" {
 		id = p.GetDefenderId()

@@ -569,7 +569,7 @@ func defenceScore(st *encounterv1.EncounterState, d fighter, r *lossv1.React, p 
 func decideReact(st *encounterv1.EncounterState, id string, r *lossv1.React, env engine.Env) ([]*encounterv1.Event, error) {
 	p := lossState(st).GetPending()
 	if p == nil {
-		return nil, engine.Refused("LOS-009", "no attack is waiting for a parry or a dodge")
+		return nil, engine.Because(engine.Refused("LOS-009", "no attack is waiting for a parry or a dodge"), engine.ReasonNoPendingReaction, nil)
 	}
 	if id == "" {
 		id = p.GetDefenderId()

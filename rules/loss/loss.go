@@ -297,7 +297,7 @@ func startTour(st *encounterv1.EncounterState, roller dice.Roller) *encounterv1.
 func (System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Command, env engine.Env) ([]*encounterv1.Event, error) {
 	a := cmd.GetLoss()
 	if a == nil {
-		return nil, engine.Unimplemented("Les Chants de Loss does not know this command")
+		return nil, engine.Invalid("", "Les Chants de Loss does not know this command")
 	}
 	return decideAction(st, a, env)
 }
@@ -336,7 +336,8 @@ func decideAction(st *encounterv1.EncounterState, a *lossv1.Action, env engine.E
 	}
 	if p := lossState(st).GetPending(); p != nil {
 		d, _ := fighterOf(st, p.GetDefenderId())
-		return nil, engine.Refused("LOS-009", "%s must first answer the attack (parry, dodge or take the blow)", d.name())
+		return nil, engine.Because(engine.Refused("LOS-009", "%s must first answer the attack (parry, dodge or take the blow)", d.name()),
+			engine.ReasonReactionPending, nil)
 	}
 	if err := mayAct(st, f); err != nil {
 		return nil, err
@@ -405,16 +406,18 @@ func mayAct(st *encounterv1.EncounterState, f fighter) error {
 		case f.cs.GetPassed():
 			return engine.Refused("LOS-033", "%s has passed for the rest of this Tour", f.name())
 		case f.cs.GetActionPoints() <= 0:
-			return engine.Refused("LOS-032", "%s has no PA left this Tour and cannot act", f.name())
+			return engine.Because(engine.Refused("LOS-032", "%s has no PA left this Tour and cannot act", f.name()),
+				engine.ReasonNotEnoughActionPoints, map[string]int64{"available": int64(f.cs.GetActionPoints())})
 		}
 	}
 	if lossState(st).GetDeclaring() {
-		return engine.Refused("LOS-038", "the Tour waits for everyone to declare their first action, from the lowest Initiative to the highest")
+		return engine.Because(engine.Refused("LOS-038", "the Tour waits for everyone to declare their first action, from the lowest Initiative to the highest"),
+			engine.ReasonNotYourTurn, nil)
 	}
 	top, first := phase(st)
 	if f.cs.GetActionPoints() < top {
-		return engine.Refused("LOS-031", "it is not %s's turn: %s is at phase %d, %s acts first at phase %d",
-			f.name(), f.name(), f.cs.GetActionPoints(), first.name(), top)
+		return engine.Because(engine.Refused("LOS-031", "it is not %s's turn: %s is at phase %d, %s acts first at phase %d",
+			f.name(), f.name(), f.cs.GetActionPoints(), first.name(), top), engine.ReasonNotYourTurn, nil)
 	}
 	return nil
 }
@@ -455,7 +458,8 @@ func (f fighter) cost(base int32) int32 {
 // parts joined only then.
 func needPA(f fighter, cost int32, what ...string) error {
 	if f.cs.GetActionPoints() < cost { // LOS-111
-		return engine.Refused("LOS-035", "%s has %d PA left; %s costs %d", f.name(), f.cs.GetActionPoints(), strings.Join(what, ""), cost)
+		return engine.Because(engine.Refused("LOS-035", "%s has %d PA left; %s costs %d", f.name(), f.cs.GetActionPoints(), strings.Join(what, ""), cost),
+			engine.ReasonNotEnoughActionPoints, map[string]int64{"needed": int64(cost), "available": int64(f.cs.GetActionPoints())})
 	}
 	return nil
 }
