@@ -3,14 +3,21 @@ package platform
 import (
 	"context"
 	"errors"
+	"strconv"
 
 	"github.com/fray-rpg/fray/rules/engine"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
 
-// Status maps an error to a gRPC status error: rule errors by their code, context errors to
-// Canceled or DeadlineExceeded, gRPC status errors as they are, anything else to Internal.
+// ErrorDomain is the google.rpc.ErrorInfo domain of fray's refusals.
+const ErrorDomain = "fray"
+
+// Status maps an error to a gRPC status error: rule errors by their code, with a
+// google.rpc.ErrorInfo (domain "fray", the refusal's reason, metadata "rule" and its numbers);
+// context errors to Canceled or DeadlineExceeded, gRPC status errors as they are, anything
+// else to Internal.
 func Status(err error) error {
 	if err == nil {
 		return nil
@@ -29,7 +36,7 @@ func Status(err error) error {
 		case engine.CodeUnimplemented:
 			c = codes.Unimplemented
 		}
-		return status.Error(c, re.Error())
+		return withInfo(status.New(c, re.Error()), re).Err()
 	}
 	if _, ok := status.FromError(err); ok {
 		return err
@@ -41,4 +48,20 @@ func Status(err error) error {
 		return status.Error(codes.DeadlineExceeded, err.Error())
 	}
 	return status.Error(codes.Internal, err.Error())
+}
+
+// withInfo adds the refusal's ErrorInfo to st.
+func withInfo(st *status.Status, re *engine.RuleError) *status.Status {
+	md := make(map[string]string, len(re.Numbers)+1)
+	if re.Rule != "" {
+		md["rule"] = re.Rule
+	}
+	for k, v := range re.Numbers {
+		md[k] = strconv.FormatInt(v, 10)
+	}
+	info := &errdetails.ErrorInfo{Domain: ErrorDomain, Reason: string(re.Reason()), Metadata: md}
+	if d, err := st.WithDetails(info); err == nil {
+		return d
+	}
+	return st
 }

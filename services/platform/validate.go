@@ -19,6 +19,7 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/encoding"
@@ -80,9 +81,15 @@ func isID(s string, most int, extra byte) bool {
 	return true
 }
 
-// invalid is the InvalidArgument status naming the field and what it accepts.
+// invalid is the InvalidArgument status naming the field and what it accepts, with a
+// google.rpc.BadRequest holding the same as a field violation (the field's path, the why).
 func invalid(field, format string, args ...any) error {
-	return status.Errorf(codes.InvalidArgument, "%s: %s", field, fmt.Sprintf(format, args...))
+	why := fmt.Sprintf(format, args...)
+	st := status.New(codes.InvalidArgument, field+": "+why)
+	if d, err := st.WithDetails(&errdetails.BadRequest{FieldViolations: []*errdetails.BadRequest_FieldViolation{{Field: field, Description: why}}}); err == nil {
+		st = d
+	}
+	return st.Err()
 }
 
 // quoted is s quoted with its control and non-printable characters escaped, cut to 40
