@@ -29,8 +29,10 @@ type ruleServer struct {
 
 	mu   sync.Mutex
 	dice *dice.Fixed
-	st   *encounterv1.EncounterState
-	log  []*encounterv1.Event
+	// roller, when set, rolls instead of dice: the README's examples play with a seed's stream.
+	roller dice.Roller
+	st     *encounterv1.EncounterState
+	log    []*encounterv1.Event
 }
 
 func (s *ruleServer) apply(ctx context.Context, cmd *encounterv1.Command) ([]*encounterv1.Event, *encounterv1.EncounterState, error) {
@@ -46,7 +48,11 @@ func (s *ruleServer) apply(ctx context.Context, cmd *encounterv1.Command) ([]*en
 	if s.st == nil {
 		s.st = &encounterv1.EncounterState{EncounterId: "enc-1"}
 	}
-	events, err := s.reg.Decide(s.st, cmd, engine.Env{Actor: actor, Dice: s.dice, Seed: s.seed})
+	var roller dice.Roller = s.dice
+	if s.roller != nil {
+		roller = s.roller
+	}
+	events, err := s.reg.Decide(s.st, cmd, engine.Env{Actor: actor, Dice: roller, Seed: s.seed})
 	if err != nil {
 		code := codes.Unknown
 		if re, ok := engine.AsRuleError(err); ok {
