@@ -28,7 +28,7 @@ func callerOf(ctx context.Context) (caller, error) {
 // noEncounter is the answer for an encounter that does not exist, and for one of another
 // tenant: the same words, so that its existence does not leak.
 func noEncounter(id string) error {
-	return status.Errorf(codes.NotFound, "there is no encounter %q", id)
+	return platform.Refused(codes.NotFound, platform.ReasonEncounterNotFound, nil, "there is no encounter %q", id)
 }
 
 // open returns the encounter's cache entry and its state (not to be changed: states.go), if
@@ -51,7 +51,7 @@ func mayRead(st *encounterv1.EncounterState, who caller) error {
 	if engine.MayRead(st, who.principal) {
 		return nil
 	}
-	return status.Errorf(codes.PermissionDenied, "%s has no role in %s: only its GM (%s), co-GMs, players and observers read it; ask the GM to grant you one",
+	return platform.Refused(codes.PermissionDenied, platform.ReasonNoRole, nil, "%s has no role in %s: only its GM (%s), co-GMs, players and observers read it; ask the GM to grant you one",
 		who.principal, st.GetName(), st.GetGameMaster())
 }
 

@@ -10,6 +10,7 @@ import (
 	"encoding/base32"
 	"errors"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -495,7 +496,7 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 			} else if again {
 				continue
 			}
-			return outcome{}, status.Errorf(codes.PermissionDenied, "%s has no role in %s; only its GM (%s), co-GMs and players give it commands",
+			return outcome{}, platform.Refused(codes.PermissionDenied, platform.ReasonNoRole, nil, "%s has no role in %s; only its GM (%s), co-GMs and players give it commands",
 				who.principal, e.state.GetName(), e.state.GetGameMaster())
 		}
 		if given {
@@ -516,7 +517,8 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 					continue
 				}
 			}
-			return outcome{}, status.Errorf(codes.FailedPrecondition,
+			return outcome{}, platform.Refused(codes.FailedPrecondition, platform.ReasonSequenceMismatch,
+				map[string]string{"sequence": strconv.FormatUint(e.state.GetSequence(), 10), "expected": strconv.FormatUint(*expected, 10)},
 				"encounter %q is at sequence %d, not at the %d this command expected; reload it and decide again",
 				e.state.GetName(), e.state.GetSequence(), *expected)
 		}

@@ -65,3 +65,24 @@ func withInfo(st *status.Status, re *engine.RuleError) *status.Status {
 	}
 	return st
 }
+
+// Reasons of the refusals the services give themselves (the rules' are engine.Reason).
+const (
+	// ReasonEncounterNotFound: no such encounter, or one of another tenant (NotFound).
+	ReasonEncounterNotFound = "ENCOUNTER_NOT_FOUND"
+	// ReasonNoRole: the caller has no role in the encounter that allows this (PermissionDenied).
+	ReasonNoRole = "NO_ROLE"
+	// ReasonSequenceMismatch: the command expected another sequence than the encounter's
+	// (FailedPrecondition; metadata "sequence" and "expected").
+	ReasonSequenceMismatch = "SEQUENCE_MISMATCH"
+)
+
+// Refused is a refusal a service gives itself: code c, the message format gives, and an
+// ErrorInfo of domain fray with reason and metadata md (nil for none).
+func Refused(c codes.Code, reason string, md map[string]string, format string, args ...any) error {
+	st := status.Newf(c, format, args...)
+	if d, err := st.WithDetails(&errdetails.ErrorInfo{Domain: ErrorDomain, Reason: reason, Metadata: md}); err == nil {
+		st = d
+	}
+	return st.Err()
+}

@@ -73,6 +73,7 @@ func TestInvalidInputCarriesBadRequest(t *testing.T) {
 		{&encounterv1.EndEncounterRequest{}, "encounter_id"},
 		{lossCombatant(func(c *encounterv1.Combatant, _ *lossv1.Sheet) { c.Name = "Diego\x1b[2J" }), "combatant.name"},
 		{lossCombatant(func(_ *encounterv1.Combatant, s *lossv1.Sheet) { s.Weapons[0].Name = "épée\x00" }), "combatant.loss.weapons[0].name"},
+		{submit(&encounterv1.Command{Kind: &encounterv1.Command_Loss{Loss: &lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{TargetId: "*"}}}}}), "command.loss.attack.target_id"},
 	} {
 		err := platform.Validate(tc.req)
 		require.Equal(t, codes.InvalidArgument, status.Code(err))

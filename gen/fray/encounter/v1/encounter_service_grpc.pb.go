@@ -44,6 +44,27 @@ const (
 // observer; PermissionDenied otherwise), and every event and state a call returns is the
 // caller's view of it: a hidden combatant's sheet and numbers reach only the GM, the co-GMs and
 // its controller, and the Ka deck's order reaches no one.
+//
+// Errors. The status code says what kind of refusal it is (InvalidArgument: the request or the
+// command is malformed, or not of the encounter's rule system; FailedPrecondition: the rules
+// refuse it in this state; NotFound; PermissionDenied; Unauthenticated; Unavailable: try
+// again), the message says it to a player, and the details say it to a program:
+//   - every refusal by the rules, and those the service gives itself, carry a
+//     google.rpc.ErrorInfo of domain "fray" with a stable reason and metadata: "rule", the rule
+//     ID it applies ("LOS-031"), when there is one, and the numbers behind it where named below.
+//     The reasons: NOT_YOUR_TURN (another combatant acts first), NOT_ENOUGH_ACTION_POINTS (the
+//     action costs more action points than are left: "needed", "available"), REACTION_PENDING
+//     (a defender must first answer the attack declared), NO_PENDING_REACTION (an answer, and no
+//     attack waits for one), INVALID_COMMAND (malformed, or not of this rule system),
+//     RULE_REFUSAL (any other refusal by the rules), NOT_FOUND (a combatant, weapon… or rule
+//     system that does not exist), NOT_ALLOWED (the caller may not give this command),
+//     UNKNOWN_COMMAND (not one this version of the rule system knows), ENCOUNTER_NOT_FOUND (no
+//     such encounter for the caller), NO_ROLE (the caller has no role in the encounter that
+//     allows this), SEQUENCE_MISMATCH (expected_sequence is not the encounter's: "sequence",
+//     "expected"). More reasons may come; a client treats one it does not know by its code.
+//   - invalid input (a bad id, a name too long, a control character, a field missing) carries
+//     a google.rpc.BadRequest with one field violation: the field's path ("combatant.name",
+//     "command.loss.attack.target_id") and what it accepts.
 type EncounterServiceClient interface {
 	CreateEncounter(ctx context.Context, in *CreateEncounterRequest, opts ...grpc.CallOption) (*CreateEncounterResponse, error)
 	AddCombatant(ctx context.Context, in *AddCombatantRequest, opts ...grpc.CallOption) (*AddCombatantResponse, error)
@@ -211,6 +232,27 @@ type EncounterService_ExportLogClient = grpc.ServerStreamingClient[ExportLogResp
 // observer; PermissionDenied otherwise), and every event and state a call returns is the
 // caller's view of it: a hidden combatant's sheet and numbers reach only the GM, the co-GMs and
 // its controller, and the Ka deck's order reaches no one.
+//
+// Errors. The status code says what kind of refusal it is (InvalidArgument: the request or the
+// command is malformed, or not of the encounter's rule system; FailedPrecondition: the rules
+// refuse it in this state; NotFound; PermissionDenied; Unauthenticated; Unavailable: try
+// again), the message says it to a player, and the details say it to a program:
+//   - every refusal by the rules, and those the service gives itself, carry a
+//     google.rpc.ErrorInfo of domain "fray" with a stable reason and metadata: "rule", the rule
+//     ID it applies ("LOS-031"), when there is one, and the numbers behind it where named below.
+//     The reasons: NOT_YOUR_TURN (another combatant acts first), NOT_ENOUGH_ACTION_POINTS (the
+//     action costs more action points than are left: "needed", "available"), REACTION_PENDING
+//     (a defender must first answer the attack declared), NO_PENDING_REACTION (an answer, and no
+//     attack waits for one), INVALID_COMMAND (malformed, or not of this rule system),
+//     RULE_REFUSAL (any other refusal by the rules), NOT_FOUND (a combatant, weapon… or rule
+//     system that does not exist), NOT_ALLOWED (the caller may not give this command),
+//     UNKNOWN_COMMAND (not one this version of the rule system knows), ENCOUNTER_NOT_FOUND (no
+//     such encounter for the caller), NO_ROLE (the caller has no role in the encounter that
+//     allows this), SEQUENCE_MISMATCH (expected_sequence is not the encounter's: "sequence",
+//     "expected"). More reasons may come; a client treats one it does not know by its code.
+//   - invalid input (a bad id, a name too long, a control character, a field missing) carries
+//     a google.rpc.BadRequest with one field violation: the field's path ("combatant.name",
+//     "command.loss.attack.target_id") and what it accepts.
 type EncounterServiceServer interface {
 	CreateEncounter(context.Context, *CreateEncounterRequest) (*CreateEncounterResponse, error)
 	AddCombatant(context.Context, *AddCombatantRequest) (*AddCombatantResponse, error)
