@@ -97,3 +97,44 @@ func TestThePythonDiceVerifierAuditsExportedLogs(t *testing.T) {
 		})
 	}
 }
+
+// The roll docs/event-log.md re-derives by hand is what rules/dice draws, and what the
+// script prints.
+func TestTheEventLogDocsRollExample(t *testing.T) {
+	doc, err := os.ReadFile("../../../docs/event-log.md")
+	require.NoError(t, err)
+	lines := strings.Split(string(doc), "\n")
+	found := false
+	for i, l := range lines {
+		args, ok := strings.CutPrefix(strings.TrimSpace(l), "python3 docs/verify-dice.py roll ")
+		if !ok {
+			continue
+		}
+		found = true
+		f := strings.Fields(strings.ReplaceAll(args, "'", ""))
+		require.Len(t, f, 4)
+		seed, err := hex.DecodeString(f[0])
+		require.NoError(t, err)
+		var scheme dice.Scheme
+		var off uint64
+		_, err = fmt.Sscan(f[1]+" "+f[2], &scheme, &off)
+		require.NoError(t, err)
+		expr, err := dice.Parse(f[3])
+		require.NoError(t, err)
+		s, err := dice.NewStreamScheme(scheme, seed, off)
+		require.NoError(t, err)
+		r := s.Roll(expr)
+		want := "#"
+		for _, face := range r.GetFaces() {
+			want += fmt.Sprintf(" %d", face)
+		}
+		want += fmt.Sprintf(" %d", r.GetTotal())
+		require.Equal(t, want, strings.TrimSpace(lines[i+1]), "the output the docs show under %q", l)
+		if py, err := exec.LookPath("python3"); err == nil {
+			out, err := exec.Command(py, verifierScript, "roll", f[0], f[1], f[2], f[3]).CombinedOutput()
+			require.NoError(t, err, "%s", out)
+			require.Equal(t, strings.TrimPrefix(want, "# ")+"\n", string(out))
+		}
+	}
+	require.True(t, found, "docs/event-log.md shows a roll re-derived by hand")
+}
