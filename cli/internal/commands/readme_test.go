@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -147,4 +148,68 @@ func TestTheREADMEContesDeFeesExampleWorksWithAnyDice(t *testing.T) {
 	playREADMEBlock(t, "The other systems have their own groups of subcommands", func() *engine.Registry {
 		return engine.NewRegistry(feerie.New())
 	})
+}
+
+// collapse makes runs of spaces one, so a table the README shows matches the one printed.
+func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// The README's "A Loss fight in five minutes", pasted in order with the dice it shows (Diego
+// and the ruffian d10 6 each, then 6 for the attack, 7 and 8 for the damage): every command is
+// taken or refused as shown, and every output line the README shows (the "# " lines after a
+// command) is printed, on stdout for what is recorded, on stderr for a refusal.
+func TestTheREADMEFiveMinuteFightPrintsWhatItShows(t *testing.T) {
+	clearEnv(t)
+	raw, err := os.ReadFile("../../../README.md")
+	require.NoError(t, err)
+	text := string(raw)
+	section := text[strings.Index(text, "## A Loss fight in five minutes"):strings.Index(text, "`fray help` lists every subcommand.")]
+	var block []string
+	for _, l := range strings.Split(section, "\n") {
+		if strings.HasPrefix(l, "    ") {
+			block = append(block, strings.TrimPrefix(l, "    "))
+		}
+	}
+	t.Chdir(sheets)
+	srv := &ruleServer{reg: engine.NewRegistry(loss.New()), seed: dice.NewSeed(), dice: dice.NewFixed(6, 6, 6, 7, 8)}
+	lis := serveRules(t, srv)
+	encID := regexp.MustCompile(`enc-[a-z0-9]+`)
+	var code int
+	var out, errOut string
+	ran, checked := 0, 0
+	for _, line := range block {
+		switch {
+		case strings.HasPrefix(line, "# "), strings.HasPrefix(line, "#   "):
+			want := encID.ReplaceAllString(strings.TrimPrefix(line, "#"), "enc-1")
+			got := out
+			if strings.HasPrefix(strings.TrimSpace(want), "fray ") && strings.Contains(want, ": ") && code != 0 {
+				got = errOut // a refusal
+			}
+			var lines []string
+			for _, l := range strings.Split(got, "\n") {
+				lines = append(lines, collapse(l))
+			}
+			require.Contains(t, lines, collapse(want), "the README shows %q after the command; it printed:\n%s%s", want, out, errOut)
+			checked++
+			continue
+		case !strings.Contains(line, "../../../fray "):
+			continue // go build, cd: done by the test's setup
+		}
+		var assign string
+		if v, rest, ok := strings.Cut(line, "=$("); ok {
+			assign, line = v, rest
+		}
+		words := shellWords(t, line, "enc-1")
+		if assign != "" {
+			words[len(words)-1] = strings.TrimSuffix(words[len(words)-1], ")")
+		}
+		code, out, errOut = run(t, append(words[1:], "--addr", lis)...)
+		t.Logf("$ %s\n%s%s", line, out, errOut)
+		if !strings.Contains(errOut, "fray attack: ") { // the refusals the README shows exit 1
+			require.Equal(t, 0, code, "%s\n%s%s", line, out, errOut)
+		}
+		ran++
+	}
+	require.Greater(t, ran, 10)
+	require.Greater(t, checked, 15)
+	require.Zero(t, srv.dice.Left(), "the README's dice are all rolled")
 }
