@@ -76,10 +76,10 @@ func controllerOf(ctx context.Context, c *encounterv1.Combatant) (*encounterv1.C
 	q := platform.Qualify(tenant, c.GetController())
 	t, sub, ok := platform.SplitPrincipal(q)
 	if !ok || platform.CheckName("subject", sub) != nil {
-		return nil, status.Errorf(codes.InvalidArgument, "controller %q of %s: give a subject of your tenant (\"david\") or a principal \"%s/david\"", c.GetController(), c.GetId(), tenant)
+		return nil, platform.BadRequest("combatant.controller", "controller %q of %s: give a subject of your tenant (\"david\") or a principal \"%s/david\"", c.GetController(), c.GetId(), tenant)
 	}
 	if t != tenant {
-		return nil, status.Errorf(codes.InvalidArgument, "controller %q of %s is of tenant %q: a combatant is controlled by someone of your tenant %q", c.GetController(), c.GetId(), t, tenant)
+		return nil, platform.BadRequest("combatant.controller", "controller %q of %s is of tenant %q: a combatant is controlled by someone of your tenant %q", c.GetController(), c.GetId(), t, tenant)
 	}
 	if q == c.GetController() {
 		return c, nil

@@ -184,16 +184,37 @@ func TestServiceRefusalsCarryDetails(t *testing.T) {
 	_, err = c.CreateEncounter(as("gm"), &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: "x", RuleSystem: "chess"}})
 	requireInfo(t, err, codes.NotFound, "NOT_FOUND", nil)
 
+	// Invalid input: found by the validation layer ("path: why"), or by the service.
 	_, err = c.GetEncounter(as("gm"), &encounterv1.GetEncounterRequest{EncounterId: "a.b"})
-	require.Equal(t, codes.InvalidArgument, status.Code(err))
+	v := requireBadRequest(t, err, "encounter_id")
+	require.Equal(t, "encounter_id: "+v.GetDescription(), status.Convert(err).Message())
+	_, err = c.ListEncounters(as("gm"), &encounterv1.ListEncountersRequest{PageSize: 100000})
+	requireBadRequest(t, err, "page_size")
+	_, err = c.ListEncounters(as("gm"), &encounterv1.ListEncountersRequest{PageToken: "zzzz"})
+	requireBadRequest(t, err, "page_token")
+	_, err = c.Submit(as("gm"), &encounterv1.SubmitRequest{EncounterId: id})
+	requireBadRequest(t, err, "command")
+	other := fighter("other", "acme/eve", 5, sword(4))
+	_, err = c.AddCombatant(as("gm"), &encounterv1.AddCombatantRequest{EncounterId: id, Combatant: other})
+	requireBadRequest(t, err, "combatant.controller")
+}
+
+// requireBadRequest checks that err is InvalidArgument with a BadRequest of one violation,
+// of field; it returns it.
+func requireBadRequest(t *testing.T, err error, field string) *errdetails.BadRequest_FieldViolation {
+	t.Helper()
+	st := status.Convert(err)
+	require.Equal(t, codes.InvalidArgument, st.Code(), st.Message())
 	var br *errdetails.BadRequest
-	for _, d := range status.Convert(err).Details() {
+	for _, d := range st.Details() {
 		if b, ok := d.(*errdetails.BadRequest); ok {
 			br = b
 		}
 	}
-	require.NotNil(t, br, status.Convert(err).Message())
+	require.NotNil(t, br, st.Message())
 	require.Len(t, br.GetFieldViolations(), 1)
-	require.Equal(t, "encounter_id", br.GetFieldViolations()[0].GetField())
-	require.Equal(t, "encounter_id: "+br.GetFieldViolations()[0].GetDescription(), status.Convert(err).Message())
+	v := br.GetFieldViolations()[0]
+	require.Equal(t, field, v.GetField(), st.Message())
+	require.Contains(t, st.Message(), v.GetDescription())
+	return v
 }

@@ -255,7 +255,7 @@ func unavailable(err error) error {
 // for it: an append on a stale position conflicts and refreshes (execute).
 func (s *Service) entry(ctx context.Context, id string, fresh bool) (*entry, error) {
 	if id == "" {
-		return nil, status.Error(codes.InvalidArgument, "no encounter id given")
+		return nil, platform.BadRequest("encounter_id", "no encounter id given")
 	}
 	s.mu.Lock()
 	e := s.cacheEntry(id)
@@ -373,7 +373,7 @@ func sameCommand(first *encounterv1.Event, recordedDigest []byte, cmd *encounter
 
 func commandID(id string) (string, error) {
 	if len(id) > MaxCommandIDLength {
-		return "", status.Errorf(codes.InvalidArgument, "a command id has at most %d characters", MaxCommandIDLength)
+		return "", platform.BadRequest("command_id", "a command id has at most %d characters", MaxCommandIDLength)
 	}
 	if id == "" {
 		return uuid.NewString(), nil
@@ -452,7 +452,7 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 		return outcome{}, err
 	}
 	if cmd.GetCreate() != nil {
-		return outcome{}, status.Error(codes.InvalidArgument, "create an encounter with CreateEncounter")
+		return outcome{}, platform.BadRequest("command.create", "create an encounter with CreateEncounter")
 	}
 	if size := proto.Size(cmd); size > MaxRequestBytes {
 		return outcome{}, platform.Refuse(LimitRequestBytes, "this command takes %d bytes; a command may take at most %d", size, MaxRequestBytes)
@@ -632,7 +632,7 @@ func (s *Service) CreateEncounter(ctx context.Context, req *encounterv1.CreateEn
 		return nil, err
 	}
 	if req.GetEncounter() == nil {
-		return nil, status.Error(codes.InvalidArgument, "no encounter given: name it and choose its rule system")
+		return nil, platform.BadRequest("encounter", "no encounter given: name it and choose its rule system")
 	}
 	if size := proto.Size(req); size > MaxRequestBytes {
 		return nil, platform.Refuse(LimitRequestBytes, "this request takes %d bytes; a request may take at most %d", size, MaxRequestBytes)
@@ -755,7 +755,7 @@ func (s *Service) StartEncounter(ctx context.Context, req *encounterv1.StartEnco
 
 func (s *Service) Submit(ctx context.Context, req *encounterv1.SubmitRequest) (*encounterv1.SubmitResponse, error) {
 	if req.GetCommand().GetKind() == nil {
-		return nil, status.Error(codes.InvalidArgument, "no command given")
+		return nil, platform.BadRequest("command", "no command given")
 	}
 	cmd := req.GetCommand()
 	if add := cmd.GetAddCombatant(); add != nil {

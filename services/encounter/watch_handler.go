@@ -87,7 +87,7 @@ func (s *Service) WatchEncounter(req *encounterv1.WatchEncounterRequest, stream 
 				return store.ErrStop
 			}
 			if ev.GetSequence() > now.GetSequence() && !engine.MayRead(folded, who.principal) {
-				return status.Errorf(codes.PermissionDenied, "%s no longer has a role in %s: the watch ends", who.principal, folded.GetName())
+				return platform.Refused(codes.PermissionDenied, platform.ReasonNoRole, nil, "%s no longer has a role in %s: the watch ends", who.principal, folded.GetName())
 			}
 		}
 		return nil
@@ -120,7 +120,7 @@ func (s *Service) WatchEncounter(req *encounterv1.WatchEncounterRequest, stream 
 				return store.ErrStop
 			}
 			if ev.GetSequence() > now.GetSequence() && !engine.MayRead(folded, who.principal) {
-				return status.Errorf(codes.PermissionDenied, "%s no longer has a role in %s: the watch ends", who.principal, folded.GetName())
+				return platform.Refused(codes.PermissionDenied, platform.ReasonNoRole, nil, "%s no longer has a role in %s: the watch ends", who.principal, folded.GetName())
 			}
 		}
 		return nil

@@ -86,3 +86,14 @@ func Refused(c codes.Code, reason string, md map[string]string, format string, a
 	}
 	return st.Err()
 }
+
+// BadRequest is an InvalidArgument with the message format gives and a google.rpc.BadRequest
+// naming field (its path in the request) with the same words: invalid input a service finds
+// itself, past the validation layer.
+func BadRequest(field, format string, args ...any) error {
+	st := status.Newf(codes.InvalidArgument, format, args...)
+	if d, err := st.WithDetails(&errdetails.BadRequest{FieldViolations: []*errdetails.BadRequest_FieldViolation{{Field: field, Description: st.Message()}}}); err == nil {
+		st = d
+	}
+	return st.Err()
+}
