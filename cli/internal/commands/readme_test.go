@@ -213,3 +213,22 @@ func TestTheREADMEFiveMinuteFightPrintsWhatItShows(t *testing.T) {
 	require.Greater(t, checked, 15)
 	require.Zero(t, srv.dice.Left(), "the README's dice are all rolled")
 }
+
+// The README's house-rules example: options.yaml, shipped beside the sheets, is taken and
+// its rules recorded in the first event.
+func TestTheREADMEHouseRulesExample(t *testing.T) {
+	clearEnv(t)
+	block := readmeBlock(t, "is an example:")
+	require.Len(t, block, 1)
+	t.Chdir(sheets)
+	srv := &ruleServer{reg: engine.NewRegistry(loss.New()), seed: dice.NewSeed(), dice: dice.NewFixed()}
+	lis := serveRules(t, srv)
+	words := shellWords(t, block[0], "enc-1")
+	require.Equal(t, "../../../fray", words[0])
+	code, out, errOut := run(t, append(words[1:], "--addr", lis)...)
+	require.Equal(t, 0, code, errOut)
+	require.Equal(t, "enc-1\n", out)
+	code, out, errOut = run(t, "log", "enc-1", "--addr", lis)
+	require.Equal(t, 0, code, errOut)
+	require.Contains(t, out, "damage d10s explode, health bands 4/4/4, GM Fursa 2")
+}
