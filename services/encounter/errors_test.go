@@ -6,8 +6,13 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
+	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
+	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/fray-rpg/fray/services/encounter/store"
+	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/authtest"
+	"github.com/fray-rpg/fray/services/resolver"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
@@ -217,4 +222,20 @@ func requireBadRequest(t *testing.T, err error, field string) *errdetails.BadReq
 	require.Equal(t, field, v.GetField(), st.Message())
 	require.Contains(t, st.Message(), v.GetDescription())
 	return v
+}
+
+// A refusal decided by the resolver service over gRPC reaches the client with the same ErrorInfo as one
+// decided in-process: the encounter service passes the resolver's status on.
+func TestRefusalsThroughARemoteResolverCarryErrorInfo(t *testing.T) {
+	url, auth := natsFor(t)
+	rules := platform.NewServer(platform.NewLogger("text", "error"), authtest.ServerOptions()...)
+	rulesv1.RegisterRulesServiceServer(rules.GRPC, resolver.New(systems.Registry()))
+	c, _, _ := startService(t, encounter.Config{NATSURL: url, NATS: auth, ResolverAddr: serveOn(t, rules)})
+	id := fight(t, c, "loss")
+	_, err := c.Submit(as("sam"), &encounterv1.SubmitRequest{EncounterId: id, Command: attack("slow", "fast")})
+	requireInfo(t, err, codes.FailedPrecondition, "NOT_YOUR_TURN", map[string]string{"rule": "LOS-031"})
+	require.Contains(t, status.Convert(err).Message(), "it is not Slow's turn")
+	_, err = c.Submit(as("gm"), &encounterv1.SubmitRequest{EncounterId: id, Command: cmdJSON(t, `{"feerie":{"combatantId":"fast","act":{}}}`)})
+	requireInfo(t, err, codes.InvalidArgument, "INVALID_COMMAND", nil)
+	require.Equal(t, "Les Chants de Loss does not know this command", status.Convert(err).Message())
 }
