@@ -44,6 +44,9 @@ type Config struct {
 	NATSReady func(url string)
 	// Options tune the encounter service.
 	Options encounter.Options
+	// Demo gives every new encounter commands.DemoSeed, so the README's walkthrough rolls the
+	// dice it shows (`fray dev --demo`).
+	Demo bool
 	// RateLimits are the token buckets of every caller (zero rates: no limit).
 	RateLimits platform.RateLimits
 	// MetricsListen, when set, serves Prometheus metrics at /metrics on that address; then
@@ -127,6 +130,9 @@ func Run(ctx context.Context, cfg Config) error {
 	rulesv1.RegisterRulesServiceServer(srv.GRPC, resolver.New(reg))
 	// The encounter service asks the resolver over gRPC, here on the same port.
 	opts := cfg.Options
+	if cfg.Demo {
+		opts.NewSeed = commands.DemoSeed
+	}
 	opts.Metrics, opts.Tracing = encounter.NewMetrics(tel.Metrics), tel.Tracing
 	run, err := encounter.Start(ctx, encounter.Config{
 		NATSURL: natsURL, NATS: natsAuth, ResolverAddr: lis.Addr().String(), Log: log,
@@ -164,6 +170,7 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.DurationVar(&cfg.Grace, "grace", platform.EnvDuration("FRAY_GRACE", 10*time.Second), "graceful stop timeout (env FRAY_GRACE)")
 	cfg.RateLimits = *platform.AddRateLimitFlags(fs)
 	fs.StringVar(&cfg.MetricsListen, "metrics-listen", "", "serve Prometheus metrics at /metrics, plain HTTP, on this address, such as 127.0.0.1:9090 (env FRAY_METRICS_LISTEN; default: none). Traces go to an OTLP collector when OTEL_EXPORTER_OTLP_ENDPOINT is set")
+	demo := fs.Bool("demo", false, "give every new encounter the same published dice seed, so the README's walkthrough rolls the dice it shows; never for a real game: anyone can predict its rolls")
 	logFormat := fs.String("log-format", platform.Env("FRAY_LOG_FORMAT", "text"), "text or json (env FRAY_LOG_FORMAT)")
 	logLevel := fs.String("log-level", platform.Env("FRAY_LOG_LEVEL", "info"), "debug, info, warn, error (env FRAY_LOG_LEVEL)")
 	if err := fs.Parse(args); err != nil {
@@ -177,8 +184,12 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return &commands.UsageError{Msg: err.Error()}
 	}
 	cfg.Log = log
+	cfg.Demo = *demo
 	cfg.Ready = func(addr string) {
 		fmt.Fprintf(stdout, "fray dev: serving on %s (data in %s); Ctrl-C to stop\n", addr, cfg.Data)
+		if *demo {
+			fmt.Fprintf(stdout, "fray dev: --demo: every new encounter rolls the README's dice (a published seed): not for real games\n")
+		}
 		fmt.Fprintf(stdout, "fray dev: tokens are signed by %s (tenant %q): the CLI's --as NAME mints its own, `fray token --as NAME` prints one\n",
 			filepath.Join(cfg.Data, platform.DevKeyFile), platform.DevTenant)
 	}
