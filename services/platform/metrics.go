@@ -20,6 +20,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.opentelemetry.io/otel/trace"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -156,9 +157,14 @@ type Refusal struct {
 	st    *status.Status
 }
 
-// Refuse returns a Refusal of limit: ResourceExhausted, with the message format gives.
+// Refuse returns a Refusal of limit: ResourceExhausted, with the message format gives and an
+// ErrorInfo (domain fray, reason LIMIT_EXCEEDED, metadata "limit").
 func Refuse(limit, format string, args ...any) error {
-	return &Refusal{Limit: limit, st: status.Newf(codes.ResourceExhausted, format, args...)}
+	st := status.Newf(codes.ResourceExhausted, format, args...)
+	if d, err := st.WithDetails(&errdetails.ErrorInfo{Domain: ErrorDomain, Reason: ReasonLimitExceeded, Metadata: map[string]string{"limit": limit}}); err == nil {
+		st = d
+	}
+	return &Refusal{Limit: limit, st: st}
 }
 
 func (r *Refusal) Error() string { return r.st.Err().Error() }

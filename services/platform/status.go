@@ -75,6 +75,9 @@ const (
 	// ReasonSequenceMismatch: the command expected another sequence than the encounter's
 	// (FailedPrecondition; metadata "sequence" and "expected").
 	ReasonSequenceMismatch = "SEQUENCE_MISMATCH"
+	// ReasonLimitExceeded: the request goes past one of the service's limits
+	// (ResourceExhausted; metadata "limit", as fray_limit_refusals_total names it).
+	ReasonLimitExceeded = "LIMIT_EXCEEDED"
 )
 
 // Refused is a refusal a service gives itself: code c, the message format gives, and an

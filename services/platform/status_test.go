@@ -57,6 +57,15 @@ func TestStatusCarriesErrorInfo(t *testing.T) {
 		require.Equal(t, tc.reason, info.GetReason())
 		require.Equal(t, tc.md, info.GetMetadata())
 	}
+	// A limit's refusal: LIMIT_EXCEEDED naming the limit, the message as given.
+	limit := platform.Refuse(platform.LimitRequestBytes, "this request takes %d bytes", 300000)
+	require.Equal(t, codes.ResourceExhausted, status.Code(limit))
+	require.Equal(t, "this request takes 300000 bytes", status.Convert(limit).Message())
+	info := errorInfo(t, limit)
+	require.Equal(t, "fray", info.GetDomain())
+	require.Equal(t, "LIMIT_EXCEEDED", info.GetReason())
+	require.Equal(t, map[string]string{"limit": platform.LimitRequestBytes}, info.GetMetadata())
+
 	for _, err := range []error{errors.New("disk on fire"), status.Error(codes.Aborted, "raced")} {
 		require.Nil(t, errorInfo(t, platform.Status(err)), "only rule refusals carry an ErrorInfo")
 	}

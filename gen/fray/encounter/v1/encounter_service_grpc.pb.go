@@ -61,7 +61,9 @@ const (
 //     UNKNOWN_COMMAND (not one this version of the rule system knows), ENCOUNTER_NOT_FOUND (no
 //     such encounter for the caller), NO_ROLE (the caller has no role in the encounter that
 //     allows this), SEQUENCE_MISMATCH (expected_sequence is not the encounter's: "sequence",
-//     "expected"). More reasons may come; a client treats one it does not know by its code.
+//     "expected"), LIMIT_EXCEEDED (ResourceExhausted: the request goes past one of the
+//     service's limits, "limit" names it). More reasons may come; a client treats one it does
+//     not know by its code.
 //   - invalid input (a bad id, a name too long, a control character, a field missing) carries
 //     a google.rpc.BadRequest with one field violation: the field's path ("combatant.name",
 //     "command.loss.attack.target_id") and what it accepts.
@@ -249,7 +251,9 @@ type EncounterService_ExportLogClient = grpc.ServerStreamingClient[ExportLogResp
 //     UNKNOWN_COMMAND (not one this version of the rule system knows), ENCOUNTER_NOT_FOUND (no
 //     such encounter for the caller), NO_ROLE (the caller has no role in the encounter that
 //     allows this), SEQUENCE_MISMATCH (expected_sequence is not the encounter's: "sequence",
-//     "expected"). More reasons may come; a client treats one it does not know by its code.
+//     "expected"), LIMIT_EXCEEDED (ResourceExhausted: the request goes past one of the
+//     service's limits, "limit" names it). More reasons may come; a client treats one it does
+//     not know by its code.
 //   - invalid input (a bad id, a name too long, a control character, a field missing) carries
 //     a google.rpc.BadRequest with one field violation: the field's path ("combatant.name",
 //     "command.loss.attack.target_id") and what it accepts.
