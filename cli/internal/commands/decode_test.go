@@ -3,6 +3,7 @@ package commands
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
@@ -134,7 +135,8 @@ func TestLoadCombatantMalformed(t *testing.T) {
 func TestExampleSheetsPassTheRules(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(sheets, "*.yaml"))
 	require.NoError(t, err)
-	require.Len(t, files, 7) // mateo.yaml: a mounted crossbowman, for aiming and pursuits
+	files = slices.DeleteFunc(files, func(f string) bool { return filepath.Base(f) == "options.yaml" }) // house rules, not a sheet
+	require.Len(t, files, 7)                                                                            // mateo.yaml: a mounted crossbowman, for aiming and pursuits
 	st := &encounterv1.EncounterState{}
 	seen := map[string]bool{}
 	for _, f := range files {
@@ -143,6 +145,19 @@ func TestExampleSheetsPassTheRules(t *testing.T) {
 		require.NoError(t, loss.New().CheckCombatant(st, c), f)
 		require.False(t, seen[c.GetId()], "duplicate id %s", c.GetId())
 		seen[c.GetId()] = true
+		st.Combatants = append(st.Combatants, c)
+	}
+
+	// The quay of the README's tour: one encounter, one Initiative group.
+	quai, err := filepath.Glob(filepath.Join(sheets, "quai", "*.yaml"))
+	require.NoError(t, err)
+	require.Len(t, quai, 6)
+	st = &encounterv1.EncounterState{}
+	for _, f := range quai {
+		c, err := LoadCombatant(f)
+		require.NoError(t, err, f)
+		require.NoError(t, loss.New().CheckCombatant(st, c), f)
+		require.Equal(t, "quai", c.GetLoss().GetInitiativeGroup(), f)
 		st.Combatants = append(st.Combatants, c)
 	}
 }
