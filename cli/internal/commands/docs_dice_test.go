@@ -138,3 +138,19 @@ func TestTheEventLogDocsRollExample(t *testing.T) {
 	}
 	require.True(t, found, "docs/event-log.md shows a roll re-derived by hand")
 }
+
+// docs/rules/ holds the rule catalogues a clone needs: the same as the project's shared
+// catalogues, where those are beside the repository (they are not in a clone: skipped there).
+func TestTheRuleCataloguesInDocsAreTheSharedOnes(t *testing.T) {
+	shared := "../../../../shared/rules"
+	if _, err := os.Stat(shared); err != nil {
+		t.Skip("no shared catalogues beside the repository")
+	}
+	for _, sys := range []string{"loss", "feerie", "ka", "d20seg"} {
+		want, err := os.ReadFile(filepath.Join(shared, sys+".md"))
+		require.NoError(t, err)
+		got, err := os.ReadFile(filepath.Join("../../../docs/rules", sys+".md"))
+		require.NoError(t, err)
+		require.Equal(t, string(want), string(got), "docs/rules/%s.md: copy it again from the shared catalogue", sys)
+	}
+}
