@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"maps"
 	"slices"
 	"time"
@@ -78,7 +79,8 @@ func (s *Service) indexed(ctx context.Context, e *entry) {
 }
 
 // writeIndex writes the summary of an entry whose sequence and last activity are due in the
-// index; e.mu is not held. A failed write is tried again IndexDelay later.
+// index; e.mu is not held. A failed write is tried again IndexDelay later, unless the
+// connection to the index was closed.
 func (s *Service) writeIndex(ctx context.Context, e *entry) {
 	e.idxMu.Lock() // one write at a time per entry: a later one waits for the one under way
 	defer e.idxMu.Unlock()
@@ -97,6 +99,9 @@ func (s *Service) writeIndex(ctx context.Context, e *entry) {
 	defer cancel()
 	if err := s.index.PutSummary(ctx, sum); err != nil {
 		s.log.WarnContext(ctx, "index not updated; ListEncounters of other replicas may show an older sequence of this encounter", "encounter", sum.EncounterID, "err", err)
+		if ue := (*store.UnavailableError)(nil); errors.As(err, &ue) && ue.Closed {
+			return // the service is stopping: tried again, it would fail every IndexDelay for ever
+		}
 		e.mu.Lock()
 		s.due(e)
 		e.mu.Unlock()

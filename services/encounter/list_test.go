@@ -301,3 +301,51 @@ func TestADueSummaryIsWrittenAfterTheDelay(t *testing.T) {
 		}
 	}
 }
+
+// A due summary whose write fails is tried again later, unless the connection to the index was
+// closed (the service is stopping): then it is dropped, not retried every IndexDelay for ever.
+func TestAFailedDueSummaryIsRetriedUnlessTheConnectionIsClosed(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		err   error
+		again int
+	}{
+		{"NATS reconnecting", &store.UnavailableError{Why: "NATS is reconnecting"}, 1},
+		{"NATS closed", &store.UnavailableError{Why: "NATS is closed", Closed: true}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := store.NewMemory()
+			idx := &switchingIndex{Index: b}
+			reg := systems.Registry()
+			svc := encounter.New(b, b, encounter.LocalDecider{Registry: reg}, reg, encounter.Options{Index: idx, IndexDelay: time.Hour})
+			gm := incoming("gm")
+			created, err := svc.CreateEncounter(gm, &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: "Ruelle", RuleSystem: "loss"}})
+			require.NoError(t, err)
+			_, err = svc.Submit(gm, &encounterv1.SubmitRequest{EncounterId: created.GetEncounterId(), Command: joining(true)})
+			require.NoError(t, err)
+			require.Equal(t, 1, svc.IndexDue(), "the sequence alone changed: its write is due")
+			idx.fail(tc.err)
+			svc.FlushIndex(context.Background())
+			require.Equal(t, tc.again, svc.IndexDue())
+		})
+	}
+}
+
+// switchingIndex writes into Index until fail is called, then refuses every summary.
+type switchingIndex struct {
+	store.Index
+	mu  sync.Mutex
+	err error
+}
+
+func (s *switchingIndex) fail(err error) { s.mu.Lock(); s.err = err; s.mu.Unlock() }
+
+func (s *switchingIndex) PutSummary(ctx context.Context, sum store.Summary) error {
+	s.mu.Lock()
+	err := s.err
+	s.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	return s.Index.PutSummary(ctx, sum)
+}

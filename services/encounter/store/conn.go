@@ -28,6 +28,9 @@ type UnavailableError struct {
 	// MayHaveWritten: the call was a write that was sent and not confirmed; it may have been
 	// recorded.
 	MayHaveWritten bool
+	// Closed: the connection to NATS was closed (by this service, stopping): no later call
+	// on it will succeed, so nothing should be tried again on it.
+	Closed bool
 }
 
 func (e *UnavailableError) Error() string { return ErrUnavailable.Error() + ": " + e.Why }
@@ -96,7 +99,7 @@ func (c *conn) current() context.Context {
 }
 
 func (c *conn) down() error {
-	return &UnavailableError{Why: "NATS is " + strings.ToLower(c.nc.Status().String())}
+	return &UnavailableError{Why: "NATS is " + strings.ToLower(c.nc.Status().String()), Closed: c.nc.IsClosed()}
 }
 
 // call prepares one call to JetStream: ctx bounded by the call's deadline and ended if the

@@ -230,6 +230,19 @@ func TestNoRespondersIsUnavailable(t *testing.T) {
 	require.Less(t, time.Since(began), 5*time.Second)
 }
 
+// A call on a connection this service closed says so (Closed), unlike one on a connection
+// that is only down for now: nothing should be tried again on it.
+func TestACallOnAClosedConnectionSaysItIsClosed(t *testing.T) {
+	_, nc := natstest.Start(t)
+	c := newConn(nc, time.Minute)
+	nc.Close()
+	_, _, err := c.call(context.Background(), false)
+	var down *UnavailableError
+	require.ErrorAs(t, err, &down)
+	require.True(t, down.Closed)
+	require.Equal(t, "NATS is closed", down.Why)
+}
+
 // BenchmarkCall is what conn.call and its end add to one JetStream call.
 func BenchmarkCall(b *testing.B) {
 	_, nc := natstest.Start(b)
