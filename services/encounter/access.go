@@ -8,6 +8,7 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/services/platform"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
@@ -87,4 +88,77 @@ func controllerOf(ctx context.Context, c *encounterv1.Combatant) (*encounterv1.C
 	c = proto.CloneOf(c)
 	c.Controller = q
 	return c, nil
+}
+
+// GetEncounter returns the state as the caller may see it, now or as of a sequence, and what
+// a combatant the caller may command may do now.
+func (s *Service) GetEncounter(ctx context.Context, req *encounterv1.GetEncounterRequest) (*encounterv1.GetEncounterResponse, error) {
+	who, err := callerOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	_, now, err := s.open(ctx, req.GetEncounterId(), true, who)
+	if err != nil {
+		return nil, err
+	}
+	if err := mayRead(now, who); err != nil {
+		return nil, err
+	}
+	st := now
+	if at := req.GetAtSequence(); at != 0 && at < now.GetSequence() {
+		if st, err = s.stateAt(ctx, req.GetEncounterId(), at); err != nil {
+			return nil, err
+		}
+	} else if at > now.GetSequence() {
+		return nil, status.Errorf(codes.OutOfRange, "encounter %q is at sequence %d; there is no sequence %d yet", now.GetName(), now.GetSequence(), at)
+	}
+	out := &encounterv1.GetEncounterResponse{}
+	if c := req.GetLegalFor(); c != "" {
+		// What a combatant may do is for those who may command it: its player, the GMs.
+		if err := engine.MayCommand(now, who.principal, c); err != nil {
+			return nil, platform.Status(err)
+		}
+		if out.Legal, err = s.reg.Legal(st, c); err != nil {
+			return nil, platform.Status(err)
+		}
+	}
+	// Who may see what is decided by the caller's standing now.
+	out.State = s.reg.View(st, viewer(now, who.principal))
+	out.StateSha256 = engine.Hash(out.State)
+	return out, nil
+}
+
+// ExportLog streams every event of the encounter recorded so far, in order, each as the
+// caller may see it (with the state before it, by the caller's standing now).
+func (s *Service) ExportLog(req *encounterv1.ExportLogRequest, stream grpc.ServerStreamingServer[encounterv1.ExportLogResponse]) error {
+	ctx := stream.Context()
+	who, err := callerOf(ctx)
+	if err != nil {
+		return err
+	}
+	_, now, err := s.open(ctx, req.GetEncounterId(), true, who) // roles as of now, other replicas' changes included
+	if err != nil {
+		return err
+	}
+	if err := mayRead(now, who); err != nil {
+		return err
+	}
+	recs, err := s.events.Load(ctx, req.GetEncounterId(), 0)
+	if err != nil {
+		return unavailable(err)
+	}
+	v := viewer(now, who.principal)
+	st := &encounterv1.EncounterState{EncounterId: req.GetEncounterId()}
+	for _, r := range recs {
+		for _, ev := range r.Batch.GetEvents() {
+			seen := s.reg.ViewEvent(st, ev, v)
+			if err := s.reg.Evolve(st, ev); err != nil {
+				return status.Errorf(codes.DataLoss, "event %d cannot be folded: %v", ev.GetSequence(), err)
+			}
+			if err := stream.Send(&encounterv1.ExportLogResponse{Event: seen}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

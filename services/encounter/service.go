@@ -22,7 +22,6 @@ import (
 	"github.com/fray-rpg/fray/services/encounter/store"
 	"github.com/fray-rpg/fray/services/platform"
 	"github.com/google/uuid"
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
@@ -247,95 +246,6 @@ func unavailable(err error) error {
 		return platform.Status(err)
 	}
 	return status.Errorf(codes.Unavailable, "the event log is unavailable: %v", err)
-}
-
-// entry returns the encounter's cache entry, loading it from the log if needed; its lock is
-// not held.
-// With fresh, records appended by other replicas since are folded in; commands need not ask
-// for it: an append on a stale position conflicts and refreshes (execute).
-func (s *Service) entry(ctx context.Context, id string, fresh bool) (*entry, error) {
-	if id == "" {
-		return nil, platform.BadRequest("encounter_id", "no encounter id given")
-	}
-	s.mu.Lock()
-	e := s.cacheEntry(id)
-	s.mu.Unlock()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	s.obs.cacheLookup(e.loaded)
-	if e.loaded && !fresh {
-		return e, nil
-	}
-	cold, start := !e.loaded, s.obs.start()
-	if err := s.refresh(ctx, id, e); err != nil {
-		return nil, err
-	}
-	if cold {
-		s.obs.coldLoaded(start)
-	}
-	return e, nil
-}
-
-// refresh folds the records after the entry's position (on a first load, those after the
-// latest snapshot, or all of them).
-func (s *Service) refresh(ctx context.Context, id string, e *entry) error {
-	if !e.loaded {
-		// Read from the start, the entry knows every command id; from a snapshot, those it
-		// keeps.
-		e.state, e.position, e.cmds, e.seed, e.born = &encounterv1.EncounterState{}, 0, newCommandIDs(s.opts.RecentCommands, true), nil, time.Time{}
-		if snap := s.snapshot(ctx, id); snap != nil {
-			e.state, e.position, e.cmds = snap.GetState(), snap.GetPosition(), commandIDsOf(snap, s.opts.RecentCommands)
-		}
-	}
-	recs, err := s.events.Load(ctx, id, e.position)
-	if errors.Is(err, store.ErrNotFound) {
-		return noEncounter(id)
-	}
-	if err != nil {
-		return unavailable(err)
-	}
-	if e.loaded && len(recs) > 0 {
-		e.state = nextState(e.state) // the state folded so far may be read by others: fold into a copy
-	}
-	for _, r := range recs {
-		evs := r.Batch.GetEvents()
-		for _, ev := range evs {
-			if err := s.reg.Evolve(e.state, ev); err != nil {
-				e.loaded = false
-				return status.Errorf(codes.DataLoss, "encounter %s: event %d cannot be folded: %v", id, ev.GetSequence(), err)
-			}
-			e.last = ev.GetTime().AsTime()
-		}
-		if len(evs) > 0 && evs[0].GetCommandId() != "" { // a record's events share its command id
-			e.cmds.add(evs[0].GetCommandId(), r.Position, evs[0].GetCommandDigest())
-		}
-		e.position = r.Position
-	}
-	e.loaded = true
-	s.account(e)
-	return nil
-}
-
-// snapshot returns the encounter's latest snapshot if it can be trusted: folded by the rules
-// this service folds with. A snapshot of older rules is ignored, not trusted.
-func (s *Service) snapshot(ctx context.Context, id string) *encounterv1.Snapshot {
-	if s.opts.Snapshots == nil {
-		return nil
-	}
-	snap, err := s.opts.Snapshots.Snapshot(ctx, id)
-	if err != nil {
-		if !errors.Is(err, store.ErrNotFound) {
-			s.log.WarnContext(ctx, "snapshot unreadable; loading from the log", "encounter", id, "err", err)
-		}
-		return nil
-	}
-	sys, err := s.reg.Lookup(snap.GetRuleSystem(), 0)
-	if err != nil || sys.Version() != snap.GetFoldVersion() || snap.GetState().GetEncounterId() != id {
-		s.log.InfoContext(ctx, "snapshot folded by other rules; loading from the log", "encounter", id,
-			"snapshot_rules", snap.GetRuleSystem(), "snapshot_version", snap.GetFoldVersion())
-		return nil
-	}
-	return snap
 }
 
 // stamp fills in what the service adds to the decided events: ids, time, the command id, and
@@ -781,67 +691,6 @@ func (s *Service) EndEncounter(ctx context.Context, req *encounterv1.EndEncounte
 	return &encounterv1.EndEncounterResponse{Events: events, State: st}, nil
 }
 
-// stateAt folds the encounter's events up to sequence at.
-func (s *Service) stateAt(ctx context.Context, id string, at uint64) (*encounterv1.EncounterState, error) {
-	st := &encounterv1.EncounterState{EncounterId: id}
-	if at == 0 {
-		return st, nil
-	}
-	recs, err := s.events.Load(ctx, id, 0)
-	if err != nil {
-		return nil, unavailable(err)
-	}
-	for _, r := range recs {
-		for _, ev := range r.Batch.GetEvents() {
-			if ev.GetSequence() > at {
-				return st, nil
-			}
-			if err := s.reg.Evolve(st, ev); err != nil {
-				return nil, status.Errorf(codes.DataLoss, "event %d cannot be folded: %v", ev.GetSequence(), err)
-			}
-		}
-	}
-	return st, nil
-}
-
-// GetEncounter returns the state as the caller may see it, now or as of a sequence, and what
-// a combatant the caller may command may do now.
-func (s *Service) GetEncounter(ctx context.Context, req *encounterv1.GetEncounterRequest) (*encounterv1.GetEncounterResponse, error) {
-	who, err := callerOf(ctx)
-	if err != nil {
-		return nil, err
-	}
-	_, now, err := s.open(ctx, req.GetEncounterId(), true, who)
-	if err != nil {
-		return nil, err
-	}
-	if err := mayRead(now, who); err != nil {
-		return nil, err
-	}
-	st := now
-	if at := req.GetAtSequence(); at != 0 && at < now.GetSequence() {
-		if st, err = s.stateAt(ctx, req.GetEncounterId(), at); err != nil {
-			return nil, err
-		}
-	} else if at > now.GetSequence() {
-		return nil, status.Errorf(codes.OutOfRange, "encounter %q is at sequence %d; there is no sequence %d yet", now.GetName(), now.GetSequence(), at)
-	}
-	out := &encounterv1.GetEncounterResponse{}
-	if c := req.GetLegalFor(); c != "" {
-		// What a combatant may do is for those who may command it: its player, the GMs.
-		if err := engine.MayCommand(now, who.principal, c); err != nil {
-			return nil, platform.Status(err)
-		}
-		if out.Legal, err = s.reg.Legal(st, c); err != nil {
-			return nil, platform.Status(err)
-		}
-	}
-	// Who may see what is decided by the caller's standing now.
-	out.State = s.reg.View(st, viewer(now, who.principal))
-	out.StateSha256 = engine.Hash(out.State)
-	return out, nil
-}
-
 // Paging of ListEncounters.
 const (
 	DefaultPageSize = 50
@@ -855,39 +704,4 @@ func (s *Service) RewindEncounter(ctx context.Context, req *encounterv1.RewindEn
 		return nil, err
 	}
 	return &encounterv1.RewindEncounterResponse{Events: events, State: st}, nil
-}
-
-// ExportLog streams every event of the encounter recorded so far, in order, each as the
-// caller may see it (with the state before it, by the caller's standing now).
-func (s *Service) ExportLog(req *encounterv1.ExportLogRequest, stream grpc.ServerStreamingServer[encounterv1.ExportLogResponse]) error {
-	ctx := stream.Context()
-	who, err := callerOf(ctx)
-	if err != nil {
-		return err
-	}
-	_, now, err := s.open(ctx, req.GetEncounterId(), true, who) // roles as of now, other replicas' changes included
-	if err != nil {
-		return err
-	}
-	if err := mayRead(now, who); err != nil {
-		return err
-	}
-	recs, err := s.events.Load(ctx, req.GetEncounterId(), 0)
-	if err != nil {
-		return unavailable(err)
-	}
-	v := viewer(now, who.principal)
-	st := &encounterv1.EncounterState{EncounterId: req.GetEncounterId()}
-	for _, r := range recs {
-		for _, ev := range r.Batch.GetEvents() {
-			seen := s.reg.ViewEvent(st, ev, v)
-			if err := s.reg.Evolve(st, ev); err != nil {
-				return status.Errorf(codes.DataLoss, "event %d cannot be folded: %v", ev.GetSequence(), err)
-			}
-			if err := stream.Send(&encounterv1.ExportLogResponse{Event: seen}); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }
