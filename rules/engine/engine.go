@@ -10,6 +10,9 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/fray-rpg/fray/rules/narrate"
+	"golang.org/x/text/language"
+
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
 	"github.com/fray-rpg/fray/rules/dice"
@@ -58,6 +61,8 @@ type System interface {
 	Describe() *rulesetv1.RulesetDescriptor
 	// Legal lists what a combatant may do now, with costs.
 	Legal(*encounterv1.EncounterState, string) []*rulesetv1.LegalAction
+	// Teller narrates the system's events, sheets and house rules in plain language.
+	Teller() narrate.Teller
 }
 
 // FollowUp is implemented by a system whose own state may call for events after a common
@@ -131,6 +136,22 @@ func (r *Registry) Rulesets() []*rulesetv1.RulesetDescriptor {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Id < out[j].Id })
 	return out
+}
+
+// Narrator returns a Narrator writing in lang that narrates the events of every system known
+// (each by its latest version's Teller).
+func (r *Registry) Narrator(lang language.Tag) *narrate.Narrator {
+	ids := make([]string, 0, len(r.systems))
+	for id := range r.systems {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	tellers := make([]narrate.Teller, 0, len(ids))
+	for _, id := range ids {
+		vs := r.systems[id]
+		tellers = append(tellers, vs[len(vs)-1].Teller())
+	}
+	return narrate.New(lang, tellers...)
 }
 
 // Versions lists the versions of a system, oldest first.
