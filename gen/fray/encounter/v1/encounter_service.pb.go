@@ -624,7 +624,12 @@ type GetEncounterRequest struct {
 	// 0 = latest.
 	AtSequence uint64 `protobuf:"varint,2,opt,name=at_sequence,json=atSequence,proto3" json:"at_sequence,omitempty"`
 	// When set, also list what this combatant may do now.
-	LegalFor      string `protobuf:"bytes,3,opt,name=legal_for,json=legalFor,proto3" json:"legal_for,omitempty"`
+	LegalFor string `protobuf:"bytes,3,opt,name=legal_for,json=legalFor,proto3" json:"legal_for,omitempty"`
+	// The language to narrate in, a BCP 47 tag: "en" (English, with the rule systems' French
+	// terms) or "fr" (French; "fr-CA" and the like are French too). Empty: no narration, and
+	// nothing spent on it. Another language is InvalidArgument, with a BadRequest naming the
+	// field "language".
+	Language      string `protobuf:"bytes,4,opt,name=language,proto3" json:"language,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -680,6 +685,13 @@ func (x *GetEncounterRequest) GetLegalFor() string {
 	return ""
 }
 
+func (x *GetEncounterRequest) GetLanguage() string {
+	if x != nil {
+		return x.Language
+	}
+	return ""
+}
+
 type GetEncounterResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The state as the caller may see it (its view: appearances filled in, what is hidden from
@@ -688,10 +700,18 @@ type GetEncounterResponse struct {
 	// sha256 of the deterministic encoding of state, the view this response holds (not of the
 	// full recorded state: a hash of that would let a reader test guesses of what is withheld,
 	// such as the last cards of a Ka deck or a hidden combatant's small numbers).
-	StateSha256   []byte            `protobuf:"bytes,2,opt,name=state_sha256,json=stateSha256,proto3" json:"state_sha256,omitempty"`
-	Legal         []*v1.LegalAction `protobuf:"bytes,3,rep,name=legal,proto3" json:"legal,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	StateSha256 []byte            `protobuf:"bytes,2,opt,name=state_sha256,json=stateSha256,proto3" json:"state_sha256,omitempty"`
+	Legal       []*v1.LegalAction `protobuf:"bytes,3,rep,name=legal,proto3" json:"legal,omitempty"`
+	// With a language: the narration of the event that made the returned state (its last
+	// event, at narration_sequence: the state's sequence), one line in plain language as the
+	// caller may see it ("#7 Diego attacks Le malfrat…"; a hidden combatant's numbers withheld as
+	// in the event the caller would receive). Empty without a language, or before any event.
+	// For the narration of every event, use WatchEncounter or ExportLog with a language.
+	Narration string `protobuf:"bytes,4,opt,name=narration,proto3" json:"narration,omitempty"`
+	// The sequence of the event narrated; 0 when narration is empty.
+	NarrationSequence uint64 `protobuf:"varint,5,opt,name=narration_sequence,json=narrationSequence,proto3" json:"narration_sequence,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *GetEncounterResponse) Reset() {
@@ -743,6 +763,20 @@ func (x *GetEncounterResponse) GetLegal() []*v1.LegalAction {
 		return x.Legal
 	}
 	return nil
+}
+
+func (x *GetEncounterResponse) GetNarration() string {
+	if x != nil {
+		return x.Narration
+	}
+	return ""
+}
+
+func (x *GetEncounterResponse) GetNarrationSequence() uint64 {
+	if x != nil {
+		return x.NarrationSequence
+	}
+	return 0
 }
 
 // ListEncounters lists the encounters of the caller's tenant in which the caller has a role,
@@ -952,7 +986,10 @@ type WatchEncounterRequest struct {
 	state       protoimpl.MessageState `protogen:"open.v1"`
 	EncounterId string                 `protobuf:"bytes,1,opt,name=encounter_id,json=encounterId,proto3" json:"encounter_id,omitempty"`
 	// First sequence to send (0 or 1 = from the start).
-	FromSequence  uint64 `protobuf:"varint,2,opt,name=from_sequence,json=fromSequence,proto3" json:"from_sequence,omitempty"`
+	FromSequence uint64 `protobuf:"varint,2,opt,name=from_sequence,json=fromSequence,proto3" json:"from_sequence,omitempty"`
+	// The language to narrate each event in, a BCP 47 tag: "en" or "fr" (as in
+	// GetEncounterRequest.language). Empty: events only, no narration.
+	Language      string `protobuf:"bytes,3,opt,name=language,proto3" json:"language,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1001,9 +1038,21 @@ func (x *WatchEncounterRequest) GetFromSequence() uint64 {
 	return 0
 }
 
+func (x *WatchEncounterRequest) GetLanguage() string {
+	if x != nil {
+		return x.Language
+	}
+	return ""
+}
+
 type WatchEncounterResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Event         *Event                 `protobuf:"bytes,1,opt,name=event,proto3" json:"event,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Event *Event                 `protobuf:"bytes,1,opt,name=event,proto3" json:"event,omitempty"`
+	// With a language: the event in plain language, one line ("#7 Diego attacks…"), narrated
+	// from the event as sent here (redacted like it for the caller) and the ones before it.
+	// A watch from a later sequence is narrated knowing the state before its first event
+	// (names, who is hidden…), as if it had been watched from the start.
+	Narration     string `protobuf:"bytes,2,opt,name=narration,proto3" json:"narration,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1043,6 +1092,13 @@ func (x *WatchEncounterResponse) GetEvent() *Event {
 		return x.Event
 	}
 	return nil
+}
+
+func (x *WatchEncounterResponse) GetNarration() string {
+	if x != nil {
+		return x.Narration
+	}
+	return ""
 }
 
 type EndEncounterRequest struct {
@@ -1294,8 +1350,11 @@ func (x *RewindEncounterResponse) GetState() *EncounterState {
 }
 
 type ExportLogRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	EncounterId   string                 `protobuf:"bytes,1,opt,name=encounter_id,json=encounterId,proto3" json:"encounter_id,omitempty"`
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	EncounterId string                 `protobuf:"bytes,1,opt,name=encounter_id,json=encounterId,proto3" json:"encounter_id,omitempty"`
+	// The language to narrate each event in, a BCP 47 tag: "en" or "fr" (as in
+	// GetEncounterRequest.language). Empty: events only, no narration.
+	Language      string `protobuf:"bytes,2,opt,name=language,proto3" json:"language,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1337,9 +1396,19 @@ func (x *ExportLogRequest) GetEncounterId() string {
 	return ""
 }
 
+func (x *ExportLogRequest) GetLanguage() string {
+	if x != nil {
+		return x.Language
+	}
+	return ""
+}
+
 type ExportLogResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Event         *Event                 `protobuf:"bytes,1,opt,name=event,proto3" json:"event,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Event *Event                 `protobuf:"bytes,1,opt,name=event,proto3" json:"event,omitempty"`
+	// With a language: the event in plain language, one line, narrated from the event as sent
+	// here (redacted like it for the caller).
+	Narration     string `protobuf:"bytes,2,opt,name=narration,proto3" json:"narration,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1379,6 +1448,13 @@ func (x *ExportLogResponse) GetEvent() *Event {
 		return x.Event
 	}
 	return nil
+}
+
+func (x *ExportLogResponse) GetNarration() string {
+	if x != nil {
+		return x.Narration
+	}
+	return ""
 }
 
 var File_fray_encounter_v1_encounter_service_proto protoreflect.FileDescriptor
@@ -1433,16 +1509,19 @@ const file_fray_encounter_v1_encounter_service_proto_rawDesc = "" +
 	"\x12_expected_sequence\"{\n" +
 	"\x0eSubmitResponse\x120\n" +
 	"\x06events\x18\x01 \x03(\v2\x18.fray.encounter.v1.EventR\x06events\x127\n" +
-	"\x05state\x18\x02 \x01(\v2!.fray.encounter.v1.EncounterStateR\x05state\"v\n" +
+	"\x05state\x18\x02 \x01(\v2!.fray.encounter.v1.EncounterStateR\x05state\"\x92\x01\n" +
 	"\x13GetEncounterRequest\x12!\n" +
 	"\fencounter_id\x18\x01 \x01(\tR\vencounterId\x12\x1f\n" +
 	"\vat_sequence\x18\x02 \x01(\x04R\n" +
 	"atSequence\x12\x1b\n" +
-	"\tlegal_for\x18\x03 \x01(\tR\blegalFor\"\xa6\x01\n" +
+	"\tlegal_for\x18\x03 \x01(\tR\blegalFor\x12\x1a\n" +
+	"\blanguage\x18\x04 \x01(\tR\blanguage\"\xf3\x01\n" +
 	"\x14GetEncounterResponse\x127\n" +
 	"\x05state\x18\x01 \x01(\v2!.fray.encounter.v1.EncounterStateR\x05state\x12!\n" +
 	"\fstate_sha256\x18\x02 \x01(\fR\vstateSha256\x122\n" +
-	"\x05legal\x18\x03 \x03(\v2\x1c.fray.ruleset.v1.LegalActionR\x05legal\"S\n" +
+	"\x05legal\x18\x03 \x03(\v2\x1c.fray.ruleset.v1.LegalActionR\x05legal\x12\x1c\n" +
+	"\tnarration\x18\x04 \x01(\tR\tnarration\x12-\n" +
+	"\x12narration_sequence\x18\x05 \x01(\x04R\x11narrationSequence\"S\n" +
 	"\x15ListEncountersRequest\x12\x1b\n" +
 	"\tpage_size\x18\x01 \x01(\x05R\bpageSize\x12\x1d\n" +
 	"\n" +
@@ -1460,12 +1539,14 @@ const file_fray_encounter_v1_encounter_service_proto_rawDesc = "" +
 	"\n" +
 	"encounters\x18\x01 \x03(\v2#.fray.encounter.v1.EncounterSummaryR\n" +
 	"encounters\x12&\n" +
-	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"_\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"{\n" +
 	"\x15WatchEncounterRequest\x12!\n" +
 	"\fencounter_id\x18\x01 \x01(\tR\vencounterId\x12#\n" +
-	"\rfrom_sequence\x18\x02 \x01(\x04R\ffromSequence\"H\n" +
+	"\rfrom_sequence\x18\x02 \x01(\x04R\ffromSequence\x12\x1a\n" +
+	"\blanguage\x18\x03 \x01(\tR\blanguage\"f\n" +
 	"\x16WatchEncounterResponse\x12.\n" +
-	"\x05event\x18\x01 \x01(\v2\x18.fray.encounter.v1.EventR\x05event\"\xb7\x01\n" +
+	"\x05event\x18\x01 \x01(\v2\x18.fray.encounter.v1.EventR\x05event\x12\x1c\n" +
+	"\tnarration\x18\x02 \x01(\tR\tnarration\"\xb7\x01\n" +
 	"\x13EndEncounterRequest\x12!\n" +
 	"\fencounter_id\x18\x01 \x01(\tR\vencounterId\x12\x1d\n" +
 	"\n" +
@@ -1487,11 +1568,13 @@ const file_fray_encounter_v1_encounter_service_proto_rawDesc = "" +
 	"\x12_expected_sequence\"\x84\x01\n" +
 	"\x17RewindEncounterResponse\x120\n" +
 	"\x06events\x18\x01 \x03(\v2\x18.fray.encounter.v1.EventR\x06events\x127\n" +
-	"\x05state\x18\x02 \x01(\v2!.fray.encounter.v1.EncounterStateR\x05state\"5\n" +
+	"\x05state\x18\x02 \x01(\v2!.fray.encounter.v1.EncounterStateR\x05state\"Q\n" +
 	"\x10ExportLogRequest\x12!\n" +
-	"\fencounter_id\x18\x01 \x01(\tR\vencounterId\"C\n" +
+	"\fencounter_id\x18\x01 \x01(\tR\vencounterId\x12\x1a\n" +
+	"\blanguage\x18\x02 \x01(\tR\blanguage\"a\n" +
 	"\x11ExportLogResponse\x12.\n" +
-	"\x05event\x18\x01 \x01(\v2\x18.fray.encounter.v1.EventR\x05event2\xd3\b\n" +
+	"\x05event\x18\x01 \x01(\v2\x18.fray.encounter.v1.EventR\x05event\x12\x1c\n" +
+	"\tnarration\x18\x02 \x01(\tR\tnarration2\xd3\b\n" +
 	"\x10EncounterService\x12h\n" +
 	"\x0fCreateEncounter\x12).fray.encounter.v1.CreateEncounterRequest\x1a*.fray.encounter.v1.CreateEncounterResponse\x12_\n" +
 	"\fAddCombatant\x12&.fray.encounter.v1.AddCombatantRequest\x1a'.fray.encounter.v1.AddCombatantResponse\x12h\n" +
