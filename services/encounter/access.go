@@ -91,9 +91,14 @@ func controllerOf(ctx context.Context, c *encounterv1.Combatant) (*encounterv1.C
 }
 
 // GetEncounter returns the state as the caller may see it, now or as of a sequence, and what
-// a combatant the caller may command may do now.
+// a combatant the caller may command may do now; with a language, the narration of the event
+// that made that state, as the caller may see it.
 func (s *Service) GetEncounter(ctx context.Context, req *encounterv1.GetEncounterRequest) (*encounterv1.GetEncounterResponse, error) {
 	who, err := callerOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tell, err := s.tellerFor(req.GetLanguage())
 	if err != nil {
 		return nil, err
 	}
@@ -105,12 +110,30 @@ func (s *Service) GetEncounter(ctx context.Context, req *encounterv1.GetEncounte
 		return nil, err
 	}
 	st := now
-	if at := req.GetAtSequence(); at != 0 && at < now.GetSequence() {
+	// With a language: the event that made st, and the state before it, to narrate.
+	var before *encounterv1.EncounterState
+	var last *encounterv1.Event
+	at := req.GetAtSequence()
+	switch {
+	case at > now.GetSequence():
+		return nil, status.Errorf(codes.OutOfRange, "encounter %q is at sequence %d; there is no sequence %d yet", now.GetName(), now.GetSequence(), at)
+	case tell != nil && now.GetSequence() > 0:
+		if at == 0 {
+			at = now.GetSequence()
+		}
+		if before, last, err = s.eventAt(ctx, req.GetEncounterId(), at); err != nil {
+			return nil, err
+		}
+		if last != nil && at < now.GetSequence() {
+			st = proto.CloneOf(before)
+			if err := s.reg.Evolve(st, last); err != nil {
+				return nil, status.Errorf(codes.DataLoss, "event %d cannot be folded: %v", last.GetSequence(), err)
+			}
+		}
+	case at != 0 && at < now.GetSequence():
 		if st, err = s.stateAt(ctx, req.GetEncounterId(), at); err != nil {
 			return nil, err
 		}
-	} else if at > now.GetSequence() {
-		return nil, status.Errorf(codes.OutOfRange, "encounter %q is at sequence %d; there is no sequence %d yet", now.GetName(), now.GetSequence(), at)
 	}
 	out := &encounterv1.GetEncounterResponse{}
 	if c := req.GetLegalFor(); c != "" {
@@ -123,16 +146,26 @@ func (s *Service) GetEncounter(ctx context.Context, req *encounterv1.GetEncounte
 		}
 	}
 	// Who may see what is decided by the caller's standing now.
-	out.State = s.reg.View(st, viewer(now, who.principal))
+	v := viewer(now, who.principal)
+	out.State = s.reg.View(st, v)
 	out.StateSha256 = engine.Hash(out.State)
+	if last != nil {
+		out.Narration = tell.line(before, s.reg.ViewEvent(before, last, v), v)
+		out.NarrationSequence = last.GetSequence()
+	}
 	return out, nil
 }
 
 // ExportLog streams every event of the encounter recorded so far, in order, each as the
-// caller may see it (with the state before it, by the caller's standing now).
+// caller may see it (with the state before it, by the caller's standing now), and narrated
+// from that view when the caller asks for a language.
 func (s *Service) ExportLog(req *encounterv1.ExportLogRequest, stream grpc.ServerStreamingServer[encounterv1.ExportLogResponse]) error {
 	ctx := stream.Context()
 	who, err := callerOf(ctx)
+	if err != nil {
+		return err
+	}
+	tell, err := s.tellerFor(req.GetLanguage())
 	if err != nil {
 		return err
 	}
@@ -152,10 +185,11 @@ func (s *Service) ExportLog(req *encounterv1.ExportLogRequest, stream grpc.Serve
 	for _, r := range recs {
 		for _, ev := range r.Batch.GetEvents() {
 			seen := s.reg.ViewEvent(st, ev, v)
+			text := tell.line(st, seen, v)
 			if err := s.reg.Evolve(st, ev); err != nil {
 				return status.Errorf(codes.DataLoss, "event %d cannot be folded: %v", ev.GetSequence(), err)
 			}
-			if err := stream.Send(&encounterv1.ExportLogResponse{Event: seen}); err != nil {
+			if err := stream.Send(&encounterv1.ExportLogResponse{Event: seen, Narration: text}); err != nil {
 				return err
 			}
 		}

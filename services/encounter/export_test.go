@@ -3,6 +3,9 @@ package encounter
 // WatchViews is how many views the watch hub has made of live events (ViewEvent calls).
 func (s *Service) WatchViews() uint64 { return s.watches.viewed.Load() }
 
+// WatchNarrations is how many narrations the watch hub has written of live events.
+func (s *Service) WatchNarrations() uint64 { return s.watches.told.Load() }
+
 // IndexDue is how many encounters have a sequence and activity due in the index.
 func (s *Service) IndexDue() int {
 	s.mu.Lock()

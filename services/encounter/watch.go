@@ -42,6 +42,7 @@ type hub struct {
 	principal map[string]int // principal → watches open
 
 	viewed atomic.Uint64 // views made of live events (ViewEvent calls), for tests
+	told   atomic.Uint64 // narrations written of live events, for tests
 }
 
 // topic is one followed encounter.
@@ -83,15 +84,18 @@ type live struct {
 	views  []views
 }
 
-// views are the views made of one event, by class of viewer.
+// views are the views made of one event, by class of viewer, and their narrations by class
+// and language.
 type views struct {
 	mu      sync.Mutex
 	byClass map[string]*view
+	told    map[string]*view
 }
 
 type view struct {
 	once  sync.Once
 	event *encounterv1.Event
+	text  string
 }
 
 // classOf is the key of everything a view depends on beyond the event and the state before
@@ -134,6 +138,39 @@ func (l *live) view(i int, v engine.Viewer) *encounterv1.Event {
 		vw.event = l.hub.reg.ViewEvent(l.states[i], l.Batch.GetEvents()[i], v)
 	})
 	return vw.event
+}
+
+// narration is the narration of event i as seen (its view for v), written once for all the
+// watchers of v's class who asked for t's language: the first writes it with its narrator,
+// the others' narrators learn from the event without writing it again. A narrator that
+// learnt from a state (a watch from a later sequence) narrates as one that learnt from every
+// event (narrate.Teller.LearnState), so the text is the same for all of them.
+func (l *live) narration(i int, v engine.Viewer, t *teller, seen *encounterv1.Event) string {
+	if t == nil {
+		return ""
+	}
+	key := classOf(v) + "\x00" + t.n.Language().String()
+	c := &l.views[i]
+	c.mu.Lock()
+	if c.told == nil {
+		c.told = map[string]*view{}
+	}
+	vw := c.told[key]
+	if vw == nil {
+		vw = &view{}
+		c.told[key] = vw
+	}
+	c.mu.Unlock()
+	wrote := false
+	vw.once.Do(func() {
+		wrote = true
+		l.hub.told.Add(1)
+		vw.text = t.line(l.states[i], seen, v)
+	})
+	if !wrote {
+		t.learn(l.states[i], seen, v)
+	}
+	return vw.text
 }
 
 func newHub(log store.Log, reg *engine.Registry, perPrincipal, perEncounter, buffer int) *hub {

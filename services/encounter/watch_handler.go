@@ -29,6 +29,11 @@ func (s *Service) WatchEncounter(req *encounterv1.WatchEncounterRequest, stream 
 	if err != nil {
 		return err
 	}
+	// With a language, one narrator for this stream, fed the events as this caller sees them.
+	tell, err := s.tellerFor(req.GetLanguage())
+	if err != nil {
+		return err
+	}
 	id := req.GetEncounterId()
 	e, now, err := s.open(ctx, id, true, who)
 	if err != nil {
@@ -72,14 +77,16 @@ func (s *Service) WatchEncounter(req *encounterv1.WatchEncounterRequest, stream 
 				v = viewer(folded, who.principal)
 			}
 			var seen *encounterv1.Event
+			var text string
 			if ev.GetSequence() >= from {
 				seen = s.reg.ViewEvent(folded, ev, v)
+				text = tell.line(folded, seen, v)
 			}
 			if err := s.reg.Evolve(folded, ev); err != nil {
 				return status.Errorf(codes.DataLoss, "event %d cannot be folded: %v", ev.GetSequence(), err)
 			}
 			if seen != nil {
-				if err := stream.Send(&encounterv1.WatchEncounterResponse{Event: seen}); err != nil {
+				if err := stream.Send(&encounterv1.WatchEncounterResponse{Event: seen, Narration: text}); err != nil {
 					return err
 				}
 			}
@@ -112,7 +119,8 @@ func (s *Service) WatchEncounter(req *encounterv1.WatchEncounterRequest, stream 
 			}
 			folded = l.states[i+1]
 			if ev.GetSequence() >= from {
-				if err := stream.Send(&encounterv1.WatchEncounterResponse{Event: l.view(i, v)}); err != nil {
+				seen := l.view(i, v)
+				if err := stream.Send(&encounterv1.WatchEncounterResponse{Event: seen, Narration: l.narration(i, v, tell, seen)}); err != nil {
 					return err
 				}
 			}
