@@ -1,0 +1,186 @@
+package odds_test
+
+import (
+	"fmt"
+	"testing"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
+	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/loss"
+	"github.com/fray-rpg/fray/rules/odds"
+	"github.com/stretchr/testify/require"
+)
+
+// Les Chants de Loss fixtures: Diego (LOS-T01: Puissance 6, Arme de mêlée 6) against the
+// malfrat (LOS-T01: Agilité 5, Esquive 7) or a Sbire (LOS-T05: 5 + 4).
+
+const (
+	pc    = lossv1.CombatantKind_COMBATANT_KIND_PLAYER_CHARACTER
+	adv   = lossv1.CombatantKind_COMBATANT_KIND_ADVERSAIRE
+	sbire = lossv1.CombatantKind_COMBATANT_KIND_SBIRE
+
+	extra = lossv1.ExploitEffect_EXPLOIT_EFFECT_EXTRA_DAMAGE
+)
+
+func lossCmd(a *lossv1.Action) *encounterv1.Command {
+	return &encounterv1.Command{Kind: &encounterv1.Command_Loss{Loss: a}}
+}
+
+func lossFighter(id string, kind lossv1.CombatantKind, init, p, m, a, e, damage int32) *encounterv1.Combatant {
+	controller := gm
+	if kind == pc {
+		controller = "david"
+	}
+	return &encounterv1.Combatant{Id: id, Name: id, Controller: controller, Sheet: &encounterv1.Combatant_Loss{Loss: &lossv1.Sheet{
+		Kind:       kind,
+		Traits:     map[string]int32{"Puissance": p, "Agilité": a},
+		Talents:    map[string]int32{"Arme de mêlée": m, "Esquive": e},
+		Initiative: init,
+		Weapons: []*lossv1.Weapon{{Name: "sabre", Kind: lossv1.WeaponKind_WEAPON_KIND_MELEE, Vitesse: 4, Damage: damage,
+			Attack: &lossv1.Score{Trait: "Puissance", Talent: "Arme de mêlée"}}},
+		Dodge: &lossv1.Score{Trait: "Agilité", Talent: "Esquive"},
+		Parry: &lossv1.Score{Trait: "Puissance", Talent: "Arme de mêlée"},
+	}}}
+}
+
+// lossFight is a started Loss fight in which diego acts first (Initiative 8 + 7 against the
+// target's 5 + 1), the target edited by edit, the encounter with opts.
+func lossFight(t testing.TB, opts *lossv1.Options, target *encounterv1.Combatant) *encounterv1.EncounterState {
+	var ro *encounterv1.RuleOptions
+	if opts != nil {
+		ro = &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Loss{Loss: opts}}
+	}
+	return play(t,
+		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "ruelle", RuleSystem: "loss", Options: ro}}}, nil},
+		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: lossFighter("diego", pc, 8, 6, 6, 5, 5, 3)}}}, nil},
+		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: target}}}, nil},
+		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}, []int32{7, 1}},
+	)
+}
+
+func malfrat() *encounterv1.Combatant { return lossFighter("malfrat", adv, 5, 5, 5, 5, 7, 2) }
+
+func lossAttack(effects ...lossv1.ExploitEffect) *encounterv1.Command {
+	return lossCmd(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{
+		TargetId: "malfrat", Weapon: "sabre", Exploits: effects}}})
+}
+
+func extras(n int) []lossv1.ExploitEffect {
+	out := make([]lossv1.ExploitEffect, n)
+	for i := range out {
+		out[i] = extra
+	}
+	return out
+}
+
+// lossCase is one attack whose odds are checked against the real Decide.
+type lossCase struct {
+	name   string
+	opts   *lossv1.Options
+	target *encounterv1.Combatant
+	cmd    *encounterv1.Command
+	// wound sets the target's boxes (or NS) left before the attack.
+	wound func(*lossv1.CombatantState)
+}
+
+func lossCases() []lossCase {
+	armoured := malfrat()
+	armoured.GetLoss().Armour = 2
+	sb := lossFighter("malfrat", sbire, 5, 5, 5, 5, 4, 2) // LOS-T05: the sailor, 5 + 4
+	return []lossCase{
+		{name: "plain attack, LOS-T01", target: malfrat(), cmd: lossAttack()},
+		{name: "2 extra damage Exploits, armour 2 (LOS-065, LOS-021)", target: armoured, cmd: lossAttack(extras(2)...)},
+		{name: "a target in its fatal band (LOS-022)", target: malfrat(), cmd: lossAttack(extra),
+			wound: func(cs *lossv1.CombatantState) { cs.Light, cs.Grave, cs.Fatal = 0, 0, 4 }},
+		{name: "a wounded Sbire, a Sbire's plain hit", target: lossFighter("malfrat", sbire, 5, 5, 5, 5, 4, 2), cmd: lossAttack(),
+			wound: func(cs *lossv1.CombatantState) { cs.Health = 6 }},
+		{name: "a Sbire, 1 Exploit (LOS-025, LOS-T05)", target: sb, cmd: lossAttack(extra)},
+		{name: "a Sbire, plain hit (LOS-024)", target: lossFighter("malfrat", sbire, 5, 5, 5, 5, 4, 2), cmd: lossAttack()},
+		{name: "Kill outright (LOS-078)", target: malfrat(), cmd: lossAttack(lossv1.ExploitEffect_EXPLOIT_EFFECT_KILL_OUTRIGHT)},
+		{name: "aim at a zone with damage, exploding damage (LOS-073, LOS-002)", opts: &lossv1.Options{ExplodeDamageD10: ptr(true)}, target: malfrat(),
+			wound: func(cs *lossv1.CombatantState) { cs.Light, cs.Grave, cs.Fatal = 0, 1, 5 },
+			cmd: lossCmd(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{
+				TargetId: "malfrat", Weapon: "sabre", WithDamage: true,
+				Exploits: []lossv1.ExploitEffect{lossv1.ExploitEffect_EXPLOIT_EFFECT_AIM_ZONE, extra}}}})},
+		{name: "cancelled Exploits miss (LOS-015 option), no explosion (LOS-002 option)", opts: &lossv1.Options{ExplodeActionD10: ptr(false), CancelledExploitsStillHit: ptr(false)},
+			target: malfrat(), cmd: lossAttack(extras(1)...)},
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// TestLossOddsAgreeWithDecide: for each attack, the exact odds (attack reach, Exploits
+// standing, NS lost, out of the fight, for each defence) agree within 4 standard errors with
+// the real Decide run through the registry on the system's own dice stream, one seed per
+// sample (LOS-001, LOS-002, LOS-010…LOS-015, LOS-020…LOS-025, LOS-065, LOS-073, LOS-078).
+func TestLossOddsAgreeWithDecide(t *testing.T) {
+	for _, c := range lossCases() {
+		t.Run(c.name, func(t *testing.T) {
+			st := lossFight(t, c.opts, c.target)
+			if c.wound != nil {
+				c.wound(st.GetLoss().GetCombatants()["malfrat"])
+			}
+			o, err := odds.Of(reg, st, c.cmd, "david")
+			require.NoError(t, err)
+			require.Less(t, o.GetLeftOut(), 1e-9)
+			tallies := map[string]*tally{"attack": newTally(), "none": newTally(), "parry": newTally(), "dodge": newTally()}
+			before := st.GetLoss().GetCombatants()["malfrat"]
+			track := before.GetLight() + before.GetGrave() + before.GetFatal() + before.GetHealth()
+			for i := range *samples {
+				roller := stream(t, i)
+				evs, err := reg.Decide(st, c.cmd, engine.Env{Actor: "david", Dice: roller})
+				require.NoError(t, err)
+				ar := evs[0].GetLoss().GetAttackRolled()
+				total := ar.GetTest().GetTotal() - ar.GetTest().GetDifficulty()
+				at := tallies["attack"]
+				at.n++
+				for n := range 6 { // the same die against the Difficulty of n Exploits
+					if total >= 5*(int32(n)-loss.CountExploits(c.cmd.GetLoss().GetAttack().GetExploits())) {
+						at.see(fmt.Sprintf("reach.%d", n))
+					}
+				}
+				var next *encounterv1.EncounterState
+				if ar.GetTest().GetSuccess() {
+					next, err = foldInto(st, evs[:1])
+					require.NoError(t, err)
+				}
+				for i, r := range []lossv1.Reaction{lossv1.Reaction_REACTION_NONE, lossv1.Reaction_REACTION_PARRY, lossv1.Reaction_REACTION_DODGE} {
+					tl := tallies[[]string{"none", "parry", "dodge"}[i]]
+					tl.n++
+					res := evs[len(evs)-1].GetLoss().GetAttackResolved()
+					if next != nil {
+						rs := &lossv1.React{Reaction: r}
+						revs, err := reg.Decide(next, lossCmd(&lossv1.Action{CombatantId: "malfrat", Kind: &lossv1.Action_React{React: rs}}), engine.Env{Actor: gm, Dice: roller})
+						require.NoError(t, err)
+						res = revs[len(revs)-1].GetLoss().GetAttackResolved()
+					}
+					lost := int64(0)
+					if res.GetHit() {
+						tl.see("hit")
+						tl.see(fmt.Sprintf("standing.%d", res.GetExploitsStanding()))
+						lost = int64(track - res.GetLight() - res.GetGrave() - res.GetFatal() - res.GetHealth())
+					}
+					if res.GetTargetOut() {
+						tl.see("out")
+					}
+					tl.see("levels=" + itoa(lost))
+					tl.value("levels", float64(lost))
+				}
+			}
+			attack := section(t, o, "attack")
+			for n := range 6 {
+				tallies["attack"].agree(t, fmt.Sprintf("reach.%d", n), chanceOf(t, attack, fmt.Sprintf("reach.%d", n)))
+			}
+			for _, key := range []string{"none", "parry", "dodge"} {
+				s := section(t, o, key)
+				require.Empty(t, s.GetUnavailable())
+				tl := tallies[key]
+				for _, ch := range s.GetChances() {
+					tl.agree(t, ch.GetKey(), ch.GetProbability())
+				}
+				tl.agreeDist(t, "levels", distOf(t, s, "levels"))
+			}
+		})
+	}
+}
