@@ -184,3 +184,12 @@ func distOf(t *testing.T, s *rulesv1.OddsSection, key string) *rulesv1.Distribut
 	require.Failf(t, "no distribution", "section %q has no distribution %q", s.GetKey(), key)
 	return nil
 }
+
+func probOf(d *rulesv1.Distribution, v int64) float64 {
+	for _, o := range d.GetOutcomes() {
+		if o.GetValue() == v {
+			return o.GetProbability()
+		}
+	}
+	return 0
+}

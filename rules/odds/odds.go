@@ -24,8 +24,10 @@ func Of(reg *engine.Registry, st *encounterv1.EncounterState, cmd *encounterv1.C
 	switch {
 	case cmd.GetLoss().GetAttack() != nil:
 		o, err = lossAttack(reg, st, cmd, actor)
+	case cmd.GetD20Seg().GetAttack() != nil:
+		o, err = segAttack(reg, st, cmd, actor)
 	default:
-		return nil, engine.Invalid("", "odds are computed for an attack (Les Chants de Loss)")
+		return nil, engine.Invalid("", "odds are computed for an attack (Les Chants de Loss, d20 segments)")
 	}
 	if err != nil {
 		return nil, err
