@@ -551,39 +551,3 @@ var spellCategories = []struct {
 	level        int32
 	name, levels string
 }{{0, "pre-magic", "0"}, {1, "weak magic", "1–3"}, {4, "moderate magic", "4–6"}, {7, "supreme magic", "7–9"}}
-
-// Legal lists what a combatant may do now.
-func (System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.LegalAction {
-	f, err := fighterOf(st, id)
-	if err != nil || turn(st, f) != nil {
-		return nil
-	}
-	s := segState(st)
-	left := f.last(s.GetRound()) - f.cs.GetNextSegment() + 1
-	var out []*rulesetv1.LegalAction
-	if inFreePhase(st, f) { // D20-004: the free action first, costing no segment
-		for _, w := range f.sh.GetWeapons() {
-			out = append(out, &rulesetv1.LegalAction{Name: "attack", Description: fmt.Sprintf("with %s as its free action", w.GetName()), Rule: "D20-004", Weapon: w.GetName()})
-		}
-		out = append(out, &rulesetv1.LegalAction{Name: "cast", Description: "a spell as its free action", Rule: "D20-004"})
-		out = append(out, &rulesetv1.LegalAction{Name: "other", Description: "as its free action", Rule: "D20-004"})
-		return append(out, &rulesetv1.LegalAction{Name: "end turn", Description: "forgoing its free action and the surprise segments", Rule: "D20-016"})
-	}
-	if c := AttackCost(f.sh.GetBba(), f.cs.GetAttacksThisRound()); canStart(st, f, c) {
-		for _, w := range f.sh.GetWeapons() {
-			out = append(out, &rulesetv1.LegalAction{Name: "attack", Description: fmt.Sprintf("with %s at segment %d", w.GetName(), f.cs.GetNextSegment()), Cost: c, Rule: "D20-017", Weapon: w.GetName()})
-		}
-	}
-	// D20-018: a spell of each category whose casting time fits; +1 segment if damaging,
-	// summoning or special, and a spell's own stated time prevails (D20-021).
-	for _, k := range spellCategories {
-		if c, _ := SpellCost(&d20segv1.Cast{Level: k.level}); canStart(st, f, c) {
-			out = append(out, &rulesetv1.LegalAction{Name: "cast", Cost: c, Rule: "D20-018", Description: fmt.Sprintf(
-				"a spell of level %s (%s) at segment %d; +1 segment if damaging, summoning or special; a spell's stated time prevails", k.levels, k.name, f.cs.GetNextSegment())})
-		}
-	}
-	if left >= 1 {
-		out = append(out, &rulesetv1.LegalAction{Name: "other", Cost: 1, Rule: "D20-022"})
-	}
-	return append(out, &rulesetv1.LegalAction{Name: "end turn", Rule: "D20-016"})
-}

@@ -3,8 +3,6 @@ package feerie
 import (
 	"fmt"
 
-	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
-	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
 	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
 )
 
@@ -99,39 +97,4 @@ func (s System) Describe() *rulesetv1.RulesetDescriptor {
 		}},
 	}
 	return d
-}
-
-// Legal lists what a combatant may do now.
-func (System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.LegalAction {
-	f, err := fighterOf(st, id)
-	if err != nil || !f.able() {
-		return nil
-	}
-	s := feerieState(st)
-	switch s.GetStep() {
-	case feeriev1.Step_STEP_DECLARING:
-		if f.cs.GetHasDeclared() {
-			return nil
-		}
-		return []*rulesetv1.LegalAction{{Name: "declare", Description: fmt.Sprintf("tactic cap %d", Cap(f.sh, f.cs.GetDeclared())), Rule: "FEE-033"}}
-	case feeriev1.Step_STEP_COUNTDOWN:
-		if s.GetRank() == 0 || f.cs.GetRenounced() {
-			return nil
-		}
-		var out []*rulesetv1.LegalAction
-		n := f.cs.GetActivities()
-		rank := s.GetRank()
-		if k := max(0, rank-f.cs.GetActingRank()); n == 0 && f.cs.GetCanAct() && (k == 0 || anyoneActed(st)) { // FEE-043, FEE-051
-			out = append(out, &rulesetv1.LegalAction{Name: "act", Description: fmt.Sprintf("at rank %d: %+d", rank, -k), Cost: k, Rule: "FEE-050"})
-		} else if n > 0 && rank < f.cs.GetLastRank() {
-			k := max(0, rank-furtherRank(f))
-			out = append(out, &rulesetv1.LegalAction{Name: "act again", Description: fmt.Sprintf("at rank %d: %+d", rank, -(k + SupplementaryMalus*n)), Cost: k + SupplementaryMalus*n, Rule: "FEE-061"})
-		}
-		if f.cs.GetCanAct() {
-			out = append(out, &rulesetv1.LegalAction{Name: "change", Cost: ChangeMalus, Rule: "FEE-070"})
-		}
-		out = append(out, &rulesetv1.LegalAction{Name: "renounce", Rule: "FEE-075"}, &rulesetv1.LegalAction{Name: "gesture", Rule: "FEE-047"})
-		return out
-	}
-	return nil
 }

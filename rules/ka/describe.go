@@ -1,10 +1,6 @@
 package ka
 
 import (
-	"fmt"
-	"strings"
-
-	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
 	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
 )
@@ -29,6 +25,7 @@ func (s System) Describe() *rulesetv1.RulesetDescriptor {
 			{Name: "burst", Description: "Animalité; −n for n targets (up to 5, −1 for one), +6 damage each; one target +12", Cost: "1 action", Rule: "KA-033"},
 			{Name: "dodge", Description: "the attack's sphere + Esquive, opposed; without the skill, at 0", Cost: "1 action", Rule: "KA-013"},
 			{Name: "parry", Description: "where the option parry allows it: the attack's sphere + the skill named, opposed; not against a stun", Cost: "1 action", Rule: "KA-013"},
+			{Name: "take it", Description: "answer a declared attack without defending: the attacker's draw stands alone", Cost: "none", Rule: "KA-020"},
 			{Name: "attack back", Description: "with tied Animalité, both attack; only the winner succeeds", Cost: "1 action", Rule: "KA-008"},
 			{Name: "disarm", Description: "Humanité + Bagarre, a held weapon's skill or a power, against Humanité + weapon skill; resisting costs nothing; the weapon is lost", Cost: "1 action", Rule: "KA-032"},
 			{Name: "pick up", Description: "pick up a weapon lost to a disarm", Cost: "1 action", Rule: "KA-032"},
@@ -55,54 +52,6 @@ func (s System) Describe() *rulesetv1.RulesetDescriptor {
 			}},
 		},
 	}
-}
-
-// Legal lists what a combatant may do now.
-func (System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.LegalAction {
-	f, err := fighterOf(st, id)
-	if err != nil {
-		return nil
-	}
-	s := kaState(st)
-	if p := s.GetPending(); p != nil {
-		if p.GetDefenderId() != id {
-			return nil
-		}
-		out := []*rulesetv1.LegalAction{{Name: "take it", Description: "no defence: the attacker's draw stands alone", Rule: "KA-020"}}
-		if f.cs.GetActionsLeft() > 0 {
-			out = append(out, &rulesetv1.LegalAction{Name: "dodge", Description: "with " + Dodge, Cost: 1, Rule: "KA-013"})
-			if options(st).GetParry() && !p.GetAttack().GetStun() {
-				out = append(out, &rulesetv1.LegalAction{Name: "parry", Description: "with a defence skill the reaction names", Cost: 1, Rule: "KA-013"})
-			}
-		}
-		if att, err := fighterOf(st, p.GetAttackerId()); err == nil && f.cs.GetActionsLeft() > 0 && !f.cs.GetActedThisPass() &&
-			att.sh.GetSpheres()[Animalite] == f.sh.GetSpheres()[Animalite] {
-			for _, w := range usableWeapons(f) {
-				out = append(out, &rulesetv1.LegalAction{Name: "attack back", Description: fmt.Sprintf("with %s: only the winner succeeds", w.GetName()),
-					Cost: 1, Rule: "KA-008", Targets: []string{att.id()}, Weapon: w.GetName()})
-			}
-		}
-		return out
-	}
-	if turn(st, f) != nil {
-		return nil
-	}
-	var targets []string
-	for _, o := range fighters(st) {
-		if o.id() != id && o.conscious() {
-			targets = append(targets, o.id())
-		}
-	}
-	var out []*rulesetv1.LegalAction
-	for _, w := range usableWeapons(f) {
-		out = append(out, &rulesetv1.LegalAction{Name: "attack", Description: fmt.Sprintf("with %s (%s + %s, −%d)", w.GetName(), w.GetSphere(), w.GetSkill(), f.cs.GetActionsTaken()),
-			Cost: 1, Rule: "KA-018", Targets: targets, Weapon: w.GetName()})
-	}
-	for _, w := range f.cs.GetWeaponsLost() {
-		out = append(out, &rulesetv1.LegalAction{Name: "pick up", Description: "with " + w + ", lost to a disarm", Cost: 1, Rule: "KA-032", Weapon: w})
-	}
-	out = append(out, &rulesetv1.LegalAction{Name: "disarm", Description: "with " + strings.Join(disarmSkills(f), ", "), Cost: 1, Rule: "KA-032", Targets: targets})
-	return append(out, &rulesetv1.LegalAction{Name: "pass", Rule: "KA-015"})
 }
 
 // usableWeapons: the weapons f may attack with now, bare hands last (KA-018, KA-032).

@@ -623,13 +623,19 @@ type GetEncounterRequest struct {
 	EncounterId string                 `protobuf:"bytes,1,opt,name=encounter_id,json=encounterId,proto3" json:"encounter_id,omitempty"`
 	// 0 = latest.
 	AtSequence uint64 `protobuf:"varint,2,opt,name=at_sequence,json=atSequence,proto3" json:"at_sequence,omitempty"`
-	// When set, also list what this combatant may do now.
+	// When set, also list what this combatant may do now (in legal, and with the commands in
+	// actions); the caller must be one who may command it (its controller, a GM), or the call is
+	// refused (PermissionDenied).
 	LegalFor string `protobuf:"bytes,3,opt,name=legal_for,json=legalFor,proto3" json:"legal_for,omitempty"`
 	// The language to narrate in, a BCP 47 tag: "en" (English, with the rule systems' French
 	// terms) or "fr" (French; "fr-CA" and the like are French too). Empty: no narration, and
 	// nothing spent on it. Another language is InvalidArgument, with a BadRequest naming the
 	// field "language".
-	Language      string `protobuf:"bytes,4,opt,name=language,proto3" json:"language,omitempty"`
+	Language string `protobuf:"bytes,4,opt,name=language,proto3" json:"language,omitempty"`
+	// When set, also say who may act now (may_act, awaiting_reaction) among the combatants the
+	// caller sees whole, and list in actions what each of them the caller may command may do:
+	// every combatant for a GM or a co-GM, its own for a player, none for an observer.
+	LegalForAll   bool `protobuf:"varint,5,opt,name=legal_for_all,json=legalForAll,proto3" json:"legal_for_all,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -692,6 +698,13 @@ func (x *GetEncounterRequest) GetLanguage() string {
 	return ""
 }
 
+func (x *GetEncounterRequest) GetLegalForAll() bool {
+	if x != nil {
+		return x.LegalForAll
+	}
+	return false
+}
+
 type GetEncounterResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The state as the caller may see it (its view: appearances filled in, what is hidden from
@@ -710,8 +723,16 @@ type GetEncounterResponse struct {
 	Narration string `protobuf:"bytes,4,opt,name=narration,proto3" json:"narration,omitempty"`
 	// The sequence of the event narrated; 0 when narration is empty.
 	NarrationSequence uint64 `protobuf:"varint,5,opt,name=narration_sequence,json=narrationSequence,proto3" json:"narration_sequence,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// With legal_for or legal_for_all: what each combatant the caller may command may do now,
+	// each action with the command that takes it; only combatants with something to do.
+	Actions []*CombatantActions `protobuf:"bytes,6,rep,name=actions,proto3" json:"actions,omitempty"`
+	// With legal_for_all: the combatants who may act now (an action, a declaration or an
+	// answer to an attack), among those the caller sees whole, in the state's order.
+	MayAct []string `protobuf:"bytes,7,rep,name=may_act,json=mayAct,proto3" json:"may_act,omitempty"`
+	// With legal_for_all: those of may_act whose answer a pending attack waits for.
+	AwaitingReaction []string `protobuf:"bytes,8,rep,name=awaiting_reaction,json=awaitingReaction,proto3" json:"awaiting_reaction,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *GetEncounterResponse) Reset() {
@@ -779,6 +800,136 @@ func (x *GetEncounterResponse) GetNarrationSequence() uint64 {
 	return 0
 }
 
+func (x *GetEncounterResponse) GetActions() []*CombatantActions {
+	if x != nil {
+		return x.Actions
+	}
+	return nil
+}
+
+func (x *GetEncounterResponse) GetMayAct() []string {
+	if x != nil {
+		return x.MayAct
+	}
+	return nil
+}
+
+func (x *GetEncounterResponse) GetAwaitingReaction() []string {
+	if x != nil {
+		return x.AwaitingReaction
+	}
+	return nil
+}
+
+// CombatantActions is what one combatant may do now.
+type CombatantActions struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CombatantId   string                 `protobuf:"bytes,1,opt,name=combatant_id,json=combatantId,proto3" json:"combatant_id,omitempty"`
+	Actions       []*LegalCommand        `protobuf:"bytes,2,rep,name=actions,proto3" json:"actions,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CombatantActions) Reset() {
+	*x = CombatantActions{}
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CombatantActions) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CombatantActions) ProtoMessage() {}
+
+func (x *CombatantActions) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CombatantActions.ProtoReflect.Descriptor instead.
+func (*CombatantActions) Descriptor() ([]byte, []int) {
+	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *CombatantActions) GetCombatantId() string {
+	if x != nil {
+		return x.CombatantId
+	}
+	return ""
+}
+
+func (x *CombatantActions) GetActions() []*LegalCommand {
+	if x != nil {
+		return x.Actions
+	}
+	return nil
+}
+
+// LegalCommand is one legal action and the command that takes it.
+type LegalCommand struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Action *v1.LegalAction        `protobuf:"bytes,1,opt,name=action,proto3" json:"action,omitempty"`
+	// The command to Submit: everything the action decides filled in (the combatant, the kind
+	// of action, its weapon, its reaction), the fields of action.choices left at their zero
+	// value. Fill the required choices (and any others wanted) and send it.
+	Command       *Command `protobuf:"bytes,2,opt,name=command,proto3" json:"command,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LegalCommand) Reset() {
+	*x = LegalCommand{}
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LegalCommand) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LegalCommand) ProtoMessage() {}
+
+func (x *LegalCommand) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LegalCommand.ProtoReflect.Descriptor instead.
+func (*LegalCommand) Descriptor() ([]byte, []int) {
+	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *LegalCommand) GetAction() *v1.LegalAction {
+	if x != nil {
+		return x.Action
+	}
+	return nil
+}
+
+func (x *LegalCommand) GetCommand() *Command {
+	if x != nil {
+		return x.Command
+	}
+	return nil
+}
+
 // ListEncounters lists the encounters of the caller's tenant in which the caller has a role,
 // the most recently active first.
 type ListEncountersRequest struct {
@@ -793,7 +944,7 @@ type ListEncountersRequest struct {
 
 func (x *ListEncountersRequest) Reset() {
 	*x = ListEncountersRequest{}
-	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[12]
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -805,7 +956,7 @@ func (x *ListEncountersRequest) String() string {
 func (*ListEncountersRequest) ProtoMessage() {}
 
 func (x *ListEncountersRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[12]
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -818,7 +969,7 @@ func (x *ListEncountersRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListEncountersRequest.ProtoReflect.Descriptor instead.
 func (*ListEncountersRequest) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{12}
+	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *ListEncountersRequest) GetPageSize() int32 {
@@ -852,7 +1003,7 @@ type EncounterSummary struct {
 
 func (x *EncounterSummary) Reset() {
 	*x = EncounterSummary{}
-	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[13]
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -864,7 +1015,7 @@ func (x *EncounterSummary) String() string {
 func (*EncounterSummary) ProtoMessage() {}
 
 func (x *EncounterSummary) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[13]
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -877,7 +1028,7 @@ func (x *EncounterSummary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EncounterSummary.ProtoReflect.Descriptor instead.
 func (*EncounterSummary) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{13}
+	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *EncounterSummary) GetEncounterId() string {
@@ -940,7 +1091,7 @@ type ListEncountersResponse struct {
 
 func (x *ListEncountersResponse) Reset() {
 	*x = ListEncountersResponse{}
-	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[14]
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -952,7 +1103,7 @@ func (x *ListEncountersResponse) String() string {
 func (*ListEncountersResponse) ProtoMessage() {}
 
 func (x *ListEncountersResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[14]
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -965,7 +1116,7 @@ func (x *ListEncountersResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListEncountersResponse.ProtoReflect.Descriptor instead.
 func (*ListEncountersResponse) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{14}
+	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *ListEncountersResponse) GetEncounters() []*EncounterSummary {
@@ -996,7 +1147,7 @@ type WatchEncounterRequest struct {
 
 func (x *WatchEncounterRequest) Reset() {
 	*x = WatchEncounterRequest{}
-	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[15]
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1008,7 +1159,7 @@ func (x *WatchEncounterRequest) String() string {
 func (*WatchEncounterRequest) ProtoMessage() {}
 
 func (x *WatchEncounterRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[15]
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1021,7 +1172,7 @@ func (x *WatchEncounterRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchEncounterRequest.ProtoReflect.Descriptor instead.
 func (*WatchEncounterRequest) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{15}
+	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *WatchEncounterRequest) GetEncounterId() string {
@@ -1059,7 +1210,7 @@ type WatchEncounterResponse struct {
 
 func (x *WatchEncounterResponse) Reset() {
 	*x = WatchEncounterResponse{}
-	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[16]
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1071,7 +1222,7 @@ func (x *WatchEncounterResponse) String() string {
 func (*WatchEncounterResponse) ProtoMessage() {}
 
 func (x *WatchEncounterResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[16]
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1084,7 +1235,7 @@ func (x *WatchEncounterResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchEncounterResponse.ProtoReflect.Descriptor instead.
 func (*WatchEncounterResponse) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{16}
+	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *WatchEncounterResponse) GetEvent() *Event {
@@ -1113,7 +1264,7 @@ type EndEncounterRequest struct {
 
 func (x *EndEncounterRequest) Reset() {
 	*x = EndEncounterRequest{}
-	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[17]
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1125,7 +1276,7 @@ func (x *EndEncounterRequest) String() string {
 func (*EndEncounterRequest) ProtoMessage() {}
 
 func (x *EndEncounterRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[17]
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1138,7 +1289,7 @@ func (x *EndEncounterRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EndEncounterRequest.ProtoReflect.Descriptor instead.
 func (*EndEncounterRequest) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{17}
+	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *EndEncounterRequest) GetEncounterId() string {
@@ -1179,7 +1330,7 @@ type EndEncounterResponse struct {
 
 func (x *EndEncounterResponse) Reset() {
 	*x = EndEncounterResponse{}
-	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[18]
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1191,7 +1342,7 @@ func (x *EndEncounterResponse) String() string {
 func (*EndEncounterResponse) ProtoMessage() {}
 
 func (x *EndEncounterResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[18]
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1204,7 +1355,7 @@ func (x *EndEncounterResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EndEncounterResponse.ProtoReflect.Descriptor instead.
 func (*EndEncounterResponse) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{18}
+	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *EndEncounterResponse) GetEvents() []*Event {
@@ -1234,7 +1385,7 @@ type RewindEncounterRequest struct {
 
 func (x *RewindEncounterRequest) Reset() {
 	*x = RewindEncounterRequest{}
-	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[19]
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1246,7 +1397,7 @@ func (x *RewindEncounterRequest) String() string {
 func (*RewindEncounterRequest) ProtoMessage() {}
 
 func (x *RewindEncounterRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[19]
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1259,7 +1410,7 @@ func (x *RewindEncounterRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RewindEncounterRequest.ProtoReflect.Descriptor instead.
 func (*RewindEncounterRequest) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{19}
+	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *RewindEncounterRequest) GetEncounterId() string {
@@ -1307,7 +1458,7 @@ type RewindEncounterResponse struct {
 
 func (x *RewindEncounterResponse) Reset() {
 	*x = RewindEncounterResponse{}
-	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[20]
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1319,7 +1470,7 @@ func (x *RewindEncounterResponse) String() string {
 func (*RewindEncounterResponse) ProtoMessage() {}
 
 func (x *RewindEncounterResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[20]
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1332,7 +1483,7 @@ func (x *RewindEncounterResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RewindEncounterResponse.ProtoReflect.Descriptor instead.
 func (*RewindEncounterResponse) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{20}
+	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *RewindEncounterResponse) GetEvents() []*Event {
@@ -1361,7 +1512,7 @@ type ExportLogRequest struct {
 
 func (x *ExportLogRequest) Reset() {
 	*x = ExportLogRequest{}
-	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[21]
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1373,7 +1524,7 @@ func (x *ExportLogRequest) String() string {
 func (*ExportLogRequest) ProtoMessage() {}
 
 func (x *ExportLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[21]
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1386,7 +1537,7 @@ func (x *ExportLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportLogRequest.ProtoReflect.Descriptor instead.
 func (*ExportLogRequest) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{21}
+	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ExportLogRequest) GetEncounterId() string {
@@ -1415,7 +1566,7 @@ type ExportLogResponse struct {
 
 func (x *ExportLogResponse) Reset() {
 	*x = ExportLogResponse{}
-	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[22]
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1427,7 +1578,7 @@ func (x *ExportLogResponse) String() string {
 func (*ExportLogResponse) ProtoMessage() {}
 
 func (x *ExportLogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[22]
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1440,7 +1591,7 @@ func (x *ExportLogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportLogResponse.ProtoReflect.Descriptor instead.
 func (*ExportLogResponse) Descriptor() ([]byte, []int) {
-	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{22}
+	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *ExportLogResponse) GetEvent() *Event {
@@ -1509,19 +1660,29 @@ const file_fray_encounter_v1_encounter_service_proto_rawDesc = "" +
 	"\x12_expected_sequence\"{\n" +
 	"\x0eSubmitResponse\x120\n" +
 	"\x06events\x18\x01 \x03(\v2\x18.fray.encounter.v1.EventR\x06events\x127\n" +
-	"\x05state\x18\x02 \x01(\v2!.fray.encounter.v1.EncounterStateR\x05state\"\x92\x01\n" +
+	"\x05state\x18\x02 \x01(\v2!.fray.encounter.v1.EncounterStateR\x05state\"\xb6\x01\n" +
 	"\x13GetEncounterRequest\x12!\n" +
 	"\fencounter_id\x18\x01 \x01(\tR\vencounterId\x12\x1f\n" +
 	"\vat_sequence\x18\x02 \x01(\x04R\n" +
 	"atSequence\x12\x1b\n" +
 	"\tlegal_for\x18\x03 \x01(\tR\blegalFor\x12\x1a\n" +
-	"\blanguage\x18\x04 \x01(\tR\blanguage\"\xf3\x01\n" +
+	"\blanguage\x18\x04 \x01(\tR\blanguage\x12\"\n" +
+	"\rlegal_for_all\x18\x05 \x01(\bR\vlegalForAll\"\xf8\x02\n" +
 	"\x14GetEncounterResponse\x127\n" +
 	"\x05state\x18\x01 \x01(\v2!.fray.encounter.v1.EncounterStateR\x05state\x12!\n" +
 	"\fstate_sha256\x18\x02 \x01(\fR\vstateSha256\x122\n" +
 	"\x05legal\x18\x03 \x03(\v2\x1c.fray.ruleset.v1.LegalActionR\x05legal\x12\x1c\n" +
 	"\tnarration\x18\x04 \x01(\tR\tnarration\x12-\n" +
-	"\x12narration_sequence\x18\x05 \x01(\x04R\x11narrationSequence\"S\n" +
+	"\x12narration_sequence\x18\x05 \x01(\x04R\x11narrationSequence\x12=\n" +
+	"\aactions\x18\x06 \x03(\v2#.fray.encounter.v1.CombatantActionsR\aactions\x12\x17\n" +
+	"\amay_act\x18\a \x03(\tR\x06mayAct\x12+\n" +
+	"\x11awaiting_reaction\x18\b \x03(\tR\x10awaitingReaction\"p\n" +
+	"\x10CombatantActions\x12!\n" +
+	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x129\n" +
+	"\aactions\x18\x02 \x03(\v2\x1f.fray.encounter.v1.LegalCommandR\aactions\"z\n" +
+	"\fLegalCommand\x124\n" +
+	"\x06action\x18\x01 \x01(\v2\x1c.fray.ruleset.v1.LegalActionR\x06action\x124\n" +
+	"\acommand\x18\x02 \x01(\v2\x1a.fray.encounter.v1.CommandR\acommand\"S\n" +
 	"\x15ListEncountersRequest\x12\x1b\n" +
 	"\tpage_size\x18\x01 \x01(\x05R\bpageSize\x12\x1d\n" +
 	"\n" +
@@ -1600,7 +1761,7 @@ func file_fray_encounter_v1_encounter_service_proto_rawDescGZIP() []byte {
 	return file_fray_encounter_v1_encounter_service_proto_rawDescData
 }
 
-var file_fray_encounter_v1_encounter_service_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
+var file_fray_encounter_v1_encounter_service_proto_msgTypes = make([]protoimpl.MessageInfo, 25)
 var file_fray_encounter_v1_encounter_service_proto_goTypes = []any{
 	(*CreateEncounterRequest)(nil),  // 0: fray.encounter.v1.CreateEncounterRequest
 	(*CreateEncounterResponse)(nil), // 1: fray.encounter.v1.CreateEncounterResponse
@@ -1614,80 +1775,86 @@ var file_fray_encounter_v1_encounter_service_proto_goTypes = []any{
 	(*SubmitResponse)(nil),          // 9: fray.encounter.v1.SubmitResponse
 	(*GetEncounterRequest)(nil),     // 10: fray.encounter.v1.GetEncounterRequest
 	(*GetEncounterResponse)(nil),    // 11: fray.encounter.v1.GetEncounterResponse
-	(*ListEncountersRequest)(nil),   // 12: fray.encounter.v1.ListEncountersRequest
-	(*EncounterSummary)(nil),        // 13: fray.encounter.v1.EncounterSummary
-	(*ListEncountersResponse)(nil),  // 14: fray.encounter.v1.ListEncountersResponse
-	(*WatchEncounterRequest)(nil),   // 15: fray.encounter.v1.WatchEncounterRequest
-	(*WatchEncounterResponse)(nil),  // 16: fray.encounter.v1.WatchEncounterResponse
-	(*EndEncounterRequest)(nil),     // 17: fray.encounter.v1.EndEncounterRequest
-	(*EndEncounterResponse)(nil),    // 18: fray.encounter.v1.EndEncounterResponse
-	(*RewindEncounterRequest)(nil),  // 19: fray.encounter.v1.RewindEncounterRequest
-	(*RewindEncounterResponse)(nil), // 20: fray.encounter.v1.RewindEncounterResponse
-	(*ExportLogRequest)(nil),        // 21: fray.encounter.v1.ExportLogRequest
-	(*ExportLogResponse)(nil),       // 22: fray.encounter.v1.ExportLogResponse
-	(*CreateEncounter)(nil),         // 23: fray.encounter.v1.CreateEncounter
-	(*Event)(nil),                   // 24: fray.encounter.v1.Event
-	(*EncounterState)(nil),          // 25: fray.encounter.v1.EncounterState
-	(*Combatant)(nil),               // 26: fray.encounter.v1.Combatant
-	(*Command)(nil),                 // 27: fray.encounter.v1.Command
-	(*v1.LegalAction)(nil),          // 28: fray.ruleset.v1.LegalAction
-	(EncounterStatus)(0),            // 29: fray.encounter.v1.EncounterStatus
-	(*timestamppb.Timestamp)(nil),   // 30: google.protobuf.Timestamp
-	(Role)(0),                       // 31: fray.encounter.v1.Role
+	(*CombatantActions)(nil),        // 12: fray.encounter.v1.CombatantActions
+	(*LegalCommand)(nil),            // 13: fray.encounter.v1.LegalCommand
+	(*ListEncountersRequest)(nil),   // 14: fray.encounter.v1.ListEncountersRequest
+	(*EncounterSummary)(nil),        // 15: fray.encounter.v1.EncounterSummary
+	(*ListEncountersResponse)(nil),  // 16: fray.encounter.v1.ListEncountersResponse
+	(*WatchEncounterRequest)(nil),   // 17: fray.encounter.v1.WatchEncounterRequest
+	(*WatchEncounterResponse)(nil),  // 18: fray.encounter.v1.WatchEncounterResponse
+	(*EndEncounterRequest)(nil),     // 19: fray.encounter.v1.EndEncounterRequest
+	(*EndEncounterResponse)(nil),    // 20: fray.encounter.v1.EndEncounterResponse
+	(*RewindEncounterRequest)(nil),  // 21: fray.encounter.v1.RewindEncounterRequest
+	(*RewindEncounterResponse)(nil), // 22: fray.encounter.v1.RewindEncounterResponse
+	(*ExportLogRequest)(nil),        // 23: fray.encounter.v1.ExportLogRequest
+	(*ExportLogResponse)(nil),       // 24: fray.encounter.v1.ExportLogResponse
+	(*CreateEncounter)(nil),         // 25: fray.encounter.v1.CreateEncounter
+	(*Event)(nil),                   // 26: fray.encounter.v1.Event
+	(*EncounterState)(nil),          // 27: fray.encounter.v1.EncounterState
+	(*Combatant)(nil),               // 28: fray.encounter.v1.Combatant
+	(*Command)(nil),                 // 29: fray.encounter.v1.Command
+	(*v1.LegalAction)(nil),          // 30: fray.ruleset.v1.LegalAction
+	(EncounterStatus)(0),            // 31: fray.encounter.v1.EncounterStatus
+	(*timestamppb.Timestamp)(nil),   // 32: google.protobuf.Timestamp
+	(Role)(0),                       // 33: fray.encounter.v1.Role
 }
 var file_fray_encounter_v1_encounter_service_proto_depIdxs = []int32{
-	23, // 0: fray.encounter.v1.CreateEncounterRequest.encounter:type_name -> fray.encounter.v1.CreateEncounter
-	24, // 1: fray.encounter.v1.CreateEncounterResponse.events:type_name -> fray.encounter.v1.Event
-	25, // 2: fray.encounter.v1.CreateEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
-	26, // 3: fray.encounter.v1.AddCombatantRequest.combatant:type_name -> fray.encounter.v1.Combatant
-	24, // 4: fray.encounter.v1.AddCombatantResponse.events:type_name -> fray.encounter.v1.Event
-	25, // 5: fray.encounter.v1.AddCombatantResponse.state:type_name -> fray.encounter.v1.EncounterState
-	24, // 6: fray.encounter.v1.RemoveCombatantResponse.events:type_name -> fray.encounter.v1.Event
-	25, // 7: fray.encounter.v1.RemoveCombatantResponse.state:type_name -> fray.encounter.v1.EncounterState
-	24, // 8: fray.encounter.v1.StartEncounterResponse.events:type_name -> fray.encounter.v1.Event
-	25, // 9: fray.encounter.v1.StartEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
-	27, // 10: fray.encounter.v1.SubmitRequest.command:type_name -> fray.encounter.v1.Command
-	24, // 11: fray.encounter.v1.SubmitResponse.events:type_name -> fray.encounter.v1.Event
-	25, // 12: fray.encounter.v1.SubmitResponse.state:type_name -> fray.encounter.v1.EncounterState
-	25, // 13: fray.encounter.v1.GetEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
-	28, // 14: fray.encounter.v1.GetEncounterResponse.legal:type_name -> fray.ruleset.v1.LegalAction
-	29, // 15: fray.encounter.v1.EncounterSummary.status:type_name -> fray.encounter.v1.EncounterStatus
-	30, // 16: fray.encounter.v1.EncounterSummary.last_activity:type_name -> google.protobuf.Timestamp
-	31, // 17: fray.encounter.v1.EncounterSummary.role:type_name -> fray.encounter.v1.Role
-	13, // 18: fray.encounter.v1.ListEncountersResponse.encounters:type_name -> fray.encounter.v1.EncounterSummary
-	24, // 19: fray.encounter.v1.WatchEncounterResponse.event:type_name -> fray.encounter.v1.Event
-	24, // 20: fray.encounter.v1.EndEncounterResponse.events:type_name -> fray.encounter.v1.Event
-	25, // 21: fray.encounter.v1.EndEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
-	24, // 22: fray.encounter.v1.RewindEncounterResponse.events:type_name -> fray.encounter.v1.Event
-	25, // 23: fray.encounter.v1.RewindEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
-	24, // 24: fray.encounter.v1.ExportLogResponse.event:type_name -> fray.encounter.v1.Event
-	0,  // 25: fray.encounter.v1.EncounterService.CreateEncounter:input_type -> fray.encounter.v1.CreateEncounterRequest
-	2,  // 26: fray.encounter.v1.EncounterService.AddCombatant:input_type -> fray.encounter.v1.AddCombatantRequest
-	4,  // 27: fray.encounter.v1.EncounterService.RemoveCombatant:input_type -> fray.encounter.v1.RemoveCombatantRequest
-	6,  // 28: fray.encounter.v1.EncounterService.StartEncounter:input_type -> fray.encounter.v1.StartEncounterRequest
-	8,  // 29: fray.encounter.v1.EncounterService.Submit:input_type -> fray.encounter.v1.SubmitRequest
-	10, // 30: fray.encounter.v1.EncounterService.GetEncounter:input_type -> fray.encounter.v1.GetEncounterRequest
-	12, // 31: fray.encounter.v1.EncounterService.ListEncounters:input_type -> fray.encounter.v1.ListEncountersRequest
-	15, // 32: fray.encounter.v1.EncounterService.WatchEncounter:input_type -> fray.encounter.v1.WatchEncounterRequest
-	17, // 33: fray.encounter.v1.EncounterService.EndEncounter:input_type -> fray.encounter.v1.EndEncounterRequest
-	19, // 34: fray.encounter.v1.EncounterService.RewindEncounter:input_type -> fray.encounter.v1.RewindEncounterRequest
-	21, // 35: fray.encounter.v1.EncounterService.ExportLog:input_type -> fray.encounter.v1.ExportLogRequest
-	1,  // 36: fray.encounter.v1.EncounterService.CreateEncounter:output_type -> fray.encounter.v1.CreateEncounterResponse
-	3,  // 37: fray.encounter.v1.EncounterService.AddCombatant:output_type -> fray.encounter.v1.AddCombatantResponse
-	5,  // 38: fray.encounter.v1.EncounterService.RemoveCombatant:output_type -> fray.encounter.v1.RemoveCombatantResponse
-	7,  // 39: fray.encounter.v1.EncounterService.StartEncounter:output_type -> fray.encounter.v1.StartEncounterResponse
-	9,  // 40: fray.encounter.v1.EncounterService.Submit:output_type -> fray.encounter.v1.SubmitResponse
-	11, // 41: fray.encounter.v1.EncounterService.GetEncounter:output_type -> fray.encounter.v1.GetEncounterResponse
-	14, // 42: fray.encounter.v1.EncounterService.ListEncounters:output_type -> fray.encounter.v1.ListEncountersResponse
-	16, // 43: fray.encounter.v1.EncounterService.WatchEncounter:output_type -> fray.encounter.v1.WatchEncounterResponse
-	18, // 44: fray.encounter.v1.EncounterService.EndEncounter:output_type -> fray.encounter.v1.EndEncounterResponse
-	20, // 45: fray.encounter.v1.EncounterService.RewindEncounter:output_type -> fray.encounter.v1.RewindEncounterResponse
-	22, // 46: fray.encounter.v1.EncounterService.ExportLog:output_type -> fray.encounter.v1.ExportLogResponse
-	36, // [36:47] is the sub-list for method output_type
-	25, // [25:36] is the sub-list for method input_type
-	25, // [25:25] is the sub-list for extension type_name
-	25, // [25:25] is the sub-list for extension extendee
-	0,  // [0:25] is the sub-list for field type_name
+	25, // 0: fray.encounter.v1.CreateEncounterRequest.encounter:type_name -> fray.encounter.v1.CreateEncounter
+	26, // 1: fray.encounter.v1.CreateEncounterResponse.events:type_name -> fray.encounter.v1.Event
+	27, // 2: fray.encounter.v1.CreateEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
+	28, // 3: fray.encounter.v1.AddCombatantRequest.combatant:type_name -> fray.encounter.v1.Combatant
+	26, // 4: fray.encounter.v1.AddCombatantResponse.events:type_name -> fray.encounter.v1.Event
+	27, // 5: fray.encounter.v1.AddCombatantResponse.state:type_name -> fray.encounter.v1.EncounterState
+	26, // 6: fray.encounter.v1.RemoveCombatantResponse.events:type_name -> fray.encounter.v1.Event
+	27, // 7: fray.encounter.v1.RemoveCombatantResponse.state:type_name -> fray.encounter.v1.EncounterState
+	26, // 8: fray.encounter.v1.StartEncounterResponse.events:type_name -> fray.encounter.v1.Event
+	27, // 9: fray.encounter.v1.StartEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
+	29, // 10: fray.encounter.v1.SubmitRequest.command:type_name -> fray.encounter.v1.Command
+	26, // 11: fray.encounter.v1.SubmitResponse.events:type_name -> fray.encounter.v1.Event
+	27, // 12: fray.encounter.v1.SubmitResponse.state:type_name -> fray.encounter.v1.EncounterState
+	27, // 13: fray.encounter.v1.GetEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
+	30, // 14: fray.encounter.v1.GetEncounterResponse.legal:type_name -> fray.ruleset.v1.LegalAction
+	12, // 15: fray.encounter.v1.GetEncounterResponse.actions:type_name -> fray.encounter.v1.CombatantActions
+	13, // 16: fray.encounter.v1.CombatantActions.actions:type_name -> fray.encounter.v1.LegalCommand
+	30, // 17: fray.encounter.v1.LegalCommand.action:type_name -> fray.ruleset.v1.LegalAction
+	29, // 18: fray.encounter.v1.LegalCommand.command:type_name -> fray.encounter.v1.Command
+	31, // 19: fray.encounter.v1.EncounterSummary.status:type_name -> fray.encounter.v1.EncounterStatus
+	32, // 20: fray.encounter.v1.EncounterSummary.last_activity:type_name -> google.protobuf.Timestamp
+	33, // 21: fray.encounter.v1.EncounterSummary.role:type_name -> fray.encounter.v1.Role
+	15, // 22: fray.encounter.v1.ListEncountersResponse.encounters:type_name -> fray.encounter.v1.EncounterSummary
+	26, // 23: fray.encounter.v1.WatchEncounterResponse.event:type_name -> fray.encounter.v1.Event
+	26, // 24: fray.encounter.v1.EndEncounterResponse.events:type_name -> fray.encounter.v1.Event
+	27, // 25: fray.encounter.v1.EndEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
+	26, // 26: fray.encounter.v1.RewindEncounterResponse.events:type_name -> fray.encounter.v1.Event
+	27, // 27: fray.encounter.v1.RewindEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
+	26, // 28: fray.encounter.v1.ExportLogResponse.event:type_name -> fray.encounter.v1.Event
+	0,  // 29: fray.encounter.v1.EncounterService.CreateEncounter:input_type -> fray.encounter.v1.CreateEncounterRequest
+	2,  // 30: fray.encounter.v1.EncounterService.AddCombatant:input_type -> fray.encounter.v1.AddCombatantRequest
+	4,  // 31: fray.encounter.v1.EncounterService.RemoveCombatant:input_type -> fray.encounter.v1.RemoveCombatantRequest
+	6,  // 32: fray.encounter.v1.EncounterService.StartEncounter:input_type -> fray.encounter.v1.StartEncounterRequest
+	8,  // 33: fray.encounter.v1.EncounterService.Submit:input_type -> fray.encounter.v1.SubmitRequest
+	10, // 34: fray.encounter.v1.EncounterService.GetEncounter:input_type -> fray.encounter.v1.GetEncounterRequest
+	14, // 35: fray.encounter.v1.EncounterService.ListEncounters:input_type -> fray.encounter.v1.ListEncountersRequest
+	17, // 36: fray.encounter.v1.EncounterService.WatchEncounter:input_type -> fray.encounter.v1.WatchEncounterRequest
+	19, // 37: fray.encounter.v1.EncounterService.EndEncounter:input_type -> fray.encounter.v1.EndEncounterRequest
+	21, // 38: fray.encounter.v1.EncounterService.RewindEncounter:input_type -> fray.encounter.v1.RewindEncounterRequest
+	23, // 39: fray.encounter.v1.EncounterService.ExportLog:input_type -> fray.encounter.v1.ExportLogRequest
+	1,  // 40: fray.encounter.v1.EncounterService.CreateEncounter:output_type -> fray.encounter.v1.CreateEncounterResponse
+	3,  // 41: fray.encounter.v1.EncounterService.AddCombatant:output_type -> fray.encounter.v1.AddCombatantResponse
+	5,  // 42: fray.encounter.v1.EncounterService.RemoveCombatant:output_type -> fray.encounter.v1.RemoveCombatantResponse
+	7,  // 43: fray.encounter.v1.EncounterService.StartEncounter:output_type -> fray.encounter.v1.StartEncounterResponse
+	9,  // 44: fray.encounter.v1.EncounterService.Submit:output_type -> fray.encounter.v1.SubmitResponse
+	11, // 45: fray.encounter.v1.EncounterService.GetEncounter:output_type -> fray.encounter.v1.GetEncounterResponse
+	16, // 46: fray.encounter.v1.EncounterService.ListEncounters:output_type -> fray.encounter.v1.ListEncountersResponse
+	18, // 47: fray.encounter.v1.EncounterService.WatchEncounter:output_type -> fray.encounter.v1.WatchEncounterResponse
+	20, // 48: fray.encounter.v1.EncounterService.EndEncounter:output_type -> fray.encounter.v1.EndEncounterResponse
+	22, // 49: fray.encounter.v1.EncounterService.RewindEncounter:output_type -> fray.encounter.v1.RewindEncounterResponse
+	24, // 50: fray.encounter.v1.EncounterService.ExportLog:output_type -> fray.encounter.v1.ExportLogResponse
+	40, // [40:51] is the sub-list for method output_type
+	29, // [29:40] is the sub-list for method input_type
+	29, // [29:29] is the sub-list for extension type_name
+	29, // [29:29] is the sub-list for extension extendee
+	0,  // [0:29] is the sub-list for field type_name
 }
 
 func init() { file_fray_encounter_v1_encounter_service_proto_init() }
@@ -1700,15 +1867,15 @@ func file_fray_encounter_v1_encounter_service_proto_init() {
 	file_fray_encounter_v1_encounter_service_proto_msgTypes[4].OneofWrappers = []any{}
 	file_fray_encounter_v1_encounter_service_proto_msgTypes[6].OneofWrappers = []any{}
 	file_fray_encounter_v1_encounter_service_proto_msgTypes[8].OneofWrappers = []any{}
-	file_fray_encounter_v1_encounter_service_proto_msgTypes[17].OneofWrappers = []any{}
 	file_fray_encounter_v1_encounter_service_proto_msgTypes[19].OneofWrappers = []any{}
+	file_fray_encounter_v1_encounter_service_proto_msgTypes[21].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fray_encounter_v1_encounter_service_proto_rawDesc), len(file_fray_encounter_v1_encounter_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   23,
+			NumMessages:   25,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -427,14 +427,28 @@ func (x *TableRow) GetCells() []string {
 
 // LegalAction is something a combatant may do right now.
 type LegalAction struct {
-	state       protoimpl.MessageState `protogen:"open.v1"`
-	Name        string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
-	Description string                 `protobuf:"bytes,2,opt,name=description,proto3" json:"description,omitempty"`
-	Cost        int32                  `protobuf:"varint,3,opt,name=cost,proto3" json:"cost,omitempty"`
-	Rule        string                 `protobuf:"bytes,4,opt,name=rule,proto3" json:"rule,omitempty"`
-	Targets     []string               `protobuf:"bytes,5,rep,name=targets,proto3" json:"targets,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The action as a player reads it ("moving", "attack with épée"); the text may change, key
+	// does not.
+	Name        string   `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Description string   `protobuf:"bytes,2,opt,name=description,proto3" json:"description,omitempty"`
+	Cost        int32    `protobuf:"varint,3,opt,name=cost,proto3" json:"cost,omitempty"`
+	Rule        string   `protobuf:"bytes,4,opt,name=rule,proto3" json:"rule,omitempty"`
+	Targets     []string `protobuf:"bytes,5,rep,name=targets,proto3" json:"targets,omitempty"`
 	// The weapon (or other item) the action uses, to put in the command.
-	Weapon        string `protobuf:"bytes,6,opt,name=weapon,proto3" json:"weapon,omitempty"`
+	Weapon string `protobuf:"bytes,6,opt,name=weapon,proto3" json:"weapon,omitempty"`
+	// The action's stable key: the name DescribeRuleset gives it (ActionDescriptor.name:
+	// "attack", "take the blow", "move", "Exploit: Assaut"), the same whatever the weapon,
+	// target or cost. Every key a rule system's legal actions carry is one of its actions.
+	Key string `protobuf:"bytes,7,opt,name=key,proto3" json:"key,omitempty"`
+	// The choices the pre-filled command (fray.encounter.v1.LegalCommand.command) leaves open,
+	// each naming the command field it fills. A choice not required may be left as it is.
+	Choices []*Choice `protobuf:"bytes,8,rep,name=choices,proto3" json:"choices,omitempty"`
+	// The action answers an attack that waits for it (a parry, a dodge, taking the blow):
+	// the fight waits for this combatant's answer.
+	Reaction bool `protobuf:"varint,9,opt,name=reaction,proto3" json:"reaction,omitempty"`
+	// For a reaction: the Difficulty its Test must meet (0: no Test, or none to meet).
+	Difficulty    int32 `protobuf:"varint,10,opt,name=difficulty,proto3" json:"difficulty,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -511,6 +525,201 @@ func (x *LegalAction) GetWeapon() string {
 	return ""
 }
 
+func (x *LegalAction) GetKey() string {
+	if x != nil {
+		return x.Key
+	}
+	return ""
+}
+
+func (x *LegalAction) GetChoices() []*Choice {
+	if x != nil {
+		return x.Choices
+	}
+	return nil
+}
+
+func (x *LegalAction) GetReaction() bool {
+	if x != nil {
+		return x.Reaction
+	}
+	return false
+}
+
+func (x *LegalAction) GetDifficulty() int32 {
+	if x != nil {
+		return x.Difficulty
+	}
+	return 0
+}
+
+// Choice is one choice a legal action leaves open: a field of its pre-filled command.
+type Choice struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The field's path from fray.encounter.v1.Command, in protobuf field names:
+	// "loss.attack.target_id", "loss.attack.exploits", "loss.react.spend.fursa".
+	Field string `protobuf:"bytes,1,opt,name=field,proto3" json:"field,omitempty"`
+	// What the choice is, to a player.
+	Description string `protobuf:"bytes,2,opt,name=description,proto3" json:"description,omitempty"`
+	// The values the field may take: a combatant's id, a weapon's name, an enum value's name
+	// ("EXPLOIT_EFFECT_EXTRA_DAMAGE", as protojson writes it), "true" or "false". None: a
+	// number from min to max, or free text.
+	Options []*ChoiceOption `protobuf:"bytes,3,rep,name=options,proto3" json:"options,omitempty"`
+	// A number: its least and greatest values. A repeated field: the least and most entries.
+	Min int32 `protobuf:"varint,4,opt,name=min,proto3" json:"min,omitempty"`
+	Max int32 `protobuf:"varint,5,opt,name=max,proto3" json:"max,omitempty"`
+	// The command is refused until the field is filled.
+	Required bool `protobuf:"varint,6,opt,name=required,proto3" json:"required,omitempty"`
+	// A repeated field whose options carry a cost: the most their costs may add up to (the
+	// Exploits declared on one Test, LOS-010); 0: no such bound.
+	Budget        int32 `protobuf:"varint,7,opt,name=budget,proto3" json:"budget,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Choice) Reset() {
+	*x = Choice{}
+	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Choice) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Choice) ProtoMessage() {}
+
+func (x *Choice) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Choice.ProtoReflect.Descriptor instead.
+func (*Choice) Descriptor() ([]byte, []int) {
+	return file_fray_ruleset_v1_ruleset_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *Choice) GetField() string {
+	if x != nil {
+		return x.Field
+	}
+	return ""
+}
+
+func (x *Choice) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+func (x *Choice) GetOptions() []*ChoiceOption {
+	if x != nil {
+		return x.Options
+	}
+	return nil
+}
+
+func (x *Choice) GetMin() int32 {
+	if x != nil {
+		return x.Min
+	}
+	return 0
+}
+
+func (x *Choice) GetMax() int32 {
+	if x != nil {
+		return x.Max
+	}
+	return 0
+}
+
+func (x *Choice) GetRequired() bool {
+	if x != nil {
+		return x.Required
+	}
+	return false
+}
+
+func (x *Choice) GetBudget() int32 {
+	if x != nil {
+		return x.Budget
+	}
+	return 0
+}
+
+// ChoiceOption is one value a Choice may take.
+type ChoiceOption struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The value, as the field takes it (see Choice.options).
+	Value string `protobuf:"bytes,1,opt,name=value,proto3" json:"value,omitempty"`
+	// How a player reads it: the combatant's name, "extra damage".
+	Label string `protobuf:"bytes,2,opt,name=label,proto3" json:"label,omitempty"`
+	// What taking it counts against the choice's budget (an Exploit effect's Exploits).
+	Cost          int32 `protobuf:"varint,3,opt,name=cost,proto3" json:"cost,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ChoiceOption) Reset() {
+	*x = ChoiceOption{}
+	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ChoiceOption) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ChoiceOption) ProtoMessage() {}
+
+func (x *ChoiceOption) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ChoiceOption.ProtoReflect.Descriptor instead.
+func (*ChoiceOption) Descriptor() ([]byte, []int) {
+	return file_fray_ruleset_v1_ruleset_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *ChoiceOption) GetValue() string {
+	if x != nil {
+		return x.Value
+	}
+	return ""
+}
+
+func (x *ChoiceOption) GetLabel() string {
+	if x != nil {
+		return x.Label
+	}
+	return ""
+}
+
+func (x *ChoiceOption) GetCost() int32 {
+	if x != nil {
+		return x.Cost
+	}
+	return 0
+}
+
 var File_fray_ruleset_v1_ruleset_proto protoreflect.FileDescriptor
 
 const file_fray_ruleset_v1_ruleset_proto_rawDesc = "" +
@@ -544,14 +753,33 @@ const file_fray_ruleset_v1_ruleset_proto_rawDesc = "" +
 	"\x06header\x18\x03 \x03(\tR\x06header\x12-\n" +
 	"\x04rows\x18\x04 \x03(\v2\x19.fray.ruleset.v1.TableRowR\x04rows\" \n" +
 	"\bTableRow\x12\x14\n" +
-	"\x05cells\x18\x01 \x03(\tR\x05cells\"\x9d\x01\n" +
+	"\x05cells\x18\x01 \x03(\tR\x05cells\"\x9e\x02\n" +
 	"\vLegalAction\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12\x12\n" +
 	"\x04cost\x18\x03 \x01(\x05R\x04cost\x12\x12\n" +
 	"\x04rule\x18\x04 \x01(\tR\x04rule\x12\x18\n" +
 	"\atargets\x18\x05 \x03(\tR\atargets\x12\x16\n" +
-	"\x06weapon\x18\x06 \x01(\tR\x06weaponB8Z6github.com/fray-rpg/fray/gen/fray/ruleset/v1;rulesetv1b\x06proto3"
+	"\x06weapon\x18\x06 \x01(\tR\x06weapon\x12\x10\n" +
+	"\x03key\x18\a \x01(\tR\x03key\x121\n" +
+	"\achoices\x18\b \x03(\v2\x17.fray.ruleset.v1.ChoiceR\achoices\x12\x1a\n" +
+	"\breaction\x18\t \x01(\bR\breaction\x12\x1e\n" +
+	"\n" +
+	"difficulty\x18\n" +
+	" \x01(\x05R\n" +
+	"difficulty\"\xd1\x01\n" +
+	"\x06Choice\x12\x14\n" +
+	"\x05field\x18\x01 \x01(\tR\x05field\x12 \n" +
+	"\vdescription\x18\x02 \x01(\tR\vdescription\x127\n" +
+	"\aoptions\x18\x03 \x03(\v2\x1d.fray.ruleset.v1.ChoiceOptionR\aoptions\x12\x10\n" +
+	"\x03min\x18\x04 \x01(\x05R\x03min\x12\x10\n" +
+	"\x03max\x18\x05 \x01(\x05R\x03max\x12\x1a\n" +
+	"\brequired\x18\x06 \x01(\bR\brequired\x12\x16\n" +
+	"\x06budget\x18\a \x01(\x05R\x06budget\"N\n" +
+	"\fChoiceOption\x12\x14\n" +
+	"\x05value\x18\x01 \x01(\tR\x05value\x12\x14\n" +
+	"\x05label\x18\x02 \x01(\tR\x05label\x12\x12\n" +
+	"\x04cost\x18\x03 \x01(\x05R\x04costB8Z6github.com/fray-rpg/fray/gen/fray/ruleset/v1;rulesetv1b\x06proto3"
 
 var (
 	file_fray_ruleset_v1_ruleset_proto_rawDescOnce sync.Once
@@ -565,7 +793,7 @@ func file_fray_ruleset_v1_ruleset_proto_rawDescGZIP() []byte {
 	return file_fray_ruleset_v1_ruleset_proto_rawDescData
 }
 
-var file_fray_ruleset_v1_ruleset_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
+var file_fray_ruleset_v1_ruleset_proto_msgTypes = make([]protoimpl.MessageInfo, 9)
 var file_fray_ruleset_v1_ruleset_proto_goTypes = []any{
 	(*RulesetDescriptor)(nil), // 0: fray.ruleset.v1.RulesetDescriptor
 	(*FieldDescriptor)(nil),   // 1: fray.ruleset.v1.FieldDescriptor
@@ -574,6 +802,8 @@ var file_fray_ruleset_v1_ruleset_proto_goTypes = []any{
 	(*Table)(nil),             // 4: fray.ruleset.v1.Table
 	(*TableRow)(nil),          // 5: fray.ruleset.v1.TableRow
 	(*LegalAction)(nil),       // 6: fray.ruleset.v1.LegalAction
+	(*Choice)(nil),            // 7: fray.ruleset.v1.Choice
+	(*ChoiceOption)(nil),      // 8: fray.ruleset.v1.ChoiceOption
 }
 var file_fray_ruleset_v1_ruleset_proto_depIdxs = []int32{
 	1, // 0: fray.ruleset.v1.RulesetDescriptor.sheet_fields:type_name -> fray.ruleset.v1.FieldDescriptor
@@ -581,11 +811,13 @@ var file_fray_ruleset_v1_ruleset_proto_depIdxs = []int32{
 	3, // 2: fray.ruleset.v1.RulesetDescriptor.options:type_name -> fray.ruleset.v1.OptionDescriptor
 	4, // 3: fray.ruleset.v1.RulesetDescriptor.tables:type_name -> fray.ruleset.v1.Table
 	5, // 4: fray.ruleset.v1.Table.rows:type_name -> fray.ruleset.v1.TableRow
-	5, // [5:5] is the sub-list for method output_type
-	5, // [5:5] is the sub-list for method input_type
-	5, // [5:5] is the sub-list for extension type_name
-	5, // [5:5] is the sub-list for extension extendee
-	0, // [0:5] is the sub-list for field type_name
+	7, // 5: fray.ruleset.v1.LegalAction.choices:type_name -> fray.ruleset.v1.Choice
+	8, // 6: fray.ruleset.v1.Choice.options:type_name -> fray.ruleset.v1.ChoiceOption
+	7, // [7:7] is the sub-list for method output_type
+	7, // [7:7] is the sub-list for method input_type
+	7, // [7:7] is the sub-list for extension type_name
+	7, // [7:7] is the sub-list for extension extendee
+	0, // [0:7] is the sub-list for field type_name
 }
 
 func init() { file_fray_ruleset_v1_ruleset_proto_init() }
@@ -599,7 +831,7 @@ func file_fray_ruleset_v1_ruleset_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fray_ruleset_v1_ruleset_proto_rawDesc), len(file_fray_ruleset_v1_ruleset_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   7,
+			NumMessages:   9,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

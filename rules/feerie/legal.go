@@ -1,0 +1,97 @@
+package feerie
+
+import (
+	"fmt"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
+	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
+	"github.com/fray-rpg/fray/rules/engine"
+)
+
+// Legal lists what a combatant may do now.
+func (s System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.LegalAction {
+	return engine.Actions(s.LegalCommands(st, id))
+}
+
+// LegalCommands lists what a combatant may do now, each action with its command.
+func (System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.LegalCommand {
+	f, err := fighterOf(st, id)
+	if err != nil || !f.able() {
+		return nil
+	}
+	var out []engine.LegalCommand
+	add := func(key string, a *rulesetv1.LegalAction, act *feeriev1.Action, choices ...*rulesetv1.Choice) {
+		a.Key, a.Choices = key, choices
+		act.CombatantId = id
+		out = append(out, engine.LegalCommand{Action: a, Command: &encounterv1.Command{Kind: &encounterv1.Command_Feerie{Feerie: act}}})
+	}
+	s := feerieState(st)
+	switch s.GetStep() {
+	case feeriev1.Step_STEP_DECLARING:
+		if f.cs.GetHasDeclared() {
+			return nil
+		}
+		add("declare", &rulesetv1.LegalAction{Name: "declare", Description: fmt.Sprintf("tactic cap %d", Cap(f.sh, f.cs.GetDeclared())), Rule: "FEE-033"},
+			&feeriev1.Action{Kind: &feeriev1.Action_Declare{Declare: &feeriev1.Declare{Intent: &feeriev1.Intent{}}}}, intentChoices(st, f, "feerie.declare.intent", feeriev1.ActivityKind_ACTIVITY_KIND_UNSPECIFIED)...)
+	case feeriev1.Step_STEP_COUNTDOWN:
+		if s.GetRank() == 0 || f.cs.GetRenounced() {
+			return nil
+		}
+		n := f.cs.GetActivities()
+		rank := s.GetRank()
+		essence := &rulesetv1.Choice{Field: "feerie.act.essence", Description: "Essence spent on the roll, +1 each (FEE-005)", Max: max(0, spendable(st, f))}
+		act := &feeriev1.Action{Kind: &feeriev1.Action_Act{Act: &feeriev1.Act{}}}
+		if k := max(0, rank-f.cs.GetActingRank()); n == 0 && f.cs.GetCanAct() && (k == 0 || anyoneActed(st)) { // FEE-043, FEE-051
+			add("act", &rulesetv1.LegalAction{Name: "act", Description: fmt.Sprintf("at rank %d: %+d", rank, -k), Cost: k, Rule: "FEE-050"}, act, essence)
+		} else if n > 0 && rank < f.cs.GetLastRank() {
+			k := max(0, rank-furtherRank(f))
+			add("act", &rulesetv1.LegalAction{Name: "act again", Description: fmt.Sprintf("at rank %d: %+d", rank, -(k + SupplementaryMalus*n)), Cost: k + SupplementaryMalus*n, Rule: "FEE-061"}, act, essence)
+		}
+		if f.cs.GetCanAct() {
+			add("change", &rulesetv1.LegalAction{Name: "change", Cost: ChangeMalus, Rule: "FEE-070"},
+				&feeriev1.Action{Kind: &feeriev1.Action_Change{Change: &feeriev1.Change{Intent: &feeriev1.Intent{}}}}, intentChoices(st, f, "feerie.change.intent", f.cs.GetDeclared().GetKind())...)
+		}
+		add("renounce", &rulesetv1.LegalAction{Name: "renounce", Rule: "FEE-075"}, &feeriev1.Action{Kind: &feeriev1.Action_Renounce{Renounce: &feeriev1.Renounce{}}})
+		add("gesture", &rulesetv1.LegalAction{Name: "gesture", Rule: "FEE-047"}, &feeriev1.Action{Kind: &feeriev1.Action_Gesture{Gesture: &feeriev1.Gesture{}}},
+			&rulesetv1.Choice{Field: "feerie.gesture.description", Description: "the gesture, in words: walking slowly, talking, a simple gesture", Min: 1, Max: engine.MaxNameLength, Required: true})
+	}
+	return out
+}
+
+// intentChoices: the choices of an intention at path (FEE-040): its kind of activity (the
+// kind declared, if any, last: a change is another intention), its target, the Aspect of
+// another activity.
+func intentChoices(st *encounterv1.EncounterState, f fighter, path string, declared feeriev1.ActivityKind) []*rulesetv1.Choice {
+	kind := &rulesetv1.Choice{Field: path + ".kind", Description: "the activity", Min: 1, Max: 1, Required: true}
+	var last *rulesetv1.ChoiceOption
+	for _, k := range []struct {
+		kind  feeriev1.ActivityKind
+		label string
+	}{
+		{feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK, "a melee attack"}, {feeriev1.ActivityKind_ACTIVITY_KIND_RANGED_ATTACK, "a ranged attack"},
+		{feeriev1.ActivityKind_ACTIVITY_KIND_OTHER, "another roll: an Aspect against a difficulty"}, {feeriev1.ActivityKind_ACTIVITY_KIND_PASSIVE, "no roll: moving, watching"},
+	} {
+		o := &rulesetv1.ChoiceOption{Value: k.kind.String(), Label: k.label}
+		if k.kind == declared {
+			last = o
+			continue
+		}
+		kind.Options = append(kind.Options, o)
+	}
+	if last != nil {
+		kind.Options = append(kind.Options, last)
+	}
+	target := &rulesetv1.Choice{Field: path + ".target_id", Description: "the target of an attack (required for an attack)", Max: 1, Required: true}
+	for _, o := range fighters(st) {
+		if o.id() != f.id() {
+			target.Options = append(target.Options, &rulesetv1.ChoiceOption{Value: o.id(), Label: o.name()})
+		}
+	}
+	aspects := &rulesetv1.Choice{Field: path + ".aspect", Description: "the Aspect rolled by another activity (required for one)", Max: 1}
+	for _, a := range []string{"vigilance", "habilete", "puissance", "resistance", "charme"} {
+		aspects.Options = append(aspects.Options, &rulesetv1.ChoiceOption{Value: a, Label: a})
+	}
+	return []*rulesetv1.Choice{kind, target, aspects,
+		{Field: path + ".difficulty", Description: "the difficulty of another activity", Max: 99}}
+}

@@ -1,0 +1,139 @@
+package ka
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
+	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
+	"github.com/fray-rpg/fray/rules/engine"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// passField is the number of kav1.Action's Pass: set by its number, the field's name being
+// renamed from pass, a keyword in Python.
+const passField = 14
+
+// Legal lists what a combatant may do now.
+func (s System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.LegalAction {
+	return engine.Actions(s.LegalCommands(st, id))
+}
+
+// LegalCommands lists what a combatant may do now, each action with its command.
+func (System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.LegalCommand {
+	f, err := fighterOf(st, id)
+	if err != nil {
+		return nil
+	}
+	var out []engine.LegalCommand
+	add := func(key string, a *rulesetv1.LegalAction, kind any, choices ...*rulesetv1.Choice) {
+		a.Key, a.Choices = key, choices
+		act := &kav1.Action{CombatantId: id}
+		switch k := kind.(type) {
+		case *kav1.React:
+			act.Kind = &kav1.Action_React{React: k}
+			a.Reaction = true
+		case *kav1.Attack:
+			act.Kind = &kav1.Action_Attack{Attack: k}
+		case *kav1.PickUp:
+			act.Kind = &kav1.Action_PickUp{PickUp: k}
+		case *kav1.Disarm:
+			act.Kind = &kav1.Action_Disarm{Disarm: k}
+		case *kav1.Pass:
+			m := act.ProtoReflect()
+			m.Set(m.Descriptor().Fields().ByNumber(passField), protoreflect.ValueOfMessage(k.ProtoReflect()))
+		}
+		out = append(out, engine.LegalCommand{Action: a, Command: &encounterv1.Command{Kind: &encounterv1.Command_Ka{Ka: act}}})
+	}
+	targetChoice := func(field string, ids []string) *rulesetv1.Choice {
+		c := &rulesetv1.Choice{Field: field, Description: "the target", Min: 1, Max: 1, Required: true}
+		for _, id := range ids {
+			c.Options = append(c.Options, &rulesetv1.ChoiceOption{Value: id, Label: engine.FindCombatant(st, id).GetName()})
+		}
+		return c
+	}
+	s := kaState(st)
+	if p := s.GetPending(); p != nil {
+		if p.GetDefenderId() != id {
+			return nil
+		}
+		add("take it", &rulesetv1.LegalAction{Name: "take it", Description: "no defence: the attacker's draw stands alone", Rule: "KA-020"}, &kav1.React{})
+		if f.cs.GetActionsLeft() > 0 {
+			add("dodge", &rulesetv1.LegalAction{Name: "dodge", Description: "with " + Dodge, Cost: 1, Rule: "KA-013"}, &kav1.React{Defend: true, Skill: Dodge})
+			if options(st).GetParry() && !p.GetAttack().GetStun() {
+				skill := &rulesetv1.Choice{Field: "ka.react.skill", Description: "the defence skill", Min: 1, Max: 1, Required: true}
+				var names []string
+				for n := range f.sh.GetSkills() {
+					if n != Dodge {
+						names = append(names, n)
+					}
+				}
+				slices.Sort(names)
+				for _, n := range names {
+					skill.Options = append(skill.Options, &rulesetv1.ChoiceOption{Value: n, Label: n})
+				}
+				add("parry", &rulesetv1.LegalAction{Name: "parry", Description: "with a defence skill the reaction names", Cost: 1, Rule: "KA-013"}, &kav1.React{Defend: true}, skill)
+			}
+		}
+		if att, err := fighterOf(st, p.GetAttackerId()); err == nil && f.cs.GetActionsLeft() > 0 && !f.cs.GetActedThisPass() &&
+			att.sh.GetSpheres()[Animalite] == f.sh.GetSpheres()[Animalite] {
+			for _, w := range usableWeapons(f) {
+				add("attack back", &rulesetv1.LegalAction{Name: "attack back", Description: fmt.Sprintf("with %s: only the winner succeeds", w.GetName()),
+					Cost: 1, Rule: "KA-008", Targets: []string{att.id()}, Weapon: w.GetName()}, &kav1.React{AttackBack: true, Weapon: w.GetName()})
+			}
+		}
+		return out
+	}
+	if turn(st, f) != nil {
+		return nil
+	}
+	var targets []string
+	for _, o := range fighters(st) {
+		if o.id() != id && o.conscious() {
+			targets = append(targets, o.id())
+		}
+	}
+	for _, w := range usableWeapons(f) {
+		choices := []*rulesetv1.Choice{targetChoice("ka.attack.target_id", targets),
+			{Field: "ka.attack.stun", Description: "a stun: the damage goes to points de réalité (KA-030)", Max: 1,
+				Options: []*rulesetv1.ChoiceOption{{Value: "true", Label: "stun"}, {Value: "false", Label: "no stun"}}}}
+		if w.GetBurst() {
+			more := targetChoice("ka.attack.more_target_ids", targets)
+			more.Description, more.Min, more.Max, more.Required = "a burst's further targets within 1 m (KA-033)", 0, MaxBurstTargets-1, false
+			choices = append(choices, &rulesetv1.Choice{Field: "ka.attack.burst", Description: "a burst (KA-033)", Max: 1,
+				Options: []*rulesetv1.ChoiceOption{{Value: "true", Label: "burst"}, {Value: "false", Label: "single shot"}}}, more)
+		}
+		add("attack", &rulesetv1.LegalAction{Name: "attack", Description: fmt.Sprintf("with %s (%s + %s, −%d)", w.GetName(), w.GetSphere(), w.GetSkill(), f.cs.GetActionsTaken()),
+			Cost: 1, Rule: "KA-018", Targets: targets, Weapon: w.GetName()}, &kav1.Attack{Weapon: w.GetName()}, choices...)
+	}
+	for _, w := range f.cs.GetWeaponsLost() {
+		add("pick up", &rulesetv1.LegalAction{Name: "pick up", Description: "with " + w + ", lost to a disarm", Cost: 1, Rule: "KA-032", Weapon: w}, &kav1.PickUp{Weapon: w})
+	}
+	// A disarm needs a target with a weapon to lose (KA-032): the choices offer those, the
+	// first target's weapons first.
+	target := &rulesetv1.Choice{Field: "ka.disarm.target_id", Description: "the target, one holding a weapon", Min: 1, Max: 1, Required: true}
+	weapon := &rulesetv1.Choice{Field: "ka.disarm.weapon", Description: "the target's weapon to knock away", Min: 1, Max: 1, Required: true}
+	for _, id := range targets {
+		t, _ := fighterOf(st, id)
+		held := heldWeapons(t)
+		if len(held) == 0 {
+			continue
+		}
+		target.Options = append(target.Options, &rulesetv1.ChoiceOption{Value: id, Label: t.name()})
+		for _, w := range held {
+			weapon.Options = append(weapon.Options, &rulesetv1.ChoiceOption{Value: w.GetName(), Label: t.name() + "'s " + w.GetName()})
+		}
+	}
+	if len(target.Options) > 0 {
+		skill := &rulesetv1.Choice{Field: "ka.disarm.skill", Description: "the skill to disarm with", Min: 1, Max: 1, Required: true}
+		for _, s := range disarmSkills(f) {
+			skill.Options = append(skill.Options, &rulesetv1.ChoiceOption{Value: s, Label: s})
+		}
+		add("disarm", &rulesetv1.LegalAction{Name: "disarm", Description: "with " + strings.Join(disarmSkills(f), ", "), Cost: 1, Rule: "KA-032", Targets: targets},
+			&kav1.Disarm{}, target, skill, weapon)
+	}
+	add("pass", &rulesetv1.LegalAction{Name: "pass", Rule: "KA-015"}, &kav1.Pass{})
+	return out
+}

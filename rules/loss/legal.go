@@ -1,0 +1,365 @@
+package loss
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
+	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
+	"github.com/fray-rpg/fray/rules/engine"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// Legal lists what a combatant may do now, with costs.
+func (s System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.LegalAction {
+	return engine.Actions(s.LegalCommands(st, id))
+}
+
+// passField is the number of lossv1.Action's Pass.
+const passField = 12
+
+// legal collects legal actions, each with its command, for one combatant.
+type legal struct {
+	st  *encounterv1.EncounterState
+	f   fighter
+	out []engine.LegalCommand
+}
+
+// add appends a legal action keyed as Describe names it, with the command taking it.
+func (l *legal) add(key string, a *rulesetv1.LegalAction, kind any, choices ...*rulesetv1.Choice) {
+	a.Key = key
+	a.Choices = choices
+	act := &lossv1.Action{CombatantId: l.f.id()}
+	switch k := kind.(type) {
+	case *lossv1.Attack:
+		act.Kind = &lossv1.Action_Attack{Attack: k}
+	case *lossv1.React:
+		act.Kind = &lossv1.Action_React{React: k}
+		a.Reaction = true
+		a.Difficulty = lossState(l.st).GetPending().GetDifficulty()
+		if k.GetReaction() == lossv1.Reaction_REACTION_NONE {
+			a.Difficulty = 0
+		}
+	case *lossv1.Pass: // by its number: the field is being renamed from pass, a keyword in Python
+		m := act.ProtoReflect()
+		m.Set(m.Descriptor().Fields().ByNumber(passField), protoreflect.ValueOfMessage(k.ProtoReflect()))
+	case *lossv1.Declare:
+		act.Kind = &lossv1.Action_Declare{Declare: k}
+	case *lossv1.Wait:
+		act.Kind = &lossv1.Action_Wait{Wait: k}
+	case *lossv1.Aim:
+		act.Kind = &lossv1.Action_Aim{Aim: k}
+	case *lossv1.Simple:
+		act.Kind = &lossv1.Action_Simple{Simple: k}
+	case *lossv1.PursuitAction:
+		act.Kind = &lossv1.Action_Pursuit{Pursuit: k}
+	}
+	l.out = append(l.out, engine.LegalCommand{Action: a, Command: &encounterv1.Command{Kind: &encounterv1.Command_Loss{Loss: act}}})
+}
+
+// simple adds the action of LOS-035 without a Test of kind k.
+func (l *legal) simple(k lossv1.SimpleKind, desc string, cost int32, rule string) {
+	key := map[lossv1.SimpleKind]string{
+		lossv1.SimpleKind_SIMPLE_KIND_SPEAK: "speak", lossv1.SimpleKind_SIMPLE_KIND_SOCIAL: "social Talent",
+		lossv1.SimpleKind_SIMPLE_KIND_PICK_UP: "pick up an object", lossv1.SimpleKind_SIMPLE_KIND_MOVE: "move",
+		lossv1.SimpleKind_SIMPLE_KIND_STAND_UP: "stand up", lossv1.SimpleKind_SIMPLE_KIND_RECOVER_WEAPON: "recover weapon",
+	}[k]
+	name := key
+	if k == lossv1.SimpleKind_SIMPLE_KIND_MOVE || k == lossv1.SimpleKind_SIMPLE_KIND_PICK_UP || k == lossv1.SimpleKind_SIMPLE_KIND_SOCIAL {
+		name = simpleName(k)
+	}
+	l.add(key, &rulesetv1.LegalAction{Name: name, Description: desc, Cost: cost, Rule: rule}, &lossv1.Simple{Kind: k})
+}
+
+// targetChoice: the target of an action, one of ids (required).
+func (l *legal) targetChoice(field string, ids []string) *rulesetv1.Choice {
+	c := &rulesetv1.Choice{Field: field, Description: "the target", Min: 1, Max: 1, Required: true}
+	for _, id := range ids {
+		c.Options = append(c.Options, &rulesetv1.ChoiceOption{Value: id, Label: engine.FindCombatant(l.st, id).GetName()})
+	}
+	return c
+}
+
+// effectsChoice: the Exploit effects that may be declared on a Test of use u (LOS-060).
+func effectsChoice(field string, u use, skip ...E) *rulesetv1.Choice {
+	c := &rulesetv1.Choice{Field: field, Description: "Exploits declared: each effect costs its Exploits, at most 5 in all (LOS-010)", Max: MaxExploits, Budget: MaxExploits}
+	for e := E(1); int(e) < len(lossv1.ExploitEffect_name); e++ {
+		if i := effects[e]; i.use&u != 0 && !slices.Contains(skip, e) {
+			c.Options = append(c.Options, &rulesetv1.ChoiceOption{Value: e.String(), Label: i.name, Cost: i.cost})
+		}
+	}
+	return c
+}
+
+// spendChoices: what the Test may spend, each +5 (LOS-004, LOS-005): the Fursa held (the GM's
+// reserve for a non-player combatant, none for a Sbire), free raises, Inspiration.
+func (l *legal) spendChoices(prefix string) []*rulesetv1.Choice {
+	var out []*rulesetv1.Choice
+	fursa := l.f.cs.GetFursa()
+	if !l.f.isPC() {
+		fursa = lossState(l.st).GetGmFursa()
+	}
+	if fursa > 0 && !l.f.isSbire() {
+		out = append(out, &rulesetv1.Choice{Field: prefix + ".spend.fursa", Description: "Fursa spent, +5 each (LOS-004)", Max: fursa})
+	}
+	if n := l.f.cs.GetFreeRaises(); n > 0 {
+		out = append(out, &rulesetv1.Choice{Field: prefix + ".spend.free_raises", Description: "Augmentations Gratuites spent, +5 each (LOS-004)", Max: n})
+	}
+	var vertus []string
+	for v, n := range l.f.cs.GetInspiration() {
+		if n > 0 {
+			vertus = append(vertus, v)
+		}
+	}
+	slices.Sort(vertus)
+	if len(vertus) > 0 {
+		c := &rulesetv1.Choice{Field: prefix + ".spend.inspiration", Description: "Inspiration spent by Vertu, +5 each (LOS-004): one entry per Vertu", Max: int32(len(vertus))}
+		for _, v := range vertus {
+			for k := int32(1); k <= l.f.cs.GetInspiration()[v]; k++ {
+				c.Options = append(c.Options, &rulesetv1.ChoiceOption{Value: v + "=" + strconv.Itoa(int(k)), Label: fmt.Sprintf("%d Inspiration of %s", k, v)})
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// LegalCommands lists what a combatant may do now, each action with its command.
+func (System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.LegalCommand {
+	f, err := fighterOf(st, id)
+	if err != nil {
+		return nil
+	}
+	l := &legal{st: st, f: f}
+	s := lossState(st)
+	if p := s.GetPending(); p != nil {
+		if p.GetDefenderId() != id {
+			return nil
+		}
+		pursuit := p.GetPursuit() != lossv1.PursuitKind_PURSUIT_KIND_UNSPECIFIED
+		ranged := false
+		if att, err := fighterOf(st, p.GetAttackerId()); err == nil && !pursuit {
+			w, _ := weaponOf(att, p.GetBlowWeapon())
+			ranged = isRanged(w)
+		}
+		defence := func(r lossv1.Reaction, key string, u use) {
+			choices := []*rulesetv1.Choice{{Field: "loss.react.exploits", Description: "Exploits declared on the defence (LOS-012)", Max: MaxExploits}}
+			if !pursuit && u != 0 {
+				choices = append(choices, effectsChoice("loss.react.effects", u))
+			}
+			choices = append(choices, l.spendChoices("loss.react")...)
+			l.add(key, &rulesetv1.LegalAction{Name: key, Cost: DefenceCost, Rule: "LOS-036"}, &lossv1.React{Reaction: r}, choices...)
+		}
+		if f.cs.GetActionPoints() >= DefenceCost {
+			if !pursuit && canParry(f, ranged || p.GetExplosive()) {
+				u := onParry
+				if ranged {
+					u = 0
+				}
+				defence(lossv1.Reaction_REACTION_PARRY, "parry", u)
+			}
+			if f.sh.GetDodge() != nil {
+				u := onDodge
+				if ranged {
+					u = onRangedDodge
+				}
+				defence(lossv1.Reaction_REACTION_DODGE, "dodge", u)
+			}
+		}
+		l.add("take the blow", &rulesetv1.LegalAction{Name: "take the blow", Rule: "LOS-009"}, &lossv1.React{Reaction: lossv1.Reaction_REACTION_NONE})
+		return l.out
+	}
+	if s.GetDeclaring() {
+		if !f.cs.GetDeclared() && decideDeclareAllowed(st, f) {
+			l.add("declare", &rulesetv1.LegalAction{Name: "declare", Description: "your first action this Tour", Rule: "LOS-038"}, &lossv1.Declare{},
+				&rulesetv1.Choice{Field: "loss.declare.intention", Description: "the intention, in words", Max: engine.MaxNameLength})
+		}
+		return l.out
+	}
+	if mayAct(st, f) != nil {
+		return l.out
+	}
+	ap := f.cs.GetActionPoints()
+	recover := func() { // LOS-074: pick up one's weapon (2 PA), or regain one's balance (4 PA)
+		if c := f.cost(PickUpCost); c <= ap {
+			l.simple(lossv1.SimpleKind_SIMPLE_KIND_RECOVER_WEAPON, "pick up one's weapon", c, "LOS-074")
+		}
+		if c := f.cost(StandUpCost); c <= ap {
+			l.simple(lossv1.SimpleKind_SIMPLE_KIND_STAND_UP, "regain one's balance", c, "LOS-074")
+		}
+	}
+	last := func() []engine.LegalCommand {
+		if ap > 1 {
+			l.add("wait", &rulesetv1.LegalAction{Name: "wait", Description: fmt.Sprintf("act later, at a phase from 1 to %d", ap-1), Rule: "LOS-040"}, &lossv1.Wait{},
+				&rulesetv1.Choice{Field: "loss.wait.until_phase", Description: "the phase to act at", Min: 1, Max: ap - 1, Required: true})
+		}
+		l.simple(lossv1.SimpleKind_SIMPLE_KIND_SPEAK, "", 0, "LOS-035")
+		l.add("pass", &rulesetv1.LegalAction{Name: "pass", Rule: "LOS-033"}, &lossv1.Pass{})
+		return l.out
+	}
+	if hindered(st, f, false, false, false) != nil {
+		if f.cs.GetProne() {
+			if c := f.cost(StandUpCost); c <= ap {
+				l.simple(lossv1.SimpleKind_SIMPLE_KIND_STAND_UP, "", c, "LOS-072")
+			}
+		} else {
+			recover()
+		}
+		return last() // a wait or a word is no action to hinder (LOS-040, LOS-035)
+	}
+	var targets []string
+	for _, o := range fighters(st) {
+		if o.id() != id && !o.cs.GetOut() {
+			targets = append(targets, o.id())
+		}
+	}
+	canAttack := hindered(st, f, false, false, true) == nil && len(targets) > 0
+	for _, w := range f.sh.GetWeapons() {
+		if !canAttack {
+			break
+		}
+		if f.sh.GetMounted() && w.GetHeavy() { // LOS-090: that weapon only
+			continue
+		}
+		reach := targets
+		if !isRanged(w) { // LOS-051: at most five melee attackers on one combatant in a Tour
+			reach = slices.DeleteFunc(slices.Clone(targets), func(id string) bool {
+				t, _ := fighterOf(st, id)
+				n := t.cs.GetMeleeAttackers()
+				return len(n) >= MaxMeleeAttackers && !slices.Contains(n, f.id())
+			})
+		}
+		if len(reach) == 0 {
+			continue
+		}
+		u := onMelee
+		if isRanged(w) {
+			u = onRanged
+		}
+		if c := f.cost(attackCost(f, w)); c <= ap {
+			choices := []*rulesetv1.Choice{l.targetChoice("loss.attack.target_id", reach), effectsChoice("loss.attack.exploits", u, effAssaut)}
+			if len(reach) > 1 {
+				more := l.targetChoice("loss.attack.more_target_ids", reach)
+				more.Description, more.Min, more.Max, more.Required = "further targets of a multi-target Exploit (LOS-026)", 0, int32(len(reach)-1), false
+				choices = append(choices, more)
+			}
+			l.add("attack", &rulesetv1.LegalAction{Name: "attack", Description: "attack with " + w.GetName(), Cost: c, Rule: "LOS-035", Targets: reach, Weapon: w.GetName()},
+				&lossv1.Attack{Weapon: w.GetName()}, append(choices, l.spendChoices("loss.attack")...)...)
+		}
+		if w.GetAssautDamage() > 0 && !f.cs.GetAssautUsed() && !isRanged(w) {
+			if c := f.cost(AssautCost); c <= ap {
+				choices := []*rulesetv1.Choice{l.targetChoice("loss.attack.target_id", reach), effectsChoice("loss.attack.exploits", u, effAssaut)}
+				choices[1].Description, choices[1].Budget, choices[1].Max = "further Exploits declared with the Assaut's one (LOS-010)", MaxExploits-effects[effAssaut].cost, MaxExploits-effects[effAssaut].cost
+				l.add("Exploit: "+effects[effAssaut].name, &rulesetv1.LegalAction{Name: "assaut", Description: "charge with " + w.GetName() + " (1 Exploit)", Cost: c, Rule: "LOS-061", Targets: reach, Weapon: w.GetName()},
+					&lossv1.Attack{Weapon: w.GetName(), Exploits: []E{effAssaut}}, append(choices, l.spendChoices("loss.attack")...)...)
+			}
+		}
+	}
+	// Aiming is no attack: one disarmed this Tour may still aim (LOS-074, LOS-035, LOS-084).
+	for _, w := range f.sh.GetWeapons() {
+		if !isRanged(w) || (f.sh.GetMounted() && w.GetHeavy()) {
+			continue
+		}
+		held := int32(0)
+		if f.cs.GetAimWeapon() == w.GetName() {
+			held = f.cs.GetAimBonus()
+		}
+		if held < MaxAim {
+			l.add("aim", &rulesetv1.LegalAction{Name: "aim", Description: fmt.Sprintf("aim with %s: +1 per PA, up to +%d more", w.GetName(), MaxAim-held), Cost: 1, Rule: "LOS-035", Weapon: w.GetName()},
+				&lossv1.Aim{Weapon: w.GetName()}, &rulesetv1.Choice{Field: "loss.aim.points", Description: "+1 per PA", Min: 1, Max: min(MaxAim-held, ap), Required: true})
+		}
+		if !f.cs.GetActed() { // the first action of the Tour (LOS-084)
+			bonus := int32(AimTourBonus)
+			if f.spec(lossv1.SpecialisationKind_SPECIALISATION_KIND_AIMING, w) {
+				bonus = AimTourVisee
+			}
+			l.add("aim", &rulesetv1.LegalAction{Name: "aim a whole Tour", Description: fmt.Sprintf("the whole Tour, all PA: %+d on the next shot with %s", bonus, w.GetName()), Cost: ap, Rule: "LOS-084", Weapon: w.GetName()},
+				&lossv1.Aim{Weapon: w.GetName(), WholeTour: true})
+		}
+	}
+	if canAttack && f.sh.GetAthletics() != nil && f.cost(ManoeuvreCost) <= ap {
+		l.add("grab or trip", &rulesetv1.LegalAction{Name: "grab or trip", Cost: f.cost(ManoeuvreCost), Rule: "LOS-035", Targets: targets}, &lossv1.Attack{},
+			l.targetChoice("loss.attack.target_id", targets),
+			&rulesetv1.Choice{Field: "loss.attack.manoeuvre", Description: "grab or trip", Min: 1, Max: 1, Required: true, Options: []*rulesetv1.ChoiceOption{
+				{Value: lossv1.Manoeuvre_MANOEUVRE_GRAB.String(), Label: "grab"}, {Value: lossv1.Manoeuvre_MANOEUVRE_TRIP.String(), Label: "trip"}}})
+	}
+	if inPursuit(st, id) {
+		l.pursuit()
+	}
+	if f.cs.GetDisarmed() { // disarmed this Tour: it may recover now, and still not attack (LOS-074)
+		recover()
+	}
+	for _, k := range []lossv1.SimpleKind{lossv1.SimpleKind_SIMPLE_KIND_MOVE, lossv1.SimpleKind_SIMPLE_KIND_PICK_UP, lossv1.SimpleKind_SIMPLE_KIND_SOCIAL} {
+		if c := f.cost(simpleCost(f, k)); c <= ap {
+			l.simple(k, "", c, "LOS-035")
+		}
+	}
+	return last()
+}
+
+// pursuit adds the pursuit actions f may take (LOS-102…LOS-107).
+func (l *legal) pursuit() {
+	f := l.f
+	p := lossState(l.st).GetPursuit()
+	pursuer := slices.Contains(p.GetPursuerIds(), f.id())
+	others := p.GetPursuedIds()
+	if !pursuer {
+		others = p.GetPursuerIds()
+	}
+	ap := f.cs.GetActionPoints()
+	add := func(key, name string, cost int32, rule string, targets []string, k lossv1.PursuitKind, weapon string, choices ...*rulesetv1.Choice) {
+		if f.cost(cost) > ap {
+			return
+		}
+		if targets != nil {
+			choices = append([]*rulesetv1.Choice{l.targetChoice("loss.pursuit.target_id", targets)}, choices...)
+		}
+		choices = append(choices, &rulesetv1.Choice{Field: "loss.pursuit.exploits", Description: "Exploits declared (LOS-010)", Max: MaxExploits})
+		l.add(key, &rulesetv1.LegalAction{Name: name, Cost: f.cost(cost), Rule: rule, Targets: targets},
+			&lossv1.PursuitAction{Kind: k, Weapon: weapon}, append(choices, l.spendChoices("loss.pursuit")...)...)
+	}
+	d := p.GetDistance()
+	if f.sh.GetPursuit() != nil {
+		add("change distance (pursuit)", fmt.Sprintf("change distance (Difficulty %d)", DistanceDifficulty(d)), PursuitActionCost, "LOS-104", nil, lossv1.PursuitKind_PURSUIT_KIND_CHANGE_DISTANCE, "",
+			&rulesetv1.Choice{Field: "loss.pursuit.closer", Description: "close in (true) or pull away (false)", Max: 1, Options: []*rulesetv1.ChoiceOption{
+				{Value: "true", Label: "close in"}, {Value: "false", Label: "pull away"}}})
+		if pursuer && d == 2 {
+			add("charge (pursuit)", "charge", ChargeCost, "LOS-102", others, lossv1.PursuitKind_PURSUIT_KIND_CHARGE, "")
+		}
+		if !pursuer {
+			add("zigzags (pursuit)", "zigzags", PursuitActionCost, "LOS-107", nil, lossv1.PursuitKind_PURSUIT_KIND_ZIGZAGS, "")
+		}
+		if d <= LegsShotMaxRange {
+			for _, w := range f.sh.GetWeapons() {
+				if isRanged(w) {
+					add("shoot the legs (pursuit)", "shoot the legs with "+w.GetName(), PursuitActionCost+attackCost(f, w), "LOS-106", others, lossv1.PursuitKind_PURSUIT_KIND_SHOOT_LEGS, w.GetName())
+				}
+			}
+		}
+	}
+	if f.sh.GetAthletics() != nil {
+		if !pursuer && d == 2 {
+			add("clothesline (pursuit)", "clothesline", PursuitActionCost, "LOS-103", others, lossv1.PursuitKind_PURSUIT_KIND_CLOTHESLINE, "")
+		}
+		if pursuer && d == 1 {
+			add("tackle (pursuit)", "tackle", PursuitActionCost, "LOS-105", others, lossv1.PursuitKind_PURSUIT_KIND_TACKLE, "")
+		}
+	}
+}
+
+// canParry: d has something to parry an attack with, a projectile or an explosive only with
+// a shield (LOS-019, LOS-074), as the parry's Test will find.
+func canParry(d fighter, projectile bool) bool {
+	sh := d.sh.GetShield()
+	switch {
+	case d.sh.GetParry() == nil:
+		return false
+	case projectile:
+		return sh != nil && sh.GetSize() != lossv1.ShieldSize_SHIELD_SIZE_UNSPECIFIED
+	case sh != nil, d.sh.GetArmouredForearm():
+		return true
+	}
+	return !d.cs.GetDisarmed() && slices.ContainsFunc(d.sh.GetWeapons(), func(w *lossv1.Weapon) bool { return w.GetKind() == lossv1.WeaponKind_WEAPON_KIND_MELEE })
+}
