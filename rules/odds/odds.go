@@ -26,8 +26,10 @@ func Of(reg *engine.Registry, st *encounterv1.EncounterState, cmd *encounterv1.C
 		o, err = lossAttack(reg, st, cmd, actor)
 	case cmd.GetD20Seg().GetAttack() != nil:
 		o, err = segAttack(reg, st, cmd, actor)
+	case cmd.GetFeerie().GetAct() != nil:
+		o, err = feerieAttack(reg, st, cmd, actor)
 	default:
-		return nil, engine.Invalid("", "odds are computed for an attack (Les Chants de Loss, d20 segments)")
+		return nil, engine.Invalid("", "odds are computed for an attack (Les Chants de Loss, d20 segments) or an activity (Contes de Fées)")
 	}
 	if err != nil {
 		return nil, err

@@ -1,0 +1,153 @@
+package odds
+
+import (
+	"fmt"
+	"slices"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
+	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
+	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/feerie"
+	"google.golang.org/protobuf/proto"
+)
+
+// FeerieAttack is what the odds of a Contes de Fées attack are computed from: the Attack
+// score (without the dice), the tactic's Attack modifier in it, the Defense, Damage and Soak,
+// the zero-mean roll, the special strikes, the target's Essence (FEE-001, FEE-020, FEE-021).
+type FeerieAttack struct {
+	Score, Tactic, Defense, Damage, Soak, Essence int32
+	Roll                                          Dist
+	Strikes                                       []feeriev1.SpecialStrike
+	Options                                       *feeriev1.Options
+	// Presets: each named tactic of FEE-034, or why it is beyond the attacker's cap.
+	Presets []Preset
+	Hidden  bool
+	Object  bool
+	Target  string
+}
+
+// Preset is a named tactic and its Attack modifier, or why it cannot be taken.
+type Preset struct {
+	Name    string
+	Attack  int32
+	Refused string
+}
+
+func feerieAttack(reg *engine.Registry, st *encounterv1.EncounterState, cmd *encounterv1.Command, actor string) (*rulesv1.Odds, error) {
+	a, err := ReadFeerieAttack(reg, st, cmd, actor)
+	if err != nil {
+		return nil, err
+	}
+	return a.Odds(), nil
+}
+
+// ReadFeerieAttack queues the activity cmd gives on st, as the rules do, then resolves it at
+// once with a probe's dice to read its numbers.
+func ReadFeerieAttack(reg *engine.Registry, st *encounterv1.EncounterState, cmd *encounterv1.Command, actor string) (*FeerieAttack, error) {
+	evs, next, err := decide(reg, st, cmd, actor, &probe{})
+	if err != nil {
+		return nil, err
+	}
+	q := evs[0].GetFeerie().GetActivityQueued().GetQueued()
+	in := q.GetAct().GetIntent()
+	if k := in.GetKind(); k != feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK && k != feeriev1.ActivityKind_ACTIVITY_KIND_RANGED_ATTACK {
+		return nil, engine.Invalid("FEE-020", "odds are computed for a melee or ranged attack")
+	}
+	pr := &probe{}
+	res := feerie.ResolveQueued(next, q, pr).GetFeerie().GetActivityResolved()
+	plus := Expr(pr.exprs[0])
+	roll := plus
+	if len(pr.exprs) > 1 {
+		roll = plus.Add(Expr(pr.exprs[1]).Neg())
+	}
+	me := engine.FindCombatant(next, q.GetCombatantId())
+	target := engine.FindCombatant(next, in.GetTargetId())
+	tactic := next.GetFeerie().GetCombatants()[me.GetId()].GetTactic().GetAttack()
+	a := &FeerieAttack{
+		Score: res.GetAttack().GetScore(), Tactic: tactic, Defense: res.GetDefense(), Damage: res.GetDamage(), Soak: res.GetSoak(),
+		Essence: next.GetFeerie().GetCombatants()[target.GetId()].GetEssence(), Roll: roll, Strikes: in.GetStrikes(),
+		Options: next.GetOptions().GetFeerie(), Hidden: target.GetFeerie() == nil, Target: target.GetName(),
+		Object: target.GetFeerie().GetInanimate() || next.GetFeerie().GetCombatants()[target.GetId()].GetInanimate(),
+	}
+	for _, p := range feerie.Presets {
+		try := proto.CloneOf(in)
+		try.Tactic = &feeriev1.Tactic{Preset: p.Name}
+		pre := Preset{Name: p.Name, Attack: p.Att}
+		if err := feerie.CheckTactic(me.GetFeerie(), try, me.GetName()); err != nil {
+			pre.Refused = err.Error()
+		}
+		a.Presets = append(a.Presets, pre)
+	}
+	return a, nil
+}
+
+// Neg is the distribution of minus the variable.
+func (d Dist) Neg() Dist {
+	p := slices.Clone(d.P)
+	slices.Reverse(p)
+	return Dist{Min: -d.Max(), P: p, Left: d.Left}
+}
+
+// Odds is, for the tactic in force and for each named tactic, the chance to hit, the Essence
+// lost and the chance the special strikes take effect.
+func (a *FeerieAttack) Odds() *rulesv1.Odds {
+	o := &rulesv1.Odds{Summary: fmt.Sprintf("an attack on %s: Attack %d against Defense %d", a.Target, a.Score, a.Defense),
+		LeftOut: a.Roll.Left,
+		Assumptions: []string{
+			"the activity is resolved on the state as it is now (FEE-045)",
+			"a named tactic changes only the Attack modifier here; its Initiative and Defense modifiers and the penalties of a change of intention (FEE-070) are not counted",
+		}}
+	if a.Hidden || a.Object {
+		why := "the target's numbers are hidden from you"
+		if a.Object {
+			why = "an inanimate target takes a Damage roll, not an attack (FEE-023)"
+		}
+		o.Summary = "an attack on " + a.Target
+		o.Sections = append(o.Sections, &rulesv1.OddsSection{Key: "chosen", Title: "the tactic in force", Unavailable: why})
+		return o
+	}
+	o.Sections = append(o.Sections, a.section("chosen", fmt.Sprintf("the tactic in force (Attack %+d)", a.Tactic), a.Score))
+	for _, p := range a.Presets {
+		key, title := "tactic:"+p.Name, fmt.Sprintf("%s (Attack %+d)", p.Name, p.Attack)
+		if p.Refused != "" {
+			o.Sections = append(o.Sections, &rulesv1.OddsSection{Key: key, Title: title, Unavailable: p.Refused})
+			continue
+		}
+		o.Sections = append(o.Sections, a.section(key, title, a.Score-a.Tactic+p.Attack))
+	}
+	return o
+}
+
+func (a *FeerieAttack) section(key, title string, score int32) *rulesv1.OddsSection {
+	s := &rulesv1.OddsSection{Key: key, Title: title}
+	replacing := slices.ContainsFunc(a.Strikes, func(s feeriev1.SpecialStrike) bool {
+		return s != feeriev1.SpecialStrike_SPECIAL_STRIKE_RELENTLESS
+	})
+	cripple := slices.Contains(a.Strikes, feeriev1.SpecialStrike_SPECIAL_STRIKE_CRIPPLE)
+	var hit, strike float64
+	var lost Builder
+	for i, p := range a.Roll.P {
+		margin := score + int32(a.Roll.Min+i) - a.Defense
+		if !feerie.Succeeds(a.Options, margin) {
+			lost.Add(0, p)
+			continue
+		}
+		hit += p
+		would := feerie.HalfMargin(a.Options, margin) + a.Damage - a.Soak
+		if !cripple || would >= 1 {
+			strike += p
+		}
+		if replacing {
+			lost.Add(0, p)
+			continue
+		}
+		lost.Add(int(min(max(0, would), a.Essence)), p)
+	}
+	s.Chances = append(s.Chances, chance("hit", "the attack succeeds", "FEE-020", hit))
+	if len(a.Strikes) > 0 {
+		s.Chances = append(s.Chances, chance("strike", "the special strikes take effect", "FEE-149", strike))
+	}
+	s.Distributions = append(s.Distributions, distribution("essence", "Essence lost", lost.Dist()))
+	return s
+}

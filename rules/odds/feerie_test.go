@@ -1,0 +1,155 @@
+package odds_test
+
+import (
+	"testing"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
+	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/odds"
+	"github.com/stretchr/testify/require"
+)
+
+func fey(id, controller string, v, h, p, r, taille, essence int32, attrs ...*feeriev1.Attribute) *encounterv1.Combatant {
+	return &encounterv1.Combatant{Id: id, Name: id, Controller: controller, Sheet: &encounterv1.Combatant_Feerie{Feerie: &feeriev1.Sheet{
+		Vigilance: v, Habilete: h, Puissance: p, Resistance: r, Taille: taille, Essence: essence, Attributes: attrs,
+	}}}
+}
+
+func feerieCmd(id string, a *feeriev1.Action) *encounterv1.Command {
+	a.CombatantId = id
+	return &encounterv1.Command{Kind: &encounterv1.Command_Feerie{Feerie: a}}
+}
+
+// didimus is FEE-T03's Sire Didimus, Affinity duel +4 (all 13 named tactics valid), V14 H16
+// P12 R12 T0, Essence 25; the kobold V10 H12 P16 R10 T−2, Essence 30: Defense 14, Soak 8.
+func didimus() *encounterv1.Combatant {
+	return fey("didimus", "david", 14, 16, 12, 12, 0, 25, &feeriev1.Attribute{Name: "duel", Kind: feeriev1.AttributeKind_ATTRIBUTE_KIND_AFFINITY, Value: 4, Combat: true})
+}
+
+func kobold(essence int32) *encounterv1.Combatant { return fey("kobold", gm, 10, 12, 16, 10, -2, essence) }
+
+func duelIntent(att int32, strikes ...feeriev1.SpecialStrike) *feeriev1.Intent {
+	return &feeriev1.Intent{Kind: feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK, TargetId: "kobold", Physical: true,
+		Applied: &feeriev1.Applied{Attack: []string{"duel"}}, Strikes: strikes,
+		Tactic: &feeriev1.Tactic{Initiative: -att, Attack: att}}
+}
+
+// feerieFight: didimus declares in (the kobold stays passive), wins the Initiative (net +19
+// against −19) and may act at the top rank.
+func feerieFight(t testing.TB, opts *feeriev1.Options, in *feeriev1.Intent, target *encounterv1.Combatant) *encounterv1.EncounterState {
+	var ro *encounterv1.RuleOptions
+	if opts != nil {
+		ro = &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Feerie{Feerie: opts}}
+	}
+	return play(t,
+		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "clairière", RuleSystem: "feerie", Options: ro}}}, nil},
+		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: didimus()}}}, nil},
+		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: target}}}, nil},
+		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}, nil},
+		step{gm, feerieCmd("kobold", &feeriev1.Action{Kind: &feeriev1.Action_Declare{Declare: &feeriev1.Declare{Intent: &feeriev1.Intent{Kind: feeriev1.ActivityKind_ACTIVITY_KIND_PASSIVE}}}}), nil},
+		step{"david", feerieCmd("didimus", &feeriev1.Action{Kind: &feeriev1.Action_Declare{Declare: &feeriev1.Declare{Intent: in}}}), []int32{20, 1, 1, 20}},
+	)
+}
+
+func feerieAct() *encounterv1.Command {
+	return feerieCmd("didimus", &feeriev1.Action{Kind: &feeriev1.Action_Act{Act: &feeriev1.Act{}}})
+}
+
+// TestFeerieOddsAgreeWithDecide: the chance to hit, the Essence lost and the chance a special
+// strike takes effect agree with the activity queued and resolved by the real Decide on the
+// dice stream (FEE-001, FEE-002, FEE-003, FEE-020, FEE-021, FEE-149, FEE-153, FEE-155).
+func TestFeerieOddsAgreeWithDecide(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		opts   *feeriev1.Options
+		in     *feeriev1.Intent
+		target *encounterv1.Combatant
+	}{
+		{name: "a plain blow, Attaque brutale's +4", in: duelIntent(4), target: kobold(30)},
+		{name: "a stun, tactic 0 (FEE-153)", in: duelIntent(0, feeriev1.SpecialStrike_SPECIAL_STRIKE_STUN), target: kobold(30)},
+		{name: "a cripple on a weak kobold, roll 2d10-11, ties fail (FEE-155, FEE-001, FEE-002)", opts: &feeriev1.Options{Roll: "2d10-11", TieSucceeds: ptr(false)},
+			in: duelIntent(-2, feeriev1.SpecialStrike_SPECIAL_STRIKE_CRIPPLE), target: kobold(3)},
+		{name: "a disarm: Defense with Puissance (FEE-150, FEE-183)", in: duelIntent(2, feeriev1.SpecialStrike_SPECIAL_STRIKE_DISARM), target: kobold(6)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := feerieFight(t, c.opts, c.in, c.target)
+			o, err := odds.Of(reg, st, feerieAct(), "david")
+			require.NoError(t, err)
+			require.Zero(t, o.GetLeftOut())
+			_, queued := applyEvents(t, st, "david", feerieAct(), nil)
+			advance := feerieCmd("", &feeriev1.Action{Kind: &feeriev1.Action_Advance{Advance: &feeriev1.Advance{}}})
+			tl := newTally()
+			for i := range *samples {
+				evs, err := reg.Decide(queued, advance, engine.Env{Actor: gm, Dice: stream(t, i)})
+				require.NoError(t, err)
+				var res *feeriev1.ActivityResolved
+				for _, ev := range evs {
+					if r := ev.GetFeerie().GetActivityResolved(); r != nil {
+						res = r
+					}
+				}
+				tl.n++
+				if res.GetSuccess() {
+					tl.see("hit")
+				}
+				if len(res.GetConditions()) > 0 {
+					tl.see("strike")
+				}
+				tl.see("essence=" + itoa(int64(res.GetEssenceLost())))
+				tl.value("essence", float64(res.GetEssenceLost()))
+			}
+			s := section(t, o, "chosen")
+			for _, ch := range s.GetChances() {
+				tl.agree(t, ch.GetKey(), ch.GetProbability())
+			}
+			tl.agreeDist(t, "essence", distOf(t, s, "essence"))
+		})
+	}
+}
+
+// TestFeerieOddsPerTactic: a named tactic's section is the odds the attacker has when it
+// declares that tactic (FEE-034, FEE-T03: all 13 valid with duel +4); with an Affinity of +2
+// every named tactic, each with a modifier of 4, is refused (FEE-032).
+func TestFeerieOddsPerTactic(t *testing.T) {
+	base, err := odds.Of(reg, feerieFight(t, nil, duelIntent(0), kobold(30)), feerieAct(), "david")
+	require.NoError(t, err)
+	require.Len(t, base.GetSections(), 14)
+	brutale, err := odds.Of(reg, feerieFight(t, nil, duelIntent(4), kobold(30)), feerieAct(), "david")
+	require.NoError(t, err)
+	want, got := section(t, brutale, "chosen"), section(t, base, "tactic:Attaque brutale")
+	require.Equal(t, want.GetChances(), got.GetChances())
+	require.Equal(t, want.GetDistributions(), got.GetDistributions())
+	require.Empty(t, got.GetUnavailable())
+
+	weak := didimus()
+	weak.GetFeerie().GetAttributes()[0].Value = 2
+	st := play(t,
+		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "clairière", RuleSystem: "feerie"}}}, nil},
+		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: weak}}}, nil},
+		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: kobold(30)}}}, nil},
+		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}, nil},
+		step{gm, feerieCmd("kobold", &feeriev1.Action{Kind: &feeriev1.Action_Declare{Declare: &feeriev1.Declare{Intent: &feeriev1.Intent{Kind: feeriev1.ActivityKind_ACTIVITY_KIND_PASSIVE}}}}), nil},
+		step{"david", feerieCmd("didimus", &feeriev1.Action{Kind: &feeriev1.Action_Declare{Declare: &feeriev1.Declare{Intent: duelIntent(2)}}}), []int32{20, 1, 1, 20}},
+	)
+	o, err := odds.Of(reg, st, feerieAct(), "david")
+	require.NoError(t, err)
+	for _, s := range o.GetSections()[1:] {
+		require.Contains(t, s.GetUnavailable(), "cap of 2", s.GetKey())
+	}
+	require.Empty(t, section(t, o, "chosen").GetUnavailable())
+}
+
+// TestFeerieOddsByHand: Didimus's Attack 16 + 4 (duel) + 4 (tactic) = 24 against the
+// kobold's Defense, 12 as the rules give it, with d20 − d20 (FEE-001): a hit (FEE-002, FEE-020)
+// needs a net roll ≥ −12, which all but the 28 pairs of the 400 with minus − plus ≥ 13
+// (7 + 6 + … + 1) give; the same with ties failing needs ≥ −11: 36 pairs miss.
+func TestFeerieOddsByHand(t *testing.T) {
+	o, err := odds.Of(reg, feerieFight(t, nil, duelIntent(4), kobold(30)), feerieAct(), "david")
+	require.NoError(t, err)
+	require.Equal(t, "an attack on kobold: Attack 24 against Defense 12", o.GetSummary())
+	require.InDelta(t, 1-28.0/400, chanceOf(t, section(t, o, "chosen"), "hit"), 1e-12)
+	o, err = odds.Of(reg, feerieFight(t, &feeriev1.Options{TieSucceeds: ptr(false)}, duelIntent(4), kobold(30)), feerieAct(), "david")
+	require.NoError(t, err)
+	require.InDelta(t, 1-36.0/400, chanceOf(t, section(t, o, "chosen"), "hit"), 1e-12)
+}
