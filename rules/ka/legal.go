@@ -112,11 +112,17 @@ func (System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.
 		add("pick up", &rulesetv1.LegalAction{Name: "pick up", Description: "with " + w + ", lost to a disarm", Cost: 1, Rule: "KA-032", Weapon: w}, &kav1.PickUp{Weapon: w})
 	}
 	// A disarm needs a target with a weapon to lose (KA-032): the choices offer those, the
-	// first target's weapons first.
+	// first target's weapons first. A hidden target's weapons are its sheet, which only some
+	// readers see: it comes last, its weapons not offered (to be named by whoever knows them).
 	target := &rulesetv1.Choice{Field: "ka.disarm.target_id", Description: "the target, one holding a weapon", Min: 1, Max: 1, Required: true}
-	weapon := &rulesetv1.Choice{Field: "ka.disarm.weapon", Description: "the target's weapon to knock away", Min: 1, Max: 1, Required: true}
+	weapon := &rulesetv1.Choice{Field: "ka.disarm.weapon", Description: "the target's weapon to knock away (a hidden target's, by its name)", Min: 1, Max: 1, Required: true}
+	var hidden []*rulesetv1.ChoiceOption
 	for _, id := range targets {
 		t, _ := fighterOf(st, id)
+		if t.c.GetHidden() {
+			hidden = append(hidden, &rulesetv1.ChoiceOption{Value: id, Label: t.name()})
+			continue
+		}
 		held := heldWeapons(t)
 		if len(held) == 0 {
 			continue
@@ -126,6 +132,8 @@ func (System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.
 			weapon.Options = append(weapon.Options, &rulesetv1.ChoiceOption{Value: w.GetName(), Label: t.name() + "'s " + w.GetName()})
 		}
 	}
+	target.Options = append(target.Options, hidden...)
+	weapon.Required = len(weapon.Options) > 0
 	if len(target.Options) > 0 {
 		skill := &rulesetv1.Choice{Field: "ka.disarm.skill", Description: "the skill to disarm with", Min: 1, Max: 1, Required: true}
 		for _, s := range disarmSkills(f) {

@@ -136,14 +136,8 @@ func (s *Service) GetEncounter(ctx context.Context, req *encounterv1.GetEncounte
 		}
 	}
 	out := &encounterv1.GetEncounterResponse{}
-	if c := req.GetLegalFor(); c != "" {
-		// What a combatant may do is for those who may command it: its player, the GMs.
-		if err := engine.MayCommand(now, who.principal, c); err != nil {
-			return nil, platform.Status(err)
-		}
-		if out.Legal, err = s.reg.Legal(st, c); err != nil {
-			return nil, platform.Status(err)
-		}
+	if err := s.legal(now, st, who, req, out); err != nil { // legal.go
+		return nil, err
 	}
 	// Who may see what is decided by the caller's standing now.
 	v := viewer(now, who.principal)
