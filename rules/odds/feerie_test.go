@@ -27,7 +27,9 @@ func didimus() *encounterv1.Combatant {
 	return fey("didimus", "david", 14, 16, 12, 12, 0, 25, &feeriev1.Attribute{Name: "duel", Kind: feeriev1.AttributeKind_ATTRIBUTE_KIND_AFFINITY, Value: 4, Combat: true})
 }
 
-func kobold(essence int32) *encounterv1.Combatant { return fey("kobold", gm, 10, 12, 16, 10, -2, essence) }
+func kobold(essence int32) *encounterv1.Combatant {
+	return fey("kobold", gm, 10, 12, 16, 10, -2, essence)
+}
 
 func duelIntent(att int32, strikes ...feeriev1.SpecialStrike) *feeriev1.Intent {
 	return &feeriev1.Intent{Kind: feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK, TargetId: "kobold", Physical: true,

@@ -28,8 +28,10 @@ func Of(reg *engine.Registry, st *encounterv1.EncounterState, cmd *encounterv1.C
 		o, err = segAttack(reg, st, cmd, actor)
 	case cmd.GetFeerie().GetAct() != nil:
 		o, err = feerieAttack(reg, st, cmd, actor)
+	case cmd.GetKa().GetAttack() != nil:
+		o, err = kaAttack(reg, st, cmd, actor)
 	default:
-		return nil, engine.Invalid("", "odds are computed for an attack (Les Chants de Loss, d20 segments) or an activity (Contes de Fées)")
+		return nil, engine.Invalid("", "odds are computed for an attack (Les Chants de Loss, Ka, d20 segments) or an activity (Contes de Fées)")
 	}
 	if err != nil {
 		return nil, err

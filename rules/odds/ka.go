@@ -1,0 +1,266 @@
+package odds
+
+import (
+	"fmt"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
+	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
+	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/ka"
+)
+
+// Pool is what a draw may take: the cards not seen by the reader, counted by value (Pool[v]
+// cards of value v for v in 1…10, Pool[0] face cards), and Left, how many are still in the
+// deck (the others lie face down in the discard). The deck holds no order (KA-003): each card
+// is taken at random from the cards left, so that, to a reader who does not see some of the
+// discard, the next card is any unseen card with the same chance.
+type Pool struct {
+	Cards [11]int32
+	Left  int32
+	// EveryDraw: the discard returns to the deck before each draw (KA-003 option).
+	EveryDraw bool
+}
+
+// FullPool is the 56 cards of the minor arcana (KA-001).
+func FullPool() Pool {
+	var p Pool
+	for v := 1; v <= 10; v++ {
+		p.Cards[v] = 4
+	}
+	p.Cards[0] = 16
+	p.Left = ka.DeckSize
+	return p
+}
+
+// PoolOf is the pool of a state's deck as its reader sees it: the cards not in the discard,
+// a card lying face down counting as unseen.
+func PoolOf(s *kav1.State, o *kav1.Options) Pool {
+	p := FullPool()
+	for _, c := range s.GetDiscard() {
+		switch r := c.GetRank(); {
+		case r == 0: // face down: unseen
+		case r > 10:
+			p.Cards[0]--
+		default:
+			p.Cards[r]--
+		}
+	}
+	p.Left = ka.DeckSize - int32(len(s.GetDiscard()))
+	p.EveryDraw = o.GetReshuffle() == "every_draw"
+	return p
+}
+
+func (p Pool) size() int32 {
+	var n int32
+	for _, c := range p.Cards {
+		n += c
+	}
+	return n
+}
+
+// drawn is one way a draw goes: the value it adds, its chance, the pool it leaves.
+type drawn struct {
+	value int32
+	p     float64
+	pool  Pool
+}
+
+// Draws is every way a draw from the pool goes (KA-002, KA-003): a card, and another after
+// each face card; the discard returns to the deck when no card is left (or, with every_draw,
+// before the draw when some were drawn).
+func (p Pool) Draws() []drawn {
+	if p.EveryDraw && p.Left < ka.DeckSize {
+		p = FullPool()
+		p.EveryDraw = true
+	}
+	var out []drawn
+	var walk func(p Pool, value int32, prob float64)
+	walk = func(p Pool, value int32, prob float64) {
+		if p.Left == 0 {
+			every := p.EveryDraw
+			p = FullPool()
+			p.EveryDraw = every
+		}
+		n := float64(p.size())
+		for v, c := range p.Cards {
+			if c == 0 {
+				continue
+			}
+			q := p
+			q.Cards[v]--
+			q.Left--
+			pr := prob * float64(c) / n
+			if v == 0 {
+				walk(q, value+ka.FaceValue, pr)
+				continue
+			}
+			out = append(out, drawn{value: value + int32(v), p: pr, pool: q})
+		}
+	}
+	walk(p, 0, 1)
+	return out
+}
+
+// KaAttack is what the odds of a Ka attack are computed from: the attacker's draw score
+// (sphere + skill + modifiers, KA-004), the defender's if it dodges, the damage and soak, the
+// target's tracks, the deck.
+type KaAttack struct {
+	Attack      int32
+	Defence     int32
+	Defends     bool
+	NoDefence   string
+	Damage      int32
+	Soak        int32
+	Stun        bool
+	KaDice      int32
+	Reality     int32
+	Pool        Pool
+	Options     *kav1.Options
+	Hidden      bool
+	Target      string
+	Seuil       int32
+	RealityLeft int32
+}
+
+func kaAttack(reg *engine.Registry, st *encounterv1.EncounterState, cmd *encounterv1.Command, actor string) (*rulesv1.Odds, error) {
+	a, err := ReadKaAttack(reg, st, cmd, actor)
+	if err != nil {
+		return nil, err
+	}
+	return a.Odds(), nil
+}
+
+// ReadKaAttack declares the attack cmd gives on st and answers it, dodging and taking it,
+// with a probe's dice, to read its numbers.
+func ReadKaAttack(reg *engine.Registry, st *encounterv1.EncounterState, cmd *encounterv1.Command, actor string) (*KaAttack, error) {
+	pr := &probe{first: 1, rest: 1}
+	evs, next, err := decide(reg, st, cmd, actor, pr)
+	if err != nil {
+		return nil, err
+	}
+	at := cmd.GetKa().GetAttack()
+	target := engine.FindCombatant(st, at.GetTargetId())
+	a := &KaAttack{Stun: at.GetStun(), Pool: PoolOf(st.GetKa(), st.GetOptions().GetKa()), Options: st.GetOptions().GetKa(),
+		Hidden: target.GetKa() == nil, Target: target.GetName()}
+	cs := st.GetKa().GetCombatants()[target.GetId()]
+	a.KaDice, a.Reality, a.Seuil = cs.GetKaDice(), cs.GetRealityPoints(), ka.Seuil(target.GetKa())
+	a.Damage, a.Soak, _ = ka.HitNumbers(st, cmd.GetKa().GetCombatantId(), at)
+	drawnScore := func(evs []*encounterv1.Event) {
+		for _, ev := range evs {
+			if d := ev.GetKa().GetAttackDrawn(); d != nil {
+				a.Attack = d.GetDraw().GetTotal() - d.GetDraw().GetDraw().GetValue()
+				a.NoDefence = d.GetNoDefenceReason()
+			}
+			if d := ev.GetKa().GetDefenceDrawn(); d != nil {
+				a.Defence = d.GetDraw().GetTotal() - d.GetDraw().GetDraw().GetValue()
+				a.Defends = true
+			}
+		}
+	}
+	if evs[0].GetKa().GetAttackDeclared() == nil {
+		drawnScore(evs)
+		return a, nil
+	}
+	gm := st.GetGameMaster()
+	answer := func(re *kav1.React) ([]*encounterv1.Event, error) {
+		return reg.Decide(next, &encounterv1.Command{Kind: &encounterv1.Command_Ka{Ka: &kav1.Action{CombatantId: target.GetId(),
+			Kind: &kav1.Action_React{React: re}}}}, engine.Env{Actor: gm, Dice: &probe{first: 1, rest: 1}})
+	}
+	taken, err := answer(&kav1.React{})
+	if err != nil {
+		return nil, err
+	}
+	drawnScore(taken)
+	if dodged, err := answer(&kav1.React{Defend: true}); err != nil {
+		a.NoDefence = err.Error()
+	} else {
+		drawnScore(dodged)
+	}
+	return a, nil
+}
+
+// Odds is, taken and dodged, the chance of each success level and the Ka dice lost (the
+// points de réalité for a stun).
+func (a *KaAttack) Odds() *rulesv1.Odds {
+	o := &rulesv1.Odds{Summary: fmt.Sprintf("an attack on %s: %d + the cards", a.Target, a.Attack),
+		Assumptions: []string{"the cards come from those you have not seen: the deck less the discard you see (KA-003)"}}
+	if a.Hidden {
+		o.Sections = append(o.Sections, &rulesv1.OddsSection{Key: "none", Title: "taken", Unavailable: "the target's numbers are hidden from you"})
+		return o
+	}
+	o.Sections = append(o.Sections, a.section("none", "taken: a simple draw (KA-005, KA-020)", false))
+	d := &rulesv1.OddsSection{Key: "defended", Title: "dodged: an opposed draw (KA-007, KA-009)"}
+	if a.Defends {
+		d = a.section("defended", d.GetTitle(), true)
+	} else {
+		d.Unavailable = a.NoDefence
+	}
+	o.Sections = append(o.Sections, d)
+	return o
+}
+
+var levelNames = []string{"failure", "normal success", "great success", "exceptional success"}
+
+func (a *KaAttack) section(key, title string, defended bool) *rulesv1.OddsSection {
+	s := &rulesv1.OddsSection{Key: key, Title: title}
+	levels := map[int32]float64{}
+	var lost, reality Builder
+	var out float64
+	for _, x := range a.Pool.Draws() {
+		total := a.Attack + x.value
+		outcome := func(margin int32, p float64) {
+			lvl, bonus := ka.Level(a.Options, margin)
+			levels[lvl] += p
+			if margin < 0 {
+				lost.Add(0, p)
+				reality.Add(0, p)
+				return
+			}
+			dmg := bonus + a.Damage
+			if a.Stun { // KA-030, KA-031: points de réalité, no soak
+				r := min(dmg, a.Reality)
+				reality.Add(int(r), p)
+				k, zero := int32(0), a.Reality-r == 0 && a.Reality > 0
+				if zero {
+					k = min(1, a.KaDice)
+				}
+				lost.Add(int(k), p)
+				if dmg >= a.Seuil || zero || a.KaDice-k == 0 { // knocked out (KA-027, KA-031) or dying (KA-025)
+					out += p
+				}
+				return
+			}
+			k := min(ka.KaLost(a.Options, dmg-a.Soak), a.KaDice) // KA-023, KA-024
+			lost.Add(int(k), p)
+			if a.KaDice-k == 0 {
+				out += p
+			}
+		}
+		if !defended {
+			outcome(total-ka.SimpleThreshold, x.p)
+			continue
+		}
+		for _, y := range x.pool.Draws() {
+			def := a.Defence + y.value
+			if total >= ka.SimpleThreshold && total > def { // KA-007
+				outcome(total-max(def, ka.SimpleThreshold), x.p*y.p)
+			} else {
+				outcome(-1, x.p*y.p)
+			}
+		}
+	}
+	for lvl := int32(0); lvl < int32(len(levelNames)) || levels[lvl] > 0; lvl++ {
+		name := fmt.Sprintf("level %d", lvl)
+		if int(lvl) < len(levelNames) {
+			name = levelNames[lvl]
+		}
+		s.Chances = append(s.Chances, chance(fmt.Sprintf("level.%d", lvl), name, "KA-006", levels[lvl]))
+	}
+	s.Chances = append(s.Chances, chance("out", "the target is out of the fight", "KA-025", out))
+	s.Distributions = append(s.Distributions, distribution("ka", "Ka dice lost", lost.Dist()))
+	if a.Stun {
+		s.Distributions = append(s.Distributions, distribution("reality", "points de réalité lost", reality.Dist()))
+	}
+	return s
+}

@@ -1,0 +1,135 @@
+package odds_test
+
+import (
+	"testing"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
+	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/ka"
+	"github.com/fray-rpg/fray/rules/odds"
+	"github.com/stretchr/testify/require"
+)
+
+func kaWho(id, controller string, a, h int32, skills map[string]int32, enc, kaDice, reality int32, ws ...*kav1.Weapon) *encounterv1.Combatant {
+	return &encounterv1.Combatant{Id: id, Name: id, Controller: controller, Sheet: &encounterv1.Combatant_Ka{Ka: &kav1.Sheet{
+		Spheres: map[string]int32{ka.Animalite: a, ka.Humanite: h, "Spiritualité": 2}, Skills: skills,
+		Encaissement: enc, KaDice: kaDice, RealityPoints: reality, PlayerCharacter: controller != gm, Weapons: ws,
+	}}}
+}
+
+// joshua and the dog of KA-T01…KA-T04: a handgun +8 (Humanité + Arme à feu 4), the butt +3
+// (Animalité + Bagarre 2); the dog Esquive 4, encaissement 3, 2 Ka dice, 10 points de réalité.
+func kaFight(t testing.TB, opts *kav1.Options, dogKa int32) *encounterv1.EncounterState {
+	var ro *encounterv1.RuleOptions
+	if opts != nil {
+		ro = &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Ka{Ka: opts}}
+	}
+	joshua := kaWho("joshua", "david", 4, 3, map[string]int32{"Arme à feu": 4, "Bagarre": 2, "Esquive": 2}, 3, 5, 15,
+		&kav1.Weapon{Name: "pistolet", Sphere: ka.Humanite, Skill: "Arme à feu", Damage: 8},
+		&kav1.Weapon{Name: "crosse", Sphere: ka.Animalite, Skill: "Bagarre", Damage: 3})
+	dog := kaWho("chien", gm, 3, 1, map[string]int32{"Esquive": 4, "Bagarre": 3}, 3, dogKa, 10,
+		&kav1.Weapon{Name: "crocs", Sphere: ka.Animalite, Skill: "Bagarre", Damage: 2})
+	return play(t,
+		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "cul-de-sac", RuleSystem: "ka", Options: ro}}}, nil},
+		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: joshua}}}, nil},
+		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: dog}}}, nil},
+		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}, nil},
+	)
+}
+
+func kaShot(weapon string, mod int32, stun bool) *encounterv1.Command {
+	return &encounterv1.Command{Kind: &encounterv1.Command_Ka{Ka: &kav1.Action{CombatantId: "joshua", Kind: &kav1.Action_Attack{
+		Attack: &kav1.Attack{TargetId: "chien", Weapon: weapon, Modifier: mod, Stun: stun}}}}}
+}
+
+// discardFirst puts the first n cards of the minor arcana in the discard, drawn by joshua.
+func discardFirst(st *encounterv1.EncounterState, n int) {
+	s := st.GetKa()
+	s.Discard = nil
+	for _, c := range ka.NewDeck()[:n] {
+		s.Discard = append(s.Discard, &kav1.Card{Suit: c.GetSuit(), Rank: c.GetRank(), DrawnBy: "joshua"})
+	}
+	s.Position = int32(n)
+	s.DeckCount = int32(ka.DeckSize - n)
+}
+
+// TestKaOddsAgreeWithDecide: taken and dodged, the chance of each success level, of the target
+// out of the fight and the Ka dice (or points de réalité) lost agree with the real Decide on
+// the dice stream, the cards drawn from those left (KA-001…KA-007, KA-009, KA-020…KA-025,
+// KA-030, KA-031).
+func TestKaOddsAgreeWithDecide(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		opts    *kav1.Options
+		cmd     *encounterv1.Command
+		discard int
+		dogKa   int32
+	}{
+		{name: "KA-T02: the handgun, -2 for proximity, a full deck", cmd: kaShot("pistolet", -2, false), dogKa: 2},
+		{name: "five cards left, four of them faces: the deck runs out mid-draw (KA-003)", cmd: kaShot("pistolet", 0, false), discard: 51, dogKa: 4},
+		{name: "KA-T04: a stun with the butt, +3 (KA-030, KA-031)", cmd: kaShot("crosse", 3, true), discard: 20, dogKa: 2},
+		{name: "every_draw reshuffles (KA-003 option)", opts: &kav1.Options{Reshuffle: "every_draw"}, cmd: kaShot("pistolet", -2, false), discard: 30, dogKa: 3},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := kaFight(t, c.opts, c.dogKa)
+			discardFirst(st, c.discard)
+			o, err := odds.Of(reg, st, c.cmd, "david")
+			require.NoError(t, err)
+			require.Zero(t, o.GetLeftOut())
+			_, declared := applyEvents(t, st, "david", c.cmd, nil)
+			tallies := map[string]*tally{"none": newTally(), "defended": newTally()}
+			for i := range *samples {
+				for k, re := range map[string]*kav1.React{"none": {}, "defended": {Defend: true}} {
+					seed := i
+					if k == "defended" {
+						seed += 1 << 30
+					}
+					evs, err := reg.Decide(declared, &encounterv1.Command{Kind: &encounterv1.Command_Ka{Ka: &kav1.Action{CombatantId: "chien",
+						Kind: &kav1.Action_React{React: re}}}}, engine.Env{Actor: gm, Dice: stream(t, seed)})
+					require.NoError(t, err)
+					var res *kav1.AttackResolved
+					for _, ev := range evs {
+						if r := ev.GetKa().GetAttackResolved(); r != nil && res == nil {
+							res = r
+						}
+					}
+					tl := tallies[k]
+					tl.n++
+					tl.see("level." + itoa(int64(res.GetLevel())))
+					if res.GetUnconscious() || res.GetDying() {
+						tl.see("out")
+					}
+					tl.see("ka=" + itoa(int64(res.GetKaLost())))
+					tl.value("ka", float64(res.GetKaLost()))
+					tl.see("reality=" + itoa(int64(res.GetRealityLost())))
+					tl.value("reality", float64(res.GetRealityLost()))
+				}
+			}
+			for k, tl := range tallies {
+				s := section(t, o, k)
+				require.Empty(t, s.GetUnavailable())
+				for _, ch := range s.GetChances() {
+					tl.agree(t, ch.GetKey(), ch.GetProbability())
+				}
+				for _, d := range s.GetDistributions() {
+					tl.agreeDist(t, d.GetKey(), d)
+				}
+			}
+		})
+	}
+}
+
+// TestKaOddsByHand: KA-T03's second shot scores 3 + 4 − 1 − 2 = 4 (here the first, without
+// the −1: 5); taken, it succeeds when the cards give 5 or more: a pip of 5 to 10 (24 of the 56
+// cards) or a face (16), so fails with 16/56 (KA-002, KA-005, KA-006).
+func TestKaOddsByHand(t *testing.T) {
+	o, err := odds.Of(reg, kaFight(t, nil, 2), kaShot("pistolet", -2, false), "david")
+	require.NoError(t, err)
+	none := section(t, o, "none")
+	require.InDelta(t, 16.0/56, chanceOf(t, none, "level.0"), 1e-12)
+	require.Equal(t, "an attack on chien: 5 + the cards", o.GetSummary())
+	// A pip of 5 to 10 gives margins 0…5, a normal success (24/56); a face then a pip gives
+	// 15 + pip: margins 6…15 (great from margin 10, i.e. a pip ≥ 5 after one face).
+	require.InDelta(t, 24.0/56+16.0/56*(4*4.0)/55, chanceOf(t, none, "level.1"), 1e-12)
+}
