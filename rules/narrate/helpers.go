@@ -3,6 +3,7 @@ package narrate
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	dicev1 "github.com/fray-rpg/fray/gen/fray/dice/v1"
 	"golang.org/x/text/feature/plural"
@@ -127,4 +128,36 @@ func (n *Narrator) Term(s string) string {
 func Plural(key, enOne, enOther, frOne, frOther string) {
 	Set(English, key, plural.Selectf(1, "%d", "=1", enOne, "other", enOther))
 	Set(French, key, plural.Selectf(1, "%d", "one", frOne, "other", frOther))
+}
+
+// Of is a name after the French "de", contracted as French writes it: "du malfrat" for "Le
+// malfrat", "des griffons", "de la capitaine", "de l'ogre", "d'Archère", "de Diego". In English
+// it is "of " and the name: French messages use it (as an extra argument, %[3]s…) where English
+// writes "Diego's".
+func (n *Narrator) Of(name string) string {
+	if !n.French() {
+		return "of " + name
+	}
+	return contract(name, "du ", "des ", "de la ", "de l'", "d'", "de ")
+}
+
+// To is a name after the French "à", contracted: "au malfrat", "aux griffons", "à la
+// capitaine", "à l'ogre", "à Diego". In English it is "to " and the name.
+func (n *Narrator) To(name string) string {
+	if !n.French() {
+		return "to " + name
+	}
+	return contract(name, "au ", "aux ", "à la ", "à l'", "à ", "à ")
+}
+
+func contract(name, le, les, la, elided, vowel, other string) string {
+	for _, p := range []struct{ prefix, with string }{{"Le ", le}, {"Les ", les}, {"La ", la}, {"L'", elided}, {"L’", elided}} {
+		if rest, ok := strings.CutPrefix(name, p.prefix); ok && rest != "" {
+			return p.with + rest
+		}
+	}
+	if r, _ := utf8.DecodeRuneInString(name); strings.ContainsRune("aeiouyàâäéèêëîïôöûüAEIOUYÀÂÄÉÈÊËÎÏÔÖÛÜ", r) {
+		return vowel + name
+	}
+	return other + name
 }

@@ -64,3 +64,24 @@ func TestHelpers(t *testing.T) {
 	require.Equal(t, "1 Exploit d'essai", fr.Sprintf("%d test Exploits", 1))
 	require.Equal(t, "3 Exploits d'essai", fr.Sprintf("%d test Exploits", 3))
 }
+
+func TestOfAndTo(t *testing.T) {
+	en, fr := New(English), New(French)
+	for _, c := range []struct{ name, of, to string }{
+		{"Le malfrat", "du malfrat", "au malfrat"},
+		{"Les griffons", "des griffons", "aux griffons"},
+		{"La capitaine", "de la capitaine", "à la capitaine"},
+		{"L'ogre", "de l'ogre", "à l'ogre"},
+		{"L’archère", "de l'archère", "à l'archère"},
+		{"Archère", "d'Archère", "à Archère"},
+		{"élan", "d'élan", "à élan"},
+		{"Diego", "de Diego", "à Diego"},
+		{"Le", "de Le", "à Le"},
+		{"griffon-1", "de griffon-1", "à griffon-1"},
+	} {
+		require.Equal(t, c.of, fr.Of(c.name), c.name)
+		require.Equal(t, c.to, fr.To(c.name), c.name)
+		require.Equal(t, "of "+c.name, en.Of(c.name))
+		require.Equal(t, "to "+c.name, en.To(c.name))
+	}
+}
