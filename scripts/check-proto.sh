@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Lints proto/, checks it for breaking changes against the last release (the buf image
-# proto/releases/v<N>.binpb with the highest N), and fails when gen/ is not exactly what
-# proto/ generates (run scripts/generate.sh to mend it).
+# Lints proto/, checks it for breaking changes against the releases (the buf images
+# proto/releases/v*.binpb: the wire and JSON against every one, the FILE rules of buf.yaml, names
+# included, against the newest; see proto/releases/README.md), and fails when gen/ is not exactly
+# what proto/ generates (run scripts/generate.sh to mend it).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -11,7 +12,16 @@ mkdir -p "$bin"
 export PATH="$bin:$PATH"
 
 buf lint
-release=$(ls proto/releases/v*.binpb 2>/dev/null | sort -V | tail -1 || true)
+# The wire and JSON of every release stay readable: numbers, types, JSON names. A field's name may
+# change only where its old name is kept as its JSON name (FIELD_SAME_JSON_NAME still holds), as
+# for the fields renamed away from reserved words in v1.1.
+wire_json='{"version":"v2","modules":[{"path":"proto"}],"breaking":{"use":["WIRE_JSON"],"except":["FIELD_SAME_NAME"]}}'
+releases=$(ls proto/releases/v*.binpb 2>/dev/null | sort -V || true)
+for image in $releases; do
+  buf breaking --against "$image" --config "$wire_json"
+  echo "wire and JSON compatible with $image"
+done
+release=$(tail -1 <<<"$releases")
 if [[ -n $release ]]; then
   buf breaking --against "$release"
   echo "no breaking change against $release"

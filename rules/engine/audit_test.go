@@ -46,7 +46,7 @@ func recordFight(t *testing.T, reg *engine.Registry, end bool) []*encounterv1.Ev
 			}
 		}
 		target = map[string]string{"a": "b", "b": "a"}[who]
-		do("gm", &encounterv1.Command{Kind: &encounterv1.Command_Loss{Loss: &lossv1.Action{CombatantId: who, Kind: &lossv1.Action_Pass{Pass: &lossv1.Pass{}}}}})
+		do("gm", &encounterv1.Command{Kind: &encounterv1.Command_Loss{Loss: &lossv1.Action{CombatantId: who, Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}}}})
 		_ = target
 	}
 	if end {

@@ -32,7 +32,7 @@ func passed(id string) *encounterv1.Event {
 // fold, one that does not fold, or an error.
 func TestCloseFoldsEveryEvent(t *testing.T) {
 	sd := make([]byte, dice.SeedSize)
-	pass := &encounterv1.Command{Kind: &encounterv1.Command_Loss{Loss: &lossv1.Action{CombatantId: "a", Kind: &lossv1.Action_Pass{Pass: &lossv1.Pass{}}}}}
+	pass := &encounterv1.Command{Kind: &encounterv1.Command_Loss{Loss: &lossv1.Action{CombatantId: "a", Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}}}}
 	started := func(reg *engine.Registry) *encounterv1.EncounterState {
 		st := &encounterv1.EncounterState{EncounterId: "e1"}
 		for _, cmd := range []*encounterv1.Command{create("Bivouac", "loss", 0), combatant("a", "A", "gm"), combatant("b", "B", "gm"), start} {

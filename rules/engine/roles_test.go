@@ -172,7 +172,7 @@ func TestRoleMatrix(t *testing.T) {
 		{"open joining", func(string, string) *encounterv1.Command { return joining(true) }, false,
 			[]engine.Code{ok, ok, perm, perm, perm, perm, gone}},
 		{"command a combatant (pass)", func(id, _ string) *encounterv1.Command {
-			return lossAction(id, &lossv1.Action{Kind: &lossv1.Action_Pass{Pass: &lossv1.Pass{}}})
+			return lossAction(id, &lossv1.Action{Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}})
 		}, true, []engine.Code{ok, ok, ok, perm, perm, perm, gone}},
 		{ruling, func(id, _ string) *encounterv1.Command {
 			return lossAction(id, &lossv1.Action{Kind: &lossv1.Action_GrantFreeRaises{GrantFreeRaises: &lossv1.GrantFreeRaises{Count: 1}}})
@@ -225,7 +225,7 @@ func TestRefusalsNameTheRoles(t *testing.T) {
 	tb := ruelle(t)
 	tb.do("dev/gm", start)
 	pass := func(id string) *encounterv1.Command {
-		return lossAction(id, &lossv1.Action{Kind: &lossv1.Action_Pass{Pass: &lossv1.Pass{}}})
+		return lossAction(id, &lossv1.Action{Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}})
 	}
 	for _, c := range []struct {
 		actor string
@@ -419,7 +419,7 @@ func nextDuel(st *encounterv1.EncounterState) *encounterv1.Command {
 		}
 	}
 	if top < 4 {
-		return lossAction(who, &lossv1.Action{Kind: &lossv1.Action_Pass{Pass: &lossv1.Pass{}}})
+		return lossAction(who, &lossv1.Action{Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}})
 	}
 	target := "ruffian"
 	if who == "ruffian" {

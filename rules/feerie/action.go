@@ -456,7 +456,7 @@ func decideAct(st *encounterv1.EncounterState, f fighter, a *feeriev1.Act) ([]*e
 	if e, most := act.GetEssence(), spendable(st, f); e < 0 || e > most {
 		return nil, engine.Invalid("FEE-005", "%s may spend from 0 to %d Essence on this roll", f.name(), most)
 	}
-	if c := act.GetCircumstances(); c.GetRangedDifficulty() != feeriev1.RangedDifficulty_RANGED_DIFFICULTY_UNSPECIFIED && c.GetRange() != feeriev1.Range_RANGE_UNSPECIFIED &&
+	if c := act.GetCircumstances(); c.GetRangedDifficulty() != feeriev1.RangedDifficulty_RANGED_DIFFICULTY_UNSPECIFIED && c.GetDistance() != feeriev1.Range_RANGE_UNSPECIFIED &&
 		!house(st).GetCombineRangedDifficulty() {
 		return nil, engine.Invalid("FEE-172", "%s: give the ranged difficulty either as one estimate or itemised by range, not both", f.name())
 	}
@@ -577,6 +577,6 @@ func decideAdvance(sys System, st *encounterv1.EncounterState, a *feeriev1.Advan
 		}
 		out = append(out, ev)
 	}
-	out = append(out, event(&feeriev1.Event{Kind: &feeriev1.Event_RankAdvanced{RankAdvanced: &feeriev1.RankAdvanced{From: s.GetRank(), To: to}}}))
+	out = append(out, event(&feeriev1.Event{Kind: &feeriev1.Event_RankAdvanced{RankAdvanced: &feeriev1.RankAdvanced{FromRank: s.GetRank(), ToRank: to}}}))
 	return out, nil
 }

@@ -141,8 +141,8 @@ func evolve(st *encounterv1.EncounterState, s *feeriev1.State, e *feeriev1.Event
 	case *feeriev1.Event_RankAdvanced:
 		r := k.RankAdvanced
 		s.Queue = nil
-		passed := r.GetFrom() - r.GetTo() // the ranks left behind; rank 0 is never left so (FEE-179)
-		s.Rank = r.GetTo()
+		passed := r.GetFromRank() - r.GetToRank() // the ranks left behind; rank 0 is never left so (FEE-179)
+		s.Rank = r.GetToRank()
 		for _, cs := range s.GetCombatants() {
 			decay(cs, passed)
 		}

@@ -141,7 +141,7 @@ func TestOpDivisionRounding_FEE171(t *testing.T) {
 // itemised; with the option both add up to the Troll's Defense: 10 + 8 (very hard) + 12 (far).
 func TestOpCombineRangedDifficulty_FEE172(t *testing.T) {
 	shot := &feeriev1.Act{Circumstances: &feeriev1.Circumstances{
-		RangedDifficulty: feeriev1.RangedDifficulty_RANGED_DIFFICULTY_VERY_HARD, Range: feeriev1.Range_RANGE_FAR, Lighting: feeriev1.Lighting_LIGHTING_DUSK,
+		RangedDifficulty: feeriev1.RangedDifficulty_RANGED_DIFFICULTY_VERY_HARD, Distance: feeriev1.Range_RANGE_FAR, Lighting: feeriev1.Lighting_LIGHTING_DUSK,
 	}}
 	start := func(o *feeriev1.Options) *vaFight {
 		f := vaNew(t, o, vaLutin(), vaTroll())
@@ -152,7 +152,7 @@ func TestOpCombineRangedDifficulty_FEE172(t *testing.T) {
 	f := start(nil)
 	f.refuse(vaGM, vaActCmd("lutin", shot), engine.CodeInvalid, "FEE-172", "Lutin")
 	noRange := proto.CloneOf(shot)
-	noRange.Circumstances.Range = feeriev1.Range_RANGE_UNSPECIFIED
+	noRange.Circumstances.Distance = feeriev1.Range_RANGE_UNSPECIFIED
 	f.refuse(vaGM, vaActCmd("lutin", noRange), engine.CodeInvalid, "FEE-172", "Lutin")
 
 	f = start(&feeriev1.Options{CombineRangedDifficulty: proto.Bool(true)})

@@ -320,5 +320,5 @@ func rdSecrets(log []*encounterv1.Event) enginetest.Secrets {
 // rdPublic: the counts and places every reader sees, whatever numbers they hold: the ranks of
 // the countdown are called out loud (FEE-041).
 var rdPublic = []protoreflect.Name{"sequence", "to_sequence", "action", "rank", "top_rank",
-	"from", "to", "last_rank", "from_rank", "dice_offset", "rules_version", "status",
+	"last_rank", "from_rank", "to_rank", "dice_offset", "rules_version", "status",
 	"appearance", "offset", "draws"}

@@ -58,7 +58,7 @@ func defense(st *encounterv1.EncounterState, t fighter, att fighter, in *feeriev
 	if circ.GetUndefended() || t.helpless() { // FEE-022, FEE-174
 		m.add("helpless or not defending", "FEE-022", 0)
 		if ranged {
-			m.add("range", "FEE-131", RangeMod(circ.GetRange()))
+			m.add("range", "FEE-131", RangeMod(circ.GetDistance()))
 			m.add("lighting", "FEE-120", 0)
 			if o.GetHelplessImmobileAtRange() { // the option of FEE-174
 				m.add("helpless: an immobile target", "FEE-174", RangedDifficultyMod(feeriev1.RangedDifficulty_RANGED_DIFFICULTY_TRIVIAL))
@@ -100,7 +100,7 @@ func defense(st *encounterv1.EncounterState, t fighter, att fighter, in *feeriev
 	}
 	if ranged {
 		m.add("ranged difficulty", "FEE-130", RangedDifficultyMod(circ.GetRangedDifficulty()))
-		m.add("range", "FEE-131", RangeMod(circ.GetRange()))
+		m.add("range", "FEE-131", RangeMod(circ.GetDistance()))
 	} else {
 		m.add("attack angles occupied", "FEE-091", AngleDefenseMalus(occupiedAngles(st, t, att, circ))) // FEE-090, FEE-096, FEE-175
 	}

@@ -120,7 +120,7 @@ func (f *sqFight) advance(to int32, nets ...int32) []*feeriev1.ActivityResolved 
 	from := f.s().GetRank()
 	evs := f.do(sqAdvance(to), sqDice(nets...)...)
 	ra := sqFind(f.t, evs, (*feeriev1.Event).GetRankAdvanced)
-	require.Equal(f.t, from, ra.GetFrom())
+	require.Equal(f.t, from, ra.GetFromRank())
 	require.NotNil(f.t, evs[len(evs)-1].GetFeerie().GetRankAdvanced(), "the countdown goes on once every activity is resolved (FEE-045)")
 	if to == 0 {
 		to = from - 1

@@ -206,7 +206,7 @@ func checkSituation(st *encounterv1.EncounterState, f fighter, act *feeriev1.Act
 	}
 	if in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_RANGED_ATTACK && c.GetRangedDifficulty() != feeriev1.RangedDifficulty_RANGED_DIFFICULTY_UNSPECIFIED &&
 		!house(st).GetCombineRangedDifficulty() && // the option lets them add up (FEE-172)
-		(c.GetRange() != feeriev1.Range_RANGE_UNSPECIFIED || c.GetLighting() != feeriev1.Lighting_LIGHTING_UNSPECIFIED ||
+		(c.GetDistance() != feeriev1.Range_RANGE_UNSPECIFIED || c.GetLighting() != feeriev1.Lighting_LIGHTING_UNSPECIFIED ||
 			c.GetTargetPace() != feeriev1.Pace_PACE_UNSPECIFIED || c.GetTerrain() != feeriev1.Terrain_TERRAIN_UNSPECIFIED || ownPace(st, f, in) != 0) {
 		return engine.Invalid("FEE-172", "give %s's shot one global difficulty or itemise it (range, light, paces, terrain), never both", f.name())
 	}

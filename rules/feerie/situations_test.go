@@ -623,7 +623,7 @@ func TestSiHelplessDefender_FEE174(t *testing.T) {
 		siWho("m1", "Bretteur 1", siSheet(18, 10, 5, 10, 0)),
 		siWho("m2", "Bretteur 2", siSheet(17, 10, 5, 10, 0)))
 	f.declare(map[string]*feeriev1.Intent{"r1": siRanged("d"), "r2": siRanged("d"), "m1": siMelee("d"), "m2": siMelee("d")})
-	f.act("r1", &feeriev1.Circumstances{Undefended: true, Range: feeriev1.Range_RANGE_FAR})
+	f.act("r1", &feeriev1.Circumstances{Undefended: true, Distance: feeriev1.Range_RANGE_FAR})
 	res := f.resolve()
 	require.Equal(t, int32(12), res[0].GetDefense())
 	f.act("r2", &feeriev1.Circumstances{Undefended: true, RangedDifficulty: feeriev1.RangedDifficulty_RANGED_DIFFICULTY_TRIVIAL})
@@ -850,7 +850,7 @@ func TestSiRangedDifficultyAndRange_FEE130_FEE131_FEE172(t *testing.T) {
 	f.declare(intents)
 	hard := feeriev1.RangedDifficulty_RANGED_DIFFICULTY_VERY_HARD
 	for _, c := range []*feeriev1.Circumstances{
-		{RangedDifficulty: hard, Range: feeriev1.Range_RANGE_FAR},
+		{RangedDifficulty: hard, Distance: feeriev1.Range_RANGE_FAR},
 		{RangedDifficulty: hard, Lighting: feeriev1.Lighting_LIGHTING_DUSK},
 		{RangedDifficulty: hard, Terrain: feeriev1.Terrain_TERRAIN_DENSE_FOREST},
 		{RangedDifficulty: hard, TargetPace: feeriev1.Pace_PACE_RUN},
@@ -860,9 +860,9 @@ func TestSiRangedDifficultyAndRange_FEE130_FEE131_FEE172(t *testing.T) {
 	f.at(16)
 	f.refuse(siAct("s5", &feeriev1.Circumstances{RangedDifficulty: hard}), engine.CodeInvalid, "FEE-172", "Tireur 5") // its own running
 	f.act("s1", &feeriev1.Circumstances{RangedDifficulty: hard})
-	f.act("s2", &feeriev1.Circumstances{Range: feeriev1.Range_RANGE_FAR})
+	f.act("s2", &feeriev1.Circumstances{Distance: feeriev1.Range_RANGE_FAR})
 	f.act("s3", &feeriev1.Circumstances{RangedDifficulty: feeriev1.RangedDifficulty_RANGED_DIFFICULTY_TRIVIAL})
-	f.act("s4", &feeriev1.Circumstances{Range: feeriev1.Range_RANGE_HORIZON, Lighting: feeriev1.Lighting_LIGHTING_STARLIGHT}) // itemised
+	f.act("s4", &feeriev1.Circumstances{Distance: feeriev1.Range_RANGE_HORIZON, Lighting: feeriev1.Lighting_LIGHTING_STARLIGHT}) // itemised
 	res := f.resolve()
 	require.Len(t, res, 4)
 	require.Equal(t, []int32{8, 0}, []int32{siMod(res[0].GetDefenseModifiers(), "FEE-130"), siMod(res[0].GetDefenseModifiers(), "FEE-131")})

@@ -177,7 +177,7 @@ func TestKA008AttackBack(t *testing.T) {
 		require.Equal(t, int32(5), f.cs("joshua").GetKaDice())
 		// Each spent an action; both have acted in this pass: the second pass begins.
 		require.Equal(t, []int32{1, 1}, []int32{f.cs("joshua").GetActionsLeft(), f.cs("brute").GetActionsLeft()})
-		require.Equal(t, int32(2), find(t, evs, (*kav1.Event).GetPassStarted).GetPass())
+		require.Equal(t, int32(2), find(t, evs, (*kav1.Event).GetPassStarted).GetPassNumber())
 		f.replays()
 	})
 	t.Run("the defender wins", func(t *testing.T) {

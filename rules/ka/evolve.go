@@ -79,12 +79,12 @@ func evolve(s *kav1.State, e *kav1.Event) error {
 	case *kav1.Event_DeckShuffled:
 		s.Discard, s.Position, s.DeckCount = nil, 0, k.DeckShuffled.GetCards() // the deck whole, in no order (KA-003)
 	case *kav1.Event_RoundStarted:
-		s.Round, s.Pass = k.RoundStarted.GetRound(), 1
+		s.Round, s.PassNumber = k.RoundStarted.GetRound(), 1
 		for id, cs := range s.GetCombatants() {
 			cs.ActionsLeft, cs.ActionsTaken, cs.ActedThisPass, cs.Passed, cs.StillActs = k.RoundStarted.GetActions()[id], 0, false, false, false
 		}
 	case *kav1.Event_PassStarted:
-		s.Pass = k.PassStarted.GetPass()
+		s.PassNumber = k.PassStarted.GetPassNumber()
 		for _, cs := range s.GetCombatants() {
 			cs.ActedThisPass, cs.StillActs = false, false
 		}

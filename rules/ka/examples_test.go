@@ -76,7 +76,7 @@ func TestJoshuaAndTheDog(t *testing.T) {
 	require.Equal(t, int32(2), f.cs("chien").GetKaDice(), "no damage")
 	require.Zero(t, f.cs("chien").GetActionsLeft(), "the dog has used its only action")
 	// No one else may act in this pass: the second pass begins.
-	require.Equal(t, int32(2), find(t, evs, (*kav1.Event).GetPassStarted).GetPass())
+	require.Equal(t, int32(2), find(t, evs, (*kav1.Event).GetPassStarted).GetPassNumber())
 
 	// KA-T03: the second shot, 3 + 4 − 1 (second action) − 2 = 4, valet de bâton then 9 de
 	// coupe: 23, a great success; the dog has no action left: no defence. The dog's death

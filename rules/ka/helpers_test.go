@@ -311,7 +311,7 @@ func terror(id string, mod int32) *encounterv1.Command {
 }
 
 func pass(id string) *encounterv1.Command {
-	return action(&kav1.Action{CombatantId: id, Kind: &kav1.Action_Pass{Pass: &kav1.Pass{}}})
+	return action(&kav1.Action{CombatantId: id, Kind: &kav1.Action_PassTurn{PassTurn: &kav1.Pass{}}})
 }
 
 // Sheets.

@@ -108,7 +108,7 @@ func TestKA032SimultaneousDisarm(t *testing.T) {
 	evs := f.do(gm, takeIt("a"))
 	ad := find(t, evs, (*kav1.Event).GetAttackDrawn) // 3 + 2 + 3 = 8
 	require.Equal(t, int32(8), ad.GetDraw().GetTotal())
-	require.Equal(t, int32(2), find(t, evs, (*kav1.Event).GetPassStarted).GetPass())
+	require.Equal(t, int32(2), find(t, evs, (*kav1.Event).GetPassStarted).GetPassNumber())
 	f.refuse(gm, attack("b", "a", "revolver", 0), engine.CodePrecondition, "KA-032", "Le malfrat B")
 	f.replays()
 }

@@ -392,7 +392,7 @@ func gargoyleSecrets(log []*encounterv1.Event) enginetest.Secrets {
 }
 
 // public: the counts and places every reader sees, whatever numbers they hold.
-var public = []protoreflect.Name{"sequence", "to_sequence", "round", "pass",
+var public = []protoreflect.Name{"sequence", "to_sequence", "round", "pass_number",
 	"position", "positions", "reshuffle_after", "deck_count", "cards", "rank",
 	"suit", "actions_taken", "dice_offset", "rules_version", "status", "appearance"}
 

@@ -148,7 +148,7 @@ func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Comman
 			evs, err = decideDisarm(st, f, k.Disarm, env)
 		case *kav1.Action_PickUp:
 			evs, err = decidePickUp(f, k.PickUp)
-		case *kav1.Action_Pass:
+		case *kav1.Action_PassTurn:
 			evs = one(&kav1.Event{Kind: &kav1.Event_Passed{Passed: &kav1.Passed{CombatantId: f.id()}}})
 		default:
 			return nil, engine.Invalid("", "the action of %s is empty", f.name())
@@ -234,7 +234,7 @@ func passOver(st *encounterv1.EncounterState) *encounterv1.Event {
 	}
 	for _, f := range fighters(st) {
 		if f.conscious() && !f.cs.GetPassed() && f.cs.GetActionsLeft() > 0 {
-			return event(&kav1.Event{Kind: &kav1.Event_PassStarted{PassStarted: &kav1.PassStarted{Pass: s.GetPass() + 1}}})
+			return event(&kav1.Event{Kind: &kav1.Event_PassStarted{PassStarted: &kav1.PassStarted{PassNumber: s.GetPassNumber() + 1}}})
 		}
 	}
 	return roundStarted(st, s.GetRound()+1)

@@ -73,7 +73,7 @@ func TestKA010To013ActionsInARound(t *testing.T) {
 	require.Equal(t, int32(-1), dd.GetDraw().GetModifiers())
 	require.Equal(t, int32(4+2-1+7), dd.GetDraw().GetTotal(), "Animalité against a punch")
 	require.Zero(t, f.cs("joshua").GetActionsLeft())
-	require.Equal(t, int32(2), find(t, evs, (*kav1.Event).GetPassStarted).GetPass())
+	require.Equal(t, int32(2), find(t, evs, (*kav1.Event).GetPassStarted).GetPassNumber())
 
 	// Pass 2. KA-012: Joshua has used his two actions: he cannot attack…
 	f.refuse(player, attack("joshua", "gorille", "pistolet", 0), engine.CodePrecondition, "KA-012", "Joshua")
@@ -182,13 +182,13 @@ func TestKA015Passes(t *testing.T) {
 	f.start(coupe(2), coupe(3), coupe(4))
 	f.do(player, attack("joshua", "gorille", "pistolet", 0))
 	f.do(gm, takeIt("gorille"))
-	require.Equal(t, int32(1), f.ka().GetPass())
+	require.Equal(t, int32(1), f.ka().GetPassNumber())
 	f.refuse(player, attack("joshua", "gorille", "pistolet", 0), engine.CodePrecondition, "KA-015", "Joshua")
 	f.do(gm, attack("gorille", "joshua", "poing", 0))
 	evs := f.do(player, takeIt("joshua"))
 	// Both have acted: the second pass.
-	require.Equal(t, int32(2), find(t, evs, (*kav1.Event).GetPassStarted).GetPass())
-	require.Equal(t, int32(2), f.ka().GetPass())
+	require.Equal(t, int32(2), find(t, evs, (*kav1.Event).GetPassStarted).GetPassNumber())
+	require.Equal(t, int32(2), f.ka().GetPassNumber())
 	require.Equal(t, int32(1), f.ka().GetRound())
 	// Joshua does not want to act any more this round; the gorilla goes on alone.
 	f.do(player, pass("joshua"))
@@ -198,11 +198,11 @@ func TestKA015Passes(t *testing.T) {
 	// Joshua has passed but has an action left: he may still dodge; he takes it.
 	require.Equal(t, []string{"joshua"}, find(t, evs, (*kav1.Event).GetAttackDeclared).GetPendingIds())
 	evs = f.do(player, takeIt("joshua"))
-	require.Equal(t, int32(3), find(t, evs, (*kav1.Event).GetPassStarted).GetPass())
+	require.Equal(t, int32(3), find(t, evs, (*kav1.Event).GetPassStarted).GetPassNumber())
 	evs = f.do(gm, pass("gorille"))
 	rs := find(t, evs, (*kav1.Event).GetRoundStarted)
 	require.Equal(t, int32(2), rs.GetRound())
-	require.Equal(t, int32(1), f.ka().GetPass())
+	require.Equal(t, int32(1), f.ka().GetPassNumber())
 	require.Equal(t, map[string]int32{"joshua": 2, "gorille": 3}, rs.GetActions())
 	require.False(t, f.cs("joshua").GetPassed())
 	f.replays()
@@ -230,7 +230,7 @@ func TestKA016RoundIsNotTableTime(t *testing.T) {
 	for range 5 {
 		f.do(gm, terror("joshua", 10))
 	}
-	require.Equal(t, []int32{1, 1}, []int32{f.ka().GetRound(), f.ka().GetPass()})
+	require.Equal(t, []int32{1, 1}, []int32{f.ka().GetRound(), f.ka().GetPassNumber()})
 	evs := f.do(gm, pass("chien"))
 	require.Equal(t, int32(2), find(t, evs, (*kav1.Event).GetRoundStarted).GetRound())
 }

@@ -451,7 +451,7 @@ func hit(st *encounterv1.EncounterState, b blow, cancelled int32, halve bool, ro
 	if b.t.sh.GetShield() != nil && b.t.spec(lossv1.SpecialisationKind_SPECIALISATION_KIND_WEAPON_AND_SHIELD, nil) {
 		d.Shield++ // LOS-091
 	}
-	beyond := isRanged(b.w) && b.w.GetRange() > 0 && b.sit.GetDistance() > b.w.GetRange()
+	beyond := isRanged(b.w) && b.w.GetEffectiveRange() > 0 && b.sit.GetDistance() > b.w.GetEffectiveRange()
 	if beyond { // LOS-081
 		r.Halvings++
 	}

@@ -155,7 +155,7 @@ func takeBlow(id string) *encounterv1.Command {
 }
 
 func pass(id string) *encounterv1.Command {
-	return action(&lossv1.Action{CombatantId: id, Kind: &lossv1.Action_Pass{Pass: &lossv1.Pass{}}})
+	return action(&lossv1.Action{CombatantId: id, Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}})
 }
 
 func fursa(n int32) *lossv1.Spend { return &lossv1.Spend{Fursa: n} }

@@ -192,8 +192,8 @@ func (f fighter) spec(k lossv1.SpecialisationKind, w *lossv1.Weapon) bool {
 }
 
 func weaponType(w *lossv1.Weapon) string {
-	if w.GetType() != "" {
-		return w.GetType()
+	if w.GetWeaponType() != "" {
+		return w.GetWeaponType()
 	}
 	return w.GetName()
 }
@@ -345,7 +345,7 @@ func decideAction(st *encounterv1.EncounterState, a *lossv1.Action, env engine.E
 	switch k := a.GetKind().(type) {
 	case *lossv1.Action_Attack:
 		return decideAttack(st, f, k.Attack, env, false)
-	case *lossv1.Action_Pass:
+	case *lossv1.Action_PassTurn:
 		return one(&lossv1.Event{Kind: &lossv1.Event_Passed{Passed: &lossv1.Passed{
 			CombatantId: f.id(), ActionPointsLeft: f.cs.GetActionPoints(),
 		}}}), nil

@@ -48,8 +48,8 @@ const (
 // rgRanged is a ranged weapon shot with Instinct + Archerie.
 func rgRanged(name, typ string, vitesse, damage, portee, limite int32) *lossv1.Weapon {
 	return &lossv1.Weapon{
-		Name: name, Type: typ, Kind: lossv1.WeaponKind_WEAPON_KIND_RANGED, Vitesse: vitesse, Damage: damage,
-		Range: portee, Limit: limite, Attack: &lossv1.Score{Trait: "Instinct", Talent: "Archerie"},
+		Name: name, WeaponType: typ, Kind: lossv1.WeaponKind_WEAPON_KIND_RANGED, Vitesse: vitesse, Damage: damage,
+		EffectiveRange: portee, Limit: limite, Attack: &lossv1.Score{Trait: "Instinct", Talent: "Archerie"},
 	}
 }
 
@@ -76,7 +76,7 @@ func rgArcher(ws ...*lossv1.Weapon) *encounterv1.Combatant {
 // Limite 30 m.
 func rgGrenade() *lossv1.Weapon {
 	return &lossv1.Weapon{
-		Name: "grenade", Kind: lossv1.WeaponKind_WEAPON_KIND_RANGED, Vitesse: 3, Damage: 4, Range: 10, Limit: 30,
+		Name: "grenade", Kind: lossv1.WeaponKind_WEAPON_KIND_RANGED, Vitesse: 3, Damage: 4, EffectiveRange: 10, Limit: 30,
 		Explosive: true, Attack: &lossv1.Score{Trait: "Instinct", Talent: "Arme de jet"},
 	}
 }
@@ -1386,7 +1386,7 @@ func TestLOS094SpecialisationWeaponType(t *testing.T) {
 		{"another type", "", "rapière", 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r := rgSpecs(with(ruffian(), func(s *lossv1.Sheet) { s.Weapons[0].Type = c.weaponType }), rgSpec(parry, c.spec))
+			r := rgSpecs(with(ruffian(), func(s *lossv1.Sheet) { s.Weapons[0].WeaponType = c.weaponType }), rgSpec(parry, c.spec))
 			f := newFight(t, nil, diego(), r)
 			f.start(7, 5)
 			f.do("david", attack("diego", "malfrat", 0, nil), 9)

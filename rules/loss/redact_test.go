@@ -38,7 +38,7 @@ var (
 // ogre: an Adversaire the GM hides, with a club and a talent named for the search.
 func ogre() *encounterv1.Combatant {
 	club := &lossv1.Weapon{Name: "Gourdin-de-" + secretWord, Kind: lossv1.WeaponKind_WEAPON_KIND_MELEE, Vitesse: 4, Damage: 28,
-		Attack: &lossv1.Score{Trait: "Puissance", Talent: "Massue-" + secretWord}, Type: "Massue-" + secretWord}
+		Attack: &lossv1.Score{Trait: "Puissance", Talent: "Massue-" + secretWord}, WeaponType: "Massue-" + secretWord}
 	return &encounterv1.Combatant{Id: "ogre", Name: "L'ogre", Controller: gm, Side: "monstres", Hidden: true,
 		Sheet: &encounterv1.Combatant_Loss{Loss: &lossv1.Sheet{
 			Kind:       adv,
@@ -276,7 +276,7 @@ func TestRedactEachLossEventKind(t *testing.T) {
 				require.EqualValues(t, 12, r.GetAttackerPhase())
 				require.True(t, r.GetTargetOut(), "the outcome")
 			}},
-		{"LOS-033 the ogre passes", &lossv1.Event{Kind: &lossv1.Event_Passed{Passed: &lossv1.Passed{CombatantId: "ogre", ActionPointsLeft: 28}}}, &lossv1.Action{CombatantId: "ogre", Kind: &lossv1.Action_Pass{Pass: &lossv1.Pass{}}}, nil},
+		{"LOS-033 the ogre passes", &lossv1.Event{Kind: &lossv1.Event_Passed{Passed: &lossv1.Passed{CombatantId: "ogre", ActionPointsLeft: 28}}}, &lossv1.Action{CombatantId: "ogre", Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}}, nil},
 		{"LOS-038 the ogre declares", &lossv1.Event{Kind: &lossv1.Event_Declared{Declared: &lossv1.Declared{CombatantId: "ogre", Intention: "charger"}}}, nil,
 			func(t *testing.T, e *lossv1.Event) {
 				require.Equal(t, "charger", e.GetDeclared().GetIntention(), "spoken aloud")

@@ -138,7 +138,7 @@ func BenchmarkD20SegAttack(b *testing.B) {
 func BenchmarkResolvePass(b *testing.B) {
 	reg, st, seed, steps := lossFight(b, 2)
 	pass := &encounterv1.Command{Kind: &encounterv1.Command_Loss{Loss: &lossv1.Action{
-		CombatantId: steps[0].cmd.GetLoss().GetCombatantId(), Kind: &lossv1.Action_Pass{Pass: &lossv1.Pass{}}}}}
+		CombatantId: steps[0].cmd.GetLoss().GetCombatantId(), Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}}}}
 	benchSteps(b, reg, st, seed, []step{{"bench/gm", pass}})
 }
 

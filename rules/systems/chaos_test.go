@@ -113,7 +113,7 @@ func lossSheet() *encounterv1.Combatant_Loss {
 		Talents: map[string]int32{"Arme de mêlée": 6, "Esquive": 5, "Athlétisme": 4}, Initiative: 8, Fursa: 2,
 		Weapons: []*lossv1.Weapon{
 			{Name: "épée", Kind: lossv1.WeaponKind_WEAPON_KIND_MELEE, Attack: &lossv1.Score{Trait: "Puissance", Talent: "Arme de mêlée"}, Vitesse: 4, Damage: 3, AssautDamage: 4, Long: true},
-			{Name: "arc", Kind: lossv1.WeaponKind_WEAPON_KIND_RANGED, Attack: &lossv1.Score{Trait: "Agilité", Talent: "Esquive"}, Vitesse: 3, Damage: 2, Range: 20, Limit: 40, Bow: true},
+			{Name: "arc", Kind: lossv1.WeaponKind_WEAPON_KIND_RANGED, Attack: &lossv1.Score{Trait: "Agilité", Talent: "Esquive"}, Vitesse: 3, Damage: 2, EffectiveRange: 20, Limit: 40, Bow: true},
 		},
 		Parry: &lossv1.Score{Trait: "Agilité", Talent: "Arme de mêlée"}, Dodge: &lossv1.Score{Trait: "Agilité", Talent: "Esquive"},
 		Pursuit: &lossv1.Score{Trait: "Agilité", Talent: "Esquive"}, Athletics: &lossv1.Score{Trait: "Puissance", Talent: "Athlétisme"},

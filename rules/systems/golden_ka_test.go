@@ -75,14 +75,14 @@ func goldenKa(g *goldenFight) {
 				break
 			}
 		}
-		require.NotEmpty(g.t, id, "someone acts in round %d, pass %d", ks.GetRound(), ks.GetPass())
+		require.NotEmpty(g.t, id, "someone acts in round %d, pass %d", ks.GetRound(), ks.GetPassNumber())
 		cs := ks.GetCombatants()[id]
 		var a *kav1.Action
 		switch {
 		case id == "joshua" && !disarmed && !slices.Contains(ks.GetCombatants()["malfrat"].GetWeaponsLost(), "revolver"):
 			a = &kav1.Action{Kind: &kav1.Action_Disarm{Disarm: &kav1.Disarm{TargetId: "malfrat", Skill: "Télékinésie", Weapon: "revolver", Modifier: 3}}}
 		case id == "joshua" && ks.GetRound() == 1 && cs.GetActionsTaken() > 0:
-			a = &kav1.Action{Kind: &kav1.Action_Pass{Pass: &kav1.Pass{}}} // he keeps his last action to parry
+			a = &kav1.Action{Kind: &kav1.Action_PassTurn{PassTurn: &kav1.Pass{}}} // he keeps his last action to parry
 		case id == "joshua" && disarmed && !stunned && len(ks.GetCombatants()["malfrat"].GetWeaponsLost()) == 0 && goldenKaUp(st, "chien"):
 			a = &kav1.Action{Kind: &kav1.Action_Attack{Attack: &kav1.Attack{TargetId: "chien", Weapon: "crosse", Stun: true}}}
 			stunned = true
@@ -105,7 +105,7 @@ func goldenKa(g *goldenFight) {
 			}
 			a = &kav1.Action{Kind: &kav1.Action_Attack{Attack: &kav1.Attack{TargetId: "joshua", Weapon: "crocs"}}}
 		default:
-			a = &kav1.Action{Kind: &kav1.Action_Pass{Pass: &kav1.Pass{}}}
+			a = &kav1.Action{Kind: &kav1.Action_PassTurn{PassTurn: &kav1.Pass{}}}
 		}
 		g.Do(controller[id], goldenKaAction(id, a))
 	}

@@ -125,12 +125,12 @@ func goldenLoss(g *goldenFight) {
 			a = &lossv1.Action{Kind: &lossv1.Action_Attack{Attack: at}}
 		}
 		if a == nil {
-			a = &lossv1.Action{Kind: &lossv1.Action_Pass{Pass: &lossv1.Pass{}}}
+			a = &lossv1.Action{Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}}
 		}
 		a.CombatantId = id
 		evs, err := g.Try(controller[id], goldenLossAction(a))
 		if err != nil { // what the policy tried is not allowed now: pass
-			g.Do(controller[id], goldenLossAction(&lossv1.Action{CombatantId: id, Kind: &lossv1.Action_Pass{Pass: &lossv1.Pass{}}}))
+			g.Do(controller[id], goldenLossAction(&lossv1.Action{CombatantId: id, Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}}))
 			continue
 		}
 		if a.GetSimple() != nil && id == "malfrat" && !moved {
@@ -207,8 +207,8 @@ func goldenLossCombatants() []*encounterv1.Combatant {
 		return &lossv1.Weapon{Name: name, Kind: lossv1.WeaponKind_WEAPON_KIND_MELEE, Vitesse: vitesse, Damage: damage,
 			Attack: score("Puissance", "Arme de mêlée")}
 	}
-	bow := &lossv1.Weapon{Name: "arc", Type: "arc long", Kind: lossv1.WeaponKind_WEAPON_KIND_RANGED, Vitesse: 4, Damage: 3,
-		Range: 20, Limit: 60, Bow: true, Attack: score("Instinct", "Archerie")}
+	bow := &lossv1.Weapon{Name: "arc", WeaponType: "arc long", Kind: lossv1.WeaponKind_WEAPON_KIND_RANGED, Vitesse: 4, Damage: 3,
+		EffectiveRange: 20, Limit: 60, Bow: true, Attack: score("Instinct", "Archerie")}
 	diego := sheet("diego", "Diego", "alice", lossv1.CombatantKind_COMBATANT_KIND_PLAYER_CHARACTER, 8, melee("sabre", 4, 3))
 	diego.GetLoss().Inspiration = map[string]int32{"Courage": 1}
 	archere := sheet("archere", "Archère", "bob", lossv1.CombatantKind_COMBATANT_KIND_PLAYER_CHARACTER, 6, bow, melee("dague", 3, 2))

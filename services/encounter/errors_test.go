@@ -106,7 +106,7 @@ func TestRefusalsCarryErrorInfo(t *testing.T) {
 		untilPending bool
 	}
 	lossPass := func(who string) *encounterv1.Command {
-		return &encounterv1.Command{Kind: &encounterv1.Command_Loss{Loss: &lossv1.Action{CombatantId: who, Kind: &lossv1.Action_Pass{Pass: &lossv1.Pass{}}}}}
+		return &encounterv1.Command{Kind: &encounterv1.Command_Loss{Loss: &lossv1.Action{CombatantId: who, Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}}}}
 	}
 	j := func(s string) *encounterv1.Command { return cmdJSON(t, s) }
 	for _, tc := range []struct {

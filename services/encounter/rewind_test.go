@@ -145,7 +145,7 @@ func nextDuelCommand(st *encounterv1.EncounterState) *encounterv1.Command {
 				top = cs.GetActionPoints()
 				a = &lossv1.Action{CombatantId: who, Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{TargetId: map[string]string{"diego": "ruffian", "ruffian": "diego"}[who]}}}
 				if cs.GetActionPoints() < 4 {
-					a = &lossv1.Action{CombatantId: who, Kind: &lossv1.Action_Pass{Pass: &lossv1.Pass{}}}
+					a = &lossv1.Action{CombatantId: who, Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}}
 				}
 			}
 		}

@@ -159,7 +159,7 @@ func TestBadInputGetsClearCodesAndRecordsNothing(t *testing.T) {
 	require.Equal(t, before, records(t, b, id))
 
 	// Fast passes; now slow is up but its weapon costs 20 PA (LOS-035).
-	_, err = c.Submit(ctx, &encounterv1.SubmitRequest{EncounterId: id, Command: &encounterv1.Command{Kind: &encounterv1.Command_Loss{Loss: &lossv1.Action{CombatantId: "fast", Kind: &lossv1.Action_Pass{Pass: &lossv1.Pass{}}}}}})
+	_, err = c.Submit(ctx, &encounterv1.SubmitRequest{EncounterId: id, Command: &encounterv1.Command{Kind: &encounterv1.Command_Loss{Loss: &lossv1.Action{CombatantId: "fast", Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}}}}})
 	require.NoError(t, err)
 	_, err = c.Submit(as("sam"), &encounterv1.SubmitRequest{EncounterId: id, Command: attack("slow", "fast")})
 	requireCode(t, err, codes.FailedPrecondition, "LOS-035", "Slow has", "costs 20")

@@ -279,9 +279,9 @@ func TestPassSubmitStartAndEnd(t *testing.T) {
 	require.Len(t, calls, 5)
 	require.Equal(t, "StartEncounter", calls[0].method)
 	require.Equal(t, "enc-1", calls[0].req.(*encounterv1.StartEncounterRequest).GetEncounterId())
-	requireProtoEqual(t, lossCommand(&lossv1.Action{CombatantId: "ruffian", Kind: &lossv1.Action_Pass{Pass: &lossv1.Pass{}}}),
+	requireProtoEqual(t, lossCommand(&lossv1.Action{CombatantId: "ruffian", Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}}),
 		calls[1].req.(*encounterv1.SubmitRequest).GetCommand())
-	requireProtoEqual(t, lossCommand(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_Pass{Pass: &lossv1.Pass{}}}),
+	requireProtoEqual(t, lossCommand(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}}),
 		calls[2].req.(*encounterv1.SubmitRequest).GetCommand())
 	requireProtoEqual(t, &encounterv1.Command{Kind: &encounterv1.Command_RemoveCombatant{RemoveCombatant: &encounterv1.RemoveCombatant{CombatantId: "ruffian"}}},
 		calls[3].req.(*encounterv1.SubmitRequest).GetCommand())

@@ -375,7 +375,7 @@ func (c *circumstanceFlags) circumstances(usage func(string, ...any) error) (*fe
 	if v, err = pick(rangeChoices, "--range", c.rng); err != nil {
 		return nil, err
 	}
-	out.Range = feeriev1.Range(v)
+	out.Distance = feeriev1.Range(v)
 	if v, err = pick(paceChoices, "--target-pace", c.targetPace); err != nil {
 		return nil, err
 	}

@@ -29,8 +29,8 @@ func (n *Names) feerieText(e *feeriev1.Event) string {
 		return n.activityText(k.ActivityResolved)
 	case *feeriev1.Event_RankAdvanced:
 		r := k.RankAdvanced
-		s := fmt.Sprintf("countdown %d → %d", r.GetFrom(), r.GetTo())
-		if r.GetTo() == 0 {
+		s := fmt.Sprintf("countdown %d → %d", r.GetFromRank(), r.GetToRank())
+		if r.GetToRank() == 0 {
 			s += ": the impersonal events, then the next Action (FEE-046)"
 		}
 		return s
@@ -377,7 +377,7 @@ func (n *Names) circumstancesText(c *feeriev1.Circumstances) []string {
 	if d := c.GetRangedDifficulty(); d != feeriev1.RangedDifficulty_RANGED_DIFFICULTY_UNSPECIFIED {
 		parts = append(parts, enumWords(d.String(), "RANGED_DIFFICULTY_")+" shot")
 	}
-	if r := c.GetRange(); r != feeriev1.Range_RANGE_UNSPECIFIED {
+	if r := c.GetDistance(); r != feeriev1.Range_RANGE_UNSPECIFIED {
 		parts = append(parts, "range "+enumWords(r.String(), "RANGE_"))
 	}
 	if p := c.GetTargetPace(); p != feeriev1.Pace_PACE_UNSPECIFIED {

@@ -73,7 +73,7 @@ func TestDescribeFeerieFEET04(t *testing.T) {
 			EssenceLost: 10, TargetEssence: 30,
 		}}}))
 	require.Equal(t, "#17 countdown 17 → 16",
-		describeFeerie(17, &feeriev1.Event{Kind: &feeriev1.Event_RankAdvanced{RankAdvanced: &feeriev1.RankAdvanced{From: 17, To: 16}}}))
+		describeFeerie(17, &feeriev1.Event{Kind: &feeriev1.Event_RankAdvanced{RankAdvanced: &feeriev1.RankAdvanced{FromRank: 17, ToRank: 16}}}))
 }
 
 func TestDescribeFeerieIntents(t *testing.T) {
@@ -134,7 +134,7 @@ func TestDescribeFeerieCountdownAndQueue(t *testing.T) {
 	require.Equal(t, "#20 Rübezahl acts again at rank 12 (anticipating 3, activity 2, earlier penalties: −9; spending 2 Essence: +2; "+
 		"dusk, range far, target running, dense forest, through cover (solid, thick, opaque, Domain Soak 8), 2 attack angles offered, the target does not defend, exposed part −4, a small object, difficulty 6, GM −2)",
 		queued(&feeriev1.Queued{CombatantId: "rubezahl", Rank: 12, Nth: 2, Anticipation: 3, RollPenalty: 9, Act: &feeriev1.Act{Intent: melee("serpent"), Essence: 2,
-			Circumstances: &feeriev1.Circumstances{Lighting: feeriev1.Lighting_LIGHTING_DUSK, Range: feeriev1.Range_RANGE_FAR, TargetPace: feeriev1.Pace_PACE_RUN,
+			Circumstances: &feeriev1.Circumstances{Lighting: feeriev1.Lighting_LIGHTING_DUSK, Distance: feeriev1.Range_RANGE_FAR, TargetPace: feeriev1.Pace_PACE_RUN,
 				Terrain: feeriev1.Terrain_TERRAIN_DENSE_FOREST, Cover: &feeriev1.Cover{Solidity: "solid", Thick: true, Opaque: true, DomainSoak: 8},
 				AnglesOffered: 2, Undefended: true, ExposedMalus: 4, SmallObjectDifficulty: 6, Modifier: -2}}}))
 	// A ranged attack that waited aims (FEE-132); a melee one merely waited.
@@ -146,9 +146,9 @@ func TestDescribeFeerieCountdownAndQueue(t *testing.T) {
 		queued(&feeriev1.Queued{CombatantId: "wichtln", Rank: 5, Nth: 1, Delay: 2, Act: &feeriev1.Act{Intent: melee("serpent")}}))
 
 	require.Equal(t, "#30 countdown 1 → 0: the impersonal events, then the next Action (FEE-046)",
-		describeFeerie(30, &feeriev1.Event{Kind: &feeriev1.Event_RankAdvanced{RankAdvanced: &feeriev1.RankAdvanced{From: 1, To: 0}}}))
+		describeFeerie(30, &feeriev1.Event{Kind: &feeriev1.Event_RankAdvanced{RankAdvanced: &feeriev1.RankAdvanced{FromRank: 1, ToRank: 0}}}))
 	require.Equal(t, "#30 countdown 16 → 9",
-		describeFeerie(30, &feeriev1.Event{Kind: &feeriev1.Event_RankAdvanced{RankAdvanced: &feeriev1.RankAdvanced{From: 16, To: 9}}}))
+		describeFeerie(30, &feeriev1.Event{Kind: &feeriev1.Event_RankAdvanced{RankAdvanced: &feeriev1.RankAdvanced{FromRank: 16, ToRank: 9}}}))
 }
 
 func resolved(r *feeriev1.ActivityResolved) string {

@@ -94,7 +94,7 @@ func TestFeerieActSendsTheActivity(t *testing.T) {
 		"--range", "moderately far", "--target-pace", "trot", "--terrain", "dense-forest", "--cover", "solid", "--cover-thick",
 		"--cover-opaque", "--cover-soak", "12", "--angles", "2", "--undefended", "--modifier", "-2", "--exposed", "4", "--small-object", "6")
 	requireProtoEqual(t, &feeriev1.Act{Essence: 3, Supplementary: true, Circumstances: &feeriev1.Circumstances{
-		Lighting: feeriev1.Lighting_LIGHTING_MOONLIGHT, Range: feeriev1.Range_RANGE_MODERATELY_FAR, TargetPace: feeriev1.Pace_PACE_TROT,
+		Lighting: feeriev1.Lighting_LIGHTING_MOONLIGHT, Distance: feeriev1.Range_RANGE_MODERATELY_FAR, TargetPace: feeriev1.Pace_PACE_TROT,
 		Terrain: feeriev1.Terrain_TERRAIN_DENSE_FOREST, Cover: &feeriev1.Cover{Solidity: "solid", Thick: true, Opaque: true, DomainSoak: 12},
 		AnglesOffered: 2, Undefended: true, Modifier: -2, ExposedMalus: 4, SmallObjectDifficulty: 6,
 	}}, a.GetAct())

@@ -105,7 +105,7 @@ func TestNarrationOfAHiddenLossCombatant(t *testing.T) {
 		{"gm", &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}, []int32{5, 9}},
 		{"gm", lossCmd(&lossv1.Action{CombatantId: "ogre", Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{TargetId: "diego"}}}), []int32{7}},
 		{"david", react("diego", lossv1.Reaction_REACTION_DODGE), []int32{4, 3}},
-		{"gm", lossCmd(&lossv1.Action{CombatantId: "ogre", Kind: &lossv1.Action_Pass{Pass: &lossv1.Pass{}}}), nil},
+		{"gm", lossCmd(&lossv1.Action{CombatantId: "ogre", Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}}), nil},
 		{"david", lossCmd(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{TargetId: "ogre"}}}), []int32{8}},
 		{"gm", react("ogre", lossv1.Reaction_REACTION_NONE), []int32{5}},
 		{"david", lossCmd(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{TargetId: "ogre"}}}), []int32{8}},

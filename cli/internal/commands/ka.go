@@ -207,6 +207,6 @@ func runKaPass(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	a := &kav1.Action{CombatantId: pos[1], Kind: &kav1.Action_Pass{Pass: &kav1.Pass{}}}
+	a := &kav1.Action{CombatantId: pos[1], Kind: &kav1.Action_PassTurn{PassTurn: &kav1.Pass{}}}
 	return submit(ctx, c, pos[0], kaCommand(a), stdout)
 }

@@ -23,7 +23,7 @@ func (n *Names) kaText(e *kav1.Event) string {
 	case *kav1.Event_RoundStarted:
 		return n.kaRoundText(k.RoundStarted)
 	case *kav1.Event_PassStarted:
-		return fmt.Sprintf("Pass %d round the table, from the highest Animalité: one action each (KA-014, KA-015)", k.PassStarted.GetPass())
+		return fmt.Sprintf("Pass %d round the table, from the highest Animalité: one action each (KA-014, KA-015)", k.PassStarted.GetPassNumber())
 	case *kav1.Event_AttackDeclared:
 		return n.kaDeclaredText(k.AttackDeclared)
 	case *kav1.Event_DefenceAnnounced:

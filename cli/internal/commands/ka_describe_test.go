@@ -80,7 +80,7 @@ func TestDescribeKaWorkedExample(t *testing.T) {
 		describeKa(9, &kav1.Event{Kind: &kav1.Event_AttackResolved{AttackResolved: &kav1.AttackResolved{AttackerId: "joshua", TargetId: "chien",
 			Margin: -1, KaLeft: 2, RealityLeft: 10, Note: "the defender wins: no effect (KA-021)"}}}))
 	require.Equal(t, "#10 Pass 2 round the table, from the highest Animalité: one action each (KA-014, KA-015)",
-		describeKa(10, &kav1.Event{Kind: &kav1.Event_PassStarted{PassStarted: &kav1.PassStarted{Pass: 2}}}))
+		describeKa(10, &kav1.Event{Kind: &kav1.Event_PassStarted{PassStarted: &kav1.PassStarted{PassNumber: 2}}}))
 
 	// KA-T03: a face card adds 10 and draws again; a great success; 13 − 4 = 9: 2 Ka dice, the
 	// last ones: the death draw.

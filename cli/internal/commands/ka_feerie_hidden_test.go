@@ -122,7 +122,7 @@ func TestKaStateWithAHiddenCombatant(t *testing.T) {
 			{Id: "gargouille", Name: "La gargouille", Controller: "gm", Hidden: true, Sheet: &encounterv1.Combatant_Ka{Ka: &kav1.Sheet{
 				Spheres: map[string]int32{ka.Animalite: 19, ka.Humanite: 17, "Ombres": 2}, KaDice: 1, RealityPoints: 67}}},
 		},
-		System: &encounterv1.EncounterState_Ka{Ka: &kav1.State{Round: 2, Pass: 1, UpNext: []string{"joshua"},
+		System: &encounterv1.EncounterState_Ka{Ka: &kav1.State{Round: 2, PassNumber: 1, UpNext: []string{"joshua"},
 			DeckCount: 54,
 			Discard:   []*kav1.Card{{Suit: kav1.Suit_SUIT_BATON, Rank: 2, DrawnBy: "gargouille"}, {Suit: kav1.Suit_SUIT_COUPE, Rank: 4, DrawnBy: "joshua"}},
 			Combatants: map[string]*kav1.CombatantState{

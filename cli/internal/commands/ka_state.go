@@ -18,7 +18,7 @@ func writeKaState(w io.Writer, st *encounterv1.EncounterState, names *Names) {
 	if ks.GetRound() == 0 {
 		fmt.Fprintln(w, "Not started")
 	} else {
-		fmt.Fprintf(w, "Round %d, pass %d\n", ks.GetRound(), ks.GetPass())
+		fmt.Fprintf(w, "Round %d, pass %d\n", ks.GetRound(), ks.GetPassNumber())
 	}
 	left := int(ks.GetDeckCount()) // the deck has no order, only its count (KA-003)
 	if ks.GetRound() > 0 || left+len(ks.GetDiscard()) > 0 {
@@ -105,13 +105,13 @@ func writeKaState(w io.Writer, st *encounterv1.EncounterState, names *Names) {
 		switch len(next) {
 		case 0:
 		case 1:
-			fmt.Fprintf(w, "Pass %d: %s acts next: fray ka %s %s %s ...\n", ks.GetPass(), names.of(next[0]), verbs, enc, next[0])
+			fmt.Fprintf(w, "Pass %d: %s acts next: fray ka %s %s %s ...\n", ks.GetPassNumber(), names.of(next[0]), verbs, enc, next[0])
 		default:
 			who := make([]string, len(next))
 			for i, id := range next {
 				who[i] = names.of(id)
 			}
-			fmt.Fprintf(w, "Pass %d: %s act next, at the same time (KA-014): fray ka %s %s COMBATANT ...\n", ks.GetPass(), andList(who), verbs, enc)
+			fmt.Fprintf(w, "Pass %d: %s act next, at the same time (KA-014): fray ka %s %s COMBATANT ...\n", ks.GetPassNumber(), andList(who), verbs, enc)
 		}
 	}
 	printPending(w, enc, st)

@@ -84,7 +84,7 @@ func TestKaReactDisarmTerrorPassSendTheActions(t *testing.T) {
 	require.Equal(t, "t-1", req.GetCommandId())
 	requireProtoEqual(t, &kav1.Action{CombatantId: "joshua", Kind: &kav1.Action_Terror{Terror: &kav1.Terror{Modifier: -3}}}, req.GetCommand().GetKa())
 
-	requireProtoEqual(t, &kav1.Action{CombatantId: "joshua", Kind: &kav1.Action_Pass{Pass: &kav1.Pass{}}}, kaSubmitted(t, "pass", "enc-1", "joshua"))
+	requireProtoEqual(t, &kav1.Action{CombatantId: "joshua", Kind: &kav1.Action_PassTurn{PassTurn: &kav1.Pass{}}}, kaSubmitted(t, "pass", "enc-1", "joshua"))
 
 	// KA-032: picking up the weapon lost, named or not.
 	requireProtoEqual(t, &kav1.Action{CombatantId: "gunner", Kind: &kav1.Action_PickUp{PickUp: &kav1.PickUp{Weapon: "pistolet-mitrailleur"}}},
@@ -247,7 +247,7 @@ func kaPendingState(t *testing.T) *encounterv1.EncounterState {
 		Combatants: []*encounterv1.Combatant{mustSheet(t, "ka/joshua.yaml"), mustSheet(t, "ka/chien.yaml")},
 		Pending: []*encounterv1.PendingReaction{{CombatantId: "chien", Controller: "dog-keeper",
 			Prompt: "joshua declares an attack on le chien: defend (one action) or not, before any card is drawn"}},
-		System: &encounterv1.EncounterState_Ka{Ka: &kav1.State{Round: 1, Pass: 1,
+		System: &encounterv1.EncounterState_Ka{Ka: &kav1.State{Round: 1, PassNumber: 1,
 			DeckCount: 56,
 			Combatants: map[string]*kav1.CombatantState{
 				"joshua": {KaDice: 5, RealityPoints: 15, ActionsLeft: 1, ActionsTaken: 1, ActedThisPass: true},

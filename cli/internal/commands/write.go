@@ -272,7 +272,7 @@ func runPass(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	cmd := lossCommand(&lossv1.Action{CombatantId: pos[1], Kind: &lossv1.Action_Pass{Pass: &lossv1.Pass{}}})
+	cmd := lossCommand(&lossv1.Action{CombatantId: pos[1], Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}})
 	return submit(ctx, c, pos[0], cmd, stdout)
 }
 

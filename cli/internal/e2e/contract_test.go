@@ -75,7 +75,7 @@ func decideTour1(t *testing.T, remote encounter.Decider) {
 		for _, tn := range turns {
 			actor, target, who := tn[0], tn[1], tn[2]
 			if step(actor, loss(attack(who, target, "", 0, nil))) == nil ||
-				step(actor, loss(&lossv1.Action{CombatantId: who, Kind: &lossv1.Action_Pass{Pass: &lossv1.Pass{}}})) == nil {
+				step(actor, loss(&lossv1.Action{CombatantId: who, Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}})) == nil {
 				acted = true
 				break
 			}

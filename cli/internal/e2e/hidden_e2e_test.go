@@ -128,8 +128,8 @@ func secretCases() []secretCase {
 					try{"gm", loss(attack("monstre", "diego", "", 0, nil))},
 					try{"david", loss(attack("diego", "monstre", "", 0, nil))},
 					try{"gm", loss(&lossv1.Action{CombatantId: "monstre", Kind: &lossv1.Action_GrantFreeRaises{GrantFreeRaises: &lossv1.GrantFreeRaises{Count: 1, Reason: "la ruse de " + secretWord}}})},
-					try{"gm", loss(&lossv1.Action{CombatantId: "monstre", Kind: &lossv1.Action_Pass{Pass: &lossv1.Pass{}}})},
-					try{"david", loss(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_Pass{Pass: &lossv1.Pass{}}})},
+					try{"gm", loss(&lossv1.Action{CombatantId: "monstre", Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}})},
+					try{"david", loss(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}})},
 				)
 			}},
 		{system: "d20seg", hero: segHero, monster: segMonster, numbers: []int64{113, 129, 883, 121},
@@ -142,7 +142,7 @@ func secretCases() []secretCase {
 				}
 			}},
 		{system: "ka", hero: kaHero, monster: kaMonster, numbers: []int64{19, 17, 18, 16, 15},
-			skip: []protoreflect.Name{"pass", "actions_taken", "ka_table", "success_levels", "success_bonus", "deck_count", "cards", "rank", "positions", "value", "reshuffle_after", "total"},
+			skip: []protoreflect.Name{"pass_number", "actions_taken", "ka_table", "success_levels", "success_bonus", "deck_count", "cards", "rank", "positions", "value", "reshuffle_after", "total"},
 			next: func(st *encounterv1.EncounterState) []try {
 				out := pendingFirst(st, func(id string) []*encounterv1.Command {
 					return []*encounterv1.Command{ka(&kav1.Action{CombatantId: id, Kind: &kav1.Action_React{React: &kav1.React{Defend: true}}}),
@@ -151,8 +151,8 @@ func secretCases() []secretCase {
 				return append(out,
 					try{"gm", ka(&kav1.Action{CombatantId: "bete", Kind: &kav1.Action_Attack{Attack: &kav1.Attack{TargetId: "joshua", Weapon: "Serres-" + secretWord}}})},
 					try{"david", ka(&kav1.Action{CombatantId: "joshua", Kind: &kav1.Action_Attack{Attack: &kav1.Attack{TargetId: "bete", Weapon: "crosse"}}})},
-					try{"gm", ka(&kav1.Action{CombatantId: "bete", Kind: &kav1.Action_Pass{Pass: &kav1.Pass{}}})},
-					try{"david", ka(&kav1.Action{CombatantId: "joshua", Kind: &kav1.Action_Pass{Pass: &kav1.Pass{}}})},
+					try{"gm", ka(&kav1.Action{CombatantId: "bete", Kind: &kav1.Action_PassTurn{PassTurn: &kav1.Pass{}}})},
+					try{"david", ka(&kav1.Action{CombatantId: "joshua", Kind: &kav1.Action_PassTurn{PassTurn: &kav1.Pass{}}})},
 				)
 			}},
 		{system: "feerie", hero: feeHero, monster: feeMonster, numbers: []int64{93, 91, 89, 877, 47},

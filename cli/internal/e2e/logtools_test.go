@@ -55,7 +55,7 @@ func duel(t *testing.T, f *fight, steps int) {
 			if opts["attack"] != nil {
 				f.submit(ctl(who), attack(who, other, "", 0, nil))
 			} else {
-				f.submit(ctl(who), &lossv1.Action{CombatantId: who, Kind: &lossv1.Action_Pass{Pass: &lossv1.Pass{}}})
+				f.submit(ctl(who), &lossv1.Action{CombatantId: who, Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}})
 			}
 			acted = true
 			break

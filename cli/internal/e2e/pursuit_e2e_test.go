@@ -186,7 +186,7 @@ func TestLossPursuitIntoMeleeOverGRPC(t *testing.T) {
 				}
 			}
 			if a == nil {
-				a = &lossv1.Action{CombatantId: who, Kind: &lossv1.Action_Pass{Pass: &lossv1.Pass{}}}
+				a = &lossv1.Action{CombatantId: who, Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}}
 			}
 			f.submit(ctl(who), a)
 			acted = true

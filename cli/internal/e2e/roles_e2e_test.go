@@ -131,7 +131,7 @@ var matrixOps = []matrixOp{
 		return err
 	}, []codes.Code{ok, ok, pd, pd, pd, pd, nf, una, una, una}},
 	{"Submit: Diego's action", true, func(ctx context.Context, c encounterv1.EncounterServiceClient, id string, _ caller) error {
-		_, err := c.Submit(ctx, &encounterv1.SubmitRequest{EncounterId: id, Command: lossCmd(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_Pass{Pass: &lossv1.Pass{}}})})
+		_, err := c.Submit(ctx, &encounterv1.SubmitRequest{EncounterId: id, Command: lossCmd(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}})})
 		return err
 	}, []codes.Code{ok, ok, ok, pd, pd, pd, nf, una, una, una}},
 	{"Submit: a GM ruling (free raises)", true, func(ctx context.Context, c encounterv1.EncounterServiceClient, id string, _ caller) error {

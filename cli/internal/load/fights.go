@@ -134,7 +134,7 @@ func lossNext(reg *engine.Registry, st *encounterv1.EncounterState) (*encounterv
 		}
 		a.Kind = &lossv1.Action_Attack{Attack: &lossv1.Attack{TargetId: target, Weapon: weapon}}
 	case slices.Contains(names, "pass"):
-		a.Kind = &lossv1.Action_Pass{Pass: &lossv1.Pass{}}
+		a.Kind = &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}
 	default:
 		return nil, gm, false
 	}
@@ -190,7 +190,7 @@ func kaNext(reg *engine.Registry, st *encounterv1.EncounterState) (*encounterv1.
 		}
 		a.Kind = &kav1.Action_Attack{Attack: &kav1.Attack{TargetId: targets[0], Weapon: weapon}}
 	case slices.Contains(names, "pass"):
-		a.Kind = &kav1.Action_Pass{Pass: &kav1.Pass{}}
+		a.Kind = &kav1.Action_PassTurn{PassTurn: &kav1.Pass{}}
 	default:
 		return nil, gm, false
 	}

@@ -60,7 +60,7 @@ func TestLeaks(t *testing.T) {
 		{"a message skipped", rolled(&dicev1.Roll{Faces: []int32{9}, Total: 27}),
 			enginetest.Secrets{Numbers: secrets.Numbers, Faces: secrets.Faces, Skip: []protoreflect.FullName{"fray.dice.v1.Roll"}}, nil},
 		{"every word", state(func(_ *encounterv1.EncounterState, sh *lossv1.Sheet) {
-			sh.Weapons[0].Name, sh.Weapons[0].Type = "Gruumsh", "Zorglub"
+			sh.Weapons[0].Name, sh.Weapons[0].WeaponType = "Gruumsh", "Zorglub"
 		}), secrets,
 			[]string{`the word "Zorglub"`, `the word "Gruumsh"`}},
 	} {

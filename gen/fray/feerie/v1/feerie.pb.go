@@ -1243,10 +1243,12 @@ type Circumstances struct {
 	Lighting Lighting               `protobuf:"varint,1,opt,name=lighting,proto3,enum=fray.feerie.v1.Lighting" json:"lighting,omitempty"`
 	// Global ranged estimate (FEE-130) — or the itemised range, never both (FEE-172).
 	RangedDifficulty RangedDifficulty `protobuf:"varint,2,opt,name=ranged_difficulty,json=rangedDifficulty,proto3,enum=fray.feerie.v1.RangedDifficulty" json:"ranged_difficulty,omitempty"`
-	Range            Range            `protobuf:"varint,3,opt,name=range,proto3,enum=fray.feerie.v1.Range" json:"range,omitempty"`
-	TargetPace       Pace             `protobuf:"varint,4,opt,name=target_pace,json=targetPace,proto3,enum=fray.feerie.v1.Pace" json:"target_pace,omitempty"`
-	Terrain          Terrain          `protobuf:"varint,5,opt,name=terrain,proto3,enum=fray.feerie.v1.Terrain" json:"terrain,omitempty"`
-	Cover            *Cover           `protobuf:"bytes,6,opt,name=cover,proto3" json:"cover,omitempty"`
+	// The itemised range (FEE-131). (Named `range` until issue 15: a Go keyword; the JSON name
+	// stays "range".)
+	Distance   Range   `protobuf:"varint,3,opt,name=distance,json=range,proto3,enum=fray.feerie.v1.Range" json:"distance,omitempty"`
+	TargetPace Pace    `protobuf:"varint,4,opt,name=target_pace,json=targetPace,proto3,enum=fray.feerie.v1.Pace" json:"target_pace,omitempty"`
+	Terrain    Terrain `protobuf:"varint,5,opt,name=terrain,proto3,enum=fray.feerie.v1.Terrain" json:"terrain,omitempty"`
+	Cover      *Cover  `protobuf:"bytes,6,opt,name=cover,proto3" json:"cover,omitempty"`
 	// Attack angles the defender offers (FEE-090); 0 = 4 (a defender standing in the open).
 	AnglesOffered int32 `protobuf:"varint,7,opt,name=angles_offered,json=anglesOffered,proto3" json:"angles_offered,omitempty"`
 	// The target does not defend (FEE-022).
@@ -1311,9 +1313,9 @@ func (x *Circumstances) GetRangedDifficulty() RangedDifficulty {
 	return RangedDifficulty_RANGED_DIFFICULTY_UNSPECIFIED
 }
 
-func (x *Circumstances) GetRange() Range {
+func (x *Circumstances) GetDistance() Range {
 	if x != nil {
-		return x.Range
+		return x.Distance
 	}
 	return Range_RANGE_UNSPECIFIED
 }
@@ -3988,9 +3990,11 @@ func (x *Struck) GetTargetEssence() int32 {
 }
 
 type RankAdvanced struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	From          int32                  `protobuf:"varint,1,opt,name=from,proto3" json:"from,omitempty"`
-	To            int32                  `protobuf:"varint,2,opt,name=to,proto3" json:"to,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// (Named `from` and `to` until issue 15, `from` being a Python keyword; the JSON names stay
+	// "from" and "to".)
+	FromRank      int32 `protobuf:"varint,1,opt,name=from_rank,json=from,proto3" json:"from_rank,omitempty"`
+	ToRank        int32 `protobuf:"varint,2,opt,name=to_rank,json=to,proto3" json:"to_rank,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -4025,16 +4029,16 @@ func (*RankAdvanced) Descriptor() ([]byte, []int) {
 	return file_fray_feerie_v1_feerie_proto_rawDescGZIP(), []int{35}
 }
 
-func (x *RankAdvanced) GetFrom() int32 {
+func (x *RankAdvanced) GetFromRank() int32 {
 	if x != nil {
-		return x.From
+		return x.FromRank
 	}
 	return 0
 }
 
-func (x *RankAdvanced) GetTo() int32 {
+func (x *RankAdvanced) GetToRank() int32 {
 	if x != nil {
-		return x.To
+		return x.ToRank
 	}
 	return 0
 }
@@ -5008,11 +5012,11 @@ const file_fray_feerie_v1_feerie_proto_rawDesc = "" +
 	"\x10semi_transparent\x18\x04 \x01(\bR\x0fsemiTransparent\x12\x1f\n" +
 	"\vdomain_soak\x18\x05 \x01(\x05R\n" +
 	"domainSoak\x12\x1c\n" +
-	"\tinfluence\x18< \x01(\x05R\tinfluence\"\xe2\x04\n" +
+	"\tinfluence\x18< \x01(\x05R\tinfluence\"\xe5\x04\n" +
 	"\rCircumstances\x124\n" +
 	"\blighting\x18\x01 \x01(\x0e2\x18.fray.feerie.v1.LightingR\blighting\x12M\n" +
-	"\x11ranged_difficulty\x18\x02 \x01(\x0e2 .fray.feerie.v1.RangedDifficultyR\x10rangedDifficulty\x12+\n" +
-	"\x05range\x18\x03 \x01(\x0e2\x15.fray.feerie.v1.RangeR\x05range\x125\n" +
+	"\x11ranged_difficulty\x18\x02 \x01(\x0e2 .fray.feerie.v1.RangedDifficultyR\x10rangedDifficulty\x12.\n" +
+	"\bdistance\x18\x03 \x01(\x0e2\x15.fray.feerie.v1.RangeR\x05range\x125\n" +
 	"\vtarget_pace\x18\x04 \x01(\x0e2\x14.fray.feerie.v1.PaceR\n" +
 	"targetPace\x121\n" +
 	"\aterrain\x18\x05 \x01(\x0e2\x17.fray.feerie.v1.TerrainR\aterrain\x12+\n" +
@@ -5286,10 +5290,10 @@ const file_fray_feerie_v1_feerie_proto_rawDesc = "" +
 	"\x04soak\x18\x06 \x01(\x05R\x04soak\x12?\n" +
 	"\x0esoak_modifiers\x18\a \x03(\v2\x18.fray.feerie.v1.ModifierR\rsoakModifiers\x12!\n" +
 	"\fessence_lost\x18\b \x01(\x05R\vessenceLost\x12%\n" +
-	"\x0etarget_essence\x18\t \x01(\x05R\rtargetEssence\"2\n" +
-	"\fRankAdvanced\x12\x12\n" +
-	"\x04from\x18\x01 \x01(\x05R\x04from\x12\x0e\n" +
-	"\x02to\x18\x02 \x01(\x05R\x02to\"v\n" +
+	"\x0etarget_essence\x18\t \x01(\x05R\rtargetEssence\"<\n" +
+	"\fRankAdvanced\x12\x17\n" +
+	"\tfrom_rank\x18\x01 \x01(\x05R\x04from\x12\x13\n" +
+	"\ato_rank\x18\x02 \x01(\x05R\x02to\"v\n" +
 	"\x12ImpersonalHappened\x12 \n" +
 	"\vdescription\x18\x01 \x01(\tR\vdescription\x12\x1b\n" +
 	"\ttarget_id\x18\x02 \x01(\tR\btargetId\x12!\n" +
@@ -5512,7 +5516,7 @@ var file_fray_feerie_v1_feerie_proto_depIdxs = []int32{
 	4,  // 7: fray.feerie.v1.Intent.projectile:type_name -> fray.feerie.v1.Projectile
 	5,  // 8: fray.feerie.v1.Circumstances.lighting:type_name -> fray.feerie.v1.Lighting
 	6,  // 9: fray.feerie.v1.Circumstances.ranged_difficulty:type_name -> fray.feerie.v1.RangedDifficulty
-	7,  // 10: fray.feerie.v1.Circumstances.range:type_name -> fray.feerie.v1.Range
+	7,  // 10: fray.feerie.v1.Circumstances.distance:type_name -> fray.feerie.v1.Range
 	3,  // 11: fray.feerie.v1.Circumstances.target_pace:type_name -> fray.feerie.v1.Pace
 	8,  // 12: fray.feerie.v1.Circumstances.terrain:type_name -> fray.feerie.v1.Terrain
 	15, // 13: fray.feerie.v1.Circumstances.cover:type_name -> fray.feerie.v1.Cover

@@ -794,7 +794,7 @@ type Action struct {
 	//	*Action_React
 	//	*Action_Disarm
 	//	*Action_Terror
-	//	*Action_Pass
+	//	*Action_PassTurn
 	//	*Action_PickUp
 	Kind          isAction_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
@@ -881,10 +881,10 @@ func (x *Action) GetTerror() *Terror {
 	return nil
 }
 
-func (x *Action) GetPass() *Pass {
+func (x *Action) GetPassTurn() *Pass {
 	if x != nil {
-		if x, ok := x.Kind.(*Action_Pass); ok {
-			return x.Pass
+		if x, ok := x.Kind.(*Action_PassTurn); ok {
+			return x.PassTurn
 		}
 	}
 	return nil
@@ -919,8 +919,9 @@ type Action_Terror struct {
 	Terror *Terror `protobuf:"bytes,13,opt,name=terror,proto3,oneof"`
 }
 
-type Action_Pass struct {
-	Pass *Pass `protobuf:"bytes,14,opt,name=pass,proto3,oneof"`
+type Action_PassTurn struct {
+	// (Named `pass` until issue 15: a Python keyword; the JSON name stays "pass".)
+	PassTurn *Pass `protobuf:"bytes,14,opt,name=pass_turn,json=pass,proto3,oneof"`
 }
 
 type Action_PickUp struct {
@@ -935,7 +936,7 @@ func (*Action_Disarm) isAction_Kind() {}
 
 func (*Action_Terror) isAction_Kind() {}
 
-func (*Action_Pass) isAction_Kind() {}
+func (*Action_PassTurn) isAction_Kind() {}
 
 func (*Action_PickUp) isAction_Kind() {}
 
@@ -1388,9 +1389,11 @@ func (x *Pending) GetAnswers() []*DefenceAnnounced {
 }
 
 type State struct {
-	state      protoimpl.MessageState     `protogen:"open.v1"`
-	Round      int32                      `protobuf:"varint,1,opt,name=round,proto3" json:"round,omitempty"`
-	Pass       int32                      `protobuf:"varint,2,opt,name=pass,proto3" json:"pass,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Round int32                  `protobuf:"varint,1,opt,name=round,proto3" json:"round,omitempty"`
+	// The pass of the round (KA-014). (Named `pass` until issue 15: a Python keyword; the JSON
+	// name stays "pass".)
+	PassNumber int32                      `protobuf:"varint,2,opt,name=pass_number,json=pass,proto3" json:"pass_number,omitempty"`
 	Combatants map[string]*CombatantState `protobuf:"bytes,3,rep,name=combatants,proto3" json:"combatants,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	// Unused, never set: the deck held an order of the cards not yet drawn, which no longer
 	// exists (KA-003). The cards left are the minor arcana less the discard, in no order; each
@@ -1449,9 +1452,9 @@ func (x *State) GetRound() int32 {
 	return 0
 }
 
-func (x *State) GetPass() int32 {
+func (x *State) GetPassNumber() int32 {
 	if x != nil {
-		return x.Pass
+		return x.PassNumber
 	}
 	return 0
 }
@@ -1625,8 +1628,9 @@ func (x *RoundStarted) GetActions() map[string]int32 {
 }
 
 type PassStarted struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Pass          int32                  `protobuf:"varint,1,opt,name=pass,proto3" json:"pass,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// (Named `pass` until issue 15: a Python keyword; the JSON name stays "pass".)
+	PassNumber    int32 `protobuf:"varint,1,opt,name=pass_number,json=pass,proto3" json:"pass_number,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1661,9 +1665,9 @@ func (*PassStarted) Descriptor() ([]byte, []int) {
 	return file_fray_ka_v1_ka_proto_rawDescGZIP(), []int{18}
 }
 
-func (x *PassStarted) GetPass() int32 {
+func (x *PassStarted) GetPassNumber() int32 {
 	if x != nil {
-		return x.Pass
+		return x.PassNumber
 	}
 	return 0
 }
@@ -2694,15 +2698,15 @@ const file_fray_ka_v1_ka_proto_rawDesc = "" +
 	"\bmodifier\x18\x01 \x01(\x05R\bmodifier\"\x06\n" +
 	"\x04Pass\" \n" +
 	"\x06PickUp\x12\x16\n" +
-	"\x06weapon\x18\x01 \x01(\tR\x06weapon\"\xbf\x02\n" +
+	"\x06weapon\x18\x01 \x01(\tR\x06weapon\"\xc4\x02\n" +
 	"\x06Action\x12!\n" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12,\n" +
 	"\x06attack\x18\n" +
 	" \x01(\v2\x12.fray.ka.v1.AttackH\x00R\x06attack\x12)\n" +
 	"\x05react\x18\v \x01(\v2\x11.fray.ka.v1.ReactH\x00R\x05react\x12,\n" +
 	"\x06disarm\x18\f \x01(\v2\x12.fray.ka.v1.DisarmH\x00R\x06disarm\x12,\n" +
-	"\x06terror\x18\r \x01(\v2\x12.fray.ka.v1.TerrorH\x00R\x06terror\x12&\n" +
-	"\x04pass\x18\x0e \x01(\v2\x10.fray.ka.v1.PassH\x00R\x04pass\x12-\n" +
+	"\x06terror\x18\r \x01(\v2\x12.fray.ka.v1.TerrorH\x00R\x06terror\x12+\n" +
+	"\tpass_turn\x18\x0e \x01(\v2\x10.fray.ka.v1.PassH\x00R\x04pass\x12-\n" +
 	"\apick_up\x18\x0f \x01(\v2\x12.fray.ka.v1.PickUpH\x00R\x06pickUpB\x06\n" +
 	"\x04kind\"\xa8\x02\n" +
 	"\x04Draw\x12&\n" +
@@ -2751,10 +2755,10 @@ const file_fray_ka_v1_ka_proto_rawDesc = "" +
 	"\n" +
 	"queued_ids\x18\x05 \x03(\tR\tqueuedIds\x12#\n" +
 	"\ractions_taken\x18\x06 \x01(\x05R\factionsTaken\x126\n" +
-	"\aanswers\x18\a \x03(\v2\x1c.fray.ka.v1.DefenceAnnouncedR\aanswersJ\x04\b\x04\x10\x05R\x04draw\"\xa4\x03\n" +
+	"\aanswers\x18\a \x03(\v2\x1c.fray.ka.v1.DefenceAnnouncedR\aanswersJ\x04\b\x04\x10\x05R\x04draw\"\xab\x03\n" +
 	"\x05State\x12\x14\n" +
-	"\x05round\x18\x01 \x01(\x05R\x05round\x12\x12\n" +
-	"\x04pass\x18\x02 \x01(\x05R\x04pass\x12A\n" +
+	"\x05round\x18\x01 \x01(\x05R\x05round\x12\x19\n" +
+	"\vpass_number\x18\x02 \x01(\x05R\x04pass\x12A\n" +
 	"\n" +
 	"combatants\x18\x03 \x03(\v2!.fray.ka.v1.State.CombatantsEntryR\n" +
 	"combatants\x12$\n" +
@@ -2777,9 +2781,9 @@ const file_fray_ka_v1_ka_proto_rawDesc = "" +
 	"\aactions\x18\x02 \x03(\v2%.fray.ka.v1.RoundStarted.ActionsEntryR\aactions\x1a:\n" +
 	"\fActionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\x05R\x05value:\x028\x01\"!\n" +
-	"\vPassStarted\x12\x12\n" +
-	"\x04pass\x18\x01 \x01(\x05R\x04pass\"~\n" +
+	"\x05value\x18\x02 \x01(\x05R\x05value:\x028\x01\"(\n" +
+	"\vPassStarted\x12\x19\n" +
+	"\vpass_number\x18\x01 \x01(\x05R\x04pass\"~\n" +
 	"\x0eAttackDeclared\x12\x1f\n" +
 	"\vattacker_id\x18\x01 \x01(\tR\n" +
 	"attackerId\x12*\n" +
@@ -2934,7 +2938,7 @@ var file_fray_ka_v1_ka_proto_depIdxs = []int32{
 	6,  // 6: fray.ka.v1.Action.react:type_name -> fray.ka.v1.React
 	7,  // 7: fray.ka.v1.Action.disarm:type_name -> fray.ka.v1.Disarm
 	8,  // 8: fray.ka.v1.Action.terror:type_name -> fray.ka.v1.Terror
-	9,  // 9: fray.ka.v1.Action.pass:type_name -> fray.ka.v1.Pass
+	9,  // 9: fray.ka.v1.Action.pass_turn:type_name -> fray.ka.v1.Pass
 	10, // 10: fray.ka.v1.Action.pick_up:type_name -> fray.ka.v1.PickUp
 	1,  // 11: fray.ka.v1.Draw.cards:type_name -> fray.ka.v1.Card
 	17, // 12: fray.ka.v1.Draw.reshuffle:type_name -> fray.ka.v1.DeckShuffled
@@ -2988,7 +2992,7 @@ func file_fray_ka_v1_ka_proto_init() {
 		(*Action_React)(nil),
 		(*Action_Disarm)(nil),
 		(*Action_Terror)(nil),
-		(*Action_Pass)(nil),
+		(*Action_PassTurn)(nil),
 		(*Action_PickUp)(nil),
 	}
 	file_fray_ka_v1_ka_proto_msgTypes[28].OneofWrappers = []any{

@@ -862,8 +862,9 @@ type Weapon struct {
 	AssautDamage int32 `protobuf:"varint,8,opt,name=assaut_damage,json=assautDamage,proto3" json:"assaut_damage,omitempty"`
 	// Portée and Limite in metres (ranged): beyond the Portée half damage, beyond the Limite no
 	// hit (LOS-081). 0: no such limit.
-	Range int32 `protobuf:"varint,9,opt,name=range,proto3" json:"range,omitempty"`
-	Limit int32 `protobuf:"varint,10,opt,name=limit,proto3" json:"limit,omitempty"`
+	// (Named `range` until issue 15: a Go keyword; the JSON name stays "range".)
+	EffectiveRange int32 `protobuf:"varint,9,opt,name=effective_range,json=range,proto3" json:"effective_range,omitempty"`
+	Limit          int32 `protobuf:"varint,10,opt,name=limit,proto3" json:"limit,omitempty"`
 	// Explosive or splash (grenade, flask): LOS-086.
 	Explosive bool `protobuf:"varint,11,opt,name=explosive,proto3" json:"explosive,omitempty"`
 	// Heavy weapons cannot be used mounted (LOS-090).
@@ -871,7 +872,8 @@ type Weapon struct {
 	// A bow, crossbow or impulser: may Shoot through (LOS-085).
 	Bow bool `protobuf:"varint,13,opt,name=bow,proto3" json:"bow,omitempty"`
 	// The weapon type a specialisation names (LOS-094); the weapon's name when empty.
-	Type          string `protobuf:"bytes,14,opt,name=type,proto3" json:"type,omitempty"`
+	// (Named `type` until issue 15: a Go keyword; the JSON name stays "type".)
+	WeaponType    string `protobuf:"bytes,14,opt,name=weapon_type,json=type,proto3" json:"weapon_type,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -962,9 +964,9 @@ func (x *Weapon) GetAssautDamage() int32 {
 	return 0
 }
 
-func (x *Weapon) GetRange() int32 {
+func (x *Weapon) GetEffectiveRange() int32 {
 	if x != nil {
-		return x.Range
+		return x.EffectiveRange
 	}
 	return 0
 }
@@ -997,9 +999,9 @@ func (x *Weapon) GetBow() bool {
 	return false
 }
 
-func (x *Weapon) GetType() string {
+func (x *Weapon) GetWeaponType() string {
 	if x != nil {
-		return x.Type
+		return x.WeaponType
 	}
 	return ""
 }
@@ -1633,7 +1635,7 @@ type Action struct {
 	//
 	//	*Action_Attack
 	//	*Action_React
-	//	*Action_Pass
+	//	*Action_PassTurn
 	//	*Action_Declare
 	//	*Action_Wait
 	//	*Action_Aim
@@ -1710,10 +1712,10 @@ func (x *Action) GetReact() *React {
 	return nil
 }
 
-func (x *Action) GetPass() *Pass {
+func (x *Action) GetPassTurn() *Pass {
 	if x != nil {
-		if x, ok := x.Kind.(*Action_Pass); ok {
-			return x.Pass
+		if x, ok := x.Kind.(*Action_PassTurn); ok {
+			return x.PassTurn
 		}
 	}
 	return nil
@@ -1812,8 +1814,9 @@ type Action_React struct {
 	React *React `protobuf:"bytes,11,opt,name=react,proto3,oneof"`
 }
 
-type Action_Pass struct {
-	Pass *Pass `protobuf:"bytes,12,opt,name=pass,proto3,oneof"`
+type Action_PassTurn struct {
+	// (Named `pass` until issue 15: a Python keyword; the JSON name stays "pass".)
+	PassTurn *Pass `protobuf:"bytes,12,opt,name=pass_turn,json=pass,proto3,oneof"`
 }
 
 type Action_Declare struct {
@@ -1856,7 +1859,7 @@ func (*Action_Attack) isAction_Kind() {}
 
 func (*Action_React) isAction_Kind() {}
 
-func (*Action_Pass) isAction_Kind() {}
+func (*Action_PassTurn) isAction_Kind() {}
 
 func (*Action_Declare) isAction_Kind() {}
 
@@ -5522,7 +5525,7 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"\x17fray/loss/v1/loss.proto\x12\ffray.loss.v1\x1a\x17fray/dice/v1/dice.proto\"5\n" +
 	"\x05Score\x12\x14\n" +
 	"\x05trait\x18\x01 \x01(\tR\x05trait\x12\x16\n" +
-	"\x06talent\x18\x02 \x01(\tR\x06talent\"\x88\x03\n" +
+	"\x06talent\x18\x02 \x01(\tR\x06talent\"\x99\x03\n" +
 	"\x06Weapon\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12,\n" +
 	"\x04kind\x18\x02 \x01(\x0e2\x18.fray.loss.v1.WeaponKindR\x04kind\x12+\n" +
@@ -5533,14 +5536,14 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"\n" +
 	"improvised\x18\a \x01(\bR\n" +
 	"improvised\x12#\n" +
-	"\rassaut_damage\x18\b \x01(\x05R\fassautDamage\x12\x14\n" +
-	"\x05range\x18\t \x01(\x05R\x05range\x12\x14\n" +
+	"\rassaut_damage\x18\b \x01(\x05R\fassautDamage\x12\x1e\n" +
+	"\x0feffective_range\x18\t \x01(\x05R\x05range\x12\x14\n" +
 	"\x05limit\x18\n" +
 	" \x01(\x05R\x05limit\x12\x1c\n" +
 	"\texplosive\x18\v \x01(\bR\texplosive\x12\x14\n" +
 	"\x05heavy\x18\f \x01(\bR\x05heavy\x12\x10\n" +
-	"\x03bow\x18\r \x01(\bR\x03bow\x12\x12\n" +
-	"\x04type\x18\x0e \x01(\tR\x04type\"\x90\x01\n" +
+	"\x03bow\x18\r \x01(\bR\x03bow\x12\x19\n" +
+	"\vweapon_type\x18\x0e \x01(\tR\x04type\"\x90\x01\n" +
 	"\x06Shield\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12,\n" +
 	"\x04size\x18\x02 \x01(\x0e2\x18.fray.loss.v1.ShieldSizeR\x04size\x12\x1f\n" +
@@ -5631,13 +5634,13 @@ const file_fray_loss_v1_loss_proto_rawDesc = "" +
 	"freeRaises\x1a>\n" +
 	"\x10InspirationEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\x05R\x05value:\x028\x01\"\x9a\x05\n" +
+	"\x05value\x18\x02 \x01(\x05R\x05value:\x028\x01\"\x9f\x05\n" +
 	"\x06Action\x12!\n" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12.\n" +
 	"\x06attack\x18\n" +
 	" \x01(\v2\x14.fray.loss.v1.AttackH\x00R\x06attack\x12+\n" +
-	"\x05react\x18\v \x01(\v2\x13.fray.loss.v1.ReactH\x00R\x05react\x12(\n" +
-	"\x04pass\x18\f \x01(\v2\x12.fray.loss.v1.PassH\x00R\x04pass\x121\n" +
+	"\x05react\x18\v \x01(\v2\x13.fray.loss.v1.ReactH\x00R\x05react\x12-\n" +
+	"\tpass_turn\x18\f \x01(\v2\x12.fray.loss.v1.PassH\x00R\x04pass\x121\n" +
 	"\adeclare\x18\r \x01(\v2\x15.fray.loss.v1.DeclareH\x00R\adeclare\x12(\n" +
 	"\x04wait\x18\x0e \x01(\v2\x12.fray.loss.v1.WaitH\x00R\x04wait\x12%\n" +
 	"\x03aim\x18\x0f \x01(\v2\x11.fray.loss.v1.AimH\x00R\x03aim\x12.\n" +
@@ -6202,7 +6205,7 @@ var file_fray_loss_v1_loss_proto_depIdxs = []int32{
 	59, // 15: fray.loss.v1.Spend.inspiration:type_name -> fray.loss.v1.Spend.InspirationEntry
 	19, // 16: fray.loss.v1.Action.attack:type_name -> fray.loss.v1.Attack
 	30, // 17: fray.loss.v1.Action.react:type_name -> fray.loss.v1.React
-	31, // 18: fray.loss.v1.Action.pass:type_name -> fray.loss.v1.Pass
+	31, // 18: fray.loss.v1.Action.pass_turn:type_name -> fray.loss.v1.Pass
 	21, // 19: fray.loss.v1.Action.declare:type_name -> fray.loss.v1.Declare
 	22, // 20: fray.loss.v1.Action.wait:type_name -> fray.loss.v1.Wait
 	23, // 21: fray.loss.v1.Action.aim:type_name -> fray.loss.v1.Aim
@@ -6293,7 +6296,7 @@ func file_fray_loss_v1_loss_proto_init() {
 	file_fray_loss_v1_loss_proto_msgTypes[7].OneofWrappers = []any{
 		(*Action_Attack)(nil),
 		(*Action_React)(nil),
-		(*Action_Pass)(nil),
+		(*Action_PassTurn)(nil),
 		(*Action_Declare)(nil),
 		(*Action_Wait)(nil),
 		(*Action_Aim)(nil),
