@@ -26,15 +26,15 @@ func init() {
 		"%s picks up the weapon", "%s ramasse son arme",
 		"%s acts (%s)", "%s agit (%s)",
 		" (%d PA)", " (%d PA)",
-		"the GM turns %s's failed Exploit into a Disaster: %s (LOS-006)", "le MJ change l'Exploit raté de %s en Désastre : %s (LOS-006)",
+		"the GM turns %[1]s's failed Exploit into a Disaster: %[2]s (LOS-006)", "le MJ change l'Exploit raté %[3]s en Désastre : %[2]s (LOS-006)",
 		"%s is dead", "%s est mort",
 		"%s is saved", "%s est sauvé",
 		"%s sacrifices 1 Inspiration", "%s sacrifie 1 Inspiration",
 		"%s sacrifices 1 Inspiration of %s", "%s sacrifie 1 Inspiration de %s",
 		"%s receives urgent care", "%s reçoit des soins urgents",
-		"%s gives %s urgent care", "%s prodigue des soins urgents à %s",
+		"%[1]s gives %[2]s urgent care", "%[1]s prodigue des soins urgents %[3]s",
 		"%s finishes %s off", "%s achève %s",
-		"%s decides the fate of %s", "%s décide du sort de %s",
+		"%[1]s decides the fate of %[2]s", "%[1]s décide du sort %[3]s",
 		"%s: %s (LOS-023)", "%s : %s (LOS-023)",
 		"the GM grants %s free raises or takes some back: how many and why is hidden (LOS-004)",
 		"le MJ accorde des Augmentations Gratuites à %s ou en reprend : combien et pourquoi est caché (LOS-004)",
@@ -120,7 +120,8 @@ func simpleText(n *narrate.Narrator, a *lossv1.SimpleActed) string {
 
 // disasterText: `the GM turns Diego's failed Exploit into a Disaster: "the blade snaps" (LOS-006)`.
 func disasterText(n *narrate.Narrator, d *lossv1.DisasterDeclared) string {
-	return n.Sprintf("the GM turns %s's failed Exploit into a Disaster: %s (LOS-006)", n.Name(d.GetCombatantId()), n.Quote(d.GetDescription()))
+	who := n.Name(d.GetCombatantId())
+	return n.Sprintf("the GM turns %[1]s's failed Exploit into a Disaster: %[2]s (LOS-006)", who, n.Quote(d.GetDescription()), n.Of(who))
 }
 
 // dyingText: "Le malfrat finishes Diego off: Diego is dead (LOS-023)".
@@ -139,12 +140,12 @@ func dyingText(n *narrate.Narrator, d *lossv1.DyingResolved) string {
 		if d.GetCombatantId() == d.GetTargetId() {
 			s = n.Sprintf("%s receives urgent care", target)
 		} else {
-			s = n.Sprintf("%s gives %s urgent care", who, target)
+			s = n.Sprintf("%[1]s gives %[2]s urgent care", who, target, n.To(target))
 		}
 	case lossv1.DyingChoice_DYING_CHOICE_FINISH_OFF:
 		s = n.Sprintf("%s finishes %s off", who, target)
 	default:
-		s = n.Sprintf("%s decides the fate of %s", who, target)
+		s = n.Sprintf("%[1]s decides the fate of %[2]s", who, target, n.Of(target))
 	}
 	return n.Sprintf("%s: %s (LOS-023)", s, fate)
 }

@@ -11,7 +11,7 @@ import (
 
 func init() {
 	narrate.Fr(
-		"%s's attack on %s misses", "L'attaque de %s contre %s échoue",
+		"%[1]s's attack on %[2]s misses", "L'attaque %[3]s contre %[2]s échoue",
 		"%s grabs %s", "%s agrippe %s",
 		"%s trips %s", "%s fait chuter %s",
 		"%s hits %s", "%s touche %s",
@@ -20,7 +20,7 @@ func init() {
 		", armour %d", ", armure %d",
 		", shield %d", ", bouclier %d",
 		", and the second weapon %s%s = %d", ", et la seconde arme %s%s = %d",
-		"; %s has NS light %d, grave %d, fatal %d", " ; NS de %s : légères %d, graves %d, fatales %d",
+		"; %[1]s has NS light %[2]d, grave %[3]d, fatal %[4]d", " ; NS %[5]s : légères %[2]d, graves %[3]d, fatales %[4]d",
 		"; %s has %d NS", " ; %s a %d NS",
 		" — %s is down and dying (LOS-023)", " — %s est à terre, agonisant (LOS-023)",
 		" — %s is out of the fight", " — %s est hors de combat",
@@ -42,7 +42,7 @@ func init() {
 func resolvedText(n *narrate.Narrator, r *lossv1.AttackResolved) string {
 	att, target := n.Name(r.GetAttackerId()), n.Name(r.GetTargetId())
 	if !r.GetHit() {
-		s := n.Sprintf("%s's attack on %s misses", att, target)
+		s := n.Sprintf("%[1]s's attack on %[2]s misses", att, target, n.Of(att))
 		if r.GetNote() != "" {
 			s += n.Sprintf(": %s", recorded(n, r.GetNote()))
 		}
@@ -109,7 +109,7 @@ func protectionText(n *narrate.Narrator, d *lossv1.Damage) string {
 func healthText(n *narrate.Narrator, r *lossv1.AttackResolved, target string) string {
 	switch {
 	case r.GetLight()+r.GetGrave()+r.GetFatal() > 0:
-		return n.Sprintf("; %s has NS light %d, grave %d, fatal %d", target, r.GetLight(), r.GetGrave(), r.GetFatal())
+		return n.Sprintf("; %[1]s has NS light %[2]d, grave %[3]d, fatal %[4]d", target, r.GetLight(), r.GetGrave(), r.GetFatal(), n.Of(target))
 	case r.GetHealth() > 0:
 		return n.Sprintf("; %s has %d NS", target, r.GetHealth())
 	}

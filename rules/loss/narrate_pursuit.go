@@ -27,17 +27,17 @@ func init() {
 		"shot at the legs", "le tir dans les jambes",
 		"zigzags", "les zigzags",
 		"pursuit action", "l'action de poursuite",
-		"pursuit: %s avoids %s's %s", "poursuite : %s évite %[3]s de %[2]s",
-		"pursuit: %s's %s on %s lands", "poursuite : %[2]s de %[1]s sur %[3]s porte",
+		"pursuit: %[1]s avoids %[2]s's %[3]s", "poursuite : %[1]s évite %[3]s %[4]s",
+		"pursuit: %[1]s's %[2]s on %[3]s lands", "poursuite : %[2]s %[4]s sur %[3]s porte",
 		"%s charges %s", "%s charge %s",
-		"%s clotheslines %s", "%s fait la corde-à-linge à %s",
+		"%[1]s clotheslines %[2]s", "%[1]s fait la corde-à-linge %[3]s",
 		"%s tries to change distance", "%s tente de changer la distance",
 		"%s changes distance from %d", "%s change la distance depuis %d",
 		"%s changes distance", "%s change la distance",
 		"%s changes distance %d → %d", "%s change la distance %d → %d",
 		"%s changes distance to %d", "%s change la distance à %d",
 		"%s tackles %s", "%s plaque %s",
-		"%s shoots at %s's legs", "%s tire dans les jambes de %s",
+		"%[1]s shoots at %[2]s's legs", "%[1]s tire dans les jambes %[3]s",
 		"%s zigzags", "%s zigzague",
 		"pursuit: %s", "poursuite : %s",
 		"; the shot: %s", " ; le tir : %s",
@@ -94,16 +94,16 @@ func pursuitText(n *narrate.Narrator, a *lossv1.PursuitActed) string {
 	k := a.GetKind()
 	if a.GetResolves() { // the outcome after the target's dodge, or its taking it
 		if !a.GetSuccess() {
-			return n.Sprintf("pursuit: %s avoids %s's %s", target, who, pursuitNoun(n, k))
+			return n.Sprintf("pursuit: %[1]s avoids %[2]s's %[3]s", target, who, pursuitNoun(n, k), n.Of(who))
 		}
-		return n.Sprintf("pursuit: %s's %s on %s lands", who, pursuitNoun(n, k), target) + pursuitOutcome(n, a, target, before)
+		return n.Sprintf("pursuit: %[1]s's %[2]s on %[3]s lands", who, pursuitNoun(n, k), target, n.Of(who)) + pursuitOutcome(n, a, target, before)
 	}
 	var head string
 	switch k {
 	case lossv1.PursuitKind_PURSUIT_KIND_CHARGE:
 		head = n.Sprintf("%s charges %s", who, target)
 	case lossv1.PursuitKind_PURSUIT_KIND_CLOTHESLINE:
-		head = n.Sprintf("%s clotheslines %s", who, target)
+		head = n.Sprintf("%[1]s clotheslines %[2]s", who, target, n.To(target))
 	case lossv1.PursuitKind_PURSUIT_KIND_CHANGE_DISTANCE:
 		switch {
 		case !a.GetSuccess():
@@ -120,7 +120,7 @@ func pursuitText(n *narrate.Narrator, a *lossv1.PursuitActed) string {
 	case lossv1.PursuitKind_PURSUIT_KIND_TACKLE:
 		head = n.Sprintf("%s tackles %s", who, target)
 	case lossv1.PursuitKind_PURSUIT_KIND_SHOOT_LEGS:
-		head = n.Sprintf("%s shoots at %s's legs", who, target)
+		head = n.Sprintf("%[1]s shoots at %[2]s's legs", who, target, n.Of(target))
 	case lossv1.PursuitKind_PURSUIT_KIND_ZIGZAGS:
 		head = n.Sprintf("%s zigzags", who)
 	default:

@@ -70,14 +70,14 @@ func init() {
 		"successful defensive Exploit", "Exploit défensif réussi",
 
 		// The notes and reasons recorded with a name (attack.go, pursuit.go).
-		"%s does not see the attack (LOS-017)", "%s ne voit pas l'attaque (LOS-017)",
-		"%s is surprised (LOS-052)", "%s est surpris (LOS-052)",
-		"%s's wall is its defence this Tour (LOS-066)", "le mur défensif de %s est sa défense pour ce Tour (LOS-066)",
-		"%s has no PA left to parry or dodge (LOS-032)", "%s n'a plus de PA pour parer ou esquiver (LOS-032)",
-		"%s is under full cover (LOS-086)", "%s est entièrement à l'abri (LOS-086)",
-		"%s is a Sbire felled by a successful Exploit (LOS-025)", "%s est un Sbire abattu par un Exploit réussi (LOS-025)",
-		"%s is killed outright: 0 fatal boxes, dying (LOS-078)", "%s est tué net : 0 case de blessure fatale, agonisant (LOS-078)",
-		"%s is unseated or thrown down", "%s est désarçonné ou jeté à terre",
+		"%s does not see the attack (LOS-017)", "%[1]s ne voit pas l'attaque (LOS-017)",
+		"%s is surprised (LOS-052)", "%[1]s est surpris (LOS-052)",
+		"%s's wall is its defence this Tour (LOS-066)", "le mur défensif %[2]s est sa défense pour ce Tour (LOS-066)",
+		"%s has no PA left to parry or dodge (LOS-032)", "%[1]s n'a plus de PA pour parer ou esquiver (LOS-032)",
+		"%s is under full cover (LOS-086)", "%[1]s est entièrement à l'abri (LOS-086)",
+		"%s is a Sbire felled by a successful Exploit (LOS-025)", "%[1]s est un Sbire abattu par un Exploit réussi (LOS-025)",
+		"%s is killed outright: 0 fatal boxes, dying (LOS-078)", "%[1]s est tué net : 0 case de blessure fatale, agonisant (LOS-078)",
+		"%s is unseated or thrown down", "%[1]s est désarçonné ou jeté à terre",
 		// The notes without a name.
 		"the attack fails", "l'attaque échoue",
 		"full cover: the blast does not reach", "abri complet : l'explosion ne l'atteint pas",
@@ -114,7 +114,8 @@ func recorded(n *narrate.Narrator, s string) string {
 	}
 	for _, p := range namedPhrases {
 		if suffix := p[2:]; strings.HasSuffix(s, suffix) && len(s) > len(suffix) {
-			return n.Sprintf(p, strings.TrimSuffix(s, suffix))
+			name := strings.TrimSuffix(s, suffix)
+			return n.Sprintf(p, name, n.Of(name))
 		}
 	}
 	if m := countedReason.FindStringSubmatch(s); m != nil {

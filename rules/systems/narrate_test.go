@@ -21,7 +21,7 @@ import (
 var updateNarration = flag.Bool("update-narration", false, "write testdata/narration/ from the golden logs")
 
 // fallbacks are what a narration says of an event it has no words for.
-var fallbacks = []string{"(event", "(événement", "(empty", "event *", "event without payload", "(Loss event", "(Contes de Fées event", "(Ka event", "(d20seg event"}
+var fallbacks = []string{"%!", "(event", "(événement", "(empty", "event *", "event without payload", "(Loss event", "(Contes de Fées event", "(Ka event", "(d20seg event"}
 
 // numbersOnly matches a line that is only numbers and dice: the same in every language.
 var numbersOnly = regexp.MustCompile(`^#\d+ [\d\s+\-−=\[\],d()→]*$`)
@@ -134,7 +134,11 @@ func TestGoldenNarration(t *testing.T) {
 					}
 					want, err := os.ReadFile(path)
 					require.NoError(t, err)
-					require.Equal(t, string(want), b.String(), "the narration of the golden log; run go test ./systems -run TestGoldenNarration -update-narration to write it again")
+					wantLines, gotLines := strings.Split(string(want), "\n"), strings.Split(b.String(), "\n")
+					for i := range min(len(wantLines), len(gotLines)) {
+						require.Equal(t, wantLines[i], gotLines[i], "%s line %d; run go test ./systems -run TestGoldenNarration -update-narration to write it again", path, i+1)
+					}
+					require.Len(t, gotLines, len(wantLines), "%s: its lines", path)
 				})
 			}
 		}
