@@ -38,15 +38,23 @@ func (System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.
 		if s.GetRank() == 0 || f.cs.GetRenounced() {
 			return nil
 		}
+		if f.cs.GetSurpriseNoActivity() { // FEE-082: no activity, no gesture; it may renounce
+			add("renounce", &rulesetv1.LegalAction{Name: "renounce", Rule: "FEE-075"}, &feeriev1.Action{Kind: &feeriev1.Action_Renounce{Renounce: &feeriev1.Renounce{}}})
+			return out
+		}
 		n := f.cs.GetActivities()
 		rank := s.GetRank()
 		essence := &rulesetv1.Choice{Field: "feerie.act.essence", Description: "Essence spent on the roll, +1 each (FEE-005)", Max: max(0, spendable(st, f))}
 		act := &feeriev1.Action{Kind: &feeriev1.Action_Act{Act: &feeriev1.Act{}}}
-		if k := max(0, rank-f.cs.GetActingRank()); n == 0 && f.cs.GetCanAct() && (k == 0 || anyoneActed(st)) { // FEE-043, FEE-051
-			add("act", &rulesetv1.LegalAction{Name: "act", Description: fmt.Sprintf("at rank %d: %+d", rank, -k), Cost: k, Rule: "FEE-050"}, act, essence)
-		} else if n > 0 && rank < f.cs.GetLastRank() {
-			k := max(0, rank-furtherRank(f))
-			add("act", &rulesetv1.LegalAction{Name: "act again", Description: fmt.Sprintf("at rank %d: %+d", rank, -(k + SupplementaryMalus*n)), Cost: k + SupplementaryMalus*n, Rule: "FEE-061"}, act, essence)
+		// The activity declared, as declared: not when it cannot take place now (an attack
+		// with no angle left to attack from, FEE-092, FEE-093).
+		if _, refused := decideAct(st, f, act.GetAct()); refused == nil {
+			if k := max(0, rank-f.cs.GetActingRank()); n == 0 && f.cs.GetCanAct() && (k == 0 || anyoneActed(st)) { // FEE-043, FEE-051
+				add("act", &rulesetv1.LegalAction{Name: "act", Description: fmt.Sprintf("at rank %d: %+d", rank, -k), Cost: k, Rule: "FEE-050"}, act, essence)
+			} else if n > 0 && rank < f.cs.GetLastRank() {
+				k := max(0, rank-furtherRank(f))
+				add("act", &rulesetv1.LegalAction{Name: "act again", Description: fmt.Sprintf("at rank %d: %+d", rank, -(k + SupplementaryMalus*n)), Cost: k + SupplementaryMalus*n, Rule: "FEE-061"}, act, essence)
+			}
 		}
 		if f.cs.GetCanAct() {
 			add("change", &rulesetv1.LegalAction{Name: "change", Cost: ChangeMalus, Rule: "FEE-070"},

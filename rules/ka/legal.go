@@ -96,6 +96,9 @@ func (System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.
 		}
 	}
 	for _, w := range usableWeapons(f) {
+		if len(targets) == 0 { // no one left standing to attack
+			break
+		}
 		choices := []*rulesetv1.Choice{targetChoice("ka.attack.target_id", targets),
 			{Field: "ka.attack.stun", Description: "a stun: the damage goes to points de réalité (KA-030)", Max: 1,
 				Options: []*rulesetv1.ChoiceOption{{Value: "true", Label: "stun"}, {Value: "false", Label: "no stun"}}}}

@@ -1,0 +1,88 @@
+package enginetest
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"strconv"
+	"testing"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
+	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/protobuf/proto"
+)
+
+// LegalEveryState, set by a rule system's tests (in an init), makes Decide first check with
+// CheckLegal what every combatant may do in each state of a running fight it decides on: every
+// state those tests go through.
+var LegalEveryState bool
+
+// FillFirst returns a legal action's pre-filled command with each required choice filled
+// from its first option (a number, or text without options: its least value), as a program
+// taking the first thing offered would send it.
+func FillFirst(t testing.TB, cmd *encounterv1.Command, a *rulesetv1.LegalAction) *encounterv1.Command {
+	t.Helper()
+	cmd = proto.CloneOf(cmd)
+	for _, c := range a.GetChoices() {
+		if !c.GetRequired() {
+			continue
+		}
+		v := strconv.Itoa(int(c.GetMin()))
+		if len(c.GetOptions()) > 0 {
+			v = c.GetOptions()[0].GetValue()
+		}
+		require.NoError(t, engine.Fill(cmd, c.GetField(), v), "%s: choice %s", a.GetKey(), c.GetField())
+	}
+	return cmd
+}
+
+// CheckLegal checks what every combatant of st may do now: Legal's actions are
+// LegalCommands' in order; each key is an action the system's Describe names; each has a
+// command for that combatant; every option of every choice (a number: its greatest value)
+// fills the field the choice names; and the command, its required choices filled from their
+// first option, is taken by the rules on st, given by the GM. It returns how many actions it
+// checked, by key.
+func CheckLegal(t testing.TB, reg *engine.Registry, st *encounterv1.EncounterState) map[string]int {
+	t.Helper()
+	keys := map[string]int{}
+	sys, err := reg.Lookup(st.GetRuleSystem(), st.GetRulesVersion())
+	if err != nil {
+		return keys
+	}
+	names := map[string]bool{}
+	for _, a := range sys.Describe().GetActions() {
+		names[a.GetName()] = true
+	}
+	seed := sha256.Sum256([]byte("fray legal"))
+	for _, c := range st.GetCombatants() {
+		list, err := reg.LegalCommands(st, c.GetId())
+		require.NoError(t, err)
+		plain, err := reg.Legal(st, c.GetId())
+		require.NoError(t, err)
+		require.Len(t, plain, len(list))
+		for i, l := range list {
+			a := l.Action
+			where := fmt.Sprintf("at sequence %d, %s: %s (key %q)", st.GetSequence(), c.GetId(), a.GetName(), a.GetKey())
+			require.True(t, proto.Equal(plain[i], a), where)
+			require.True(t, names[a.GetKey()], "%s: the key is no action of %s's Describe", where, sys.ID())
+			keys[a.GetKey()]++
+			require.NotNil(t, l.Command, where)
+			own := l.Command.ProtoReflect()
+			inner := own.Get(own.WhichOneof(own.Descriptor().Oneofs().ByName("kind"))).Message()
+			require.Equal(t, c.GetId(), inner.Get(inner.Descriptor().Fields().ByName("combatant_id")).String(), where)
+			for _, ch := range a.GetChoices() {
+				for _, o := range ch.GetOptions() {
+					require.NoError(t, engine.Fill(proto.CloneOf(l.Command), ch.GetField(), o.GetValue()), where)
+				}
+				if len(ch.GetOptions()) == 0 {
+					require.NoError(t, engine.Fill(proto.CloneOf(l.Command), ch.GetField(), strconv.Itoa(int(ch.GetMax()))), where)
+				}
+			}
+			cmd := FillFirst(t, l.Command, a)
+			_, _, err := reg.ResolveWith(st, cmd, engine.Env{Actor: st.GetGameMaster(), Seed: seed[:]})
+			require.NoError(t, err, "%s: %v", where, cmd)
+		}
+	}
+	return keys
+}
