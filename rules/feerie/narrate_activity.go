@@ -36,7 +36,7 @@ func (t tell) activity(r *feeriev1.ActivityResolved) string {
 	case feeriev1.ActivityKind_ACTIVITY_KIND_FREE:
 		s = t.f("%s tries to free itself", head)
 	case feeriev1.ActivityKind_ACTIVITY_KIND_OTHER:
-		s = t.f("%s rolls %s", head, in.GetAspect())
+		s = t.f("%[1]s rolls %[2]s", head, in.GetAspect(), t.de(in.GetAspect()))
 		if in.GetIntimidation() {
 			s = t.f("%s intimidates with %s", head, in.GetAspect())
 		}
@@ -200,7 +200,7 @@ func (t tell) hiddenAttack(head string, r *feeriev1.ActivityResolved) string {
 
 // left: "(Serpent 33 left)".
 func (t tell) left(target string, essence int32) string {
-	return t.f("(%[2]s %[1]d left)", int(essence), target)
+	return t.f("(%[2]s %[1]d left)", int(essence), target, t.n.To(target))
 }
 
 // essenceLoss: " = 7 Essence lost (Serpent 33 left)", with what the target had left.
@@ -239,7 +239,7 @@ func (t tell) condition(c *feeriev1.Condition, targetID string, r *feeriev1.Acti
 		switch c.GetStrike() {
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_DISARM, feeriev1.SpecialStrike_SPECIAL_STRIKE_TRIP, feeriev1.SpecialStrike_SPECIAL_STRIKE_KNOCKBACK:
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_RELENTLESS:
-			return t.f("relentless: %s's weapon stays in the wound, its Defense −%s until it is dislodged (FEE-156)", by, itoa(RelentlessDefense))
+			return t.f("relentless: %[1]s's weapon stays in the wound, its Defense −%[2]s until it is dislodged (FEE-156)", by, itoa(RelentlessDefense), t.de(by))
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_FRIGHTENING_BLOW:
 			return t.f("a frightening blow: %s gains a bonus (withheld) on its next intimidation (FEE-181)", by)
 		default:
@@ -261,9 +261,9 @@ func (t tell) condition(c *feeriev1.Condition, targetID string, r *feeriev1.Acti
 	case feeriev1.SpecialStrike_SPECIAL_STRIKE_KEEP_AT_BAY:
 		return t.f("%s is kept at bay: −%s Attack against %s until it enters the guard (FEE-154)", target, itoa(c.GetMalus()), by)
 	case feeriev1.SpecialStrike_SPECIAL_STRIKE_CRIPPLE:
-		return t.f("an organ of %[2]s is crippled for %[1]d ranks (FEE-155)", int(c.GetRanks()), target)
+		return t.f("an organ of %[2]s is crippled for %[1]d ranks (FEE-155)", int(c.GetRanks()), target, t.de(target))
 	case feeriev1.SpecialStrike_SPECIAL_STRIKE_RELENTLESS:
-		return t.f("relentless: %s's next Damage +%s, its Defense −%s until its weapon is dislodged (FEE-156)", by, itoa(c.GetMalus()), itoa(RelentlessDefense))
+		return t.f("relentless: %[1]s's next Damage +%[2]s, its Defense −%[3]s until its weapon is dislodged (FEE-156)", by, itoa(c.GetMalus()), itoa(RelentlessDefense), t.de(by))
 	case feeriev1.SpecialStrike_SPECIAL_STRIKE_FRIGHTENING_BLOW:
 		return t.f("a frightening blow: %s gains +%s on its next intimidation (FEE-181)", by, itoa(c.GetMalus()))
 	case feeriev1.SpecialStrike_SPECIAL_STRIKE_KNOCKBACK:
@@ -272,7 +272,7 @@ func (t tell) condition(c *feeriev1.Condition, targetID string, r *feeriev1.Acti
 		}
 		return ""
 	case feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTER_THE_GUARD:
-		return t.f("%[1]s is inside %[2]s's guard: %[2]s has −%[3]s Attack against %[1]s until it keeps it at bay (FEE-159)", by, target, itoa(c.GetMalus()))
+		return t.f("%[1]s is inside %[2]s's guard: %[2]s has −%[3]s Attack against %[1]s until it keeps it at bay (FEE-159)", by, target, itoa(c.GetMalus()), t.de(target))
 	}
 	return t.colon(t.strike(c.GetStrike()), target)
 }

@@ -61,7 +61,7 @@ func init() {
 
 		// Intents.
 		"a difficulty withheld", "une difficulté masquée",
-		"a %s roll against %s", "un jet de %s contre %s",
+		"a %[1]s roll against %[2]s", "un jet %[3]s contre %[2]s",
 		"an intimidation (%s) against %s", "une intimidation (%s) contre %s",
 		"its Attributes and tactic withheld", "ses Attributs et sa tactique masqués",
 
@@ -88,7 +88,7 @@ func init() {
 		"%s gets up (FEE-151)", "%s se relève (FEE-151)",
 		"%s picks its weapon up (FEE-183)", "%s ramasse son arme (FEE-183)",
 		"%s tries to free itself", "%s tente de se dégager",
-		"%s rolls %s", "%s fait un jet de %s",
+		"%[1]s rolls %[2]s", "%[1]s fait un jet %[3]s",
 		"%s intimidates with %s", "%s intimide avec %s",
 		"%s: its roll withheld — %s", "%s : son jet masqué — %s",
 		"%s: %s vs %s — margin %s", "%s : %s contre %s — marge %s",
@@ -114,8 +114,8 @@ func init() {
 		"%s is down and cannot act (FEE-024)", "%s est hors de combat et ne peut plus agir (FEE-024)",
 
 		// Special strikes (FEE-150…FEE-159).
-		"relentless: %s's weapon stays in the wound, its Defense −%s until it is dislodged (FEE-156)",
-		"acharnement : l'arme de %s reste dans la plaie, sa Défense −%s jusqu'à ce qu'elle soit délogée (FEE-156)",
+		"relentless: %[1]s's weapon stays in the wound, its Defense −%[2]s until it is dislodged (FEE-156)",
+		"acharnement : l'arme %[3]s reste dans la plaie, sa Défense −%[2]s jusqu'à ce qu'elle soit délogée (FEE-156)",
 		"a frightening blow: %s gains a bonus (withheld) on its next intimidation (FEE-181)",
 		"coup effrayant : %s gagne un bonus (masqué) à sa prochaine intimidation (FEE-181)",
 		"%s: %s (its malus withheld)", "%s : %s (son malus masqué)",
@@ -127,12 +127,12 @@ func init() {
 		"%s is stunned: −%s to its activities, 1 less each rank (FEE-153)", "%s est étourdi : −%s à ses activités, 1 de moins à chaque rang (FEE-153)",
 		"%s is kept at bay: −%s Attack against %s until it enters the guard (FEE-154)",
 		"%s est tenu en respect : −%s en Attaque contre %s jusqu'à ce qu'il entre dans sa garde (FEE-154)",
-		"relentless: %s's next Damage +%s, its Defense −%s until its weapon is dislodged (FEE-156)",
-		"acharnement : prochains Dommages de %s +%s, sa Défense −%s jusqu'à ce que son arme soit délogée (FEE-156)",
+		"relentless: %[1]s's next Damage +%[2]s, its Defense −%[3]s until its weapon is dislodged (FEE-156)",
+		"acharnement : prochains Dommages %[4]s +%[2]s, sa Défense −%[3]s jusqu'à ce que son arme soit délogée (FEE-156)",
 		"a frightening blow: %s gains +%s on its next intimidation (FEE-181)",
 		"coup effrayant : %s gagne +%s à sa prochaine intimidation (FEE-181)",
 		"%[1]s is inside %[2]s's guard: %[2]s has −%[3]s Attack against %[1]s until it keeps it at bay (FEE-159)",
-		"%[1]s est entré dans la garde de %[2]s : %[2]s a −%[3]s en Attaque contre %[1]s jusqu'à ce qu'il le tienne en respect (FEE-159)",
+		"%[1]s est entré dans la garde %[4]s : %[2]s a −%[3]s en Attaque contre %[1]s jusqu'à ce qu'il le tienne en respect (FEE-159)",
 
 		// What the GM rules.
 		"%s is surprised for the next Action: −%s Initiative, −%s Defense, no tactic (FEE-080)",
@@ -149,12 +149,12 @@ func init() {
 		"%s: dissimulation %s vs Vigilance %s — margin %s", "%s : dissimulation %s contre Vigilance %s — marge %s",
 		"%s: +%s Initiative this Action (FEE-081, FEE-186)", "%s : +%s en Initiative pour cette Action (FEE-081, FEE-186)",
 		"%s: no Initiative gained (FEE-081, FEE-186)", "%s : aucune Initiative gagnée (FEE-081, FEE-186)",
-		"the GM rules on %s's tactic (the ruling withheld)", "le MJ statue sur la tactique de %s (sa décision masquée)",
-		"the GM rules: %s's tactic is cancelled", "le MJ statue : la tactique de %s est annulée",
-		"%s's tactic is cancelled", "la tactique de %s est annulée",
-		"%s's tactic is now %s", "la tactique de %s est désormais %s",
-		"−%s to %s's activity rolls to the end of the Action", "−%s aux jets d'activité de %s jusqu'à la fin de l'Action",
-		"%s's tactic stands", "la tactique de %s est maintenue",
+		"the GM rules on %[1]s's tactic (the ruling withheld)", "le MJ statue sur la tactique %[2]s (sa décision masquée)",
+		"the GM rules: %[1]s's tactic is cancelled", "le MJ statue : la tactique %[2]s est annulée",
+		"%[1]s's tactic is cancelled", "la tactique %[2]s est annulée",
+		"%[1]s's tactic is now %[2]s", "la tactique %[3]s est désormais %[2]s",
+		"−%[1]s to %[2]s's activity rolls to the end of the Action", "−%[1]s aux jets d'activité %[3]s jusqu'à la fin de l'Action",
+		"%[1]s's tactic stands", "la tactique %[2]s est maintenue",
 		"%s acts from rank %s", "%s agit à partir du rang %s",
 
 		// House rules.
@@ -176,7 +176,7 @@ func init() {
 	// Counts.
 	plural("%d Essence", "%d Essence", "%d Essence", "%d point d'Essence", "%d points d'Essence")
 	plural("%d Essence lost", "%d Essence lost", "%d Essence lost", "%d point d'Essence perdu", "%d points d'Essence perdus")
-	plural("(%[2]s %[1]d left)", "(%[2]s %[1]d left)", "(%[2]s %[1]d left)", "(il reste %[1]d à %[2]s)", "(il reste %[1]d à %[2]s)")
+	plural("(%[2]s %[1]d left)", "(%[2]s %[1]d left)", "(%[2]s %[1]d left)", "(il reste %[1]d %[3]s)", "(il reste %[1]d %[3]s)")
 	plural("at most %d Essence spent on a roll", "at most %d Essence spent on a roll", "at most %d Essence spent on a roll",
 		"au plus %d point d'Essence dépensé sur un jet", "au plus %d points d'Essence dépensés sur un jet")
 	plural("%d attack angles offered", "%d attack angle offered", "%d attack angles offered", "%d angle d'attaque offert", "%d angles d'attaque offerts")
@@ -185,7 +185,7 @@ func init() {
 	plural("after waiting %d ranks", "after waiting %d rank", "after waiting %d ranks", "après avoir attendu %d rang", "après avoir attendu %d rangs")
 	plural("an organ of %[2]s is crippled for %[1]d ranks (FEE-155)", "an organ of %[2]s is crippled for %[1]d rank (FEE-155)",
 		"an organ of %[2]s is crippled for %[1]d ranks (FEE-155)",
-		"un organe de %[2]s est handicapé pendant %[1]d rang (FEE-155)", "un organe de %[2]s est handicapé pendant %[1]d rangs (FEE-155)")
+		"un organe %[3]s est handicapé pendant %[1]d rang (FEE-155)", "un organe %[3]s est handicapé pendant %[1]d rangs (FEE-155)")
 	plural("%[2]s is thrown %[1]d distance units (FEE-158)", "%[2]s is thrown %[1]d distance unit (FEE-158)",
 		"%[2]s is thrown %[1]d distance units (FEE-158)",
 		"%[2]s est projeté à %[1]d unité de distance (FEE-158)", "%[2]s est projeté à %[1]d unités de distance (FEE-158)")

@@ -49,9 +49,9 @@ func (t tell) unseen(u *feeriev1.UnseenRolled) string {
 func (t tell) ruling(r *feeriev1.TacticRuled) string {
 	who := t.of(r.GetCombatantId())
 	if t.withheld(r.GetCombatantId()) {
-		s := t.f("the GM rules on %s's tactic (the ruling withheld)", who)
+		s := t.f("the GM rules on %[1]s's tactic (the ruling withheld)", who, t.de(who))
 		if r.GetCancelTactic() {
-			s = t.f("the GM rules: %s's tactic is cancelled", who)
+			s = t.f("the GM rules: %[1]s's tactic is cancelled", who, t.de(who))
 		}
 		if r.GetRank() > 0 {
 			s = t.tf("msg", "rank %s: %s", itoa(r.GetRank()), s)
@@ -61,15 +61,15 @@ func (t tell) ruling(r *feeriev1.TacticRuled) string {
 	var parts []string
 	switch {
 	case r.GetCancelTactic():
-		parts = append(parts, t.f("%s's tactic is cancelled", who))
+		parts = append(parts, t.f("%[1]s's tactic is cancelled", who, t.de(who)))
 	case r.GetTactic() != nil:
-		parts = append(parts, t.f("%s's tactic is now %s", who, tacticText(r.GetTactic())))
+		parts = append(parts, t.f("%[1]s's tactic is now %[2]s", who, tacticText(r.GetTactic()), t.de(who)))
 	}
 	if m := r.GetMalus(); m != 0 {
-		parts = append(parts, t.f("−%s to %s's activity rolls to the end of the Action", itoa(max(m, -m)), who))
+		parts = append(parts, t.f("−%[1]s to %[2]s's activity rolls to the end of the Action", itoa(max(m, -m)), who, t.de(who)))
 	}
 	if len(parts) == 0 {
-		parts = append(parts, t.f("%s's tactic stands", who))
+		parts = append(parts, t.f("%[1]s's tactic stands", who, t.de(who)))
 	}
 	s := t.tf("msg", "the GM rules: %s", strings.Join(parts, t.semi()))
 	if r.GetRank() > 0 {

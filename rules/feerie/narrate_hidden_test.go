@@ -116,7 +116,7 @@ func TestNarrateFeerieWithAHiddenCombatant(t *testing.T) {
 		{"the GM's ruling on its tactic (FEE-036)",
 			&feeriev1.Event{Kind: &feeriev1.Event_TacticRuled{TacticRuled: &feeriev1.TacticRuled{CombatantId: "ogre", Malus: 1, Reason: "la Hache-de-Gruumsh", Tactic: &feeriev1.Tactic{Attack: 5, Defense: -5}}}},
 			"the GM rules on Le Croque-Mitaine's tactic (the ruling withheld) (FEE-036)",
-			"le MJ statue sur la tactique de Le Croque-Mitaine (sa décision masquée) (FEE-036)"},
+			"le MJ statue sur la tactique du Croque-Mitaine (sa décision masquée) (FEE-036)"},
 		{"it becomes an object (FEE-026)",
 			&feeriev1.Event{Kind: &feeriev1.Event_BecameObject{BecameObject: &feeriev1.BecameObject{CombatantId: "ogre", Power: "Pierre-de-Lune-Noire"}}},
 			"Le Croque-Mitaine becomes an inanimate object: it takes damage as an object and renounces every activity (FEE-026)",

@@ -37,7 +37,7 @@ func (t tell) intent(in *feeriev1.Intent, withheld bool) string {
 		if withheld {
 			against = t.f("a difficulty withheld")
 		}
-		s = t.f("a %s roll against %s", what, against)
+		s = t.f("a %[1]s roll against %[2]s", what, against, t.de(what))
 		if in.GetIntimidation() {
 			s = t.f("an intimidation (%s) against %s", what, against)
 		}

@@ -111,3 +111,18 @@ func TestEveryEnumIsNamedInFrench(t *testing.T) {
 	require.Equal(t, "unspecified", en.pace(0))
 	require.Equal(t, "no activity given", en.kind(0))
 }
+
+// TestFrenchElision: « de » before a name or an Aspect, as French writes it.
+func TestFrenchElision(t *testing.T) {
+	fr := tell{narrate.New(narrate.French)}
+	for name, want := range map[string]string{
+		"Serpent":           "de Serpent",
+		"Aude":              "d'Aude",
+		"Habileté":          "d'Habileté",
+		"habileté":          "d'habileté",
+		"Charme":            "de Charme",
+		"Le Croque-Mitaine": "du Croque-Mitaine",
+	} {
+		require.Equal(t, want, fr.de(name), name)
+	}
+}

@@ -48,7 +48,17 @@ func (t tell) withNote(s, note string) string {
 	return s + t.semi() + t.note(note)
 }
 
-// yesNo is "success" or "failure".
+// de is a name after the French « de » (narrate's Of: « d'Aude », « du Croque-Mitaine »), or
+// an Aspect: « d'Habileté », whose h is mute. The messages give it as a further argument,
+// which only their French uses.
+func (t tell) de(s string) string {
+	if strings.HasPrefix(fold(s), "habilete") {
+		return "d'" + s
+	}
+	return t.n.Of(s)
+}
+
+// success is "success" or "failure".
 func (t tell) success(ok bool) string {
 	if ok {
 		return t.tf("msg", "success")
@@ -186,7 +196,7 @@ func (t tell) reason(reason string) string {
 			return s
 		}
 	}
-	reason = enumInReason.ReplaceAllStringFunc(reason, func(s string) string { return enumWords(s, "SPECIAL_STRIKE_") })
+	reason = enumInReason.ReplaceAllStringFunc(reason, func(s string) string { return t.strike(feeriev1.SpecialStrike(feeriev1.SpecialStrike_value[s])) })
 	return t.term("reason", reason)
 }
 
