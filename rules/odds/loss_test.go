@@ -125,6 +125,9 @@ func TestLossOddsAgreeWithDecide(t *testing.T) {
 			require.NoError(t, err)
 			require.Less(t, o.GetLeftOut(), 1e-9)
 			tallies := map[string]*tally{"attack": newTally(), "none": newTally(), "parry": newTally(), "dodge": newTally()}
+			for k, tl := range tallies {
+				tl.name = k
+			}
 			before := st.GetLoss().GetCombatants()["malfrat"]
 			track := before.GetLight() + before.GetGrave() + before.GetFatal() + before.GetHealth()
 			for i := range *samples {
