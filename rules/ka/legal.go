@@ -9,12 +9,7 @@ import (
 	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
 	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
 	"github.com/fray-rpg/fray/rules/engine"
-	"google.golang.org/protobuf/reflect/protoreflect"
 )
-
-// passField is the number of kav1.Action's Pass: set by its number, the field's name being
-// renamed from pass, a keyword in Python.
-const passField = 14
 
 // Legal lists what a combatant may do now.
 func (s System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.LegalAction {
@@ -42,8 +37,7 @@ func (System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.
 		case *kav1.Disarm:
 			act.Kind = &kav1.Action_Disarm{Disarm: k}
 		case *kav1.Pass:
-			m := act.ProtoReflect()
-			m.Set(m.Descriptor().Fields().ByNumber(passField), protoreflect.ValueOfMessage(k.ProtoReflect()))
+			act.Kind = &kav1.Action_PassTurn{PassTurn: k}
 		}
 		out = append(out, engine.LegalCommand{Action: a, Command: &encounterv1.Command{Kind: &encounterv1.Command_Ka{Ka: act}}})
 	}

@@ -9,16 +9,12 @@ import (
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
 	"github.com/fray-rpg/fray/rules/engine"
-	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // Legal lists what a combatant may do now, with costs.
 func (s System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.LegalAction {
 	return engine.Actions(s.LegalCommands(st, id))
 }
-
-// passField is the number of lossv1.Action's Pass.
-const passField = 12
 
 // legal collects legal actions, each with its command, for one combatant.
 type legal struct {
@@ -42,9 +38,8 @@ func (l *legal) add(key string, a *rulesetv1.LegalAction, kind any, choices ...*
 		if k.GetReaction() == lossv1.Reaction_REACTION_NONE {
 			a.Difficulty = 0
 		}
-	case *lossv1.Pass: // by its number: the field is being renamed from pass, a keyword in Python
-		m := act.ProtoReflect()
-		m.Set(m.Descriptor().Fields().ByNumber(passField), protoreflect.ValueOfMessage(k.ProtoReflect()))
+	case *lossv1.Pass:
+		act.Kind = &lossv1.Action_PassTurn{PassTurn: k}
 	case *lossv1.Declare:
 		act.Kind = &lossv1.Action_Declare{Declare: k}
 	case *lossv1.Wait:
