@@ -34,7 +34,7 @@ func init() {
 		"(Ka event %s)", "(évènement Ka %s)",
 		"Round %s: no one can act", "Round %s : personne ne peut agir",
 		"%s (its actions withheld)", "%s (ses actions cachées)",
-		"Round %s: %s (each its lowest sphere, KA-010)", "Round %s : %s (chacun autant que sa sphère la plus basse, KA-010)",
+		"Round %s: %s (each its lowest sphere, KA-010)", "Round %s : %s (chacun autant d'actions que sa sphère la plus basse, KA-010)",
 
 		// sheets and house rules
 		", encaissement %s", ", encaissement %s",
@@ -59,8 +59,8 @@ func init() {
 		"; the discard back in the deck first: %s (KA-003)", " ; la défausse d'abord remise dans le paquet : %s (KA-003)",
 		"; the deck ran out after %s and the discard went back in: %s (KA-003)",
 		" ; le paquet s'est épuisé après %s et la défausse y est retournée : %s (KA-003)",
-		"actions already taken this round (KA-011)", "actions déjà faites ce round (KA-011)",
-		"burst targets (KA-033)", "cibles de la rafale (KA-033)",
+		"actions already taken this round (KA-011)", "pour les actions déjà faites ce round (KA-011)",
+		"burst targets (KA-033)", "pour les cibles de la rafale (KA-033)",
 		"modifiers", "modificateurs",
 		"other modifiers", "autres modificateurs",
 		"no draw", "pas de tirage",

@@ -37,7 +37,7 @@ func TestNarrateKaWithAHiddenCombatant(t *testing.T) {
 		{"who may act, not how many actions (KA-010)",
 			&kav1.Event{Kind: &kav1.Event_RoundStarted{RoundStarted: &kav1.RoundStarted{Round: 1, Actions: map[string]int32{"joshua": 2, "gargouille": 2}}}},
 			"Round 1: Joshua 2 actions, La gargouille (its actions withheld) (each its lowest sphere, KA-010)",
-			"Round 1 : Joshua 2 actions, La gargouille (ses actions cachées) (chacun autant que sa sphère la plus basse, KA-010)"},
+			"Round 1 : Joshua 2 actions, La gargouille (ses actions cachées) (chacun autant d'actions que sa sphère la plus basse, KA-010)"},
 		{"its attack: the target, not the weapon, the modifier or the cards",
 			&kav1.Event{Kind: &kav1.Event_AttackDrawn{AttackDrawn: &kav1.AttackDrawn{AttackerId: "gargouille", TargetId: "joshua", Declared: true, DefencePossible: true,
 				Attack: &kav1.Attack{TargetId: "joshua", Weapon: "Serres-de-Minuit", Modifier: -3},

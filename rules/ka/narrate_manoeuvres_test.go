@@ -21,7 +21,7 @@ func TestNarrateKaManoeuvres(t *testing.T) {
 		Draw:   ntDraw(ka.Animalite, 3, "Arme à feu", 4, 10, []string{"-3 burst targets (KA-033)"}, ntEpee6), NoDefenceReason: "Alpha cannot defend", Declared: true}}}
 	require.Equal(t, "#20 Gunner fires a burst at Alpha, Bravo and Charlie with pistolet-mitrailleur (KA-033): Animalité 3 + Arme à feu 4 − 3 burst targets (KA-033) + "+
 		"cards 6 (6 d'épée, deck position 10) = 10; no defence for Alpha: Alpha cannot defend", en(20, burst))
-	require.Equal(t, "#20 Gunner tire une rafale sur Alpha, Bravo et Charlie avec pistolet-mitrailleur (KA-033) : Animalité 3 + Arme à feu 4 − 3 cibles de la rafale (KA-033) + "+
+	require.Equal(t, "#20 Gunner tire une rafale sur Alpha, Bravo et Charlie avec pistolet-mitrailleur (KA-033) : Animalité 3 + Arme à feu 4 − 3 pour les cibles de la rafale (KA-033) + "+
 		"cartes 6 (6 d'épée, position 10 du paquet) = 10 ; pas de défense pour Alpha : Alpha ne peut pas se défendre", fr(20, burst))
 	// KA-033: a single target, −1; a burst on several whose first has no reason given.
 	require.Equal(t, "#20 Gunner fires a burst at Alpha with pistolet-mitrailleur (the whole burst on one target, KA-033): Animalité 3 + Arme à feu 4 − 1 burst targets (KA-033) + "+
@@ -77,7 +77,7 @@ func TestNarrateKaManoeuvres(t *testing.T) {
 		Draw: ntDraw(ka.Animalite, 3, "Morsure", 3, 12, []string{"-1 actions already taken this round (KA-011)"}, ntRoiCoupe, ntD, ntDenier3)}}}
 	require.Equal(t, "#24 le chien attacks back (one action; only the winner succeeds, KA-008): Animalité 3 + Morsure 3 − 1 actions already taken this round (KA-011) + "+
 		"cards 23 (roi de coupe + dame de denier + 3 de denier, deck positions 12–14) = 28", en(24, attackedBack))
-	require.Equal(t, "#24 le chien attaque en retour (une action ; seul le vainqueur réussit, KA-008) : Animalité 3 + Morsure 3 − 1 actions déjà faites ce round (KA-011) + "+
+	require.Equal(t, "#24 le chien attaque en retour (une action ; seul le vainqueur réussit, KA-008) : Animalité 3 + Morsure 3 − 1 pour les actions déjà faites ce round (KA-011) + "+
 		"cartes 23 (roi de coupe + dame de denier + 3 de denier, positions 12–14 du paquet) = 28", fr(24, attackedBack))
 	knocked := &kav1.Event{Kind: &kav1.Event_AttackResolved{AttackResolved: &kav1.AttackResolved{AttackerId: "joshua", TargetId: "chien",
 		Success: true, Margin: 5, Level: 1, Bonus: 1, WeaponDamage: 3, Damage: 4, RealityLost: 4, KaLost: 1, KaLeft: 1, Unconscious: true, StillActs: true,
@@ -110,7 +110,7 @@ func TestNarrateKaManoeuvres(t *testing.T) {
 	require.Equal(t, "#26 Joshua tries to disarm Gunner of pistolet-mitrailleur: Humanité 3 + Bagarre 2 − 1 actions already taken this round (KA-011) + "+
 		"cards 5 (5 de denier, deck position 30) = 9 against Gunner's Humanité 2 + Arme à feu 4 + cards 1 (as d'épée, deck position 31) = 7 — fails: below 10 (KA-032)",
 		en(26, &kav1.Event{Kind: &kav1.Event_DisarmDrawn{DisarmDrawn: disarm}}))
-	require.Equal(t, "#26 Joshua tente de désarmer Gunner (arme : pistolet-mitrailleur) : Humanité 3 + Bagarre 2 − 1 actions déjà faites ce round (KA-011) + "+
+	require.Equal(t, "#26 Joshua tente de désarmer Gunner (arme : pistolet-mitrailleur) : Humanité 3 + Bagarre 2 − 1 pour les actions déjà faites ce round (KA-011) + "+
 		"cartes 5 (5 de denier, position 30 du paquet) = 9, contre Gunner : Humanité 2 + Arme à feu 4 + cartes 1 (as d'épée, position 31 du paquet) = 7 — échec : sous 10 (KA-032)",
 		fr(26, &kav1.Event{Kind: &kav1.Event_DisarmDrawn{DisarmDrawn: disarm}}))
 	disarm.Draw, disarm.Success, disarm.StillActs = ntDraw(ka.Humanite, 3, "Bagarre", 2, 30, nil, ntEpee10), true, true

@@ -84,7 +84,7 @@ func TestNarrateKaWorkedExample(t *testing.T) {
 	require.Equal(t, "#5 Le paquet est complet : 56 cartes, chaque carte tirée au hasard parmi celles qui restent (KA-003)", fr(5, shuffled))
 	round := &kav1.Event{Kind: &kav1.Event_RoundStarted{RoundStarted: &kav1.RoundStarted{Round: 1, Actions: map[string]int32{"chien": 1, "joshua": 2}}}}
 	require.Equal(t, "#6 Round 1: Joshua 2 actions, le chien 1 action (each its lowest sphere, KA-010)", en(6, round))
-	require.Equal(t, "#6 Round 1 : Joshua 2 actions, le chien 1 action (chacun autant que sa sphère la plus basse, KA-010)", fr(6, round))
+	require.Equal(t, "#6 Round 1 : Joshua 2 actions, le chien 1 action (chacun autant d'actions que sa sphère la plus basse, KA-010)", fr(6, round))
 
 	// KA-T02 (KA-020): the shot declared, the dodge announced, then the cards.
 	declared := &kav1.Event{Kind: &kav1.Event_AttackDeclared{AttackDeclared: &kav1.AttackDeclared{AttackerId: "joshua",
@@ -122,7 +122,7 @@ func TestNarrateKaWorkedExample(t *testing.T) {
 		NoDefenceReason: "le chien has no action left: it can only soak (KA-012)"}}}
 	require.Equal(t, "#11 Joshua attacks le chien with pistolet: Humanité 3 + Arme à feu 4 − 2 situation − 1 actions already taken this round (KA-011) + "+
 		"cards 19 (valet de bâton + 9 de coupe, deck positions 2–3) = 23; no defence: le chien has no action left: it can only soak (KA-012)", en(11, secondShot))
-	require.Equal(t, "#11 Joshua attaque le chien avec pistolet : Humanité 3 + Arme à feu 4 − 2 situation − 1 actions déjà faites ce round (KA-011) + "+
+	require.Equal(t, "#11 Joshua attaque le chien avec pistolet : Humanité 3 + Arme à feu 4 − 2 situation − 1 pour les actions déjà faites ce round (KA-011) + "+
 		"cartes 19 (valet de bâton + 9 de coupe, positions 2–3 du paquet) = 23 ; pas de défense : le chien n'a plus d'action : il ne peut qu'encaisser (KA-012)", fr(11, secondShot))
 	death := &kav1.DrawResult{Draw: &kav1.Draw{Cards: []*kav1.Card{ntDenier3}, Position: 4, Positions: []int32{4}, Value: 3}, Total: 3}
 	hit := &kav1.Event{Kind: &kav1.Event_AttackResolved{AttackResolved: &kav1.AttackResolved{AttackerId: "joshua", TargetId: "chien",
