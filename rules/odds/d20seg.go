@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
-	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
+	oddsv1 "github.com/fray-rpg/fray/gen/fray/odds/v1"
 	"github.com/fray-rpg/fray/rules/d20seg"
 	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/engine"
@@ -26,7 +26,7 @@ type SegAttack struct {
 	Target, Weapon string
 }
 
-func segAttack(reg *engine.Registry, st *encounterv1.EncounterState, cmd *encounterv1.Command, actor string) (*rulesv1.Odds, error) {
+func segAttack(reg *engine.Registry, st *encounterv1.EncounterState, cmd *encounterv1.Command, actor string) (*oddsv1.Odds, error) {
 	a, err := ReadSegAttack(reg, st, cmd, actor)
 	if err != nil {
 		return nil, err
@@ -63,18 +63,18 @@ func ReadSegAttack(reg *engine.Registry, st *encounterv1.EncounterState, cmd *en
 
 // Odds is the chance to hit, to score a critical, the damage and the chance the target goes
 // down.
-func (a *SegAttack) Odds() *rulesv1.Odds {
-	o := &rulesv1.Odds{Summary: fmt.Sprintf("an attack with %s, %+d against CA %d", a.Weapon, a.Bonus, a.CA)}
+func (a *SegAttack) Odds() *oddsv1.Odds {
+	o := &oddsv1.Odds{Summary: fmt.Sprintf("an attack with %s, %+d against CA %d", a.Weapon, a.Bonus, a.CA)}
 	total := Expr(a.Die).Shift(int(a.Bonus))
 	hit := total.AtLeast(int(a.CA))
 	crit := total.AtLeast(int(a.CA + d20seg.CriticalMargin))
-	s := &rulesv1.OddsSection{Key: "attack", Title: "the attack (D20-040, D20-042)"}
+	s := &oddsv1.OddsSection{Key: "attack", Title: "the attack (D20-040, D20-042)"}
 	s.Chances = append(s.Chances,
 		chance("hit", "the attack hits", "D20-040", hit),
 		chance("critical", "a critical", "D20-042", crit))
 	if a.Hidden {
 		o.Summary = fmt.Sprintf("an attack with %s against %s", a.Weapon, a.Target)
-		s.Unavailable = "the target's numbers are hidden from you"
+		s.Unavailable = hiddenTarget
 		s.Chances = nil
 		o.Sections = append(o.Sections, s)
 		return o

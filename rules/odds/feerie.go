@@ -6,7 +6,7 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
-	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
+	oddsv1 "github.com/fray-rpg/fray/gen/fray/odds/v1"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/rules/feerie"
 	"google.golang.org/protobuf/proto"
@@ -34,7 +34,7 @@ type Preset struct {
 	Refused string
 }
 
-func feerieAttack(reg *engine.Registry, st *encounterv1.EncounterState, cmd *encounterv1.Command, actor string) (*rulesv1.Odds, error) {
+func feerieAttack(reg *engine.Registry, st *encounterv1.EncounterState, cmd *encounterv1.Command, actor string) (*oddsv1.Odds, error) {
 	a, err := ReadFeerieAttack(reg, st, cmd, actor)
 	if err != nil {
 		return nil, err
@@ -91,27 +91,27 @@ func (d Dist) Neg() Dist {
 
 // Odds is, for the tactic in force and for each named tactic, the chance to hit, the Essence
 // lost and the chance the special strikes take effect.
-func (a *FeerieAttack) Odds() *rulesv1.Odds {
-	o := &rulesv1.Odds{Summary: fmt.Sprintf("an attack on %s: Attack %d against Defense %d", a.Target, a.Score, a.Defense),
+func (a *FeerieAttack) Odds() *oddsv1.Odds {
+	o := &oddsv1.Odds{Summary: fmt.Sprintf("an attack on %s: Attack %d against Defense %d", a.Target, a.Score, a.Defense),
 		LeftOut: a.Roll.Left,
 		Assumptions: []string{
 			"the activity is resolved on the state as it is now (FEE-045)",
 			"a named tactic changes only the Attack modifier here; its Initiative and Defense modifiers and the penalties of a change of intention (FEE-070) are not counted",
 		}}
 	if a.Hidden || a.Object {
-		why := "the target's numbers are hidden from you"
+		why := hiddenTarget
 		if a.Object {
 			why = "an inanimate target takes a Damage roll, not an attack (FEE-023)"
 		}
 		o.Summary = "an attack on " + a.Target
-		o.Sections = append(o.Sections, &rulesv1.OddsSection{Key: "chosen", Title: "the tactic in force", Unavailable: why})
+		o.Sections = append(o.Sections, &oddsv1.OddsSection{Key: "chosen", Title: "the tactic in force", Unavailable: why})
 		return o
 	}
 	o.Sections = append(o.Sections, a.section("chosen", fmt.Sprintf("the tactic in force (Attack %+d)", a.Tactic), a.Score))
 	for _, p := range a.Presets {
 		key, title := "tactic:"+p.Name, fmt.Sprintf("%s (Attack %+d)", p.Name, p.Attack)
 		if p.Refused != "" {
-			o.Sections = append(o.Sections, &rulesv1.OddsSection{Key: key, Title: title, Unavailable: p.Refused})
+			o.Sections = append(o.Sections, &oddsv1.OddsSection{Key: key, Title: title, Unavailable: p.Refused})
 			continue
 		}
 		o.Sections = append(o.Sections, a.section(key, title, a.Score-a.Tactic+p.Attack))
@@ -119,8 +119,8 @@ func (a *FeerieAttack) Odds() *rulesv1.Odds {
 	return o
 }
 
-func (a *FeerieAttack) section(key, title string, score int32) *rulesv1.OddsSection {
-	s := &rulesv1.OddsSection{Key: key, Title: title}
+func (a *FeerieAttack) section(key, title string, score int32) *oddsv1.OddsSection {
+	s := &oddsv1.OddsSection{Key: key, Title: title}
 	replacing := slices.ContainsFunc(a.Strikes, func(s feeriev1.SpecialStrike) bool {
 		return s != feeriev1.SpecialStrike_SPECIAL_STRIKE_RELENTLESS
 	})

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
-	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
+	oddsv1 "github.com/fray-rpg/fray/gen/fray/odds/v1"
 	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/rules/systems"
@@ -130,7 +130,7 @@ func (c *tally) agreeMean(t *testing.T, key string, mean float64) {
 
 // agreeDist checks every value of an exact distribution against the frequencies seen of
 // key.value, and that no value the distribution rules out was seen.
-func (c *tally) agreeDist(t *testing.T, key string, d *rulesv1.Distribution) {
+func (c *tally) agreeDist(t *testing.T, key string, d *oddsv1.Distribution) {
 	t.Helper()
 	var total float64
 	values := map[string]bool{}
@@ -164,7 +164,7 @@ func appendInt(b []byte, v int64) []byte {
 	return append(b, byte('0'+v%10))
 }
 
-func section(t *testing.T, o *rulesv1.Odds, key string) *rulesv1.OddsSection {
+func section(t *testing.T, o *oddsv1.Odds, key string) *oddsv1.OddsSection {
 	t.Helper()
 	for _, s := range o.GetSections() {
 		if s.GetKey() == key {
@@ -175,7 +175,7 @@ func section(t *testing.T, o *rulesv1.Odds, key string) *rulesv1.OddsSection {
 	return nil
 }
 
-func chanceOf(t *testing.T, s *rulesv1.OddsSection, key string) float64 {
+func chanceOf(t *testing.T, s *oddsv1.OddsSection, key string) float64 {
 	t.Helper()
 	for _, c := range s.GetChances() {
 		if c.GetKey() == key {
@@ -186,7 +186,7 @@ func chanceOf(t *testing.T, s *rulesv1.OddsSection, key string) float64 {
 	return 0
 }
 
-func distOf(t *testing.T, s *rulesv1.OddsSection, key string) *rulesv1.Distribution {
+func distOf(t *testing.T, s *oddsv1.OddsSection, key string) *oddsv1.Distribution {
 	t.Helper()
 	for _, d := range s.GetDistributions() {
 		if d.GetKey() == key {
@@ -197,7 +197,7 @@ func distOf(t *testing.T, s *rulesv1.OddsSection, key string) *rulesv1.Distribut
 	return nil
 }
 
-func probOf(d *rulesv1.Distribution, v int64) float64 {
+func probOf(d *oddsv1.Distribution, v int64) float64 {
 	for _, o := range d.GetOutcomes() {
 		if o.GetValue() == v {
 			return o.GetProbability()

@@ -5,7 +5,7 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
-	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
+	oddsv1 "github.com/fray-rpg/fray/gen/fray/odds/v1"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/rules/ka"
 )
@@ -123,7 +123,7 @@ type KaAttack struct {
 	RealityLeft int32
 }
 
-func kaAttack(reg *engine.Registry, st *encounterv1.EncounterState, cmd *encounterv1.Command, actor string) (*rulesv1.Odds, error) {
+func kaAttack(reg *engine.Registry, st *encounterv1.EncounterState, cmd *encounterv1.Command, actor string) (*oddsv1.Odds, error) {
 	a, err := ReadKaAttack(reg, st, cmd, actor)
 	if err != nil {
 		return nil, err
@@ -182,15 +182,15 @@ func ReadKaAttack(reg *engine.Registry, st *encounterv1.EncounterState, cmd *enc
 
 // Odds is, taken and dodged, the chance of each success level and the Ka dice lost (the
 // points de réalité for a stun).
-func (a *KaAttack) Odds() *rulesv1.Odds {
-	o := &rulesv1.Odds{Summary: fmt.Sprintf("an attack on %s: %d + the cards", a.Target, a.Attack),
+func (a *KaAttack) Odds() *oddsv1.Odds {
+	o := &oddsv1.Odds{Summary: fmt.Sprintf("an attack on %s: %d + the cards", a.Target, a.Attack),
 		Assumptions: []string{"the cards come from those you have not seen: the deck less the discard you see (KA-003)"}}
 	if a.Hidden {
-		o.Sections = append(o.Sections, &rulesv1.OddsSection{Key: "none", Title: "taken", Unavailable: "the target's numbers are hidden from you"})
+		o.Sections = append(o.Sections, &oddsv1.OddsSection{Key: "none", Title: "taken", Unavailable: hiddenTarget})
 		return o
 	}
 	o.Sections = append(o.Sections, a.section("none", "taken: a simple draw (KA-005, KA-020)", false))
-	d := &rulesv1.OddsSection{Key: "defended", Title: "dodged: an opposed draw (KA-007, KA-009)"}
+	d := &oddsv1.OddsSection{Key: "defended", Title: "dodged: an opposed draw (KA-007, KA-009)"}
 	if a.Defends {
 		d = a.section("defended", d.GetTitle(), true)
 	} else {
@@ -202,8 +202,8 @@ func (a *KaAttack) Odds() *rulesv1.Odds {
 
 var levelNames = []string{"failure", "normal success", "great success", "exceptional success"}
 
-func (a *KaAttack) section(key, title string, defended bool) *rulesv1.OddsSection {
-	s := &rulesv1.OddsSection{Key: key, Title: title}
+func (a *KaAttack) section(key, title string, defended bool) *oddsv1.OddsSection {
+	s := &oddsv1.OddsSection{Key: key, Title: title}
 	levels := map[int32]float64{}
 	var lost, reality Builder
 	var out float64

@@ -5,7 +5,7 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
-	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
+	oddsv1 "github.com/fray-rpg/fray/gen/fray/odds/v1"
 	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/rules/loss"
@@ -84,7 +84,7 @@ type Blow struct {
 }
 
 // lossAttack decides the attack with a probe's dice to read its numbers, then each defence.
-func lossAttack(reg *engine.Registry, st *encounterv1.EncounterState, cmd *encounterv1.Command, actor string) (*rulesv1.Odds, error) {
+func lossAttack(reg *engine.Registry, st *encounterv1.EncounterState, cmd *encounterv1.Command, actor string) (*oddsv1.Odds, error) {
 	a, err := ReadLossAttack(reg, st, cmd, actor)
 	if err != nil {
 		return nil, err
@@ -184,8 +184,8 @@ type outcome struct {
 // Odds is the odds of the attack: the chance to reach the Difficulty for 0 to 5 Exploits,
 // then, for each defence (none, parry, dodge), the Exploits standing, the NS lost and the
 // chance the target is out of the fight.
-func (a *LossAttack) Odds() *rulesv1.Odds {
-	o := &rulesv1.Odds{
+func (a *LossAttack) Odds() *oddsv1.Odds {
+	o := &oddsv1.Odds{
 		Summary: fmt.Sprintf("an attack at Difficulty %d with %s", a.Difficulty, plural(a.Exploits, "Exploit", "Exploits")),
 		Assumptions: []string{
 			"the defender declares no Exploit and spends no Fursa or Inspiration on its defence (LOS-012)",
@@ -194,7 +194,7 @@ func (a *LossAttack) Odds() *rulesv1.Odds {
 	}
 	total := a.Attack.Total()
 	o.LeftOut = total.Left
-	attack := &rulesv1.OddsSection{Key: "attack", Title: "the attack reaches its Difficulty (LOS-010, LOS-011)"}
+	attack := &oddsv1.OddsSection{Key: "attack", Title: "the attack reaches its Difficulty (LOS-010, LOS-011)"}
 	base := a.Difficulty - lossExploitStep*a.Exploits
 	for n := int32(0); n <= lossMaxExploits; n++ {
 		d := base + lossExploitStep*n
@@ -210,14 +210,14 @@ func (a *LossAttack) Odds() *rulesv1.Odds {
 			key, title = "dodge", "dodged (LOS-013, LOS-014)"
 		}
 		switch {
-		case a.NoDefence != "":
-			o.Sections = append(o.Sections, &rulesv1.OddsSection{Key: key, Title: title, Unavailable: a.NoDefence})
-			continue
 		case a.Hidden:
-			o.Sections = append(o.Sections, &rulesv1.OddsSection{Key: key, Title: title, Unavailable: "the target's numbers are hidden from you"})
+			o.Sections = append(o.Sections, &oddsv1.OddsSection{Key: key, Title: title, Unavailable: hiddenTarget})
+			continue
+		case a.NoDefence != "":
+			o.Sections = append(o.Sections, &oddsv1.OddsSection{Key: key, Title: title, Unavailable: a.NoDefence})
 			continue
 		case d.Refused != "":
-			o.Sections = append(o.Sections, &rulesv1.OddsSection{Key: key, Title: title, Unavailable: d.Refused})
+			o.Sections = append(o.Sections, &oddsv1.OddsSection{Key: key, Title: title, Unavailable: d.Refused})
 			continue
 		}
 		y := d.Test.Total()
@@ -242,15 +242,15 @@ func (a *LossAttack) Odds() *rulesv1.Odds {
 	}
 	if a.Hidden {
 		o.Sections[1].Distributions, o.Sections[1].Chances = nil, o.Sections[1].Chances[:1]
-		o.Sections[1].Unavailable = "the target's numbers are hidden from you: only the chance to land is shown"
+		o.Sections[1].Unavailable = hiddenTarget + ": only the chance to land is shown"
 	}
 	return o
 }
 
 // defended is the section of one defence: hit is the chance the attack reaches its
 // Difficulty, ways how it lands then, parried the chance the defence makes it miss.
-func (a *LossAttack) defended(key, title string, hit float64, ways []landed, parried float64) *rulesv1.OddsSection {
-	s := &rulesv1.OddsSection{Key: key, Title: title}
+func (a *LossAttack) defended(key, title string, hit float64, ways []landed, parried float64) *oddsv1.OddsSection {
+	s := &oddsv1.OddsSection{Key: key, Title: title}
 	standing := make([]float64, a.Exploits+1)
 	var lost Builder
 	var land, out float64

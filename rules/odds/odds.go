@@ -6,7 +6,7 @@ import (
 
 	dicev1 "github.com/fray-rpg/fray/gen/fray/dice/v1"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
-	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
+	oddsv1 "github.com/fray-rpg/fray/gen/fray/odds/v1"
 	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/engine"
 )
@@ -16,9 +16,9 @@ import (
 // it does not hold (hidden from the caller) gets no odds computed from its numbers. The
 // command is decided by the real rules (engine.Registry.Decide) with dice that read what it
 // rolls and with which numbers; a command the rules refuse is refused with their error.
-func Of(reg *engine.Registry, st *encounterv1.EncounterState, cmd *encounterv1.Command, actor string) (*rulesv1.Odds, error) {
+func Of(reg *engine.Registry, st *encounterv1.EncounterState, cmd *encounterv1.Command, actor string) (*oddsv1.Odds, error) {
 	var (
-		o   *rulesv1.Odds
+		o   *oddsv1.Odds
 		err error
 	)
 	switch {
@@ -56,6 +56,9 @@ func (p *probe) Roll(e dice.Expr) *dicev1.Roll {
 	return &dicev1.Roll{Expression: e.String(), Faces: []int32{t}, Total: t}
 }
 
+// hiddenTarget is why a section holds no odds when the target is hidden from the caller.
+const hiddenTarget = "the target's numbers are hidden from you"
+
 // Far beyond any Difficulty or total: a probe's roll that reaches or misses everything.
 const far = 1 << 20
 
@@ -78,18 +81,18 @@ func decide(reg *engine.Registry, st *encounterv1.EncounterState, cmd *encounter
 	return evs, next, nil
 }
 
-func chance(key, label, rule string, p float64) *rulesv1.Chance {
-	return &rulesv1.Chance{Key: key, Label: label, Probability: clamp(p), Rule: rule}
+func chance(key, label, rule string, p float64) *oddsv1.Chance {
+	return &oddsv1.Chance{Key: key, Label: label, Probability: clamp(p), Rule: rule}
 }
 
 // clamp keeps a probability summed in floating point within [0, 1].
 func clamp(p float64) float64 { return math.Min(1, math.Max(0, p)) }
 
-func distribution(key, label string, d Dist) *rulesv1.Distribution {
-	out := &rulesv1.Distribution{Key: key, Label: label, Mean: d.Mean()}
+func distribution(key, label string, d Dist) *oddsv1.Distribution {
+	out := &oddsv1.Distribution{Key: key, Label: label, Mean: d.Mean()}
 	for i, p := range d.P {
 		if p > 0 {
-			out.Outcomes = append(out.Outcomes, &rulesv1.Outcome{Value: int64(d.Min + i), Probability: clamp(p)})
+			out.Outcomes = append(out.Outcomes, &oddsv1.Outcome{Value: int64(d.Min + i), Probability: clamp(p)})
 		}
 	}
 	return out

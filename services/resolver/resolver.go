@@ -12,6 +12,7 @@ import (
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
 	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/odds"
 	"github.com/fray-rpg/fray/services/platform"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -122,4 +123,18 @@ func (s *Server) Resolve(ctx context.Context, req *rulesv1.ResolveRequest) (*rul
 		out.StateSha256 = engine.Hash(next)
 	}
 	return out, nil
+}
+
+// Odds answers the odds of a command being prepared on the state the caller sends (rules/odds).
+// It reads only what the request carries: a caller sends the state as its player sees it, so
+// any authenticated caller may ask.
+func (s *Server) Odds(_ context.Context, req *rulesv1.OddsRequest) (*rulesv1.OddsResponse, error) {
+	if req.GetState() == nil || req.GetCommand() == nil {
+		return nil, status.Error(codes.InvalidArgument, "odds need a state and a command")
+	}
+	o, err := odds.Of(s.reg, req.GetState(), req.GetCommand(), req.GetActor())
+	if err != nil {
+		return nil, platform.Status(err)
+	}
+	return &rulesv1.OddsResponse{Odds: o}, nil
 }

@@ -9,6 +9,7 @@ package rulesv1
 import (
 	v11 "github.com/fray-rpg/fray/gen/fray/dice/v1"
 	v12 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	v13 "github.com/fray-rpg/fray/gen/fray/odds/v1"
 	v1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
@@ -537,11 +538,119 @@ func (x *ResolveResponse) GetStateSha256() []byte {
 	return nil
 }
 
+type OddsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The state, as the player asking sees it (a hidden combatant without its sheet).
+	State *v12.EncounterState `protobuf:"bytes,1,opt,name=state,proto3" json:"state,omitempty"`
+	// The command being prepared: a Les Chants de Loss, Ka or d20 segments attack, or a Contes
+	// de Fées activity (an attack).
+	Command *v12.Command `protobuf:"bytes,2,opt,name=command,proto3" json:"command,omitempty"`
+	// The principal who would give it.
+	Actor         string `protobuf:"bytes,3,opt,name=actor,proto3" json:"actor,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OddsRequest) Reset() {
+	*x = OddsRequest{}
+	mi := &file_fray_rules_v1_rules_service_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OddsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OddsRequest) ProtoMessage() {}
+
+func (x *OddsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_rules_v1_rules_service_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OddsRequest.ProtoReflect.Descriptor instead.
+func (*OddsRequest) Descriptor() ([]byte, []int) {
+	return file_fray_rules_v1_rules_service_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *OddsRequest) GetState() *v12.EncounterState {
+	if x != nil {
+		return x.State
+	}
+	return nil
+}
+
+func (x *OddsRequest) GetCommand() *v12.Command {
+	if x != nil {
+		return x.Command
+	}
+	return nil
+}
+
+func (x *OddsRequest) GetActor() string {
+	if x != nil {
+		return x.Actor
+	}
+	return ""
+}
+
+type OddsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Odds          *v13.Odds              `protobuf:"bytes,1,opt,name=odds,proto3" json:"odds,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OddsResponse) Reset() {
+	*x = OddsResponse{}
+	mi := &file_fray_rules_v1_rules_service_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OddsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OddsResponse) ProtoMessage() {}
+
+func (x *OddsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_rules_v1_rules_service_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OddsResponse.ProtoReflect.Descriptor instead.
+func (*OddsResponse) Descriptor() ([]byte, []int) {
+	return file_fray_rules_v1_rules_service_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *OddsResponse) GetOdds() *v13.Odds {
+	if x != nil {
+		return x.Odds
+	}
+	return nil
+}
+
 var File_fray_rules_v1_rules_service_proto protoreflect.FileDescriptor
 
 const file_fray_rules_v1_rules_service_proto_rawDesc = "" +
 	"\n" +
-	"!fray/rules/v1/rules_service.proto\x12\rfray.rules.v1\x1a\x17fray/dice/v1/dice.proto\x1a!fray/encounter/v1/encounter.proto\x1a\x1dfray/ruleset/v1/ruleset.proto\"I\n" +
+	"!fray/rules/v1/rules_service.proto\x12\rfray.rules.v1\x1a\x17fray/dice/v1/dice.proto\x1a!fray/encounter/v1/encounter.proto\x1a\x17fray/odds/v1/odds.proto\x1a\x1dfray/ruleset/v1/ruleset.proto\"I\n" +
 	"\aRuleset\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x1a\n" +
@@ -573,12 +682,19 @@ const file_fray_rules_v1_rules_service_proto_rawDesc = "" +
 	"\fsheet_sha256\x18\a \x03(\fR\vsheetSha256\"f\n" +
 	"\x0fResolveResponse\x120\n" +
 	"\x06events\x18\x01 \x03(\v2\x18.fray.encounter.v1.EventR\x06events\x12!\n" +
-	"\fstate_sha256\x18\x02 \x01(\fR\vstateSha2562\xd4\x02\n" +
+	"\fstate_sha256\x18\x02 \x01(\fR\vstateSha256\"\x92\x01\n" +
+	"\vOddsRequest\x127\n" +
+	"\x05state\x18\x01 \x01(\v2!.fray.encounter.v1.EncounterStateR\x05state\x124\n" +
+	"\acommand\x18\x02 \x01(\v2\x1a.fray.encounter.v1.CommandR\acommand\x12\x14\n" +
+	"\x05actor\x18\x03 \x01(\tR\x05actor\"6\n" +
+	"\fOddsResponse\x12&\n" +
+	"\x04odds\x18\x01 \x01(\v2\x12.fray.odds.v1.OddsR\x04odds2\x95\x03\n" +
 	"\fRulesService\x12W\n" +
 	"\fListRulesets\x12\".fray.rules.v1.ListRulesetsRequest\x1a#.fray.rules.v1.ListRulesetsResponse\x12`\n" +
 	"\x0fDescribeRuleset\x12%.fray.rules.v1.DescribeRulesetRequest\x1a&.fray.rules.v1.DescribeRulesetResponse\x12?\n" +
 	"\x04Roll\x12\x1a.fray.rules.v1.RollRequest\x1a\x1b.fray.rules.v1.RollResponse\x12H\n" +
-	"\aResolve\x12\x1d.fray.rules.v1.ResolveRequest\x1a\x1e.fray.rules.v1.ResolveResponseB4Z2github.com/fray-rpg/fray/gen/fray/rules/v1;rulesv1b\x06proto3"
+	"\aResolve\x12\x1d.fray.rules.v1.ResolveRequest\x1a\x1e.fray.rules.v1.ResolveResponse\x12?\n" +
+	"\x04Odds\x12\x1a.fray.rules.v1.OddsRequest\x1a\x1b.fray.rules.v1.OddsResponseB4Z2github.com/fray-rpg/fray/gen/fray/rules/v1;rulesv1b\x06proto3"
 
 var (
 	file_fray_rules_v1_rules_service_proto_rawDescOnce sync.Once
@@ -592,7 +708,7 @@ func file_fray_rules_v1_rules_service_proto_rawDescGZIP() []byte {
 	return file_fray_rules_v1_rules_service_proto_rawDescData
 }
 
-var file_fray_rules_v1_rules_service_proto_msgTypes = make([]protoimpl.MessageInfo, 9)
+var file_fray_rules_v1_rules_service_proto_msgTypes = make([]protoimpl.MessageInfo, 11)
 var file_fray_rules_v1_rules_service_proto_goTypes = []any{
 	(*Ruleset)(nil),                 // 0: fray.rules.v1.Ruleset
 	(*ListRulesetsRequest)(nil),     // 1: fray.rules.v1.ListRulesetsRequest
@@ -603,33 +719,41 @@ var file_fray_rules_v1_rules_service_proto_goTypes = []any{
 	(*RollResponse)(nil),            // 6: fray.rules.v1.RollResponse
 	(*ResolveRequest)(nil),          // 7: fray.rules.v1.ResolveRequest
 	(*ResolveResponse)(nil),         // 8: fray.rules.v1.ResolveResponse
-	(*v1.RulesetDescriptor)(nil),    // 9: fray.ruleset.v1.RulesetDescriptor
-	(*v11.Roll)(nil),                // 10: fray.dice.v1.Roll
-	(*v12.EncounterState)(nil),      // 11: fray.encounter.v1.EncounterState
-	(*v12.Command)(nil),             // 12: fray.encounter.v1.Command
-	(*v12.Event)(nil),               // 13: fray.encounter.v1.Event
+	(*OddsRequest)(nil),             // 9: fray.rules.v1.OddsRequest
+	(*OddsResponse)(nil),            // 10: fray.rules.v1.OddsResponse
+	(*v1.RulesetDescriptor)(nil),    // 11: fray.ruleset.v1.RulesetDescriptor
+	(*v11.Roll)(nil),                // 12: fray.dice.v1.Roll
+	(*v12.EncounterState)(nil),      // 13: fray.encounter.v1.EncounterState
+	(*v12.Command)(nil),             // 14: fray.encounter.v1.Command
+	(*v12.Event)(nil),               // 15: fray.encounter.v1.Event
+	(*v13.Odds)(nil),                // 16: fray.odds.v1.Odds
 }
 var file_fray_rules_v1_rules_service_proto_depIdxs = []int32{
 	0,  // 0: fray.rules.v1.ListRulesetsResponse.rulesets:type_name -> fray.rules.v1.Ruleset
-	9,  // 1: fray.rules.v1.DescribeRulesetResponse.ruleset:type_name -> fray.ruleset.v1.RulesetDescriptor
-	10, // 2: fray.rules.v1.RollResponse.roll:type_name -> fray.dice.v1.Roll
-	11, // 3: fray.rules.v1.ResolveRequest.state:type_name -> fray.encounter.v1.EncounterState
-	12, // 4: fray.rules.v1.ResolveRequest.command:type_name -> fray.encounter.v1.Command
-	11, // 5: fray.rules.v1.ResolveRequest.rewind_state:type_name -> fray.encounter.v1.EncounterState
-	13, // 6: fray.rules.v1.ResolveResponse.events:type_name -> fray.encounter.v1.Event
-	1,  // 7: fray.rules.v1.RulesService.ListRulesets:input_type -> fray.rules.v1.ListRulesetsRequest
-	3,  // 8: fray.rules.v1.RulesService.DescribeRuleset:input_type -> fray.rules.v1.DescribeRulesetRequest
-	5,  // 9: fray.rules.v1.RulesService.Roll:input_type -> fray.rules.v1.RollRequest
-	7,  // 10: fray.rules.v1.RulesService.Resolve:input_type -> fray.rules.v1.ResolveRequest
-	2,  // 11: fray.rules.v1.RulesService.ListRulesets:output_type -> fray.rules.v1.ListRulesetsResponse
-	4,  // 12: fray.rules.v1.RulesService.DescribeRuleset:output_type -> fray.rules.v1.DescribeRulesetResponse
-	6,  // 13: fray.rules.v1.RulesService.Roll:output_type -> fray.rules.v1.RollResponse
-	8,  // 14: fray.rules.v1.RulesService.Resolve:output_type -> fray.rules.v1.ResolveResponse
-	11, // [11:15] is the sub-list for method output_type
-	7,  // [7:11] is the sub-list for method input_type
-	7,  // [7:7] is the sub-list for extension type_name
-	7,  // [7:7] is the sub-list for extension extendee
-	0,  // [0:7] is the sub-list for field type_name
+	11, // 1: fray.rules.v1.DescribeRulesetResponse.ruleset:type_name -> fray.ruleset.v1.RulesetDescriptor
+	12, // 2: fray.rules.v1.RollResponse.roll:type_name -> fray.dice.v1.Roll
+	13, // 3: fray.rules.v1.ResolveRequest.state:type_name -> fray.encounter.v1.EncounterState
+	14, // 4: fray.rules.v1.ResolveRequest.command:type_name -> fray.encounter.v1.Command
+	13, // 5: fray.rules.v1.ResolveRequest.rewind_state:type_name -> fray.encounter.v1.EncounterState
+	15, // 6: fray.rules.v1.ResolveResponse.events:type_name -> fray.encounter.v1.Event
+	13, // 7: fray.rules.v1.OddsRequest.state:type_name -> fray.encounter.v1.EncounterState
+	14, // 8: fray.rules.v1.OddsRequest.command:type_name -> fray.encounter.v1.Command
+	16, // 9: fray.rules.v1.OddsResponse.odds:type_name -> fray.odds.v1.Odds
+	1,  // 10: fray.rules.v1.RulesService.ListRulesets:input_type -> fray.rules.v1.ListRulesetsRequest
+	3,  // 11: fray.rules.v1.RulesService.DescribeRuleset:input_type -> fray.rules.v1.DescribeRulesetRequest
+	5,  // 12: fray.rules.v1.RulesService.Roll:input_type -> fray.rules.v1.RollRequest
+	7,  // 13: fray.rules.v1.RulesService.Resolve:input_type -> fray.rules.v1.ResolveRequest
+	9,  // 14: fray.rules.v1.RulesService.Odds:input_type -> fray.rules.v1.OddsRequest
+	2,  // 15: fray.rules.v1.RulesService.ListRulesets:output_type -> fray.rules.v1.ListRulesetsResponse
+	4,  // 16: fray.rules.v1.RulesService.DescribeRuleset:output_type -> fray.rules.v1.DescribeRulesetResponse
+	6,  // 17: fray.rules.v1.RulesService.Roll:output_type -> fray.rules.v1.RollResponse
+	8,  // 18: fray.rules.v1.RulesService.Resolve:output_type -> fray.rules.v1.ResolveResponse
+	10, // 19: fray.rules.v1.RulesService.Odds:output_type -> fray.rules.v1.OddsResponse
+	15, // [15:20] is the sub-list for method output_type
+	10, // [10:15] is the sub-list for method input_type
+	10, // [10:10] is the sub-list for extension type_name
+	10, // [10:10] is the sub-list for extension extendee
+	0,  // [0:10] is the sub-list for field type_name
 }
 
 func init() { file_fray_rules_v1_rules_service_proto_init() }
@@ -643,7 +767,7 @@ func file_fray_rules_v1_rules_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fray_rules_v1_rules_service_proto_rawDesc), len(file_fray_rules_v1_rules_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   9,
+			NumMessages:   11,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -23,6 +23,7 @@ const (
 	RulesService_DescribeRuleset_FullMethodName = "/fray.rules.v1.RulesService/DescribeRuleset"
 	RulesService_Roll_FullMethodName            = "/fray.rules.v1.RulesService/Roll"
 	RulesService_Resolve_FullMethodName         = "/fray.rules.v1.RulesService/Resolve"
+	RulesService_Odds_FullMethodName            = "/fray.rules.v1.RulesService/Odds"
 )
 
 // RulesServiceClient is the client API for RulesService service.
@@ -38,6 +39,10 @@ type RulesServiceClient interface {
 	Roll(ctx context.Context, in *RollRequest, opts ...grpc.CallOption) (*RollResponse, error)
 	// Decide one command against a state: the events it causes and the state they lead to.
 	Resolve(ctx context.Context, in *ResolveRequest, opts ...grpc.CallOption) (*ResolveResponse, error)
+	// The exact odds of a command being prepared on a state, before it is committed: the
+	// distribution of its outcomes by convolution of the dice (fray.odds.v1.Odds). The odds use
+	// only the numbers the state holds: a caller sends the state as its player sees it.
+	Odds(ctx context.Context, in *OddsRequest, opts ...grpc.CallOption) (*OddsResponse, error)
 }
 
 type rulesServiceClient struct {
@@ -88,6 +93,16 @@ func (c *rulesServiceClient) Resolve(ctx context.Context, in *ResolveRequest, op
 	return out, nil
 }
 
+func (c *rulesServiceClient) Odds(ctx context.Context, in *OddsRequest, opts ...grpc.CallOption) (*OddsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(OddsResponse)
+	err := c.cc.Invoke(ctx, RulesService_Odds_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // RulesServiceServer is the server API for RulesService service.
 // All implementations must embed UnimplementedRulesServiceServer
 // for forward compatibility.
@@ -101,6 +116,10 @@ type RulesServiceServer interface {
 	Roll(context.Context, *RollRequest) (*RollResponse, error)
 	// Decide one command against a state: the events it causes and the state they lead to.
 	Resolve(context.Context, *ResolveRequest) (*ResolveResponse, error)
+	// The exact odds of a command being prepared on a state, before it is committed: the
+	// distribution of its outcomes by convolution of the dice (fray.odds.v1.Odds). The odds use
+	// only the numbers the state holds: a caller sends the state as its player sees it.
+	Odds(context.Context, *OddsRequest) (*OddsResponse, error)
 	mustEmbedUnimplementedRulesServiceServer()
 }
 
@@ -122,6 +141,9 @@ func (UnimplementedRulesServiceServer) Roll(context.Context, *RollRequest) (*Rol
 }
 func (UnimplementedRulesServiceServer) Resolve(context.Context, *ResolveRequest) (*ResolveResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Resolve not implemented")
+}
+func (UnimplementedRulesServiceServer) Odds(context.Context, *OddsRequest) (*OddsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Odds not implemented")
 }
 func (UnimplementedRulesServiceServer) mustEmbedUnimplementedRulesServiceServer() {}
 func (UnimplementedRulesServiceServer) testEmbeddedByValue()                      {}
@@ -216,6 +238,24 @@ func _RulesService_Resolve_Handler(srv interface{}, ctx context.Context, dec fun
 	return interceptor(ctx, in, info, handler)
 }
 
+func _RulesService_Odds_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(OddsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(RulesServiceServer).Odds(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: RulesService_Odds_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(RulesServiceServer).Odds(ctx, req.(*OddsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // RulesService_ServiceDesc is the grpc.ServiceDesc for RulesService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -238,6 +278,10 @@ var RulesService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Resolve",
 			Handler:    _RulesService_Resolve_Handler,
+		},
+		{
+			MethodName: "Odds",
+			Handler:    _RulesService_Odds_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

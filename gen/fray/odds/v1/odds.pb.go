@@ -2,9 +2,9 @@
 // versions:
 // 	protoc-gen-go v1.36.12
 // 	protoc        (unknown)
-// source: fray/rules/v1/odds.proto
+// source: fray/odds/v1/odds.proto
 
-package rulesv1
+package oddsv1
 
 import (
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
@@ -44,7 +44,7 @@ type Odds struct {
 
 func (x *Odds) Reset() {
 	*x = Odds{}
-	mi := &file_fray_rules_v1_odds_proto_msgTypes[0]
+	mi := &file_fray_odds_v1_odds_proto_msgTypes[0]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -56,7 +56,7 @@ func (x *Odds) String() string {
 func (*Odds) ProtoMessage() {}
 
 func (x *Odds) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_rules_v1_odds_proto_msgTypes[0]
+	mi := &file_fray_odds_v1_odds_proto_msgTypes[0]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -69,7 +69,7 @@ func (x *Odds) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Odds.ProtoReflect.Descriptor instead.
 func (*Odds) Descriptor() ([]byte, []int) {
-	return file_fray_rules_v1_odds_proto_rawDescGZIP(), []int{0}
+	return file_fray_odds_v1_odds_proto_rawDescGZIP(), []int{0}
 }
 
 func (x *Odds) GetRuleSystem() string {
@@ -125,7 +125,7 @@ type OddsSection struct {
 
 func (x *OddsSection) Reset() {
 	*x = OddsSection{}
-	mi := &file_fray_rules_v1_odds_proto_msgTypes[1]
+	mi := &file_fray_odds_v1_odds_proto_msgTypes[1]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -137,7 +137,7 @@ func (x *OddsSection) String() string {
 func (*OddsSection) ProtoMessage() {}
 
 func (x *OddsSection) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_rules_v1_odds_proto_msgTypes[1]
+	mi := &file_fray_odds_v1_odds_proto_msgTypes[1]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -150,7 +150,7 @@ func (x *OddsSection) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OddsSection.ProtoReflect.Descriptor instead.
 func (*OddsSection) Descriptor() ([]byte, []int) {
-	return file_fray_rules_v1_odds_proto_rawDescGZIP(), []int{1}
+	return file_fray_odds_v1_odds_proto_rawDescGZIP(), []int{1}
 }
 
 func (x *OddsSection) GetKey() string {
@@ -203,7 +203,7 @@ type Chance struct {
 
 func (x *Chance) Reset() {
 	*x = Chance{}
-	mi := &file_fray_rules_v1_odds_proto_msgTypes[2]
+	mi := &file_fray_odds_v1_odds_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -215,7 +215,7 @@ func (x *Chance) String() string {
 func (*Chance) ProtoMessage() {}
 
 func (x *Chance) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_rules_v1_odds_proto_msgTypes[2]
+	mi := &file_fray_odds_v1_odds_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -228,7 +228,7 @@ func (x *Chance) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Chance.ProtoReflect.Descriptor instead.
 func (*Chance) Descriptor() ([]byte, []int) {
-	return file_fray_rules_v1_odds_proto_rawDescGZIP(), []int{2}
+	return file_fray_odds_v1_odds_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *Chance) GetKey() string {
@@ -276,7 +276,7 @@ type Distribution struct {
 
 func (x *Distribution) Reset() {
 	*x = Distribution{}
-	mi := &file_fray_rules_v1_odds_proto_msgTypes[3]
+	mi := &file_fray_odds_v1_odds_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -288,7 +288,7 @@ func (x *Distribution) String() string {
 func (*Distribution) ProtoMessage() {}
 
 func (x *Distribution) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_rules_v1_odds_proto_msgTypes[3]
+	mi := &file_fray_odds_v1_odds_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -301,7 +301,7 @@ func (x *Distribution) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Distribution.ProtoReflect.Descriptor instead.
 func (*Distribution) Descriptor() ([]byte, []int) {
-	return file_fray_rules_v1_odds_proto_rawDescGZIP(), []int{3}
+	return file_fray_odds_v1_odds_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *Distribution) GetKey() string {
@@ -343,7 +343,7 @@ type Outcome struct {
 
 func (x *Outcome) Reset() {
 	*x = Outcome{}
-	mi := &file_fray_rules_v1_odds_proto_msgTypes[4]
+	mi := &file_fray_odds_v1_odds_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -355,7 +355,7 @@ func (x *Outcome) String() string {
 func (*Outcome) ProtoMessage() {}
 
 func (x *Outcome) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_rules_v1_odds_proto_msgTypes[4]
+	mi := &file_fray_odds_v1_odds_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -368,7 +368,7 @@ func (x *Outcome) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Outcome.ProtoReflect.Descriptor instead.
 func (*Outcome) Descriptor() ([]byte, []int) {
-	return file_fray_rules_v1_odds_proto_rawDescGZIP(), []int{4}
+	return file_fray_odds_v1_odds_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *Outcome) GetValue() int64 {
@@ -385,63 +385,63 @@ func (x *Outcome) GetProbability() float64 {
 	return 0
 }
 
-var File_fray_rules_v1_odds_proto protoreflect.FileDescriptor
+var File_fray_odds_v1_odds_proto protoreflect.FileDescriptor
 
-const file_fray_rules_v1_odds_proto_rawDesc = "" +
+const file_fray_odds_v1_odds_proto_rawDesc = "" +
 	"\n" +
-	"\x18fray/rules/v1/odds.proto\x12\rfray.rules.v1\"\xb6\x01\n" +
+	"\x17fray/odds/v1/odds.proto\x12\ffray.odds.v1\"\xb5\x01\n" +
 	"\x04Odds\x12\x1f\n" +
 	"\vrule_system\x18\x01 \x01(\tR\n" +
 	"ruleSystem\x12\x18\n" +
-	"\asummary\x18\x02 \x01(\tR\asummary\x126\n" +
-	"\bsections\x18\x03 \x03(\v2\x1a.fray.rules.v1.OddsSectionR\bsections\x12\x19\n" +
+	"\asummary\x18\x02 \x01(\tR\asummary\x125\n" +
+	"\bsections\x18\x03 \x03(\v2\x19.fray.odds.v1.OddsSectionR\bsections\x12\x19\n" +
 	"\bleft_out\x18\x04 \x01(\x01R\aleftOut\x12 \n" +
-	"\vassumptions\x18\x05 \x03(\tR\vassumptions\"\xcb\x01\n" +
+	"\vassumptions\x18\x05 \x03(\tR\vassumptions\"\xc9\x01\n" +
 	"\vOddsSection\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05title\x18\x02 \x01(\tR\x05title\x12/\n" +
-	"\achances\x18\x03 \x03(\v2\x15.fray.rules.v1.ChanceR\achances\x12A\n" +
-	"\rdistributions\x18\x04 \x03(\v2\x1b.fray.rules.v1.DistributionR\rdistributions\x12 \n" +
+	"\x05title\x18\x02 \x01(\tR\x05title\x12.\n" +
+	"\achances\x18\x03 \x03(\v2\x14.fray.odds.v1.ChanceR\achances\x12@\n" +
+	"\rdistributions\x18\x04 \x03(\v2\x1a.fray.odds.v1.DistributionR\rdistributions\x12 \n" +
 	"\vunavailable\x18\x05 \x01(\tR\vunavailable\"f\n" +
 	"\x06Chance\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05label\x18\x02 \x01(\tR\x05label\x12 \n" +
 	"\vprobability\x18\x03 \x01(\x01R\vprobability\x12\x12\n" +
-	"\x04rule\x18\x04 \x01(\tR\x04rule\"~\n" +
+	"\x04rule\x18\x04 \x01(\tR\x04rule\"}\n" +
 	"\fDistribution\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05label\x18\x02 \x01(\tR\x05label\x122\n" +
-	"\boutcomes\x18\x03 \x03(\v2\x16.fray.rules.v1.OutcomeR\boutcomes\x12\x12\n" +
+	"\x05label\x18\x02 \x01(\tR\x05label\x121\n" +
+	"\boutcomes\x18\x03 \x03(\v2\x15.fray.odds.v1.OutcomeR\boutcomes\x12\x12\n" +
 	"\x04mean\x18\x04 \x01(\x01R\x04mean\"A\n" +
 	"\aOutcome\x12\x14\n" +
 	"\x05value\x18\x01 \x01(\x03R\x05value\x12 \n" +
-	"\vprobability\x18\x02 \x01(\x01R\vprobabilityB4Z2github.com/fray-rpg/fray/gen/fray/rules/v1;rulesv1b\x06proto3"
+	"\vprobability\x18\x02 \x01(\x01R\vprobabilityB2Z0github.com/fray-rpg/fray/gen/fray/odds/v1;oddsv1b\x06proto3"
 
 var (
-	file_fray_rules_v1_odds_proto_rawDescOnce sync.Once
-	file_fray_rules_v1_odds_proto_rawDescData []byte
+	file_fray_odds_v1_odds_proto_rawDescOnce sync.Once
+	file_fray_odds_v1_odds_proto_rawDescData []byte
 )
 
-func file_fray_rules_v1_odds_proto_rawDescGZIP() []byte {
-	file_fray_rules_v1_odds_proto_rawDescOnce.Do(func() {
-		file_fray_rules_v1_odds_proto_rawDescData = protoimpl.X.CompressGZIP(unsafe.Slice(unsafe.StringData(file_fray_rules_v1_odds_proto_rawDesc), len(file_fray_rules_v1_odds_proto_rawDesc)))
+func file_fray_odds_v1_odds_proto_rawDescGZIP() []byte {
+	file_fray_odds_v1_odds_proto_rawDescOnce.Do(func() {
+		file_fray_odds_v1_odds_proto_rawDescData = protoimpl.X.CompressGZIP(unsafe.Slice(unsafe.StringData(file_fray_odds_v1_odds_proto_rawDesc), len(file_fray_odds_v1_odds_proto_rawDesc)))
 	})
-	return file_fray_rules_v1_odds_proto_rawDescData
+	return file_fray_odds_v1_odds_proto_rawDescData
 }
 
-var file_fray_rules_v1_odds_proto_msgTypes = make([]protoimpl.MessageInfo, 5)
-var file_fray_rules_v1_odds_proto_goTypes = []any{
-	(*Odds)(nil),         // 0: fray.rules.v1.Odds
-	(*OddsSection)(nil),  // 1: fray.rules.v1.OddsSection
-	(*Chance)(nil),       // 2: fray.rules.v1.Chance
-	(*Distribution)(nil), // 3: fray.rules.v1.Distribution
-	(*Outcome)(nil),      // 4: fray.rules.v1.Outcome
+var file_fray_odds_v1_odds_proto_msgTypes = make([]protoimpl.MessageInfo, 5)
+var file_fray_odds_v1_odds_proto_goTypes = []any{
+	(*Odds)(nil),         // 0: fray.odds.v1.Odds
+	(*OddsSection)(nil),  // 1: fray.odds.v1.OddsSection
+	(*Chance)(nil),       // 2: fray.odds.v1.Chance
+	(*Distribution)(nil), // 3: fray.odds.v1.Distribution
+	(*Outcome)(nil),      // 4: fray.odds.v1.Outcome
 }
-var file_fray_rules_v1_odds_proto_depIdxs = []int32{
-	1, // 0: fray.rules.v1.Odds.sections:type_name -> fray.rules.v1.OddsSection
-	2, // 1: fray.rules.v1.OddsSection.chances:type_name -> fray.rules.v1.Chance
-	3, // 2: fray.rules.v1.OddsSection.distributions:type_name -> fray.rules.v1.Distribution
-	4, // 3: fray.rules.v1.Distribution.outcomes:type_name -> fray.rules.v1.Outcome
+var file_fray_odds_v1_odds_proto_depIdxs = []int32{
+	1, // 0: fray.odds.v1.Odds.sections:type_name -> fray.odds.v1.OddsSection
+	2, // 1: fray.odds.v1.OddsSection.chances:type_name -> fray.odds.v1.Chance
+	3, // 2: fray.odds.v1.OddsSection.distributions:type_name -> fray.odds.v1.Distribution
+	4, // 3: fray.odds.v1.Distribution.outcomes:type_name -> fray.odds.v1.Outcome
 	4, // [4:4] is the sub-list for method output_type
 	4, // [4:4] is the sub-list for method input_type
 	4, // [4:4] is the sub-list for extension type_name
@@ -449,26 +449,26 @@ var file_fray_rules_v1_odds_proto_depIdxs = []int32{
 	0, // [0:4] is the sub-list for field type_name
 }
 
-func init() { file_fray_rules_v1_odds_proto_init() }
-func file_fray_rules_v1_odds_proto_init() {
-	if File_fray_rules_v1_odds_proto != nil {
+func init() { file_fray_odds_v1_odds_proto_init() }
+func file_fray_odds_v1_odds_proto_init() {
+	if File_fray_odds_v1_odds_proto != nil {
 		return
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
-			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fray_rules_v1_odds_proto_rawDesc), len(file_fray_rules_v1_odds_proto_rawDesc)),
+			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fray_odds_v1_odds_proto_rawDesc), len(file_fray_odds_v1_odds_proto_rawDesc)),
 			NumEnums:      0,
 			NumMessages:   5,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
-		GoTypes:           file_fray_rules_v1_odds_proto_goTypes,
-		DependencyIndexes: file_fray_rules_v1_odds_proto_depIdxs,
-		MessageInfos:      file_fray_rules_v1_odds_proto_msgTypes,
+		GoTypes:           file_fray_odds_v1_odds_proto_goTypes,
+		DependencyIndexes: file_fray_odds_v1_odds_proto_depIdxs,
+		MessageInfos:      file_fray_odds_v1_odds_proto_msgTypes,
 	}.Build()
-	File_fray_rules_v1_odds_proto = out.File
-	file_fray_rules_v1_odds_proto_goTypes = nil
-	file_fray_rules_v1_odds_proto_depIdxs = nil
+	File_fray_odds_v1_odds_proto = out.File
+	file_fray_odds_v1_odds_proto_goTypes = nil
+	file_fray_odds_v1_odds_proto_depIdxs = nil
 }
