@@ -70,6 +70,10 @@ func (g *gate) GetEncounter(ctx context.Context, req *encounterv1.GetEncounterRe
 	return unary(g, ctx, req, (*Service).GetEncounter)
 }
 
+func (g *gate) GetOdds(ctx context.Context, req *encounterv1.GetOddsRequest) (*encounterv1.GetOddsResponse, error) {
+	return unary(g, ctx, req, (*Service).GetOdds)
+}
+
 func (g *gate) ListEncounters(ctx context.Context, req *encounterv1.ListEncountersRequest) (*encounterv1.ListEncountersResponse, error) {
 	return unary(g, ctx, req, (*Service).ListEncounters)
 }

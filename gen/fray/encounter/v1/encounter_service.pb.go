@@ -1612,7 +1612,7 @@ var File_fray_encounter_v1_encounter_service_proto protoreflect.FileDescriptor
 
 const file_fray_encounter_v1_encounter_service_proto_rawDesc = "" +
 	"\n" +
-	")fray/encounter/v1/encounter_service.proto\x12\x11fray.encounter.v1\x1a!fray/encounter/v1/encounter.proto\x1a\x1dfray/ruleset/v1/ruleset.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"y\n" +
+	")fray/encounter/v1/encounter_service.proto\x12\x11fray.encounter.v1\x1a!fray/encounter/v1/encounter.proto\x1a\x1cfray/encounter/v1/odds.proto\x1a\x1dfray/ruleset/v1/ruleset.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"y\n" +
 	"\x16CreateEncounterRequest\x12\x1d\n" +
 	"\n" +
 	"command_id\x18\x01 \x01(\tR\tcommandId\x12@\n" +
@@ -1735,7 +1735,7 @@ const file_fray_encounter_v1_encounter_service_proto_rawDesc = "" +
 	"\blanguage\x18\x02 \x01(\tR\blanguage\"a\n" +
 	"\x11ExportLogResponse\x12.\n" +
 	"\x05event\x18\x01 \x01(\v2\x18.fray.encounter.v1.EventR\x05event\x12\x1c\n" +
-	"\tnarration\x18\x02 \x01(\tR\tnarration2\xd3\b\n" +
+	"\tnarration\x18\x02 \x01(\tR\tnarration2\xa5\t\n" +
 	"\x10EncounterService\x12h\n" +
 	"\x0fCreateEncounter\x12).fray.encounter.v1.CreateEncounterRequest\x1a*.fray.encounter.v1.CreateEncounterResponse\x12_\n" +
 	"\fAddCombatant\x12&.fray.encounter.v1.AddCombatantRequest\x1a'.fray.encounter.v1.AddCombatantResponse\x12h\n" +
@@ -1747,7 +1747,8 @@ const file_fray_encounter_v1_encounter_service_proto_rawDesc = "" +
 	"\x0eWatchEncounter\x12(.fray.encounter.v1.WatchEncounterRequest\x1a).fray.encounter.v1.WatchEncounterResponse0\x01\x12_\n" +
 	"\fEndEncounter\x12&.fray.encounter.v1.EndEncounterRequest\x1a'.fray.encounter.v1.EndEncounterResponse\x12h\n" +
 	"\x0fRewindEncounter\x12).fray.encounter.v1.RewindEncounterRequest\x1a*.fray.encounter.v1.RewindEncounterResponse\x12X\n" +
-	"\tExportLog\x12#.fray.encounter.v1.ExportLogRequest\x1a$.fray.encounter.v1.ExportLogResponse0\x01B<Z:github.com/fray-rpg/fray/gen/fray/encounter/v1;encounterv1b\x06proto3"
+	"\tExportLog\x12#.fray.encounter.v1.ExportLogRequest\x1a$.fray.encounter.v1.ExportLogResponse0\x01\x12P\n" +
+	"\aGetOdds\x12!.fray.encounter.v1.GetOddsRequest\x1a\".fray.encounter.v1.GetOddsResponseB<Z:github.com/fray-rpg/fray/gen/fray/encounter/v1;encounterv1b\x06proto3"
 
 var (
 	file_fray_encounter_v1_encounter_service_proto_rawDescOnce sync.Once
@@ -1797,6 +1798,8 @@ var file_fray_encounter_v1_encounter_service_proto_goTypes = []any{
 	(EncounterStatus)(0),            // 31: fray.encounter.v1.EncounterStatus
 	(*timestamppb.Timestamp)(nil),   // 32: google.protobuf.Timestamp
 	(Role)(0),                       // 33: fray.encounter.v1.Role
+	(*GetOddsRequest)(nil),          // 34: fray.encounter.v1.GetOddsRequest
+	(*GetOddsResponse)(nil),         // 35: fray.encounter.v1.GetOddsResponse
 }
 var file_fray_encounter_v1_encounter_service_proto_depIdxs = []int32{
 	25, // 0: fray.encounter.v1.CreateEncounterRequest.encounter:type_name -> fray.encounter.v1.CreateEncounter
@@ -1839,19 +1842,21 @@ var file_fray_encounter_v1_encounter_service_proto_depIdxs = []int32{
 	19, // 37: fray.encounter.v1.EncounterService.EndEncounter:input_type -> fray.encounter.v1.EndEncounterRequest
 	21, // 38: fray.encounter.v1.EncounterService.RewindEncounter:input_type -> fray.encounter.v1.RewindEncounterRequest
 	23, // 39: fray.encounter.v1.EncounterService.ExportLog:input_type -> fray.encounter.v1.ExportLogRequest
-	1,  // 40: fray.encounter.v1.EncounterService.CreateEncounter:output_type -> fray.encounter.v1.CreateEncounterResponse
-	3,  // 41: fray.encounter.v1.EncounterService.AddCombatant:output_type -> fray.encounter.v1.AddCombatantResponse
-	5,  // 42: fray.encounter.v1.EncounterService.RemoveCombatant:output_type -> fray.encounter.v1.RemoveCombatantResponse
-	7,  // 43: fray.encounter.v1.EncounterService.StartEncounter:output_type -> fray.encounter.v1.StartEncounterResponse
-	9,  // 44: fray.encounter.v1.EncounterService.Submit:output_type -> fray.encounter.v1.SubmitResponse
-	11, // 45: fray.encounter.v1.EncounterService.GetEncounter:output_type -> fray.encounter.v1.GetEncounterResponse
-	16, // 46: fray.encounter.v1.EncounterService.ListEncounters:output_type -> fray.encounter.v1.ListEncountersResponse
-	18, // 47: fray.encounter.v1.EncounterService.WatchEncounter:output_type -> fray.encounter.v1.WatchEncounterResponse
-	20, // 48: fray.encounter.v1.EncounterService.EndEncounter:output_type -> fray.encounter.v1.EndEncounterResponse
-	22, // 49: fray.encounter.v1.EncounterService.RewindEncounter:output_type -> fray.encounter.v1.RewindEncounterResponse
-	24, // 50: fray.encounter.v1.EncounterService.ExportLog:output_type -> fray.encounter.v1.ExportLogResponse
-	40, // [40:51] is the sub-list for method output_type
-	29, // [29:40] is the sub-list for method input_type
+	34, // 40: fray.encounter.v1.EncounterService.GetOdds:input_type -> fray.encounter.v1.GetOddsRequest
+	1,  // 41: fray.encounter.v1.EncounterService.CreateEncounter:output_type -> fray.encounter.v1.CreateEncounterResponse
+	3,  // 42: fray.encounter.v1.EncounterService.AddCombatant:output_type -> fray.encounter.v1.AddCombatantResponse
+	5,  // 43: fray.encounter.v1.EncounterService.RemoveCombatant:output_type -> fray.encounter.v1.RemoveCombatantResponse
+	7,  // 44: fray.encounter.v1.EncounterService.StartEncounter:output_type -> fray.encounter.v1.StartEncounterResponse
+	9,  // 45: fray.encounter.v1.EncounterService.Submit:output_type -> fray.encounter.v1.SubmitResponse
+	11, // 46: fray.encounter.v1.EncounterService.GetEncounter:output_type -> fray.encounter.v1.GetEncounterResponse
+	16, // 47: fray.encounter.v1.EncounterService.ListEncounters:output_type -> fray.encounter.v1.ListEncountersResponse
+	18, // 48: fray.encounter.v1.EncounterService.WatchEncounter:output_type -> fray.encounter.v1.WatchEncounterResponse
+	20, // 49: fray.encounter.v1.EncounterService.EndEncounter:output_type -> fray.encounter.v1.EndEncounterResponse
+	22, // 50: fray.encounter.v1.EncounterService.RewindEncounter:output_type -> fray.encounter.v1.RewindEncounterResponse
+	24, // 51: fray.encounter.v1.EncounterService.ExportLog:output_type -> fray.encounter.v1.ExportLogResponse
+	35, // 52: fray.encounter.v1.EncounterService.GetOdds:output_type -> fray.encounter.v1.GetOddsResponse
+	41, // [41:53] is the sub-list for method output_type
+	29, // [29:41] is the sub-list for method input_type
 	29, // [29:29] is the sub-list for extension type_name
 	29, // [29:29] is the sub-list for extension extendee
 	0,  // [0:29] is the sub-list for field type_name
@@ -1863,6 +1868,7 @@ func file_fray_encounter_v1_encounter_service_proto_init() {
 		return
 	}
 	file_fray_encounter_v1_encounter_proto_init()
+	file_fray_encounter_v1_odds_proto_init()
 	file_fray_encounter_v1_encounter_service_proto_msgTypes[2].OneofWrappers = []any{}
 	file_fray_encounter_v1_encounter_service_proto_msgTypes[4].OneofWrappers = []any{}
 	file_fray_encounter_v1_encounter_service_proto_msgTypes[6].OneofWrappers = []any{}

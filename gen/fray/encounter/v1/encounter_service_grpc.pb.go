@@ -30,6 +30,7 @@ const (
 	EncounterService_EndEncounter_FullMethodName    = "/fray.encounter.v1.EncounterService/EndEncounter"
 	EncounterService_RewindEncounter_FullMethodName = "/fray.encounter.v1.EncounterService/RewindEncounter"
 	EncounterService_ExportLog_FullMethodName       = "/fray.encounter.v1.EncounterService/ExportLog"
+	EncounterService_GetOdds_FullMethodName         = "/fray.encounter.v1.EncounterService/GetOdds"
 )
 
 // EncounterServiceClient is the client API for EncounterService service.
@@ -84,6 +85,8 @@ type EncounterServiceClient interface {
 	RewindEncounter(ctx context.Context, in *RewindEncounterRequest, opts ...grpc.CallOption) (*RewindEncounterResponse, error)
 	// The whole log of an encounter, event by event, for export.
 	ExportLog(ctx context.Context, in *ExportLogRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[ExportLogResponse], error)
+	// The exact odds of a command before it is committed, from the state as the caller sees it.
+	GetOdds(ctx context.Context, in *GetOddsRequest, opts ...grpc.CallOption) (*GetOddsResponse, error)
 }
 
 type encounterServiceClient struct {
@@ -222,6 +225,16 @@ func (c *encounterServiceClient) ExportLog(ctx context.Context, in *ExportLogReq
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type EncounterService_ExportLogClient = grpc.ServerStreamingClient[ExportLogResponse]
 
+func (c *encounterServiceClient) GetOdds(ctx context.Context, in *GetOddsRequest, opts ...grpc.CallOption) (*GetOddsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetOddsResponse)
+	err := c.cc.Invoke(ctx, EncounterService_GetOdds_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // EncounterServiceServer is the server API for EncounterService service.
 // All implementations must embed UnimplementedEncounterServiceServer
 // for forward compatibility.
@@ -274,6 +287,8 @@ type EncounterServiceServer interface {
 	RewindEncounter(context.Context, *RewindEncounterRequest) (*RewindEncounterResponse, error)
 	// The whole log of an encounter, event by event, for export.
 	ExportLog(*ExportLogRequest, grpc.ServerStreamingServer[ExportLogResponse]) error
+	// The exact odds of a command before it is committed, from the state as the caller sees it.
+	GetOdds(context.Context, *GetOddsRequest) (*GetOddsResponse, error)
 	mustEmbedUnimplementedEncounterServiceServer()
 }
 
@@ -316,6 +331,9 @@ func (UnimplementedEncounterServiceServer) RewindEncounter(context.Context, *Rew
 }
 func (UnimplementedEncounterServiceServer) ExportLog(*ExportLogRequest, grpc.ServerStreamingServer[ExportLogResponse]) error {
 	return status.Error(codes.Unimplemented, "method ExportLog not implemented")
+}
+func (UnimplementedEncounterServiceServer) GetOdds(context.Context, *GetOddsRequest) (*GetOddsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetOdds not implemented")
 }
 func (UnimplementedEncounterServiceServer) mustEmbedUnimplementedEncounterServiceServer() {}
 func (UnimplementedEncounterServiceServer) testEmbeddedByValue()                          {}
@@ -522,6 +540,24 @@ func _EncounterService_ExportLog_Handler(srv interface{}, stream grpc.ServerStre
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type EncounterService_ExportLogServer = grpc.ServerStreamingServer[ExportLogResponse]
 
+func _EncounterService_GetOdds_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetOddsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(EncounterServiceServer).GetOdds(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: EncounterService_GetOdds_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(EncounterServiceServer).GetOdds(ctx, req.(*GetOddsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // EncounterService_ServiceDesc is the grpc.ServiceDesc for EncounterService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -564,6 +600,10 @@ var EncounterService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "RewindEncounter",
 			Handler:    _EncounterService_RewindEncounter_Handler,
+		},
+		{
+			MethodName: "GetOdds",
+			Handler:    _EncounterService_GetOdds_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

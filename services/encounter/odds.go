@@ -1,0 +1,36 @@
+package encounter
+
+import (
+	"context"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	"github.com/fray-rpg/fray/rules/odds"
+	"github.com/fray-rpg/fray/services/platform"
+)
+
+// GetOdds returns the exact odds of a command before it is committed, computed on the state
+// as the caller sees it (rules/odds): a player gets no odds from the numbers of a combatant
+// hidden from it, the GMs see all. The command is the caller's to give (the rules refuse it
+// otherwise, as Submit would).
+func (s *Service) GetOdds(ctx context.Context, req *encounterv1.GetOddsRequest) (*encounterv1.GetOddsResponse, error) {
+	who, err := callerOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if req.GetCommand() == nil {
+		return nil, platform.BadRequest("command", "odds need the command being prepared: an attack, or a Contes de Fées activity")
+	}
+	_, now, err := s.open(ctx, req.GetEncounterId(), true, who)
+	if err != nil {
+		return nil, err
+	}
+	if err := mayRead(now, who); err != nil {
+		return nil, err
+	}
+	view := s.reg.View(now, viewer(now, who.principal))
+	o, err := odds.Of(s.reg, view, req.GetCommand(), who.principal)
+	if err != nil {
+		return nil, platform.Status(err)
+	}
+	return &encounterv1.GetOddsResponse{Odds: o, Sequence: now.GetSequence()}, nil
+}
