@@ -36,8 +36,8 @@ func init() {
 		"%s finishes %s off", "%s achève %s",
 		"%[1]s decides the fate of %[2]s", "%[1]s décide du sort %[3]s",
 		"%s: %s (LOS-023)", "%s : %s (LOS-023)",
-		"the GM grants %s free raises or takes some back: how many and why is hidden (LOS-004)",
-		"le MJ accorde des Augmentations Gratuites à %s ou en reprend : combien et pourquoi est caché (LOS-004)",
+		"the GM grants %[1]s free raises or takes some back: how many and why is hidden (LOS-004)",
+		"le MJ accorde des Augmentations Gratuites %[2]s ou en reprend : combien et pourquoi est caché (LOS-004)",
 		"%s (LOS-004)", "%s (LOS-004)",
 	)
 	narrate.Plural("%[2]s passes, keeping %[1]d PA to parry or dodge", "%[2]s passes, keeping %[1]d PA to parry or dodge", "%[2]s passes, keeping %[1]d PA to parry or dodge",
@@ -154,7 +154,7 @@ func dyingText(n *narrate.Narrator, d *lossv1.DyingResolved) string {
 func grantText(n *narrate.Narrator, g *lossv1.FreeRaisesGranted) string {
 	who := n.Name(g.GetCombatantId())
 	if n.Withheld(g.GetCombatantId()) {
-		return n.Sprintf("the GM grants %s free raises or takes some back: how many and why is hidden (LOS-004)", who)
+		return n.Sprintf("the GM grants %[1]s free raises or takes some back: how many and why is hidden (LOS-004)", who, n.To(who))
 	}
 	var s string
 	if c := g.GetCount(); c < 0 {

@@ -72,7 +72,7 @@ func TestNarrateInFrench(t *testing.T) {
 				Effects: x(xDamage, xDamage, lossv1.ExploitEffect_EXPLOIT_EFFECT_FEINT),
 				Damage:  &lossv1.Damage{Roll: &dicev1.Roll{Expression: "3d10", Faces: []int32{6, 3, 9}, Total: 18}, WeaponDamage: 3, Total: 10, Armour: 1, LevelsLost: 9},
 				Grave:   1, Fatal: 5})},
-		{"#41 Diego touche Le malfrat avec 1 Exploit qui tient (deux armes) : dégâts d10[5]+2 = 7, bouclier 1 → 6 NS perdus, et la seconde arme d10[1]+3 = 4 → 1 NS perdu ; Le malfrat a 5 NS",
+		{"#41 Diego touche Le malfrat avec 1 Exploit qui tient (deux armes) : dégâts d10[5]+2 = 7, bouclier 1 → 6 NS perdus, et les dégâts de la seconde arme d10[1]+3 = 4 → 1 NS perdu ; Le malfrat a 5 NS",
 			nResolved(41, &lossv1.AttackResolved{AttackerId: "diego", TargetId: "ruffian", Hit: true, ExploitsStanding: 1, Effects: x(xTwo),
 				Damage:       &lossv1.Damage{Roll: nD10(5), WeaponDamage: 2, Total: 7, Shield: 1, LevelsLost: 6},
 				SecondDamage: &lossv1.Damage{Roll: nD10(1), WeaponDamage: 3, Total: 4, LevelsLost: 1}, Health: 5})},
