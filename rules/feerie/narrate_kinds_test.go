@@ -96,6 +96,11 @@ func TestNarrateFeerieSheetsAndHouseRules(t *testing.T) {
 	require.Equal(t, "a passive activity, tactic +0/+1/−1", feerie.IntentText(en, in, false))
 	require.Equal(t, "une activité passive, ses Attributs et sa tactique masqués", feerie.IntentText(fr, in, true))
 
+	require.Equal(t, "ranged attack", feerie.KindText(en, feeriev1.ActivityKind_ACTIVITY_KIND_RANGED_ATTACK))
+	require.Equal(t, "attaque à distance", feerie.KindText(fr, feeriev1.ActivityKind_ACTIVITY_KIND_RANGED_ATTACK))
+	require.Equal(t, "enter the guard", feerie.StrikeText(en, feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTER_THE_GUARD))
+	require.Equal(t, "entrer dans la garde", feerie.StrikeText(fr, feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTER_THE_GUARD))
+
 	// Nothing to learn: the names and who is hidden are the Narrator's.
 	teller.Learn(en, &encounterv1.Event{})
 	teller.LearnState(en, &encounterv1.EncounterState{})
