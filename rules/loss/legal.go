@@ -348,12 +348,13 @@ func (l *legal) pursuit() {
 // a shield (LOS-019, LOS-074), as the parry's Test will find.
 func canParry(d fighter, projectile bool) bool {
 	sh := d.sh.GetShield()
-	switch {
-	case d.sh.GetParry() == nil:
+	if d.sh.GetParry() == nil {
 		return false
-	case projectile:
+	}
+	if projectile {
 		return sh != nil && sh.GetSize() != lossv1.ShieldSize_SHIELD_SIZE_UNSPECIFIED
-	case sh != nil, d.sh.GetArmouredForearm():
+	}
+	if sh != nil || d.sh.GetArmouredForearm() {
 		return true
 	}
 	return !d.cs.GetDisarmed() && slices.ContainsFunc(d.sh.GetWeapons(), func(w *lossv1.Weapon) bool { return w.GetKind() == lossv1.WeaponKind_WEAPON_KIND_MELEE })

@@ -1,8 +1,66 @@
 package loss_test
 
-import "github.com/fray-rpg/fray/rules/engine/enginetest"
+import (
+	"testing"
+
+	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
+	"github.com/fray-rpg/fray/rules/engine/enginetest"
+	"github.com/stretchr/testify/require"
+)
 
 // What every combatant may do is checked in every state of a running fight these tests decide
 // a command on (enginetest.CheckLegal): each legal action keyed as Describe names it, its
 // pre-filled command taken with its required choices filled from their first option.
 func init() { enginetest.LegalEveryState = true }
+
+// LOS-019: a parry is offered only to a defender with something to parry with, the parry's
+// Test agreeing: a projectile only with a shield of a size; a blow with a shield, an armoured
+// forearm or a melee weapon it still holds; never without a parry score.
+func TestLOS019ParryOfferedOnlyWithSomethingToParryWith(t *testing.T) {
+	shield := func(size lossv1.ShieldSize) func(*lossv1.Sheet) {
+		return func(s *lossv1.Sheet) { s.Shield = &lossv1.Shield{Name: "rondache", Size: size} }
+	}
+	bare := func(s *lossv1.Sheet) {
+		s.Weapons = []*lossv1.Weapon{claws(2)}
+	}
+	for _, c := range []struct {
+		name       string
+		projectile bool
+		edit       []func(*lossv1.Sheet)
+		parry      bool
+	}{
+		{"a shot, no shield", true, nil, false},
+		{"a shot, a small shield", true, []func(*lossv1.Sheet){shield(lossv1.ShieldSize_SHIELD_SIZE_SMALL)}, true},
+		{"a shot, a shield of no size", true, []func(*lossv1.Sheet){shield(lossv1.ShieldSize_SHIELD_SIZE_UNSPECIFIED)}, false},
+		{"a blow, a dagger", false, nil, true},
+		{"a blow, no parry score", false, []func(*lossv1.Sheet){func(s *lossv1.Sheet) { s.Parry = nil }}, false},
+		{"a blow, claws only", false, []func(*lossv1.Sheet){bare}, false},
+		{"a blow, claws and an armoured forearm", false, []func(*lossv1.Sheet){bare, func(s *lossv1.Sheet) { s.ArmouredForearm = true }}, true},
+		{"a blow, claws and a shield of no size", false, []func(*lossv1.Sheet){bare, shield(lossv1.ShieldSize_SHIELD_SIZE_UNSPECIFIED)}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			defender := ruffian()
+			for _, e := range c.edit {
+				defender = with(defender, e)
+			}
+			var f *fight
+			if c.projectile {
+				f = newFight(t, nil, rgArcher(rgSling()), defender)
+				f.start(5, 5)
+				f.do("david", rgShoot("archere", "malfrat", "", 10), 5) // 25 against 15
+			} else {
+				f = newFight(t, nil, diego(), defender)
+				f.start(7, 5)
+				f.do("david", attack("diego", "malfrat", 0, nil), 9) // 21 against 15
+			}
+			require.Equal(t, "malfrat", f.st.GetLoss().GetPending().GetDefenderId())
+			keys := enginetest.CheckLegal(t, f.reg, f.st) // each offered parry is taken
+			require.Equal(t, c.parry, keys["parry"] == 1, "parry offered: %v", keys)
+			require.Equal(t, 1, keys["take the blow"])
+			if !c.parry {
+				_, err := f.decide(gm, react("malfrat", lossv1.Reaction_REACTION_PARRY, 0, nil))
+				require.Error(t, err)
+			}
+		})
+	}
+}
