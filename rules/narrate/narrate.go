@@ -55,12 +55,24 @@ func Parse(s string) (language.Tag, error) {
 
 var messages = catalog.NewBuilder(catalog.Fallback(English))
 
+// set holds the messages SetString added, by language and key: one catalogue serves every
+// system, so a key two packages translate differently would silently take the last one.
+var set = map[language.Tag]map[string]string{}
+
 // SetString adds the message for key in language tag to the catalogue. It panics on a bad
-// message: the catalogue is filled in init functions, and a test renders every event.
+// message, and on a key already given another message (two systems' words for one English
+// text): the catalogue is filled in init functions, and a test renders every event.
 func SetString(tag language.Tag, key, msg string) {
+	if old, ok := set[tag][key]; ok && old != msg {
+		panic(fmt.Sprintf("narrate: message %q in %v is both %q and %q: give one of them another English key", key, tag, old, msg))
+	}
 	if err := messages.SetString(tag, key, msg); err != nil {
 		panic(fmt.Sprintf("narrate: message %q in %v: %v", key, tag, err))
 	}
+	if set[tag] == nil {
+		set[tag] = map[string]string{}
+	}
+	set[tag][key] = msg
 }
 
 // Set adds a message with variants (plural.Selectf…) for key in language tag.

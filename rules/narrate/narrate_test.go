@@ -67,6 +67,10 @@ func TestTheCatalogueRefusesBadMessages(t *testing.T) {
 	require.PanicsWithValue(t, "narrate.Fr: an English key without its French message", func() { Fr("one") })
 	require.Panics(t, func() { SetString(French, "bad", "${broken") })
 	require.Panics(t, func() { Set(French, "bad", catalog.String("${broken")) })
+	SetString(French, "twice the same", "deux fois la même")
+	SetString(French, "twice the same", "deux fois la même")
+	require.PanicsWithValue(t, `narrate: message "twice the same" in fr is both "deux fois la même" and "autre chose": give one of them another English key`,
+		func() { SetString(French, "twice the same", "autre chose") })
 }
 
 func TestTheNarratorRemembers(t *testing.T) {
