@@ -5,6 +5,8 @@
 package odds
 
 import (
+	"sync"
+
 	"github.com/fray-rpg/fray/rules/dice"
 )
 
@@ -71,8 +73,20 @@ func Rerolls(sides int) int {
 	return n
 }
 
+// exprs keeps the distributions Expr computed: a Dist's P is never changed once made.
+var exprs sync.Map // dice.Expr → Dist
+
 // Expr is the distribution of the total of a dice expression as dice.Roller rolls it.
 func Expr(e dice.Expr) Dist {
+	if d, ok := exprs.Load(e); ok {
+		return d.(Dist)
+	}
+	d := expr(e)
+	exprs.Store(e, d)
+	return d
+}
+
+func expr(e dice.Expr) Dist {
 	one := Die(e.Sides)
 	if e.Explode {
 		one = Exploding(e.Sides, Rerolls(e.Sides))
@@ -143,36 +157,25 @@ func (d Dist) Mean() float64 {
 
 // Builder gathers probability mass by value into a Dist.
 type Builder struct {
-	mass map[int]float64
+	min int
+	p   []float64
 }
 
 // Add adds mass p to value v.
 func (b *Builder) Add(v int, p float64) {
-	if b.mass == nil {
-		b.mass = map[int]float64{}
+	switch {
+	case b.p == nil:
+		b.min, b.p = v, []float64{p}
+		return
+	case v < b.min:
+		grown := make([]float64, len(b.p)+b.min-v)
+		copy(grown[b.min-v:], b.p)
+		b.min, b.p = v, grown
+	case v >= b.min+len(b.p):
+		b.p = append(b.p, make([]float64, v-b.min-len(b.p)+1)...)
 	}
-	b.mass[v] += p
+	b.p[v-b.min] += p
 }
 
 // Dist is the distribution gathered: empty (no value) when nothing was added.
-func (b *Builder) Dist() Dist {
-	if len(b.mass) == 0 {
-		return Dist{}
-	}
-	lo, hi := 0, 0
-	first := true
-	for v := range b.mass {
-		if first || v < lo {
-			lo = v
-		}
-		if first || v > hi {
-			hi = v
-		}
-		first = false
-	}
-	p := make([]float64, hi-lo+1)
-	for v, m := range b.mass {
-		p[v-lo] = m
-	}
-	return Dist{Min: lo, P: p}
-}
+func (b *Builder) Dist() Dist { return Dist{Min: b.min, P: b.p} }

@@ -36,6 +36,8 @@ type LossAttack struct {
 	Hidden bool
 	// Blow is what a hit does.
 	Blow Blow
+	// outcomes of the blow by how it lands, shared by the defences.
+	outcomes map[landed]outcome
 }
 
 // Test is a Test's total less its die (Trait + Talent + bonuses), its Difficulty and the die.
@@ -254,13 +256,15 @@ func (a *LossAttack) defended(key, title string, hit float64, ways []landed, par
 	standing := make([]float64, a.Exploits+1)
 	var lost Builder
 	var land, out float64
-	cache := map[landed]outcome{}
+	if a.outcomes == nil {
+		a.outcomes = map[landed]outcome{}
+	}
 	for _, w := range ways {
 		k := landed{cancelled: w.cancelled, halve: w.halve}
-		r, ok := cache[k]
+		r, ok := a.outcomes[k]
 		if !ok {
 			r = a.Blow.resolve(a.Effects, w.cancelled, w.halve)
-			cache[k] = r
+			a.outcomes[k] = r
 		}
 		p := hit * w.p
 		if r.miss {
