@@ -16,8 +16,8 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	commands.Register("dev", "run resolver, encounter service and an embedded NATS JetStream in one process", dev.Command)
-	commands.Register("load", "play N encounters at once and measure them beside a health Check and a JetStream publish", load.Command)
+	commands.Register(dev.NewCommand)
+	commands.Register(load.NewCommand)
 	code := commands.Run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)

@@ -2,24 +2,17 @@ package commands
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
+	"github.com/spf13/cobra"
 )
 
 // The Les Chants de Loss actions beyond attack, react and pass: each sends one Action through
 // Submit and prints the events it caused.
-
-// usageFor returns a Usagef that carries fs's usage.
-func usageFor(fs *flag.FlagSet) func(format string, args ...any) error {
-	return func(format string, args ...any) error {
-		return &UsageError{Msg: fmt.Sprintf(format, args...), Usage: shortUsageOf(fs)}
-	}
-}
 
 // submitAction sends a Loss action of combatant id.
 func submitAction(ctx context.Context, c *conn, enc, id string, a *lossv1.Action, stdout io.Writer) error {
@@ -37,61 +30,58 @@ func choice[T any](what, word string, names []string, choices map[string]T) (T, 
 	return v, nil
 }
 
-func runDeclare(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("declare", "ENCOUNTER COMBATANT INTENTION... [flags]",
-		"COMBATANT declares the intention of its first action this Tour, before acting (LOS-038):\n  fray declare $id canahan I charge the griffon", stderr)
+func declareCmd() *cobra.Command {
+	command, fs := newCommand("declare", "ENCOUNTER COMBATANT INTENTION... [flags]",
+		"COMBATANT declares the intention of its first action this Tour, before acting (LOS-038):\n  fray declare $id canahan I charge the griffon", 3, -1)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
-	pos, err := ParseArgs(fs, args, 3, -1)
-	if err != nil {
-		return err
-	}
-	intention := strings.TrimSpace(strings.Join(pos[2:], " "))
-	if intention == "" {
-		return usageFor(fs)("the intention is empty")
-	}
-	return submitAction(ctx, c, pos[0], pos[1], &lossv1.Action{Kind: &lossv1.Action_Declare{Declare: &lossv1.Declare{Intention: intention}}}, stdout)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		intention := strings.TrimSpace(strings.Join(pos[2:], " "))
+		if intention == "" {
+			return usageError("the intention is empty")
+		}
+		return submitAction(ctx, c, pos[0], pos[1], &lossv1.Action{Kind: &lossv1.Action_Declare{Declare: &lossv1.Declare{Intention: intention}}}, stdout)
+	})
+	return command
 }
 
-func runWait(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("wait", "ENCOUNTER COMBATANT PHASE [flags]",
-		"COMBATANT waits (se prépare) and acts at the lower PHASE: its PA drop by 1 per phase waited,\nand so does the cost of its next action, to a minimum of 2 (LOS-040).", stderr)
+func waitCmd() *cobra.Command {
+	command, fs := newCommand("wait", "ENCOUNTER COMBATANT PHASE [flags]",
+		"COMBATANT waits (se prépare) and acts at the lower PHASE: its PA drop by 1 per phase waited,\nand so does the cost of its next action, to a minimum of 2 (LOS-040).", 3, 3)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
-	pos, err := ParseArgs(fs, args, 3, 3)
-	if err != nil {
-		return err
-	}
-	phase, err := strconv.ParseInt(pos[2], 10, 32)
-	if err != nil || phase < 1 {
-		return usageFor(fs)("phase %q: a phase is a number from 1 up", pos[2])
-	}
-	return submitAction(ctx, c, pos[0], pos[1], &lossv1.Action{Kind: &lossv1.Action_Wait{Wait: &lossv1.Wait{UntilPhase: int32(phase)}}}, stdout)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		phase, err := strconv.ParseInt(pos[2], 10, 32)
+		if err != nil || phase < 1 {
+			return usageError("phase %q: a phase is a number from 1 up", pos[2])
+		}
+		return submitAction(ctx, c, pos[0], pos[1], &lossv1.Action{Kind: &lossv1.Action_Wait{Wait: &lossv1.Wait{UntilPhase: int32(phase)}}}, stdout)
+	})
+	return command
 }
 
-func runAim(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("aim", "ENCOUNTER COMBATANT WEAPON [--points N | --tour] [flags]",
+func aimCmd() *cobra.Command {
+	command, fs := newCommand("aim", "ENCOUNTER COMBATANT WEAPON [--points N | --tour] [flags]",
 		"COMBATANT aims with the ranged WEAPON: 1 PA per +1 on its next Test with it, at most +5\n"+
 			"(LOS-035); or, with --tour, for the whole Tour: its first action of the Tour, taking all its\n"+
-			"PA, for +10 (+15 with Visée of that weapon type) on its next shot with WEAPON (LOS-084).", stderr)
+			"PA, for +10 (+15 with Visée of that weapon type) on its next shot with WEAPON (LOS-084).", 3, 3)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	points := fs.Int("points", 0, "PA spent aiming, +1 each (default 1)")
 	tour := fs.Bool("tour", false, "aim for the whole Tour: the first action of the Tour, all PA")
-	pos, err := ParseArgs(fs, args, 3, 3)
-	if err != nil {
-		return err
-	}
-	aim := &lossv1.Aim{Weapon: pos[2], WholeTour: *tour, Points: int32(*points)}
-	switch {
-	case *tour && *points != 0:
-		return usageFor(fs)("--points and --tour: choose one")
-	case *points < 0:
-		return usageFor(fs)("--points %d: aim with 1 PA or more", *points)
-	case !*tour && *points == 0:
-		aim.Points = 1
-	}
-	return submitAction(ctx, c, pos[0], pos[1], &lossv1.Action{Kind: &lossv1.Action_Aim{Aim: aim}}, stdout)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		aim := &lossv1.Aim{Weapon: pos[2], WholeTour: *tour, Points: int32(*points)}
+		switch {
+		case *tour && *points != 0:
+			return usageError("--points and --tour: choose one")
+		case *points < 0:
+			return usageError("--points %d: aim with 1 PA or more", *points)
+		case !*tour && *points == 0:
+			aim.Points = 1
+		}
+		return submitAction(ctx, c, pos[0], pos[1], &lossv1.Action{Kind: &lossv1.Action_Aim{Aim: aim}}, stdout)
+	})
+	return command
 }
 
 var simpleNames = []string{"speak", "social", "pick-up", "move", "stand-up", "recover-weapon"}
@@ -105,40 +95,38 @@ var simpleKinds = map[string]lossv1.SimpleKind{
 	"recover-weapon": lossv1.SimpleKind_SIMPLE_KIND_RECOVER_WEAPON,
 }
 
-func runAct(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("act", "ENCOUNTER COMBATANT "+strings.Join(simpleNames, "|")+" [--description D] [flags]",
+func actCmd() *cobra.Command {
+	command, fs := newCommand("act", "ENCOUNTER COMBATANT "+strings.Join(simpleNames, "|")+" [--description D] [flags]",
 		"COMBATANT takes an action without a Test (LOS-035): speak or shout (0 PA, at any time),\n"+
 			"a social Talent (1 PA), pick up an object (2 PA), move at least 3 m (2 PA), stand up or regain\n"+
 			"one's balance (4 PA, LOS-072; after a Disarm too, LOS-074), recover one's weapon after a Disarm\n"+
-			"(pick it up: 2 PA, LOS-074).", stderr)
+			"(pick it up: 2 PA, LOS-074).", 3, 3)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	desc := fs.String("description", "", "what is said or done")
-	pos, err := ParseArgs(fs, args, 3, 3)
-	if err != nil {
-		return err
-	}
-	kind, err := choice("action", pos[2], simpleNames, simpleKinds)
-	if err != nil {
-		return usageFor(fs)("%s", err)
-	}
-	return submitAction(ctx, c, pos[0], pos[1], &lossv1.Action{Kind: &lossv1.Action_Simple{Simple: &lossv1.Simple{Kind: kind, Description: *desc}}}, stdout)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		kind, err := choice("action", pos[2], simpleNames, simpleKinds)
+		if err != nil {
+			return usageError("%s", err)
+		}
+		return submitAction(ctx, c, pos[0], pos[1], &lossv1.Action{Kind: &lossv1.Action_Simple{Simple: &lossv1.Simple{Kind: kind, Description: *desc}}}, stdout)
+	})
+	return command
 }
 
-func runDisaster(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("disaster", "ENCOUNTER COMBATANT DESCRIPTION... [flags]",
-		"The GM turns COMBATANT's failed Exploit (the last Test with Exploits, failed by a player\ncharacter or a thrower) into a Disaster (Désastre) and describes it (LOS-006, LOS-086).", stderr)
+func disasterCmd() *cobra.Command {
+	command, fs := newCommand("disaster", "ENCOUNTER COMBATANT DESCRIPTION... [flags]",
+		"The GM turns COMBATANT's failed Exploit (the last Test with Exploits, failed by a player\ncharacter or a thrower) into a Disaster (Désastre) and describes it (LOS-006, LOS-086).", 3, -1)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
-	pos, err := ParseArgs(fs, args, 3, -1)
-	if err != nil {
-		return err
-	}
-	desc := strings.TrimSpace(strings.Join(pos[2:], " "))
-	if desc == "" {
-		return usageFor(fs)("the description is empty")
-	}
-	return submitAction(ctx, c, pos[0], pos[1], &lossv1.Action{Kind: &lossv1.Action_Disaster{Disaster: &lossv1.Disaster{Description: desc}}}, stdout)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		desc := strings.TrimSpace(strings.Join(pos[2:], " "))
+		if desc == "" {
+			return usageError("the description is empty")
+		}
+		return submitAction(ctx, c, pos[0], pos[1], &lossv1.Action{Kind: &lossv1.Action_Disaster{Disaster: &lossv1.Disaster{Description: desc}}}, stdout)
+	})
+	return command
 }
 
 var dyingNames = []string{"sacrifice", "care", "finish"}
@@ -149,62 +137,60 @@ var dyingChoices = map[string]lossv1.DyingChoice{
 	"finish":    lossv1.DyingChoice_DYING_CHOICE_FINISH_OFF,
 }
 
-func runDying(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("dying", "ENCOUNTER COMBATANT TARGET sacrifice|care|finish [--vertu V] [flags]",
+func dyingCmd() *cobra.Command {
+	command, fs := newCommand("dying", "ENCOUNTER COMBATANT TARGET sacrifice|care|finish [--vertu V] [flags]",
 		"COMBATANT decides the fate of the dying TARGET (LOS-023): TARGET itself sacrifices an\n"+
 			"Inspiration of the Vertu --vertu and is saved; urgent care saves it; or the one who felled it\n"+
-			"(or the GM) finishes it off.", stderr)
+			"(or the GM) finishes it off.", 4, 4)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	vertu := fs.String("vertu", "", "the Vertu of the sacrificed Inspiration: Sagesse, Honneur or Courage")
-	pos, err := ParseArgs(fs, args, 4, 4)
-	if err != nil {
-		return err
-	}
-	usage := usageFor(fs)
-	ch, err := choice("choice", pos[3], dyingNames, dyingChoices)
-	if err != nil {
-		return usage("%s", err)
-	}
-	d := &lossv1.Dying{TargetId: pos[2], Choice: ch}
-	switch {
-	case ch == lossv1.DyingChoice_DYING_CHOICE_SACRIFICE_INSPIRATION && *vertu == "":
-		return usage("sacrifice needs --vertu Sagesse|Honneur|Courage")
-	case ch != lossv1.DyingChoice_DYING_CHOICE_SACRIFICE_INSPIRATION && *vertu != "":
-		return usage("--vertu goes with sacrifice")
-	case *vertu != "":
-		v, ok := vertuOf(*vertu)
-		if !ok {
-			return usage("--vertu %q: Sagesse, Honneur or Courage", *vertu)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		usage := usageError
+		ch, err := choice("choice", pos[3], dyingNames, dyingChoices)
+		if err != nil {
+			return usage("%s", err)
 		}
-		d.Vertu = v
-	}
-	return submitAction(ctx, c, pos[0], pos[1], &lossv1.Action{Kind: &lossv1.Action_Dying{Dying: d}}, stdout)
+		d := &lossv1.Dying{TargetId: pos[2], Choice: ch}
+		switch {
+		case ch == lossv1.DyingChoice_DYING_CHOICE_SACRIFICE_INSPIRATION && *vertu == "":
+			return usage("sacrifice needs --vertu Sagesse|Honneur|Courage")
+		case ch != lossv1.DyingChoice_DYING_CHOICE_SACRIFICE_INSPIRATION && *vertu != "":
+			return usage("--vertu goes with sacrifice")
+		case *vertu != "":
+			v, ok := vertuOf(*vertu)
+			if !ok {
+				return usage("--vertu %q: Sagesse, Honneur or Courage", *vertu)
+			}
+			d.Vertu = v
+		}
+		return submitAction(ctx, c, pos[0], pos[1], &lossv1.Action{Kind: &lossv1.Action_Dying{Dying: d}}, stdout)
+	})
+	return command
 }
 
-func runPursuit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("pursuit", "ENCOUNTER --pursuers ID[,ID...] --pursued ID[,ID...] --distance N [flags]",
-		"The GM opens a moving combat (LOS-100) at a distance of 1 (contact) to 6 (out of range)\nunits; its actions are then made with `fray chase`.", stderr)
+func pursuitCmd() *cobra.Command {
+	command, fs := newCommand("pursuit", "ENCOUNTER --pursuers ID[,ID...] --pursued ID[,ID...] --distance N [flags]",
+		"The GM opens a moving combat (LOS-100) at a distance of 1 (contact) to 6 (out of range)\nunits; its actions are then made with `fray chase`.", 1, 1)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	var pursuers, pursued listFlag
 	fs.Var(&pursuers, "pursuers", "the pursuers (repeatable, or a,b)")
 	fs.Var(&pursued, "pursued", "the pursued (repeatable, or a,b)")
 	distance := fs.Int("distance", 0, "the starting distance in units: 1 contact, 2 close, 3 in range, 4 far, 5 very far, 6 out of range")
-	pos, err := ParseArgs(fs, args, 1, 1)
-	if err != nil {
-		return err
-	}
-	usage := usageFor(fs)
-	switch {
-	case len(pursuers) == 0 || len(pursued) == 0:
-		return usage("a pursuit needs --pursuers and --pursued")
-	case *distance < 1 || *distance > 6:
-		return usage("--distance %d: a pursuit starts at 1 (contact) to 6 (out of range) units", *distance)
-	}
-	sp := &lossv1.StartPursuit{PursuerIds: pursuers, PursuedIds: pursued, Distance: int32(*distance)}
-	// StartPursuit names no combatant: the Action's combatant_id is left empty.
-	return submitAction(ctx, c, pos[0], "", &lossv1.Action{Kind: &lossv1.Action_StartPursuit{StartPursuit: sp}}, stdout)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		usage := usageError
+		switch {
+		case len(pursuers) == 0 || len(pursued) == 0:
+			return usage("a pursuit needs --pursuers and --pursued")
+		case *distance < 1 || *distance > 6:
+			return usage("--distance %d: a pursuit starts at 1 (contact) to 6 (out of range) units", *distance)
+		}
+		sp := &lossv1.StartPursuit{PursuerIds: pursuers, PursuedIds: pursued, Distance: int32(*distance)}
+		// StartPursuit names no combatant: the Action's combatant_id is left empty.
+		return submitAction(ctx, c, pos[0], "", &lossv1.Action{Kind: &lossv1.Action_StartPursuit{StartPursuit: sp}}, stdout)
+	})
+	return command
 }
 
 var chaseNames = []string{"charge", "clothesline", "closer", "farther", "tackle", "shoot-legs", "zigzags"}
@@ -219,8 +205,8 @@ var chaseKinds = map[string]lossv1.PursuitKind{
 	"zigzags":     lossv1.PursuitKind_PURSUIT_KIND_ZIGZAGS,
 }
 
-func runChase(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("chase", "ENCOUNTER COMBATANT "+strings.Join(chaseNames, "|")+" [--target T] [--exploits N] [--weapon W] [--fursa N] [--inspiration Courage=1] [--free-raises N] [flags]",
+func chaseCmd() *cobra.Command {
+	command, fs := newCommand("chase", "ENCOUNTER COMBATANT "+strings.Join(chaseNames, "|")+" [--target T] [--exploits N] [--weapon W] [--fursa N] [--inspiration Courage=1] [--free-raises N] [flags]",
 		"COMBATANT makes a pursuit action (LOS-102…LOS-107):\n"+
 			"  charge       a pursuer at distance 2, Difficulty 20: unseats or throws down --target (3 PA)\n"+
 			"  clothesline  the pursued turning back at distance 2, Athletics 15: --target falls (2 PA)\n"+
@@ -229,7 +215,7 @@ func runChase(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			"  tackle       a pursuer at contact, Athletics 15: the pursuit becomes a fight (2 PA)\n"+
 			"  shoot-legs   within 3 units: keep pace at 15, then shoot --target at 20 with --weapon\n"+
 			"  zigzags      the pursued, at 15: the pursuers' actions get harder (2 PA)\n"+
-			"Charge, clothesline, tackle and shoot-legs name their --target, who may dodge.", stderr)
+			"Charge, clothesline, tackle and shoot-legs name their --target, who may dodge.", 3, 3)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	target := fs.String("target", "", "the opponent of a charge, clothesline, tackle or shot at the legs")
@@ -237,48 +223,46 @@ func runChase(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	weapon := fs.String("weapon", "", "the ranged weapon of shoot-legs (may be left out when the combatant has one weapon)")
 	var sp spendFlags
 	sp.register(fs)
-	pos, err := ParseArgs(fs, args, 3, 3)
-	if err != nil {
-		return err
-	}
-	usage := usageFor(fs)
-	kind, err := choice("pursuit action", pos[2], chaseNames, chaseKinds)
-	if err != nil {
-		return usage("%s", err)
-	}
-	needsTarget := kind != lossv1.PursuitKind_PURSUIT_KIND_CHANGE_DISTANCE && kind != lossv1.PursuitKind_PURSUIT_KIND_ZIGZAGS
-	switch {
-	case needsTarget && *target == "":
-		return usage("%s needs --target", strings.ToLower(pos[2]))
-	case !needsTarget && *target != "":
-		return usage("%s has no --target", strings.ToLower(pos[2]))
-	case *weapon != "" && kind != lossv1.PursuitKind_PURSUIT_KIND_SHOOT_LEGS:
-		return usage("--weapon goes with shoot-legs")
-	case *exploits < 0 || *exploits > maxExploits:
-		return usage("--exploits %d: from 0 to %d", *exploits, maxExploits)
-	}
-	pa := &lossv1.PursuitAction{Kind: kind, TargetId: *target, Exploits: int32(*exploits), Weapon: *weapon,
-		Closer: strings.EqualFold(pos[2], "closer")}
-	if pa.Spend, err = sp.spend(); err != nil {
-		return err
-	}
-	return submitAction(ctx, c, pos[0], pos[1], &lossv1.Action{Kind: &lossv1.Action_Pursuit{Pursuit: pa}}, stdout)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		usage := usageError
+		kind, err := choice("pursuit action", pos[2], chaseNames, chaseKinds)
+		if err != nil {
+			return usage("%s", err)
+		}
+		needsTarget := kind != lossv1.PursuitKind_PURSUIT_KIND_CHANGE_DISTANCE && kind != lossv1.PursuitKind_PURSUIT_KIND_ZIGZAGS
+		switch {
+		case needsTarget && *target == "":
+			return usage("%s needs --target", strings.ToLower(pos[2]))
+		case !needsTarget && *target != "":
+			return usage("%s has no --target", strings.ToLower(pos[2]))
+		case *weapon != "" && kind != lossv1.PursuitKind_PURSUIT_KIND_SHOOT_LEGS:
+			return usage("--weapon goes with shoot-legs")
+		case *exploits < 0 || *exploits > maxExploits:
+			return usage("--exploits %d: from 0 to %d", *exploits, maxExploits)
+		}
+		pa := &lossv1.PursuitAction{Kind: kind, TargetId: *target, Exploits: int32(*exploits), Weapon: *weapon,
+			Closer: strings.EqualFold(pos[2], "closer")}
+		if pa.Spend, err = sp.spend(); err != nil {
+			return err
+		}
+		return submitAction(ctx, c, pos[0], pos[1], &lossv1.Action{Kind: &lossv1.Action_Pursuit{Pursuit: pa}}, stdout)
+	})
+	return command
 }
 
-func runGrant(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("grant", "ENCOUNTER COMBATANT N [--reason R] [flags]",
-		"The GM grants COMBATANT N free raises (Augmentations Gratuites, +5 each when spent) from a\nsituation or equipment; a negative N takes them back (LOS-004).", stderr)
+func grantCmd() *cobra.Command {
+	command, fs := newCommand("grant", "ENCOUNTER COMBATANT N [--reason R] [flags]",
+		"The GM grants COMBATANT N free raises (Augmentations Gratuites, +5 each when spent) from a\nsituation or equipment; a negative N takes them back (LOS-004).", 3, 3)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	reason := fs.String("reason", "", "why: the situation or equipment")
-	pos, err := ParseArgs(fs, args, 3, 3)
-	if err != nil {
-		return err
-	}
-	n, err := strconv.ParseInt(pos[2], 10, 32)
-	if err != nil || n == 0 {
-		return usageFor(fs)("%q: give a number of free raises other than 0 (negative takes them back)", pos[2])
-	}
-	g := &lossv1.GrantFreeRaises{Count: int32(n), Reason: *reason}
-	return submitAction(ctx, c, pos[0], pos[1], &lossv1.Action{Kind: &lossv1.Action_GrantFreeRaises{GrantFreeRaises: g}}, stdout)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		n, err := strconv.ParseInt(pos[2], 10, 32)
+		if err != nil || n == 0 {
+			return usageError("%q: give a number of free raises other than 0 (negative takes them back)", pos[2])
+		}
+		g := &lossv1.GrantFreeRaises{Count: int32(n), Reason: *reason}
+		return submitAction(ctx, c, pos[0], pos[1], &lossv1.Action{Kind: &lossv1.Action_GrantFreeRaises{GrantFreeRaises: g}}, stdout)
+	})
+	return command
 }

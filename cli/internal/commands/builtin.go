@@ -1,41 +1,52 @@
 package commands
 
-// The client subcommands, in the order the usage lists them. `fray dev` registers itself from
-// elsewhere (see cmd/fray/main.go).
-func init() {
-	Register("create", "create an encounter and print its id", runCreate)
-	Register("add", "add combatants from sheet files (YAML or JSON)", runAdd)
-	Register("start", "start the fight", runStart)
-	Register("attack", "attack with a weapon (Les Chants de Loss)", runAttack)
-	Register("react", "answer an attack: parry, dodge or none", runReact)
-	Register("pass", "end a combatant's actions for this Tour", runPass)
-	Register("declare", "declare a combatant's intention for its first action (LOS-038)", runDeclare)
-	Register("wait", "wait and act at a lower phase (LOS-040)", runWait)
-	Register("aim", "aim with a ranged weapon (LOS-035, LOS-084)", runAim)
-	Register("act", "speak, use a social Talent, pick up, move, stand up, recover a weapon", runAct)
-	Register("dying", "save or finish off a dying combatant (LOS-023)", runDying)
-	Register("pursuit", "start a pursuit (GM, LOS-100)", runPursuit)
-	Register("chase", "make a pursuit action: charge, closer, farther, zigzags... (LOS-102…LOS-107)", runChase)
-	Register("grant", "grant a role: player (--combatants), observer or co-gm (GM); or free raises to a combatant (GM, LOS-004)", runGrantAny)
-	Register("disaster", "turn a failed Exploit into a Disaster (GM, LOS-006)", runDisaster)
-	Register("feerie", "Contes de Fées: declare, act, change, renounce, gesture, object; advance, impersonal, surprise, unseen, rule (GM)", runFeerie)
-	Register("ka", "Ka: attack (stun, burst), react, disarm, pickup, pass; terror (GM)", runKa)
-	Register("d20", "d20 à segments (d20seg): attack, cast, other, end; surprise (GM)", runD20)
-	Register("submit", "submit any command given in protojson", runSubmit)
-	Register("end", "end an encounter and print its revealed dice seed", runEnd)
-	Register("state", "show an encounter's state", runState)
-	Register("watch", "follow an encounter's events live", runWatch)
-	Register("log", "print every event of an encounter so far", runLog)
-	Register("list", "list the encounters", runList)
-	Register("rulesets", "list the rule systems", runRulesets)
-	Register("roll", "roll dice notation (3d10+4, 1d10!)", runRoll)
-	Register("replay", "print an encounter's log in plain language, and its state as of an event (reads NATS)", runReplay)
-	Register("audit", "verify an ended encounter's log, or tail every event (reads NATS)", runAudit)
-	Register("export", "write an encounter's log as JSON lines (reads NATS)", runExport)
-	Register("import", "load an exported log into NATS", runImport)
-	Register("rewind", "return an encounter to an earlier event (GM)", runRewind)
-	Register("revoke", "revoke a role: player, observer or co-gm (GM)", runRevoke)
-	Register("joining", "open or close an encounter to players adding their own combatants (GM)", runJoining)
-	Register("hide", "hide a combatant's sheet and numbers from all but the GMs and its controller (GM)", runHide)
-	Register("show", "show a hidden combatant again (GM)", runShow)
+import "github.com/spf13/cobra"
+
+// builtinCommands are the client subcommands, in the order the usage lists them. `fray dev`
+// and `fray load` register themselves from elsewhere (see cmd/fray/main.go).
+func builtinCommands() []*cobra.Command {
+	return []*cobra.Command{
+		summary(createCmd(), "create an encounter and print its id"),
+		summary(addCmd(), "add combatants from sheet files (YAML or JSON)"),
+		summary(startCmd(), "start the fight"),
+		summary(attackCmd(), "attack with a weapon (Les Chants de Loss)"),
+		summary(reactCmd(), "answer an attack: parry, dodge or none"),
+		summary(passCmd(), "end a combatant's actions for this Tour"),
+		summary(declareCmd(), "declare a combatant's intention for its first action (LOS-038)"),
+		summary(waitCmd(), "wait and act at a lower phase (LOS-040)"),
+		summary(aimCmd(), "aim with a ranged weapon (LOS-035, LOS-084)"),
+		summary(actCmd(), "speak, use a social Talent, pick up, move, stand up, recover a weapon"),
+		summary(dyingCmd(), "save or finish off a dying combatant (LOS-023)"),
+		summary(pursuitCmd(), "start a pursuit (GM, LOS-100)"),
+		summary(chaseCmd(), "make a pursuit action: charge, closer, farther, zigzags... (LOS-102…LOS-107)"),
+		summary(grantAnyCmd(), "grant a role: player (--combatants), observer or co-gm (GM); or free raises to a combatant (GM, LOS-004)"),
+		summary(disasterCmd(), "turn a failed Exploit into a Disaster (GM, LOS-006)"),
+		summary(feerieCmd(), "Contes de Fées: declare, act, change, renounce, gesture, object; advance, impersonal, surprise, unseen, rule (GM)"),
+		summary(kaCmd(), "Ka: attack (stun, burst), react, disarm, pickup, pass; terror (GM)"),
+		summary(d20GroupCmd(), "d20 à segments (d20seg): attack, cast, other, end; surprise (GM)"),
+		summary(submitCmd(), "submit any command given in protojson"),
+		summary(endCmd(), "end an encounter and print its revealed dice seed"),
+		summary(stateCmd(), "show an encounter's state"),
+		summary(watchCmd(), "follow an encounter's events live"),
+		summary(logCmd(), "print every event of an encounter so far"),
+		summary(listCmd(), "list the encounters"),
+		summary(rulesetsCmd(), "list the rule systems"),
+		summary(rollCmd(), "roll dice notation (3d10+4, 1d10!)"),
+		summary(replayCmd(), "print an encounter's log in plain language, and its state as of an event (reads NATS)"),
+		summary(auditCmd(), "verify an ended encounter's log, or tail every event (reads NATS)"),
+		summary(exportCmd(), "write an encounter's log as JSON lines (reads NATS)"),
+		summary(importCmd(), "load an exported log into NATS"),
+		summary(rewindCmd(), "return an encounter to an earlier event (GM)"),
+		summary(revokeCmd(), "revoke a role: player, observer or co-gm (GM)"),
+		summary(joiningCmd(), "open or close an encounter to players adding their own combatants (GM)"),
+		summary(hideCmd(), "hide a combatant's sheet and numbers from all but the GMs and its controller (GM)"),
+		summary(showCmd(), "show a hidden combatant again (GM)"),
+		summary(tokenCmd(), "mint a token from fray dev's signing key (--as NAME), or print its public key set (--jwks)"),
+	}
+}
+
+// summary sets the one line the usage lists cmd with.
+func summary(cmd *cobra.Command, short string) *cobra.Command {
+	cmd.Short = short
+	return cmd
 }

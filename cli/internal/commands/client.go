@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"flag"
 	"fmt"
 	"os"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
 	"github.com/fray-rpg/fray/services/platform"
+	"github.com/spf13/pflag"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -53,7 +53,7 @@ type conn struct {
 }
 
 // addConnFlags adds --addr, --as and the security flags.
-func addConnFlags(fs *flag.FlagSet) *conn {
+func addConnFlags(fs *pflag.FlagSet) *conn {
 	c := &conn{}
 	fs.StringVar(&c.addr, "addr", envOr("FRAY_ADDR", DefaultAddr), "EncounterService address (env FRAY_ADDR)")
 	c.addSecurityFlags(fs)
@@ -61,7 +61,7 @@ func addConnFlags(fs *flag.FlagSet) *conn {
 }
 
 // addSecurityFlags adds --as, --token, --on-behalf-of, --tls-ca and --tls.
-func (c *conn) addSecurityFlags(fs *flag.FlagSet) {
+func (c *conn) addSecurityFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&c.as, "as", envOr("FRAY_PRINCIPAL", DefaultPrincipal), "act as NAME (or TENANT/NAME) against a fray dev server: the CLI mints the token from its dev key (env FRAY_PRINCIPAL; ignored with --token)")
 	fs.StringVar(&c.token, "token", os.Getenv("FRAY_TOKEN"), "bearer token (JWT) sent on every call; takes precedence over --as (env FRAY_TOKEN)")
 	fs.StringVar(&c.onBehalfOf, "on-behalf-of", os.Getenv("FRAY_ON_BEHALF_OF"), "act for this subject of the token's tenant (the token needs the \""+platform.ScopeDelegate+"\" scope; env FRAY_ON_BEHALF_OF)")
@@ -96,16 +96,22 @@ func timeoutUnary(d time.Duration) grpc.UnaryClientInterceptor {
 	}
 }
 
-// addCommandFlags adds --command-id and, unless it is a create, --expected-sequence.
-func (c *conn) addCommandFlags(fs *flag.FlagSet, expected bool) {
+// addCommandFlags adds --command-id, --json (--json-response if the command has a --json
+// already) and, unless it is a create, --expected-sequence.
+func (c *conn) addCommandFlags(fs *pflag.FlagSet, expected bool) {
 	fs.StringVar(&c.commandID, "command-id", "", "idempotency key of the command (default: random)")
+	json := "json"
+	if fs.Lookup(json) != nil {
+		json = "json-response" // submit: --json is the command sent
+	}
+	fs.BoolVar(&c.raw, json, false, "print the server's response in protojson, one object, instead of the events in words")
 	if expected {
 		fs.Var(&c.expected, "expected-sequence", "refuse the command unless the encounter is at this event sequence")
 	}
 }
 
 // addRulesFlags adds --addr and --rules-addr for the RulesService commands.
-func addRulesFlags(fs *flag.FlagSet) *conn {
+func addRulesFlags(fs *pflag.FlagSet) *conn {
 	c := &conn{}
 	fs.StringVar(&c.addr, "addr", envOr("FRAY_ADDR", DefaultAddr), "fray address (env FRAY_ADDR); the default of --rules-addr")
 	fs.StringVar(&c.rulesAddr, "rules-addr", os.Getenv("FRAY_RULES_ADDR"), "RulesService address (env FRAY_RULES_ADDR; default: --addr, as `fray dev` serves both)")
@@ -220,6 +226,9 @@ func (o *optionalUint) String() string {
 	}
 	return strconv.FormatUint(o.v, 10)
 }
+
+// Type names the value in the usage.
+func (*optionalUint) Type() string { return "uint" }
 
 func (o *optionalUint) Set(s string) error {
 	v, err := strconv.ParseUint(s, 10, 64)

@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -11,26 +10,30 @@ import (
 
 	d20segv1 "github.com/fray-rpg/fray/gen/fray/d20seg/v1"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // `fray d20 SUBCOMMAND`: the actions of the d20 variant with rounds of segments
 // (shared/rules/d20seg.md), each sent as a fray.d20seg.v1.Action through Submit.
 
 var d20Members = []member{
-	{"surprise", "the GM declares a surprise attack before round 1: the defenders' apprehension rolls (D20-000…D20-006)", runD20Surprise},
-	{"attack", "attack a target with a weapon: d20 + bonus against its CA, at the cost of the BBA (D20-017, D20-040)", runD20Attack},
-	{"cast", "cast a spell, its casting time by level or stated (D20-018…D20-021)", runD20Cast},
-	{"other", "any other action: move, draw a weapon, stand up, use an object; 1 segment (D20-022)", runD20Other},
-	{"end", "end the combatant's turn for this round (D20-016)", runD20End},
+	{"surprise", "the GM declares a surprise attack before round 1: the defenders' apprehension rolls (D20-000…D20-006)", d20SurpriseCmd},
+	{"attack", "attack a target with a weapon: d20 + bonus against its CA, at the cost of the BBA (D20-017, D20-040)", d20AttackCmd},
+	{"cast", "cast a spell, its casting time by level or stated (D20-018…D20-021)", d20CastCmd},
+	{"other", "any other action: move, draw a weapon, stand up, use an object; 1 segment (D20-022)", d20OtherCmd},
+	{"end", "end the combatant's turn for this round (D20-016)", d20EndCmd},
 }
 
-var runD20 = groupFunc("d20",
-	"The actions of a d20seg encounter (create it with --system d20seg). Initiative is fixed for the\n"+
-		"combat (D20-010…D20-012); each round of 30 seconds runs segments 0 to 5 (D20-013), and the\n"+
-		"combatant with the earliest free segment acts next, the higher Initiative first at the same\n"+
-		"segment (D20-015). An attack costs segments by BBA (D20-017), a spell by its level (D20-018);\n"+
-		"the round ends when everyone has spent its segments or ended its turn (D20-016).",
-	d20Members)
+func d20GroupCmd() *cobra.Command {
+	return group("d20",
+		"The actions of a d20seg encounter (create it with --system d20seg). Initiative is fixed for the\n"+
+			"combat (D20-010…D20-012); each round of 30 seconds runs segments 0 to 5 (D20-013), and the\n"+
+			"combatant with the earliest free segment acts next, the higher Initiative first at the same\n"+
+			"segment (D20-015). An attack costs segments by BBA (D20-017), a spell by its level (D20-018);\n"+
+			"the round ends when everyone has spent its segments or ended its turn (D20-016).",
+		d20Members)
+}
 
 func d20Command(a *d20segv1.Action) *encounterv1.Command {
 	return &encounterv1.Command{Kind: &encounterv1.Command_D20Seg{D20Seg: a}}
@@ -47,6 +50,9 @@ func (d *defenderFlag) String() string {
 	}
 	return strings.Join(*d, " ")
 }
+
+// Type names the value in the usage.
+func (*defenderFlag) Type() string { return "defender" }
 
 func (d *defenderFlag) Set(s string) error {
 	*d = append(*d, s)
@@ -101,8 +107,8 @@ func parseApprehension(s string) (*d20segv1.Apprehension, error) {
 	return ap, nil
 }
 
-func runD20Surprise(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("d20 surprise", "ENCOUNTER --attackers A,B --defender ID[:SITUATION+SITUATION[:SPELL_MODIFIER]]... [flags]",
+func d20SurpriseCmd() *cobra.Command {
+	command, fs := newCommand("d20 surprise", "ENCOUNTER --attackers A,B --defender ID[:SITUATION+SITUATION[:SPELL_MODIFIER]]... [flags]",
 		"The GM declares a surprise attack, once, before anyone acts in round 1 (D20-000, D20-004). Each\n"+
 			"--defender rolls its apprehension, d20 + Wisdom + perception + the situations' modifiers (and\n"+
 			"a divination or protection spell's own modifier), against the stealthiest attacker's stealth\n"+
@@ -112,50 +118,49 @@ func runD20Surprise(ctx context.Context, args []string, stdout, stderr io.Writer
 			"a combatant named neither attacker nor defender takes no part in it (D20-003).\n"+
 			wrapText("Situations (D20-001): "+strings.Join(situationChoices.names, ", ")+"; impaired=N sets the impaired malus, light to medium (D20-002).", 96)+"\n"+
 			"  fray d20 surprise $id --attackers veteran,maitre --defender novice:cluttered-view+night \\\n"+
-			"      --defender soldat:night+impaired=5 --defender mage::+2", stderr)
+			"      --defender soldat:night+impaired=5 --defender mage::+2", 1, 1)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	var attackers listFlag
 	fs.Var(&attackers, "attackers", "the attackers (repeatable, or a,b)")
 	var defenders defenderFlag
 	fs.Var(&defenders, "defender", "a defender and its apprehension: ID[:SITUATION+SITUATION[:SPELL_MODIFIER]] (repeatable)")
-	pos, err := ParseArgs(fs, args, 1, 1)
-	if err != nil {
-		return err
-	}
-	usage := usageFor(fs)
-	if len(attackers) == 0 {
-		return usage("name the attackers: --attackers A,B (D20-004)")
-	}
-	if len(defenders) == 0 {
-		return usage("name the defenders, each with its situations: --defender ID[:SITUATION+SITUATION[:SPELL_MODIFIER]] (D20-003)")
-	}
-	sp := &d20segv1.Surprise{}
-	seen := map[string]string{}
-	for _, a := range attackers {
-		if seen[a] != "" {
-			return usage("--attackers: %s is given twice", a)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		usage := usageError
+		if len(attackers) == 0 {
+			return usage("name the attackers: --attackers A,B (D20-004)")
 		}
-		seen[a] = "attacker"
-		sp.AttackerIds = append(sp.AttackerIds, a)
-	}
-	for _, d := range defenders {
-		ap, err := parseApprehension(d)
-		if err != nil {
-			return usage("%s", err)
+		if len(defenders) == 0 {
+			return usage("name the defenders, each with its situations: --defender ID[:SITUATION+SITUATION[:SPELL_MODIFIER]] (D20-003)")
 		}
-		switch seen[ap.GetDefenderId()] {
-		case "attacker":
-			return usage("%s cannot be both attacker and defender", ap.GetDefenderId())
-		case "defender":
-			return usage("--defender: %s is given twice", ap.GetDefenderId())
+		sp := &d20segv1.Surprise{}
+		seen := map[string]string{}
+		for _, a := range attackers {
+			if seen[a] != "" {
+				return usage("--attackers: %s is given twice", a)
+			}
+			seen[a] = "attacker"
+			sp.AttackerIds = append(sp.AttackerIds, a)
 		}
-		seen[ap.GetDefenderId()] = "defender"
-		sp.Defenders = append(sp.Defenders, ap)
-	}
-	// A surprise attack names no combatant: the Action's combatant_id is left empty.
-	a := &d20segv1.Action{Kind: &d20segv1.Action_Surprise{Surprise: sp}}
-	return submit(ctx, c, pos[0], d20Command(a), stdout)
+		for _, d := range defenders {
+			ap, err := parseApprehension(d)
+			if err != nil {
+				return usage("%s", err)
+			}
+			switch seen[ap.GetDefenderId()] {
+			case "attacker":
+				return usage("%s cannot be both attacker and defender", ap.GetDefenderId())
+			case "defender":
+				return usage("--defender: %s is given twice", ap.GetDefenderId())
+			}
+			seen[ap.GetDefenderId()] = "defender"
+			sp.Defenders = append(sp.Defenders, ap)
+		}
+		// A surprise attack names no combatant: the Action's combatant_id is left empty.
+		a := &d20segv1.Action{Kind: &d20segv1.Action_Surprise{Surprise: sp}}
+		return submit(ctx, c, pos[0], d20Command(a), stdout)
+	})
+	return command
 }
 
 // distanceFlag is a distance in centimetres: "150", "150cm", "1.5m".
@@ -167,6 +172,9 @@ func (d *distanceFlag) String() string {
 	}
 	return fmt.Sprint(int32(*d))
 }
+
+// Type names the value in the usage.
+func (*distanceFlag) Type() string { return "distance" }
 
 func (d *distanceFlag) Set(s string) error {
 	s = strings.TrimSpace(strings.ToLower(s))
@@ -185,14 +193,14 @@ func (d *distanceFlag) Set(s string) error {
 	return nil
 }
 
-func runD20Attack(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("d20 attack", "ENCOUNTER COMBATANT TARGET [--weapon W] [--distance CM] [--modifier N] [--damage-modifier N] [--free] [flags]",
+func d20AttackCmd() *cobra.Command {
+	command, fs := newCommand("d20 attack", "ENCOUNTER COMBATANT TARGET [--weapon W] [--distance CM] [--modifier N] [--damage-modifier N] [--free] [flags]",
 		"COMBATANT attacks TARGET at its next free segment: d20 + BBA + Agility + weapon + feats +\n"+
 			"--modifier against TARGET's CA (flat-footed when surprised, D20-006); 20 or more above the CA\n"+
 			"is a critical (D20-040…D20-042). The attack costs segments by BBA: 0–5: 4, 6–10: 3, 11–15: 2,\n"+
 			"16+: 1 then 2 (D20-017). A melee attack needs TARGET within reach: --distance (D20-031).\n"+
 			"--free: the surprise round's free action of an attacker (D20-004).\n"+
-			"  fray d20 attack $id maitre soldat --weapon \"épée longue\" --distance 1.5m", stderr)
+			"  fray d20 attack $id maitre soldat --weapon \"épée longue\" --distance 1.5m", 3, 3)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	weapon := fs.String("weapon", "", "the weapon (needed when COMBATANT has several)")
@@ -201,34 +209,33 @@ func runD20Attack(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	modifier := fs.Int("modifier", 0, "a circumstance modifier to the attack roll (D20-040)")
 	damageModifier := fs.Int("damage-modifier", 0, "a circumstance modifier to the damage (D20-041)")
 	free := fs.Bool("free", false, "the surprise round's free action (D20-004)")
-	pos, err := ParseArgs(fs, args, 3, 3)
-	if err != nil {
-		return err
-	}
-	if pos[1] == pos[2] {
-		return usageFor(fs)("%s cannot attack itself", pos[1])
-	}
-	a := &d20segv1.Action{CombatantId: pos[1], Kind: &d20segv1.Action_Attack{Attack: &d20segv1.Attack{
-		TargetId: pos[2], Weapon: *weapon, DistanceCm: int32(distance), Modifier: int32(*modifier),
-		DamageModifier: int32(*damageModifier), Free: *free}}}
-	return submit(ctx, c, pos[0], d20Command(a), stdout)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		if pos[1] == pos[2] {
+			return usageError("%s cannot attack itself", pos[1])
+		}
+		a := &d20segv1.Action{CombatantId: pos[1], Kind: &d20segv1.Action_Attack{Attack: &d20segv1.Attack{
+			TargetId: pos[2], Weapon: *weapon, DistanceCm: int32(distance), Modifier: int32(*modifier),
+			DamageModifier: int32(*damageModifier), Free: *free}}}
+		return submit(ctx, c, pos[0], d20Command(a), stdout)
+	})
+	return command
 }
 
 // given reports whether the flag named was on fs's command line.
-func given(fs *flag.FlagSet, name string) bool {
+func given(fs *pflag.FlagSet, name string) bool {
 	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	fs.Visit(func(f *pflag.Flag) { set = set || f.Name == name })
 	return set
 }
 
-func runD20Cast(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("d20 cast", "ENCOUNTER COMBATANT SPELL... (--level N [--special] | [--pure] --segments N) [--next-round] [--free] [flags]",
+func d20CastCmd() *cobra.Command {
+	command, fs := newCommand("d20 cast", "ENCOUNTER COMBATANT SPELL... (--level N [--special] | [--pure] --segments N) [--next-round] [--free] [flags]",
 		"COMBATANT casts SPELL at its next free segment. The casting time is by --level: 0 (pre-magic) 1\n"+
 			"segment, 1–3 2, 4–6 3, 7–9 4, and 1 more for a damaging, summoning or special spell\n"+
 			"(--special) (D20-018); a spell's own stated time (--segments) prevails, and pure magic\n"+
 			"(--pure) has no other (D20-021). --next-round: the spell takes effect at the start of the\n"+
 			"next round (D20-019). --free: the surprise round's free action (D20-004).\n"+
-			"  fray d20 cast $id mage boule de feu --level 3 --special", stderr)
+			"  fray d20 cast $id mage boule de feu --level 3 --special", 3, -1)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	level := fs.Int("level", 0, "the spell's level, 0 to 9 (D20-018)")
@@ -237,71 +244,68 @@ func runD20Cast(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	special := fs.Bool("special", false, "a damaging, summoning or other special spell: +1 segment (D20-018)")
 	nextRound := fs.Bool("next-round", false, "the spell takes effect at the start of the next round (D20-019)")
 	free := fs.Bool("free", false, "the surprise round's free action (D20-004)")
-	pos, err := ParseArgs(fs, args, 3, -1)
-	if err != nil {
-		return err
-	}
-	usage := usageFor(fs)
-	spell := strings.TrimSpace(strings.Join(pos[2:], " "))
-	hasLevel, hasSegments := given(fs, "level"), given(fs, "segments")
-	switch {
-	case spell == "":
-		return usage("the spell's name is empty")
-	case hasLevel && (*level < 0 || *level > 9):
-		return usage("--level %d: a spell level runs from 0 to 9 (D20-018)", *level)
-	case hasSegments && *segments < 1:
-		return usage("--segments %d: a casting time is 1 segment or more", *segments)
-	case *pure && hasLevel:
-		return usage("--pure and --level: pure magic has no level, only its stated --segments (D20-021)")
-	case *pure && !hasSegments:
-		return usage("pure magic has no table entry: give its stated casting time with --segments N (D20-021)")
-	case *special && hasSegments:
-		return usage("--special adds a segment to the time of the level; a stated --segments prevails (D20-018)")
-	case !hasLevel && !hasSegments:
-		return usage("give the spell's --level 0…9 (D20-018), or its stated casting time with --segments N (--pure for pure magic, D20-021)")
-	}
-	cast := &d20segv1.Cast{Spell: spell, Level: int32(*level), PureMagic: *pure, Special: *special, StatedSegments: int32(*segments),
-		NextRound: *nextRound, Free: *free}
-	a := &d20segv1.Action{CombatantId: pos[1], Kind: &d20segv1.Action_Cast{Cast: cast}}
-	return submit(ctx, c, pos[0], d20Command(a), stdout)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		usage := usageError
+		spell := strings.TrimSpace(strings.Join(pos[2:], " "))
+		hasLevel, hasSegments := given(fs, "level"), given(fs, "segments")
+		switch {
+		case spell == "":
+			return usage("the spell's name is empty")
+		case hasLevel && (*level < 0 || *level > 9):
+			return usage("--level %d: a spell level runs from 0 to 9 (D20-018)", *level)
+		case hasSegments && *segments < 1:
+			return usage("--segments %d: a casting time is 1 segment or more", *segments)
+		case *pure && hasLevel:
+			return usage("--pure and --level: pure magic has no level, only its stated --segments (D20-021)")
+		case *pure && !hasSegments:
+			return usage("pure magic has no table entry: give its stated casting time with --segments N (D20-021)")
+		case *special && hasSegments:
+			return usage("--special adds a segment to the time of the level; a stated --segments prevails (D20-018)")
+		case !hasLevel && !hasSegments:
+			return usage("give the spell's --level 0…9 (D20-018), or its stated casting time with --segments N (--pure for pure magic, D20-021)")
+		}
+		cast := &d20segv1.Cast{Spell: spell, Level: int32(*level), PureMagic: *pure, Special: *special, StatedSegments: int32(*segments),
+			NextRound: *nextRound, Free: *free}
+		a := &d20segv1.Action{CombatantId: pos[1], Kind: &d20segv1.Action_Cast{Cast: cast}}
+		return submit(ctx, c, pos[0], d20Command(a), stdout)
+	})
+	return command
 }
 
-func runD20Other(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("d20 other", "ENCOUNTER COMBATANT DESCRIPTION... [--segments N] [--free] [flags]",
+func d20OtherCmd() *cobra.Command {
+	command, fs := newCommand("d20 other", "ENCOUNTER COMBATANT DESCRIPTION... [--segments N] [--free] [flags]",
 		"COMBATANT does something other than attacking or casting at its next free segment: moves,\n"+
 			"draws a weapon, stands up, uses an object. It costs 1 segment unless the GM says otherwise\n"+
 			"(--segments, given by the GM) (D20-022). --free: the surprise round's free action (D20-004).\n"+
-			"  fray d20 other $id soldat draws his sword", stderr)
+			"  fray d20 other $id soldat draws his sword", 3, -1)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	segments := fs.Int("segments", 0, "what the action costs, in segments, when the GM says it is not 1 (D20-022)")
 	free := fs.Bool("free", false, "the surprise round's free action (D20-004)")
-	pos, err := ParseArgs(fs, args, 3, -1)
-	if err != nil {
-		return err
-	}
-	usage := usageFor(fs)
-	desc := strings.TrimSpace(strings.Join(pos[2:], " "))
-	switch {
-	case desc == "":
-		return usage("the description is empty")
-	case given(fs, "segments") && *segments < 1:
-		return usage("--segments %d: an action costs 1 segment or more", *segments)
-	}
-	a := &d20segv1.Action{CombatantId: pos[1], Kind: &d20segv1.Action_Other{Other: &d20segv1.Other{
-		Description: desc, Segments: int32(*segments), Free: *free}}}
-	return submit(ctx, c, pos[0], d20Command(a), stdout)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		usage := usageError
+		desc := strings.TrimSpace(strings.Join(pos[2:], " "))
+		switch {
+		case desc == "":
+			return usage("the description is empty")
+		case given(fs, "segments") && *segments < 1:
+			return usage("--segments %d: an action costs 1 segment or more", *segments)
+		}
+		a := &d20segv1.Action{CombatantId: pos[1], Kind: &d20segv1.Action_Other{Other: &d20segv1.Other{
+			Description: desc, Segments: int32(*segments), Free: *free}}}
+		return submit(ctx, c, pos[0], d20Command(a), stdout)
+	})
+	return command
 }
 
-func runD20End(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("d20 end", "ENCOUNTER COMBATANT [flags]",
-		"COMBATANT ends its turn: it gives up the segments it has left this round (D20-016).", stderr)
+func d20EndCmd() *cobra.Command {
+	command, fs := newCommand("d20 end", "ENCOUNTER COMBATANT [flags]",
+		"COMBATANT ends its turn: it gives up the segments it has left this round (D20-016).", 2, 2)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
-	pos, err := ParseArgs(fs, args, 2, 2)
-	if err != nil {
-		return err
-	}
-	a := &d20segv1.Action{CombatantId: pos[1], Kind: &d20segv1.Action_EndTurn{EndTurn: &d20segv1.EndTurn{}}}
-	return submit(ctx, c, pos[0], d20Command(a), stdout)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		a := &d20segv1.Action{CombatantId: pos[1], Kind: &d20segv1.Action_EndTurn{EndTurn: &d20segv1.EndTurn{}}}
+		return submit(ctx, c, pos[0], d20Command(a), stdout)
+	})
+	return command
 }

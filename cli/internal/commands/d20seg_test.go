@@ -99,8 +99,8 @@ func TestD20UsageErrors(t *testing.T) {
 		{[]string{"d20", "surprise"}, []string{"fray d20 surprise: missing arguments: 0 given, 1 needed"}},
 		{[]string{"d20", "attack", "e", "a"}, []string{"fray d20 attack: missing arguments: 2 given, 3 needed", "usage: fray d20 attack ENCOUNTER COMBATANT TARGET"}},
 		{[]string{"d20", "attack", "e", "a", "a"}, []string{"a cannot attack itself"}},
-		{[]string{"d20", "attack", "e", "a", "b", "--distance", "-1"}, []string{`invalid value "-1" for flag -distance: a distance of 0 or more`}},
-		{[]string{"d20", "attack", "e", "a", "b", "--distance", "far"}, []string{`invalid value "far" for flag -distance`}},
+		{[]string{"d20", "attack", "e", "a", "b", "--distance", "-1"}, []string{`invalid argument "-1" for "--distance" flag: a distance of 0 or more`}},
+		{[]string{"d20", "attack", "e", "a", "b", "--distance", "far"}, []string{`invalid argument "far" for "--distance" flag`}},
 		{[]string{"d20", "cast", "e", "mage"}, []string{"fray d20 cast: missing arguments: 2 given, 3 needed"}},
 		{[]string{"d20", "cast", "e", "mage", "sommeil"}, []string{"give the spell's --level 0…9 (D20-018), or its stated casting time with --segments N"}},
 		{[]string{"d20", "cast", "e", "mage", "sommeil", "--level", "10"}, []string{"--level 10: a spell level runs from 0 to 9 (D20-018)"}},
@@ -132,22 +132,22 @@ func TestD20Help(t *testing.T) {
 	for _, args := range [][]string{{"help", "d20"}, {"d20", "-h"}, {"d20", "help"}} {
 		code, out, errOut := run(t, args...)
 		require.Equal(t, 0, code, args)
-		require.Empty(t, out)
+		require.Empty(t, errOut)
 		for _, sub := range []string{"surprise", "attack", "cast", "other", "end"} {
-			require.Regexp(t, `(?m)^  `+sub+` +\S`, errOut, args)
+			require.Regexp(t, `(?m)^  `+sub+` +\S`, out, args)
 		}
 	}
-	code, _, errOut := run(t, "help", "d20", "surprise")
+	code, out, _ = run(t, "help", "d20", "surprise")
 	require.Equal(t, 0, code)
-	require.Contains(t, errOut, "usage: fray d20 surprise ENCOUNTER --attackers A,B --defender ID[:SITUATION+SITUATION[:SPELL_MODIFIER]]...")
-	require.Contains(t, errOut, "Situations (D20-001): open-view, cluttered-view, night,")
+	require.Contains(t, out, "usage: fray d20 surprise ENCOUNTER --attackers A,B --defender ID[:SITUATION+SITUATION[:SPELL_MODIFIER]]...")
+	require.Contains(t, out, "Situations (D20-001): open-view, cluttered-view, night,")
 	for _, sit := range []string{"deserted", "busy", "very-busy", "hubbub", "impaired", "unconventional-attack", "vigilant", "impaired=N sets the impaired malus"} {
-		require.Contains(t, errOut, sit)
+		require.Contains(t, out, sit)
 	}
-	code, _, errOut = run(t, "d20", "cast", "-h")
+	code, out, _ = run(t, "d20", "cast", "-h")
 	require.Equal(t, 0, code)
 	for _, flag := range []string{"-level", "-pure", "-segments", "-special", "-next-round", "-free"} {
-		require.Contains(t, errOut, flag)
+		require.Contains(t, out, flag)
 	}
 }
 

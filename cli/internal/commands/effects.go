@@ -1,11 +1,11 @@
 package commands
 
 import (
-	"flag"
 	"fmt"
 	"strings"
 
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
+	"github.com/spf13/pflag"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -126,6 +126,9 @@ func (f *effectFlag) String() string {
 	return strings.Join(names, ",")
 }
 
+// Type names the value in the usage.
+func (*effectFlag) Type() string { return "effect" }
+
 func (f *effectFlag) Set(s string) error {
 	name := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "_", "-")
 	name = strings.TrimPrefix(name, "exploit-effect-")
@@ -170,6 +173,9 @@ func (l *listFlag) String() string {
 	return strings.Join(*l, ",")
 }
 
+// Type names the value in the usage.
+func (*listFlag) Type() string { return "list" }
+
 func (l *listFlag) Set(s string) error {
 	for part := range strings.SplitSeq(s, ",") {
 		if part = strings.TrimSpace(part); part != "" {
@@ -195,6 +201,9 @@ func (c *coverFlag) String() string {
 	return ""
 }
 
+// Type names the value in the usage.
+func (*coverFlag) Type() string { return "cover" }
+
 func (c *coverFlag) Set(s string) error {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "partial":
@@ -219,7 +228,7 @@ type situationFlags struct {
 }
 
 // registerAttack adds the flags of an attack's situation.
-func (s *situationFlags) registerAttack(fs *flag.FlagSet) {
+func (s *situationFlags) registerAttack(fs *pflag.FlagSet) {
 	s.registerDefence(fs)
 	fs.BoolVar(&s.offHand, "off-hand", false, "attacking with the off hand: +5 Difficulty (LOS-050)")
 	fs.BoolVar(&s.behindObstacle, "behind-obstacle", false, "the target is behind an obstacle: +10 Difficulty, melee (LOS-050)")
@@ -234,7 +243,7 @@ func (s *situationFlags) registerAttack(fs *flag.FlagSet) {
 }
 
 // registerDefence adds the flags of a parry's or dodge's situation.
-func (s *situationFlags) registerDefence(fs *flag.FlagSet) {
+func (s *situationFlags) registerDefence(fs *pflag.FlagSet) {
 	fs.BoolVar(&s.darkness, "darkness", false, "fighting in darkness or blinded: +10 Difficulty (LOS-050)")
 	fs.BoolVar(&s.lower, "lower", false, "lower than the opponent: +5 Difficulty (LOS-050)")
 	fs.BoolVar(&s.higher, "higher", false, "higher than the opponent: +5 to the Test (LOS-052)")

@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -11,6 +10,8 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
 	"github.com/fray-rpg/fray/rules/feerie"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
@@ -19,27 +20,29 @@ import (
 // as a fray.feerie.v1.Action through Submit.
 
 var feerieMembers = []member{
-	{"declare", "step 1: declare the intention (activity, target, Attributes applied) and the tactic (FEE-033, FEE-040)", runFeerieDeclare},
-	{"act", "perform the activity at the current rank; intent flags make it a change of intention (FEE-042, FEE-050, FEE-060)", runFeerieAct},
-	{"change", "declare a change of intention at the current rank, acted on later (FEE-070, FEE-071)", runFeerieChange},
-	{"renounce", "give up the activity declared, at no cost (FEE-075)", runFeerieRenounce},
-	{"gesture", "something free alongside the activities: talking, walking slowly, a simple gesture (FEE-047)", runFeerieGesture},
-	{"object", "take, or with --end leave, the status of an inanimate object through a Power (FEE-026)", runFeerieObject},
-	{"advance", "the GM moves the countdown down, resolving the rank's activities (FEE-041, FEE-044)", runFeerieAdvance},
-	{"impersonal", "the GM's impersonal event at rank 0, costing Essence (FEE-046)", runFeerieImpersonal},
-	{"surprise", "the GM marks a combatant surprised (FEE-080, FEE-082)", runFeerieSurprise},
-	{"unseen", "the GM rules that a combatant attacks unseen: its dissimulation roll (FEE-081, FEE-186)", runFeerieUnseen},
-	{"helpless", "the GM rules a combatant helpless (asleep, paralysed, unconscious), or with --clear no longer (FEE-022)", runFeerieHelpless},
-	{"rule", "the GM cancels or modifies a tactic, or gives a malus (FEE-036)", runFeerieRule},
+	{"declare", "step 1: declare the intention (activity, target, Attributes applied) and the tactic (FEE-033, FEE-040)", feerieDeclareCmd},
+	{"act", "perform the activity at the current rank; intent flags make it a change of intention (FEE-042, FEE-050, FEE-060)", feerieActCmd},
+	{"change", "declare a change of intention at the current rank, acted on later (FEE-070, FEE-071)", feerieChangeCmd},
+	{"renounce", "give up the activity declared, at no cost (FEE-075)", feerieRenounceCmd},
+	{"gesture", "something free alongside the activities: talking, walking slowly, a simple gesture (FEE-047)", feerieGestureCmd},
+	{"object", "take, or with --end leave, the status of an inanimate object through a Power (FEE-026)", feerieObjectCmd},
+	{"advance", "the GM moves the countdown down, resolving the rank's activities (FEE-041, FEE-044)", feerieAdvanceCmd},
+	{"impersonal", "the GM's impersonal event at rank 0, costing Essence (FEE-046)", feerieImpersonalCmd},
+	{"surprise", "the GM marks a combatant surprised (FEE-080, FEE-082)", feerieSurpriseCmd},
+	{"unseen", "the GM rules that a combatant attacks unseen: its dissimulation roll (FEE-081, FEE-186)", feerieUnseenCmd},
+	{"helpless", "the GM rules a combatant helpless (asleep, paralysed, unconscious), or with --clear no longer (FEE-022)", feerieHelplessCmd},
+	{"rule", "the GM cancels or modifies a tactic, or gives a malus (FEE-036)", feerieRuleCmd},
 }
 
-var runFeerie = groupFunc("feerie",
-	"The actions of a Contes de Fées encounter (create it with --system feerie). Each Action runs:\n"+
-		"every combatant declares (step 1), Initiative is rolled once all have, then the countdown goes\n"+
-		"down from the highest Initiative: at each rank combatants act (fray feerie act), and the GM\n"+
-		"resolves the rank and moves on (fray feerie advance); at rank 0 come the impersonal events,\n"+
-		"and advancing from there starts the next Action.",
-	feerieMembers)
+func feerieCmd() *cobra.Command {
+	return group("feerie",
+		"The actions of a Contes de Fées encounter (create it with --system feerie). Each Action runs:\n"+
+			"every combatant declares (step 1), Initiative is rolled once all have, then the countdown goes\n"+
+			"down from the highest Initiative: at each rank combatants act (fray feerie act), and the GM\n"+
+			"resolves the rank and moves on (fray feerie advance); at rank 0 come the impersonal events,\n"+
+			"and advancing from there starts the next Action.",
+		feerieMembers)
+}
 
 func feerieCommand(a *feeriev1.Action) *encounterv1.Command {
 	return &encounterv1.Command{Kind: &encounterv1.Command_Feerie{Feerie: a}}
@@ -142,7 +145,7 @@ func parseTacticValues(s string) (*feeriev1.Tactic, error) {
 
 // intentFlags are the flags of an Intent, shared by declare, act and change.
 type intentFlags struct {
-	fs                                        *flag.FlagSet
+	fs                                        *pflag.FlagSet
 	kind, target                              string
 	initiative, attack, defense, damage, soak listFlag
 	tactic, tacticValues                      string
@@ -152,7 +155,7 @@ type intentFlags struct {
 	difficulty                                int
 }
 
-func (f *intentFlags) register(fs *flag.FlagSet) {
+func (f *intentFlags) register(fs *pflag.FlagSet) {
 	f.fs = fs
 	fs.StringVar(&f.kind, "kind", "", "the activity: "+kindChoices.list())
 	fs.StringVar(&f.target, "target", "", "the target's combatant id (an attack needs one)")
@@ -176,7 +179,7 @@ func (f *intentFlags) register(fs *flag.FlagSet) {
 // given reports whether the flag named was on the command line.
 func (f *intentFlags) given(name string) bool {
 	set := false
-	f.fs.Visit(func(fl *flag.Flag) { set = set || fl.Name == name })
+	f.fs.Visit(func(fl *pflag.Flag) { set = set || fl.Name == name })
 	return set
 }
 
@@ -196,7 +199,7 @@ func (f *intentFlags) any() bool {
 // intent builds the Intent of the flags: a new one with --kind, else the declared intent
 // (base, which may be nil) amended by the flags given. Errors are usage errors.
 func (f *intentFlags) intent(base *feeriev1.Intent) (*feeriev1.Intent, error) {
-	usage := usageFor(f.fs)
+	usage := usageError
 	in := &feeriev1.Intent{}
 	fresh := f.kind != ""
 	switch {
@@ -330,7 +333,7 @@ type circumstanceFlags struct {
 	undefended                                           bool
 }
 
-func (c *circumstanceFlags) register(fs *flag.FlagSet) {
+func (c *circumstanceFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&c.lighting, "lighting", "", "the light: "+lightingChoices.list()+" (FEE-120)")
 	fs.StringVar(&c.rangedDifficulty, "ranged-difficulty", "", "a ranged shot's global difficulty: "+difficultyChoices.list()+" (FEE-130)")
 	fs.StringVar(&c.rng, "range", "", "a ranged shot's range: "+rangeChoices.list()+" (FEE-131; not with --ranged-difficulty, FEE-172)")
@@ -436,39 +439,38 @@ const intentHelp = "The intent flags describe the activity: --kind starts a new 
 	"without --kind, the flags given amend the intent COMBATANT declared (an empty value clears a\n" +
 	"list: --strike=). An attack is physical unless --physical=false (FEE-170)."
 
-func runFeerieDeclare(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("feerie declare", "ENCOUNTER COMBATANT --kind "+kindChoices.list()+" [--target T] [--attack a,b] [--defense a] [--damage a] [--soak a] [--initiative a] [--tactic NAME | --tactic-values I/A/D] [--strike S,...] [--physical] [--pace P] [--charge] [--aspect A --difficulty N] [flags]",
+func feerieDeclareCmd() *cobra.Command {
+	command, fs := newCommand("feerie declare", "ENCOUNTER COMBATANT --kind "+kindChoices.list()+" [--target T] [--attack a,b] [--defense a] [--damage a] [--soak a] [--initiative a] [--tactic NAME | --tactic-values I/A/D] [--strike S,...] [--physical] [--pace P] [--charge] [--aspect A --difficulty N] [flags]",
 		"COMBATANT declares its intention for this Action at step 1: the activity, its target, the\n"+
 			"Attributes it applies to each combat value, and its tactic (FEE-030…FEE-034, FEE-040).\n"+
 			"Once every combatant able to act has declared, Initiative is rolled and the countdown starts.\n"+
-			"  fray feerie declare $id rubezahl --kind melee --target serpent --attack bâton --defense bâton --tactic-values 0/+2/-2", stderr)
+			"  fray feerie declare $id rubezahl --kind melee --target serpent --attack bâton --defense bâton --tactic-values 0/+2/-2", 2, 2)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	var in intentFlags
 	in.register(fs)
-	pos, err := ParseArgs(fs, args, 2, 2)
-	if err != nil {
-		return err
-	}
-	if in.kind == "" {
-		return usageFor(fs)("declare the activity with --kind %s", kindChoices.list())
-	}
-	intent, err := in.intent(nil)
-	if err != nil {
-		return err
-	}
-	a := &feeriev1.Action{CombatantId: pos[1], Kind: &feeriev1.Action_Declare{Declare: &feeriev1.Declare{Intent: intent}}}
-	return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		if in.kind == "" {
+			return usageError("declare the activity with --kind %s", kindChoices.list())
+		}
+		intent, err := in.intent(nil)
+		if err != nil {
+			return err
+		}
+		a := &feeriev1.Action{CombatantId: pos[1], Kind: &feeriev1.Action_Declare{Declare: &feeriev1.Declare{Intent: intent}}}
+		return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+	})
+	return command
 }
 
-func runFeerieAct(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("feerie act", "ENCOUNTER COMBATANT [intent flags] [--essence N] [--lighting L] [--ranged-difficulty D | --range R] [--target-pace P] [--terrain T] [--cover S [--cover-thick] [--cover-soak N]] [--cover-opaque|--cover-semi-transparent] [--angles N] [--undefended] [--modifier N] [--exposed N] [--small-object N] [flags]",
+func feerieActCmd() *cobra.Command {
+	command, fs := newCommand("feerie act", "ENCOUNTER COMBATANT [intent flags] [--essence N] [--lighting L] [--ranged-difficulty D | --range R] [--target-pace P] [--terrain T] [--cover S [--cover-thick] [--cover-soak N]] [--cover-opaque|--cover-semi-transparent] [--angles N] [--undefended] [--modifier N] [--exposed N] [--small-object N] [flags]",
 		"COMBATANT performs its activity at the current rank of the countdown: at its Initiative or\n"+
 			"later without penalty, earlier by anticipating (−1 per rank, on the roll and on Defense to\n"+
 			"the end of the Action); a further activity comes 8 ranks after the previous one, at −4 each\n"+
 			"(FEE-042, FEE-050, FEE-060, FEE-061). The activity is resolved when the GM advances.\n"+
 			"Without intent flags it is the activity declared; with them, a change of intention (−4,\n"+
-			"FEE-070). "+intentHelp, stderr)
+			"FEE-070). "+intentHelp, 2, 2)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	var in intentFlags
@@ -477,230 +479,222 @@ func runFeerieAct(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	circ.register(fs)
 	essence := fs.Int("essence", 0, "Essence spent on the roll, +1 each (FEE-005)")
 	supplementary := fs.Bool("supplementary", false, "mark the activity as a further one in this Action (FEE-060; the rules count them anyway)")
-	pos, err := ParseArgs(fs, args, 2, 2)
-	if err != nil {
-		return err
-	}
-	usage := usageFor(fs)
-	if *essence < 0 {
-		return usage("--essence %d: cannot be negative", *essence)
-	}
-	act := &feeriev1.Act{Essence: int32(*essence), Supplementary: *supplementary}
-	if act.Circumstances, err = circ.circumstances(usage); err != nil {
-		return err
-	}
-	if in.any() {
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		var err error
+		usage := usageError
+		if *essence < 0 {
+			return usage("--essence %d: cannot be negative", *essence)
+		}
+		act := &feeriev1.Act{Essence: int32(*essence), Supplementary: *supplementary}
+		if act.Circumstances, err = circ.circumstances(usage); err != nil {
+			return err
+		}
+		if in.any() {
+			var base *feeriev1.Intent
+			if in.kind == "" {
+				if base, err = declaredIntent(ctx, c, pos[0], pos[1]); err != nil {
+					return err
+				}
+			}
+			if act.Intent, err = in.intent(base); err != nil {
+				return err
+			}
+		}
+		a := &feeriev1.Action{CombatantId: pos[1], Kind: &feeriev1.Action_Act{Act: act}}
+		return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+	})
+	return command
+}
+
+func feerieChangeCmd() *cobra.Command {
+	command, fs := newCommand("feerie change", "ENCOUNTER COMBATANT intent flags [flags]",
+		"COMBATANT changes its intention at the current rank, to act on it later: −4 on the activity\n"+
+			"and on Defense from now to the end of the Action, −4 on the whole next Action; a new tactic\n"+
+			"moves its acting rank (rolled Initiative − old tactic + new, at most the current rank)\n"+
+			"(FEE-070…FEE-074). A change of target alone is not a change (FEE-182).\n"+intentHelp+"\n"+
+			"  fray feerie change $id pixie --tactic-values 0/-5/+5 --defense couardise,esquive", 2, 2)
+	c := addConnFlags(fs)
+	c.addCommandFlags(fs, true)
+	var in intentFlags
+	in.register(fs)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		var err error
+		if !in.any() {
+			return usageError("give the new intention: --kind and the intent flags, or the flags that differ from the declaration")
+		}
 		var base *feeriev1.Intent
 		if in.kind == "" {
 			if base, err = declaredIntent(ctx, c, pos[0], pos[1]); err != nil {
 				return err
 			}
 		}
-		if act.Intent, err = in.intent(base); err != nil {
+		intent, err := in.intent(base)
+		if err != nil {
 			return err
 		}
-	}
-	a := &feeriev1.Action{CombatantId: pos[1], Kind: &feeriev1.Action_Act{Act: act}}
-	return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+		a := &feeriev1.Action{CombatantId: pos[1], Kind: &feeriev1.Action_Change{Change: &feeriev1.Change{Intent: intent}}}
+		return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+	})
+	return command
 }
 
-func runFeerieChange(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("feerie change", "ENCOUNTER COMBATANT intent flags [flags]",
-		"COMBATANT changes its intention at the current rank, to act on it later: −4 on the activity\n"+
-			"and on Defense from now to the end of the Action, −4 on the whole next Action; a new tactic\n"+
-			"moves its acting rank (rolled Initiative − old tactic + new, at most the current rank)\n"+
-			"(FEE-070…FEE-074). A change of target alone is not a change (FEE-182).\n"+intentHelp+"\n"+
-			"  fray feerie change $id pixie --tactic-values 0/-5/+5 --defense couardise,esquive", stderr)
+func feerieRenounceCmd() *cobra.Command {
+	command, fs := newCommand("feerie renounce", "ENCOUNTER COMBATANT [flags]",
+		"COMBATANT gives up the activity it declared, at no cost: it is not a change of intention (FEE-075).", 2, 2)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
-	var in intentFlags
-	in.register(fs)
-	pos, err := ParseArgs(fs, args, 2, 2)
-	if err != nil {
-		return err
-	}
-	if !in.any() {
-		return usageFor(fs)("give the new intention: --kind and the intent flags, or the flags that differ from the declaration")
-	}
-	var base *feeriev1.Intent
-	if in.kind == "" {
-		if base, err = declaredIntent(ctx, c, pos[0], pos[1]); err != nil {
-			return err
-		}
-	}
-	intent, err := in.intent(base)
-	if err != nil {
-		return err
-	}
-	a := &feeriev1.Action{CombatantId: pos[1], Kind: &feeriev1.Action_Change{Change: &feeriev1.Change{Intent: intent}}}
-	return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		a := &feeriev1.Action{CombatantId: pos[1], Kind: &feeriev1.Action_Renounce{Renounce: &feeriev1.Renounce{}}}
+		return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+	})
+	return command
 }
 
-func runFeerieRenounce(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("feerie renounce", "ENCOUNTER COMBATANT [flags]",
-		"COMBATANT gives up the activity it declared, at no cost: it is not a change of intention (FEE-075).", stderr)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, true)
-	pos, err := ParseArgs(fs, args, 2, 2)
-	if err != nil {
-		return err
-	}
-	a := &feeriev1.Action{CombatantId: pos[1], Kind: &feeriev1.Action_Renounce{Renounce: &feeriev1.Renounce{}}}
-	return submit(ctx, c, pos[0], feerieCommand(a), stdout)
-}
-
-func runFeerieGesture(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("feerie gesture", "ENCOUNTER COMBATANT DESCRIPTION... [flags]",
+func feerieGestureCmd() *cobra.Command {
+	command, fs := newCommand("feerie gesture", "ENCOUNTER COMBATANT DESCRIPTION... [flags]",
 		"COMBATANT does something free alongside its activities: walking slowly, talking, a simple\n"+
 			"gesture, the ordinary use of a Power that costs no Essence. No roll, no penalty (FEE-047).\n"+
-			"  fray feerie gesture $id rubezahl shouts a warning to the Lutin", stderr)
+			"  fray feerie gesture $id rubezahl shouts a warning to the Lutin", 3, -1)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
-	pos, err := ParseArgs(fs, args, 3, -1)
-	if err != nil {
-		return err
-	}
-	desc := strings.TrimSpace(strings.Join(pos[2:], " "))
-	if desc == "" {
-		return usageFor(fs)("the description is empty")
-	}
-	a := &feeriev1.Action{CombatantId: pos[1], Kind: &feeriev1.Action_Gesture{Gesture: &feeriev1.Gesture{Description: desc}}}
-	return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		desc := strings.TrimSpace(strings.Join(pos[2:], " "))
+		if desc == "" {
+			return usageError("the description is empty")
+		}
+		a := &feeriev1.Action{CombatantId: pos[1], Kind: &feeriev1.Action_Gesture{Gesture: &feeriev1.Gesture{Description: desc}}}
+		return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+	})
+	return command
 }
 
-func runFeerieObject(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("feerie object", "ENCOUNTER COMBATANT --power P [--end] [flags]",
+func feerieObjectCmd() *cobra.Command {
+	command, fs := newCommand("feerie object", "ENCOUNTER COMBATANT --power P [--end] [flags]",
 		"COMBATANT uses a Power that gives it the status of an inanimate object (a wooden puppet): it\n"+
-			"takes damage as an object and renounces every activity; --end leaves the status (FEE-026).", stderr)
+			"takes damage as an object and renounces every activity; --end leaves the status (FEE-026).", 2, 2)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	power := fs.String("power", "", "the Power used")
 	end := fs.Bool("end", false, "end the status of an object")
-	pos, err := ParseArgs(fs, args, 2, 2)
-	if err != nil {
-		return err
-	}
-	if *power == "" && !*end {
-		return usageFor(fs)("name the Power with --power, or end the status with --end")
-	}
-	a := &feeriev1.Action{CombatantId: pos[1], Kind: &feeriev1.Action_BecomeObject{BecomeObject: &feeriev1.BecomeObject{Power: *power, End: *end}}}
-	return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		if *power == "" && !*end {
+			return usageError("name the Power with --power, or end the status with --end")
+		}
+		a := &feeriev1.Action{CombatantId: pos[1], Kind: &feeriev1.Action_BecomeObject{BecomeObject: &feeriev1.BecomeObject{Power: *power, End: *end}}}
+		return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+	})
+	return command
 }
 
-func runFeerieAdvance(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("feerie advance", "ENCOUNTER [--to N] [flags]",
+func feerieAdvanceCmd() *cobra.Command {
+	command, fs := newCommand("feerie advance", "ENCOUNTER [--to N] [flags]",
 		"The GM resolves the activities performed at the current rank, in order of priority (FEE-044,\n"+
 			"FEE-045), and moves the countdown down: one rank, or to rank --to. From rank 1 it goes to\n"+
-			"rank 0, the impersonal events (FEE-046); from rank 0, the next Action begins at step 1.", stderr)
+			"rank 0, the impersonal events (FEE-046); from rank 0, the next Action begins at step 1.", 1, 1)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	to := fs.Int("to", 0, "go down to this rank, 1 or more (default: one rank down)")
-	pos, err := ParseArgs(fs, args, 1, 1)
-	if err != nil {
-		return err
-	}
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "to" })
-	if set && *to < 1 {
-		return usageFor(fs)("--to %d: give a rank of 1 or more; without --to the countdown goes one rank down, from rank 1 to 0", *to)
-	}
-	a := &feeriev1.Action{Kind: &feeriev1.Action_Advance{Advance: &feeriev1.Advance{ToRank: int32(*to)}}}
-	return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		set := false
+		fs.Visit(func(f *pflag.Flag) { set = set || f.Name == "to" })
+		if set && *to < 1 {
+			return usageError("--to %d: give a rank of 1 or more; without --to the countdown goes one rank down, from rank 1 to 0", *to)
+		}
+		a := &feeriev1.Action{Kind: &feeriev1.Action_Advance{Advance: &feeriev1.Advance{ToRank: int32(*to)}}}
+		return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+	})
+	return command
 }
 
-func runFeerieImpersonal(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("feerie impersonal", "ENCOUNTER TARGET ESSENCE_LOSS DESCRIPTION... [flags]",
+func feerieImpersonalCmd() *cobra.Command {
+	command, fs := newCommand("feerie impersonal", "ENCOUNTER TARGET ESSENCE_LOSS DESCRIPTION... [flags]",
 		"At rank 0, after every character, the GM makes an impersonal event happen (fire, drowning)\n"+
 			"that costs TARGET ESSENCE_LOSS Essence (FEE-046):\n"+
-			"  fray feerie impersonal $id serpent 3 the burning hut collapses", stderr)
+			"  fray feerie impersonal $id serpent 3 the burning hut collapses", 4, -1)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
-	pos, err := ParseArgs(fs, args, 4, -1)
-	if err != nil {
-		return err
-	}
-	usage := usageFor(fs)
-	loss, err := strconv.ParseInt(pos[2], 10, 32)
-	if err != nil || loss < 0 {
-		return usage("Essence loss %q: a number, 0 or more", pos[2])
-	}
-	desc := strings.TrimSpace(strings.Join(pos[3:], " "))
-	if desc == "" {
-		return usage("the description is empty")
-	}
-	a := &feeriev1.Action{Kind: &feeriev1.Action_Impersonal{Impersonal: &feeriev1.Impersonal{
-		Description: desc, TargetId: pos[1], EssenceLoss: int32(loss)}}}
-	return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		usage := usageError
+		loss, err := strconv.ParseInt(pos[2], 10, 32)
+		if err != nil || loss < 0 {
+			return usage("Essence loss %q: a number, 0 or more", pos[2])
+		}
+		desc := strings.TrimSpace(strings.Join(pos[3:], " "))
+		if desc == "" {
+			return usage("the description is empty")
+		}
+		a := &feeriev1.Action{Kind: &feeriev1.Action_Impersonal{Impersonal: &feeriev1.Impersonal{
+			Description: desc, TargetId: pos[1], EssenceLoss: int32(loss)}}}
+		return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+	})
+	return command
 }
 
-func runFeerieSurprise(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("feerie surprise", "ENCOUNTER COMBATANT [--actions N] [--no-activity] [flags]",
+func feerieSurpriseCmd() *cobra.Command {
+	command, fs := newCommand("feerie surprise", "ENCOUNTER COMBATANT [--actions N] [--no-activity] [flags]",
 		"At step 1, the GM marks COMBATANT surprised: −8 Initiative, −4 Defense and no tactic for the\n"+
 			"next Action (FEE-080), or --actions N of them; --no-activity forbids it any activity while it\n"+
-			"lasts (drunk, asleep, spellbound; FEE-082).", stderr)
+			"lasts (drunk, asleep, spellbound; FEE-082).", 2, 2)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	actions := fs.Int("actions", 1, "how many Actions the surprise lasts")
 	noActivity := fs.Bool("no-activity", false, "no activity at all while it lasts")
-	pos, err := ParseArgs(fs, args, 2, 2)
-	if err != nil {
-		return err
-	}
-	if *actions < 1 {
-		return usageFor(fs)("--actions %d: a surprise lasts 1 Action or more", *actions)
-	}
-	a := &feeriev1.Action{CombatantId: pos[1], Kind: &feeriev1.Action_Surprise{Surprise: &feeriev1.Surprise{
-		Actions: int32(*actions), NoActivity: *noActivity}}}
-	return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		if *actions < 1 {
+			return usageError("--actions %d: a surprise lasts 1 Action or more", *actions)
+		}
+		a := &feeriev1.Action{CombatantId: pos[1], Kind: &feeriev1.Action_Surprise{Surprise: &feeriev1.Surprise{
+			Actions: int32(*actions), NoActivity: *noActivity}}}
+		return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+	})
+	return command
 }
 
-func runFeerieHelpless(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("feerie helpless", "ENCOUNTER COMBATANT [--clear] [--reason R] [flags]",
+func feerieHelplessCmd() *cobra.Command {
+	command, fs := newCommand("feerie helpless", "ENCOUNTER COMBATANT [--clear] [--reason R] [flags]",
 		"The GM rules that COMBATANT is helpless — asleep, paralysed, unconscious — until cleared: every\n"+
 			"attack on it meets Defense 0, so the whole Attack total is the margin, and it cannot act\n"+
 			"(FEE-022, FEE-024); --clear: it is no longer. At 0 Essence one is helpless without a ruling.\n"+
-			"  fray feerie helpless $id hippogriffe --reason asleep", stderr)
+			"  fray feerie helpless $id hippogriffe --reason asleep", 2, 2)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	clear := fs.Bool("clear", false, "it is no longer helpless")
 	reason := fs.String("reason", "", "why: asleep, paralysed, unconscious…")
-	pos, err := ParseArgs(fs, args, 2, 2)
-	if err != nil {
-		return err
-	}
-	if *clear && *reason != "" {
-		return usageFor(fs)("--reason goes with the ruling that makes it helpless, not with --clear")
-	}
-	a := &feeriev1.Action{CombatantId: pos[1], Kind: &feeriev1.Action_Helpless{Helpless: &feeriev1.Helpless{Clear: *clear, Reason: *reason}}}
-	return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		if *clear && *reason != "" {
+			return usageError("--reason goes with the ruling that makes it helpless, not with --clear")
+		}
+		a := &feeriev1.Action{CombatantId: pos[1], Kind: &feeriev1.Action_Helpless{Helpless: &feeriev1.Helpless{Clear: *clear, Reason: *reason}}}
+		return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+	})
+	return command
 }
 
-func runFeerieUnseen(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("feerie unseen", "ENCOUNTER COMBATANT VICTIM --aspect A [--applied a,b] [flags]",
+func feerieUnseenCmd() *cobra.Command {
+	command, fs := newCommand("feerie unseen", "ENCOUNTER COMBATANT VICTIM --aspect A [--applied a,b] [flags]",
 		"At step 1, the GM rules that COMBATANT attacks VICTIM unseen while VICTIM is on guard: it rolls\n"+
 			"its dissimulation (the Aspect plus the Attributes applied) against VICTIM's Vigilance score,\n"+
-			"and on a success gains half the margin in Initiative this Action (FEE-081, FEE-186).", stderr)
+			"and on a success gains half the margin in Initiative this Action (FEE-081, FEE-186).", 3, 3)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	aspect := fs.String("aspect", "", "the Aspect of the dissimulation roll: "+strings.Join(aspectNames, ", "))
 	var applied listFlag
 	fs.Var(&applied, "applied", "Attributes applied to the roll (repeatable, or a,b)")
-	pos, err := ParseArgs(fs, args, 3, 3)
-	if err != nil {
-		return err
-	}
-	if !validAspect(*aspect) {
-		return usageFor(fs)("--aspect %q: %s", *aspect, strings.Join(aspectNames, ", "))
-	}
-	a := &feeriev1.Action{CombatantId: pos[1], Kind: &feeriev1.Action_Unseen{Unseen: &feeriev1.Unseen{
-		VictimId: pos[2], Aspect: *aspect, Applied: applied}}}
-	return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		if !validAspect(*aspect) {
+			return usageError("--aspect %q: %s", *aspect, strings.Join(aspectNames, ", "))
+		}
+		a := &feeriev1.Action{CombatantId: pos[1], Kind: &feeriev1.Action_Unseen{Unseen: &feeriev1.Unseen{
+			VictimId: pos[2], Aspect: *aspect, Applied: applied}}}
+		return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+	})
+	return command
 }
 
-func runFeerieRule(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("feerie rule", "ENCOUNTER COMBATANT [--cancel-tactic | --tactic NAME | --tactic-values I/A/D] [--malus N] [--reason R] [flags]",
+func feerieRuleCmd() *cobra.Command {
+	command, fs := newCommand("feerie rule", "ENCOUNTER COMBATANT [--cancel-tactic | --tactic NAME | --tactic-values I/A/D] [--malus N] [--reason R] [flags]",
 		"The GM rules on COMBATANT's tactic when its description does not fit: cancels it, or replaces\n"+
-			"it, and/or gives a malus to its activity rolls to the end of the Action (FEE-036).", stderr)
+			"it, and/or gives a malus to its activity rolls to the end of the Action (FEE-036).", 2, 2)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	cancel := fs.Bool("cancel-tactic", false, "cancel the tactic")
@@ -708,34 +702,34 @@ func runFeerieRule(ctx context.Context, args []string, stdout, stderr io.Writer)
 	values := fs.String("tactic-values", "", "the tactic as the GM modifies it: Initiative/Attack/Defense, such as -2/+2/0")
 	malus := fs.Int("malus", 0, "a malus to the activity rolls to the end of the Action, as a positive number")
 	reason := fs.String("reason", "", "why")
-	pos, err := ParseArgs(fs, args, 2, 2)
-	if err != nil {
-		return err
-	}
-	usage := usageFor(fs)
-	r := &feeriev1.Ruling{CancelTactic: *cancel, Malus: int32(*malus), Reason: *reason}
-	n := 0
-	for _, set := range []bool{*cancel, *tactic != "", *values != ""} {
-		if set {
-			n++
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		var err error
+		usage := usageError
+		r := &feeriev1.Ruling{CancelTactic: *cancel, Malus: int32(*malus), Reason: *reason}
+		n := 0
+		for _, set := range []bool{*cancel, *tactic != "", *values != ""} {
+			if set {
+				n++
+			}
 		}
-	}
-	switch {
-	case n > 1:
-		return usage("--cancel-tactic, --tactic and --tactic-values: choose one")
-	case *malus < 0:
-		return usage("--malus %d: give the malus as a positive number", *malus)
-	case n == 0 && *malus == 0:
-		return usage("rule on something: --cancel-tactic, --tactic, --tactic-values or --malus")
-	case *tactic != "":
-		if r.Tactic, err = presetTactic(*tactic); err != nil {
-			return usage("%s", err)
+		switch {
+		case n > 1:
+			return usage("--cancel-tactic, --tactic and --tactic-values: choose one")
+		case *malus < 0:
+			return usage("--malus %d: give the malus as a positive number", *malus)
+		case n == 0 && *malus == 0:
+			return usage("rule on something: --cancel-tactic, --tactic, --tactic-values or --malus")
+		case *tactic != "":
+			if r.Tactic, err = presetTactic(*tactic); err != nil {
+				return usage("%s", err)
+			}
+		case *values != "":
+			if r.Tactic, err = parseTacticValues(*values); err != nil {
+				return usage("%s", err)
+			}
 		}
-	case *values != "":
-		if r.Tactic, err = parseTacticValues(*values); err != nil {
-			return usage("%s", err)
-		}
-	}
-	a := &feeriev1.Action{CombatantId: pos[1], Kind: &feeriev1.Action_Ruling{Ruling: r}}
-	return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+		a := &feeriev1.Action{CombatantId: pos[1], Kind: &feeriev1.Action_Ruling{Ruling: r}}
+		return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+	})
+	return command
 }

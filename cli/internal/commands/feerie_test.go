@@ -289,17 +289,17 @@ func TestFeerieHelp(t *testing.T) {
 	for _, args := range [][]string{{"help", "feerie"}, {"feerie", "-h"}, {"feerie", "help"}} {
 		code, out, errOut := run(t, args...)
 		require.Equal(t, 0, code, args)
-		require.Empty(t, out)
+		require.Empty(t, errOut)
 		for _, sub := range []string{"declare", "act", "change", "renounce", "gesture", "object", "advance", "impersonal", "surprise", "unseen", "helpless", "rule"} {
-			require.Regexp(t, `(?m)^  `+sub+` +\S`, errOut, args)
+			require.Regexp(t, `(?m)^  `+sub+` +\S`, out, args)
 		}
 	}
 	for _, args := range [][]string{{"help", "feerie", "act"}, {"feerie", "help", "act"}, {"feerie", "act", "-h"}} {
-		code, _, errOut := run(t, args...)
+		code, out, _ := run(t, args...)
 		require.Equal(t, 0, code, args)
-		require.Contains(t, errOut, "usage: fray feerie act ENCOUNTER COMBATANT [intent flags]", args)
+		require.Contains(t, out, "usage: fray feerie act ENCOUNTER COMBATANT [intent flags]", args)
 		for _, flag := range []string{"-tactic-values", "-strike", "-lighting", "-essence", "-angles", "-undefended"} {
-			require.Contains(t, errOut, flag, args)
+			require.Contains(t, out, flag, args)
 		}
 	}
 }

@@ -9,34 +9,37 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
 	"github.com/fray-rpg/fray/rules/ka"
+	"github.com/spf13/cobra"
 )
 
 // `fray ka SUBCOMMAND`: the actions of Ka (shared/rules/ka.md), each sent as a fray.ka.v1.Action
 // through Submit.
 
 var kaMembers = []member{
-	{"attack", "declare an attack on a target with a weapon; --stun knocks out instead (KA-030), --burst and --also fire a burst (KA-033)", runKaAttack},
-	{"react", "answer the attack declared, before the cards: dodge or parry (one action), take it, or attack back with tied Animalité (KA-008, KA-013, KA-020)", runKaReact},
-	{"disarm", "Humanité + Bagarre, a held weapon's skill or a power against the target's Humanité + weapon skill (KA-032)", runKaDisarm},
-	{"pickup", "pick up a weapon lost to a disarm, one action (KA-032)", runKaPickUp},
-	{"terror", "the Maître de Ka calls for a Terror draw: Animalité + encaissement, failing into Abysse (KA-034)", runKaTerror},
-	{"pass", "take no more actions this round (KA-015)", runKaPass},
+	{"attack", "declare an attack on a target with a weapon; --stun knocks out instead (KA-030), --burst and --also fire a burst (KA-033)", kaAttackCmd},
+	{"react", "answer the attack declared, before the cards: dodge or parry (one action), take it, or attack back with tied Animalité (KA-008, KA-013, KA-020)", kaReactCmd},
+	{"disarm", "Humanité + Bagarre, a held weapon's skill or a power against the target's Humanité + weapon skill (KA-032)", kaDisarmCmd},
+	{"pickup", "pick up a weapon lost to a disarm, one action (KA-032)", kaPickUpCmd},
+	{"terror", "the Maître de Ka calls for a Terror draw: Animalité + encaissement, failing into Abysse (KA-034)", kaTerrorCmd},
+	{"pass", "take no more actions this round (KA-015)", kaPassCmd},
 }
 
-var runKa = groupFunc("ka",
-	"The actions of a Ka encounter (create it with --system ka). Each round a combatant has as many\n"+
-		"actions as its lowest sphere (KA-010); round the table, pass after pass, the highest Animalité\n"+
-		"acts first, one action per pass (KA-014, KA-015). An attack is declared; the target announces\n"+
-		"whether it defends (fray ka react) before anyone acts again; then the cards are drawn, added to\n"+
-		"sphere + skill (KA-004, KA-020).",
-	kaMembers)
+func kaCmd() *cobra.Command {
+	return group("ka",
+		"The actions of a Ka encounter (create it with --system ka). Each round a combatant has as many\n"+
+			"actions as its lowest sphere (KA-010); round the table, pass after pass, the highest Animalité\n"+
+			"acts first, one action per pass (KA-014, KA-015). An attack is declared; the target announces\n"+
+			"whether it defends (fray ka react) before anyone acts again; then the cards are drawn, added to\n"+
+			"sphere + skill (KA-004, KA-020).",
+		kaMembers)
+}
 
 func kaCommand(a *kav1.Action) *encounterv1.Command {
 	return &encounterv1.Command{Kind: &encounterv1.Command_Ka{Ka: a}}
 }
 
-func runKaAttack(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("ka attack", "ENCOUNTER COMBATANT TARGET [--weapon W] [--stun] [--burst] [--also T,...] [--modifier N] [flags]",
+func kaAttackCmd() *cobra.Command {
+	command, fs := newCommand("ka attack", "ENCOUNTER COMBATANT TARGET [--weapon W] [--stun] [--burst] [--also T,...] [--modifier N] [flags]",
 		"COMBATANT declares an attack on TARGET, its action: a draw of the weapon's sphere and skill, −1\n"+
 			"per action already taken this round, plus the Maître de Ka's --modifier (KA-004, KA-011,\n"+
 			"KA-018). TARGET first announces whether it dodges, takes it or attacks back (fray ka react);\n"+
@@ -45,7 +48,7 @@ func runKaAttack(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			"--stun: the damage goes to points de réalité, without soak (KA-030). --burst: a sub-machine\n"+
 			"gun's burst, Animalité, −1 on the draw and +12 damage on one target; --also adds targets within\n"+
 			"1 m, −1 each on the draw and +6 damage on each one hit (KA-033).\n"+
-			"  fray ka attack $id joshua chien --weapon pistolet --modifier -2", stderr)
+			"  fray ka attack $id joshua chien --weapon pistolet --modifier -2", 3, 3)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	weapon := fs.String("weapon", "", "the weapon (needed when COMBATANT has several)")
@@ -54,28 +57,27 @@ func runKaAttack(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	var also listFlag
 	fs.Var(&also, "also", "further targets of a burst, within 1 m of TARGET (repeatable, or a,b; KA-033)")
 	modifier := fs.Int("modifier", 0, "the Maître de Ka's situational modifier, such as -2 for proximity")
-	pos, err := ParseArgs(fs, args, 3, 3)
-	if err != nil {
-		return err
-	}
-	usage := usageFor(fs)
-	targets := []string{pos[2]}
-	for _, t := range also {
-		if t == pos[1] || slices.Contains(targets, t) {
-			return usage("--also %s: each target once, and not %s itself", t, pos[1])
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		usage := usageError
+		targets := []string{pos[2]}
+		for _, t := range also {
+			if t == pos[1] || slices.Contains(targets, t) {
+				return usage("--also %s: each target once, and not %s itself", t, pos[1])
+			}
+			targets = append(targets, t)
 		}
-		targets = append(targets, t)
-	}
-	if pos[2] == pos[1] {
-		return usage("%s cannot attack itself", pos[1])
-	}
-	if len(targets) > ka.MaxBurstTargets {
-		return usage("a burst reaches at most %d targets, not %d (KA-033)", ka.MaxBurstTargets, len(targets))
-	}
-	at := &kav1.Attack{TargetId: pos[2], Weapon: *weapon, Stun: *stun, MoreTargetIds: also, Modifier: int32(*modifier),
-		Burst: *burst || len(also) > 0}
-	a := &kav1.Action{CombatantId: pos[1], Kind: &kav1.Action_Attack{Attack: at}}
-	return submit(ctx, c, pos[0], kaCommand(a), stdout)
+		if pos[2] == pos[1] {
+			return usage("%s cannot attack itself", pos[1])
+		}
+		if len(targets) > ka.MaxBurstTargets {
+			return usage("a burst reaches at most %d targets, not %d (KA-033)", ka.MaxBurstTargets, len(targets))
+		}
+		at := &kav1.Attack{TargetId: pos[2], Weapon: *weapon, Stun: *stun, MoreTargetIds: also, Modifier: int32(*modifier),
+			Burst: *burst || len(also) > 0}
+		a := &kav1.Action{CombatantId: pos[1], Kind: &kav1.Action_Attack{Attack: at}}
+		return submit(ctx, c, pos[0], kaCommand(a), stdout)
+	})
+	return command
 }
 
 // kaReactions are the answers to an attack, by name.
@@ -89,8 +91,8 @@ var kaReactions = []struct {
 	{[]string{"back", "attack-back"}, false, true, false},
 }
 
-func runKaReact(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("ka react", "ENCOUNTER COMBATANT dodge|parry|take|back [--skill S] [--weapon W] [flags]",
+func kaReactCmd() *cobra.Command {
+	command, fs := newCommand("ka react", "ENCOUNTER COMBATANT dodge|parry|take|back [--skill S] [--weapon W] [flags]",
 		"COMBATANT announces, before any card is drawn, how it answers the attack declared on it\n"+
 			"(KA-020); then the cards are drawn, the attacker's first:\n"+
 			"  dodge  the attack's sphere + Esquive against the attacker's total, one action (KA-009, KA-013)\n"+
@@ -100,113 +102,108 @@ func runKaReact(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			"  back   with the same Animalité, attack back with --weapon, one action: only the winner\n"+
 			"         succeeds (KA-008)\n"+
 			"Without the skill, the defence counts it 0 (KA-013).\n"+
-			"  fray ka react $id chien dodge --as dog-keeper", stderr)
+			"  fray ka react $id chien dodge --as dog-keeper", 3, 3)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	weapon := fs.String("weapon", "", "attacking back: the weapon (needed when COMBATANT has several)")
 	skill := fs.String("skill", "", "parrying: the defence skill, such as Bagarre (KA-013)")
-	pos, err := ParseArgs(fs, args, 3, 3)
-	if err != nil {
-		return err
-	}
-	usage := usageFor(fs)
-	var r *kav1.React
-	parry := false
-	answer := strings.ReplaceAll(foldName(pos[2]), " ", "-")
-	for _, x := range kaReactions {
-		if slices.Contains(x.names, answer) {
-			r, parry = &kav1.React{Defend: x.defend, AttackBack: x.attackBack}, x.parry
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		usage := usageError
+		var r *kav1.React
+		parry := false
+		answer := strings.ReplaceAll(foldName(pos[2]), " ", "-")
+		for _, x := range kaReactions {
+			if slices.Contains(x.names, answer) {
+				r, parry = &kav1.React{Defend: x.defend, AttackBack: x.attackBack}, x.parry
+			}
 		}
-	}
-	switch {
-	case r == nil:
-		return usage("answer %q: dodge, parry, take or back", pos[2])
-	case *weapon != "" && !r.GetAttackBack():
-		return usage("--weapon goes with back: only attacking back uses a weapon")
-	case parry && strings.TrimSpace(*skill) == "":
-		return usage("name the skill COMBATANT parries with: --skill Bagarre (KA-013)")
-	case *skill != "" && !parry:
-		return usage("--skill goes with parry: a dodge is Esquive (KA-013)")
-	}
-	r.Weapon, r.Skill = *weapon, strings.TrimSpace(*skill)
-	a := &kav1.Action{CombatantId: pos[1], Kind: &kav1.Action_React{React: r}}
-	return submit(ctx, c, pos[0], kaCommand(a), stdout)
+		switch {
+		case r == nil:
+			return usage("answer %q: dodge, parry, take or back", pos[2])
+		case *weapon != "" && !r.GetAttackBack():
+			return usage("--weapon goes with back: only attacking back uses a weapon")
+		case parry && strings.TrimSpace(*skill) == "":
+			return usage("name the skill COMBATANT parries with: --skill Bagarre (KA-013)")
+		case *skill != "" && !parry:
+			return usage("--skill goes with parry: a dodge is Esquive (KA-013)")
+		}
+		r.Weapon, r.Skill = *weapon, strings.TrimSpace(*skill)
+		a := &kav1.Action{CombatantId: pos[1], Kind: &kav1.Action_React{React: r}}
+		return submit(ctx, c, pos[0], kaCommand(a), stdout)
+	})
+	return command
 }
 
-func runKaDisarm(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("ka disarm", "ENCOUNTER COMBATANT TARGET --skill S [--weapon W] [--modifier N] [flags]",
+func kaDisarmCmd() *cobra.Command {
+	command, fs := newCommand("ka disarm", "ENCOUNTER COMBATANT TARGET --skill S [--weapon W] [--modifier N] [flags]",
 		"COMBATANT tries to disarm TARGET: Humanité + --skill (Bagarre, the skill of a weapon COMBATANT\n"+
 			"holds, or one of its powers) against TARGET's Humanité + the skill of its --weapon; strictly\n"+
 			"higher, and at least 10, disarms: TARGET loses that weapon until it picks it up (fray ka pickup,\n"+
 			"one action), and may fight bare-handed meanwhile. It costs COMBATANT an action; resisting costs\n"+
 			"TARGET none (KA-032).\n"+
-			"  fray ka disarm $id joshua chien --skill Bagarre", stderr)
+			"  fray ka disarm $id joshua chien --skill Bagarre", 3, 3)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	skill := fs.String("skill", "", "COMBATANT's skill used to disarm (required)")
 	weapon := fs.String("weapon", "", "TARGET's weapon to knock away (needed when TARGET has several)")
 	modifier := fs.Int("modifier", 0, "the Maître de Ka's situational modifier")
-	pos, err := ParseArgs(fs, args, 3, 3)
-	if err != nil {
-		return err
-	}
-	usage := usageFor(fs)
-	switch {
-	case strings.TrimSpace(*skill) == "":
-		return usage("name the skill COMBATANT disarms with: --skill Bagarre (KA-032)")
-	case pos[1] == pos[2]:
-		return usage("%s cannot disarm itself", pos[1])
-	}
-	a := &kav1.Action{CombatantId: pos[1], Kind: &kav1.Action_Disarm{Disarm: &kav1.Disarm{
-		TargetId: pos[2], Skill: *skill, Weapon: *weapon, Modifier: int32(*modifier)}}}
-	return submit(ctx, c, pos[0], kaCommand(a), stdout)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		usage := usageError
+		switch {
+		case strings.TrimSpace(*skill) == "":
+			return usage("name the skill COMBATANT disarms with: --skill Bagarre (KA-032)")
+		case pos[1] == pos[2]:
+			return usage("%s cannot disarm itself", pos[1])
+		}
+		a := &kav1.Action{CombatantId: pos[1], Kind: &kav1.Action_Disarm{Disarm: &kav1.Disarm{
+			TargetId: pos[2], Skill: *skill, Weapon: *weapon, Modifier: int32(*modifier)}}}
+		return submit(ctx, c, pos[0], kaCommand(a), stdout)
+	})
+	return command
 }
 
-func runKaPickUp(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("ka pickup", "ENCOUNTER COMBATANT [WEAPON] [flags]",
+func kaPickUpCmd() *cobra.Command {
+	command, fs := newCommand("ka pickup", "ENCOUNTER COMBATANT [WEAPON] [flags]",
 		"COMBATANT picks up WEAPON, lost to a disarm, with one action (KA-032); without WEAPON, the one\n"+
 			"it lost.\n"+
-			"  fray ka pickup $id malfrat revolver", stderr)
+			"  fray ka pickup $id malfrat revolver", 2, 3)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
-	pos, err := ParseArgs(fs, args, 2, 3)
-	if err != nil {
-		return err
-	}
-	p := &kav1.PickUp{}
-	if len(pos) == 3 {
-		p.Weapon = pos[2]
-	}
-	a := &kav1.Action{CombatantId: pos[1], Kind: &kav1.Action_PickUp{PickUp: p}}
-	return submit(ctx, c, pos[0], kaCommand(a), stdout)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		p := &kav1.PickUp{}
+		if len(pos) == 3 {
+			p.Weapon = pos[2]
+		}
+		a := &kav1.Action{CombatantId: pos[1], Kind: &kav1.Action_PickUp{PickUp: p}}
+		return submit(ctx, c, pos[0], kaCommand(a), stdout)
+	})
+	return command
 }
 
-func runKaTerror(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("ka terror", "ENCOUNTER COMBATANT [--modifier N] [flags]",
+func kaTerrorCmd() *cobra.Command {
+	command, fs := newCommand("ka terror", "ENCOUNTER COMBATANT [--modifier N] [flags]",
 		"The Maître de Ka calls for a Terror draw of COMBATANT: Animalité + encaissement + --modifier\n"+
 			"(the GM's malus); below 10 and below Animalité × 3, COMBATANT enters Abysse (KA-034). It is not\n"+
 			"an action.\n"+
-			"  fray ka terror $id joshua --modifier -3", stderr)
+			"  fray ka terror $id joshua --modifier -3", 2, 2)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	modifier := fs.Int("modifier", 0, "the Maître de Ka's malus, such as -3")
-	pos, err := ParseArgs(fs, args, 2, 2)
-	if err != nil {
-		return err
-	}
-	a := &kav1.Action{CombatantId: pos[1], Kind: &kav1.Action_Terror{Terror: &kav1.Terror{Modifier: int32(*modifier)}}}
-	return submit(ctx, c, pos[0], kaCommand(a), stdout)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		a := &kav1.Action{CombatantId: pos[1], Kind: &kav1.Action_Terror{Terror: &kav1.Terror{Modifier: int32(*modifier)}}}
+		return submit(ctx, c, pos[0], kaCommand(a), stdout)
+	})
+	return command
 }
 
-func runKaPass(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("ka pass", "ENCOUNTER COMBATANT [flags]",
-		"COMBATANT takes no more actions this round (KA-015); it may still be attacked, and soaks.", stderr)
+func kaPassCmd() *cobra.Command {
+	command, fs := newCommand("ka pass", "ENCOUNTER COMBATANT [flags]",
+		"COMBATANT takes no more actions this round (KA-015); it may still be attacked, and soaks.", 2, 2)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
-	pos, err := ParseArgs(fs, args, 2, 2)
-	if err != nil {
-		return err
-	}
-	a := &kav1.Action{CombatantId: pos[1], Kind: &kav1.Action_PassTurn{PassTurn: &kav1.Pass{}}}
-	return submit(ctx, c, pos[0], kaCommand(a), stdout)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		a := &kav1.Action{CombatantId: pos[1], Kind: &kav1.Action_PassTurn{PassTurn: &kav1.Pass{}}}
+		return submit(ctx, c, pos[0], kaCommand(a), stdout)
+	})
+	return command
 }

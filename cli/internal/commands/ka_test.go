@@ -123,7 +123,7 @@ func TestKaUsageErrors(t *testing.T) {
 		{[]string{"ka", "attack", "e", "gunner", "a", "--also", "b,a"}, []string{"--also a: each target once, and not gunner itself"}},
 		{[]string{"ka", "attack", "e", "gunner", "a", "--also", "gunner"}, []string{"--also gunner: each target once"}},
 		{[]string{"ka", "attack", "e", "gunner", "a", "--also", "b,c,d,e,f"}, []string{"a burst reaches at most 5 targets, not 6 (KA-033)"}},
-		{[]string{"ka", "attack", "e", "joshua", "chien", "--modifier", "two"}, []string{`invalid value "two" for flag -modifier`}},
+		{[]string{"ka", "attack", "e", "joshua", "chien", "--modifier", "two"}, []string{`invalid argument "two" for "--modifier" flag`}},
 		{[]string{"ka", "react", "e", "chien"}, []string{"fray ka react: missing arguments: 2 given, 3 needed"}},
 		{[]string{"ka", "react", "e", "chien", "block"}, []string{`answer "block": dodge, parry, take or back`}},
 		{[]string{"ka", "react", "e", "chien", "parry"}, []string{"name the skill COMBATANT parries with: --skill Bagarre (KA-013)"}},
@@ -153,22 +153,22 @@ func TestKaHelp(t *testing.T) {
 	for _, args := range [][]string{{"help", "ka"}, {"ka", "-h"}, {"ka", "help"}} {
 		code, out, errOut := run(t, args...)
 		require.Equal(t, 0, code, args)
-		require.Empty(t, out)
+		require.Empty(t, errOut)
 		for _, sub := range []string{"attack", "react", "disarm", "pickup", "terror", "pass"} {
-			require.Regexp(t, `(?m)^  `+sub+` +\S`, errOut, args)
+			require.Regexp(t, `(?m)^  `+sub+` +\S`, out, args)
 		}
 	}
 	for _, args := range [][]string{{"help", "ka", "attack"}, {"ka", "help", "attack"}, {"ka", "attack", "-h"}} {
-		code, _, errOut := run(t, args...)
+		code, out, _ := run(t, args...)
 		require.Equal(t, 0, code, args)
-		require.Contains(t, errOut, "usage: fray ka attack ENCOUNTER COMBATANT TARGET [--weapon W] [--stun] [--burst] [--also T,...] [--modifier N]", args)
+		require.Contains(t, out, "usage: fray ka attack ENCOUNTER COMBATANT TARGET [--weapon W] [--stun] [--burst] [--also T,...] [--modifier N]", args)
 		for _, flag := range []string{"-weapon", "-stun", "-burst", "-also", "-modifier", "-expected-sequence"} {
-			require.Contains(t, errOut, flag, args)
+			require.Contains(t, out, flag, args)
 		}
 	}
-	code, _, errOut := run(t, "help", "ka", "disarm")
+	code, out, _ = run(t, "help", "ka", "disarm")
 	require.Equal(t, 0, code)
-	require.Contains(t, errOut, "TARGET's weapon to knock away")
+	require.Contains(t, out, "TARGET's weapon to knock away")
 }
 
 // `create --system ka` and `--system d20seg` take their bare options.

@@ -19,6 +19,8 @@ import (
 	"github.com/fray-rpg/fray/services/platform"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 )
@@ -40,11 +42,13 @@ type natsFlags struct {
 	auth platform.NATSAuth
 }
 
-func addNATSFlags(fs *flag.FlagSet) *natsFlags {
+func addNATSFlags(fs *pflag.FlagSet) *natsFlags {
 	n := &natsFlags{}
 	fs.StringVar(&n.url, "nats-url", envOr("FRAY_NATS_URL", DefaultNATSURL), "NATS server holding the log (env FRAY_NATS_URL)")
 	fs.StringVar(&n.stream, "stream", envOr("FRAY_STREAM", "FRAY_ENCOUNTERS"), "JetStream stream of the events (env FRAY_STREAM)")
-	n.auth.AddFlags(fs)
+	gofs := flag.NewFlagSet("nats", flag.ContinueOnError) // platform's helper takes one
+	n.auth.AddFlags(gofs)
+	fs.AddGoFlagSet(gofs)
 	return n
 }
 
@@ -208,226 +212,216 @@ func Import(ctx context.Context, log store.Log, events []*encounterv1.Event) (st
 	return id, nil
 }
 
-func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("export", "ENCOUNTER [--out FILE] [flags]",
-		"Writes the whole log of an encounter as JSON lines (one event per line), read straight\nfrom NATS; `fray import` loads such a file into another NATS.", stderr)
+func exportCmd() *cobra.Command {
+	command, fs := newCommand("export", "ENCOUNTER [--out FILE] [flags]",
+		"Writes the whole log of an encounter as JSON lines (one event per line), read straight\nfrom NATS; `fray import` loads such a file into another NATS.", 1, 1)
 	n := addNATSFlags(fs)
 	out := fs.String("out", "", "file to write (default: standard output)")
-	pos, err := ParseArgs(fs, args, 1, 1)
-	if err != nil {
-		return err
-	}
-	events, err := loadEvents(ctx, n, "", pos[0])
-	if err != nil {
-		return err
-	}
-	w := stdout
-	if *out != "" {
-		f, err := os.Create(*out)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		events, err := loadEvents(ctx, n, "", pos[0])
+		if err != nil {
+			return err
+		}
+		w := stdout
+		if *out != "" {
+			f, err := os.Create(*out)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			w = f
+		}
+		return WriteJSONL(w, events)
+	})
+	return command
+}
+
+func importCmd() *cobra.Command {
+	command, fs := newCommand("import", "FILE [flags]",
+		"Loads an exported log (JSON lines) into NATS, creating the stream if it is missing (with\n--replicas), so that it can be replayed and audited there. An existing stream is never\nchanged: what differs from what import would create is said on standard error.", 1, 1)
+	n := addNATSFlags(fs)
+	fs.IntVar(&n.replicas, "replicas", 1, "replicas of the stream if import creates it, 1 to 5 (an existing stream keeps its own)")
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		if n.replicas < 1 || n.replicas > 5 {
+			return &UsageError{Msg: fmt.Sprintf("--replicas %d: JetStream keeps 1 to 5 replicas of a stream", n.replicas)}
+		}
+		n.log = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+			if len(groups) == 0 && a.Key == slog.TimeKey {
+				return slog.Attr{}
+			}
+			return a
+		}}))
+		f, err := os.Open(pos[0])
 		if err != nil {
 			return err
 		}
 		defer f.Close()
-		w = f
-	}
-	return WriteJSONL(w, events)
-}
-
-func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("import", "FILE [flags]",
-		"Loads an exported log (JSON lines) into NATS, creating the stream if it is missing (with\n--replicas), so that it can be replayed and audited there. An existing stream is never\nchanged: what differs from what import would create is said on standard error.", stderr)
-	n := addNATSFlags(fs)
-	fs.IntVar(&n.replicas, "replicas", 1, "replicas of the stream if import creates it, 1 to 5 (an existing stream keeps its own)")
-	pos, err := ParseArgs(fs, args, 1, 1)
-	if err != nil {
-		return err
-	}
-	if n.replicas < 1 || n.replicas > 5 {
-		return &UsageError{Msg: fmt.Sprintf("--replicas %d: JetStream keeps 1 to 5 replicas of a stream", n.replicas)}
-	}
-	n.log = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
-		if len(groups) == 0 && a.Key == slog.TimeKey {
-			return slog.Attr{}
+		events, err := ReadJSONL(f)
+		if err != nil {
+			return fmt.Errorf("%s: %w", pos[0], err)
 		}
-		return a
-	}}))
-	f, err := os.Open(pos[0])
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	events, err := ReadJSONL(f)
-	if err != nil {
-		return fmt.Errorf("%s: %w", pos[0], err)
-	}
-	ctx, st, done, err := n.open(ctx, true)
-	if err != nil {
-		return err
-	}
-	defer done()
-	id, err := Import(ctx, st, events)
-	if err != nil {
-		return refused(ctx, err)
-	}
-	fmt.Fprintf(stdout, "imported %d events of %s\n", len(events), id)
-	return nil
+		ctx, st, done, err := n.open(ctx, true)
+		if err != nil {
+			return err
+		}
+		defer done()
+		id, err := Import(ctx, st, events)
+		if err != nil {
+			return refused(ctx, err)
+		}
+		fmt.Fprintf(stdout, "imported %d events of %s\n", len(events), id)
+		return nil
+	})
+	return command
 }
 
 // progressEvery: a replay longer than this reports its progress on standard error.
 const progressEvery = 1000
 
-func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("replay", "ENCOUNTER [--at N] [--format text|jsonl|markdown] [flags]",
-		"Prints an encounter's combat log in plain language — who did what, every roll with its\nfaces and modifiers, the outcome — then its state as of --at (default: the end). Reads\nNATS directly, or an exported file with --file.", stderr)
+func replayCmd() *cobra.Command {
+	command, fs := newCommand("replay", "ENCOUNTER [--at N] [--format text|jsonl|markdown] [flags]",
+		"Prints an encounter's combat log in plain language — who did what, every roll with its\nfaces and modifiers, the outcome — then its state as of --at (default: the end). Reads\nNATS directly, or an exported file with --file.", 0, 1)
 	n := addNATSFlags(fs)
 	at := fs.Uint64("at", 0, "stop at this event sequence (0: the last)")
 	format := fs.String("format", "text", "text, jsonl or markdown")
 	file := fs.String("file", "", "read an exported JSON-lines file instead of NATS")
-	pos, err := ParseArgs(fs, args, 0, 1)
-	if err != nil {
-		return err
-	}
-	if len(pos) == 0 && *file == "" {
-		return Usagef("replay needs an encounter id, or --file")
-	}
-	if *format != "text" && *format != "jsonl" && *format != "markdown" {
-		return Usagef("--format is text, jsonl or markdown, not %q", *format)
-	}
-	enc := ""
-	if len(pos) > 0 {
-		enc = pos[0]
-	}
-	events, err := loadEvents(ctx, n, *file, enc)
-	if err != nil {
-		return err
-	}
-	if *at > 0 && *at > uint64(len(events)) {
-		return fmt.Errorf("the log has %d events; there is no event %d", len(events), *at)
-	}
-	if *at > 0 {
-		events = events[:*at]
-	}
-	reg := systems.Registry()
-	st := &encounterv1.EncounterState{}
-	names := NewNames(nil)
-	if *format == "markdown" && len(events) > 0 {
-		fmt.Fprintf(stdout, "# %s\n\n| # | event |\n|---:|---|\n", Printable(events[0].GetEncounterCreated().GetName()))
-	}
-	for i, ev := range events {
-		if err := reg.Evolve(st, ev); err != nil {
-			return fmt.Errorf("event %d cannot be folded: %w", ev.GetSequence(), err)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		if len(pos) == 0 && *file == "" {
+			return Usagef("replay needs an encounter id, or --file")
 		}
-		switch *format {
-		case "jsonl":
-			if err := printJSON(stdout, ev, lineJSON); err != nil {
-				return err
-			}
-		case "markdown":
-			shown := display(ev)
-			text := strings.TrimPrefix(names.Describe(shown), fmt.Sprintf("#%d ", ev.GetSequence()))
-			fmt.Fprintf(stdout, "| %d | %s |\n", ev.GetSequence(), strings.ReplaceAll(strings.ReplaceAll(text, "|", `\|`), "\n", "<br>"))
-			names.Learn(shown)
-		default:
-			shown := display(ev)
-			fmt.Fprintln(stdout, names.Describe(shown))
-			names.Learn(shown)
+		if *format != "text" && *format != "jsonl" && *format != "markdown" {
+			return Usagef("--format is text, jsonl or markdown, not %q", *format)
 		}
-		if len(events) > progressEvery && (i+1)%progressEvery == 0 {
-			fmt.Fprintf(stderr, "replay: %d/%d events\n", i+1, len(events))
+		enc := ""
+		if len(pos) > 0 {
+			enc = pos[0]
 		}
-	}
-	resp := &encounterv1.GetEncounterResponse{State: st, StateSha256: engine.Hash(st)}
-	switch *format {
-	case "jsonl":
-		b, err := lineJSON.Marshal(resp)
+		events, err := loadEvents(ctx, n, *file, enc)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "{\"stateAsOf\":%d,\"encounter\":%s}\n", st.GetSequence(), b)
-	case "markdown":
-		fmt.Fprintf(stdout, "\n## State as of event %d\n\n```\n", st.GetSequence())
-		writeState(stdout, display(resp), "")
-		fmt.Fprintln(stdout, "```")
-	default:
-		fmt.Fprintf(stdout, "\n== state as of event %d ==\n", st.GetSequence())
-		writeState(stdout, display(resp), "")
-	}
-	return nil
+		if *at > 0 && *at > uint64(len(events)) {
+			return fmt.Errorf("the log has %d events; there is no event %d", len(events), *at)
+		}
+		if *at > 0 {
+			events = events[:*at]
+		}
+		reg := systems.Registry()
+		st := &encounterv1.EncounterState{}
+		names := NewNames(nil)
+		if *format == "markdown" && len(events) > 0 {
+			fmt.Fprintf(stdout, "# %s\n\n| # | event |\n|---:|---|\n", Printable(events[0].GetEncounterCreated().GetName()))
+		}
+		for i, ev := range events {
+			if err := reg.Evolve(st, ev); err != nil {
+				return fmt.Errorf("event %d cannot be folded: %w", ev.GetSequence(), err)
+			}
+			switch *format {
+			case "jsonl":
+				if err := printJSON(stdout, ev, lineJSON); err != nil {
+					return err
+				}
+			case "markdown":
+				shown := display(ev)
+				text := strings.TrimPrefix(names.Describe(shown), fmt.Sprintf("#%d ", ev.GetSequence()))
+				fmt.Fprintf(stdout, "| %d | %s |\n", ev.GetSequence(), strings.ReplaceAll(strings.ReplaceAll(text, "|", `\|`), "\n", "<br>"))
+				names.Learn(shown)
+			default:
+				shown := display(ev)
+				fmt.Fprintln(stdout, names.Describe(shown))
+				names.Learn(shown)
+			}
+			if len(events) > progressEvery && (i+1)%progressEvery == 0 {
+				fmt.Fprintf(stderr, "replay: %d/%d events\n", i+1, len(events))
+			}
+		}
+		resp := &encounterv1.GetEncounterResponse{State: st, StateSha256: engine.Hash(st)}
+		switch *format {
+		case "jsonl":
+			b, err := lineJSON.Marshal(resp)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "{\"stateAsOf\":%d,\"encounter\":%s}\n", st.GetSequence(), b)
+		case "markdown":
+			fmt.Fprintf(stdout, "\n## State as of event %d\n\n```\n", st.GetSequence())
+			writeState(stdout, display(resp), "")
+			fmt.Fprintln(stdout, "```")
+		default:
+			fmt.Fprintf(stdout, "\n== state as of event %d ==\n", st.GetSequence())
+			writeState(stdout, display(resp), "")
+		}
+		return nil
+	})
+	return command
 }
 
-func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		return Usagef("audit verify ENCOUNTER | audit tail")
-	}
-	switch args[0] {
-	case "verify":
-		return runVerify(ctx, args[1:], stdout, stderr)
-	case "tail":
-		return runTail(ctx, args[1:], stdout, stderr)
-	}
-	return Usagef("audit verify ENCOUNTER | audit tail, not %q", args[0])
+func auditCmd() *cobra.Command {
+	return group("audit", "Reads the event log in NATS directly, as an auditor: verify an ended encounter's dice and\nchain, or tail every event of every encounter.", []member{
+		{"verify", "check an ended encounter's log: the chain of events and every roll against the revealed seed", verifyCmd},
+		{"tail", "print every event of every encounter as it is appended", tailCmd},
+	})
 }
 
-func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("audit verify", "ENCOUNTER [flags]",
-		"Once the seed is revealed, re-derives every roll from seed and offset and decides every\nrecorded command again with the pinned rules, comparing the events. Names the first\ndivergence and exits 1; on an intact log, says so.", stderr)
+func verifyCmd() *cobra.Command {
+	command, fs := newCommand("audit verify", "ENCOUNTER [flags]",
+		"Once the seed is revealed, re-derives every roll from seed and offset and decides every\nrecorded command again with the pinned rules, comparing the events. Names the first\ndivergence and exits 1; on an intact log, says so.", 0, 1)
 	n := addNATSFlags(fs)
 	file := fs.String("file", "", "verify an exported JSON-lines file instead of NATS")
-	pos, err := ParseArgs(fs, args, 0, 1)
-	if err != nil {
-		return err
-	}
-	if len(pos) == 0 && *file == "" {
-		return Usagef("audit verify needs an encounter id, or --file")
-	}
-	enc := ""
-	if len(pos) > 0 {
-		enc = pos[0]
-	}
-	events, err := loadEvents(ctx, n, *file, enc)
-	if err != nil {
-		return err
-	}
-	rep, err := systems.Registry().Audit(events)
-	var d *engine.Divergence
-	if errors.As(err, &d) {
-		return fmt.Errorf("DIVERGENCE at event %d: %s", d.Sequence, d.Reason)
-	}
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "intact: %d events, %d commands decided again, %d rolls re-derived from the revealed seed\n", rep.Events, rep.Commands, rep.Rolls)
-	return nil
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		if len(pos) == 0 && *file == "" {
+			return Usagef("audit verify needs an encounter id, or --file")
+		}
+		enc := ""
+		if len(pos) > 0 {
+			enc = pos[0]
+		}
+		events, err := loadEvents(ctx, n, *file, enc)
+		if err != nil {
+			return err
+		}
+		rep, err := systems.Registry().Audit(events)
+		var d *engine.Divergence
+		if errors.As(err, &d) {
+			return fmt.Errorf("DIVERGENCE at event %d: %s", d.Sequence, d.Reason)
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "intact: %d events, %d commands decided again, %d rolls re-derived from the revealed seed\n", rep.Events, rep.Commands, rep.Rolls)
+		return nil
+	})
+	return command
 }
 
-func runTail(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("audit tail", "[--durable NAME] [--json] [flags]",
-		"Prints every event of every encounter as it is recorded, through a durable consumer:\nrestarted, it resumes where it stopped, missing none and repeating none.", stderr)
+func tailCmd() *cobra.Command {
+	command, fs := newCommand("audit tail", "[--durable NAME] [--json] [flags]",
+		"Prints every event of every encounter as it is recorded, through a durable consumer:\nrestarted, it resumes where it stopped, missing none and repeating none.", 0, 0)
 	n := addNATSFlags(fs)
 	durable := fs.String("durable", "fray-audit-tail", "name of the durable consumer (one per auditor)")
 	asJSON := fs.Bool("json", false, "one protojson event per line")
 	limit := fs.Int("limit", 0, "stop after this many records (0: run until interrupted)")
-	if _, err := ParseArgs(fs, args, 0, 0); err != nil {
-		return err
-	}
-	interrupted := ctx
-	ctx, st, done, err := n.open(ctx, false)
-	if err != nil {
-		return err
-	}
-	defer done()
-	err = Tail(ctx, st.JetStream(), n.stream, *durable, *limit, func(ev *encounterv1.Event) error {
-		if *asJSON {
-			return printJSON(stdout, ev, lineJSON)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		interrupted := ctx
+		ctx, st, done, err := n.open(ctx, false)
+		if err != nil {
+			return err
 		}
-		shown := display(ev)
-		_, err := fmt.Fprintf(stdout, "%s %s\n", shown.GetEncounterId(), Describe(shown))
-		return err
+		defer done()
+		err = Tail(ctx, st.JetStream(), n.stream, *durable, *limit, func(ev *encounterv1.Event) error {
+			if *asJSON {
+				return printJSON(stdout, ev, lineJSON)
+			}
+			shown := display(ev)
+			_, err := fmt.Fprintf(stdout, "%s %s\n", shown.GetEncounterId(), Describe(shown))
+			return err
+		})
+		if interrupted.Err() != nil {
+			return nil
+		}
+		return refused(ctx, err)
 	})
-	if interrupted.Err() != nil {
-		return nil
-	}
-	return refused(ctx, err)
+	return command
 }
 
 // Tail calls fn with every event of every encounter, through a durable consumer that
@@ -473,31 +467,33 @@ func Tail(ctx context.Context, js jetstream.JetStream, stream, durable string, l
 	return nil
 }
 
-func runRewind(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("rewind", "ENCOUNTER SEQUENCE [--reason R] [flags]",
-		"Returns the encounter to its state after event SEQUENCE (GM only): resources, conditions,\npending reactions, turn order and the dice position. Nothing is deleted: the undo is a new\nevent, and the undone events stay in the log.", stderr)
+func rewindCmd() *cobra.Command {
+	command, fs := newCommand("rewind", "ENCOUNTER SEQUENCE [--reason R] [flags]",
+		"Returns the encounter to its state after event SEQUENCE (GM only): resources, conditions,\npending reactions, turn order and the dice position. Nothing is deleted: the undo is a new\nevent, and the undone events stay in the log.", 2, 2)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	reason := fs.String("reason", "", "why")
-	pos, err := ParseArgs(fs, args, 2, 2)
-	if err != nil {
-		return err
-	}
-	var to uint64
-	if _, err := fmt.Sscan(pos[1], &to); err != nil || to == 0 {
-		return Usagef("SEQUENCE is an event number from 1, not %q", pos[1])
-	}
-	cl, done, err := c.encounters()
-	if err != nil {
-		return err
-	}
-	defer done()
-	resp, err := cl.RewindEncounter(c.outgoing(ctx), &encounterv1.RewindEncounterRequest{
-		EncounterId: pos[0], CommandId: c.id(), ExpectedSequence: c.expected.ptr(), ToSequence: to, Reason: *reason,
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		var to uint64
+		if _, err := fmt.Sscan(pos[1], &to); err != nil || to == 0 {
+			return Usagef("SEQUENCE is an event number from 1, not %q", pos[1])
+		}
+		cl, done, err := c.encounters()
+		if err != nil {
+			return err
+		}
+		defer done()
+		resp, err := cl.RewindEncounter(c.outgoing(ctx), &encounterv1.RewindEncounterRequest{
+			EncounterId: pos[0], CommandId: c.id(), ExpectedSequence: c.expected.ptr(), ToSequence: to, Reason: *reason,
+		})
+		if err != nil {
+			return rpcErr("", err)
+		}
+		if c.raw {
+			return printJSON(stdout, resp, prettyJSON)
+		}
+		printOutcome(stdout, pos[0], resp.GetEvents(), resp.GetState())
+		return nil
 	})
-	if err != nil {
-		return rpcErr("", err)
-	}
-	printOutcome(stdout, pos[0], resp.GetEvents(), resp.GetState())
-	return nil
+	return command
 }

@@ -13,6 +13,7 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"github.com/fray-rpg/fray/rules/loss"
+	"github.com/spf13/cobra"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 )
@@ -31,34 +32,33 @@ func printJSON(w io.Writer, m proto.Message, opts protojson.MarshalOptions) erro
 	return err
 }
 
-func runState(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("state", "ENCOUNTER [--at N] [--for COMBATANT] [--json] [flags]",
-		"Shows the encounter: its Tour, each combatant's PA and NS, the reaction it waits for (a Contes\nde Fées encounter: its Action and rank, each combatant's Essence, Initiative, activities,\npenalties and conditions; a Ka encounter: its round and pass, the deck, each combatant's Ka\ndice, points de réalité, actions and conditions; a d20seg encounter: its round, each\ncombatant's Initiative, hit points, next segment and attacks), and with --for what that\ncombatant may do now.", stderr)
+func stateCmd() *cobra.Command {
+	command, fs := newCommand("state", "ENCOUNTER [--at N] [--for COMBATANT] [--json] [flags]",
+		"Shows the encounter: its Tour, each combatant's PA and NS, the reaction it waits for (a Contes\nde Fées encounter: its Action and rank, each combatant's Essence, Initiative, activities,\npenalties and conditions; a Ka encounter: its round and pass, the deck, each combatant's Ka\ndice, points de réalité, actions and conditions; a d20seg encounter: its round, each\ncombatant's Initiative, hit points, next segment and attacks), and with --for what that\ncombatant may do now.", 1, 1)
 	c := addConnFlags(fs)
 	at := fs.Uint64("at", 0, "the state as of this event sequence (0 = now)")
 	forID := fs.String("for", "", "also list the legal actions of this combatant")
 	asJSON := fs.Bool("json", false, "print the GetEncounterResponse in protojson")
-	pos, err := ParseArgs(fs, args, 1, 1)
-	if err != nil {
-		return err
-	}
-	c.raw = *asJSON
-	cl, done, err := c.encounters()
-	if err != nil {
-		return err
-	}
-	defer done()
-	resp, err := cl.GetEncounter(c.outgoing(ctx), &encounterv1.GetEncounterRequest{
-		EncounterId: pos[0], AtSequence: *at, LegalFor: *forID,
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		c.raw = *asJSON
+		cl, done, err := c.encounters()
+		if err != nil {
+			return err
+		}
+		defer done()
+		resp, err := cl.GetEncounter(c.outgoing(ctx), &encounterv1.GetEncounterRequest{
+			EncounterId: pos[0], AtSequence: *at, LegalFor: *forID,
+		})
+		if err != nil {
+			return rpcErr("", err)
+		}
+		if *asJSON {
+			return printJSON(stdout, resp, prettyJSON)
+		}
+		writeState(stdout, resp, *forID)
+		return nil
 	})
-	if err != nil {
-		return rpcErr("", err)
-	}
-	if *asJSON {
-		return printJSON(stdout, resp, prettyJSON)
-	}
-	writeState(stdout, resp, *forID)
-	return nil
+	return command
 }
 
 func statusText(s encounterv1.EncounterStatus) string {
@@ -341,38 +341,37 @@ func legalText(name, desc string, cost int32, targets []string, weapon, rule str
 	return s
 }
 
-func runWatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("watch", "ENCOUNTER [--from N] [--json] [flags]",
-		"Prints the encounter's events from --from on, then each new one as it is recorded, until\ninterrupted (Ctrl-C) or the encounter ends. When the stream breaks (the server restarts, the\nconnection drops) it resumes after the last event printed, none missed or printed twice,\nwaiting a little longer each time (saying so on stderr); it gives up after "+fmt.Sprint(resumeAttempts)+" attempts in a row.", stderr)
+func watchCmd() *cobra.Command {
+	command, fs := newCommand("watch", "ENCOUNTER [--from N] [--json] [flags]",
+		"Prints the encounter's events from --from on, then each new one as it is recorded, until\ninterrupted (Ctrl-C) or the encounter ends. When the stream breaks (the server restarts, the\nconnection drops) it resumes after the last event printed, none missed or printed twice,\nwaiting a little longer each time (saying so on stderr); it gives up after "+fmt.Sprint(resumeAttempts)+" attempts in a row.", 1, 1)
 	c := addConnFlags(fs)
 	from := fs.Uint64("from", 1, "first event sequence to print")
 	asJSON := fs.Bool("json", false, "print each Event in protojson, one per line")
-	pos, err := ParseArgs(fs, args, 1, 1)
-	if err != nil {
-		return err
-	}
-	c.raw = *asJSON
-	cl, done, err := c.encounters()
-	if err != nil {
-		return err
-	}
-	defer done()
-	names := NewNames(nil)
-	if !*asJSON && *from > 1 {
-		// Events past the additions name combatants by id only: learn the names first.
-		resp, err := cl.GetEncounter(c.outgoing(ctx), &encounterv1.GetEncounterRequest{EncounterId: pos[0]})
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		c.raw = *asJSON
+		cl, done, err := c.encounters()
 		if err != nil {
-			return rpcErr("", err)
+			return err
 		}
-		names = NamesOf(resp.GetState())
-	}
-	_, err = stream(ctx, c, cl, pos[0], *from, 0, func(ev *encounterv1.Event) error {
-		return printEvent(stdout, names, ev, *asJSON)
-	}, resumeNotices{w: stderr, name: "fray watch"})
-	if ctx.Err() != nil {
-		return nil // interrupted: the normal end of a watch
-	}
-	return err
+		defer done()
+		names := NewNames(nil)
+		if !*asJSON && *from > 1 {
+			// Events past the additions name combatants by id only: learn the names first.
+			resp, err := cl.GetEncounter(c.outgoing(ctx), &encounterv1.GetEncounterRequest{EncounterId: pos[0]})
+			if err != nil {
+				return rpcErr("", err)
+			}
+			names = NamesOf(resp.GetState())
+		}
+		_, err = stream(ctx, c, cl, pos[0], *from, 0, func(ev *encounterv1.Event) error {
+			return printEvent(stdout, names, ev, *asJSON)
+		}, resumeNotices{w: stderr, name: "fray watch"})
+		if ctx.Err() != nil {
+			return nil // interrupted: the normal end of a watch
+		}
+		return err
+	})
+	return command
 }
 
 func printEvent(w io.Writer, names *Names, ev *encounterv1.Event, asJSON bool) error {
@@ -384,105 +383,104 @@ func printEvent(w io.Writer, names *Names, ev *encounterv1.Event, asJSON bool) e
 	return err
 }
 
-func runLog(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("log", "ENCOUNTER [--json] [flags]",
-		"Prints every event of the encounter recorded so far, then exits.", stderr)
+func logCmd() *cobra.Command {
+	command, fs := newCommand("log", "ENCOUNTER [--json] [flags]",
+		"Prints every event of the encounter recorded so far, then exits.", 1, 1)
 	c := addConnFlags(fs)
 	asJSON := fs.Bool("json", false, "print each Event in protojson, one per line")
-	pos, err := ParseArgs(fs, args, 1, 1)
-	if err != nil {
-		return err
-	}
-	c.raw = *asJSON
-	cl, done, err := c.encounters()
-	if err != nil {
-		return err
-	}
-	defer done()
-	resp, err := cl.GetEncounter(c.outgoing(ctx), &encounterv1.GetEncounterRequest{EncounterId: pos[0]})
-	if err != nil {
-		return rpcErr("", err)
-	}
-	until := resp.GetState().GetSequence()
-	if until == 0 {
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		c.raw = *asJSON
+		cl, done, err := c.encounters()
+		if err != nil {
+			return err
+		}
+		defer done()
+		resp, err := cl.GetEncounter(c.outgoing(ctx), &encounterv1.GetEncounterRequest{EncounterId: pos[0]})
+		if err != nil {
+			return rpcErr("", err)
+		}
+		until := resp.GetState().GetSequence()
+		if until == 0 {
+			return nil
+		}
+		names := NewNames(nil)
+		last, err := stream(ctx, c, cl, pos[0], 1, until, func(ev *encounterv1.Event) error {
+			return printEvent(stdout, names, ev, *asJSON)
+		}, resumeNotices{w: stderr, name: "fray log"})
+		if err != nil {
+			return err
+		}
+		if last < until {
+			return fmt.Errorf("the event stream ended at #%d, before #%d", last, until)
+		}
 		return nil
-	}
-	names := NewNames(nil)
-	last, err := stream(ctx, c, cl, pos[0], 1, until, func(ev *encounterv1.Event) error {
-		return printEvent(stdout, names, ev, *asJSON)
-	}, resumeNotices{w: stderr, name: "fray log"})
-	if err != nil {
-		return err
-	}
-	if last < until {
-		return fmt.Errorf("the event stream ended at #%d, before #%d", last, until)
-	}
-	return nil
+	})
+	return command
 }
 
-func runList(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("list", "[--page-size N] [--page-token TOKEN | --all] [--json] [flags]",
-		"Lists the encounters you have a role in, the most recently active first, a page at a time.", stderr)
+func listCmd() *cobra.Command {
+	command, fs := newCommand("list", "[--page-size N] [--page-token TOKEN | --all] [--json] [flags]",
+		"Lists the encounters you have a role in, the most recently active first, a page at a time.", 0, 0)
 	c := addConnFlags(fs)
 	asJSON := fs.Bool("json", false, "print the ListEncountersResponse in protojson (with --all, one per page)")
 	size := fs.Int("page-size", 0, "encounters per page (0: the server's default, 50; at most 200)")
 	token := fs.String("page-token", "", "continue after the page that gave this token")
 	all := fs.Bool("all", false, "list every page")
-	if _, err := ParseArgs(fs, args, 0, 0); err != nil {
-		return err
-	}
-	if *all && *token != "" {
-		return usageFor(fs)("--all lists from the first page: give it or --page-token, not both")
-	}
-	if *size < 0 || *size > 200 {
-		return usageFor(fs)("--page-size %d: give 1 to 200, or 0 for the server's default (50)", *size)
-	}
-	c.raw = *asJSON
-	cl, done, err := c.encounters()
-	if err != nil {
-		return err
-	}
-	defer done()
-	rows := []string{"ID\tNAME\tSYSTEM\tSTATUS\tEVENTS\tROLE\tLAST ACTIVE"}
-	req := &encounterv1.ListEncountersRequest{PageSize: int32(*size), PageToken: *token}
-	for {
-		resp, err := cl.ListEncounters(c.outgoing(ctx), req)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		if *all && *token != "" {
+			return usageError("--all lists from the first page: give it or --page-token, not both")
+		}
+		if *size < 0 || *size > 200 {
+			return usageError("--page-size %d: give 1 to 200, or 0 for the server's default (50)", *size)
+		}
+		c.raw = *asJSON
+		cl, done, err := c.encounters()
 		if err != nil {
-			return rpcErr("", err)
-		}
-		if *asJSON {
-			if err := printJSON(stdout, resp, prettyJSON); err != nil {
-				return err
-			}
-		}
-		for _, e := range resp.GetEncounters() {
-			last := "-"
-			if e.GetLastActivity() != nil {
-				last = e.GetLastActivity().AsTime().Local().Format("2006-01-02 15:04")
-			}
-			rows = append(rows, fmt.Sprintf("%s\t%s\t%s\t%s\t%d\t%s\t%s", e.GetEncounterId(), e.GetName(), dash(e.GetRuleSystem()),
-				statusText(e.GetStatus()), e.GetSequence(), roleColumn(e.GetRole()), last))
-		}
-		next := resp.GetNextPageToken()
-		if *all && next != "" {
-			req.PageToken = next
-			continue
-		}
-		if *asJSON {
-			return nil
-		}
-		if len(rows) == 1 {
-			fmt.Fprintln(stdout, "No encounters.")
-			return nil
-		}
-		if err := table(stdout, rows); err != nil {
 			return err
 		}
-		if next != "" {
-			fmt.Fprintf(stdout, "More: fray list --page-token %s (or --all)\n", next)
+		defer done()
+		rows := []string{"ID\tNAME\tSYSTEM\tSTATUS\tEVENTS\tROLE\tLAST ACTIVE"}
+		req := &encounterv1.ListEncountersRequest{PageSize: int32(*size), PageToken: *token}
+		for {
+			resp, err := cl.ListEncounters(c.outgoing(ctx), req)
+			if err != nil {
+				return rpcErr("", err)
+			}
+			if *asJSON {
+				if err := printJSON(stdout, resp, prettyJSON); err != nil {
+					return err
+				}
+			}
+			for _, e := range resp.GetEncounters() {
+				last := "-"
+				if e.GetLastActivity() != nil {
+					last = e.GetLastActivity().AsTime().Local().Format("2006-01-02 15:04")
+				}
+				rows = append(rows, fmt.Sprintf("%s\t%s\t%s\t%s\t%d\t%s\t%s", e.GetEncounterId(), e.GetName(), dash(e.GetRuleSystem()),
+					statusText(e.GetStatus()), e.GetSequence(), roleColumn(e.GetRole()), last))
+			}
+			next := resp.GetNextPageToken()
+			if *all && next != "" {
+				req.PageToken = next
+				continue
+			}
+			if *asJSON {
+				return nil
+			}
+			if len(rows) == 1 {
+				fmt.Fprintln(stdout, "No encounters.")
+				return nil
+			}
+			if err := table(stdout, rows); err != nil {
+				return err
+			}
+			if next != "" {
+				fmt.Fprintf(stdout, "More: fray list --page-token %s (or --all)\n", next)
+			}
+			return nil
 		}
-		return nil
-	}
+	})
+	return command
 }
 
 // roleColumn names a role in the list as fray grant spells it.

@@ -3,44 +3,48 @@ package commands
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
+	"runtime"
+	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
 
-// test-echo stands in for a subcommand registered by another package, as `dev` will be.
+// test-echo stands in for a subcommand registered by another package, as `dev` is.
 func init() {
-	Register("test-echo", "echo its arguments (test only)", func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-		fs := flag.NewFlagSet("test-echo", flag.ContinueOnError)
-		fs.SetOutput(stderr)
+	Register(func() *cobra.Command {
+		cmd, fs := newCommand("test-echo", "A [B] [--fail usage|plain|grpc] [-n N] [-b]", "Echoes its arguments (test only).", 1, 2)
+		cmd.Short = "echo its arguments (test only)"
 		fail := fs.String("fail", "", "usage, plain or grpc")
-		pos, err := ParseArgs(fs, args, 1, 2)
-		if err != nil {
-			return err
-		}
-		switch *fail {
-		case "usage":
-			return Usagef("bad %s", pos[0])
-		case "plain":
-			return errors.New("plain failure")
-		case "grpc":
-			return fmt.Errorf("wrapped: %w", status.Error(codes.NotFound, "no encounter x"))
-		}
-		fmt.Fprintln(stdout, strings.Join(pos, "|"))
-		return nil
+		n := fs.IntP("number", "n", 0, "a number, printed after the arguments")
+		fs.BoolP("bool", "b", false, "a bool")
+		cmd.RunE = runE(func(_ context.Context, pos []string, stdout, _ io.Writer) error {
+			switch *fail {
+			case "usage":
+				return Usagef("bad %s", pos[0])
+			case "plain":
+				return errors.New("plain failure")
+			case "grpc":
+				return fmt.Errorf("wrapped: %w", status.Error(codes.NotFound, "no encounter x"))
+			}
+			fmt.Fprintln(stdout, strings.Join(pos, "|"), *n)
+			return nil
+		})
+		return cmd
 	})
 }
 
 func TestDispatch(t *testing.T) {
 	code, out, errOut := run(t, "test-echo", "a", "--", "-b")
 	require.Equal(t, 0, code, errOut)
-	require.Equal(t, "a|-b\n", out)
+	require.Equal(t, "a|-b 0\n", out)
 
 	code, out, _ = run(t, "test-echo", "x", "--fail", "usage")
 	require.Equal(t, 2, code)
@@ -63,12 +67,18 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{nil, []string{"missing subcommand", "Subcommands:", "create", "rulesets"}},
 		{[]string{"fight"}, []string{`unknown subcommand "fight"`, "Subcommands:"}},
-		{[]string{"help", "fight"}, []string{`unknown subcommand "fight"`}},
+		{[]string{"atack", "e", "a", "b", "--weapon", "x"}, []string{`fray: unknown subcommand "atack"; did you mean attack?`}},
+		{[]string{"help", "fight"}, []string{`fray help: unknown subcommand "fight"`}},
+		{[]string{"help", "feerie", "acts"}, []string{`fray help: unknown subcommand "acts"; did you mean act?`}},
+		{[]string{"feerie"}, []string{"fray feerie: missing subcommand", "Subcommands:", "declare"}},
+		{[]string{"feerie", "declar", "e", "a", "--kind", "attack"}, []string{`fray feerie: unknown subcommand "declar"; did you mean declare?`}},
 		{[]string{"attack", "enc-1", "diego"}, []string{"fray attack: missing arguments: 2 given, 3 needed", "usage: fray attack ENCOUNTER ATTACKER TARGET", "fray help attack"}},
 		{[]string{"pass", "enc-1", "diego", "extra"}, []string{"fray pass: too many arguments: extra"}},
-		{[]string{"attack", "e", "a", "b", "--exploits", "many"}, []string{`invalid value "many" for flag -exploits`}},
+		{[]string{"pass", "enc-1", "diego", "-3"}, []string{"fray pass: too many arguments: -3"}},
+		{[]string{"feerie", "act", "e"}, []string{"fray feerie act: missing arguments: 1 given, 2 needed", "usage: fray feerie act ENCOUNTER COMBATANT", "Run 'fray help feerie act' for the flags."}},
+		{[]string{"attack", "e", "a", "b", "--exploits", "many"}, []string{`invalid argument "many" for "--exploits" flag`}},
 		{[]string{"attack", "e", "a", "b", "--exploits", "-1"}, []string{"--exploits -1: cannot be negative"}},
-		{[]string{"state", "e", "--bogus"}, []string{"flag provided but not defined: -bogus"}},
+		{[]string{"state", "e", "--bogus"}, []string{"fray state: unknown flag: --bogus"}},
 		{[]string{"react", "e", "ruffian", "block"}, []string{`reaction "block": parry, dodge or none`}},
 		{[]string{"create"}, []string{"--name is required"}},
 		{[]string{"create", "--name", "R", "extra"}, []string{"too many arguments"}},
@@ -78,6 +88,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"submit", "enc-1", "--json", "{}"}, []string{"the command is empty"}},
 		{[]string{"add", "enc-1", "a.yaml", "--expected-sequence", "x"}, []string{`not a sequence number: "x"`}},
 		{[]string{"roll"}, []string{"missing arguments"}},
+		{[]string{"version", "x"}, []string{"too many arguments: x"}},
 	} {
 		code, out, errOut := run(t, tc.args...)
 		require.Equal(t, 2, code, "%v: %s", tc.args, errOut)
@@ -88,66 +99,114 @@ func TestUsageErrors(t *testing.T) {
 	}
 }
 
+// Help is on stdout, the same whichever way it is asked for, for every subcommand.
 func TestHelp(t *testing.T) {
-	code, out, _ := run(t, "help")
+	code, out, errOut := run(t, "help")
 	require.Equal(t, 0, code)
+	require.Empty(t, errOut)
 	for _, name := range []string{"create", "add", "start", "attack", "react", "pass", "declare", "wait", "aim", "act", "dying",
-		"pursuit", "chase", "grant", "disaster", "submit", "end", "state", "watch", "log", "list", "rulesets", "roll", "test-echo"} {
+		"pursuit", "chase", "grant", "disaster", "submit", "end", "state", "watch", "log", "list", "rulesets", "roll", "test-echo",
+		"version", "completion", "help"} {
 		require.Regexp(t, `(?m)^  `+name+` +\S`, out)
 	}
-	require.Less(t, strings.Index(out, "  create "), strings.Index(out, "  add "), "listed in registration order")
+	require.Less(t, strings.Index(out, "  create "), strings.Index(out, "  add "), "listed in the order they are added")
+	for _, args := range [][]string{{"-h"}, {"--help"}} {
+		code, same, _ := run(t, args...)
+		require.Equal(t, 0, code)
+		require.Equal(t, out, same, args)
+	}
 
-	code, _, errOut := run(t, "help", "attack")
+	code, out, errOut = run(t, "help", "attack")
 	require.Equal(t, 0, code)
-	require.Contains(t, errOut, "usage: fray attack ENCOUNTER ATTACKER TARGET")
-	require.Contains(t, errOut, "-inspiration")
+	require.Empty(t, errOut)
+	require.Contains(t, out, "usage: fray attack ENCOUNTER ATTACKER TARGET")
+	require.Contains(t, out, "--inspiration vertu=N")
+	require.Contains(t, out, "-h, --help")
 
-	code, _, errOut = run(t, "watch", "-h")
+	code, out, _ = run(t, "watch", "-h")
 	require.Equal(t, 0, code)
-	require.Contains(t, errOut, "-from")
+	require.Contains(t, out, "--from")
+
+	root := Root()
+	var paths [][]string
+	var walk func(c *cobra.Command, path []string)
+	walk = func(c *cobra.Command, path []string) {
+		for _, sub := range c.Commands() {
+			if !sub.IsAvailableCommand() {
+				continue
+			}
+			p := append(slices.Clone(path), sub.Name())
+			paths = append(paths, p)
+			walk(sub, p)
+		}
+	}
+	walk(root, nil)
+	require.Greater(t, len(paths), 60)
+	for _, p := range paths {
+		code, help, errOut := run(t, append([]string{"help"}, p...)...)
+		require.Equal(t, 0, code, p)
+		require.Empty(t, errOut, p)
+		require.True(t, strings.HasPrefix(help, "usage: fray "+strings.Join(p, " ")), "%v: %s", p, help)
+		for _, asked := range [][]string{append(slices.Clone(p), "--help"), append(slices.Clone(p), "-h")} {
+			code, same, errOut := run(t, asked...)
+			require.Equal(t, 0, code, asked)
+			require.Empty(t, errOut, asked)
+			require.Equal(t, help, same, asked)
+		}
+	}
+}
+
+func TestCompletionAndVersion(t *testing.T) {
+	for _, shell := range []string{"bash", "zsh", "fish", "powershell"} {
+		code, out, errOut := run(t, "completion", shell)
+		require.Equal(t, 0, code, errOut)
+		require.Contains(t, out, "fray", shell)
+	}
+	code, out, _ := run(t, "__complete", "fe")
+	require.Equal(t, 0, code)
+	require.Contains(t, out, "feerie")
+	code, out, _ = run(t, "__complete", "attack", "e", "a", "b", "--wea")
+	require.Equal(t, 0, code)
+	require.Contains(t, out, "--weapon")
+
+	code, out, errOut := run(t, "version")
+	require.Equal(t, 0, code, errOut)
+	require.Regexp(t, `^fray \S+ \(.+\) go1\.\S+ \S+/\S+\n$`, out)
+	require.Contains(t, out, runtime.Version())
+	bi := &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Version: "v1.2.3"}, Settings: []debug.BuildSetting{
+		{Key: "vcs.revision", Value: "abc123"}, {Key: "vcs.modified", Value: "true"}, {Key: "vcs.time", Value: "2026-12-01T19:00:00Z"}}}
+	require.Equal(t, "fray v1.2.3 (revision abc123, modified, 2026-12-01T19:00:00Z) go1.26.0 "+runtime.GOOS+"/"+runtime.GOARCH, versionText(bi, true))
 }
 
 func TestRegisterRejectsDuplicates(t *testing.T) {
-	require.Panics(t, func() {
-		Register("attack", "again", func(context.Context, []string, io.Writer, io.Writer) error { return nil })
-	})
-	require.Panics(t, func() {
-		Register("", "nameless", func(context.Context, []string, io.Writer, io.Writer) error { return nil })
-	})
-	require.Panics(t, func() { Register("nil-func", "no function", nil) })
+	require.Panics(t, func() { Register(func() *cobra.Command { return &cobra.Command{Use: "attack"} }) })
+	require.Panics(t, func() { Register(func() *cobra.Command { return &cobra.Command{} }) })
+	require.Panics(t, func() { Register(nil) })
 }
 
-func TestParseArgsInterleaves(t *testing.T) {
-	fs := flag.NewFlagSet("t", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	w := fs.String("weapon", "", "")
-	u := fs.Bool("unseen", false, "")
-	pos, err := ParseArgs(fs, []string{"enc", "--weapon", "épée", "diego", "-unseen", "ruffian"}, 3, 3)
-	require.NoError(t, err)
-	require.Equal(t, []string{"enc", "diego", "ruffian"}, pos)
-	require.Equal(t, "épée", *w)
-	require.True(t, *u)
-
-	fs = flag.NewFlagSet("t", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Bool("x", false, "")
-	pos, err = ParseArgs(fs, []string{"--", "-x", "y"}, 0, -1)
-	require.NoError(t, err)
-	require.Equal(t, []string{"-x", "y"}, pos)
-
-	_, err = ParseArgs(fs, []string{"-h"}, 0, 0)
-	require.ErrorIs(t, err, flag.ErrHelp)
-
-	// A negative number is a positional argument, unless it is the value of the flag before it.
-	fs = flag.NewFlagSet("t", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	n := fs.Int("n", 0, "")
-	b := fs.Bool("b", false, "")
-	pos, err = ParseArgs(fs, []string{"enc", "-2", "-n", "-3", "-b", "-10", "--", "-4"}, 0, -1)
-	require.NoError(t, err)
-	require.Equal(t, []string{"enc", "-2", "-10", "-4"}, pos)
-	require.Equal(t, -3, *n)
-	require.True(t, *b)
-	_, err = ParseArgs(fs, []string{"-1x"}, 0, -1)
-	require.ErrorContains(t, err, "flag provided but not defined: -1x")
+// Flags anywhere among the arguments; "--" ends them; a negative number is a positional
+// argument, unless it is the value of the flag before it.
+func TestFlagsAnywhereAndNegativeNumbers(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"test-echo", "--number", "4", "a", "b"}, "a|b 4"},
+		{[]string{"test-echo", "a", "--number", "4", "b"}, "a|b 4"},
+		{[]string{"test-echo", "a", "b", "-n", "4"}, "a|b 4"},
+		{[]string{"test-echo", "--", "-x", "y"}, "-x|y 0"},
+		{[]string{"test-echo", "-2", "--number", "-3"}, "-2 -3"},
+		{[]string{"test-echo", "-2", "-n", "-3", "-b", "-10"}, "-2|-10 -3"},
+		{[]string{"test-echo", "-2", "--number=-3", "--bool", "--", "-4"}, "-2|-4 -3"},
+		{[]string{"test-echo", "enc", "-1.5"}, ""},
+	} {
+		code, out, errOut := run(t, tc.args...)
+		if tc.want == "" {
+			require.Equal(t, 2, code, tc.args)
+			require.Contains(t, errOut, "unknown shorthand flag", tc.args)
+			continue
+		}
+		require.Equal(t, 0, code, "%v: %s", tc.args, errOut)
+		require.Equal(t, tc.want+"\n", out, tc.args)
+	}
 }

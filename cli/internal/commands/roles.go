@@ -3,12 +3,13 @@ package commands
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // Roles per encounter: `fray grant ENC PRINCIPAL player|observer|co-gm`, `fray revoke ENC
@@ -50,93 +51,95 @@ func roleText(r encounterv1.Role) string {
 	return "no role"
 }
 
-// runGrantAny runs `fray grant`: a role when the third argument is one, else free raises.
-func runGrantAny(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	probe := flag.NewFlagSet("grant", flag.ContinueOnError)
-	probe.SetOutput(io.Discard)
-	c := addConnFlags(probe)
-	c.addCommandFlags(probe, true)
-	probe.String("reason", "", "")
-	probe.String("combatants", "", "")
-	pos, err := ParseArgs(probe, args, 0, -1)
-	if errors.Is(err, flag.ErrHelp) {
-		// Both forms: the role's usage, then the free raises'.
-		if err := runGrantRole(ctx, []string{"-h"}, stdout, stderr); !errors.Is(err, flag.ErrHelp) {
+// grantAnyCmd is `fray grant`: a role when the third argument is one, else free raises
+// (grantCmd). Its flags are both forms'.
+func grantAnyCmd() *cobra.Command {
+	role, raises := grantRoleCmd(), grantCmd()
+	command := &cobra.Command{
+		Use:  role.Use,
+		Long: role.Long + "\n\nusage: fray grant " + synopsis(raises) + "\n\n" + raises.Long,
+		Args: positional(3, 3),
+	}
+	command.Flags().AddFlagSet(role.Flags())
+	command.Flags().AddFlagSet(raises.Flags()) // --reason; the others are role's
+	command.RunE = func(cmd *cobra.Command, pos []string) error {
+		if _, ok := roleArg(pos[2]); ok {
+			return role.RunE(cmd, pos)
+		}
+		// The flags both forms have were parsed into role's: the free raises take their values.
+		var err error
+		raises.Flags().VisitAll(func(f *pflag.Flag) {
+			if g := command.Flags().Lookup(f.Name); g != f && g.Value.String() != g.DefValue {
+				err = errors.Join(err, f.Value.Set(g.Value.String()))
+			}
+		})
+		if err != nil {
 			return err
 		}
-		fmt.Fprintln(stderr)
-		return runGrant(ctx, args, stdout, stderr)
+		return raises.RunE(cmd, pos)
 	}
-	if err == nil && len(pos) >= 3 {
-		if _, ok := roleArg(pos[2]); ok {
-			return runGrantRole(ctx, args, stdout, stderr)
-		}
-	}
-	return runGrant(ctx, args, stdout, stderr)
+	return command
 }
 
-func runGrantRole(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("grant", grantRoleSynopsis,
-		"Grants PRINCIPAL a role in the encounter (GM and co-GMs), replacing any role it had; with\n--combatants, a player controls those combatants from now on.\n"+rolesHelp+"\n\n(fray grant ENCOUNTER COMBATANT N grants free raises in Les Chants de Loss.)", stderr)
+func grantRoleCmd() *cobra.Command {
+	command, fs := newCommand("grant", grantRoleSynopsis,
+		"Grants PRINCIPAL a role in the encounter (GM and co-GMs), replacing any role it had; with\n--combatants, a player controls those combatants from now on.\n"+rolesHelp+"\n\n(fray grant ENCOUNTER COMBATANT N grants free raises in Les Chants de Loss.)", 3, 3)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	combatants := fs.String("combatants", "", "for a player: the combatants it controls, by id, comma-separated")
-	pos, err := ParseArgs(fs, args, 3, 3)
-	if err != nil {
-		return err
-	}
-	role, ok := roleArg(pos[2])
-	if !ok || role == encounterv1.Role_ROLE_GM {
-		return usageFor(fs)("%q: grant player, observer or co-gm (the GM is the encounter's creator)", pos[2])
-	}
-	g := &encounterv1.GrantRole{Principal: pos[1], Role: role}
-	for _, id := range strings.Split(*combatants, ",") {
-		if id = strings.TrimSpace(id); id != "" {
-			g.CombatantIds = append(g.CombatantIds, id)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		role, ok := roleArg(pos[2])
+		if !ok || role == encounterv1.Role_ROLE_GM {
+			return usageError("%q: grant player, observer or co-gm (the GM is the encounter's creator)", pos[2])
 		}
-	}
-	if len(g.CombatantIds) > 0 && role != encounterv1.Role_ROLE_PLAYER {
-		return usageFor(fs)("--combatants: only a player is granted combatants")
-	}
-	return submit(ctx, c, pos[0], &encounterv1.Command{Kind: &encounterv1.Command_GrantRole{GrantRole: g}}, stdout)
+		g := &encounterv1.GrantRole{Principal: pos[1], Role: role}
+		for _, id := range strings.Split(*combatants, ",") {
+			if id = strings.TrimSpace(id); id != "" {
+				g.CombatantIds = append(g.CombatantIds, id)
+			}
+		}
+		if len(g.CombatantIds) > 0 && role != encounterv1.Role_ROLE_PLAYER {
+			return usageError("--combatants: only a player is granted combatants")
+		}
+		return submit(ctx, c, pos[0], &encounterv1.Command{Kind: &encounterv1.Command_GrantRole{GrantRole: g}}, stdout)
+	})
+	return command
 }
 
-func runRevoke(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("revoke", "ENCOUNTER PRINCIPAL player|observer|co-gm [flags]",
-		"Takes PRINCIPAL's role away (GM and co-GMs; only the GM revokes co-GM): it no longer\nreads or commands anything in the encounter, and the combatants it controlled go back to the\nGM.\n"+rolesHelp, stderr)
+func revokeCmd() *cobra.Command {
+	command, fs := newCommand("revoke", "ENCOUNTER PRINCIPAL player|observer|co-gm [flags]",
+		"Takes PRINCIPAL's role away (GM and co-GMs; only the GM revokes co-GM): it no longer\nreads or commands anything in the encounter, and the combatants it controlled go back to the\nGM.\n"+rolesHelp, 3, 3)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
-	pos, err := ParseArgs(fs, args, 3, 3)
-	if err != nil {
-		return err
-	}
-	role, ok := roleArg(pos[2])
-	if !ok || role == encounterv1.Role_ROLE_GM {
-		return usageFor(fs)("%q: revoke player, observer or co-gm (the GM is the encounter's creator, for good)", pos[2])
-	}
-	return submit(ctx, c, pos[0], &encounterv1.Command{Kind: &encounterv1.Command_RevokeRole{RevokeRole: &encounterv1.RevokeRole{
-		Principal: pos[1], Role: role,
-	}}}, stdout)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		role, ok := roleArg(pos[2])
+		if !ok || role == encounterv1.Role_ROLE_GM {
+			return usageError("%q: revoke player, observer or co-gm (the GM is the encounter's creator, for good)", pos[2])
+		}
+		return submit(ctx, c, pos[0], &encounterv1.Command{Kind: &encounterv1.Command_RevokeRole{RevokeRole: &encounterv1.RevokeRole{
+			Principal: pos[1], Role: role,
+		}}}, stdout)
+	})
+	return command
 }
 
-func runJoining(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("joining", "ENCOUNTER open|closed [flags]",
-		"Opens the encounter to joining (GM and co-GMs): anyone of its tenant may then add the\ncombatants it controls itself (fray add ENCOUNTER SHEET --as NAME), and so becomes a player.\nClosed when the encounter is created, and again with closed.", stderr)
+func joiningCmd() *cobra.Command {
+	command, fs := newCommand("joining", "ENCOUNTER open|closed [flags]",
+		"Opens the encounter to joining (GM and co-GMs): anyone of its tenant may then add the\ncombatants it controls itself (fray add ENCOUNTER SHEET --as NAME), and so becomes a player.\nClosed when the encounter is created, and again with closed.", 2, 2)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
-	pos, err := ParseArgs(fs, args, 2, 2)
-	if err != nil {
-		return err
-	}
-	var open bool
-	switch strings.ToLower(pos[1]) {
-	case "open":
-		open = true
-	case "closed", "close":
-	default:
-		return usageFor(fs)("%q: say open or closed", pos[1])
-	}
-	return submit(ctx, c, pos[0], &encounterv1.Command{Kind: &encounterv1.Command_SetJoining{SetJoining: &encounterv1.SetJoining{Open: open}}}, stdout)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		var open bool
+		switch strings.ToLower(pos[1]) {
+		case "open":
+			open = true
+		case "closed", "close":
+		default:
+			return usageError("%q: say open or closed", pos[1])
+		}
+		return submit(ctx, c, pos[0], &encounterv1.Command{Kind: &encounterv1.Command_SetJoining{SetJoining: &encounterv1.SetJoining{Open: open}}}, stdout)
+	})
+	return command
 }
 
 // roleEventText narrates the role events: "dev/david is a player from now on, controlling
@@ -178,27 +181,22 @@ func (n *Names) list(ids []string) string {
 	return strings.Join(out, ", ")
 }
 
-func runHide(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return runSetHidden(ctx, "hide", true, args, stdout, stderr)
-}
+func hideCmd() *cobra.Command { return setHiddenCmd("hide", true) }
 
-func runShow(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return runSetHidden(ctx, "show", false, args, stdout, stderr)
-}
+func showCmd() *cobra.Command { return setHiddenCmd("show", false) }
 
-func runSetHidden(ctx context.Context, name string, hidden bool, args []string, stdout, stderr io.Writer) error {
+func setHiddenCmd(name string, hidden bool) *cobra.Command {
 	about := "Hides a combatant (GM and co-GMs): everyone but the GMs and its controller sees its name,\nside and appearance (unhurt, wounded, badly wounded, out of the fight), never its sheet or\nits numbers, in every read and every event. `fray show` shows it again."
 	if !hidden {
 		about = "Shows a hidden combatant again (GM and co-GMs): from now on its sheet and numbers are\nseen by everyone who reads the encounter; what happened while it was hidden stays hidden."
 	}
-	fs := newFlagSet(name, "ENCOUNTER COMBATANT [flags]", about, stderr)
+	command, fs := newCommand(name, "ENCOUNTER COMBATANT [flags]", about, 2, 2)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
-	pos, err := ParseArgs(fs, args, 2, 2)
-	if err != nil {
-		return err
-	}
-	return submit(ctx, c, pos[0], &encounterv1.Command{Kind: &encounterv1.Command_SetHidden{SetHidden: &encounterv1.SetHidden{
-		CombatantId: pos[1], Hidden: hidden,
-	}}}, stdout)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		return submit(ctx, c, pos[0], &encounterv1.Command{Kind: &encounterv1.Command_SetHidden{SetHidden: &encounterv1.SetHidden{
+			CombatantId: pos[1], Hidden: hidden,
+		}}}, stdout)
+	})
+	return command
 }

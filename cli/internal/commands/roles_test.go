@@ -85,10 +85,10 @@ func TestRoleSubcommandUsageErrors(t *testing.T) {
 		require.Contains(t, errOut, tc.says, tc.args)
 	}
 	// fray help grant shows both forms.
-	code, _, errOut := run(t, "help", "grant")
+	code, out, _ := run(t, "help", "grant")
 	require.Equal(t, 0, code)
-	require.Contains(t, errOut, "usage: fray grant "+grantRoleSynopsis)
-	require.Contains(t, errOut, "usage: fray grant ENCOUNTER COMBATANT N")
+	require.Contains(t, out, "usage: fray grant "+grantRoleSynopsis)
+	require.Contains(t, out, "usage: fray grant ENCOUNTER COMBATANT N")
 }
 
 func TestDescribeRoleEvents(t *testing.T) {

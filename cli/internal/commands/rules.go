@@ -8,67 +8,67 @@ import (
 	"strings"
 
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
+	"github.com/spf13/cobra"
 )
 
-func runRulesets(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("rulesets", "[--json] [flags]", "Lists the rule systems the RulesService decides, with their versions.", stderr)
+func rulesetsCmd() *cobra.Command {
+	command, fs := newCommand("rulesets", "[--json] [flags]", "Lists the rule systems the RulesService decides, with their versions.", 0, 0)
 	c := addRulesFlags(fs)
 	asJSON := fs.Bool("json", false, "print the ListRulesetsResponse in protojson")
-	if _, err := ParseArgs(fs, args, 0, 0); err != nil {
-		return err
-	}
-	cl, done, err := c.rules()
-	if err != nil {
-		return err
-	}
-	defer done()
-	resp, err := cl.ListRulesets(c.outgoing(ctx), &rulesv1.ListRulesetsRequest{})
-	if err != nil {
-		return rpcErr("", err)
-	}
-	if *asJSON {
-		return printJSON(stdout, resp, prettyJSON)
-	}
-	rows := []string{"ID\tNAME\tVERSIONS"}
-	for _, r := range resp.GetRulesets() {
-		vs := make([]string, len(r.GetVersions()))
-		for i, v := range r.GetVersions() {
-			vs[i] = fmt.Sprint(v)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		cl, done, err := c.rules()
+		if err != nil {
+			return err
 		}
-		rows = append(rows, fmt.Sprintf("%s\t%s\t%s", r.GetId(), r.GetName(), strings.Join(vs, ", ")))
-	}
-	return table(stdout, rows)
+		defer done()
+		resp, err := cl.ListRulesets(c.outgoing(ctx), &rulesv1.ListRulesetsRequest{})
+		if err != nil {
+			return rpcErr("", err)
+		}
+		if *asJSON {
+			return printJSON(stdout, resp, prettyJSON)
+		}
+		rows := []string{"ID\tNAME\tVERSIONS"}
+		for _, r := range resp.GetRulesets() {
+			vs := make([]string, len(r.GetVersions()))
+			for i, v := range r.GetVersions() {
+				vs[i] = fmt.Sprint(v)
+			}
+			rows = append(rows, fmt.Sprintf("%s\t%s\t%s", r.GetId(), r.GetName(), strings.Join(vs, ", ")))
+		}
+		return table(stdout, rows)
+	})
+	return command
 }
 
-func runRoll(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("roll", "EXPR [--seed HEX] [--offset N] [--json] [flags]",
-		"Rolls dice notation (\"3d10+4\", \"1d10!\" explodes) on the RulesService and prints the faces\nand the total, then the seed in hex: give it back with --seed (and --offset) to replay.", stderr)
+func rollCmd() *cobra.Command {
+	command, fs := newCommand("roll", "EXPR [--seed HEX] [--offset N] [--json] [flags]",
+		"Rolls dice notation (\"3d10+4\", \"1d10!\" explodes) on the RulesService and prints the faces\nand the total, then the seed in hex: give it back with --seed (and --offset) to replay.", 1, 1)
 	c := addRulesFlags(fs)
 	seedHex := fs.String("seed", "", "32-byte seed in hex (default: a fresh seed, printed)")
 	offset := fs.Uint64("offset", 0, "position in the seed's dice stream")
 	asJSON := fs.Bool("json", false, "print the RollResponse in protojson")
-	pos, err := ParseArgs(fs, args, 1, 1)
-	if err != nil {
-		return err
-	}
-	seed, err := hex.DecodeString(*seedHex)
-	if err != nil {
-		return &UsageError{Msg: fmt.Sprintf("--seed: not hex: %v", err), Usage: shortUsageOf(fs)}
-	}
-	cl, done, err := c.rules()
-	if err != nil {
-		return err
-	}
-	defer done()
-	resp, err := cl.Roll(c.outgoing(ctx), &rulesv1.RollRequest{Expression: pos[0], Seed: seed, Offset: *offset})
-	if err != nil {
-		return rpcErr("", err)
-	}
-	if *asJSON {
-		return printJSON(stdout, resp, prettyJSON)
-	}
-	r := resp.GetRoll()
-	fmt.Fprintf(stdout, "%s: %s = %d\n", r.GetExpression(), rollText(r), r.GetTotal())
-	fmt.Fprintf(stdout, "seed %s offset %d (%d draws)\n", hex.EncodeToString(resp.GetSeed()), r.GetOffset(), r.GetDraws())
-	return nil
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		seed, err := hex.DecodeString(*seedHex)
+		if err != nil {
+			return &UsageError{Msg: fmt.Sprintf("--seed: not hex: %v", err), Short: true}
+		}
+		cl, done, err := c.rules()
+		if err != nil {
+			return err
+		}
+		defer done()
+		resp, err := cl.Roll(c.outgoing(ctx), &rulesv1.RollRequest{Expression: pos[0], Seed: seed, Offset: *offset})
+		if err != nil {
+			return rpcErr("", err)
+		}
+		if *asJSON {
+			return printJSON(stdout, resp, prettyJSON)
+		}
+		r := resp.GetRoll()
+		fmt.Fprintf(stdout, "%s: %s = %d\n", r.GetExpression(), rollText(r), r.GetTotal())
+		fmt.Fprintf(stdout, "seed %s offset %d (%d draws)\n", hex.EncodeToString(resp.GetSeed()), r.GetOffset(), r.GetDraws())
+		return nil
+	})
+	return command
 }

@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"flag"
 	"fmt"
 	"maps"
 	"slices"
@@ -10,6 +9,7 @@ import (
 
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"github.com/fray-rpg/fray/rules/loss"
+	"github.com/spf13/pflag"
 )
 
 // inspirationFlag is the --inspiration flag: "Courage=1,Honneur=2" (a bare "Courage" means 1).
@@ -26,6 +26,9 @@ func (f *inspirationFlag) String() string {
 	}
 	return strings.Join(parts, ",")
 }
+
+// Type names the value in the usage.
+func (*inspirationFlag) Type() string { return "vertu=N" }
 
 func (f *inspirationFlag) Set(s string) error {
 	m, err := parseInspiration(s)
@@ -94,7 +97,7 @@ type spendFlags struct {
 	freeRaises  int
 }
 
-func (s *spendFlags) register(fs *flag.FlagSet) {
+func (s *spendFlags) register(fs *pflag.FlagSet) {
 	fs.IntVar(&s.fursa, "fursa", 0, "Fursa to spend on the Test, +5 each (a GM's character draws on the GM's reserve)")
 	fs.Var(&s.inspiration, "inspiration", "Inspiration to spend, +5 each: Vertu=N[,Vertu=N...] (Sagesse, Honneur, Courage); repeatable")
 	fs.IntVar(&s.freeRaises, "free-raises", 0, "free raises (Augmentations Gratuites) to spend, +5 each (LOS-004)")

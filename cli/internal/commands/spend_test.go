@@ -1,11 +1,11 @@
 package commands
 
 import (
-	"flag"
 	"io"
 	"testing"
 
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
+	"github.com/spf13/pflag"
 	"github.com/stretchr/testify/require"
 )
 
@@ -38,7 +38,7 @@ func TestParseInspiration(t *testing.T) {
 }
 
 func TestInspirationFlag(t *testing.T) {
-	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var sp spendFlags
 	sp.register(fs)
@@ -66,7 +66,7 @@ func TestInspirationFlagErrorsAreUsageErrors(t *testing.T) {
 	code, out, errOut := run(t, "attack", "enc-1", "diego", "ruffian", "--inspiration", "Bravoure=1")
 	require.Equal(t, 2, code)
 	require.Empty(t, out)
-	require.Contains(t, errOut, `invalid value "Bravoure=1" for flag -inspiration`)
+	require.Contains(t, errOut, `invalid argument "Bravoure=1" for "--inspiration" flag`)
 	require.Contains(t, errOut, "usage: fray attack ENCOUNTER ATTACKER TARGET")
 
 	code, _, errOut = run(t, "react", "enc-1", "ruffian", "parry", "--fursa", "-2")

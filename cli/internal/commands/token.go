@@ -2,32 +2,23 @@ package commands
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
 	"github.com/fray-rpg/fray/services/platform"
+	"github.com/spf13/cobra"
 )
 
-func init() {
-	Register("token", "mint a token from fray dev's signing key (--as NAME), or print its public key set (--jwks)", runToken)
-}
-
-// runToken is `fray token`: a bearer token for a fray dev server, signed by its dev key.
-func runToken(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("token", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: fray token --as NAME [--tenant T] [--scope \"a b\"] [--ttl 1h]\n       fray token --jwks\n\n"+
-			"Mints a token signed by fray dev's signing key (kept in its data folder, %s) and prints it:\n"+
+// tokenCmd is `fray token`: a bearer token for a fray dev server, signed by its dev key.
+func tokenCmd() *cobra.Command {
+	command, fs := newCommand("token", "--as NAME [--tenant T] [--scope \"a b\"] [--ttl 1h] | --jwks",
+		fmt.Sprintf("Mints a token signed by fray dev's signing key (kept in its data folder, %s) and prints it:\n"+
 			"issuer %q, audience %q, subject NAME of tenant %q unless --tenant says otherwise.\n"+
 			"Send it as \"authorization: Bearer <token>\" (grpcurl -H), or give it to the CLI with --token\n"+
 			"or FRAY_TOKEN. --jwks prints the dev key's public JWKS instead, for services run separately\n"+
-			"(--jwks FILE --token-issuer %s).\n\n", platform.DevKeyFile, platform.DevIssuer, platform.DevAudience, platform.DevTenant, platform.DevIssuer)
-		fs.PrintDefaults()
-	}
+			"(--jwks FILE --token-issuer %s).", platform.DevKeyFile, platform.DevIssuer, platform.DevAudience, platform.DevTenant, platform.DevIssuer), 0, 0)
 	as := fs.String("as", envOr("FRAY_PRINCIPAL", DefaultPrincipal), "the token's subject, NAME or TENANT/NAME (env FRAY_PRINCIPAL)")
 	tenant := fs.String("tenant", "", "the token's tenant (default: the TENANT of --as TENANT/NAME, else "+platform.DevTenant+")")
 	scope := fs.String("scope", "", "scopes, space- or comma-separated (\""+platform.ScopeDelegate+"\" lets a client act on behalf of others, \""+platform.ScopeResolve+"\" is the encounter service's)")
@@ -35,47 +26,47 @@ func runToken(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	key := fs.String("key", "", "the dev signing key file (default: the key of the fray dev server at --addr, then ./.fray/"+platform.DevKeyFile+"; env FRAY_DEV_KEY)")
 	addr := fs.String("addr", envOr("FRAY_ADDR", DefaultAddr), "the fray dev server whose key to use (env FRAY_ADDR)")
 	jwks := fs.Bool("jwks", false, "print the dev key's public JWKS instead of a token")
-	if _, err := ParseArgs(fs, args, 0, 0); err != nil {
-		return err
-	}
-	path := *key
-	if path == "" {
-		p, ok := platform.FindDevKey(*addr)
-		if !ok {
-			return fmt.Errorf("no dev signing key found for %s: start `fray dev` (it creates one in its data folder), or give --key", *addr)
+	command.RunE = runE(func(_ context.Context, _ []string, stdout, _ io.Writer) error {
+		path := *key
+		if path == "" {
+			p, ok := platform.FindDevKey(*addr)
+			if !ok {
+				return fmt.Errorf("no dev signing key found for %s: start `fray dev` (it creates one in its data folder), or give --key", *addr)
+			}
+			path = p
 		}
-		path = p
-	}
-	signer, err := platform.LoadDevKey(path)
-	if err != nil {
-		return err
-	}
-	if *jwks {
-		out, err := platform.MarshalJWKS(signer.Public())
+		signer, err := platform.LoadDevKey(path)
 		if err != nil {
 			return err
 		}
-		_, err = fmt.Fprintf(stdout, "%s\n", out)
+		if *jwks {
+			out, err := platform.MarshalJWKS(signer.Public())
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(stdout, "%s\n", out)
+			return err
+		}
+		t, subject := platform.DevSubject(*as)
+		if *tenant != "" {
+			t = *tenant
+		}
+		if err := platform.CheckName("tenant", t); err != nil {
+			return Usagef("%v", err)
+		}
+		if err := platform.CheckName("subject", subject); err != nil {
+			return Usagef("--as: %v", err)
+		}
+		if *ttl <= 0 || *ttl > 366*24*time.Hour {
+			return Usagef("--ttl %s: give a positive duration of at most a year", *ttl)
+		}
+		scopes := strings.FieldsFunc(*scope, func(r rune) bool { return r == ' ' || r == ',' })
+		tok, err := signer.Mint(platform.DevClaims(t, subject, *ttl, scopes...))
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintln(stdout, tok)
 		return err
-	}
-	t, subject := platform.DevSubject(*as)
-	if *tenant != "" {
-		t = *tenant
-	}
-	if err := platform.CheckName("tenant", t); err != nil {
-		return Usagef("%v", err)
-	}
-	if err := platform.CheckName("subject", subject); err != nil {
-		return Usagef("--as: %v", err)
-	}
-	if *ttl <= 0 || *ttl > 366*24*time.Hour {
-		return Usagef("--ttl %s: give a positive duration of at most a year", *ttl)
-	}
-	scopes := strings.FieldsFunc(*scope, func(r rune) bool { return r == ' ' || r == ',' })
-	tok, err := signer.Mint(platform.DevClaims(t, subject, *ttl, scopes...))
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintln(stdout, tok)
-	return err
+	})
+	return command
 }

@@ -11,130 +11,142 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
+	"github.com/spf13/cobra"
 )
 
-func runCreate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("create", "--name NAME [--system loss|feerie|ka|d20seg] [--options FILE] [flags]",
-		"Creates an encounter and prints its id alone, so that scripts can capture it:\n  id=$(fray create --name Ruelle)\n  id=$(fray create --name Clairière --system feerie)\nThe options file (YAML or JSON) is a fray.encounter.v1.RuleOptions (loss: {gm_fursa: 1}) or the\nbare options of the system given (gm_fursa: 1 for loss; roll: 2d10-11 for feerie; reshuffle:\nevery_draw for ka; carry_over: true for d20seg).", stderr)
+func createCmd() *cobra.Command {
+	command, fs := newCommand("create", "--name NAME [--system loss|feerie|ka|d20seg] [--options FILE] [flags]",
+		"Creates an encounter and prints its id alone, so that scripts can capture it:\n  id=$(fray create --name Ruelle)\n  id=$(fray create --name Clairière --system feerie)\nThe options file (YAML or JSON) is a fray.encounter.v1.RuleOptions (loss: {gm_fursa: 1}) or the\nbare options of the system given (gm_fursa: 1 for loss; roll: 2d10-11 for feerie; reshuffle:\nevery_draw for ka; carry_over: true for d20seg).", 0, 0)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, false)
 	name := fs.String("name", "", "name of the encounter (required)")
 	system := fs.String("system", "loss", "rule system id: loss (Les Chants de Loss), feerie (Contes de Fées), ka (Ka) or d20seg (d20 à segments)")
 	version := fs.Uint("rules-version", 0, "rule system version (0 = the latest)")
 	optionsFile := fs.String("options", "", "house rules file, YAML or JSON")
-	if _, err := ParseArgs(fs, args, 0, 0); err != nil {
-		return err
-	}
-	if *name == "" {
-		return &UsageError{Msg: "--name is required", Usage: shortUsageOf(fs)}
-	}
-	req := &encounterv1.CreateEncounterRequest{
-		CommandId: c.id(),
-		Encounter: &encounterv1.CreateEncounter{Name: *name, RuleSystem: *system, RulesVersion: uint32(*version)},
-	}
-	if *optionsFile != "" {
-		o, err := loadOptions(*optionsFile, *system)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		if *name == "" {
+			return &UsageError{Msg: "--name is required", Short: true}
+		}
+		req := &encounterv1.CreateEncounterRequest{
+			CommandId: c.id(),
+			Encounter: &encounterv1.CreateEncounter{Name: *name, RuleSystem: *system, RulesVersion: uint32(*version)},
+		}
+		if *optionsFile != "" {
+			o, err := loadOptions(*optionsFile, *system)
+			if err != nil {
+				return err
+			}
+			req.Encounter.Options = o
+		}
+		cl, done, err := c.encounters()
 		if err != nil {
 			return err
 		}
-		req.Encounter.Options = o
-	}
-	cl, done, err := c.encounters()
-	if err != nil {
-		return err
-	}
-	defer done()
-	resp, err := cl.CreateEncounter(c.outgoing(ctx), req)
-	if err != nil {
-		return rpcErr("", err)
-	}
-	fmt.Fprintln(stdout, resp.GetEncounterId())
-	return nil
+		defer done()
+		resp, err := cl.CreateEncounter(c.outgoing(ctx), req)
+		if err != nil {
+			return rpcErr("", err)
+		}
+		if c.raw {
+			return printJSON(stdout, resp, prettyJSON)
+		}
+		fmt.Fprintln(stdout, resp.GetEncounterId())
+		return nil
+	})
+	return command
 }
 
-func runAdd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("add", "ENCOUNTER SHEET_FILE... [--watched] [--hidden] [flags]",
-		"Adds one combatant per file. Each file, YAML or JSON, is a fray.encounter.v1.Combatant in\nprotojson field names: id, name, controller, side, and the sheet of the encounter's system:\nloss: {kind, traits, talents, initiative, weapons, parry, dodge, armour, ...}, feerie:\n{vigilance, habilete, puissance, resistance, taille, charme, essence, attributes}, ka:\n{spheres, skills, encaissement, protection, ka_dice, reality_points, weapons} or d20seg:\n{rapidite, armour, shield, weapon_class, bba, agility, strength, ca, hit_points, size,\nweapons, feats}. Every file\nis read before any is sent. With --command-id and several files, the files get the ids ID-1,\nID-2, ...; --expected-sequence applies to the first.\nAdded once the fight has started, a combatant joins it in progress and acts from the next Tour\n(LOS-039); --watched says it watched at least the last full Tour.\n--hidden (GM): the combatants are hidden from the moment they join: only the GMs and their\ncontrollers see their sheets and numbers (a sheet may also say hidden: true).", stderr)
+func addCmd() *cobra.Command {
+	command, fs := newCommand("add", "ENCOUNTER SHEET_FILE... [--watched] [--hidden] [flags]",
+		"Adds one combatant per file. Each file, YAML or JSON, is a fray.encounter.v1.Combatant in\nprotojson field names: id, name, controller, side, and the sheet of the encounter's system:\nloss: {kind, traits, talents, initiative, weapons, parry, dodge, armour, ...}, feerie:\n{vigilance, habilete, puissance, resistance, taille, charme, essence, attributes}, ka:\n{spheres, skills, encaissement, protection, ka_dice, reality_points, weapons} or d20seg:\n{rapidite, armour, shield, weapon_class, bba, agility, strength, ca, hit_points, size,\nweapons, feats}. Every file\nis read before any is sent. With --command-id and several files, the files get the ids ID-1,\nID-2, ...; --expected-sequence applies to the first.\nAdded once the fight has started, a combatant joins it in progress and acts from the next Tour\n(LOS-039); --watched says it watched at least the last full Tour.\n--hidden (GM): the combatants are hidden from the moment they join: only the GMs and their\ncontrollers see their sheets and numbers (a sheet may also say hidden: true).", 2, -1)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	watched := fs.Bool("watched", false, "joining a fight in progress after watching at least the last full Tour: +2 Initiative (LOS-039)")
 	hidden := fs.Bool("hidden", false, "hide the combatants from all but the GMs and their controllers from the start (GM)")
-	pos, err := ParseArgs(fs, args, 2, -1)
-	if err != nil {
-		return err
-	}
-	enc, files := pos[0], pos[1:]
-	combatants := make([]*encounterv1.Combatant, len(files))
-	for i, f := range files {
-		if combatants[i], err = LoadCombatant(f); err != nil {
-			return err
-		}
-		if *hidden {
-			combatants[i].Hidden = true
-		}
-	}
-	cl, done, err := c.encounters()
-	if err != nil {
-		return err
-	}
-	defer done()
-	for i, cb := range combatants {
-		id := c.id()
-		if c.commandID != "" && len(files) > 1 {
-			id = fmt.Sprintf("%s-%d", c.commandID, i+1)
-		}
-		req := &encounterv1.AddCombatantRequest{EncounterId: enc, CommandId: id, Combatant: cb, Watched: *watched}
-		if i == 0 {
-			req.ExpectedSequence = c.expected.ptr()
-		}
-		resp, err := cl.AddCombatant(c.outgoing(ctx), req)
-		if err != nil {
-			return rpcErr("adding "+files[i], err)
-		}
-		line := "added " + (*Names)(nil).combatantText(cb)
-		for _, ev := range resp.GetEvents() {
-			if a := ev.GetCombatantAdded(); a != nil {
-				line += fmt.Sprintf(" (#%d)", ev.GetSequence()) + joiningText(a)
-				break
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		var err error
+		enc, files := pos[0], pos[1:]
+		combatants := make([]*encounterv1.Combatant, len(files))
+		for i, f := range files {
+			if combatants[i], err = LoadCombatant(f); err != nil {
+				return err
+			}
+			if *hidden {
+				combatants[i].Hidden = true
 			}
 		}
-		fmt.Fprintln(stdout, line)
-	}
-	return nil
+		cl, done, err := c.encounters()
+		if err != nil {
+			return err
+		}
+		defer done()
+		for i, cb := range combatants {
+			id := c.id()
+			if c.commandID != "" && len(files) > 1 {
+				id = fmt.Sprintf("%s-%d", c.commandID, i+1)
+			}
+			req := &encounterv1.AddCombatantRequest{EncounterId: enc, CommandId: id, Combatant: cb, Watched: *watched}
+			if i == 0 {
+				req.ExpectedSequence = c.expected.ptr()
+			}
+			resp, err := cl.AddCombatant(c.outgoing(ctx), req)
+			if err != nil {
+				return rpcErr("adding "+files[i], err)
+			}
+			if c.raw {
+				if err := printJSON(stdout, resp, prettyJSON); err != nil {
+					return err
+				}
+				continue
+			}
+			line := "added " + (*Names)(nil).combatantText(cb)
+			for _, ev := range resp.GetEvents() {
+				if a := ev.GetCombatantAdded(); a != nil {
+					line += fmt.Sprintf(" (#%d)", ev.GetSequence()) + joiningText(a)
+					break
+				}
+			}
+			fmt.Fprintln(stdout, line)
+		}
+		return nil
+	})
+	return command
 }
 
-func runStart(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("start", "ENCOUNTER [flags]", "Starts the fight: the first Tour's Initiative is rolled.", stderr)
+func startCmd() *cobra.Command {
+	command, fs := newCommand("start", "ENCOUNTER [flags]", "Starts the fight: the first Tour's Initiative is rolled.", 1, 1)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
-	pos, err := ParseArgs(fs, args, 1, 1)
-	if err != nil {
-		return err
-	}
-	cl, done, err := c.encounters()
-	if err != nil {
-		return err
-	}
-	defer done()
-	resp, err := cl.StartEncounter(c.outgoing(ctx), &encounterv1.StartEncounterRequest{
-		EncounterId: pos[0], CommandId: c.id(), ExpectedSequence: c.expected.ptr(),
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		cl, done, err := c.encounters()
+		if err != nil {
+			return err
+		}
+		defer done()
+		resp, err := cl.StartEncounter(c.outgoing(ctx), &encounterv1.StartEncounterRequest{
+			EncounterId: pos[0], CommandId: c.id(), ExpectedSequence: c.expected.ptr(),
+		})
+		if err != nil {
+			return rpcErr("", err)
+		}
+		if c.raw {
+			return printJSON(stdout, resp, prettyJSON)
+		}
+		printOutcome(stdout, pos[0], resp.GetEvents(), resp.GetState())
+		return nil
 	})
-	if err != nil {
-		return rpcErr("", err)
-	}
-	printOutcome(stdout, pos[0], resp.GetEvents(), resp.GetState())
-	return nil
+	return command
 }
 
-func runAttack(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("attack", "ENCOUNTER ATTACKER TARGET [--weapon W] [--effect NAME]... [--exploits N] [--also TARGET]... [--second-weapon W] [--with-damage] [--grab|--trip] [situation flags] [--fursa N] [--inspiration Courage=1] [--free-raises N] [--unseen] [flags]",
+func attackCmd() *cobra.Command {
+	command, fs := newCommand("attack", "ENCOUNTER ATTACKER TARGET [--weapon W] [--effect NAME]... [--exploits N] [--also TARGET]... [--second-weapon W] [--with-damage] [--grab|--trip] [situation flags] [--fursa N] [--inspiration Courage=1] [--free-raises N] [--unseen] [flags]",
 		"ATTACKER attacks TARGET (combatant ids). Each Exploit raises the Difficulty by 5; the effects\n"+
 			"declared with --effect buy what the Exploits do when they stand, and their Exploits add up\n"+
 			"(at most 5). --exploits N declares N more extra-damage Exploits (+1d10 each).\n"+
 			wrapText("Effects (Exploits): "+effectNames(func(x exploitEffect) bool { return x.attack })+".", 95)+"\n"+
 			"Multi-target effects (two-weapons, moulinet, storm-of-blades, shoot-through,\n"+
 			"rain-of-projectiles) name further targets with --also. --grab and --trip are made bare-handed\n"+
-			"with Athletics (3 PA), without Exploits.", stderr)
+			"with Athletics (3 PA), without Exploits.", 3, 3)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	weapon := fs.String("weapon", "", "weapon name on the attacker's sheet (may be left out when it has one weapon)")
@@ -152,61 +164,61 @@ func runAttack(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	sit.registerAttack(fs)
 	var sp spendFlags
 	sp.register(fs)
-	pos, err := ParseArgs(fs, args, 3, 3)
-	if err != nil {
-		return err
-	}
-	usage := usageFor(fs)
-	if *exploits < 0 {
-		return usage("--exploits %d: cannot be negative", *exploits)
-	}
-	a := &lossv1.Attack{TargetId: pos[2], Weapon: *weapon, Unseen: *unseen, MoreTargetIds: also,
-		SecondWeapon: *second, WithDamage: *withDamage, Exploits: effects.effects()}
-	for range *exploits {
-		a.Exploits = append(a.Exploits, lossv1.ExploitEffect_EXPLOIT_EFFECT_EXTRA_DAMAGE)
-	}
-	switch {
-	case *grab && *trip:
-		return usage("--grab and --trip: choose one")
-	case *grab:
-		a.Manoeuvre = lossv1.Manoeuvre_MANOEUVRE_GRAB
-	case *trip:
-		a.Manoeuvre = lossv1.Manoeuvre_MANOEUVRE_TRIP
-	}
-	two := effects.has(lossv1.ExploitEffect_EXPLOIT_EFFECT_TWO_WEAPONS)
-	multi := slices.ContainsFunc(effects.list, func(x exploitEffect) bool { return x.multi })
-	switch n := exploitCount(a.Exploits); {
-	case a.Manoeuvre != lossv1.Manoeuvre_MANOEUVRE_UNSPECIFIED && len(a.Exploits) > 0:
-		return usage("a grab or a trip takes no Exploits (LOS-035)")
-	case a.Manoeuvre != lossv1.Manoeuvre_MANOEUVRE_UNSPECIFIED && *weapon != "":
-		return usage("a grab or a trip is made bare-handed with Athletics: drop --weapon")
-	case n > maxExploits:
-		return usage("the Exploits declared add up to %d; at most %d may be declared (LOS-010)", n, maxExploits)
-	case *second != "" && !two:
-		return usage("--second-weapon goes with --effect two-weapons")
-	case two && *second == "":
-		return usage("--effect two-weapons needs --second-weapon W (LOS-070)")
-	case len(also) > 0 && !multi:
-		return usage("--also names further targets of a multi-target effect: two-weapons, moulinet, storm-of-blades, shoot-through or rain-of-projectiles (LOS-026)")
-	}
-	if a.Situation, err = sit.situation(); err != nil {
-		return err
-	}
-	if a.Spend, err = sp.spend(); err != nil {
-		return err
-	}
-	cmd := lossCommand(&lossv1.Action{CombatantId: pos[1], Kind: &lossv1.Action_Attack{Attack: a}})
-	return submit(ctx, c, pos[0], cmd, stdout)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		var err error
+		usage := usageError
+		if *exploits < 0 {
+			return usage("--exploits %d: cannot be negative", *exploits)
+		}
+		a := &lossv1.Attack{TargetId: pos[2], Weapon: *weapon, Unseen: *unseen, MoreTargetIds: also,
+			SecondWeapon: *second, WithDamage: *withDamage, Exploits: effects.effects()}
+		for range *exploits {
+			a.Exploits = append(a.Exploits, lossv1.ExploitEffect_EXPLOIT_EFFECT_EXTRA_DAMAGE)
+		}
+		switch {
+		case *grab && *trip:
+			return usage("--grab and --trip: choose one")
+		case *grab:
+			a.Manoeuvre = lossv1.Manoeuvre_MANOEUVRE_GRAB
+		case *trip:
+			a.Manoeuvre = lossv1.Manoeuvre_MANOEUVRE_TRIP
+		}
+		two := effects.has(lossv1.ExploitEffect_EXPLOIT_EFFECT_TWO_WEAPONS)
+		multi := slices.ContainsFunc(effects.list, func(x exploitEffect) bool { return x.multi })
+		switch n := exploitCount(a.Exploits); {
+		case a.Manoeuvre != lossv1.Manoeuvre_MANOEUVRE_UNSPECIFIED && len(a.Exploits) > 0:
+			return usage("a grab or a trip takes no Exploits (LOS-035)")
+		case a.Manoeuvre != lossv1.Manoeuvre_MANOEUVRE_UNSPECIFIED && *weapon != "":
+			return usage("a grab or a trip is made bare-handed with Athletics: drop --weapon")
+		case n > maxExploits:
+			return usage("the Exploits declared add up to %d; at most %d may be declared (LOS-010)", n, maxExploits)
+		case *second != "" && !two:
+			return usage("--second-weapon goes with --effect two-weapons")
+		case two && *second == "":
+			return usage("--effect two-weapons needs --second-weapon W (LOS-070)")
+		case len(also) > 0 && !multi:
+			return usage("--also names further targets of a multi-target effect: two-weapons, moulinet, storm-of-blades, shoot-through or rain-of-projectiles (LOS-026)")
+		}
+		if a.Situation, err = sit.situation(); err != nil {
+			return err
+		}
+		if a.Spend, err = sp.spend(); err != nil {
+			return err
+		}
+		cmd := lossCommand(&lossv1.Action{CombatantId: pos[1], Kind: &lossv1.Action_Attack{Attack: a}})
+		return submit(ctx, c, pos[0], cmd, stdout)
+	})
+	return command
 }
 
-func runReact(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("react", "ENCOUNTER DEFENDER parry|dodge|none [--exploits N] [--effect NAME]... [--ally ID] [--counter-weapon W] [--with-weapon] [--darkness] [--lower|--higher] [--cover-at-hand] [--fursa N] [--inspiration Courage=1] [--free-raises N] [flags]",
+func reactCmd() *cobra.Command {
+	command, fs := newCommand("react", "ENCOUNTER DEFENDER parry|dodge|none [--exploits N] [--effect NAME]... [--ally ID] [--counter-weapon W] [--with-weapon] [--darkness] [--lower|--higher] [--cover-at-hand] [--fursa N] [--inspiration Courage=1] [--free-raises N] [flags]",
 		"DEFENDER answers the attack waiting for it: parry or dodge (1 PA, a Test against the\n"+
 			"attacker's Difficulty + 5 per Exploit declared here), or none to take the blow. Plain\n"+
 			"Exploits (--exploits) become a +5 on the defender's next action on a success (LOS-016);\n"+
 			"the effects declared with --effect buy what they do instead, and their Exploits add up.\n"+
 			wrapText("Effects (Exploits): "+effectNames(func(x exploitEffect) bool { return x.defence })+".", 95)+"\n"+
-			"A pursuit action (charge, clothesline, tackle, shot at the legs) is only dodged.", stderr)
+			"A pursuit action (charge, clothesline, tackle, shot at the legs) is only dodged.", 3, 3)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	exploits := fs.Int("exploits", 0, "Exploits declared on the defence; on a success they become a +5 on the defender's next action")
@@ -220,96 +232,95 @@ func runReact(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.BoolVar(&sit.coverAtHand, "cover-at-hand", false, "cover is at hand for a dodge against a ranged attack (Take cover, LOS-093)")
 	var sp spendFlags
 	sp.register(fs)
-	pos, err := ParseArgs(fs, args, 3, 3)
-	if err != nil {
-		return err
-	}
-	usage := usageFor(fs)
-	reaction, ok := map[string]lossv1.Reaction{
-		"parry": lossv1.Reaction_REACTION_PARRY,
-		"dodge": lossv1.Reaction_REACTION_DODGE,
-		"none":  lossv1.Reaction_REACTION_NONE,
-	}[strings.ToLower(pos[2])]
-	if !ok {
-		return usage("reaction %q: parry, dodge or none", pos[2])
-	}
-	list := effects.effects()
-	n := exploitCount(list)
-	switch {
-	case *exploits < 0:
-		return usage("--exploits %d: cannot be negative", *exploits)
-	case max(n, int32(*exploits)) > maxExploits:
-		return usage("the Exploits declared add up to %d; at most %d may be declared (LOS-012)", max(n, int32(*exploits)), maxExploits)
-	case reaction == lossv1.Reaction_REACTION_NONE && (len(list) > 0 || *ally != "" || *counterWeapon != "" || *withWeapon):
-		return usage("taking the blow has no Exploit effects: parry or dodge to declare them")
-	case effects.has(lossv1.ExploitEffect_EXPLOIT_EFFECT_PROTECT) && *ally == "":
-		return usage("--effect protect needs --ally ID (LOS-068)")
-	case *ally != "" && !effects.has(lossv1.ExploitEffect_EXPLOIT_EFFECT_PROTECT):
-		return usage("--ally goes with --effect protect")
-	case *counterWeapon != "" && !effects.has(lossv1.ExploitEffect_EXPLOIT_EFFECT_COUNTER_ATTACK):
-		return usage("--counter-weapon goes with --effect counter-attack")
-	case *withWeapon && reaction != lossv1.Reaction_REACTION_PARRY:
-		return usage("--with-weapon is for a parry")
-	}
-	r := &lossv1.React{Reaction: reaction, Exploits: max(int32(*exploits), n), Effects: list,
-		AllyId: *ally, CounterWeapon: *counterWeapon, WithWeapon: *withWeapon}
-	if r.Situation, err = sit.situation(); err != nil {
-		return err
-	}
-	if r.Spend, err = sp.spend(); err != nil {
-		return err
-	}
-	cmd := lossCommand(&lossv1.Action{CombatantId: pos[1], Kind: &lossv1.Action_React{React: r}})
-	return submit(ctx, c, pos[0], cmd, stdout)
-}
-
-func runPass(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("pass", "ENCOUNTER COMBATANT [flags]",
-		"COMBATANT ends its actions for this Tour; the PA it keeps serve only to parry or dodge.", stderr)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, true)
-	pos, err := ParseArgs(fs, args, 2, 2)
-	if err != nil {
-		return err
-	}
-	cmd := lossCommand(&lossv1.Action{CombatantId: pos[1], Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}})
-	return submit(ctx, c, pos[0], cmd, stdout)
-}
-
-func runSubmit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("submit", "ENCOUNTER (--json '{...}' | --file FILE) [flags]",
-		"Submits any fray.encounter.v1.Command, in protojson, e.g.\n  fray submit $id --json '{\"loss\": {\"combatantId\": \"diego\", \"pass\": {}}}'", stderr)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, true)
-	js := fs.String("json", "", "the Command in protojson")
-	file := fs.String("file", "", "file holding the Command, JSON or YAML")
-	pos, err := ParseArgs(fs, args, 1, 1)
-	if err != nil {
-		return err
-	}
-	var (
-		name string
-		data []byte
-	)
-	switch {
-	case (*js == "") == (*file == ""):
-		return &UsageError{Msg: "give the command with exactly one of --json and --file", Usage: shortUsageOf(fs)}
-	case *js != "":
-		name, data = "--json", []byte(*js)
-	default:
-		if data, err = os.ReadFile(*file); err != nil {
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		var err error
+		usage := usageError
+		reaction, ok := map[string]lossv1.Reaction{
+			"parry": lossv1.Reaction_REACTION_PARRY,
+			"dodge": lossv1.Reaction_REACTION_DODGE,
+			"none":  lossv1.Reaction_REACTION_NONE,
+		}[strings.ToLower(pos[2])]
+		if !ok {
+			return usage("reaction %q: parry, dodge or none", pos[2])
+		}
+		list := effects.effects()
+		n := exploitCount(list)
+		switch {
+		case *exploits < 0:
+			return usage("--exploits %d: cannot be negative", *exploits)
+		case max(n, int32(*exploits)) > maxExploits:
+			return usage("the Exploits declared add up to %d; at most %d may be declared (LOS-012)", max(n, int32(*exploits)), maxExploits)
+		case reaction == lossv1.Reaction_REACTION_NONE && (len(list) > 0 || *ally != "" || *counterWeapon != "" || *withWeapon):
+			return usage("taking the blow has no Exploit effects: parry or dodge to declare them")
+		case effects.has(lossv1.ExploitEffect_EXPLOIT_EFFECT_PROTECT) && *ally == "":
+			return usage("--effect protect needs --ally ID (LOS-068)")
+		case *ally != "" && !effects.has(lossv1.ExploitEffect_EXPLOIT_EFFECT_PROTECT):
+			return usage("--ally goes with --effect protect")
+		case *counterWeapon != "" && !effects.has(lossv1.ExploitEffect_EXPLOIT_EFFECT_COUNTER_ATTACK):
+			return usage("--counter-weapon goes with --effect counter-attack")
+		case *withWeapon && reaction != lossv1.Reaction_REACTION_PARRY:
+			return usage("--with-weapon is for a parry")
+		}
+		r := &lossv1.React{Reaction: reaction, Exploits: max(int32(*exploits), n), Effects: list,
+			AllyId: *ally, CounterWeapon: *counterWeapon, WithWeapon: *withWeapon}
+		if r.Situation, err = sit.situation(); err != nil {
 			return err
 		}
-		name = *file
-	}
-	cmd := &encounterv1.Command{}
-	if err := DecodeProto(name, data, cmd); err != nil {
-		return err
-	}
-	if cmd.GetKind() == nil {
-		return &UsageError{Msg: name + ": the command is empty", Usage: shortUsageOf(fs)}
-	}
-	return submit(ctx, c, pos[0], cmd, stdout)
+		if r.Spend, err = sp.spend(); err != nil {
+			return err
+		}
+		cmd := lossCommand(&lossv1.Action{CombatantId: pos[1], Kind: &lossv1.Action_React{React: r}})
+		return submit(ctx, c, pos[0], cmd, stdout)
+	})
+	return command
+}
+
+func passCmd() *cobra.Command {
+	command, fs := newCommand("pass", "ENCOUNTER COMBATANT [flags]",
+		"COMBATANT ends its actions for this Tour; the PA it keeps serve only to parry or dodge.", 2, 2)
+	c := addConnFlags(fs)
+	c.addCommandFlags(fs, true)
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		cmd := lossCommand(&lossv1.Action{CombatantId: pos[1], Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}})
+		return submit(ctx, c, pos[0], cmd, stdout)
+	})
+	return command
+}
+
+func submitCmd() *cobra.Command {
+	command, fs := newCommand("submit", "ENCOUNTER (--json '{...}' | --file FILE) [flags]",
+		"Submits any fray.encounter.v1.Command, in protojson, e.g.\n  fray submit $id --json '{\"loss\": {\"combatantId\": \"diego\", \"pass\": {}}}'", 1, 1)
+	js := fs.String("json", "", "the Command in protojson")
+	c := addConnFlags(fs)
+	c.addCommandFlags(fs, true)
+	file := fs.String("file", "", "file holding the Command, JSON or YAML")
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		var err error
+		var (
+			name string
+			data []byte
+		)
+		switch {
+		case (*js == "") == (*file == ""):
+			return &UsageError{Msg: "give the command with exactly one of --json and --file", Short: true}
+		case *js != "":
+			name, data = "--json", []byte(*js)
+		default:
+			if data, err = os.ReadFile(*file); err != nil {
+				return err
+			}
+			name = *file
+		}
+		cmd := &encounterv1.Command{}
+		if err := DecodeProto(name, data, cmd); err != nil {
+			return err
+		}
+		if cmd.GetKind() == nil {
+			return &UsageError{Msg: name + ": the command is empty", Short: true}
+		}
+		return submit(ctx, c, pos[0], cmd, stdout)
+	})
+	return command
 }
 
 func lossCommand(a *lossv1.Action) *encounterv1.Command {
@@ -328,6 +339,9 @@ func submit(ctx context.Context, c *conn, enc string, cmd *encounterv1.Command, 
 	})
 	if err != nil {
 		return rpcErr("", err)
+	}
+	if c.raw {
+		return printJSON(stdout, resp, prettyJSON)
 	}
 	printOutcome(stdout, enc, resp.GetEvents(), resp.GetState())
 	return nil
@@ -361,36 +375,38 @@ func printPending(w io.Writer, enc string, st *encounterv1.EncounterState) {
 	}
 }
 
-func runEnd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("end", "ENCOUNTER [--reason R] [flags]",
-		"Ends the encounter and prints its dice seed, now revealed, in hex: sha256 of it is the\nseed_sha256 published when the encounter was created.", stderr)
+func endCmd() *cobra.Command {
+	command, fs := newCommand("end", "ENCOUNTER [--reason R] [flags]",
+		"Ends the encounter and prints its dice seed, now revealed, in hex: sha256 of it is the\nseed_sha256 published when the encounter was created.", 1, 1)
 	c := addConnFlags(fs)
 	c.addCommandFlags(fs, true)
 	reason := fs.String("reason", "", "why the encounter ends")
-	pos, err := ParseArgs(fs, args, 1, 1)
-	if err != nil {
-		return err
-	}
-	cl, done, err := c.encounters()
-	if err != nil {
-		return err
-	}
-	defer done()
-	resp, err := cl.EndEncounter(c.outgoing(ctx), &encounterv1.EndEncounterRequest{
-		EncounterId: pos[0], CommandId: c.id(), ExpectedSequence: c.expected.ptr(), Reason: *reason,
-	})
-	if err != nil {
-		return rpcErr("", err)
-	}
-	seed := resp.GetState().GetSeed()
-	for _, ev := range resp.GetEvents() {
-		if s := ev.GetEncounterEnded().GetSeed(); len(s) > 0 {
-			seed = s
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		cl, done, err := c.encounters()
+		if err != nil {
+			return err
 		}
-	}
-	if len(seed) == 0 {
-		return fmt.Errorf("the encounter ended but the server revealed no seed")
-	}
-	fmt.Fprintln(stdout, hex.EncodeToString(seed))
-	return nil
+		defer done()
+		resp, err := cl.EndEncounter(c.outgoing(ctx), &encounterv1.EndEncounterRequest{
+			EncounterId: pos[0], CommandId: c.id(), ExpectedSequence: c.expected.ptr(), Reason: *reason,
+		})
+		if err != nil {
+			return rpcErr("", err)
+		}
+		if c.raw {
+			return printJSON(stdout, resp, prettyJSON)
+		}
+		seed := resp.GetState().GetSeed()
+		for _, ev := range resp.GetEvents() {
+			if s := ev.GetEncounterEnded().GetSeed(); len(s) > 0 {
+				seed = s
+			}
+		}
+		if len(seed) == 0 {
+			return fmt.Errorf("the encounter ended but the server revealed no seed")
+		}
+		fmt.Fprintln(stdout, hex.EncodeToString(seed))
+		return nil
+	})
+	return command
 }

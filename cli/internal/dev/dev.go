@@ -20,6 +20,7 @@ import (
 	"github.com/fray-rpg/fray/services/encounter/store"
 	"github.com/fray-rpg/fray/services/platform"
 	"github.com/fray-rpg/fray/services/resolver"
+	"github.com/spf13/cobra"
 )
 
 // Config of the all-in-one server.
@@ -155,10 +156,23 @@ func Run(ctx context.Context, cfg Config) error {
 	return srv.Serve(ctx, lis, cfg.Grace)
 }
 
-// Command is the `fray dev` subcommand.
+// Command runs `fray dev` with args, as the fray command would.
 func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return commands.Execute(ctx, NewCommand(), args, stdout, stderr)
+}
+
+// NewCommand is the `fray dev` subcommand.
+func NewCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "dev [flags]",
+		Short: "run resolver, encounter service and an embedded NATS JetStream in one process",
+		Long: "Runs the resolver, the encounter service and an embedded NATS JetStream in one process, for\n" +
+			"development and trying fray out: gRPC on --listen (loopback), tokens signed by a dev key kept in\n" +
+			"--data, which the CLI's --as NAME uses to mint its own. Ctrl-C stops it gracefully.",
+		Args: commands.NoArgs,
+	}
+	// The flags are the services' (platform's helpers take a flag.FlagSet), parsed by cobra.
 	fs := flag.NewFlagSet("dev", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	cfg := Config{}
 	fs.StringVar(&cfg.Listen, "listen", platform.Env("FRAY_LISTEN", "127.0.0.1:7070"), "gRPC address of both services, on loopback (env FRAY_LISTEN)")
 	fs.StringVar(&cfg.Data, "data", platform.Env("FRAY_DATA", ".fray"), "folder keeping the embedded NATS data and the dev signing key ("+platform.DevKeyFile+") across restarts (env FRAY_DATA)")
@@ -173,38 +187,37 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	demo := fs.Bool("demo", false, "give every new encounter the same published dice seed, so the README's walkthrough rolls the dice it shows; never for a real game: anyone can predict its rolls")
 	logFormat := fs.String("log-format", platform.Env("FRAY_LOG_FORMAT", "text"), "text or json (env FRAY_LOG_FORMAT)")
 	logLevel := fs.String("log-level", platform.Env("FRAY_LOG_LEVEL", "info"), "debug, info, warn, error (env FRAY_LOG_LEVEL)")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if err := checkFlags(fs, &cfg); err != nil {
-		return &commands.UsageError{Msg: err.Error()}
-	}
-	log, err := platform.NewLoggerTo(os.Stderr, *logFormat, *logLevel)
-	if err != nil {
-		return &commands.UsageError{Msg: err.Error()}
-	}
-	cfg.Log = log
-	cfg.Demo = *demo
-	cfg.Ready = func(addr string) {
-		fmt.Fprintf(stdout, "fray dev: serving on %s (data in %s); Ctrl-C to stop\n", addr, cfg.Data)
-		if *demo {
-			fmt.Fprintf(stdout, "fray dev: --demo: every new encounter rolls the README's dice (a published seed): not for real games\n")
+	cmd.Flags().AddGoFlagSet(fs)
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		ctx, stdout := cmd.Context(), cmd.OutOrStdout()
+		if err := checkFlags(fs, &cfg); err != nil {
+			return &commands.UsageError{Msg: err.Error()}
 		}
-		fmt.Fprintf(stdout, "fray dev: tokens are signed by %s (tenant %q): the CLI's --as NAME mints its own, `fray token --as NAME` prints one\n",
-			filepath.Join(cfg.Data, platform.DevKeyFile), platform.DevTenant)
+		log, err := platform.NewLoggerTo(os.Stderr, *logFormat, *logLevel)
+		if err != nil {
+			return &commands.UsageError{Msg: err.Error()}
+		}
+		cfg.Log = log
+		cfg.Demo = *demo
+		cfg.Ready = func(addr string) {
+			fmt.Fprintf(stdout, "fray dev: serving on %s (data in %s); Ctrl-C to stop\n", addr, cfg.Data)
+			if *demo {
+				fmt.Fprintf(stdout, "fray dev: --demo: every new encounter rolls the README's dice (a published seed): not for real games\n")
+			}
+			fmt.Fprintf(stdout, "fray dev: tokens are signed by %s (tenant %q): the CLI's --as NAME mints its own, `fray token --as NAME` prints one\n",
+				filepath.Join(cfg.Data, platform.DevKeyFile), platform.DevTenant)
+		}
+		cfg.MetricsReady = func(addr string) {
+			fmt.Fprintf(stdout, "fray dev: metrics on http://%s/metrics\n", addr)
+		}
+		return Run(ctx, cfg)
 	}
-	cfg.MetricsReady = func(addr string) {
-		fmt.Fprintf(stdout, "fray dev: metrics on http://%s/metrics\n", addr)
-	}
-	return Run(ctx, cfg)
+	return cmd
 }
 
-// checkFlags takes the environment's values of the flags not given and refuses those that
-// cannot work, naming the flag and its variable.
+// checkFlags refuses the flags that cannot work, naming the flag and its variable (the
+// environment's values of the flags not given are taken before: commands.Execute).
 func checkFlags(fs *flag.FlagSet, cfg *Config) error {
-	if err := platform.ApplyEnv(fs); err != nil {
-		return err
-	}
 	if cfg.Replicas < 1 || cfg.Replicas > 5 {
 		return platform.FlagError(fs, "replicas", "JetStream keeps 1 to 5 replicas of a stream")
 	}

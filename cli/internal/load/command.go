@@ -17,28 +17,37 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fray-rpg/fray/cli/internal/commands"
 	"github.com/fray-rpg/fray/cli/internal/dev"
 	"github.com/fray-rpg/fray/services/platform"
 	"github.com/nats-io/nats.go"
+	"github.com/spf13/cobra"
 	"google.golang.org/grpc"
 )
 
-// Command is the `fray load` subcommand.
+// Command runs `fray load` with args, as the fray command would.
 func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("load", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: fray load [flags]\n\nN encounters at once, each playing a fight of its rule system (loss, ka, feerie, d20seg in turn)\n"+
+	return commands.Execute(ctx, NewCommand(), args, stdout, stderr)
+}
+
+// NewCommand is the `fray load` subcommand.
+func NewCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "load [flags]",
+		Short: "play N encounters at once and measure them beside a health Check and a JetStream publish",
+		Long: fmt.Sprintf("N encounters at once, each playing a fight of its rule system (loss, ka, feerie, d20seg in turn)\n"+
 			"as its GM (%s) and a player (%s) who answers the attacks on its combatants; then commands/s,\n"+
 			"latency percentiles and errors by code, beside a gRPC health Check and (with --nats-url or\n"+
-			"--embedded) a conditional JetStream publish measured on the same servers.\n\n", GMSubject, PlayerSubject)
-		fs.PrintDefaults()
+			"--embedded) a conditional JetStream publish measured on the same servers.", GMSubject, PlayerSubject),
+		Args: commands.NoArgs,
 	}
+	// The flags go through a flag.FlagSet (platform's helpers take one), parsed by cobra.
+	fs := flag.NewFlagSet("load", flag.ContinueOnError)
 	addr := fs.String("addr", platform.Env("FRAY_ADDR", "127.0.0.1:7070"), "fray server (EncounterService) address; tokens minted from the dev key of the `fray dev` there (env FRAY_ADDR)")
 	embedded := fs.Bool("embedded", false, "start the `fray dev` stack in this process on free ports with a temporary data folder, rate limits off (and measure server CPU per command)")
 	encounters := fs.Int("encounters", 16, "encounters playing at once (= commands in flight; the anchors' concurrency too)")
 	duration := fs.Duration("duration", 10*time.Second, "how long the load runs")
-	commands := fs.Int64("commands", 0, "stop after this many commands (0: no limit but --duration)")
+	maxCommands := fs.Int64("commands", 0, "stop after this many commands (0: no limit but --duration)")
 	systemsFlag := fs.String("systems", strings.Join(Systems, ","), "rule systems to play, dealt to the encounters in turn")
 	fightLength := fs.Int("fight-length", 200, "end a fight and start another after this many commands")
 	anchor := fs.Duration("anchor-duration", 3*time.Second, "how long each anchor runs (0: skip the anchors)")
@@ -54,102 +63,101 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	natsURL := fs.String("nats-url", platform.Env("FRAY_NATS_URL", ""), "NATS of the server, for the JetStream anchor (a scratch stream is created and deleted; env FRAY_NATS_URL)")
 	var natsAuth platform.NATSAuth
 	natsAuth.AddFlags(fs)
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("fray load takes no arguments (%q)", fs.Args())
-	}
-	if *repeat < 1 {
-		return fmt.Errorf("--repeat %d: at least 1 round", *repeat)
-	}
-	cfg := Config{Encounters: *encounters, Duration: *duration, Commands: *commands, FightLength: *fightLength, Systems: strings.Split(*systemsFlag, ",")}
-	if !*quiet {
-		cfg.Progress = stderr
-	}
-	var signer platform.Signer
-	natsOpts, err := natsAuth.Options()
-	if err != nil {
-		return err
-	}
-	if *embedded {
-		stack, err := startEmbedded(ctx)
+	cmd.Flags().AddGoFlagSet(fs)
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		ctx, stdout, stderr := cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr()
+		if *repeat < 1 {
+			return fmt.Errorf("--repeat %d: at least 1 round", *repeat)
+		}
+		cfg := Config{Encounters: *encounters, Duration: *duration, Commands: *maxCommands, FightLength: *fightLength, Systems: strings.Split(*systemsFlag, ",")}
+		if !*quiet {
+			cfg.Progress = stderr
+		}
+		var signer platform.Signer
+		natsOpts, err := natsAuth.Options()
 		if err != nil {
 			return err
 		}
-		defer stack.stop()
-		*addr, *natsURL, natsOpts, signer = stack.addr, stack.natsURL, nil, stack.key
-	} else if *gmToken == "" || *playerToken == "" {
-		path, ok := platform.FindDevKey(*addr)
-		if !ok {
-			return fmt.Errorf("no dev key for %s: run `fray dev` there, use --embedded, or give --gm-token and --player-token", *addr)
+		if *embedded {
+			stack, err := startEmbedded(ctx)
+			if err != nil {
+				return err
+			}
+			defer stack.stop()
+			*addr, *natsURL, natsOpts, signer = stack.addr, stack.natsURL, nil, stack.key
+		} else if *gmToken == "" || *playerToken == "" {
+			path, ok := platform.FindDevKey(*addr)
+			if !ok {
+				return fmt.Errorf("no dev key for %s: run `fray dev` there, use --embedded, or give --gm-token and --player-token", *addr)
+			}
+			if signer, err = platform.LoadDevKey(path); err != nil {
+				return fmt.Errorf("dev signing key: %w", err)
+			}
 		}
-		if signer, err = platform.LoadDevKey(path); err != nil {
-			return fmt.Errorf("dev signing key: %w", err)
+		dial := func(subject, token string) (*grpc.ClientConn, error) {
+			creds, secure, err := platform.Transport(*addr, *tlsCA, *useTLS)
+			if err != nil {
+				return nil, err
+			}
+			var src platform.TokenSource = platform.StaticToken(token)
+			if token == "" {
+				src = &platform.MintedToken{Signer: signer, Claims: platform.DevClaims(*tenant, subject, platform.DevTokenTTL)}
+			}
+			return grpc.NewClient(*addr, grpc.WithTransportCredentials(creds), grpc.WithPerRPCCredentials(platform.PerRPCToken(src, "", secure)))
 		}
-	}
-	dial := func(subject, token string) (*grpc.ClientConn, error) {
-		creds, secure, err := platform.Transport(*addr, *tlsCA, *useTLS)
+		gmConn, err := dial(GMSubject, *gmToken)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		var src platform.TokenSource = platform.StaticToken(token)
-		if token == "" {
-			src = &platform.MintedToken{Signer: signer, Claims: platform.DevClaims(*tenant, subject, platform.DevTokenTTL)}
+		defer gmConn.Close()
+		plConn, err := dial(PlayerSubject, *playerToken)
+		if err != nil {
+			return err
 		}
-		return grpc.NewClient(*addr, grpc.WithTransportCredentials(creds), grpc.WithPerRPCCredentials(platform.PerRPCToken(src, "", secure)))
-	}
-	gmConn, err := dial(GMSubject, *gmToken)
-	if err != nil {
-		return err
-	}
-	defer gmConn.Close()
-	plConn, err := dial(PlayerSubject, *playerToken)
-	if err != nil {
-		return err
-	}
-	defer plConn.Close()
-	cfg.GM, cfg.Player = gmConn, plConn
+		defer plConn.Close()
+		cfg.GM, cfg.Player = gmConn, plConn
 
-	rep := &Report{Encounters: cfg.Encounters, Repeat: *repeat}
-	for i := range *repeat {
-		if *repeat > 1 {
-			cfg.ProgressLabel = fmt.Sprintf("round %d/%d  ", i+1, *repeat)
+		rep := &Report{Encounters: cfg.Encounters, Repeat: *repeat}
+		for i := range *repeat {
+			if *repeat > 1 {
+				cfg.ProgressLabel = fmt.Sprintf("round %d/%d  ", i+1, *repeat)
+			}
+			profile := ""
+			if i == 0 {
+				profile = *cpuProfile
+			}
+			r, err := round(ctx, cfg, profile, *anchor, gmConn, *natsURL, natsOpts)
+			if err != nil {
+				return err
+			}
+			if !*embedded {
+				r.CPUPerCommand = 0
+			}
+			rep.Rounds = append(rep.Rounds, r)
 		}
-		profile := ""
-		if i == 0 {
-			profile = *cpuProfile
+		rep.Spread = spreadOf(rep.Rounds)
+		sent := int64(0)
+		for _, r := range rep.Rounds {
+			sent += r.Commands.Count
 		}
-		r, err := round(ctx, cfg, profile, *anchor, gmConn, *natsURL, natsOpts)
-		if err != nil {
-			return err
+		switch {
+		case *embedded && sent > 0:
+			rep.CPUNote = "process CPU (user+system) over the load ÷ commands: the embedded server, NATS and the load generator share the process"
+		case *embedded:
+			rep.CPUNote = "no commands"
+		default:
+			rep.CPUNote = "not measured: the server is remote (run with --embedded to measure it)"
 		}
-		if !*embedded {
-			r.CPUPerCommand = 0
+		rep.Machine = fmt.Sprintf("%s/%s, %d CPUs, %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
+		if *asJSON {
+			enc := json.NewEncoder(stdout)
+			enc.SetIndent("", "  ")
+			return enc.Encode(rep)
 		}
-		rep.Rounds = append(rep.Rounds, r)
+		printReport(stdout, rep)
+		return nil
 	}
-	rep.Spread = spreadOf(rep.Rounds)
-	sent := int64(0)
-	for _, r := range rep.Rounds {
-		sent += r.Commands.Count
-	}
-	switch {
-	case *embedded && sent > 0:
-		rep.CPUNote = "process CPU (user+system) over the load ÷ commands: the embedded server, NATS and the load generator share the process"
-	case *embedded:
-		rep.CPUNote = "no commands"
-	default:
-		rep.CPUNote = "not measured: the server is remote (run with --embedded to measure it)"
-	}
-	rep.Machine = fmt.Sprintf("%s/%s, %d CPUs, %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version())
-	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
-	}
-	printReport(stdout, rep)
-	return nil
+	return cmd
 }
 
 // round runs the load, then the health Check anchor on the GM's connection, then (with a
