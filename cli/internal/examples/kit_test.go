@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -176,14 +177,14 @@ func startDev(t *testing.T, fray string) string {
 	return ""
 }
 
-// bash runs script with bash in the repository's root, failing on the first failing command;
-// it returns what the script printed.
-func bash(t *testing.T, script string, env ...string) string {
+// bash runs script with bash in dir, failing on the first failing command; it returns what
+// the script printed.
+func bash(t *testing.T, dir, script string, env ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", "-euo", "pipefail", "-c", script)
-	cmd.Dir = root
+	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -209,7 +210,7 @@ func TestThePythonExamplePlaysAFight(t *testing.T) {
 	script := strings.ReplaceAll(block, "./fray ", fray+" ")
 	addr := startDev(t, fray)
 
-	out := bash(t, script, "FRAY_ADDR="+addr, "TMPDIR="+t.TempDir(), "PATH="+bin+":"+os.Getenv("PATH"))
+	out := bash(t, root, script, "FRAY_ADDR="+addr, "TMPDIR="+t.TempDir(), "PATH="+bin+":"+os.Getenv("PATH"))
 	t.Logf("the example printed:\n%s", out)
 	for _, want := range []string{
 		`(?m)^#1 Encounter "Ruelle sombre" created by dev/gm, loss v1`,
@@ -230,7 +231,8 @@ func TestThePythonExamplePlaysAFight(t *testing.T) {
 // TestTheBufTemplatesGeneratePythonAndTypeScript pastes the README's buf block: buf from
 // tools/, the Python template into examples/python/gen, protoc-gen-es from the lock file
 // (npm ci) and the TypeScript template into examples/typescript/gen, then tsc type-checks the
-// stubs with examples/typescript/command.ts. Both gen folders are ignored by git.
+// stubs with examples/typescript/command.ts (both gen folders are ignored by git); in a
+// temporary copy of the files it reads.
 func TestTheBufTemplatesGeneratePythonAndTypeScript(t *testing.T) {
 	pythonKit(t) // the Python template runs protoc's built-in generators and grpc_python_plugin
 	for _, tool := range []string{"node", "npm"} {
@@ -245,14 +247,55 @@ func TestTheBufTemplatesGeneratePythonAndTypeScript(t *testing.T) {
 	if out, err := exec.CommandContext(ctx, "npm", "ping").CombinedOutput(); err != nil {
 		skipLoudly(t, "the npm registry cannot be reached (npm ping: %v: %s): npm ci cannot install protoc-gen-es", err, lastLines(out, 3))
 	}
-	bash(t, block)
+	// In a copy of what the block reads, so that runs at the same time in one checkout do not
+	// share node_modules/ and gen/ folders.
+	dir := t.TempDir()
+	copyTree(t, dir, "proto", "tools/go.mod", "tools/go.sum", "buf.yaml", "buf.gen.python.yaml", "buf.gen.ts.yaml",
+		"examples/typescript/package.json", "examples/typescript/package-lock.json",
+		"examples/typescript/tsconfig.json", "examples/typescript/command.ts")
+	if _, err := os.Stat(filepath.Join(root, ".bin", "buf")); err == nil {
+		// The tools scripts/check-proto.sh installed: go install then finds them up to date
+		// rather than linking buf again (most of a minute on a busy machine).
+		copyTree(t, dir, ".bin")
+	}
+	bash(t, dir, block)
 
-	pyi, err := os.ReadFile(filepath.Join(root, "examples", "python", "gen", "fray", "loss", "v1", "loss_pb2.pyi"))
+	pyi, err := os.ReadFile(filepath.Join(dir, "examples", "python", "gen", "fray", "loss", "v1", "loss_pb2.pyi"))
 	require.NoError(t, err)
 	require.Contains(t, string(pyi), "pass_turn: Pass", "the type stubs hold the renamed field")
-	_, err = os.Stat(filepath.Join(root, "examples", "python", "gen", "fray", "encounter", "v1", "encounter_service_pb2_grpc.py"))
+	_, err = os.Stat(filepath.Join(dir, "examples", "python", "gen", "fray", "encounter", "v1", "encounter_service_pb2_grpc.py"))
 	require.NoError(t, err, "grpc_python_plugin wrote the gRPC client")
-	ts, err := os.ReadFile(filepath.Join(root, "examples", "typescript", "gen", "fray", "loss", "v1", "loss_pb.ts"))
+	ts, err := os.ReadFile(filepath.Join(dir, "examples", "typescript", "gen", "fray", "loss", "v1", "loss_pb.ts"))
 	require.NoError(t, err)
 	require.Contains(t, string(ts), `case: "passTurn"`)
+}
+
+// copyTree copies the files and folders paths (relative to the repository's root) into dir.
+func copyTree(t *testing.T, dir string, paths ...string) {
+	t.Helper()
+	for _, p := range paths {
+		err := filepath.WalkDir(filepath.Join(root, p), func(src string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			rel, err := filepath.Rel(root, src)
+			if err != nil {
+				return err
+			}
+			data, err := os.ReadFile(src)
+			if err != nil {
+				return err
+			}
+			dst := filepath.Join(dir, rel)
+			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+				return err
+			}
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(dst, data, info.Mode().Perm())
+		})
+		require.NoError(t, err, "copy %s", p)
+	}
 }
