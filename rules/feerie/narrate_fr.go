@@ -27,6 +27,13 @@ func plural(key, enOne, enOther, frOne, frOther string) {
 	frKeys[key] = true
 }
 
+// pluralTerm adds a message of a kind (see term) whose first argument is a count.
+func pluralTerm(kind, en, enOne, frOne, frOther string) {
+	key := "feerie " + kind + ": " + en
+	narrate.Plural(key, enOne, en, frOne, frOther)
+	termKeys[key] = true
+}
+
 func init() {
 	fr(
 		// The Action and its countdown.
@@ -333,4 +340,51 @@ func init() {
 	} {
 		term(m[0], m[1], m[2])
 	}
+}
+
+// The state of a combatant, as fray state shows it (StateText).
+func init() {
+	for _, m := range [][2]string{
+		{"hidden by the GM", "caché par le MJ"},
+		{"OUT (0 Essence)", "HORS DE COMBAT (0 Essence)"},
+		{"an object", "un objet"},
+		{"an object through %s", "un objet par %s"},
+		{"cannot act this Action", "ne peut pas agir pendant cette Action"},
+		{"renounced", "a renoncé"},
+		{"helpless (%s): Defense 0, no activity", "sans défense (%s) : Défense 0, aucune activité"},
+		{"helpless: Defense 0, no activity", "sans défense : Défense 0, aucune activité"},
+		{"no activity while surprised", "aucune activité tant qu'il est surpris"},
+		{"unseen: +%s Initiative", "sans être vu : +%s en Initiative"},
+		{"down: −4 to its activities until it gets up", "à terre : −4 à ses activités tant qu'il ne s'est pas relevé"},
+		{"disarmed", "désarmé"},
+		{"%s by %s", "%s par %s"},
+		{"entangled by %s: −%s to its activities, frees itself against %s", "entravé par %s : −%s à ses activités, se dégage contre %s"},
+		{"stunned: −%s to its activities", "étourdi : −%s à ses activités"},
+		{"kept at bay by %s: −%s Attack against it", "tenu en respect par %s : −%s en Attaque contre lui"},
+		{"%s inside its guard: −%s Attack against it", "%s dans sa garde : −%s en Attaque contre lui"},
+		{"relentless: next Damage +%s, Defense −8", "acharnement : prochains Dommages +%s, Défense −8"},
+		{"relentless: Defense −8", "acharnement : Défense −8"},
+		{"%s against %s", "%s contre %s"},
+		{"next intimidation %s", "prochaine intimidation %s"},
+		{"aiming +%s", "visée +%s"},
+		{"%s on this Action (FEE-062, FEE-073)", "%s sur cette Action (FEE-062, FEE-073)"},
+		{"%s rolls", "%s aux jets"},
+		{"%s Defense", "%s en Défense"},
+		{"%s from rank %s (%s)", "%s à partir du rang %s (%s)"},
+		{"the GM's malus: %s", "malus du MJ : %s"},
+		{"%s on its next activity (change of intention)", "%s à sa prochaine activité (changement d'intention)"},
+		{"%s on the next Action", "%s à l'Action suivante"},
+		{"watches %s (FEE-175)", "surveille %s (FEE-175)"},
+		{"engaged by %s", "engagé par %s"},
+		{"declared %s", "a déclaré %s"},
+		{"to declare", "doit déclarer"},
+	} {
+		term("state", m[0], m[1])
+	}
+	pluralTerm("state", "surprised (%d Actions)", "surprised (%d Action)", "surpris (%d Action)", "surpris (%d Actions)")
+	pluralTerm("state", "an organ crippled for %d ranks", "an organ crippled for %d rank", "un organe handicapé pendant %d rang", "un organe handicapé pendant %d rangs")
+	// The reasons of the penalties (Penalty.reason).
+	term("penalty", "change of intention", "changement d'intention")
+	term("penalty", "activity", "activité")
+	term("penalty", "?", "?")
 }

@@ -56,6 +56,10 @@ func TestEveryMessageHasItsFrench(t *testing.T) {
 					require.True(t, frKeys[key], "%s: no French for %q", fset.Position(call.Pos()), key)
 					used[key] = true
 				}
+			case "add": // StateText's parts
+				if key, ok := lit(1); ok {
+					require.True(t, termKeys["feerie state: "+key], "%s: no term %q", fset.Position(call.Pos()), key)
+				}
 			case "tf", "term":
 				kind, ok1 := lit(0)
 				en, ok2 := lit(1)
