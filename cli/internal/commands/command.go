@@ -255,9 +255,29 @@ func leafUsage(cmd *cobra.Command, w io.Writer) {
 	}
 	if cmd.HasAvailableFlags() {
 		fmt.Fprintln(w, "\nFlags:")
-		fmt.Fprint(w, cmd.Flags().FlagUsagesWrapped(100))
+		fmt.Fprint(w, shown(cmd.Flags()).FlagUsagesWrapped(100))
 	}
 }
+
+// shown is fs as its usage shows it: a bool flag as --name, not --name[=true|false].
+func shown(fs *pflag.FlagSet) *pflag.FlagSet {
+	out := pflag.NewFlagSet(fs.Name(), pflag.ContinueOnError)
+	fs.VisitAll(func(f *pflag.Flag) {
+		g := *f
+		if f.Value.Type() == "bool" && f.NoOptDefVal == "true" {
+			g.Value = plainBool{f.Value}
+		}
+		out.AddFlag(&g)
+	})
+	return out
+}
+
+// plainBool hides IsBoolFlag from pflag's usage.
+type plainBool struct{ v pflag.Value }
+
+func (b plainBool) String() string     { return b.v.String() }
+func (b plainBool) Set(s string) error { return b.v.Set(s) }
+func (b plainBool) Type() string       { return b.v.Type() }
 
 // shortUsage prints cmd's synopsis and where to find more.
 func shortUsage(cmd *cobra.Command, w io.Writer) {
