@@ -26,7 +26,7 @@ func init() {
 		"%s picks up the weapon", "%s ramasse son arme",
 		"%s acts (%s)", "%s agit (%s)",
 		" (%d PA)", " (%d PA)",
-		"the GM turns %[1]s's failed Exploit into a Disaster: %[2]s (LOS-006)", "le MJ change l'Exploit raté %[3]s en Désastre : %[2]s (LOS-006)",
+		"the GM turns %[1]s's failed Exploit into a Disaster: %[2]s (LOS-006)", "le MJ transforme l'Exploit raté %[3]s en Désastre : %[2]s (LOS-006)",
 		"%s is dead", "%s est mort",
 		"%s is saved", "%s est sauvé",
 		"%s sacrifices 1 Inspiration", "%s sacrifie 1 Inspiration",

@@ -33,7 +33,7 @@ func init() {
 		"halved %d times", "divisés par deux %d fois",
 	)
 	narrate.Plural(" with %d Exploits standing", " with %d Exploit standing", " with %d Exploits standing",
-		" avec %d Exploit qui tient", " avec %d Exploits qui tiennent")
+		" avec %d Exploit maintenu", " avec %d Exploits maintenus")
 	narrate.Plural(" → %d NS lost", " → %d NS lost", " → %d NS lost", " → %d NS perdu", " → %d NS perdus")
 }
 

@@ -71,7 +71,7 @@ func TestNarrateTheUnusual(t *testing.T) {
 		{"#19 Diego passes, keeping 0 PA to parry or dodge", "#19 Diego passe et garde 0 PA pour parer ou esquiver",
 			&lossv1.Event{Kind: &lossv1.Event_Passed{Passed: &lossv1.Passed{CombatantId: "diego"}}}},
 		{"#20 Diego attacks Le malfrat (2 PA): 6+6+d10[9]+15 = 36 vs 15 — success (spent 1 Fursa, 1 Courage; +5 from a defensive Exploit); no defence",
-			"#20 Diego attaque Le malfrat (2 PA) : 6+6+d10[9]+15 = 36 contre 15 — réussite (dépensé 1 Fursa, 1 Courage ; +5 d'un Exploit défensif) ; pas de défense",
+			"#20 Diego attaque Le malfrat (2 PA) : 6+6+d10[9]+15 = 36 contre 15 — réussite (dépense : 1 Fursa, 1 Courage ; +5 d'un Exploit défensif) ; pas de défense",
 			&lossv1.Event{Kind: &lossv1.Event_AttackRolled{AttackRolled: &lossv1.AttackRolled{AttackerId: "diego", TargetId: "ruffian", ActionPointsSpent: 2,
 				Test: &lossv1.TestResult{Roll: nD10(9), Trait: 6, Talent: 6, Bonus: 15, Total: 36, Difficulty: 15, Success: true,
 					Spend: &lossv1.Spend{Fursa: 1, Inspiration: map[string]int32{"Courage": 1, "Honneur": 0}}}}}}},

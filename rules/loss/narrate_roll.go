@@ -24,8 +24,8 @@ func init() {
 		"Difficulty %d, %s", "Difficulté %d, %s",
 		"%d Fursa", "%d Fursa",
 		"%s from a defensive Exploit", "%s d'un Exploit défensif",
-		" (spent %s; %s)", " (dépensé %s ; %s)",
-		" (spent %s)", " (dépensé %s)",
+		" (spent %s; %s)", " (dépense : %s ; %s)",
+		" (spent %s)", " (dépense : %s)",
 
 		// The modifiers' reasons (test.go, attack.go, pursuit.go).
 		"Two weapons specialisation", "spécialisation Deux armes",
