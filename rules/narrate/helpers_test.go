@@ -32,6 +32,10 @@ func TestHelpers(t *testing.T) {
 		{&dicev1.Roll{Expression: "3d10+4", Faces: []int32{3, 7, 9}, Modifier: 4}, "3d10[3,7,9]+4", "3d10[3,7,9]+4"},
 		{&dicev1.Roll{Expression: "d6-1", Faces: []int32{2}, Modifier: -1}, "d6[2]-1", "d6[2]-1"},
 		{&dicev1.Roll{Expression: "20", Faces: []int32{5}}, "d20[5]", "d20[5]"},
+		{&dicev1.Roll{Expression: "1d10!", Faces: []int32{10, 10, 3}}, "d10[10,10,3]", "d10[10,10,3]"},
+		{&dicev1.Roll{Expression: "2d6-1", Faces: []int32{1, 2}, Modifier: -1}, "2d6[1,2]-1", "2d6[1,2]-1"},
+		{&dicev1.Roll{Expression: "d20", Faces: []int32{17}}, "d20[17]", "d20[17]"},
+		{&dicev1.Roll{Expression: "10d10", Faces: []int32{1}}, "10d10[1]", "10d10[1]"},
 		{&dicev1.Roll{Faces: []int32{5}}, "dice[5]", "dés[5]"},
 	} {
 		require.Equal(t, c.en, en.Roll(c.roll))

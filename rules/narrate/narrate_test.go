@@ -233,3 +233,29 @@ func TestTheCommonEvents(t *testing.T) {
 	require.Equal(t, "Diego (diego): a sheet, side pcs, controller david", New(English, fakeTeller{&learnt, &states}).Combatant(diego))
 	require.Equal(t, "diego", New(English).Combatant(&encounterv1.Combatant{Id: "diego", Name: "diego"}))
 }
+
+// The role events with names learnt, as the CLI's TestDescribeRoleEvents told them.
+func TestTheRoleEventsWithNames(t *testing.T) {
+	n := New(English)
+	n.SetName("diego", "Diego")
+	n.SetName("ruffian", "Le malfrat")
+	for _, tc := range []struct {
+		ev   *encounterv1.Event
+		want string
+	}{
+		{&encounterv1.Event{Sequence: 5, Payload: &encounterv1.Event_RoleGranted{RoleGranted: &encounterv1.RoleGranted{
+			Principal: "dev/david", Role: encounterv1.Role_ROLE_PLAYER, CombatantIds: []string{"diego", "ruffian"}}}},
+			"#5 dev/david is a player from now on, controlling Diego, Le malfrat"},
+		{&encounterv1.Event{Sequence: 7, Payload: &encounterv1.Event_RoleRevoked{RoleRevoked: &encounterv1.RoleRevoked{
+			Principal: "dev/david", Role: encounterv1.Role_ROLE_PLAYER, CombatantIds: []string{"diego"}}}},
+			"#7 dev/david is no longer a player; Diego goes back to the GM"},
+		{&encounterv1.Event{Sequence: 8, Payload: &encounterv1.Event_RoleRevoked{RoleRevoked: &encounterv1.RoleRevoked{
+			Principal: "dev/florence", Role: encounterv1.Role_ROLE_PLAYER, CombatantIds: []string{"diego", "ruffian"}}}},
+			"#8 dev/florence is no longer a player; Diego, Le malfrat go back to the GM"},
+		{&encounterv1.Event{Sequence: 12, Payload: &encounterv1.Event_EncounterRewound{EncounterRewound: &encounterv1.EncounterRewound{
+			ToSequence: 4, Reason: "a misclick", DiceOffset: 17}}},
+			"#12 Rewound to #4: the events after it are undone (a misclick); the dice go on from position 17, none rolled again"},
+	} {
+		require.Equal(t, tc.want, n.Text(tc.ev))
+	}
+}
