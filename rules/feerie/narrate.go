@@ -48,7 +48,7 @@ func (t tell) event(e *feeriev1.Event) string {
 		return t.f("Action %s, step 1: declarations", itoa(k.ActionStarted.GetAction()))
 	case *feeriev1.Event_Declared:
 		d := k.Declared
-		return t.f("%s declares: %s", t.of(d.GetCombatantId()), t.intent(d.GetIntent(), t.withheld(d.GetCombatantId())))
+		return t.tf("msg", "%s declares: %s", t.of(d.GetCombatantId()), t.intent(d.GetIntent(), t.withheld(d.GetCombatantId())))
 	case *feeriev1.Event_CountdownStarted:
 		return t.countdown(k.CountdownStarted)
 	case *feeriev1.Event_ActivityQueued:

@@ -94,11 +94,11 @@ func (t tell) attack(head string, r *feeriev1.ActivityResolved) string {
 	var s string
 	switch {
 	case in.GetCharge():
-		s = t.f("%s charges %s", head, target)
+		s = t.tf("msg", "%s charges %s", head, target)
 	case in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_RANGED_ATTACK:
 		s = t.f("%s shoots at %s", head, target)
 	default:
-		s = t.f("%s attacks %s", head, target)
+		s = t.tf("msg", "%s attacks %s", head, target)
 	}
 	s = t.withStrikes(s, in.GetStrikes())
 	note := r.GetNote()

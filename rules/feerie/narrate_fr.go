@@ -38,7 +38,6 @@ func init() {
 	fr(
 		// The Action and its countdown.
 		"Action %s, step 1: declarations", "Action %s, étape 1 : déclarations d'intention",
-		"%s declares: %s", "%s déclare : %s",
 		"countdown %s → %s", "compte à rebours %s → %s",
 		"countdown %s → %s: the impersonal events, then the next Action (FEE-046)",
 		"compte à rebours %s → %s : les événements impersonnels, puis l'Action suivante (FEE-046)",
@@ -102,9 +101,7 @@ func init() {
 		"%s: free (FEE-152)", "%s : dégagé (FEE-152)",
 		"%s: still entangled", "%s : toujours entravé",
 		"%s: a fumble (FEE-004); hurting itself would cost %s", "%s : un échec critique (FEE-004) ; se blesser lui coûterait %s",
-		"%s charges %s", "%s charge %s",
 		"%s shoots at %s", "%s tire sur %s",
-		"%s attacks %s", "%s attaque %s",
 		"%s, an object (FEE-023): %s + %s = %s", "%s, un objet (FEE-023) : %s + %s = %s",
 		"%s: an incident (FEE-023)", "%s : un incident (FEE-023)",
 		"%s: a miss", "%s : manqué",
@@ -234,6 +231,9 @@ func init() {
 		{"msg", "through cover (%s)", "à travers un couvert (%s)"},
 		{"msg", "the GM rules: %s", "le MJ statue : %s"},
 		{"msg", "no Essence lost", "aucune perte d'Essence"},
+		{"msg", "%s declares: %s", "%s déclare : %s"},
+		{"msg", "%s charges %s", "%s charge %s"},
+		{"msg", "%s attacks %s", "%s attaque %s"},
 
 		// Activity kinds.
 		{"kind", "melee attack", "attaque au corps à corps"},
