@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -76,11 +77,38 @@ func execute(ctx context.Context, root *cobra.Command, args []string, stdout, st
 	if len(args) == 0 || !strings.HasPrefix(args[0], "__complete") {
 		args = hideNegatives(root, args)
 	}
+	usageErrors(root)
 	root.SetArgs(args)
 	if args == nil {
 		root.SetArgs([]string{}) // not os.Args
 	}
 	return root.ExecuteContextC(ctx)
+}
+
+// usageErrors makes cobra's own commands (completion) follow fray's: a group without its
+// subcommand, or with an unknown one, and wrong arguments are usage errors.
+func usageErrors(root *cobra.Command) {
+	root.InitDefaultCompletionCmd()
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+		if c.HasParent() && c.HasSubCommands() && !c.Runnable() {
+			asGroup(c)
+		}
+		if args := c.Args; args != nil {
+			c.Args = func(c *cobra.Command, pos []string) error {
+				err := args(c, pos)
+				var ue *UsageError
+				if err != nil && !errors.As(err, &ue) {
+					return &UsageError{Msg: err.Error(), Short: true}
+				}
+				return err
+			}
+		}
+	}
+	walk(root)
 }
 
 // negativePrefix marks a negative number among the positional arguments (`fray grant ENC diego
@@ -188,6 +216,11 @@ func synopsis(cmd *cobra.Command) string {
 	return syn
 }
 
+// usageLine is "usage: fray attack ENCOUNTER ATTACKER TARGET [...]".
+func usageLine(cmd *cobra.Command) string {
+	return strings.TrimSpace("usage: " + commandPath(cmd) + " " + synopsis(cmd))
+}
+
 // help prints cmd's usage to its stdout: `fray help X`, `fray X --help` and `fray X -h` alike.
 func help(cmd *cobra.Command, _ []string) {
 	w := cmd.OutOrStdout()
@@ -249,7 +282,7 @@ func groupUsage(cmd *cobra.Command, w io.Writer) {
 
 func leafUsage(cmd *cobra.Command, w io.Writer) {
 	cmd.InitDefaultHelpFlag()
-	fmt.Fprintf(w, "usage: %s %s\n", commandPath(cmd), synopsis(cmd))
+	fmt.Fprintln(w, usageLine(cmd))
 	if cmd.Long != "" {
 		fmt.Fprintf(w, "\n%s\n", strings.TrimRight(cmd.Long, "\n"))
 	}
@@ -285,8 +318,7 @@ func shortUsage(cmd *cobra.Command, w io.Writer) {
 		groupUsage(cmd, w)
 		return
 	}
-	path := commandPath(cmd)
-	fmt.Fprintf(w, "usage: %s %s\nRun 'fray help %s' for the flags.\n", path, synopsis(cmd), strings.TrimPrefix(path, "fray "))
+	fmt.Fprintf(w, "%s\nRun 'fray help %s' for the flags.\n", usageLine(cmd), strings.TrimPrefix(commandPath(cmd), "fray "))
 }
 
 // unknownSubcommand says that cmd has no subcommand name, and which it may have meant.

@@ -17,23 +17,29 @@ func group(name, help string, members []member) *cobra.Command {
 	g := &cobra.Command{
 		Use:  name + " SUBCOMMAND [ARGS] [FLAGS]",
 		Long: help,
-		Args: func(c *cobra.Command, args []string) error {
-			switch {
-			case len(args) == 0:
-				return &UsageError{Msg: "missing subcommand", Short: true}
-			case args[0] == "help":
-				return nil
-			}
-			return &UsageError{Msg: unknownSubcommand(c, args[0]), Short: true}
-		},
 	}
-	g.FParseErrWhitelist.UnknownFlags = true // `fray feerie bogus --kind x`: the member is unknown
-	// `fray feerie help [MEMBER]`
-	g.RunE = func(c *cobra.Command, args []string) error { return helpOf(g, args[1:], c.OutOrStdout()) }
 	for _, m := range members {
 		c := m.cmd()
 		c.Short = m.summary
 		g.AddCommand(c)
 	}
+	return asGroup(g)
+}
+
+// asGroup makes g, a command with subcommands, a group: without a subcommand, or with an
+// unknown one, a usage error; `help [SUBCOMMAND]` its usage or the subcommand's.
+func asGroup(g *cobra.Command) *cobra.Command {
+	g.Args = func(c *cobra.Command, args []string) error {
+		switch {
+		case len(args) == 0:
+			return &UsageError{Msg: "missing subcommand", Short: true}
+		case args[0] == "help":
+			return nil
+		}
+		return &UsageError{Msg: unknownSubcommand(c, args[0]), Short: true}
+	}
+	g.FParseErrWhitelist.UnknownFlags = true // `fray feerie bogus --kind x`: the member is unknown
+	// `fray feerie help [MEMBER]`
+	g.RunE = func(c *cobra.Command, args []string) error { return helpOf(g, args[1:], c.OutOrStdout()) }
 	return g
 }

@@ -89,6 +89,9 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"add", "enc-1", "a.yaml", "--expected-sequence", "x"}, []string{`not a sequence number: "x"`}},
 		{[]string{"roll"}, []string{"missing arguments"}},
 		{[]string{"version", "x"}, []string{"too many arguments: x"}},
+		{[]string{"completion"}, []string{"fray completion: missing subcommand", "bash"}},
+		{[]string{"completion", "tcsh"}, []string{`fray completion: unknown subcommand "tcsh"`}},
+		{[]string{"completion", "bash", "extra"}, []string{"fray completion bash: ", "usage: fray completion bash\n"}},
 	} {
 		code, out, errOut := run(t, tc.args...)
 		require.Equal(t, 2, code, "%v: %s", tc.args, errOut)
