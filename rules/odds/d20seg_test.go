@@ -56,6 +56,10 @@ func TestSegOddsAgreeWithDecide(t *testing.T) {
 		{name: "a weak blow that cannot be critical, damage modifier -3 (D20-041)",
 			knight:  segFighter("knight", "david", 5, 0, 0, 0, 14, 30, &d20segv1.Weapon{Name: "longsword", Dice: "2d4+1", Critical: 3}),
 			brigand: segFighter("brigand", gm, 1, 1, 1, 1, 18, 4, longsword()), cmd: segAttack(2, -3)},
+		{name: "a ×3 weapon +2, a feat +1/+2, flat-footed no: CA 12 (D20-040, D20-041, D20-042)", critical: true,
+			knight: segFighter("knight", "david", 5, 11, 3, 2, 14, 30, &d20segv1.Weapon{Name: "longsword", Dice: "1d6", Critical: 3, Bonus: 2},
+				&d20segv1.Feat{Name: "arme de prédilection", Attack: 1, Damage: 2}),
+			brigand: segFighter("brigand", gm, 1, 1, 1, 1, 12, 12, longsword()), cmd: segAttack(-1, 1)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			st := segFight(t, nil, c.knight, c.brigand)

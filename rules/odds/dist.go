@@ -65,10 +65,11 @@ func Exploding(sides, rerolls int) Dist {
 // Rerolls is the fewest rerolls of an exploding die of the given sides that leave out at most
 // MaxLeft.
 func Rerolls(sides int) int {
-	n, left := 0, 1/float64(sides)
+	face := 1 / float64(sides)
+	n, left := 0, face // computed as Exploding computes what it leaves out
 	for left > MaxLeft && n < dice.MaxExplosion {
 		n++
-		left /= float64(sides)
+		left *= face
 	}
 	return n
 }

@@ -2,6 +2,7 @@ package odds_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
@@ -80,6 +81,9 @@ type lossCase struct {
 	opts   *lossv1.Options
 	target *encounterv1.Combatant
 	cmd    *encounterv1.Command
+	// attacker edits diego's sheet; unavailable: the defences the rules refuse.
+	attacker    func(*lossv1.Sheet)
+	unavailable []string
 	// wound sets the target's boxes (or NS) left before the attack.
 	wound func(*lossv1.CombatantState)
 }
@@ -103,12 +107,30 @@ func lossCases() []lossCase {
 			cmd: lossCmd(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{
 				TargetId: "malfrat", Weapon: "sabre", WithDamage: true,
 				Exploits: []lossv1.ExploitEffect{lossv1.ExploitEffect_EXPLOIT_EFFECT_AIM_ZONE, extra}}}})},
+		{name: "Two weapons on one target, both strike (LOS-070)", target: malfrat(), attacker: withDagger,
+			wound: func(cs *lossv1.CombatantState) { cs.Light, cs.Grave, cs.Fatal = 0, 2, 5 },
+			cmd: lossCmd(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{
+				TargetId: "malfrat", Weapon: "sabre", SecondWeapon: "dague", Exploits: []lossv1.ExploitEffect{lossv1.ExploitEffect_EXPLOIT_EFFECT_TWO_WEAPONS}}}})},
+		{name: "an explosive beyond its Portée: a dodge only halves, no parry without a shield (LOS-081, LOS-086, LOS-019)", target: malfrat(), attacker: withGrenade,
+			unavailable: []string{"parry"},
+			cmd: lossCmd(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{
+				TargetId: "malfrat", Weapon: "grenade", Situation: &lossv1.Situation{Distance: 8}}}})},
 		{name: "cancelled Exploits miss (LOS-015 option), no explosion (LOS-002 option)", opts: &lossv1.Options{ExplodeActionD10: ptr(false), CancelledExploitsStillHit: ptr(false)},
 			target: malfrat(), cmd: lossAttack(extras(1)...)},
 	}
 }
 
 func ptr[T any](v T) *T { return &v }
+
+func withDagger(sh *lossv1.Sheet) {
+	sh.Weapons = append(sh.Weapons, &lossv1.Weapon{Name: "dague", Kind: lossv1.WeaponKind_WEAPON_KIND_MELEE, Vitesse: 3, Damage: 1,
+		Attack: &lossv1.Score{Trait: "Puissance", Talent: "Arme de mêlée"}})
+}
+
+func withGrenade(sh *lossv1.Sheet) {
+	sh.Weapons = append(sh.Weapons, &lossv1.Weapon{Name: "grenade", Kind: lossv1.WeaponKind_WEAPON_KIND_RANGED, Vitesse: 2, Damage: 6,
+		Explosive: true, EffectiveRange: 5, Limit: 20, Attack: &lossv1.Score{Trait: "Puissance", Talent: "Arme de mêlée"}})
+}
 
 // TestLossOddsAgreeWithDecide: for each attack, the exact odds (attack reach, Exploits
 // standing, NS lost, out of the fight, for each defence) agree within 4 standard errors with
@@ -118,6 +140,9 @@ func TestLossOddsAgreeWithDecide(t *testing.T) {
 	for _, c := range lossCases() {
 		t.Run(c.name, func(t *testing.T) {
 			st := lossFight(t, c.opts, c.target)
+			if c.attacker != nil {
+				c.attacker(engine.FindCombatant(st, "diego").GetLoss())
+			}
 			if c.wound != nil {
 				c.wound(st.GetLoss().GetCombatants()["malfrat"])
 			}
@@ -149,7 +174,11 @@ func TestLossOddsAgreeWithDecide(t *testing.T) {
 					require.NoError(t, err)
 				}
 				for i, r := range []lossv1.Reaction{lossv1.Reaction_REACTION_NONE, lossv1.Reaction_REACTION_PARRY, lossv1.Reaction_REACTION_DODGE} {
-					tl := tallies[[]string{"none", "parry", "dodge"}[i]]
+					key := []string{"none", "parry", "dodge"}[i]
+					if slices.Contains(c.unavailable, key) {
+						continue
+					}
+					tl := tallies[key]
 					tl.n++
 					res := evs[len(evs)-1].GetLoss().GetAttackResolved()
 					if next != nil {
@@ -177,6 +206,11 @@ func TestLossOddsAgreeWithDecide(t *testing.T) {
 			}
 			for _, key := range []string{"none", "parry", "dodge"} {
 				s := section(t, o, key)
+				if slices.Contains(c.unavailable, key) {
+					require.NotEmpty(t, s.GetUnavailable(), key)
+					require.Empty(t, s.GetChances())
+					continue
+				}
 				require.Empty(t, s.GetUnavailable())
 				tl := tallies[key]
 				for _, ch := range s.GetChances() {
