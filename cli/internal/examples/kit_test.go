@@ -208,10 +208,23 @@ func TestThePythonExamplePlaysAFight(t *testing.T) {
 	// The README runs the client with python3 and the fray built at the root (./fray).
 	require.NoError(t, os.Symlink(debianPython, filepath.Join(bin, "python3")))
 	script := strings.ReplaceAll(block, "./fray ", fray+" ")
+	// And in French, as the README says it may, with the same stubs: one command.
+	last := strings.Split(strings.TrimSpace(script), "\n")
+	script += "\necho '== fr'\n" + last[len(last)-1] + " --language fr --steps 1\n"
 	addr := startDev(t, fray)
 
-	out := bash(t, root, script, "FRAY_ADDR="+addr, "TMPDIR="+t.TempDir(), "PATH="+bin+":"+os.Getenv("PATH"))
-	t.Logf("the example printed:\n%s", out)
+	both := bash(t, root, script, "FRAY_ADDR="+addr, "TMPDIR="+t.TempDir(), "PATH="+bin+":"+os.Getenv("PATH"))
+	t.Logf("the example printed:\n%s", both)
+	out, fr, ok := strings.Cut(both, "== fr\n")
+	require.True(t, ok)
+	for _, want := range []string{
+		`(?m)^#1 Rencontre « Ruelle sombre » créée par dev/gm`,
+		`(?m)^> diego: attack$`,
+		`(?m)^#6 Diego attaque Le malfrat à l'épée \(4 PA\)`,
+		`(?m)^seed verified: `,
+	} {
+		require.Regexp(t, want, fr)
+	}
 	for _, want := range []string{
 		`(?m)^#1 Encounter "Ruelle sombre" created by dev/gm, loss v1`,
 		`(?m)^#2 joins: Diego \(diego\)`,
