@@ -6,6 +6,7 @@ replace (
 	github.com/fray-rpg/fray/gen => ../gen
 	github.com/fray-rpg/fray/rules => ../rules
 	github.com/fray-rpg/fray/services/encounter => ../services/encounter
+	github.com/fray-rpg/fray/services/gateway => ../services/gateway
 	github.com/fray-rpg/fray/services/platform => ../services/platform
 	github.com/fray-rpg/fray/services/resolver => ../services/resolver
 )
@@ -14,6 +15,7 @@ require (
 	github.com/fray-rpg/fray/gen v0.0.0-00010101000000-000000000000
 	github.com/fray-rpg/fray/rules v0.0.0-00010101000000-000000000000
 	github.com/fray-rpg/fray/services/encounter v0.0.0-00010101000000-000000000000
+	github.com/fray-rpg/fray/services/gateway v0.0.0-00010101000000-000000000000
 	github.com/fray-rpg/fray/services/platform v0.0.0-00010101000000-000000000000
 	github.com/fray-rpg/fray/services/resolver v0.0.0-00010101000000-000000000000
 	github.com/nats-io/nats.go v1.55.0
@@ -21,6 +23,12 @@ require (
 	google.golang.org/grpc v1.85.0
 	google.golang.org/protobuf v1.36.12
 	sigs.k8s.io/yaml v1.6.0
+)
+
+require (
+	connectrpc.com/connect v1.21.1 // indirect
+	connectrpc.com/vanguard v0.4.0 // indirect
+	github.com/rs/cors v1.11.1 // indirect
 )
 
 require (
@@ -41,15 +49,15 @@ require (
 	github.com/minio/highwayhash v1.0.4 // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/nats-io/jwt/v2 v2.8.3 // indirect
-	github.com/nats-io/nats-server/v2 v2.15.3 // indirect
+	github.com/nats-io/nats-server/v2 v2.15.3
 	github.com/nats-io/nkeys v0.4.17 // indirect
 	github.com/nats-io/nuid v1.0.1 // indirect
 	github.com/prometheus/client_golang v1.25.0 // indirect
 	github.com/prometheus/client_model v0.6.3 // indirect
 	github.com/prometheus/common v0.72.0 // indirect
 	github.com/prometheus/procfs v0.22.0 // indirect
-	github.com/spf13/cobra v1.10.2 // indirect
-	github.com/spf13/pflag v1.1.0 // indirect
+	github.com/spf13/cobra v1.10.2
+	github.com/spf13/pflag v1.1.0
 	github.com/synadia-io/orbit.go/jetstreamext v0.3.2 // indirect
 	github.com/synadia-io/orbit.go/natsext v0.1.3 // indirect
 	go.opentelemetry.io/auto/sdk v1.2.1 // indirect

@@ -17,6 +17,7 @@ import (
 	_ "github.com/fray-rpg/fray/gen/fray/dice/v1"
 	_ "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	_ "github.com/fray-rpg/fray/gen/fray/feerie/v1"
+	_ "github.com/fray-rpg/fray/gen/fray/invite/v1"
 	_ "github.com/fray-rpg/fray/gen/fray/ka/v1"
 	_ "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	_ "github.com/fray-rpg/fray/gen/fray/rules/v1"

@@ -42,6 +42,7 @@ func builtinCommands() []*cobra.Command {
 		summary(hideCmd(), "hide a combatant's sheet and numbers from all but the GMs and its controller (GM)"),
 		summary(showCmd(), "show a hidden combatant again (GM)"),
 		summary(tokenCmd(), "mint a token from fray dev's signing key (--as NAME), or print its public key set (--jwks)"),
+		summary(inviteCmd(), "invite a player of some combatants or an observer: a link to the page in the browser (GM)"),
 	}
 }
 

@@ -55,6 +55,14 @@ type Config struct {
 	// when the environment names one (OTEL_EXPORTER_OTLP_ENDPOINT).
 	MetricsListen string
 	MetricsReady  func(addr string)
+	// Web, when set, serves the services to browsers (Connect, gRPC-web) and the page at / on
+	// that loopback address (gateway); then WebReady, when set, is called with the page's URL.
+	// WebOptional: a Web address already in use is noted in the log, not an error (the
+	// default address of `fray dev`).
+	Web         string
+	WebOrigins  []string
+	WebOptional bool
+	WebReady    func(url string)
 }
 
 // NATSUsersFile, in the data folder, keeps the embedded NATS server's passwords (the
@@ -145,6 +153,13 @@ func Run(ctx context.Context, cfg Config) error {
 		return err
 	}
 	defer run.Close()
+	// Invites (minted with the dev key) and the browser listener, before serving.
+	web, err := listenWeb(ctx, cfg, srv, key, lis.Addr().String())
+	if err != nil {
+		lis.Close()
+		return err
+	}
+	defer web.close()
 	tel.Serve(srv)
 	log.Info("fray serving RulesService and EncounterService", "addr", lis.Addr().String(), "metrics", tel.Addr())
 	if cfg.Ready != nil {
@@ -152,6 +167,9 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	if cfg.MetricsReady != nil && tel.Addr() != "" {
 		cfg.MetricsReady(tel.Addr())
+	}
+	if cfg.WebReady != nil && web.url != "" {
+		cfg.WebReady(web.url)
 	}
 	return srv.Serve(ctx, lis, cfg.Grace)
 }
@@ -184,6 +202,8 @@ func NewCommand() *cobra.Command {
 	fs.DurationVar(&cfg.Grace, "grace", platform.EnvDuration("FRAY_GRACE", 10*time.Second), "graceful stop timeout (env FRAY_GRACE)")
 	cfg.RateLimits = *platform.AddRateLimitFlags(fs)
 	fs.StringVar(&cfg.MetricsListen, "metrics-listen", "", "serve Prometheus metrics at /metrics, plain HTTP, on this address, such as 127.0.0.1:9090 (env FRAY_METRICS_LISTEN; default: none). Traces go to an OTLP collector when OTEL_EXPORTER_OTLP_ENDPOINT is set")
+	fs.StringVar(&cfg.Web, "web", platform.Env("FRAY_WEB", DefaultWeb), "serve the page and the services to browsers (Connect, gRPC-web) on this loopback address; off: none (env FRAY_WEB)")
+	webOrigins := fs.String("web-origins", platform.Env("FRAY_WEB_ORIGINS", ""), "other origins whose pages may call the browser API (CORS), comma-separated, such as http://localhost:5173; default: the page's own only (env FRAY_WEB_ORIGINS)")
 	demo := fs.Bool("demo", false, "give every new encounter the same published dice seed, so the README's walkthrough rolls the dice it shows; never for a real game: anyone can predict its rolls")
 	logFormat := fs.String("log-format", platform.Env("FRAY_LOG_FORMAT", "text"), "text or json (env FRAY_LOG_FORMAT)")
 	logLevel := fs.String("log-level", platform.Env("FRAY_LOG_LEVEL", "info"), "debug, info, warn, error (env FRAY_LOG_LEVEL)")
@@ -199,6 +219,12 @@ func NewCommand() *cobra.Command {
 		}
 		cfg.Log = log
 		cfg.Demo = *demo
+		if err := webFlags(fs, &cfg, *webOrigins); err != nil {
+			return &commands.UsageError{Msg: err.Error()}
+		}
+		cfg.WebReady = func(url string) {
+			fmt.Fprintf(stdout, "fray dev: the page is on %s (`fray invite ENCOUNTER --player COMBATANT` makes a link to it)\n", url)
+		}
 		cfg.Ready = func(addr string) {
 			fmt.Fprintf(stdout, "fray dev: serving on %s (data in %s); Ctrl-C to stop\n", addr, cfg.Data)
 			if *demo {

@@ -1,0 +1,83 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	invitev1 "github.com/fray-rpg/fray/gen/fray/invite/v1"
+	"github.com/spf13/cobra"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/types/known/durationpb"
+)
+
+// inviteCmd is `fray invite ENCOUNTER --player COMBATANT[,…] | --observer`: the GM grants the
+// role to a new principal (InviteService) and gets the link to the page that lets them in.
+func inviteCmd() *cobra.Command {
+	command, fs := newCommand("invite", "ENCOUNTER --player COMBATANT[,COMBATANT...] | --observer [flags]",
+		"Invites someone to the encounter (GM and co-GMs): grants a new principal of your tenant the\n"+
+			"role, a player of the named combatants (they are its from then on) or an observer, and\n"+
+			"prints the link that opens the page at the encounter as that principal (its token in the\n"+
+			"link's fragment, which the browser never sends to a server); what it did goes to stderr.\n"+
+			"Send the link to the one invited: whoever holds it plays that role until --ttl ends.\n"+
+			"Served by `fray dev` (it mints the token with its dev key); with --web off it prints the\n"+
+			"token instead, for the CLI's --token.", 1, 1)
+	c := addConnFlags(fs)
+	c.addCommandFlags(fs, false)
+	player := fs.String("player", "", "invite a player of these combatants, by id, comma-separated")
+	observer := fs.Bool("observer", false, "invite an observer, who reads the encounter and commands nothing")
+	name := fs.String("name", "", "the start of the invited principal's name (default: the first combatant's id, or observer); a random suffix follows")
+	ttl := fs.Duration("ttl", 12*time.Hour, "how long the link is valid (at most 168h)")
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		req := &invitev1.CreateInviteRequest{EncounterId: pos[0], CommandId: c.id(), Name: *name, Ttl: durationpb.New(*ttl)}
+		for _, id := range strings.Split(*player, ",") {
+			if id = strings.TrimSpace(id); id != "" {
+				req.CombatantIds = append(req.CombatantIds, id)
+			}
+		}
+		switch {
+		case len(req.CombatantIds) > 0 && *observer:
+			return usageError("--player or --observer, not both")
+		case len(req.CombatantIds) > 0:
+			req.Role = encounterv1.Role_ROLE_PLAYER
+		case *observer:
+			req.Role = encounterv1.Role_ROLE_OBSERVER
+		default:
+			return usageError("say whom to invite: --player COMBATANT[,COMBATANT...] or --observer")
+		}
+		cc, err := c.dial(c.addr)
+		if err != nil {
+			return err
+		}
+		defer cc.Close()
+		res, err := invitev1.NewInviteServiceClient(cc).CreateInvite(c.outgoing(ctx), req)
+		if err != nil {
+			return err
+		}
+		if c.raw {
+			b, err := protojson.Marshal(res)
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintln(stdout, string(b))
+			return err
+		}
+		what := "an observer"
+		if req.Role == encounterv1.Role_ROLE_PLAYER {
+			what = "a player of " + strings.Join(req.CombatantIds, ", ")
+		}
+		until := res.GetExpiresAt().AsTime().Local().Format("2006-01-02 15:04 MST")
+		if res.GetUrl() == "" {
+			fmt.Fprintf(stderr, "%s is %s; this server serves no page: give them the token below (the CLI's --token, or FRAY_TOKEN), valid until %s\n", res.GetPrincipal(), what, until)
+			_, err = fmt.Fprintln(stdout, res.GetToken())
+			return err
+		}
+		fmt.Fprintf(stderr, "%s is %s; send them this link, valid until %s:\n", res.GetPrincipal(), what, until)
+		_, err = fmt.Fprintln(stdout, res.GetUrl())
+		return err
+	})
+	return command
+}

@@ -1,0 +1,226 @@
+package gateway
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base32"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+	"unicode"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	invitev1 "github.com/fray-rpg/fray/gen/fray/invite/v1"
+	"github.com/fray-rpg/fray/services/platform"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/timestamppb"
+)
+
+// Invite tokens' lifetimes.
+const (
+	DefaultInviteTTL = 12 * time.Hour
+	MaxInviteTTL     = 7 * 24 * time.Hour
+)
+
+// InviteConfig is what serving invites takes: a signer whose tokens the services accept
+// (fray dev's key: issuer platform.DevIssuer, audience platform.DevAudience), and the
+// encounter service, called as the inviter.
+type InviteConfig struct {
+	Signer           platform.Signer
+	Issuer, Audience string
+	// Encounters is called with the inviter's own token (its authorization metadata
+	// forwarded): the grant is the inviter's, authorised by the encounter service as any.
+	Encounters encounterv1.EncounterServiceClient
+	// PageURL, when set, returns the base URL of the page ("http://127.0.0.1:8080/"), "" when
+	// none is served: the invites' links start with it.
+	PageURL func() string
+	// Now is the clock (tests).
+	Now func() time.Time
+}
+
+// Invites serves fray.invite.v1.InviteService.
+type Invites struct {
+	invitev1.UnimplementedInviteServiceServer
+	cfg InviteConfig
+}
+
+// NewInvites checks cfg and returns its InviteService.
+func NewInvites(cfg InviteConfig) (*Invites, error) {
+	if cfg.Signer.Key == nil || cfg.Issuer == "" || cfg.Audience == "" || cfg.Encounters == nil {
+		return nil, errors.New("invites need a signer, the issuer and audience of its tokens, and the encounter service")
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Invites{cfg: cfg}, nil
+}
+
+// CreateInvite grants the role to a new principal, as the caller, and mints its token.
+func (s *Invites) CreateInvite(ctx context.Context, r *invitev1.CreateInviteRequest) (*invitev1.CreateInviteResponse, error) {
+	caller, ok := platform.IdentityFrom(ctx)
+	if !ok {
+		return nil, status.Error(codes.Unauthenticated, "an invite is the GM's: send a token")
+	}
+	if err := checkInvite(r); err != nil {
+		return nil, err
+	}
+	ttl := DefaultInviteTTL
+	if r.GetTtl() != nil {
+		ttl = r.GetTtl().AsDuration()
+	}
+	out := forwardCredentials(ctx)
+	got, err := s.cfg.Encounters.GetEncounter(out, &encounterv1.GetEncounterRequest{EncounterId: r.GetEncounterId()})
+	if err != nil {
+		return nil, err
+	}
+	st := got.GetState()
+	if !mayInvite(st, caller.Principal()) {
+		return nil, status.Errorf(codes.PermissionDenied, "only the GM and co-GMs of %s invite; %s is not one of them", st.GetName(), caller.Principal())
+	}
+	commandID := r.GetCommandId()
+	if commandID == "" {
+		commandID = "invite-" + randomSuffix()
+	}
+	subject := inviteSubject(r, st, caller.Principal(), commandID)
+	principal := caller.Tenant + "/" + subject
+	res, err := s.cfg.Encounters.Submit(out, &encounterv1.SubmitRequest{
+		EncounterId: r.GetEncounterId(), CommandId: commandID,
+		Command: &encounterv1.Command{Kind: &encounterv1.Command_GrantRole{GrantRole: &encounterv1.GrantRole{
+			Principal: principal, Role: r.GetRole(), CombatantIds: r.GetCombatantIds(),
+		}}},
+	})
+	if err != nil {
+		return nil, err
+	}
+	now := s.cfg.Now()
+	tok, err := s.cfg.Signer.Mint(platform.TokenClaims{
+		Issuer: s.cfg.Issuer, Audience: s.cfg.Audience, Tenant: caller.Tenant, Subject: subject,
+		TTL: ttl, IssuedAt: now,
+	})
+	if err != nil {
+		return nil, status.Errorf(codes.Internal, "the invite's role is granted, but its token could not be minted: %v", err)
+	}
+	resp := &invitev1.CreateInviteResponse{
+		Principal: principal, Token: tok, ExpiresAt: timestamppb.New(now.Add(ttl)), Events: res.GetEvents(),
+	}
+	if s.cfg.PageURL != nil {
+		resp.Url = InviteURL(s.cfg.PageURL(), r.GetEncounterId(), tok)
+	}
+	return resp, nil
+}
+
+// InviteURL is the link opening the page at base on the encounter with the token, in the
+// fragment ("" when base is).
+func InviteURL(base, encounterID, token string) string {
+	if base == "" {
+		return ""
+	}
+	if !strings.HasSuffix(base, "/") {
+		base += "/"
+	}
+	return base + "#/encounter/" + url.PathEscape(encounterID) + "?token=" + url.QueryEscape(token)
+}
+
+func checkInvite(r *invitev1.CreateInviteRequest) error {
+	switch r.GetRole() {
+	case encounterv1.Role_ROLE_PLAYER:
+		if len(r.GetCombatantIds()) == 0 {
+			return invalid("combatant_ids", "a player is invited to play combatants: name at least one")
+		}
+	case encounterv1.Role_ROLE_OBSERVER:
+		if len(r.GetCombatantIds()) > 0 {
+			return invalid("combatant_ids", "an observer controls no combatant")
+		}
+	default:
+		return invalid("role", "invite a player (ROLE_PLAYER) or an observer (ROLE_OBSERVER); grant co-GM with `fray grant`")
+	}
+	if ttl := r.GetTtl(); ttl != nil {
+		if err := ttl.CheckValid(); err != nil || ttl.AsDuration() <= 0 || ttl.AsDuration() > MaxInviteTTL {
+			return invalid("ttl", fmt.Sprintf("an invite is valid for a positive time of at most %s", MaxInviteTTL))
+		}
+	}
+	if n := r.GetName(); n != "" {
+		if len(n) > 48 || strings.IndexFunc(n, func(c rune) bool { return !nameRune(c) }) >= 0 {
+			return invalid("name", fmt.Sprintf("%q: a name of at most 48 letters, digits, '-', '_' or '.'", n))
+		}
+	}
+	return nil
+}
+
+func nameRune(c rune) bool {
+	return unicode.IsLetter(c) || unicode.IsDigit(c) || c == '-' || c == '_' || c == '.'
+}
+
+// invalid is InvalidArgument with the field named in a BadRequest, as the services refuse.
+func invalid(field, msg string) error {
+	return platform.BadRequest(field, "%s", msg)
+}
+
+// mayInvite: the GM and co-GMs.
+func mayInvite(st *encounterv1.EncounterState, p string) bool {
+	if st.GetGameMaster() == p {
+		return true
+	}
+	for _, g := range st.GetRoles() {
+		if g.GetPrincipal() == p && g.GetRole() == encounterv1.Role_ROLE_CO_GM {
+			return true
+		}
+	}
+	return false
+}
+
+// inviteSubject is the name asked for, or the first combatant's id, or "observer", with a
+// suffix drawn from the invite's command id, the encounter and the inviter: a retry of the
+// same invite names the same principal (and the encounter service records its grant once).
+func inviteSubject(r *invitev1.CreateInviteRequest, st *encounterv1.EncounterState, inviter, commandID string) string {
+	name := r.GetName()
+	if name == "" && len(r.GetCombatantIds()) > 0 {
+		name = slug(r.GetCombatantIds()[0])
+	}
+	if name == "" {
+		name = "observer"
+	}
+	sum := sha256.Sum256([]byte(st.GetEncounterId() + "\x00" + inviter + "\x00" + commandID))
+	return name + "-" + strings.ToLower(base32.StdEncoding.EncodeToString(sum[:5]))
+}
+
+// slug keeps a combatant id's name characters, at most 32.
+func slug(id string) string {
+	var b strings.Builder
+	for _, c := range id {
+		if b.Len() >= 32 {
+			break
+		}
+		if nameRune(c) {
+			b.WriteRune(c)
+		}
+	}
+	if b.Len() == 0 {
+		return "player"
+	}
+	return b.String()
+}
+
+func randomSuffix() string {
+	var b [10]byte
+	_, _ = rand.Read(b[:])
+	return strings.ToLower(base32.StdEncoding.EncodeToString(b[:]))
+}
+
+// forwardCredentials is ctx with the caller's authorization (and delegation) metadata as the
+// outgoing call's: the nested calls are the caller's own.
+func forwardCredentials(ctx context.Context) context.Context {
+	in, _ := metadata.FromIncomingContext(ctx)
+	out := metadata.MD{}
+	for _, k := range []string{platform.AuthorizationKey, platform.OnBehalfOfKey} {
+		if v := in.Get(k); len(v) > 0 {
+			out.Set(k, v...)
+		}
+	}
+	return metadata.NewOutgoingContext(ctx, out)
+}
