@@ -3,7 +3,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-modules=(gen rules services/platform services/resolver services/encounter services/gateway cli deploy)
+modules=(gen rules services/platform services/resolver services/encounter services/gateway web cli deploy)
 
 echo "== proto: lint, breaking changes, generated code"
 scripts/check-proto.sh
