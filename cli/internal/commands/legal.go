@@ -1,0 +1,125 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
+	"github.com/spf13/cobra"
+)
+
+// legal is registered rather than listed among the built-in commands: it comes after them in
+// `fray help`, which lists the others as before.
+func init() { Register(legalCmd) }
+
+func legalCmd() *cobra.Command {
+	command, fs := newCommand("legal", "ENCOUNTER [--for COMBATANT] [--json] [flags]",
+		"Lists who may act now and what each combatant you may command may do (every one for the GM,\nyour own for a player): each legal action with its stable key in brackets (the action's name\nin `fray rulesets`) and the choices its pre-filled command leaves open, each the command\nfield it fills (\"loss.attack.target_id\"), * when required, and what it may take. With --for,\nthat combatant only. --json prints the GetEncounterResponse, the commands to submit in it.", 1, 1)
+	c := addConnFlags(fs)
+	forID := fs.String("for", "", "only this combatant")
+	asJSON := fs.Bool("json", false, "print the GetEncounterResponse in protojson")
+	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		c.raw = *asJSON
+		cl, done, err := c.encounters()
+		if err != nil {
+			return err
+		}
+		defer done()
+		resp, err := cl.GetEncounter(c.outgoing(ctx), &encounterv1.GetEncounterRequest{
+			EncounterId: pos[0], LegalFor: *forID, LegalForAll: *forID == "",
+		})
+		if err != nil {
+			return rpcErr("", err)
+		}
+		if *asJSON {
+			return printJSON(stdout, resp, prettyJSON)
+		}
+		writeLegal(stdout, resp, *forID)
+		return nil
+	})
+	return summary(command, "who may act now, and what each combatant you command may do: keys and choices")
+}
+
+// writeLegal prints who may act and the legal actions of resp, each line as `fray state --for`
+// writes it, then its key, then its choices.
+func writeLegal(w io.Writer, resp *encounterv1.GetEncounterResponse, forID string) {
+	st := resp.GetState()
+	names := NamesOf(st)
+	text := legalText
+	switch {
+	case isFeerie(st):
+		text = feerieLegalText
+	case isKa(st):
+		text = kaLegalText
+	case isD20Seg(st):
+		text = d20LegalText
+	}
+	if forID == "" {
+		if len(resp.GetMayAct()) == 0 {
+			fmt.Fprintln(w, "No one may act now.")
+		} else {
+			fmt.Fprintf(w, "May act now: %s.\n", andList(namesOf(names, resp.GetMayAct())))
+		}
+		if a := resp.GetAwaitingReaction(); len(a) > 0 {
+			fmt.Fprintf(w, "An attack waits for the answer of %s.\n", andList(namesOf(names, a)))
+		}
+	} else if len(resp.GetActions()) == 0 {
+		fmt.Fprintf(w, "%s can do nothing now.\n", names.of(forID))
+	}
+	for _, ca := range resp.GetActions() {
+		fmt.Fprintf(w, "%s may:\n", names.of(ca.GetCombatantId()))
+		for _, l := range ca.GetActions() {
+			a := l.GetAction()
+			fmt.Fprintf(w, "  %s [%s]\n", text(a.GetName(), a.GetDescription(), a.GetCost(), a.GetTargets(), a.GetWeapon(), a.GetRule()), a.GetKey())
+			for _, c := range a.GetChoices() {
+				fmt.Fprintln(w, "      "+choiceText(c))
+			}
+		}
+	}
+}
+
+func namesOf(names *Names, ids []string) []string {
+	out := make([]string, 0, len(ids))
+	for _, id := range ids {
+		out = append(out, names.of(id))
+	}
+	return out
+}
+
+// choiceText: "loss.attack.target_id* (the target): ruffian (Le malfrat)", "loss.wait.until_phase*
+// (the phase to act at): 1 to 10".
+func choiceText(c *rulesetv1.Choice) string {
+	s := c.GetField()
+	if c.GetRequired() {
+		s += "*"
+	}
+	if d := c.GetDescription(); d != "" {
+		s += " (" + d + ")"
+	}
+	if len(c.GetOptions()) == 0 {
+		return s + fmt.Sprintf(": %d to %d", c.GetMin(), c.GetMax())
+	}
+	var opts []string
+	for _, o := range c.GetOptions() {
+		var about []string
+		if l := o.GetLabel(); l != "" && l != o.GetValue() {
+			about = append(about, l)
+		}
+		if o.GetCost() != 0 {
+			about = append(about, fmt.Sprint(o.GetCost()))
+		}
+		if len(about) > 0 {
+			opts = append(opts, o.GetValue()+" ("+strings.Join(about, ", ")+")")
+		} else {
+			opts = append(opts, o.GetValue())
+		}
+	}
+	s += ": " + strings.Join(opts, ", ")
+	if b := c.GetBudget(); b > 0 {
+		s += fmt.Sprintf("; costs at most %d in all", b)
+	}
+	return s
+}
