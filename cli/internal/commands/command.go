@@ -89,6 +89,9 @@ func execute(ctx context.Context, root *cobra.Command, args []string, stdout, st
 // subcommand, or with an unknown one, and wrong arguments are usage errors.
 func usageErrors(root *cobra.Command) {
 	root.InitDefaultCompletionCmd()
+	if c := findSub(root, "completion"); c != nil {
+		c.Short = "print the shell completion script of fray: bash, zsh, fish or powershell"
+	}
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		for _, sub := range c.Commands() {
