@@ -329,6 +329,9 @@ func lossCommand(a *lossv1.Action) *encounterv1.Command {
 
 // submit sends cmd through Submit and prints the events it caused.
 func submit(ctx context.Context, c *conn, enc string, cmd *encounterv1.Command, stdout io.Writer) error {
+	if show := oddsOf(ctx); show != nil { // `fray odds`: the odds of cmd, nothing submitted
+		return show(ctx, c, enc, cmd, stdout)
+	}
 	cl, done, err := c.encounters()
 	if err != nil {
 		return err

@@ -1,0 +1,70 @@
+package commands
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	"github.com/fray-rpg/fray/rules/systems"
+	"github.com/fray-rpg/fray/services/encounter"
+	"github.com/fray-rpg/fray/services/encounter/store"
+	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc"
+)
+
+// `fray odds` against the real encounter service: the odds of Diego's attack with 2 Exploits
+// on the ruffian (le malfrat), as a table with histograms (LOS-010, LOS-014); as david, once the GM has hidden
+// the ruffian, no odds from its numbers; --json; an action without odds is a usage error.
+func TestOddsPrintsATableAndHistograms(t *testing.T) {
+	clearEnv(t)
+	b := store.NewMemory()
+	seed := sha256.Sum256([]byte("fray-odds-cli"))
+	svc := encounter.New(b, b, encounter.LocalDecider{Registry: systems.Registry()}, systems.Registry(),
+		encounter.Options{NewSeed: func() []byte { return seed[:] }})
+	addr := serveWith(t, func(g *grpc.Server) { encounterv1.RegisterEncounterServiceServer(g, svc) })
+	fray := func(code int, args ...string) (string, string) {
+		t.Helper()
+		got, out, errOut := run(t, append(args, "--addr", addr)...)
+		require.Equal(t, code, got, "%v: %s", args, errOut)
+		return out, errOut
+	}
+	enc, _ := fray(0, "create", "--name", "Ruelle", "--as", "gm")
+	enc = strings.TrimSpace(enc)
+	fray(0, "add", enc, filepath.Join(sheets, "diego.yaml"), filepath.Join(sheets, "ruffian.yaml"), "--as", "gm")
+	fray(0, "start", enc, "--as", "gm")
+
+	out, _ := fray(0, "odds", enc, "diego", "attack", "ruffian", "--exploits", "2", "--as", "gm")
+	for _, want := range []string{
+		"odds of an attack at Difficulty 25 with 2 Exploits (loss)",
+		"the attack reaches its Difficulty (LOS-010, LOS-011)",
+		"  0 Exploits: Difficulty 15",
+		"  5 Exploits: Difficulty 40",
+		"parried (LOS-013, LOS-014)",
+		"dodged (LOS-013, LOS-014)",
+		"hits with 2 Exploits standing",
+		"  NS lost (mean ",
+		"█",
+		"assumes the defender declares no Exploit",
+	} {
+		require.Contains(t, out, want)
+	}
+	json1, _ := fray(0, "odds", enc, "diego", "attack", "ruffian", "--exploits", "2", "--as", "gm", "--json")
+	var resp map[string]any
+	require.NoError(t, json.Unmarshal([]byte(json1), &resp))
+	require.Contains(t, resp, "odds")
+
+	fray(0, "hide", enc, "ruffian", "--as", "gm")
+	out, _ = fray(0, "odds", enc, "diego", "attack", "ruffian", "--as", "david")
+	require.Contains(t, out, "no odds: the target's numbers are hidden from you")
+	require.NotContains(t, out, "NS lost", "no distribution from the hidden ruffian's numbers")
+
+	_, errOut := fray(ExitUsage, "odds", enc, "diego", "react", "dodge", "--as", "david")
+	require.Contains(t, errOut, "the actions with odds are attack, ka attack, d20 attack and feerie act")
+	_, errOut = fray(ExitError, "odds", enc, "ruffian", "attack", "diego", "--as", "david")
+	require.Contains(t, errOut, "PermissionDenied")
+	help, _ := fray(0, "odds", "--help")
+	require.Contains(t, help, "fray odds ENC diego attack ruffian --exploits 2")
+}
