@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"flag"
 	"math"
+	"os"
+	"strconv"
 	"testing"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
@@ -20,7 +22,17 @@ import (
 // which keeps the package's tests under 30 s with -race; the 1e6 is
 //
 //	cd rules && go test ./odds/ -run Agree -odds.samples=1000000
-var samples = flag.Int("odds.samples", 2000, "Monte Carlo samples of each agreement test (1e6 for the full check)")
+//
+// FRAY_ODDS_SAMPLES, when set, replaces the default (a mutation-testing run, which cannot pass
+// test flags, sets it lower).
+var samples = flag.Int("odds.samples", defaultSamples(), "Monte Carlo samples of each agreement test (1e6 for the full check)")
+
+func defaultSamples() int {
+	if n, err := strconv.Atoi(os.Getenv("FRAY_ODDS_SAMPLES")); err == nil && n > 0 {
+		return n
+	}
+	return 2000
+}
 
 const gm = "gm"
 
