@@ -109,11 +109,9 @@ func (f *fake) ListEncounters(ctx context.Context, req *encounterv1.ListEncounte
 
 func (f *fake) WatchEncounter(req *encounterv1.WatchEncounterRequest, st grpc.ServerStreamingServer[encounterv1.WatchEncounterResponse]) error {
 	f.record(st.Context(), "WatchEncounter", req)
-	for _, ev := range f.events {
-		if ev.GetSequence() >= req.GetFromSequence() {
-			if err := st.Send(&encounterv1.WatchEncounterResponse{Event: ev}); err != nil {
-				return err
-			}
+	for _, r := range narrated(req, f.events) {
+		if err := st.Send(r); err != nil {
+			return err
 		}
 	}
 	if f.holdWatch {

@@ -3,12 +3,11 @@ package commands
 import (
 	"fmt"
 	"io"
-	"maps"
-	"slices"
 	"strings"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
+	"github.com/fray-rpg/fray/rules/feerie"
 )
 
 // writeFeerieState prints the Contes de Fées part of `fray state`: the Action and its rank,
@@ -16,6 +15,7 @@ import (
 // activities waiting for the rank to close, and what the game waits for.
 func writeFeerieState(w io.Writer, st *encounterv1.EncounterState, names *Names) {
 	fs := st.GetFeerie()
+	told := tableNarrator(st) // what the rules say of each combatant beyond its numbers
 	countdown := fs.GetStep() == feeriev1.Step_STEP_COUNTDOWN
 	switch {
 	case fs.GetAction() == 0:
@@ -57,7 +57,7 @@ func writeFeerieState(w io.Writer, st *encounterv1.EncounterState, names *Names)
 				}
 			}
 			rows = append(rows, fmt.Sprintf("  %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", cb.GetId(), cb.GetName(), dash(cb.GetSide()),
-				dash(cb.GetController()), essence, init, rank, acts, names.feerieOtherText(cb, cs, fs)))
+				dash(cb.GetController()), essence, init, rank, acts, feerie.StateText(told, cb, cs, fs)))
 		}
 		_ = table(w, rows)
 	}
@@ -105,110 +105,6 @@ func writeFeerieState(w io.Writer, st *encounterv1.EncounterState, names *Names)
 		fmt.Fprintf(w, "The GM may make impersonal events happen (fray feerie impersonal %s TARGET LOSS DESCRIPTION...), then starts Action %d: fray feerie advance %s\n",
 			enc, fs.GetAction()+1, enc)
 	}
-}
-
-// feerieOtherText: the rest of a combatant's state, "; "-separated (the parts have commas).
-func (n *Names) feerieOtherText(cb *encounterv1.Combatant, cs *feeriev1.CombatantState, fs *feeriev1.State) string {
-	if cs == nil {
-		return ""
-	}
-	var parts []string
-	add := func(on bool, text string, args ...any) {
-		if on {
-			parts = append(parts, fmt.Sprintf(text, args...))
-		}
-	}
-	object := cb.GetFeerie().GetInanimate() || cs.GetInanimate()
-	withheld := sheetWithheld(cb) // its Essence, penalties and maluses are withheld
-	if withheld {
-		add(true, "hidden by the GM")
-	}
-	add(cs.GetEssence() <= 0 && !object && !withheld, "OUT (0 Essence)")
-	add(cb.GetFeerie().GetInanimate(), "an object")
-	add(cs.GetInanimate() && cs.GetInanimatePower() == "", "an object")
-	add(cs.GetInanimate() && cs.GetInanimatePower() != "", "an object through %s", cs.GetInanimatePower())
-	countdown := fs.GetStep() == feeriev1.Step_STEP_COUNTDOWN
-	add(countdown && !cs.GetCanAct() && (cs.GetEssence() > 0 || withheld) && !object && !cs.GetHelpless(), "cannot act this Action")
-	add(cs.GetRenounced(), "renounced")
-	if cs.GetHelpless() && (cs.GetEssence() > 0 || withheld) {
-		why := ""
-		if r := cs.GetHelplessReason(); r != "" {
-			why = " (" + r + ")"
-		}
-		add(true, "helpless%s: Defense 0, no activity", why)
-	}
-	add(cs.GetSurprisedActions() > 0, "surprised (%s)", plural(int(cs.GetSurprisedActions()), "Action"))
-	add(cs.GetSurpriseNoActivity(), "no activity while surprised")
-	add(cs.GetUnseenBonus() > 0, "unseen: +%d Initiative", cs.GetUnseenBonus())
-	add(cs.GetProne(), "down: −4 to its activities until it gets up")
-	add(cs.GetDisarmed(), "disarmed")
-	for _, c := range cs.GetConditions() {
-		by := n.of(c.GetBy())
-		if withheld {
-			add(true, "%s by %s", strikeWords(c.GetStrike()), by)
-			continue
-		}
-		switch c.GetStrike() {
-		case feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTANGLE:
-			add(true, "entangled by %s: −%d to its activities, frees itself against %d", by, c.GetMalus(), c.GetFreeAgainst())
-		case feeriev1.SpecialStrike_SPECIAL_STRIKE_STUN:
-			add(true, "stunned: −%d to its activities", c.GetMalus())
-		case feeriev1.SpecialStrike_SPECIAL_STRIKE_KEEP_AT_BAY:
-			add(true, "kept at bay by %s: −%d Attack against it", by, c.GetMalus())
-		case feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTER_THE_GUARD:
-			add(true, "%s inside its guard: −%d Attack against it", by, c.GetMalus())
-		case feeriev1.SpecialStrike_SPECIAL_STRIKE_CRIPPLE:
-			add(true, "an organ crippled for %s", plural(int(c.GetRanks()), "rank"))
-		default:
-			add(true, "%s by %s", strikeWords(c.GetStrike()), by)
-		}
-	}
-	add(cs.GetRelentless() && !withheld, "relentless: next Damage +%d, Defense −8", cs.GetRelentlessBonus())
-	add(cs.GetRelentless() && withheld, "relentless: Defense −8")
-	if b := cs.GetIntimidationBonuses(); len(b) > 0 {
-		var each []string
-		for _, cb := range slices.Sorted(maps.Keys(b)) {
-			each = append(each, fmt.Sprintf("%s against %s", signed(b[cb]), n.of(cb)))
-		}
-		add(true, "next intimidation %s", strings.Join(each, ", "))
-	}
-	add(cs.GetAim() > 0, "aiming +%d", cs.GetAim())
-	add(cs.GetThisAction() != 0, "%s on this Action (FEE-062, FEE-073)", num(-cs.GetThisAction()))
-	for _, p := range cs.GetPenalties() {
-		var what []string
-		if p.GetRolls() != 0 {
-			what = append(what, num(-p.GetRolls())+" rolls")
-		}
-		if p.GetDefense() != 0 {
-			what = append(what, num(-p.GetDefense())+" Defense")
-		}
-		if len(what) > 0 {
-			add(true, "%s from rank %d (%s)", strings.Join(what, ", "), p.GetFromRank(), orUnknown(p.GetReason()))
-		}
-	}
-	add(cs.GetChangeMalus() != 0, "%s on its next activity (change of intention)", num(-cs.GetChangeMalus()))
-	add(cs.GetNextAction() != 0, "%s on the next Action", num(-cs.GetNextAction()))
-	if len(cs.GetAggressors()) > 1 { // several: they weigh on its Defense from the start (FEE-091)
-		var who []string
-		for _, id := range cs.GetAggressors() {
-			who = append(who, n.of(id))
-		}
-		add(true, "watches %s (FEE-175)", andList(who))
-	}
-	if len(cs.GetEngagedBy()) > 0 {
-		var who []string
-		for _, id := range cs.GetEngagedBy() {
-			who = append(who, n.of(id))
-		}
-		add(true, "engaged by %s", andList(who))
-	}
-	switch {
-	case cs.GetHasDeclared():
-		add(true, "declared %s", n.intentText(cs.GetDeclared(), withheld))
-	case fs.GetStep() == feeriev1.Step_STEP_DECLARING && (cs.GetEssence() > 0 || withheld) && !object && !cs.GetHelpless():
-		add(true, "to declare")
-	}
-	return strings.Join(parts, "; ")
 }
 
 // feerieLegalText: "act — at rank 17: −2 (FEE-050)", "change: −4 (FEE-070)".

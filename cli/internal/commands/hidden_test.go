@@ -60,13 +60,12 @@ func requireNoFakeZeros(t *testing.T, lines []string) {
 	}
 }
 
-// narrate describes events as `fray log` does.
+// narrate tells events as `fray log` prints them: the rules' narration in English.
 func narrate(evs []*encounterv1.Event) []string {
-	names := NewNames(nil)
+	n := english()
 	var out []string
 	for _, ev := range evs {
-		out = append(out, names.Describe(ev))
-		names.Learn(ev)
+		out = append(out, n.Narrate(ev))
 	}
 	return out
 }

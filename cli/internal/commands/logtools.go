@@ -279,18 +279,23 @@ func importCmd() *cobra.Command {
 const progressEvery = 1000
 
 func replayCmd() *cobra.Command {
-	command, fs := newCommand("replay", "ENCOUNTER [--at N] [--format text|jsonl|markdown] [flags]",
+	command, fs := newCommand("replay", "ENCOUNTER [--at N] [--format text|jsonl|markdown] [--lang en|fr] [flags]",
 		"Prints an encounter's combat log in plain language — who did what, every roll with its\nfaces and modifiers, the outcome — then its state as of --at (default: the end). Reads\nNATS directly, or an exported file with --file.", 0, 1)
 	n := addNATSFlags(fs)
 	at := fs.Uint64("at", 0, "stop at this event sequence (0: the last)")
 	format := fs.String("format", "text", "text, jsonl or markdown")
 	file := fs.String("file", "", "read an exported JSON-lines file instead of NATS")
+	lang := addLangFlag(fs)
 	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		if len(pos) == 0 && *file == "" {
 			return Usagef("replay needs an encounter id, or --file")
 		}
 		if *format != "text" && *format != "jsonl" && *format != "markdown" {
 			return Usagef("--format is text, jsonl or markdown, not %q", *format)
+		}
+		narrator, err := lang.narrator()
+		if err != nil {
+			return err
 		}
 		enc := ""
 		if len(pos) > 0 {
@@ -308,7 +313,6 @@ func replayCmd() *cobra.Command {
 		}
 		reg := systems.Registry()
 		st := &encounterv1.EncounterState{}
-		names := NewNames(nil)
 		if *format == "markdown" && len(events) > 0 {
 			fmt.Fprintf(stdout, "# %s\n\n| # | event |\n|---:|---|\n", Printable(events[0].GetEncounterCreated().GetName()))
 		}
@@ -322,14 +326,10 @@ func replayCmd() *cobra.Command {
 					return err
 				}
 			case "markdown":
-				shown := display(ev)
-				text := strings.TrimPrefix(names.Describe(shown), fmt.Sprintf("#%d ", ev.GetSequence()))
+				text := strings.TrimPrefix(narrator.Narrate(display(ev)), fmt.Sprintf("#%d ", ev.GetSequence()))
 				fmt.Fprintf(stdout, "| %d | %s |\n", ev.GetSequence(), strings.ReplaceAll(strings.ReplaceAll(text, "|", `\|`), "\n", "<br>"))
-				names.Learn(shown)
 			default:
-				shown := display(ev)
-				fmt.Fprintln(stdout, names.Describe(shown))
-				names.Learn(shown)
+				fmt.Fprintln(stdout, narrator.Narrate(display(ev)))
 			}
 			if len(events) > progressEvery && (i+1)%progressEvery == 0 {
 				fmt.Fprintf(stderr, "replay: %d/%d events\n", i+1, len(events))
@@ -395,25 +395,33 @@ func verifyCmd() *cobra.Command {
 }
 
 func tailCmd() *cobra.Command {
-	command, fs := newCommand("audit tail", "[--durable NAME] [--json] [flags]",
+	command, fs := newCommand("audit tail", "[--durable NAME] [--lang en|fr] [--json] [flags]",
 		"Prints every event of every encounter as it is recorded, through a durable consumer:\nrestarted, it resumes where it stopped, missing none and repeating none.", 0, 0)
 	n := addNATSFlags(fs)
 	durable := fs.String("durable", "fray-audit-tail", "name of the durable consumer (one per auditor)")
 	asJSON := fs.Bool("json", false, "one protojson event per line")
 	limit := fs.Int("limit", 0, "stop after this many records (0: run until interrupted)")
+	lang := addLangFlag(fs)
 	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		if _, err := lang.code(); err != nil {
+			return err
+		}
 		interrupted := ctx
 		ctx, st, done, err := n.open(ctx, false)
 		if err != nil {
 			return err
 		}
 		defer done()
+		told := &narrators{lang: lang, log: st}
 		err = Tail(ctx, st.JetStream(), n.stream, *durable, *limit, func(ev *encounterv1.Event) error {
 			if *asJSON {
 				return printJSON(stdout, ev, lineJSON)
 			}
-			shown := display(ev)
-			_, err := fmt.Fprintf(stdout, "%s %s\n", shown.GetEncounterId(), Describe(shown))
+			text, err := told.narrate(ctx, ev)
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(stdout, "%s %s\n", Printable(ev.GetEncounterId()), text)
 			return err
 		})
 		if interrupted.Err() != nil {

@@ -342,29 +342,25 @@ func legalText(name, desc string, cost int32, targets []string, weapon, rule str
 }
 
 func watchCmd() *cobra.Command {
-	command, fs := newCommand("watch", "ENCOUNTER [--from N] [--json] [flags]",
+	command, fs := newCommand("watch", "ENCOUNTER [--from N] [--lang en|fr] [--json] [flags]",
 		"Prints the encounter's events from --from on, then each new one as it is recorded, until\ninterrupted (Ctrl-C) or the encounter ends. When the stream breaks (the server restarts, the\nconnection drops) it resumes after the last event printed, none missed or printed twice,\nwaiting a little longer each time (saying so on stderr); it gives up after "+fmt.Sprint(resumeAttempts)+" attempts in a row.", 1, 1)
 	c := addConnFlags(fs)
 	from := fs.Uint64("from", 1, "first event sequence to print")
+	lang := addLangFlag(fs)
 	asJSON := fs.Bool("json", false, "print each Event in protojson, one per line")
 	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		narration, err := narrationOf(lang, *asJSON)
+		if err != nil {
+			return err
+		}
 		c.raw = *asJSON
 		cl, done, err := c.encounters()
 		if err != nil {
 			return err
 		}
 		defer done()
-		names := NewNames(nil)
-		if !*asJSON && *from > 1 {
-			// Events past the additions name combatants by id only: learn the names first.
-			resp, err := cl.GetEncounter(c.outgoing(ctx), &encounterv1.GetEncounterRequest{EncounterId: pos[0]})
-			if err != nil {
-				return rpcErr("", err)
-			}
-			names = NamesOf(resp.GetState())
-		}
-		_, err = stream(ctx, c, cl, pos[0], *from, 0, func(ev *encounterv1.Event) error {
-			return printEvent(stdout, names, ev, *asJSON)
+		_, err = stream(ctx, c, cl, pos[0], narration, *from, 0, func(r *encounterv1.WatchEncounterResponse) error {
+			return printEvent(stdout, r, *asJSON)
 		}, resumeNotices{w: stderr, name: "fray watch"})
 		if ctx.Err() != nil {
 			return nil // interrupted: the normal end of a watch
@@ -374,21 +370,36 @@ func watchCmd() *cobra.Command {
 	return command
 }
 
-func printEvent(w io.Writer, names *Names, ev *encounterv1.Event, asJSON bool) error {
+// narrationOf is the language to ask the server to narrate in: none for --json, which prints
+// the events only.
+func narrationOf(lang langFlag, asJSON bool) (string, error) {
+	code, err := lang.code()
 	if asJSON {
-		return printJSON(w, ev, lineJSON)
+		return "", err
 	}
-	_, err := fmt.Fprintln(w, names.Describe(ev))
-	names.Learn(ev)
+	return code, err
+}
+
+// printEvent prints an event as the server narrated it (in protojson with asJSON).
+func printEvent(w io.Writer, r *encounterv1.WatchEncounterResponse, asJSON bool) error {
+	if asJSON {
+		return printJSON(w, r.GetEvent(), lineJSON)
+	}
+	_, err := fmt.Fprintln(w, r.GetNarration())
 	return err
 }
 
 func logCmd() *cobra.Command {
-	command, fs := newCommand("log", "ENCOUNTER [--json] [flags]",
+	command, fs := newCommand("log", "ENCOUNTER [--lang en|fr] [--json] [flags]",
 		"Prints every event of the encounter recorded so far, then exits.", 1, 1)
 	c := addConnFlags(fs)
+	lang := addLangFlag(fs)
 	asJSON := fs.Bool("json", false, "print each Event in protojson, one per line")
 	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		narration, err := narrationOf(lang, *asJSON)
+		if err != nil {
+			return err
+		}
 		c.raw = *asJSON
 		cl, done, err := c.encounters()
 		if err != nil {
@@ -403,9 +414,8 @@ func logCmd() *cobra.Command {
 		if until == 0 {
 			return nil
 		}
-		names := NewNames(nil)
-		last, err := stream(ctx, c, cl, pos[0], 1, until, func(ev *encounterv1.Event) error {
-			return printEvent(stdout, names, ev, *asJSON)
+		last, err := stream(ctx, c, cl, pos[0], narration, 1, until, func(r *encounterv1.WatchEncounterResponse) error {
+			return printEvent(stdout, r, *asJSON)
 		}, resumeNotices{w: stderr, name: "fray log"})
 		if err != nil {
 			return err

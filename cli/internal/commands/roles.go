@@ -3,7 +3,6 @@ package commands
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"strings"
 
@@ -140,45 +139,6 @@ func joiningCmd() *cobra.Command {
 		return submit(ctx, c, pos[0], &encounterv1.Command{Kind: &encounterv1.Command_SetJoining{SetJoining: &encounterv1.SetJoining{Open: open}}}, stdout)
 	})
 	return command
-}
-
-// roleEventText narrates the role events: "dev/david is a player from now on, controlling
-// Diego", "dev/florence is no longer a player; Le malfrat goes back to the GM", "The encounter
-// is open to joining: …".
-func (n *Names) roleEventText(ev *encounterv1.Event) string {
-	switch p := ev.GetPayload().(type) {
-	case *encounterv1.Event_RoleGranted:
-		g := p.RoleGranted
-		s := fmt.Sprintf("%s is %s from now on", orUnknown(g.GetPrincipal()), roleText(g.GetRole()))
-		if ids := g.GetCombatantIds(); len(ids) > 0 {
-			s += ", controlling " + n.list(ids)
-		}
-		return s
-	case *encounterv1.Event_RoleRevoked:
-		r := p.RoleRevoked
-		s := fmt.Sprintf("%s is no longer %s", orUnknown(r.GetPrincipal()), roleText(r.GetRole()))
-		if ids := r.GetCombatantIds(); len(ids) == 1 {
-			s += "; " + n.of(ids[0]) + " goes back to the GM"
-		} else if len(ids) > 1 {
-			s += "; " + n.list(ids) + " go back to the GM"
-		}
-		return s
-	case *encounterv1.Event_JoiningSet:
-		if p.JoiningSet.GetOpen() {
-			return "The encounter is open to joining: anyone of its tenant may add the combatants it will control"
-		}
-		return "The encounter is closed to joining: only the GM and co-GMs add combatants"
-	}
-	return ""
-}
-
-// list names the combatants ids: "Diego, Le malfrat".
-func (n *Names) list(ids []string) string {
-	out := make([]string, len(ids))
-	for i, id := range ids {
-		out[i] = n.of(id)
-	}
-	return strings.Join(out, ", ")
 }
 
 func hideCmd() *cobra.Command { return setHiddenCmd("hide", true) }

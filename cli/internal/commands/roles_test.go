@@ -91,39 +91,6 @@ func TestRoleSubcommandUsageErrors(t *testing.T) {
 	require.Contains(t, out, "usage: fray grant ENCOUNTER COMBATANT N")
 }
 
-func TestDescribeRoleEvents(t *testing.T) {
-	names := &Names{byID: map[string]string{"diego": "Diego", "ruffian": "Le malfrat"}}
-	for _, tc := range []struct {
-		ev   *encounterv1.Event
-		want string
-	}{
-		{&encounterv1.Event{Sequence: 5, Payload: &encounterv1.Event_RoleGranted{RoleGranted: &encounterv1.RoleGranted{
-			Principal: "dev/david", Role: encounterv1.Role_ROLE_PLAYER, CombatantIds: []string{"diego", "ruffian"}}}},
-			"#5 dev/david is a player from now on, controlling Diego, Le malfrat"},
-		{&encounterv1.Event{Sequence: 6, Payload: &encounterv1.Event_RoleGranted{RoleGranted: &encounterv1.RoleGranted{
-			Principal: "dev/carol", Role: encounterv1.Role_ROLE_CO_GM}}},
-			"#6 dev/carol is a co-GM from now on"},
-		{&encounterv1.Event{Sequence: 7, Payload: &encounterv1.Event_RoleRevoked{RoleRevoked: &encounterv1.RoleRevoked{
-			Principal: "dev/david", Role: encounterv1.Role_ROLE_PLAYER, CombatantIds: []string{"diego"}}}},
-			"#7 dev/david is no longer a player; Diego goes back to the GM"},
-		{&encounterv1.Event{Sequence: 8, Payload: &encounterv1.Event_RoleRevoked{RoleRevoked: &encounterv1.RoleRevoked{
-			Principal: "dev/florence", Role: encounterv1.Role_ROLE_PLAYER, CombatantIds: []string{"diego", "ruffian"}}}},
-			"#8 dev/florence is no longer a player; Diego, Le malfrat go back to the GM"},
-		{&encounterv1.Event{Sequence: 9, Payload: &encounterv1.Event_RoleRevoked{RoleRevoked: &encounterv1.RoleRevoked{
-			Principal: "dev/erin", Role: encounterv1.Role_ROLE_OBSERVER}}},
-			"#9 dev/erin is no longer an observer"},
-		{&encounterv1.Event{Sequence: 10, Payload: &encounterv1.Event_JoiningSet{JoiningSet: &encounterv1.JoiningSet{Open: true}}},
-			"#10 The encounter is open to joining: anyone of its tenant may add the combatants it will control"},
-		{&encounterv1.Event{Sequence: 11, Payload: &encounterv1.Event_JoiningSet{JoiningSet: &encounterv1.JoiningSet{}}},
-			"#11 The encounter is closed to joining: only the GM and co-GMs add combatants"},
-		{&encounterv1.Event{Sequence: 12, Payload: &encounterv1.Event_EncounterRewound{EncounterRewound: &encounterv1.EncounterRewound{
-			ToSequence: 4, Reason: "a misclick", DiceOffset: 17}}},
-			"#12 Rewound to #4: the events after it are undone (a misclick); the dice go on from position 17, none rolled again"},
-	} {
-		require.Equal(t, tc.want, names.Describe(tc.ev))
-	}
-}
-
 // The roles played through the CLI against the rules engine: the GM opens joining, a player
 // adds its own combatant, the GM grants a co-GM and an observer, the co-GM revokes the player.
 func TestRolesThroughTheCLI(t *testing.T) {

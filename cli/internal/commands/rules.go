@@ -66,7 +66,7 @@ func rollCmd() *cobra.Command {
 			return printJSON(stdout, resp, prettyJSON)
 		}
 		r := resp.GetRoll()
-		fmt.Fprintf(stdout, "%s: %s = %d\n", r.GetExpression(), rollText(r), r.GetTotal())
+		fmt.Fprintf(stdout, "%s: %s = %d\n", r.GetExpression(), english().Roll(r), r.GetTotal())
 		fmt.Fprintf(stdout, "seed %s offset %d (%d draws)\n", hex.EncodeToString(resp.GetSeed()), r.GetOffset(), r.GetDraws())
 		return nil
 	})

@@ -134,11 +134,9 @@ func (s *ruleServer) WatchEncounter(req *encounterv1.WatchEncounterRequest, st g
 	s.mu.Lock()
 	log := append([]*encounterv1.Event(nil), s.log...)
 	s.mu.Unlock()
-	for _, ev := range log {
-		if ev.GetSequence() >= req.GetFromSequence() {
-			if err := st.Send(&encounterv1.WatchEncounterResponse{Event: ev}); err != nil {
-				return err
-			}
+	for _, r := range narrated(req, log) {
+		if err := st.Send(r); err != nil {
+			return err
 		}
 	}
 	return nil

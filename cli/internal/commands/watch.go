@@ -61,11 +61,11 @@ func resumable(ctx context.Context, err error) bool {
 	return false
 }
 
-// stream calls fn for each event of WatchEncounter from sequence from, until the stream ends
-// or, when until > 0, the event of sequence until has been seen; a broken stream is resumed
-// after the last event seen (resumable), so that fn sees each event once, in order. It
-// returns the last sequence seen.
-func stream(ctx context.Context, c *conn, cl encounterv1.EncounterServiceClient, enc string, from, until uint64, fn func(*encounterv1.Event) error, notes resumeNotices) (uint64, error) {
+// stream calls fn for each event of WatchEncounter from sequence from (narrated in lang, ""
+// for none), until the stream ends or, when until > 0, the event of sequence until has been
+// seen; a broken stream is resumed after the last event seen (resumable), so that fn sees
+// each event once, in order. It returns the last sequence seen.
+func stream(ctx context.Context, c *conn, cl encounterv1.EncounterServiceClient, enc, lang string, from, until uint64, fn func(*encounterv1.WatchEncounterResponse) error, notes resumeNotices) (uint64, error) {
 	next := max(from, 1)
 	var last uint64
 	failures, resuming := 0, false
@@ -76,11 +76,12 @@ func stream(ctx context.Context, c *conn, cl encounterv1.EncounterServiceClient,
 			}
 		}
 		began, seen := time.Now(), next
-		err := streamOnce(ctx, c, cl, enc, next, until, onStart, func(ev *encounterv1.Event) error {
+		err := streamOnce(ctx, c, cl, enc, lang, next, until, onStart, func(r *encounterv1.WatchEncounterResponse) error {
+			ev := r.GetEvent()
 			if ev.GetSequence() < next {
 				return nil // seen already (never expected: the server starts at next)
 			}
-			if err := fn(ev); err != nil {
+			if err := fn(r); err != nil {
 				return err
 			}
 			last, next = ev.GetSequence(), ev.GetSequence()+1
@@ -136,10 +137,10 @@ func (n resumeNotices) say(format string, args ...any) {
 
 // streamOnce is one WatchEncounter from sequence from; onStart is called when the server
 // began it (its headers came).
-func streamOnce(ctx context.Context, c *conn, cl encounterv1.EncounterServiceClient, enc string, from, until uint64, onStart func(), fn func(*encounterv1.Event) error) error {
+func streamOnce(ctx context.Context, c *conn, cl encounterv1.EncounterServiceClient, enc, lang string, from, until uint64, onStart func(), fn func(*encounterv1.WatchEncounterResponse) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	st, err := cl.WatchEncounter(c.outgoing(ctx), &encounterv1.WatchEncounterRequest{EncounterId: enc, FromSequence: from})
+	st, err := cl.WatchEncounter(c.outgoing(ctx), &encounterv1.WatchEncounterRequest{EncounterId: enc, FromSequence: from, Language: lang})
 	if err != nil {
 		return err
 	}
@@ -158,7 +159,7 @@ func streamOnce(ctx context.Context, c *conn, cl encounterv1.EncounterServiceCli
 		if ev == nil {
 			continue
 		}
-		if err := fn(ev); err != nil {
+		if err := fn(resp); err != nil {
 			return err
 		}
 		if until > 0 && ev.GetSequence() >= until {

@@ -99,10 +99,10 @@ func addCmd() *cobra.Command {
 				}
 				continue
 			}
-			line := "added " + (*Names)(nil).combatantText(cb)
+			line := "added " + english().Combatant(cb)
 			for _, ev := range resp.GetEvents() {
 				if a := ev.GetCombatantAdded(); a != nil {
-					line += fmt.Sprintf(" (#%d)", ev.GetSequence()) + joiningText(a)
+					line += fmt.Sprintf(" (#%d)", ev.GetSequence()) + joining(a)
 					break
 				}
 			}
@@ -352,10 +352,9 @@ func submit(ctx context.Context, c *conn, enc string, cmd *encounterv1.Command, 
 
 // printOutcome prints a command's events and what the game now waits for.
 func printOutcome(w io.Writer, enc string, events []*encounterv1.Event, st *encounterv1.EncounterState) {
-	names := NamesOf(st)
+	n := outcomeNarrator(st)
 	for _, ev := range events {
-		fmt.Fprintln(w, names.Describe(ev))
-		names.Learn(ev)
+		fmt.Fprintln(w, n.Narrate(ev))
 	}
 	if len(events) == 0 && st != nil {
 		fmt.Fprintln(w, "(no event: the command changed nothing)")

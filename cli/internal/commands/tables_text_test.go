@@ -1,0 +1,36 @@
+package commands
+
+import (
+	"testing"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
+	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
+	"github.com/stretchr/testify/require"
+)
+
+func kaEv(seq uint64, e *kav1.Event) *encounterv1.Event {
+	return &encounterv1.Event{Sequence: seq, Payload: &encounterv1.Event_Ka{Ka: e}}
+}
+
+func feerieEv(seq uint64, e *feeriev1.Event) *encounterv1.Event {
+	return &encounterv1.Event{Sequence: seq, Payload: &encounterv1.Event_Feerie{Feerie: e}}
+}
+
+var (
+	epee6, epee10           = kaCard(kav1.Suit_SUIT_EPEE, 6), kaCard(kav1.Suit_SUIT_EPEE, 10)
+	valetBaton, coupe9      = kaCard(kav1.Suit_SUIT_BATON, 11), kaCard(kav1.Suit_SUIT_COUPE, 9)
+	denier3, baton4         = kaCard(kav1.Suit_SUIT_DENIER, 3), kaCard(kav1.Suit_SUIT_BATON, 4)
+	asEpee, roiCoupe, dameD = kaCard(kav1.Suit_SUIT_EPEE, 1), kaCard(kav1.Suit_SUIT_COUPE, 14), kaCard(kav1.Suit_SUIT_DENIER, 13)
+	cavalierBaton           = kaCard(kav1.Suit_SUIT_BATON, 12)
+)
+
+// The Ka state table names the cards as the game does (KA-001).
+func TestKaCardText(t *testing.T) {
+	for want, c := range map[string]*kav1.Card{
+		"6 d'épée": epee6, "as d'épée": asEpee, "valet de bâton": valetBaton, "cavalier de bâton": cavalierBaton,
+		"dame de denier": dameD, "roi de coupe": roiCoupe, "10 d'épée": epee10, "rank 15 de suit unknown": {Rank: 15},
+	} {
+		require.Equal(t, want, cardText(c))
+	}
+}
