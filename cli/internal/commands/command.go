@@ -112,6 +112,63 @@ func usageErrors(root *cobra.Command) {
 		}
 	}
 	walk(root)
+	completions(root)
+}
+
+// completions completes what each subcommand's synopsis lists: the words of a positional
+// argument (parry|dodge|none), the values of a flag (--system loss|feerie|ka|d20seg), files for
+// a FILE.
+func completions(root *cobra.Command) {
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+		if c.HasSubCommands() || c.ValidArgsFunction != nil || c.Name() == "help" || strings.HasPrefix(c.Name(), "__") {
+			return
+		}
+		words := strings.Fields(synopsis(c))
+		var pos []string // the positional arguments, before the first flag
+		for _, w := range words {
+			if strings.HasPrefix(w, "[") || strings.HasPrefix(w, "-") || strings.HasPrefix(w, "(") {
+				break
+			}
+			pos = append(pos, w)
+		}
+		c.ValidArgsFunction = func(_ *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			i := len(args)
+			if i >= len(pos) && len(pos) > 0 && strings.HasSuffix(pos[len(pos)-1], "...") {
+				i = len(pos) - 1
+			}
+			if i >= len(pos) {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			return completeWord(pos[i])
+		}
+		for i := 0; i+1 < len(words); i++ {
+			name := strings.TrimLeft(words[i], "[")
+			if !strings.HasPrefix(name, "--") || c.Flags().Lookup(name[2:]) == nil {
+				continue
+			}
+			value := strings.TrimRight(words[i+1], "]")
+			if choices, dir := completeWord(value); len(choices) > 0 || dir == cobra.ShellCompDirectiveDefault {
+				_ = c.RegisterFlagCompletionFunc(name[2:], cobra.FixedCompletions(choices, dir))
+			}
+		}
+	}
+	walk(root)
+}
+
+// completeWord completes a word of a synopsis: "parry|dodge|none" its choices, a FILE files.
+func completeWord(w string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	w = strings.TrimSuffix(w, "...")
+	if strings.HasSuffix(w, "FILE") {
+		return nil, cobra.ShellCompDirectiveDefault
+	}
+	if !strings.Contains(w, "|") || strings.ToLower(w) != w {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	return strings.Split(w, "|"), cobra.ShellCompDirectiveNoFileComp
 }
 
 // negativePrefix marks a negative number among the positional arguments (`fray grant ENC diego

@@ -172,6 +172,28 @@ func TestCompletionAndVersion(t *testing.T) {
 	require.Equal(t, 0, code)
 	require.Contains(t, out, "--weapon")
 
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"react", "e", "ruffian", ""}, []string{"parry", "dodge", "none"}},
+		{[]string{"ka", "react", "e", "chien", ""}, []string{"dodge", "parry", "take", "back"}},
+		{[]string{"joining", "--as", "gm", "e", ""}, []string{"open", "closed"}},
+		{[]string{"create", "--system", ""}, []string{"loss", "feerie", "ka", "d20seg"}},
+		{[]string{"replay", "e", "--format", ""}, []string{"text", "jsonl", "markdown"}},
+		{[]string{"feerie", "declare", "e", "r", "--kind", ""}, []string{"melee", "ranged", "other"}},
+	} {
+		code, out, errOut := run(t, append([]string{"__complete"}, tc.args...)...)
+		require.Equal(t, 0, code, errOut)
+		for _, w := range tc.want {
+			require.Contains(t, strings.Fields(out), w, tc.args)
+		}
+		require.Contains(t, out, ":4\n", "no file completion: %v", tc.args)
+	}
+	code, out, _ = run(t, "__complete", "add", "e", "")
+	require.Equal(t, 0, code)
+	require.Contains(t, out, ":0\n", "files for SHEET_FILE...")
+
 	code, out, errOut := run(t, "version")
 	require.Equal(t, 0, code, errOut)
 	require.Regexp(t, `^fray \S+ \(.+\) go1\.\S+ \S+/\S+\n$`, out)
