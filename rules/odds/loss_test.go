@@ -221,3 +221,37 @@ func TestLossOddsAgreeWithDecide(t *testing.T) {
 		})
 	}
 }
+
+// TestLossOddsByHand: LOS-T01's Diego (Puissance 6 + Arme de mêlée 6 = 12) and the malfrat's
+// dodge (Agilité 5 + Esquive 7 = 12), each with an exploding d10 (LOS-002). Diego reaches 15
+// on a 3 or more (8/10), 20 on an 8 or more (3/10), 25 with a 10 then a 3 or more (8/100)
+// (LOS-010). With 2 Exploits the malfrat dodges at 25 (LOS-012): it succeeds with a 10 then a
+// 3 or more (8/100, a miss: LOS-013); totals 20 to 24 (an 8, a 9, 10+1, 10+2: 22/100) cancel
+// one Exploit (LOS-014, as in LOS-T02); below 20 (7/10) both stand.
+func TestLossOddsByHand(t *testing.T) {
+	st := lossFight(t, nil, malfrat())
+	o, err := odds.Of(reg, st, lossAttack(extras(2)...), "david")
+	require.NoError(t, err)
+	require.Equal(t, "an attack at Difficulty 25 with 2 Exploits", o.GetSummary())
+	attack := section(t, o, "attack")
+	for n, p := range []float64{0.8, 0.3, 0.08, 0.03, 0.008, 0.003} {
+		require.InDelta(t, p, chanceOf(t, attack, fmt.Sprintf("reach.%d", n)), 1e-9, "%d Exploits", n)
+	}
+	dodge := section(t, o, "dodge")
+	require.InDelta(t, 0.08*0.7, chanceOf(t, dodge, "standing.2"), 1e-9)
+	require.InDelta(t, 0.08*0.22, chanceOf(t, dodge, "standing.1"), 1e-9)
+	require.InDelta(t, 0, chanceOf(t, dodge, "standing.0"), 1e-12)
+	require.InDelta(t, 0.08*0.92, chanceOf(t, dodge, "hit"), 1e-9)
+	none := section(t, o, "none")
+	require.InDelta(t, 0.08, chanceOf(t, none, "standing.2"), 1e-9)
+	// Taken: 3d10 + 3 (LOS-020, LOS-065) against no armour (LOS-021): 6 to 33 NS, out of the
+	// fight at 15 or more of its 15 boxes (LOS-022): 3d10 ≥ 12 in all but the C(11, 3) = 165 of
+	// the 1000 throws that sum to 11 or less.
+	levels := distOf(t, none, "levels")
+	require.InDelta(t, 0.92, probOf(levels, 0), 1e-9)
+	require.InDelta(t, 0.08/1000, probOf(levels, 6), 1e-9)
+	require.InDelta(t, 0.08*0.835, chanceOf(t, none, "out"), 1e-9)
+	require.InDelta(t, 0.08*0.835, probOf(levels, 15), 1e-9, "NS lost stop at the 15 boxes")
+	require.Contains(t, o.GetAssumptions()[0], "no Exploit")
+	require.Less(t, o.GetLeftOut(), 1e-9)
+}
