@@ -206,6 +206,7 @@ func TestImagesBinariesAreStatic(t *testing.T) {
 	bins := staticBinaries(t)
 	require.Contains(t, bins, "encounter")
 	require.Contains(t, bins, "resolver")
+	require.Contains(t, bins, "gateway")
 	for name, b := range bins {
 		t.Run(name, func(t *testing.T) {
 			f, err := elf.Open(b.Path)
@@ -278,7 +279,7 @@ func TestEnvKnownToTheServices(t *testing.T) {
 	}
 	bins := staticBinaries(t)
 	known := map[string]map[string]bool{}
-	for _, name := range []string{"encounter", "resolver"} {
+	for _, name := range []string{"encounter", "resolver", "gateway"} {
 		out, err := exec.Command(bins[name].Path, "--help").CombinedOutput()
 		require.NoErrorf(t, err, "%s --help: %s", name, out)
 		known[name] = map[string]bool{}

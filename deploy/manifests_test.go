@@ -134,7 +134,7 @@ func TestOverlaysRenderStrictly(t *testing.T) {
 		for _, w := range r.Workloads() {
 			names = append(names, w.Kind+"/"+w.Name)
 		}
-		require.Equal(t, []string{"Deployment/encounter", "StatefulSet/nats", "Deployment/resolver"}, names)
+		require.Equal(t, []string{"Deployment/encounter", "Deployment/gateway", "StatefulSet/nats", "Deployment/resolver"}, names)
 	})
 }
 
@@ -534,7 +534,7 @@ func TestDisruptionBudgets(t *testing.T) {
 				require.GreaterOrEqual(t, keep, w.Replicas/2+1, "a drain keeps the JetStream quorum")
 			}
 		}
-		require.Equal(t, map[string]bool{"encounter": true, "nats": true, "resolver": true}, covered)
+		require.Equal(t, map[string]bool{"encounter": true, "gateway": true, "nats": true, "resolver": true}, covered)
 	})
 }
 
@@ -728,6 +728,13 @@ func TestNetworkPoliciesAllowExactlyTheStatedFlows(t *testing.T) {
 		"resolver -> kube-dns:dns-tcp",
 		"nats -> kube-dns:dns-udp",
 		"nats -> kube-dns:dns-tcp",
+		// The gateway: browsers in (through the Ingress; its port is open to any client, as
+		// the encounter service's gRPC port), the encounter service out.
+		"client -> gateway:http",
+		"prometheus -> gateway:http",
+		"gateway -> encounter:grpc",
+		"gateway -> kube-dns:dns-udp",
+		"gateway -> kube-dns:dns-tcp",
 	}
 	eachOverlay(t, func(t *testing.T, o overlay, r *Rendered) {
 		ns := r.Namespaces[0].Name
@@ -944,6 +951,12 @@ func TestPrometheusScrapesTheMetricsPort(t *testing.T) {
 	eachOverlay(t, func(t *testing.T, o overlay, r *Rendered) {
 		for _, w := range r.Workloads() {
 			a := w.Template.Annotations
+			if w.Name == "gateway" {
+				// No metrics of its own: each call it sends on is counted by the encounter
+				// service, where it arrives.
+				require.Empty(t, a["prometheus.io/scrape"], "the gateway has no metrics port")
+				continue
+			}
 			require.Equalf(t, "true", a["prometheus.io/scrape"], "%s is scraped", w.Name)
 			require.Equal(t, "/metrics", a["prometheus.io/path"])
 			var ports []corev1.ContainerPort

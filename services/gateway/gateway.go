@@ -58,9 +58,27 @@ func Handler(g *grpc.Server, cfg Config) (http.Handler, error) {
 			return nil, err
 		}
 	}
+	return serveServices(g, browserServices(g), cfg)
+}
+
+// ProxyHandler serves the named services (full names, such as
+// "fray.encounter.v1.EncounterService") to browsers and the page at /, each call transcoded
+// to gRPC and sent to backend (Backend: the encounter service of a deployment), which
+// authenticates it from the Authorization header passed along, as any gRPC call.
+func ProxyHandler(backend http.Handler, services []string, cfg Config) (http.Handler, error) {
+	for _, o := range cfg.AllowedOrigins {
+		if err := CheckOrigin(o); err != nil {
+			return nil, err
+		}
+	}
+	return serveServices(backend, services, cfg)
+}
+
+// serveServices transcodes the browsers' calls of names for h, a gRPC server or proxy.
+func serveServices(h http.Handler, names []string, cfg Config) (http.Handler, error) {
 	var services []*vanguard.Service
-	for _, name := range browserServices(g) {
-		services = append(services, vanguard.NewService(name, g))
+	for _, name := range names {
+		services = append(services, vanguard.NewService(name, h))
 	}
 	page := http.NotFoundHandler()
 	if cfg.Assets != nil {

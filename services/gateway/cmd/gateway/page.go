@@ -1,0 +1,10 @@
+package main
+
+import (
+	"io/fs"
+
+	"github.com/fray-rpg/fray/web"
+)
+
+// pageAssets are the page's built files served at /.
+func pageAssets() fs.FS { return web.Assets }
