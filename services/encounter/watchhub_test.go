@@ -6,6 +6,7 @@ import (
 	"net"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -319,7 +320,13 @@ func TestWatchChurnLeavesNothingBehind(t *testing.T) {
 // watcher; p50 and p99 over every (command, watcher). Each iteration is one command.
 //
 //	go test ./services/encounter -run '^$' -bench WatchFanOut -benchtime 200x
-func BenchmarkWatchFanOut(b *testing.B) {
+func BenchmarkWatchFanOut(b *testing.B) { benchmarkWatchFanOut(b, "") }
+
+// BenchmarkWatchFanOutNarrated: the same, each watcher asking for the narration in English
+// (written once per event for all of them, each watcher's narrator learning from it).
+func BenchmarkWatchFanOutNarrated(b *testing.B) { benchmarkWatchFanOut(b, "en") }
+
+func benchmarkWatchFanOut(b *testing.B, lang string) {
 	const watchers = 1000
 	js := jetStream(b)
 	s := serveWatches(b, js, encounter.Options{MaxWatchesPerPrincipal: watchers, MaxWatchersPerEncounter: watchers})
@@ -333,15 +340,22 @@ func BenchmarkWatchFanOut(b *testing.B) {
 		at  time.Time
 	}
 	got := make([][]receipt, watchers)
+	var unnarrated atomic.Int64 // events received without the narration asked for
 	arrived := make(chan struct{}, watchers)
 	var wg sync.WaitGroup
 	for i := range watchers {
-		w := openWatch(b, ctx, s.c, id, seq+1)
+		w, err := s.c.WatchEncounter(ctx, &encounterv1.WatchEncounterRequest{EncounterId: id, FromSequence: seq + 1, Language: lang})
+		require.NoError(b, err)
+		_, err = w.Header()
+		require.NoError(b, err)
 		wg.Go(func() {
 			for {
 				r, err := w.Recv()
 				if err != nil {
 					return
+				}
+				if lang != "" && r.GetNarration() == "" {
+					unnarrated.Add(1)
 				}
 				got[i] = append(got[i], receipt{r.GetEvent().GetSequence(), time.Now()})
 				arrived <- struct{}{}
@@ -370,6 +384,7 @@ func BenchmarkWatchFanOut(b *testing.B) {
 		}
 	}
 	require.Len(b, lat, b.N*watchers)
+	require.Zero(b, unnarrated.Load())
 	slices.Sort(lat)
 	pct := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))].Microseconds()) / 1000 }
 	b.ReportMetric(pct(0.50), "p50-ms")
