@@ -1,0 +1,107 @@
+package browser_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+)
+
+// sheets is where the README's sheets are.
+var sheets = filepath.Join("..", "..", "testdata", "sheets")
+
+// hiddenCopy writes a copy of a sheet with hidden: true (the GM hides it from the players).
+func hiddenCopy(t *testing.T, sheet string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(sheets, sheet))
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), sheet)
+	require.NoError(t, os.WriteFile(path, append(b, []byte("hidden: true\n")...), 0o644))
+	return path
+}
+
+// abs makes paths absolute, as the browser's file input needs them.
+func abs(t *testing.T, paths ...string) []string {
+	t.Helper()
+	var out []string
+	for _, p := range paths {
+		a, err := filepath.Abs(p)
+		require.NoError(t, err)
+		out = append(out, a)
+	}
+	return out
+}
+
+// createAndInvite: on the GM's page, creates an encounter of system, adds the sheets from
+// files, invites a player of combatant, and opens the invite on the player's page; the GM
+// starts the encounter. It returns the encounter's id.
+func createAndInvite(t *testing.T, page, gmToken string, gm, player *tab, name, system, combatant string, files []string, ids ...string) {
+	t.Helper()
+	gm.run(chromedp.Navigate(page+"#/?token="+gmToken), chromedp.WaitVisible(chromedp.CSS("#create")),
+		chromedp.SendKeys(chromedp.CSS("#new-name"), name),
+		chromedp.SetValue(chromedp.CSS("#new-system"), system))
+	gm.click("#create-submit")
+	gm.run(chromedp.WaitVisible(chromedp.CSS("#sheets")), chromedp.SetUploadFiles(chromedp.CSS("#sheets"), files))
+	for _, id := range ids {
+		gm.run(chromedp.WaitVisible(chromedp.CSS("#c-" + id)))
+	}
+	gm.click(`#invite input[value="` + combatant + `"]`)
+	gm.click("#invite-submit")
+	link, err := poll[string](gm, `document.getElementById('invite-link').value`, 10*time.Second)
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(link, page+"#/encounter/"), link)
+	require.Contains(t, link, "?token=")
+	player.run(chromedp.Navigate(link), chromedp.WaitVisible(chromedp.CSS("#c-"+combatant)))
+	// The token left the address bar.
+	href := eval[string](player, `location.href`)
+	require.NotContains(t, href, "token=")
+	gm.click("#start")
+}
+
+// The GM creates a Loss encounter in the page, adds Diego and a hidden ruffian from their
+// sheet files and invites a player of Diego by the page's link; the player attacks from its
+// buttons (the target chosen in the form); the GM's ruffian is prompted and dodges. Both pages
+// show the same log lines and tracks within a second of each click, without reload; the
+// hidden ruffian's numbers never reach the player's DOM.
+func TestLossInTheBrowser(t *testing.T) {
+	tabs := browsers(t, "gm", "player")
+	gm, player := tabs[0], tabs[1]
+	addr, page := server(t)
+	gmToken := fray(t, "token", "--addr", addr, "--as", "gm")
+	hidden := []string{"Le malfrat"}
+
+	files := abs(t, filepath.Join(sheets, "diego.yaml"), hiddenCopy(t, "ruffian.yaml"))
+	createAndInvite(t, page, gmToken, gm, player, "Ruelle sombre", "loss", "diego", files, "diego", "ruffian")
+	sameWithin(t, time.Now(), 5*time.Second, gm, player, "Tour 1", hidden, "diego")
+	require.Contains(t, gm.turn(), "Tour 1")
+
+	// The player attacks from its buttons: the form asks for the target.
+	clicked := time.Now()
+	player.click(`#actions button.action[data-key="attack"][data-combatant="diego"]`)
+	player.run(chromedp.WaitVisible(chromedp.CSS("#choices")), chromedp.SetValue(chromedp.CSS(`#choices select[data-field="loss.attack.target_id"]`), "ruffian"))
+	player.click("#choices-submit")
+	// The ruffian is prompted on the GM's page; it dodges.
+	gm.run(chromedp.WaitVisible(chromedp.CSS(`#actions .prompt[data-combatant="ruffian"] button[data-key="dodge"]`)))
+	sameWithin(t, clicked, time.Second, gm, player, "Diego attacks", hidden, "diego")
+	gm.screenshot("browser-gm-prompt.png")
+	clicked = time.Now()
+	gm.click(`#actions .prompt[data-combatant="ruffian"] button[data-key="dodge"]`)
+	sameWithin(t, clicked, time.Second, gm, player, "misses", hidden, "diego")
+	require.Contains(t, strings.Join(gm.logLines(), "\n"), "Le malfrat dodges")
+
+	// The hidden ruffian: the GM sees its numbers, the player's DOM holds none of them.
+	require.NotEmpty(t, gm.tracks("ruffian"))
+	require.Empty(t, player.tracks("ruffian"))
+	require.Contains(t, gm.text(), "Le malfrat 6+d10[6] = 12 PA")
+	dom := player.text()
+	require.Contains(t, dom, "Le malfrat")
+	for _, secret := range []string{"6+d10[6] = 12", "dague", "Esquive 7", gm.tracks("ruffian")} {
+		require.NotContains(t, dom, secret)
+	}
+	gm.screenshot("browser-gm.png")
+	player.screenshot("browser-player.png")
+}

@@ -1,0 +1,644 @@
+// fray's encounter page: the tracker, the narrated log live, a player's legal actions and the
+// GM's controls, over fray's own API (Connect, from the stubs protoc-gen-es generates).
+import { create, fromJson, toJson, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
+import type { DescMessage } from "@bufbuild/protobuf";
+import { ConnectError, createClient, type Interceptor } from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-web";
+import { parse as parseYAML } from "yaml";
+import {
+  Appearance, CombatantSchema, CommandSchema, EncounterStateSchema, EncounterStatus, Role,
+  type Combatant, type Command, type EncounterState,
+} from "./gen/fray/encounter/v1/encounter_pb";
+import {
+  EncounterService, type GetEncounterResponse, type LegalCommand,
+} from "./gen/fray/encounter/v1/encounter_service_pb";
+import { InviteService } from "./gen/fray/invite/v1/invite_service_pb";
+import type { Choice } from "./gen/fray/ruleset/v1/ruleset_pb";
+
+// ---- The token and the route: #/encounter/ID?token=… (the token never goes to a server in the URL).
+
+const TOKEN_KEY = "fray.token";
+
+interface Route { encounter: string }
+
+function readRoute(): Route {
+  const hash = location.hash.replace(/^#/, "");
+  const [path, query = ""] = hash.split("?", 2);
+  const params = new URLSearchParams(query);
+  const token = params.get("token");
+  if (token) {
+    sessionStorage.setItem(TOKEN_KEY, token);
+    // The token leaves the address bar (and the history) once kept.
+    history.replaceState(null, "", "#" + path);
+  }
+  const m = /^\/encounter\/([^/?]+)/.exec(path ?? "");
+  return { encounter: m ? decodeURIComponent(m[1]) : "" };
+}
+
+function token(): string { return sessionStorage.getItem(TOKEN_KEY) ?? ""; }
+
+// The principal the token names, tenant/subject (read, not verified: the server verifies).
+function principal(): { principal: string; subject: string } {
+  try {
+    const part = token().split(".")[1].replace(/-/g, "+").replace(/_/g, "/");
+    const claims = JSON.parse(decodeURIComponent(escape(atob(part))));
+    const subject = String(claims.sub ?? "");
+    return { principal: claims.tenant ? `${claims.tenant}/${subject}` : subject, subject };
+  } catch {
+    return { principal: "", subject: "" };
+  }
+}
+
+const auth: Interceptor = (next) => async (req) => {
+  const t = token();
+  if (t) req.header.set("Authorization", "Bearer " + t);
+  return next(req);
+};
+const transport = createConnectTransport({ baseUrl: location.origin, interceptors: [auth] });
+const encounters = createClient(EncounterService, transport);
+const invites = createClient(InviteService, transport);
+
+function commandId(): string {
+  const b = new Uint8Array(12);
+  crypto.getRandomValues(b);
+  return "web-" + Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+}
+
+// ---- Small DOM helpers.
+
+type Child = Node | string | null | undefined | false;
+function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string | boolean | ((e: Event) => void)> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (typeof v === "function") el.addEventListener(k.replace(/^on/, ""), v);
+    else if (v === true) el.setAttribute(k, "");
+    else if (v !== false) el.setAttribute(k, v);
+  }
+  for (const c of children) if (c !== null && c !== undefined && c !== false) el.append(c);
+  return el;
+}
+const $ = (id: string) => document.getElementById(id)!;
+
+function say(msg: string) { $("status").textContent = msg; }
+function sayError(err: unknown) {
+  const e = ConnectError.from(err);
+  say(e.rawMessage || e.message);
+}
+
+// ---- The words of the page, in English and French.
+
+const words = {
+  en: {
+    language: "Language", tracker: "Tracker", log: "Log", actions: "Your actions", gm: "Game master",
+    start: "Start", end: "End the encounter", add: "Add combatants from sheet files (YAML or JSON)",
+    invite: "Invite", invitePlayer: "as the player of", inviteObserver: "as an observer", link: "Invite link",
+    rewind: "rewind here", mustAnswer: "must answer an attack", acting: "may act", noAction: "Nothing to do now.",
+    create: "Create an encounter", name: "Name", system: "Rule system", hidden: "hidden", out: "out of the fight",
+    cost: "cost", choose: "Take it", cancel: "Cancel", you: "you", role: "role",
+    appearance: { [Appearance.UNSPECIFIED]: "", [Appearance.FIGHTING]: "fighting", [Appearance.WOUNDED]: "wounded", [Appearance.BADLY_WOUNDED]: "badly wounded", [Appearance.OUT_OF_THE_FIGHT]: "out of the fight" } as Record<number, string>,
+    status: { [EncounterStatus.UNSPECIFIED]: "", [EncounterStatus.SETUP]: "setting up", [EncounterStatus.ACTIVE]: "in play", [EncounterStatus.ENDED]: "ended" } as Record<number, string>,
+  },
+  fr: {
+    language: "Langue", tracker: "Suivi", log: "Journal", actions: "Vos actions", gm: "Meneur de jeu",
+    start: "Commencer", end: "Terminer la rencontre", add: "Ajouter des combattants depuis des fiches (YAML ou JSON)",
+    invite: "Inviter", invitePlayer: "comme joueur de", inviteObserver: "comme spectateur", link: "Lien d'invitation",
+    rewind: "revenir ici", mustAnswer: "doit répondre à une attaque", acting: "peut agir", noAction: "Rien à faire pour l'instant.",
+    create: "Créer une rencontre", name: "Nom", system: "Système", hidden: "caché", out: "hors de combat",
+    cost: "coût", choose: "Valider", cancel: "Annuler", you: "vous", role: "rôle",
+    appearance: { [Appearance.UNSPECIFIED]: "", [Appearance.FIGHTING]: "combat", [Appearance.WOUNDED]: "blessé", [Appearance.BADLY_WOUNDED]: "gravement blessé", [Appearance.OUT_OF_THE_FIGHT]: "hors de combat" } as Record<number, string>,
+    status: { [EncounterStatus.UNSPECIFIED]: "", [EncounterStatus.SETUP]: "en préparation", [EncounterStatus.ACTIVE]: "en jeu", [EncounterStatus.ENDED]: "terminée" } as Record<number, string>,
+  },
+};
+type Lang = keyof typeof words;
+let lang: Lang = (localStorage.getItem("fray.language") as Lang) in words ? (localStorage.getItem("fray.language") as Lang) : "en";
+const w = () => words[lang];
+
+// ---- The encounter view.
+
+interface View {
+  id: string;
+  resp?: GetEncounterResponse;
+  watch?: AbortController;
+  refreshing?: Promise<void>;
+  again?: boolean;
+  open?: string; // the key of the action whose form is open: combatant/index
+}
+let view: View | undefined;
+
+function myRole(st: EncounterState): Role {
+  const me = principal();
+  if (st.gameMaster === me.principal || st.gameMaster === me.subject) return Role.GM;
+  const grant = st.roles.find((r) => r.principal === me.principal || r.principal === me.subject);
+  if (grant) return grant.role;
+  if (st.combatants.some((c) => c.controller === me.principal || c.controller === me.subject)) return Role.PLAYER;
+  return Role.UNSPECIFIED;
+}
+const isGM = (r: Role) => r === Role.GM || r === Role.CO_GM;
+
+async function showEncounter(id: string) {
+  view?.watch?.abort();
+  view = { id };
+  $("main").className = "encounter";
+  $("main").replaceChildren(
+    h("section", { id: "tracker-section", "aria-labelledby": "tracker-h" }, h("h2", { id: "tracker-h" }, w().tracker), h("div", { id: "tracker" })),
+    h("section", { id: "log-section", "aria-labelledby": "log-h" }, h("h2", { id: "log-h" }, w().log), h("ol", { id: "log", "aria-live": "polite" })),
+    h("section", { id: "actions-section", "aria-labelledby": "actions-h" }, h("h2", { id: "actions-h" }, w().actions), h("div", { id: "actions" })),
+    h("section", { id: "gm-section", hidden: true, "aria-labelledby": "gm-h" }, h("h2", { id: "gm-h" }, w().gm), h("div", { id: "gm" })),
+  );
+  await refresh();
+  watch();
+}
+
+// watch follows the encounter's events from the start, narrated in the chosen language; each
+// event appends its line and refreshes the state and the legal actions.
+function watch() {
+  if (!view) return;
+  const v = view;
+  v.watch?.abort();
+  const ctl = new AbortController();
+  v.watch = ctl;
+  $("log").replaceChildren();
+  (async () => {
+    let from = 1n;
+    for (let attempt = 0; !ctl.signal.aborted; attempt++) {
+      try {
+        for await (const res of encounters.watchEncounter({ encounterId: v.id, fromSequence: from, language: lang }, { signal: ctl.signal })) {
+          const ev = res.event!;
+          from = ev.sequence + 1n;
+          appendLine(ev.sequence, res.narration, ev.payload.case === "encounterRewound" ? ev.payload.value.toSequence : undefined);
+          scheduleRefresh();
+        }
+      } catch (err) {
+        if (ctl.signal.aborted) return;
+        sayError(err);
+      }
+      // The stream ended or broke: resume where it was, after a pause that grows.
+      await new Promise((r) => setTimeout(r, Math.min(5000, 250 * 2 ** attempt)));
+    }
+  })();
+}
+
+function appendLine(seq: bigint, text: string, rewoundTo?: bigint) {
+  const log = $("log");
+  if (rewoundTo !== undefined) {
+    for (const li of Array.from(log.children) as HTMLElement[]) {
+      if (BigInt(li.dataset.sequence ?? "0") > rewoundTo) li.classList.add("undone");
+    }
+  }
+  const st = view?.resp?.state;
+  const li = h("li", { "data-sequence": seq.toString() }, h("span", { class: "text" }, text || `#${seq}`));
+  if (st && isGM(myRole(st)) && st.status === EncounterStatus.ACTIVE) {
+    li.append(h("button", { class: "small rewind", type: "button", "aria-label": `${w().rewind} #${seq}`, onclick: () => rewind(seq) }, w().rewind));
+  }
+  log.append(li);
+  li.scrollIntoView?.({ block: "nearest" });
+}
+
+function scheduleRefresh() {
+  if (!view) return;
+  if (view.refreshing) { view.again = true; return; }
+  view.refreshing = (async () => {
+    try {
+      do {
+        view!.again = false;
+        await refresh();
+      } while (view?.again);
+    } finally {
+      if (view) view.refreshing = undefined;
+    }
+  })();
+}
+
+async function refresh() {
+  if (!view) return;
+  const v = view;
+  try {
+    const resp = await encounters.getEncounter({ encounterId: v.id, legalForAll: true });
+    if (view !== v) return;
+    v.resp = resp;
+    render();
+  } catch (err) {
+    sayError(err);
+  }
+}
+
+function render() {
+  const resp = view?.resp;
+  const st = resp?.state;
+  if (!resp || !st) return;
+  const role = myRole(st);
+  $("title").textContent = `— ${st.name} (${st.ruleSystem}, ${w().status[st.status]})`;
+  const me = principal();
+  $("who").textContent = `${me.principal} · ${w().role}: ${Role[role]?.toLowerCase().replace("_", "-") ?? ""}`;
+  renderTracker(st, resp);
+  renderActions(st, resp);
+  // The sequence the page shows, for tests and for anyone comparing two screens.
+  document.body.dataset.sequence = st.sequence.toString();
+  const gm = $("gm-section");
+  gm.hidden = !isGM(role);
+  if (isGM(role)) renderGM(st);
+}
+
+// ---- The tracker, in each system's own terms.
+
+type J = Record<string, any>;
+
+function renderTracker(st: EncounterState, resp: GetEncounterResponse) {
+  const json = toJson(EncounterStateSchema, st) as J;
+  const sys: J = json[st.ruleSystem === "d20seg" ? "d20seg" : st.ruleSystem] ?? {};
+  const per: J = sys.combatants ?? {};
+  const acting = new Set(resp.mayAct);
+  const answering = new Set(resp.awaitingReaction);
+  const turn = h("p", { class: "turn", id: "turn" });
+  const out: Node[] = [turn];
+  switch (st.ruleSystem) {
+    case "loss": {
+      // The phase is the highest PA left among those who have not passed (LOS-031).
+      const phases = Object.values(per).filter((c: J) => !c.passed && !c.out).map((c: J) => c.actionPoints ?? 0);
+      const phase = phases.length ? Math.max(...phases) : 0;
+      turn.textContent = sys.tour ? `Tour ${sys.tour} · Séquence ${sys.sequence ?? 1} · phase ${phase} PA` : "";
+      break;
+    }
+    case "feerie": {
+      const here = st.combatants.filter((c) => per[c.id]?.actingRank === sys.rank && per[c.id]?.canAct).map((c) => c.name);
+      turn.textContent = sys.action ? `Action ${sys.action} · rang ${sys.rank ?? 0}${here.length ? " : " + here.join(", ") : ""}` : "";
+      break;
+    }
+    case "ka":
+      turn.textContent = sys.round ? `Round ${sys.round} · passe ${sys.pass ?? 0}${sys.upNext?.length ? " · " + names(st, sys.upNext).join(", ") : ""}` : "";
+      break;
+    case "d20seg":
+      turn.textContent = sys.round ? `Round ${sys.round}` : "";
+      break;
+  }
+  if (acting.size) out.push(h("p", { id: "now" }, `${names(st, [...acting]).join(", ")} — ${w().acting}`));
+  const list = h("ul", { class: "combatants" });
+  for (const c of st.combatants) {
+    // A combatant whose sheet is withheld from the reader (hidden by the GM) shows no numbers:
+    // what the server leaves of it would read as fake zeros.
+    const cs: J | undefined = c.sheet.case === undefined ? undefined : per[c.id];
+    const sheet = (toJson(CombatantSchema, c) as J)[st.ruleSystem] as J | undefined;
+    const tracks = h("dl", { class: "tracks" });
+    const add = (k: string, v: unknown) => { if (v !== undefined && v !== null && v !== "") tracks.append(h("div", {}, h("dt", {}, k), h("dd", {}, String(v)))); };
+    const flags: string[] = [];
+    if (cs) {
+      switch (st.ruleSystem) {
+        case "loss":
+          add("PA", cs.actionPoints ?? 0);
+          if (sheet?.kind === "COMBATANT_KIND_SBIRE") add("NS", cs.health ?? 0);
+          else add("NS", `${cs.light ?? 0} / ${cs.grave ?? 0} / ${cs.fatal ?? 0}`);
+          if (cs.fursa !== undefined) add("Fursa", cs.fursa);
+          if (cs.passed) flags.push("passe");
+          if (cs.out) flags.push(w().out);
+          if (cs.prone) flags.push("à terre");
+          if (cs.disarmed) flags.push("désarmé");
+          break;
+        case "feerie":
+          add("Essence", cs.essence ?? 0);
+          add("rang", cs.actingRank ?? 0);
+          for (const cond of cs.conditions ?? []) flags.push(String(cond.strike ?? "").replace(/^SPECIAL_STRIKE_/, "").toLowerCase().replace(/_/g, " "));
+          if (cs.tactic) flags.push(String(cs.tactic).replace(/^TACTIC_/, "").toLowerCase().replace(/_/g, " "));
+          if (cs.prone) flags.push("à terre");
+          if (cs.helpless) flags.push("sans défense");
+          break;
+        case "ka":
+          add("Animalité", sheet?.spheres?.["Animalité"]);
+          add("dés de Ka", cs.kaDice ?? 0);
+          add("points de réalité", cs.realityPoints ?? 0);
+          add("actions", cs.actionsLeft ?? 0);
+          if (cs.passed) flags.push("passe");
+          if (cs.unconscious) flags.push("inconscient");
+          if (cs.dying) flags.push("mourant");
+          break;
+        case "d20seg":
+          add("PV", cs.hitPoints ?? 0);
+          add("segment", cs.nextSegment ?? 0);
+          if (cs.down) flags.push(w().out);
+          if (cs.surprised) flags.push("surpris");
+          break;
+      }
+    }
+    if (c.hidden) flags.push(w().hidden);
+    const look = w().appearance[c.appearance];
+    if (look && !cs) flags.push(look);
+    const li = h("li", { class: "combatant", id: "c-" + c.id, "data-combatant": c.id },
+      h("h3", {}, c.name, " ", h("span", { class: "side" }, c.side)),
+      tracks,
+      flags.length ? h("p", { class: "conditions" }, flags.join(" · ")) : null);
+    if (acting.has(c.id)) li.classList.add("acting");
+    if (answering.has(c.id)) li.classList.add("answering");
+    if (c.appearance === Appearance.OUT_OF_THE_FIGHT) li.classList.add("out");
+    list.append(li);
+  }
+  out.push(list);
+  $("tracker").replaceChildren(...out);
+}
+
+function names(st: EncounterState, ids: string[]): string[] {
+  return ids.map((id) => st.combatants.find((c) => c.id === id)?.name ?? id);
+}
+
+// ---- Legal actions: buttons, the forms of their choices, the prompt to answer an attack.
+
+function renderActions(st: EncounterState, resp: GetEncounterResponse) {
+  const box = $("actions");
+  const out: Node[] = [];
+  const answering = new Set(resp.awaitingReaction);
+  for (const ca of resp.actions) {
+    const who = st.combatants.find((c) => c.id === ca.combatantId);
+    const prompt = answering.has(ca.combatantId);
+    const group = h("div", { class: "actor" + (prompt ? " prompt" : ""), "data-combatant": ca.combatantId, role: "group", "aria-label": who?.name ?? ca.combatantId });
+    group.append(h("h3", {}, who?.name ?? ca.combatantId, prompt ? ` — ${w().mustAnswer}` : ""));
+    const buttons = h("div", { class: "actions" });
+    ca.actions.forEach((lc, i) => {
+      const a = lc.action!;
+      const key = `${ca.combatantId}/${i}`;
+      const b = h("button", {
+        type: "button", class: "action", "data-key": a.key, "data-combatant": ca.combatantId,
+        "data-reaction": a.reaction ? "true" : "false", "aria-expanded": view?.open === key ? "true" : "false",
+        onclick: () => choose(key, lc),
+      }, a.name,
+      a.cost ? h("span", { class: "cost" }, `${w().cost} ${a.cost}`) : null,
+      a.rule ? h("span", { class: "rule" }, a.rule) : null);
+      if (a.description) b.title = a.description;
+      buttons.append(b);
+    });
+    group.append(buttons);
+    const open = ca.actions.findIndex((_, i) => view?.open === `${ca.combatantId}/${i}`);
+    if (open >= 0) group.append(choiceForm(st, ca.actions[open]));
+    out.push(group);
+  }
+  if (!out.length) out.push(h("p", { class: "muted" }, w().noAction));
+  // Keep the focus on a button that is redrawn (keyboard play).
+  const focused = document.activeElement as HTMLElement | null;
+  const focusKey = focused?.dataset?.key ? `${focused.dataset.combatant}|${focused.dataset.key}|${focused.textContent}` : "";
+  box.replaceChildren(...out);
+  if (focusKey) {
+    for (const b of Array.from(box.querySelectorAll<HTMLElement>("button.action"))) {
+      if (`${b.dataset.combatant}|${b.dataset.key}|${b.textContent}` === focusKey) { b.focus(); break; }
+    }
+  }
+}
+
+function choose(key: string, lc: LegalCommand) {
+  const required = lc.action!.choices.some((c) => c.required);
+  if (!lc.action!.choices.length || (!required && lc.action!.reaction)) {
+    submit(lc.command!);
+    return;
+  }
+  view!.open = view!.open === key ? undefined : key;
+  render();
+  document.querySelector<HTMLElement>("#choices select, #choices input")?.focus();
+}
+
+function choiceForm(st: EncounterState, lc: LegalCommand): HTMLFormElement {
+  const a = lc.action!;
+  const form = h("form", { id: "choices", class: "choices" });
+  const fields: { choice: Choice; read: () => string[] }[] = [];
+  a.choices.forEach((c, i) => {
+    const id = `choice-${i}`;
+    const label = c.description || c.field;
+    if (c.options.length && (c.max > 1 || c.budget > 0)) {
+      // A repeated field: several of its options, within its budget.
+      const set = h("fieldset", { "data-field": c.field }, h("legend", {}, label + (c.budget ? ` (≤ ${c.budget})` : "")));
+      c.options.forEach((o, j) => set.append(h("label", {}, h("input", { type: "checkbox", name: id, value: o.value, id: `${id}-${j}` }), o.label || o.value, o.cost ? ` (${o.cost})` : "")));
+      fields.push({ choice: c, read: () => Array.from(set.querySelectorAll<HTMLInputElement>("input:checked"), (x) => x.value) });
+      form.append(set);
+    } else if (c.options.length) {
+      const sel = h("select", { id, name: c.field, "data-field": c.field, required: c.required });
+      if (!c.required) sel.append(h("option", { value: "" }, "—"));
+      for (const o of c.options) sel.append(h("option", { value: o.value }, o.label || o.value));
+      fields.push({ choice: c, read: () => (sel.value ? [sel.value] : []) });
+      form.append(h("label", { for: id }, label), sel);
+    } else {
+      const inp = h("input", { id, name: c.field, "data-field": c.field, required: c.required, type: c.min || c.max ? "number" : "text" });
+      if (c.min || c.max) { inp.min = String(c.min); inp.max = String(c.max); }
+      fields.push({ choice: c, read: () => (inp.value ? [inp.value] : []) });
+      form.append(h("label", { for: id }, label), inp);
+    }
+  });
+  form.append(h("div", { class: "actions" },
+    h("button", { type: "submit", id: "choices-submit" }, `${w().choose}: ${a.name}`),
+    h("button", { type: "button", onclick: () => { view!.open = undefined; render(); } }, w().cancel)));
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    try {
+      const json = toJson(CommandSchema, lc.command!, { useProtoFieldName: true }) as JsonObject;
+      for (const f of fields) {
+        const values = f.read();
+        if (f.choice.budget) {
+          const spent = values.reduce((n, v) => n + (f.choice.options.find((o) => o.value === v)?.cost ?? 0), 0);
+          if (spent > f.choice.budget) throw new Error(`${f.choice.description}: ${spent} > ${f.choice.budget}`);
+        }
+        for (const v of values) fill(json, f.choice.field, v);
+      }
+      view!.open = undefined;
+      submit(fromJson(CommandSchema, json as JsonValue));
+    } catch (err) {
+      say(err instanceof Error ? err.message : String(err));
+    }
+  });
+  void st;
+  return form;
+}
+
+// fill sets the field a Choice names (a path of protobuf field names from Command) in the
+// command's JSON to value, as rules/engine.Fill does: a repeated field gets value appended, a
+// map takes "key=number", an enum its value's name, a bool "true"/"false", a number in decimal.
+function fill(json: JsonObject, path: string, value: string) {
+  let desc: DescMessage = CommandSchema;
+  let obj: JsonObject = json;
+  const parts = path.split(".");
+  parts.forEach((name, i) => {
+    const f = desc.fields.find((x) => x.name === name);
+    if (!f) throw new Error(`${path}: no field ${name}`);
+    if (i < parts.length - 1) {
+      if (f.fieldKind !== "message") throw new Error(`${path}: ${name} is not a message`);
+      obj[name] ??= {};
+      obj = obj[name] as JsonObject;
+      desc = f.message;
+      return;
+    }
+    const scalar = (kind: string, v: string): JsonValue => (kind === "bool" ? v === "true" : kind === "number" ? Number(v) : v);
+    switch (f.fieldKind) {
+      case "map": {
+        const [k, n] = value.split("=", 2);
+        const m = (obj[name] ??= {}) as JsonObject;
+        m[k] = Number(n);
+        break;
+      }
+      case "list": {
+        const l = (obj[name] ??= []) as JsonValue[];
+        l.push(f.listKind === "scalar" ? scalar(kindOf(f.scalar), value) : value);
+        break;
+      }
+      case "scalar":
+        obj[name] = scalar(kindOf(f.scalar), value);
+        break;
+      case "enum":
+        obj[name] = value;
+        break;
+      default:
+        throw new Error(`${path}: cannot be filled`);
+    }
+  });
+}
+
+// kindOf names how a scalar is written in JSON: bool, number (32-bit and floats) or string.
+function kindOf(t: number): string {
+  // ScalarType: DOUBLE 1, FLOAT 2, INT64 3, UINT64 4, INT32 5, FIXED64 6, FIXED32 7, BOOL 8,
+  // STRING 9, BYTES 12, UINT32 13, SFIXED32 15, SFIXED64 16, SINT32 17, SINT64 18.
+  if (t === 8) return "bool";
+  if ([1, 2, 5, 7, 13, 15, 17].includes(t)) return "number";
+  return "string";
+}
+
+async function submit(command: Command) {
+  if (!view) return;
+  say("");
+  try {
+    await encounters.submit({ encounterId: view.id, commandId: commandId(), command });
+    scheduleRefresh();
+  } catch (err) {
+    sayError(err);
+  }
+}
+
+// ---- The GM's controls.
+
+function renderGM(st: EncounterState) {
+  const box = $("gm");
+  if (box.dataset.status === String(st.status) && box.dataset.count === String(st.combatants.length)) return;
+  box.dataset.status = String(st.status);
+  box.dataset.count = String(st.combatants.length);
+  const out: Node[] = [];
+  const row = h("div", { class: "actions" });
+  if (st.status === EncounterStatus.SETUP) row.append(h("button", { type: "button", id: "start", onclick: () => gmCall(() => encounters.startEncounter({ encounterId: st.encounterId, commandId: commandId() })) }, w().start));
+  if (st.status !== EncounterStatus.ENDED && myRole(st) === Role.GM) row.append(h("button", { type: "button", id: "end", onclick: () => gmCall(() => encounters.endEncounter({ encounterId: st.encounterId, commandId: commandId(), reason: "ended from the page" })) }, w().end));
+  out.push(row);
+  if (st.status !== EncounterStatus.ENDED) {
+    const file = h("input", { type: "file", id: "sheets", multiple: true, accept: ".yaml,.yml,.json,application/json,text/yaml" });
+    file.addEventListener("change", () => addSheets(st.encounterId, file));
+    out.push(h("p", {}, h("label", { for: "sheets" }, w().add), file));
+    // Invites: a player of some combatants, or an observer.
+    const form = h("form", { id: "invite" });
+    const set = h("fieldset", {}, h("legend", {}, `${w().invite} ${w().invitePlayer}`));
+    for (const c of st.combatants) set.append(h("label", {}, h("input", { type: "checkbox", name: "combatant", value: c.id }), c.name));
+    const observer = h("label", {}, h("input", { type: "checkbox", id: "invite-observer" }), w().inviteObserver);
+    const link = h("input", { type: "url", id: "invite-link", readonly: true, "aria-label": w().link });
+    form.append(set, observer, h("div", { class: "actions" }, h("button", { type: "submit", id: "invite-submit" }, w().invite)), link);
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const ids = Array.from(set.querySelectorAll<HTMLInputElement>("input:checked"), (x) => x.value);
+      const asObserver = (observer.querySelector("input") as HTMLInputElement).checked;
+      try {
+        const res = await invites.createInvite({ encounterId: st.encounterId, commandId: commandId(), role: asObserver ? Role.OBSERVER : Role.PLAYER, combatantIds: asObserver ? [] : ids });
+        link.value = res.url;
+        link.select();
+        say(`${w().link}: ${res.principal}`);
+      } catch (err) {
+        sayError(err);
+      }
+    });
+    out.push(form);
+  }
+  box.replaceChildren(...out);
+}
+
+async function gmCall(f: () => Promise<unknown>) {
+  say("");
+  try {
+    await f();
+    scheduleRefresh();
+  } catch (err) {
+    sayError(err);
+  }
+}
+
+async function addSheets(id: string, input: HTMLInputElement) {
+  for (const f of Array.from(input.files ?? [])) {
+    try {
+      const data = parseYAML(await f.text()) as JsonValue;
+      const combatant: Combatant = fromJson(CombatantSchema, data);
+      await encounters.addCombatant({ encounterId: id, commandId: commandId(), combatant });
+      say(`+ ${combatant.name}`);
+    } catch (err) {
+      say(`${f.name}: ${err instanceof ConnectError ? err.rawMessage : err instanceof Error ? err.message : String(err)}`);
+      break;
+    }
+  }
+  input.value = "";
+  if (view) { $("gm").dataset.count = ""; scheduleRefresh(); }
+}
+
+async function rewind(seq: bigint) {
+  if (!view) return;
+  await gmCall(() => encounters.rewindEncounter({ encounterId: view!.id, commandId: commandId(), toSequence: seq, reason: "rewound from the page" }));
+}
+
+// ---- Home: create an encounter (a GM with a token).
+
+function showHome() {
+  view?.watch?.abort();
+  view = undefined;
+  $("title").textContent = "";
+  $("main").className = "";
+  const me = principal();
+  $("who").textContent = me.principal;
+  if (!token()) {
+    $("main").replaceChildren(h("section", {}, h("p", {}, "Open the invite link your GM gave you, or a link with your token: ", h("code", {}, "#/?token=…"), " (", h("code", {}, "fray token --as NAME"), ").")));
+    return;
+  }
+  const name = h("input", { id: "new-name", type: "text", class: "wide", required: true, value: "" });
+  const system = h("select", { id: "new-system" });
+  for (const [v, l] of [["loss", "Les Chants de Loss"], ["feerie", "Contes de Fées"], ["ka", "Ka"], ["d20seg", "d20 segments"]]) system.append(h("option", { value: v }, l));
+  const form = h("form", { id: "create" }, h("label", { for: "new-name" }, w().name), name, h("label", { for: "new-system" }, w().system), system,
+    h("div", { class: "actions" }, h("button", { type: "submit", id: "create-submit" }, w().create)));
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      const res = await encounters.createEncounter({ commandId: commandId(), encounter: { name: name.value, ruleSystem: system.value } });
+      location.hash = `#/encounter/${encodeURIComponent(res.encounterId)}`;
+    } catch (err) {
+      sayError(err);
+    }
+  });
+  $("main").replaceChildren(h("section", {}, h("h2", {}, w().create), form));
+}
+
+// ---- Start.
+
+function route() {
+  const r = readRoute();
+  say("");
+  if (r.encounter) {
+    if (view?.id !== r.encounter) void showEncounter(r.encounter);
+  } else {
+    showHome();
+  }
+}
+
+function start() {
+  const sel = $("language") as HTMLSelectElement;
+  sel.value = lang;
+  document.documentElement.lang = lang;
+  sel.addEventListener("change", () => {
+    lang = sel.value as Lang;
+    localStorage.setItem("fray.language", lang);
+    document.documentElement.lang = lang;
+    if (view) {
+      // The headings and the log in the new language: the log is watched again from the start.
+      const id = view.id;
+      view.watch?.abort();
+      view = undefined;
+      void showEncounter(id);
+    } else {
+      showHome();
+    }
+  });
+  window.addEventListener("hashchange", route);
+  route();
+}
+
+start();
+void create;
