@@ -58,7 +58,21 @@ func Handler(g *grpc.Server, cfg Config) (http.Handler, error) {
 			return nil, err
 		}
 	}
-	return serveServices(g, browserServices(g), cfg)
+	return serveServices(endWithStatus(g), browserServices(g), cfg)
+}
+
+// endWithStatus gives every call h ends without a gRPC status one: Unavailable. The gRPC
+// server closes a call it serves over HTTP (ServeHTTP) at once when it stops, sometimes
+// before the status its handler returned is written; the browser is then told to call
+// again (a watch resumes from its last event) rather than of a protocol error.
+func endWithStatus(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r)
+		if w.Header().Get("Grpc-Status") == "" && r.Context().Err() == nil {
+			w.Header().Set(http.TrailerPrefix+"Grpc-Status", "14")
+			w.Header().Set(http.TrailerPrefix+"Grpc-Message", url.PathEscape("the server is shutting down; call again"))
+		}
+	})
 }
 
 // ProxyHandler serves the named services (full names, such as

@@ -1,6 +1,7 @@
 package dev_test
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"connectrpc.com/connect"
+	"github.com/fray-rpg/fray/cli/internal/commands"
 	"github.com/fray-rpg/fray/cli/internal/dev"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	invitev1 "github.com/fray-rpg/fray/gen/fray/invite/v1"
@@ -315,4 +317,43 @@ func TestInvites(t *testing.T) {
 	}
 	_, err = invite(t, gm, &invitev1.CreateInviteRequest{EncounterId: id, Role: encounterv1.Role_ROLE_PLAYER, CombatantIds: []string{"nobody"}})
 	require.Equal(t, connect.CodeNotFound, connect.CodeOf(err), "%v", err)
+}
+
+// Stopping fray dev with a browser's WatchEncounter open: the stream ends with Unavailable
+// (call again: the page resumes from the last event it has), never a protocol error, and the
+// stop does not wait for the grace.
+func TestDevStopsWithABrowserWatching(t *testing.T) {
+	pageURL := make(chan string, 1)
+	addr, stop := start(t, t.TempDir(), func(c *dev.Config) {
+		c.Web = "127.0.0.1:0"
+		c.Grace = 20 * time.Second
+		c.WebReady = func(u string) { pageURL <- u }
+	})
+	page := <-pageURL
+	id := strings.TrimSpace(fray(t, "create", "--addr", addr, "--as", "gm", "--name", "Ruelle sombre"))
+	gm := browser{base: page, token: strings.TrimSpace(fray(t, "token", "--addr", addr, "--as", "gm"))}
+	watch := connect.NewClient[encounterv1.WatchEncounterRequest, encounterv1.WatchEncounterResponse](
+		http.DefaultClient, page+"fray.encounter.v1.EncounterService/WatchEncounter", gm.opts()...)
+	stream, err := watch.CallServerStream(context.Background(), connect.NewRequest(&encounterv1.WatchEncounterRequest{EncounterId: id}))
+	require.NoError(t, err)
+	defer stream.Close()
+	require.True(t, stream.Receive(), "%v", stream.Err())
+	began := time.Now()
+	stop()
+	require.Less(t, time.Since(began), 10*time.Second, "the open stream did not hold the stop for the grace")
+	require.False(t, stream.Receive())
+	require.Equal(t, connect.CodeUnavailable, connect.CodeOf(stream.Err()), "%v", stream.Err())
+	require.Contains(t, stream.Err().Error(), "call again")
+}
+
+// `fray invite` says whom to invite, or it is a usage error.
+func TestInviteUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"invite", "enc-1"},
+		{"invite", "enc-1", "--player", "diego", "--observer"},
+	} {
+		var out, errOut bytes.Buffer
+		require.Equal(t, 2, commands.Run(context.Background(), args, &out, &errOut), "%v", args)
+		require.Contains(t, errOut.String(), "--player", "%v", args)
+	}
 }
