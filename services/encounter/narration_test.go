@@ -71,19 +71,13 @@ func exported(t *testing.T, c encounterv1.EncounterServiceClient, who, id, lang 
 	}
 }
 
-// watched is what a watch of who in lang from sequence from receives up to sequence upTo;
-// then runs once the watch is under way.
-func watched(t *testing.T, c encounterv1.EncounterServiceClient, who, id, lang string, from, upTo uint64, then func()) []string {
+// watched is what a watch of who in lang from sequence from receives up to sequence upTo.
+func watched(t *testing.T, c encounterv1.EncounterServiceClient, who, id, lang string, from, upTo uint64) []string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(as(who))
 	defer cancel()
 	ws, err := c.WatchEncounter(ctx, &encounterv1.WatchEncounterRequest{EncounterId: id, FromSequence: from, Language: lang})
 	require.NoError(t, err)
-	if then != nil {
-		_, err := ws.Header()
-		require.NoError(t, err)
-		then()
-	}
 	var lines []string
 	for want := from; want <= upTo; want++ {
 		r, err := ws.Recv()
@@ -124,29 +118,30 @@ func TestReadsAreNarratedInTheLanguageAskedAsTheCallerSeesThem(t *testing.T) {
 	t.Run("watch", func(t *testing.T) {
 		for _, lang := range []string{"en", "fr"} {
 			for _, from := range []uint64{1, 2, 5, 11, last} {
-				require.Equal(t, lines["david"][lang][from-1:], watched(t, c, "david", id, lang, from, last, nil), "%s from %d", lang, from)
+				require.Equal(t, lines["david"][lang][from-1:], watched(t, c, "david", id, lang, from, last), "%s from %d", lang, from)
 			}
 		}
 		// Live: the next command's events reach every watcher narrated in its language, the
 		// watchers of one view and language share the hub's records.
-		watchers := map[string]chan []string{}
-		ready := make(chan struct{}, 4)
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel()
+		watchers := map[string]grpc.ServerStreamingClient[encounterv1.WatchEncounterResponse]{}
 		for _, w := range []string{"david en", "david fr", "gm en", "david en again"} {
 			who, lang, _ := strings.Cut(w, " ")
 			lang, _, _ = strings.Cut(lang, " ")
-			out := make(chan []string, 1)
-			watchers[w] = out
-			go func() {
-				out <- watched(t, c, who, id, lang, last+1, last+1, func() { ready <- struct{}{} })
-			}()
-		}
-		for range watchers {
-			<-ready
+			ws, err := c.WatchEncounter(withToken(ctx, who), &encounterv1.WatchEncounterRequest{EncounterId: id, FromSequence: last + 1, Language: lang})
+			require.NoError(t, err)
+			_, err = ws.Header() // under way: the next event reaches it
+			require.NoError(t, err)
+			watchers[w] = ws
 		}
 		step(t, c, id)
 		got := map[string][]string{}
-		for w, out := range watchers {
-			got[w] = <-out
+		for w, ws := range watchers {
+			r, err := ws.Recv()
+			require.NoError(t, err)
+			require.Equal(t, last+1, r.GetEvent().GetSequence())
+			got[w] = []string{r.GetNarration()}
 		}
 		for _, who := range []string{"gm", "david"} {
 			for _, lang := range []string{"en", "fr"} {
