@@ -66,6 +66,7 @@ func TestDistributionsByHand(t *testing.T) {
 		require.Greater(t, odds.Exploding(sides, n-1).Left, odds.MaxLeft, "d%d", sides)
 	}
 	require.Equal(t, dice.MaxExplosion, odds.Rerolls(2))
+	require.Zero(t, odds.Rerolls(1e12), "a die whose highest face has the chance MaxLeft needs no reroll: it leaves out just MaxLeft")
 	require.Zero(t, odds.Exploding(2, odds.Rerolls(2)).Left)
 
 	// 2d6+1: 3…13, 8 at 6/36; the kept distribution is the same.
@@ -79,6 +80,9 @@ func TestDistributionsByHand(t *testing.T) {
 	ten := odds.Expr(dice.D10(true))
 	require.LessOrEqual(t, ten.Left, odds.MaxLeft)
 	require.InDelta(t, 1, sum(ten)+ten.Left, 1e-12)
+	once := odds.Exploding(10, 1).Add(odds.Exploding(10, 1)) // either die's chain left out
+	require.InDelta(t, 0.01+0.01-0.0001, once.Left, 1e-15)
+	require.InDelta(t, 1, sum(once)+once.Left, 1e-12)
 	two := ten.Add(ten)
 	require.InDelta(t, 2*ten.Left-ten.Left*ten.Left, two.Left, 1e-24)
 
@@ -105,6 +109,7 @@ func TestBuilderGathersMassInAnyOrder(t *testing.T) {
 	require.Empty(t, b.Dist().P)
 	b.Add(5, 0.25)
 	b.Add(2, 0.25)
+	require.Equal(t, odds.Dist{Min: 2, P: []float64{0.25, 0, 0, 0.25}}, b.Dist(), "grown at the front by what it needs")
 	b.Add(9, 0.125)
 	b.Add(5, 0.25)
 	b.Add(3, 0.125)

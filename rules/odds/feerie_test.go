@@ -155,3 +155,20 @@ func TestFeerieOddsByHand(t *testing.T) {
 	require.NoError(t, err)
 	require.InDelta(t, 1-36.0/400, chanceOf(t, section(t, o, "chosen"), "hit"), 1e-12)
 }
+
+// TestFeerieOddsOfARangedAttackAndNotOfOtherActivities: a ranged attack (Vigilance, FEE-012)
+// has odds; an activity that is no attack (an "other" roll against a difficulty) is refused as
+// invalid, nothing computed (FEE-020).
+func TestFeerieOddsOfARangedAttackAndNotOfOtherActivities(t *testing.T) {
+	ranged := duelIntent(0)
+	ranged.Kind = feeriev1.ActivityKind_ACTIVITY_KIND_RANGED_ATTACK
+	o, err := odds.Of(reg, feerieFight(t, nil, ranged, kobold(30)), feerieAct(), "david")
+	require.NoError(t, err)
+	require.Equal(t, "an attack on kobold: Attack 18 against Defense 14", o.GetSummary(), "Vigilance 14 + duel 4, against the Defense the rules give against a shot")
+	other := &feeriev1.Intent{Kind: feeriev1.ActivityKind_ACTIVITY_KIND_OTHER, Aspect: "Habileté", Difficulty: 15}
+	_, err = odds.Of(reg, feerieFight(t, nil, other, kobold(30)), feerieAct(), "david")
+	re, ok := engine.AsRuleError(err)
+	require.True(t, ok, "%v", err)
+	require.Equal(t, engine.CodeInvalid, re.Code)
+	require.Equal(t, "FEE-020", re.Rule)
+}
