@@ -114,7 +114,7 @@ func TestFeerieOddsAgreeWithDecide(t *testing.T) {
 // declares that tactic (FEE-034, FEE-T03: all 13 valid with duel +4); with an Affinity of +2
 // every named tactic, each with a modifier of 4, is refused (FEE-032).
 func TestFeerieOddsPerTactic(t *testing.T) {
-	base, err := odds.Of(reg, feerieFight(t, nil, duelIntent(0), kobold(30)), feerieAct(), "david")
+	base, err := odds.Of(reg, feerieFight(t, nil, duelIntent(-2), kobold(30)), feerieAct(), "david") // in force: Attack −2
 	require.NoError(t, err)
 	require.Len(t, base.GetSections(), 14)
 	brutale, err := odds.Of(reg, feerieFight(t, nil, duelIntent(4), kobold(30)), feerieAct(), "david")
