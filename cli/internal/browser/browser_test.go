@@ -219,19 +219,31 @@ func (b *tab) screenshot(name string) {
 	}
 }
 
-// settle waits until the page shows the state and the log up to sequence seq.
-func (b *tab) settle(seq string, limit time.Duration) {
+// sequence is the sequence of the last line of the page's log.
+func (b *tab) sequence() string {
+	return eval[string](b, `(document.querySelector('#log li:last-child')||{dataset:{}}).dataset.sequence||'0'`)
+}
+
+// settle waits until the page shows the state and the log up to the same event, at seq or
+// after it, and returns that event's sequence.
+func (b *tab) settle(seq string, limit time.Duration) string {
 	b.t.Helper()
-	js := fmt.Sprintf(`document.body.dataset.sequence === %[1]q && (document.querySelector('#log li:last-child')||{dataset:{}}).dataset.sequence === %[1]q`, seq)
-	_, err := poll[bool](b, js, limit+5*time.Second)
+	js := fmt.Sprintf(`(() => { const s = document.body.dataset.sequence; const l = (document.querySelector('#log li:last-child')||{dataset:{}}).dataset.sequence; return s && s === l && Number(s) >= %s ? s : ''; })()`, seq)
+	got, err := poll[string](b, js, limit+5*time.Second)
 	require.NoError(b.t, err, "%s's page never showed event %s (it shows %s; status %q): %q", b.name, seq,
 		eval[string](b, `document.body.dataset.sequence||''`), eval[string](b, `document.getElementById('status').textContent`), b.logLines())
+	return got
 }
 
 // lastSequence waits until the page's log has a line containing want, and returns its sequence.
+// A want of "after N" waits for a line after event N.
 func (b *tab) lastSequence(want string) string {
 	b.t.Helper()
-	js := fmt.Sprintf(`(() => { const l = Array.from(document.querySelectorAll('#log li')).filter(li => li.textContent.includes(%q)); return l.length ? l[l.length-1].dataset.sequence : ''; })()`, want)
+	after := "0"
+	if n, ok := strings.CutPrefix(want, "after "); ok {
+		after, want = n, ""
+	}
+	js := fmt.Sprintf(`(() => { const l = Array.from(document.querySelectorAll('#log li')).filter(li => li.textContent.includes(%q) && Number(li.dataset.sequence) > %s); return l.length ? l[l.length-1].dataset.sequence : ''; })()`, want, after)
 	seq, err := poll[string](b, js, 15*time.Second)
 	require.NoError(b.t, err, "%s's log never said %q: %q", b.name, want, b.logLines())
 	return seq
@@ -245,8 +257,15 @@ func (b *tab) lastSequence(want string) string {
 func sameWithin(t *testing.T, since time.Time, limit time.Duration, a, b *tab, want string, hidden []string, ids ...string) {
 	t.Helper()
 	seq := a.lastSequence(want)
-	a.settle(seq, limit)
-	b.settle(seq, limit)
+	for range 5 {
+		sa := a.settle(seq, limit)
+		sb := b.settle(sa, limit)
+		if sa == sb && a.settle(sb, limit) == sb {
+			seq = sb
+			break
+		}
+		seq = sb
+	}
 	took := time.Since(since)
 	la, lb := a.logLines(), b.logLines()
 	require.Len(t, lb, len(la), "the two pages' logs: %q\n%q", la, lb)

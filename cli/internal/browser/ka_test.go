@@ -23,9 +23,9 @@ func TestKaInTheBrowser(t *testing.T) {
 	createAndInvite(t, page, gmToken, gm, player, "La ruelle", "ka", "joshua", files, "joshua", "chien")
 	sameWithin(t, time.Now(), 5*time.Second, gm, player, "Round 1", nil, "joshua", "chien")
 
-	clicked := time.Now()
 	player.click(`#actions button.action[data-key="attack"][data-combatant="joshua"]`)
 	player.run(chromedp.WaitVisible(chromedp.CSS("#choices")), chromedp.SetValue(chromedp.CSS(`#choices select[data-field="ka.attack.target_id"]`), "chien"))
+	clicked := time.Now()
 	player.click("#choices-submit")
 	gm.run(chromedp.WaitVisible(chromedp.CSS(`#actions .prompt[data-combatant="chien"] button[data-key="dodge"]`)))
 	sameWithin(t, clicked, time.Second, gm, player, "Joshua declares an attack", nil, "joshua", "chien")

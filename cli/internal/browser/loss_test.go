@@ -80,9 +80,9 @@ func TestLossInTheBrowser(t *testing.T) {
 	require.Contains(t, gm.turn(), "Tour 1")
 
 	// The player attacks from its buttons: the form asks for the target.
-	clicked := time.Now()
 	player.click(`#actions button.action[data-key="attack"][data-combatant="diego"]`)
 	player.run(chromedp.WaitVisible(chromedp.CSS("#choices")), chromedp.SetValue(chromedp.CSS(`#choices select[data-field="loss.attack.target_id"]`), "ruffian"))
+	clicked := time.Now()
 	player.click("#choices-submit")
 	// The ruffian is prompted on the GM's page; it dodges.
 	gm.run(chromedp.WaitVisible(chromedp.CSS(`#actions .prompt[data-combatant="ruffian"] button[data-key="dodge"]`)))

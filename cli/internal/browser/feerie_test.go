@@ -1,0 +1,71 @@
+package browser_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+)
+
+// declare opens the declare form of combatant on the page and declares an attack on target.
+func declare(t *testing.T, b *tab, combatant, target string) {
+	t.Helper()
+	b.click(fmt.Sprintf(`#actions button.action[data-key="declare"][data-combatant=%q]`, combatant))
+	b.run(chromedp.WaitVisible(chromedp.CSS("#choices")))
+	ok := eval[bool](b, fmt.Sprintf(`(() => {
+		const kind = document.querySelector('#choices select[data-field$="intent.kind"]');
+		const o = Array.from(kind.options).find(o => o.value.includes('ATTACK'));
+		if (!o) return false;
+		kind.value = o.value;
+		document.querySelector('#choices select[data-field$="intent.target_id"]').value = %q;
+		return true; })()`, target))
+	require.True(t, ok, "%s's declare form offers no attack", combatant)
+	b.click("#choices-submit")
+}
+
+// Contes de Fées in the browser: Rübezahl's player and the GM's Serpent declare their attacks
+// (step 1) from their forms; the GM advances the countdown to the first rank where someone
+// acts; at its rank, whoever acts takes its activity from its button; both pages show the
+// same log, rank and tracks (Essence) within a second.
+func TestFeerieInTheBrowser(t *testing.T) {
+	tabs := browsers(t, "gm", "player")
+	gm, player := tabs[0], tabs[1]
+	addr, page := server(t)
+	gmToken := fray(t, "token", "--addr", addr, "--as", "gm")
+
+	files := abs(t, filepath.Join(sheets, "feerie", "rubezahl.yaml"), filepath.Join(sheets, "feerie", "serpent.yaml"))
+	createAndInvite(t, page, gmToken, gm, player, "Le col", "feerie", "rubezahl", files, "rubezahl", "serpent")
+	sameWithin(t, time.Now(), 5*time.Second, gm, player, "#6 ", nil, "rubezahl", "serpent")
+
+	clicked := time.Now()
+	declare(t, player, "rubezahl", "serpent")
+	sameWithin(t, clicked, time.Second, gm, player, "Rübezahl declares", nil, "rubezahl", "serpent")
+	clicked = time.Now()
+	declare(t, gm, "serpent", "rubezahl")
+	sameWithin(t, clicked, time.Second, gm, player, "Serpent declares", nil, "rubezahl", "serpent")
+
+	// The GM advances the countdown until someone may act at the rank.
+	for i := 0; i < 40 && !gm.has(`#actions button.action[data-key="act"]`) && !player.has(`#actions button.action[data-key="act"]`); i++ {
+		gm.click(`#actions button.action[data-key="advance"]`)
+		gm.run(chromedp.WaitVisible(chromedp.CSS(`#actions button.action`)))
+	}
+	turn := gm.turn()
+	require.Contains(t, turn, "rang")
+	actor, who := gm, "serpent"
+	if player.has(`#actions button.action[data-key="act"]`) {
+		actor, who = player, "rubezahl"
+	}
+	before := gm.sequence()
+	clicked = time.Now()
+	actor.click(fmt.Sprintf(`#actions button.action[data-key="act"][data-combatant=%q]`, who))
+	if actor.has("#choices") {
+		actor.click("#choices-submit")
+	}
+	sameWithin(t, clicked, time.Second, gm, player, "after "+before, nil, "rubezahl", "serpent")
+	require.True(t, strings.Contains(gm.turn(), "rang"), gm.turn())
+	gm.screenshot("browser-feerie-gm.png")
+}
