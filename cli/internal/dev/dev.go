@@ -185,8 +185,9 @@ func NewCommand() *cobra.Command {
 		Use:   "dev [flags]",
 		Short: "run resolver, encounter service and an embedded NATS JetStream in one process",
 		Long: "Runs the resolver, the encounter service and an embedded NATS JetStream in one process, for\n" +
-			"development and trying fray out: gRPC on --listen (loopback), tokens signed by a dev key kept in\n" +
-			"--data, which the CLI's --as NAME uses to mint its own. Ctrl-C stops it gracefully.",
+			"development and trying fray out: gRPC on --listen (loopback), the page in the browser and the\n" +
+			"services for browsers on --web (loopback), tokens signed by a dev key kept in --data, which the\n" +
+			"CLI's --as NAME and `fray invite` use to mint theirs. Ctrl-C stops it gracefully.",
 		Args: commands.NoArgs,
 	}
 	// The flags are the services' (platform's helpers take a flag.FlagSet), parsed by cobra.
