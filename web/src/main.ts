@@ -254,7 +254,9 @@ function renderTracker(st: EncounterState, resp: GetEncounterResponse) {
   switch (st.ruleSystem) {
     case "loss": {
       // The phase is the highest PA left among those who have not passed (LOS-031).
-      const phases = Object.values(per).filter((c: J) => !c.passed && !c.out).map((c: J) => c.actionPoints ?? 0);
+      // Only over the combatants whose numbers the reader sees: a hidden one's PA is not told.
+      const seen = st.combatants.filter((c) => c.sheet.case !== undefined).map((c) => per[c.id]).filter((c) => c);
+      const phases = seen.filter((c: J) => !c.passed && !c.out).map((c: J) => c.actionPoints ?? 0);
       const phase = phases.length ? Math.max(...phases) : 0;
       turn.textContent = sys.tour ? `Tour ${sys.tour} · Séquence ${sys.sequence ?? 1} · phase ${phase} PA` : "";
       break;

@@ -276,7 +276,9 @@ func sameWithin(t *testing.T, since time.Time, limit time.Duration, a, b *tab, w
 		}
 		require.Equal(t, la[i], lb[i], "the two pages' logs")
 	}
-	require.Equal(t, a.turn(), b.turn(), "the two pages' turn")
+	if len(hidden) == 0 { // with a hidden combatant, b may not know the phase a's numbers make
+		require.Equal(t, a.turn(), b.turn(), "the two pages' turn")
+	}
 	for _, id := range ids {
 		require.NotEmpty(t, a.tracks(id), id)
 		require.Equal(t, a.tracks(id), b.tracks(id), "%s's tracks", id)

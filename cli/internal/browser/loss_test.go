@@ -99,7 +99,9 @@ func TestLossInTheBrowser(t *testing.T) {
 	require.Contains(t, gm.text(), "Le malfrat 6+d10[6] = 12 PA")
 	dom := player.text()
 	require.Contains(t, dom, "Le malfrat")
-	for _, secret := range []string{"6+d10[6] = 12", "dague", "Esquive 7", gm.tracks("ruffian")} {
+	require.Contains(t, gm.turn(), "phase 11 PA")     // the ruffian's 11 PA left
+	require.Contains(t, player.turn(), "phase 10 PA") // Diego's: the ruffian's are not told
+	for _, secret := range []string{"6+d10[6] = 12", "dague", "Esquive 7", gm.tracks("ruffian"), "11 PA"} {
 		require.NotContains(t, dom, secret)
 	}
 	gm.screenshot("browser-gm.png")
