@@ -12,7 +12,7 @@ import (
 // for every combatant, passes enginetest.CheckLegal: its key is an action DescribeRuleset
 // names; every option of every choice fills the field the choice names; its pre-filled
 // command, its required choices filled from the first option, is taken by the rules (not
-// refused) on the state it was listed for; and the actions are Legal's.
+// refused) on the state it was listed for.
 func TestLegalCommandsAreTakenInEveryGoldenState(t *testing.T) {
 	reg := Registry()
 	for _, system := range []string{"loss", "feerie", "ka", "d20seg"} {

@@ -19,7 +19,7 @@ import (
 func Decide(t testing.TB, reg *engine.Registry, st *encounterv1.EncounterState, actor string, cmd *encounterv1.Command, faces ...int32) ([]*encounterv1.Event, error) {
 	t.Helper()
 	if LegalEveryState && st.GetStatus() == encounterv1.EncounterStatus_ENCOUNTER_STATUS_ACTIVE {
-		CheckLegal(t, reg, st) // legal.go
+		checkOnce(t, reg, st) // legal.go
 	}
 	d := dice.NewFixed(faces...)
 	evs, err := reg.Decide(st, cmd, engine.Env{Actor: actor, Dice: d, Seed: make([]byte, dice.SeedSize)})
