@@ -2,6 +2,8 @@ package gateway
 
 import (
 	"context"
+	"crypto"
+	"crypto/ed25519"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base32"
@@ -86,7 +88,10 @@ func (s *Invites) CreateInvite(ctx context.Context, r *invitev1.CreateInviteRequ
 	if commandID == "" {
 		commandID = "invite-" + randomSuffix()
 	}
-	subject := inviteSubject(r, st, caller.Principal(), commandID)
+	subject, err := s.inviteSubject(r, caller.Principal(), commandID)
+	if err != nil {
+		return nil, status.Errorf(codes.Internal, "the invited principal could not be named: %v", err)
+	}
 	principal := caller.Tenant + "/" + subject
 	res, err := s.cfg.Encounters.Submit(out, &encounterv1.SubmitRequest{
 		EncounterId: r.GetEncounterId(), CommandId: commandID,
@@ -175,9 +180,10 @@ func mayInvite(st *encounterv1.EncounterState, p string) bool {
 }
 
 // inviteSubject is the name asked for, or the first combatant's id, or "observer", with a
-// suffix drawn from the invite's command id, the encounter and the inviter: a retry of the
-// same invite names the same principal (and the encounter service records its grant once).
-func inviteSubject(r *invitev1.CreateInviteRequest, st *encounterv1.EncounterState, inviter, commandID string) string {
+// suffix the signer's key draws from the invite's encounter, inviter and command id: a retry
+// of the same invite names the same principal (and the encounter service records its grant
+// once), and no one without the key can aim a suffix at a principal that exists already.
+func (s *Invites) inviteSubject(r *invitev1.CreateInviteRequest, inviter, commandID string) (string, error) {
 	name := r.GetName()
 	if name == "" && len(r.GetCombatantIds()) > 0 {
 		name = slug(r.GetCombatantIds()[0])
@@ -185,8 +191,18 @@ func inviteSubject(r *invitev1.CreateInviteRequest, st *encounterv1.EncounterSta
 	if name == "" {
 		name = "observer"
 	}
-	sum := sha256.Sum256([]byte(st.GetEncounterId() + "\x00" + inviter + "\x00" + commandID))
-	return name + "-" + strings.ToLower(base32.StdEncoding.EncodeToString(sum[:5]))
+	sum := sha256.Sum256([]byte("fray invite\x00" + r.GetEncounterId() + "\x00" + inviter + "\x00" + commandID))
+	// Ed25519 and RSA PKCS #1 v1.5 signatures are deterministic: a keyed function of sum.
+	var opts crypto.SignerOpts = crypto.SHA256
+	if _, ok := s.cfg.Signer.Key.(ed25519.PrivateKey); ok {
+		opts = crypto.Hash(0)
+	}
+	sig, err := s.cfg.Signer.Key.Sign(rand.Reader, sum[:], opts)
+	if err != nil {
+		return "", err
+	}
+	suffix := sha256.Sum256(sig)
+	return name + "-" + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(suffix[:8])), nil
 }
 
 // slug keeps a combatant id's name characters, at most 32.
