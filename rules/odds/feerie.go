@@ -128,7 +128,7 @@ func (a *FeerieAttack) section(key, title string, score int32) *oddsv1.OddsSecti
 	var hit, strike float64
 	var lost Builder
 	for i, p := range a.Roll.P {
-		margin := score + int32(a.Roll.Min+i) - a.Defense
+		margin := int32(a.Roll.Min+i) + score - a.Defense
 		if !feerie.Succeeds(a.Options, margin) {
 			lost.Add(0, p)
 			continue

@@ -172,3 +172,29 @@ func TestFeerieOddsOfARangedAttackAndNotOfOtherActivities(t *testing.T) {
 	require.Equal(t, engine.CodeInvalid, re.Code)
 	require.Equal(t, "FEE-020", re.Rule)
 }
+
+// TestFeerieCrippleNeedsALoss: Cripple takes effect when at least 1 Essence would be lost
+// (FEE-155, FEE-176): against a kobold of Soak 11 (Résistance 13 − 2), Didimus's Damage 12
+// makes any success a loss (½ margin + 1 ≥ 1): the strike takes effect whenever the attack
+// succeeds. Against Soak 12: the strike's −12 (FEE-149) brings the Attack to 24 − 12 = 12
+// against Defense 12, so a success is a net roll of d20 − d20 ≥ 0 (210 of the 400 pairs);
+// margins 0 and 1 (20 and 19 pairs) lose nothing and cripple nothing.
+func TestFeerieCrippleNeedsALoss(t *testing.T) {
+	cripple := duelIntent(4, feeriev1.SpecialStrike_SPECIAL_STRIKE_CRIPPLE)
+	tough := func(r int32) *encounterv1.Combatant {
+		k := kobold(30)
+		k.GetFeerie().Resistance = r
+		return k
+	}
+	o, err := odds.Of(reg, feerieFight(t, nil, cripple, tough(13)), feerieAct(), "david")
+	require.NoError(t, err)
+	s := section(t, o, "chosen")
+	hit := chanceOf(t, s, "hit")
+	require.Equal(t, hit, chanceOf(t, s, "strike"))
+	o, err = odds.Of(reg, feerieFight(t, nil, cripple, tough(14)), feerieAct(), "david")
+	require.NoError(t, err)
+	s = section(t, o, "chosen")
+	require.InDelta(t, 210.0/400, chanceOf(t, s, "hit"), 1e-12)
+	require.InDelta(t, (210.0-39)/400, chanceOf(t, s, "strike"), 1e-12)
+	require.InDelta(t, 1, probOf(distOf(t, s, "essence"), 0), 1e-12, "a cripple deals no Essence")
+}

@@ -70,7 +70,7 @@ type drawn struct {
 // each face card; the discard returns to the deck when no card is left (or, with every_draw,
 // before the draw when some were drawn).
 func (p Pool) Draws() []drawn {
-	if p.EveryDraw && p.Left < ka.DeckSize {
+	if p.EveryDraw { // the discard returns first (a whole deck stays whole)
 		p = FullPool()
 		p.EveryDraw = true
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/fray-rpg/fray/rules/ka"
 	"github.com/fray-rpg/fray/rules/odds"
 	"github.com/stretchr/testify/require"
+	"google.golang.org/protobuf/proto"
 )
 
 func kaWho(id, controller string, a, h int32, skills map[string]int32, enc, kaDice, reality int32, ws ...*kav1.Weapon) *encounterv1.Combatant {
@@ -132,4 +133,22 @@ func TestKaOddsByHand(t *testing.T) {
 	// A pip of 5 to 10 gives margins 0…5, a normal success (24/56); a face then a pip gives
 	// 15 + pip: margins 6…15 (great from margin 10, i.e. a pip ≥ 5 after one face).
 	require.InDelta(t, 24.0/56+16.0/56*(4*4.0)/55, chanceOf(t, none, "level.1"), 1e-12)
+}
+
+// TestKaEveryDrawReshufflesFirst: with reshuffle every_draw the discard returns to the deck
+// before each draw (KA-003): the odds are those of a whole deck whatever the discard holds.
+func TestKaEveryDrawReshufflesFirst(t *testing.T) {
+	every := &kav1.Options{Reshuffle: "every_draw"}
+	whole, err := odds.Of(reg, kaFight(t, every, 2), kaShot("pistolet", -2, false), "david")
+	require.NoError(t, err)
+	st := kaFight(t, every, 2)
+	discardFirst(st, 51)
+	thin, err := odds.Of(reg, st, kaShot("pistolet", -2, false), "david")
+	require.NoError(t, err)
+	require.True(t, proto.Equal(whole, thin))
+	st = kaFight(t, nil, 2)
+	discardFirst(st, 51)
+	onEmpty, err := odds.Of(reg, st, kaShot("pistolet", -2, false), "david")
+	require.NoError(t, err)
+	require.False(t, proto.Equal(whole, onEmpty), "on_empty draws from the five cards left")
 }
