@@ -258,6 +258,8 @@ func TestAssets(t *testing.T) {
 	require.Equal(t, "no-cache", res.Header.Get("Cache-Control"))
 	require.Equal(t, "nosniff", res.Header.Get("X-Content-Type-Options"))
 	require.Equal(t, "no-referrer", res.Header.Get("Referrer-Policy"))
+	require.Contains(t, res.Header.Get("Content-Security-Policy"), "script-src 'self';")
+	require.Contains(t, res.Header.Get("Content-Security-Policy"), "connect-src 'self';")
 	res, body = get("/assets/app.js")
 	require.Equal(t, http.StatusOK, res.StatusCode)
 	require.Equal(t, "console.log(1)", body)
