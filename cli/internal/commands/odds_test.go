@@ -65,6 +65,15 @@ func TestOddsPrintsATableAndHistograms(t *testing.T) {
 	require.Contains(t, errOut, "the actions with odds are attack, ka attack, d20 attack and feerie act")
 	_, errOut = fray(ExitError, "odds", enc, "ruffian", "attack", "diego", "--as", "david")
 	require.Contains(t, errOut, "PermissionDenied")
+	// The README's example, pasted (`fray` for ../../../fray, $id the encounter).
+	fray(0, "show", enc, "ruffian", "--as", "gm")
+	block := readmeBlock(t, "When it is Diego's turn:")
+	require.Len(t, block, 1)
+	words := shellWords(t, block[0], enc)
+	require.Equal(t, "../../../fray", words[0])
+	out, _ = fray(0, words[1:]...)
+	require.Contains(t, out, "odds of an attack at Difficulty 25 with 2 Exploits (loss)")
+	require.Contains(t, out, "dodged (LOS-013, LOS-014)")
 	help, _ := fray(0, "odds", "--help")
 	require.Contains(t, help, "fray odds ENC diego attack ruffian --exploits 2")
 }
