@@ -1,164 +1,23 @@
 package commands
 
 import (
-	"bufio"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"strings"
-	"time"
 
+	"github.com/fray-rpg/fray/cli/internal/logtools"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/rules/systems"
-	"github.com/fray-rpg/fray/services/encounter/store"
-	"github.com/fray-rpg/fray/services/platform"
-	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
-	"google.golang.org/protobuf/encoding/protojson"
-	"google.golang.org/protobuf/proto"
 )
 
 // The log tools read and write the event log in NATS JetStream directly: no fray service
 // needs to run.
-
-// DefaultNATSURL is the NATS server when neither --nats-url nor FRAY_NATS_URL is given.
-const DefaultNATSURL = "nats://127.0.0.1:4222"
-
-type natsFlags struct {
-	url, stream string
-	// replicas of the stream when import creates it; log says what import found of an
-	// existing one (import only).
-	replicas int
-	log      *slog.Logger
-	// auth: the auditor user of deploy/nats/permissions.conf for every tool but import, which
-	// writes. Against `fray dev`, none: its server takes an anonymous client for the auditor.
-	auth platform.NATSAuth
-}
-
-func addNATSFlags(fs *pflag.FlagSet) *natsFlags {
-	n := &natsFlags{}
-	fs.StringVar(&n.url, "nats-url", envOr("FRAY_NATS_URL", DefaultNATSURL), "NATS server holding the log (env FRAY_NATS_URL)")
-	fs.StringVar(&n.stream, "stream", envOr("FRAY_STREAM", "FRAY_ENCOUNTERS"), "JetStream stream of the events (env FRAY_STREAM)")
-	gofs := flag.NewFlagSet("nats", flag.ContinueOnError) // platform's helper takes one
-	n.auth.AddFlags(gofs)
-	fs.AddGoFlagSet(gofs)
-	return n
-}
-
-// NATSRefusedError: the NATS server refused a subject to this tool's user.
-type NATSRefusedError struct {
-	URL string
-	Err error // wraps nats.ErrPermissionViolation
-}
-
-func (e *NATSRefusedError) Error() string {
-	return fmt.Sprintf("NATS at %s refused this user: %v (the log tools read the event stream: the auditor's permissions are enough for all but `fray import`, which writes it and needs the encounter user's; see deploy/nats/permissions.conf, and --nats-user/--nats-password or --nats-creds)", e.URL, e.Err)
-}
-
-func (e *NATSRefusedError) Unwrap() error { return e.Err }
-
-// open connects and attaches to the existing log, or (create) makes it. The context it
-// returns ends, with a NATSRefusedError as its cause, as soon as the server refuses this user
-// a subject, so that a refusal fails at once instead of waiting for a timeout: pass it to
-// every call on the store, and any error to refused.
-func (n *natsFlags) open(ctx context.Context, create bool) (context.Context, *store.JetStream, func(), error) {
-	auth, err := n.auth.Options()
-	if err != nil {
-		return ctx, nil, nil, err
-	}
-	if create { // import writes the log as the encounter service does, from its inbox
-		auth = append(auth, platform.EncounterNATSOptions()...)
-	}
-	ctx, cancel := context.WithCancelCause(ctx)
-	nc, err := nats.Connect(n.url, append(auth, nats.Name("fray-cli"),
-		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
-			if errors.Is(err, nats.ErrPermissionViolation) {
-				cancel(&NATSRefusedError{URL: n.url, Err: err})
-			}
-		}))...)
-	if err != nil {
-		cancel(nil)
-		return ctx, nil, nil, fmt.Errorf("connect to NATS at %s: %w", n.url, err)
-	}
-	done := func() { nc.Close(); cancel(nil) }
-	cfg := store.Config{Stream: n.stream, Replicas: n.replicas, Log: n.log}
-	var st *store.JetStream
-	if create { // the stream only, created if missing, an existing one never changed
-		st, err = store.OpenLog(ctx, nc, cfg)
-	} else {
-		st, err = store.Attach(ctx, nc, cfg)
-	}
-	if err != nil {
-		err = refused(ctx, err)
-		done()
-		return ctx, nil, nil, err
-	}
-	return ctx, st, done, nil
-}
-
-// refused is err, or the server's refusal that ended ctx.
-func refused(ctx context.Context, err error) error {
-	var r *NATSRefusedError
-	if err != nil && errors.As(context.Cause(ctx), &r) {
-		return r
-	}
-	return err
-}
-
-// loadEvents reads an encounter's events from a JSON-lines file, or from NATS.
-func loadEvents(ctx context.Context, n *natsFlags, file, enc string) ([]*encounterv1.Event, error) {
-	if file != "" {
-		f, err := os.Open(file)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		return ReadJSONL(f)
-	}
-	ctx, st, done, err := n.open(ctx, false)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	recs, err := st.Load(ctx, enc, 0)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, fmt.Errorf("there is no encounter %q in stream %s", enc, n.stream)
-	}
-	if err != nil {
-		return nil, refused(ctx, err)
-	}
-	var out []*encounterv1.Event
-	for _, r := range recs {
-		out = append(out, r.Batch.GetEvents()...)
-	}
-	return out, nil
-}
-
-// ReadJSONL reads one protojson Event per line (blank lines skipped).
-func ReadJSONL(r io.Reader) ([]*encounterv1.Event, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	var out []*encounterv1.Event
-	for line := 1; sc.Scan(); line++ {
-		text := strings.TrimSpace(sc.Text())
-		if text == "" {
-			continue
-		}
-		ev := &encounterv1.Event{}
-		if err := protojson.Unmarshal([]byte(text), ev); err != nil {
-			return nil, fmt.Errorf("line %d: %w", line, err)
-		}
-		out = append(out, ev)
-	}
-	return out, sc.Err()
-}
 
 // WriteJSONL writes one protojson Event per line.
 func WriteJSONL(w io.Writer, events []*encounterv1.Event) error {
@@ -170,55 +29,13 @@ func WriteJSONL(w io.Writer, events []*encounterv1.Event) error {
 	return nil
 }
 
-// Batches groups a log's events into the records of their commands: a record starts at an
-// event carrying its command, or where the command id changes.
-func Batches(events []*encounterv1.Event) []*encounterv1.EventBatch {
-	var out []*encounterv1.EventBatch
-	for i, ev := range events {
-		if i == 0 || ev.GetCommand() != nil || ev.GetCommandId() != events[i-1].GetCommandId() {
-			out = append(out, &encounterv1.EventBatch{})
-		}
-		b := out[len(out)-1]
-		b.Events = append(b.Events, ev)
-	}
-	return out
-}
-
-// Import records a log's events into a store that does not hold the encounter yet.
-func Import(ctx context.Context, log store.Log, events []*encounterv1.Event) (string, error) {
-	if len(events) == 0 {
-		return "", errors.New("the file holds no events")
-	}
-	id := events[0].GetEncounterId()
-	for _, ev := range events {
-		if ev.GetEncounterId() != id {
-			return "", fmt.Errorf("event %d belongs to encounter %s, not %s: import one encounter at a time", ev.GetSequence(), ev.GetEncounterId(), id)
-		}
-	}
-	if _, err := log.Load(ctx, id, 0); !errors.Is(err, store.ErrNotFound) {
-		if err == nil {
-			return "", fmt.Errorf("encounter %s is already in this log", id)
-		}
-		return "", err
-	}
-	var last uint64
-	for _, b := range Batches(events) {
-		a, err := log.Append(ctx, id, last, id+"/"+b.GetEvents()[0].GetCommandId(), b)
-		if err != nil {
-			return "", fmt.Errorf("record of event %d: %w", b.GetEvents()[0].GetSequence(), err)
-		}
-		last = a.Position
-	}
-	return id, nil
-}
-
 func exportCmd() *cobra.Command {
 	command, fs := newCommand("export", "ENCOUNTER [--out FILE] [flags]",
 		"Writes the whole log of an encounter as JSON lines (one event per line), read straight\nfrom NATS; `fray import` loads such a file into another NATS.", 1, 1)
-	n := addNATSFlags(fs)
+	n := logtools.AddFlags(fs)
 	out := fs.String("out", "", "file to write (default: standard output)")
 	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
-		events, err := loadEvents(ctx, n, "", pos[0])
+		events, err := n.LoadEvents(ctx, "", pos[0])
 		if err != nil {
 			return err
 		}
@@ -239,13 +56,13 @@ func exportCmd() *cobra.Command {
 func importCmd() *cobra.Command {
 	command, fs := newCommand("import", "FILE [flags]",
 		"Loads an exported log (JSON lines) into NATS, creating the stream if it is missing (with\n--replicas), so that it can be replayed and audited there. An existing stream is never\nchanged: what differs from what import would create is said on standard error.", 1, 1)
-	n := addNATSFlags(fs)
-	fs.IntVar(&n.replicas, "replicas", 1, "replicas of the stream if import creates it, 1 to 5 (an existing stream keeps its own)")
+	n := logtools.AddFlags(fs)
+	fs.IntVar(&n.Replicas, "replicas", 1, "replicas of the stream if import creates it, 1 to 5 (an existing stream keeps its own)")
 	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
-		if n.replicas < 1 || n.replicas > 5 {
-			return &UsageError{Msg: fmt.Sprintf("--replicas %d: JetStream keeps 1 to 5 replicas of a stream", n.replicas)}
+		if n.Replicas < 1 || n.Replicas > 5 {
+			return &UsageError{Msg: fmt.Sprintf("--replicas %d: JetStream keeps 1 to 5 replicas of a stream", n.Replicas)}
 		}
-		n.log = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+		n.Log = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
 			if len(groups) == 0 && a.Key == slog.TimeKey {
 				return slog.Attr{}
 			}
@@ -256,18 +73,18 @@ func importCmd() *cobra.Command {
 			return err
 		}
 		defer f.Close()
-		events, err := ReadJSONL(f)
+		events, err := logtools.ReadJSONL(f)
 		if err != nil {
 			return fmt.Errorf("%s: %w", pos[0], err)
 		}
-		ctx, st, done, err := n.open(ctx, true)
+		ctx, st, done, err := n.Open(ctx, true)
 		if err != nil {
 			return err
 		}
 		defer done()
-		id, err := Import(ctx, st, events)
+		id, err := logtools.Import(ctx, st, events)
 		if err != nil {
-			return refused(ctx, err)
+			return logtools.Refused(ctx, err)
 		}
 		fmt.Fprintf(stdout, "imported %d events of %s\n", len(events), id)
 		return nil
@@ -281,7 +98,7 @@ const progressEvery = 1000
 func replayCmd() *cobra.Command {
 	command, fs := newCommand("replay", "ENCOUNTER [--at N] [--format text|jsonl|markdown] [--lang en|fr] [flags]",
 		"Prints an encounter's combat log in plain language — who did what, every roll with its\nfaces and modifiers, the outcome — then its state as of --at (default: the end). Reads\nNATS directly, or an exported file with --file.", 0, 1)
-	n := addNATSFlags(fs)
+	n := logtools.AddFlags(fs)
 	at := fs.Uint64("at", 0, "stop at this event sequence (0: the last)")
 	format := fs.String("format", "text", "text, jsonl or markdown")
 	file := fs.String("file", "", "read an exported JSON-lines file instead of NATS")
@@ -301,7 +118,7 @@ func replayCmd() *cobra.Command {
 		if len(pos) > 0 {
 			enc = pos[0]
 		}
-		events, err := loadEvents(ctx, n, *file, enc)
+		events, err := n.LoadEvents(ctx, *file, enc)
 		if err != nil {
 			return err
 		}
@@ -366,7 +183,7 @@ func auditCmd() *cobra.Command {
 func verifyCmd() *cobra.Command {
 	command, fs := newCommand("audit verify", "ENCOUNTER [flags]",
 		"Once the seed is revealed, re-derives every roll from seed and offset and decides every\nrecorded command again with the pinned rules, comparing the events. Names the first\ndivergence and exits 1; on an intact log, says so.", 0, 1)
-	n := addNATSFlags(fs)
+	n := logtools.AddFlags(fs)
 	file := fs.String("file", "", "verify an exported JSON-lines file instead of NATS")
 	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		if len(pos) == 0 && *file == "" {
@@ -376,7 +193,7 @@ func verifyCmd() *cobra.Command {
 		if len(pos) > 0 {
 			enc = pos[0]
 		}
-		events, err := loadEvents(ctx, n, *file, enc)
+		events, err := n.LoadEvents(ctx, *file, enc)
 		if err != nil {
 			return err
 		}
@@ -397,7 +214,7 @@ func verifyCmd() *cobra.Command {
 func tailCmd() *cobra.Command {
 	command, fs := newCommand("audit tail", "[--durable NAME] [--lang en|fr] [--json] [flags]",
 		"Prints every event of every encounter as it is recorded, through a durable consumer:\nrestarted, it resumes where it stopped, missing none and repeating none.", 0, 0)
-	n := addNATSFlags(fs)
+	n := logtools.AddFlags(fs)
 	durable := fs.String("durable", "fray-audit-tail", "name of the durable consumer (one per auditor)")
 	asJSON := fs.Bool("json", false, "one protojson event per line")
 	limit := fs.Int("limit", 0, "stop after this many records (0: run until interrupted)")
@@ -407,13 +224,13 @@ func tailCmd() *cobra.Command {
 			return err
 		}
 		interrupted := ctx
-		ctx, st, done, err := n.open(ctx, false)
+		ctx, st, done, err := n.Open(ctx, false)
 		if err != nil {
 			return err
 		}
 		defer done()
 		told := &narrators{lang: lang, log: st}
-		err = Tail(ctx, st.JetStream(), n.stream, *durable, *limit, func(ev *encounterv1.Event) error {
+		err = logtools.Tail(ctx, st.JetStream(), n.Stream, *durable, *limit, func(ev *encounterv1.Event) error {
 			if *asJSON {
 				return printJSON(stdout, ev, lineJSON)
 			}
@@ -427,52 +244,9 @@ func tailCmd() *cobra.Command {
 		if interrupted.Err() != nil {
 			return nil
 		}
-		return refused(ctx, err)
+		return logtools.Refused(ctx, err)
 	})
 	return command
-}
-
-// Tail calls fn with every event of every encounter, through a durable consumer that
-// acknowledges each record only once fn has taken all its events, and waits for the server
-// to confirm it: restarted, it resumes after the last record acknowledged.
-func Tail(ctx context.Context, js jetstream.JetStream, stream, durable string, limit int, fn func(*encounterv1.Event) error) error {
-	cons, err := js.CreateOrUpdateConsumer(ctx, stream, jetstream.ConsumerConfig{
-		Durable:       durable,
-		Description:   "fray audit tail",
-		DeliverPolicy: jetstream.DeliverAllPolicy,
-		AckPolicy:     jetstream.AckExplicitPolicy,
-	})
-	if err != nil {
-		return fmt.Errorf("consumer %s: %w", durable, err)
-	}
-	// One message per pull, so that no pull request is left waiting on the server when the
-	// tail stops: a message it took would only come back after the ack wait.
-	for n := 0; limit == 0 || n < limit; n++ {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		m, err := cons.Next(jetstream.FetchMaxWait(2 * time.Second))
-		if errors.Is(err, nats.ErrTimeout) || errors.Is(err, jetstream.ErrNoMessages) {
-			n--
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		b := &encounterv1.EventBatch{}
-		if err := proto.Unmarshal(m.Data(), b); err != nil {
-			return err
-		}
-		for _, ev := range b.GetEvents() {
-			if err := fn(ev); err != nil {
-				return err
-			}
-		}
-		if err := m.DoubleAck(ctx); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 func rewindCmd() *cobra.Command {

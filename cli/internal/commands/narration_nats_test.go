@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fray-rpg/fray/cli/internal/commands"
+	"github.com/fray-rpg/fray/cli/internal/logtools"
 	rulesnarrate "github.com/fray-rpg/fray/rules/narrate"
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/platform/natstest"
@@ -34,7 +35,7 @@ func TestTheLogToolsNarrateInTheLanguageAsked(t *testing.T) {
 		ids[system] = id
 		f, err := os.Open(golden)
 		require.NoError(t, err)
-		events, err := commands.ReadJSONL(f)
+		events, err := logtools.ReadJSONL(f)
 		f.Close()
 		require.NoError(t, err)
 		for _, lang := range []string{"en", "fr"} {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/fray-rpg/fray/cli/internal/commands"
+	"github.com/fray-rpg/fray/cli/internal/logtools"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"github.com/fray-rpg/fray/services/encounter/store"
@@ -145,7 +146,7 @@ func TestLogToolsReplayVerifyExportImportTail(t *testing.T) {
 	// Tamper one die face in the copy: caught, at that event.
 	data, err := os.ReadFile(file)
 	require.NoError(t, err)
-	events, err := commands.ReadJSONL(bytes.NewReader(data))
+	events, err := logtools.ReadJSONL(bytes.NewReader(data))
 	require.NoError(t, err)
 	var target uint64
 	for _, ev := range events {
@@ -180,12 +181,12 @@ func TestLogToolsReplayVerifyExportImportTail(t *testing.T) {
 	require.NoError(t, err)
 	var seen []*encounterv1.Event
 	collect := func(ev *encounterv1.Event) error { seen = append(seen, ev); return nil }
-	require.NoError(t, commands.Tail(context.Background(), js, "FRAY_ENCOUNTERS", "auditor", len(recs), collect))
+	require.NoError(t, logtools.Tail(context.Background(), js, "FRAY_ENCOUNTERS", "auditor", len(recs), collect))
 	require.Len(t, seen, n, "every event of the encounter")
 	// Meanwhile, another encounter is played; the auditor comes back and gets only that.
 	g := newFight(t, c, "Bivouac", diego(0, 0), ruffian(0))
 	seen = nil
-	require.NoError(t, commands.Tail(context.Background(), js, "FRAY_ENCOUNTERS", "auditor", 4, collect))
+	require.NoError(t, logtools.Tail(context.Background(), js, "FRAY_ENCOUNTERS", "auditor", 4, collect))
 	require.Len(t, seen, len(g.events), "none missed, none repeated")
 	for i, ev := range seen {
 		require.Equal(t, g.id, ev.GetEncounterId())
