@@ -16,6 +16,10 @@ func (s System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.Le
 	return engine.Actions(s.LegalCommands(st, id))
 }
 
+// outOfRangeMetres is the first distance of the last row of the ranged Difficulty table
+// (LOS-080): out of range, Difficulty 35; a choice of distance offers up to it.
+const outOfRangeMetres = 61
+
 // legal collects legal actions, each with its command, for one combatant.
 type legal struct {
 	st  *encounterv1.EncounterState
@@ -235,6 +239,14 @@ func (System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.
 		}
 		if c := f.cost(attackCost(f, w)); c <= ap {
 			choices := []*rulesetv1.Choice{l.targetChoice("loss.attack.target_id", reach), effectsChoice("loss.attack.exploits", u, effAssaut)}
+			if isRanged(w) { // LOS-080, LOS-081: the Difficulty by distance, nothing beyond the Limite
+				most := w.GetLimit()
+				if most <= 0 {
+					most = outOfRangeMetres
+				}
+				choices = append(choices, &rulesetv1.Choice{Field: "loss.attack.situation.distance",
+					Description: "the distance to the target in metres (LOS-080; none given: close)", Max: most})
+			}
 			if len(reach) > 1 {
 				more := l.targetChoice("loss.attack.more_target_ids", reach)
 				more.Description, more.Min, more.Max, more.Required = "further targets of a multi-target Exploit (LOS-026)", 0, int32(len(reach)-1), false

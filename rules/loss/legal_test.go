@@ -64,3 +64,28 @@ func TestLOS019ParryOfferedOnlyWithSomethingToParryWith(t *testing.T) {
 		})
 	}
 }
+
+// LOS-080, LOS-081: a shot's pre-filled command leaves the distance open, up to the weapon's
+// Limite (beyond it the shot cannot hit), or to the table's out of range (61 m) for a weapon
+// without one; a melee blow has no distance to choose.
+func TestLOS081ShotDistanceChosenUpToTheLimite(t *testing.T) {
+	f := newFight(t, nil, rgArcher(rgBow(), rgSling(), sword(4, 3)), ruffian())
+	f.start(5, 5)
+	list, err := f.reg.LegalCommands(f.st, "archere")
+	require.NoError(t, err)
+	most := map[string]int32{}
+	for _, l := range list {
+		if l.Action.GetKey() != "attack" {
+			continue
+		}
+		most[l.Action.GetWeapon()] = -1
+		for _, c := range l.Action.GetChoices() {
+			if c.GetField() == "loss.attack.situation.distance" {
+				require.False(t, c.GetRequired())
+				require.Zero(t, c.GetMin())
+				most[l.Action.GetWeapon()] = c.GetMax()
+			}
+		}
+	}
+	require.Equal(t, map[string]int32{"arc": 60, "fronde": 61, "sabre": -1}, most)
+}
