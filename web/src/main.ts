@@ -185,13 +185,26 @@ function appendLine(seq: bigint, text: string, rewoundTo?: bigint) {
       if (BigInt(li.dataset.sequence ?? "0") > rewoundTo) li.classList.add("undone");
     }
   }
-  const st = view?.resp?.state;
   const li = h("li", { "data-sequence": seq.toString() }, h("span", { class: "text" }, text || `#${seq}`));
-  if (st && isGM(myRole(st)) && st.status === EncounterStatus.ACTIVE) {
-    li.append(h("button", { class: "small rewind", type: "button", "aria-label": `${w().rewind} #${seq}`, onclick: () => rewind(seq) }, w().rewind));
-  }
   log.append(li);
+  rewindButtons();
   li.scrollIntoView?.({ block: "nearest" });
+}
+
+// rewindButtons gives the GM a "rewind here" button on each line of the log while the
+// encounter is in play, and takes them away otherwise.
+function rewindButtons() {
+  const st = view?.resp?.state;
+  const on = !!st && isGM(myRole(st)) && st.status === EncounterStatus.ACTIVE;
+  for (const li of Array.from($("log").children) as HTMLElement[]) {
+    const b = li.querySelector("button.rewind");
+    if (on && !b) {
+      const seq = BigInt(li.dataset.sequence ?? "0");
+      li.append(h("button", { class: "small rewind", type: "button", "aria-label": `${w().rewind} #${seq}`, onclick: () => rewind(seq) }, w().rewind));
+    } else if (!on && b) {
+      b.remove();
+    }
+  }
 }
 
 function scheduleRefresh() {
@@ -234,6 +247,7 @@ function render() {
   renderActions(st, resp);
   // The sequence the page shows, for tests and for anyone comparing two screens.
   document.body.dataset.sequence = st.sequence.toString();
+  rewindButtons();
   const gm = $("gm-section");
   gm.hidden = !isGM(role);
   if (isGM(role)) renderGM(st);

@@ -66,7 +66,10 @@ func createAndInvite(t *testing.T, page, gmToken string, gm, player *tab, name, 
 // sheet files and invites a player of Diego by the page's link; the player attacks from its
 // buttons (the target chosen in the form); the GM's ruffian is prompted and dodges. Both pages
 // show the same log lines and tracks within a second of each click, without reload; the
-// hidden ruffian's numbers never reach the player's DOM.
+// hidden ruffian's numbers never reach the player's DOM (nor its PA through the phase). Then
+// both read the log in French (watched again, no reload), the GM rewinds to the attack from a
+// line of the log (the ruffian is prompted again, the undone lines struck on the player's page
+// too) and ends the encounter.
 func TestLossInTheBrowser(t *testing.T) {
 	tabs := browsers(t, "gm", "player")
 	gm, player := tabs[0], tabs[1]
@@ -76,6 +79,9 @@ func TestLossInTheBrowser(t *testing.T) {
 
 	files := abs(t, filepath.Join(sheets, "diego.yaml"), hiddenCopy(t, "ruffian.yaml"))
 	createAndInvite(t, page, gmToken, gm, player, "Ruelle sombre", "loss", "diego", files, "diego", "ruffian")
+	for _, b := range []*tab{gm, player} {
+		require.True(t, eval[bool](b, `window.frayNoReload = true`))
+	}
 	sameWithin(t, time.Now(), 5*time.Second, gm, player, "Tour 1", hidden, "diego")
 	require.Contains(t, gm.turn(), "Tour 1")
 
@@ -106,4 +112,31 @@ func TestLossInTheBrowser(t *testing.T) {
 	}
 	gm.screenshot("browser-gm.png")
 	player.screenshot("browser-player.png")
+
+	// The player reads the log in French: the page watches it again, without reload.
+	// The GM too, for what follows.
+	for _, b := range []*tab{player, gm} {
+		require.True(t, eval[bool](b, `(() => { const s = document.getElementById('language'); s.value = 'fr'; s.dispatchEvent(new Event('change')); return true; })()`))
+		require.Equal(t, "7", b.lastSequence("Diego attaque Le malfrat à l'épée"))
+		b.lastSequence("#9 L'attaque de Diego contre Le malfrat échoue")
+	}
+
+	// The GM rewinds to the attack from the log: the ruffian is prompted again, on both pages.
+	before := gm.sequence()
+	clicked = time.Now()
+	gm.click(`#log li[data-sequence="7"] button.rewind`)
+	sameWithin(t, clicked, time.Second, gm, player, "after "+before, hidden, "diego")
+	gm.run(chromedp.WaitVisible(chromedp.CSS(`#actions .prompt[data-combatant="ruffian"] button[data-key="dodge"]`)))
+	require.Equal(t, "true", eval[string](player, `String(document.querySelector('#log li[data-sequence="8"]').classList.contains('undone'))`))
+
+	// The GM ends the encounter.
+	before = gm.sequence()
+	gm.click("#end")
+	gm.lastSequence("after " + before)
+	player.lastSequence("after " + before)
+	require.Contains(t, eval[string](gm, `document.getElementById('title').textContent`), "terminée")
+	require.Contains(t, eval[string](player, `document.getElementById('title').textContent`), "terminée")
+	for _, b := range []*tab{gm, player} {
+		require.True(t, eval[bool](b, `window.frayNoReload === true`), "%s's page was reloaded", b.name)
+	}
 }
