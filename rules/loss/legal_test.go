@@ -15,7 +15,8 @@ func init() { enginetest.LegalEveryState = true }
 
 // LOS-019: a parry is offered only to a defender with something to parry with, the parry's
 // Test agreeing: a projectile only with a shield of a size; a blow with a shield, an armoured
-// forearm or a melee weapon it still holds; never without a parry score.
+// forearm or a melee weapon it still holds; never without a parry score. Every answer offered
+// is a reaction, a parry's or a dodge's with the Difficulty the attack passed on (LOS-036).
 func TestLOS019ParryOfferedOnlyWithSomethingToParryWith(t *testing.T) {
 	shield := func(size lossv1.ShieldSize) func(*lossv1.Sheet) {
 		return func(s *lossv1.Sheet) { s.Shield = &lossv1.Shield{Name: "rondache", Size: size} }
@@ -55,6 +56,16 @@ func TestLOS019ParryOfferedOnlyWithSomethingToParryWith(t *testing.T) {
 			}
 			require.Equal(t, "malfrat", f.st.GetLoss().GetPending().GetDefenderId())
 			keys := enginetest.CheckLegal(t, f.reg, f.st) // each offered parry is taken
+			list, err := f.reg.LegalCommands(f.st, "malfrat")
+			require.NoError(t, err)
+			for _, l := range list { // answers, the Difficulty of a Test the attack's (LOS-036)
+				require.True(t, l.Action.GetReaction(), l.Action.GetKey())
+				want := f.st.GetLoss().GetPending().GetDifficulty()
+				if l.Action.GetKey() == "take the blow" {
+					want = 0
+				}
+				require.Equal(t, want, l.Action.GetDifficulty(), l.Action.GetKey())
+			}
 			require.Equal(t, c.parry, keys["parry"] == 1, "parry offered: %v", keys)
 			require.Equal(t, 1, keys["take the blow"])
 			if !c.parry {
