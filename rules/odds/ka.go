@@ -226,7 +226,7 @@ func (a *KaAttack) section(key, title string, defended bool) *oddsv1.OddsSection
 					k = min(1, a.KaDice)
 				}
 				lost.Add(int(k), p)
-				if dmg >= a.Seuil || zero || a.KaDice-k == 0 { // knocked out (KA-027, KA-031) or dying (KA-025)
+				if dmg >= a.Seuil || zero { // knocked out (KA-027, KA-031), and dying with its last Ka die (KA-025)
 					out += p
 				}
 				return

@@ -1,6 +1,7 @@
 package odds_test
 
 import (
+	"slices"
 	"testing"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
@@ -151,4 +152,72 @@ func TestKaEveryDrawReshufflesFirst(t *testing.T) {
 	onEmpty, err := odds.Of(reg, st, kaShot("pistolet", -2, false), "david")
 	require.NoError(t, err)
 	require.False(t, proto.Equal(whole, onEmpty), "on_empty draws from the five cards left")
+}
+
+// leaveOnly puts every card of the minor arcana but left in the discard.
+func leaveOnly(st *encounterv1.EncounterState, left ...*kav1.Card) {
+	s := st.GetKa()
+	s.Discard = nil
+	for _, c := range ka.NewDeck() {
+		if !slices.ContainsFunc(left, func(l *kav1.Card) bool { return l.GetSuit() == c.GetSuit() && l.GetRank() == c.GetRank() }) {
+			s.Discard = append(s.Discard, &kav1.Card{Suit: c.GetSuit(), Rank: c.GetRank(), DrawnBy: "joshua"})
+		}
+	}
+	s.Position = int32(len(s.GetDiscard()))
+	s.DeckCount = int32(ka.DeckSize - len(s.GetDiscard()))
+}
+
+// TestKaOddsWithTwoCardsLeft: two cards left, Joshua (3 + 4 − 2 = 5) draws one and the dog
+// (Humanité 1 + Esquive 4 = 5) the other (KA-003, KA-009). With a 5 and a 4: Joshua's 10
+// against 9 wins with margin 10 − max(9, 10) = 0, a normal success, half the time (KA-007);
+// with two 5s, 10 against 10 is a tie, which goes to the defender: no success at all; taken,
+// 10 is a normal success (KA-005, KA-006). Four levels are listed, then the target out.
+func TestKaOddsWithTwoCardsLeft(t *testing.T) {
+	for _, c := range []struct {
+		name            string
+		left            []*kav1.Card
+		dodged, dodged0 float64
+	}{
+		{name: "a 5 and a 4", left: []*kav1.Card{{Suit: kav1.Suit_SUIT_EPEE, Rank: 5}, {Suit: kav1.Suit_SUIT_EPEE, Rank: 4}}, dodged: 0.5, dodged0: 0.5},
+		{name: "two 5s", left: []*kav1.Card{{Suit: kav1.Suit_SUIT_EPEE, Rank: 5}, {Suit: kav1.Suit_SUIT_DENIER, Rank: 5}}, dodged: 0, dodged0: 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := kaFight(t, nil, 2)
+			leaveOnly(st, c.left...)
+			o, err := odds.Of(reg, st, kaShot("pistolet", -2, false), "david")
+			require.NoError(t, err)
+			d := section(t, o, "defended")
+			require.Len(t, d.GetChances(), 5)
+			require.InDelta(t, c.dodged, chanceOf(t, d, "level.1"), 1e-12)
+			require.InDelta(t, c.dodged0, chanceOf(t, d, "level.0"), 1e-12)
+			require.Zero(t, chanceOf(t, d, "out"), "1 + 8 − 4 soak = 5: 1 Ka die of the dog's 2 (KA-024)")
+			n := section(t, o, "none")
+			require.InDelta(t, 1, chanceOf(t, n, "level.1")+chanceOf(t, n, "level.0"), 1e-12)
+		})
+	}
+}
+
+// TestKaStunAtTheSeuil: a stun of exactly the seuil knocks out (KA-027, KA-031). The dog with
+// encaissement 1 has a seuil of (1 + 1) × 3 = 6 (KA-026); the butt, made to deal 5, with a
+// normal success (+1, KA-006) stuns for 6 points de réalité, no soak (KA-030): knocked out,
+// its 10 points not all gone, no Ka die lost.
+func TestKaStunAtTheSeuil(t *testing.T) {
+	st := kaFight(t, nil, 2)
+	dog := engine.FindCombatant(st, "chien").GetKa()
+	dog.Encaissement = 1
+	engine.FindCombatant(st, "joshua").GetKa().Weapons[1].Damage = 5
+	leaveOnly(st, &kav1.Card{Suit: kav1.Suit_SUIT_EPEE, Rank: 5}, &kav1.Card{Suit: kav1.Suit_SUIT_EPEE, Rank: 4})
+	require.Equal(t, int32(6), ka.Seuil(dog))
+	// Animalité 4 + Bagarre 2 − 5 = 1; taken: 1 + 5 = 6 or 1 + 4 = 5, both failures.
+	o, err := odds.Of(reg, st, kaShot("crosse", -5, true), "david")
+	require.NoError(t, err)
+	require.InDelta(t, 1, chanceOf(t, section(t, o, "none"), "level.0"), 1e-12)
+	// + 4: 10 + 5 or 10 + 4, margins 5 and 4, normal successes: 1 + 5 = 6 points, the seuil.
+	o, err = odds.Of(reg, st, kaShot("crosse", 4, true), "david")
+	require.NoError(t, err)
+	n := section(t, o, "none")
+	require.InDelta(t, 1, chanceOf(t, n, "level.1"), 1e-12)
+	require.InDelta(t, 1, chanceOf(t, n, "out"), 1e-12)
+	require.InDelta(t, 1, probOf(distOf(t, n, "reality"), 6), 1e-12)
+	require.InDelta(t, 1, probOf(distOf(t, n, "ka"), 0), 1e-12)
 }
