@@ -221,3 +221,17 @@ func TestKaStunAtTheSeuil(t *testing.T) {
 	require.InDelta(t, 1, probOf(distOf(t, n, "reality"), 6), 1e-12)
 	require.InDelta(t, 1, probOf(distOf(t, n, "ka"), 0), 1e-12)
 }
+
+// TestKaStunOfADogWithoutPoints: a stun on a victim with no points de réalité left takes no
+// Ka die: the die goes when the points reach 0 (KA-031), and they were already gone.
+func TestKaStunOfADogWithoutPoints(t *testing.T) {
+	st := kaFight(t, nil, 2)
+	st.GetKa().GetCombatants()["chien"].RealityPoints = 0
+	leaveOnly(st, &kav1.Card{Suit: kav1.Suit_SUIT_EPEE, Rank: 5}, &kav1.Card{Suit: kav1.Suit_SUIT_EPEE, Rank: 4})
+	o, err := odds.Of(reg, st, kaShot("crosse", 4, true), "david")
+	require.NoError(t, err)
+	n := section(t, o, "none")
+	require.InDelta(t, 1, chanceOf(t, n, "level.1"), 1e-12)
+	require.InDelta(t, 1, probOf(distOf(t, n, "ka"), 0), 1e-12)
+	require.InDelta(t, 1, probOf(distOf(t, n, "reality"), 0), 1e-12)
+}
