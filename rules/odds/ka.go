@@ -250,7 +250,7 @@ func (a *KaAttack) section(key, title string, defended bool) *oddsv1.OddsSection
 			}
 		}
 	}
-	for lvl := int32(0); lvl < int32(len(levelNames)) || levels[lvl] > 0; lvl++ {
+	for lvl := int32(0); lvl < int32(len(a.Options.GetSuccessLevels())+2); lvl++ { // failure, then each success level (KA-006)
 		name := fmt.Sprintf("level %d", lvl)
 		if int(lvl) < len(levelNames) {
 			name = levelNames[lvl]

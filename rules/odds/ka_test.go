@@ -235,3 +235,23 @@ func TestKaStunOfADogWithoutPoints(t *testing.T) {
 	require.InDelta(t, 1, probOf(distOf(t, n, "ka"), 0), 1e-12)
 	require.InDelta(t, 1, probOf(distOf(t, n, "reality"), 0), 1e-12)
 }
+
+// TestKaOddsNameTheLevels: the levels are named (KA-006), and an encounter with more success
+// levels (option success_levels) gets them all, the fourth by its number: with thresholds 5,
+// 10 and 20, Joshua's 5 + a 5 or a 4 taken (margins 0 and −1) is a normal success or a
+// failure, never above; with a 10 and a 9 left, margins 5 and 4: the second level or the first.
+func TestKaOddsNameTheLevels(t *testing.T) {
+	st := kaFight(t, &kav1.Options{SuccessLevels: []int32{5, 10, 20}, SuccessBonus: []int32{1, 3, 5, 10}}, 2)
+	leaveOnly(st, &kav1.Card{Suit: kav1.Suit_SUIT_EPEE, Rank: 10}, &kav1.Card{Suit: kav1.Suit_SUIT_EPEE, Rank: 9})
+	o, err := odds.Of(reg, st, kaShot("pistolet", -2, false), "david")
+	require.NoError(t, err)
+	n := section(t, o, "none")
+	var labels []string
+	for _, c := range n.GetChances() {
+		labels = append(labels, c.GetLabel())
+	}
+	require.Equal(t, []string{"failure", "normal success", "great success", "exceptional success", "level 4", "the target is out of the fight"}, labels)
+	require.InDelta(t, 0.5, chanceOf(t, n, "level.2"), 1e-12)
+	require.InDelta(t, 0.5, chanceOf(t, n, "level.1"), 1e-12)
+	require.Zero(t, chanceOf(t, n, "level.4"))
+}

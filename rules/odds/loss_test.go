@@ -255,3 +255,25 @@ func TestLossOddsByHand(t *testing.T) {
 	require.Contains(t, o.GetAssumptions()[0], "no Exploit")
 	require.Less(t, o.GetLeftOut(), 1e-9)
 }
+
+// TestLossOddsWithBonuses: a Test's bonuses count (LOS-004): Diego higher than the malfrat
+// (+5, LOS-052) reaches 20 on a 3 or more (8/10) and 25 on an 8 or more (3/10); the malfrat
+// with a successful defensive Exploit's +5 on its next action (LOS-016) dodges 2 Exploits'
+// 25 with 17 + d10: on an 8 or more (3/10) it succeeds, from 3 to 7 (5/10) it cancels one
+// Exploit, on 1 or 2 (2/10) both stand.
+func TestLossOddsWithBonuses(t *testing.T) {
+	st := lossFight(t, nil, malfrat())
+	st.GetLoss().GetCombatants()["malfrat"].NextActionBonus = 5
+	cmd := lossCmd(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{
+		TargetId: "malfrat", Weapon: "sabre", Exploits: extras(2), Situation: &lossv1.Situation{Higher: true}}}})
+	o, err := odds.Of(reg, st, cmd, "david")
+	require.NoError(t, err)
+	attack := section(t, o, "attack")
+	require.InDelta(t, 1, chanceOf(t, attack, "reach.0"), 1e-12)
+	require.InDelta(t, 0.8, chanceOf(t, attack, "reach.1"), 1e-12)
+	require.InDelta(t, 0.3, chanceOf(t, attack, "reach.2"), 1e-12)
+	dodge := section(t, o, "dodge")
+	require.InDelta(t, 0.3*0.2, chanceOf(t, dodge, "standing.2"), 1e-12)
+	require.InDelta(t, 0.3*0.5, chanceOf(t, dodge, "standing.1"), 1e-12)
+	require.InDelta(t, 0.3*0.7, chanceOf(t, dodge, "hit"), 1e-12)
+}
