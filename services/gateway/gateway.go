@@ -80,12 +80,25 @@ func endWithStatus(h http.Handler) http.Handler {
 // to gRPC and sent to backend (Backend: the encounter service of a deployment), which
 // authenticates it from the Authorization header passed along, as any gRPC call.
 func ProxyHandler(backend http.Handler, services []string, cfg Config) (http.Handler, error) {
+	return ProxyHandlerWith(backend, services, nil, cfg)
+}
+
+// ProxyHandlerWith is ProxyHandler with more services, each served by its own handler (a
+// grpc.Server of the gateway's own).
+func ProxyHandlerWith(backend http.Handler, services []string, own map[string]http.Handler, cfg Config) (http.Handler, error) {
 	for _, o := range cfg.AllowedOrigins {
 		if err := CheckOrigin(o); err != nil {
 			return nil, err
 		}
 	}
-	return serveServices(backend, services, cfg)
+	var list []*vanguard.Service
+	for _, name := range services {
+		list = append(list, vanguard.NewService(name, backend))
+	}
+	for name, h := range own {
+		list = append(list, vanguard.NewService(name, endWithStatus(h)))
+	}
+	return transcoder(list, cfg)
 }
 
 // serveServices transcodes the browsers' calls of names for h, a gRPC server or proxy.
@@ -94,6 +107,11 @@ func serveServices(h http.Handler, names []string, cfg Config) (http.Handler, er
 	for _, name := range names {
 		services = append(services, vanguard.NewService(name, h))
 	}
+	return transcoder(services, cfg)
+}
+
+// transcoder serves services to browsers, the page at / and CORS as cfg says.
+func transcoder(services []*vanguard.Service, cfg Config) (http.Handler, error) {
 	page := http.NotFoundHandler()
 	if cfg.Assets != nil {
 		page = assets(cfg.Assets)

@@ -21,8 +21,12 @@ import (
 	"time"
 
 	_ "github.com/fray-rpg/fray/gen/fray/encounter/v1" // the services' schemas
+	invitev1 "github.com/fray-rpg/fray/gen/fray/invite/v1"
 	"github.com/fray-rpg/fray/services/gateway"
 	"github.com/fray-rpg/fray/services/platform"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 )
 
 func main() {
@@ -99,6 +103,17 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr s
 	return 0
 }
 
+// noInvites is the InviteService of a deployment: it mints no tokens.
+type noInvites struct {
+	invitev1.UnimplementedInviteServiceServer
+}
+
+func (noInvites) CreateInvite(context.Context, *invitev1.CreateInviteRequest) (*invitev1.CreateInviteResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "this deployment makes no invites: its tokens come from your identity provider; "+
+		"get one there for the invited principal, grant it the role (fray grant ENCOUNTER PRINCIPAL player --combatants ID), "+
+		"and send the link https://HOST/#/encounter/ENCOUNTER?token=TOKEN")
+}
+
 // handler is the page, the API sent on to the encounter service at addr, and /healthz.
 func handler(addr, ca, serverName string, origins []string, log *slog.Logger) (http.Handler, error) {
 	var tlsConf *tls.Config
@@ -109,7 +124,11 @@ func handler(addr, ca, serverName string, origins []string, log *slog.Logger) (h
 		}
 		tlsConf = c
 	}
-	api, err := gateway.ProxyHandler(gateway.Backend(addr, tlsConf), services,
+	// InviteService answers, so that the page's invite form says why there is none.
+	own := grpc.NewServer()
+	invitev1.RegisterInviteServiceServer(own, noInvites{})
+	api, err := gateway.ProxyHandlerWith(gateway.Backend(addr, tlsConf), services,
+		map[string]http.Handler{"fray.invite.v1.InviteService": own},
 		gateway.Config{Assets: pageAssets(), AllowedOrigins: origins, Log: log})
 	if err != nil {
 		return nil, err

@@ -12,6 +12,7 @@ import (
 
 	"connectrpc.com/connect"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	invitev1 "github.com/fray-rpg/fray/gen/fray/invite/v1"
 	"github.com/fray-rpg/fray/services/platform"
 	"github.com/fray-rpg/fray/services/platform/authtest"
 	"github.com/stretchr/testify/require"
@@ -147,6 +148,13 @@ func TestTheGatewaySendsBrowsersCallsToTheEncounterService(t *testing.T) {
 			}
 			cancel()
 			stream.Close()
+
+			// The page's invite form is told why a deployment makes none.
+			inv := connect.NewClient[invitev1.CreateInviteRequest, invitev1.CreateInviteResponse](http.DefaultClient,
+				base+"/fray.invite.v1.InviteService/CreateInvite", connect.WithProtoJSON())
+			_, err = inv.CallUnary(context.Background(), connect.NewRequest(&invitev1.CreateInviteRequest{EncounterId: "enc-1"}))
+			require.Equal(t, connect.CodeUnimplemented, connect.CodeOf(err), "%v", err)
+			require.Contains(t, err.Error(), "makes no invites")
 
 			for path, want := range map[string]string{"/healthz": "ok", "/": "<html"} {
 				r, err := http.Get(base + path)
