@@ -120,7 +120,7 @@ func ReadLossAttack(reg *engine.Registry, st *encounterv1.EncounterState, cmd *e
 		if out.NoDefence == "" && !out.Hidden {
 			react := &encounterv1.Command{Kind: &encounterv1.Command_Loss{Loss: &lossv1.Action{
 				CombatantId: target.GetId(), Kind: &lossv1.Action_React{React: &lossv1.React{Reaction: r}}}}}
-			dp := &probe{first: -far}
+			dp := &probe{} // whatever it rolls: the Test's numbers are read, not its outcome
 			evs, err := reg.Decide(next, react, engine.Env{Actor: gm, Dice: dp})
 			if err != nil {
 				d.Refused = err.Error()

@@ -7,6 +7,7 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
+	oddsv1 "github.com/fray-rpg/fray/gen/fray/odds/v1"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/rules/loss"
 	"github.com/fray-rpg/fray/rules/odds"
@@ -276,4 +277,55 @@ func TestLossOddsWithBonuses(t *testing.T) {
 	require.InDelta(t, 0.3*0.2, chanceOf(t, dodge, "standing.2"), 1e-12)
 	require.InDelta(t, 0.3*0.5, chanceOf(t, dodge, "standing.1"), 1e-12)
 	require.InDelta(t, 0.3*0.7, chanceOf(t, dodge, "hit"), 1e-12)
+}
+
+// TestLossOddsReadTheBlow: what a hit does is read as the rules' hit reads it. A Sbire's
+// Exploit does not fell a Sbire (LOS-025): it deals its damage. A shot halves only beyond a
+// Portée the weapon has (LOS-081): not at the Portée, not without one. Two weapons on two
+// targets strike each with one weapon (LOS-070): the first takes 1d10 + 3, never the second
+// weapon's damage.
+func TestLossOddsReadTheBlow(t *testing.T) {
+	sb := func() *encounterv1.Combatant { return lossFighter("malfrat", sbire, 5, 5, 5, 5, 4, 2) }
+	st := lossFight(t, nil, sb())
+	engine.FindCombatant(st, "diego").GetLoss().Kind = sbire
+	o, err := odds.Of(reg, st, lossAttack(extra), "david")
+	require.NoError(t, err)
+	none := section(t, o, "none")
+	hit := chanceOf(t, none, "hit")
+	// 2d10 + 3 against 10 NS: out from 7 on the dice, all but the 15 of the 100 pairs summing
+	// to 6 or less.
+	require.InDelta(t, hit*(1-15.0/100), chanceOf(t, none, "out"), 1e-12)
+
+	shot := func(rng, distance int32) *oddsv1.Odds {
+		st := lossFight(t, nil, malfrat())
+		engine.FindCombatant(st, "diego").GetLoss().Weapons = append(engine.FindCombatant(st, "diego").GetLoss().Weapons,
+			&lossv1.Weapon{Name: "arc", Kind: lossv1.WeaponKind_WEAPON_KIND_RANGED, Vitesse: 2, Damage: 4, EffectiveRange: rng,
+				Attack: &lossv1.Score{Trait: "Puissance", Talent: "Arme de mêlée"}})
+		o, err := odds.Of(reg, st, lossCmd(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{
+			TargetId: "malfrat", Weapon: "arc", Situation: &lossv1.Situation{Distance: distance}}}}), "david")
+		require.NoError(t, err)
+		return o
+	}
+	top := func(o *oddsv1.Odds) int64 {
+		d := distOf(t, section(t, o, "none"), "levels")
+		return d.GetOutcomes()[len(d.GetOutcomes())-1].GetValue()
+	}
+	require.Equal(t, int64(14), top(shot(8, 8)), "at the Portée: 1d10 + 4, whole")
+	require.Equal(t, int64(14), top(shot(0, 8)), "no Portée: whole")
+	require.Equal(t, int64(7), top(shot(5, 8)), "beyond: halved, (10 + 4) / 2")
+
+	three := play(t,
+		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "ruelle", RuleSystem: "loss"}}}, nil},
+		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: lossFighter("diego", pc, 8, 6, 6, 5, 5, 3)}}}, nil},
+		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: malfrat()}}}, nil},
+		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: lossFighter("mateo", adv, 5, 5, 5, 5, 7, 2)}}}, nil},
+		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}, []int32{7, 1, 1}},
+	)
+	withDagger(engine.FindCombatant(three, "diego").GetLoss())
+	o, err = odds.Of(reg, three, lossCmd(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{
+		TargetId: "malfrat", MoreTargetIds: []string{"mateo"}, Weapon: "sabre", SecondWeapon: "dague",
+		Exploits: []lossv1.ExploitEffect{lossv1.ExploitEffect_EXPLOIT_EFFECT_TWO_WEAPONS}}}}), "david")
+	require.NoError(t, err)
+	require.Equal(t, int64(13), top(o), "the sabre alone on the first target: 1d10 + 3")
+	require.Zero(t, chanceOf(t, section(t, o, "none"), "out"))
 }
