@@ -100,12 +100,14 @@ func server(t *testing.T) (addr, page string) {
 		cancel()
 		t.Fatalf("fray dev did not start: %v", err)
 	}
-	t.Cleanup(func() { cancel(); require.NoError(t, <-done) })
+	// fray dev says where the page is after it says where it serves gRPC.
 	select {
 	case page = <-pageURL:
-	default:
-		t.Fatal("fray dev did not say where the page is")
+	case err := <-done:
+		cancel()
+		t.Fatalf("fray dev stopped before it said where the page is: %v", err)
 	}
+	t.Cleanup(func() { cancel(); require.NoError(t, <-done) })
 	return addr, page
 }
 

@@ -11,8 +11,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// declare opens the declare form of combatant on the page and declares an attack on target.
-func declare(t *testing.T, b *tab, combatant, target string) {
+// declare opens the declare form of combatant on the page and declares an attack on target;
+// it returns when it submitted the form.
+func declare(t *testing.T, b *tab, combatant, target string) time.Time {
 	t.Helper()
 	b.click(fmt.Sprintf(`#actions button.action[data-key="declare"][data-combatant=%q]`, combatant))
 	b.run(chromedp.WaitVisible(chromedp.CSS("#choices")))
@@ -24,7 +25,10 @@ func declare(t *testing.T, b *tab, combatant, target string) {
 		document.querySelector('#choices select[data-field$="intent.target_id"]').value = %q;
 		return true; })()`, target))
 	require.True(t, ok, "%s's declare form offers no attack", combatant)
-	b.click("#choices-submit")
+	b.run(chromedp.WaitVisible(chromedp.CSS("#choices-submit")))
+	submitted := time.Now()
+	b.run(chromedp.Click(chromedp.CSS("#choices-submit")))
+	return submitted
 }
 
 // Contes de Fées in the browser: Rübezahl's player and the GM's Serpent declare their attacks
@@ -41,11 +45,9 @@ func TestFeerieInTheBrowser(t *testing.T) {
 	createAndInvite(t, page, gmToken, gm, player, "Le col", "feerie", "rubezahl", files, "rubezahl", "serpent")
 	sameWithin(t, time.Now(), 5*time.Second, gm, player, "#6 ", nil, "rubezahl", "serpent")
 
-	clicked := time.Now()
-	declare(t, player, "rubezahl", "serpent")
+	clicked := declare(t, player, "rubezahl", "serpent")
 	sameWithin(t, clicked, time.Second, gm, player, "Rübezahl declares", nil, "rubezahl", "serpent")
-	clicked = time.Now()
-	declare(t, gm, "serpent", "rubezahl")
+	clicked = declare(t, gm, "serpent", "rubezahl")
 	sameWithin(t, clicked, time.Second, gm, player, "Serpent declares", nil, "rubezahl", "serpent")
 
 	// The GM advances the countdown until someone may act at the rank.
@@ -63,6 +65,7 @@ func TestFeerieInTheBrowser(t *testing.T) {
 	clicked = time.Now()
 	actor.click(fmt.Sprintf(`#actions button.action[data-key="act"][data-combatant=%q]`, who))
 	if actor.has("#choices") {
+		clicked = time.Now()
 		actor.click("#choices-submit")
 	}
 	sameWithin(t, clicked, time.Second, gm, player, "after "+before, nil, "rubezahl", "serpent")

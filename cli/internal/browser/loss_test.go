@@ -132,8 +132,9 @@ func TestLossInTheBrowser(t *testing.T) {
 	// The GM ends the encounter.
 	before = gm.sequence()
 	gm.click("#end")
-	gm.lastSequence("after " + before)
-	player.lastSequence("after " + before)
+	ended := gm.lastSequence("after " + before)
+	gm.settle(ended, 5*time.Second)
+	player.settle(ended, 5*time.Second)
 	require.Contains(t, eval[string](gm, `document.getElementById('title').textContent`), "terminée")
 	require.Contains(t, eval[string](player, `document.getElementById('title').textContent`), "terminée")
 	for _, b := range []*tab{gm, player} {
