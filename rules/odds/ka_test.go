@@ -255,3 +255,21 @@ func TestKaOddsNameTheLevels(t *testing.T) {
 	require.InDelta(t, 0.5, chanceOf(t, n, "level.1"), 1e-12)
 	require.Zero(t, chanceOf(t, n, "level.4"))
 }
+
+// TestKaOddsOfABurst: a burst on one target (KA-033) draws with Animalité, −1, and deals +12,
+// soaked with Animalité: Joshua's 4 + Arme à feu 4 − 1 = 7, with a 5 or a 4 left, margins 2
+// and 1, normal successes (+1): 13 − (3 + 3) = 7 → 2 Ka dice (KA-024), the dog's last two.
+func TestKaOddsOfABurst(t *testing.T) {
+	st := kaFight(t, nil, 2)
+	j := engine.FindCombatant(st, "joshua").GetKa()
+	j.Weapons = append(j.Weapons, &kav1.Weapon{Name: "pistolet-mitrailleur", Sphere: ka.Humanite, Skill: "Arme à feu", Damage: 6, Burst: true})
+	leaveOnly(st, &kav1.Card{Suit: kav1.Suit_SUIT_EPEE, Rank: 5}, &kav1.Card{Suit: kav1.Suit_SUIT_EPEE, Rank: 4})
+	o, err := odds.Of(reg, st, &encounterv1.Command{Kind: &encounterv1.Command_Ka{Ka: &kav1.Action{CombatantId: "joshua", Kind: &kav1.Action_Attack{
+		Attack: &kav1.Attack{TargetId: "chien", Weapon: "pistolet-mitrailleur", Burst: true}}}}}, "david")
+	require.NoError(t, err)
+	n := section(t, o, "none")
+	require.Equal(t, "an attack on chien: 7 + the cards", o.GetSummary())
+	require.InDelta(t, 1, chanceOf(t, n, "level.1"), 1e-12)
+	require.InDelta(t, 1, probOf(distOf(t, n, "ka"), 2), 1e-12)
+	require.InDelta(t, 1, chanceOf(t, n, "out"), 1e-12)
+}

@@ -314,6 +314,20 @@ func TestLossOddsReadTheBlow(t *testing.T) {
 	require.Equal(t, int64(14), top(shot(0, 8)), "no Portée: whole")
 	require.Equal(t, int64(7), top(shot(5, 8)), "beyond: halved, (10 + 4) / 2")
 
+	// A shield's protection always applies, +1 with the Weapon and shield specialisation
+	// (LOS-021, LOS-053, LOS-091): 1d10 + 3 − 3 tops at 10.
+	shielded := malfrat()
+	shielded.GetLoss().Shield = &lossv1.Shield{Name: "rondache", Size: lossv1.ShieldSize_SHIELD_SIZE_SMALL, ParryBonus: 1}
+	shielded.GetLoss().ShieldProtection = 2
+	shielded.GetLoss().Specialisations = []*lossv1.Specialisation{{Kind: lossv1.SpecialisationKind_SPECIALISATION_KIND_WEAPON_AND_SHIELD}}
+	o, err = odds.Of(reg, lossFight(t, nil, shielded), lossAttack(), "david")
+	require.NoError(t, err)
+	require.Equal(t, int64(10), top(o))
+	shielded.GetLoss().Specialisations = nil
+	o, err = odds.Of(reg, lossFight(t, nil, shielded), lossAttack(), "david")
+	require.NoError(t, err)
+	require.Equal(t, int64(11), top(o), "without the specialisation: 1d10 + 3 − 2")
+
 	three := play(t,
 		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "ruelle", RuleSystem: "loss"}}}, nil},
 		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: lossFighter("diego", pc, 8, 6, 6, 5, 5, 3)}}}, nil},
