@@ -12,7 +12,8 @@ import (
 
 // Ka in the browser: the GM creates the encounter, adds Joshua and the hound from their sheet
 // files and invites Joshua's player; the player attacks the hound from its button, the GM's
-// hound is prompted and dodges; both pages show the same log and tracks within a second.
+// hound is prompted and dodges, both by the keyboard alone; both pages show the same log and
+// tracks within a second.
 func TestKaInTheBrowser(t *testing.T) {
 	tabs := browsers(t, "gm", "player")
 	gm, player := tabs[0], tabs[1]
@@ -23,14 +24,18 @@ func TestKaInTheBrowser(t *testing.T) {
 	createAndInvite(t, page, gmToken, gm, player, "La ruelle", "ka", "joshua", files, "joshua", "chien")
 	sameWithin(t, time.Now(), 5*time.Second, gm, player, "Round 1", nil, "joshua", "chien")
 
-	player.click(`#actions button.action[data-key="attack"][data-combatant="joshua"]`)
-	player.run(chromedp.WaitVisible(chromedp.CSS("#choices")), chromedp.SetValue(chromedp.CSS(`#choices select[data-field="ka.attack.target_id"]`), "chien"))
+	// By the keyboard alone: a button takes Enter, its form takes the focus.
+	attack := chromedp.CSS(`#actions button.action[data-key="attack"][data-combatant="joshua"]`)
+	player.run(chromedp.WaitVisible(attack), chromedp.Focus(attack), chromedp.KeyEvent("\r"), chromedp.WaitVisible(chromedp.CSS("#choices")))
+	require.Equal(t, "ka.attack.target_id", eval[string](player, `document.activeElement.dataset.field`), "the form takes the focus")
+	player.run(chromedp.SetValue(chromedp.CSS(`#choices select[data-field="ka.attack.target_id"]`), "chien"), chromedp.Focus(chromedp.CSS("#choices-submit")))
 	clicked := time.Now()
-	player.click("#choices-submit")
-	gm.run(chromedp.WaitVisible(chromedp.CSS(`#actions .prompt[data-combatant="chien"] button[data-key="dodge"]`)))
+	player.run(chromedp.KeyEvent("\r"))
+	dodge := chromedp.CSS(`#actions .prompt[data-combatant="chien"] button[data-key="dodge"]`)
+	gm.run(chromedp.WaitVisible(dodge))
 	sameWithin(t, clicked, time.Second, gm, player, "Joshua declares an attack", nil, "joshua", "chien")
 	clicked = time.Now()
-	gm.click(`#actions .prompt[data-combatant="chien"] button[data-key="dodge"]`)
+	gm.run(chromedp.Focus(dodge), chromedp.KeyEvent("\r"))
 	sameWithin(t, clicked, time.Second, gm, player, "Pass 2", nil, "joshua", "chien")
 	require.Contains(t, strings.Join(gm.logLines(), "\n"), "le chien dodges")
 	gm.screenshot("browser-ka-gm.png")
