@@ -21,7 +21,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-var update = flag.Bool("update", false, "copy the screenshots the tests take into docs/ (for the README)")
+var update = flag.Bool("update", false, "copy the README's screenshots the tests take into docs/")
+
+// readmeShots are the screenshots the README shows, copied to docs/ by -update.
+var readmeShots = map[string]bool{"browser-gm.png": true, "browser-player.png": true}
 
 // chromium finds Debian's chromium, installing it with apt-get when it is missing and this
 // is root; where it cannot, the test is skipped, loudly.
@@ -216,7 +219,7 @@ func (b *tab) screenshot(name string) {
 	path := filepath.Join(b.t.ArtifactDir(), name)
 	require.NoError(b.t, os.WriteFile(path, png, 0o644))
 	b.t.Logf("screenshot: %s", path)
-	if *update {
+	if *update && readmeShots[name] {
 		require.NoError(b.t, os.WriteFile(filepath.Join("..", "..", "..", "docs", name), png, 0o644))
 	}
 }
