@@ -31,9 +31,9 @@ func startWeb(t *testing.T) (addr, page string) {
 		c.WebReady = func(u string) { pageURL <- u }
 	})
 	t.Cleanup(stop)
-	select {
+	select { // fray dev says where the page is after it says where it serves gRPC
 	case page = <-pageURL:
-	default:
+	case <-time.After(10 * time.Second):
 		t.Fatal("fray dev did not say where the page is")
 	}
 	require.True(t, strings.HasPrefix(page, "http://127.0.0.1:"), page)
