@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fray-rpg/fray/cli/internal/client"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"github.com/spf13/cobra"
 )
@@ -15,7 +16,7 @@ import (
 // Submit and prints the events it caused.
 
 // submitAction sends a Loss action of combatant id.
-func submitAction(ctx context.Context, c *conn, enc, id string, a *lossv1.Action, stdout io.Writer) error {
+func submitAction(ctx context.Context, c *client.Conn, enc, id string, a *lossv1.Action, stdout io.Writer) error {
 	a.CombatantId = id
 	return submit(ctx, c, enc, lossCommand(a), stdout)
 }
@@ -31,14 +32,14 @@ func choice[T any](what, word string, names []string, choices map[string]T) (T, 
 }
 
 func declareCmd() *cobra.Command {
-	command, fs := newCommand("declare", "ENCOUNTER COMBATANT INTENTION... [flags]",
+	command, fs := client.NewCommand("declare", "ENCOUNTER COMBATANT INTENTION... [flags]",
 		"COMBATANT declares the intention of its first action this Tour, before acting (LOS-038):\n  fray declare $id canahan I charge the griffon", 3, -1)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, true)
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		intention := strings.TrimSpace(strings.Join(pos[2:], " "))
 		if intention == "" {
-			return usageError("the intention is empty")
+			return client.ShortUsagef("the intention is empty")
 		}
 		return submitAction(ctx, c, pos[0], pos[1], &lossv1.Action{Kind: &lossv1.Action_Declare{Declare: &lossv1.Declare{Intention: intention}}}, stdout)
 	})
@@ -46,14 +47,14 @@ func declareCmd() *cobra.Command {
 }
 
 func waitCmd() *cobra.Command {
-	command, fs := newCommand("wait", "ENCOUNTER COMBATANT PHASE [flags]",
+	command, fs := client.NewCommand("wait", "ENCOUNTER COMBATANT PHASE [flags]",
 		"COMBATANT waits (se prépare) and acts at the lower PHASE: its PA drop by 1 per phase waited,\nand so does the cost of its next action, to a minimum of 2 (LOS-040).", 3, 3)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, true)
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		phase, err := strconv.ParseInt(pos[2], 10, 32)
 		if err != nil || phase < 1 {
-			return usageError("phase %q: a phase is a number from 1 up", pos[2])
+			return client.ShortUsagef("phase %q: a phase is a number from 1 up", pos[2])
 		}
 		return submitAction(ctx, c, pos[0], pos[1], &lossv1.Action{Kind: &lossv1.Action_Wait{Wait: &lossv1.Wait{UntilPhase: int32(phase)}}}, stdout)
 	})
@@ -61,21 +62,21 @@ func waitCmd() *cobra.Command {
 }
 
 func aimCmd() *cobra.Command {
-	command, fs := newCommand("aim", "ENCOUNTER COMBATANT WEAPON [--points N | --tour] [flags]",
+	command, fs := client.NewCommand("aim", "ENCOUNTER COMBATANT WEAPON [--points N | --tour] [flags]",
 		"COMBATANT aims with the ranged WEAPON: 1 PA per +1 on its next Test with it, at most +5\n"+
 			"(LOS-035); or, with --tour, for the whole Tour: its first action of the Tour, taking all its\n"+
 			"PA, for +10 (+15 with Visée of that weapon type) on its next shot with WEAPON (LOS-084).", 3, 3)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, true)
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
 	points := fs.Int("points", 0, "PA spent aiming, +1 each (default 1)")
 	tour := fs.Bool("tour", false, "aim for the whole Tour: the first action of the Tour, all PA")
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		aim := &lossv1.Aim{Weapon: pos[2], WholeTour: *tour, Points: int32(*points)}
 		switch {
 		case *tour && *points != 0:
-			return usageError("--points and --tour: choose one")
+			return client.ShortUsagef("--points and --tour: choose one")
 		case *points < 0:
-			return usageError("--points %d: aim with 1 PA or more", *points)
+			return client.ShortUsagef("--points %d: aim with 1 PA or more", *points)
 		case !*tour && *points == 0:
 			aim.Points = 1
 		}
@@ -96,18 +97,18 @@ var simpleKinds = map[string]lossv1.SimpleKind{
 }
 
 func actCmd() *cobra.Command {
-	command, fs := newCommand("act", "ENCOUNTER COMBATANT "+strings.Join(simpleNames, "|")+" [--description D] [flags]",
+	command, fs := client.NewCommand("act", "ENCOUNTER COMBATANT "+strings.Join(simpleNames, "|")+" [--description D] [flags]",
 		"COMBATANT takes an action without a Test (LOS-035): speak or shout (0 PA, at any time),\n"+
 			"a social Talent (1 PA), pick up an object (2 PA), move at least 3 m (2 PA), stand up or regain\n"+
 			"one's balance (4 PA, LOS-072; after a Disarm too, LOS-074), recover one's weapon after a Disarm\n"+
 			"(pick it up: 2 PA, LOS-074).", 3, 3)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, true)
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
 	desc := fs.String("description", "", "what is said or done")
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		kind, err := choice("action", pos[2], simpleNames, simpleKinds)
 		if err != nil {
-			return usageError("%s", err)
+			return client.ShortUsagef("%s", err)
 		}
 		return submitAction(ctx, c, pos[0], pos[1], &lossv1.Action{Kind: &lossv1.Action_Simple{Simple: &lossv1.Simple{Kind: kind, Description: *desc}}}, stdout)
 	})
@@ -115,14 +116,14 @@ func actCmd() *cobra.Command {
 }
 
 func disasterCmd() *cobra.Command {
-	command, fs := newCommand("disaster", "ENCOUNTER COMBATANT DESCRIPTION... [flags]",
+	command, fs := client.NewCommand("disaster", "ENCOUNTER COMBATANT DESCRIPTION... [flags]",
 		"The GM turns COMBATANT's failed Exploit (the last Test with Exploits, failed by a player\ncharacter or a thrower) into a Disaster (Désastre) and describes it (LOS-006, LOS-086).", 3, -1)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, true)
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		desc := strings.TrimSpace(strings.Join(pos[2:], " "))
 		if desc == "" {
-			return usageError("the description is empty")
+			return client.ShortUsagef("the description is empty")
 		}
 		return submitAction(ctx, c, pos[0], pos[1], &lossv1.Action{Kind: &lossv1.Action_Disaster{Disaster: &lossv1.Disaster{Description: desc}}}, stdout)
 	})
@@ -138,15 +139,15 @@ var dyingChoices = map[string]lossv1.DyingChoice{
 }
 
 func dyingCmd() *cobra.Command {
-	command, fs := newCommand("dying", "ENCOUNTER COMBATANT TARGET sacrifice|care|finish [--vertu V] [flags]",
+	command, fs := client.NewCommand("dying", "ENCOUNTER COMBATANT TARGET sacrifice|care|finish [--vertu V] [flags]",
 		"COMBATANT decides the fate of the dying TARGET (LOS-023): TARGET itself sacrifices an\n"+
 			"Inspiration of the Vertu --vertu and is saved; urgent care saves it; or the one who felled it\n"+
 			"(or the GM) finishes it off.", 4, 4)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, true)
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
 	vertu := fs.String("vertu", "", "the Vertu of the sacrificed Inspiration: Sagesse, Honneur or Courage")
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
-		usage := usageError
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		usage := client.ShortUsagef
 		ch, err := choice("choice", pos[3], dyingNames, dyingChoices)
 		if err != nil {
 			return usage("%s", err)
@@ -170,16 +171,16 @@ func dyingCmd() *cobra.Command {
 }
 
 func pursuitCmd() *cobra.Command {
-	command, fs := newCommand("pursuit", "ENCOUNTER --pursuers ID[,ID...] --pursued ID[,ID...] --distance N [flags]",
+	command, fs := client.NewCommand("pursuit", "ENCOUNTER --pursuers ID[,ID...] --pursued ID[,ID...] --distance N [flags]",
 		"The GM opens a moving combat (LOS-100) at a distance of 1 (contact) to 6 (out of range)\nunits; its actions are then made with `fray chase`.", 1, 1)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, true)
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
 	var pursuers, pursued listFlag
 	fs.Var(&pursuers, "pursuers", "the pursuers (repeatable, or a,b)")
 	fs.Var(&pursued, "pursued", "the pursued (repeatable, or a,b)")
 	distance := fs.Int("distance", 0, "the starting distance in units: 1 contact, 2 close, 3 in range, 4 far, 5 very far, 6 out of range")
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
-		usage := usageError
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		usage := client.ShortUsagef
 		switch {
 		case len(pursuers) == 0 || len(pursued) == 0:
 			return usage("a pursuit needs --pursuers and --pursued")
@@ -206,7 +207,7 @@ var chaseKinds = map[string]lossv1.PursuitKind{
 }
 
 func chaseCmd() *cobra.Command {
-	command, fs := newCommand("chase", "ENCOUNTER COMBATANT "+strings.Join(chaseNames, "|")+" [--target T] [--exploits N] [--weapon W] [--fursa N] [--inspiration Courage=1] [--free-raises N] [flags]",
+	command, fs := client.NewCommand("chase", "ENCOUNTER COMBATANT "+strings.Join(chaseNames, "|")+" [--target T] [--exploits N] [--weapon W] [--fursa N] [--inspiration Courage=1] [--free-raises N] [flags]",
 		"COMBATANT makes a pursuit action (LOS-102…LOS-107):\n"+
 			"  charge       a pursuer at distance 2, Difficulty 20: unseats or throws down --target (3 PA)\n"+
 			"  clothesline  the pursued turning back at distance 2, Athletics 15: --target falls (2 PA)\n"+
@@ -216,15 +217,15 @@ func chaseCmd() *cobra.Command {
 			"  shoot-legs   within 3 units: keep pace at 15, then shoot --target at 20 with --weapon\n"+
 			"  zigzags      the pursued, at 15: the pursuers' actions get harder (2 PA)\n"+
 			"Charge, clothesline, tackle and shoot-legs name their --target, who may dodge.", 3, 3)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, true)
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
 	target := fs.String("target", "", "the opponent of a charge, clothesline, tackle or shot at the legs")
 	exploits := fs.Int("exploits", 0, "Exploits declared (closer/farther: 2 move 2 units; zigzags: harder still)")
 	weapon := fs.String("weapon", "", "the ranged weapon of shoot-legs (may be left out when the combatant has one weapon)")
 	var sp spendFlags
 	sp.register(fs)
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
-		usage := usageError
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		usage := client.ShortUsagef
 		kind, err := choice("pursuit action", pos[2], chaseNames, chaseKinds)
 		if err != nil {
 			return usage("%s", err)
@@ -251,15 +252,15 @@ func chaseCmd() *cobra.Command {
 }
 
 func grantCmd() *cobra.Command {
-	command, fs := newCommand("grant", "ENCOUNTER COMBATANT N [--reason R] [flags]",
+	command, fs := client.NewCommand("grant", "ENCOUNTER COMBATANT N [--reason R] [flags]",
 		"The GM grants COMBATANT N free raises (Augmentations Gratuites, +5 each when spent) from a\nsituation or equipment; a negative N takes them back (LOS-004).", 3, 3)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, true)
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
 	reason := fs.String("reason", "", "why: the situation or equipment")
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		n, err := strconv.ParseInt(pos[2], 10, 32)
 		if err != nil || n == 0 {
-			return usageError("%q: give a number of free raises other than 0 (negative takes them back)", pos[2])
+			return client.ShortUsagef("%q: give a number of free raises other than 0 (negative takes them back)", pos[2])
 		}
 		g := &lossv1.GrantFreeRaises{Count: int32(n), Reason: *reason}
 		return submitAction(ctx, c, pos[0], pos[1], &lossv1.Action{Kind: &lossv1.Action_GrantFreeRaises{GrantFreeRaises: g}}, stdout)

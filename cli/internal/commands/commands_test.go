@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fray-rpg/fray/cli/internal/client"
 	dicev1 "github.com/fray-rpg/fray/gen/fray/dice/v1"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
@@ -32,7 +33,7 @@ func requireProtoEqual(t *testing.T, want, got proto.Message) {
 
 func mustSheet(t *testing.T, name string) *encounterv1.Combatant {
 	t.Helper()
-	c, err := LoadCombatant(filepath.Join(sheets, name))
+	c, err := client.LoadCombatant(filepath.Join(sheets, name))
 	require.NoError(t, err)
 	return c
 }
@@ -330,7 +331,7 @@ func TestStateSummary(t *testing.T) {
 	code, out, errOut = run(t, "state", "enc-1", "--addr", addr, "--json")
 	require.Equal(t, 0, code, errOut)
 	got := &encounterv1.GetEncounterResponse{}
-	require.NoError(t, DecodeProto("state.json", []byte(out), got))
+	require.NoError(t, client.DecodeProto("state.json", []byte(out), got))
 	requireProtoEqual(t, st, got.GetState())
 }
 
@@ -357,7 +358,7 @@ func TestLogStopsAtTheCurrentSequence(t *testing.T) {
 	lines = strings.Split(strings.TrimSpace(out), "\n")
 	require.Len(t, lines, 6)
 	ev := &encounterv1.Event{}
-	require.NoError(t, DecodeProto("line.json", []byte(lines[5]), ev))
+	require.NoError(t, client.DecodeProto("line.json", []byte(lines[5]), ev))
 	requireProtoEqual(t, events[5], ev)
 }
 

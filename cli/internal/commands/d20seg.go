@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fray-rpg/fray/cli/internal/client"
 	d20segv1 "github.com/fray-rpg/fray/gen/fray/d20seg/v1"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/spf13/cobra"
@@ -17,16 +18,16 @@ import (
 // `fray d20 SUBCOMMAND`: the actions of the d20 variant with rounds of segments
 // (shared/rules/d20seg.md), each sent as a fray.d20seg.v1.Action through Submit.
 
-var d20Members = []member{
-	{"surprise", "the GM declares a surprise attack before round 1: the defenders' apprehension rolls (D20-000…D20-006)", d20SurpriseCmd},
-	{"attack", "attack a target with a weapon: d20 + bonus against its CA, at the cost of the BBA (D20-017, D20-040)", d20AttackCmd},
-	{"cast", "cast a spell, its casting time by level or stated (D20-018…D20-021)", d20CastCmd},
-	{"other", "any other action: move, draw a weapon, stand up, use an object; 1 segment (D20-022)", d20OtherCmd},
-	{"end", "end the combatant's turn for this round (D20-016)", d20EndCmd},
+var d20Members = []client.Member{
+	{Name: "surprise", Summary: "the GM declares a surprise attack before round 1: the defenders' apprehension rolls (D20-000…D20-006)", Cmd: d20SurpriseCmd},
+	{Name: "attack", Summary: "attack a target with a weapon: d20 + bonus against its CA, at the cost of the BBA (D20-017, D20-040)", Cmd: d20AttackCmd},
+	{Name: "cast", Summary: "cast a spell, its casting time by level or stated (D20-018…D20-021)", Cmd: d20CastCmd},
+	{Name: "other", Summary: "any other action: move, draw a weapon, stand up, use an object; 1 segment (D20-022)", Cmd: d20OtherCmd},
+	{Name: "end", Summary: "end the combatant's turn for this round (D20-016)", Cmd: d20EndCmd},
 }
 
 func d20GroupCmd() *cobra.Command {
-	return group("d20",
+	return client.Group("d20",
 		"The actions of a d20seg encounter (create it with --system d20seg). Initiative is fixed for the\n"+
 			"combat (D20-010…D20-012); each round of 30 seconds runs segments 0 to 5 (D20-013), and the\n"+
 			"combatant with the earliest free segment acts next, the higher Initiative first at the same\n"+
@@ -39,7 +40,7 @@ func d20Command(a *d20segv1.Action) *encounterv1.Command {
 	return &encounterv1.Command{Kind: &encounterv1.Command_D20Seg{D20Seg: a}}
 }
 
-var situationChoices = newEnumChoices(d20segv1.Situation(0).Descriptor(), "SITUATION_", nil)
+var situationChoices = client.NewEnumChoices(d20segv1.Situation(0).Descriptor(), "SITUATION_", nil)
 
 // defenderFlag is --defender ID[:SITUATION+SITUATION[:SPELL_MODIFIER]], repeatable.
 type defenderFlag []string
@@ -76,7 +77,7 @@ func parseApprehension(s string) (*d20segv1.Apprehension, error) {
 	if len(parts) > 1 {
 		for _, w := range strings.FieldsFunc(parts[1], func(r rune) bool { return r == '+' || r == ',' }) {
 			name, malus, hasMalus := strings.Cut(strings.TrimSpace(w), "=")
-			v, err := situationChoices.parse("situation", name)
+			v, err := situationChoices.Parse("situation", name)
 			if err != nil {
 				return nil, bad("%s", err)
 			}
@@ -108,7 +109,7 @@ func parseApprehension(s string) (*d20segv1.Apprehension, error) {
 }
 
 func d20SurpriseCmd() *cobra.Command {
-	command, fs := newCommand("d20 surprise", "ENCOUNTER --attackers A,B --defender ID[:SITUATION+SITUATION[:SPELL_MODIFIER]]... [flags]",
+	command, fs := client.NewCommand("d20 surprise", "ENCOUNTER --attackers A,B --defender ID[:SITUATION+SITUATION[:SPELL_MODIFIER]]... [flags]",
 		"The GM declares a surprise attack, once, before anyone acts in round 1 (D20-000, D20-004). Each\n"+
 			"--defender rolls its apprehension, d20 + Wisdom + perception + the situations' modifiers (and\n"+
 			"a divination or protection spell's own modifier), against the stealthiest attacker's stealth\n"+
@@ -116,17 +117,17 @@ func d20SurpriseCmd() *cobra.Command {
 			"attacker's free action (--free), in Initiative order, then segments 0 to 2 of a surprise\n"+
 			"round, where the attackers and the defenders who are not surprised act (D20-004, D20-005);\n"+
 			"a combatant named neither attacker nor defender takes no part in it (D20-003).\n"+
-			wrapText("Situations (D20-001): "+strings.Join(situationChoices.names, ", ")+"; impaired=N sets the impaired malus, light to medium (D20-002).", 96)+"\n"+
+			wrapText("Situations (D20-001): "+strings.Join(situationChoices.Names, ", ")+"; impaired=N sets the impaired malus, light to medium (D20-002).", 96)+"\n"+
 			"  fray d20 surprise $id --attackers veteran,maitre --defender novice:cluttered-view+night \\\n"+
 			"      --defender soldat:night+impaired=5 --defender mage::+2", 1, 1)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, true)
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
 	var attackers listFlag
 	fs.Var(&attackers, "attackers", "the attackers (repeatable, or a,b)")
 	var defenders defenderFlag
 	fs.Var(&defenders, "defender", "a defender and its apprehension: ID[:SITUATION+SITUATION[:SPELL_MODIFIER]] (repeatable)")
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
-		usage := usageError
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		usage := client.ShortUsagef
 		if len(attackers) == 0 {
 			return usage("name the attackers: --attackers A,B (D20-004)")
 		}
@@ -194,24 +195,24 @@ func (d *distanceFlag) Set(s string) error {
 }
 
 func d20AttackCmd() *cobra.Command {
-	command, fs := newCommand("d20 attack", "ENCOUNTER COMBATANT TARGET [--weapon W] [--distance CM] [--modifier N] [--damage-modifier N] [--free] [flags]",
+	command, fs := client.NewCommand("d20 attack", "ENCOUNTER COMBATANT TARGET [--weapon W] [--distance CM] [--modifier N] [--damage-modifier N] [--free] [flags]",
 		"COMBATANT attacks TARGET at its next free segment: d20 + BBA + Agility + weapon + feats +\n"+
 			"--modifier against TARGET's CA (flat-footed when surprised, D20-006); 20 or more above the CA\n"+
 			"is a critical (D20-040…D20-042). The attack costs segments by BBA: 0–5: 4, 6–10: 3, 11–15: 2,\n"+
 			"16+: 1 then 2 (D20-017). A melee attack needs TARGET within reach: --distance (D20-031).\n"+
 			"--free: the surprise round's free action of an attacker (D20-004).\n"+
 			"  fray d20 attack $id maitre soldat --weapon \"épée longue\" --distance 1.5m", 3, 3)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, true)
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
 	weapon := fs.String("weapon", "", "the weapon (needed when COMBATANT has several)")
 	var distance distanceFlag
 	fs.Var(&distance, "distance", "the distance to TARGET, in centimetres (150) or metres (1.5m), for reach (D20-031)")
 	modifier := fs.Int("modifier", 0, "a circumstance modifier to the attack roll (D20-040)")
 	damageModifier := fs.Int("damage-modifier", 0, "a circumstance modifier to the damage (D20-041)")
 	free := fs.Bool("free", false, "the surprise round's free action (D20-004)")
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		if pos[1] == pos[2] {
-			return usageError("%s cannot attack itself", pos[1])
+			return client.ShortUsagef("%s cannot attack itself", pos[1])
 		}
 		a := &d20segv1.Action{CombatantId: pos[1], Kind: &d20segv1.Action_Attack{Attack: &d20segv1.Attack{
 			TargetId: pos[2], Weapon: *weapon, DistanceCm: int32(distance), Modifier: int32(*modifier),
@@ -229,23 +230,23 @@ func given(fs *pflag.FlagSet, name string) bool {
 }
 
 func d20CastCmd() *cobra.Command {
-	command, fs := newCommand("d20 cast", "ENCOUNTER COMBATANT SPELL... (--level N [--special] | [--pure] --segments N) [--next-round] [--free] [flags]",
+	command, fs := client.NewCommand("d20 cast", "ENCOUNTER COMBATANT SPELL... (--level N [--special] | [--pure] --segments N) [--next-round] [--free] [flags]",
 		"COMBATANT casts SPELL at its next free segment. The casting time is by --level: 0 (pre-magic) 1\n"+
 			"segment, 1–3 2, 4–6 3, 7–9 4, and 1 more for a damaging, summoning or special spell\n"+
 			"(--special) (D20-018); a spell's own stated time (--segments) prevails, and pure magic\n"+
 			"(--pure) has no other (D20-021). --next-round: the spell takes effect at the start of the\n"+
 			"next round (D20-019). --free: the surprise round's free action (D20-004).\n"+
 			"  fray d20 cast $id mage boule de feu --level 3 --special", 3, -1)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, true)
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
 	level := fs.Int("level", 0, "the spell's level, 0 to 9 (D20-018)")
 	pure := fs.Bool("pure", false, "pure magic: its casting time is the stated --segments (D20-021)")
 	segments := fs.Int("segments", 0, "the spell's own stated casting time in segments, which prevails (D20-018, D20-021)")
 	special := fs.Bool("special", false, "a damaging, summoning or other special spell: +1 segment (D20-018)")
 	nextRound := fs.Bool("next-round", false, "the spell takes effect at the start of the next round (D20-019)")
 	free := fs.Bool("free", false, "the surprise round's free action (D20-004)")
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
-		usage := usageError
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		usage := client.ShortUsagef
 		spell := strings.TrimSpace(strings.Join(pos[2:], " "))
 		hasLevel, hasSegments := given(fs, "level"), given(fs, "segments")
 		switch {
@@ -273,17 +274,17 @@ func d20CastCmd() *cobra.Command {
 }
 
 func d20OtherCmd() *cobra.Command {
-	command, fs := newCommand("d20 other", "ENCOUNTER COMBATANT DESCRIPTION... [--segments N] [--free] [flags]",
+	command, fs := client.NewCommand("d20 other", "ENCOUNTER COMBATANT DESCRIPTION... [--segments N] [--free] [flags]",
 		"COMBATANT does something other than attacking or casting at its next free segment: moves,\n"+
 			"draws a weapon, stands up, uses an object. It costs 1 segment unless the GM says otherwise\n"+
 			"(--segments, given by the GM) (D20-022). --free: the surprise round's free action (D20-004).\n"+
 			"  fray d20 other $id soldat draws his sword", 3, -1)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, true)
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
 	segments := fs.Int("segments", 0, "what the action costs, in segments, when the GM says it is not 1 (D20-022)")
 	free := fs.Bool("free", false, "the surprise round's free action (D20-004)")
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
-		usage := usageError
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		usage := client.ShortUsagef
 		desc := strings.TrimSpace(strings.Join(pos[2:], " "))
 		switch {
 		case desc == "":
@@ -299,11 +300,11 @@ func d20OtherCmd() *cobra.Command {
 }
 
 func d20EndCmd() *cobra.Command {
-	command, fs := newCommand("d20 end", "ENCOUNTER COMBATANT [flags]",
+	command, fs := client.NewCommand("d20 end", "ENCOUNTER COMBATANT [flags]",
 		"COMBATANT ends its turn: it gives up the segments it has left this round (D20-016).", 2, 2)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, true)
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		a := &d20segv1.Action{CombatantId: pos[1], Kind: &d20segv1.Action_EndTurn{EndTurn: &d20segv1.EndTurn{}}}
 		return submit(ctx, c, pos[0], d20Command(a), stdout)
 	})

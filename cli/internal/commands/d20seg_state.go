@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fray-rpg/fray/cli/internal/client"
 	d20segv1 "github.com/fray-rpg/fray/gen/fray/d20seg/v1"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/d20seg"
@@ -14,7 +15,7 @@ import (
 // writeD20State prints the d20seg part of `fray state`: the round and its segments, each
 // combatant's Initiative, hit points, next segment, attacks this round and conditions, the
 // spells waiting for the next round, and who acts next.
-func writeD20State(w io.Writer, st *encounterv1.EncounterState, names *Names) {
+func writeD20State(w io.Writer, st *encounterv1.EncounterState, names *client.Names) {
 	ds := st.GetD20Seg()
 	round := ds.GetRound()
 	switch {
@@ -38,13 +39,13 @@ func writeD20State(w io.Writer, st *encounterv1.EncounterState, names *Names) {
 		rows := []string{"  ID\tNAME\tSIDE\tCONTROLLER\tINIT\tHP\tNEXT\tATTACKS\tOTHER"}
 		for _, cb := range st.GetCombatants() {
 			sh, cs := cb.GetD20Seg(), ds.GetCombatants()[cb.GetId()]
-			init, hp, next, attacks := num(d20seg.Initiative(sh)), "-", "-", "-"
+			init, hp, next, attacks := client.Num(d20seg.Initiative(sh)), "-", "-", "-"
 			if cs != nil {
-				init = num(cs.GetInitiative())
+				init = client.Num(cs.GetInitiative())
 				if inits[cs.GetInitiative()] > 1 && started {
 					init += fmt.Sprintf(" (tie %s)", ordinal(cs.GetTieOrder()+1))
 				}
-				hp = fmt.Sprintf("%s/%d", num(cs.GetHitPoints()), sh.GetHitPoints())
+				hp = fmt.Sprintf("%s/%d", client.Num(cs.GetHitPoints()), sh.GetHitPoints())
 			}
 			if cs != nil && started {
 				attacks = fmt.Sprint(cs.GetAttacksThisRound())
@@ -53,7 +54,7 @@ func writeD20State(w io.Writer, st *encounterv1.EncounterState, names *Names) {
 				case cs.GetEndedTurn() || cs.GetNextSegment() > d20Last(sh, round):
 					next = "done"
 				default:
-					next = "segment " + num(cs.GetNextSegment())
+					next = "segment " + client.Num(cs.GetNextSegment())
 				}
 			}
 			other := d20OtherText(sh, cs, round, started)
@@ -81,9 +82,9 @@ func writeD20State(w io.Writer, st *encounterv1.EncounterState, names *Names) {
 	}
 	if id, seg, free, ok := d20seg.UpNext(st); ok {
 		if free {
-			fmt.Fprintf(w, "%s acts next, with its free action, before anyone acts in a segment (D20-004): fray d20 attack|cast|other %s %s ... --free, or end\n", names.of(id), enc, id)
+			fmt.Fprintf(w, "%s acts next, with its free action, before anyone acts in a segment (D20-004): fray d20 attack|cast|other %s %s ... --free, or end\n", names.Of(id), enc, id)
 		} else {
-			fmt.Fprintf(w, "%s acts next, at segment %s: fray d20 attack|cast|other|end %s %s ...\n", names.of(id), num(seg), enc, id)
+			fmt.Fprintf(w, "%s acts next, at segment %s: fray d20 attack|cast|other|end %s %s ...\n", names.Of(id), client.Num(seg), enc, id)
 		}
 	}
 }
@@ -141,12 +142,12 @@ func d20OtherText(sh *d20segv1.Sheet, cs *d20segv1.CombatantState, round int32, 
 	if xs := sh.GetExtraSegments(); len(xs) > 0 {
 		seg := make([]string, len(xs))
 		for i, x := range slices.Sorted(slices.Values(xs)) {
-			seg[i] = num(x)
+			seg[i] = client.Num(x)
 		}
 		add(true, "extra segments "+strings.Join(seg, ", ")+" (D20-014)")
 	}
 	if cs != nil && started && !cs.GetDown() && !cs.GetEndedTurn() && cs.GetNextSegment() <= d20Last(sh, round) && !(round == 0 && (cs.GetSurprised() || cs.GetBystander())) {
-		add(true, fmt.Sprintf("next attack costs %s (BBA %d, D20-017)", segmentsText(d20seg.AttackCost(sh.GetBba(), cs.GetAttacksThisRound())), sh.GetBba()))
+		add(true, fmt.Sprintf("next attack costs %s (BBA %d, D20-017)", client.SegmentsText(d20seg.AttackCost(sh.GetBba(), cs.GetAttacksThisRound())), sh.GetBba()))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -177,7 +178,7 @@ func d20LegalText(name, desc string, cost int32, targets []string, weapon, rule 
 	}
 	var parts []string
 	if cost > 0 {
-		parts = append(parts, segmentsText(cost))
+		parts = append(parts, client.SegmentsText(cost))
 	}
 	if len(targets) > 0 {
 		parts = append(parts, "targets "+strings.Join(targets, ", "))

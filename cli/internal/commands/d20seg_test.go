@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fray-rpg/fray/cli/internal/client"
 	d20segv1 "github.com/fray-rpg/fray/gen/fray/d20seg/v1"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/d20seg"
@@ -160,7 +161,7 @@ func TestD20ExampleSheets(t *testing.T) {
 	st := &encounterv1.EncounterState{}
 	bbas := map[int32]string{}
 	for _, f := range files {
-		c, err := LoadCombatant(f)
+		c, err := client.LoadCombatant(f)
 		require.NoError(t, err, f)
 		require.NoError(t, d20seg.New().CheckCombatant(st, c), f)
 		bbas[c.GetD20Seg().GetBba()] = c.GetId()

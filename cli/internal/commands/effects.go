@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/fray-rpg/fray/cli/internal/client"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"github.com/spf13/pflag"
 	"google.golang.org/protobuf/proto"
@@ -253,7 +254,7 @@ func (s *situationFlags) registerDefence(fs *pflag.FlagSet) {
 // situation is the Situation of the flags, nil when none is given.
 func (s *situationFlags) situation() (*lossv1.Situation, error) {
 	if s.distance < 0 {
-		return nil, Usagef("--distance %d: a distance in metres cannot be negative", s.distance)
+		return nil, client.Usagef("--distance %d: a distance in metres cannot be negative", s.distance)
 	}
 	sit := &lossv1.Situation{
 		Darkness: s.darkness, Lower: s.lower, Higher: s.higher, OffHand: s.offHand,
@@ -263,7 +264,7 @@ func (s *situationFlags) situation() (*lossv1.Situation, error) {
 		Prone: s.prone, TargetProne: s.targetProne,
 	}
 	if s.lower && s.higher {
-		return nil, Usagef("--lower and --higher: one cannot be both lower and higher than the opponent")
+		return nil, client.Usagef("--lower and --higher: one cannot be both lower and higher than the opponent")
 	}
 	if proto.Size(sit) == 0 {
 		return nil, nil

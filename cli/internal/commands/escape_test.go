@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fray-rpg/fray/cli/internal/client"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
@@ -29,7 +30,7 @@ func TestPrintable(t *testing.T) {
 		"real \uFFFD replacement":   "real \uFFFD replacement",
 		`a literal \x1b stays text`: `a literal \x1b stays text`,
 	} {
-		require.Equal(t, want, Printable(in), "%q", in)
+		require.Equal(t, want, client.Printable(in), "%q", in)
 	}
 }
 
@@ -44,7 +45,7 @@ const hostileShown = `Diego\x00\x1b[2J\r\n#9 GM: forged\u202egnp.exe`
 func requirePlain(t *testing.T, out string) {
 	t.Helper()
 	for _, r := range out {
-		require.False(t, r != '\n' && r != '\t' && unprintable(r), "the output holds %U: %q", r, out)
+		require.False(t, r != '\n' && r != '\t' && client.Unprintable(r), "the output holds %U: %q", r, out)
 	}
 	require.NotContains(t, out, "\r")
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fray-rpg/fray/cli/internal/client"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
 	"github.com/fray-rpg/fray/rules/feerie"
@@ -17,14 +18,14 @@ import (
 // The flags of the Contes de Fées actions: the intent, the circumstances, the tactics.
 
 var (
-	kindChoices = newEnumChoices(feeriev1.ActivityKind(0).Descriptor(), "ACTIVITY_KIND_",
+	kindChoices = client.NewEnumChoices(feeriev1.ActivityKind(0).Descriptor(), "ACTIVITY_KIND_",
 		map[string]string{"melee": "melee-attack", "ranged": "ranged-attack"})
-	strikeChoices      = newEnumChoices(feeriev1.SpecialStrike(0).Descriptor(), "SPECIAL_STRIKE_", nil)
-	paceChoices        = newEnumChoices(feeriev1.Pace(0).Descriptor(), "PACE_", nil)
-	lightingChoices    = newEnumChoices(feeriev1.Lighting(0).Descriptor(), "LIGHTING_", nil)
-	difficultyChoices  = newEnumChoices(feeriev1.RangedDifficulty(0).Descriptor(), "RANGED_DIFFICULTY_", nil)
-	rangeChoices       = newEnumChoices(feeriev1.Range(0).Descriptor(), "RANGE_", nil)
-	terrainChoices     = newEnumChoices(feeriev1.Terrain(0).Descriptor(), "TERRAIN_", nil)
+	strikeChoices      = client.NewEnumChoices(feeriev1.SpecialStrike(0).Descriptor(), "SPECIAL_STRIKE_", nil)
+	paceChoices        = client.NewEnumChoices(feeriev1.Pace(0).Descriptor(), "PACE_", nil)
+	lightingChoices    = client.NewEnumChoices(feeriev1.Lighting(0).Descriptor(), "LIGHTING_", nil)
+	difficultyChoices  = client.NewEnumChoices(feeriev1.RangedDifficulty(0).Descriptor(), "RANGED_DIFFICULTY_", nil)
+	rangeChoices       = client.NewEnumChoices(feeriev1.Range(0).Descriptor(), "RANGE_", nil)
+	terrainChoices     = client.NewEnumChoices(feeriev1.Terrain(0).Descriptor(), "TERRAIN_", nil)
 	aspectNames        = []string{"vigilance", "habilete", "puissance", "resistance", "charme"}
 	coverSolidityNames = []string{"fragile", "normal", "solid"}
 )
@@ -33,7 +34,7 @@ var (
 func presetTactic(name string) (*feeriev1.Tactic, error) {
 	var names []string
 	for _, p := range feerie.Presets {
-		if foldName(p.Name) == foldName(name) {
+		if client.FoldName(p.Name) == client.FoldName(name) {
 			return &feeriev1.Tactic{Preset: p.Name, Initiative: p.Init, Attack: p.Att, Defense: p.Def}, nil
 		}
 		names = append(names, p.Name)
@@ -57,7 +58,7 @@ func parseTacticValues(s string) (*feeriev1.Tactic, error) {
 		v[i] = int32(n)
 	}
 	if sum := v[0] + v[1] + v[2]; sum != 0 {
-		return nil, fmt.Errorf("--tactic-values %s: a tactic's three modifiers add up to 0, these add up to %s (FEE-031)", s, signed(sum))
+		return nil, fmt.Errorf("--tactic-values %s: a tactic's three modifiers add up to 0, these add up to %s (FEE-031)", s, client.Signed(sum))
 	}
 	return &feeriev1.Tactic{Initiative: v[0], Attack: v[1], Defense: v[2]}, nil
 }
@@ -76,7 +77,7 @@ type intentFlags struct {
 
 func (f *intentFlags) register(fs *pflag.FlagSet) {
 	f.fs = fs
-	fs.StringVar(&f.kind, "kind", "", "the activity: "+kindChoices.list())
+	fs.StringVar(&f.kind, "kind", "", "the activity: "+kindChoices.List())
 	fs.StringVar(&f.target, "target", "", "the target's combatant id (an attack needs one)")
 	fs.Var(&f.initiative, "initiative", "Attributes applied to Initiative (repeatable, or a,b) (FEE-010)")
 	fs.Var(&f.attack, "attack", "Attributes applied to the Attack or the roll (repeatable, or a,b) (FEE-011, FEE-012)")
@@ -85,9 +86,9 @@ func (f *intentFlags) register(fs *pflag.FlagSet) {
 	fs.Var(&f.soak, "soak", "Attributes applied to Soak, none of the Defense's (repeatable, or a,b) (FEE-015, FEE-017)")
 	fs.StringVar(&f.tactic, "tactic", "", "a named tactic of FEE-034 (\"Attaque brutale\", attaque-brutale...), or none")
 	fs.StringVar(&f.tacticValues, "tactic-values", "", "a tactic as Initiative/Attack/Defense adding up to 0, such as -2/+4/-2 (FEE-031, FEE-032)")
-	fs.Var(&f.strikes, "strike", "special strikes of an attack (repeatable, or a,b): "+strings.Join(strikeChoices.names, ", ")+" (FEE-149)")
+	fs.Var(&f.strikes, "strike", "special strikes of an attack (repeatable, or a,b): "+strings.Join(strikeChoices.Names, ", ")+" (FEE-149)")
 	fs.BoolVar(&f.physical, "physical", false, "the conflict is physical: Taille counts (FEE-170; default true for an attack, false otherwise)")
-	fs.StringVar(&f.pace, "pace", "", "moving at a pace: "+paceChoices.list()+" (FEE-100)")
+	fs.StringVar(&f.pace, "pace", "", "moving at a pace: "+paceChoices.List()+" (FEE-100)")
 	fs.BoolVar(&f.charge, "charge", false, "an attack during straight-line movement at --pace: more Damage (FEE-101)")
 	fs.StringVar(&f.aspect, "aspect", "", "another activity (--kind other): the Aspect rolled, "+strings.Join(aspectNames, ", "))
 	fs.IntVar(&f.difficulty, "difficulty", 0, "another activity (--kind other): the difficulty to beat")
@@ -118,12 +119,12 @@ func (f *intentFlags) any() bool {
 // intent builds the Intent of the flags: a new one with --kind, else the declared intent
 // (base, which may be nil) amended by the flags given. Errors are usage errors.
 func (f *intentFlags) intent(base *feeriev1.Intent) (*feeriev1.Intent, error) {
-	usage := usageError
+	usage := client.ShortUsagef
 	in := &feeriev1.Intent{}
 	fresh := f.kind != ""
 	switch {
 	case fresh:
-		k, err := kindChoices.parse("--kind", f.kind)
+		k, err := kindChoices.Parse("--kind", f.kind)
 		if err != nil {
 			return nil, usage("%s", err)
 		}
@@ -132,7 +133,7 @@ func (f *intentFlags) intent(base *feeriev1.Intent) (*feeriev1.Intent, error) {
 	case base != nil:
 		in = proto.CloneOf(base)
 	default:
-		return nil, usage("give the activity with --kind %s", kindChoices.list())
+		return nil, usage("give the activity with --kind %s", kindChoices.List())
 	}
 	set := func(name string, fn func()) {
 		if fresh || f.given(name) {
@@ -167,7 +168,7 @@ func (f *intentFlags) intent(base *feeriev1.Intent) (*feeriev1.Intent, error) {
 		in.Pace = feeriev1.Pace_PACE_UNSPECIFIED
 		if f.pace != "" {
 			var p protoreflect.EnumNumber
-			if p, err = paceChoices.parse("--pace", f.pace); err == nil {
+			if p, err = paceChoices.Parse("--pace", f.pace); err == nil {
 				in.Pace = feeriev1.Pace(p)
 			}
 		}
@@ -182,7 +183,7 @@ func (f *intentFlags) intent(base *feeriev1.Intent) (*feeriev1.Intent, error) {
 				continue
 			}
 			var v protoreflect.EnumNumber
-			if v, err = strikeChoices.parse("--strike", s); err != nil {
+			if v, err = strikeChoices.Parse("--strike", s); err != nil {
 				return
 			}
 			in.Strikes = append(in.Strikes, feeriev1.SpecialStrike(v))
@@ -236,7 +237,7 @@ func checkIntentFlags(in *feeriev1.Intent, usage func(string, ...any) error) err
 
 func validAspect(s string) bool {
 	for _, a := range aspectNames {
-		if foldName(s) == a {
+		if client.FoldName(s) == a {
 			return true
 		}
 	}
@@ -253,11 +254,11 @@ type circumstanceFlags struct {
 }
 
 func (c *circumstanceFlags) register(fs *pflag.FlagSet) {
-	fs.StringVar(&c.lighting, "lighting", "", "the light: "+lightingChoices.list()+" (FEE-120)")
-	fs.StringVar(&c.rangedDifficulty, "ranged-difficulty", "", "a ranged shot's global difficulty: "+difficultyChoices.list()+" (FEE-130)")
-	fs.StringVar(&c.rng, "range", "", "a ranged shot's range: "+rangeChoices.list()+" (FEE-131; not with --ranged-difficulty, FEE-172)")
-	fs.StringVar(&c.targetPace, "target-pace", "", "a ranged shot's target moving at "+paceChoices.list()+" (FEE-133)")
-	fs.StringVar(&c.terrain, "terrain", "", "a ranged shot's terrain: "+terrainChoices.list()+" (FEE-133)")
+	fs.StringVar(&c.lighting, "lighting", "", "the light: "+lightingChoices.List()+" (FEE-120)")
+	fs.StringVar(&c.rangedDifficulty, "ranged-difficulty", "", "a ranged shot's global difficulty: "+difficultyChoices.List()+" (FEE-130)")
+	fs.StringVar(&c.rng, "range", "", "a ranged shot's range: "+rangeChoices.List()+" (FEE-131; not with --ranged-difficulty, FEE-172)")
+	fs.StringVar(&c.targetPace, "target-pace", "", "a ranged shot's target moving at "+paceChoices.List()+" (FEE-133)")
+	fs.StringVar(&c.terrain, "terrain", "", "a ranged shot's terrain: "+terrainChoices.List()+" (FEE-133)")
 	fs.StringVar(&c.cover, "cover", "", "striking through cover: "+strings.Join(coverSolidityNames, "|")+" (FEE-111)")
 	fs.BoolVar(&c.coverThick, "cover-thick", false, "the cover is thick")
 	fs.BoolVar(&c.coverOpaque, "cover-opaque", false, "the cover is opaque to the attacker: −8")
@@ -274,11 +275,11 @@ func (c *circumstanceFlags) register(fs *pflag.FlagSet) {
 func (c *circumstanceFlags) circumstances(usage func(string, ...any) error) (*feeriev1.Circumstances, error) {
 	out := &feeriev1.Circumstances{AnglesOffered: int32(c.angles), Undefended: c.undefended, Modifier: int32(c.modifier),
 		ExposedMalus: int32(c.exposed), SmallObjectDifficulty: int32(c.smallObject)}
-	pick := func(choices enumChoices, what, s string) (protoreflect.EnumNumber, error) {
+	pick := func(choices client.EnumChoices, what, s string) (protoreflect.EnumNumber, error) {
 		if s == "" {
 			return 0, nil
 		}
-		v, err := choices.parse(what, s)
+		v, err := choices.Parse(what, s)
 		if err != nil {
 			return 0, usage("%s", err)
 		}
@@ -337,15 +338,15 @@ func (c *circumstanceFlags) circumstances(usage func(string, ...any) error) (*fe
 }
 
 // declaredIntent fetches the intent combatant id has declared, for flags that amend it.
-func declaredIntent(ctx context.Context, c *conn, enc, id string) (*feeriev1.Intent, error) {
-	cl, done, err := c.encounters()
+func declaredIntent(ctx context.Context, c *client.Conn, enc, id string) (*feeriev1.Intent, error) {
+	cl, done, err := c.Encounters()
 	if err != nil {
 		return nil, err
 	}
 	defer done()
-	resp, err := cl.GetEncounter(c.outgoing(ctx), &encounterv1.GetEncounterRequest{EncounterId: enc})
+	resp, err := cl.GetEncounter(c.Outgoing(ctx), &encounterv1.GetEncounterRequest{EncounterId: enc})
 	if err != nil {
-		return nil, rpcErr("reading the intention declared", err)
+		return nil, client.RPCErr("reading the intention declared", err)
 	}
 	in := resp.GetState().GetFeerie().GetCombatants()[id].GetDeclared()
 	if in == nil {

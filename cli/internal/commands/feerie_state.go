@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/fray-rpg/fray/cli/internal/client"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
 	"github.com/fray-rpg/fray/rules/feerie"
@@ -13,9 +14,9 @@ import (
 // writeFeerieState prints the Contes de Fées part of `fray state`: the Action and its rank,
 // each combatant's Essence, Initiative, acting rank, activities, penalties and conditions, the
 // activities waiting for the rank to close, and what the game waits for.
-func writeFeerieState(w io.Writer, st *encounterv1.EncounterState, names *Names) {
+func writeFeerieState(w io.Writer, st *encounterv1.EncounterState, names *client.Names) {
 	fs := st.GetFeerie()
-	told := tableNarrator(st) // what the rules say of each combatant beyond its numbers
+	told := client.TableNarrator(st) // what the rules say of each combatant beyond its numbers
 	countdown := fs.GetStep() == feeriev1.Step_STEP_COUNTDOWN
 	switch {
 	case fs.GetAction() == 0:
@@ -41,12 +42,12 @@ func writeFeerieState(w io.Writer, st *encounterv1.EncounterState, names *Names)
 			case withheld:
 				essence = appearanceText(cb.GetAppearance())
 			case cs != nil:
-				essence = fmt.Sprintf("%s/%d", num(cs.GetEssence()), cb.GetFeerie().GetEssence())
+				essence = fmt.Sprintf("%s/%d", client.Num(cs.GetEssence()), cb.GetFeerie().GetEssence())
 			}
 			if cs != nil && countdown {
-				init = num(cs.GetInitiative())
+				init = client.Num(cs.GetInitiative())
 				if cs.GetCanAct() {
-					rank = num(cs.GetActingRank())
+					rank = client.Num(cs.GetActingRank())
 				}
 				if withheld { // the ranks at which it acts are seen as it acts (FEE-041)
 					init, rank = "hidden", "hidden"
@@ -65,11 +66,11 @@ func writeFeerieState(w io.Writer, st *encounterv1.EncounterState, names *Names)
 		var parts []string
 		for _, x := range q {
 			in := x.GetAct().GetIntent()
-			what := kindWords(in.GetKind())
-			if isAttack(in.GetKind()) {
-				what += " on " + names.of(in.GetTargetId())
+			what := client.KindWords(in.GetKind())
+			if client.IsAttack(in.GetKind()) {
+				what += " on " + names.Of(in.GetTargetId())
 			}
-			parts = append(parts, fmt.Sprintf("%s's %s", names.of(x.GetCombatantId()), what))
+			parts = append(parts, fmt.Sprintf("%s's %s", names.Of(x.GetCombatantId()), what))
 		}
 		fmt.Fprintf(w, "To resolve at rank %d: %s\n", fs.GetRank(), strings.Join(parts, "; "))
 	}
@@ -87,7 +88,7 @@ func writeFeerieState(w io.Writer, st *encounterv1.EncounterState, names *Names)
 			}
 		}
 		if len(waiting) > 0 {
-			fmt.Fprintf(w, "Waiting for the declarations of %s: fray feerie declare %s COMBATANT --kind ...\n", andList(waiting), enc)
+			fmt.Fprintf(w, "Waiting for the declarations of %s: fray feerie declare %s COMBATANT --kind ...\n", client.AndList(waiting), enc)
 		}
 	case countdown && fs.GetRank() > 0:
 		var now []string
@@ -98,7 +99,7 @@ func writeFeerieState(w io.Writer, st *encounterv1.EncounterState, names *Names)
 			}
 		}
 		if len(now) > 0 {
-			fmt.Fprintf(w, "Rank %d is the Initiative of %s: fray feerie act %s COMBATANT\n", fs.GetRank(), andList(now), enc)
+			fmt.Fprintf(w, "Rank %d is the Initiative of %s: fray feerie act %s COMBATANT\n", fs.GetRank(), client.AndList(now), enc)
 		}
 		fmt.Fprintf(w, "The GM resolves rank %d and goes on: fray feerie advance %s\n", fs.GetRank(), enc)
 	case countdown:
@@ -114,7 +115,7 @@ func feerieLegalText(name, desc string, cost int32, targets []string, weapon, ru
 	case desc != "":
 		s += " — " + desc
 	case cost != 0:
-		s += ": " + num(-cost)
+		s += ": " + client.Num(-cost)
 	}
 	if len(targets) > 0 {
 		s += ", targets " + strings.Join(targets, ", ")

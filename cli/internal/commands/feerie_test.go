@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fray-rpg/fray/cli/internal/client"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
 	"github.com/fray-rpg/fray/rules/feerie"
@@ -321,12 +322,12 @@ func TestCreateFeerieWithOptions(t *testing.T) {
 
 	wrapped := filepath.Join(t.TempDir(), "wrapped.yaml")
 	require.NoError(t, os.WriteFile(wrapped, []byte("feerie: {essence_spend_cap: 3}\n"), 0o600))
-	o, err := loadOptions(wrapped, "feerie")
+	o, err := client.LoadOptions(wrapped, "feerie")
 	require.NoError(t, err)
 	require.Equal(t, int32(3), o.GetFeerie().GetEssenceSpendCap())
 	bad := filepath.Join(t.TempDir(), "bad.yaml")
 	require.NoError(t, os.WriteFile(bad, []byte("fumble_margin: often\n"), 0o600))
-	_, err = loadOptions(bad, "feerie")
+	_, err = client.LoadOptions(bad, "feerie")
 	require.ErrorContains(t, err, "bad.yaml: field fumble_margin")
 }
 
@@ -339,7 +340,7 @@ func TestFeerieExampleSheets(t *testing.T) {
 	st := &encounterv1.EncounterState{}
 	seen := map[string]bool{}
 	for _, f := range files {
-		c, err := LoadCombatant(f)
+		c, err := client.LoadCombatant(f)
 		require.NoError(t, err, f)
 		require.NoError(t, feerie.New().CheckCombatant(st, c), f)
 		require.False(t, seen[c.GetId()], "duplicate id %s", c.GetId())

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/fray-rpg/fray/cli/internal/client"
 	d20segv1 "github.com/fray-rpg/fray/gen/fray/d20seg/v1"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
@@ -62,7 +63,7 @@ func requireNoFakeZeros(t *testing.T, lines []string) {
 
 // narrate tells events as `fray log` prints them: the rules' narration in English.
 func narrate(evs []*encounterv1.Event) []string {
-	n := english()
+	n := client.English()
 	var out []string
 	for _, ev := range evs {
 		out = append(out, n.Narrate(ev))

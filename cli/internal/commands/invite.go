@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fray-rpg/fray/cli/internal/client"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	invitev1 "github.com/fray-rpg/fray/gen/fray/invite/v1"
 	"github.com/spf13/cobra"
@@ -17,7 +18,7 @@ import (
 // inviteCmd is `fray invite ENCOUNTER --player COMBATANT[,…] | --observer`: the GM grants the
 // role to a new principal (InviteService) and gets the link to the page that lets them in.
 func inviteCmd() *cobra.Command {
-	command, fs := newCommand("invite", "ENCOUNTER --player COMBATANT[,COMBATANT...] | --observer [flags]",
+	command, fs := client.NewCommand("invite", "ENCOUNTER --player COMBATANT[,COMBATANT...] | --observer [flags]",
 		"Invites someone to the encounter (GM and co-GMs): grants a new principal of your tenant the\n"+
 			"role, a player of the named combatants (they are its from then on) or an observer, and\n"+
 			"prints the link that opens the page at the encounter as that principal (its token in the\n"+
@@ -25,14 +26,14 @@ func inviteCmd() *cobra.Command {
 			"Send the link to the one invited: whoever holds it plays that role until --ttl ends.\n"+
 			"Served by `fray dev` (it mints the token with its dev key); with --web off it prints the\n"+
 			"token instead, for the CLI's --token.", 1, 1)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, false)
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, false)
 	player := fs.String("player", "", "invite a player of these combatants, by id, comma-separated")
 	observer := fs.Bool("observer", false, "invite an observer, who reads the encounter and commands nothing")
 	name := fs.String("name", "", "the start of the invited principal's name (default: the first combatant's id, or observer); a random suffix follows")
 	ttl := fs.Duration("ttl", 12*time.Hour, "how long the link is valid (at most 168h)")
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
-		req := &invitev1.CreateInviteRequest{EncounterId: pos[0], CommandId: c.id(), Name: *name, Ttl: durationpb.New(*ttl)}
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		req := &invitev1.CreateInviteRequest{EncounterId: pos[0], CommandId: c.ID(), Name: *name, Ttl: durationpb.New(*ttl)}
 		for _, id := range strings.Split(*player, ",") {
 			if id = strings.TrimSpace(id); id != "" {
 				req.CombatantIds = append(req.CombatantIds, id)
@@ -40,24 +41,24 @@ func inviteCmd() *cobra.Command {
 		}
 		switch {
 		case len(req.CombatantIds) > 0 && *observer:
-			return usageError("--player or --observer, not both")
+			return client.ShortUsagef("--player or --observer, not both")
 		case len(req.CombatantIds) > 0:
 			req.Role = encounterv1.Role_ROLE_PLAYER
 		case *observer:
 			req.Role = encounterv1.Role_ROLE_OBSERVER
 		default:
-			return usageError("say whom to invite: --player COMBATANT[,COMBATANT...] or --observer")
+			return client.ShortUsagef("say whom to invite: --player COMBATANT[,COMBATANT...] or --observer")
 		}
-		cc, err := c.dial(c.addr)
+		cc, err := c.Dial(c.Addr)
 		if err != nil {
 			return err
 		}
 		defer cc.Close()
-		res, err := invitev1.NewInviteServiceClient(cc).CreateInvite(c.outgoing(ctx), req)
+		res, err := invitev1.NewInviteServiceClient(cc).CreateInvite(c.Outgoing(ctx), req)
 		if err != nil {
 			return err
 		}
-		if c.raw {
+		if c.Raw {
 			b, err := protojson.Marshal(res)
 			if err != nil {
 				return err

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fray-rpg/fray/cli/internal/client"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
 	"github.com/fray-rpg/fray/rules/ka"
@@ -15,17 +16,17 @@ import (
 // `fray ka SUBCOMMAND`: the actions of Ka (shared/rules/ka.md), each sent as a fray.ka.v1.Action
 // through Submit.
 
-var kaMembers = []member{
-	{"attack", "declare an attack on a target with a weapon; --stun knocks out instead (KA-030), --burst and --also fire a burst (KA-033)", kaAttackCmd},
-	{"react", "answer the attack declared, before the cards: dodge or parry (one action), take it, or attack back with tied Animalité (KA-008, KA-013, KA-020)", kaReactCmd},
-	{"disarm", "Humanité + Bagarre, a held weapon's skill or a power against the target's Humanité + weapon skill (KA-032)", kaDisarmCmd},
-	{"pickup", "pick up a weapon lost to a disarm, one action (KA-032)", kaPickUpCmd},
-	{"terror", "the Maître de Ka calls for a Terror draw: Animalité + encaissement, failing into Abysse (KA-034)", kaTerrorCmd},
-	{"pass", "take no more actions this round (KA-015)", kaPassCmd},
+var kaMembers = []client.Member{
+	{Name: "attack", Summary: "declare an attack on a target with a weapon; --stun knocks out instead (KA-030), --burst and --also fire a burst (KA-033)", Cmd: kaAttackCmd},
+	{Name: "react", Summary: "answer the attack declared, before the cards: dodge or parry (one action), take it, or attack back with tied Animalité (KA-008, KA-013, KA-020)", Cmd: kaReactCmd},
+	{Name: "disarm", Summary: "Humanité + Bagarre, a held weapon's skill or a power against the target's Humanité + weapon skill (KA-032)", Cmd: kaDisarmCmd},
+	{Name: "pickup", Summary: "pick up a weapon lost to a disarm, one action (KA-032)", Cmd: kaPickUpCmd},
+	{Name: "terror", Summary: "the Maître de Ka calls for a Terror draw: Animalité + encaissement, failing into Abysse (KA-034)", Cmd: kaTerrorCmd},
+	{Name: "pass", Summary: "take no more actions this round (KA-015)", Cmd: kaPassCmd},
 }
 
 func kaCmd() *cobra.Command {
-	return group("ka",
+	return client.Group("ka",
 		"The actions of a Ka encounter (create it with --system ka). Each round a combatant has as many\n"+
 			"actions as its lowest sphere (KA-010); round the table, pass after pass, the highest Animalité\n"+
 			"acts first, one action per pass (KA-014, KA-015). An attack is declared; the target announces\n"+
@@ -39,7 +40,7 @@ func kaCommand(a *kav1.Action) *encounterv1.Command {
 }
 
 func kaAttackCmd() *cobra.Command {
-	command, fs := newCommand("ka attack", "ENCOUNTER COMBATANT TARGET [--weapon W] [--stun] [--burst] [--also T,...] [--modifier N] [flags]",
+	command, fs := client.NewCommand("ka attack", "ENCOUNTER COMBATANT TARGET [--weapon W] [--stun] [--burst] [--also T,...] [--modifier N] [flags]",
 		"COMBATANT declares an attack on TARGET, its action: a draw of the weapon's sphere and skill, −1\n"+
 			"per action already taken this round, plus the Maître de Ka's --modifier (KA-004, KA-011,\n"+
 			"KA-018). TARGET first announces whether it dodges, takes it or attacks back (fray ka react);\n"+
@@ -49,16 +50,16 @@ func kaAttackCmd() *cobra.Command {
 			"gun's burst, Animalité, −1 on the draw and +12 damage on one target; --also adds targets within\n"+
 			"1 m, −1 each on the draw and +6 damage on each one hit (KA-033).\n"+
 			"  fray ka attack $id joshua chien --weapon pistolet --modifier -2", 3, 3)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, true)
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
 	weapon := fs.String("weapon", "", "the weapon (needed when COMBATANT has several)")
 	stun := fs.Bool("stun", false, "a stun: points de réalité lost instead of Ka dice, no soak (KA-030)")
 	burst := fs.Bool("burst", false, "a burst of a sub-machine gun (KA-033); implied by --also")
 	var also listFlag
 	fs.Var(&also, "also", "further targets of a burst, within 1 m of TARGET (repeatable, or a,b; KA-033)")
 	modifier := fs.Int("modifier", 0, "the Maître de Ka's situational modifier, such as -2 for proximity")
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
-		usage := usageError
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		usage := client.ShortUsagef
 		targets := []string{pos[2]}
 		for _, t := range also {
 			if t == pos[1] || slices.Contains(targets, t) {
@@ -92,7 +93,7 @@ var kaReactions = []struct {
 }
 
 func kaReactCmd() *cobra.Command {
-	command, fs := newCommand("ka react", "ENCOUNTER COMBATANT dodge|parry|take|back [--skill S] [--weapon W] [flags]",
+	command, fs := client.NewCommand("ka react", "ENCOUNTER COMBATANT dodge|parry|take|back [--skill S] [--weapon W] [flags]",
 		"COMBATANT announces, before any card is drawn, how it answers the attack declared on it\n"+
 			"(KA-020); then the cards are drawn, the attacker's first:\n"+
 			"  dodge  the attack's sphere + Esquive against the attacker's total, one action (KA-009, KA-013)\n"+
@@ -103,15 +104,15 @@ func kaReactCmd() *cobra.Command {
 			"         succeeds (KA-008)\n"+
 			"Without the skill, the defence counts it 0 (KA-013).\n"+
 			"  fray ka react $id chien dodge --as dog-keeper", 3, 3)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, true)
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
 	weapon := fs.String("weapon", "", "attacking back: the weapon (needed when COMBATANT has several)")
 	skill := fs.String("skill", "", "parrying: the defence skill, such as Bagarre (KA-013)")
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
-		usage := usageError
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		usage := client.ShortUsagef
 		var r *kav1.React
 		parry := false
-		answer := strings.ReplaceAll(foldName(pos[2]), " ", "-")
+		answer := strings.ReplaceAll(client.FoldName(pos[2]), " ", "-")
 		for _, x := range kaReactions {
 			if slices.Contains(x.names, answer) {
 				r, parry = &kav1.React{Defend: x.defend, AttackBack: x.attackBack}, x.parry
@@ -135,20 +136,20 @@ func kaReactCmd() *cobra.Command {
 }
 
 func kaDisarmCmd() *cobra.Command {
-	command, fs := newCommand("ka disarm", "ENCOUNTER COMBATANT TARGET --skill S [--weapon W] [--modifier N] [flags]",
+	command, fs := client.NewCommand("ka disarm", "ENCOUNTER COMBATANT TARGET --skill S [--weapon W] [--modifier N] [flags]",
 		"COMBATANT tries to disarm TARGET: Humanité + --skill (Bagarre, the skill of a weapon COMBATANT\n"+
 			"holds, or one of its powers) against TARGET's Humanité + the skill of its --weapon; strictly\n"+
 			"higher, and at least 10, disarms: TARGET loses that weapon until it picks it up (fray ka pickup,\n"+
 			"one action), and may fight bare-handed meanwhile. It costs COMBATANT an action; resisting costs\n"+
 			"TARGET none (KA-032).\n"+
 			"  fray ka disarm $id joshua chien --skill Bagarre", 3, 3)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, true)
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
 	skill := fs.String("skill", "", "COMBATANT's skill used to disarm (required)")
 	weapon := fs.String("weapon", "", "TARGET's weapon to knock away (needed when TARGET has several)")
 	modifier := fs.Int("modifier", 0, "the Maître de Ka's situational modifier")
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
-		usage := usageError
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		usage := client.ShortUsagef
 		switch {
 		case strings.TrimSpace(*skill) == "":
 			return usage("name the skill COMBATANT disarms with: --skill Bagarre (KA-032)")
@@ -163,13 +164,13 @@ func kaDisarmCmd() *cobra.Command {
 }
 
 func kaPickUpCmd() *cobra.Command {
-	command, fs := newCommand("ka pickup", "ENCOUNTER COMBATANT [WEAPON] [flags]",
+	command, fs := client.NewCommand("ka pickup", "ENCOUNTER COMBATANT [WEAPON] [flags]",
 		"COMBATANT picks up WEAPON, lost to a disarm, with one action (KA-032); without WEAPON, the one\n"+
 			"it lost.\n"+
 			"  fray ka pickup $id malfrat revolver", 2, 3)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, true)
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		p := &kav1.PickUp{}
 		if len(pos) == 3 {
 			p.Weapon = pos[2]
@@ -181,15 +182,15 @@ func kaPickUpCmd() *cobra.Command {
 }
 
 func kaTerrorCmd() *cobra.Command {
-	command, fs := newCommand("ka terror", "ENCOUNTER COMBATANT [--modifier N] [flags]",
+	command, fs := client.NewCommand("ka terror", "ENCOUNTER COMBATANT [--modifier N] [flags]",
 		"The Maître de Ka calls for a Terror draw of COMBATANT: Animalité + encaissement + --modifier\n"+
 			"(the GM's malus); below 10 and below Animalité × 3, COMBATANT enters Abysse (KA-034). It is not\n"+
 			"an action.\n"+
 			"  fray ka terror $id joshua --modifier -3", 2, 2)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, true)
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
 	modifier := fs.Int("modifier", 0, "the Maître de Ka's malus, such as -3")
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		a := &kav1.Action{CombatantId: pos[1], Kind: &kav1.Action_Terror{Terror: &kav1.Terror{Modifier: int32(*modifier)}}}
 		return submit(ctx, c, pos[0], kaCommand(a), stdout)
 	})
@@ -197,11 +198,11 @@ func kaTerrorCmd() *cobra.Command {
 }
 
 func kaPassCmd() *cobra.Command {
-	command, fs := newCommand("ka pass", "ENCOUNTER COMBATANT [flags]",
+	command, fs := client.NewCommand("ka pass", "ENCOUNTER COMBATANT [flags]",
 		"COMBATANT takes no more actions this round (KA-015); it may still be attacked, and soaks.", 2, 2)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, true)
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		a := &kav1.Action{CombatantId: pos[1], Kind: &kav1.Action_PassTurn{PassTurn: &kav1.Pass{}}}
 		return submit(ctx, c, pos[0], kaCommand(a), stdout)
 	})

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/fray-rpg/fray/cli/internal/client"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
 	"github.com/fray-rpg/fray/rules/ka"
@@ -13,7 +14,7 @@ import (
 // writeKaState prints the Ka part of `fray state`: the round and pass, the deck and its
 // discard, each combatant's Ka dice, points de réalité, actions and conditions, and who acts
 // next.
-func writeKaState(w io.Writer, st *encounterv1.EncounterState, names *Names) {
+func writeKaState(w io.Writer, st *encounterv1.EncounterState, names *client.Names) {
 	ks := st.GetKa()
 	if ks.GetRound() == 0 {
 		fmt.Fprintln(w, "Not started")
@@ -22,15 +23,15 @@ func writeKaState(w io.Writer, st *encounterv1.EncounterState, names *Names) {
 	}
 	left := int(ks.GetDeckCount()) // the deck has no order, only its count (KA-003)
 	if ks.GetRound() > 0 || left+len(ks.GetDiscard()) > 0 {
-		s := fmt.Sprintf("Deck: %s left, %d in the discard (KA-003)", plural(left, "card"), len(ks.GetDiscard()))
+		s := fmt.Sprintf("Deck: %s left, %d in the discard (KA-003)", client.Plural(left, "card"), len(ks.GetDiscard()))
 		down := 0
 		var cards []string
 		for _, c := range ks.GetDiscard() {
-			if faceDown(c) {
+			if client.FaceDown(c) {
 				down++
 				cards = append(cards, "face down")
 			} else {
-				cards = append(cards, cardText(c))
+				cards = append(cards, client.CardText(c))
 			}
 		}
 		if down > 0 {
@@ -74,10 +75,10 @@ func writeKaState(w io.Writer, st *encounterv1.EncounterState, names *Names) {
 		_ = table(w, rows)
 	}
 	if p := ks.GetPending(); p != nil {
-		s := fmt.Sprintf("Attack declared, waiting for an answer before any card is drawn: %s on %s (KA-020)", names.of(p.GetAttackerId()), names.of(p.GetDefenderId()))
+		s := fmt.Sprintf("Attack declared, waiting for an answer before any card is drawn: %s on %s (KA-020)", names.Of(p.GetAttackerId()), names.Of(p.GetDefenderId()))
 		var answered []string
 		for _, a := range p.GetAnswers() {
-			answered = append(answered, names.kaAnnouncedText(a))
+			answered = append(answered, names.KaAnnouncedText(a))
 		}
 		if len(answered) > 0 {
 			s += "; already answered: " + strings.Join(answered, "; ")
@@ -85,9 +86,9 @@ func writeKaState(w io.Writer, st *encounterv1.EncounterState, names *Names) {
 		if len(p.GetQueuedIds()) > 0 {
 			var then []string
 			for _, id := range p.GetQueuedIds() {
-				then = append(then, names.of(id))
+				then = append(then, names.Of(id))
 			}
-			s += "; then " + andList(then) + " (KA-033)"
+			s += "; then " + client.AndList(then) + " (KA-033)"
 		}
 		fmt.Fprintln(w, s)
 	}
@@ -105,13 +106,13 @@ func writeKaState(w io.Writer, st *encounterv1.EncounterState, names *Names) {
 		switch len(next) {
 		case 0:
 		case 1:
-			fmt.Fprintf(w, "Pass %d: %s acts next: fray ka %s %s %s ...\n", ks.GetPassNumber(), names.of(next[0]), verbs, enc, next[0])
+			fmt.Fprintf(w, "Pass %d: %s acts next: fray ka %s %s %s ...\n", ks.GetPassNumber(), names.Of(next[0]), verbs, enc, next[0])
 		default:
 			who := make([]string, len(next))
 			for i, id := range next {
-				who[i] = names.of(id)
+				who[i] = names.Of(id)
 			}
-			fmt.Fprintf(w, "Pass %d: %s act next, at the same time (KA-014): fray ka %s %s COMBATANT ...\n", ks.GetPassNumber(), andList(who), verbs, enc)
+			fmt.Fprintf(w, "Pass %d: %s act next, at the same time (KA-014): fray ka %s %s COMBATANT ...\n", ks.GetPassNumber(), client.AndList(who), verbs, enc)
 		}
 	}
 	printPending(w, enc, st)
@@ -156,7 +157,7 @@ func kaSeenText(cs *kav1.CombatantState) string {
 	add(cs.GetDying(), "DYING (KA-025)")
 	add(cs.GetUnconscious(), "UNCONSCIOUS")
 	add(cs.GetAbysse(), "Abysse (KA-034)")
-	add(len(cs.GetWeaponsLost()) > 0, fmt.Sprintf("disarmed of %s (KA-032)", plural(len(cs.GetWeaponsLost()), "weapon")))
+	add(len(cs.GetWeaponsLost()) > 0, fmt.Sprintf("disarmed of %s (KA-032)", client.Plural(len(cs.GetWeaponsLost()), "weapon")))
 	add(cs.GetPassed(), "passed")
 	add(cs.GetActedThisPass(), "acted this pass")
 	add(cs.GetStillActs(), "still acts this pass (KA-014)")
@@ -236,7 +237,7 @@ func kaLegalText(name, desc string, cost int32, targets []string, weapon, rule s
 	}
 	var parts []string
 	if cost > 0 {
-		parts = append(parts, plural(int(cost), "action"))
+		parts = append(parts, client.Plural(int(cost), "action"))
 	}
 	if len(targets) > 0 {
 		parts = append(parts, "targets "+strings.Join(targets, ", "))

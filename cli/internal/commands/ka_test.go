@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fray-rpg/fray/cli/internal/client"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
 	"github.com/fray-rpg/fray/rules/ka"
@@ -196,12 +197,12 @@ func TestCreateKaAndD20SegWithOptions(t *testing.T) {
 	}
 	wrapped := filepath.Join(t.TempDir(), "wrapped.yaml")
 	require.NoError(t, os.WriteFile(wrapped, []byte("d20seg: {down_at: -10}\n"), 0o600))
-	o, err := loadOptions(wrapped, "d20seg")
+	o, err := client.LoadOptions(wrapped, "d20seg")
 	require.NoError(t, err)
 	require.Equal(t, int32(-10), o.GetD20Seg().GetDownAt())
 	bad := filepath.Join(t.TempDir(), "bad.yaml")
 	require.NoError(t, os.WriteFile(bad, []byte("ka_table: five\n"), 0o600))
-	_, err = loadOptions(bad, "ka")
+	_, err = client.LoadOptions(bad, "ka")
 	require.ErrorContains(t, err, "bad.yaml: field ka_table")
 }
 
@@ -213,7 +214,7 @@ func TestKaExampleSheets(t *testing.T) {
 	require.Len(t, files, 2)
 	st := &encounterv1.EncounterState{}
 	for _, f := range files {
-		c, err := LoadCombatant(f)
+		c, err := client.LoadCombatant(f)
 		require.NoError(t, err, f)
 		require.NoError(t, ka.New().CheckCombatant(st, c), f)
 		st.Combatants = append(st.Combatants, c)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/fray-rpg/fray/cli/internal/client"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
 	"github.com/spf13/cobra"
@@ -16,23 +17,23 @@ import (
 func init() { Register(legalCmd) }
 
 func legalCmd() *cobra.Command {
-	command, fs := newCommand("legal", "ENCOUNTER [--for COMBATANT] [--json] [flags]",
+	command, fs := client.NewCommand("legal", "ENCOUNTER [--for COMBATANT] [--json] [flags]",
 		"Lists who may act now and what each combatant you may command may do (every one for the GM,\nyour own for a player): each legal action with its stable key in brackets (the action's name\nin `fray rulesets`) and the choices its pre-filled command leaves open, each the command\nfield it fills (\"loss.attack.target_id\"), * when required, and what it may take. With --for,\nthat combatant only. --json prints the GetEncounterResponse, the commands to submit in it.", 1, 1)
-	c := addConnFlags(fs)
+	c := client.AddConnFlags(fs)
 	forID := fs.String("for", "", "only this combatant")
 	asJSON := fs.Bool("json", false, "print the GetEncounterResponse in protojson")
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
-		c.raw = *asJSON
-		cl, done, err := c.encounters()
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		c.Raw = *asJSON
+		cl, done, err := c.Encounters()
 		if err != nil {
 			return err
 		}
 		defer done()
-		resp, err := cl.GetEncounter(c.outgoing(ctx), &encounterv1.GetEncounterRequest{
+		resp, err := cl.GetEncounter(c.Outgoing(ctx), &encounterv1.GetEncounterRequest{
 			EncounterId: pos[0], LegalFor: *forID, LegalForAll: *forID == "",
 		})
 		if err != nil {
-			return rpcErr("", err)
+			return client.RPCErr("", err)
 		}
 		if *asJSON {
 			return printJSON(stdout, resp, prettyJSON)
@@ -47,30 +48,30 @@ func legalCmd() *cobra.Command {
 // writes it, then its key, then its choices.
 func writeLegal(w io.Writer, resp *encounterv1.GetEncounterResponse, forID string) {
 	st := resp.GetState()
-	names := NamesOf(st)
+	names := client.NamesOf(st)
 	text := legalText
 	switch {
-	case isFeerie(st):
+	case client.IsFeerie(st):
 		text = feerieLegalText
-	case isKa(st):
+	case client.IsKa(st):
 		text = kaLegalText
-	case isD20Seg(st):
+	case client.IsD20Seg(st):
 		text = d20LegalText
 	}
 	if forID == "" {
 		if len(resp.GetMayAct()) == 0 {
 			fmt.Fprintln(w, "No one may act now.")
 		} else {
-			fmt.Fprintf(w, "May act now: %s.\n", andList(namesOf(names, resp.GetMayAct())))
+			fmt.Fprintf(w, "May act now: %s.\n", client.AndList(namesOf(names, resp.GetMayAct())))
 		}
 		if a := resp.GetAwaitingReaction(); len(a) > 0 {
-			fmt.Fprintf(w, "An attack waits for the answer of %s.\n", andList(namesOf(names, a)))
+			fmt.Fprintf(w, "An attack waits for the answer of %s.\n", client.AndList(namesOf(names, a)))
 		}
 	} else if len(resp.GetActions()) == 0 {
-		fmt.Fprintf(w, "%s can do nothing now.\n", names.of(forID))
+		fmt.Fprintf(w, "%s can do nothing now.\n", names.Of(forID))
 	}
 	for _, ca := range resp.GetActions() {
-		fmt.Fprintf(w, "%s may:\n", names.of(ca.GetCombatantId()))
+		fmt.Fprintf(w, "%s may:\n", names.Of(ca.GetCombatantId()))
 		for _, l := range ca.GetActions() {
 			a := l.GetAction()
 			fmt.Fprintf(w, "  %s [%s]\n", text(a.GetName(), a.GetDescription(), a.GetCost(), a.GetTargets(), a.GetWeapon(), a.GetRule()), a.GetKey())
@@ -81,10 +82,10 @@ func writeLegal(w io.Writer, resp *encounterv1.GetEncounterResponse, forID strin
 	}
 }
 
-func namesOf(names *Names, ids []string) []string {
+func namesOf(names *client.Names, ids []string) []string {
 	out := make([]string, 0, len(ids))
 	for _, id := range ids {
-		out = append(out, names.of(id))
+		out = append(out, names.Of(id))
 	}
 	return out
 }

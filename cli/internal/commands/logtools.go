@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/fray-rpg/fray/cli/internal/client"
 	"github.com/fray-rpg/fray/cli/internal/logtools"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/engine"
@@ -30,11 +31,11 @@ func WriteJSONL(w io.Writer, events []*encounterv1.Event) error {
 }
 
 func exportCmd() *cobra.Command {
-	command, fs := newCommand("export", "ENCOUNTER [--out FILE] [flags]",
+	command, fs := client.NewCommand("export", "ENCOUNTER [--out FILE] [flags]",
 		"Writes the whole log of an encounter as JSON lines (one event per line), read straight\nfrom NATS; `fray import` loads such a file into another NATS.", 1, 1)
 	n := logtools.AddFlags(fs)
 	out := fs.String("out", "", "file to write (default: standard output)")
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		events, err := n.LoadEvents(ctx, "", pos[0])
 		if err != nil {
 			return err
@@ -54,13 +55,13 @@ func exportCmd() *cobra.Command {
 }
 
 func importCmd() *cobra.Command {
-	command, fs := newCommand("import", "FILE [flags]",
+	command, fs := client.NewCommand("import", "FILE [flags]",
 		"Loads an exported log (JSON lines) into NATS, creating the stream if it is missing (with\n--replicas), so that it can be replayed and audited there. An existing stream is never\nchanged: what differs from what import would create is said on standard error.", 1, 1)
 	n := logtools.AddFlags(fs)
 	fs.IntVar(&n.Replicas, "replicas", 1, "replicas of the stream if import creates it, 1 to 5 (an existing stream keeps its own)")
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		if n.Replicas < 1 || n.Replicas > 5 {
-			return &UsageError{Msg: fmt.Sprintf("--replicas %d: JetStream keeps 1 to 5 replicas of a stream", n.Replicas)}
+			return &client.UsageError{Msg: fmt.Sprintf("--replicas %d: JetStream keeps 1 to 5 replicas of a stream", n.Replicas)}
 		}
 		n.Log = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
 			if len(groups) == 0 && a.Key == slog.TimeKey {
@@ -96,21 +97,21 @@ func importCmd() *cobra.Command {
 const progressEvery = 1000
 
 func replayCmd() *cobra.Command {
-	command, fs := newCommand("replay", "ENCOUNTER [--at N] [--format text|jsonl|markdown] [--lang en|fr] [flags]",
+	command, fs := client.NewCommand("replay", "ENCOUNTER [--at N] [--format text|jsonl|markdown] [--lang en|fr] [flags]",
 		"Prints an encounter's combat log in plain language — who did what, every roll with its\nfaces and modifiers, the outcome — then its state as of --at (default: the end). Reads\nNATS directly, or an exported file with --file.", 0, 1)
 	n := logtools.AddFlags(fs)
 	at := fs.Uint64("at", 0, "stop at this event sequence (0: the last)")
 	format := fs.String("format", "text", "text, jsonl or markdown")
 	file := fs.String("file", "", "read an exported JSON-lines file instead of NATS")
-	lang := addLangFlag(fs)
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+	lang := client.AddLangFlag(fs)
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		if len(pos) == 0 && *file == "" {
-			return Usagef("replay needs an encounter id, or --file")
+			return client.Usagef("replay needs an encounter id, or --file")
 		}
 		if *format != "text" && *format != "jsonl" && *format != "markdown" {
-			return Usagef("--format is text, jsonl or markdown, not %q", *format)
+			return client.Usagef("--format is text, jsonl or markdown, not %q", *format)
 		}
-		narrator, err := lang.narrator()
+		narrator, err := lang.Narrator()
 		if err != nil {
 			return err
 		}
@@ -131,7 +132,7 @@ func replayCmd() *cobra.Command {
 		reg := systems.Registry()
 		st := &encounterv1.EncounterState{}
 		if *format == "markdown" && len(events) > 0 {
-			fmt.Fprintf(stdout, "# %s\n\n| # | event |\n|---:|---|\n", Printable(events[0].GetEncounterCreated().GetName()))
+			fmt.Fprintf(stdout, "# %s\n\n| # | event |\n|---:|---|\n", client.Printable(events[0].GetEncounterCreated().GetName()))
 		}
 		for i, ev := range events {
 			if err := reg.Evolve(st, ev); err != nil {
@@ -143,10 +144,10 @@ func replayCmd() *cobra.Command {
 					return err
 				}
 			case "markdown":
-				text := strings.TrimPrefix(narrator.Narrate(display(ev)), fmt.Sprintf("#%d ", ev.GetSequence()))
+				text := strings.TrimPrefix(narrator.Narrate(client.Display(ev)), fmt.Sprintf("#%d ", ev.GetSequence()))
 				fmt.Fprintf(stdout, "| %d | %s |\n", ev.GetSequence(), strings.ReplaceAll(strings.ReplaceAll(text, "|", `\|`), "\n", "<br>"))
 			default:
-				fmt.Fprintln(stdout, narrator.Narrate(display(ev)))
+				fmt.Fprintln(stdout, narrator.Narrate(client.Display(ev)))
 			}
 			if len(events) > progressEvery && (i+1)%progressEvery == 0 {
 				fmt.Fprintf(stderr, "replay: %d/%d events\n", i+1, len(events))
@@ -162,11 +163,11 @@ func replayCmd() *cobra.Command {
 			fmt.Fprintf(stdout, "{\"stateAsOf\":%d,\"encounter\":%s}\n", st.GetSequence(), b)
 		case "markdown":
 			fmt.Fprintf(stdout, "\n## State as of event %d\n\n```\n", st.GetSequence())
-			writeState(stdout, display(resp), "")
+			writeState(stdout, client.Display(resp), "")
 			fmt.Fprintln(stdout, "```")
 		default:
 			fmt.Fprintf(stdout, "\n== state as of event %d ==\n", st.GetSequence())
-			writeState(stdout, display(resp), "")
+			writeState(stdout, client.Display(resp), "")
 		}
 		return nil
 	})
@@ -174,20 +175,20 @@ func replayCmd() *cobra.Command {
 }
 
 func auditCmd() *cobra.Command {
-	return group("audit", "Reads the event log in NATS directly, as an auditor: verify an ended encounter's dice and\nchain, or tail every event of every encounter.", []member{
-		{"verify", "check an ended encounter's log: the chain of events and every roll against the revealed seed", verifyCmd},
-		{"tail", "print every event of every encounter as it is appended", tailCmd},
+	return client.Group("audit", "Reads the event log in NATS directly, as an auditor: verify an ended encounter's dice and\nchain, or tail every event of every encounter.", []client.Member{
+		{Name: "verify", Summary: "check an ended encounter's log: the chain of events and every roll against the revealed seed", Cmd: verifyCmd},
+		{Name: "tail", Summary: "print every event of every encounter as it is appended", Cmd: tailCmd},
 	})
 }
 
 func verifyCmd() *cobra.Command {
-	command, fs := newCommand("audit verify", "ENCOUNTER [flags]",
+	command, fs := client.NewCommand("audit verify", "ENCOUNTER [flags]",
 		"Once the seed is revealed, re-derives every roll from seed and offset and decides every\nrecorded command again with the pinned rules, comparing the events. Names the first\ndivergence and exits 1; on an intact log, says so.", 0, 1)
 	n := logtools.AddFlags(fs)
 	file := fs.String("file", "", "verify an exported JSON-lines file instead of NATS")
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		if len(pos) == 0 && *file == "" {
-			return Usagef("audit verify needs an encounter id, or --file")
+			return client.Usagef("audit verify needs an encounter id, or --file")
 		}
 		enc := ""
 		if len(pos) > 0 {
@@ -212,15 +213,15 @@ func verifyCmd() *cobra.Command {
 }
 
 func tailCmd() *cobra.Command {
-	command, fs := newCommand("audit tail", "[--durable NAME] [--lang en|fr] [--json] [flags]",
+	command, fs := client.NewCommand("audit tail", "[--durable NAME] [--lang en|fr] [--json] [flags]",
 		"Prints every event of every encounter as it is recorded, through a durable consumer:\nrestarted, it resumes where it stopped, missing none and repeating none.", 0, 0)
 	n := logtools.AddFlags(fs)
 	durable := fs.String("durable", "fray-audit-tail", "name of the durable consumer (one per auditor)")
 	asJSON := fs.Bool("json", false, "one protojson event per line")
 	limit := fs.Int("limit", 0, "stop after this many records (0: run until interrupted)")
-	lang := addLangFlag(fs)
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
-		if _, err := lang.code(); err != nil {
+	lang := client.AddLangFlag(fs)
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		if _, err := lang.Code(); err != nil {
 			return err
 		}
 		interrupted := ctx
@@ -229,16 +230,16 @@ func tailCmd() *cobra.Command {
 			return err
 		}
 		defer done()
-		told := &narrators{lang: lang, log: st}
+		told := &client.Narrators{Lang: lang, Log: st}
 		err = logtools.Tail(ctx, st.JetStream(), n.Stream, *durable, *limit, func(ev *encounterv1.Event) error {
 			if *asJSON {
 				return printJSON(stdout, ev, lineJSON)
 			}
-			text, err := told.narrate(ctx, ev)
+			text, err := told.Narrate(ctx, ev)
 			if err != nil {
 				return err
 			}
-			_, err = fmt.Fprintf(stdout, "%s %s\n", Printable(ev.GetEncounterId()), text)
+			_, err = fmt.Fprintf(stdout, "%s %s\n", client.Printable(ev.GetEncounterId()), text)
 			return err
 		})
 		if interrupted.Err() != nil {
@@ -250,28 +251,28 @@ func tailCmd() *cobra.Command {
 }
 
 func rewindCmd() *cobra.Command {
-	command, fs := newCommand("rewind", "ENCOUNTER SEQUENCE [--reason R] [flags]",
+	command, fs := client.NewCommand("rewind", "ENCOUNTER SEQUENCE [--reason R] [flags]",
 		"Returns the encounter to its state after event SEQUENCE (GM only): resources, conditions,\npending reactions, turn order and the dice position. Nothing is deleted: the undo is a new\nevent, and the undone events stay in the log.", 2, 2)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, true)
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
 	reason := fs.String("reason", "", "why")
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		var to uint64
 		if _, err := fmt.Sscan(pos[1], &to); err != nil || to == 0 {
-			return Usagef("SEQUENCE is an event number from 1, not %q", pos[1])
+			return client.Usagef("SEQUENCE is an event number from 1, not %q", pos[1])
 		}
-		cl, done, err := c.encounters()
+		cl, done, err := c.Encounters()
 		if err != nil {
 			return err
 		}
 		defer done()
-		resp, err := cl.RewindEncounter(c.outgoing(ctx), &encounterv1.RewindEncounterRequest{
-			EncounterId: pos[0], CommandId: c.id(), ExpectedSequence: c.expected.ptr(), ToSequence: to, Reason: *reason,
+		resp, err := cl.RewindEncounter(c.Outgoing(ctx), &encounterv1.RewindEncounterRequest{
+			EncounterId: pos[0], CommandId: c.ID(), ExpectedSequence: c.Expected.Ptr(), ToSequence: to, Reason: *reason,
 		})
 		if err != nil {
-			return rpcErr("", err)
+			return client.RPCErr("", err)
 		}
-		if c.raw {
+		if c.Raw {
 			return printJSON(stdout, resp, prettyJSON)
 		}
 		printOutcome(stdout, pos[0], resp.GetEvents(), resp.GetState())

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fray-rpg/fray/cli/internal/client"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	oddsv1 "github.com/fray-rpg/fray/gen/fray/odds/v1"
 	"github.com/spf13/cobra"
@@ -43,7 +44,7 @@ func oddsCmd() *cobra.Command {
 				return c.Help()
 			}
 			if len(args) < 3 {
-				return usageError("missing arguments: %d given, ENCOUNTER COMBATANT ACTION needed", len(args))
+				return client.ShortUsagef("missing arguments: %d given, ENCOUNTER COMBATANT ACTION needed", len(args))
 			}
 			var words []string
 			for _, a := range oddsActions {
@@ -52,11 +53,11 @@ func oddsCmd() *cobra.Command {
 				}
 			}
 			if words == nil {
-				return usageError("no odds for %q: the actions with odds are attack, ka attack, d20 attack and feerie act", args[2])
+				return client.ShortUsagef("no odds for %q: the actions with odds are attack, ka attack, d20 attack and feerie act", args[2])
 			}
 			inner := append(append(slices.Clone(words), args[0], args[1]), args[2+len(words):]...)
 			ctx := context.WithValue(c.Context(), oddsKey{}, showOdds)
-			_, err := execute(ctx, Root(), inner, c.OutOrStdout(), c.ErrOrStderr())
+			_, err := client.Execute(ctx, Root(), inner, c.OutOrStdout(), c.ErrOrStderr())
 			return err
 		},
 	}
@@ -67,23 +68,23 @@ func oddsCmd() *cobra.Command {
 type oddsKey struct{}
 
 // oddsOf is what submit does instead of submitting, under `fray odds`; nil otherwise.
-func oddsOf(ctx context.Context) func(context.Context, *conn, string, *encounterv1.Command, io.Writer) error {
-	show, _ := ctx.Value(oddsKey{}).(func(context.Context, *conn, string, *encounterv1.Command, io.Writer) error)
+func oddsOf(ctx context.Context) func(context.Context, *client.Conn, string, *encounterv1.Command, io.Writer) error {
+	show, _ := ctx.Value(oddsKey{}).(func(context.Context, *client.Conn, string, *encounterv1.Command, io.Writer) error)
 	return show
 }
 
 // showOdds asks the odds of cmd on encounter enc and prints them.
-func showOdds(ctx context.Context, c *conn, enc string, cmd *encounterv1.Command, stdout io.Writer) error {
-	cl, done, err := c.encounters()
+func showOdds(ctx context.Context, c *client.Conn, enc string, cmd *encounterv1.Command, stdout io.Writer) error {
+	cl, done, err := c.Encounters()
 	if err != nil {
 		return err
 	}
 	defer done()
-	resp, err := cl.GetOdds(c.outgoing(ctx), &encounterv1.GetOddsRequest{EncounterId: enc, Command: cmd})
+	resp, err := cl.GetOdds(c.Outgoing(ctx), &encounterv1.GetOddsRequest{EncounterId: enc, Command: cmd})
 	if err != nil {
-		return rpcErr("", err)
+		return client.RPCErr("", err)
 	}
-	if c.raw {
+	if c.Raw {
 		return printJSON(stdout, resp, prettyJSON)
 	}
 	PrintOdds(stdout, resp.GetOdds())
@@ -96,22 +97,22 @@ const histogramWidth = 40
 // PrintOdds prints odds as a table: each section with its chances, each distribution as a
 // histogram whose longest bar is the likeliest value.
 func PrintOdds(w io.Writer, o *oddsv1.Odds) {
-	fmt.Fprintf(w, "odds of %s (%s)\n", Printable(o.GetSummary()), Printable(o.GetRuleSystem()))
+	fmt.Fprintf(w, "odds of %s (%s)\n", client.Printable(o.GetSummary()), client.Printable(o.GetRuleSystem()))
 	for _, s := range o.GetSections() {
-		fmt.Fprintf(w, "\n%s\n", Printable(s.GetTitle()))
+		fmt.Fprintf(w, "\n%s\n", client.Printable(s.GetTitle()))
 		if s.GetUnavailable() != "" {
-			fmt.Fprintf(w, "  no odds: %s\n", Printable(s.GetUnavailable()))
+			fmt.Fprintf(w, "  no odds: %s\n", client.Printable(s.GetUnavailable()))
 		}
 		width := 0
 		for _, c := range s.GetChances() {
-			width = max(width, len([]rune(Printable(c.GetLabel()))))
+			width = max(width, len([]rune(client.Printable(c.GetLabel()))))
 		}
 		for _, c := range s.GetChances() {
-			label := Printable(c.GetLabel())
+			label := client.Printable(c.GetLabel())
 			fmt.Fprintf(w, "  %s%s  %s  %s\n", label, strings.Repeat(" ", width-len([]rune(label))), percent(c.GetProbability()), bar(c.GetProbability(), 1))
 		}
 		for _, d := range s.GetDistributions() {
-			fmt.Fprintf(w, "  %s (mean %.2f)\n", Printable(d.GetLabel()), d.GetMean())
+			fmt.Fprintf(w, "  %s (mean %.2f)\n", client.Printable(d.GetLabel()), d.GetMean())
 			top := 0.0
 			digits := 1
 			for _, x := range d.GetOutcomes() {
@@ -127,7 +128,7 @@ func PrintOdds(w io.Writer, o *oddsv1.Odds) {
 		fmt.Fprintf(w, "\nexploding dice truncated: %.1e of the probability left out\n", o.GetLeftOut())
 	}
 	for _, a := range o.GetAssumptions() {
-		fmt.Fprintf(w, "assumes %s\n", Printable(a))
+		fmt.Fprintf(w, "assumes %s\n", client.Printable(a))
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/fray-rpg/fray/cli/internal/client"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"github.com/fray-rpg/fray/rules/loss"
@@ -28,29 +29,29 @@ func printJSON(w io.Writer, m proto.Message, opts protojson.MarshalOptions) erro
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintln(w, string(printableJSON(b)))
+	_, err = fmt.Fprintln(w, string(client.PrintableJSON(b)))
 	return err
 }
 
 func stateCmd() *cobra.Command {
-	command, fs := newCommand("state", "ENCOUNTER [--at N] [--for COMBATANT] [--json] [flags]",
+	command, fs := client.NewCommand("state", "ENCOUNTER [--at N] [--for COMBATANT] [--json] [flags]",
 		"Shows the encounter: its Tour, each combatant's PA and NS, the reaction it waits for (a Contes\nde Fées encounter: its Action and rank, each combatant's Essence, Initiative, activities,\npenalties and conditions; a Ka encounter: its round and pass, the deck, each combatant's Ka\ndice, points de réalité, actions and conditions; a d20seg encounter: its round, each\ncombatant's Initiative, hit points, next segment and attacks), and with --for what that\ncombatant may do now.", 1, 1)
-	c := addConnFlags(fs)
+	c := client.AddConnFlags(fs)
 	at := fs.Uint64("at", 0, "the state as of this event sequence (0 = now)")
 	forID := fs.String("for", "", "also list the legal actions of this combatant")
 	asJSON := fs.Bool("json", false, "print the GetEncounterResponse in protojson")
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
-		c.raw = *asJSON
-		cl, done, err := c.encounters()
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		c.Raw = *asJSON
+		cl, done, err := c.Encounters()
 		if err != nil {
 			return err
 		}
 		defer done()
-		resp, err := cl.GetEncounter(c.outgoing(ctx), &encounterv1.GetEncounterRequest{
+		resp, err := cl.GetEncounter(c.Outgoing(ctx), &encounterv1.GetEncounterRequest{
 			EncounterId: pos[0], AtSequence: *at, LegalFor: *forID,
 		})
 		if err != nil {
-			return rpcErr("", err)
+			return client.RPCErr("", err)
 		}
 		if *asJSON {
 			return printJSON(stdout, resp, prettyJSON)
@@ -77,22 +78,22 @@ func statusText(s encounterv1.EncounterStatus) string {
 // writeState prints the human summary of an encounter.
 func writeState(w io.Writer, resp *encounterv1.GetEncounterResponse, forID string) {
 	st := resp.GetState()
-	names := NamesOf(st)
+	names := client.NamesOf(st)
 	fmt.Fprintf(w, "%s (%s): %s", st.GetName(), st.GetEncounterId(), statusText(st.GetStatus()))
 	if st.GetRuleSystem() != "" {
 		fmt.Fprintf(w, ", %s v%d", st.GetRuleSystem(), st.GetRulesVersion())
 	}
-	fmt.Fprintf(w, ", GM %s, at event #%d\n", orUnknown(st.GetGameMaster()), st.GetSequence())
+	fmt.Fprintf(w, ", GM %s, at event #%d\n", client.OrUnknown(st.GetGameMaster()), st.GetSequence())
 	switch {
-	case isFeerie(st):
+	case client.IsFeerie(st):
 		writeFeerieState(w, st, names)
 		printLegal(w, resp, names, forID, feerieLegalText)
 		return
-	case isKa(st):
+	case client.IsKa(st):
 		writeKaState(w, st, names)
 		printLegal(w, resp, names, forID, kaLegalText)
 		return
-	case isD20Seg(st):
+	case client.IsD20Seg(st):
 		writeD20State(w, st, names)
 		printLegal(w, resp, names, forID, d20LegalText)
 		return
@@ -125,39 +126,39 @@ func writeState(w io.Writer, resp *encounterv1.GetEncounterResponse, forID strin
 	if pu := ls.GetPursuit(); pu != nil {
 		var pursuers, pursued []string
 		for _, id := range pu.GetPursuerIds() {
-			pursuers = append(pursuers, names.of(id))
+			pursuers = append(pursuers, names.Of(id))
 		}
 		for _, id := range pu.GetPursuedIds() {
-			pursued = append(pursued, names.of(id))
+			pursued = append(pursued, names.Of(id))
 		}
-		fmt.Fprintf(w, "Pursuit: %s after %s, distance %d (%s)", andList(pursuers), andList(pursued), pu.GetDistance(), distanceName(pu.GetDistance()))
+		fmt.Fprintf(w, "Pursuit: %s after %s, distance %d (%s)", client.AndList(pursuers), client.AndList(pursued), pu.GetDistance(), client.DistanceName(pu.GetDistance()))
 		if z := pu.GetZigzag(); z > 0 {
-			fmt.Fprintf(w, "; %s zigzags: pursuers +%d Difficulty", names.of(pu.GetZigzagBy()), z)
+			fmt.Fprintf(w, "; %s zigzags: pursuers +%d Difficulty", names.Of(pu.GetZigzagBy()), z)
 		}
 		fmt.Fprintln(w)
 	}
 	if p := ls.GetPending(); p != nil && len(st.GetPending()) == 0 && sheetWithheld(engineCombatant(st, p.GetAttackerId())) {
 		fmt.Fprintf(w, "Pending attack: %s on %s, Difficulty %d to defend (the attacker's numbers are hidden)\n",
-			names.of(p.GetAttackerId()), names.of(p.GetDefenderId()), p.GetDifficulty())
+			names.Of(p.GetAttackerId()), names.Of(p.GetDefenderId()), p.GetDifficulty())
 	} else if p != nil && len(st.GetPending()) == 0 {
 		fmt.Fprintf(w, "Pending attack: %s on %s with %s, total %d against Difficulty %d\n",
-			names.of(p.GetAttackerId()), names.of(p.GetDefenderId()), p.GetWeapon(), p.GetAttackTotal(), p.GetDifficulty())
+			names.Of(p.GetAttackerId()), names.Of(p.GetDefenderId()), p.GetWeapon(), p.GetAttackTotal(), p.GetDifficulty())
 	}
 	printPending(w, st.GetEncounterId(), st)
 	printLegal(w, resp, names, forID, legalText)
 }
 
 // printLegal prints what combatant forID may do, each line written by text.
-func printLegal(w io.Writer, resp *encounterv1.GetEncounterResponse, names *Names, forID string,
+func printLegal(w io.Writer, resp *encounterv1.GetEncounterResponse, names *client.Names, forID string,
 	text func(name, desc string, cost int32, targets []string, weapon, rule string) string) {
 	if forID == "" {
 		return
 	}
 	if len(resp.GetLegal()) == 0 {
-		fmt.Fprintf(w, "%s can do nothing now.\n", names.of(forID))
+		fmt.Fprintf(w, "%s can do nothing now.\n", names.Of(forID))
 		return
 	}
-	fmt.Fprintf(w, "%s may:\n", names.of(forID))
+	fmt.Fprintf(w, "%s may:\n", names.Of(forID))
 	for _, a := range resp.GetLegal() {
 		fmt.Fprintln(w, "  "+text(a.GetName(), a.GetDescription(), a.GetCost(), a.GetTargets(), a.GetWeapon(), a.GetRule()))
 	}
@@ -265,7 +266,7 @@ func otherText(cs *lossv1.CombatantState) string {
 	flag(cs.GetDying() && !cs.GetDead(), "DYING")
 	flag(cs.GetOut() && !cs.GetDying() && !cs.GetDead(), "OUT")
 	flag(cs.GetNeutralised(), "neutralised")
-	flag(cs.GetJoining(), yesNo(cs.GetWatched(), "joining next Tour (+2, watched)", "joining next Tour"))
+	flag(cs.GetJoining(), client.YesNo(cs.GetWatched(), "joining next Tour (+2, watched)", "joining next Tour"))
 	flag(cs.GetPassed(), "passed")
 	flag(cs.GetProne(), "prone")
 	flag(cs.GetDisarmed(), "disarmed")
@@ -279,7 +280,7 @@ func otherText(cs *lossv1.CombatantState) string {
 		}
 	}
 	if n := cs.GetFreeRaises(); n > 0 {
-		parts = append(parts, plural(int(n), "free raise"))
+		parts = append(parts, client.Plural(int(n), "free raise"))
 	}
 	if b := cs.GetNextActionBonus(); b != 0 {
 		parts = append(parts, fmt.Sprintf("%+d on next action", b))
@@ -342,19 +343,19 @@ func legalText(name, desc string, cost int32, targets []string, weapon, rule str
 }
 
 func watchCmd() *cobra.Command {
-	command, fs := newCommand("watch", "ENCOUNTER [--from N] [--lang en|fr] [--json] [flags]",
+	command, fs := client.NewCommand("watch", "ENCOUNTER [--from N] [--lang en|fr] [--json] [flags]",
 		"Prints the encounter's events from --from on, then each new one as it is recorded, until\ninterrupted (Ctrl-C) or the encounter ends. When the stream breaks (the server restarts, the\nconnection drops) it resumes after the last event printed, none missed or printed twice,\nwaiting a little longer each time (saying so on stderr); it gives up after "+fmt.Sprint(resumeAttempts)+" attempts in a row.", 1, 1)
-	c := addConnFlags(fs)
+	c := client.AddConnFlags(fs)
 	from := fs.Uint64("from", 1, "first event sequence to print")
-	lang := addLangFlag(fs)
+	lang := client.AddLangFlag(fs)
 	asJSON := fs.Bool("json", false, "print each Event in protojson, one per line")
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		narration, err := narrationOf(lang, *asJSON)
 		if err != nil {
 			return err
 		}
-		c.raw = *asJSON
-		cl, done, err := c.encounters()
+		c.Raw = *asJSON
+		cl, done, err := c.Encounters()
 		if err != nil {
 			return err
 		}
@@ -372,8 +373,8 @@ func watchCmd() *cobra.Command {
 
 // narrationOf is the language to ask the server to narrate in: none for --json, which prints
 // the events only.
-func narrationOf(lang langFlag, asJSON bool) (string, error) {
-	code, err := lang.code()
+func narrationOf(lang client.LangFlag, asJSON bool) (string, error) {
+	code, err := lang.Code()
 	if asJSON {
 		return "", err
 	}
@@ -390,25 +391,25 @@ func printEvent(w io.Writer, r *encounterv1.WatchEncounterResponse, asJSON bool)
 }
 
 func logCmd() *cobra.Command {
-	command, fs := newCommand("log", "ENCOUNTER [--lang en|fr] [--json] [flags]",
+	command, fs := client.NewCommand("log", "ENCOUNTER [--lang en|fr] [--json] [flags]",
 		"Prints every event of the encounter recorded so far, then exits.", 1, 1)
-	c := addConnFlags(fs)
-	lang := addLangFlag(fs)
+	c := client.AddConnFlags(fs)
+	lang := client.AddLangFlag(fs)
 	asJSON := fs.Bool("json", false, "print each Event in protojson, one per line")
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		narration, err := narrationOf(lang, *asJSON)
 		if err != nil {
 			return err
 		}
-		c.raw = *asJSON
-		cl, done, err := c.encounters()
+		c.Raw = *asJSON
+		cl, done, err := c.Encounters()
 		if err != nil {
 			return err
 		}
 		defer done()
-		resp, err := cl.GetEncounter(c.outgoing(ctx), &encounterv1.GetEncounterRequest{EncounterId: pos[0]})
+		resp, err := cl.GetEncounter(c.Outgoing(ctx), &encounterv1.GetEncounterRequest{EncounterId: pos[0]})
 		if err != nil {
-			return rpcErr("", err)
+			return client.RPCErr("", err)
 		}
 		until := resp.GetState().GetSequence()
 		if until == 0 {
@@ -429,22 +430,22 @@ func logCmd() *cobra.Command {
 }
 
 func listCmd() *cobra.Command {
-	command, fs := newCommand("list", "[--page-size N] [--page-token TOKEN | --all] [--json] [flags]",
+	command, fs := client.NewCommand("list", "[--page-size N] [--page-token TOKEN | --all] [--json] [flags]",
 		"Lists the encounters you have a role in, the most recently active first, a page at a time.", 0, 0)
-	c := addConnFlags(fs)
+	c := client.AddConnFlags(fs)
 	asJSON := fs.Bool("json", false, "print the ListEncountersResponse in protojson (with --all, one per page)")
 	size := fs.Int("page-size", 0, "encounters per page (0: the server's default, 50; at most 200)")
 	token := fs.String("page-token", "", "continue after the page that gave this token")
 	all := fs.Bool("all", false, "list every page")
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		if *all && *token != "" {
-			return usageError("--all lists from the first page: give it or --page-token, not both")
+			return client.ShortUsagef("--all lists from the first page: give it or --page-token, not both")
 		}
 		if *size < 0 || *size > 200 {
-			return usageError("--page-size %d: give 1 to 200, or 0 for the server's default (50)", *size)
+			return client.ShortUsagef("--page-size %d: give 1 to 200, or 0 for the server's default (50)", *size)
 		}
-		c.raw = *asJSON
-		cl, done, err := c.encounters()
+		c.Raw = *asJSON
+		cl, done, err := c.Encounters()
 		if err != nil {
 			return err
 		}
@@ -452,9 +453,9 @@ func listCmd() *cobra.Command {
 		rows := []string{"ID\tNAME\tSYSTEM\tSTATUS\tEVENTS\tROLE\tLAST ACTIVE"}
 		req := &encounterv1.ListEncountersRequest{PageSize: int32(*size), PageToken: *token}
 		for {
-			resp, err := cl.ListEncounters(c.outgoing(ctx), req)
+			resp, err := cl.ListEncounters(c.Outgoing(ctx), req)
 			if err != nil {
-				return rpcErr("", err)
+				return client.RPCErr("", err)
 			}
 			if *asJSON {
 				if err := printJSON(stdout, resp, prettyJSON); err != nil {

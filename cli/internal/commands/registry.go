@@ -10,11 +10,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"sync"
 
+	"github.com/fray-rpg/fray/cli/internal/client"
 	"github.com/spf13/cobra"
-	"google.golang.org/grpc/status"
 )
 
 func init() {
@@ -65,9 +64,9 @@ func Root() *cobra.Command {
 		Short: "the command-line client of the fray combat engine",
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return &UsageError{Msg: "missing subcommand", Usage: func(w io.Writer) { fmt.Fprintln(w); rootUsage(c, w) }}
+				return &client.UsageError{Msg: "missing subcommand", Usage: func(w io.Writer) { fmt.Fprintln(w); client.RootUsage(c, w) }}
 			}
-			return &UsageError{Msg: unknownSubcommand(c, args[0]), Usage: func(w io.Writer) { fmt.Fprintln(w); rootUsage(c, w) }}
+			return &client.UsageError{Msg: client.UnknownSubcommand(c, args[0]), Usage: func(w io.Writer) { fmt.Fprintln(w); client.RootUsage(c, w) }}
 		},
 		RunE: func(*cobra.Command, []string) error { return nil }, // never reached: Args refuses
 	}
@@ -78,8 +77,8 @@ func Root() *cobra.Command {
 		root.AddCommand(newCmd())
 	}
 	registryMu.RUnlock()
-	root.AddCommand(versionCmd())
-	root.SetHelpCommand(helpCmd())
+	root.AddCommand(client.VersionCmd())
+	root.SetHelpCommand(client.HelpCmd())
 	return root
 }
 
@@ -87,14 +86,14 @@ func Root() *cobra.Command {
 // process exit code: 0 on success, 1 on an error (a gRPC error prints its status code and
 // message), 2 on a usage error. Help goes to stdout.
 func Run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	cmd, err := execute(ctx, Root(), args, stdout, stderr)
+	cmd, err := client.Execute(ctx, Root(), args, stdout, stderr)
 	return report(cmd, err, stderr)
 }
 
 // Execute runs cmd, on its own (no `fray` root: a test's `fray dev`), with args, as Run would,
 // and returns its error.
 func Execute(ctx context.Context, cmd *cobra.Command, args []string, stdout, stderr io.Writer) error {
-	_, err := execute(ctx, cmd, args, stdout, stderr)
+	_, err := client.Execute(ctx, cmd, args, stdout, stderr)
 	return err
 }
 
@@ -105,84 +104,19 @@ func report(cmd *cobra.Command, err error, stderr io.Writer) int {
 	}
 	name := "fray"
 	if cmd != nil && cmd.HasParent() {
-		name = commandPath(cmd)
+		name = client.CommandPath(cmd)
 	}
-	var ue *UsageError
+	var ue *client.UsageError
 	if errors.As(err, &ue) {
 		fmt.Fprintf(stderr, "%s: %s\n", name, ue.Msg)
 		switch {
 		case ue.Usage != nil:
 			ue.Usage(stderr)
 		case ue.Short && cmd != nil:
-			shortUsage(cmd, stderr)
+			client.ShortUsage(cmd, stderr)
 		}
 		return ExitUsage
 	}
-	fmt.Fprintf(stderr, "%s: %s\n", name, Printable(errorText(err)))
+	fmt.Fprintf(stderr, "%s: %s\n", name, client.Printable(client.ErrorText(err)))
 	return ExitError
-}
-
-// errorText renders an error, a gRPC status as "Code: message" after whatever context wraps
-// it.
-func errorText(err error) string {
-	var gs interface {
-		error
-		GRPCStatus() *status.Status
-	}
-	if !errors.As(err, &gs) {
-		return err.Error()
-	}
-	if _, ok := gs.(*RPCError); ok {
-		return err.Error() // already "context: Code: message"
-	}
-	s := gs.GRPCStatus()
-	return strings.TrimSuffix(err.Error(), gs.Error()) + fmt.Sprintf("%s: %s", s.Code(), s.Message())
-}
-
-// RPCError is a failed call: what was being done and the gRPC status the server answered.
-type RPCError struct {
-	// Context says what the call was for ("adding ruffian.yaml"); may be empty.
-	Context string
-	Status  *status.Status
-}
-
-func (e *RPCError) Error() string {
-	msg := fmt.Sprintf("%s: %s", e.Status.Code(), e.Status.Message())
-	if e.Context != "" {
-		return e.Context + ": " + msg
-	}
-	return msg
-}
-
-// GRPCStatus lets status.FromError and status.Code see through the wrapper.
-func (e *RPCError) GRPCStatus() *status.Status { return e.Status }
-
-// rpcErr wraps the error of a gRPC call; nil stays nil.
-func rpcErr(context string, err error) error {
-	if err == nil {
-		return nil
-	}
-	return &RPCError{Context: context, Status: status.Convert(err)}
-}
-
-// UsageError is a command line the subcommand cannot run: Run prints it with the usage and
-// exits with code 2.
-type UsageError struct {
-	Msg string
-	// Usage prints the subcommand's usage; may be nil.
-	Usage func(io.Writer)
-	// Short, without Usage: print the subcommand's synopsis and where to find its flags.
-	Short bool
-}
-
-func (e *UsageError) Error() string { return e.Msg }
-
-// Usagef returns a *UsageError.
-func Usagef(format string, args ...any) error {
-	return &UsageError{Msg: fmt.Sprintf(format, args...)}
-}
-
-// usageError returns a *UsageError that prints the subcommand's synopsis.
-func usageError(format string, args ...any) error {
-	return &UsageError{Msg: fmt.Sprintf(format, args...), Short: true}
 }

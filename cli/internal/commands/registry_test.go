@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fray-rpg/fray/cli/internal/client"
 	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc/codes"
@@ -20,15 +21,15 @@ import (
 // test-echo stands in for a subcommand registered by another package, as `dev` is.
 func init() {
 	Register(func() *cobra.Command {
-		cmd, fs := newCommand("test-echo", "A [B] [--fail usage|plain|grpc] [-n N] [-b]", "Echoes its arguments (test only).", 1, 2)
+		cmd, fs := client.NewCommand("test-echo", "A [B] [--fail usage|plain|grpc] [-n N] [-b]", "Echoes its arguments (test only).", 1, 2)
 		cmd.Short = "echo its arguments (test only)"
 		fail := fs.String("fail", "", "usage, plain or grpc")
 		n := fs.IntP("number", "n", 0, "a number, printed after the arguments")
 		fs.BoolP("bool", "b", false, "a bool")
-		cmd.RunE = runE(func(_ context.Context, pos []string, stdout, _ io.Writer) error {
+		cmd.RunE = client.RunE(func(_ context.Context, pos []string, stdout, _ io.Writer) error {
 			switch *fail {
 			case "usage":
-				return Usagef("bad %s", pos[0])
+				return client.Usagef("bad %s", pos[0])
 			case "plain":
 				return errors.New("plain failure")
 			case "grpc":
@@ -200,7 +201,7 @@ func TestCompletionAndVersion(t *testing.T) {
 	require.Contains(t, out, runtime.Version())
 	bi := &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Version: "v1.2.3"}, Settings: []debug.BuildSetting{
 		{Key: "vcs.revision", Value: "abc123"}, {Key: "vcs.modified", Value: "true"}, {Key: "vcs.time", Value: "2026-12-01T19:00:00Z"}}}
-	require.Equal(t, "fray v1.2.3 (revision abc123, modified, 2026-12-01T19:00:00Z) go1.26.0 "+runtime.GOOS+"/"+runtime.GOARCH, versionText(bi, true))
+	require.Equal(t, "fray v1.2.3 (revision abc123, modified, 2026-12-01T19:00:00Z) go1.26.0 "+runtime.GOOS+"/"+runtime.GOARCH, client.VersionText(bi, true))
 }
 
 func TestRegisterRejectsDuplicates(t *testing.T) {

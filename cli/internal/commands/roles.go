@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/fray-rpg/fray/cli/internal/client"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -56,8 +57,8 @@ func grantAnyCmd() *cobra.Command {
 	role, raises := grantRoleCmd(), grantCmd()
 	command := &cobra.Command{
 		Use:  role.Use,
-		Long: role.Long + "\n\nusage: fray grant " + synopsis(raises) + "\n\n" + raises.Long,
-		Args: positional(3, 3),
+		Long: role.Long + "\n\nusage: fray grant " + client.Synopsis(raises) + "\n\n" + raises.Long,
+		Args: client.Positional(3, 3),
 	}
 	command.Flags().AddFlagSet(role.Flags())
 	command.Flags().AddFlagSet(raises.Flags()) // --reason; the others are role's
@@ -81,15 +82,15 @@ func grantAnyCmd() *cobra.Command {
 }
 
 func grantRoleCmd() *cobra.Command {
-	command, fs := newCommand("grant", grantRoleSynopsis,
+	command, fs := client.NewCommand("grant", grantRoleSynopsis,
 		"Grants PRINCIPAL a role in the encounter (GM and co-GMs), replacing any role it had; with\n--combatants, a player controls those combatants from now on.\n"+rolesHelp+"\n\n(fray grant ENCOUNTER COMBATANT N grants free raises in Les Chants de Loss.)", 3, 3)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, true)
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
 	combatants := fs.String("combatants", "", "for a player: the combatants it controls, by id, comma-separated")
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		role, ok := roleArg(pos[2])
 		if !ok || role == encounterv1.Role_ROLE_GM {
-			return usageError("%q: grant player, observer or co-gm (the GM is the encounter's creator)", pos[2])
+			return client.ShortUsagef("%q: grant player, observer or co-gm (the GM is the encounter's creator)", pos[2])
 		}
 		g := &encounterv1.GrantRole{Principal: pos[1], Role: role}
 		for _, id := range strings.Split(*combatants, ",") {
@@ -98,7 +99,7 @@ func grantRoleCmd() *cobra.Command {
 			}
 		}
 		if len(g.CombatantIds) > 0 && role != encounterv1.Role_ROLE_PLAYER {
-			return usageError("--combatants: only a player is granted combatants")
+			return client.ShortUsagef("--combatants: only a player is granted combatants")
 		}
 		return submit(ctx, c, pos[0], &encounterv1.Command{Kind: &encounterv1.Command_GrantRole{GrantRole: g}}, stdout)
 	})
@@ -106,14 +107,14 @@ func grantRoleCmd() *cobra.Command {
 }
 
 func revokeCmd() *cobra.Command {
-	command, fs := newCommand("revoke", "ENCOUNTER PRINCIPAL player|observer|co-gm [flags]",
+	command, fs := client.NewCommand("revoke", "ENCOUNTER PRINCIPAL player|observer|co-gm [flags]",
 		"Takes PRINCIPAL's role away (GM and co-GMs; only the GM revokes co-GM): it no longer\nreads or commands anything in the encounter, and the combatants it controlled go back to the\nGM.\n"+rolesHelp, 3, 3)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, true)
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		role, ok := roleArg(pos[2])
 		if !ok || role == encounterv1.Role_ROLE_GM {
-			return usageError("%q: revoke player, observer or co-gm (the GM is the encounter's creator, for good)", pos[2])
+			return client.ShortUsagef("%q: revoke player, observer or co-gm (the GM is the encounter's creator, for good)", pos[2])
 		}
 		return submit(ctx, c, pos[0], &encounterv1.Command{Kind: &encounterv1.Command_RevokeRole{RevokeRole: &encounterv1.RevokeRole{
 			Principal: pos[1], Role: role,
@@ -123,18 +124,18 @@ func revokeCmd() *cobra.Command {
 }
 
 func joiningCmd() *cobra.Command {
-	command, fs := newCommand("joining", "ENCOUNTER open|closed [flags]",
+	command, fs := client.NewCommand("joining", "ENCOUNTER open|closed [flags]",
 		"Opens the encounter to joining (GM and co-GMs): anyone of its tenant may then add the\ncombatants it controls itself (fray add ENCOUNTER SHEET --as NAME), and so becomes a player.\nClosed when the encounter is created, and again with closed.", 2, 2)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, true)
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		var open bool
 		switch strings.ToLower(pos[1]) {
 		case "open":
 			open = true
 		case "closed", "close":
 		default:
-			return usageError("%q: say open or closed", pos[1])
+			return client.ShortUsagef("%q: say open or closed", pos[1])
 		}
 		return submit(ctx, c, pos[0], &encounterv1.Command{Kind: &encounterv1.Command_SetJoining{SetJoining: &encounterv1.SetJoining{Open: open}}}, stdout)
 	})
@@ -150,10 +151,10 @@ func setHiddenCmd(name string, hidden bool) *cobra.Command {
 	if !hidden {
 		about = "Shows a hidden combatant again (GM and co-GMs): from now on its sheet and numbers are\nseen by everyone who reads the encounter; what happened while it was hidden stays hidden."
 	}
-	command, fs := newCommand(name, "ENCOUNTER COMBATANT [flags]", about, 2, 2)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, true)
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+	command, fs := client.NewCommand(name, "ENCOUNTER COMBATANT [flags]", about, 2, 2)
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		return submit(ctx, c, pos[0], &encounterv1.Command{Kind: &encounterv1.Command_SetHidden{SetHidden: &encounterv1.SetHidden{
 			CombatantId: pos[1], Hidden: hidden,
 		}}}, stdout)

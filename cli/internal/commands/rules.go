@@ -7,23 +7,24 @@ import (
 	"io"
 	"strings"
 
+	"github.com/fray-rpg/fray/cli/internal/client"
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
 	"github.com/spf13/cobra"
 )
 
 func rulesetsCmd() *cobra.Command {
-	command, fs := newCommand("rulesets", "[--json] [flags]", "Lists the rule systems the RulesService decides, with their versions.", 0, 0)
-	c := addRulesFlags(fs)
+	command, fs := client.NewCommand("rulesets", "[--json] [flags]", "Lists the rule systems the RulesService decides, with their versions.", 0, 0)
+	c := client.AddRulesFlags(fs)
 	asJSON := fs.Bool("json", false, "print the ListRulesetsResponse in protojson")
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
-		cl, done, err := c.rules()
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		cl, done, err := c.Rules()
 		if err != nil {
 			return err
 		}
 		defer done()
-		resp, err := cl.ListRulesets(c.outgoing(ctx), &rulesv1.ListRulesetsRequest{})
+		resp, err := cl.ListRulesets(c.Outgoing(ctx), &rulesv1.ListRulesetsRequest{})
 		if err != nil {
-			return rpcErr("", err)
+			return client.RPCErr("", err)
 		}
 		if *asJSON {
 			return printJSON(stdout, resp, prettyJSON)
@@ -42,31 +43,31 @@ func rulesetsCmd() *cobra.Command {
 }
 
 func rollCmd() *cobra.Command {
-	command, fs := newCommand("roll", "EXPR [--seed HEX] [--offset N] [--json] [flags]",
+	command, fs := client.NewCommand("roll", "EXPR [--seed HEX] [--offset N] [--json] [flags]",
 		"Rolls dice notation (\"3d10+4\", \"1d10!\" explodes) on the RulesService and prints the faces\nand the total, then the seed in hex: give it back with --seed (and --offset) to replay.", 1, 1)
-	c := addRulesFlags(fs)
+	c := client.AddRulesFlags(fs)
 	seedHex := fs.String("seed", "", "32-byte seed in hex (default: a fresh seed, printed)")
 	offset := fs.Uint64("offset", 0, "position in the seed's dice stream")
 	asJSON := fs.Bool("json", false, "print the RollResponse in protojson")
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		seed, err := hex.DecodeString(*seedHex)
 		if err != nil {
-			return &UsageError{Msg: fmt.Sprintf("--seed: not hex: %v", err), Short: true}
+			return &client.UsageError{Msg: fmt.Sprintf("--seed: not hex: %v", err), Short: true}
 		}
-		cl, done, err := c.rules()
+		cl, done, err := c.Rules()
 		if err != nil {
 			return err
 		}
 		defer done()
-		resp, err := cl.Roll(c.outgoing(ctx), &rulesv1.RollRequest{Expression: pos[0], Seed: seed, Offset: *offset})
+		resp, err := cl.Roll(c.Outgoing(ctx), &rulesv1.RollRequest{Expression: pos[0], Seed: seed, Offset: *offset})
 		if err != nil {
-			return rpcErr("", err)
+			return client.RPCErr("", err)
 		}
 		if *asJSON {
 			return printJSON(stdout, resp, prettyJSON)
 		}
 		r := resp.GetRoll()
-		fmt.Fprintf(stdout, "%s: %s = %d\n", r.GetExpression(), english().Roll(r), r.GetTotal())
+		fmt.Fprintf(stdout, "%s: %s = %d\n", r.GetExpression(), client.English().Roll(r), r.GetTotal())
 		fmt.Fprintf(stdout, "seed %s offset %d (%d draws)\n", hex.EncodeToString(resp.GetSeed()), r.GetOffset(), r.GetDraws())
 		return nil
 	})

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fray-rpg/fray/cli/internal/client"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"github.com/fray-rpg/fray/rules/loss"
 	"github.com/spf13/pflag"
@@ -106,10 +107,10 @@ func (s *spendFlags) register(fs *pflag.FlagSet) {
 // spend is the Spend of the flags, nil when nothing is spent.
 func (s *spendFlags) spend() (*lossv1.Spend, error) {
 	if s.fursa < 0 {
-		return nil, Usagef("--fursa %d: Fursa spent cannot be negative", s.fursa)
+		return nil, client.Usagef("--fursa %d: Fursa spent cannot be negative", s.fursa)
 	}
 	if s.freeRaises < 0 {
-		return nil, Usagef("--free-raises %d: free raises spent cannot be negative", s.freeRaises)
+		return nil, client.Usagef("--free-raises %d: free raises spent cannot be negative", s.freeRaises)
 	}
 	if s.fursa == 0 && len(s.inspiration) == 0 && s.freeRaises == 0 {
 		return nil, nil

@@ -4,6 +4,7 @@ import (
 	"io"
 	"testing"
 
+	"github.com/fray-rpg/fray/cli/internal/client"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"github.com/spf13/pflag"
 	"github.com/stretchr/testify/require"
@@ -57,7 +58,7 @@ func TestInspirationFlag(t *testing.T) {
 
 	neg := spendFlags{fursa: -1}
 	_, err = neg.spend()
-	var ue *UsageError
+	var ue *client.UsageError
 	require.ErrorAs(t, err, &ue)
 }
 

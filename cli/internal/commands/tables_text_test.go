@@ -3,6 +3,7 @@ package commands
 import (
 	"testing"
 
+	"github.com/fray-rpg/fray/cli/internal/client"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
 	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
@@ -31,6 +32,6 @@ func TestKaCardText(t *testing.T) {
 		"6 d'épée": epee6, "as d'épée": asEpee, "valet de bâton": valetBaton, "cavalier de bâton": cavalierBaton,
 		"dame de denier": dameD, "roi de coupe": roiCoupe, "10 d'épée": epee10, "rank 15 de suit unknown": {Rank: 15},
 	} {
-		require.Equal(t, want, cardText(c))
+		require.Equal(t, want, client.CardText(c))
 	}
 }

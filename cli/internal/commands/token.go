@@ -7,26 +7,27 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fray-rpg/fray/cli/internal/client"
 	"github.com/fray-rpg/fray/services/platform"
 	"github.com/spf13/cobra"
 )
 
 // tokenCmd is `fray token`: a bearer token for a fray dev server, signed by its dev key.
 func tokenCmd() *cobra.Command {
-	command, fs := newCommand("token", "--as NAME [--tenant T] [--scope \"a b\"] [--ttl 1h] | --jwks",
+	command, fs := client.NewCommand("token", "--as NAME [--tenant T] [--scope \"a b\"] [--ttl 1h] | --jwks",
 		fmt.Sprintf("Mints a token signed by fray dev's signing key (kept in its data folder, %s) and prints it:\n"+
 			"issuer %q, audience %q, subject NAME of tenant %q unless --tenant says otherwise.\n"+
 			"Send it as \"authorization: Bearer <token>\" (grpcurl -H), or give it to the CLI with --token\n"+
 			"or FRAY_TOKEN. --jwks prints the dev key's public JWKS instead, for services run separately\n"+
 			"(--jwks FILE --token-issuer %s).", platform.DevKeyFile, platform.DevIssuer, platform.DevAudience, platform.DevTenant, platform.DevIssuer), 0, 0)
-	as := fs.String("as", envOr("FRAY_PRINCIPAL", DefaultPrincipal), "the token's subject, NAME or TENANT/NAME (env FRAY_PRINCIPAL)")
+	as := fs.String("as", client.EnvOr("FRAY_PRINCIPAL", client.DefaultPrincipal), "the token's subject, NAME or TENANT/NAME (env FRAY_PRINCIPAL)")
 	tenant := fs.String("tenant", "", "the token's tenant (default: the TENANT of --as TENANT/NAME, else "+platform.DevTenant+")")
 	scope := fs.String("scope", "", "scopes, space- or comma-separated (\""+platform.ScopeDelegate+"\" lets a client act on behalf of others, \""+platform.ScopeResolve+"\" is the encounter service's)")
 	ttl := fs.Duration("ttl", platform.DevTokenTTL, "how long the token is valid")
 	key := fs.String("key", "", "the dev signing key file (default: the key of the fray dev server at --addr, then ./.fray/"+platform.DevKeyFile+"; env FRAY_DEV_KEY)")
-	addr := fs.String("addr", envOr("FRAY_ADDR", DefaultAddr), "the fray dev server whose key to use (env FRAY_ADDR)")
+	addr := fs.String("addr", client.EnvOr("FRAY_ADDR", client.DefaultAddr), "the fray dev server whose key to use (env FRAY_ADDR)")
 	jwks := fs.Bool("jwks", false, "print the dev key's public JWKS instead of a token")
-	command.RunE = runE(func(_ context.Context, _ []string, stdout, _ io.Writer) error {
+	command.RunE = client.RunE(func(_ context.Context, _ []string, stdout, _ io.Writer) error {
 		path := *key
 		if path == "" {
 			p, ok := platform.FindDevKey(*addr)
@@ -52,13 +53,13 @@ func tokenCmd() *cobra.Command {
 			t = *tenant
 		}
 		if err := platform.CheckName("tenant", t); err != nil {
-			return Usagef("%v", err)
+			return client.Usagef("%v", err)
 		}
 		if err := platform.CheckName("subject", subject); err != nil {
-			return Usagef("--as: %v", err)
+			return client.Usagef("--as: %v", err)
 		}
 		if *ttl <= 0 || *ttl > 366*24*time.Hour {
-			return Usagef("--ttl %s: give a positive duration of at most a year", *ttl)
+			return client.Usagef("--ttl %s: give a positive duration of at most a year", *ttl)
 		}
 		scopes := strings.FieldsFunc(*scope, func(r rune) bool { return r == ' ' || r == ',' })
 		tok, err := signer.Mint(platform.DevClaims(t, subject, *ttl, scopes...))

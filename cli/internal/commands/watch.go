@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fray-rpg/fray/cli/internal/client"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -65,7 +66,7 @@ func resumable(ctx context.Context, err error) bool {
 // for none), until the stream ends or, when until > 0, the event of sequence until has been
 // seen; a broken stream is resumed after the last event seen (resumable), so that fn sees
 // each event once, in order. It returns the last sequence seen.
-func stream(ctx context.Context, c *conn, cl encounterv1.EncounterServiceClient, enc, lang string, from, until uint64, fn func(*encounterv1.WatchEncounterResponse) error, notes resumeNotices) (uint64, error) {
+func stream(ctx context.Context, c *client.Conn, cl encounterv1.EncounterServiceClient, enc, lang string, from, until uint64, fn func(*encounterv1.WatchEncounterResponse) error, notes resumeNotices) (uint64, error) {
 	next := max(from, 1)
 	var last uint64
 	failures, resuming := 0, false
@@ -94,12 +95,12 @@ func stream(ctx context.Context, c *conn, cl encounterv1.EncounterServiceClient,
 			if ctx.Err() != nil {
 				return last, ctx.Err()
 			}
-			var rpc *RPCError
+			var rpc *client.RPCError
 			if errors.As(err, &rpc) {
 				return last, err
 			}
 			if _, ok := status.FromError(err); ok {
-				return last, rpcErr("watching "+enc, err)
+				return last, client.RPCErr("watching "+enc, err)
 			}
 			return last, err
 		}
@@ -108,11 +109,11 @@ func stream(ctx context.Context, c *conn, cl encounterv1.EncounterServiceClient,
 		}
 		failures++
 		if failures > resumeAttempts {
-			return last, fmt.Errorf("gave up after %d attempts in a row to resume from #%d: %w", resumeAttempts, next, rpcErr("watching "+enc, err))
+			return last, fmt.Errorf("gave up after %d attempts in a row to resume from #%d: %w", resumeAttempts, next, client.RPCErr("watching "+enc, err))
 		}
 		wait := resumeWait(failures)
 		notes.say("the stream of %s broke (%s); resuming from #%d in %s (attempt %d of %d)",
-			enc, errorText(rpcErr("", err)), next, wait.Round(time.Millisecond), failures, resumeAttempts)
+			enc, client.ErrorText(client.RPCErr("", err)), next, wait.Round(time.Millisecond), failures, resumeAttempts)
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
@@ -120,10 +121,10 @@ func stream(ctx context.Context, c *conn, cl encounterv1.EncounterServiceClient,
 			return last, ctx.Err()
 		case <-t.C:
 		}
-		if c.dialed != nil {
+		if c.Dialed != nil {
 			// A connection that failed waits out its own backoff (up to 2 minutes) before
 			// it tries again: this attempt, paced by ours, tries now.
-			c.dialed.ResetConnectBackoff()
+			c.Dialed.ResetConnectBackoff()
 		}
 		resuming = true
 	}
@@ -137,10 +138,10 @@ func (n resumeNotices) say(format string, args ...any) {
 
 // streamOnce is one WatchEncounter from sequence from; onStart is called when the server
 // began it (its headers came).
-func streamOnce(ctx context.Context, c *conn, cl encounterv1.EncounterServiceClient, enc, lang string, from, until uint64, onStart func(), fn func(*encounterv1.WatchEncounterResponse) error) error {
+func streamOnce(ctx context.Context, c *client.Conn, cl encounterv1.EncounterServiceClient, enc, lang string, from, until uint64, onStart func(), fn func(*encounterv1.WatchEncounterResponse) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	st, err := cl.WatchEncounter(c.outgoing(ctx), &encounterv1.WatchEncounterRequest{EncounterId: enc, FromSequence: from, Language: lang})
+	st, err := cl.WatchEncounter(c.Outgoing(ctx), &encounterv1.WatchEncounterRequest{EncounterId: enc, FromSequence: from, Language: lang})
 	if err != nil {
 		return err
 	}

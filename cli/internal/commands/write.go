@@ -9,45 +9,46 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fray-rpg/fray/cli/internal/client"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"github.com/spf13/cobra"
 )
 
 func createCmd() *cobra.Command {
-	command, fs := newCommand("create", "--name NAME [--system loss|feerie|ka|d20seg] [--options FILE] [flags]",
+	command, fs := client.NewCommand("create", "--name NAME [--system loss|feerie|ka|d20seg] [--options FILE] [flags]",
 		"Creates an encounter and prints its id alone, so that scripts can capture it:\n  id=$(fray create --name Ruelle)\n  id=$(fray create --name Clairière --system feerie)\nThe options file (YAML or JSON) is a fray.encounter.v1.RuleOptions (loss: {gm_fursa: 1}) or the\nbare options of the system given (gm_fursa: 1 for loss; roll: 2d10-11 for feerie; reshuffle:\nevery_draw for ka; carry_over: true for d20seg).", 0, 0)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, false)
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, false)
 	name := fs.String("name", "", "name of the encounter (required)")
 	system := fs.String("system", "loss", "rule system id: loss (Les Chants de Loss), feerie (Contes de Fées), ka (Ka) or d20seg (d20 à segments)")
 	version := fs.Uint("rules-version", 0, "rule system version (0 = the latest)")
 	optionsFile := fs.String("options", "", "house rules file, YAML or JSON")
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		if *name == "" {
-			return &UsageError{Msg: "--name is required", Short: true}
+			return &client.UsageError{Msg: "--name is required", Short: true}
 		}
 		req := &encounterv1.CreateEncounterRequest{
-			CommandId: c.id(),
+			CommandId: c.ID(),
 			Encounter: &encounterv1.CreateEncounter{Name: *name, RuleSystem: *system, RulesVersion: uint32(*version)},
 		}
 		if *optionsFile != "" {
-			o, err := loadOptions(*optionsFile, *system)
+			o, err := client.LoadOptions(*optionsFile, *system)
 			if err != nil {
 				return err
 			}
 			req.Encounter.Options = o
 		}
-		cl, done, err := c.encounters()
+		cl, done, err := c.Encounters()
 		if err != nil {
 			return err
 		}
 		defer done()
-		resp, err := cl.CreateEncounter(c.outgoing(ctx), req)
+		resp, err := cl.CreateEncounter(c.Outgoing(ctx), req)
 		if err != nil {
-			return rpcErr("", err)
+			return client.RPCErr("", err)
 		}
-		if c.raw {
+		if c.Raw {
 			return printJSON(stdout, resp, prettyJSON)
 		}
 		fmt.Fprintln(stdout, resp.GetEncounterId())
@@ -57,52 +58,52 @@ func createCmd() *cobra.Command {
 }
 
 func addCmd() *cobra.Command {
-	command, fs := newCommand("add", "ENCOUNTER SHEET_FILE... [--watched] [--hidden] [flags]",
+	command, fs := client.NewCommand("add", "ENCOUNTER SHEET_FILE... [--watched] [--hidden] [flags]",
 		"Adds one combatant per file. Each file, YAML or JSON, is a fray.encounter.v1.Combatant in\nprotojson field names: id, name, controller, side, and the sheet of the encounter's system:\nloss: {kind, traits, talents, initiative, weapons, parry, dodge, armour, ...}, feerie:\n{vigilance, habilete, puissance, resistance, taille, charme, essence, attributes}, ka:\n{spheres, skills, encaissement, protection, ka_dice, reality_points, weapons} or d20seg:\n{rapidite, armour, shield, weapon_class, bba, agility, strength, ca, hit_points, size,\nweapons, feats}. Every file\nis read before any is sent. With --command-id and several files, the files get the ids ID-1,\nID-2, ...; --expected-sequence applies to the first.\nAdded once the fight has started, a combatant joins it in progress and acts from the next Tour\n(LOS-039); --watched says it watched at least the last full Tour.\n--hidden (GM): the combatants are hidden from the moment they join: only the GMs and their\ncontrollers see their sheets and numbers (a sheet may also say hidden: true).", 2, -1)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, true)
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
 	watched := fs.Bool("watched", false, "joining a fight in progress after watching at least the last full Tour: +2 Initiative (LOS-039)")
 	hidden := fs.Bool("hidden", false, "hide the combatants from all but the GMs and their controllers from the start (GM)")
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		var err error
 		enc, files := pos[0], pos[1:]
 		combatants := make([]*encounterv1.Combatant, len(files))
 		for i, f := range files {
-			if combatants[i], err = LoadCombatant(f); err != nil {
+			if combatants[i], err = client.LoadCombatant(f); err != nil {
 				return err
 			}
 			if *hidden {
 				combatants[i].Hidden = true
 			}
 		}
-		cl, done, err := c.encounters()
+		cl, done, err := c.Encounters()
 		if err != nil {
 			return err
 		}
 		defer done()
 		for i, cb := range combatants {
-			id := c.id()
-			if c.commandID != "" && len(files) > 1 {
-				id = fmt.Sprintf("%s-%d", c.commandID, i+1)
+			id := c.ID()
+			if c.CommandID != "" && len(files) > 1 {
+				id = fmt.Sprintf("%s-%d", c.CommandID, i+1)
 			}
 			req := &encounterv1.AddCombatantRequest{EncounterId: enc, CommandId: id, Combatant: cb, Watched: *watched}
 			if i == 0 {
-				req.ExpectedSequence = c.expected.ptr()
+				req.ExpectedSequence = c.Expected.Ptr()
 			}
-			resp, err := cl.AddCombatant(c.outgoing(ctx), req)
+			resp, err := cl.AddCombatant(c.Outgoing(ctx), req)
 			if err != nil {
-				return rpcErr("adding "+files[i], err)
+				return client.RPCErr("adding "+files[i], err)
 			}
-			if c.raw {
+			if c.Raw {
 				if err := printJSON(stdout, resp, prettyJSON); err != nil {
 					return err
 				}
 				continue
 			}
-			line := "added " + english().Combatant(cb)
+			line := "added " + client.English().Combatant(cb)
 			for _, ev := range resp.GetEvents() {
 				if a := ev.GetCombatantAdded(); a != nil {
-					line += fmt.Sprintf(" (#%d)", ev.GetSequence()) + joining(a)
+					line += fmt.Sprintf(" (#%d)", ev.GetSequence()) + client.Joining(a)
 					break
 				}
 			}
@@ -114,22 +115,22 @@ func addCmd() *cobra.Command {
 }
 
 func startCmd() *cobra.Command {
-	command, fs := newCommand("start", "ENCOUNTER [flags]", "Starts the fight: the first Tour's Initiative is rolled.", 1, 1)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, true)
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
-		cl, done, err := c.encounters()
+	command, fs := client.NewCommand("start", "ENCOUNTER [flags]", "Starts the fight: the first Tour's Initiative is rolled.", 1, 1)
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		cl, done, err := c.Encounters()
 		if err != nil {
 			return err
 		}
 		defer done()
-		resp, err := cl.StartEncounter(c.outgoing(ctx), &encounterv1.StartEncounterRequest{
-			EncounterId: pos[0], CommandId: c.id(), ExpectedSequence: c.expected.ptr(),
+		resp, err := cl.StartEncounter(c.Outgoing(ctx), &encounterv1.StartEncounterRequest{
+			EncounterId: pos[0], CommandId: c.ID(), ExpectedSequence: c.Expected.Ptr(),
 		})
 		if err != nil {
-			return rpcErr("", err)
+			return client.RPCErr("", err)
 		}
-		if c.raw {
+		if c.Raw {
 			return printJSON(stdout, resp, prettyJSON)
 		}
 		printOutcome(stdout, pos[0], resp.GetEvents(), resp.GetState())
@@ -139,7 +140,7 @@ func startCmd() *cobra.Command {
 }
 
 func attackCmd() *cobra.Command {
-	command, fs := newCommand("attack", "ENCOUNTER ATTACKER TARGET [--weapon W] [--effect NAME]... [--exploits N] [--also TARGET]... [--second-weapon W] [--with-damage] [--grab|--trip] [situation flags] [--fursa N] [--inspiration Courage=1] [--free-raises N] [--unseen] [flags]",
+	command, fs := client.NewCommand("attack", "ENCOUNTER ATTACKER TARGET [--weapon W] [--effect NAME]... [--exploits N] [--also TARGET]... [--second-weapon W] [--with-damage] [--grab|--trip] [situation flags] [--fursa N] [--inspiration Courage=1] [--free-raises N] [--unseen] [flags]",
 		"ATTACKER attacks TARGET (combatant ids). Each Exploit raises the Difficulty by 5; the effects\n"+
 			"declared with --effect buy what the Exploits do when they stand, and their Exploits add up\n"+
 			"(at most 5). --exploits N declares N more extra-damage Exploits (+1d10 each).\n"+
@@ -147,8 +148,8 @@ func attackCmd() *cobra.Command {
 			"Multi-target effects (two-weapons, moulinet, storm-of-blades, shoot-through,\n"+
 			"rain-of-projectiles) name further targets with --also. --grab and --trip are made bare-handed\n"+
 			"with Athletics (3 PA), without Exploits.", 3, 3)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, true)
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
 	weapon := fs.String("weapon", "", "weapon name on the attacker's sheet (may be left out when it has one weapon)")
 	exploits := fs.Int("exploits", 0, "extra-damage Exploits declared, +1d10 each (added to the --effect ones)")
 	effects := &effectFlag{}
@@ -164,9 +165,9 @@ func attackCmd() *cobra.Command {
 	sit.registerAttack(fs)
 	var sp spendFlags
 	sp.register(fs)
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		var err error
-		usage := usageError
+		usage := client.ShortUsagef
 		if *exploits < 0 {
 			return usage("--exploits %d: cannot be negative", *exploits)
 		}
@@ -212,15 +213,15 @@ func attackCmd() *cobra.Command {
 }
 
 func reactCmd() *cobra.Command {
-	command, fs := newCommand("react", "ENCOUNTER DEFENDER parry|dodge|none [--exploits N] [--effect NAME]... [--ally ID] [--counter-weapon W] [--with-weapon] [--darkness] [--lower|--higher] [--cover-at-hand] [--fursa N] [--inspiration Courage=1] [--free-raises N] [flags]",
+	command, fs := client.NewCommand("react", "ENCOUNTER DEFENDER parry|dodge|none [--exploits N] [--effect NAME]... [--ally ID] [--counter-weapon W] [--with-weapon] [--darkness] [--lower|--higher] [--cover-at-hand] [--fursa N] [--inspiration Courage=1] [--free-raises N] [flags]",
 		"DEFENDER answers the attack waiting for it: parry or dodge (1 PA, a Test against the\n"+
 			"attacker's Difficulty + 5 per Exploit declared here), or none to take the blow. Plain\n"+
 			"Exploits (--exploits) become a +5 on the defender's next action on a success (LOS-016);\n"+
 			"the effects declared with --effect buy what they do instead, and their Exploits add up.\n"+
 			wrapText("Effects (Exploits): "+effectNames(func(x exploitEffect) bool { return x.defence })+".", 95)+"\n"+
 			"A pursuit action (charge, clothesline, tackle, shot at the legs) is only dodged.", 3, 3)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, true)
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
 	exploits := fs.Int("exploits", 0, "Exploits declared on the defence; on a success they become a +5 on the defender's next action")
 	effects := &effectFlag{defence: true}
 	fs.Var(effects, "effect", "a defensive Exploit effect to declare, by the names above (repeatable)")
@@ -232,9 +233,9 @@ func reactCmd() *cobra.Command {
 	fs.BoolVar(&sit.coverAtHand, "cover-at-hand", false, "cover is at hand for a dodge against a ranged attack (Take cover, LOS-093)")
 	var sp spendFlags
 	sp.register(fs)
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		var err error
-		usage := usageError
+		usage := client.ShortUsagef
 		reaction, ok := map[string]lossv1.Reaction{
 			"parry": lossv1.Reaction_REACTION_PARRY,
 			"dodge": lossv1.Reaction_REACTION_DODGE,
@@ -276,11 +277,11 @@ func reactCmd() *cobra.Command {
 }
 
 func passCmd() *cobra.Command {
-	command, fs := newCommand("pass", "ENCOUNTER COMBATANT [flags]",
+	command, fs := client.NewCommand("pass", "ENCOUNTER COMBATANT [flags]",
 		"COMBATANT ends its actions for this Tour; the PA it keeps serve only to parry or dodge.", 2, 2)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, true)
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		cmd := lossCommand(&lossv1.Action{CombatantId: pos[1], Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}})
 		return submit(ctx, c, pos[0], cmd, stdout)
 	})
@@ -288,13 +289,13 @@ func passCmd() *cobra.Command {
 }
 
 func submitCmd() *cobra.Command {
-	command, fs := newCommand("submit", "ENCOUNTER (--json '{...}' | --file FILE) [flags]",
+	command, fs := client.NewCommand("submit", "ENCOUNTER (--json '{...}' | --file FILE) [flags]",
 		"Submits any fray.encounter.v1.Command, in protojson, e.g.\n  fray submit $id --json '{\"loss\": {\"combatantId\": \"diego\", \"pass\": {}}}'", 1, 1)
 	js := fs.String("json", "", "the Command in protojson")
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, true)
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
 	file := fs.String("file", "", "file holding the Command, JSON or YAML")
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		var err error
 		var (
 			name string
@@ -302,7 +303,7 @@ func submitCmd() *cobra.Command {
 		)
 		switch {
 		case (*js == "") == (*file == ""):
-			return &UsageError{Msg: "give the command with exactly one of --json and --file", Short: true}
+			return &client.UsageError{Msg: "give the command with exactly one of --json and --file", Short: true}
 		case *js != "":
 			name, data = "--json", []byte(*js)
 		default:
@@ -312,11 +313,11 @@ func submitCmd() *cobra.Command {
 			name = *file
 		}
 		cmd := &encounterv1.Command{}
-		if err := DecodeProto(name, data, cmd); err != nil {
+		if err := client.DecodeProto(name, data, cmd); err != nil {
 			return err
 		}
 		if cmd.GetKind() == nil {
-			return &UsageError{Msg: name + ": the command is empty", Short: true}
+			return &client.UsageError{Msg: name + ": the command is empty", Short: true}
 		}
 		return submit(ctx, c, pos[0], cmd, stdout)
 	})
@@ -328,22 +329,22 @@ func lossCommand(a *lossv1.Action) *encounterv1.Command {
 }
 
 // submit sends cmd through Submit and prints the events it caused.
-func submit(ctx context.Context, c *conn, enc string, cmd *encounterv1.Command, stdout io.Writer) error {
+func submit(ctx context.Context, c *client.Conn, enc string, cmd *encounterv1.Command, stdout io.Writer) error {
 	if show := oddsOf(ctx); show != nil { // `fray odds`: the odds of cmd, nothing submitted
 		return show(ctx, c, enc, cmd, stdout)
 	}
-	cl, done, err := c.encounters()
+	cl, done, err := c.Encounters()
 	if err != nil {
 		return err
 	}
 	defer done()
-	resp, err := cl.Submit(c.outgoing(ctx), &encounterv1.SubmitRequest{
-		EncounterId: enc, CommandId: c.id(), ExpectedSequence: c.expected.ptr(), Command: cmd,
+	resp, err := cl.Submit(c.Outgoing(ctx), &encounterv1.SubmitRequest{
+		EncounterId: enc, CommandId: c.ID(), ExpectedSequence: c.Expected.Ptr(), Command: cmd,
 	})
 	if err != nil {
-		return rpcErr("", err)
+		return client.RPCErr("", err)
 	}
-	if c.raw {
+	if c.Raw {
 		return printJSON(stdout, resp, prettyJSON)
 	}
 	printOutcome(stdout, enc, resp.GetEvents(), resp.GetState())
@@ -352,7 +353,7 @@ func submit(ctx context.Context, c *conn, enc string, cmd *encounterv1.Command, 
 
 // printOutcome prints a command's events and what the game now waits for.
 func printOutcome(w io.Writer, enc string, events []*encounterv1.Event, st *encounterv1.EncounterState) {
-	n := outcomeNarrator(st)
+	n := client.OutcomeNarrator(st)
 	for _, ev := range events {
 		fmt.Fprintln(w, n.Narrate(ev))
 	}
@@ -369,33 +370,33 @@ func printPending(w io.Writer, enc string, st *encounterv1.EncounterState) {
 		if la := st.GetLoss().GetPending(); la.GetDefenderId() == p.GetCombatantId() && la.GetPursuit() != lossv1.PursuitKind_PURSUIT_KIND_UNSPECIFIED {
 			choices = "dodge|none" // a pursuit action is only dodged (LOS-102…LOS-106)
 		}
-		if isKa(st) {
+		if client.IsKa(st) {
 			react, choices = "ka react", kaChoices(st, p.GetCombatantId())
 		}
-		fmt.Fprintf(w, "waiting for %s (%s): %s\n", p.GetCombatantId(), orUnknown(p.GetController()), p.GetPrompt())
-		fmt.Fprintf(w, "  fray %s %s %s %s --as %s\n", react, enc, p.GetCombatantId(), choices, orUnknown(p.GetController()))
+		fmt.Fprintf(w, "waiting for %s (%s): %s\n", p.GetCombatantId(), client.OrUnknown(p.GetController()), p.GetPrompt())
+		fmt.Fprintf(w, "  fray %s %s %s %s --as %s\n", react, enc, p.GetCombatantId(), choices, client.OrUnknown(p.GetController()))
 	}
 }
 
 func endCmd() *cobra.Command {
-	command, fs := newCommand("end", "ENCOUNTER [--reason R] [flags]",
+	command, fs := client.NewCommand("end", "ENCOUNTER [--reason R] [flags]",
 		"Ends the encounter and prints its dice seed, now revealed, in hex: sha256 of it is the\nseed_sha256 published when the encounter was created.", 1, 1)
-	c := addConnFlags(fs)
-	c.addCommandFlags(fs, true)
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
 	reason := fs.String("reason", "", "why the encounter ends")
-	command.RunE = runE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
-		cl, done, err := c.encounters()
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		cl, done, err := c.Encounters()
 		if err != nil {
 			return err
 		}
 		defer done()
-		resp, err := cl.EndEncounter(c.outgoing(ctx), &encounterv1.EndEncounterRequest{
-			EncounterId: pos[0], CommandId: c.id(), ExpectedSequence: c.expected.ptr(), Reason: *reason,
+		resp, err := cl.EndEncounter(c.Outgoing(ctx), &encounterv1.EndEncounterRequest{
+			EncounterId: pos[0], CommandId: c.ID(), ExpectedSequence: c.Expected.Ptr(), Reason: *reason,
 		})
 		if err != nil {
-			return rpcErr("", err)
+			return client.RPCErr("", err)
 		}
-		if c.raw {
+		if c.Raw {
 			return printJSON(stdout, resp, prettyJSON)
 		}
 		seed := resp.GetState().GetSeed()

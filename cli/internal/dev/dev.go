@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/fray-rpg/fray/cli/internal/client"
 	"github.com/fray-rpg/fray/cli/internal/commands"
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
 	"github.com/fray-rpg/fray/rules/systems"
@@ -188,7 +189,7 @@ func NewCommand() *cobra.Command {
 			"development and trying fray out: gRPC on --listen (loopback), the page in the browser and the\n" +
 			"services for browsers on --web (loopback), tokens signed by a dev key kept in --data, which the\n" +
 			"CLI's --as NAME and `fray invite` use to mint theirs. Ctrl-C stops it gracefully.",
-		Args: commands.NoArgs,
+		Args: client.NoArgs,
 	}
 	// The flags are the services' (platform's helpers take a flag.FlagSet), parsed by cobra.
 	fs := flag.NewFlagSet("dev", flag.ContinueOnError)
@@ -212,16 +213,16 @@ func NewCommand() *cobra.Command {
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		ctx, stdout := cmd.Context(), cmd.OutOrStdout()
 		if err := checkFlags(fs, &cfg); err != nil {
-			return &commands.UsageError{Msg: err.Error()}
+			return &client.UsageError{Msg: err.Error()}
 		}
 		log, err := platform.NewLoggerTo(os.Stderr, *logFormat, *logLevel)
 		if err != nil {
-			return &commands.UsageError{Msg: err.Error()}
+			return &client.UsageError{Msg: err.Error()}
 		}
 		cfg.Log = log
 		cfg.Demo = *demo
 		if err := webFlags(fs, &cfg, *webOrigins); err != nil {
-			return &commands.UsageError{Msg: err.Error()}
+			return &client.UsageError{Msg: err.Error()}
 		}
 		cfg.WebReady = func(url string) {
 			fmt.Fprintf(stdout, "fray dev: the page is on %s (`fray invite ENCOUNTER --player COMBATANT` makes a link to it)\n", url)

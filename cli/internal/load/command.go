@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fray-rpg/fray/cli/internal/client"
 	"github.com/fray-rpg/fray/cli/internal/commands"
 	"github.com/fray-rpg/fray/cli/internal/dev"
 	"github.com/fray-rpg/fray/services/platform"
@@ -39,7 +40,7 @@ func NewCommand() *cobra.Command {
 			"as its GM (%s) and a player (%s) who answers the attacks on its combatants; then commands/s,\n"+
 			"latency percentiles and errors by code, beside a gRPC health Check and (with --nats-url or\n"+
 			"--embedded) a conditional JetStream publish measured on the same servers.", GMSubject, PlayerSubject),
-		Args: commands.NoArgs,
+		Args: client.NoArgs,
 	}
 	// The flags go through a flag.FlagSet (platform's helpers take one), parsed by cobra.
 	fs := flag.NewFlagSet("load", flag.ContinueOnError)

@@ -1,4 +1,4 @@
-package commands
+package client
 
 import (
 	"bytes"
@@ -277,10 +277,10 @@ func pathOr(path string) string {
 	return path
 }
 
-// loadOptions reads the --options file: a fray.encounter.v1.RuleOptions ("loss: {...}",
+// LoadOptions reads the --options file: a fray.encounter.v1.RuleOptions ("loss: {...}",
 // "feerie: {...}", "ka: {...}", "d20seg: {...}") or the bare options of the system given
 // (fray.loss.v1.Options, fray.feerie.v1.Options, fray.ka.v1.Options, fray.d20seg.v1.Options).
-func loadOptions(path, system string) (*encounterv1.RuleOptions, error) {
+func LoadOptions(path, system string) (*encounterv1.RuleOptions, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package commands
+package client
 
 // Narration. The events the CLI prints are told by the rules' narrator (rules/narrate), in the
 // language of --lang: the server's narration for the commands that read through the
@@ -18,53 +18,53 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-// langFlag is --lang: the language the events are narrated in.
-type langFlag struct{ s *string }
+// LangFlag is --lang: the language the events are narrated in.
+type LangFlag struct{ s *string }
 
-func addLangFlag(fs *pflag.FlagSet) langFlag {
-	return langFlag{fs.String("lang", "en", "the language events are narrated in: en (English) or fr (French)")}
+func AddLangFlag(fs *pflag.FlagSet) LangFlag {
+	return LangFlag{fs.String("lang", "en", "the language events are narrated in: en (English) or fr (French)")}
 }
 
 // code is the language as the encounter service takes it ("en", "fr"); a usage error for a
 // language narration is not written in.
-func (l langFlag) code() (string, error) {
+func (l LangFlag) Code() (string, error) {
 	tag, err := rulesnarrate.Parse(*l.s)
 	if err != nil {
-		return "", usageError("--lang: %v", err)
+		return "", ShortUsagef("--lang: %v", err)
 	}
 	return tag.String(), nil
 }
 
 // narrator is the rules' narrator in the language asked.
-func (l langFlag) narrator() (*rulesnarrate.Narrator, error) {
+func (l LangFlag) Narrator() (*rulesnarrate.Narrator, error) {
 	tag, err := rulesnarrate.Parse(*l.s)
 	if err != nil {
-		return nil, usageError("--lang: %v", err)
+		return nil, ShortUsagef("--lang: %v", err)
 	}
 	return systems.Registry().Narrator(tag), nil
 }
 
-// narrators narrates the events of every encounter of a log read from the middle (audit
+// Narrators narrates the events of every encounter of a log read from the middle (audit
 // tail): one narrator per encounter, which first learns the events before the first one
 // seen, read from the log, so that combatants are named as in the rest of the CLI.
-type narrators struct {
-	lang langFlag
-	log  store.Log
+type Narrators struct {
+	Lang LangFlag
+	Log  store.Log
 	by   map[string]*rulesnarrate.Narrator
 }
 
 // narrate returns the line of ev, shown as the terminal may print it (display).
-func (n *narrators) narrate(ctx context.Context, ev *encounterv1.Event) (string, error) {
-	shown := display(ev)
+func (n *Narrators) Narrate(ctx context.Context, ev *encounterv1.Event) (string, error) {
+	shown := Display(ev)
 	id := ev.GetEncounterId()
 	nr := n.by[id]
 	if nr == nil {
 		var err error
-		if nr, err = n.lang.narrator(); err != nil {
+		if nr, err = n.Lang.Narrator(); err != nil {
 			return "", err
 		}
 		if ev.GetSequence() > 1 {
-			recs, err := n.log.Load(ctx, id, 0)
+			recs, err := n.Log.Load(ctx, id, 0)
 			if err != nil {
 				return "", err
 			}
@@ -74,7 +74,7 @@ func (n *narrators) narrate(ctx context.Context, ev *encounterv1.Event) (string,
 					if e.GetSequence() >= ev.GetSequence() {
 						break earlier
 					}
-					nr.Learn(display(e))
+					nr.Learn(Display(e))
 				}
 			}
 		}
@@ -86,24 +86,24 @@ func (n *narrators) narrate(ctx context.Context, ev *encounterv1.Event) (string,
 	return nr.Narrate(shown), nil
 }
 
-// english is the rules' narrator in English, for what the CLI prints in English only (the
+// English is the rules' narrator in English, for what the CLI prints in English only (the
 // combatants added, a roll).
-func english() *rulesnarrate.Narrator { return systems.Registry().Narrator(rulesnarrate.English) }
+func English() *rulesnarrate.Narrator { return systems.Registry().Narrator(rulesnarrate.English) }
 
-// joining is what the narration of a CombatantAdded says after the combatant: "; joins the
+// Joining is what the narration of a CombatantAdded says after the combatant: "; joins the
 // fight in progress: acts from the next Tour (LOS-039)", or nothing.
-func joining(a *encounterv1.CombatantAdded) string {
+func Joining(a *encounterv1.CombatantAdded) string {
 	stub := &encounterv1.CombatantAdded{Combatant: &encounterv1.Combatant{Id: "x"}, InProgress: a.GetInProgress(), Watched: a.GetWatched()}
-	text := english().Text(&encounterv1.Event{Sequence: 1, Payload: &encounterv1.Event_CombatantAdded{CombatantAdded: stub}})
+	text := English().Text(&encounterv1.Event{Sequence: 1, Payload: &encounterv1.Event_CombatantAdded{CombatantAdded: stub}})
 	return strings.TrimPrefix(text, "#1 joins: x")
 }
 
-// outcomeNarrator narrates the events a command caused knowing the state after them, all a
+// OutcomeNarrator narrates the events a command caused knowing the state after them, all a
 // response holds: the combatants' names, who is hidden, the attack a Ka defender answers. The
 // pursuit distance it holds is the one after them: the narration takes none, and tells a
 // pursuit action by the distance it leaves.
-func outcomeNarrator(st *encounterv1.EncounterState) *rulesnarrate.Narrator {
-	n := english()
+func OutcomeNarrator(st *encounterv1.EncounterState) *rulesnarrate.Narrator {
+	n := English()
 	if p := st.GetLoss().GetPursuit(); p != nil {
 		st = proto.CloneOf(st)
 		st.GetLoss().Pursuit = nil

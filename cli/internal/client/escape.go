@@ -1,4 +1,4 @@
-package commands
+package client
 
 // Printing what the server sends: a name, a reason, a prompt or an error message comes from
 // other people (a player names a combatant, the GM gives a reason), so before the CLI prints it
@@ -23,8 +23,8 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
-// unprintable reports whether r must not reach a terminal as it is.
-func unprintable(r rune) bool {
+// Unprintable reports whether r must not reach a terminal as it is.
+func Unprintable(r rune) bool {
 	switch {
 	case r < 0x20, r >= 0x7f && r <= 0x9f:
 		return true
@@ -41,7 +41,7 @@ func unprintable(r rune) bool {
 func Printable(s string) string {
 	clean := true
 	for i, r := range s {
-		if unprintable(r) || (r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD")) {
+		if Unprintable(r) || (r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD")) {
 			clean = false
 			break
 		}
@@ -55,7 +55,7 @@ func Printable(s string) string {
 		switch {
 		case r == utf8.RuneError && n <= 1:
 			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case unprintable(r):
+		case Unprintable(r):
 			q := strconv.QuoteRune(r) // '\x1b', '\n', '\u202e'
 			b.WriteString(q[1 : len(q)-1])
 		default:
@@ -66,14 +66,14 @@ func Printable(s string) string {
 	return b.String()
 }
 
-// printableJSON escapes, in JSON text, the characters Printable escapes: JSON's \uXXXX keeps
+// PrintableJSON escapes, in JSON text, the characters Printable escapes: JSON's \uXXXX keeps
 // the data as it is while the terminal shows only plain text. Outside strings JSON holds
 // none of them but the newlines and indentation, which stay.
-func printableJSON(b []byte) []byte {
+func PrintableJSON(b []byte) []byte {
 	s := string(b)
 	var out strings.Builder
 	for _, r := range s {
-		if unprintable(r) && r != '\n' {
+		if Unprintable(r) && r != '\n' {
 			fmt.Fprintf(&out, `\u%04x`, r)
 			continue
 		}
@@ -184,9 +184,9 @@ func (s printableClientStream) RecvMsg(m any) error {
 	return nil
 }
 
-// display is a copy of m, read from the log rather than through the CLI's connections, with
+// Display is a copy of m, read from the log rather than through the CLI's connections, with
 // every string escaped for the terminal.
-func display[T proto.Message](m T) T {
+func Display[T proto.Message](m T) T {
 	c := proto.CloneOf(m)
 	printableMessage(c.ProtoReflect())
 	return c

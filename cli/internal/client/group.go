@@ -1,26 +1,26 @@
-package commands
+package client
 
 import "github.com/spf13/cobra"
 
-// member is one subcommand of a group: `fray feerie declare` is the member declare of the
-// group feerie.
-type member struct {
-	name    string
-	summary string
-	cmd     func() *cobra.Command
+// Member is one subcommand of a group: `fray feerie declare` is the member declare of the
+// Group feerie.
+type Member struct {
+	Name    string
+	Summary string
+	Cmd     func() *cobra.Command
 }
 
-// group returns the command of a subcommand group: `fray GROUP MEMBER ...` runs the member.
+// Group returns the command of a subcommand group: `fray GROUP MEMBER ...` runs the member.
 // Without a member, or with an unknown one, it is a usage error listing the members; "-h" or
 // "help" lists them, and "help MEMBER" prints the member's usage.
-func group(name, help string, members []member) *cobra.Command {
+func Group(name, help string, members []Member) *cobra.Command {
 	g := &cobra.Command{
 		Use:  name + " SUBCOMMAND [ARGS] [FLAGS]",
 		Long: help,
 	}
 	for _, m := range members {
-		c := m.cmd()
-		c.Short = m.summary
+		c := m.Cmd()
+		c.Short = m.Summary
 		g.AddCommand(c)
 	}
 	return asGroup(g)
@@ -36,7 +36,7 @@ func asGroup(g *cobra.Command) *cobra.Command {
 		case args[0] == "help":
 			return nil
 		}
-		return &UsageError{Msg: unknownSubcommand(c, args[0]), Short: true}
+		return &UsageError{Msg: UnknownSubcommand(c, args[0]), Short: true}
 	}
 	g.FParseErrWhitelist.UnknownFlags = true // `fray feerie bogus --kind x`: the member is unknown
 	// `fray feerie help [MEMBER]`

@@ -1,4 +1,4 @@
-package commands
+package client
 
 import (
 	"context"
@@ -20,48 +20,48 @@ import (
 // Func is the body of a subcommand: pos are its positional arguments, its flags are parsed.
 type Func func(ctx context.Context, pos []string, stdout, stderr io.Writer) error
 
-// newCommand makes the cobra.Command of a client subcommand. name is its path below fray
+// NewCommand makes the cobra.Command of a client subcommand. name is its path below fray
 // ("attack", "feerie declare": the last word names it); synopsis (its positional arguments and
 // flags) and help show in its usage; it takes between minPos and maxPos positional arguments
 // (maxPos < 0: no limit). Add the flags to the FlagSet returned, then set RunE with runE.
-func newCommand(name, synopsis, help string, minPos, maxPos int) (*cobra.Command, *pflag.FlagSet) {
+func NewCommand(name, synopsis, help string, minPos, maxPos int) (*cobra.Command, *pflag.FlagSet) {
 	words := strings.Fields(name)
 	cmd := &cobra.Command{
 		Use:  words[len(words)-1] + " " + synopsis,
 		Long: help,
-		Args: positional(minPos, maxPos),
+		Args: Positional(minPos, maxPos),
 	}
 	return cmd, cmd.Flags()
 }
 
-// runE adapts a Func to cobra's RunE.
-func runE(fn Func) func(*cobra.Command, []string) error {
+// RunE adapts a Func to cobra's RunE.
+func RunE(fn Func) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, pos []string) error {
 		return fn(cmd.Context(), pos, cmd.OutOrStdout(), cmd.ErrOrStderr())
 	}
 }
 
-// positional checks that there are between minPos and maxPos positional arguments (maxPos < 0:
+// Positional checks that there are between minPos and maxPos positional arguments (maxPos < 0:
 // no limit).
-func positional(minPos, maxPos int) cobra.PositionalArgs {
+func Positional(minPos, maxPos int) cobra.PositionalArgs {
 	return func(_ *cobra.Command, pos []string) error {
 		switch {
 		case len(pos) < minPos:
-			return usageError("missing arguments: %d given, %d needed", len(pos), minPos)
+			return ShortUsagef("missing arguments: %d given, %d needed", len(pos), minPos)
 		case maxPos >= 0 && len(pos) > maxPos:
-			return usageError("too many arguments: %s", strings.Join(restoreNegatives(pos[maxPos:]), " "))
+			return ShortUsagef("too many arguments: %s", strings.Join(restoreNegatives(pos[maxPos:]), " "))
 		}
 		return nil
 	}
 }
 
 // NoArgs refuses positional arguments with a usage error.
-var NoArgs = positional(0, 0)
+var NoArgs = Positional(0, 0)
 
-// execute runs args on root (a fray root or a command alone) with fray's conventions: help on
+// Execute runs args on root (a fray root or a command alone) with fray's conventions: help on
 // stdout, errors returned unprinted (flag errors as *UsageError), negative numbers as
-// positional arguments, flags not given taken from the environment variable their usage names.
-func execute(ctx context.Context, root *cobra.Command, args []string, stdout, stderr io.Writer) (*cobra.Command, error) {
+// Positional arguments, flags not given taken from the environment variable their usage names.
+func Execute(ctx context.Context, root *cobra.Command, args []string, stdout, stderr io.Writer) (*cobra.Command, error) {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SilenceErrors = true
@@ -127,7 +127,7 @@ func completions(root *cobra.Command) {
 		if c.HasSubCommands() || c.ValidArgsFunction != nil || c.Name() == "help" || strings.HasPrefix(c.Name(), "__") {
 			return
 		}
-		words := strings.Fields(synopsis(c))
+		words := strings.Fields(Synopsis(c))
 		var pos []string // the positional arguments, before the first flag
 		for _, w := range words {
 			if strings.HasPrefix(w, "[") || strings.HasPrefix(w, "-") || strings.HasPrefix(w, "(") {
@@ -240,7 +240,7 @@ func applyEnv(fs *pflag.FlagSet) error {
 			return
 		}
 		if e := f.Value.Set(v); e != nil {
-			err = usageError("%s: %q is not %s", env, v, kindOf(f.Value, e))
+			err = ShortUsagef("%s: %q is not %s", env, v, kindOf(f.Value, e))
 		}
 	})
 	return err
@@ -261,8 +261,8 @@ func kindOf(v pflag.Value, err error) string {
 	return fmt.Sprintf("accepted: %v", err)
 }
 
-// commandPath is "fray attack", "fray feerie declare", also for a command run alone.
-func commandPath(cmd *cobra.Command) string {
+// CommandPath is "fray attack", "fray feerie declare", also for a command run alone.
+func CommandPath(cmd *cobra.Command) string {
 	path := cmd.CommandPath()
 	if cmd.Root().Name() != "fray" {
 		path = "fray " + path
@@ -270,15 +270,15 @@ func commandPath(cmd *cobra.Command) string {
 	return path
 }
 
-// synopsis is what cmd's Use says after its name.
-func synopsis(cmd *cobra.Command) string {
+// Synopsis is what cmd's Use says after its name.
+func Synopsis(cmd *cobra.Command) string {
 	_, syn, _ := strings.Cut(cmd.Use, " ")
 	return syn
 }
 
 // usageLine is "usage: fray attack ENCOUNTER ATTACKER TARGET [...]".
 func usageLine(cmd *cobra.Command) string {
-	return strings.TrimSpace("usage: " + commandPath(cmd) + " " + synopsis(cmd))
+	return strings.TrimSpace("usage: " + CommandPath(cmd) + " " + Synopsis(cmd))
 }
 
 // help prints cmd's usage to its stdout: `fray help X`, `fray X --help` and `fray X -h` alike.
@@ -286,7 +286,7 @@ func help(cmd *cobra.Command, _ []string) {
 	w := cmd.OutOrStdout()
 	switch {
 	case cmd.HasSubCommands() && !cmd.HasParent() && cmd.Name() == "fray":
-		rootUsage(cmd, w)
+		RootUsage(cmd, w)
 	case cmd.HasSubCommands():
 		groupUsage(cmd, w)
 	default:
@@ -315,7 +315,7 @@ func listCommands(w io.Writer, cmds []*cobra.Command) {
 	}
 }
 
-func rootUsage(root *cobra.Command, w io.Writer) {
+func RootUsage(root *cobra.Command, w io.Writer) {
 	root.InitDefaultCompletionCmd()
 	fmt.Fprintln(w, "usage: fray SUBCOMMAND [ARGS] [FLAGS]")
 	fmt.Fprintln(w)
@@ -329,7 +329,7 @@ func rootUsage(root *cobra.Command, w io.Writer) {
 }
 
 func groupUsage(cmd *cobra.Command, w io.Writer) {
-	path := commandPath(cmd)
+	path := CommandPath(cmd)
 	fmt.Fprintf(w, "usage: %s SUBCOMMAND [ARGS] [FLAGS]\n", path)
 	if cmd.Long != "" {
 		fmt.Fprintf(w, "\n%s\n", cmd.Long)
@@ -372,17 +372,17 @@ func (b plainBool) String() string     { return b.v.String() }
 func (b plainBool) Set(s string) error { return b.v.Set(s) }
 func (b plainBool) Type() string       { return b.v.Type() }
 
-// shortUsage prints cmd's synopsis and where to find more.
-func shortUsage(cmd *cobra.Command, w io.Writer) {
+// ShortUsage prints cmd's synopsis and where to find more.
+func ShortUsage(cmd *cobra.Command, w io.Writer) {
 	if cmd.HasSubCommands() {
 		groupUsage(cmd, w)
 		return
 	}
-	fmt.Fprintf(w, "%s\nRun 'fray help %s' for the flags.\n", usageLine(cmd), strings.TrimPrefix(commandPath(cmd), "fray "))
+	fmt.Fprintf(w, "%s\nRun 'fray help %s' for the flags.\n", usageLine(cmd), strings.TrimPrefix(CommandPath(cmd), "fray "))
 }
 
-// unknownSubcommand says that cmd has no subcommand name, and which it may have meant.
-func unknownSubcommand(cmd *cobra.Command, name string) string {
+// UnknownSubcommand says that cmd has no subcommand name, and which it may have meant.
+func UnknownSubcommand(cmd *cobra.Command, name string) string {
 	msg := fmt.Sprintf("unknown subcommand %q", name)
 	if cmd.SuggestionsMinimumDistance <= 0 {
 		cmd.SuggestionsMinimumDistance = 2
@@ -393,8 +393,8 @@ func unknownSubcommand(cmd *cobra.Command, name string) string {
 	return msg
 }
 
-// helpCmd is `fray help [SUBCOMMAND...]`: the usage of fray or of a subcommand, on stdout.
-func helpCmd() *cobra.Command {
+// HelpCmd is `fray help [SUBCOMMAND...]`: the usage of fray or of a subcommand, on stdout.
+func HelpCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "help [SUBCOMMAND...]",
 		Short: "print the usage of fray or of a subcommand",
@@ -418,7 +418,7 @@ func helpOf(cmd *cobra.Command, path []string, w io.Writer) error {
 	for _, name := range restoreNegatives(path) {
 		next := findSub(cmd, name)
 		if next == nil {
-			return &UsageError{Msg: unknownSubcommand(cmd, name)}
+			return &UsageError{Msg: UnknownSubcommand(cmd, name)}
 		}
 		cmd = next
 	}
@@ -437,21 +437,21 @@ func findSub(cmd *cobra.Command, name string) *cobra.Command {
 	return nil
 }
 
-// versionCmd is `fray version`: the module version and VCS revision the binary was built from,
+// VersionCmd is `fray version`: the module version and VCS revision the binary was built from,
 // and the Go version.
-func versionCmd() *cobra.Command {
-	cmd, _ := newCommand("version", "", "Prints fray's module version, the VCS revision it was built from (when the build\nrecorded it) and the Go version.", 0, 0)
+func VersionCmd() *cobra.Command {
+	cmd, _ := NewCommand("version", "", "Prints fray's module version, the VCS revision it was built from (when the build\nrecorded it) and the Go version.", 0, 0)
 	cmd.Short = "print the version of fray, its VCS revision and Go version"
-	cmd.RunE = runE(func(_ context.Context, _ []string, stdout, _ io.Writer) error {
-		fmt.Fprintln(stdout, versionText(debug.ReadBuildInfo()))
+	cmd.RunE = RunE(func(_ context.Context, _ []string, stdout, _ io.Writer) error {
+		fmt.Fprintln(stdout, VersionText(debug.ReadBuildInfo()))
 		return nil
 	})
 	return cmd
 }
 
-// versionText is "fray v1.2.3 (revision abc123, modified, 2026-12-01T19:00:00Z) go1.26.0
+// VersionText is "fray v1.2.3 (revision abc123, modified, 2026-12-01T19:00:00Z) go1.26.0
 // linux/amd64".
-func versionText(bi *debug.BuildInfo, ok bool) string {
+func VersionText(bi *debug.BuildInfo, ok bool) string {
 	version, goVersion := "(unknown)", runtime.Version()
 	var vcs []string
 	if ok {

@@ -1,4 +1,4 @@
-package commands
+package client
 
 // The words of the state tables: combatants by name, cards, intents, numbers as in prose. The
 // events themselves are narrated by the rules (rules/narrate, narration.go).
@@ -31,10 +31,10 @@ func NamesOf(st *encounterv1.EncounterState) *Names {
 	return n
 }
 
-// tableNarrator is an English narrator knowing st's combatants, for the texts of a state
+// TableNarrator is an English narrator knowing st's combatants, for the texts of a state
 // table the rules write (feerie.StateText).
-func tableNarrator(st *encounterv1.EncounterState) *rulesnarrate.Narrator {
-	n := english()
+func TableNarrator(st *encounterv1.EncounterState) *rulesnarrate.Narrator {
+	n := English()
 	for _, c := range st.GetCombatants() {
 		n.SetName(c.GetId(), c.GetName())
 		n.SetHidden(c.GetId(), c.GetHidden())
@@ -43,7 +43,7 @@ func tableNarrator(st *encounterv1.EncounterState) *rulesnarrate.Narrator {
 }
 
 // of is the name of combatant id, id itself when unknown, "?" for no id.
-func (n *Names) of(id string) string {
+func (n *Names) Of(id string) string {
 	if n != nil {
 		if name := n.byID[id]; name != "" {
 			return name
@@ -55,7 +55,7 @@ func (n *Names) of(id string) string {
 	return id
 }
 
-func andList(xs []string) string {
+func AndList(xs []string) string {
 	switch len(xs) {
 	case 0:
 		return "?"
@@ -67,7 +67,7 @@ func andList(xs []string) string {
 }
 
 // cardText: "6 d'épée", "valet de bâton", "as de coupe" (KA-001).
-func cardText(c *kav1.Card) string {
+func CardText(c *kav1.Card) string {
 	var rank string
 	switch r := c.GetRank(); {
 	case r == 1:
@@ -92,8 +92,8 @@ func cardText(c *kav1.Card) string {
 	return rank + " de " + suit
 }
 
-// distanceName names a pursuit distance (LOS-100).
-func distanceName(d int32) string {
+// DistanceName names a pursuit distance (LOS-100).
+func DistanceName(d int32) string {
 	switch d {
 	case 1:
 		return "contact"
@@ -111,32 +111,32 @@ func distanceName(d int32) string {
 	return "out of sight"
 }
 
-// faceDown reports whether a card is face down: drawn by a combatant hidden from the reader.
-func faceDown(c *kav1.Card) bool {
+// FaceDown reports whether a card is face down: drawn by a combatant hidden from the reader.
+func FaceDown(c *kav1.Card) bool {
 	return c.GetSuit() == kav1.Suit_SUIT_UNSPECIFIED && c.GetRank() == 0
 }
 
-func isAttack(k feeriev1.ActivityKind) bool {
+func IsAttack(k feeriev1.ActivityKind) bool {
 	return k == feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK || k == feeriev1.ActivityKind_ACTIVITY_KIND_RANGED_ATTACK
 }
 
-// isD20Seg reports whether an encounter is one of d20seg.
-func isD20Seg(st *encounterv1.EncounterState) bool {
+// IsD20Seg reports whether an encounter is one of d20seg.
+func IsD20Seg(st *encounterv1.EncounterState) bool {
 	return st.GetD20Seg() != nil || st.GetRuleSystem() == d20seg.ID
 }
 
-// isFeerie reports whether an encounter is one of Contes de Fées.
-func isFeerie(st *encounterv1.EncounterState) bool {
+// IsFeerie reports whether an encounter is one of Contes de Fées.
+func IsFeerie(st *encounterv1.EncounterState) bool {
 	return st.GetFeerie() != nil || st.GetRuleSystem() == feerie.ID
 }
 
-// isKa reports whether an encounter is one of Ka.
-func isKa(st *encounterv1.EncounterState) bool {
+// IsKa reports whether an encounter is one of Ka.
+func IsKa(st *encounterv1.EncounterState) bool {
 	return st.GetKa() != nil || st.GetRuleSystem() == ka.ID
 }
 
 // kindWords: the name of an activity kind in prose.
-func kindWords(k feeriev1.ActivityKind) string {
+func KindWords(k feeriev1.ActivityKind) string {
 	switch k {
 	case feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK:
 		return "melee attack"
@@ -158,44 +158,44 @@ func kindWords(k feeriev1.ActivityKind) string {
 	return enumWords(k.String(), "ACTIVITY_KIND_")
 }
 
-// num writes a number with a minus sign as in prose: "6", "−3".
-func num(v int32) string {
+// Num writes a number with a minus sign as in prose: "6", "−3".
+func Num(v int32) string {
 	if v < 0 {
 		return fmt.Sprintf("−%d", -v)
 	}
 	return fmt.Sprint(v)
 }
 
-func orUnknown(s string) string {
+func OrUnknown(s string) string {
 	if s == "" {
 		return "?"
 	}
 	return s
 }
 
-func plural(n int, word string) string {
+func Plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-func segmentsText(n int32) string {
+func SegmentsText(n int32) string {
 	if n == 1 {
 		return "1 segment"
 	}
 	return fmt.Sprintf("%d segments", n)
 }
 
-// signed writes a modifier with its sign: "+5", "−2" (a minus sign, as in prose).
-func signed(v int32) string {
+// Signed writes a modifier with its sign: "+5", "−2" (a minus sign, as in prose).
+func Signed(v int32) string {
 	if v < 0 {
 		return fmt.Sprintf("−%d", -v)
 	}
 	return fmt.Sprintf("+%d", v)
 }
 
-func yesNo(b bool, yes, no string) string {
+func YesNo(b bool, yes, no string) string {
 	if b {
 		return yes
 	}
@@ -203,8 +203,8 @@ func yesNo(b bool, yes, no string) string {
 }
 
 // kaAnnouncedText: "le chien will dodge (one action, KA-013): the cards follow".
-func (n *Names) kaAnnouncedText(d *kav1.DefenceAnnounced) string {
-	who := n.of(d.GetDefenderId())
+func (n *Names) KaAnnouncedText(d *kav1.DefenceAnnounced) string {
+	who := n.Of(d.GetDefenderId())
 	r := d.GetReact()
 	switch {
 	case r.GetAttackBack():

@@ -1,4 +1,9 @@
-package commands
+// Package client is the plumbing the fray subcommands share: the connection to the server and
+// its flags (Conn), the cobra scaffolding of a subcommand (NewCommand, RunE, Group, Execute and
+// the help it prints), errors and usage errors, escaping what the server sends (Printable),
+// decoding sheets (LoadCombatant, DecodeProto), enum choices, and the narration and table
+// helpers of the state tables.
+package client
 
 import (
 	"context"
@@ -25,44 +30,44 @@ const DefaultAddr = "localhost:7070"
 // DefaultPrincipal is the name --as gives when neither --as nor FRAY_PRINCIPAL is given.
 const DefaultPrincipal = "gm"
 
-func envOr(key, def string) string {
+func EnvOr(key, def string) string {
 	if v := os.Getenv(key); v != "" {
 		return v
 	}
 	return def
 }
 
-// conn holds the connection flags of a subcommand.
-type conn struct {
-	addr       string
+// Conn holds the connection flags of a subcommand.
+type Conn struct {
+	Addr       string
 	rulesAddr  string
 	as         string
 	token      string
 	onBehalfOf string
 	tlsCA      string
 	useTLS     bool
-	commandID  string
-	expected   optionalUint
+	CommandID  string
+	Expected   optionalUint
 	// timeout bounds each unary call (not the streams: a watch lasts as long as it likes).
 	timeout time.Duration
 	// dialed is the last connection dial made (a resumed watch wakes it: resume).
-	dialed *grpc.ClientConn
+	Dialed *grpc.ClientConn
 	// raw: responses as the server sent them (for --json); otherwise every string of every
 	// response is escaped for the terminal (Printable).
-	raw bool
+	Raw bool
 }
 
-// addConnFlags adds --addr, --as and the security flags.
-func addConnFlags(fs *pflag.FlagSet) *conn {
-	c := &conn{}
-	fs.StringVar(&c.addr, "addr", envOr("FRAY_ADDR", DefaultAddr), "EncounterService address (env FRAY_ADDR)")
+// AddConnFlags adds --addr, --as and the security flags.
+func AddConnFlags(fs *pflag.FlagSet) *Conn {
+	c := &Conn{}
+	fs.StringVar(&c.Addr, "addr", EnvOr("FRAY_ADDR", DefaultAddr), "EncounterService address (env FRAY_ADDR)")
 	c.addSecurityFlags(fs)
 	return c
 }
 
 // addSecurityFlags adds --as, --token, --on-behalf-of, --tls-ca and --tls.
-func (c *conn) addSecurityFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&c.as, "as", envOr("FRAY_PRINCIPAL", DefaultPrincipal), "act as NAME (or TENANT/NAME) against a fray dev server: the CLI mints the token from its dev key (env FRAY_PRINCIPAL; ignored with --token)")
+func (c *Conn) addSecurityFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&c.as, "as", EnvOr("FRAY_PRINCIPAL", DefaultPrincipal), "act as NAME (or TENANT/NAME) against a fray dev server: the CLI mints the token from its dev key (env FRAY_PRINCIPAL; ignored with --token)")
 	fs.StringVar(&c.token, "token", os.Getenv("FRAY_TOKEN"), "bearer token (JWT) sent on every call; takes precedence over --as (env FRAY_TOKEN)")
 	fs.StringVar(&c.onBehalfOf, "on-behalf-of", os.Getenv("FRAY_ON_BEHALF_OF"), "act for this subject of the token's tenant (the token needs the \""+platform.ScopeDelegate+"\" scope; env FRAY_ON_BEHALF_OF)")
 	fs.StringVar(&c.tlsCA, "tls-ca", os.Getenv("FRAY_TLS_CA"), "verify the server's TLS certificate against this PEM CA (env FRAY_TLS_CA)")
@@ -96,33 +101,33 @@ func timeoutUnary(d time.Duration) grpc.UnaryClientInterceptor {
 	}
 }
 
-// addCommandFlags adds --command-id, --json (--json-response if the command has a --json
+// AddCommandFlags adds --command-id, --json (--json-response if the command has a --json
 // already) and, unless it is a create, --expected-sequence.
-func (c *conn) addCommandFlags(fs *pflag.FlagSet, expected bool) {
-	fs.StringVar(&c.commandID, "command-id", "", "idempotency key of the command (default: random)")
+func (c *Conn) AddCommandFlags(fs *pflag.FlagSet, expected bool) {
+	fs.StringVar(&c.CommandID, "command-id", "", "idempotency key of the command (default: random)")
 	json := "json"
 	if fs.Lookup(json) != nil {
 		json = "json-response" // submit: --json is the command sent
 	}
-	fs.BoolVar(&c.raw, json, false, "print the server's response in protojson, one object, instead of the events in words")
+	fs.BoolVar(&c.Raw, json, false, "print the server's response in protojson, one object, instead of the events in words")
 	if expected {
-		fs.Var(&c.expected, "expected-sequence", "refuse the command unless the encounter is at this event sequence")
+		fs.Var(&c.Expected, "expected-sequence", "refuse the command unless the encounter is at this event sequence")
 	}
 }
 
-// addRulesFlags adds --addr and --rules-addr for the RulesService commands.
-func addRulesFlags(fs *pflag.FlagSet) *conn {
-	c := &conn{}
-	fs.StringVar(&c.addr, "addr", envOr("FRAY_ADDR", DefaultAddr), "fray address (env FRAY_ADDR); the default of --rules-addr")
+// AddRulesFlags adds --addr and --rules-addr for the RulesService commands.
+func AddRulesFlags(fs *pflag.FlagSet) *Conn {
+	c := &Conn{}
+	fs.StringVar(&c.Addr, "addr", EnvOr("FRAY_ADDR", DefaultAddr), "fray address (env FRAY_ADDR); the default of --rules-addr")
 	fs.StringVar(&c.rulesAddr, "rules-addr", os.Getenv("FRAY_RULES_ADDR"), "RulesService address (env FRAY_RULES_ADDR; default: --addr, as `fray dev` serves both)")
 	c.addSecurityFlags(fs)
 	return c
 }
 
 // id is the command id: --command-id, or a fresh random one.
-func (c *conn) id() string {
-	if c.commandID != "" {
-		return c.commandID
+func (c *Conn) ID() string {
+	if c.CommandID != "" {
+		return c.CommandID
 	}
 	return NewCommandID()
 }
@@ -136,11 +141,11 @@ func NewCommandID() string {
 
 // outgoing is the context of a call. The token travels in the connection's call
 // credentials (see dial).
-func (c *conn) outgoing(ctx context.Context) context.Context { return ctx }
+func (c *Conn) Outgoing(ctx context.Context) context.Context { return ctx }
 
 // tokenFor is the token source of calls to addr: --token, else a token minted for --as from
 // the dev key of the fray dev server at addr (found by platform.FindDevKey), else none.
-func (c *conn) tokenFor(addr string) (platform.TokenSource, error) {
+func (c *Conn) tokenFor(addr string) (platform.TokenSource, error) {
 	if c.token != "" {
 		return platform.StaticToken(strings.TrimSpace(c.token)), nil
 	}
@@ -164,7 +169,7 @@ func (c *conn) tokenFor(addr string) (platform.TokenSource, error) {
 
 // dial connects to addr: TLS unless addr is on loopback (or --tls-ca, --tls), with the
 // token of tokenFor on every call.
-func (c *conn) dial(addr string) (*grpc.ClientConn, error) {
+func (c *Conn) Dial(addr string) (*grpc.ClientConn, error) {
 	if addr == "" {
 		return nil, Usagef("no server address: give --addr or set FRAY_ADDR")
 	}
@@ -174,7 +179,7 @@ func (c *conn) dial(addr string) (*grpc.ClientConn, error) {
 	}
 	opts := []grpc.DialOption{grpc.WithTransportCredentials(creds), platform.WithClientKeepalive(),
 		grpc.WithChainUnaryInterceptor(timeoutUnary(c.timeout))}
-	if !c.raw {
+	if !c.Raw {
 		opts = append(opts, grpc.WithChainUnaryInterceptor(printableUnary), grpc.WithChainStreamInterceptor(printableStream))
 	}
 	src, err := c.tokenFor(addr)
@@ -188,13 +193,13 @@ func (c *conn) dial(addr string) (*grpc.ClientConn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connecting to %s: %w", addr, err)
 	}
-	c.dialed = cc
+	c.Dialed = cc
 	return cc, nil
 }
 
 // encounters dials the EncounterService; close the connection when done.
-func (c *conn) encounters() (encounterv1.EncounterServiceClient, func(), error) {
-	cc, err := c.dial(c.addr)
+func (c *Conn) Encounters() (encounterv1.EncounterServiceClient, func(), error) {
+	cc, err := c.Dial(c.Addr)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -202,12 +207,12 @@ func (c *conn) encounters() (encounterv1.EncounterServiceClient, func(), error) 
 }
 
 // rules dials the RulesService at --rules-addr, else --addr.
-func (c *conn) rules() (rulesv1.RulesServiceClient, func(), error) {
+func (c *Conn) Rules() (rulesv1.RulesServiceClient, func(), error) {
 	addr := c.rulesAddr
 	if addr == "" {
-		addr = c.addr
+		addr = c.Addr
 	}
-	cc, err := c.dial(addr)
+	cc, err := c.Dial(addr)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -240,7 +245,7 @@ func (o *optionalUint) Set(s string) error {
 }
 
 // ptr is the value for an optional proto field: nil when not given.
-func (o *optionalUint) ptr() *uint64 {
+func (o *optionalUint) Ptr() *uint64 {
 	if !o.set {
 		return nil
 	}
