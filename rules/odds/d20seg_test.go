@@ -115,4 +115,13 @@ func TestSegOddsOfTheWorkedExample(t *testing.T) {
 	require.InDelta(t, 4.0/20/8, probOf(d, 24), 1e-12)
 	require.InDelta(t, 0.8*9.5+0.2*(2*7.5+2), d.GetMean(), 1e-9)
 	require.Equal(t, "an attack with longsword, +18 against CA 15", o.GetSummary())
+
+	// Against 10 hit points, down at 0 or below (D20-044): a hit's d8 + 5 fells on a 5 or more
+	// (4/8), a critical (10 to 24) always: 16/20 × 1/2 + 4/20 = 0.6.
+	st = segFight(t, nil,
+		segFighter("knight", "david", 5, 16, 2, 3, 14, 30, longsword(), &d20segv1.Feat{Name: "force", Damage: 2}),
+		segFighter("brigand", gm, 1, 1, 1, 1, 15, 10, longsword()))
+	o, err = odds.Of(reg, st, segAttack(0, 0), "david")
+	require.NoError(t, err)
+	require.InDelta(t, 0.6, chanceOf(t, section(t, o, "attack"), "down"), 1e-12)
 }
