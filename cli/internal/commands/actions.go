@@ -18,7 +18,7 @@ import (
 // submitAction sends a Loss action of combatant id.
 func submitAction(ctx context.Context, c *client.Conn, enc, id string, a *lossv1.Action, stdout io.Writer) error {
 	a.CombatantId = id
-	return submit(ctx, c, enc, lossCommand(a), stdout)
+	return client.Submit(ctx, c, enc, client.LossCommand(a), stdout)
 }
 
 // choice matches word (any case) among the keys of choices, or says what the choices are.
@@ -175,7 +175,7 @@ func pursuitCmd() *cobra.Command {
 		"The GM opens a moving combat (LOS-100) at a distance of 1 (contact) to 6 (out of range)\nunits; its actions are then made with `fray chase`.", 1, 1)
 	c := client.AddConnFlags(fs)
 	c.AddCommandFlags(fs, true)
-	var pursuers, pursued listFlag
+	var pursuers, pursued client.ListFlag
 	fs.Var(&pursuers, "pursuers", "the pursuers (repeatable, or a,b)")
 	fs.Var(&pursued, "pursued", "the pursued (repeatable, or a,b)")
 	distance := fs.Int("distance", 0, "the starting distance in units: 1 contact, 2 close, 3 in range, 4 far, 5 very far, 6 out of range")

@@ -214,7 +214,7 @@ func TestAttackSendsTheAction(t *testing.T) {
 	extra := lossv1.ExploitEffect_EXPLOIT_EFFECT_EXTRA_DAMAGE
 	requireProtoEqual(t, &encounterv1.SubmitRequest{
 		EncounterId: "enc-1", CommandId: "atk-1", ExpectedSequence: proto.Uint64(5),
-		Command: lossCommand(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{
+		Command: client.LossCommand(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{
 			TargetId: "ruffian", Weapon: "épée", Exploits: []lossv1.ExploitEffect{extra, extra},
 			Spend:  &lossv1.Spend{Fursa: 1, Inspiration: map[string]int32{"Courage": 1}},
 			Unseen: true,
@@ -241,11 +241,11 @@ func TestReactSendsTheReaction(t *testing.T) {
 		require.Equal(t, "enc-1", c.req.(*encounterv1.SubmitRequest).GetEncounterId())
 		require.Nil(t, c.req.(*encounterv1.SubmitRequest).ExpectedSequence)
 	}
-	requireProtoEqual(t, lossCommand(&lossv1.Action{CombatantId: "ruffian", Kind: &lossv1.Action_React{React: &lossv1.React{
+	requireProtoEqual(t, client.LossCommand(&lossv1.Action{CombatantId: "ruffian", Kind: &lossv1.Action_React{React: &lossv1.React{
 		Reaction: lossv1.Reaction_REACTION_DODGE, Exploits: 1,
 		Spend: &lossv1.Spend{Inspiration: map[string]int32{"Honneur": 1, "Sagesse": 2}},
 	}}}), calls[0].req.(*encounterv1.SubmitRequest).GetCommand())
-	requireProtoEqual(t, lossCommand(&lossv1.Action{CombatantId: "ruffian", Kind: &lossv1.Action_React{React: &lossv1.React{
+	requireProtoEqual(t, client.LossCommand(&lossv1.Action{CombatantId: "ruffian", Kind: &lossv1.Action_React{React: &lossv1.React{
 		Reaction: lossv1.Reaction_REACTION_NONE,
 	}}}), calls[1].req.(*encounterv1.SubmitRequest).GetCommand())
 }
@@ -280,9 +280,9 @@ func TestPassSubmitStartAndEnd(t *testing.T) {
 	require.Len(t, calls, 5)
 	require.Equal(t, "StartEncounter", calls[0].method)
 	require.Equal(t, "enc-1", calls[0].req.(*encounterv1.StartEncounterRequest).GetEncounterId())
-	requireProtoEqual(t, lossCommand(&lossv1.Action{CombatantId: "ruffian", Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}}),
+	requireProtoEqual(t, client.LossCommand(&lossv1.Action{CombatantId: "ruffian", Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}}),
 		calls[1].req.(*encounterv1.SubmitRequest).GetCommand())
-	requireProtoEqual(t, lossCommand(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}}),
+	requireProtoEqual(t, client.LossCommand(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}}),
 		calls[2].req.(*encounterv1.SubmitRequest).GetCommand())
 	requireProtoEqual(t, &encounterv1.Command{Kind: &encounterv1.Command_RemoveCombatant{RemoveCombatant: &encounterv1.RemoveCombatant{CombatantId: "ruffian"}}},
 		calls[3].req.(*encounterv1.SubmitRequest).GetCommand())

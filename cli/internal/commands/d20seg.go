@@ -117,12 +117,12 @@ func d20SurpriseCmd() *cobra.Command {
 			"attacker's free action (--free), in Initiative order, then segments 0 to 2 of a surprise\n"+
 			"round, where the attackers and the defenders who are not surprised act (D20-004, D20-005);\n"+
 			"a combatant named neither attacker nor defender takes no part in it (D20-003).\n"+
-			wrapText("Situations (D20-001): "+strings.Join(situationChoices.Names, ", ")+"; impaired=N sets the impaired malus, light to medium (D20-002).", 96)+"\n"+
+			client.WrapText("Situations (D20-001): "+strings.Join(situationChoices.Names, ", ")+"; impaired=N sets the impaired malus, light to medium (D20-002).", 96)+"\n"+
 			"  fray d20 surprise $id --attackers veteran,maitre --defender novice:cluttered-view+night \\\n"+
 			"      --defender soldat:night+impaired=5 --defender mage::+2", 1, 1)
 	c := client.AddConnFlags(fs)
 	c.AddCommandFlags(fs, true)
-	var attackers listFlag
+	var attackers client.ListFlag
 	fs.Var(&attackers, "attackers", "the attackers (repeatable, or a,b)")
 	var defenders defenderFlag
 	fs.Var(&defenders, "defender", "a defender and its apprehension: ID[:SITUATION+SITUATION[:SPELL_MODIFIER]] (repeatable)")
@@ -159,7 +159,7 @@ func d20SurpriseCmd() *cobra.Command {
 		}
 		// A surprise attack names no combatant: the Action's combatant_id is left empty.
 		a := &d20segv1.Action{Kind: &d20segv1.Action_Surprise{Surprise: sp}}
-		return submit(ctx, c, pos[0], d20Command(a), stdout)
+		return client.Submit(ctx, c, pos[0], d20Command(a), stdout)
 	})
 	return command
 }
@@ -217,7 +217,7 @@ func d20AttackCmd() *cobra.Command {
 		a := &d20segv1.Action{CombatantId: pos[1], Kind: &d20segv1.Action_Attack{Attack: &d20segv1.Attack{
 			TargetId: pos[2], Weapon: *weapon, DistanceCm: int32(distance), Modifier: int32(*modifier),
 			DamageModifier: int32(*damageModifier), Free: *free}}}
-		return submit(ctx, c, pos[0], d20Command(a), stdout)
+		return client.Submit(ctx, c, pos[0], d20Command(a), stdout)
 	})
 	return command
 }
@@ -268,7 +268,7 @@ func d20CastCmd() *cobra.Command {
 		cast := &d20segv1.Cast{Spell: spell, Level: int32(*level), PureMagic: *pure, Special: *special, StatedSegments: int32(*segments),
 			NextRound: *nextRound, Free: *free}
 		a := &d20segv1.Action{CombatantId: pos[1], Kind: &d20segv1.Action_Cast{Cast: cast}}
-		return submit(ctx, c, pos[0], d20Command(a), stdout)
+		return client.Submit(ctx, c, pos[0], d20Command(a), stdout)
 	})
 	return command
 }
@@ -294,7 +294,7 @@ func d20OtherCmd() *cobra.Command {
 		}
 		a := &d20segv1.Action{CombatantId: pos[1], Kind: &d20segv1.Action_Other{Other: &d20segv1.Other{
 			Description: desc, Segments: int32(*segments), Free: *free}}}
-		return submit(ctx, c, pos[0], d20Command(a), stdout)
+		return client.Submit(ctx, c, pos[0], d20Command(a), stdout)
 	})
 	return command
 }
@@ -306,7 +306,7 @@ func d20EndCmd() *cobra.Command {
 	c.AddCommandFlags(fs, true)
 	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		a := &d20segv1.Action{CombatantId: pos[1], Kind: &d20segv1.Action_EndTurn{EndTurn: &d20segv1.EndTurn{}}}
-		return submit(ctx, c, pos[0], d20Command(a), stdout)
+		return client.Submit(ctx, c, pos[0], d20Command(a), stdout)
 	})
 	return command
 }

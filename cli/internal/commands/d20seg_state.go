@@ -32,7 +32,7 @@ func writeD20State(w io.Writer, st *encounterv1.EncounterState, names *client.Na
 	} else {
 		inits := map[int32]int{}
 		for _, cb := range st.GetCombatants() {
-			if cs := ds.GetCombatants()[cb.GetId()]; cs != nil && !sheetWithheld(cb) {
+			if cs := ds.GetCombatants()[cb.GetId()]; cs != nil && !client.SheetWithheld(cb) {
 				inits[cs.GetInitiative()]++ // a hidden combatant's Initiative is a placeholder
 			}
 		}
@@ -58,17 +58,17 @@ func writeD20State(w io.Writer, st *encounterv1.EncounterState, names *client.Na
 				}
 			}
 			other := d20OtherText(sh, cs, round, started)
-			if sheetWithheld(cb) { // the server withheld its numbers: what the table sees
-				init, hp = "hidden", appearanceText(cb.GetAppearance())
+			if client.SheetWithheld(cb) { // the server withheld its numbers: what the table sees
+				init, hp = "hidden", client.AppearanceText(cb.GetAppearance())
 				if cs.GetNextSegment() == d20seg.HiddenSegment && !cs.GetDown() && !cs.GetEndedTurn() {
 					next = "hidden"
 				}
 				other = strings.TrimPrefix(d20OtherText(nil, cs, round, false)+", hidden by the GM", ", ")
 			}
-			rows = append(rows, fmt.Sprintf("  %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", cb.GetId(), cb.GetName(), dash(cb.GetSide()),
-				dash(cb.GetController()), init, hp, next, attacks, other))
+			rows = append(rows, fmt.Sprintf("  %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", cb.GetId(), cb.GetName(), client.Dash(cb.GetSide()),
+				client.Dash(cb.GetController()), init, hp, next, attacks, other))
 		}
-		_ = table(w, rows)
+		_ = client.Table(w, rows)
 	}
 	if sp := ds.GetDelayedSpells(); len(sp) > 0 {
 		fmt.Fprintf(w, "Taking effect at the start of the next round: %s (D20-019)\n", strings.Join(sp, ", "))
@@ -157,7 +157,7 @@ func d20AnyoneActed(st *encounterv1.EncounterState) bool {
 	ds := st.GetD20Seg()
 	for _, cb := range st.GetCombatants() {
 		cs := ds.GetCombatants()[cb.GetId()]
-		withheld := sheetWithheld(cb) && cs.GetNextSegment() == d20seg.HiddenSegment // its segment is not shown
+		withheld := client.SheetWithheld(cb) && cs.GetNextSegment() == d20seg.HiddenSegment // its segment is not shown
 		if (cs.GetNextSegment() != d20First(cb.GetD20Seg(), ds.GetRound()) && !withheld) || cs.GetAttacksThisRound() > 0 || cs.GetEndedTurn() {
 			return true
 		}

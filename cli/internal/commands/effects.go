@@ -85,23 +85,6 @@ func effectNames(ok func(exploitEffect) bool) string {
 	return strings.Join(parts, ", ")
 }
 
-// wrapText breaks text into lines of at most width characters, at spaces.
-func wrapText(text string, width int) string {
-	var lines []string
-	line := ""
-	for _, w := range strings.Fields(text) {
-		if line != "" && len([]rune(line))+1+len([]rune(w)) > width {
-			lines = append(lines, line)
-			line = ""
-		}
-		if line != "" {
-			line += " "
-		}
-		line += w
-	}
-	return strings.Join(append(lines, line), "\n")
-}
-
 // effectFlag is the repeatable --effect flag: Exploit effects by name, for an attack or a
 // defence.
 type effectFlag struct {
@@ -162,28 +145,6 @@ func (f *effectFlag) has(e lossv1.ExploitEffect) bool {
 		}
 	}
 	return false
-}
-
-// listFlag is a repeatable string flag; each value may also be a comma-separated list.
-type listFlag []string
-
-func (l *listFlag) String() string {
-	if l == nil {
-		return ""
-	}
-	return strings.Join(*l, ",")
-}
-
-// Type names the value in the usage.
-func (*listFlag) Type() string { return "list" }
-
-func (l *listFlag) Set(s string) error {
-	for part := range strings.SplitSeq(s, ",") {
-		if part = strings.TrimSpace(part); part != "" {
-			*l = append(*l, part)
-		}
-	}
-	return nil
 }
 
 // coverFlag is --cover partial|full.

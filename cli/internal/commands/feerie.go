@@ -64,7 +64,7 @@ func feerieDeclareCmd() *cobra.Command {
 			return err
 		}
 		a := &feeriev1.Action{CombatantId: pos[1], Kind: &feeriev1.Action_Declare{Declare: &feeriev1.Declare{Intent: intent}}}
-		return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+		return client.Submit(ctx, c, pos[0], feerieCommand(a), stdout)
 	})
 	return command
 }
@@ -107,7 +107,7 @@ func feerieActCmd() *cobra.Command {
 			}
 		}
 		a := &feeriev1.Action{CombatantId: pos[1], Kind: &feeriev1.Action_Act{Act: act}}
-		return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+		return client.Submit(ctx, c, pos[0], feerieCommand(a), stdout)
 	})
 	return command
 }
@@ -139,7 +139,7 @@ func feerieChangeCmd() *cobra.Command {
 			return err
 		}
 		a := &feeriev1.Action{CombatantId: pos[1], Kind: &feeriev1.Action_Change{Change: &feeriev1.Change{Intent: intent}}}
-		return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+		return client.Submit(ctx, c, pos[0], feerieCommand(a), stdout)
 	})
 	return command
 }
@@ -151,7 +151,7 @@ func feerieRenounceCmd() *cobra.Command {
 	c.AddCommandFlags(fs, true)
 	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		a := &feeriev1.Action{CombatantId: pos[1], Kind: &feeriev1.Action_Renounce{Renounce: &feeriev1.Renounce{}}}
-		return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+		return client.Submit(ctx, c, pos[0], feerieCommand(a), stdout)
 	})
 	return command
 }
@@ -169,7 +169,7 @@ func feerieGestureCmd() *cobra.Command {
 			return client.ShortUsagef("the description is empty")
 		}
 		a := &feeriev1.Action{CombatantId: pos[1], Kind: &feeriev1.Action_Gesture{Gesture: &feeriev1.Gesture{Description: desc}}}
-		return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+		return client.Submit(ctx, c, pos[0], feerieCommand(a), stdout)
 	})
 	return command
 }
@@ -187,7 +187,7 @@ func feerieObjectCmd() *cobra.Command {
 			return client.ShortUsagef("name the Power with --power, or end the status with --end")
 		}
 		a := &feeriev1.Action{CombatantId: pos[1], Kind: &feeriev1.Action_BecomeObject{BecomeObject: &feeriev1.BecomeObject{Power: *power, End: *end}}}
-		return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+		return client.Submit(ctx, c, pos[0], feerieCommand(a), stdout)
 	})
 	return command
 }
@@ -207,7 +207,7 @@ func feerieAdvanceCmd() *cobra.Command {
 			return client.ShortUsagef("--to %d: give a rank of 1 or more; without --to the countdown goes one rank down, from rank 1 to 0", *to)
 		}
 		a := &feeriev1.Action{Kind: &feeriev1.Action_Advance{Advance: &feeriev1.Advance{ToRank: int32(*to)}}}
-		return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+		return client.Submit(ctx, c, pos[0], feerieCommand(a), stdout)
 	})
 	return command
 }
@@ -231,7 +231,7 @@ func feerieImpersonalCmd() *cobra.Command {
 		}
 		a := &feeriev1.Action{Kind: &feeriev1.Action_Impersonal{Impersonal: &feeriev1.Impersonal{
 			Description: desc, TargetId: pos[1], EssenceLoss: int32(loss)}}}
-		return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+		return client.Submit(ctx, c, pos[0], feerieCommand(a), stdout)
 	})
 	return command
 }
@@ -251,7 +251,7 @@ func feerieSurpriseCmd() *cobra.Command {
 		}
 		a := &feeriev1.Action{CombatantId: pos[1], Kind: &feeriev1.Action_Surprise{Surprise: &feeriev1.Surprise{
 			Actions: int32(*actions), NoActivity: *noActivity}}}
-		return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+		return client.Submit(ctx, c, pos[0], feerieCommand(a), stdout)
 	})
 	return command
 }
@@ -271,7 +271,7 @@ func feerieHelplessCmd() *cobra.Command {
 			return client.ShortUsagef("--reason goes with the ruling that makes it helpless, not with --clear")
 		}
 		a := &feeriev1.Action{CombatantId: pos[1], Kind: &feeriev1.Action_Helpless{Helpless: &feeriev1.Helpless{Clear: *clear, Reason: *reason}}}
-		return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+		return client.Submit(ctx, c, pos[0], feerieCommand(a), stdout)
 	})
 	return command
 }
@@ -284,7 +284,7 @@ func feerieUnseenCmd() *cobra.Command {
 	c := client.AddConnFlags(fs)
 	c.AddCommandFlags(fs, true)
 	aspect := fs.String("aspect", "", "the Aspect of the dissimulation roll: "+strings.Join(aspectNames, ", "))
-	var applied listFlag
+	var applied client.ListFlag
 	fs.Var(&applied, "applied", "Attributes applied to the roll (repeatable, or a,b)")
 	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		if !validAspect(*aspect) {
@@ -292,7 +292,7 @@ func feerieUnseenCmd() *cobra.Command {
 		}
 		a := &feeriev1.Action{CombatantId: pos[1], Kind: &feeriev1.Action_Unseen{Unseen: &feeriev1.Unseen{
 			VictimId: pos[2], Aspect: *aspect, Applied: applied}}}
-		return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+		return client.Submit(ctx, c, pos[0], feerieCommand(a), stdout)
 	})
 	return command
 }
@@ -335,7 +335,7 @@ func feerieRuleCmd() *cobra.Command {
 			}
 		}
 		a := &feeriev1.Action{CombatantId: pos[1], Kind: &feeriev1.Action_Ruling{Ruling: r}}
-		return submit(ctx, c, pos[0], feerieCommand(a), stdout)
+		return client.Submit(ctx, c, pos[0], feerieCommand(a), stdout)
 	})
 	return command
 }

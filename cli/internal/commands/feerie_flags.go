@@ -67,9 +67,9 @@ func parseTacticValues(s string) (*feeriev1.Tactic, error) {
 type intentFlags struct {
 	fs                                        *pflag.FlagSet
 	kind, target                              string
-	initiative, attack, defense, damage, soak listFlag
+	initiative, attack, defense, damage, soak client.ListFlag
 	tactic, tacticValues                      string
-	strikes                                   listFlag
+	strikes                                   client.ListFlag
 	physical, charge, intimidation            bool
 	pace, aspect, description                 string
 	difficulty                                int

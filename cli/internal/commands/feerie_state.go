@@ -37,10 +37,10 @@ func writeFeerieState(w io.Writer, st *encounterv1.EncounterState, names *client
 		for _, cb := range st.GetCombatants() {
 			cs := fs.GetCombatants()[cb.GetId()]
 			essence, init, rank, acts := "-", "-", "-", "-"
-			withheld := sheetWithheld(cb) // the GM hides it: its numbers are withheld
+			withheld := client.SheetWithheld(cb) // the GM hides it: its numbers are withheld
 			switch {
 			case withheld:
-				essence = appearanceText(cb.GetAppearance())
+				essence = client.AppearanceText(cb.GetAppearance())
 			case cs != nil:
 				essence = fmt.Sprintf("%s/%d", client.Num(cs.GetEssence()), cb.GetFeerie().GetEssence())
 			}
@@ -57,10 +57,10 @@ func writeFeerieState(w io.Writer, st *encounterv1.EncounterState, names *client
 					acts += fmt.Sprintf(" (rank %d)", cs.GetLastRank())
 				}
 			}
-			rows = append(rows, fmt.Sprintf("  %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", cb.GetId(), cb.GetName(), dash(cb.GetSide()),
-				dash(cb.GetController()), essence, init, rank, acts, feerie.StateText(told, cb, cs, fs)))
+			rows = append(rows, fmt.Sprintf("  %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", cb.GetId(), cb.GetName(), client.Dash(cb.GetSide()),
+				client.Dash(cb.GetController()), essence, init, rank, acts, feerie.StateText(told, cb, cs, fs)))
 		}
-		_ = table(w, rows)
+		_ = client.Table(w, rows)
 	}
 	if q := fs.GetQueue(); len(q) > 0 {
 		var parts []string
@@ -81,7 +81,7 @@ func writeFeerieState(w io.Writer, st *encounterv1.EncounterState, names *client
 		var waiting []string
 		for _, cb := range st.GetCombatants() {
 			cs := fs.GetCombatants()[cb.GetId()]
-			up := cs.GetEssence() > 0 || sheetWithheld(cb) && cb.GetAppearance() != encounterv1.Appearance_APPEARANCE_OUT_OF_THE_FIGHT
+			up := cs.GetEssence() > 0 || client.SheetWithheld(cb) && cb.GetAppearance() != encounterv1.Appearance_APPEARANCE_OUT_OF_THE_FIGHT
 			if up && !cb.GetFeerie().GetInanimate() && !cs.GetInanimate() && !cs.GetHasDeclared() &&
 				!cs.GetHelpless() && !cs.GetSurpriseNoActivity() { // FEE-022, FEE-082: nothing to declare
 				waiting = append(waiting, cb.GetId())

@@ -55,7 +55,7 @@ func kaAttackCmd() *cobra.Command {
 	weapon := fs.String("weapon", "", "the weapon (needed when COMBATANT has several)")
 	stun := fs.Bool("stun", false, "a stun: points de réalité lost instead of Ka dice, no soak (KA-030)")
 	burst := fs.Bool("burst", false, "a burst of a sub-machine gun (KA-033); implied by --also")
-	var also listFlag
+	var also client.ListFlag
 	fs.Var(&also, "also", "further targets of a burst, within 1 m of TARGET (repeatable, or a,b; KA-033)")
 	modifier := fs.Int("modifier", 0, "the Maître de Ka's situational modifier, such as -2 for proximity")
 	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
@@ -76,7 +76,7 @@ func kaAttackCmd() *cobra.Command {
 		at := &kav1.Attack{TargetId: pos[2], Weapon: *weapon, Stun: *stun, MoreTargetIds: also, Modifier: int32(*modifier),
 			Burst: *burst || len(also) > 0}
 		a := &kav1.Action{CombatantId: pos[1], Kind: &kav1.Action_Attack{Attack: at}}
-		return submit(ctx, c, pos[0], kaCommand(a), stdout)
+		return client.Submit(ctx, c, pos[0], kaCommand(a), stdout)
 	})
 	return command
 }
@@ -130,7 +130,7 @@ func kaReactCmd() *cobra.Command {
 		}
 		r.Weapon, r.Skill = *weapon, strings.TrimSpace(*skill)
 		a := &kav1.Action{CombatantId: pos[1], Kind: &kav1.Action_React{React: r}}
-		return submit(ctx, c, pos[0], kaCommand(a), stdout)
+		return client.Submit(ctx, c, pos[0], kaCommand(a), stdout)
 	})
 	return command
 }
@@ -158,7 +158,7 @@ func kaDisarmCmd() *cobra.Command {
 		}
 		a := &kav1.Action{CombatantId: pos[1], Kind: &kav1.Action_Disarm{Disarm: &kav1.Disarm{
 			TargetId: pos[2], Skill: *skill, Weapon: *weapon, Modifier: int32(*modifier)}}}
-		return submit(ctx, c, pos[0], kaCommand(a), stdout)
+		return client.Submit(ctx, c, pos[0], kaCommand(a), stdout)
 	})
 	return command
 }
@@ -176,7 +176,7 @@ func kaPickUpCmd() *cobra.Command {
 			p.Weapon = pos[2]
 		}
 		a := &kav1.Action{CombatantId: pos[1], Kind: &kav1.Action_PickUp{PickUp: p}}
-		return submit(ctx, c, pos[0], kaCommand(a), stdout)
+		return client.Submit(ctx, c, pos[0], kaCommand(a), stdout)
 	})
 	return command
 }
@@ -192,7 +192,7 @@ func kaTerrorCmd() *cobra.Command {
 	modifier := fs.Int("modifier", 0, "the Maître de Ka's malus, such as -3")
 	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		a := &kav1.Action{CombatantId: pos[1], Kind: &kav1.Action_Terror{Terror: &kav1.Terror{Modifier: int32(*modifier)}}}
-		return submit(ctx, c, pos[0], kaCommand(a), stdout)
+		return client.Submit(ctx, c, pos[0], kaCommand(a), stdout)
 	})
 	return command
 }
@@ -204,7 +204,7 @@ func kaPassCmd() *cobra.Command {
 	c.AddCommandFlags(fs, true)
 	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		a := &kav1.Action{CombatantId: pos[1], Kind: &kav1.Action_PassTurn{PassTurn: &kav1.Pass{}}}
-		return submit(ctx, c, pos[0], kaCommand(a), stdout)
+		return client.Submit(ctx, c, pos[0], kaCommand(a), stdout)
 	})
 	return command
 }

@@ -51,7 +51,7 @@ func writeKaState(w io.Writer, st *encounterv1.EncounterState, names *client.Nam
 			cs := ks.GetCombatants()[cb.GetId()]
 			kaDice, reality, actions := "-", "-", "-"
 			animalite := fmt.Sprint(sh.GetSpheres()[ka.Animalite])
-			withheld := sheetWithheld(cb) // the GM hides it: its numbers are withheld
+			withheld := client.SheetWithheld(cb) // the GM hides it: its numbers are withheld
 			switch {
 			case withheld:
 				animalite, kaDice, reality = "hidden", "hidden", "hidden"
@@ -67,12 +67,12 @@ func writeKaState(w io.Writer, st *encounterv1.EncounterState, names *client.Nam
 			}
 			other := kaOtherText(sh, cs)
 			if withheld {
-				other = strings.TrimSuffix(appearanceText(cb.GetAppearance())+", "+kaSeenText(cs), ", ")
+				other = strings.TrimSuffix(client.AppearanceText(cb.GetAppearance())+", "+kaSeenText(cs), ", ")
 			}
-			rows = append(rows, fmt.Sprintf("  %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", cb.GetId(), cb.GetName(), dash(cb.GetSide()),
-				dash(cb.GetController()), animalite, kaDice, reality, actions, other))
+			rows = append(rows, fmt.Sprintf("  %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", cb.GetId(), cb.GetName(), client.Dash(cb.GetSide()),
+				client.Dash(cb.GetController()), animalite, kaDice, reality, actions, other))
 		}
-		_ = table(w, rows)
+		_ = client.Table(w, rows)
 	}
 	if p := ks.GetPending(); p != nil {
 		s := fmt.Sprintf("Attack declared, waiting for an answer before any card is drawn: %s on %s (KA-020)", names.Of(p.GetAttackerId()), names.Of(p.GetDefenderId()))
@@ -115,7 +115,7 @@ func writeKaState(w io.Writer, st *encounterv1.EncounterState, names *client.Nam
 			fmt.Fprintf(w, "Pass %d: %s act next, at the same time (KA-014): fray ka %s %s COMBATANT ...\n", ks.GetPassNumber(), client.AndList(who), verbs, enc)
 		}
 	}
-	printPending(w, enc, st)
+	client.PrintPending(w, enc, st)
 }
 
 // kaOtherText: a combatant's conditions, ", "-separated.
@@ -190,35 +190,6 @@ func kaUpNext(st *encounterv1.EncounterState) []string {
 		case r == top:
 			out = append(out, cb.GetId())
 		}
-	}
-	return out
-}
-
-// kaChoices: the answers defender may give to the attack waiting: dodge with an action left,
-// parry where the option allows it and the attack is no stun, take it, and attack back with
-// the attacker's Animalité (KA-008, KA-013, KA-020, KA-030).
-func kaChoices(st *encounterv1.EncounterState, defender string) string {
-	ks := st.GetKa()
-	p, cs := ks.GetPending(), ks.GetCombatants()[defender]
-	var att, def *kav1.Sheet
-	for _, cb := range st.GetCombatants() {
-		switch cb.GetId() {
-		case p.GetAttackerId():
-			att = cb.GetKa()
-		case defender:
-			def = cb.GetKa()
-		}
-	}
-	if cs == nil || cs.GetActionsLeft() <= 0 {
-		return "take"
-	}
-	out := "dodge"
-	if st.GetOptions().GetKa().GetParry() && !p.GetAttack().GetStun() {
-		out += "|parry"
-	}
-	out += "|take"
-	if att != nil && def != nil && att.GetSpheres()[ka.Animalite] == def.GetSpheres()[ka.Animalite] && !cs.GetActedThisPass() {
-		out += "|back"
 	}
 	return out
 }

@@ -36,7 +36,7 @@ func legalCmd() *cobra.Command {
 			return client.RPCErr("", err)
 		}
 		if *asJSON {
-			return printJSON(stdout, resp, prettyJSON)
+			return client.PrintJSON(stdout, resp, client.PrettyJSON)
 		}
 		writeLegal(stdout, resp, *forID)
 		return nil

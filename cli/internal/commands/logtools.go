@@ -23,7 +23,7 @@ import (
 // WriteJSONL writes one protojson Event per line.
 func WriteJSONL(w io.Writer, events []*encounterv1.Event) error {
 	for _, ev := range events {
-		if err := printJSON(w, ev, lineJSON); err != nil {
+		if err := client.PrintJSON(w, ev, client.LineJSON); err != nil {
 			return err
 		}
 	}
@@ -140,7 +140,7 @@ func replayCmd() *cobra.Command {
 			}
 			switch *format {
 			case "jsonl":
-				if err := printJSON(stdout, ev, lineJSON); err != nil {
+				if err := client.PrintJSON(stdout, ev, client.LineJSON); err != nil {
 					return err
 				}
 			case "markdown":
@@ -156,7 +156,7 @@ func replayCmd() *cobra.Command {
 		resp := &encounterv1.GetEncounterResponse{State: st, StateSha256: engine.Hash(st)}
 		switch *format {
 		case "jsonl":
-			b, err := lineJSON.Marshal(resp)
+			b, err := client.LineJSON.Marshal(resp)
 			if err != nil {
 				return err
 			}
@@ -233,7 +233,7 @@ func tailCmd() *cobra.Command {
 		told := &client.Narrators{Lang: lang, Log: st}
 		err = logtools.Tail(ctx, st.JetStream(), n.Stream, *durable, *limit, func(ev *encounterv1.Event) error {
 			if *asJSON {
-				return printJSON(stdout, ev, lineJSON)
+				return client.PrintJSON(stdout, ev, client.LineJSON)
 			}
 			text, err := told.Narrate(ctx, ev)
 			if err != nil {
@@ -273,9 +273,9 @@ func rewindCmd() *cobra.Command {
 			return client.RPCErr("", err)
 		}
 		if c.Raw {
-			return printJSON(stdout, resp, prettyJSON)
+			return client.PrintJSON(stdout, resp, client.PrettyJSON)
 		}
-		printOutcome(stdout, pos[0], resp.GetEvents(), resp.GetState())
+		client.PrintOutcome(stdout, pos[0], resp.GetEvents(), resp.GetState())
 		return nil
 	})
 	return command

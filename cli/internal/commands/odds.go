@@ -56,21 +56,12 @@ func oddsCmd() *cobra.Command {
 				return client.ShortUsagef("no odds for %q: the actions with odds are attack, ka attack, d20 attack and feerie act", args[2])
 			}
 			inner := append(append(slices.Clone(words), args[0], args[1]), args[2+len(words):]...)
-			ctx := context.WithValue(c.Context(), oddsKey{}, showOdds)
+			ctx := context.WithValue(c.Context(), client.OddsKey{}, showOdds)
 			_, err := client.Execute(ctx, Root(), inner, c.OutOrStdout(), c.ErrOrStderr())
 			return err
 		},
 	}
 	return cmd
-}
-
-// oddsKey marks a context in which submit asks the odds of its command instead.
-type oddsKey struct{}
-
-// oddsOf is what submit does instead of submitting, under `fray odds`; nil otherwise.
-func oddsOf(ctx context.Context) func(context.Context, *client.Conn, string, *encounterv1.Command, io.Writer) error {
-	show, _ := ctx.Value(oddsKey{}).(func(context.Context, *client.Conn, string, *encounterv1.Command, io.Writer) error)
-	return show
 }
 
 // showOdds asks the odds of cmd on encounter enc and prints them.
@@ -85,7 +76,7 @@ func showOdds(ctx context.Context, c *client.Conn, enc string, cmd *encounterv1.
 		return client.RPCErr("", err)
 	}
 	if c.Raw {
-		return printJSON(stdout, resp, prettyJSON)
+		return client.PrintJSON(stdout, resp, client.PrettyJSON)
 	}
 	PrintOdds(stdout, resp.GetOdds())
 	return nil

@@ -1,37 +1,19 @@
 package commands
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"maps"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/fray-rpg/fray/cli/internal/client"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"github.com/fray-rpg/fray/rules/loss"
 	"github.com/spf13/cobra"
-	"google.golang.org/protobuf/encoding/protojson"
-	"google.golang.org/protobuf/proto"
 )
-
-var (
-	prettyJSON = protojson.MarshalOptions{Multiline: true, Indent: "  "}
-	lineJSON   = protojson.MarshalOptions{}
-)
-
-func printJSON(w io.Writer, m proto.Message, opts protojson.MarshalOptions) error {
-	b, err := opts.Marshal(m)
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintln(w, string(client.PrintableJSON(b)))
-	return err
-}
 
 func stateCmd() *cobra.Command {
 	command, fs := client.NewCommand("state", "ENCOUNTER [--at N] [--for COMBATANT] [--json] [flags]",
@@ -54,7 +36,7 @@ func stateCmd() *cobra.Command {
 			return client.RPCErr("", err)
 		}
 		if *asJSON {
-			return printJSON(stdout, resp, prettyJSON)
+			return client.PrintJSON(stdout, resp, client.PrettyJSON)
 		}
 		writeState(stdout, resp, *forID)
 		return nil
@@ -115,13 +97,13 @@ func writeState(w io.Writer, resp *encounterv1.GetEncounterResponse, forID strin
 		for _, cb := range st.GetCombatants() {
 			cs := ls.GetCombatants()[cb.GetId()]
 			pa, ns, other := paText(ls, cs), nsText(cb.GetLoss(), cs, bands), otherText(cs)
-			if sheetWithheld(cb) {
-				pa, ns, other = hiddenPAText(ls, cs), appearanceText(cb.GetAppearance())+" (NS hidden)", strings.TrimPrefix(other+", hidden by the GM", ", ")
+			if client.SheetWithheld(cb) {
+				pa, ns, other = hiddenPAText(ls, cs), client.AppearanceText(cb.GetAppearance())+" (NS hidden)", strings.TrimPrefix(other+", hidden by the GM", ", ")
 			}
-			rows = append(rows, fmt.Sprintf("  %s\t%s\t%s\t%s\t%s\t%s\t%s", cb.GetId(), cb.GetName(), dash(cb.GetSide()),
-				dash(cb.GetController()), pa, ns, other))
+			rows = append(rows, fmt.Sprintf("  %s\t%s\t%s\t%s\t%s\t%s\t%s", cb.GetId(), cb.GetName(), client.Dash(cb.GetSide()),
+				client.Dash(cb.GetController()), pa, ns, other))
 		}
-		_ = table(w, rows)
+		_ = client.Table(w, rows)
 	}
 	if pu := ls.GetPursuit(); pu != nil {
 		var pursuers, pursued []string
@@ -137,14 +119,14 @@ func writeState(w io.Writer, resp *encounterv1.GetEncounterResponse, forID strin
 		}
 		fmt.Fprintln(w)
 	}
-	if p := ls.GetPending(); p != nil && len(st.GetPending()) == 0 && sheetWithheld(engineCombatant(st, p.GetAttackerId())) {
+	if p := ls.GetPending(); p != nil && len(st.GetPending()) == 0 && client.SheetWithheld(client.EngineCombatant(st, p.GetAttackerId())) {
 		fmt.Fprintf(w, "Pending attack: %s on %s, Difficulty %d to defend (the attacker's numbers are hidden)\n",
 			names.Of(p.GetAttackerId()), names.Of(p.GetDefenderId()), p.GetDifficulty())
 	} else if p != nil && len(st.GetPending()) == 0 {
 		fmt.Fprintf(w, "Pending attack: %s on %s with %s, total %d against Difficulty %d\n",
 			names.Of(p.GetAttackerId()), names.Of(p.GetDefenderId()), p.GetWeapon(), p.GetAttackTotal(), p.GetDifficulty())
 	}
-	printPending(w, st.GetEncounterId(), st)
+	client.PrintPending(w, st.GetEncounterId(), st)
 	printLegal(w, resp, names, forID, legalText)
 }
 
@@ -162,61 +144,6 @@ func printLegal(w io.Writer, resp *encounterv1.GetEncounterResponse, names *clie
 	for _, a := range resp.GetLegal() {
 		fmt.Fprintln(w, "  "+text(a.GetName(), a.GetDescription(), a.GetCost(), a.GetTargets(), a.GetWeapon(), a.GetRule()))
 	}
-}
-
-// table writes rows of tab-separated cells as aligned columns, without trailing spaces.
-func table(w io.Writer, rows []string) error {
-	var buf bytes.Buffer
-	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
-	for _, r := range rows {
-		fmt.Fprintln(tw, r)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	for line := range strings.Lines(buf.String()) {
-		if _, err := fmt.Fprintln(w, strings.TrimRight(line, " \n")); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func dash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
-// sheetWithheld reports whether the server withheld c's sheet and numbers from this reader:
-// the GM hides it, and the reader is neither the GM nor its controller.
-func sheetWithheld(c *encounterv1.Combatant) bool {
-	return c.GetHidden() && c.GetSheet() == nil
-}
-
-func engineCombatant(st *encounterv1.EncounterState, id string) *encounterv1.Combatant {
-	for _, c := range st.GetCombatants() {
-		if c.GetId() == id {
-			return c
-		}
-	}
-	return nil
-}
-
-// appearanceText is what the table sees of a combatant whose numbers are hidden.
-func appearanceText(a encounterv1.Appearance) string {
-	switch a {
-	case encounterv1.Appearance_APPEARANCE_FIGHTING:
-		return "unhurt"
-	case encounterv1.Appearance_APPEARANCE_WOUNDED:
-		return "wounded"
-	case encounterv1.Appearance_APPEARANCE_BADLY_WOUNDED:
-		return "badly wounded"
-	case encounterv1.Appearance_APPEARANCE_OUT_OF_THE_FIGHT:
-		return "out of the fight"
-	}
-	return "hidden"
 }
 
 // hiddenPAText: a hidden combatant's PA are shown only while it acts now, at the phase being
@@ -384,7 +311,7 @@ func narrationOf(lang client.LangFlag, asJSON bool) (string, error) {
 // printEvent prints an event as the server narrated it (in protojson with asJSON).
 func printEvent(w io.Writer, r *encounterv1.WatchEncounterResponse, asJSON bool) error {
 	if asJSON {
-		return printJSON(w, r.GetEvent(), lineJSON)
+		return client.PrintJSON(w, r.GetEvent(), client.LineJSON)
 	}
 	_, err := fmt.Fprintln(w, r.GetNarration())
 	return err
@@ -458,7 +385,7 @@ func listCmd() *cobra.Command {
 				return client.RPCErr("", err)
 			}
 			if *asJSON {
-				if err := printJSON(stdout, resp, prettyJSON); err != nil {
+				if err := client.PrintJSON(stdout, resp, client.PrettyJSON); err != nil {
 					return err
 				}
 			}
@@ -467,7 +394,7 @@ func listCmd() *cobra.Command {
 				if e.GetLastActivity() != nil {
 					last = e.GetLastActivity().AsTime().Local().Format("2006-01-02 15:04")
 				}
-				rows = append(rows, fmt.Sprintf("%s\t%s\t%s\t%s\t%d\t%s\t%s", e.GetEncounterId(), e.GetName(), dash(e.GetRuleSystem()),
+				rows = append(rows, fmt.Sprintf("%s\t%s\t%s\t%s\t%d\t%s\t%s", e.GetEncounterId(), e.GetName(), client.Dash(e.GetRuleSystem()),
 					statusText(e.GetStatus()), e.GetSequence(), roleColumn(e.GetRole()), last))
 			}
 			next := resp.GetNextPageToken()
@@ -482,7 +409,7 @@ func listCmd() *cobra.Command {
 				fmt.Fprintln(stdout, "No encounters.")
 				return nil
 			}
-			if err := table(stdout, rows); err != nil {
+			if err := client.Table(stdout, rows); err != nil {
 				return err
 			}
 			if next != "" {

@@ -101,7 +101,7 @@ func grantRoleCmd() *cobra.Command {
 		if len(g.CombatantIds) > 0 && role != encounterv1.Role_ROLE_PLAYER {
 			return client.ShortUsagef("--combatants: only a player is granted combatants")
 		}
-		return submit(ctx, c, pos[0], &encounterv1.Command{Kind: &encounterv1.Command_GrantRole{GrantRole: g}}, stdout)
+		return client.Submit(ctx, c, pos[0], &encounterv1.Command{Kind: &encounterv1.Command_GrantRole{GrantRole: g}}, stdout)
 	})
 	return command
 }
@@ -116,7 +116,7 @@ func revokeCmd() *cobra.Command {
 		if !ok || role == encounterv1.Role_ROLE_GM {
 			return client.ShortUsagef("%q: revoke player, observer or co-gm (the GM is the encounter's creator, for good)", pos[2])
 		}
-		return submit(ctx, c, pos[0], &encounterv1.Command{Kind: &encounterv1.Command_RevokeRole{RevokeRole: &encounterv1.RevokeRole{
+		return client.Submit(ctx, c, pos[0], &encounterv1.Command{Kind: &encounterv1.Command_RevokeRole{RevokeRole: &encounterv1.RevokeRole{
 			Principal: pos[1], Role: role,
 		}}}, stdout)
 	})
@@ -137,7 +137,7 @@ func joiningCmd() *cobra.Command {
 		default:
 			return client.ShortUsagef("%q: say open or closed", pos[1])
 		}
-		return submit(ctx, c, pos[0], &encounterv1.Command{Kind: &encounterv1.Command_SetJoining{SetJoining: &encounterv1.SetJoining{Open: open}}}, stdout)
+		return client.Submit(ctx, c, pos[0], &encounterv1.Command{Kind: &encounterv1.Command_SetJoining{SetJoining: &encounterv1.SetJoining{Open: open}}}, stdout)
 	})
 	return command
 }
@@ -155,7 +155,7 @@ func setHiddenCmd(name string, hidden bool) *cobra.Command {
 	c := client.AddConnFlags(fs)
 	c.AddCommandFlags(fs, true)
 	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
-		return submit(ctx, c, pos[0], &encounterv1.Command{Kind: &encounterv1.Command_SetHidden{SetHidden: &encounterv1.SetHidden{
+		return client.Submit(ctx, c, pos[0], &encounterv1.Command{Kind: &encounterv1.Command_SetHidden{SetHidden: &encounterv1.SetHidden{
 			CombatantId: pos[1], Hidden: hidden,
 		}}}, stdout)
 	})

@@ -27,7 +27,7 @@ func rulesetsCmd() *cobra.Command {
 			return client.RPCErr("", err)
 		}
 		if *asJSON {
-			return printJSON(stdout, resp, prettyJSON)
+			return client.PrintJSON(stdout, resp, client.PrettyJSON)
 		}
 		rows := []string{"ID\tNAME\tVERSIONS"}
 		for _, r := range resp.GetRulesets() {
@@ -37,7 +37,7 @@ func rulesetsCmd() *cobra.Command {
 			}
 			rows = append(rows, fmt.Sprintf("%s\t%s\t%s", r.GetId(), r.GetName(), strings.Join(vs, ", ")))
 		}
-		return table(stdout, rows)
+		return client.Table(stdout, rows)
 	})
 	return command
 }
@@ -64,7 +64,7 @@ func rollCmd() *cobra.Command {
 			return client.RPCErr("", err)
 		}
 		if *asJSON {
-			return printJSON(stdout, resp, prettyJSON)
+			return client.PrintJSON(stdout, resp, client.PrettyJSON)
 		}
 		r := resp.GetRoll()
 		fmt.Fprintf(stdout, "%s: %s = %d\n", r.GetExpression(), client.English().Roll(r), r.GetTotal())

@@ -49,7 +49,7 @@ func createCmd() *cobra.Command {
 			return client.RPCErr("", err)
 		}
 		if c.Raw {
-			return printJSON(stdout, resp, prettyJSON)
+			return client.PrintJSON(stdout, resp, client.PrettyJSON)
 		}
 		fmt.Fprintln(stdout, resp.GetEncounterId())
 		return nil
@@ -95,7 +95,7 @@ func addCmd() *cobra.Command {
 				return client.RPCErr("adding "+files[i], err)
 			}
 			if c.Raw {
-				if err := printJSON(stdout, resp, prettyJSON); err != nil {
+				if err := client.PrintJSON(stdout, resp, client.PrettyJSON); err != nil {
 					return err
 				}
 				continue
@@ -131,9 +131,9 @@ func startCmd() *cobra.Command {
 			return client.RPCErr("", err)
 		}
 		if c.Raw {
-			return printJSON(stdout, resp, prettyJSON)
+			return client.PrintJSON(stdout, resp, client.PrettyJSON)
 		}
-		printOutcome(stdout, pos[0], resp.GetEvents(), resp.GetState())
+		client.PrintOutcome(stdout, pos[0], resp.GetEvents(), resp.GetState())
 		return nil
 	})
 	return command
@@ -144,7 +144,7 @@ func attackCmd() *cobra.Command {
 		"ATTACKER attacks TARGET (combatant ids). Each Exploit raises the Difficulty by 5; the effects\n"+
 			"declared with --effect buy what the Exploits do when they stand, and their Exploits add up\n"+
 			"(at most 5). --exploits N declares N more extra-damage Exploits (+1d10 each).\n"+
-			wrapText("Effects (Exploits): "+effectNames(func(x exploitEffect) bool { return x.attack })+".", 95)+"\n"+
+			client.WrapText("Effects (Exploits): "+effectNames(func(x exploitEffect) bool { return x.attack })+".", 95)+"\n"+
 			"Multi-target effects (two-weapons, moulinet, storm-of-blades, shoot-through,\n"+
 			"rain-of-projectiles) name further targets with --also. --grab and --trip are made bare-handed\n"+
 			"with Athletics (3 PA), without Exploits.", 3, 3)
@@ -154,7 +154,7 @@ func attackCmd() *cobra.Command {
 	exploits := fs.Int("exploits", 0, "extra-damage Exploits declared, +1d10 each (added to the --effect ones)")
 	effects := &effectFlag{}
 	fs.Var(effects, "effect", "an Exploit effect to declare, by the names above (repeatable)")
-	var also listFlag
+	var also client.ListFlag
 	fs.Var(&also, "also", "a further target of a multi-target effect (repeatable, or a,b)")
 	second := fs.String("second-weapon", "", "the second weapon of --effect two-weapons (LOS-070)")
 	withDamage := fs.Bool("with-damage", false, "overthrow, aim at a limb or a zone: deal damage too (LOS-069, LOS-072, LOS-073)")
@@ -206,8 +206,8 @@ func attackCmd() *cobra.Command {
 		if a.Spend, err = sp.spend(); err != nil {
 			return err
 		}
-		cmd := lossCommand(&lossv1.Action{CombatantId: pos[1], Kind: &lossv1.Action_Attack{Attack: a}})
-		return submit(ctx, c, pos[0], cmd, stdout)
+		cmd := client.LossCommand(&lossv1.Action{CombatantId: pos[1], Kind: &lossv1.Action_Attack{Attack: a}})
+		return client.Submit(ctx, c, pos[0], cmd, stdout)
 	})
 	return command
 }
@@ -218,7 +218,7 @@ func reactCmd() *cobra.Command {
 			"attacker's Difficulty + 5 per Exploit declared here), or none to take the blow. Plain\n"+
 			"Exploits (--exploits) become a +5 on the defender's next action on a success (LOS-016);\n"+
 			"the effects declared with --effect buy what they do instead, and their Exploits add up.\n"+
-			wrapText("Effects (Exploits): "+effectNames(func(x exploitEffect) bool { return x.defence })+".", 95)+"\n"+
+			client.WrapText("Effects (Exploits): "+effectNames(func(x exploitEffect) bool { return x.defence })+".", 95)+"\n"+
 			"A pursuit action (charge, clothesline, tackle, shot at the legs) is only dodged.", 3, 3)
 	c := client.AddConnFlags(fs)
 	c.AddCommandFlags(fs, true)
@@ -270,8 +270,8 @@ func reactCmd() *cobra.Command {
 		if r.Spend, err = sp.spend(); err != nil {
 			return err
 		}
-		cmd := lossCommand(&lossv1.Action{CombatantId: pos[1], Kind: &lossv1.Action_React{React: r}})
-		return submit(ctx, c, pos[0], cmd, stdout)
+		cmd := client.LossCommand(&lossv1.Action{CombatantId: pos[1], Kind: &lossv1.Action_React{React: r}})
+		return client.Submit(ctx, c, pos[0], cmd, stdout)
 	})
 	return command
 }
@@ -282,8 +282,8 @@ func passCmd() *cobra.Command {
 	c := client.AddConnFlags(fs)
 	c.AddCommandFlags(fs, true)
 	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
-		cmd := lossCommand(&lossv1.Action{CombatantId: pos[1], Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}})
-		return submit(ctx, c, pos[0], cmd, stdout)
+		cmd := client.LossCommand(&lossv1.Action{CombatantId: pos[1], Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}})
+		return client.Submit(ctx, c, pos[0], cmd, stdout)
 	})
 	return command
 }
@@ -319,63 +319,9 @@ func submitCmd() *cobra.Command {
 		if cmd.GetKind() == nil {
 			return &client.UsageError{Msg: name + ": the command is empty", Short: true}
 		}
-		return submit(ctx, c, pos[0], cmd, stdout)
+		return client.Submit(ctx, c, pos[0], cmd, stdout)
 	})
 	return command
-}
-
-func lossCommand(a *lossv1.Action) *encounterv1.Command {
-	return &encounterv1.Command{Kind: &encounterv1.Command_Loss{Loss: a}}
-}
-
-// submit sends cmd through Submit and prints the events it caused.
-func submit(ctx context.Context, c *client.Conn, enc string, cmd *encounterv1.Command, stdout io.Writer) error {
-	if show := oddsOf(ctx); show != nil { // `fray odds`: the odds of cmd, nothing submitted
-		return show(ctx, c, enc, cmd, stdout)
-	}
-	cl, done, err := c.Encounters()
-	if err != nil {
-		return err
-	}
-	defer done()
-	resp, err := cl.Submit(c.Outgoing(ctx), &encounterv1.SubmitRequest{
-		EncounterId: enc, CommandId: c.ID(), ExpectedSequence: c.Expected.Ptr(), Command: cmd,
-	})
-	if err != nil {
-		return client.RPCErr("", err)
-	}
-	if c.Raw {
-		return printJSON(stdout, resp, prettyJSON)
-	}
-	printOutcome(stdout, enc, resp.GetEvents(), resp.GetState())
-	return nil
-}
-
-// printOutcome prints a command's events and what the game now waits for.
-func printOutcome(w io.Writer, enc string, events []*encounterv1.Event, st *encounterv1.EncounterState) {
-	n := client.OutcomeNarrator(st)
-	for _, ev := range events {
-		fmt.Fprintln(w, n.Narrate(ev))
-	}
-	if len(events) == 0 && st != nil {
-		fmt.Fprintln(w, "(no event: the command changed nothing)")
-	}
-	printPending(w, enc, st)
-}
-
-// printPending prints the reactions the encounter waits for.
-func printPending(w io.Writer, enc string, st *encounterv1.EncounterState) {
-	for _, p := range st.GetPending() {
-		react, choices := "react", "parry|dodge|none"
-		if la := st.GetLoss().GetPending(); la.GetDefenderId() == p.GetCombatantId() && la.GetPursuit() != lossv1.PursuitKind_PURSUIT_KIND_UNSPECIFIED {
-			choices = "dodge|none" // a pursuit action is only dodged (LOS-102…LOS-106)
-		}
-		if client.IsKa(st) {
-			react, choices = "ka react", kaChoices(st, p.GetCombatantId())
-		}
-		fmt.Fprintf(w, "waiting for %s (%s): %s\n", p.GetCombatantId(), client.OrUnknown(p.GetController()), p.GetPrompt())
-		fmt.Fprintf(w, "  fray %s %s %s %s --as %s\n", react, enc, p.GetCombatantId(), choices, client.OrUnknown(p.GetController()))
-	}
 }
 
 func endCmd() *cobra.Command {
@@ -397,7 +343,7 @@ func endCmd() *cobra.Command {
 			return client.RPCErr("", err)
 		}
 		if c.Raw {
-			return printJSON(stdout, resp, prettyJSON)
+			return client.PrintJSON(stdout, resp, client.PrettyJSON)
 		}
 		seed := resp.GetState().GetSeed()
 		for _, ev := range resp.GetEvents() {
