@@ -1,6 +1,11 @@
 package commands
 
-import "github.com/spf13/cobra"
+import (
+	"github.com/fray-rpg/fray/cli/internal/d20segcmd"
+	"github.com/fray-rpg/fray/cli/internal/feeriecmd"
+	"github.com/fray-rpg/fray/cli/internal/kacmd"
+	"github.com/spf13/cobra"
+)
 
 // builtinCommands are the client subcommands, in the order the usage lists them. `fray dev`
 // and `fray load` register themselves from elsewhere (see cmd/fray/main.go).
@@ -21,9 +26,9 @@ func builtinCommands() []*cobra.Command {
 		summary(chaseCmd(), "make a pursuit action: charge, closer, farther, zigzags... (LOS-102…LOS-107)"),
 		summary(grantAnyCmd(), "grant a role: player (--combatants), observer or co-gm (GM); or free raises to a combatant (GM, LOS-004)"),
 		summary(disasterCmd(), "turn a failed Exploit into a Disaster (GM, LOS-006)"),
-		summary(feerieCmd(), "Contes de Fées: declare, act, change, renounce, gesture, object; advance, impersonal, surprise, unseen, rule (GM)"),
-		summary(kaCmd(), "Ka: attack (stun, burst), react, disarm, pickup, pass; terror (GM)"),
-		summary(d20GroupCmd(), "d20 à segments (d20seg): attack, cast, other, end; surprise (GM)"),
+		summary(feeriecmd.Cmd(), "Contes de Fées: declare, act, change, renounce, gesture, object; advance, impersonal, surprise, unseen, rule (GM)"),
+		summary(kacmd.Cmd(), "Ka: attack (stun, burst), react, disarm, pickup, pass; terror (GM)"),
+		summary(d20segcmd.Cmd(), "d20 à segments (d20seg): attack, cast, other, end; surprise (GM)"),
 		summary(submitCmd(), "submit any command given in protojson"),
 		summary(endCmd(), "end an encounter and print its revealed dice seed"),
 		summary(stateCmd(), "show an encounter's state"),

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/fray-rpg/fray/cli/internal/client"
+	"github.com/fray-rpg/fray/cli/internal/feeriecmd"
+	"github.com/fray-rpg/fray/cli/internal/kacmd"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
 	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
@@ -37,7 +39,7 @@ func TestKaStateWithAHiddenCombatant(t *testing.T) {
 	reg := engine.NewRegistry(ka.New())
 	var b bytes.Buffer
 	view := reg.View(st, engine.Viewer{Controls: map[string]bool{"joshua": true}})
-	writeKaState(&b, view, client.NamesOf(view))
+	kacmd.WriteState(&b, view, client.NamesOf(view))
 	out := b.String()
 	t.Logf("fray state:\n%s", out)
 	require.Contains(t, out, "Deck: 54 cards left, 2 in the discard (KA-003), 1 of them face down (drawn behind the screen)\n"+
@@ -51,7 +53,7 @@ func TestKaStateWithAHiddenCombatant(t *testing.T) {
 	// The GM: every number, every card of the discard.
 	b.Reset()
 	view = reg.View(st, engine.Viewer{SeesAll: true})
-	writeKaState(&b, view, client.NamesOf(view))
+	kacmd.WriteState(&b, view, client.NamesOf(view))
 	require.Regexp(t, `  gargouille\s+La gargouille\s+-\s+gm\s+19\s+1/1\s+67/67\s+1 left, 1 taken\s+disarmed of Serres-de-Minuit \(KA-032\), acted this pass, seuil 6\n`, b.String())
 	require.Contains(t, b.String(), "Deck: 54 cards left, 2 in the discard (KA-003)\nDiscard, in the order drawn: 2 de bâton, 4 de coupe\n")
 }
@@ -74,7 +76,7 @@ func TestFeerieStateWithAHiddenCombatant(t *testing.T) {
 	reg := engine.NewRegistry(feerie.New())
 	var b bytes.Buffer
 	view := reg.View(st, engine.Viewer{Controls: map[string]bool{"aude": true}})
-	writeFeerieState(&b, view, client.NamesOf(view))
+	feeriecmd.WriteState(&b, view, client.NamesOf(view))
 	out := b.String()
 	t.Logf("fray state:\n%s", out)
 	require.Regexp(t, `  aude\s+Aude\s+-\s+alice\s+35/60\s+10\s+10\s+0\s+stunned: −7 to its activities; declared a passive activity, tactic \+0/\+0/\+0\n`, out)

@@ -7,6 +7,9 @@ import (
 	"strings"
 
 	"github.com/fray-rpg/fray/cli/internal/client"
+	"github.com/fray-rpg/fray/cli/internal/d20segcmd"
+	"github.com/fray-rpg/fray/cli/internal/feeriecmd"
+	"github.com/fray-rpg/fray/cli/internal/kacmd"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
 	"github.com/spf13/cobra"
@@ -52,11 +55,11 @@ func writeLegal(w io.Writer, resp *encounterv1.GetEncounterResponse, forID strin
 	text := legalText
 	switch {
 	case client.IsFeerie(st):
-		text = feerieLegalText
+		text = feeriecmd.LegalText
 	case client.IsKa(st):
-		text = kaLegalText
+		text = kacmd.LegalText
 	case client.IsD20Seg(st):
-		text = d20LegalText
+		text = d20segcmd.LegalText
 	}
 	if forID == "" {
 		if len(resp.GetMayAct()) == 0 {

@@ -9,6 +9,9 @@ import (
 	"strings"
 
 	"github.com/fray-rpg/fray/cli/internal/client"
+	"github.com/fray-rpg/fray/cli/internal/d20segcmd"
+	"github.com/fray-rpg/fray/cli/internal/feeriecmd"
+	"github.com/fray-rpg/fray/cli/internal/kacmd"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"github.com/fray-rpg/fray/rules/loss"
@@ -68,16 +71,16 @@ func writeState(w io.Writer, resp *encounterv1.GetEncounterResponse, forID strin
 	fmt.Fprintf(w, ", GM %s, at event #%d\n", client.OrUnknown(st.GetGameMaster()), st.GetSequence())
 	switch {
 	case client.IsFeerie(st):
-		writeFeerieState(w, st, names)
-		printLegal(w, resp, names, forID, feerieLegalText)
+		feeriecmd.WriteState(w, st, names)
+		printLegal(w, resp, names, forID, feeriecmd.LegalText)
 		return
 	case client.IsKa(st):
-		writeKaState(w, st, names)
-		printLegal(w, resp, names, forID, kaLegalText)
+		kacmd.WriteState(w, st, names)
+		printLegal(w, resp, names, forID, kacmd.LegalText)
 		return
 	case client.IsD20Seg(st):
-		writeD20State(w, st, names)
-		printLegal(w, resp, names, forID, d20LegalText)
+		d20segcmd.WriteState(w, st, names)
+		printLegal(w, resp, names, forID, d20segcmd.LegalText)
 		return
 	}
 	ls := st.GetLoss()

@@ -1,4 +1,7 @@
-package commands
+// Package feeriecmd is the `fray feerie` subcommands of Contes de Fées (declare, act, change,
+// renounce, gesture, object, advance, …) with their intent and circumstance flags, and its part
+// of `fray state`: WriteState, LegalText.
+package feeriecmd
 
 import (
 	"context"
@@ -31,7 +34,8 @@ var feerieMembers = []client.Member{
 	{Name: "rule", Summary: "the GM cancels or modifies a tactic, or gives a malus (FEE-036)", Cmd: feerieRuleCmd},
 }
 
-func feerieCmd() *cobra.Command {
+// Cmd makes the command of the group and its members.
+func Cmd() *cobra.Command {
 	return client.Group("feerie",
 		"The actions of a Contes de Fées encounter (create it with --system feerie). Each Action runs:\n"+
 			"every combatant declares (step 1), Initiative is rolled once all have, then the countdown goes\n"+

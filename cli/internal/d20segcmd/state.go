@@ -1,4 +1,4 @@
-package commands
+package d20segcmd
 
 import (
 	"fmt"
@@ -12,10 +12,10 @@ import (
 	"github.com/fray-rpg/fray/rules/d20seg"
 )
 
-// writeD20State prints the d20seg part of `fray state`: the round and its segments, each
+// WriteState prints the d20seg part of `fray state`: the round and its segments, each
 // combatant's Initiative, hit points, next segment, attacks this round and conditions, the
 // spells waiting for the next round, and who acts next.
-func writeD20State(w io.Writer, st *encounterv1.EncounterState, names *client.Names) {
+func WriteState(w io.Writer, st *encounterv1.EncounterState, names *client.Names) {
 	ds := st.GetD20Seg()
 	round := ds.GetRound()
 	switch {
@@ -165,8 +165,8 @@ func d20AnyoneActed(st *encounterv1.EncounterState) bool {
 	return false
 }
 
-// d20LegalText: "attack with épée longue at segment 0: 4 segments (D20-017)".
-func d20LegalText(name, desc string, cost int32, targets []string, weapon, rule string) string {
+// LegalText: "attack with épée longue at segment 0: 4 segments (D20-017)".
+func LegalText(name, desc string, cost int32, targets []string, weapon, rule string) string {
 	s := name
 	switch {
 	case strings.HasPrefix(desc, "with "):

@@ -1,4 +1,4 @@
-package commands
+package feeriecmd
 
 import (
 	"fmt"
@@ -11,10 +11,10 @@ import (
 	"github.com/fray-rpg/fray/rules/feerie"
 )
 
-// writeFeerieState prints the Contes de Fées part of `fray state`: the Action and its rank,
+// WriteState prints the Contes de Fées part of `fray state`: the Action and its rank,
 // each combatant's Essence, Initiative, acting rank, activities, penalties and conditions, the
 // activities waiting for the rank to close, and what the game waits for.
-func writeFeerieState(w io.Writer, st *encounterv1.EncounterState, names *client.Names) {
+func WriteState(w io.Writer, st *encounterv1.EncounterState, names *client.Names) {
 	fs := st.GetFeerie()
 	told := client.TableNarrator(st) // what the rules say of each combatant beyond its numbers
 	countdown := fs.GetStep() == feeriev1.Step_STEP_COUNTDOWN
@@ -108,8 +108,8 @@ func writeFeerieState(w io.Writer, st *encounterv1.EncounterState, names *client
 	}
 }
 
-// feerieLegalText: "act — at rank 17: −2 (FEE-050)", "change: −4 (FEE-070)".
-func feerieLegalText(name, desc string, cost int32, targets []string, weapon, rule string) string {
+// LegalText: "act — at rank 17: −2 (FEE-050)", "change: −4 (FEE-070)".
+func LegalText(name, desc string, cost int32, targets []string, weapon, rule string) string {
 	s := name
 	switch {
 	case desc != "":

@@ -1,4 +1,6 @@
-package commands
+// Package d20segcmd is the `fray d20` subcommands of the d20 segments rule system (surprise,
+// attack, cast, other, end) and its part of `fray state`: WriteState, LegalText.
+package d20segcmd
 
 import (
 	"context"
@@ -26,7 +28,8 @@ var d20Members = []client.Member{
 	{Name: "end", Summary: "end the combatant's turn for this round (D20-016)", Cmd: d20EndCmd},
 }
 
-func d20GroupCmd() *cobra.Command {
+// Cmd makes the command of the group and its members.
+func Cmd() *cobra.Command {
 	return client.Group("d20",
 		"The actions of a d20seg encounter (create it with --system d20seg). Initiative is fixed for the\n"+
 			"combat (D20-010…D20-012); each round of 30 seconds runs segments 0 to 5 (D20-013), and the\n"+

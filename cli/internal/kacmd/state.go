@@ -1,4 +1,4 @@
-package commands
+package kacmd
 
 import (
 	"fmt"
@@ -11,10 +11,10 @@ import (
 	"github.com/fray-rpg/fray/rules/ka"
 )
 
-// writeKaState prints the Ka part of `fray state`: the round and pass, the deck and its
+// WriteState prints the Ka part of `fray state`: the round and pass, the deck and its
 // discard, each combatant's Ka dice, points de réalité, actions and conditions, and who acts
 // next.
-func writeKaState(w io.Writer, st *encounterv1.EncounterState, names *client.Names) {
+func WriteState(w io.Writer, st *encounterv1.EncounterState, names *client.Names) {
 	ks := st.GetKa()
 	if ks.GetRound() == 0 {
 		fmt.Fprintln(w, "Not started")
@@ -194,9 +194,9 @@ func kaUpNext(st *encounterv1.EncounterState) []string {
 	return out
 }
 
-// kaLegalText: "attack with pistolet (Humanité + Arme à feu, −0): 1 action, targets chien
+// LegalText: "attack with pistolet (Humanité + Arme à feu, −0): 1 action, targets chien
 // (KA-018)".
-func kaLegalText(name, desc string, cost int32, targets []string, weapon, rule string) string {
+func LegalText(name, desc string, cost int32, targets []string, weapon, rule string) string {
 	s := name
 	switch {
 	case strings.HasPrefix(desc, "with "):

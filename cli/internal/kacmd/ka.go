@@ -1,4 +1,6 @@
-package commands
+// Package kacmd is the `fray ka` subcommands of the Ka rule system (attack, react, disarm,
+// pick-up, terror, pass) and its part of `fray state`: WriteState, LegalText.
+package kacmd
 
 import (
 	"context"
@@ -25,7 +27,8 @@ var kaMembers = []client.Member{
 	{Name: "pass", Summary: "take no more actions this round (KA-015)", Cmd: kaPassCmd},
 }
 
-func kaCmd() *cobra.Command {
+// Cmd makes the command of the group and its members.
+func Cmd() *cobra.Command {
 	return client.Group("ka",
 		"The actions of a Ka encounter (create it with --system ka). Each round a combatant has as many\n"+
 			"actions as its lowest sphere (KA-010); round the table, pass after pass, the highest Animalité\n"+
