@@ -343,3 +343,77 @@ func TestLossOddsReadTheBlow(t *testing.T) {
 	require.Equal(t, int64(13), top(o), "the sabre alone on the first target: 1d10 + 3")
 	require.Zero(t, chanceOf(t, section(t, o, "none"), "out"))
 }
+
+// TestLossOddsWhenEveryExploitIsCancelled: a defender whose own Difficulty is raised (its
+// wounds, +5 in the grave band: LOS-022) may cancel every Exploit (LOS-014). With 1 Exploit,
+// Diego reaches 20 with 3/10; the wounded malfrat dodges at 25: a success with 8/100, totals
+// 20 to 24 (22/100) cancel the Exploit: a plain hit by default (LOS-015), a miss with the
+// option off; the Exploit stands otherwise (7/10). Without Exploits nothing is cancelled,
+// whatever the option (a plain attack hits with 8/10 when taken).
+func TestLossOddsWhenEveryExploitIsCancelled(t *testing.T) {
+	for _, c := range []struct {
+		still   bool
+		hit, s0 float64
+	}{{true, 0.3 * 0.92, 0.3 * 0.22}, {false, 0.3 * 0.7, 0}} {
+		st := lossFight(t, &lossv1.Options{CancelledExploitsStillHit: ptr(c.still)}, malfrat())
+		cs := st.GetLoss().GetCombatants()["malfrat"]
+		cs.Light, cs.Grave = 0, 4
+		o, err := odds.Of(reg, st, lossAttack(extra), "david")
+		require.NoError(t, err)
+		dodge := section(t, o, "dodge")
+		require.InDelta(t, c.hit, chanceOf(t, dodge, "hit"), 1e-12, "still hit %v", c.still)
+		require.InDelta(t, c.s0, chanceOf(t, dodge, "standing.0"), 1e-12)
+		require.InDelta(t, 0.3*0.7, chanceOf(t, dodge, "standing.1"), 1e-12)
+		o, err = odds.Of(reg, st, lossAttack(), "david")
+		require.NoError(t, err)
+		require.InDelta(t, 0.8, chanceOf(t, section(t, o, "none"), "hit"), 1e-12)
+	}
+}
+
+// TestLossOddsOfASbire: a Sbire (10 NS, LOS-024) hit without an Exploit takes 1d10 + 3: out
+// on a 7 or more (4/10). Prone (+10 to its Tests, +10 to strike it: LOS-050, LOS-052), with
+// Diego's 1 Exploit it dodges at 30 with 9 + d10: a total of 20 to 29 (10 then 1 to 9:
+// 9/100) cancels the Exploit: a plain hit (option sbire_cancelled_exploit_plain_hit, the
+// default) that fells with 4/10, or, with the option off, the Sbire out as if it stood; the
+// Exploit stands on 9 or less (9/10): out (LOS-025).
+func TestLossOddsOfASbire(t *testing.T) {
+	sb := lossFighter("malfrat", sbire, 5, 5, 5, 5, 4, 2)
+	o, err := odds.Of(reg, lossFight(t, nil, sb), lossAttack(), "david")
+	require.NoError(t, err)
+	require.InDelta(t, 0.8*0.4, chanceOf(t, section(t, o, "none"), "out"), 1e-12)
+	o, err = odds.Of(reg, lossFight(t, &lossv1.Options{SbireCancelledExploitPlainHit: ptr(false)}, sb), lossAttack(), "david")
+	require.NoError(t, err)
+	require.InDelta(t, 0.8*0.4, chanceOf(t, section(t, o, "none"), "out"), 1e-12, "no Exploit declared: never felled by one")
+	for _, c := range []struct {
+		plain bool
+		out   float64
+	}{{true, 0.9 + 0.09*0.4}, {false, 0.99}} {
+		st := lossFight(t, &lossv1.Options{SbireCancelledExploitPlainHit: ptr(c.plain)}, sb)
+		st.GetLoss().GetCombatants()["malfrat"].Prone = true
+		o, err := odds.Of(reg, st, lossAttack(extra), "david")
+		require.NoError(t, err)
+		require.InDelta(t, 1, chanceOf(t, section(t, o, "attack"), "reach.1"), 1e-12)
+		require.InDelta(t, c.out, chanceOf(t, section(t, o, "dodge"), "out"), 1e-12, "plain hit %v", c.plain)
+	}
+}
+
+// TestLossOddsAimAtAZone: aiming at a precise zone with damage (LOS-073) leaves no mortal
+// wound: a malfrat with 6 boxes left loses 1d10 + 3 − 1 armour, at most 5, never out.
+func TestLossOddsAimAtAZone(t *testing.T) {
+	armoured := malfrat()
+	armoured.GetLoss().Armour = 1
+	st := lossFight(t, nil, armoured)
+	cs := st.GetLoss().GetCombatants()["malfrat"]
+	cs.Light, cs.Grave, cs.Fatal = 0, 1, 5
+	o, err := odds.Of(reg, st, lossCmd(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{
+		TargetId: "malfrat", Weapon: "sabre", WithDamage: true, Exploits: []lossv1.ExploitEffect{lossv1.ExploitEffect_EXPLOIT_EFFECT_AIM_ZONE}}}}), "david")
+	require.NoError(t, err)
+	none := section(t, o, "none")
+	hit := chanceOf(t, none, "hit")
+	require.InDelta(t, 0.08, hit, 1e-12)
+	require.Zero(t, chanceOf(t, none, "out"))
+	levels := distOf(t, none, "levels")
+	require.InDelta(t, hit*0.1, probOf(levels, 3), 1e-12, "a 1: 1 + 3 − 1")
+	require.InDelta(t, hit*0.1, probOf(levels, 4), 1e-12, "a 2: 2 + 3 − 1")
+	require.InDelta(t, hit*0.8, probOf(levels, 5), 1e-12, "3 or more: capped at 5")
+}
