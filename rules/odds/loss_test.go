@@ -417,3 +417,22 @@ func TestLossOddsAimAtAZone(t *testing.T) {
 	require.InDelta(t, hit*0.1, probOf(levels, 4), 1e-12, "a 2: 2 + 3 − 1")
 	require.InDelta(t, hit*0.8, probOf(levels, 5), 1e-12, "3 or more: capped at 5")
 }
+
+// TestLossOddsOfTwoWeaponsOnOneTarget: Two weapons on one target (LOS-070, 2 Exploits: 25,
+// reached with 8/100) strike with both: 1d10 + 3 then 1d10 + 1, 6 to 24 NS of the malfrat's
+// 15: 6 on two 1s (1/100), 7 with 2/100; 15 or more empties its track (out).
+func TestLossOddsOfTwoWeaponsOnOneTarget(t *testing.T) {
+	st := lossFight(t, nil, malfrat())
+	withDagger(engine.FindCombatant(st, "diego").GetLoss())
+	o, err := odds.Of(reg, st, lossCmd(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{
+		TargetId: "malfrat", Weapon: "sabre", SecondWeapon: "dague", Exploits: []lossv1.ExploitEffect{lossv1.ExploitEffect_EXPLOIT_EFFECT_TWO_WEAPONS}}}}), "david")
+	require.NoError(t, err)
+	none := section(t, o, "none")
+	levels := distOf(t, none, "levels")
+	require.InDelta(t, 0.08*0.01, probOf(levels, 6), 1e-12)
+	require.InDelta(t, 0.08*0.02, probOf(levels, 7), 1e-12)
+	require.Equal(t, int64(15), levels.GetOutcomes()[len(levels.GetOutcomes())-1].GetValue(), "no more than the 15 boxes")
+	// Sums of two d10 of 11 or more (d + 3 + e + 1 ≥ 15): 55 of the 100 pairs.
+	require.InDelta(t, 0.08*0.55, chanceOf(t, none, "out"), 1e-12)
+	require.InDelta(t, 0.08*0.55, probOf(levels, 15), 1e-12)
+}

@@ -90,17 +90,11 @@ func clamp(p float64) float64 { return math.Min(1, math.Max(0, p)) }
 
 func distribution(key, label string, d Dist) *oddsv1.Distribution {
 	out := &oddsv1.Distribution{Key: key, Label: label, Mean: d.Mean()}
-	n := 0
-	for _, p := range d.P {
-		if p > 0 {
-			n++
-		}
-	}
-	outcomes := make([]oddsv1.Outcome, n) // one allocation for them all
-	out.Outcomes = make([]*oddsv1.Outcome, 0, n)
+	outcomes := make([]oddsv1.Outcome, len(d.P)) // one allocation for them all
+	out.Outcomes = make([]*oddsv1.Outcome, 0, len(d.P))
 	for i, p := range d.P {
 		if p > 0 {
-			o := &outcomes[len(out.Outcomes)]
+			o := &outcomes[i]
 			o.Value, o.Probability = int64(d.Min+i), clamp(p)
 			out.Outcomes = append(out.Outcomes, o)
 		}
