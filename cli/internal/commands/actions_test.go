@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fray-rpg/fray/cli/internal/losscmd"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"github.com/fray-rpg/fray/rules/loss"
@@ -74,16 +75,16 @@ func TestAttackSendsEffectsTargetsAndSituation(t *testing.T) {
 	require.Equal(t, lossv1.Manoeuvre_MANOEUVRE_TRIP, a.GetAttack().GetManoeuvre())
 
 	// Every attack effect by its name, costs adding up to at most 5.
-	for _, x := range exploitEffects {
-		if !x.attack {
+	for _, x := range losscmd.ExploitEffects {
+		if !x.Attack {
 			continue
 		}
-		args := []string{"attack", "enc-1", "diego", "ruffian", "--effect", x.name}
-		if x.effect == twoWeapons {
+		args := []string{"attack", "enc-1", "diego", "ruffian", "--effect", x.Name}
+		if x.Effect == twoWeapons {
 			args = append(args, "--second-weapon", "dague")
 		}
 		a, _ = submitted(t, args...)
-		require.Equal(t, []lossv1.ExploitEffect{x.effect}, a.GetAttack().GetExploits(), x.name)
+		require.Equal(t, []lossv1.ExploitEffect{x.Effect}, a.GetAttack().GetExploits(), x.Name)
 	}
 }
 
@@ -106,15 +107,15 @@ func TestReactSendsEffectsAndSituation(t *testing.T) {
 		Exploits: 3, AllyId: "diego", Situation: &lossv1.Situation{CoverAtHand: true},
 	}, a.GetReact())
 
-	for _, x := range exploitEffects {
-		if x.defence {
-			args := []string{"react", "enc-1", "ruffian", "dodge", "--effect", x.name}
-			if x.name == "protect" {
+	for _, x := range losscmd.ExploitEffects {
+		if x.Defence {
+			args := []string{"react", "enc-1", "ruffian", "dodge", "--effect", x.Name}
+			if x.Name == "protect" {
 				args = append(args, "--ally", "griffon-1")
 			}
 			a, _ = submitted(t, args...)
-			require.Equal(t, []lossv1.ExploitEffect{x.effect}, a.GetReact().GetEffects(), x.name)
-			require.Equal(t, x.cost, a.GetReact().GetExploits(), x.name)
+			require.Equal(t, []lossv1.ExploitEffect{x.Effect}, a.GetReact().GetEffects(), x.Name)
+			require.Equal(t, x.Cost, a.GetReact().GetExploits(), x.Name)
 		}
 	}
 }
@@ -321,11 +322,11 @@ func TestExploitCostsMatchTheRules(t *testing.T) {
 			}
 		}
 	}
-	require.Len(t, rows, len(exploitEffects))
-	require.Len(t, exploitEffects, len(lossv1.ExploitEffect_name)-1, "every ExploitEffect but UNSPECIFIED")
-	for i, x := range exploitEffects {
-		require.Equal(t, lossv1.ExploitEffect(i+1), x.effect, x.name)
-		require.True(t, strings.EqualFold(x.text, rows[i][0]), "%s is the rules' %q", x.name, rows[i][0])
-		require.Equal(t, rows[i][1], fmt.Sprint(x.cost), "%s costs %s Exploits", x.name, rows[i][1])
+	require.Len(t, rows, len(losscmd.ExploitEffects))
+	require.Len(t, losscmd.ExploitEffects, len(lossv1.ExploitEffect_name)-1, "every ExploitEffect but UNSPECIFIED")
+	for i, x := range losscmd.ExploitEffects {
+		require.Equal(t, lossv1.ExploitEffect(i+1), x.Effect, x.Name)
+		require.True(t, strings.EqualFold(x.Text, rows[i][0]), "%s is the rules' %q", x.Name, rows[i][0])
+		require.Equal(t, rows[i][1], fmt.Sprint(x.Cost), "%s costs %s Exploits", x.Name, rows[i][1])
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/fray-rpg/fray/cli/internal/d20segcmd"
 	"github.com/fray-rpg/fray/cli/internal/feeriecmd"
 	"github.com/fray-rpg/fray/cli/internal/kacmd"
+	"github.com/fray-rpg/fray/cli/internal/losscmd"
 	"github.com/spf13/cobra"
 )
 
@@ -14,18 +15,18 @@ func builtinCommands() []*cobra.Command {
 		summary(createCmd(), "create an encounter and print its id"),
 		summary(addCmd(), "add combatants from sheet files (YAML or JSON)"),
 		summary(startCmd(), "start the fight"),
-		summary(attackCmd(), "attack with a weapon (Les Chants de Loss)"),
-		summary(reactCmd(), "answer an attack: parry, dodge or none"),
-		summary(passCmd(), "end a combatant's actions for this Tour"),
-		summary(declareCmd(), "declare a combatant's intention for its first action (LOS-038)"),
-		summary(waitCmd(), "wait and act at a lower phase (LOS-040)"),
-		summary(aimCmd(), "aim with a ranged weapon (LOS-035, LOS-084)"),
-		summary(actCmd(), "speak, use a social Talent, pick up, move, stand up, recover a weapon"),
-		summary(dyingCmd(), "save or finish off a dying combatant (LOS-023)"),
-		summary(pursuitCmd(), "start a pursuit (GM, LOS-100)"),
-		summary(chaseCmd(), "make a pursuit action: charge, closer, farther, zigzags... (LOS-102…LOS-107)"),
+		summary(losscmd.AttackCmd(), "attack with a weapon (Les Chants de Loss)"),
+		summary(losscmd.ReactCmd(), "answer an attack: parry, dodge or none"),
+		summary(losscmd.PassCmd(), "end a combatant's actions for this Tour"),
+		summary(losscmd.DeclareCmd(), "declare a combatant's intention for its first action (LOS-038)"),
+		summary(losscmd.WaitCmd(), "wait and act at a lower phase (LOS-040)"),
+		summary(losscmd.AimCmd(), "aim with a ranged weapon (LOS-035, LOS-084)"),
+		summary(losscmd.ActCmd(), "speak, use a social Talent, pick up, move, stand up, recover a weapon"),
+		summary(losscmd.DyingCmd(), "save or finish off a dying combatant (LOS-023)"),
+		summary(losscmd.PursuitCmd(), "start a pursuit (GM, LOS-100)"),
+		summary(losscmd.ChaseCmd(), "make a pursuit action: charge, closer, farther, zigzags... (LOS-102…LOS-107)"),
 		summary(grantAnyCmd(), "grant a role: player (--combatants), observer or co-gm (GM); or free raises to a combatant (GM, LOS-004)"),
-		summary(disasterCmd(), "turn a failed Exploit into a Disaster (GM, LOS-006)"),
+		summary(losscmd.DisasterCmd(), "turn a failed Exploit into a Disaster (GM, LOS-006)"),
 		summary(feeriecmd.Cmd(), "Contes de Fées: declare, act, change, renounce, gesture, object; advance, impersonal, surprise, unseen, rule (GM)"),
 		summary(kacmd.Cmd(), "Ka: attack (stun, burst), react, disarm, pickup, pass; terror (GM)"),
 		summary(d20segcmd.Cmd(), "d20 à segments (d20seg): attack, cast, other, end; surprise (GM)"),

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fray-rpg/fray/cli/internal/client"
+	"github.com/fray-rpg/fray/cli/internal/losscmd"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -54,7 +55,7 @@ func roleText(r encounterv1.Role) string {
 // grantAnyCmd is `fray grant`: a role when the third argument is one, else free raises
 // (grantCmd). Its flags are both forms'.
 func grantAnyCmd() *cobra.Command {
-	role, raises := grantRoleCmd(), grantCmd()
+	role, raises := grantRoleCmd(), losscmd.GrantCmd()
 	command := &cobra.Command{
 		Use:  role.Use,
 		Long: role.Long + "\n\nusage: fray grant " + client.Synopsis(raises) + "\n\n" + raises.Long,

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fray-rpg/fray/cli/internal/client"
+	"github.com/fray-rpg/fray/cli/internal/losscmd"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"github.com/spf13/pflag"
 	"github.com/stretchr/testify/require"
@@ -19,7 +20,7 @@ func TestParseInspiration(t *testing.T) {
 		"Sagesse=0":                     {"Sagesse": 0},
 		"Courage=3,Honneur=1,Sagesse=2": {"Courage": 3, "Honneur": 1, "Sagesse": 2},
 	} {
-		got, err := parseInspiration(in)
+		got, err := losscmd.ParseInspiration(in)
 		require.NoError(t, err, in)
 		require.Equal(t, want, got, in)
 	}
@@ -33,7 +34,7 @@ func TestParseInspiration(t *testing.T) {
 		"Courage=1,courage=2": "Courage given twice",
 		"=1":                  `"" is not a Vertu`,
 	} {
-		_, err := parseInspiration(in)
+		_, err := losscmd.ParseInspiration(in)
 		require.ErrorContains(t, err, msg, in)
 	}
 }
@@ -41,23 +42,23 @@ func TestParseInspiration(t *testing.T) {
 func TestInspirationFlag(t *testing.T) {
 	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	var sp spendFlags
-	sp.register(fs)
+	var sp losscmd.SpendFlags
+	sp.Register(fs)
 	require.NoError(t, fs.Parse([]string{"--inspiration", "Courage=1", "--inspiration=honneur=2", "--fursa", "1"}))
-	require.Equal(t, "Courage=1,Honneur=2", sp.inspiration.String())
-	s, err := sp.spend()
+	require.Equal(t, "Courage=1,Honneur=2", sp.Inspiration.String())
+	s, err := sp.Spend()
 	require.NoError(t, err)
 	requireProtoEqual(t, &lossv1.Spend{Fursa: 1, Inspiration: map[string]int32{"Courage": 1, "Honneur": 2}}, s)
 
 	require.ErrorContains(t, fs.Parse([]string{"--inspiration", "Courage=2"}), "Courage given twice")
 
-	var none spendFlags
-	s, err = none.spend()
+	var none losscmd.SpendFlags
+	s, err = none.Spend()
 	require.NoError(t, err)
 	require.Nil(t, s, "nothing spent: no Spend")
 
-	neg := spendFlags{fursa: -1}
-	_, err = neg.spend()
+	neg := losscmd.SpendFlags{Fursa: -1}
+	_, err = neg.Spend()
 	var ue *client.UsageError
 	require.ErrorAs(t, err, &ue)
 }

@@ -1,4 +1,4 @@
-package commands
+package losscmd
 
 import (
 	"fmt"
@@ -32,7 +32,7 @@ func (f *inspirationFlag) String() string {
 func (*inspirationFlag) Type() string { return "vertu=N" }
 
 func (f *inspirationFlag) Set(s string) error {
-	m, err := parseInspiration(s)
+	m, err := ParseInspiration(s)
 	if err != nil {
 		return err
 	}
@@ -48,8 +48,8 @@ func (f *inspirationFlag) Set(s string) error {
 	return nil
 }
 
-// parseInspiration parses "Courage=1,Honneur=2" into Inspiration spent per Vertu.
-func parseInspiration(s string) (map[string]int32, error) {
+// ParseInspiration parses "Courage=1,Honneur=2" into Inspiration spent per Vertu.
+func ParseInspiration(s string) (map[string]int32, error) {
 	out := map[string]int32{}
 	for part := range strings.SplitSeq(s, ",") {
 		part = strings.TrimSpace(part)
@@ -91,33 +91,33 @@ func vertuOf(name string) (string, bool) {
 	return "", false
 }
 
-// spendFlags are the --fursa, --inspiration and --free-raises flags of a Test.
-type spendFlags struct {
-	fursa       int
-	inspiration inspirationFlag
+// SpendFlags are the --fursa, --inspiration and --free-raises flags of a Test.
+type SpendFlags struct {
+	Fursa       int
+	Inspiration inspirationFlag
 	freeRaises  int
 }
 
-func (s *spendFlags) register(fs *pflag.FlagSet) {
-	fs.IntVar(&s.fursa, "fursa", 0, "Fursa to spend on the Test, +5 each (a GM's character draws on the GM's reserve)")
-	fs.Var(&s.inspiration, "inspiration", "Inspiration to spend, +5 each: Vertu=N[,Vertu=N...] (Sagesse, Honneur, Courage); repeatable")
+func (s *SpendFlags) Register(fs *pflag.FlagSet) {
+	fs.IntVar(&s.Fursa, "fursa", 0, "Fursa to spend on the Test, +5 each (a GM's character draws on the GM's reserve)")
+	fs.Var(&s.Inspiration, "inspiration", "Inspiration to spend, +5 each: Vertu=N[,Vertu=N...] (Sagesse, Honneur, Courage); repeatable")
 	fs.IntVar(&s.freeRaises, "free-raises", 0, "free raises (Augmentations Gratuites) to spend, +5 each (LOS-004)")
 }
 
 // spend is the Spend of the flags, nil when nothing is spent.
-func (s *spendFlags) spend() (*lossv1.Spend, error) {
-	if s.fursa < 0 {
-		return nil, client.Usagef("--fursa %d: Fursa spent cannot be negative", s.fursa)
+func (s *SpendFlags) Spend() (*lossv1.Spend, error) {
+	if s.Fursa < 0 {
+		return nil, client.Usagef("--fursa %d: Fursa spent cannot be negative", s.Fursa)
 	}
 	if s.freeRaises < 0 {
 		return nil, client.Usagef("--free-raises %d: free raises spent cannot be negative", s.freeRaises)
 	}
-	if s.fursa == 0 && len(s.inspiration) == 0 && s.freeRaises == 0 {
+	if s.Fursa == 0 && len(s.Inspiration) == 0 && s.freeRaises == 0 {
 		return nil, nil
 	}
-	sp := &lossv1.Spend{Fursa: int32(s.fursa), FreeRaises: int32(s.freeRaises)}
-	if len(s.inspiration) > 0 {
-		sp.Inspiration = maps.Clone(map[string]int32(s.inspiration))
+	sp := &lossv1.Spend{Fursa: int32(s.Fursa), FreeRaises: int32(s.freeRaises)}
+	if len(s.Inspiration) > 0 {
+		sp.Inspiration = maps.Clone(map[string]int32(s.Inspiration))
 	}
 	return sp, nil
 }

@@ -1,4 +1,4 @@
-package commands
+package losscmd
 
 import (
 	"fmt"
@@ -13,47 +13,47 @@ import (
 // exploitEffect is an Exploit effect as the CLI names it: its --effect name, how Describe
 // shows it, and the Exploits it takes (LOS-060…LOS-078, LOS-085).
 type exploitEffect struct {
-	name    string // the --effect name
-	text    string // in descriptions
-	effect  lossv1.ExploitEffect
-	cost    int32
-	attack  bool // may be declared with `fray attack`
-	defence bool // may be declared with `fray react`
+	Name    string // the --effect name
+	Text    string // in descriptions
+	Effect  lossv1.ExploitEffect
+	Cost    int32
+	Attack  bool // may be declared with `fray attack`
+	Defence bool // may be declared with `fray react`
 	multi   bool // reaches further targets (--also)
 }
 
-// exploitEffects is the Exploit table, in the order of the ExploitEffect enum. The names and
+// ExploitEffects is the Exploit table, in the order of the ExploitEffect enum. The names and
 // costs are the rules' (a test checks them against loss.System.Describe).
-var exploitEffects = []exploitEffect{
-	{name: "extra-damage", text: "extra damage", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_EXTRA_DAMAGE, cost: 1, attack: true},
-	{name: "assaut", text: "Assaut", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_ASSAUT, cost: 1, attack: true},
-	{name: "counter-attack", text: "counter-attack", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_COUNTER_ATTACK, cost: 1, defence: true},
-	{name: "total-dodge", text: "total dodge", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_TOTAL_DODGE, cost: 1, defence: true},
-	{name: "feint", text: "feint", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_FEINT, cost: 1, attack: true, defence: true},
-	{name: "defensive-wall", text: "defensive wall", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_DEFENSIVE_WALL, cost: 1, defence: true},
-	{name: "take-advantage", text: "take the advantage", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_TAKE_ADVANTAGE, cost: 1, attack: true, defence: true},
-	{name: "protect", text: "protect", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_PROTECT, cost: 1, defence: true},
-	{name: "aim-limb", text: "aim at a limb", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_AIM_LIMB, cost: 1, attack: true},
-	{name: "two-weapons", text: "two weapons", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_TWO_WEAPONS, cost: 2, attack: true, multi: true},
-	{name: "moulinet", text: "Moulinet", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_MOULINET, cost: 2, attack: true, multi: true},
-	{name: "overthrow", text: "overthrow", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_OVERTHROW, cost: 2, attack: true, defence: true},
-	{name: "aim-zone", text: "aim at a precise zone", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_AIM_ZONE, cost: 2, attack: true},
-	{name: "disarm", text: "disarm", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_DISARM, cost: 3, attack: true, defence: true},
-	{name: "aim-point", text: "aim at a precise point", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_AIM_POINT, cost: 3, attack: true},
-	{name: "neutralise", text: "neutralise", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_NEUTRALISE, cost: 4, attack: true, defence: true},
-	{name: "storm-of-blades", text: "storm of blades", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_STORM_OF_BLADES, cost: 4, attack: true, multi: true},
-	{name: "kill-outright", text: "kill outright", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_KILL_OUTRIGHT, cost: 5, attack: true},
-	{name: "ricochet", text: "ricochet", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_RICOCHET, cost: 2, attack: true},
-	{name: "shoot-through", text: "shoot through", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_SHOOT_THROUGH, cost: 2, attack: true, multi: true},
-	{name: "rain-of-projectiles", text: "rain of projectiles", effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_RAIN_OF_PROJECTILES, cost: 4, attack: true, multi: true},
+var ExploitEffects = []exploitEffect{
+	{Name: "extra-damage", Text: "extra damage", Effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_EXTRA_DAMAGE, Cost: 1, Attack: true},
+	{Name: "assaut", Text: "Assaut", Effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_ASSAUT, Cost: 1, Attack: true},
+	{Name: "counter-attack", Text: "counter-attack", Effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_COUNTER_ATTACK, Cost: 1, Defence: true},
+	{Name: "total-dodge", Text: "total dodge", Effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_TOTAL_DODGE, Cost: 1, Defence: true},
+	{Name: "feint", Text: "feint", Effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_FEINT, Cost: 1, Attack: true, Defence: true},
+	{Name: "defensive-wall", Text: "defensive wall", Effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_DEFENSIVE_WALL, Cost: 1, Defence: true},
+	{Name: "take-advantage", Text: "take the advantage", Effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_TAKE_ADVANTAGE, Cost: 1, Attack: true, Defence: true},
+	{Name: "protect", Text: "protect", Effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_PROTECT, Cost: 1, Defence: true},
+	{Name: "aim-limb", Text: "aim at a limb", Effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_AIM_LIMB, Cost: 1, Attack: true},
+	{Name: "two-weapons", Text: "two weapons", Effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_TWO_WEAPONS, Cost: 2, Attack: true, multi: true},
+	{Name: "moulinet", Text: "Moulinet", Effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_MOULINET, Cost: 2, Attack: true, multi: true},
+	{Name: "overthrow", Text: "overthrow", Effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_OVERTHROW, Cost: 2, Attack: true, Defence: true},
+	{Name: "aim-zone", Text: "aim at a precise zone", Effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_AIM_ZONE, Cost: 2, Attack: true},
+	{Name: "disarm", Text: "disarm", Effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_DISARM, Cost: 3, Attack: true, Defence: true},
+	{Name: "aim-point", Text: "aim at a precise point", Effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_AIM_POINT, Cost: 3, Attack: true},
+	{Name: "neutralise", Text: "neutralise", Effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_NEUTRALISE, Cost: 4, Attack: true, Defence: true},
+	{Name: "storm-of-blades", Text: "storm of blades", Effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_STORM_OF_BLADES, Cost: 4, Attack: true, multi: true},
+	{Name: "kill-outright", Text: "kill outright", Effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_KILL_OUTRIGHT, Cost: 5, Attack: true},
+	{Name: "ricochet", Text: "ricochet", Effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_RICOCHET, Cost: 2, Attack: true},
+	{Name: "shoot-through", Text: "shoot through", Effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_SHOOT_THROUGH, Cost: 2, Attack: true, multi: true},
+	{Name: "rain-of-projectiles", Text: "rain of projectiles", Effect: lossv1.ExploitEffect_EXPLOIT_EFFECT_RAIN_OF_PROJECTILES, Cost: 4, Attack: true, multi: true},
 }
 
 // maxExploits is the most Exploits a Test declares (LOS-010, LOS-012).
 const maxExploits = 5
 
 func effectInfo(e lossv1.ExploitEffect) (exploitEffect, bool) {
-	for _, x := range exploitEffects {
-		if x.effect == e {
+	for _, x := range ExploitEffects {
+		if x.Effect == e {
 			return x, true
 		}
 	}
@@ -66,7 +66,7 @@ func exploitCount(xs []lossv1.ExploitEffect) int32 {
 	var n int32
 	for _, x := range xs {
 		if i, ok := effectInfo(x); ok {
-			n += i.cost
+			n += i.Cost
 		} else {
 			n++
 		}
@@ -77,9 +77,9 @@ func exploitCount(xs []lossv1.ExploitEffect) int32 {
 // effectNames lists the --effect names allowed by ok, with their costs: "feint (1), disarm (3)".
 func effectNames(ok func(exploitEffect) bool) string {
 	var parts []string
-	for _, x := range exploitEffects {
+	for _, x := range ExploitEffects {
 		if ok(x) {
-			parts = append(parts, fmt.Sprintf("%s (%d)", x.name, x.cost))
+			parts = append(parts, fmt.Sprintf("%s (%d)", x.Name, x.Cost))
 		}
 	}
 	return strings.Join(parts, ", ")
@@ -94,9 +94,9 @@ type effectFlag struct {
 
 func (f *effectFlag) allowed(x exploitEffect) bool {
 	if f.defence {
-		return x.defence
+		return x.Defence
 	}
-	return x.attack
+	return x.Attack
 }
 
 func (f *effectFlag) String() string {
@@ -105,7 +105,7 @@ func (f *effectFlag) String() string {
 	}
 	names := make([]string, len(f.list))
 	for i, x := range f.list {
-		names[i] = x.name
+		names[i] = x.Name
 	}
 	return strings.Join(names, ",")
 }
@@ -116,8 +116,8 @@ func (*effectFlag) Type() string { return "effect" }
 func (f *effectFlag) Set(s string) error {
 	name := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), "_", "-")
 	name = strings.TrimPrefix(name, "exploit-effect-")
-	for _, x := range exploitEffects {
-		if x.name == name && f.allowed(x) {
+	for _, x := range ExploitEffects {
+		if x.Name == name && f.allowed(x) {
 			f.list = append(f.list, x)
 			return nil
 		}
@@ -133,14 +133,14 @@ func (f *effectFlag) Set(s string) error {
 func (f *effectFlag) effects() []lossv1.ExploitEffect {
 	out := make([]lossv1.ExploitEffect, len(f.list))
 	for i, x := range f.list {
-		out[i] = x.effect
+		out[i] = x.Effect
 	}
 	return out
 }
 
 func (f *effectFlag) has(e lossv1.ExploitEffect) bool {
 	for _, x := range f.list {
-		if x.effect == e {
+		if x.Effect == e {
 			return true
 		}
 	}

@@ -1,4 +1,4 @@
-package commands
+package losscmd
 
 import (
 	"context"
@@ -31,7 +31,7 @@ func choice[T any](what, word string, names []string, choices map[string]T) (T, 
 	return v, nil
 }
 
-func declareCmd() *cobra.Command {
+func DeclareCmd() *cobra.Command {
 	command, fs := client.NewCommand("declare", "ENCOUNTER COMBATANT INTENTION... [flags]",
 		"COMBATANT declares the intention of its first action this Tour, before acting (LOS-038):\n  fray declare $id canahan I charge the griffon", 3, -1)
 	c := client.AddConnFlags(fs)
@@ -46,7 +46,7 @@ func declareCmd() *cobra.Command {
 	return command
 }
 
-func waitCmd() *cobra.Command {
+func WaitCmd() *cobra.Command {
 	command, fs := client.NewCommand("wait", "ENCOUNTER COMBATANT PHASE [flags]",
 		"COMBATANT waits (se prépare) and acts at the lower PHASE: its PA drop by 1 per phase waited,\nand so does the cost of its next action, to a minimum of 2 (LOS-040).", 3, 3)
 	c := client.AddConnFlags(fs)
@@ -61,7 +61,7 @@ func waitCmd() *cobra.Command {
 	return command
 }
 
-func aimCmd() *cobra.Command {
+func AimCmd() *cobra.Command {
 	command, fs := client.NewCommand("aim", "ENCOUNTER COMBATANT WEAPON [--points N | --tour] [flags]",
 		"COMBATANT aims with the ranged WEAPON: 1 PA per +1 on its next Test with it, at most +5\n"+
 			"(LOS-035); or, with --tour, for the whole Tour: its first action of the Tour, taking all its\n"+
@@ -96,7 +96,7 @@ var simpleKinds = map[string]lossv1.SimpleKind{
 	"recover-weapon": lossv1.SimpleKind_SIMPLE_KIND_RECOVER_WEAPON,
 }
 
-func actCmd() *cobra.Command {
+func ActCmd() *cobra.Command {
 	command, fs := client.NewCommand("act", "ENCOUNTER COMBATANT "+strings.Join(simpleNames, "|")+" [--description D] [flags]",
 		"COMBATANT takes an action without a Test (LOS-035): speak or shout (0 PA, at any time),\n"+
 			"a social Talent (1 PA), pick up an object (2 PA), move at least 3 m (2 PA), stand up or regain\n"+
@@ -115,7 +115,7 @@ func actCmd() *cobra.Command {
 	return command
 }
 
-func disasterCmd() *cobra.Command {
+func DisasterCmd() *cobra.Command {
 	command, fs := client.NewCommand("disaster", "ENCOUNTER COMBATANT DESCRIPTION... [flags]",
 		"The GM turns COMBATANT's failed Exploit (the last Test with Exploits, failed by a player\ncharacter or a thrower) into a Disaster (Désastre) and describes it (LOS-006, LOS-086).", 3, -1)
 	c := client.AddConnFlags(fs)
@@ -138,7 +138,7 @@ var dyingChoices = map[string]lossv1.DyingChoice{
 	"finish":    lossv1.DyingChoice_DYING_CHOICE_FINISH_OFF,
 }
 
-func dyingCmd() *cobra.Command {
+func DyingCmd() *cobra.Command {
 	command, fs := client.NewCommand("dying", "ENCOUNTER COMBATANT TARGET sacrifice|care|finish [--vertu V] [flags]",
 		"COMBATANT decides the fate of the dying TARGET (LOS-023): TARGET itself sacrifices an\n"+
 			"Inspiration of the Vertu --vertu and is saved; urgent care saves it; or the one who felled it\n"+
@@ -170,7 +170,7 @@ func dyingCmd() *cobra.Command {
 	return command
 }
 
-func pursuitCmd() *cobra.Command {
+func PursuitCmd() *cobra.Command {
 	command, fs := client.NewCommand("pursuit", "ENCOUNTER --pursuers ID[,ID...] --pursued ID[,ID...] --distance N [flags]",
 		"The GM opens a moving combat (LOS-100) at a distance of 1 (contact) to 6 (out of range)\nunits; its actions are then made with `fray chase`.", 1, 1)
 	c := client.AddConnFlags(fs)
@@ -206,7 +206,7 @@ var chaseKinds = map[string]lossv1.PursuitKind{
 	"zigzags":     lossv1.PursuitKind_PURSUIT_KIND_ZIGZAGS,
 }
 
-func chaseCmd() *cobra.Command {
+func ChaseCmd() *cobra.Command {
 	command, fs := client.NewCommand("chase", "ENCOUNTER COMBATANT "+strings.Join(chaseNames, "|")+" [--target T] [--exploits N] [--weapon W] [--fursa N] [--inspiration Courage=1] [--free-raises N] [flags]",
 		"COMBATANT makes a pursuit action (LOS-102…LOS-107):\n"+
 			"  charge       a pursuer at distance 2, Difficulty 20: unseats or throws down --target (3 PA)\n"+
@@ -222,8 +222,8 @@ func chaseCmd() *cobra.Command {
 	target := fs.String("target", "", "the opponent of a charge, clothesline, tackle or shot at the legs")
 	exploits := fs.Int("exploits", 0, "Exploits declared (closer/farther: 2 move 2 units; zigzags: harder still)")
 	weapon := fs.String("weapon", "", "the ranged weapon of shoot-legs (may be left out when the combatant has one weapon)")
-	var sp spendFlags
-	sp.register(fs)
+	var sp SpendFlags
+	sp.Register(fs)
 	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		usage := client.ShortUsagef
 		kind, err := choice("pursuit action", pos[2], chaseNames, chaseKinds)
@@ -243,7 +243,7 @@ func chaseCmd() *cobra.Command {
 		}
 		pa := &lossv1.PursuitAction{Kind: kind, TargetId: *target, Exploits: int32(*exploits), Weapon: *weapon,
 			Closer: strings.EqualFold(pos[2], "closer")}
-		if pa.Spend, err = sp.spend(); err != nil {
+		if pa.Spend, err = sp.Spend(); err != nil {
 			return err
 		}
 		return submitAction(ctx, c, pos[0], pos[1], &lossv1.Action{Kind: &lossv1.Action_Pursuit{Pursuit: pa}}, stdout)
@@ -251,7 +251,7 @@ func chaseCmd() *cobra.Command {
 	return command
 }
 
-func grantCmd() *cobra.Command {
+func GrantCmd() *cobra.Command {
 	command, fs := client.NewCommand("grant", "ENCOUNTER COMBATANT N [--reason R] [flags]",
 		"The GM grants COMBATANT N free raises (Augmentations Gratuites, +5 each when spent) from a\nsituation or equipment; a negative N takes them back (LOS-004).", 3, 3)
 	c := client.AddConnFlags(fs)

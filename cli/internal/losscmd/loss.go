@@ -1,0 +1,164 @@
+// Package losscmd is the subcommands of Les Chants de Loss: attack, react, pass, declare, wait,
+// aim, act, disaster, dying, pursuit, chase, grant, with their exploit effects, situation and
+// spending flags.
+package losscmd
+
+import (
+	"context"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/fray-rpg/fray/cli/internal/client"
+	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
+	"github.com/spf13/cobra"
+)
+
+func AttackCmd() *cobra.Command {
+	command, fs := client.NewCommand("attack", "ENCOUNTER ATTACKER TARGET [--weapon W] [--effect NAME]... [--exploits N] [--also TARGET]... [--second-weapon W] [--with-damage] [--grab|--trip] [situation flags] [--fursa N] [--inspiration Courage=1] [--free-raises N] [--unseen] [flags]",
+		"ATTACKER attacks TARGET (combatant ids). Each Exploit raises the Difficulty by 5; the effects\n"+
+			"declared with --effect buy what the Exploits do when they stand, and their Exploits add up\n"+
+			"(at most 5). --exploits N declares N more extra-damage Exploits (+1d10 each).\n"+
+			client.WrapText("Effects (Exploits): "+effectNames(func(x exploitEffect) bool { return x.Attack })+".", 95)+"\n"+
+			"Multi-target effects (two-weapons, moulinet, storm-of-blades, shoot-through,\n"+
+			"rain-of-projectiles) name further targets with --also. --grab and --trip are made bare-handed\n"+
+			"with Athletics (3 PA), without Exploits.", 3, 3)
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
+	weapon := fs.String("weapon", "", "weapon name on the attacker's sheet (may be left out when it has one weapon)")
+	exploits := fs.Int("exploits", 0, "extra-damage Exploits declared, +1d10 each (added to the --effect ones)")
+	effects := &effectFlag{}
+	fs.Var(effects, "effect", "an Exploit effect to declare, by the names above (repeatable)")
+	var also client.ListFlag
+	fs.Var(&also, "also", "a further target of a multi-target effect (repeatable, or a,b)")
+	second := fs.String("second-weapon", "", "the second weapon of --effect two-weapons (LOS-070)")
+	withDamage := fs.Bool("with-damage", false, "overthrow, aim at a limb or a zone: deal damage too (LOS-069, LOS-072, LOS-073)")
+	grab := fs.Bool("grab", false, "grab or bear-hug the target instead of a blow (3 PA); no automatic effect: the GM applies the situation (LOS-035)")
+	trip := fs.Bool("trip", false, "trip the target instead of a blow (3 PA); no automatic effect: the GM applies the fall with --prone, --target-prone (LOS-035)")
+	unseen := fs.Bool("unseen", false, "the target does not see the attack and cannot parry or dodge")
+	var sit situationFlags
+	sit.registerAttack(fs)
+	var sp SpendFlags
+	sp.Register(fs)
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		var err error
+		usage := client.ShortUsagef
+		if *exploits < 0 {
+			return usage("--exploits %d: cannot be negative", *exploits)
+		}
+		a := &lossv1.Attack{TargetId: pos[2], Weapon: *weapon, Unseen: *unseen, MoreTargetIds: also,
+			SecondWeapon: *second, WithDamage: *withDamage, Exploits: effects.effects()}
+		for range *exploits {
+			a.Exploits = append(a.Exploits, lossv1.ExploitEffect_EXPLOIT_EFFECT_EXTRA_DAMAGE)
+		}
+		switch {
+		case *grab && *trip:
+			return usage("--grab and --trip: choose one")
+		case *grab:
+			a.Manoeuvre = lossv1.Manoeuvre_MANOEUVRE_GRAB
+		case *trip:
+			a.Manoeuvre = lossv1.Manoeuvre_MANOEUVRE_TRIP
+		}
+		two := effects.has(lossv1.ExploitEffect_EXPLOIT_EFFECT_TWO_WEAPONS)
+		multi := slices.ContainsFunc(effects.list, func(x exploitEffect) bool { return x.multi })
+		switch n := exploitCount(a.Exploits); {
+		case a.Manoeuvre != lossv1.Manoeuvre_MANOEUVRE_UNSPECIFIED && len(a.Exploits) > 0:
+			return usage("a grab or a trip takes no Exploits (LOS-035)")
+		case a.Manoeuvre != lossv1.Manoeuvre_MANOEUVRE_UNSPECIFIED && *weapon != "":
+			return usage("a grab or a trip is made bare-handed with Athletics: drop --weapon")
+		case n > maxExploits:
+			return usage("the Exploits declared add up to %d; at most %d may be declared (LOS-010)", n, maxExploits)
+		case *second != "" && !two:
+			return usage("--second-weapon goes with --effect two-weapons")
+		case two && *second == "":
+			return usage("--effect two-weapons needs --second-weapon W (LOS-070)")
+		case len(also) > 0 && !multi:
+			return usage("--also names further targets of a multi-target effect: two-weapons, moulinet, storm-of-blades, shoot-through or rain-of-projectiles (LOS-026)")
+		}
+		if a.Situation, err = sit.situation(); err != nil {
+			return err
+		}
+		if a.Spend, err = sp.Spend(); err != nil {
+			return err
+		}
+		cmd := client.LossCommand(&lossv1.Action{CombatantId: pos[1], Kind: &lossv1.Action_Attack{Attack: a}})
+		return client.Submit(ctx, c, pos[0], cmd, stdout)
+	})
+	return command
+}
+
+func ReactCmd() *cobra.Command {
+	command, fs := client.NewCommand("react", "ENCOUNTER DEFENDER parry|dodge|none [--exploits N] [--effect NAME]... [--ally ID] [--counter-weapon W] [--with-weapon] [--darkness] [--lower|--higher] [--cover-at-hand] [--fursa N] [--inspiration Courage=1] [--free-raises N] [flags]",
+		"DEFENDER answers the attack waiting for it: parry or dodge (1 PA, a Test against the\n"+
+			"attacker's Difficulty + 5 per Exploit declared here), or none to take the blow. Plain\n"+
+			"Exploits (--exploits) become a +5 on the defender's next action on a success (LOS-016);\n"+
+			"the effects declared with --effect buy what they do instead, and their Exploits add up.\n"+
+			client.WrapText("Effects (Exploits): "+effectNames(func(x exploitEffect) bool { return x.Defence })+".", 95)+"\n"+
+			"A pursuit action (charge, clothesline, tackle, shot at the legs) is only dodged.", 3, 3)
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
+	exploits := fs.Int("exploits", 0, "Exploits declared on the defence; on a success they become a +5 on the defender's next action")
+	effects := &effectFlag{defence: true}
+	fs.Var(effects, "effect", "a defensive Exploit effect to declare, by the names above (repeatable)")
+	ally := fs.String("ally", "", "the ally of --effect protect (LOS-068)")
+	counterWeapon := fs.String("counter-weapon", "", "the weapon of --effect counter-attack (LOS-062; may be left out when the defender has one weapon)")
+	withWeapon := fs.Bool("with-weapon", false, "parry with the weapon rather than the shield")
+	var sit situationFlags
+	sit.registerDefence(fs)
+	fs.BoolVar(&sit.coverAtHand, "cover-at-hand", false, "cover is at hand for a dodge against a ranged attack (Take cover, LOS-093)")
+	var sp SpendFlags
+	sp.Register(fs)
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		var err error
+		usage := client.ShortUsagef
+		reaction, ok := map[string]lossv1.Reaction{
+			"parry": lossv1.Reaction_REACTION_PARRY,
+			"dodge": lossv1.Reaction_REACTION_DODGE,
+			"none":  lossv1.Reaction_REACTION_NONE,
+		}[strings.ToLower(pos[2])]
+		if !ok {
+			return usage("reaction %q: parry, dodge or none", pos[2])
+		}
+		list := effects.effects()
+		n := exploitCount(list)
+		switch {
+		case *exploits < 0:
+			return usage("--exploits %d: cannot be negative", *exploits)
+		case max(n, int32(*exploits)) > maxExploits:
+			return usage("the Exploits declared add up to %d; at most %d may be declared (LOS-012)", max(n, int32(*exploits)), maxExploits)
+		case reaction == lossv1.Reaction_REACTION_NONE && (len(list) > 0 || *ally != "" || *counterWeapon != "" || *withWeapon):
+			return usage("taking the blow has no Exploit effects: parry or dodge to declare them")
+		case effects.has(lossv1.ExploitEffect_EXPLOIT_EFFECT_PROTECT) && *ally == "":
+			return usage("--effect protect needs --ally ID (LOS-068)")
+		case *ally != "" && !effects.has(lossv1.ExploitEffect_EXPLOIT_EFFECT_PROTECT):
+			return usage("--ally goes with --effect protect")
+		case *counterWeapon != "" && !effects.has(lossv1.ExploitEffect_EXPLOIT_EFFECT_COUNTER_ATTACK):
+			return usage("--counter-weapon goes with --effect counter-attack")
+		case *withWeapon && reaction != lossv1.Reaction_REACTION_PARRY:
+			return usage("--with-weapon is for a parry")
+		}
+		r := &lossv1.React{Reaction: reaction, Exploits: max(int32(*exploits), n), Effects: list,
+			AllyId: *ally, CounterWeapon: *counterWeapon, WithWeapon: *withWeapon}
+		if r.Situation, err = sit.situation(); err != nil {
+			return err
+		}
+		if r.Spend, err = sp.Spend(); err != nil {
+			return err
+		}
+		cmd := client.LossCommand(&lossv1.Action{CombatantId: pos[1], Kind: &lossv1.Action_React{React: r}})
+		return client.Submit(ctx, c, pos[0], cmd, stdout)
+	})
+	return command
+}
+
+func PassCmd() *cobra.Command {
+	command, fs := client.NewCommand("pass", "ENCOUNTER COMBATANT [flags]",
+		"COMBATANT ends its actions for this Tour; the PA it keeps serve only to parry or dodge.", 2, 2)
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		cmd := client.LossCommand(&lossv1.Action{CombatantId: pos[1], Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}})
+		return client.Submit(ctx, c, pos[0], cmd, stdout)
+	})
+	return command
+}
