@@ -37,7 +37,7 @@ func NewEnumChoices(ed protoreflect.EnumDescriptor, prefix string, aliases map[s
 	return c
 }
 
-// parse reads a name in any case, with dashes, underscores or spaces.
+// Parse reads a name in any case, with dashes, underscores or spaces.
 func (c EnumChoices) Parse(what, s string) (protoreflect.EnumNumber, error) {
 	key := strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return r == '-' || r == '_' || r == ' ' }), "-")
 	if v, ok := c.values[key]; ok {

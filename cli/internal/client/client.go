@@ -124,7 +124,7 @@ func AddRulesFlags(fs *pflag.FlagSet) *Conn {
 	return c
 }
 
-// id is the command id: --command-id, or a fresh random one.
+// ID is the command id: --command-id, or a fresh random one.
 func (c *Conn) ID() string {
 	if c.CommandID != "" {
 		return c.CommandID
@@ -139,7 +139,7 @@ func NewCommandID() string {
 	return hex.EncodeToString(b)
 }
 
-// outgoing is the context of a call. The token travels in the connection's call
+// Outgoing is the context of a call. The token travels in the connection's call
 // credentials (see dial).
 func (c *Conn) Outgoing(ctx context.Context) context.Context { return ctx }
 
@@ -167,7 +167,7 @@ func (c *Conn) tokenFor(addr string) (platform.TokenSource, error) {
 	return &platform.MintedToken{Signer: key, Claims: platform.DevClaims(tenant, subject, platform.DevTokenTTL)}, nil
 }
 
-// dial connects to addr: TLS unless addr is on loopback (or --tls-ca, --tls), with the
+// Dial connects to addr: TLS unless addr is on loopback (or --tls-ca, --tls), with the
 // token of tokenFor on every call.
 func (c *Conn) Dial(addr string) (*grpc.ClientConn, error) {
 	if addr == "" {
@@ -197,7 +197,7 @@ func (c *Conn) Dial(addr string) (*grpc.ClientConn, error) {
 	return cc, nil
 }
 
-// encounters dials the EncounterService; close the connection when done.
+// Encounters dials the EncounterService; close the connection when done.
 func (c *Conn) Encounters() (encounterv1.EncounterServiceClient, func(), error) {
 	cc, err := c.Dial(c.Addr)
 	if err != nil {
@@ -206,7 +206,7 @@ func (c *Conn) Encounters() (encounterv1.EncounterServiceClient, func(), error) 
 	return encounterv1.NewEncounterServiceClient(cc), func() { _ = cc.Close() }, nil
 }
 
-// rules dials the RulesService at --rules-addr, else --addr.
+// Rules dials the RulesService at --rules-addr, else --addr.
 func (c *Conn) Rules() (rulesv1.RulesServiceClient, func(), error) {
 	addr := c.rulesAddr
 	if addr == "" {
@@ -244,7 +244,7 @@ func (o *optionalUint) Set(s string) error {
 	return nil
 }
 
-// ptr is the value for an optional proto field: nil when not given.
+// Ptr is the value for an optional proto field: nil when not given.
 func (o *optionalUint) Ptr() *uint64 {
 	if !o.set {
 		return nil

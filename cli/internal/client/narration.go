@@ -25,7 +25,7 @@ func AddLangFlag(fs *pflag.FlagSet) LangFlag {
 	return LangFlag{fs.String("lang", "en", "the language events are narrated in: en (English) or fr (French)")}
 }
 
-// code is the language as the encounter service takes it ("en", "fr"); a usage error for a
+// Code is the language as the encounter service takes it ("en", "fr"); a usage error for a
 // language narration is not written in.
 func (l LangFlag) Code() (string, error) {
 	tag, err := rulesnarrate.Parse(*l.s)
@@ -35,7 +35,7 @@ func (l LangFlag) Code() (string, error) {
 	return tag.String(), nil
 }
 
-// narrator is the rules' narrator in the language asked.
+// Narrator is the rules' narrator in the language asked.
 func (l LangFlag) Narrator() (*rulesnarrate.Narrator, error) {
 	tag, err := rulesnarrate.Parse(*l.s)
 	if err != nil {
@@ -53,7 +53,7 @@ type Narrators struct {
 	by   map[string]*rulesnarrate.Narrator
 }
 
-// narrate returns the line of ev, shown as the terminal may print it (display).
+// Narrate returns the line of ev, shown as the terminal may print it (display).
 func (n *Narrators) Narrate(ctx context.Context, ev *encounterv1.Event) (string, error) {
 	shown := Display(ev)
 	id := ev.GetEncounterId()

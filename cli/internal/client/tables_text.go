@@ -42,7 +42,7 @@ func TableNarrator(st *encounterv1.EncounterState) *rulesnarrate.Narrator {
 	return n
 }
 
-// of is the name of combatant id, id itself when unknown, "?" for no id.
+// Of is the name of combatant id, id itself when unknown, "?" for no id.
 func (n *Names) Of(id string) string {
 	if n != nil {
 		if name := n.byID[id]; name != "" {
@@ -66,7 +66,7 @@ func AndList(xs []string) string {
 	}
 }
 
-// cardText: "6 d'épée", "valet de bâton", "as de coupe" (KA-001).
+// CardText: "6 d'épée", "valet de bâton", "as de coupe" (KA-001).
 func CardText(c *kav1.Card) string {
 	var rank string
 	switch r := c.GetRank(); {
@@ -135,7 +135,7 @@ func IsKa(st *encounterv1.EncounterState) bool {
 	return st.GetKa() != nil || st.GetRuleSystem() == ka.ID
 }
 
-// kindWords: the name of an activity kind in prose.
+// KindWords: the name of an activity kind in prose.
 func KindWords(k feeriev1.ActivityKind) string {
 	switch k {
 	case feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK:
@@ -202,7 +202,7 @@ func YesNo(b bool, yes, no string) string {
 	return no
 }
 
-// kaAnnouncedText: "le chien will dodge (one action, KA-013): the cards follow".
+// KaAnnouncedText: "le chien will dodge (one action, KA-013): the cards follow".
 func (n *Names) KaAnnouncedText(d *kav1.DefenceAnnounced) string {
 	who := n.Of(d.GetDefenderId())
 	r := d.GetReact()

@@ -104,7 +104,7 @@ func (s *SpendFlags) Register(fs *pflag.FlagSet) {
 	fs.IntVar(&s.freeRaises, "free-raises", 0, "free raises (Augmentations Gratuites) to spend, +5 each (LOS-004)")
 }
 
-// spend is the Spend of the flags, nil when nothing is spent.
+// Spend is the Spend of the flags, nil when nothing is spent.
 func (s *SpendFlags) Spend() (*lossv1.Spend, error) {
 	if s.Fursa < 0 {
 		return nil, client.Usagef("--fursa %d: Fursa spent cannot be negative", s.Fursa)
