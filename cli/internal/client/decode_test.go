@@ -1,4 +1,4 @@
-package commands
+package client
 
 import (
 	"os"
@@ -6,12 +6,20 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/fray-rpg/fray/cli/internal/client"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"github.com/fray-rpg/fray/rules/loss"
 	"github.com/stretchr/testify/require"
+	"google.golang.org/protobuf/encoding/prototext"
+	"google.golang.org/protobuf/proto"
 )
+
+const sheets = "../../testdata/sheets"
+
+func requireProtoEqual(t *testing.T, want, got proto.Message) {
+	t.Helper()
+	require.True(t, proto.Equal(want, got), "want:\n%s\ngot:\n%s", prototext.Format(want), prototext.Format(got))
+}
 
 func diegoWant() *encounterv1.Combatant {
 	return &encounterv1.Combatant{
@@ -35,11 +43,11 @@ func diegoWant() *encounterv1.Combatant {
 }
 
 func TestLoadCombatantYAML(t *testing.T) {
-	c, err := client.LoadCombatant(filepath.Join(sheets, "diego.yaml"))
+	c, err := LoadCombatant(filepath.Join(sheets, "diego.yaml"))
 	require.NoError(t, err)
 	requireProtoEqual(t, diegoWant(), c)
 
-	g, err := client.LoadCombatant(filepath.Join(sheets, "griffon-2.yaml"))
+	g, err := LoadCombatant(filepath.Join(sheets, "griffon-2.yaml"))
 	require.NoError(t, err)
 	requireProtoEqual(t, &encounterv1.Combatant{
 		Id: "griffon-2", Name: "Griffon 2", Controller: "gm", Side: "foes",
@@ -81,7 +89,7 @@ func TestLoadCombatantJSON(t *testing.T) {
 	for _, name := range []string{"diego.json", "diego.yml", "diego"} {
 		path := filepath.Join(t.TempDir(), name)
 		require.NoError(t, os.WriteFile(path, []byte(diegoJSON), 0o600))
-		c, err := client.LoadCombatant(path)
+		c, err := LoadCombatant(path)
 		require.NoError(t, err, name)
 		requireProtoEqual(t, diegoWant(), c)
 	}
@@ -120,7 +128,7 @@ func TestLoadCombatantMalformed(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), tc.file)
 			require.NoError(t, os.WriteFile(path, []byte(tc.text), 0o600))
-			_, err := client.LoadCombatant(path)
+			_, err := LoadCombatant(path)
 			require.Error(t, err)
 			for _, w := range tc.want {
 				require.Contains(t, err.Error(), w)
@@ -128,7 +136,7 @@ func TestLoadCombatantMalformed(t *testing.T) {
 			require.NotContains(t, err.Error(), "(line 1:", "positions in the converted JSON would mislead")
 		})
 	}
-	_, err := client.LoadCombatant(filepath.Join(t.TempDir(), "missing.yaml"))
+	_, err := LoadCombatant(filepath.Join(t.TempDir(), "missing.yaml"))
 	require.ErrorContains(t, err, "missing.yaml")
 }
 
@@ -141,7 +149,7 @@ func TestExampleSheetsPassTheRules(t *testing.T) {
 	st := &encounterv1.EncounterState{}
 	seen := map[string]bool{}
 	for _, f := range files {
-		c, err := client.LoadCombatant(f)
+		c, err := LoadCombatant(f)
 		require.NoError(t, err, f)
 		require.NoError(t, loss.New().CheckCombatant(st, c), f)
 		require.False(t, seen[c.GetId()], "duplicate id %s", c.GetId())
@@ -155,7 +163,7 @@ func TestExampleSheetsPassTheRules(t *testing.T) {
 	require.Len(t, quai, 6)
 	st = &encounterv1.EncounterState{}
 	for _, f := range quai {
-		c, err := client.LoadCombatant(f)
+		c, err := LoadCombatant(f)
 		require.NoError(t, err, f)
 		require.NoError(t, loss.New().CheckCombatant(st, c), f)
 		require.Equal(t, "quai", c.GetLoss().GetInitiativeGroup(), f)
@@ -167,12 +175,12 @@ func TestLoadOptions(t *testing.T) {
 	dir := t.TempDir()
 	bare := filepath.Join(dir, "bare.yaml")
 	require.NoError(t, os.WriteFile(bare, []byte("gm_fursa: 3\n"), 0o600))
-	o, err := client.LoadOptions(bare, "loss")
+	o, err := LoadOptions(bare, "loss")
 	require.NoError(t, err)
 	require.Equal(t, int32(3), o.GetLoss().GetGmFursa())
 
 	bad := filepath.Join(dir, "bad.yaml")
 	require.NoError(t, os.WriteFile(bad, []byte("loss:\n  gm_fursa: lots\n"), 0o600))
-	_, err = client.LoadOptions(bad, "loss")
+	_, err = LoadOptions(bad, "loss")
 	require.ErrorContains(t, err, "bad.yaml: field loss.gm_fursa")
 }
