@@ -191,6 +191,7 @@ func TestKaOddsWithTwoCardsLeft(t *testing.T) {
 			require.InDelta(t, c.dodged, chanceOf(t, d, "level.1"), 1e-12)
 			require.InDelta(t, c.dodged0, chanceOf(t, d, "level.0"), 1e-12)
 			require.Zero(t, chanceOf(t, d, "out"), "1 + 8 − 4 soak = 5: 1 Ka die of the dog's 2 (KA-024)")
+			require.InDelta(t, c.dodged, probOf(distOf(t, d, "ka"), 1), 1e-12, "a success at margin 0 deals its damage (KA-022)")
 			n := section(t, o, "none")
 			require.InDelta(t, 1, chanceOf(t, n, "level.1")+chanceOf(t, n, "level.0"), 1e-12)
 		})
