@@ -179,7 +179,7 @@ func (n *Narrator) role(ev *encounterv1.Event) string {
 		s := n.Sprintf("%s is no longer %s", OrUnknown(r.GetPrincipal()), n.roleName(r.GetRole()))
 		if ids := r.GetCombatantIds(); len(ids) == 1 {
 			s += n.Sprintf("; %s goes back to the GM", n.Name(ids[0]))
-		} else if len(ids) > 1 {
+		} else if len(ids) != 0 {
 			s += n.Sprintf("; %s go back to the GM", strings.Join(n.Names(ids), ", "))
 		}
 		return s

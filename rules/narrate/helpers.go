@@ -54,7 +54,7 @@ func (n *Narrator) Roll(r *dicev1.Roll) string {
 		return "?"
 	}
 	base := r.GetExpression()
-	if i := strings.IndexAny(base, "+-"); i > 0 {
+	if i := strings.IndexAny(base, "+-"); i >= 0 { // the modifier is written after the faces
 		base = base[:i]
 	}
 	base = strings.TrimSuffix(base, "!")

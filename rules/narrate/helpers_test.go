@@ -36,6 +36,7 @@ func TestHelpers(t *testing.T) {
 		{&dicev1.Roll{Expression: "2d6-1", Faces: []int32{1, 2}, Modifier: -1}, "2d6[1,2]-1", "2d6[1,2]-1"},
 		{&dicev1.Roll{Expression: "d20", Faces: []int32{17}}, "d20[17]", "d20[17]"},
 		{&dicev1.Roll{Expression: "10d10", Faces: []int32{1}}, "10d10[1]", "10d10[1]"},
+		{&dicev1.Roll{Expression: "-1", Faces: []int32{3}, Modifier: -1}, "dice[3]-1", "dés[3]-1"},
 		{&dicev1.Roll{Faces: []int32{5}}, "dice[5]", "dés[5]"},
 	} {
 		require.Equal(t, c.en, en.Roll(c.roll))
