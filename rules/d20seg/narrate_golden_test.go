@@ -1,10 +1,8 @@
 package d20seg_test
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,7 +15,6 @@ import (
 	"github.com/fray-rpg/fray/rules/narrate"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/text/language"
-	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
@@ -216,14 +213,7 @@ func TestNarrateD20SegGoldenLog(t *testing.T) {
 			name := fmt.Sprintf("d20seg-v1.%s.%s.txt", view, lang)
 			t.Run(name, func(t *testing.T) {
 				got := ntNarrateLog(t, events, view == "player", lang)
-				path := filepath.Join("testdata", "narration", name)
-				if *updateNarration {
-					require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-					require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-				}
-				want, err := os.ReadFile(path)
-				require.NoError(t, err, "go test -run TestNarrateD20SegGoldenLog -update writes it")
-				require.Equal(t, string(want), got)
+				enginetest.Golden(t, filepath.Join("testdata", "narration", name), got, *updateNarration, "go test -run TestNarrateD20SegGoldenLog -update")
 				if lang == narrate.French { // no English left in the French
 					require.NotRegexp(t, `\b(the|and|with|has|left|vs|attacks|hit|hidden|roll|free)\b`, got)
 				}
@@ -236,20 +226,7 @@ func TestNarrateD20SegGoldenLog(t *testing.T) {
 }
 
 func ntGolden(t *testing.T) []*encounterv1.Event {
-	f, err := os.Open(filepath.Join("..", "systems", "testdata", "golden", "d20seg-v1.jsonl"))
-	require.NoError(t, err)
-	defer f.Close()
-	var out []*encounterv1.Event
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<22)
-	for sc.Scan() {
-		ev := &encounterv1.Event{}
-		require.NoError(t, protojson.Unmarshal(sc.Bytes(), ev))
-		out = append(out, ev)
-	}
-	require.NoError(t, sc.Err())
-	require.NotEmpty(t, out)
-	return out
+	return enginetest.ReadLog(t, filepath.Join("..", "systems", "testdata", "golden", "d20seg-v1.jsonl"))
 }
 
 // ntNarrateLog narrates events in lang, one line each that this system tells: as the GM reads

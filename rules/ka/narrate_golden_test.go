@@ -1,10 +1,8 @@
 package ka_test
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,11 +10,11 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/engine/enginetest"
 	"github.com/fray-rpg/fray/rules/ka"
 	"github.com/fray-rpg/fray/rules/narrate"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/text/language"
-	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
@@ -76,14 +74,7 @@ func TestNarrateKaGoldenLog(t *testing.T) {
 			name := fmt.Sprintf("ka-v1.%s.%s.txt", view, lang)
 			t.Run(name, func(t *testing.T) {
 				got := ntNarrateLog(t, events, view == "player", lang)
-				path := filepath.Join("testdata", "narration", name)
-				if *updateNarration {
-					require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-					require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-				}
-				want, err := os.ReadFile(path)
-				require.NoError(t, err, "go test -run TestNarrateKaGoldenLog -update writes it")
-				require.Equal(t, string(want), got)
+				enginetest.Golden(t, filepath.Join("testdata", "narration", name), got, *updateNarration, "go test -run TestNarrateKaGoldenLog -update")
 				if lang == narrate.French { // no English left in the French
 					require.NotRegexp(t, `\b(the|and|with|has|left|cards|deck|draws|attacks|hits|withheld)\b`, got)
 				}
@@ -96,20 +87,7 @@ func TestNarrateKaGoldenLog(t *testing.T) {
 }
 
 func ntGolden(t *testing.T) []*encounterv1.Event {
-	f, err := os.Open(filepath.Join("..", "systems", "testdata", "golden", "ka-v1.jsonl"))
-	require.NoError(t, err)
-	defer f.Close()
-	var out []*encounterv1.Event
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<22)
-	for sc.Scan() {
-		ev := &encounterv1.Event{}
-		require.NoError(t, protojson.Unmarshal(sc.Bytes(), ev))
-		out = append(out, ev)
-	}
-	require.NoError(t, sc.Err())
-	require.NotEmpty(t, out)
-	return out
+	return enginetest.ReadLog(t, filepath.Join("..", "systems", "testdata", "golden", "ka-v1.jsonl"))
 }
 
 // ntNarrateLog narrates events in lang, one line each that this system tells: as the GM reads
