@@ -87,6 +87,9 @@ type JetStream struct {
 	seeds  jetstream.KeyValue
 	snaps  jetstream.KeyValue
 	index  jetstream.KeyValue
+	// stall: how long Load's ordered consumer is awaited for its next record before the
+	// rest is read by lookups (forwardStall, or the call timeout if longer).
+	stall time.Duration
 
 	mu    sync.Mutex
 	known map[string]indexed // encounter id → the index summary this store last wrote
@@ -159,7 +162,7 @@ func eventsStream(cfg Config) jetstream.StreamConfig {
 
 func newJetStream(cfg Config, nc *nats.Conn, js jetstream.JetStream, st jetstream.Stream) *JetStream {
 	c := newConn(nc, cfg.CallTimeout)
-	return &JetStream{cfg: cfg, conn: c, js: js, stream: stream{st, c}, known: map[string]indexed{}}
+	return &JetStream{cfg: cfg, conn: c, js: js, stream: stream{st, c}, stall: max(c.timeout, forwardStall), known: map[string]indexed{}}
 }
 
 // OpenLog creates the stream of events if it is missing, as Open does, and otherwise checks
@@ -354,9 +357,44 @@ func (s *JetStream) Load(ctx context.Context, encounterID string, after uint64) 
 	return append(fwd, back...), nil
 }
 
-// forward reads the encounter's records in (after, upTo] with one ordered consumer, deleted
-// before it returns.
+// forward reads the encounter's records in (after, upTo]: with one ordered consumer, deleted
+// before it returns, the fast way for a long stretch; and, if that consumer stalls (no record
+// within forwardStall), the rest by lookups. An ordered consumer is one replica placed on
+// any of the stream's NATS nodes; after a node's restart it was seen to deliver nothing,
+// heartbeats and all, until the read gave up (the faults test's `fray audit verify`, once in
+// CI), while every lookup was answered.
 func (s *JetStream) forward(ctx context.Context, encounterID string, after, upTo uint64) ([]Record, error) {
+	out, err := s.forwardByConsumer(ctx, encounterID, after, upTo)
+	if !errors.Is(err, errStalled) {
+		return out, err
+	}
+	from := after
+	if len(out) > 0 {
+		from = out[len(out)-1].Position
+	}
+	rest, err := s.forwardByLookup(ctx, encounterID, from, upTo)
+	if err != nil {
+		return nil, err
+	}
+	if onStall != nil {
+		onStall(len(out))
+	}
+	return append(out, rest...), nil
+}
+
+// errStalled ends forwardByConsumer: its consumer delivered nothing for forwardStall.
+var errStalled = errors.New("the ordered consumer stalled")
+
+// onStall, set by tests, is told how many records the consumer read before it stalled and
+// the rest was read by lookups.
+var onStall func(readByConsumer int)
+
+// stallAfter, set by tests (>= 0), makes forwardByConsumer stall after that many records.
+var stallAfter = -1
+
+// forwardByConsumer reads (after, upTo] with one ordered consumer, deleted before it returns.
+// When the consumer stalls it returns what it read and errStalled.
+func (s *JetStream) forwardByConsumer(ctx context.Context, encounterID string, after, upTo uint64) ([]Record, error) {
 	cons, err := s.consumer(ctx, encounterID, after)
 	if err != nil {
 		return nil, err
@@ -366,7 +404,7 @@ func (s *JetStream) forward(ctx context.Context, encounterID string, after, upTo
 	if err != nil {
 		return nil, err
 	}
-	// Each record is awaited at most forwardIdle, and not past the connection's loss.
+	// Each record is awaited at most forwardStall, and not past the connection's loss.
 	up := s.conn.current()
 	if up == nil {
 		it.Stop()
@@ -376,14 +414,16 @@ func (s *JetStream) forward(ctx context.Context, encounterID string, after, upTo
 	defer stopReading(nil)
 	lost := context.AfterFunc(up, func() { stopReading(errLost) })
 	defer lost()
-	wait := max(s.conn.timeout, forwardIdle)
-	idle := time.AfterFunc(wait, func() { stopReading(errNoAnswer) })
+	idle := time.AfterFunc(s.stall, func() { stopReading(errStalled) })
 	defer idle.Stop()
 	stop := context.AfterFunc(readCtx, it.Stop)
 	defer stop()
 	defer it.Stop()
 	var out []Record
 	for {
+		if len(out) == stallAfter {
+			return out, errStalled
+		}
 		m, err := it.Next()
 		if err != nil {
 			if ctx.Err() != nil {
@@ -392,12 +432,12 @@ func (s *JetStream) forward(ctx context.Context, encounterID string, after, upTo
 			switch cause := context.Cause(readCtx); {
 			case errors.Is(cause, errLost):
 				return nil, &UnavailableError{Why: errLost.Error()}
-			case errors.Is(cause, errNoAnswer):
-				return nil, &UnavailableError{Why: fmt.Sprintf("no record within %s", wait)}
+			case errors.Is(cause, errStalled):
+				return out, errStalled
 			}
 			return nil, err
 		}
-		idle.Reset(wait)
+		idle.Reset(s.stall)
 		meta, err := m.Metadata()
 		if err != nil {
 			return nil, err
@@ -417,14 +457,40 @@ func (s *JetStream) forward(ctx context.Context, encounterID string, after, upTo
 	}
 }
 
+// forwardByLookup reads (after, upTo] one record at a time: each lookup asks the stream for
+// the encounter's first record at or after a position (as Get does, answered by any replica).
+func (s *JetStream) forwardByLookup(ctx context.Context, encounterID string, after, upTo uint64) ([]Record, error) {
+	subject := s.Subject(encounterID)
+	var out []Record
+	for next := after + 1; next <= upTo; {
+		m, err := s.stream.GetMsg(ctx, next, jetstream.WithGetMsgSubject(subject))
+		if errors.Is(err, jetstream.ErrMsgNotFound) { // upTo exists: a replica behind answered
+			return nil, &UnavailableError{Why: fmt.Sprintf("a NATS node did not yet hold record %d of the encounter", upTo)}
+		}
+		if err != nil {
+			return nil, err
+		}
+		if m.Sequence > upTo {
+			break
+		}
+		r, err := decode(m.Sequence, m.Data)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+		next = m.Sequence + 1
+	}
+	return out, nil
+}
+
 // forwardPull is the most messages one pull of forward asks for.
 const forwardPull = 1024
 
-// forwardIdle is the longest forward waits for the next record: an ordered consumer that
-// missed its heartbeats (two of 5 s) is made again, on a cluster's leader change or a slow
-// replica, and its records then come; past this, the read fails (Unavailable) rather than
-// hang on a server that stopped answering.
-const forwardIdle = 15 * time.Second
+// forwardStall is the longest forward's consumer is awaited for the next record (or the
+// call timeout, if longer) before the rest is read by lookups: each lookup is bounded by the
+// call timeout, so a NATS that stopped answering still fails the read (Unavailable) rather
+// than hang it.
+const forwardStall = 5 * time.Second
 
 // listTimeout bounds List, which reads every subject of the stream.
 const listTimeout = time.Minute
