@@ -7,10 +7,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -78,14 +80,49 @@ type Topology struct {
 	js      jetstream.JetStream
 }
 
-// freePort is a free loopback TCP port (free when asked: nothing holds it after).
+// freePort is a loopback TCP port free when asked, below the kernel's ephemeral range
+// (ip_local_port_range, 32768–60999 by default). A process killed here is restarted on its
+// port; a port from the ephemeral range can meanwhile become the local end of any outgoing
+// connection (a NATS route redialling, a client), and the restart then fails with "address
+// already in use", as TestFaults once did. Below that range only a listener takes a port.
 func freePort() (int, error) {
+	lo, _ := ephemeralRange()
+	const floor = 10000
+	if lo-floor < 1000 { // a range that leaves nothing below: take what the kernel gives
+		return kernelPort()
+	}
+	for range 200 {
+		p := floor + rand.IntN(lo-floor)
+		l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", p))
+		if err != nil {
+			continue // taken
+		}
+		l.Close()
+		return p, nil
+	}
+	return 0, fmt.Errorf("no free port found between %d and %d", floor, lo)
+}
+
+// kernelPort is a free port the kernel picks (in its ephemeral range).
+func kernelPort() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return 0, err
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// ephemeralRange is the kernel's range of ports for outgoing connections (Linux's
+// /proc/sys/net/ipv4/ip_local_port_range), or the IANA range where it cannot be read.
+func ephemeralRange() (lo, hi int) {
+	b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")
+	if err == nil {
+		if _, err := fmt.Sscan(string(b), &lo, &hi); err == nil && lo > 0 && hi >= lo {
+			return lo, hi
+		}
+	}
+	return 49152, 65535
 }
 
 // natsConfig is one node's nats-server configuration: JetStream in its own store folder,
@@ -150,12 +187,14 @@ func Start(ctx context.Context, bins Binaries, dir string) (_ *Topology, err err
 		}
 	}()
 	ports := make([]int, 0, 10)
-	for range 10 {
+	for len(ports) < 10 {
 		p, err := freePort()
 		if err != nil {
 			return nil, err
 		}
-		ports = append(ports, p)
+		if !slices.Contains(ports, p) { // each was free when asked, and closed again
+			ports = append(ports, p)
+		}
 	}
 	clusterPorts := ports[3:6]
 	for i := range 3 {
