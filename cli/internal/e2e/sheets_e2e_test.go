@@ -3,6 +3,7 @@ package e2e_test
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
@@ -19,24 +20,43 @@ import (
 )
 
 // startResolverServer serves srv as its own resolver and returns its address.
-func startResolverServer(t *testing.T, srv *resolver.Server) string {
+func startResolverServer(t *testing.T, srv rulesv1.RulesServiceServer) string {
 	s := platform.NewServer(quietLog(), authtest.ServerOptions()...)
 	rulesv1.RegisterRulesServiceServer(s.GRPC, srv)
 	return serveOn(t, s)
+}
+
+// listCounting is a resolver that counts the ListRulesets calls it answered.
+type listCounting struct {
+	*resolver.Server
+	lists atomic.Int32
+}
+
+func (c *listCounting) ListRulesets(ctx context.Context, req *rulesv1.ListRulesetsRequest) (*rulesv1.ListRulesetsResponse, error) {
+	c.lists.Add(1)
+	return c.Server.ListRulesets(ctx, req)
 }
 
 // Two resolver replicas behind one connection, calls spread round robin (as a headless
 // Service spreads them): each replica is sent the sheets it lacks when it says so, and every
 // answer is the rules' in-process answer.
 func TestSheetsAcrossResolverReplicas(t *testing.T) {
-	a, b := resolver.New(systems.Registry()), resolver.New(systems.Registry())
+	a, b := &listCounting{Server: resolver.New(systems.Registry())}, &listCounting{Server: resolver.New(systems.Registry())}
 	r := manual.NewBuilderWithScheme("fray-replicas")
 	r.InitialState(grpcresolver.State{Addresses: []grpcresolver.Address{{Addr: startResolverServer(t, a)}, {Addr: startResolverServer(t, b)}}})
 	cc, err := grpc.NewClient(r.Scheme()+":///rules", grpc.WithResolvers(r), grpc.WithTransportCredentials(insecure.NewCredentials()),
 		grpc.WithDefaultServiceConfig(`{"loadBalancingConfig": [{"round_robin": {}}]}`))
 	require.NoError(t, err)
 	t.Cleanup(func() { cc.Close() })
-	decideTour1(t, &encounter.RemoteDecider{HashEvery: 1, Client: rulesv1.NewRulesServiceClient(cc)})
+	client := rulesv1.NewRulesServiceClient(cc)
+	// round_robin picks among the replicas connected so far: on a busy machine the first
+	// calls all went to one (the test's known flake). Both answer before the fight begins.
+	for a.lists.Load() == 0 || b.lists.Load() == 0 {
+		_, err := client.ListRulesets(authtest.As("encounter-service", platform.ScopeResolve), &rulesv1.ListRulesetsRequest{}, grpc.WaitForReady(true))
+		require.NoError(t, err)
+		require.Less(t, a.lists.Load()+b.lists.Load(), int32(10000), "both replicas reached")
+	}
+	decideTour1(t, &encounter.RemoteDecider{HashEvery: 1, Client: client})
 	na, _ := a.CachedSheets()
 	nb, _ := b.CachedSheets()
 	require.Equal(t, 2, na, "replica a was sent both sheets")
