@@ -1,4 +1,4 @@
-package commands
+package commands_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fray-rpg/fray/cli/internal/client"
+	"github.com/fray-rpg/fray/cli/internal/clienttest"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
@@ -51,7 +52,7 @@ func requirePlain(t *testing.T, out string) {
 }
 
 type hostileServer struct {
-	*fake
+	*clienttest.Fake
 }
 
 func (h hostileServer) ListEncounters(context.Context, *encounterv1.ListEncountersRequest) (*encounterv1.ListEncountersResponse, error) {
@@ -65,15 +66,15 @@ func (h hostileServer) GetEncounter(ctx context.Context, req *encounterv1.GetEnc
 	if req.GetEncounterId() == "enc-bad" {
 		return nil, status.Error(codes.NotFound, "there is no encounter "+hostile)
 	}
-	return h.fake.GetEncounter(ctx, req)
+	return h.Fake.GetEncounter(ctx, req)
 }
 
 // Everything the CLI prints from the server (names, reasons, prompts, narration, the list,
 // errors) comes out as plain text, its control and bidi characters escaped; --json keeps the
 // data, escaped as JSON.
 func TestTheCLIEscapesWhatTheServerSends(t *testing.T) {
-	clearEnv(t)
-	st, events := ruelle(t)
+	clienttest.ClearEnv(t)
+	st, events := clienttest.Ruelle(t)
 	st.Name = hostile
 	st.Combatants[0].Name = hostile
 	st.Pending[0].Prompt = hostile
@@ -81,8 +82,8 @@ func TestTheCLIEscapesWhatTheServerSends(t *testing.T) {
 	events[1].GetCombatantAdded().Combatant.Name = hostile
 	events = append(events[:6], &encounterv1.Event{Sequence: 7, Payload: &encounterv1.Event_EncounterEnded{EncounterEnded: &encounterv1.EncounterEnded{Reason: hostile}}})
 	st.Sequence = 7
-	f := &fake{state: st, events: events}
-	addr := serveWith(t, func(srv *grpc.Server) {
+	f := &clienttest.Fake{State: st, Events: events}
+	addr := clienttest.ServeWith(t, func(srv *grpc.Server) {
 		encounterv1.RegisterEncounterServiceServer(srv, hostileServer{f})
 	})
 
@@ -96,9 +97,9 @@ func TestTheCLIEscapesWhatTheServerSends(t *testing.T) {
 			ctx, cancel := context.WithCancel(t.Context())
 			defer cancel()
 			if args[0] == "watch" {
-				f.holdWatch, f.watching = false, nil
+				f.HoldWatch, f.Watching = false, nil
 			}
-			code, out, errOut := runCtx(ctx, append(args, "--addr", addr)...)
+			code, out, errOut := clienttest.RunCtx(ctx, append(args, "--addr", addr)...)
 			require.Equal(t, 0, code, errOut)
 			requirePlain(t, out)
 			require.Contains(t, out, hostileShown)
@@ -106,14 +107,14 @@ func TestTheCLIEscapesWhatTheServerSends(t *testing.T) {
 	}
 
 	t.Run("an error", func(t *testing.T) {
-		code, out, errOut := run(t, "state", "enc-bad", "--addr", addr)
+		code, out, errOut := clienttest.Run(t, "state", "enc-bad", "--addr", addr)
 		require.Equal(t, 1, code, out)
 		requirePlain(t, errOut)
 		require.Contains(t, errOut, "NotFound: there is no encounter "+hostileShown)
 	})
 
 	t.Run("state --json", func(t *testing.T) {
-		code, out, errOut := run(t, "state", "enc-1", "--addr", addr, "--json")
+		code, out, errOut := clienttest.Run(t, "state", "enc-1", "--addr", addr, "--json")
 		require.Equal(t, 0, code, errOut)
 		requirePlain(t, out)
 		var resp encounterv1.GetEncounterResponse
@@ -122,7 +123,7 @@ func TestTheCLIEscapesWhatTheServerSends(t *testing.T) {
 	})
 
 	t.Run("log --json", func(t *testing.T) {
-		code, out, errOut := run(t, "log", "enc-1", "--addr", addr, "--json")
+		code, out, errOut := clienttest.Run(t, "log", "enc-1", "--addr", addr, "--json")
 		require.Equal(t, 0, code, errOut)
 		requirePlain(t, out)
 		first := strings.SplitN(out, "\n", 2)[0]

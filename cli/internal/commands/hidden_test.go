@@ -1,10 +1,11 @@
-package commands
+package commands_test
 
 import (
 	"bytes"
 	"testing"
 
 	"github.com/fray-rpg/fray/cli/internal/client"
+	"github.com/fray-rpg/fray/cli/internal/commands"
 	d20segv1 "github.com/fray-rpg/fray/gen/fray/d20seg/v1"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
@@ -47,7 +48,7 @@ func playHidden(t *testing.T, reg *engine.Registry, v engine.Viewer, steps []hid
 // stateText is `fray state` of a viewed state.
 func stateText(st *encounterv1.EncounterState) string {
 	var out bytes.Buffer
-	writeState(&out, &encounterv1.GetEncounterResponse{State: st}, "")
+	commands.WriteState(&out, &encounterv1.GetEncounterResponse{State: st}, "")
 	return out.String()
 }
 

@@ -1,4 +1,4 @@
-package commands
+package commands_test
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/fray-rpg/fray/cli/internal/clienttest"
+	"github.com/fray-rpg/fray/cli/internal/commands"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"github.com/spf13/cobra"
@@ -17,11 +19,11 @@ import (
 // With --json, a command that writes prints the server's response in protojson, one object,
 // instead of its events in words.
 func TestWriteCommandsPrintTheirResponseWithJSON(t *testing.T) {
-	clearEnv(t)
-	st, _ := ruelle(t)
-	waited := lossEv(7, &lossv1.Event{Kind: &lossv1.Event_Waited{Waited: &lossv1.Waited{CombatantId: "diego", FromPhase: 11, UntilPhase: 4, Discount: 7}}})
-	f := &fake{state: st, submitEvents: []*encounterv1.Event{waited}}
-	addr := serve(t, f)
+	clienttest.ClearEnv(t)
+	st, _ := clienttest.Ruelle(t)
+	waited := clienttest.LossEv(7, &lossv1.Event{Kind: &lossv1.Event_Waited{Waited: &lossv1.Waited{CombatantId: "diego", FromPhase: 11, UntilPhase: 4, Discount: 7}}})
+	f := &clienttest.Fake{State: st, SubmitEvents: []*encounterv1.Event{waited}}
+	addr := clienttest.Serve(t, f)
 	for _, tc := range []struct {
 		args []string
 		resp proto.Message
@@ -30,7 +32,7 @@ func TestWriteCommandsPrintTheirResponseWithJSON(t *testing.T) {
 		{[]string{"create", "--name", "Ruelle", "--json"}, &encounterv1.CreateEncounterResponse{}, func(t *testing.T, m proto.Message) {
 			require.Equal(t, "enc-1", m.(*encounterv1.CreateEncounterResponse).GetEncounterId())
 		}},
-		{[]string{"add", "enc-1", filepath.Join(sheets, "canahan.yaml"), "--json"}, &encounterv1.AddCombatantResponse{}, func(t *testing.T, m proto.Message) {
+		{[]string{"add", "enc-1", filepath.Join(clienttest.Sheets, "canahan.yaml"), "--json"}, &encounterv1.AddCombatantResponse{}, func(t *testing.T, m proto.Message) {
 			require.Equal(t, "canahan", m.(*encounterv1.AddCombatantResponse).GetEvents()[0].GetCombatantAdded().GetCombatant().GetId())
 		}},
 		{[]string{"start", "enc-1", "--json"}, &encounterv1.StartEncounterResponse{}, func(t *testing.T, m proto.Message) {
@@ -49,7 +51,7 @@ func TestWriteCommandsPrintTheirResponseWithJSON(t *testing.T) {
 			require.Equal(t, []byte{0xde, 0xad, 0xbe, 0xef}, m.(*encounterv1.EndEncounterResponse).GetEvents()[0].GetEncounterEnded().GetSeed())
 		}},
 	} {
-		code, out, errOut := run(t, append(tc.args, "--addr", addr)...)
+		code, out, errOut := clienttest.Run(t, append(tc.args, "--addr", addr)...)
 		require.Equal(t, 0, code, "%v: %s", tc.args, errOut)
 		dec := json.NewDecoder(bytes.NewBufferString(out))
 		var one json.RawMessage
@@ -81,6 +83,6 @@ func TestEveryWriteCommandHasJSON(t *testing.T) {
 		require.NotNil(t, flag, c.CommandPath())
 		require.Equal(t, "bool", flag.Value.Type(), c.CommandPath())
 	}
-	walk(Root())
+	walk(commands.Root())
 	require.GreaterOrEqual(t, writes, 45)
 }

@@ -1,4 +1,4 @@
-package commands
+package commands_test
 
 import (
 	"crypto/sha256"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fray-rpg/fray/cli/internal/clienttest"
+	"github.com/fray-rpg/fray/cli/internal/commands"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
@@ -19,21 +21,21 @@ import (
 // on the ruffian (le malfrat), as a table with histograms (LOS-010, LOS-014); as david, once the GM has hidden
 // the ruffian, no odds from its numbers; --json; an action without odds is a usage error.
 func TestOddsPrintsATableAndHistograms(t *testing.T) {
-	clearEnv(t)
+	clienttest.ClearEnv(t)
 	b := store.NewMemory()
 	seed := sha256.Sum256([]byte("fray-odds-cli"))
 	svc := encounter.New(b, b, encounter.LocalDecider{Registry: systems.Registry()}, systems.Registry(),
 		encounter.Options{NewSeed: func() []byte { return seed[:] }})
-	addr := serveWith(t, func(g *grpc.Server) { encounterv1.RegisterEncounterServiceServer(g, svc) })
+	addr := clienttest.ServeWith(t, func(g *grpc.Server) { encounterv1.RegisterEncounterServiceServer(g, svc) })
 	fray := func(code int, args ...string) (string, string) {
 		t.Helper()
-		got, out, errOut := run(t, append(args, "--addr", addr)...)
+		got, out, errOut := clienttest.Run(t, append(args, "--addr", addr)...)
 		require.Equal(t, code, got, "%v: %s", args, errOut)
 		return out, errOut
 	}
 	enc, _ := fray(0, "create", "--name", "Ruelle", "--as", "gm")
 	enc = strings.TrimSpace(enc)
-	fray(0, "add", enc, filepath.Join(sheets, "diego.yaml"), filepath.Join(sheets, "ruffian.yaml"), "--as", "gm")
+	fray(0, "add", enc, filepath.Join(clienttest.Sheets, "diego.yaml"), filepath.Join(clienttest.Sheets, "ruffian.yaml"), "--as", "gm")
 	fray(0, "start", enc, "--as", "gm")
 
 	out, _ := fray(0, "odds", enc, "diego", "attack", "ruffian", "--exploits", "2", "--as", "gm")
@@ -61,9 +63,9 @@ func TestOddsPrintsATableAndHistograms(t *testing.T) {
 	require.Contains(t, out, "no odds: the target's numbers are hidden from you")
 	require.NotContains(t, out, "NS lost", "no distribution from the hidden ruffian's numbers")
 
-	_, errOut := fray(ExitUsage, "odds", enc, "diego", "react", "dodge", "--as", "david")
+	_, errOut := fray(commands.ExitUsage, "odds", enc, "diego", "react", "dodge", "--as", "david")
 	require.Contains(t, errOut, "the actions with odds are attack, ka attack, d20 attack and feerie act")
-	_, errOut = fray(ExitError, "odds", enc, "ruffian", "attack", "diego", "--as", "david")
+	_, errOut = fray(commands.ExitError, "odds", enc, "ruffian", "attack", "diego", "--as", "david")
 	require.Contains(t, errOut, "PermissionDenied")
 	// The README's example, pasted (`fray` for ../../../fray, $id the encounter).
 	fray(0, "show", enc, "ruffian", "--as", "gm")

@@ -1,4 +1,4 @@
-package commands
+package commands_test
 
 import (
 	"crypto/sha256"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fray-rpg/fray/cli/internal/clienttest"
+	"github.com/fray-rpg/fray/cli/internal/commands"
 	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/rules/feerie"
@@ -84,17 +86,17 @@ func shellWords(t *testing.T, line, enc string) []string {
 // command must be taken (exit 0), whatever the dice.
 func playREADMEBlock(t *testing.T, marker string, reg func() *engine.Registry) {
 	t.Helper()
-	clearEnv(t)
+	clienttest.ClearEnv(t)
 	block := readmeBlock(t, marker)
 	require.NotEmpty(t, block)
-	t.Chdir(sheets)
+	t.Chdir(clienttest.Sheets)
 	const seeds = 40
 	for i := range seeds {
 		seed := sha256.Sum256(fmt.Appendf(nil, "fray README tour %d", i))
 		stream, err := dice.NewStreamScheme(dice.Latest, seed[:], 0)
 		require.NoError(t, err)
-		srv := &ruleServer{reg: reg(), seed: seed[:], roller: stream}
-		lis := serveRules(t, srv)
+		srv := &clienttest.RuleServer{Reg: reg(), Seed: seed[:], Roller: stream}
+		lis := clienttest.ServeRules(t, srv)
 		ran := 0
 		for _, line := range block {
 			if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
@@ -111,7 +113,7 @@ func playREADMEBlock(t *testing.T, marker string, reg func() *engine.Registry) {
 				words[last] = strings.TrimSuffix(words[last], ")")
 			}
 			require.Equal(t, "../../../fray", words[0], "a README command runs the fray built at the root: %q", line)
-			code, out, errOut := run(t, append(words[1:], "--addr", lis)...)
+			code, out, errOut := clienttest.Run(t, append(words[1:], "--addr", lis)...)
 			if i == 0 {
 				t.Logf("$ %s\n%s%s", line, out, errOut)
 			}
@@ -158,7 +160,7 @@ func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
 // every command is taken or refused as shown, and every output line the README shows (the "# "
 // lines after a command) is printed, on stdout for what is recorded, on stderr for a refusal.
 func TestTheREADMEFiveMinuteFightPrintsWhatItShows(t *testing.T) {
-	clearEnv(t)
+	clienttest.ClearEnv(t)
 	raw, err := os.ReadFile("../../../README.md")
 	require.NoError(t, err)
 	text := string(raw)
@@ -169,12 +171,12 @@ func TestTheREADMEFiveMinuteFightPrintsWhatItShows(t *testing.T) {
 			block = append(block, strings.TrimPrefix(l, "    "))
 		}
 	}
-	t.Chdir(sheets)
+	t.Chdir(clienttest.Sheets)
 	// The dice of `fray dev --demo`: its seed's stream (the e2e of --demo is in cli/internal/dev).
-	stream, err := dice.NewStreamScheme(dice.Latest, DemoSeed(), 0)
+	stream, err := dice.NewStreamScheme(dice.Latest, commands.DemoSeed(), 0)
 	require.NoError(t, err)
-	srv := &ruleServer{reg: engine.NewRegistry(loss.New()), seed: DemoSeed(), roller: stream}
-	lis := serveRules(t, srv)
+	srv := &clienttest.RuleServer{Reg: engine.NewRegistry(loss.New()), Seed: commands.DemoSeed(), Roller: stream}
+	lis := clienttest.ServeRules(t, srv)
 	encID := regexp.MustCompile(`enc-[a-z0-9]+`)
 	var code int
 	var out, errOut string
@@ -205,7 +207,7 @@ func TestTheREADMEFiveMinuteFightPrintsWhatItShows(t *testing.T) {
 		if assign != "" {
 			words[len(words)-1] = strings.TrimSuffix(words[len(words)-1], ")")
 		}
-		code, out, errOut = run(t, append(words[1:], "--addr", lis)...)
+		code, out, errOut = clienttest.Run(t, append(words[1:], "--addr", lis)...)
 		t.Logf("$ %s\n%s%s", line, out, errOut)
 		if !strings.Contains(errOut, "fray attack: ") { // the refusals the README shows exit 1
 			require.Equal(t, 0, code, "%s\n%s%s", line, out, errOut)
@@ -217,21 +219,21 @@ func TestTheREADMEFiveMinuteFightPrintsWhatItShows(t *testing.T) {
 	require.Equal(t, uint64(5), stream.Offset(), "the README's five dice are all rolled, one word each")
 }
 
-// The README's house-rules example: options.yaml, shipped beside the sheets, is taken and
+// The README's house-rules example: options.yaml, shipped beside the clienttest.Sheets, is taken and
 // its rules recorded in the first event.
 func TestTheREADMEHouseRulesExample(t *testing.T) {
-	clearEnv(t)
+	clienttest.ClearEnv(t)
 	block := readmeBlock(t, "is an example:")
 	require.Len(t, block, 1)
-	t.Chdir(sheets)
-	srv := &ruleServer{reg: engine.NewRegistry(loss.New()), seed: dice.NewSeed(), dice: dice.NewFixed()}
-	lis := serveRules(t, srv)
+	t.Chdir(clienttest.Sheets)
+	srv := &clienttest.RuleServer{Reg: engine.NewRegistry(loss.New()), Seed: dice.NewSeed(), Dice: dice.NewFixed()}
+	lis := clienttest.ServeRules(t, srv)
 	words := shellWords(t, block[0], "enc-1")
 	require.Equal(t, "../../../fray", words[0])
-	code, out, errOut := run(t, append(words[1:], "--addr", lis)...)
+	code, out, errOut := clienttest.Run(t, append(words[1:], "--addr", lis)...)
 	require.Equal(t, 0, code, errOut)
 	require.Equal(t, "enc-1\n", out)
-	code, out, errOut = run(t, "log", "enc-1", "--addr", lis)
+	code, out, errOut = clienttest.Run(t, "log", "enc-1", "--addr", lis)
 	require.Equal(t, 0, code, errOut)
 	require.Contains(t, out, "damage d10s explode, health bands 4/4/4, GM Fursa 2")
 }

@@ -1,4 +1,4 @@
-package commands
+package commands_test
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/fray-rpg/fray/cli/internal/client"
+	"github.com/fray-rpg/fray/cli/internal/clienttest"
+	"github.com/fray-rpg/fray/cli/internal/commands"
 	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc/codes"
@@ -20,7 +22,7 @@ import (
 
 // test-echo stands in for a subcommand registered by another package, as `dev` is.
 func init() {
-	Register(func() *cobra.Command {
+	commands.Register(func() *cobra.Command {
 		cmd, fs := client.NewCommand("test-echo", "A [B] [--fail usage|plain|grpc] [-n N] [-b]", "Echoes its arguments (test only).", 1, 2)
 		cmd.Short = "echo its arguments (test only)"
 		fail := fs.String("fail", "", "usage, plain or grpc")
@@ -43,25 +45,25 @@ func init() {
 }
 
 func TestDispatch(t *testing.T) {
-	code, out, errOut := run(t, "test-echo", "a", "--", "-b")
+	code, out, errOut := clienttest.Run(t, "test-echo", "a", "--", "-b")
 	require.Equal(t, 0, code, errOut)
 	require.Equal(t, "a|-b 0\n", out)
 
-	code, out, _ = run(t, "test-echo", "x", "--fail", "usage")
+	code, out, _ = clienttest.Run(t, "test-echo", "x", "--fail", "usage")
 	require.Equal(t, 2, code)
 	require.Empty(t, out)
 
-	code, _, errOut = run(t, "test-echo", "x", "--fail=plain")
+	code, _, errOut = clienttest.Run(t, "test-echo", "x", "--fail=plain")
 	require.Equal(t, 1, code)
 	require.Equal(t, "fray test-echo: plain failure\n", errOut)
 
-	code, _, errOut = run(t, "test-echo", "--fail", "grpc", "x")
+	code, _, errOut = clienttest.Run(t, "test-echo", "--fail", "grpc", "x")
 	require.Equal(t, 1, code)
 	require.Equal(t, "fray test-echo: wrapped: NotFound: no encounter x\n", errOut)
 }
 
 func TestUsageErrors(t *testing.T) {
-	clearEnv(t)
+	clienttest.ClearEnv(t)
 	for _, tc := range []struct {
 		args []string
 		want []string
@@ -94,7 +96,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"completion", "tcsh"}, []string{`fray completion: unknown subcommand "tcsh"`}},
 		{[]string{"completion", "bash", "extra"}, []string{"fray completion bash: ", "usage: fray completion bash\n"}},
 	} {
-		code, out, errOut := run(t, tc.args...)
+		code, out, errOut := clienttest.Run(t, tc.args...)
 		require.Equal(t, 2, code, "%v: %s", tc.args, errOut)
 		require.Empty(t, out, tc.args)
 		for _, w := range tc.want {
@@ -105,7 +107,7 @@ func TestUsageErrors(t *testing.T) {
 
 // Help is on stdout, the same whichever way it is asked for, for every subcommand.
 func TestHelp(t *testing.T) {
-	code, out, errOut := run(t, "help")
+	code, out, errOut := clienttest.Run(t, "help")
 	require.Equal(t, 0, code)
 	require.Empty(t, errOut)
 	for _, name := range []string{"create", "add", "start", "attack", "react", "pass", "declare", "wait", "aim", "act", "dying",
@@ -115,23 +117,23 @@ func TestHelp(t *testing.T) {
 	}
 	require.Less(t, strings.Index(out, "  create "), strings.Index(out, "  add "), "listed in the order they are added")
 	for _, args := range [][]string{{"-h"}, {"--help"}} {
-		code, same, _ := run(t, args...)
+		code, same, _ := clienttest.Run(t, args...)
 		require.Equal(t, 0, code)
 		require.Equal(t, out, same, args)
 	}
 
-	code, out, errOut = run(t, "help", "attack")
+	code, out, errOut = clienttest.Run(t, "help", "attack")
 	require.Equal(t, 0, code)
 	require.Empty(t, errOut)
 	require.Contains(t, out, "usage: fray attack ENCOUNTER ATTACKER TARGET")
 	require.Contains(t, out, "--inspiration vertu=N")
 	require.Contains(t, out, "-h, --help")
 
-	code, out, _ = run(t, "watch", "-h")
+	code, out, _ = clienttest.Run(t, "watch", "-h")
 	require.Equal(t, 0, code)
 	require.Contains(t, out, "--from")
 
-	root := Root()
+	root := commands.Root()
 	var paths [][]string
 	var walk func(c *cobra.Command, path []string)
 	walk = func(c *cobra.Command, path []string) {
@@ -147,12 +149,12 @@ func TestHelp(t *testing.T) {
 	walk(root, nil)
 	require.Greater(t, len(paths), 60)
 	for _, p := range paths {
-		code, help, errOut := run(t, append([]string{"help"}, p...)...)
+		code, help, errOut := clienttest.Run(t, append([]string{"help"}, p...)...)
 		require.Equal(t, 0, code, p)
 		require.Empty(t, errOut, p)
 		require.True(t, strings.HasPrefix(help, "usage: fray "+strings.Join(p, " ")), "%v: %s", p, help)
 		for _, asked := range [][]string{append(slices.Clone(p), "--help"), append(slices.Clone(p), "-h")} {
-			code, same, errOut := run(t, asked...)
+			code, same, errOut := clienttest.Run(t, asked...)
 			require.Equal(t, 0, code, asked)
 			require.Empty(t, errOut, asked)
 			require.Equal(t, help, same, asked)
@@ -162,14 +164,14 @@ func TestHelp(t *testing.T) {
 
 func TestCompletionAndVersion(t *testing.T) {
 	for _, shell := range []string{"bash", "zsh", "fish", "powershell"} {
-		code, out, errOut := run(t, "completion", shell)
+		code, out, errOut := clienttest.Run(t, "completion", shell)
 		require.Equal(t, 0, code, errOut)
 		require.Contains(t, out, "fray", shell)
 	}
-	code, out, _ := run(t, "__complete", "fe")
+	code, out, _ := clienttest.Run(t, "__complete", "fe")
 	require.Equal(t, 0, code)
 	require.Contains(t, out, "feerie")
-	code, out, _ = run(t, "__complete", "attack", "e", "a", "b", "--wea")
+	code, out, _ = clienttest.Run(t, "__complete", "attack", "e", "a", "b", "--wea")
 	require.Equal(t, 0, code)
 	require.Contains(t, out, "--weapon")
 
@@ -184,18 +186,18 @@ func TestCompletionAndVersion(t *testing.T) {
 		{[]string{"replay", "e", "--format", ""}, []string{"text", "jsonl", "markdown"}},
 		{[]string{"feerie", "declare", "e", "r", "--kind", ""}, []string{"melee", "ranged", "other"}},
 	} {
-		code, out, errOut := run(t, append([]string{"__complete"}, tc.args...)...)
+		code, out, errOut := clienttest.Run(t, append([]string{"__complete"}, tc.args...)...)
 		require.Equal(t, 0, code, errOut)
 		for _, w := range tc.want {
 			require.Contains(t, strings.Fields(out), w, tc.args)
 		}
 		require.Contains(t, out, ":4\n", "no file completion: %v", tc.args)
 	}
-	code, out, _ = run(t, "__complete", "add", "e", "")
+	code, out, _ = clienttest.Run(t, "__complete", "add", "e", "")
 	require.Equal(t, 0, code)
 	require.Contains(t, out, ":0\n", "files for SHEET_FILE...")
 
-	code, out, errOut := run(t, "version")
+	code, out, errOut := clienttest.Run(t, "version")
 	require.Equal(t, 0, code, errOut)
 	require.Regexp(t, `^fray \S+ \(.+\) go1\.\S+ \S+/\S+\n$`, out)
 	require.Contains(t, out, runtime.Version())
@@ -205,9 +207,9 @@ func TestCompletionAndVersion(t *testing.T) {
 }
 
 func TestRegisterRejectsDuplicates(t *testing.T) {
-	require.Panics(t, func() { Register(func() *cobra.Command { return &cobra.Command{Use: "attack"} }) })
-	require.Panics(t, func() { Register(func() *cobra.Command { return &cobra.Command{} }) })
-	require.Panics(t, func() { Register(nil) })
+	require.Panics(t, func() { commands.Register(func() *cobra.Command { return &cobra.Command{Use: "attack"} }) })
+	require.Panics(t, func() { commands.Register(func() *cobra.Command { return &cobra.Command{} }) })
+	require.Panics(t, func() { commands.Register(nil) })
 }
 
 // Flags anywhere among the arguments; "--" ends them; a negative number is a positional
@@ -226,7 +228,7 @@ func TestFlagsAnywhereAndNegativeNumbers(t *testing.T) {
 		{[]string{"test-echo", "-2", "--number=-3", "--bool", "--", "-4"}, "-2|-4 -3"},
 		{[]string{"test-echo", "enc", "-1.5"}, ""},
 	} {
-		code, out, errOut := run(t, tc.args...)
+		code, out, errOut := clienttest.Run(t, tc.args...)
 		if tc.want == "" {
 			require.Equal(t, 2, code, tc.args)
 			require.Contains(t, errOut, "unknown shorthand flag", tc.args)

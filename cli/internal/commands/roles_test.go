@@ -1,10 +1,12 @@
-package commands
+package commands_test
 
 import (
 	"path/filepath"
 	"testing"
 
 	"github.com/fray-rpg/fray/cli/internal/client"
+	"github.com/fray-rpg/fray/cli/internal/clienttest"
+	"github.com/fray-rpg/fray/cli/internal/commands"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"github.com/fray-rpg/fray/rules/dice"
@@ -17,20 +19,20 @@ import (
 // submittedCommand runs the CLI against a fake and returns the one command it submitted.
 func submittedCommand(t *testing.T, args ...string) *encounterv1.Command {
 	t.Helper()
-	f := &fake{}
-	addr := serve(t, f)
-	code, _, errOut := run(t, append([]string{args[0], "--addr", addr}, args[1:]...)...)
+	f := &clienttest.Fake{}
+	addr := clienttest.Serve(t, f)
+	code, _, errOut := clienttest.Run(t, append([]string{args[0], "--addr", addr}, args[1:]...)...)
 	require.Equal(t, 0, code, "%v: %s", args, errOut)
-	calls := f.requests()
+	calls := f.Requests()
 	require.Len(t, calls, 1, args)
-	require.Equal(t, "Submit", calls[0].method)
-	req := calls[0].req.(*encounterv1.SubmitRequest)
+	require.Equal(t, "Submit", calls[0].Method)
+	req := calls[0].Req.(*encounterv1.SubmitRequest)
 	require.Equal(t, "enc-1", req.GetEncounterId())
 	return req.GetCommand()
 }
 
 func TestRoleSubcommandsSendTheirCommands(t *testing.T) {
-	clearEnv(t)
+	clienttest.ClearEnv(t)
 	grant := func(p string, r encounterv1.Role, ids ...string) *encounterv1.Command {
 		return &encounterv1.Command{Kind: &encounterv1.Command_GrantRole{GrantRole: &encounterv1.GrantRole{Principal: p, Role: r, CombatantIds: ids}}}
 	}
@@ -69,7 +71,7 @@ func TestRoleSubcommandsSendTheirCommands(t *testing.T) {
 }
 
 func TestRoleSubcommandUsageErrors(t *testing.T) {
-	clearEnv(t)
+	clienttest.ClearEnv(t)
 	for _, tc := range []struct {
 		args []string
 		says string
@@ -81,33 +83,33 @@ func TestRoleSubcommandUsageErrors(t *testing.T) {
 		{[]string{"revoke", "enc-1", "david", "gm"}, `"gm": revoke player, observer or co-gm`},
 		{[]string{"joining", "enc-1", "maybe"}, `"maybe": say open or closed`},
 	} {
-		code, _, errOut := run(t, tc.args...)
+		code, _, errOut := clienttest.Run(t, tc.args...)
 		require.Equal(t, 2, code, "%v: %s", tc.args, errOut)
 		require.Contains(t, errOut, tc.says, tc.args)
 	}
 	// fray help grant shows both forms.
-	code, out, _ := run(t, "help", "grant")
+	code, out, _ := clienttest.Run(t, "help", "grant")
 	require.Equal(t, 0, code)
-	require.Contains(t, out, "usage: fray grant "+grantRoleSynopsis)
+	require.Contains(t, out, "usage: fray grant "+commands.GrantRoleSynopsis)
 	require.Contains(t, out, "usage: fray grant ENCOUNTER COMBATANT N")
 }
 
 // The roles played through the CLI against the rules engine: the GM opens joining, a player
 // adds its own combatant, the GM grants a co-GM and an observer, the co-GM revokes the player.
 func TestRolesThroughTheCLI(t *testing.T) {
-	clearEnv(t)
-	srv := &ruleServer{reg: engine.NewRegistry(loss.New()), seed: dice.NewSeed(), dice: dice.NewFixed()}
-	lis := serveRules(t, srv)
-	sheet := func(name string) string { return filepath.Join(sheets, name) }
+	clienttest.ClearEnv(t)
+	srv := &clienttest.RuleServer{Reg: engine.NewRegistry(loss.New()), Seed: dice.NewSeed(), Dice: dice.NewFixed()}
+	lis := clienttest.ServeRules(t, srv)
+	sheet := func(name string) string { return filepath.Join(clienttest.Sheets, name) }
 	step := func(args ...string) string {
 		t.Helper()
-		code, out, errOut := run(t, append(args, "--addr", lis)...)
+		code, out, errOut := clienttest.Run(t, append(args, "--addr", lis)...)
 		require.Equal(t, 0, code, "%v: %s", args, errOut)
 		return out
 	}
 	refused := func(args ...string) string {
 		t.Helper()
-		code, out, errOut := run(t, append(args, "--addr", lis)...)
+		code, out, errOut := clienttest.Run(t, append(args, "--addr", lis)...)
 		require.Equal(t, 1, code, "%v: %s", args, out)
 		return errOut
 	}

@@ -1,4 +1,4 @@
-package commands
+package commands_test
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fray-rpg/fray/cli/internal/clienttest"
+	"github.com/fray-rpg/fray/cli/internal/commands"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
@@ -38,24 +40,24 @@ func (s *stalled) WatchEncounter(_ *encounterv1.WatchEncounterRequest, st grpc.S
 // A call without an answer gives up after --timeout (FRAY_TIMEOUT, 10 s by default) and says
 // so; a watch is not bounded by it.
 func TestTimeoutBoundsCallsNotWatches(t *testing.T) {
-	clearEnv(t)
+	clienttest.ClearEnv(t)
 	s := &stalled{watching: make(chan struct{})}
-	addr := serveWith(t, func(srv *grpc.Server) { encounterv1.RegisterEncounterServiceServer(srv, s) })
+	addr := clienttest.ServeWith(t, func(srv *grpc.Server) { encounterv1.RegisterEncounterServiceServer(srv, s) })
 
 	start := time.Now()
-	code, _, stderr := run(t, "state", "enc-1", "--addr", addr, "--timeout", "200ms")
-	require.Equal(t, ExitError, code)
+	code, _, stderr := clienttest.Run(t, "state", "enc-1", "--addr", addr, "--timeout", "200ms")
+	require.Equal(t, commands.ExitError, code)
 	require.Contains(t, stderr, "fray state: DeadlineExceeded: no answer from "+addr+" within 200ms (--timeout, FRAY_TIMEOUT)")
 	require.Less(t, time.Since(start), 5*time.Second)
 
 	t.Setenv("FRAY_TIMEOUT", "300ms")
-	code, _, stderr = run(t, "state", "enc-1", "--addr", addr)
-	require.Equal(t, ExitError, code)
+	code, _, stderr = clienttest.Run(t, "state", "enc-1", "--addr", addr)
+	require.Equal(t, commands.ExitError, code)
 	require.Contains(t, stderr, "within 300ms")
 
 	t.Setenv("FRAY_TIMEOUT", "abc")
-	code, _, stderr = run(t, "state", "enc-1", "--addr", addr)
-	require.Equal(t, ExitUsage, code)
+	code, _, stderr = clienttest.Run(t, "state", "enc-1", "--addr", addr)
+	require.Equal(t, commands.ExitUsage, code)
 	require.Contains(t, stderr, `fray state: FRAY_TIMEOUT: "abc" is not a duration such as 500ms, 10s, 5m or 1h30m`)
 
 	// The watch outlives the timeout many times over, until interrupted.
@@ -63,7 +65,7 @@ func TestTimeoutBoundsCallsNotWatches(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan int, 1)
 	go func() {
-		code, _, _ := runCtx(ctx, "watch", "enc-1", "--addr", addr)
+		code, _, _ := clienttest.RunCtx(ctx, "watch", "enc-1", "--addr", addr)
 		done <- code
 	}()
 	<-s.watching
@@ -75,7 +77,7 @@ func TestTimeoutBoundsCallsNotWatches(t *testing.T) {
 	case <-outlived.C:
 	}
 	cancel()
-	require.Equal(t, ExitOK, <-done)
+	require.Equal(t, commands.ExitOK, <-done)
 }
 
 // flaky sends the log's events from the request's sequence, but breaks each of the first
@@ -120,25 +122,20 @@ func (f *flaky) requested() []uint64 {
 	return append([]uint64(nil), f.froms...)
 }
 
-func quickResume(t *testing.T) {
-	t.Cleanup(func() { resumeWait = backoff })
-	resumeWait = func(int) time.Duration { return time.Millisecond }
-}
-
 // A watch broken by the server's shutdown or a lost connection resumes after the last
 // event printed: every event printed once, in order, and the user told on stderr.
 func TestWatchResumesAfterTheLastEventPrinted(t *testing.T) {
-	clearEnv(t)
-	quickResume(t)
-	_, events := ruelle(t)
+	clienttest.ClearEnv(t)
+	commands.QuickResume(t)
+	_, events := clienttest.Ruelle(t)
 	f := &flaky{events: events, breakAfter: 2, breaks: []error{
 		status.Error(codes.Unavailable, "the server is shutting down; resume from sequence 3"),
 		status.Error(codes.Unavailable, "error reading from server: EOF"),
 		status.Error(codes.Internal, "stream terminated by RST_STREAM with error code: INTERNAL_ERROR"),
 	}}
-	addr := serveWith(t, func(srv *grpc.Server) { encounterv1.RegisterEncounterServiceServer(srv, f) })
-	code, stdout, stderr := run(t, "watch", "enc-1", "--addr", addr, "--json")
-	require.Equal(t, ExitOK, code, stderr)
+	addr := clienttest.ServeWith(t, func(srv *grpc.Server) { encounterv1.RegisterEncounterServiceServer(srv, f) })
+	code, stdout, stderr := clienttest.Run(t, "watch", "enc-1", "--addr", addr, "--json")
+	require.Equal(t, commands.ExitOK, code, stderr)
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
 	require.Len(t, lines, len(events), "each event once")
 	for i, ev := range events {
@@ -152,27 +149,27 @@ func TestWatchResumesAfterTheLastEventPrinted(t *testing.T) {
 }
 
 // A refusal is not resumed; a server that never comes back is given up on after
-// resumeAttempts attempts in a row.
+// commands.ResumeAttempts attempts in a row.
 func TestWatchGivesUp(t *testing.T) {
-	clearEnv(t)
-	quickResume(t)
-	_, events := ruelle(t)
+	clienttest.ClearEnv(t)
+	commands.QuickResume(t)
+	_, events := clienttest.Ruelle(t)
 	refused := &flaky{events: events, breaks: []error{status.Error(codes.PermissionDenied, "dev/gm has no role in Ruelle")}}
-	addr := serveWith(t, func(srv *grpc.Server) { encounterv1.RegisterEncounterServiceServer(srv, refused) })
-	code, _, stderr := run(t, "watch", "enc-1", "--addr", addr)
-	require.Equal(t, ExitError, code)
+	addr := clienttest.ServeWith(t, func(srv *grpc.Server) { encounterv1.RegisterEncounterServiceServer(srv, refused) })
+	code, _, stderr := clienttest.Run(t, "watch", "enc-1", "--addr", addr)
+	require.Equal(t, commands.ExitError, code)
 	require.Contains(t, stderr, "PermissionDenied: dev/gm has no role in Ruelle")
 	require.NotContains(t, stderr, "resuming")
 	require.Len(t, refused.requested(), 1)
 
 	var down []error
-	for range resumeAttempts + 5 {
+	for range commands.ResumeAttempts + 5 {
 		down = append(down, status.Error(codes.Unavailable, "connection refused"))
 	}
 	gone := &flaky{events: events, breaks: down}
-	addr = serveWith(t, func(srv *grpc.Server) { encounterv1.RegisterEncounterServiceServer(srv, gone) })
-	code, _, stderr = run(t, "watch", "enc-1", "--addr", addr)
-	require.Equal(t, ExitError, code)
+	addr = clienttest.ServeWith(t, func(srv *grpc.Server) { encounterv1.RegisterEncounterServiceServer(srv, gone) })
+	code, _, stderr = clienttest.Run(t, "watch", "enc-1", "--addr", addr)
+	require.Equal(t, commands.ExitError, code)
 	require.Contains(t, stderr, "fray watch: gave up after 8 attempts in a row to resume from #1")
-	require.Len(t, gone.requested(), resumeAttempts+1, "the first watch, then 8 attempts")
+	require.Len(t, gone.requested(), commands.ResumeAttempts+1, "the first watch, then 8 attempts")
 }

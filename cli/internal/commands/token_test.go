@@ -1,4 +1,4 @@
-package commands
+package commands_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fray-rpg/fray/cli/internal/clienttest"
 	"github.com/fray-rpg/fray/services/platform"
 	"github.com/stretchr/testify/require"
 )
@@ -13,30 +14,30 @@ import (
 // fray token mints from the dev key: the subject, tenant, scopes and lifetime asked for, a
 // token that the dev server's authenticator accepts.
 func TestTokenMintsFromTheDevKey(t *testing.T) {
-	clearEnv(t)
-	code, out, errOut := run(t, "token", "--as", "david", "--scope", "fray:delegate other", "--ttl", "5m")
+	clienttest.ClearEnv(t)
+	code, out, errOut := clienttest.Run(t, "token", "--as", "david", "--scope", "fray:delegate other", "--ttl", "5m")
 	require.Equal(t, 0, code, errOut)
-	id, err := devAuth.Verify(context.Background(), strings.TrimSpace(out))
+	id, err := clienttest.DevAuth().Verify(context.Background(), strings.TrimSpace(out))
 	require.NoError(t, err)
 	require.Equal(t, platform.Identity{Tenant: "dev", Subject: "david", Scopes: []string{"fray:delegate", "other"}}, id)
 
-	code, out, errOut = run(t, "token", "--as", "guild/rita")
+	code, out, errOut = clienttest.Run(t, "token", "--as", "guild/rita")
 	require.Equal(t, 0, code, errOut)
-	id, err = devAuth.Verify(context.Background(), strings.TrimSpace(out))
+	id, err = clienttest.DevAuth().Verify(context.Background(), strings.TrimSpace(out))
 	require.NoError(t, err)
 	require.Equal(t, "guild/rita", id.Principal())
 
-	code, out, errOut = run(t, "token", "--jwks")
+	code, out, errOut = clienttest.Run(t, "token", "--jwks")
 	require.Equal(t, 0, code, errOut)
 	keys, err := platform.ParseJWKS([]byte(out))
 	require.NoError(t, err)
 	require.Len(t, keys, 1)
 	require.Equal(t, "EdDSA", keys[0].Alg)
 
-	code, _, errOut = run(t, "token", "--as", "a b")
+	code, _, errOut = clienttest.Run(t, "token", "--as", "a b")
 	require.Equal(t, 2, code)
 	require.Contains(t, errOut, "the subject \"a b\" has ' '")
-	code, _, errOut = run(t, "token", "--ttl", "-1s")
+	code, _, errOut = clienttest.Run(t, "token", "--ttl", "-1s")
 	require.Equal(t, 2, code)
 	require.Contains(t, errOut, "positive duration")
 }
@@ -44,32 +45,32 @@ func TestTokenMintsFromTheDevKey(t *testing.T) {
 // --token takes precedence over --as; --on-behalf-of names the person a delegating client
 // acts for; without a dev key and a token the call goes without one and is refused.
 func TestTokenFlags(t *testing.T) {
-	clearEnv(t)
-	f := &fake{}
-	addr := serve(t, f)
+	clienttest.ClearEnv(t)
+	f := &clienttest.Fake{}
+	addr := clienttest.Serve(t, f)
 	mint := func(subject string, scopes ...string) string {
 		t.Helper()
-		code, out, errOut := run(t, "token", "--as", subject, "--scope", strings.Join(scopes, " "))
+		code, out, errOut := clienttest.Run(t, "token", "--as", subject, "--scope", strings.Join(scopes, " "))
 		require.Equal(t, 0, code, errOut)
 		return strings.TrimSpace(out)
 	}
-	code, _, errOut := run(t, "create", "--addr", addr, "--as", "florence", "--token", mint("zoe"), "--name", "Ruelle")
+	code, _, errOut := clienttest.Run(t, "create", "--addr", addr, "--as", "florence", "--token", mint("zoe"), "--name", "Ruelle")
 	require.Equal(t, 0, code, errOut)
 	t.Setenv("FRAY_TOKEN", mint("yann"))
-	code, _, errOut = run(t, "create", "--addr", addr, "--name", "Ruelle")
+	code, _, errOut = clienttest.Run(t, "create", "--addr", addr, "--name", "Ruelle")
 	require.Equal(t, 0, code, errOut)
 	t.Setenv("FRAY_TOKEN", "")
-	code, _, errOut = run(t, "create", "--addr", addr, "--token", mint("discord-bot", platform.ScopeDelegate), "--on-behalf-of", "david", "--name", "Ruelle")
+	code, _, errOut = clienttest.Run(t, "create", "--addr", addr, "--token", mint("discord-bot", platform.ScopeDelegate), "--on-behalf-of", "david", "--name", "Ruelle")
 	require.Equal(t, 0, code, errOut)
-	code, _, errOut = run(t, "create", "--addr", addr, "--as", "guild/rita", "--name", "Ruelle")
+	code, _, errOut = clienttest.Run(t, "create", "--addr", addr, "--as", "guild/rita", "--name", "Ruelle")
 	require.Equal(t, 0, code, errOut)
 	var got []string
-	for _, c := range f.requests() {
-		got = append(got, c.principal...)
+	for _, c := range f.Requests() {
+		got = append(got, c.Principal...)
 	}
 	require.Equal(t, []string{"dev/zoe", "dev/yann", "dev/david", "guild/rita"}, got)
 
-	code, _, errOut = run(t, "create", "--addr", addr, "--token", mint("florence"), "--on-behalf-of", "david", "--name", "Ruelle")
+	code, _, errOut = clienttest.Run(t, "create", "--addr", addr, "--token", mint("florence"), "--on-behalf-of", "david", "--name", "Ruelle")
 	require.Equal(t, 1, code)
 	require.Contains(t, errOut, `PermissionDenied: dev/florence may not act on behalf of others: its token lacks the "fray:delegate" scope`)
 
@@ -77,10 +78,10 @@ func TestTokenFlags(t *testing.T) {
 	t.Setenv("FRAY_DEV_KEY", "")
 	t.Setenv("FRAY_DEV_RECORDS", t.TempDir())
 	t.Chdir(t.TempDir())
-	code, _, errOut = run(t, "list", "--addr", addr)
+	code, _, errOut = clienttest.Run(t, "list", "--addr", addr)
 	require.Equal(t, 1, code)
 	require.Contains(t, errOut, `fray list: Unauthenticated: no token: send the metadata "authorization: Bearer <JWT>"`)
-	code, _, errOut = run(t, "token", "--addr", addr)
+	code, _, errOut = clienttest.Run(t, "token", "--addr", addr)
 	require.Equal(t, 1, code)
 	require.Contains(t, errOut, "no dev signing key found for "+addr+": start `fray dev`")
 	_, err := os.Stat(".fray")

@@ -1,4 +1,4 @@
-package commands
+package kacmd_test
 
 import (
 	"encoding/hex"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fray-rpg/fray/cli/internal/clienttest"
 	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
 	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/engine"
@@ -37,15 +38,15 @@ func kaCard(s kav1.Suit, rank int32) *kav1.Card { return &kav1.Card{Suit: s, Ran
 // the 6 and the 10 of the first shot and the dodge, the valet and the 9 of the second shot, the
 // death draw's card, the 4 of the stun and the 5 of the terror draw.
 func TestKaWalkthroughWithTheRulesEngine(t *testing.T) {
-	clearEnv(t)
+	clienttest.ClearEnv(t)
 	faces := kaDrawFaces(t, kaCard(kav1.Suit_SUIT_EPEE, 6), kaCard(kav1.Suit_SUIT_EPEE, 10), kaCard(kav1.Suit_SUIT_BATON, 11),
 		kaCard(kav1.Suit_SUIT_COUPE, 9), kaCard(kav1.Suit_SUIT_DENIER, 3), kaCard(kav1.Suit_SUIT_BATON, 4), kaCard(kav1.Suit_SUIT_DENIER, 5))
-	srv := &ruleServer{reg: engine.NewRegistry(ka.New()), seed: dice.NewSeed(), dice: dice.NewFixed(faces...)}
-	lis := serveRules(t, srv)
-	sheet := func(name string) string { return filepath.Join(sheets, "ka", name) }
+	srv := &clienttest.RuleServer{Reg: engine.NewRegistry(ka.New()), Seed: dice.NewSeed(), Dice: dice.NewFixed(faces...)}
+	lis := clienttest.ServeRules(t, srv)
+	sheet := func(name string) string { return filepath.Join(clienttest.Sheets, "ka", name) }
 	step := func(args ...string) string {
 		t.Helper()
-		code, out, errOut := run(t, append(args, "--addr", lis)...)
+		code, out, errOut := clienttest.Run(t, append(args, "--addr", lis)...)
 		require.Equal(t, 0, code, "%v: %s", args, errOut)
 		return out
 	}
@@ -64,7 +65,7 @@ func TestKaWalkthroughWithTheRulesEngine(t *testing.T) {
 	require.Regexp(t, `chien\s+le chien\s+foes\s+dev/dog-keeper\s+3\s+2/2\s+10/10\s+1 left, 0 taken\s+seuil 12\n`, state)
 	require.Contains(t, state, "Pass 1: Joshua acts next: fray ka attack|disarm|pass enc-1 joshua ...\n")
 	require.Contains(t, state, "Joshua may:\n  attack with pistolet (Humanité + Arme à feu, −0): 1 action, targets chien (KA-018)\n")
-	code, _, errOut := run(t, "ka", "attack", "enc-1", "chien", "joshua", "--as", "dog-keeper", "--addr", lis)
+	code, _, errOut := clienttest.Run(t, "ka", "attack", "enc-1", "chien", "joshua", "--as", "dog-keeper", "--addr", lis)
 	require.Equal(t, 1, code)
 	require.Contains(t, errOut, "fray ka attack: FailedPrecondition: it is Joshua's turn first (Animalité 4 against le chien's 3) (KA-014)")
 
@@ -104,7 +105,7 @@ func TestKaWalkthroughWithTheRulesEngine(t *testing.T) {
 		step("ka", "attack", "enc-1", "joshua", "chien", "--weapon", "crosse", "--stun", "--modifier", "3", "--as", "player"))
 
 	// KA-T05: terror, called by the Maître de Ka: 4 + 3 − 3 + the 5 = 9 < 12: Abysse.
-	code, _, errOut = run(t, "ka", "terror", "enc-1", "joshua", "--modifier", "-3", "--as", "player", "--addr", lis)
+	code, _, errOut = clienttest.Run(t, "ka", "terror", "enc-1", "joshua", "--modifier", "-3", "--as", "player", "--addr", lis)
 	require.Equal(t, 1, code)
 	require.Contains(t, errOut, "fray ka terror: PermissionDenied: ")
 	require.Equal(t, "#19 Terror: Joshua draws Animalité 4 + 3 encaissement − 3 situation + cards 5 (5 de denier, deck position 6) = 9: "+
@@ -123,6 +124,6 @@ func TestKaWalkthroughWithTheRulesEngine(t *testing.T) {
 	require.Len(t, strings.Split(strings.TrimSpace(log), "\n"), 21)
 	require.True(t, strings.HasPrefix(log, `#1 Encounter "Le cul-de-sac" created by dev/gm, ka v1; rules: deck tarot56, reshuffle on_empty, `+
 		`success levels from margins 10/20, damage bonus +1/+5/+10, Ka dice by damage up to 5/10/15/20; dice seed sha256 `), log)
-	require.Zero(t, srv.dice.Left(), "every die was rolled as planned")
-	require.Equal(t, hex.EncodeToString(srv.seed)+"\n", step("end", "enc-1"))
+	require.Zero(t, srv.Dice.Left(), "every die was rolled as planned")
+	require.Equal(t, hex.EncodeToString(srv.Seed)+"\n", step("end", "enc-1"))
 }

@@ -1,7 +1,6 @@
-package commands_test
+package logtools_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -9,16 +8,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fray-rpg/fray/cli/internal/commands"
+	"github.com/fray-rpg/fray/cli/internal/clienttest"
 	"github.com/fray-rpg/fray/services/platform"
 	"github.com/fray-rpg/fray/services/platform/natstest"
 	"github.com/stretchr/testify/require"
 )
 
+// runFray runs `fray ARGS` (clienttest.RunCtx), outside any test's context.
 func runFray(args ...string) (int, string, string) {
-	var out, errOut bytes.Buffer
-	code := commands.Run(context.Background(), args, &out, &errOut)
-	return code, out.String(), errOut.String()
+	return clienttest.RunCtx(context.Background(), args...)
 }
 
 // Against a NATS enforcing deploy/nats/permissions.conf (as `fray dev`'s does), the log tools

@@ -1,158 +1,29 @@
-package commands
+package losscmd_test
 
 import (
-	"context"
 	"encoding/hex"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
-	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	"github.com/fray-rpg/fray/cli/internal/clienttest"
 	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/rules/loss"
-	"github.com/fray-rpg/fray/services/platform"
 	"github.com/stretchr/testify/require"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/proto"
 )
-
-// ruleServer is a one-encounter, in-memory EncounterService that decides with the real rules
-// engine and rolls fixed dice: enough to play the README walkthrough through the CLI.
-type ruleServer struct {
-	encounterv1.UnimplementedEncounterServiceServer
-	reg  *engine.Registry
-	seed []byte
-
-	mu   sync.Mutex
-	dice *dice.Fixed
-	// roller, when set, rolls instead of dice: the README's examples play with a seed's stream.
-	roller dice.Roller
-	st     *encounterv1.EncounterState
-	log    []*encounterv1.Event
-}
-
-func (s *ruleServer) apply(ctx context.Context, cmd *encounterv1.Command) ([]*encounterv1.Event, *encounterv1.EncounterState, error) {
-	actor := platform.Principal(ctx)
-	if add := cmd.GetAddCombatant(); add != nil && add.GetCombatant().GetController() != "" {
-		// As the encounter service does: a bare controller is a subject of the caller's tenant.
-		c := proto.CloneOf(add.GetCombatant())
-		c.Controller = platform.Qualify(platform.Tenant(ctx), c.GetController())
-		cmd = &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: c, Watched: add.GetWatched()}}}
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.st == nil {
-		s.st = &encounterv1.EncounterState{EncounterId: "enc-1"}
-	}
-	var roller dice.Roller = s.dice
-	if s.roller != nil {
-		roller = s.roller
-	}
-	events, err := s.reg.Decide(s.st, cmd, engine.Env{Actor: actor, Dice: roller, Seed: s.seed})
-	if err != nil {
-		code := codes.Unknown
-		if re, ok := engine.AsRuleError(err); ok {
-			code = map[engine.Code]codes.Code{
-				engine.CodeInvalid: codes.InvalidArgument, engine.CodePrecondition: codes.FailedPrecondition,
-				engine.CodeNotFound: codes.NotFound, engine.CodePermission: codes.PermissionDenied,
-				engine.CodeUnimplemented: codes.Unimplemented,
-			}[re.Code]
-		}
-		return nil, nil, status.Error(code, err.Error())
-	}
-	for _, ev := range events {
-		// Fold a copy: Evolve may keep parts of the event in the state (the Pursuit of
-		// PursuitStarted) and change them later, and the log must keep what was recorded, as a
-		// store that serialises the events does.
-		if err := s.reg.Evolve(s.st, proto.CloneOf(ev)); err != nil {
-			return nil, nil, status.Error(codes.Internal, err.Error())
-		}
-	}
-	s.log = append(s.log, events...)
-	return events, proto.CloneOf(s.st), nil
-}
-
-func (s *ruleServer) CreateEncounter(ctx context.Context, req *encounterv1.CreateEncounterRequest) (*encounterv1.CreateEncounterResponse, error) {
-	evs, st, err := s.apply(ctx, &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: req.GetEncounter()}})
-	if err != nil {
-		return nil, err
-	}
-	return &encounterv1.CreateEncounterResponse{EncounterId: st.GetEncounterId(), Events: evs, State: st}, nil
-}
-
-func (s *ruleServer) AddCombatant(ctx context.Context, req *encounterv1.AddCombatantRequest) (*encounterv1.AddCombatantResponse, error) {
-	evs, st, err := s.apply(ctx, &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: req.GetCombatant(), Watched: req.GetWatched()}}})
-	if err != nil {
-		return nil, err
-	}
-	return &encounterv1.AddCombatantResponse{Events: evs, State: st}, nil
-}
-
-func (s *ruleServer) StartEncounter(ctx context.Context, req *encounterv1.StartEncounterRequest) (*encounterv1.StartEncounterResponse, error) {
-	evs, st, err := s.apply(ctx, &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}})
-	if err != nil {
-		return nil, err
-	}
-	return &encounterv1.StartEncounterResponse{Events: evs, State: st}, nil
-}
-
-func (s *ruleServer) Submit(ctx context.Context, req *encounterv1.SubmitRequest) (*encounterv1.SubmitResponse, error) {
-	evs, st, err := s.apply(ctx, req.GetCommand())
-	if err != nil {
-		return nil, err
-	}
-	return &encounterv1.SubmitResponse{Events: evs, State: st}, nil
-}
-
-func (s *ruleServer) EndEncounter(ctx context.Context, req *encounterv1.EndEncounterRequest) (*encounterv1.EndEncounterResponse, error) {
-	evs, st, err := s.apply(ctx, &encounterv1.Command{Kind: &encounterv1.Command_End{End: &encounterv1.EndEncounter{Reason: req.GetReason()}}})
-	if err != nil {
-		return nil, err
-	}
-	return &encounterv1.EndEncounterResponse{Events: evs, State: st}, nil
-}
-
-func (s *ruleServer) GetEncounter(ctx context.Context, req *encounterv1.GetEncounterRequest) (*encounterv1.GetEncounterResponse, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	resp := &encounterv1.GetEncounterResponse{State: proto.CloneOf(s.st)}
-	if req.GetLegalFor() != "" {
-		legal, err := s.reg.Legal(s.st, req.GetLegalFor())
-		if err != nil {
-			return nil, status.Error(codes.NotFound, err.Error())
-		}
-		resp.Legal = legal
-	}
-	return resp, nil
-}
-
-func (s *ruleServer) WatchEncounter(req *encounterv1.WatchEncounterRequest, st grpc.ServerStreamingServer[encounterv1.WatchEncounterResponse]) error {
-	s.mu.Lock()
-	log := append([]*encounterv1.Event(nil), s.log...)
-	s.mu.Unlock()
-	for _, r := range narrated(req, log) {
-		if err := st.Send(r); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 // LOS-T01 played through the CLI: Diego (8 + d10 7 = 15 PA) attacks the ruffian with 6 + 6 + 8
 // = 20 against 15; the ruffian dodges with 1 Exploit, 5 + 7 + 9 = 21 against 20: a miss, and
 // +5 on the ruffian's next action.
 func TestWalkthroughWithTheRulesEngine(t *testing.T) {
-	clearEnv(t)
-	srv := &ruleServer{reg: engine.NewRegistry(loss.New()), seed: dice.NewSeed(), dice: dice.NewFixed(7, 6, 8, 9)}
-	lis := serveRules(t, srv)
-	sheet := func(name string) string { return filepath.Join(sheets, name) }
+	clienttest.ClearEnv(t)
+	srv := &clienttest.RuleServer{Reg: engine.NewRegistry(loss.New()), Seed: dice.NewSeed(), Dice: dice.NewFixed(7, 6, 8, 9)}
+	lis := clienttest.ServeRules(t, srv)
+	sheet := func(name string) string { return filepath.Join(clienttest.Sheets, name) }
 	step := func(args ...string) string {
 		t.Helper()
-		code, out, errOut := run(t, append(args, "--addr", lis)...)
+		code, out, errOut := clienttest.Run(t, append(args, "--addr", lis)...)
 		require.Equal(t, 0, code, "%v: %s", args, errOut)
 		return out
 	}
@@ -171,7 +42,7 @@ func TestWalkthroughWithTheRulesEngine(t *testing.T) {
 		step("attack", "enc-1", "diego", "ruffian", "--as", "david"))
 
 	// Only Diego's controller and the GM command him.
-	code, _, errOut := run(t, "pass", "enc-1", "diego", "--as", "florence", "--addr", lis)
+	code, _, errOut := clienttest.Run(t, "pass", "enc-1", "diego", "--as", "florence", "--addr", lis)
 	require.Equal(t, 1, code)
 	require.Contains(t, errOut, "fray pass: ")
 	require.NotContains(t, errOut, "rpc error")
@@ -204,26 +75,21 @@ func TestWalkthroughWithTheRulesEngine(t *testing.T) {
 	require.Len(t, strings.Split(strings.TrimSpace(log), "\n"), 8)
 	require.True(t, strings.HasPrefix(log, `#1 Encounter "Ruelle" created by dev/gm, loss v1; rules: action d10s explode`), log)
 
-	require.Equal(t, hex.EncodeToString(srv.seed)+"\n", step("end", "enc-1", "--reason", "the ruffian flees"))
-}
-
-func serveRules(t *testing.T, s *ruleServer) string {
-	t.Helper()
-	return serveWith(t, func(g *grpc.Server) { encounterv1.RegisterEncounterServiceServer(g, s) })
+	require.Equal(t, hex.EncodeToString(srv.Seed)+"\n", step("end", "enc-1", "--reason", "the ruffian flees"))
 }
 
 // The actions of the whole catalogue played through the CLI against the rules engine: a
 // declaration, free raises, speech, an attack with an Exploit effect and a situation, a
 // counter-attack, a wait, an aim, a move, a pursuit, a Disaster.
 func TestWalkthroughOfTheNewActions(t *testing.T) {
-	clearEnv(t)
-	srv := &ruleServer{reg: engine.NewRegistry(loss.New()), seed: dice.NewSeed(),
-		dice: dice.NewFixed(7, 6, 4, 5, 10, 5, 8, 3, 4, 7, 9, 8, 2)}
-	lis := serveRules(t, srv)
-	sheet := func(name string) string { return filepath.Join(sheets, name) }
+	clienttest.ClearEnv(t)
+	srv := &clienttest.RuleServer{Reg: engine.NewRegistry(loss.New()), Seed: dice.NewSeed(),
+		Dice: dice.NewFixed(7, 6, 4, 5, 10, 5, 8, 3, 4, 7, 9, 8, 2)}
+	lis := clienttest.ServeRules(t, srv)
+	sheet := func(name string) string { return filepath.Join(clienttest.Sheets, name) }
 	step := func(args ...string) string {
 		t.Helper()
-		code, out, errOut := run(t, append(args, "--addr", lis)...)
+		code, out, errOut := clienttest.Run(t, append(args, "--addr", lis)...)
 		require.Equal(t, 0, code, "%v: %s", args, errOut)
 		return out
 	}
@@ -283,7 +149,7 @@ func TestWalkthroughOfTheNewActions(t *testing.T) {
 		step("attack", "enc-1", "diego", "ruffian", "--exploits", "1"))
 	require.Equal(t, "#23 the GM turns Diego's failed Exploit into a Disaster: \"the blade snaps\" (LOS-006)\n",
 		step("disaster", "enc-1", "diego", "the", "blade", "snaps"))
-	code, _, errOut := run(t, "disaster", "enc-1", "diego", "again", "--as", "david", "--addr", lis)
+	code, _, errOut := clienttest.Run(t, "disaster", "enc-1", "diego", "again", "--as", "david", "--addr", lis)
 	require.Equal(t, 1, code)
 	require.Contains(t, errOut, "fray disaster: PermissionDenied: only the GM declares a Disaster")
 
@@ -309,5 +175,5 @@ func TestWalkthroughOfTheNewActions(t *testing.T) {
 	t.Logf("fray log:\n%s", log)
 	require.Contains(t, log, "\n#20 pursuit: Mateo changes distance 3 → 2 (2 PA): 6+5+d10[7]+2 = 20 vs 20 — success (+2 mount or vehicle speed (LOS-108))\n")
 	require.Len(t, strings.Split(strings.TrimSpace(log), "\n"), 27)
-	require.Zero(t, srv.dice.Left(), "every die was rolled as planned")
+	require.Zero(t, srv.Dice.Left(), "every die was rolled as planned")
 }

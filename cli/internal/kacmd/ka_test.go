@@ -1,4 +1,4 @@
-package commands
+package kacmd_test
 
 import (
 	"os"
@@ -7,59 +7,42 @@ import (
 	"testing"
 
 	"github.com/fray-rpg/fray/cli/internal/client"
+	"github.com/fray-rpg/fray/cli/internal/clienttest"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
 	"github.com/fray-rpg/fray/rules/ka"
 	"github.com/stretchr/testify/require"
 )
 
-// submittedTo runs `fray ARGS` against f and returns the one Submit request it sent, for
-// encounter enc-1.
-func submittedTo(t *testing.T, f *fake, args ...string) *encounterv1.SubmitRequest {
-	t.Helper()
-	addr := serve(t, f)
-	code, _, errOut := run(t, append(args, "--addr", addr)...)
-	require.Equal(t, 0, code, "%v: %s", args, errOut)
-	var submits []*encounterv1.SubmitRequest
-	for _, c := range f.requests() {
-		if c.method == "Submit" {
-			submits = append(submits, c.req.(*encounterv1.SubmitRequest))
-		}
-	}
-	require.Len(t, submits, 1, args)
-	require.Equal(t, "enc-1", submits[0].GetEncounterId())
-	return submits[0]
-}
-
 // kaSubmitted runs `fray ka ARGS` against a fake and returns the Ka action it submitted.
 func kaSubmitted(t *testing.T, args ...string) *kav1.Action {
 	t.Helper()
-	req := submittedTo(t, &fake{}, append([]string{"ka"}, args...)...)
+	req := clienttest.SubmittedTo(t, &clienttest.Fake{}, append([]string{"ka"}, args...)...)
 	require.NotNil(t, req.GetCommand().GetKa(), args)
 	return req.GetCommand().GetKa()
 }
 
 func TestKaAttackSendsTheAttack(t *testing.T) {
-	clearEnv(t)
+	clienttest.ClearEnv(t)
 	// KA-T02: the shot at −2 for proximity.
-	requireProtoEqual(t, &kav1.Action{CombatantId: "joshua", Kind: &kav1.Action_Attack{Attack: &kav1.Attack{
+	clienttest.RequireProtoEqual(t, &kav1.Action{CombatantId: "joshua", Kind: &kav1.Action_Attack{Attack: &kav1.Attack{
 		TargetId: "chien", Weapon: "pistolet", Modifier: -2}}},
 		kaSubmitted(t, "attack", "enc-1", "joshua", "chien", "--weapon", "pistolet", "--modifier", "-2"))
 	// KA-T04: the stun with the gun butt, +3; the flags after the arguments or between them.
-	requireProtoEqual(t, &kav1.Action{CombatantId: "joshua", Kind: &kav1.Action_Attack{Attack: &kav1.Attack{
+	clienttest.RequireProtoEqual(t, &kav1.Action{CombatantId: "joshua", Kind: &kav1.Action_Attack{Attack: &kav1.Attack{
 		TargetId: "chien", Weapon: "crosse", Stun: true, Modifier: 3}}},
 		kaSubmitted(t, "attack", "enc-1", "--stun", "joshua", "--weapon=crosse", "chien", "--modifier", "+3"))
 	// KA-033: a burst on one target, and on three (--also implies the burst).
-	requireProtoEqual(t, &kav1.Attack{TargetId: "a", Weapon: "pistolet-mitrailleur", Burst: true},
+	clienttest.RequireProtoEqual(t, &kav1.Attack{TargetId: "a", Weapon: "pistolet-mitrailleur", Burst: true},
 		kaSubmitted(t, "attack", "enc-1", "gunner", "a", "--weapon", "pistolet-mitrailleur", "--burst").GetAttack())
-	requireProtoEqual(t, &kav1.Attack{TargetId: "a", MoreTargetIds: []string{"b", "c", "d"}, Burst: true},
+	clienttest.RequireProtoEqual(t, &kav1.Attack{TargetId: "a", MoreTargetIds: []string{"b", "c", "d"}, Burst: true},
 		kaSubmitted(t, "attack", "enc-1", "gunner", "a", "--also", "b,c", "--also", "d").GetAttack())
 	// No weapon: the combatant's only one.
-	requireProtoEqual(t, &kav1.Attack{TargetId: "joshua"}, kaSubmitted(t, "attack", "enc-1", "chien", "joshua").GetAttack())
+	clienttest.RequireProtoEqual(t, &kav1.Attack{TargetId: "joshua"}, kaSubmitted(t, "attack", "enc-1", "chien", "joshua").GetAttack())
 }
 
 func TestKaReactDisarmTerrorPassSendTheActions(t *testing.T) {
-	clearEnv(t)
+	clienttest.ClearEnv(t)
 	for answer, want := range map[string]*kav1.React{
 		"dodge": {Defend: true}, "Defend": {Defend: true},
 		"take": {}, "take-it": {}, "none": {},
@@ -67,42 +50,42 @@ func TestKaReactDisarmTerrorPassSendTheActions(t *testing.T) {
 		"parry --skill Bagarre": {Defend: true, Skill: "Bagarre"},
 	} {
 		args := append([]string{"react", "enc-1", "chien"}, strings.Fields(answer)...)
-		requireProtoEqual(t, &kav1.Action{CombatantId: "chien", Kind: &kav1.Action_React{React: want}},
+		clienttest.RequireProtoEqual(t, &kav1.Action{CombatantId: "chien", Kind: &kav1.Action_React{React: want}},
 			kaSubmitted(t, append(args, "--as", "dog-keeper")...))
 	}
 	// KA-008: attacking back with a weapon.
-	requireProtoEqual(t, &kav1.React{AttackBack: true, Weapon: "crocs"}, kaSubmitted(t, "react", "enc-1", "chien", "back", "--weapon", "crocs").GetReact())
+	clienttest.RequireProtoEqual(t, &kav1.React{AttackBack: true, Weapon: "crocs"}, kaSubmitted(t, "react", "enc-1", "chien", "back", "--weapon", "crocs").GetReact())
 
 	// KA-032: the disarm, with the target's weapon chosen (Disarm.weapon) and a modifier.
-	requireProtoEqual(t, &kav1.Action{CombatantId: "joshua", Kind: &kav1.Action_Disarm{Disarm: &kav1.Disarm{
+	clienttest.RequireProtoEqual(t, &kav1.Action{CombatantId: "joshua", Kind: &kav1.Action_Disarm{Disarm: &kav1.Disarm{
 		TargetId: "gunner", Skill: "Bagarre", Weapon: "pistolet-mitrailleur", Modifier: -1}}},
 		kaSubmitted(t, "disarm", "enc-1", "joshua", "gunner", "--skill", "Bagarre", "--weapon", "pistolet-mitrailleur", "--modifier", "-1"))
-	requireProtoEqual(t, &kav1.Disarm{TargetId: "chien", Skill: "Arme à feu"}, kaSubmitted(t, "disarm", "enc-1", "joshua", "chien", "--skill", "Arme à feu").GetDisarm())
+	clienttest.RequireProtoEqual(t, &kav1.Disarm{TargetId: "chien", Skill: "Arme à feu"}, kaSubmitted(t, "disarm", "enc-1", "joshua", "chien", "--skill", "Arme à feu").GetDisarm())
 
 	// KA-T05: the Maître de Ka's terror draw at −3.
-	req := submittedTo(t, &fake{}, "ka", "terror", "enc-1", "joshua", "--modifier", "-3", "--as", "gm", "--expected-sequence", "16", "--command-id", "t-1")
+	req := clienttest.SubmittedTo(t, &clienttest.Fake{}, "ka", "terror", "enc-1", "joshua", "--modifier", "-3", "--as", "gm", "--expected-sequence", "16", "--command-id", "t-1")
 	require.Equal(t, uint64(16), req.GetExpectedSequence())
 	require.Equal(t, "t-1", req.GetCommandId())
-	requireProtoEqual(t, &kav1.Action{CombatantId: "joshua", Kind: &kav1.Action_Terror{Terror: &kav1.Terror{Modifier: -3}}}, req.GetCommand().GetKa())
+	clienttest.RequireProtoEqual(t, &kav1.Action{CombatantId: "joshua", Kind: &kav1.Action_Terror{Terror: &kav1.Terror{Modifier: -3}}}, req.GetCommand().GetKa())
 
-	requireProtoEqual(t, &kav1.Action{CombatantId: "joshua", Kind: &kav1.Action_PassTurn{PassTurn: &kav1.Pass{}}}, kaSubmitted(t, "pass", "enc-1", "joshua"))
+	clienttest.RequireProtoEqual(t, &kav1.Action{CombatantId: "joshua", Kind: &kav1.Action_PassTurn{PassTurn: &kav1.Pass{}}}, kaSubmitted(t, "pass", "enc-1", "joshua"))
 
 	// KA-032: picking up the weapon lost, named or not.
-	requireProtoEqual(t, &kav1.Action{CombatantId: "gunner", Kind: &kav1.Action_PickUp{PickUp: &kav1.PickUp{Weapon: "pistolet-mitrailleur"}}},
+	clienttest.RequireProtoEqual(t, &kav1.Action{CombatantId: "gunner", Kind: &kav1.Action_PickUp{PickUp: &kav1.PickUp{Weapon: "pistolet-mitrailleur"}}},
 		kaSubmitted(t, "pickup", "enc-1", "gunner", "pistolet-mitrailleur"))
-	requireProtoEqual(t, &kav1.PickUp{}, kaSubmitted(t, "pickup", "enc-1", "gunner").GetPickUp())
+	clienttest.RequireProtoEqual(t, &kav1.PickUp{}, kaSubmitted(t, "pickup", "enc-1", "gunner").GetPickUp())
 }
 
 // The principal given with --as is sent, and the events the server answers are described.
 func TestKaPrintsTheOutcome(t *testing.T) {
-	clearEnv(t)
-	f := &fake{state: kaPendingState(t), submitEvents: []*encounterv1.Event{kaEv(7, &kav1.Event{Kind: &kav1.Event_AttackDeclared{AttackDeclared: &kav1.AttackDeclared{
+	clienttest.ClearEnv(t)
+	f := &clienttest.Fake{State: kaPendingState(t), SubmitEvents: []*encounterv1.Event{clienttest.KaEv(7, &kav1.Event{Kind: &kav1.Event_AttackDeclared{AttackDeclared: &kav1.AttackDeclared{
 		AttackerId: "joshua", Attack: &kav1.Attack{TargetId: "chien", Weapon: "pistolet", Modifier: -2}, PendingIds: []string{"chien"},
 	}}})}}
-	addr := serve(t, f)
-	code, out, errOut := run(t, "ka", "attack", "enc-1", "joshua", "chien", "--weapon", "pistolet", "--modifier", "-2", "--as", "player", "--addr", addr)
+	addr := clienttest.Serve(t, f)
+	code, out, errOut := clienttest.Run(t, "ka", "attack", "enc-1", "joshua", "chien", "--weapon", "pistolet", "--modifier", "-2", "--as", "player", "--addr", addr)
 	require.Equal(t, 0, code, errOut)
-	require.Equal(t, []string{"dev/player"}, f.requests()[0].principal)
+	require.Equal(t, []string{"dev/player"}, f.Requests()[0].Principal)
 	require.Equal(t, "#7 Joshua declares an attack on le chien with pistolet, −2 situation; "+
 		"le chien announces whether it dodges (one action) or takes it, before any card is drawn (KA-020)\n"+
 		"waiting for chien (dog-keeper): joshua declares an attack on le chien: defend (one action) or not, before any card is drawn\n"+
@@ -110,7 +93,7 @@ func TestKaPrintsTheOutcome(t *testing.T) {
 }
 
 func TestKaUsageErrors(t *testing.T) {
-	clearEnv(t)
+	clienttest.ClearEnv(t)
 	for _, tc := range []struct {
 		args []string
 		want []string
@@ -138,7 +121,7 @@ func TestKaUsageErrors(t *testing.T) {
 		{[]string{"ka", "terror", "e", "joshua", "-3"}, []string{"fray ka terror: too many arguments: -3"}},
 		{[]string{"ka", "pass", "e", "joshua", "chien"}, []string{"fray ka pass: too many arguments: chien"}},
 	} {
-		code, out, errOut := run(t, tc.args...)
+		code, out, errOut := clienttest.Run(t, tc.args...)
 		require.Equal(t, 2, code, "%v: %s", tc.args, errOut)
 		require.Empty(t, out, tc.args)
 		for _, w := range tc.want {
@@ -148,11 +131,11 @@ func TestKaUsageErrors(t *testing.T) {
 }
 
 func TestKaHelp(t *testing.T) {
-	code, out, _ := run(t, "help")
+	code, out, _ := clienttest.Run(t, "help")
 	require.Equal(t, 0, code)
 	require.Regexp(t, `(?m)^  ka +Ka: attack \(stun, burst\), react, disarm, pickup, pass; terror \(GM\)$`, out)
 	for _, args := range [][]string{{"help", "ka"}, {"ka", "-h"}, {"ka", "help"}} {
-		code, out, errOut := run(t, args...)
+		code, out, errOut := clienttest.Run(t, args...)
 		require.Equal(t, 0, code, args)
 		require.Empty(t, errOut)
 		for _, sub := range []string{"attack", "react", "disarm", "pickup", "terror", "pass"} {
@@ -160,30 +143,30 @@ func TestKaHelp(t *testing.T) {
 		}
 	}
 	for _, args := range [][]string{{"help", "ka", "attack"}, {"ka", "help", "attack"}, {"ka", "attack", "-h"}} {
-		code, out, _ := run(t, args...)
+		code, out, _ := clienttest.Run(t, args...)
 		require.Equal(t, 0, code, args)
 		require.Contains(t, out, "usage: fray ka attack ENCOUNTER COMBATANT TARGET [--weapon W] [--stun] [--burst] [--also T,...] [--modifier N]", args)
 		for _, flag := range []string{"-weapon", "-stun", "-burst", "-also", "-modifier", "-expected-sequence"} {
 			require.Contains(t, out, flag, args)
 		}
 	}
-	code, out, _ = run(t, "help", "ka", "disarm")
+	code, out, _ = clienttest.Run(t, "help", "ka", "disarm")
 	require.Equal(t, 0, code)
 	require.Contains(t, out, "TARGET's weapon to knock away")
 }
 
 // `create --system ka` and `--system d20seg` take their bare options.
 func TestCreateKaAndD20SegWithOptions(t *testing.T) {
-	clearEnv(t)
+	clienttest.ClearEnv(t)
 	for system, yaml := range map[string]string{"ka": "reshuffle: every_draw\nka_table: [4, 8]\nparry: true\n", "d20seg": "carry_over: true\napprehension_scale: [1, 4, 8]\n"} {
-		f := &fake{}
-		addr := serve(t, f)
+		f := &clienttest.Fake{}
+		addr := clienttest.Serve(t, f)
 		opts := filepath.Join(t.TempDir(), "house.yaml")
 		require.NoError(t, os.WriteFile(opts, []byte(yaml), 0o600))
-		code, out, errOut := run(t, "create", "--name", "Ici", "--system", system, "--options", opts, "--addr", addr)
+		code, out, errOut := clienttest.Run(t, "create", "--name", "Ici", "--system", system, "--options", opts, "--addr", addr)
 		require.Equal(t, 0, code, errOut)
 		require.Equal(t, "enc-1\n", out)
-		req := f.requests()[0].req.(*encounterv1.CreateEncounterRequest)
+		req := f.Requests()[0].Req.(*encounterv1.CreateEncounterRequest)
 		require.Equal(t, system, req.GetEncounter().GetRuleSystem())
 		o := req.GetEncounter().GetOptions()
 		if system == "ka" {
@@ -209,7 +192,7 @@ func TestCreateKaAndD20SegWithOptions(t *testing.T) {
 // The example sheets are the worked example of ka.md: valid Ka combatants of one encounter,
 // with the numbers of KA-T01…KA-T05.
 func TestKaExampleSheets(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(sheets, "ka", "*.yaml"))
+	files, err := filepath.Glob(filepath.Join(clienttest.Sheets, "ka", "*.yaml"))
 	require.NoError(t, err)
 	require.Len(t, files, 2)
 	st := &encounterv1.EncounterState{}
@@ -219,7 +202,7 @@ func TestKaExampleSheets(t *testing.T) {
 		require.NoError(t, ka.New().CheckCombatant(st, c), f)
 		st.Combatants = append(st.Combatants, c)
 	}
-	joshua, dog := mustSheet(t, "ka/joshua.yaml").GetKa(), mustSheet(t, "ka/chien.yaml").GetKa()
+	joshua, dog := clienttest.MustSheet(t, "ka/joshua.yaml").GetKa(), clienttest.MustSheet(t, "ka/chien.yaml").GetKa()
 	// KA-T01: Animalité 4 against 3; 2 actions a round against 1.
 	require.Equal(t, []int32{4, 3}, []int32{joshua.GetSpheres()[ka.Animalite], dog.GetSpheres()[ka.Animalite]})
 	require.Equal(t, []int32{2, 1}, []int32{ka.LowestSphere(joshua), ka.LowestSphere(dog)})
@@ -245,7 +228,7 @@ func kaPendingState(t *testing.T) *encounterv1.EncounterState {
 	t.Helper()
 	return &encounterv1.EncounterState{EncounterId: "enc-1", Name: "Le cul-de-sac", RuleSystem: "ka", RulesVersion: 1, GameMaster: "gm", Sequence: 7,
 		Status:     encounterv1.EncounterStatus_ENCOUNTER_STATUS_ACTIVE,
-		Combatants: []*encounterv1.Combatant{mustSheet(t, "ka/joshua.yaml"), mustSheet(t, "ka/chien.yaml")},
+		Combatants: []*encounterv1.Combatant{clienttest.MustSheet(t, "ka/joshua.yaml"), clienttest.MustSheet(t, "ka/chien.yaml")},
 		Pending: []*encounterv1.PendingReaction{{CombatantId: "chien", Controller: "dog-keeper",
 			Prompt: "joshua declares an attack on le chien: defend (one action) or not, before any card is drawn"}},
 		System: &encounterv1.EncounterState_Ka{Ka: &kav1.State{Round: 1, PassNumber: 1,
@@ -261,11 +244,11 @@ func kaPendingState(t *testing.T) *encounterv1.EncounterState {
 // The state of a Ka encounter: the round and pass, the deck and its discard, each
 // combatant's Ka dice, points de réalité, actions and conditions, the attack waiting.
 func TestKaState(t *testing.T) {
-	clearEnv(t)
+	clienttest.ClearEnv(t)
 	st := kaPendingState(t)
-	f := &fake{state: st}
-	addr := serve(t, f)
-	code, out, errOut := run(t, "state", "enc-1", "--addr", addr)
+	f := &clienttest.Fake{State: st}
+	addr := clienttest.Serve(t, f)
+	code, out, errOut := clienttest.Run(t, "state", "enc-1", "--addr", addr)
 	require.Equal(t, 0, code, errOut)
 	t.Logf("fray state:\n%s", out)
 	lines := strings.Split(out, "\n")
@@ -286,16 +269,16 @@ func TestKaState(t *testing.T) {
 	ks.Pending.QueuedIds = []string{"joshua"}
 	ks.Pending.Answers = []*kav1.DefenceAnnounced{{DefenderId: "gunner", React: &kav1.React{Defend: true}}}
 	ks.Combatants["joshua"] = &kav1.CombatantState{KaDice: 0, RealityPoints: 0, Unconscious: true, Dying: true, Abysse: true, WeaponsLost: []string{"pistolet", "crosse"}, Passed: true, StillActs: true}
-	_, out, _ = run(t, "state", "enc-1", "--addr", addr)
+	_, out, _ = clienttest.Run(t, "state", "enc-1", "--addr", addr)
 	require.Regexp(t, `joshua\s+Joshua\s+pcs\s+player\s+4\s+0/5\s+0/15\s+0 left, 0 taken\s+DYING \(KA-025\), UNCONSCIOUS, Abysse \(KA-034\), disarmed of pistolet, crosse \(KA-032\), passed, still acts this pass \(KA-014\), player character, seuil 15\n`, out)
 	require.Contains(t, out, "Attack declared, waiting for an answer before any card is drawn: Joshua on le chien (KA-020); already answered: gunner will dodge (one action, KA-013, KA-020); then Joshua (KA-033)\n")
 	require.Contains(t, out, "  fray ka react enc-1 chien dodge|take|back --as dog-keeper\n")
 	// KA-013: where the GM allows parries, and the attack is no stun, a parry is offered.
 	st.Options = &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Ka{Ka: &kav1.Options{Parry: true}}}
-	_, out, _ = run(t, "state", "enc-1", "--addr", addr)
+	_, out, _ = clienttest.Run(t, "state", "enc-1", "--addr", addr)
 	require.Contains(t, out, "  fray ka react enc-1 chien dodge|parry|take|back --as dog-keeper\n")
 	ks.Pending.Attack.Stun = true
-	_, out, _ = run(t, "state", "enc-1", "--addr", addr)
+	_, out, _ = clienttest.Run(t, "state", "enc-1", "--addr", addr)
 	require.Contains(t, out, "  fray ka react enc-1 chien dodge|take|back --as dog-keeper\n")
 	st.Options = nil
 
@@ -303,23 +286,23 @@ func TestKaState(t *testing.T) {
 	ks.Pending, st.Pending = nil, nil
 	ks.Combatants["joshua"] = &kav1.CombatantState{KaDice: 5, RealityPoints: 15, ActionsLeft: 2}
 	st.Combatants[0].GetKa().PlayerCharacter = false
-	_, out, _ = run(t, "state", "enc-1", "--addr", addr)
+	_, out, _ = clienttest.Run(t, "state", "enc-1", "--addr", addr)
 	require.Contains(t, out, "Pass 1: Joshua and le chien act next, at the same time (KA-014): fray ka attack|disarm|pass enc-1 COMBATANT ...\n")
 	require.NotContains(t, out, "waiting for")
 	// KA-032: one who lost a weapon to a disarm may pick it up: the hint offers pickup.
 	ks.Combatants["joshua"].WeaponsLost = []string{"pistolet"}
-	_, out, _ = run(t, "state", "enc-1", "--addr", addr)
+	_, out, _ = clienttest.Run(t, "state", "enc-1", "--addr", addr)
 	require.Contains(t, out, "Pass 1: Joshua and le chien act next, at the same time (KA-014): fray ka attack|disarm|pickup|pass enc-1 COMBATANT ...\n")
 	st.Combatants[1].GetKa().Spheres[ka.Animalite] = 3
-	_, out, _ = run(t, "state", "enc-1", "--addr", addr)
+	_, out, _ = clienttest.Run(t, "state", "enc-1", "--addr", addr)
 	require.Contains(t, out, "Pass 1: Joshua acts next: fray ka attack|disarm|pickup|pass enc-1 joshua ...\n")
 	ks.Combatants["joshua"].WeaponsLost = nil
-	_, out, _ = run(t, "state", "enc-1", "--addr", addr)
+	_, out, _ = clienttest.Run(t, "state", "enc-1", "--addr", addr)
 	require.Contains(t, out, "Pass 1: Joshua acts next: fray ka attack|disarm|pass enc-1 joshua ...\n")
 
 	// Before the start.
 	st.Status, ks.Round, ks.DeckCount, ks.Discard = encounterv1.EncounterStatus_ENCOUNTER_STATUS_SETUP, 0, 0, nil
-	_, out, _ = run(t, "state", "enc-1", "--addr", addr)
+	_, out, _ = clienttest.Run(t, "state", "enc-1", "--addr", addr)
 	require.Contains(t, out, "\nNot started\n")
 	require.NotContains(t, out, "Deck:")
 	require.Regexp(t, `joshua\s+Joshua\s+pcs\s+player\s+4\s+5/5\s+15/15\s+-\s+seuil 15\n`, out)

@@ -1,4 +1,4 @@
-package commands
+package feeriecmd_test
 
 import (
 	"encoding/hex"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fray-rpg/fray/cli/internal/clienttest"
 	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/rules/feerie"
@@ -20,14 +21,14 @@ import (
 // surprise, a second Action's Initiative with last Action's penalties, and a change of tactic
 // that moves Rübezahl's acting rank (FEE-071).
 func TestFeerieWalkthroughWithTheRulesEngine(t *testing.T) {
-	clearEnv(t)
-	srv := &ruleServer{reg: engine.NewRegistry(feerie.New()), seed: dice.NewSeed(),
-		dice: dice.NewFixed(12, 17, 9, 9, 14, 6, 3, 16, 20, 2, 10, 5, 3, 15)}
-	lis := serveRules(t, srv)
-	sheet := func(name string) string { return filepath.Join(sheets, "feerie", name) }
+	clienttest.ClearEnv(t)
+	srv := &clienttest.RuleServer{Reg: engine.NewRegistry(feerie.New()), Seed: dice.NewSeed(),
+		Dice: dice.NewFixed(12, 17, 9, 9, 14, 6, 3, 16, 20, 2, 10, 5, 3, 15)}
+	lis := clienttest.ServeRules(t, srv)
+	sheet := func(name string) string { return filepath.Join(clienttest.Sheets, "feerie", name) }
 	step := func(args ...string) string {
 		t.Helper()
-		code, out, errOut := run(t, append(args, "--addr", lis)...)
+		code, out, errOut := clienttest.Run(t, append(args, "--addr", lis)...)
 		require.Equal(t, 0, code, "%v: %s", args, errOut)
 		return out
 	}
@@ -48,12 +49,12 @@ func TestFeerieWalkthroughWithTheRulesEngine(t *testing.T) {
 		step("feerie", "declare", "enc-1", "serpent", "--kind", "melee", "--target", "rubezahl", "--attack", "morsure", "--defense", "morsure", "--soak", "écailles"))
 
 	// Only the GM runs the countdown.
-	code, _, errOut := run(t, "feerie", "advance", "enc-1", "--as", "rita", "--addr", lis)
+	code, _, errOut := clienttest.Run(t, "feerie", "advance", "enc-1", "--as", "rita", "--addr", lis)
 	require.Equal(t, 1, code)
 	require.Contains(t, errOut, "fray feerie advance: PermissionDenied: ")
 
 	// The first to act cannot anticipate (FEE-051): the rules refuse, and nothing happens.
-	code, _, errOut = run(t, "feerie", "act", "enc-1", "rubezahl", "--as", "rita", "--addr", lis)
+	code, _, errOut = clienttest.Run(t, "feerie", "act", "enc-1", "rubezahl", "--as", "rita", "--addr", lis)
 	require.Equal(t, 1, code)
 	require.Contains(t, errOut, "fray feerie act: FailedPrecondition: ")
 	t.Logf("fray feerie act rubezahl, too early:\n%s", errOut)
@@ -127,6 +128,6 @@ func TestFeerieWalkthroughWithTheRulesEngine(t *testing.T) {
 	t.Logf("fray log:\n%s", log)
 	require.Len(t, strings.Split(strings.TrimSpace(log), "\n"), 26)
 	require.True(t, strings.HasPrefix(log, `#1 Encounter "Clairière" created by dev/gm, feerie v1; rules: roll 1d20-1d20, a fumble at a margin of −10 or worse, Essence spent on a roll unlimited; dice seed sha256 `), log)
-	require.Zero(t, srv.dice.Left(), "every die was rolled as planned")
-	require.Equal(t, hex.EncodeToString(srv.seed)+"\n", step("end", "enc-1"))
+	require.Zero(t, srv.Dice.Left(), "every die was rolled as planned")
+	require.Equal(t, hex.EncodeToString(srv.Seed)+"\n", step("end", "enc-1"))
 }

@@ -1,4 +1,4 @@
-package commands_test
+package logtools_test
 
 import (
 	"context"

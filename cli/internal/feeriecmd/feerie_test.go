@@ -1,4 +1,4 @@
-package commands
+package feeriecmd_test
 
 import (
 	"os"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fray-rpg/fray/cli/internal/client"
+	"github.com/fray-rpg/fray/cli/internal/clienttest"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
 	"github.com/fray-rpg/fray/rules/feerie"
@@ -20,15 +21,15 @@ const (
 
 // feerieSubmitted runs `fray feerie ARGS` against f and returns the one Contes de Fées action
 // it submitted.
-func feerieSubmitted(t *testing.T, f *fake, args ...string) (*feeriev1.Action, *encounterv1.SubmitRequest) {
+func feerieSubmitted(t *testing.T, f *clienttest.Fake, args ...string) (*feeriev1.Action, *encounterv1.SubmitRequest) {
 	t.Helper()
-	addr := serve(t, f)
-	code, _, errOut := run(t, append([]string{"feerie", args[0], "--addr", addr}, args[1:]...)...)
+	addr := clienttest.Serve(t, f)
+	code, _, errOut := clienttest.Run(t, append([]string{"feerie", args[0], "--addr", addr}, args[1:]...)...)
 	require.Equal(t, 0, code, "%v: %s", args, errOut)
 	var submits []*encounterv1.SubmitRequest
-	for _, c := range f.requests() {
-		if c.method == "Submit" {
-			submits = append(submits, c.req.(*encounterv1.SubmitRequest))
+	for _, c := range f.Requests() {
+		if c.Method == "Submit" {
+			submits = append(submits, c.Req.(*encounterv1.SubmitRequest))
 		}
 	}
 	require.Len(t, submits, 1, args)
@@ -39,13 +40,13 @@ func feerieSubmitted(t *testing.T, f *fake, args ...string) (*feeriev1.Action, *
 }
 
 func TestFeerieDeclareSendsTheIntent(t *testing.T) {
-	clearEnv(t)
-	a, req := feerieSubmitted(t, &fake{}, "declare", "enc-1", "redcap", "--kind", "melee", "--target", "rubezahl",
+	clienttest.ClearEnv(t)
+	a, req := feerieSubmitted(t, &clienttest.Fake{}, "declare", "enc-1", "redcap", "--kind", "melee", "--target", "rubezahl",
 		"--attack", "hache,massacre", "--defense", "hache", "--initiative", "massacre", "--damage", "force", "--soak", "bonnet",
 		"--tactic-values", "-2/+7/-5", "--strike", "trip", "--strike", "KEEP_AT_BAY,enter the guard", "--pace", "run", "--charge",
 		"--description", "a bloody rush", "--as", "gm", "--expected-sequence", "7")
 	require.Equal(t, uint64(7), req.GetExpectedSequence())
-	requireProtoEqual(t, &feeriev1.Action{CombatantId: "redcap", Kind: &feeriev1.Action_Declare{Declare: &feeriev1.Declare{Intent: &feeriev1.Intent{
+	clienttest.RequireProtoEqual(t, &feeriev1.Action{CombatantId: "redcap", Kind: &feeriev1.Action_Declare{Declare: &feeriev1.Declare{Intent: &feeriev1.Intent{
 		Kind: kindMelee, TargetId: "rubezahl", Physical: true,
 		Applied: &feeriev1.Applied{Attack: []string{"hache", "massacre"}, Defense: []string{"hache"}, Initiative: []string{"massacre"},
 			Damage: []string{"force"}, Soak: []string{"bonnet"}},
@@ -56,19 +57,19 @@ func TestFeerieDeclareSendsTheIntent(t *testing.T) {
 	}}}}, a)
 
 	// A named tactic, folded: its values come with it (FEE-034); an attack need not be physical.
-	a, _ = feerieSubmitted(t, &fake{}, "declare", "enc-1", "wichtln", "--kind", "ranged-attack", "--target", "serpent",
+	a, _ = feerieSubmitted(t, &clienttest.Fake{}, "declare", "enc-1", "wichtln", "--kind", "ranged-attack", "--target", "serpent",
 		"--damage", "voix tonnante", "--tactic", "coute-que-coute", "--physical=false")
-	requireProtoEqual(t, &feeriev1.Intent{Kind: kindRanged, TargetId: "serpent", Applied: &feeriev1.Applied{Damage: []string{"voix tonnante"}},
+	clienttest.RequireProtoEqual(t, &feeriev1.Intent{Kind: kindRanged, TargetId: "serpent", Applied: &feeriev1.Applied{Damage: []string{"voix tonnante"}},
 		Tactic: &feeriev1.Tactic{Preset: "Coûte que coûte", Initiative: 4, Defense: -4}}, a.GetDeclare().GetIntent())
 	// Every preset of the rules by its own name.
 	for _, p := range feerie.Presets {
-		a, _ = feerieSubmitted(t, &fake{}, "declare", "enc-1", "rubezahl", "--kind", "melee", "--target", "serpent", "--tactic", p.Name)
-		requireProtoEqual(t, &feeriev1.Tactic{Preset: p.Name, Initiative: p.Init, Attack: p.Att, Defense: p.Def}, a.GetDeclare().GetIntent().GetTactic())
+		a, _ = feerieSubmitted(t, &clienttest.Fake{}, "declare", "enc-1", "rubezahl", "--kind", "melee", "--target", "serpent", "--tactic", p.Name)
+		clienttest.RequireProtoEqual(t, &feeriev1.Tactic{Preset: p.Name, Initiative: p.Init, Attack: p.Att, Defense: p.Def}, a.GetDeclare().GetIntent().GetTactic())
 	}
 	// Another activity: an Aspect against a difficulty; not physical unless said.
-	a, _ = feerieSubmitted(t, &fake{}, "declare", "enc-1", "pixie", "--kind", "other", "--aspect", "charme", "--difficulty", "12",
+	a, _ = feerieSubmitted(t, &clienttest.Fake{}, "declare", "enc-1", "pixie", "--kind", "other", "--aspect", "charme", "--difficulty", "12",
 		"--intimidation", "--target", "serpent")
-	requireProtoEqual(t, &feeriev1.Intent{Kind: feeriev1.ActivityKind_ACTIVITY_KIND_OTHER, Aspect: "charme", Difficulty: 12,
+	clienttest.RequireProtoEqual(t, &feeriev1.Intent{Kind: feeriev1.ActivityKind_ACTIVITY_KIND_OTHER, Aspect: "charme", Difficulty: 12,
 		Intimidation: true, TargetId: "serpent"}, a.GetDeclare().GetIntent())
 	for word, kind := range map[string]feeriev1.ActivityKind{
 		"passive": feeriev1.ActivityKind_ACTIVITY_KIND_PASSIVE, "get-up": feeriev1.ActivityKind_ACTIVITY_KIND_GET_UP,
@@ -79,33 +80,33 @@ func TestFeerieDeclareSendsTheIntent(t *testing.T) {
 		if kind == kindMelee {
 			args = append(args, "--target", "serpent")
 		}
-		a, _ = feerieSubmitted(t, &fake{}, args...)
-		requireProtoEqual(t, &feeriev1.Intent{Kind: kind, Physical: true, TargetId: map[bool]string{true: "serpent"}[kind == kindMelee]},
+		a, _ = feerieSubmitted(t, &clienttest.Fake{}, args...)
+		clienttest.RequireProtoEqual(t, &feeriev1.Intent{Kind: kind, Physical: true, TargetId: map[bool]string{true: "serpent"}[kind == kindMelee]},
 			a.GetDeclare().GetIntent())
 	}
 }
 
 func TestFeerieActSendsTheActivity(t *testing.T) {
-	clearEnv(t)
+	clienttest.ClearEnv(t)
 	// The activity declared, as it is: no intent, no circumstances.
-	a, _ := feerieSubmitted(t, &fake{}, "act", "enc-1", "rubezahl", "--as", "rita")
-	requireProtoEqual(t, &feeriev1.Action{CombatantId: "rubezahl", Kind: &feeriev1.Action_Act{Act: &feeriev1.Act{}}}, a)
+	a, _ := feerieSubmitted(t, &clienttest.Fake{}, "act", "enc-1", "rubezahl", "--as", "rita")
+	clienttest.RequireProtoEqual(t, &feeriev1.Action{CombatantId: "rubezahl", Kind: &feeriev1.Action_Act{Act: &feeriev1.Act{}}}, a)
 
-	a, _ = feerieSubmitted(t, &fake{}, "act", "enc-1", "wichtln", "--essence", "3", "--supplementary", "--lighting", "moonlight",
+	a, _ = feerieSubmitted(t, &clienttest.Fake{}, "act", "enc-1", "wichtln", "--essence", "3", "--supplementary", "--lighting", "moonlight",
 		"--range", "moderately far", "--target-pace", "trot", "--terrain", "dense-forest", "--cover", "solid", "--cover-thick",
 		"--cover-opaque", "--cover-soak", "12", "--angles", "2", "--undefended", "--modifier", "-2", "--exposed", "4", "--small-object", "6")
-	requireProtoEqual(t, &feeriev1.Act{Essence: 3, Supplementary: true, Circumstances: &feeriev1.Circumstances{
+	clienttest.RequireProtoEqual(t, &feeriev1.Act{Essence: 3, Supplementary: true, Circumstances: &feeriev1.Circumstances{
 		Lighting: feeriev1.Lighting_LIGHTING_MOONLIGHT, Distance: feeriev1.Range_RANGE_MODERATELY_FAR, TargetPace: feeriev1.Pace_PACE_TROT,
 		Terrain: feeriev1.Terrain_TERRAIN_DENSE_FOREST, Cover: &feeriev1.Cover{Solidity: "solid", Thick: true, Opaque: true, DomainSoak: 12},
 		AnglesOffered: 2, Undefended: true, Modifier: -2, ExposedMalus: 4, SmallObjectDifficulty: 6,
 	}}, a.GetAct())
-	a, _ = feerieSubmitted(t, &fake{}, "act", "enc-1", "wichtln", "--ranged-difficulty", "near-impossible", "--cover-semi-transparent")
-	requireProtoEqual(t, &feeriev1.Circumstances{RangedDifficulty: feeriev1.RangedDifficulty_RANGED_DIFFICULTY_NEAR_IMPOSSIBLE,
+	a, _ = feerieSubmitted(t, &clienttest.Fake{}, "act", "enc-1", "wichtln", "--ranged-difficulty", "near-impossible", "--cover-semi-transparent")
+	clienttest.RequireProtoEqual(t, &feeriev1.Circumstances{RangedDifficulty: feeriev1.RangedDifficulty_RANGED_DIFFICULTY_NEAR_IMPOSSIBLE,
 		Cover: &feeriev1.Cover{SemiTransparent: true}}, a.GetAct().GetCircumstances())
 
 	// With --kind, a new intent: a change of intention (FEE-070).
-	a, _ = feerieSubmitted(t, &fake{}, "act", "enc-1", "rubezahl", "--kind", "passive", "--description", "runs away", "--pace", "sprint")
-	requireProtoEqual(t, &feeriev1.Intent{Kind: feeriev1.ActivityKind_ACTIVITY_KIND_PASSIVE, Description: "runs away", Pace: feeriev1.Pace_PACE_SPRINT},
+	a, _ = feerieSubmitted(t, &clienttest.Fake{}, "act", "enc-1", "rubezahl", "--kind", "passive", "--description", "runs away", "--pace", "sprint")
+	clienttest.RequireProtoEqual(t, &feeriev1.Intent{Kind: feeriev1.ActivityKind_ACTIVITY_KIND_PASSIVE, Description: "runs away", Pace: feeriev1.Pace_PACE_SPRINT},
 		a.GetAct().GetIntent())
 }
 
@@ -124,45 +125,45 @@ func declaredState() *encounterv1.EncounterState {
 
 // Intent flags without --kind amend the intent declared, read from the encounter first.
 func TestFeerieIntentFlagsAmendTheDeclaration(t *testing.T) {
-	clearEnv(t)
-	f := &fake{state: declaredState()}
+	clienttest.ClearEnv(t)
+	f := &clienttest.Fake{State: declaredState()}
 	a, _ := feerieSubmitted(t, f, "act", "enc-1", "rubezahl", "--strike", "trip", "--as", "rita")
-	calls := f.requests()
-	require.Equal(t, "GetEncounter", calls[0].method)
-	require.Equal(t, "enc-1", calls[0].req.(*encounterv1.GetEncounterRequest).GetEncounterId())
-	require.Equal(t, []string{"dev/rita"}, calls[0].principal)
-	requireProtoEqual(t, &feeriev1.Intent{Kind: kindMelee, TargetId: "serpent", Physical: true,
+	calls := f.Requests()
+	require.Equal(t, "GetEncounter", calls[0].Method)
+	require.Equal(t, "enc-1", calls[0].Req.(*encounterv1.GetEncounterRequest).GetEncounterId())
+	require.Equal(t, []string{"dev/rita"}, calls[0].Principal)
+	clienttest.RequireProtoEqual(t, &feeriev1.Intent{Kind: kindMelee, TargetId: "serpent", Physical: true,
 		Applied: &feeriev1.Applied{Attack: []string{"bâton"}, Defense: []string{"bâton"}},
 		Tactic:  &feeriev1.Tactic{Preset: "Attaque brutale", Initiative: -2, Attack: 4, Defense: -2},
 		Strikes: []feeriev1.SpecialStrike{feeriev1.SpecialStrike_SPECIAL_STRIKE_TRIP}}, a.GetAct().GetIntent())
 
 	// A change of tactic and Attributes; an empty value clears a list; --tactic none.
-	a, _ = feerieSubmitted(t, &fake{state: declaredState()}, "change", "enc-1", "rubezahl", "--tactic-values", "+0/-4/+4", "--defense", "bâton,manteau",
+	a, _ = feerieSubmitted(t, &clienttest.Fake{State: declaredState()}, "change", "enc-1", "rubezahl", "--tactic-values", "+0/-4/+4", "--defense", "bâton,manteau",
 		"--strike=", "--attack=", "--target", "wichtln")
-	requireProtoEqual(t, &feeriev1.Action{CombatantId: "rubezahl", Kind: &feeriev1.Action_Change{Change: &feeriev1.Change{Intent: &feeriev1.Intent{
+	clienttest.RequireProtoEqual(t, &feeriev1.Action{CombatantId: "rubezahl", Kind: &feeriev1.Action_Change{Change: &feeriev1.Change{Intent: &feeriev1.Intent{
 		Kind: kindMelee, TargetId: "wichtln", Physical: true,
 		Applied: &feeriev1.Applied{Defense: []string{"bâton", "manteau"}},
 		Tactic:  &feeriev1.Tactic{Attack: -4, Defense: 4},
 	}}}}, a)
-	a, _ = feerieSubmitted(t, &fake{state: declaredState()}, "change", "enc-1", "rubezahl", "--tactic", "none", "--physical=false")
+	a, _ = feerieSubmitted(t, &clienttest.Fake{State: declaredState()}, "change", "enc-1", "rubezahl", "--tactic", "none", "--physical=false")
 	require.Nil(t, a.GetChange().GetIntent().GetTactic())
 	require.False(t, a.GetChange().GetIntent().GetPhysical())
 
 	// With --kind, nothing is read: the intent is the flags'.
-	f = &fake{state: declaredState()}
+	f = &clienttest.Fake{State: declaredState()}
 	a, _ = feerieSubmitted(t, f, "change", "enc-1", "rubezahl", "--kind", "other", "--aspect", "vigilance", "--difficulty", "15")
-	require.Len(t, f.requests(), 1)
-	requireProtoEqual(t, &feeriev1.Intent{Kind: feeriev1.ActivityKind_ACTIVITY_KIND_OTHER, Aspect: "vigilance", Difficulty: 15}, a.GetChange().GetIntent())
+	require.Len(t, f.Requests(), 1)
+	clienttest.RequireProtoEqual(t, &feeriev1.Intent{Kind: feeriev1.ActivityKind_ACTIVITY_KIND_OTHER, Aspect: "vigilance", Difficulty: 15}, a.GetChange().GetIntent())
 
 	// Nothing declared to amend.
-	addr := serve(t, &fake{state: &encounterv1.EncounterState{}})
-	code, _, errOut := run(t, "feerie", "change", "enc-1", "serpent", "--tactic", "feinte", "--addr", addr)
+	addr := clienttest.Serve(t, &clienttest.Fake{State: &encounterv1.EncounterState{}})
+	code, _, errOut := clienttest.Run(t, "feerie", "change", "enc-1", "serpent", "--tactic", "feinte", "--addr", addr)
 	require.Equal(t, 1, code)
 	require.Equal(t, "fray feerie change: serpent has no intention declared to amend: give the whole intent, starting with --kind\n", errOut)
 }
 
 func TestFeerieOtherSubcommandsSendTheirActions(t *testing.T) {
-	clearEnv(t)
+	clienttest.ClearEnv(t)
 	for _, tc := range []struct {
 		args []string
 		want *feeriev1.Action
@@ -197,32 +198,32 @@ func TestFeerieOtherSubcommandsSendTheirActions(t *testing.T) {
 		{[]string{"rule", "enc-1", "redcap", "--tactic-values", "1/-1/0"}, &feeriev1.Action{CombatantId: "redcap",
 			Kind: &feeriev1.Action_Ruling{Ruling: &feeriev1.Ruling{Tactic: &feeriev1.Tactic{Initiative: 1, Attack: -1}}}}},
 	} {
-		a, _ := feerieSubmitted(t, &fake{}, tc.args...)
-		requireProtoEqual(t, tc.want, a)
+		a, _ := feerieSubmitted(t, &clienttest.Fake{}, tc.args...)
+		clienttest.RequireProtoEqual(t, tc.want, a)
 	}
 }
 
 // The events a command causes are printed as they come back.
 func TestFeerieCommandPrintsItsEvents(t *testing.T) {
-	clearEnv(t)
-	f := &fake{state: declaredState(), submitEvents: []*encounterv1.Event{
-		feerieEv(12, &feeriev1.Event{Kind: &feeriev1.Event_Renounced{Renounced: &feeriev1.Renounced{CombatantId: "rubezahl"}}}),
+	clienttest.ClearEnv(t)
+	f := &clienttest.Fake{State: declaredState(), SubmitEvents: []*encounterv1.Event{
+		clienttest.FeerieEv(12, &feeriev1.Event{Kind: &feeriev1.Event_Renounced{Renounced: &feeriev1.Renounced{CombatantId: "rubezahl"}}}),
 	}}
-	f.state.Combatants = []*encounterv1.Combatant{{Id: "rubezahl", Name: "Rübezahl"}}
-	addr := serve(t, f)
-	code, out, errOut := run(t, "feerie", "renounce", "enc-1", "rubezahl", "--addr", addr)
+	f.State.Combatants = []*encounterv1.Combatant{{Id: "rubezahl", Name: "Rübezahl"}}
+	addr := clienttest.Serve(t, f)
+	code, out, errOut := clienttest.Run(t, "feerie", "renounce", "enc-1", "rubezahl", "--addr", addr)
 	require.Equal(t, 0, code, errOut)
 	require.Equal(t, "#12 Rübezahl renounces its activity (FEE-075)\n", out)
 
 	// A command that changed nothing says so.
-	f.submitEvents = nil
-	code, out, _ = run(t, "feerie", "renounce", "enc-1", "rubezahl", "--addr", addr)
+	f.SubmitEvents = nil
+	code, out, _ = clienttest.Run(t, "feerie", "renounce", "enc-1", "rubezahl", "--addr", addr)
 	require.Equal(t, 0, code)
 	require.Equal(t, "(no event: the command changed nothing)\n", out)
 }
 
 func TestFeerieUsageErrors(t *testing.T) {
-	clearEnv(t)
+	clienttest.ClearEnv(t)
 	for _, tc := range []struct {
 		args []string
 		want []string
@@ -274,7 +275,7 @@ func TestFeerieUsageErrors(t *testing.T) {
 		{[]string{"feerie", "rule", "e", "redcap", "--cancel-tactic", "--tactic", "feinte"}, []string{"choose one"}},
 		{[]string{"feerie", "rule", "e", "redcap", "--malus", "-2"}, []string{"--malus -2: give the malus as a positive number"}},
 	} {
-		code, out, errOut := run(t, tc.args...)
+		code, out, errOut := clienttest.Run(t, tc.args...)
 		require.Equal(t, 2, code, "%v: %s", tc.args, errOut)
 		require.Empty(t, out, tc.args)
 		for _, w := range tc.want {
@@ -284,11 +285,11 @@ func TestFeerieUsageErrors(t *testing.T) {
 }
 
 func TestFeerieHelp(t *testing.T) {
-	code, out, _ := run(t, "help")
+	code, out, _ := clienttest.Run(t, "help")
 	require.Equal(t, 0, code)
 	require.Regexp(t, `(?m)^  feerie +Contes de Fées: declare, act`, out)
 	for _, args := range [][]string{{"help", "feerie"}, {"feerie", "-h"}, {"feerie", "help"}} {
-		code, out, errOut := run(t, args...)
+		code, out, errOut := clienttest.Run(t, args...)
 		require.Equal(t, 0, code, args)
 		require.Empty(t, errOut)
 		for _, sub := range []string{"declare", "act", "change", "renounce", "gesture", "object", "advance", "impersonal", "surprise", "unseen", "helpless", "rule"} {
@@ -296,7 +297,7 @@ func TestFeerieHelp(t *testing.T) {
 		}
 	}
 	for _, args := range [][]string{{"help", "feerie", "act"}, {"feerie", "help", "act"}, {"feerie", "act", "-h"}} {
-		code, out, _ := run(t, args...)
+		code, out, _ := clienttest.Run(t, args...)
 		require.Equal(t, 0, code, args)
 		require.Contains(t, out, "usage: fray feerie act ENCOUNTER COMBATANT [intent flags]", args)
 		for _, flag := range []string{"-tactic-values", "-strike", "-lighting", "-essence", "-angles", "-undefended"} {
@@ -307,15 +308,15 @@ func TestFeerieHelp(t *testing.T) {
 
 // `create --system feerie` takes the bare Contes de Fées options.
 func TestCreateFeerieWithOptions(t *testing.T) {
-	clearEnv(t)
-	f := &fake{}
-	addr := serve(t, f)
+	clienttest.ClearEnv(t)
+	f := &clienttest.Fake{}
+	addr := clienttest.Serve(t, f)
 	opts := filepath.Join(t.TempDir(), "house.yaml")
 	require.NoError(t, os.WriteFile(opts, []byte("roll: 2d10-11\nfumble_margin: 8\n"), 0o600))
-	code, out, errOut := run(t, "create", "--name", "Clairière", "--system", "feerie", "--options", opts, "--addr", addr)
+	code, out, errOut := clienttest.Run(t, "create", "--name", "Clairière", "--system", "feerie", "--options", opts, "--addr", addr)
 	require.Equal(t, 0, code, errOut)
 	require.Equal(t, "enc-1\n", out)
-	req := f.requests()[0].req.(*encounterv1.CreateEncounterRequest)
+	req := f.Requests()[0].Req.(*encounterv1.CreateEncounterRequest)
 	require.Equal(t, "feerie", req.GetEncounter().GetRuleSystem())
 	require.Equal(t, "2d10-11", req.GetEncounter().GetOptions().GetFeerie().GetRoll())
 	require.Equal(t, int32(8), req.GetEncounter().GetOptions().GetFeerie().GetFumbleMargin())
@@ -334,7 +335,7 @@ func TestCreateFeerieWithOptions(t *testing.T) {
 // The example sheets are valid Contes de Fées combatants that can join one encounter, and
 // give the combat values and tactic caps of FEE-T01 and FEE-T02.
 func TestFeerieExampleSheets(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(sheets, "feerie", "*.yaml"))
+	files, err := filepath.Glob(filepath.Join(clienttest.Sheets, "feerie", "*.yaml"))
 	require.NoError(t, err)
 	require.Len(t, files, 5) // farfadet.yaml: the README's, quick enough to act first
 	st := &encounterv1.EncounterState{}
@@ -349,7 +350,7 @@ func TestFeerieExampleSheets(t *testing.T) {
 	}
 
 	// FEE-T01: the Wichtln's combat values in a physical conflict.
-	w := mustSheet(t, "feerie/wichtln.yaml").GetFeerie()
+	w := clienttest.MustSheet(t, "feerie/wichtln.yaml").GetFeerie()
 	v, err := feerie.ComputeValues(w, &feeriev1.Intent{Kind: kindMelee, Physical: true, Applied: &feeriev1.Applied{
 		Attack: []string{"marteau"}, Defense: []string{"marteau"}, Damage: []string{"force surnaturelle"}, Soak: []string{"tablier de cuir"}}})
 	require.NoError(t, err)
@@ -359,7 +360,7 @@ func TestFeerieExampleSheets(t *testing.T) {
 	require.Equal(t, []int32{15, 7}, []int32{v.Attack.Sum(), v.Damage.Sum()})
 
 	// FEE-T02: the Redcap's cap of 7.
-	r := mustSheet(t, "feerie/redcap.yaml").GetFeerie()
+	r := clienttest.MustSheet(t, "feerie/redcap.yaml").GetFeerie()
 	in := &feeriev1.Intent{Kind: kindMelee, TargetId: "rubezahl", Applied: &feeriev1.Applied{Attack: []string{"hache", "massacre"}},
 		Tactic: &feeriev1.Tactic{Initiative: -2, Attack: 7, Defense: -5}}
 	require.Equal(t, int32(7), feerie.Cap(r, in))
@@ -368,18 +369,18 @@ func TestFeerieExampleSheets(t *testing.T) {
 	require.Error(t, feerie.CheckTactic(r, in, "Redcap"))
 
 	// FEE-T04: Rübezahl's Vigilance 20 against the Serpent's 17.
-	require.Equal(t, int32(20), mustSheet(t, "feerie/rubezahl.yaml").GetFeerie().GetVigilance())
-	require.Equal(t, int32(17), mustSheet(t, "feerie/serpent.yaml").GetFeerie().GetVigilance())
+	require.Equal(t, int32(20), clienttest.MustSheet(t, "feerie/rubezahl.yaml").GetFeerie().GetVigilance())
+	require.Equal(t, int32(17), clienttest.MustSheet(t, "feerie/serpent.yaml").GetFeerie().GetVigilance())
 }
 
 // The state of a Contes de Fées encounter: Essence, Initiative, acting rank, activities,
 // penalties and conditions.
 func TestFeerieState(t *testing.T) {
-	clearEnv(t)
+	clienttest.ClearEnv(t)
 	st := declaredState()
 	st.Name, st.GameMaster, st.Sequence, st.RulesVersion = "Clairière", "gm", 30, 1
 	st.Status = encounterv1.EncounterStatus_ENCOUNTER_STATUS_ACTIVE
-	st.Combatants = []*encounterv1.Combatant{mustSheet(t, "feerie/rubezahl.yaml"), mustSheet(t, "feerie/serpent.yaml"), mustSheet(t, "feerie/wichtln.yaml")}
+	st.Combatants = []*encounterv1.Combatant{clienttest.MustSheet(t, "feerie/rubezahl.yaml"), clienttest.MustSheet(t, "feerie/serpent.yaml"), clienttest.MustSheet(t, "feerie/wichtln.yaml")}
 	fs := st.GetFeerie()
 	rb := fs.Combatants["rubezahl"]
 	rb.Initiative, rb.ActingRank, rb.CanAct, rb.Activities, rb.LastRank = 15, 15, true, 1, 17
@@ -396,9 +397,9 @@ func TestFeerieState(t *testing.T) {
 		}}
 	fs.Combatants["wichtln"] = &feeriev1.CombatantState{Essence: 0, Initiative: -3}
 	fs.Queue = []*feeriev1.Queued{{CombatantId: "rubezahl", Rank: 9, Act: &feeriev1.Act{Intent: fs.Combatants["rubezahl"].GetDeclared()}}}
-	f := &fake{state: st}
-	addr := serve(t, f)
-	code, out, errOut := run(t, "state", "enc-1", "--addr", addr)
+	f := &clienttest.Fake{State: st}
+	addr := clienttest.Serve(t, f)
+	code, out, errOut := clienttest.Run(t, "state", "enc-1", "--addr", addr)
 	require.Equal(t, 0, code, errOut)
 	t.Logf("fray state:\n%s", out)
 	lines := strings.Split(out, "\n")
@@ -419,13 +420,13 @@ func TestFeerieState(t *testing.T) {
 
 	// Ruled helpless (FEE-022), the Serpent is not waited for at its rank.
 	fs.Combatants["serpent"].Helpless, fs.Combatants["serpent"].HelplessReason = true, "asleep"
-	_, out, _ = run(t, "state", "enc-1", "--addr", addr)
+	_, out, _ = clienttest.Run(t, "state", "enc-1", "--addr", addr)
 	require.Regexp(t, `serpent\s+Serpent\s+foes\s+gm\s+27/40\s+9\s+9\s+0\s+helpless \(asleep\): Defense 0, no activity; surprised`, out)
 	require.NotContains(t, out, "Rank 9 is the Initiative of serpent")
 
 	// Rank 0, then the declarations of the next Action.
 	fs.Rank, fs.Queue = 0, nil
-	_, out, _ = run(t, "state", "enc-1", "--addr", addr)
+	_, out, _ = clienttest.Run(t, "state", "enc-1", "--addr", addr)
 	require.Contains(t, out, "Action 1, rank 0: the impersonal events, then the next Action\n")
 	require.Contains(t, out, "The GM may make impersonal events happen (fray feerie impersonal enc-1 TARGET LOSS DESCRIPTION...), then starts Action 2: fray feerie advance enc-1\n")
 	fs.Action, fs.Step = 2, feeriev1.Step_STEP_DECLARING
@@ -434,7 +435,7 @@ func TestFeerieState(t *testing.T) {
 	}
 	fs.Combatants["rubezahl"].HasDeclared = true
 	fs.Combatants["rubezahl"].Declared = &feeriev1.Intent{Kind: feeriev1.ActivityKind_ACTIVITY_KIND_PASSIVE}
-	_, out, _ = run(t, "state", "enc-1", "--addr", addr)
+	_, out, _ = clienttest.Run(t, "state", "enc-1", "--addr", addr)
 	require.Contains(t, out, "Action 2, step 1: declarations\n")
 	require.Regexp(t, `serpent\s+Serpent\s+foes\s+gm\s+27/40\s+-\s+-\s+-\s+surprised.*; to declare\n`, out)
 	require.Contains(t, out, "Waiting for the declarations of serpent: fray feerie declare enc-1 COMBATANT --kind ...\n")

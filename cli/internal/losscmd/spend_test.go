@@ -1,10 +1,11 @@
-package commands
+package losscmd_test
 
 import (
 	"io"
 	"testing"
 
 	"github.com/fray-rpg/fray/cli/internal/client"
+	"github.com/fray-rpg/fray/cli/internal/clienttest"
 	"github.com/fray-rpg/fray/cli/internal/losscmd"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"github.com/spf13/pflag"
@@ -48,7 +49,7 @@ func TestInspirationFlag(t *testing.T) {
 	require.Equal(t, "Courage=1,Honneur=2", sp.Inspiration.String())
 	s, err := sp.Spend()
 	require.NoError(t, err)
-	requireProtoEqual(t, &lossv1.Spend{Fursa: 1, Inspiration: map[string]int32{"Courage": 1, "Honneur": 2}}, s)
+	clienttest.RequireProtoEqual(t, &lossv1.Spend{Fursa: 1, Inspiration: map[string]int32{"Courage": 1, "Honneur": 2}}, s)
 
 	require.ErrorContains(t, fs.Parse([]string{"--inspiration", "Courage=2"}), "Courage given twice")
 
@@ -64,14 +65,14 @@ func TestInspirationFlag(t *testing.T) {
 }
 
 func TestInspirationFlagErrorsAreUsageErrors(t *testing.T) {
-	clearEnv(t)
-	code, out, errOut := run(t, "attack", "enc-1", "diego", "ruffian", "--inspiration", "Bravoure=1")
+	clienttest.ClearEnv(t)
+	code, out, errOut := clienttest.Run(t, "attack", "enc-1", "diego", "ruffian", "--inspiration", "Bravoure=1")
 	require.Equal(t, 2, code)
 	require.Empty(t, out)
 	require.Contains(t, errOut, `invalid argument "Bravoure=1" for "--inspiration" flag`)
 	require.Contains(t, errOut, "usage: fray attack ENCOUNTER ATTACKER TARGET")
 
-	code, _, errOut = run(t, "react", "enc-1", "ruffian", "parry", "--fursa", "-2")
+	code, _, errOut = clienttest.Run(t, "react", "enc-1", "ruffian", "parry", "--fursa", "-2")
 	require.Equal(t, 2, code)
 	require.Contains(t, errOut, "Fursa spent cannot be negative")
 }

@@ -1,4 +1,4 @@
-package commands
+package d20segcmd_test
 
 import (
 	"path/filepath"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fray-rpg/fray/cli/internal/client"
+	"github.com/fray-rpg/fray/cli/internal/clienttest"
 	d20segv1 "github.com/fray-rpg/fray/gen/fray/d20seg/v1"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/d20seg"
@@ -15,20 +16,20 @@ import (
 // d20Submitted runs `fray d20 ARGS` against a fake and returns the d20seg action it submitted.
 func d20Submitted(t *testing.T, args ...string) *d20segv1.Action {
 	t.Helper()
-	req := submittedTo(t, &fake{}, append([]string{"d20"}, args...)...)
+	req := clienttest.SubmittedTo(t, &clienttest.Fake{}, append([]string{"d20"}, args...)...)
 	require.NotNil(t, req.GetCommand().GetD20Seg(), args)
 	return req.GetCommand().GetD20Seg()
 }
 
 func TestD20SurpriseSendsTheApprehensions(t *testing.T) {
-	clearEnv(t)
+	clienttest.ClearEnv(t)
 	const (
 		open, cluttered, night = d20segv1.Situation_SITUATION_OPEN_VIEW, d20segv1.Situation_SITUATION_CLUTTERED_VIEW, d20segv1.Situation_SITUATION_NIGHT
 		impaired, vigilant     = d20segv1.Situation_SITUATION_IMPAIRED, d20segv1.Situation_SITUATION_VIGILANT
 	)
 	// A surprise names no combatant; each defender with its situations, the impaired malus
 	// (Apprehension.impaired_malus) and a spell's modifier.
-	requireProtoEqual(t, &d20segv1.Action{Kind: &d20segv1.Action_Surprise{Surprise: &d20segv1.Surprise{
+	clienttest.RequireProtoEqual(t, &d20segv1.Action{Kind: &d20segv1.Action_Surprise{Surprise: &d20segv1.Surprise{
 		AttackerIds: []string{"veteran", "maitre"},
 		Defenders: []*d20segv1.Apprehension{
 			{DefenderId: "novice", Situations: []d20segv1.Situation{cluttered, night}},
@@ -40,45 +41,45 @@ func TestD20SurpriseSendsTheApprehensions(t *testing.T) {
 	}}}, d20Submitted(t, "surprise", "enc-1", "--attackers", "veteran", "--attackers", "maitre",
 		"--defender", "novice:cluttered-view+night", "--defender", "soldat:NIGHT+impaired=3:+1", "--defender", "mage::−2",
 		"--defender", "scout:vigilant,open_view,unconventional attack", "--defender", "drunk:impaired+hubbub:0"))
-	requireProtoEqual(t, &d20segv1.Surprise{AttackerIds: []string{"a"}, Defenders: []*d20segv1.Apprehension{{DefenderId: "b",
+	clienttest.RequireProtoEqual(t, &d20segv1.Surprise{AttackerIds: []string{"a"}, Defenders: []*d20segv1.Apprehension{{DefenderId: "b",
 		Situations: []d20segv1.Situation{d20segv1.Situation_SITUATION_DESERTED, d20segv1.Situation_SITUATION_BUSY, d20segv1.Situation_SITUATION_VERY_BUSY}}}},
 		d20Submitted(t, "surprise", "enc-1", "--attackers", "a", "--defender", "b:deserted+busy+very-busy").GetSurprise())
 }
 
 func TestD20ActionsSendTheActions(t *testing.T) {
-	clearEnv(t)
+	clienttest.ClearEnv(t)
 	// An attack with every flag; the distance in metres or centimetres.
-	requireProtoEqual(t, &d20segv1.Action{CombatantId: "maitre", Kind: &d20segv1.Action_Attack{Attack: &d20segv1.Attack{
+	clienttest.RequireProtoEqual(t, &d20segv1.Action{CombatantId: "maitre", Kind: &d20segv1.Action_Attack{Attack: &d20segv1.Attack{
 		TargetId: "soldat", Weapon: "lance", DistanceCm: 450, Modifier: -2, DamageModifier: 3, Free: true}}},
 		d20Submitted(t, "attack", "enc-1", "maitre", "soldat", "--weapon", "lance", "--distance", "4.5m", "--modifier", "-2", "--damage-modifier", "3", "--free"))
 	for d, cm := range map[string]int32{"150": 150, "150cm": 150, "1,5m": 150, "3m": 300, "0": 0} {
 		require.Equal(t, cm, d20Submitted(t, "attack", "enc-1", "a", "b", "--distance", d).GetAttack().GetDistanceCm(), d)
 	}
-	requireProtoEqual(t, &d20segv1.Attack{TargetId: "novice"}, d20Submitted(t, "attack", "enc-1", "veteran", "novice").GetAttack())
+	clienttest.RequireProtoEqual(t, &d20segv1.Attack{TargetId: "novice"}, d20Submitted(t, "attack", "enc-1", "veteran", "novice").GetAttack())
 
 	// Spells: by level, special; pure magic with its stated time; a stated time alone; for the
 	// next round; free.
-	requireProtoEqual(t, &d20segv1.Action{CombatantId: "mage", Kind: &d20segv1.Action_Cast{Cast: &d20segv1.Cast{
+	clienttest.RequireProtoEqual(t, &d20segv1.Action{CombatantId: "mage", Kind: &d20segv1.Action_Cast{Cast: &d20segv1.Cast{
 		Spell: "boule de feu", Level: 3, Special: true}}},
 		d20Submitted(t, "cast", "enc-1", "mage", "boule", "de", "feu", "--level", "3", "--special"))
-	requireProtoEqual(t, &d20segv1.Cast{Spell: "lumière", Level: 0}, d20Submitted(t, "cast", "enc-1", "mage", "lumière", "--level", "0").GetCast())
-	requireProtoEqual(t, &d20segv1.Cast{Spell: "peau de pierre", PureMagic: true, StatedSegments: 2, NextRound: true, Free: true},
+	clienttest.RequireProtoEqual(t, &d20segv1.Cast{Spell: "lumière", Level: 0}, d20Submitted(t, "cast", "enc-1", "mage", "lumière", "--level", "0").GetCast())
+	clienttest.RequireProtoEqual(t, &d20segv1.Cast{Spell: "peau de pierre", PureMagic: true, StatedSegments: 2, NextRound: true, Free: true},
 		d20Submitted(t, "cast", "enc-1", "mage", "peau de pierre", "--pure", "--segments", "2", "--next-round", "--free").GetCast())
-	requireProtoEqual(t, &d20segv1.Cast{Spell: "rituel", StatedSegments: 5}, d20Submitted(t, "cast", "enc-1", "mage", "rituel", "--segments", "5").GetCast())
+	clienttest.RequireProtoEqual(t, &d20segv1.Cast{Spell: "rituel", StatedSegments: 5}, d20Submitted(t, "cast", "enc-1", "mage", "rituel", "--segments", "5").GetCast())
 
 	// Other actions: 1 segment unless the GM says otherwise; free.
-	requireProtoEqual(t, &d20segv1.Action{CombatantId: "soldat", Kind: &d20segv1.Action_Other{Other: &d20segv1.Other{Description: "draws his sword"}}},
+	clienttest.RequireProtoEqual(t, &d20segv1.Action{CombatantId: "soldat", Kind: &d20segv1.Action_Other{Other: &d20segv1.Other{Description: "draws his sword"}}},
 		d20Submitted(t, "other", "enc-1", "soldat", "draws", "his", "sword"))
-	requireProtoEqual(t, &d20segv1.Other{Description: "climbs the wall", Segments: 3, Free: true},
+	clienttest.RequireProtoEqual(t, &d20segv1.Other{Description: "climbs the wall", Segments: 3, Free: true},
 		d20Submitted(t, "other", "enc-1", "soldat", "climbs the wall", "--segments", "3", "--free", "--as", "gm").GetOther())
 
-	req := submittedTo(t, &fake{}, "d20", "end", "enc-1", "soldat", "--expected-sequence", "12", "--as", "rita")
+	req := clienttest.SubmittedTo(t, &clienttest.Fake{}, "d20", "end", "enc-1", "soldat", "--expected-sequence", "12", "--as", "rita")
 	require.Equal(t, uint64(12), req.GetExpectedSequence())
-	requireProtoEqual(t, &d20segv1.Action{CombatantId: "soldat", Kind: &d20segv1.Action_EndTurn{EndTurn: &d20segv1.EndTurn{}}}, req.GetCommand().GetD20Seg())
+	clienttest.RequireProtoEqual(t, &d20segv1.Action{CombatantId: "soldat", Kind: &d20segv1.Action_EndTurn{EndTurn: &d20segv1.EndTurn{}}}, req.GetCommand().GetD20Seg())
 }
 
 func TestD20UsageErrors(t *testing.T) {
-	clearEnv(t)
+	clienttest.ClearEnv(t)
 	for _, tc := range []struct {
 		args []string
 		want []string
@@ -117,7 +118,7 @@ func TestD20UsageErrors(t *testing.T) {
 		{[]string{"d20", "end", "e"}, []string{"fray d20 end: missing arguments: 1 given, 2 needed"}},
 		{[]string{"d20", "end", "e", "a", "b"}, []string{"fray d20 end: too many arguments: b"}},
 	} {
-		code, out, errOut := run(t, tc.args...)
+		code, out, errOut := clienttest.Run(t, tc.args...)
 		require.Equal(t, 2, code, "%v: %s", tc.args, errOut)
 		require.Empty(t, out, tc.args)
 		for _, w := range tc.want {
@@ -127,25 +128,25 @@ func TestD20UsageErrors(t *testing.T) {
 }
 
 func TestD20Help(t *testing.T) {
-	code, out, _ := run(t, "help")
+	code, out, _ := clienttest.Run(t, "help")
 	require.Equal(t, 0, code)
 	require.Regexp(t, `(?m)^  d20 +d20 à segments \(d20seg\): attack, cast, other, end; surprise \(GM\)$`, out)
 	for _, args := range [][]string{{"help", "d20"}, {"d20", "-h"}, {"d20", "help"}} {
-		code, out, errOut := run(t, args...)
+		code, out, errOut := clienttest.Run(t, args...)
 		require.Equal(t, 0, code, args)
 		require.Empty(t, errOut)
 		for _, sub := range []string{"surprise", "attack", "cast", "other", "end"} {
 			require.Regexp(t, `(?m)^  `+sub+` +\S`, out, args)
 		}
 	}
-	code, out, _ = run(t, "help", "d20", "surprise")
+	code, out, _ = clienttest.Run(t, "help", "d20", "surprise")
 	require.Equal(t, 0, code)
 	require.Contains(t, out, "usage: fray d20 surprise ENCOUNTER --attackers A,B --defender ID[:SITUATION+SITUATION[:SPELL_MODIFIER]]...")
 	require.Contains(t, out, "Situations (D20-001): open-view, cluttered-view, night,")
 	for _, sit := range []string{"deserted", "busy", "very-busy", "hubbub", "impaired", "unconventional-attack", "vigilant", "impaired=N sets the impaired malus"} {
 		require.Contains(t, out, sit)
 	}
-	code, out, _ = run(t, "d20", "cast", "-h")
+	code, out, _ = clienttest.Run(t, "d20", "cast", "-h")
 	require.Equal(t, 0, code)
 	for _, flag := range []string{"-level", "-pure", "-segments", "-special", "-next-round", "-free"} {
 		require.Contains(t, out, flag)
@@ -155,7 +156,7 @@ func TestD20Help(t *testing.T) {
 // The example sheets: four valid combatants of BBA 0, 6, 11 and 16, with the Initiatives of
 // D20-T01 and D20-T04, the attack costs of D20-T02 and the longsword of D20-T03.
 func TestD20ExampleSheets(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(sheets, "d20seg", "*.yaml"))
+	files, err := filepath.Glob(filepath.Join(clienttest.Sheets, "d20seg", "*.yaml"))
 	require.NoError(t, err)
 	require.Len(t, files, 4)
 	st := &encounterv1.EncounterState{}
@@ -168,7 +169,7 @@ func TestD20ExampleSheets(t *testing.T) {
 		st.Combatants = append(st.Combatants, c)
 	}
 	require.Equal(t, map[int32]string{0: "novice", 6: "soldat", 11: "veteran", 16: "maitre"}, bbas)
-	sheet := func(id string) *d20segv1.Sheet { return mustSheet(t, "d20seg/"+id+".yaml").GetD20Seg() }
+	sheet := func(id string) *d20segv1.Sheet { return clienttest.MustSheet(t, "d20seg/"+id+".yaml").GetD20Seg() }
 	// D20-T01: Rapidité 3 unarmed without armour, 5; with heavy armour, pavise and a one-handed
 	// weapon, −2. D20-T04: the veteran and the master tie at 4.
 	require.Equal(t, []int32{5, -2, 4, 4}, []int32{d20seg.Initiative(sheet("novice")), d20seg.Initiative(sheet("soldat")),
@@ -199,7 +200,7 @@ func d20State(t *testing.T) *encounterv1.EncounterState {
 	t.Helper()
 	var cs []*encounterv1.Combatant
 	for _, id := range []string{"novice", "soldat", "veteran", "maitre"} {
-		cs = append(cs, mustSheet(t, "d20seg/"+id+".yaml"))
+		cs = append(cs, clienttest.MustSheet(t, "d20seg/"+id+".yaml"))
 	}
 	return &encounterv1.EncounterState{EncounterId: "enc-1", Name: "L'embuscade", RuleSystem: "d20seg", RulesVersion: 1, GameMaster: "gm", Sequence: 20,
 		Status: encounterv1.EncounterStatus_ENCOUNTER_STATUS_ACTIVE, Combatants: cs,
@@ -215,11 +216,11 @@ func d20State(t *testing.T) *encounterv1.EncounterState {
 // The state of a d20seg encounter: the round, each combatant's Initiative, hit points, next
 // segment, attacks this round and conditions, and who acts next.
 func TestD20State(t *testing.T) {
-	clearEnv(t)
+	clienttest.ClearEnv(t)
 	st := d20State(t)
-	f := &fake{state: st}
-	addr := serve(t, f)
-	code, out, errOut := run(t, "state", "enc-1", "--addr", addr)
+	f := &clienttest.Fake{State: st}
+	addr := clienttest.Serve(t, f)
+	code, out, errOut := clienttest.Run(t, "state", "enc-1", "--addr", addr)
 	require.Equal(t, 0, code, errOut)
 	t.Logf("fray state:\n%s", out)
 	lines := strings.Split(out, "\n")
@@ -238,7 +239,7 @@ func TestD20State(t *testing.T) {
 	ds := st.GetD20Seg()
 	st.Combatants[3].GetD20Seg().ExtraSegments = []int32{7, -1, 6}
 	ds.Combatants["maitre"].NextSegment, ds.Combatants["soldat"].NextSegment = 6, 6
-	_, out, _ = run(t, "state", "enc-1", "--addr", addr)
+	_, out, _ = clienttest.Run(t, "state", "enc-1", "--addr", addr)
 	require.Regexp(t, `maitre\s+Maître d'armes\s+ambushers\s+gm\s+4 \(tie 1st\)\s+120/120\s+segment 6\s+1\s+extra segments −1, 6, 7 \(D20-014\), next attack costs 2 segments`, out)
 	require.Regexp(t, `soldat\s+Soldat\s+travellers\s+gm\s+−2\s+25/45\s+done\s+0\n`, out)
 	require.Contains(t, out, "Maître d'armes acts next, at segment 6:")
@@ -251,19 +252,19 @@ func TestD20State(t *testing.T) {
 	ds.Combatants["novice"] = &d20segv1.CombatantState{Initiative: 5, HitPoints: 8}
 	ds.Combatants["veteran"] = &d20segv1.CombatantState{Initiative: 4, TieOrder: 1, HitPoints: 80, Bystander: true}
 	ds.Combatants["maitre"] = &d20segv1.CombatantState{Initiative: 4, HitPoints: 120, FreeActionLeft: true}
-	_, out, _ = run(t, "state", "enc-1", "--addr", addr)
+	_, out, _ = clienttest.Run(t, "state", "enc-1", "--addr", addr)
 	require.Contains(t, out, "\nSurprise round: segments 0 to 2 (D20-004)\n")
 	require.Regexp(t, `soldat\s+Soldat\s+travellers\s+gm\s+−2\s+45/45\s+segment 0\s+0\s+surprised: flat-footed, no action in the surprise round \(D20-004, D20-006\)\n`, out)
 	require.Regexp(t, `veteran\s+Vétéran\s+ambushers\s+gm\s+4 \(tie 2nd\)\s+80/80\s+segment 0\s+0\s+neither attacker nor defender: no part in the surprise round \(D20-003\)\n`, out)
 	require.Contains(t, out, "Maître d'armes acts next, with its free action, before anyone acts in a segment (D20-004): fray d20 attack|cast|other enc-1 maitre ... --free, or end\n")
 	ds.Combatants["maitre"].FreeActionLeft = false
-	_, out, _ = run(t, "state", "enc-1", "--addr", addr)
+	_, out, _ = clienttest.Run(t, "state", "enc-1", "--addr", addr)
 	require.Contains(t, out, "Novice acts next, at segment 0:")
 
 	// Before the start: the Initiatives of the sheets.
 	st.Status, ds.Round, ds.SurpriseDeclared = encounterv1.EncounterStatus_ENCOUNTER_STATUS_SETUP, 0, false
 	ds.Combatants = map[string]*d20segv1.CombatantState{"novice": {Initiative: 5, HitPoints: 8}}
-	_, out, _ = run(t, "state", "enc-1", "--addr", addr)
+	_, out, _ = clienttest.Run(t, "state", "enc-1", "--addr", addr)
 	require.Contains(t, out, "\nNot started\n")
 	require.Regexp(t, `novice\s+Novice\s+travellers\s+gm\s+5\s+8/8\s+-\s+-\s*\n`, out)
 	require.Regexp(t, `soldat\s+Soldat\s+travellers\s+gm\s+−2\s+-\s+-\s+-\s*\n`, out)

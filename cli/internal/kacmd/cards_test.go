@@ -1,22 +1,12 @@
-package commands
+package kacmd_test
 
 import (
 	"testing"
 
 	"github.com/fray-rpg/fray/cli/internal/client"
-	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
-	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
 	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
 	"github.com/stretchr/testify/require"
 )
-
-func kaEv(seq uint64, e *kav1.Event) *encounterv1.Event {
-	return &encounterv1.Event{Sequence: seq, Payload: &encounterv1.Event_Ka{Ka: e}}
-}
-
-func feerieEv(seq uint64, e *feeriev1.Event) *encounterv1.Event {
-	return &encounterv1.Event{Sequence: seq, Payload: &encounterv1.Event_Feerie{Feerie: e}}
-}
 
 var (
 	epee6, epee10           = kaCard(kav1.Suit_SUIT_EPEE, 6), kaCard(kav1.Suit_SUIT_EPEE, 10)

@@ -1,4 +1,4 @@
-package commands
+package losscmd_test
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fray-rpg/fray/cli/internal/clienttest"
 	"github.com/fray-rpg/fray/cli/internal/losscmd"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
@@ -22,28 +23,28 @@ const (
 // submitted runs the CLI against a fake and returns the one Loss action it submitted.
 func submitted(t *testing.T, args ...string) (*lossv1.Action, *encounterv1.SubmitRequest) {
 	t.Helper()
-	f := &fake{}
-	addr := serve(t, f)
-	code, _, errOut := run(t, append([]string{args[0], "--addr", addr}, args[1:]...)...)
+	f := &clienttest.Fake{}
+	addr := clienttest.Serve(t, f)
+	code, _, errOut := clienttest.Run(t, append([]string{args[0], "--addr", addr}, args[1:]...)...)
 	require.Equal(t, 0, code, "%v: %s", args, errOut)
-	calls := f.requests()
+	calls := f.Requests()
 	require.Len(t, calls, 1, args)
-	require.Equal(t, "Submit", calls[0].method)
-	req := calls[0].req.(*encounterv1.SubmitRequest)
+	require.Equal(t, "Submit", calls[0].Method)
+	req := calls[0].Req.(*encounterv1.SubmitRequest)
 	require.Equal(t, "enc-1", req.GetEncounterId())
 	require.NotNil(t, req.GetCommand().GetLoss(), args)
 	return req.GetCommand().GetLoss(), req
 }
 
 func TestAttackSendsEffectsTargetsAndSituation(t *testing.T) {
-	clearEnv(t)
+	clienttest.ClearEnv(t)
 	a, req := submitted(t, "attack", "enc-1", "diego", "ruffian", "--weapon", "épée",
 		"--effect", "two-weapons", "--second-weapon", "dague", "--also", "griffon-1", "--exploits", "1",
 		"--effect", "FEINT", "--with-damage", "--darkness", "--higher", "--off-hand", "--behind-obstacle",
 		"--outnumbered", "--from-behind", "--surprised", "--lower=false", "--cover", "partial", "--distance", "15",
 		"--moving", "--aimed-long", "--fursa", "1", "--free-raises", "2", "--unseen", "--expected-sequence", "9")
 	require.Equal(t, uint64(9), req.GetExpectedSequence())
-	requireProtoEqual(t, &lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{
+	clienttest.RequireProtoEqual(t, &lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{
 		TargetId: "ruffian", Weapon: "épée", MoreTargetIds: []string{"griffon-1"}, SecondWeapon: "dague",
 		// The --effect ones in order, then --exploits' extra damage.
 		Exploits:   []lossv1.ExploitEffect{twoWeapons, lossv1.ExploitEffect_EXPLOIT_EFFECT_FEINT, extraDamage},
@@ -55,11 +56,11 @@ func TestAttackSendsEffectsTargetsAndSituation(t *testing.T) {
 
 	// LOS-035: a trip has no automatic effect; the GM gives the fall as situations.
 	a, _ = submitted(t, "attack", "enc-1", "ruffian", "diego", "--prone")
-	requireProtoEqual(t, &lossv1.Situation{Prone: true}, a.GetAttack().GetSituation())
+	clienttest.RequireProtoEqual(t, &lossv1.Situation{Prone: true}, a.GetAttack().GetSituation())
 	a, _ = submitted(t, "attack", "enc-1", "diego", "ruffian", "--target-prone", "--distance", "15")
-	requireProtoEqual(t, &lossv1.Situation{TargetProne: true, Distance: 15}, a.GetAttack().GetSituation())
+	clienttest.RequireProtoEqual(t, &lossv1.Situation{TargetProne: true, Distance: 15}, a.GetAttack().GetSituation())
 	r, _ := submitted(t, "react", "enc-1", "ruffian", "dodge", "--prone")
-	requireProtoEqual(t, &lossv1.Situation{Prone: true}, r.GetReact().GetSituation())
+	clienttest.RequireProtoEqual(t, &lossv1.Situation{Prone: true}, r.GetReact().GetSituation())
 
 	// Several --also, and a comma list.
 	a, _ = submitted(t, "attack", "enc-1", "canahan", "griffon-1", "--effect", "storm-of-blades", "--also", "griffon-2,griffon-3", "--also", "ruffian")
@@ -69,7 +70,7 @@ func TestAttackSendsEffectsTargetsAndSituation(t *testing.T) {
 
 	// A grab or a trip, with Athletics and no weapon.
 	a, _ = submitted(t, "attack", "enc-1", "diego", "ruffian", "--grab", "--from-behind")
-	requireProtoEqual(t, &lossv1.Attack{TargetId: "ruffian", Manoeuvre: lossv1.Manoeuvre_MANOEUVRE_GRAB,
+	clienttest.RequireProtoEqual(t, &lossv1.Attack{TargetId: "ruffian", Manoeuvre: lossv1.Manoeuvre_MANOEUVRE_GRAB,
 		Situation: &lossv1.Situation{FromBehind: true}}, a.GetAttack())
 	a, _ = submitted(t, "attack", "enc-1", "diego", "ruffian", "--trip")
 	require.Equal(t, lossv1.Manoeuvre_MANOEUVRE_TRIP, a.GetAttack().GetManoeuvre())
@@ -89,10 +90,10 @@ func TestAttackSendsEffectsTargetsAndSituation(t *testing.T) {
 }
 
 func TestReactSendsEffectsAndSituation(t *testing.T) {
-	clearEnv(t)
+	clienttest.ClearEnv(t)
 	a, _ := submitted(t, "react", "enc-1", "ruffian", "parry", "--effect", "counter-attack", "--counter-weapon", "dague",
 		"--effect", "take-advantage", "--with-weapon", "--darkness", "--free-raises", "1", "--as", "gm")
-	requireProtoEqual(t, &lossv1.Action{CombatantId: "ruffian", Kind: &lossv1.Action_React{React: &lossv1.React{
+	clienttest.RequireProtoEqual(t, &lossv1.Action{CombatantId: "ruffian", Kind: &lossv1.Action_React{React: &lossv1.React{
 		Reaction: lossv1.Reaction_REACTION_PARRY,
 		Effects:  []lossv1.ExploitEffect{lossv1.ExploitEffect_EXPLOIT_EFFECT_COUNTER_ATTACK, lossv1.ExploitEffect_EXPLOIT_EFFECT_TAKE_ADVANTAGE},
 		// The effects' Exploits make up the Exploits declared.
@@ -102,7 +103,7 @@ func TestReactSendsEffectsAndSituation(t *testing.T) {
 	}}}, a)
 
 	a, _ = submitted(t, "react", "enc-1", "canahan", "dodge", "--effect", "protect", "--ally", "diego", "--cover-at-hand", "--exploits", "3")
-	requireProtoEqual(t, &lossv1.React{
+	clienttest.RequireProtoEqual(t, &lossv1.React{
 		Reaction: lossv1.Reaction_REACTION_DODGE, Effects: []lossv1.ExploitEffect{lossv1.ExploitEffect_EXPLOIT_EFFECT_PROTECT},
 		Exploits: 3, AllyId: "diego", Situation: &lossv1.Situation{CoverAtHand: true},
 	}, a.GetReact())
@@ -121,7 +122,7 @@ func TestReactSendsEffectsAndSituation(t *testing.T) {
 }
 
 func TestNewSubcommandsSendTheirActions(t *testing.T) {
-	clearEnv(t)
+	clienttest.ClearEnv(t)
 	simple := func(k lossv1.SimpleKind, desc string) *lossv1.Action {
 		return &lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_Simple{Simple: &lossv1.Simple{Kind: k, Description: desc}}}
 	}
@@ -193,55 +194,55 @@ func TestNewSubcommandsSendTheirActions(t *testing.T) {
 }
 
 func TestNewSubcommandsPrintTheEvents(t *testing.T) {
-	clearEnv(t)
-	st, _ := ruelle(t)
+	clienttest.ClearEnv(t)
+	st, _ := clienttest.Ruelle(t)
 	st.Pending = nil
-	f := &fake{state: st, submitEvents: []*encounterv1.Event{
-		lossEv(7, &lossv1.Event{Kind: &lossv1.Event_Waited{Waited: &lossv1.Waited{CombatantId: "diego", FromPhase: 11, UntilPhase: 4, Discount: 7}}}),
+	f := &clienttest.Fake{State: st, SubmitEvents: []*encounterv1.Event{
+		clienttest.LossEv(7, &lossv1.Event{Kind: &lossv1.Event_Waited{Waited: &lossv1.Waited{CombatantId: "diego", FromPhase: 11, UntilPhase: 4, Discount: 7}}}),
 	}}
-	addr := serve(t, f)
-	code, out, errOut := run(t, "wait", "enc-1", "diego", "4", "--addr", addr, "--as", "david")
+	addr := clienttest.Serve(t, f)
+	code, out, errOut := clienttest.Run(t, "wait", "enc-1", "diego", "4", "--addr", addr, "--as", "david")
 	require.Equal(t, 0, code, errOut)
 	require.Equal(t, "#7 Diego waits from phase 11 to 4 (next action −7 PA, minimum 2)\n", out)
-	require.Equal(t, []string{"dev/david"}, f.requests()[0].principal)
+	require.Equal(t, []string{"dev/david"}, f.Requests()[0].Principal)
 }
 
 func TestAddWatchedJoinsAFightInProgress(t *testing.T) {
-	clearEnv(t)
-	st, _ := ruelle(t) // active
-	f := &fake{state: st}
-	addr := serve(t, f)
-	code, out, errOut := run(t, "add", "enc-1", filepath.Join(sheets, "canahan.yaml"), "--watched", "--addr", addr)
+	clienttest.ClearEnv(t)
+	st, _ := clienttest.Ruelle(t) // active
+	f := &clienttest.Fake{State: st}
+	addr := clienttest.Serve(t, f)
+	code, out, errOut := clienttest.Run(t, "add", "enc-1", filepath.Join(clienttest.Sheets, "canahan.yaml"), "--watched", "--addr", addr)
 	require.Equal(t, 0, code, errOut)
 	require.Equal(t, "added Canahan (canahan): player character, side pcs, controller florence (#1); joins the fight in progress after watching the last Tour: acts from the next Tour, +2 Initiative (LOS-039)\n", out)
-	req := f.requests()[0].req.(*encounterv1.AddCombatantRequest)
+	req := f.Requests()[0].Req.(*encounterv1.AddCombatantRequest)
 	require.True(t, req.GetWatched())
-	requireProtoEqual(t, mustSheet(t, "canahan.yaml"), req.GetCombatant())
+	clienttest.RequireProtoEqual(t, clienttest.MustSheet(t, "canahan.yaml"), req.GetCombatant())
 
-	code, _, errOut = run(t, "add", "enc-1", filepath.Join(sheets, "diego.yaml"), "--addr", addr)
+	code, _, errOut = clienttest.Run(t, "add", "enc-1", filepath.Join(clienttest.Sheets, "diego.yaml"), "--addr", addr)
 	require.Equal(t, 0, code, errOut)
-	require.False(t, f.requests()[1].req.(*encounterv1.AddCombatantRequest).GetWatched())
-	require.False(t, f.requests()[1].req.(*encounterv1.AddCombatantRequest).GetCombatant().GetHidden())
+	require.False(t, f.Requests()[1].Req.(*encounterv1.AddCombatantRequest).GetWatched())
+	require.False(t, f.Requests()[1].Req.(*encounterv1.AddCombatantRequest).GetCombatant().GetHidden())
 
 	// --hidden: the GM's combatant is hidden from the moment it joins, never seen whole first.
-	code, _, errOut = run(t, "add", "enc-1", filepath.Join(sheets, "ruffian.yaml"), "--hidden", "--addr", addr)
+	code, _, errOut = clienttest.Run(t, "add", "enc-1", filepath.Join(clienttest.Sheets, "ruffian.yaml"), "--hidden", "--addr", addr)
 	require.Equal(t, 0, code, errOut)
-	require.True(t, f.requests()[2].req.(*encounterv1.AddCombatantRequest).GetCombatant().GetHidden())
+	require.True(t, f.Requests()[2].Req.(*encounterv1.AddCombatantRequest).GetCombatant().GetHidden())
 }
 
 // A pursuit action waiting for its target is answered by a dodge or nothing (LOS-102…LOS-106).
 func TestPendingPursuitActionSuggestsADodge(t *testing.T) {
-	clearEnv(t)
-	st, _ := ruelle(t)
+	clienttest.ClearEnv(t)
+	st, _ := clienttest.Ruelle(t)
 	st.GetLoss().Pending = &lossv1.PendingAttack{AttackerId: "diego", DefenderId: "ruffian", Difficulty: 20, Pursuit: lossv1.PursuitKind_PURSUIT_KIND_CHARGE}
 	st.GetLoss().Pursuit = &lossv1.Pursuit{PursuerIds: []string{"diego"}, PursuedIds: []string{"ruffian"}, Distance: 2, Zigzag: 5, ZigzagBy: "ruffian"}
 	st.Pending[0].Prompt = "pursuit: Diego makes a Charge on Le malfrat (dodge at 20, or take it)"
 	st.GetLoss().GetCombatants()["ruffian"].Prone = true
 	st.GetLoss().GetCombatants()["ruffian"].FreeRaises = 2
 	st.GetLoss().GetCombatants()["diego"].AimBonus, st.GetLoss().GetCombatants()["diego"].AimWeapon = 3, "arbalète"
-	f := &fake{state: st}
-	addr := serve(t, f)
-	code, out, errOut := run(t, "state", "enc-1", "--addr", addr)
+	f := &clienttest.Fake{State: st}
+	addr := clienttest.Serve(t, f)
+	code, out, errOut := clienttest.Run(t, "state", "enc-1", "--addr", addr)
 	require.Equal(t, 0, code, errOut)
 	require.Contains(t, out, "Pursuit: Diego after Le malfrat, distance 2 (close); Le malfrat zigzags: pursuers +5 Difficulty\n")
 	require.Contains(t, out, "waiting for ruffian (gm): pursuit: Diego makes a Charge on Le malfrat (dodge at 20, or take it)\n"+
@@ -251,7 +252,7 @@ func TestPendingPursuitActionSuggestsADodge(t *testing.T) {
 }
 
 func TestNewSubcommandUsageErrors(t *testing.T) {
-	clearEnv(t)
+	clienttest.ClearEnv(t)
 	for _, tc := range []struct {
 		args []string
 		want []string
@@ -301,7 +302,7 @@ func TestNewSubcommandUsageErrors(t *testing.T) {
 		{[]string{"grant", "e", "a", "many"}, []string{`"many": give a number`}},
 		{[]string{"grant", "e", "a"}, []string{"missing arguments"}},
 	} {
-		code, out, errOut := run(t, tc.args...)
+		code, out, errOut := clienttest.Run(t, tc.args...)
 		require.Equal(t, 2, code, "%v: %s", tc.args, errOut)
 		require.Empty(t, out, tc.args)
 		require.True(t, strings.HasPrefix(errOut, "fray "+tc.args[0]+": "), errOut)

@@ -1,4 +1,4 @@
-package commands
+package d20segcmd_test
 
 import (
 	"encoding/hex"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fray-rpg/fray/cli/internal/clienttest"
 	"github.com/fray-rpg/fray/rules/d20seg"
 	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/engine"
@@ -18,14 +19,14 @@ import (
 // surprise round's segments 0–2 (D20-004); the veteran's critical of D20-T03 on the
 // flat-footed novice; a first round with a spell for the next round, and its end.
 func TestD20WalkthroughWithTheRulesEngine(t *testing.T) {
-	clearEnv(t)
-	srv := &ruleServer{reg: engine.NewRegistry(d20seg.New()), seed: dice.NewSeed(),
-		dice: dice.NewFixed(8, 15, 7, 10, 19, 9, 10, 3, 20, 5, 3, 2, 8, 18, 6, 14, 7)}
-	lis := serveRules(t, srv)
-	sheet := func(name string) string { return filepath.Join(sheets, "d20seg", name) }
+	clienttest.ClearEnv(t)
+	srv := &clienttest.RuleServer{Reg: engine.NewRegistry(d20seg.New()), Seed: dice.NewSeed(),
+		Dice: dice.NewFixed(8, 15, 7, 10, 19, 9, 10, 3, 20, 5, 3, 2, 8, 18, 6, 14, 7)}
+	lis := clienttest.ServeRules(t, srv)
+	sheet := func(name string) string { return filepath.Join(clienttest.Sheets, "d20seg", name) }
 	step := func(args ...string) string {
 		t.Helper()
-		code, out, errOut := run(t, append(args, "--addr", lis)...)
+		code, out, errOut := clienttest.Run(t, append(args, "--addr", lis)...)
 		require.Equal(t, 0, code, "%v: %s", args, errOut)
 		return out
 	}
@@ -51,7 +52,7 @@ func TestD20WalkthroughWithTheRulesEngine(t *testing.T) {
 	// The surprise: the veteran's stealth, 8 + d20, against each defender's apprehension: the
 	// novice, −3 in the forest at night, is surprised; the soldier (impaired −3, a spell +1)
 	// is not.
-	code, _, errOut := run(t, "d20", "surprise", "enc-1", "--attackers", "veteran", "--defender", "novice", "--as", "rita", "--addr", lis)
+	code, _, errOut := clienttest.Run(t, "d20", "surprise", "enc-1", "--attackers", "veteran", "--defender", "novice", "--as", "rita", "--addr", lis)
 	require.Equal(t, 1, code)
 	require.Contains(t, errOut, "fray d20 surprise: PermissionDenied: ")
 	require.Equal(t, "#9 Surprise attack by Vétéran and Maître d'armes: a free action each first, in Initiative order, then segments 0–2 of the surprise round (D20-004); "+
@@ -69,7 +70,7 @@ func TestD20WalkthroughWithTheRulesEngine(t *testing.T) {
 		"damage d6[3] + 5 = 8 (D20-041); Soldat has 37 hit points left\n",
 		step("d20", "attack", "enc-1", "maitre", "soldat", "--weapon", "cimeterre", "--free"))
 	// D20-004: every attacker's free action comes before anyone acts in a segment.
-	code, _, errOut = run(t, "d20", "other", "enc-1", "maitre", "draws", "his", "lance", "--addr", lis)
+	code, _, errOut = clienttest.Run(t, "d20", "other", "enc-1", "maitre", "draws", "his", "lance", "--addr", lis)
 	require.Equal(t, 1, code)
 	require.Contains(t, errOut, "fray d20 other: FailedPrecondition: Vétéran's free action comes first")
 	// D20-T03: 34 against the flat-footed CA of 11 − 1: a critical, 2 × (5 + 3) + 2 = 18.
@@ -87,7 +88,7 @@ func TestD20WalkthroughWithTheRulesEngine(t *testing.T) {
 	require.Equal(t, "#16 Soldat ends its turn for this round (D20-016)\n", step("d20", "end", "enc-1", "soldat"))
 	require.Equal(t, "#17 Maître d'armes ends its turn for this round (D20-016)\n", step("d20", "end", "enc-1", "maitre"))
 	// The veteran has segment 2 left: an attack (2 segments) does not fit (D20-004).
-	code, _, errOut = run(t, "d20", "attack", "enc-1", "veteran", "soldat", "--addr", lis)
+	code, _, errOut = clienttest.Run(t, "d20", "attack", "enc-1", "veteran", "soldat", "--addr", lis)
 	require.Equal(t, 1, code)
 	require.Contains(t, errOut, "fray d20 attack: FailedPrecondition: ")
 	require.Equal(t, "#18 segment 2: Vétéran: \"steps back\" (1 segment, D20-022)\n#19 Round 1: segments 0 to 5 (D20-013)\n",
@@ -119,6 +120,6 @@ func TestD20WalkthroughWithTheRulesEngine(t *testing.T) {
 	require.Len(t, strings.Split(strings.TrimSpace(log), "\n"), 26)
 	require.True(t, strings.HasPrefix(log, `#1 Encounter "L'embuscade" created by dev/gm, d20seg v1; rules: apprehension modifiers light 2, medium 5, high 10, `+
 		`no carry-over, down at 0 hit points, apprehension rolled against surprise; dice seed sha256 `), log)
-	require.Zero(t, srv.dice.Left(), "every die was rolled as planned")
-	require.Equal(t, hex.EncodeToString(srv.seed)+"\n", step("end", "enc-1"))
+	require.Zero(t, srv.Dice.Left(), "every die was rolled as planned")
+	require.Equal(t, hex.EncodeToString(srv.Seed)+"\n", step("end", "enc-1"))
 }

@@ -1,0 +1,47 @@
+package clienttest
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/fray-rpg/fray/services/platform"
+)
+
+// devAuth verifies the tokens the CLI mints from the test's dev key for --as (Main).
+var devAuth *platform.Authenticator
+
+// Main is a test package's TestMain: it makes a dev signing key that the CLI under test finds
+// through FRAY_DEV_KEY, as it would find fray dev's, and that the servers of ServeWith verify,
+// then runs the tests and exits.
+//
+//	func TestMain(m *testing.M) { clienttest.Main(m) }
+func Main(m *testing.M) {
+	dir, err := os.MkdirTemp("", "fray-cli-test")
+	if err != nil {
+		panic(err)
+	}
+	key, _, err := platform.LoadOrCreateDevKey(dir)
+	if err != nil {
+		panic(err)
+	}
+	if devAuth, err = platform.NewAuthenticator(platform.DevAuthConfig(key)); err != nil {
+		panic(err)
+	}
+	os.Setenv("FRAY_DEV_KEY", filepath.Join(dir, platform.DevKeyFile))
+	os.Unsetenv("FRAY_TOKEN")
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// DevAuth is the authenticator of the servers ServeWith starts: it verifies the tokens minted
+// from Main's dev key. It is nil unless the test package's TestMain calls Main.
+func DevAuth() *platform.Authenticator { return devAuth }
+
+// ClearEnv keeps the caller's FRAY_* variables out of a test.
+func ClearEnv(t *testing.T) {
+	for _, k := range []string{"FRAY_ADDR", "FRAY_PRINCIPAL", "FRAY_RULES_ADDR", "FRAY_TOKEN", "FRAY_ON_BEHALF_OF", "FRAY_TLS", "FRAY_TLS_CA"} {
+		t.Setenv(k, "")
+	}
+}
