@@ -10,6 +10,7 @@ import (
 	"github.com/fray-rpg/fray/cli/internal/d20segcmd"
 	"github.com/fray-rpg/fray/cli/internal/feeriecmd"
 	"github.com/fray-rpg/fray/cli/internal/kacmd"
+	"github.com/fray-rpg/fray/cli/internal/losscmd"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
 	"github.com/spf13/cobra"
@@ -52,7 +53,7 @@ func legalCmd() *cobra.Command {
 func writeLegal(w io.Writer, resp *encounterv1.GetEncounterResponse, forID string) {
 	st := resp.GetState()
 	names := client.NamesOf(st)
-	text := legalText
+	text := losscmd.LegalText
 	switch {
 	case client.IsFeerie(st):
 		text = feeriecmd.LegalText
