@@ -40,6 +40,7 @@ type hub struct {
 	mu        sync.Mutex
 	topics    map[string]*topic
 	principal map[string]int // principal → watches open
+	closing   int            // topics whose last watcher left, their consumer not yet deleted
 
 	viewed atomic.Uint64 // views made of live events (ViewEvent calls), for tests
 	told   atomic.Uint64 // narrations written of live events, for tests
@@ -372,22 +373,30 @@ func (h *hub) leave(w *watcher) {
 	if last && h.topics[t.id] == t {
 		delete(h.topics, t.id)
 	}
+	closing := last && t.stop != nil
+	if closing {
+		h.closing++
+	}
 	h.mu.Unlock()
-	if last && t.stop != nil {
+	if closing {
 		t.stop()
 		for range t.done { // until the consumer is deleted
 		}
+		h.mu.Lock()
+		h.closing--
+		h.mu.Unlock()
 	}
 }
 
-// watching is how many encounters this hub follows and how many watchers it feeds.
+// watching is how many encounters this hub follows (a consumer on the server, until it is
+// deleted after the last watcher left) and how many watchers it feeds.
 func (h *hub) watching() (encounters, watchers int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, t := range h.topics {
 		watchers += t.open
 	}
-	return len(h.topics), watchers
+	return len(h.topics) + h.closing, watchers
 }
 
 // Watching is how many encounters this service follows for its watchers, and how many

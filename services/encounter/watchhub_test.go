@@ -150,7 +150,8 @@ func TestWatchersOfOneEncounterGetEveryEventOnceInOrder(t *testing.T) {
 		require.Equal(t, last, got[i][len(got[i])-1], "watcher %d", i)
 	}
 	cancel()
-	require.Eventually(t, func() bool { _, n := s.svc.Watching(); return n == 0 }, 10*time.Second, 5*time.Millisecond)
+	// The watchers are gone at once; the encounter is followed until its consumer is deleted.
+	require.Eventually(t, func() bool { e, n := s.svc.Watching(); return e == 0 && n == 0 }, 10*time.Second, 5*time.Millisecond)
 	require.Zero(t, streamConsumers(t, js), "the last watcher to leave deletes the consumer")
 }
 
