@@ -1,10 +1,14 @@
 package commands
 
 import (
+	"io"
+
 	"github.com/fray-rpg/fray/cli/internal/d20segcmd"
 	"github.com/fray-rpg/fray/cli/internal/feeriecmd"
 	"github.com/fray-rpg/fray/cli/internal/kacmd"
+	"github.com/fray-rpg/fray/cli/internal/logtools"
 	"github.com/fray-rpg/fray/cli/internal/losscmd"
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/spf13/cobra"
 )
 
@@ -38,10 +42,10 @@ func builtinCommands() []*cobra.Command {
 		summary(listCmd(), "list the encounters"),
 		summary(rulesetsCmd(), "list the rule systems"),
 		summary(rollCmd(), "roll dice notation (3d10+4, 1d10!)"),
-		summary(replayCmd(), "print an encounter's log in plain language, and its state as of an event (reads NATS)"),
-		summary(auditCmd(), "verify an ended encounter's log, or tail every event (reads NATS)"),
-		summary(exportCmd(), "write an encounter's log as JSON lines (reads NATS)"),
-		summary(importCmd(), "load an exported log into NATS"),
+		summary(logtools.ReplayCmd(stateOnly), "print an encounter's log in plain language, and its state as of an event (reads NATS)"),
+		summary(logtools.AuditCmd(), "verify an ended encounter's log, or tail every event (reads NATS)"),
+		summary(logtools.ExportCmd(), "write an encounter's log as JSON lines (reads NATS)"),
+		summary(logtools.ImportCmd(), "load an exported log into NATS"),
 		summary(rewindCmd(), "return an encounter to an earlier event (GM)"),
 		summary(revokeCmd(), "revoke a role: player, observer or co-gm (GM)"),
 		summary(joiningCmd(), "open or close an encounter to players adding their own combatants (GM)"),
@@ -56,4 +60,12 @@ func builtinCommands() []*cobra.Command {
 func summary(cmd *cobra.Command, short string) *cobra.Command {
 	cmd.Short = short
 	return cmd
+}
+
+// stateOnly prints `fray state` of resp without legal actions: the state replay ends with.
+func stateOnly(w io.Writer, resp *encounterv1.GetEncounterResponse) { writeState(w, resp, "") }
+
+// WriteJSONL writes one protojson Event per line, as `fray export` does (logtools.WriteJSONL).
+func WriteJSONL(w io.Writer, events []*encounterv1.Event) error {
+	return logtools.WriteJSONL(w, events)
 }

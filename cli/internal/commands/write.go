@@ -207,3 +207,34 @@ func endCmd() *cobra.Command {
 	})
 	return command
 }
+
+func rewindCmd() *cobra.Command {
+	command, fs := client.NewCommand("rewind", "ENCOUNTER SEQUENCE [--reason R] [flags]",
+		"Returns the encounter to its state after event SEQUENCE (GM only): resources, conditions,\npending reactions, turn order and the dice position. Nothing is deleted: the undo is a new\nevent, and the undone events stay in the log.", 2, 2)
+	c := client.AddConnFlags(fs)
+	c.AddCommandFlags(fs, true)
+	reason := fs.String("reason", "", "why")
+	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		var to uint64
+		if _, err := fmt.Sscan(pos[1], &to); err != nil || to == 0 {
+			return client.Usagef("SEQUENCE is an event number from 1, not %q", pos[1])
+		}
+		cl, done, err := c.Encounters()
+		if err != nil {
+			return err
+		}
+		defer done()
+		resp, err := cl.RewindEncounter(c.Outgoing(ctx), &encounterv1.RewindEncounterRequest{
+			EncounterId: pos[0], CommandId: c.ID(), ExpectedSequence: c.Expected.Ptr(), ToSequence: to, Reason: *reason,
+		})
+		if err != nil {
+			return client.RPCErr("", err)
+		}
+		if c.Raw {
+			return client.PrintJSON(stdout, resp, client.PrettyJSON)
+		}
+		client.PrintOutcome(stdout, pos[0], resp.GetEvents(), resp.GetState())
+		return nil
+	})
+	return command
+}

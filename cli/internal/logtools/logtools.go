@@ -1,5 +1,6 @@
-// Package logtools reads and writes fray's event log in NATS JetStream directly, for the
-// log tools of the CLI (fray export, import, replay, audit): no fray service needs to run.
+// Package logtools is the log tools of the CLI, fray export, import, replay and audit
+// (commands.go), and what they share: reading and writing fray's event log in NATS JetStream
+// directly (no fray service needs to run), and its JSON-lines files.
 package logtools
 
 import (

@@ -1,4 +1,4 @@
-package commands
+package logtools
 
 import (
 	"context"
@@ -10,15 +10,14 @@ import (
 	"strings"
 
 	"github.com/fray-rpg/fray/cli/internal/client"
-	"github.com/fray-rpg/fray/cli/internal/logtools"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/spf13/cobra"
 )
 
-// The log tools read and write the event log in NATS JetStream directly: no fray service
-// needs to run.
+// The log tools' subcommands (fray export, import, replay, audit) read and write the event log
+// in NATS JetStream directly: no fray service needs to run.
 
 // WriteJSONL writes one protojson Event per line.
 func WriteJSONL(w io.Writer, events []*encounterv1.Event) error {
@@ -30,10 +29,11 @@ func WriteJSONL(w io.Writer, events []*encounterv1.Event) error {
 	return nil
 }
 
-func exportCmd() *cobra.Command {
+// ExportCmd is `fray export`.
+func ExportCmd() *cobra.Command {
 	command, fs := client.NewCommand("export", "ENCOUNTER [--out FILE] [flags]",
 		"Writes the whole log of an encounter as JSON lines (one event per line), read straight\nfrom NATS; `fray import` loads such a file into another NATS.", 1, 1)
-	n := logtools.AddFlags(fs)
+	n := AddFlags(fs)
 	out := fs.String("out", "", "file to write (default: standard output)")
 	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		events, err := n.LoadEvents(ctx, "", pos[0])
@@ -54,10 +54,11 @@ func exportCmd() *cobra.Command {
 	return command
 }
 
-func importCmd() *cobra.Command {
+// ImportCmd is `fray import`.
+func ImportCmd() *cobra.Command {
 	command, fs := client.NewCommand("import", "FILE [flags]",
 		"Loads an exported log (JSON lines) into NATS, creating the stream if it is missing (with\n--replicas), so that it can be replayed and audited there. An existing stream is never\nchanged: what differs from what import would create is said on standard error.", 1, 1)
-	n := logtools.AddFlags(fs)
+	n := AddFlags(fs)
 	fs.IntVar(&n.Replicas, "replicas", 1, "replicas of the stream if import creates it, 1 to 5 (an existing stream keeps its own)")
 	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		if n.Replicas < 1 || n.Replicas > 5 {
@@ -74,7 +75,7 @@ func importCmd() *cobra.Command {
 			return err
 		}
 		defer f.Close()
-		events, err := logtools.ReadJSONL(f)
+		events, err := ReadJSONL(f)
 		if err != nil {
 			return fmt.Errorf("%s: %w", pos[0], err)
 		}
@@ -83,9 +84,9 @@ func importCmd() *cobra.Command {
 			return err
 		}
 		defer done()
-		id, err := logtools.Import(ctx, st, events)
+		id, err := Import(ctx, st, events)
 		if err != nil {
-			return logtools.Refused(ctx, err)
+			return Refused(ctx, err)
 		}
 		fmt.Fprintf(stdout, "imported %d events of %s\n", len(events), id)
 		return nil
@@ -96,10 +97,15 @@ func importCmd() *cobra.Command {
 // progressEvery: a replay longer than this reports its progress on standard error.
 const progressEvery = 1000
 
-func replayCmd() *cobra.Command {
+// StateWriter prints an encounter's state as `fray state` does (commands' writeState, which
+// picks each rule system's table).
+type StateWriter func(w io.Writer, resp *encounterv1.GetEncounterResponse)
+
+// ReplayCmd is `fray replay`; it prints the state as of the last event replayed with state.
+func ReplayCmd(state StateWriter) *cobra.Command {
 	command, fs := client.NewCommand("replay", "ENCOUNTER [--at N] [--format text|jsonl|markdown] [--lang en|fr] [flags]",
 		"Prints an encounter's combat log in plain language — who did what, every roll with its\nfaces and modifiers, the outcome — then its state as of --at (default: the end). Reads\nNATS directly, or an exported file with --file.", 0, 1)
-	n := logtools.AddFlags(fs)
+	n := AddFlags(fs)
 	at := fs.Uint64("at", 0, "stop at this event sequence (0: the last)")
 	format := fs.String("format", "text", "text, jsonl or markdown")
 	file := fs.String("file", "", "read an exported JSON-lines file instead of NATS")
@@ -163,18 +169,19 @@ func replayCmd() *cobra.Command {
 			fmt.Fprintf(stdout, "{\"stateAsOf\":%d,\"encounter\":%s}\n", st.GetSequence(), b)
 		case "markdown":
 			fmt.Fprintf(stdout, "\n## State as of event %d\n\n```\n", st.GetSequence())
-			writeState(stdout, client.Display(resp), "")
+			state(stdout, client.Display(resp))
 			fmt.Fprintln(stdout, "```")
 		default:
 			fmt.Fprintf(stdout, "\n== state as of event %d ==\n", st.GetSequence())
-			writeState(stdout, client.Display(resp), "")
+			state(stdout, client.Display(resp))
 		}
 		return nil
 	})
 	return command
 }
 
-func auditCmd() *cobra.Command {
+// AuditCmd is `fray audit`: verify and tail.
+func AuditCmd() *cobra.Command {
 	return client.Group("audit", "Reads the event log in NATS directly, as an auditor: verify an ended encounter's dice and\nchain, or tail every event of every encounter.", []client.Member{
 		{Name: "verify", Summary: "check an ended encounter's log: the chain of events and every roll against the revealed seed", Cmd: verifyCmd},
 		{Name: "tail", Summary: "print every event of every encounter as it is appended", Cmd: tailCmd},
@@ -184,7 +191,7 @@ func auditCmd() *cobra.Command {
 func verifyCmd() *cobra.Command {
 	command, fs := client.NewCommand("audit verify", "ENCOUNTER [flags]",
 		"Once the seed is revealed, re-derives every roll from seed and offset and decides every\nrecorded command again with the pinned rules, comparing the events. Names the first\ndivergence and exits 1; on an intact log, says so.", 0, 1)
-	n := logtools.AddFlags(fs)
+	n := AddFlags(fs)
 	file := fs.String("file", "", "verify an exported JSON-lines file instead of NATS")
 	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		if len(pos) == 0 && *file == "" {
@@ -215,7 +222,7 @@ func verifyCmd() *cobra.Command {
 func tailCmd() *cobra.Command {
 	command, fs := client.NewCommand("audit tail", "[--durable NAME] [--lang en|fr] [--json] [flags]",
 		"Prints every event of every encounter as it is recorded, through a durable consumer:\nrestarted, it resumes where it stopped, missing none and repeating none.", 0, 0)
-	n := logtools.AddFlags(fs)
+	n := AddFlags(fs)
 	durable := fs.String("durable", "fray-audit-tail", "name of the durable consumer (one per auditor)")
 	asJSON := fs.Bool("json", false, "one protojson event per line")
 	limit := fs.Int("limit", 0, "stop after this many records (0: run until interrupted)")
@@ -231,7 +238,7 @@ func tailCmd() *cobra.Command {
 		}
 		defer done()
 		told := &client.Narrators{Lang: lang, Log: st}
-		err = logtools.Tail(ctx, st.JetStream(), n.Stream, *durable, *limit, func(ev *encounterv1.Event) error {
+		err = Tail(ctx, st.JetStream(), n.Stream, *durable, *limit, func(ev *encounterv1.Event) error {
 			if *asJSON {
 				return client.PrintJSON(stdout, ev, client.LineJSON)
 			}
@@ -245,38 +252,7 @@ func tailCmd() *cobra.Command {
 		if interrupted.Err() != nil {
 			return nil
 		}
-		return logtools.Refused(ctx, err)
-	})
-	return command
-}
-
-func rewindCmd() *cobra.Command {
-	command, fs := client.NewCommand("rewind", "ENCOUNTER SEQUENCE [--reason R] [flags]",
-		"Returns the encounter to its state after event SEQUENCE (GM only): resources, conditions,\npending reactions, turn order and the dice position. Nothing is deleted: the undo is a new\nevent, and the undone events stay in the log.", 2, 2)
-	c := client.AddConnFlags(fs)
-	c.AddCommandFlags(fs, true)
-	reason := fs.String("reason", "", "why")
-	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
-		var to uint64
-		if _, err := fmt.Sscan(pos[1], &to); err != nil || to == 0 {
-			return client.Usagef("SEQUENCE is an event number from 1, not %q", pos[1])
-		}
-		cl, done, err := c.Encounters()
-		if err != nil {
-			return err
-		}
-		defer done()
-		resp, err := cl.RewindEncounter(c.Outgoing(ctx), &encounterv1.RewindEncounterRequest{
-			EncounterId: pos[0], CommandId: c.ID(), ExpectedSequence: c.Expected.Ptr(), ToSequence: to, Reason: *reason,
-		})
-		if err != nil {
-			return client.RPCErr("", err)
-		}
-		if c.Raw {
-			return client.PrintJSON(stdout, resp, client.PrettyJSON)
-		}
-		client.PrintOutcome(stdout, pos[0], resp.GetEvents(), resp.GetState())
-		return nil
+		return Refused(ctx, err)
 	})
 	return command
 }
