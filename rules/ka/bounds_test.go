@@ -157,3 +157,41 @@ func TestKA032DisarmOfAHiddenTargetOnly(t *testing.T) {
 	require.Equal(t, []string{"crocs"}, values(w))
 	require.True(t, w.GetRequired())
 }
+
+// KA-022, KA-023, KA-033: HitNumbers, what rules/odds reads of an attack as resolve reads it:
+// the weapon's damage and the first target's soak (the attack's sphere + encaissement +
+// protection). The dog with protection 2: a shot (+8) meets Humanité 1 + 3 + 2 = 6; a blow of
+// the gun butt (+3) Animalité 3 + 3 + 2 = 8; a burst on it alone +12, on two targets +6 a
+// bullet, both against Animalité (8).
+func TestKAHitNumbers(t *testing.T) {
+	armoured := with(dog(), func(sh *kav1.Sheet) { sh.Protection = 2 })
+	f := newFight(t, nil, joshua(), armoured, tireur())
+	for _, c := range []struct {
+		name         string
+		attacker     string
+		a            *kav1.Attack
+		damage, soak int32
+	}{
+		{"shot", "joshua", &kav1.Attack{TargetId: "chien", Weapon: "pistolet"}, 8, 1 + 3 + 2},
+		{"gun butt", "joshua", &kav1.Attack{TargetId: "chien", Weapon: "crosse"}, 3, 3 + 3 + 2},
+		{"burst on one", "tireur", &kav1.Attack{TargetId: "chien", Weapon: "pistolet-mitrailleur", Burst: true}, ka.BurstSingle, 3 + 3 + 2},
+		{"burst on two", "tireur", &kav1.Attack{TargetId: "chien", MoreTargetIds: []string{"joshua"}, Weapon: "pistolet-mitrailleur", Burst: true}, ka.BurstPerBullet, 3 + 3 + 2},
+	} {
+		damage, soak, err := ka.HitNumbers(f.st, c.attacker, c.a)
+		require.NoError(t, err, c.name)
+		require.Equal(t, []int32{c.damage, c.soak}, []int32{damage, soak}, c.name)
+	}
+	for _, c := range []struct {
+		name     string
+		attacker string
+		a        *kav1.Attack
+	}{
+		{"no such attacker", "personne", &kav1.Attack{TargetId: "chien", Weapon: "pistolet"}},
+		{"no such weapon", "joshua", &kav1.Attack{TargetId: "chien", Weapon: "arbalète"}},
+		{"no such target", "joshua", &kav1.Attack{TargetId: "personne", Weapon: "pistolet"}},
+	} {
+		damage, soak, err := ka.HitNumbers(f.st, c.attacker, c.a)
+		require.Error(t, err, c.name)
+		require.Equal(t, []int32{0, 0}, []int32{damage, soak}, c.name)
+	}
+}
