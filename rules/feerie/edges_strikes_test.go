@@ -29,7 +29,7 @@ func TestEdgeFrightenNoWitnessAtZeroEssence(t *testing.T) {
 // Damage 3: floor(3/4) = 0) gives no bonus against anyone.
 func TestEdgeFrightenBelowFourGivesNothing(t *testing.T) {
 	weak := vaFey("faible", "Faiblard", 10, 12, 3, 10, 0, 30) // Damage P3 + T0 = 3
-	cible := vaFey("cible", "Cible", 10, 10, 10, 0, 0, 30)   // Defense H10 − T0 = 10
+	cible := vaFey("cible", "Cible", 10, 10, 10, 0, 0, 30)    // Defense H10 − T0 = 10
 	f, r := vaDuel(t, nil, weak, cible, vaMelee("cible", nil, vaFrighten), nil, nil, 12, 10)
 	require.Equal(t, []int32{12 - 4 + 2, 10, 0, 3}, []int32{r.GetAttack().GetTotal(), r.GetDefense(), r.GetMargin(), r.GetDamage()})
 	require.True(t, r.GetSuccess())
