@@ -1,12 +1,11 @@
 // fray's encounter page: the tracker, the narrated log live, a player's legal actions and the
 // GM's controls, over fray's own API (Connect, from the stubs protoc-gen-es generates).
-import { create, fromJson, toJson, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
-import type { DescMessage } from "@bufbuild/protobuf";
+import { create, fromJson, toJson, type JsonValue } from "@bufbuild/protobuf";
 import { ConnectError, createClient, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
 import { parse as parseYAML } from "yaml";
 import {
-  Appearance, CombatantSchema, CommandSchema, EncounterStateSchema, EncounterStatus, Role,
+  Appearance, CombatantSchema, EncounterStateSchema, EncounterStatus, Role,
   type Combatant, type Command, type EncounterState,
 } from "./gen/fray/encounter/v1/encounter_pb";
 import {
@@ -14,6 +13,8 @@ import {
 } from "./gen/fray/encounter/v1/encounter_service_pb";
 import { InviteService } from "./gen/fray/invite/v1/invite_service_pb";
 import type { Choice } from "./gen/fray/ruleset/v1/ruleset_pb";
+import { buildCommand, defaultCommand, isSelect } from "./command";
+import { hasOdds, OddsBoard } from "./odds";
 
 // ---- The token and the route: #/encounter/ID?token=… (the token never goes to a server in the URL).
 
@@ -94,7 +95,7 @@ const words = {
     invite: "Invite", invitePlayer: "as the player of", inviteObserver: "as an observer", link: "Invite link",
     rewind: "rewind here", mustAnswer: "must answer an attack", acting: "may act", noAction: "Nothing to do now.",
     create: "Create an encounter", name: "Name", system: "Rule system", hidden: "hidden", out: "out of the fight",
-    cost: "cost", choose: "Take it", cancel: "Cancel", you: "you", role: "role",
+    cost: "cost", choose: "Take it", cancel: "Cancel", you: "you", role: "role", noOdds: "odds unavailable",
     appearance: { [Appearance.UNSPECIFIED]: "", [Appearance.FIGHTING]: "fighting", [Appearance.WOUNDED]: "wounded", [Appearance.BADLY_WOUNDED]: "badly wounded", [Appearance.OUT_OF_THE_FIGHT]: "out of the fight" } as Record<number, string>,
     status: { [EncounterStatus.UNSPECIFIED]: "", [EncounterStatus.SETUP]: "setting up", [EncounterStatus.ACTIVE]: "in play", [EncounterStatus.ENDED]: "ended" } as Record<number, string>,
   },
@@ -104,7 +105,7 @@ const words = {
     invite: "Inviter", invitePlayer: "comme joueur de", inviteObserver: "comme spectateur", link: "Lien d'invitation",
     rewind: "revenir ici", mustAnswer: "doit répondre à une attaque", acting: "peut agir", noAction: "Rien à faire pour l'instant.",
     create: "Créer une rencontre", name: "Nom", system: "Système", hidden: "caché", out: "hors de combat",
-    cost: "coût", choose: "Valider", cancel: "Annuler", you: "vous", role: "rôle",
+    cost: "coût", choose: "Valider", cancel: "Annuler", you: "vous", role: "rôle", noOdds: "chances indisponibles",
     appearance: { [Appearance.UNSPECIFIED]: "", [Appearance.FIGHTING]: "combat", [Appearance.WOUNDED]: "blessé", [Appearance.BADLY_WOUNDED]: "gravement blessé", [Appearance.OUT_OF_THE_FIGHT]: "hors de combat" } as Record<number, string>,
     status: { [EncounterStatus.UNSPECIFIED]: "", [EncounterStatus.SETUP]: "en préparation", [EncounterStatus.ACTIVE]: "en jeu", [EncounterStatus.ENDED]: "terminée" } as Record<number, string>,
   },
@@ -135,8 +136,16 @@ function myRole(st: EncounterState): Role {
 }
 const isGM = (r: Role) => r === Role.GM || r === Role.CO_GM;
 
+// The odds on the action buttons, as GetOdds answers them to the reader.
+const board = new OddsBoard(async (command, signal) => {
+  const res = await encounters.getOdds({ encounterId: view?.id ?? "", command }, { signal });
+  if (!res.odds) throw new Error("no odds");
+  return res.odds;
+}, () => w());
+
 async function showEncounter(id: string) {
   view?.watch?.abort();
+  board.stop();
   view = { id };
   $("main").className = "encounter";
   $("main").replaceChildren(
@@ -360,6 +369,9 @@ function renderActions(st: EncounterState, resp: GetEncounterResponse) {
   const box = $("actions");
   const out: Node[] = [];
   const answering = new Set(resp.awaitingReaction);
+  board.at(st.sequence.toString());
+  const odds: { slot: string; lc: LegalCommand }[] = [];
+  let form: { slot: string; command: () => Command | undefined } | undefined;
   for (const ca of resp.actions) {
     const who = st.combatants.find((c) => c.id === ca.combatantId);
     const prompt = answering.has(ca.combatantId);
@@ -372,28 +384,45 @@ function renderActions(st: EncounterState, resp: GetEncounterResponse) {
       const b = h("button", {
         type: "button", class: "action", "data-key": a.key, "data-combatant": ca.combatantId,
         "data-reaction": a.reaction ? "true" : "false", "aria-expanded": view?.open === key ? "true" : "false",
+        "data-label": `${a.name}|${a.cost}|${a.rule}|${a.description}`,
         onclick: () => choose(key, lc),
       }, a.name,
       a.cost ? h("span", { class: "cost" }, `${w().cost} ${a.cost}`) : null,
       a.rule ? h("span", { class: "rule" }, a.rule) : null);
       if (a.description) b.title = a.description;
+      if (lc.command && hasOdds(lc.command)) {
+        b.append(h("span", { class: "odds", "data-odds-slot": key, hidden: true }));
+        odds.push({ slot: key, lc });
+      }
       buttons.append(b);
     });
     group.append(buttons);
     const open = ca.actions.findIndex((_, i) => view?.open === `${ca.combatantId}/${i}`);
-    if (open >= 0) group.append(choiceForm(st, ca.actions[open]));
+    if (open >= 0) {
+      const f = choiceForm(st, ca.actions[open], `${ca.combatantId}/${open}`);
+      group.append(f.form);
+      form = { slot: `${ca.combatantId}/${open}`, command: f.command };
+    }
     out.push(group);
   }
   if (!out.length) out.push(h("p", { class: "muted" }, w().noAction));
   // Keep the focus on a button that is redrawn (keyboard play).
   const focused = document.activeElement as HTMLElement | null;
-  const focusKey = focused?.dataset?.key ? `${focused.dataset.combatant}|${focused.dataset.key}|${focused.textContent}` : "";
+  const focusKey = focused?.dataset?.key ? `${focused.dataset.combatant}|${focused.dataset.key}|${focused.dataset.label}` : "";
   box.replaceChildren(...out);
   if (focusKey) {
     for (const b of Array.from(box.querySelectorAll<HTMLElement>("button.action"))) {
-      if (`${b.dataset.combatant}|${b.dataset.key}|${b.textContent}` === focusKey) { b.focus(); break; }
+      if (`${b.dataset.combatant}|${b.dataset.key}|${b.dataset.label}` === focusKey) { b.focus(); break; }
     }
   }
+  // Each button with odds shows those of the command its form gives: the open form's as it is
+  // filled, the others' untouched.
+  for (const o of odds) board.show(o.slot, o.slot === form?.slot ? form.command() : quietly(() => defaultCommand(o.lc)));
+}
+
+// quietly is f's value, or undefined when it throws.
+function quietly<T>(f: () => T): T | undefined {
+  try { return f(); } catch { return undefined; }
 }
 
 function choose(key: string, lc: LegalCommand) {
@@ -407,20 +436,20 @@ function choose(key: string, lc: LegalCommand) {
   document.querySelector<HTMLElement>("#choices select, #choices input")?.focus();
 }
 
-function choiceForm(st: EncounterState, lc: LegalCommand): HTMLFormElement {
+function choiceForm(st: EncounterState, lc: LegalCommand, slot: string): { form: HTMLFormElement; command: () => Command | undefined } {
   const a = lc.action!;
   const form = h("form", { id: "choices", class: "choices" });
   const fields: { choice: Choice; read: () => string[] }[] = [];
   a.choices.forEach((c, i) => {
     const id = `choice-${i}`;
     const label = c.description || c.field;
-    if (c.options.length && (c.max > 1 || c.budget > 0)) {
+    if (c.options.length && !isSelect(c)) {
       // A repeated field: several of its options, within its budget.
       const set = h("fieldset", { "data-field": c.field }, h("legend", {}, label + (c.budget ? ` (≤ ${c.budget})` : "")));
       c.options.forEach((o, j) => set.append(h("label", {}, h("input", { type: "checkbox", name: id, value: o.value, id: `${id}-${j}` }), o.label || o.value, o.cost ? ` (${o.cost})` : "")));
       fields.push({ choice: c, read: () => Array.from(set.querySelectorAll<HTMLInputElement>("input:checked"), (x) => x.value) });
       form.append(set);
-    } else if (c.options.length) {
+    } else if (isSelect(c)) {
       const sel = h("select", { id, name: c.field, "data-field": c.field, required: c.required });
       if (!c.required) sel.append(h("option", { value: "" }, "—"));
       for (const o of c.options) sel.append(h("option", { value: o.value }, o.label || o.value));
@@ -433,80 +462,27 @@ function choiceForm(st: EncounterState, lc: LegalCommand): HTMLFormElement {
       form.append(h("label", { for: id }, label), inp);
     }
   });
+  const withOdds = !!lc.command && hasOdds(lc.command);
   form.append(h("div", { class: "actions" },
     h("button", { type: "submit", id: "choices-submit" }, `${w().choose}: ${a.name}`),
     h("button", { type: "button", onclick: () => { view!.open = undefined; render(); } }, w().cancel)));
+  if (withOdds) form.append(h("p", { class: "odds odds-line", id: "choices-odds", "data-odds-slot": slot, "aria-live": "polite", hidden: true }));
+  const build = () => buildCommand(lc, (_, i) => fields[i].read());
+  const command = () => (withOdds ? quietly(build) : undefined);
+  // The odds follow the choices: each change asks them again (debounced, the stale request cancelled).
+  if (withOdds) for (const ev of ["input", "change"]) form.addEventListener(ev, () => board.show(slot, command()));
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     try {
-      const json = toJson(CommandSchema, lc.command!, { useProtoFieldName: true }) as JsonObject;
-      for (const f of fields) {
-        const values = f.read();
-        if (f.choice.budget) {
-          const spent = values.reduce((n, v) => n + (f.choice.options.find((o) => o.value === v)?.cost ?? 0), 0);
-          if (spent > f.choice.budget) throw new Error(`${f.choice.description}: ${spent} > ${f.choice.budget}`);
-        }
-        for (const v of values) fill(json, f.choice.field, v);
-      }
+      const cmd = build();
       view!.open = undefined;
-      submit(fromJson(CommandSchema, json as JsonValue));
+      submit(cmd);
     } catch (err) {
       say(err instanceof Error ? err.message : String(err));
     }
   });
   void st;
-  return form;
-}
-
-// fill sets the field a Choice names (a path of protobuf field names from Command) in the
-// command's JSON to value, as rules/engine.Fill does: a repeated field gets value appended, a
-// map takes "key=number", an enum its value's name, a bool "true"/"false", a number in decimal.
-function fill(json: JsonObject, path: string, value: string) {
-  let desc: DescMessage = CommandSchema;
-  let obj: JsonObject = json;
-  const parts = path.split(".");
-  parts.forEach((name, i) => {
-    const f = desc.fields.find((x) => x.name === name);
-    if (!f) throw new Error(`${path}: no field ${name}`);
-    if (i < parts.length - 1) {
-      if (f.fieldKind !== "message") throw new Error(`${path}: ${name} is not a message`);
-      obj[name] ??= {};
-      obj = obj[name] as JsonObject;
-      desc = f.message;
-      return;
-    }
-    const scalar = (kind: string, v: string): JsonValue => (kind === "bool" ? v === "true" : kind === "number" ? Number(v) : v);
-    switch (f.fieldKind) {
-      case "map": {
-        const [k, n] = value.split("=", 2);
-        const m = (obj[name] ??= {}) as JsonObject;
-        m[k] = Number(n);
-        break;
-      }
-      case "list": {
-        const l = (obj[name] ??= []) as JsonValue[];
-        l.push(f.listKind === "scalar" ? scalar(kindOf(f.scalar), value) : value);
-        break;
-      }
-      case "scalar":
-        obj[name] = scalar(kindOf(f.scalar), value);
-        break;
-      case "enum":
-        obj[name] = value;
-        break;
-      default:
-        throw new Error(`${path}: cannot be filled`);
-    }
-  });
-}
-
-// kindOf names how a scalar is written in JSON: bool, number (32-bit and floats) or string.
-function kindOf(t: number): string {
-  // ScalarType: DOUBLE 1, FLOAT 2, INT64 3, UINT64 4, INT32 5, FIXED64 6, FIXED32 7, BOOL 8,
-  // STRING 9, BYTES 12, UINT32 13, SFIXED32 15, SFIXED64 16, SINT32 17, SINT64 18.
-  if (t === 8) return "bool";
-  if ([1, 2, 5, 7, 13, 15, 17].includes(t)) return "number";
-  return "string";
+  return { form, command };
 }
 
 async function submit(command: Command) {

@@ -1,0 +1,154 @@
+// The odds an action button shows: the chance of success and the expected effect of the
+// command its form would give, as EncounterService.GetOdds answers them for the reader (a
+// player gets no odds from a hidden combatant's numbers: the server leaves them out, and so
+// does the page). Requests are debounced and a stale one is cancelled; a refusal shows nothing.
+import { toJson } from "@bufbuild/protobuf";
+import { CommandSchema, type Command } from "./gen/fray/encounter/v1/encounter_pb";
+import type { Odds, OddsSection } from "./gen/fray/odds/v1/odds_pb";
+
+// hasOdds: the commands GetOdds computes odds for (rules/odds.Of): an attack in Les Chants de
+// Loss, Ka or d20 segments, an activity in Contes de Fées.
+export function hasOdds(cmd: Command): boolean {
+  const k = cmd.kind;
+  switch (k.case) {
+    case "loss": return k.value.kind.case === "attack";
+    case "ka": return k.value.kind.case === "attack";
+    case "d20seg": return k.value.kind.case === "attack";
+    case "feerie": return k.value.kind.case === "act";
+  }
+  return false;
+}
+
+// Headline is what a button shows of the odds.
+export interface Headline {
+  section?: string;  // the key of the section it comes from
+  chance?: number;   // the chance of success
+  effect?: { label: string; mean: number }; // the expected effect
+  unavailable?: string; // why there is no chance to show
+  detail: string;    // every section in words, for the title and the form
+}
+
+// sectionChance is a section's chance of success: its "hit" chance (Les Chants de Loss, Contes de
+// Fées, d20 segments), or for Ka one less the chance of a failure (level 0).
+export function sectionChance(s: OddsSection): number | undefined {
+  const hit = s.chances.find((c) => c.key === "hit");
+  if (hit) return hit.probability;
+  const fail = s.chances.find((c) => c.key === "level.0");
+  return fail ? 1 - fail.probability : undefined;
+}
+
+// headline: the first section with a chance of success (an attack not defended against, the
+// tactic in force), its chance and the mean of its first distribution (NS lost, Essence lost,
+// Ka dice lost, damage); when no section has a chance, why not.
+export function headline(o: Odds): Headline {
+  const detail = [o.summary, ...o.sections.map((s) => {
+    const c = sectionChance(s);
+    const parts = [c === undefined ? "" : percent(c), ...s.distributions.map((d) => `${d.label} ≈ ${d.mean.toFixed(2)}`), s.unavailable].filter((x) => x);
+    return `${s.title}: ${parts.join(" · ") || "—"}`;
+  })].join("\n");
+  for (const s of o.sections) {
+    const chance = sectionChance(s);
+    if (chance === undefined) continue;
+    const d = s.distributions[0];
+    return { section: s.key, chance, effect: d && { label: d.label.replace(/\s*\(.*\)$/, ""), mean: d.mean }, detail };
+  }
+  return { unavailable: o.sections.find((s) => s.unavailable)?.unavailable ?? "", detail };
+}
+
+// percent renders a chance in whole percents ("62 %"), never 0 or 100 for what may or may not happen.
+export function percent(p: number): string {
+  if (p > 0 && p < 0.005) return "<1\u00a0%";
+  if (p < 1 && p >= 0.995) return ">99\u00a0%";
+  return `${Math.round(p * 100)}\u00a0%`;
+}
+
+type Result = { head?: Headline };
+
+interface Pending { key: string; ctl: AbortController; timer?: ReturnType<typeof setTimeout> }
+
+// OddsBoard asks and caches the odds of the commands the page's buttons would give, one
+// request at a time per button (its slot), and paints every element of a slot.
+export class OddsBoard {
+  private cache = new Map<string, Result>();
+  private pending = new Map<string, Pending>();
+  private sequence = "";
+
+  constructor(
+    private ask: (cmd: Command, signal: AbortSignal) => Promise<Odds>,
+    private words: () => { noOdds: string },
+    private delay = 120,
+  ) {}
+
+  // at forgets the odds of another state of the encounter.
+  at(sequence: string) {
+    if (sequence === this.sequence) return;
+    this.sequence = sequence;
+    this.cache.clear();
+  }
+
+  // stop cancels every request (the page leaves the encounter).
+  stop() {
+    for (const p of this.pending.values()) { clearTimeout(p.timer); p.ctl.abort(); }
+    this.pending.clear();
+    this.cache.clear();
+  }
+
+  // show makes the elements of slot show the odds of cmd (none when cmd is undefined).
+  show(slot: string, cmd: Command | undefined) {
+    const key = cmd ? `${this.sequence}|${JSON.stringify(toJson(CommandSchema, cmd))}` : "";
+    for (const el of this.elements(slot)) el.dataset.oddsFor = key;
+    const p = this.pending.get(slot);
+    if (p && p.key !== key) { clearTimeout(p.timer); p.ctl.abort(); this.pending.delete(slot); }
+    if (!cmd) { this.paint(slot, key, {}); return; }
+    const done = this.cache.get(key);
+    if (done) { this.paint(slot, key, done); return; }
+    if (this.pending.get(slot)?.key === key) return;
+    const ctl = new AbortController();
+    const next: Pending = { key, ctl };
+    next.timer = setTimeout(async () => {
+      let r: Result;
+      try {
+        r = { head: headline(await this.ask(cmd, ctl.signal)) };
+      } catch {
+        if (ctl.signal.aborted) return;
+        r = {}; // refused (an incomplete choice, a command the rules refuse): nothing to show
+      }
+      if (this.pending.get(slot) === next) this.pending.delete(slot);
+      if (key.startsWith(this.sequence + "|")) this.cache.set(key, r);
+      this.paint(slot, key, r);
+    }, this.delay);
+    this.pending.set(slot, next);
+  }
+
+  private elements(slot: string): HTMLElement[] {
+    return Array.from(document.querySelectorAll<HTMLElement>(`[data-odds-slot="${CSS.escape(slot)}"]`));
+  }
+
+  // paint shows r on the elements of slot still waiting for key.
+  private paint(slot: string, key: string, r: Result) {
+    const h = r.head;
+    for (const el of this.elements(slot)) {
+      if (el.dataset.oddsFor !== key) continue;
+      delete el.dataset.chance; delete el.dataset.mean; delete el.dataset.effect; delete el.dataset.section;
+      el.classList.remove("none");
+      el.removeAttribute("title");
+      if (!h) { el.textContent = ""; el.hidden = true; continue; }
+      el.hidden = false;
+      el.title = h.detail;
+      if (h.chance === undefined) {
+        el.classList.add("none");
+        el.textContent = this.words().noOdds;
+        continue;
+      }
+      el.dataset.section = h.section ?? "";
+      el.dataset.chance = String(h.chance);
+      let text = percent(h.chance);
+      if (h.effect) {
+        el.dataset.mean = String(h.effect.mean);
+        el.dataset.effect = h.effect.label;
+        text += ` · ${h.effect.label} ≈\u00a0${h.effect.mean.toFixed(1)}`;
+      }
+      el.textContent = text;
+    }
+  }
+}
