@@ -2,6 +2,7 @@ package browser_test
 
 import (
 	"path/filepath"
+	"regexp"
 	"testing"
 	"time"
 
@@ -39,8 +40,14 @@ func TestD20SegInTheBrowser(t *testing.T) {
 	clicked := time.Now()
 	player.click("#choices-submit")
 	sameWithin(t, clicked, time.Second, gm, player, "Vétéran attacks", nil, "veteran", "soldat")
-	require.Equal(t, gm.tracks("soldat"), player.tracks("soldat"))
-	require.Contains(t, gm.tracks("soldat"), "PV")
+	// The hit points the narration says are left, on both pages' trackers (D20-041).
+	line := player.logLines()[len(player.logLines())-1]
+	m := regexp.MustCompile(`Soldat has (\d+) hit points left`).FindStringSubmatch(line)
+	require.NotNil(t, m, "the demo's dice hit: %q", line)
+	for _, b := range []*tab{gm, player} {
+		require.Contains(t, b.tracks("soldat"), "PV"+m[1], "%s's tracker", b.name)
+	}
+	require.NotEqual(t, before, gm.tracks("soldat"))
 	t.Logf("the soldier: %q, then %q", before, gm.tracks("soldat"))
 	gm.screenshot("browser-d20seg-gm.png")
 }

@@ -33,8 +33,9 @@ func declare(t *testing.T, b *tab, combatant, target string) time.Time {
 
 // Contes de Fées in the browser: Rübezahl's player and the GM's Serpent declare their attacks
 // (step 1) from their forms; the GM advances the countdown to the first rank where someone
-// acts; at its rank, whoever acts takes its activity from its button; both pages show the
-// same log, rank and tracks (Essence) within a second.
+// acts; at its rank, whoever acts takes its activity from its button, which shows the odds
+// GetOdds answers for it; both pages show the same log, rank and tracks (Essence) within a
+// second.
 func TestFeerieInTheBrowser(t *testing.T) {
 	tabs := browsers(t, "gm", "player")
 	gm, player := tabs[0], tabs[1]
@@ -61,6 +62,13 @@ func TestFeerieInTheBrowser(t *testing.T) {
 	if player.has(`#actions button.action[data-key="act"]`) {
 		actor, who = player, "rubezahl"
 	}
+	// The act button's odds: those GetOdds answers the actor of its declared attack, with the
+	// tactic in force (FEE-020), and the Essence lost.
+	asActor := apiOf(t, addr, actor)
+	h := headlineOf(t, asActor.odds(asActor.legal(who, "act")))
+	require.Equal(t, "chosen", h.section)
+	require.True(t, h.hasMean, "the Essence lost: no one is hidden")
+	requireShows(t, h, oddsShown(t, actor, fmt.Sprintf(`#actions button.action[data-key="act"][data-combatant=%q] .odds`, who), ""), who+"'s act button")
 	before := gm.sequence()
 	clicked = time.Now()
 	actor.click(fmt.Sprintf(`#actions button.action[data-key="act"][data-combatant=%q]`, who))

@@ -13,7 +13,7 @@ import (
 // Ka in the browser: the GM creates the encounter, adds Joshua and the hound from their sheet
 // files and invites Joshua's player; the player attacks the hound from its button, the GM's
 // hound is prompted and dodges, both by the keyboard alone; both pages show the same log and
-// tracks within a second.
+// tracks within a second. The attack button shows the odds GetOdds answers for the hound.
 func TestKaInTheBrowser(t *testing.T) {
 	tabs := browsers(t, "gm", "player")
 	gm, player := tabs[0], tabs[1]
@@ -24,9 +24,20 @@ func TestKaInTheBrowser(t *testing.T) {
 	createAndInvite(t, page, gmToken, gm, player, "La ruelle", "ka", "joshua", files, "joshua", "chien")
 	sameWithin(t, time.Now(), 5*time.Second, gm, player, "Round 1", nil, "joshua", "chien")
 
-	// By the keyboard alone: a button takes Enter, its form takes the focus.
+	// The attack button's odds: one less the chance of a failure (KA-006) and the Ka dice lost,
+	// as GetOdds answers them for the dog targeted, taken (KA-005).
 	attack := chromedp.CSS(`#actions button.action[data-key="attack"][data-combatant="joshua"]`)
-	player.run(chromedp.WaitVisible(attack), chromedp.Focus(attack), chromedp.KeyEvent("\r"), chromedp.WaitVisible(chromedp.CSS("#choices")))
+	player.run(chromedp.WaitVisible(attack))
+	asPlayer := apiOf(t, addr, player)
+	shot := asPlayer.legal("joshua", "attack")
+	shot.GetKa().GetAttack().TargetId = "chien"
+	h := headlineOf(t, asPlayer.odds(shot))
+	require.Equal(t, "none", h.section)
+	require.True(t, h.hasMean, "the Ka dice lost: the dog is not hidden")
+	requireShows(t, h, oddsShown(t, player, `#actions button.action[data-key="attack"][data-combatant="joshua"] .odds`, ""), "Joshua's attack button")
+
+	// By the keyboard alone: a button takes Enter, its form takes the focus.
+	player.run(chromedp.Focus(attack), chromedp.KeyEvent("\r"), chromedp.WaitVisible(chromedp.CSS("#choices")))
 	require.Equal(t, "ka.attack.target_id", eval[string](player, `document.activeElement.dataset.field`), "the form takes the focus")
 	player.run(chromedp.SetValue(chromedp.CSS(`#choices select[data-field="ka.attack.target_id"]`), "chien"), chromedp.Focus(chromedp.CSS("#choices-submit")))
 	clicked := time.Now()

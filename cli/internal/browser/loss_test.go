@@ -66,7 +66,8 @@ func createAndInvite(t *testing.T, page, gmToken string, gm, player *tab, name, 
 // sheet files and invites a player of Diego by the page's link; the player attacks from its
 // buttons (the target chosen in the form); the GM's ruffian is prompted and dodges. Both pages
 // show the same log lines and tracks within a second of each click, without reload; the
-// hidden ruffian's numbers never reach the player's DOM (nor its PA through the phase). Then
+// hidden ruffian's numbers never reach the player's DOM (nor its PA through the phase); the
+// GM's attack button for the ruffian shows the odds GetOdds answers the GM. Then
 // both read the log in French (watched again, no reload), the GM rewinds to the attack from a
 // line of the log (the ruffian is prompted again, the undone lines struck on the player's page
 // too) and ends the encounter.
@@ -110,6 +111,14 @@ func TestLossInTheBrowser(t *testing.T) {
 	for _, secret := range []string{"6+d10[6] = 12", "dague", "Esquive 7", gm.tracks("ruffian"), "11 PA"} {
 		require.NotContains(t, dom, secret)
 	}
+	// The ruffian's turn: the GM's attack button shows the odds GetOdds answers the GM (who
+	// sees all) of its attack on Diego, the NS lost with them.
+	asGM := apiOf(t, addr, gm)
+	stab := asGM.legal("ruffian", "attack")
+	stab.GetLoss().GetAttack().TargetId = "diego"
+	h := headlineOf(t, asGM.odds(stab))
+	require.True(t, h.hasMean)
+	requireShows(t, h, oddsShown(t, gm, `#actions button.action[data-key="attack"][data-combatant="ruffian"] .odds`, ""), "the ruffian's attack button")
 	gm.screenshot("browser-gm.png")
 	player.screenshot("browser-player.png")
 
