@@ -94,3 +94,39 @@ func TestEdgeLegalActCostsTheAnticipation(t *testing.T) {
 	require.Equal(t, []any{int32(4), "at rank 12: -4"}, []any{y.GetCost(), y.GetDescription()})
 	require.Equal(t, int32(4), f.act("y", nil).GetAnticipation())
 }
+
+// FEE-060, FEE-061, FEE-050: a further activity comes 8 ranks after the previous one, at −4 per
+// activity before it, less any anticipation: Xavière acts at 12; her second activity is at 4
+// for −4; anticipated to 6 it costs 2 + 4 = 6.
+func TestEdgeLegalActAgainCostsTheFurtherMalus(t *testing.T) {
+	f := sqNew(t, sqPlain("x", "Xavière", 10), sqPlain("y", "Yvon", 10))
+	f.declare([]sqD{{"x", sqMelee("y")}, {"y", sqMelee("x")}}, 2, -2)
+	f.act("x", nil)
+	require.Nil(t, legalAct(t, f, "x", "act again"), "not at the rank of its activity")
+	f.advance(6, 0)
+	x := legalAct(t, f, "x", "act again")
+	require.NotNil(t, x)
+	require.Equal(t, []any{int32(6), "at rank 6: -6", "FEE-061"}, []any{x.GetCost(), x.GetDescription(), x.GetRule()})
+	f.advance(4)
+	x = legalAct(t, f, "x", "act again")
+	require.NotNil(t, x)
+	require.Equal(t, []any{int32(4), "at rank 4: -4"}, []any{x.GetCost(), x.GetDescription()})
+	q := f.act("x", nil)
+	require.Equal(t, []int32{2, 0, 4}, []int32{q.GetNth(), q.GetAnticipation(), q.GetRollPenalty()})
+}
+
+// FEE-061: the third activity is at −4 × 2: Xavière (Initiative 19) acts at 19, 11 and 3; the
+// third costs 8.
+func TestEdgeLegalThirdActivityCostsEight(t *testing.T) {
+	f := sqNew(t, sqPlain("x", "Xavière", 10), sqPlain("y", "Yvon", 10))
+	f.declare([]sqD{{"x", sqMelee("y")}, {"y", sqMelee("x")}}, 9, -2)
+	require.Equal(t, int32(19), f.s().GetRank())
+	f.act("x", nil)
+	f.advance(11, 0)
+	f.act("x", nil)
+	f.advance(3, 0)
+	x := legalAct(t, f, "x", "act again")
+	require.NotNil(t, x)
+	require.Equal(t, []any{int32(8), "at rank 3: -8"}, []any{x.GetCost(), x.GetDescription()})
+	require.Equal(t, int32(8), f.act("x", nil).GetRollPenalty())
+}
