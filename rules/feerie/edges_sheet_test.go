@@ -130,3 +130,14 @@ func TestEdgeLegalThirdActivityCostsEight(t *testing.T) {
 	require.Equal(t, []any{int32(8), "at rank 3: -8"}, []any{x.GetCost(), x.GetDescription()})
 	require.Equal(t, int32(8), f.act("x", nil).GetRollPenalty())
 }
+
+// FEE-100, FEE-171: divisions round the magnitude down (toward zero) for a negative quantity
+// too: Habileté 0 and Taille −5 (H + T = −5) walk −5/4 = −1, trot −1, run −2, sprint −5.
+func TestEdgePaceOfANegativeHabilePlusTaille(t *testing.T) {
+	sh := &feeriev1.Sheet{Habilete: 0, Taille: -5}
+	var got []int32
+	for _, p := range []feeriev1.Pace{feeriev1.Pace_PACE_WALK, feeriev1.Pace_PACE_TROT, feeriev1.Pace_PACE_RUN, feeriev1.Pace_PACE_SPRINT} {
+		got = append(got, feerie.PaceSpeed(sh, p))
+	}
+	require.Equal(t, []int32{-1, -1, -2, -5}, got)
+}
