@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
+	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/stretchr/testify/require"
 )
 
@@ -70,4 +71,29 @@ func TestEdgeBecomingAnObjectEmptiesOnlyItsQueue(t *testing.T) {
 	require.Len(t, q, 1)
 	require.Equal(t, "kobold", q[0].GetCombatantId())
 	require.True(t, f.cs("lutin").GetRenounced())
+}
+
+// FEE-155, FEE-176: Cripple needs the would-be loss to be at least 1: Damage 3 before Soak
+// (margin 0) against Soak 2 is exactly 1: the organ is crippled for 3 ranks.
+func TestEdgeCrippleAtAWouldBeLossOfOne(t *testing.T) {
+	weak := vaFey("faible", "Faiblard", 10, 12, 3, 10, 0, 30)
+	cible := vaFey("cible", "Cible", 10, 10, 10, 2, 0, 30) // Soak R2 + T0 = 2
+	_, r := vaDuel(t, nil, weak, cible, vaMelee("cible", nil, vaCripple), nil, nil, 20, 10)
+	require.Equal(t, []int32{0, 3, 2}, []int32{r.GetMargin(), r.GetDamage(), r.GetSoak()})
+	require.Equal(t, int32(3), vaCondition(t, r.GetConditions(), vaCripple).GetRanks())
+	require.Zero(t, r.GetEssenceLost())
+}
+
+// FEE-036, FEE-041: the GM rules on a tactic until the countdown's last rank, 1; at rank 0 the
+// Action is over.
+func TestEdgeRulingAtRankOne(t *testing.T) {
+	f := vaNew(t, nil, vaLutin(), vaTroll())
+	f.declare("lutin", vaTac(vaMelee("troll", vaAtt("épée")), 3, -3, 0))
+	f.declare("troll", vaPassive(), 10, 10, 10, 10)
+	f.advance(1)
+	require.Equal(t, int32(1), f.rank())
+	evs := f.do(vaGM, vaRulingCmd("lutin", &feeriev1.Ruling{Malus: 2, Reason: "late"}))
+	require.Equal(t, int32(2), evs[0].GetTacticRuled().GetMalus())
+	f.advance(0)
+	f.refuse(vaGM, vaRulingCmd("lutin", &feeriev1.Ruling{Malus: 2}), engine.CodePrecondition, "FEE-036", "Lutin")
 }
