@@ -417,8 +417,11 @@ function renderActions(st: EncounterState, resp: GetEncounterResponse) {
   }
   // Each button with odds shows those of the command its form gives: the open form's as it is
   // filled, the others' untouched.
-  for (const o of odds) board.show(o.slot, o.slot === form?.slot ? form.command() : quietly(() => defaultCommand(o.lc)));
+  for (const o of odds) board.show(o.slot, oddsKind(o.lc), o.slot === form?.slot ? form.command() : quietly(() => defaultCommand(o.lc)));
 }
+
+// oddsKind names the action whose odds a button shows.
+const oddsKind = (lc: LegalCommand) => `${lc.action!.key}|${lc.action!.name}|${lc.action!.description}`;
 
 // quietly is f's value, or undefined when it throws.
 function quietly<T>(f: () => T): T | undefined {
@@ -470,7 +473,7 @@ function choiceForm(st: EncounterState, lc: LegalCommand, slot: string): { form:
   const build = () => buildCommand(lc, (_, i) => fields[i].read());
   const command = () => (withOdds ? quietly(build) : undefined);
   // The odds follow the choices: each change asks them again (debounced, the stale request cancelled).
-  if (withOdds) for (const ev of ["input", "change"]) form.addEventListener(ev, () => board.show(slot, command()));
+  if (withOdds) for (const ev of ["input", "change"]) form.addEventListener(ev, () => board.show(slot, oddsKind(lc), command()));
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     try {

@@ -71,6 +71,7 @@ interface Pending { key: string; ctl: AbortController; timer?: ReturnType<typeof
 export class OddsBoard {
   private cache = new Map<string, Result>();
   private pending = new Map<string, Pending>();
+  private last = new Map<string, { kind: string; r: Result }>();
   private sequence = "";
 
   constructor(
@@ -91,31 +92,39 @@ export class OddsBoard {
     for (const p of this.pending.values()) { clearTimeout(p.timer); p.ctl.abort(); }
     this.pending.clear();
     this.cache.clear();
+    this.last.clear();
   }
 
-  // show makes the elements of slot show the odds of cmd (none when cmd is undefined).
-  show(slot: string, cmd: Command | undefined) {
+  // show makes the elements of slot show the odds of cmd (none when cmd is undefined). kind
+  // names the action the slot holds: while the odds of cmd are asked, those the slot last
+  // showed for the same kind stay, dimmed (the buttons are redrawn at each event).
+  show(slot: string, kind: string, cmd: Command | undefined) {
     const key = cmd ? `${this.sequence}|${JSON.stringify(toJson(CommandSchema, cmd))}` : "";
-    for (const el of this.elements(slot)) el.dataset.oddsFor = key;
     const p = this.pending.get(slot);
     if (p && p.key !== key) { clearTimeout(p.timer); p.ctl.abort(); this.pending.delete(slot); }
-    if (!cmd) { this.paint(slot, key, {}); return; }
-    const done = this.cache.get(key);
-    if (done) { this.paint(slot, key, done); return; }
+    const done = cmd ? this.cache.get(key) : {};
+    if (done) { this.paint(slot, kind, done); return; }
+    const last = this.last.get(slot);
+    for (const el of this.elements(slot)) {
+      if (last?.kind === kind && el.dataset.oddsKind !== kind) paintOne(el, last.r, this.words().noOdds);
+      el.dataset.oddsKind = kind;
+      el.classList.add("pending");
+    }
     if (this.pending.get(slot)?.key === key) return;
     const ctl = new AbortController();
     const next: Pending = { key, ctl };
     next.timer = setTimeout(async () => {
       let r: Result;
       try {
-        r = { head: headline(await this.ask(cmd, ctl.signal)) };
+        r = { head: headline(await this.ask(cmd!, ctl.signal)) };
       } catch {
         if (ctl.signal.aborted) return;
         r = {}; // refused (an incomplete choice, a command the rules refuse): nothing to show
       }
-      if (this.pending.get(slot) === next) this.pending.delete(slot);
+      if (this.pending.get(slot) !== next) return;
+      this.pending.delete(slot);
       if (key.startsWith(this.sequence + "|")) this.cache.set(key, r);
-      this.paint(slot, key, r);
+      this.paint(slot, kind, r);
     }, this.delay);
     this.pending.set(slot, next);
   }
@@ -124,31 +133,38 @@ export class OddsBoard {
     return Array.from(document.querySelectorAll<HTMLElement>(`[data-odds-slot="${CSS.escape(slot)}"]`));
   }
 
-  // paint shows r on the elements of slot still waiting for key.
-  private paint(slot: string, key: string, r: Result) {
-    const h = r.head;
+  // paint shows r on the elements of slot.
+  private paint(slot: string, kind: string, r: Result) {
+    this.last.set(slot, { kind, r });
     for (const el of this.elements(slot)) {
-      if (el.dataset.oddsFor !== key) continue;
-      delete el.dataset.chance; delete el.dataset.mean; delete el.dataset.effect; delete el.dataset.section;
-      el.classList.remove("none");
-      el.removeAttribute("title");
-      if (!h) { el.textContent = ""; el.hidden = true; continue; }
-      el.hidden = false;
-      el.title = h.detail;
-      if (h.chance === undefined) {
-        el.classList.add("none");
-        el.textContent = this.words().noOdds;
-        continue;
-      }
-      el.dataset.section = h.section ?? "";
-      el.dataset.chance = String(h.chance);
-      let text = percent(h.chance);
-      if (h.effect) {
-        el.dataset.mean = String(h.effect.mean);
-        el.dataset.effect = h.effect.label;
-        text += ` · ${h.effect.label} ≈\u00a0${h.effect.mean.toFixed(1)}`;
-      }
-      el.textContent = text;
+      el.dataset.oddsKind = kind;
+      paintOne(el, r.head ? r : {}, this.words().noOdds);
     }
   }
+}
+
+// paintOne shows r on el: the chance and the expected effect, "odds unavailable" when the
+// odds hold no chance of success, nothing when there are no odds.
+function paintOne(el: HTMLElement, r: Result, noOdds: string) {
+  const h = r.head;
+  delete el.dataset.chance; delete el.dataset.mean; delete el.dataset.effect; delete el.dataset.section;
+  el.classList.remove("none", "pending");
+  el.removeAttribute("title");
+  if (!h) { el.textContent = ""; el.hidden = true; return; }
+  el.hidden = false;
+  el.title = h.detail;
+  if (h.chance === undefined) {
+    el.classList.add("none");
+    el.textContent = noOdds;
+    return;
+  }
+  el.dataset.section = h.section ?? "";
+  el.dataset.chance = String(h.chance);
+  let text = percent(h.chance);
+  if (h.effect) {
+    el.dataset.mean = String(h.effect.mean);
+    el.dataset.effect = h.effect.label;
+    text += ` · ${h.effect.label} ≈\u00a0${h.effect.mean.toFixed(1)}`;
+  }
+  el.textContent = text;
 }

@@ -7,9 +7,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
@@ -123,16 +125,15 @@ type shown struct {
 	Chance  string `json:"chance"`
 	Mean    string `json:"mean"`
 	Hidden  bool   `json:"hidden"`
-	For     string `json:"for"`
 }
 
-// oddsShown waits until the odds element sel shows a chance other than not (and none is
-// being asked), and returns it.
+// oddsShown waits until the odds element sel shows a chance other than not, and none is
+// being asked, and returns it.
 func oddsShown(t *testing.T, b *tab, sel, not string) shown {
 	t.Helper()
 	js := fmt.Sprintf(`(() => { const e = document.querySelector(%q);
-		if (!e || !e.dataset.chance || e.dataset.chance === %q) return null;
-		return {text: e.textContent, section: e.dataset.section||'', chance: e.dataset.chance, mean: e.dataset.mean||'', hidden: e.hidden, for: e.dataset.oddsFor||''}; })()`, sel, not)
+		if (!e || e.classList.contains('pending') || !e.dataset.chance || e.dataset.chance === %q) return null;
+		return {text: e.textContent, section: e.dataset.section||'', chance: e.dataset.chance, mean: e.dataset.mean||'', hidden: e.hidden}; })()`, sel, not)
 	got, err := poll[*shown](b, js, 10*time.Second)
 	require.NoError(t, err, "%s's page never showed odds at %s (other than %s): %q", b.name, sel, not,
 		eval[string](b, fmt.Sprintf(`(document.querySelector(%q)||{}).outerHTML||'none'`, sel)))
@@ -217,6 +218,28 @@ func TestLossOddsInTheBrowser(t *testing.T) {
 	// Unchecked: the odds of the attack without it again.
 	player.click(fmt.Sprintf(`#choices input[value=%q]`, effect))
 	requireShows(t, h, oddsShown(t, player, button, exploit.Chance), "the player's attack button, the Exploit unchecked")
+
+	// Rapid changes do not pile up: another Exploit of cost 1 checked and unchecked five times
+	// in a row, then checked, asks GetOdds once, for the last choice.
+	other := eval[string](player, fmt.Sprintf(`(() => { const e = Array.from(document.querySelectorAll('#choices fieldset[data-field="loss.attack.exploits"] label'))
+		.find(l => / \(1\)$/.test(l.textContent) && l.querySelector('input').value !== %q); return e ? e.querySelector('input').value : ''; })()`, effect))
+	require.NotEmpty(t, other, "a second Exploit effect of cost 1 in the form")
+	var asked atomic.Int32
+	require.NoError(t, chromedp.Listen(player.ctx, func(ev any) { // the tab's network events (chromedp enables them)
+		if e, ok := ev.(*network.EventRequestWillBeSent); ok && strings.HasSuffix(e.Request.URL, "/GetOdds") {
+			asked.Add(1)
+		}
+	}))
+	require.True(t, eval[bool](player, fmt.Sprintf(`(() => { const b = document.querySelector('#choices input[value=%q]');
+		for (let i = 0; i < 11; i++) b.click(); return b.checked; })()`, other)))
+	feint := proto.CloneOf(swing)
+	require.NoError(t, fillEnum(feint, other))
+	hf := headlineOf(t, asPlayer.odds(feint))
+	js := fmt.Sprintf(`(() => { const e = document.querySelector(%q); return !!e && !e.classList.contains('pending'); })()`, button)
+	_, err := poll[bool](player, js, 10*time.Second)
+	require.NoError(t, err)
+	requireShows(t, hf, oddsShown(t, player, button, ""), "the player's attack button, after eleven clicks")
+	require.Equal(t, int32(1), asked.Load(), "GetOdds asked once for eleven changes")
 }
 
 // fillEnum adds the Exploit effect named name to cmd's Loss attack.
