@@ -95,7 +95,7 @@ const words = {
     invite: "Invite", invitePlayer: "as the player of", inviteObserver: "as an observer", link: "Invite link",
     rewind: "rewind here", mustAnswer: "must answer an attack", acting: "may act", noAction: "Nothing to do now.",
     create: "Create an encounter", name: "Name", system: "Rule system", hidden: "hidden", out: "out of the fight",
-    cost: "cost", choose: "Take it", cancel: "Cancel", you: "you", role: "role", noOdds: "odds unavailable",
+    cost: "cost", choose: "Take it", cancel: "Cancel", you: "you", role: "role", noOdds: "odds unavailable", allOdds: "All the odds",
     appearance: { [Appearance.UNSPECIFIED]: "", [Appearance.FIGHTING]: "fighting", [Appearance.WOUNDED]: "wounded", [Appearance.BADLY_WOUNDED]: "badly wounded", [Appearance.OUT_OF_THE_FIGHT]: "out of the fight" } as Record<number, string>,
     status: { [EncounterStatus.UNSPECIFIED]: "", [EncounterStatus.SETUP]: "setting up", [EncounterStatus.ACTIVE]: "in play", [EncounterStatus.ENDED]: "ended" } as Record<number, string>,
   },
@@ -105,7 +105,7 @@ const words = {
     invite: "Inviter", invitePlayer: "comme joueur de", inviteObserver: "comme spectateur", link: "Lien d'invitation",
     rewind: "revenir ici", mustAnswer: "doit répondre à une attaque", acting: "peut agir", noAction: "Rien à faire pour l'instant.",
     create: "Créer une rencontre", name: "Nom", system: "Système", hidden: "caché", out: "hors de combat",
-    cost: "coût", choose: "Valider", cancel: "Annuler", you: "vous", role: "rôle", noOdds: "chances indisponibles",
+    cost: "coût", choose: "Valider", cancel: "Annuler", you: "vous", role: "rôle", noOdds: "chances indisponibles", allOdds: "Toutes les chances",
     appearance: { [Appearance.UNSPECIFIED]: "", [Appearance.FIGHTING]: "combat", [Appearance.WOUNDED]: "blessé", [Appearance.BADLY_WOUNDED]: "gravement blessé", [Appearance.OUT_OF_THE_FIGHT]: "hors de combat" } as Record<number, string>,
     status: { [EncounterStatus.UNSPECIFIED]: "", [EncounterStatus.SETUP]: "en préparation", [EncounterStatus.ACTIVE]: "en jeu", [EncounterStatus.ENDED]: "terminée" } as Record<number, string>,
   },
@@ -469,7 +469,10 @@ function choiceForm(st: EncounterState, lc: LegalCommand, slot: string): { form:
   form.append(h("div", { class: "actions" },
     h("button", { type: "submit", id: "choices-submit" }, `${w().choose}: ${a.name}`),
     h("button", { type: "button", onclick: () => { view!.open = undefined; render(); } }, w().cancel)));
-  if (withOdds) form.append(h("p", { class: "odds odds-line", id: "choices-odds", "data-odds-slot": slot, "aria-live": "polite", hidden: true }));
+  if (withOdds) {
+    form.append(h("p", { class: "odds odds-line", id: "choices-odds", "data-odds-slot": slot, "aria-live": "polite", hidden: true }),
+      h("details", { class: "odds-detail", id: "choices-odds-detail", "data-odds-slot": slot, hidden: true }));
+  }
   const build = () => buildCommand(lc, (_, i) => fields[i].read());
   const command = () => (withOdds ? quietly(build) : undefined);
   // The odds follow the choices: each change asks them again (debounced, the stale request cancelled).

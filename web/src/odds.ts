@@ -64,6 +64,9 @@ export function percent(p: number): string {
 
 type Result = { head?: Headline };
 
+// Words are the page's words for the odds.
+export interface Words { noOdds: string; allOdds: string }
+
 interface Pending { key: string; ctl: AbortController; timer?: ReturnType<typeof setTimeout> }
 
 // OddsBoard asks and caches the odds of the commands the page's buttons would give, one
@@ -76,7 +79,7 @@ export class OddsBoard {
 
   constructor(
     private ask: (cmd: Command, signal: AbortSignal) => Promise<Odds>,
-    private words: () => { noOdds: string },
+    private words: () => Words,
     private delay = 120,
   ) {}
 
@@ -106,7 +109,7 @@ export class OddsBoard {
     if (done) { this.paint(slot, kind, done); return; }
     const last = this.last.get(slot);
     for (const el of this.elements(slot)) {
-      if (last?.kind === kind && el.dataset.oddsKind !== kind) paintOne(el, last.r, this.words().noOdds);
+      if (last?.kind === kind && el.dataset.oddsKind !== kind) paintOne(el, last.r, this.words());
       el.dataset.oddsKind = kind;
       el.classList.add("pending");
     }
@@ -138,15 +141,26 @@ export class OddsBoard {
     this.last.set(slot, { kind, r });
     for (const el of this.elements(slot)) {
       el.dataset.oddsKind = kind;
-      paintOne(el, r.head ? r : {}, this.words().noOdds);
+      paintOne(el, r.head ? r : {}, this.words());
     }
   }
 }
 
 // paintOne shows r on el: the chance and the expected effect, "odds unavailable" when the
 // odds hold no chance of success, nothing when there are no odds.
-function paintOne(el: HTMLElement, r: Result, noOdds: string) {
+function paintOne(el: HTMLElement, r: Result, words: Words) {
   const h = r.head;
+  if (el instanceof HTMLDetailsElement) { // every section, in words
+    el.classList.remove("pending");
+    el.hidden = !h;
+    if (!h) return;
+    const [summary, ...lines] = h.detail.split("\n");
+    const list = document.createElement("ul");
+    for (const l of lines) list.append(Object.assign(document.createElement("li"), { textContent: l }));
+    const head = Object.assign(document.createElement("summary"), { textContent: words.allOdds });
+    el.replaceChildren(head, Object.assign(document.createElement("p"), { textContent: summary }), list);
+    return;
+  }
   delete el.dataset.chance; delete el.dataset.mean; delete el.dataset.effect; delete el.dataset.section;
   el.classList.remove("none", "pending");
   el.removeAttribute("title");
@@ -155,7 +169,7 @@ function paintOne(el: HTMLElement, r: Result, noOdds: string) {
   el.title = h.detail;
   if (h.chance === undefined) {
     el.classList.add("none");
-    el.textContent = noOdds;
+    el.textContent = words.noOdds;
     return;
   }
   el.dataset.section = h.section ?? "";

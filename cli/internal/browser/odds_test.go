@@ -169,7 +169,7 @@ func requireShows(t *testing.T, h headline, s shown, what string) {
 // need the ruffian's (hidden: the server gives none, the page shows none). The GM's page, which
 // sees all, shows on the same button the NS lost GetOdds answers the GM. In the open form, an
 // Exploit checked changes the odds (LOS-010: Difficulty +5), to those GetOdds answers for it;
-// unchecked, they are back.
+// unchecked, they are back. The form lists every section of the odds in words.
 func TestLossOddsInTheBrowser(t *testing.T) {
 	tabs := browsers(t, "gm", "player")
 	gm, player := tabs[0], tabs[1]
@@ -202,6 +202,17 @@ func TestLossOddsInTheBrowser(t *testing.T) {
 	player.click(`#actions button.action[data-key="attack"][data-combatant="diego"]`)
 	player.run(chromedp.WaitVisible(chromedp.CSS("#choices")))
 	requireShows(t, h, oddsShown(t, player, "#choices-odds", ""), "the form's odds, untouched")
+	// All the odds, in words: each section GetOdds answers the player, and why those against
+	// the hidden ruffian's defences are not there.
+	detail, err := poll[string](player, `(() => { const d = document.getElementById('choices-odds-detail');
+		return d && !d.hidden && !d.classList.contains('pending') ? d.textContent : ''; })()`, 10*time.Second)
+	require.NoError(t, err, "the form shows no odds in detail")
+	for _, s := range mine.GetSections() {
+		require.Contains(t, detail, s.GetTitle())
+		require.Contains(t, detail, s.GetUnavailable())
+	}
+	require.Contains(t, detail, "hidden from you")
+	require.NotContains(t, detail, "NS lost")
 	effect := eval[string](player, `(() => { const e = Array.from(document.querySelectorAll('#choices fieldset[data-field="loss.attack.exploits"] label'))
 		.find(l => / \(1\)$/.test(l.textContent)); return e ? e.querySelector('input').value : ''; })()`)
 	require.NotEmpty(t, effect, "an Exploit effect of cost 1 in the form")
@@ -236,7 +247,7 @@ func TestLossOddsInTheBrowser(t *testing.T) {
 	require.NoError(t, fillEnum(feint, other))
 	hf := headlineOf(t, asPlayer.odds(feint))
 	js := fmt.Sprintf(`(() => { const e = document.querySelector(%q); return !!e && !e.classList.contains('pending'); })()`, button)
-	_, err := poll[bool](player, js, 10*time.Second)
+	_, err = poll[bool](player, js, 10*time.Second)
 	require.NoError(t, err)
 	requireShows(t, hf, oddsShown(t, player, button, ""), "the player's attack button, after eleven clicks")
 	require.Equal(t, int32(1), asked.Load(), "GetOdds asked once for eleven changes")
