@@ -75,3 +75,24 @@ func TestEdgeFirstActivityQueuedGivesNoDefensePenalty(t *testing.T) {
 	require.False(t, sqHas(rs[0].GetDefenseModifiers(), "FEE-050"))
 	require.Equal(t, int32(10), rs[0].GetDefense())
 }
+
+// FEE-094, FEE-095, FEE-175: a melee sweep engages each further defender it strikes with the
+// striker; a blunt projectile's sweep at range engages no one.
+func TestEdgeSweepEngagesOnlyInMelee(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		in      *feeriev1.Intent
+		engaged []string
+	}{
+		{"melee", siMelee("l1", "l2"), []string{"ogre"}},
+		{"ranged", siWith(siRanged("l1", "l2"), func(in *feeriev1.Intent) { in.Projectile = feeriev1.Projectile_PROJECTILE_BLUNT }), nil},
+	} {
+		f := siNew(t, siWho("ogre", "Ogre", siSheet(20, 12, 10, 10, 2)),
+			siWho("l1", "Lutin 1", siSheet(5, 10, 3, 5, -2)), siWho("l2", "Lutin 2", siSheet(5, 10, 3, 5, -2)))
+		f.declare(map[string]*feeriev1.Intent{"ogre": c.in})
+		f.act("ogre", nil)
+		r := f.resolveWith(10, 10)[0]
+		require.Len(t, r.GetAlso(), 1, c.name)
+		require.Equal(t, c.engaged, f.state().GetCombatants()["l2"].GetEngagedBy(), c.name)
+	}
+}
