@@ -8,6 +8,7 @@ import (
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/stretchr/testify/require"
+	"google.golang.org/protobuf/proto"
 )
 
 // Tests at the bounds the rules draw, each written against a mutant that lived in a real
@@ -94,4 +95,75 @@ func TestDescriptionsUpToTheLongestName(t *testing.T) {
 	f.refuse(gm, exDisaster("diego", long+"a"), engine.CodeInvalid, "LOS-006")
 	evs = f.do(gm, exDisaster("diego", long))
 	require.Equal(t, long, find(t, evs, (*lossv1.Event).GetDisasterDeclared).GetDescription())
+}
+
+// LOS-070 with LOS-017: Two weapons on two targets that do not see the blows: each is hit at
+// once, the first with the first weapon (the dague, 5 + 2), the second with the other (the
+// épée, 5 + 3); on one unseeing target both weapons strike it (5 + 2, then 4 + 3).
+func TestLOS070TwoWeaponsUnseen(t *testing.T) {
+	f := newFight(t, nil, exHero(), ruffian(), exBrute())
+	f.start(5, 1, 1) // Hercule 15
+	a := exAt("malfrat", "dague", lossv1.ExploitEffect_EXPLOIT_EFFECT_TWO_WEAPONS)
+	a.SecondWeapon, a.MoreTargetIds, a.Unseen = "épée", []string{"brute"}, true
+	evs := f.do("david", exStrike("hercule", a), 1, 5, 5) // 36 ≥ 25
+	var got [][]int32
+	for _, ev := range evs {
+		if r := ev.GetLoss().GetAttackResolved(); r != nil {
+			require.True(t, r.GetHit())
+			got = append(got, []int32{r.GetDamage().GetWeaponDamage(), r.GetDamage().GetTotal()})
+		}
+	}
+	require.Equal(t, [][]int32{{2, 7}, {3, 8}}, got)
+	require.Equal(t, []int32{0, 3, 5}, exNS(f.cs("malfrat")))
+	require.Equal(t, []int32{0, 2, 5}, exNS(f.cs("brute")))
+
+	g := newFight(t, nil, exHero(), ruffian())
+	g.start(5, 1)
+	a = exAt("malfrat", "dague", lossv1.ExploitEffect_EXPLOIT_EFFECT_TWO_WEAPONS)
+	a.SecondWeapon, a.Unseen = "épée", true
+	res := find(t, g.do("david", exStrike("hercule", a), 1, 5, 4), (*lossv1.Event).GetAttackResolved)
+	require.Equal(t, []int32{2, 7}, []int32{res.GetDamage().GetWeaponDamage(), res.GetDamage().GetTotal()})
+	require.Equal(t, []int32{3, 7}, []int32{res.GetSecondDamage().GetWeaponDamage(), res.GetSecondDamage().GetTotal()})
+	require.Equal(t, []int32{0, 0, 1}, exNS(g.cs("malfrat")), "14 of 15 boxes lost")
+}
+
+// LOS-015 option off: only an attack whose Exploits were all cancelled misses; a plain attack
+// (no Exploit to cancel) that the ruffian takes hits, 4 + 3 = 7 NS.
+func TestLOS015OptionOffPlainAttackStillHits(t *testing.T) {
+	f := newFight(t, &lossv1.Options{CancelledExploitsStillHit: proto.Bool(false)}, diego(), ruffian())
+	f.start(7, 5)
+	f.do("david", attack("diego", "malfrat", 0, nil), 9) // 21 ≥ 15
+	res := find(t, f.do(gm, takeBlow("malfrat"), 4), (*lossv1.Event).GetAttackResolved)
+	require.True(t, res.GetHit())
+	require.Equal(t, int32(0), res.GetExploitsStanding())
+	require.Equal(t, int32(7), res.GetDamage().GetLevelsLost())
+	require.Equal(t, []int32{0, 3, 5}, exNS(f.cs("malfrat")))
+}
+
+// LOS-025 option sbire_cancelled_exploit_plain_hit off: a Sbire is felled without damage roll
+// only by an attack with an Exploit; a plain hit by a player character damages its 10 NS
+// (Hercule's épée, 4 + 3 = 7: 3 left).
+func TestLOS025OptionOffPlainHitOnASbireDamages(t *testing.T) {
+	f := newFight(t, &lossv1.Options{SbireCancelledExploitPlainHit: proto.Bool(false)}, exHero(), exSailor("m1"))
+	f.start(5, 1)
+	f.do("david", exStrike("hercule", exAt("m1", "épée")), 1) // 36 ≥ 15
+	res := find(t, f.do(gm, takeBlow("m1"), 4), (*lossv1.Event).GetAttackResolved)
+	require.True(t, res.GetHit())
+	require.False(t, res.GetTargetOut())
+	require.Equal(t, int32(7), res.GetDamage().GetLevelsLost())
+	require.Equal(t, int32(3), f.cs("m1").GetHealth())
+}
+
+// LOS-081: a ranged weapon with no Portée given never halves its damage: the sling (damage 2)
+// at 30 m (Difficulty 25) deals 5 + 2 = 7 in full.
+func TestLOS081NoPorteeNoHalving(t *testing.T) {
+	f := newFight(t, nil, rgArcher(rgSling()), ruffian())
+	f.start(5, 1)
+	ar := rgRolled(t, f.do("david", rgShoot("archere", "malfrat", "", 30), 6)) // 26 ≥ 25
+	require.Equal(t, int32(25), ar.GetTest().GetDifficulty())
+	res := rgResolved(t, f.do(gm, takeBlow("malfrat"), 5))
+	require.False(t, res.GetHalved())
+	require.Equal(t, int32(0), res.GetHalvings())
+	require.Equal(t, int32(7), res.GetDamage().GetTotal())
+	require.Equal(t, int32(7), res.GetDamage().GetLevelsLost())
 }
