@@ -79,3 +79,11 @@ func TestEdgeCapText(t *testing.T) {
 	require.Equal(t, "FEE-032", re.Rule)
 	require.Contains(t, re.Msg, "exceeds Didimus's cap of 5 (duel +4, bouclier +1)")
 }
+
+// FEE-142, FEE-184: a mounted charge adds the mount's Taille only when it is positive; a mount
+// of Taille 0 gives the larger of the two: a rider of −2 on it charges at 0, on a +1 mount at −1.
+func TestEdgeMountedChargeOnAMountOfTailleZero(t *testing.T) {
+	require.Equal(t, []int32{0, -1, 3, -2}, []int32{
+		feerie.MountedChargeTaille(-2, 0), feerie.MountedChargeTaille(-2, 1), feerie.MountedChargeTaille(2, 1), feerie.MountedChargeTaille(-2, -3),
+	})
+}
