@@ -82,3 +82,19 @@ func TestEdgeRulingMovesTheActingRank(t *testing.T) {
 	f.advance(14)
 	require.Zero(t, f.act("lutin", nil).GetAnticipation())
 }
+
+// FEE-022, FEE-024: a character the GM ruled helpless that then falls to 0 Essence is refused
+// for being at 0 Essence, which no ruling lifts, not for the ruling.
+func TestEdgeHelplessAtZeroEssence(t *testing.T) {
+	f := sqNew(t, sqPlain("x", "Xavière", 10), sqPlain("y", "Yvon", 10))
+	f.do(sqCmd("x", &feeriev1.Action{Kind: &feeriev1.Action_Helpless{Helpless: &feeriev1.Helpless{Reason: "endormie"}}}))
+	f.refuse(sqDeclare("x", sqPassive()), engine.CodePrecondition, "FEE-022", "Xavière", "endormie")
+	f.declare([]sqD{{"y", sqPassive()}}, 0)
+	for f.s().GetRank() > 0 {
+		f.advance(0)
+	}
+	f.do(sqImpersonal("x", 30))
+	require.Zero(t, f.cs("x").GetEssence())
+	require.True(t, f.cs("x").GetHelpless())
+	f.refuse(sqGesture("x", "soupire"), engine.CodePrecondition, "FEE-024", "Xavière")
+}

@@ -97,3 +97,20 @@ func TestEdgeRulingAtRankOne(t *testing.T) {
 	f.advance(0)
 	f.refuse(vaGM, vaRulingCmd("lutin", &feeriev1.Ruling{Malus: 2}), engine.CodePrecondition, "FEE-036", "Lutin")
 }
+
+// FEE-156, FEE-171: Relentless adds a quarter of the previous loss, rounded down: after a
+// loss of 3 that is 0, and the Damage carries no relentless term (3, not 3 + 0).
+func TestEdgeRelentlessAfterALossBelowFour(t *testing.T) {
+	weak := vaFey("faible", "Faiblard", 10, 12, 3, 10, 0, 30)
+	cible := vaFey("cible", "Cible", 10, 10, 10, 0, 0, 30)
+	f, r := vaDuel(t, nil, weak, cible, vaMelee("cible", nil), nil, nil, 8, 10)
+	require.Equal(t, []int32{0, 3}, []int32{r.GetMargin(), r.GetEssenceLost()})
+	f.nextAction()
+	f.declare("cible", vaPassive())
+	f.declare("faible", vaMelee("cible", nil, vaRelentless), 20, 1, 1, 20)
+	f.act("faible", nil)
+	r = f.advance(0, 8, 10)[0]
+	require.True(t, r.GetSuccess())
+	vaNoMod(t, r.GetDamageModifiers(), "relentless")
+	require.Equal(t, []int32{3, 3}, []int32{r.GetDamage(), r.GetEssenceLost()})
+}
