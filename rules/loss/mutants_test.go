@@ -7,6 +7,7 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/loss"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
 )
@@ -166,4 +167,67 @@ func TestLOS081NoPorteeNoHalving(t *testing.T) {
 	require.Equal(t, int32(0), res.GetHalvings())
 	require.Equal(t, int32(7), res.GetDamage().GetTotal())
 	require.Equal(t, int32(7), res.GetDamage().GetLevelsLost())
+}
+
+// LOS-035: a simple action must name its kind; one without is refused as invalid, and costs
+// nothing.
+func TestLOS035SimpleActionWithoutKind(t *testing.T) {
+	f := newFight(t, nil, diego(), ruffian())
+	f.start(7, 5)
+	f.refuse("david", exSimple("diego", lossv1.SimpleKind_SIMPLE_KIND_UNSPECIFIED), engine.CodeInvalid, "LOS-035")
+	require.Equal(t, int32(15), f.cs("diego").GetActionPoints())
+}
+
+// What rules/odds reads (odds.go): a hit loses the target's armour and shield protection, +1
+// with the Weapon and shield specialisation (LOS-021, LOS-053, LOS-091); an unknown target
+// has none; Exploits are counted and cancelled as Decide does (LOS-010, LOS-014).
+func TestOddsReadsAsDecide(t *testing.T) {
+	spec := &lossv1.Specialisation{Kind: lossv1.SpecialisationKind_SPECIALISATION_KIND_WEAPON_AND_SHIELD}
+	expert := with(exLegionary(), func(s *lossv1.Sheet) { s.Specialisations = []*lossv1.Specialisation{spec} })
+	expert.Id, expert.Name = "expert", "Expert"
+	noShield := with(ruffian(), func(s *lossv1.Sheet) {
+		s.Armour, s.ShieldProtection, s.Specialisations = 2, 1, []*lossv1.Specialisation{spec}
+	})
+	f := newFight(t, nil, exLegionary(), expert, noShield)
+	for _, c := range []struct {
+		id             string
+		armour, shield int32
+	}{
+		{"legion", 0, 3},  // the scutum's 3
+		{"expert", 0, 4},  // 3 + 1 (LOS-091)
+		{"malfrat", 2, 1}, // the specialisation needs a shield
+		{"nobody", 0, 0},
+	} {
+		a, s := loss.Protection(f.st, c.id)
+		require.Equal(t, []int32{c.armour, c.shield}, []int32{a, s}, c.id)
+	}
+	list := []lossv1.ExploitEffect{
+		lossv1.ExploitEffect_EXPLOIT_EFFECT_AIM_ZONE, lossv1.ExploitEffect_EXPLOIT_EFFECT_EXTRA_DAMAGE,
+		lossv1.ExploitEffect_EXPLOIT_EFFECT_EXTRA_DAMAGE,
+	}
+	require.Equal(t, int32(4), loss.CountExploits(list))
+	require.Equal(t, list[:2], loss.Standing(list, 1))
+	require.Equal(t, list[:1], loss.Standing(list, 2))
+	require.Empty(t, loss.Standing(list, 3), "the zone needs both its Exploits")
+	require.True(t, loss.Special(list[0]))
+	require.False(t, loss.Special(list[1]))
+}
+
+// LOS-064: a Feint lasts the rest of this Tour and the next for the feinter's defences too:
+// Diego feints on an attack in Tour 1; in Tour 2 his dodge of the ruffian's blow has +2,
+// 10 + 3 + 2 = 15 against 15.
+func TestLOS064FeintHelpsTheNextTourDefence(t *testing.T) {
+	f := newFight(t, nil, diego(), ruffian())
+	f.start(7, 5)                                                     // Diego 15, the ruffian 10
+	f.do("david", exStrike("diego", exAt("malfrat", "", exFeint)), 9) // 21 ≥ 20
+	f.do(gm, takeBlow("malfrat"), 2)
+	f.do("david", pass("diego"))
+	f.do(gm, pass("malfrat"), 7, 5) // Tour 2
+	require.Equal(t, int32(2), f.st.GetLoss().GetTour())
+	f.do("david", pass("diego"))
+	f.do(gm, attack("malfrat", "diego", 0, nil), 5) // 15 ≥ 15
+	dr := find(t, f.do("david", dodge("diego", 0, nil), 3), (*lossv1.Event).GetDefenceRolled)
+	require.True(t, exHas(dr.GetTest().GetTestModifiers(), "LOS-064", 2))
+	require.Equal(t, int32(15), dr.GetTest().GetTotal())
+	require.True(t, dr.GetTest().GetSuccess())
 }
