@@ -98,3 +98,19 @@ func TestEdgeHelplessAtZeroEssence(t *testing.T) {
 	require.True(t, f.cs("x").GetHelpless())
 	f.refuse(sqGesture("x", "soupire"), engine.CodePrecondition, "FEE-024", "Xavière")
 }
+
+// FEE-036, FEE-050: the GM's malus given during the countdown weighs on the rolls from the rank
+// of the ruling, that very rank included: ruled at 14, the Lutin's activity at 14 is at −2
+// (16 + 3 − 2 + 0 = 17).
+func TestEdgeRulingMalusAtItsOwnRank(t *testing.T) {
+	f := vaNew(t, nil, vaLutin(), vaTroll())
+	f.declare("lutin", vaMelee("troll", vaAtt("épée")))
+	f.declare("troll", vaPassive(), 10, 10, 1, 20)
+	require.Equal(t, int32(14), f.rank())
+	evs := f.do(vaGM, vaRulingCmd("lutin", &feeriev1.Ruling{Malus: 2, Reason: "a lazy description"}))
+	require.Equal(t, []int32{14, 2}, []int32{evs[0].GetTacticRuled().GetRank(), evs[0].GetTacticRuled().GetMalus()})
+	q := f.act("lutin", nil)
+	require.Equal(t, int32(2), q.GetRollPenalty())
+	r := f.advance(0, 10, 10)[0]
+	require.Equal(t, int32(16+3-2), r.GetAttack().GetTotal())
+}
