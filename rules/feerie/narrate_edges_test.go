@@ -76,3 +76,10 @@ func TestNarrateEdgeKnockbackDistance(t *testing.T) {
 		require.Contains(t, s, "Serpent is thrown 2 distance units (FEE-158)")
 	}
 }
+
+// FEE-010: an Initiative roll with no term (Vigilance 0, nothing applied) reads 0 + the dice.
+func TestNarrateEdgeInitiativeOfNoTerm(t *testing.T) {
+	s := edgeText(&feeriev1.Event{Kind: &feeriev1.Event_CountdownStarted{CountdownStarted: &feeriev1.CountdownStarted{Action: 1, TopRank: 2, Initiative: []*feeriev1.InitiativeRoll{
+		{CombatantId: "pixie", Result: roll20(12, 10), CanAct: true}}}}})
+	require.Equal(t, "#3 Initiative: Pixie 0+d20[12]−d20[10] = 2; the countdown starts at 2", s)
+}
