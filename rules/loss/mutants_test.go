@@ -231,3 +231,30 @@ func TestLOS064FeintHelpsTheNextTourDefence(t *testing.T) {
 	require.Equal(t, int32(15), dr.GetTest().GetTotal())
 	require.True(t, dr.GetTest().GetSuccess())
 }
+
+// LOS-038 with declare_low_to_high, LOS-110: a Tour in which no one rolls Initiative waits
+// for no declaration. Hercule and Achille, both at phase 15, kill each other outright with
+// unseen blows (35 + 5 = 40 against 15 + 25; Achille, at 0 fatal boxes, +10: 35 + 10 + 5 =
+// 50): Achille, felled at his own phase, still strikes there; both are out, and Tour 2 starts
+// with no one in it.
+func TestLOS038NoOneLeftToDeclare(t *testing.T) {
+	achille := exHero()
+	achille.Id, achille.Name = "achille", "Achille"
+	f := newFight(t, &lossv1.Options{DeclareLowToHigh: proto.Bool(true)}, exHero(), achille)
+	f.start(5, 5)
+	for _, d := range []string{"hercule", "achille"} {
+		f.do("david", declareCmd(d, "tuer"))
+	}
+	kill := lossv1.ExploitEffect_EXPLOIT_EFFECT_KILL_OUTRIGHT
+	a := exAt("achille", "épée", kill)
+	a.Unseen = true
+	f.do("david", exStrike("hercule", a), 5)
+	require.True(t, f.cs("achille").GetOut())
+	a = exAt("hercule", "épée", kill)
+	a.Unseen = true
+	evs := f.do("david", exStrike("achille", a), 10, 5) // the d10 explodes
+	ts := find(t, evs, (*lossv1.Event).GetTourStarted)
+	require.Equal(t, int32(2), ts.GetTour())
+	require.Empty(t, ts.GetInitiative())
+	require.False(t, f.st.GetLoss().GetDeclaring())
+}
