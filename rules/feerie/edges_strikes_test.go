@@ -114,3 +114,19 @@ func TestEdgeRelentlessAfterALossBelowFour(t *testing.T) {
 	vaNoMod(t, r.GetDamageModifiers(), "relentless")
 	require.Equal(t, []int32{3, 3}, []int32{r.GetDamage(), r.GetEssenceLost()})
 }
+
+// FEE-158, FEE-181, FEE-176: a blow of negative Damage before Soak throws no one and frightens
+// no one: a tiny fey (P0, T−5, ranged −4: Damage −9) knocks the Kobold back by margin 2:
+// floor(2/2) − 9 = −8 before Soak, 0 distance units (not −2); its frightening blow, margin 3,
+// −8 again: a bonus of 0 (not −2).
+func TestEdgeNoDistanceNorFearForNegativeDamage(t *testing.T) {
+	tiny := vaFey("fee", "Fée", 30, 10, 0, 10, -5, 20)
+	_, r := vaDuel(t, nil, tiny, vaKobold(), vaRanged("kobold", nil, vaKnockback), nil, nil, 4, 10)
+	require.Equal(t, []int32{2, -9}, []int32{r.GetMargin(), r.GetDamage()})
+	require.Zero(t, vaCondition(t, r.GetConditions(), vaKnockback).GetDistance())
+	require.Equal(t, "Kobold is thrown 0 distance units (FEE-158)", r.GetNote())
+	f, r := vaDuel(t, nil, tiny, vaKobold(), vaRanged("kobold", nil, vaFrighten), nil, nil, 1, 10)
+	require.Equal(t, []int32{3, -9}, []int32{r.GetMargin(), r.GetDamage()})
+	require.Zero(t, vaCondition(t, r.GetConditions(), vaFrighten).GetMalus())
+	require.Empty(t, f.cs("fee").GetIntimidationBonuses())
+}

@@ -287,9 +287,9 @@ func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Rol
 			}
 			c.Ranks = before
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_FRIGHTENING_BLOW:
-			c.Malus = div(o, before, 4) // FEE-181: the striker's bonus; FEE-171
+			c.Malus = max(0, div(o, before, 4)) // FEE-181: the striker's bonus, none for no Damage; FEE-171
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_KNOCKBACK:
-			c.Distance = div(o, before, 4) // FEE-171
+			c.Distance = max(0, div(o, before, 4)) // FEE-158: no distance for no Damage; FEE-171
 			res.Note = fmt.Sprintf("%s is thrown %d distance units (FEE-158)", t.name(), c.GetDistance())
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_RELENTLESS:
 			c.Malus = RelentlessDefense // on the striker's Defense until its weapon is dislodged (FEE-177)
