@@ -258,3 +258,36 @@ func TestLOS038NoOneLeftToDeclare(t *testing.T) {
 	require.Empty(t, ts.GetInitiative())
 	require.False(t, f.st.GetLoss().GetDeclaring())
 }
+
+// LOS-038 declare_low_to_high: combatants of the same Initiative total may declare in either
+// order, and what each may do says so. Diego (8 + 2) and the ruffian (5 + 5) are both at 10.
+func TestLOS038TiedInitiativeDeclaresInAnyOrder(t *testing.T) {
+	f := newFight(t, &lossv1.Options{DeclareLowToHigh: proto.Bool(true)}, diego(), ruffian())
+	f.start(2, 5)
+	require.Equal(t, []int32{10, 10}, f.ap("diego", "malfrat"))
+	for _, id := range []string{"diego", "malfrat"} {
+		legal, err := f.reg.Legal(f.st, id)
+		require.NoError(t, err)
+		require.Len(t, legal, 1, id)
+		require.Equal(t, "declare", legal[0].GetName())
+	}
+	f.do(gm, declareCmd("malfrat", "frappe Diego"))
+	f.do("david", declareCmd("diego", "frappe le malfrat"))
+	require.False(t, f.st.GetLoss().GetDeclaring())
+}
+
+// The Exploits table of Describe names where each effect may be declared, in words joined
+// by commas (LOS-060, LOS-085): extra damage on a melee or a ranged attack.
+func TestDescribeExploitsTable(t *testing.T) {
+	on := map[string]string{}
+	for _, tb := range loss.New().Describe().GetTables() {
+		if tb.GetName() == "Exploits" {
+			for _, r := range tb.GetRows() {
+				on[r.GetCells()[0]] = r.GetCells()[2]
+			}
+		}
+	}
+	require.Equal(t, "melee attack, ranged attack", on["extra damage"])
+	require.Equal(t, "melee attack", on["Assaut"])
+	require.Equal(t, "parry, dodge", on["Counter-attack"])
+}
