@@ -101,3 +101,21 @@ func TestVerifyRollsOrdersACommandsRollsByOffset(t *testing.T) {
 		require.Contains(t, d.Reason, "impossible roll", name)
 	}
 }
+
+// A principal with a space or an unprintable character anywhere, its first character
+// included, is refused, in an encounter without a tenant too (where a bare subject is not
+// prefixed with one): as the one granted a role and as a combatant's controller.
+func TestPrincipalsWithoutSpacesFromTheFirstCharacter(t *testing.T) {
+	tb := newTable(t, "")
+	tb.do("gm", create("Ruelle", "loss", 0))
+	for _, p := range []string{" david", "\tdavid", "da vid", "david ", "\x00david"} {
+		_, err := tb.try("gm", grant(p, engine.RolePlayer))
+		re := requireCode(t, err, engine.CodeInvalid)
+		require.Contains(t, re.Msg, "without spaces", "%q", p)
+		_, err = tb.try("gm", duellist("diego", "Diego", p, 5))
+		re = requireCode(t, err, engine.CodeInvalid)
+		require.Contains(t, re.Msg, "without spaces", "%q", p)
+	}
+	tb.do("gm", grant("david", engine.RolePlayer))
+	require.Equal(t, engine.RolePlayer, engine.RoleOf(tb.st, "david"))
+}
