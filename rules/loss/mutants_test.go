@@ -291,3 +291,46 @@ func TestDescribeExploitsTable(t *testing.T) {
 	require.Equal(t, "melee attack", on["Assaut"])
 	require.Equal(t, "parry, dodge", on["Counter-attack"])
 }
+
+// LOS-035, LOS-111: an action is offered when its cost is exactly the PA left. Diego (8 + 4
+// = 12 PA) with a sabre of Vitesse 4 and Assaut 5, and Athletics, attacks twice: at 4 PA he
+// may still attack (4), charge (Assaut, 4), grab or trip (3), move (2), pick up (2) and use a
+// social Talent (1); at 3 PA, after a social Talent, he may still grab or trip; at 1 PA, after
+// moving, only a social Talent, a word or passing.
+func TestLegalOffersWhatCostsExactlyThePALeft(t *testing.T) {
+	d := runner(with(diego(), func(s *lossv1.Sheet) { s.Weapons[0].AssautDamage = 5 }), 6, 6)
+	f := newFight(t, nil, d, withInit(ruffian(), 0))
+	f.start(4, 1) // Diego 12, the ruffian 1
+	for range 2 {
+		f.do("david", attack("diego", "malfrat", 0, nil), 1) // 13: misses
+	}
+	require.Equal(t, int32(4), f.cs("diego").GetActionPoints())
+	costs := func() map[string]int32 {
+		legal, err := f.reg.Legal(f.st, "diego")
+		require.NoError(t, err)
+		out := map[string]int32{}
+		for _, l := range legal {
+			out[l.GetName()] = l.GetCost()
+		}
+		return out
+	}
+	require.Equal(t, map[string]int32{"attack": 4, "assaut": 4, "grab or trip": 3, "moving": 2, "picking up an object": 2,
+		"a social Talent": 1, "wait": 0, "speak": 0, "pass": 0}, costs())
+	f.do("david", exSimple("diego", lossv1.SimpleKind_SIMPLE_KIND_SOCIAL))
+	require.Equal(t, map[string]int32{"grab or trip": 3, "moving": 2, "picking up an object": 2, "a social Talent": 1, "wait": 0, "speak": 0, "pass": 0}, costs())
+	f.do("david", exSimple("diego", lossv1.SimpleKind_SIMPLE_KIND_MOVE))
+	require.Equal(t, map[string]int32{"a social Talent": 1, "speak": 0, "pass": 0}, costs())
+}
+
+// LOS-102, LOS-012: a dodge in a pursuit may declare up to 5 plain Exploits: Diego dodges
+// the vigile's Charge with 5, at the flat 20 + 25 = 45, and fails with 10 + 9 = 19.
+func TestLOS102DodgeWithFiveExploits(t *testing.T) {
+	f := chase(t, nil, 2, 1, 9)                       // Diego 9, the vigile 14
+	f.do(gm, pursue("vigile", charge, "diego", 0), 8) // 20 ≥ 20
+	evs := f.do("david", dodge("diego", 5, nil), 9)
+	dr := find(t, evs, (*lossv1.Event).GetDefenceRolled)
+	require.Equal(t, int32(5), dr.GetExploits())
+	require.Equal(t, int32(45), dr.GetTest().GetDifficulty())
+	require.False(t, dr.GetTest().GetSuccess())
+	require.True(t, pursuitActed(t, evs).GetTargetDown())
+}
