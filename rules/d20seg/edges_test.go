@@ -57,3 +57,31 @@ func TestD20_020_CarryOverIntoNineSegments(t *testing.T) {
 	require.Equal(t, []int32{-1, 0}, f.next("haut", "pell"))
 	f.replay()
 }
+
+// D20-017, D20-004: the state counts the attacks of the round that cost segments — the count
+// that makes a BBA 16+ combatant's first attack cost 1 and the next ones 2 —, not a surprise
+// free action, and starts again at 0 each round.
+func TestD20_017_AttacksOfTheRoundAreCounted(t *testing.T) {
+	f := newFight(t, &d20segv1.Options{SkipApprehension: proto.Bool(true)},
+		sheet("gaston", "Gaston", bba(16), initiative(5)), pell())
+	f.start()
+	f.do(gm, surprise([]string{"gaston"}, defender("pell")))
+	f.do(gm, freeAttack("gaston", "pell"), 1)
+	require.Equal(t, int32(0), f.cs("gaston").GetAttacksThisRound(), "the free action is not one of the round's attacks")
+	ar := find(t, f.do(gm, attack("gaston", "pell"), 1), (*d20segv1.Event).GetAttackRolled)
+	require.Equal(t, []int32{0, 1}, []int32{ar.GetSegment(), ar.GetCost()})
+	require.Equal(t, int32(1), f.cs("gaston").GetAttacksThisRound())
+	evs := f.do(gm, attack("gaston", "pell"), 1) // at 1, 2 segments: the surprise round ends
+	require.Equal(t, int32(2), find(t, evs, (*d20segv1.Event).GetAttackRolled).GetCost())
+	require.Equal(t, int32(1), find(t, evs, (*d20segv1.Event).GetRoundStarted).GetRound())
+	require.Equal(t, int32(0), f.cs("gaston").GetAttacksThisRound(), "round 1 starts again at 0")
+	for n, want := range []int32{1, 2, 2} {
+		ar := find(t, f.do(gm, attack("gaston", "pell"), 1), (*d20segv1.Event).GetAttackRolled)
+		require.Equal(t, want, ar.GetCost(), "attack %d", n+1)
+		require.Equal(t, int32(n+1), f.cs("gaston").GetAttacksThisRound())
+		if n == 0 {
+			f.do(gm, endTurn("pell")) // at segment 0, before Gaston at 1
+		}
+	}
+	f.replay()
+}
