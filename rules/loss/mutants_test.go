@@ -334,3 +334,43 @@ func TestLOS102DodgeWithFiveExploits(t *testing.T) {
 	require.False(t, dr.GetTest().GetSuccess())
 	require.True(t, pursuitActed(t, evs).GetTargetDown())
 }
+
+// LOS-110 and LOS-072, through a reaction: both at 15, Diego throws the ruffian down
+// (Overthrow, 2 Exploits: 12 + 10 + 3 = 25 against 25) and the ruffian takes the blow,
+// spending nothing: felled at his own phase, he still acts at 15, prone as he is.
+func TestLOS110OverthrownByADefendedBlowStillActs(t *testing.T) {
+	f := newFight(t, nil, diego(), ruffian())
+	f.start(7, 10) // both at 15
+	f.do("david", exStrike("diego", exAt("malfrat", "", lossv1.ExploitEffect_EXPLOIT_EFFECT_OVERTHROW)), 10, 3)
+	require.Equal(t, int32(15), f.st.GetLoss().GetPending().GetPhase(), "Diego's phase when he attacked")
+	f.do(gm, takeBlow("malfrat"))
+	require.True(t, f.cs("malfrat").GetProne())
+	require.Equal(t, int32(15), f.cs("malfrat").GetOwedPhase())
+	evs := f.do(gm, attack("malfrat", "diego", 0, nil), 9)
+	require.Equal(t, int32(15), f.cs("malfrat").GetActionPoints()+find(t, evs, (*lossv1.Event).GetAttackRolled).GetActionPointsSpent())
+}
+
+// LOS-110 and LOS-072, the other way: Diego (15) attacks and is at 11; the ruffian, at 11,
+// dodges with Overthrow (2 Exploits: 12 + 10 + 3 = 25 against 25) and throws him down at the
+// phase they share: Diego still acts at 11.
+func TestLOS110OverthrownByADefenceStillActs(t *testing.T) {
+	f := newFight(t, nil, diego(), ruffian())
+	f.start(7, 6)                                        // Diego 15, the ruffian 11
+	f.do("david", attack("diego", "malfrat", 0, nil), 5) // 17 ≥ 15; Diego 11
+	evs := f.do(gm, exDefend("malfrat", exDodge, lossv1.ExploitEffect_EXPLOIT_EFFECT_OVERTHROW), 10, 3)
+	require.True(t, find(t, evs, (*lossv1.Event).GetDefenceRolled).GetTest().GetSuccess())
+	require.True(t, f.cs("diego").GetProne())
+	require.Equal(t, int32(11), f.cs("diego").GetOwedPhase())
+	require.Equal(t, []int32{11, 10}, f.ap("diego", "malfrat"))
+	f.do("david", attack("diego", "malfrat", 0, nil), 9)
+	require.Equal(t, int32(0), f.cs("diego").GetOwedPhase())
+}
+
+// LOS-110: an attack awaiting its dodge records the attacker's phase when it acted, a
+// pursuit's Charge too: the vigile charges at 14 (3 PA).
+func TestLOS110PendingChargeRecordsThePhase(t *testing.T) {
+	f := chase(t, nil, 2, 1, 9)                       // Diego 9, the vigile 14
+	f.do(gm, pursue("vigile", charge, "diego", 0), 8) // 20 ≥ 20
+	require.Equal(t, int32(11), f.cs("vigile").GetActionPoints())
+	require.Equal(t, int32(14), f.st.GetLoss().GetPending().GetPhase())
+}
