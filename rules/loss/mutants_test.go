@@ -374,3 +374,15 @@ func TestLOS110PendingChargeRecordsThePhase(t *testing.T) {
 	require.Equal(t, int32(11), f.cs("vigile").GetActionPoints())
 	require.Equal(t, int32(14), f.st.GetLoss().GetPending().GetPhase())
 }
+
+// The narration names the pursuit distances of LOS-100, contact (1) included.
+func TestNarrateThePursuitDistances(t *testing.T) {
+	for d, name := range map[int32]string{1: "contact", 2: "close", 6: "out of range"} {
+		n := nNames()
+		got := n.Narrate(nEv(1, &lossv1.Event{Kind: &lossv1.Event_PursuitStarted{PursuitStarted: &lossv1.PursuitStarted{Pursuit: &lossv1.Pursuit{
+			PursuerIds: []string{"diego"}, PursuedIds: []string{"ruffian"}, Distance: d,
+		}}}}))
+		require.Contains(t, got, name, got)
+		require.NotContains(t, got, "out of sight", got)
+	}
+}
