@@ -386,3 +386,59 @@ func TestNarrateThePursuitDistances(t *testing.T) {
 		require.NotContains(t, got, "out of sight", got)
 	}
 }
+
+// legalNames lists the names of what id may do now, with their choices' fields.
+func legalNames(t *testing.T, f *fight, id string) (map[string]int32, map[string]bool) {
+	t.Helper()
+	legal, err := f.reg.Legal(f.st, id)
+	require.NoError(t, err)
+	costs, fields := map[string]int32{}, map[string]bool{}
+	for _, l := range legal {
+		costs[l.GetName()] = l.GetCost()
+		for _, c := range l.GetChoices() {
+			fields[c.GetField()] = true
+		}
+	}
+	return costs, fields
+}
+
+// LOS-004, LOS-005: what a Test may spend is offered only when held: the ruffian, with the
+// GM's reserve empty and no free raise, is offered neither; once the GM holds a Fursa and
+// grants him a free raise, both.
+func TestLegalOffersOnlyWhatIsHeld(t *testing.T) {
+	f := newFight(t, nil, diego(), ruffian())
+	f.start(1, 9) // Diego 9, the ruffian 14
+	_, fields := legalNames(t, f, "malfrat")
+	require.False(t, fields["loss.attack.spend.fursa"])
+	require.False(t, fields["loss.attack.spend.free_raises"])
+	g := newFight(t, &lossv1.Options{GmFursa: proto.Int32(1)}, diego(), ruffian())
+	g.start(1, 9)
+	g.do(gm, grant("malfrat", 1))
+	_, fields = legalNames(t, g, "malfrat")
+	require.True(t, fields["loss.attack.spend.fursa"])
+	require.True(t, fields["loss.attack.spend.free_raises"])
+}
+
+// LOS-036, LOS-032: a defender with exactly 1 PA left may still parry or dodge (1 PA).
+func TestLegalDefenceWithOnePALeft(t *testing.T) {
+	f := newFight(t, nil, diego(), withInit(ruffian(), 0))
+	f.start(7, 1)                                        // Diego 15, the ruffian 1
+	f.do("david", attack("diego", "malfrat", 0, nil), 9) // 21 ≥ 15
+	costs, _ := legalNames(t, f, "malfrat")
+	require.Equal(t, map[string]int32{"parry": 1, "dodge": 1, "take the blow": 0}, costs)
+}
+
+// LOS-074, LOS-035: disarmed with exactly 2 PA left, the ruffian may pick up his weapon (2
+// PA), not regain his balance (4 PA).
+func TestLegalRecoverWithTwoPALeft(t *testing.T) {
+	f := newFight(t, nil, exHero(), withInit(ruffian(), 0))
+	f.start(5, 2)                                                                                              // Hercule 15, the ruffian 2
+	f.do("david", exStrike("hercule", exAt("malfrat", "épée", lossv1.ExploitEffect_EXPLOIT_EFFECT_DISARM)), 1) // 36 ≥ 30
+	f.do(gm, takeBlow("malfrat"))
+	require.True(t, f.cs("malfrat").GetDisarmed())
+	f.do("david", pass("hercule"))
+	costs, _ := legalNames(t, f, "malfrat")
+	require.Equal(t, int32(2), costs["recover weapon"])
+	require.NotContains(t, costs, "stand up")
+	require.NotContains(t, costs, "attack")
+}
