@@ -442,3 +442,58 @@ func TestLegalRecoverWithTwoPALeft(t *testing.T) {
 	require.NotContains(t, costs, "stand up")
 	require.NotContains(t, costs, "attack")
 }
+
+// LOS-031: a hidden combatant's PA (its phase) are shown only while it is the one acting:
+// Diego acts at 15, the hidden ruffian's 10 PA stay off the table until his turn.
+func TestRedactStateShowsThePhaseOnlyOfWhoActs(t *testing.T) {
+	f := newFight(t, nil, diego(), ruffian())
+	f.start(7, 5) // Diego 15, the ruffian 10
+	secret := func(id string) bool { return id == "malfrat" }
+	st := proto.CloneOf(f.st)
+	loss.New().RedactState(st, secret)
+	require.Equal(t, int32(0), st.GetLoss().GetCombatants()["malfrat"].GetActionPoints())
+	require.Equal(t, int32(15), st.GetLoss().GetCombatants()["diego"].GetActionPoints())
+	f.do("david", pass("diego"))
+	st = proto.CloneOf(f.st)
+	loss.New().RedactState(st, secret)
+	require.Equal(t, int32(10), st.GetLoss().GetCombatants()["malfrat"].GetActionPoints(), "his turn")
+}
+
+// LOS-072, LOS-074, LOS-035: recovering is offered when it costs exactly the PA left: down
+// with 4 PA, standing up (4); disarmed in an earlier Tour with 4 PA, regaining one's balance
+// (4) as well as picking up one's weapon (2).
+func TestLegalStandUpWithFourPALeft(t *testing.T) {
+	t.Run("down", func(t *testing.T) {
+		f := newFight(t, nil, exHero(), withInit(ruffian(), 0))
+		f.start(5, 4)                                                                                                 // Hercule 15, the ruffian 4
+		f.do("david", exStrike("hercule", exAt("malfrat", "épée", lossv1.ExploitEffect_EXPLOIT_EFFECT_OVERTHROW)), 1) // 36 ≥ 25
+		f.do(gm, takeBlow("malfrat"))
+		f.do("david", pass("hercule"))
+		costs, _ := legalNames(t, f, "malfrat")
+		require.Equal(t, map[string]int32{"stand up": 4, "wait": 0, "speak": 0, "pass": 0}, costs)
+	})
+	t.Run("disarmed", func(t *testing.T) {
+		f := newFight(t, nil, exHero(), withInit(ruffian(), 0))
+		f.start(5, 4)
+		f.do("david", exStrike("hercule", exAt("malfrat", "épée", lossv1.ExploitEffect_EXPLOIT_EFFECT_DISARM)), 1) // 36 ≥ 30
+		f.do(gm, takeBlow("malfrat"))
+		f.do("david", pass("hercule"))
+		f.do(gm, pass("malfrat"), 5, 4) // Tour 2: Hercule 15, the ruffian 4
+		f.do("david", pass("hercule"))
+		costs, _ := legalNames(t, f, "malfrat")
+		require.Equal(t, map[string]int32{"recover weapon": 2, "stand up": 4, "wait": 0, "speak": 0, "pass": 0}, costs)
+	})
+}
+
+// LOS-035: with no one left to strike, neither an attack nor a grab or trip is offered.
+func TestLegalNoTargetNoAttack(t *testing.T) {
+	killer := runner(with(diego(), func(s *lossv1.Sheet) { s.Weapons[0].Damage = 30 }), 6, 6)
+	f := newFight(t, nil, killer, ruffian())
+	f.start(7, 5)
+	f.do("david", unseen("diego", "malfrat", 0), 9, 9)
+	require.True(t, f.cs("malfrat").GetOut())
+	costs, _ := legalNames(t, f, "diego")
+	require.NotContains(t, costs, "attack")
+	require.NotContains(t, costs, "grab or trip")
+	require.Contains(t, costs, "moving")
+}
