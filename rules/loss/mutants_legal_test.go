@@ -1,9 +1,11 @@
 package loss_test
 
 import (
+	"strings"
 	"testing"
 
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
+	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/stretchr/testify/require"
 )
 
@@ -31,4 +33,36 @@ func TestNarrateTheBoxesLeftAfterTheLightBand(t *testing.T) {
 	got := n.Narrate(nResolved(1, &lossv1.AttackResolved{AttackerId: "diego", TargetId: "ruffian", Hit: true,
 		Damage: &lossv1.Damage{Roll: nD10(2), WeaponDamage: 3, Total: 5, LevelsLost: 5}, Light: 0, Grave: 5, Fatal: 5}))
 	require.Contains(t, got, "light 0, grave 5, fatal 5", got)
+}
+
+// LOS-038: an intention of 200 characters (engine.MaxNameLength) is recorded.
+func TestLOS038LongestIntention(t *testing.T) {
+	f := newFight(t, nil, diego(), ruffian())
+	f.start(7, 5)
+	long := strings.Repeat("é", engine.MaxNameLength/2)
+	f.do("david", declareCmd("diego", long))
+	require.Equal(t, long, f.cs("diego").GetIntention())
+	f.refuse(gm, declareCmd("malfrat", long+"a"), engine.CodeInvalid, "")
+}
+
+// LOS-104, LOS-107, LOS-035: a pursuit action is offered with exactly its 2 PA left: Diego
+// (0 + 2) may change distance or zigzag.
+func TestLegalPursuitWithTwoPALeft(t *testing.T) {
+	f := newFight(t, nil, withInit(fleeing(), 0), vigile())
+	f.start(2, 9) // Diego 2, the vigile 14
+	f.do(gm, startPursuitCmd([]string{"vigile"}, []string{"diego"}, 3))
+	f.do(gm, pass("vigile"))
+	costs, _ := legalNames(t, f, "diego")
+	require.Equal(t, int32(2), costs["change distance (Difficulty 20)"])
+	require.Equal(t, int32(2), costs["zigzags"])
+}
+
+// LOS-106: shooting the legs is offered at distance 3 (in range), the most it allows: the
+// archer's bow, 2 + 4 PA.
+func TestLegalShootTheLegsAtThree(t *testing.T) {
+	f := newFight(t, nil, archer(), fleeing())
+	f.start(9, 1) // the archer 14, Diego 9
+	f.do(gm, startPursuitCmd([]string{"archere"}, []string{"diego"}, 3))
+	costs, _ := legalNames(t, f, "archere")
+	require.Equal(t, int32(6), costs["shoot the legs with arc"])
 }
