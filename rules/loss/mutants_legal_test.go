@@ -66,3 +66,29 @@ func TestLegalShootTheLegsAtThree(t *testing.T) {
 	costs, _ := legalNames(t, f, "archere")
 	require.Equal(t, int32(6), costs["shoot the legs with arc"])
 }
+
+// LOS-100: the GM removing one of two pursuers leaves the pursuit to the other, at the same
+// distance; removing one of two pursued, to the other.
+func TestLOS100RemovingAPursuitMember(t *testing.T) {
+	f := newFight(t, nil, fleeing(), vigile(), archer(), runner(withInit(ruffian(), 0), 5, 5))
+	f.start(1, 9, 9, 1)
+	f.do(gm, startPursuitCmd([]string{"vigile", "archere"}, []string{"diego", "malfrat"}, 3))
+	f.do(gm, removeCmd("archere"))
+	require.Equal(t, []string{"vigile"}, f.pursuit().GetPursuerIds())
+	require.Equal(t, []string{"diego", "malfrat"}, f.pursuit().GetPursuedIds())
+	f.do(gm, removeCmd("malfrat"))
+	require.Equal(t, []string{"vigile"}, f.pursuit().GetPursuerIds())
+	require.Equal(t, []string{"diego"}, f.pursuit().GetPursuedIds())
+	require.Equal(t, int32(3), f.pursuit().GetDistance())
+}
+
+// LOS-103: a narrator that did not see the pursuit start tells the distance a Clothesline
+// leaves.
+func TestNarrateAClotheslineWithoutTheStart(t *testing.T) {
+	n := nNames()
+	got := n.Narrate(nEv(1, &lossv1.Event{Kind: &lossv1.Event_PursuitActed{PursuitActed: &lossv1.PursuitActed{
+		CombatantId: "ruffian", Kind: lossv1.PursuitKind_PURSUIT_KIND_CLOTHESLINE, TargetId: "diego", ActionPointsSpent: 2,
+		Success: true, TargetDown: true, Distance: 3, Test: &lossv1.TestResult{Roll: nD10(8), Trait: 5, Talent: 6, Total: 19, Difficulty: 15, Success: true},
+	}}}))
+	require.Contains(t, got, "distance now 3", got)
+}
