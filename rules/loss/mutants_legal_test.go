@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/stretchr/testify/require"
@@ -91,4 +92,26 @@ func TestNarrateAClotheslineWithoutTheStart(t *testing.T) {
 		Success: true, TargetDown: true, Distance: 3, Test: &lossv1.TestResult{Roll: nD10(8), Trait: 5, Talent: 6, Total: 19, Difficulty: 15, Success: true},
 	}}}))
 	require.Contains(t, got, "distance now 3", got)
+}
+
+// LOS-032 with LOS-062 and LOS-071: Hercule (5 PA) swings a Moulinet at the ruffian and the
+// brute (1 PA left); both dodge and counter-attack. His dodge of the first counter spends
+// his last PA: the second he can only take, and a dodge is refused, named as a dodge.
+func TestLOS032NoPALeftForASecondDodge(t *testing.T) {
+	f := newFight(t, nil, withInit(exHero(), 0), withInit(ruffian(), 0), withInit(exBrute(), 0))
+	f.start(5, 4, 4)
+	a := exAt("malfrat", "épée", lossv1.ExploitEffect_EXPLOIT_EFFECT_MOULINET)
+	a.MoreTargetIds = []string{"brute"}
+	f.do("david", exStrike("hercule", a), 1) // 36 ≥ 25
+	require.Equal(t, int32(1), f.cs("hercule").GetActionPoints())
+	counter := func(id, w string) *encounterv1.Command {
+		return exReact(id, &lossv1.React{Reaction: exDodge, Effects: []lossv1.ExploitEffect{lossv1.ExploitEffect_EXPLOIT_EFFECT_COUNTER_ATTACK}, CounterWeapon: w})
+	}
+	f.do(gm, counter("malfrat", "dague"), 10, 8, 5)     // 30 ≥ 30; the counter 15 ≥ 15
+	f.do(gm, counter("brute", "gourdin"), 10, 10, 1, 5) // 31 ≥ 30; the counter 15 ≥ 15
+	f.do("david", dodge("hercule", 0, nil), 1, 3)       // 11 < 15: the dague strikes
+	require.Equal(t, int32(0), f.cs("hercule").GetActionPoints())
+	require.Equal(t, "hercule", f.st.GetLoss().GetPending().GetDefenderId())
+	f.refuse("david", dodge("hercule", 0, nil), engine.CodePrecondition, "LOS-032", "Hercule", "a dodge costs 1")
+	f.refuse("david", parryCmd("hercule"), engine.CodePrecondition, "LOS-032", "Hercule", "a parry costs 1")
 }
