@@ -30,8 +30,13 @@ var root = func() string {
 	return abs
 }()
 
-// The Debian packages the Python client needs: the Python modules, protoc and its gRPC plugin.
-var debianPackages = []string{"python3-grpcio", "python3-protobuf", "python3-yaml", "protobuf-compiler", "protobuf-compiler-grpc"}
+// The Debian packages the Python client needs: the Python modules, protoc and its gRPC plugin,
+// and the well-known types protoc reads from /usr/include (libprotobuf-dev: only a
+// recommendation of protobuf-compiler, which --no-install-recommends leaves out; CI failed so).
+var debianPackages = []string{"python3-grpcio", "python3-protobuf", "python3-yaml", "protobuf-compiler", "protobuf-compiler-grpc", "libprotobuf-dev"}
+
+// wellKnownType is one of the well-known types the protos import, where Debian's protoc finds it.
+const wellKnownType = "/usr/include/google/protobuf/timestamp.proto"
 
 // debianPython is Debian's python3, whose modules the packages install (the python3 first on
 // PATH may be another, a pyenv shim for one).
@@ -55,6 +60,9 @@ func pythonKit(t *testing.T) {
 			if _, err := exec.LookPath(tool); err != nil {
 				return tool + " is not on PATH"
 			}
+		}
+		if _, err := os.Stat(wellKnownType); err != nil {
+			return "protoc's well-known types are missing (" + wellKnownType + ")"
 		}
 		if out, err := exec.Command(debianPython, "-c", "import grpc, google.protobuf, yaml").CombinedOutput(); err != nil {
 			return fmt.Sprintf("%s cannot import grpc, google.protobuf and yaml: %v: %s", debianPython, err, bytes.TrimSpace(out))
