@@ -96,12 +96,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"completion", "tcsh"}, []string{`fray completion: unknown subcommand "tcsh"`}},
 		{[]string{"completion", "bash", "extra"}, []string{"fray completion bash: ", "usage: fray completion bash\n"}},
 	} {
-		code, out, errOut := clienttest.Run(t, tc.args...)
-		require.Equal(t, 2, code, "%v: %s", tc.args, errOut)
-		require.Empty(t, out, tc.args)
-		for _, w := range tc.want {
-			require.Contains(t, errOut, w, tc.args)
-		}
+		clienttest.RequireUsageError(t, tc.args, tc.want...)
 	}
 }
 

@@ -118,12 +118,7 @@ func TestD20UsageErrors(t *testing.T) {
 		{[]string{"d20", "end", "e"}, []string{"fray d20 end: missing arguments: 1 given, 2 needed"}},
 		{[]string{"d20", "end", "e", "a", "b"}, []string{"fray d20 end: too many arguments: b"}},
 	} {
-		code, out, errOut := clienttest.Run(t, tc.args...)
-		require.Equal(t, 2, code, "%v: %s", tc.args, errOut)
-		require.Empty(t, out, tc.args)
-		for _, w := range tc.want {
-			require.Contains(t, errOut, w, tc.args)
-		}
+		clienttest.RequireUsageError(t, tc.args, tc.want...)
 	}
 }
 

@@ -275,12 +275,7 @@ func TestFeerieUsageErrors(t *testing.T) {
 		{[]string{"feerie", "rule", "e", "redcap", "--cancel-tactic", "--tactic", "feinte"}, []string{"choose one"}},
 		{[]string{"feerie", "rule", "e", "redcap", "--malus", "-2"}, []string{"--malus -2: give the malus as a positive number"}},
 	} {
-		code, out, errOut := clienttest.Run(t, tc.args...)
-		require.Equal(t, 2, code, "%v: %s", tc.args, errOut)
-		require.Empty(t, out, tc.args)
-		for _, w := range tc.want {
-			require.Contains(t, errOut, w, tc.args)
-		}
+		clienttest.RequireUsageError(t, tc.args, tc.want...)
 	}
 }
 

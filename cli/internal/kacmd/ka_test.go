@@ -121,12 +121,7 @@ func TestKaUsageErrors(t *testing.T) {
 		{[]string{"ka", "terror", "e", "joshua", "-3"}, []string{"fray ka terror: too many arguments: -3"}},
 		{[]string{"ka", "pass", "e", "joshua", "chien"}, []string{"fray ka pass: too many arguments: chien"}},
 	} {
-		code, out, errOut := clienttest.Run(t, tc.args...)
-		require.Equal(t, 2, code, "%v: %s", tc.args, errOut)
-		require.Empty(t, out, tc.args)
-		for _, w := range tc.want {
-			require.Contains(t, errOut, w, tc.args)
-		}
+		clienttest.RequireUsageError(t, tc.args, tc.want...)
 	}
 }
 
