@@ -3,7 +3,9 @@
 # something: gremlins copies the module (rules/) alone into a temporary folder for each
 # mutant, where rules/go.mod's `replace … => ../gen` finds nothing, so every mutant's
 # `go test` fails to set up, exits 1, and is counted KILLED. Here the copies use a go.mod
-# whose replace is absolute (GOFLAGS=-modfile), outside any workspace (GOWORK=off).
+# whose replace is absolute (GOFLAGS=-modfile), outside any workspace (GOWORK=off), built
+# with -trimpath so that the build cache, which then does not depend on the copy's folder,
+# serves every copy (without it each mutant rebuilt all of rules/ that the package imports).
 #
 #   scripts/mutation.sh ./narrate ./loss     # from the repository's root; gremlins installed:
 #   go install github.com/go-gremlins/gremlins/cmd/gremlins@v0.6.0
@@ -21,6 +23,6 @@ cd "$root/rules"
 status=0
 for pkg in "$@"; do
   echo "== gremlins unleash $pkg"
-  GOWORK=off GOFLAGS="-modfile=$mod/go.mod" "$gremlins" unleash --workers "${WORKERS:-2}" "$pkg" || status=1
+  GOWORK=off GOFLAGS="-modfile=$mod/go.mod -trimpath" "$gremlins" unleash --workers "${WORKERS:-2}" "$pkg" || status=1
 done
 exit $status
