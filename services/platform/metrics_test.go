@@ -242,18 +242,27 @@ func TestCallsAreTracedAcrossClientAndServer(t *testing.T) {
 	_, err := healthpb.NewHealthClient(cc).Check(context.Background(), &healthpb.HealthCheckRequest{})
 	require.NoError(t, err)
 
+	// The server ends its span when it handles the call's end, which may come after the client
+	// has its answer (CI once looked too soon): wait for both spans.
 	var client, server tracetest.SpanStub
-	for _, s := range spans.GetSpans() {
-		require.Equal(t, "test.Limits/Get", s.Name, "only the call is traced, not health")
-		switch s.SpanKind {
-		case trace.SpanKindClient:
-			client = s
-		case trace.SpanKindServer:
-			server = s
+	var names []string
+	require.Eventually(t, func() bool {
+		client, server, names = tracetest.SpanStub{}, tracetest.SpanStub{}, nil
+		for _, s := range spans.GetSpans() {
+			names = append(names, s.Name)
+			switch s.SpanKind {
+			case trace.SpanKindClient:
+				client = s
+			case trace.SpanKindServer:
+				server = s
+			}
 		}
+		return client.SpanContext.IsValid() && server.SpanContext.IsValid()
+	}, 10*time.Second, 5*time.Millisecond, "a client span and a server span")
+	for _, name := range names {
+		require.Equal(t, "test.Limits/Get", name, "only the call is traced, not health")
 	}
-	require.True(t, client.SpanContext.IsValid(), "a client span")
-	require.True(t, server.SpanContext.IsValid(), "a server span")
+	require.Len(t, names, 2, "one client span and one server span: %v", names)
 	require.Equal(t, client.SpanContext.TraceID(), server.SpanContext.TraceID())
 	require.Equal(t, client.SpanContext.SpanID(), server.Parent.SpanID())
 
