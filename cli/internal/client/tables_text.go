@@ -239,3 +239,33 @@ func suitText(s kav1.Suit) string {
 	}
 	return "suit unknown"
 }
+
+// LegalLine is a legal action as the Ka and d20 state tables write it: the action, its
+// description ("with …" follows the name, anything else after a dash) or else its weapon,
+// then its cost and targets, then its rule: "attack with épée longue: 4 segments, targets
+// soldat (D20-017)".
+func LegalLine(name, desc, cost string, targets []string, weapon, rule string) string {
+	s := name
+	switch {
+	case strings.HasPrefix(desc, "with "):
+		s += " " + desc
+	case desc != "":
+		s += " — " + desc
+	case weapon != "":
+		s += " with " + weapon
+	}
+	var parts []string
+	if cost != "" {
+		parts = append(parts, cost)
+	}
+	if len(targets) > 0 {
+		parts = append(parts, "targets "+strings.Join(targets, ", "))
+	}
+	if len(parts) > 0 {
+		s += ": " + strings.Join(parts, ", ")
+	}
+	if rule != "" {
+		s += " (" + rule + ")"
+	}
+	return s
+}

@@ -167,27 +167,9 @@ func d20AnyoneActed(st *encounterv1.EncounterState) bool {
 
 // LegalText: "attack with épée longue at segment 0: 4 segments (D20-017)".
 func LegalText(name, desc string, cost int32, targets []string, weapon, rule string) string {
-	s := name
-	switch {
-	case strings.HasPrefix(desc, "with "):
-		s += " " + desc
-	case desc != "":
-		s += " — " + desc
-	case weapon != "":
-		s += " with " + weapon
-	}
-	var parts []string
+	costText := ""
 	if cost > 0 {
-		parts = append(parts, client.SegmentsText(cost))
+		costText = client.SegmentsText(cost)
 	}
-	if len(targets) > 0 {
-		parts = append(parts, "targets "+strings.Join(targets, ", "))
-	}
-	if len(parts) > 0 {
-		s += ": " + strings.Join(parts, ", ")
-	}
-	if rule != "" {
-		s += " (" + rule + ")"
-	}
-	return s
+	return client.LegalLine(name, desc, costText, targets, weapon, rule)
 }

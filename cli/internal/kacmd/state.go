@@ -197,27 +197,9 @@ func kaUpNext(st *encounterv1.EncounterState) []string {
 // LegalText: "attack with pistolet (Humanité + Arme à feu, −0): 1 action, targets chien
 // (KA-018)".
 func LegalText(name, desc string, cost int32, targets []string, weapon, rule string) string {
-	s := name
-	switch {
-	case strings.HasPrefix(desc, "with "):
-		s += " " + desc
-	case desc != "":
-		s += " — " + desc
-	case weapon != "":
-		s += " with " + weapon
-	}
-	var parts []string
+	costText := ""
 	if cost > 0 {
-		parts = append(parts, client.Plural(int(cost), "action"))
+		costText = client.Plural(int(cost), "action")
 	}
-	if len(targets) > 0 {
-		parts = append(parts, "targets "+strings.Join(targets, ", "))
-	}
-	if len(parts) > 0 {
-		s += ": " + strings.Join(parts, ", ")
-	}
-	if rule != "" {
-		s += " (" + rule + ")"
-	}
-	return s
+	return client.LegalLine(name, desc, costText, targets, weapon, rule)
 }
