@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -160,20 +161,72 @@ func quietUnary(log *slog.Logger, hot, all grpc.UnaryServerInterceptor) grpc.Una
 	}
 }
 
-// CodeLevel is the level a request's log line is written at: the client's mistakes and
-// refusals (a bad argument, a missing encounter, no permission, a limit reached…) at INFO,
-// the server's failures at ERROR.
+// CodeLevel is the level a request's log line is written at. ERROR is kept for what is the
+// server's fault and unexpected (Internal, DataLoss, Unknown): a line an operator must read.
+// A dependency out of reach or too slow (Unavailable, DeadlineExceeded) is WARN, and those
+// lines are thinned (lineLimiter): during an outage every call fails the same way, and a
+// line per call buried the first one (962 lines in 10 s of a resolver outage). The client's
+// mistakes and refusals (a bad argument, a missing encounter, no permission, a limit reached,
+// a method this server does not have…) are INFO.
 func CodeLevel(c codes.Code) logging.Level {
 	switch c {
-	case codes.OK, codes.Canceled, codes.InvalidArgument, codes.NotFound, codes.AlreadyExists,
-		codes.PermissionDenied, codes.Unauthenticated, codes.ResourceExhausted,
-		codes.FailedPrecondition, codes.Aborted, codes.OutOfRange:
-		return logging.LevelInfo
-	case codes.DeadlineExceeded:
+	case codes.Internal, codes.DataLoss, codes.Unknown:
+		return logging.LevelError
+	case codes.Unavailable, codes.DeadlineExceeded:
 		return logging.LevelWarn
 	default:
-		return logging.LevelError
+		return logging.LevelInfo
 	}
+}
+
+// thinnedCodes are the codes whose lines lineLimiter thins: the ones a whole outage gives to
+// every call.
+var thinnedCodes = map[string]bool{codes.Unavailable.String(): true, codes.DeadlineExceeded.String(): true}
+
+// CallLogEvery is how often a thinned code's line is written at most: the first failure of
+// an outage at once, then one line per interval, which says how many it stood for
+// ("unlogged": the calls of that code since the last line written; the metrics count each).
+const CallLogEvery = 10 * time.Second
+
+// lineLimiter lets one line per key through per interval and counts those it holds back. Its
+// keys are the few thinnedCodes: its memory is bounded whatever the clients send.
+type lineLimiter struct {
+	every time.Duration
+	now   func() time.Time
+
+	mu   sync.Mutex
+	last map[string]time.Time
+	held map[string]int
+}
+
+func newLineLimiter(every time.Duration, now func() time.Time) *lineLimiter {
+	return &lineLimiter{every: every, now: now, last: map[string]time.Time{}, held: map[string]int{}}
+}
+
+// allow tells whether a line of key is written now and, if so, how many lines of key were
+// held back since the last one written.
+func (l *lineLimiter) allow(key string) (bool, int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.now()
+	if last, ok := l.last[key]; ok && now.Sub(last) < l.every {
+		l.held[key]++
+		return false, 0
+	}
+	held := l.held[key]
+	l.last[key], l.held[key] = now, 0
+	return true, held
+}
+
+// callCode is the value of the grpc.code field of a request's log line.
+func callCode(fields []any) string {
+	for i := 0; i+1 < len(fields); i += 2 {
+		if k, _ := fields[i].(string); k == "grpc.code" {
+			s, _ := fields[i+1].(string)
+			return s
+		}
+	}
+	return ""
 }
 
 // Log values a client can choose are cut to these many characters, an id shorter than a

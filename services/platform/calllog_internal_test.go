@@ -1,13 +1,18 @@
 package platform
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"testing"
+	"time"
 
 	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/logging"
+	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/peer"
@@ -22,7 +27,7 @@ func BenchmarkCallLogging(b *testing.B) {
 	log := slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	logOpts := []logging.Option{logging.WithLogOnEvents(logging.FinishCall),
 		logging.WithLevels(CodeLevel), logging.WithFieldsFromContextAndCallMeta(noteFields)}
-	lu := logUnary(log, logOpts)
+	lu := logUnary(log, callLogger(log, nil), logOpts)
 	ctx := peer.NewContext(context.Background(), &peer.Peer{Addr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 4242}})
 	ok := func(context.Context, any) (any, error) { return &healthpb.HealthCheckResponse{}, nil }
 	for _, m := range []string{healthpb.Health_Check_FullMethodName, "/fray.rules.v1.RulesService/ListRulesets"} {
@@ -36,4 +41,47 @@ func BenchmarkCallLogging(b *testing.B) {
 			}
 		})
 	}
+}
+
+// A thinned code writes one line per interval, which says how many lines it held back; other
+// codes, and other thinned codes, are not held back by it.
+func TestThinnedLinesSayHowManyTheyStandFor(t *testing.T) {
+	now := time.Unix(1_000_000, 0)
+	lim := newLineLimiter(10*time.Second, func() time.Time { return now })
+	var buf bytes.Buffer
+	calls := callLogger(slog.New(slog.NewJSONHandler(&buf, nil)), lim)
+	line := func(lvl logging.Level, code string) {
+		calls.Log(context.Background(), lvl, "finished call", "grpc.method", "Submit", "grpc.code", code)
+	}
+	written := func() []map[string]any {
+		var out []map[string]any
+		dec := json.NewDecoder(bytes.NewReader(buf.Bytes()))
+		for dec.More() {
+			var m map[string]any
+			require.NoError(t, dec.Decode(&m))
+			out = append(out, m)
+		}
+		return out
+	}
+	for range 50 {
+		line(logging.LevelWarn, "Unavailable")
+	}
+	line(logging.LevelWarn, "DeadlineExceeded")
+	for range 3 {
+		line(logging.LevelError, "Internal")
+	}
+	now = now.Add(9 * time.Second)
+	line(logging.LevelWarn, "Unavailable") // still within the interval: held back
+	now = now.Add(time.Second)
+	line(logging.LevelWarn, "Unavailable")
+
+	var codes []string
+	for _, l := range written() {
+		codes = append(codes, fmt.Sprint(l["grpc.code"], " ", l["unlogged"]))
+	}
+	require.Equal(t, []string{
+		"Unavailable 0", "DeadlineExceeded 0",
+		"Internal <nil>", "Internal <nil>", "Internal <nil>",
+		"Unavailable 50", // the 49 after the first, and the one at 9 s
+	}, codes)
 }

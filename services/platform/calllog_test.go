@@ -6,6 +6,7 @@ import (
 	"maps"
 	"net"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -103,5 +104,71 @@ func TestHotCallsAreLoggedOnlyWhenTheyFailAtInfo(t *testing.T) {
 			_, err = time.Parse(time.RFC3339, notFound["grpc.start_time"])
 			require.NoError(t, err)
 		})
+	}
+}
+
+// TestCallLogLevelsFollowWhoseFaultItIs: a line at ERROR is the server's fault and unexpected
+// (Internal, DataLoss, Unknown); a dependency out of reach or too slow is WARN (Unavailable,
+// DeadlineExceeded); the client's errors are INFO (Unimplemented among them: a method this
+// server does not have). A run of Unavailable calls writes its first line at once, then one
+// line per CallLogEvery at most, each saying how many calls it stands for.
+func TestCallLogLevelsFollowWhoseFaultItIs(t *testing.T) {
+	logs := &captured{}
+	srv := platform.NewServer(slog.New(logs), authtest.ServerOptions()...)
+	srv.GRPC.RegisterService(&encDesc, struct{}{})
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, lis, 5*time.Second) }()
+	t.Cleanup(func() { cancel(); require.NoError(t, <-done) })
+	cc, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	require.NoError(t, err)
+	defer cc.Close()
+	get := func(code codes.Code) {
+		err := cc.Invoke(authtest.As("david"), "/test.Enc/Get", &encounterv1.GetEncounterRequest{EncounterId: "code-" + code.String()}, &encounterv1.GetEncounterResponse{})
+		require.Equal(t, code, status.Code(err))
+	}
+	want := map[codes.Code]string{
+		codes.Internal: "ERROR", codes.DataLoss: "ERROR", codes.Unknown: "ERROR",
+		codes.Unavailable: "WARN", codes.DeadlineExceeded: "WARN",
+		codes.InvalidArgument: "INFO", codes.NotFound: "INFO", codes.PermissionDenied: "INFO",
+		codes.FailedPrecondition: "INFO", codes.ResourceExhausted: "INFO", codes.Unimplemented: "INFO",
+		codes.Aborted: "INFO", codes.Canceled: "INFO",
+	}
+	for code := range want {
+		get(code)
+	}
+	got := map[string]string{}
+	for _, l := range logs.finished("Get") {
+		got[l["grpc.code"]] = l["level"]
+	}
+	for code, level := range want {
+		require.Equalf(t, level, got[code.String()], "the line of a call answered %s", code)
+	}
+
+	// An outage: 40 more calls fail Unavailable.
+	start := time.Now()
+	for range 40 {
+		get(codes.Unavailable)
+	}
+	took := time.Since(start)
+	var lines []map[string]string
+	for _, l := range logs.finished("Get") {
+		if l["grpc.code"] == "Unavailable" {
+			lines = append(lines, l)
+		}
+	}
+	t.Logf("41 Unavailable calls in %v: %d lines", took, len(lines))
+	require.Equal(t, "0", lines[0]["unlogged"], "the outage's first failure is written at once")
+	total := 0
+	for _, l := range lines {
+		n, err := strconv.Atoi(l["unlogged"])
+		require.NoError(t, err)
+		total += 1 + n
+	}
+	require.LessOrEqual(t, total, 41, "each call counted once")
+	if took < platform.CallLogEvery {
+		require.Len(t, lines, 1, "within one interval, one line")
 	}
 }

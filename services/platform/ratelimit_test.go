@@ -86,7 +86,7 @@ func (c *captured) finished(method string) []map[string]string {
 }
 
 // encDesc is a service whose Get answers NotFound quoting the encounter id, or Internal for
-// the id "fail", or OK for "ok".
+// the id "fail", OK for "ok", or the code C for "code-C" (code-Unavailable).
 var encDesc = grpc.ServiceDesc{
 	ServiceName: "test.Enc",
 	HandlerType: (*any)(nil),
@@ -104,6 +104,13 @@ var encDesc = grpc.ServiceDesc{
 				case "fail":
 					return nil, status.Error(codes.Internal, "the disk is on fire")
 				default:
+					if name, ok := strings.CutPrefix(id, "code-"); ok {
+						for c := codes.OK + 1; c <= codes.Unauthenticated; c++ {
+							if c.String() == name {
+								return nil, status.Error(c, "answered "+name)
+							}
+						}
+					}
 					return nil, status.Errorf(codes.NotFound, "there is no encounter %q", id)
 				}
 			}

@@ -54,6 +54,8 @@ func NewServer(log *slog.Logger, extra ...grpc.ServerOption) *Server {
 	s := &Server{Health: newHealth(log), log: log, streams: map[*context.CancelCauseFunc]struct{}{}}
 	logOpts := []logging.Option{logging.WithLogOnEvents(logging.FinishCall),
 		logging.WithLevels(CodeLevel), logging.WithFieldsFromContextAndCallMeta(noteFields)}
+	// One thinning of Unavailable and DeadlineExceeded lines for the whole server.
+	calls := callLogger(log, newLineLimiter(CallLogEvery, time.Now))
 	recoverOpts := []recovery.Option{recovery.WithRecoveryHandlerContext(func(ctx context.Context, p any) error {
 		log.ErrorContext(ctx, "panic recovered", "panic", fmt.Sprint(p))
 		return status.Error(codes.Internal, "internal error: the server recovered from a fault; nothing was recorded for this request")
@@ -64,13 +66,13 @@ func NewServer(log *slog.Logger, extra ...grpc.ServerOption) *Server {
 		grpc.KeepaliveEnforcementPolicy(KeepalivePolicy()),
 		grpc.ChainUnaryInterceptor(
 			noteUnary,
-			logUnary(log, logOpts),
+			logUnary(log, calls, logOpts),
 			recovery.UnaryServerInterceptor(recoverOpts...),
 		),
 		grpc.ChainStreamInterceptor(
 			noteStream,
 			shutdownStatus,
-			logging.StreamServerInterceptor(InterceptorLogger(log), logOpts...),
+			logging.StreamServerInterceptor(calls, logOpts...),
 			recovery.StreamServerInterceptor(recoverOpts...),
 			s.cancelOnShutdown,
 		),
@@ -96,18 +98,27 @@ func NewServer(log *slog.Logger, extra ...grpc.ServerOption) *Server {
 
 // logUnary is the logging interceptor of unary calls: the hot methods' successes at DEBUG
 // and skipped below it (quietUnary), every other line at CodeLevel.
-func logUnary(log *slog.Logger, opts []logging.Option) grpc.UnaryServerInterceptor {
+func logUnary(log *slog.Logger, calls logging.Logger, opts []logging.Option) grpc.UnaryServerInterceptor {
 	hotOpts := append(opts[:len(opts):len(opts)], logging.WithLevels(hotLevel))
-	return quietUnary(log, logging.UnaryServerInterceptor(InterceptorLogger(log), hotOpts...),
-		logging.UnaryServerInterceptor(InterceptorLogger(log), opts...))
+	return quietUnary(log, logging.UnaryServerInterceptor(calls, hotOpts...),
+		logging.UnaryServerInterceptor(calls, opts...))
 }
 
-// InterceptorLogger adapts slog to the logging interceptor.
-func InterceptorLogger(l *slog.Logger) logging.Logger {
+// callLogger adapts slog to the logging interceptor, thinning the lines of thinnedCodes
+// through lim (nil: none thinned); a thinned line that is written says how many it stands for.
+func callLogger(l *slog.Logger, lim *lineLimiter) logging.Logger {
 	return logging.LoggerFunc(func(ctx context.Context, lvl logging.Level, msg string, fields ...any) {
-		if l.Enabled(ctx, slog.Level(lvl)) {
-			l.Log(ctx, slog.Level(lvl), msg, logSafeFields(fields)...)
+		if !l.Enabled(ctx, slog.Level(lvl)) {
+			return
 		}
+		if code := callCode(fields); lim != nil && thinnedCodes[code] {
+			ok, held := lim.allow(code)
+			if !ok {
+				return
+			}
+			fields = append(fields[:len(fields):len(fields)], "unlogged", held)
+		}
+		l.Log(ctx, slog.Level(lvl), msg, logSafeFields(fields)...)
 	})
 }
 
