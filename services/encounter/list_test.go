@@ -296,7 +296,7 @@ func TestADueSummaryIsWrittenAfterTheDelay(t *testing.T) {
 			if s.Sequence == 4 {
 				return
 			}
-		case <-time.After(10 * time.Second):
+		case <-time.After(patience):
 			t.Fatal("the summary of sequence 4 was never written")
 		}
 	}

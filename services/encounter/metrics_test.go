@@ -252,7 +252,7 @@ func TestEncounterMetricsOverARealListener(t *testing.T) {
 	require.Eventually(t, func() bool {
 		v, _ := metricstest.Scrape(t, o.metrics).Lookup(encounter.MetricWatchers)
 		return v == 0
-	}, 10*time.Second, 20*time.Millisecond, "the watch closed")
+	}, patience, 20*time.Millisecond, "the watch closed")
 	got = o.scrape(t)
 	require.Zero(t, got.Value(t, encounter.MetricWatched))
 
@@ -299,15 +299,15 @@ func TestOneSubmitIsOneTrace(t *testing.T) {
 	_, err := o.client.StartEncounter(as("gm"), &encounterv1.StartEncounterRequest{EncounterId: id})
 	require.NoError(t, err)
 	// The servers end their spans once the answer is sent: wait for all five of each call.
-	require.Eventually(t, func() bool { return len(spans.GetSpans()) >= 4*5 }, 10*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return len(spans.GetSpans()) >= 4*5 }, patience, 10*time.Millisecond)
 
 	got, err := o.client.GetEncounter(as("gm"), &encounterv1.GetEncounterRequest{EncounterId: id})
 	require.NoError(t, err)
-	require.Eventually(t, func() bool { return len(spans.GetSpans()) >= 4*5+2 }, 10*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return len(spans.GetSpans()) >= 4*5+2 }, patience, 10*time.Millisecond)
 	spans.Reset()
 	_, err = o.client.Submit(as("gm"), &encounterv1.SubmitRequest{EncounterId: id, Command: nextDuelCommand(got.GetState())})
 	require.NoError(t, err)
-	require.Eventually(t, func() bool { return len(spans.GetSpans()) >= 5 }, 10*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return len(spans.GetSpans()) >= 5 }, patience, 10*time.Millisecond)
 	byName := map[string]tracetest.SpanStub{}
 	for _, s := range spans.GetSpans() {
 		byName[s.Name+"/"+s.SpanKind.String()] = s

@@ -68,44 +68,45 @@ func setJoining(id string, open bool) *encounterv1.SubmitRequest {
 }
 
 // Started before NATS, the service does not exit: it serves NOT_SERVING, its calls fail at
-// once with Unavailable, and it opens the log and serves once NATS comes.
+// once with Unavailable (saying the log is not reachable yet, not a deadline), and it opens
+// the log and serves once NATS comes. Start does not wait for NATS: were it to, the test would
+// never get past it, since NATS starts only after.
 func TestServiceStartedBeforeNATSWaitsForIt(t *testing.T) {
 	ns := newRestartableNATS(t)
 	rs := serveRules(t, "127.0.0.1:0", &countingRules{})
-	began := time.Now()
 	client, health, run := startService(t, encounter.Config{NATSURL: ns.url(), NATS: ns.auth(), ResolverAddr: rs.addr})
-	require.Less(t, time.Since(began), 5*time.Second, "Start does not wait for NATS")
 	require.Nil(t, run.Service())
-	awaitHealth(t, health, encounterService, healthpb.HealthCheckResponse_NOT_SERVING, time.Second)
-	awaitHealth(t, health, "", healthpb.HealthCheckResponse_NOT_SERVING, time.Second)
+	awaitHealth(t, health, encounterService, healthpb.HealthCheckResponse_NOT_SERVING)
+	awaitHealth(t, health, "", healthpb.HealthCheckResponse_NOT_SERVING)
 
-	ctx, cancel := context.WithTimeout(as("gm"), 10*time.Second)
+	ctx, cancel := context.WithTimeout(as("gm"), patience) // a patient client
 	defer cancel()
-	began = time.Now()
+	began := time.Now()
 	err := createNamed(ctx, client, "Ruelle")
+	t.Logf("refused after %v", time.Since(began).Round(time.Millisecond))
 	require.Equal(t, codes.Unavailable, status.Code(err), "%v", err)
 	require.Contains(t, status.Convert(err).Message(), "the event log (NATS) is not reachable yet; nothing was recorded, try again")
-	require.Less(t, time.Since(began), time.Second)
 
 	ns.start()
 	select {
 	case <-run.Ready():
-	case <-time.After(30 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("the event log never opened")
 	}
-	awaitHealth(t, health, encounterService, healthpb.HealthCheckResponse_SERVING, 10*time.Second)
-	awaitHealth(t, health, "", healthpb.HealthCheckResponse_SERVING, time.Second)
+	awaitHealth(t, health, encounterService, healthpb.HealthCheckResponse_SERVING)
+	awaitHealth(t, health, "", healthpb.HealthCheckResponse_SERVING)
 	require.NoError(t, createNamed(as("gm"), client, "Ruelle"))
 }
 
-// While NATS is down, commands and reads fail within a second with Unavailable (not at the
-// client's deadline), and health says NOT_SERVING; when it is back, the service is too.
+// While NATS is down, commands and reads fail fast with Unavailable saying NATS is
+// reconnecting (not DeadlineExceeded at the patient client's deadline, nor the store's "no
+// answer within"), and health says NOT_SERVING; when it is back, the service is too.
 func TestNATSOutageFailsFastAndRecovers(t *testing.T) {
 	ns := newRestartableNATS(t)
 	ns.start()
 	rs := serveRules(t, "127.0.0.1:0", &countingRules{})
 	client, health, _ := startService(t, encounter.Config{NATSURL: ns.url(), NATS: ns.auth(), ResolverAddr: rs.addr})
-	awaitHealth(t, health, encounterService, healthpb.HealthCheckResponse_SERVING, 10*time.Second)
+	awaitHealth(t, health, encounterService, healthpb.HealthCheckResponse_SERVING)
 	created, err := client.CreateEncounter(as("gm"), &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: "Ruelle", RuleSystem: "loss"}})
 	require.NoError(t, err)
 	id := created.GetEncounterId()
@@ -113,9 +114,9 @@ func TestNATSOutageFailsFastAndRecovers(t *testing.T) {
 	require.NoError(t, err)
 
 	ns.stop()
-	awaitHealth(t, health, encounterService, healthpb.HealthCheckResponse_NOT_SERVING, 5*time.Second)
-	awaitHealth(t, health, "", healthpb.HealthCheckResponse_NOT_SERVING, time.Second)
-	ctx, cancel := context.WithTimeout(as("gm"), 10*time.Second) // a patient client
+	awaitHealth(t, health, encounterService, healthpb.HealthCheckResponse_NOT_SERVING)
+	awaitHealth(t, health, "", healthpb.HealthCheckResponse_NOT_SERVING)
+	ctx, cancel := context.WithTimeout(as("gm"), patience) // a patient client
 	defer cancel()
 	for name, call := range map[string]func() error{
 		"a command": func() error { _, err := client.Submit(ctx, setJoining(id, false)); return err },
@@ -127,14 +128,14 @@ func TestNATSOutageFailsFastAndRecovers(t *testing.T) {
 	} {
 		began := time.Now()
 		err := call()
+		t.Logf("%s: refused after %v", name, time.Since(began).Round(time.Millisecond))
 		require.Equal(t, codes.Unavailable, status.Code(err), "%s: %v", name, err)
 		require.Regexp(t, `^the event log is unreachable \(NATS is (reconnecting|disconnected)\); nothing was recorded, try again$`, status.Convert(err).Message(), name)
-		require.Less(t, time.Since(began), time.Second, name)
 	}
 
 	ns.start()
-	awaitHealth(t, health, encounterService, healthpb.HealthCheckResponse_SERVING, 30*time.Second)
-	awaitHealth(t, health, "", healthpb.HealthCheckResponse_SERVING, time.Second)
+	awaitHealth(t, health, encounterService, healthpb.HealthCheckResponse_SERVING)
+	awaitHealth(t, health, "", healthpb.HealthCheckResponse_SERVING)
 	resp, err := client.Submit(as("gm"), setJoining(id, false))
 	require.NoError(t, err)
 	require.Equal(t, uint64(3), resp.GetState().GetSequence(), "nothing was recorded during the outage")

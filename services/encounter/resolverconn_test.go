@@ -31,8 +31,10 @@ func createNamed(ctx context.Context, c encounterv1.EncounterServiceClient, name
 }
 
 // Two resolvers behind one name both take calls (round_robin); with every resolver stopped a
-// command fails within a second with Unavailable in a player's words, and the service's
-// health turns NOT_SERVING; once they are back, it serves again and commands pass.
+// command fails fast with Unavailable in a player's words — "unreachable", not a deadline: the
+// client would wait minutes, and the service's own resolve deadline would say "did not answer
+// within" — and the service's health turns NOT_SERVING; once they are back, it serves again
+// and commands pass.
 func TestResolverRoundRobinFailFastAndHealth(t *testing.T) {
 	url, auth := natsFor(t)
 	r1, r2 := &countingRules{}, &countingRules{}
@@ -42,7 +44,7 @@ func TestResolverRoundRobinFailFastAndHealth(t *testing.T) {
 	client, health, _ := startService(t, encounter.Config{NATSURL: url, NATS: auth,
 		ResolverAddr: "fraytest:///localhost", ResolverDialOptions: []grpc.DialOption{grpc.WithResolvers(names)},
 		ResolverCheckEvery: 100 * time.Millisecond})
-	awaitHealth(t, health, encounterService, healthpb.HealthCheckResponse_SERVING, 10*time.Second)
+	awaitHealth(t, health, encounterService, healthpb.HealthCheckResponse_SERVING)
 
 	for i := range 20 {
 		require.NoError(t, createNamed(as("gm"), client, fmt.Sprint("Ruelle ", i)))
@@ -52,42 +54,45 @@ func TestResolverRoundRobinFailFastAndHealth(t *testing.T) {
 
 	s1.stop()
 	s2.stop()
-	ctx, cancel := context.WithTimeout(as("gm"), 10*time.Second) // a patient client
+	ctx, cancel := context.WithTimeout(as("gm"), patience) // a patient client
 	defer cancel()
 	began := time.Now()
 	err := createNamed(ctx, client, "Ruelle sans règles")
-	took := time.Since(began)
+	t.Logf("refused after %v", time.Since(began).Round(time.Millisecond))
+	// Unavailable for want of a resolver (not DeadlineExceeded, nor the resolve deadline's
+	// "did not answer within"): it did not wait for one to come back.
 	require.Equal(t, codes.Unavailable, status.Code(err), "%v", err)
 	require.Equal(t, "the rules service is unreachable; nothing was recorded, try again", status.Convert(err).Message())
-	require.Less(t, took, time.Second, "failed fast, not after the client's deadline")
-	awaitHealth(t, health, encounterService, healthpb.HealthCheckResponse_NOT_SERVING, 5*time.Second)
-	awaitHealth(t, health, "", healthpb.HealthCheckResponse_NOT_SERVING, time.Second)
+	awaitHealth(t, health, encounterService, healthpb.HealthCheckResponse_NOT_SERVING)
+	awaitHealth(t, health, "", healthpb.HealthCheckResponse_NOT_SERVING)
 
 	serveRules(t, s1.addr, r1)
 	serveRules(t, s2.addr, r2)
-	awaitHealth(t, health, encounterService, healthpb.HealthCheckResponse_SERVING, 10*time.Second)
-	awaitHealth(t, health, "", healthpb.HealthCheckResponse_SERVING, time.Second)
+	awaitHealth(t, health, encounterService, healthpb.HealthCheckResponse_SERVING)
+	awaitHealth(t, health, "", healthpb.HealthCheckResponse_SERVING)
 	require.NoError(t, createNamed(as("gm"), client, "Ruelle retrouvée"))
 }
 
 // A resolver that does not answer is given up after the service's own deadline
-// (Unavailable), or the caller's if sooner (DeadlineExceeded); nothing is recorded.
+// (Unavailable, naming it), or the caller's if sooner (DeadlineExceeded); nothing is recorded.
+// Each deadline is far from the other (2 s against minutes, 100 ms against 2 s), so which one
+// ended the call is what it returns, however slow the machine.
 func TestResolveHasAServerSideDeadline(t *testing.T) {
 	url, auth := natsFor(t)
 	rules := &countingRules{}
 	rs := serveRules(t, "127.0.0.1:0", rules)
 	client, health, _ := startService(t, encounter.Config{NATSURL: url, NATS: auth, ResolverAddr: rs.addr,
-		ResolveTimeout: 300 * time.Millisecond})
-	awaitHealth(t, health, encounterService, healthpb.HealthCheckResponse_SERVING, 10*time.Second)
+		ResolveTimeout: 2 * time.Second})
+	awaitHealth(t, health, encounterService, healthpb.HealthCheckResponse_SERVING)
 	rules.block.Store(true)
 
-	ctx, cancel := context.WithTimeout(as("gm"), 10*time.Second)
+	ctx, cancel := context.WithTimeout(as("gm"), patience)
 	defer cancel()
 	began := time.Now()
 	err := createNamed(ctx, client, "Ruelle muette")
+	t.Logf("given up after %v", time.Since(began).Round(time.Millisecond))
 	require.Equal(t, codes.Unavailable, status.Code(err), "%v", err)
-	require.Equal(t, "the rules service did not answer within 300ms; nothing was recorded, try again", status.Convert(err).Message())
-	require.Less(t, time.Since(began), 5*time.Second)
+	require.Equal(t, "the rules service did not answer within 2s; nothing was recorded, try again", status.Convert(err).Message())
 
 	short, cancel2 := context.WithTimeout(as("gm"), 100*time.Millisecond)
 	defer cancel2()

@@ -151,7 +151,7 @@ func TestWatchersOfOneEncounterGetEveryEventOnceInOrder(t *testing.T) {
 	}
 	cancel()
 	// The watchers are gone at once; the encounter is followed until its consumer is deleted.
-	require.Eventually(t, func() bool { e, n := s.svc.Watching(); return e == 0 && n == 0 }, 10*time.Second, 5*time.Millisecond)
+	require.Eventually(t, func() bool { e, n := s.svc.Watching(); return e == 0 && n == 0 }, patience, 5*time.Millisecond)
 	require.Zero(t, streamConsumers(t, js), "the last watcher to leave deletes the consumer")
 }
 
@@ -240,12 +240,12 @@ func TestWatchLimits(t *testing.T) {
 	refused(as("fred"), a, a, "3 watchers", "a slot frees when a watch is closed")
 
 	closeErin()
-	require.Eventually(t, func() bool { _, n := s.svc.Watching(); return n == 2 }, 10*time.Second, 5*time.Millisecond)
+	require.Eventually(t, func() bool { _, n := s.svc.Watching(); return n == 2 }, patience, 5*time.Millisecond)
 	fred, closeFred := context.WithCancel(as("fred"))
 	defer closeFred()
 	openWatch(t, fred, s.c, a, 1)
 	closeGM()
-	require.Eventually(t, func() bool { _, n := s.svc.Watching(); return n == 1 }, 10*time.Second, 5*time.Millisecond)
+	require.Eventually(t, func() bool { _, n := s.svc.Watching(); return n == 1 }, patience, 5*time.Millisecond)
 	openWatch(t, as("gm"), s.c, b, 1)
 }
 
@@ -296,8 +296,8 @@ func TestWatchChurnLeavesNothingBehind(t *testing.T) {
 	close(errs)
 	require.NoError(t, <-errs)
 	opened := time.Since(start)
-	require.Eventually(t, func() bool { _, n := s.svc.Watching(); return n == 0 }, 20*time.Second, 5*time.Millisecond)
-	require.Eventually(t, func() bool { return streamConsumers(t, js) == baseline }, 20*time.Second, 5*time.Millisecond)
+	require.Eventually(t, func() bool { _, n := s.svc.Watching(); return n == 0 }, patience, 5*time.Millisecond)
+	require.Eventually(t, func() bool { return streamConsumers(t, js) == baseline }, patience, 5*time.Millisecond)
 	t.Logf("%d watches opened and cancelled in %v (%d at a time, one connection); all released %v after the start; consumers %d → %d",
 		total, opened.Round(time.Millisecond), concurrent, time.Since(start).Round(time.Millisecond), baseline, streamConsumers(t, js))
 

@@ -219,7 +219,7 @@ func TestTracingFollowsTheEnvironment(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, tc.on, tr != nil)
 			if tr != nil {
-				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 				defer cancel()
 				require.NoError(t, tr.Shutdown(ctx))
 			}

@@ -103,7 +103,9 @@ func (s *silentNATS) drop() {
 
 // A call that gets no answer ends at the call's deadline as Unavailable (a write: perhaps
 // recorded), not at the caller's; one under way when the connection is lost ends then; one
-// made while NATS is down fails at once; the caller's own deadline stays its own.
+// made while NATS is down fails at once; the caller's own deadline stays its own. Which of
+// these ended a call is what it returns (each deadline far from the other: 200 ms against a
+// minute), not how long it took, so a busy machine does not change the outcome.
 func TestCallsEndAtTheirDeadlineOrWhenTheConnectionIsLost(t *testing.T) {
 	srv := startSilentNATS(t)
 	nc, err := nats.Connect(srv.url(), nats.MaxReconnects(-1), nats.ReconnectWait(time.Hour), nats.ReconnectBufSize(-1))
@@ -120,51 +122,46 @@ func TestCallsEndAtTheirDeadlineOrWhenTheConnectionIsLost(t *testing.T) {
 		_, err = js.Publish(ctx, "fray.enc.a", []byte("x"))
 		return end(err)
 	}
-	patient, cancel := context.WithTimeout(context.Background(), time.Minute)
+	patient, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 
-	began := time.Now()
 	err = publish(patient)
 	var down *UnavailableError
 	require.ErrorAs(t, err, &down)
 	require.ErrorIs(t, err, ErrUnavailable)
-	require.Equal(t, "no answer within 200ms", down.Why)
+	require.Equal(t, "no answer within 200ms", down.Why, "the call's deadline, not the caller's")
 	require.True(t, down.MayHaveWritten, "a write sent and not confirmed may have been recorded")
-	require.Less(t, time.Since(began), 5*time.Second)
 
+	// The caller's 50 ms against the call's minute.
+	c.timeout = time.Minute
 	hurried, cancel2 := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel2()
 	err = publish(hurried)
 	require.ErrorIs(t, err, context.DeadlineExceeded, "the caller's own deadline")
 	require.False(t, errors.Is(err, ErrUnavailable))
 
-	// Lost during the call: it ends then, well before its deadline.
-	c.timeout = time.Minute
+	// Lost during the call: it ends then, not at its deadline (a minute) nor the caller's.
 	before := nc.Stats().OutMsgs
 	done := make(chan error, 1)
-	began = time.Now()
 	go func() { done <- publish(patient) }()
 	require.Eventually(t, func() bool { // the request is on its way
 		srv.mu.Lock()
 		defer srv.mu.Unlock()
 		return len(srv.conns) == 1 && nc.Stats().OutMsgs > before
-	}, 5*time.Second, 5*time.Millisecond)
+	}, 2*time.Minute, 5*time.Millisecond)
 	srv.drop()
 	err = <-done
 	require.ErrorAs(t, err, &down)
 	require.Equal(t, "the connection to NATS was lost during the call", down.Why)
-	require.Less(t, time.Since(began), 10*time.Second)
 
-	// Down: at once, and nothing is sent.
+	// Down: at once (the state, not a deadline, says so), and nothing is sent.
 	srv.lis.Close()
-	require.Eventually(t, func() bool { return c.current() == nil }, 5*time.Second, 5*time.Millisecond)
+	require.Eventually(t, func() bool { return c.current() == nil }, 2*time.Minute, 5*time.Millisecond)
 	sent := nc.Stats().OutMsgs
-	began = time.Now()
 	err = publish(patient)
 	require.ErrorAs(t, err, &down)
 	require.False(t, down.MayHaveWritten)
 	require.Contains(t, down.Why, "NATS is ")
-	require.Less(t, time.Since(began), 100*time.Millisecond)
 	require.Equal(t, sent, nc.Stats().OutMsgs)
 }
 
@@ -220,14 +217,13 @@ func TestNoRespondersIsUnavailable(t *testing.T) {
 	c := newConn(nc, time.Minute)
 	ctx, end, err := c.call(context.Background(), true)
 	require.NoError(t, err)
-	began := time.Now()
 	_, err = js.Publish(ctx, "fray.enc.nostream", []byte("x")) // no stream made yet
 	err = end(err)
 	var down *UnavailableError
 	require.ErrorAs(t, err, &down)
 	require.False(t, down.MayHaveWritten)
+	// "does not answer" from no responders, not the call's minute ("no answer within 1m0s").
 	require.Contains(t, down.Why, "JetStream does not answer")
-	require.Less(t, time.Since(began), 5*time.Second)
 }
 
 // A call on a connection this service closed says so (Closed), unlike one on a connection
