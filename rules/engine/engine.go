@@ -393,17 +393,7 @@ func decide(sys System, st *encounterv1.EncounterState, cmd *encounterv1.Command
 		}
 		return append(one(started), more...), nil
 	case *encounterv1.Command_End:
-		if RoleOf(st, env.Actor) != RoleGM {
-			// A co-GM does not end: an end reveals the seed and takes no more commands, the
-			// one decision a rewind cannot undo.
-			return nil, Forbidden("%s; only the GM (%s) may end it, which no rewind undoes", who(st, env.Actor), st.GetGameMaster())
-		}
-		if len(env.Seed) != dice.SeedSize {
-			return nil, Invalid("", "ending an encounter reveals its %d-byte seed; none was given", dice.SeedSize)
-		}
-		return one(&encounterv1.Event{Payload: &encounterv1.Event_EncounterEnded{EncounterEnded: &encounterv1.EncounterEnded{
-			Reason: k.End.GetReason(), Seed: env.Seed,
-		}}}), nil
+		return decideEnd(st, k.End, env) // end.go
 	case *encounterv1.Command_Rewind:
 		if err := gmOnly("rewind the encounter"); err != nil {
 			return nil, err

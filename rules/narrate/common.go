@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 )
@@ -21,6 +22,7 @@ func init() {
 		"%s is removed from the encounter", "%s est retiré de la rencontre",
 		"The fight starts", "Le combat commence",
 		"Encounter ended", "Fin de la rencontre",
+		"Encounter ended for idleness: no event for %s", "Fin de la rencontre pour inactivité : aucun événement depuis %s",
 		"; dice seed revealed: %s", " ; graine des dés révélée : %s",
 		"Rewound to #%s: the events after it are undone", "Retour à #%s : les événements qui le suivent sont annulés",
 		"; the dice go on from position %s, none rolled again", " ; les dés reprennent à la position %s, aucun n'est relancé",
@@ -57,6 +59,24 @@ func init() {
 		"an observer", "observateur",
 		"no role", "sans rôle",
 	)
+	Plural("%d days", "%d day", "%d days", "%d jour", "%d jours")
+	Plural("%d hours", "%d hour", "%d hours", "%d heure", "%d heures")
+	Plural("%d minutes", "%d minute", "%d minutes", "%d minute", "%d minutes")
+	Plural("%d seconds", "%d second", "%d seconds", "%d seconde", "%d secondes")
+}
+
+// span says a duration in the largest unit that gives it whole ("30 days", "36 hours"), or
+// in seconds, rounded down.
+func (n *Narrator) span(d time.Duration) string {
+	for _, u := range []struct {
+		unit time.Duration
+		key  string
+	}{{24 * time.Hour, "%d days"}, {time.Hour, "%d hours"}, {time.Minute, "%d minutes"}} {
+		if d >= u.unit && d%u.unit == 0 {
+			return n.Sprintf(u.key, int(d/u.unit))
+		}
+	}
+	return n.Sprintf("%d seconds", int(d/time.Second))
 }
 
 // payload narrates the events common to every rule system and hands a system's own events to
@@ -87,6 +107,9 @@ func (n *Narrator) payload(ev *encounterv1.Event) string {
 		return n.Sprintf("The fight starts")
 	case *encounterv1.Event_EncounterEnded:
 		s := n.Sprintf("Encounter ended")
+		if idle := p.EncounterEnded.GetIdle(); idle != nil {
+			s = n.Sprintf("Encounter ended for idleness: no event for %s", n.span(idle.AsDuration()))
+		}
 		if r := p.EncounterEnded.GetReason(); r != "" {
 			s += " (" + r + ")"
 		}

@@ -2,12 +2,14 @@ package narrate
 
 import (
 	"testing"
+	"time"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message/catalog"
+	"google.golang.org/protobuf/types/known/durationpb"
 )
 
 // fakeTeller narrates the Loss payload as "a Loss event", a Loss sheet as "a sheet" and Loss
@@ -190,6 +192,16 @@ func TestTheCommonEvents(t *testing.T) {
 			&encounterv1.Event{Sequence: 7, Payload: &encounterv1.Event_EncounterEnded{EncounterEnded: &encounterv1.EncounterEnded{Reason: "the ruffian flees", Seed: []byte{0, 0xff}}}}},
 		{"#8 Encounter ended", "#8 Fin de la rencontre",
 			&encounterv1.Event{Sequence: 8, Payload: &encounterv1.Event_EncounterEnded{EncounterEnded: &encounterv1.EncounterEnded{}}}},
+		{"#8 Encounter ended for idleness: no event for 30 days; dice seed revealed: 00ff", "#8 Fin de la rencontre pour inactivité : aucun événement depuis 30 jours ; graine des dés révélée : 00ff",
+			&encounterv1.Event{Sequence: 8, Payload: &encounterv1.Event_EncounterEnded{EncounterEnded: &encounterv1.EncounterEnded{Idle: durationpb.New(720 * time.Hour), Seed: []byte{0, 0xff}}}}},
+		{"#8 Encounter ended for idleness: no event for 1 day (asked by acme/ops)", "#8 Fin de la rencontre pour inactivité : aucun événement depuis 1 jour (asked by acme/ops)",
+			&encounterv1.Event{Sequence: 8, Payload: &encounterv1.Event_EncounterEnded{EncounterEnded: &encounterv1.EncounterEnded{Idle: durationpb.New(24 * time.Hour), Reason: "asked by acme/ops"}}}},
+		{"#8 Encounter ended for idleness: no event for 36 hours", "#8 Fin de la rencontre pour inactivité : aucun événement depuis 36 heures",
+			&encounterv1.Event{Sequence: 8, Payload: &encounterv1.Event_EncounterEnded{EncounterEnded: &encounterv1.EncounterEnded{Idle: durationpb.New(36 * time.Hour)}}}},
+		{"#8 Encounter ended for idleness: no event for 1 minute", "#8 Fin de la rencontre pour inactivité : aucun événement depuis 1 minute",
+			&encounterv1.Event{Sequence: 8, Payload: &encounterv1.Event_EncounterEnded{EncounterEnded: &encounterv1.EncounterEnded{Idle: durationpb.New(time.Minute)}}}},
+		{"#8 Encounter ended for idleness: no event for 2 seconds", "#8 Fin de la rencontre pour inactivité : aucun événement depuis 2 secondes",
+			&encounterv1.Event{Sequence: 8, Payload: &encounterv1.Event_EncounterEnded{EncounterEnded: &encounterv1.EncounterEnded{Idle: durationpb.New(2500 * time.Millisecond)}}}},
 		{"#1234 Rewound to #1200: the events after it are undone (a misclick); the dice go on from position 1717, none rolled again",
 			"#1234 Retour à #1200 : les événements qui le suivent sont annulés (a misclick) ; les dés reprennent à la position 1717, aucun n'est relancé",
 			&encounterv1.Event{Sequence: 1234, Payload: &encounterv1.Event_EncounterRewound{EncounterRewound: &encounterv1.EncounterRewound{ToSequence: 1200, Reason: "a misclick", DiceOffset: 1717}}}},

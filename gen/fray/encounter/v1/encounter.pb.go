@@ -13,6 +13,7 @@ import (
 	v1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
+	durationpb "google.golang.org/protobuf/types/known/durationpb"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
 	reflect "reflect"
 	sync "sync"
@@ -1349,8 +1350,13 @@ func (*StartEncounter) Descriptor() ([]byte, []int) {
 }
 
 type EndEncounter struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Reason        string                 `protobuf:"bytes,1,opt,name=reason,proto3" json:"reason,omitempty"`
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Reason string                 `protobuf:"bytes,1,opt,name=reason,proto3" json:"reason,omitempty"`
+	// Set by the encounter service only, never by a client: the encounter ends for idleness,
+	// having recorded no event for at least this long (the service's idle end time,
+	// FRAY_IDLE_END, or the older_than of an operator's EndIdleEncounters). The rules take it
+	// only from the service's own actor ("fray:idle"), which no token can name.
+	Idle          *durationpb.Duration `protobuf:"bytes,2,opt,name=idle,proto3" json:"idle,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1390,6 +1396,13 @@ func (x *EndEncounter) GetReason() string {
 		return x.Reason
 	}
 	return ""
+}
+
+func (x *EndEncounter) GetIdle() *durationpb.Duration {
+	if x != nil {
+		return x.Idle
+	}
+	return nil
 }
 
 // SetHidden hides a combatant from everyone but the GM, co-GMs and its controller, or shows
@@ -2273,7 +2286,10 @@ type EncounterEnded struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
 	Reason string                 `protobuf:"bytes,1,opt,name=reason,proto3" json:"reason,omitempty"`
 	// The dice seed, revealed: sha256(seed) equals EncounterCreated.seed_sha256.
-	Seed          []byte `protobuf:"bytes,2,opt,name=seed,proto3" json:"seed,omitempty"`
+	Seed []byte `protobuf:"bytes,2,opt,name=seed,proto3" json:"seed,omitempty"`
+	// Set when the encounter ended for idleness (EndEncounter.idle): it had recorded no event
+	// for at least this long.
+	Idle          *durationpb.Duration `protobuf:"bytes,3,opt,name=idle,proto3" json:"idle,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2318,6 +2334,13 @@ func (x *EncounterEnded) GetReason() string {
 func (x *EncounterEnded) GetSeed() []byte {
 	if x != nil {
 		return x.Seed
+	}
+	return nil
+}
+
+func (x *EncounterEnded) GetIdle() *durationpb.Duration {
+	if x != nil {
+		return x.Idle
 	}
 	return nil
 }
@@ -2846,7 +2869,7 @@ var File_fray_encounter_v1_encounter_proto protoreflect.FileDescriptor
 
 const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\n" +
-	"!fray/encounter/v1/encounter.proto\x12\x11fray.encounter.v1\x1a\x1bfray/d20seg/v1/d20seg.proto\x1a\x1bfray/feerie/v1/feerie.proto\x1a\x13fray/ka/v1/ka.proto\x1a\x17fray/loss/v1/loss.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xd1\x01\n" +
+	"!fray/encounter/v1/encounter.proto\x12\x11fray.encounter.v1\x1a\x1bfray/d20seg/v1/d20seg.proto\x1a\x1bfray/feerie/v1/feerie.proto\x1a\x13fray/ka/v1/ka.proto\x1a\x17fray/loss/v1/loss.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xd1\x01\n" +
 	"\vRuleOptions\x12+\n" +
 	"\x04loss\x18\n" +
 	" \x01(\v2\x15.fray.loss.v1.OptionsH\x00R\x04loss\x121\n" +
@@ -2944,9 +2967,10 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\awatched\x18\x02 \x01(\bR\awatched\"4\n" +
 	"\x0fRemoveCombatant\x12!\n" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\"\x10\n" +
-	"\x0eStartEncounter\"&\n" +
+	"\x0eStartEncounter\"U\n" +
 	"\fEndEncounter\x12\x16\n" +
-	"\x06reason\x18\x01 \x01(\tR\x06reason\"F\n" +
+	"\x06reason\x18\x01 \x01(\tR\x06reason\x12-\n" +
+	"\x04idle\x18\x02 \x01(\v2\x19.google.protobuf.DurationR\x04idle\"F\n" +
 	"\tSetHidden\x12!\n" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12\x16\n" +
 	"\x06hidden\x18\x02 \x01(\bR\x06hidden\"A\n" +
@@ -3014,10 +3038,11 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"inProgress\"5\n" +
 	"\x10CombatantRemoved\x12!\n" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\"\x12\n" +
-	"\x10EncounterStarted\"<\n" +
+	"\x10EncounterStarted\"k\n" +
 	"\x0eEncounterEnded\x12\x16\n" +
 	"\x06reason\x18\x01 \x01(\tR\x06reason\x12\x12\n" +
-	"\x04seed\x18\x02 \x01(\fR\x04seed\"L\n" +
+	"\x04seed\x18\x02 \x01(\fR\x04seed\x12-\n" +
+	"\x04idle\x18\x03 \x01(\v2\x19.google.protobuf.DurationR\x04idle\"L\n" +
 	"\x0fCombatantHidden\x12!\n" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12\x16\n" +
 	"\x06hidden\x18\x02 \x01(\bR\x06hidden\"\xa5\x01\n" +
@@ -3149,11 +3174,12 @@ var file_fray_encounter_v1_encounter_proto_goTypes = []any{
 	(*v11.Action)(nil),             // 48: fray.feerie.v1.Action
 	(*v12.Action)(nil),             // 49: fray.ka.v1.Action
 	(*v13.Action)(nil),             // 50: fray.d20seg.v1.Action
-	(*timestamppb.Timestamp)(nil),  // 51: google.protobuf.Timestamp
-	(*v1.Event)(nil),               // 52: fray.loss.v1.Event
-	(*v11.Event)(nil),              // 53: fray.feerie.v1.Event
-	(*v12.Event)(nil),              // 54: fray.ka.v1.Event
-	(*v13.Event)(nil),              // 55: fray.d20seg.v1.Event
+	(*durationpb.Duration)(nil),    // 51: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil),  // 52: google.protobuf.Timestamp
+	(*v1.Event)(nil),               // 53: fray.loss.v1.Event
+	(*v11.Event)(nil),              // 54: fray.feerie.v1.Event
+	(*v12.Event)(nil),              // 55: fray.ka.v1.Event
+	(*v13.Event)(nil),              // 56: fray.d20seg.v1.Event
 }
 var file_fray_encounter_v1_encounter_proto_depIdxs = []int32{
 	35, // 0: fray.encounter.v1.RuleOptions.loss:type_name -> fray.loss.v1.Options
@@ -3191,39 +3217,41 @@ var file_fray_encounter_v1_encounter_proto_depIdxs = []int32{
 	50, // 32: fray.encounter.v1.Command.d20seg:type_name -> fray.d20seg.v1.Action
 	3,  // 33: fray.encounter.v1.CreateEncounter.options:type_name -> fray.encounter.v1.RuleOptions
 	4,  // 34: fray.encounter.v1.AddCombatant.combatant:type_name -> fray.encounter.v1.Combatant
-	2,  // 35: fray.encounter.v1.GrantRole.role:type_name -> fray.encounter.v1.Role
-	2,  // 36: fray.encounter.v1.RevokeRole.role:type_name -> fray.encounter.v1.Role
-	51, // 37: fray.encounter.v1.Event.time:type_name -> google.protobuf.Timestamp
-	8,  // 38: fray.encounter.v1.Event.command:type_name -> fray.encounter.v1.Command
-	20, // 39: fray.encounter.v1.Event.encounter_created:type_name -> fray.encounter.v1.EncounterCreated
-	21, // 40: fray.encounter.v1.Event.combatant_added:type_name -> fray.encounter.v1.CombatantAdded
-	22, // 41: fray.encounter.v1.Event.combatant_removed:type_name -> fray.encounter.v1.CombatantRemoved
-	23, // 42: fray.encounter.v1.Event.encounter_started:type_name -> fray.encounter.v1.EncounterStarted
-	24, // 43: fray.encounter.v1.Event.encounter_ended:type_name -> fray.encounter.v1.EncounterEnded
-	26, // 44: fray.encounter.v1.Event.encounter_rewound:type_name -> fray.encounter.v1.EncounterRewound
-	27, // 45: fray.encounter.v1.Event.role_granted:type_name -> fray.encounter.v1.RoleGranted
-	28, // 46: fray.encounter.v1.Event.role_revoked:type_name -> fray.encounter.v1.RoleRevoked
-	29, // 47: fray.encounter.v1.Event.joining_set:type_name -> fray.encounter.v1.JoiningSet
-	25, // 48: fray.encounter.v1.Event.combatant_hidden:type_name -> fray.encounter.v1.CombatantHidden
-	52, // 49: fray.encounter.v1.Event.loss:type_name -> fray.loss.v1.Event
-	53, // 50: fray.encounter.v1.Event.feerie:type_name -> fray.feerie.v1.Event
-	54, // 51: fray.encounter.v1.Event.ka:type_name -> fray.ka.v1.Event
-	55, // 52: fray.encounter.v1.Event.d20seg:type_name -> fray.d20seg.v1.Event
-	3,  // 53: fray.encounter.v1.EncounterCreated.options:type_name -> fray.encounter.v1.RuleOptions
-	4,  // 54: fray.encounter.v1.CombatantAdded.combatant:type_name -> fray.encounter.v1.Combatant
-	6,  // 55: fray.encounter.v1.EncounterRewound.state:type_name -> fray.encounter.v1.EncounterState
-	2,  // 56: fray.encounter.v1.RoleGranted.role:type_name -> fray.encounter.v1.Role
-	2,  // 57: fray.encounter.v1.RoleRevoked.role:type_name -> fray.encounter.v1.Role
-	6,  // 58: fray.encounter.v1.Snapshot.state:type_name -> fray.encounter.v1.EncounterState
-	32, // 59: fray.encounter.v1.Snapshot.commands:type_name -> fray.encounter.v1.Snapshot.CommandsEntry
-	33, // 60: fray.encounter.v1.Snapshot.command_digests:type_name -> fray.encounter.v1.Snapshot.CommandDigestsEntry
-	34, // 61: fray.encounter.v1.Snapshot.recent_commands:type_name -> fray.encounter.v1.Snapshot.RecentCommand
-	19, // 62: fray.encounter.v1.EventBatch.events:type_name -> fray.encounter.v1.Event
-	63, // [63:63] is the sub-list for method output_type
-	63, // [63:63] is the sub-list for method input_type
-	63, // [63:63] is the sub-list for extension type_name
-	63, // [63:63] is the sub-list for extension extendee
-	0,  // [0:63] is the sub-list for field type_name
+	51, // 35: fray.encounter.v1.EndEncounter.idle:type_name -> google.protobuf.Duration
+	2,  // 36: fray.encounter.v1.GrantRole.role:type_name -> fray.encounter.v1.Role
+	2,  // 37: fray.encounter.v1.RevokeRole.role:type_name -> fray.encounter.v1.Role
+	52, // 38: fray.encounter.v1.Event.time:type_name -> google.protobuf.Timestamp
+	8,  // 39: fray.encounter.v1.Event.command:type_name -> fray.encounter.v1.Command
+	20, // 40: fray.encounter.v1.Event.encounter_created:type_name -> fray.encounter.v1.EncounterCreated
+	21, // 41: fray.encounter.v1.Event.combatant_added:type_name -> fray.encounter.v1.CombatantAdded
+	22, // 42: fray.encounter.v1.Event.combatant_removed:type_name -> fray.encounter.v1.CombatantRemoved
+	23, // 43: fray.encounter.v1.Event.encounter_started:type_name -> fray.encounter.v1.EncounterStarted
+	24, // 44: fray.encounter.v1.Event.encounter_ended:type_name -> fray.encounter.v1.EncounterEnded
+	26, // 45: fray.encounter.v1.Event.encounter_rewound:type_name -> fray.encounter.v1.EncounterRewound
+	27, // 46: fray.encounter.v1.Event.role_granted:type_name -> fray.encounter.v1.RoleGranted
+	28, // 47: fray.encounter.v1.Event.role_revoked:type_name -> fray.encounter.v1.RoleRevoked
+	29, // 48: fray.encounter.v1.Event.joining_set:type_name -> fray.encounter.v1.JoiningSet
+	25, // 49: fray.encounter.v1.Event.combatant_hidden:type_name -> fray.encounter.v1.CombatantHidden
+	53, // 50: fray.encounter.v1.Event.loss:type_name -> fray.loss.v1.Event
+	54, // 51: fray.encounter.v1.Event.feerie:type_name -> fray.feerie.v1.Event
+	55, // 52: fray.encounter.v1.Event.ka:type_name -> fray.ka.v1.Event
+	56, // 53: fray.encounter.v1.Event.d20seg:type_name -> fray.d20seg.v1.Event
+	3,  // 54: fray.encounter.v1.EncounterCreated.options:type_name -> fray.encounter.v1.RuleOptions
+	4,  // 55: fray.encounter.v1.CombatantAdded.combatant:type_name -> fray.encounter.v1.Combatant
+	51, // 56: fray.encounter.v1.EncounterEnded.idle:type_name -> google.protobuf.Duration
+	6,  // 57: fray.encounter.v1.EncounterRewound.state:type_name -> fray.encounter.v1.EncounterState
+	2,  // 58: fray.encounter.v1.RoleGranted.role:type_name -> fray.encounter.v1.Role
+	2,  // 59: fray.encounter.v1.RoleRevoked.role:type_name -> fray.encounter.v1.Role
+	6,  // 60: fray.encounter.v1.Snapshot.state:type_name -> fray.encounter.v1.EncounterState
+	32, // 61: fray.encounter.v1.Snapshot.commands:type_name -> fray.encounter.v1.Snapshot.CommandsEntry
+	33, // 62: fray.encounter.v1.Snapshot.command_digests:type_name -> fray.encounter.v1.Snapshot.CommandDigestsEntry
+	34, // 63: fray.encounter.v1.Snapshot.recent_commands:type_name -> fray.encounter.v1.Snapshot.RecentCommand
+	19, // 64: fray.encounter.v1.EventBatch.events:type_name -> fray.encounter.v1.Event
+	65, // [65:65] is the sub-list for method output_type
+	65, // [65:65] is the sub-list for method input_type
+	65, // [65:65] is the sub-list for extension type_name
+	65, // [65:65] is the sub-list for extension extendee
+	0,  // [0:65] is the sub-list for field type_name
 }
 
 func init() { file_fray_encounter_v1_encounter_proto_init() }

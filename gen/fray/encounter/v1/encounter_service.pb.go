@@ -10,6 +10,7 @@ import (
 	v1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
+	durationpb "google.golang.org/protobuf/types/known/durationpb"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
 	reflect "reflect"
 	sync "sync"
@@ -1608,11 +1609,341 @@ func (x *ExportLogResponse) GetNarration() string {
 	return ""
 }
 
+type ListIdleEncountersRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The tenant, which must be the token's: an operator names the tenant it acts on.
+	Tenant string `protobuf:"bytes,1,opt,name=tenant,proto3" json:"tenant,omitempty"`
+	// Idle for at least this long: no event recorded since (unset or zero: the service's idle
+	// end time, FRAY_IDLE_END; at least one second).
+	OlderThan *durationpb.Duration `protobuf:"bytes,2,opt,name=older_than,json=olderThan,proto3" json:"older_than,omitempty"`
+	// At most this many (0: 100; at most 1000).
+	Max           int32 `protobuf:"varint,3,opt,name=max,proto3" json:"max,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListIdleEncountersRequest) Reset() {
+	*x = ListIdleEncountersRequest{}
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListIdleEncountersRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListIdleEncountersRequest) ProtoMessage() {}
+
+func (x *ListIdleEncountersRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListIdleEncountersRequest.ProtoReflect.Descriptor instead.
+func (*ListIdleEncountersRequest) Descriptor() ([]byte, []int) {
+	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *ListIdleEncountersRequest) GetTenant() string {
+	if x != nil {
+		return x.Tenant
+	}
+	return ""
+}
+
+func (x *ListIdleEncountersRequest) GetOlderThan() *durationpb.Duration {
+	if x != nil {
+		return x.OlderThan
+	}
+	return nil
+}
+
+func (x *ListIdleEncountersRequest) GetMax() int32 {
+	if x != nil {
+		return x.Max
+	}
+	return 0
+}
+
+// IdleEncounter is an encounter not ended that has recorded no event for a while, or one
+// that EndIdleEncounters ended.
+type IdleEncounter struct {
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	EncounterId string                 `protobuf:"bytes,1,opt,name=encounter_id,json=encounterId,proto3" json:"encounter_id,omitempty"`
+	Name        string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	RuleSystem  string                 `protobuf:"bytes,3,opt,name=rule_system,json=ruleSystem,proto3" json:"rule_system,omitempty"`
+	Status      EncounterStatus        `protobuf:"varint,4,opt,name=status,proto3,enum=fray.encounter.v1.EncounterStatus" json:"status,omitempty"`
+	// Its last event's sequence (after EndIdleEncounters: the EncounterEnded event's).
+	Sequence uint64 `protobuf:"varint,5,opt,name=sequence,proto3" json:"sequence,omitempty"`
+	// When its last event before the end was recorded.
+	LastActivity *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=last_activity,json=lastActivity,proto3" json:"last_activity,omitempty"`
+	// Its GM: "tenant/subject".
+	GameMaster    string `protobuf:"bytes,7,opt,name=game_master,json=gameMaster,proto3" json:"game_master,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *IdleEncounter) Reset() {
+	*x = IdleEncounter{}
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *IdleEncounter) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*IdleEncounter) ProtoMessage() {}
+
+func (x *IdleEncounter) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use IdleEncounter.ProtoReflect.Descriptor instead.
+func (*IdleEncounter) Descriptor() ([]byte, []int) {
+	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *IdleEncounter) GetEncounterId() string {
+	if x != nil {
+		return x.EncounterId
+	}
+	return ""
+}
+
+func (x *IdleEncounter) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *IdleEncounter) GetRuleSystem() string {
+	if x != nil {
+		return x.RuleSystem
+	}
+	return ""
+}
+
+func (x *IdleEncounter) GetStatus() EncounterStatus {
+	if x != nil {
+		return x.Status
+	}
+	return EncounterStatus_ENCOUNTER_STATUS_UNSPECIFIED
+}
+
+func (x *IdleEncounter) GetSequence() uint64 {
+	if x != nil {
+		return x.Sequence
+	}
+	return 0
+}
+
+func (x *IdleEncounter) GetLastActivity() *timestamppb.Timestamp {
+	if x != nil {
+		return x.LastActivity
+	}
+	return nil
+}
+
+func (x *IdleEncounter) GetGameMaster() string {
+	if x != nil {
+		return x.GameMaster
+	}
+	return ""
+}
+
+type ListIdleEncountersResponse struct {
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	Encounters []*IdleEncounter       `protobuf:"bytes,1,rep,name=encounters,proto3" json:"encounters,omitempty"`
+	// The tenant's encounters not ended, idle or not: what its cap of open encounters counts.
+	Open          int32 `protobuf:"varint,2,opt,name=open,proto3" json:"open,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListIdleEncountersResponse) Reset() {
+	*x = ListIdleEncountersResponse{}
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListIdleEncountersResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListIdleEncountersResponse) ProtoMessage() {}
+
+func (x *ListIdleEncountersResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListIdleEncountersResponse.ProtoReflect.Descriptor instead.
+func (*ListIdleEncountersResponse) Descriptor() ([]byte, []int) {
+	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *ListIdleEncountersResponse) GetEncounters() []*IdleEncounter {
+	if x != nil {
+		return x.Encounters
+	}
+	return nil
+}
+
+func (x *ListIdleEncountersResponse) GetOpen() int32 {
+	if x != nil {
+		return x.Open
+	}
+	return 0
+}
+
+type EndIdleEncountersRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// As in ListIdleEncountersRequest.
+	Tenant        string               `protobuf:"bytes,1,opt,name=tenant,proto3" json:"tenant,omitempty"`
+	OlderThan     *durationpb.Duration `protobuf:"bytes,2,opt,name=older_than,json=olderThan,proto3" json:"older_than,omitempty"`
+	Max           int32                `protobuf:"varint,3,opt,name=max,proto3" json:"max,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EndIdleEncountersRequest) Reset() {
+	*x = EndIdleEncountersRequest{}
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EndIdleEncountersRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EndIdleEncountersRequest) ProtoMessage() {}
+
+func (x *EndIdleEncountersRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EndIdleEncountersRequest.ProtoReflect.Descriptor instead.
+func (*EndIdleEncountersRequest) Descriptor() ([]byte, []int) {
+	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *EndIdleEncountersRequest) GetTenant() string {
+	if x != nil {
+		return x.Tenant
+	}
+	return ""
+}
+
+func (x *EndIdleEncountersRequest) GetOlderThan() *durationpb.Duration {
+	if x != nil {
+		return x.OlderThan
+	}
+	return nil
+}
+
+func (x *EndIdleEncountersRequest) GetMax() int32 {
+	if x != nil {
+		return x.Max
+	}
+	return 0
+}
+
+type EndIdleEncountersResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The encounters this call ended, the oldest activity first. One that another replica or a
+	// player changed meanwhile is left as it is, and not listed.
+	Ended []*IdleEncounter `protobuf:"bytes,1,rep,name=ended,proto3" json:"ended,omitempty"`
+	// The tenant's encounters still not ended.
+	Open          int32 `protobuf:"varint,2,opt,name=open,proto3" json:"open,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EndIdleEncountersResponse) Reset() {
+	*x = EndIdleEncountersResponse{}
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EndIdleEncountersResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EndIdleEncountersResponse) ProtoMessage() {}
+
+func (x *EndIdleEncountersResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EndIdleEncountersResponse.ProtoReflect.Descriptor instead.
+func (*EndIdleEncountersResponse) Descriptor() ([]byte, []int) {
+	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *EndIdleEncountersResponse) GetEnded() []*IdleEncounter {
+	if x != nil {
+		return x.Ended
+	}
+	return nil
+}
+
+func (x *EndIdleEncountersResponse) GetOpen() int32 {
+	if x != nil {
+		return x.Open
+	}
+	return 0
+}
+
 var File_fray_encounter_v1_encounter_service_proto protoreflect.FileDescriptor
 
 const file_fray_encounter_v1_encounter_service_proto_rawDesc = "" +
 	"\n" +
-	")fray/encounter/v1/encounter_service.proto\x12\x11fray.encounter.v1\x1a!fray/encounter/v1/encounter.proto\x1a\x1cfray/encounter/v1/odds.proto\x1a\x1dfray/ruleset/v1/ruleset.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"y\n" +
+	")fray/encounter/v1/encounter_service.proto\x12\x11fray.encounter.v1\x1a!fray/encounter/v1/encounter.proto\x1a\x1cfray/encounter/v1/odds.proto\x1a\x1dfray/ruleset/v1/ruleset.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"y\n" +
 	"\x16CreateEncounterRequest\x12\x1d\n" +
 	"\n" +
 	"command_id\x18\x01 \x01(\tR\tcommandId\x12@\n" +
@@ -1735,7 +2066,35 @@ const file_fray_encounter_v1_encounter_service_proto_rawDesc = "" +
 	"\blanguage\x18\x02 \x01(\tR\blanguage\"a\n" +
 	"\x11ExportLogResponse\x12.\n" +
 	"\x05event\x18\x01 \x01(\v2\x18.fray.encounter.v1.EventR\x05event\x12\x1c\n" +
-	"\tnarration\x18\x02 \x01(\tR\tnarration2\xa5\t\n" +
+	"\tnarration\x18\x02 \x01(\tR\tnarration\"\x7f\n" +
+	"\x19ListIdleEncountersRequest\x12\x16\n" +
+	"\x06tenant\x18\x01 \x01(\tR\x06tenant\x128\n" +
+	"\n" +
+	"older_than\x18\x02 \x01(\v2\x19.google.protobuf.DurationR\tolderThan\x12\x10\n" +
+	"\x03max\x18\x03 \x01(\x05R\x03max\"\xa1\x02\n" +
+	"\rIdleEncounter\x12!\n" +
+	"\fencounter_id\x18\x01 \x01(\tR\vencounterId\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12\x1f\n" +
+	"\vrule_system\x18\x03 \x01(\tR\n" +
+	"ruleSystem\x12:\n" +
+	"\x06status\x18\x04 \x01(\x0e2\".fray.encounter.v1.EncounterStatusR\x06status\x12\x1a\n" +
+	"\bsequence\x18\x05 \x01(\x04R\bsequence\x12?\n" +
+	"\rlast_activity\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\flastActivity\x12\x1f\n" +
+	"\vgame_master\x18\a \x01(\tR\n" +
+	"gameMaster\"r\n" +
+	"\x1aListIdleEncountersResponse\x12@\n" +
+	"\n" +
+	"encounters\x18\x01 \x03(\v2 .fray.encounter.v1.IdleEncounterR\n" +
+	"encounters\x12\x12\n" +
+	"\x04open\x18\x02 \x01(\x05R\x04open\"~\n" +
+	"\x18EndIdleEncountersRequest\x12\x16\n" +
+	"\x06tenant\x18\x01 \x01(\tR\x06tenant\x128\n" +
+	"\n" +
+	"older_than\x18\x02 \x01(\v2\x19.google.protobuf.DurationR\tolderThan\x12\x10\n" +
+	"\x03max\x18\x03 \x01(\x05R\x03max\"g\n" +
+	"\x19EndIdleEncountersResponse\x126\n" +
+	"\x05ended\x18\x01 \x03(\v2 .fray.encounter.v1.IdleEncounterR\x05ended\x12\x12\n" +
+	"\x04open\x18\x02 \x01(\x05R\x04open2\x88\v\n" +
 	"\x10EncounterService\x12h\n" +
 	"\x0fCreateEncounter\x12).fray.encounter.v1.CreateEncounterRequest\x1a*.fray.encounter.v1.CreateEncounterResponse\x12_\n" +
 	"\fAddCombatant\x12&.fray.encounter.v1.AddCombatantRequest\x1a'.fray.encounter.v1.AddCombatantResponse\x12h\n" +
@@ -1748,7 +2107,9 @@ const file_fray_encounter_v1_encounter_service_proto_rawDesc = "" +
 	"\fEndEncounter\x12&.fray.encounter.v1.EndEncounterRequest\x1a'.fray.encounter.v1.EndEncounterResponse\x12h\n" +
 	"\x0fRewindEncounter\x12).fray.encounter.v1.RewindEncounterRequest\x1a*.fray.encounter.v1.RewindEncounterResponse\x12X\n" +
 	"\tExportLog\x12#.fray.encounter.v1.ExportLogRequest\x1a$.fray.encounter.v1.ExportLogResponse0\x01\x12P\n" +
-	"\aGetOdds\x12!.fray.encounter.v1.GetOddsRequest\x1a\".fray.encounter.v1.GetOddsResponseB<Z:github.com/fray-rpg/fray/gen/fray/encounter/v1;encounterv1b\x06proto3"
+	"\aGetOdds\x12!.fray.encounter.v1.GetOddsRequest\x1a\".fray.encounter.v1.GetOddsResponse\x12q\n" +
+	"\x12ListIdleEncounters\x12,.fray.encounter.v1.ListIdleEncountersRequest\x1a-.fray.encounter.v1.ListIdleEncountersResponse\x12n\n" +
+	"\x11EndIdleEncounters\x12+.fray.encounter.v1.EndIdleEncountersRequest\x1a,.fray.encounter.v1.EndIdleEncountersResponseB<Z:github.com/fray-rpg/fray/gen/fray/encounter/v1;encounterv1b\x06proto3"
 
 var (
 	file_fray_encounter_v1_encounter_service_proto_rawDescOnce sync.Once
@@ -1762,104 +2123,120 @@ func file_fray_encounter_v1_encounter_service_proto_rawDescGZIP() []byte {
 	return file_fray_encounter_v1_encounter_service_proto_rawDescData
 }
 
-var file_fray_encounter_v1_encounter_service_proto_msgTypes = make([]protoimpl.MessageInfo, 25)
+var file_fray_encounter_v1_encounter_service_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
 var file_fray_encounter_v1_encounter_service_proto_goTypes = []any{
-	(*CreateEncounterRequest)(nil),  // 0: fray.encounter.v1.CreateEncounterRequest
-	(*CreateEncounterResponse)(nil), // 1: fray.encounter.v1.CreateEncounterResponse
-	(*AddCombatantRequest)(nil),     // 2: fray.encounter.v1.AddCombatantRequest
-	(*AddCombatantResponse)(nil),    // 3: fray.encounter.v1.AddCombatantResponse
-	(*RemoveCombatantRequest)(nil),  // 4: fray.encounter.v1.RemoveCombatantRequest
-	(*RemoveCombatantResponse)(nil), // 5: fray.encounter.v1.RemoveCombatantResponse
-	(*StartEncounterRequest)(nil),   // 6: fray.encounter.v1.StartEncounterRequest
-	(*StartEncounterResponse)(nil),  // 7: fray.encounter.v1.StartEncounterResponse
-	(*SubmitRequest)(nil),           // 8: fray.encounter.v1.SubmitRequest
-	(*SubmitResponse)(nil),          // 9: fray.encounter.v1.SubmitResponse
-	(*GetEncounterRequest)(nil),     // 10: fray.encounter.v1.GetEncounterRequest
-	(*GetEncounterResponse)(nil),    // 11: fray.encounter.v1.GetEncounterResponse
-	(*CombatantActions)(nil),        // 12: fray.encounter.v1.CombatantActions
-	(*LegalCommand)(nil),            // 13: fray.encounter.v1.LegalCommand
-	(*ListEncountersRequest)(nil),   // 14: fray.encounter.v1.ListEncountersRequest
-	(*EncounterSummary)(nil),        // 15: fray.encounter.v1.EncounterSummary
-	(*ListEncountersResponse)(nil),  // 16: fray.encounter.v1.ListEncountersResponse
-	(*WatchEncounterRequest)(nil),   // 17: fray.encounter.v1.WatchEncounterRequest
-	(*WatchEncounterResponse)(nil),  // 18: fray.encounter.v1.WatchEncounterResponse
-	(*EndEncounterRequest)(nil),     // 19: fray.encounter.v1.EndEncounterRequest
-	(*EndEncounterResponse)(nil),    // 20: fray.encounter.v1.EndEncounterResponse
-	(*RewindEncounterRequest)(nil),  // 21: fray.encounter.v1.RewindEncounterRequest
-	(*RewindEncounterResponse)(nil), // 22: fray.encounter.v1.RewindEncounterResponse
-	(*ExportLogRequest)(nil),        // 23: fray.encounter.v1.ExportLogRequest
-	(*ExportLogResponse)(nil),       // 24: fray.encounter.v1.ExportLogResponse
-	(*CreateEncounter)(nil),         // 25: fray.encounter.v1.CreateEncounter
-	(*Event)(nil),                   // 26: fray.encounter.v1.Event
-	(*EncounterState)(nil),          // 27: fray.encounter.v1.EncounterState
-	(*Combatant)(nil),               // 28: fray.encounter.v1.Combatant
-	(*Command)(nil),                 // 29: fray.encounter.v1.Command
-	(*v1.LegalAction)(nil),          // 30: fray.ruleset.v1.LegalAction
-	(EncounterStatus)(0),            // 31: fray.encounter.v1.EncounterStatus
-	(*timestamppb.Timestamp)(nil),   // 32: google.protobuf.Timestamp
-	(Role)(0),                       // 33: fray.encounter.v1.Role
-	(*GetOddsRequest)(nil),          // 34: fray.encounter.v1.GetOddsRequest
-	(*GetOddsResponse)(nil),         // 35: fray.encounter.v1.GetOddsResponse
+	(*CreateEncounterRequest)(nil),     // 0: fray.encounter.v1.CreateEncounterRequest
+	(*CreateEncounterResponse)(nil),    // 1: fray.encounter.v1.CreateEncounterResponse
+	(*AddCombatantRequest)(nil),        // 2: fray.encounter.v1.AddCombatantRequest
+	(*AddCombatantResponse)(nil),       // 3: fray.encounter.v1.AddCombatantResponse
+	(*RemoveCombatantRequest)(nil),     // 4: fray.encounter.v1.RemoveCombatantRequest
+	(*RemoveCombatantResponse)(nil),    // 5: fray.encounter.v1.RemoveCombatantResponse
+	(*StartEncounterRequest)(nil),      // 6: fray.encounter.v1.StartEncounterRequest
+	(*StartEncounterResponse)(nil),     // 7: fray.encounter.v1.StartEncounterResponse
+	(*SubmitRequest)(nil),              // 8: fray.encounter.v1.SubmitRequest
+	(*SubmitResponse)(nil),             // 9: fray.encounter.v1.SubmitResponse
+	(*GetEncounterRequest)(nil),        // 10: fray.encounter.v1.GetEncounterRequest
+	(*GetEncounterResponse)(nil),       // 11: fray.encounter.v1.GetEncounterResponse
+	(*CombatantActions)(nil),           // 12: fray.encounter.v1.CombatantActions
+	(*LegalCommand)(nil),               // 13: fray.encounter.v1.LegalCommand
+	(*ListEncountersRequest)(nil),      // 14: fray.encounter.v1.ListEncountersRequest
+	(*EncounterSummary)(nil),           // 15: fray.encounter.v1.EncounterSummary
+	(*ListEncountersResponse)(nil),     // 16: fray.encounter.v1.ListEncountersResponse
+	(*WatchEncounterRequest)(nil),      // 17: fray.encounter.v1.WatchEncounterRequest
+	(*WatchEncounterResponse)(nil),     // 18: fray.encounter.v1.WatchEncounterResponse
+	(*EndEncounterRequest)(nil),        // 19: fray.encounter.v1.EndEncounterRequest
+	(*EndEncounterResponse)(nil),       // 20: fray.encounter.v1.EndEncounterResponse
+	(*RewindEncounterRequest)(nil),     // 21: fray.encounter.v1.RewindEncounterRequest
+	(*RewindEncounterResponse)(nil),    // 22: fray.encounter.v1.RewindEncounterResponse
+	(*ExportLogRequest)(nil),           // 23: fray.encounter.v1.ExportLogRequest
+	(*ExportLogResponse)(nil),          // 24: fray.encounter.v1.ExportLogResponse
+	(*ListIdleEncountersRequest)(nil),  // 25: fray.encounter.v1.ListIdleEncountersRequest
+	(*IdleEncounter)(nil),              // 26: fray.encounter.v1.IdleEncounter
+	(*ListIdleEncountersResponse)(nil), // 27: fray.encounter.v1.ListIdleEncountersResponse
+	(*EndIdleEncountersRequest)(nil),   // 28: fray.encounter.v1.EndIdleEncountersRequest
+	(*EndIdleEncountersResponse)(nil),  // 29: fray.encounter.v1.EndIdleEncountersResponse
+	(*CreateEncounter)(nil),            // 30: fray.encounter.v1.CreateEncounter
+	(*Event)(nil),                      // 31: fray.encounter.v1.Event
+	(*EncounterState)(nil),             // 32: fray.encounter.v1.EncounterState
+	(*Combatant)(nil),                  // 33: fray.encounter.v1.Combatant
+	(*Command)(nil),                    // 34: fray.encounter.v1.Command
+	(*v1.LegalAction)(nil),             // 35: fray.ruleset.v1.LegalAction
+	(EncounterStatus)(0),               // 36: fray.encounter.v1.EncounterStatus
+	(*timestamppb.Timestamp)(nil),      // 37: google.protobuf.Timestamp
+	(Role)(0),                          // 38: fray.encounter.v1.Role
+	(*durationpb.Duration)(nil),        // 39: google.protobuf.Duration
+	(*GetOddsRequest)(nil),             // 40: fray.encounter.v1.GetOddsRequest
+	(*GetOddsResponse)(nil),            // 41: fray.encounter.v1.GetOddsResponse
 }
 var file_fray_encounter_v1_encounter_service_proto_depIdxs = []int32{
-	25, // 0: fray.encounter.v1.CreateEncounterRequest.encounter:type_name -> fray.encounter.v1.CreateEncounter
-	26, // 1: fray.encounter.v1.CreateEncounterResponse.events:type_name -> fray.encounter.v1.Event
-	27, // 2: fray.encounter.v1.CreateEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
-	28, // 3: fray.encounter.v1.AddCombatantRequest.combatant:type_name -> fray.encounter.v1.Combatant
-	26, // 4: fray.encounter.v1.AddCombatantResponse.events:type_name -> fray.encounter.v1.Event
-	27, // 5: fray.encounter.v1.AddCombatantResponse.state:type_name -> fray.encounter.v1.EncounterState
-	26, // 6: fray.encounter.v1.RemoveCombatantResponse.events:type_name -> fray.encounter.v1.Event
-	27, // 7: fray.encounter.v1.RemoveCombatantResponse.state:type_name -> fray.encounter.v1.EncounterState
-	26, // 8: fray.encounter.v1.StartEncounterResponse.events:type_name -> fray.encounter.v1.Event
-	27, // 9: fray.encounter.v1.StartEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
-	29, // 10: fray.encounter.v1.SubmitRequest.command:type_name -> fray.encounter.v1.Command
-	26, // 11: fray.encounter.v1.SubmitResponse.events:type_name -> fray.encounter.v1.Event
-	27, // 12: fray.encounter.v1.SubmitResponse.state:type_name -> fray.encounter.v1.EncounterState
-	27, // 13: fray.encounter.v1.GetEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
-	30, // 14: fray.encounter.v1.GetEncounterResponse.legal:type_name -> fray.ruleset.v1.LegalAction
+	30, // 0: fray.encounter.v1.CreateEncounterRequest.encounter:type_name -> fray.encounter.v1.CreateEncounter
+	31, // 1: fray.encounter.v1.CreateEncounterResponse.events:type_name -> fray.encounter.v1.Event
+	32, // 2: fray.encounter.v1.CreateEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
+	33, // 3: fray.encounter.v1.AddCombatantRequest.combatant:type_name -> fray.encounter.v1.Combatant
+	31, // 4: fray.encounter.v1.AddCombatantResponse.events:type_name -> fray.encounter.v1.Event
+	32, // 5: fray.encounter.v1.AddCombatantResponse.state:type_name -> fray.encounter.v1.EncounterState
+	31, // 6: fray.encounter.v1.RemoveCombatantResponse.events:type_name -> fray.encounter.v1.Event
+	32, // 7: fray.encounter.v1.RemoveCombatantResponse.state:type_name -> fray.encounter.v1.EncounterState
+	31, // 8: fray.encounter.v1.StartEncounterResponse.events:type_name -> fray.encounter.v1.Event
+	32, // 9: fray.encounter.v1.StartEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
+	34, // 10: fray.encounter.v1.SubmitRequest.command:type_name -> fray.encounter.v1.Command
+	31, // 11: fray.encounter.v1.SubmitResponse.events:type_name -> fray.encounter.v1.Event
+	32, // 12: fray.encounter.v1.SubmitResponse.state:type_name -> fray.encounter.v1.EncounterState
+	32, // 13: fray.encounter.v1.GetEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
+	35, // 14: fray.encounter.v1.GetEncounterResponse.legal:type_name -> fray.ruleset.v1.LegalAction
 	12, // 15: fray.encounter.v1.GetEncounterResponse.actions:type_name -> fray.encounter.v1.CombatantActions
 	13, // 16: fray.encounter.v1.CombatantActions.actions:type_name -> fray.encounter.v1.LegalCommand
-	30, // 17: fray.encounter.v1.LegalCommand.action:type_name -> fray.ruleset.v1.LegalAction
-	29, // 18: fray.encounter.v1.LegalCommand.command:type_name -> fray.encounter.v1.Command
-	31, // 19: fray.encounter.v1.EncounterSummary.status:type_name -> fray.encounter.v1.EncounterStatus
-	32, // 20: fray.encounter.v1.EncounterSummary.last_activity:type_name -> google.protobuf.Timestamp
-	33, // 21: fray.encounter.v1.EncounterSummary.role:type_name -> fray.encounter.v1.Role
+	35, // 17: fray.encounter.v1.LegalCommand.action:type_name -> fray.ruleset.v1.LegalAction
+	34, // 18: fray.encounter.v1.LegalCommand.command:type_name -> fray.encounter.v1.Command
+	36, // 19: fray.encounter.v1.EncounterSummary.status:type_name -> fray.encounter.v1.EncounterStatus
+	37, // 20: fray.encounter.v1.EncounterSummary.last_activity:type_name -> google.protobuf.Timestamp
+	38, // 21: fray.encounter.v1.EncounterSummary.role:type_name -> fray.encounter.v1.Role
 	15, // 22: fray.encounter.v1.ListEncountersResponse.encounters:type_name -> fray.encounter.v1.EncounterSummary
-	26, // 23: fray.encounter.v1.WatchEncounterResponse.event:type_name -> fray.encounter.v1.Event
-	26, // 24: fray.encounter.v1.EndEncounterResponse.events:type_name -> fray.encounter.v1.Event
-	27, // 25: fray.encounter.v1.EndEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
-	26, // 26: fray.encounter.v1.RewindEncounterResponse.events:type_name -> fray.encounter.v1.Event
-	27, // 27: fray.encounter.v1.RewindEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
-	26, // 28: fray.encounter.v1.ExportLogResponse.event:type_name -> fray.encounter.v1.Event
-	0,  // 29: fray.encounter.v1.EncounterService.CreateEncounter:input_type -> fray.encounter.v1.CreateEncounterRequest
-	2,  // 30: fray.encounter.v1.EncounterService.AddCombatant:input_type -> fray.encounter.v1.AddCombatantRequest
-	4,  // 31: fray.encounter.v1.EncounterService.RemoveCombatant:input_type -> fray.encounter.v1.RemoveCombatantRequest
-	6,  // 32: fray.encounter.v1.EncounterService.StartEncounter:input_type -> fray.encounter.v1.StartEncounterRequest
-	8,  // 33: fray.encounter.v1.EncounterService.Submit:input_type -> fray.encounter.v1.SubmitRequest
-	10, // 34: fray.encounter.v1.EncounterService.GetEncounter:input_type -> fray.encounter.v1.GetEncounterRequest
-	14, // 35: fray.encounter.v1.EncounterService.ListEncounters:input_type -> fray.encounter.v1.ListEncountersRequest
-	17, // 36: fray.encounter.v1.EncounterService.WatchEncounter:input_type -> fray.encounter.v1.WatchEncounterRequest
-	19, // 37: fray.encounter.v1.EncounterService.EndEncounter:input_type -> fray.encounter.v1.EndEncounterRequest
-	21, // 38: fray.encounter.v1.EncounterService.RewindEncounter:input_type -> fray.encounter.v1.RewindEncounterRequest
-	23, // 39: fray.encounter.v1.EncounterService.ExportLog:input_type -> fray.encounter.v1.ExportLogRequest
-	34, // 40: fray.encounter.v1.EncounterService.GetOdds:input_type -> fray.encounter.v1.GetOddsRequest
-	1,  // 41: fray.encounter.v1.EncounterService.CreateEncounter:output_type -> fray.encounter.v1.CreateEncounterResponse
-	3,  // 42: fray.encounter.v1.EncounterService.AddCombatant:output_type -> fray.encounter.v1.AddCombatantResponse
-	5,  // 43: fray.encounter.v1.EncounterService.RemoveCombatant:output_type -> fray.encounter.v1.RemoveCombatantResponse
-	7,  // 44: fray.encounter.v1.EncounterService.StartEncounter:output_type -> fray.encounter.v1.StartEncounterResponse
-	9,  // 45: fray.encounter.v1.EncounterService.Submit:output_type -> fray.encounter.v1.SubmitResponse
-	11, // 46: fray.encounter.v1.EncounterService.GetEncounter:output_type -> fray.encounter.v1.GetEncounterResponse
-	16, // 47: fray.encounter.v1.EncounterService.ListEncounters:output_type -> fray.encounter.v1.ListEncountersResponse
-	18, // 48: fray.encounter.v1.EncounterService.WatchEncounter:output_type -> fray.encounter.v1.WatchEncounterResponse
-	20, // 49: fray.encounter.v1.EncounterService.EndEncounter:output_type -> fray.encounter.v1.EndEncounterResponse
-	22, // 50: fray.encounter.v1.EncounterService.RewindEncounter:output_type -> fray.encounter.v1.RewindEncounterResponse
-	24, // 51: fray.encounter.v1.EncounterService.ExportLog:output_type -> fray.encounter.v1.ExportLogResponse
-	35, // 52: fray.encounter.v1.EncounterService.GetOdds:output_type -> fray.encounter.v1.GetOddsResponse
-	41, // [41:53] is the sub-list for method output_type
-	29, // [29:41] is the sub-list for method input_type
-	29, // [29:29] is the sub-list for extension type_name
-	29, // [29:29] is the sub-list for extension extendee
-	0,  // [0:29] is the sub-list for field type_name
+	31, // 23: fray.encounter.v1.WatchEncounterResponse.event:type_name -> fray.encounter.v1.Event
+	31, // 24: fray.encounter.v1.EndEncounterResponse.events:type_name -> fray.encounter.v1.Event
+	32, // 25: fray.encounter.v1.EndEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
+	31, // 26: fray.encounter.v1.RewindEncounterResponse.events:type_name -> fray.encounter.v1.Event
+	32, // 27: fray.encounter.v1.RewindEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
+	31, // 28: fray.encounter.v1.ExportLogResponse.event:type_name -> fray.encounter.v1.Event
+	39, // 29: fray.encounter.v1.ListIdleEncountersRequest.older_than:type_name -> google.protobuf.Duration
+	36, // 30: fray.encounter.v1.IdleEncounter.status:type_name -> fray.encounter.v1.EncounterStatus
+	37, // 31: fray.encounter.v1.IdleEncounter.last_activity:type_name -> google.protobuf.Timestamp
+	26, // 32: fray.encounter.v1.ListIdleEncountersResponse.encounters:type_name -> fray.encounter.v1.IdleEncounter
+	39, // 33: fray.encounter.v1.EndIdleEncountersRequest.older_than:type_name -> google.protobuf.Duration
+	26, // 34: fray.encounter.v1.EndIdleEncountersResponse.ended:type_name -> fray.encounter.v1.IdleEncounter
+	0,  // 35: fray.encounter.v1.EncounterService.CreateEncounter:input_type -> fray.encounter.v1.CreateEncounterRequest
+	2,  // 36: fray.encounter.v1.EncounterService.AddCombatant:input_type -> fray.encounter.v1.AddCombatantRequest
+	4,  // 37: fray.encounter.v1.EncounterService.RemoveCombatant:input_type -> fray.encounter.v1.RemoveCombatantRequest
+	6,  // 38: fray.encounter.v1.EncounterService.StartEncounter:input_type -> fray.encounter.v1.StartEncounterRequest
+	8,  // 39: fray.encounter.v1.EncounterService.Submit:input_type -> fray.encounter.v1.SubmitRequest
+	10, // 40: fray.encounter.v1.EncounterService.GetEncounter:input_type -> fray.encounter.v1.GetEncounterRequest
+	14, // 41: fray.encounter.v1.EncounterService.ListEncounters:input_type -> fray.encounter.v1.ListEncountersRequest
+	17, // 42: fray.encounter.v1.EncounterService.WatchEncounter:input_type -> fray.encounter.v1.WatchEncounterRequest
+	19, // 43: fray.encounter.v1.EncounterService.EndEncounter:input_type -> fray.encounter.v1.EndEncounterRequest
+	21, // 44: fray.encounter.v1.EncounterService.RewindEncounter:input_type -> fray.encounter.v1.RewindEncounterRequest
+	23, // 45: fray.encounter.v1.EncounterService.ExportLog:input_type -> fray.encounter.v1.ExportLogRequest
+	40, // 46: fray.encounter.v1.EncounterService.GetOdds:input_type -> fray.encounter.v1.GetOddsRequest
+	25, // 47: fray.encounter.v1.EncounterService.ListIdleEncounters:input_type -> fray.encounter.v1.ListIdleEncountersRequest
+	28, // 48: fray.encounter.v1.EncounterService.EndIdleEncounters:input_type -> fray.encounter.v1.EndIdleEncountersRequest
+	1,  // 49: fray.encounter.v1.EncounterService.CreateEncounter:output_type -> fray.encounter.v1.CreateEncounterResponse
+	3,  // 50: fray.encounter.v1.EncounterService.AddCombatant:output_type -> fray.encounter.v1.AddCombatantResponse
+	5,  // 51: fray.encounter.v1.EncounterService.RemoveCombatant:output_type -> fray.encounter.v1.RemoveCombatantResponse
+	7,  // 52: fray.encounter.v1.EncounterService.StartEncounter:output_type -> fray.encounter.v1.StartEncounterResponse
+	9,  // 53: fray.encounter.v1.EncounterService.Submit:output_type -> fray.encounter.v1.SubmitResponse
+	11, // 54: fray.encounter.v1.EncounterService.GetEncounter:output_type -> fray.encounter.v1.GetEncounterResponse
+	16, // 55: fray.encounter.v1.EncounterService.ListEncounters:output_type -> fray.encounter.v1.ListEncountersResponse
+	18, // 56: fray.encounter.v1.EncounterService.WatchEncounter:output_type -> fray.encounter.v1.WatchEncounterResponse
+	20, // 57: fray.encounter.v1.EncounterService.EndEncounter:output_type -> fray.encounter.v1.EndEncounterResponse
+	22, // 58: fray.encounter.v1.EncounterService.RewindEncounter:output_type -> fray.encounter.v1.RewindEncounterResponse
+	24, // 59: fray.encounter.v1.EncounterService.ExportLog:output_type -> fray.encounter.v1.ExportLogResponse
+	41, // 60: fray.encounter.v1.EncounterService.GetOdds:output_type -> fray.encounter.v1.GetOddsResponse
+	27, // 61: fray.encounter.v1.EncounterService.ListIdleEncounters:output_type -> fray.encounter.v1.ListIdleEncountersResponse
+	29, // 62: fray.encounter.v1.EncounterService.EndIdleEncounters:output_type -> fray.encounter.v1.EndIdleEncountersResponse
+	49, // [49:63] is the sub-list for method output_type
+	35, // [35:49] is the sub-list for method input_type
+	35, // [35:35] is the sub-list for extension type_name
+	35, // [35:35] is the sub-list for extension extendee
+	0,  // [0:35] is the sub-list for field type_name
 }
 
 func init() { file_fray_encounter_v1_encounter_service_proto_init() }
@@ -1881,7 +2258,7 @@ func file_fray_encounter_v1_encounter_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fray_encounter_v1_encounter_service_proto_rawDesc), len(file_fray_encounter_v1_encounter_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   25,
+			NumMessages:   30,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -19,18 +19,20 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	EncounterService_CreateEncounter_FullMethodName = "/fray.encounter.v1.EncounterService/CreateEncounter"
-	EncounterService_AddCombatant_FullMethodName    = "/fray.encounter.v1.EncounterService/AddCombatant"
-	EncounterService_RemoveCombatant_FullMethodName = "/fray.encounter.v1.EncounterService/RemoveCombatant"
-	EncounterService_StartEncounter_FullMethodName  = "/fray.encounter.v1.EncounterService/StartEncounter"
-	EncounterService_Submit_FullMethodName          = "/fray.encounter.v1.EncounterService/Submit"
-	EncounterService_GetEncounter_FullMethodName    = "/fray.encounter.v1.EncounterService/GetEncounter"
-	EncounterService_ListEncounters_FullMethodName  = "/fray.encounter.v1.EncounterService/ListEncounters"
-	EncounterService_WatchEncounter_FullMethodName  = "/fray.encounter.v1.EncounterService/WatchEncounter"
-	EncounterService_EndEncounter_FullMethodName    = "/fray.encounter.v1.EncounterService/EndEncounter"
-	EncounterService_RewindEncounter_FullMethodName = "/fray.encounter.v1.EncounterService/RewindEncounter"
-	EncounterService_ExportLog_FullMethodName       = "/fray.encounter.v1.EncounterService/ExportLog"
-	EncounterService_GetOdds_FullMethodName         = "/fray.encounter.v1.EncounterService/GetOdds"
+	EncounterService_CreateEncounter_FullMethodName    = "/fray.encounter.v1.EncounterService/CreateEncounter"
+	EncounterService_AddCombatant_FullMethodName       = "/fray.encounter.v1.EncounterService/AddCombatant"
+	EncounterService_RemoveCombatant_FullMethodName    = "/fray.encounter.v1.EncounterService/RemoveCombatant"
+	EncounterService_StartEncounter_FullMethodName     = "/fray.encounter.v1.EncounterService/StartEncounter"
+	EncounterService_Submit_FullMethodName             = "/fray.encounter.v1.EncounterService/Submit"
+	EncounterService_GetEncounter_FullMethodName       = "/fray.encounter.v1.EncounterService/GetEncounter"
+	EncounterService_ListEncounters_FullMethodName     = "/fray.encounter.v1.EncounterService/ListEncounters"
+	EncounterService_WatchEncounter_FullMethodName     = "/fray.encounter.v1.EncounterService/WatchEncounter"
+	EncounterService_EndEncounter_FullMethodName       = "/fray.encounter.v1.EncounterService/EndEncounter"
+	EncounterService_RewindEncounter_FullMethodName    = "/fray.encounter.v1.EncounterService/RewindEncounter"
+	EncounterService_ExportLog_FullMethodName          = "/fray.encounter.v1.EncounterService/ExportLog"
+	EncounterService_GetOdds_FullMethodName            = "/fray.encounter.v1.EncounterService/GetOdds"
+	EncounterService_ListIdleEncounters_FullMethodName = "/fray.encounter.v1.EncounterService/ListIdleEncounters"
+	EncounterService_EndIdleEncounters_FullMethodName  = "/fray.encounter.v1.EncounterService/EndIdleEncounters"
 )
 
 // EncounterServiceClient is the client API for EncounterService service.
@@ -87,6 +89,15 @@ type EncounterServiceClient interface {
 	ExportLog(ctx context.Context, in *ExportLogRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[ExportLogResponse], error)
 	// The exact odds of a command before it is committed, from the state as the caller sees it.
 	GetOdds(ctx context.Context, in *GetOddsRequest, opts ...grpc.CallOption) (*GetOddsResponse, error)
+	// A tenant's administration, answered only to a token holding the "fray:admin" scope and
+	// for that token's own tenant (PermissionDenied otherwise): the tenant's encounters not
+	// ended that have recorded no event for a while, the oldest activity first.
+	ListIdleEncounters(ctx context.Context, in *ListIdleEncountersRequest, opts ...grpc.CallOption) (*ListIdleEncountersResponse, error)
+	// Ends them (same authority), each by an EncounterEnded event recorded as by EndEncounter:
+	// the seed revealed, no more commands, no longer counted toward the tenant's open
+	// encounters; the event's idle says how long the encounter had been idle at least. The
+	// service ends them itself once idle for its idle end time (FRAY_IDLE_END).
+	EndIdleEncounters(ctx context.Context, in *EndIdleEncountersRequest, opts ...grpc.CallOption) (*EndIdleEncountersResponse, error)
 }
 
 type encounterServiceClient struct {
@@ -235,6 +246,26 @@ func (c *encounterServiceClient) GetOdds(ctx context.Context, in *GetOddsRequest
 	return out, nil
 }
 
+func (c *encounterServiceClient) ListIdleEncounters(ctx context.Context, in *ListIdleEncountersRequest, opts ...grpc.CallOption) (*ListIdleEncountersResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListIdleEncountersResponse)
+	err := c.cc.Invoke(ctx, EncounterService_ListIdleEncounters_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *encounterServiceClient) EndIdleEncounters(ctx context.Context, in *EndIdleEncountersRequest, opts ...grpc.CallOption) (*EndIdleEncountersResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(EndIdleEncountersResponse)
+	err := c.cc.Invoke(ctx, EncounterService_EndIdleEncounters_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // EncounterServiceServer is the server API for EncounterService service.
 // All implementations must embed UnimplementedEncounterServiceServer
 // for forward compatibility.
@@ -289,6 +320,15 @@ type EncounterServiceServer interface {
 	ExportLog(*ExportLogRequest, grpc.ServerStreamingServer[ExportLogResponse]) error
 	// The exact odds of a command before it is committed, from the state as the caller sees it.
 	GetOdds(context.Context, *GetOddsRequest) (*GetOddsResponse, error)
+	// A tenant's administration, answered only to a token holding the "fray:admin" scope and
+	// for that token's own tenant (PermissionDenied otherwise): the tenant's encounters not
+	// ended that have recorded no event for a while, the oldest activity first.
+	ListIdleEncounters(context.Context, *ListIdleEncountersRequest) (*ListIdleEncountersResponse, error)
+	// Ends them (same authority), each by an EncounterEnded event recorded as by EndEncounter:
+	// the seed revealed, no more commands, no longer counted toward the tenant's open
+	// encounters; the event's idle says how long the encounter had been idle at least. The
+	// service ends them itself once idle for its idle end time (FRAY_IDLE_END).
+	EndIdleEncounters(context.Context, *EndIdleEncountersRequest) (*EndIdleEncountersResponse, error)
 	mustEmbedUnimplementedEncounterServiceServer()
 }
 
@@ -334,6 +374,12 @@ func (UnimplementedEncounterServiceServer) ExportLog(*ExportLogRequest, grpc.Ser
 }
 func (UnimplementedEncounterServiceServer) GetOdds(context.Context, *GetOddsRequest) (*GetOddsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetOdds not implemented")
+}
+func (UnimplementedEncounterServiceServer) ListIdleEncounters(context.Context, *ListIdleEncountersRequest) (*ListIdleEncountersResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListIdleEncounters not implemented")
+}
+func (UnimplementedEncounterServiceServer) EndIdleEncounters(context.Context, *EndIdleEncountersRequest) (*EndIdleEncountersResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method EndIdleEncounters not implemented")
 }
 func (UnimplementedEncounterServiceServer) mustEmbedUnimplementedEncounterServiceServer() {}
 func (UnimplementedEncounterServiceServer) testEmbeddedByValue()                          {}
@@ -558,6 +604,42 @@ func _EncounterService_GetOdds_Handler(srv interface{}, ctx context.Context, dec
 	return interceptor(ctx, in, info, handler)
 }
 
+func _EncounterService_ListIdleEncounters_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListIdleEncountersRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(EncounterServiceServer).ListIdleEncounters(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: EncounterService_ListIdleEncounters_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(EncounterServiceServer).ListIdleEncounters(ctx, req.(*ListIdleEncountersRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _EncounterService_EndIdleEncounters_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(EndIdleEncountersRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(EncounterServiceServer).EndIdleEncounters(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: EncounterService_EndIdleEncounters_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(EncounterServiceServer).EndIdleEncounters(ctx, req.(*EndIdleEncountersRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // EncounterService_ServiceDesc is the grpc.ServiceDesc for EncounterService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -604,6 +686,14 @@ var EncounterService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetOdds",
 			Handler:    _EncounterService_GetOdds_Handler,
+		},
+		{
+			MethodName: "ListIdleEncounters",
+			Handler:    _EncounterService_ListIdleEncounters_Handler,
+		},
+		{
+			MethodName: "EndIdleEncounters",
+			Handler:    _EncounterService_EndIdleEncounters_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

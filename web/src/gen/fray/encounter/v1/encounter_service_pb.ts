@@ -10,15 +10,15 @@ import type { GetOddsRequestSchema, GetOddsResponseSchema } from "./odds_pb";
 import { file_fray_encounter_v1_odds } from "./odds_pb";
 import type { LegalAction } from "../../ruleset/v1/ruleset_pb";
 import { file_fray_ruleset_v1_ruleset } from "../../ruleset/v1/ruleset_pb";
-import type { Timestamp } from "@bufbuild/protobuf/wkt";
-import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { Duration, Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_duration, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file fray/encounter/v1/encounter_service.proto.
  */
 export const file_fray_encounter_v1_encounter_service: GenFile = /*@__PURE__*/
-  fileDesc("CilmcmF5L2VuY291bnRlci92MS9lbmNvdW50ZXJfc2VydmljZS5wcm90bxIRZnJheS5lbmNvdW50ZXIudjEiYwoWQ3JlYXRlRW5jb3VudGVyUmVxdWVzdBISCgpjb21tYW5kX2lkGAEgASgJEjUKCWVuY291bnRlchgCIAEoCzIiLmZyYXkuZW5jb3VudGVyLnYxLkNyZWF0ZUVuY291bnRlciKLAQoXQ3JlYXRlRW5jb3VudGVyUmVzcG9uc2USFAoMZW5jb3VudGVyX2lkGAEgASgJEigKBmV2ZW50cxgCIAMoCzIYLmZyYXkuZW5jb3VudGVyLnYxLkV2ZW50EjAKBXN0YXRlGAMgASgLMiEuZnJheS5lbmNvdW50ZXIudjEuRW5jb3VudGVyU3RhdGUitwEKE0FkZENvbWJhdGFudFJlcXVlc3QSFAoMZW5jb3VudGVyX2lkGAEgASgJEhIKCmNvbW1hbmRfaWQYAiABKAkSHgoRZXhwZWN0ZWRfc2VxdWVuY2UYAyABKARIAIgBARIvCgljb21iYXRhbnQYBCABKAsyHC5mcmF5LmVuY291bnRlci52MS5Db21iYXRhbnQSDwoHd2F0Y2hlZBgFIAEoCEIUChJfZXhwZWN0ZWRfc2VxdWVuY2UicgoUQWRkQ29tYmF0YW50UmVzcG9uc2USKAoGZXZlbnRzGAEgAygLMhguZnJheS5lbmNvdW50ZXIudjEuRXZlbnQSMAoFc3RhdGUYAiABKAsyIS5mcmF5LmVuY291bnRlci52MS5FbmNvdW50ZXJTdGF0ZSKOAQoWUmVtb3ZlQ29tYmF0YW50UmVxdWVzdBIUCgxlbmNvdW50ZXJfaWQYASABKAkSEgoKY29tbWFuZF9pZBgCIAEoCRIeChFleHBlY3RlZF9zZXF1ZW5jZRgDIAEoBEgAiAEBEhQKDGNvbWJhdGFudF9pZBgEIAEoCUIUChJfZXhwZWN0ZWRfc2VxdWVuY2UidQoXUmVtb3ZlQ29tYmF0YW50UmVzcG9uc2USKAoGZXZlbnRzGAEgAygLMhguZnJheS5lbmNvdW50ZXIudjEuRXZlbnQSMAoFc3RhdGUYAiABKAsyIS5mcmF5LmVuY291bnRlci52MS5FbmNvdW50ZXJTdGF0ZSJ3ChVTdGFydEVuY291bnRlclJlcXVlc3QSFAoMZW5jb3VudGVyX2lkGAEgASgJEhIKCmNvbW1hbmRfaWQYAiABKAkSHgoRZXhwZWN0ZWRfc2VxdWVuY2UYAyABKARIAIgBAUIUChJfZXhwZWN0ZWRfc2VxdWVuY2UidAoWU3RhcnRFbmNvdW50ZXJSZXNwb25zZRIoCgZldmVudHMYASADKAsyGC5mcmF5LmVuY291bnRlci52MS5FdmVudBIwCgVzdGF0ZRgCIAEoCzIhLmZyYXkuZW5jb3VudGVyLnYxLkVuY291bnRlclN0YXRlIpwBCg1TdWJtaXRSZXF1ZXN0EhQKDGVuY291bnRlcl9pZBgBIAEoCRISCgpjb21tYW5kX2lkGAIgASgJEh4KEWV4cGVjdGVkX3NlcXVlbmNlGAMgASgESACIAQESKwoHY29tbWFuZBgEIAEoCzIaLmZyYXkuZW5jb3VudGVyLnYxLkNvbW1hbmRCFAoSX2V4cGVjdGVkX3NlcXVlbmNlImwKDlN1Ym1pdFJlc3BvbnNlEigKBmV2ZW50cxgBIAMoCzIYLmZyYXkuZW5jb3VudGVyLnYxLkV2ZW50EjAKBXN0YXRlGAIgASgLMiEuZnJheS5lbmNvdW50ZXIudjEuRW5jb3VudGVyU3RhdGUifAoTR2V0RW5jb3VudGVyUmVxdWVzdBIUCgxlbmNvdW50ZXJfaWQYASABKAkSEwoLYXRfc2VxdWVuY2UYAiABKAQSEQoJbGVnYWxfZm9yGAMgASgJEhAKCGxhbmd1YWdlGAQgASgJEhUKDWxlZ2FsX2Zvcl9hbGwYBSABKAginAIKFEdldEVuY291bnRlclJlc3BvbnNlEjAKBXN0YXRlGAEgASgLMiEuZnJheS5lbmNvdW50ZXIudjEuRW5jb3VudGVyU3RhdGUSFAoMc3RhdGVfc2hhMjU2GAIgASgMEisKBWxlZ2FsGAMgAygLMhwuZnJheS5ydWxlc2V0LnYxLkxlZ2FsQWN0aW9uEhEKCW5hcnJhdGlvbhgEIAEoCRIaChJuYXJyYXRpb25fc2VxdWVuY2UYBSABKAQSNAoHYWN0aW9ucxgGIAMoCzIjLmZyYXkuZW5jb3VudGVyLnYxLkNvbWJhdGFudEFjdGlvbnMSDwoHbWF5X2FjdBgHIAMoCRIZChFhd2FpdGluZ19yZWFjdGlvbhgIIAMoCSJaChBDb21iYXRhbnRBY3Rpb25zEhQKDGNvbWJhdGFudF9pZBgBIAEoCRIwCgdhY3Rpb25zGAIgAygLMh8uZnJheS5lbmNvdW50ZXIudjEuTGVnYWxDb21tYW5kImkKDExlZ2FsQ29tbWFuZBIsCgZhY3Rpb24YASABKAsyHC5mcmF5LnJ1bGVzZXQudjEuTGVnYWxBY3Rpb24SKwoHY29tbWFuZBgCIAEoCzIaLmZyYXkuZW5jb3VudGVyLnYxLkNvbW1hbmQiPgoVTGlzdEVuY291bnRlcnNSZXF1ZXN0EhEKCXBhZ2Vfc2l6ZRgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJIusBChBFbmNvdW50ZXJTdW1tYXJ5EhQKDGVuY291bnRlcl9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEhMKC3J1bGVfc3lzdGVtGAMgASgJEjIKBnN0YXR1cxgEIAEoDjIiLmZyYXkuZW5jb3VudGVyLnYxLkVuY291bnRlclN0YXR1cxIQCghzZXF1ZW5jZRgFIAEoBBIxCg1sYXN0X2FjdGl2aXR5GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIlCgRyb2xlGAcgASgOMhcuZnJheS5lbmNvdW50ZXIudjEuUm9sZSJqChZMaXN0RW5jb3VudGVyc1Jlc3BvbnNlEjcKCmVuY291bnRlcnMYASADKAsyIy5mcmF5LmVuY291bnRlci52MS5FbmNvdW50ZXJTdW1tYXJ5EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSJWChVXYXRjaEVuY291bnRlclJlcXVlc3QSFAoMZW5jb3VudGVyX2lkGAEgASgJEhUKDWZyb21fc2VxdWVuY2UYAiABKAQSEAoIbGFuZ3VhZ2UYAyABKAkiVAoWV2F0Y2hFbmNvdW50ZXJSZXNwb25zZRInCgVldmVudBgBIAEoCzIYLmZyYXkuZW5jb3VudGVyLnYxLkV2ZW50EhEKCW5hcnJhdGlvbhgCIAEoCSKFAQoTRW5kRW5jb3VudGVyUmVxdWVzdBIUCgxlbmNvdW50ZXJfaWQYASABKAkSEgoKY29tbWFuZF9pZBgCIAEoCRIeChFleHBlY3RlZF9zZXF1ZW5jZRgDIAEoBEgAiAEBEg4KBnJlYXNvbhgEIAEoCUIUChJfZXhwZWN0ZWRfc2VxdWVuY2UicgoURW5kRW5jb3VudGVyUmVzcG9uc2USKAoGZXZlbnRzGAEgAygLMhguZnJheS5lbmNvdW50ZXIudjEuRXZlbnQSMAoFc3RhdGUYAiABKAsyIS5mcmF5LmVuY291bnRlci52MS5FbmNvdW50ZXJTdGF0ZSKdAQoWUmV3aW5kRW5jb3VudGVyUmVxdWVzdBIUCgxlbmNvdW50ZXJfaWQYASABKAkSEgoKY29tbWFuZF9pZBgCIAEoCRIeChFleHBlY3RlZF9zZXF1ZW5jZRgDIAEoBEgAiAEBEhMKC3RvX3NlcXVlbmNlGAQgASgEEg4KBnJlYXNvbhgFIAEoCUIUChJfZXhwZWN0ZWRfc2VxdWVuY2UidQoXUmV3aW5kRW5jb3VudGVyUmVzcG9uc2USKAoGZXZlbnRzGAEgAygLMhguZnJheS5lbmNvdW50ZXIudjEuRXZlbnQSMAoFc3RhdGUYAiABKAsyIS5mcmF5LmVuY291bnRlci52MS5FbmNvdW50ZXJTdGF0ZSI6ChBFeHBvcnRMb2dSZXF1ZXN0EhQKDGVuY291bnRlcl9pZBgBIAEoCRIQCghsYW5ndWFnZRgCIAEoCSJPChFFeHBvcnRMb2dSZXNwb25zZRInCgVldmVudBgBIAEoCzIYLmZyYXkuZW5jb3VudGVyLnYxLkV2ZW50EhEKCW5hcnJhdGlvbhgCIAEoCTKlCQoQRW5jb3VudGVyU2VydmljZRJoCg9DcmVhdGVFbmNvdW50ZXISKS5mcmF5LmVuY291bnRlci52MS5DcmVhdGVFbmNvdW50ZXJSZXF1ZXN0GiouZnJheS5lbmNvdW50ZXIudjEuQ3JlYXRlRW5jb3VudGVyUmVzcG9uc2USXwoMQWRkQ29tYmF0YW50EiYuZnJheS5lbmNvdW50ZXIudjEuQWRkQ29tYmF0YW50UmVxdWVzdBonLmZyYXkuZW5jb3VudGVyLnYxLkFkZENvbWJhdGFudFJlc3BvbnNlEmgKD1JlbW92ZUNvbWJhdGFudBIpLmZyYXkuZW5jb3VudGVyLnYxLlJlbW92ZUNvbWJhdGFudFJlcXVlc3QaKi5mcmF5LmVuY291bnRlci52MS5SZW1vdmVDb21iYXRhbnRSZXNwb25zZRJlCg5TdGFydEVuY291bnRlchIoLmZyYXkuZW5jb3VudGVyLnYxLlN0YXJ0RW5jb3VudGVyUmVxdWVzdBopLmZyYXkuZW5jb3VudGVyLnYxLlN0YXJ0RW5jb3VudGVyUmVzcG9uc2USTQoGU3VibWl0EiAuZnJheS5lbmNvdW50ZXIudjEuU3VibWl0UmVxdWVzdBohLmZyYXkuZW5jb3VudGVyLnYxLlN1Ym1pdFJlc3BvbnNlEl8KDEdldEVuY291bnRlchImLmZyYXkuZW5jb3VudGVyLnYxLkdldEVuY291bnRlclJlcXVlc3QaJy5mcmF5LmVuY291bnRlci52MS5HZXRFbmNvdW50ZXJSZXNwb25zZRJlCg5MaXN0RW5jb3VudGVycxIoLmZyYXkuZW5jb3VudGVyLnYxLkxpc3RFbmNvdW50ZXJzUmVxdWVzdBopLmZyYXkuZW5jb3VudGVyLnYxLkxpc3RFbmNvdW50ZXJzUmVzcG9uc2USZwoOV2F0Y2hFbmNvdW50ZXISKC5mcmF5LmVuY291bnRlci52MS5XYXRjaEVuY291bnRlclJlcXVlc3QaKS5mcmF5LmVuY291bnRlci52MS5XYXRjaEVuY291bnRlclJlc3BvbnNlMAESXwoMRW5kRW5jb3VudGVyEiYuZnJheS5lbmNvdW50ZXIudjEuRW5kRW5jb3VudGVyUmVxdWVzdBonLmZyYXkuZW5jb3VudGVyLnYxLkVuZEVuY291bnRlclJlc3BvbnNlEmgKD1Jld2luZEVuY291bnRlchIpLmZyYXkuZW5jb3VudGVyLnYxLlJld2luZEVuY291bnRlclJlcXVlc3QaKi5mcmF5LmVuY291bnRlci52MS5SZXdpbmRFbmNvdW50ZXJSZXNwb25zZRJYCglFeHBvcnRMb2cSIy5mcmF5LmVuY291bnRlci52MS5FeHBvcnRMb2dSZXF1ZXN0GiQuZnJheS5lbmNvdW50ZXIudjEuRXhwb3J0TG9nUmVzcG9uc2UwARJQCgdHZXRPZGRzEiEuZnJheS5lbmNvdW50ZXIudjEuR2V0T2Rkc1JlcXVlc3QaIi5mcmF5LmVuY291bnRlci52MS5HZXRPZGRzUmVzcG9uc2VCPFo6Z2l0aHViLmNvbS9mcmF5LXJwZy9mcmF5L2dlbi9mcmF5L2VuY291bnRlci92MTtlbmNvdW50ZXJ2MWIGcHJvdG8z", [file_fray_encounter_v1_encounter, file_fray_encounter_v1_odds, file_fray_ruleset_v1_ruleset, file_google_protobuf_timestamp]);
+  fileDesc("CilmcmF5L2VuY291bnRlci92MS9lbmNvdW50ZXJfc2VydmljZS5wcm90bxIRZnJheS5lbmNvdW50ZXIudjEiYwoWQ3JlYXRlRW5jb3VudGVyUmVxdWVzdBISCgpjb21tYW5kX2lkGAEgASgJEjUKCWVuY291bnRlchgCIAEoCzIiLmZyYXkuZW5jb3VudGVyLnYxLkNyZWF0ZUVuY291bnRlciKLAQoXQ3JlYXRlRW5jb3VudGVyUmVzcG9uc2USFAoMZW5jb3VudGVyX2lkGAEgASgJEigKBmV2ZW50cxgCIAMoCzIYLmZyYXkuZW5jb3VudGVyLnYxLkV2ZW50EjAKBXN0YXRlGAMgASgLMiEuZnJheS5lbmNvdW50ZXIudjEuRW5jb3VudGVyU3RhdGUitwEKE0FkZENvbWJhdGFudFJlcXVlc3QSFAoMZW5jb3VudGVyX2lkGAEgASgJEhIKCmNvbW1hbmRfaWQYAiABKAkSHgoRZXhwZWN0ZWRfc2VxdWVuY2UYAyABKARIAIgBARIvCgljb21iYXRhbnQYBCABKAsyHC5mcmF5LmVuY291bnRlci52MS5Db21iYXRhbnQSDwoHd2F0Y2hlZBgFIAEoCEIUChJfZXhwZWN0ZWRfc2VxdWVuY2UicgoUQWRkQ29tYmF0YW50UmVzcG9uc2USKAoGZXZlbnRzGAEgAygLMhguZnJheS5lbmNvdW50ZXIudjEuRXZlbnQSMAoFc3RhdGUYAiABKAsyIS5mcmF5LmVuY291bnRlci52MS5FbmNvdW50ZXJTdGF0ZSKOAQoWUmVtb3ZlQ29tYmF0YW50UmVxdWVzdBIUCgxlbmNvdW50ZXJfaWQYASABKAkSEgoKY29tbWFuZF9pZBgCIAEoCRIeChFleHBlY3RlZF9zZXF1ZW5jZRgDIAEoBEgAiAEBEhQKDGNvbWJhdGFudF9pZBgEIAEoCUIUChJfZXhwZWN0ZWRfc2VxdWVuY2UidQoXUmVtb3ZlQ29tYmF0YW50UmVzcG9uc2USKAoGZXZlbnRzGAEgAygLMhguZnJheS5lbmNvdW50ZXIudjEuRXZlbnQSMAoFc3RhdGUYAiABKAsyIS5mcmF5LmVuY291bnRlci52MS5FbmNvdW50ZXJTdGF0ZSJ3ChVTdGFydEVuY291bnRlclJlcXVlc3QSFAoMZW5jb3VudGVyX2lkGAEgASgJEhIKCmNvbW1hbmRfaWQYAiABKAkSHgoRZXhwZWN0ZWRfc2VxdWVuY2UYAyABKARIAIgBAUIUChJfZXhwZWN0ZWRfc2VxdWVuY2UidAoWU3RhcnRFbmNvdW50ZXJSZXNwb25zZRIoCgZldmVudHMYASADKAsyGC5mcmF5LmVuY291bnRlci52MS5FdmVudBIwCgVzdGF0ZRgCIAEoCzIhLmZyYXkuZW5jb3VudGVyLnYxLkVuY291bnRlclN0YXRlIpwBCg1TdWJtaXRSZXF1ZXN0EhQKDGVuY291bnRlcl9pZBgBIAEoCRISCgpjb21tYW5kX2lkGAIgASgJEh4KEWV4cGVjdGVkX3NlcXVlbmNlGAMgASgESACIAQESKwoHY29tbWFuZBgEIAEoCzIaLmZyYXkuZW5jb3VudGVyLnYxLkNvbW1hbmRCFAoSX2V4cGVjdGVkX3NlcXVlbmNlImwKDlN1Ym1pdFJlc3BvbnNlEigKBmV2ZW50cxgBIAMoCzIYLmZyYXkuZW5jb3VudGVyLnYxLkV2ZW50EjAKBXN0YXRlGAIgASgLMiEuZnJheS5lbmNvdW50ZXIudjEuRW5jb3VudGVyU3RhdGUifAoTR2V0RW5jb3VudGVyUmVxdWVzdBIUCgxlbmNvdW50ZXJfaWQYASABKAkSEwoLYXRfc2VxdWVuY2UYAiABKAQSEQoJbGVnYWxfZm9yGAMgASgJEhAKCGxhbmd1YWdlGAQgASgJEhUKDWxlZ2FsX2Zvcl9hbGwYBSABKAginAIKFEdldEVuY291bnRlclJlc3BvbnNlEjAKBXN0YXRlGAEgASgLMiEuZnJheS5lbmNvdW50ZXIudjEuRW5jb3VudGVyU3RhdGUSFAoMc3RhdGVfc2hhMjU2GAIgASgMEisKBWxlZ2FsGAMgAygLMhwuZnJheS5ydWxlc2V0LnYxLkxlZ2FsQWN0aW9uEhEKCW5hcnJhdGlvbhgEIAEoCRIaChJuYXJyYXRpb25fc2VxdWVuY2UYBSABKAQSNAoHYWN0aW9ucxgGIAMoCzIjLmZyYXkuZW5jb3VudGVyLnYxLkNvbWJhdGFudEFjdGlvbnMSDwoHbWF5X2FjdBgHIAMoCRIZChFhd2FpdGluZ19yZWFjdGlvbhgIIAMoCSJaChBDb21iYXRhbnRBY3Rpb25zEhQKDGNvbWJhdGFudF9pZBgBIAEoCRIwCgdhY3Rpb25zGAIgAygLMh8uZnJheS5lbmNvdW50ZXIudjEuTGVnYWxDb21tYW5kImkKDExlZ2FsQ29tbWFuZBIsCgZhY3Rpb24YASABKAsyHC5mcmF5LnJ1bGVzZXQudjEuTGVnYWxBY3Rpb24SKwoHY29tbWFuZBgCIAEoCzIaLmZyYXkuZW5jb3VudGVyLnYxLkNvbW1hbmQiPgoVTGlzdEVuY291bnRlcnNSZXF1ZXN0EhEKCXBhZ2Vfc2l6ZRgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJIusBChBFbmNvdW50ZXJTdW1tYXJ5EhQKDGVuY291bnRlcl9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEhMKC3J1bGVfc3lzdGVtGAMgASgJEjIKBnN0YXR1cxgEIAEoDjIiLmZyYXkuZW5jb3VudGVyLnYxLkVuY291bnRlclN0YXR1cxIQCghzZXF1ZW5jZRgFIAEoBBIxCg1sYXN0X2FjdGl2aXR5GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIlCgRyb2xlGAcgASgOMhcuZnJheS5lbmNvdW50ZXIudjEuUm9sZSJqChZMaXN0RW5jb3VudGVyc1Jlc3BvbnNlEjcKCmVuY291bnRlcnMYASADKAsyIy5mcmF5LmVuY291bnRlci52MS5FbmNvdW50ZXJTdW1tYXJ5EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSJWChVXYXRjaEVuY291bnRlclJlcXVlc3QSFAoMZW5jb3VudGVyX2lkGAEgASgJEhUKDWZyb21fc2VxdWVuY2UYAiABKAQSEAoIbGFuZ3VhZ2UYAyABKAkiVAoWV2F0Y2hFbmNvdW50ZXJSZXNwb25zZRInCgVldmVudBgBIAEoCzIYLmZyYXkuZW5jb3VudGVyLnYxLkV2ZW50EhEKCW5hcnJhdGlvbhgCIAEoCSKFAQoTRW5kRW5jb3VudGVyUmVxdWVzdBIUCgxlbmNvdW50ZXJfaWQYASABKAkSEgoKY29tbWFuZF9pZBgCIAEoCRIeChFleHBlY3RlZF9zZXF1ZW5jZRgDIAEoBEgAiAEBEg4KBnJlYXNvbhgEIAEoCUIUChJfZXhwZWN0ZWRfc2VxdWVuY2UicgoURW5kRW5jb3VudGVyUmVzcG9uc2USKAoGZXZlbnRzGAEgAygLMhguZnJheS5lbmNvdW50ZXIudjEuRXZlbnQSMAoFc3RhdGUYAiABKAsyIS5mcmF5LmVuY291bnRlci52MS5FbmNvdW50ZXJTdGF0ZSKdAQoWUmV3aW5kRW5jb3VudGVyUmVxdWVzdBIUCgxlbmNvdW50ZXJfaWQYASABKAkSEgoKY29tbWFuZF9pZBgCIAEoCRIeChFleHBlY3RlZF9zZXF1ZW5jZRgDIAEoBEgAiAEBEhMKC3RvX3NlcXVlbmNlGAQgASgEEg4KBnJlYXNvbhgFIAEoCUIUChJfZXhwZWN0ZWRfc2VxdWVuY2UidQoXUmV3aW5kRW5jb3VudGVyUmVzcG9uc2USKAoGZXZlbnRzGAEgAygLMhguZnJheS5lbmNvdW50ZXIudjEuRXZlbnQSMAoFc3RhdGUYAiABKAsyIS5mcmF5LmVuY291bnRlci52MS5FbmNvdW50ZXJTdGF0ZSI6ChBFeHBvcnRMb2dSZXF1ZXN0EhQKDGVuY291bnRlcl9pZBgBIAEoCRIQCghsYW5ndWFnZRgCIAEoCSJPChFFeHBvcnRMb2dSZXNwb25zZRInCgVldmVudBgBIAEoCzIYLmZyYXkuZW5jb3VudGVyLnYxLkV2ZW50EhEKCW5hcnJhdGlvbhgCIAEoCSJnChlMaXN0SWRsZUVuY291bnRlcnNSZXF1ZXN0Eg4KBnRlbmFudBgBIAEoCRItCgpvbGRlcl90aGFuGAIgASgLMhkuZ29vZ2xlLnByb3RvYnVmLkR1cmF0aW9uEgsKA21heBgDIAEoBSLWAQoNSWRsZUVuY291bnRlchIUCgxlbmNvdW50ZXJfaWQYASABKAkSDAoEbmFtZRgCIAEoCRITCgtydWxlX3N5c3RlbRgDIAEoCRIyCgZzdGF0dXMYBCABKA4yIi5mcmF5LmVuY291bnRlci52MS5FbmNvdW50ZXJTdGF0dXMSEAoIc2VxdWVuY2UYBSABKAQSMQoNbGFzdF9hY3Rpdml0eRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLZ2FtZV9tYXN0ZXIYByABKAkiYAoaTGlzdElkbGVFbmNvdW50ZXJzUmVzcG9uc2USNAoKZW5jb3VudGVycxgBIAMoCzIgLmZyYXkuZW5jb3VudGVyLnYxLklkbGVFbmNvdW50ZXISDAoEb3BlbhgCIAEoBSJmChhFbmRJZGxlRW5jb3VudGVyc1JlcXVlc3QSDgoGdGVuYW50GAEgASgJEi0KCm9sZGVyX3RoYW4YAiABKAsyGS5nb29nbGUucHJvdG9idWYuRHVyYXRpb24SCwoDbWF4GAMgASgFIloKGUVuZElkbGVFbmNvdW50ZXJzUmVzcG9uc2USLwoFZW5kZWQYASADKAsyIC5mcmF5LmVuY291bnRlci52MS5JZGxlRW5jb3VudGVyEgwKBG9wZW4YAiABKAUyiAsKEEVuY291bnRlclNlcnZpY2USaAoPQ3JlYXRlRW5jb3VudGVyEikuZnJheS5lbmNvdW50ZXIudjEuQ3JlYXRlRW5jb3VudGVyUmVxdWVzdBoqLmZyYXkuZW5jb3VudGVyLnYxLkNyZWF0ZUVuY291bnRlclJlc3BvbnNlEl8KDEFkZENvbWJhdGFudBImLmZyYXkuZW5jb3VudGVyLnYxLkFkZENvbWJhdGFudFJlcXVlc3QaJy5mcmF5LmVuY291bnRlci52MS5BZGRDb21iYXRhbnRSZXNwb25zZRJoCg9SZW1vdmVDb21iYXRhbnQSKS5mcmF5LmVuY291bnRlci52MS5SZW1vdmVDb21iYXRhbnRSZXF1ZXN0GiouZnJheS5lbmNvdW50ZXIudjEuUmVtb3ZlQ29tYmF0YW50UmVzcG9uc2USZQoOU3RhcnRFbmNvdW50ZXISKC5mcmF5LmVuY291bnRlci52MS5TdGFydEVuY291bnRlclJlcXVlc3QaKS5mcmF5LmVuY291bnRlci52MS5TdGFydEVuY291bnRlclJlc3BvbnNlEk0KBlN1Ym1pdBIgLmZyYXkuZW5jb3VudGVyLnYxLlN1Ym1pdFJlcXVlc3QaIS5mcmF5LmVuY291bnRlci52MS5TdWJtaXRSZXNwb25zZRJfCgxHZXRFbmNvdW50ZXISJi5mcmF5LmVuY291bnRlci52MS5HZXRFbmNvdW50ZXJSZXF1ZXN0GicuZnJheS5lbmNvdW50ZXIudjEuR2V0RW5jb3VudGVyUmVzcG9uc2USZQoOTGlzdEVuY291bnRlcnMSKC5mcmF5LmVuY291bnRlci52MS5MaXN0RW5jb3VudGVyc1JlcXVlc3QaKS5mcmF5LmVuY291bnRlci52MS5MaXN0RW5jb3VudGVyc1Jlc3BvbnNlEmcKDldhdGNoRW5jb3VudGVyEiguZnJheS5lbmNvdW50ZXIudjEuV2F0Y2hFbmNvdW50ZXJSZXF1ZXN0GikuZnJheS5lbmNvdW50ZXIudjEuV2F0Y2hFbmNvdW50ZXJSZXNwb25zZTABEl8KDEVuZEVuY291bnRlchImLmZyYXkuZW5jb3VudGVyLnYxLkVuZEVuY291bnRlclJlcXVlc3QaJy5mcmF5LmVuY291bnRlci52MS5FbmRFbmNvdW50ZXJSZXNwb25zZRJoCg9SZXdpbmRFbmNvdW50ZXISKS5mcmF5LmVuY291bnRlci52MS5SZXdpbmRFbmNvdW50ZXJSZXF1ZXN0GiouZnJheS5lbmNvdW50ZXIudjEuUmV3aW5kRW5jb3VudGVyUmVzcG9uc2USWAoJRXhwb3J0TG9nEiMuZnJheS5lbmNvdW50ZXIudjEuRXhwb3J0TG9nUmVxdWVzdBokLmZyYXkuZW5jb3VudGVyLnYxLkV4cG9ydExvZ1Jlc3BvbnNlMAESUAoHR2V0T2RkcxIhLmZyYXkuZW5jb3VudGVyLnYxLkdldE9kZHNSZXF1ZXN0GiIuZnJheS5lbmNvdW50ZXIudjEuR2V0T2Rkc1Jlc3BvbnNlEnEKEkxpc3RJZGxlRW5jb3VudGVycxIsLmZyYXkuZW5jb3VudGVyLnYxLkxpc3RJZGxlRW5jb3VudGVyc1JlcXVlc3QaLS5mcmF5LmVuY291bnRlci52MS5MaXN0SWRsZUVuY291bnRlcnNSZXNwb25zZRJuChFFbmRJZGxlRW5jb3VudGVycxIrLmZyYXkuZW5jb3VudGVyLnYxLkVuZElkbGVFbmNvdW50ZXJzUmVxdWVzdBosLmZyYXkuZW5jb3VudGVyLnYxLkVuZElkbGVFbmNvdW50ZXJzUmVzcG9uc2VCPFo6Z2l0aHViLmNvbS9mcmF5LXJwZy9mcmF5L2dlbi9mcmF5L2VuY291bnRlci92MTtlbmNvdW50ZXJ2MWIGcHJvdG8z", [file_fray_encounter_v1_encounter, file_fray_encounter_v1_odds, file_fray_ruleset_v1_ruleset, file_google_protobuf_duration, file_google_protobuf_timestamp]);
 
 /**
  * @generated from message fray.encounter.v1.CreateEncounterRequest
@@ -797,6 +797,176 @@ export const ExportLogResponseSchema: GenMessage<ExportLogResponse> = /*@__PURE_
   messageDesc(file_fray_encounter_v1_encounter_service, 24);
 
 /**
+ * @generated from message fray.encounter.v1.ListIdleEncountersRequest
+ */
+export type ListIdleEncountersRequest = Message<"fray.encounter.v1.ListIdleEncountersRequest"> & {
+  /**
+   * The tenant, which must be the token's: an operator names the tenant it acts on.
+   *
+   * @generated from field: string tenant = 1;
+   */
+  tenant: string;
+
+  /**
+   * Idle for at least this long: no event recorded since (unset or zero: the service's idle
+   * end time, FRAY_IDLE_END; at least one second).
+   *
+   * @generated from field: google.protobuf.Duration older_than = 2;
+   */
+  olderThan?: Duration | undefined;
+
+  /**
+   * At most this many (0: 100; at most 1000).
+   *
+   * @generated from field: int32 max = 3;
+   */
+  max: number;
+};
+
+/**
+ * Describes the message fray.encounter.v1.ListIdleEncountersRequest.
+ * Use `create(ListIdleEncountersRequestSchema)` to create a new message.
+ */
+export const ListIdleEncountersRequestSchema: GenMessage<ListIdleEncountersRequest> = /*@__PURE__*/
+  messageDesc(file_fray_encounter_v1_encounter_service, 25);
+
+/**
+ * IdleEncounter is an encounter not ended that has recorded no event for a while, or one
+ * that EndIdleEncounters ended.
+ *
+ * @generated from message fray.encounter.v1.IdleEncounter
+ */
+export type IdleEncounter = Message<"fray.encounter.v1.IdleEncounter"> & {
+  /**
+   * @generated from field: string encounter_id = 1;
+   */
+  encounterId: string;
+
+  /**
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * @generated from field: string rule_system = 3;
+   */
+  ruleSystem: string;
+
+  /**
+   * @generated from field: fray.encounter.v1.EncounterStatus status = 4;
+   */
+  status: EncounterStatus;
+
+  /**
+   * Its last event's sequence (after EndIdleEncounters: the EncounterEnded event's).
+   *
+   * @generated from field: uint64 sequence = 5;
+   */
+  sequence: bigint;
+
+  /**
+   * When its last event before the end was recorded.
+   *
+   * @generated from field: google.protobuf.Timestamp last_activity = 6;
+   */
+  lastActivity?: Timestamp | undefined;
+
+  /**
+   * Its GM: "tenant/subject".
+   *
+   * @generated from field: string game_master = 7;
+   */
+  gameMaster: string;
+};
+
+/**
+ * Describes the message fray.encounter.v1.IdleEncounter.
+ * Use `create(IdleEncounterSchema)` to create a new message.
+ */
+export const IdleEncounterSchema: GenMessage<IdleEncounter> = /*@__PURE__*/
+  messageDesc(file_fray_encounter_v1_encounter_service, 26);
+
+/**
+ * @generated from message fray.encounter.v1.ListIdleEncountersResponse
+ */
+export type ListIdleEncountersResponse = Message<"fray.encounter.v1.ListIdleEncountersResponse"> & {
+  /**
+   * @generated from field: repeated fray.encounter.v1.IdleEncounter encounters = 1;
+   */
+  encounters: IdleEncounter[];
+
+  /**
+   * The tenant's encounters not ended, idle or not: what its cap of open encounters counts.
+   *
+   * @generated from field: int32 open = 2;
+   */
+  open: number;
+};
+
+/**
+ * Describes the message fray.encounter.v1.ListIdleEncountersResponse.
+ * Use `create(ListIdleEncountersResponseSchema)` to create a new message.
+ */
+export const ListIdleEncountersResponseSchema: GenMessage<ListIdleEncountersResponse> = /*@__PURE__*/
+  messageDesc(file_fray_encounter_v1_encounter_service, 27);
+
+/**
+ * @generated from message fray.encounter.v1.EndIdleEncountersRequest
+ */
+export type EndIdleEncountersRequest = Message<"fray.encounter.v1.EndIdleEncountersRequest"> & {
+  /**
+   * As in ListIdleEncountersRequest.
+   *
+   * @generated from field: string tenant = 1;
+   */
+  tenant: string;
+
+  /**
+   * @generated from field: google.protobuf.Duration older_than = 2;
+   */
+  olderThan?: Duration | undefined;
+
+  /**
+   * @generated from field: int32 max = 3;
+   */
+  max: number;
+};
+
+/**
+ * Describes the message fray.encounter.v1.EndIdleEncountersRequest.
+ * Use `create(EndIdleEncountersRequestSchema)` to create a new message.
+ */
+export const EndIdleEncountersRequestSchema: GenMessage<EndIdleEncountersRequest> = /*@__PURE__*/
+  messageDesc(file_fray_encounter_v1_encounter_service, 28);
+
+/**
+ * @generated from message fray.encounter.v1.EndIdleEncountersResponse
+ */
+export type EndIdleEncountersResponse = Message<"fray.encounter.v1.EndIdleEncountersResponse"> & {
+  /**
+   * The encounters this call ended, the oldest activity first. One that another replica or a
+   * player changed meanwhile is left as it is, and not listed.
+   *
+   * @generated from field: repeated fray.encounter.v1.IdleEncounter ended = 1;
+   */
+  ended: IdleEncounter[];
+
+  /**
+   * The tenant's encounters still not ended.
+   *
+   * @generated from field: int32 open = 2;
+   */
+  open: number;
+};
+
+/**
+ * Describes the message fray.encounter.v1.EndIdleEncountersResponse.
+ * Use `create(EndIdleEncountersResponseSchema)` to create a new message.
+ */
+export const EndIdleEncountersResponseSchema: GenMessage<EndIdleEncountersResponse> = /*@__PURE__*/
+  messageDesc(file_fray_encounter_v1_encounter_service, 29);
+
+/**
  * EncounterService plays encounters and records every step in the event log.
  * Every call carries a bearer token ("authorization: Bearer <JWT>"); the caller is the
  * principal "tenant/subject" it names. An encounter belongs to its creator's tenant: to anyone
@@ -939,6 +1109,31 @@ export const EncounterService: GenService<{
     methodKind: "unary";
     input: typeof GetOddsRequestSchema;
     output: typeof GetOddsResponseSchema;
+  },
+  /**
+   * A tenant's administration, answered only to a token holding the "fray:admin" scope and
+   * for that token's own tenant (PermissionDenied otherwise): the tenant's encounters not
+   * ended that have recorded no event for a while, the oldest activity first.
+   *
+   * @generated from rpc fray.encounter.v1.EncounterService.ListIdleEncounters
+   */
+  listIdleEncounters: {
+    methodKind: "unary";
+    input: typeof ListIdleEncountersRequestSchema;
+    output: typeof ListIdleEncountersResponseSchema;
+  },
+  /**
+   * Ends them (same authority), each by an EncounterEnded event recorded as by EndEncounter:
+   * the seed revealed, no more commands, no longer counted toward the tenant's open
+   * encounters; the event's idle says how long the encounter had been idle at least. The
+   * service ends them itself once idle for its idle end time (FRAY_IDLE_END).
+   *
+   * @generated from rpc fray.encounter.v1.EncounterService.EndIdleEncounters
+   */
+  endIdleEncounters: {
+    methodKind: "unary";
+    input: typeof EndIdleEncountersRequestSchema;
+    output: typeof EndIdleEncountersResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_fray_encounter_v1_encounter_service, 0);
