@@ -34,9 +34,16 @@ func TestMain(m *testing.M) {
 // start runs `fray dev` on free ports over data until the returned stop is called.
 func start(t *testing.T, data string, tune ...func(*dev.Config)) (addr string, stop func()) {
 	t.Helper()
+	addr, cancel, done := startRun(t, data, tune...)
+	return addr, func() { cancel(); require.NoError(t, <-done) }
+}
+
+// startRun is start, with the stop in two: cancel, then done says how Run ended.
+func startRun(t *testing.T, data string, tune ...func(*dev.Config)) (addr string, cancel func(), done <-chan error) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
-	done := make(chan error, 1)
+	ended := make(chan error, 1)
 	cfg := dev.Config{
 		Listen: "127.0.0.1:0", Data: data, NATSHost: "127.0.0.1", NATSPort: -1,
 		Grace: 5 * time.Second, Log: platform.NewLogger("text", "error"),
@@ -46,14 +53,15 @@ func start(t *testing.T, data string, tune ...func(*dev.Config)) (addr string, s
 		f(&cfg)
 	}
 	go func() {
-		done <- dev.Run(ctx, cfg)
+		ended <- dev.Run(ctx, cfg)
 	}()
 	select {
 	case addr = <-ready:
-	case err := <-done:
+	case err := <-ended:
+		cancel()
 		t.Fatalf("fray dev did not start: %v", err)
 	}
-	return addr, func() { cancel(); require.NoError(t, <-done) }
+	return addr, cancel, ended
 }
 
 // fray runs one CLI command and returns its output.

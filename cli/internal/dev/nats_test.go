@@ -50,7 +50,7 @@ func seedRead(t *testing.T, natsURL, id string, opts ...nats.Option) ([]byte, er
 	}))...)
 	require.NoError(t, err)
 	defer nc.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	answer := make(chan *nats.Msg, 1)
 	go func() {

@@ -49,7 +49,7 @@ func TestMetricsListen(t *testing.T) {
 	}()
 	serving := regexp.MustCompile(`msg="resolver serving" addr=(\S+) health="?[^ ]*"? metrics=(\S+)`)
 	var m []string
-	require.Eventually(t, func() bool { m = serving.FindStringSubmatch(logs.String()); return m != nil }, 10*time.Second, 10*time.Millisecond, "logs: %s", &logs)
+	require.Eventually(t, func() bool { m = serving.FindStringSubmatch(logs.String()); return m != nil }, 2*time.Minute, 10*time.Millisecond, "logs: %s", &logs)
 	addr, metrics := m[1], m[2]
 
 	cc, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
