@@ -49,9 +49,10 @@ func NewCommand() *cobra.Command {
 	encounters := fs.Int("encounters", 16, "encounters playing at once (= commands in flight; the anchors' concurrency too)")
 	duration := fs.Duration("duration", 10*time.Second, "how long the load runs")
 	maxCommands := fs.Int64("commands", 0, "stop after this many commands (0: no limit but --duration)")
+	fights := fs.Int("fights", 0, "each encounter plays this many fights, then stops (0: no limit but --duration)")
 	systemsFlag := fs.String("systems", strings.Join(Systems, ","), "rule systems to play, dealt to the encounters in turn")
 	fightLength := fs.Int("fight-length", 200, "end a fight and start another after this many commands")
-	anchor := fs.Duration("anchor-duration", 3*time.Second, "how long each anchor runs (0: skip the anchors)")
+	anchor := fs.Duration("anchor-duration", 3*time.Second, "how long each anchor runs, each of its callers making one call at least (0: skip the anchors)")
 	repeat := fs.Int("repeat", 1, "rounds, each the load, then the health Check anchor, then the JetStream anchor; figures reported as min / median / max over them")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	quiet := fs.Bool("quiet", false, "no progress line")
@@ -70,7 +71,7 @@ func NewCommand() *cobra.Command {
 		if *repeat < 1 {
 			return fmt.Errorf("--repeat %d: at least 1 round", *repeat)
 		}
-		cfg := Config{Encounters: *encounters, Duration: *duration, Commands: *maxCommands, FightLength: *fightLength, Systems: strings.Split(*systemsFlag, ",")}
+		cfg := Config{Encounters: *encounters, Duration: *duration, Commands: *maxCommands, Fights: *fights, FightLength: *fightLength, Systems: strings.Split(*systemsFlag, ",")}
 		if !*quiet {
 			cfg.Progress = stderr
 		}

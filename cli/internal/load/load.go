@@ -26,9 +26,11 @@ type Config struct {
 	GM, Player grpc.ClientConnInterface
 	// Encounters is how many encounters play at once (each its own goroutine).
 	Encounters int
-	// Duration bounds the run; Commands, when > 0, bounds the commands sent.
+	// Duration bounds the run; Commands, when > 0, bounds the commands sent; Fights, when > 0,
+	// the fights each encounter plays. The first bound reached ends the run.
 	Duration time.Duration
 	Commands int64
+	Fights   int
 	// Systems to play, dealt to the encounters in turn (default: all four).
 	Systems []string
 	// FightLength ends a fight (EndEncounter) and starts another after this many commands
@@ -218,7 +220,7 @@ func Run(ctx context.Context, cfg Config) (*Round, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := &worker{gm: gmc, player: plc, system: system, sc: scripts[system], rec: rec, budget: budget, failed: &failed, fightLength: cfg.FightLength, ctx: ctx, deadline: deadline}
+			w := &worker{gm: gmc, player: plc, system: system, sc: scripts[system], rec: rec, budget: budget, failed: &failed, fightLength: cfg.FightLength, fights: cfg.Fights, ctx: ctx, deadline: deadline}
 			w.run(ctx)
 		}()
 	}
@@ -279,6 +281,7 @@ type worker struct {
 	budget      func() bool
 	failed      *atomic.Int64
 	fightLength int
+	fights      int // 0: no bound
 	ctx         context.Context
 	deadline    time.Time
 }
@@ -298,7 +301,7 @@ func (w *worker) call(f func() error) error {
 }
 
 func (w *worker) run(ctx context.Context) {
-	for w.budget() {
+	for n := 0; (w.fights == 0 || n < w.fights) && w.budget(); n++ {
 		if err := w.fight(ctx); err != nil && ctx.Err() != nil {
 			return
 		}
