@@ -13,6 +13,7 @@ replace (
 
 require (
 	github.com/fray-rpg/fray/services/encounter v0.0.0-00010101000000-000000000000
+	github.com/fray-rpg/fray/services/platform v0.0.0-00010101000000-000000000000
 	github.com/nats-io/nats-server/v2 v2.15.3
 	github.com/stretchr/testify v1.12.1
 	k8s.io/api v0.37.2
@@ -31,7 +32,6 @@ require (
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/fray-rpg/fray/gen v0.0.0-00010101000000-000000000000 // indirect
 	github.com/fray-rpg/fray/rules v0.0.0-00010101000000-000000000000 // indirect
-	github.com/fray-rpg/fray/services/platform v0.0.0-00010101000000-000000000000 // indirect
 	github.com/fxamacker/cbor/v2 v2.9.1 // indirect
 	github.com/go-errors/errors v1.5.1 // indirect
 	github.com/go-logr/logr v1.4.4 // indirect

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fray-rpg/fray/services/platform"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
@@ -305,9 +306,13 @@ func TestEveryContainerHasProbes(t *testing.T) {
 			require.NotEqual(t, gp.ContainerPort, hp.ContainerPort, "the gRPC port serves TLS")
 			listen, _ := env(c, "FRAY_HEALTH_LISTEN")
 			require.Equal(t, fmt.Sprintf(":%d", hp.ContainerPort), listen)
-			if lp := c.LivenessProbe.GRPC; lp != nil {
-				require.Equal(t, p.Port, lp.Port)
-			}
+			// Alive while it answers a gRPC health call, whatever its dependencies (a TCP
+			// connect proves only that the kernel accepts).
+			lp := c.LivenessProbe.GRPC
+			require.NotNilf(t, lp, "%s: liveness is a gRPC health call", name)
+			require.Equal(t, p.Port, lp.Port)
+			require.NotNil(t, lp.Service)
+			require.Equal(t, platform.LivenessService, *lp.Service, "%s: liveness asks the service that follows no dependency", name)
 		}
 		// NATS: JetStream health on the monitoring port.
 		nats := container(workload(t, r, "nats"), "nats")

@@ -30,9 +30,17 @@ type Health struct {
 	quiet bool
 }
 
+// LivenessService is the health service a liveness probe asks: SERVING whenever the process
+// answers, whatever its dependencies and through its drain. A service that cannot reach NATS
+// or the resolver is not ready, but restarting it would not bring them back; one that no
+// longer answers a gRPC call at all is what a restart is for. It is no service of the
+// server's: the server as a whole ("") does not wait for it.
+const LivenessService = "liveness"
+
 func newHealth(log *slog.Logger) *Health {
 	h := &Health{hs: health.NewServer(), log: log, services: map[string]struct{}{},
 		down: map[string]map[string]string{}, was: map[string]healthpb.HealthCheckResponse_ServingStatus{}}
+	h.hs.SetServingStatus(LivenessService, healthpb.HealthCheckResponse_SERVING)
 	h.mu.Lock()
 	h.update()
 	h.mu.Unlock()

@@ -133,6 +133,8 @@ func TestHealthFollowsReadiness(t *testing.T) {
 	require.Equal(t, notServing, next())
 	require.Equal(t, []healthpb.HealthCheckResponse_ServingStatus{notServing, notServing}, both(""))
 	require.Equal(t, []healthpb.HealthCheckResponse_ServingStatus{notServing, notServing}, both("test.Panic"))
+	require.Equal(t, []healthpb.HealthCheckResponse_ServingStatus{serving, serving}, both(platform.LivenessService),
+		"alive while a dependency is down: a restart would not bring it back")
 	require.Equal(t, serving, check(t, mc, "grpc.health.v1.Health"), "another service is not concerned")
 	require.Contains(t, logs.String(), `msg="health: not serving" service=test.Panic why="nats: disconnected from nats://127.0.0.1:4222"`)
 
@@ -176,6 +178,7 @@ func TestHealthFollowsReadiness(t *testing.T) {
 	require.Equal(t, notServing, next())
 	require.Equal(t, notServing, check(t, hc, ""))
 	require.Equal(t, notServing, check(t, hc, "test.Panic"))
+	require.Equal(t, serving, check(t, hc, platform.LivenessService), "alive while it drains")
 	close(release)
 	require.NoError(t, <-called, "the call under way finished")
 	require.NoError(t, <-served)
