@@ -130,7 +130,24 @@ type Findings struct {
 	Forked []string
 	// RefusedButRecorded: a command answered with a refusal, yet recorded.
 	RefusedButRecorded []string
+
+	// NotFound: calls answered NotFound for an encounter the log holds (for a create, its own
+	// encounter, when the create is recorded): a read behind the service's own write.
+	NotFound []string
+	// Stale: commands refused by a rule although the client chose them, from the rules' own
+	// legal actions, on the state the log held when it sent them (every earlier command of the
+	// encounter acknowledged before it, none of unknown outcome), and which the rules, deciding
+	// them again on that state of the log (what a read of the stream's leader held), accept: a
+	// decision on a state behind the log.
+	Stale []string
+	// RefusedOnLog: such refusals that the rules refuse on the log's state too — the load
+	// chose a command its rules refuse, no fault of the cluster (reported, not a breach).
+	RefusedOnLog []string
 }
+
+// Truthful reports whether no client was told something the log contradicts: no NotFound
+// for an encounter that exists, no refusal decided on a stale state (issue 22).
+func (f *Findings) Truthful() bool { return len(f.NotFound)+len(f.Stale) == 0 }
 
 // OK reports whether no invariant is broken.
 func (f *Findings) OK() bool {
@@ -143,7 +160,8 @@ func (f *Findings) Summary() string {
 	for _, x := range []struct {
 		name string
 		list []string
-	}{{"lost", f.Lost}, {"misplaced", f.Misplaced}, {"duplicated", f.Duplicated}, {"forked", f.Forked}, {"refused but recorded", f.RefusedButRecorded}} {
+	}{{"lost", f.Lost}, {"misplaced", f.Misplaced}, {"duplicated", f.Duplicated}, {"forked", f.Forked}, {"refused but recorded", f.RefusedButRecorded},
+		{"NotFound for an encounter that exists", f.NotFound}, {"stale refusals", f.Stale}} {
 		if len(x.list) == 0 {
 			continue
 		}
@@ -250,7 +268,80 @@ func Check(log Log, cmds []*Command) *Findings {
 			}
 		}
 	}
+	untruthful(f, log, byCommand, cmds)
 	return f
+}
+
+// ruleRefusal: the codes a command is refused with for what it asks of the state (its rules,
+// its roles), as opposed to NotFound (counted apart) and the codes that leave it unknown.
+func ruleRefusal(c codes.Code) bool {
+	switch c {
+	case codes.FailedPrecondition, codes.InvalidArgument, codes.OutOfRange, codes.AlreadyExists, codes.PermissionDenied:
+		return true
+	}
+	return false
+}
+
+// untruthful finds the calls answered NotFound for an encounter that exists, and the stale
+// refusals, and marks them on the commands (for the windows' counts).
+func untruthful(f *Findings, log Log, byCommand map[string][]recorded, cmds []*Command) {
+	encounterOf := func(c *Command) string {
+		if c.Encounter != "" {
+			return c.Encounter
+		}
+		if rs := byCommand[c.CommandID]; len(rs) > 0 { // a create: its own encounter
+			return rs[0].encounter
+		}
+		return ""
+	}
+	byEncounter := map[string][]*Command{}
+	for _, c := range cmds {
+		c.stale = false
+		enc := encounterOf(c)
+		for i := range c.Attempts {
+			a := &c.Attempts[i]
+			a.notFound = a.Code == codes.NotFound && enc != "" && len(log[enc]) > 0
+			if a.notFound {
+				f.NotFound = append(f.NotFound, fmt.Sprintf("%s %s of %s answered NotFound at attempt %d (%s); the log holds %d records of it",
+					short(c.Method), c.CommandID, enc, i+1, clip(a.Message, 120), len(log[enc])))
+			}
+		}
+		if enc != "" {
+			byEncounter[enc] = append(byEncounter[enc], c)
+		}
+	}
+	for _, enc := range slices.Sorted(maps.Keys(byEncounter)) {
+		cs := byEncounter[enc]
+		slices.SortStableFunc(cs, func(a, b *Command) int { return a.Start.Compare(b.Start) })
+		for i, c := range cs {
+			if c.Acked || c.Cut || !ruleRefusal(c.Code) {
+				continue
+			}
+			known := true // every command before it acknowledged before it was sent
+			for _, p := range cs[:i] {
+				if !p.Acked || p.End.After(c.Start) {
+					known = false
+					break
+				}
+			}
+			if !known {
+				continue
+			}
+			refusal, judged := decideOnLog(log[enc], i, commandOf(c.request), c.Subject)
+			if judged && refusal != nil {
+				f.RefusedOnLog = append(f.RefusedOnLog, fmt.Sprintf("%s %s of %s refused %v (%s); the rules refuse it on the log's state too (%v)",
+					short(c.Method), c.CommandID, enc, c.Code, lastMessage(c), refusal))
+				continue
+			}
+			how := "not decided again"
+			if judged {
+				how = "the rules accept it there"
+			}
+			c.stale = true
+			f.Stale = append(f.Stale, fmt.Sprintf("%s %s of %s refused %v (%s) though chosen on the log's state (%d commands acknowledged before it; %s)",
+				short(c.Method), c.CommandID, enc, c.Code, lastMessage(c), i, how))
+		}
+	}
 }
 
 func lastMessage(c *Command) string {
@@ -338,6 +429,9 @@ func availability(cmds []*Command, from, to time.Time) Availability {
 				continue
 			}
 			a.Attempts++
+			if at.notFound {
+				a.NotFound++
+			}
 			if at.Code == 0 {
 				a.AttemptsOK++
 			} else {
@@ -350,6 +444,9 @@ func availability(cmds []*Command, from, to time.Time) Availability {
 			continue
 		}
 		a.Commands++
+		if c.stale {
+			a.Stale++
+		}
 		switch {
 		case c.Acked:
 			a.CommandsOK++
@@ -398,6 +495,9 @@ type Availability struct {
 	Examples map[string]string
 	// Slowest is the longest command (first attempt to answer, retries included).
 	Slowest time.Duration
+	// NotFound: calls answered NotFound for an encounter that exists; Stale: commands refused
+	// on a state behind the log (Findings).
+	NotFound, Stale int
 }
 
 func (a Availability) attemptShare() float64 { return share(a.AttemptsOK, a.Attempts) }
@@ -408,4 +508,12 @@ func share(ok, n int) float64 {
 		return 1
 	}
 	return float64(ok) / float64(n)
+}
+
+// clip is s cut to n characters.
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
 }

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	"github.com/fray-rpg/fray/rules/dice"
+	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc/codes"
 )
@@ -178,4 +180,114 @@ func TestAvailabilityOutageAndRecovery(t *testing.T) {
 	require.Equal(t, at(5.2), firstAfter(cmds, at(3), -1))
 	require.Equal(t, at(4), firstAfter(cmds, at(1.5), 1))
 	require.True(t, firstAfter(cmds, at(5.5), -1).IsZero())
+}
+
+// A call answered NotFound for an encounter the log holds is counted (a create's own
+// encounter too, when the create is recorded); a rule refusal of a command chosen on the
+// log's state is stale, one sent after a command of unknown outcome is not judged.
+func TestCheckFindsWhatTheLogContradicts(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+	timed := func(c *Command, from, to float64) *Command {
+		c.Start, c.End = at(from), at(to)
+		for i := range c.Attempts {
+			c.Attempts[i].Start, c.Attempts[i].End = at(from), at(to)
+		}
+		return c
+	}
+	refused := func(method, enc, cmd string, code codes.Code, msg string) *Command {
+		return &Command{Method: "/fray.encounter.v1.EncounterService/" + method, Encounter: enc, CommandID: cmd, Code: code,
+			Attempts: []Attempt{{Code: code, Message: msg}}}
+	}
+	log, cmds := cleanLog()
+	for i, c := range cmds {
+		timed(c, float64(i), float64(i)+0.5)
+	}
+	// A create answered NotFound, yet recorded: its encounter is c's.
+	createNF := timed(refused("CreateEncounter", "", "x1", codes.NotFound, `there is no encounter "c"`), 10, 10.1)
+	log["c"] = []Record{record("c", 9, 0, "x1", 1, "g1")}
+	// A submit after every command of a acknowledged, refused: stale.
+	stale := timed(refused("Submit", "a", "c9", codes.FailedPrecondition, "soldat acts first"), 20, 20.1)
+	// b: a command of unknown outcome, then a refusal: not judged.
+	unknown := timed(&Command{Method: "Submit", Encounter: "b", CommandID: "d8", Code: codes.DeadlineExceeded, Attempts: []Attempt{{Code: codes.DeadlineExceeded}}}, 30, 31)
+	notJudged := timed(refused("Submit", "b", "d9", codes.FailedPrecondition, "not your turn"), 32, 32.1)
+	// A submit to b answered NotFound then acknowledged.
+	nfThenOK := timed(&Command{Method: "Submit", Encounter: "b", CommandID: "d7", Acked: true, Code: codes.OK,
+		Attempts: []Attempt{{Code: codes.NotFound, Message: "there is no encounter"}, {Code: codes.OK}}}, 29, 29.5)
+	all := append(cmds, createNF, stale, unknown, notJudged, nfThenOK)
+	f := Check(log, all)
+	require.False(t, f.Truthful())
+	require.Len(t, f.NotFound, 2, "%v", f.NotFound)
+	require.Contains(t, f.NotFound[0], "CreateEncounter x1 of c answered NotFound at attempt 1")
+	require.Contains(t, f.NotFound[1], "Submit d7 of b answered NotFound at attempt 1")
+	require.Len(t, f.Stale, 1, "%v", f.Stale)
+	require.Contains(t, f.Stale[0], "Submit c9 of a refused FailedPrecondition (soldat acts first) though chosen on the log's state (3 commands acknowledged before it; not decided again)")
+	require.Contains(t, f.Summary(), "stale refusals")
+
+	a := availability(all, at(9), at(40))
+	require.Equal(t, 2, a.NotFound)
+	require.Equal(t, 1, a.Stale)
+	require.Zero(t, availability(all, at(0), at(9)).NotFound)
+
+	// A refusal right after a create that was acknowledged is stale too (nothing unknown before).
+	log2, cmds2 := cleanLog()
+	for i, c := range cmds2 {
+		timed(c, float64(i), float64(i)+0.5)
+	}
+	perm := timed(refused("AddCombatant", "b", "d5", codes.PermissionDenied, "no role"), 10, 10.1)
+	f = Check(log2, append(cmds2, perm))
+	require.Len(t, f.Stale, 1)
+	require.True(t, f.OK(), "stale refusals are their own finding, not a broken invariant")
+}
+
+// A refusal is decided again on the log's state: one the rules accept there is stale, one
+// they refuse there too is the load's own (RefusedOnLog). The log is a real one: an
+// encounter created and ended by the rules' own decisions.
+func TestRefusalsAreDecidedAgainOnTheLog(t *testing.T) {
+	seed := make([]byte, dice.SeedSize)
+	for i := range seed {
+		seed[i] = byte(i)
+	}
+	env := engine.Env{Actor: "t1/load-gm", Tenant: "t1", Seed: seed}
+	st := &encounterv1.EncounterState{EncounterId: "enc-1"}
+	var recs []Record
+	decide := func(cmdID string, cmd *encounterv1.Command) {
+		stream, err := dice.NewStreamScheme(dice.Latest, seed, st.GetDiceOffset())
+		require.NoError(t, err)
+		env.Dice = stream
+		evs, err := registry.Decide(st, cmd, env)
+		require.NoError(t, err)
+		for _, ev := range evs {
+			ev.CommandId = cmdID
+			require.NoError(t, registry.Evolve(st, ev))
+		}
+		recs = append(recs, Record{Encounter: "enc-1", Position: uint64(len(recs) + 1), Batch: &encounterv1.EventBatch{Events: evs}})
+	}
+	decide("c1", &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "replay", RuleSystem: "loss"}}})
+	decide("c2", &encounterv1.Command{Kind: &encounterv1.Command_End{End: &encounterv1.EndEncounter{Reason: "over"}}})
+	log := Log{"enc-1": recs}
+
+	at := func(s float64) time.Time { return time.Unix(1000, 0).Add(time.Duration(s * float64(time.Second))) }
+	create := &Command{Method: "/x/CreateEncounter", Encounter: "enc-1", CommandID: "c1", Acked: true, Code: codes.OK, Start: at(0), End: at(1),
+		Events: []AckedEvent{{Sequence: 1, EventID: recs[0].Batch.Events[0].GetEventId()}}, Attempts: []Attempt{{Code: codes.OK}}}
+	// An End refused right after the create: on the log's state (the create) it is legal.
+	end := &encounterv1.EndEncounterRequest{EncounterId: "enc-1", Reason: "over"}
+	refusedEnd := &Command{Method: "/x/EndEncounter", Encounter: "enc-1", CommandID: "c9", Code: codes.FailedPrecondition, Start: at(2), End: at(3),
+		Subject: "load-gm", request: end, Attempts: []Attempt{{Code: codes.FailedPrecondition, Message: "not yet"}}}
+	f := Check(Log{"enc-1": recs[:1]}, []*Command{create, refusedEnd})
+	require.Len(t, f.Stale, 1, "no seed revealed: not decided again, yet stale by the client's account")
+	require.Contains(t, f.Stale[0], "not decided again")
+	f = Check(log, []*Command{create, refusedEnd})
+	require.Len(t, f.Stale, 1, "%v %v", f.Stale, f.RefusedOnLog)
+	require.Contains(t, f.Stale[0], "the rules accept it there")
+
+	// A Start refused after the end (acknowledged): the rules refuse it on the log too.
+	ended := &Command{Method: "/x/EndEncounter", Encounter: "enc-1", CommandID: "c2", Acked: true, Code: codes.OK, Start: at(2), End: at(3),
+		Events: []AckedEvent{{Sequence: 2, EventID: recs[1].Batch.Events[0].GetEventId()}}, Attempts: []Attempt{{Code: codes.OK}}}
+	refusedStart := &Command{Method: "/x/StartEncounter", Encounter: "enc-1", CommandID: "c10", Code: codes.FailedPrecondition, Start: at(4), End: at(5),
+		Subject: "load-gm", request: &encounterv1.StartEncounterRequest{EncounterId: "enc-1"}, Attempts: []Attempt{{Code: codes.FailedPrecondition, Message: "ended"}}}
+	f = Check(log, []*Command{create, ended, refusedStart})
+	require.Empty(t, f.Stale)
+	require.Len(t, f.RefusedOnLog, 1)
+	require.Contains(t, f.RefusedOnLog[0], "StartEncounter c10 of enc-1 refused FailedPrecondition (ended); the rules refuse it on the log's state too")
 }

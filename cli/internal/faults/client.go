@@ -14,6 +14,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 )
 
 // Attempt is one call to one encounter service.
@@ -22,6 +23,8 @@ type Attempt struct {
 	Replica    int
 	Code       codes.Code
 	Message    string
+	// notFound: NotFound for an encounter the log holds (Check).
+	notFound bool
 }
 
 // Command is one command as the client saw it: its attempts (the same command id each time)
@@ -40,6 +43,12 @@ type Command struct {
 	Code codes.Code
 	// Cut: the run ended while it was being sent (not a figure).
 	Cut bool
+	// stale: refused on a state behind the log (Check).
+	stale bool
+	// Subject sent it; request: what it asked, kept when a rule refused it (to decide it
+	// again on the log's state).
+	Subject string
+	request any
 }
 
 // AckedEvent is one event of an acknowledged command.
@@ -126,7 +135,9 @@ type Spread struct {
 	// Sticky sends every command of an encounter to the same service first (chosen by its id),
 	// as a client with affinity would; otherwise each command goes to the next in turn.
 	Sticky bool
-	next   atomic.Uint64
+	// Subject is the identity of the spread's token.
+	Subject string
+	next    atomic.Uint64
 	// closers: the connections Close closes.
 	closers []interface{ Close() error }
 }
@@ -181,7 +192,7 @@ func (s *Spread) Invoke(ctx context.Context, method string, args, reply any, opt
 		return s.Conns[i].Invoke(ctx, method, args, reply, opts...)
 	}
 	setCommandID(args)
-	c := &Command{Method: method, Encounter: cr.GetEncounterId(), CommandID: cr.GetCommandId(), Start: time.Now()}
+	c := &Command{Method: method, Encounter: cr.GetEncounterId(), CommandID: cr.GetCommandId(), Start: time.Now(), Subject: s.Subject}
 	defer func() { c.End = time.Now(); s.Rec.add(c) }()
 	first := int(s.next.Add(1) % uint64(len(s.Conns)))
 	if s.Sticky && c.Encounter != "" {
@@ -219,6 +230,11 @@ func (s *Spread) Invoke(ctx context.Context, method string, args, reply any, opt
 				}
 			}
 			return nil
+		}
+		if ruleRefusal(a.Code) {
+			if m, ok := args.(proto.Message); ok {
+				c.request = proto.Clone(m)
+			}
 		}
 		if !retryable(a.Code) || time.Since(c.Start)+backoff >= s.Policy.Budget {
 			return err

@@ -17,14 +17,21 @@ import (
 var full = flag.Bool("faults.full", os.Getenv("FRAY_FAULTS") == "full", "run the full fault plan (issue 14's counts) instead of the short one (env FRAY_FAULTS=full)")
 
 // The hosted topology on one machine, with faults: 3 clustered nats-server processes (stream
-// and buckets R3), 2 resolvers and 2 encounter services, all built from this repository and
-// run as OS processes on free loopback ports; fray load's fights through both encounter
-// services while a NATS node is killed -9 and restarted, each encounter service is killed -9
-// and restarted, and the stream's leader is frozen (SIGSTOP) then continued. Afterwards,
-// from the log itself: every acknowledged command is recorded, at the sequences it was
-// acknowledged with, once; no history forked; nothing refused was recorded; every encounter
-// passes `fray audit verify`. The availability figures are reported, not asserted (the
-// services have no server-side deadlines nor fast Unavailable yet, issue 14).
+// and buckets R3), 2 resolvers under one DNS name and 2 encounter services, all built from
+// this repository and run as OS processes; fray load's fights through both encounter services
+// while a NATS node is killed -9 and restarted, each encounter service is killed -9 and
+// restarted, the stream's leader is frozen (SIGSTOP) then continued, a NATS node is cut off
+// from its peers and then from everyone (each node in its own network namespace: root only,
+// skipped loudly otherwise), the encounter services are restarted one after the other, a
+// third resolver joins the name and a resolver is killed -9. Afterwards, from the log itself:
+// every acknowledged command is recorded, at the sequences it was acknowledged with, once; no
+// history forked; nothing refused was recorded; every encounter passes `fray audit verify`.
+// The availability figures are reported, not asserted.
+//
+// Issue 22's assertions — no NotFound for an encounter that exists, no refusal on a stale
+// state, a service whose node is cut off NOT_SERVING in time, a new resolver getting its
+// share of the calls in time — are reported, and asserted with FRAY_FAULTS_STRICT=1 (until
+// the services' fixes are in).
 //
 // The short plan (one fault of each kind) runs in the test command; the full one with
 // `scripts/faults.sh` (FRAY_FAULTS=full).
@@ -33,11 +40,12 @@ func TestFaults(t *testing.T) {
 		t.Skip("builds and runs 7 processes for a minute")
 	}
 	plan := Short()
-	bound := 90 * time.Second
+	bound := 3 * time.Minute
 	if *full {
 		plan, bound = Full(), 20*time.Minute
 	}
 	plan.Sticky = os.Getenv("FRAY_FAULTS_STICKY") != ""
+	strict := os.Getenv("FRAY_FAULTS_STRICT") != ""
 	began := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), bound+time.Minute)
 	defer cancel()
@@ -48,16 +56,28 @@ func TestFaults(t *testing.T) {
 	require.NoError(t, err)
 	t.Logf("built in %v", time.Since(began).Round(time.Millisecond))
 
+	// The NATS nodes' own network, for the partitions: namespaces, links and rules named for
+	// this run, removed at the end whatever happens (and a dead run's, at the start).
+	network, err := NewNetwork(ctx, 3)
+	why := ""
+	if err != nil {
+		why = err.Error()
+		network = nil
+		t.Logf("SKIPPING the partitions of a NATS node: no network namespaces here (%s); the other faults run", why)
+	} else {
+		t.Cleanup(network.Close)
+	}
 	dir := t.TempDir()
-	topo, err := Start(ctx, bins, dir)
+	topo, err := Start(ctx, bins, dir, network)
 	require.NoError(t, err)
+	topo.NetUnavailable = why
 	t.Cleanup(topo.Close) // every process, even when the test fails
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("the processes' logs, last lines:\n%s", topo.Logs(15))
 		}
 	})
-	t.Logf("topology up in %v: NATS %s", time.Since(began).Round(time.Millisecond), topo.NATSURL())
+	t.Logf("topology up in %v: NATS %s; resolvers %s", time.Since(began).Round(time.Millisecond), topo.NATSURL(), topo.ResolverTarget())
 
 	rep, err := Run(ctx, topo, plan, t.Logf)
 	require.NoError(t, err)
@@ -78,23 +98,51 @@ func TestFaults(t *testing.T) {
 	require.Empty(t, f.Misplaced, "acknowledged at sequences other than those recorded")
 	require.Empty(t, f.Duplicated, "a command id recorded more than once")
 	require.Empty(t, f.Forked, "a history forked")
-	// A retry answered with a refusal although its command was recorded: an encounter service
-	// whose cached state is behind the log decides (and refuses) on it without refreshing (issue
-	// 14, replicas). Reported; asserted with FRAY_FAULTS_STRICT=1 once the services refresh.
-	if os.Getenv("FRAY_FAULTS_STRICT") != "" {
-		require.Empty(t, f.RefusedButRecorded, "refused to the client, yet recorded")
-	} else if len(f.RefusedButRecorded) > 0 {
-		t.Logf("KNOWN (stale replica refuses without refreshing): %d commands refused to the client yet recorded, e.g. %s", len(f.RefusedButRecorded), f.RefusedButRecorded[0])
-	}
 	require.Empty(t, rep.AuditFailures, "fray audit verify")
 	require.Equal(t, f.Encounters, rep.Audited)
-	require.Len(t, rep.Faults, plan.NATSKills+2*plan.ReplicaKills+plan.LeaderStops)
+	partitions := plan.RoutePartitions + plan.FullPartitions
+	if network == nil {
+		partitions = 0
+	}
+	require.Len(t, rep.Faults, plan.NATSKills+2*plan.ReplicaKills+plan.LeaderStops+partitions+plan.RollingRestarts+plan.ScaleUps+plan.ResolverKills)
 	for _, flt := range rep.Faults {
 		require.Positive(t, flt.Window.Attempts, "%s %s: the load went on during the fault", flt.Kind, flt.Target)
 	}
-	// The short plan takes about 50 s here (load average 15); a busier machine may stretch it,
-	// which is said, not failed (the context bounds it anyway).
+
+	// Issue 22: what the clients were told agrees with the log, and the topology says and
+	// spreads what it should. Each is a failure with FRAY_FAULTS_STRICT, else a KNOWN line.
+	known := func(ok bool, format string, args ...any) {
+		if ok {
+			return
+		}
+		if strict {
+			t.Errorf(format, args...)
+		} else {
+			t.Logf("KNOWN (issue 22, asserted with FRAY_FAULTS_STRICT=1): "+format, args...)
+		}
+	}
+	known(len(f.RefusedButRecorded) == 0, "%d commands refused to the client yet recorded, e.g. %s", len(f.RefusedButRecorded), first(f.RefusedButRecorded))
+	known(len(f.NotFound) == 0, "%d calls answered NotFound for an encounter that exists, e.g. %s", len(f.NotFound), first(f.NotFound))
+	known(len(f.Stale) == 0, "%d commands refused on a state behind the log, e.g. %s", len(f.Stale), first(f.Stale))
+	for _, flt := range rep.Faults {
+		for _, h := range flt.Health {
+			known(h.NotServing >= 0 && h.NotServing <= plan.NotServingWithin, "%s %s: %s NOT_SERVING after %s, want within %v",
+				flt.Kind, flt.Target, h.Service, never(h.NotServing), plan.NotServingWithin)
+		}
+		if sp := flt.Spread; sp != nil {
+			known(sp.Reached >= 0, "%s: %s", flt.Kind, flt.Problem)
+		}
+	}
+	// The short plan takes about 2 minutes here; a busier machine may stretch it, which is
+	// said, not failed (the context bounds it anyway).
 	if took := time.Since(began); !*full && took > bound {
 		t.Logf("the short plan took %v, more than its %v", took.Round(time.Second), bound)
 	}
+}
+
+func first(xs []string) string {
+	if len(xs) == 0 {
+		return ""
+	}
+	return xs[0]
 }

@@ -95,6 +95,24 @@ func (p *process) kill() error {
 	return p.wait(30 * time.Second)
 }
 
+// term sends SIGTERM to the group (a graceful stop) and waits up to d for the process to exit.
+func (p *process) term(d time.Duration) error {
+	if err := p.signal(syscall.SIGTERM); err != nil {
+		return err
+	}
+	return p.wait(d)
+}
+
+// pid is the current run's process id (0 when not started).
+func (p *process) pid() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cmd == nil || p.cmd.Process == nil {
+		return 0
+	}
+	return p.cmd.Process.Pid
+}
+
 // wait waits for the current run to exit.
 func (p *process) wait(d time.Duration) error {
 	p.mu.Lock()

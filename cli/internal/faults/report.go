@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -22,7 +23,13 @@ func (r *Report) Print(w io.Writer) {
 	}
 	fmt.Fprintf(w, "client: %s; an unknown outcome (Unavailable, DeadlineExceeded, Aborted, Internal…) sent again with its command id to the other, %v an attempt, %v in all\n",
 		route, p.Policy.Attempt, p.Policy.Budget)
-	fmt.Fprintf(w, "%-44s %7s %20s %20s %7s %6s %8s %8s %9s %7s\n", "window", "length", "calls ok", "commands ok", "refused", "gave up", "slowest", "outage", "recovered", "back")
+	if r.Network != "" {
+		fmt.Fprintf(w, "network: %s; resolvers: one DNS name (%s, the run's own name server), an address each, round_robin\n", r.Network, ResolverName)
+	}
+	for _, s := range r.Skipped {
+		fmt.Fprintf(w, "%s\n", s)
+	}
+	fmt.Fprintf(w, "%-52s %7s %20s %20s %7s %6s %8s %8s %9s %7s %8s %5s\n", "window", "length", "calls ok", "commands ok", "refused", "gave up", "slowest", "outage", "recovered", "back", "notfound", "stale")
 	row := func(name string, a Availability, f *Fault) {
 		out, recov, back := "", "", ""
 		if f != nil {
@@ -41,14 +48,31 @@ func (r *Report) Print(w io.Writer) {
 		if a.Commands > 0 {
 			slowest = dur(a.Slowest)
 		}
-		fmt.Fprintf(w, "%-44s %7s %20s %20s %7d %7d %8s %8s %9s %7s\n", name, dur(a.To.Sub(a.From)),
-			ratio(a.AttemptsOK, a.Attempts), ratio(a.CommandsOK, a.Commands), a.Refused, a.GaveUp, slowest, out, recov, back)
+		fmt.Fprintf(w, "%-52s %7s %20s %20s %7d %7d %8s %8s %9s %7s %8d %5d\n", name, dur(a.To.Sub(a.From)),
+			ratio(a.AttemptsOK, a.Attempts), ratio(a.CommandsOK, a.Commands), a.Refused, a.GaveUp, slowest, out, recov, back, a.NotFound, a.Stale)
 		if len(a.Codes) > 0 {
-			fmt.Fprintf(w, "%-44s failed calls: %s\n", "", codeList(a.Codes))
+			fmt.Fprintf(w, "%-52s failed calls: %s\n", "", codeList(a.Codes))
 		}
 		if f != nil { // what the clients were told during the fault
 			for _, c := range slices.Sorted(maps.Keys(a.Examples)) {
-				fmt.Fprintf(w, "%-46s%s: %s\n", "", c, clip(a.Examples[c], 110))
+				fmt.Fprintf(w, "%-54s%s: %s\n", "", c, clip(a.Examples[c], 110))
+			}
+			for _, h := range f.Health {
+				fmt.Fprintf(w, "%-54shealth of %s (on the node cut off): NOT_SERVING %s after the cut (bound %v), SERVING again %s after it\n", "",
+					h.Service, never(h.NotServing), p.NotServingWithin, never(h.Serving))
+			}
+			if f.Health == nil && f.affected == nil && strings.HasPrefix(f.Kind, "partition") {
+				fmt.Fprintf(w, "%-54sno encounter service was on that node\n", "")
+			}
+			if sp := f.Spread; sp != nil {
+				fmt.Fprintf(w, "%-54snew resolver's share of the calls over the last %v: %.1f%% (%s), reached %.0f%% %s after joining the name (bound %v); %d DNS queries meanwhile\n", "",
+					spreadWindow, 100*sp.Share, callList(sp.Calls), 100*p.SpreadShare, never(sp.Reached), p.SpreadWithin, sp.Queries)
+			}
+			for _, n := range f.Notes {
+				fmt.Fprintf(w, "%-54s%s\n", "", n)
+			}
+			if f.Problem != "" {
+				fmt.Fprintf(w, "%-54sPROBLEM: %s\n", "", clip(f.Problem, 300))
 			}
 		}
 	}
@@ -61,7 +85,10 @@ func (r *Report) Print(w io.Writer) {
 	fmt.Fprintf(w, "  with a code not retried; gave up: the retry budget spent); a window counts the calls and commands begun in it, and\n")
 	fmt.Fprintf(w, "  ends %v (an attempt) before the next fault;\n", p.Policy.Attempt)
 	fmt.Fprintf(w, "  outage: longest stretch without a success from the fault to the next; recovered: first success of a call begun after\n")
-	fmt.Fprintf(w, "  the restart / SIGCONT (an encounter service: through it); back: SERVING again, or (NATS) every stream replica current\n")
+	fmt.Fprintf(w, "  the restart / SIGCONT / heal (an encounter service: through it); back: SERVING again, or (NATS) every stream replica\n")
+	fmt.Fprintf(w, "  current, or (a resolver) calls reaching it again, or (a scale-up) the new resolver's share reached;\n")
+	fmt.Fprintf(w, "  notfound: calls answered NotFound for an encounter the log holds; stale: commands refused by a rule though chosen on the\n")
+	fmt.Fprintf(w, "  log's state\n")
 	summary := func(label string, fs []*Fault) {
 		if len(fs) == 0 {
 			return
@@ -106,6 +133,11 @@ func (r *Report) Print(w io.Writer) {
 		fmt.Fprintf(w, "log: %d encounters (%d ended after the run), %d records, %d events\n", f.Encounters, r.EndedAfter, f.Records, f.Events)
 		fmt.Fprintf(w, "acknowledged %d, found in the log %d: lost %d, misplaced %d; duplicated %d; forked %d; refused yet recorded %d (of %d refused); outcome unknown to the client %d (%d of them recorded)\n",
 			f.Acked, f.AckedFound, len(f.Lost), len(f.Misplaced), len(f.Duplicated), len(f.Forked), len(f.RefusedButRecorded), f.Refused, f.Unknown, f.UnknownRecorded)
+		fmt.Fprintf(w, "told what the log contradicts: %d calls answered NotFound for an encounter that exists, %d commands refused on a stale state; %d refusals the rules give on the log's state too (the load's own choice, no fault of the cluster)\n",
+			len(f.NotFound), len(f.Stale), len(f.RefusedOnLog))
+		for _, r := range f.RefusedOnLog[:min(3, len(f.RefusedOnLog))] {
+			fmt.Fprintf(w, "  %s\n", clip(r, 300))
+		}
 		if s := f.Summary(); s != "" {
 			fmt.Fprint(w, s)
 		}
@@ -121,6 +153,22 @@ func (r *Report) Print(w io.Writer) {
 	for _, a := range r.AuditFailures[:min(5, len(r.AuditFailures))] {
 		fmt.Fprintf(w, "  %s\n", a)
 	}
+}
+
+// never is a duration, or "never" when negative.
+func never(d time.Duration) string {
+	if d < 0 {
+		return "never"
+	}
+	return dur(d)
+}
+
+func callList(calls []int64) string {
+	var cs []string
+	for _, c := range calls {
+		cs = append(cs, strconv.FormatInt(c, 10))
+	}
+	return "calls " + strings.Join(cs, " / ")
 }
 
 func ratio(ok, n int) string {
@@ -179,11 +227,4 @@ func spreadD(ds []time.Duration) string {
 		xs[i] = d.Seconds()
 	}
 	return spread(xs, "%.2fs", 1)
-}
-
-func clip(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
 }

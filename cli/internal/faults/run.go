@@ -40,6 +40,26 @@ type Plan struct {
 	// SIGCONT.
 	LeaderStops int
 	LeaderStop  time.Duration
+	// RoutePartitions, FullPartitions: a NATS node cut off from its peers (its clients still
+	// reach it), or from everyone, for PartitionFor; the first of each the node of an
+	// encounter service, the next the stream's leader, in turn. Skipped where the nodes have
+	// no network namespaces (Topology.Net nil: not root).
+	RoutePartitions, FullPartitions int
+	PartitionFor                    time.Duration
+	// NotServingWithin: an encounter service whose node is cut off says NOT_SERVING on its gRPC
+	// health within this (asserted with FRAY_FAULTS_STRICT).
+	NotServingWithin time.Duration
+	// RollingRestarts: SIGTERM each encounter service in turn, waiting until it serves again.
+	RollingRestarts int
+	// ScaleUps: start one more resolver and add it to the name; it must get SpreadShare of the
+	// Resolve calls within SpreadWithin (asserted with FRAY_FAULTS_STRICT).
+	ScaleUps     int
+	SpreadWithin time.Duration
+	SpreadShare  float64
+	// ResolverKills: kill -9 of a resolver (each in turn), down for ResolverDown, its address
+	// left in DNS.
+	ResolverKills int
+	ResolverDown  time.Duration
 	// RecoverWithin bounds each wait for the topology to serve again after a fault.
 	RecoverWithin time.Duration
 	// Policy is the clients' retries.
@@ -50,21 +70,38 @@ type Plan struct {
 }
 
 // Short is the plan run by the test command: one fault of each kind, a few seconds each.
+// Its bounds on readiness and spreading are generous (the machine running the tests may be
+// busy); the full plan holds the product's own.
 func Short() Plan {
 	return Plan{Name: "short", Encounters: 8, Warmup: 4 * time.Second, Settle: 2500 * time.Millisecond,
 		NATSKills: 1, NATSDown: 3 * time.Second, ReplicaKills: 1, ReplicaDown: time.Second,
 		LeaderStops: 1, LeaderStop: 4 * time.Second, RecoverWithin: 30 * time.Second,
+		RoutePartitions: 1, FullPartitions: 1, PartitionFor: 10 * time.Second, NotServingWithin: 10 * time.Second,
+		RollingRestarts: 1, ScaleUps: 1, SpreadWithin: 45 * time.Second, SpreadShare: spreadShare,
+		ResolverKills: 1, ResolverDown: 2 * time.Second,
 		Policy: RetryPolicy{Attempt: 2 * time.Second, Budget: 30 * time.Second, Backoff: 50 * time.Millisecond, MaxBackoff: time.Second}}
 }
 
 // Full is issue 14's run: a NATS node killed (the leader, then a follower), each encounter
-// service killed 10 times, the stream's leader frozen for 10 s.
+// service killed 10 times, the stream's leader frozen for 10 s; and issue 22's: a NATS node
+// partitioned from its peers and from everyone (an encounter service's node, then the
+// stream's leader), the encounter services restarted one after the other, a resolver added,
+// and each resolver killed.
 func Full() Plan {
 	return Plan{Name: "full", Encounters: 16, Warmup: 10 * time.Second, Settle: 5 * time.Second,
 		NATSKills: 2, NATSDown: 10 * time.Second, ReplicaKills: 10, ReplicaDown: 2 * time.Second,
 		LeaderStops: 1, LeaderStop: 10 * time.Second, RecoverWithin: time.Minute,
+		// Issue 22's product requirements: NOT_SERVING within 5 s of the node's loss; a new
+		// resolver gets a third of the calls within 30 s.
+		RoutePartitions: 2, FullPartitions: 2, PartitionFor: 15 * time.Second, NotServingWithin: 5 * time.Second,
+		RollingRestarts: 2, ScaleUps: 1, SpreadWithin: 30 * time.Second, SpreadShare: spreadShare,
+		ResolverKills: 3, ResolverDown: 5 * time.Second,
 		Policy: RetryPolicy{Attempt: 3 * time.Second, Budget: time.Minute, Backoff: 50 * time.Millisecond, MaxBackoff: time.Second}}
 }
+
+// spreadShare is "a third of the calls" with room for the measure's own noise: the calls of
+// a 5 s window sampled once a second, round_robin dealing each client's calls in turn.
+const spreadShare = 0.30
 
 // Fault is one fault as injected and what the clients saw of it.
 type Fault struct {
@@ -86,7 +123,15 @@ type Fault struct {
 	Recovered, RecoveredVia time.Duration
 	// Problem: what did not come back within the plan's bound.
 	Problem string
+	// Health: what each encounter service whose NATS node was cut off said (partitions).
+	Health []ServiceHealth
+	// Spread: a scale-up's spreading of calls.
+	Spread *SpreadFigures
+	// Notes: the fault's other figures, in words.
+	Notes   []string
 	replica int
+	// affected: the encounter services on the node a partition cut off.
+	affected []int
 }
 
 // Report is a run's figures and findings.
@@ -109,6 +154,9 @@ type Report struct {
 	commands      []*Command
 	// Reads: each encounter read through each encounter service after the run, against the log.
 	Reads []ReplicaReads
+	// Network: how the NATS nodes were placed; Skipped: the faults not injected, and why.
+	Network string
+	Skipped []string
 }
 
 // ReplicaReads is what one encounter service answered GetEncounter after the run, each
@@ -132,7 +180,7 @@ func Run(ctx context.Context, topo *Topology, plan Plan, logf func(string, ...an
 	}
 	rec := &Recorder{}
 	dial := func(subject string) (*Spread, error) {
-		s := &Spread{Policy: plan.Policy, Rec: rec, Sticky: plan.Sticky}
+		s := &Spread{Policy: plan.Policy, Rec: rec, Sticky: plan.Sticky, Subject: subject}
 		for _, e := range topo.Encounters {
 			src := &platform.MintedToken{Signer: topo.Signer, Claims: platform.DevClaims(platform.DevTenant, subject, platform.DevTokenTTL)}
 			// Dial a restarted service again within 250 ms (gRPC's default backoff starts at 1 s
@@ -197,6 +245,39 @@ func Run(ctx context.Context, topo *Topology, plan Plan, logf func(string, ...an
 		mid := 1 + plan.ReplicaKills
 		steps = append(steps[:mid], append([]func() (*Fault, error){second}, steps[mid:]...)...)
 	}
+	rep.Network = "every NATS node on 127.0.0.1"
+	if topo.Net != nil {
+		rep.Network = topo.Net.Describe()
+		for i := range max(plan.RoutePartitions, plan.FullPartitions) {
+			// The first of each kind cuts off an encounter service's node (the first's, then
+			// the second's), the next ones the stream's leader.
+			routesOf, fullOf := -1, -1
+			if i == 0 {
+				routesOf, fullOf = 0, len(topo.Encounters)-1
+			}
+			if i < plan.RoutePartitions {
+				steps = append(steps, func() (*Fault, error) { return partition(ctx, topo, rec, plan, false, routesOf) })
+			}
+			if i < plan.FullPartitions {
+				steps = append(steps, func() (*Fault, error) { return partition(ctx, topo, rec, plan, true, fullOf) })
+			}
+		}
+	} else if plan.RoutePartitions+plan.FullPartitions > 0 {
+		rep.Skipped = append(rep.Skipped, fmt.Sprintf("%d partitions of a NATS node (routes only, full) SKIPPED: %s", plan.RoutePartitions+plan.FullPartitions, topo.NetUnavailable))
+		logf("SKIPPED: the partitions of a NATS node: %s", topo.NetUnavailable)
+	}
+	for range plan.RollingRestarts {
+		steps = append(steps, func() (*Fault, error) { return rollingRestart(ctx, topo, rec, plan) })
+	}
+	// The scale-up before the resolver kills: a kill has the clients resolve the name again,
+	// and gRPC resolves it at most every 30 s — a scale-up right after would be found late
+	// through no fault of the servers.
+	for range plan.ScaleUps {
+		steps = append(steps, func() (*Fault, error) { return scaleUp(ctx, topo, plan) })
+	}
+	for i := range plan.ResolverKills {
+		steps = append(steps, func() (*Fault, error) { return killResolver(ctx, topo, plan, i%len(topo.Resolvers)) })
+	}
 	for i, step := range steps {
 		f, err := step()
 		if err != nil {
@@ -204,8 +285,12 @@ func Run(ctx context.Context, topo *Topology, plan Plan, logf func(string, ...an
 			return nil, fmt.Errorf("fault %d: %w", i+1, err)
 		}
 		rep.Faults = append(rep.Faults, f)
-		logf("fault %d/%d: %s %s: down %v, back after %v%s", i+1, len(steps), f.Kind, f.Target, f.End.Sub(f.Start).Round(time.Millisecond),
-			f.Back.Sub(f.End).Round(time.Millisecond), problem(f.Problem))
+		back := "never"
+		if !f.Back.IsZero() {
+			back = f.Back.Sub(f.End).Round(time.Millisecond).String()
+		}
+		logf("fault %d/%d: %s %s: down %v, back after %s%s", i+1, len(steps), f.Kind, f.Target, f.End.Sub(f.Start).Round(time.Millisecond),
+			back, problem(f.Problem))
 		if err := sleep(ctx, plan.Settle); err != nil {
 			stop()
 			return nil, err
@@ -277,6 +362,7 @@ func Run(ctx context.Context, topo *Topology, plan Plan, logf func(string, ...an
 		}
 		f.Window = availability(cmds, f.Start, f.End)
 		f.After = availability(cmds, f.End, until)
+		healthDuring(topo, f, until)
 		f.Outage = outage(cmds, f.Start, until)
 		f.Recovered, f.RecoveredVia = -1, -1
 		if t := firstAfter(cmds, f.End, -1); !t.IsZero() && t.Before(until) {

@@ -9,14 +9,17 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net"
+	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
 	"github.com/fray-rpg/fray/services/platform"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -64,6 +67,8 @@ type natsNode struct {
 type service struct {
 	*process
 	addr string
+	// A resolver's plaintext health port and Prometheus metrics (host:port).
+	health, metrics string
 }
 
 // Topology is the running processes.
@@ -75,9 +80,21 @@ type Topology struct {
 	// Users are the NATS passwords of the encounter and auditor users.
 	Users  platform.NATSUsers
 	Signer platform.Signer
+	// Net: the NATS nodes' network namespaces, nil when they run on 127.0.0.1 (no partitions);
+	// NetUnavailable then says why.
+	Net            *Network
+	NetUnavailable string
+	// DNS serves ResolverName, the resolvers' one name.
+	DNS *NameServer
+	// Health: a monitor of each encounter service's gRPC health, for the whole run.
+	Health []*HealthMonitor
 
-	auditor *nats.Conn
-	js      jetstream.JetStream
+	auditor      *nats.Conn
+	js           jetstream.JetStream
+	bins         Binaries
+	security     []string
+	tls          TLSFiles
+	resolverPort int
 }
 
 // freePort is a loopback TCP port free when asked, below the kernel's ephemeral range
@@ -129,7 +146,7 @@ func ephemeralRange() (lo, hi int) {
 // cluster routes to every node, and fray's two users with exactly the permissions the
 // services and tools are given everywhere else (platform.EncounterPermissions and
 // AuditorPermissions, which a test keeps equal to deploy/nats/permissions.conf).
-func natsConfig(name string, port, clusterPort int, routes []int, store string, users platform.NATSUsers) (string, error) {
+func natsConfig(name, listen, cluster string, routes []string, store string, users platform.NATSUsers) (string, error) {
 	// server.Permissions marshals to the configuration's own keys (publish, subscribe, allow,
 	// deny); the configuration knows no \u escapes (of '>').
 	perm := func(p any) (string, error) {
@@ -148,12 +165,12 @@ func natsConfig(name string, port, clusterPort int, routes []int, store string, 
 		return "", err
 	}
 	var rs []string
-	for _, p := range routes {
-		rs = append(rs, fmt.Sprintf("%q", fmt.Sprintf("nats-route://127.0.0.1:%d", p)))
+	for _, r := range routes {
+		rs = append(rs, fmt.Sprintf("%q", "nats-route://"+r))
 	}
 	q := func(s string) string { v, _ := perm(s); return v }
 	return fmt.Sprintf(`server_name: %s
-listen: "127.0.0.1:%d"
+listen: %q
 logtime: true
 jetstream {
   store_dir: %s
@@ -162,7 +179,7 @@ jetstream {
 }
 cluster {
   name: "fray-faults"
-  listen: "127.0.0.1:%d"
+  listen: %q
   routes: [%s]
 }
 authorization {
@@ -171,23 +188,31 @@ authorization {
     {user: %s, password: %s, permissions: %s}
   ]
 }
-`, q(name), port, q(store), clusterPort, strings.Join(rs, ", "),
+`, q(name), listen, q(store), cluster, strings.Join(rs, ", "),
 		q(platform.NATSEncounterUser), q(users.Encounter), enc,
 		q(platform.NATSAuditorUser), q(users.Auditor), aud), nil
 }
 
-// Start runs the topology in dir: 3 NATS nodes, then 2 resolvers and 2 encounter services
-// (stream at 3 replicas, each encounter service its own resolver), and waits until every
-// encounter service is SERVING. On an error, what was started is stopped.
-func Start(ctx context.Context, bins Binaries, dir string) (_ *Topology, err error) {
-	t := &Topology{Dir: dir, Users: platform.NewNATSUsers()}
+// ResolverName is the DNS name of the resolvers, served by the topology's own NameServer.
+const ResolverName = "resolvers.fray.test"
+
+// resolverIP is the loopback address of resolver i (127.0.0.2, 127.0.0.3…): one name, an
+// address each, one port, as a headless Service's pods.
+func resolverIP(i int) string { return fmt.Sprintf("127.0.0.%d", 2+i) }
+
+// Start runs the topology in dir: 3 NATS nodes (each in a namespace of network when it is
+// set, else on 127.0.0.1), then 2 resolvers under one DNS name and 2 encounter services
+// (stream at 3 replicas), and waits until every encounter service is SERVING. On an error,
+// what was started is stopped.
+func Start(ctx context.Context, bins Binaries, dir string, network *Network) (_ *Topology, err error) {
+	t := &Topology{Dir: dir, Users: platform.NewNATSUsers(), Net: network, bins: bins}
 	defer func() {
 		if err != nil {
 			t.Close()
 		}
 	}()
-	ports := make([]int, 0, 10)
-	for len(ports) < 10 {
+	ports := make([]int, 0, 8)
+	for len(ports) < 8 {
 		p, err := freePort()
 		if err != nil {
 			return nil, err
@@ -196,10 +221,22 @@ func Start(ctx context.Context, bins Binaries, dir string) (_ *Topology, err err
 			ports = append(ports, p)
 		}
 	}
-	clusterPorts := ports[3:6]
+	// In namespaces each node has an address of its own, and NATS's usual ports.
+	listen := func(i int) (client, cluster string) {
+		if network != nil {
+			return network.Addr(i) + ":4222", network.Addr(i) + ":6222"
+		}
+		return fmt.Sprintf("127.0.0.1:%d", ports[i]), fmt.Sprintf("127.0.0.1:%d", ports[3+i])
+	}
+	var routes []string
+	for i := range 3 {
+		_, c := listen(i)
+		routes = append(routes, c)
+	}
 	for i := range 3 {
 		name := fmt.Sprintf("n%d", i+1)
-		conf, err := natsConfig(name, ports[i], clusterPorts[i], clusterPorts, filepath.Join(dir, name, "jetstream"), t.Users)
+		client, cluster := listen(i)
+		conf, err := natsConfig(name, client, cluster, routes, filepath.Join(dir, name, "jetstream"), t.Users)
 		if err != nil {
 			return nil, err
 		}
@@ -207,8 +244,12 @@ func Start(ctx context.Context, bins Binaries, dir string) (_ *Topology, err err
 		if err := os.WriteFile(file, []byte(conf), 0o600); err != nil {
 			return nil, err
 		}
-		n := &natsNode{name: name, clientAddr: fmt.Sprintf("127.0.0.1:%d", ports[i]),
-			process: &process{name: "nats " + name, bin: bins.NATSServer, args: []string{"-c", file}, log: filepath.Join(dir, name+".log")}}
+		bin, args := bins.NATSServer, []string{"-c", file}
+		if network != nil {
+			bin, args = network.Wrap(i, bin, args)
+		}
+		n := &natsNode{name: name, clientAddr: client,
+			process: &process{name: "nats " + name, bin: bin, args: args, log: filepath.Join(dir, name+".log")}}
 		t.NATS = append(t.NATS, n)
 		if err := n.start(); err != nil {
 			return nil, err
@@ -241,25 +282,31 @@ func Start(ctx context.Context, bins Binaries, dir string) (_ *Topology, err err
 	if err := os.WriteFile(tokenFile, []byte(tok+"\n"), 0o600); err != nil {
 		return nil, err
 	}
-	security := []string{"--jwks", jwksFile, "--token-issuer", platform.DevIssuer, "--token-audience", platform.DevAudience, "--grace", "2s"}
+	t.security = []string{"--jwks", jwksFile, "--token-issuer", platform.DevIssuer, "--token-audience", platform.DevAudience, "--grace", "2s"}
 
-	for i := range 2 {
-		addr := fmt.Sprintf("127.0.0.1:%d", ports[6+i])
-		name := fmt.Sprintf("resolver-%d", i+1)
-		s := &service{addr: addr, process: &process{name: name, bin: bins.Resolver,
-			args: append([]string{"--listen", addr}, security...), log: filepath.Join(dir, name+".log")}}
-		t.Resolvers = append(t.Resolvers, s)
-		if err := s.start(); err != nil {
+	// The resolvers: one DNS name, served by the run's own name server, resolving to each
+	// resolver's loopback address; reached by that name, they serve TLS for it.
+	if t.tls, err = writeTLS(filepath.Join(dir, "tls"), ResolverName); err != nil {
+		return nil, err
+	}
+	if t.DNS, err = NewNameServer(ResolverName); err != nil {
+		return nil, err
+	}
+	if t.resolverPort, err = freePortOn(resolverIP(0), resolverIP(1), resolverIP(2), resolverIP(3)); err != nil {
+		return nil, err
+	}
+	for range 2 {
+		if _, err := t.addResolver(ctx); err != nil {
 			return nil, err
 		}
 	}
 	for i := range 2 {
-		addr := fmt.Sprintf("127.0.0.1:%d", ports[8+i])
+		addr := fmt.Sprintf("127.0.0.1:%d", ports[6+i])
 		name := fmt.Sprintf("encounter-%d", i+1)
 		args := append([]string{"--listen", addr, "--nats-url", t.NATSURL(),
 			"--nats-user", platform.NATSEncounterUser, "--nats-password", t.Users.Encounter,
-			"--resolver", t.Resolvers[i].addr, "--resolver-token-file", tokenFile, "--replicas", "3",
-			"--rate-principal", "0", "--rate-tenant", "0"}, security...)
+			"--resolver", t.ResolverTarget(), "--resolver-ca", t.tls.CA, "--resolver-token-file", tokenFile, "--replicas", "3",
+			"--rate-principal", "0", "--rate-tenant", "0"}, t.security...)
 		s := &service{addr: addr, process: &process{name: name, bin: bins.Encounter, args: args, log: filepath.Join(dir, name+".log")}}
 		t.Encounters = append(t.Encounters, s)
 	}
@@ -271,8 +318,82 @@ func Start(ctx context.Context, bins Binaries, dir string) (_ *Topology, err err
 		if _, err := t.waitServing(ctx, s, time.Minute); err != nil {
 			return nil, err
 		}
+		m, err := watchHealth(s.addr)
+		if err != nil {
+			return nil, err
+		}
+		t.Health = append(t.Health, m)
 	}
 	return t, nil
+}
+
+// ResolverTarget is the resolvers' gRPC target as the encounter services are given it: the
+// DNS name, asked of the run's name server.
+func (t *Topology) ResolverTarget() string {
+	return fmt.Sprintf("dns://%s/%s:%d", t.DNS.Addr(), ResolverName, t.resolverPort)
+}
+
+// addResolver starts one more resolver, on the next loopback address, waits until its health
+// says SERVING, and adds its address to the name (a scale-up: as a pod joins its Service's
+// endpoints once ready). It returns the resolver.
+func (t *Topology) addResolver(ctx context.Context) (*service, error) {
+	i := len(t.Resolvers)
+	host := resolverIP(i)
+	hp, err := freePortOn(host)
+	if err != nil {
+		return nil, err
+	}
+	mp, err := freePortOn(host)
+	if err != nil {
+		return nil, err
+	}
+	name := fmt.Sprintf("resolver-%d", i+1)
+	s := &service{addr: fmt.Sprintf("%s:%d", host, t.resolverPort), health: fmt.Sprintf("%s:%d", host, hp), metrics: fmt.Sprintf("%s:%d", host, mp),
+		process: &process{name: name, bin: t.bins.Resolver, log: filepath.Join(t.Dir, name+".log"),
+			args: append([]string{"--listen", fmt.Sprintf("%s:%d", host, t.resolverPort), "--health-listen", fmt.Sprintf("%s:%d", host, hp),
+				"--metrics-listen", fmt.Sprintf("%s:%d", host, mp), "--tls-cert", t.tls.Cert, "--tls-key", t.tls.Key}, t.security...)}}
+	t.Resolvers = append(t.Resolvers, s)
+	if err := s.start(); err != nil {
+		return nil, err
+	}
+	if _, err := waitHealth(ctx, s, s.health, rulesv1.RulesService_ServiceDesc.ServiceName, time.Minute); err != nil {
+		return nil, err
+	}
+	t.publishResolvers()
+	return s, nil
+}
+
+// publishResolvers sets the name to every resolver's address.
+func (t *Topology) publishResolvers() {
+	var addrs []netip.Addr
+	for i := range t.Resolvers {
+		addrs = append(addrs, netip.MustParseAddr(resolverIP(i)))
+	}
+	t.DNS.Set(addrs...)
+}
+
+// freePortOn is a port free on every one of hosts (loopback addresses), below the ephemeral
+// range (freePort).
+func freePortOn(hosts ...string) (int, error) {
+	for range 100 {
+		p, err := freePort()
+		if err != nil {
+			return 0, err
+		}
+		free := true
+		for _, h := range hosts {
+			l, err := net.Listen("tcp", net.JoinHostPort(h, strconv.Itoa(p)))
+			if err != nil {
+				free = false
+				break
+			}
+			l.Close()
+		}
+		if free {
+			return p, nil
+		}
+	}
+	return 0, fmt.Errorf("no port free on every one of %v", hosts)
 }
 
 // NATSURL lists every node, as the services and tools are given it.
@@ -333,8 +454,13 @@ func (t *Topology) connectAuditor(ctx context.Context) error {
 
 // waitServing waits until s's health reports the encounter service SERVING, and returns when.
 func (t *Topology) waitServing(ctx context.Context, s *service, within time.Duration) (time.Time, error) {
+	return waitHealth(ctx, s, s.addr, encounterv1.EncounterService_ServiceDesc.ServiceName, within)
+}
+
+// waitHealth waits until the health at addr reports service SERVING, and returns when.
+func waitHealth(ctx context.Context, s *service, addr, name string, within time.Duration) (time.Time, error) {
 	// Dial again within 50 ms of a refused connection (gRPC's default waits a second).
-	cc, err := grpc.NewClient(s.addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
+	cc, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
 		grpc.WithConnectParams(grpc.ConnectParams{Backoff: backoff.Config{BaseDelay: 20 * time.Millisecond, Multiplier: 1.2, MaxDelay: 50 * time.Millisecond}, MinConnectTimeout: time.Second}))
 	if err != nil {
 		return time.Time{}, err
@@ -345,7 +471,7 @@ func (t *Topology) waitServing(ctx context.Context, s *service, within time.Dura
 	var last error
 	for {
 		c, cancel := context.WithTimeout(ctx, time.Second)
-		r, err := h.Check(c, &healthpb.HealthCheckRequest{Service: encounterv1.EncounterService_ServiceDesc.ServiceName})
+		r, err := h.Check(c, &healthpb.HealthCheckRequest{Service: name})
 		cancel()
 		if err == nil && r.GetStatus() == healthpb.HealthCheckResponse_SERVING {
 			return time.Now(), nil
@@ -448,11 +574,19 @@ func (t *Topology) processes() []*process {
 
 // Close kills every process it started (continuing a frozen one first) and waits for them.
 func (t *Topology) Close() {
+	for _, m := range t.Health {
+		m.Close()
+	}
+	t.Health = nil
 	if t.auditor != nil {
 		t.auditor.Close()
 	}
 	for _, p := range t.processes() {
 		p.close()
+	}
+	if t.DNS != nil {
+		t.DNS.Close()
+		t.DNS = nil
 	}
 }
 
