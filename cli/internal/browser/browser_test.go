@@ -156,10 +156,15 @@ func browsers(t *testing.T, names ...string) []*tab {
 	return tabs
 }
 
-// run runs steps on the tab, bounded by 15 s.
+// patience bounds every wait of these tests: generous, so that a busy machine slows them but
+// does not fail them. How soon the pages show something is logged, never asserted (see the
+// README's "Testing").
+const patience = 2 * time.Minute
+
+// run runs steps on the tab, bounded by patience.
 func (b *tab) run(steps ...chromedp.Action[chromedp.Void]) {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 15*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, patience)
 	defer cancel()
 	require.NoError(b.t, chromedp.Do(ctx, steps...), "%s's page", b.name)
 }
@@ -167,18 +172,18 @@ func (b *tab) run(steps ...chromedp.Action[chromedp.Void]) {
 // eval evaluates js in the tab.
 func eval[T any](b *tab, js string) T {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 15*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, patience)
 	defer cancel()
 	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js))
 	require.NoError(b.t, err, "%s's page: %s", b.name, js)
 	return v
 }
 
-// poll waits until js is truthy in the tab (at most limit), and returns its value.
-func poll[T any](b *tab, js string, limit time.Duration) (T, error) {
-	ctx, cancel := context.WithTimeout(b.ctx, limit+5*time.Second)
+// poll waits until js is truthy in the tab (at most patience), and returns its value.
+func poll[T any](b *tab, js string) (T, error) {
+	ctx, cancel := context.WithTimeout(b.ctx, patience+5*time.Second)
 	defer cancel()
-	return chromedp.Run(ctx, chromedp.Poll[T](js, chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(limit)))
+	return chromedp.Run(ctx, chromedp.Poll[T](js, chromedp.WithPollingInterval(10*time.Millisecond), chromedp.WithPollingTimeout(patience)))
 }
 
 // logLines is the narrated log as the page shows it.
@@ -212,7 +217,7 @@ func (b *tab) has(sel string) bool {
 
 func (b *tab) screenshot(name string) {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 15*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, patience)
 	defer cancel()
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	require.NoError(b.t, err)
@@ -231,10 +236,10 @@ func (b *tab) sequence() string {
 
 // settle waits until the page shows the state and the log up to the same event, at seq or
 // after it, and returns that event's sequence.
-func (b *tab) settle(seq string, limit time.Duration) string {
+func (b *tab) settle(seq string) string {
 	b.t.Helper()
 	js := fmt.Sprintf(`(() => { const s = document.body.dataset.sequence; const l = (document.querySelector('#log li:last-child')||{dataset:{}}).dataset.sequence; return s && s === l && Number(s) >= %s ? s : ''; })()`, seq)
-	got, err := poll[string](b, js, limit+5*time.Second)
+	got, err := poll[string](b, js)
 	require.NoError(b.t, err, "%s's page never showed event %s (it shows %s; status %q): %q", b.name, seq,
 		eval[string](b, `document.body.dataset.sequence||''`), eval[string](b, `document.getElementById('status').textContent`), b.logLines())
 	return got
@@ -249,23 +254,23 @@ func (b *tab) lastSequence(want string) string {
 		after, want = n, ""
 	}
 	js := fmt.Sprintf(`(() => { const l = Array.from(document.querySelectorAll('#log li')).filter(li => li.textContent.includes(%q) && Number(li.dataset.sequence) > %s); return l.length ? l[l.length-1].dataset.sequence : ''; })()`, want, after)
-	seq, err := poll[string](b, js, 15*time.Second)
+	seq, err := poll[string](b, js)
 	require.NoError(b.t, err, "%s's log never said %q: %q", b.name, want, b.logLines())
 	return seq
 }
 
-// sameWithin waits for a log line containing want on a, then until both pages show the log and
-// the state up to its event, and checks that they show the same lines, turn and tracks for ids,
-// within limit of since on both.
+// bothShow waits for a log line containing want on a, then until both pages show the log and
+// the state up to its event, and checks that they show the same lines, turn and tracks for ids;
+// it logs how long after since (the click) that was.
 // A line naming one of hidden may differ (b may see less of it: the server redacts it), but
 // not its event.
-func sameWithin(t *testing.T, since time.Time, limit time.Duration, a, b *tab, want string, hidden []string, ids ...string) {
+func bothShow(t *testing.T, since time.Time, a, b *tab, want string, hidden []string, ids ...string) {
 	t.Helper()
 	seq := a.lastSequence(want)
 	for range 5 {
-		sa := a.settle(seq, limit)
-		sb := b.settle(sa, limit)
-		if sa == sb && a.settle(sb, limit) == sb {
+		sa := a.settle(seq)
+		sb := b.settle(sa)
+		if sa == sb && a.settle(sb) == sb {
 			seq = sb
 			break
 		}
@@ -289,5 +294,4 @@ func sameWithin(t *testing.T, since time.Time, limit time.Duration, a, b *tab, w
 		require.Equal(t, a.tracks(id), b.tracks(id), "%s's tracks", id)
 	}
 	t.Logf("both pages show event %s (%q) %v after the click", seq, la[len(la)-1], took.Round(time.Millisecond))
-	require.Less(t, took, limit, "both pages show event %s, but only %v after the click", seq, took)
 }

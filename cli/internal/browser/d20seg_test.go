@@ -36,7 +36,7 @@ func TestD20SegInTheBrowser(t *testing.T) {
 
 	files := abs(t, filepath.Join(sheets, "d20seg", "veteran.yaml"), filepath.Join(sheets, "d20seg", "soldat.yaml"), second)
 	createAndInvite(t, page, gmToken, gm, player, "Le gué", "d20seg", "veteran", files, "veteran", "soldat", "soldat2")
-	sameWithin(t, time.Now(), 5*time.Second, gm, player, "Round 1", hidden, "veteran", "soldat")
+	bothShow(t, time.Now(), gm, player, "Round 1", hidden, "veteran", "soldat")
 
 	attack := `#actions button.action[data-key="attack"][data-combatant="veteran"]`
 	player.run(chromedp.WaitVisible(chromedp.CSS(attack)))
@@ -64,7 +64,7 @@ func TestD20SegInTheBrowser(t *testing.T) {
 	}
 	require.True(t, headlineOf(t, apiOf(t, addr, gm).odds(cut)).hasMean, "the GM sees all")
 	none, err := poll[string](player, `(() => { const e = document.getElementById('choices-odds');
-		return e && !e.hidden && e.classList.contains('none') && !e.classList.contains('pending') && !e.dataset.chance ? e.textContent : ''; })()`, 10*time.Second)
+		return e && !e.hidden && e.classList.contains('none') && !e.classList.contains('pending') && !e.dataset.chance ? e.textContent : ''; })()`)
 	require.NoError(t, err, "the form never said the odds are unavailable")
 	require.Equal(t, "odds unavailable", none)
 	require.Contains(t, eval[string](player, `document.getElementById('choices-odds').title`), "hidden from you")
@@ -74,7 +74,7 @@ func TestD20SegInTheBrowser(t *testing.T) {
 	before := gm.tracks("soldat")
 	clicked := time.Now()
 	player.click("#choices-submit")
-	sameWithin(t, clicked, time.Second, gm, player, "Vétéran attacks", hidden, "veteran", "soldat")
+	bothShow(t, clicked, gm, player, "Vétéran attacks", hidden, "veteran", "soldat")
 	// The hit points the narration says are left, on both pages' trackers (D20-041).
 	line := player.logLines()[len(player.logLines())-1]
 	m := regexp.MustCompile(`Soldat has (\d+) hit points left`).FindStringSubmatch(line)

@@ -44,12 +44,12 @@ func TestFeerieInTheBrowser(t *testing.T) {
 
 	files := abs(t, filepath.Join(sheets, "feerie", "rubezahl.yaml"), filepath.Join(sheets, "feerie", "serpent.yaml"))
 	createAndInvite(t, page, gmToken, gm, player, "Le col", "feerie", "rubezahl", files, "rubezahl", "serpent")
-	sameWithin(t, time.Now(), 5*time.Second, gm, player, "#6 ", nil, "rubezahl", "serpent")
+	bothShow(t, time.Now(), gm, player, "#6 ", nil, "rubezahl", "serpent")
 
 	clicked := declare(t, player, "rubezahl", "serpent")
-	sameWithin(t, clicked, time.Second, gm, player, "Rübezahl declares", nil, "rubezahl", "serpent")
+	bothShow(t, clicked, gm, player, "Rübezahl declares", nil, "rubezahl", "serpent")
 	clicked = declare(t, gm, "serpent", "rubezahl")
-	sameWithin(t, clicked, time.Second, gm, player, "Serpent declares", nil, "rubezahl", "serpent")
+	bothShow(t, clicked, gm, player, "Serpent declares", nil, "rubezahl", "serpent")
 
 	// The GM advances the countdown until someone may act at the rank.
 	for i := 0; i < 40 && !gm.has(`#actions button.action[data-key="act"]`) && !player.has(`#actions button.action[data-key="act"]`); i++ {
@@ -76,7 +76,7 @@ func TestFeerieInTheBrowser(t *testing.T) {
 		clicked = time.Now()
 		actor.click("#choices-submit")
 	}
-	sameWithin(t, clicked, time.Second, gm, player, "after "+before, nil, "rubezahl", "serpent")
+	bothShow(t, clicked, gm, player, "after "+before, nil, "rubezahl", "serpent")
 	require.True(t, strings.Contains(gm.turn(), "rang"), gm.turn())
 	gm.screenshot("browser-feerie-gm.png")
 }

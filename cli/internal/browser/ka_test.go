@@ -22,7 +22,7 @@ func TestKaInTheBrowser(t *testing.T) {
 
 	files := abs(t, filepath.Join(sheets, "ka", "joshua.yaml"), filepath.Join(sheets, "ka", "chien.yaml"))
 	createAndInvite(t, page, gmToken, gm, player, "La ruelle", "ka", "joshua", files, "joshua", "chien")
-	sameWithin(t, time.Now(), 5*time.Second, gm, player, "Round 1", nil, "joshua", "chien")
+	bothShow(t, time.Now(), gm, player, "Round 1", nil, "joshua", "chien")
 
 	// The attack button's odds: one less the chance of a failure (KA-006) and the Ka dice lost,
 	// as GetOdds answers them for the dog targeted, taken (KA-005).
@@ -44,10 +44,10 @@ func TestKaInTheBrowser(t *testing.T) {
 	player.run(chromedp.KeyEvent("\r"))
 	dodge := chromedp.CSS(`#actions .prompt[data-combatant="chien"] button[data-key="dodge"]`)
 	gm.run(chromedp.WaitVisible(dodge))
-	sameWithin(t, clicked, time.Second, gm, player, "Joshua declares an attack", nil, "joshua", "chien")
+	bothShow(t, clicked, gm, player, "Joshua declares an attack", nil, "joshua", "chien")
 	clicked = time.Now()
 	gm.run(chromedp.Focus(dodge), chromedp.KeyEvent("\r"))
-	sameWithin(t, clicked, time.Second, gm, player, "Pass 2", nil, "joshua", "chien")
+	bothShow(t, clicked, gm, player, "Pass 2", nil, "joshua", "chien")
 	require.Contains(t, strings.Join(gm.logLines(), "\n"), "le chien dodges")
 	gm.screenshot("browser-ka-gm.png")
 }

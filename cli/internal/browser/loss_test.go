@@ -51,7 +51,7 @@ func createAndInvite(t *testing.T, page, gmToken string, gm, player *tab, name, 
 	}
 	gm.click(`#invite input[value="` + combatant + `"]`)
 	gm.click("#invite-submit")
-	link, err := poll[string](gm, `document.getElementById('invite-link').value`, 10*time.Second)
+	link, err := poll[string](gm, `document.getElementById('invite-link').value`)
 	require.NoError(t, err)
 	require.True(t, strings.HasPrefix(link, page+"#/encounter/"), link)
 	require.Contains(t, link, "?token=")
@@ -83,7 +83,7 @@ func TestLossInTheBrowser(t *testing.T) {
 	for _, b := range []*tab{gm, player} {
 		require.True(t, eval[bool](b, `window.frayNoReload = true`))
 	}
-	sameWithin(t, time.Now(), 5*time.Second, gm, player, "Tour 1", hidden, "diego")
+	bothShow(t, time.Now(), gm, player, "Tour 1", hidden, "diego")
 	require.Contains(t, gm.turn(), "Tour 1")
 
 	// The player attacks from its buttons: the form asks for the target.
@@ -93,11 +93,11 @@ func TestLossInTheBrowser(t *testing.T) {
 	player.click("#choices-submit")
 	// The ruffian is prompted on the GM's page; it dodges.
 	gm.run(chromedp.WaitVisible(chromedp.CSS(`#actions .prompt[data-combatant="ruffian"] button[data-key="dodge"]`)))
-	sameWithin(t, clicked, time.Second, gm, player, "Diego attacks", hidden, "diego")
+	bothShow(t, clicked, gm, player, "Diego attacks", hidden, "diego")
 	gm.screenshot("browser-gm-prompt.png")
 	clicked = time.Now()
 	gm.click(`#actions .prompt[data-combatant="ruffian"] button[data-key="dodge"]`)
-	sameWithin(t, clicked, time.Second, gm, player, "misses", hidden, "diego")
+	bothShow(t, clicked, gm, player, "misses", hidden, "diego")
 	require.Contains(t, strings.Join(gm.logLines(), "\n"), "Le malfrat dodges")
 
 	// The hidden ruffian: the GM sees its numbers, the player's DOM holds none of them.
@@ -134,7 +134,7 @@ func TestLossInTheBrowser(t *testing.T) {
 	before := gm.sequence()
 	clicked = time.Now()
 	gm.click(`#log li[data-sequence="7"] button.rewind`)
-	sameWithin(t, clicked, time.Second, gm, player, "after "+before, hidden, "diego")
+	bothShow(t, clicked, gm, player, "after "+before, hidden, "diego")
 	gm.run(chromedp.WaitVisible(chromedp.CSS(`#actions .prompt[data-combatant="ruffian"] button[data-key="dodge"]`)))
 	require.Equal(t, "true", eval[string](player, `String(document.querySelector('#log li[data-sequence="8"]').classList.contains('undone'))`))
 
@@ -142,8 +142,8 @@ func TestLossInTheBrowser(t *testing.T) {
 	before = gm.sequence()
 	gm.click("#end")
 	ended := gm.lastSequence("after " + before)
-	gm.settle(ended, 5*time.Second)
-	player.settle(ended, 5*time.Second)
+	gm.settle(ended)
+	player.settle(ended)
 	require.Contains(t, eval[string](gm, `document.getElementById('title').textContent`), "terminée")
 	require.Contains(t, eval[string](player, `document.getElementById('title').textContent`), "terminée")
 	for _, b := range []*tab{gm, player} {

@@ -47,7 +47,7 @@ func apiOf(t *testing.T, addr string, b *tab) *api {
 // legal is the first legal command of combatant keyed key, as the page lists them.
 func (a *api) legal(combatant, key string) *encounterv1.Command {
 	a.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
 	resp, err := a.c.GetEncounter(ctx, &encounterv1.GetEncounterRequest{EncounterId: a.enc, LegalForAll: true})
 	require.NoError(a.t, err)
@@ -65,7 +65,7 @@ func (a *api) legal(combatant, key string) *encounterv1.Command {
 // odds is what GetOdds answers of cmd.
 func (a *api) odds(cmd *encounterv1.Command) *oddsv1.Odds {
 	a.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
 	resp, err := a.c.GetOdds(ctx, &encounterv1.GetOddsRequest{EncounterId: a.enc, Command: cmd})
 	require.NoError(a.t, err)
@@ -134,7 +134,7 @@ func oddsShown(t *testing.T, b *tab, sel, not string) shown {
 	js := fmt.Sprintf(`(() => { const e = document.querySelector(%q);
 		if (!e || e.classList.contains('pending') || !e.dataset.chance || e.dataset.chance === %q) return null;
 		return {text: e.textContent, section: e.dataset.section||'', chance: e.dataset.chance, mean: e.dataset.mean||'', hidden: e.hidden}; })()`, sel, not)
-	got, err := poll[*shown](b, js, 10*time.Second)
+	got, err := poll[*shown](b, js)
 	require.NoError(t, err, "%s's page never showed odds at %s (other than %s): %q", b.name, sel, not,
 		eval[string](b, fmt.Sprintf(`(document.querySelector(%q)||{}).outerHTML||'none'`, sel)))
 	require.NotNil(t, got)
@@ -177,7 +177,7 @@ func TestLossOddsInTheBrowser(t *testing.T) {
 	gmToken := fray(t, "token", "--addr", addr, "--as", "gm")
 	files := abs(t, filepath.Join(sheets, "diego.yaml"), hiddenCopy(t, "ruffian.yaml"))
 	createAndInvite(t, page, gmToken, gm, player, "Ruelle sombre", "loss", "diego", files, "diego", "ruffian")
-	sameWithin(t, time.Now(), 5*time.Second, gm, player, "Tour 1", []string{"Le malfrat"}, "diego")
+	bothShow(t, time.Now(), gm, player, "Tour 1", []string{"Le malfrat"}, "diego")
 
 	asPlayer, asGM := apiOf(t, addr, player), apiOf(t, addr, gm)
 	swing := asPlayer.legal("diego", "attack")
@@ -205,7 +205,7 @@ func TestLossOddsInTheBrowser(t *testing.T) {
 	// All the odds, in words: each section GetOdds answers the player, and why those against
 	// the hidden ruffian's defences are not there.
 	detail, err := poll[string](player, `(() => { const d = document.getElementById('choices-odds-detail');
-		return d && !d.hidden && !d.classList.contains('pending') ? d.textContent : ''; })()`, 10*time.Second)
+		return d && !d.hidden && !d.classList.contains('pending') ? d.textContent : ''; })()`)
 	require.NoError(t, err, "the form shows no odds in detail")
 	for _, s := range mine.GetSections() {
 		require.Contains(t, detail, s.GetTitle())
@@ -247,7 +247,7 @@ func TestLossOddsInTheBrowser(t *testing.T) {
 	require.NoError(t, fillEnum(feint, other))
 	hf := headlineOf(t, asPlayer.odds(feint))
 	js := fmt.Sprintf(`(() => { const e = document.querySelector(%q); return !!e && !e.classList.contains('pending'); })()`, button)
-	_, err = poll[bool](player, js, 10*time.Second)
+	_, err = poll[bool](player, js)
 	require.NoError(t, err)
 	requireShows(t, hf, oddsShown(t, player, button, ""), "the player's attack button, after eleven clicks")
 	require.Equal(t, int32(1), asked.Load(), "GetOdds asked once for eleven changes")
