@@ -150,7 +150,7 @@ func TestDevKeyAndTokensFromAnotherFolder(t *testing.T) {
 // encounter service to the resolver take nothing from a player's quota.
 func TestDevLimitsEachCallersRate(t *testing.T) {
 	addr, stop := start(t, t.TempDir(), func(c *dev.Config) {
-		c.RateLimits = platform.RateLimits{PrincipalRate: 0.01, PrincipalBurst: 3}
+		c.RateLimits = platform.RateLimits{PrincipalRate: 0.001, PrincipalBurst: 3} // none back while the test runs
 	})
 	defer stop()
 	t.Setenv("FRAY_ADDR", addr)
@@ -162,7 +162,7 @@ func TestDevLimitsEachCallersRate(t *testing.T) {
 	code := commands.Run(context.Background(), []string{"list", "--as", "david"}, &out, &errOut)
 	require.Equal(t, 1, code, out.String())
 	require.Contains(t, errOut.String(), "ResourceExhausted")
-	require.Contains(t, errOut.String(), "dev/david: more than 0.01 requests/s; retry in")
+	require.Contains(t, errOut.String(), "dev/david: more than 0.001 requests/s; retry in")
 	// Another caller is served.
 	require.Contains(t, fray(t, "list", "--as", "florence"), "No encounters")
 }

@@ -397,7 +397,7 @@ func TestHostileRequests(t *testing.T) {
 	for range churn {
 		require.NoError(t, <-errs)
 	}
-	require.Eventually(t, func() bool { return consumers() == baseline }, 30*time.Second, 20*time.Millisecond,
+	require.Eventually(t, func() bool { return consumers() == baseline }, 2*time.Minute, 20*time.Millisecond,
 		"%d watches opened and cancelled leave no consumer behind", churn)
 	ws, err := c.WatchEncounter(as("erin"), &encounterv1.WatchEncounterRequest{EncounterId: id})
 	require.NoError(t, err)

@@ -42,7 +42,7 @@ func freeAddr(t *testing.T) string {
 
 func waitServing(t *testing.T, cc *grpc.ClientConn, service string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	for {
 		r, err := healthpb.NewHealthClient(cc).Check(ctx, &healthpb.HealthCheckRequest{Service: service}, grpc.WaitForReady(true))

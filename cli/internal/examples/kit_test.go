@@ -179,8 +179,8 @@ func startDev(t *testing.T, fray string) string {
 	case err := <-exited:
 		exited <- err // for the cleanup
 		t.Fatalf("fray dev stopped before serving: %v: %s", err, stderr.String())
-	case <-time.After(60 * time.Second):
-		t.Fatalf("fray dev did not say where it serves within a minute: %s", stderr.String())
+	case <-time.After(2 * time.Minute):
+		t.Fatalf("fray dev did not say where it serves within 2 minutes: %s", stderr.String())
 	}
 	return ""
 }

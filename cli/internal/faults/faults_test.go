@@ -39,15 +39,17 @@ func TestFaults(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs 7 processes for a minute")
 	}
+	// bound is how long a plan takes on a quiet machine, logged when passed; the context gives a
+	// busy machine room (load average 20 on 2 cores stretches the short plan several times over).
 	plan := Short()
-	bound := 3 * time.Minute
+	bound, patience := 3*time.Minute, 20*time.Minute
 	if *full {
-		plan, bound = Full(), 20*time.Minute
+		plan, bound, patience = Full(), 20*time.Minute, 21*time.Minute
 	}
 	plan.Sticky = os.Getenv("FRAY_FAULTS_STICKY") != ""
 	strict := os.Getenv("FRAY_FAULTS_STRICT") != ""
 	began := time.Now()
-	ctx, cancel := context.WithTimeout(context.Background(), bound+time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
 
 	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
@@ -106,7 +108,7 @@ func TestFaults(t *testing.T) {
 	}
 	require.Len(t, rep.Faults, plan.NATSKills+2*plan.ReplicaKills+plan.LeaderStops+partitions+plan.RollingRestarts+plan.ScaleUps+plan.ResolverKills)
 	for _, flt := range rep.Faults {
-		require.Positive(t, flt.Window.Attempts, "%s %s: the load went on during the fault", flt.Kind, flt.Target)
+		require.Positive(t, underWay(rep.commands, flt.Start, flt.End), "%s %s: the load went on during the fault", flt.Kind, flt.Target)
 	}
 
 	// Issue 22: what the clients were told agrees with the log, and the topology says and
@@ -138,6 +140,19 @@ func TestFaults(t *testing.T) {
 	if took := time.Since(began); !*full && took > bound {
 		t.Logf("the short plan took %v, more than its %v", took.Round(time.Second), bound)
 	}
+}
+
+// underWay counts the commands being sent at some moment of [from, to]: begun by to and ended
+// at from or after. That the load went on during a fault is this, not how many calls began
+// inside it, which a busy machine may make none.
+func underWay(cmds []*Command, from, to time.Time) int {
+	n := 0
+	for _, c := range cmds {
+		if !c.Start.After(to) && !c.End.Before(from) {
+			n++
+		}
+	}
+	return n
 }
 
 func first(xs []string) string {
