@@ -175,6 +175,8 @@ func Start(ctx context.Context, cfg Config, srv *platform.Server, reg *engine.Re
 		// An index that holds nothing while the log holds encounters (a first start with an
 		// index, a lost bucket) is rebuilt from the log, in the background.
 		r.wg.Go(func() { svc.ReindexIfEmpty(bg) })
+		// Every replica sweeps for idle encounters; each end is recorded once (idle.go).
+		r.wg.Go(func() { svc.RunIdleSweeps(bg) })
 		return nil
 	}
 	err = errors.New("NATS is not reachable yet")

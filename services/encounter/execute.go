@@ -137,13 +137,26 @@ func (s *Service) recorded(ctx context.Context, id string, e *entry, position ui
 	return outcome{events: events, before: before, after: e.state}, nil
 }
 
-// execute decides and records one command on an existing encounter.
+// execute decides and records one command of the caller on an existing encounter.
 func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint64, cmd *encounterv1.Command) (outcome, error) {
 	who, err := callerOf(ctx)
 	if err != nil {
 		return outcome{}, err
 	}
+	return s.executeAs(ctx, who, id, cmdID, expected, cmd, nil)
+}
+
+// own is what the service checks of a command it gives itself (an end for idleness: idle.go),
+// on the entry as it is at each attempt (e.mu held): it may refuse the command, and names its
+// command id, derived from the entry, so that replicas giving it on the same state give it
+// under one id.
+type own func(ctx context.Context, e *entry) (cmdID string, err error)
+
+// executeAs decides and records one command of who on an existing encounter; with mine set, a
+// command of the service itself, which needs no role in the encounter.
+func (s *Service) executeAs(ctx context.Context, who caller, id, cmdID string, expected *uint64, cmd *encounterv1.Command, mine own) (outcome, error) {
 	given := cmdID != "" // an id the service draws (a UUID) is new: not looked up
+	var err error
 	if cmdID, err = commandID(cmdID); err != nil {
 		return outcome{}, err
 	}
@@ -184,9 +197,13 @@ func (s *Service) execute(ctx context.Context, id, cmdID string, expected *uint6
 		if e.state.GetTenant() == "" || e.state.GetTenant() != who.tenant {
 			return outcome{}, noEncounter(id)
 		}
-		// A stranger of the tenant may only join (if the GM allows it): nothing else of the
-		// encounter, not even its sequence, is told.
-		if engine.RoleOf(e.state, who.principal) == engine.RoleNone && cmd.GetAddCombatant() == nil {
+		if mine != nil {
+			if cmdID, err = mine(ctx, e); err != nil {
+				return outcome{}, err
+			}
+		} else if engine.RoleOf(e.state, who.principal) == engine.RoleNone && cmd.GetAddCombatant() == nil {
+			// A stranger of the tenant may only join (if the GM allows it): nothing else of
+			// the encounter, not even its sequence, is told.
 			if again, err := behind(); err != nil {
 				return outcome{}, err
 			} else if again {

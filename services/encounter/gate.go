@@ -101,3 +101,11 @@ func (g *gate) ExportLog(req *encounterv1.ExportLogRequest, stream grpc.ServerSt
 	}
 	return s.ExportLog(req, stream)
 }
+
+func (g *gate) ListIdleEncounters(ctx context.Context, req *encounterv1.ListIdleEncountersRequest) (*encounterv1.ListIdleEncountersResponse, error) {
+	return unary(g, ctx, req, (*Service).ListIdleEncounters)
+}
+
+func (g *gate) EndIdleEncounters(ctx context.Context, req *encounterv1.EndIdleEncountersRequest) (*encounterv1.EndIdleEncountersResponse, error) {
+	return unary(g, ctx, req, (*Service).EndIdleEncounters)
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/services/encounter/store"
@@ -75,9 +76,17 @@ func (s *Service) checkOpenEncounters(ctx context.Context, tenant string) error 
 	if err != nil {
 		return unavailable(err)
 	}
-	if n >= s.opts.MaxOpenEncounters {
-		return platform.Refuse(LimitOpenEncounters,
-			"tenant %q has %d encounters not ended, the most it may have: end one (fray end) before creating another", tenant, n)
+	if n < s.opts.MaxOpenEncounters {
+		return nil
 	}
-	return nil
+	// What gets the tenant out: its GMs ending encounters, or the service ending the idle
+	// ones; a wait helps only when one of those is near.
+	msg := fmt.Sprintf("tenant %q has reached its cap of %d encounters not ended: end some of your open encounters with `fray end` (EndEncounter)", tenant, s.opts.MaxOpenEncounters)
+	if s.opts.IdleEnd > 0 {
+		msg += fmt.Sprintf("; open encounters idle for %s end by themselves", idleSpan(s.opts.IdleEnd))
+	}
+	if wait := s.nextIdleEnd(ctx, tenant); wait > 0 {
+		return platform.RefuseRetry(LimitOpenEncounters, wait, "%s; %d are open, and one ends for idleness within %s: try again then", msg, n, wait.Round(time.Second))
+	}
+	return platform.Refuse(LimitOpenEncounters, "%s; %d are open", msg, n)
 }

@@ -83,7 +83,7 @@ func TestOpenEncountersPerTenantAreCapped(t *testing.T) {
 			first, second := create(t, c), create(t, c)
 			require.NotEqual(t, first, second)
 			_, err := c.CreateEncounter(as("david"), &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: "Trop", RuleSystem: "loss"}})
-			requireCode(t, err, codes.ResourceExhausted, `tenant "dev" has 2 encounters not ended`)
+			requireCode(t, err, codes.ResourceExhausted, `tenant "dev" has reached its cap of 2 encounters not ended: end some of your open encounters with `+"`fray end`", "open encounters idle for 720h end by themselves; 2 are open")
 
 			other := authtest.WithToken(context.Background(), authtest.Default().Mint(authtest.Default().Ed, authtest.Claims("other", "olga")))
 			_, err = c.CreateEncounter(other, &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: "Ailleurs", RuleSystem: "loss"}})

@@ -73,6 +73,14 @@ type Options struct {
 	// WatchBuffer is how many records a watcher may fall behind the live tail (default 256)
 	// before it is cut off (ResourceExhausted, saying the sequence to resume from).
 	WatchBuffer int
+	// IdleEnd ends an encounter not ended that has recorded no event for this long, by an
+	// EncounterEnded recorded as the GM's end would be (the seed revealed), its idle field
+	// set (default DefaultIdleEnd, 30 days; negative: never). RunIdleSweeps looks for them
+	// every IdleSweepEvery (default 5 minutes) and ends at most IdleSweepBatch (default 100)
+	// a pass (idle.go).
+	IdleEnd        time.Duration
+	IdleSweepEvery time.Duration
+	IdleSweepBatch int
 	// Metrics, when set, count what the service does (metrics.go, NewMetrics); Tracing, when
 	// set, traces each append to the log, a child of the call's span. Nil: off.
 	Metrics *Metrics
@@ -91,6 +99,7 @@ type Service struct {
 	index   store.Index
 	watches *hub
 	obs     observer // metrics and tracer (metrics.go)
+	oldest  oldestOpen
 
 	mu       sync.Mutex
 	cache    map[string]*entry
@@ -169,6 +178,15 @@ func New(events store.Log, seeds store.Seeds, decider Decider, reg *engine.Regis
 	}
 	if opts.WatchBuffer <= 0 {
 		opts.WatchBuffer = DefaultWatchBuffer
+	}
+	if opts.IdleEnd == 0 {
+		opts.IdleEnd = DefaultIdleEnd
+	}
+	if opts.IdleSweepEvery <= 0 {
+		opts.IdleSweepEvery = DefaultIdleSweepEvery
+	}
+	if opts.IdleSweepBatch <= 0 {
+		opts.IdleSweepBatch = DefaultIdleSweepBatch
 	}
 	if opts.IndexDelay == 0 {
 		opts.IndexDelay = DefaultIndexDelay

@@ -30,6 +30,10 @@ const (
 	ScopeDelegate = "fray:delegate"
 	// ScopeResolve lets a caller (the encounter service) ask the resolver to decide commands.
 	ScopeResolve = "fray:resolve"
+	// ScopeAdmin makes a caller its tenant's administrator: it lists and ends the tenant's
+	// idle encounters (EncounterService.ListIdleEncounters, EndIdleEncounters), whatever its
+	// role in them. A caller acting on behalf of another (ScopeDelegate) does not pass it on.
+	ScopeAdmin = "fray:admin"
 	// TenantClaim is the token claim naming the tenant.
 	TenantClaim = "tenant"
 	// DefaultLeeway is the clock skew allowed on exp, nbf and iat.

@@ -24,6 +24,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/durationpb"
 )
 
 // The names of the metric families Metrics exports besides the Go runtime's and the
@@ -165,6 +166,16 @@ func Refuse(limit, format string, args ...any) error {
 		st = d
 	}
 	return &Refusal{Limit: limit, st: st}
+}
+
+// RefuseRetry is Refuse with a google.rpc.RetryInfo: the refused request may succeed if sent
+// again after the delay (a wait that helps; a refusal without one says how to get out).
+func RefuseRetry(limit string, after time.Duration, format string, args ...any) error {
+	r := Refuse(limit, format, args...).(*Refusal)
+	if d, err := r.st.WithDetails(&errdetails.RetryInfo{RetryDelay: durationpb.New(after)}); err == nil {
+		r.st = d
+	}
+	return r
 }
 
 func (r *Refusal) Error() string { return r.st.Err().Error() }

@@ -32,7 +32,8 @@ const (
 
 // EncounterPermissions is what the encounter service needs, for the default stream and bucket
 // names: append to the stream, create and read it and the three buckets, put into the buckets,
-// and watch an encounter through ordered consumers on the stream.
+// watch an encounter through ordered consumers on the stream, and list a principal's
+// encounters through ordered consumers on the index bucket.
 func EncounterPermissions() *server.Permissions {
 	pub := []string{
 		natsSubjects,
@@ -56,6 +57,12 @@ func EncounterPermissions() *server.Permissions {
 		"$JS.API.CONSUMER.INFO."+natsStream+".*",
 		"$JS.API.CONSUMER.MSG.NEXT."+natsStream+".*",
 		"$JS.API.CONSUMER.DELETE."+natsStream+".*",
+		// ListEncounters reads a principal's memberships, one index key each, by an ordered
+		// consumer on the index bucket's stream.
+		"$JS.API.CONSUMER.CREATE.KV_"+natsIndexKV+".>",
+		"$JS.API.CONSUMER.INFO.KV_"+natsIndexKV+".*",
+		"$JS.API.CONSUMER.MSG.NEXT.KV_"+natsIndexKV+".*",
+		"$JS.API.CONSUMER.DELETE.KV_"+natsIndexKV+".*",
 	)
 	return &server.Permissions{
 		Publish:   &server.SubjectPermission{Allow: pub},

@@ -90,6 +90,7 @@ type indexed struct {
 	sequence uint64
 	members  map[string]encounterv1.Role
 	status   encounterv1.EncounterStatus
+	openLast time.Time // the last activity its open key holds (idle.go; zero: not known)
 }
 
 // maxRemembered bounds the revisions a JetStream index remembers (past it, one is forgotten
@@ -138,6 +139,9 @@ func (s *JetStream) PutSummary(ctx context.Context, sum Summary) error {
 		}
 		s.known[sum.EncounterID] = indexed{revision: rev, sequence: sum.Sequence, members: sum.Members, status: sum.Status}
 		s.mu.Unlock()
+		if err := s.trackOpen(ctx, known, sum); err != nil {
+			return err
+		}
 		if d := openDelta(known.revision != 0, known.status, sum.Status); d != 0 {
 			if err := s.addOpen(ctx, sum.Tenant, d); err != nil {
 				return err

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
@@ -48,6 +49,9 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	maxWatchers := fs.Int("max-watchers-per-encounter", encounter.DefaultMaxWatchersPerEncounter, "watchers one encounter may have on this instance; past it WatchEncounter is refused until one is closed (env FRAY_MAX_WATCHERS_PER_ENCOUNTER)")
 	watchBuffer := fs.Int("watch-buffer", encounter.DefaultWatchBuffer, "records a watcher may fall behind before it is cut off with the sequence to resume from (env FRAY_WATCH_BUFFER)")
 	maxEncBytes := fs.Int("max-encounter-bytes", encounter.DefaultMaxEncounterBytes, "bytes one encounter's state may take; a command that would take it past is refused (env FRAY_MAX_ENCOUNTER_BYTES)")
+	idleEnd := fs.Duration("idle-end", encounter.DefaultIdleEnd, "end an encounter that has recorded no event for this long, as its GM's end would (the dice seed revealed), so that it no longer counts toward its tenant's open encounters (env FRAY_IDLE_END; 0: never)")
+	idleEvery := fs.Duration("idle-sweep-every", encounter.DefaultIdleSweepEvery, "how often idle encounters are looked for (env FRAY_IDLE_SWEEP_EVERY)")
+	idleBatch := fs.Int("idle-sweep-batch", encounter.DefaultIdleSweepBatch, "idle encounters ended at most per look (env FRAY_IDLE_SWEEP_BATCH)")
 	var ret store.Retention
 	fs.Int64Var(&ret.StreamMaxBytes, "stream-max-bytes", store.DefaultStreamMaxBytes, "bytes the stream of events may hold; when full, every command is refused until an operator raises it (env FRAY_STREAM_MAX_BYTES; -1: no limit)")
 	fs.DurationVar(&ret.MaxAge, "max-age", 0, "remove events, seeds and snapshots older than this (env FRAY_MAX_AGE; 0: keep them for ever); an encounter whose first events expired can no longer be loaded")
@@ -74,7 +78,8 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	if err == nil {
 		err = errors.Join(serve.Check(fs), limits.Check(fs), checkSettings(fs, *replicas, ret,
 			map[string]int{"cache-bytes": *cacheBytes, "max-open-encounters": *maxOpen, "max-watches-per-principal": *maxWatches,
-				"max-watchers-per-encounter": *maxWatchers, "watch-buffer": *watchBuffer, "max-encounter-bytes": *maxEncBytes}))
+				"max-watchers-per-encounter": *maxWatchers, "watch-buffer": *watchBuffer, "max-encounter-bytes": *maxEncBytes, "idle-sweep-batch": *idleBatch}),
+			checkIdle(fs, *idleEnd, *idleEvery))
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "encounter: %v\n", err)
@@ -111,6 +116,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		Store: store.Config{Stream: *streamName, Replicas: *replicas, Retention: ret},
 		Options: encounter.Options{MaxCachedBytes: *cacheBytes, MaxOpenEncounters: *maxOpen, MaxEncounterBytes: *maxEncBytes,
 			MaxWatchesPerPrincipal: *maxWatches, MaxWatchersPerEncounter: *maxWatchers, WatchBuffer: *watchBuffer,
+			IdleEnd: encounter.IdleEndOption(*idleEnd), IdleSweepEvery: *idleEvery, IdleSweepBatch: *idleBatch,
 			Metrics: encounter.NewMetrics(tel.Metrics), Tracing: tel.Tracing},
 	}, srv, reg)
 	if err != nil {
@@ -144,7 +150,7 @@ func checkSettings(fs *flag.FlagSet, replicas int, ret store.Retention, counts m
 	if replicas < 1 || replicas > 5 {
 		errs = append(errs, platform.FlagError(fs, "replicas", "JetStream keeps 1 to 5 replicas of a stream"))
 	}
-	for _, name := range []string{"cache-bytes", "max-open-encounters", "max-watches-per-principal", "max-watchers-per-encounter", "watch-buffer", "max-encounter-bytes"} {
+	for _, name := range []string{"cache-bytes", "max-open-encounters", "max-watches-per-principal", "max-watchers-per-encounter", "watch-buffer", "max-encounter-bytes", "idle-sweep-batch"} {
 		if counts[name] < 0 {
 			errs = append(errs, platform.FlagError(fs, name, "must be 0 (the default) or more"))
 		}
@@ -160,6 +166,18 @@ func checkSettings(fs *flag.FlagSet, replicas int, ret store.Retention, counts m
 	}
 	if ret.MaxAge < 0 {
 		errs = append(errs, platform.FlagError(fs, "max-age", "an age of 0 (keep for ever) or more"))
+	}
+	return errors.Join(errs...)
+}
+
+// checkIdle refuses an idle end or a sweep interval that cannot work.
+func checkIdle(fs *flag.FlagSet, end, every time.Duration) error {
+	var errs []error
+	if end < 0 || (end > 0 && end < time.Second) {
+		errs = append(errs, platform.FlagError(fs, "idle-end", "a duration of 1s or more (720h: 30 days), or 0 for never"))
+	}
+	if every < time.Second {
+		errs = append(errs, platform.FlagError(fs, "idle-sweep-every", "a duration of 1s or more"))
 	}
 	return errors.Join(errs...)
 }

@@ -28,6 +28,9 @@ func TestBadSettingsAreRefused(t *testing.T) {
 		{"a count", map[string]string{"FRAY_WATCH_BUFFER": "-5"}, nil, "encounter: --watch-buffer (FRAY_WATCH_BUFFER) -5: must be 0 (the default) or more"},
 		{"a log level", map[string]string{"FRAY_LOG_LEVEL": "loud"}, nil, `encounter: --log-level (FRAY_LOG_LEVEL) "loud": not debug, info, warn or error`},
 		{"a flag", nil, []string{"--replicas", "abc"}, `encounter: invalid value "abc" for flag -replicas: parse error`},
+		{"an idle end", map[string]string{"FRAY_IDLE_END": "-1h"}, nil, "encounter: --idle-end (FRAY_IDLE_END) -1h0m0s: a duration of 1s or more (720h: 30 days), or 0 for never"},
+		{"an idle end as a number", map[string]string{"FRAY_IDLE_END": "30"}, nil, `encounter: FRAY_IDLE_END: "30" is not a duration`},
+		{"a sweep interval", nil, []string{"--idle-sweep-every", "0s"}, "encounter: --idle-sweep-every (FRAY_IDLE_SWEEP_EVERY) 0s: a duration of 1s or more"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for k, v := range tc.env {
@@ -43,7 +46,7 @@ func TestBadSettingsAreRefused(t *testing.T) {
 func TestHelp(t *testing.T) {
 	var stderr bytes.Buffer
 	require.Equal(t, 0, run(context.Background(), []string{"--help"}, &stderr))
-	for _, v := range []string{"FRAY_REPLICAS", "FRAY_HEALTH_LISTEN", "FRAY_GRACE", "FRAY_NATS_URL"} {
+	for _, v := range []string{"FRAY_REPLICAS", "FRAY_HEALTH_LISTEN", "FRAY_GRACE", "FRAY_NATS_URL", "FRAY_IDLE_END", "FRAY_IDLE_SWEEP_EVERY", "FRAY_IDLE_SWEEP_BATCH"} {
 		require.Contains(t, stderr.String(), v)
 	}
 }
