@@ -55,6 +55,11 @@ type Conn struct {
 	// raw: responses as the server sent them (for --json); otherwise every string of every
 	// response is escaped for the terminal (Printable).
 	Raw bool
+	// DevTenant and DevScopes shape a token minted from the dev key: the tenant of a bare
+	// --as NAME (default platform.DevTenant), and the scopes it holds (`fray idle`: the
+	// tenant's administrator's).
+	DevTenant string
+	DevScopes []string
 }
 
 // AddConnFlags adds --addr, --as and the security flags.
@@ -158,13 +163,16 @@ func (c *Conn) tokenFor(addr string) (platform.TokenSource, error) {
 		return nil, fmt.Errorf("dev signing key: %w", err)
 	}
 	tenant, subject := platform.DevSubject(c.as)
+	if c.DevTenant != "" && !strings.Contains(c.as, "/") {
+		tenant = c.DevTenant
+	}
 	if err := platform.CheckName("tenant", tenant); err != nil {
 		return nil, Usagef("--as %q: %v", c.as, err)
 	}
 	if err := platform.CheckName("name", subject); err != nil {
 		return nil, Usagef("--as %q: %v", c.as, err)
 	}
-	return &platform.MintedToken{Signer: key, Claims: platform.DevClaims(tenant, subject, platform.DevTokenTTL)}, nil
+	return &platform.MintedToken{Signer: key, Claims: platform.DevClaims(tenant, subject, platform.DevTokenTTL, c.DevScopes...)}, nil
 }
 
 // Dial connects to addr: TLS unless addr is on loopback (or --tls-ca, --tls), with the

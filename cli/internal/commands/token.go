@@ -22,7 +22,7 @@ func tokenCmd() *cobra.Command {
 			"(--jwks FILE --token-issuer %s).", platform.DevKeyFile, platform.DevIssuer, platform.DevAudience, platform.DevTenant, platform.DevIssuer), 0, 0)
 	as := fs.String("as", client.EnvOr("FRAY_PRINCIPAL", client.DefaultPrincipal), "the token's subject, NAME or TENANT/NAME (env FRAY_PRINCIPAL)")
 	tenant := fs.String("tenant", "", "the token's tenant (default: the TENANT of --as TENANT/NAME, else "+platform.DevTenant+")")
-	scope := fs.String("scope", "", "scopes, space- or comma-separated (\""+platform.ScopeDelegate+"\" lets a client act on behalf of others, \""+platform.ScopeResolve+"\" is the encounter service's)")
+	scope := fs.String("scope", "", "scopes, space- or comma-separated (\""+platform.ScopeDelegate+"\" lets a client act on behalf of others, \""+platform.ScopeAdmin+"\" makes it its tenant's administrator (fray idle), \""+platform.ScopeResolve+"\" is the encounter service's)")
 	ttl := fs.Duration("ttl", platform.DevTokenTTL, "how long the token is valid")
 	key := fs.String("key", "", "the dev signing key file (default: the key of the fray dev server at --addr, then ./.fray/"+platform.DevKeyFile+"; env FRAY_DEV_KEY)")
 	addr := fs.String("addr", client.EnvOr("FRAY_ADDR", client.DefaultAddr), "the fray dev server whose key to use (env FRAY_ADDR)")

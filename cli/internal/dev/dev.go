@@ -206,6 +206,7 @@ func NewCommand() *cobra.Command {
 	fs.StringVar(&cfg.MetricsListen, "metrics-listen", "", "serve Prometheus metrics at /metrics, plain HTTP, on this address, such as 127.0.0.1:9090 (env FRAY_METRICS_LISTEN; default: none). Traces go to an OTLP collector when OTEL_EXPORTER_OTLP_ENDPOINT is set")
 	fs.StringVar(&cfg.Web, "web", platform.Env("FRAY_WEB", DefaultWeb), "serve the page and the services to browsers (Connect, gRPC-web) on this loopback address; off: none (env FRAY_WEB)")
 	webOrigins := fs.String("web-origins", platform.Env("FRAY_WEB_ORIGINS", ""), "other origins whose pages may call the browser API (CORS), comma-separated, such as http://localhost:5173; default: the page's own only (env FRAY_WEB_ORIGINS)")
+	idleEnd := fs.Duration("idle-end", platform.EnvDuration("FRAY_IDLE_END", encounter.DefaultIdleEnd), "end an encounter that has recorded no event for this long, as its GM's end would (the dice seed revealed), so that it no longer counts toward its tenant's open encounters (env FRAY_IDLE_END; 0: never)")
 	demo := fs.Bool("demo", false, "give every new encounter the same published dice seed, so the README's walkthrough rolls the dice it shows; never for a real game: anyone can predict its rolls")
 	logFormat := fs.String("log-format", platform.Env("FRAY_LOG_FORMAT", "text"), "text or json (env FRAY_LOG_FORMAT)")
 	logLevel := fs.String("log-level", platform.Env("FRAY_LOG_LEVEL", "info"), "debug, info, warn, error (env FRAY_LOG_LEVEL)")
@@ -221,6 +222,10 @@ func NewCommand() *cobra.Command {
 		}
 		cfg.Log = log
 		cfg.Demo = *demo
+		if *idleEnd < 0 || (*idleEnd > 0 && *idleEnd < time.Second) {
+			return &client.UsageError{Msg: platform.FlagError(fs, "idle-end", "a duration of 1s or more (720h: 30 days), or 0 for never").Error()}
+		}
+		cfg.Options.IdleEnd = encounter.IdleEndOption(*idleEnd)
 		if err := webFlags(fs, &cfg, *webOrigins); err != nil {
 			return &client.UsageError{Msg: err.Error()}
 		}

@@ -3,6 +3,7 @@ package load
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -120,6 +121,7 @@ func NewCommand() *cobra.Command {
 		cfg.GM, cfg.Player = gmConn, plConn
 
 		rep := &Report{Encounters: cfg.Encounters, Repeat: *repeat}
+		var stopErr error
 		for i := range *repeat {
 			if *repeat > 1 {
 				cfg.ProgressLabel = fmt.Sprintf("round %d/%d  ", i+1, *repeat)
@@ -129,13 +131,18 @@ func NewCommand() *cobra.Command {
 				profile = *cpuProfile
 			}
 			r, err := round(ctx, cfg, profile, *anchor, gmConn, *natsURL, natsOpts)
-			if err != nil {
+			stopped := (*StoppedError)(nil)
+			if err != nil && !errors.As(err, &stopped) {
 				return err
 			}
 			if !*embedded {
 				r.CPUPerCommand = 0
 			}
 			rep.Rounds = append(rep.Rounds, r)
+			if stopped != nil {
+				stopErr = stopped // what ran is reported, then why the load stopped (exit 1)
+				break
+			}
 		}
 		rep.Spread = spreadOf(rep.Rounds)
 		sent := int64(0)
@@ -154,10 +161,10 @@ func NewCommand() *cobra.Command {
 		if *asJSON {
 			enc := json.NewEncoder(stdout)
 			enc.SetIndent("", "  ")
-			return enc.Encode(rep)
+			return errors.Join(enc.Encode(rep), stopErr)
 		}
 		printReport(stdout, rep)
-		return nil
+		return stopErr
 	}
 	return cmd
 }
@@ -181,6 +188,9 @@ func round(ctx context.Context, cfg Config, profile string, anchor time.Duration
 	cpu := cpuTime() - cpu0
 	if profile != "" {
 		pprof.StopCPUProfile()
+	}
+	if stopped := (*StoppedError)(nil); errors.As(err, &stopped) {
+		return r, err // the figures so far, without anchors: the load did not run its course
 	}
 	if err != nil {
 		return nil, err

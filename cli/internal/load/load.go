@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -16,7 +17,9 @@ import (
 	"time"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
 
@@ -176,7 +179,9 @@ func newID() string {
 }
 
 // Run plays the load once and returns its figures (anchors and CPU are the caller's: see
-// Command).
+// Command). A create refused for good (the tenant at its cap of open encounters, with no
+// RetryInfo saying a wait helps) stops the load: Run returns the figures so far with a
+// *StoppedError saying why.
 func Run(ctx context.Context, cfg Config) (*Round, error) {
 	if cfg.Encounters <= 0 {
 		cfg.Encounters = 1
@@ -201,6 +206,15 @@ func Run(ctx context.Context, cfg Config) (*Round, error) {
 	ctx, cancel := context.WithTimeout(ctx, cfg.Duration)
 	defer cancel()
 	deadline, _ := ctx.Deadline()
+	// A worker refused for good stops every worker: each would only be refused again.
+	var stopped atomic.Pointer[StoppedError]
+	ctx, stopAll := context.WithCancel(ctx)
+	defer stopAll()
+	stop := func(e *StoppedError) {
+		if stopped.CompareAndSwap(nil, e) {
+			stopAll()
+		}
+	}
 	var sent, failed atomic.Int64
 	budget := func() bool {
 		if n := sent.Add(1); cfg.Commands > 0 && n > cfg.Commands {
@@ -220,7 +234,7 @@ func Run(ctx context.Context, cfg Config) (*Round, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := &worker{gm: gmc, player: plc, system: system, sc: scripts[system], rec: rec, budget: budget, failed: &failed, fightLength: cfg.FightLength, fights: cfg.Fights, ctx: ctx, deadline: deadline}
+			w := &worker{gm: gmc, player: plc, system: system, sc: scripts[system], rec: rec, budget: budget, failed: &failed, fightLength: cfg.FightLength, fights: cfg.Fights, ctx: ctx, deadline: deadline, stop: stop}
 			w.run(ctx)
 		}()
 	}
@@ -269,7 +283,44 @@ func Run(ctx context.Context, cfg Config) (*Round, error) {
 	for _, sys := range cfg.Systems {
 		rep.Systems[sys] = &SystemReport{Stats: summarize(bySystem[sys], elapsed), Fights: fights[sys], PlayerCommands: byPlayer[sys]}
 	}
+	if e := stopped.Load(); e != nil {
+		return rep, e
+	}
 	return rep, nil
+}
+
+// StoppedError is why a load stopped before its end: a create refused for good.
+type StoppedError struct {
+	// Status is the refusal, as the server gave it.
+	Status *status.Status
+}
+
+func (e *StoppedError) Error() string {
+	msg := fmt.Sprintf("the load stopped: the server refuses new encounters (%s: %s), and says no wait helps", e.Status.Code(), e.Status.Message())
+	if limitOf(e.Status) == "open_encounters" {
+		msg += "; end the tenant's open encounters (their GMs: `fray end`; its administrator: `fray idle end --tenant T --older-than 1m`), or run the load as another tenant (--tenant)"
+	}
+	return msg
+}
+
+// limitOf is the service limit a ResourceExhausted names (ErrorInfo "limit"), or "".
+func limitOf(st *status.Status) string {
+	for _, d := range st.Details() {
+		if info, ok := d.(*errdetails.ErrorInfo); ok {
+			return info.GetMetadata()["limit"]
+		}
+	}
+	return ""
+}
+
+// retryAfter is the wait a refusal's RetryInfo asks for (ok false: it has none).
+func retryAfter(err error) (time.Duration, bool) {
+	for _, d := range status.Convert(err).Details() {
+		if ri, ok := d.(*errdetails.RetryInfo); ok {
+			return max(ri.GetRetryDelay().AsDuration(), 0), true
+		}
+	}
+	return 0, false
 }
 
 // worker plays fights of one system, one after another, in one encounter at a time.
@@ -284,6 +335,29 @@ type worker struct {
 	fights      int // 0: no bound
 	ctx         context.Context
 	deadline    time.Time
+	stop        func(*StoppedError)
+	// failures in a row: each waits longer before the next fight (backoff), so that a server
+	// refusing every create is not asked again thousands of times a second.
+	failures int
+}
+
+// Backoff after failed fights: the first waits backoffMin, each next one twice as long, up
+// to backoffMax.
+const (
+	backoffMin = 10 * time.Millisecond
+	backoffMax = time.Second
+)
+
+// wait sleeps d, or until the run ends; it reports whether the run goes on.
+func (w *worker) wait(d time.Duration) bool {
+	t := time.NewTimer(min(d, time.Until(w.deadline)))
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return w.ctx.Err() == nil && time.Now().Before(w.deadline)
+	case <-w.ctx.Done():
+		return false
+	}
 }
 
 // call times one command.
@@ -302,25 +376,68 @@ func (w *worker) call(f func() error) error {
 
 func (w *worker) run(ctx context.Context) {
 	for n := 0; (w.fights == 0 || n < w.fights) && w.budget(); n++ {
-		if err := w.fight(ctx); err != nil && ctx.Err() != nil {
+		err := w.fight(ctx)
+		if err == nil {
+			w.failures = 0
+			continue
+		}
+		if ctx.Err() != nil {
 			return
 		}
+		// A refusal that says when to try again is waited for; a create refused for good
+		// stops the load; any other failure waits longer each time it comes again.
+		if d, ok := retryAfter(err); ok {
+			if !w.wait(d) {
+				return
+			}
+			continue
+		}
+		if st := status.Convert(err); st.Code() == codes.ResourceExhausted && errors.Is(err, errCreate) {
+			w.stop(&StoppedError{Status: st})
+			return
+		}
+		if !w.wait(min(backoffMin<<min(w.failures, 16), backoffMax)) {
+			return
+		}
+		w.failures++
 	}
 }
 
+// errCreate marks a fight's failed create (createError).
+var errCreate = errors.New("create refused")
+
+// createError is a refused create: the server's status, marked errCreate.
+type createError struct{ err error }
+
+func (e createError) Error() string              { return e.err.Error() }
+func (e createError) Unwrap() []error            { return []error{e.err, errCreate} }
+func (e createError) GRPCStatus() *status.Status { return status.Convert(e.err) }
+
 // fight creates an encounter, adds the combatants, starts it, plays until nobody can act or
-// FightLength commands, and ends it. The first command is already in the budget.
-func (w *worker) fight(ctx context.Context) error {
+// FightLength commands, and ends it; an encounter it created is ended whatever happens after
+// (a refused command, the end of the run), so that no fight leaves one open toward the
+// tenant's cap. The first command is already in the budget.
+func (w *worker) fight(ctx context.Context) (err error) {
 	var id string
-	err := w.call(func() error {
+	err = w.call(func() error {
 		r, err := w.gm.CreateEncounter(ctx, &encounterv1.CreateEncounterRequest{CommandId: newID(),
 			Encounter: &encounterv1.CreateEncounter{Name: "load " + w.system, RuleSystem: w.system}})
 		id = r.GetEncounterId()
 		return err
 	})
 	if err != nil {
-		return err
+		return createError{err}
 	}
+	ended := false
+	defer func() {
+		if !ended {
+			// Outside the budget, and past the run's end if need be (not a figure then).
+			end := w.end(ctx, id)
+			if err == nil {
+				err = end
+			}
+		}
+	}()
 	for _, c := range w.sc.combatants(PlayerSubject) {
 		if !w.budget() {
 			return ctx.Err()
@@ -380,8 +497,19 @@ func (w *worker) fight(ctx context.Context) error {
 		return ctx.Err()
 	}
 	// The end is not in the budget: a fight begun is closed.
+	ended = true
+	return w.end(ctx, id)
+}
+
+// endTimeout bounds the end of a fight cut by the end of the run.
+const endTimeout = 10 * time.Second
+
+// end ends the encounter id (the end of the run does not cut it).
+func (w *worker) end(ctx context.Context, id string) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), endTimeout)
+	defer cancel()
 	return w.call(func() error {
-		_, err := w.gm.EndEncounter(context.WithoutCancel(ctx), &encounterv1.EndEncounterRequest{EncounterId: id, Reason: "load"})
+		_, err := w.gm.EndEncounter(ctx, &encounterv1.EndEncounterRequest{EncounterId: id, Reason: "load"})
 		return err
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"slices"
 	"testing"
@@ -11,8 +12,15 @@ import (
 
 	"github.com/fray-rpg/fray/cli/internal/dev"
 	"github.com/fray-rpg/fray/cli/internal/load"
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/fray-rpg/fray/services/platform"
 	"github.com/stretchr/testify/require"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/status"
 )
 
 // TestMain keeps fray dev's notes of where its keys are in a folder of the test's own.
@@ -189,4 +197,94 @@ func TestRemoteLoadOmitsTheCPU(t *testing.T) {
 	require.Zero(t, rep.CPUPerCommand)
 	require.Contains(t, all.CPUNote, "remote")
 	require.Nil(t, all.Spread.CPUPerCommand)
+}
+
+// startDev runs a fray dev of its own in-process with opts, and returns its address.
+func startDev(t *testing.T, opts encounter.Options) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- dev.Run(ctx, dev.Config{Listen: "127.0.0.1:0", Data: t.TempDir(), NATSHost: "127.0.0.1", NATSPort: -1, Options: opts,
+			Grace: 5 * time.Second, Log: platform.NewLogger("text", "error"), Ready: func(a string) { ready <- a }})
+	}()
+	select {
+	case addr := <-ready:
+		t.Cleanup(func() { cancel(); require.NoError(t, <-done) })
+		return addr
+	case err := <-done:
+		cancel()
+		t.Fatalf("fray dev did not start: %v", err)
+	}
+	return ""
+}
+
+// At the tenant's cap of open encounters, with no idle end near (no RetryInfo), the load
+// stops at the first refused create, says why and how to get out, and reports what ran: the
+// refusals are a few, one per worker at most, not a loop. Every fight it began is ended, so
+// it leaves nothing open toward the cap.
+func TestLoadStopsAtTheCapOfOpenEncounters(t *testing.T) {
+	addr := startDev(t, encounter.Options{MaxOpenEncounters: 2, IdleEnd: -1})
+	var out, errOut bytes.Buffer
+	err := load.Command(context.Background(), []string{"--addr", addr, "--encounters", "4", "--systems", "loss", "--duration", "1m",
+		"--anchor-duration", "0", "--json", "--quiet"}, &out, &errOut)
+	var stopped *load.StoppedError
+	require.ErrorAs(t, err, &stopped)
+	require.Contains(t, err.Error(), "the load stopped: the server refuses new encounters (ResourceExhausted")
+	require.Contains(t, err.Error(), "end some of your open encounters with `fray end`")
+	require.Contains(t, err.Error(), "`fray idle end --tenant T --older-than 1m`")
+	var rep load.Report
+	require.NoError(t, json.Unmarshal(out.Bytes(), &rep), out.String())
+	require.Len(t, rep.Rounds, 1)
+	r := rep.Rounds[0]
+	refused := r.Commands.Errors["ResourceExhausted"]
+	require.Positive(t, refused)
+	require.LessOrEqual(t, refused, int64(4), "one refused create per worker at most: %v", r.Commands.Errors)
+
+	// Nothing left open: the tenant may create as many as its cap again.
+	gm := loadClient(t, addr, load.GMSubject)
+	for i := range 2 {
+		_, err := gm.CreateEncounter(context.Background(), &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: fmt.Sprint("after ", i), RuleSystem: "loss"}})
+		require.NoError(t, err, "the load ended every encounter it created")
+	}
+}
+
+// A refusal that says a wait helps (RetryInfo: an idle encounter ends at the next sweep) is
+// waited for, not sent again at once: each worker refused waits, past the end of the run
+// here, so the refusals are one per worker at most, and the load runs its course.
+func TestLoadWaitsAsARefusalAsks(t *testing.T) {
+	addr := startDev(t, encounter.Options{MaxOpenEncounters: 2, IdleEnd: time.Second, IdleSweepEvery: 30 * time.Minute})
+	gm := loadClient(t, addr, load.GMSubject)
+	for i := range 2 { // the cap, filled by encounters left idle
+		_, err := gm.CreateEncounter(context.Background(), &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: fmt.Sprint("idle ", i), RuleSystem: "loss"}})
+		require.NoError(t, err)
+	}
+	_, err := gm.CreateEncounter(context.Background(), &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: "one more", RuleSystem: "loss"}})
+	require.Equal(t, codes.ResourceExhausted, status.Code(err))
+	var wait time.Duration
+	for _, d := range status.Convert(err).Details() {
+		if ri, ok := d.(*errdetails.RetryInfo); ok {
+			wait = ri.GetRetryDelay().AsDuration()
+		}
+	}
+	require.Positive(t, wait, "the refusal says when to try again: %v", err)
+
+	rep := run(t, "--addr", addr, "--encounters", "3", "--systems", "loss", "--duration", "2s", "--anchor-duration", "0")
+	r := rep.Rounds[0]
+	require.LessOrEqual(t, r.Commands.Errors["ResourceExhausted"], int64(3), "one refusal per worker, then a wait: %v", r.Commands.Errors)
+}
+
+// loadClient is an EncounterService client of addr's fray dev, as subject of the load's tenant.
+func loadClient(t *testing.T, addr, subject string) encounterv1.EncounterServiceClient {
+	t.Helper()
+	path, ok := platform.FindDevKey(addr)
+	require.True(t, ok)
+	key, err := platform.LoadDevKey(path)
+	require.NoError(t, err)
+	src := &platform.MintedToken{Signer: key, Claims: platform.DevClaims(platform.DevTenant, subject, time.Hour)}
+	cc, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()), grpc.WithPerRPCCredentials(platform.PerRPCToken(src, "", false)))
+	require.NoError(t, err)
+	t.Cleanup(func() { cc.Close() })
+	return encounterv1.NewEncounterServiceClient(cc)
 }
