@@ -7,6 +7,7 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/services/encounter/store"
 	"github.com/fray-rpg/fray/services/platform"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -102,7 +103,7 @@ func (s *Service) GetEncounter(ctx context.Context, req *encounterv1.GetEncounte
 	if err != nil {
 		return nil, err
 	}
-	_, now, err := s.open(ctx, req.GetEncounterId(), true, who)
+	e, now, err := s.open(ctx, req.GetEncounterId(), true, who)
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +122,7 @@ func (s *Service) GetEncounter(ctx context.Context, req *encounterv1.GetEncounte
 		if at == 0 {
 			at = now.GetSequence()
 		}
-		if before, last, err = s.eventAt(ctx, req.GetEncounterId(), at); err != nil {
+		if before, last, err = s.eventAt(ctx, req.GetEncounterId(), at, e.known()); err != nil {
 			return nil, err
 		}
 		if last != nil && at < now.GetSequence() {
@@ -131,7 +132,7 @@ func (s *Service) GetEncounter(ctx context.Context, req *encounterv1.GetEncounte
 			}
 		}
 	case at != 0 && at < now.GetSequence():
-		if st, err = s.stateAt(ctx, req.GetEncounterId(), at); err != nil {
+		if st, err = s.stateAt(ctx, req.GetEncounterId(), at, e.known()); err != nil {
 			return nil, err
 		}
 	}
@@ -163,14 +164,14 @@ func (s *Service) ExportLog(req *encounterv1.ExportLogRequest, stream grpc.Serve
 	if err != nil {
 		return err
 	}
-	_, now, err := s.open(ctx, req.GetEncounterId(), true, who) // roles as of now, other replicas' changes included
+	e, now, err := s.open(ctx, req.GetEncounterId(), true, who) // roles as of now, other replicas' changes included
 	if err != nil {
 		return err
 	}
 	if err := mayRead(now, who); err != nil {
 		return err
 	}
-	recs, err := s.events.Load(ctx, req.GetEncounterId(), 0)
+	recs, err := s.events.Load(ctx, req.GetEncounterId(), 0, store.AtLeast(e.known())) // at least what now was folded from
 	if err != nil {
 		return unavailable(err)
 	}

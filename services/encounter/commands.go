@@ -141,7 +141,7 @@ func (s *Service) commandAt(ctx context.Context, id string, e *entry, cmdID stri
 			return commandRef{}, false, nil
 		}
 	}
-	recs, err := s.events.Load(ctx, id, 0)
+	recs, err := s.events.Load(ctx, id, 0, store.AtLeast(e.position))
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return commandRef{}, false, unavailable(err)
 	}

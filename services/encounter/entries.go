@@ -17,9 +17,10 @@ import (
 
 // entry returns the encounter's cache entry, loading it from the log if needed; its lock is
 // not held.
-// With fresh, records appended by other replicas since are folded in; commands need not ask
-// for it: an append on a stale position conflicts and refreshes (execute).
-func (s *Service) entry(ctx context.Context, id string, fresh bool) (*entry, error) {
+// With fresh, every record acknowledged before the call is folded in, whichever service
+// appended it (the stream's leader says which is the last: store.Latest); commands need not
+// ask for it: an append on a stale position conflicts and refreshes (execute).
+func (s *Service) entry(ctx context.Context, id string, fresh bool, opts ...store.LoadOption) (*entry, error) {
 	if id == "" {
 		return nil, platform.BadRequest("encounter_id", "no encounter id given")
 	}
@@ -33,7 +34,10 @@ func (s *Service) entry(ctx context.Context, id string, fresh bool) (*entry, err
 		return e, nil
 	}
 	cold, start := !e.loaded, s.obs.start()
-	if err := s.refresh(ctx, id, e); err != nil {
+	if fresh {
+		opts = append(opts, store.Latest())
+	}
+	if err := s.refresh(ctx, id, e, opts...); err != nil {
 		return nil, err
 	}
 	if cold {
@@ -43,8 +47,9 @@ func (s *Service) entry(ctx context.Context, id string, fresh bool) (*entry, err
 }
 
 // refresh folds the records after the entry's position (on a first load, those after the
-// latest snapshot, or all of them).
-func (s *Service) refresh(ctx context.Context, id string, e *entry) error {
+// latest snapshot, or all of them): at least up to the entry's position, and to what opts
+// ask (store.AtLeast, store.Latest), even from a copy of the log that lags.
+func (s *Service) refresh(ctx context.Context, id string, e *entry, opts ...store.LoadOption) error {
 	if !e.loaded {
 		// Read from the start, the entry knows every command id; from a snapshot, those it
 		// keeps.
@@ -53,7 +58,7 @@ func (s *Service) refresh(ctx context.Context, id string, e *entry) error {
 			e.state, e.position, e.cmds = snap.GetState(), snap.GetPosition(), commandIDsOf(snap, s.opts.RecentCommands)
 		}
 	}
-	recs, err := s.events.Load(ctx, id, e.position)
+	recs, err := s.events.Load(ctx, id, e.position, append(opts, store.AtLeast(e.position))...)
 	if errors.Is(err, store.ErrNotFound) {
 		return noEncounter(id)
 	}
@@ -82,6 +87,13 @@ func (s *Service) refresh(ctx context.Context, id string, e *entry) error {
 	return nil
 }
 
+// known is the position of the last record folded into the entry.
+func (e *entry) known() uint64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.position
+}
+
 // snapshot returns the encounter's latest snapshot if it can be trusted: folded by the rules
 // this service folds with. A snapshot of older rules is ignored, not trusted.
 func (s *Service) snapshot(ctx context.Context, id string) *encounterv1.Snapshot {
@@ -104,13 +116,14 @@ func (s *Service) snapshot(ctx context.Context, id string) *encounterv1.Snapshot
 	return snap
 }
 
-// stateAt folds the encounter's events up to sequence at.
-func (s *Service) stateAt(ctx context.Context, id string, at uint64) (*encounterv1.EncounterState, error) {
+// stateAt folds the encounter's events up to sequence at, read from a log that holds at
+// least the record at position known (the caller's entry's).
+func (s *Service) stateAt(ctx context.Context, id string, at, known uint64) (*encounterv1.EncounterState, error) {
 	st := &encounterv1.EncounterState{EncounterId: id}
 	if at == 0 {
 		return st, nil
 	}
-	recs, err := s.events.Load(ctx, id, 0)
+	recs, err := s.events.Load(ctx, id, 0, store.AtLeast(known))
 	if err != nil {
 		return nil, unavailable(err)
 	}

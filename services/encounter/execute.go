@@ -130,7 +130,7 @@ func (s *Service) recorded(ctx context.Context, id string, e *entry, position ui
 	if !sameCommand(events[0], ref.digest, cmd, digest) {
 		return outcome{}, reused(events[0].GetCommandId())
 	}
-	before, err := s.stateAt(ctx, id, events[0].GetSequence()-1)
+	before, err := s.stateAt(ctx, id, events[0].GetSequence()-1, e.position)
 	if err != nil {
 		return outcome{}, err
 	}
@@ -178,8 +178,9 @@ func (s *Service) executeAs(ctx context.Context, who caller, id, cmdID string, e
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	// What this service holds may be behind the log (another replica recorded since): before
-	// refusing a command on it, the log is read once, and if it holds more, the command is
-	// looked at again on what it holds.
+	// refusing a command on it, the log is read once, as its leader holds it (a lagging copy
+	// would refuse on the same stale state), and if it holds more, the command is looked at
+	// again on what it holds.
 	refreshed := false
 	behind := func() (bool, error) {
 		if refreshed {
@@ -187,7 +188,7 @@ func (s *Service) executeAs(ctx context.Context, who caller, id, cmdID string, e
 		}
 		refreshed = true
 		at := e.position
-		if err := s.refresh(ctx, id, e); err != nil {
+		if err := s.refresh(ctx, id, e, store.Latest()); err != nil {
 			return false, err
 		}
 		return e.position != at, nil
@@ -241,7 +242,7 @@ func (s *Service) executeAs(ctx context.Context, who caller, id, cmdID string, e
 		}
 		req := &rulesv1.ResolveRequest{State: e.state, Command: cmd, Actor: who.principal, Seed: seed}
 		if rw := cmd.GetRewind(); rw != nil && rw.GetToSequence() >= 1 && rw.GetToSequence() < e.state.GetSequence() {
-			if req.RewindState, err = s.stateAt(ctx, id, rw.GetToSequence()); err != nil {
+			if req.RewindState, err = s.stateAt(ctx, id, rw.GetToSequence(), e.position); err != nil {
 				return outcome{}, err
 			}
 		}
@@ -270,7 +271,9 @@ func (s *Service) executeAs(ctx context.Context, who caller, id, cmdID string, e
 				return outcome{}, status.Errorf(codes.Aborted,
 					"encounter %q changed under this command %d times in a row; nothing was recorded, try again", e.state.GetName(), attempt)
 			}
-			if err := s.refresh(ctx, id, e); err != nil {
+			// The log moved past e.position: read it as its leader holds it, not from a copy
+			// that may not hold the record this append collided with.
+			if err := s.refresh(ctx, id, e, store.Latest()); err != nil {
 				return outcome{}, err
 			}
 			s.obs.retried()
@@ -280,7 +283,7 @@ func (s *Service) executeAs(ctx context.Context, who caller, id, cmdID string, e
 		case err != nil:
 			return outcome{}, unavailable(err)
 		case app.Duplicate:
-			if err := s.refresh(ctx, id, e); err != nil {
+			if err := s.refresh(ctx, id, e, store.AtLeast(app.Position)); err != nil {
 				return outcome{}, err
 			}
 			return s.recorded(ctx, id, e, app.Position, who, cmd, digest)

@@ -80,7 +80,7 @@ func (s *Service) CreateEncounter(ctx context.Context, req *encounterv1.CreateEn
 	app, err := s.appendRecord(ctx, id, 0, "create/"+who.principal+"/"+cmdID, batch)
 	switch {
 	case errors.Is(err, store.ErrConflict): // created already, by this command sent before or at the same time
-		if _, err := s.entry(ctx, id, true); err != nil {
+		if _, err := s.entry(ctx, id, true); err != nil { // fresh: as the log's leader holds it
 			return nil, err
 		}
 		// The create is the encounter's first record: this command, if it has this id.
@@ -108,7 +108,9 @@ func (s *Service) CreateEncounter(ctx context.Context, req *encounterv1.CreateEn
 		}
 		id = events[0].GetEncounterId()
 	}
-	e, err := s.entry(ctx, id, true)
+	// Read back at least the record just appended (or found): a copy of the log that has
+	// not applied it yet is not taken for the truth (store.AtLeast).
+	e, err := s.entry(ctx, id, true, store.AtLeast(max(app.Position, existing)))
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/rules/narrate"
+	"github.com/fray-rpg/fray/services/encounter/store"
 	"github.com/fray-rpg/fray/services/platform"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -66,12 +67,13 @@ func (t *teller) start(before *encounterv1.EncounterState, seen *encounterv1.Eve
 
 // eventAt returns the encounter's event of sequence at with the state before it, folded from
 // the latest snapshot before it, or from the start; a nil event when the log has none.
-func (s *Service) eventAt(ctx context.Context, id string, at uint64) (*encounterv1.EncounterState, *encounterv1.Event, error) {
+// known is a position the log holds (the caller's entry's): the read includes it.
+func (s *Service) eventAt(ctx context.Context, id string, at, known uint64) (*encounterv1.EncounterState, *encounterv1.Event, error) {
 	st, pos := &encounterv1.EncounterState{EncounterId: id}, uint64(0)
 	if snap := s.snapshot(ctx, id); snap != nil && snap.GetState().GetSequence() < at {
 		st, pos = proto.CloneOf(snap.GetState()), snap.GetPosition()
 	}
-	recs, err := s.events.Load(ctx, id, pos)
+	recs, err := s.events.Load(ctx, id, pos, store.AtLeast(known))
 	if err != nil {
 		return nil, nil, unavailable(err)
 	}

@@ -144,10 +144,14 @@ func (c *conn) callWithin(ctx context.Context, write bool, timeout time.Duration
 	return callCtx, end, nil
 }
 
-// stream is a jetstream.Stream whose calls go through conn.call.
+// stream is a jetstream.Stream whose calls go through conn.call. Its GetMsg and
+// GetLastMsgForSubject are direct gets, answered by any replica: a record they return is
+// the record, but "none" or "the last" may be a replica's stale view. msg, nextMsg, lastMsg
+// and latestMsg settle those with the leader (leader.go).
 type stream struct {
 	jetstream.Stream
-	c *conn
+	c  *conn
+	js jetstream.JetStream
 }
 
 func (s stream) GetMsg(ctx context.Context, seq uint64, opts ...jetstream.GetMsgOpt) (*jetstream.RawStreamMsg, error) {
@@ -168,6 +172,53 @@ func (s stream) GetLastMsgForSubject(ctx context.Context, subject string) (*jets
 	return m, end(err)
 }
 
+// fromLeader asks the stream's leader.
+func (s stream) fromLeader(ctx context.Context, req msgGetRequest) (*jetstream.RawStreamMsg, error) {
+	return s.c.leaderGet(ctx, s.js, s.CachedInfo().Config.Name, req)
+}
+
+// msg is the record at seq: from any replica, or from the leader if the replica has none.
+func (s stream) msg(ctx context.Context, seq uint64) (*jetstream.RawStreamMsg, error) {
+	m, err := s.GetMsg(ctx, seq)
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return s.fromLeader(ctx, msgGetRequest{Seq: seq})
+	}
+	return m, err
+}
+
+// nextMsg is the first record on subject at or after seq: from any replica, or from the
+// leader if the replica has none.
+func (s stream) nextMsg(ctx context.Context, seq uint64, subject string) (*jetstream.RawStreamMsg, error) {
+	m, err := s.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(subject))
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return s.fromLeader(ctx, msgGetRequest{Seq: seq, NextFor: subject})
+	}
+	return m, err
+}
+
+// lastMsg is the last record on subject, at least at position atLeast (what the caller
+// knows is recorded: 0 if nothing): from any replica that holds it, else from the leader; a
+// replica's "none" is never taken.
+func (s stream) lastMsg(ctx context.Context, subject string, atLeast uint64) (*jetstream.RawStreamMsg, error) {
+	m, err := s.GetLastMsgForSubject(ctx, subject)
+	if errors.Is(err, jetstream.ErrMsgNotFound) || (err == nil && m.Sequence < atLeast) {
+		if onBehind != nil {
+			onBehind(subject)
+		}
+		return s.latestMsg(ctx, subject)
+	}
+	return m, err
+}
+
+// latestMsg is the last record on subject as the leader holds it: every record acknowledged
+// before the call included.
+func (s stream) latestMsg(ctx context.Context, subject string) (*jetstream.RawStreamMsg, error) {
+	return s.fromLeader(ctx, msgGetRequest{LastFor: subject})
+}
+
+// onBehind, set by tests, is told when a replica's answer was not taken and the leader asked.
+var onBehind func(subject string)
+
 func (s stream) Info(ctx context.Context, opts ...jetstream.StreamInfoOpt) (*jetstream.StreamInfo, error) {
 	ctx, end, err := s.c.call(ctx, false)
 	if err != nil {
@@ -186,19 +237,27 @@ func (s stream) OrderedConsumer(ctx context.Context, cfg jetstream.OrderedConsum
 	return cons, end(err)
 }
 
-// kv is a jetstream.KeyValue whose calls go through conn.call.
+// kv is a jetstream.KeyValue whose calls go through conn.call; a key a replica says is not
+// there is looked up again with the bucket's leader (leader.go).
 type kv struct {
 	jetstream.KeyValue
-	c *conn
+	c  *conn
+	js jetstream.JetStream
 }
 
 func (k kv) Get(ctx context.Context, key string) (jetstream.KeyValueEntry, error) {
-	ctx, end, err := k.c.call(ctx, false)
+	cctx, end, err := k.c.call(ctx, false)
 	if err != nil {
 		return nil, err
 	}
-	e, err := k.KeyValue.Get(ctx, key)
-	return e, end(err)
+	e, err := k.KeyValue.Get(cctx, key)
+	if err = end(err); errors.Is(err, jetstream.ErrKeyNotFound) {
+		if onBehind != nil {
+			onBehind(key)
+		}
+		return k.latest(ctx, key)
+	}
+	return e, err
 }
 
 func (k kv) Put(ctx context.Context, key string, value []byte) (uint64, error) {

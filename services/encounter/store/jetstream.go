@@ -82,7 +82,7 @@ type JetStream struct {
 	cfg    Config
 	conn   *conn
 	js     jetstream.JetStream
-	stream jetstream.Stream
+	stream stream
 	seeds  jetstream.KeyValue
 	snaps  jetstream.KeyValue
 	index  jetstream.KeyValue
@@ -131,7 +131,7 @@ func Open(ctx context.Context, nc *nats.Conn, cfg Config) (*JetStream, error) {
 		}
 	}
 	s := newJetStream(cfg, nc, js, stream)
-	s.seeds, s.snaps, s.index = kv{kvs[0], s.conn}, kv{kvs[1], s.conn}, kv{kvs[2], s.conn}
+	s.seeds, s.snaps, s.index = kv{kvs[0], s.conn, js}, kv{kvs[1], s.conn, js}, kv{kvs[2], s.conn, js}
 	return s, nil
 }
 
@@ -161,7 +161,7 @@ func eventsStream(cfg Config) jetstream.StreamConfig {
 
 func newJetStream(cfg Config, nc *nats.Conn, js jetstream.JetStream, st jetstream.Stream) *JetStream {
 	c := newConn(nc, cfg.CallTimeout)
-	return &JetStream{cfg: cfg, conn: c, js: js, stream: stream{st, c}, stall: max(c.timeout, forwardStall), known: map[string]indexed{}}
+	return &JetStream{cfg: cfg, conn: c, js: js, stream: stream{st, c, js}, stall: max(c.timeout, forwardStall), known: map[string]indexed{}}
 }
 
 // OpenLog creates the stream of events if it is missing, as Open does, and otherwise checks
@@ -268,7 +268,7 @@ func decode(seq uint64, data []byte) (Record, error) {
 }
 
 func (s *JetStream) Get(ctx context.Context, position uint64) (Record, error) {
-	m, err := s.stream.GetMsg(ctx, position)
+	m, err := s.stream.msg(ctx, position)
 	if errors.Is(err, jetstream.ErrMsgNotFound) {
 		return Record{}, ErrNotFound
 	}
@@ -280,7 +280,7 @@ func (s *JetStream) Get(ctx context.Context, position uint64) (Record, error) {
 
 // last is the position of the encounter's last record (an indexed lookup), 0 if none.
 func (s *JetStream) last(ctx context.Context, encounterID string) (uint64, error) {
-	m, err := s.stream.GetLastMsgForSubject(ctx, s.Subject(encounterID))
+	m, err := s.stream.lastMsg(ctx, s.Subject(encounterID), 0)
 	if errors.Is(err, jetstream.ErrMsgNotFound) {
 		return 0, nil
 	}
@@ -358,7 +358,7 @@ func (s *JetStream) List(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	info, err := s.stream.(stream).Stream.Info(ctx, jetstream.WithSubjectFilter(s.cfg.SubjectPrefix+".*"))
+	info, err := s.stream.Stream.Info(ctx, jetstream.WithSubjectFilter(s.cfg.SubjectPrefix+".*"))
 	if err = end(err); err != nil {
 		return nil, err
 	}

@@ -26,8 +26,18 @@ var walkBack = 16
 // PreviousHeader links (one lookup by sequence each, whatever else the stream holds), and,
 // for a long stretch, forward from after by an ordered consumer filtered on the encounter's
 // subject, deleted when done.
-func (s *JetStream) Load(ctx context.Context, encounterID string, after uint64) ([]Record, error) {
-	m, err := s.stream.GetLastMsgForSubject(ctx, s.Subject(encounterID))
+// Where the copy of the stream that answers first may be behind (leader.go), the last record
+// is asked of the leader: with Latest, or when that copy's last is before AtLeast or it has
+// none.
+func (s *JetStream) Load(ctx context.Context, encounterID string, after uint64, opts ...LoadOption) ([]Record, error) {
+	o := loadOptionsOf(opts)
+	var m *jetstream.RawStreamMsg
+	var err error
+	if o.latest {
+		m, err = s.stream.latestMsg(ctx, s.Subject(encounterID))
+	} else {
+		m, err = s.stream.lastMsg(ctx, s.Subject(encounterID), o.atLeast)
+	}
 	if errors.Is(err, jetstream.ErrMsgNotFound) {
 		return nil, ErrNotFound
 	}
@@ -53,7 +63,7 @@ func (s *JetStream) Load(ctx context.Context, encounterID string, after uint64) 
 		if len(back) >= walkBack { // a long tail: the rest forward
 			break
 		}
-		if m, err = s.stream.GetMsg(ctx, prev); err != nil {
+		if m, err = s.stream.msg(ctx, prev); err != nil {
 			return nil, err
 		}
 	}
@@ -169,14 +179,14 @@ func (s *JetStream) forwardByConsumer(ctx context.Context, encounterID string, a
 }
 
 // forwardByLookup reads (after, upTo] one record at a time: each lookup asks the stream for
-// the encounter's first record at or after a position (as Get does, answered by any replica).
+// the encounter's first record at or after a position (as Get does: by any replica that holds it, else by the leader).
 func (s *JetStream) forwardByLookup(ctx context.Context, encounterID string, after, upTo uint64) ([]Record, error) {
 	subject := s.Subject(encounterID)
 	var out []Record
 	for next := after + 1; next <= upTo; {
-		m, err := s.stream.GetMsg(ctx, next, jetstream.WithGetMsgSubject(subject))
-		if errors.Is(err, jetstream.ErrMsgNotFound) { // upTo exists: a replica behind answered
-			return nil, &UnavailableError{Why: fmt.Sprintf("a NATS node did not yet hold record %d of the encounter", upTo)}
+		m, err := s.stream.nextMsg(ctx, next, subject)
+		if errors.Is(err, jetstream.ErrMsgNotFound) { // upTo exists, but not even on the leader now
+			return nil, &UnavailableError{Why: fmt.Sprintf("the stream's leader does not hold record %d of the encounter", upTo)}
 		}
 		if err != nil {
 			return nil, err

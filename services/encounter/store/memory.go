@@ -89,7 +89,8 @@ func (m *Memory) after(encounterID string, after uint64) ([]Record, error) {
 	return out, nil
 }
 
-func (m *Memory) Load(_ context.Context, encounterID string, after uint64) ([]Record, error) {
+// Load: the memory log has one copy, always the latest; opts change nothing.
+func (m *Memory) Load(_ context.Context, encounterID string, after uint64, _ ...LoadOption) ([]Record, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.last(encounterID) == 0 {

@@ -41,8 +41,9 @@ type Log interface {
 	// first, so a repeated message id on a stale position is an ErrConflict.
 	Append(ctx context.Context, encounterID string, expected uint64, msgID string, batch *encounterv1.EventBatch) (Appended, error)
 	// Load returns the encounter's records after position after (0: all), in order, or
-	// ErrNotFound when the encounter has none at all.
-	Load(ctx context.Context, encounterID string, after uint64) ([]Record, error)
+	// ErrNotFound when the encounter has none at all. It includes at least what opts ask
+	// (AtLeast, Latest); on a replicated log, "none" is never a lagging replica's answer.
+	Load(ctx context.Context, encounterID string, after uint64, opts ...LoadOption) ([]Record, error)
 	// Get returns the record at a position.
 	Get(ctx context.Context, position uint64) (Record, error)
 	// Watch calls fn with each record of the encounter after position after, then with each
@@ -59,6 +60,36 @@ type Log interface {
 	Page(ctx context.Context, encounterID string, after uint64, n int) ([]Record, error)
 	// List returns the ids of the encounters that have events.
 	List(ctx context.Context) ([]string, error)
+}
+
+// LoadOption says what a Load must include, beyond the records any copy of the log holds.
+type LoadOption func(*loadOptions)
+
+type loadOptions struct {
+	atLeast uint64
+	latest  bool
+}
+
+func loadOptionsOf(opts []LoadOption) loadOptions {
+	var o loadOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	return o
+}
+
+// AtLeast: the caller knows the encounter has a record at position p (it appended it, or
+// was told of it), so the load includes it, even where the copy of the log that first
+// answers does not hold it yet.
+func AtLeast(p uint64) LoadOption {
+	return func(o *loadOptions) { o.atLeast = max(o.atLeast, p) }
+}
+
+// Latest: the load includes every record acknowledged before it began (the stream's leader
+// says which is the last): for an answer that must not be stale, such as a refusal, or
+// after a conditional append found the encounter moved on.
+func Latest() LoadOption {
+	return func(o *loadOptions) { o.latest = true }
 }
 
 // ErrStop ends a Watch without an error.
