@@ -42,6 +42,10 @@ type Config struct {
 	// ResolverDialOptions come after the service's own options on the resolver connection
 	// (tests: a manual name resolver).
 	ResolverDialOptions []grpc.DialOption
+	// JetStreamCheckEvery is how often the event stream's leader is asked whether this
+	// service can use the log (default DefaultJetStreamCheckEvery): the service is
+	// NOT_SERVING while it cannot (jetstream_health.go).
+	JetStreamCheckEvery time.Duration
 	Store               store.Config
 	Log                 *slog.Logger
 	// Options tune the service (tests inject the seed source).
@@ -78,7 +82,8 @@ const (
 )
 
 // Start connects to NATS and to the resolver, and registers EncounterService on srv. Its
-// health follows the NATS connection, the event log's opening and the resolver's health. If
+// health follows the NATS connection, the event log's opening, then JetStream's answers to a
+// check on an interval (jetstream_health.go), and the resolver's health. If
 // NATS cannot be reached yet, Start does not wait: the service answers NOT_SERVING (and its
 // calls Unavailable) until NATS comes and the stream and buckets are open. An existing stream
 // fray cannot use (store.ErrMisconfigured) found at the start is an error.
@@ -172,6 +177,9 @@ func Start(ctx context.Context, cfg Config, srv *platform.Server, reg *engine.Re
 		svc := New(st, st, decider, reg, opts)
 		r.gate.set(svc)
 		logReady.Ready()
+		// From now on the log's readiness is JetStream's own answer.
+		lh := newLogHealth(st, nc, logReady, cfg.JetStreamCheckEvery, log)
+		r.wg.Go(func() { lh.run(bg) })
 		// An index that holds nothing while the log holds encounters (a first start with an
 		// index, a lost bucket) is rebuilt from the log, in the background.
 		r.wg.Go(func() { svc.ReindexIfEmpty(bg) })

@@ -27,7 +27,7 @@ func TestOnAClusterEveryServiceTellsTheTruthRightAfterAWrite(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a 3-node NATS cluster: not under -short")
 	}
-	nodes := natstest.StartCluster(t, 3, natstest.SlowRoutes(2, 10*time.Millisecond))
+	nodes := natstest.StartCluster(t, 3, natstest.SlowRoutes(2, 10*time.Millisecond)).Nodes
 	ctx := context.Background()
 	open := func(ns *server.Server) *store.JetStream {
 		nc, err := nats.Connect(ns.ClientURL())

@@ -146,3 +146,38 @@ func (k kv) latest(ctx context.Context, key string) (jetstream.KeyValueEntry, er
 	}
 	return e, nil
 }
+
+// peerSeenWithin is how recently a copy of the stream must have been heard from by its
+// leader to count toward the quorum Check asks for: the leader hears from each copy at every
+// heartbeat (about every second) and more often under writes.
+const peerSeenWithin = 3 * time.Second
+
+// Check tells whether this connection can use the event stream now: its leader answers (the
+// JetStream API's stream info, which only the leader gives) and hears from a quorum of its
+// copies, so an append would be acknowledged. A node cut off from its peers fails it: its
+// clients' requests reach no leader, or one that has lost its quorum and not yet stepped
+// down (its reads may be stale, its writes never acknowledged). An *UnavailableError, or
+// the API's error, when it cannot.
+func (s *JetStream) Check(ctx context.Context) error {
+	info, err := s.stream.Info(ctx)
+	if err != nil {
+		return err
+	}
+	c := info.Cluster
+	if c == nil || len(c.Replicas) == 0 { // a single copy: its answer is the leader's
+		return nil
+	}
+	if c.Leader == "" {
+		return &UnavailableError{Why: "the event stream has no leader"}
+	}
+	heard := 1 // the leader
+	for _, p := range c.Replicas {
+		if !p.Offline && p.Active < peerSeenWithin {
+			heard++
+		}
+	}
+	if copies := len(c.Replicas) + 1; heard < copies/2+1 {
+		return &UnavailableError{Why: fmt.Sprintf("the event stream's leader %s has heard from %d of its %d copies within %s: no quorum", c.Leader, heard, copies, peerSeenWithin)}
+	}
+	return nil
+}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/url"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -31,12 +32,58 @@ func SlowRoutes(i int, latency time.Duration) ClusterOption {
 	return func(c *clusterConfig) { c.slow, c.latency = i, latency }
 }
 
+// Cluster is a NATS cluster on loopback whose routes each go through a proxy of the test's:
+// a node's routes can be cut (a partition of the routes only: its clients are still served)
+// and healed.
+type Cluster struct {
+	Nodes   []*server.Server
+	mu      sync.Mutex
+	proxies []*routeProxy
+}
+
+// URLs is every node's client URL, comma-separated, as NATS clients take a server pool.
+func (c *Cluster) URLs() string {
+	var urls []string
+	for _, n := range c.Nodes {
+		urls = append(urls, n.ClientURL())
+	}
+	return strings.Join(urls, ",")
+}
+
+// Node is the node of that server name.
+func (c *Cluster) Node(name string) (int, *server.Server) {
+	for i, n := range c.Nodes {
+		if n.Name() == name {
+			return i, n
+		}
+	}
+	return -1, nil
+}
+
+// Partition cuts every route to and from node i (0-based) and refuses new ones until Heal:
+// the node keeps serving its clients but hears nothing from its peers.
+func (c *Cluster) Partition(i int) { c.setCut(i, true) }
+
+// Heal lets node i's routes connect again.
+func (c *Cluster) Heal(i int) { c.setCut(i, false) }
+
+func (c *Cluster) setCut(i int, cut bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, p := range c.proxies {
+		if p.from == i || p.to == i {
+			p.setCut(cut)
+		}
+	}
+}
+
 // StartCluster runs n JetStream servers clustered on loopback (cluster "fray-test", servers
-// n1…nn, each with its own store directory, only the routes given, none learned by gossip),
-// waits until JetStream answers on every one of them (a meta leader is elected), and returns
-// them. Cleanup shuts them down. A stream with Replicas 3 on it has a leader and followers: a
-// client of a follower's node has its direct gets answered by that follower's copy.
-func StartCluster(t testing.TB, n int, opts ...ClusterOption) []*server.Server {
+// n1…nn, each with its own store directory, only the routes given, none learned by gossip,
+// each through a proxy), waits until JetStream answers on every one of them and the meta
+// leader counts them all, and returns them. Cleanup shuts them down. A stream with Replicas
+// 3 on it has a leader and followers: a client of a follower's node has its direct gets
+// answered by that follower's copy.
+func StartCluster(t testing.TB, n int, opts ...ClusterOption) *Cluster {
 	t.Helper()
 	cfg := clusterConfig{slow: -1}
 	for _, o := range opts {
@@ -57,13 +104,16 @@ func StartCluster(t testing.TB, n int, opts ...ClusterOption) []*server.Server {
 	for _, l := range held {
 		l.Close()
 	}
-	// A route to or from the slow node goes through a delaying proxy to its target.
+	// Every route through a proxy to its target: one to or from the slow node delays.
+	c := &Cluster{}
 	routeTo := func(from, to int) *url.URL {
-		addr := fmt.Sprintf("127.0.0.1:%d", ports[to])
+		var latency time.Duration
 		if cfg.slow == from || cfg.slow == to {
-			addr = delayingProxy(t, addr, cfg.latency)
+			latency = cfg.latency
 		}
-		return &url.URL{Scheme: "nats", Host: addr}
+		p := startRouteProxy(t, from, to, fmt.Sprintf("127.0.0.1:%d", ports[to]), latency)
+		c.proxies = append(c.proxies, p)
+		return &url.URL{Scheme: "nats", Host: p.addr}
 	}
 	servers := make([]*server.Server, n)
 	for i := range servers {
@@ -109,7 +159,8 @@ func StartCluster(t testing.TB, n int, opts ...ClusterOption) []*server.Server {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	return servers
+	c.Nodes = servers
+	return c
 }
 
 // allPeersCurrent: the meta leader sees every other node as a current peer.
@@ -133,52 +184,82 @@ func allPeersCurrent(servers []*server.Server) bool {
 	return false
 }
 
-// delayingProxy listens on a free loopback port and forwards each connection to target,
-// each chunk in both directions written latency after it was read (in order, without
-// holding back what follows). Closed at the test's end.
-func delayingProxy(t testing.TB, target string, latency time.Duration) string {
+// routeProxy forwards the route connections from node `from` to node `to`, each chunk in
+// both directions written latency after it was read (in order, without holding back what
+// follows); while cut, it closes them all and refuses new ones.
+type routeProxy struct {
+	from, to int
+	addr     string
+	target   string
+	latency  time.Duration
+
+	mu    sync.Mutex
+	cut   bool
+	conns []net.Conn
+}
+
+func startRouteProxy(t testing.TB, from, to int, target string, latency time.Duration) *routeProxy {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
+	p := &routeProxy{from: from, to: to, addr: l.Addr().String(), target: target, latency: latency}
 	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var conns []net.Conn
 	t.Cleanup(func() {
 		l.Close()
-		mu.Lock()
-		for _, c := range conns {
-			c.Close()
-		}
-		mu.Unlock()
+		p.setCut(true)
 		wg.Wait()
 	})
-	go func() {
+	wg.Go(func() {
 		for {
 			in, err := l.Accept()
 			if err != nil {
 				return
+			}
+			p.mu.Lock()
+			cut := p.cut
+			p.mu.Unlock()
+			if cut {
+				in.Close()
+				continue
 			}
 			out, err := net.Dial("tcp", target)
 			if err != nil {
 				in.Close()
 				continue
 			}
-			mu.Lock()
-			conns = append(conns, in, out)
-			mu.Unlock()
-			wg.Add(2)
-			go func() { defer wg.Done(); delayCopy(out, in, latency) }()
-			go func() { defer wg.Done(); delayCopy(in, out, latency) }()
+			p.mu.Lock()
+			p.conns = append(p.conns, in, out)
+			p.mu.Unlock()
+			wg.Go(func() { delayCopy(out, in, latency) })
+			wg.Go(func() { delayCopy(in, out, latency) })
 		}
-	}()
-	return l.Addr().String()
+	})
+	return p
+}
+
+func (p *routeProxy) setCut(cut bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.cut = cut
+	if cut {
+		for _, c := range p.conns {
+			c.Close()
+		}
+		p.conns = nil
+	}
 }
 
 // delayCopy copies src to dst, each chunk latency after it was read; it closes both when
 // either side ends.
 func delayCopy(dst io.WriteCloser, src io.ReadCloser, latency time.Duration) {
+	defer dst.Close()
+	defer src.Close()
+	if latency == 0 {
+		_, _ = io.Copy(dst, src)
+		return
+	}
 	type chunk struct {
 		due  time.Time
 		data []byte
@@ -197,8 +278,6 @@ func delayCopy(dst io.WriteCloser, src io.ReadCloser, latency time.Duration) {
 			}
 		}
 	}()
-	defer dst.Close()
-	defer src.Close()
 	for c := range q {
 		time.Sleep(time.Until(c.due))
 		if _, err := dst.Write(c.data); err != nil {

@@ -1,0 +1,50 @@
+package encounter_test
+
+import (
+	"testing"
+	"time"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	"github.com/fray-rpg/fray/services/encounter"
+	"github.com/fray-rpg/fray/services/encounter/store"
+	"github.com/fray-rpg/fray/services/platform/natstest"
+	"github.com/stretchr/testify/require"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+)
+
+// Issue 22, item 3: a NATS node cut off from its peers but reachable by its clients was a
+// silent half-outage — the service on it failed every JetStream call while its health stayed
+// SERVING. Now its readiness is JetStream's own answer: cut that node's routes and the
+// service turns NOT_SERVING; its connection then moves to another node of its pool, and it
+// serves again, the encounter it made before the cut still there.
+func TestAServiceWhoseNATSNodeIsCutOffStopsServingThenMoves(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 3-node NATS cluster: not under -short")
+	}
+	c := natstest.StartCluster(t, 3)
+	rs := serveRules(t, "127.0.0.1:0", &countingRules{})
+	client, health, run := startService(t, encounter.Config{NATSURL: c.URLs(), ResolverAddr: rs.addr,
+		JetStreamCheckEvery: 250 * time.Millisecond, Store: store.Config{Replicas: 3}})
+	service := encounterv1.EncounterService_ServiceDesc.ServiceName
+	awaitHealth(t, health, service, healthpb.HealthCheckResponse_SERVING, 2*time.Minute)
+	gm := as("gm")
+	created, err := client.CreateEncounter(gm, &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: "Ruelle", RuleSystem: "loss"}})
+	require.NoError(t, err)
+
+	node := run.NATS.ConnectedServerName()
+	i, _ := c.Node(node)
+	require.GreaterOrEqual(t, i, 0, "connected to %q, a node of the cluster", node)
+	began := time.Now()
+	c.Partition(i)
+	awaitHealth(t, health, service, healthpb.HealthCheckResponse_NOT_SERVING, 2*time.Minute)
+	t.Logf("node %s cut off from its peers: the service NOT_SERVING after %s", node, time.Since(began).Round(time.Millisecond))
+
+	awaitHealth(t, health, service, healthpb.HealthCheckResponse_SERVING, 3*time.Minute)
+	moved := run.NATS.ConnectedServerName()
+	t.Logf("serving again after %s, through node %s", time.Since(began).Round(time.Millisecond), moved)
+	require.NotEqual(t, node, moved, "serving again through another node than the one cut off")
+	got, err := client.Submit(gm, setJoining(created.GetEncounterId(), true))
+	require.NoError(t, err, "the encounter made before the cut takes a command")
+	require.Equal(t, created.GetState().GetSequence()+1, got.GetState().GetSequence())
+	c.Heal(i)
+}
