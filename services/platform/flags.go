@@ -90,17 +90,23 @@ func kindOf(v flag.Value, err error) string {
 	return fmt.Sprintf("accepted: %v", err)
 }
 
-// ServeFlags are how a service serves: its graceful stop and its plaintext health port.
+// ServeFlags are how a service serves: its graceful stop, its plaintext health port, and how
+// long a client connection lives.
 type ServeFlags struct {
 	Grace        time.Duration
 	HealthListen string
+	Age          ConnectionAge
 }
 
-// AddServeFlags adds --grace and --health-listen (each with its environment fallback) to fs.
-func AddServeFlags(fs *flag.FlagSet) *ServeFlags {
+// AddServeFlags adds --grace, --health-listen, --max-connection-age and
+// --max-connection-age-grace (each with its environment fallback) to fs; age gives the
+// service's own defaults for the last two.
+func AddServeFlags(fs *flag.FlagSet, age ConnectionAge) *ServeFlags {
 	f := &ServeFlags{}
 	fs.DurationVar(&f.Grace, "grace", 10*time.Second, "graceful stop timeout: open watch streams are ended at once, calls under way get this long (env FRAY_GRACE)")
 	fs.StringVar(&f.HealthListen, "health-listen", "", "also serve gRPC health, alone, in plaintext and without tokens, on this address, for probes that speak no TLS (the kubelet's); it answers what the main port answers (env FRAY_HEALTH_LISTEN; default: none)")
+	fs.DurationVar(&f.Age.Max, "max-connection-age", age.Max, "a client connection is asked to go (GOAWAY) after about this long, so that clients resolve the service's name again and spread over its instances, new ones included (env FRAY_MAX_CONNECTION_AGE; 0: never)")
+	fs.DurationVar(&f.Age.Grace, "max-connection-age-grace", age.Grace, "calls and streams under way on a connection asked to go get this long before it is closed (env FRAY_MAX_CONNECTION_AGE_GRACE)")
 	return f
 }
 
@@ -109,7 +115,18 @@ func (f *ServeFlags) Check(fs *flag.FlagSet) error {
 	if f.Grace <= 0 {
 		return FlagError(fs, "grace", "the graceful stop needs some time (such as 10s)")
 	}
+	if f.Age.Max < 0 {
+		return FlagError(fs, "max-connection-age", "give a duration such as 30s, or 0 for connections that live for ever")
+	}
+	if f.Age.Max > 0 && f.Age.Grace <= 0 {
+		return FlagError(fs, "max-connection-age-grace", "calls under way need some time to finish (such as 10s)")
+	}
 	return nil
+}
+
+// ServerOptions are the server options of these flags (the connection age).
+func (f *ServeFlags) ServerOptions() []grpc.ServerOption {
+	return []grpc.ServerOption{WithConnectionAge(f.Age)}
 }
 
 // Listen opens the health port, when --health-listen is given, and serves it with srv

@@ -84,12 +84,21 @@ func TestFlagErrorNamesTheVariable(t *testing.T) {
 
 func TestServeFlags(t *testing.T) {
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
-	f := platform.AddServeFlags(fs)
+	f := platform.AddServeFlags(fs, platform.ResolverConnectionAge)
 	t.Setenv("FRAY_GRACE", "0s")
 	t.Setenv("FRAY_HEALTH_LISTEN", "127.0.0.1:0")
 	require.NoError(t, platform.ParseFlags(fs, nil))
 	require.Equal(t, "127.0.0.1:0", f.HealthListen)
 	require.EqualError(t, f.Check(fs), "--grace (FRAY_GRACE) 0s: the graceful stop needs some time (such as 10s)")
+
+	require.Equal(t, platform.ResolverConnectionAge, f.Age, "the service's own defaults")
+	f.Grace = time.Second
+	f.Age.Grace = 0
+	require.EqualError(t, f.Check(fs), "--max-connection-age-grace (FRAY_MAX_CONNECTION_AGE_GRACE) 0s: calls under way need some time to finish (such as 10s)")
+	f.Age.Max = -time.Second
+	require.EqualError(t, f.Check(fs), "--max-connection-age (FRAY_MAX_CONNECTION_AGE) -1s: give a duration such as 30s, or 0 for connections that live for ever")
+	f.Age.Max = 0
+	require.NoError(t, f.Check(fs), "0: connections live for ever, no grace needed")
 
 	srv := platform.NewServer(platform.NewLogger("text", "error"))
 	f.HealthListen = "127.0.0.1:-1"

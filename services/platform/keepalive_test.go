@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"flag"
 	"io"
 	"net"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,6 +17,7 @@ import (
 	"golang.org/x/net/http2"
 	"golang.org/x/net/http2/hpack"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/protobuf/proto"
@@ -200,4 +203,56 @@ func TestSilentClientIsDropped(t *testing.T) {
 func isReset(err error) bool {
 	var op *net.OpError
 	return errors.As(err, &op)
+}
+
+// countingListener counts the connections it accepted.
+type countingListener struct {
+	net.Listener
+	mu sync.Mutex
+	n  int
+}
+
+func (l *countingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err == nil {
+		l.mu.Lock()
+		l.n++
+		l.mu.Unlock()
+	}
+	return c, err
+}
+
+func (l *countingListener) accepted() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.n
+}
+
+// Issue 22, item 4: a server with a connection age asks each client connection to go
+// (GOAWAY) once it is that old, so a client keeps calling through new connections, each
+// resolving the service's name again (where an instance added since gets its share), and no
+// call fails for it.
+func TestAConnectionPastItsAgeIsReplacedWithoutAFailedCall(t *testing.T) {
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	f := platform.AddServeFlags(fs, platform.ConnectionAge{Max: 300 * time.Millisecond, Grace: 5 * time.Second})
+	require.NoError(t, platform.ParseFlags(fs, nil))
+	srv := platform.NewServer(platform.NewLogger("text", "error"), f.ServerOptions()...)
+	lis := &countingListener{Listener: listen(t)}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ctx, lis, 5*time.Second) }()
+	t.Cleanup(func() { cancel(); <-served })
+	cc, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	require.NoError(t, err)
+	defer cc.Close()
+	client := healthpb.NewHealthClient(cc)
+	began, calls := time.Now(), 0
+	for lis.accepted() < 3 {
+		require.Less(t, time.Since(began), time.Minute, "the client still on its first connections after a minute of calls")
+		_, err := client.Check(context.Background(), &healthpb.HealthCheckRequest{}, grpc.WaitForReady(true))
+		require.NoError(t, err, "call %d", calls)
+		calls++
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Logf("%d calls, none failed, over %d connections in %s", calls, lis.accepted(), time.Since(began).Round(time.Millisecond))
 }

@@ -35,9 +35,10 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	var natsAuth platform.NATSAuth // the encounter user of deploy/nats/permissions.conf
 	natsAuth.AddFlags(fs)
 	resolverAddr := fs.String("resolver", "127.0.0.1:7071", "RulesService address: host:port, resolved by DNS with every address taking calls in turn (as dns:///host:port), or a gRPC target (env FRAY_RESOLVER_ADDR)")
+	jsCheck := fs.Duration("jetstream-check-every", encounter.DefaultJetStreamCheckEvery, "how often the event stream's leader is asked whether this service can use the log; NOT_SERVING while it cannot, and after 3 failures in a row the NATS connection moves to another node (env FRAY_JETSTREAM_CHECK_EVERY)")
 	replicas := fs.Int("replicas", 1, "replicas of the event stream and seed bucket, 1 to 5 (env FRAY_REPLICAS)")
 	streamName := fs.String("stream", "FRAY_ENCOUNTERS", "JetStream stream name (env FRAY_STREAM)")
-	serve := platform.AddServeFlags(fs)
+	serve := platform.AddServeFlags(fs, platform.EncounterConnectionAge)
 	telemetry := platform.AddTelemetryFlags(fs)
 	logFormat := fs.String("log-format", "text", "text or json (env FRAY_LOG_FORMAT)")
 	logLevel := fs.String("log-level", "info", "debug, info, warn, error (env FRAY_LOG_LEVEL)")
@@ -76,7 +77,10 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	}
 	log, err := platform.NewLoggerTo(stderr, *logFormat, *logLevel)
 	if err == nil {
-		err = errors.Join(serve.Check(fs), limits.Check(fs), checkSettings(fs, *replicas, ret,
+		if *jsCheck <= 0 {
+			err = platform.FlagError(fs, "jetstream-check-every", "give a duration such as 1s")
+		}
+		err = errors.Join(err, serve.Check(fs), limits.Check(fs), checkSettings(fs, *replicas, ret,
 			map[string]int{"cache-bytes": *cacheBytes, "max-open-encounters": *maxOpen, "max-watches-per-principal": *maxWatches,
 				"max-watchers-per-encounter": *maxWatchers, "watch-buffer": *watchBuffer, "max-encounter-bytes": *maxEncBytes, "idle-sweep-batch": *idleBatch}),
 			checkIdle(fs, *idleEnd, *idleEvery))
@@ -107,13 +111,14 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		return 1
 	}
 	defer tel.Close()
-	srv := platform.NewServer(log, append(append(serverOpts, limits.ServerOption()), tel.ServerOptions()...)...)
+	srv := platform.NewServer(log, append(append(append(serverOpts, serve.ServerOptions()...), limits.ServerOption()), tel.ServerOptions()...)...)
 	// The encounter service folds events itself: it links every rule system's Evolve.
 	reg := systems.Registry()
 	run, err := encounter.Start(ctx, encounter.Config{
 		NATSURL: *natsURL, NATS: natsAuth, ResolverAddr: *resolverAddr, Log: log,
 		ResolverToken: resolverToken, ResolverCA: *resolverCA, ResolverTLS: *resolverTLS, ResolverDialOptions: tel.DialOptions(),
-		Store: store.Config{Stream: *streamName, Replicas: *replicas, Retention: ret},
+		JetStreamCheckEvery: *jsCheck,
+		Store:               store.Config{Stream: *streamName, Replicas: *replicas, Retention: ret},
 		Options: encounter.Options{MaxCachedBytes: *cacheBytes, MaxOpenEncounters: *maxOpen, MaxEncounterBytes: *maxEncBytes,
 			MaxWatchesPerPrincipal: *maxWatches, MaxWatchersPerEncounter: *maxWatchers, WatchBuffer: *watchBuffer,
 			IdleEnd: encounter.IdleEndOption(*idleEnd), IdleSweepEvery: *idleEvery, IdleSweepBatch: *idleBatch,

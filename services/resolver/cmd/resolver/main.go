@@ -30,7 +30,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("resolver", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	listen := fs.String("listen", "127.0.0.1:7071", "gRPC listen address (env FRAY_RESOLVER_LISTEN)")
-	serve := platform.AddServeFlags(fs)
+	serve := platform.AddServeFlags(fs, platform.ResolverConnectionAge)
 	telemetry := platform.AddTelemetryFlags(fs)
 	logFormat := fs.String("log-format", "text", "text or json (env FRAY_LOG_FORMAT)")
 	logLevel := fs.String("log-level", "info", "debug, info, warn, error (env FRAY_LOG_LEVEL)")
@@ -72,7 +72,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		return 1
 	}
 	defer tel.Close()
-	srv := platform.NewServer(log, append(serverOpts, tel.ServerOptions()...)...)
+	srv := platform.NewServer(log, append(append(serverOpts, serve.ServerOptions()...), tel.ServerOptions()...)...)
 	rulesv1.RegisterRulesServiceServer(srv.GRPC, resolver.New(systems.Registry()))
 	if err := serve.Listen(srv); err != nil {
 		lis.Close()
