@@ -108,12 +108,12 @@ func (e kvEntry) Value() []byte                   { return e.m.Data }
 func (e kvEntry) Revision() uint64                { return e.m.Sequence }
 func (e kvEntry) Created() time.Time              { return e.m.Time }
 func (e kvEntry) Delta() uint64                   { return 0 }
-func (e kvEntry) Operation() jetstream.KeyValueOp { return kvOperation(e.m.Header) }
+func (e kvEntry) Operation() jetstream.KeyValueOp { return kvOperationOf(e.m.Header) }
 
-// kvOperation is what a bucket's record did to its key (the KV-Operation header, or the
+// kvOperationOf is what a bucket's record did to its key (the KV-Operation header, or the
 // marker a limit or a purge left).
-func kvOperation(h nats.Header) jetstream.KeyValueOp {
-	switch h.Get("KV-Operation") {
+func kvOperationOf(h nats.Header) jetstream.KeyValueOp {
+	switch h.Get(kvOperation) {
 	case "DEL":
 		return jetstream.KeyValueDelete
 	case "PURGE":
