@@ -118,9 +118,7 @@ func TestIdleEncountersEndByThemselves(t *testing.T) {
 				_, err := c.AddCombatant(gm, &encounterv1.AddCombatantRequest{EncounterId: old, Combatant: f})
 				require.NoError(t, err)
 			}
-			_, err = c.StartEncounter(gm, &encounterv1.StartEncounterRequest{EncounterId: old})
-			require.NoError(t, err)
-			_, err = c.Submit(gm, &encounterv1.SubmitRequest{EncounterId: old, Command: attack("diego", "ruffian")})
+			_, err = c.StartEncounter(gm, &encounterv1.StartEncounterRequest{EncounterId: old}) // rolls the first Tour's dice
 			require.NoError(t, err)
 			seed, err := b.Seed(ctx, old)
 			require.NoError(t, err)
