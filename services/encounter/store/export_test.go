@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -80,4 +81,34 @@ type laggingKV struct{ jetstream.KeyValue }
 
 func (laggingKV) Get(context.Context, string) (jetstream.KeyValueEntry, error) {
 	return nil, jetstream.ErrKeyNotFound
+}
+
+// FreezeIndexCopy makes s's direct reads of the index bucket answer as a copy that stopped
+// applying writes: each key as it was the first time it was read (a key never read: as the
+// bucket holds it now). What s asks of the bucket's leader is answered by the real server.
+// It returns a function that restores s.
+func (s *JetStream) FreezeIndexCopy() (restore func()) {
+	old := s.index
+	if w, ok := s.index.(kv); ok {
+		w.KeyValue = &frozenKV{KeyValue: w.KeyValue}
+		s.index = w
+	}
+	return func() { s.index = old }
+}
+
+type frozenKV struct {
+	jetstream.KeyValue
+	frozen sync.Map // key → jetstream.KeyValueEntry
+}
+
+func (f *frozenKV) Get(ctx context.Context, key string) (jetstream.KeyValueEntry, error) {
+	if e, ok := f.frozen.Load(key); ok {
+		return e.(jetstream.KeyValueEntry), nil
+	}
+	e, err := f.KeyValue.Get(ctx, key)
+	if err == nil {
+		actual, _ := f.frozen.LoadOrStore(key, e)
+		return actual.(jetstream.KeyValueEntry), nil
+	}
+	return e, err
 }

@@ -107,12 +107,12 @@ func (s *JetStream) PutSummary(ctx context.Context, sum Summary) error {
 	}
 	key := summaryKey(sum.EncounterID)
 	var last error
-	for range 4 {
+	for attempt := range 4 {
 		s.mu.Lock()
 		known, ok := s.known[sum.EncounterID]
 		s.mu.Unlock()
 		if !ok {
-			if known, err = s.readSummary(ctx, key); err != nil {
+			if known, err = s.readSummary(ctx, key, attempt > 0); err != nil {
 				return err
 			}
 		}
@@ -163,8 +163,9 @@ func (s *JetStream) forget(id string) {
 	s.mu.Unlock()
 }
 
-func (s *JetStream) readSummary(ctx context.Context, key string) (indexed, error) {
-	e, err := s.index.Get(ctx, key)
+// readSummary reads a summary, with latest from the bucket's leader (indexGet).
+func (s *JetStream) readSummary(ctx context.Context, key string, latest bool) (indexed, error) {
+	e, err := s.indexGet(ctx, key, latest)
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
 		return indexed{}, nil
 	}

@@ -181,3 +181,13 @@ func (s *JetStream) Check(ctx context.Context) error {
 	}
 	return nil
 }
+
+// indexGet reads a key of the index bucket: with latest, as the bucket's leader holds it —
+// for a compare-and-set that lost to another writer, which a lagging copy would have it
+// lose again and again (issue 31: a tenant's count fell behind under concurrent creates).
+func (s *JetStream) indexGet(ctx context.Context, key string, latest bool) (jetstream.KeyValueEntry, error) {
+	if w, ok := s.index.(kv); ok && latest {
+		return w.latest(ctx, key)
+	}
+	return s.index.Get(ctx, key)
+}

@@ -2,8 +2,12 @@ package store_test
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
+	"time"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 
 	"github.com/fray-rpg/fray/services/encounter/store"
 	"github.com/fray-rpg/fray/services/platform/natstest"
@@ -125,4 +129,33 @@ func TestALaggingCopysMissingKeyIsAskedOfTheLeader(t *testing.T) {
 	require.NoError(t, s.DeleteSeed(ctx, "a"))
 	_, err = s.Seed(ctx, "a")
 	require.ErrorIs(t, err, store.ErrNotFound, "a key whose last record deletes it is not there")
+}
+
+// Issue 31's count of open encounters, whose compare-and-set lost to concurrent creates and
+// fell behind: a lost one is read again from the bucket's leader, so even where the copy that
+// answers reads stopped applying writes, 40 encounters opened at once in one tenant count 40.
+func TestATenantsCountHoldsUnderConcurrentCreatesOnALaggingCopy(t *testing.T) {
+	s := newLagged(t)
+	ctx := context.Background()
+	restore := s.FreezeIndexCopy()
+	defer restore()
+	const n = 40
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := range n {
+		wg.Go(func() {
+			errs <- s.PutSummary(ctx, store.Summary{EncounterID: fmt.Sprint("enc-", i), Tenant: "t1", Name: "Ruelle", RuleSystem: "loss",
+				Status: encounterv1.EncounterStatus_ENCOUNTER_STATUS_ACTIVE, Sequence: 1, LastActivity: time.Now(),
+				Members: map[string]encounterv1.Role{fmt.Sprint("t1/gm-", i): encounterv1.Role_ROLE_GM}}) // one GM each: the count is contended, no membership
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+	restore()
+	open, err := s.OpenEncounters(ctx, "t1")
+	require.NoError(t, err)
+	require.Equal(t, n, open)
 }

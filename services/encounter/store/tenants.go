@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"time"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/nats-io/nats.go/jetstream"
@@ -43,8 +45,10 @@ type tenantCount struct {
 	Open int `json:"open"`
 }
 
-func (s *JetStream) tenantCount(ctx context.Context, tenant string) (tenantCount, uint64, error) {
-	e, err := s.index.Get(ctx, tenantKey(tenant))
+// tenantCount reads the tenant's count: with latest, as the bucket's leader holds it (for a
+// compare-and-set that lost to another writer: a copy that lags would lose it again).
+func (s *JetStream) tenantCount(ctx context.Context, tenant string, latest bool) (tenantCount, uint64, error) {
+	e, err := s.indexGet(ctx, tenantKey(tenant), latest)
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
 		return tenantCount{}, 0, nil
 	}
@@ -56,11 +60,20 @@ func (s *JetStream) tenantCount(ctx context.Context, tenant string) (tenantCount
 	return c, e.Revision(), nil
 }
 
-// addOpen adds d to the tenant's count, compare-and-set.
+// addOpen adds d to the tenant's count, compare-and-set: after a lost one, the count is read
+// from the bucket's leader, after a short random wait that grows with each loss (writers
+// racing on one tenant's count spread out).
 func (s *JetStream) addOpen(ctx context.Context, tenant string, d int) error {
 	var last error
-	for range 8 {
-		c, rev, err := s.tenantCount(ctx, tenant)
+	for attempt := range 8 {
+		if attempt > 0 {
+			select {
+			case <-time.After(time.Duration(attempt) * time.Duration(1+rand.IntN(5)) * time.Millisecond):
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		c, rev, err := s.tenantCount(ctx, tenant, attempt > 0)
 		if err != nil {
 			return err
 		}
@@ -83,7 +96,7 @@ func (s *JetStream) OpenEncounters(ctx context.Context, tenant string) (int, err
 	if s.index == nil {
 		return 0, ErrNoBucket
 	}
-	c, _, err := s.tenantCount(ctx, tenant)
+	c, _, err := s.tenantCount(ctx, tenant, false)
 	return c.Open, err
 }
 
