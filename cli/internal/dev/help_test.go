@@ -40,4 +40,11 @@ func TestHelpOfDev(t *testing.T) {
 	require.Equal(t, 2, code)
 	require.Empty(t, out)
 	require.Contains(t, errOut, "fray dev: unknown flag: --bogus\nusage: fray dev [flags]\n")
+
+	require.Contains(t, help, "--idle-end duration")
+	require.Contains(t, help, "FRAY_IDLE_END")
+	code, out, errOut = run("dev", "--idle-end", "-1h")
+	require.Equal(t, 2, code)
+	require.Empty(t, out)
+	require.Contains(t, errOut, "--idle-end (FRAY_IDLE_END) -1h0m0s: a duration of 1s or more (720h: 30 days), or 0 for never")
 }
