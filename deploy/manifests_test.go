@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -350,7 +351,7 @@ func natsOptions(t *testing.T, r *Rendered) (*server.Options, Workload) {
 	w := workload(t, r, "nats")
 	c := container(w, "nats")
 	require.NotNil(t, c)
-	require.Equal(t, []string{"nats-server", "--config", "/etc/nats/nats.conf"}, c.Command)
+	require.Equal(t, []string{"/nats-server", "--config", "/etc/nats/nats.conf"}, c.Command)
 	mount := slices.IndexFunc(c.VolumeMounts, func(m corev1.VolumeMount) bool { return m.MountPath == "/etc/nats" })
 	require.GreaterOrEqual(t, mount, 0)
 	vol := slices.IndexFunc(w.Template.Spec.Volumes, func(v corev1.Volume) bool { return v.Name == c.VolumeMounts[mount].Name })
@@ -435,7 +436,7 @@ func TestNATSConfiguration(t *testing.T) {
 		require.Less(t, opts.LameDuckDuration+opts.LameDuckGracePeriod, time.Duration(*w.Template.Spec.TerminationGracePeriodSeconds)*time.Second)
 		require.NotNil(t, c.Lifecycle)
 		require.NotNil(t, c.Lifecycle.PreStop)
-		require.Equal(t, []string{"nats-server", "-sl=ldm=" + opts.PidFile}, c.Lifecycle.PreStop.Exec.Command)
+		require.Equal(t, []string{"/nats-server", "-sl=ldm=" + opts.PidFile}, c.Lifecycle.PreStop.Exec.Command)
 
 		// A cluster of every node of the StatefulSet, reached by its headless Service.
 		if o.natsNodes == 1 {
@@ -783,34 +784,101 @@ func TestNetworkPoliciesAllowExactlyTheStatedFlows(t *testing.T) {
 	})
 }
 
-// natsServerVersion is the nats-server the services are tested against (services/platform).
+// natsServerVersion is the nats-server the services are tested against (services/platform,
+// whose module the Dockerfile's target nats builds it from).
 func natsServerVersion(t *testing.T) string {
-	f, err := os.Open(filepath.Join(repoRoot, "services/platform/go.mod"))
+	v, ok := requiredVersion(t, filepath.Join(repoRoot, "services/platform/go.mod"), "github.com/nats-io/nats-server/v2")
+	require.True(t, ok, "services/platform/go.mod requires no nats-server")
+	return strings.TrimPrefix(v, "v")
+}
+
+// requiredVersion is the version of module that the go.mod file requires, if it does.
+func requiredVersion(t *testing.T, gomod, module string) (string, bool) {
+	t.Helper()
+	f, err := os.Open(gomod)
 	require.NoError(t, err)
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) >= 2 && fields[0] == "github.com/nats-io/nats-server/v2" {
-			return strings.TrimPrefix(fields[1], "v")
+		fields := strings.Fields(strings.TrimPrefix(strings.TrimSpace(sc.Text()), "require "))
+		if len(fields) >= 2 && fields[0] == module {
+			return fields[1], true
 		}
 	}
-	t.Fatal("services/platform/go.mod requires no nats-server")
-	return ""
+	require.NoError(t, sc.Err())
+	return "", false
 }
 
+// Every module of the workspace that requires nats-server requires the same version: each
+// builds on its own (GOWORK=off, as the Dockerfile builds the images), and the workspace
+// builds the highest, so a module left behind would run another nats-server than the tests
+// and the NATS image (built from services/platform's).
+func TestOneNATSServerVersion(t *testing.T) {
+	want := "v" + natsServerVersion(t)
+	work, err := os.ReadFile(filepath.Join(repoRoot, "go.work"))
+	require.NoError(t, err)
+	mods := regexp.MustCompile(`(?m)^\s*(\./[\w./-]+)\s*$`).FindAllStringSubmatch(string(work), -1)
+	require.NotEmpty(t, mods)
+	requiring := 0
+	for _, m := range mods {
+		v, ok := requiredVersion(t, filepath.Join(repoRoot, m[1], "go.mod"), "github.com/nats-io/nats-server/v2")
+		if !ok {
+			continue
+		}
+		requiring++
+		require.Equalf(t, want, v, "%s/go.mod requires nats-server %s, services/platform/go.mod %s", m[1], v, want)
+	}
+	require.GreaterOrEqual(t, requiring, 3, "the services, the CLI and deploy require nats-server")
+}
+
+// pinnedByDigest: a fully qualified name (its registry named: podman and other engines refuse
+// short names), a tag saying which release, and the digest of the very image.
+var pinnedByDigest = regexp.MustCompile(`^(?:[a-z0-9-]+\.[a-z0-9.-]+|localhost)(?::\d+)?/[a-z0-9._/-]+:[\w][\w.-]{0,127}@sha256:[0-9a-f]{64}$`)
+
+func requirePinnedByDigest(t *testing.T, image string) {
+	t.Helper()
+	require.Regexpf(t, pinnedByDigest, image, "image %s: give it as registry/name:tag@sha256:<digest>", image)
+}
+
+func TestPinnedByDigestForm(t *testing.T) {
+	for image, ok := range map[string]bool{
+		"docker.io/library/golang:1.26.8@sha256:" + strings.Repeat("ab", 32):           true,
+		"gcr.io/distroless/static-debian12:nonroot@sha256:" + strings.Repeat("0f", 32): true,
+		"localhost:5000/x:1@sha256:" + strings.Repeat("00", 32):                        true,
+		"golang:1.26.8@sha256:" + strings.Repeat("ab", 32):                             false, // short name
+		"docker.io/library/golang@sha256:" + strings.Repeat("ab", 32):                  false, // no tag
+		"docker.io/library/golang:1.26.8":                                              false, // no digest
+		"docker.io/library/golang:1.26.8@sha256:abc":                                   false,
+		"natsio/prometheus-nats-exporter:0.20.1@sha256:" + strings.Repeat("ab", 32):    false, // docker.io implied
+	} {
+		require.Equal(t, ok, pinnedByDigest.MatchString(image), image)
+	}
+}
+
+// Every image the manifests run is fray's own (a target of the Dockerfile, fray-<target>,
+// whose registry, tag or digest the operator's overlay sets) or pinned by digest; the NATS
+// image is fray-nats, the nats-server of services/platform/go.mod.
 func TestImagesArePinned(t *testing.T) {
-	version := natsServerVersion(t)
+	stages, err := ParseDockerfile(dockerfile)
+	require.NoError(t, err)
+	targets := map[string]bool{}
+	for _, st := range finalStages(stages) {
+		targets[st.Name] = true
+	}
 	eachOverlay(t, func(t *testing.T, o overlay, r *Rendered) {
 		for _, w := range r.Workloads() {
 			for _, c := range allContainers(&w.Template.Spec) {
-				requirePinned(t, c.Image)
-				if imageRepo(c.Image) == "nats" {
-					require.Truef(t, strings.HasPrefix(c.Image, "nats:"+version+"-") || c.Image == "nats:"+version,
-						"%s: the cluster runs the nats-server the tests run (%s, services/platform/go.mod)", c.Image, version)
+				name, ours := strings.CutPrefix(path.Base(imageRepo(c.Image)), "fray-")
+				if ours {
+					require.Truef(t, targets[name], "%s/%s runs %s: the Dockerfile has no target %q", w.Name, c.Name, c.Image, name)
+					requirePinned(t, c.Image)
+					continue
 				}
+				requirePinnedByDigest(t, c.Image)
 			}
 		}
+		nats := container(workload(t, r, "nats"), "nats")
+		require.Equal(t, "fray-nats", path.Base(imageRepo(nats.Image)), "NATS runs the nats-server the tests run, built by the Dockerfile")
 	})
 }
 
