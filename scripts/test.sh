@@ -1,9 +1,31 @@
 #!/usr/bin/env bash
-# Runs every check and every test of every module. Needs only Go (and bash).
+# Runs every check and every test of every module. Needs only Go (and bash). Each step says
+# how long it took; README, "Testing", has the times and how to run only the fast tests.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 modules=(gen rules services/platform services/resolver services/encounter services/gateway web cli deploy)
+
+# The slow families, each run on its own after the fast tests (so that they do not compete
+# with the rest, nor each other, for the CPU a busy machine leaves), with its own -timeout: a
+# bound on a hung run, far above what a machine at load average 20 takes. `go test -short
+# work` skips them while developing.
+slow=(
+  "cli/internal/e2e 40m"      # the services over gRPC and as processes, the README's examples
+  "cli/internal/browser 30m"  # the pages in Chromium
+  "cli/internal/examples 30m" # the Python and TypeScript clients
+  "cli/internal/faults 45m"   # 7 processes and their faults; network namespaces
+  "rules/odds 30m"            # odds against Decide, Monte Carlo
+)
+
+began=$SECONDS
+# timed NAME COMMAND...: runs COMMAND, then says how long it took.
+timed() {
+  local name=$1 start=$SECONDS
+  shift
+  "$@"
+  echo "-- $name: $((SECONDS - start)) s"
+}
 
 echo "== proto: lint, breaking changes, generated code"
 scripts/check-proto.sh
@@ -22,8 +44,19 @@ for m in "${modules[@]}"; do (cd "$m" && GOWORK=off CGO_ENABLED=0 go build -trim
 echo "== go vet"
 go vet work
 
-echo "== go test"
-go test -race -count=1 work
+echo "== go test: all but the slow families"
+# Every package of the workspace not listed in slow, the long tests included (-short is for
+# development only). -timeout bounds each package's test binary.
+slow_dirs=()
+for f in "${slow[@]}"; do slow_dirs+=("$root/${f%% *}"); done
+fast=$(go list -f '{{.Dir}}' work | grep -vxF -f <(printf '%s\n' "${slow_dirs[@]}"))
+timed "fast tests" go test -race -count=1 -timeout 45m $fast
+
+for f in "${slow[@]}"; do
+  read -r pkg timeout <<<"$f"
+  echo "== go test: slow family ./$pkg"
+  timed "./$pkg" go test -race -count=1 -timeout "$timeout" "./$pkg"
+done
 
 echo "== fuzz: each target briefly (FUZZTIME, default 5s; go test fuzzes one target per run)"
 fuzztime=${FUZZTIME:-5s}
@@ -55,6 +88,8 @@ for t in "${fuzz_targets[@]}"; do
   }
   echo "$name ($pkg): $(grep -o 'execs: [0-9]*' <<<"$out" | tail -1)"
 done
+
+echo "-- all checks and tests: $((SECONDS - began)) s"
 
 if [[ -x ../shared/tools/rules-coverage ]]; then
   echo "== rule coverage (rule IDs cited by tests)"

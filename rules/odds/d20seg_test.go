@@ -43,6 +43,7 @@ func longsword() *d20segv1.Weapon {
 // TestSegOddsAgreeWithDecide: the chance to hit, to score a critical, to fell the target and
 // the damage agree with the real Decide on the dice stream (D20-040…D20-044).
 func TestSegOddsAgreeWithDecide(t *testing.T) {
+	agreement(t)
 	for _, c := range []struct {
 		name     string
 		knight   *encounterv1.Combatant

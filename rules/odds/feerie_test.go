@@ -62,6 +62,7 @@ func feerieAct() *encounterv1.Command {
 // strike takes effect agree with the activity queued and resolved by the real Decide on the
 // dice stream (FEE-001, FEE-002, FEE-003, FEE-020, FEE-021, FEE-149, FEE-153, FEE-155).
 func TestFeerieOddsAgreeWithDecide(t *testing.T) {
+	agreement(t)
 	for _, c := range []struct {
 		name   string
 		opts   *feeriev1.Options

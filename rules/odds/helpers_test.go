@@ -34,6 +34,15 @@ func defaultSamples() int {
 	return 2000
 }
 
+// agreement marks a Monte Carlo agreement test (odds against the real Decide): one of the
+// suite's slow families (README, "Testing"), skipped by `go test -short`.
+func agreement(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("a Monte Carlo agreement with Decide: a slow family, skipped under -short")
+	}
+}
+
 const gm = "gm"
 
 var reg = systems.Registry()

@@ -61,6 +61,7 @@ func discardFirst(st *encounterv1.EncounterState, n int) {
 // the dice stream, the cards drawn from those left (KA-001…KA-007, KA-009, KA-020…KA-025,
 // KA-030, KA-031).
 func TestKaOddsAgreeWithDecide(t *testing.T) {
+	agreement(t)
 	for _, c := range []struct {
 		name    string
 		opts    *kav1.Options

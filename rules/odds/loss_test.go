@@ -138,6 +138,7 @@ func withGrenade(sh *lossv1.Sheet) {
 // the real Decide run through the registry on the system's own dice stream, one seed per
 // sample (LOS-001, LOS-002, LOS-010…LOS-015, LOS-020…LOS-025, LOS-065, LOS-073, LOS-078).
 func TestLossOddsAgreeWithDecide(t *testing.T) {
+	agreement(t)
 	for _, c := range lossCases() {
 		t.Run(c.name, func(t *testing.T) {
 			st := lossFight(t, c.opts, c.target)

@@ -30,6 +30,9 @@ func Main(m *testing.M) {
 	}
 	os.Setenv("FRAY_DEV_KEY", filepath.Join(dir, platform.DevKeyFile))
 	os.Unsetenv("FRAY_TOKEN")
+	// The CLI's calls wait 2 minutes, not its 10 s default: a busy machine slows a test, it
+	// does not fail it (a test of --timeout sets its own).
+	os.Setenv("FRAY_TIMEOUT", "2m")
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

@@ -73,6 +73,9 @@ func helper(n *Network, i int, env string) *exec.Cmd {
 // one from everyone; healing restores each; Close leaves no namespace nor link behind, and a
 // run whose process is gone has its leftovers removed by the next.
 func TestNetworkPartitions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("network namespaces and helper processes: a slow family, skipped under -short")
+	}
 	if why := networkUnavailable(); why != "" {
 		t.Skipf("SKIPPED: no network namespaces here (%s)", why)
 	}

@@ -137,7 +137,7 @@ type conn struct {
 // subject reaches the client (which then stops waiting for an answer), and try fails.
 func refused(t *testing.T, c conn, subject string, try func(ctx context.Context, nc *nats.Conn) error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	done := make(chan error, 1)
 	go func() { done <- try(ctx, c.nc) }()
