@@ -87,6 +87,9 @@ func (s *Service) endIdle(ctx context.Context, sum store.Summary, idle time.Dura
 	if err != nil {
 		return idleEnd{}, false, err
 	}
+	if s.obs.Metrics != nil {
+		s.obs.idleEnded.Inc()
+	}
 	return idleEnd{last: last, o: o, summary: sum}, true, nil
 }
 

@@ -345,3 +345,16 @@ func TestNoClientEndsForIdleness(t *testing.T) {
 	requireCode(t, err, codes.PermissionDenied, "only the encounter service does")
 	require.True(t, strings.Contains(status.Convert(err).Message(), "EndEncounter"))
 }
+
+// The encounters ended for idleness are counted (fray_encounter_idle_ended_total).
+func TestIdleEndsAreCounted(t *testing.T) {
+	clk := newClock()
+	o := startObserved(t, encounter.Options{Now: clk.Now, IdleEnd: time.Hour}, nil)
+	o.create(t, "Ruelle")
+	require.Zero(t, o.scrape(t).Value(t, encounter.MetricIdleEnded))
+	clk.advance(2 * time.Hour)
+	n, err := o.svc.SweepIdle(context.Background())
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	require.Equal(t, 1.0, o.scrape(t).Value(t, encounter.MetricIdleEnded))
+}

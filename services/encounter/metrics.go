@@ -53,6 +53,9 @@ const (
 	// follow.
 	MetricWatchers = "fray_encounter_watchers_open"
 	MetricWatched  = "fray_encounter_watched_encounters"
+	// MetricIdleEnded counts the encounters this service ended for idleness: by its sweep,
+	// and those a tenant's administrator asked it to end (idle.go).
+	MetricIdleEnded = "fray_encounter_idle_ended_total"
 )
 
 // The limits of fray_limit_refusals_total{limit} the encounter service refuses by (besides
@@ -82,6 +85,7 @@ type Metrics struct {
 	conflicts, retries, hits, misses                             prometheus.Counter
 	coldLoad                                                     prometheus.Histogram
 	snapWritten, snapFailed                                      prometheus.Counter
+	idleEnded                                                    prometheus.Counter
 	service                                                      atomic.Pointer[Service]
 	// bySystem are the commands' series of each rule system the service knows (and
 	// "unknown"), by code: made once, so that counting a command neither hashes labels nor
@@ -125,6 +129,7 @@ func NewMetrics(pm *platform.Metrics) *Metrics {
 	m.retries = counter(MetricRetries, "Commands decided again after their append met a conflict.")
 	m.hits = counter(MetricCacheHits, "Loads of an encounter found in the cache.")
 	m.misses = counter(MetricCacheMisses, "Loads of an encounter not in the cache: a cold load follows.")
+	m.idleEnded = counter(MetricIdleEnded, "Encounters this service ended for idleness (its sweep's, and those a tenant's administrator asked for).")
 	m.coldLoad = prometheus.NewHistogram(prometheus.HistogramOpts{Name: MetricColdLoad,
 		Help: "Time of each cold load of an encounter (its snapshot and the records after it, or its whole log).", Buckets: platform.LatencyBuckets})
 	snaps := prometheus.NewCounterVec(prometheus.CounterOpts{Name: MetricSnapshotWrites,
@@ -138,7 +143,7 @@ func NewMetrics(pm *platform.Metrics) *Metrics {
 			return 0
 		})
 	}
-	pm.Registry.MustRegister(m.commands, appends, m.conflicts, m.retries, m.hits, m.misses, m.coldLoad, snaps,
+	pm.Registry.MustRegister(m.commands, appends, m.conflicts, m.retries, m.hits, m.misses, m.coldLoad, snaps, m.idleEnded,
 		gauge(MetricCacheEntries, "Encounters held in the cache.", func(s *Service) float64 { return float64(s.Cached()) }),
 		gauge(MetricCacheBytes, "Bytes the cached encounters hold (states, command ids), as the cache counts them.", func(s *Service) float64 { return float64(s.CachedBytes()) }),
 		gauge(MetricCacheMaxBytes, "The bound on the cache's bytes (--cache-bytes): past it the least recently used are dropped.", func(s *Service) float64 { return float64(s.opts.MaxCachedBytes) }),
@@ -310,7 +315,7 @@ func (s *Service) appendRecord(ctx context.Context, id string, expected uint64, 
 // true: every name listed is scraped, every fray_ and grpc_ name scraped is listed.
 func MetricNames() []string {
 	names := []string{"go_goroutines", "process_cpu_seconds_total", "process_resident_memory_bytes", MetricCommands, MetricAppendConflicts, MetricRetries, MetricCacheEntries, MetricCacheBytes, MetricCacheMaxBytes,
-		MetricCacheHits, MetricCacheMisses, MetricSnapshotWrites, MetricWatchers, MetricWatched,
+		MetricCacheHits, MetricCacheMisses, MetricSnapshotWrites, MetricWatchers, MetricWatched, MetricIdleEnded,
 		platform.MetricServerStarted, platform.MetricServerHandled, platform.MetricServerMsgReceived, platform.MetricServerMsgSent,
 		platform.MetricClientStarted, platform.MetricClientHandled, platform.MetricClientMsgReceived, platform.MetricClientMsgSent,
 		platform.MetricLimitRefusals}
