@@ -109,8 +109,8 @@ type openValue struct {
 func (s *JetStream) trackOpen(ctx context.Context, known indexed, sum Summary) error {
 	key := openKey(sum.Tenant, sum.EncounterID)
 	if ended(sum.Status) {
-		if known.revision != 0 && ended(known.status) {
-			return nil
+		if known.revision == 0 || ended(known.status) {
+			return nil // no open key was written for it (a delete would leave a marker for nothing)
 		}
 		if err := s.index.Delete(ctx, key); err != nil && !errors.Is(err, jetstream.ErrKeyNotFound) {
 			return fmt.Errorf("index: the open key of %s: %w", sum.EncounterID, err)
