@@ -139,9 +139,6 @@ func (s *JetStream) PutSummary(ctx context.Context, sum Summary) error {
 		}
 		s.known[sum.EncounterID] = indexed{revision: rev, sequence: sum.Sequence, members: sum.Members, status: sum.Status}
 		s.mu.Unlock()
-		if err := s.trackOpen(ctx, known, sum); err != nil {
-			return err
-		}
 		if d := openDelta(known.revision != 0, known.status, sum.Status); d != 0 {
 			if err := s.addOpen(ctx, sum.Tenant, d); err != nil {
 				return err
@@ -152,7 +149,7 @@ func (s *JetStream) PutSummary(ctx context.Context, sum Summary) error {
 				return err
 			}
 		}
-		return nil
+		return s.trackOpen(ctx, known, sum) // idle.go
 	}
 	return fmt.Errorf("index summary of %s: %w", sum.EncounterID, last)
 }
