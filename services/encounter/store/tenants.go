@@ -61,14 +61,15 @@ func (s *JetStream) tenantCount(ctx context.Context, tenant string, latest bool)
 }
 
 // addOpen adds d to the tenant's count, compare-and-set: after a lost one, the count is read
-// from the bucket's leader, after a short random wait that grows with each loss (writers
-// racing on one tenant's count spread out).
+// from the bucket's leader, after a random wait of up to 2, 4, 8… 64 ms (writers racing on one
+// tenant's count spread out), up to 64 times: of n writers at once each round lets one win, so
+// 8 attempts did not outlast 40 (the count then lost a create for good).
 func (s *JetStream) addOpen(ctx context.Context, tenant string, d int) error {
 	var last error
-	for attempt := range 8 {
+	for attempt := range 64 {
 		if attempt > 0 {
 			select {
-			case <-time.After(time.Duration(attempt) * time.Duration(1+rand.IntN(5)) * time.Millisecond):
+			case <-time.After(time.Duration(1+rand.IntN(min(1<<attempt, 64))) * time.Millisecond):
 			case <-ctx.Done():
 				return ctx.Err()
 			}
