@@ -13,6 +13,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
 	k8sjson "sigs.k8s.io/json"
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
@@ -30,6 +31,7 @@ type Rendered struct {
 	NetworkPolicies []*networkingv1.NetworkPolicy
 	PDBs            []*policyv1.PodDisruptionBudget
 	HPAs            []*autoscalingv2.HorizontalPodAutoscaler
+	PriorityClasses []*schedulingv1.PriorityClass
 	// Names lists every object as "Kind/name", in the rendering's order.
 	Names []string
 }
@@ -84,6 +86,9 @@ func Render(dir string) (*Rendered, error) {
 		case "autoscaling/v2 HorizontalPodAutoscaler":
 			o := &autoscalingv2.HorizontalPodAutoscaler{}
 			out.HPAs, obj = append(out.HPAs, o), o
+		case "scheduling.k8s.io/v1 PriorityClass":
+			o := &schedulingv1.PriorityClass{}
+			out.PriorityClasses, obj = append(out.PriorityClasses, o), o
 		default:
 			return nil, fmt.Errorf("%s: %s/%s is a kind this test does not decode; add it to deploy.Render", dir, gv, kind)
 		}

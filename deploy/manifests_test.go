@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"maps"
+	"net"
 	"os"
 	"path"
 	"path/filepath"
@@ -13,13 +14,13 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/fray-rpg/fray/services/platform"
-	"github.com/nats-io/nats-server/v2/server"
 	"github.com/stretchr/testify/require"
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -41,7 +42,8 @@ type overlay struct {
 var overlays = []overlay{
 	{dir: "k8s/base", natsNodes: 3, streamReplicas: 3, replicas: map[string]int32{"encounter": 1, "resolver": 1}},
 	{dir: "k8s/overlays/dev", natsNodes: 1, streamReplicas: 1, replicas: map[string]int32{"encounter": 1, "resolver": 1}},
-	{dir: "k8s/overlays/prod", natsNodes: 3, streamReplicas: 3, replicas: map[string]int32{"encounter": 2, "resolver": 2}, prod: true},
+	// The resolver's count is the HorizontalPodAutoscaler's in prod (TestResolverAutoscaler).
+	{dir: "k8s/overlays/prod", natsNodes: 3, streamReplicas: 3, replicas: map[string]int32{"encounter": 2}, prod: true},
 }
 
 var (
@@ -131,6 +133,10 @@ func TestOverlaysRenderStrictly(t *testing.T) {
 		for _, m := range metas {
 			require.Equalf(t, ns.Name, m.Namespace, "%s is not in the overlay's namespace", m.Name)
 			require.Equal(t, "fray", m.Labels["app.kubernetes.io/part-of"], m.Name)
+		}
+		for _, pc := range r.PriorityClasses {
+			require.Emptyf(t, pc.Namespace, "PriorityClass %s is cluster-wide", pc.Name)
+			require.Equal(t, "fray", pc.Labels["app.kubernetes.io/part-of"], pc.Name)
 		}
 		names := []string{}
 		for _, w := range r.Workloads() {
@@ -277,7 +283,15 @@ func TestEveryContainerHasProbes(t *testing.T) {
 		for _, w := range r.Workloads() {
 			for _, c := range w.Template.Spec.Containers {
 				where := w.Name + "/" + c.Name
-				require.NotNilf(t, c.ReadinessProbe, "%s: readinessProbe", where)
+				if w.Name == "nats" && c.Name == "metrics" {
+					// A pod is ready when all its containers are: the exporter (listening
+					// some 30 s after nats-server) must never decide whether NATS takes
+					// clients.
+					require.Nilf(t, c.ReadinessProbe, "%s: no readinessProbe", where)
+					require.Nilf(t, c.StartupProbe, "%s: no startupProbe", where)
+				} else {
+					require.NotNilf(t, c.ReadinessProbe, "%s: readinessProbe", where)
+				}
 				require.NotNilf(t, c.LivenessProbe, "%s: livenessProbe", where)
 				for _, p := range []*corev1.Probe{c.ReadinessProbe, c.LivenessProbe, c.StartupProbe} {
 					if p == nil {
@@ -319,7 +333,9 @@ func TestEveryContainerHasProbes(t *testing.T) {
 		nats := container(workload(t, r, "nats"), "nats")
 		require.NotNil(t, nats)
 		require.Equal(t, "/healthz?js-enabled-only=true", nats.LivenessProbe.HTTPGet.Path)
-		require.Equal(t, "/healthz?js-server-only=true", nats.ReadinessProbe.HTTPGet.Path)
+		// Ready while JetStream is whole on the node (a meta leader, its streams current): a
+		// node cut off from its peers leaves the Service nats.
+		require.Equal(t, "/healthz", nats.ReadinessProbe.HTTPGet.Path)
 		require.NotNil(t, nats.StartupProbe, "NATS recovers its store before its liveness is asked")
 		for _, p := range []*corev1.Probe{nats.LivenessProbe, nats.ReadinessProbe, nats.StartupProbe} {
 			require.Equal(t, intstr.FromString("monitor"), p.HTTPGet.Port)
@@ -341,121 +357,6 @@ func TestStreamReplicasFollowTheNATSCluster(t *testing.T) {
 		for name, want := range o.replicas {
 			require.Equalf(t, want, workload(t, r, name).Replicas, "%s replicas", name)
 		}
-	})
-}
-
-// natsOptions parses the NATS configuration as a pod of the StatefulSet sees it (its
-// projected ConfigMaps in one folder, its environment), with nats-server's own parser.
-func natsOptions(t *testing.T, r *Rendered) (*server.Options, Workload) {
-	t.Helper()
-	w := workload(t, r, "nats")
-	c := container(w, "nats")
-	require.NotNil(t, c)
-	require.Equal(t, []string{"/nats-server", "--config", "/etc/nats/nats.conf"}, c.Command)
-	mount := slices.IndexFunc(c.VolumeMounts, func(m corev1.VolumeMount) bool { return m.MountPath == "/etc/nats" })
-	require.GreaterOrEqual(t, mount, 0)
-	vol := slices.IndexFunc(w.Template.Spec.Volumes, func(v corev1.Volume) bool { return v.Name == c.VolumeMounts[mount].Name })
-	require.GreaterOrEqual(t, vol, 0)
-	proj := w.Template.Spec.Volumes[vol].Projected
-	require.NotNil(t, proj)
-	dir := t.TempDir()
-	for _, src := range proj.Sources {
-		require.NotNil(t, src.ConfigMap)
-		cm := r.ConfigMap(src.ConfigMap.Name)
-		require.NotNilf(t, cm, "no ConfigMap %s", src.ConfigMap.Name)
-		for k, v := range cm.Data {
-			require.NoFileExists(t, filepath.Join(dir, k), "two ConfigMaps project %s", k)
-			require.NoError(t, os.WriteFile(filepath.Join(dir, k), []byte(v), 0o600))
-		}
-	}
-	for _, e := range c.Env {
-		switch {
-		case e.ValueFrom == nil:
-			t.Setenv(e.Name, e.Value)
-		case e.ValueFrom.FieldRef != nil && e.ValueFrom.FieldRef.FieldPath == "metadata.name":
-			t.Setenv(e.Name, w.Name+"-0")
-		default:
-			t.Fatalf("%s: an environment variable from %v", e.Name, e.ValueFrom)
-		}
-	}
-	for _, ef := range c.EnvFrom {
-		require.NotNil(t, ef.SecretRef)
-		s := r.Secret(ef.SecretRef.Name)
-		require.NotNil(t, s)
-		for k, v := range s.Data {
-			t.Setenv(k, string(v))
-		}
-		for k, v := range s.StringData {
-			t.Setenv(k, v)
-		}
-	}
-	opts, err := server.ProcessConfigFile(filepath.Join(dir, "nats.conf"))
-	require.NoError(t, err)
-	return opts, w
-}
-
-func TestNATSConfiguration(t *testing.T) {
-	perms, err := os.ReadFile(filepath.Join(repoRoot, "deploy/nats/permissions.conf"))
-	require.NoError(t, err)
-	eachOverlay(t, func(t *testing.T, o overlay, r *Rendered) {
-		cm := r.ConfigMap("nats-permissions")
-		require.NotNil(t, cm)
-		require.Equal(t, string(perms), cm.Data["permissions.conf"], "the cluster enforces deploy/nats/permissions.conf as it is")
-
-		opts, w := natsOptions(t, r)
-		// nats-server's own checks of the options, as at its start (nothing started here).
-		srv, err := server.NewServer(opts)
-		require.NoError(t, err)
-		srv.Shutdown()
-		c := container(w, "nats")
-		port := func(name string) int {
-			p, ok := portOf(c.Ports, intstr.FromString(name))
-			require.True(t, ok, name)
-			return int(p.ContainerPort)
-		}
-		require.Equal(t, "nats-0", opts.ServerName)
-		require.Equal(t, port("client"), opts.Port)
-		require.Equal(t, port("monitor"), opts.HTTPPort)
-		require.True(t, opts.JetStream)
-		require.True(t, mountedAt(c, opts.StoreDir, "data"), "the JetStream store %s is on the volume claim", opts.StoreDir)
-		require.True(t, mountedAt(c, opts.PidFile, "pid"))
-
-		// Both users of permissions.conf, each with its permissions.
-		users := map[string]*server.User{}
-		for _, u := range opts.Users {
-			users[u.Username] = u
-		}
-		require.ElementsMatch(t, []string{"encounter", "auditor"}, slices.Collect(maps.Keys(users)))
-		for _, u := range users {
-			require.NotNil(t, u.Permissions)
-			require.True(t, strings.HasPrefix(u.Password, "$2a$"), "the placeholder passwords are bcrypt-shaped, so that no password matches them")
-		}
-
-		// Lame duck on the way out, within the pod's grace period.
-		require.Equal(t, 30*time.Second, opts.LameDuckDuration)
-		require.Less(t, opts.LameDuckDuration+opts.LameDuckGracePeriod, time.Duration(*w.Template.Spec.TerminationGracePeriodSeconds)*time.Second)
-		require.NotNil(t, c.Lifecycle)
-		require.NotNil(t, c.Lifecycle.PreStop)
-		require.Equal(t, []string{"/nats-server", "-sl=ldm=" + opts.PidFile}, c.Lifecycle.PreStop.Exec.Command)
-
-		// A cluster of every node of the StatefulSet, reached by its headless Service.
-		if o.natsNodes == 1 {
-			require.Empty(t, opts.Cluster.Name, "one node runs without a cluster")
-			require.Empty(t, opts.Routes)
-			return
-		}
-		require.NotEmpty(t, opts.Cluster.Name)
-		require.Equal(t, port("cluster"), opts.Cluster.Port)
-		sts := r.StatefulSets[0]
-		var routes []string
-		for _, u := range opts.Routes {
-			routes = append(routes, u.Host)
-		}
-		var want []string
-		for i := range o.natsNodes {
-			want = append(want, fmt.Sprintf("%s-%d.%s:%d", sts.Name, i, sts.Spec.ServiceName, port("cluster")))
-		}
-		require.ElementsMatch(t, want, routes)
 	})
 }
 
@@ -525,6 +426,9 @@ func TestDisruptionBudgets(t *testing.T) {
 			require.Lenf(t, sel, 1, "PDB %s selects the pods of exactly one workload", pdb.Name)
 			w := workload(t, r, sel[0])
 			covered[w.Name] = true
+			if min, ok := autoscaledMin(r, w.Name); ok {
+				w.Replicas = min // at least, the autoscaler's count
+			}
 			var keep int32
 			switch {
 			case pdb.Spec.MinAvailable != nil:
@@ -544,6 +448,17 @@ func TestDisruptionBudgets(t *testing.T) {
 	})
 }
 
+// autoscaledMin is the minReplicas of the HorizontalPodAutoscaler of Deployment name, if one
+// scales it.
+func autoscaledMin(r *Rendered, name string) (int32, bool) {
+	for _, h := range r.HPAs {
+		if h.Spec.ScaleTargetRef.Kind == "Deployment" && h.Spec.ScaleTargetRef.Name == name && h.Spec.MinReplicas != nil {
+			return *h.Spec.MinReplicas, true
+		}
+	}
+	return 0, false
+}
+
 func TestResolverAutoscaler(t *testing.T) {
 	eachOverlay(t, func(t *testing.T, o overlay, r *Rendered) {
 		if !o.prod {
@@ -561,7 +476,6 @@ func TestResolverAutoscaler(t *testing.T) {
 		require.NotNil(t, h.Spec.MinReplicas)
 		require.GreaterOrEqual(t, *h.Spec.MinReplicas, int32(2))
 		require.Greater(t, h.Spec.MaxReplicas, *h.Spec.MinReplicas)
-		require.Equal(t, *h.Spec.MinReplicas, w.Replicas)
 		require.NotEmpty(t, h.Spec.Metrics)
 		for _, m := range h.Spec.Metrics {
 			require.NotNil(t, m.Resource)
@@ -569,6 +483,13 @@ func TestResolverAutoscaler(t *testing.T) {
 				_, ok := c.Resources.Requests[m.Resource.Name]
 				require.Truef(t, ok, "the HPA scales on %s utilization: %s requests some", m.Resource.Name, c.Name)
 			}
+		}
+		// Every Deployment an HPA scales leaves its count to it: a replicas field would be
+		// applied again by each `kubectl apply -k`, undoing the autoscaler.
+		for _, h := range r.HPAs {
+			i := slices.IndexFunc(r.Deployments, func(d *appsv1.Deployment) bool { return d.Name == h.Spec.ScaleTargetRef.Name })
+			require.GreaterOrEqual(t, i, 0, "the HPA %s scales no Deployment of the overlay", h.Name)
+			require.Nilf(t, r.Deployments[i].Spec.Replicas, "Deployment %s, scaled by the HPA %s, sets replicas", r.Deployments[i].Name, h.Name)
 		}
 	})
 }
@@ -586,8 +507,13 @@ func goMemLimit(t *testing.T, v string) int64 {
 func TestProdResourcesAndSpread(t *testing.T) {
 	eachOverlay(t, func(t *testing.T, o overlay, r *Rendered) {
 		if !o.prod {
+			for _, w := range r.Workloads() {
+				require.Emptyf(t, w.Template.Spec.PriorityClassName, "%s: no priority outside prod", w.Name)
+			}
+			require.Empty(t, r.PriorityClasses)
 			return
 		}
+		priority := map[string]int32{}
 		for _, w := range r.Workloads() {
 			for _, c := range w.Template.Spec.Containers {
 				where := w.Name + "/" + c.Name
@@ -615,6 +541,43 @@ func TestProdResourcesAndSpread(t *testing.T) {
 				require.Equal(t, "kubernetes.io/hostname", term.TopologyKey)
 				require.Equal(t, []string{w.Name}, podsSelected(t, r, term.LabelSelector), "anti-affinity to its own pods")
 			}
+
+			// Spread over zones: NATS strictly (one node per zone: the R3 quorum survives a
+			// zone), the services where they can, each rollout's pods counted together.
+			spread := w.Template.Spec.TopologySpreadConstraints
+			require.Lenf(t, spread, 1, "%s: a zone spread", w.Name)
+			z := spread[0]
+			require.Equal(t, "topology.kubernetes.io/zone", z.TopologyKey, w.Name)
+			require.Equal(t, int32(1), z.MaxSkew, w.Name)
+			require.Equal(t, []string{w.Name}, podsSelected(t, r, z.LabelSelector), "spread of its own pods")
+			if w.Name == "nats" {
+				require.Equal(t, corev1.DoNotSchedule, z.WhenUnsatisfiable, "NATS nodes never share a zone while another has none")
+			} else {
+				require.Equal(t, corev1.ScheduleAnyway, z.WhenUnsatisfiable, w.Name)
+				require.Equal(t, []string{"pod-template-hash"}, z.MatchLabelKeys, w.Name)
+			}
+
+			// A priority class of the overlay: NATS above the services.
+			pc := w.Template.Spec.PriorityClassName
+			i := slices.IndexFunc(r.PriorityClasses, func(p *schedulingv1.PriorityClass) bool { return p.Name == pc })
+			require.GreaterOrEqualf(t, i, 0, "%s: priorityClassName %q is no PriorityClass of the overlay", w.Name, pc)
+			priority[w.Name] = r.PriorityClasses[i].Value
+		}
+		for _, svc := range []string{"encounter", "resolver", "gateway"} {
+			require.Greaterf(t, priority["nats"], priority[svc], "NATS before %s", svc)
+			require.Positive(t, priority[svc])
+		}
+	})
+}
+
+// A rollout counts a new pod available only after it has been ready a while.
+func TestMinReadySeconds(t *testing.T) {
+	eachOverlay(t, func(t *testing.T, o overlay, r *Rendered) {
+		for _, d := range r.Deployments {
+			require.GreaterOrEqualf(t, d.Spec.MinReadySeconds, int32(5), "Deployment %s", d.Name)
+		}
+		for _, s := range r.StatefulSets {
+			require.GreaterOrEqualf(t, s.Spec.MinReadySeconds, int32(10), "StatefulSet %s: a node stays ready before the next one rolls", s.Name)
 		}
 	})
 }
@@ -626,13 +589,29 @@ type endpoint struct {
 	labels   map[string]string
 	ports    []corev1.ContainerPort
 	internal bool
+	// ip, for an endpoint on a node's network (no pod selector reaches it): ipBlock peers.
+	ip net.IP
 }
 
 func (e endpoint) port(p intstr.IntOrString) (corev1.ContainerPort, bool) { return portOf(e.ports, p) }
 
 // peerMatches tells whether the policy's peer (in namespace ns) selects e.
 func peerMatches(t *testing.T, p networkingv1.NetworkPolicyPeer, ns string, e endpoint) bool {
-	require.Nil(t, p.IPBlock, "ipBlock peers are not modelled by this test")
+	if p.IPBlock != nil {
+		if e.ip == nil {
+			return false // a pod's address is not known to the policies' authors
+		}
+		_, block, err := net.ParseCIDR(p.IPBlock.CIDR)
+		require.NoError(t, err)
+		for _, ex := range p.IPBlock.Except {
+			_, x, err := net.ParseCIDR(ex)
+			require.NoError(t, err)
+			if x.Contains(e.ip) {
+				return false
+			}
+		}
+		return block.Contains(e.ip)
+	}
 	sel := func(s *metav1.LabelSelector, l map[string]string) bool {
 		x, err := metav1.LabelSelectorAsSelector(s)
 		require.NoError(t, err)
@@ -730,10 +709,22 @@ func TestNetworkPoliciesAllowExactlyTheStatedFlows(t *testing.T) {
 		"prometheus -> nats:metrics",
 		"encounter -> kube-dns:dns-udp",
 		"encounter -> kube-dns:dns-tcp",
+		"encounter -> coredns:dns-udp",
+		"encounter -> coredns:dns-tcp",
+		"encounter -> node-local-dns:dns-udp",
+		"encounter -> node-local-dns:dns-tcp",
 		"resolver -> kube-dns:dns-udp",
 		"resolver -> kube-dns:dns-tcp",
+		"resolver -> coredns:dns-udp",
+		"resolver -> coredns:dns-tcp",
+		"resolver -> node-local-dns:dns-udp",
+		"resolver -> node-local-dns:dns-tcp",
 		"nats -> kube-dns:dns-udp",
 		"nats -> kube-dns:dns-tcp",
+		"nats -> coredns:dns-udp",
+		"nats -> coredns:dns-tcp",
+		"nats -> node-local-dns:dns-udp",
+		"nats -> node-local-dns:dns-tcp",
 		// The gateway: browsers in (through the Ingress; its port is open to any client, as
 		// the encounter service's gRPC port), the encounter service out.
 		"client -> gateway:http",
@@ -741,6 +732,10 @@ func TestNetworkPoliciesAllowExactlyTheStatedFlows(t *testing.T) {
 		"gateway -> encounter:grpc",
 		"gateway -> kube-dns:dns-udp",
 		"gateway -> kube-dns:dns-tcp",
+		"gateway -> coredns:dns-udp",
+		"gateway -> coredns:dns-tcp",
+		"gateway -> node-local-dns:dns-udp",
+		"gateway -> node-local-dns:dns-tcp",
 	}
 	eachOverlay(t, func(t *testing.T, o overlay, r *Rendered) {
 		ns := r.Namespaces[0].Name
@@ -754,13 +749,18 @@ func TestNetworkPoliciesAllowExactlyTheStatedFlows(t *testing.T) {
 		}
 		client := endpoint{name: "client", ns: map[string]string{"kubernetes.io/metadata.name": "ingress"}, labels: map[string]string{"app": "ingress-controller"}}
 		prometheus := endpoint{name: "prometheus", ns: map[string]string{"kubernetes.io/metadata.name": "monitoring"}, labels: map[string]string{"app.kubernetes.io/name": "prometheus"}}
-		dns := endpoint{name: "kube-dns", ns: map[string]string{"kubernetes.io/metadata.name": "kube-system"}, labels: map[string]string{"k8s-app": "kube-dns"},
-			ports: []corev1.ContainerPort{{Name: "dns-udp", ContainerPort: 53, Protocol: corev1.ProtocolUDP}, {Name: "dns-tcp", ContainerPort: 53, Protocol: corev1.ProtocolTCP}}}
+		dnsPorts := []corev1.ContainerPort{{Name: "dns-udp", ContainerPort: 53, Protocol: corev1.ProtocolUDP}, {Name: "dns-tcp", ContainerPort: 53, Protocol: corev1.ProtocolTCP}}
+		kubeSystem := map[string]string{"kubernetes.io/metadata.name": "kube-system"}
+		dns := endpoint{name: "kube-dns", ns: kubeSystem, labels: map[string]string{"k8s-app": "kube-dns"}, ports: dnsPorts}
+		// CoreDNS as some distributions label it, and NodeLocal DNSCache (host network:
+		// reached at its link-local address, which no pod selector matches).
+		coredns := endpoint{name: "coredns", ns: kubeSystem, labels: map[string]string{"app.kubernetes.io/name": "coredns"}, ports: dnsPorts}
+		nodeLocal := endpoint{name: "node-local-dns", ns: map[string]string{"kubernetes.io/metadata.name": "host-network"}, ports: dnsPorts, ip: net.ParseIP("169.254.20.10")}
 		// A pod of the namespace that is none of fray's, for the default deny.
 		stray := endpoint{name: "stray", ns: map[string]string{"kubernetes.io/metadata.name": ns}, labels: map[string]string{"app": "stray"}, internal: true}
 		var got []string
 		for _, src := range append(slices.Clone(pods), client, prometheus, stray) {
-			for _, dst := range append(slices.Clone(pods), dns, stray) {
+			for _, dst := range append(slices.Clone(pods), dns, coredns, nodeLocal, stray) {
 				if !src.internal && !dst.internal {
 					continue // not the namespace's business
 				}
@@ -772,7 +772,8 @@ func TestNetworkPoliciesAllowExactlyTheStatedFlows(t *testing.T) {
 			}
 		}
 		// Another pod of the namespace (it has no ports: nothing reaches it) reaches DNS only.
-		require.ElementsMatch(t, append(slices.Clone(want), "stray -> kube-dns:dns-udp", "stray -> kube-dns:dns-tcp"), got)
+		require.ElementsMatch(t, append(slices.Clone(want), "stray -> kube-dns:dns-udp", "stray -> kube-dns:dns-tcp",
+			"stray -> coredns:dns-udp", "stray -> coredns:dns-tcp", "stray -> node-local-dns:dns-udp", "stray -> node-local-dns:dns-tcp"), got)
 		i := slices.IndexFunc(r.NetworkPolicies, func(p *networkingv1.NetworkPolicy) bool { return p.Name == "default-deny" })
 		require.GreaterOrEqual(t, i, 0)
 		dd := r.NetworkPolicies[i]
@@ -912,7 +913,11 @@ func TestServicesReachDeclaredPorts(t *testing.T) {
 		addr, _ := env(container(workload(t, r, "encounter"), "encounter"), "FRAY_RESOLVER_ADDR")
 		require.Equal(t, fmt.Sprintf("dns:///resolver:%d", svc("resolver").Spec.Ports[0].Port), addr)
 		natsURL, _ := env(container(workload(t, r, "encounter"), "encounter"), "FRAY_NATS_URL")
-		require.Equal(t, fmt.Sprintf("nats://nats:%d", svc("nats").Spec.Ports[0].Port), natsURL)
+		scheme := "nats"
+		if o.prod {
+			scheme = "tls" // TestNATSConfiguration: the client port speaks TLS in prod
+		}
+		require.Equal(t, fmt.Sprintf("%s://nats:%d", scheme, svc("nats").Spec.Ports[0].Port), natsURL)
 		// NATS nodes find each other by name before they are ready.
 		h := svc(r.StatefulSets[0].Spec.ServiceName)
 		require.Equal(t, corev1.ClusterIPNone, h.Spec.ClusterIP)
@@ -1017,6 +1022,8 @@ func TestSecretsArePlaceholders(t *testing.T) {
 			}
 		}
 		require.Contains(t, r.ConfigMap("fray-config").Data["FRAY_TOKEN_ISSUER"], "REPLACE-ME")
+		users := r.ConfigMap("nats-config").Data["users.conf"]
+		require.Equal(t, 2, strings.Count(users, `"REPLACE-ME`), "the NATS users' public NKeys are placeholders")
 	})
 }
 

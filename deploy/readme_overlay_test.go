@@ -33,14 +33,27 @@ func TestTheREADMEOverlay(t *testing.T) {
 	rel, err := filepath.Rel(dir, prod) // kustomize takes relative paths only
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "kustomization.yaml"), []byte(strings.Replace(m[1], prodPath, filepath.ToSlash(rel), 1)), 0o600))
+	// The operator's files: what NATS reads must be real (it parses them: keys, certificates);
+	// the rest a value of the operator's own.
+	cr := credentials(t)
+	real := map[string]string{
+		"users.conf":          "ENCOUNTER_NKEY: " + cr.user["encounter"].pub + "\nAUDITOR_NKEY: " + cr.user["auditor"].pub + "\n",
+		"encounter.nk":        cr.user["encounter"].seed,
+		"nats-routes-tls.crt": cr.route.certPEM,
+		"nats-routes-tls.key": cr.route.keyPEM,
+		"nats-routes-ca.crt":  cr.ca.certPEM,
+		"nats-tls.crt":        cr.client.certPEM,
+		"nats-tls.key":        cr.client.keyPEM,
+	}
 	write := func(src string, env bool) {
 		name := src
 		if _, file, ok := strings.Cut(src, "="); ok {
 			name = file
 		}
-		content := "a value of the operator's own for " + name + "\n"
-		if env {
-			content = "FRAY_NATS_ENCOUNTER_PASSWORD=encounterpassword1\nFRAY_NATS_AUDITOR_PASSWORD=auditorpassword2\n"
+		require.False(t, env, "%s: the overlay takes no environment file (no password)", name)
+		content, ok := real[name]
+		if !ok {
+			content = "a value of the operator's own for " + name + "\n"
 		}
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(content), 0o600))
 	}
@@ -89,5 +102,10 @@ func TestTheREADMEOverlay(t *testing.T) {
 		}
 	}
 	opts, _ := natsOptions(t, r)
-	require.Len(t, opts.Users, 2)
+	require.Len(t, opts.Nkeys, 2)
+	require.NotNil(t, opts.TLSConfig)
+	require.NotNil(t, opts.Cluster.TLSConfig)
+	for name := range real {
+		require.Containsf(t, m[1], name, "the overlay gives %s", name)
+	}
 }

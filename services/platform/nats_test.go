@@ -26,12 +26,13 @@ func requireSamePermissions(t *testing.T, want, got *server.Permissions) {
 	require.Equal(t, sorted(want.Subscribe.Deny), sorted(got.Subscribe.Deny), "subscribe deny")
 }
 
-// deploy/nats/permissions.conf is a valid nats-server configuration giving exactly the
-// permissions `fray dev`'s embedded server enforces, and no anonymous access.
+// deploy/nats/permissions.conf, as deploy/nats/nats-server.conf includes it, is a valid
+// nats-server configuration giving exactly the permissions `fray dev`'s embedded server
+// enforces, and no anonymous access.
 func TestPermissionsConfIsWhatDevEnforces(t *testing.T) {
 	t.Setenv("FRAY_NATS_ENCOUNTER_PASSWORD", "enc-secret")
 	t.Setenv("FRAY_NATS_AUDITOR_PASSWORD", "aud-secret")
-	opts, err := server.ProcessConfigFile(filepath.Join("..", "..", "deploy", "nats", "permissions.conf"))
+	opts, err := server.ProcessConfigFile(filepath.Join("..", "..", "deploy", "nats", "nats-server.conf"))
 	require.NoError(t, err)
 	require.True(t, opts.JetStream)
 	require.Empty(t, opts.NoAuthUser, "a deployment refuses anonymous clients")
