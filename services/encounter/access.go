@@ -48,13 +48,20 @@ func (s *Service) open(ctx context.Context, id string, fresh bool, who caller) (
 	return e, e.state, nil
 }
 
-// mayRead refuses a caller of the encounter's tenant who has no role in it.
+// mayRead refuses a caller of the encounter's tenant who has no role in it. The refusal names
+// only what the caller gave (the id): nothing of the encounter, not even its name or its GM,
+// is told to one who may not read it (issue 23).
 func mayRead(st *encounterv1.EncounterState, who caller) error {
 	if engine.MayRead(st, who.principal) {
 		return nil
 	}
-	return platform.Refused(codes.PermissionDenied, platform.ReasonNoRole, nil, "%s has no role in %s: only its GM (%s), co-GMs, players and observers read it; ask the GM to grant you one",
-		who.principal, st.GetName(), st.GetGameMaster())
+	return noRole(st.GetEncounterId(), who, "only its GM, co-GMs, players and observers read it")
+}
+
+// noRole is the refusal of a caller with no role in encounter id.
+func noRole(id string, who caller, what string) error {
+	return platform.Refused(codes.PermissionDenied, platform.ReasonNoRole, nil,
+		"%s has no role in encounter %s: %s; ask whoever invited you for a role or an invite link", who.principal, id, what)
 }
 
 // viewer is what principal may see of st: everything for a GM or a co-GM, the combatants it

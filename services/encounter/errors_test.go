@@ -174,8 +174,10 @@ func TestServiceRefusalsCarryDetails(t *testing.T) {
 	requireInfo(t, err, codes.NotFound, "ENCOUNTER_NOT_FOUND", nil)
 	_, err = c.GetEncounter(as("mallory"), &encounterv1.GetEncounterRequest{EncounterId: id})
 	requireInfo(t, err, codes.PermissionDenied, "NO_ROLE", nil)
+	requireNothingOf(t, err, c, id)
 	_, err = c.Submit(as("mallory"), &encounterv1.SubmitRequest{EncounterId: id, Command: attack("fast", "slow")})
 	requireInfo(t, err, codes.PermissionDenied, "NO_ROLE", nil)
+	requireNothingOf(t, err, c, id)
 	got, err := c.GetEncounter(as("gm"), &encounterv1.GetEncounterRequest{EncounterId: id})
 	require.NoError(t, err)
 	stale := got.GetState().GetSequence() - 1
@@ -238,4 +240,18 @@ func TestRefusalsThroughARemoteResolverCarryErrorInfo(t *testing.T) {
 	_, err = c.Submit(as("gm"), &encounterv1.SubmitRequest{EncounterId: id, Command: cmdJSON(t, `{"feerie":{"combatantId":"fast","act":{}}}`)})
 	requireInfo(t, err, codes.InvalidArgument, "INVALID_COMMAND", nil)
 	require.Equal(t, "Les Chants de Loss does not know this command", status.Convert(err).Message())
+}
+
+// requireNothingOf: a refusal to one with no role in the encounter tells nothing of it but
+// what the caller gave — neither its name nor its GM (issue 23: a member of the tenant
+// learned both from the refusal).
+func requireNothingOf(t *testing.T, err error, c encounterv1.EncounterServiceClient, id string) {
+	t.Helper()
+	got, gerr := c.GetEncounter(as("gm"), &encounterv1.GetEncounterRequest{EncounterId: id})
+	require.NoError(t, gerr)
+	msg := status.Convert(err).Message()
+	require.Contains(t, msg, id)
+	require.NotContains(t, msg, got.GetState().GetName(), "the encounter's name")
+	require.NotContains(t, msg, got.GetState().GetGameMaster(), "its GM")
+	require.NotContains(t, msg, "gm", "its GM's subject")
 }

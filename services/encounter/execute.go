@@ -210,8 +210,7 @@ func (s *Service) executeAs(ctx context.Context, who caller, id, cmdID string, e
 			} else if again {
 				continue
 			}
-			return outcome{}, platform.Refused(codes.PermissionDenied, platform.ReasonNoRole, nil, "%s has no role in %s; only its GM (%s), co-GMs and players give it commands",
-				who.principal, e.state.GetName(), e.state.GetGameMaster())
+			return outcome{}, noRole(id, who, "only its GM, co-GMs and players give it commands")
 		}
 		if given {
 			ref, found, err := s.commandAt(ctx, id, e, cmdID)

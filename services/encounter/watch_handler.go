@@ -42,6 +42,11 @@ func (s *Service) WatchEncounter(req *encounterv1.WatchEncounterRequest, stream 
 	if err := mayRead(now, who); err != nil {
 		return err
 	}
+	// A watch starts at an event recorded or at the next one: one from further on would hold
+	// a watcher's slot for events it skips (issue 23: from 2^64-1, until the client's deadline).
+	if next := now.GetSequence() + 1; req.GetFromSequence() > next {
+		return status.Errorf(codes.OutOfRange, "encounter %q is at sequence %d; a watch starts at most at %d, the next event", now.GetName(), now.GetSequence(), next)
+	}
 	ended := func() error {
 		return status.Error(codes.Canceled, "the watch ended: the client left or the server is shutting down")
 	}

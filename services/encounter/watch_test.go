@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"math"
 	"sync"
 	"testing"
 
@@ -12,7 +13,9 @@ import (
 	"github.com/fray-rpg/fray/services/encounter/store"
 	"github.com/fray-rpg/fray/services/platform/natstest"
 	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
 )
 
 // watchSpy notes where each watch reads the log from (its first catch-up page), by the
@@ -107,4 +110,15 @@ func testWatchFromALateSequence(t *testing.T, b backend) {
 	start := watch(last+1, last+1, func() { next = step(t, c, id) })
 	require.Equal(t, lastPos, start)
 	require.Equal(t, last+1, next.GetEvents()[0].GetSequence())
+
+	// From further on than the next event: refused at once, holding no watcher's slot
+	// (issue 23: from 2^64-1 it was held until the client's deadline).
+	now := next.GetState().GetSequence()
+	for _, from := range []uint64{now + 2, math.MaxUint64} {
+		ws, err := c.WatchEncounter(as("gm"), &encounterv1.WatchEncounterRequest{EncounterId: id, FromSequence: from})
+		require.NoError(t, err)
+		_, err = ws.Recv()
+		require.Equal(t, codes.OutOfRange, status.Code(err), "from %d: %v", from, err)
+		require.Contains(t, status.Convert(err).Message(), fmt.Sprintf("a watch starts at most at %d, the next event", now+1))
+	}
 }

@@ -92,5 +92,6 @@ func TestFrayListPagesAndAPlayerReads(t *testing.T) {
 	// A stranger is told what it lacks.
 	code, _, errOut = frayCLI("state", f.id, "--addr", addr, "--token", authtest.Default().Token("sam"))
 	require.Equal(t, 1, code)
-	require.Contains(t, errOut, "PermissionDenied: dev/sam has no role in Première")
+	require.Contains(t, errOut, "PermissionDenied: dev/sam has no role in encounter "+f.id)
+	require.NotContains(t, errOut, "Première", "nothing of the encounter told to one who may not read it")
 }
