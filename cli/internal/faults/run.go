@@ -76,7 +76,8 @@ func Short() Plan {
 	return Plan{Name: "short", Encounters: 8, Warmup: 4 * time.Second, Settle: 2500 * time.Millisecond,
 		NATSKills: 1, NATSDown: 3 * time.Second, ReplicaKills: 1, ReplicaDown: time.Second,
 		LeaderStops: 1, LeaderStop: 4 * time.Second, RecoverWithin: 30 * time.Second,
-		RoutePartitions: 1, FullPartitions: 1, PartitionFor: 10 * time.Second, NotServingWithin: 10 * time.Second,
+		// NOT_SERVING at any time during the cut (the product's 5 s is the full plan's).
+		RoutePartitions: 1, FullPartitions: 1, PartitionFor: 15 * time.Second, NotServingWithin: 15 * time.Second,
 		RollingRestarts: 1, ScaleUps: 1, SpreadWithin: 45 * time.Second, SpreadShare: spreadShare,
 		ResolverKills: 1, ResolverDown: 2 * time.Second,
 		Policy: RetryPolicy{Attempt: 2 * time.Second, Budget: 30 * time.Second, Backoff: 50 * time.Millisecond, MaxBackoff: time.Second}}
@@ -305,7 +306,7 @@ func Run(ctx context.Context, topo *Topology, plan Plan, logf func(string, ...an
 	logf("load stopped after %v: %d commands", end.Sub(start).Round(time.Millisecond), round.Commands.Count)
 
 	// Every encounter is ended (its seed revealed) so that it can be audited.
-	log, err := ReadLog(ctx, topo.js, StreamName)
+	log, err := readLog(ctx, topo, plan.RecoverWithin)
 	if err != nil {
 		return nil, fmt.Errorf("read the log: %w", err)
 	}
@@ -319,7 +320,7 @@ func Run(ctx context.Context, topo *Topology, plan Plan, logf func(string, ...an
 		}
 		rep.EndedAfter++
 	}
-	if log, err = ReadLog(ctx, topo.js, StreamName); err != nil {
+	if log, err = readLog(ctx, topo, plan.RecoverWithin); err != nil {
 		return nil, fmt.Errorf("read the log: %w", err)
 	}
 	cmds := rec.Commands()
@@ -363,6 +364,9 @@ func Run(ctx context.Context, topo *Topology, plan Plan, logf func(string, ...an
 		f.Window = availability(cmds, f.Start, f.End)
 		f.After = availability(cmds, f.End, until)
 		healthDuring(topo, f, until)
+		if f.Window.Attempts == 0 {
+			f.Notes = append(f.Notes, stalled(cmds, f.Start, f.End))
+		}
 		f.Outage = outage(cmds, f.Start, until)
 		f.Recovered, f.RecoveredVia = -1, -1
 		if t := firstAfter(cmds, f.End, -1); !t.IsZero() && t.Before(until) {
@@ -384,6 +388,43 @@ func Run(ctx context.Context, topo *Topology, plan Plan, logf func(string, ...an
 		}
 	}
 	return rep, nil
+}
+
+// stalled says, of a window in which no call began, what the clients were doing: the
+// attempts under way at its start, and the longest of them.
+func stalled(cmds []*Command, from, to time.Time) string {
+	n, cmdsUnderway := 0, 0
+	var longest time.Duration
+	var what string
+	for _, c := range cmds {
+		if c.Start.Before(to) && c.End.After(from) {
+			cmdsUnderway++
+		}
+		for _, a := range c.Attempts {
+			if a.Start.Before(from) && a.End.After(from) {
+				n++
+				if d := a.End.Sub(a.Start); d > longest {
+					longest, what = d, fmt.Sprintf("%s %s through %d, %v", short(c.Method), c.CommandID, a.Replica, a.Code)
+				}
+			}
+		}
+	}
+	return fmt.Sprintf("no call began during the fault: %d commands under way, %d attempts under way at its start, the longest %s (%s)", cmdsUnderway, n, dur(longest), what)
+}
+
+// readLog reads the log, again while JetStream answers that it is unavailable (a meta leader
+// being elected after the last fault), for up to within.
+func readLog(ctx context.Context, topo *Topology, within time.Duration) (Log, error) {
+	deadline := time.Now().Add(within)
+	for {
+		log, err := ReadLog(ctx, topo.js, StreamName)
+		if err == nil || time.Now().After(deadline) || ctx.Err() != nil {
+			return log, err
+		}
+		if err := sleep(ctx, 500*time.Millisecond); err != nil {
+			return nil, err
+		}
+	}
 }
 
 // readBack reads every encounter through each encounter service, as the GM, and compares its
