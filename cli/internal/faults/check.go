@@ -143,11 +143,15 @@ type Findings struct {
 	// RefusedOnLog: such refusals that the rules refuse on the log's state too — the load
 	// chose a command its rules refuse, no fault of the cluster (reported, not a breach).
 	RefusedOnLog []string
+	// StaleAnswers: commands acknowledged with a state behind their own events (a retry
+	// answered from a cached state that had not read them): the client then chooses its next
+	// command on a state the log has left.
+	StaleAnswers []string
 }
 
 // Truthful reports whether no client was told something the log contradicts: no NotFound
 // for an encounter that exists, no refusal decided on a stale state (issue 22).
-func (f *Findings) Truthful() bool { return len(f.NotFound)+len(f.Stale) == 0 }
+func (f *Findings) Truthful() bool { return len(f.NotFound)+len(f.Stale)+len(f.StaleAnswers) == 0 }
 
 // OK reports whether no invariant is broken.
 func (f *Findings) OK() bool {
@@ -161,7 +165,7 @@ func (f *Findings) Summary() string {
 		name string
 		list []string
 	}{{"lost", f.Lost}, {"misplaced", f.Misplaced}, {"duplicated", f.Duplicated}, {"forked", f.Forked}, {"refused but recorded", f.RefusedButRecorded},
-		{"NotFound for an encounter that exists", f.NotFound}, {"stale refusals", f.Stale}} {
+		{"NotFound for an encounter that exists", f.NotFound}, {"stale refusals", f.Stale}, {"answered with a state behind their own events", f.StaleAnswers}} {
 		if len(x.list) == 0 {
 			continue
 		}
@@ -282,6 +286,14 @@ func ruleRefusal(c codes.Code) bool {
 	return false
 }
 
+// previous is cs[i-1], or nil.
+func previous(cs []*Command, i int) *Command {
+	if i == 0 {
+		return nil
+	}
+	return cs[i-1]
+}
+
 // untruthful finds the calls answered NotFound for an encounter that exists, and the stale
 // refusals, and marks them on the commands (for the windows' counts).
 func untruthful(f *Findings, log Log, byCommand map[string][]recorded, cmds []*Command) {
@@ -296,6 +308,10 @@ func untruthful(f *Findings, log Log, byCommand map[string][]recorded, cmds []*C
 	}
 	byEncounter := map[string][]*Command{}
 	for _, c := range cmds {
+		if n := len(c.Events); c.Acked && n > 0 && c.StateSequence != 0 && c.StateSequence < c.Events[n-1].Sequence {
+			f.StaleAnswers = append(f.StaleAnswers, fmt.Sprintf("%s %s of %s acknowledged events %s with a state at sequence %d",
+				short(c.Method), c.CommandID, encounterOf(c), sequences(c.Events), c.StateSequence))
+		}
 		c.stale = false
 		enc := encounterOf(c)
 		for i := range c.Attempts {
@@ -325,6 +341,14 @@ func untruthful(f *Findings, log Log, byCommand map[string][]recorded, cmds []*C
 				}
 			}
 			if !known {
+				continue
+			}
+			// The command before it answered a state behind the log's: the client chose on
+			// that, and the refusal is the stale answer's.
+			if p := previous(cs, i); p != nil && p.StateSequence != 0 && len(p.Events) > 0 && p.StateSequence < p.Events[len(p.Events)-1].Sequence {
+				c.stale = true
+				f.Stale = append(f.Stale, fmt.Sprintf("%s %s of %s refused %v (%s), chosen on the state at sequence %d that %s %s answered, the log at %d",
+					short(c.Method), c.CommandID, enc, c.Code, lastMessage(c), p.StateSequence, short(p.Method), p.CommandID, p.Events[len(p.Events)-1].Sequence))
 				continue
 			}
 			refusal, judged := decideOnLog(log[enc], i, commandOf(c.request), c.Subject)

@@ -291,3 +291,32 @@ func TestRefusalsAreDecidedAgainOnTheLog(t *testing.T) {
 	require.Len(t, f.RefusedOnLog, 1)
 	require.Contains(t, f.RefusedOnLog[0], "StartEncounter c10 of enc-1 refused FailedPrecondition (ended); the rules refuse it on the log's state too")
 }
+
+// A command acknowledged with a state behind its own events is a stale answer, and a refusal
+// of the command chosen on it is stale, whatever the rules say on the log's state.
+func TestCheckFindsStaleAnswers(t *testing.T) {
+	log, cmds := cleanLog()
+	t0 := time.Unix(1000, 0)
+	for i, c := range cmds {
+		c.Start, c.End = t0.Add(time.Duration(i)*time.Second), t0.Add(time.Duration(i)*time.Second+time.Millisecond)
+		c.StateSequence = c.Events[len(c.Events)-1].Sequence
+	}
+	cmds[1].StateSequence = 1 // Submit c2 recorded events 2..3, answered the state at 1
+	refused := &Command{Method: "/x/Submit", Encounter: "a", CommandID: "c4", Code: codes.FailedPrecondition, Start: t0.Add(10 * time.Second), End: t0.Add(11 * time.Second),
+		Attempts: []Attempt{{Code: codes.FailedPrecondition, Message: "not your turn"}}}
+	// The refusal follows c3 (answered rightly): not the stale answer's; c2's answer is found.
+	f := Check(log, append(cmds, refused))
+	require.Len(t, f.StaleAnswers, 1)
+	require.Contains(t, f.StaleAnswers[0], "Submit c2 of a acknowledged events [2..3] with a state at sequence 1")
+	require.False(t, f.Truthful())
+	// Right after c2: the refusal is the stale answer's.
+	log2, cmds2 := cleanLog()
+	for i, c := range cmds2 {
+		c.Start, c.End = t0.Add(time.Duration(i)*time.Second), t0.Add(time.Duration(i)*time.Second+time.Millisecond)
+	}
+	cmds2[1].StateSequence = 1
+	refused.Start, refused.End = cmds2[1].End.Add(time.Millisecond), cmds2[1].End.Add(2*time.Millisecond)
+	f = Check(log2, append(cmds2[:2], refused))
+	require.Len(t, f.Stale, 1)
+	require.Contains(t, f.Stale[0], "chosen on the state at sequence 1 that Submit c2 answered, the log at 3")
+}

@@ -36,9 +36,11 @@ type Command struct {
 	Start     time.Time
 	End       time.Time
 	Attempts  []Attempt
-	// Acked: an attempt succeeded. Events are the sequences and event ids it answered with.
-	Acked  bool
-	Events []AckedEvent
+	// Acked: an attempt succeeded. Events are the sequences and event ids it answered with;
+	// StateSequence the sequence of the state it answered with (0: none).
+	Acked         bool
+	Events        []AckedEvent
+	StateSequence uint64
 	// Code is the last attempt's (codes.OK when acked).
 	Code codes.Code
 	// Cut: the run ended while it was being sent (not a figure).
@@ -152,6 +154,10 @@ type eventsReply interface {
 	GetEvents() []*encounterv1.Event
 }
 
+type stateReply interface {
+	GetState() *encounterv1.EncounterState
+}
+
 func newID() string {
 	b := make([]byte, 16)
 	_, _ = rand.Read(b)
@@ -228,6 +234,9 @@ func (s *Spread) Invoke(ctx context.Context, method string, args, reply any, opt
 				for _, ev := range r.GetEvents() {
 					c.Events = append(c.Events, AckedEvent{Sequence: ev.GetSequence(), EventID: ev.GetEventId()})
 				}
+			}
+			if r, ok := reply.(stateReply); ok {
+				c.StateSequence = r.GetState().GetSequence()
 			}
 			return nil
 		}

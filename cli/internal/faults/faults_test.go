@@ -28,10 +28,11 @@ var full = flag.Bool("faults.full", os.Getenv("FRAY_FAULTS") == "full", "run the
 // history forked; nothing refused was recorded; every encounter passes `fray audit verify`.
 // The availability figures are reported, not asserted.
 //
-// Issue 22's assertions — no NotFound for an encounter that exists, no refusal on a stale
-// state, a service whose node is cut off NOT_SERVING in time, a new resolver getting its
-// share of the calls in time — are reported, and asserted with FRAY_FAULTS_STRICT=1 (until
-// the services' fixes are in).
+// And issue 22's: no call answered NotFound for an encounter that exists, no refusal
+// decided on a stale state, a service whose node is cut off NOT_SERVING in time (5 s in the
+// full plan, the product's requirement; during the 15 s cut in the short one, generous for a
+// busy machine), a new resolver getting its share of the calls in time (30 s full, 60 s
+// short).
 //
 // The short plan (one fault of each kind) runs in the test command; the full one with
 // `scripts/faults.sh` (FRAY_FAULTS=full).
@@ -42,12 +43,11 @@ func TestFaults(t *testing.T) {
 	// bound is how long a plan takes on a quiet machine, logged when passed; the context gives a
 	// busy machine room (load average 20 on 2 cores stretches the short plan several times over).
 	plan := Short()
-	bound, patience := 3*time.Minute, 20*time.Minute
+	bound, patience := 4*time.Minute, 20*time.Minute
 	if *full {
 		plan, bound, patience = Full(), 20*time.Minute, 21*time.Minute
 	}
 	plan.Sticky = os.Getenv("FRAY_FAULTS_STICKY") != ""
-	strict := os.Getenv("FRAY_FAULTS_STRICT") != ""
 	began := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
@@ -112,30 +112,22 @@ func TestFaults(t *testing.T) {
 	}
 
 	// Issue 22: what the clients were told agrees with the log, and the topology says and
-	// spreads what it should. Each is a failure with FRAY_FAULTS_STRICT, else a KNOWN line.
-	known := func(ok bool, format string, args ...any) {
-		if ok {
-			return
-		}
-		if strict {
-			t.Errorf(format, args...)
-		} else {
-			t.Logf("KNOWN (issue 22, asserted with FRAY_FAULTS_STRICT=1): "+format, args...)
-		}
-	}
-	known(len(f.RefusedButRecorded) == 0, "%d commands refused to the client yet recorded, e.g. %s", len(f.RefusedButRecorded), first(f.RefusedButRecorded))
-	known(len(f.NotFound) == 0, "%d calls answered NotFound for an encounter that exists, e.g. %s", len(f.NotFound), first(f.NotFound))
-	known(len(f.Stale) == 0, "%d commands refused on a state behind the log, e.g. %s", len(f.Stale), first(f.Stale))
+	// spreads what it should.
+	require.Empty(t, f.RefusedButRecorded, "refused to the client, yet recorded")
+	require.Empty(t, f.NotFound, "calls answered NotFound for an encounter that exists")
+	require.Empty(t, f.Stale, "commands refused on a state behind the log")
+	require.Empty(t, f.StaleAnswers, "commands acknowledged with a state behind their own events")
 	for _, flt := range rep.Faults {
 		for _, h := range flt.Health {
-			known(h.NotServing >= 0 && h.NotServing <= plan.NotServingWithin, "%s %s: %s NOT_SERVING after %s, want within %v",
+			// Measured every 100 ms from the cut; the bound is the plan's.
+			require.True(t, h.NotServing >= 0 && h.NotServing <= plan.NotServingWithin, "%s %s: %s NOT_SERVING after %s, want within %v",
 				flt.Kind, flt.Target, h.Service, never(h.NotServing), plan.NotServingWithin)
 		}
 		if sp := flt.Spread; sp != nil {
-			known(sp.Reached >= 0, "%s: %s", flt.Kind, flt.Problem)
+			require.GreaterOrEqual(t, sp.Reached, time.Duration(0), "%s: %s", flt.Kind, flt.Problem)
 		}
 	}
-	// The short plan takes about 2 minutes here; a busier machine may stretch it, which is
+	// The short plan takes about 3 minutes here; a busier machine may stretch it, which is
 	// said, not failed (the context bounds it anyway).
 	if took := time.Since(began); !*full && took > bound {
 		t.Logf("the short plan took %v, more than its %v", took.Round(time.Second), bound)
@@ -153,11 +145,4 @@ func underWay(cmds []*Command, from, to time.Time) int {
 		}
 	}
 	return n
-}
-
-func first(xs []string) string {
-	if len(xs) == 0 {
-		return ""
-	}
-	return xs[0]
 }

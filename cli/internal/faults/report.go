@@ -133,8 +133,8 @@ func (r *Report) Print(w io.Writer) {
 		fmt.Fprintf(w, "log: %d encounters (%d ended after the run), %d records, %d events\n", f.Encounters, r.EndedAfter, f.Records, f.Events)
 		fmt.Fprintf(w, "acknowledged %d, found in the log %d: lost %d, misplaced %d; duplicated %d; forked %d; refused yet recorded %d (of %d refused); outcome unknown to the client %d (%d of them recorded)\n",
 			f.Acked, f.AckedFound, len(f.Lost), len(f.Misplaced), len(f.Duplicated), len(f.Forked), len(f.RefusedButRecorded), f.Refused, f.Unknown, f.UnknownRecorded)
-		fmt.Fprintf(w, "told what the log contradicts: %d calls answered NotFound for an encounter that exists, %d commands refused on a stale state; %d refusals the rules give on the log's state too (the load's own choice, no fault of the cluster)\n",
-			len(f.NotFound), len(f.Stale), len(f.RefusedOnLog))
+		fmt.Fprintf(w, "told what the log contradicts: %d calls answered NotFound for an encounter that exists, %d commands refused on a stale state, %d acknowledged with a state behind their own events; %d refusals the rules give on the log's state too (the load's own choice, no fault of the cluster)\n",
+			len(f.NotFound), len(f.Stale), len(f.StaleAnswers), len(f.RefusedOnLog))
 		for _, r := range f.RefusedOnLog[:min(3, len(f.RefusedOnLog))] {
 			fmt.Fprintf(w, "  %s\n", clip(r, 300))
 		}

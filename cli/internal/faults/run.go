@@ -78,7 +78,7 @@ func Short() Plan {
 		LeaderStops: 1, LeaderStop: 4 * time.Second, RecoverWithin: 30 * time.Second,
 		// NOT_SERVING at any time during the cut (the product's 5 s is the full plan's).
 		RoutePartitions: 1, FullPartitions: 1, PartitionFor: 15 * time.Second, NotServingWithin: 15 * time.Second,
-		RollingRestarts: 1, ScaleUps: 1, SpreadWithin: 45 * time.Second, SpreadShare: spreadShare,
+		RollingRestarts: 1, ScaleUps: 1, SpreadWithin: time.Minute, SpreadShare: spreadShare,
 		ResolverKills: 1, ResolverDown: 2 * time.Second,
 		Policy: RetryPolicy{Attempt: 2 * time.Second, Budget: 30 * time.Second, Backoff: 50 * time.Millisecond, MaxBackoff: time.Second}}
 }
@@ -101,7 +101,7 @@ func Full() Plan {
 }
 
 // spreadShare is "a third of the calls" with room for the measure's own noise: the calls of
-// a 5 s window sampled once a second, round_robin dealing each client's calls in turn.
+// a 2 s window sampled every 500 ms, round_robin dealing each client's calls in turn.
 const spreadShare = 0.30
 
 // Fault is one fault as injected and what the clients saw of it.

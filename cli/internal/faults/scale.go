@@ -108,12 +108,18 @@ type SpreadFigures struct {
 	Queries int
 }
 
-// spreadWindow is the stretch over which a resolver's share of calls is measured.
-const spreadWindow = 5 * time.Second
+// spreadWindow is the stretch over which a resolver's share of calls is measured, sampled
+// every spreadSample; a window of fewer than spreadMinCalls calls is not judged (too few to
+// tell a share).
+const (
+	spreadWindow   = 2 * time.Second
+	spreadSample   = 500 * time.Millisecond
+	spreadMinCalls = 60
+)
 
 // scaleUp starts one more resolver, adds its address to the name once it is SERVING, and
 // measures how soon the encounter services send it its share of the calls: each resolver's
-// Resolve count, from its Prometheus metrics, every second.
+// Resolve count, from its Prometheus metrics, every spreadSample.
 func scaleUp(ctx context.Context, topo *Topology, plan Plan) (*Fault, error) {
 	f := &Fault{Kind: "scale-up of the resolvers", replica: -1}
 	f.Start = time.Now()
@@ -166,7 +172,7 @@ func scaleUp(ctx context.Context, topo *Topology, plan Plan) (*Fault, error) {
 					ours = n - from.calls[j]
 				}
 			}
-			if ok && all > 0 {
+			if ok && all >= spreadMinCalls {
 				sp.Share = float64(ours) / float64(all)
 				if sp.Share >= plan.SpreadShare {
 					sp.Reached = now.Sub(f.End)
@@ -180,7 +186,7 @@ func scaleUp(ctx context.Context, topo *Topology, plan Plan) (*Fault, error) {
 				s.name, 100*sp.Share, spreadWindow, plan.SpreadWithin, 100*plan.SpreadShare)
 			break
 		}
-		if err := sleep(ctx, time.Second); err != nil {
+		if err := sleep(ctx, spreadSample); err != nil {
 			return nil, err
 		}
 	}
