@@ -182,8 +182,11 @@ func newHub(log store.Log, reg *engine.Registry, perPrincipal, perEncounter, buf
 // join adds a watcher of the encounter for principal, following the encounter if nobody here
 // does yet, from the state start gives (its log position and the state there, taken before
 // following; records missed between are read from the log). Once it returns, every record
-// stored later reaches the watcher (or cuts it off).
-func (h *hub) join(ctx context.Context, id, principal string, start func() (uint64, *encounterv1.EncounterState)) (*watcher, error) {
+// stored later reaches the watcher (or cuts it off). A member of the table (its GM, a co-GM,
+// a player) always gets a watch, within its own cap per principal: the cap of watchers per
+// encounter holds for observers only, who share what the table leaves (issue 23: 16
+// observers filling it locked the GM out).
+func (h *hub) join(ctx context.Context, id, principal string, table bool, start func() (uint64, *encounterv1.EncounterState)) (*watcher, error) {
 	h.mu.Lock()
 	if n := h.principal[principal]; n >= h.perPrincipal {
 		h.mu.Unlock()
@@ -191,10 +194,10 @@ func (h *hub) join(ctx context.Context, id, principal string, start func() (uint
 			"%s already has %d watches open on this server, the most one caller may have: close one (cancel its stream) to free a slot, then watch again", principal, n)
 	}
 	t, ok := h.topics[id]
-	if ok && t.open >= h.perEncounter {
+	if ok && t.open >= h.perEncounter && !table {
 		h.mu.Unlock()
 		return nil, platform.Refuse(LimitWatchersPerEncounter,
-			"%s already has %d watchers on this server, the most an encounter may have: a slot frees when a watch is closed; try again later", id, t.open)
+			"%s already has %d watchers on this server, the most an encounter may have for its observers (its GM, co-GMs and players always get one): a slot frees when a watch is closed; try again later", id, t.open)
 	}
 	if !ok {
 		t = &topic{id: id, ready: make(chan struct{}), watchers: map[*watcher]struct{}{}}

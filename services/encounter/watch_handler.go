@@ -50,7 +50,9 @@ func (s *Service) WatchEncounter(req *encounterv1.WatchEncounterRequest, stream 
 	ended := func() error {
 		return status.Error(codes.Canceled, "the watch ended: the client left or the server is shutting down")
 	}
-	w, err := s.watches.join(ctx, id, who.principal, func() (uint64, *encounterv1.EncounterState) {
+	role := engine.RoleOf(now, who.principal)
+	table := role == engine.RoleGM || role == engine.RoleCoGM || role == engine.RolePlayer
+	w, err := s.watches.join(ctx, id, who.principal, table, func() (uint64, *encounterv1.EncounterState) {
 		e.mu.Lock()
 		defer e.mu.Unlock()
 		return e.position, proto.CloneOf(e.state)

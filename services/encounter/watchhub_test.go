@@ -249,6 +249,50 @@ func TestWatchLimits(t *testing.T) {
 	openWatch(t, as("gm"), s.c, b, 1)
 }
 
+// Issue 23: observers filling an encounter's watchers (16 locked its GM out) leave the table
+// its watches — the GM, a co-GM and a player each get one past the cap, within their own cap
+// per principal — while one more observer is refused.
+func TestTheTableAlwaysGetsAWatch(t *testing.T) {
+	s := serveWatches(t, store.NewMemory(), encounter.Options{MaxWatchesPerPrincipal: 2, MaxWatchersPerEncounter: 3})
+	a := create(t, s.c)
+	for p, r := range map[string]encounterv1.Role{"erin": encounterv1.Role_ROLE_OBSERVER, "fred": encounterv1.Role_ROLE_OBSERVER,
+		"gina": encounterv1.Role_ROLE_OBSERVER, "cole": encounterv1.Role_ROLE_CO_GM} {
+		_, err := s.c.Submit(as("gm"), &encounterv1.SubmitRequest{EncounterId: a, Command: grantCmd(p, r)})
+		require.NoError(t, err)
+	}
+	_, err := s.c.AddCombatant(as("gm"), &encounterv1.AddCombatantRequest{EncounterId: a, Combatant: fighter("diego", "david", 8, sword(4))})
+	require.NoError(t, err)
+	var cancels []context.CancelFunc
+	defer func() {
+		for _, cancel := range cancels {
+			cancel()
+		}
+	}()
+	on := func(who string) context.Context {
+		ctx, cancel := context.WithCancel(as(who))
+		cancels = append(cancels, cancel)
+		return ctx
+	}
+	openWatch(t, on("erin"), s.c, a, 1)
+	openWatch(t, on("fred"), s.c, a, 1)
+	openWatch(t, on("erin"), s.c, a, 1) // the cap of 3 is full of observers
+	w, err := s.c.WatchEncounter(on("gina"), &encounterv1.WatchEncounterRequest{EncounterId: a})
+	require.NoError(t, err)
+	_, err = w.Recv()
+	requireCode(t, err, codes.ResourceExhausted, "3 watchers", "its GM, co-GMs and players always get one")
+	for _, who := range []string{"gm", "cole", "david"} {
+		openWatch(t, on(who), s.c, a, 1)
+	}
+	openWatch(t, on("gm"), s.c, a, 1)
+	w, err = s.c.WatchEncounter(on("gm"), &encounterv1.WatchEncounterRequest{EncounterId: a})
+	require.NoError(t, err)
+	_, err = w.Recv()
+	requireCode(t, err, codes.ResourceExhausted, "2 watches open", "close one")
+	watching, n := s.svc.Watching()
+	t.Logf("watching: %d encounter(s), %d watchers", watching, n)
+	require.Equal(t, 7, n, "3 observers' watches, then the GM's two, the co-GM's and the player's")
+}
+
 // 10,000 watches opened and cancelled, many at once over one connection, leave nothing behind:
 // no watcher held, the stream's consumers back to where they were; then another user's new
 // watch is served.
