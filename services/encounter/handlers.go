@@ -43,7 +43,7 @@ func (s *Service) CreateEncounter(ctx context.Context, req *encounterv1.CreateEn
 	// The same create sent again, or many times at once, names one encounter: its id comes
 	// from the caller and the command id.
 	id := createdID(who.principal, cmdID)
-	if err := s.checkOpenEncounters(ctx, who.tenant); err != nil {
+	if err := s.checkOpenEncounters(ctx, who); err != nil {
 		return nil, err
 	}
 	cmd := &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: req.GetEncounter()}}

@@ -50,8 +50,9 @@ func (s *Service) forgetSeed(ctx context.Context, id string, e *entry, events []
 
 // Default bounds of an encounter and of a tenant.
 const (
-	DefaultMaxEncounterBytes = 4 << 20
-	DefaultMaxOpenEncounters = 1000
+	DefaultMaxEncounterBytes   = 4 << 20
+	DefaultMaxOpenEncounters   = 1000
+	DefaultMaxOpenPerPrincipal = 100
 )
 
 // checkEncounterBytes refuses a record that would take the encounter's state past
@@ -65,13 +66,26 @@ func (s *Service) checkEncounterBytes(st *encounterv1.EncounterState, size int) 
 	return nil
 }
 
-// checkOpenEncounters refuses a new encounter to a tenant that has MaxOpenEncounters not
-// ended, as the index counts them (without an index that counts, no cap).
-func (s *Service) checkOpenEncounters(ctx context.Context, tenant string) error {
+// checkOpenEncounters refuses a new encounter to a principal that is the GM of
+// MaxOpenPerPrincipal not ended, and to a tenant that has MaxOpenEncounters not ended, as the
+// index counts them (without an index that counts, no cap).
+func (s *Service) checkOpenEncounters(ctx context.Context, who caller) error {
 	c, ok := s.index.(store.OpenCounter)
 	if !ok {
 		return nil
 	}
+	mine, err := c.OpenEncountersOf(ctx, who.principal)
+	if err != nil {
+		return unavailable(err)
+	}
+	if mine >= s.opts.MaxOpenPerPrincipal {
+		msg := fmt.Sprintf("%s is the GM of %d encounters not ended, the most one member of a tenant may have: end some with `fray end` (EndEncounter)", who.principal, mine)
+		if s.opts.IdleEnd > 0 {
+			msg += fmt.Sprintf("; open encounters idle for %s end by themselves", idleSpan(s.opts.IdleEnd))
+		}
+		return platform.Refuse(LimitOpenEncounters, "%s", msg)
+	}
+	tenant := who.tenant
 	n, err := c.OpenEncounters(ctx, tenant)
 	if err != nil {
 		return unavailable(err)

@@ -97,6 +97,46 @@ func TestOpenEncountersPerTenantAreCapped(t *testing.T) {
 	}
 }
 
+// Issue 23: one member filled its tenant's 1,000 open encounters in 8.3 s, refusing every
+// other member, its GM included. A principal may be the GM of MaxOpenPerPrincipal not ended:
+// past it the squatter is refused, naming the way out, while the tenant's other members still
+// create; an end makes room again.
+func TestOpenEncountersPerPrincipalAreCapped(t *testing.T) {
+	for name, open := range map[string]func(t *testing.T) backend{
+		"memory": func(*testing.T) backend { return store.NewMemory() },
+		"jetstream": func(t *testing.T) backend {
+			_, nc := natstest.Start(t)
+			st, err := store.Open(context.Background(), nc, store.Config{})
+			require.NoError(t, err)
+			return st
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c := serve(t, open(t), encounter.Options{MaxOpenEncounters: 10, MaxOpenPerPrincipal: 3})
+			newOne := func(who string) (string, error) {
+				r, err := c.CreateEncounter(as(who), &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: "Squat", RuleSystem: "loss"}})
+				return r.GetEncounterId(), err
+			}
+			var squatted []string
+			for range 3 {
+				id, err := newOne("mallory")
+				require.NoError(t, err)
+				squatted = append(squatted, id)
+			}
+			_, err := newOne("mallory")
+			requireCode(t, err, codes.ResourceExhausted, "dev/mallory is the GM of 3 encounters not ended, the most one member of a tenant may have", "`fray end`")
+			for _, who := range []string{"gm", "david"} {
+				_, err := newOne(who)
+				require.NoError(t, err, "%s still creates: the squatter holds 3 of the tenant's 10", who)
+			}
+			_, err = c.EndEncounter(as("mallory"), &encounterv1.EndEncounterRequest{EncounterId: squatted[0], Reason: "fin"})
+			require.NoError(t, err)
+			_, err = newOne("mallory")
+			require.NoError(t, err, "an ended encounter makes room")
+		})
+	}
+}
+
 // An encounter's state is bounded in bytes: the command that would take it past the bound is
 // refused and nothing is recorded.
 func TestEncounterBytesAreBounded(t *testing.T) {

@@ -52,9 +52,12 @@ type Options struct {
 	MaxCachedBytes int
 	// MaxEncounterBytes bounds an encounter's state and the record that would change it
 	// (default 4 MiB); MaxOpenEncounters bounds a tenant's encounters not ended (default
-	// 1,000; counted by the Index). Past either, ResourceExhausted.
-	MaxEncounterBytes int
-	MaxOpenEncounters int
+	// 1,000; counted by the Index), MaxOpenPerPrincipal those one principal is the GM of
+	// within its tenant (default 100), so that no member fills the tenant's cap alone. Past
+	// any, ResourceExhausted.
+	MaxEncounterBytes   int
+	MaxOpenEncounters   int
+	MaxOpenPerPrincipal int
 	// Index, when set, keeps each encounter's summary and each principal's encounters for
 	// ListEncounters, updated after every append (default: the Log, if it is a store.Index;
 	// without one, ListEncounters reads every encounter).
@@ -165,6 +168,9 @@ func New(events store.Log, seeds store.Seeds, decider Decider, reg *engine.Regis
 	}
 	if opts.MaxOpenEncounters <= 0 {
 		opts.MaxOpenEncounters = DefaultMaxOpenEncounters
+	}
+	if opts.MaxOpenPerPrincipal <= 0 {
+		opts.MaxOpenPerPrincipal = DefaultMaxOpenPerPrincipal
 	}
 	idx := opts.Index
 	if idx == nil {

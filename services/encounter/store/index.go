@@ -140,7 +140,7 @@ func (s *JetStream) PutSummary(ctx context.Context, sum Summary) error {
 		s.known[sum.EncounterID] = indexed{revision: rev, sequence: sum.Sequence, members: sum.Members, status: sum.Status}
 		s.mu.Unlock()
 		if d := openDelta(known.revision != 0, known.status, sum.Status); d != 0 {
-			if err := s.addOpen(ctx, sum.Tenant, d); err != nil {
+			if err := s.addOpen(ctx, sum, d); err != nil {
 				return err
 			}
 		}
@@ -268,7 +268,7 @@ type memIndex struct {
 	mu        sync.Mutex
 	summaries map[string]Summary
 	members   map[string]membership
-	open      map[string]int // tenant → encounters not ended
+	open      map[string]int // tenantKey or gmKey → encounters not ended
 }
 
 func (m *Memory) PutSummary(_ context.Context, sum Summary) error {
@@ -286,7 +286,10 @@ func (m *Memory) PutSummary(_ context.Context, sum Summary) error {
 		if m.index.open == nil {
 			m.index.open = map[string]int{}
 		}
-		m.index.open[sum.Tenant] += d
+		m.index.open[tenantKey(sum.Tenant)] += d
+		if gm := gmOf(sum); gm != "" {
+			m.index.open[gmKey(gm)] = max(m.index.open[gmKey(gm)]+d, 0)
+		}
 	}
 	for p, in := range changes(old.Members, sum) {
 		if m.index.members[p] == nil {

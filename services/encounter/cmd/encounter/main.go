@@ -45,6 +45,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	security := platform.AddServerSecurityFlags(fs)
 	limits := platform.AddRateLimitFlags(fs)
 	cacheBytes := fs.Int("cache-bytes", encounter.DefaultMaxCachedBytes, "bytes the encounters cached in memory may hold; past it the least recently used are dropped, to be loaded again (env FRAY_CACHE_BYTES)")
+	maxOpenMine := fs.Int("max-open-encounters-per-principal", encounter.DefaultMaxOpenPerPrincipal, "encounters not ended one principal may be the GM of in its tenant; past it its CreateEncounter is refused (env FRAY_MAX_OPEN_ENCOUNTERS_PER_PRINCIPAL)")
 	maxOpen := fs.Int("max-open-encounters", encounter.DefaultMaxOpenEncounters, "encounters not ended one tenant may have; past it CreateEncounter is refused (env FRAY_MAX_OPEN_ENCOUNTERS)")
 	maxWatches := fs.Int("max-watches-per-principal", encounter.DefaultMaxWatchesPerPrincipal, "watches one principal may hold open on this instance; past it WatchEncounter is refused until one is closed (env FRAY_MAX_WATCHES_PER_PRINCIPAL)")
 	maxWatchers := fs.Int("max-watchers-per-encounter", encounter.DefaultMaxWatchersPerEncounter, "watchers one encounter may have on this instance; past it WatchEncounter is refused until one is closed (env FRAY_MAX_WATCHERS_PER_ENCOUNTER)")
@@ -81,7 +82,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 			err = platform.FlagError(fs, "jetstream-check-every", "give a duration such as 1s")
 		}
 		err = errors.Join(err, serve.Check(fs), limits.Check(fs), checkSettings(fs, *replicas, ret,
-			map[string]int{"cache-bytes": *cacheBytes, "max-open-encounters": *maxOpen, "max-watches-per-principal": *maxWatches,
+			map[string]int{"cache-bytes": *cacheBytes, "max-open-encounters": *maxOpen, "max-open-encounters-per-principal": *maxOpenMine, "max-watches-per-principal": *maxWatches,
 				"max-watchers-per-encounter": *maxWatchers, "watch-buffer": *watchBuffer, "max-encounter-bytes": *maxEncBytes, "idle-sweep-batch": *idleBatch}),
 			checkIdle(fs, *idleEnd, *idleEvery))
 	}
@@ -119,7 +120,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		ResolverToken: resolverToken, ResolverCA: *resolverCA, ResolverTLS: *resolverTLS, ResolverDialOptions: tel.DialOptions(),
 		JetStreamCheckEvery: *jsCheck,
 		Store:               store.Config{Stream: *streamName, Replicas: *replicas, Retention: ret},
-		Options: encounter.Options{MaxCachedBytes: *cacheBytes, MaxOpenEncounters: *maxOpen, MaxEncounterBytes: *maxEncBytes,
+		Options: encounter.Options{MaxCachedBytes: *cacheBytes, MaxOpenEncounters: *maxOpen, MaxOpenPerPrincipal: *maxOpenMine, MaxEncounterBytes: *maxEncBytes,
 			MaxWatchesPerPrincipal: *maxWatches, MaxWatchersPerEncounter: *maxWatchers, WatchBuffer: *watchBuffer,
 			IdleEnd: encounter.IdleEndOption(*idleEnd), IdleSweepEvery: *idleEvery, IdleSweepBatch: *idleBatch,
 			Metrics: encounter.NewMetrics(tel.Metrics), Tracing: tel.Tracing},
@@ -155,7 +156,7 @@ func checkSettings(fs *flag.FlagSet, replicas int, ret store.Retention, counts m
 	if replicas < 1 || replicas > 5 {
 		errs = append(errs, platform.FlagError(fs, "replicas", "JetStream keeps 1 to 5 replicas of a stream"))
 	}
-	for _, name := range []string{"cache-bytes", "max-open-encounters", "max-watches-per-principal", "max-watchers-per-encounter", "watch-buffer", "max-encounter-bytes", "idle-sweep-batch"} {
+	for _, name := range []string{"cache-bytes", "max-open-encounters", "max-open-encounters-per-principal", "max-watches-per-principal", "max-watchers-per-encounter", "watch-buffer", "max-encounter-bytes", "idle-sweep-batch"} {
 		if counts[name] < 0 {
 			errs = append(errs, platform.FlagError(fs, name, "must be 0 (the default) or more"))
 		}
