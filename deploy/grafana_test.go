@@ -38,6 +38,9 @@ type dashboard struct {
 	} `json:"panels"`
 }
 
+// processMetric are the series every Go process exports of itself, the exporter sidecar too.
+var processMetric = regexp.MustCompile(`^(process|go)_`)
+
 // PromQL read just enough to find the series an expression names.
 var (
 	promString    = regexp.MustCompile(`"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'`)
@@ -92,8 +95,11 @@ func TestSeriesOfExpressions(t *testing.T) {
 
 // TestGrafanaDashboard: deploy/grafana/fray.json is a dashboard whose every query names only
 // series the services export (encounter.MetricNames, kept true by a test scraping a running
-// service), through the datasource variable; panels have unique ids and targets, and none
-// overlaps another.
+// service) or NATS's exporter does (scraped from the real exporter run as the sidecar, against
+// a cluster holding fray's stream, buckets and a consumer), through the datasource variable;
+// panels have unique ids and targets, and none overlaps another. The NATS rows show
+// nats-server's own figures and JetStream's, and the services' process rows leave out the NATS
+// pods, whose scrape is the exporter's own process.
 func TestGrafanaDashboard(t *testing.T) {
 	data, err := os.ReadFile("grafana/fray.json")
 	require.NoError(t, err)
@@ -101,6 +107,11 @@ func TestGrafanaDashboard(t *testing.T) {
 	require.NoError(t, json.Unmarshal(data, &d))
 	require.Equal(t, "fray", d.UID)
 	exported := encounter.MetricNames()
+	for n := range natsExported(t) {
+		if strings.HasPrefix(n, "nats_") {
+			exported = append(exported, n)
+		}
+	}
 
 	vars := map[string]bool{}
 	for _, v := range d.Templating.List {
@@ -146,7 +157,19 @@ func TestGrafanaDashboard(t *testing.T) {
 				used[n] = true
 			}
 			require.Containsf(t, tg.Expr, `namespace=~"$namespace"`, "%s: every selector filters by the namespace variable", p.Title)
+			for _, n := range names {
+				if processMetric.MatchString(n) {
+					require.Containsf(t, tg.Expr, `pod!~"nats-[0-9]+"`, "%s: %s of a NATS pod is the exporter's process, not nats-server's", p.Title, n)
+				}
+			}
 		}
+	}
+	// NATS and JetStream: nats-server's memory, CPU and connections, its health and peers,
+	// the stream's and buckets' bytes and messages, consumers' pending, the meta leader, the
+	// JetStream API's errors.
+	for _, n := range []string{"nats_varz_mem", "nats_varz_cpu", "nats_varz_connections", "nats_healthz_status_value", "nats_varz_remotes",
+		"nats_stream_total_bytes", "nats_stream_total_messages", "nats_consumer_num_pending", "nats_varz_jetstream_meta_leader", "nats_varz_jetstream_stats_api_errors"} {
+		require.Truef(t, used[n], "no panel shows %s", n)
 	}
 	// The dashboard shows every family of fray's own (a histogram through any of its series).
 	for _, n := range exported {

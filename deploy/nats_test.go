@@ -209,7 +209,7 @@ func eventually(t *testing.T, what string, cond func() bool) {
 
 // startNATS runs in this process a node configured as the overlay's pod (placeholders filled
 // with cr's credentials, or the test's), on loopback ports, routing to routes.
-func startNATS(t *testing.T, r *Rendered, cr *testCreds, name string, routes []string, jetStream bool) (*server.Server, *natsLog) {
+func startNATS(t *testing.T, r *Rendered, cr *testCreds, name string, routes []string, jetStream, monitor bool) (*server.Server, *natsLog) {
 	t.Helper()
 	p := layNATSPod(t, r)
 	p.fill(t, cr)
@@ -217,6 +217,9 @@ func startNATS(t *testing.T, r *Rendered, cr *testCreds, name string, routes []s
 	require.NoError(t, err)
 	opts.ServerName = name
 	opts.Host, opts.Port, opts.HTTPPort = "127.0.0.1", -1, 0
+	if monitor {
+		opts.HTTPHost, opts.HTTPPort = "127.0.0.1", -1
+	}
 	opts.PidFile = ""
 	opts.StoreDir = t.TempDir()
 	opts.JetStream = jetStream
@@ -243,9 +246,9 @@ func startNATS(t *testing.T, r *Rendered, cr *testCreds, name string, routes []s
 func TestNATSRoutesAdmitOnlyTheRouteCertificate(t *testing.T) {
 	r := render(t, "k8s/overlays/prod")
 	cr := credentials(t)
-	a, aLog := startNATS(t, r, cr, "a", nil, false)
+	a, aLog := startNATS(t, r, cr, "a", nil, false, false)
 	routeOfA := fmt.Sprintf("nats://127.0.0.1:%d", a.ClusterAddr().Port)
-	b, _ := startNATS(t, r, cr, "b", []string{routeOfA}, false)
+	b, _ := startNATS(t, r, cr, "b", []string{routeOfA}, false, false)
 	eventually(t, "a and b routed to each other", func() bool { return a.NumRemotes() == 1 && b.NumRemotes() == 1 })
 
 	other, err := newCreds() // another CA: its CA, its route certificate, its keys
@@ -268,7 +271,7 @@ func TestNATSRoutesAdmitOnlyTheRouteCertificate(t *testing.T) {
 			if tc.plain {
 				intruder = plainRoute(t, routeOfA)
 			} else {
-				intruder, _ = startNATS(t, r, tc.creds, "intruder", []string{routeOfA}, false)
+				intruder, _ = startNATS(t, r, tc.creds, "intruder", []string{routeOfA}, false, false)
 			}
 			var refusal string
 			eventually(t, "a refused the intruder's route", func() bool {
@@ -312,7 +315,7 @@ func plainRoute(t *testing.T, url string) *server.Server {
 func TestNATSTakesASnapshotAtTheEncounterLimit(t *testing.T) {
 	r := render(t, "k8s/overlays/dev")
 	cr := credentials(t)
-	ns, _ := startNATS(t, r, cr, "nats-0", nil, true)
+	ns, _ := startNATS(t, r, cr, "nats-0", nil, true, false)
 	seed := filepath.Join(t.TempDir(), "nkey")
 	require.NoError(t, os.WriteFile(seed, []byte(cr.user["encounter"].seed), 0o600))
 	auth, err := platform.NATSAuth{NKey: seed}.Options()
