@@ -12,3 +12,6 @@ func (s *Service) IndexDue() int {
 	defer s.mu.Unlock()
 	return len(s.indexDue)
 }
+
+// SnapshotTTL is how long a principal's list serves the pages after the first.
+const SnapshotTTL = snapshotTTL

@@ -8,13 +8,14 @@ import (
 	"encoding/json"
 	"errors"
 	"maps"
-	"slices"
 	"time"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/services/encounter/store"
 	"github.com/fray-rpg/fray/services/platform"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/timestamppb"
 )
 
@@ -216,7 +217,7 @@ func listedBefore(aLast int64, aID string, bLast int64, bID string) bool {
 }
 
 // ListEncounters lists the encounters of the caller's tenant in which the caller has a role,
-// the most recently active first, a page at a time.
+// the most recently active first, a page at a time (listpage.go).
 func (s *Service) ListEncounters(ctx context.Context, req *encounterv1.ListEncountersRequest) (*encounterv1.ListEncountersResponse, error) {
 	who, err := callerOf(ctx)
 	if err != nil {
@@ -237,83 +238,97 @@ func (s *Service) ListEncounters(ctx context.Context, req *encounterv1.ListEncou
 		}
 		after = &p
 	}
-	sums, err := s.summaries(ctx, who)
-	if err != nil {
-		return nil, err
+	var page []listed
+	if whole, ok := s.listings.get(who.principal, time.Now()); ok && after != nil {
+		page = cut(whole, after, size)
+	} else {
+		c := newCollector(size, after)
+		if err := s.eachSummary(ctx, who, func(sum store.Summary) { c.offer(listedOf(sum, who.principal)) }); err != nil {
+			return nil, err
+		}
+		var whole []listed
+		page, whole = c.done()
+		if len(whole) > size { // pages will follow
+			s.listings.put(who.principal, whole, time.Now())
+		}
 	}
-	slices.SortFunc(sums, func(a, b store.Summary) int {
-		if listedBefore(a.LastActivity.UnixNano(), a.EncounterID, b.LastActivity.UnixNano(), b.EncounterID) {
-			return -1
-		}
-		return 1
-	})
 	out := &encounterv1.ListEncountersResponse{}
-	for _, sum := range sums {
-		if after != nil && !listedBefore(after.Last, after.ID, sum.LastActivity.UnixNano(), sum.EncounterID) {
-			continue
-		}
-		if len(out.Encounters) == size {
-			last := out.Encounters[size-1]
-			out.NextPageToken = pageToken{Last: last.GetLastActivity().AsTime().UnixNano(), ID: last.GetEncounterId()}.String()
+	for i, l := range page {
+		if i == size {
+			last := page[size-1]
+			out.NextPageToken = pageToken{Last: last.last.UnixNano(), ID: last.id}.String()
 			break
 		}
 		out.Encounters = append(out.Encounters, &encounterv1.EncounterSummary{
-			EncounterId: sum.EncounterID, Name: sum.Name, RuleSystem: sum.RuleSystem, Status: sum.Status, Sequence: sum.Sequence,
-			LastActivity: timestamppb.New(sum.LastActivity), Role: sum.Members[who.principal],
+			EncounterId: l.id, Name: l.name, RuleSystem: l.system, Status: l.status, Sequence: l.seq,
+			LastActivity: timestamppb.New(l.last), Role: l.role,
 		})
 	}
 	return out, nil
 }
 
 // latest are the summaries with the sequence and last activity of the encounters this
-// service holds, when they are later than the index's (written IndexDelay after a command).
+// service holds, when they are later than the index's (latestOf).
 func (s *Service) latest(sums []store.Summary) []store.Summary {
-	held := make([]*entry, len(sums))
-	s.mu.Lock()
-	for i, sum := range sums {
-		held[i] = s.cache[sum.EncounterID]
-	}
-	s.mu.Unlock()
-	for i, e := range held {
-		if e == nil {
-			continue
-		}
-		e.mu.Lock()
-		if e.loaded && !e.last.IsZero() && e.state.GetSequence() > sums[i].Sequence {
-			sums[i].Sequence, sums[i].LastActivity = e.state.GetSequence(), e.last
-		}
-		e.mu.Unlock()
+	for i := range sums {
+		sums[i] = s.latestOf(sums[i])
 	}
 	return sums
 }
 
-// summaries are the summaries of the encounters of the caller's tenant it has a role in: from
-// the index, or, without one, from every encounter of the log.
-func (s *Service) summaries(ctx context.Context, who caller) ([]store.Summary, error) {
-	var sums []store.Summary
+// latestOf is sum with the sequence and last activity of the encounter this service holds,
+// when they are later than the index's (written IndexDelay after a command).
+func (s *Service) latestOf(sum store.Summary) store.Summary {
+	s.mu.Lock()
+	e := s.cache[sum.EncounterID]
+	s.mu.Unlock()
+	if e == nil {
+		return sum
+	}
+	e.mu.Lock()
+	if e.loaded && !e.last.IsZero() && e.state.GetSequence() > sum.Sequence {
+		sum.Sequence, sum.LastActivity = e.state.GetSequence(), e.last
+	}
+	e.mu.Unlock()
+	return sum
+}
+
+// eachSummary passes fn the summary of each encounter of the caller's tenant it has a role in:
+// from the index's memberships of the caller, or, without an index, from every encounter of
+// the log.
+func (s *Service) eachSummary(ctx context.Context, who caller, fn func(store.Summary)) error {
+	mine := func(sum store.Summary) bool {
+		_, member := sum.Members[who.principal]
+		return sum.Tenant == who.tenant && member
+	}
 	if s.index != nil {
-		all, err := s.index.Summaries(ctx, who.principal)
-		if err != nil {
-			return nil, unavailable(err)
-		}
-		sums = s.latest(all)
-	} else {
-		ids, err := s.events.List(ctx)
-		if err != nil {
-			return nil, unavailable(err)
-		}
-		for _, id := range ids {
-			e, err := s.entry(ctx, id, false)
-			if err != nil {
-				return nil, err
+		err := s.index.Memberships(ctx, who.principal, func(sum store.Summary) error {
+			if mine(sum) {
+				fn(s.latestOf(sum))
 			}
-			e.mu.Lock()
-			sums = append(sums, summary(e.state, e.last))
-			e.mu.Unlock()
+			return nil
+		})
+		if down := (*store.UnavailableError)(nil); errors.As(err, &down) {
+			// A listing records nothing (unless it migrates an old index: that is done again).
+			return status.Errorf(codes.Unavailable, "the encounter index is unreachable (%s); try again", down.Why)
+		}
+		return unavailable(err)
+	}
+	ids, err := s.events.List(ctx)
+	if err != nil {
+		return unavailable(err)
+	}
+	for _, id := range ids {
+		e, err := s.entry(ctx, id, false)
+		if err != nil {
+			return err
+		}
+		e.mu.Lock()
+		sum := summary(e.state, e.last)
+		e.mu.Unlock()
+		if mine(sum) {
+			fn(sum)
 		}
 	}
-	return slices.DeleteFunc(sums, func(sum store.Summary) bool {
-		_, member := sum.Members[who.principal]
-		return sum.Tenant != who.tenant || !member
-	}), nil
+	return nil
 }

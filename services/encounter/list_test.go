@@ -159,7 +159,7 @@ func TestAnEmptyIndexIsRebuiltFromTheLog(t *testing.T) {
 
 	svc := encounter.New(m, m, encounter.LocalDecider{Registry: systems.Registry()}, systems.Registry(), encounter.Options{})
 	svc.ReindexIfEmpty(context.Background())
-	sums, err := m.Summaries(context.Background(), "dev/david")
+	sums, err := store.Summaries(context.Background(), m, "dev/david")
 	require.NoError(t, err)
 	require.Len(t, sums, 1)
 	require.Equal(t, id, sums[0].EncounterID)

@@ -108,6 +108,8 @@ type Service struct {
 	cache    map[string]*entry
 	lru      cacheLRU
 	indexDue map[*entry]struct{} // entries whose summary is due in the index (list.go)
+
+	listings snapshots // principals' lists, for the pages after the first (listpage.go)
 }
 
 // entry is an encounter's state as of a log position, with the commands recorded so far.

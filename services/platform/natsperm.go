@@ -57,8 +57,8 @@ func EncounterPermissions() *server.Permissions {
 		"$JS.API.CONSUMER.INFO."+natsStream+".*",
 		"$JS.API.CONSUMER.MSG.NEXT."+natsStream+".*",
 		"$JS.API.CONSUMER.DELETE."+natsStream+".*",
-		// ListEncounters reads a principal's memberships, one index key each, by an ordered
-		// consumer on the index bucket's stream.
+		// ListEncounters reads a principal's memberships, and the idle sweep a tenant's open
+		// encounters, one index key each, by ordered consumers on the index bucket's stream.
 		"$JS.API.CONSUMER.CREATE.KV_"+natsIndexKV+".>",
 		"$JS.API.CONSUMER.INFO.KV_"+natsIndexKV+".*",
 		"$JS.API.CONSUMER.MSG.NEXT.KV_"+natsIndexKV+".*",

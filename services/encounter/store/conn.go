@@ -287,6 +287,14 @@ func (k kv) Update(ctx context.Context, key string, value []byte, revision uint6
 	return rev, end(err)
 }
 
+func (k kv) Delete(ctx context.Context, key string, opts ...jetstream.KVDeleteOpt) error {
+	ctx, end, err := k.c.call(ctx, true)
+	if err != nil {
+		return err
+	}
+	return end(k.KeyValue.Delete(ctx, key, opts...))
+}
+
 func (k kv) Purge(ctx context.Context, key string, opts ...jetstream.KVDeleteOpt) error {
 	ctx, end, err := k.c.call(ctx, true)
 	if err != nil {

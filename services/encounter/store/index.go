@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -31,58 +30,66 @@ type Summary struct {
 // log stays the truth: the index can be rebuilt from it).
 type Index interface {
 	// PutSummary records s, unless the index holds a later sequence of the encounter already,
-	// and the membership of every principal that joined or left since the summary it
-	// replaces.
+	// and the membership of each of its members (and of every principal that left since the
+	// summary it replaces).
 	PutSummary(ctx context.Context, s Summary) error
-	// Summaries returns the summaries of the encounters principal belongs to, in no order.
-	Summaries(ctx context.Context, principal string) ([]Summary, error)
+	// Memberships passes fn each encounter principal belongs to, as the principal's listing
+	// shows it: the encounter's Summary with Members holding the principal alone, with its
+	// role. They come in no order, fn called from one goroutine at a time; fn's error ends
+	// the pass with that error (ErrStop: with nil). An encounter whose summary is written
+	// during the pass may be passed twice, the later summary last.
+	//
+	// The pass reads the principal's memberships only, one key each: it costs in proportion
+	// to their number, whatever else the index holds, and keeps none of them in memory (what
+	// fn keeps is its own). A caller that wants one page of them keeps the page (a bounded
+	// selection) as they pass.
+	Memberships(ctx context.Context, principal string, fn func(Summary) error) error
 	// Indexed reports whether the index holds any summary.
 	Indexed(ctx context.Context) (bool, error)
 }
 
-// membership is one principal's encounters: for each, whether the principal belongs to it, as
-// of an encounter sequence. A change applies only over an older one, so that changes written
-// out of order by two replicas end as the later one says.
-type membership map[string]memberAt
-
-type memberAt struct {
-	Sequence uint64 `json:"s"`
-	In       bool   `json:"in"`
+// Summaries are all the encounters principal belongs to, in no order (at most one Summary an
+// encounter, the latest passed): Memberships collected. For tests and small listings; a
+// listing of an unknown size reads Memberships a page at a time.
+func Summaries(ctx context.Context, idx Index, principal string) ([]Summary, error) {
+	at := map[string]int{}
+	var out []Summary
+	err := idx.Memberships(ctx, principal, func(s Summary) error {
+		if i, ok := at[s.EncounterID]; ok {
+			if s.Sequence > out[i].Sequence {
+				out[i] = s
+			}
+			return nil
+		}
+		at[s.EncounterID] = len(out)
+		out = append(out, s)
+		return nil
+	})
+	return out, err
 }
 
-// changes lists, for every principal that is a member in old or in s, whether it is one in s;
-// for principals whose membership did not change, nothing.
-func changes(old map[string]encounterv1.Role, s Summary) map[string]bool {
-	out := map[string]bool{}
+// listing is sum as principal's listing shows it: its members the principal alone.
+func listing(sum Summary, principal string) Summary {
+	sum.Members = map[string]encounterv1.Role{principal: sum.Members[principal]}
+	return sum
+}
+
+// touchedBy are the principals whose membership of the encounter a summary written over old
+// sets: its members (each listing changes with the sequence) and those of old that left.
+func touchedBy(old map[string]encounterv1.Role, s Summary) map[string]bool {
+	out := make(map[string]bool, len(s.Members)+len(old))
 	for p := range s.Members {
-		if _, ok := old[p]; !ok {
-			out[p] = true
-		}
+		out[p] = true
 	}
 	for p := range old {
-		if _, ok := s.Members[p]; !ok {
-			out[p] = false
-		}
+		out[p] = true
 	}
 	return out
 }
 
-// apply sets the membership of encounter id at sequence seq, unless a later one is recorded;
-// it reports whether anything changed.
-func (m membership) apply(id string, seq uint64, in bool) bool {
-	if cur, ok := m[id]; ok && cur.Sequence >= seq {
-		return false
-	}
-	m[id] = memberAt{Sequence: seq, In: in}
-	return true
-}
-
-// The index bucket's keys: e.<encounter id> holds a Summary, m.<principal in base64url> the
-// principal's membership.
+// summaryKey is the index key of an encounter's Summary: e.<encounter id> (the other keys:
+// members.go, tenants.go).
 func summaryKey(id string) string { return "e." + id }
-func memberKey(principal string) string {
-	return "m." + base64.RawURLEncoding.EncodeToString([]byte(principal))
-}
 
 // indexed is what a JetStream index remembers of the summary it last wrote for an encounter.
 type indexed struct {
@@ -92,6 +99,10 @@ type indexed struct {
 	status   encounterv1.EncounterStatus
 	openLast time.Time // the last activity its open key holds (idle.go; zero: not known)
 }
+
+// putAttempts bounds PutSummary's writes of one summary: each that fails was beaten by
+// another writer's (or found a summary this store did not remember).
+const putAttempts = 10
 
 // maxRemembered bounds the revisions a JetStream index remembers (past it, one is forgotten
 // and read again when next needed).
@@ -107,14 +118,18 @@ func (s *JetStream) PutSummary(ctx context.Context, sum Summary) error {
 	}
 	key := summaryKey(sum.EncounterID)
 	var last error
-	for attempt := range 4 {
+	for attempt := range putAttempts {
 		s.mu.Lock()
 		known, ok := s.known[sum.EncounterID]
 		s.mu.Unlock()
-		if !ok {
-			if known, err = s.readSummary(ctx, key, attempt > 0); err != nil {
+		// An encounter not remembered is most often a new one: its summary is created with no
+		// read first (one that exists fails the create, and is read at the next attempt).
+		if !ok && attempt > 0 {
+			old, rev, err := s.readSummary(ctx, sum.EncounterID, true) // after a write that failed: the leader's
+			if err != nil {
 				return err
 			}
+			known = indexed{revision: rev, sequence: old.Sequence, members: old.Members, status: old.Status}
 		}
 		if known.sequence >= sum.Sequence && known.revision != 0 {
 			return nil // a later summary is written already
@@ -125,8 +140,11 @@ func (s *JetStream) PutSummary(ctx context.Context, sum Summary) error {
 		} else {
 			rev, err = s.index.Update(ctx, key, data, known.revision)
 		}
-		if err != nil { // most likely another replica wrote first: read it again
-			last = err
+		if err != nil {
+			if !errors.Is(err, jetstream.ErrKeyExists) && !errors.Is(err, jetstream.ErrKeyRevisionMismatch) && !isWrongLastSequence(err) {
+				return fmt.Errorf("index summary of %s: %w", sum.EncounterID, err) // not a write that lost: no use trying again
+			}
+			last = err // another writer wrote first: read it again
 			s.forget(sum.EncounterID)
 			continue
 		}
@@ -144,10 +162,8 @@ func (s *JetStream) PutSummary(ctx context.Context, sum Summary) error {
 				return err
 			}
 		}
-		for p, in := range changes(known.members, sum) {
-			if err := s.setMember(ctx, p, sum.EncounterID, sum.Sequence, in); err != nil {
-				return err
-			}
+		if err := s.writeMembers(ctx, sum, rev, touchedBy(known.members, sum)); err != nil {
+			return err
 		}
 		return s.trackOpen(ctx, known, sum) // idle.go
 	}
@@ -160,96 +176,22 @@ func (s *JetStream) forget(id string) {
 	s.mu.Unlock()
 }
 
-// readSummary reads a summary, with latest from the bucket's leader (indexGet).
-func (s *JetStream) readSummary(ctx context.Context, key string, latest bool) (indexed, error) {
-	e, err := s.indexGet(ctx, key, latest)
+// readSummary reads an encounter's summary and its revision (0: none), with latest from the
+// bucket's leader (indexGet). An unreadable one is returned empty, with its revision: the
+// next summary overwrites it.
+func (s *JetStream) readSummary(ctx context.Context, id string, latest bool) (Summary, uint64, error) {
+	e, err := s.indexGet(ctx, summaryKey(id), latest)
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
-		return indexed{}, nil
+		return Summary{}, 0, nil
 	}
 	if err != nil {
-		return indexed{}, err
+		return Summary{}, 0, err
 	}
-	var old Summary
-	if err := json.Unmarshal(e.Value(), &old); err != nil {
-		return indexed{revision: e.Revision()}, nil // unreadable: overwrite it
+	var sum Summary
+	if err := json.Unmarshal(e.Value(), &sum); err != nil {
+		return Summary{}, e.Revision(), nil
 	}
-	return indexed{revision: e.Revision(), sequence: old.Sequence, members: old.Members, status: old.Status}, nil
-}
-
-// setMember records, compare-and-set, that principal is (or is no longer) a member of id as
-// of sequence seq.
-func (s *JetStream) setMember(ctx context.Context, principal, id string, seq uint64, in bool) error {
-	key := memberKey(principal)
-	var last error
-	for range 4 {
-		m, rev, err := s.membership(ctx, key)
-		if err != nil {
-			return err
-		}
-		if !m.apply(id, seq, in) {
-			return nil
-		}
-		data, err := json.Marshal(m)
-		if err != nil {
-			return err
-		}
-		if rev == 0 {
-			_, err = s.index.Create(ctx, key, data)
-		} else {
-			_, err = s.index.Update(ctx, key, data, rev)
-		}
-		if err == nil {
-			return nil
-		}
-		last = err
-	}
-	return fmt.Errorf("index membership of %s in %s: %w", principal, id, last)
-}
-
-func (s *JetStream) membership(ctx context.Context, key string) (membership, uint64, error) {
-	e, err := s.index.Get(ctx, key)
-	if errors.Is(err, jetstream.ErrKeyNotFound) {
-		return membership{}, 0, nil
-	}
-	if err != nil {
-		return nil, 0, err
-	}
-	m := membership{}
-	if err := json.Unmarshal(e.Value(), &m); err != nil {
-		return membership{}, e.Revision(), nil
-	}
-	return m, e.Revision(), nil
-}
-
-func (s *JetStream) Summaries(ctx context.Context, principal string) ([]Summary, error) {
-	if s.index == nil {
-		return nil, ErrNoBucket
-	}
-	m, _, err := s.membership(ctx, memberKey(principal))
-	if err != nil {
-		return nil, err
-	}
-	var out []Summary
-	for id, at := range m {
-		if !at.In {
-			continue
-		}
-		e, err := s.index.Get(ctx, summaryKey(id))
-		if errors.Is(err, jetstream.ErrKeyNotFound) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		var sum Summary
-		if err := json.Unmarshal(e.Value(), &sum); err != nil {
-			return nil, fmt.Errorf("index summary of %s: %w", id, err)
-		}
-		if _, ok := sum.Members[principal]; ok { // the summary is the authority
-			out = append(out, sum)
-		}
-	}
-	return out, nil
+	return sum, e.Revision(), nil
 }
 
 func (s *JetStream) Indexed(ctx context.Context) (bool, error) {
@@ -267,15 +209,15 @@ func (s *JetStream) Indexed(ctx context.Context) (bool, error) {
 type memIndex struct {
 	mu        sync.Mutex
 	summaries map[string]Summary
-	members   map[string]membership
-	open      map[string]int // tenantKey or gmKey → encounters not ended
+	members   map[string]map[string]bool // principal → the encounters it belongs to
+	open      map[string]int             // tenantKey or gmKey → encounters not ended
 }
 
 func (m *Memory) PutSummary(_ context.Context, sum Summary) error {
 	m.index.mu.Lock()
 	defer m.index.mu.Unlock()
 	if m.index.summaries == nil {
-		m.index.summaries, m.index.members = map[string]Summary{}, map[string]membership{}
+		m.index.summaries, m.index.members = map[string]Summary{}, map[string]map[string]bool{}
 	}
 	old, ok := m.index.summaries[sum.EncounterID]
 	if ok && old.Sequence >= sum.Sequence {
@@ -291,27 +233,35 @@ func (m *Memory) PutSummary(_ context.Context, sum Summary) error {
 			m.index.open[gmKey(gm)] = max(m.index.open[gmKey(gm)]+d, 0)
 		}
 	}
-	for p, in := range changes(old.Members, sum) {
-		if m.index.members[p] == nil {
-			m.index.members[p] = membership{}
+	for p := range touchedBy(old.Members, sum) {
+		if _, in := sum.Members[p]; !in {
+			delete(m.index.members[p], sum.EncounterID)
+			continue
 		}
-		m.index.members[p].apply(sum.EncounterID, sum.Sequence, in)
+		if m.index.members[p] == nil {
+			m.index.members[p] = map[string]bool{}
+		}
+		m.index.members[p][sum.EncounterID] = true
 	}
 	return nil
 }
 
-func (m *Memory) Summaries(_ context.Context, principal string) ([]Summary, error) {
+func (m *Memory) Memberships(_ context.Context, principal string, fn func(Summary) error) error {
 	m.index.mu.Lock()
-	defer m.index.mu.Unlock()
-	var out []Summary
-	for id, at := range m.index.members[principal] {
-		if sum, ok := m.index.summaries[id]; ok && at.In {
-			if _, member := sum.Members[principal]; member {
-				out = append(out, sum)
+	var sums []Summary // passed with the lock released: fn may call the index
+	for id := range m.index.members[principal] {
+		sums = append(sums, listing(m.index.summaries[id], principal))
+	}
+	m.index.mu.Unlock()
+	for _, s := range sums {
+		if err := fn(s); err != nil {
+			if errors.Is(err, ErrStop) {
+				return nil
 			}
+			return err
 		}
 	}
-	return out, nil
+	return nil
 }
 
 func (m *Memory) Indexed(context.Context) (bool, error) {

@@ -44,7 +44,7 @@ func testIndex(t *testing.T, a store.Index, replica func() store.Index) {
 	}
 	ids := func(p string) []uint64 {
 		t.Helper()
-		got, err := a.Summaries(ctx, p)
+		got, err := store.Summaries(ctx, a, p)
 		require.NoError(t, err)
 		var out []uint64
 		for _, s := range got {
