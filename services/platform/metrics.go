@@ -53,6 +53,9 @@ const (
 	LimitRateTenant    = "rate_tenant"
 	// LimitRequestBytes: a request larger than MaxRequestBytes (Validate).
 	LimitRequestBytes = "request_bytes"
+	// LimitSentState: a state sent to the resolver's stateless RPCs past MaxSentCombatants or
+	// MaxSentStateBytes (ValidateUnary).
+	LimitSentState = "sent_state"
 )
 
 // LatencyBuckets are the bounds (seconds) of the latency histograms: a warm command takes
@@ -85,7 +88,7 @@ func NewMetrics() *Metrics {
 	}
 	m.Registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.server, m.client, m.refusals)
-	m.KnownLimits(LimitRatePrincipal, LimitRateTenant, LimitRequestBytes)
+	m.KnownLimits(LimitRatePrincipal, LimitRateTenant, LimitRequestBytes, LimitSentState)
 	return m
 }
 

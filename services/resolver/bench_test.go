@@ -163,7 +163,7 @@ func lossAttackRequest(b testing.TB, n int) *rulesv1.ResolveRequest {
 					Kind:       lossv1.CombatantKind_COMBATANT_KIND_ADVERSAIRE,
 					Traits:     map[string]int32{"Puissance": 6, "Agilité": 5},
 					Talents:    map[string]int32{"Arme de mêlée": 6, "Esquive": 5},
-					Initiative: int32(8 - i),
+					Initiative: int32(max(8-i, 0)),
 					Weapons: []*lossv1.Weapon{{Name: "sabre", Kind: lossv1.WeaponKind_WEAPON_KIND_MELEE, Vitesse: 4, Damage: 3,
 						Attack: score("Puissance", "Arme de mêlée")}},
 					Dodge: score("Agilité", "Esquive"), Parry: score("Puissance", "Arme de mêlée"),

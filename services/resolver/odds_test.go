@@ -2,6 +2,8 @@ package resolver_test
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
@@ -11,8 +13,10 @@ import (
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/rules/odds"
 	"github.com/fray-rpg/fray/rules/systems"
+	"github.com/fray-rpg/fray/services/platform"
 	"github.com/fray-rpg/fray/services/platform/authtest"
 	"github.com/stretchr/testify/require"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
@@ -90,4 +94,58 @@ func TestOdds(t *testing.T) {
 	}
 	_, err = c.Odds(context.Background(), &rulesv1.OddsRequest{State: st, Command: lossSwing("diego", "malfrat"), Actor: "david"})
 	require.Equal(t, codes.Unauthenticated, status.Code(err))
+}
+
+// TestOddsBoundsTheSentState: a state sent for odds holds at most platform.MaxSentCombatants
+// combatants and takes at most platform.MaxSentStateBytes; past either, the call is refused
+// ResourceExhausted naming the bound (ErrorInfo limit sent_state) before any odds are
+// computed. A Resolve from anyone but the encounter service is bounded the same (and refused
+// still, for its scope); the encounter service's own Resolve is not: its states are its log's.
+func TestOddsBoundsTheSentState(t *testing.T) {
+	c := client(t)
+	player := authtest.As("florence")
+	limitOf := func(err error) string {
+		for _, d := range status.Convert(err).Details() {
+			if info, ok := d.(*errdetails.ErrorInfo); ok {
+				return info.GetMetadata()["limit"]
+			}
+		}
+		return ""
+	}
+
+	// The largest battle allowed is answered.
+	most := lossAttackRequest(t, platform.MaxSentCombatants)
+	_, err := c.Odds(player, &rulesv1.OddsRequest{State: most.GetState(), Command: most.GetCommand(), Actor: most.GetActor()})
+	require.NoError(t, err)
+
+	// One combatant more is refused, naming the bound.
+	over := lossAttackRequest(t, platform.MaxSentCombatants+1)
+	_, err = c.Odds(player, &rulesv1.OddsRequest{State: over.GetState(), Command: over.GetCommand(), Actor: over.GetActor()})
+	require.Equal(t, codes.ResourceExhausted, status.Code(err), "%v", err)
+	require.Equal(t, "state: 65 combatants; a state sent for odds may hold at most 64", status.Convert(err).Message())
+	require.Equal(t, platform.LimitSentState, limitOf(err))
+
+	// So is a state of few combatants past the bytes: each with five more weapons of the
+	// longest name a request may give.
+	heavy := proto.Clone(most.GetState()).(*encounterv1.EncounterState)
+	for _, cb := range heavy.GetCombatants() {
+		for i := range 5 {
+			cb.GetLoss().Weapons = append(cb.GetLoss().Weapons, &lossv1.Weapon{Name: fmt.Sprintf("%d%s", i, strings.Repeat("é", platform.MaxNameChars-1)), Vitesse: 4, Damage: 3})
+		}
+	}
+	size := proto.Size(heavy)
+	require.Greater(t, size, platform.MaxSentStateBytes)
+	_, err = c.Odds(player, &rulesv1.OddsRequest{State: heavy, Command: most.GetCommand(), Actor: most.GetActor()})
+	require.Equal(t, codes.ResourceExhausted, status.Code(err), "%v", err)
+	require.Equal(t, fmt.Sprintf("state: %d bytes; a state sent for odds may take at most 65536", size), status.Convert(err).Message())
+
+	// Resolve: a player's is bounded (and would be refused for its scope anyway); the
+	// encounter service's, of the same state, is decided.
+	_, err = c.Resolve(player, over)
+	require.Equal(t, codes.ResourceExhausted, status.Code(err), "%v", err)
+	require.Equal(t, platform.LimitSentState, limitOf(err))
+	_, err = c.Resolve(player, most)
+	require.Equal(t, codes.PermissionDenied, status.Code(err), "%v", err)
+	_, err = c.Resolve(authtest.As("encounter-service", platform.ScopeResolve), over)
+	require.NoError(t, err)
 }
