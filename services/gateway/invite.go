@@ -62,7 +62,11 @@ func NewInvites(cfg InviteConfig) (*Invites, error) {
 	return &Invites{cfg: cfg}, nil
 }
 
-// CreateInvite grants the role to a new principal, as the caller, and mints its token.
+// CreateInvite grants the role to a new principal, as the caller, and mints its token: bound
+// to the encounter (platform.EncounterClaim: good for that encounter only, and nothing once
+// the role is revoked), expiring no later than the caller's own token, and drawing from the
+// caller's rate budget (platform.InviterClaim: the caller's own inviter's, if it was invited).
+// The GM and co-GMs invite, and only players and observers: never more than the inviter has.
 func (s *Invites) CreateInvite(ctx context.Context, r *invitev1.CreateInviteRequest) (*invitev1.CreateInviteResponse, error) {
 	caller, ok := platform.IdentityFrom(ctx)
 	if !ok {
@@ -74,6 +78,15 @@ func (s *Invites) CreateInvite(ctx context.Context, r *invitev1.CreateInviteRequ
 	ttl := DefaultInviteTTL
 	if r.GetTtl() != nil {
 		ttl = r.GetTtl().AsDuration()
+	}
+	// An invite never outlives the token that mints it.
+	now := s.cfg.Now()
+	expires := now.Add(ttl)
+	if !caller.Expires.IsZero() && caller.Expires.Before(expires) {
+		expires = caller.Expires
+	}
+	if expires.Sub(now) < time.Second {
+		return nil, status.Error(codes.Unauthenticated, "your token expires now: an invite never outlives the token that mints it; get a fresh token")
 	}
 	out := forwardCredentials(ctx)
 	got, err := s.cfg.Encounters.GetEncounter(out, &encounterv1.GetEncounterRequest{EncounterId: r.GetEncounterId()})
@@ -102,16 +115,16 @@ func (s *Invites) CreateInvite(ctx context.Context, r *invitev1.CreateInviteRequ
 	if err != nil {
 		return nil, err
 	}
-	now := s.cfg.Now()
 	tok, err := s.cfg.Signer.Mint(platform.TokenClaims{
 		Issuer: s.cfg.Issuer, Audience: s.cfg.Audience, Tenant: caller.Tenant, Subject: subject,
-		TTL: ttl, IssuedAt: now,
+		TTL: expires.Sub(now), IssuedAt: now,
+		Encounter: r.GetEncounterId(), Inviter: caller.Budget(),
 	})
 	if err != nil {
 		return nil, status.Errorf(codes.Internal, "the invite's role is granted, but its token could not be minted: %v", err)
 	}
 	resp := &invitev1.CreateInviteResponse{
-		Principal: principal, Token: tok, ExpiresAt: timestamppb.New(now.Add(ttl)), Events: res.GetEvents(),
+		Principal: principal, Token: tok, ExpiresAt: timestamppb.New(expires.Truncate(time.Second)), Events: res.GetEvents(),
 	}
 	if s.cfg.PageURL != nil {
 		resp.Url = InviteURL(s.cfg.PageURL(), r.GetEncounterId(), tok)

@@ -3,6 +3,7 @@ package platform
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -36,8 +37,18 @@ const (
 	ScopeAdmin = "fray:admin"
 	// TenantClaim is the token claim naming the tenant.
 	TenantClaim = "tenant"
+	// EncounterClaim binds a token to one encounter (an invite's): Identity.Encounter.
+	EncounterClaim = "encounter"
+	// InviterClaim, in a token bound to an encounter, names the principal of its tenant whose
+	// rate budget its calls draw from: Identity.Inviter.
+	InviterClaim = "inviter"
 	// DefaultLeeway is the clock skew allowed on exp, nbf and iat.
 	DefaultLeeway = 30 * time.Second
+	// DefaultMaxLifetime is how far from now a token's expiry may be: a token that would
+	// still live longer is refused, as a stolen one would be a key for as long (an exp in
+	// the year 9999). 30 days: the longest fray dev's `fray token --ttl` mints, and the
+	// resolver token of the deployment's instructions (720h).
+	DefaultMaxLifetime = 30 * 24 * time.Hour
 )
 
 // AuthConfig is what verifying tokens takes.
@@ -48,6 +59,9 @@ type AuthConfig struct {
 	Issuer, Audience string
 	// Leeway on expiry (default DefaultLeeway).
 	Leeway time.Duration
+	// MaxLifetime refuses a token whose expiry is further than this from now, beyond the
+	// leeway (default DefaultMaxLifetime; negative: no bound).
+	MaxLifetime time.Duration
 	// Now is the clock (tests).
 	Now func() time.Time
 	// CacheTTL is how long a verified token is remembered, so that a client's next calls with
@@ -88,6 +102,9 @@ func NewAuthenticator(cfg AuthConfig) (*Authenticator, error) {
 	if cfg.Leeway == 0 {
 		cfg.Leeway = DefaultLeeway
 	}
+	if cfg.MaxLifetime == 0 {
+		cfg.MaxLifetime = DefaultMaxLifetime
+	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -110,16 +127,68 @@ func unauthenticated(format string, args ...any) error {
 
 // accepted says what a token must be, for the refusals.
 func (a *Authenticator) accepted() string {
-	return fmt.Sprintf("this service accepts JWTs signed with EdDSA or RS256 by a key of its key set, issued by %q for audience %q, with a %q and a sub claim",
-		a.cfg.Issuer, a.cfg.Audience, TenantClaim)
+	lives := ""
+	if a.cfg.MaxLifetime > 0 {
+		lives = fmt.Sprintf(", expiring within %s", a.cfg.MaxLifetime)
+	}
+	return fmt.Sprintf("this service accepts JWTs signed with EdDSA or RS256 by a key of its key set, issued by %q for audience %q, with a %q and a sub claim%s",
+		a.cfg.Issuer, a.cfg.Audience, TenantClaim, lives)
 }
 
 // claims are a fray token's claims.
 type claims struct {
 	jwt.RegisteredClaims
-	Tenant string `json:"tenant"`
-	Scope  any    `json:"scope,omitempty"` // "a b c" (RFC 8693) or ["a", "b"]
+	Tenant    string `json:"tenant"`
+	Scope     any    `json:"scope,omitempty"` // "a b c" (RFC 8693) or ["a", "b"]
+	Encounter string `json:"encounter,omitempty"`
+	Inviter   string `json:"inviter,omitempty"`
 }
+
+// UnmarshalJSON refuses an exp, nbf or iat that is not a JSON number (a NumericDate, RFC 7519
+// §2): golang-jwt reads "exp": "253402300799" as a date. The names are compared as the
+// decoder matches them, whatever their case.
+func (c *claims) UnmarshalJSON(b []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	for k, v := range raw {
+		for _, date := range []string{"exp", "nbf", "iat"} {
+			if strings.EqualFold(k, date) && !isJSONNumber(v) {
+				return fmt.Errorf("%w: %s is %s, not a number of seconds since 1970 (a NumericDate, RFC 7519)", errDate, date, jsonKind(v))
+			}
+		}
+	}
+	type plain claims // without this method
+	return json.Unmarshal(b, (*plain)(c))
+}
+
+func isJSONNumber(v json.RawMessage) bool {
+	v = json.RawMessage(strings.TrimSpace(string(v)))
+	return len(v) > 0 && (v[0] == '-' || ('0' <= v[0] && v[0] <= '9'))
+}
+
+// jsonKind names the kind of a JSON value that is not a number.
+func jsonKind(v json.RawMessage) string {
+	switch strings.TrimSpace(string(v))[:1] {
+	case `"`:
+		return "a string"
+	case "{":
+		return "an object"
+	case "[":
+		return "an array"
+	case "t", "f":
+		return "a boolean"
+	}
+	return "null"
+}
+
+// errDate is a date claim (exp, nbf, iat) that is not a number.
+var errDate = errors.New("a date that is not a number")
+
+// errCritical is a token whose header makes extensions critical (crit, RFC 7515 §4.1.11):
+// this service implements none, so it must refuse the token.
+var errCritical = errors.New("the token's header lists critical extensions (crit) this service does not implement")
 
 func (c claims) scopes() []string {
 	switch s := c.Scope.(type) {
@@ -175,18 +244,32 @@ func (a *Authenticator) Verify(ctx context.Context, token string) (Identity, err
 func (a *Authenticator) verify(ctx context.Context, token string) (_ Identity, exp time.Time, _ error) {
 	var c claims
 	_, err := a.parser.ParseWithClaims(token, &c, func(t *jwt.Token) (any, error) {
-		kid, _ := t.Header["kid"].(string)
-		k, err := a.cfg.Keys.Key(ctx, kid)
-		if err != nil {
-			return nil, err
+		if crit, ok := t.Header["crit"]; ok {
+			return nil, fmt.Errorf("%w: %s", errCritical, cut(fmt.Sprint(crit), 80))
 		}
-		if alg := t.Method.Alg(); alg != k.Alg {
-			return nil, fmt.Errorf("key %q verifies %s, not %s", k.ID, k.Alg, alg)
+		kid, _ := t.Header["kid"].(string)
+		alg := t.Method.Alg()
+		k, err := a.cfg.Keys.Key(ctx, kid)
+		if err == nil && k.Alg != alg {
+			err = ErrUnknownKey // a key of another algorithm: told as one not held
+		}
+		// The refusal names what the token says, never the keys this service holds.
+		switch {
+		case errors.Is(err, ErrUnknownKey) && kid == "":
+			return nil, fmt.Errorf("%w: the token names none (no kid header)", ErrUnknownKey)
+		case errors.Is(err, ErrUnknownKey):
+			return nil, fmt.Errorf("%w %q for %s", ErrUnknownKey, cut(kid, 80), alg)
+		case err != nil:
+			return nil, errors.New("the key set could not be read: try again")
 		}
 		return k.Key, nil
 	})
 	if err != nil {
 		return Identity{}, exp, a.explain(err, c)
+	}
+	if most := a.cfg.MaxLifetime; most > 0 && c.ExpiresAt.Sub(a.cfg.Now()) > most+a.cfg.Leeway {
+		return Identity{}, exp, unauthenticated("the token lives too long: it expires at %s, more than %s from now; get one of a shorter lifetime (%s)",
+			c.ExpiresAt.UTC().Format(time.RFC3339), most, a.accepted())
 	}
 	if c.Issuer != a.cfg.Issuer {
 		return Identity{}, exp, unauthenticated("wrong issuer: the token was issued by %q; %s", c.Issuer, a.accepted())
@@ -206,7 +289,29 @@ func (a *Authenticator) verify(ctx context.Context, token string) (_ Identity, e
 	if err := CheckName("subject", c.Subject); err != nil {
 		return Identity{}, exp, unauthenticated("bad subject: %v", err)
 	}
-	return Identity{Tenant: c.Tenant, Subject: c.Subject, Scopes: c.scopes()}, c.ExpiresAt.Time, nil
+	if c.Encounter != "" {
+		if CheckID(EncounterClaim, c.Encounter) != nil {
+			return Identity{}, exp, unauthenticated("bad %s claim %q: an encounter id is 1 to %d letters, digits, '-' or '_'", EncounterClaim, cut(c.Encounter, 80), MaxIDLength)
+		}
+	}
+	if c.Inviter != "" {
+		t, sub, ok := SplitPrincipal(c.Inviter)
+		switch {
+		case c.Encounter == "":
+			return Identity{}, exp, unauthenticated("an %q claim without an %q claim: an inviter is named by an invite, which is bound to its encounter", InviterClaim, EncounterClaim)
+		case !ok || t != c.Tenant || CheckName("subject", sub) != nil:
+			return Identity{}, exp, unauthenticated("bad %s claim %q: give a principal of the token's tenant, \"%s/NAME\"", InviterClaim, cut(c.Inviter, 80), c.Tenant)
+		}
+	}
+	return Identity{Tenant: c.Tenant, Subject: c.Subject, Scopes: c.scopes(), Encounter: c.Encounter, Inviter: c.Inviter, Expires: c.ExpiresAt.Time}, c.ExpiresAt.Time, nil
+}
+
+// cut shortens s to at most n bytes for a message.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
 }
 
 func containsAud(auds jwt.ClaimStrings, want string) bool {
@@ -221,6 +326,11 @@ func containsAud(auds jwt.ClaimStrings, want string) bool {
 // explain turns a parse or validation error into a refusal that says what was wrong.
 func (a *Authenticator) explain(err error, c claims) error {
 	switch {
+	case errors.Is(err, errDate):
+		_, why, _ := strings.Cut(err.Error(), errDate.Error()+": ")
+		return unauthenticated("malformed claims: %s; %s", why, a.accepted())
+	case errors.Is(err, errCritical):
+		return unauthenticated("%v (RFC 7515 §4.1.11); send a token without crit", unwrapKeyErr(err))
 	case errors.Is(err, ErrUnknownKey):
 		return unauthenticated("unknown signing key: %v; %s", unwrapKeyErr(err), a.accepted())
 	case errors.Is(err, jwt.ErrTokenMalformed):
@@ -303,7 +413,10 @@ func delegate(client Identity, named []string) (Identity, error) {
 	if err := CheckName("subject", subject); err != nil {
 		return Identity{}, status.Errorf(codes.InvalidArgument, "%s: %v", OnBehalfOfKey, err)
 	}
-	return Identity{Tenant: client.Tenant, Subject: subject, Client: client.Subject}, nil
+	// A token bound to an encounter stays bound, and its budget its inviter's, whomever it
+	// acts for.
+	return Identity{Tenant: client.Tenant, Subject: subject, Client: client.Subject,
+		Encounter: client.Encounter, Inviter: client.Inviter, Expires: client.Expires}, nil
 }
 
 // RequiresAuth is false for the methods that answer anyone: the gRPC health protocol and

@@ -145,7 +145,7 @@ func TestAuthenticationOverGRPC(t *testing.T) {
 		{"not a bearer", withMD("authorization", "Basic Z206Z20="), codes.Unauthenticated, `malformed authorization: expected "Bearer <JWT>"`},
 		{"malformed token", bearer("not-a-jwt"), codes.Unauthenticated, "malformed token"},
 		{"bad signature", bearer(a.Mint(impostor, authtest.Claims("dev", "david"))), codes.Unauthenticated, "bad signature"},
-		{"unknown key id", bearer(a.Mint(authtest.NewEd25519("stranger"), authtest.Claims("dev", "david"))), codes.Unauthenticated, `unknown signing key: unknown key id "stranger": the key set holds test-ed, test-rsa`},
+		{"unknown key id", bearer(a.Mint(authtest.NewEd25519("stranger"), authtest.Claims("dev", "david"))), codes.Unauthenticated, `unknown signing key: unknown key id "stranger" for EdDSA; this service accepts`},
 		{"HS256 refused", bearer(hs), codes.Unauthenticated, "signing method not accepted"},
 		{"expired", bearer(a.Mint(a.Ed, claims(func(c *platform.TokenClaims) { c.IssuedAt = time.Now().Add(-2 * time.Hour) }))), codes.Unauthenticated, "token expired at"},
 		{"no expiry", bearer(noExp), codes.Unauthenticated, "no expiry (exp)"},
@@ -256,7 +256,8 @@ func TestJWKSRotation(t *testing.T) {
 			clk.Add(2 * time.Minute) // past MaxAge, and past the memory of verified tokens
 			err = with(old)
 			require.Equal(t, codes.Unauthenticated, status.Code(err))
-			require.Contains(t, status.Convert(err).Message(), `unknown key id "2024-01": the key set holds 2025-01`)
+			require.Contains(t, status.Convert(err).Message(), `unknown key id "2024-01" for EdDSA`)
+			require.NotContains(t, status.Convert(err).Message(), "2025-01", "a refusal names no key the service holds")
 			require.NoError(t, with(next))
 		})
 	}

@@ -146,16 +146,19 @@ func (f *ServeFlags) Listen(srv *Server) error {
 // ServerSecurity is what a service takes from its flags to authenticate calls and serve TLS.
 type ServerSecurity struct {
 	JWKS, Issuer, Audience string
-	TLSCert, TLSKey        string
+	// MaxLifetime is the furthest from now a token's expiry may be (AuthConfig.MaxLifetime).
+	MaxLifetime     time.Duration
+	TLSCert, TLSKey string
 }
 
-// AddServerSecurityFlags adds --jwks, --token-issuer, --token-audience, --tls-cert and
-// --tls-key (each with its environment fallback) to fs.
+// AddServerSecurityFlags adds --jwks, --token-issuer, --token-audience,
+// --token-max-lifetime, --tls-cert and --tls-key (each with its environment fallback) to fs.
 func AddServerSecurityFlags(fs *flag.FlagSet) *ServerSecurity {
 	s := &ServerSecurity{}
 	fs.StringVar(&s.JWKS, "jwks", Env("FRAY_JWKS", ""), "public keys verifying the bearer tokens: a JWKS file or an https URL, loaded again for a new key id and every 5 minutes (env FRAY_JWKS; required)")
 	fs.StringVar(&s.Issuer, "token-issuer", Env("FRAY_TOKEN_ISSUER", ""), "the issuer (iss) tokens must name (env FRAY_TOKEN_ISSUER; required)")
 	fs.StringVar(&s.Audience, "token-audience", Env("FRAY_TOKEN_AUDIENCE", "fray"), "the audience (aud) tokens must name (env FRAY_TOKEN_AUDIENCE)")
+	fs.DurationVar(&s.MaxLifetime, "token-max-lifetime", DefaultMaxLifetime, "refuse a token whose expiry (exp) is further than this from now: a stolen token is good for no longer (env FRAY_TOKEN_MAX_LIFETIME)")
 	fs.StringVar(&s.TLSCert, "tls-cert", Env("FRAY_TLS_CERT", ""), "serve TLS with this PEM certificate chain (env FRAY_TLS_CERT; with --tls-key)")
 	fs.StringVar(&s.TLSKey, "tls-key", Env("FRAY_TLS_KEY", ""), "the PEM private key of --tls-cert (env FRAY_TLS_KEY)")
 	return s
@@ -173,7 +176,10 @@ func (s *ServerSecurity) ServerOptions(ctx context.Context) ([]grpc.ServerOption
 	if err != nil {
 		return nil, err
 	}
-	au, err := NewAuthenticator(AuthConfig{Keys: keys, Issuer: s.Issuer, Audience: s.Audience})
+	if s.MaxLifetime <= 0 {
+		return nil, fmt.Errorf("--token-max-lifetime (FRAY_TOKEN_MAX_LIFETIME) %s: give a positive duration, such as %s", s.MaxLifetime, DefaultMaxLifetime)
+	}
+	au, err := NewAuthenticator(AuthConfig{Keys: keys, Issuer: s.Issuer, Audience: s.Audience, MaxLifetime: s.MaxLifetime})
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 )
 
@@ -21,6 +22,24 @@ type Identity struct {
 	// Client is the token's own subject when it acts on behalf of Subject (a chat bot, a
 	// virtual tabletop's server), "" otherwise.
 	Client string
+	// Encounter, when set, binds the token to that one encounter (an invite's token): it calls
+	// only the RPCs about that encounter (bound.go), within the role it holds there, and
+	// nothing else of its tenant.
+	Encounter string
+	// Inviter is the principal whose rate budget a bound token's calls draw from (the one who
+	// invited, or whom that one's own invite drew from): "" for a token of one's own.
+	Inviter string
+	// Expires is when the token expires: an invite it mints expires no later.
+	Expires time.Time
+}
+
+// Budget is the principal whose rate bucket the caller's calls take from: an invite's
+// inviter, so that minting principals does not multiply a budget; else the caller itself.
+func (i Identity) Budget() string {
+	if i.Inviter != "" {
+		return i.Inviter
+	}
+	return i.Principal()
 }
 
 // Principal is "tenant/subject": the name the rules engine records and checks.

@@ -145,18 +145,15 @@ func pick(keys []PublicKey, kid string) (PublicKey, error) {
 		if len(keys) == 1 {
 			return keys[0], nil
 		}
-		return PublicKey{}, fmt.Errorf("%w: the token names none (no kid header) and the key set holds %d keys", ErrUnknownKey, len(keys))
+		return PublicKey{}, fmt.Errorf("%w: the token names none (no kid header)", ErrUnknownKey)
 	}
 	for _, k := range keys {
 		if k.ID == kid {
 			return k, nil
 		}
 	}
-	ids := make([]string, 0, len(keys))
-	for _, k := range keys {
-		ids = append(ids, k.ID)
-	}
-	return PublicKey{}, fmt.Errorf("%w %q: the key set holds %s", ErrUnknownKey, kid, strings.Join(ids, ", "))
+	// Not the ids it holds: a refusal says what is wrong with the token, not what keys exist.
+	return PublicKey{}, fmt.Errorf("%w %q", ErrUnknownKey, kid)
 }
 
 // JWKSOptions tune a JWKS source.
@@ -295,7 +292,7 @@ func (j *JWKS) Key(ctx context.Context, kid string) (PublicKey, error) {
 		return k, err
 	}
 	if lerr := j.load(ctx); lerr != nil {
-		return PublicKey{}, lerr
+		return k, err // the keys loaded before stay; the refusal does not name the source
 	}
 	return pick(j.Keys(), kid)
 }

@@ -132,13 +132,14 @@ func idle(r float64, b int) time.Duration {
 	return time.Duration(math.Ceil(float64(b)/r*float64(time.Second))) + time.Second
 }
 
-// Limit takes a token from the caller's principal bucket and from its tenant's, or neither;
+// Limit takes a token from the caller's principal bucket (its inviter's, for a token bound to
+// an encounter: Identity.Budget) and from its tenant's, or neither;
 // a call without an identity (health, reflection) is not limited, nor the encounter service's
 // own calls to the resolver (the fray:resolve scope): it limits its callers itself, and where
 // both services share one server (fray dev) its calls must not use up a player's quota.
 func (l *RateLimiter) Limit(ctx context.Context) error {
 	id, ok := IdentityFrom(ctx)
-	if !ok || id.HasScope(ScopeResolve) {
+	if !ok || (id.HasScope(ScopeResolve) && id.Encounter == "") {
 		return nil
 	}
 	now := l.now()
@@ -156,7 +157,9 @@ func (l *RateLimiter) Limit(ctx context.Context) error {
 		rate     float64
 		burst    int
 	}{
-		{"p/" + id.Principal(), id.Principal(), l.cfg.PrincipalRate, l.cfg.PrincipalBurst},
+		// An invite's calls take from its inviter's bucket: minting principals does not
+		// multiply a budget.
+		{"p/" + id.Budget(), budgetOf(id), l.cfg.PrincipalRate, l.cfg.PrincipalBurst},
 		{"t/" + id.Tenant, "tenant " + id.Tenant, l.cfg.TenantRate, l.cfg.TenantBurst},
 	} {
 		if k.rate <= 0 {
@@ -179,6 +182,14 @@ func (l *RateLimiter) Limit(ctx context.Context) error {
 		taken = append(taken, take{k.who, k.rate, r})
 	}
 	return nil
+}
+
+// budgetOf names the principal whose bucket id's calls take from, for a refusal.
+func budgetOf(id Identity) string {
+	if id.Inviter == "" {
+		return id.Principal()
+	}
+	return id.Principal() + " (invited: the budget of " + id.Inviter + ")"
 }
 
 // sweep forgets the buckets idle long enough to be full again, at most once a second.

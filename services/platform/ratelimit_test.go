@@ -174,3 +174,42 @@ func TestRequestLogsNameTheCallerAndAreSafe(t *testing.T) {
 	require.Empty(t, unauth["principal"])
 	require.Equal(t, "ok", unauth["encounter"])
 }
+
+// An invite's calls (a token bound to an encounter, naming its inviter) take from the
+// inviter's bucket: two invited principals and their GM share the GM's burst of 3, so that
+// minting principals does not multiply a budget; the refusal says whose budget it is. Over a
+// real listener, the encounter service's methods answered Unimplemented once admitted.
+func TestAnInviteDrawsFromItsInvitersBucket(t *testing.T) {
+	lim := platform.NewRateLimiter(platform.RateLimits{PrincipalRate: 0.001, PrincipalBurst: 3, TenantRate: 100, TenantBurst: 100})
+	srv := platform.NewServer(platform.NewLogger("text", "error"), append(authtest.ServerOptions(), platform.WithRateLimiter(lim))...)
+	encounterv1.RegisterEncounterServiceServer(srv.GRPC, encounterv1.UnimplementedEncounterServiceServer{})
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, lis, 5*time.Second) }()
+	t.Cleanup(func() { cancel(); require.NoError(t, <-done) })
+	cc, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	require.NoError(t, err)
+	defer cc.Close()
+	a := authtest.Default()
+	invited := func(subject string) context.Context {
+		c := authtest.Claims("dev", subject)
+		c.Encounter, c.Inviter = "enc-1", "dev/gm"
+		return authtest.WithToken(context.Background(), a.Mint(a.Ed, c))
+	}
+	get := func(ctx context.Context) error {
+		_, err := encounterv1.NewEncounterServiceClient(cc).GetEncounter(ctx, &encounterv1.GetEncounterRequest{EncounterId: "enc-1"})
+		return err
+	}
+	for _, ctx := range []context.Context{invited("diego-a"), invited("ruffian-b"), a.As("gm")} {
+		require.Equal(t, codes.Unimplemented, status.Code(get(ctx)))
+	}
+	err = get(invited("diego-a"))
+	require.Equal(t, codes.ResourceExhausted, status.Code(err), "%v", err)
+	require.Contains(t, status.Convert(err).Message(), "dev/diego-a (invited: the budget of dev/gm): more than 0.001 requests/s")
+	err = get(a.As("gm"))
+	require.Equal(t, codes.ResourceExhausted, status.Code(err), "%v", err)
+	require.Contains(t, status.Convert(err).Message(), "dev/gm: more than 0.001 requests/s")
+	require.Equal(t, codes.Unimplemented, status.Code(get(a.As("alice"))), "another principal's bucket is its own")
+}

@@ -86,6 +86,9 @@ func NewServer(log *slog.Logger, extra ...grpc.ServerOption) *Server {
 			unary, stream = append(unary, l.limiter.UnaryServerInterceptor()), append(stream, l.limiter.StreamServerInterceptor())
 		}
 	}
+	// Then a token bound to an encounter (an invite's) calls about that encounter only
+	// (bound.go), its refusals counted by the limits.
+	unary, stream = append(unary, boundUnary), append(stream, boundStream)
 	opts = append(opts, grpc.ChainUnaryInterceptor(unary...), grpc.ChainStreamInterceptor(stream...))
 	// Last before the handlers: every request validated (validate.go), an undecodable one
 	// InvalidArgument rather than Internal.

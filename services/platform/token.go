@@ -36,6 +36,9 @@ type TokenClaims struct {
 	Issuer, Audience string
 	Tenant, Subject  string
 	Scopes           []string
+	// Encounter binds the token to one encounter (EncounterClaim; an invite's), Inviter names
+	// whose rate budget it draws from (InviterClaim): Identity.Encounter and Identity.Inviter.
+	Encounter, Inviter string
 	// TTL is how long the token is valid; IssuedAt defaults to now.
 	TTL      time.Duration
 	IssuedAt time.Time
@@ -62,7 +65,7 @@ func (s Signer) Mint(c TokenClaims) (string, error) {
 	cl := claims{RegisteredClaims: jwt.RegisteredClaims{
 		Issuer: c.Issuer, Subject: c.Subject, Audience: jwt.ClaimStrings{c.Audience},
 		IssuedAt: jwt.NewNumericDate(iat), ExpiresAt: jwt.NewNumericDate(iat.Add(c.TTL)),
-	}, Tenant: c.Tenant}
+	}, Tenant: c.Tenant, Encounter: c.Encounter, Inviter: c.Inviter}
 	if len(c.Scopes) > 0 {
 		cl.Scope = strings.Join(c.Scopes, " ")
 	}

@@ -60,6 +60,9 @@ type Conn struct {
 	// tenant's administrator's).
 	DevTenant string
 	DevScopes []string
+	// DevTTL, when longer than platform.DevTokenTTL, is the lifetime of that token (`fray
+	// invite`: an invite expires no later than the token that mints it).
+	DevTTL time.Duration
 }
 
 // AddConnFlags adds --addr, --as and the security flags.
@@ -172,7 +175,7 @@ func (c *Conn) tokenFor(addr string) (platform.TokenSource, error) {
 	if err := platform.CheckName("name", subject); err != nil {
 		return nil, Usagef("--as %q: %v", c.as, err)
 	}
-	return &platform.MintedToken{Signer: key, Claims: platform.DevClaims(tenant, subject, platform.DevTokenTTL, c.DevScopes...)}, nil
+	return &platform.MintedToken{Signer: key, Claims: platform.DevClaims(tenant, subject, max(platform.DevTokenTTL, c.DevTTL), c.DevScopes...)}, nil
 }
 
 // Dial connects to addr: TLS unless addr is on loopback (or --tls-ca, --tls), with the

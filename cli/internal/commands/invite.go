@@ -23,7 +23,9 @@ func inviteCmd() *cobra.Command {
 			"role, a player of the named combatants (they are its from then on) or an observer, and\n"+
 			"prints the link that opens the page at the encounter as that principal (its token in the\n"+
 			"link's fragment, which the browser never sends to a server); what it did goes to stderr.\n"+
-			"Send the link to the one invited: whoever holds it plays that role until --ttl ends.\n"+
+			"Send the link to the one invited: whoever holds it plays that role until --ttl ends, or\n"+
+			"until the role is revoked. The link is good for that encounter only, never longer than\n"+
+			"your own token (--token), and its calls count against your rate limit.\n"+
 			"Served by `fray dev` (it mints the token with its dev key); with --web off it prints the\n"+
 			"token instead, for the CLI's --token.", 1, 1)
 	c := client.AddConnFlags(fs)
@@ -33,6 +35,10 @@ func inviteCmd() *cobra.Command {
 	name := fs.String("name", "", "the start of the invited principal's name (default: the first combatant's id, or observer); a random suffix follows")
 	ttl := fs.Duration("ttl", 12*time.Hour, "how long the link is valid (at most 168h)")
 	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		// A token minted for --as lives as long as the invite it mints (and a minute more:
+		// the invite is minted a moment later).
+		c.DevTTL = *ttl + time.Minute
+		asked := time.Now().Add(*ttl)
 		req := &invitev1.CreateInviteRequest{EncounterId: pos[0], CommandId: c.ID(), Name: *name, Ttl: durationpb.New(*ttl)}
 		for _, id := range strings.Split(*player, ",") {
 			if id = strings.TrimSpace(id); id != "" {
@@ -71,6 +77,9 @@ func inviteCmd() *cobra.Command {
 			what = "a player of " + strings.Join(req.CombatantIds, ", ")
 		}
 		until := res.GetExpiresAt().AsTime().Local().Format("2006-01-02 15:04 MST")
+		if res.GetExpiresAt().AsTime().Before(asked.Add(-time.Minute)) {
+			fmt.Fprintf(stderr, "the invite ends when your own token does, at %s, not after --ttl %s: an invite never outlives the token that mints it\n", until, *ttl)
+		}
 		if res.GetUrl() == "" {
 			fmt.Fprintf(stderr, "%s is %s; this server serves no page: give them the token below (the CLI's --token, or FRAY_TOKEN), valid until %s\n", res.GetPrincipal(), what, until)
 			_, err = fmt.Fprintln(stdout, res.GetToken())

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/fray-rpg/fray/cli/internal/client"
 	"github.com/fray-rpg/fray/services/platform"
@@ -23,7 +22,7 @@ func tokenCmd() *cobra.Command {
 	as := fs.String("as", client.EnvOr("FRAY_PRINCIPAL", client.DefaultPrincipal), "the token's subject, NAME or TENANT/NAME (env FRAY_PRINCIPAL)")
 	tenant := fs.String("tenant", "", "the token's tenant (default: the TENANT of --as TENANT/NAME, else "+platform.DevTenant+")")
 	scope := fs.String("scope", "", "scopes, space- or comma-separated (\""+platform.ScopeDelegate+"\" lets a client act on behalf of others, \""+platform.ScopeAdmin+"\" makes it its tenant's administrator (fray idle), \""+platform.ScopeResolve+"\" is the encounter service's)")
-	ttl := fs.Duration("ttl", platform.DevTokenTTL, "how long the token is valid")
+	ttl := fs.Duration("ttl", platform.DevTokenTTL, "how long the token is valid (at most "+platform.DefaultMaxLifetime.String()+")")
 	key := fs.String("key", "", "the dev signing key file (default: the key of the fray dev server at --addr, then ./.fray/"+platform.DevKeyFile+"; env FRAY_DEV_KEY)")
 	addr := fs.String("addr", client.EnvOr("FRAY_ADDR", client.DefaultAddr), "the fray dev server whose key to use (env FRAY_ADDR)")
 	jwks := fs.Bool("jwks", false, "print the dev key's public JWKS instead of a token")
@@ -58,8 +57,8 @@ func tokenCmd() *cobra.Command {
 		if err := platform.CheckName("subject", subject); err != nil {
 			return client.Usagef("--as: %v", err)
 		}
-		if *ttl <= 0 || *ttl > 366*24*time.Hour {
-			return client.Usagef("--ttl %s: give a positive duration of at most a year", *ttl)
+		if *ttl <= 0 || *ttl > platform.DefaultMaxLifetime {
+			return client.Usagef("--ttl %s: give a positive duration of at most %s (the services refuse a token that lives longer: --token-max-lifetime)", *ttl, platform.DefaultMaxLifetime)
 		}
 		scopes := strings.FieldsFunc(*scope, func(r rune) bool { return r == ' ' || r == ',' })
 		tok, err := signer.Mint(platform.DevClaims(t, subject, *ttl, scopes...))

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fray-rpg/fray/cli/internal/clienttest"
 	"github.com/fray-rpg/fray/services/platform"
@@ -19,6 +20,8 @@ func TestTokenMintsFromTheDevKey(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	id, err := clienttest.DevAuth().Verify(context.Background(), strings.TrimSpace(out))
 	require.NoError(t, err)
+	require.WithinDuration(t, time.Now().Add(5*time.Minute), id.Expires, time.Minute)
+	id.Expires = time.Time{}
 	require.Equal(t, platform.Identity{Tenant: "dev", Subject: "david", Scopes: []string{"fray:delegate", "other"}}, id)
 
 	code, out, errOut = clienttest.Run(t, "token", "--as", "guild/rita")
@@ -40,6 +43,16 @@ func TestTokenMintsFromTheDevKey(t *testing.T) {
 	code, _, errOut = clienttest.Run(t, "token", "--ttl", "-1s")
 	require.Equal(t, 2, code)
 	require.Contains(t, errOut, "positive duration")
+
+	// At most the longest lifetime the services accept (the resolver token of the deployment's
+	// instructions is 720h); longer is a usage error, not a token every call refuses.
+	code, out, errOut = clienttest.Run(t, "token", "--as", "encounter", "--scope", platform.ScopeResolve, "--ttl", "720h")
+	require.Equal(t, 0, code, errOut)
+	_, err = clienttest.DevAuth().Verify(context.Background(), strings.TrimSpace(out))
+	require.NoError(t, err)
+	code, _, errOut = clienttest.Run(t, "token", "--ttl", "721h")
+	require.Equal(t, 2, code)
+	require.Contains(t, errOut, "at most 720h0m0s")
 }
 
 // --token takes precedence over --as; --on-behalf-of names the person a delegating client

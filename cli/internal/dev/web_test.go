@@ -233,7 +233,9 @@ func TestInvites(t *testing.T) {
 	sheets := filepath.Join("..", "..", "testdata", "sheets")
 	id := strings.TrimSpace(fray(t, "create", "--addr", addr, "--as", "gm", "--name", "Ruelle sombre"))
 	fray(t, "add", "--addr", addr, "--as", "gm", id, filepath.Join(sheets, "diego.yaml"), filepath.Join(sheets, "ruffian.yaml"))
-	gm := browser{base: page, token: strings.TrimSpace(fray(t, "token", "--addr", addr, "--as", "gm"))}
+	// The GM's token outlives the invites' 12 hours: an invite never outlives the token that
+	// mints it.
+	gm := browser{base: page, token: strings.TrimSpace(fray(t, "token", "--addr", addr, "--as", "gm", "--ttl", "24h"))}
 
 	link := strings.TrimSpace(fray(t, "invite", "--addr", addr, "--as", "gm", id, "--player", "diego", "--command-id", "invite-diego"))
 	prefix := page + "#/encounter/" + id + "?token="

@@ -36,7 +36,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	logLevel := fs.String("log-level", "info", "debug, info, warn, error (env FRAY_LOG_LEVEL)")
 	security := platform.AddServerSecurityFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: resolver [flags]\n\nServes fray's RulesService. Every call but gRPC health and reflection needs\n\"authorization: Bearer <JWT>\": a token signed by a key of --jwks, issued by --token-issuer for\n--token-audience, with the claims sub, tenant and exp. Resolve answers only tokens with the\n%q scope (the encounter service's); ListRulesets, DescribeRuleset and Roll answer any\nauthenticated caller.\n\n", platform.ScopeResolve)
+		fmt.Fprintf(fs.Output(), "Usage: resolver [flags]\n\nServes fray's RulesService. Every call but gRPC health and reflection needs\n\"authorization: Bearer <JWT>\": a token signed by a key of --jwks, issued by --token-issuer for\n--token-audience, with the claims sub, tenant and exp (no further than --token-max-lifetime).\nResolve answers only tokens with the %q scope (the encounter service's); ListRulesets,\nDescribeRuleset and Roll answer any authenticated caller.\n\n", platform.ScopeResolve)
 		fs.PrintDefaults()
 	}
 	if err := platform.ParseFlags(fs, args); err != nil {

@@ -1,0 +1,91 @@
+package platform
+
+// Tokens bound to one encounter (an invite's, Identity.Encounter): such a token calls only the
+// RPCs about that encounter, each naming it in its request's encounter_id, and nothing else
+// of its tenant — no CreateEncounter, no ListEncounters, no administration, no RulesService.
+// Within that encounter the service's own checks decide what its role allows. Once the role
+// is revoked the token is refused there too, so that nothing is left of an invite: it can
+// neither create encounters (and mint invites from them) nor outlive its role.
+
+import (
+	"context"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	invitev1 "github.com/fray-rpg/fray/gen/fray/invite/v1"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+)
+
+// boundAccess is every RPC a token bound to an encounter may call, declared once: each is
+// about the encounter its request's encounter_id names, which must be the token's. An RPC
+// not listed (a new one included) is refused to such a token.
+var boundAccess = map[string]bool{
+	encounterv1.EncounterService_AddCombatant_FullMethodName:    true,
+	encounterv1.EncounterService_RemoveCombatant_FullMethodName: true,
+	encounterv1.EncounterService_StartEncounter_FullMethodName:  true,
+	encounterv1.EncounterService_Submit_FullMethodName:          true,
+	encounterv1.EncounterService_GetEncounter_FullMethodName:    true,
+	encounterv1.EncounterService_WatchEncounter_FullMethodName:  true,
+	encounterv1.EncounterService_EndEncounter_FullMethodName:    true,
+	encounterv1.EncounterService_RewindEncounter_FullMethodName: true,
+	encounterv1.EncounterService_ExportLog_FullMethodName:       true,
+	encounterv1.EncounterService_GetOdds_FullMethodName:         true,
+	// Bounded by the inviter's own rights (the GM and co-GMs invite) and expiry.
+	invitev1.InviteService_CreateInvite_FullMethodName: true,
+}
+
+// encounterOf is a request naming its encounter.
+type encounterOf interface{ GetEncounterId() string }
+
+// checkBound refuses a call of a token bound to an encounter that is not about that
+// encounter; any call of another token passes.
+func checkBound(ctx context.Context, method string, req any) error {
+	id, ok := IdentityFrom(ctx)
+	if !ok || id.Encounter == "" {
+		return nil
+	}
+	if !boundAccess[method] {
+		return Refused(codes.PermissionDenied, ReasonNoRole, nil,
+			"%s holds an invite to encounter %s, good for that encounter only: it may not call %s; sign in with a token of your own for anything else",
+			id.Principal(), id.Encounter, method)
+	}
+	r, ok := req.(encounterOf)
+	if !ok || r.GetEncounterId() != id.Encounter {
+		return Refused(codes.PermissionDenied, ReasonNoRole, nil,
+			"%s holds an invite to encounter %s, good for that encounter only, not for another", id.Principal(), id.Encounter)
+	}
+	return nil
+}
+
+// boundUnary refuses a bound token's calls about anything but its encounter.
+func boundUnary(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+	if err := checkBound(ctx, info.FullMethod, req); err != nil {
+		return nil, err
+	}
+	return handler(ctx, req)
+}
+
+// boundStream is boundUnary for streams: a method not listed is refused at once, a listed one
+// when its request is read.
+func boundStream(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
+	id, ok := IdentityFrom(ss.Context())
+	if !ok || id.Encounter == "" {
+		return handler(srv, ss)
+	}
+	if !boundAccess[info.FullMethod] {
+		return checkBound(ss.Context(), info.FullMethod, nil)
+	}
+	return handler(srv, boundStreamOf{ServerStream: ss, method: info.FullMethod})
+}
+
+type boundStreamOf struct {
+	grpc.ServerStream
+	method string
+}
+
+func (s boundStreamOf) RecvMsg(m any) error {
+	if err := s.ServerStream.RecvMsg(m); err != nil {
+		return err
+	}
+	return checkBound(s.Context(), s.method, m)
+}
