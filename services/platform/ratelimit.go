@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/grpc-ecosystem/go-grpc-middleware/v2/interceptors/ratelimit"
+	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
 	"golang.org/x/time/rate"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
@@ -73,28 +73,70 @@ type limitsOption struct {
 // WithRateLimiter puts a rate limiter on a server built by NewServer.
 func WithRateLimiter(l *RateLimiter) grpc.ServerOption { return limitsOption{limiter: l} }
 
-// RateLimiter keeps a token bucket per principal and per tenant, forgetting a bucket once it
-// has been idle long enough to be full again (a new one would be the same), so that its memory
-// is bounded by the callers active in the last few seconds.
+// RateLimiter keeps a token bucket per principal and per tenant, and each principal's fair
+// share of its tenant's (below), forgetting a bucket once it has been idle long enough to be
+// full again (a new one would be the same), so that its memory is bounded by the callers
+// active in the last few seconds.
+//
+// A call costs tokens by what it asks of the server (callCosts), not one a call: a flood of
+// costly calls exhausts its caller's own budget as fast as it costs, and is refused.
+//
+// Fair share: a tenant's bucket is not first come, first served among its principals. Each
+// principal also has a share bucket, of the tenant's rate and burst divided among the
+// principals of the tenant active now (those with a bucket). A call passes the tenant's limit
+// if the tenant's bucket has the tokens, or if the caller's share has them: once the tenant's
+// budget is used up, those over their share are refused, and a caller under its share is
+// still served, the tenant's bucket going into debt (the shares add up to the tenant's rate,
+// so what its callers take in all stays about its rate).
+// A well-behaved player beside 20 flooders of its tenant is never refused for their flood.
 type RateLimiter struct {
 	cfg RateLimits
 	now func() time.Time
 
-	mu        sync.Mutex
-	buckets   map[string]*bucket
+	mu      sync.Mutex
+	buckets map[string]*bucket
+	// active counts the principal buckets of each tenant: the callers its budget is shared
+	// among.
+	active    map[string]int
 	lastSweep time.Time
 }
 
 type bucket struct {
-	lim  *rate.Limiter
-	seen time.Time
+	// lim is the bucket's own (nil if its rate is off); share, of a principal's, its share
+	// of its tenant's (nil if the tenant's rate is off), tenant its tenant.
+	lim    *rate.Limiter
+	share  *rate.Limiter
+	tenant string
+	seen   time.Time
 }
-
-var _ ratelimit.Limiter = (*RateLimiter)(nil)
 
 // NewRateLimiter returns a limiter of cfg.
 func NewRateLimiter(cfg RateLimits) *RateLimiter {
-	return &RateLimiter{cfg: cfg, now: time.Now, buckets: map[string]*bucket{}}
+	return &RateLimiter{cfg: cfg, now: time.Now, buckets: map[string]*bucket{}, active: map[string]int{}}
+}
+
+// callCosts is what a call costs in tokens of its caller's buckets, by method: one, but for
+// the calls whose CPU grows with what the request carries. A token is about 0.1 ms of the
+// server's CPU (BenchmarkOddsByCombatants, services/resolver: the odds of a Loss attack take
+// 0.25 ms on a state of 4 combatants, 0.5 ms of 64, 1.9 ms of 200).
+var callCosts = map[string]func(req any) int{
+	"/fray.rules.v1.RulesService/Odds": func(req any) int {
+		r, _ := req.(*rulesv1.OddsRequest)
+		return OddsCost(len(r.GetState().GetCombatants()))
+	},
+}
+
+// OddsCost is the tokens of the odds computed on a state of n combatants: 2, and one for
+// every 8 combatants (10 for the largest state one may send, MaxSentCombatants).
+func OddsCost(n int) int { return 2 + n/8 }
+
+// CallCost is what a call of method with request req costs (callCosts; one if not listed;
+// req is nil for a stream, which costs what its opening costs).
+func CallCost(method string, req any) int {
+	if f, ok := callCosts[method]; ok && req != nil {
+		return max(f(req), 1)
+	}
+	return 1
 }
 
 // RateLimitError is a refusal: who went over which limit, and when a retry may pass.
@@ -102,10 +144,23 @@ type RateLimitError struct {
 	Who        string
 	Rate       float64
 	RetryAfter time.Duration
+	// Cost is what the refused call counts as (1 for most).
+	Cost int
+	// Share, for a tenant's refusal: the caller's share of the tenant's rate, and the callers
+	// it is shared among.
+	Share   float64
+	Callers int
 }
 
 func (e *RateLimitError) Error() string {
-	return fmt.Sprintf("%s: more than %s requests/s; retry in %s", e.Who, strconv.FormatFloat(e.Rate, 'f', -1, 64), e.RetryAfter.Round(time.Millisecond))
+	var cost, share string
+	if e.Cost > 1 {
+		cost = fmt.Sprintf(" (this call counts as %d)", e.Cost)
+	}
+	if e.Callers > 0 {
+		share = fmt.Sprintf(", and you have used your share of it (%s/s, shared among %d callers)", strconv.FormatFloat(math.Round(e.Share*100)/100, 'f', -1, 64), e.Callers)
+	}
+	return fmt.Sprintf("%s: more than %s requests/s%s%s; retry in %s", e.Who, strconv.FormatFloat(e.Rate, 'f', -1, 64), cost, share, e.RetryAfter.Round(time.Millisecond))
 }
 
 // GRPCStatus is ResourceExhausted with the limit, and a RetryInfo detail saying when to retry.
@@ -117,7 +172,7 @@ func (e *RateLimitError) GRPCStatus() *status.Status {
 	return st
 }
 
-// Len is the number of buckets held.
+// Len is the number of buckets held (a principal's share is held with its own bucket).
 func (l *RateLimiter) Len() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -132,56 +187,99 @@ func idle(r float64, b int) time.Duration {
 	return time.Duration(math.Ceil(float64(b)/r*float64(time.Second))) + time.Second
 }
 
-// Limit takes a token from the caller's principal bucket (its inviter's, for a token bound to
-// an encounter: Identity.Budget) and from its tenant's, or neither;
-// a call without an identity (health, reflection) is not limited, nor the encounter service's
-// own calls to the resolver (the fray:resolve scope): it limits its callers itself, and where
-// both services share one server (fray dev) its calls must not use up a player's quota.
-func (l *RateLimiter) Limit(ctx context.Context) error {
+// Limit is LimitCost of one token.
+func (l *RateLimiter) Limit(ctx context.Context) error { return l.LimitCost(ctx, 1) }
+
+// LimitCost takes cost tokens from the caller's principal bucket (its inviter's, for a token
+// bound to an encounter: Identity.Budget) and from its tenant's or its share of it (see
+// RateLimiter), or none; a call without an identity (health, reflection) is
+// not limited, nor the encounter service's own calls to the resolver (the fray:resolve
+// scope): it limits its callers itself, and where both services share one server (fray dev)
+// its calls must not use up a player's quota. A cost above a bucket's burst takes the burst.
+func (l *RateLimiter) LimitCost(ctx context.Context, cost int) error {
 	id, ok := IdentityFrom(ctx)
 	if !ok || (id.HasScope(ScopeResolve) && id.Encounter == "") {
 		return nil
 	}
+	cost = max(cost, 1)
 	now := l.now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.sweep(now)
-	type take struct {
-		who  string
-		rate float64
-		r    *rate.Reservation
+	p := l.principal(id, now)
+	var own *rate.Reservation
+	if p.lim != nil {
+		n := min(cost, p.lim.Burst())
+		own = p.lim.ReserveN(now, n)
+		if d := own.DelayFrom(now); d > 0 {
+			own.CancelAt(now)
+			return &RateLimitError{Who: budgetOf(id), Rate: l.cfg.PrincipalRate, RetryAfter: max(d, time.Millisecond), Cost: cost}
+		}
 	}
-	var taken []take
-	for _, k := range []struct {
-		key, who string
-		rate     float64
-		burst    int
-	}{
-		// An invite's calls take from its inviter's bucket: minting principals does not
-		// multiply a budget.
-		{"p/" + id.Budget(), budgetOf(id), l.cfg.PrincipalRate, l.cfg.PrincipalBurst},
-		{"t/" + id.Tenant, "tenant " + id.Tenant, l.cfg.TenantRate, l.cfg.TenantBurst},
-	} {
-		if k.rate <= 0 {
-			continue
-		}
-		b := l.buckets[k.key]
-		if b == nil {
-			b = &bucket{lim: rate.NewLimiter(rate.Limit(k.rate), max(k.burst, 1))}
-			l.buckets[k.key] = b
-		}
-		b.seen = now
-		r := b.lim.ReserveN(now, 1)
-		if d := r.DelayFrom(now); !r.OK() || d > 0 {
-			r.CancelAt(now)
-			for _, t := range taken {
-				t.r.CancelAt(now)
-			}
-			return &RateLimitError{Who: k.who, Rate: k.rate, RetryAfter: max(d, time.Millisecond)}
-		}
-		taken = append(taken, take{k.who, k.rate, r})
+	if l.cfg.TenantRate <= 0 {
+		return nil
 	}
-	return nil
+	t := l.buckets["t/"+id.Tenant]
+	if t == nil {
+		t = &bucket{lim: rate.NewLimiter(rate.Limit(l.cfg.TenantRate), max(l.cfg.TenantBurst, 1))}
+		l.buckets["t/"+id.Tenant] = t
+	}
+	t.seen = now
+	// The share is taken whenever it has the tokens, so that it measures the caller's use
+	// against its share, whichever bucket lets the call pass.
+	callers := l.active[id.Tenant]
+	l.fitShare(p.share, callers, now)
+	nShare, nTenant := min(cost, p.share.Burst()), min(cost, t.lim.Burst())
+	underShare := p.share.AllowN(now, nShare)
+	if t.lim.AllowN(now, nTenant) {
+		return nil
+	}
+	if underShare {
+		// Served on its share: the tenant's bucket is charged all the same, into debt, so
+		// that what the tenant's callers take in all stays its rate.
+		t.lim.ReserveN(now, nTenant)
+		return nil
+	}
+	if own != nil {
+		own.CancelAt(now)
+	}
+	retry := min(wait(t.lim, nTenant, now), wait(p.share, nShare, now))
+	return &RateLimitError{Who: "tenant " + id.Tenant, Rate: l.cfg.TenantRate, RetryAfter: max(retry, time.Millisecond), Cost: cost,
+		Share: float64(p.share.Limit()), Callers: callers}
+}
+
+// principal is the caller's bucket and share, made if need be. An invite's calls take from
+// its inviter's bucket (and share): minting principals does not multiply a budget.
+func (l *RateLimiter) principal(id Identity, now time.Time) *bucket {
+	key := "p/" + id.Budget()
+	p := l.buckets[key]
+	if p == nil {
+		p = &bucket{tenant: id.Tenant}
+		if l.cfg.PrincipalRate > 0 {
+			p.lim = rate.NewLimiter(rate.Limit(l.cfg.PrincipalRate), max(l.cfg.PrincipalBurst, 1))
+		}
+		if l.cfg.TenantRate > 0 {
+			// Full, at the share it will have (fitShare): a newcomer is under its share.
+			n := l.active[id.Tenant] + 1
+			p.share = rate.NewLimiter(rate.Limit(l.cfg.TenantRate/float64(n)), max(l.cfg.TenantBurst/n, 1))
+		}
+		l.buckets[key] = p
+		l.active[id.Tenant]++
+	}
+	p.seen = now
+	return p
+}
+
+// fitShare sets share to the tenant's rate and burst divided among callers, if they changed
+// since it was last set (its tokens are kept, up to the new burst).
+func (l *RateLimiter) fitShare(share *rate.Limiter, callers int, now time.Time) {
+	r, b := rate.Limit(l.cfg.TenantRate/float64(callers)), max(l.cfg.TenantBurst/callers, 1)
+	if share.Limit() != r {
+		share.SetLimitAt(now, r)
+	}
+	if share.Burst() != b {
+		share.SetBurstAt(now, b)
+	}
 }
 
 // budgetOf names the principal whose bucket id's calls take from, for a refusal.
@@ -192,68 +290,58 @@ func budgetOf(id Identity) string {
 	return id.Principal() + " (invited: the budget of " + id.Inviter + ")"
 }
 
+// wait is how long lim takes to hold n tokens.
+func wait(lim *rate.Limiter, n int, now time.Time) time.Duration {
+	missing := float64(n) - lim.TokensAt(now)
+	if missing <= 0 || lim.Limit() <= 0 {
+		return 0
+	}
+	return time.Duration(missing / float64(lim.Limit()) * float64(time.Second))
+}
+
 // sweep forgets the buckets idle long enough to be full again, at most once a second.
 func (l *RateLimiter) sweep(now time.Time) {
 	if now.Sub(l.lastSweep) < time.Second {
 		return
 	}
 	l.lastSweep = now
+	// A share fills up again as fast as its tenant's bucket (both burst/rate).
 	pIdle, tIdle := idle(l.cfg.PrincipalRate, l.cfg.PrincipalBurst), idle(l.cfg.TenantRate, l.cfg.TenantBurst)
 	for k, b := range l.buckets {
-		d := pIdle
+		d := max(pIdle, tIdle)
 		if k[0] == 't' {
 			d = tIdle
 		}
 		if now.Sub(b.seen) > d {
 			delete(l.buckets, k)
+			if k[0] == 'p' {
+				if l.active[b.tenant]--; l.active[b.tenant] <= 0 {
+					delete(l.active, b.tenant)
+				}
+			}
 		}
 	}
 }
 
-// refusal carries a limiter's refusal past the ratelimit middleware, which words its own.
-type refusalKey struct{}
-
-type noting struct {
-	*RateLimiter
-}
-
-// Limit is the limiter's, noting a refusal in the context for the interceptor to return.
-func (n noting) Limit(ctx context.Context) error {
-	err := n.RateLimiter.Limit(ctx)
-	if err != nil {
-		if p, ok := ctx.Value(refusalKey{}).(*error); ok {
-			*p = err
-		}
-	}
-	return err
-}
-
-// UnaryServerInterceptor is the go-grpc-middleware ratelimit interceptor over l, whose refusal
-// is l's own (the limit, when to retry, a RetryInfo detail). It must run after authentication.
+// UnaryServerInterceptor limits every call by what it costs (CallCost) before its handler;
+// its refusal is the limit, when to retry and a RetryInfo detail. It must run after
+// authentication.
 func (l *RateLimiter) UnaryServerInterceptor() grpc.UnaryServerInterceptor {
-	inner := ratelimit.UnaryServerInterceptor(noting{l})
 	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
-		var refused error
-		ctx = context.WithValue(ctx, refusalKey{}, &refused)
-		resp, err := inner(ctx, req, info, handler)
-		if refused != nil {
-			return nil, refused
+		if err := l.LimitCost(ctx, CallCost(info.FullMethod, req)); err != nil {
+			return nil, err
 		}
-		return resp, err
+		return handler(ctx, req)
 	}
 }
 
-// StreamServerInterceptor is UnaryServerInterceptor for streams.
+// StreamServerInterceptor is UnaryServerInterceptor for streams: opening one costs a token.
 func (l *RateLimiter) StreamServerInterceptor() grpc.StreamServerInterceptor {
-	inner := ratelimit.StreamServerInterceptor(noting{l})
 	return func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
-		var refused error
-		ctx := context.WithValue(ss.Context(), refusalKey{}, &refused)
-		err := inner(srv, ctxStream{ServerStream: ss, ctx: ctx}, info, handler)
-		if refused != nil {
-			return refused
+		if err := l.LimitCost(ss.Context(), CallCost(info.FullMethod, nil)); err != nil {
+			return err
 		}
-		return err
+		return handler(srv, ss)
 	}
 }
 

@@ -2,6 +2,7 @@ package platform_test
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net"
 	"strings"
@@ -212,4 +213,71 @@ func TestAnInviteDrawsFromItsInvitersBucket(t *testing.T) {
 	require.Equal(t, codes.ResourceExhausted, status.Code(err), "%v", err)
 	require.Contains(t, status.Convert(err).Message(), "dev/gm: more than 0.001 requests/s")
 	require.Equal(t, codes.Unimplemented, status.Code(get(a.As("alice"))), "another principal's bucket is its own")
+}
+
+// TestFairShareOverGRPC: a tenant's budget is shared fairly among its principals, not first
+// come, first served. 20 principals of the tenant flood it while a well-behaved player of the
+// same tenant makes its 200 calls among theirs (round by round: 2 calls of each flooder, one
+// of the player, until each flooder has been refused K times); the flooders use up the
+// tenant's budget and are refused, each at least K times, and the player, under its share, has none of its calls refused. The tenant's rate is
+// one call in 1000 s, so that what counts is the calls, not the time: the burst of 21×220
+// calls is the tenant's budget, 220 each principal's share of it.
+func TestFairShareOverGRPC(t *testing.T) {
+	const flooders, playerCalls, refusalsEach = 20, 200, 3
+	lim := platform.NewRateLimiter(platform.RateLimits{TenantRate: 0.001, TenantBurst: (flooders + 1) * 220})
+	cc := serveWho(t, append(authtest.ServerOptions(), platform.WithRateLimiter(lim))...)
+	player := authtest.As("player")
+	flood := make([]context.Context, flooders)
+	for i := range flood {
+		flood[i] = authtest.As(fmt.Sprintf("flooder-%d", i))
+	}
+	start := time.Now()
+	refused := make([]int, flooders)
+	var sent, firstRefusal, rounds int
+	for round := 0; ; round++ {
+		done := sent == playerCalls
+		for i, ctx := range flood {
+			for range 2 {
+				if refused[i] >= refusalsEach {
+					break // this flooder has been refused enough
+				}
+				_, err := am(ctx, cc)
+				if err == nil {
+					continue
+				}
+				st := status.Convert(err)
+				require.Equal(t, codes.ResourceExhausted, st.Code(), err)
+				require.Regexp(t, `^tenant dev: more than 0.001 requests/s, and you have used your share of it \(0/s, shared among 21 callers\); retry in `, st.Message())
+				if firstRefusal == 0 {
+					firstRefusal = sent
+				}
+				refused[i]++
+			}
+			done = done && refused[i] >= refusalsEach
+		}
+		if sent < playerCalls {
+			_, err := am(player, cc)
+			require.NoError(t, err, "the player's call %d of %d, %d flooder calls refused before it", sent+1, playerCalls, sum(refused))
+			sent++
+		}
+		if done {
+			rounds = round
+			break
+		}
+		require.Less(t, time.Since(start), 2*time.Minute, "the flooders were not refused %d times each: %v", refusalsEach, refused)
+	}
+	// The flood did use up the tenant's budget while the player was still calling: first come,
+	// first served, the player's later calls would have been refused.
+	require.Greater(t, firstRefusal, 0)
+	require.Less(t, firstRefusal, playerCalls)
+	t.Logf("%d rounds in %s; the flooders were first refused before the player's call %d, %d times in all; the player was refused 0 times of %d",
+		rounds, time.Since(start).Round(time.Millisecond), firstRefusal+1, sum(refused), playerCalls)
+}
+
+func sum(xs []int) int {
+	n := 0
+	for _, x := range xs {
+		n += x
+	}
+	return n
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
@@ -148,4 +149,47 @@ func TestOddsBoundsTheSentState(t *testing.T) {
 	require.Equal(t, codes.PermissionDenied, status.Code(err), "%v", err)
 	_, err = c.Resolve(authtest.As("encounter-service", platform.ScopeResolve), over)
 	require.NoError(t, err)
+}
+
+// TestCostlyOddsAreRefusedFirst: a call is charged by its cost (platform.CallCost): odds on
+// the largest state one may send cost 10 tokens, on a duel 2. Two principals, each with a
+// budget of 100 tokens (one in 1000 s back: what counts is the calls), call in turns, one
+// Odds of each at a time: the costly flooder is refused at its 11th call, with a RetryInfo and
+// its call's cost named; the cheap caller beside it is served 50 calls, and only then refused.
+func TestCostlyOddsAreRefusedFirst(t *testing.T) {
+	lim := platform.NewRateLimiter(platform.RateLimits{PrincipalRate: 0.001, PrincipalBurst: 100, TenantRate: 1000, TenantBurst: 1000})
+	c := client(t, platform.WithRateLimiter(lim))
+	big, duel := lossAttackRequest(t, platform.MaxSentCombatants), lossAttackRequest(t, 2)
+	require.Equal(t, 10, platform.CallCost("/fray.rules.v1.RulesService/Odds", &rulesv1.OddsRequest{State: big.GetState()}))
+	require.Equal(t, 2, platform.CallCost("/fray.rules.v1.RulesService/Odds", &rulesv1.OddsRequest{State: duel.GetState()}))
+	costly, cheap := authtest.As("mallory"), authtest.As("florence")
+	var costlyServed, cheapServed int
+	var costlyErr, cheapErr error
+	for costlyErr == nil || cheapErr == nil {
+		if costlyErr == nil {
+			if _, costlyErr = c.Odds(costly, &rulesv1.OddsRequest{State: big.GetState(), Command: big.GetCommand(), Actor: big.GetActor()}); costlyErr == nil {
+				costlyServed++
+			}
+		}
+		if cheapErr == nil {
+			if _, cheapErr = c.Odds(cheap, &rulesv1.OddsRequest{State: duel.GetState(), Command: duel.GetCommand(), Actor: duel.GetActor()}); cheapErr == nil {
+				cheapServed++
+			}
+		}
+		require.Less(t, costlyServed+cheapServed, 200, "neither was refused")
+	}
+	require.Equal(t, 10, costlyServed)
+	require.Equal(t, 50, cheapServed)
+	st := status.Convert(costlyErr)
+	require.Equal(t, codes.ResourceExhausted, st.Code(), "%v", costlyErr)
+	require.Regexp(t, `^dev/mallory: more than 0.001 requests/s \(this call counts as 10\); retry in `, st.Message())
+	var retry *errdetails.RetryInfo
+	for _, d := range st.Details() {
+		if r, ok := d.(*errdetails.RetryInfo); ok {
+			retry = r
+		}
+	}
+	require.NotNil(t, retry)
+	require.Greater(t, retry.GetRetryDelay().AsDuration(), time.Second)
+	require.Equal(t, codes.ResourceExhausted, status.Code(cheapErr), "%v", cheapErr)
 }

@@ -22,9 +22,9 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-func client(t *testing.T) rulesv1.RulesServiceClient {
+func client(t *testing.T, opts ...grpc.ServerOption) rulesv1.RulesServiceClient {
 	t.Helper()
-	srv := platform.NewServer(platform.NewLogger("text", "error"), authtest.ServerOptions()...)
+	srv := platform.NewServer(platform.NewLogger("text", "error"), append(authtest.ServerOptions(), opts...)...)
 	rulesv1.RegisterRulesServiceServer(srv.GRPC, resolver.New(systems.Registry()))
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
