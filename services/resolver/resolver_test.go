@@ -22,7 +22,7 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-func client(t *testing.T, opts ...grpc.ServerOption) rulesv1.RulesServiceClient {
+func client(t testing.TB, opts ...grpc.ServerOption) rulesv1.RulesServiceClient {
 	t.Helper()
 	srv := platform.NewServer(platform.NewLogger("text", "error"), append(authtest.ServerOptions(), opts...)...)
 	rulesv1.RegisterRulesServiceServer(srv.GRPC, resolver.New(systems.Registry()))
