@@ -7,9 +7,11 @@
 package gateway
 
 import (
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"net"
@@ -19,6 +21,7 @@ import (
 	"strings"
 	"time"
 
+	"connectrpc.com/connect"
 	"connectrpc.com/vanguard"
 	"github.com/rs/cors"
 	"google.golang.org/grpc"
@@ -32,8 +35,26 @@ type Config struct {
 	// "https://table.example" or "http://localhost:5173", or "*" for any. The page served
 	// here at / is same-origin and needs none.
 	AllowedOrigins []string
+	// Hosts are the names (host names or IP addresses; any port) the page and the API are
+	// served under; others are refused (DNS rebinding). "*" serves any; none: LoopbackHosts.
+	Hosts []string
 	// Log notes the HTTP server's own errors (each call is logged by the gRPC server).
 	Log *slog.Logger
+}
+
+// check refuses origins and hosts that are not ones.
+func (cfg Config) check() error {
+	for _, o := range cfg.AllowedOrigins {
+		if err := CheckOrigin(o); err != nil {
+			return err
+		}
+	}
+	for _, h := range cfg.Hosts {
+		if err := CheckHost(h); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Browser-facing services are every service of the gRPC server but reflection (a browser
@@ -53,10 +74,8 @@ func browserServices(g *grpc.Server) []string {
 // page at /. A call is handed to g.ServeHTTP as gRPC: g's interceptors authenticate it from
 // its Authorization header, exactly as a gRPC call's metadata.
 func Handler(g *grpc.Server, cfg Config) (http.Handler, error) {
-	for _, o := range cfg.AllowedOrigins {
-		if err := CheckOrigin(o); err != nil {
-			return nil, err
-		}
+	if err := cfg.check(); err != nil {
+		return nil, err
 	}
 	return serveServices(endWithStatus(g), browserServices(g), cfg)
 }
@@ -86,10 +105,8 @@ func ProxyHandler(backend http.Handler, services []string, cfg Config) (http.Han
 // ProxyHandlerWith is ProxyHandler with more services, each served by its own handler (a
 // grpc.Server of the gateway's own).
 func ProxyHandlerWith(backend http.Handler, services []string, own map[string]http.Handler, cfg Config) (http.Handler, error) {
-	for _, o := range cfg.AllowedOrigins {
-		if err := CheckOrigin(o); err != nil {
-			return nil, err
-		}
+	if err := cfg.check(); err != nil {
+		return nil, err
 	}
 	var list []*vanguard.Service
 	for _, name := range services {
@@ -110,7 +127,8 @@ func serveServices(h http.Handler, names []string, cfg Config) (http.Handler, er
 	return transcoder(services, cfg)
 }
 
-// transcoder serves services to browsers, the page at / and CORS as cfg says.
+// transcoder serves services to browsers, the page at / and CORS as cfg says, under cfg's
+// hosts.
 func transcoder(services []*vanguard.Service, cfg Config) (http.Handler, error) {
 	page := http.NotFoundHandler()
 	if cfg.Assets != nil {
@@ -122,15 +140,22 @@ func transcoder(services []*vanguard.Service, cfg Config) (http.Handler, error) 
 			// the browsers' JSON into protobuf for it.
 			vanguard.WithTargetCodecs(vanguard.CodecProto),
 			vanguard.WithTargetProtocols(vanguard.ProtocolGRPC),
-			// A message of the API is at most a few hundred KiB (a sheet, an export page).
-			vanguard.WithMaxMessageBufferBytes(4<<20),
+			// The compressed bytes of a message; boundedGzip bounds them inflated.
+			vanguard.WithMaxMessageBufferBytes(MaxMessageBytes),
 		),
+		// gzip is the one compression vanguard knows: replaced, not added to.
+		vanguard.WithCompression(vanguard.CompressionGzip, func() connect.Compressor { return gzip.NewWriter(io.Discard) }, newBoundedGzip),
+		vanguard.WithCodec(newJSONCodec),
 		vanguard.WithUnknownHandler(page),
 	)
 	if err != nil {
 		return nil, fmt.Errorf("gateway: %w", err)
 	}
-	return withCORS(t, cfg.AllowedOrigins), nil
+	hosts := cfg.Hosts
+	if len(hosts) == 0 {
+		hosts = LoopbackHosts
+	}
+	return onlyHosts(withCORS(refuseEmpty(t), cfg.AllowedOrigins), hosts), nil
 }
 
 // CheckOrigin refuses an allowed origin that is not "*" nor scheme://host[:port].

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"net"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -66,7 +67,7 @@ func listenWeb(ctx context.Context, cfg Config, srv *platform.Server, key platfo
 		w.close()
 		return nil, fmt.Errorf("fray dev serves the page on loopback only (not --web %s): it serves plaintext; put a TLS proxy in front of it (deploy/k8s does) to serve a network", cfg.Web)
 	}
-	h, err := gateway.Handler(srv.GRPC, gateway.Config{Assets: pageAssets(), AllowedOrigins: cfg.WebOrigins, Log: cfg.Log})
+	h, err := gateway.Handler(srv.GRPC, gateway.Config{Assets: pageAssets(), AllowedOrigins: cfg.WebOrigins, Hosts: webHosts(cfg.Web), Log: cfg.Log})
 	if err != nil {
 		w.close()
 		return nil, err
@@ -90,6 +91,19 @@ func listenWeb(ctx context.Context, cfg Config, srv *platform.Server, key platfo
 	}()
 	cfg.Log.Info("fray serving the page and the browser API", "url", w.url)
 	return w, nil
+}
+
+// webHosts are the names the page is served under: the loopback names and --web's own host
+// (127.0.0.2, say); a page under any other name is refused, even one that resolves to this
+// machine (DNS rebinding: a page of evil.example made to resolve to 127.0.0.1 would drive this
+// fray dev as the same origin).
+func webHosts(web string) []string {
+	hosts := append([]string(nil), gateway.LoopbackHosts...)
+	host, _, err := net.SplitHostPort(web)
+	if err == nil && host != "" && !slices.ContainsFunc(hosts, func(h string) bool { return strings.EqualFold(strings.Trim(h, "[]"), host) }) {
+		hosts = append(hosts, host)
+	}
+	return hosts
 }
 
 // webFlags reads --web (off: none; the default address: optional) and --web-origins.

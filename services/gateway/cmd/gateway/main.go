@@ -11,7 +11,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -49,6 +48,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr s
 	ca := fs.String("encounter-ca", "", "CA certificate (PEM) of the encounter service's TLS; TLS unless --encounter-addr is on loopback without it (env FRAY_ENCOUNTER_CA)")
 	serverName := fs.String("encounter-server-name", "", "the name the encounter service's certificate must hold (default: the host of --encounter-addr; env FRAY_ENCOUNTER_SERVER_NAME)")
 	origins := fs.String("origins", "", "other origins whose pages may call the API (CORS), comma-separated, such as https://table.example; default: the page's own only (env FRAY_WEB_ORIGINS)")
+	hosts := fs.String("allowed-hosts", strings.Join(gateway.LoopbackHosts, ","), "the host names (or IP addresses) browsers reach the gateway under, comma-separated, any port: your Ingress's, such as table.example; a request for another Host is refused with 421 (DNS rebinding); * for any (env FRAY_GATEWAY_ALLOWED_HOSTS)")
 	grace := fs.Duration("grace", 10*time.Second, "graceful stop timeout (env FRAY_GRACE)")
 	logFormat := fs.String("log-format", "text", "text or json (env FRAY_LOG_FORMAT)")
 	logLevel := fs.String("log-level", "info", "debug, info, warn, error (env FRAY_LOG_LEVEL)")
@@ -76,13 +76,16 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr s
 	if _, _, err := net.SplitHostPort(*backend); err != nil {
 		return fail(platform.FlagError(fs, "encounter-addr", "give host:port, such as encounter:7072"))
 	}
-	var allowed []string
-	for _, o := range strings.Split(*origins, ",") {
-		if o = strings.TrimSpace(o); o != "" {
-			allowed = append(allowed, o)
+	allowed, names := list(*origins), list(*hosts)
+	if len(names) == 0 {
+		return fail(platform.FlagError(fs, "allowed-hosts", "name the hosts browsers reach the gateway under, such as table.example, or * for any"))
+	}
+	for _, h := range names {
+		if err := gateway.CheckHost(h); err != nil {
+			return fail(platform.FlagError(fs, "allowed-hosts", "%v", err))
 		}
 	}
-	h, err := handler(*backend, *ca, *serverName, allowed, log)
+	h, err := handler(*backend, *ca, *serverName, gateway.Config{AllowedOrigins: allowed, Hosts: names, Log: log})
 	if err != nil {
 		return fail(err)
 	}
@@ -91,7 +94,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr s
 		log.Error("listen", "addr", *listen, "err", err)
 		return 1
 	}
-	log.Info("gateway serving the page and the browser API", "addr", lis.Addr().String(), "encounter", *backend)
+	log.Info("gateway serving the page and the browser API", "addr", lis.Addr().String(), "encounter", *backend, "hosts", names)
 	if ready != nil {
 		ready(lis.Addr().String())
 	}
@@ -101,6 +104,17 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr s
 	}
 	log.Info("gateway stopped")
 	return 0
+}
+
+// list is a comma-separated setting's items.
+func list(s string) []string {
+	var items []string
+	for _, i := range strings.Split(s, ",") {
+		if i = strings.TrimSpace(i); i != "" {
+			items = append(items, i)
+		}
+	}
+	return items
 }
 
 // noInvites is the InviteService of a deployment: it mints no tokens.
@@ -114,8 +128,9 @@ func (noInvites) CreateInvite(context.Context, *invitev1.CreateInviteRequest) (*
 		"and send the link https://HOST/#/encounter/ENCOUNTER?token=TOKEN")
 }
 
-// handler is the page, the API sent on to the encounter service at addr, and /healthz.
-func handler(addr, ca, serverName string, origins []string, log *slog.Logger) (http.Handler, error) {
+// handler is the page and the API (sent on to the encounter service at addr) as cfg says
+// but for its assets, and /healthz under any host (the kubelet's probes name the pod's IP).
+func handler(addr, ca, serverName string, cfg gateway.Config) (http.Handler, error) {
 	var tlsConf *tls.Config
 	if ca != "" || serverName != "" || !platform.IsLoopback(addr) {
 		c, err := gateway.BackendTLS(ca, serverName)
@@ -124,12 +139,13 @@ func handler(addr, ca, serverName string, origins []string, log *slog.Logger) (h
 		}
 		tlsConf = c
 	}
+	cfg.Assets = pageAssets()
 	// InviteService answers, so that the page's invite form says why there is none.
 	own := grpc.NewServer()
 	invitev1.RegisterInviteServiceServer(own, noInvites{})
 	api, err := gateway.ProxyHandlerWith(gateway.Backend(addr, tlsConf), services,
 		map[string]http.Handler{"fray.invite.v1.InviteService": own},
-		gateway.Config{Assets: pageAssets(), AllowedOrigins: origins, Log: log})
+		cfg)
 	if err != nil {
 		return nil, err
 	}

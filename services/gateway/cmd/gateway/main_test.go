@@ -6,6 +6,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +16,7 @@ import (
 	"connectrpc.com/connect"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	invitev1 "github.com/fray-rpg/fray/gen/fray/invite/v1"
+	"github.com/fray-rpg/fray/services/gateway/gatewaytest"
 	"github.com/fray-rpg/fray/services/platform"
 	"github.com/fray-rpg/fray/services/platform/authtest"
 	"github.com/stretchr/testify/require"
@@ -189,6 +193,9 @@ func TestBadSettingsExitTwo(t *testing.T) {
 		{"--origins", "table.example"},
 		{"--encounter-ca", "/nonexistent/ca.pem"},
 		{"--log-format", "xml"},
+		{"--allowed-hosts", "https://table.example"},
+		{"--allowed-hosts", ","},
+		{"--allowed-hosts", "*.example"},
 	} {
 		var stderr bytes.Buffer
 		require.Equal(t, 2, run(context.Background(), args, &stderr, nil), "%v", args)
@@ -196,7 +203,69 @@ func TestBadSettingsExitTwo(t *testing.T) {
 	}
 	var out bytes.Buffer
 	require.Equal(t, 0, run(context.Background(), []string{"--help"}, &out, nil))
-	for _, v := range []string{"FRAY_GATEWAY_LISTEN", "FRAY_ENCOUNTER_ADDR", "FRAY_ENCOUNTER_CA", "FRAY_WEB_ORIGINS", "FRAY_GRACE"} {
+	for _, v := range []string{"FRAY_GATEWAY_LISTEN", "FRAY_ENCOUNTER_ADDR", "FRAY_ENCOUNTER_CA", "FRAY_WEB_ORIGINS", "FRAY_GATEWAY_ALLOWED_HOSTS", "FRAY_GRACE"} {
 		require.Contains(t, out.String(), v)
 	}
+}
+
+// The gateway's port, reachable without a token, is a browser's: a compression bomb in any
+// protocol is refused at 4 MiB inflated, having cost the process (the gateway and, here, the
+// encounter service behind it) no more than a message at that limit; compressed calls are
+// served; malformed JSON and calls without their message are InvalidArgument.
+func TestTheGatewayRefusesBombsAndMalformedCalls(t *testing.T) {
+	base := gatewayFor(t, "--encounter-addr", backend(t, nil))
+	token := authtest.Default().Token("gm")
+	t.Run("bombs", func(t *testing.T) { gatewaytest.RequireBombsRefused(t, base, token) })
+	t.Run("compressed", func(t *testing.T) {
+		gatewaytest.RequireCompressedCallsServed(t, func(t *testing.T, opts ...connect.ClientOption) error {
+			c := connect.NewClient[encounterv1.GetEncounterRequest, encounterv1.GetEncounterResponse](http.DefaultClient,
+				base+"/fray.encounter.v1.EncounterService/GetEncounter", append(opts, connect.WithInterceptors(bearer(token)))...)
+			res, err := c.CallUnary(context.Background(), connect.NewRequest(&encounterv1.GetEncounterRequest{EncounterId: "enc-1"}))
+			if err == nil {
+				require.Equal(t, "dev/gm", res.Msg.GetState().GetName())
+			}
+			return err
+		})
+	})
+	t.Run("malformed", func(t *testing.T) { gatewaytest.RequireMalformedRefused(t, base, token) })
+}
+
+// The gateway answers under its allowed hosts alone (the loopback names unless told others;
+// --allowed-hosts or FRAY_GATEWAY_ALLOWED_HOSTS; * for any), but /healthz under any (the
+// kubelet's probes name the pod's address).
+func TestTheGatewayAnswersUnderItsHostsAlone(t *testing.T) {
+	addr := backend(t, nil)
+	base := gatewayFor(t, "--encounter-addr", addr)
+	gatewaytest.RequireOnlyHosts(t, base, []string{"localhost", "127.0.0.1:8080", "[::1]"})
+
+	base = gatewayFor(t, "--encounter-addr", addr, "--allowed-hosts", "table.example, 10.1.2.3")
+	gatewaytest.RequireOnlyHosts(t, base, []string{"table.example", "Table.Example:443", "10.1.2.3:8080"})
+	req, err := http.NewRequest(http.MethodGet, base+"/healthz", nil)
+	require.NoError(t, err)
+	req.Host = "10.9.8.7:8080"
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	res.Body.Close()
+	require.Equal(t, http.StatusOK, res.StatusCode)
+
+	t.Setenv("FRAY_GATEWAY_ALLOWED_HOSTS", "*")
+	base = gatewayFor(t, "--encounter-addr", addr)
+	a := gatewaytest.Send(t, base, "evil.example", "", gatewaytest.Call{Method: "GetEncounter", Body: []byte(`{"encounterId":"e"}`),
+		Header: map[string]string{"Content-Type": "application/json", "Connect-Protocol-Version": "1"}})
+	require.Equal(t, "unauthenticated", a.Code, "%+v", a)
+}
+
+// The deployment's placeholder of the allowed hosts (deploy/k8s/base's fray-config) fails
+// closed: the gateway refuses to start on it, naming the setting.
+func TestTheManifestsPlaceholderHostsStopTheGateway(t *testing.T) {
+	k, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "deploy", "k8s", "base", "kustomization.yaml"))
+	require.NoError(t, err)
+	m := regexp.MustCompile(`(?m)^\s*- FRAY_GATEWAY_ALLOWED_HOSTS=(.*)$`).FindStringSubmatch(string(k))
+	require.NotNil(t, m, "fray-config names the gateway's hosts")
+	require.Contains(t, m[1], "REPLACE-ME")
+	t.Setenv("FRAY_GATEWAY_ALLOWED_HOSTS", m[1])
+	var stderr bytes.Buffer
+	require.Equal(t, 2, run(context.Background(), []string{"--listen", "127.0.0.1:0"}, &stderr, nil))
+	require.Contains(t, stderr.String(), "FRAY_GATEWAY_ALLOWED_HOSTS")
+	t.Log(stderr.String())
 }

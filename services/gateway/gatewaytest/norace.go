@@ -1,0 +1,6 @@
+//go:build !race
+
+package gatewaytest
+
+// allocFactor: see race.go.
+const allocFactor = 1
