@@ -62,9 +62,8 @@ EOF
   done
   local listen="127.0.0.1:${ports[6]}" nats
   nats=$(IFS=,; echo "${urls[*]}")
-  # Rate limits off through the environment (fray dev's --rate-* flags are not applied).
-  (cd "$work" && FRAY_RATE_PRINCIPAL=0 FRAY_RATE_TENANT=0 exec ./fray dev --nats-url "$nats" \
-      --replicas 3 --listen "$listen" --web "" --data "$work/dev" --log-level warn >"$work/dev.log" 2>&1) &
+  (cd "$work" && exec ./fray dev --nats-url "$nats" --replicas 3 --listen "$listen" --web "" \
+      --rate-principal 0 --rate-tenant 0 --data "$work/dev" --log-level warn >"$work/dev.log" 2>&1) &
   local dev=$!
   pids+=($dev)
   export FRAY_DEV_KEY="$work/dev/dev-signing-key.jwk"

@@ -202,7 +202,8 @@ func NewCommand() *cobra.Command {
 	fs.IntVar(&cfg.NATSPort, "nats-port", platform.EnvInt("FRAY_NATS_PORT", 4222), "embedded NATS port, -1 for any (env FRAY_NATS_PORT)")
 	fs.IntVar(&cfg.Replicas, "replicas", platform.EnvInt("FRAY_REPLICAS", 1), "replicas of the stream and bucket (env FRAY_REPLICAS)")
 	fs.DurationVar(&cfg.Grace, "grace", platform.EnvDuration("FRAY_GRACE", 10*time.Second), "graceful stop timeout (env FRAY_GRACE)")
-	cfg.RateLimits = *platform.AddRateLimitFlags(fs)
+	// The limits the flags parse into: copied into cfg once they are parsed (RunE).
+	rateLimits := platform.AddRateLimitFlags(fs)
 	fs.StringVar(&cfg.MetricsListen, "metrics-listen", "", "serve Prometheus metrics at /metrics, plain HTTP, on this address, such as 127.0.0.1:9090 (env FRAY_METRICS_LISTEN; default: none). Traces go to an OTLP collector when OTEL_EXPORTER_OTLP_ENDPOINT is set")
 	fs.StringVar(&cfg.Web, "web", platform.Env("FRAY_WEB", DefaultWeb), "serve the page and the services to browsers (Connect, gRPC-web) on this loopback address; off: none (env FRAY_WEB)")
 	webOrigins := fs.String("web-origins", platform.Env("FRAY_WEB_ORIGINS", ""), "other origins whose pages may call the browser API (CORS), comma-separated, such as http://localhost:5173; default: the page's own only (env FRAY_WEB_ORIGINS)")
@@ -213,6 +214,7 @@ func NewCommand() *cobra.Command {
 	cmd.Flags().AddGoFlagSet(fs)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		ctx, stdout := cmd.Context(), cmd.OutOrStdout()
+		cfg.RateLimits = *rateLimits
 		if err := checkFlags(fs, &cfg); err != nil {
 			return &client.UsageError{Msg: err.Error()}
 		}

@@ -47,4 +47,14 @@ func TestHelpOfDev(t *testing.T) {
 	require.Equal(t, 2, code)
 	require.Empty(t, out)
 	require.Contains(t, errOut, "--idle-end (FRAY_IDLE_END) -1h0m0s: a duration of 1s or more (720h: 30 days), or 0 for never")
+
+	// The rate limits given as flags are the ones checked (and used): a negative one is
+	// refused. (They were once copied before the flags were parsed, and --rate-principal 0
+	// did not lift the limit.) The context is over and the ports free, should it start.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var stdout, stderr bytes.Buffer
+	code = commands.Run(ctx, []string{"dev", "--rate-principal", "-1", "--listen", "127.0.0.1:0", "--nats-port", "-1", "--web", "", "--data", t.TempDir()}, &stdout, &stderr)
+	require.Equal(t, 2, code, stderr.String())
+	require.Contains(t, stderr.String(), "rate-principal")
 }
