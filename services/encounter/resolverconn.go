@@ -56,6 +56,10 @@ func resolverServiceConfig() string {
 	return fmt.Sprintf(`{"loadBalancingConfig":[{"round_robin":{}}],"healthCheckConfig":{"serviceName":%q}}`, rulesServiceName)
 }
 
+// ResolverResolveEvery is the least time between two resolutions of the resolvers' name
+// (grpc's resolver/dns.SetMinResolutionInterval, set by the encounter binary at its start).
+const ResolverResolveEvery = 5 * time.Second
+
 // dialResolver opens the connection to the resolver: round_robin over its addresses,
 // keepalive within the servers' policy (platform.ClientKeepalive), reconnecting within
 // 100 ms to 2 s, a connection attempt abandoned after 2 s. extra come last (tests).

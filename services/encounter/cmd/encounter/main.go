@@ -17,9 +17,14 @@ import (
 	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/fray-rpg/fray/services/encounter/store"
 	"github.com/fray-rpg/fray/services/platform"
+	"google.golang.org/grpc/resolver/dns"
 )
 
 func main() {
+	// The resolvers' name is resolved again at most this often (gRPC's default: 30 s): with
+	// the resolvers' connection age (15 s + 10 s), a resolver the autoscaler adds takes its
+	// share within 30 s even right after a resolution (issue 22: 26–29 s with the default).
+	dns.SetMinResolutionInterval(encounter.ResolverResolveEvery)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stderr)
 	stop()
