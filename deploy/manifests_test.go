@@ -1023,7 +1023,7 @@ func TestSecretsArePlaceholders(t *testing.T) {
 		}
 		require.Contains(t, r.ConfigMap("fray-config").Data["FRAY_TOKEN_ISSUER"], "REPLACE-ME")
 		// The gateway refuses to start on it (services/gateway/cmd/gateway's tests).
-		require.Contains(t, r.ConfigMap("fray-config").Data["FRAY_GATEWAY_ALLOWED_HOSTS"], "REPLACE-ME")
+		require.Contains(t, r.ConfigMap("fray-gateway").Data["FRAY_GATEWAY_ALLOWED_HOSTS"], "REPLACE-ME")
 		users := r.ConfigMap("nats-config").Data["users.conf"]
 		require.Equal(t, 2, strings.Count(users, `"REPLACE-ME`), "the NATS users' public NKeys are placeholders")
 	})
