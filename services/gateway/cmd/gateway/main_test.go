@@ -255,13 +255,13 @@ func TestTheGatewayAnswersUnderItsHostsAlone(t *testing.T) {
 	require.Equal(t, "unauthenticated", a.Code, "%+v", a)
 }
 
-// The deployment's placeholder of the allowed hosts (deploy/k8s/base's fray-config) fails
+// The deployment's placeholder of the allowed hosts (deploy/k8s/base's fray-gateway) fails
 // closed: the gateway refuses to start on it, naming the setting.
 func TestTheManifestsPlaceholderHostsStopTheGateway(t *testing.T) {
 	k, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "deploy", "k8s", "base", "kustomization.yaml"))
 	require.NoError(t, err)
 	m := regexp.MustCompile(`(?m)^\s*- FRAY_GATEWAY_ALLOWED_HOSTS=(.*)$`).FindStringSubmatch(string(k))
-	require.NotNil(t, m, "fray-config names the gateway's hosts")
+	require.NotNil(t, m, "fray-gateway names the gateway's hosts")
 	require.Contains(t, m[1], "REPLACE-ME")
 	t.Setenv("FRAY_GATEWAY_ALLOWED_HOSTS", m[1])
 	var stderr bytes.Buffer
