@@ -76,7 +76,7 @@ func TestNATSConfiguration(t *testing.T) {
 
 		// A snapshot of a state at the encounter limit fits in a message, and so does a
 		// record of the event stream (the numbers of nats.conf's comment).
-		require.EqualValues(t, 8<<20, opts.MaxPayload)
+		require.EqualValues(t, platform.NATSMaxPayload, opts.MaxPayload, "the max_payload of fray's every NATS server")
 		require.GreaterOrEqual(t, int(opts.MaxPayload), 2*encounter.DefaultMaxEncounterBytes, "a state at FRAY_MAX_ENCOUNTER_BYTES and as much again for its command ids")
 		require.GreaterOrEqual(t, int(opts.MaxPayload), store.MaxRecordBytes, "the stream's max_msg_size within max_payload")
 		enc := container(workload(t, r, "encounter"), "encounter")
@@ -323,7 +323,7 @@ func TestNATSTakesASnapshotAtTheEncounterLimit(t *testing.T) {
 	nc, err := nats.Connect(ns.ClientURL(), append(platform.EncounterNATSOptions(), auth...)...)
 	require.NoError(t, err)
 	defer nc.Close()
-	require.EqualValues(t, 8<<20, nc.MaxPayload())
+	require.EqualValues(t, platform.NATSMaxPayload, nc.MaxPayload())
 
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()

@@ -39,6 +39,12 @@ func WithUsers(u NATSUsers) EmbeddedOption {
 	}
 }
 
+// NATSMaxPayload is the largest message fray's NATS servers take (max_payload; NATS's default
+// is 1 MiB): a snapshot holds an encounter's state, up to 4 MiB, and the ids of the commands
+// recorded so far. The embedded server, deploy/nats/nats-server.conf and deploy/k8s all set it
+// (their tests check it).
+const NATSMaxPayload = 8 << 20
+
 // EmbeddedNATS starts a NATS server with JetStream on host:port (port -1 picks a free one),
 // storing its data in dir. Shut it down with Shutdown then WaitForShutdown before removing dir.
 func EmbeddedNATS(host string, port int, dir string, opts ...EmbeddedOption) (*server.Server, error) {
@@ -50,6 +56,7 @@ func EmbeddedNATS(host string, port int, dir string, opts ...EmbeddedOption) (*s
 		StoreDir:   dir,
 		NoSigs:     true,
 		NoLog:      true,
+		MaxPayload: NATSMaxPayload,
 	}
 	for _, opt := range opts {
 		opt(o)

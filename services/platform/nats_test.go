@@ -9,6 +9,7 @@ import (
 
 	"github.com/fray-rpg/fray/services/platform"
 	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
 	"github.com/stretchr/testify/require"
 )
 
@@ -35,6 +36,7 @@ func TestPermissionsConfIsWhatDevEnforces(t *testing.T) {
 	opts, err := server.ProcessConfigFile(filepath.Join("..", "..", "deploy", "nats", "nats-server.conf"))
 	require.NoError(t, err)
 	require.True(t, opts.JetStream)
+	require.EqualValues(t, platform.NATSMaxPayload, opts.MaxPayload)
 	require.Empty(t, opts.NoAuthUser, "a deployment refuses anonymous clients")
 	require.Len(t, opts.Users, 2)
 	users := map[string]*server.User{}
@@ -99,4 +101,18 @@ func TestNATSAuthOptions(t *testing.T) {
 			require.Len(t, opts, tc.n)
 		})
 	}
+}
+
+// The embedded server (fray dev's) takes messages of NATSMaxPayload, as a deployment's do: a
+// snapshot of a state at the encounter limit fits.
+func TestEmbeddedNATSTakesTheSnapshotsPayload(t *testing.T) {
+	ns, err := platform.EmbeddedNATS("127.0.0.1", -1, t.TempDir())
+	require.NoError(t, err)
+	defer func() { ns.Shutdown(); ns.WaitForShutdown() }()
+	nc, err := nats.Connect(ns.ClientURL())
+	require.NoError(t, err)
+	defer nc.Close()
+	require.EqualValues(t, platform.NATSMaxPayload, nc.MaxPayload())
+	require.NoError(t, nc.Publish("big", make([]byte, platform.NATSMaxPayload-1024)))
+	require.NoError(t, nc.Flush())
 }
