@@ -170,7 +170,11 @@ func isJSONNumber(v json.RawMessage) bool {
 
 // jsonKind names the kind of a JSON value that is not a number.
 func jsonKind(v json.RawMessage) string {
-	switch strings.TrimSpace(string(v))[:1] {
+	t := strings.TrimSpace(string(v))
+	if t == "" {
+		return "empty"
+	}
+	switch t[:1] {
 	case `"`:
 		return "a string"
 	case "{":

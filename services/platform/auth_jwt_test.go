@@ -2,6 +2,8 @@ package platform_test
 
 import (
 	"context"
+	"encoding/base64"
+	"fmt"
 	"testing"
 	"time"
 
@@ -143,4 +145,38 @@ func TestATokenBoundToAnEncounterCallsNothingElse(t *testing.T) {
 		require.Equal(t, codes.PermissionDenied, status.Code(err), "%v", err)
 		require.Contains(t, status.Convert(err).Message(), "dev/diego-x holds an invite to encounter enc-1, good for that encounter only: it may not call /test.Who/")
 	}
+}
+
+// Any header and claims, signed by a key the service holds: the token is accepted or refused
+// Unauthenticated (PermissionDenied nowhere: no delegation here), never a panic, and an
+// accepted one expires within the longest lifetime. `go test -fuzz FuzzVerifySignedToken`
+// explores further; the seeds run with the tests.
+func FuzzVerifySignedToken(f *testing.F) {
+	now := time.Now().Unix()
+	for _, seed := range [][2]string{
+		{`{"alg":"EdDSA","kid":"test-ed"}`, fmt.Sprintf(`{"iss":%q,"aud":%q,"sub":"david","tenant":"dev","exp":%d}`, authtest.Issuer, authtest.Audience, now+3600)},
+		{`{"alg":"EdDSA","kid":"test-ed","crit":["b64"],"b64":false}`, fmt.Sprintf(`{"iss":%q,"aud":%q,"sub":"david","tenant":"dev","exp":%d}`, authtest.Issuer, authtest.Audience, now+3600)},
+		{`{"alg":"EdDSA","kid":"test-ed"}`, fmt.Sprintf(`{"iss":%q,"aud":%q,"sub":"david","tenant":"dev","exp":"%d","EXP":{}}`, authtest.Issuer, authtest.Audience, now+3600)},
+		{`{"alg":"EdDSA","kid":"test-ed"}`, fmt.Sprintf(`{"iss":%q,"aud":%q,"sub":"d","tenant":"dev","exp":1e300,"nbf":-1e300,"iat":null}`, authtest.Issuer, authtest.Audience)},
+		{`{"alg":"EdDSA"}`, fmt.Sprintf(`{"iss":%q,"aud":[%q],"sub":"d","tenant":"dev","exp":%d,"encounter":"enc-1","inviter":"dev/gm"}`, authtest.Issuer, authtest.Audience, now+60)},
+		{`[]`, `"x"`},
+	} {
+		f.Add(seed[0], seed[1])
+	}
+	a := authtest.Default()
+	au := a.Authenticator()
+	f.Fuzz(func(t *testing.T, header, payload string) {
+		enc := base64.RawURLEncoding
+		text := enc.EncodeToString([]byte(header)) + "." + enc.EncodeToString([]byte(payload))
+		sig, err := jwt.SigningMethodEdDSA.Sign(text, a.Ed.Key)
+		require.NoError(t, err)
+		id, err := au.Verify(context.Background(), text+"."+enc.EncodeToString(sig))
+		if err != nil {
+			require.Equal(t, codes.Unauthenticated, status.Code(err), "%v", err)
+			require.NotContains(t, status.Convert(err).Message(), "test-rsa")
+			return
+		}
+		require.NotEmpty(t, id.Principal())
+		require.LessOrEqual(t, time.Until(id.Expires), platform.DefaultMaxLifetime+platform.DefaultLeeway)
+	})
 }
