@@ -1,6 +1,7 @@
 package d20seg
 
 import (
+	"cmp"
 	"slices"
 
 	d20segv1 "github.com/fray-rpg/fray/gen/fray/d20seg/v1"
@@ -31,7 +32,12 @@ import (
 //     not the target's CA or hit points.
 //   - A tie roll-off with a hidden combatant would give away that its Initiative equals the
 //     others': the hidden combatant leaves the roll-off as shown, and its entry leaves the
-//     Initiative list.
+//     Initiative list. So would a visible combatant's tie order (1: it lost a roll-off, with
+//     whom if no visible one shares its Initiative?) and where the dice stream stands after
+//     the start (engine.View gives no reader but the GMs a dice position): while someone is
+//     hidden from the reader, a visible combatant's tie order is its rank among the visible
+//     ones at its Initiative, in the order they act, spaced by one more than the number of
+//     hidden ones so that their placeholders fit between.
 //   - A spell's name is what the table hears and sees take effect; its level and casting time
 //     are the caster's.
 
@@ -64,8 +70,9 @@ func (System) Appearance(st *encounterv1.EncounterState, id string) encounterv1.
 
 // RedactState removes the numbers of every secret combatant from the d20seg state (st is the
 // caller's copy): its hit points go, its Initiative and tie order become placeholders in the
-// order it acts, its next segment shows only when it is up next. UpNext on the view names
-// the same combatant as on the whole state.
+// order it acts, its next segment shows only when it is up next. Once the first round (or the
+// surprise round) has started, UpNext on the view names the same combatant as on the whole
+// state.
 func (System) RedactState(st *encounterv1.EncounterState, secret func(string) bool) {
 	s := st.GetD20Seg()
 	if s == nil {
@@ -82,21 +89,45 @@ func (System) RedactState(st *encounterv1.EncounterState, secret func(string) bo
 		}
 		return 0
 	})
+	// Until the first round (or the surprise round) starts, no order of action exists yet
+	// (the start's roll-offs make it, D20-011) and no one acts: the hidden ones are put after
+	// every visible one, in the order they joined, none shown up next. Placed by their
+	// Initiatives, one tied with a visible combatant would sit after it by the order they
+	// joined, then move ahead of it on winning the roll-off.
+	unordered := s.GetRound() == 0 && !s.GetSurpriseDeclared()
+	var hidden int32
+	var unplaced []string // the hidden ones before the start, in the order they joined
+	for _, f := range fighters(st) {
+		if secret(f.id()) {
+			hidden++
+			if unordered {
+				unplaced = append(unplaced, f.id())
+			}
+		}
+	}
 	type place struct{ init, tie int32 }
 	placeholder := map[string]place{}
-	var run []string // secret combatants since the last visible one, in order
+	visibleAt := map[int32]int32{} // visible combatants met so far at each Initiative
+	var run []string               // secret combatants since the last visible one, in order
 	var prev *fighter
 	for i := range order {
 		f := order[i]
 		if secret(f.id()) {
-			run = append(run, f.id())
+			if !unordered {
+				run = append(run, f.id())
+			}
 			continue
+		}
+		if hidden > 0 { // its rank among the visible ones, not its roll-off's
+			f.cs.TieOrder = visibleAt[f.cs.GetInitiative()] * (hidden + 1)
+			visibleAt[f.cs.GetInitiative()]++
 		}
 		for k, id := range run { // they act just before f
 			placeholder[id] = place{f.cs.GetInitiative(), f.cs.GetTieOrder() - int32(len(run)-k)}
 		}
 		run, prev = nil, &order[i]
 	}
+	run = append(run, unplaced...)
 	for k, id := range run { // they act after every visible combatant
 		if prev != nil {
 			placeholder[id] = place{prev.cs.GetInitiative(), prev.cs.GetTieOrder() + int32(k+1)}
@@ -110,7 +141,7 @@ func (System) RedactState(st *encounterv1.EncounterState, secret func(string) bo
 		}
 		p := placeholder[id]
 		cs.Initiative, cs.TieOrder, cs.HitPoints = p.init, p.tie, 0
-		if !hasNext || next.id() != id {
+		if unordered || !hasNext || next.id() != id {
 			cs.NextSegment = HiddenSegment
 		}
 	}
@@ -129,7 +160,11 @@ func (System) RedactEvent(ev *encounterv1.Event, secret func(string) bool) {
 	switch k := e.GetKind().(type) {
 	case *d20segv1.Event_CombatStarted:
 		c := k.CombatStarted
+		shown := len(c.GetInitiative())
 		c.Initiative = slices.DeleteFunc(c.Initiative, func(in *d20segv1.InitiativeEntry) bool { return secret(in.GetCombatantId()) })
+		if hidden := int32(shown - len(c.GetInitiative())); hidden > 0 {
+			visibleTieOrders(c.GetInitiative(), hidden)
+		}
 		var offs []*d20segv1.RollOff
 		for _, ro := range c.GetRollOffs() {
 			var ids []string
@@ -188,6 +223,24 @@ func (System) RedactEvent(ev *encounterv1.Event, secret func(string) bool) {
 		}
 	case *d20segv1.Event_TurnEnded:
 		// That it ends its turn is seen.
+	}
+}
+
+// visibleTieOrders gives each entry left in the Initiative list, once the hidden ones have left
+// it, the tie order a view of the state gives it (RedactState): its rank among the entries at
+// its Initiative, in the order they act, spaced by hidden + 1.
+func visibleTieOrders(entries []*d20segv1.InitiativeEntry, hidden int32) {
+	acting := slices.Clone(entries)
+	slices.SortStableFunc(acting, func(a, b *d20segv1.InitiativeEntry) int {
+		if a.GetInitiative() != b.GetInitiative() {
+			return cmp.Compare(b.GetInitiative(), a.GetInitiative())
+		}
+		return cmp.Compare(a.GetTieOrder(), b.GetTieOrder())
+	})
+	at := map[int32]int32{}
+	for _, e := range acting {
+		e.TieOrder = at[e.GetInitiative()] * (hidden + 1)
+		at[e.GetInitiative()]++
 	}
 }
 

@@ -125,10 +125,13 @@ func TestHiddenOgreLeavesNoTraceForAPlayer(t *testing.T) {
 		view := f.reg.View(st, playerView)
 		require.Empty(t, enginetest.Leaks(t, view, ogreSecrets), "the state after #%d as Aldric's player", ev.GetSequence())
 		require.Nil(t, engine.FindCombatant(view, "ogre").GetD20Seg())
-		// D20-015: the view names the same combatant up next, at the same segment.
+		// D20-015: the view names the same combatant up next, at the same segment, once a round
+		// has started (before, no one acts and the roll-offs have not ordered the ties).
 		id, seg, free, ok := d20seg.UpNext(st)
-		vid, vseg, vfree, vok := d20seg.UpNext(view)
-		require.Equal(t, []any{id, seg, free, ok}, []any{vid, vseg, vfree, vok}, "up next after #%d", ev.GetSequence())
+		if s := st.GetD20Seg(); s.GetRound() > 0 || s.GetSurpriseDeclared() {
+			vid, vseg, vfree, vok := d20seg.UpNext(view)
+			require.Equal(t, []any{id, seg, free, ok}, []any{vid, vseg, vfree, vok}, "up next after #%d", ev.GetSequence())
+		}
 		if ok && id == "ogre" {
 			ogreUpNext++
 		} else if st.GetStatus() == encounterv1.EncounterStatus_ENCOUNTER_STATUS_ACTIVE && !view.GetD20Seg().GetCombatants()["ogre"].GetEndedTurn() {

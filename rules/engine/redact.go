@@ -1,8 +1,12 @@
 package engine
 
 import (
+	"sync"
+
+	dicev1 "github.com/fray-rpg/fray/gen/fray/dice/v1"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // Hidden information is the server's to keep. A GM may hide a combatant: everyone but the GM,
@@ -10,6 +14,9 @@ import (
 // table would see: unhurt, wounded, badly wounded, out of the fight), never its sheet or its
 // numbers. Some things never leave the server whoever reads (the Ka deck's order). Reads go
 // through View and ViewEvent, which return copies; the recorded events are never changed.
+//
+// Where a die sits in the encounter's dice stream is the GM's alone (WithholdDicePositions):
+// every reader who does not see everything gets no dice position, hidden combatant or not.
 
 // Viewer says what one reader of an encounter may see.
 type Viewer struct {
@@ -68,12 +75,25 @@ func (r *Registry) View(st *encounterv1.EncounterState, v Viewer) *encounterv1.E
 	if red != nil && err == nil {
 		red.RedactState(out, secret)
 	}
+	if !v.SeesAll {
+		WithholdDicePositions(out)
+	}
 	return out
 }
 
 // ViewEvent returns a copy of ev as v may see it. before is the encounter's state before ev:
-// it says who was hidden when ev was recorded.
+// it says who was hidden when ev was recorded. Event.redacted tells of what the rules withheld
+// (a hidden combatant's sheet or numbers), not of the dice positions, which no reader but the
+// GM and the co-GMs ever gets.
 func (r *Registry) ViewEvent(before *encounterv1.EncounterState, ev *encounterv1.Event, v Viewer) *encounterv1.Event {
+	out := r.viewEvent(before, ev, v)
+	if !v.SeesAll {
+		WithholdDicePositions(out)
+	}
+	return out
+}
+
+func (r *Registry) viewEvent(before *encounterv1.EncounterState, ev *encounterv1.Event, v Viewer) *encounterv1.Event {
 	out := proto.CloneOf(ev)
 	secret := secretIn(before, v)
 	if add := out.GetCombatantAdded(); add != nil && !v.Sees(add.GetCombatant()) {
@@ -107,6 +127,104 @@ func (r *Registry) ViewEvent(before *encounterv1.EncounterState, ev *encounterv1
 	}
 	out.Redacted = !proto.Equal(out, ev)
 	return out
+}
+
+// WithholdDicePositions removes from m (a reader's copy of a state or an event) every position
+// in the encounter's dice stream: the state's dice_offset and dice_high_water, a rewind's
+// dice_offset, and each roll's offset and draws, wherever they are (in lists, maps, a rewind's
+// state). A roll's faces are its own, but where it starts is not: it counts every word drawn
+// before it, the hidden combatants' included, so a reader comparing positions would learn
+// what it may not see (that a hidden d10 exploded: one word more; that a d20seg Initiative
+// roll-off was rolled: a tie with a hidden combatant). No position at all, to every reader
+// who does not see everything, whether or not someone is hidden now: a position shown only
+// while no one is hidden would still count the draws made while someone was. The GM and the
+// co-GMs, and the log itself (fray export, fray audit verify), keep them all, so the dice are
+// verified from the full log once the end reveals the seed (docs/event-log.md).
+func WithholdDicePositions(m proto.Message) { withholdDicePositions(m.ProtoReflect()) }
+
+func withholdDicePositions(m protoreflect.Message) {
+	switch x := m.Interface().(type) {
+	case *dicev1.Roll:
+		x.Offset, x.Draws = 0, 0
+		return
+	case *encounterv1.EncounterState:
+		x.DiceOffset, x.DiceHighWater = 0, 0
+	case *encounterv1.EncounterRewound:
+		x.DiceOffset = 0
+	}
+	for _, fd := range positionFieldsOf(m.Descriptor()) {
+		if !m.Has(fd) {
+			continue
+		}
+		v := m.Get(fd)
+		switch {
+		case fd.IsMap():
+			v.Map().Range(func(_ protoreflect.MapKey, mv protoreflect.Value) bool {
+				withholdDicePositions(mv.Message())
+				return true
+			})
+		case fd.IsList():
+			for i := range v.List().Len() {
+				withholdDicePositions(v.List().Get(i).Message())
+			}
+		default:
+			withholdDicePositions(v.Message())
+		}
+	}
+}
+
+// positionTypes are the messages that hold a dice position themselves.
+var positionTypes = map[protoreflect.FullName]bool{
+	rollName: true,
+	(&encounterv1.EncounterState{}).ProtoReflect().Descriptor().FullName():   true,
+	(&encounterv1.EncounterRewound{}).ProtoReflect().Descriptor().FullName(): true,
+}
+
+// positionFields caches positionFieldsOf by message type.
+var positionFields sync.Map // protoreflect.MessageDescriptor → []protoreflect.FieldDescriptor
+
+// positionFieldsOf lists the fields of a message of type md (lists and maps included, a
+// oneof's members each) whose messages may hold a dice position, directly or deeper: a view
+// walks only those, not a sheet's or a state's every field.
+func positionFieldsOf(md protoreflect.MessageDescriptor) []protoreflect.FieldDescriptor {
+	if fs, ok := positionFields.Load(md); ok {
+		return fs.([]protoreflect.FieldDescriptor)
+	}
+	var fs []protoreflect.FieldDescriptor
+	for i := range md.Fields().Len() {
+		fd := md.Fields().Get(i)
+		held := fd.Message()
+		if fd.IsMap() {
+			held = fd.MapValue().Message()
+		}
+		if held != nil && mayHoldPosition(held, map[protoreflect.FullName]bool{md.FullName(): true}) {
+			fs = append(fs, fd)
+		}
+	}
+	positionFields.Store(md, fs)
+	return fs
+}
+
+// mayHoldPosition reports whether a message of type md may hold a dice position. A type
+// already being looked into (seen, a recursive type) is taken to hold one: at worst a field
+// is visited in vain.
+func mayHoldPosition(md protoreflect.MessageDescriptor, seen map[protoreflect.FullName]bool) bool {
+	if positionTypes[md.FullName()] || seen[md.FullName()] {
+		return true
+	}
+	seen[md.FullName()] = true
+	defer delete(seen, md.FullName())
+	for i := range md.Fields().Len() {
+		fd := md.Fields().Get(i)
+		held := fd.Message()
+		if fd.IsMap() {
+			held = fd.MapValue().Message()
+		}
+		if held != nil && mayHoldPosition(held, seen) {
+			return true
+		}
+	}
+	return false
 }
 
 func decideSetHidden(st *encounterv1.EncounterState, k *encounterv1.SetHidden, gmOnly func(string) error) ([]*encounterv1.Event, error) {

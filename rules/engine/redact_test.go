@@ -3,8 +3,11 @@ package engine_test
 import (
 	"testing"
 
+	dicev1 "github.com/fray-rpg/fray/gen/fray/dice/v1"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/engine/enginetest"
 	"github.com/fray-rpg/fray/rules/loss"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
@@ -169,4 +172,59 @@ func TestViewEventHidesAHiddenCombatantFromOthers(t *testing.T) {
 	seen = reg.ViewEvent(full, rewound, player)
 	require.Nil(t, engine.FindCombatant(seen.GetEncounterRewound().GetState(), "ogre").GetLoss())
 	require.NotNil(t, engine.FindCombatant(rewound.GetEncounterRewound().GetState(), "ogre").GetLoss())
+}
+
+// TestDicePositionsAreTheGMs: where a die sits in the dice stream counts every word drawn
+// before it, the hidden combatants' included, so no reader but the GM and the co-GMs gets a
+// position, whoever it controls and whether or not anyone is hidden: not the state's dice
+// offset or high-water mark, not a roll's offset or draws, not a rewind's dice offset or its
+// state's. The faces stay, and Event.redacted does not count the positions.
+func TestDicePositionsAreTheGMs(t *testing.T) {
+	reg := engine.NewRegistry(loss.New())
+	st := &encounterv1.EncounterState{EncounterId: "e1"}
+	for _, cmd := range []*encounterv1.Command{create("Bivouac", "loss", 0), combatant("diego", "Diego", "david"), combatant("guet", "Le guet", "erin")} {
+		_, err := apply(t, reg, st, cmd, env("gm"))
+		require.NoError(t, err)
+	}
+	st.DiceOffset, st.DiceHighWater = 12, 19
+	roll := &dicev1.Roll{Expression: "1d10!", Faces: []int32{10, 4}, Total: 14, Offset: 10, Draws: 2, Scheme: 2}
+	rolled := &encounterv1.Event{Sequence: 4, RuleSystem: "loss", RulesVersion: loss.Version, Payload: &encounterv1.Event_Loss{Loss: &lossv1.Event{
+		Kind: &lossv1.Event_AttackRolled{AttackRolled: &lossv1.AttackRolled{AttackerId: "diego", TargetId: "guet", Test: &lossv1.TestResult{Roll: roll, Total: 30}}}}}}
+	rewound := &encounterv1.Event{Sequence: 5, RuleSystem: "loss", RulesVersion: loss.Version, Payload: &encounterv1.Event_EncounterRewound{
+		EncounterRewound: &encounterv1.EncounterRewound{ToSequence: 3, DiceOffset: 19, State: proto.CloneOf(st)}}}
+	unknown := proto.CloneOf(rolled) // rules this registry does not know: viewed by the engine alone
+	unknown.RuleSystem = "bogus"
+
+	for _, c := range []struct {
+		name string
+		v    engine.Viewer
+	}{
+		{"a player of every combatant", engine.Viewer{Controls: map[string]bool{"diego": true, "guet": true}}},
+		{"an observer", engine.Viewer{}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			view := reg.View(st, c.v)
+			require.Zero(t, view.GetDiceOffset()+view.GetDiceHighWater())
+			require.EqualValues(t, 12, st.GetDiceOffset(), "the state read is not changed")
+			seen := reg.ViewEvent(st, rolled, c.v)
+			r := seen.GetLoss().GetAttackRolled().GetTest().GetRoll()
+			require.Equal(t, []int32{10, 4}, r.GetFaces(), "its faces are seen")
+			require.Equal(t, []uint64{0, 0}, []uint64{r.GetOffset(), r.GetDraws()})
+			require.EqualValues(t, 2, r.GetScheme())
+			require.EqualValues(t, 10, roll.GetOffset(), "the recorded event is not changed")
+			require.False(t, seen.GetRedacted(), "nothing of a hidden combatant was withheld")
+			rw := reg.ViewEvent(st, rewound, c.v).GetEncounterRewound()
+			require.Zero(t, rw.GetDiceOffset()+rw.GetState().GetDiceOffset()+rw.GetState().GetDiceHighWater())
+			require.Zero(t, reg.ViewEvent(st, unknown, c.v).GetLoss().GetAttackRolled().GetTest().GetRoll().GetOffset())
+			for _, m := range []proto.Message{view, seen, reg.ViewEvent(st, rewound, c.v)} {
+				require.Empty(t, enginetest.DicePositions(m), "no position left anywhere")
+			}
+		})
+	}
+	gm := engine.Viewer{SeesAll: true}
+	require.EqualValues(t, []uint64{12, 19}, []uint64{reg.View(st, gm).GetDiceOffset(), reg.View(st, gm).GetDiceHighWater()})
+	require.True(t, proto.Equal(rolled, reg.ViewEvent(st, rolled, gm)), "the GM reads the positions")
+	require.Equal(t, []string{"dice_offset = 12", "dice_high_water = 19"}, enginetest.DicePositions(reg.View(st, gm)))
+	rw := reg.ViewEvent(st, rewound, gm).GetEncounterRewound()
+	require.EqualValues(t, []uint64{19, 12, 19}, []uint64{rw.GetDiceOffset(), rw.GetState().GetDiceOffset(), rw.GetState().GetDiceHighWater()})
 }

@@ -172,7 +172,11 @@ func TestFeerieHiddenCombatantNeverReachesOthers(t *testing.T) {
 					for _, m := range []proto.Message{seen, view} {
 						require.Empty(t, enginetest.Leaks(t, m, secrets), "event %d: the ogre's names or numbers reach %s in %v", ev.GetSequence(), r.name, m)
 					}
-					require.Equal(t, !proto.Equal(seen, ev), seen.GetRedacted())
+					// Redacted tells of what the rules withheld; the dice positions, which no
+					// one but the GMs gets, are not counted.
+					positionless := proto.CloneOf(ev)
+					engine.WithholdDicePositions(positionless)
+					require.Equal(t, !proto.Equal(seen, positionless), seen.GetRedacted())
 				}
 			}
 			if r.sees {

@@ -23,6 +23,12 @@ import (
 // them (a roll names the card it took among the cards left). So do the rolls of any draw made
 // while cards a hidden combatant drew were out of the deck: a face counts the cards left, so
 // it would tell of those cards (Draw.discard_by names who drew the cards out).
+//
+// How many cards a hidden combatant draws is seen, face down from the one deck (KA-003), and
+// with it the deck's count, the discard's length and each card's place in the deck: a face
+// card drawing again (KA-002) shows as at the table. Where the dice stream stands is not seen
+// (engine.View gives no reader but the GMs a dice position): a card takes one word of it, and
+// now and then one more that the draw throws away, which the count of cards does not tell.
 
 var _ engine.Redactor = System{}
 

@@ -212,6 +212,7 @@ func TestNarrationOfAHiddenD20SegCombatant(t *testing.T) {
 	require.Regexp(t, `ogre\s+L'ogre\s+monstres\s+gm\s+hidden\s+unhurt\s+segment 0\s+0\s+hidden by the GM`, upNext)
 	require.Contains(t, upNext, "L'ogre acts next, at segment 0")
 	require.Regexp(t, `aldric\s+Aldric\s+-\s+joueuse\s+2 \(tie 1st\)\s+52/100`, upNext, "a placeholder makes no tie")
+	require.Regexp(t, `garde\s+Le garde\s+-\s+gm\s+2 \(tie 2nd\)`, upNext, "places among the combatants shown, whatever room the server leaves for the hidden")
 	waiting := stateText(states[9])
 	require.Regexp(t, `ogre\s+L'ogre\s+monstres\s+gm\s+hidden\s+wounded\s+hidden\s+1\s+hidden by the GM`, waiting)
 	require.Contains(t, waiting, "Le garde acts next, at segment 0")

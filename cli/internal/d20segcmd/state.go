@@ -30,11 +30,22 @@ func WriteState(w io.Writer, st *encounterv1.EncounterState, names *client.Names
 	if len(st.GetCombatants()) == 0 {
 		fmt.Fprintln(w, "No combatants yet.")
 	} else {
-		inits := map[int32]int{}
+		inits := map[int32][]int32{} // the tie orders at each Initiative
 		for _, cb := range st.GetCombatants() {
 			if cs := ds.GetCombatants()[cb.GetId()]; cs != nil && !client.SheetWithheld(cb) {
-				inits[cs.GetInitiative()]++ // a hidden combatant's Initiative is a placeholder
+				inits[cs.GetInitiative()] = append(inits[cs.GetInitiative()], cs.GetTieOrder()) // a hidden combatant's Initiative is a placeholder
 			}
+		}
+		// Its place among the combatants shown at its Initiative: with someone hidden, the
+		// server spaces the tie orders (room for the placeholders).
+		tiePlace := func(cs *d20segv1.CombatantState) int32 {
+			var before int32
+			for _, o := range inits[cs.GetInitiative()] {
+				if o < cs.GetTieOrder() {
+					before++
+				}
+			}
+			return before
 		}
 		rows := []string{"  ID\tNAME\tSIDE\tCONTROLLER\tINIT\tHP\tNEXT\tATTACKS\tOTHER"}
 		for _, cb := range st.GetCombatants() {
@@ -42,8 +53,8 @@ func WriteState(w io.Writer, st *encounterv1.EncounterState, names *client.Names
 			init, hp, next, attacks := client.Num(d20seg.Initiative(sh)), "-", "-", "-"
 			if cs != nil {
 				init = client.Num(cs.GetInitiative())
-				if inits[cs.GetInitiative()] > 1 && started {
-					init += fmt.Sprintf(" (tie %s)", ordinal(cs.GetTieOrder()+1))
+				if len(inits[cs.GetInitiative()]) > 1 && started {
+					init += fmt.Sprintf(" (tie %s)", ordinal(tiePlace(cs)+1))
 				}
 				hp = fmt.Sprintf("%s/%d", client.Num(cs.GetHitPoints()), sh.GetHitPoints())
 			}

@@ -29,7 +29,7 @@ func (f *fight) fey(who string, a *feeriev1.Action) []*feeriev1.Event {
 	a.CombatantId = who
 	r, err := f.c.Submit(as(ctl(who)), &encounterv1.SubmitRequest{EncounterId: f.id, Command: &encounterv1.Command{Kind: &encounterv1.Command_Feerie{Feerie: a}}})
 	require.NoError(f.t, err)
-	f.events = append(f.events, r.GetEvents()...)
+	f.record(ctl(who), r.GetEvents())
 	var out []*feeriev1.Event
 	for _, ev := range r.GetEvents() {
 		out = append(out, ev.GetFeerie())

@@ -198,15 +198,15 @@ func watchAll(t *testing.T, c encounterv1.EncounterServiceClient, ctx context.Co
 // in its bytes, one of its distinctive numbers in any integer field, a Roll's faces included
 // (but the log's positions, times and skip).
 func (tc secretCase) secrets() enginetest.Secrets {
-	ignored := append(slices.Clone(enginetest.Positions), "from_sequence", "dice_high_water", "fold_version", "seconds", "nanos", "position")
+	ignored := append(slices.Clone(enginetest.Positions), "from_sequence", "fold_version", "seconds", "nanos", "position")
 	return enginetest.Secrets{Words: []string{secretWord}, Numbers: tc.numbers, Faces: tc.numbers, Ignore: append(ignored, tc.skip...)}
 }
 
 // For each rule system, the GM hides a monster and a fight is played over gRPC; every byte
 // the player receives — its Watch stream from the first event, its Get (with its legal
 // actions), its Export, its own Submit responses — is searched for the monster's secret word
-// (none) and walked for its distinctive numbers (none), while the GM's stream has them. No
-// state any reader receives holds an order of the Ka deck.
+// (none) and walked for its distinctive numbers (none) and for dice positions (none), while
+// the GM's stream has them. No state any reader receives holds an order of the Ka deck.
 func TestHiddenValuesNeverReachAPlayer(t *testing.T) {
 	ns, _ := natstest.Start(t)
 	resolverAddr := startResolver(t)
@@ -298,9 +298,11 @@ func TestHiddenValuesNeverReachAPlayer(t *testing.T) {
 			gmSaw.msgs = append(gmSaw.msgs, (<-gmWatch).msgs...)
 
 			secrets := tc.secrets()
-			var redacted int
+			var redacted, gmPositions int
 			for _, m := range player.msgs {
 				require.Empty(t, enginetest.Leaks(t, m, secrets), "the player received %v", m)
+				// Where the dice stream stands counts the monster's draws too (issue 23, item 6).
+				require.Empty(t, enginetest.DicePositions(m), "the player received a dice position in %v", m)
 				if w, ok := m.(*encounterv1.WatchEncounterResponse); ok && w.GetEvent().GetRedacted() {
 					redacted++
 				}
@@ -309,7 +311,9 @@ func TestHiddenValuesNeverReachAPlayer(t *testing.T) {
 			var gmLeaks []string
 			for _, m := range gmSaw.msgs {
 				gmLeaks = append(gmLeaks, enginetest.Leaks(t, m, secrets)...)
+				gmPositions += len(enginetest.DicePositions(m))
 			}
+			require.Positive(t, gmPositions, "the GM reads the dice positions")
 			word := fmt.Sprintf("the word %q", secretWord)
 			require.Contains(t, gmLeaks, word, "the GM's reads have the monster whole")
 			require.True(t, slices.ContainsFunc(gmLeaks, func(l string) bool { return l != word }), "and its numbers")

@@ -53,7 +53,7 @@ func (f *fight) ka(who, actor string, a *kav1.Action) []*kav1.Event {
 	a.CombatantId = who
 	r, err := f.c.Submit(as(actor), &encounterv1.SubmitRequest{EncounterId: f.id, Command: &encounterv1.Command{Kind: &encounterv1.Command_Ka{Ka: a}}})
 	require.NoError(f.t, err)
-	f.events = append(f.events, r.GetEvents()...)
+	f.record(actor, r.GetEvents())
 	var out []*kav1.Event
 	for _, ev := range r.GetEvents() {
 		out = append(out, ev.GetKa())

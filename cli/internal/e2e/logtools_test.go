@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -19,7 +20,6 @@ import (
 	"github.com/fray-rpg/fray/services/platform/natstest"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/require"
-	"google.golang.org/protobuf/proto"
 )
 
 // fray runs a CLI command and returns its exit code, standard output and standard error.
@@ -88,7 +88,7 @@ func TestLogToolsReplayVerifyExportImportTail(t *testing.T) {
 	}
 	require.Len(t, exported, len(f.events))
 	for i := range exported {
-		require.True(t, proto.Equal(f.events[i], exported[i]))
+		f.requireRecorded(i, exported[i], fmt.Sprintf("event %d differs in the export", i+1))
 	}
 
 	// Before the end, verify explains that the seed is still secret.

@@ -18,6 +18,7 @@ import (
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
 	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/engine/enginetest"
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/fray-rpg/fray/services/encounter/store"
@@ -155,6 +156,35 @@ type fight struct {
 	id      string
 	events  []*encounterv1.Event
 	watched chan []*encounterv1.Event
+	// byPlayer marks the events (by index in events) as a player's command returned them:
+	// without the dice positions, which only the GMs read (engine.View).
+	byPlayer map[int]bool
+}
+
+// record adds the events a command of who returned.
+func (f *fight) record(who string, evs []*encounterv1.Event) {
+	if who != "gm" {
+		if f.byPlayer == nil {
+			f.byPlayer = map[int]bool{}
+		}
+		for i := range evs {
+			f.byPlayer[len(f.events)+i] = true
+		}
+	}
+	f.events = append(f.events, evs...)
+}
+
+// requireRecorded checks that the i-th event the commands returned is recorded, the one the
+// GM reads: to a player, less the dice positions, of which it gets none.
+func (f *fight) requireRecorded(i int, recorded *encounterv1.Event, msg string) {
+	f.t.Helper()
+	want := recorded
+	if f.byPlayer[i] {
+		require.Empty(f.t, enginetest.DicePositions(f.events[i]), "%s: a player gets no dice position", msg)
+		want = proto.CloneOf(recorded)
+		engine.WithholdDicePositions(want)
+	}
+	require.True(f.t, proto.Equal(want, f.events[i]), msg)
 }
 
 // as is a context whose calls carry a token of tenant dev for who.
@@ -201,7 +231,7 @@ func (f *fight) submit(who string, a *lossv1.Action) []*lossv1.Event {
 	f.t.Helper()
 	r, err := f.c.Submit(as(who), &encounterv1.SubmitRequest{EncounterId: f.id, Command: &encounterv1.Command{Kind: &encounterv1.Command_Loss{Loss: a}}})
 	require.NoError(f.t, err)
-	f.events = append(f.events, r.GetEvents()...)
+	f.record(who, r.GetEvents())
 	var out []*lossv1.Event
 	for _, ev := range r.GetEvents() {
 		out = append(out, ev.GetLoss())
@@ -246,7 +276,7 @@ func (f *fight) finish(seed []byte, natsURL, resolverAddr string) {
 	require.Len(t, watched, len(f.events))
 	for i, ev := range watched {
 		require.Equal(t, uint64(i+1), ev.GetSequence())
-		require.True(t, proto.Equal(f.events[i], ev), "event %d differs on the watch", i+1)
+		f.requireRecorded(i, ev, fmt.Sprintf("event %d differs on the watch", i+1))
 	}
 
 	// Rebuild from JetStream alone: a new connection, a fresh registry, nothing cached.

@@ -31,9 +31,11 @@ type Secrets struct {
 	Skip []protoreflect.FullName
 }
 
-// Positions are the integer fields that place a record in the log or in the dice stream, or
-// name the rules' version: the positional fields every Secrets of a rule system ignores.
-var Positions = []protoreflect.Name{"sequence", "to_sequence", "dice_offset", "offset", "draws", "rules_version"}
+// Positions are the integer fields that place a record in the log, or name the rules'
+// version: the positional fields every Secrets of a rule system ignores. The dice stream's
+// positions (dice_offset, a roll's offset and draws) are not among them: no reader but the
+// GMs gets them (engine.WithholdDicePositions), so a view holding one leaks.
+var Positions = []protoreflect.Name{"sequence", "to_sequence", "rules_version"}
 
 var rollFaces = (&dicev1.Roll{}).ProtoReflect().Descriptor().Fields().ByName("faces").FullName()
 
