@@ -66,7 +66,9 @@ func startResolver(t *testing.T) string {
 // call is a fresh process state (an empty cache).
 func startEncounter(t *testing.T, natsURL, resolverAddr string, seed []byte) encounterv1.EncounterServiceClient {
 	srv := platform.NewServer(quietLog(), authtest.ServerOptions()...)
-	opts := encounter.Options{}
+	// The role matrix opens one encounter a cell, every one the same GM's: past the default
+	// cap of encounters one principal may hold open (100).
+	opts := encounter.Options{MaxOpenPerPrincipal: 10_000}
 	if seed != nil {
 		opts.NewSeed = func() []byte { return seed }
 	}
