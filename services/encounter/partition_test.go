@@ -1,12 +1,16 @@
 package encounter_test
 
 import (
+	"fmt"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/fray-rpg/fray/services/encounter/store"
+	"github.com/fray-rpg/fray/services/platform"
 	"github.com/fray-rpg/fray/services/platform/natstest"
 	"github.com/stretchr/testify/require"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
@@ -17,13 +21,21 @@ import (
 // SERVING. Now its readiness is JetStream's own answer: cut that node's routes and the
 // service turns NOT_SERVING; its connection then moves to another node of its pool, and it
 // serves again, the encounter it made before the cut still there.
+//
+// The NOT_SERVING is read from the health's own log of the change, not from a watch: it may
+// last only a moment (three checks, then the move), and a watch opened after the cut, or a
+// slow reader of one (grpc's health server keeps only the latest status not yet sent), may
+// never see it on a busy machine.
 func TestAServiceWhoseNATSNodeIsCutOffStopsServingThenMoves(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a 3-node NATS cluster: not under -short")
 	}
 	c := natstest.StartCluster(t, 3)
 	rs := serveRules(t, "127.0.0.1:0", &countingRules{})
-	client, health, run := startService(t, encounter.Config{NATSURL: c.URLs(), ResolverAddr: rs.addr,
+	var logs logBuffer
+	logger, err := platform.NewLoggerTo(&logs, "text", "warn")
+	require.NoError(t, err)
+	client, health, run := startService(t, encounter.Config{NATSURL: c.URLs(), ResolverAddr: rs.addr, Log: logger,
 		JetStreamCheckEvery: 250 * time.Millisecond, Store: store.Config{Replicas: 3}})
 	service := encounterv1.EncounterService_ServiceDesc.ServiceName
 	awaitHealth(t, health, service, healthpb.HealthCheckResponse_SERVING)
@@ -36,7 +48,9 @@ func TestAServiceWhoseNATSNodeIsCutOffStopsServingThenMoves(t *testing.T) {
 	require.GreaterOrEqual(t, i, 0, "connected to %q, a node of the cluster", node)
 	began := time.Now()
 	c.Partition(i)
-	awaitHealth(t, health, service, healthpb.HealthCheckResponse_NOT_SERVING)
+	notServing := fmt.Sprintf(`msg="health: not serving" service=%s why="event log: JetStream does not answer through NATS node %s`, service, node)
+	require.Eventually(t, func() bool { return strings.Contains(logs.String(), notServing) }, patience, 10*time.Millisecond,
+		"the health never said NOT_SERVING for node %s: %s", node, &logs)
 	t.Logf("node %s cut off from its peers: the service NOT_SERVING after %s", node, time.Since(began).Round(time.Millisecond))
 
 	awaitHealth(t, health, service, healthpb.HealthCheckResponse_SERVING)
@@ -47,4 +61,22 @@ func TestAServiceWhoseNATSNodeIsCutOffStopsServingThenMoves(t *testing.T) {
 	require.NoError(t, err, "the encounter made before the cut takes a command")
 	require.Equal(t, created.GetState().GetSequence()+1, got.GetState().GetSequence())
 	c.Heal(i)
+}
+
+// logBuffer is a log's text, written by the service's goroutines and read by the test.
+type logBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
