@@ -64,6 +64,15 @@ func startRun(t *testing.T, data string, tune ...func(*dev.Config)) (addr string
 	return addr, cancel, ended
 }
 
+// requireLasts checks that exp is ttl after a moment between before and after (the call that
+// made it), to the second a token's exp is written in: bracketed by the clock, not compared
+// with it within some tolerance, so that a slow machine does not move it.
+func requireLasts(t *testing.T, before, after time.Time, ttl time.Duration, exp time.Time, msgAndArgs ...any) {
+	t.Helper()
+	require.False(t, exp.Before(before.Add(ttl).Truncate(time.Second)), msgAndArgs...)
+	require.False(t, exp.After(after.Add(ttl)), msgAndArgs...)
+}
+
 // fray runs one CLI command and returns its output.
 func fray(t *testing.T, args ...string) string {
 	t.Helper()
