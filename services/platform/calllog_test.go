@@ -136,6 +136,8 @@ func TestCallLogLevelsFollowWhoseFaultItIs(t *testing.T) {
 		codes.FailedPrecondition: "INFO", codes.ResourceExhausted: "INFO", codes.Unimplemented: "INFO",
 		codes.Aborted: "INFO", codes.Canceled: "INFO",
 	}
+	// The first Unavailable call is among these: the outage's interval starts there.
+	start := time.Now()
 	for code := range want {
 		get(code)
 	}
@@ -148,7 +150,6 @@ func TestCallLogLevelsFollowWhoseFaultItIs(t *testing.T) {
 	}
 
 	// An outage: 40 more calls fail Unavailable.
-	start := time.Now()
 	for range 40 {
 		get(codes.Unavailable)
 	}
@@ -168,7 +169,7 @@ func TestCallLogLevelsFollowWhoseFaultItIs(t *testing.T) {
 		total += 1 + n
 	}
 	require.LessOrEqual(t, total, 41, "each call counted once")
-	if took < platform.CallLogEvery {
+	if took < platform.CallLogEvery { // all 41 within one interval (a slow machine asserts less)
 		require.Len(t, lines, 1, "within one interval, one line")
 	}
 }
