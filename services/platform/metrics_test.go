@@ -258,7 +258,7 @@ func TestCallsAreTracedAcrossClientAndServer(t *testing.T) {
 			}
 		}
 		return client.SpanContext.IsValid() && server.SpanContext.IsValid()
-	}, 10*time.Second, 5*time.Millisecond, "a client span and a server span")
+	}, 2*time.Minute, 5*time.Millisecond, "a client span and a server span")
 	for _, name := range names {
 		require.Equal(t, "test.Limits/Get", name, "only the call is traced, not health")
 	}
