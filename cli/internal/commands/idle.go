@@ -11,6 +11,7 @@ import (
 	"github.com/fray-rpg/fray/services/platform"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/durationpb"
 )
 
@@ -85,6 +86,20 @@ func idleRows(encounters []*encounterv1.IdleEncounter) []string {
 	return rows
 }
 
+// print writes the answer: whole as JSON with --json, else a table of encounters then line.
+func (f *idleFlags) print(stdout io.Writer, resp proto.Message, encounters []*encounterv1.IdleEncounter, line string) error {
+	if *f.asJSON {
+		return client.PrintJSON(stdout, resp, client.PrettyJSON)
+	}
+	if len(encounters) > 0 {
+		if err := client.Table(stdout, idleRows(encounters)); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprintln(stdout, line)
+	return err
+}
+
 func idleListCmd() *cobra.Command {
 	command, fs := client.NewCommand("idle list", "--tenant T [--older-than D] [--max N] [--json] [flags]",
 		"Lists the tenant's encounters not ended that have recorded no event for --older-than (default:\n"+
@@ -100,22 +115,11 @@ func idleListCmd() *cobra.Command {
 		if err != nil {
 			return client.RPCErr("", err)
 		}
-		if *f.asJSON {
-			return client.PrintJSON(stdout, resp, client.PrettyJSON)
-		}
+		line := fmt.Sprintf("%d idle; tenant %s has %d open", len(resp.GetEncounters()), *f.tenant, resp.GetOpen())
 		if len(resp.GetEncounters()) > 0 {
-			if err := client.Table(stdout, idleRows(resp.GetEncounters())); err != nil {
-				return err
-			}
+			line += fmt.Sprintf("; `fray idle end --tenant %s` ends them", *f.tenant)
 		}
-		_, err = fmt.Fprintf(stdout, "%d idle; tenant %s has %d open", len(resp.GetEncounters()), *f.tenant, resp.GetOpen())
-		if err == nil && len(resp.GetEncounters()) > 0 {
-			_, err = fmt.Fprintf(stdout, "; `fray idle end --tenant %s` ends them", *f.tenant)
-		}
-		if err == nil {
-			_, err = fmt.Fprintln(stdout)
-		}
-		return err
+		return f.print(stdout, resp, resp.GetEncounters(), line)
 	})
 	return command
 }
@@ -137,16 +141,7 @@ func idleEndCmd() *cobra.Command {
 		if err != nil {
 			return client.RPCErr("", err)
 		}
-		if *f.asJSON {
-			return client.PrintJSON(stdout, resp, client.PrettyJSON)
-		}
-		if len(resp.GetEnded()) > 0 {
-			if err := client.Table(stdout, idleRows(resp.GetEnded())); err != nil {
-				return err
-			}
-		}
-		_, err = fmt.Fprintf(stdout, "ended %d; tenant %s has %d open\n", len(resp.GetEnded()), *f.tenant, resp.GetOpen())
-		return err
+		return f.print(stdout, resp, resp.GetEnded(), fmt.Sprintf("ended %d; tenant %s has %d open", len(resp.GetEnded()), *f.tenant, resp.GetOpen()))
 	})
 	return command
 }
