@@ -28,7 +28,7 @@ func TestD20002ApprehensionScaleBounds(t *testing.T) {
 		{[]int32{1, 2}, false},
 		{[]int32{1, 2, 3, 4}, false},
 	} {
-		o, err := d20seg.New().Options(&encounterv1.RuleOptions{System: &encounterv1.RuleOptions_D20Seg{D20Seg: &d20segv1.Options{ApprehensionScale: c.scale}}})
+		o, err := d20seg.New(1).Options(&encounterv1.RuleOptions{System: &encounterv1.RuleOptions_D20Seg{D20Seg: &d20segv1.Options{ApprehensionScale: c.scale}}})
 		if c.ok {
 			require.NoError(t, err, "%v", c.scale)
 			require.Equal(t, c.scale, o.GetD20Seg().GetApprehensionScale())
@@ -38,12 +38,12 @@ func TestD20002ApprehensionScaleBounds(t *testing.T) {
 		require.ErrorAs(t, err, &re, "%v", c.scale)
 		require.Equal(t, "D20-002", re.Rule, "%v", c.scale)
 	}
-	o, err := d20seg.New().Options(nil)
+	o, err := d20seg.New(1).Options(nil)
 	require.NoError(t, err)
 	require.Equal(t, []int32{2, 5, 10}, o.GetD20Seg().GetApprehensionScale())
-	_, err = d20seg.New().Options(&encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Feerie{Feerie: &feeriev1.Options{}}})
+	_, err = d20seg.New(1).Options(&encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Feerie{Feerie: &feeriev1.Options{}}})
 	require.ErrorContains(t, err, "not d20seg options")
-	o, err = d20seg.New().Options(&encounterv1.RuleOptions{})
+	o, err = d20seg.New(1).Options(&encounterv1.RuleOptions{})
 	require.NoError(t, err, "no system's options given: the defaults")
 	require.Equal(t, []int32{2, 5, 10}, o.GetD20Seg().GetApprehensionScale())
 }
@@ -61,7 +61,7 @@ func TestD20SheetBounds(t *testing.T) {
 		{1, -1, "D20-017"},
 	} {
 		cb := sheet("ogre", "L'ogre", func(sh *d20segv1.Sheet) { sh.HitPoints, sh.Bba = c.hp, c.bba })
-		err := d20seg.New().CheckCombatant(&encounterv1.EncounterState{}, cb)
+		err := d20seg.New(1).CheckCombatant(&encounterv1.EncounterState{}, cb)
 		if c.rule == "" {
 			require.NoError(t, err, "hp %d, BBA %d", c.hp, c.bba)
 			continue

@@ -13,30 +13,19 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-// ID and Version of the rule system.
-const (
-	ID      = "d20seg"
-	Version = 1
-)
+// ID of the rule system.
+const ID = "d20seg"
 
-// Numbers of the rules.
-const (
-	FirstSegment     = 0  // D20-013
-	LastSegment      = 5  // D20-013
-	SurpriseSegments = 3  // D20-004: segments 0–2
-	CriticalMargin   = 20 // D20-042
-	NoStealth        = 15 // D20-003
-)
+// System is the d20 segment system at one version (New): its numbers and behaviour switches
+// are values, read by every rule.
+type System struct {
+	version uint32
+	n       Numbers
+}
 
-// System is the d20 segment system, version 1.
-type System struct{}
-
-// New returns the d20 segment system.
-func New() System { return System{} }
-
-func (System) ID() string      { return ID }
-func (System) Name() string    { return "d20 à segments" }
-func (System) Version() uint32 { return Version }
+func (System) ID() string        { return ID }
+func (System) Name() string      { return "d20 à segments" }
+func (s System) Version() uint32 { return s.version }
 
 func segState(st *encounterv1.EncounterState) *d20segv1.State {
 	if s := st.GetD20Seg(); s != nil {
@@ -59,7 +48,7 @@ func event(e *d20segv1.Event) *encounterv1.Event {
 func one(e *d20segv1.Event) []*encounterv1.Event { return []*encounterv1.Event{event(e)} }
 
 // Options validates house rules and fills in the defaults (D20-000, D20-002, D20-020, D20-044).
-func (System) Options(in *encounterv1.RuleOptions) (*encounterv1.RuleOptions, error) {
+func (sys System) Options(in *encounterv1.RuleOptions) (*encounterv1.RuleOptions, error) {
 	if in != nil && in.GetSystem() != nil && in.GetD20Seg() == nil {
 		return nil, engine.Invalid("", "the options given are not d20seg options")
 	}
@@ -68,7 +57,7 @@ func (System) Options(in *encounterv1.RuleOptions) (*encounterv1.RuleOptions, er
 		o = &d20segv1.Options{}
 	}
 	if len(o.ApprehensionScale) == 0 {
-		o.ApprehensionScale = []int32{2, 5, 10}
+		o.ApprehensionScale = sys.n.ApprehensionScale[:]
 	}
 	if sc := o.ApprehensionScale; len(sc) != 3 || sc[0] < 0 || sc[0] > sc[1] || sc[1] > sc[2] {
 		return nil, engine.Invalid("D20-002", "apprehension_scale gives light, medium and high, from 0 up (light ≤ medium ≤ high), not %v", sc)
@@ -77,7 +66,7 @@ func (System) Options(in *encounterv1.RuleOptions) (*encounterv1.RuleOptions, er
 		o.CarryOver = proto.Bool(false)
 	}
 	if o.DownAt == nil {
-		o.DownAt = proto.Int32(0)
+		o.DownAt = proto.Int32(sys.n.DownAt)
 	}
 	if o.SkipApprehension == nil {
 		o.SkipApprehension = proto.Bool(false)
@@ -86,7 +75,7 @@ func (System) Options(in *encounterv1.RuleOptions) (*encounterv1.RuleOptions, er
 }
 
 // CheckCombatant validates a d20seg sheet.
-func (System) CheckCombatant(_ *encounterv1.EncounterState, c *encounterv1.Combatant) error {
+func (sys System) CheckCombatant(_ *encounterv1.EncounterState, c *encounterv1.Combatant) error {
 	sh := c.GetD20Seg()
 	who := c.GetName()
 	if sh == nil {
@@ -98,8 +87,8 @@ func (System) CheckCombatant(_ *encounterv1.EncounterState, c *encounterv1.Comba
 	if sh.GetSize() == d20segv1.Size_SIZE_UNSPECIFIED {
 		return engine.Invalid("D20-030", "malformed sheet for %s: give its size (I, Min, Tp, P, M, G, Tg, Gig, Col)", who)
 	}
-	if sh.GetBba() < 0 || sh.GetBba() > 40 {
-		return engine.Invalid("D20-017", "malformed sheet for %s: BBA runs from 0 to 40", who)
+	if sh.GetBba() < 0 || sh.GetBba() > sys.n.MaxBBA {
+		return engine.Invalid("D20-017", "malformed sheet for %s: BBA runs from 0 to %d", who, sys.n.MaxBBA)
 	}
 	for _, s := range sh.GetExtraSegments() {
 		if s != -1 && s != 6 && s != 7 {
@@ -118,109 +107,68 @@ func (System) CheckCombatant(_ *encounterv1.EncounterState, c *encounterv1.Comba
 }
 
 // EquipmentModifier is the Initiative modifier of a combatant's equipment (D20-010).
-func EquipmentModifier(sh *d20segv1.Sheet) int32 {
-	var m int32
-	switch sh.GetArmour() {
-	case d20segv1.Armour_ARMOUR_NONE:
-		m++
-	case d20segv1.Armour_ARMOUR_MEDIUM:
-		m--
-	case d20segv1.Armour_ARMOUR_HEAVY:
-		m -= 2
+func (sys System) EquipmentModifier(sh *d20segv1.Sheet) int32 {
+	return modifier(sys.n.Armour[:], int(sh.GetArmour())) + modifier(sys.n.Shield[:], int(sh.GetShield())) +
+		modifier(sys.n.Weapon[:], int(sh.GetWeaponClass()))
+}
+
+// modifier is table[i], 0 for an enum value the table does not know.
+func modifier(table []int32, i int) int32 {
+	if i < 0 || i >= len(table) {
+		return 0
 	}
-	switch sh.GetShield() {
-	case d20segv1.Shield_SHIELD_SHIELD:
-		m--
-	case d20segv1.Shield_SHIELD_PAVISE:
-		m -= 2
-	}
-	switch sh.GetWeaponClass() {
-	case d20segv1.WeaponClass_WEAPON_CLASS_UNARMED:
-		m++
-	case d20segv1.WeaponClass_WEAPON_CLASS_ONE_HANDED, d20segv1.WeaponClass_WEAPON_CLASS_RANGED:
-		m--
-	case d20segv1.WeaponClass_WEAPON_CLASS_TWO_HANDED:
-		m -= 2
-	}
-	return m
+	return table[i]
 }
 
 // Initiative = Rapidité + equipment (D20-010).
-func Initiative(sh *d20segv1.Sheet) int32 { return sh.GetRapidite() + EquipmentModifier(sh) }
+func (sys System) Initiative(sh *d20segv1.Sheet) int32 {
+	return sh.GetRapidite() + sys.EquipmentModifier(sh)
+}
 
 // AttackCost by BBA (D20-017): the n-th attack of the round (from 0).
-func AttackCost(bba, nth int32) int32 {
-	switch {
-	case bba >= 16:
-		if nth == 0 {
-			return 1
+func (sys System) AttackCost(bba, nth int32) int32 {
+	step := sys.n.AttackCosts[0]
+	for _, s := range sys.n.AttackCosts {
+		if bba >= s.FromBBA {
+			step = s
 		}
-		return 2
-	case bba >= 11:
-		return 2
-	case bba >= 6:
-		return 3
-	default:
-		return 4
 	}
+	if nth == 0 {
+		return step.First
+	}
+	return step.Then
 }
 
 // SpellCost by category (D20-018, D20-021).
-func SpellCost(c *d20segv1.Cast) (int32, error) {
+func (sys System) SpellCost(c *d20segv1.Cast) (int32, error) {
 	if c.GetStatedSegments() > 0 {
 		return c.GetStatedSegments(), nil
 	}
 	if c.GetPureMagic() {
 		return 0, engine.Invalid("D20-021", "pure magic has no table entry: give the spell's stated casting time")
 	}
+	costs := sys.n.SpellCosts
+	l := c.GetLevel()
 	var cost int32
-	switch l := c.GetLevel(); {
-	case l < 0 || l > 9:
-		return 0, engine.Invalid("D20-018", "a spell level runs from 0 to 9, not %d", l)
-	case l == 0:
-		cost = 1
-	case l <= 3:
-		cost = 2
-	case l <= 6:
-		cost = 3
-	default:
-		cost = 4
+	for _, k := range costs {
+		if l >= k.FromLevel && l <= k.ToLevel {
+			cost = k.Segments
+		}
+	}
+	if cost == 0 {
+		return 0, engine.Invalid("D20-018", "a spell level runs from %d to %d, not %d", costs[0].FromLevel, costs[len(costs)-1].ToLevel, l)
 	}
 	if c.GetSpecial() {
-		cost++
+		cost += sys.n.SpecialSpell
 	}
 	return cost, nil
 }
 
 // Reach in centimetres by size (D20-030).
-func Reach(s d20segv1.Size) int32 {
-	switch s {
-	case d20segv1.Size_SIZE_P, d20segv1.Size_SIZE_M:
-		return 150
-	case d20segv1.Size_SIZE_G:
-		return 300
-	case d20segv1.Size_SIZE_TG:
-		return 450
-	case d20segv1.Size_SIZE_GIG:
-		return 600
-	case d20segv1.Size_SIZE_COL:
-		return 900
-	}
-	return 0
-}
+func (sys System) Reach(s d20segv1.Size) int32 { return modifier(sys.n.Reach[:], int(s)) }
 
 // Space in centimetres by size (D20-030).
-func Space(s d20segv1.Size) int32 {
-	switch s {
-	case d20segv1.Size_SIZE_I:
-		return 15
-	case d20segv1.Size_SIZE_MIN:
-		return 30
-	case d20segv1.Size_SIZE_TP:
-		return 75
-	}
-	return max(Reach(s), 150)
-}
+func (sys System) Space(s d20segv1.Size) int32 { return modifier(sys.n.Space[:], int(s)) }
 
 // ApprehensionModifier of a situation (D20-001, D20-002); impaired is the light malus, which
 // the GM may raise up to the medium one (Apprehension.impaired_malus).
@@ -273,18 +221,18 @@ func fighters(st *encounterv1.EncounterState) []fighter {
 }
 
 // segments a combatant may use this round (D20-013, D20-014; the surprise round 0–2, D20-004).
-func (f fighter) first(round int32) int32 {
+func (sys System) first(f fighter, round int32) int32 {
 	if round > 0 && slices.Contains(f.sh.GetExtraSegments(), -1) {
 		return -1
 	}
-	return FirstSegment
+	return sys.n.FirstSegment
 }
 
-func (f fighter) last(round int32) int32 {
+func (sys System) last(f fighter, round int32) int32 {
 	if round == 0 {
-		return SurpriseSegments - 1
+		return sys.n.FirstSegment + sys.n.SurpriseSegments - 1
 	}
-	l := int32(LastSegment)
+	l := sys.n.LastSegment
 	for _, s := range f.sh.GetExtraSegments() {
 		if s > l && (s == 6 || (s == 7 && slices.Contains(f.sh.GetExtraSegments(), 6))) { // 7 only after 6 (CheckCombatant)
 			l = s
@@ -293,16 +241,25 @@ func (f fighter) last(round int32) int32 {
 	return l
 }
 
+// Segments are the first and last segments a combatant of sheet sh may use in a round
+// (D20-004, D20-013, D20-014): a client shows them, from the rules that decide them.
+func (sys System) Segments(sh *d20segv1.Sheet, round int32) (first, last int32) {
+	f := fighter{sh: sh}
+	return sys.first(f, round), sys.last(f, round)
+}
+
 // segments is the number of segments f may use in a round.
-func (f fighter) segments(round int32) int32 { return f.last(round) - f.first(round) + 1 }
+func (sys System) segments(f fighter, round int32) int32 {
+	return sys.last(f, round) - sys.first(f, round) + 1
+}
 
 // Start fixes the Initiative for the combat, tied ones by a d20 roll-off (D20-010…D20-012),
 // and begins round 1.
-func (System) Start(st *encounterv1.EncounterState, env engine.Env) ([]*encounterv1.Event, error) {
+func (sys System) Start(st *encounterv1.EncounterState, env engine.Env) ([]*encounterv1.Event, error) {
 	cs := &d20segv1.CombatStarted{}
 	byInit := map[int32][]string{}
 	for _, f := range fighters(st) {
-		e := &d20segv1.InitiativeEntry{CombatantId: f.id(), Rapidite: f.sh.GetRapidite(), Equipment: EquipmentModifier(f.sh), Initiative: Initiative(f.sh)}
+		e := &d20segv1.InitiativeEntry{CombatantId: f.id(), Rapidite: f.sh.GetRapidite(), Equipment: sys.EquipmentModifier(f.sh), Initiative: sys.Initiative(f.sh)}
 		cs.Initiative = append(cs.Initiative, e)
 		byInit[e.GetInitiative()] = append(byInit[e.GetInitiative()], f.id())
 	}
@@ -366,7 +323,7 @@ func rollOff(ids []string, roller dice.Roller, cs *d20segv1.CombatStarted) []str
 // comes first, in Initiative order, before anyone acts in a segment (D20-004); bystanders and
 // surprised defenders take no part in it (D20-003, D20-005). Otherwise the earliest next free
 // segment, then the higher Initiative, then the roll-off (D20-015).
-func upNext(st *encounterv1.EncounterState) (fighter, bool) {
+func (sys System) upNext(st *encounterv1.EncounterState) (fighter, bool) {
 	s := segState(st)
 	var best fighter
 	found := false
@@ -384,7 +341,7 @@ func upNext(st *encounterv1.EncounterState) (fighter, bool) {
 		if f.cs.GetDown() || f.cs.GetEndedTurn() || (s.GetRound() == 0 && (f.cs.GetSurprised() || f.cs.GetBystander())) {
 			continue
 		}
-		if f.cs.GetNextSegment() > f.last(s.GetRound()) {
+		if f.cs.GetNextSegment() > sys.last(f, s.GetRound()) {
 			continue
 		}
 		if !found || before(f, best) {
@@ -396,8 +353,8 @@ func upNext(st *encounterv1.EncounterState) (fighter, bool) {
 
 // UpNext tells who acts next: its id, the segment it acts at, and whether it is the surprise
 // round's free action, which comes before anyone acts in a segment (D20-004, D20-015).
-func UpNext(st *encounterv1.EncounterState) (id string, segment int32, free, ok bool) {
-	f, ok := upNext(st)
+func (sys System) UpNext(st *encounterv1.EncounterState) (id string, segment int32, free, ok bool) {
+	f, ok := sys.upNext(st)
 	if !ok {
 		return "", 0, false, false
 	}

@@ -14,7 +14,7 @@ import (
 // TestDiceEnd: for every kind of d20seg event, every field filled, DiceEnd finds each roll
 // the engine's walk finds (enginetest.CheckDiceEnd). It answers for d20seg events only.
 func TestDiceEnd(t *testing.T) {
-	n := enginetest.CheckDiceEnd(t, d20seg.New(), &d20segv1.Event{}, func(m proto.Message) *encounterv1.Event {
+	n := enginetest.CheckDiceEnd(t, d20seg.New(1), &d20segv1.Event{}, func(m proto.Message) *encounterv1.Event {
 		return &encounterv1.Event{Payload: &encounterv1.Event_D20Seg{D20Seg: m.(*d20segv1.Event)}}
 	})
 	require.Equal(t, 3, n, "d20seg events with rolls: the roll-offs, the surprise round, an attack")

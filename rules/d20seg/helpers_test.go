@@ -31,7 +31,7 @@ type fight struct {
 // newFight creates a d20seg encounter (opts nil for the defaults) and adds cs in order.
 func newFight(t *testing.T, opts *d20segv1.Options, cs ...*encounterv1.Combatant) *fight {
 	t.Helper()
-	f := &fight{t: t, reg: engine.NewRegistry(d20seg.New()), st: &encounterv1.EncounterState{EncounterId: "e1"}}
+	f := &fight{t: t, reg: engine.NewRegistry(d20seg.New(1)), st: &encounterv1.EncounterState{EncounterId: "e1"}}
 	f.do(gm, createCmd(opts))
 	for _, c := range cs {
 		f.do(gm, addCmd(c))

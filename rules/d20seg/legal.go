@@ -10,14 +10,14 @@ import (
 )
 
 // Legal lists what a combatant may do now.
-func (s System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.LegalAction {
-	return engine.Actions(s.LegalCommands(st, id))
+func (sys System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.LegalAction {
+	return engine.Actions(sys.LegalCommands(st, id))
 }
 
 // LegalCommands lists what a combatant may do now, each action with its command.
-func (System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.LegalCommand {
+func (sys System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.LegalCommand {
 	f, err := fighterOf(st, id)
-	if err != nil || turn(st, f) != nil {
+	if err != nil || sys.turn(st, f) != nil {
 		return nil
 	}
 	var out []engine.LegalCommand
@@ -40,7 +40,7 @@ func (System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.
 		if !w.GetRanged() { // D20-031
 			reach := w.GetReachCm()
 			if reach == 0 {
-				reach = Reach(f.sh.GetSize())
+				reach = sys.Reach(f.sh.GetSize())
 			}
 			choices = append(choices, &rulesetv1.Choice{Field: "d20seg.attack.distance_cm", Description: "the distance to the target in centimetres, within reach (D20-031)", Max: reach})
 		}
@@ -48,11 +48,11 @@ func (System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.
 		add("attack", a, &d20segv1.Action{Kind: &d20segv1.Action_Attack{Attack: &d20segv1.Attack{Weapon: w.GetName(), Free: free}}}, choices...)
 	}
 	spell := &rulesetv1.Choice{Field: "d20seg.cast.spell", Description: "the spell, by name", Max: engine.MaxNameLength}
-	special := &rulesetv1.Choice{Field: "d20seg.cast.special", Description: "damaging, summoning or special: +1 segment (D20-018)", Max: 1,
+	special := &rulesetv1.Choice{Field: "d20seg.cast.special", Description: fmt.Sprintf("damaging, summoning or special: +%s (D20-018)", plural(sys.n.SpecialSpell)), Max: 1,
 		Options: []*rulesetv1.ChoiceOption{{Value: "false", Label: "no"}, {Value: "true", Label: "yes"}}}
 	other := &rulesetv1.Choice{Field: "d20seg.other.description", Description: "the action, in words: move, draw a weapon, stand up, use an object", Max: engine.MaxNameLength}
 	s := segState(st)
-	left := f.last(s.GetRound()) - f.cs.GetNextSegment() + 1
+	left := sys.last(f, s.GetRound()) - f.cs.GetNextSegment() + 1
 	endTurn := &d20segv1.Action{Kind: &d20segv1.Action_EndTurn{EndTurn: &d20segv1.EndTurn{}}}
 	if inFreePhase(st, f) { // D20-004: the free action first, costing no segment
 		for _, w := range f.sh.GetWeapons() {
@@ -65,22 +65,22 @@ func (System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.
 		add("end turn", &rulesetv1.LegalAction{Name: "end turn", Description: "forgoing its free action and the surprise segments", Rule: "D20-016"}, endTurn)
 		return out
 	}
-	if c := AttackCost(f.sh.GetBba(), f.cs.GetAttacksThisRound()); canStart(st, f, c) {
+	if c := sys.AttackCost(f.sh.GetBba(), f.cs.GetAttacksThisRound()); sys.canStart(st, f, c) {
 		for _, w := range f.sh.GetWeapons() {
 			attack(w, &rulesetv1.LegalAction{Name: "attack", Description: fmt.Sprintf("with %s at segment %d", w.GetName(), f.cs.GetNextSegment()), Cost: c, Rule: "D20-017"}, false)
 		}
 	}
 	// D20-018: a spell of each category whose casting time fits; +1 segment if damaging,
 	// summoning or special, and a spell's own stated time prevails (D20-021).
-	for _, k := range spellCategories {
-		if c, _ := SpellCost(&d20segv1.Cast{Level: k.level}); canStart(st, f, c) {
+	for i, k := range sys.n.SpellCosts {
+		if c, _ := sys.SpellCost(&d20segv1.Cast{Level: k.FromLevel}); sys.canStart(st, f, c) {
 			add("cast", &rulesetv1.LegalAction{Name: "cast", Cost: c, Rule: "D20-018", Description: fmt.Sprintf(
-				"a spell of level %s (%s) at segment %d; +1 segment if damaging, summoning or special; a spell's stated time prevails", k.levels, k.name, f.cs.GetNextSegment())},
-				&d20segv1.Action{Kind: &d20segv1.Action_Cast{Cast: &d20segv1.Cast{Level: k.level}}}, spell, special)
+				"a spell of level %s (%s) at segment %d; +%s if damaging, summoning or special; a spell's stated time prevails", levels(k), spellCategories[i], f.cs.GetNextSegment(), plural(sys.n.SpecialSpell))},
+				&d20segv1.Action{Kind: &d20segv1.Action_Cast{Cast: &d20segv1.Cast{Level: k.FromLevel}}}, spell, special)
 		}
 	}
-	if left >= 1 {
-		add("other", &rulesetv1.LegalAction{Name: "other", Cost: 1, Rule: "D20-022"}, &d20segv1.Action{Kind: &d20segv1.Action_Other{Other: &d20segv1.Other{}}}, other)
+	if left >= sys.n.OtherCost {
+		add("other", &rulesetv1.LegalAction{Name: "other", Cost: sys.n.OtherCost, Rule: "D20-022"}, &d20segv1.Action{Kind: &d20segv1.Action_Other{Other: &d20segv1.Other{}}}, other)
 	}
 	add("end turn", &rulesetv1.LegalAction{Name: "end turn", Rule: "D20-016"}, endTurn)
 	return out

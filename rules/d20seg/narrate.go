@@ -17,11 +17,12 @@ import (
 // English text is the key; its French is in narrate_fr.go). Numbers go in as strings (the
 // catalogue would group their digits), counts that decide a plural as an int first.
 
-// Teller narrates the system's events, sheets and house rules (narrate.Teller).
-type Teller struct{}
+// Teller narrates the system's events, sheets and house rules (narrate.Teller), with the
+// numbers of the version it tells.
+type Teller struct{ sys System }
 
 // Teller is the system's narration.
-func (System) Teller() narrate.Teller { return Teller{} }
+func (sys System) Teller() narrate.Teller { return Teller{sys} }
 
 // memoryKey keys what the narration of d20 segments keeps between events.
 type memoryKey struct{}
@@ -37,22 +38,22 @@ func remembered(n *narrate.Narrator) *memory {
 }
 
 // Event narrates the system's own events.
-func (Teller) Event(n *narrate.Narrator, ev *encounterv1.Event) (string, bool) {
+func (t Teller) Event(n *narrate.Narrator, ev *encounterv1.Event) (string, bool) {
 	e := ev.GetD20Seg()
 	if e == nil {
 		return "", false
 	}
-	return tellEvent(n, e), true
+	return tellEvent(n, t.sys.n, e), true
 }
 
 // Sheet describes the system's sheet of a joining combatant: "Rapidité 3, Initiative 5, BBA 0,
 // CA 12, 8 hit points, size M".
-func (Teller) Sheet(n *narrate.Narrator, c *encounterv1.Combatant) (string, bool) {
+func (t Teller) Sheet(n *narrate.Narrator, c *encounterv1.Combatant) (string, bool) {
 	sh := c.GetD20Seg()
 	if sh == nil {
 		return "", false
 	}
-	return n.Sprintf("Rapidité %s, Initiative %s, BBA %s, CA %s, %s hit points, size %s", itoa(sh.GetRapidite()), num(Initiative(sh)),
+	return n.Sprintf("Rapidité %s, Initiative %s, BBA %s, CA %s, %s hit points, size %s", itoa(sh.GetRapidite()), num(t.sys.Initiative(sh)),
 		itoa(sh.GetBba()), itoa(sh.GetCa()), itoa(sh.GetHitPoints()), tellSize(sh.GetSize())), true
 }
 
@@ -105,16 +106,16 @@ func (Teller) LearnState(n *narrate.Narrator, st *encounterv1.EncounterState) {
 	}
 }
 
-func tellEvent(n *narrate.Narrator, e *d20segv1.Event) string {
+func tellEvent(n *narrate.Narrator, x Numbers, e *d20segv1.Event) string {
 	switch k := e.GetKind().(type) {
 	case *d20segv1.Event_CombatStarted:
 		return tellInitiative(n, k.CombatStarted)
 	case *d20segv1.Event_SurpriseRoundStarted:
-		return tellSurprise(n, k.SurpriseRoundStarted)
+		return tellSurprise(n, x, k.SurpriseRoundStarted)
 	case *d20segv1.Event_RoundStarted:
-		return tellRound(n, k.RoundStarted)
+		return tellRound(n, x, k.RoundStarted)
 	case *d20segv1.Event_AttackRolled:
-		return tellAttack(n, k.AttackRolled)
+		return tellAttack(n, x, k.AttackRolled)
 	case *d20segv1.Event_SpellCast:
 		c := k.SpellCast
 		s := tellWhen(n, c.GetSegment(), c.GetFree()) + n.Sprintf("%s casts %s", n.Name(c.GetCombatantId()), narrate.OrUnknown(c.GetSpell()))

@@ -70,9 +70,9 @@ func tellInitiative(n *narrate.Narrator, c *d20segv1.CombatStarted) string {
 // d20[7] + 1 = 8 vs maître's stealth d20[14] + 5 = 19: surprised, flat-footed (D20-003,
 // D20-006); passant, named neither attacker nor defender, takes no part in the surprise round
 // (D20-003)".
-func tellSurprise(n *narrate.Narrator, sr *d20segv1.SurpriseRoundStarted) string {
-	s := n.Sprintf("Surprise attack by %s: a free action each first, in Initiative order, then segments 0–%s of the surprise round (D20-004)",
-		n.AndNames(sr.GetAttackerIds()), itoa(SurpriseSegments-1))
+func tellSurprise(n *narrate.Narrator, x Numbers, sr *d20segv1.SurpriseRoundStarted) string {
+	s := n.Sprintf("Surprise attack by %s: a free action each first, in Initiative order, then segments %s–%s of the surprise round (D20-004)",
+		n.AndNames(sr.GetAttackerIds()), itoa(x.FirstSegment), itoa(x.FirstSegment+x.SurpriseSegments-1))
 	for _, ar := range sr.GetApprehension() {
 		s += n.Sprintf("; %s", tellApprehension(n, ar))
 	}
@@ -117,8 +117,8 @@ func tellApprehension(n *narrate.Narrator, ar *d20segv1.ApprehensionRolled) stri
 
 // tellRound: "Round 2: segments 0 to 5 (D20-013); taking effect now: sommeil (D20-019);
 // carried over from the last round: mage 2 segments (D20-020)".
-func tellRound(n *narrate.Narrator, r *d20segv1.RoundStarted) string {
-	s := n.Sprintf("Round %s: segments %s to %s (D20-013)", itoa(r.GetRound()), itoa(FirstSegment), itoa(LastSegment))
+func tellRound(n *narrate.Narrator, x Numbers, r *d20segv1.RoundStarted) string {
+	s := n.Sprintf("Round %s: segments %s to %s (D20-013)", itoa(r.GetRound()), itoa(x.FirstSegment), itoa(x.LastSegment))
 	if sp := r.GetSpellsTakingEffect(); len(sp) > 0 {
 		s += n.Sprintf("; taking effect now: %s (D20-019)", strings.Join(sp, ", "))
 	}
@@ -139,7 +139,7 @@ func tellRound(n *narrate.Narrator, r *d20segv1.RoundStarted) string {
 // tellAttack: "segment 3: maître attacks soldat with épée longue (2 segments, D20-017):
 // d20[15] + 19 = 34 vs CA 14 — a critical hit (D20-042): damage 22 (d8[6], multiplied);
 // soldat has 478 hit points left".
-func tellAttack(n *narrate.Narrator, a *d20segv1.AttackRolled) string {
+func tellAttack(n *narrate.Narrator, x Numbers, a *d20segv1.AttackRolled) string {
 	target := n.Name(a.GetTargetId())
 	s := tellWhen(n, a.GetSegment(), a.GetFree()) + n.Sprintf("%s attacks %s", n.Name(a.GetAttackerId()), target)
 	if a.GetWeapon() != "" {
@@ -164,12 +164,12 @@ func tellAttack(n *narrate.Narrator, a *d20segv1.AttackRolled) string {
 		return s + n.Sprintf(" — a miss (D20-040)")
 	}
 	if attHidden || targetHidden {
-		return s + tellHiddenHit(n, a, target, attHidden, targetHidden)
+		return s + tellHiddenHit(n, x, a, target, attHidden, targetHidden)
 	}
 	dmg, damage := n.Roll(a.GetDamageRoll()), itoa(a.GetDamage())
 	if a.GetCritical() {
 		s += n.Sprintf(" — a critical hit, %s or more above the CA (D20-042): damage %s (%s and the bonuses, multiplied; feats once)",
-			itoa(CriticalMargin), damage, dmg)
+			itoa(x.CriticalMargin), damage, dmg)
 	} else {
 		switch rest := a.GetDamage() - a.GetDamageRoll().GetTotal(); {
 		case a.GetDamage() == 0 && rest < 0:
@@ -186,10 +186,10 @@ func tellAttack(n *narrate.Narrator, a *d20segv1.AttackRolled) string {
 // tellHiddenHit: a hit where the attacker's dice and bonuses, or the target's hit points,
 // were withheld: " — a hit (D20-040): damage 48; Aldric has 52 hit points left", " — a hit
 // (D20-040): damage d8[7] + 18 = 25; L'ogre's hit points are hidden".
-func tellHiddenHit(n *narrate.Narrator, a *d20segv1.AttackRolled, target string, attHidden, targetHidden bool) string {
+func tellHiddenHit(n *narrate.Narrator, x Numbers, a *d20segv1.AttackRolled, target string, attHidden, targetHidden bool) string {
 	s := n.Sprintf(" — a hit (D20-040)")
 	if a.GetCritical() {
-		s = n.Sprintf(" — a critical hit, %s or more above the CA (D20-042)", itoa(CriticalMargin))
+		s = n.Sprintf(" — a critical hit, %s or more above the CA (D20-042)", itoa(x.CriticalMargin))
 	}
 	switch {
 	case attHidden && targetHidden:

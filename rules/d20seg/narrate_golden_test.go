@@ -98,7 +98,7 @@ func TestNarrateAHiddenD20SegCombatant(t *testing.T) {
 		{"gm", end("garde"), nil},
 		{"gm", ntD20(&d20segv1.Action{CombatantId: "ogre", Kind: &d20segv1.Action_Other{Other: &d20segv1.Other{Description: "rugit"}}}), nil},
 	}
-	reg := engine.NewRegistry(d20seg.New())
+	reg := engine.NewRegistry(d20seg.New(1))
 	st := &encounterv1.EncounterState{EncounterId: "e1"}
 	var seen []*encounterv1.Event
 	for _, s := range steps {
@@ -232,7 +232,7 @@ func ntGolden(t *testing.T) []*encounterv1.Event {
 // ntNarrateLog narrates events in lang, one line each that this system tells: as the GM reads
 // them, or, hiding the brigand, as the controller of the guetteur and Berthe reads them.
 func ntNarrateLog(t *testing.T, events []*encounterv1.Event, player bool, lang language.Tag) string {
-	reg := engine.NewRegistry(d20seg.New())
+	reg := engine.NewRegistry(d20seg.New(1))
 	viewer := engine.Viewer{SeesAll: true}
 	if player {
 		viewer = engine.Viewer{Controls: map[string]bool{"guetteur": true, "berthe": true}}
@@ -252,13 +252,13 @@ func ntNarrateLog(t *testing.T, events []*encounterv1.Event, player bool, lang l
 			b.WriteString(n.Narrate(seen) + "\n")
 			continue
 		case seen.GetCombatantAdded() != nil:
-			sheet, ok := d20seg.Teller{}.Sheet(n, seen.GetCombatantAdded().GetCombatant())
+			sheet, ok := d20seg.New(1).Teller().Sheet(n, seen.GetCombatantAdded().GetCombatant())
 			if !ok {
 				sheet = "—"
 			}
 			fmt.Fprintf(&b, "#%d %s: %s\n", seen.GetSequence(), seen.GetCombatantAdded().GetCombatant().GetId(), sheet)
 		case seen.GetEncounterCreated() != nil:
-			options, ok := d20seg.Teller{}.Options(n, seen.GetEncounterCreated().GetOptions())
+			options, ok := d20seg.New(1).Teller().Options(n, seen.GetEncounterCreated().GetOptions())
 			require.True(t, ok)
 			fmt.Fprintf(&b, "#%d %s\n", seen.GetSequence(), options)
 		}

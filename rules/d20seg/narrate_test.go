@@ -22,7 +22,7 @@ func ntEv(seq uint64, e *d20segv1.Event) *encounterv1.Event {
 
 // ntNarrator narrates d20 segments in lang, knowing the names of the examples.
 func ntNarrator(lang language.Tag) *narrate.Narrator {
-	n := narrate.New(lang, d20seg.Teller{})
+	n := narrate.New(lang, d20seg.New(1).Teller())
 	for id, name := range map[string]string{"novice": "Novice", "soldat": "Soldat", "veteran": "Vétéran", "maitre": "Maître", "mage": "Mage"} {
 		n.SetName(id, name)
 	}
@@ -204,28 +204,28 @@ func TestNarrateD20SheetAndOptions(t *testing.T) {
 			"modificateurs d'appréhension léger 2, moyen 5, élevé 10, les actions se poursuivent sur le round suivant, hors de combat à −10 PV, pas de jet d'appréhension : tout défenseur d'une attaque-surprise est surpris",
 			"pas de report, jet d'appréhension contre la surprise"},
 	} {
-		n := narrate.New(c.lang, d20seg.Teller{})
-		s, ok := d20seg.Teller{}.Sheet(n, maitre)
+		n := narrate.New(c.lang, d20seg.New(1).Teller())
+		s, ok := d20seg.New(1).Teller().Sheet(n, maitre)
 		require.True(t, ok)
 		require.Equal(t, c.sheet, s)
-		s, ok = d20seg.Teller{}.Options(n, options)
+		s, ok = d20seg.New(1).Teller().Options(n, options)
 		require.True(t, ok)
 		require.Equal(t, c.options, s)
-		s, ok = d20seg.Teller{}.Options(n, off)
+		s, ok = d20seg.New(1).Teller().Options(n, off)
 		require.True(t, ok)
 		require.Equal(t, c.offText, s)
-		_, ok = d20seg.Teller{}.Sheet(n, &encounterv1.Combatant{Id: "x"})
+		_, ok = d20seg.New(1).Teller().Sheet(n, &encounterv1.Combatant{Id: "x"})
 		require.False(t, ok)
-		_, ok = d20seg.Teller{}.Options(n, &encounterv1.RuleOptions{})
+		_, ok = d20seg.New(1).Teller().Options(n, &encounterv1.RuleOptions{})
 		require.False(t, ok)
-		_, ok = d20seg.Teller{}.Event(n, &encounterv1.Event{Payload: &encounterv1.Event_EncounterStarted{}})
+		_, ok = d20seg.New(1).Teller().Event(n, &encounterv1.Event{Payload: &encounterv1.Event_EncounterStarted{}})
 		require.False(t, ok)
 	}
 	sizes := map[d20segv1.Size]string{d20segv1.Size_SIZE_I: "I", d20segv1.Size_SIZE_MIN: "Min", d20segv1.Size_SIZE_TP: "Tp", d20segv1.Size_SIZE_P: "P",
 		d20segv1.Size_SIZE_M: "M", d20segv1.Size_SIZE_G: "G", d20segv1.Size_SIZE_TG: "Tg", d20segv1.Size_SIZE_GIG: "Gig", d20segv1.Size_SIZE_COL: "Col",
 		d20segv1.Size_SIZE_UNSPECIFIED: "?"}
 	for size, want := range sizes { // D20-030
-		s, _ := d20seg.Teller{}.Sheet(narrate.New(narrate.English, d20seg.Teller{}), &encounterv1.Combatant{Sheet: &encounterv1.Combatant_D20Seg{D20Seg: &d20segv1.Sheet{Size: size}}})
+		s, _ := d20seg.New(1).Teller().Sheet(narrate.New(narrate.English, d20seg.New(1).Teller()), &encounterv1.Combatant{Sheet: &encounterv1.Combatant_D20Seg{D20Seg: &d20segv1.Sheet{Size: size}}})
 		require.True(t, strings.HasSuffix(s, ", size "+want), s)
 	}
 }

@@ -57,7 +57,7 @@ func TestD20SegPlaceholdersOfRunsOfHiddenCombatants(t *testing.T) {
 			st := placeholderState(tc.inits)
 			require.Equal(t, tc.want, actingOrder(st))
 			view := proto.CloneOf(st)
-			d20seg.New().RedactState(view, hidden)
+			d20seg.New(1).RedactState(view, hidden)
 			require.Equal(t, tc.want, actingOrder(view), "the placeholders keep the order")
 			for id, cs := range view.GetD20Seg().GetCombatants() {
 				if hidden(id) {

@@ -17,7 +17,7 @@ import (
 func tieFight(t *testing.T, ogreInit int32, rollOff []int32, first bool) *enginetest.Script {
 	ogre := sheet("ogre", "L'ogre", initiative(ogreInit))
 	ogre.Hidden, ogre.Side = true, "monstres"
-	s := enginetest.NewScript(t, engine.NewRegistry(d20seg.New()))
+	s := enginetest.NewScript(t, engine.NewRegistry(d20seg.New(1)))
 	s.Do(gm, createCmd(nil))
 	s.Do(gm, addCmd(pc(sheet("aldric", "Aldric"))))
 	s.Do(gm, addCmd(sheet("garde", "Le garde", initiative(5))))

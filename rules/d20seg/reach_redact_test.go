@@ -49,14 +49,14 @@ func TestRedactARollOffThatLostARoll(t *testing.T) {
 	ev := &encounterv1.Event{Payload: &encounterv1.Event_D20Seg{D20Seg: &d20segv1.Event{Kind: &d20segv1.Event_CombatStarted{CombatStarted: &d20segv1.CombatStarted{
 		RollOffs: []*d20segv1.RollOff{{CombatantIds: []string{"aldric", "garde", "ogre"}, Rolls: []*dicev1.Roll{roll, roll}}},
 	}}}}}
-	d20seg.New().RedactEvent(ev, func(id string) bool { return id == "ogre" })
+	d20seg.New(1).RedactEvent(ev, func(id string) bool { return id == "ogre" })
 	ro := ev.GetD20Seg().GetCombatStarted().GetRollOffs()
 	require.Len(t, ro, 1)
 	require.Equal(t, []string{"aldric", "garde"}, ro[0].GetCombatantIds())
 	require.Len(t, ro[0].GetRolls(), 2)
 
 	ev.GetD20Seg().GetCombatStarted().RollOffs = []*d20segv1.RollOff{{CombatantIds: []string{"aldric", "garde", "sergent"}, Rolls: []*dicev1.Roll{roll, roll}}}
-	d20seg.New().RedactEvent(ev, func(id string) bool { return id == "garde" })
+	d20seg.New(1).RedactEvent(ev, func(id string) bool { return id == "garde" })
 	ro = ev.GetD20Seg().GetCombatStarted().GetRollOffs()
 	require.Equal(t, []string{"aldric", "sergent"}, ro[0].GetCombatantIds())
 	require.Len(t, ro[0].GetRolls(), 1, "the sergent's roll was lost")

@@ -73,12 +73,12 @@ func (System) Appearance(st *encounterv1.EncounterState, id string) encounterv1.
 // order it acts, its next segment shows only when it is up next. Once the first round (or the
 // surprise round) has started, UpNext on the view names the same combatant as on the whole
 // state.
-func (System) RedactState(st *encounterv1.EncounterState, secret func(string) bool) {
+func (sys System) RedactState(st *encounterv1.EncounterState, secret func(string) bool) {
 	s := st.GetD20Seg()
 	if s == nil {
 		return
 	}
-	next, hasNext := upNext(st) // on the whole numbers, before any is removed
+	next, hasNext := sys.upNext(st) // on the whole numbers, before any is removed
 	order := fighters(st)
 	slices.SortStableFunc(order, func(a, b fighter) int {
 		switch {

@@ -127,9 +127,9 @@ func TestHiddenOgreLeavesNoTraceForAPlayer(t *testing.T) {
 		require.Nil(t, engine.FindCombatant(view, "ogre").GetD20Seg())
 		// D20-015: the view names the same combatant up next, at the same segment, once a round
 		// has started (before, no one acts and the roll-offs have not ordered the ties).
-		id, seg, free, ok := d20seg.UpNext(st)
+		id, seg, free, ok := d20seg.New(1).UpNext(st)
 		if s := st.GetD20Seg(); s.GetRound() > 0 || s.GetSurpriseDeclared() {
-			vid, vseg, vfree, vok := d20seg.UpNext(view)
+			vid, vseg, vfree, vok := d20seg.New(1).UpNext(view)
 			require.Equal(t, []any{id, seg, free, ok}, []any{vid, vseg, vfree, vok}, "up next after #%d", ev.GetSequence())
 		}
 		if ok && id == "ogre" {
@@ -177,11 +177,11 @@ func TestD20SegAppearance(t *testing.T) {
 				System:     &encounterv1.EncounterState_D20Seg{D20Seg: &d20segv1.State{Combatants: map[string]*d20segv1.CombatantState{"x": c.cs}}},
 			}
 			before := proto.CloneOf(st)
-			require.Equal(t, c.want, d20seg.New().Appearance(st, "x"))
+			require.Equal(t, c.want, d20seg.New(1).Appearance(st, "x"))
 			require.True(t, proto.Equal(before, st), "Appearance changes nothing")
 		})
 	}
-	require.Equal(t, encounterv1.Appearance_APPEARANCE_FIGHTING, d20seg.New().Appearance(&encounterv1.EncounterState{}, "x"), "no state yet")
+	require.Equal(t, encounterv1.Appearance_APPEARANCE_FIGHTING, d20seg.New(1).Appearance(&encounterv1.EncounterState{}, "x"), "no state yet")
 }
 
 // TestD20SegPlaceholdersKeepTheOrder: hidden combatants' Initiative placeholders keep the
@@ -212,7 +212,7 @@ func TestD20SegPlaceholdersKeepTheOrder(t *testing.T) {
 	want := order(st)
 	require.Equal(t, []string{"h1", "a", "h2", "b", "h3", "h4"}, want)
 	view := proto.CloneOf(st)
-	d20seg.New().RedactState(view, func(id string) bool { return id[0] == 'h' })
+	d20seg.New(1).RedactState(view, func(id string) bool { return id[0] == 'h' })
 	require.Equal(t, want, order(view))
 	for _, id := range []string{"h1", "h3", "h4"} {
 		require.NotEqual(t, st.GetD20Seg().GetCombatants()[id].GetInitiative(), view.GetD20Seg().GetCombatants()[id].GetInitiative())
@@ -294,13 +294,13 @@ func TestRedactEachD20SegEventKind(t *testing.T) {
 				ev.Command = &encounterv1.Command{Kind: &encounterv1.Command_D20Seg{D20Seg: c.cmd}}
 			}
 			recorded := proto.CloneOf(ev)
-			d20seg.New().RedactEvent(ev, secret)
+			d20seg.New(1).RedactEvent(ev, secret)
 			require.Empty(t, enginetest.Leaks(t, ev, ogreSecrets), "%v", ev)
 			if c.kept != nil {
 				c.kept(t, ev.GetD20Seg())
 			}
 			again := proto.CloneOf(recorded)
-			d20seg.New().RedactEvent(again, func(string) bool { return false })
+			d20seg.New(1).RedactEvent(again, func(string) bool { return false })
 			require.True(t, proto.Equal(recorded, again), "nothing hidden, nothing removed")
 		})
 	}

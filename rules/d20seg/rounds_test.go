@@ -41,8 +41,8 @@ func TestD20_T02_AttacksPerRoundByBBA(t *testing.T) {
 				continue
 			}
 			next := f.cs(id).GetNextSegment()
-			cost := d20seg.AttackCost(bbas[id], int32(len(segs[id])))
-			if next+cost-1 > d20seg.LastSegment {
+			cost := d20seg.New(1).AttackCost(bbas[id], int32(len(segs[id])))
+			if next+cost-1 > d20seg.New(1).Numbers().LastSegment {
 				// D20-020: an attack that does not fit is not started.
 				re := f.refuse(gm, attack(id, "pell"), engine.CodePrecondition, "D20-020", names[id])
 				require.Contains(t, re.Msg, fmt.Sprintf("an attack costs %d segments at BBA %d; %s has %d left this round (segments %d to 5)",
@@ -86,7 +86,7 @@ func TestD20_013_SixUsableSegments(t *testing.T) {
 	f := newFight(t, nil, sheet("aldric", "Aldric", initiative(5)), sheet("berthe", "Berthe", initiative(1)))
 	f.start()
 	require.Equal(t, []int32{0, 0}, f.next("aldric", "berthe"), "everyone starts the round at segment 0")
-	require.Equal(t, []int32{0, 5}, []int32{d20seg.FirstSegment, d20seg.LastSegment})
+	require.Equal(t, []int32{0, 5}, []int32{d20seg.New(1).Numbers().FirstSegment, d20seg.New(1).Numbers().LastSegment})
 	od := find(t, f.do(gm, other("aldric", "dégainer", 0)), (*d20segv1.Event).GetOtherDone)
 	require.Equal(t, []int32{0, 1}, []int32{od.GetSegment(), od.GetCost()})
 	f.do(gm, endTurn("berthe"))

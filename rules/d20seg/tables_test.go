@@ -17,7 +17,7 @@ func TestD20_010_InitiativeEquipmentTable(t *testing.T) {
 	base := func() *d20segv1.Sheet {
 		return &d20segv1.Sheet{Rapidite: 4, Armour: d20segv1.Armour_ARMOUR_LIGHT, Shield: d20segv1.Shield_SHIELD_NONE, WeaponClass: d20segv1.WeaponClass_WEAPON_CLASS_LIGHT}
 	}
-	require.Equal(t, int32(0), d20seg.EquipmentModifier(base()), "light armour, no shield, light weapon: 0")
+	require.Equal(t, int32(0), d20seg.New(1).EquipmentModifier(base()), "light armour, no shield, light weapon: 0")
 	rows := []struct {
 		name string
 		edit func(*d20segv1.Sheet)
@@ -39,13 +39,13 @@ func TestD20_010_InitiativeEquipmentTable(t *testing.T) {
 		t.Run(r.name, func(t *testing.T) {
 			s := base()
 			r.edit(s)
-			require.Equal(t, r.mod, d20seg.EquipmentModifier(s))
-			require.Equal(t, 4+r.mod, d20seg.Initiative(s))
+			require.Equal(t, r.mod, d20seg.New(1).EquipmentModifier(s))
+			require.Equal(t, 4+r.mod, d20seg.New(1).Initiative(s))
 		})
 	}
 	// The modifiers add up: medium armour, shield, two-handed weapon: −4.
 	s := &d20segv1.Sheet{Rapidite: 6, Armour: d20segv1.Armour_ARMOUR_MEDIUM, Shield: d20segv1.Shield_SHIELD_SHIELD, WeaponClass: d20segv1.WeaponClass_WEAPON_CLASS_TWO_HANDED}
-	require.Equal(t, int32(2), d20seg.Initiative(s))
+	require.Equal(t, int32(2), d20seg.New(1).Initiative(s))
 }
 
 // D20-T01 (D20-010): Rapidité 3, no armour, unarmed: Initiative 5; Rapidité 3, heavy armour,
@@ -91,9 +91,9 @@ func TestD20_017_AttackCostByBBA(t *testing.T) {
 		default:
 			first, then = 1, 2
 		}
-		require.Equal(t, first, d20seg.AttackCost(b, 0), "BBA %d, first attack", b)
-		require.Equal(t, then, d20seg.AttackCost(b, 1), "BBA %d, second attack", b)
-		require.Equal(t, then, d20seg.AttackCost(b, 2), "BBA %d, third attack", b)
+		require.Equal(t, first, d20seg.New(1).AttackCost(b, 0), "BBA %d, first attack", b)
+		require.Equal(t, then, d20seg.New(1).AttackCost(b, 1), "BBA %d, second attack", b)
+		require.Equal(t, then, d20seg.New(1).AttackCost(b, 2), "BBA %d, third attack", b)
 	}
 }
 
@@ -102,30 +102,30 @@ func TestD20_017_AttackCostByBBA(t *testing.T) {
 func TestD20_018_021_SpellCost(t *testing.T) {
 	want := map[int32]int32{0: 1, 1: 2, 2: 2, 3: 2, 4: 3, 5: 3, 6: 3, 7: 4, 8: 4, 9: 4}
 	for level, cost := range want {
-		got, err := d20seg.SpellCost(&d20segv1.Cast{Level: level})
+		got, err := d20seg.New(1).SpellCost(&d20segv1.Cast{Level: level})
 		require.NoError(t, err)
 		require.Equal(t, cost, got, "level %d", level)
-		got, err = d20seg.SpellCost(&d20segv1.Cast{Level: level, Special: true})
+		got, err = d20seg.New(1).SpellCost(&d20segv1.Cast{Level: level, Special: true})
 		require.NoError(t, err)
 		require.Equal(t, cost+1, got, "special spell of level %d (D20-018: +1 unless the spell says)", level)
-		got, err = d20seg.SpellCost(&d20segv1.Cast{Level: level, Special: true, StatedSegments: 6})
+		got, err = d20seg.New(1).SpellCost(&d20segv1.Cast{Level: level, Special: true, StatedSegments: 6})
 		require.NoError(t, err)
 		require.Equal(t, int32(6), got, "the stated time prevails at level %d", level)
 	}
 	for _, level := range []int32{-1, 10} {
-		_, err := d20seg.SpellCost(&d20segv1.Cast{Level: level})
+		_, err := d20seg.New(1).SpellCost(&d20segv1.Cast{Level: level})
 		re, ok := engine.AsRuleError(err)
 		require.True(t, ok)
 		require.Equal(t, engine.CodeInvalid, re.Code)
 		require.Equal(t, "D20-018", re.Rule)
 	}
 	// D20-021: pure magic, a fifth category with no table entry.
-	_, err := d20seg.SpellCost(&d20segv1.Cast{PureMagic: true, Level: 9})
+	_, err := d20seg.New(1).SpellCost(&d20segv1.Cast{PureMagic: true, Level: 9})
 	re, ok := engine.AsRuleError(err)
 	require.True(t, ok)
 	require.Equal(t, engine.CodeInvalid, re.Code)
 	require.Equal(t, "D20-021", re.Rule)
-	got, err := d20seg.SpellCost(&d20segv1.Cast{PureMagic: true, StatedSegments: 5})
+	got, err := d20seg.New(1).SpellCost(&d20segv1.Cast{PureMagic: true, StatedSegments: 5})
 	require.NoError(t, err)
 	require.Equal(t, int32(5), got)
 }
@@ -147,8 +147,8 @@ func TestD20_030_SpaceAndReachBySize(t *testing.T) {
 		{d20segv1.Size_SIZE_COL, 900, 900},
 	}
 	for _, r := range rows {
-		require.Equal(t, r.space, d20seg.Space(r.size), "space of %v", r.size)
-		require.Equal(t, r.reach, d20seg.Reach(r.size), "reach of %v", r.size)
+		require.Equal(t, r.space, d20seg.New(1).Space(r.size), "space of %v", r.size)
+		require.Equal(t, r.reach, d20seg.New(1).Reach(r.size), "reach of %v", r.size)
 	}
 	// A sheet must give its size.
 	f := newFight(t, nil)
@@ -159,9 +159,9 @@ func TestD20_030_SpaceAndReachBySize(t *testing.T) {
 // D20-001 and D20-002: the apprehension modifier of each situation, on the default scale
 // (light 2, medium 5, high 10) and on a house scale.
 func TestD20_001_002_ApprehensionModifiers(t *testing.T) {
-	defaults, err := d20seg.New().Options(nil)
+	defaults, err := d20seg.New(1).Options(nil)
 	require.NoError(t, err)
-	house, err := d20seg.New().Options(&encounterv1.RuleOptions{System: &encounterv1.RuleOptions_D20Seg{D20Seg: &d20segv1.Options{ApprehensionScale: []int32{3, 6, 12}}}})
+	house, err := d20seg.New(1).Options(&encounterv1.RuleOptions{System: &encounterv1.RuleOptions_D20Seg{D20Seg: &d20segv1.Options{ApprehensionScale: []int32{3, 6, 12}}}})
 	require.NoError(t, err)
 	rows := []struct {
 		sit        d20segv1.Situation
@@ -212,5 +212,5 @@ func TestOptionsRecorded(t *testing.T) {
 
 // blank is a fight whose encounter is not created yet.
 func blank(t *testing.T) *fight {
-	return &fight{t: t, reg: engine.NewRegistry(d20seg.New()), st: &encounterv1.EncounterState{EncounterId: "e1"}}
+	return &fight{t: t, reg: engine.NewRegistry(d20seg.New(1)), st: &encounterv1.EncounterState{EncounterId: "e1"}}
 }

@@ -3,6 +3,7 @@ package odds
 import (
 	"fmt"
 
+	d20segv1 "github.com/fray-rpg/fray/gen/fray/d20seg/v1"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	oddsv1 "github.com/fray-rpg/fray/gen/fray/odds/v1"
 	"github.com/fray-rpg/fray/rules/d20seg"
@@ -12,16 +13,17 @@ import (
 
 // SegAttack is what the odds of a d20seg attack are computed from (D20-040…D20-044).
 type SegAttack struct {
-	// Bonus added to the d20 and the CA it must reach (flat-footed already taken off).
-	Bonus, CA int32
-	Die       dice.Expr
-	// Damage: the weapon's dice, PerHit the bonuses multiplied on a critical (Strength,
-	// weapon, circumstance), Feat the feats' damage added once (D20-041, D20-042).
-	Damage         dice.Expr
-	PerHit, Feat   int32
-	Multiplier     int32
-	HitPoints      int32
-	DownAt         int32
+	// Bonus added to the d20 and the CA it must reach (flat-footed already taken off), and
+	// the total from which it is a critical.
+	Bonus, CA, CriticalAt int32
+	Die                   dice.Expr
+	// Damage: the weapon's dice; Blow what is added to them and how a critical multiplies it
+	// (D20-041, D20-042), the rules' own formula.
+	Damage    dice.Expr
+	Blow      d20seg.Blow
+	HitPoints int32
+	// Options: the encounter's house rules, which say when a combatant is down (D20-044).
+	Options        *d20segv1.Options
 	Hidden         bool
 	Target, Weapon string
 }
@@ -35,8 +37,16 @@ func segAttack(reg *engine.Registry, st *encounterv1.EncounterState, cmd *encoun
 }
 
 // ReadSegAttack reads the numbers of the attack cmd gives on st, deciding it with a probe's
-// dice that hit with a critical.
+// dice that hit with a critical, under the version of the rules the encounter pinned.
 func ReadSegAttack(reg *engine.Registry, st *encounterv1.EncounterState, cmd *encounterv1.Command, actor string) (*SegAttack, error) {
+	found, err := reg.Lookup(st.GetRuleSystem(), st.GetRulesVersion())
+	if err != nil {
+		return nil, err
+	}
+	sys, ok := found.(d20seg.System)
+	if !ok {
+		return nil, fmt.Errorf("the odds of a d20seg attack need the d20seg rules, not %T", found)
+	}
 	pr := &probe{first: far}
 	evs, err := reg.Decide(st, cmd, engine.Env{Actor: actor, Dice: pr})
 	if err != nil {
@@ -45,18 +55,14 @@ func ReadSegAttack(reg *engine.Registry, st *encounterv1.EncounterState, cmd *en
 	ar := evs[0].GetD20Seg().GetAttackRolled()
 	att := engine.FindCombatant(st, ar.GetAttackerId()).GetD20Seg()
 	target := engine.FindCombatant(st, ar.GetTargetId())
-	a := &SegAttack{Bonus: ar.GetBonus(), CA: ar.GetCa(), Die: pr.exprs[0], Damage: pr.exprs[1],
+	a := &SegAttack{Bonus: ar.GetBonus(), CA: ar.GetCa(), CriticalAt: sys.CriticalAt(ar.GetCa()), Die: pr.exprs[0], Damage: pr.exprs[1],
 		HitPoints: st.GetD20Seg().GetCombatants()[ar.GetTargetId()].GetHitPoints(),
-		DownAt:    st.GetOptions().GetD20Seg().GetDownAt(), Hidden: target.GetD20Seg() == nil,
+		Options:   st.GetOptions().GetD20Seg(), Hidden: target.GetD20Seg() == nil,
 		Target: target.GetName(), Weapon: ar.GetWeapon()}
 	for _, w := range att.GetWeapons() {
 		if w.GetName() == ar.GetWeapon() {
-			a.PerHit = att.GetStrength() + w.GetBonus() + cmd.GetD20Seg().GetAttack().GetDamageModifier()
-			a.Multiplier = max(2, w.GetCritical())
+			a.Blow = sys.Blow(att, w, cmd.GetD20Seg().GetAttack())
 		}
-	}
-	for _, f := range att.GetFeats() {
-		a.Feat += f.GetDamage()
 	}
 	return a, nil
 }
@@ -67,7 +73,7 @@ func (a *SegAttack) Odds() *oddsv1.Odds {
 	o := &oddsv1.Odds{Summary: fmt.Sprintf("an attack with %s, %+d against CA %d", a.Weapon, a.Bonus, a.CA)}
 	total := Expr(a.Die).Shift(int(a.Bonus))
 	hit := total.AtLeast(int(a.CA))
-	crit := total.AtLeast(int(a.CA + d20seg.CriticalMargin))
+	crit := total.AtLeast(int(a.CriticalAt))
 	s := &oddsv1.OddsSection{Key: "attack", Title: "the attack (D20-040, D20-042)"}
 	s.Chances = append(s.Chances,
 		chance("hit", "the attack hits", "D20-040", hit),
@@ -80,20 +86,17 @@ func (a *SegAttack) Odds() *oddsv1.Odds {
 		return o
 	}
 	roll := Expr(a.Damage)
-	dealt := func(mult int32) Dist {
-		return roll.Map(func(v int) int { return int(max(0, mult*(int32(v)+a.PerHit)+a.Feat)) })
-	}
 	var damage Builder
 	var down float64
 	for _, c := range []struct {
-		p    float64
-		mult int32
-	}{{hit - crit, 1}, {crit, a.Multiplier}} {
-		d := dealt(c.mult)
+		p        float64
+		critical bool
+	}{{hit - crit, false}, {crit, true}} {
+		d := roll.Map(func(v int) int { return int(a.Blow.Damage(int32(v), c.critical)) })
 		for i, q := range d.P {
 			v := d.Min + i
 			damage.Add(v, c.p*q)
-			if a.HitPoints-int32(v) <= a.DownAt {
+			if d20seg.Down(a.Options, a.HitPoints-int32(v)) {
 				down += c.p * q
 			}
 		}

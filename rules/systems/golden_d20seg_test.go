@@ -47,7 +47,7 @@ func goldenD20Seg(g *goldenFight) {
 		if round >= 3 {
 			break
 		}
-		id, seg, free, ok := d20seg.UpNext(st)
+		id, seg, free, ok := d20seg.New(1).UpNext(st)
 		require.True(g.t, ok, "someone acts in round %d", round)
 		target := foe[id]
 		if st.GetD20Seg().GetCombatants()[target].GetDown() && id == "brigand" {

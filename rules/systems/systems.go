@@ -2,6 +2,8 @@
 package systems
 
 import (
+	"slices"
+
 	"github.com/fray-rpg/fray/rules/d20seg"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/rules/feerie"
@@ -12,5 +14,10 @@ import (
 // Registry returns a registry of every rule system: the resolver decides with it, the
 // encounter service and the tools fold events with it.
 func Registry() *engine.Registry {
-	return engine.NewRegistry(loss.New(), feerie.New(), ka.New(), d20seg.New())
+	return engine.NewRegistry(slices.Concat(
+		[]engine.System{loss.New()},
+		[]engine.System{feerie.New()},
+		[]engine.System{ka.New()},
+		d20seg.Released(),
+	)...)
 }

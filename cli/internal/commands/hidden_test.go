@@ -192,7 +192,7 @@ func TestNarrationOfAHiddenD20SegCombatant(t *testing.T) {
 		{"gm", d20Cmd(&d20segv1.Action{CombatantId: "ogre", Kind: &d20segv1.Action_Other{Other: &d20segv1.Other{Description: "rugit"}}}), nil},
 	}
 	player := engine.Viewer{Controls: map[string]bool{"aldric": true}}
-	evs, states := playHidden(t, engine.NewRegistry(d20seg.New()), player, steps)
+	evs, states := playHidden(t, engine.NewRegistry(d20seg.Released()...), player, steps)
 	lines := narrate(evs)
 	requireNoFakeZeros(t, lines)
 	for _, want := range []string{

@@ -16,15 +16,18 @@ import (
 // combatant's Initiative, hit points, next segment, attacks this round and conditions, the
 // spells waiting for the next round, and who acts next.
 func WriteState(w io.Writer, st *encounterv1.EncounterState, names *client.Names) {
+	sys := rulesOf(w, st)
 	ds := st.GetD20Seg()
 	round := ds.GetRound()
 	switch {
 	case st.GetStatus() == encounterv1.EncounterStatus_ENCOUNTER_STATUS_SETUP || (round == 0 && !ds.GetSurpriseDeclared()):
 		fmt.Fprintln(w, "Not started")
 	case round == 0:
-		fmt.Fprintf(w, "Surprise round: segments 0 to %d (D20-004)\n", d20seg.SurpriseSegments-1)
+		first, last := sys.Segments(nil, 0)
+		fmt.Fprintf(w, "Surprise round: segments %d to %d (D20-004)\n", first, last)
 	default:
-		fmt.Fprintf(w, "Round %d: segments %d to %d (D20-013)\n", round, d20seg.FirstSegment, d20seg.LastSegment)
+		first, last := sys.Segments(nil, round)
+		fmt.Fprintf(w, "Round %d: segments %d to %d (D20-013)\n", round, first, last)
 	}
 	started := st.GetStatus() != encounterv1.EncounterStatus_ENCOUNTER_STATUS_SETUP && (round > 0 || ds.GetSurpriseDeclared())
 	if len(st.GetCombatants()) == 0 {
@@ -50,7 +53,7 @@ func WriteState(w io.Writer, st *encounterv1.EncounterState, names *client.Names
 		rows := []string{"  ID\tNAME\tSIDE\tCONTROLLER\tINIT\tHP\tNEXT\tATTACKS\tOTHER"}
 		for _, cb := range st.GetCombatants() {
 			sh, cs := cb.GetD20Seg(), ds.GetCombatants()[cb.GetId()]
-			init, hp, next, attacks := client.Num(d20seg.Initiative(sh)), "-", "-", "-"
+			init, hp, next, attacks := client.Num(sys.Initiative(sh)), "-", "-", "-"
 			if cs != nil {
 				init = client.Num(cs.GetInitiative())
 				if len(inits[cs.GetInitiative()]) > 1 && started {
@@ -62,19 +65,19 @@ func WriteState(w io.Writer, st *encounterv1.EncounterState, names *client.Names
 				attacks = fmt.Sprint(cs.GetAttacksThisRound())
 				switch {
 				case cs.GetDown():
-				case cs.GetEndedTurn() || cs.GetNextSegment() > d20Last(sh, round):
+				case cs.GetEndedTurn() || cs.GetNextSegment() > last(sys, sh, round):
 					next = "done"
 				default:
 					next = "segment " + client.Num(cs.GetNextSegment())
 				}
 			}
-			other := d20OtherText(sh, cs, round, started)
+			other := d20OtherText(sys, sh, cs, round, started)
 			if client.SheetWithheld(cb) { // the server withheld its numbers: what the table sees
 				init, hp = "hidden", client.AppearanceText(cb.GetAppearance())
 				if cs.GetNextSegment() == d20seg.HiddenSegment && !cs.GetDown() && !cs.GetEndedTurn() {
 					next = "hidden"
 				}
-				other = strings.TrimPrefix(d20OtherText(nil, cs, round, false)+", hidden by the GM", ", ")
+				other = strings.TrimPrefix(d20OtherText(sys, nil, cs, round, false)+", hidden by the GM", ", ")
 			}
 			rows = append(rows, fmt.Sprintf("  %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", cb.GetId(), cb.GetName(), client.Dash(cb.GetSide()),
 				client.Dash(cb.GetController()), init, hp, next, attacks, other))
@@ -88,10 +91,10 @@ func WriteState(w io.Writer, st *encounterv1.EncounterState, names *client.Names
 	if st.GetStatus() != encounterv1.EncounterStatus_ENCOUNTER_STATUS_ACTIVE {
 		return
 	}
-	if round == 1 && !ds.GetSurpriseDeclared() && !d20AnyoneActed(st) {
+	if round == 1 && !ds.GetSurpriseDeclared() && !d20AnyoneActed(sys, st) {
 		fmt.Fprintf(w, "Before anyone acts, the GM may declare a surprise attack: fray d20 surprise %s --attackers A,B --defender ID[:SITUATION+...] (D20-004)\n", enc)
 	}
-	if id, seg, free, ok := d20seg.UpNext(st); ok {
+	if id, seg, free, ok := sys.UpNext(st); ok {
 		if free {
 			fmt.Fprintf(w, "%s acts next, with its free action, before anyone acts in a segment (D20-004): fray d20 attack|cast|other %s %s ... --free, or end\n", names.Of(id), enc, id)
 		} else {
@@ -114,31 +117,31 @@ func ordinal(n int32) string {
 	return fmt.Sprintf("%dth", n)
 }
 
-// d20First and d20Last are the first and last segments a combatant may use in a round
-// (D20-004, D20-013, D20-014).
-func d20First(sh *d20segv1.Sheet, round int32) int32 {
-	if round > 0 && slices.Contains(sh.GetExtraSegments(), -1) {
-		return -1
+// rulesOf is the d20 segment rules at the version the encounter pinned (0: the latest). A
+// version this fray does not know yet, from a newer server, is shown with the latest one it
+// knows, and says so.
+func rulesOf(w io.Writer, st *encounterv1.EncounterState) d20seg.System {
+	v := st.GetRulesVersion()
+	if v == 0 {
+		v = d20seg.Latest
 	}
-	return d20seg.FirstSegment
-}
-
-func d20Last(sh *d20segv1.Sheet, round int32) int32 {
-	if round == 0 {
-		return d20seg.SurpriseSegments - 1
-	}
-	last := int32(d20seg.LastSegment)
-	if slices.Contains(sh.GetExtraSegments(), 6) {
-		last = 6
-		if slices.Contains(sh.GetExtraSegments(), 7) {
-			last = 7
+	for _, s := range d20seg.Released() {
+		if s.Version() == v {
+			return s.(d20seg.System)
 		}
 	}
-	return last
+	fmt.Fprintf(w, "(the encounter is at version %d of the rules; this fray knows them up to version %d, whose numbers it shows: update fray)\n", v, d20seg.Latest)
+	return d20seg.New(d20seg.Latest)
+}
+
+// last is the last segment a combatant may use in a round (D20-004, D20-013, D20-014).
+func last(sys d20seg.System, sh *d20segv1.Sheet, round int32) int32 {
+	_, l := sys.Segments(sh, round)
+	return l
 }
 
 // d20OtherText: a combatant's conditions, ", "-separated.
-func d20OtherText(sh *d20segv1.Sheet, cs *d20segv1.CombatantState, round int32, started bool) string {
+func d20OtherText(sys d20seg.System, sh *d20segv1.Sheet, cs *d20segv1.CombatantState, round int32, started bool) string {
 	var parts []string
 	add := func(on bool, text string) {
 		if on {
@@ -157,19 +160,20 @@ func d20OtherText(sh *d20segv1.Sheet, cs *d20segv1.CombatantState, round int32, 
 		}
 		add(true, "extra segments "+strings.Join(seg, ", ")+" (D20-014)")
 	}
-	if cs != nil && started && !cs.GetDown() && !cs.GetEndedTurn() && cs.GetNextSegment() <= d20Last(sh, round) && !(round == 0 && (cs.GetSurprised() || cs.GetBystander())) {
-		add(true, fmt.Sprintf("next attack costs %s (BBA %d, D20-017)", client.SegmentsText(d20seg.AttackCost(sh.GetBba(), cs.GetAttacksThisRound())), sh.GetBba()))
+	if cs != nil && started && !cs.GetDown() && !cs.GetEndedTurn() && cs.GetNextSegment() <= last(sys, sh, round) && !(round == 0 && (cs.GetSurprised() || cs.GetBystander())) {
+		add(true, fmt.Sprintf("next attack costs %s (BBA %d, D20-017)", client.SegmentsText(sys.AttackCost(sh.GetBba(), cs.GetAttacksThisRound())), sh.GetBba()))
 	}
 	return strings.Join(parts, ", ")
 }
 
 // d20AnyoneActed reports whether anyone has acted in the round.
-func d20AnyoneActed(st *encounterv1.EncounterState) bool {
+func d20AnyoneActed(sys d20seg.System, st *encounterv1.EncounterState) bool {
 	ds := st.GetD20Seg()
 	for _, cb := range st.GetCombatants() {
 		cs := ds.GetCombatants()[cb.GetId()]
 		withheld := client.SheetWithheld(cb) && cs.GetNextSegment() == d20seg.HiddenSegment // its segment is not shown
-		if (cs.GetNextSegment() != d20First(cb.GetD20Seg(), ds.GetRound()) && !withheld) || cs.GetAttacksThisRound() > 0 || cs.GetEndedTurn() {
+		first, _ := sys.Segments(cb.GetD20Seg(), ds.GetRound())
+		if (cs.GetNextSegment() != first && !withheld) || cs.GetAttacksThisRound() > 0 || cs.GetEndedTurn() {
 			return true
 		}
 	}

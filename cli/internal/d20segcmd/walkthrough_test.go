@@ -20,7 +20,7 @@ import (
 // flat-footed novice; a first round with a spell for the next round, and its end.
 func TestD20WalkthroughWithTheRulesEngine(t *testing.T) {
 	clienttest.ClearEnv(t)
-	srv := &clienttest.RuleServer{Reg: engine.NewRegistry(d20seg.New()), Seed: dice.NewSeed(),
+	srv := &clienttest.RuleServer{Reg: engine.NewRegistry(d20seg.Released()...), Seed: dice.NewSeed(),
 		Dice: dice.NewFixed(8, 15, 7, 10, 19, 9, 10, 3, 20, 5, 3, 2, 8, 18, 6, 14, 7)}
 	lis := clienttest.ServeRules(t, srv)
 	sheet := func(name string) string { return filepath.Join(clienttest.Sheets, "d20seg", name) }
