@@ -98,7 +98,7 @@ func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Comman
 		if !gm {
 			return nil, engine.Forbidden("only the GM rules on a tactic or gives a malus (FEE-036)")
 		}
-		evs, err = decideRuling(st, a.GetCombatantId(), k.Ruling)
+		evs, err = sys.decideRuling(st, a.GetCombatantId(), k.Ruling)
 	case *feeriev1.Action_Unseen:
 		if !gm {
 			return nil, engine.Forbidden("only the GM rules that an attacker is unseen (FEE-081)")
@@ -150,11 +150,11 @@ func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Comman
 		}
 		switch k := a.GetKind().(type) {
 		case *feeriev1.Action_Declare:
-			evs, err = decideDeclare(st, f, k.Declare)
+			evs, err = sys.decideDeclare(st, f, k.Declare)
 		case *feeriev1.Action_Act:
-			evs, err = decideAct(st, f, k.Act)
+			evs, err = sys.decideAct(st, f, k.Act)
 		case *feeriev1.Action_Change:
-			evs, err = decideChange(st, f, k.Change)
+			evs, err = sys.decideChange(st, f, k.Change)
 		case *feeriev1.Action_Gesture:
 			evs, err = decideGesture(st, f, k.Gesture)
 		case *feeriev1.Action_BecomeObject:
@@ -165,7 +165,7 @@ func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Comman
 			}
 			evs = one(&feeriev1.Event{Kind: &feeriev1.Event_Renounced{Renounced: &feeriev1.Renounced{CombatantId: f.id()}}})
 		default:
-			return nil, engine.Unimplemented("this action is not part of Contes de Fées version %d", Version)
+			return nil, engine.Unimplemented("this action is not part of Contes de Fées version %d", sys.version)
 		}
 	}
 	if err != nil {
@@ -176,11 +176,11 @@ func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Comman
 
 // Close rolls Initiative once the events of an action, folded into next, leave every able
 // combatant declared (FEE-040 step 2).
-func (System) Close(next *encounterv1.EncounterState, env engine.Env, fold func(*encounterv1.Event) error) ([]*encounterv1.Event, error) {
+func (sys System) Close(next *encounterv1.EncounterState, env engine.Env, fold func(*encounterv1.Event) error) ([]*encounterv1.Event, error) {
 	if !declarationsDone(next) {
 		return nil, nil
 	}
-	ev := rollInitiative(next, env.Dice)
+	ev := sys.rollInitiative(next, env.Dice)
 	return []*encounterv1.Event{ev}, fold(ev)
 }
 
@@ -217,22 +217,22 @@ func rollDice(st *encounterv1.EncounterState, roller dice.Roller) (*feeriev1.Rol
 
 // rollInitiative is step 2: Vigilance roll + applied Attributes + tactic + circumstances
 // (FEE-010, FEE-043, FEE-062, FEE-073, FEE-080).
-func rollInitiative(st *encounterv1.EncounterState, roller dice.Roller) *encounterv1.Event {
+func (sys System) rollInitiative(st *encounterv1.EncounterState, roller dice.Roller) *encounterv1.Event {
 	s := feerieState(st)
 	cs := &feeriev1.CountdownStarted{Action: s.GetAction()}
 	for _, f := range fighters(st) {
 		if !f.able() {
 			continue
 		}
-		v, _ := ComputeValues(f.sh, f.cs.GetDeclared())
+		v, _ := sys.ComputeValues(f.sh, f.cs.GetDeclared())
 		m := v.Initiative
 		m.add("tactic", "FEE-031", f.cs.GetDeclared().GetTactic().GetInitiative())
 		m.add("penalties of the last Action", "FEE-062", -f.cs.GetThisAction())
 		if f.cs.GetSurprisedActions() > 0 {
-			m.add("surprised", "FEE-080", -SurpriseInitiative)
+			m.add("surprised", "FEE-080", -sys.n.SurpriseInitiative)
 		}
 		if house(st).GetActivityMalusOnInitiative() { // the option of FEE-178
-			conditionMalus(f, &m)
+			sys.conditionMalus(f, &m)
 		}
 		m.add("attacking unseen", "FEE-081", f.cs.GetUnseenBonus())
 		r, net := rollDice(st, roller)
@@ -248,7 +248,7 @@ func rollInitiative(st *encounterv1.EncounterState, roller dice.Roller) *encount
 	return event(&feeriev1.Event{Kind: &feeriev1.Event_CountdownStarted{CountdownStarted: cs}})
 }
 
-func decideDeclare(st *encounterv1.EncounterState, f fighter, d *feeriev1.Declare) ([]*encounterv1.Event, error) {
+func (sys System) decideDeclare(st *encounterv1.EncounterState, f fighter, d *feeriev1.Declare) ([]*encounterv1.Event, error) {
 	if feerieState(st).GetStep() != feeriev1.Step_STEP_DECLARING {
 		return nil, engine.Refused("FEE-033", "%s: intentions and tactics are declared at step 1 of the Action; use a change of intention (FEE-070)", f.name())
 	}
@@ -256,7 +256,7 @@ func decideDeclare(st *encounterv1.EncounterState, f fighter, d *feeriev1.Declar
 		return nil, engine.Refused("FEE-033", "%s has already declared for this Action", f.name())
 	}
 	in := proto.CloneOf(d.GetIntent())
-	if err := checkIntent(st, f, in); err != nil {
+	if err := sys.checkIntent(st, f, in); err != nil {
 		return nil, err
 	}
 	if f.cs.GetSurprisedActions() > 0 && in.GetTactic() != nil && (in.GetTactic().GetInitiative() != 0 || in.GetTactic().GetAttack() != 0 || in.GetTactic().GetDefense() != 0) {
@@ -266,7 +266,7 @@ func decideDeclare(st *encounterv1.EncounterState, f fighter, d *feeriev1.Declar
 }
 
 // checkIntent validates an intent: its kind, target, Attributes and tactic.
-func checkIntent(st *encounterv1.EncounterState, f fighter, in *feeriev1.Intent) error {
+func (sys System) checkIntent(st *encounterv1.EncounterState, f fighter, in *feeriev1.Intent) error {
 	if in == nil {
 		return engine.Invalid("FEE-040", "declare an intention: an attack, another activity, or a passive one")
 	}
@@ -305,7 +305,7 @@ func checkIntent(st *encounterv1.EncounterState, f fighter, in *feeriev1.Intent)
 	if in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_OTHER && aspect(f.sh, in.GetAspect()) < 0 {
 		return engine.Invalid("", "name the Aspect rolled: vigilance, habilete, puissance, resistance or charme")
 	}
-	if _, err := ComputeValues(f.sh, in); err != nil {
+	if _, err := sys.ComputeValues(f.sh, in); err != nil {
 		return withName(err, f.name())
 	}
 	return CheckTactic(f.sh, in, f.name())
@@ -357,21 +357,21 @@ func sameIntent(o *feeriev1.Options, a, b *feeriev1.Intent) bool {
 // rolled Initiative moved by the new tactic's Initiative modifier instead of the old one's; for
 // a further activity that is also a change, its rank 8 ranks after the previous activity moved
 // the same way from the tactic in force then (FEE-074); never above the rank of the change.
-func newRank(f fighter, in *feeriev1.Intent, rank int32) int32 {
+func (sys System) newRank(f fighter, in *feeriev1.Intent, rank int32) int32 {
 	r := f.cs.GetInitiative() - f.cs.GetInitiativeTactic() + in.GetTactic().GetInitiative()
 	if f.cs.GetActivities() > 0 {
-		r = f.cs.GetLastRank() - SupplementaryRanks - f.cs.GetLastTacticInitiative() + in.GetTactic().GetInitiative()
+		r = f.cs.GetLastRank() - sys.n.SupplementaryRanks - f.cs.GetLastTacticInitiative() + in.GetTactic().GetInitiative()
 	}
 	return min(r, rank)
 }
 
 // furtherRank is the rank of a further activity with no new change: 8 ranks after the
 // previous one (FEE-060), or where a change declared since moved it (FEE-074).
-func furtherRank(f fighter) int32 {
+func (sys System) furtherRank(f fighter) int32 {
 	if f.cs.GetChangeMalus() > 0 {
 		return f.cs.GetActingRank()
 	}
-	return f.cs.GetLastRank() - SupplementaryRanks
+	return f.cs.GetLastRank() - sys.n.SupplementaryRanks
 }
 
 func countdown(st *encounterv1.EncounterState) (int32, error) {
@@ -382,7 +382,7 @@ func countdown(st *encounterv1.EncounterState) (int32, error) {
 	return s.GetRank(), nil
 }
 
-func decideChange(st *encounterv1.EncounterState, f fighter, c *feeriev1.Change) ([]*encounterv1.Event, error) {
+func (sys System) decideChange(st *encounterv1.EncounterState, f fighter, c *feeriev1.Change) ([]*encounterv1.Event, error) {
 	rank, err := countdown(st)
 	if err != nil {
 		return nil, withName(err, f.name())
@@ -397,14 +397,14 @@ func decideChange(st *encounterv1.EncounterState, f fighter, c *feeriev1.Change)
 	if err := CheckNewCap(f.sh, f.cs.GetDeclared(), in, f.name()); err != nil {
 		return nil, err
 	}
-	if err := checkIntent(st, f, in); err != nil {
+	if err := sys.checkIntent(st, f, in); err != nil {
 		return nil, err
 	}
 	if sameIntent(house(st), in, f.cs.GetDeclared()) {
 		return nil, engine.Invalid("FEE-070", "this is the intention %s already declared", f.name())
 	}
 	return one(&feeriev1.Event{Kind: &feeriev1.Event_IntentionChanged{IntentionChanged: &feeriev1.IntentionChanged{
-		CombatantId: f.id(), Intent: in, Rank: rank, ActingRank: newRank(f, in, rank),
+		CombatantId: f.id(), Intent: in, Rank: rank, ActingRank: sys.newRank(f, in, rank),
 	}}}), nil
 }
 
@@ -429,7 +429,7 @@ func defensePenalties(cs *feeriev1.CombatantState, rank int32) int32 {
 	return n
 }
 
-func decideAct(st *encounterv1.EncounterState, f fighter, a *feeriev1.Act) ([]*encounterv1.Event, error) {
+func (sys System) decideAct(st *encounterv1.EncounterState, f fighter, a *feeriev1.Act) ([]*encounterv1.Event, error) {
 	rank, err := countdown(st)
 	if err != nil {
 		return nil, withName(err, f.name())
@@ -447,7 +447,7 @@ func decideAct(st *encounterv1.EncounterState, f fighter, a *feeriev1.Act) ([]*e
 	if err := CheckNewCap(f.sh, f.cs.GetDeclared(), act.GetIntent(), f.name()); err != nil {
 		return nil, err
 	}
-	if err := checkIntent(st, f, act.GetIntent()); err != nil {
+	if err := sys.checkIntent(st, f, act.GetIntent()); err != nil {
 		return nil, err
 	}
 	if err := checkObjectAndRelentless(st, f, act); err != nil {
@@ -460,7 +460,7 @@ func decideAct(st *encounterv1.EncounterState, f fighter, a *feeriev1.Act) ([]*e
 		!house(st).GetCombineRangedDifficulty() {
 		return nil, engine.Invalid("FEE-172", "%s: give the ranged difficulty either as one estimate or itemised by range, not both", f.name())
 	}
-	if err := checkSituation(st, f, act); err != nil { // FEE-090…FEE-093, FEE-110…FEE-112, FEE-172
+	if err := sys.checkSituation(st, f, act); err != nil { // FEE-090…FEE-093, FEE-110…FEE-112, FEE-172
 		return nil, err
 	}
 	change := !sameIntent(house(st), act.GetIntent(), f.cs.GetDeclared())
@@ -471,7 +471,7 @@ func decideAct(st *encounterv1.EncounterState, f fighter, a *feeriev1.Act) ([]*e
 	if n == 0 {
 		base = f.cs.GetActingRank()
 		if change {
-			base = newRank(f, act.GetIntent(), rank)
+			base = sys.newRank(f, act.GetIntent(), rank)
 		}
 		if !f.cs.GetCanAct() { // even through a change of intention (FEE-071)
 			return nil, engine.Refused("FEE-043", "%s rolled an Initiative of %d and cannot act in this Action", f.name(), f.cs.GetInitiative())
@@ -481,9 +481,9 @@ func decideAct(st *encounterv1.EncounterState, f fighter, a *feeriev1.Act) ([]*e
 			return nil, engine.Because(engine.Refused("FEE-060", "%s's further activity comes at least one rank after the previous one, at rank %d", f.name(), f.cs.GetLastRank()),
 				engine.ReasonNotYourTurn, nil)
 		}
-		base = furtherRank(f)
+		base = sys.furtherRank(f)
 		if change {
-			base = newRank(f, act.GetIntent(), rank) // FEE-074
+			base = sys.newRank(f, act.GetIntent(), rank) // FEE-074
 		}
 	}
 	q.Anticipation = max(0, rank-base)
@@ -491,9 +491,9 @@ func decideAct(st *encounterv1.EncounterState, f fighter, a *feeriev1.Act) ([]*e
 	if q.GetAnticipation() > 0 && !anyoneActed(st) {
 		return nil, engine.Refused("FEE-051", "%s cannot anticipate: nobody has acted yet in this Action, and the first to act cannot anticipate", f.name())
 	}
-	q.RollPenalty = q.GetAnticipation() + SupplementaryMalus*n + rollPenalties(f.cs, rank) + f.cs.GetChangeMalus()
+	q.RollPenalty = q.GetAnticipation() + sys.n.SupplementaryMalus*n + rollPenalties(f.cs, rank) + f.cs.GetChangeMalus()
 	if change {
-		q.RollPenalty += ChangeMalus
+		q.RollPenalty += sys.n.ChangeMalus
 	}
 	return one(&feeriev1.Event{Kind: &feeriev1.Event_ActivityQueued{ActivityQueued: &feeriev1.ActivityQueued{Queued: q}}}), nil
 }
@@ -570,7 +570,7 @@ func decideAdvance(sys System, st *encounterv1.EncounterState, a *feeriev1.Advan
 		if f.cs.GetEssence() <= 0 && before[q.GetCombatantId()] <= 0 { // put out by an earlier activity (FEE-045)
 			ev = cannotAct(f, q)
 		} else {
-			ev = resolve(next, q, env.Dice)
+			ev = sys.resolve(next, q, env.Dice)
 		}
 		if err := sys.Evolve(next, ev); err != nil {
 			return nil, err

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
+	"github.com/fray-rpg/fray/rules/narrate"
 )
 
 func row(cells ...string) *rulesetv1.TableRow { return &rulesetv1.TableRow{Cells: cells} }
@@ -11,10 +12,10 @@ func row(cells ...string) *rulesetv1.TableRow { return &rulesetv1.TableRow{Cells
 // Describe returns the sheet fields, actions, tactic presets, special strikes and tables.
 func (s System) Describe() *rulesetv1.RulesetDescriptor {
 	d := &rulesetv1.RulesetDescriptor{
-		Id: ID, Name: s.Name(), Version: Version,
+		Id: ID, Name: s.Name(), Version: s.version,
 		SheetFields: []*rulesetv1.FieldDescriptor{
 			{Name: "vigilance, habilete, puissance, resistance, charme", Description: "the Aspects"},
-			{Name: "taille", Description: "−5 to +5 (FEE-092)"},
+			{Name: "taille", Description: narrate.Signed(s.n.MinTaille) + " to " + narrate.Signed(s.n.MaxTaille) + " (FEE-092)"},
 			{Name: "essence", Description: "the damage track"},
 			{Name: "attributes", Description: "Affinities, Powers (mastery) and Accessoires: name, kind, value, combat, mount, specific"},
 			{Name: "flier, burrower, inanimate", Description: "attack angles (FEE-090) and objects (FEE-023)"},
@@ -22,14 +23,14 @@ func (s System) Describe() *rulesetv1.RulesetDescriptor {
 		},
 		Actions: []*rulesetv1.ActionDescriptor{
 			{Name: "declare", Description: "step 1: the intention (activity, target, Attributes applied) and the tactic", Cost: "step 1", Rule: "FEE-040"},
-			{Name: "act", Description: "perform the activity at the current rank: waiting is free, anticipating −1 per rank, a further activity 8 ranks later at −4 each", Cost: "one activity", Rule: "FEE-042"},
-			{Name: "change", Description: "a change of intention: −4 on the activity and on Defense, −4 next Action; a new tactic moves the acting rank", Cost: "−4", Rule: "FEE-070"},
+			{Name: "act", Description: fmt.Sprintf("perform the activity at the current rank: waiting is free, anticipating −1 per rank, a further activity %d ranks later at −%d each", s.n.SupplementaryRanks, s.n.SupplementaryMalus), Cost: "one activity", Rule: "FEE-042"},
+			{Name: "change", Description: fmt.Sprintf("a change of intention: −%d on the activity and on Defense, −%d next Action; a new tactic moves the acting rank", s.n.ChangeMalus, s.n.ChangeMalus), Cost: fmt.Sprintf("−%d", s.n.ChangeMalus), Rule: "FEE-070"},
 			{Name: "renounce", Description: "give up the activity, at no cost", Cost: "none", Rule: "FEE-075"},
 			{Name: "gesture", Description: "walking slowly, talking, a simple gesture, an ordinary use of a Power that costs no Essence: free alongside the activities", Cost: "none", Rule: "FEE-047"},
 			{Name: "unseen", Description: "the GM rules an attacker unseen by a victim on guard: dissimulation roll against the victim's Vigilance, +half the margin to Initiative", Cost: "GM, step 1", Rule: "FEE-081"},
 			{Name: "advance", Description: "the GM moves the countdown down, resolving the rank's activities", Cost: "GM", Rule: "FEE-041"},
 			{Name: "impersonal", Description: "the GM's event at rank 0 (fire, drowning)", Cost: "GM", Rule: "FEE-046"},
-			{Name: "surprise", Description: "the GM marks a combatant surprised (−8 Initiative, −4 Defense, no tactic)", Cost: "GM", Rule: "FEE-080"},
+			{Name: "surprise", Description: fmt.Sprintf("the GM marks a combatant surprised (−%d Initiative, −%d Defense, no tactic)", s.n.SurpriseInitiative, s.n.SurpriseDefense), Cost: "GM", Rule: "FEE-080"},
 			{Name: "helpless", Description: "the GM rules a combatant helpless (asleep, paralysed, unconscious): Defense 0 against every attack, no activity; clear: no longer", Cost: "GM", Rule: "FEE-022"},
 			{Name: "ruling", Description: "the GM cancels or modifies a tactic, or gives a malus to the rest of the Action's rolls", Cost: "GM", Rule: "FEE-036"},
 			{Name: "become_object", Description: "a Power gives the status of an inanimate object: damage as an object, every activity renounced (end: back to life)", Cost: "all activities", Rule: "FEE-026"},
@@ -66,15 +67,15 @@ func (s System) Describe() *rulesetv1.RulesetDescriptor {
 	}
 	strikes := &rulesetv1.Table{Name: "Special strikes", Rule: "FEE-149", Header: []string{"strike", "malus", "effect"}, Rows: []*rulesetv1.TableRow{
 		row("Disarm", "−8", "Defense with Puissance; the weapon flies away"),
-		row("Trip", "−6", "the target falls: −4 to its activities until it gets up"),
+		row("Trip", "−6", fmt.Sprintf("the target falls: −%d to its activities until it gets up", s.n.TripMalus)),
 		row("Entangle", "−8 melee, −12 ranged", "malus = margin until freed"),
 		row("Stun", "−4", "malus = the would-be Essence loss, −1 per rank"),
-		row("Keep at bay", "−12 + own Taille − target's", "−8 Attack against the striker"),
+		row("Keep at bay", "−12 + own Taille − target's", fmt.Sprintf("−%d Attack against the striker", s.n.GuardMalus)),
 		row("Cripple", "−12", "an organ unusable for Damage-before-Soak ranks"),
-		row("Relentless", "−8 Defense", "Damage + a quarter of the previous loss"),
+		row("Relentless", fmt.Sprintf("−%d Defense", s.n.RelentlessDefense), "Damage + a quarter of the previous loss"),
 		row("Frightening blow", "−4", "+1 intimidation per 4 Damage"),
 		row("Knockback", "−8", "thrown 1 unit per 4 Damage"),
-		row("Enter the guard", "−12 + target's Taille − own", "−8 Attack against the striker"),
+		row("Enter the guard", "−12 + target's Taille − own", fmt.Sprintf("−%d Attack against the striker", s.n.GuardMalus)),
 	}}
 	d.Tables = []*rulesetv1.Table{presets, strikes,
 		{Name: "Surface by Taille", Rule: "FEE-092", Header: []string{"Taille", "surface"}, Rows: []*rulesetv1.TableRow{

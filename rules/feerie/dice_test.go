@@ -14,7 +14,7 @@ import (
 // TestDiceEnd: for every kind of Contes de Fées event, every field filled, DiceEnd finds each roll
 // the engine's walk finds (enginetest.CheckDiceEnd). It answers for Contes de Fées events only.
 func TestDiceEnd(t *testing.T) {
-	n := enginetest.CheckDiceEnd(t, feerie.New(), &feeriev1.Event{}, func(m proto.Message) *encounterv1.Event {
+	n := enginetest.CheckDiceEnd(t, feerie.New(1), &feeriev1.Event{}, func(m proto.Message) *encounterv1.Event {
 		return &encounterv1.Event{Payload: &encounterv1.Event_Feerie{Feerie: m.(*feeriev1.Event)}}
 	})
 	require.Equal(t, 3, n, "Contes de Fées events with rolls: the countdown, an activity, an unseen attack")

@@ -128,6 +128,6 @@ func TestEdgeAppearanceAtExactlyHalf(t *testing.T) {
 	}{{10, encounterv1.Appearance_APPEARANCE_BADLY_WOUNDED}, {11, encounterv1.Appearance_APPEARANCE_WOUNDED}} {
 		st := &encounterv1.EncounterState{Combatants: []*encounterv1.Combatant{vaLutin()},
 			System: &encounterv1.EncounterState_Feerie{Feerie: &feeriev1.State{Combatants: map[string]*feeriev1.CombatantState{"lutin": {Essence: c.essence}}}}}
-		require.Equal(t, c.want, feerie.New().Appearance(st, "lutin"), "Essence %d of 20", c.essence)
+		require.Equal(t, c.want, feerie.New(1).Appearance(st, "lutin"), "Essence %d of 20", c.essence)
 	}
 }

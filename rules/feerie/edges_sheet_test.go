@@ -54,10 +54,10 @@ func TestEdgeSheetRanges(t *testing.T) {
 
 // FEE-001: no options are the defaults (roll 1d20-1d20); another system's options are refused.
 func TestEdgeOptionsOfNoSystem(t *testing.T) {
-	o, err := feerie.New().Options(&encounterv1.RuleOptions{})
+	o, err := feerie.New(1).Options(&encounterv1.RuleOptions{})
 	require.NoError(t, err)
 	require.Equal(t, "1d20-1d20", o.GetFeerie().GetRoll())
-	_, err = feerie.New().Options(&encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Ka{Ka: &kav1.Options{}}})
+	_, err = feerie.New(1).Options(&encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Ka{Ka: &kav1.Options{}}})
 	require.Error(t, err)
 	re, ok := engine.AsRuleError(err)
 	require.True(t, ok)

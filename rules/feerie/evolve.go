@@ -10,7 +10,7 @@ import (
 )
 
 // Evolve folds the Contes de Fées part of an event.
-func (System) Evolve(st *encounterv1.EncounterState, ev *encounterv1.Event) error {
+func (sys System) Evolve(st *encounterv1.EncounterState, ev *encounterv1.Event) error {
 	s := feerieState(st)
 	switch p := ev.GetPayload().(type) {
 	case *encounterv1.Event_CombatantAdded:
@@ -21,12 +21,12 @@ func (System) Evolve(st *encounterv1.EncounterState, ev *encounterv1.Event) erro
 		delete(s.Combatants, id)
 		s.Queue = slices.DeleteFunc(s.Queue, func(q *feeriev1.Queued) bool { return q.GetCombatantId() == id })
 	case *encounterv1.Event_Feerie:
-		return evolve(st, s, p.Feerie)
+		return sys.evolve(st, s, p.Feerie)
 	}
 	return nil
 }
 
-func evolve(st *encounterv1.EncounterState, s *feeriev1.State, e *feeriev1.Event) error {
+func (sys System) evolve(st *encounterv1.EncounterState, s *feeriev1.State, e *feeriev1.Event) error {
 	get := func(id string) (*feeriev1.CombatantState, error) {
 		cs := s.GetCombatants()[id]
 		if cs == nil {
@@ -100,13 +100,13 @@ func evolve(st *encounterv1.EncounterState, s *feeriev1.State, e *feeriev1.Event
 		cs.Declared, cs.Tactic = proto.CloneOf(c.GetIntent()), proto.CloneOf(c.GetIntent().GetTactic()) // FEE-072
 		watch(s, c.GetCombatantId(), c.GetIntent())                                                     // FEE-175
 		cs.ActingRank = c.GetActingRank()
-		p := &feeriev1.Penalty{FromRank: c.GetRank(), Defense: ChangeMalus, Reason: "change of intention"}
+		p := &feeriev1.Penalty{FromRank: c.GetRank(), Defense: sys.n.ChangeMalus, Reason: "change of intention"}
 		if cs.GetActivities() > 0 && cs.GetChangeMalus() == 0 { // a further activity declared: −8 from now (FEE-074)
-			p.Defense += SupplementaryMalus
+			p.Defense += sys.n.SupplementaryMalus
 		}
-		cs.ChangeMalus += ChangeMalus
+		cs.ChangeMalus += sys.n.ChangeMalus
 		cs.Penalties = append(cs.Penalties, p)
-		cs.NextAction += ChangeMalus
+		cs.NextAction += sys.n.ChangeMalus
 	case *feeriev1.Event_ActivityQueued:
 		q := k.ActivityQueued.GetQueued()
 		cs, err := get(q.GetCombatantId())
@@ -121,13 +121,13 @@ func evolve(st *encounterv1.EncounterState, s *feeriev1.State, e *feeriev1.Event
 		p := &feeriev1.Penalty{FromRank: q.GetRank(), Rolls: q.GetAnticipation(), Defense: q.GetAnticipation(), Reason: "activity"}
 		if n > 0 { // FEE-061, FEE-062
 			if !q.GetDeclaredChange() { // else taken from the declaration (FEE-074)
-				p.Defense += SupplementaryMalus
+				p.Defense += sys.n.SupplementaryMalus
 			}
-			cs.NextAction += SupplementaryMalus
+			cs.NextAction += sys.n.SupplementaryMalus
 		}
 		if q.GetChangeOfIntention() { // FEE-070, FEE-073
-			p.Defense += ChangeMalus
-			cs.NextAction += ChangeMalus
+			p.Defense += sys.n.ChangeMalus
+			cs.NextAction += sys.n.ChangeMalus
 			cs.Declared, cs.Tactic = proto.CloneOf(q.GetAct().GetIntent()), proto.CloneOf(q.GetAct().GetIntent().GetTactic())
 		}
 		if p.GetRolls() != 0 || p.GetDefense() != 0 {
@@ -137,7 +137,7 @@ func evolve(st *encounterv1.EncounterState, s *feeriev1.State, e *feeriev1.Event
 		watch(s, q.GetCombatantId(), q.GetAct().GetIntent())     // FEE-175
 		cs.Essence -= q.GetAct().GetEssence()                    // FEE-005
 	case *feeriev1.Event_ActivityResolved:
-		return resolved(st, s, k.ActivityResolved)
+		return sys.resolved(st, s, k.ActivityResolved)
 	case *feeriev1.Event_RankAdvanced:
 		r := k.RankAdvanced
 		s.Queue = nil
@@ -284,7 +284,7 @@ func decay(cs *feeriev1.CombatantState, ranks int32) {
 	})
 }
 
-func resolved(st *encounterv1.EncounterState, s *feeriev1.State, r *feeriev1.ActivityResolved) error {
+func (sys System) resolved(st *encounterv1.EncounterState, s *feeriev1.State, r *feeriev1.ActivityResolved) error {
 	s.Queue = slices.DeleteFunc(s.Queue, func(q *feeriev1.Queued) bool {
 		return q.GetCombatantId() == r.GetCombatantId() && q.GetRank() == r.GetRank()
 	})

@@ -7,27 +7,25 @@ import (
 	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
 	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/narrate"
 	"google.golang.org/protobuf/proto"
 )
 
-// ID and Version of the rule system.
-const (
-	ID      = "feerie"
-	Version = 1
-)
+// ID of the rule system.
+const ID = "feerie"
 
 // DefaultRoll is the zero-mean roll of FEE-001.
 const DefaultRoll = "1d20-1d20"
 
-// System is Contes de Fées, version 1.
-type System struct{}
+// System is one version of Contes de Fées: its numbers and switches (version.go).
+type System struct {
+	version uint32
+	n       Numbers
+}
 
-// New returns the Contes de Fées rule system.
-func New() System { return System{} }
-
-func (System) ID() string      { return ID }
-func (System) Name() string    { return "Contes de Fées" }
-func (System) Version() uint32 { return Version }
+func (System) ID() string        { return ID }
+func (System) Name() string      { return "Contes de Fées" }
+func (s System) Version() uint32 { return s.version }
 
 func feerieState(st *encounterv1.EncounterState) *feeriev1.State {
 	if s := st.GetFeerie(); s != nil {
@@ -110,7 +108,7 @@ func (System) Options(in *encounterv1.RuleOptions) (*encounterv1.RuleOptions, er
 }
 
 // CheckCombatant validates a Contes de Fées sheet.
-func (System) CheckCombatant(_ *encounterv1.EncounterState, c *encounterv1.Combatant) error {
+func (sys System) CheckCombatant(_ *encounterv1.EncounterState, c *encounterv1.Combatant) error {
 	sh := c.GetFeerie()
 	who := c.GetName()
 	if sh == nil {
@@ -121,8 +119,8 @@ func (System) CheckCombatant(_ *encounterv1.EncounterState, c *encounterv1.Comba
 			return engine.Invalid("", "malformed sheet for %s: Aspects run from 0 to 100", who)
 		}
 	}
-	if sh.GetTaille() < MinTaille || sh.GetTaille() > MaxTaille {
-		return engine.Invalid("FEE-092", "malformed sheet for %s: Taille runs from −5 to +5, not %d", who, sh.GetTaille())
+	if sh.GetTaille() < sys.n.MinTaille || sh.GetTaille() > sys.n.MaxTaille {
+		return engine.Invalid("FEE-092", "malformed sheet for %s: Taille runs from %s to %s, not %d", who, narrate.Signed(sys.n.MinTaille), narrate.Signed(sys.n.MaxTaille), sh.GetTaille())
 	}
 	if sh.GetEssence() < 0 || sh.GetEssence() > 1000 {
 		return engine.Invalid("", "malformed sheet for %s: Essence runs from 0 to 1000", who)

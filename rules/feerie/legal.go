@@ -15,7 +15,7 @@ func (s System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.Le
 }
 
 // LegalCommands lists what a combatant may do now, each action with its command.
-func (System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.LegalCommand {
+func (sys System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.LegalCommand {
 	f, err := fighterOf(st, id)
 	if err != nil || !f.able() {
 		return nil
@@ -48,16 +48,16 @@ func (System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.
 		act := &feeriev1.Action{Kind: &feeriev1.Action_Act{Act: &feeriev1.Act{}}}
 		// The activity declared, as declared: not when it cannot take place now (an attack
 		// with no angle left to attack from, FEE-092, FEE-093).
-		if _, refused := decideAct(st, f, act.GetAct()); refused == nil {
+		if _, refused := sys.decideAct(st, f, act.GetAct()); refused == nil {
 			if k := max(0, rank-f.cs.GetActingRank()); n == 0 && f.cs.GetCanAct() && (k == 0 || anyoneActed(st)) { // FEE-043, FEE-051
 				add("act", &rulesetv1.LegalAction{Name: "act", Description: fmt.Sprintf("at rank %d: %+d", rank, -k), Cost: k, Rule: "FEE-050"}, act, essence)
 			} else if n > 0 && rank < f.cs.GetLastRank() {
-				k := max(0, rank-furtherRank(f))
-				add("act", &rulesetv1.LegalAction{Name: "act again", Description: fmt.Sprintf("at rank %d: %+d", rank, -(k + SupplementaryMalus*n)), Cost: k + SupplementaryMalus*n, Rule: "FEE-061"}, act, essence)
+				k := max(0, rank-sys.furtherRank(f))
+				add("act", &rulesetv1.LegalAction{Name: "act again", Description: fmt.Sprintf("at rank %d: %+d", rank, -(k + sys.n.SupplementaryMalus*n)), Cost: k + sys.n.SupplementaryMalus*n, Rule: "FEE-061"}, act, essence)
 			}
 		}
 		if f.cs.GetCanAct() {
-			add("change", &rulesetv1.LegalAction{Name: "change", Cost: ChangeMalus, Rule: "FEE-070"},
+			add("change", &rulesetv1.LegalAction{Name: "change", Cost: sys.n.ChangeMalus, Rule: "FEE-070"},
 				&feeriev1.Action{Kind: &feeriev1.Action_Change{Change: &feeriev1.Change{Intent: &feeriev1.Intent{}}}}, intentChoices(st, f, "feerie.change.intent", f.cs.GetDeclared().GetKind())...)
 		}
 		add("renounce", &rulesetv1.LegalAction{Name: "renounce", Rule: "FEE-075"}, &feeriev1.Action{Kind: &feeriev1.Action_Renounce{Renounce: &feeriev1.Renounce{}}})

@@ -15,13 +15,31 @@ import (
 // (the rule terms in French, as the CLI always wrote them) and in French, the game's language.
 // The English text of each message is its key in the catalogue; the French is in
 // narrate_fr.go.
-type Teller struct{}
+type Teller struct{ sys System }
 
 // Teller is the system's narration.
-func (System) Teller() narrate.Teller { return Teller{} }
+func (s System) Teller() narrate.Teller { return Teller{sys: s} }
 
-// tell narrates with one Narrator: its language, the names it learnt, who is hidden.
-type tell struct{ n *narrate.Narrator }
+// numbers are the numbers an event of version v states: the Teller's own for its version (or
+// an event that names none), those of the released version v for an event of another — the
+// registry narrates every version's events with its latest Teller — and the latest's for a
+// version it does not know.
+func (t Teller) numbers(v uint32) Numbers {
+	switch {
+	case t.sys.version != 0 && (v == 0 || v == t.sys.version):
+		return t.sys.n
+	case v >= 1 && v <= Latest:
+		return New(v).n
+	}
+	return New(Latest).n
+}
+
+// tell narrates with one Narrator: its language, the names it learnt, who is hidden; and the
+// numbers of the version of the events it tells.
+type tell struct {
+	n   *narrate.Narrator
+	num Numbers
+}
 
 // f formats the message key in the Narrator's language.
 func (t tell) f(key string, args ...any) string { return t.n.Sprintf(key, args...) }
@@ -34,12 +52,12 @@ func (t tell) withheld(id string) bool { return t.n.Withheld(id) }
 
 // Event narrates the system's own events: the Action and its countdown, declarations,
 // Initiative, activities with every term of their rolls, special strikes and their conditions.
-func (Teller) Event(n *narrate.Narrator, ev *encounterv1.Event) (string, bool) {
+func (t Teller) Event(n *narrate.Narrator, ev *encounterv1.Event) (string, bool) {
 	p, ok := ev.GetPayload().(*encounterv1.Event_Feerie)
 	if !ok {
 		return "", false
 	}
-	return tell{n}.event(p.Feerie), true
+	return tell{n: n, num: t.numbers(ev.GetRulesVersion())}.event(p.Feerie), true
 }
 
 func (t tell) event(e *feeriev1.Event) string {
@@ -71,10 +89,10 @@ func (t tell) event(e *feeriev1.Event) string {
 		c := k.IntentionChanged
 		if t.withheld(c.GetCombatantId()) { // its new rank comes from its Initiative: withheld
 			return t.f("rank %s: %s changes intention: %s (%s on that activity and on Defense from now on, %s on the next Action; FEE-070, FEE-071)",
-				itoa(c.GetRank()), t.of(c.GetCombatantId()), t.intent(c.GetIntent(), true), num(-ChangeMalus), num(-ChangeMalus))
+				itoa(c.GetRank()), t.of(c.GetCombatantId()), t.intent(c.GetIntent(), true), num(-t.num.ChangeMalus), num(-t.num.ChangeMalus))
 		}
 		return t.f("rank %s: %s changes intention: %s; it acts from rank %s (%s on that activity and on Defense from now on, %s on the next Action; FEE-070, FEE-071)",
-			itoa(c.GetRank()), t.of(c.GetCombatantId()), t.intent(c.GetIntent(), false), itoa(c.GetActingRank()), num(-ChangeMalus), num(-ChangeMalus))
+			itoa(c.GetRank()), t.of(c.GetCombatantId()), t.intent(c.GetIntent(), false), itoa(c.GetActingRank()), num(-t.num.ChangeMalus), num(-t.num.ChangeMalus))
 	case *feeriev1.Event_Gestured:
 		g := k.Gestured
 		s := t.f("%s, freely: %s (FEE-047)", t.of(g.GetCombatantId()), t.n.Quote(g.GetDescription()))
@@ -137,7 +155,7 @@ func (Teller) Sheet(n *narrate.Narrator, c *encounterv1.Combatant) (string, bool
 	if sh == nil {
 		return "", false
 	}
-	t := tell{n}
+	t := tell{n: n}
 	s := "V " + itoa(sh.GetVigilance()) + ", H " + itoa(sh.GetHabilete()) + ", P " + itoa(sh.GetPuissance()) + ", R " + itoa(sh.GetResistance()) +
 		", Taille " + narrate.Signed(sh.GetTaille()) + ", Essence " + itoa(sh.GetEssence()) // the same in French
 	if sh.GetInanimate() {
@@ -159,7 +177,7 @@ func (Teller) Options(n *narrate.Narrator, opts *encounterv1.RuleOptions) (strin
 	if o == nil {
 		return "", false
 	}
-	t := tell{n}
+	t := tell{n: n}
 	var parts []string
 	if o.GetRoll() != "" {
 		parts = append(parts, t.tf("option", "roll %s", o.GetRoll()))
@@ -176,7 +194,7 @@ func (Teller) Options(n *narrate.Narrator, opts *encounterv1.RuleOptions) (strin
 	}
 	// The other house rules, when they depart from the catalogue's choice (FEE-002…FEE-186).
 	m := o.ProtoReflect()
-	for _, d := range New().Describe().GetOptions() {
+	for _, d := range New(Latest).Describe().GetOptions() { // the options are the same in every version
 		fd := m.Descriptor().Fields().ByName(protoreflect.Name(d.GetName()))
 		if fd == nil || !m.Has(fd) || slices.Contains([]string{"roll", "fumble_margin", "essence_spend_cap"}, d.GetName()) {
 			continue // unset, or written above

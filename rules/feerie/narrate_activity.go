@@ -239,7 +239,7 @@ func (t tell) condition(c *feeriev1.Condition, targetID string, r *feeriev1.Acti
 		switch c.GetStrike() {
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_DISARM, feeriev1.SpecialStrike_SPECIAL_STRIKE_TRIP, feeriev1.SpecialStrike_SPECIAL_STRIKE_KNOCKBACK:
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_RELENTLESS:
-			return t.f("relentless: %[1]s's weapon stays in the wound, its Defense −%[2]s until it is dislodged (FEE-156)", by, itoa(RelentlessDefense), t.de(by))
+			return t.f("relentless: %[1]s's weapon stays in the wound, its Defense −%[2]s until it is dislodged (FEE-156)", by, itoa(t.num.RelentlessDefense), t.de(by))
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_FRIGHTENING_BLOW:
 			return t.f("a frightening blow: %s gains a bonus (withheld) on its next intimidation (FEE-181)", by)
 		default:
@@ -250,7 +250,7 @@ func (t tell) condition(c *feeriev1.Condition, targetID string, r *feeriev1.Acti
 	case feeriev1.SpecialStrike_SPECIAL_STRIKE_DISARM:
 		return t.f("%s is disarmed: its weapon flies a few steps away (FEE-150)", target)
 	case feeriev1.SpecialStrike_SPECIAL_STRIKE_TRIP:
-		return t.f("%s falls: −%s to its activities until it gets up (FEE-151)", target, itoa(TripMalus))
+		return t.f("%s falls: −%s to its activities until it gets up (FEE-151)", target, itoa(t.num.TripMalus))
 	case feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTANGLE:
 		return t.f("%s is entangled: −%s to its activities until it frees itself, Puissance against %s (FEE-152)", target, itoa(c.GetMalus()), itoa(c.GetFreeAgainst()))
 	case feeriev1.SpecialStrike_SPECIAL_STRIKE_STUN:
@@ -263,7 +263,7 @@ func (t tell) condition(c *feeriev1.Condition, targetID string, r *feeriev1.Acti
 	case feeriev1.SpecialStrike_SPECIAL_STRIKE_CRIPPLE:
 		return t.f("an organ of %[2]s is crippled for %[1]d ranks (FEE-155)", int(c.GetRanks()), target, t.de(target))
 	case feeriev1.SpecialStrike_SPECIAL_STRIKE_RELENTLESS:
-		return t.f("relentless: %[1]s's next Damage +%[2]s, its Defense −%[3]s until its weapon is dislodged (FEE-156)", by, itoa(c.GetMalus()), itoa(RelentlessDefense), t.de(by))
+		return t.f("relentless: %[1]s's next Damage +%[2]s, its Defense −%[3]s until its weapon is dislodged (FEE-156)", by, itoa(c.GetMalus()), itoa(t.num.RelentlessDefense), t.de(by))
 	case feeriev1.SpecialStrike_SPECIAL_STRIKE_FRIGHTENING_BLOW:
 		return t.f("a frightening blow: %s gains +%s on its next intimidation (FEE-181)", by, itoa(c.GetMalus()))
 	case feeriev1.SpecialStrike_SPECIAL_STRIKE_KNOCKBACK:

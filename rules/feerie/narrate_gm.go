@@ -13,10 +13,10 @@ import (
 // (FEE-080)".
 func (t tell) surprised(s *feeriev1.Surprised) string {
 	who := t.of(s.GetCombatantId())
-	out := t.f("%s is surprised for the next Action: −%s Initiative, −%s Defense, no tactic (FEE-080)", who, itoa(SurpriseInitiative), itoa(SurpriseDefense))
+	out := t.f("%s is surprised for the next Action: −%s Initiative, −%s Defense, no tactic (FEE-080)", who, itoa(t.num.SurpriseInitiative), itoa(t.num.SurpriseDefense))
 	if s.GetActions() > 1 {
 		out = t.f("%s is surprised for the next %s Actions: −%s Initiative, −%s Defense, no tactic (FEE-080)",
-			who, itoa(s.GetActions()), itoa(SurpriseInitiative), itoa(SurpriseDefense))
+			who, itoa(s.GetActions()), itoa(t.num.SurpriseInitiative), itoa(t.num.SurpriseDefense))
 	}
 	if s.GetNoActivity() {
 		out += t.semi() + t.f("it can do nothing while it lasts (FEE-082)")

@@ -21,7 +21,7 @@ import (
 // hidden: the rule system's own redaction, and the event marked redacted.
 func asPlayer(ev *encounterv1.Event, hidden ...string) *encounterv1.Event {
 	ev = proto.CloneOf(ev)
-	feerie.New().RedactEvent(ev, func(id string) bool {
+	feerie.New(1).RedactEvent(ev, func(id string) bool {
 		for _, h := range hidden {
 			if id == h {
 				return true
@@ -35,7 +35,7 @@ func asPlayer(ev *encounterv1.Event, hidden ...string) *encounterv1.Event {
 
 // hiddenNarrator knows Aude and the Croque-Mitaine, whom the GM hides.
 func hiddenNarrator(lang language.Tag) *narrate.Narrator {
-	n := narrate.New(lang, feerie.Teller{})
+	n := narrate.New(lang, feerie.New(1).Teller())
 	n.SetName("aude", "Aude")
 	n.SetName("ogre", "Le Croque-Mitaine")
 	n.SetHidden("ogre", true)

@@ -16,7 +16,7 @@ import (
 // withheld: "melee attack on Aude, its Attributes and tactic withheld". A state table (fray
 // state) uses it for what a combatant declared.
 func IntentText(n *narrate.Narrator, in *feeriev1.Intent, withheld bool) string {
-	return tell{n}.intent(in, withheld)
+	return tell{n: n}.intent(in, withheld)
 }
 
 func (t tell) intent(in *feeriev1.Intent, withheld bool) string {
@@ -197,11 +197,11 @@ func (t tell) queued(q *feeriev1.Queued) string {
 	}
 	if q.GetNth() > 1 {
 		penalties = append(penalties, t.tf("msg", "activity %s", itoa(q.GetNth())))
-		known += SupplementaryMalus * (q.GetNth() - 1)
+		known += t.num.SupplementaryMalus * (q.GetNth() - 1)
 	}
 	if q.GetChangeOfIntention() {
 		penalties = append(penalties, t.tf("msg", "change of intention"))
-		known += ChangeMalus
+		known += t.num.ChangeMalus
 	}
 	if rest := q.GetRollPenalty() - known; rest > 0 {
 		penalties = append(penalties, t.tf("msg", "earlier penalties"))
@@ -216,7 +216,7 @@ func (t tell) queued(q *feeriev1.Queued) string {
 	}
 	if d := q.GetDelay(); d > 0 {
 		if in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_RANGED_ATTACK {
-			parts = append(parts, t.f("aiming %d ranks: +%s", int(d), itoa(min(d, MaxAim))))
+			parts = append(parts, t.f("aiming %d ranks: +%s", int(d), itoa(min(d, t.num.MaxAim))))
 		} else {
 			parts = append(parts, t.f("after waiting %d ranks", int(d)))
 		}

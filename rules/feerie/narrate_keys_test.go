@@ -82,7 +82,7 @@ func TestEveryMessageHasItsFrench(t *testing.T) {
 
 // TestEveryEnumIsNamedInFrench: each value of the enums the narration names has its French.
 func TestEveryEnumIsNamedInFrench(t *testing.T) {
-	en, fr := tell{narrate.New(narrate.English)}, tell{narrate.New(narrate.French)}
+	en, fr := tell{n: narrate.New(narrate.English)}, tell{n: narrate.New(narrate.French)}
 	each := func(d protoreflect.EnumDescriptor, say func(tell, protoreflect.EnumNumber) string) {
 		for i := range d.Values().Len() {
 			v := d.Values().Get(i)
@@ -118,7 +118,7 @@ func TestEveryEnumIsNamedInFrench(t *testing.T) {
 
 // TestFrenchElision: « de » before a name or an Aspect, as French writes it.
 func TestFrenchElision(t *testing.T) {
-	fr := tell{narrate.New(narrate.French)}
+	fr := tell{n: narrate.New(narrate.French)}
 	for name, want := range map[string]string{
 		"Serpent":           "de Serpent",
 		"Aude":              "d'Aude",

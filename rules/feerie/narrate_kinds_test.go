@@ -17,7 +17,7 @@ import (
 // empty or as the tests fill it, is narrated by the registry's Narrator in English and French,
 // to a line that is neither empty nor the fallback for a kind unknown, the French its own.
 func TestEveryFeerieEventKindIsNarratedInBothLanguages(t *testing.T) {
-	reg := engine.NewRegistry(feerie.New())
+	reg := engine.NewRegistry(feerie.New(1))
 	kinds := (&feeriev1.Event{}).ProtoReflect().Descriptor().Oneofs().ByName("kind").Fields()
 	require.Equal(t, 15, kinds.Len(), "a new kind of event: narrate it, and count it here")
 	for i := range kinds.Len() {
@@ -43,7 +43,7 @@ func TestEveryFeerieEventKindIsNarratedInBothLanguages(t *testing.T) {
 	require.Equal(t, "#7 (empty Contes de Fées event)", n.Text(&encounterv1.Event{Sequence: 7, Payload: &encounterv1.Event_Feerie{Feerie: &feeriev1.Event{}}}))
 	require.Equal(t, "#7 (événement de Contes de Fées vide)",
 		reg.Narrator(narrate.French).Text(&encounterv1.Event{Sequence: 7, Payload: &encounterv1.Event_Feerie{Feerie: &feeriev1.Event{}}}))
-	_, ok := feerie.Teller{}.Event(n, &encounterv1.Event{Payload: &encounterv1.Event_EncounterStarted{}})
+	_, ok := feerie.New(1).Teller().Event(n, &encounterv1.Event{Payload: &encounterv1.Event_EncounterStarted{}})
 	require.False(t, ok)
 }
 
@@ -51,7 +51,7 @@ func TestEveryFeerieEventKindIsNarratedInBothLanguages(t *testing.T) {
 // encounter, as the common narration of those events includes them.
 func TestNarrateFeerieSheetsAndHouseRules(t *testing.T) {
 	en, fr := narrate.New(narrate.English), narrate.New(narrate.French)
-	teller := feerie.Teller{}
+	teller := feerie.New(1).Teller()
 	w := &encounterv1.Combatant{Id: "wichtln", Sheet: &encounterv1.Combatant_Feerie{Feerie: &feeriev1.Sheet{
 		Vigilance: 15, Habilete: 20, Puissance: 10, Resistance: 15, Taille: -2, Essence: 30}}}
 	s, ok := teller.Sheet(en, w)

@@ -19,7 +19,7 @@ func StateText(n *narrate.Narrator, cb *encounterv1.Combatant, cs *feeriev1.Comb
 	if cs == nil {
 		return ""
 	}
-	t := tell{n}
+	t := tell{n: n}
 	var parts []string
 	add := func(on bool, key string, args ...any) {
 		if on {

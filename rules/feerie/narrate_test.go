@@ -38,7 +38,7 @@ func fmod(reason string, v int32, rule string) *feeriev1.Modifier {
 
 // narrator writes in lang and knows the names of the tests' fairies.
 func narrator(lang language.Tag) *narrate.Narrator {
-	n := narrate.New(lang, feerie.Teller{})
+	n := narrate.New(lang, feerie.New(1).Teller())
 	for id, name := range map[string]string{"rubezahl": "Rübezahl", "serpent": "Serpent", "pixie": "Pixie", "wichtln": "Wichtln", "redcap": "Redcap"} {
 		n.SetName(id, name)
 	}

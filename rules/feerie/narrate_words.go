@@ -104,11 +104,11 @@ func enumWords(name, prefix string) string {
 
 // KindText names an activity kind in the Narrator's language: "melee attack", « attaque au
 // corps à corps ». A state table (fray state) uses it for the activities waiting at a rank.
-func KindText(n *narrate.Narrator, k feeriev1.ActivityKind) string { return tell{n}.kind(k) }
+func KindText(n *narrate.Narrator, k feeriev1.ActivityKind) string { return tell{n: n}.kind(k) }
 
 // StrikeText names a special strike in the Narrator's language: "keep at bay", « tenir en
 // respect ». A state table uses it for a combatant's conditions.
-func StrikeText(n *narrate.Narrator, s feeriev1.SpecialStrike) string { return tell{n}.strike(s) }
+func StrikeText(n *narrate.Narrator, s feeriev1.SpecialStrike) string { return tell{n: n}.strike(s) }
 
 // kind is the name of an activity kind in prose: "melee attack".
 func (t tell) kind(k feeriev1.ActivityKind) string {

@@ -25,7 +25,7 @@ func TestOpDefaultsRecordedAndDescribed(t *testing.T) {
 	require.True(t, proto.Equal(created, f.st.GetOptions().GetFeerie()))
 	fields := created.ProtoReflect().Descriptor().Fields()
 	described := map[string]bool{}
-	for _, d := range feerie.New().Describe().GetOptions() {
+	for _, d := range feerie.New(1).Describe().GetOptions() {
 		fd := fields.ByName(protoreflect.Name(d.GetName()))
 		require.NotNil(t, fd, "Describe lists %s, which Options lacks", d.GetName())
 		require.True(t, created.ProtoReflect().Has(fd), "%s is recorded", d.GetName())

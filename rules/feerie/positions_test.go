@@ -16,7 +16,7 @@ import (
 // ogre's three rolls (its dissimulation, its Initiative, its blow: d20 − d20 each, FEE-001).
 // Aude's rolls are the same in every fight.
 func hiddenDiceClearing(t *testing.T, ogre [3][]int32) *enginetest.Script {
-	s := enginetest.NewScript(t, engine.NewRegistry(feerie.New()))
+	s := enginetest.NewScript(t, engine.NewRegistry(feerie.New(1)))
 	s.Do(sqGM, &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "La clairière", RuleSystem: feerie.ID}}})
 	s.Do(sqGM, &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: rdAude()}}})
 	s.Do(sqGM, &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: rdOgre()}}})

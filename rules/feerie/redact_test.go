@@ -59,7 +59,7 @@ func rdAxe(target string, att, def int32) *feeriev1.Intent {
 // with the ogre in it, and returns the registry, the log (each command recorded on its first
 // event) and the state after each event.
 func rdFight(t *testing.T) (*engine.Registry, []*encounterv1.Event, []*encounterv1.EncounterState) {
-	reg := engine.NewRegistry(feerie.New())
+	reg := engine.NewRegistry(feerie.New(1))
 	st := &encounterv1.EncounterState{EncounterId: "e1"}
 	var log []*encounterv1.Event
 	var states []*encounterv1.EncounterState
@@ -240,10 +240,10 @@ func TestFeerieAppearance(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			st := &encounterv1.EncounterState{Combatants: []*encounterv1.Combatant{rdOgre()},
 				System: &encounterv1.EncounterState_Feerie{Feerie: &feeriev1.State{Combatants: map[string]*feeriev1.CombatantState{"ogre": c.cs}}}}
-			require.Equal(t, c.want, feerie.New().Appearance(st, "ogre"))
+			require.Equal(t, c.want, feerie.New(1).Appearance(st, "ogre"))
 		})
 	}
-	require.Equal(t, encounterv1.Appearance_APPEARANCE_FIGHTING, feerie.New().Appearance(&encounterv1.EncounterState{}, "ogre"))
+	require.Equal(t, encounterv1.Appearance_APPEARANCE_FIGHTING, feerie.New(1).Appearance(&encounterv1.EncounterState{}, "ogre"))
 }
 
 // TestFeerieRedactedConditionsAndNotes: each condition keeps its bearer's numbers for its
@@ -269,17 +269,17 @@ func TestFeerieRedactedConditionsAndNotes(t *testing.T) {
 		return out
 	}
 	ev := resolved("ogre", "aude")
-	feerie.New().RedactEvent(ev, secret)
+	feerie.New(1).RedactEvent(ev, secret)
 	require.Equal(t, []int32{9, 0, 0}, malus(ev), "Aude's stun is hers; the ogre's bonus and its Defense malus are its own")
 	require.Equal(t, "an object: a Damage roll (FEE-023)", ev.GetFeerie().GetActivityResolved().GetNote())
 	ev = resolved("aude", "ogre")
-	feerie.New().RedactEvent(ev, secret)
+	feerie.New(1).RedactEvent(ev, secret)
 	require.Equal(t, []int32{0, 3, 8}, malus(ev))
 	require.Equal(t, "an object: Damage roll 31", ev.GetFeerie().GetActivityResolved().GetNote())
 
 	imp := &encounterv1.Event{Command: sqImpersonal("aude", 41), Payload: &encounterv1.Event_Feerie{Feerie: &feeriev1.Event{Kind: &feeriev1.Event_Impersonal{
 		Impersonal: &feeriev1.ImpersonalHappened{TargetId: "aude", EssenceLost: 41}}}}}
-	feerie.New().RedactEvent(imp, secret)
+	feerie.New(1).RedactEvent(imp, secret)
 	require.Equal(t, int32(41), imp.GetFeerie().GetImpersonal().GetEssenceLost())
 	require.Equal(t, int32(41), imp.GetCommand().GetFeerie().GetImpersonal().GetEssenceLoss())
 }

@@ -16,18 +16,18 @@ func has(list []feeriev1.SpecialStrike, s feeriev1.SpecialStrike) bool {
 // activityMalus: what a character's conditions weigh on its activity rolls (FEE-151…FEE-153,
 // FEE-178), and Keep at bay / Enter the guard on its attacks against their striker (FEE-180),
 // or on all its attacks when the option says so.
-func activityMalus(o *feeriev1.Options, f fighter, target string, attack bool, m *Mods) {
-	conditionMalus(f, m)
+func (sys System) activityMalus(o *feeriev1.Options, f fighter, target string, attack bool, m *Mods) {
+	sys.conditionMalus(f, m)
 	for _, c := range f.cs.GetConditions() {
 		against := attack && (c.GetBy() == target || o.GetGuardMalusAllAttacks())
 		switch c.GetStrike() {
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_KEEP_AT_BAY:
 			if against {
-				m.add("kept at bay", "FEE-154", -GuardMalus)
+				m.add("kept at bay", "FEE-154", -sys.n.GuardMalus)
 			}
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTER_THE_GUARD:
 			if against {
-				m.add("inside its guard", "FEE-159", -GuardMalus)
+				m.add("inside its guard", "FEE-159", -sys.n.GuardMalus)
 			}
 		}
 	}
@@ -35,9 +35,9 @@ func activityMalus(o *feeriev1.Options, f fighter, target string, attack bool, m
 
 // conditionMalus: "a malus to all its activities" of Trip, Entangle and Stun (FEE-151…FEE-153);
 // on activity rolls, and on Defense and Initiative when the options of FEE-178 say so.
-func conditionMalus(f fighter, m *Mods) {
+func (sys System) conditionMalus(f fighter, m *Mods) {
 	if f.cs.GetProne() {
-		m.add("down", "FEE-151", -TripMalus)
+		m.add("down", "FEE-151", -sys.n.TripMalus)
 	}
 	for _, c := range f.cs.GetConditions() {
 		switch c.GetStrike() {
@@ -51,7 +51,7 @@ func conditionMalus(f fighter, m *Mods) {
 
 // defense is a character's Defense at a rank against an attack (FEE-013, FEE-020, FEE-022,
 // FEE-050, FEE-061, FEE-070, FEE-080, FEE-091, FEE-130, FEE-131, FEE-156).
-func defense(st *encounterv1.EncounterState, t fighter, att fighter, in *feeriev1.Intent, circ *feeriev1.Circumstances, rank int32) Mods {
+func (sys System) defense(st *encounterv1.EncounterState, t fighter, att fighter, in *feeriev1.Intent, circ *feeriev1.Circumstances, rank int32) Mods {
 	var m Mods
 	o := house(st)
 	ranged := in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_RANGED_ATTACK
@@ -72,7 +72,7 @@ func defense(st *encounterv1.EncounterState, t fighter, att fighter, in *feeriev
 	}
 	d := protoClone(declared)
 	d.Physical = in.GetPhysical()
-	v, err := ComputeValues(t.sh, d)
+	v, err := sys.ComputeValues(t.sh, d)
 	if err != nil {
 		v = &Values{}
 		v.Defense.add("Habileté", "FEE-013", t.sh.GetHabilete())
@@ -84,16 +84,16 @@ func defense(st *encounterv1.EncounterState, t fighter, att fighter, in *feeriev
 		m.add("Disarm: Puissance instead of Habileté", "FEE-150", t.sh.GetPuissance()-t.sh.GetHabilete())
 	}
 	m.add("tactic", "FEE-031", t.cs.GetTactic().GetDefense())
-	m.add("anticipations, further activities, changes of intention", "FEE-050", -defensePenalties(t.cs, rank)+pendingDefense(st, t.id(), rank))
+	m.add("anticipations, further activities, changes of intention", "FEE-050", -defensePenalties(t.cs, rank)+sys.pendingDefense(st, t.id(), rank))
 	m.add("penalties of the last Action", "FEE-062", -t.cs.GetThisAction())
 	if t.cs.GetSurprisedActions() > 0 {
-		m.add("surprised", "FEE-080", -SurpriseDefense)
+		m.add("surprised", "FEE-080", -sys.n.SurpriseDefense)
 	}
 	if t.cs.GetRelentless() {
-		m.add("relentless", "FEE-156", -RelentlessDefense)
+		m.add("relentless", "FEE-156", -sys.n.RelentlessDefense)
 	}
 	if o.GetActivityMalusOnDefense() { // the option of FEE-178
-		conditionMalus(t, &m)
+		sys.conditionMalus(t, &m)
 	}
 	if o.GetLightingOnDefense() { // the option of FEE-173
 		m.add("lighting on Defense", "FEE-173", LightingMalus(circ.GetLighting(), ranged))
@@ -102,22 +102,22 @@ func defense(st *encounterv1.EncounterState, t fighter, att fighter, in *feeriev
 		m.add("ranged difficulty", "FEE-130", RangedDifficultyMod(circ.GetRangedDifficulty()))
 		m.add("range", "FEE-131", RangeMod(circ.GetDistance()))
 	} else {
-		m.add("attack angles occupied", "FEE-091", AngleDefenseMalus(occupiedAngles(st, t, att, circ))) // FEE-090, FEE-096, FEE-175
+		m.add("attack angles occupied", "FEE-091", sys.AngleDefenseMalus(sys.occupiedAngles(st, t, att, circ))) // FEE-090, FEE-096, FEE-175
 	}
 	return m
 }
 
 // resolve performs one queued activity (FEE-020…FEE-023, FEE-149…FEE-159).
-func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Roller) *encounterv1.Event {
+func (sys System) resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Roller) *encounterv1.Event {
 	f, _ := fighterOf(st, q.GetCombatantId())
 	in := q.GetAct().GetIntent()
 	circ := q.GetAct().GetCircumstances()
 	res := &feeriev1.ActivityResolved{CombatantId: f.id(), Rank: q.GetRank(), Intent: in, EssenceSpent: q.GetAct().GetEssence()}
 	done := func() *encounterv1.Event {
-		sweep(st, f, q, res) // FEE-094, FEE-095
+		sys.sweep(st, f, q, res) // FEE-094, FEE-095
 		return event(&feeriev1.Event{Kind: &feeriev1.Event_ActivityResolved{ActivityResolved: res}})
 	}
-	v, err := ComputeValues(f.sh, in)
+	v, err := sys.ComputeValues(f.sh, in)
 	if err != nil {
 		res.Note = "the activity no longer holds: " + err.Error()
 		return done()
@@ -153,7 +153,7 @@ func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Rol
 	m.add("tactic", "FEE-031", f.cs.GetTactic().GetAttack())
 	m.add("anticipation, further activity, change of intention", "FEE-050", -q.GetRollPenalty())
 	m.add("penalties of the last Action", "FEE-062", -f.cs.GetThisAction())
-	activityMalus(o, f, in.GetTargetId(), in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK || ranged, &m)
+	sys.activityMalus(o, f, in.GetTargetId(), in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK || ranged, &m)
 	m.add("lighting", "FEE-120", LightingMalus(circ.GetLighting(), ranged))
 	m.add("pace", "FEE-100", ownPace(st, f, in)) // FEE-184
 	mountedAttack(st, f, in, &m)                 // FEE-140, FEE-144
@@ -164,7 +164,7 @@ func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Rol
 	if ranged {
 		m.add("target's pace", "FEE-133", TargetPaceMalus(circ.GetTargetPace()))
 		m.add("terrain", "FEE-133", TerrainMod(circ.GetTerrain()))
-		m.add("aim", "FEE-132", aimBonus(q.GetDelay(), circ))
+		m.add("aim", "FEE-132", sys.aimBonus(q.GetDelay(), circ))
 	}
 	m.add("cover", "FEE-111", CoverAttackMalus(circ.GetCover()))
 	m.add("exposed part", "FEE-110", -abs(circ.GetExposedMalus()))
@@ -203,7 +203,7 @@ func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Rol
 		res.Damage += b // a quarter of the previous loss, rounded down (FEE-156, FEE-171)
 		res.DamageModifiers = append(res.DamageModifiers, &feeriev1.Modifier{Reason: "relentless", Value: b, Rule: "FEE-156"})
 	}
-	tv, err := ComputeValues(t.sh, physicalCopy(t.cs.GetDeclared(), in.GetPhysical()))
+	tv, err := sys.ComputeValues(t.sh, physicalCopy(t.cs.GetDeclared(), in.GetPhysical()))
 	if err != nil {
 		tv = &Values{}
 		tv.Soak.add("Résistance", "FEE-015", t.sh.GetResistance())
@@ -218,7 +218,7 @@ func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Rol
 		dm := append(Mods{}, res.GetDamageModifiers()...)
 		dm.add("anticipation, further activity, change of intention", "FEE-050", -q.GetRollPenalty())
 		dm.add("penalties of the last Action", "FEE-062", -f.cs.GetThisAction())
-		activityMalus(o, f, in.GetTargetId(), true, &dm) // FEE-151…FEE-154, FEE-159, FEE-178
+		sys.activityMalus(o, f, in.GetTargetId(), true, &dm) // FEE-151…FEE-154, FEE-159, FEE-178
 		dm.add("lighting", "FEE-120", LightingMalus(circ.GetLighting(), ranged))
 		dm.add("pace", "FEE-100", ownPace(st, f, in))
 		dm.add("GM", "FEE-036", circ.GetModifier())
@@ -233,7 +233,7 @@ func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Rol
 		res.Note = fmt.Sprintf("an object: Damage roll %d", total)
 		return done()
 	}
-	dm := defense(st, t, f, in, circ, q.GetRank())
+	dm := sys.defense(st, t, f, in, circ, q.GetRank())
 	if t.inanimate() { // a small object: an Attack roll against a difficulty (FEE-025)
 		dm = Mods{{Reason: "difficulty of hitting a small object", Value: small, Rule: "FEE-025"}}
 	}
@@ -249,20 +249,10 @@ func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Rol
 		return done()
 	}
 	half := halfMargin(o, res.GetMargin()) // FEE-003
-	would := half + res.GetDamage() - res.GetSoak()
+	would := wouldLose(o, res.GetMargin(), res.GetDamage(), res.GetSoak())
 	strikes := in.GetStrikes()
-	replacing := slices.ContainsFunc(strikes, func(s feeriev1.SpecialStrike) bool {
-		return s != feeriev1.SpecialStrike_SPECIAL_STRIKE_RELENTLESS
-	})
-	if !replacing {
-		res.EssenceLost = min(max(0, would), t.cs.GetEssence()) // FEE-021
-	}
-	// "Damage inflicted (before Soak)", FEE-176, or the Damage alone as the option says;
-	// Cripple's condition stays the would-be loss.
-	before := half + res.GetDamage()
-	if o.GetDamageBeforeSoak() == BeforeSoakDamage {
-		before = res.GetDamage()
-	}
+	res.EssenceLost = sys.HitLoss(o, res.GetMargin(), res.GetDamage(), res.GetSoak(), t.cs.GetEssence(), strikes) // FEE-021, FEE-149
+	before := beforeSoak(o, res.GetMargin(), res.GetDamage())
 	for _, s := range strikes {
 		c := &feeriev1.Condition{Strike: s, By: f.id()}
 		switch s {
@@ -275,14 +265,14 @@ func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Rol
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_STUN:
 			c.Malus = max(0, stunMalus(o, would, half, res.GetDamage())) // FEE-153
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_KEEP_AT_BAY, feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTER_THE_GUARD:
-			c.Malus = GuardMalus
+			c.Malus = sys.n.GuardMalus
 			other := feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTER_THE_GUARD + feeriev1.SpecialStrike_SPECIAL_STRIKE_KEEP_AT_BAY - s
 			if slices.ContainsFunc(f.cs.GetConditions(), func(x *feeriev1.Condition) bool { return x.GetStrike() == other && x.GetBy() == t.id() }) {
 				c.Malus = 0 // it only cancels the other's effect (FEE-154, FEE-159)
 				res.Note = fmt.Sprintf("%s cancels %s's %s", f.name(), t.name(), other)
 			}
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_CRIPPLE:
-			if would < 1 {
+			if !sys.cripples(o, res.GetMargin(), res.GetDamage(), res.GetSoak()) {
 				continue
 			}
 			c.Ranks = before
@@ -292,12 +282,48 @@ func resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Rol
 			c.Distance = max(0, div(o, before, 4)) // FEE-158: no distance for no Damage; FEE-171
 			res.Note = fmt.Sprintf("%s is thrown %d distance units (FEE-158)", t.name(), c.GetDistance())
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_RELENTLESS:
-			c.Malus = RelentlessDefense // on the striker's Defense until its weapon is dislodged (FEE-177)
+			c.Malus = sys.n.RelentlessDefense // on the striker's Defense until its weapon is dislodged (FEE-177)
 		}
 		res.Conditions = append(res.Conditions, c)
 	}
 	res.TargetEssence = t.cs.GetEssence() - res.GetEssenceLost()
 	return done()
+}
+
+// wouldLose is what a hit of margin would take from its target: floor(margin/2) + Damage −
+// Soak (FEE-003, FEE-021), before the bounds of its Essence.
+func wouldLose(o *feeriev1.Options, margin, damage, soak int32) int32 {
+	return halfMargin(o, margin) + damage - soak
+}
+
+// beforeSoak is the "Damage inflicted (before Soak)" of Cripple, Frightening blow and
+// Knockback: floor(margin/2) + Damage, or the Damage alone as the option says (FEE-176).
+func beforeSoak(o *feeriev1.Options, margin, damage int32) int32 {
+	if o.GetDamageBeforeSoak() == BeforeSoakDamage {
+		return damage
+	}
+	return halfMargin(o, margin) + damage
+}
+
+// HitLoss is the Essence a successful attack of margin takes from a target left with essence:
+// the would-be loss within 0…essence (FEE-021), none when a special strike other than
+// Relentless replaces the Damage (FEE-149). Decide and the odds both count with it.
+func (sys System) HitLoss(o *feeriev1.Options, margin, damage, soak, essence int32, strikes []feeriev1.SpecialStrike) int32 {
+	if replacing(strikes) {
+		return 0
+	}
+	return min(max(0, wouldLose(o, margin, damage, soak)), essence)
+}
+
+// StrikesTakeEffect reports whether the special strikes of a successful attack of margin take
+// effect (FEE-149): all do but a Cripple that does not cripple (FEE-155).
+func (sys System) StrikesTakeEffect(o *feeriev1.Options, margin, damage, soak int32, strikes []feeriev1.SpecialStrike) bool {
+	return !has(strikes, feeriev1.SpecialStrike_SPECIAL_STRIKE_CRIPPLE) || sys.cripples(o, margin, damage, soak)
+}
+
+// cripples: a Cripple takes effect if at least 1 Essence would be lost (FEE-155).
+func (sys System) cripples(o *feeriev1.Options, margin, damage, soak int32) bool {
+	return wouldLose(o, margin, damage, soak) >= 1
 }
 
 // fumble: a failure by the fumble margin or more (FEE-004); hurting oneself would cost

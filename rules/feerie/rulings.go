@@ -13,7 +13,7 @@ import (
 // description does not fit it (FEE-036). A modified tactic is still a tactic (FEE-030…FEE-032);
 // its Initiative modifier moves the acting rank as a change of tactic would (FEE-071), with
 // no penalty: the ruling is not the player's change of intention.
-func decideRuling(st *encounterv1.EncounterState, id string, r *feeriev1.Ruling) ([]*encounterv1.Event, error) {
+func (sys System) decideRuling(st *encounterv1.EncounterState, id string, r *feeriev1.Ruling) ([]*encounterv1.Event, error) {
 	f, err := fighterOf(st, id)
 	if err != nil {
 		return nil, err
@@ -50,7 +50,7 @@ func decideRuling(st *encounterv1.EncounterState, id string, r *feeriev1.Ruling)
 		ev.Rank = s.GetRank()
 		if touches && t.GetInitiative() != old.GetInitiative() && f.cs.GetActivities() == 0 {
 			in := &feeriev1.Intent{Tactic: t}
-			ev.ActingRank = newRank(f, in, s.GetRank())
+			ev.ActingRank = sys.newRank(f, in, s.GetRank())
 		}
 	}
 	return one(&feeriev1.Event{Kind: &feeriev1.Event_TacticRuled{TacticRuled: ev}}), nil

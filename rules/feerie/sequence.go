@@ -95,7 +95,7 @@ func anyoneActed(st *encounterv1.EncounterState) bool {
 // pendingDefense is the Defense penalty of a combatant's activities performed at this rank but
 // not resolved yet: anticipation and further activities weigh on its Defense only against the
 // attacks resolved after them (FEE-050, FEE-061).
-func pendingDefense(st *encounterv1.EncounterState, id string, rank int32) int32 {
+func (sys System) pendingDefense(st *encounterv1.EncounterState, id string, rank int32) int32 {
 	var n int32
 	for _, q := range feerieState(st).GetQueue() {
 		if q.GetCombatantId() != id || q.GetRank() != rank {
@@ -103,7 +103,7 @@ func pendingDefense(st *encounterv1.EncounterState, id string, rank int32) int32
 		}
 		n += q.GetAnticipation()
 		if q.GetNth() > 1 && !q.GetDeclaredChange() {
-			n += SupplementaryMalus
+			n += sys.n.SupplementaryMalus
 		}
 	}
 	return n

@@ -29,7 +29,7 @@ type sqFight struct {
 // sqNew creates an encounter, adds cs in order and starts it: Action 1, step 1.
 func sqNew(t *testing.T, cs ...*encounterv1.Combatant) *sqFight {
 	t.Helper()
-	f := &sqFight{t: t, reg: engine.NewRegistry(feerie.New()), st: &encounterv1.EncounterState{EncounterId: "e1"}}
+	f := &sqFight{t: t, reg: engine.NewRegistry(feerie.New(1)), st: &encounterv1.EncounterState{EncounterId: "e1"}}
 	f.do(&encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "La clairière", RuleSystem: feerie.ID}}})
 	for _, c := range cs {
 		f.do(&encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: c}}})

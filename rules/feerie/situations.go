@@ -11,13 +11,6 @@ import (
 // Situations of combat: attack angles, sweeps, cover, aiming and mounted combat
 // (FEE-090…FEE-144, FEE-172, FEE-175, FEE-184, FEE-185).
 
-// Attack angles (FEE-090): front, back, left and right on the ground; above for fliers, below
-// for burrowers; six at most.
-const (
-	GroundAngles = 4
-	MaxAngles    = 6
-)
-
 func isAttack(in *feeriev1.Intent) bool {
 	return in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK || in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_RANGED_ATTACK
 }
@@ -56,11 +49,11 @@ func Speed(st *encounterv1.EncounterState, id string, p feeriev1.Pace) int32 {
 // circumstance's count when given, else the four ground angles, above when an opponent flies
 // (not on a ridden mount: its rider is there), below when one burrows (not under a rider: its
 // mount is there).
-func anglesOffered(st *encounterv1.EncounterState, t fighter, opponents []fighter, circ *feeriev1.Circumstances) int32 {
+func (sys System) anglesOffered(st *encounterv1.EncounterState, t fighter, opponents []fighter, circ *feeriev1.Circumstances) int32 {
 	if n := circ.GetAnglesOffered(); n > 0 {
 		return n
 	}
-	n := int32(GroundAngles)
+	n := sys.n.GroundAngles
 	if slices.ContainsFunc(opponents, func(o fighter) bool { return o.sh.GetFlier() }) && !ridden(st, t) {
 		n++
 	}
@@ -106,9 +99,9 @@ func opponents(st *encounterv1.EncounterState, t, att fighter, room bool) []figh
 
 // occupiedAngles: the angles of t occupied when att strikes it in melee, each opponent filling
 // ceil(its surface / t's angle surface) of them, at most those offered (FEE-091, FEE-096).
-func occupiedAngles(st *encounterv1.EncounterState, t, att fighter, circ *feeriev1.Circumstances) int32 {
+func (sys System) occupiedAngles(st *encounterv1.EncounterState, t, att fighter, circ *feeriev1.Circumstances) int32 {
 	opp := opponents(st, t, att, false)
-	offered := anglesOffered(st, t, opp, circ)
+	offered := sys.anglesOffered(st, t, opp, circ)
 	var n int32
 	for _, o := range opp {
 		n += AnglesOccupied(o.sh.GetTaille(), t.sh.GetTaille(), offered)
@@ -176,10 +169,10 @@ func checkSweep(st *encounterv1.EncounterState, f fighter, in *feeriev1.Intent) 
 
 // checkSituation validates an activity's circumstances and, for a melee attack, that the
 // attacker finds room among its targets' angles (FEE-090…FEE-093, FEE-110…FEE-112, FEE-172).
-func checkSituation(st *encounterv1.EncounterState, f fighter, act *feeriev1.Act) error {
+func (sys System) checkSituation(st *encounterv1.EncounterState, f fighter, act *feeriev1.Act) error {
 	c, in := act.GetCircumstances(), act.GetIntent()
-	if n := c.GetAnglesOffered(); n < 0 || n > MaxAngles {
-		return engine.Invalid("FEE-090", "a defender offers 1 to %d attack angles to %s, not %d", MaxAngles, f.name(), n)
+	if n := c.GetAnglesOffered(); n < 0 || n > sys.n.MaxAngles {
+		return engine.Invalid("FEE-090", "a defender offers 1 to %d attack angles to %s, not %d", sys.n.MaxAngles, f.name(), n)
 	}
 	if p := c.GetExposedPermille(); p < 0 || p > 1000 {
 		return engine.Invalid("FEE-110", "the exposed proportion %s aims at runs from 1 to 1000 thousandths, not %d", f.name(), p)
@@ -219,7 +212,7 @@ func checkSituation(st *encounterv1.EncounterState, f fighter, act *feeriev1.Act
 			continue
 		}
 		opp := opponents(st, t, f, true)
-		offered := anglesOffered(st, t, opp, c)
+		offered := sys.anglesOffered(st, t, opp, c)
 		var tailles []int32
 		for _, o := range opp {
 			tailles = append(tailles, o.sh.GetTaille())
@@ -283,11 +276,11 @@ func coverSoak(o *feeriev1.Options, c *feeriev1.Cover, m *Mods) {
 }
 
 // aimBonus: +1 per rank of delay, at most +8, lost when the target left sight (FEE-132).
-func aimBonus(delay int32, circ *feeriev1.Circumstances) int32 {
+func (sys System) aimBonus(delay int32, circ *feeriev1.Circumstances) int32 {
 	if circ.GetSightLost() {
 		return 0
 	}
-	return min(delay, MaxAim)
+	return min(delay, sys.n.MaxAim)
 }
 
 // ownPace: the pace malus of an activity; a rider takes none from its mount's pace, unless
@@ -383,7 +376,7 @@ func riderDefense(st *encounterv1.EncounterState, t fighter, m *Mods) {
 
 // sweep resolves the further defenders of one Attack roll, each against its own Defense,
 // each one hit taking the Damage (FEE-094, FEE-095).
-func sweep(st *encounterv1.EncounterState, f fighter, q *feeriev1.Queued, res *feeriev1.ActivityResolved) {
+func (sys System) sweep(st *encounterv1.EncounterState, f fighter, q *feeriev1.Queued, res *feeriev1.ActivityResolved) {
 	in, circ := q.GetAct().GetIntent(), q.GetAct().GetCircumstances()
 	if res.GetAttack() == nil || !isAttack(in) {
 		return
@@ -394,9 +387,9 @@ func sweep(st *encounterv1.EncounterState, f fighter, q *feeriev1.Queued, res *f
 			continue
 		}
 		s := &feeriev1.Struck{TargetId: id, TargetEssence: t.cs.GetEssence()}
-		dm := defense(st, t, f, in, circ, q.GetRank())
+		dm := sys.defense(st, t, f, in, circ, q.GetRank())
 		s.Defense, s.DefenseModifiers = dm.sum(), dm
-		tv, err := ComputeValues(t.sh, physicalCopy(t.cs.GetDeclared(), in.GetPhysical()))
+		tv, err := sys.ComputeValues(t.sh, physicalCopy(t.cs.GetDeclared(), in.GetPhysical()))
 		if err != nil {
 			tv = &Values{}
 			tv.Soak.add("Résistance", "FEE-015", t.sh.GetResistance())
@@ -408,7 +401,7 @@ func sweep(st *encounterv1.EncounterState, f fighter, q *feeriev1.Queued, res *f
 		s.Margin = res.GetAttack().GetTotal() - s.GetDefense()
 		s.Success = succeeds(o, s.GetMargin()) // FEE-002
 		if s.GetSuccess() {
-			s.EssenceLost = min(max(0, halfMargin(o, s.GetMargin())+res.GetDamage()-s.GetSoak()), t.cs.GetEssence()) // FEE-003
+			s.EssenceLost = sys.HitLoss(o, s.GetMargin(), res.GetDamage(), s.GetSoak(), t.cs.GetEssence(), nil) // FEE-003, FEE-021
 			s.TargetEssence -= s.GetEssenceLost()
 		}
 		res.Also = append(res.Also, s)

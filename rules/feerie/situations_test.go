@@ -31,7 +31,7 @@ type siFight struct {
 // siNew creates and starts an encounter with cs, in order.
 func siNew(t *testing.T, cs ...*encounterv1.Combatant) *siFight {
 	t.Helper()
-	f := &siFight{t: t, reg: engine.NewRegistry(feerie.New()), st: &encounterv1.EncounterState{EncounterId: "e1"}}
+	f := &siFight{t: t, reg: engine.NewRegistry(feerie.New(1)), st: &encounterv1.EncounterState{EncounterId: "e1"}}
 	f.do(&encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "La clairière", RuleSystem: feerie.ID}}})
 	for _, c := range cs {
 		f.do(&encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: c}}})
@@ -247,7 +247,7 @@ func TestSiSurfaceByTaille_FEE092(t *testing.T) {
 // FEE-091: −2 Defense per occupied angle beyond the first.
 func TestSiAngleDefenseMalus_FEE091(t *testing.T) {
 	for occupied, want := range []int32{0, 0, -2, -4, -6, -8, -10} {
-		require.Equal(t, want, feerie.AngleDefenseMalus(int32(occupied)), "%d angles", occupied)
+		require.Equal(t, want, feerie.New(1).AngleDefenseMalus(int32(occupied)), "%d angles", occupied)
 	}
 }
 

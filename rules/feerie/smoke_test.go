@@ -19,11 +19,11 @@ func TestWichtlnValues(t *testing.T) {
 	melee := &feeriev1.Intent{Kind: feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK, Physical: true, Applied: &feeriev1.Applied{
 		Attack: []string{"marteau"}, Defense: []string{"marteau"}, Damage: []string{"force surnaturelle"}, Soak: []string{"tablier de cuir"},
 	}}
-	v, err := feerie.ComputeValues(w, melee)
+	v, err := feerie.New(1).ComputeValues(w, melee)
 	require.NoError(t, err)
 	require.Equal(t, []int32{15, 23, 25, 12, 15}, []int32{v.Initiative.Sum(), v.Attack.Sum(), v.Defense.Sum(), v.Damage.Sum(), v.Soak.Sum()})
 	ranged := &feeriev1.Intent{Kind: feeriev1.ActivityKind_ACTIVITY_KIND_RANGED_ATTACK, Physical: true, Applied: &feeriev1.Applied{Damage: []string{"voix tonnante"}}}
-	v, err = feerie.ComputeValues(w, ranged)
+	v, err = feerie.New(1).ComputeValues(w, ranged)
 	require.NoError(t, err)
 	require.Equal(t, []int32{15, 7}, []int32{v.Attack.Sum(), v.Damage.Sum()})
 }

@@ -13,23 +13,6 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-// Numbers of the rules.
-const (
-	RangedDamageMalus  = 4  // FEE-014
-	SupplementaryRanks = 8  // FEE-060
-	SupplementaryMalus = 4  // FEE-061, FEE-062
-	ChangeMalus        = 4  // FEE-070, FEE-073
-	SurpriseInitiative = 8  // FEE-080
-	SurpriseDefense    = 4  // FEE-080
-	AngleMalus         = 2  // FEE-091
-	TripMalus          = 4  // FEE-151
-	GuardMalus         = 8  // FEE-154, FEE-159
-	RelentlessDefense  = 8  // FEE-156
-	MaxAim             = 8  // FEE-132
-	MinTaille          = -5 // FEE-092
-	MaxTaille          = 5
-)
-
 // Mods are the terms of a value, each with its reason and rule.
 
 type Mods []*feeriev1.Modifier
@@ -90,7 +73,7 @@ type Values struct {
 }
 
 // ComputeValues derives the combat values of an intent (FEE-010…FEE-017).
-func ComputeValues(sh *feeriev1.Sheet, in *feeriev1.Intent) (*Values, error) {
+func (sys System) ComputeValues(sh *feeriev1.Sheet, in *feeriev1.Intent) (*Values, error) {
 	a := in.GetApplied()
 	if err := checkOverlap(a); err != nil {
 		return nil, err
@@ -121,7 +104,7 @@ func ComputeValues(sh *feeriev1.Sheet, in *feeriev1.Intent) (*Values, error) {
 		return nil, err
 	}
 	if ranged {
-		v.Damage.add("ranged", "FEE-014", -RangedDamageMalus)
+		v.Damage.add("ranged", "FEE-014", -sys.n.RangedDamageMalus)
 	}
 	v.Soak.add("Résistance", "FEE-015", sh.GetResistance())
 	v.Soak.add("Taille", "FEE-015", taille(sh, phys))
@@ -338,11 +321,11 @@ func MaxAttackers(defender int32, offered int32, attackers []int32) bool {
 }
 
 // AngleDefenseMalus is the Defense malus for the angles occupied (FEE-091).
-func AngleDefenseMalus(occupied int32) int32 {
+func (sys System) AngleDefenseMalus(occupied int32) int32 {
 	if occupied <= 1 {
 		return 0
 	}
-	return -AngleMalus * (occupied - 1)
+	return -sys.n.AngleMalus * (occupied - 1)
 }
 
 // SweepFits reports whether one large attacker can strike all the defenders with one roll

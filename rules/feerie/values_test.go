@@ -48,7 +48,7 @@ func vaAddCmd(c *encounterv1.Combatant) *encounterv1.Command {
 
 // vaBlank is a fight whose encounter is not created yet.
 func vaBlank(t *testing.T) *vaFight {
-	return &vaFight{t: t, reg: engine.NewRegistry(feerie.New()), st: &encounterv1.EncounterState{EncounterId: "e1"}}
+	return &vaFight{t: t, reg: engine.NewRegistry(feerie.New(1)), st: &encounterv1.EncounterState{EncounterId: "e1"}}
 }
 
 // vaNew creates an encounter with opts (nil: the defaults), adds cs in order and starts it:
@@ -638,7 +638,7 @@ func TestVaTailleOnlyInPhysicalConflicts(t *testing.T) {
 
 	// The Wichtln (T−2) outside a physical conflict: Defense 23, Damage 14, Soak 17.
 	w := vaWichtln().GetFeerie()
-	v, err := feerie.ComputeValues(w, &feeriev1.Intent{Kind: feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK, Applied: &feeriev1.Applied{
+	v, err := feerie.New(1).ComputeValues(w, &feeriev1.Intent{Kind: feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK, Applied: &feeriev1.Applied{
 		Defense: []string{"marteau"}, Damage: []string{"force surnaturelle"}, Soak: []string{"tablier de cuir"},
 	}})
 	require.NoError(t, err)
@@ -1026,14 +1026,14 @@ func TestVaWeaponsAreCosmetic(t *testing.T) {
 	bare.Description = "à mains nues"
 	flamberge := vaMelee("troll", nil)
 	flamberge.Description = "d'un coup de flamberge, en armure de plates"
-	a, err := feerie.ComputeValues(lutin, bare)
+	a, err := feerie.New(1).ComputeValues(lutin, bare)
 	require.NoError(t, err)
-	b, err := feerie.ComputeValues(lutin, flamberge)
+	b, err := feerie.New(1).ComputeValues(lutin, flamberge)
 	require.NoError(t, err)
 	require.Equal(t, []int32{a.Attack.Sum(), a.Damage.Sum(), a.Soak.Sum()}, []int32{b.Attack.Sum(), b.Damage.Sum(), b.Soak.Sum()})
 	require.Equal(t, []int32{16, 6, 8}, []int32{a.Attack.Sum(), a.Damage.Sum(), a.Soak.Sum()})
 	sword := vaMelee("troll", &feeriev1.Applied{Attack: []string{"épée"}, Soak: []string{"tablier"}})
-	c, err := feerie.ComputeValues(lutin, sword)
+	c, err := feerie.New(1).ComputeValues(lutin, sword)
 	require.NoError(t, err)
 	require.Equal(t, []int32{19, 6, 10}, []int32{c.Attack.Sum(), c.Damage.Sum(), c.Soak.Sum()}, "the sword's +3 only as an Accessoire applied to the Attack")
 

@@ -20,6 +20,8 @@ type FeerieAttack struct {
 	Roll                                          Dist
 	Strikes                                       []feeriev1.SpecialStrike
 	Options                                       *feeriev1.Options
+	// System is the version of the rules the encounter pinned: the formulas of a hit are its.
+	System feerie.System
 	// Presets: each named tactic of FEE-034, or why it is beyond the attacker's cap.
 	Presets []Preset
 	Hidden  bool
@@ -49,13 +51,21 @@ func ReadFeerieAttack(reg *engine.Registry, st *encounterv1.EncounterState, cmd 
 	if err != nil {
 		return nil, err
 	}
+	found, err := reg.Lookup(st.GetRuleSystem(), st.GetRulesVersion())
+	if err != nil {
+		return nil, err
+	}
+	sys, ok := found.(feerie.System)
+	if !ok {
+		return nil, engine.Invalid("", "the encounter's rules are not Contes de Fées")
+	}
 	q := evs[0].GetFeerie().GetActivityQueued().GetQueued()
 	in := q.GetAct().GetIntent()
 	if k := in.GetKind(); k != feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK && k != feeriev1.ActivityKind_ACTIVITY_KIND_RANGED_ATTACK {
 		return nil, engine.Invalid("FEE-020", "odds are computed for a melee or ranged attack")
 	}
 	pr := &probe{}
-	res := feerie.ResolveQueued(next, q, pr).GetFeerie().GetActivityResolved()
+	res := sys.ResolveQueued(next, q, pr).GetFeerie().GetActivityResolved()
 	plus := Expr(pr.exprs[0])
 	roll := plus
 	if len(pr.exprs) > 1 {
@@ -67,7 +77,7 @@ func ReadFeerieAttack(reg *engine.Registry, st *encounterv1.EncounterState, cmd 
 	a := &FeerieAttack{
 		Score: res.GetAttack().GetScore(), Tactic: tactic, Defense: res.GetDefense(), Damage: res.GetDamage(), Soak: res.GetSoak(),
 		Essence: next.GetFeerie().GetCombatants()[target.GetId()].GetEssence(), Roll: roll, Strikes: in.GetStrikes(),
-		Options: next.GetOptions().GetFeerie(), Hidden: target.GetFeerie() == nil, Target: target.GetName(),
+		Options: next.GetOptions().GetFeerie(), System: sys, Hidden: target.GetFeerie() == nil, Target: target.GetName(),
 		Object: target.GetFeerie().GetInanimate() || next.GetFeerie().GetCombatants()[target.GetId()].GetInanimate(),
 	}
 	for _, p := range feerie.Presets {
@@ -121,10 +131,6 @@ func (a *FeerieAttack) Odds() *oddsv1.Odds {
 
 func (a *FeerieAttack) section(key, title string, score int32) *oddsv1.OddsSection {
 	s := &oddsv1.OddsSection{Key: key, Title: title}
-	replacing := slices.ContainsFunc(a.Strikes, func(s feeriev1.SpecialStrike) bool {
-		return s != feeriev1.SpecialStrike_SPECIAL_STRIKE_RELENTLESS
-	})
-	cripple := slices.Contains(a.Strikes, feeriev1.SpecialStrike_SPECIAL_STRIKE_CRIPPLE)
 	var hit, strike float64
 	var lost Builder
 	for i, p := range a.Roll.P {
@@ -134,15 +140,10 @@ func (a *FeerieAttack) section(key, title string, score int32) *oddsv1.OddsSecti
 			continue
 		}
 		hit += p
-		would := feerie.HalfMargin(a.Options, margin) + a.Damage - a.Soak
-		if !cripple || would >= 1 {
+		if a.System.StrikesTakeEffect(a.Options, margin, a.Damage, a.Soak, a.Strikes) {
 			strike += p
 		}
-		if replacing {
-			lost.Add(0, p)
-			continue
-		}
-		lost.Add(int(min(max(0, would), a.Essence)), p)
+		lost.Add(int(a.System.HitLoss(a.Options, margin, a.Damage, a.Soak, a.Essence, a.Strikes)), p)
 	}
 	s.Chances = append(s.Chances, chance("hit", "the attack succeeds", "FEE-020", hit))
 	if len(a.Strikes) > 0 {

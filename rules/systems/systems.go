@@ -16,7 +16,7 @@ import (
 func Registry() *engine.Registry {
 	return engine.NewRegistry(slices.Concat(
 		[]engine.System{loss.New()},
-		[]engine.System{feerie.New()},
+		feerie.Released(),
 		[]engine.System{ka.New()},
 		d20seg.Released(),
 	)...)

@@ -148,7 +148,7 @@ func TestTheREADMETourOfLossWorksWithAnyDice(t *testing.T) {
 // The README's Contes de Fées example ("The other systems have their own groups").
 func TestTheREADMEContesDeFeesExampleWorksWithAnyDice(t *testing.T) {
 	playREADMEBlock(t, "The other systems have their own groups of subcommands", func() *engine.Registry {
-		return engine.NewRegistry(feerie.New())
+		return engine.NewRegistry(feerie.Released()...)
 	})
 }
 

@@ -338,7 +338,7 @@ func TestFeerieExampleSheets(t *testing.T) {
 	for _, f := range files {
 		c, err := client.LoadCombatant(f)
 		require.NoError(t, err, f)
-		require.NoError(t, feerie.New().CheckCombatant(st, c), f)
+		require.NoError(t, feerie.New(1).CheckCombatant(st, c), f)
 		require.False(t, seen[c.GetId()], "duplicate id %s", c.GetId())
 		seen[c.GetId()] = true
 		st.Combatants = append(st.Combatants, c)
@@ -346,11 +346,11 @@ func TestFeerieExampleSheets(t *testing.T) {
 
 	// FEE-T01: the Wichtln's combat values in a physical conflict.
 	w := clienttest.MustSheet(t, "feerie/wichtln.yaml").GetFeerie()
-	v, err := feerie.ComputeValues(w, &feeriev1.Intent{Kind: kindMelee, Physical: true, Applied: &feeriev1.Applied{
+	v, err := feerie.New(1).ComputeValues(w, &feeriev1.Intent{Kind: kindMelee, Physical: true, Applied: &feeriev1.Applied{
 		Attack: []string{"marteau"}, Defense: []string{"marteau"}, Damage: []string{"force surnaturelle"}, Soak: []string{"tablier de cuir"}}})
 	require.NoError(t, err)
 	require.Equal(t, []int32{15, 23, 25, 12, 15}, []int32{v.Initiative.Sum(), v.Attack.Sum(), v.Defense.Sum(), v.Damage.Sum(), v.Soak.Sum()})
-	v, err = feerie.ComputeValues(w, &feeriev1.Intent{Kind: kindRanged, Physical: true, Applied: &feeriev1.Applied{Damage: []string{"voix tonnante"}}})
+	v, err = feerie.New(1).ComputeValues(w, &feeriev1.Intent{Kind: kindRanged, Physical: true, Applied: &feeriev1.Applied{Damage: []string{"voix tonnante"}}})
 	require.NoError(t, err)
 	require.Equal(t, []int32{15, 7}, []int32{v.Attack.Sum(), v.Damage.Sum()})
 

@@ -33,7 +33,7 @@ func TestFeerieStateWithAHiddenCombatant(t *testing.T) {
 					Declared:  &feeriev1.Intent{Kind: feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK, TargetId: "aude", Applied: &feeriev1.Applied{Attack: []string{"Hache-de-Gruumsh"}}},
 					Penalties: []*feeriev1.Penalty{{FromRank: 34, Defense: 4, Reason: "change of intention"}}},
 			}}}}
-	reg := engine.NewRegistry(feerie.New())
+	reg := engine.NewRegistry(feerie.Released()...)
 	var b bytes.Buffer
 	view := reg.View(st, engine.Viewer{Controls: map[string]bool{"aude": true}})
 	feeriecmd.WriteState(&b, view, client.NamesOf(view))

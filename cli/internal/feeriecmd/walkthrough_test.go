@@ -22,7 +22,7 @@ import (
 // that moves Rübezahl's acting rank (FEE-071).
 func TestFeerieWalkthroughWithTheRulesEngine(t *testing.T) {
 	clienttest.ClearEnv(t)
-	srv := &clienttest.RuleServer{Reg: engine.NewRegistry(feerie.New()), Seed: dice.NewSeed(),
+	srv := &clienttest.RuleServer{Reg: engine.NewRegistry(feerie.Released()...), Seed: dice.NewSeed(),
 		Dice: dice.NewFixed(12, 17, 9, 9, 14, 6, 3, 16, 20, 2, 10, 5, 3, 15)}
 	lis := clienttest.ServeRules(t, srv)
 	sheet := func(name string) string { return filepath.Join(clienttest.Sheets, "feerie", name) }
