@@ -56,7 +56,7 @@ func recordFight(t *testing.T, reg *engine.Registry, end bool) []*encounterv1.Ev
 }
 
 func TestAuditIntactAndTamperedLogs(t *testing.T) {
-	reg := engine.NewRegistry(loss.New())
+	reg := engine.NewRegistry(loss.New(1))
 	log := recordFight(t, reg, true)
 	rep, err := reg.Audit(log)
 	require.NoError(t, err)

@@ -22,7 +22,7 @@ import (
 // one more.
 func TestNamesOfExactlyMaxNameLength(t *testing.T) {
 	long := strings.Repeat("n", engine.MaxNameLength)
-	reg := engine.NewRegistry(loss.New())
+	reg := engine.NewRegistry(loss.New(1))
 	st := &encounterv1.EncounterState{EncounterId: "e1"}
 	_, err := apply(t, reg, st, create(long, "loss", 0), env("gm"))
 	require.NoError(t, err, "a name of %d bytes", engine.MaxNameLength)
@@ -57,7 +57,7 @@ func TestRewindRange(t *testing.T) {
 
 // An event missing from a log is a divergence at its place: the log's 4th event is event 5.
 func TestAuditNamesTheMissingEvent(t *testing.T) {
-	reg := engine.NewRegistry(loss.New())
+	reg := engine.NewRegistry(loss.New(1))
 	log := recordFight(t, reg, true)
 	gap := append(cloneLog(log[:3]), cloneLog(log[4:])...)
 	_, err := reg.Audit(gap)

@@ -52,7 +52,7 @@ func TestFork(t *testing.T) {
 
 	// A system that copies its own part (Loss) is asked to.
 	st = &encounterv1.EncounterState{System: &encounterv1.EncounterState_Loss{Loss: &lossv1.State{Tour: 3}}}
-	next = engine.Fork(loss.New(), st)
+	next = engine.Fork(loss.New(1), st)
 	require.True(t, proto.Equal(st, next))
 	require.NotSame(t, st.GetLoss(), next.GetLoss())
 }
@@ -61,7 +61,7 @@ func TestFork(t *testing.T) {
 // combatants until a command adds, removes or changes one, which the engine does in a slice of
 // its own: two commands resolved from the same state do not see each other's combatants.
 func TestForkSharesTheCombatantsSlice(t *testing.T) {
-	reg := engine.NewRegistry(loss.New())
+	reg := engine.NewRegistry(loss.New(1))
 	sd := make([]byte, 32)
 	resolve := func(st *encounterv1.EncounterState, cmd *encounterv1.Command) *encounterv1.EncounterState {
 		t.Helper()

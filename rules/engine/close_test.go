@@ -43,7 +43,7 @@ func TestCloseFoldsEveryEvent(t *testing.T) {
 		return st
 	}
 	var seen *encounterv1.EncounterState
-	folds := closing{close: func(next *encounterv1.EncounterState, fold func(*encounterv1.Event) error) ([]*encounterv1.Event, error) {
+	folds := closing{System: loss.New(1), close: func(next *encounterv1.EncounterState, fold func(*encounterv1.Event) error) ([]*encounterv1.Event, error) {
 		seen = proto.CloneOf(next)
 		ev := passed("b")
 		return []*encounterv1.Event{ev}, fold(ev)
@@ -60,7 +60,7 @@ func TestCloseFoldsEveryEvent(t *testing.T) {
 	require.Equal(t, "gm", evs[1].GetActor())
 	require.Equal(t, "loss", evs[1].GetRuleSystem())
 	require.Equal(t, "e1", evs[1].GetEncounterId())
-	require.Equal(t, uint32(loss.Version), evs[1].GetRulesVersion())
+	require.Equal(t, uint32(1), evs[1].GetRulesVersion())
 	require.True(t, next.GetLoss().GetCombatants()["b"].GetPassed(), "the closing event is folded")
 	require.Equal(t, st.GetSequence()+2, next.GetSequence())
 	decided, err := reg.Decide(st, pass, engine.Env{Actor: "gm", Dice: dice.NewFixed(), Seed: sd})
@@ -84,7 +84,7 @@ func TestCloseFoldsEveryEvent(t *testing.T) {
 		}, "no"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			reg := engine.NewRegistry(closing{close: c.close})
+			reg := engine.NewRegistry(closing{System: loss.New(1), close: c.close})
 			_, _, err := reg.Resolve(started(reg), pass, "gm", sd, nil)
 			require.EqualError(t, err, c.want)
 		})

@@ -60,7 +60,7 @@ func requireCode(t *testing.T, err error, code engine.Code) *engine.RuleError {
 }
 
 func TestCreate(t *testing.T) {
-	reg := engine.NewRegistry(loss.New())
+	reg := engine.NewRegistry(loss.New(1))
 	st := &encounterv1.EncounterState{EncounterId: "e1"}
 
 	_, err := reg.Decide(st, create("", "loss", 0), env("gm"))
@@ -85,7 +85,7 @@ func TestCreate(t *testing.T) {
 	require.Equal(t, "e1", ev.GetEncounterId())
 	require.Equal(t, "gm", ev.GetActor())
 	require.Equal(t, "loss", ev.GetRuleSystem())
-	require.Equal(t, uint32(loss.Version), ev.GetRulesVersion())
+	require.Equal(t, uint32(1), ev.GetRulesVersion())
 	require.Equal(t, dice.Commitment(seed()), ev.GetEncounterCreated().GetSeedSha256())
 	require.Equal(t, "Bivouac", st.GetName())
 	require.Equal(t, "gm", st.GetGameMaster())
@@ -97,7 +97,7 @@ func TestCreate(t *testing.T) {
 }
 
 func TestSetupStartAndEnd(t *testing.T) {
-	reg := engine.NewRegistry(loss.New())
+	reg := engine.NewRegistry(loss.New(1))
 	st := &encounterv1.EncounterState{EncounterId: "e1"}
 	_, err := apply(t, reg, st, create("Bivouac", "loss", 0), env("gm"))
 	require.NoError(t, err)
@@ -177,7 +177,7 @@ func TestSetupStartAndEnd(t *testing.T) {
 }
 
 func TestEvolveRefusesGaps(t *testing.T) {
-	reg := engine.NewRegistry(loss.New())
+	reg := engine.NewRegistry(loss.New(1))
 	st := &encounterv1.EncounterState{EncounterId: "e1"}
 	evs, err := reg.Decide(st, create("x", "loss", 0), env("gm"))
 	require.NoError(t, err)
@@ -220,13 +220,13 @@ func TestRuleError(t *testing.T) {
 }
 
 func TestLookupAndHash(t *testing.T) {
-	reg := engine.NewRegistry(loss.New())
+	reg := engine.NewRegistry(loss.New(1))
 	s, err := reg.Lookup("loss", 0)
 	require.NoError(t, err)
 	require.Equal(t, "loss", s.ID())
-	s, err = reg.Lookup("loss", loss.Version)
+	s, err = reg.Lookup("loss", 1)
 	require.NoError(t, err)
-	require.Equal(t, uint32(loss.Version), s.Version())
+	require.Equal(t, uint32(1), s.Version())
 
 	a := &encounterv1.EncounterState{EncounterId: "e1", Sequence: 3}
 	b := proto.CloneOf(a)
@@ -237,7 +237,7 @@ func TestLookupAndHash(t *testing.T) {
 }
 
 func TestResolveAndRolls(t *testing.T) {
-	reg := engine.NewRegistry(loss.New())
+	reg := engine.NewRegistry(loss.New(1))
 	sd := make([]byte, dice.SeedSize)
 	sd[0] = 9
 	st := &encounterv1.EncounterState{EncounterId: "e1"}
@@ -280,7 +280,7 @@ func TestResolveAndRolls(t *testing.T) {
 // was given, so a command that changes a combatant (hidden, given to a player) leaves the
 // given state's combatant as it was.
 func TestResolveSharesNoChange(t *testing.T) {
-	reg := engine.NewRegistry(loss.New())
+	reg := engine.NewRegistry(loss.New(1))
 	sd := make([]byte, dice.SeedSize)
 	st := &encounterv1.EncounterState{EncounterId: "e1"}
 	for _, cmd := range []*encounterv1.Command{create("Bivouac", "loss", 0), combatant("a", "A", "gm"), combatant("b", "B", "gm")} {

@@ -65,7 +65,7 @@ func (n noCommands) Legal(st *encounterv1.EncounterState, id string) []*rulesetv
 // combatant who is not there, an error for an encounter of no rule system it knows; the
 // actions without a command for a system that gives none.
 func TestLegalCommandsAreLegalWithTheirCommands(t *testing.T) {
-	for _, sys := range []engine.System{loss.New(), noCommands{loss.New()}} {
+	for _, sys := range []engine.System{loss.New(1), noCommands{loss.New(1)}} {
 		reg := engine.NewRegistry(sys)
 		st := &encounterv1.EncounterState{EncounterId: "e1"}
 		for _, cmd := range []*encounterv1.Command{create("Ruelle", "loss", 0), combatant("diego", "Diego", "david"), combatant("ruffian", "Le malfrat", "gm")} {

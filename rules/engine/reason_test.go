@@ -43,7 +43,7 @@ func TestRefusalReasons(t *testing.T) {
 
 // No rule system given is an incomplete request (InvalidArgument); one unknown is NotFound.
 func TestLookupWithoutARuleSystemIsInvalid(t *testing.T) {
-	reg := engine.NewRegistry(loss.New())
+	reg := engine.NewRegistry(loss.New(1))
 	_, err := reg.Lookup("", 0)
 	re := requireCode(t, err, engine.CodeInvalid)
 	require.Equal(t, `unknown rule system ""; this resolver knows [loss]`, re.Msg)

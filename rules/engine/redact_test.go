@@ -43,7 +43,7 @@ func hide(id string, hidden bool) *encounterv1.Command {
 }
 
 func hiddenFight(t *testing.T) (*engine.Registry, *encounterv1.EncounterState, []*encounterv1.Event) {
-	reg := engine.NewRegistry(markingLoss{loss.New()})
+	reg := engine.NewRegistry(markingLoss{loss.New(1)})
 	st := &encounterv1.EncounterState{EncounterId: "e1"}
 	var log []*encounterv1.Event
 	for _, c := range []struct {
@@ -164,7 +164,7 @@ func TestViewEventHidesAHiddenCombatantFromOthers(t *testing.T) {
 	require.False(t, gm.GetRedacted())
 
 	// A rewind carries a whole state: it is viewed like one.
-	rewound := &encounterv1.Event{Sequence: 5, RuleSystem: "loss", RulesVersion: loss.Version,
+	rewound := &encounterv1.Event{Sequence: 5, RuleSystem: "loss", RulesVersion: 1,
 		Payload: &encounterv1.Event_EncounterRewound{EncounterRewound: &encounterv1.EncounterRewound{ToSequence: 4, State: proto.CloneOf(before)}}}
 	full, err := reg.Fold(log)
 	require.NoError(t, err)
@@ -180,7 +180,7 @@ func TestViewEventHidesAHiddenCombatantFromOthers(t *testing.T) {
 // offset or high-water mark, not a roll's offset or draws, not a rewind's dice offset or its
 // state's. The faces stay, and Event.redacted does not count the positions.
 func TestDicePositionsAreTheGMs(t *testing.T) {
-	reg := engine.NewRegistry(loss.New())
+	reg := engine.NewRegistry(loss.New(1))
 	st := &encounterv1.EncounterState{EncounterId: "e1"}
 	for _, cmd := range []*encounterv1.Command{create("Bivouac", "loss", 0), combatant("diego", "Diego", "david"), combatant("guet", "Le guet", "erin")} {
 		_, err := apply(t, reg, st, cmd, env("gm"))
@@ -188,9 +188,9 @@ func TestDicePositionsAreTheGMs(t *testing.T) {
 	}
 	st.DiceOffset, st.DiceHighWater = 12, 19
 	roll := &dicev1.Roll{Expression: "1d10!", Faces: []int32{10, 4}, Total: 14, Offset: 10, Draws: 2, Scheme: 2}
-	rolled := &encounterv1.Event{Sequence: 4, RuleSystem: "loss", RulesVersion: loss.Version, Payload: &encounterv1.Event_Loss{Loss: &lossv1.Event{
+	rolled := &encounterv1.Event{Sequence: 4, RuleSystem: "loss", RulesVersion: 1, Payload: &encounterv1.Event_Loss{Loss: &lossv1.Event{
 		Kind: &lossv1.Event_AttackRolled{AttackRolled: &lossv1.AttackRolled{AttackerId: "diego", TargetId: "guet", Test: &lossv1.TestResult{Roll: roll, Total: 30}}}}}}
-	rewound := &encounterv1.Event{Sequence: 5, RuleSystem: "loss", RulesVersion: loss.Version, Payload: &encounterv1.Event_EncounterRewound{
+	rewound := &encounterv1.Event{Sequence: 5, RuleSystem: "loss", RulesVersion: 1, Payload: &encounterv1.Event_EncounterRewound{
 		EncounterRewound: &encounterv1.EncounterRewound{ToSequence: 3, DiceOffset: 19, State: proto.CloneOf(st)}}}
 	unknown := proto.CloneOf(rolled) // rules this registry does not know: viewed by the engine alone
 	unknown.RuleSystem = "bogus"

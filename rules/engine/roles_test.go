@@ -51,7 +51,7 @@ type table struct {
 
 func newTable(t *testing.T, tenant string) *table {
 	sum := sha256.Sum256([]byte("roles"))
-	return &table{t: t, reg: engine.NewRegistry(loss.New()), seed: sum[:], st: &encounterv1.EncounterState{EncounterId: "e1", Tenant: tenant}}
+	return &table{t: t, reg: engine.NewRegistry(loss.New(1)), seed: sum[:], st: &encounterv1.EncounterState{EncounterId: "e1", Tenant: tenant}}
 }
 
 // try resolves cmd for actor and records its events, or returns the refusal (recording

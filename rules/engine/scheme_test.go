@@ -68,7 +68,7 @@ func TestScheme1LogsFoldAndAuditAsBefore(t *testing.T) {
 // A new encounter records scheme 2, the fold keeps it, and every roll of the encounter is
 // drawn under it; the audit decides the creation again under the scheme recorded.
 func TestNewEncountersRollUnderScheme2(t *testing.T) {
-	reg := engine.NewRegistry(loss.New())
+	reg := engine.NewRegistry(loss.New(1))
 	log := recordFight(t, reg, true)
 	require.Equal(t, uint32(2), log[0].GetEncounterCreated().GetDiceScheme())
 	st, err := reg.Fold(log)
@@ -136,7 +136,7 @@ func firstRoll(t *testing.T, log []*encounterv1.Event, scheme uint32) uint64 {
 func TestForgedDiceOffsetsAuditAtOnce(t *testing.T) {
 	reg := systems.Registry()
 	old, _ := scheme1Log(t, "loss")
-	logs := map[string][]*encounterv1.Event{"scheme1": old, "scheme2": recordFight(t, engine.NewRegistry(loss.New()), true)}
+	logs := map[string][]*encounterv1.Event{"scheme1": old, "scheme2": recordFight(t, engine.NewRegistry(loss.New(1)), true)}
 	for name, log := range logs {
 		var withRolls []int
 		for i, ev := range log {
@@ -172,7 +172,7 @@ func TestForgedDiceOffsetsAuditAtOnce(t *testing.T) {
 // Resolve refuses a state whose dice position is beyond its scheme's bound, before drawing
 // (a scheme-1 stream at 2^62 would never be reached), as an invalid request.
 func TestResolveRefusesDicePositionsBeyondTheBound(t *testing.T) {
-	reg := engine.NewRegistry(loss.New())
+	reg := engine.NewRegistry(loss.New(1))
 	log := recordFight(t, reg, false)
 	st, err := reg.Fold(log)
 	require.NoError(t, err)

@@ -42,8 +42,8 @@ func (t versionTeller) Event(_ *narrate.Narrator, ev *encounterv1.Event) (string
 // version 0 looks up the latest, Rulesets describes each system by its latest version, sorted
 // by id, and the Narrator tells each system's events with its latest version's Teller.
 func TestRegistryOrdersVersions(t *testing.T) {
-	reg := engine.NewRegistry(versioned{loss.New(), "zeta", 3}, versioned{loss.New(), "alpha", 2},
-		versioned{loss.New(), "zeta", 1}, versioned{loss.New(), "zeta", 2}, versioned{loss.New(), "alpha", 1})
+	reg := engine.NewRegistry(versioned{loss.New(1), "zeta", 3}, versioned{loss.New(1), "alpha", 2},
+		versioned{loss.New(1), "zeta", 1}, versioned{loss.New(1), "zeta", 2}, versioned{loss.New(1), "alpha", 1})
 	require.Equal(t, []uint32{1, 2, 3}, reg.Versions("zeta"))
 	require.Equal(t, []uint32{1, 2}, reg.Versions("alpha"))
 	for v, want := range map[uint32]uint32{0: 3, 1: 1, 2: 2, 3: 3} {
@@ -84,7 +84,7 @@ func (f *followUp) FollowUp(st *encounterv1.EncounterState, _ engine.Env) ([]*en
 // come after the removal; its refusal refuses the removal. Before the fight starts it is not
 // asked.
 func TestRemovalMidFightAsksTheFollowUp(t *testing.T) {
-	fu := &followUp{System: loss.New()}
+	fu := &followUp{System: loss.New(1)}
 	reg := engine.NewRegistry(fu)
 	st := &encounterv1.EncounterState{EncounterId: "e1"}
 	for _, cmd := range []*encounterv1.Command{create("Ruelle", "loss", 0), combatant("a", "A", "gm"), combatant("b", "B", "gm"), combatant("c", "C", "gm")} {
@@ -139,7 +139,7 @@ func TestByName(t *testing.T) {
 
 // A recorded command the rules refuse when decided again is a divergence at its event.
 func TestAuditARefusedCommand(t *testing.T) {
-	reg := engine.NewRegistry(loss.New())
+	reg := engine.NewRegistry(loss.New(1))
 	log := cloneLog(recordFight(t, reg, true))
 	log[1].GetCommand().GetAddCombatant().GetCombatant().Id = "bad id!"
 	log[1].CommandDigest = nil

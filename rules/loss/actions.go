@@ -54,8 +54,8 @@ func decideWait(st *encounterv1.EncounterState, f fighter, w *lossv1.Wait) ([]*e
 // decideAim: 1 PA per +1 with a ranged weapon, at most +5 (LOS-035); or a whole Tour, the
 // combatant's first action of the Tour taking all its PA, for its next shot with that weapon
 // (LOS-084; +15 with Visée of that weapon type, LOS-090, LOS-094).
-func decideAim(st *encounterv1.EncounterState, f fighter, a *lossv1.Aim) ([]*encounterv1.Event, error) {
-	if err := hindered(st, f, false, false, false); err != nil {
+func (sys System) decideAim(st *encounterv1.EncounterState, f fighter, a *lossv1.Aim) ([]*encounterv1.Event, error) {
+	if err := sys.hindered(st, f, false, false, false); err != nil {
 		return nil, err
 	}
 	w, err := weaponOf(f, a.GetWeapon())
@@ -71,19 +71,19 @@ func decideAim(st *encounterv1.EncounterState, f fighter, a *lossv1.Aim) ([]*enc
 			return nil, engine.Refused("LOS-084", "%s has already acted this Tour; aiming for a whole Tour is the first action of a Tour", f.name())
 		}
 		ev.ActionPointsSpent = f.cs.GetActionPoints()
-		ev.Bonus = AimTourBonus
+		ev.Bonus = sys.AimTourBonus
 		if f.spec(lossv1.SpecialisationKind_SPECIALISATION_KIND_AIMING, w) {
-			ev.Bonus = AimTourVisee
+			ev.Bonus = sys.AimTourVisee
 		}
 	} else {
 		held := int32(0)
 		if f.cs.GetAimWeapon() == w.GetName() {
 			held = f.cs.GetAimBonus()
 		}
-		if a.GetPoints() < 1 || held+a.GetPoints() > MaxAim {
-			return nil, engine.Invalid("LOS-035", "aiming gives +1 per PA, at most +%d in all; %s already has +%d", MaxAim, f.name(), held)
+		if a.GetPoints() < 1 || held+a.GetPoints() > sys.MaxAim {
+			return nil, engine.Invalid("LOS-035", "aiming gives +1 per PA, at most +%d in all; %s already has +%d", sys.MaxAim, f.name(), held)
 		}
-		ev.ActionPointsSpent = f.cost(a.GetPoints())
+		ev.ActionPointsSpent = sys.cost(f, a.GetPoints())
 		ev.Bonus = a.GetPoints()
 		if err := needPA(f, ev.ActionPointsSpent, "aiming +", strconv.Itoa(int(a.GetPoints()))); err != nil {
 			return nil, err
@@ -93,25 +93,25 @@ func decideAim(st *encounterv1.EncounterState, f fighter, a *lossv1.Aim) ([]*enc
 }
 
 // SimpleCost is the PA cost of a simple action (LOS-035).
-func simpleCost(f fighter, k lossv1.SimpleKind) int32 {
+func (sys System) simpleCost(f fighter, k lossv1.SimpleKind) int32 {
 	switch k {
 	case lossv1.SimpleKind_SIMPLE_KIND_SPEAK:
 		return 0
 	case lossv1.SimpleKind_SIMPLE_KIND_SOCIAL:
 		return 1
 	case lossv1.SimpleKind_SIMPLE_KIND_MOVE:
-		return MoveCost
+		return sys.MoveCost
 	case lossv1.SimpleKind_SIMPLE_KIND_PICK_UP, lossv1.SimpleKind_SIMPLE_KIND_RECOVER_WEAPON:
-		return PickUpCost // recovering from a Disarm is picking up one's weapon (LOS-074)
+		return sys.PickUpCost // recovering from a Disarm is picking up one's weapon (LOS-074)
 	case lossv1.SimpleKind_SIMPLE_KIND_STAND_UP:
-		return StandUpCost
+		return sys.StandUpCost
 	}
 	return -1
 }
 
-func decideSimple(st *encounterv1.EncounterState, f fighter, s *lossv1.Simple) ([]*encounterv1.Event, error) {
+func (sys System) decideSimple(st *encounterv1.EncounterState, f fighter, s *lossv1.Simple) ([]*encounterv1.Event, error) {
 	k := s.GetKind()
-	cost := simpleCost(f, k)
+	cost := sys.simpleCost(f, k)
 	if cost < 0 {
 		return nil, engine.Invalid("LOS-035", "choose an action: speak, social, pick up, move, stand up or recover weapon")
 	}
@@ -119,7 +119,7 @@ func decideSimple(st *encounterv1.EncounterState, f fighter, s *lossv1.Simple) (
 		standing := k == lossv1.SimpleKind_SIMPLE_KIND_STAND_UP
 		// A disarmed fighter recovers by picking up its weapon or regaining its balance (LOS-074).
 		recovering := k == lossv1.SimpleKind_SIMPLE_KIND_RECOVER_WEAPON || (standing && f.cs.GetDisarmed())
-		if err := hindered(st, f, standing, recovering, false); err != nil {
+		if err := sys.hindered(st, f, standing, recovering, false); err != nil {
 			return nil, err
 		}
 		if standing && !f.cs.GetProne() && !f.cs.GetDisarmed() {
@@ -128,7 +128,7 @@ func decideSimple(st *encounterv1.EncounterState, f fighter, s *lossv1.Simple) (
 		if recovering && !f.cs.GetDisarmed() {
 			return nil, engine.Refused("LOS-074", "%s is not disarmed", f.name())
 		}
-		cost = f.cost(cost)
+		cost = sys.cost(f, cost)
 		if err := needPA(f, cost, simpleName(k)); err != nil {
 			return nil, err
 		}

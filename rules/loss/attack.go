@@ -37,20 +37,20 @@ func isBare(w *lossv1.Weapon) bool {
 }
 
 // attackCost is an attack's PA cost before any wait (LOS-035, LOS-090 Quick reload).
-func attackCost(f fighter, w *lossv1.Weapon) int32 {
+func (sys System) attackCost(f fighter, w *lossv1.Weapon) int32 {
 	if isBare(w) {
-		return BareCost
+		return sys.BareCost
 	}
 	if isRanged(w) && f.spec(lossv1.SpecialisationKind_SPECIALISATION_KIND_QUICK_RELOAD, w) {
-		return QuickReload(w.GetVitesse())
+		return sys.QuickReload(w.GetVitesse())
 	}
 	return w.GetVitesse()
 }
 
 // QuickReload is the cost of a shot with the Quick reload specialisation: −2 PA, at least 2,
 // and never more than the weapon's Vitesse (LOS-090).
-func QuickReload(vitesse int32) int32 {
-	return min(vitesse, max(QuickReloadMin, vitesse-QuickReloadCut))
+func (n Numbers) QuickReload(vitesse int32) int32 {
+	return min(vitesse, max(n.QuickReloadMin, vitesse-n.QuickReloadCut))
 }
 
 func weaponOf(f fighter, name string) (*lossv1.Weapon, error) {
@@ -92,7 +92,7 @@ func pursuitUnits(st *encounterv1.EncounterState, a, b string) int32 {
 
 // decideAttack decides an attack, a grab or trip, or (counter) a counter-attack made on a
 // successful defence.
-func decideAttack(st *encounterv1.EncounterState, f fighter, a *lossv1.Attack, env engine.Env, counter bool) ([]*encounterv1.Event, error) {
+func (sys System) decideAttack(st *encounterv1.EncounterState, f fighter, a *lossv1.Attack, env engine.Env, counter bool) ([]*encounterv1.Event, error) {
 	sit := a.GetSituation()
 	manoeuvre := a.GetManoeuvre() != lossv1.Manoeuvre_MANOEUVRE_UNSPECIFIED
 	list := a.GetExploits()
@@ -113,7 +113,7 @@ func decideAttack(st *encounterv1.EncounterState, f fighter, a *lossv1.Attack, e
 		}
 		score = w.GetAttack()
 	}
-	if err := hindered(st, f, false, false, true); err != nil && !counter {
+	if err := sys.hindered(st, f, false, false, true); err != nil && !counter {
 		return nil, err
 	}
 	if f.sh.GetMounted() && w.GetHeavy() {
@@ -124,14 +124,14 @@ func decideAttack(st *encounterv1.EncounterState, f fighter, a *lossv1.Attack, e
 	if ranged {
 		u, what = onRanged, "a ranged attack"
 	}
-	if err := checkEffects(f.name(), list, u, what); err != nil {
+	if err := sys.checkEffects(f.name(), list, u, what); err != nil {
 		return nil, err
 	}
 	// Costs (LOS-035, LOS-060, LOS-061, LOS-070).
-	cost := attackCost(f, w)
+	cost := sys.attackCost(f, w)
 	switch {
 	case manoeuvre:
-		cost = ManoeuvreCost
+		cost = sys.ManoeuvreCost
 	case has(list, effAssaut):
 		if w.GetAssautDamage() <= 0 {
 			return nil, engine.Refused("LOS-061", "%s is not a weapon to charge with (no Assaut value)", w.GetName())
@@ -139,15 +139,15 @@ func decideAttack(st *encounterv1.EncounterState, f fighter, a *lossv1.Attack, e
 		if f.cs.GetAssautUsed() {
 			return nil, engine.Refused("LOS-061", "%s has already made an Assaut this Tour", f.name())
 		}
-		cost = AssautCost
+		cost = sys.AssautCost
 	case has(list, effTwo):
 		if second, err = weaponOf(f, a.GetSecondWeapon()); err != nil || second.GetName() == w.GetName() {
 			return nil, engine.Invalid("LOS-070", "Two weapons needs a second weapon of %s's, other than %s", f.name(), w.GetName())
 		}
-		cost = max(cost, attackCost(f, second))
+		cost = max(cost, sys.attackCost(f, second))
 	}
 	if !counter {
-		cost = f.cost(cost)
+		cost = sys.cost(f, cost)
 		if err := needPA(f, cost, "an attack with ", w.GetName()); err != nil {
 			return nil, err
 		}
@@ -180,8 +180,8 @@ func decideAttack(st *encounterv1.EncounterState, f fighter, a *lossv1.Attack, e
 		if slices.ContainsFunc(targets, func(x fighter) bool { return x.id() == id }) {
 			return nil, engine.Invalid("LOS-026", "%s is named twice as a target", t.name())
 		}
-		if n := t.cs.GetMeleeAttackers(); !isRanged(w) && !counter && len(n) >= MaxMeleeAttackers && !slices.Contains(n, f.id()) {
-			return nil, engine.Refused("LOS-051", "%s is already attacked in melee by %d combatants this Tour; at most %d can attack one at once", t.name(), len(n), MaxMeleeAttackers)
+		if n := t.cs.GetMeleeAttackers(); !isRanged(w) && !counter && int32(len(n)) >= sys.MaxMeleeAttackers && !slices.Contains(n, f.id()) {
+			return nil, engine.Refused("LOS-051", "%s is already attacked in melee by %d combatants this Tour; at most %d can attack one at once", t.name(), len(n), sys.MaxMeleeAttackers)
 		}
 		if has(list, effKill) && t.sh.GetLarge() {
 			return nil, engine.Refused("LOS-078", "Kill outright works on human-sized targets; %s is larger", t.name())
@@ -191,11 +191,11 @@ func decideAttack(st *encounterv1.EncounterState, f fighter, a *lossv1.Attack, e
 	t := targets[0]
 	exploits := countExploits(list)
 	m := &mods{}
-	if err := spendBonus(st, f, a.GetSpend(), m); err != nil {
+	if err := sys.spendBonus(st, f, a.GetSpend(), m); err != nil {
 		return nil, err
 	}
 	// The base Difficulty passed on to defenders (LOS-010, LOS-012, LOS-080).
-	base := int32(BaseDifficulty)
+	base := sys.BaseDifficulty
 	if ranged {
 		if lim := w.GetLimit(); lim > 0 && sit.GetDistance() > lim {
 			return nil, engine.Refused("LOS-081", "%s is %d m away, beyond the Limite of %s (%d m): it cannot hit", t.name(), sit.GetDistance(), w.GetName(), lim)
@@ -205,7 +205,7 @@ func decideAttack(st *encounterv1.EncounterState, f fighter, a *lossv1.Attack, e
 			base = DistanceDifficulty(u) // LOS-100: in a pursuit the distance is in units
 		}
 	}
-	ownModifiers(st, f, sit, m, false)
+	sys.ownModifiers(st, f, sit, m, false)
 	defenceExploitBonus(f, m)
 	if sit.GetOffHand() && f.spec(lossv1.SpecialisationKind_SPECIALISATION_KIND_TWO_WEAPONS, w) {
 		m.difficulty("Two weapons specialisation", "LOS-091", -5)
@@ -265,15 +265,15 @@ func decideAttack(st *encounterv1.EncounterState, f fighter, a *lossv1.Attack, e
 	}
 	if ranged {
 		if d := sit.GetDistance(); d > 0 && d < 2 { // no distance given: close, not point-blank
-			m.test("point-blank", "LOS-084", PointBlankBonus)
+			m.test("point-blank", "LOS-084", sys.PointBlankBonus)
 		}
-		m.test("aim", "LOS-084", aimBonus(st, f, w, sit))
+		m.test("aim", "LOS-084", sys.aimBonus(st, f, w, sit))
 		if sit.GetMoving() && f.spec(lossv1.SpecialisationKind_SPECIALISATION_KIND_MOUNTED_SHOOTING, w) {
-			m.test("Mounted shooting specialisation", "LOS-090", SpecBonus)
+			m.test("Mounted shooting specialisation", "LOS-090", sys.SpecBonus)
 		}
 	}
 	if f.cs.GetFeints()[t.id()] >= lossState(st).GetTour() && len(f.cs.GetFeints()) > 0 {
-		m.test("feint", "LOS-064", FeintBonus)
+		m.test("feint", "LOS-064", sys.FeintBonus)
 	}
 	bare := isBare(w)
 	switch {
@@ -299,8 +299,8 @@ func decideAttack(st *encounterv1.EncounterState, f fighter, a *lossv1.Attack, e
 	if exploits > 0 && t.sh.GetStructure() && f.spec(lossv1.SpecialisationKind_SPECIALISATION_KIND_FORTIFICATION_DESTRUCTION, w) {
 		m.test("Fortification destruction specialisation", "LOS-090", 5)
 	}
-	res := roll(st, f, score, base, exploits, m, a.GetSpend(), env.Dice)
-	defenceDifficulty := base + ExploitStep*exploits
+	res := sys.roll(st, f, score, base, exploits, m, a.GetSpend(), env.Dice)
+	defenceDifficulty := base + sys.ExploitsDifficulty(exploits)
 	if options(st).GetPassAttackerModifiers() {
 		defenceDifficulty = res.GetDifficulty()
 	}
@@ -332,7 +332,7 @@ func decideAttack(st *encounterv1.EncounterState, f fighter, a *lossv1.Attack, e
 			r.NoDefenceReason = x.name() + " is surprised (LOS-052)"
 		case x.cs.GetWall() > 0 && options(st).GetWallIsOnlyDefence():
 			r.NoDefenceReason = x.name() + "'s wall is its defence this Tour (LOS-066)"
-		case x.cs.GetActionPoints() < DefenceCost && x.cs.GetWall() == 0: // the wall spent its PA (LOS-066 option)
+		case x.cs.GetActionPoints() < sys.DefenceCost && x.cs.GetWall() == 0: // the wall spent its PA (LOS-066 option)
 			r.NoDefenceReason = x.name() + " has no PA left to parry or dodge (LOS-032)"
 		case w.GetExplosive() && sit.GetCover() == lossv1.Cover_COVER_FULL:
 			r.NoDefenceReason = x.name() + " is under full cover (LOS-086)"
@@ -505,7 +505,7 @@ func applyLevels(st *encounterv1.EncounterState, b blow, r *lossv1.AttackResolve
 }
 
 // defenceScore is what a reaction Tests with, and why it cannot be made.
-func defenceScore(st *encounterv1.EncounterState, d fighter, r *lossv1.React, p *lossv1.PendingAttack, attW *lossv1.Weapon, m *mods) (*lossv1.Score, error) {
+func (sys System) defenceScore(st *encounterv1.EncounterState, d fighter, r *lossv1.React, p *lossv1.PendingAttack, attW *lossv1.Weapon, m *mods) (*lossv1.Score, error) {
 	ranged := isRanged(attW)
 	switch r.GetReaction() {
 	case lossv1.Reaction_REACTION_DODGE:
@@ -536,7 +536,7 @@ func defenceScore(st *encounterv1.EncounterState, d fighter, r *lossv1.React, p 
 		if useShield {
 			m.test("shield", "LOS-053", sh.GetParryBonus())
 			if d.spec(lossv1.SpecialisationKind_SPECIALISATION_KIND_WEAPON_AND_SHIELD, nil) {
-				m.test("Weapon and shield specialisation", "LOS-091", SpecBonus)
+				m.test("Weapon and shield specialisation", "LOS-091", sys.SpecBonus)
 			}
 			return d.sh.GetParry(), nil
 		}
@@ -553,7 +553,7 @@ func defenceScore(st *encounterv1.EncounterState, d fighter, r *lossv1.React, p 
 		switch {
 		case weapon != nil && !d.cs.GetDisarmed():
 			if d.spec(lossv1.SpecialisationKind_SPECIALISATION_KIND_PARRY, weapon) {
-				m.test("Parry specialisation", "LOS-091", SpecBonus)
+				m.test("Parry specialisation", "LOS-091", sys.SpecBonus)
 			}
 		case d.sh.GetArmouredForearm():
 		case d.cs.GetDisarmed():
@@ -566,7 +566,7 @@ func defenceScore(st *encounterv1.EncounterState, d fighter, r *lossv1.React, p 
 	return nil, engine.Invalid("LOS-009", "%s must choose a reaction: parry, dodge or none", d.name())
 }
 
-func decideReact(st *encounterv1.EncounterState, id string, r *lossv1.React, env engine.Env) ([]*encounterv1.Event, error) {
+func (sys System) decideReact(st *encounterv1.EncounterState, id string, r *lossv1.React, env engine.Env) ([]*encounterv1.Event, error) {
 	p := lossState(st).GetPending()
 	if p == nil {
 		return nil, engine.Because(engine.Refused("LOS-009", "no attack is waiting for a parry or a dodge"), engine.ReasonNoPendingReaction, nil)
@@ -590,7 +590,7 @@ func decideReact(st *encounterv1.EncounterState, id string, r *lossv1.React, env
 		return nil, err
 	}
 	if p.GetPursuit() != lossv1.PursuitKind_PURSUIT_KIND_UNSPECIFIED {
-		return decidePursuitReact(st, p, att, d, r, env)
+		return sys.decidePursuitReact(st, p, att, d, r, env)
 	}
 	w := &lossv1.Weapon{Name: "bare hands", Kind: lossv1.WeaponKind_WEAPON_KIND_UNARMED}
 	if p.GetManoeuvre() == lossv1.Manoeuvre_MANOEUVRE_UNSPECIFIED {
@@ -609,11 +609,11 @@ func decideReact(st *encounterv1.EncounterState, id string, r *lossv1.React, env
 	if r.GetReaction() == lossv1.Reaction_REACTION_NONE {
 		return []*encounterv1.Event{defenceRolled(dr), hit(st, b, 0, false, env.Dice)}, nil
 	}
-	if d.cs.GetActionPoints() < DefenceCost && d.cs.GetWall() == 0 {
-		return nil, engine.Refused("LOS-032", "%s has no PA left; a %s costs %d", d.name(), reactionVerb(r.GetReaction()), DefenceCost)
+	if d.cs.GetActionPoints() < sys.DefenceCost && d.cs.GetWall() == 0 {
+		return nil, engine.Refused("LOS-032", "%s has no PA left; a %s costs %d", d.name(), reactionVerb(r.GetReaction()), sys.DefenceCost)
 	}
 	m := &mods{}
-	score, err := defenceScore(st, d, r, p, w, m)
+	score, err := sys.defenceScore(st, d, r, p, w, m)
 	if err != nil {
 		return nil, err
 	}
@@ -629,12 +629,12 @@ func decideReact(st *encounterv1.EncounterState, id string, r *lossv1.React, env
 		}
 	}
 	list := r.GetEffects()
-	if err := checkEffects(d.name(), list, u, what); err != nil {
+	if err := sys.checkEffects(d.name(), list, u, what); err != nil {
 		return nil, err
 	}
 	exploits := max(r.GetExploits(), countExploits(list))
-	if r.GetExploits() < 0 || exploits > MaxExploits {
-		return nil, engine.Invalid("LOS-012", "%s declares %d Exploits; from 0 to %d may be declared", d.name(), exploits, MaxExploits)
+	if r.GetExploits() < 0 || exploits > sys.MaxExploits {
+		return nil, engine.Invalid("LOS-012", "%s declares %d Exploits; from 0 to %d may be declared", d.name(), exploits, sys.MaxExploits)
 	}
 	var counterW *lossv1.Weapon
 	if has(list, effCounter) {
@@ -647,13 +647,13 @@ func decideReact(st *encounterv1.EncounterState, id string, r *lossv1.React, env
 		if has(list, effTotal) || has(list, effWall) { // they spend all PA: none remain for the attack
 			return nil, engine.Refused("LOS-062", "%s's Total dodge or Defensive wall spends all its PA: no counter-attack", d.name())
 		}
-		if err := hindered(st, d, false, false, true); err != nil { // down or disarmed (LOS-072, LOS-074)
+		if err := sys.hindered(st, d, false, false, true); err != nil { // down or disarmed (LOS-072, LOS-074)
 			return nil, err
 		}
 		if counterW, err = weaponOf(d, r.GetCounterWeapon()); err != nil {
 			return nil, err
 		}
-		if need := DefenceCost + attackCost(d, counterW); d.cs.GetActionPoints() < need {
+		if need := sys.DefenceCost + sys.attackCost(d, counterW); d.cs.GetActionPoints() < need {
 			return nil, engine.Refused("LOS-062", "%s has %d PA left; the parry or dodge and the counter-attack with %s cost %d", d.name(), d.cs.GetActionPoints(), counterW.GetName(), need)
 		}
 	}
@@ -671,19 +671,19 @@ func decideReact(st *encounterv1.EncounterState, id string, r *lossv1.React, env
 		d.spec(lossv1.SpecialisationKind_SPECIALISATION_KIND_UNARMED_DEFENCE, nil) {
 		m.test("Unarmed: Defence specialisation", "LOS-092", 5)
 	}
-	if err := spendBonus(st, d, r.GetSpend(), m); err != nil {
+	if err := sys.spendBonus(st, d, r.GetSpend(), m); err != nil {
 		return nil, err
 	}
-	ownModifiers(st, d, r.GetSituation(), m, true)
+	sys.ownModifiers(st, d, r.GetSituation(), m, true)
 	defenceExploitBonus(d, m)
 	if d.cs.GetProtectBonus() > 0 {
 		m.test("protected by an ally", "LOS-068", d.cs.GetProtectBonus())
 	}
 	if d.cs.GetFeints()[att.id()] >= lossState(st).GetTour() && len(d.cs.GetFeints()) > 0 {
-		m.test("feint", "LOS-064", FeintBonus)
+		m.test("feint", "LOS-064", sys.FeintBonus)
 	}
-	res := roll(st, d, score, p.GetDifficulty(), exploits, m, r.GetSpend(), env.Dice)
-	dr.ActionPointsSpent = min(DefenceCost, d.cs.GetActionPoints()) // LOS-036: paid even on a failure; none left behind a wall
+	res := sys.roll(st, d, score, p.GetDifficulty(), exploits, m, r.GetSpend(), env.Dice)
+	dr.ActionPointsSpent = min(sys.DefenceCost, d.cs.GetActionPoints()) // LOS-036: paid even on a failure; none left behind a wall
 	if has(list, effTotal) || has(list, effWall) {
 		dr.ActionPointsSpent = d.cs.GetActionPoints() // LOS-063, LOS-066: using it spends all PA, even on a failure
 	}
@@ -702,10 +702,10 @@ func decideReact(st *encounterv1.EncounterState, id string, r *lossv1.React, env
 		if counterW != nil { // LOS-062: an immediate attack, whatever the phase
 			next := proto.CloneOf(st)
 			for _, ev := range events {
-				_ = System{}.Evolve(next, ev)
+				_ = sys.Evolve(next, ev)
 			}
 			d2, _ := fighterOf(next, d.id())
-			more, err := decideAttack(next, d2, &lossv1.Attack{TargetId: att.id(), Weapon: counterW.GetName()}, env, true)
+			more, err := sys.decideAttack(next, d2, &lossv1.Attack{TargetId: att.id(), Weapon: counterW.GetName()}, env, true)
 			if err != nil {
 				return nil, err
 			}
@@ -713,9 +713,7 @@ func decideReact(st *encounterv1.EncounterState, id string, r *lossv1.React, env
 		}
 		return events, nil
 	}
-	if res.GetTotal() >= PartialDefenceMin { // LOS-014 partial defence
-		dr.ExploitsCancelled = min(total, (res.GetTotal()-PartialDefenceMin)/ExploitStep+1)
-	}
+	dr.ExploitsCancelled = sys.PartialDefence(res.GetTotal(), total) // LOS-014 partial defence
 	return append(events, hit(st, b, dr.ExploitsCancelled, false, env.Dice)), nil
 }
 
@@ -737,7 +735,7 @@ func reactionVerb(r lossv1.Reaction) string {
 
 // aimBonus: aim with PA (LOS-035), for a Tour (LOS-084, +15 with Visée), each with the weapon
 // aimed only; for a Séquence; they do not stack unless the option says so.
-func aimBonus(st *encounterv1.EncounterState, f fighter, w *lossv1.Weapon, sit *lossv1.Situation) int32 {
+func (sys System) aimBonus(st *encounterv1.EncounterState, f fighter, w *lossv1.Weapon, sit *lossv1.Situation) int32 {
 	var pa, tour int32
 	if f.cs.GetAimWeapon() == w.GetName() {
 		pa = f.cs.GetAimBonus()
@@ -747,7 +745,7 @@ func aimBonus(st *encounterv1.EncounterState, f fighter, w *lossv1.Weapon, sit *
 	}
 	long := int32(0)
 	if sit.GetAimedLong() {
-		long = AimLongBonus
+		long = sys.AimLongBonus
 	}
 	if options(st).GetAimsStack() { // PA and time stack; a Tour and a Séquence give 15 at most
 		return pa + max(tour, long)

@@ -30,7 +30,7 @@ func TestCopyState(t *testing.T) {
 	want := proto.CloneOf(src)
 
 	dst := &encounterv1.EncounterState{}
-	loss.New().CopyState(dst, src)
+	loss.New(1).CopyState(dst, src)
 	require.True(t, proto.Equal(want, dst), "the copy is the state: %v", dst)
 	c := dst.GetLoss()
 	require.Same(t, s.GetPending(), c.GetPending(), "the pending attack is shared")
@@ -47,12 +47,12 @@ func TestCopyState(t *testing.T) {
 	// A state without a Loss part copies to none; another system's part is not copied.
 	for _, from := range []*encounterv1.EncounterState{{}, {System: &encounterv1.EncounterState_Ka{Ka: &kav1.State{}}}} {
 		dst := &encounterv1.EncounterState{System: &encounterv1.EncounterState_Loss{Loss: &lossv1.State{}}}
-		loss.New().CopyState(dst, from)
+		loss.New(1).CopyState(dst, from)
 		require.Nil(t, dst.GetSystem())
 	}
 	// An empty map of combatants stays a map; a missing combatant's state stays missing.
 	dst = &encounterv1.EncounterState{}
-	loss.New().CopyState(dst, &encounterv1.EncounterState{System: &encounterv1.EncounterState_Loss{Loss: &lossv1.State{
+	loss.New(1).CopyState(dst, &encounterv1.EncounterState{System: &encounterv1.EncounterState_Loss{Loss: &lossv1.State{
 		Combatants: map[string]*lossv1.CombatantState{"a": nil}}}})
 	require.Contains(t, dst.GetLoss().GetCombatants(), "a")
 	require.Nil(t, dst.GetLoss().GetCombatants()["a"])

@@ -13,8 +13,10 @@ func row(cells ...string) *rulesetv1.TableRow { return &rulesetv1.TableRow{Cells
 
 // Describe returns the sheet fields, actions, options and tables of Les Chants de Loss.
 func (s System) Describe() *rulesetv1.RulesetDescriptor {
+	pa := func(n int32) string { return strconv.Itoa(int(n)) + " PA" }
+	num := func(n int32) string { return strconv.Itoa(int(n)) }
 	d := &rulesetv1.RulesetDescriptor{
-		Id: ID, Name: s.Name(), Version: Version,
+		Id: ID, Name: s.Name(), Version: s.version,
 		SheetFields: []*rulesetv1.FieldDescriptor{
 			{Name: "kind", Description: "COMBATANT_KIND_PLAYER_CHARACTER, COMBATANT_KIND_ADVERSAIRE or COMBATANT_KIND_SBIRE (LOS-024)"},
 			{Name: "traits", Description: "Traits by name: Puissance, Agilité, Instinct…"},
@@ -41,30 +43,30 @@ func (s System) Describe() *rulesetv1.RulesetDescriptor {
 			{Name: "mounted", Description: "mounted or in a vehicle: no heavy weapons (LOS-090)"},
 		},
 		Actions: []*rulesetv1.ActionDescriptor{
-			{Name: "attack", Description: "Test Trait + Talent + 1d10 against 15 (or the ranged Difficulty) + 5 per Exploit", Cost: "the weapon's Vitesse; 2 PA natural or unarmed; the slower weapon with Two weapons", Rule: "LOS-035"},
-			{Name: "grab or trip", Description: "Athletics Test (agripper, ceinturer, faire chuter); no automatic effect: the GM applies what follows as situations", Cost: "3 PA", Rule: "LOS-035"},
-			{Name: "parry", Description: "reaction to an attack that hit its Difficulty; Test against the attacker's Difficulty", Cost: "1 PA", Rule: "LOS-036"},
-			{Name: "dodge", Description: "reaction to an attack that hit its Difficulty; Test against the attacker's Difficulty", Cost: "1 PA", Rule: "LOS-036"},
+			{Name: "attack", Description: fmt.Sprintf("Test Trait + Talent + 1d10 against %d (or the ranged Difficulty) + %d per Exploit", s.BaseDifficulty, s.ExploitStep), Cost: "the weapon's Vitesse; " + pa(s.BareCost) + " natural or unarmed; the slower weapon with Two weapons", Rule: "LOS-035"},
+			{Name: "grab or trip", Description: "Athletics Test (agripper, ceinturer, faire chuter); no automatic effect: the GM applies what follows as situations", Cost: pa(s.ManoeuvreCost), Rule: "LOS-035"},
+			{Name: "parry", Description: "reaction to an attack that hit its Difficulty; Test against the attacker's Difficulty", Cost: pa(s.DefenceCost), Rule: "LOS-036"},
+			{Name: "dodge", Description: "reaction to an attack that hit its Difficulty; Test against the attacker's Difficulty", Cost: pa(s.DefenceCost), Rule: "LOS-036"},
 			{Name: "take the blow", Description: "reaction: no Test, the attack hits", Cost: "0 PA", Rule: "LOS-009"},
 			{Name: "declare", Description: "the intention of one's first action of the Tour", Cost: "0 PA", Rule: "LOS-038"},
-			{Name: "wait", Description: "act at a lower phase: PA lowered, next action cheaper by the phases waited (minimum 2)", Cost: "the phases waited", Rule: "LOS-040"},
-			{Name: "aim", Description: "+1 per PA to the next Test with a ranged weapon, at most +5 (LOS-035); or a whole Tour, as the first action of the Tour: +10 (+15 with Visée of that weapon type) on the next shot with that weapon (LOS-084)", Cost: "1 PA per +1; all PA for a Tour", Rule: "LOS-035"},
+			{Name: "wait", Description: "act at a lower phase: PA lowered, next action cheaper by the phases waited (minimum " + num(s.MinWaitedCost) + ")", Cost: "the phases waited", Rule: "LOS-040"},
+			{Name: "aim", Description: fmt.Sprintf("+1 per PA to the next Test with a ranged weapon, at most +%d (LOS-035); or a whole Tour, as the first action of the Tour: +%d (+%d with Visée of that weapon type) on the next shot with that weapon (LOS-084)", s.MaxAim, s.AimTourBonus, s.AimTourVisee), Cost: "1 PA per +1; all PA for a Tour", Rule: "LOS-035"},
 			{Name: "speak", Cost: "0 PA", Rule: "LOS-035"},
 			{Name: "social Talent", Cost: "1 PA", Rule: "LOS-035"},
-			{Name: "pick up an object", Cost: "2 PA", Rule: "LOS-035"},
-			{Name: "move", Description: "at least 3 m", Cost: "2 PA", Rule: "LOS-035"},
-			{Name: "stand up", Description: "regain one's feet, or one's balance after a Disarm (LOS-074)", Cost: "4 PA", Rule: "LOS-035"},
-			{Name: "recover weapon", Description: "after a Disarm, pick up one's weapon: the first action of the next Tour (or stand up to regain one's balance, 4 PA); no attack in the Disarm's Tour, even with the weapon back", Cost: "2 PA", Rule: "LOS-074"},
+			{Name: "pick up an object", Cost: pa(s.PickUpCost), Rule: "LOS-035"},
+			{Name: "move", Description: "at least 3 m", Cost: pa(s.MoveCost), Rule: "LOS-035"},
+			{Name: "stand up", Description: "regain one's feet, or one's balance after a Disarm (LOS-074)", Cost: pa(s.StandUpCost), Rule: "LOS-035"},
+			{Name: "recover weapon", Description: "after a Disarm, pick up one's weapon: the first action of the next Tour (or stand up to regain one's balance, " + pa(s.StandUpCost) + "); no attack in the Disarm's Tour, even with the weapon back", Cost: pa(s.PickUpCost), Rule: "LOS-074"},
 			{Name: "pass", Description: "end one's actions for the Tour; PA left serve only to defend", Cost: "0 PA", Rule: "LOS-033"},
 			{Name: "disaster", Description: "the GM turns a failed Exploit into a Désastre", Cost: "GM", Rule: "LOS-006"},
 			{Name: "dying", Description: "sacrifice an Inspiration, urgent care, or finish off a dying character", Cost: "0 PA", Rule: "LOS-023"},
-			{Name: "start pursuit", Description: "the GM opens a moving combat at a distance of 1 to 6 units", Cost: "GM", Rule: "LOS-100"},
-			{Name: "charge (pursuit)", Description: "pursuer at distance 2, Difficulty 20: unseats or throws down; dodge at 20, whatever the charger's Exploits", Cost: "3 PA", Rule: "LOS-102"},
-			{Name: "clothesline (pursuit)", Description: "pursued at distance 2, Athletics 15: the target falls, +1 unit", Cost: "2 PA", Rule: "LOS-103"},
-			{Name: "change distance (pursuit)", Description: "pursuit Test against the distance's Difficulty: ±1 unit, ±2 with 2 Exploits", Cost: "2 PA", Rule: "LOS-104"},
-			{Name: "tackle (pursuit)", Description: "pursuer at contact, Athletics 15: the pursuit becomes a fight", Cost: "2 PA", Rule: "LOS-105"},
-			{Name: "shoot the legs (pursuit)", Description: "within 3 units: keep pace at 15, then shoot at 20: the target falls, 1 unit closer", Cost: "2 PA + the weapon's Vitesse", Rule: "LOS-106"},
-			{Name: "zigzags (pursuit)", Description: "pursued Tests at 15: the pursuers' actions +2 (+5, +10 with Exploits)", Cost: "2 PA", Rule: "LOS-107"},
+			{Name: "start pursuit", Description: "the GM opens a moving combat at a distance of 1 to " + num(s.MaxDistance) + " units", Cost: "GM", Rule: "LOS-100"},
+			{Name: "charge (pursuit)", Description: fmt.Sprintf("pursuer at distance 2, Difficulty %d: unseats or throws down; dodge at %d, whatever the charger's Exploits", s.ChargeDifficulty, s.ChargeDodgeDifficulty), Cost: pa(s.ChargeCost), Rule: "LOS-102"},
+			{Name: "clothesline (pursuit)", Description: "pursued at distance 2, Athletics " + num(s.AthleticsDiff) + ": the target falls, +1 unit", Cost: pa(s.PursuitActionCost), Rule: "LOS-103"},
+			{Name: "change distance (pursuit)", Description: "pursuit Test against the distance's Difficulty: ±1 unit, ±2 with 2 Exploits", Cost: pa(s.PursuitActionCost), Rule: "LOS-104"},
+			{Name: "tackle (pursuit)", Description: "pursuer at contact, Athletics " + num(s.AthleticsDiff) + ": the pursuit becomes a fight", Cost: pa(s.PursuitActionCost), Rule: "LOS-105"},
+			{Name: "shoot the legs (pursuit)", Description: fmt.Sprintf("within %d units: keep pace at %d, then shoot at %d: the target falls, 1 unit closer", s.LegsShotMaxRange, s.KeepPaceDifficulty, s.LegsShotDifficulty), Cost: pa(s.PursuitActionCost) + " + the weapon's Vitesse", Rule: "LOS-106"},
+			{Name: "zigzags (pursuit)", Description: "pursued Tests at " + num(s.KeepPaceDifficulty) + ": the pursuers' actions +2 (+5, +10 with Exploits)", Cost: pa(s.PursuitActionCost), Rule: "LOS-107"},
 			{Name: "grant free raises", Description: "the GM grants Augmentations Gratuites from a situation or equipment", Cost: "GM", Rule: "LOS-004"},
 		},
 		Options: []*rulesetv1.OptionDescriptor{
@@ -74,7 +76,7 @@ func (s System) Describe() *rulesetv1.RulesetDescriptor {
 			{Name: "gm_fursa", Description: "the GM's Fursa reserve at the start", DefaultValue: "0", Rule: "LOS-005"},
 			{Name: "gm_fursa_on_failed_exploit", Description: "the GM gains a Fursa when a player character fails an Exploit", DefaultValue: "true", Rule: "LOS-005"},
 			{Name: "pc_starting_fursa", Description: "Fursa of a player character whose sheet gives none", DefaultValue: "1", Rule: "LOS-005"},
-			{Name: "defence_exploit_bonus", Description: "bonus of a successful defensive Exploit on the very next action in the Tour, whatever it is (lost if it is no Test)", DefaultValue: "5", Rule: "LOS-016"},
+			{Name: "defence_exploit_bonus", Description: "bonus of a successful defensive Exploit on the very next action in the Tour, whatever it is (lost if it is no Test)", DefaultValue: num(s.DefenceBonus), Rule: "LOS-016"},
 			{Name: "cancelled_exploits_still_hit", Description: "an attack whose Exploits are all cancelled still hits", DefaultValue: "true", Rule: "LOS-015"},
 			{Name: "pass_attacker_modifiers", Description: "the attacker's own modifiers pass on to the defender", DefaultValue: "false", Rule: "LOS-012"},
 			{Name: "sbire_cancelled_exploit_plain_hit", Description: "a Sbire whose defence cancels the only Exploit takes a plain hit", DefaultValue: "true", Rule: "LOS-025"},
@@ -87,21 +89,19 @@ func (s System) Describe() *rulesetv1.RulesetDescriptor {
 		},
 		Tables: []*rulesetv1.Table{
 			{Name: "Action costs", Rule: "LOS-035", Header: []string{"action", "PA"}, Rows: []*rulesetv1.TableRow{
-				row("grab, tackle, trip", "3"), row("Assaut", "4"), row("natural animal attack", "2"), row("unarmed attack", "2"),
-				row("weapon attack", "Vitesse"), row("disarm", "Vitesse, or 2 unarmed"), row("parry or dodge", "1"),
-				row("speak or shout", "0"), row("pick up an object", "2"), row("move 3 m or more", "2"), row("stand up", "4"),
-				row("recover from a Disarm: pick up one's weapon (LOS-074)", "2"),
-				row("recover from a Disarm: regain one's balance (LOS-074)", "4"),
-				row("social Talent", "1"), row("aim", "1 per +1, at most +5"),
+				row("grab, tackle, trip", num(s.ManoeuvreCost)), row("Assaut", num(s.AssautCost)), row("natural animal attack", num(s.BareCost)), row("unarmed attack", num(s.BareCost)),
+				row("weapon attack", "Vitesse"), row("disarm", "Vitesse, or "+num(s.BareCost)+" unarmed"), row("parry or dodge", num(s.DefenceCost)),
+				row("speak or shout", "0"), row("pick up an object", num(s.PickUpCost)), row("move 3 m or more", num(s.MoveCost)), row("stand up", num(s.StandUpCost)),
+				row("recover from a Disarm: pick up one's weapon (LOS-074)", num(s.PickUpCost)),
+				row("recover from a Disarm: regain one's balance (LOS-074)", num(s.StandUpCost)),
+				row("social Talent", "1"), row("aim", "1 per +1, at most +"+num(s.MaxAim)),
 			}},
 			{Name: "Health bands", Rule: "LOS-022", Header: []string{"band", "boxes", "Difficulty"}, Rows: []*rulesetv1.TableRow{
-				row("light", "5", "+0"), row("grave", "5", "+5"), row("fatal", "5", "+10"), row("Sbire", "10", "+0"),
+				row("light", "5", "+0"), row("grave", "5", "+"+num(s.GravePenalty)), row("fatal", "5", "+"+num(s.FatalPenalty)), row("Sbire", num(SbireHealth), "+0"),
 			}},
-			{Name: "Partial defence", Rule: "LOS-014", Header: []string{"defence total", "Exploits cancelled"}, Rows: []*rulesetv1.TableRow{
-				row("20–24", "1"), row("25–29", "2"), row("30–34", "3"), row("35–39", "4"), row("40+", "5"),
-			}},
+			s.partialDefenceTable(),
 			{Name: "Ranged Difficulty", Rule: "LOS-080", Header: []string{"distance", "metres", "Difficulty"}, Rows: []*rulesetv1.TableRow{
-				row("point-blank", "< 2", "15, +5 to the Test"), row("close", "2–10", "15"), row("in range", "11–20", "20"),
+				row("point-blank", "< 2", "15, +"+num(s.PointBlankBonus)+" to the Test"), row("close", "2–10", "15"), row("in range", "11–20", "20"),
 				row("far", "21–40", "25"), row("very far", "41–60", "30"), row("out of range", "> 60", "35"),
 			}},
 			{Name: "Melee modifiers", Rule: "LOS-050", Header: []string{"situation", "modifier"}, Rows: []*rulesetv1.TableRow{
@@ -127,12 +127,27 @@ func (s System) Describe() *rulesetv1.RulesetDescriptor {
 		d.Actions = append(d.Actions, &rulesetv1.ActionDescriptor{
 			Name: "Exploit: " + i.name, Exploits: i.cost, Rule: i.rule,
 			Description: fmt.Sprintf("declared on %s", useName(i.use)),
-			Cost:        "the Test's action (Assaut: 4 PA)",
+			Cost:        "the Test's action (Assaut: " + pa(s.AssautCost) + ")",
 		})
 		exploitRows.Rows = append(exploitRows.Rows, row(i.name, strconv.Itoa(int(i.cost)), useName(i.use), i.rule))
 	}
 	d.Tables = append(d.Tables, exploitRows)
 	return d
+}
+
+// partialDefenceTable: the Exploits a failed defence cancels by its total (LOS-014), from the
+// formula Decide applies.
+func (s System) partialDefenceTable() *rulesetv1.Table {
+	t := &rulesetv1.Table{Name: "Partial defence", Rule: "LOS-014", Header: []string{"defence total", "Exploits cancelled"}}
+	for c := int32(1); c <= s.MaxExploits; c++ {
+		from := s.PartialDefenceMin + (c-1)*s.ExploitStep
+		span := fmt.Sprintf("%d–%d", from, from+s.ExploitStep-1)
+		if c == s.MaxExploits {
+			span = fmt.Sprintf("%d+", from)
+		}
+		t.Rows = append(t.Rows, row(span, strconv.Itoa(int(s.PartialDefence(from, s.MaxExploits)))))
+	}
+	return t
 }
 
 func useName(u use) string {

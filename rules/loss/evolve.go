@@ -11,7 +11,7 @@ import (
 )
 
 // Evolve folds the Loss part of an event.
-func (System) Evolve(st *encounterv1.EncounterState, ev *encounterv1.Event) error {
+func (sys System) Evolve(st *encounterv1.EncounterState, ev *encounterv1.Event) error {
 	s := lossState(st)
 	switch p := ev.GetPayload().(type) {
 	case *encounterv1.Event_EncounterCreated:
@@ -52,7 +52,7 @@ func (System) Evolve(st *encounterv1.EncounterState, ev *encounterv1.Event) erro
 		s.Declaring = s.GetDeclaring() && !allDeclared(st) // LOS-038: the one removed may have been the last to declare
 		syncPending(st, s)
 	case *encounterv1.Event_Loss:
-		if err := evolveLoss(st, s, p.Loss); err != nil {
+		if err := sys.evolveLoss(st, s, p.Loss); err != nil {
 			return err
 		}
 		syncPending(st, s)
@@ -161,18 +161,18 @@ func failedExploit(st *encounterv1.EncounterState, s *lossv1.State, f fighter, e
 
 // pursuitDifficulty is the Difficulty of the dodge against a pursuit action: a flat 20 against
 // a Charge, whatever the charger's Exploits (LOS-102); the attacker's Difficulty otherwise.
-func pursuitDifficulty(k lossv1.PursuitKind, exploits int32) int32 {
+func (sys System) pursuitDifficulty(k lossv1.PursuitKind, exploits int32) int32 {
 	switch k {
 	case lossv1.PursuitKind_PURSUIT_KIND_CHARGE:
-		return ChargeDodgeDifficulty
+		return sys.ChargeDodgeDifficulty
 	case lossv1.PursuitKind_PURSUIT_KIND_SHOOT_LEGS:
-		return LegsShotDifficulty
+		return sys.LegsShotDifficulty
 	default:
-		return AthleticsDiff + ExploitStep*exploits
+		return sys.AthleticsDiff + sys.ExploitsDifficulty(exploits)
 	}
 }
 
-func evolveLoss(st *encounterv1.EncounterState, s *lossv1.State, e *lossv1.Event) error {
+func (sys System) evolveLoss(st *encounterv1.EncounterState, s *lossv1.State, e *lossv1.Event) error {
 	get := func(id string) (fighter, error) {
 		f, err := fighterOf(st, id)
 		if err == nil && s.GetCombatants()[id] == nil {
@@ -295,7 +295,7 @@ func evolveLoss(st *encounterv1.EncounterState, s *lossv1.State, e *lossv1.Event
 			f.cs.NextActionBonus = options(st).GetDefenceExploitBonus() // LOS-016
 		}
 		if has(list, effTotal) || has(list, effWall) { // LOS-063, LOS-066
-			f.cs.Wall = ExploitStep * d.GetExploits()
+			f.cs.Wall = sys.ExploitStep * d.GetExploits()
 		}
 		if has(list, effFeint) {
 			if f.cs.Feints == nil {
@@ -304,18 +304,18 @@ func evolveLoss(st *encounterv1.EncounterState, s *lossv1.State, e *lossv1.Event
 			f.cs.Feints[d.GetAttackerId()] = s.GetTour() + 1
 		}
 		if n := countOf(list, effAdvantage); n > 0 {
-			f.cs.Advantage = min(MaxAdvantage, f.cs.GetAdvantage()+n)
+			f.cs.Advantage = min(sys.MaxAdvantage, f.cs.GetAdvantage()+n)
 		}
 		if has(list, effCounter) {
 			f.cs.Countered = append(f.cs.Countered, d.GetAttackerId())
 		}
 		if has(list, effProtect) {
 			if ally, err := get(d.GetAllyId()); err == nil {
-				ally.cs.ProtectBonus += ProtectBonus
+				ally.cs.ProtectBonus += sys.ProtectBonus
 			}
 		}
 		if att, err := get(d.GetAttackerId()); err == nil {
-			applyToTarget(st, s, att, list, 0, f.cs.GetActionPoints()+d.GetActionPointsSpent())
+			sys.applyToTarget(st, s, att, list, 0, f.cs.GetActionPoints()+d.GetActionPointsSpent())
 		}
 	case *lossv1.Event_AttackResolved:
 		r := k.AttackResolved
@@ -336,13 +336,13 @@ func evolveLoss(st *encounterv1.EncounterState, s *lossv1.State, e *lossv1.Event
 		t.cs.Out, t.cs.Dying = r.GetTargetOut(), r.GetTargetDying()
 		if t.cs.GetOut() && !wasOut {
 			t.cs.FelledBy = att.id()
-			owe(st, t, r.GetAttackerPhase(), att.id())
+			sys.owe(st, t, r.GetAttackerPhase(), att.id())
 		}
 		if !r.GetHit() {
 			return nil
 		}
 		if n := countOf(r.GetEffects(), effAdvantage); n > 0 {
-			att.cs.Advantage = min(MaxAdvantage, att.cs.GetAdvantage()+n)
+			att.cs.Advantage = min(sys.MaxAdvantage, att.cs.GetAdvantage()+n)
 		}
 		if has(r.GetEffects(), effFeint) {
 			if att.cs.Feints == nil {
@@ -350,7 +350,7 @@ func evolveLoss(st *encounterv1.EncounterState, s *lossv1.State, e *lossv1.Event
 			}
 			att.cs.Feints[t.id()] = s.GetTour() + 1
 		}
-		applyToTarget(st, s, t, r.GetEffects(), 0, r.GetAttackerPhase()) // a grab or a trip: nothing (LOS-035)
+		sys.applyToTarget(st, s, t, r.GetEffects(), 0, r.GetAttackerPhase()) // a grab or a trip: nothing (LOS-035)
 	case *lossv1.Event_Passed:
 		f, err := get(k.Passed.GetCombatantId())
 		if err != nil {
@@ -387,7 +387,7 @@ func evolveLoss(st *encounterv1.EncounterState, s *lossv1.State, e *lossv1.Event
 			if f.cs.GetAimWeapon() != a.GetWeapon() {
 				f.cs.AimBonus = 0
 			}
-			f.cs.AimBonus, f.cs.AimWeapon = min(MaxAim, f.cs.GetAimBonus()+a.GetBonus()), a.GetWeapon()
+			f.cs.AimBonus, f.cs.AimWeapon = min(sys.MaxAim, f.cs.GetAimBonus()+a.GetBonus()), a.GetWeapon()
 		}
 		acted(st, s, f, true)
 	case *lossv1.Event_SimpleActed:
@@ -448,7 +448,7 @@ func evolveLoss(st *encounterv1.EncounterState, s *lossv1.State, e *lossv1.Event
 		}
 		if a.GetDodgePossible() {
 			s.Queued = append(s.Queued, &lossv1.PendingAttack{
-				AttackerId: f.id(), DefenderId: a.GetTargetId(), Difficulty: pursuitDifficulty(a.GetKind(), a.GetExploits()),
+				AttackerId: f.id(), DefenderId: a.GetTargetId(), Difficulty: sys.pursuitDifficulty(a.GetKind(), a.GetExploits()),
 				AttackTotal: a.GetTest().GetTotal(), Pursuit: a.GetKind(), Phase: f.cs.GetActionPoints() + a.GetActionPointsSpent(),
 			})
 			nextPending(s)
@@ -478,7 +478,7 @@ func evolveLoss(st *encounterv1.EncounterState, s *lossv1.State, e *lossv1.Event
 
 // applyToTarget applies the effects that hinder a target: aimed blows, a fall, a disarm, a
 // neutralisation, a grab (LOS-069…LOS-076), owing it its action at the same phase (LOS-110).
-func applyToTarget(st *encounterv1.EncounterState, s *lossv1.State, t fighter, list []E, _ int32, phase int32) {
+func (sys System) applyToTarget(st *encounterv1.EncounterState, s *lossv1.State, t fighter, list []E, _ int32, phase int32) {
 	hindering := false
 	for _, e := range list {
 		switch e {
@@ -497,12 +497,12 @@ func applyToTarget(st *encounterv1.EncounterState, s *lossv1.State, t fighter, l
 		}
 	}
 	if hindering {
-		owe(st, t, phase, "")
+		sys.owe(st, t, phase, "")
 	}
 }
 
 // owe gives a combatant hindered at its own phase its action there (LOS-110).
-func owe(st *encounterv1.EncounterState, t fighter, phase int32, _ string) {
+func (sys System) owe(st *encounterv1.EncounterState, t fighter, phase int32, _ string) {
 	if !options(st).GetSamePhaseSimultaneous() || phase <= 0 {
 		return
 	}

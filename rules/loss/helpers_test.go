@@ -28,7 +28,7 @@ type fight struct {
 // newFight creates a Loss encounter (with opts, nil for the defaults) and adds cs in order.
 func newFight(t *testing.T, opts *lossv1.Options, cs ...*encounterv1.Combatant) *fight {
 	t.Helper()
-	f := &fight{t: t, reg: engine.NewRegistry(loss.New()), st: &encounterv1.EncounterState{EncounterId: "e1"}}
+	f := &fight{t: t, reg: engine.NewRegistry(loss.New(1)), st: &encounterv1.EncounterState{EncounterId: "e1"}}
 	f.do(gm, createCmd(opts))
 	for _, c := range cs {
 		f.do(gm, addCmd(c))
@@ -223,5 +223,5 @@ func with(c *encounterv1.Combatant, edit func(*lossv1.Sheet)) *encounterv1.Comba
 
 // blank is a fight whose encounter is not created yet.
 func blank(t *testing.T) *fight {
-	return &fight{t: t, reg: engine.NewRegistry(loss.New()), st: &encounterv1.EncounterState{EncounterId: "e1"}}
+	return &fight{t: t, reg: engine.NewRegistry(loss.New(1)), st: &encounterv1.EncounterState{EncounterId: "e1"}}
 }

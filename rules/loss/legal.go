@@ -22,6 +22,7 @@ const outOfRangeMetres = 61
 
 // legal collects legal actions, each with its command, for one combatant.
 type legal struct {
+	sys System
 	st  *encounterv1.EncounterState
 	f   fighter
 	out []engine.LegalCommand
@@ -82,8 +83,8 @@ func (l *legal) targetChoice(field string, ids []string) *rulesetv1.Choice {
 }
 
 // effectsChoice: the Exploit effects that may be declared on a Test of use u (LOS-060).
-func effectsChoice(field string, u use, skip ...E) *rulesetv1.Choice {
-	c := &rulesetv1.Choice{Field: field, Description: "Exploits declared: each effect costs its Exploits, at most 5 in all (LOS-010)", Max: MaxExploits, Budget: MaxExploits}
+func (sys System) effectsChoice(field string, u use, skip ...E) *rulesetv1.Choice {
+	c := &rulesetv1.Choice{Field: field, Description: "Exploits declared: each effect costs its Exploits, at most 5 in all (LOS-010)", Max: sys.MaxExploits, Budget: sys.MaxExploits}
 	for e := E(1); int(e) < len(lossv1.ExploitEffect_name); e++ {
 		if i := effects[e]; i.use&u != 0 && !slices.Contains(skip, e) {
 			c.Options = append(c.Options, &rulesetv1.ChoiceOption{Value: e.String(), Label: i.name, Cost: i.cost})
@@ -126,12 +127,12 @@ func (l *legal) spendChoices(prefix string) []*rulesetv1.Choice {
 }
 
 // LegalCommands lists what a combatant may do now, each action with its command.
-func (System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.LegalCommand {
+func (sys System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.LegalCommand {
 	f, err := fighterOf(st, id)
 	if err != nil {
 		return nil
 	}
-	l := &legal{st: st, f: f}
+	l := &legal{sys: sys, st: st, f: f}
 	s := lossState(st)
 	if p := s.GetPending(); p != nil {
 		if p.GetDefenderId() != id {
@@ -144,14 +145,14 @@ func (System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.
 			ranged = isRanged(w)
 		}
 		defence := func(r lossv1.Reaction, key string, u use) {
-			choices := []*rulesetv1.Choice{{Field: "loss.react.exploits", Description: "Exploits declared on the defence (LOS-012)", Max: MaxExploits}}
+			choices := []*rulesetv1.Choice{{Field: "loss.react.exploits", Description: "Exploits declared on the defence (LOS-012)", Max: sys.MaxExploits}}
 			if !pursuit && u != 0 {
-				choices = append(choices, effectsChoice("loss.react.effects", u))
+				choices = append(choices, sys.effectsChoice("loss.react.effects", u))
 			}
 			choices = append(choices, l.spendChoices("loss.react")...)
-			l.add(key, &rulesetv1.LegalAction{Name: key, Cost: DefenceCost, Rule: "LOS-036"}, &lossv1.React{Reaction: r}, choices...)
+			l.add(key, &rulesetv1.LegalAction{Name: key, Cost: sys.DefenceCost, Rule: "LOS-036"}, &lossv1.React{Reaction: r}, choices...)
 		}
-		if f.cs.GetActionPoints() >= DefenceCost {
+		if f.cs.GetActionPoints() >= sys.DefenceCost {
 			if !pursuit && canParry(f, ranged || p.GetExplosive()) {
 				u := onParry
 				if ranged {
@@ -182,10 +183,10 @@ func (System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.
 	}
 	ap := f.cs.GetActionPoints()
 	recover := func() { // LOS-074: pick up one's weapon (2 PA), or regain one's balance (4 PA)
-		if c := f.cost(PickUpCost); c <= ap {
+		if c := sys.cost(f, sys.PickUpCost); c <= ap {
 			l.simple(lossv1.SimpleKind_SIMPLE_KIND_RECOVER_WEAPON, "pick up one's weapon", c, "LOS-074")
 		}
-		if c := f.cost(StandUpCost); c <= ap {
+		if c := sys.cost(f, sys.StandUpCost); c <= ap {
 			l.simple(lossv1.SimpleKind_SIMPLE_KIND_STAND_UP, "regain one's balance", c, "LOS-074")
 		}
 	}
@@ -198,9 +199,9 @@ func (System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.
 		l.add("pass", &rulesetv1.LegalAction{Name: "pass", Rule: "LOS-033"}, &lossv1.Pass{})
 		return l.out
 	}
-	if hindered(st, f, false, false, false) != nil {
+	if sys.hindered(st, f, false, false, false) != nil {
 		if f.cs.GetProne() {
-			if c := f.cost(StandUpCost); c <= ap {
+			if c := sys.cost(f, sys.StandUpCost); c <= ap {
 				l.simple(lossv1.SimpleKind_SIMPLE_KIND_STAND_UP, "", c, "LOS-072")
 			}
 		} else {
@@ -214,7 +215,7 @@ func (System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.
 			targets = append(targets, o.id())
 		}
 	}
-	canAttack := hindered(st, f, false, false, true) == nil && len(targets) > 0
+	canAttack := sys.hindered(st, f, false, false, true) == nil && len(targets) > 0
 	for _, w := range f.sh.GetWeapons() {
 		if !canAttack {
 			break
@@ -227,7 +228,7 @@ func (System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.
 			reach = slices.DeleteFunc(slices.Clone(targets), func(id string) bool {
 				t, _ := fighterOf(st, id)
 				n := t.cs.GetMeleeAttackers()
-				return len(n) >= MaxMeleeAttackers && !slices.Contains(n, f.id())
+				return int32(len(n)) >= sys.MaxMeleeAttackers && !slices.Contains(n, f.id())
 			})
 		}
 		if len(reach) == 0 {
@@ -237,8 +238,8 @@ func (System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.
 		if isRanged(w) {
 			u = onRanged
 		}
-		if c := f.cost(attackCost(f, w)); c <= ap {
-			choices := []*rulesetv1.Choice{l.targetChoice("loss.attack.target_id", reach), effectsChoice("loss.attack.exploits", u, effAssaut)}
+		if c := sys.cost(f, sys.attackCost(f, w)); c <= ap {
+			choices := []*rulesetv1.Choice{l.targetChoice("loss.attack.target_id", reach), sys.effectsChoice("loss.attack.exploits", u, effAssaut)}
 			if isRanged(w) { // LOS-080, LOS-081: the Difficulty by distance, nothing beyond the Limite
 				most := w.GetLimit()
 				if most <= 0 {
@@ -256,9 +257,9 @@ func (System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.
 				&lossv1.Attack{Weapon: w.GetName()}, append(choices, l.spendChoices("loss.attack")...)...)
 		}
 		if w.GetAssautDamage() > 0 && !f.cs.GetAssautUsed() && !isRanged(w) {
-			if c := f.cost(AssautCost); c <= ap {
-				choices := []*rulesetv1.Choice{l.targetChoice("loss.attack.target_id", reach), effectsChoice("loss.attack.exploits", u, effAssaut)}
-				choices[1].Description, choices[1].Budget, choices[1].Max = "further Exploits declared with the Assaut's one (LOS-010)", MaxExploits-effects[effAssaut].cost, MaxExploits-effects[effAssaut].cost
+			if c := sys.cost(f, sys.AssautCost); c <= ap {
+				choices := []*rulesetv1.Choice{l.targetChoice("loss.attack.target_id", reach), sys.effectsChoice("loss.attack.exploits", u, effAssaut)}
+				choices[1].Description, choices[1].Budget, choices[1].Max = "further Exploits declared with the Assaut's one (LOS-010)", sys.MaxExploits-effects[effAssaut].cost, sys.MaxExploits-effects[effAssaut].cost
 				l.add("Exploit: "+effects[effAssaut].name, &rulesetv1.LegalAction{Name: "assaut", Description: "charge with " + w.GetName() + " (1 Exploit)", Cost: c, Rule: "LOS-061", Targets: reach, Weapon: w.GetName()},
 					&lossv1.Attack{Weapon: w.GetName(), Exploits: []E{effAssaut}}, append(choices, l.spendChoices("loss.attack")...)...)
 			}
@@ -273,21 +274,21 @@ func (System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.
 		if f.cs.GetAimWeapon() == w.GetName() {
 			held = f.cs.GetAimBonus()
 		}
-		if held < MaxAim {
-			l.add("aim", &rulesetv1.LegalAction{Name: "aim", Description: fmt.Sprintf("aim with %s: +1 per PA, up to +%d more", w.GetName(), MaxAim-held), Cost: 1, Rule: "LOS-035", Weapon: w.GetName()},
-				&lossv1.Aim{Weapon: w.GetName()}, &rulesetv1.Choice{Field: "loss.aim.points", Description: "+1 per PA", Min: 1, Max: min(MaxAim-held, ap), Required: true})
+		if held < sys.MaxAim {
+			l.add("aim", &rulesetv1.LegalAction{Name: "aim", Description: fmt.Sprintf("aim with %s: +1 per PA, up to +%d more", w.GetName(), sys.MaxAim-held), Cost: 1, Rule: "LOS-035", Weapon: w.GetName()},
+				&lossv1.Aim{Weapon: w.GetName()}, &rulesetv1.Choice{Field: "loss.aim.points", Description: "+1 per PA", Min: 1, Max: min(sys.MaxAim-held, ap), Required: true})
 		}
 		if !f.cs.GetActed() { // the first action of the Tour (LOS-084)
-			bonus := int32(AimTourBonus)
+			bonus := sys.AimTourBonus
 			if f.spec(lossv1.SpecialisationKind_SPECIALISATION_KIND_AIMING, w) {
-				bonus = AimTourVisee
+				bonus = sys.AimTourVisee
 			}
 			l.add("aim", &rulesetv1.LegalAction{Name: "aim a whole Tour", Description: fmt.Sprintf("the whole Tour, all PA: %+d on the next shot with %s", bonus, w.GetName()), Cost: ap, Rule: "LOS-084", Weapon: w.GetName()},
 				&lossv1.Aim{Weapon: w.GetName(), WholeTour: true})
 		}
 	}
-	if canAttack && f.sh.GetAthletics() != nil && f.cost(ManoeuvreCost) <= ap {
-		l.add("grab or trip", &rulesetv1.LegalAction{Name: "grab or trip", Cost: f.cost(ManoeuvreCost), Rule: "LOS-035", Targets: targets}, &lossv1.Attack{},
+	if canAttack && f.sh.GetAthletics() != nil && sys.cost(f, sys.ManoeuvreCost) <= ap {
+		l.add("grab or trip", &rulesetv1.LegalAction{Name: "grab or trip", Cost: sys.cost(f, sys.ManoeuvreCost), Rule: "LOS-035", Targets: targets}, &lossv1.Attack{},
 			l.targetChoice("loss.attack.target_id", targets),
 			&rulesetv1.Choice{Field: "loss.attack.manoeuvre", Description: "grab or trip", Min: 1, Max: 1, Required: true, Options: []*rulesetv1.ChoiceOption{
 				{Value: lossv1.Manoeuvre_MANOEUVRE_GRAB.String(), Label: "grab"}, {Value: lossv1.Manoeuvre_MANOEUVRE_TRIP.String(), Label: "trip"}}})
@@ -299,7 +300,7 @@ func (System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.
 		recover()
 	}
 	for _, k := range []lossv1.SimpleKind{lossv1.SimpleKind_SIMPLE_KIND_MOVE, lossv1.SimpleKind_SIMPLE_KIND_PICK_UP, lossv1.SimpleKind_SIMPLE_KIND_SOCIAL} {
-		if c := f.cost(simpleCost(f, k)); c <= ap {
+		if c := sys.cost(f, sys.simpleCost(f, k)); c <= ap {
 			l.simple(k, "", c, "LOS-035")
 		}
 	}
@@ -308,7 +309,7 @@ func (System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.
 
 // pursuit adds the pursuit actions f may take (LOS-102…LOS-107).
 func (l *legal) pursuit() {
-	f := l.f
+	f, sys := l.f, l.sys
 	p := lossState(l.st).GetPursuit()
 	pursuer := slices.Contains(p.GetPursuerIds(), f.id())
 	others := p.GetPursuedIds()
@@ -317,41 +318,41 @@ func (l *legal) pursuit() {
 	}
 	ap := f.cs.GetActionPoints()
 	add := func(key, name string, cost int32, rule string, targets []string, k lossv1.PursuitKind, weapon string, choices ...*rulesetv1.Choice) {
-		if f.cost(cost) > ap {
+		if sys.cost(f, cost) > ap {
 			return
 		}
 		if targets != nil {
 			choices = append([]*rulesetv1.Choice{l.targetChoice("loss.pursuit.target_id", targets)}, choices...)
 		}
-		choices = append(choices, &rulesetv1.Choice{Field: "loss.pursuit.exploits", Description: "Exploits declared (LOS-010)", Max: MaxExploits})
-		l.add(key, &rulesetv1.LegalAction{Name: name, Cost: f.cost(cost), Rule: rule, Targets: targets},
+		choices = append(choices, &rulesetv1.Choice{Field: "loss.pursuit.exploits", Description: "Exploits declared (LOS-010)", Max: sys.MaxExploits})
+		l.add(key, &rulesetv1.LegalAction{Name: name, Cost: sys.cost(f, cost), Rule: rule, Targets: targets},
 			&lossv1.PursuitAction{Kind: k, Weapon: weapon}, append(choices, l.spendChoices("loss.pursuit")...)...)
 	}
 	d := p.GetDistance()
 	if f.sh.GetPursuit() != nil {
-		add("change distance (pursuit)", fmt.Sprintf("change distance (Difficulty %d)", DistanceDifficulty(d)), PursuitActionCost, "LOS-104", nil, lossv1.PursuitKind_PURSUIT_KIND_CHANGE_DISTANCE, "",
+		add("change distance (pursuit)", fmt.Sprintf("change distance (Difficulty %d)", DistanceDifficulty(d)), sys.PursuitActionCost, "LOS-104", nil, lossv1.PursuitKind_PURSUIT_KIND_CHANGE_DISTANCE, "",
 			&rulesetv1.Choice{Field: "loss.pursuit.closer", Description: "close in (true) or pull away (false)", Max: 1, Options: []*rulesetv1.ChoiceOption{
 				{Value: "true", Label: "close in"}, {Value: "false", Label: "pull away"}}})
 		if pursuer && d == 2 {
-			add("charge (pursuit)", "charge", ChargeCost, "LOS-102", others, lossv1.PursuitKind_PURSUIT_KIND_CHARGE, "")
+			add("charge (pursuit)", "charge", sys.ChargeCost, "LOS-102", others, lossv1.PursuitKind_PURSUIT_KIND_CHARGE, "")
 		}
 		if !pursuer {
-			add("zigzags (pursuit)", "zigzags", PursuitActionCost, "LOS-107", nil, lossv1.PursuitKind_PURSUIT_KIND_ZIGZAGS, "")
+			add("zigzags (pursuit)", "zigzags", sys.PursuitActionCost, "LOS-107", nil, lossv1.PursuitKind_PURSUIT_KIND_ZIGZAGS, "")
 		}
-		if d <= LegsShotMaxRange {
+		if d <= sys.LegsShotMaxRange {
 			for _, w := range f.sh.GetWeapons() {
 				if isRanged(w) {
-					add("shoot the legs (pursuit)", "shoot the legs with "+w.GetName(), PursuitActionCost+attackCost(f, w), "LOS-106", others, lossv1.PursuitKind_PURSUIT_KIND_SHOOT_LEGS, w.GetName())
+					add("shoot the legs (pursuit)", "shoot the legs with "+w.GetName(), sys.PursuitActionCost+sys.attackCost(f, w), "LOS-106", others, lossv1.PursuitKind_PURSUIT_KIND_SHOOT_LEGS, w.GetName())
 				}
 			}
 		}
 	}
 	if f.sh.GetAthletics() != nil {
 		if !pursuer && d == 2 {
-			add("clothesline (pursuit)", "clothesline", PursuitActionCost, "LOS-103", others, lossv1.PursuitKind_PURSUIT_KIND_CLOTHESLINE, "")
+			add("clothesline (pursuit)", "clothesline", sys.PursuitActionCost, "LOS-103", others, lossv1.PursuitKind_PURSUIT_KIND_CLOTHESLINE, "")
 		}
 		if pursuer && d == 1 {
-			add("tackle (pursuit)", "tackle", PursuitActionCost, "LOS-105", others, lossv1.PursuitKind_PURSUIT_KIND_TACKLE, "")
+			add("tackle (pursuit)", "tackle", sys.PursuitActionCost, "LOS-105", others, lossv1.PursuitKind_PURSUIT_KIND_TACKLE, "")
 		}
 	}
 }

@@ -15,56 +15,11 @@ import (
 // ID is the rule system's id.
 const ID = "loss"
 
-// Version is the current version of these rules. Bump it whenever a decision changes; keep
-// Evolve able to fold every older version's events.
-const Version = 1
-
-// Numbers of the rules.
-const (
-	BaseDifficulty    = 15 // LOS-010
-	ExploitStep       = 5  // LOS-010, LOS-112
-	MaxExploits       = 5  // LOS-010, LOS-012
-	SpendBonus        = 5  // LOS-004: each Fursa, Inspiration or free raise
-	PartialDefenceMin = 20 // LOS-014
-	DefenceCost       = 1  // LOS-035, LOS-036
-	BareCost          = 2  // LOS-035: natural and unarmed attacks
-	ManoeuvreCost     = 3  // LOS-035: grab, tackle, trip
-	AssautCost        = 4  // LOS-035, LOS-061
-	StandUpCost       = 4  // LOS-035, LOS-072: stand up or regain balance
-	PickUpCost        = 2  // LOS-035: pick up an object (a weapon after a Disarm, LOS-074)
-	MoveCost          = 2  // LOS-035: move at least 3 m
-	MinWaitedCost     = 2  // LOS-040
-	QuickReloadCut    = 2  // LOS-090
-	QuickReloadMin    = 2  // LOS-090
-	ToursPerSequence  = 10 // LOS-034
-	GravePenalty      = 5  // LOS-022
-	FatalPenalty      = 10 // LOS-022
-	MaxAim            = 5  // LOS-035
-	AimTourBonus      = 10 // LOS-084
-	AimTourVisee      = 15 // LOS-090
-	AimLongBonus      = 15 // LOS-084
-	FeintBonus        = 2  // LOS-064
-	ProtectBonus      = 5  // LOS-068
-	MaxAdvantage      = 5  // LOS-067
-	JoinWatchBonus    = 2  // LOS-039
-	PointBlankBonus   = 5  // LOS-084
-	SpecBonus         = 2  // LOS-004
-	DefenceBonus      = 5  // LOS-016 [default]
-	MaxMeleeAttackers = 5  // LOS-051
-)
-
-// System is Les Chants de Loss, version 1.
-type System struct{}
-
-// New returns the Loss rule system.
-func New() System { return System{} }
-
 func (System) ID() string { return ID }
 
 // JoinsInProgress: a newcomer joins a fight in progress and acts from the next Tour (LOS-039).
 func (System) JoinsInProgress() {}
 func (System) Name() string     { return "Les Chants de Loss" }
-func (System) Version() uint32  { return Version }
 
 func lossState(st *encounterv1.EncounterState) *lossv1.State {
 	if s := st.GetLoss(); s != nil {
@@ -163,15 +118,15 @@ func (f fighter) active() bool {
 // healthPenalty is the Difficulty added to the fighter's own Tests by its wounds (LOS-022): a
 // fighter is in the grave band once it has lost a grave box, in the fatal band once it has
 // lost a fatal box.
-func (f fighter) healthPenalty(st *encounterv1.EncounterState) int32 {
+func (f fighter) healthPenalty(sys System, st *encounterv1.EncounterState) int32 {
 	bands := options(st).GetHealthBands()
 	switch {
 	case f.isSbire() || len(bands) != 3:
 		return 0
 	case f.cs.GetFatal() < bands[2]:
-		return FatalPenalty
+		return sys.FatalPenalty
 	case f.cs.GetGrave() < bands[1]:
-		return GravePenalty
+		return sys.GravePenalty
 	default:
 		return 0
 	}
@@ -246,17 +201,17 @@ func phase(st *encounterv1.EncounterState) (int32, fighter) {
 }
 
 // Start rolls the first Tour's Initiative.
-func (System) Start(st *encounterv1.EncounterState, env engine.Env) ([]*encounterv1.Event, error) {
-	return []*encounterv1.Event{startTour(st, env.Dice)}, nil
+func (sys System) Start(st *encounterv1.EncounterState, env engine.Env) ([]*encounterv1.Event, error) {
+	return []*encounterv1.Event{sys.startTour(st, env.Dice)}, nil
 }
 
 // startTour rolls d10 + Initiative, never exploding, once per combatant or group (LOS-030,
 // LOS-003, LOS-037), in the order the combatants joined; Take the advantage (LOS-067) and a
 // newcomer who watched (LOS-039) add PA.
-func startTour(st *encounterv1.EncounterState, roller dice.Roller) *encounterv1.Event {
+func (sys System) startTour(st *encounterv1.EncounterState, roller dice.Roller) *encounterv1.Event {
 	s := lossState(st)
 	tour := s.GetTour() + 1
-	ts := &lossv1.TourStarted{Tour: tour, Sequence: (tour-1)/ToursPerSequence + 1}
+	ts := &lossv1.TourStarted{Tour: tour, Sequence: (tour-1)/sys.ToursPerSequence + 1}
 	groups := map[string]*lossv1.InitiativeRoll{}
 	for _, f := range fighters(st) {
 		if f.cs.GetOut() {
@@ -278,9 +233,9 @@ func startTour(st *encounterv1.EncounterState, roller dice.Roller) *encounterv1.
 			ts.Initiative = append(ts.Initiative, r)
 		}
 		r.CombatantIds = append(r.CombatantIds, f.id())
-		bonus := min(f.cs.GetAdvantage(), MaxAdvantage)
+		bonus := min(f.cs.GetAdvantage(), sys.MaxAdvantage)
 		if f.cs.GetJoining() && f.cs.GetWatched() {
-			bonus += JoinWatchBonus
+			bonus += sys.JoinWatchBonus
 		}
 		if bonus > 0 {
 			if r.Bonus == nil {
@@ -294,25 +249,25 @@ func startTour(st *encounterv1.EncounterState, roller dice.Roller) *encounterv1.
 
 // Decide validates a Loss action and returns its events; the engine then asks Close whether
 // they end the Tour.
-func (System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Command, env engine.Env) ([]*encounterv1.Event, error) {
+func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Command, env engine.Env) ([]*encounterv1.Event, error) {
 	a := cmd.GetLoss()
 	if a == nil {
 		return nil, engine.Invalid("", "Les Chants de Loss does not know this command")
 	}
-	return decideAction(st, a, env)
+	return sys.decideAction(st, a, env)
 }
 
-func decideAction(st *encounterv1.EncounterState, a *lossv1.Action, env engine.Env) ([]*encounterv1.Event, error) {
+func (sys System) decideAction(st *encounterv1.EncounterState, a *lossv1.Action, env engine.Env) ([]*encounterv1.Event, error) {
 	gm := engine.IsGameMaster(st, env.Actor)
 	switch k := a.GetKind().(type) {
 	case *lossv1.Action_React:
-		return decideReact(st, a.GetCombatantId(), k.React, env)
+		return sys.decideReact(st, a.GetCombatantId(), k.React, env)
 	case *lossv1.Action_Dying:
 		return decideDying(st, a.GetCombatantId(), k.Dying, env)
 	case *lossv1.Action_Disaster:
 		return decideDisaster(st, a.GetCombatantId(), k.Disaster, gm)
 	case *lossv1.Action_StartPursuit:
-		return decideStartPursuit(st, k.StartPursuit, gm)
+		return sys.decideStartPursuit(st, k.StartPursuit, gm)
 	case *lossv1.Action_GrantFreeRaises:
 		return decideGrant(st, a.GetCombatantId(), k.GrantFreeRaises, gm)
 	case *lossv1.Action_Declare:
@@ -332,7 +287,7 @@ func decideAction(st *encounterv1.EncounterState, a *lossv1.Action, env engine.E
 		return nil, err
 	}
 	if sp := a.GetSimple(); sp != nil && sp.GetKind() == lossv1.SimpleKind_SIMPLE_KIND_SPEAK {
-		return decideSimple(st, f, sp) // speaking costs nothing and needs no turn (LOS-035)
+		return sys.decideSimple(st, f, sp) // speaking costs nothing and needs no turn (LOS-035)
 	}
 	if p := lossState(st).GetPending(); p != nil {
 		d, _ := fighterOf(st, p.GetDefenderId())
@@ -344,7 +299,7 @@ func decideAction(st *encounterv1.EncounterState, a *lossv1.Action, env engine.E
 	}
 	switch k := a.GetKind().(type) {
 	case *lossv1.Action_Attack:
-		return decideAttack(st, f, k.Attack, env, false)
+		return sys.decideAttack(st, f, k.Attack, env, false)
 	case *lossv1.Action_PassTurn:
 		return one(&lossv1.Event{Kind: &lossv1.Event_Passed{Passed: &lossv1.Passed{
 			CombatantId: f.id(), ActionPointsLeft: f.cs.GetActionPoints(),
@@ -352,13 +307,13 @@ func decideAction(st *encounterv1.EncounterState, a *lossv1.Action, env engine.E
 	case *lossv1.Action_Wait:
 		return decideWait(st, f, k.Wait)
 	case *lossv1.Action_Aim:
-		return decideAim(st, f, k.Aim)
+		return sys.decideAim(st, f, k.Aim)
 	case *lossv1.Action_Simple:
-		return decideSimple(st, f, k.Simple)
+		return sys.decideSimple(st, f, k.Simple)
 	case *lossv1.Action_Pursuit:
-		return decidePursuit(st, f, k.Pursuit, env)
+		return sys.decidePursuit(st, f, k.Pursuit, env)
 	default:
-		return nil, engine.Unimplemented("this action is not part of Les Chants de Loss version %d", Version)
+		return nil, engine.Unimplemented("this action is not part of Les Chants de Loss version %d", sys.version)
 	}
 }
 
@@ -366,21 +321,21 @@ func one(e *lossv1.Event) []*encounterv1.Event { return []*encounterv1.Event{los
 
 // Close starts the next Tour when the events of an action, folded into next, leave no one
 // able to act (LOS-033).
-func (System) Close(next *encounterv1.EncounterState, env engine.Env, fold func(*encounterv1.Event) error) ([]*encounterv1.Event, error) {
+func (sys System) Close(next *encounterv1.EncounterState, env engine.Env, fold func(*encounterv1.Event) error) ([]*encounterv1.Event, error) {
 	if !tourOver(next) {
 		return nil, nil
 	}
-	ev := startTour(next, env.Dice)
+	ev := sys.startTour(next, env.Dice)
 	return []*encounterv1.Event{ev}, fold(ev)
 }
 
 // FollowUp starts the next Tour when the GM's removal of a combatant (the last one still
 // acting, or one side of the attack awaiting a reaction) leaves no one able to act (LOS-033).
-func (System) FollowUp(st *encounterv1.EncounterState, env engine.Env) ([]*encounterv1.Event, error) {
+func (sys System) FollowUp(st *encounterv1.EncounterState, env engine.Env) ([]*encounterv1.Event, error) {
 	if !tourOver(st) {
 		return nil, nil
 	}
-	return []*encounterv1.Event{startTour(st, env.Dice)}, nil
+	return []*encounterv1.Event{sys.startTour(st, env.Dice)}, nil
 }
 
 // tourOver: no attack awaits a reaction and no one is left to act this Tour (LOS-033).
@@ -427,17 +382,17 @@ func mayAct(st *encounterv1.EncounterState, f fighter) error {
 // attack at all until the Tour ends, even once it has recovered; one disarmed in an earlier
 // Tour and not yet recovered must recover first (pick up its weapon, 2 PA, or regain its
 // balance, 4 PA).
-func hindered(st *encounterv1.EncounterState, f fighter, standingUp, recovering, attacking bool) error {
+func (sys System) hindered(st *encounterv1.EncounterState, f fighter, standingUp, recovering, attacking bool) error {
 	if f.owed() {
 		return nil
 	}
 	if f.cs.GetProne() && !standingUp {
-		return engine.Refused("LOS-072", "%s is down and must stand up first (%d PA)", f.name(), StandUpCost)
+		return engine.Refused("LOS-072", "%s is down and must stand up first (%d PA)", f.name(), sys.StandUpCost)
 	}
 	tour := lossState(st).GetTour()
 	if f.cs.GetDisarmed() && f.cs.GetDisarmedTour() < tour && !recovering {
 		return engine.Refused("LOS-074", "%s was disarmed: its first action this Tour is to recover (pick up its weapon, %d PA, or regain its balance, %d PA)",
-			f.name(), PickUpCost, StandUpCost)
+			f.name(), sys.PickUpCost, sys.StandUpCost)
 	}
 	if attacking && f.cs.GetDisarmedTour() == tour && tour > 0 {
 		return engine.Refused("LOS-074", "%s was disarmed this Tour and cannot attack at all until the next, even with its weapon back", f.name())
@@ -446,12 +401,12 @@ func hindered(st *encounterv1.EncounterState, f fighter, standingUp, recovering,
 }
 
 // cost applies the reduction of a wait to an action's cost (LOS-040, erratum).
-func (f fighter) cost(base int32) int32 {
+func (sys System) cost(f fighter, base int32) int32 {
 	d := f.cs.GetWaitDiscount()
-	if d <= 0 || base <= MinWaitedCost {
+	if d <= 0 || base <= sys.MinWaitedCost {
 		return base
 	}
-	return max(MinWaitedCost, base-d)
+	return max(sys.MinWaitedCost, base-d)
 }
 
 // needPA refuses an action that costs more PA than f has left; what names the action, its
@@ -465,7 +420,7 @@ func needPA(f fighter, cost int32, what ...string) error {
 }
 
 // spendBonus checks that f holds what it spends and returns the bonus (LOS-004, LOS-005).
-func spendBonus(st *encounterv1.EncounterState, f fighter, sp *lossv1.Spend, m *mods) error {
+func (sys System) spendBonus(st *encounterv1.EncounterState, f fighter, sp *lossv1.Spend, m *mods) error {
 	if sp.GetFursa() < 0 || sp.GetFreeRaises() < 0 {
 		return engine.Invalid("LOS-004", "what a Test spends cannot be negative")
 	}
@@ -478,13 +433,13 @@ func spendBonus(st *encounterv1.EncounterState, f fighter, sp *lossv1.Spend, m *
 		case !f.isPC() && n > lossState(st).GetGmFursa():
 			return engine.Refused("LOS-005", "the GM's Fursa reserve holds %d and %s cannot spend %d", lossState(st).GetGmFursa(), f.name(), n)
 		}
-		m.test(plural(n, "Fursa", "Fursa"), "LOS-004", n*SpendBonus)
+		m.test(plural(n, "Fursa", "Fursa"), "LOS-004", n*sys.SpendBonus)
 	}
 	if n := sp.GetFreeRaises(); n > 0 {
 		if n > f.cs.GetFreeRaises() {
 			return engine.Refused("LOS-004", "%s holds %d free raises and cannot spend %d", f.name(), f.cs.GetFreeRaises(), n)
 		}
-		m.test(plural(n, "free raise", "free raises"), "LOS-004", n*SpendBonus)
+		m.test(plural(n, "free raise", "free raises"), "LOS-004", n*sys.SpendBonus)
 	}
 	vertus := make([]string, 0, len(sp.GetInspiration()))
 	for v := range sp.GetInspiration() {
@@ -499,7 +454,7 @@ func spendBonus(st *encounterv1.EncounterState, f fighter, sp *lossv1.Spend, m *
 		case k > held:
 			return engine.Refused("LOS-005", "%s holds %d Inspiration of %s and cannot spend %d", f.name(), held, v, k)
 		case k > 0:
-			m.test(plural(k, "Inspiration of "+v, "Inspiration of "+v), "LOS-004", k*SpendBonus)
+			m.test(plural(k, "Inspiration of "+v, "Inspiration of "+v), "LOS-004", k*sys.SpendBonus)
 		}
 	}
 	return nil

@@ -280,7 +280,7 @@ func TestLOS038TiedInitiativeDeclaresInAnyOrder(t *testing.T) {
 // by commas (LOS-060, LOS-085): extra damage on a melee or a ranged attack.
 func TestDescribeExploitsTable(t *testing.T) {
 	on := map[string]string{}
-	for _, tb := range loss.New().Describe().GetTables() {
+	for _, tb := range loss.New(1).Describe().GetTables() {
 		if tb.GetName() == "Exploits" {
 			for _, r := range tb.GetRows() {
 				on[r.GetCells()[0]] = r.GetCells()[2]
@@ -450,12 +450,12 @@ func TestRedactStateShowsThePhaseOnlyOfWhoActs(t *testing.T) {
 	f.start(7, 5) // Diego 15, the ruffian 10
 	secret := func(id string) bool { return id == "malfrat" }
 	st := proto.CloneOf(f.st)
-	loss.New().RedactState(st, secret)
+	loss.New(1).RedactState(st, secret)
 	require.Equal(t, int32(0), st.GetLoss().GetCombatants()["malfrat"].GetActionPoints())
 	require.Equal(t, int32(15), st.GetLoss().GetCombatants()["diego"].GetActionPoints())
 	f.do("david", pass("diego"))
 	st = proto.CloneOf(f.st)
-	loss.New().RedactState(st, secret)
+	loss.New(1).RedactState(st, secret)
 	require.Equal(t, int32(10), st.GetLoss().GetCombatants()["malfrat"].GetActionPoints(), "his turn")
 }
 

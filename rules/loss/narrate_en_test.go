@@ -475,7 +475,7 @@ func TestNarrateEncounterEventsOfTheNewAPI(t *testing.T) {
 	require.Equal(t, int32(4), loss.Distance(names))
 
 	// Every option of the [default] rules, as EncounterCreated records them.
-	o, err := loss.New().Options(nil)
+	o, err := loss.New(1).Options(nil)
 	require.NoError(t, err)
 	created := &encounterv1.Event{Sequence: 1, RuleSystem: "loss", RulesVersion: 1, Payload: &encounterv1.Event_EncounterCreated{
 		EncounterCreated: &encounterv1.EncounterCreated{Name: "Ruelle", GameMaster: "gm", Options: o}}}

@@ -180,7 +180,7 @@ func TestNarrateAPursuitInFrench(t *testing.T) {
 
 // The house rules and the sheet of a joining combatant, in French.
 func TestNarrateTheCreationAndTheSheetsInFrench(t *testing.T) {
-	o, err := loss.New().Options(nil)
+	o, err := loss.New(1).Options(nil)
 	require.NoError(t, err)
 	created := &encounterv1.Event{Sequence: 1, RuleSystem: "loss", RulesVersion: 1, Payload: &encounterv1.Event_EncounterCreated{
 		EncounterCreated: &encounterv1.EncounterCreated{Name: "Ruelle", GameMaster: "gm", Options: o}}}

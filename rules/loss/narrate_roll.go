@@ -201,7 +201,8 @@ func legacySpendText(n *narrate.Narrator, t *lossv1.TestResult) string {
 		}
 	}
 	var extra string
-	if rest := t.GetBonus() - SpendBonus*spent; rest != 0 { // LOS-016
+	// Only version 1 recorded Tests without their modifiers: its bonus per thing spent.
+	if rest := t.GetBonus() - numbersV1().SpendBonus*spent; rest != 0 { // LOS-016
 		extra = n.Sprintf("%s from a defensive Exploit", narrate.PlusMinus(rest))
 	}
 	switch {

@@ -18,7 +18,7 @@ import (
 func hiddenDiceFight(t *testing.T, ogreAttack, ogreDodge []int32) *enginetest.Script {
 	d := with(diego(), func(sh *lossv1.Sheet) { sh.Armour = 24; sh.Weapons[0].Damage = 19 })
 	d.Side = "pj"
-	s := enginetest.NewScript(t, engine.NewRegistry(loss.New()))
+	s := enginetest.NewScript(t, engine.NewRegistry(loss.New(1)))
 	s.Do(gm, createCmd(nil))
 	s.Do(gm, addCmd(d))
 	s.Do(gm, addCmd(ogre()))

@@ -8,20 +8,6 @@ import (
 	"github.com/fray-rpg/fray/rules/engine"
 )
 
-// Pursuit numbers (LOS-100…LOS-107).
-const (
-	MaxDistance       = 6  // LOS-100: beyond, the pursuit ends
-	PursuitActionCost = 2  // LOS-103…LOS-107
-	ChargeCost        = 3  // LOS-102
-	ChargeDifficulty  = 20 // LOS-102
-	// ChargeDodgeDifficulty: the dodge against a Charge, flat (LOS-102).
-	ChargeDodgeDifficulty = 20
-	AthleticsDiff         = 15 // LOS-103, LOS-105
-	KeepPaceDifficulty    = 15 // LOS-106, LOS-107
-	LegsShotDifficulty    = 20 // LOS-106
-	LegsShotMaxRange      = 3  // LOS-106
-)
-
 // DistanceDifficulty is the Difficulty of changing distance at a distance (LOS-104).
 func DistanceDifficulty(units int32) int32 {
 	if units <= 2 {
@@ -42,7 +28,7 @@ func zigzagMalus(exploits int32) int32 {
 	}
 }
 
-func decideStartPursuit(st *encounterv1.EncounterState, sp *lossv1.StartPursuit, gm bool) ([]*encounterv1.Event, error) {
+func (sys System) decideStartPursuit(st *encounterv1.EncounterState, sp *lossv1.StartPursuit, gm bool) ([]*encounterv1.Event, error) {
 	if !gm {
 		return nil, engine.Forbidden("only the GM opens a pursuit")
 	}
@@ -52,8 +38,8 @@ func decideStartPursuit(st *encounterv1.EncounterState, sp *lossv1.StartPursuit,
 	if len(sp.GetPursuerIds()) == 0 || len(sp.GetPursuedIds()) == 0 {
 		return nil, engine.Invalid("LOS-100", "a pursuit needs pursuers and pursued")
 	}
-	if sp.GetDistance() < 1 || sp.GetDistance() > MaxDistance {
-		return nil, engine.Invalid("LOS-100", "a pursuit starts at a distance of 1 (contact) to %d (out of range) units, not %d", MaxDistance, sp.GetDistance())
+	if sp.GetDistance() < 1 || sp.GetDistance() > sys.MaxDistance {
+		return nil, engine.Invalid("LOS-100", "a pursuit starts at a distance of 1 (contact) to %d (out of range) units, not %d", sys.MaxDistance, sp.GetDistance())
 	}
 	for _, id := range append(slices.Clone(sp.GetPursuerIds()), sp.GetPursuedIds()...) {
 		f, err := fighterOf(st, id)
@@ -72,7 +58,7 @@ func decideStartPursuit(st *encounterv1.EncounterState, sp *lossv1.StartPursuit,
 	}}}}), nil
 }
 
-func decidePursuit(st *encounterv1.EncounterState, f fighter, a *lossv1.PursuitAction, env engine.Env) ([]*encounterv1.Event, error) {
+func (sys System) decidePursuit(st *encounterv1.EncounterState, f fighter, a *lossv1.PursuitAction, env engine.Env) ([]*encounterv1.Event, error) {
 	p := lossState(st).GetPursuit()
 	if p == nil {
 		return nil, engine.Refused("LOS-100", "there is no pursuit going on")
@@ -81,11 +67,11 @@ func decidePursuit(st *encounterv1.EncounterState, f fighter, a *lossv1.PursuitA
 	if !pursuer && !slices.Contains(p.GetPursuedIds(), f.id()) {
 		return nil, engine.Refused("LOS-100", "%s takes no part in the pursuit", f.name())
 	}
-	if err := hindered(st, f, false, false, false); err != nil {
+	if err := sys.hindered(st, f, false, false, false); err != nil {
 		return nil, err
 	}
-	if a.GetExploits() < 0 || a.GetExploits() > MaxExploits {
-		return nil, engine.Invalid("LOS-010", "%s declares %d Exploits; from 0 to %d may be declared", f.name(), a.GetExploits(), MaxExploits)
+	if a.GetExploits() < 0 || a.GetExploits() > sys.MaxExploits {
+		return nil, engine.Invalid("LOS-010", "%s declares %d Exploits; from 0 to %d may be declared", f.name(), a.GetExploits(), sys.MaxExploits)
 	}
 	k := a.GetKind()
 	dist := p.GetDistance()
@@ -106,31 +92,31 @@ func decidePursuit(st *encounterv1.EncounterState, f fighter, a *lossv1.PursuitA
 		}
 	}
 	score := f.sh.GetPursuit()
-	base := int32(KeepPaceDifficulty)
-	cost := int32(PursuitActionCost)
+	base := sys.KeepPaceDifficulty
+	cost := sys.PursuitActionCost
 	rule := ""
 	switch k {
 	case lossv1.PursuitKind_PURSUIT_KIND_CHARGE:
-		rule, cost, base = "LOS-102", ChargeCost, ChargeDifficulty
+		rule, cost, base = "LOS-102", sys.ChargeCost, sys.ChargeDifficulty
 		if !pursuer || dist != 2 {
 			return nil, engine.Refused(rule, "a Charge is made by a pursuer at distance 2; the distance is %d", dist)
 		}
 	case lossv1.PursuitKind_PURSUIT_KIND_CLOTHESLINE:
-		rule, score, base = "LOS-103", f.sh.GetAthletics(), AthleticsDiff
+		rule, score, base = "LOS-103", f.sh.GetAthletics(), sys.AthleticsDiff
 		if pursuer || dist != 2 {
 			return nil, engine.Refused(rule, "a Clothesline is made by the pursued turning back at distance 2; the distance is %d", dist)
 		}
 	case lossv1.PursuitKind_PURSUIT_KIND_CHANGE_DISTANCE:
 		rule, base = "LOS-104", DistanceDifficulty(dist)
 	case lossv1.PursuitKind_PURSUIT_KIND_TACKLE:
-		rule, score, base = "LOS-105", f.sh.GetAthletics(), AthleticsDiff
+		rule, score, base = "LOS-105", f.sh.GetAthletics(), sys.AthleticsDiff
 		if !pursuer || dist != 1 {
 			return nil, engine.Refused(rule, "a Tackle is made by a pursuer at contact (1); the distance is %d", dist)
 		}
 	case lossv1.PursuitKind_PURSUIT_KIND_SHOOT_LEGS:
 		rule = "LOS-106"
-		if dist > LegsShotMaxRange {
-			return nil, engine.Refused(rule, "shooting the legs needs a distance of %d or less; it is %d", LegsShotMaxRange, dist)
+		if dist > sys.LegsShotMaxRange {
+			return nil, engine.Refused(rule, "shooting the legs needs a distance of %d or less; it is %d", sys.LegsShotMaxRange, dist)
 		}
 	case lossv1.PursuitKind_PURSUIT_KIND_ZIGZAGS:
 		rule = "LOS-107"
@@ -153,18 +139,18 @@ func decidePursuit(st *encounterv1.EncounterState, f fighter, a *lossv1.PursuitA
 		if !isRanged(w) {
 			return nil, engine.Refused(rule, "%s is not a ranged weapon", w.GetName())
 		}
-		total += attackCost(f, w)
+		total += sys.attackCost(f, w)
 	}
-	cost = f.cost(cost)
-	total = f.cost(total)
+	cost = sys.cost(f, cost)
+	total = sys.cost(f, total)
 	if err := needPA(f, total, "this pursuit action"); err != nil {
 		return nil, err
 	}
 	m := &mods{}
-	if err := spendBonus(st, f, a.GetSpend(), m); err != nil {
+	if err := sys.spendBonus(st, f, a.GetSpend(), m); err != nil {
 		return nil, err
 	}
-	ownModifiers(st, f, nil, m, false)
+	sys.ownModifiers(st, f, nil, m, false)
 	defenceExploitBonus(f, m) // on the action's first Test only (LOS-016)
 	if pursuer && p.GetZigzag() > 0 {
 		m.difficulty("the pursued zigzags", "LOS-107", p.GetZigzag())
@@ -172,7 +158,7 @@ func decidePursuit(st *encounterv1.EncounterState, f fighter, a *lossv1.PursuitA
 	if score == f.sh.GetPursuit() && f.sh.GetMountSpeed() != 0 {
 		m.test("mount or vehicle speed", "LOS-108", f.sh.GetMountSpeed())
 	}
-	res := roll(st, f, score, base, a.GetExploits(), m, a.GetSpend(), env.Dice)
+	res := sys.roll(st, f, score, base, a.GetExploits(), m, a.GetSpend(), env.Dice)
 	ev := &lossv1.PursuitActed{
 		CombatantId: f.id(), Kind: k, TargetId: t.id(), ActionPointsSpent: cost, Exploits: a.GetExploits(),
 		Test: res, Success: res.GetSuccess(), Distance: dist,
@@ -191,7 +177,7 @@ func decidePursuit(st *encounterv1.EncounterState, f fighter, a *lossv1.PursuitA
 		} else {
 			ev.Distance = dist + delta
 		}
-		if ev.Distance > MaxDistance {
+		if ev.Distance > sys.MaxDistance {
 			ev.Ended, ev.Distance, ev.Note = true, 0, "sight is lost: the pursuit ends (LOS-100)"
 		}
 	case lossv1.PursuitKind_PURSUIT_KIND_ZIGZAGS:
@@ -199,17 +185,17 @@ func decidePursuit(st *encounterv1.EncounterState, f fighter, a *lossv1.PursuitA
 	case lossv1.PursuitKind_PURSUIT_KIND_SHOOT_LEGS:
 		ev.ActionPointsSpent = total
 		sm := &mods{}
-		ownModifiers(st, f, nil, sm, false)
-		sm.test("aim", "LOS-084", aimBonus(st, f, w, nil))
-		ev.Shot = roll(st, f, w.GetAttack(), LegsShotDifficulty, 0, sm, nil, env.Dice)
+		sys.ownModifiers(st, f, nil, sm, false)
+		sm.test("aim", "LOS-084", sys.aimBonus(st, f, w, nil))
+		ev.Shot = sys.roll(st, f, w.GetAttack(), sys.LegsShotDifficulty, 0, sm, nil, env.Dice)
 		ev.Weapon = w.GetName()
 		ev.Success = ev.GetShot().GetSuccess()
 	}
 	if ev.GetSuccess() && needTarget {
-		if t.cs.GetActionPoints() >= DefenceCost && t.sh.GetDodge() != nil {
+		if t.cs.GetActionPoints() >= sys.DefenceCost && t.sh.GetDodge() != nil {
 			ev.DodgePossible = true
 		} else {
-			pursuitEffect(p, pursuer, t, ev)
+			sys.pursuitEffect(p, pursuer, t, ev)
 		}
 	}
 	return one(&lossv1.Event{Kind: &lossv1.Event_PursuitActed{PursuitActed: ev}}), nil
@@ -217,7 +203,7 @@ func decidePursuit(st *encounterv1.EncounterState, f fighter, a *lossv1.PursuitA
 
 // pursuitEffect is what a pursuit action that was not dodged does (LOS-102, LOS-103, LOS-105,
 // LOS-106).
-func pursuitEffect(p *lossv1.Pursuit, byPursuer bool, t fighter, ev *lossv1.PursuitActed) {
+func (sys System) pursuitEffect(p *lossv1.Pursuit, byPursuer bool, t fighter, ev *lossv1.PursuitActed) {
 	dist := p.GetDistance()
 	ev.Distance = dist
 	switch ev.GetKind() {
@@ -235,14 +221,14 @@ func pursuitEffect(p *lossv1.Pursuit, byPursuer bool, t fighter, ev *lossv1.Purs
 	case lossv1.PursuitKind_PURSUIT_KIND_TACKLE:
 		ev.Ended, ev.Distance, ev.Note = true, 0, "the pursuit becomes a standard fight (LOS-105)"
 	}
-	if ev.Distance > MaxDistance {
+	if ev.Distance > sys.MaxDistance {
 		ev.Ended, ev.Distance, ev.Note = true, 0, "sight is lost: the pursuit ends (LOS-100)"
 	}
 }
 
 // decidePursuitReact answers a Charge, Clothesline, Tackle or shot at the legs: only a dodge
 // avoids it, at the attacker's Difficulty.
-func decidePursuitReact(st *encounterv1.EncounterState, pa *lossv1.PendingAttack, att, d fighter, r *lossv1.React, env engine.Env) ([]*encounterv1.Event, error) {
+func (sys System) decidePursuitReact(st *encounterv1.EncounterState, pa *lossv1.PendingAttack, att, d fighter, r *lossv1.React, env engine.Env) ([]*encounterv1.Event, error) {
 	p := lossState(st).GetPursuit()
 	byPursuer := slices.Contains(p.GetPursuerIds(), att.id())
 	res := &lossv1.PursuitActed{CombatantId: att.id(), Kind: pa.GetPursuit(), TargetId: d.id(), Resolves: true, Distance: p.GetDistance()}
@@ -250,30 +236,30 @@ func decidePursuitReact(st *encounterv1.EncounterState, pa *lossv1.PendingAttack
 	switch r.GetReaction() {
 	case lossv1.Reaction_REACTION_NONE:
 		res.Success = true
-		pursuitEffect(p, byPursuer, d, res)
+		sys.pursuitEffect(p, byPursuer, d, res)
 	case lossv1.Reaction_REACTION_DODGE:
-		if d.cs.GetActionPoints() < DefenceCost {
+		if d.cs.GetActionPoints() < sys.DefenceCost {
 			return nil, engine.Refused("LOS-032", "%s has no PA left to dodge", d.name())
 		}
 		if d.sh.GetDodge() == nil {
 			return nil, engine.Refused("LOS-018", "%s cannot dodge", d.name())
 		}
 		m := &mods{}
-		if err := spendBonus(st, d, r.GetSpend(), m); err != nil {
+		if err := sys.spendBonus(st, d, r.GetSpend(), m); err != nil {
 			return nil, err
 		}
-		ownModifiers(st, d, r.GetSituation(), m, true)
+		sys.ownModifiers(st, d, r.GetSituation(), m, true)
 		defenceExploitBonus(d, m)
 		exploits := r.GetExploits()
-		if exploits < 0 || exploits > MaxExploits || len(r.GetEffects()) > 0 {
-			return nil, engine.Invalid("LOS-012", "a dodge in a pursuit takes 0 to %d plain Exploits", MaxExploits)
+		if exploits < 0 || exploits > sys.MaxExploits || len(r.GetEffects()) > 0 {
+			return nil, engine.Invalid("LOS-012", "a dodge in a pursuit takes 0 to %d plain Exploits", sys.MaxExploits)
 		}
-		dr.ActionPointsSpent, dr.Exploits = DefenceCost, exploits
-		dr.Test = roll(st, d, d.sh.GetDodge(), pa.GetDifficulty(), exploits, m, r.GetSpend(), env.Dice)
+		dr.ActionPointsSpent, dr.Exploits = sys.DefenceCost, exploits
+		dr.Test = sys.roll(st, d, d.sh.GetDodge(), pa.GetDifficulty(), exploits, m, r.GetSpend(), env.Dice)
 		res.Dodge = dr.GetTest()
 		res.Success = !dr.GetTest().GetSuccess()
 		if res.Success {
-			pursuitEffect(p, byPursuer, d, res)
+			sys.pursuitEffect(p, byPursuer, d, res)
 		}
 	default:
 		rule := map[lossv1.PursuitKind]string{ // the rule of the action awaiting the dodge

@@ -39,7 +39,7 @@ var _ engine.Redactor = System{}
 // +10 Difficulty), wounded once it has lost a light box. The seed is silent about Sbires
 // (LOS-024: 10 NS, no bands): one looks wounded once it has lost any NS, badly wounded once it
 // has lost half of them.
-func (System) Appearance(st *encounterv1.EncounterState, id string) encounterv1.Appearance {
+func (sys System) Appearance(st *encounterv1.EncounterState, id string) encounterv1.Appearance {
 	cs := st.GetLoss().GetCombatants()[id]
 	c := engine.FindCombatant(st, id)
 	if cs == nil || c == nil {
@@ -56,7 +56,7 @@ func (System) Appearance(st *encounterv1.EncounterState, id string) encounterv1.
 		case lost > 0:
 			return encounterv1.Appearance_APPEARANCE_WOUNDED
 		}
-	case f.healthPenalty(st) > 0:
+	case f.healthPenalty(sys, st) > 0:
 		return encounterv1.Appearance_APPEARANCE_BADLY_WOUNDED
 	default:
 		if bands := options(st).GetHealthBands(); len(bands) > 0 && cs.GetLight() < bands[0] {

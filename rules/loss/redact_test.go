@@ -200,11 +200,11 @@ func TestLossAppearance(t *testing.T) {
 				System:     &encounterv1.EncounterState_Loss{Loss: &lossv1.State{Combatants: map[string]*lossv1.CombatantState{"x": c.cs}}},
 			}
 			before := proto.CloneOf(st)
-			require.Equal(t, c.want, loss.New().Appearance(st, "x"))
+			require.Equal(t, c.want, loss.New(1).Appearance(st, "x"))
 			require.True(t, proto.Equal(before, st), "Appearance changes nothing")
 		})
 	}
-	require.Equal(t, encounterv1.Appearance_APPEARANCE_FIGHTING, loss.New().Appearance(&encounterv1.EncounterState{}, "x"), "no state yet")
+	require.Equal(t, encounterv1.Appearance_APPEARANCE_FIGHTING, loss.New(1).Appearance(&encounterv1.EncounterState{}, "x"), "no state yet")
 }
 
 // TestRedactEachLossEventKind: every kind of Loss event, and the action recorded with it,
@@ -322,13 +322,13 @@ func TestRedactEachLossEventKind(t *testing.T) {
 				ev.Command = &encounterv1.Command{Kind: &encounterv1.Command_Loss{Loss: c.cmd}}
 			}
 			recorded := proto.CloneOf(ev)
-			loss.New().RedactEvent(ev, secret)
+			loss.New(1).RedactEvent(ev, secret)
 			require.Empty(t, enginetest.Leaks(t, ev, ogreSecrets), "%v", ev)
 			if c.kept != nil {
 				c.kept(t, ev.GetLoss())
 			}
 			again := proto.CloneOf(recorded)
-			loss.New().RedactEvent(again, func(string) bool { return false })
+			loss.New(1).RedactEvent(again, func(string) bool { return false })
 			require.True(t, proto.Equal(recorded, again), "nothing hidden, nothing removed")
 		})
 	}

@@ -76,7 +76,7 @@ func TestFoldMatchesIncrementalState(t *testing.T) {
 // A fight on the encounter's real dice stream: every roll recorded in the log re-derives
 // from the seed revealed at the end, and the state's dice offset follows the stream.
 func TestRealDiceVerify(t *testing.T) {
-	reg := engine.NewRegistry(loss.New())
+	reg := engine.NewRegistry(loss.New(1))
 	st := &encounterv1.EncounterState{EncounterId: "e2"}
 	seed := make([]byte, dice.SeedSize)
 	for i := range seed {
@@ -285,9 +285,9 @@ func TestPermissionsAndLegal(t *testing.T) {
 }
 
 func TestDescribe(t *testing.T) {
-	d := loss.New().Describe()
+	d := loss.New(1).Describe()
 	require.Equal(t, "loss", d.GetId())
-	require.Equal(t, uint32(loss.Version), d.GetVersion())
+	require.Equal(t, uint32(1), d.GetVersion())
 	rules := map[string]bool{}
 	for _, tb := range d.GetTables() {
 		rules[tb.GetRule()] = true
@@ -309,9 +309,9 @@ func TestDescribe(t *testing.T) {
 	}
 	require.Equal(t, "2", costs["recover from a Disarm: pick up one's weapon (LOS-074)"])
 	require.Equal(t, "4", costs["recover from a Disarm: regain one's balance (LOS-074)"])
-	require.Equal(t, strconv.Itoa(loss.PickUpCost), costs["pick up an object"])
-	require.Equal(t, strconv.Itoa(loss.StandUpCost), costs["stand up"])
-	reg := engine.NewRegistry(loss.New())
-	require.Equal(t, []uint32{loss.Version}, reg.Versions("loss"))
+	require.Equal(t, strconv.Itoa(int(loss.New(1).PickUpCost)), costs["pick up an object"])
+	require.Equal(t, strconv.Itoa(int(loss.New(1).StandUpCost)), costs["stand up"])
+	reg := engine.NewRegistry(loss.New(1))
+	require.Equal(t, []uint32{1}, reg.Versions("loss"))
 	require.Len(t, reg.Rulesets(), 1)
 }

@@ -30,7 +30,7 @@ var defaultHealthBands = []int32{5, 5, 5} // LOS-022
 const SbireHealth = 10
 
 // Options validates house rules and fills in the defaults.
-func (System) Options(in *encounterv1.RuleOptions) (*encounterv1.RuleOptions, error) {
+func (sys System) Options(in *encounterv1.RuleOptions) (*encounterv1.RuleOptions, error) {
 	if in != nil && in.GetSystem() != nil && in.GetLoss() == nil {
 		return nil, engine.Invalid("", "the options given are not Chants de Loss options")
 	}
@@ -71,7 +71,7 @@ func (System) Options(in *encounterv1.RuleOptions) (*encounterv1.RuleOptions, er
 		return nil, engine.Invalid("LOS-005", "player characters start with 0 to %d Fursa, not %d", maxResource, o.GetPcStartingFursa())
 	}
 	if o.DefenceExploitBonus == nil {
-		o.DefenceExploitBonus = proto.Int32(DefenceBonus)
+		o.DefenceExploitBonus = proto.Int32(sys.DefenceBonus)
 	}
 	if o.GetDefenceExploitBonus() < 0 || o.GetDefenceExploitBonus() > maxScore {
 		return nil, engine.Invalid("LOS-016", "the bonus of a defensive Exploit runs from 0 to %d, not %d", maxScore, o.GetDefenceExploitBonus())

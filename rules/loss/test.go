@@ -43,8 +43,8 @@ func plural(n int32, one, many string) string {
 
 // ownModifiers adds what a fighter's own state and situation add to its Test (LOS-022,
 // LOS-050, LOS-069…LOS-075).
-func ownModifiers(st *encounterv1.EncounterState, f fighter, sit *lossv1.Situation, m *mods, defending bool) {
-	m.difficulty("wounds", "LOS-022", f.healthPenalty(st))
+func (sys System) ownModifiers(st *encounterv1.EncounterState, f fighter, sit *lossv1.Situation, m *mods, defending bool) {
+	m.difficulty("wounds", "LOS-022", f.healthPenalty(sys, st))
 	m.difficulty("aimed blows suffered", "LOS-069", f.cs.GetLastingDifficulty())
 	if sit.GetDarkness() {
 		m.difficulty("darkness or blinded", "LOS-050", 10)
@@ -76,9 +76,9 @@ func defenceExploitBonus(f fighter, m *mods) {
 
 // roll makes a Test: Trait + Talent + 1d10 + modifiers against base + 5 per Exploit +
 // modifiers (LOS-001, LOS-002, LOS-010).
-func roll(st *encounterv1.EncounterState, f fighter, s *lossv1.Score, base, exploits int32, m *mods, sp *lossv1.Spend, roller dice.Roller) *lossv1.TestResult {
+func (sys System) roll(st *encounterv1.EncounterState, f fighter, s *lossv1.Score, base, exploits int32, m *mods, sp *lossv1.Spend, roller dice.Roller) *lossv1.TestResult {
 	if exploits != 0 { // named only when it counts
-		m.difficulty(plural(exploits, "Exploit", "Exploits"), "LOS-010", ExploitStep*exploits)
+		m.difficulty(plural(exploits, "Exploit", "Exploits"), "LOS-010", sys.ExploitsDifficulty(exploits))
 	}
 	r := roller.Roll(dice.D10(options(st).GetExplodeActionD10()))
 	t := &lossv1.TestResult{

@@ -11,13 +11,6 @@ import (
 	"github.com/fray-rpg/fray/rules/loss"
 )
 
-// Les Chants de Loss numbers the odds read (LOS-010, LOS-014).
-const (
-	lossExploitStep    = loss.ExploitStep
-	lossMaxExploits    = loss.MaxExploits
-	lossPartialMinimum = loss.PartialDefenceMin
-)
-
 // LossAttack is what the odds of a Loss attack are computed from: the numbers the real Decide
 // reads, found by deciding the attack and each defence with a probe's dice.
 type LossAttack struct {
@@ -36,6 +29,9 @@ type LossAttack struct {
 	Hidden bool
 	// Blow is what a hit does.
 	Blow Blow
+	// Rules is Les Chants de Loss at the encounter's version: the odds read its numbers and
+	// call its formulas, the ones Decide calls (LOS-010, LOS-014).
+	Rules loss.System
 	// outcomes of the blow by how it lands, shared by the defences.
 	outcomes map[landed]outcome
 }
@@ -101,6 +97,14 @@ func ReadLossAttack(reg *engine.Registry, st *encounterv1.EncounterState, cmd *e
 	if err != nil {
 		return nil, err
 	}
+	sys, err := reg.Lookup(st.GetRuleSystem(), st.GetRulesVersion())
+	if err != nil {
+		return nil, err
+	}
+	rules, ok := sys.(loss.System)
+	if !ok {
+		return nil, engine.Unimplemented("odds of a Loss attack need the rules of Les Chants de Loss; this registry gives %s version %d other rules", st.GetRuleSystem(), st.GetRulesVersion())
+	}
 	ar := evs[0].GetLoss().GetAttackRolled()
 	t := ar.GetTest()
 	out := &LossAttack{
@@ -109,6 +113,7 @@ func ReadLossAttack(reg *engine.Registry, st *encounterv1.EncounterState, cmd *e
 		Exploits:   loss.CountExploits(ar.GetExploits()),
 		Effects:    ar.GetExploits(),
 		NoDefence:  ar.GetNoDefenceReason(),
+		Rules:      rules,
 	}
 	target := engine.FindCombatant(st, ar.GetTargetId())
 	attacker := engine.FindCombatant(st, ar.GetAttackerId())
@@ -197,9 +202,9 @@ func (a *LossAttack) Odds() *oddsv1.Odds {
 	total := a.Attack.Total()
 	o.LeftOut = total.Left
 	attack := &oddsv1.OddsSection{Key: "attack", Title: "the attack reaches its Difficulty (LOS-010, LOS-011)"}
-	base := a.Difficulty - lossExploitStep*a.Exploits
-	for n := int32(0); n <= lossMaxExploits; n++ {
-		d := base + lossExploitStep*n
+	base := a.Difficulty - a.Rules.ExploitsDifficulty(a.Exploits)
+	for n := int32(0); n <= a.Rules.MaxExploits; n++ {
+		d := base + a.Rules.ExploitsDifficulty(n)
 		attack.Chances = append(attack.Chances, chance(fmt.Sprintf("reach.%d", n),
 			fmt.Sprintf("%s: Difficulty %d", plural(n, "Exploit", "Exploits"), d), "LOS-010", total.AtLeast(int(d))))
 	}
@@ -234,11 +239,7 @@ func (a *LossAttack) Odds() *oddsv1.Odds {
 			if v >= d.Test.Difficulty || p == 0 {
 				continue
 			}
-			var c int32
-			if v >= lossPartialMinimum {
-				c = min(a.Exploits, (v-lossPartialMinimum)/lossExploitStep+1)
-			}
-			ways = append(ways, landed{cancelled: c, p: p})
+			ways = append(ways, landed{cancelled: a.Rules.PartialDefence(v, a.Exploits), p: p})
 		}
 		o.Sections = append(o.Sections, a.defended(key, title, hit, ways, parried))
 	}

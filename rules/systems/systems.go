@@ -15,7 +15,7 @@ import (
 // encounter service and the tools fold events with it.
 func Registry() *engine.Registry {
 	return engine.NewRegistry(slices.Concat(
-		[]engine.System{loss.New()},
+		loss.Released(),
 		feerie.Released(),
 		[]engine.System{ka.New()},
 		d20seg.Released(),

@@ -69,7 +69,7 @@ func TestSnapshotPlusTailEqualsFullFoldForEveryPrefix(t *testing.T) {
 	require.Greater(t, len(recs), 60)
 	for i, r := range recs {
 		require.NoError(t, b.PutSnapshot(context.Background(), id, &encounterv1.Snapshot{
-			Position: r.Position, RuleSystem: loss.ID, FoldVersion: loss.Version, State: states[i], Commands: commandsAt[i],
+			Position: r.Position, RuleSystem: loss.ID, FoldVersion: loss.Latest, State: states[i], Commands: commandsAt[i],
 		}))
 		require.Equal(t, want, coldHash(t, b, id), "snapshot after record %d of %d", i+1, len(recs))
 	}
@@ -97,7 +97,7 @@ func TestSnapshotsOnJetStreamAndUntrustedSnapshots(t *testing.T) {
 	// A snapshot folded by another version of the rules is ignored, not trusted: here it
 	// claims a state that is wrong, and the load still gives the true one.
 	bad := proto.CloneOf(snap)
-	bad.FoldVersion = loss.Version + 1
+	bad.FoldVersion = loss.Latest + 1
 	bad.GetState().Name = "forged"
 	require.NoError(t, js.PutSnapshot(context.Background(), id, bad))
 	require.Equal(t, gmHash(full), coldHash(t, js, id))

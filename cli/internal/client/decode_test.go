@@ -151,7 +151,7 @@ func TestExampleSheetsPassTheRules(t *testing.T) {
 	for _, f := range files {
 		c, err := LoadCombatant(f)
 		require.NoError(t, err, f)
-		require.NoError(t, loss.New().CheckCombatant(st, c), f)
+		require.NoError(t, loss.New(loss.Latest).CheckCombatant(st, c), f)
 		require.False(t, seen[c.GetId()], "duplicate id %s", c.GetId())
 		seen[c.GetId()] = true
 		st.Combatants = append(st.Combatants, c)
@@ -165,7 +165,7 @@ func TestExampleSheetsPassTheRules(t *testing.T) {
 	for _, f := range quai {
 		c, err := LoadCombatant(f)
 		require.NoError(t, err, f)
-		require.NoError(t, loss.New().CheckCombatant(st, c), f)
+		require.NoError(t, loss.New(loss.Latest).CheckCombatant(st, c), f)
 		require.Equal(t, "quai", c.GetLoss().GetInitiativeGroup(), f)
 		st.Combatants = append(st.Combatants, c)
 	}

@@ -113,7 +113,7 @@ func TestNarrationOfAHiddenLossCombatant(t *testing.T) {
 		{"gm", react("ogre", lossv1.Reaction_REACTION_DODGE), []int32{9}},
 	}
 	player := engine.Viewer{Controls: map[string]bool{"diego": true}}
-	evs, states := playHidden(t, engine.NewRegistry(loss.New()), player, steps)
+	evs, states := playHidden(t, engine.NewRegistry(loss.New(loss.Latest)), player, steps)
 	lines := narrate(evs)
 	requireNoFakeZeros(t, lines)
 	for _, want := range []string{
@@ -143,7 +143,7 @@ func TestNarrationOfAHiddenLossCombatant(t *testing.T) {
 	require.NotContains(t, last, "light 0/5, grave 0/5")
 
 	// The GM reads the same events whole.
-	gmEvs, _ := playHidden(t, engine.NewRegistry(loss.New()), engine.Viewer{SeesAll: true}, steps)
+	gmEvs, _ := playHidden(t, engine.NewRegistry(loss.New(loss.Latest)), engine.Viewer{SeesAll: true}, steps)
 	gmLines := narrate(gmEvs)
 	require.Contains(t, gmLines, "#8 L'ogre hits Diego: damage d10[3]+28 = 31, armour 24 → 7 NS lost; Diego has NS light 0, grave 3, fatal 5")
 	require.Contains(t, gmLines, "#12 Diego hits L'ogre: damage d10[5]+19 = 24, armour 22 → 2 NS lost; L'ogre has NS light 3, grave 5, fatal 5")

@@ -141,7 +141,7 @@ func playREADMEBlock(t *testing.T, marker string, reg func() *engine.Registry) {
 // dice make.
 func TestTheREADMETourOfLossWorksWithAnyDice(t *testing.T) {
 	playREADMEBlock(t, "The whole of Les Chants de Loss is playable from it.", func() *engine.Registry {
-		return engine.NewRegistry(loss.New())
+		return engine.NewRegistry(loss.New(loss.Latest))
 	})
 }
 
@@ -175,7 +175,7 @@ func TestTheREADMEFiveMinuteFightPrintsWhatItShows(t *testing.T) {
 	// The dice of `fray dev --demo`: its seed's stream (the e2e of --demo is in cli/internal/dev).
 	stream, err := dice.NewStreamScheme(dice.Latest, commands.DemoSeed(), 0)
 	require.NoError(t, err)
-	srv := &clienttest.RuleServer{Reg: engine.NewRegistry(loss.New()), Seed: commands.DemoSeed(), Roller: stream}
+	srv := &clienttest.RuleServer{Reg: engine.NewRegistry(loss.New(loss.Latest)), Seed: commands.DemoSeed(), Roller: stream}
 	lis := clienttest.ServeRules(t, srv)
 	encID := regexp.MustCompile(`enc-[a-z0-9]+`)
 	var code int
@@ -226,7 +226,7 @@ func TestTheREADMEHouseRulesExample(t *testing.T) {
 	block := readmeBlock(t, "is an example:")
 	require.Len(t, block, 1)
 	t.Chdir(clienttest.Sheets)
-	srv := &clienttest.RuleServer{Reg: engine.NewRegistry(loss.New()), Seed: dice.NewSeed(), Dice: dice.NewFixed()}
+	srv := &clienttest.RuleServer{Reg: engine.NewRegistry(loss.New(loss.Latest)), Seed: dice.NewSeed(), Dice: dice.NewFixed()}
 	lis := clienttest.ServeRules(t, srv)
 	words := shellWords(t, block[0], "enc-1")
 	require.Equal(t, "../../../fray", words[0])

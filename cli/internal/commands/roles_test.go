@@ -98,7 +98,7 @@ func TestRoleSubcommandUsageErrors(t *testing.T) {
 // adds its own combatant, the GM grants a co-GM and an observer, the co-GM revokes the player.
 func TestRolesThroughTheCLI(t *testing.T) {
 	clienttest.ClearEnv(t)
-	srv := &clienttest.RuleServer{Reg: engine.NewRegistry(loss.New()), Seed: dice.NewSeed(), Dice: dice.NewFixed()}
+	srv := &clienttest.RuleServer{Reg: engine.NewRegistry(loss.New(loss.Latest)), Seed: dice.NewSeed(), Dice: dice.NewFixed()}
 	lis := clienttest.ServeRules(t, srv)
 	sheet := func(name string) string { return filepath.Join(clienttest.Sheets, name) }
 	step := func(args ...string) string {

@@ -311,7 +311,7 @@ func TestNewSubcommandUsageErrors(t *testing.T) {
 // order, with the same costs.
 func TestExploitCostsMatchTheRules(t *testing.T) {
 	var rows [][]string
-	for _, tb := range loss.New().Describe().GetTables() {
+	for _, tb := range loss.New(loss.Latest).Describe().GetTables() {
 		if tb.GetName() == "Exploits" {
 			for _, r := range tb.GetRows() {
 				rows = append(rows, r.GetCells())

@@ -18,7 +18,7 @@ import (
 // +5 on the ruffian's next action.
 func TestWalkthroughWithTheRulesEngine(t *testing.T) {
 	clienttest.ClearEnv(t)
-	srv := &clienttest.RuleServer{Reg: engine.NewRegistry(loss.New()), Seed: dice.NewSeed(), Dice: dice.NewFixed(7, 6, 8, 9)}
+	srv := &clienttest.RuleServer{Reg: engine.NewRegistry(loss.New(loss.Latest)), Seed: dice.NewSeed(), Dice: dice.NewFixed(7, 6, 8, 9)}
 	lis := clienttest.ServeRules(t, srv)
 	sheet := func(name string) string { return filepath.Join(clienttest.Sheets, name) }
 	step := func(args ...string) string {
@@ -83,7 +83,7 @@ func TestWalkthroughWithTheRulesEngine(t *testing.T) {
 // counter-attack, a wait, an aim, a move, a pursuit, a Disaster.
 func TestWalkthroughOfTheNewActions(t *testing.T) {
 	clienttest.ClearEnv(t)
-	srv := &clienttest.RuleServer{Reg: engine.NewRegistry(loss.New()), Seed: dice.NewSeed(),
+	srv := &clienttest.RuleServer{Reg: engine.NewRegistry(loss.New(loss.Latest)), Seed: dice.NewSeed(),
 		Dice: dice.NewFixed(7, 6, 4, 5, 10, 5, 8, 3, 4, 7, 9, 8, 2)}
 	lis := clienttest.ServeRules(t, srv)
 	sheet := func(name string) string { return filepath.Join(clienttest.Sheets, name) }
