@@ -87,6 +87,12 @@ func (sys System) CheckCombatant(_ *encounterv1.EncounterState, c *encounterv1.C
 	if sh.GetSize() == d20segv1.Size_SIZE_UNSPECIFIED {
 		return engine.Invalid("D20-030", "malformed sheet for %s: give its size (I, Min, Tp, P, M, G, Tg, Gig, Col)", who)
 	}
+	if sys.n.RequireEquipment && sh.GetArmour() == d20segv1.Armour_ARMOUR_UNSPECIFIED {
+		return engine.Invalid("D20-010", "malformed sheet for %s: give its armour (none, light, medium or heavy): the field armour counts for its Initiative", who)
+	}
+	if sys.n.RequireEquipment && sh.GetWeaponClass() == d20segv1.WeaponClass_WEAPON_CLASS_UNSPECIFIED {
+		return engine.Invalid("D20-010", "malformed sheet for %s: give its weapon class (unarmed, light, one-handed, two-handed or ranged): the field weapon_class counts for its Initiative", who)
+	}
 	if sh.GetBba() < 0 || sh.GetBba() > sys.n.MaxBBA {
 		return engine.Invalid("D20-017", "malformed sheet for %s: BBA runs from 0 to %d", who, sys.n.MaxBBA)
 	}

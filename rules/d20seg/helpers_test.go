@@ -31,7 +31,13 @@ type fight struct {
 // newFight creates a d20seg encounter (opts nil for the defaults) and adds cs in order.
 func newFight(t *testing.T, opts *d20segv1.Options, cs ...*encounterv1.Combatant) *fight {
 	t.Helper()
-	f := &fight{t: t, reg: engine.NewRegistry(d20seg.New(1)), st: &encounterv1.EncounterState{EncounterId: "e1"}}
+	return newFightAt(t, 1, opts, cs...)
+}
+
+// newFightAt is newFight under a version of the rules.
+func newFightAt(t *testing.T, version uint32, opts *d20segv1.Options, cs ...*encounterv1.Combatant) *fight {
+	t.Helper()
+	f := &fight{t: t, reg: engine.NewRegistry(d20seg.New(version)), st: &encounterv1.EncounterState{EncounterId: "e1"}}
 	f.do(gm, createCmd(opts))
 	for _, c := range cs {
 		f.do(gm, addCmd(c))

@@ -207,32 +207,34 @@ func TestNarrateD20SegHiddenOutcomes(t *testing.T) {
 // to every system are narrated by rules/narrate: here, the joining combatants' sheets and the
 // house rules as this system tells them, and the system's own events.
 func TestNarrateD20SegGoldenLog(t *testing.T) {
-	events := ntGolden(t)
-	for _, view := range []string{"gm", "player"} {
-		for _, lang := range narrate.Languages() {
-			name := fmt.Sprintf("d20seg-v1.%s.%s.txt", view, lang)
-			t.Run(name, func(t *testing.T) {
-				got := ntNarrateLog(t, events, view == "player", lang)
-				enginetest.Golden(t, filepath.Join("testdata", "narration", name), got, *updateNarration, "go test -run TestNarrateD20SegGoldenLog -update")
-				if lang == narrate.French { // no English left in the French
-					require.NotRegexp(t, `\b(the|and|with|has|left|vs|attacks|hit|hidden|roll|free)\b`, got)
-				}
-				if view == "player" { // the brigand's numbers are withheld
-					require.Contains(t, got, map[language.Tag]string{narrate.English: "hidden: Brigand;", narrate.French: "caché : Brigand ;"}[lang])
-				}
-			})
+	for _, version := range []uint32{1, 2} {
+		events := ntGolden(t, version)
+		for _, view := range []string{"gm", "player"} {
+			for _, lang := range narrate.Languages() {
+				name := fmt.Sprintf("d20seg-v%d.%s.%s.txt", version, view, lang)
+				t.Run(name, func(t *testing.T) {
+					got := ntNarrateLog(t, d20seg.New(version), events, view == "player", lang)
+					enginetest.Golden(t, filepath.Join("testdata", "narration", name), got, *updateNarration, "go test -run TestNarrateD20SegGoldenLog -update")
+					if lang == narrate.French { // no English left in the French
+						require.NotRegexp(t, `\b(the|and|with|has|left|vs|attacks|hit|hidden|roll|free)\b`, got)
+					}
+					if view == "player" { // the brigand's numbers are withheld
+						require.Contains(t, got, map[language.Tag]string{narrate.English: "hidden: Brigand;", narrate.French: "caché : Brigand ;"}[lang])
+					}
+				})
+			}
 		}
 	}
 }
 
-func ntGolden(t *testing.T) []*encounterv1.Event {
-	return enginetest.ReadLog(t, filepath.Join("..", "systems", "testdata", "golden", "d20seg-v1.jsonl"))
+func ntGolden(t *testing.T, version uint32) []*encounterv1.Event {
+	return enginetest.ReadLog(t, filepath.Join("..", "systems", "testdata", "golden", fmt.Sprintf("d20seg-v%d.jsonl", version)))
 }
 
 // ntNarrateLog narrates events in lang, one line each that this system tells: as the GM reads
 // them, or, hiding the brigand, as the controller of the guetteur and Berthe reads them.
-func ntNarrateLog(t *testing.T, events []*encounterv1.Event, player bool, lang language.Tag) string {
-	reg := engine.NewRegistry(d20seg.New(1))
+func ntNarrateLog(t *testing.T, rules d20seg.System, events []*encounterv1.Event, player bool, lang language.Tag) string {
+	reg := engine.NewRegistry(rules)
 	viewer := engine.Viewer{SeesAll: true}
 	if player {
 		viewer = engine.Viewer{Controls: map[string]bool{"guetteur": true, "berthe": true}}
@@ -252,13 +254,13 @@ func ntNarrateLog(t *testing.T, events []*encounterv1.Event, player bool, lang l
 			b.WriteString(n.Narrate(seen) + "\n")
 			continue
 		case seen.GetCombatantAdded() != nil:
-			sheet, ok := d20seg.New(1).Teller().Sheet(n, seen.GetCombatantAdded().GetCombatant())
+			sheet, ok := rules.Teller().Sheet(n, seen.GetCombatantAdded().GetCombatant())
 			if !ok {
 				sheet = "—"
 			}
 			fmt.Fprintf(&b, "#%d %s: %s\n", seen.GetSequence(), seen.GetCombatantAdded().GetCombatant().GetId(), sheet)
 		case seen.GetEncounterCreated() != nil:
-			options, ok := d20seg.New(1).Teller().Options(n, seen.GetEncounterCreated().GetOptions())
+			options, ok := rules.Teller().Options(n, seen.GetEncounterCreated().GetOptions())
 			require.True(t, ok)
 			fmt.Fprintf(&b, "#%d %s\n", seen.GetSequence(), options)
 		}

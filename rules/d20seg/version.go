@@ -90,8 +90,18 @@ func numbersV1() Numbers {
 	}
 }
 
+// numbersV2 are version 2's: v1's, and a sheet must state its armour and its weapon class
+// (D20-010, revised 2026-12-07). A refusal of a sheet v1 accepted is a change of what v1
+// decides: a v1 encounter recorded with such a sheet must still pass `fray audit verify`, so
+// the check is v2's, not v1's.
+func numbersV2() Numbers {
+	n := numbersV1()
+	n.RequireEquipment = true
+	return n
+}
+
 // Latest is the newest version of the d20 segment rules; a new encounter gets it.
-const Latest = 1
+const Latest = 2
 
 // Released returns the system at every version released, oldest first: the registry keeps
 // them all, so that an encounter is decided and folded under the version it pinned.
@@ -110,6 +120,8 @@ func New(version uint32) System {
 	switch version {
 	case 1:
 		return System{version: 1, n: numbersV1()}
+	case 2:
+		return System{version: 2, n: numbersV2()}
 	}
 	panic(fmt.Sprintf("d20seg: version %d was never released (versions 1 to %d)", version, Latest))
 }

@@ -12,7 +12,7 @@ import (
 
 func segFighter(id, controller string, rapidite, bba, agility, strength, ca, hp int32, w *d20segv1.Weapon, feats ...*d20segv1.Feat) *encounterv1.Combatant {
 	return &encounterv1.Combatant{Id: id, Name: id, Controller: controller, Sheet: &encounterv1.Combatant_D20Seg{D20Seg: &d20segv1.Sheet{
-		Rapidite: rapidite, Bba: bba, Agility: agility, Strength: strength, Ca: ca, HitPoints: hp,
+		Rapidite: rapidite, Armour: d20segv1.Armour_ARMOUR_LIGHT, WeaponClass: d20segv1.WeaponClass_WEAPON_CLASS_LIGHT, Bba: bba, Agility: agility, Strength: strength, Ca: ca, HitPoints: hp,
 		Size: d20segv1.Size_SIZE_M, Weapons: []*d20segv1.Weapon{w}, Feats: feats,
 	}}}
 }

@@ -133,7 +133,7 @@ func kaSheet() *encounterv1.Combatant_Ka {
 }
 
 func d20Sheet() *encounterv1.Combatant_D20Seg {
-	return &encounterv1.Combatant_D20Seg{D20Seg: &d20segv1.Sheet{Rapidite: 3, Bba: 6, Agility: 2, Strength: 2, Ca: 15, HitPoints: 40, Size: d20segv1.Size_SIZE_M,
+	return &encounterv1.Combatant_D20Seg{D20Seg: &d20segv1.Sheet{Rapidite: 3, Armour: d20segv1.Armour_ARMOUR_LIGHT, WeaponClass: d20segv1.WeaponClass_WEAPON_CLASS_LIGHT, Bba: 6, Agility: 2, Strength: 2, Ca: 15, HitPoints: 40, Size: d20segv1.Size_SIZE_M,
 		Weapons: []*d20segv1.Weapon{{Name: "épée", Dice: "1d8", Critical: 2}}}}
 }
 

@@ -1,14 +1,20 @@
 package systems
 
 import (
+	"testing"
+
 	d20segv1 "github.com/fray-rpg/fray/gen/fray/d20seg/v1"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/d20seg"
+	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
 )
 
-func init() { goldenFights["d20seg/v1"] = goldenD20Seg }
+func init() {
+	goldenFights["d20seg/v1"] = func(g *goldenFight) { goldenD20Seg(g, 1) }
+	goldenFights["d20seg/v2"] = func(g *goldenFight) { goldenD20Seg(g, 2) }
+}
 
 // goldenD20Seg: an ambush at the ford, with carry-over on. A dog is added and sent home before
 // the start; the Spadassin and Berthe share Initiative 3 and roll off (D20-011). The Brigand
@@ -19,12 +25,23 @@ func init() { goldenFights["d20seg/v1"] = goldenD20Seg }
 // down), the Spadassin casts a spell for the next round
 // (D20-019) and one that runs on into it (D20-020), the Passant flees, and the GM rewinds a
 // misplayed attack.
-func goldenD20Seg(g *goldenFight) {
+//
+// Version 2 plays the same fight, after the GM first gives a sheet without its armour and
+// weapon class, which v2 refuses (D20-010): a refused command leaves nothing in the log, so
+// v2's log is v1's under another version (v2 changes no decision an accepted command gets).
+func goldenD20Seg(g *goldenFight, version uint32) {
+	rules := d20seg.New(version)
 	g.SeedPhrase = goldenD20SegPhrase
 	g.Do("gm", &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{
-		Name: "L'embuscade du gué", RuleSystem: d20seg.ID, RulesVersion: 1,
+		Name: "L'embuscade du gué", RuleSystem: d20seg.ID, RulesVersion: version,
 		Options: &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_D20Seg{D20Seg: &d20segv1.Options{CarryOver: proto.Bool(true)}}},
 	}}})
+	if version >= 2 { // D20-010: armour and weapon class required
+		bare := proto.CloneOf(goldenD20SegCombatants()[0])
+		bare.GetD20Seg().Armour, bare.GetD20Seg().WeaponClass = d20segv1.Armour_ARMOUR_UNSPECIFIED, d20segv1.WeaponClass_WEAPON_CLASS_UNSPECIFIED
+		_, err := g.Try("gm", &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: bare}}})
+		require.ErrorContains(g.t, err, "armour")
+	}
 	for _, c := range goldenD20SegCombatants() {
 		g.Do("gm", &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: c}}})
 	}
@@ -47,7 +64,7 @@ func goldenD20Seg(g *goldenFight) {
 		if round >= 3 {
 			break
 		}
-		id, seg, free, ok := d20seg.New(1).UpNext(st)
+		id, seg, free, ok := rules.UpNext(st)
 		require.True(g.t, ok, "someone acts in round %d", round)
 		target := foe[id]
 		if st.GetD20Seg().GetCombatants()[target].GetDown() && id == "brigand" {
@@ -141,4 +158,49 @@ func goldenD20SegCombatants() []*encounterv1.Combatant {
 		sheet("berthe", "Berthe", "alice", func(s *d20segv1.Sheet) { s.Rapidite, s.Bba, s.Agility, s.Ca = 4, 0, 3, 13 }),
 		sheet("chien", "Chien", "gm", func(s *d20segv1.Sheet) { s.Size = d20segv1.Size_SIZE_P }),
 	}
+}
+
+// What d20seg's version 2 changed, seen by the audit (D20-010): v2 refuses a sheet without its
+// armour or weapon class, which v1 took for light. So the v2 golden log, its commands decided
+// again under v1, gives the very same events (v2 changes no decision of a command it
+// accepts); and a log recorded under v1 with such a sheet passes v1's audit, but fails under
+// v2 at that sheet, the first divergent decision.
+func TestD20SegV2AgainstV1Audit(t *testing.T) {
+	reg := Registry()
+	asVersion := func(events []*encounterv1.Event, v uint32) []*encounterv1.Event {
+		out := make([]*encounterv1.Event, len(events))
+		for i, ev := range events {
+			out[i] = proto.CloneOf(ev)
+			out[i].RulesVersion = v
+			if rw := out[i].GetEncounterRewound(); rw.GetState() != nil { // the state a rewind restores names it too
+				rw.State.RulesVersion = v
+			}
+		}
+		return out
+	}
+	v2, _ := readGolden(t, "d20seg", 2)
+	rep, err := reg.Audit(asVersion(v2, 1))
+	require.NoError(t, err, "the v2 golden log decided again under v1")
+	require.Equal(t, len(v2), rep.Events)
+
+	g := &goldenFight{t: t, reg: reg, system: "d20seg", st: &encounterv1.EncounterState{EncounterId: "v1-bare"}, SeedPhrase: "bare"}
+	g.Do("gm", &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "Le gué", RuleSystem: d20seg.ID, RulesVersion: 1}}})
+	combatants := goldenD20SegCombatants()
+	bare := combatants[0] // Passant: Rapidité 8, no armour, unarmed: Initiative 10 when stated
+	bare.GetD20Seg().Armour, bare.GetD20Seg().WeaponClass = d20segv1.Armour_ARMOUR_UNSPECIFIED, d20segv1.WeaponClass_WEAPON_CLASS_UNSPECIFIED
+	added := g.Do("gm", &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: bare}}})
+	g.Do("gm", &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: combatants[1]}}})
+	g.Do("gm", &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}})
+	require.Equal(t, int32(8), g.State().GetD20Seg().GetCombatants()["passant"].GetInitiative(), "v1: Rapidité 8, light armour and weapon taken for the missing ones")
+	g.Do("gm", &encounterv1.Command{Kind: &encounterv1.Command_End{End: &encounterv1.EndEncounter{Reason: "fin"}}})
+
+	_, err = reg.Audit(g.events)
+	require.NoError(t, err, "v1 keeps deciding as before: its log passes its audit")
+	_, err = reg.Audit(asVersion(g.events, 2))
+	var d *engine.Divergence
+	require.ErrorAs(t, err, &d, "under v2")
+	require.Equal(t, added[0].GetSequence(), d.Sequence, "the first divergent decision: the sheet without armour")
+	require.Contains(t, d.Reason, "D20-010")
+	require.Contains(t, d.Reason, "armour")
+	t.Logf("under v2: %v", d)
 }
