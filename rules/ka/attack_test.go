@@ -223,21 +223,21 @@ func TestKA023Soak(t *testing.T) {
 // KA-024: damage after soak converts to Ka dice by the option ka_table, a list of upper bounds,
 // one per die; the default 5, 10, 15, 20 is ceil(damage / 5), going on by 5 beyond 20.
 func TestKA024KaTable(t *testing.T) {
-	def, err := ka.New().Options(nil)
+	def, err := ka.New(ka.Latest).Options(nil)
 	require.NoError(t, err)
 	require.Equal(t, []int32{5, 10, 15, 20}, def.GetKa().GetKaTable())
 	for dmg := int32(-3); dmg <= 60; dmg++ {
-		require.Equal(t, max(0, (dmg+4)/5), ka.KaLost(def.GetKa(), dmg), "damage %d: ceil(damage / 5)", dmg)
+		require.Equal(t, max(0, (dmg+4)/5), ka.New(ka.Latest).KaLost(def.GetKa(), dmg), "damage %d: ceil(damage / 5)", dmg)
 	}
 	// A table of uneven steps: 1–4 → 1, 5–10 → 2, 11–20 → 3, then one more per 10.
 	uneven := &kav1.Options{KaTable: []int32{4, 10, 20}}
 	for dmg, want := range map[int32]int32{1: 1, 4: 1, 5: 2, 10: 2, 11: 3, 20: 3, 21: 4, 30: 4, 31: 5} {
-		require.Equal(t, want, ka.KaLost(uneven, dmg), "damage %d, table 4/10/20", dmg)
+		require.Equal(t, want, ka.New(ka.Latest).KaLost(uneven, dmg), "damage %d, table 4/10/20", dmg)
 	}
 	// A single bound is its own step: 1–3 → 1, 4–6 → 2…
 	three := &kav1.Options{KaTable: []int32{3}}
 	for dmg, want := range map[int32]int32{3: 1, 4: 2, 9: 3, 10: 4} {
-		require.Equal(t, want, ka.KaLost(three, dmg), "damage %d, 3 a die", dmg)
+		require.Equal(t, want, ka.New(ka.Latest).KaLost(three, dmg), "damage %d, 3 a die", dmg)
 	}
 	// KA-T03's shot on the molosse: 9 after soak, two Ka dice by default, three with 3 a die,
 	// one with a table whose first bound is 9.
@@ -288,9 +288,9 @@ func TestKA025DeathDraw(t *testing.T) {
 // erratum of KA-T04: the seed's example computes 9), 15 for Joshua.
 func TestKA026Seuil(t *testing.T) {
 	require.Equal(t, int32(1), ka.LowestSphere(dog().GetKa()))
-	require.Equal(t, int32(12), ka.Seuil(dog().GetKa()))
-	require.Equal(t, int32(15), ka.Seuil(joshua().GetKa()))
-	require.Equal(t, int32(18), ka.Seuil(gorille().GetKa())) // (3 + 3) × 3
+	require.Equal(t, int32(12), ka.New(ka.Latest).Seuil(dog().GetKa()))
+	require.Equal(t, int32(15), ka.New(ka.Latest).Seuil(joshua().GetKa()))
+	require.Equal(t, int32(18), ka.New(ka.Latest).Seuil(gorille().GetKa())) // (3 + 3) × 3
 }
 
 // matraque: a cosh, Animalité + Bagarre, of the given damage.

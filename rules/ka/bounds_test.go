@@ -20,7 +20,7 @@ import (
 // 0 is refused.
 func TestKA006FirstLevelAboveZero(t *testing.T) {
 	blank(t).refuse(gm, createCmd(&kav1.Options{SuccessLevels: []int32{0, 10}, SuccessBonus: []int32{1, 5, 10}}), engine.CodeInvalid, "KA-006")
-	o, err := ka.New().Options(&encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Ka{Ka: &kav1.Options{
+	o, err := ka.New(ka.Latest).Options(&encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Ka{Ka: &kav1.Options{
 		SuccessLevels: []int32{1, 10}, SuccessBonus: []int32{1, 5, 10}}}})
 	require.NoError(t, err)
 	for _, c := range []struct{ margin, level, bonus int32 }{{0, 1, 1}, {1, 2, 5}, {9, 2, 5}, {10, 3, 10}} {
@@ -32,11 +32,11 @@ func TestKA006FirstLevelAboveZero(t *testing.T) {
 // KA-024: ka_table gives increasing upper bounds from 1 up: a first bound of 1 is allowed
 // (1 point after soak is a die, 2 points two dice with the table 1, 2), 0 is not.
 func TestKA024TableFromOne(t *testing.T) {
-	o, err := ka.New().Options(&encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Ka{Ka: &kav1.Options{KaTable: []int32{1, 2}}}})
+	o, err := ka.New(ka.Latest).Options(&encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Ka{Ka: &kav1.Options{KaTable: []int32{1, 2}}}})
 	require.NoError(t, err)
 	require.Equal(t, []int32{1, 2}, o.GetKa().GetKaTable())
 	for dmg, want := range map[int32]int32{0: 0, 1: 1, 2: 2, 3: 3, 5: 5} {
-		require.Equal(t, want, ka.KaLost(o.GetKa(), dmg), "damage %d, table 1/2: one die a point", dmg)
+		require.Equal(t, want, ka.New(ka.Latest).KaLost(o.GetKa(), dmg), "damage %d, table 1/2: one die a point", dmg)
 	}
 	newFight(t, &kav1.Options{KaTable: []int32{1, 2}}) // created
 }
@@ -129,7 +129,7 @@ func TestKA033BurstOffersFourMoreTargets(t *testing.T) {
 		}
 	}
 	require.NotNil(t, more)
-	require.Equal(t, []int32{0, int32(ka.MaxBurstTargets - 1)}, []int32{more.GetMin(), more.GetMax()})
+	require.Equal(t, []int32{0, ka.New(ka.Latest).Numbers().MaxBurstTargets - 1}, []int32{more.GetMin(), more.GetMax()})
 	require.Equal(t, int32(4), more.GetMax())
 }
 
@@ -174,10 +174,10 @@ func TestKAHitNumbers(t *testing.T) {
 	}{
 		{"shot", "joshua", &kav1.Attack{TargetId: "chien", Weapon: "pistolet"}, 8, 1 + 3 + 2},
 		{"gun butt", "joshua", &kav1.Attack{TargetId: "chien", Weapon: "crosse"}, 3, 3 + 3 + 2},
-		{"burst on one", "tireur", &kav1.Attack{TargetId: "chien", Weapon: "pistolet-mitrailleur", Burst: true}, ka.BurstSingle, 3 + 3 + 2},
-		{"burst on two", "tireur", &kav1.Attack{TargetId: "chien", MoreTargetIds: []string{"joshua"}, Weapon: "pistolet-mitrailleur", Burst: true}, ka.BurstPerBullet, 3 + 3 + 2},
+		{"burst on one", "tireur", &kav1.Attack{TargetId: "chien", Weapon: "pistolet-mitrailleur", Burst: true}, ka.New(ka.Latest).Numbers().BurstSingle, 3 + 3 + 2},
+		{"burst on two", "tireur", &kav1.Attack{TargetId: "chien", MoreTargetIds: []string{"joshua"}, Weapon: "pistolet-mitrailleur", Burst: true}, ka.New(ka.Latest).Numbers().BurstPerBullet, 3 + 3 + 2},
 	} {
-		damage, soak, err := ka.HitNumbers(f.st, c.attacker, c.a)
+		damage, soak, err := ka.New(ka.Latest).HitNumbers(f.st, c.attacker, c.a)
 		require.NoError(t, err, c.name)
 		require.Equal(t, []int32{c.damage, c.soak}, []int32{damage, soak}, c.name)
 	}
@@ -190,7 +190,7 @@ func TestKAHitNumbers(t *testing.T) {
 		{"no such weapon", "joshua", &kav1.Attack{TargetId: "chien", Weapon: "arbalète"}},
 		{"no such target", "joshua", &kav1.Attack{TargetId: "personne", Weapon: "pistolet"}},
 	} {
-		damage, soak, err := ka.HitNumbers(f.st, c.attacker, c.a)
+		damage, soak, err := ka.New(ka.Latest).HitNumbers(f.st, c.attacker, c.a)
 		require.Error(t, err, c.name)
 		require.Equal(t, []int32{0, 0}, []int32{damage, soak}, c.name)
 	}

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	dicev1 "github.com/fray-rpg/fray/gen/fray/dice/v1"
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
 	"github.com/fray-rpg/fray/rules/dice"
 )
@@ -61,21 +62,22 @@ func Take(left []*kav1.Card, roller dice.Roller) (*kav1.Card, *dicev1.Roll) {
 }
 
 // Value of one card: its number, or 10 for a face card (KA-002).
-func Value(c *kav1.Card) int32 {
+func (s System) Value(c *kav1.Card) int32 {
 	if c.GetRank() > 10 {
-		return FaceValue
+		return s.n.FaceValue
 	}
 	return c.GetRank()
 }
 
 // deck is a working copy of the state's discard for a decision: the cards left are the rest.
 type deck struct {
+	sys       System
 	discard   []*kav1.Card
 	everyDraw bool
 }
 
-func deckOf(s *kav1.State, o *kav1.Options) *deck {
-	return &deck{discard: s.GetDiscard(), everyDraw: o.GetReshuffle() == "every_draw"}
+func (s System) deckOf(st *encounterv1.EncounterState) *deck {
+	return &deck{sys: s, discard: kaState(st).GetDiscard(), everyDraw: options(st).GetReshuffle() == "every_draw"}
 }
 
 // draw draws a card for combatant by from the cards left, then another after each face card
@@ -110,7 +112,7 @@ func (d *deck) draw(roller dice.Roller, by string) *kav1.Draw {
 		dr.Positions = append(dr.Positions, int32(len(d.discard)))
 		d.discard = append(d.discard, &kav1.Card{Suit: c.GetSuit(), Rank: c.GetRank(), DrawnBy: by})
 		dr.Cards = append(dr.Cards, c)
-		dr.Value += Value(c)
+		dr.Value += d.sys.Value(c)
 		if c.GetRank() <= 10 {
 			dr.Position = dr.GetPositions()[0]
 			return dr

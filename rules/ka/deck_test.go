@@ -45,10 +45,10 @@ func TestKA001MinorArcana(t *testing.T) {
 // from the cards left (KA-003).
 func TestKA002FaceCardsDrawAgain(t *testing.T) {
 	for r := int32(1); r <= 10; r++ {
-		require.Equal(t, r, ka.Value(baton(r)))
+		require.Equal(t, r, ka.New(ka.Latest).Value(baton(r)))
 	}
 	for _, r := range []int32{valet, cavalier, dame, roi} {
-		require.Equal(t, int32(10), ka.Value(epee(r)))
+		require.Equal(t, int32(10), ka.New(ka.Latest).Value(epee(r)))
 	}
 	f := newFight(t, nil, joshua(), dog())
 	f.start()
@@ -82,7 +82,7 @@ func TestKA003DrawnAtRandomFromTheSeed(t *testing.T) {
 	draws := map[string]bool{}
 	for _, s := range []byte{1, 2} {
 		seed := bytes.Repeat([]byte{s}, dice.SeedSize)
-		reg := engine.NewRegistry(ka.New())
+		reg := engine.NewRegistry(ka.Released()...)
 		st := &encounterv1.EncounterState{EncounterId: "e1"}
 		var log []*encounterv1.Event
 		apply := func(actor string, cmd *encounterv1.Command) []*encounterv1.Event {
@@ -321,5 +321,5 @@ func toMessages[M proto.Message](ms []M) []proto.Message {
 
 // blank is a fight whose encounter is not created yet.
 func blank(t *testing.T) *fight {
-	return &fight{t: t, reg: engine.NewRegistry(ka.New()), st: &encounterv1.EncounterState{EncounterId: "e1"}}
+	return &fight{t: t, reg: engine.NewRegistry(ka.Released()...), st: &encounterv1.EncounterState{EncounterId: "e1"}}
 }

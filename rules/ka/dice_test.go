@@ -14,7 +14,7 @@ import (
 // TestDiceEnd: for every kind of Ka event, every field filled, DiceEnd finds each roll
 // the engine's walk finds (enginetest.CheckDiceEnd). It answers for Ka events only.
 func TestDiceEnd(t *testing.T) {
-	n := enginetest.CheckDiceEnd(t, ka.New(), &kav1.Event{}, func(m proto.Message) *encounterv1.Event {
+	n := enginetest.CheckDiceEnd(t, ka.New(ka.Latest), &kav1.Event{}, func(m proto.Message) *encounterv1.Event {
 		return &encounterv1.Event{Payload: &encounterv1.Event_Ka{Ka: m.(*kav1.Event)}}
 	})
 	require.Equal(t, 6, n, "Ka events with rolls: the deck shuffled, the draws of an attack, a defence, a death, a disarm, a Terror")

@@ -66,7 +66,7 @@ func TestKA005SimpleAction(t *testing.T) {
 // KA-006: success levels by margin, < 0 failure, 0–9 normal (+1), 10–19 great (+5), 20+
 // exceptional (+10); the option success_levels/success_bonus changes them.
 func TestKA006SuccessLevels(t *testing.T) {
-	def, err := ka.New().Options(nil)
+	def, err := ka.New(ka.Latest).Options(nil)
 	require.NoError(t, err)
 	o := def.GetKa()
 	require.Equal(t, []int32{10, 20}, o.GetSuccessLevels())

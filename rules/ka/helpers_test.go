@@ -36,7 +36,7 @@ type fight struct {
 // newFight creates a Ka encounter (opts nil for the defaults) and adds cs in order.
 func newFight(t *testing.T, opts *kav1.Options, cs ...*encounterv1.Combatant) *fight {
 	t.Helper()
-	f := &fight{t: t, reg: engine.NewRegistry(ka.New()), st: &encounterv1.EncounterState{EncounterId: "e1"}}
+	f := &fight{t: t, reg: engine.NewRegistry(ka.Released()...), st: &encounterv1.EncounterState{EncounterId: "e1"}}
 	f.do(gm, createCmd(opts))
 	for _, c := range cs {
 		f.do(gm, addCmd(c))

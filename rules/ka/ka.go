@@ -11,27 +11,13 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-// ID and Version of the rule system.
-const (
-	ID      = "ka"
-	Version = 1
-)
+// ID of the rule system.
+const ID = "ka"
 
 // Names of the spheres the rules use.
 const (
 	Animalite = "Animalité"
 	Humanite  = "Humanité"
-)
-
-// Numbers of the rules.
-const (
-	SimpleThreshold = 10 // KA-005, KA-007
-	SeuilFactor     = 3  // KA-026
-	TerrorFactor    = 3  // KA-034
-	BurstPerBullet  = 6  // KA-033
-	BurstSingle     = 12 // KA-033
-	MaxBurstTargets = 5  // KA-033
-	FaceValue       = 10 // KA-002
 )
 
 // Names of the skills and the weapon the rules name.
@@ -41,19 +27,16 @@ const (
 	BareHands = "mains nues" // KA-018, KA-032: the weapon every combatant has
 )
 
-// DefaultKaTable is the default conversion of damage to Ka dice, as upper bounds (KA-024):
-// ceil(damage / 5).
-var DefaultKaTable = []int32{5, 10, 15, 20}
+// System is one released version of the Ka rules (New, Released): its numbers and switches
+// are a value, read by every rule that states one.
+type System struct {
+	version uint32
+	n       Numbers
+}
 
-// System is the Ka system, version 1.
-type System struct{}
-
-// New returns the Ka rule system.
-func New() System { return System{} }
-
-func (System) ID() string      { return ID }
-func (System) Name() string    { return "Ka (cartes, sphères et dés de Ka)" }
-func (System) Version() uint32 { return Version }
+func (System) ID() string        { return ID }
+func (System) Name() string      { return "Ka (cartes, sphères et dés de Ka)" }
+func (s System) Version() uint32 { return s.version }
 
 func kaState(st *encounterv1.EncounterState) *kav1.State {
 	if s := st.GetKa(); s != nil {
@@ -74,7 +57,7 @@ func event(e *kav1.Event) *encounterv1.Event {
 }
 
 // Options validates house rules and fills in the defaults (KA-001, KA-003, KA-006, KA-024).
-func (System) Options(in *encounterv1.RuleOptions) (*encounterv1.RuleOptions, error) {
+func (s System) Options(in *encounterv1.RuleOptions) (*encounterv1.RuleOptions, error) {
 	if in != nil && in.GetSystem() != nil && in.GetKa() == nil {
 		return nil, engine.Invalid("", "the options given are not Ka options")
 	}
@@ -95,16 +78,16 @@ func (System) Options(in *encounterv1.RuleOptions) (*encounterv1.RuleOptions, er
 		return nil, engine.Invalid("KA-003", "reshuffle is on_empty or every_draw, not %q", o.Reshuffle)
 	}
 	if len(o.SuccessLevels) == 0 {
-		o.SuccessLevels = []int32{10, 20}
+		o.SuccessLevels = slices.Clone(s.n.SuccessLevels)
 	}
 	if len(o.SuccessBonus) == 0 {
-		o.SuccessBonus = []int32{1, 5, 10}
+		o.SuccessBonus = slices.Clone(s.n.SuccessBonus)
 	}
 	if len(o.SuccessBonus) != len(o.SuccessLevels)+1 || !slices.IsSorted(o.SuccessLevels) || o.SuccessLevels[0] <= 0 {
 		return nil, engine.Invalid("KA-006", "success_levels gives the increasing margins where each level above normal starts, success_bonus one damage bonus per level")
 	}
 	if len(o.KaTable) == 0 {
-		o.KaTable = slices.Clone(DefaultKaTable)
+		o.KaTable = slices.Clone(s.n.KaTable)
 	}
 	for i, b := range o.GetKaTable() {
 		if b < 1 || i > 0 && b <= o.GetKaTable()[i-1] {
@@ -164,7 +147,9 @@ func LowestSphere(sh *kav1.Sheet) int32 {
 }
 
 // Seuil is the seuil d'encaissement (KA-026).
-func Seuil(sh *kav1.Sheet) int32 { return (LowestSphere(sh) + sh.GetEncaissement()) * SeuilFactor }
+func (s System) Seuil(sh *kav1.Sheet) int32 {
+	return (LowestSphere(sh) + sh.GetEncaissement()) * s.n.SeuilFactor
+}
 
 // Level is the success level of a margin and its damage bonus (KA-006).
 func Level(o *kav1.Options, margin int32) (int32, int32) {
@@ -183,13 +168,13 @@ func Level(o *kav1.Options, margin int32) (int32, int32) {
 // KaLost converts damage after soak to Ka dice by the table of upper bounds (KA-024): the
 // first bound the damage does not exceed gives the dice; beyond the last bound, one more die
 // per step of the last interval.
-func KaLost(o *kav1.Options, damage int32) int32 {
+func (s System) KaLost(o *kav1.Options, damage int32) int32 {
 	if damage <= 0 {
 		return 0
 	}
 	t := o.GetKaTable()
 	if len(t) == 0 {
-		t = DefaultKaTable
+		t = s.n.KaTable
 	}
 	for i, b := range t {
 		if damage <= b {

@@ -17,7 +17,7 @@ func (s System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.Le
 }
 
 // LegalCommands lists what a combatant may do now, each action with its command.
-func (System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.LegalCommand {
+func (s System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.LegalCommand {
 	f, err := fighterOf(st, id)
 	if err != nil {
 		return nil
@@ -48,8 +48,7 @@ func (System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.
 		}
 		return c
 	}
-	s := kaState(st)
-	if p := s.GetPending(); p != nil {
+	if p := kaState(st).GetPending(); p != nil {
 		if p.GetDefenderId() != id {
 			return nil
 		}
@@ -73,7 +72,7 @@ func (System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.
 		}
 		if att, err := fighterOf(st, p.GetAttackerId()); err == nil && f.cs.GetActionsLeft() > 0 && !f.cs.GetActedThisPass() &&
 			att.sh.GetSpheres()[Animalite] == f.sh.GetSpheres()[Animalite] {
-			for _, w := range usableWeapons(f) {
+			for _, w := range s.usableWeapons(f) {
 				add("attack back", &rulesetv1.LegalAction{Name: "attack back", Description: fmt.Sprintf("with %s: only the winner succeeds", w.GetName()),
 					Cost: 1, Rule: "KA-008", Targets: []string{att.id()}, Weapon: w.GetName()}, &kav1.React{AttackBack: true, Weapon: w.GetName()})
 			}
@@ -89,7 +88,7 @@ func (System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.
 			targets = append(targets, o.id())
 		}
 	}
-	for _, w := range usableWeapons(f) {
+	for _, w := range s.usableWeapons(f) {
 		if len(targets) == 0 { // no one left standing to attack
 			break
 		}
@@ -98,11 +97,11 @@ func (System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.
 				Options: []*rulesetv1.ChoiceOption{{Value: "true", Label: "stun"}, {Value: "false", Label: "no stun"}}}}
 		if w.GetBurst() {
 			more := targetChoice("ka.attack.more_target_ids", targets)
-			more.Description, more.Min, more.Max, more.Required = "a burst's further targets within 1 m (KA-033)", 0, MaxBurstTargets-1, false
+			more.Description, more.Min, more.Max, more.Required = "a burst's further targets within 1 m (KA-033)", 0, s.n.MaxBurstTargets-1, false
 			choices = append(choices, &rulesetv1.Choice{Field: "ka.attack.burst", Description: "a burst (KA-033)", Max: 1,
 				Options: []*rulesetv1.ChoiceOption{{Value: "true", Label: "burst"}, {Value: "false", Label: "single shot"}}}, more)
 		}
-		add("attack", &rulesetv1.LegalAction{Name: "attack", Description: fmt.Sprintf("with %s (%s + %s, −%d)", w.GetName(), w.GetSphere(), w.GetSkill(), f.cs.GetActionsTaken()),
+		add("attack", &rulesetv1.LegalAction{Name: "attack", Description: fmt.Sprintf("with %s (%s + %s, −%d)", w.GetName(), w.GetSphere(), w.GetSkill(), f.cs.GetActionsTaken()*s.n.ActionMalus),
 			Cost: 1, Rule: "KA-018", Targets: targets, Weapon: w.GetName()}, &kav1.Attack{Weapon: w.GetName()}, choices...)
 	}
 	for _, w := range f.cs.GetWeaponsLost() {
@@ -133,8 +132,8 @@ func (System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.
 	weapon.Required = len(weapon.Options) > 0
 	if len(target.Options) > 0 {
 		skill := &rulesetv1.Choice{Field: "ka.disarm.skill", Description: "the skill to disarm with", Min: 1, Max: 1, Required: true}
-		for _, s := range disarmSkills(f) {
-			skill.Options = append(skill.Options, &rulesetv1.ChoiceOption{Value: s, Label: s})
+		for _, k := range disarmSkills(f) {
+			skill.Options = append(skill.Options, &rulesetv1.ChoiceOption{Value: k, Label: k})
 		}
 		add("disarm", &rulesetv1.LegalAction{Name: "disarm", Description: "with " + strings.Join(disarmSkills(f), ", "), Cost: 1, Rule: "KA-032", Targets: targets},
 			&kav1.Disarm{}, target, skill, weapon)

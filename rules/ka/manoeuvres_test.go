@@ -271,7 +271,7 @@ func TestOptionsRecordedAtCreation(t *testing.T) {
 	require.True(t, proto.Equal(house, got), "%v", got)
 	lvl, bonus := ka.Level(got, 25)
 	require.Equal(t, []int32{4, 16}, []int32{lvl, bonus})
-	require.Equal(t, int32(3), ka.KaLost(got, 9))
+	require.Equal(t, int32(3), ka.New(ka.Latest).KaLost(got, 9))
 
 	b := blank(t)
 	b.refuse(gm, &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{
@@ -282,7 +282,7 @@ func TestOptionsRecordedAtCreation(t *testing.T) {
 // The descriptor names the options as the catalogue does (KA-013 parry, KA-024 ka_table, with
 // their defaults) and the actions of the flow: declare, answer (dodge, parry, take it), pick up.
 func TestDescribeNamesTheOptionsAndActions(t *testing.T) {
-	d := ka.New().Describe()
+	d := ka.New(ka.Latest).Describe()
 	opts := map[string]string{}
 	for _, o := range d.GetOptions() {
 		opts[o.GetName()] = o.GetDefaultValue()

@@ -18,11 +18,27 @@ import (
 // narrate_fr.go). Numbers go in as strings (the catalogue would group their digits), counts
 // that decide a plural as an int first, their text second.
 
-// Teller narrates the system's events, sheets and house rules (narrate.Teller).
-type Teller struct{}
+// Teller narrates the system's events, sheets and house rules (narrate.Teller). An event is
+// told with the numbers of the version of the rules that decided it (its rules_version): the
+// registry narrates every encounter with its latest version's Teller, and a version 1 log must
+// read as it always did. The zero Teller tells each released version with its own numbers.
+type Teller struct{ sys System }
 
 // Teller is the system's narration.
-func (System) Teller() narrate.Teller { return Teller{} }
+func (s System) Teller() narrate.Teller { return Teller{sys: s} }
+
+// numbers are those of the version that decided an event: the Teller's own, another released
+// version's, or (a version unknown here, or none recorded) the latest's.
+func (t Teller) numbers(version uint32) Numbers {
+	if t.sys.version != 0 && t.sys.version == version {
+		return t.sys.n
+	}
+	if n, ok := numbersOf(version); ok {
+		return n
+	}
+	n, _ := numbersOf(Latest)
+	return n
+}
 
 // memoryKey keys what the narration of Ka keeps between events.
 type memoryKey struct{}
@@ -38,12 +54,12 @@ func remembered(n *narrate.Narrator) *memory {
 }
 
 // Event narrates the system's own events.
-func (Teller) Event(n *narrate.Narrator, ev *encounterv1.Event) (string, bool) {
+func (t Teller) Event(n *narrate.Narrator, ev *encounterv1.Event) (string, bool) {
 	e := ev.GetKa()
 	if e == nil {
 		return "", false
 	}
-	return tellEvent(n, e), true
+	return tellEvent(n, t.numbers(ev.GetRulesVersion()), e), true
 }
 
 // Sheet describes the system's sheet of a joining combatant: "Animalité 4, Humanité 3,
@@ -120,7 +136,7 @@ func (Teller) LearnState(n *narrate.Narrator, st *encounterv1.EncounterState) {
 	}
 }
 
-func tellEvent(n *narrate.Narrator, e *kav1.Event) string {
+func tellEvent(n *narrate.Narrator, nb Numbers, e *kav1.Event) string {
 	switch k := e.GetKind().(type) {
 	case *kav1.Event_DeckShuffled:
 		return n.Sprintf("The deck is whole: %s, each card drawn at random from those left (KA-003)", tellShuffle(n, k.DeckShuffled))
@@ -145,9 +161,9 @@ func tellEvent(n *narrate.Narrator, e *kav1.Event) string {
 	case *kav1.Event_AttackResolved:
 		return tellResolved(n, k.AttackResolved)
 	case *kav1.Event_DisarmDrawn:
-		return tellDisarm(n, k.DisarmDrawn)
+		return tellDisarm(n, nb, k.DisarmDrawn)
 	case *kav1.Event_TerrorDrawn:
-		return tellTerror(n, k.TerrorDrawn)
+		return tellTerror(n, nb, k.TerrorDrawn)
 	case *kav1.Event_Passed:
 		return n.Sprintf("%s passes: no more actions this round (KA-015)", n.Name(k.Passed.GetCombatantId()))
 	case nil:

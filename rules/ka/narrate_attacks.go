@@ -310,7 +310,7 @@ func withNote(n *narrate.Narrator, note string) string {
 // tellDisarm: "Joshua tries to disarm le chien of crocs: Humanité 3 + Bagarre 2 + cards 7
 // (…) = 12 against le chien's Humanité 1 + Bagarre 3 + cards 4 (…) = 8 — le chien is
 // disarmed… (KA-032)".
-func tellDisarm(n *narrate.Narrator, d *kav1.DisarmDrawn) string {
+func tellDisarm(n *narrate.Narrator, nb Numbers, d *kav1.DisarmDrawn) string {
 	who, target := n.Name(d.GetCombatantId()), n.Name(d.GetTargetId())
 	s := n.Sprintf("%s tries to disarm %s", who, target)
 	if d.GetWeapon() != "" {
@@ -326,8 +326,8 @@ func tellDisarm(n *narrate.Narrator, d *kav1.DisarmDrawn) string {
 			what = n.Sprintf("its weapon")
 		}
 		s += n.Sprintf(" — %s is disarmed: it loses %s until it picks it up (one action), and may fight bare-handed (KA-032)", target, what)
-	case total < SimpleThreshold:
-		s += n.Sprintf(" — fails: below %s (KA-032)", itoa(SimpleThreshold))
+	case total < nb.SimpleThreshold:
+		s += n.Sprintf(" — fails: below %s (KA-032)", itoa(nb.SimpleThreshold))
 	default:
 		s += n.Sprintf(" — fails: not strictly higher (KA-032)")
 	}
@@ -339,10 +339,10 @@ func tellDisarm(n *narrate.Narrator, d *kav1.DisarmDrawn) string {
 
 // tellTerror: "Terror: Joshua draws Animalité 4 + 3 encaissement − 3 situation + cards 5 (…)
 // = 9: below 10 and below Animalité × 3 = 12: Joshua enters Abysse (KA-034)".
-func tellTerror(n *narrate.Narrator, t *kav1.TerrorDrawn) string {
+func tellTerror(n *narrate.Narrator, nb Numbers, t *kav1.TerrorDrawn) string {
 	who := n.Name(t.GetCombatantId())
 	d := t.GetDraw()
-	threshold := d.GetSphereValue() * TerrorFactor
+	threshold := d.GetSphereValue() * nb.TerrorFactor
 	s := n.Sprintf("Terror: %s draws %s", who, tellDraw(n, d))
 	switch total := d.GetTotal(); {
 	case drawWithheld(d) && t.GetAbysse():
@@ -350,11 +350,11 @@ func tellTerror(n *narrate.Narrator, t *kav1.TerrorDrawn) string {
 	case drawWithheld(d):
 		return s + n.Sprintf(": %s does not enter Abysse (KA-034)", who)
 	case t.GetAbysse():
-		return s + n.Sprintf(": below %s and below %s × %s = %s: %s enters Abysse (KA-034)", itoa(SimpleThreshold), narrate.OrUnknown(d.GetSphere()), itoa(TerrorFactor), itoa(threshold), who)
-	case total >= SimpleThreshold:
-		return s + n.Sprintf(": %s or more, %s holds (KA-034)", itoa(SimpleThreshold), who)
+		return s + n.Sprintf(": below %s and below %s × %s = %s: %s enters Abysse (KA-034)", itoa(nb.SimpleThreshold), narrate.OrUnknown(d.GetSphere()), itoa(nb.TerrorFactor), itoa(threshold), who)
+	case total >= nb.SimpleThreshold:
+		return s + n.Sprintf(": %s or more, %s holds (KA-034)", itoa(nb.SimpleThreshold), who)
 	}
-	return s + n.Sprintf(": a failure, but not below %s × %s = %s: no Abysse (KA-034)", narrate.OrUnknown(d.GetSphere()), itoa(TerrorFactor), itoa(threshold))
+	return s + n.Sprintf(": a failure, but not below %s × %s = %s: no Abysse (KA-034)", narrate.OrUnknown(d.GetSphere()), itoa(nb.TerrorFactor), itoa(threshold))
 }
 
 // The notes the rules write (round.go, redact.go), as messages of the catalogue: a note is

@@ -73,7 +73,7 @@ func TestNarrateKaGoldenLog(t *testing.T) {
 		for _, lang := range narrate.Languages() {
 			name := fmt.Sprintf("ka-v1.%s.%s.txt", view, lang)
 			t.Run(name, func(t *testing.T) {
-				got := ntNarrateLog(t, events, view == "player", lang)
+				got := ntNarrateLog(t, engine.NewRegistry(ka.Released()...), events, view == "player", lang)
 				enginetest.Golden(t, filepath.Join("testdata", "narration", name), got, *updateNarration, "go test -run TestNarrateKaGoldenLog -update")
 				if lang == narrate.French { // no English left in the French
 					require.NotRegexp(t, `\b(the|and|with|has|left|cards|deck|draws|attacks|hits|withheld)\b`, got)
@@ -90,10 +90,9 @@ func ntGolden(t *testing.T) []*encounterv1.Event {
 	return enginetest.ReadLog(t, filepath.Join("..", "systems", "testdata", "golden", "ka-v1.jsonl"))
 }
 
-// ntNarrateLog narrates events in lang, one line each that this system tells: as the GM reads
-// them, or, hiding le chien, as the controller of Joshua reads them.
-func ntNarrateLog(t *testing.T, events []*encounterv1.Event, player bool, lang language.Tag) string {
-	reg := engine.NewRegistry(ka.New())
+// ntNarrateLog narrates events in lang with reg's narrator, one line each that this system
+// tells: as the GM reads them, or, hiding le chien, as the controller of Joshua reads them.
+func ntNarrateLog(t *testing.T, reg *engine.Registry, events []*encounterv1.Event, player bool, lang language.Tag) string {
 	viewer := engine.Viewer{SeesAll: true}
 	if player {
 		viewer = engine.Viewer{Controls: map[string]bool{"joshua": true}}

@@ -14,7 +14,7 @@ import (
 // ntAsPlayer is ev as the server gives it to a reader from whom gargouille is hidden: the
 // rule system's own redaction, and the event marked redacted.
 func ntAsPlayer(ev *encounterv1.Event) *encounterv1.Event {
-	ka.New().RedactEvent(ev, func(id string) bool { return id == "gargouille" })
+	ka.New(ka.Latest).RedactEvent(ev, func(id string) bool { return id == "gargouille" })
 	ev.Redacted = true
 	return ev
 }

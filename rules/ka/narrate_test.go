@@ -29,7 +29,7 @@ func ntDraw(sphere string, sv int32, skill string, skv int32, position int32, re
 		r.Modifiers += int32(v)
 	}
 	for i, c := range cards {
-		r.Draw.Value += ka.Value(c)
+		r.Draw.Value += ka.New(ka.Latest).Value(c)
 		r.Draw.Positions = append(r.Draw.Positions, position+int32(i))
 	}
 	r.Total = sv + skv + r.GetModifiers() + r.GetDraw().GetValue()

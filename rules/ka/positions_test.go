@@ -17,7 +17,7 @@ import (
 // are the same in every duel.
 func hiddenDiceDuel(t *testing.T, claws, dodgeCard []int32) *enginetest.Script {
 	top := func(c *kav1.Card) int32 { return int32(indexOf(t, ka.NewDeck(), c) + 1) } // the first card of a whole deck
-	s := enginetest.NewScript(t, engine.NewRegistry(ka.New()))
+	s := enginetest.NewScript(t, engine.NewRegistry(ka.Released()...))
 	s.Do(gm, createCmd(&kav1.Options{Reshuffle: "every_draw"}))
 	s.Do(gm, addCmd(with(joshua(), func(sh *kav1.Sheet) { sh.KaDice = 14 })))
 	s.Do(gm, addCmd(gargoyle()))

@@ -45,7 +45,7 @@ func gargoyle() *encounterv1.Combatant {
 // with the GM's rewind in it, and returns the registry, the log (commands recorded on the
 // first event of each) and the state after each event.
 func hiddenFight(t *testing.T, reshuffle string) (*engine.Registry, []*encounterv1.Event, []*encounterv1.EncounterState) {
-	reg := engine.NewRegistry(ka.New())
+	reg := engine.NewRegistry(ka.Released()...)
 	st := &encounterv1.EncounterState{EncounterId: "e1"}
 	var log []*encounterv1.Event
 	var states []*encounterv1.EncounterState
@@ -339,7 +339,7 @@ func TestKaAppearance(t *testing.T) {
 		{"not in the state", st, encounterv1.Appearance_APPEARANCE_FIGHTING},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			require.Equal(t, c.want, ka.New().Appearance(c.st, "gargouille"))
+			require.Equal(t, c.want, ka.New(ka.Latest).Appearance(c.st, "gargouille"))
 		})
 	}
 }
@@ -351,7 +351,7 @@ func TestKaRedactedNotes(t *testing.T) {
 		AttackerId: "joshua", TargetId: "gargouille", Success: true, Damage: 61, Unconscious: true, Dying: true,
 		Note: "61 points at once reach the seuil of 57: knocked out (KA-027, KA-031); no points de réalité left: knocked out, and one Ka die lost (KA-031); La gargouille has lost its last Ka die and makes its death draw; the Maître de Ka rules on it (KA-025)",
 	}}}}}
-	ka.New().RedactEvent(ev, func(id string) bool { return id == "gargouille" })
+	ka.New(ka.Latest).RedactEvent(ev, func(id string) bool { return id == "gargouille" })
 	require.Equal(t, "the blow reaches its seuil at once: knocked out (KA-027, KA-031); knocked out (KA-031); La gargouille has lost its last Ka die and makes its death draw; the Maître de Ka rules on it (KA-025)",
 		ev.GetKa().GetAttackResolved().GetNote())
 	require.Equal(t, int32(61), ev.GetKa().GetAttackResolved().GetDamage(), "Joshua's own damage")

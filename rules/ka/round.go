@@ -115,7 +115,7 @@ func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Comman
 	var evs []*encounterv1.Event
 	var err error
 	if r := a.GetReact(); r != nil {
-		evs, err = decideReact(st, a.GetCombatantId(), r, env)
+		evs, err = sys.decideReact(st, a.GetCombatantId(), r, env)
 	} else if t := a.GetTerror(); t != nil {
 		if !engine.IsGameMaster(st, env.Actor) {
 			return nil, engine.Forbidden("only the Maître de Ka calls for a Terror draw")
@@ -124,7 +124,7 @@ func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Comman
 		if ferr != nil {
 			return nil, ferr
 		}
-		evs = terror(st, f, t, env.Dice)
+		evs = sys.terror(st, f, t, env.Dice)
 	} else {
 		if err := engine.MayCommand(st, env.Actor, a.GetCombatantId()); err != nil {
 			return nil, err
@@ -143,9 +143,9 @@ func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Comman
 		}
 		switch k := a.GetKind().(type) {
 		case *kav1.Action_Attack:
-			evs, err = decideAttack(st, f, k.Attack, env)
+			evs, err = sys.decideAttack(st, f, k.Attack, env)
 		case *kav1.Action_Disarm:
-			evs, err = decideDisarm(st, f, k.Disarm, env)
+			evs, err = sys.decideDisarm(st, f, k.Disarm, env)
 		case *kav1.Action_PickUp:
 			evs, err = decidePickUp(f, k.PickUp)
 		case *kav1.Action_PassTurn:
@@ -182,7 +182,7 @@ func (sys System) FollowUp(st *encounterv1.EncounterState, env engine.Env) ([]*e
 		if err != nil {
 			return nil, err
 		}
-		if evs, err = drawStep(st, att, p.GetAttack(), p.GetActionsTaken(), true, p.GetAnswers(), env); err != nil {
+		if evs, err = sys.drawStep(st, att, p.GetAttack(), p.GetActionsTaken(), true, p.GetAnswers(), env); err != nil {
 			return nil, err
 		}
 	}
@@ -300,14 +300,21 @@ func weaponOf(f fighter, name string) (*kav1.Weapon, error) {
 // hasLost: f lost the weapon to a disarm and has not picked it up (KA-032).
 func hasLost(f fighter, weapon string) bool { return slices.Contains(f.cs.GetWeaponsLost(), weapon) }
 
+// mayUse: f may use the weapon for its action: it has not lost it to a disarm, or it keeps
+// its action in this pass, acting at the same time as what put it out or disarmed it
+// (KA-014, KA-032).
+func (s System) mayUse(f fighter, weapon string) bool {
+	return !hasLost(f, weapon) || f.cs.GetStillActs()
+}
+
 // usableWeapon is weaponOf for an attack: a weapon lost to a disarm cannot attack, unless the
 // disarm came at the same time as this very action (KA-014, KA-032).
-func usableWeapon(f fighter, name string) (*kav1.Weapon, error) {
+func (s System) usableWeapon(f fighter, name string) (*kav1.Weapon, error) {
 	w, err := weaponOf(f, name)
 	if err != nil {
 		return nil, err
 	}
-	if hasLost(f, w.GetName()) && !f.cs.GetStillActs() {
+	if !s.mayUse(f, w.GetName()) {
 		return nil, engine.Refused("KA-032", "%s has lost its %s to a disarm: it may pick it up (one action) or fight with %s (%s + %s)",
 			f.name(), w.GetName(), BareHands, Animalite, Brawl)
 	}
@@ -336,8 +343,8 @@ func mayDefend(t fighter) (bool, string) {
 // decideAttack: the attacker declares its attack (KA-020). When a target may defend, the
 // attack waits for the answers of those that may, before any card is drawn; when none may,
 // the attacker draws at once, a simple draw.
-func decideAttack(st *encounterv1.EncounterState, f fighter, a *kav1.Attack, env engine.Env) ([]*encounterv1.Event, error) {
-	w, err := usableWeapon(f, a.GetWeapon())
+func (s System) decideAttack(st *encounterv1.EncounterState, f fighter, a *kav1.Attack, env engine.Env) ([]*encounterv1.Event, error) {
+	w, err := s.usableWeapon(f, a.GetWeapon())
 	if err != nil {
 		return nil, err
 	}
@@ -345,8 +352,8 @@ func decideAttack(st *encounterv1.EncounterState, f fighter, a *kav1.Attack, env
 	if isBurst(a) && !w.GetBurst() {
 		return nil, engine.Refused("KA-033", "only a sub-machine gun fires bursts; %s is not one", w.GetName())
 	}
-	if len(ids) > MaxBurstTargets {
-		return nil, engine.Refused("KA-033", "a burst reaches at most %d targets", MaxBurstTargets)
+	if len(ids) > int(s.n.MaxBurstTargets) {
+		return nil, engine.Refused("KA-033", "a burst reaches at most %d targets", s.n.MaxBurstTargets)
 	}
 	var awaited []string
 	for i, id := range ids {
@@ -366,13 +373,13 @@ func decideAttack(st *encounterv1.EncounterState, f fighter, a *kav1.Attack, env
 			AttackerId: f.id(), Attack: a, PendingIds: awaited,
 		}}}), nil
 	}
-	return drawStep(st, f, a, f.cs.GetActionsTaken(), false, nil, env)
+	return s.drawStep(st, f, a, f.cs.GetActionsTaken(), false, nil, env)
 }
 
 // drawStep makes the draws of an attack in one step (KA-020): the attacker's draw, then, target
 // by target, its defence draw if it defends and the outcome. taken is the attacker's actions
 // taken this round before the attack (KA-011); declared, the attack was declared and answered.
-func drawStep(st *encounterv1.EncounterState, att fighter, a *kav1.Attack, taken int32, declared bool, answers []*kav1.DefenceAnnounced, env engine.Env) ([]*encounterv1.Event, error) {
+func (s System) drawStep(st *encounterv1.EncounterState, att fighter, a *kav1.Attack, taken int32, declared bool, answers []*kav1.DefenceAnnounced, env engine.Env) ([]*encounterv1.Event, error) {
 	w, err := weaponOf(att, a.GetWeapon())
 	if err != nil {
 		return nil, err
@@ -388,14 +395,14 @@ func drawStep(st *encounterv1.EncounterState, att fighter, a *kav1.Attack, taken
 		return nil, engine.Refused("KA-020", "no target of the attack of %s is left", att.name())
 	}
 	sphere := w.GetSphere()
-	mods := []int32{a.GetModifier(), -taken}
+	mods := []int32{a.GetModifier(), -taken * s.n.ActionMalus}
 	reasons := []string{"situation", "actions already taken this round (KA-011)"}
 	if isBurst(a) {
-		sphere = Animalite                    // KA-033
-		mods = append(mods, -int32(len(ids))) // KA-033: −1 for a single target, −n for n
+		sphere = Animalite                                   // KA-033
+		mods = append(mods, -int32(len(ids))*s.n.BurstMalus) // KA-033: −1 for a single target, −n for n
 		reasons = append(reasons, "burst targets (KA-033)")
 	}
-	dk := deckOf(kaState(st), options(st))
+	dk := s.deckOf(st)
 	r := drawFor(dk, att, sphere, w.GetSkill(), mods, reasons, env.Dice)
 	ad := &kav1.AttackDrawn{AttackerId: att.id(), TargetId: targets[0].id(), Attack: a, Draw: r, Declared: declared}
 	answerOf := func(id string) *kav1.React {
@@ -417,25 +424,25 @@ func drawStep(st *encounterv1.EncounterState, att fighter, a *kav1.Attack, taken
 		re := answerOf(t.id())
 		switch {
 		case re.GetAttackBack(): // KA-008: tied Animalité, both attack; only the winner succeeds
-			evs = append(evs, attackBack(st, dk, att, t, a, w, total, re, len(ids), env)...)
+			evs = append(evs, s.attackBack(st, dk, att, t, a, w, total, re, len(ids), env)...)
 		case re.GetDefend(): // KA-009, KA-013: the attack's sphere + the defence skill, one action
 			skill := re.GetSkill()
 			if skill == "" {
 				skill = Dodge
 			}
 			dd := &kav1.DefenceDrawn{DefenderId: t.id(), Defended: true,
-				Draw: drawFor(dk, t, sphere, skill, []int32{-t.cs.GetActionsTaken()}, []string{"actions already taken this round (KA-011)"}, env.Dice)}
+				Draw: drawFor(dk, t, sphere, skill, []int32{-t.cs.GetActionsTaken() * s.n.ActionMalus}, []string{"actions already taken this round (KA-011)"}, env.Dice)}
 			evs = append(evs, event(&kav1.Event{Kind: &kav1.Event_DefenceDrawn{DefenceDrawn: dd}}))
 			t.cs = proto.CloneOf(t.cs) // the defence has spent an action (KA-013)
 			t.cs.ActionsLeft--
 			t.cs.ActionsTaken++
-			if def := dd.GetDraw().GetTotal(); total >= SimpleThreshold && total > def { // KA-007
-				evs = append(evs, resolve(st, dk, att, t, a, w, total-max(def, SimpleThreshold), env.Dice, len(ids)))
+			if m := s.Margin(total, dd.GetDraw().GetTotal(), true); m >= 0 { // KA-007
+				evs = append(evs, s.resolve(st, dk, att, t, a, w, m, env.Dice, len(ids)))
 			} else {
 				evs = append(evs, miss(att, t, "the defender wins: no effect (KA-021)"))
 			}
 		default: // no defence: a simple draw (KA-005, KA-020)
-			evs = append(evs, resolve(st, dk, att, t, a, w, total-SimpleThreshold, env.Dice, len(ids)))
+			evs = append(evs, s.resolve(st, dk, att, t, a, w, s.Margin(total, 0, false), env.Dice, len(ids)))
 		}
 	}
 	return evs, nil
@@ -443,10 +450,10 @@ func drawStep(st *encounterv1.EncounterState, att fighter, a *kav1.Attack, taken
 
 // attackBack: with tied Animalité the defender attacks back (KA-008); only the winner of the
 // opposition succeeds, with its own margin (total − 10); equal totals, both fail.
-func attackBack(st *encounterv1.EncounterState, dk *deck, att, d fighter, a *kav1.Attack, w *kav1.Weapon, total int32, re *kav1.React, targets int, env engine.Env) []*encounterv1.Event {
+func (s System) attackBack(st *encounterv1.EncounterState, dk *deck, att, d fighter, a *kav1.Attack, w *kav1.Weapon, total int32, re *kav1.React, targets int, env engine.Env) []*encounterv1.Event {
 	dw, _ := weaponOf(d, re.GetWeapon())
 	dd := &kav1.DefenceDrawn{DefenderId: d.id(), AttackedBack: true,
-		Draw: drawFor(dk, d, dw.GetSphere(), dw.GetSkill(), []int32{-d.cs.GetActionsTaken()}, []string{"actions already taken this round (KA-011)"}, env.Dice)}
+		Draw: drawFor(dk, d, dw.GetSphere(), dw.GetSkill(), []int32{-d.cs.GetActionsTaken() * s.n.ActionMalus}, []string{"actions already taken this round (KA-011)"}, env.Dice)}
 	evs := one(&kav1.Event{Kind: &kav1.Event_DefenceDrawn{DefenceDrawn: dd}})
 	d.cs = proto.CloneOf(d.cs) // attacking back is its action of this pass (KA-008)
 	d.cs.ActionsLeft--
@@ -456,55 +463,47 @@ func attackBack(st *encounterv1.EncounterState, dk *deck, att, d fighter, a *kav
 	lost := "only the winner of the opposition succeeds: no effect (KA-008)"
 	switch {
 	case total > mine: // the winner's margin is its own total − 10, whatever the loser drew
-		return append(evs, resolve(st, dk, att, d, a, w, total-SimpleThreshold, env.Dice, targets), miss(d, att, lost))
+		return append(evs, s.resolve(st, dk, att, d, a, w, total-s.n.SimpleThreshold, env.Dice, targets), miss(d, att, lost))
 	case mine > total:
-		return append(evs, miss(att, d, lost), resolve(st, dk, d, att, &kav1.Attack{TargetId: att.id(), Weapon: dw.GetName()}, dw, mine-SimpleThreshold, env.Dice, 1))
+		return append(evs, miss(att, d, lost), s.resolve(st, dk, d, att, &kav1.Attack{TargetId: att.id(), Weapon: dw.GetName()}, dw, mine-s.n.SimpleThreshold, env.Dice, 1))
 	}
 	return append(evs, miss(att, d, "equal totals: both fail (KA-008)"), miss(d, att, "equal totals: both fail (KA-008)"))
 }
 
 // resolve applies a successful or failed attack on one target (KA-021…KA-031, KA-033).
-func resolve(st *encounterv1.EncounterState, d *deck, att, t fighter, a *kav1.Attack, w *kav1.Weapon, margin int32, roller dice.Roller, targets int) *encounterv1.Event {
-	o := options(st)
+func (s System) resolve(st *encounterv1.EncounterState, d *deck, att, t fighter, a *kav1.Attack, w *kav1.Weapon, margin int32, roller dice.Roller, targets int) *encounterv1.Event {
 	r := &kav1.AttackResolved{AttackerId: att.id(), TargetId: t.id(), Margin: margin, KaLeft: t.cs.GetKaDice(), RealityLeft: t.cs.GetRealityPoints(),
 		Unconscious: t.cs.GetUnconscious(), Dying: t.cs.GetDying()}
 	out := func() *encounterv1.Event {
 		return event(&kav1.Event{Kind: &kav1.Event_AttackResolved{AttackResolved: r}})
 	}
-	r.Level, r.Bonus = Level(o, margin)
+	damage, sphere := s.WeaponHit(w, a, targets)
+	tg := Target{Seuil: s.Seuil(t.sh), KaDice: t.cs.GetKaDice(), Reality: t.cs.GetRealityPoints()}
+	if !a.GetStun() { // KA-030: a stun is not soaked
+		tg.Soak = Soak(t.sh, sphere)
+	}
+	b := s.Blow(options(st), margin, damage, a.GetStun(), tg)
+	r.Level, r.Bonus = b.Level, b.Bonus
 	if margin < 0 {
 		return out()
 	}
 	r.Success = true
-	r.WeaponDamage = w.GetDamage()
-	switch {
-	case targets > 1:
-		r.WeaponDamage = BurstPerBullet // KA-033: each target hit takes one bullet's damage
-	case a.GetBurst():
-		r.WeaponDamage = BurstSingle // KA-033: the whole burst on one target
-	}
-	r.Damage = r.GetBonus() + r.GetWeaponDamage() // KA-022
+	r.WeaponDamage, r.Damage = damage, b.Damage
 	var notes []string
 	if a.GetStun() { // KA-030, KA-031: reality points, no soak
-		r.RealityLost = min(r.GetDamage(), t.cs.GetRealityPoints())
+		r.RealityLost = b.RealityLost
 		r.RealityLeft = t.cs.GetRealityPoints() - r.GetRealityLost()
-		if r.GetDamage() >= Seuil(t.sh) { // compared before the points left cap the blow
+		if b.AtSeuil {
 			r.Unconscious = true
-			notes = append(notes, fmt.Sprintf("%d points at once reach the seuil of %d: knocked out (KA-027, KA-031)", r.GetDamage(), Seuil(t.sh)))
+			notes = append(notes, fmt.Sprintf("%d points at once reach the seuil of %d: knocked out (KA-027, KA-031)", r.GetDamage(), tg.Seuil))
 		}
-		if r.GetRealityLeft() == 0 && t.cs.GetRealityPoints() > 0 { // always a Ka die, seuil or not
+		if b.LastPoint { // always a Ka die, seuil or not
 			r.Unconscious = true
-			r.KaLost = min(1, r.GetKaLeft())
-			r.KaLeft -= r.GetKaLost()
+			r.KaLost, r.KaLeft = b.KaLost, b.KaLeft
 			notes = append(notes, "no points de réalité left: knocked out, and one Ka die lost (KA-031)")
 		}
 	} else {
-		r.Soak = t.sh.GetSpheres()[w.GetSphere()] + t.sh.GetEncaissement() + t.sh.GetProtection() // KA-023
-		if a.GetBurst() || targets > 1 {
-			r.Soak = t.sh.GetSpheres()[Animalite] + t.sh.GetEncaissement() + t.sh.GetProtection()
-		}
-		r.KaLost = min(KaLost(o, r.GetDamage()-r.GetSoak()), t.cs.GetKaDice()) // KA-024
-		r.KaLeft = t.cs.GetKaDice() - r.GetKaLost()
+		r.Soak, r.KaLost, r.KaLeft = tg.Soak, b.KaLost, b.KaLeft // KA-023, KA-024
 	}
 	if r.GetKaLeft() == 0 && t.cs.GetKaDice() > 0 { // KA-025: the death draw
 		r.Dying = true
@@ -523,9 +522,8 @@ func resolve(st *encounterv1.EncounterState, d *deck, att, t fighter, a *kav1.At
 
 // decideReact: the defender announces, before any card is drawn, whether it defends (KA-020);
 // once every target that may defend has answered, the draws are made in the same step.
-func decideReact(st *encounterv1.EncounterState, id string, re *kav1.React, env engine.Env) ([]*encounterv1.Event, error) {
-	s := kaState(st)
-	p := s.GetPending()
+func (s System) decideReact(st *encounterv1.EncounterState, id string, re *kav1.React, env engine.Env) ([]*encounterv1.Event, error) {
+	p := kaState(st).GetPending()
 	if p == nil {
 		return nil, engine.Because(engine.Refused("KA-020", "no attack is waiting for an answer"), engine.ReasonNoPendingReaction, nil)
 	}
@@ -557,7 +555,7 @@ func decideReact(st *encounterv1.EncounterState, id string, re *kav1.React, env 
 		if re.GetSkill() != "" {
 			return nil, engine.Invalid("KA-008", "%s attacks back with a weapon, not a defence skill", d.name())
 		}
-		dw, err := usableWeapon(d, re.GetWeapon())
+		dw, err := s.usableWeapon(d, re.GetWeapon())
 		if err != nil {
 			return nil, err
 		}
@@ -589,7 +587,7 @@ func decideReact(st *encounterv1.EncounterState, id string, re *kav1.React, env 
 		return evs, nil
 	}
 	answers := append(slices.Clone(p.GetAnswers()), ann)
-	more, err := drawStep(st, att, p.GetAttack(), p.GetActionsTaken(), true, answers, env)
+	more, err := s.drawStep(st, att, p.GetAttack(), p.GetActionsTaken(), true, answers, env)
 	if err != nil {
 		return nil, err
 	}
@@ -635,7 +633,7 @@ func heldWeapons(f fighter) []*kav1.Weapon {
 
 // decideDisarm (KA-032): Humanité + skill against Humanité + the skill of the target's weapon;
 // resisting is not an action; strictly higher, and at least 10, disarms.
-func decideDisarm(st *encounterv1.EncounterState, f fighter, a *kav1.Disarm, env engine.Env) ([]*encounterv1.Event, error) {
+func (s System) decideDisarm(st *encounterv1.EncounterState, f fighter, a *kav1.Disarm, env engine.Env) ([]*encounterv1.Event, error) {
 	t, err := fighterOf(st, a.GetTargetId())
 	if err != nil {
 		return nil, err
@@ -658,10 +656,10 @@ func decideDisarm(st *encounterv1.EncounterState, f fighter, a *kav1.Disarm, env
 	if err != nil {
 		return nil, err
 	}
-	d := deckOf(kaState(st), options(st))
-	r := drawFor(d, f, Humanite, a.GetSkill(), []int32{a.GetModifier(), -f.cs.GetActionsTaken()}, []string{"situation", "actions already taken this round (KA-011)"}, env.Dice)
+	d := s.deckOf(st)
+	r := drawFor(d, f, Humanite, a.GetSkill(), []int32{a.GetModifier(), -f.cs.GetActionsTaken() * s.n.ActionMalus}, []string{"situation", "actions already taken this round (KA-011)"}, env.Dice)
 	res := drawFor(d, t, Humanite, tw.GetSkill(), nil, nil, env.Dice) // not an action: no KA-011 malus
-	ok := r.GetTotal() >= SimpleThreshold && r.GetTotal() > res.GetTotal()
+	ok := r.GetTotal() >= s.n.SimpleThreshold && r.GetTotal() > res.GetTotal()
 	return one(&kav1.Event{Kind: &kav1.Event_DisarmDrawn{DisarmDrawn: &kav1.DisarmDrawn{
 		CombatantId: f.id(), TargetId: t.id(), Draw: r, Resistance: res, Success: ok, Weapon: tw.GetName(),
 		StillActs: ok && sameTime(f, t),
@@ -686,9 +684,9 @@ func decidePickUp(f fighter, a *kav1.PickUp) ([]*encounterv1.Event, error) {
 
 // terror (KA-034): Animalité + encaissement with the GM's malus; a failure below Animalité × 3
 // enters Abysse.
-func terror(st *encounterv1.EncounterState, f fighter, t *kav1.Terror, roller dice.Roller) []*encounterv1.Event {
-	d := deckOf(kaState(st), options(st))
+func (s System) terror(st *encounterv1.EncounterState, f fighter, t *kav1.Terror, roller dice.Roller) []*encounterv1.Event {
+	d := s.deckOf(st)
 	r := drawFor(d, f, Animalite, "", []int32{f.sh.GetEncaissement(), t.GetModifier()}, []string{"encaissement", "situation"}, roller)
-	abysse := r.GetTotal() < SimpleThreshold && r.GetTotal() < f.sh.GetSpheres()[Animalite]*TerrorFactor
+	abysse := r.GetTotal() < s.n.SimpleThreshold && r.GetTotal() < f.sh.GetSpheres()[Animalite]*s.n.TerrorFactor
 	return one(&kav1.Event{Kind: &kav1.Event_TerrorDrawn{TerrorDrawn: &kav1.TerrorDrawn{CombatantId: f.id(), Draw: r, Abysse: abysse}}})
 }

@@ -20,11 +20,13 @@ type Pool struct {
 	Left  int32
 	// EveryDraw: the discard returns to the deck before each draw (KA-003 option).
 	EveryDraw bool
+	// Rules: the version whose cards these are (the value of a face card, KA-002).
+	Rules ka.System
 }
 
-// FullPool is the 56 cards of the minor arcana (KA-001).
-func FullPool() Pool {
-	var p Pool
+// FullPool is the 56 cards of the minor arcana (KA-001) under a version of the rules.
+func FullPool(rules ka.System) Pool {
+	p := Pool{Rules: rules}
 	for v := 1; v <= 10; v++ {
 		p.Cards[v] = 4
 	}
@@ -35,8 +37,8 @@ func FullPool() Pool {
 
 // PoolOf is the pool of a state's deck as its reader sees it: the cards not in the discard,
 // a card lying face down counting as unseen.
-func PoolOf(s *kav1.State, o *kav1.Options) Pool {
-	p := FullPool()
+func PoolOf(rules ka.System, s *kav1.State, o *kav1.Options) Pool {
+	p := FullPool(rules)
 	for _, c := range s.GetDiscard() {
 		switch r := c.GetRank(); {
 		case r == 0: // face down: unseen
@@ -59,6 +61,9 @@ func (p Pool) size() int32 {
 	return n
 }
 
+// faceCard stands for the face cards of a pool (KA-002).
+var faceCard = &kav1.Card{Rank: 11}
+
 // drawn is one way a draw goes: the value it adds, its chance, the pool it leaves.
 type drawn struct {
 	value int32
@@ -71,7 +76,7 @@ type drawn struct {
 // before the draw when some were drawn).
 func (p Pool) Draws() []drawn {
 	if p.EveryDraw { // the discard returns first (a whole deck stays whole)
-		p = FullPool()
+		p = FullPool(p.Rules)
 		p.EveryDraw = true
 	}
 	var out []drawn
@@ -79,7 +84,7 @@ func (p Pool) Draws() []drawn {
 	walk = func(p Pool, value int32, prob float64) {
 		if p.Left == 0 {
 			every := p.EveryDraw
-			p = FullPool()
+			p = FullPool(p.Rules)
 			p.EveryDraw = every
 		}
 		n := float64(p.size())
@@ -92,7 +97,7 @@ func (p Pool) Draws() []drawn {
 			q.Left--
 			pr := prob * float64(c) / n
 			if v == 0 {
-				walk(q, value+ka.FaceValue, pr)
+				walk(q, value+p.Rules.Value(faceCard), pr)
 				continue
 			}
 			out = append(out, drawn{value: value + int32(v), p: pr, pool: q})
@@ -121,6 +126,8 @@ type KaAttack struct {
 	Target      string
 	Seuil       int32
 	RealityLeft int32
+	// Rules is the version of the rules the encounter pinned: its formulas give the outcome.
+	Rules ka.System
 }
 
 func kaAttack(reg *engine.Registry, st *encounterv1.EncounterState, cmd *encounterv1.Command, actor string) (*oddsv1.Odds, error) {
@@ -139,13 +146,21 @@ func ReadKaAttack(reg *engine.Registry, st *encounterv1.EncounterState, cmd *enc
 	if err != nil {
 		return nil, err
 	}
+	sys, err := reg.Lookup(st.GetRuleSystem(), st.GetRulesVersion())
+	if err != nil {
+		return nil, err
+	}
+	rules, ok := sys.(ka.System)
+	if !ok {
+		return nil, engine.Invalid("", "the encounter's rules (%s version %d) are not Ka's", st.GetRuleSystem(), st.GetRulesVersion())
+	}
 	at := cmd.GetKa().GetAttack()
 	target := engine.FindCombatant(st, at.GetTargetId())
-	a := &KaAttack{Stun: at.GetStun(), Pool: PoolOf(st.GetKa(), st.GetOptions().GetKa()), Options: st.GetOptions().GetKa(),
-		Hidden: target.GetKa() == nil, Target: target.GetName()}
+	a := &KaAttack{Stun: at.GetStun(), Pool: PoolOf(rules, st.GetKa(), st.GetOptions().GetKa()), Options: st.GetOptions().GetKa(),
+		Hidden: target.GetKa() == nil, Target: target.GetName(), Rules: rules}
 	cs := st.GetKa().GetCombatants()[target.GetId()]
-	a.KaDice, a.Reality, a.Seuil = cs.GetKaDice(), cs.GetRealityPoints(), ka.Seuil(target.GetKa())
-	a.Damage, a.Soak, _ = ka.HitNumbers(st, cmd.GetKa().GetCombatantId(), at)
+	a.KaDice, a.Reality, a.Seuil = cs.GetKaDice(), cs.GetRealityPoints(), rules.Seuil(target.GetKa())
+	a.Damage, a.Soak, _ = rules.HitNumbers(st, cmd.GetKa().GetCombatantId(), at)
 	drawnScore := func(evs []*encounterv1.Event) {
 		for _, ev := range evs {
 			if d := ev.GetKa().GetAttackDrawn(); d != nil {
@@ -210,44 +225,20 @@ func (a *KaAttack) section(key, title string, defended bool) *oddsv1.OddsSection
 	for _, x := range a.Pool.Draws() {
 		total := a.Attack + x.value
 		outcome := func(margin int32, p float64) {
-			lvl, bonus := ka.Level(a.Options, margin)
-			levels[lvl] += p
-			if margin < 0 {
-				lost.Add(0, p)
-				reality.Add(0, p)
-				return
-			}
-			dmg := bonus + a.Damage
-			if a.Stun { // KA-030, KA-031: points de réalité, no soak
-				r := min(dmg, a.Reality)
-				reality.Add(int(r), p)
-				k, zero := int32(0), a.Reality-r == 0 && a.Reality > 0
-				if zero {
-					k = min(1, a.KaDice)
-				}
-				lost.Add(int(k), p)
-				if dmg >= a.Seuil || zero { // knocked out (KA-027, KA-031), and dying with its last Ka die (KA-025)
-					out += p
-				}
-				return
-			}
-			k := min(ka.KaLost(a.Options, dmg-a.Soak), a.KaDice) // KA-023, KA-024
-			lost.Add(int(k), p)
-			if a.KaDice-k == 0 {
+			b := a.Rules.Blow(a.Options, margin, a.Damage, a.Stun, ka.Target{Soak: a.Soak, Seuil: a.Seuil, KaDice: a.KaDice, Reality: a.Reality})
+			levels[b.Level] += p
+			lost.Add(int(b.KaLost), p)
+			reality.Add(int(b.RealityLost), p)
+			if b.Out() {
 				out += p
 			}
 		}
 		if !defended {
-			outcome(total-ka.SimpleThreshold, x.p)
+			outcome(a.Rules.Margin(total, 0, false), x.p)
 			continue
 		}
 		for _, y := range x.pool.Draws() {
-			def := a.Defence + y.value
-			if total >= ka.SimpleThreshold && total > def { // KA-007
-				outcome(total-max(def, ka.SimpleThreshold), x.p*y.p)
-			} else {
-				outcome(-1, x.p*y.p)
-			}
+			outcome(a.Rules.Margin(total, a.Defence+y.value, true), x.p*y.p)
 		}
 	}
 	for lvl := int32(0); lvl < int32(len(a.Options.GetSuccessLevels())+2); lvl++ { // failure, then each success level (KA-006)

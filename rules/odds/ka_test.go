@@ -209,7 +209,7 @@ func TestKaStunAtTheSeuil(t *testing.T) {
 	dog.Encaissement = 1
 	engine.FindCombatant(st, "joshua").GetKa().Weapons[1].Damage = 5
 	leaveOnly(st, &kav1.Card{Suit: kav1.Suit_SUIT_EPEE, Rank: 5}, &kav1.Card{Suit: kav1.Suit_SUIT_EPEE, Rank: 4})
-	require.Equal(t, int32(6), ka.Seuil(dog))
+	require.Equal(t, int32(6), ka.New(ka.Latest).Seuil(dog))
 	// Animalité 4 + Bagarre 2 − 5 = 1; taken: 1 + 5 = 6 or 1 + 4 = 5, both failures.
 	o, err := odds.Of(reg, st, kaShot("crosse", -5, true), "david")
 	require.NoError(t, err)

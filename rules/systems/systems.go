@@ -17,7 +17,7 @@ func Registry() *engine.Registry {
 	return engine.NewRegistry(slices.Concat(
 		loss.Released(),
 		feerie.Released(),
-		[]engine.System{ka.New()},
+		ka.Released(),
 		d20seg.Released(),
 	)...)
 }

@@ -32,7 +32,7 @@ func TestKaStateWithAHiddenCombatant(t *testing.T) {
 				"joshua":     {KaDice: 4, RealityPoints: 15, ActionsLeft: 2},
 				"gargouille": {KaDice: 1, RealityPoints: 67, ActionsLeft: 1, ActionsTaken: 1, ActedThisPass: true, WeaponsLost: []string{"Serres-de-Minuit"}},
 			}}}}
-	reg := engine.NewRegistry(ka.New())
+	reg := engine.NewRegistry(ka.Released()...)
 	var b bytes.Buffer
 	view := reg.View(st, engine.Viewer{Controls: map[string]bool{"joshua": true}})
 	kacmd.WriteState(&b, view, client.NamesOf(view))

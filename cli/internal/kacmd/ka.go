@@ -4,6 +4,7 @@ package kacmd
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -43,15 +44,16 @@ func kaCommand(a *kav1.Action) *encounterv1.Command {
 }
 
 func kaAttackCmd() *cobra.Command {
+	n := ka.New(ka.Latest).Numbers() // the numbers of the rules new encounters get
 	command, fs := client.NewCommand("ka attack", "ENCOUNTER COMBATANT TARGET [--weapon W] [--stun] [--burst] [--also T,...] [--modifier N] [flags]",
-		"COMBATANT declares an attack on TARGET, its action: a draw of the weapon's sphere and skill, −1\n"+
+		fmt.Sprintf("COMBATANT declares an attack on TARGET, its action: a draw of the weapon's sphere and skill, −%d\n", n.ActionMalus)+
 			"per action already taken this round, plus the Maître de Ka's --modifier (KA-004, KA-011,\n"+
 			"KA-018). TARGET first announces whether it dodges, takes it or attacks back (fray ka react);\n"+
 			"then the cards are drawn. A TARGET with no action left cannot defend: the draw is made at once\n"+
 			"(KA-012, KA-020). --weapon \"mains nues\": bare hands, Animalité + Bagarre (KA-018, KA-032).\n"+
 			"--stun: the damage goes to points de réalité, without soak (KA-030). --burst: a sub-machine\n"+
-			"gun's burst, Animalité, −1 on the draw and +12 damage on one target; --also adds targets within\n"+
-			"1 m, −1 each on the draw and +6 damage on each one hit (KA-033).\n"+
+			fmt.Sprintf("gun's burst, Animalité, −%d on the draw and +%d damage on one target; --also adds targets within\n", n.BurstMalus, n.BurstSingle)+
+			fmt.Sprintf("1 m, −%d each on the draw and +%d damage on each one hit, up to %d targets (KA-033).\n", n.BurstMalus, n.BurstPerBullet, n.MaxBurstTargets)+
 			"  fray ka attack $id joshua chien --weapon pistolet --modifier -2", 3, 3)
 	c := client.AddConnFlags(fs)
 	c.AddCommandFlags(fs, true)
@@ -73,8 +75,8 @@ func kaAttackCmd() *cobra.Command {
 		if pos[2] == pos[1] {
 			return usage("%s cannot attack itself", pos[1])
 		}
-		if len(targets) > ka.MaxBurstTargets {
-			return usage("a burst reaches at most %d targets, not %d (KA-033)", ka.MaxBurstTargets, len(targets))
+		if len(targets) > int(n.MaxBurstTargets) {
+			return usage("a burst reaches at most %d targets, not %d (KA-033)", n.MaxBurstTargets, len(targets))
 		}
 		at := &kav1.Attack{TargetId: pos[2], Weapon: *weapon, Stun: *stun, MoreTargetIds: also, Modifier: int32(*modifier),
 			Burst: *burst || len(also) > 0}

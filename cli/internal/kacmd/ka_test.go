@@ -194,7 +194,7 @@ func TestKaExampleSheets(t *testing.T) {
 	for _, f := range files {
 		c, err := client.LoadCombatant(f)
 		require.NoError(t, err, f)
-		require.NoError(t, ka.New().CheckCombatant(st, c), f)
+		require.NoError(t, ka.New(ka.Latest).CheckCombatant(st, c), f)
 		st.Combatants = append(st.Combatants, c)
 	}
 	joshua, dog := clienttest.MustSheet(t, "ka/joshua.yaml").GetKa(), clienttest.MustSheet(t, "ka/chien.yaml").GetKa()
@@ -213,7 +213,7 @@ func TestKaExampleSheets(t *testing.T) {
 	// KA-T04: the gun butt, Animalité 4 + Bagarre 2, +3 damage; the dog's seuil (1 + 3) × 3.
 	require.Equal(t, []any{"crosse", ka.Animalite, "Bagarre", int32(3)}, []any{joshua.GetWeapons()[1].GetName(), joshua.GetWeapons()[1].GetSphere(),
 		joshua.GetWeapons()[1].GetSkill(), joshua.GetWeapons()[1].GetDamage()})
-	require.Equal(t, int32(12), ka.Seuil(dog))
+	require.Equal(t, int32(12), ka.New(ka.Latest).Seuil(dog))
 	// KA-T05: Animalité 4 + encaissement 3; Animalité × 3 = 12.
 	require.Equal(t, int32(3), joshua.GetEncaissement())
 }

@@ -65,7 +65,7 @@ func WriteState(w io.Writer, st *encounterv1.EncounterState, names *client.Names
 			case cs != nil && ks.GetRound() > 0:
 				actions = fmt.Sprintf("%d left, %d taken", cs.GetActionsLeft(), cs.GetActionsTaken())
 			}
-			other := kaOtherText(sh, cs)
+			other := kaOtherText(rulesOf(st.GetRulesVersion()), sh, cs)
 			if withheld {
 				other = strings.TrimSuffix(client.AppearanceText(cb.GetAppearance())+", "+kaSeenText(cs), ", ")
 			}
@@ -118,8 +118,19 @@ func WriteState(w io.Writer, st *encounterv1.EncounterState, names *client.Names
 	client.PrintPending(w, enc, st)
 }
 
+// rulesOf: the Ka rules of the version an encounter pinned; the latest this client knows when
+// the server has a newer one.
+func rulesOf(version uint32) ka.System {
+	for _, s := range ka.Released() {
+		if s.Version() == version {
+			return s.(ka.System)
+		}
+	}
+	return ka.New(ka.Latest)
+}
+
 // kaOtherText: a combatant's conditions, ", "-separated.
-func kaOtherText(sh *kav1.Sheet, cs *kav1.CombatantState) string {
+func kaOtherText(rules ka.System, sh *kav1.Sheet, cs *kav1.CombatantState) string {
 	if cs == nil {
 		return ""
 	}
@@ -138,7 +149,7 @@ func kaOtherText(sh *kav1.Sheet, cs *kav1.CombatantState) string {
 	add(cs.GetActedThisPass(), "acted this pass")
 	add(cs.GetStillActs(), "still acts this pass (KA-014)")
 	add(sh.GetPlayerCharacter(), "player character")
-	parts = append(parts, fmt.Sprintf("seuil %d", ka.Seuil(sh)))
+	parts = append(parts, fmt.Sprintf("seuil %d", rules.Seuil(sh)))
 	return strings.Join(parts, ", ")
 }
 

@@ -41,7 +41,7 @@ func TestKaWalkthroughWithTheRulesEngine(t *testing.T) {
 	clienttest.ClearEnv(t)
 	faces := kaDrawFaces(t, kaCard(kav1.Suit_SUIT_EPEE, 6), kaCard(kav1.Suit_SUIT_EPEE, 10), kaCard(kav1.Suit_SUIT_BATON, 11),
 		kaCard(kav1.Suit_SUIT_COUPE, 9), kaCard(kav1.Suit_SUIT_DENIER, 3), kaCard(kav1.Suit_SUIT_BATON, 4), kaCard(kav1.Suit_SUIT_DENIER, 5))
-	srv := &clienttest.RuleServer{Reg: engine.NewRegistry(ka.New()), Seed: dice.NewSeed(), Dice: dice.NewFixed(faces...)}
+	srv := &clienttest.RuleServer{Reg: engine.NewRegistry(ka.Released()...), Seed: dice.NewSeed(), Dice: dice.NewFixed(faces...)}
 	lis := clienttest.ServeRules(t, srv)
 	sheet := func(name string) string { return filepath.Join(clienttest.Sheets, "ka", name) }
 	step := func(args ...string) string {
