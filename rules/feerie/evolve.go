@@ -296,8 +296,12 @@ func (sys System) resolved(st *encounterv1.EncounterState, s *feeriev1.State, r 
 	// What a Relentless strike builds on: the loss of the previous activity (FEE-156, FEE-171).
 	f.LastLoss, f.LastTarget = r.GetEssenceLost(), in.GetTargetId()
 	f.RelentlessBonus = div(house(st), f.GetLastLoss(), 4)
-	if in.GetIntimidation() { // the frightening blow's bonus serves one intimidation per witness (FEE-181)
-		spendIntimidation(f, in.GetTargetId())
+	if in.GetIntimidation() { // the frightening blow's bonus serves the next intimidation (FEE-181)
+		target := in.GetTargetId()
+		if sys.n.IntimidationSpendsAll { // v2: « sa prochaine activité d'intimidation », whoever it targets
+			target = ""
+		}
+		spendIntimidation(f, target)
 	}
 	switch in.GetKind() {
 	case feeriev1.ActivityKind_ACTIVITY_KIND_GET_UP:

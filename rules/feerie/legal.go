@@ -7,6 +7,7 @@ import (
 	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
 	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/narrate"
 )
 
 // Legal lists what a combatant may do now.
@@ -32,7 +33,7 @@ func (sys System) LegalCommands(st *encounterv1.EncounterState, id string) []eng
 		if f.cs.GetHasDeclared() {
 			return nil
 		}
-		add("declare", &rulesetv1.LegalAction{Name: "declare", Description: fmt.Sprintf("tactic cap %d", Cap(f.sh, f.cs.GetDeclared())), Rule: "FEE-033"},
+		add("declare", &rulesetv1.LegalAction{Name: "declare", Description: declareTactic(f), Rule: "FEE-033"},
 			&feeriev1.Action{Kind: &feeriev1.Action_Declare{Declare: &feeriev1.Declare{Intent: &feeriev1.Intent{}}}}, intentChoices(st, f, "feerie.declare.intent", feeriev1.ActivityKind_ACTIVITY_KIND_UNSPECIFIED)...)
 	case feeriev1.Step_STEP_COUNTDOWN:
 		if s.GetRank() == 0 || f.cs.GetRenounced() {
@@ -100,6 +101,77 @@ func intentChoices(st *encounterv1.EncounterState, f fighter, path string, decla
 	for _, a := range []string{"vigilance", "habilete", "puissance", "resistance", "charme"} {
 		aspects.Options = append(aspects.Options, &rulesetv1.ChoiceOption{Value: a, Label: a})
 	}
-	return []*rulesetv1.Choice{kind, target, aspects,
+	out := []*rulesetv1.Choice{kind, target, aspects,
 		{Field: path + ".difficulty", Description: "the difficulty of another activity", Max: 99}}
+	return append(out, tacticChoices(f, path)...)
+}
+
+// appliedTo names the five lists of Attributes an intent applies, as a player reads them
+// (FEE-010…FEE-017).
+var appliedTo = []struct{ field, what, rule string }{
+	{"attack", "the Attack: it makes the tactic cap", "FEE-011"},
+	{"defense", "the Defense: it makes the tactic cap", "FEE-013"},
+	{"initiative", "the Initiative", "FEE-010"},
+	{"damage", "the Damage (not one applied to the Attack)", "FEE-016"},
+	{"soak", "the Soak (not one applied to the Defense)", "FEE-017"},
+}
+
+// tacticChoices: the Attributes the combatant may apply, and the tactic they allow
+// (FEE-030…FEE-035): a named one of FEE-034 within its greatest cap, or any three modifiers
+// within it. A surprised combatant declares no tactic (FEE-080); one with no Attribute to apply
+// has no cap, so no tactic.
+func tacticChoices(f fighter, path string) []*rulesetv1.Choice {
+	attrs := f.sh.GetAttributes()
+	if len(attrs) == 0 {
+		return nil
+	}
+	var out []*rulesetv1.Choice
+	for _, a := range appliedTo {
+		c := &rulesetv1.Choice{Field: path + ".applied." + a.field, Description: "the Attributes applied to " + a.what + " (" + a.rule + ")", Max: int32(len(attrs))}
+		for _, at := range attrs {
+			c.Options = append(c.Options, &rulesetv1.ChoiceOption{Value: at.GetName(), Label: at.GetName() + " " + narrate.Signed(at.GetValue())})
+		}
+		out = append(out, c)
+	}
+	most := greatestCap(f.sh)
+	if most <= 0 || f.cs.GetSurprisedActions() > 0 {
+		return out
+	}
+	presets := &rulesetv1.Choice{Field: path + ".tactic.preset", Description: "a named tactic (FEE-034), for a cap of 4 or more", Max: 1}
+	for _, p := range Presets {
+		if max(abs(p.Init), abs(p.Att), abs(p.Def)) <= most {
+			presets.Options = append(presets.Options, &rulesetv1.ChoiceOption{Value: p.Name,
+				Label: p.Name + " " + narrate.Signed(p.Init) + "/" + narrate.Signed(p.Att) + "/" + narrate.Signed(p.Def)})
+		}
+	}
+	if len(presets.Options) > 0 {
+		out = append(out, presets)
+	}
+	for _, m := range []string{"initiative", "attack", "defense"} {
+		out = append(out, &rulesetv1.Choice{Field: path + ".tactic." + m, Min: -most, Max: most,
+			Description: "the tactic's " + m + " modifier: the three add up to 0, each at most the cap of the Attributes applied to the Attack or the Defense (FEE-031, FEE-032)"})
+	}
+	return out
+}
+
+// greatestCap is the greatest tactic cap a sheet allows: every Attribute of positive value
+// applied to the Attack or the Defense (FEE-032).
+func greatestCap(sh *feeriev1.Sheet) int32 {
+	var c int32
+	for _, a := range sh.GetAttributes() {
+		c += max(0, a.GetValue())
+	}
+	return c
+}
+
+// declareTactic describes the declaration's tactic: the cap its Attributes allow at most.
+func declareTactic(f fighter) string {
+	switch most := greatestCap(f.sh); {
+	case f.cs.GetSurprisedActions() > 0:
+		return "surprised: no tactic this Action (FEE-080)"
+	case most <= 0:
+		return "no tactic: no Affinity, Power or Accessoire to apply to the Attack or the Defense (FEE-030)"
+	default:
+		return fmt.Sprintf("tactic cap up to %d: the Attributes applied to the Attack or the Defense (FEE-032)", most)
+	}
 }

@@ -43,8 +43,9 @@ func readLog(t *testing.T, path string) []*encounterv1.Event {
 // Contes de Fées event, each sheet of a combatant who joins and the house rules of the
 // encounter (the common events are the narrate package's, tested there).
 func feerieLines(t *testing.T, events []*encounterv1.Event, lang language.Tag, viewer engine.Viewer) []string {
-	reg := engine.NewRegistry(feerie.New(1))
-	n := narrate.New(lang, feerie.New(1).Teller())
+	reg := engine.NewRegistry(feerie.Released()...)
+	teller := feerie.New(feerie.Latest).Teller() // as the registry's Narrator: the latest tells every version
+	n := narrate.New(lang, teller)
 	st := &encounterv1.EncounterState{}
 	var lines []string
 	for _, recorded := range events {
@@ -54,11 +55,11 @@ func feerieLines(t *testing.T, events []*encounterv1.Event, lang language.Tag, v
 		case ev.GetFeerie() != nil:
 			lines = append(lines, n.Text(ev))
 		case ev.GetCombatantAdded() != nil:
-			if s, ok := (feerie.New(1).Teller()).Sheet(n, ev.GetCombatantAdded().GetCombatant()); ok {
+			if s, ok := teller.Sheet(n, ev.GetCombatantAdded().GetCombatant()); ok {
 				lines = append(lines, seq+" "+ev.GetCombatantAdded().GetCombatant().GetId()+": "+s)
 			}
 		case ev.GetEncounterCreated() != nil:
-			s, ok := (feerie.New(1).Teller()).Options(n, ev.GetEncounterCreated().GetOptions())
+			s, ok := teller.Options(n, ev.GetEncounterCreated().GetOptions())
 			require.True(t, ok)
 			lines = append(lines, seq+" "+s)
 		}

@@ -102,7 +102,7 @@ func (sys System) defense(st *encounterv1.EncounterState, t fighter, att fighter
 		m.add("ranged difficulty", "FEE-130", RangedDifficultyMod(circ.GetRangedDifficulty()))
 		m.add("range", "FEE-131", RangeMod(circ.GetDistance()))
 	} else {
-		m.add("attack angles occupied", "FEE-091", sys.AngleDefenseMalus(sys.occupiedAngles(st, t, att, circ))) // FEE-090, FEE-096, FEE-175
+		m.add("attack angles occupied", "FEE-091", sys.AngleDefenseMalus(sys.occupiedAngles(st, t, att, in, circ))) // FEE-090, FEE-096, FEE-175
 	}
 	return m
 }
@@ -321,9 +321,14 @@ func (sys System) StrikesTakeEffect(o *feeriev1.Options, margin, damage, soak in
 	return !has(strikes, feeriev1.SpecialStrike_SPECIAL_STRIKE_CRIPPLE) || sys.cripples(o, margin, damage, soak)
 }
 
-// cripples: a Cripple takes effect if at least 1 Essence would be lost (FEE-155).
+// cripples: a Cripple takes effect if at least 1 Essence would be lost (FEE-155); from version
+// 2, only for a duration — the Damage before Soak — of at least 1 rank (« pendant un nombre de
+// rangs »: below 1 there is nothing to record, not an organ "crippled for −2 ranks").
 func (sys System) cripples(o *feeriev1.Options, margin, damage, soak int32) bool {
-	return wouldLose(o, margin, damage, soak) >= 1
+	if wouldLose(o, margin, damage, soak) < 1 {
+		return false
+	}
+	return !sys.n.CrippleNeedsARank || beforeSoak(o, margin, damage) >= 1
 }
 
 // fumble: a failure by the fumble margin or more (FEE-004); hurting oneself would cost

@@ -97,16 +97,33 @@ func opponents(st *encounterv1.EncounterState, t, att fighter, room bool) []figh
 	return out
 }
 
-// occupiedAngles: the angles of t occupied when att strikes it in melee, each opponent filling
-// ceil(its surface / t's angle surface) of them, at most those offered (FEE-091, FEE-096).
-func (sys System) occupiedAngles(st *encounterv1.EncounterState, t, att fighter, circ *feeriev1.Circumstances) int32 {
+// occupiedAngles: the angles of t occupied when att strikes it in melee (in), each opponent
+// filling ceil(its surface / t's angle surface) of them, at most those offered (FEE-091,
+// FEE-096). From version 2, an opponent that sweeps t with others fills only its share: the
+// surface t takes up of its Attack (FEE-094).
+func (sys System) occupiedAngles(st *encounterv1.EncounterState, t, att fighter, in *feeriev1.Intent, circ *feeriev1.Circumstances) int32 {
 	opp := opponents(st, t, att, false)
 	offered := sys.anglesOffered(st, t, opp, circ)
 	var n int32
 	for _, o := range opp {
-		n += AnglesOccupied(o.sh.GetTaille(), t.sh.GetTaille(), offered)
+		surface := Surface(o.sh.GetTaille())
+		if sys.n.SweepShare && sweeps(o, t, att, in) {
+			surface = min(surface, Surface(t.sh.GetTaille()))
+		}
+		n += anglesFilled(surface, t.sh.GetTaille(), offered)
 	}
 	return min(n, offered)
+}
+
+// sweeps reports whether opponent o strikes t together with other defenders in one Attack
+// (FEE-094): by att's attack in when o is att, else by the melee activity o has declared.
+func sweeps(o, t, att fighter, in *feeriev1.Intent) bool {
+	x := o.cs.GetDeclared()
+	if o.id() == att.id() {
+		x = in
+	}
+	return x.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK && len(x.GetAlsoTargetIds()) > 0 &&
+		(x.GetTargetId() == t.id() || slices.Contains(x.GetAlsoTargetIds(), t.id()))
 }
 
 // checkSweep validates the further defenders of one Attack roll (FEE-094, FEE-095).

@@ -28,10 +28,16 @@ type siFight struct {
 	st  *encounterv1.EncounterState
 }
 
-// siNew creates and starts an encounter with cs, in order.
+// siNew creates and starts an encounter with cs, in order, under version 1.
 func siNew(t *testing.T, cs ...*encounterv1.Combatant) *siFight {
 	t.Helper()
-	f := &siFight{t: t, reg: engine.NewRegistry(feerie.New(1)), st: &encounterv1.EncounterState{EncounterId: "e1"}}
+	return siNewAt(t, 1, cs...)
+}
+
+// siNewAt is siNew under version of the rules.
+func siNewAt(t *testing.T, version uint32, cs ...*encounterv1.Combatant) *siFight {
+	t.Helper()
+	f := &siFight{t: t, reg: engine.NewRegistry(feerie.New(version)), st: &encounterv1.EncounterState{EncounterId: "e1"}}
 	f.do(&encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "La clairière", RuleSystem: feerie.ID}}})
 	for _, c := range cs {
 		f.do(&encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: c}}})

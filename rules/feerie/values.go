@@ -300,8 +300,14 @@ func Surface(t int32) int32 {
 
 // AnglesOccupied is how many of a defender's angles an attacker fills (FEE-096).
 func AnglesOccupied(attacker, defender, offered int32) int32 {
-	a, d := Surface(attacker), Surface(defender)
-	n := (a + d - 1) / d
+	return anglesFilled(Surface(attacker), defender, offered)
+}
+
+// anglesFilled: ceil(surface / the defender's angle surface) angles, at least 1, at most those
+// offered (FEE-096).
+func anglesFilled(surface, defender, offered int32) int32 {
+	d := Surface(defender)
+	n := (surface + d - 1) / d
 	return min(max(n, 1), offered)
 }
 

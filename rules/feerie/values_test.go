@@ -46,16 +46,25 @@ func vaAddCmd(c *encounterv1.Combatant) *encounterv1.Command {
 	return &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: c}}}
 }
 
-// vaBlank is a fight whose encounter is not created yet.
-func vaBlank(t *testing.T) *vaFight {
-	return &vaFight{t: t, reg: engine.NewRegistry(feerie.New(1)), st: &encounterv1.EncounterState{EncounterId: "e1"}}
+// vaBlank is a fight whose encounter is not created yet, under version 1.
+func vaBlank(t *testing.T) *vaFight { return vaBlankAt(t, 1) }
+
+// vaBlankAt is a fight under version of the rules, whose encounter is not created yet.
+func vaBlankAt(t *testing.T, version uint32) *vaFight {
+	return &vaFight{t: t, reg: engine.NewRegistry(feerie.New(version)), st: &encounterv1.EncounterState{EncounterId: "e1"}}
 }
 
 // vaNew creates an encounter with opts (nil: the defaults), adds cs in order and starts it:
-// Action 1, step 1.
+// Action 1, step 1, under version 1.
 func vaNew(t *testing.T, opts *feeriev1.Options, cs ...*encounterv1.Combatant) *vaFight {
 	t.Helper()
-	f := vaBlank(t)
+	return vaNewAt(t, 1, opts, cs...)
+}
+
+// vaNewAt is vaNew under version of the rules.
+func vaNewAt(t *testing.T, version uint32, opts *feeriev1.Options, cs ...*encounterv1.Combatant) *vaFight {
+	t.Helper()
+	f := vaBlankAt(t, version)
 	f.do(vaGM, vaCreateCmd(opts))
 	for _, c := range cs {
 		f.do(vaGM, vaAddCmd(c))

@@ -26,6 +26,17 @@ type Numbers struct {
 	GuardMalus         int32 // FEE-154, FEE-159: Keep at bay (tenir à distance), Enter the guard: −8 Attack
 	RelentlessDefense  int32 // FEE-156: a Relentless (acharnement) striker's Defense, −8
 
+	// IntimidationSpendsAll: FEE-181 (v2): an intimidation, targeted or not, spends every
+	// frightening-blow bonus (« pour sa prochaine activité d'intimidation »); v1 spends only
+	// the targeted witness's.
+	IntimidationSpendsAll bool
+	// CrippleNeedsARank: FEE-155 (v2): a Cripple whose duration (the Damage before Soak) is
+	// below 1 rank records no condition; v1 records it (« crippled for −2 ranks »).
+	CrippleNeedsARank bool
+	// SweepShare: FEE-094 (v2): a swept defender counts only its share of the sweeper's
+	// surface toward its angle malus (« chaque adversaire de Taille inférieure ne monopolisera
+	// qu'une partie de l'Attaque »); v1 counts the sweeper's whole surface against each.
+	SweepShare bool
 }
 
 // numbersV1 are the numbers of version 1, as released.
@@ -49,11 +60,20 @@ func numbersV1() Numbers {
 	}
 }
 
+// numbersV2 are version 1's, with the fixes of the third reading of the seed (issue 26).
+func numbersV2() Numbers {
+	n := numbersV1()
+	n.IntimidationSpendsAll = true // FEE-181
+	n.CrippleNeedsARank = true     // FEE-155
+	n.SweepShare = true            // FEE-094, FEE-175
+	return n
+}
+
 // Latest is the newest version of Contes de Fées; a new encounter gets it.
-const Latest = 1
+const Latest = 2
 
 // numbersOf are the numbers of each released version, oldest first.
-var numbersOf = []func() Numbers{1: numbersV1}
+var numbersOf = []func() Numbers{1: numbersV1, 2: numbersV2}
 
 // Released returns every released version of Contes de Fées, oldest first: the registry keeps
 // them all, so that an encounter decides and folds under the version it pinned.

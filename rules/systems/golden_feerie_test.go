@@ -1,13 +1,21 @@
 package systems
 
 import (
+	"slices"
+	"testing"
+
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
+	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/rules/feerie"
 	"github.com/stretchr/testify/require"
+	"google.golang.org/protobuf/proto"
 )
 
-func init() { goldenFights["feerie/v1"] = goldenFeerie }
+func init() {
+	goldenFights["feerie/v1"] = func(g *goldenFight) { goldenFeerie(g, 1) }
+	goldenFights["feerie/v2"] = func(g *goldenFight) { goldenFeerie(g, 2) }
+}
 
 // goldenFeerie: two Actions in the clearing. A dog is added and sent home before the start.
 // The Hippogriffe sleeps: surprised with no activity, and ruled helpless (FEE-022, FEE-082);
@@ -16,11 +24,12 @@ func init() { goldenFights["feerie/v1"] = goldenFeerie }
 // the GM gives Rübezahl a malus for a poor description (FEE-036), the Serpent changes its
 // intention and tactic (FEE-070), the Pixie sneers freely (FEE-047), a burning hut singes the
 // Serpent at rank 0 (FEE-046). In the second Action the Hippogriffe wakes, Pinocchio comes back
-// to life, Rübezahl renounces (FEE-075), and the GM rewinds a misplayed attack.
-func goldenFeerie(g *goldenFight) {
+// to life, Rübezahl renounces (FEE-075), and the GM rewinds a misplayed attack. Under version 2
+// two more Actions play what version 2 changed (goldenFeerieV2).
+func goldenFeerie(g *goldenFight, version uint32) {
 	g.SeedPhrase = goldenFeeriePhrase
 	g.Do("gm", &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{
-		Name: "La clairière", RuleSystem: feerie.ID, RulesVersion: 1,
+		Name: "La clairière", RuleSystem: feerie.ID, RulesVersion: version,
 		Options: &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Feerie{Feerie: &feeriev1.Options{}}},
 	}}})
 	for _, c := range goldenFeerieCombatants() {
@@ -85,7 +94,30 @@ func goldenFeerie(g *goldenFight) {
 		}
 	})
 	require.True(g.t, renounced && rewound, "renounce %v, rewind %v", renounced, rewound)
+	if version >= 2 {
+		goldenFeerieV2(g)
+	}
 	g.Do("gm", &encounterv1.Command{Kind: &encounterv1.Command_End{End: &encounterv1.EndEncounter{Reason: "le Serpent s'enfuit"}}})
+}
+
+// goldenFeerieV2: Action 3, the Hippogriffe (surface 8) bites the Pixie and Pinocchio with one
+// Attack roll, each filling only its share of the bite, one angle (FEE-094, v2), while Rübezahl
+// strikes the Serpent with a frightening blow watched by all (FEE-157); Action 4, Rübezahl
+// intimidates the Serpent, which spends every bonus of the blow (FEE-181, v2).
+func goldenFeerieV2(g *goldenFight) {
+	passive := &feeriev1.Intent{Kind: feeriev1.ActivityKind_ACTIVITY_KIND_PASSIVE}
+	g.Do("gm", goldenFeerieAction("", &feeriev1.Action{Kind: &feeriev1.Action_Advance{Advance: &feeriev1.Advance{}}})) // Action 3
+	bite := goldenFeerieMelee("pixie", "", 0, 0, 0)
+	bite.AlsoTargetIds = []string{"pantin"}
+	blow := goldenFeerieMelee("serpent", "bâton", 0, 0, 0)
+	blow.Strikes = []feeriev1.SpecialStrike{feeriev1.SpecialStrike_SPECIAL_STRIKE_FRIGHTENING_BLOW}
+	goldenFeerieDeclare(g, map[string]*feeriev1.Intent{"hippogriffe": bite, "rubezahl": blow, "serpent": passive, "pixie": passive, "pantin": passive})
+	goldenFeerieCountdown(g, func(string, int32, *feeriev1.CombatantState) {})
+	g.Do("gm", goldenFeerieAction("", &feeriev1.Action{Kind: &feeriev1.Action_Advance{Advance: &feeriev1.Advance{}}})) // Action 4
+	scare := &feeriev1.Intent{Kind: feeriev1.ActivityKind_ACTIVITY_KIND_OTHER, Aspect: "charme", Difficulty: 10, Intimidation: true, TargetId: "serpent"}
+	goldenFeerieDeclare(g, map[string]*feeriev1.Intent{"hippogriffe": passive, "rubezahl": scare, "serpent": passive, "pixie": passive, "pantin": passive})
+	goldenFeerieCountdown(g, func(string, int32, *feeriev1.CombatantState) {})
+	require.Empty(g.t, g.State().GetFeerie().GetCombatants()["rubezahl"].GetIntimidationBonuses(), "the intimidation spent every bonus")
 }
 
 // goldenFeeriePhrase picks dice under which every kind of event happens.
@@ -155,4 +187,32 @@ func goldenFeerieCombatants() []*encounterv1.Combatant {
 			&feeriev1.Attribute{Name: "pantin de bois", Kind: feeriev1.AttributeKind_ATTRIBUTE_KIND_POWER, Value: 2}),
 		fey("chien", "Chien", "gm", 12, 10, 6, 8, -2, 10),
 	}
+}
+
+// TestFeerieV2LogFailsTheV1Audit: the golden log of version 2, pinned to version 1 and audited,
+// diverges first where version 2 decided otherwise: the Hippogriffe's bite on the Pixie and
+// Pinocchio, whose angles version 1 counts the whole bite against (−6 and −2, FEE-091) and
+// version 2 only each one's share (FEE-094). Every command before it is decided alike.
+func TestFeerieV2LogFailsTheV1Audit(t *testing.T) {
+	events, _ := readGolden(t, feerie.ID, 2)
+	sweep := slices.IndexFunc(events, func(ev *encounterv1.Event) bool {
+		return len(ev.GetFeerie().GetActivityResolved().GetIntent().GetAlsoTargetIds()) > 0
+	})
+	require.Positive(t, sweep, "the log of version 2 holds a sweep")
+	var v1 []*encounterv1.Event
+	for _, ev := range events {
+		ev = proto.CloneOf(ev)
+		ev.RulesVersion = 1
+		if rw := ev.GetEncounterRewound(); rw.GetState() != nil {
+			rw.State.RulesVersion = 1
+		}
+		v1 = append(v1, ev)
+	}
+	_, err := Registry().Audit(v1)
+	var d *engine.Divergence
+	require.ErrorAs(t, err, &d)
+	t.Logf("version 1 decides otherwise at event %d: %s", d.Sequence, d.Reason)
+	require.Equal(t, events[sweep].GetSequence(), d.Sequence, "the first divergent decision is the bite")
+	// The text of a message is spaced at random: match it loosely.
+	require.Regexp(t, `reason:\s*"attack angles occupied"\s+value:\s*-6\s+rule:\s*"FEE-091"`, d.Reason, "version 1's malus of the whole bite")
 }

@@ -2,6 +2,7 @@ package feeriecmd_test
 
 import (
 	"encoding/hex"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -127,7 +128,8 @@ func TestFeerieWalkthroughWithTheRulesEngine(t *testing.T) {
 	log := step("log", "enc-1")
 	t.Logf("fray log:\n%s", log)
 	require.Len(t, strings.Split(strings.TrimSpace(log), "\n"), 26)
-	require.True(t, strings.HasPrefix(log, `#1 Encounter "Clairière" created by dev/gm, feerie v1; rules: roll 1d20-1d20, a fumble at a margin of −10 or worse, Essence spent on a roll unlimited; dice seed sha256 `), log)
+	// A new encounter gets the latest version of the rules.
+	require.True(t, strings.HasPrefix(log, fmt.Sprintf(`#1 Encounter "Clairière" created by dev/gm, feerie v%d; rules: roll 1d20-1d20, a fumble at a margin of −10 or worse, Essence spent on a roll unlimited; dice seed sha256 `, feerie.Latest)), log)
 	require.Zero(t, srv.Dice.Left(), "every die was rolled as planned")
 	require.Equal(t, hex.EncodeToString(srv.Seed)+"\n", step("end", "enc-1"))
 }
