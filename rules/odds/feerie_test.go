@@ -1,6 +1,7 @@
 package odds_test
 
 import (
+	"fmt"
 	"testing"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
@@ -198,4 +199,36 @@ func TestFeerieCrippleNeedsALoss(t *testing.T) {
 	require.InDelta(t, 210.0/400, chanceOf(t, s, "hit"), 1e-12)
 	require.InDelta(t, (210.0-39)/400, chanceOf(t, s, "strike"), 1e-12)
 	require.InDelta(t, 1, probOf(distOf(t, s, "essence"), 0), 1e-12, "a cripple deals no Essence")
+}
+
+// TestFeerieCrippleOfLessThanARank: the odds of a Cripple follow the version of the rules the
+// encounter pinned (FEE-155). A Nain (H 20, Puissance 0, Taille −2: Damage −2) cripples a Feu
+// follet (H 5, Résistance 0, Taille −3: Defense 8, Soak −3): Attack 20 − 12 = 8 against 8, a
+// success on a net roll ≥ 0, 210 of the 400 pairs, each losing at least ½ margin − 2 + 3 ≥ 1.
+// Version 1 cripples on every success; version 2 only for a duration, ½ margin − 2, of at least
+// 1 rank: a margin of 6 or more, 105 of the 400 pairs.
+func TestFeerieCrippleOfLessThanARank(t *testing.T) {
+	for _, c := range []struct {
+		version uint32
+		strike  float64
+	}{{1, 210.0 / 400}, {2, 105.0 / 400}} {
+		t.Run(fmt.Sprint("v", c.version), func(t *testing.T) {
+			cripple := &feeriev1.Intent{Kind: feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK, TargetId: "follet", Physical: true,
+				Strikes: []feeriev1.SpecialStrike{feeriev1.SpecialStrike_SPECIAL_STRIKE_CRIPPLE}}
+			st := play(t,
+				step{gm, &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "clairière", RuleSystem: "feerie", RulesVersion: c.version}}}, nil},
+				step{gm, &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: fey("nain", gm, 10, 20, 0, 10, -2, 30)}}}, nil},
+				step{gm, &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: fey("follet", gm, 10, 5, 10, 0, -3, 30)}}}, nil},
+				step{gm, &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}, nil},
+				step{gm, feerieCmd("follet", &feeriev1.Action{Kind: &feeriev1.Action_Declare{Declare: &feeriev1.Declare{Intent: &feeriev1.Intent{Kind: feeriev1.ActivityKind_ACTIVITY_KIND_PASSIVE}}}}), nil},
+				step{gm, feerieCmd("nain", &feeriev1.Action{Kind: &feeriev1.Action_Declare{Declare: &feeriev1.Declare{Intent: cripple}}}), []int32{20, 1, 1, 20}},
+			)
+			require.Equal(t, c.version, st.GetRulesVersion())
+			o, err := odds.Of(reg, st, feerieCmd("nain", &feeriev1.Action{Kind: &feeriev1.Action_Act{Act: &feeriev1.Act{}}}), gm)
+			require.NoError(t, err)
+			s := section(t, o, "chosen")
+			require.InDelta(t, 210.0/400, chanceOf(t, s, "hit"), 1e-12)
+			require.InDelta(t, c.strike, chanceOf(t, s, "strike"), 1e-12)
+		})
+	}
 }
