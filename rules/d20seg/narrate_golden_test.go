@@ -213,7 +213,7 @@ func TestNarrateD20SegGoldenLog(t *testing.T) {
 			for _, lang := range narrate.Languages() {
 				name := fmt.Sprintf("d20seg-v%d.%s.%s.txt", version, view, lang)
 				t.Run(name, func(t *testing.T) {
-					got := ntNarrateLog(t, d20seg.New(version), events, view == "player", lang)
+					got := ntNarrateLog(t, engine.NewRegistry(d20seg.New(version)), d20seg.New(version), events, view == "player", lang)
 					enginetest.Golden(t, filepath.Join("testdata", "narration", name), got, *updateNarration, "go test -run TestNarrateD20SegGoldenLog -update")
 					if lang == narrate.French { // no English left in the French
 						require.NotRegexp(t, `\b(the|and|with|has|left|vs|attacks|hit|hidden|roll|free)\b`, got)
@@ -232,9 +232,9 @@ func ntGolden(t *testing.T, version uint32) []*encounterv1.Event {
 }
 
 // ntNarrateLog narrates events in lang, one line each that this system tells: as the GM reads
-// them, or, hiding the brigand, as the controller of the guetteur and Berthe reads them.
-func ntNarrateLog(t *testing.T, rules d20seg.System, events []*encounterv1.Event, player bool, lang language.Tag) string {
-	reg := engine.NewRegistry(rules)
+// them, or, hiding the brigand, as the controller of the guetteur and Berthe reads them; the
+// events told by reg's Narrator, the sheets and house rules by rules' Teller.
+func ntNarrateLog(t *testing.T, reg *engine.Registry, rules d20seg.System, events []*encounterv1.Event, player bool, lang language.Tag) string {
 	viewer := engine.Viewer{SeesAll: true}
 	if player {
 		viewer = engine.Viewer{Controls: map[string]bool{"guetteur": true, "berthe": true}}

@@ -2,12 +2,18 @@ package d20seg_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	d20segv1 "github.com/fray-rpg/fray/gen/fray/d20seg/v1"
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/d20seg"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/narrate"
+	"github.com/fray-rpg/fray/rules/odds"
 	"github.com/stretchr/testify/require"
+	"google.golang.org/protobuf/proto"
 )
 
 // D20-010 (revised 2026-12-07), D20-T01: a sheet must state its armour and its weapon class, as
@@ -76,4 +82,69 @@ func TestVersionsAreValues(t *testing.T) {
 	require.Equal(t, uint32(2), d20seg.New(2).Describe().GetVersion())
 	require.Contains(t, d20seg.New(2).Describe().GetSheetFields()[0].GetName(), "armour (required)")
 	require.NotContains(t, d20seg.New(1).Describe().GetSheetFields()[0].GetName(), "required")
+}
+
+// A change to one version's numbers leaves the other versions alone: v2 with another critical
+// margin (D20-042), attack cost (D20-017) and no-armour modifier (D20-010), registered beside
+// v1, changes what v2 decides, describes and gives as odds, while v1's golden log still passes
+// its audit and folds to the state it recorded, its narration is the stored one word for word,
+// and the odds of its attacks are unchanged.
+func TestAChangeToV2LeavesV1Alone(t *testing.T) {
+	n := d20seg.New(2).Numbers()
+	n.CriticalMargin, n.AttackCosts[0].First, n.Armour[d20segv1.Armour_ARMOUR_NONE] = 15, 3, +2
+	changed := d20seg.WithNumbers(d20seg.New(2), n)
+	require.NotEqual(t, d20seg.New(2).Describe().String(), changed.Describe().String())
+	require.Equal(t, int32(3), changed.AttackCost(0, 0))
+	released := engine.NewRegistry(d20seg.Released()...)
+	reg := engine.NewRegistry(d20seg.New(1), changed)
+
+	events := ntGolden(t, 1)
+	rep, err := reg.Audit(events)
+	require.NoError(t, err, "v1's golden log decided again beside a changed v2")
+	require.Equal(t, len(events), rep.Events)
+	want, err := released.Fold(events)
+	require.NoError(t, err)
+	got, err := reg.Fold(events)
+	require.NoError(t, err)
+	require.Equal(t, engine.Hash(want), engine.Hash(got), "v1's golden log folds to the same state")
+
+	for _, lang := range narrate.Languages() {
+		for _, player := range []bool{false, true} {
+			view := map[bool]string{false: "gm", true: "player"}[player]
+			stored, err := os.ReadFile(filepath.Join("testdata", "narration", fmt.Sprintf("d20seg-v1.%s.%s.txt", view, lang)))
+			require.NoError(t, err)
+			require.Equal(t, string(stored), ntNarrateLog(t, reg, d20seg.New(1), events, player, lang), "v1's narration (%s, %s) beside a changed v2", view, lang)
+		}
+	}
+	// The changed v2 does tell its own numbers: a critical is 15 or more above the CA.
+	crit := &encounterv1.Event{Sequence: 1, RuleSystem: d20seg.ID, RulesVersion: 2, Payload: &encounterv1.Event_D20Seg{D20Seg: &d20segv1.Event{
+		Kind: &d20segv1.Event_AttackRolled{AttackRolled: &d20segv1.AttackRolled{Hit: true, Critical: true, Total: 30, Ca: 15}}}}}
+	require.Contains(t, reg.Narrator(narrate.English).Text(crit), "15 or more above the CA")
+	crit.RulesVersion = 1
+	require.Contains(t, reg.Narrator(narrate.English).Text(crit), "20 or more above the CA")
+
+	// The odds of each attack of the v1 log: the same beside the changed v2; the same state
+	// pinned to the changed v2 gives other odds (its critical margin).
+	attacks, differ := 0, 0
+	for i, ev := range events {
+		if ev.GetD20Seg().GetAttackRolled() == nil || ev.GetCommand() == nil {
+			continue
+		}
+		st, err := released.Fold(events[:i])
+		require.NoError(t, err)
+		o1, err := odds.Of(released, st, ev.GetCommand(), ev.GetActor())
+		require.NoError(t, err)
+		o2, err := odds.Of(reg, st, ev.GetCommand(), ev.GetActor())
+		require.NoError(t, err)
+		require.True(t, proto.Equal(o1, o2), "the odds of event %d", ev.GetSequence())
+		st.RulesVersion = 2
+		o3, err := odds.Of(reg, st, ev.GetCommand(), ev.GetActor())
+		require.NoError(t, err)
+		if !proto.Equal(o1, o3) {
+			differ++
+		}
+		attacks++
+	}
+	require.Positive(t, attacks)
+	require.Positive(t, differ, "the changed v2's odds differ somewhere")
 }

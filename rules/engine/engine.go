@@ -138,8 +138,8 @@ func (r *Registry) Rulesets() []*rulesetv1.RulesetDescriptor {
 	return out
 }
 
-// Narrator returns a Narrator writing in lang that narrates the events of every system known
-// (each by its latest version's Teller).
+// Narrator returns a Narrator writing in lang that narrates the events of every system known,
+// each encounter with the Teller of the version of the rules it pinned (pinned).
 func (r *Registry) Narrator(lang language.Tag) *narrate.Narrator {
 	ids := make([]string, 0, len(r.systems))
 	for id := range r.systems {
@@ -148,10 +148,64 @@ func (r *Registry) Narrator(lang language.Tag) *narrate.Narrator {
 	sort.Strings(ids)
 	tellers := make([]narrate.Teller, 0, len(ids))
 	for _, id := range ids {
-		vs := r.systems[id]
-		tellers = append(tellers, vs[len(vs)-1].Teller())
+		tellers = append(tellers, pinned{id: id, versions: r.systems[id]})
 	}
 	return narrate.New(lang, tellers...)
+}
+
+// pinned tells a system's part of the narration with the Teller of the version the encounter
+// pinned, whose numbers it states: an event's own version (the event being narrated, for the
+// sheets and house rules it brings), else the version last learnt from this system's events
+// or state, else the latest.
+type pinned struct {
+	id       string
+	versions []System // oldest first
+}
+
+// pinnedKey keys the version a Narrator last learnt for a system.
+type pinnedKey struct{ id string }
+
+func (p pinned) learnt(n *narrate.Narrator) *uint32 {
+	return n.Memory(pinnedKey{p.id}, func() any { return new(uint32) }).(*uint32)
+}
+
+func (p pinned) teller(n *narrate.Narrator, ev *encounterv1.Event) narrate.Teller {
+	v := *p.learnt(n)
+	if ev.GetRuleSystem() == p.id && ev.GetRulesVersion() != 0 {
+		v = ev.GetRulesVersion()
+	}
+	for _, s := range p.versions {
+		if s.Version() == v {
+			return s.Teller()
+		}
+	}
+	return p.versions[len(p.versions)-1].Teller()
+}
+
+func (p pinned) Event(n *narrate.Narrator, ev *encounterv1.Event) (string, bool) {
+	return p.teller(n, ev).Event(n, ev)
+}
+
+func (p pinned) Sheet(n *narrate.Narrator, c *encounterv1.Combatant) (string, bool) {
+	return p.teller(n, n.Current()).Sheet(n, c)
+}
+
+func (p pinned) Options(n *narrate.Narrator, o *encounterv1.RuleOptions) (string, bool) {
+	return p.teller(n, n.Current()).Options(n, o)
+}
+
+func (p pinned) Learn(n *narrate.Narrator, ev *encounterv1.Event) {
+	if ev.GetRuleSystem() == p.id && ev.GetRulesVersion() != 0 {
+		*p.learnt(n) = ev.GetRulesVersion()
+	}
+	p.teller(n, ev).Learn(n, ev)
+}
+
+func (p pinned) LearnState(n *narrate.Narrator, st *encounterv1.EncounterState) {
+	if st.GetRuleSystem() == p.id && st.GetRulesVersion() != 0 {
+		*p.learnt(n) = st.GetRulesVersion()
+	}
+	p.teller(n, nil).LearnState(n, st)
 }
 
 // Versions lists the versions of a system, oldest first.

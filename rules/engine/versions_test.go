@@ -64,6 +64,17 @@ func TestRegistryOrdersVersions(t *testing.T) {
 	n := reg.Narrator(language.English)
 	ev := &encounterv1.Event{Sequence: 7, Payload: &encounterv1.Event_Loss{Loss: &lossv1.Event{}}}
 	require.Equal(t, "#7 told by version 2", n.Text(ev), "alpha, the first by id, at its latest version")
+
+	// An encounter's events are told by the version it pinned: the event's own, then, for an
+	// event that names none, the version last learnt from the system's events or state.
+	pinnedEv := &encounterv1.Event{Sequence: 8, RuleSystem: "alpha", RulesVersion: 1, Payload: &encounterv1.Event_Loss{Loss: &lossv1.Event{}}}
+	require.Equal(t, "#8 told by version 1", n.Narrate(pinnedEv))
+	require.Equal(t, "#7 told by version 1", n.Text(ev), "the version learnt")
+	n = reg.Narrator(language.English)
+	n.LearnState(&encounterv1.EncounterState{RuleSystem: "alpha", RulesVersion: 1})
+	require.Equal(t, "#7 told by version 1", n.Text(ev), "the version of the state learnt")
+	n.LearnState(&encounterv1.EncounterState{RuleSystem: "alpha", RulesVersion: 9})
+	require.Equal(t, "#7 told by version 2", n.Text(ev), "a version the registry does not keep: the latest")
 }
 
 // followUp is Loss with a FollowUp: it records the state it is given and answers with more.

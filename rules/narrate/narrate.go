@@ -124,6 +124,9 @@ type Narrator struct {
 	// (Event.redacted): a hidden combatant's numbers in it are then withheld, not zeros.
 	redacted bool
 	memory   map[any]any
+	// current is the event Text is narrating: a teller reads the rules version it was
+	// decided under (Current).
+	current *encounterv1.Event
 }
 
 // New returns a Narrator writing in lang with the rule systems' tellers.
@@ -203,10 +206,15 @@ func (n *Narrator) Narrate(ev *encounterv1.Event) string {
 
 // Text renders an event as one line, "#7 " and its text, without learning from it.
 func (n *Narrator) Text(ev *encounterv1.Event) string {
-	n.redacted = ev.GetRedacted()
-	defer func() { n.redacted = false }()
+	n.redacted, n.current = ev.GetRedacted(), ev
+	defer func() { n.redacted, n.current = false, nil }()
 	return "#" + strconv.FormatUint(ev.GetSequence(), 10) + " " + n.payload(ev)
 }
+
+// Current is the event being narrated, nil outside Text: a sheet or the house rules are told
+// while narrating the event that brings them, under the version of the rules it was decided
+// under.
+func (n *Narrator) Current() *encounterv1.Event { return n.current }
 
 // Learn records what an event tells the narration of later ones. Narrate calls it.
 func (n *Narrator) Learn(ev *encounterv1.Event) {
