@@ -29,9 +29,8 @@ import (
 // sidecar's arguments against a 3-node JetStream cluster configured as the prod overlay's (the
 // routes' TLS, the users' NKeys), holding fray's stream and buckets and a consumer.
 type exporterRig struct {
-	nodes  [3]*server.Server
-	url    string // the exporter's /metrics
-	stopMu sync.Mutex
+	nodes [3]*server.Server
+	url   string // the exporter's /metrics
 }
 
 // scrape is one scrape of the exporter: each sample's line, by metric name.

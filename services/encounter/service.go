@@ -215,7 +215,6 @@ func (s *Service) Cached() int {
 // Limits on what a client may send and what an encounter may hold.
 const (
 	MaxCommandIDLength   = 128
-	MaxListed            = 1000
 	DefaultMaxEvents     = 100_000
 	DefaultMaxBatchBytes = 512 << 10
 	// MaxRequestBytes bounds a request (a command, a sheet) on the gRPC server.

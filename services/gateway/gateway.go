@@ -97,14 +97,9 @@ func endWithStatus(h http.Handler) http.Handler {
 // ProxyHandler serves the named services (full names, such as
 // "fray.encounter.v1.EncounterService") to browsers and the page at /, each call transcoded
 // to gRPC and sent to backend (Backend: the encounter service of a deployment), which
-// authenticates it from the Authorization header passed along, as any gRPC call.
-func ProxyHandler(backend http.Handler, services []string, cfg Config) (http.Handler, error) {
-	return ProxyHandlerWith(backend, services, nil, cfg)
-}
-
-// ProxyHandlerWith is ProxyHandler with more services, each served by its own handler (a
-// grpc.Server of the gateway's own).
-func ProxyHandlerWith(backend http.Handler, services []string, own map[string]http.Handler, cfg Config) (http.Handler, error) {
+// authenticates it from the Authorization header passed along, as any gRPC call; and the
+// services of own, each served by its own handler (a grpc.Server of the gateway's own).
+func ProxyHandler(backend http.Handler, services []string, own map[string]http.Handler, cfg Config) (http.Handler, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}

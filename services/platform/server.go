@@ -125,13 +125,6 @@ func callLogger(l *slog.Logger, lim *lineLimiter) logging.Logger {
 	})
 }
 
-type ctxStream struct {
-	grpc.ServerStream
-	ctx context.Context
-}
-
-func (s ctxStream) Context() context.Context { return s.ctx }
-
 // ServeHealthOn serves the health service alone, in plaintext and without tokens, on lis too:
 // for the kubelet's gRPC probes while the main port needs TLS and tokens. It answers what the
 // main port's health service answers. Call it before Serve; Shutdown closes it last, so that

@@ -45,9 +45,8 @@ const (
 	MaxPrincipalLength = 2*MaxNameLength + 1
 	// MaxPageTokenLength bounds a page token.
 	MaxPageTokenLength = 512
-	// MaxListLength bounds a repeated field of a request; MaxMapEntries a map.
+	// MaxListLength bounds a repeated field of a request.
 	MaxListLength = 256
-	MaxMapEntries = 256
 	// MaxRequestBytes bounds the encoding of a request (a command, a sheet); a state sent to
 	// the resolver is not counted.
 	MaxRequestBytes = 256 << 10

@@ -37,21 +37,6 @@ func roleArg(s string) (encounterv1.Role, bool) {
 	return encounterv1.Role_ROLE_UNSPECIFIED, false
 }
 
-// roleText names a role in narration.
-func roleText(r encounterv1.Role) string {
-	switch r {
-	case encounterv1.Role_ROLE_GM:
-		return "the GM"
-	case encounterv1.Role_ROLE_CO_GM:
-		return "a co-GM"
-	case encounterv1.Role_ROLE_PLAYER:
-		return "a player"
-	case encounterv1.Role_ROLE_OBSERVER:
-		return "an observer"
-	}
-	return "no role"
-}
-
 // grantAnyCmd is `fray grant`: a role when the third argument is one, else free raises
 // (grantCmd). Its flags are both forms'.
 func grantAnyCmd() *cobra.Command {

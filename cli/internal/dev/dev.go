@@ -6,7 +6,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"os"
@@ -173,11 +172,6 @@ func Run(ctx context.Context, cfg Config) error {
 		cfg.WebReady(web.url)
 	}
 	return srv.Serve(ctx, lis, cfg.Grace)
-}
-
-// Command runs `fray dev` with args, as the fray command would.
-func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return commands.Execute(ctx, NewCommand(), args, stdout, stderr)
 }
 
 // NewCommand is the `fray dev` subcommand.

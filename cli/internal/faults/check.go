@@ -150,7 +150,7 @@ type Findings struct {
 }
 
 // Truthful reports whether no client was told something the log contradicts: no NotFound
-// for an encounter that exists, no refusal decided on a stale state (issue 22).
+// for an encounter that exists, no refusal decided on a stale state.
 func (f *Findings) Truthful() bool { return len(f.NotFound)+len(f.Stale)+len(f.StaleAnswers) == 0 }
 
 // OK reports whether no invariant is broken.
@@ -524,7 +524,6 @@ type Availability struct {
 	NotFound, Stale int
 }
 
-func (a Availability) attemptShare() float64 { return share(a.AttemptsOK, a.Attempts) }
 func (a Availability) commandShare() float64 { return share(a.CommandsOK, a.Commands) }
 
 func share(ok, n int) float64 {

@@ -10,8 +10,7 @@ import (
 
 var (
 	epee6, epee10           = kaCard(kav1.Suit_SUIT_EPEE, 6), kaCard(kav1.Suit_SUIT_EPEE, 10)
-	valetBaton, coupe9      = kaCard(kav1.Suit_SUIT_BATON, 11), kaCard(kav1.Suit_SUIT_COUPE, 9)
-	denier3, baton4         = kaCard(kav1.Suit_SUIT_DENIER, 3), kaCard(kav1.Suit_SUIT_BATON, 4)
+	valetBaton              = kaCard(kav1.Suit_SUIT_BATON, 11)
 	asEpee, roiCoupe, dameD = kaCard(kav1.Suit_SUIT_EPEE, 1), kaCard(kav1.Suit_SUIT_COUPE, 14), kaCard(kav1.Suit_SUIT_DENIER, 13)
 	cavalierBaton           = kaCard(kav1.Suit_SUIT_BATON, 12)
 )

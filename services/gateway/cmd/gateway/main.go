@@ -143,7 +143,7 @@ func handler(addr, ca, serverName string, cfg gateway.Config) (http.Handler, err
 	// InviteService answers, so that the page's invite form says why there is none.
 	own := grpc.NewServer()
 	invitev1.RegisterInviteServiceServer(own, noInvites{})
-	api, err := gateway.ProxyHandlerWith(gateway.Backend(addr, tlsConf), services,
+	api, err := gateway.ProxyHandler(gateway.Backend(addr, tlsConf), services,
 		map[string]http.Handler{"fray.invite.v1.InviteService": own},
 		cfg)
 	if err != nil {
