@@ -1,4 +1,4 @@
-// Package d20seg implements the d20 variant of shared/rules/d20seg.md: a fixed Initiative,
+// Package d20seg implements the d20 variant of docs/rules/d20seg.md: a fixed Initiative,
 // rounds of segments, attack costs by base attack bonus, criticals by a margin of 20.
 package d20seg
 

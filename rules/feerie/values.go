@@ -1,4 +1,4 @@
-// Package feerie implements Contes de Fées combat (shared/rules/feerie.md): a countdown of
+// Package feerie implements Contes de Fées combat (docs/rules/feerie.md): a countdown of
 // Initiative ranks, tactics, anticipation, supplementary activities, changes of intention and
 // special strikes.
 package feerie

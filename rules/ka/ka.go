@@ -1,4 +1,4 @@
-// Package ka implements the card-drawn system of shared/rules/ka.md: draws of tarot cards
+// Package ka implements the card-drawn system of docs/rules/ka.md: draws of tarot cards
 // added to sphere + skill, rounds of passes ordered by Animalité, Ka dice and reality points.
 package ka
 

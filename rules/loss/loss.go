@@ -1,4 +1,4 @@
-// Package loss implements Les Chants de Loss combat (shared/rules/loss.md): Tests of
+// Package loss implements Les Chants de Loss combat (docs/rules/loss.md): Tests of
 // d10 + Trait + Talent against a Difficulty, Exploits, Action Points (PA) spent in phases.
 package loss
 

@@ -1,5 +1,3 @@
-// Package loss implements Les Chants de Loss combat (shared/rules/loss.md): Tests of
-// d10 + Trait + Talent against a Difficulty, Exploits, Action Points (PA) spent in phases.
 package loss
 
 import (

@@ -27,8 +27,8 @@ const (
 // adds ±10% at random) it sends GOAWAY, so the client opens a new connection for its next
 // calls, resolving the service's name again: an instance added since (a resolver the
 // autoscaler started) gets its share, where a healthy connection would otherwise be kept for
-// ever (issue 22: a resolver added to DNS got 18 of ~38,000 calls in 40 s). Calls and
-// streams under way get Grace to finish.
+// ever (a resolver added to DNS would get almost none of the calls). Calls and streams under
+// way get Grace to finish.
 type ConnectionAge struct {
 	Max, Grace time.Duration
 }

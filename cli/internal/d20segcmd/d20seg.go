@@ -18,7 +18,7 @@ import (
 )
 
 // `fray d20 SUBCOMMAND`: the actions of the d20 variant with rounds of segments
-// (shared/rules/d20seg.md), each sent as a fray.d20seg.v1.Action through Submit.
+// (docs/rules/d20seg.md), each sent as a fray.d20seg.v1.Action through Submit.
 
 var d20Members = []client.Member{
 	{Name: "surprise", Summary: "the GM declares a surprise attack before round 1: the defenders' apprehension rolls (D20-000…D20-006)", Cmd: d20SurpriseCmd},

@@ -15,7 +15,7 @@ import (
 
 // fray dev's page port, reachable without a token, is a browser's: a compression bomb in any
 // protocol is refused at 4 MiB inflated, having cost fray dev no more than a message at that
-// limit (issue 23: 128 MiB inflated took the process from 49 MB to 840 MB); compressed
+// limit (unbounded, 128 MiB inflated would grow the process by about 800 MB); compressed
 // calls are served; malformed JSON and calls without their message are InvalidArgument; a
 // page under another host name than fray dev's own is refused (DNS rebinding).
 func TestTheWebPortIsNoBrowsersPlaything(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-var full = flag.Bool("faults.full", os.Getenv("FRAY_FAULTS") == "full", "run the full fault plan (issue 14's counts) instead of the short one (env FRAY_FAULTS=full)")
+var full = flag.Bool("faults.full", os.Getenv("FRAY_FAULTS") == "full", "run the full fault plan (every fault several times) instead of the short one (env FRAY_FAULTS=full)")
 
 // The hosted topology on one machine, with faults: 3 clustered nats-server processes (stream
 // and buckets R3), 2 resolvers under one DNS name and 2 encounter services, all built from
@@ -28,7 +28,7 @@ var full = flag.Bool("faults.full", os.Getenv("FRAY_FAULTS") == "full", "run the
 // history forked; nothing refused was recorded; every encounter passes `fray audit verify`.
 // The availability figures are reported, not asserted.
 //
-// And issue 22's: no call answered NotFound for an encounter that exists, no refusal
+// And what the clients were told agrees with the log: no call answered NotFound for an encounter that exists, no refusal
 // decided on a stale state, a service whose node is cut off NOT_SERVING in time (5 s in the
 // full plan, the product's requirement; during the 15 s cut in the short one, generous for a
 // busy machine), a new resolver getting its share of the calls in time (30 s full, 60 s
@@ -111,8 +111,8 @@ func TestFaults(t *testing.T) {
 		require.Positive(t, underWay(rep.commands, flt.Start, flt.End), "%s %s: the load went on during the fault", flt.Kind, flt.Target)
 	}
 
-	// Issue 22: what the clients were told agrees with the log, and the topology says and
-	// spreads what it should.
+	// What the clients were told agrees with the log, and the topology says and spreads what
+	// it should.
 	require.Empty(t, f.RefusedButRecorded, "refused to the client, yet recorded")
 	require.Empty(t, f.NotFound, "calls answered NotFound for an encounter that exists")
 	require.Empty(t, f.Stale, "commands refused on a state behind the log")

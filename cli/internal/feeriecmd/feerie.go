@@ -16,7 +16,7 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// `fray feerie SUBCOMMAND`: the actions of Contes de Fées (shared/rules/feerie.md), each sent
+// `fray feerie SUBCOMMAND`: the actions of Contes de Fées (docs/rules/feerie.md), each sent
 // as a fray.feerie.v1.Action through Submit.
 
 var feerieMembers = []client.Member{

@@ -16,7 +16,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// `fray ka SUBCOMMAND`: the actions of Ka (shared/rules/ka.md), each sent as a fray.ka.v1.Action
+// `fray ka SUBCOMMAND`: the actions of Ka (docs/rules/ka.md), each sent as a fray.ka.v1.Action
 // through Submit.
 
 var kaMembers = []client.Member{
