@@ -11,9 +11,13 @@ import (
 )
 
 // Evolve folds the Ka part of an event.
-func (System) Evolve(st *encounterv1.EncounterState, ev *encounterv1.Event) error {
+func (sys System) Evolve(st *encounterv1.EncounterState, ev *encounterv1.Event) error {
 	s := kaState(st)
 	switch p := ev.GetPayload().(type) {
+	case *encounterv1.Event_EncounterEnded:
+		if sys.n.EndedWaitsOnNoOne { // KA-020: the attack declared and unanswered falls
+			s.Pending = nil
+		}
 	case *encounterv1.Event_CombatantAdded:
 		c := p.CombatantAdded.GetCombatant()
 		s.Combatants[c.GetId()] = &kav1.CombatantState{KaDice: c.GetKa().GetKaDice(), RealityPoints: c.GetKa().GetRealityPoints()}
@@ -36,12 +40,15 @@ func (System) Evolve(st *encounterv1.EncounterState, ev *encounterv1.Event) erro
 			}
 		}
 	case *encounterv1.Event_Ka:
-		if err := evolve(s, p.Ka); err != nil {
+		if err := sys.evolve(s, p.Ka); err != nil {
 			return err
 		}
 	}
 	syncPending(st, s)
 	s.UpNext = nil // the order of the pass, public even where the Animalité behind it is not (KA-014)
+	if sys.n.EndedWaitsOnNoOne && st.GetStatus() == encounterv1.EncounterStatus_ENCOUNTER_STATUS_ENDED {
+		return nil // no one is up next in an ended encounter
+	}
 	for _, f := range upNext(st) {
 		s.UpNext = append(s.UpNext, f.id())
 	}
@@ -67,7 +74,7 @@ func syncPending(st *encounterv1.EncounterState, s *kav1.State) {
 	}
 }
 
-func evolve(s *kav1.State, e *kav1.Event) error {
+func (sys System) evolve(s *kav1.State, e *kav1.Event) error {
 	get := func(id string) (*kav1.CombatantState, error) {
 		cs := s.GetCombatants()[id]
 		if cs == nil {
@@ -81,12 +88,14 @@ func evolve(s *kav1.State, e *kav1.Event) error {
 	case *kav1.Event_RoundStarted:
 		s.Round, s.PassNumber = k.RoundStarted.GetRound(), 1
 		for id, cs := range s.GetCombatants() {
-			cs.ActionsLeft, cs.ActionsTaken, cs.ActedThisPass, cs.Passed, cs.StillActs = k.RoundStarted.GetActions()[id], 0, false, false, false
+			cs.ActionsLeft, cs.ActionsTaken, cs.ActedThisPass, cs.Passed = k.RoundStarted.GetActions()[id], 0, false, false
+			keepsNoAction(cs)
 		}
 	case *kav1.Event_PassStarted:
 		s.PassNumber = k.PassStarted.GetPassNumber()
 		for _, cs := range s.GetCombatants() {
-			cs.ActedThisPass, cs.StillActs = false, false
+			cs.ActedThisPass = false
+			keepsNoAction(cs)
 		}
 	case *kav1.Event_AttackDeclared:
 		a := k.AttackDeclared
@@ -134,7 +143,8 @@ func evolve(s *kav1.State, e *kav1.Event) error {
 			cs.ActionsTaken++
 		}
 		if d.GetAttackedBack() {
-			cs.ActedThisPass, cs.StillActs = true, false
+			cs.ActedThisPass = true
+			keepsNoAction(cs)
 		}
 		if d.GetDraw() != nil {
 			applyDraw(s, d.GetDraw().GetDraw(), d.GetDefenderId())
@@ -168,6 +178,9 @@ func evolve(s *kav1.State, e *kav1.Event) error {
 				t.WeaponsLost = append(t.WeaponsLost, d.GetWeapon())
 			}
 			t.StillActs = t.GetStillActs() || d.GetStillActs()
+			if sys.n.ExcuseOnlyLostAtOnce && d.GetStillActs() && !slices.Contains(t.GetWeaponsLostAtOnce(), d.GetWeapon()) { // KA-014
+				t.WeaponsLostAtOnce = append(t.WeaponsLostAtOnce, d.GetWeapon())
+			}
 		}
 	case *kav1.Event_WeaponPickedUp:
 		cs, err := get(k.WeaponPickedUp.GetCombatantId())
@@ -176,6 +189,7 @@ func evolve(s *kav1.State, e *kav1.Event) error {
 		}
 		takeAction(cs) // KA-032: one action
 		cs.WeaponsLost = slices.DeleteFunc(cs.WeaponsLost, func(w string) bool { return w == k.WeaponPickedUp.GetWeapon() })
+		cs.WeaponsLostAtOnce = slices.DeleteFunc(cs.WeaponsLostAtOnce, func(w string) bool { return w == k.WeaponPickedUp.GetWeapon() })
 	case *kav1.Event_TerrorDrawn:
 		cs, err := get(k.TerrorDrawn.GetCombatantId())
 		if err != nil {
@@ -200,5 +214,12 @@ func evolve(s *kav1.State, e *kav1.Event) error {
 func takeAction(cs *kav1.CombatantState) {
 	cs.ActionsLeft--
 	cs.ActionsTaken++
-	cs.ActedThisPass, cs.StillActs = true, false
+	cs.ActedThisPass = true
+	keepsNoAction(cs)
+}
+
+// keepsNoAction: the action kept at the same time as what put it out or disarmed it is taken,
+// or its pass is over (KA-014), and with it the excuse of the weapons lost at that moment.
+func keepsNoAction(cs *kav1.CombatantState) {
+	cs.StillActs, cs.WeaponsLostAtOnce = false, nil
 }

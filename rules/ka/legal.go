@@ -132,10 +132,10 @@ func (s System) LegalCommands(st *encounterv1.EncounterState, id string) []engin
 	weapon.Required = len(weapon.Options) > 0
 	if len(target.Options) > 0 {
 		skill := &rulesetv1.Choice{Field: "ka.disarm.skill", Description: "the skill to disarm with", Min: 1, Max: 1, Required: true}
-		for _, k := range disarmSkills(f) {
+		for _, k := range s.disarmSkills(f) {
 			skill.Options = append(skill.Options, &rulesetv1.ChoiceOption{Value: k, Label: k})
 		}
-		add("disarm", &rulesetv1.LegalAction{Name: "disarm", Description: "with " + strings.Join(disarmSkills(f), ", "), Cost: 1, Rule: "KA-032", Targets: targets},
+		add("disarm", &rulesetv1.LegalAction{Name: "disarm", Description: "with " + strings.Join(s.disarmSkills(f), ", "), Cost: 1, Rule: "KA-032", Targets: targets},
 			&kav1.Disarm{}, target, skill, weapon)
 	}
 	add("pass", &rulesetv1.LegalAction{Name: "pass", Rule: "KA-015"}, &kav1.Pass{})

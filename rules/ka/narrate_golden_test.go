@@ -62,16 +62,22 @@ func TestNarrateKaNotes(t *testing.T) {
 	}
 }
 
-// The golden log of Ka narrated in both languages, as the GM reads it and as Joshua's player
+// The golden log of each version of Ka narrated in both languages, as the GM reads it and as Joshua's player
 // reads it when the GM hides le chien from the start: testdata/narration/, written by
 // go test -run TestNarrateKaGoldenLog -update, then compared. The events common to every
 // system are narrated by rules/narrate: here, the joining combatants' sheets and the house
 // rules as this system tells them, and the system's own events.
 func TestNarrateKaGoldenLog(t *testing.T) {
-	events := ntGolden(t)
+	for _, sys := range ka.Released() {
+		ntNarrateGolden(t, sys.Version())
+	}
+}
+
+func ntNarrateGolden(t *testing.T, version uint32) {
+	events := ntGoldenOf(t, version)
 	for _, view := range []string{"gm", "player"} {
 		for _, lang := range narrate.Languages() {
-			name := fmt.Sprintf("ka-v1.%s.%s.txt", view, lang)
+			name := fmt.Sprintf("ka-v%d.%s.%s.txt", version, view, lang)
 			t.Run(name, func(t *testing.T) {
 				got := ntNarrateLog(t, engine.NewRegistry(ka.Released()...), events, view == "player", lang)
 				enginetest.Golden(t, filepath.Join("testdata", "narration", name), got, *updateNarration, "go test -run TestNarrateKaGoldenLog -update")
@@ -86,8 +92,11 @@ func TestNarrateKaGoldenLog(t *testing.T) {
 	}
 }
 
-func ntGolden(t *testing.T) []*encounterv1.Event {
-	return enginetest.ReadLog(t, filepath.Join("..", "systems", "testdata", "golden", "ka-v1.jsonl"))
+func ntGolden(t *testing.T) []*encounterv1.Event { return ntGoldenOf(t, 1) }
+
+// ntGoldenOf is the golden log of a version of Ka (rules/systems/testdata/golden).
+func ntGoldenOf(t *testing.T, version uint32) []*encounterv1.Event {
+	return enginetest.ReadLog(t, filepath.Join("..", "systems", "testdata", "golden", fmt.Sprintf("ka-v%d.jsonl", version)))
 }
 
 // ntNarrateLog narrates events in lang with reg's narrator, one line each that this system

@@ -76,6 +76,9 @@ func (System) RedactState(st *encounterv1.EncounterState, secret func(string) bo
 		for i := range cs.GetWeaponsLost() {
 			cs.WeaponsLost[i] = ""
 		}
+		for i := range cs.GetWeaponsLostAtOnce() {
+			cs.WeaponsLostAtOnce[i] = ""
+		}
 	}
 	// up_next is the order of the pass: public (KA-014).
 	if p := s.GetPending(); p != nil {

@@ -301,10 +301,17 @@ func weaponOf(f fighter, name string) (*kav1.Weapon, error) {
 func hasLost(f fighter, weapon string) bool { return slices.Contains(f.cs.GetWeaponsLost(), weapon) }
 
 // mayUse: f may use the weapon for its action: it has not lost it to a disarm, or it keeps
-// its action in this pass, acting at the same time as what put it out or disarmed it
-// (KA-014, KA-032).
+// its action in this pass, acting at the same time as what disarmed it (KA-014, KA-032).
 func (s System) mayUse(f fighter, weapon string) bool {
-	return !hasLost(f, weapon) || f.cs.GetStillActs()
+	switch {
+	case !hasLost(f, weapon):
+		return true
+	case !f.cs.GetStillActs():
+		return false
+	case s.n.ExcuseOnlyLostAtOnce: // only a weapon lost at that same moment
+		return slices.Contains(f.cs.GetWeaponsLostAtOnce(), weapon)
+	}
+	return true // version 1: keeping its action excused every weapon it had lost
 }
 
 // usableWeapon is weaponOf for an attack: a weapon lost to a disarm cannot attack, unless the
@@ -602,11 +609,16 @@ func miss(att, t fighter, note string) *encounterv1.Event {
 }
 
 // disarmSkills: the skills f may disarm with: Bagarre, the skill of a weapon it holds, or one of
-// its powers (KA-032).
-func disarmSkills(f fighter) []string {
+// its powers (KA-032); from version 2, also that of a weapon it lost at the same moment as this
+// action (KA-014).
+func (s System) disarmSkills(f fighter) []string {
 	out := []string{Brawl}
 	for _, w := range f.sh.GetWeapons() {
-		if !hasLost(f, w.GetName()) && !slices.Contains(out, w.GetSkill()) {
+		held := !hasLost(f, w.GetName())
+		if s.n.ExcuseOnlyLostAtOnce {
+			held = s.mayUse(f, w.GetName())
+		}
+		if held && !slices.Contains(out, w.GetSkill()) {
 			out = append(out, w.GetSkill())
 		}
 	}
@@ -641,7 +653,7 @@ func (s System) decideDisarm(st *encounterv1.EncounterState, f fighter, a *kav1.
 	if t.id() == f.id() {
 		return nil, engine.Invalid("", "%s cannot disarm itself", f.name())
 	}
-	if skills := disarmSkills(f); !slices.Contains(skills, a.GetSkill()) {
+	if skills := s.disarmSkills(f); !slices.Contains(skills, a.GetSkill()) {
 		return nil, engine.Invalid("KA-032", "%s disarms with %s, the skill of a weapon it holds or one of its powers (%s), not %q",
 			f.name(), Brawl, strings.Join(skills, ", "), a.GetSkill())
 	}

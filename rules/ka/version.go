@@ -31,13 +31,15 @@ type Numbers struct {
 	TerrorFactor    int32   // KA-034: below 10 and below Animalité × 3, Abysse
 
 	// ExcuseOnlyLostAtOnce (KA-014, v2): a combatant that keeps its action in a pass, being
-	// put out or disarmed at the same time as its own action, may use only the weapon it lost at
-	// that same moment (to attack, attack back or disarm with its skill). Version 1 excused the
-	// whole combatant: it could shoot a weapon lost in an earlier pass.
+	// put out or disarmed at the same time as its own action, may use for that action only the
+	// weapons it lost at that same moment (to attack, attack back, or disarm with a weapon's
+	// skill), never one lost in an earlier pass. Version 1 excused the whole combatant: it could
+	// shoot a weapon lost in an earlier pass, yet not disarm with the skill of the weapon it was
+	// losing at that very moment.
 	ExcuseOnlyLostAtOnce bool
-	// EndedWaitsOnNoOne (KA-020, v2): an ended encounter waits on no answer: the attack declared
-	// when the encounter ended falls. Version 1's Evolve brought the reaction back as pending
-	// after EncounterEnded.
+	// EndedWaitsOnNoOne (KA-020, KA-014, v2): an ended encounter waits on no one: the attack
+	// declared and unanswered when it ended falls, and no one is up next. Version 1's Evolve
+	// brought the reaction back as pending after EncounterEnded.
 	EndedWaitsOnNoOne bool
 }
 
@@ -60,17 +62,27 @@ func numbersV1() Numbers {
 	}
 }
 
+// numbersV2 are version 1's numbers with the fixes of version 2 (issue 26).
+func numbersV2() Numbers {
+	n := numbersV1()
+	n.ExcuseOnlyLostAtOnce = true
+	n.EndedWaitsOnNoOne = true
+	return n
+}
+
 // numbersOf are the numbers of a released version; false for a version never released.
 func numbersOf(version uint32) (Numbers, bool) {
 	switch version {
 	case 1:
 		return numbersV1(), true
+	case 2:
+		return numbersV2(), true
 	}
 	return Numbers{}, false
 }
 
 // Latest is the newest released version: new encounters get it.
-const Latest = 1
+const Latest = 2
 
 // Released returns the System of every released version, oldest first: the registry keeps
 // them all, so that an encounter is decided by the version it pinned.

@@ -2,6 +2,7 @@ package kacmd_test
 
 import (
 	"encoding/hex"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -122,7 +123,7 @@ func TestKaWalkthroughWithTheRulesEngine(t *testing.T) {
 	log := step("log", "enc-1")
 	t.Logf("fray log:\n%s", log)
 	require.Len(t, strings.Split(strings.TrimSpace(log), "\n"), 21)
-	require.True(t, strings.HasPrefix(log, `#1 Encounter "Le cul-de-sac" created by dev/gm, ka v1; rules: deck tarot56, reshuffle on_empty, `+
+	require.True(t, strings.HasPrefix(log, fmt.Sprintf(`#1 Encounter "Le cul-de-sac" created by dev/gm, ka v%d; rules: deck tarot56, reshuffle on_empty, `, ka.Latest)+
 		`success levels from margins 10/20, damage bonus +1/+5/+10, Ka dice by damage up to 5/10/15/20; dice seed sha256 `), log)
 	require.Zero(t, srv.Dice.Left(), "every die was rolled as planned")
 	require.Equal(t, hex.EncodeToString(srv.Seed)+"\n", step("end", "enc-1"))

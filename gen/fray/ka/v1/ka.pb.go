@@ -1186,9 +1186,13 @@ type CombatantState struct {
 	// (KA-014).
 	StillActs bool `protobuf:"varint,11,opt,name=still_acts,json=stillActs,proto3" json:"still_acts,omitempty"`
 	// Weapons lost to a disarm, on the ground until picked up (KA-032).
-	WeaponsLost   []string `protobuf:"bytes,12,rep,name=weapons_lost,json=weaponsLost,proto3" json:"weapons_lost,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	WeaponsLost []string `protobuf:"bytes,12,rep,name=weapons_lost,json=weaponsLost,proto3" json:"weapons_lost,omitempty"`
+	// Of weapons_lost, those lost at the same moment as its own action in this pass: with
+	// still_acts, it may still use them for that action, and no other it lost (KA-014, from
+	// version 2 of the rules; version 1 leaves it empty and excuses every weapon lost).
+	WeaponsLostAtOnce []string `protobuf:"bytes,13,rep,name=weapons_lost_at_once,json=weaponsLostAtOnce,proto3" json:"weapons_lost_at_once,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *CombatantState) Reset() {
@@ -1294,6 +1298,13 @@ func (x *CombatantState) GetStillActs() bool {
 func (x *CombatantState) GetWeaponsLost() []string {
 	if x != nil {
 		return x.WeaponsLost
+	}
+	return nil
+}
+
+func (x *CombatantState) GetWeaponsLostAtOnce() []string {
+	if x != nil {
+		return x.WeaponsLostAtOnce
 	}
 	return nil
 }
@@ -2730,7 +2741,7 @@ const file_fray_ka_v1_ka_proto_rawDesc = "" +
 	"\x10modifier_reasons\x18\x06 \x03(\tR\x0fmodifierReasons\x12$\n" +
 	"\x04draw\x18\a \x01(\v2\x10.fray.ka.v1.DrawR\x04draw\x12\x14\n" +
 	"\x05total\x18\b \x01(\x05R\x05total\x12#\n" +
-	"\rskill_missing\x18\t \x01(\bR\fskillMissing\"\xfa\x02\n" +
+	"\rskill_missing\x18\t \x01(\bR\fskillMissing\"\xab\x03\n" +
 	"\x0eCombatantState\x12\x17\n" +
 	"\aka_dice\x18\x01 \x01(\x05R\x06kaDice\x12%\n" +
 	"\x0ereality_points\x18\x02 \x01(\x05R\rrealityPoints\x12!\n" +
@@ -2744,7 +2755,8 @@ const file_fray_ka_v1_ka_proto_rawDesc = "" +
 	" \x01(\bR\x05dying\x12\x1d\n" +
 	"\n" +
 	"still_acts\x18\v \x01(\bR\tstillActs\x12!\n" +
-	"\fweapons_lost\x18\f \x03(\tR\vweaponsLostJ\x04\b\t\x10\n" +
+	"\fweapons_lost\x18\f \x03(\tR\vweaponsLost\x12/\n" +
+	"\x14weapons_lost_at_once\x18\r \x03(\tR\x11weaponsLostAtOnceJ\x04\b\t\x10\n" +
 	"R\bdisarmed\"\xff\x01\n" +
 	"\aPending\x12\x1f\n" +
 	"\vattacker_id\x18\x01 \x01(\tR\n" +
