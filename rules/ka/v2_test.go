@@ -166,3 +166,19 @@ func TestKA020AnEndedEncounterWaitsOnNoOne(t *testing.T) {
 		})
 	}
 }
+
+// KA-014 (v2) with hidden combatants: the names of the weapons a hidden combatant lost at the
+// same moment as its action are withheld, as those of every weapon it lost; how many it lost
+// stays seen.
+func TestKA014WeaponsLostAtOnceOfAHiddenCombatantAreWithheld(t *testing.T) {
+	st := &encounterv1.EncounterState{System: &encounterv1.EncounterState_Ka{Ka: &kav1.State{Combatants: map[string]*kav1.CombatantState{
+		"gargouille": {StillActs: true, WeaponsLost: []string{"griffes", "dague"}, WeaponsLostAtOnce: []string{"dague"}},
+		"joshua":     {StillActs: true, WeaponsLost: []string{"pistolet"}, WeaponsLostAtOnce: []string{"pistolet"}},
+	}}}}
+	ka.New(2).RedactState(st, func(id string) bool { return id == "gargouille" })
+	g, j := st.GetKa().GetCombatants()["gargouille"], st.GetKa().GetCombatants()["joshua"]
+	require.Equal(t, []string{"", ""}, g.GetWeaponsLost())
+	require.Equal(t, []string{""}, g.GetWeaponsLostAtOnce())
+	require.True(t, g.GetStillActs())
+	require.Equal(t, []string{"pistolet"}, j.GetWeaponsLostAtOnce(), "a combatant seen keeps its names")
+}
