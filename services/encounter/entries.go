@@ -60,7 +60,7 @@ func (s *Service) refresh(ctx context.Context, id string, e *entry, opts ...stor
 	}
 	recs, err := s.events.Load(ctx, id, e.position, append(opts, store.AtLeast(e.position))...)
 	if errors.Is(err, store.ErrNotFound) {
-		return noEncounter(id)
+		return absent{noEncounter(id)}
 	}
 	if err != nil {
 		return unavailable(err)
@@ -86,6 +86,14 @@ func (s *Service) refresh(ctx context.Context, id string, e *entry, opts ...stor
 	s.account(e)
 	return nil
 }
+
+// absent is the answer for an encounter the log does not hold (noEncounter), which a write
+// that creates it recognises (errors.Is store.ErrNotFound).
+type absent struct{ error }
+
+func (a absent) GRPCStatus() *status.Status { return status.Convert(a.error) }
+
+func (a absent) Is(target error) bool { return target == store.ErrNotFound }
 
 // known is the position of the last record folded into the entry.
 func (e *entry) known() uint64 {

@@ -166,153 +166,103 @@ func (s *Service) executeAs(ctx context.Context, who caller, id, cmdID string, e
 	if size := proto.Size(cmd); size > MaxRequestBytes {
 		return outcome{}, platform.Refuse(LimitRequestBytes, "this command takes %d bytes; a command may take at most %d", size, MaxRequestBytes)
 	}
-	digest := engine.CommandDigest(cmd, who.principal)
-	e, err := s.entry(ctx, id, false)
+	c := &command{s: s, who: who, id: id, cmdID: cmdID, given: given, expected: expected, cmd: cmd, mine: mine,
+		digest: engine.CommandDigest(cmd, who.principal)}
+	return s.update(ctx, id, write{decide: c.decide, recorded: c.recorded})
+}
+
+// command is one command given to an existing encounter, as update decides it.
+type command struct {
+	s         *Service
+	who       caller
+	id, cmdID string
+	given     bool // the caller named its command id: it may have been recorded already
+	expected  *uint64
+	cmd       *encounterv1.Command
+	digest    []byte
+	mine      own
+}
+
+// decide checks the command on the entry as it is (e.mu held) and has the rules decide it.
+func (c *command) decide(ctx context.Context, e *entry) (decided, error) {
+	s, cmdID := c.s, c.cmdID
+	// Tenancy first: to another tenant, the encounter does not exist.
+	if e.state.GetTenant() == "" || e.state.GetTenant() != c.who.tenant {
+		return decided{}, noEncounter(c.id)
+	}
+	if c.mine != nil {
+		var err error
+		if cmdID, err = c.mine(ctx, e); err != nil {
+			return decided{}, err
+		}
+	} else if engine.RoleOf(e.state, c.who.principal) == engine.RoleNone && c.cmd.GetAddCombatant() == nil {
+		// A stranger of the tenant may only join (if the GM allows it): nothing else of
+		// the encounter, not even its sequence, is told.
+		return decided{}, stale(noRole(c.id, c.who, "only its GM, co-GMs and players give it commands"))
+	}
+	if c.given {
+		ref, found, err := s.commandAt(ctx, c.id, e, cmdID)
+		if err != nil {
+			return decided{}, err
+		}
+		if found {
+			o, err := c.recorded(ctx, e, ref.position)
+			return decided{done: &o}, err
+		}
+	}
+	if err := c.expect(e.state); err != nil {
+		return decided{}, err
+	}
+	resp, err := c.resolve(ctx, e)
 	if err != nil {
-		return outcome{}, err
+		return decided{}, err
 	}
-	// A snapshot taken under the entry's lock is written after it is released (deferred
-	// calls run last first).
-	var snap *pendingSnapshot
-	defer func() { s.writeSnapshot(ctx, id, e, snap) }()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	// What this service holds may be behind the log (another replica recorded since): before
-	// refusing a command on it, the log is read once, as its leader holds it (a lagging copy
-	// would refuse on the same stale state), and if it holds more, the command is looked at
-	// again on what it holds.
-	refreshed := false
-	behind := func() (bool, error) {
-		if refreshed {
-			return false, nil
-		}
-		refreshed = true
-		at := e.position
-		if err := s.refresh(ctx, id, e, store.Latest()); err != nil {
-			return false, err
-		}
-		return e.position != at, nil
+	events := resp.GetEvents()
+	s.stamp(events, cmdID, c.cmd, c.digest)
+	return decided{events: events, msgID: c.id + "/" + cmdID, cmdID: cmdID, digest: c.digest, hash: resp.GetStateSha256()}, nil
+}
+
+// expect refuses a command that expected another sequence than st's; one that expected a
+// later one comes from a client that read what another replica recorded (stale).
+func (c *command) expect(st *encounterv1.EncounterState) error {
+	if c.expected == nil || *c.expected == st.GetSequence() {
+		return nil
 	}
-	for attempt := 1; ; {
-		// Tenancy first: to another tenant, the encounter does not exist.
-		if e.state.GetTenant() == "" || e.state.GetTenant() != who.tenant {
-			return outcome{}, noEncounter(id)
-		}
-		if mine != nil {
-			if cmdID, err = mine(ctx, e); err != nil {
-				return outcome{}, err
-			}
-		} else if engine.RoleOf(e.state, who.principal) == engine.RoleNone && cmd.GetAddCombatant() == nil {
-			// A stranger of the tenant may only join (if the GM allows it): nothing else of
-			// the encounter, not even its sequence, is told.
-			if again, err := behind(); err != nil {
-				return outcome{}, err
-			} else if again {
-				continue
-			}
-			return outcome{}, noRole(id, who, "only its GM, co-GMs and players give it commands")
-		}
-		if given {
-			ref, found, err := s.commandAt(ctx, id, e, cmdID)
-			if err != nil {
-				return outcome{}, err
-			}
-			if found {
-				return s.recorded(ctx, id, e, ref.position, who, cmd, digest)
-			}
-		}
-		if expected != nil && *expected != e.state.GetSequence() {
-			// A client ahead of this service read what another replica recorded.
-			if *expected > e.state.GetSequence() {
-				if again, err := behind(); err != nil {
-					return outcome{}, err
-				} else if again {
-					continue
-				}
-			}
-			return outcome{}, platform.Refused(codes.FailedPrecondition, platform.ReasonSequenceMismatch,
-				map[string]string{"sequence": strconv.FormatUint(e.state.GetSequence(), 10), "expected": strconv.FormatUint(*expected, 10)},
-				"encounter %q is at sequence %d, not at the %d this command expected; reload it and decide again",
-				e.state.GetName(), e.state.GetSequence(), *expected)
-		}
-		seed, err := s.seedOf(ctx, id, e)
-		if err != nil {
-			return outcome{}, err
-		}
-		req := &rulesv1.ResolveRequest{State: e.state, Command: cmd, Actor: who.principal, Seed: seed}
-		if rw := cmd.GetRewind(); rw != nil && rw.GetToSequence() >= 1 && rw.GetToSequence() < e.state.GetSequence() {
-			if req.RewindState, err = s.stateAt(ctx, id, rw.GetToSequence(), e.position); err != nil {
-				return outcome{}, err
-			}
-		}
-		resp, err := s.decider.Resolve(ctx, req)
-		if err != nil {
-			// A refusal by the rules may come from a state behind the log.
-			if refusal(err) {
-				if again, err := behind(); err != nil {
-					return outcome{}, err
-				} else if again {
-					continue
-				}
-			}
-			return outcome{}, err
-		}
-		events := resp.GetEvents()
-		s.stamp(events, cmdID, cmd, digest)
-		batch := &encounterv1.EventBatch{Events: events}
-		if err := s.checkLimits(e.state, e.stateBytes, batch); err != nil {
-			return outcome{}, err
-		}
-		app, err := s.appendRecord(ctx, id, e.position, id+"/"+cmdID, batch)
-		switch {
-		case errors.Is(err, store.ErrConflict):
-			if attempt >= s.opts.MaxAttempts {
-				return outcome{}, status.Errorf(codes.Aborted,
-					"encounter %q changed under this command %d times in a row; nothing was recorded, try again", e.state.GetName(), attempt)
-			}
-			// The log moved past e.position: read it as its leader holds it, not from a copy
-			// that may not hold the record this append collided with.
-			if err := s.refresh(ctx, id, e, store.Latest()); err != nil {
-				return outcome{}, err
-			}
-			s.obs.retried()
-			attempt++
-			refreshed = true // what follows is decided on the log as it is now
-			continue
-		case err != nil:
-			return outcome{}, unavailable(err)
-		case app.Duplicate:
-			if err := s.refresh(ctx, id, e, store.AtLeast(app.Position)); err != nil {
-				return outcome{}, err
-			}
-			return s.recorded(ctx, id, e, app.Position, who, cmd, digest)
-		}
-		// The events are folded into a copy that replaces the state: the state before them
-		// stays as it is, for the answer (states.go).
-		before, next := e.state, nextState(e.state)
-		for _, ev := range events {
-			if err := s.reg.Evolve(next, ev); err != nil {
-				e.loaded = false
-				return outcome{}, status.Errorf(codes.Internal, "recorded event %d cannot be folded: %v", ev.GetSequence(), err)
-			}
-		}
-		e.state = next
-		e.position = app.Position
-		e.cmds.add(cmdID, app.Position, digest)
-		e.last = events[len(events)-1].GetTime().AsTime()
-		s.account(e)
-		snap = s.snapshotDue(e, before.GetSequence())
-		s.indexed(ctx, e)
-		s.forgetSeed(ctx, id, e, events)
-		// Only when the decider sent the hash (a sample of the commands: RemoteDecider) is the
-		// state hashed here too: two hashes of the whole state per command are what the check
-		// costs, and a resolver that folds otherwise shows within a sample.
-		if want := resp.GetStateSha256(); want != nil && !bytes.Equal(engine.Hash(e.state), want) {
-			s.log.WarnContext(ctx, "the resolver and this service fold to different states; the log is the truth",
-				"encounter", id, "sequence", e.state.GetSequence())
-		}
-		return outcome{events: events, before: before, after: e.state}, nil
+	err := platform.Refused(codes.FailedPrecondition, platform.ReasonSequenceMismatch,
+		map[string]string{"sequence": strconv.FormatUint(st.GetSequence(), 10), "expected": strconv.FormatUint(*c.expected, 10)},
+		"encounter %q is at sequence %d, not at the %d this command expected; reload it and decide again",
+		st.GetName(), st.GetSequence(), *c.expected)
+	if *c.expected > st.GetSequence() {
+		return stale(err)
 	}
+	return err
+}
+
+// resolve has the decider decide the command on the entry's state (e.mu held); a refusal
+// by the rules may come from a state behind the log (stale).
+func (c *command) resolve(ctx context.Context, e *entry) (*rulesv1.ResolveResponse, error) {
+	s := c.s
+	seed, err := s.seedOf(ctx, c.id, e)
+	if err != nil {
+		return nil, err
+	}
+	req := &rulesv1.ResolveRequest{State: e.state, Command: c.cmd, Actor: c.who.principal, Seed: seed}
+	if rw := c.cmd.GetRewind(); rw != nil && rw.GetToSequence() >= 1 && rw.GetToSequence() < e.state.GetSequence() {
+		if req.RewindState, err = s.stateAt(ctx, c.id, rw.GetToSequence(), e.position); err != nil {
+			return nil, err
+		}
+	}
+	resp, err := s.decider.Resolve(ctx, req)
+	if err != nil && refusal(err) {
+		return nil, stale(err)
+	}
+	return resp, err
+}
+
+// recorded answers the command as the log recorded it at position, if who gave it and it is
+// this command (by its digest).
+func (c *command) recorded(ctx context.Context, e *entry, position uint64) (outcome, error) {
+	return c.s.recorded(ctx, c.id, e, position, c.who, c.cmd, c.digest)
 }
 
 // refusal reports whether err is the rules' refusal of a command (one that a fresher state

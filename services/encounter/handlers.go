@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base32"
-	"errors"
 	"strings"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
@@ -47,84 +46,97 @@ func (s *Service) CreateEncounter(ctx context.Context, req *encounterv1.CreateEn
 		return nil, err
 	}
 	cmd := &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: req.GetEncounter()}}
-	digest := engine.CommandDigest(cmd, who.principal)
-	decide := func(seed []byte) (*encounterv1.EventBatch, error) {
-		// The encounter belongs to the creator's tenant: the state it is decided against says so.
-		resp, err := s.decider.Resolve(ctx, &rulesv1.ResolveRequest{State: &encounterv1.EncounterState{EncounterId: id, Tenant: who.tenant}, Command: cmd, Actor: who.principal, Seed: seed})
-		if err != nil {
-			return nil, err
-		}
-		s.stamp(resp.GetEvents(), cmdID, cmd, digest)
-		batch := &encounterv1.EventBatch{Events: resp.GetEvents()}
-		st := &encounterv1.EncounterState{Name: req.GetEncounter().GetName()}
-		return batch, s.checkLimits(st, proto.Size(st), batch)
-	}
-	seed := s.opts.NewSeed()
-	batch, err := decide(seed)
+	c := &creation{s: s, who: who, id: id, cmdID: cmdID, cmd: cmd, digest: engine.CommandDigest(cmd, who.principal)}
+	o, err := s.update(ctx, id, write{creates: true, decide: c.decide, recorded: c.recorded})
 	if err != nil {
 		return nil, err
+	}
+	seen, st, err := s.seen(o, who.principal)
+	if err != nil {
+		return nil, err
+	}
+	return &encounterv1.CreateEncounterResponse{EncounterId: o.after.GetEncounterId(), Events: seen, State: st}, nil
+}
+
+// creation is one CreateEncounter, as update decides it.
+type creation struct {
+	s         *Service
+	who       caller
+	id, cmdID string
+	cmd       *encounterv1.Command
+	digest    []byte
+}
+
+// decide has the rules decide the creation with a new dice seed; or, if the encounter exists
+// already (this command sent before, or at the same time), answers with its first record,
+// if that is this command.
+func (c *creation) decide(ctx context.Context, e *entry) (decided, error) {
+	s := c.s
+	if e.position != 0 {
+		first, err := s.events.Page(ctx, c.id, 0, 1)
+		if err != nil {
+			return decided{}, unavailable(err)
+		}
+		if len(first) == 0 || len(first[0].Batch.GetEvents()) == 0 || first[0].Batch.GetEvents()[0].GetCommandId() != c.cmdID {
+			return decided{}, reused(c.cmdID)
+		}
+		o, err := c.recorded(ctx, e, first[0].Position)
+		return decided{done: &o}, err
+	}
+	seed := s.opts.NewSeed()
+	events, err := c.resolve(ctx, seed)
+	if err != nil {
+		return decided{}, err
 	}
 	// Only a create the rules accept stores a seed, and only one: the first stored for this
 	// id is the encounter's, and a create that finds one decides again with it.
-	stored, err := s.seeds.SeedOnce(ctx, id, seed)
+	stored, err := s.seeds.SeedOnce(ctx, c.id, seed)
 	if err != nil {
-		return nil, unavailable(err)
+		return decided{}, unavailable(err)
 	}
 	if !bytes.Equal(stored, seed) {
-		if batch, err = decide(stored); err != nil {
-			return nil, err
+		if events, err = c.resolve(ctx, stored); err != nil {
+			return decided{}, err
 		}
 	}
-	events := batch.GetEvents()
-	var existing uint64 // the position of this command's record, if it was recorded before
-	app, err := s.appendRecord(ctx, id, 0, "create/"+who.principal+"/"+cmdID, batch)
-	switch {
-	case errors.Is(err, store.ErrConflict): // created already, by this command sent before or at the same time
-		if _, err := s.entry(ctx, id, true); err != nil { // fresh: as the log's leader holds it
-			return nil, err
-		}
-		// The create is the encounter's first record: this command, if it has this id.
-		first, err := s.events.Page(ctx, id, 0, 1)
-		if err != nil {
-			return nil, unavailable(err)
-		}
-		if len(first) == 0 || len(first[0].Batch.GetEvents()) == 0 || first[0].Batch.GetEvents()[0].GetCommandId() != cmdID {
-			return nil, reused(cmdID)
-		}
-		existing = first[0].Position
-	case err != nil:
-		return nil, unavailable(err)
-	case app.Duplicate: // recorded within the log's duplicate window (under an id drawn at random, before ids were derived)
-		existing = app.Position
-	}
-	if existing != 0 {
-		r, err := s.events.Get(ctx, existing)
-		if err != nil {
-			return nil, unavailable(err)
-		}
-		events = r.Batch.GetEvents()
-		if len(events) == 0 || events[0].GetEncounterCreated() == nil || events[0].GetActor() != who.principal || !sameCommand(events[0], nil, cmd, digest) {
-			return nil, reused(cmdID)
-		}
-		id = events[0].GetEncounterId()
-	}
-	// Read back at least the record just appended (or found): a copy of the log that has
-	// not applied it yet is not taken for the truth (store.AtLeast).
-	e, err := s.entry(ctx, id, true, store.AtLeast(max(app.Position, existing)))
+	return decided{events: events, msgID: "create/" + c.who.principal + "/" + c.cmdID, cmdID: c.cmdID, digest: c.digest}, nil
+}
+
+// resolve decides the creation with seed, on a state of the creator's tenant: the encounter
+// belongs to it.
+func (c *creation) resolve(ctx context.Context, seed []byte) ([]*encounterv1.Event, error) {
+	resp, err := c.s.decider.Resolve(ctx, &rulesv1.ResolveRequest{State: &encounterv1.EncounterState{EncounterId: c.id, Tenant: c.who.tenant},
+		Command: c.cmd, Actor: c.who.principal, Seed: seed})
 	if err != nil {
 		return nil, err
 	}
-	e.mu.Lock()
-	after := e.state // never changed: a command replaces it (states.go)
-	if existing == 0 {
-		s.indexed(ctx, e)
-	}
-	e.mu.Unlock()
-	seen, st, err := s.seen(outcome{events: events, before: &encounterv1.EncounterState{EncounterId: id}, after: after}, who.principal)
+	c.s.stamp(resp.GetEvents(), c.cmdID, c.cmd, c.digest)
+	return resp.GetEvents(), nil
+}
+
+// recorded answers the creation the log holds at position, if it is this command of this
+// caller. A record found by its de-duplication id may be of another encounter (created
+// under an id drawn at random, before ids were derived): that one is answered.
+func (c *creation) recorded(ctx context.Context, e *entry, position uint64) (outcome, error) {
+	r, err := c.s.events.Get(ctx, position)
 	if err != nil {
-		return nil, err
+		return outcome{}, unavailable(err)
 	}
-	return &encounterv1.CreateEncounterResponse{EncounterId: id, Events: seen, State: st}, nil
+	events := r.Batch.GetEvents()
+	if len(events) == 0 || events[0].GetEncounterCreated() == nil || events[0].GetActor() != c.who.principal || !sameCommand(events[0], nil, c.cmd, c.digest) {
+		return outcome{}, reused(c.cmdID)
+	}
+	after := e.state
+	if id := events[0].GetEncounterId(); id != c.id {
+		other, err := c.s.entry(ctx, id, true, store.AtLeast(position))
+		if err != nil {
+			return outcome{}, err
+		}
+		other.mu.Lock()
+		after = other.state // never changed: a command replaces it (states.go)
+		other.mu.Unlock()
+	}
+	return outcome{events: events, before: &encounterv1.EncounterState{EncounterId: events[0].GetEncounterId()}, after: after}, nil
 }
 
 func (s *Service) AddCombatant(ctx context.Context, req *encounterv1.AddCombatantRequest) (*encounterv1.AddCombatantResponse, error) {
