@@ -88,9 +88,43 @@ func replacing(strikes []feeriev1.SpecialStrike) bool {
 // roll (FEE-023).
 func anObject(r *feeriev1.ActivityResolved) bool { return strings.HasPrefix(r.GetNote(), "an object") }
 
+// attack: the attack on its target, then on each further defender of a sweep.
 func (t tell) attack(head string, r *feeriev1.ActivityResolved) string {
+	return t.swept(t.attackOne(head, r), r)
+}
+
+// swept: what each further defender of a sweep met, against the same roll (FEE-094):
+// "; Pinocchio: Defense 12 (H 12 + T 1 − …), margin 6 — a hit: Soak 9, 12 Essence lost
+// (Pinocchio 18 left)". Its numbers are withheld when the attacker's or its own are.
+func (t tell) swept(s string, r *feeriev1.ActivityResolved) string {
+	for _, x := range r.GetAlso() {
+		name := t.of(x.GetTargetId())
+		var part string
+		switch {
+		case (t.withheld(x.GetTargetId()) || t.withheld(r.GetCombatantId())) && x.GetSuccess():
+			part = t.f("%s: a hit, its numbers withheld", name)
+		case t.withheld(x.GetTargetId()) || t.withheld(r.GetCombatantId()):
+			part = t.f("%s: a miss, its numbers withheld", name)
+		default:
+			part = t.f("%s, margin %s", t.colon(name, t.value("Defense", x.GetDefense(), x.GetDefenseModifiers())), num(x.GetMargin()))
+			if !x.GetSuccess() {
+				part = t.f("%s — a miss", part)
+				break
+			}
+			part = t.f("%s — a hit: %s, %s", part, t.value("Soak", x.GetSoak(), x.GetSoakModifiers()), t.f("%d Essence lost", int(x.GetEssenceLost())))
+			part += " " + t.left(name, x.GetTargetEssence())
+			if x.GetTargetEssence() <= 0 {
+				part += t.semi() + t.f("%s is down and cannot act (FEE-024)", name)
+			}
+		}
+		s += t.semi() + part
+	}
+	return s
+}
+
+func (t tell) attackOne(head string, r *feeriev1.ActivityResolved) string {
 	in := r.GetIntent()
-	target := t.of(in.GetTargetId())
+	target := t.n.AndNames(append([]string{in.GetTargetId()}, in.GetAlsoTargetIds()...)) // a sweep names every defender
 	var s string
 	switch {
 	case in.GetCharge():

@@ -27,7 +27,7 @@ func (t tell) intent(in *feeriev1.Intent, withheld bool) string {
 	s := t.kind(k)
 	switch {
 	case isAttack(in):
-		s = t.tf("target", "%s on %s", s, t.of(in.GetTargetId()))
+		s = t.tf("target", "%s on %s", s, t.n.AndNames(append([]string{in.GetTargetId()}, in.GetAlsoTargetIds()...))) // a sweep: every defender (FEE-094)
 	case k == feeriev1.ActivityKind_ACTIVITY_KIND_OTHER:
 		what := t.reason(in.GetAspect())
 		if len(what) == 1 {
