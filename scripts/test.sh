@@ -14,7 +14,7 @@ slow=(
   "cli/internal/e2e 40m"      # the services over gRPC and as processes, the README's examples
   "cli/internal/browser 30m"  # the pages in Chromium
   "cli/internal/examples 30m" # the Python and TypeScript clients
-  "cli/internal/faults 45m"   # 7 processes and their faults; network namespaces
+  "cli/test/faults 45m"       # 7 processes and their faults; network namespaces
   "rules/odds 30m"            # odds against Decide, Monte Carlo
 )
 

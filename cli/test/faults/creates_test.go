@@ -27,7 +27,7 @@ import (
 // reads were settled by the stream's leader, 62 of 973 creates answered NotFound for the
 // encounter just recorded. Opt-in (a measure, not part of the suite):
 //
-//	FRAY_CREATES=2000 go test -count=1 -v -run '^TestCreatesReadThemselvesBack$' -timeout 60m ./cli/internal/faults
+//	FRAY_CREATES=2000 go test -count=1 -v -run '^TestCreatesReadThemselvesBack$' -timeout 60m ./cli/test/faults
 func TestCreatesReadThemselvesBack(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("FRAY_CREATES"))
 	if n <= 0 {
