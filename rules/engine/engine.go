@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/fray-rpg/fray/rules/narrate"
 	"golang.org/x/text/language"
@@ -125,7 +126,12 @@ func (r *Registry) Lookup(id string, version uint32) (System, error) {
 			return s, nil
 		}
 	}
-	return nil, Refused("", "rule system %q version %d is not one this resolver can decide (it knows up to version %d)", id, version, vs[len(vs)-1].Version())
+	known := make([]string, len(vs))
+	for i, s := range vs {
+		known[i] = fmt.Sprint(s.Version())
+	}
+	return nil, Refused("", "rule system %q version %d is not one this resolver can decide: it knows versions %s (0 or none: the latest, %d)",
+		id, version, strings.Join(known, ", "), vs[len(vs)-1].Version())
 }
 
 // Rulesets lists every system with its versions.

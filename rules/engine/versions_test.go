@@ -53,7 +53,7 @@ func TestRegistryOrdersVersions(t *testing.T) {
 	}
 	_, err := reg.Lookup("zeta", 4)
 	re := requireCode(t, err, engine.CodePrecondition)
-	require.Contains(t, re.Msg, "it knows up to version 3")
+	require.Contains(t, re.Msg, "it knows versions 1, 2, 3 (0 or none: the latest, 3)")
 
 	var got []string
 	for _, d := range reg.Rulesets() {

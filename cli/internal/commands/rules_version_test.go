@@ -1,0 +1,101 @@
+package commands_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fray-rpg/fray/cli/internal/clienttest"
+	"github.com/fray-rpg/fray/rules/d20seg"
+	"github.com/fray-rpg/fray/services/encounter"
+	"github.com/stretchr/testify/require"
+)
+
+// fray create --rules-version, end to end over gRPC against the encounter service on an
+// embedded JetStream, with d20 segments, whose version 2 refuses a sheet without its armour
+// and weapon class that version 1 took for light (D20-010): an encounter created at version 1
+// while the latest is 2 pins version 1 (the state says so, and it decides as v1: it accepts
+// the bare sheet the latest refuses); a version the server does not know is refused
+// FailedPrecondition naming the versions it knows; and `fray audit verify` decides the v1
+// encounter's commands again under v1 (intact), while the same log relabelled version 2
+// diverges at that sheet.
+func TestCreateAtAnOlderRulesVersionPinsIt(t *testing.T) {
+	clienttest.ClearEnv(t)
+	require.Equal(t, 2, d20seg.Latest, "this test plays v1 against the latest, v2")
+	begin := time.Now()
+	s := clienttest.StartStack(t, encounter.Options{})
+	fray := func(args ...string) (int, string, string) {
+		t.Helper()
+		return clienttest.Run(t, append(args, "--addr", s.Addr)...)
+	}
+	ok := func(args ...string) string {
+		t.Helper()
+		code, out, errOut := fray(args...)
+		require.Equal(t, 0, code, "%v: %s", args, errOut)
+		return out
+	}
+	require.Regexp(t, `(?m)^d20seg\s+d20 à segments\s+1, 2$`, ok("rulesets", "--as", "gm"))
+
+	old := strings.TrimSpace(ok("create", "--name", "Le vieux gué", "--system", "d20seg", "--rules-version", "1", "--as", "gm"))
+	latest := strings.TrimSpace(ok("create", "--name", "Le gué", "--system", "d20seg", "--as", "gm"))
+	require.Contains(t, ok("state", old, "--as", "gm"), "Le vieux gué ("+old+"): setup, d20seg v1, ")
+	require.Contains(t, ok("state", latest, "--as", "gm"), "Le gué ("+latest+"): setup, d20seg v2, ")
+
+	// A sheet without armour or weapon class: v1 takes them for light, v2 refuses it.
+	raw, err := os.ReadFile(filepath.Join(clienttest.Sheets, "d20seg", "novice.yaml"))
+	require.NoError(t, err)
+	var kept []string
+	for _, l := range strings.Split(string(raw), "\n") {
+		if !strings.Contains(l, "armour:") && !strings.Contains(l, "weapon_class:") {
+			kept = append(kept, l)
+		}
+	}
+	bare := filepath.Join(t.TempDir(), "bare.yaml")
+	require.NoError(t, os.WriteFile(bare, []byte(strings.Join(kept, "\n")), 0o600))
+	code, _, errOut := fray("add", latest, bare, "--as", "gm")
+	require.Equal(t, 1, code)
+	require.Contains(t, errOut, "InvalidArgument")
+	require.Contains(t, errOut, "armour")
+	require.Contains(t, errOut, "D20-010")
+	ok("add", old, bare, filepath.Join(clienttest.Sheets, "d20seg", "soldat.yaml"), "--as", "gm")
+	ok("start", old, "--as", "gm")
+	require.Regexp(t, `novice\s+\S+\s+\S+\s+\S+\s+3\s`, ok("state", old, "--as", "gm"), "v1: Rapidité 3, light armour and weapon taken for the missing ones")
+
+	code, _, errOut = fray("create", "--name", "Le gué futur", "--system", "d20seg", "--rules-version", "99", "--as", "gm")
+	require.Equal(t, 1, code)
+	require.Contains(t, errOut, "FailedPrecondition")
+	require.Contains(t, errOut, `rule system "d20seg" version 99`)
+	require.Contains(t, errOut, "it knows versions 1, 2")
+
+	ok("end", old, "--as", "gm")
+	code, out, errOut := clienttest.Run(t, "audit", "verify", old, "--nats-url", s.NATSURL)
+	require.Equal(t, 0, code, errOut)
+	require.Contains(t, out, "intact")
+
+	// The same log, as if recorded under version 2: the audit decides it again under v2 and
+	// diverges at the bare sheet.
+	exported := filepath.Join(t.TempDir(), "old.jsonl")
+	clienttest.Run(t, "export", old, "--out", exported, "--nats-url", s.NATSURL)
+	log, err := os.ReadFile(exported)
+	require.NoError(t, err)
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(string(log)), "\n") {
+		var ev map[string]any
+		require.NoError(t, json.Unmarshal([]byte(l), &ev))
+		require.EqualValues(t, 1, ev["rulesVersion"])
+		ev["rulesVersion"] = 2 // the event's, not its recorded command's (whose digest it keeps)
+		b, err := json.Marshal(ev)
+		require.NoError(t, err)
+		lines = append(lines, string(b))
+	}
+	relabelled := filepath.Join(t.TempDir(), "as-v2.jsonl")
+	require.NoError(t, os.WriteFile(relabelled, []byte(strings.Join(lines, "\n")+"\n"), 0o600))
+	code, _, errOut = clienttest.Run(t, "audit", "verify", "--file", relabelled)
+	require.Equal(t, 1, code)
+	require.Contains(t, errOut, "DIVERGENCE at event 2")
+	require.Contains(t, errOut, "D20-010")
+	t.Logf("done in %s", time.Since(begin))
+}
