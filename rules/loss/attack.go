@@ -347,6 +347,7 @@ func (sys System) decideAttack(st *encounterv1.EncounterState, f fighter, a *los
 	events[0] = attackRolled(ar)
 	for i, x := range targets {
 		b := blowOf(f, x, ar, i, w, second)
+		b.phase = sys.blowPhase(counter, b.phase)
 		if len(targets) == 1 && second != nil {
 			b.second = second
 		}
@@ -356,7 +357,7 @@ func (sys System) decideAttack(st *encounterv1.EncounterState, f fighter, a *los
 		case w.GetExplosive() && sit.GetCover() == lossv1.Cover_COVER_FULL:
 			events = append(events, miss(b, "full cover: the blast does not reach"))
 		case !reactions[i].GetDefencePossible():
-			events = append(events, hit(st, b, 0, false, env.Dice))
+			events = append(events, sys.hit(st, b, 0, false, env.Dice))
 		}
 	}
 	return events, nil
@@ -374,6 +375,16 @@ type blow struct {
 	explosive  bool
 	// second: Two weapons on a single target, whose second weapon strikes too (LOS-070).
 	second *lossv1.Weapon
+}
+
+// blowPhase is the phase a blow is struck at, as far as LOS-110 goes: the striker's phase,
+// which owes a target felled or hindered at that same phase its action there; none (0) for a
+// counter blow where the version says so: its target has just acted and is owed nothing.
+func (sys System) blowPhase(counter bool, phase int32) int32 {
+	if counter && sys.CounterBlowOwesNothing {
+		return 0
+	}
+	return phase
 }
 
 func blowOf(att, t fighter, ar *lossv1.AttackRolled, i int, w, second *lossv1.Weapon) blow {
@@ -403,7 +414,7 @@ func miss(b blow, note string) *encounterv1.Event {
 
 // hit resolves a blow that landed: the effects that stand after `cancelled` Exploits, then
 // damage (LOS-020…LOS-025, LOS-061…LOS-078, LOS-081, LOS-086).
-func hit(st *encounterv1.EncounterState, b blow, cancelled int32, halve bool, roller dice.Roller) *encounterv1.Event {
+func (sys System) hit(st *encounterv1.EncounterState, b blow, cancelled int32, halve bool, roller dice.Roller) *encounterv1.Event {
 	r := b.resolved()
 	total := countExploits(b.effects)
 	stand := standing(b.effects, cancelled)
@@ -418,6 +429,9 @@ func hit(st *encounterv1.EncounterState, b blow, cancelled int32, halve bool, ro
 	r.Hit = true
 	r.Effects = stand
 	r.Manoeuvre = b.manoeuvre
+	if b.manoeuvre == lossv1.Manoeuvre_MANOEUVRE_TRIP && sys.TripFells { // LOS-035: Evolve throws it down
+		return out(b.t.name() + " falls and must stand up at its next action (LOS-035)")
+	}
 	if b.manoeuvre != lossv1.Manoeuvre_MANOEUVRE_UNSPECIFIED { // LOS-035: no automatic effect
 		return out("no automatic effect: the GM applies what follows as situations (LOS-035)")
 	}
@@ -599,7 +613,7 @@ func (sys System) decideReact(st *encounterv1.EncounterState, id string, r *loss
 		}
 	}
 	b := blow{att: att, t: d, w: w, effects: p.GetExploits(), withDamage: p.GetWithDamage(), manoeuvre: p.GetManoeuvre(),
-		sit: p.GetSituation(), phase: p.GetPhase(), explosive: p.GetExplosive()}
+		sit: p.GetSituation(), phase: sys.blowPhase(p.GetCounter(), p.GetPhase()), explosive: p.GetExplosive()}
 	if p.GetSecondWeapon() != "" {
 		if b.second, err = weaponOf(att, p.GetSecondWeapon()); err != nil {
 			return nil, err
@@ -607,7 +621,7 @@ func (sys System) decideReact(st *encounterv1.EncounterState, id string, r *loss
 	}
 	dr := &lossv1.DefenceRolled{DefenderId: id, Reaction: r.GetReaction(), AttackerId: att.id()}
 	if r.GetReaction() == lossv1.Reaction_REACTION_NONE {
-		return []*encounterv1.Event{defenceRolled(dr), hit(st, b, 0, false, env.Dice)}, nil
+		return []*encounterv1.Event{defenceRolled(dr), sys.hit(st, b, 0, false, env.Dice)}, nil
 	}
 	if d.cs.GetActionPoints() < sys.DefenceCost && d.cs.GetWall() == 0 {
 		return nil, engine.Refused("LOS-032", "%s has no PA left; a %s costs %d", d.name(), reactionVerb(r.GetReaction()), sys.DefenceCost)
@@ -696,7 +710,7 @@ func (sys System) decideReact(st *encounterv1.EncounterState, id string, r *loss
 	total := countExploits(p.GetExploits())
 	if res.GetSuccess() { // LOS-013: both succeed, the attack misses
 		if p.GetExplosive() { // LOS-086: a successful defence only halves the damage
-			return append(events, hit(st, b, 0, true, env.Dice)), nil
+			return append(events, sys.hit(st, b, 0, true, env.Dice)), nil
 		}
 		events = append(events, miss(b, ""))
 		if counterW != nil { // LOS-062: an immediate attack, whatever the phase
@@ -714,7 +728,7 @@ func (sys System) decideReact(st *encounterv1.EncounterState, id string, r *loss
 		return events, nil
 	}
 	dr.ExploitsCancelled = sys.PartialDefence(res.GetTotal(), total) // LOS-014 partial defence
-	return append(events, hit(st, b, dr.ExploitsCancelled, false, env.Dice)), nil
+	return append(events, sys.hit(st, b, dr.ExploitsCancelled, false, env.Dice)), nil
 }
 
 func hasMelee(f fighter) bool {

@@ -44,7 +44,7 @@ func (s System) Describe() *rulesetv1.RulesetDescriptor {
 		},
 		Actions: []*rulesetv1.ActionDescriptor{
 			{Name: "attack", Description: fmt.Sprintf("Test Trait + Talent + 1d10 against %d (or the ranged Difficulty) + %d per Exploit", s.BaseDifficulty, s.ExploitStep), Cost: "the weapon's Vitesse; " + pa(s.BareCost) + " natural or unarmed; the slower weapon with Two weapons", Rule: "LOS-035"},
-			{Name: "grab or trip", Description: "Athletics Test (agripper, ceinturer, faire chuter); no automatic effect: the GM applies what follows as situations", Cost: pa(s.ManoeuvreCost), Rule: "LOS-035"},
+			{Name: "grab or trip", Description: s.manoeuvreText(), Cost: pa(s.ManoeuvreCost), Rule: "LOS-035"},
 			{Name: "parry", Description: "reaction to an attack that hit its Difficulty; Test against the attacker's Difficulty", Cost: pa(s.DefenceCost), Rule: "LOS-036"},
 			{Name: "dodge", Description: "reaction to an attack that hit its Difficulty; Test against the attacker's Difficulty", Cost: pa(s.DefenceCost), Rule: "LOS-036"},
 			{Name: "take the blow", Description: "reaction: no Test, the attack hits", Cost: "0 PA", Rule: "LOS-009"},
@@ -133,6 +133,15 @@ func (s System) Describe() *rulesetv1.RulesetDescriptor {
 	}
 	d.Tables = append(d.Tables, exploitRows)
 	return d
+}
+
+// manoeuvreText describes a grab or a trip (LOS-035).
+func (s System) manoeuvreText() string {
+	if s.TripFells {
+		return "Athletics Test (agripper, ceinturer, faire chuter); a trip makes the target fall: it must stand up (" +
+			strconv.Itoa(int(s.StandUpCost)) + " PA) at its next action; a grab has no automatic effect: the GM applies what follows as situations"
+	}
+	return "Athletics Test (agripper, ceinturer, faire chuter); no automatic effect: the GM applies what follows as situations"
 }
 
 // partialDefenceTable: the Exploits a failed defence cancels by its total (LOS-014), from the

@@ -315,7 +315,11 @@ func (sys System) evolveLoss(st *encounterv1.EncounterState, s *lossv1.State, e 
 			}
 		}
 		if att, err := get(d.GetAttackerId()); err == nil {
-			sys.applyToTarget(st, s, att, list, 0, f.cs.GetActionPoints()+d.GetActionPointsSpent())
+			phase := f.cs.GetActionPoints() + d.GetActionPointsSpent()
+			if sys.CounterBlowOwesNothing { // LOS-110: the attacker has just acted
+				phase = 0
+			}
+			sys.applyToTarget(st, s, att, list, 0, phase)
 		}
 	case *lossv1.Event_AttackResolved:
 		r := k.AttackResolved
@@ -350,7 +354,10 @@ func (sys System) evolveLoss(st *encounterv1.EncounterState, s *lossv1.State, e 
 			}
 			att.cs.Feints[t.id()] = s.GetTour() + 1
 		}
-		sys.applyToTarget(st, s, t, r.GetEffects(), 0, r.GetAttackerPhase()) // a grab or a trip: nothing (LOS-035)
+		sys.applyToTarget(st, s, t, r.GetEffects(), 0, r.GetAttackerPhase()) // a grab: nothing (LOS-035)
+		if r.GetManoeuvre() == lossv1.Manoeuvre_MANOEUVRE_TRIP && sys.TripFells { // LOS-035: it falls, as Overthrow makes it
+			sys.applyToTarget(st, s, t, []E{effOverthrow}, 0, r.GetAttackerPhase())
+		}
 	case *lossv1.Event_Passed:
 		f, err := get(k.Passed.GetCombatantId())
 		if err != nil {
@@ -427,10 +434,15 @@ func (sys System) evolveLoss(st *encounterv1.EncounterState, s *lossv1.State, e 
 		if err != nil {
 			return err
 		}
+		var phase int32 // the pursuer's phase when it acted (LOS-110)
 		if a.GetResolves() {
+			if p := s.GetPending(); p.GetAttackerId() == f.id() {
+				phase = p.GetPhase()
+			}
 			s.Pending = nil
 			nextPending(s)
 		} else {
+			phase = f.cs.GetActionPoints()
 			f.cs.ActionPoints -= a.GetActionPointsSpent()
 			spend(s, f, a.GetTest().GetSpend())
 			acted(st, s, f, true)
@@ -457,6 +469,9 @@ func (sys System) evolveLoss(st *encounterv1.EncounterState, s *lossv1.State, e 
 		if a.GetTargetDown() {
 			if t, err := get(a.GetTargetId()); err == nil {
 				t.cs.Prone = true
+				if sys.PursuitDownOwes { // thrown down at its own phase, it still acts there
+					sys.owe(st, t, phase, "")
+				}
 			}
 		}
 		if a.GetEnded() {

@@ -25,10 +25,17 @@ type fight struct {
 	log []*encounterv1.Event
 }
 
-// newFight creates a Loss encounter (with opts, nil for the defaults) and adds cs in order.
+// newFight creates a Loss encounter under version 1 (with opts, nil for the defaults) and adds
+// cs in order.
 func newFight(t *testing.T, opts *lossv1.Options, cs ...*encounterv1.Combatant) *fight {
 	t.Helper()
-	f := &fight{t: t, reg: engine.NewRegistry(loss.New(1)), st: &encounterv1.EncounterState{EncounterId: "e1"}}
+	return newFightAt(t, 1, opts, cs...)
+}
+
+// newFightAt is newFight under the given version of the rules.
+func newFightAt(t *testing.T, version uint32, opts *lossv1.Options, cs ...*encounterv1.Combatant) *fight {
+	t.Helper()
+	f := &fight{t: t, reg: engine.NewRegistry(loss.New(version)), st: &encounterv1.EncounterState{EncounterId: "e1"}}
 	f.do(gm, createCmd(opts))
 	for _, c := range cs {
 		f.do(gm, addCmd(c))

@@ -1,6 +1,7 @@
 package loss_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -352,18 +353,33 @@ func TestLOS110OverthrownByADefendedBlowStillActs(t *testing.T) {
 
 // LOS-110 and LOS-072, the other way: Diego (15) attacks and is at 11; the ruffian, at 11,
 // dodges with Overthrow (2 Exploits: 12 + 10 + 3 = 25 against 25) and throws him down at the
-// phase they share: Diego still acts at 11.
+// phase they share. Version 1 owed Diego his action at 11, prone as he is: a defender's
+// Exploit strikes one who has just acted, so version 2 owes him nothing: he must stand up at
+// his next action (« devra se relever à son action suivante »).
 func TestLOS110OverthrownByADefenceStillActs(t *testing.T) {
-	f := newFight(t, nil, diego(), ruffian())
-	f.start(7, 6)                                        // Diego 15, the ruffian 11
-	f.do("david", attack("diego", "malfrat", 0, nil), 5) // 17 ≥ 15; Diego 11
-	evs := f.do(gm, exDefend("malfrat", exDodge, lossv1.ExploitEffect_EXPLOIT_EFFECT_OVERTHROW), 10, 3)
-	require.True(t, find(t, evs, (*lossv1.Event).GetDefenceRolled).GetTest().GetSuccess())
-	require.True(t, f.cs("diego").GetProne())
-	require.Equal(t, int32(11), f.cs("diego").GetOwedPhase())
-	require.Equal(t, []int32{11, 10}, f.ap("diego", "malfrat"))
-	f.do("david", attack("diego", "malfrat", 0, nil), 9)
-	require.Equal(t, int32(0), f.cs("diego").GetOwedPhase())
+	for _, c := range []struct {
+		version uint32
+		owed    int32
+	}{{1, 11}, {2, 0}} {
+		t.Run(fmt.Sprintf("v%d", c.version), func(t *testing.T) {
+			f := newFightAt(t, c.version, nil, diego(), ruffian())
+			f.start(7, 6)                                        // Diego 15, the ruffian 11
+			f.do("david", attack("diego", "malfrat", 0, nil), 5) // 17 ≥ 15; Diego 11
+			evs := f.do(gm, exDefend("malfrat", exDodge, lossv1.ExploitEffect_EXPLOIT_EFFECT_OVERTHROW), 10, 3)
+			require.True(t, find(t, evs, (*lossv1.Event).GetDefenceRolled).GetTest().GetSuccess())
+			require.True(t, f.cs("diego").GetProne())
+			require.Equal(t, c.owed, f.cs("diego").GetOwedPhase())
+			require.Equal(t, []int32{11, 10}, f.ap("diego", "malfrat"))
+			if c.owed > 0 {
+				f.do("david", attack("diego", "malfrat", 0, nil), 9)
+				require.Equal(t, int32(0), f.cs("diego").GetOwedPhase())
+				return
+			}
+			f.refuse("david", attack("diego", "malfrat", 0, nil), engine.CodePrecondition, "LOS-072", "Diego", "stand up")
+			f.do("david", exSimple("diego", lossv1.SimpleKind_SIMPLE_KIND_STAND_UP))
+			require.False(t, f.cs("diego").GetProne())
+		})
+	}
 }
 
 // LOS-110: an attack awaiting its dodge records the attacker's phase when it acted, a

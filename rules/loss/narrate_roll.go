@@ -78,6 +78,7 @@ func init() {
 		"%s is a Sbire felled by a successful Exploit (LOS-025)", "%[1]s est un Sbire abattu par un Exploit réussi (LOS-025)",
 		"%s is killed outright: 0 fatal boxes, dying (LOS-078)", "%[1]s est tué net : 0 case de blessure fatale, agonisant (LOS-078)",
 		"%s is unseated or thrown down", "%[1]s est désarçonné ou jeté à terre",
+		"%s falls and must stand up at its next action (LOS-035)", "%[1]s tombe et devra se relever à son action suivante (LOS-035)",
 		// The notes without a name.
 		"the attack fails", "l'attaque échoue",
 		"full cover: the blast does not reach", "abri complet : l'explosion ne l'atteint pas",
@@ -100,6 +101,7 @@ var namedPhrases = []string{
 	"%s is a Sbire felled by a successful Exploit (LOS-025)",
 	"%s is killed outright: 0 fatal boxes, dying (LOS-078)",
 	"%s is unseated or thrown down",
+	"%s falls and must stand up at its next action (LOS-035)",
 }
 
 // countedReason matches the reasons of modifiers that count: "2 Exploits", "1 Fursa", "3 free

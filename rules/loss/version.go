@@ -51,6 +51,17 @@ type Numbers struct {
 	KeepPaceDifficulty    int32 // LOS-106, LOS-107
 	LegsShotDifficulty    int32 // LOS-106
 	LegsShotMaxRange      int32 // LOS-106
+
+	// What a version does differently, each a switch named for what it does (version 2: the
+	// fixes of issue 26).
+	CounterBlowOwesNothing bool // LOS-110 (v2): a counter blow or a defender's Exploit hits one who has just acted: it is owed nothing
+	PursuitDownOwes        bool // LOS-110 (v2): a pursuit knock-down at a phase the target shares with the pursuer leaves it its action there
+	TripFells              bool // LOS-035 (v2): a successful trip (« faire chuter ») makes the target fall, as Overthrow does
+	WaitForfeitsBonus      bool // LOS-016 (v2): a wait forfeits a defensive Exploit's bonus (« Action suivante Immédiate »)
+	ChargeTakesNoExploits  bool // LOS-102 (v2): Exploits declared on a Charge are refused: its dodge is a flat Difficulty
+	AimNeedsUsableWeapon   bool // LOS-090, LOS-074 (v2): no aiming with a heavy weapon mounted, nor while disarmed
+	CounterOfCounter       bool // LOS-062 (v2): a counter-attack may itself be countered, once per opponent per Tour
+	MeleeAttackersAtOnce   bool // LOS-051 (v2): the cap counts those attacking now (« à la fois »): one felled or removed frees its place
 }
 
 // numbersV1 are the numbers of version 1, as released.
@@ -71,11 +82,13 @@ func numbersV1() Numbers {
 // numbersV2 are version 2's: version 1's numbers with the fixes of issue 26.
 func numbersV2() Numbers {
 	n := numbersV1()
+	n.CounterBlowOwesNothing, n.PursuitDownOwes = true, true
+	n.TripFells = true
 	return n
 }
 
 // Latest is the newest released version: a new encounter gets it.
-const Latest = 1
+const Latest = 2
 
 // numbersOf are the numbers of each released version, by version.
 var numbersOf = map[uint32]func() Numbers{1: numbersV1, 2: numbersV2}

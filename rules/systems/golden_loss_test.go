@@ -10,7 +10,10 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-func init() { goldenFights["loss/v1"] = goldenLoss }
+func init() {
+	goldenFights["loss/v1"] = goldenLoss
+	goldenFights["loss/v2"] = func(g *goldenFight) { goldenLossAt(g, 2) }
+}
 
 // goldenLoss: a night in an alley of Armanth, under the rules as revised for issue 10. A dog
 // is added and sent home before the start. The GM grants Diego a free raise; Diego declares
@@ -22,17 +25,25 @@ func init() { goldenFights["loss/v1"] = goldenLoss }
 // From the second Tour the ruffian flees: the GM opens a pursuit and Diego closes the distance
 // (LOS-104). Whoever goes down to 0 fatal boxes is finished off or cared for (LOS-023): the
 // archer finishes the ruffian off.
-func goldenLoss(g *goldenFight) {
+func goldenLoss(g *goldenFight) { goldenLossAt(g, 1) }
+
+// goldenLossAt plays the golden fight under a version of the rules. Version 2's fight is
+// version 1's with what version 2 changes: Diego, who has Athletics there, trips the ruffian
+// before he attacks, and the trip throws the ruffian down (LOS-035), who must stand up.
+func goldenLossAt(g *goldenFight, version uint32) {
 	if g.SeedPhrase == "" { // a search for another phrase sets its own
 		g.SeedPhrase = goldenLossPhrase
+		if version >= 2 {
+			g.SeedPhrase = goldenLossV2Phrase
+		}
 	}
 	g.Do("gm", &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{
-		Name: "Une ruelle d'Armanth", RuleSystem: loss.ID, RulesVersion: 1,
+		Name: "Une ruelle d'Armanth", RuleSystem: loss.ID, RulesVersion: version,
 		Options: &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Loss{Loss: &lossv1.Options{
 			HealthBands: []int32{2, 2, 2}, GmFursa: proto.Int32(1),
 		}}},
 	}}})
-	for _, c := range goldenLossCombatants() {
+	for _, c := range goldenLossCombatants(version) {
 		g.Do("gm", &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: c}}})
 	}
 	g.Table("chien")
@@ -45,7 +56,7 @@ func goldenLoss(g *goldenFight) {
 
 	controller := map[string]string{"diego": "alice", "archere": "bob", "malfrat": "gm", "marin": "gm"}
 	order := []string{"diego", "archere", "malfrat", "marin"}
-	waited, moved, rewound, disaster := false, false, false, false
+	waited, moved, rewound, disaster, trips := false, false, false, false, 0
 	for step := 0; step < 400; step++ {
 		st := g.State()
 		ls := st.GetLoss()
@@ -109,6 +120,11 @@ func goldenLoss(g *goldenFight) {
 		case id == "diego" && !waited && me.GetActionPoints() > 6: // LOS-040
 			waited = true
 			a = &lossv1.Action{Kind: &lossv1.Action_Wait{Wait: &lossv1.Wait{UntilPhase: me.GetActionPoints() - 2}}}
+		case version >= 2 && id == "diego" && waited && trips < 3 && !goldenLossTripped(g) && can("grab or trip") && !cs["malfrat"].GetOut(): // LOS-035 (v2)
+			trips++
+			a = &lossv1.Action{Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{TargetId: "malfrat", Manoeuvre: lossv1.Manoeuvre_MANOEUVRE_TRIP}}}
+		case id == "malfrat" && cs["malfrat"].GetProne() && can("stand up"): // thrown down by the trip (LOS-072)
+			a = &lossv1.Action{Kind: &lossv1.Action_Simple{Simple: &lossv1.Simple{Kind: lossv1.SimpleKind_SIMPLE_KIND_STAND_UP}}}
 		case id == "malfrat" && !moved && can("moving"):
 			a = &lossv1.Action{Kind: &lossv1.Action_Simple{Simple: &lossv1.Simple{Kind: lossv1.SimpleKind_SIMPLE_KIND_MOVE, Description: "recule vers la fontaine"}}}
 		case ls.GetPursuit() != nil && (id == "diego" || id == "malfrat"):
@@ -144,11 +160,26 @@ func goldenLoss(g *goldenFight) {
 		}
 	}
 	require.True(g.t, goldenLossSeenAll(g), "the golden fight holds every kind of Loss event")
+	if version >= 2 {
+		require.True(g.t, goldenLossTripped(g), "the golden fight of version 2 holds a trip that lands (LOS-035)")
+	}
 	g.Do("gm", &encounterv1.Command{Kind: &encounterv1.Command_End{End: &encounterv1.EndEncounter{Reason: "la garde arrive"}}})
 }
 
-// goldenLossPhrase seeds a fight in which every kind of event happens.
-const goldenLossPhrase = "ruelle 25"
+// goldenLossPhrase seeds a fight in which every kind of event happens; goldenLossV2Phrase,
+// version 2's.
+const (
+	goldenLossPhrase   = "ruelle 25"
+	goldenLossV2Phrase = "ruelle 15"
+)
+
+// goldenLossTripped: a trip has landed (LOS-035).
+func goldenLossTripped(g *goldenFight) bool {
+	return slices.ContainsFunc(g.events, func(ev *encounterv1.Event) bool {
+		r := ev.GetLoss().GetAttackResolved()
+		return r.GetHit() && r.GetManoeuvre() == lossv1.Manoeuvre_MANOEUVRE_TRIP
+	})
+}
 
 func goldenLossAction(a *lossv1.Action) *encounterv1.Command {
 	return &encounterv1.Command{Kind: &encounterv1.Command_Loss{Loss: a}}
@@ -189,7 +220,7 @@ func goldenLossSeenAll(g *goldenFight) bool {
 	return true
 }
 
-func goldenLossCombatants() []*encounterv1.Combatant {
+func goldenLossCombatants(version uint32) []*encounterv1.Combatant {
 	score := func(trait, talent string) *lossv1.Score { return &lossv1.Score{Trait: trait, Talent: talent} }
 	sheet := func(id, name, controller string, kind lossv1.CombatantKind, init int32, weapons ...*lossv1.Weapon) *encounterv1.Combatant {
 		return &encounterv1.Combatant{Id: id, Name: name, Controller: controller,
@@ -211,6 +242,9 @@ func goldenLossCombatants() []*encounterv1.Combatant {
 		EffectiveRange: 20, Limit: 60, Bow: true, Attack: score("Instinct", "Archerie")}
 	diego := sheet("diego", "Diego", "alice", lossv1.CombatantKind_COMBATANT_KIND_PLAYER_CHARACTER, 8, melee("sabre", 4, 3))
 	diego.GetLoss().Inspiration = map[string]int32{"Courage": 1}
+	if version >= 2 { // to trip with (LOS-035)
+		diego.GetLoss().Athletics = score("Puissance", "Course")
+	}
 	archere := sheet("archere", "Archère", "bob", lossv1.CombatantKind_COMBATANT_KIND_PLAYER_CHARACTER, 6, bow, melee("dague", 3, 2))
 	archere.GetLoss().Specialisations = []*lossv1.Specialisation{{Kind: lossv1.SpecialisationKind_SPECIALISATION_KIND_AIMING, WeaponType: "arc long"}}
 	malfrat := sheet("malfrat", "Le malfrat", "gm", lossv1.CombatantKind_COMBATANT_KIND_ADVERSAIRE, 5, melee("dague", 3, 2))

@@ -10,6 +10,7 @@ import (
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
 	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/loss"
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/platform"
 	"github.com/fray-rpg/fray/services/platform/authtest"
@@ -110,7 +111,7 @@ func TestResolve(t *testing.T) {
 	require.Equal(t, "e1", ev.GetEncounterId())
 	require.Equal(t, uint64(1), ev.GetSequence())
 	require.Equal(t, "loss", ev.GetRuleSystem())
-	require.Equal(t, uint32(1), ev.GetRulesVersion())
+	require.Equal(t, uint32(loss.Latest), ev.GetRulesVersion(), "a new encounter gets the latest rules")
 	require.Equal(t, dice.Commitment(seed), ev.GetEncounterCreated().GetSeedSha256())
 	require.Equal(t, uint32(dice.Latest), ev.GetEncounterCreated().GetDiceScheme(), "a new encounter rolls under the latest dice scheme")
 	st, err := systems.Registry().Fold(resp.GetEvents())

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fray-rpg/fray/rules/loss"
 	"github.com/stretchr/testify/require"
 )
 
@@ -234,7 +235,7 @@ func TestThePythonExamplePlaysAFight(t *testing.T) {
 		require.Regexp(t, want, fr)
 	}
 	for _, want := range []string{
-		`(?m)^#1 Encounter "Ruelle sombre" created by dev/gm, loss v1`,
+		fmt.Sprintf(`(?m)^#1 Encounter "Ruelle sombre" created by dev/gm, loss v%d`, loss.Latest), // a new encounter gets the latest rules
 		`(?m)^#2 joins: Diego \(diego\)`,
 		`(?m)^#3 joins: Le malfrat \(ruffian\)`,
 		`(?m)^#5 Tour 1 \(Séquence 1\): Diego 8\+d10\[\d+(,\d+)*\] = \d+ PA; Le malfrat`,

@@ -2,6 +2,7 @@ package losscmd_test
 
 import (
 	"encoding/hex"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -73,7 +74,7 @@ func TestWalkthroughWithTheRulesEngine(t *testing.T) {
 	t.Logf("fray state:\n%s", state)
 	t.Logf("fray pass as florence:\n%s", errOut)
 	require.Len(t, strings.Split(strings.TrimSpace(log), "\n"), 8)
-	require.True(t, strings.HasPrefix(log, `#1 Encounter "Ruelle" created by dev/gm, loss v1; rules: action d10s explode`), log)
+	require.True(t, strings.HasPrefix(log, fmt.Sprintf(`#1 Encounter "Ruelle" created by dev/gm, loss v%d; rules: action d10s explode`, loss.Latest)), log)
 
 	require.Equal(t, hex.EncodeToString(srv.Seed)+"\n", step("end", "enc-1", "--reason", "the ruffian flees"))
 }
