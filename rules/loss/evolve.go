@@ -355,7 +355,8 @@ func (sys System) evolveLoss(st *encounterv1.EncounterState, s *lossv1.State, e 
 			att.cs.Feints[t.id()] = s.GetTour() + 1
 		}
 		sys.applyToTarget(st, s, t, r.GetEffects(), 0, r.GetAttackerPhase()) // a grab: nothing (LOS-035)
-		if r.GetManoeuvre() == lossv1.Manoeuvre_MANOEUVRE_TRIP && sys.TripFells { // LOS-035: it falls, as Overthrow makes it
+		// LOS-035: a trip makes it fall, as Overthrow does.
+		if r.GetManoeuvre() == lossv1.Manoeuvre_MANOEUVRE_TRIP && sys.TripFells {
 			sys.applyToTarget(st, s, t, []E{effOverthrow}, 0, r.GetAttackerPhase())
 		}
 	case *lossv1.Event_Passed:
