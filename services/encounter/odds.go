@@ -27,6 +27,11 @@ func (s *Service) GetOdds(ctx context.Context, req *encounterv1.GetOddsRequest) 
 	if err := mayRead(now, who); err != nil {
 		return nil, err
 	}
+	// Charged by the combatants, as the resolver's Odds is by those sent: the limits took
+	// the odds' least before the state was read.
+	if err := platform.ChargeOdds(ctx, len(now.GetCombatants())); err != nil {
+		return nil, err
+	}
 	view := s.reg.View(now, viewer(now, who.principal))
 	o, err := odds.Of(s.reg, view, req.GetCommand(), who.principal)
 	if err != nil {

@@ -30,9 +30,9 @@ type served struct {
 	c    encounterv1.EncounterServiceClient
 }
 
-func serveWatches(t testing.TB, b backend, opts encounter.Options) served {
+func serveWatches(t testing.TB, b backend, opts encounter.Options, extra ...grpc.ServerOption) served {
 	t.Helper()
-	srv := platform.NewServer(platform.NewLogger("text", "error"), authtest.ServerOptions()...)
+	srv := platform.NewServer(platform.NewLogger("text", "error"), append(authtest.ServerOptions(), extra...)...)
 	svc := encounter.New(b, b, encounter.LocalDecider{Registry: systems.Registry()}, systems.Registry(), opts)
 	encounterv1.RegisterEncounterServiceServer(srv.GRPC, svc)
 	lis, err := net.Listen("tcp", "127.0.0.1:0")

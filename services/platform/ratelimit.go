@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
 	"golang.org/x/time/rate"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
@@ -115,37 +116,100 @@ func NewRateLimiter(cfg RateLimits) *RateLimiter {
 	return &RateLimiter{cfg: cfg, now: time.Now, buckets: map[string]*bucket{}, active: map[string]int{}}
 }
 
-// callCosts is what a call costs in tokens of its caller's buckets, by method: one, but for
-// the calls whose CPU grows with what the request carries. A token is about 0.1 ms of the
-// server's CPU (BenchmarkOddsByCombatants, services/resolver: the odds of a Loss attack take
-// 0.25 ms on a state of 4 combatants, 0.5 ms of 64, 1.9 ms of 200).
-var callCosts = map[string]func(req any) int{
-	"/fray.rules.v1.RulesService/Odds": func(req any) int {
+// callCosts is what a call costs in tokens of its caller's buckets, by method, and why (for
+// a refusal): one, but for the calls whose CPU grows with what the request carries. A token is
+// about 0.1 ms of the server's CPU (BenchmarkOddsByCombatants, services/resolver: the odds of
+// a Loss attack take 0.25 ms on a state of 4 combatants, 0.5 ms of 64, 1.9 ms of 200).
+var callCosts = map[string]func(req any) (int, string){
+	"/fray.rules.v1.RulesService/Odds": func(req any) (int, string) {
 		r, _ := req.(*rulesv1.OddsRequest)
-		return OddsCost(len(r.GetState().GetCombatants()))
+		return OddsCost(len(r.GetState().GetCombatants())), oddsWhy(len(r.GetState().GetCombatants()))
 	},
+	// The encounter's state is not in the request: the handler charges the rest once it has
+	// read it (Charge), by the same measure.
+	encounterv1.EncounterService_GetOdds_FullMethodName: func(any) (int, string) { return OddsCost(0), oddsWhy(0) },
 }
+
+// streamCosts is what opening a stream costs, by method (one if not listed), and why.
+var streamCosts = map[string]struct {
+	cost int
+	why  string
+}{
+	encounterv1.EncounterService_WatchEncounter_FullMethodName: {WatchCost, "a watch first replays the encounter's events you ask for"},
+}
+
+// WatchCost is the tokens of opening a watch: before its live tail it replays the log from
+// the sequence asked (reads pages of 64 records, folds and views every event), where a unary
+// read of the encounter (one token) answers from the state held in memory.
+const WatchCost = 5
 
 // OddsCost is the tokens of the odds computed on a state of n combatants: 2, and one for
 // every 8 combatants (10 for the largest state one may send, MaxSentCombatants).
 func OddsCost(n int) int { return 2 + n/8 }
 
-// CallCost is what a call of method with request req costs (callCosts; one if not listed;
-// req is nil for a stream, which costs what its opening costs).
-func CallCost(method string, req any) int {
-	if f, ok := callCosts[method]; ok && req != nil {
-		return max(f(req), 1)
+func oddsWhy(n int) string {
+	if n == 0 {
+		return "odds"
 	}
-	return 1
+	return fmt.Sprintf("odds on a state of %d combatants", n)
 }
+
+// CallCost is what a call of method with request req costs (callCosts; one if not listed;
+// req is nil for a stream, which costs what its opening costs: streamCosts).
+func CallCost(method string, req any) int {
+	n, _ := callCost(method, req)
+	return n
+}
+
+func callCost(method string, req any) (int, string) {
+	if req == nil {
+		if c, ok := streamCosts[method]; ok {
+			return c.cost, c.why
+		}
+		return 1, ""
+	}
+	if f, ok := callCosts[method]; ok {
+		n, why := f(req)
+		return max(n, 1), why
+	}
+	return 1, ""
+}
+
+// Charge raises what the call of ctx costs to total tokens, once its handler knows what the
+// limits could not tell from the request (GetOdds: the combatants of the encounter's state).
+// It takes the tokens beyond those already taken, or refuses the call as the limits do
+// (ResourceExhausted, saying what the call counts as and why). Nil on a server without limits.
+func Charge(ctx context.Context, total int, why string) error {
+	c, _ := ctx.Value(chargedKey{}).(*charged)
+	if c == nil || total <= c.paid {
+		return nil
+	}
+	if err := c.limiter.limit(ctx, total-c.paid, total, why); err != nil {
+		return err
+	}
+	c.paid = total
+	return nil
+}
+
+// ChargeOdds is Charge of the odds on a state of n combatants (OddsCost).
+func ChargeOdds(ctx context.Context, n int) error { return Charge(ctx, OddsCost(n), oddsWhy(n)) }
+
+// charged is what a unary call has been charged so far, and by which limiter.
+type charged struct {
+	limiter *RateLimiter
+	paid    int
+}
+
+type chargedKey struct{}
 
 // RateLimitError is a refusal: who went over which limit, and when a retry may pass.
 type RateLimitError struct {
 	Who        string
 	Rate       float64
 	RetryAfter time.Duration
-	// Cost is what the refused call counts as (1 for most).
+	// Cost is what the refused call counts as (1 for most), Why what makes it cost so.
 	Cost int
+	Why  string
 	// Share, for a tenant's refusal: the caller's share of the tenant's rate, and the callers
 	// it is shared among.
 	Share   float64
@@ -154,7 +218,10 @@ type RateLimitError struct {
 
 func (e *RateLimitError) Error() string {
 	var cost, share string
-	if e.Cost > 1 {
+	switch {
+	case e.Cost > 1 && e.Why != "":
+		cost = fmt.Sprintf(" (this call counts as %d: %s)", e.Cost, e.Why)
+	case e.Cost > 1:
 		cost = fmt.Sprintf(" (this call counts as %d)", e.Cost)
 	}
 	if e.Callers > 0 {
@@ -197,6 +264,12 @@ func (l *RateLimiter) Limit(ctx context.Context) error { return l.LimitCost(ctx,
 // scope): it limits its callers itself, and where both services share one server (fray dev)
 // its calls must not use up a player's quota. A cost above a bucket's burst takes the burst.
 func (l *RateLimiter) LimitCost(ctx context.Context, cost int) error {
+	return l.limit(ctx, cost, cost, "")
+}
+
+// limit takes cost tokens as LimitCost does; a refusal says the call counts as counts, for
+// why.
+func (l *RateLimiter) limit(ctx context.Context, cost, counts int, why string) error {
 	id, ok := IdentityFrom(ctx)
 	if !ok || (id.HasScope(ScopeResolve) && id.Encounter == "") {
 		return nil
@@ -213,7 +286,7 @@ func (l *RateLimiter) LimitCost(ctx context.Context, cost int) error {
 		own = p.lim.ReserveN(now, n)
 		if d := own.DelayFrom(now); d > 0 {
 			own.CancelAt(now)
-			return &RateLimitError{Who: budgetOf(id), Rate: l.cfg.PrincipalRate, RetryAfter: max(d, time.Millisecond), Cost: cost}
+			return &RateLimitError{Who: budgetOf(id), Rate: l.cfg.PrincipalRate, RetryAfter: max(d, time.Millisecond), Cost: counts, Why: why}
 		}
 	}
 	if l.cfg.TenantRate <= 0 {
@@ -244,7 +317,7 @@ func (l *RateLimiter) LimitCost(ctx context.Context, cost int) error {
 		own.CancelAt(now)
 	}
 	retry := min(wait(t.lim, nTenant, now), wait(p.share, nShare, now))
-	return &RateLimitError{Who: "tenant " + id.Tenant, Rate: l.cfg.TenantRate, RetryAfter: max(retry, time.Millisecond), Cost: cost,
+	return &RateLimitError{Who: "tenant " + id.Tenant, Rate: l.cfg.TenantRate, RetryAfter: max(retry, time.Millisecond), Cost: counts, Why: why,
 		Share: float64(p.share.Limit()), Callers: callers}
 }
 
@@ -323,22 +396,25 @@ func (l *RateLimiter) sweep(now time.Time) {
 	}
 }
 
-// UnaryServerInterceptor limits every call by what it costs (CallCost) before its handler;
-// its refusal is the limit, when to retry and a RetryInfo detail. It must run after
-// authentication.
+// UnaryServerInterceptor limits every call by what it costs (callCost) before its handler,
+// which may charge more once it knows (Charge); its refusal is the limit, when to retry and a
+// RetryInfo detail. It must run after authentication.
 func (l *RateLimiter) UnaryServerInterceptor() grpc.UnaryServerInterceptor {
 	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
-		if err := l.LimitCost(ctx, CallCost(info.FullMethod, req)); err != nil {
+		cost, why := callCost(info.FullMethod, req)
+		if err := l.limit(ctx, cost, cost, why); err != nil {
 			return nil, err
 		}
-		return handler(ctx, req)
+		return handler(context.WithValue(ctx, chargedKey{}, &charged{limiter: l, paid: cost}), req)
 	}
 }
 
-// StreamServerInterceptor is UnaryServerInterceptor for streams: opening one costs a token.
+// StreamServerInterceptor is UnaryServerInterceptor for streams: opening one costs what
+// streamCosts says (a token if not listed).
 func (l *RateLimiter) StreamServerInterceptor() grpc.StreamServerInterceptor {
 	return func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
-		if err := l.LimitCost(ss.Context(), CallCost(info.FullMethod, nil)); err != nil {
+		cost, why := callCost(info.FullMethod, nil)
+		if err := l.limit(ss.Context(), cost, cost, why); err != nil {
 			return err
 		}
 		return handler(srv, ss)

@@ -182,7 +182,7 @@ func TestCostlyOddsAreRefusedFirst(t *testing.T) {
 	require.Equal(t, 50, cheapServed)
 	st := status.Convert(costlyErr)
 	require.Equal(t, codes.ResourceExhausted, st.Code(), "%v", costlyErr)
-	require.Regexp(t, `^dev/mallory: more than 0.001 requests/s \(this call counts as 10\); retry in `, st.Message())
+	require.Regexp(t, `^dev/mallory: more than 0.001 requests/s \(this call counts as 10: odds on a state of 64 combatants\); retry in `, st.Message())
 	var retry *errdetails.RetryInfo
 	for _, d := range st.Details() {
 		if r, ok := d.(*errdetails.RetryInfo); ok {
