@@ -13,6 +13,7 @@ import (
 	"github.com/fray-rpg/fray/cli/internal/client"
 	d20segv1 "github.com/fray-rpg/fray/gen/fray/d20seg/v1"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	"github.com/fray-rpg/fray/rules/d20seg"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -20,11 +21,15 @@ import (
 // `fray d20 SUBCOMMAND`: the actions of the d20 variant with rounds of segments
 // (docs/rules/d20seg.md), each sent as a fray.d20seg.v1.Action through Submit.
 
+// latest are the numbers of the rules a new encounter gets, which the help states; `fray rules
+// --encounter ENC` gives those of the version an encounter pinned.
+var latest = d20seg.New(d20seg.Latest).Numbers()
+
 var d20Members = []client.Member{
 	{Name: "surprise", Summary: "the GM declares a surprise attack before round 1: the defenders' apprehension rolls (D20-000…D20-006)", Cmd: d20SurpriseCmd},
 	{Name: "attack", Summary: "attack a target with a weapon: d20 + bonus against its CA, at the cost of the BBA (D20-017, D20-040)", Cmd: d20AttackCmd},
 	{Name: "cast", Summary: "cast a spell, its casting time by level or stated (D20-018…D20-021)", Cmd: d20CastCmd},
-	{Name: "other", Summary: "any other action: move, draw a weapon, stand up, use an object; 1 segment (D20-022)", Cmd: d20OtherCmd},
+	{Name: "other", Summary: "any other action: move, draw a weapon, stand up, use an object; " + client.SegmentsText(latest.OtherCost) + " (D20-022)", Cmd: d20OtherCmd},
 	{Name: "end", Summary: "end the combatant's turn for this round (D20-016)", Cmd: d20EndCmd},
 }
 
@@ -32,10 +37,12 @@ var d20Members = []client.Member{
 func Cmd() *cobra.Command {
 	return client.Group("d20",
 		"The actions of a d20seg encounter (create it with --system d20seg). Initiative is fixed for the\n"+
-			"combat (D20-010…D20-012); each round of 30 seconds runs segments 0 to 5 (D20-013), and the\n"+
+			fmt.Sprintf("combat (D20-010…D20-012); each round of 30 seconds runs segments %d to %d (D20-013), and the\n", latest.FirstSegment, latest.LastSegment)+
 			"combatant with the earliest free segment acts next, the higher Initiative first at the same\n"+
 			"segment (D20-015). An attack costs segments by BBA (D20-017), a spell by its level (D20-018);\n"+
-			"the round ends when everyone has spent its segments or ended its turn (D20-016).",
+			"the round ends when everyone has spent its segments or ended its turn (D20-016).\n"+
+			fmt.Sprintf("The numbers here are version %d's; fray rules d20seg lists the costs and tables, and\n", d20seg.Latest)+
+			"fray rules --encounter ENC those of the version an encounter pinned.",
 		d20Members)
 }
 
@@ -242,10 +249,11 @@ func d20CastCmd() *cobra.Command {
 			"  fray d20 cast $id mage boule de feu --level 3 --special", 3, -1)
 	c := client.AddConnFlags(fs)
 	c.AddCommandFlags(fs, true)
-	level := fs.Int("level", 0, "the spell's level, 0 to 9 (D20-018)")
+	minLevel, maxLevel := latest.SpellCosts[0].FromLevel, latest.SpellCosts[len(latest.SpellCosts)-1].ToLevel
+	level := fs.Int("level", 0, fmt.Sprintf("the spell's level, %d to %d (D20-018)", minLevel, maxLevel))
 	pure := fs.Bool("pure", false, "pure magic: its casting time is the stated --segments (D20-021)")
 	segments := fs.Int("segments", 0, "the spell's own stated casting time in segments, which prevails (D20-018, D20-021)")
-	special := fs.Bool("special", false, "a damaging, summoning or other special spell: +1 segment (D20-018)")
+	special := fs.Bool("special", false, "a damaging, summoning or other special spell: +"+client.SegmentsText(latest.SpecialSpell)+" (D20-018)")
 	nextRound := fs.Bool("next-round", false, "the spell takes effect at the start of the next round (D20-019)")
 	free := fs.Bool("free", false, "the surprise round's free action (D20-004)")
 	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
@@ -255,8 +263,8 @@ func d20CastCmd() *cobra.Command {
 		switch {
 		case spell == "":
 			return usage("the spell's name is empty")
-		case hasLevel && (*level < 0 || *level > 9):
-			return usage("--level %d: a spell level runs from 0 to 9 (D20-018)", *level)
+		case hasLevel && (*level < int(minLevel) || *level > int(maxLevel)):
+			return usage("--level %d: a spell level runs from %d to %d (D20-018)", *level, minLevel, maxLevel)
 		case hasSegments && *segments < 1:
 			return usage("--segments %d: a casting time is 1 segment or more", *segments)
 		case *pure && hasLevel:
@@ -266,7 +274,7 @@ func d20CastCmd() *cobra.Command {
 		case *special && hasSegments:
 			return usage("--special adds a segment to the time of the level; a stated --segments prevails (D20-018)")
 		case !hasLevel && !hasSegments:
-			return usage("give the spell's --level 0…9 (D20-018), or its stated casting time with --segments N (--pure for pure magic, D20-021)")
+			return usage("give the spell's --level %d…%d (D20-018), or its stated casting time with --segments N (--pure for pure magic, D20-021)", minLevel, maxLevel)
 		}
 		cast := &d20segv1.Cast{Spell: spell, Level: int32(*level), PureMagic: *pure, Special: *special, StatedSegments: int32(*segments),
 			NextRound: *nextRound, Free: *free}
@@ -279,12 +287,12 @@ func d20CastCmd() *cobra.Command {
 func d20OtherCmd() *cobra.Command {
 	command, fs := client.NewCommand("d20 other", "ENCOUNTER COMBATANT DESCRIPTION... [--segments N] [--free] [flags]",
 		"COMBATANT does something other than attacking or casting at its next free segment: moves,\n"+
-			"draws a weapon, stands up, uses an object. It costs 1 segment unless the GM says otherwise\n"+
+			"draws a weapon, stands up, uses an object. It costs "+client.SegmentsText(latest.OtherCost)+" unless the GM says otherwise\n"+
 			"(--segments, given by the GM) (D20-022). --free: the surprise round's free action (D20-004).\n"+
 			"  fray d20 other $id soldat draws his sword", 3, -1)
 	c := client.AddConnFlags(fs)
 	c.AddCommandFlags(fs, true)
-	segments := fs.Int("segments", 0, "what the action costs, in segments, when the GM says it is not 1 (D20-022)")
+	segments := fs.Int("segments", 0, fmt.Sprintf("what the action costs, in segments, when the GM says it is not %d (D20-022)", latest.OtherCost))
 	free := fs.Bool("free", false, "the surprise round's free action (D20-004)")
 	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		usage := client.ShortUsagef

@@ -2,6 +2,7 @@ package d20segcmd_test
 
 import (
 	"encoding/hex"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -118,7 +119,7 @@ func TestD20WalkthroughWithTheRulesEngine(t *testing.T) {
 	log := step("log", "enc-1")
 	t.Logf("fray log:\n%s", log)
 	require.Len(t, strings.Split(strings.TrimSpace(log), "\n"), 26)
-	require.True(t, strings.HasPrefix(log, `#1 Encounter "L'embuscade" created by dev/gm, d20seg v1; rules: apprehension modifiers light 2, medium 5, high 10, `+
+	require.True(t, strings.HasPrefix(log, fmt.Sprintf(`#1 Encounter "L'embuscade" created by dev/gm, d20seg v%d; rules: apprehension modifiers light 2, medium 5, high 10, `, d20seg.Latest)+
 		`no carry-over, down at 0 hit points, apprehension rolled against surprise; dice seed sha256 `), log)
 	require.Zero(t, srv.Dice.Left(), "every die was rolled as planned")
 	require.Equal(t, hex.EncodeToString(srv.Seed)+"\n", step("end", "enc-1"))
