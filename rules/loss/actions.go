@@ -65,6 +65,14 @@ func (sys System) decideAim(st *encounterv1.EncounterState, f fighter, a *lossv1
 	if !isRanged(w) {
 		return nil, engine.Refused("LOS-035", "aiming is for ranged weapons; %s is not one", w.GetName())
 	}
+	if sys.AimNeedsUsableWeapon {
+		if f.sh.GetMounted() && w.GetHeavy() {
+			return nil, engine.Refused("LOS-090", "%s cannot aim the heavy %s mounted", f.name(), w.GetName())
+		}
+		if f.cs.GetDisarmed() && !f.owed() {
+			return nil, engine.Refused("LOS-074", "%s was disarmed and cannot aim until it has its weapon back", f.name())
+		}
+	}
 	ev := &lossv1.Aimed{CombatantId: f.id(), Weapon: w.GetName(), WholeTour: a.GetWholeTour()}
 	if a.GetWholeTour() {
 		if f.cs.GetActed() {

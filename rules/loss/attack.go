@@ -73,6 +73,21 @@ func RangedDifficulty(metres int32) int32 {
 	}
 }
 
+// meleeAttackers are the combatants who count toward the cap of melee attackers on t
+// (LOS-051): every one that attacked it in melee this Tour, or, where the version says « à la
+// fois » means now, only those still in the fight: one felled or removed frees its place.
+func (sys System) meleeAttackers(st *encounterv1.EncounterState, t fighter) []string {
+	n := t.cs.GetMeleeAttackers()
+	if !sys.MeleeAttackersAtOnce {
+		return n
+	}
+	s := lossState(st)
+	return slices.DeleteFunc(slices.Clone(n), func(id string) bool {
+		cs := s.GetCombatants()[id]
+		return cs == nil || cs.GetOut()
+	})
+}
+
 func inPursuit(st *encounterv1.EncounterState, id string) bool {
 	p := lossState(st).GetPursuit()
 	return p != nil && (slices.Contains(p.GetPursuerIds(), id) || slices.Contains(p.GetPursuedIds(), id))
@@ -180,7 +195,7 @@ func (sys System) decideAttack(st *encounterv1.EncounterState, f fighter, a *los
 		if slices.ContainsFunc(targets, func(x fighter) bool { return x.id() == id }) {
 			return nil, engine.Invalid("LOS-026", "%s is named twice as a target", t.name())
 		}
-		if n := t.cs.GetMeleeAttackers(); !isRanged(w) && !counter && int32(len(n)) >= sys.MaxMeleeAttackers && !slices.Contains(n, f.id()) {
+		if n := sys.meleeAttackers(st, t); !isRanged(w) && !counter && int32(len(n)) >= sys.MaxMeleeAttackers && !slices.Contains(n, f.id()) {
 			return nil, engine.Refused("LOS-051", "%s is already attacked in melee by %d combatants this Tour; at most %d can attack one at once", t.name(), len(n), sys.MaxMeleeAttackers)
 		}
 		if has(list, effKill) && t.sh.GetLarge() {
@@ -652,7 +667,7 @@ func (sys System) decideReact(st *encounterv1.EncounterState, id string, r *loss
 	}
 	var counterW *lossv1.Weapon
 	if has(list, effCounter) {
-		if p.GetCounter() {
+		if p.GetCounter() && !sys.CounterOfCounter {
 			return nil, engine.Refused("LOS-062", "a counter-attack cannot itself be countered")
 		}
 		if slices.Contains(d.cs.GetCountered(), att.id()) {

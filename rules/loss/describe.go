@@ -61,7 +61,7 @@ func (s System) Describe() *rulesetv1.RulesetDescriptor {
 			{Name: "disaster", Description: "the GM turns a failed Exploit into a Désastre", Cost: "GM", Rule: "LOS-006"},
 			{Name: "dying", Description: "sacrifice an Inspiration, urgent care, or finish off a dying character", Cost: "0 PA", Rule: "LOS-023"},
 			{Name: "start pursuit", Description: "the GM opens a moving combat at a distance of 1 to " + num(s.MaxDistance) + " units", Cost: "GM", Rule: "LOS-100"},
-			{Name: "charge (pursuit)", Description: fmt.Sprintf("pursuer at distance 2, Difficulty %d: unseats or throws down; dodge at %d, whatever the charger's Exploits", s.ChargeDifficulty, s.ChargeDodgeDifficulty), Cost: pa(s.ChargeCost), Rule: "LOS-102"},
+			{Name: "charge (pursuit)", Description: s.chargeText(), Cost: pa(s.ChargeCost), Rule: "LOS-102"},
 			{Name: "clothesline (pursuit)", Description: "pursued at distance 2, Athletics " + num(s.AthleticsDiff) + ": the target falls, +1 unit", Cost: pa(s.PursuitActionCost), Rule: "LOS-103"},
 			{Name: "change distance (pursuit)", Description: "pursuit Test against the distance's Difficulty: ±1 unit, ±2 with 2 Exploits", Cost: pa(s.PursuitActionCost), Rule: "LOS-104"},
 			{Name: "tackle (pursuit)", Description: "pursuer at contact, Athletics " + num(s.AthleticsDiff) + ": the pursuit becomes a fight", Cost: pa(s.PursuitActionCost), Rule: "LOS-105"},
@@ -76,7 +76,7 @@ func (s System) Describe() *rulesetv1.RulesetDescriptor {
 			{Name: "gm_fursa", Description: "the GM's Fursa reserve at the start", DefaultValue: "0", Rule: "LOS-005"},
 			{Name: "gm_fursa_on_failed_exploit", Description: "the GM gains a Fursa when a player character fails an Exploit", DefaultValue: "true", Rule: "LOS-005"},
 			{Name: "pc_starting_fursa", Description: "Fursa of a player character whose sheet gives none", DefaultValue: "1", Rule: "LOS-005"},
-			{Name: "defence_exploit_bonus", Description: "bonus of a successful defensive Exploit on the very next action in the Tour, whatever it is (lost if it is no Test)", DefaultValue: num(s.DefenceBonus), Rule: "LOS-016"},
+			{Name: "defence_exploit_bonus", Description: s.defenceBonusText(), DefaultValue: num(s.DefenceBonus), Rule: "LOS-016"},
 			{Name: "cancelled_exploits_still_hit", Description: "an attack whose Exploits are all cancelled still hits", DefaultValue: "true", Rule: "LOS-015"},
 			{Name: "pass_attacker_modifiers", Description: "the attacker's own modifiers pass on to the defender", DefaultValue: "false", Rule: "LOS-012"},
 			{Name: "sbire_cancelled_exploit_plain_hit", Description: "a Sbire whose defence cancels the only Exploit takes a plain hit", DefaultValue: "true", Rule: "LOS-025"},
@@ -133,6 +133,24 @@ func (s System) Describe() *rulesetv1.RulesetDescriptor {
 	}
 	d.Tables = append(d.Tables, exploitRows)
 	return d
+}
+
+// chargeText describes a Charge (LOS-102).
+func (s System) chargeText() string {
+	t := fmt.Sprintf("pursuer at distance 2, Difficulty %d: unseats or throws down; dodge at %d, whatever the charger's Exploits", s.ChargeDifficulty, s.ChargeDodgeDifficulty)
+	if s.ChargeTakesNoExploits {
+		t = fmt.Sprintf("pursuer at distance 2, Difficulty %d: unseats or throws down; dodge at %d; takes no Exploits", s.ChargeDifficulty, s.ChargeDodgeDifficulty)
+	}
+	return t
+}
+
+// defenceBonusText describes the option of LOS-016.
+func (s System) defenceBonusText() string {
+	t := "bonus of a successful defensive Exploit on the very next action in the Tour, whatever it is (lost if it is no Test)"
+	if s.WaitForfeitsBonus {
+		t += "; a wait forfeits it"
+	}
+	return t
 }
 
 // manoeuvreText describes a grab or a trip (LOS-035).

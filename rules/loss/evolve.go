@@ -382,6 +382,9 @@ func (sys System) evolveLoss(st *encounterv1.EncounterState, s *lossv1.State, e 
 		f.cs.ActionPoints = w.GetUntilPhase()
 		f.cs.WaitDiscount += w.GetDiscount()
 		f.cs.OwedPhase = 0
+		if sys.WaitForfeitsBonus { // LOS-016: the bonus is for an « Action suivante Immédiate »
+			f.cs.NextActionBonus = 0
+		}
 	case *lossv1.Event_Aimed:
 		a := k.Aimed
 		f, err := get(a.GetCombatantId())

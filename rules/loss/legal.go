@@ -227,7 +227,7 @@ func (sys System) LegalCommands(st *encounterv1.EncounterState, id string) []eng
 		if !isRanged(w) { // LOS-051: at most five melee attackers on one combatant in a Tour
 			reach = slices.DeleteFunc(slices.Clone(targets), func(id string) bool {
 				t, _ := fighterOf(st, id)
-				n := t.cs.GetMeleeAttackers()
+				n := sys.meleeAttackers(st, t)
 				return int32(len(n)) >= sys.MaxMeleeAttackers && !slices.Contains(n, f.id())
 			})
 		}
@@ -265,10 +265,14 @@ func (sys System) LegalCommands(st *encounterv1.EncounterState, id string) []eng
 			}
 		}
 	}
-	// Aiming is no attack: one disarmed this Tour may still aim (LOS-074, LOS-035, LOS-084).
+	// Aiming is no attack: in version 1 one disarmed this Tour may still aim (LOS-074, LOS-035,
+	// LOS-084); not once the version says it cannot until it has its weapon back.
 	for _, w := range f.sh.GetWeapons() {
 		if !isRanged(w) || (f.sh.GetMounted() && w.GetHeavy()) {
 			continue
+		}
+		if sys.AimNeedsUsableWeapon && f.cs.GetDisarmed() && !f.owed() {
+			break
 		}
 		held := int32(0)
 		if f.cs.GetAimWeapon() == w.GetName() {
@@ -324,7 +328,9 @@ func (l *legal) pursuit() {
 		if targets != nil {
 			choices = append([]*rulesetv1.Choice{l.targetChoice("loss.pursuit.target_id", targets)}, choices...)
 		}
-		choices = append(choices, &rulesetv1.Choice{Field: "loss.pursuit.exploits", Description: "Exploits declared (LOS-010)", Max: sys.MaxExploits})
+		if k != lossv1.PursuitKind_PURSUIT_KIND_CHARGE || !sys.ChargeTakesNoExploits { // LOS-102
+			choices = append(choices, &rulesetv1.Choice{Field: "loss.pursuit.exploits", Description: "Exploits declared (LOS-010)", Max: sys.MaxExploits})
+		}
 		l.add(key, &rulesetv1.LegalAction{Name: name, Cost: sys.cost(f, cost), Rule: rule, Targets: targets},
 			&lossv1.PursuitAction{Kind: k, Weapon: weapon}, append(choices, l.spendChoices("loss.pursuit")...)...)
 	}

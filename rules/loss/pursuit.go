@@ -101,6 +101,9 @@ func (sys System) decidePursuit(st *encounterv1.EncounterState, f fighter, a *lo
 		if !pursuer || dist != 2 {
 			return nil, engine.Refused(rule, "a Charge is made by a pursuer at distance 2; the distance is %d", dist)
 		}
+		if a.GetExploits() > 0 && sys.ChargeTakesNoExploits {
+			return nil, engine.Refused(rule, "a Charge takes no Exploits: it is dodged at a flat %d, whatever the charger declares", sys.ChargeDodgeDifficulty)
+		}
 	case lossv1.PursuitKind_PURSUIT_KIND_CLOTHESLINE:
 		rule, score, base = "LOS-103", f.sh.GetAthletics(), sys.AthleticsDiff
 		if pursuer || dist != 2 {

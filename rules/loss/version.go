@@ -84,6 +84,11 @@ func numbersV2() Numbers {
 	n := numbersV1()
 	n.CounterBlowOwesNothing, n.PursuitDownOwes = true, true
 	n.TripFells = true
+	n.WaitForfeitsBonus = true
+	n.ChargeTakesNoExploits = true
+	n.AimNeedsUsableWeapon = true
+	n.CounterOfCounter = true
+	n.MeleeAttackersAtOnce = true
 	return n
 }
 
