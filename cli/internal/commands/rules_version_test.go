@@ -2,6 +2,7 @@ package commands_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/fray-rpg/fray/cli/internal/clienttest"
 	"github.com/fray-rpg/fray/rules/d20seg"
+	"github.com/fray-rpg/fray/rules/loss"
 	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/stretchr/testify/require"
 )
@@ -116,4 +118,28 @@ func TestCreateAtAnOlderRulesVersionPinsIt(t *testing.T) {
 	require.Contains(t, errOut, "DIVERGENCE at event 2")
 	require.Contains(t, errOut, "D20-010")
 	t.Logf("done in %s", time.Since(begin))
+}
+
+// The help states the numbers of the latest version of the rules, read from its value, and says
+// where an encounter's own version is described: the trip of Les Chants de Loss v2 throws the
+// target down (LOS-035), d20 segments' other action costs its version's segments (D20-022).
+func TestHelpStatesTheLatestVersionsNumbers(t *testing.T) {
+	help := func(args ...string) string {
+		t.Helper()
+		code, out, errOut := clienttest.Run(t, append(args, "-h")...)
+		require.Equal(t, 0, code, errOut)
+		return strings.Join(strings.Fields(out), " ")
+	}
+	n := loss.New(loss.Latest).Numbers
+	attack := help("attack")
+	require.Contains(t, attack, fmt.Sprintf("Costs and numbers here are those of version %d of the rules; fray rules --encounter ENC", loss.Latest))
+	require.Contains(t, attack, fmt.Sprintf("Each Exploit raises the Difficulty by %d;", n.ExploitStep))
+	if n.TripFells {
+		require.Contains(t, attack, fmt.Sprintf("--trip trip the target instead of a blow (%d PA); on a success it falls: it must stand up (%d PA) at its next action (LOS-035)", n.ManoeuvreCost, n.StandUpCost))
+	}
+	require.Contains(t, help("chase"), fmt.Sprintf("charge a pursuer at distance 2, Difficulty %d: unseats or throws down --target (%d PA)", n.ChargeDifficulty, n.ChargeCost))
+	require.Contains(t, help("act"), fmt.Sprintf("stand up or regain one's balance (%d PA, LOS-072;", n.StandUpCost))
+	d := d20seg.New(d20seg.Latest).Numbers()
+	require.Contains(t, help("d20"), fmt.Sprintf("The numbers here are version %d's; fray rules d20seg lists the costs and tables", d20seg.Latest))
+	require.Contains(t, help("d20", "other"), fmt.Sprintf("It costs %d segment unless the GM says otherwise", d.OtherCost))
 }

@@ -63,9 +63,10 @@ func WaitCmd() *cobra.Command {
 
 func AimCmd() *cobra.Command {
 	command, fs := client.NewCommand("aim", "ENCOUNTER COMBATANT WEAPON [--points N | --tour] [flags]",
-		"COMBATANT aims with the ranged WEAPON: 1 PA per +1 on its next Test with it, at most +5\n"+
+		fmt.Sprintf("COMBATANT aims with the ranged WEAPON: 1 PA per +1 on its next Test with it, at most +%d\n", latest.MaxAim)+
 			"(LOS-035); or, with --tour, for the whole Tour: its first action of the Tour, taking all its\n"+
-			"PA, for +10 (+15 with Visée of that weapon type) on its next shot with WEAPON (LOS-084).", 3, 3)
+			fmt.Sprintf("PA, for +%d (+%d with Visée of that weapon type) on its next shot with WEAPON (LOS-084).\n", latest.AimTourBonus, latest.AimTourVisee)+
+			versionNote, 3, 3)
 	c := client.AddConnFlags(fs)
 	c.AddCommandFlags(fs, true)
 	points := fs.Int("points", 0, "PA spent aiming, +1 each (default 1)")
@@ -99,9 +100,9 @@ var simpleKinds = map[string]lossv1.SimpleKind{
 func ActCmd() *cobra.Command {
 	command, fs := client.NewCommand("act", "ENCOUNTER COMBATANT "+strings.Join(simpleNames, "|")+" [--description D] [flags]",
 		"COMBATANT takes an action without a Test (LOS-035): speak or shout (0 PA, at any time),\n"+
-			"a social Talent (1 PA), pick up an object (2 PA), move at least 3 m (2 PA), stand up or regain\n"+
-			"one's balance (4 PA, LOS-072; after a Disarm too, LOS-074), recover one's weapon after a Disarm\n"+
-			"(pick it up: 2 PA, LOS-074).", 3, 3)
+			fmt.Sprintf("a social Talent (1 PA), pick up an object (%s), move at least 3 m (%s), stand up or regain\n", pa(latest.PickUpCost), pa(latest.MoveCost))+
+			fmt.Sprintf("one's balance (%s, LOS-072; after a Disarm too, LOS-074), recover one's weapon after a Disarm\n", pa(latest.StandUpCost))+
+			fmt.Sprintf("(pick it up: %s, LOS-074).\n", pa(latest.PickUpCost))+versionNote, 3, 3)
 	c := client.AddConnFlags(fs)
 	c.AddCommandFlags(fs, true)
 	desc := fs.String("description", "", "what is said or done")
@@ -184,8 +185,8 @@ func PursuitCmd() *cobra.Command {
 		switch {
 		case len(pursuers) == 0 || len(pursued) == 0:
 			return usage("a pursuit needs --pursuers and --pursued")
-		case *distance < 1 || *distance > 6:
-			return usage("--distance %d: a pursuit starts at 1 (contact) to 6 (out of range) units", *distance)
+		case *distance < 1 || *distance > int(latest.MaxDistance):
+			return usage("--distance %d: a pursuit starts at 1 (contact) to %d (out of range) units", *distance, latest.MaxDistance)
 		}
 		sp := &lossv1.StartPursuit{PursuerIds: pursuers, PursuedIds: pursued, Distance: int32(*distance)}
 		// StartPursuit names no combatant: the Action's combatant_id is left empty.
@@ -209,14 +210,14 @@ var chaseKinds = map[string]lossv1.PursuitKind{
 func ChaseCmd() *cobra.Command {
 	command, fs := client.NewCommand("chase", "ENCOUNTER COMBATANT "+strings.Join(chaseNames, "|")+" [--target T] [--exploits N] [--weapon W] [--fursa N] [--inspiration Courage=1] [--free-raises N] [flags]",
 		"COMBATANT makes a pursuit action (LOS-102…LOS-107):\n"+
-			"  charge       a pursuer at distance 2, Difficulty 20: unseats or throws down --target (3 PA)\n"+
-			"  clothesline  the pursued turning back at distance 2, Athletics 15: --target falls (2 PA)\n"+
-			"  closer       change distance by 1 (2 with 2 Exploits) towards the other side (2 PA)\n"+
-			"  farther      change distance by 1 (2 with 2 Exploits) away from the other side (2 PA)\n"+
-			"  tackle       a pursuer at contact, Athletics 15: the pursuit becomes a fight (2 PA)\n"+
-			"  shoot-legs   within 3 units: keep pace at 15, then shoot --target at 20 with --weapon\n"+
-			"  zigzags      the pursued, at 15: the pursuers' actions get harder (2 PA)\n"+
-			"Charge, clothesline, tackle and shoot-legs name their --target, who may dodge.", 3, 3)
+			fmt.Sprintf("  charge       a pursuer at distance 2, Difficulty %d: unseats or throws down --target (%s)\n", latest.ChargeDifficulty, pa(latest.ChargeCost))+
+			fmt.Sprintf("  clothesline  the pursued turning back at distance 2, Athletics %d: --target falls (%s)\n", latest.AthleticsDiff, pa(latest.PursuitActionCost))+
+			fmt.Sprintf("  closer       change distance by 1 (2 with 2 Exploits) towards the other side (%s)\n", pa(latest.PursuitActionCost))+
+			fmt.Sprintf("  farther      change distance by 1 (2 with 2 Exploits) away from the other side (%s)\n", pa(latest.PursuitActionCost))+
+			fmt.Sprintf("  tackle       a pursuer at contact, Athletics %d: the pursuit becomes a fight (%s)\n", latest.AthleticsDiff, pa(latest.PursuitActionCost))+
+			fmt.Sprintf("  shoot-legs   within %d units: keep pace at %d, then shoot --target at %d with --weapon\n", latest.LegsShotMaxRange, latest.KeepPaceDifficulty, latest.LegsShotDifficulty)+
+			fmt.Sprintf("  zigzags      the pursued, at %d: the pursuers' actions get harder (%s)\n", latest.KeepPaceDifficulty, pa(latest.PursuitActionCost))+
+			"Charge, clothesline, tackle and shoot-legs name their --target, who may dodge.\n"+versionNote, 3, 3)
 	c := client.AddConnFlags(fs)
 	c.AddCommandFlags(fs, true)
 	target := fs.String("target", "", "the opponent of a charge, clothesline, tackle or shot at the legs")
@@ -253,7 +254,7 @@ func ChaseCmd() *cobra.Command {
 
 func GrantCmd() *cobra.Command {
 	command, fs := client.NewCommand("grant", "ENCOUNTER COMBATANT N [--reason R] [flags]",
-		"The GM grants COMBATANT N free raises (Augmentations Gratuites, +5 each when spent) from a\nsituation or equipment; a negative N takes them back (LOS-004).", 3, 3)
+		fmt.Sprintf("The GM grants COMBATANT N free raises (Augmentations Gratuites, +%d each when spent) from a\nsituation or equipment; a negative N takes them back (LOS-004).", latest.SpendBonus), 3, 3)
 	c := client.AddConnFlags(fs)
 	c.AddCommandFlags(fs, true)
 	reason := fs.String("reason", "", "why: the situation or equipment")

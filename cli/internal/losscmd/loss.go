@@ -5,6 +5,7 @@ package losscmd
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -16,13 +17,13 @@ import (
 
 func AttackCmd() *cobra.Command {
 	command, fs := client.NewCommand("attack", "ENCOUNTER ATTACKER TARGET [--weapon W] [--effect NAME]... [--exploits N] [--also TARGET]... [--second-weapon W] [--with-damage] [--grab|--trip] [situation flags] [--fursa N] [--inspiration Courage=1] [--free-raises N] [--unseen] [flags]",
-		"ATTACKER attacks TARGET (combatant ids). Each Exploit raises the Difficulty by 5; the effects\n"+
+		fmt.Sprintf("ATTACKER attacks TARGET (combatant ids). Each Exploit raises the Difficulty by %d; the effects\n", latest.ExploitStep)+
 			"declared with --effect buy what the Exploits do when they stand, and their Exploits add up\n"+
-			"(at most 5). --exploits N declares N more extra-damage Exploits (+1d10 each).\n"+
+			fmt.Sprintf("(at most %d). --exploits N declares N more extra-damage Exploits (+1d10 each).\n", latest.MaxExploits)+
 			client.WrapText("Effects (Exploits): "+effectNames(func(x exploitEffect) bool { return x.Attack })+".", 95)+"\n"+
 			"Multi-target effects (two-weapons, moulinet, storm-of-blades, shoot-through,\n"+
 			"rain-of-projectiles) name further targets with --also. --grab and --trip are made bare-handed\n"+
-			"with Athletics (3 PA), without Exploits.", 3, 3)
+			"with Athletics ("+pa(latest.ManoeuvreCost)+"), without Exploits.\n"+versionNote, 3, 3)
 	c := client.AddConnFlags(fs)
 	c.AddCommandFlags(fs, true)
 	weapon := fs.String("weapon", "", "weapon name on the attacker's sheet (may be left out when it has one weapon)")
@@ -33,8 +34,8 @@ func AttackCmd() *cobra.Command {
 	fs.Var(&also, "also", "a further target of a multi-target effect (repeatable, or a,b)")
 	second := fs.String("second-weapon", "", "the second weapon of --effect two-weapons (LOS-070)")
 	withDamage := fs.Bool("with-damage", false, "overthrow, aim at a limb or a zone: deal damage too (LOS-069, LOS-072, LOS-073)")
-	grab := fs.Bool("grab", false, "grab or bear-hug the target instead of a blow (3 PA); no automatic effect: the GM applies the situation (LOS-035)")
-	trip := fs.Bool("trip", false, "trip the target instead of a blow (3 PA); no automatic effect: the GM applies the fall with --prone, --target-prone (LOS-035)")
+	grab := fs.Bool("grab", false, "grab or bear-hug the target instead of a blow ("+pa(latest.ManoeuvreCost)+"); no automatic effect: the GM applies the situation (LOS-035)")
+	trip := fs.Bool("trip", false, tripFlag())
 	unseen := fs.Bool("unseen", false, "the target does not see the attack and cannot parry or dodge")
 	var sit situationFlags
 	sit.registerAttack(fs)
@@ -89,15 +90,15 @@ func AttackCmd() *cobra.Command {
 
 func ReactCmd() *cobra.Command {
 	command, fs := client.NewCommand("react", "ENCOUNTER DEFENDER parry|dodge|none [--exploits N] [--effect NAME]... [--ally ID] [--counter-weapon W] [--with-weapon] [--darkness] [--lower|--higher] [--cover-at-hand] [--fursa N] [--inspiration Courage=1] [--free-raises N] [flags]",
-		"DEFENDER answers the attack waiting for it: parry or dodge (1 PA, a Test against the\n"+
-			"attacker's Difficulty + 5 per Exploit declared here), or none to take the blow. Plain\n"+
-			"Exploits (--exploits) become a +5 on the defender's next action on a success (LOS-016);\n"+
+		"DEFENDER answers the attack waiting for it: parry or dodge ("+pa(latest.DefenceCost)+", a Test against the\n"+
+			fmt.Sprintf("attacker's Difficulty + %d per Exploit declared here), or none to take the blow. Plain\n", latest.ExploitStep)+
+			fmt.Sprintf("Exploits (--exploits) become a +%d on the defender's next action on a success (LOS-016);\n", latest.DefenceBonus)+
 			"the effects declared with --effect buy what they do instead, and their Exploits add up.\n"+
 			client.WrapText("Effects (Exploits): "+effectNames(func(x exploitEffect) bool { return x.Defence })+".", 95)+"\n"+
-			"A pursuit action (charge, clothesline, tackle, shot at the legs) is only dodged.", 3, 3)
+			"A pursuit action (charge, clothesline, tackle, shot at the legs) is only dodged.\n"+versionNote, 3, 3)
 	c := client.AddConnFlags(fs)
 	c.AddCommandFlags(fs, true)
-	exploits := fs.Int("exploits", 0, "Exploits declared on the defence; on a success they become a +5 on the defender's next action")
+	exploits := fs.Int("exploits", 0, fmt.Sprintf("Exploits declared on the defence; on a success they become a +%d on the defender's next action", latest.DefenceBonus))
 	effects := &effectFlag{defence: true}
 	fs.Var(effects, "effect", "a defensive Exploit effect to declare, by the names above (repeatable)")
 	ally := fs.String("ally", "", "the ally of --effect protect (LOS-068)")
