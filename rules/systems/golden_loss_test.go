@@ -28,8 +28,10 @@ func init() {
 func goldenLoss(g *goldenFight) { goldenLossAt(g, 1) }
 
 // goldenLossAt plays the golden fight under a version of the rules. Version 2's fight is
-// version 1's with what version 2 changes: Diego, who has Athletics there, trips the ruffian
-// before he attacks, and the trip throws the ruffian down (LOS-035), who must stand up.
+// version 1's with what version 2 changes: the ruffian dodges Diego with a Counter-attack and
+// Diego, a better dodger there, counters the counter blow (LOS-062), which owes no one its
+// action (LOS-110); Diego, who has Athletics there, trips the ruffian before he attacks, and
+// the trip throws the ruffian down (LOS-035), who must stand up.
 func goldenLossAt(g *goldenFight, version uint32) {
 	if g.SeedPhrase == "" { // a search for another phrase sets its own
 		g.SeedPhrase = goldenLossPhrase
@@ -57,6 +59,7 @@ func goldenLossAt(g *goldenFight, version uint32) {
 	controller := map[string]string{"diego": "alice", "archere": "bob", "malfrat": "gm", "marin": "gm"}
 	order := []string{"diego", "archere", "malfrat", "marin"}
 	waited, moved, rewound, disaster, trips := false, false, false, false, 0
+	counters := map[string]int{} // Counter-attacks tried, by who (v2)
 	for step := 0; step < 400; step++ {
 		st := g.State()
 		ls := st.GetLoss()
@@ -86,6 +89,18 @@ func goldenLossAt(g *goldenFight, version uint32) {
 			r := lossv1.Reaction_REACTION_NONE
 			if slices.ContainsFunc(goldenLossLegal(g, d), func(n string) bool { return n == "dodge" }) {
 				r = lossv1.Reaction_REACTION_DODGE
+			}
+			// Version 2: the ruffian dodges Diego with a Counter-attack (up to 4 times, until one
+			// strikes), and Diego answers the counter blow with one of his own (LOS-062); refused,
+			// they dodge plainly.
+			counter := map[string]string{"malfrat": "dague", "diego": "sabre"}[d]
+			if version >= 2 && r == lossv1.Reaction_REACTION_DODGE && counter != "" && counters[d] < 4 && !goldenLossCountered(g, d) &&
+				(d == "malfrat" && p.GetAttackerId() == "diego" || d == "diego" && p.GetCounter()) {
+				counters[d]++
+				if _, err := g.Try(controller[d], goldenLossAction(&lossv1.Action{CombatantId: d, Kind: &lossv1.Action_React{React: &lossv1.React{
+					Reaction: r, Effects: []lossv1.ExploitEffect{lossv1.ExploitEffect_EXPLOIT_EFFECT_COUNTER_ATTACK}, CounterWeapon: counter}}})); err == nil {
+					continue
+				}
 			}
 			g.Do(controller[d], goldenLossAction(&lossv1.Action{CombatantId: d, Kind: &lossv1.Action_React{React: &lossv1.React{Reaction: r}}}))
 			continue
@@ -162,6 +177,7 @@ func goldenLossAt(g *goldenFight, version uint32) {
 	require.True(g.t, goldenLossSeenAll(g), "the golden fight holds every kind of Loss event")
 	if version >= 2 {
 		require.True(g.t, goldenLossTripped(g), "the golden fight of version 2 holds a trip that lands (LOS-035)")
+		require.True(g.t, goldenLossCounteredCounter(g), "the golden fight of version 2 holds a counter-attack on a counter-attack (LOS-062)")
 	}
 	g.Do("gm", &encounterv1.Command{Kind: &encounterv1.Command_End{End: &encounterv1.EndEncounter{Reason: "la garde arrive"}}})
 }
@@ -170,8 +186,19 @@ func goldenLossAt(g *goldenFight, version uint32) {
 // version 2's.
 const (
 	goldenLossPhrase   = "ruelle 25"
-	goldenLossV2Phrase = "ruelle 15"
+	goldenLossV2Phrase = "ruelle 428"
 )
+
+// goldenLossCounteredCounter: a counter blow has been answered by a counter-attack (LOS-062).
+func goldenLossCounteredCounter(g *goldenFight) bool { return goldenLossCountered(g, "diego") }
+
+// goldenLossCountered: id has struck a counter blow.
+func goldenLossCountered(g *goldenFight, id string) bool {
+	return slices.ContainsFunc(g.events, func(ev *encounterv1.Event) bool {
+		a := ev.GetLoss().GetAttackRolled()
+		return a.GetCounter() && a.GetAttackerId() == id
+	})
+}
 
 // goldenLossTripped: a trip has landed (LOS-035).
 func goldenLossTripped(g *goldenFight) bool {
@@ -242,8 +269,9 @@ func goldenLossCombatants(version uint32) []*encounterv1.Combatant {
 		EffectiveRange: 20, Limit: 60, Bow: true, Attack: score("Instinct", "Archerie")}
 	diego := sheet("diego", "Diego", "alice", lossv1.CombatantKind_COMBATANT_KIND_PLAYER_CHARACTER, 8, melee("sabre", 4, 3))
 	diego.GetLoss().Inspiration = map[string]int32{"Courage": 1}
-	if version >= 2 { // to trip with (LOS-035)
+	if version >= 2 { // to trip with (LOS-035), and a dodge to counter a counter blow (LOS-062)
 		diego.GetLoss().Athletics = score("Puissance", "Course")
+		diego.GetLoss().Talents["Esquive"] = 9
 	}
 	archere := sheet("archere", "Archère", "bob", lossv1.CombatantKind_COMBATANT_KIND_PLAYER_CHARACTER, 6, bow, melee("dague", 3, 2))
 	archere.GetLoss().Specialisations = []*lossv1.Specialisation{{Kind: lossv1.SpecialisationKind_SPECIALISATION_KIND_AIMING, WeaponType: "arc long"}}

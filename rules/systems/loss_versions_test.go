@@ -22,7 +22,8 @@ type lossV1As2 struct{ loss.System }
 func (lossV1As2) Version() uint32 { return 2 }
 
 // Version 2 of Les Chants de Loss changed decisions: its golden log, audited with version 1's
-// decisions, diverges, first at the trip that throws the ruffian down (LOS-035).
+// decisions, diverges, first where Diego dodges the ruffian's counter blow with a
+// Counter-attack of his own, which version 1 refused (LOS-062).
 func TestLossV2LogFailsTheV1Audit(t *testing.T) {
 	events, _ := readGolden(t, loss.ID, 2)
 	_, err := Registry().Audit(events)
@@ -31,16 +32,17 @@ func TestLossV2LogFailsTheV1Audit(t *testing.T) {
 	_, err = engine.NewRegistry(lossV1As2{loss.New(1)}).Audit(events)
 	var d *engine.Divergence
 	require.ErrorAs(t, err, &d, "version 1's decisions are not version 2's")
-	trip := 0 // the trip that lands, and the command that decided it
-	for i, ev := range events {
-		if r := ev.GetLoss().GetAttackResolved(); r.GetHit() && r.GetManoeuvre() != 0 {
-			trip = i
-			break
+	var first uint64 // the dodge of a counter blow with a Counter-attack
+	for _, ev := range events {
+		if a := ev.GetCommand().GetLoss(); a.GetReact() != nil && len(a.GetReact().GetEffects()) > 0 && first == 0 {
+			if r := ev.GetLoss().GetDefenceRolled(); r != nil && r.GetDefenderId() == "diego" {
+				first = ev.GetSequence()
+			}
 		}
 	}
-	require.NotZero(t, trip, "the log of version 2 holds a trip that lands")
-	require.Equal(t, events[trip].GetSequence(), d.Sequence, "the first divergence is the trip's: %v", d)
-	require.Contains(t, d.Reason, "no automatic effect", "version 1 leaves the ruffian standing")
+	require.NotZero(t, first, "the log of version 2 holds a counter-attack on a counter blow")
+	require.Equal(t, first, d.Sequence, "the first divergence: %v", d)
+	require.Contains(t, d.Reason, "a counter-attack cannot itself be countered (LOS-062)")
 	t.Logf("version 1 audits the log of version 2: %v", d)
 }
 
