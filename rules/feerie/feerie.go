@@ -23,6 +23,10 @@ type System struct {
 	n       Numbers
 }
 
+// Numbers are the numbers and switches of this version, for what states them outside the
+// rules (the CLI's help).
+func (s System) Numbers() Numbers { return s.n }
+
 func (System) ID() string        { return ID }
 func (System) Name() string      { return "Contes de Fées" }
 func (s System) Version() uint32 { return s.version }

@@ -5,6 +5,7 @@ package feeriecmd
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/fray-rpg/fray/cli/internal/client"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
+	"github.com/fray-rpg/fray/rules/feerie"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -73,13 +75,17 @@ func feerieDeclareCmd() *cobra.Command {
 	return command
 }
 
+// latest are the numbers of the latest version of Contes de Fées, which the help states: a new
+// encounter gets that version.
+var latest = feerie.New(feerie.Latest).Numbers()
+
 func feerieActCmd() *cobra.Command {
 	command, fs := client.NewCommand("feerie act", "ENCOUNTER COMBATANT [intent flags] [--essence N] [--lighting L] [--ranged-difficulty D | --range R] [--target-pace P] [--terrain T] [--cover S [--cover-thick] [--cover-soak N]] [--cover-opaque|--cover-semi-transparent] [--angles N] [--undefended] [--modifier N] [--exposed N] [--small-object N] [flags]",
 		"COMBATANT performs its activity at the current rank of the countdown: at its Initiative or\n"+
 			"later without penalty, earlier by anticipating (−1 per rank, on the roll and on Defense to\n"+
-			"the end of the Action); a further activity comes 8 ranks after the previous one, at −4 each\n"+
+			fmt.Sprintf("the end of the Action); a further activity comes %d ranks after the previous one, at −%d each\n", latest.SupplementaryRanks, latest.SupplementaryMalus)+
 			"(FEE-042, FEE-050, FEE-060, FEE-061). The activity is resolved when the GM advances.\n"+
-			"Without intent flags it is the activity declared; with them, a change of intention (−4,\n"+
+			fmt.Sprintf("Without intent flags it is the activity declared; with them, a change of intention (−%d,\n", latest.ChangeMalus)+
 			"FEE-070). "+intentHelp, 2, 2)
 	c := client.AddConnFlags(fs)
 	c.AddCommandFlags(fs, true)
@@ -118,8 +124,8 @@ func feerieActCmd() *cobra.Command {
 
 func feerieChangeCmd() *cobra.Command {
 	command, fs := client.NewCommand("feerie change", "ENCOUNTER COMBATANT intent flags [flags]",
-		"COMBATANT changes its intention at the current rank, to act on it later: −4 on the activity\n"+
-			"and on Defense from now to the end of the Action, −4 on the whole next Action; a new tactic\n"+
+		fmt.Sprintf("COMBATANT changes its intention at the current rank, to act on it later: −%d on the activity\n", latest.ChangeMalus)+
+			fmt.Sprintf("and on Defense from now to the end of the Action, −%d on the whole next Action; a new tactic\n", latest.ChangeMalus)+
 			"moves its acting rank (rolled Initiative − old tactic + new, at most the current rank)\n"+
 			"(FEE-070…FEE-074). A change of target alone is not a change (FEE-182).\n"+intentHelp+"\n"+
 			"  fray feerie change $id pixie --tactic-values 0/-5/+5 --defense couardise,esquive", 2, 2)
@@ -242,7 +248,7 @@ func feerieImpersonalCmd() *cobra.Command {
 
 func feerieSurpriseCmd() *cobra.Command {
 	command, fs := client.NewCommand("feerie surprise", "ENCOUNTER COMBATANT [--actions N] [--no-activity] [flags]",
-		"At step 1, the GM marks COMBATANT surprised: −8 Initiative, −4 Defense and no tactic for the\n"+
+		fmt.Sprintf("At step 1, the GM marks COMBATANT surprised: −%d Initiative, −%d Defense and no tactic for the\n", latest.SurpriseInitiative, latest.SurpriseDefense)+
 			"next Action (FEE-080), or --actions N of them; --no-activity forbids it any activity while it\n"+
 			"lasts (drunk, asleep, spellbound; FEE-082).", 2, 2)
 	c := client.AddConnFlags(fs)
