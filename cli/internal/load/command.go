@@ -36,11 +36,13 @@ func Command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 func NewCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "load [flags]",
-		Short: "play N encounters at once and measure them beside a health Check and a JetStream publish",
+		Short: "play N encounters at once and measure them beside a health Check, a JetStream publish and a skeleton of Submit",
 		Long: fmt.Sprintf("N encounters at once, each playing a fight of its rule system (loss, ka, feerie, d20seg in turn)\n"+
 			"as its GM (%s) and a player (%s) who answers the attacks on its combatants; then commands/s,\n"+
 			"latency percentiles and errors by code, beside a gRPC health Check and (with --nats-url or\n"+
-			"--embedded) a conditional JetStream publish measured on the same servers.", GMSubject, PlayerSubject),
+			"--embedded) a conditional JetStream publish and a skeleton of Submit's topology (a gRPC server\n"+
+			"built as the encounter service's, a trivial gRPC resolver, the conditional publish, carrying\n"+
+			"the load's own Submits) measured on the same servers.", GMSubject, PlayerSubject),
 		Args: client.NoArgs,
 	}
 	// The flags go through a flag.FlagSet (platform's helpers take one), parsed by cobra.
@@ -54,7 +56,7 @@ func NewCommand() *cobra.Command {
 	systemsFlag := fs.String("systems", strings.Join(Systems, ","), "rule systems to play, dealt to the encounters in turn")
 	fightLength := fs.Int("fight-length", 200, "end a fight and start another after this many commands")
 	anchor := fs.Duration("anchor-duration", 3*time.Second, "how long each anchor runs, each of its callers making one call at least (0: skip the anchors)")
-	repeat := fs.Int("repeat", 1, "rounds, each the load, then the health Check anchor, then the JetStream anchor; figures reported as min / median / max over them")
+	repeat := fs.Int("repeat", 1, "rounds, each the load, then the health Check anchor, then the JetStream and skeleton anchors; figures reported as min / median / max over them")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	quiet := fs.Bool("quiet", false, "no progress line")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the first round's load (not the anchors) to this file (with --embedded: server and generator together)")
@@ -97,6 +99,8 @@ func NewCommand() *cobra.Command {
 				return fmt.Errorf("dev signing key: %w", err)
 			}
 		}
+		// The skeleton anchor sends and answers the Submits the load made.
+		sampler := &Sampler{Max: *encounters}
 		dial := func(subject, token string) (*grpc.ClientConn, error) {
 			creds, secure, err := platform.Transport(*addr, *tlsCA, *useTLS)
 			if err != nil {
@@ -106,7 +110,8 @@ func NewCommand() *cobra.Command {
 			if token == "" {
 				src = &platform.MintedToken{Signer: signer, Claims: platform.DevClaims(*tenant, subject, platform.DevTokenTTL)}
 			}
-			return grpc.NewClient(*addr, grpc.WithTransportCredentials(creds), grpc.WithPerRPCCredentials(platform.PerRPCToken(src, "", secure)))
+			return grpc.NewClient(*addr, grpc.WithTransportCredentials(creds), grpc.WithPerRPCCredentials(platform.PerRPCToken(src, "", secure)),
+				grpc.WithChainUnaryInterceptor(sampler.Interceptor()))
 		}
 		gmConn, err := dial(GMSubject, *gmToken)
 		if err != nil {
@@ -130,7 +135,7 @@ func NewCommand() *cobra.Command {
 			if i == 0 {
 				profile = *cpuProfile
 			}
-			r, err := round(ctx, cfg, profile, *anchor, gmConn, *natsURL, natsOpts)
+			r, err := round(ctx, cfg, profile, *anchor, gmConn, *natsURL, natsOpts, sampler)
 			stopped := (*StoppedError)(nil)
 			if err != nil && !errors.As(err, &stopped) {
 				return err
@@ -170,9 +175,10 @@ func NewCommand() *cobra.Command {
 }
 
 // round runs the load, then the health Check anchor on the GM's connection, then (with a
-// NATS URL) the JetStream anchor, each for its duration at the load's concurrency, and
-// relates them. profile, when set, is the file of the load's CPU profile.
-func round(ctx context.Context, cfg Config, profile string, anchor time.Duration, gm grpc.ClientConnInterface, natsURL string, natsOpts []nats.Option) (*Round, error) {
+// NATS URL) the JetStream anchor and the skeleton anchor (carrying sampler's Submits), each
+// for its duration at the load's concurrency, and relates them. profile, when set, is the
+// file of the load's CPU profile.
+func round(ctx context.Context, cfg Config, profile string, anchor time.Duration, gm grpc.ClientConnInterface, natsURL string, natsOpts []nats.Option, sampler *Sampler) (*Round, error) {
 	if profile != "" {
 		f, err := os.Create(profile)
 		if err != nil {
@@ -217,6 +223,18 @@ func round(ctx context.Context, cfg Config, profile string, anchor time.Duration
 	if p.PerSecond > 0 {
 		r.RatioJetStream = r.Commands.PerSecond / p.PerSecond
 	}
+	samples := sampler.Samples()
+	if len(samples) == 0 {
+		return r, nil // no Submit succeeded: nothing to carry
+	}
+	sk, err := SkeletonAnchor(ctx, natsURL, natsOpts, samples, cfg.Encounters, anchor)
+	if err != nil {
+		return nil, fmt.Errorf("skeleton anchor: %w", err)
+	}
+	r.Skeleton = &sk
+	if sk.PerSecond > 0 {
+		r.RatioSkeleton = r.Commands.PerSecond / sk.PerSecond
+	}
 	return r, nil
 }
 
@@ -255,7 +273,7 @@ func printReport(w io.Writer, rep *Report) {
 		printCPU(w, r.CPUPerCommand, rep.CPUNote)
 		return
 	}
-	fmt.Fprintf(w, "fray load: %d encounters, %d rounds of the load, then a health Check, then a JetStream publish (%s)\n", rep.Encounters, len(rep.Rounds), rep.Machine)
+	fmt.Fprintf(w, "fray load: %d encounters, %d rounds of the load, then a health Check, a JetStream publish and a skeleton Submit (%s)\n", rep.Encounters, len(rep.Rounds), rep.Machine)
 	for i, r := range rep.Rounds {
 		fmt.Fprintf(w, "round %d: load for %v\n", i+1, r.Elapsed)
 		printRound(w, r, false)
@@ -268,8 +286,10 @@ func printReport(w io.Writer, rep *Report) {
 	rangeLine(w, "commands/s", sp.CommandsPerSecond, "%.0f")
 	rangeLine(w, "health Check/s", sp.HealthPerSecond, "%.0f")
 	rangeLine(w, "JetStream publish/s", sp.JetStreamPerSecond, "%.0f")
+	rangeLine(w, "skeleton Submit/s", sp.SkeletonPerSecond, "%.0f")
 	rangeLine(w, "÷ health Check", sp.RatioHealth, "%.3f")
 	rangeLine(w, "÷ JetStream publish", sp.RatioJetStream, "%.3f")
+	rangeLine(w, "÷ skeleton Submit", sp.RatioSkeleton, "%.3f")
 	rangeLine(w, "p50", sp.P50, "%v")
 	rangeLine(w, "p95", sp.P95, "%v")
 	rangeLine(w, "p99", sp.P99, "%v")
@@ -308,6 +328,10 @@ func printRound(w io.Writer, r *Round, systems bool) {
 		fmt.Fprintf(w, "  commands/s ÷ conditional publishes/s: %.3f\n", r.RatioJetStream)
 	} else {
 		fmt.Fprintln(w, "JetStream publish: not measured (give --nats-url)")
+	}
+	if r.Skeleton != nil {
+		line(w, "skeleton Submit", *r.Skeleton)
+		fmt.Fprintf(w, "  commands/s ÷ skeleton Submits/s: %.3f (gRPC in, gRPC to a trivial resolver, conditional publish)\n", r.RatioSkeleton)
 	}
 }
 

@@ -97,9 +97,12 @@ type Round struct {
 	// Anchors measured on the same servers, at the same concurrency, right after the load.
 	Health    *Stats `json:"health_check,omitempty"`
 	JetStream *Stats `json:"jetstream_publish,omitempty"`
+	// Skeleton: Submit's topology without fray's own work (skeleton.go).
+	Skeleton *Stats `json:"skeleton_submit,omitempty"`
 	// Ratios: commands/s ÷ the anchor's calls/s, both of this round.
 	RatioHealth    float64 `json:"ratio_to_health_check,omitempty"`
 	RatioJetStream float64 `json:"ratio_to_jetstream_publish,omitempty"`
+	RatioSkeleton  float64 `json:"ratio_to_skeleton_submit,omitempty"`
 	// CPUPerCommand: the process's CPU time over the load divided by the commands (embedded
 	// runs only: server and load generator share the process).
 	CPUPerCommand Duration `json:"cpu_per_command,omitempty"`

@@ -77,10 +77,15 @@ func TestEmbeddedLoadPlaysEverySystemBesideTheAnchors(t *testing.T) {
 	require.NotNil(t, rep.JetStream)
 	require.Positive(t, rep.JetStream.Count)
 	require.Empty(t, rep.JetStream.Errors, rep.JetStream.Example)
+	require.NotNil(t, rep.Skeleton, "the skeleton of Submit carries the load's Submits")
+	require.GreaterOrEqual(t, rep.Skeleton.Count, int64(all.Encounters), "one Submit a caller at least")
+	require.Empty(t, rep.Skeleton.Errors, rep.Skeleton.Example)
 	require.Positive(t, rep.RatioHealth)
 	require.Positive(t, rep.RatioJetStream)
+	require.Positive(t, rep.RatioSkeleton)
 	require.Positive(t, time.Duration(rep.CPUPerCommand))
 	require.Equal(t, rep.Commands.PerSecond, all.Spread.CommandsPerSecond.Median, "one round: its figures are the spread's")
+	require.Equal(t, rep.RatioSkeleton, all.Spread.RatioSkeleton.Median)
 	t.Logf("%d commands in %v", rep.Commands.Count, rep.Elapsed)
 }
 
@@ -141,7 +146,7 @@ func TestLoadTextReportOfRounds(t *testing.T) {
 		"--anchor-duration", "100ms", "--repeat", "2", "--quiet"}, &out, &errOut), errOut.String())
 	text := out.String()
 	for _, want := range []string{"2 rounds", "round 1: load for", "round 2: load for", "min / median / max over 2 rounds",
-		"commands/s", "health Check/s", "JetStream publish/s", "÷ health Check", "÷ JetStream publish", "p99", "CPU per command"} {
+		"commands/s", "health Check/s", "JetStream publish/s", "skeleton Submit/s", "÷ health Check", "÷ JetStream publish", "÷ skeleton Submit", "p99", "CPU per command"} {
 		require.Contains(t, text, want)
 	}
 }

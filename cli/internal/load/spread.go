@@ -30,8 +30,10 @@ type Spread struct {
 	CommandsPerSecond  *Range[float64]  `json:"commands_per_second"`
 	HealthPerSecond    *Range[float64]  `json:"health_check_per_second,omitempty"`
 	JetStreamPerSecond *Range[float64]  `json:"jetstream_publish_per_second,omitempty"`
+	SkeletonPerSecond  *Range[float64]  `json:"skeleton_submit_per_second,omitempty"`
 	RatioHealth        *Range[float64]  `json:"ratio_to_health_check,omitempty"`
 	RatioJetStream     *Range[float64]  `json:"ratio_to_jetstream_publish,omitempty"`
+	RatioSkeleton      *Range[float64]  `json:"ratio_to_skeleton_submit,omitempty"`
 	P50                *Range[Duration] `json:"p50"`
 	P95                *Range[Duration] `json:"p95"`
 	P99                *Range[Duration] `json:"p99"`
@@ -41,7 +43,7 @@ type Spread struct {
 
 // spreadOf gathers each figure of the rounds.
 func spreadOf(rounds []*Round) Spread {
-	var cps, hps, jps, rh, rj []float64
+	var cps, hps, jps, sps, rh, rj, rs []float64
 	var p50, p95, p99, mx, cpu []Duration
 	for _, r := range rounds {
 		cps = append(cps, r.Commands.PerSecond)
@@ -52,13 +54,16 @@ func spreadOf(rounds []*Round) Spread {
 		if r.JetStream != nil {
 			jps, rj = append(jps, r.JetStream.PerSecond), append(rj, r.RatioJetStream)
 		}
+		if r.Skeleton != nil {
+			sps, rs = append(sps, r.Skeleton.PerSecond), append(rs, r.RatioSkeleton)
+		}
 		if r.CPUPerCommand > 0 {
 			cpu = append(cpu, r.CPUPerCommand)
 		}
 	}
 	return Spread{
-		CommandsPerSecond: rangeOf(cps), HealthPerSecond: rangeOf(hps), JetStreamPerSecond: rangeOf(jps),
-		RatioHealth: rangeOf(rh), RatioJetStream: rangeOf(rj),
+		CommandsPerSecond: rangeOf(cps), HealthPerSecond: rangeOf(hps), JetStreamPerSecond: rangeOf(jps), SkeletonPerSecond: rangeOf(sps),
+		RatioHealth: rangeOf(rh), RatioJetStream: rangeOf(rj), RatioSkeleton: rangeOf(rs),
 		P50: rangeOf(p50), P95: rangeOf(p95), P99: rangeOf(p99), Max: rangeOf(mx), CPUPerCommand: rangeOf(cpu),
 	}
 }
