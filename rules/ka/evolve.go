@@ -178,7 +178,7 @@ func (sys System) evolve(s *kav1.State, e *kav1.Event) error {
 				t.WeaponsLost = append(t.WeaponsLost, d.GetWeapon())
 			}
 			t.StillActs = t.GetStillActs() || d.GetStillActs()
-			if sys.n.ExcuseOnlyLostAtOnce && d.GetStillActs() && !slices.Contains(t.GetWeaponsLostAtOnce(), d.GetWeapon()) { // KA-014
+			if sys.n.ExcuseOnlyLostAtOnce && d.GetStillActs() { // KA-014; a weapon lost is never disarmed again (KA-032)
 				t.WeaponsLostAtOnce = append(t.WeaponsLostAtOnce, d.GetWeapon())
 			}
 		}
@@ -189,7 +189,6 @@ func (sys System) evolve(s *kav1.State, e *kav1.Event) error {
 		}
 		takeAction(cs) // KA-032: one action
 		cs.WeaponsLost = slices.DeleteFunc(cs.WeaponsLost, func(w string) bool { return w == k.WeaponPickedUp.GetWeapon() })
-		cs.WeaponsLostAtOnce = slices.DeleteFunc(cs.WeaponsLostAtOnce, func(w string) bool { return w == k.WeaponPickedUp.GetWeapon() })
 	case *kav1.Event_TerrorDrawn:
 		cs, err := get(k.TerrorDrawn.GetCombatantId())
 		if err != nil {
