@@ -61,27 +61,29 @@ func TestV2IntimidationSpendsEveryBonus_FEE181(t *testing.T) {
 // Essence would be lost. A Nain of Puissance 0 and Taille −2 (Damage −2) strikes a Feu follet
 // of Résistance 0 and Taille −3 (Soak −3) at a margin of 0: 0 − 2 + 3 = 1 would be lost, but the
 // duration is −2 ranks. Version 1 recorded an organ "crippled for −2 ranks"; version 2 records
-// nothing: there is no duration below 1 rank.
+// nothing: there is no duration below 1 rank. At a margin of 6 the duration is 3 − 2 = 1 rank:
+// both versions cripple.
 func TestV2CrippleOfLessThanARankRecordsNothing_FEE155(t *testing.T) {
 	for _, c := range []struct {
-		version  uint32
-		crippled bool
-	}{{1, true}, {2, false}} {
-		t.Run(fmt.Sprint("v", c.version), func(t *testing.T) {
+		version uint32
+		margin  int32
+		ranks   int32 // 0: no condition
+	}{{1, 0, -2}, {2, 0, 0}, {1, 6, 1}, {2, 6, 1}} {
+		t.Run(fmt.Sprint("v", c.version, " margin ", c.margin), func(t *testing.T) {
 			nain := vaFey("nain", "Nain", 10, 20, 0, 10, -2, 30)
 			follet := vaFey("follet", "Feu follet", 10, 5, 10, 0, -3, 30)
 			f := vaNewAt(t, c.version, nil, nain, follet)
 			f.declare("follet", vaPassive())
 			f.declare("nain", vaMelee("follet", nil, vaCripple), 20, 1, 1, 20)
 			f.act("nain", nil)
-			r := f.advance(0, 10, 10)[0]
-			// Attack H 20 − 12 against Defense H 5 + 3 (Taille −3): margin 0.
-			require.Equal(t, []int32{0, -2, -3}, []int32{r.GetMargin(), r.GetDamage(), r.GetSoak()})
+			r := f.advance(0, 10+c.margin, 10)[0]
+			// Attack H 20 − 12 against Defense H 5 + 3 (Taille −3).
+			require.Equal(t, []int32{c.margin, -2, -3}, []int32{r.GetMargin(), r.GetDamage(), r.GetSoak()})
 			require.True(t, r.GetSuccess())
 			crippled := slices.ContainsFunc(r.GetConditions(), func(x *feeriev1.Condition) bool { return x.GetStrike() == vaCripple })
-			require.Equal(t, c.crippled, crippled, "%v", r.GetConditions())
-			if c.crippled {
-				require.Equal(t, int32(-2), vaCondition(t, r.GetConditions(), vaCripple).GetRanks())
+			require.Equal(t, c.ranks != 0, crippled, "%v", r.GetConditions())
+			if c.ranks != 0 {
+				require.Equal(t, c.ranks, vaCondition(t, r.GetConditions(), vaCripple).GetRanks())
 			}
 			f.replays()
 		})
@@ -121,6 +123,27 @@ func TestV2SweepOccupiesItsShare_FEE094(t *testing.T) {
 			f.declare(map[string]*feeriev1.Intent{"ogre": siMelee("l1")})
 			f.act("ogre", nil)
 			require.Equal(t, c.single, siMod(f.resolveWith(10, 10)[0].GetDefenseModifiers(), "FEE-091"), "a bite on one Lutin")
+		})
+	}
+}
+
+// FEE-094, FEE-175: a sweeper that has declared its sweep is a potential aggressor of each
+// swept defender, and holds its share of the angles against another's attack too. The Ogre
+// declares a bite on two Lutins; a Farfadet (Vigilance 21) strikes the first Lutin before it.
+// Version 1: the Farfadet's angle and the Ogre's four, at most 4: −6; version 2: one each, −2.
+func TestV2DeclaredSweepOccupiesItsShare_FEE094(t *testing.T) {
+	for _, c := range []struct {
+		version uint32
+		malus   int32
+	}{{1, -6}, {2, -2}} {
+		t.Run(fmt.Sprint("v", c.version), func(t *testing.T) {
+			f := siNewAt(t, c.version, siWho("ogre", "Ogre", siSheet(20, 12, 10, 10, 2)), siWho("farfadet", "Farfadet", siSheet(21, 8, 2, 4, -2)),
+				siWho("l1", "Lutin 1", siSheet(5, 10, 3, 5, -2)), siWho("l2", "Lutin 2", siSheet(5, 10, 3, 5, -2)))
+			f.declare(map[string]*feeriev1.Intent{"ogre": siMelee("l1", "l2"), "farfadet": siMelee("l1")})
+			f.act("farfadet", nil)
+			r := f.resolveWith(10, 10)[0]
+			require.Equal(t, "farfadet", r.GetCombatantId())
+			require.Equal(t, c.malus, siMod(r.GetDefenseModifiers(), "FEE-091"))
 		})
 	}
 }
@@ -199,6 +222,15 @@ func TestV2LegalOffersTheCapItHas_FEE032(t *testing.T) {
 	}
 	require.NotContains(t, fields, "tactic.preset")
 	require.Equal(t, int32(2), fields["tactic.attack"].GetMax())
+
+	// A cap of exactly 4 (FEE-T03's Sire Didimus, duel +4): every named tactic.
+	didimus := vaFey("didimus", "Sire Didimus", 14, 16, 12, 12, 0, 25, vaAttr("duel", vaAff, 4, true))
+	g := vaNewAt(t, feerie.Latest, nil, didimus, vaKobold())
+	list, err = g.reg.LegalCommands(g.st, "didimus")
+	require.NoError(t, err)
+	i := slices.IndexFunc(list[0].Action.GetChoices(), func(c *rulesetv1.Choice) bool { return strings.HasSuffix(c.GetField(), ".tactic.preset") })
+	require.GreaterOrEqual(t, i, 0, "the named tactics are offered at a cap of 4")
+	require.Len(t, list[0].Action.GetChoices()[i].GetOptions(), len(feerie.Presets), "FEE-T03: all 13")
 
 	f.do(vaGM, vaCmd("kobold", &feeriev1.Action{Kind: &feeriev1.Action_Surprise{Surprise: &feeriev1.Surprise{Actions: 1}}}))
 	list, err = f.reg.LegalCommands(f.st, "kobold")
