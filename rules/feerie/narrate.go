@@ -39,6 +39,15 @@ func (t Teller) numbers(v uint32) Numbers {
 type tell struct {
 	n   *narrate.Narrator
 	num Numbers
+	o   *feeriev1.Options // the encounter's house rules, when the narration has seen them
+}
+
+// houseRulesKey is where the Teller keeps the house rules of the encounter it tells: a hit's
+// narration halves the margin as the rules did (FEE-003's rounding).
+type houseRulesKey struct{}
+
+func houseRules(n *narrate.Narrator) **feeriev1.Options {
+	return n.Memory(houseRulesKey{}, func() any { return new(*feeriev1.Options) }).(**feeriev1.Options)
 }
 
 // f formats the message key in the Narrator's language.
@@ -57,7 +66,7 @@ func (t Teller) Event(n *narrate.Narrator, ev *encounterv1.Event) (string, bool)
 	if !ok {
 		return "", false
 	}
-	return tell{n: n, num: t.numbers(ev.GetRulesVersion())}.event(p.Feerie), true
+	return tell{n: n, num: t.numbers(ev.GetRulesVersion()), o: *houseRules(n)}.event(p.Feerie), true
 }
 
 func (t tell) event(e *feeriev1.Event) string {
@@ -206,9 +215,17 @@ func (Teller) Options(n *narrate.Narrator, opts *encounterv1.RuleOptions) (strin
 	return strings.Join(parts, ", "), true
 }
 
-// Learn records nothing: the text of an event needs only the names and who is hidden, which
-// the Narrator keeps.
-func (Teller) Learn(n *narrate.Narrator, ev *encounterv1.Event) {}
+// Learn records the house rules of a Contes de Fées encounter when it is created; the rest of
+// what the text of an event needs, the names and who is hidden, the Narrator keeps.
+func (Teller) Learn(n *narrate.Narrator, ev *encounterv1.Event) {
+	if o := ev.GetEncounterCreated().GetOptions().GetFeerie(); o != nil {
+		*houseRules(n) = o
+	}
+}
 
-// LearnState records nothing either.
-func (Teller) LearnState(n *narrate.Narrator, st *encounterv1.EncounterState) {}
+// LearnState records the house rules of a state's encounter.
+func (Teller) LearnState(n *narrate.Narrator, st *encounterv1.EncounterState) {
+	if o := st.GetOptions().GetFeerie(); o != nil {
+		*houseRules(n) = o
+	}
+}

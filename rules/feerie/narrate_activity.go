@@ -162,7 +162,7 @@ func (t tell) attackOne(head string, r *feeriev1.ActivityResolved) string {
 	if replacing(in.GetStrikes()) {
 		s = t.f("%s: the special strikes replace the Essence damage", s)
 	} else {
-		half := r.GetMargin() / 2 // FEE-003
+		half := halfMargin(t.o, r.GetMargin()) // FEE-003, rounded as the house rules say
 		s = t.colon(s, itoa(half)+" + "+t.value("Damage", r.GetDamage(), r.GetDamageModifiers())+" − "+t.value("Soak", r.GetSoak(), r.GetSoakModifiers()))
 		s += t.essenceLoss(r)
 	}
@@ -240,7 +240,7 @@ func (t tell) left(target string, essence int32) string {
 // essenceLoss: " = 7 Essence lost (Serpent 33 left)", with what the target had left.
 func (t tell) essenceLoss(r *feeriev1.ActivityResolved) string {
 	target := t.of(r.GetIntent().GetTargetId())
-	would := r.GetMargin()/2 + r.GetDamage() - r.GetSoak()
+	would := wouldLose(t.o, r.GetMargin(), r.GetDamage(), r.GetSoak()) // FEE-021, as Decide counted
 	if anObject(r) && len(r.GetDefenseModifiers()) == 0 {
 		would = r.GetMargin() - r.GetSoak()
 	}
