@@ -117,12 +117,9 @@ func SkeletonAnchor(ctx context.Context, url string, opts []nats.Option, samples
 	for i := range n {
 		h := newID()
 		ids[i] = h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
-		ex := samples[i%len(samples)]
-		if ex.Response.GetState() == nil {
-			ex.Response.State = &encounterv1.EncounterState{EncounterId: ex.Request.GetEncounterId()}
-		}
-		sk.encounters[ids[i]] = ex
-		sk.events[ex.Response.GetState().GetEncounterId()] = ex.Response.GetEvents()
+		e := sentAs(samples[i%len(samples)])
+		sk.encounters[ids[i]] = e
+		sk.events[e.state.GetEncounterId()] = e.Response.GetEvents()
 	}
 	cc, err := grpc.NewClient(sk.addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
 		grpc.WithPerRPCCredentials(platform.PerRPCToken(&platform.MintedToken{Signer: sk.key, Claims: platform.DevClaims(platform.DevTenant, GMSubject, platform.DevTokenTTL)}, "", false)))
@@ -137,6 +134,35 @@ func SkeletonAnchor(ctx context.Context, url string, opts []nats.Option, samples
 	}), nil
 }
 
+// skeletonEncounter is a sample and the state as the encounter service sends it to the
+// resolver: each combatant without its sheet, which the resolver keeps, and its sheet's
+// digest (services/encounter's sheetDigests, made once as that cache makes it once).
+type skeletonEncounter struct {
+	Exchange
+	state   *encounterv1.EncounterState
+	digests [][]byte
+}
+
+// sentAs prepares ex's state as sent to the resolver. The state the client was answered
+// stands for the state the service holds (a GM's view is all of it).
+func sentAs(ex Exchange) *skeletonEncounter {
+	e := &skeletonEncounter{Exchange: ex, state: proto.CloneOf(ex.Response.GetState())}
+	if e.state == nil {
+		e.state = &encounterv1.EncounterState{EncounterId: ex.Request.GetEncounterId()}
+	}
+	if len(e.state.GetCombatants()) == 0 {
+		return e
+	}
+	e.digests = make([][]byte, len(e.state.GetCombatants()))
+	for i, c := range e.state.GetCombatants() {
+		if c.GetSheet() != nil {
+			e.digests[i] = platform.SheetDigest(c)
+			c.Sheet = nil
+		}
+	}
+	return e
+}
+
 // skeleton is the skeleton's server: its Submit and its trivial resolver on one port.
 type skeleton struct {
 	encounterv1.UnimplementedEncounterServiceServer
@@ -149,7 +175,7 @@ type skeleton struct {
 	seed   []byte
 	// encounters gives each encounter id its sample, events the resolver's answer by the
 	// sample's own encounter id (both written before the calls, then read).
-	encounters map[string]Exchange
+	encounters map[string]*skeletonEncounter
 	events     map[string][]*encounterv1.Event
 
 	mu   sync.Mutex
@@ -182,7 +208,7 @@ func startSkeleton(ctx context.Context, js jetstream.JetStream, prefix string) (
 		return nil, err
 	}
 	sk := &skeleton{addr: lis.Addr().String(), key: key, js: js, prefix: prefix, seed: make([]byte, platform.SeedLength),
-		encounters: map[string]Exchange{}, events: map[string][]*encounterv1.Event{}, last: map[string]uint64{}}
+		encounters: map[string]*skeletonEncounter{}, events: map[string][]*encounterv1.Event{}, last: map[string]uint64{}}
 	encounterv1.RegisterEncounterServiceServer(srv.GRPC, sk)
 	rulesv1.RegisterRulesServiceServer(srv.GRPC, trivialResolver{sk: sk})
 	// The resolver's connection as the encounter service dials it: its token with the
@@ -222,8 +248,8 @@ func (s *skeleton) Submit(ctx context.Context, req *encounterv1.SubmitRequest) (
 	if !ok {
 		return nil, status.Errorf(codes.NotFound, "encounter %s: not the skeleton's", req.GetEncounterId())
 	}
-	res, err := s.rules.Resolve(ctx, &rulesv1.ResolveRequest{State: ex.Response.GetState(), Command: req.GetCommand(),
-		Actor: id.Principal(), Seed: s.seed, OmitStateSha256: true})
+	res, err := s.rules.Resolve(ctx, &rulesv1.ResolveRequest{State: ex.state, Command: req.GetCommand(),
+		Actor: id.Principal(), Seed: s.seed, OmitStateSha256: true, SheetSha256: ex.digests})
 	if err != nil {
 		return nil, err
 	}
