@@ -141,7 +141,7 @@ func NewCommand() *cobra.Command {
 				return err
 			}
 			if !*embedded {
-				r.CPUPerCommand = 0
+				r.CPUPerCommand, r.CPUPerSkeletonSubmit = 0, 0
 			}
 			rep.Rounds = append(rep.Rounds, r)
 			if stopped != nil {
@@ -227,9 +227,13 @@ func round(ctx context.Context, cfg Config, profile string, anchor time.Duration
 	if len(samples) == 0 {
 		return r, nil // no Submit succeeded: nothing to carry
 	}
+	cpu0 = cpuTime()
 	sk, err := SkeletonAnchor(ctx, natsURL, natsOpts, samples, cfg.Encounters, anchor)
 	if err != nil {
 		return nil, fmt.Errorf("skeleton anchor: %w", err)
+	}
+	if sk.Count > 0 {
+		r.CPUPerSkeletonSubmit = Duration((cpuTime() - cpu0) / time.Duration(sk.Count))
 	}
 	r.Skeleton = &sk
 	if sk.PerSecond > 0 {
@@ -271,6 +275,9 @@ func printReport(w io.Writer, rep *Report) {
 		fmt.Fprintf(w, "fray load: %d encounters for %v (%s)\n", rep.Encounters, r.Elapsed, rep.Machine)
 		printRound(w, r, true)
 		printCPU(w, r.CPUPerCommand, rep.CPUNote)
+		if r.CPUPerSkeletonSubmit > 0 {
+			fmt.Fprintf(w, "CPU per skeleton Submit: %v (the same measure over the skeleton anchor)\n", r.CPUPerSkeletonSubmit)
+		}
 		return
 	}
 	fmt.Fprintf(w, "fray load: %d encounters, %d rounds of the load, then a health Check, a JetStream publish and a skeleton Submit (%s)\n", rep.Encounters, len(rep.Rounds), rep.Machine)
@@ -279,6 +286,9 @@ func printReport(w io.Writer, rep *Report) {
 		printRound(w, r, false)
 		if r.CPUPerCommand > 0 {
 			fmt.Fprintf(w, "  CPU per command: %v\n", r.CPUPerCommand)
+		}
+		if r.CPUPerSkeletonSubmit > 0 {
+			fmt.Fprintf(w, "  CPU per skeleton Submit: %v\n", r.CPUPerSkeletonSubmit)
 		}
 	}
 	sp := rep.Spread
@@ -295,6 +305,7 @@ func printReport(w io.Writer, rep *Report) {
 	rangeLine(w, "p99", sp.P99, "%v")
 	rangeLine(w, "max", sp.Max, "%v")
 	rangeLine(w, "CPU per command", sp.CPUPerCommand, "%v")
+	rangeLine(w, "CPU per skeleton", sp.CPUPerSkeletonSubmit, "%v")
 	fmt.Fprintf(w, "CPU per command: %s\n", rep.CPUNote)
 }
 

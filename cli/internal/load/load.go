@@ -106,6 +106,9 @@ type Round struct {
 	// CPUPerCommand: the process's CPU time over the load divided by the commands (embedded
 	// runs only: server and load generator share the process).
 	CPUPerCommand Duration `json:"cpu_per_command,omitempty"`
+	// CPUPerSkeletonSubmit is the same over the skeleton anchor: what the topology alone
+	// costs a command, client included, as CPUPerCommand includes the load generator.
+	CPUPerSkeletonSubmit Duration `json:"cpu_per_skeleton_submit,omitempty"`
 }
 
 // Report of a load run: its rounds and, per figure, the min / median / max over them.

@@ -83,6 +83,7 @@ func TestEmbeddedLoadPlaysEverySystemBesideTheAnchors(t *testing.T) {
 	require.Positive(t, rep.RatioHealth)
 	require.Positive(t, rep.RatioJetStream)
 	require.Positive(t, rep.RatioSkeleton)
+	require.Positive(t, time.Duration(rep.CPUPerSkeletonSubmit), "embedded: the skeleton's CPU is measured too")
 	require.Positive(t, time.Duration(rep.CPUPerCommand))
 	require.Equal(t, rep.Commands.PerSecond, all.Spread.CommandsPerSecond.Median, "one round: its figures are the spread's")
 	require.Equal(t, rep.RatioSkeleton, all.Spread.RatioSkeleton.Median)

@@ -39,12 +39,14 @@ type Spread struct {
 	P99                *Range[Duration] `json:"p99"`
 	Max                *Range[Duration] `json:"max"`
 	CPUPerCommand      *Range[Duration] `json:"cpu_per_command,omitempty"`
+	// CPUPerSkeletonSubmit: Round's.
+	CPUPerSkeletonSubmit *Range[Duration] `json:"cpu_per_skeleton_submit,omitempty"`
 }
 
 // spreadOf gathers each figure of the rounds.
 func spreadOf(rounds []*Round) Spread {
 	var cps, hps, jps, sps, rh, rj, rs []float64
-	var p50, p95, p99, mx, cpu []Duration
+	var p50, p95, p99, mx, cpu, skcpu []Duration
 	for _, r := range rounds {
 		cps = append(cps, r.Commands.PerSecond)
 		p50, p95, p99, mx = append(p50, r.Commands.P50), append(p95, r.Commands.P95), append(p99, r.Commands.P99), append(mx, r.Commands.Max)
@@ -60,10 +62,14 @@ func spreadOf(rounds []*Round) Spread {
 		if r.CPUPerCommand > 0 {
 			cpu = append(cpu, r.CPUPerCommand)
 		}
+		if r.CPUPerSkeletonSubmit > 0 {
+			skcpu = append(skcpu, r.CPUPerSkeletonSubmit)
+		}
 	}
 	return Spread{
 		CommandsPerSecond: rangeOf(cps), HealthPerSecond: rangeOf(hps), JetStreamPerSecond: rangeOf(jps), SkeletonPerSecond: rangeOf(sps),
 		RatioHealth: rangeOf(rh), RatioJetStream: rangeOf(rj), RatioSkeleton: rangeOf(rs),
 		P50: rangeOf(p50), P95: rangeOf(p95), P99: rangeOf(p99), Max: rangeOf(mx), CPUPerCommand: rangeOf(cpu),
+		CPUPerSkeletonSubmit: rangeOf(skcpu),
 	}
 }
