@@ -46,16 +46,29 @@ func TestLOS110CounterBlowOwesNothing(t *testing.T) {
 }
 
 // LOS-110, LOS-102: the reverse gap. Diego and the vigile are both at 14; the vigile charges
-// (12 + 8 = 20 ≥ 20) and Diego takes it: thrown down at his own phase, by one acting at it.
-// Version 1 refused him his action there (he had to stand up first); version 2 leaves it to
-// him: he pulls away at 14, prone as he is.
+// (12 + 8 = 20 ≥ 20) and Diego takes it (or, with no dodge on his sheet, cannot dodge it):
+// thrown down at his own phase, by one acting at it. Version 1 refused him his action there
+// (he had to stand up first); version 2 leaves it to him: he pulls away at 14, prone as he is.
 func TestLOS110PursuitKnockDownAtTheSharedPhase(t *testing.T) {
+	for _, dodges := range []bool{true, false} {
+		t.Run(fmt.Sprintf("dodge possible %v", dodges), func(t *testing.T) { pursuitKnockDown(t, dodges) })
+	}
+}
+
+func pursuitKnockDown(t *testing.T, dodges bool) {
 	versions(t, func(t *testing.T, v uint32) {
-		f := newFightAt(t, v, nil, fleeing(), vigile())
+		runner := fleeing()
+		if !dodges {
+			runner = with(runner, func(s *lossv1.Sheet) { s.Dodge = nil })
+		}
+		f := newFightAt(t, v, nil, runner, vigile())
 		f.start(6, 9) // both at 14
 		f.do(gm, startPursuitCmd([]string{"vigile"}, []string{"diego"}, 2))
-		f.do(gm, pursue("vigile", charge, "diego", 0), 8)
-		f.do("david", takeBlow("diego"))
+		evs := f.do(gm, pursue("vigile", charge, "diego", 0), 8)
+		require.Equal(t, dodges, pursuitActed(t, evs).GetDodgePossible())
+		if dodges {
+			f.do("david", takeBlow("diego"))
+		}
 		require.True(t, f.cs("diego").GetProne())
 		require.Equal(t, []int32{14, 11}, f.ap("diego", "vigile"))
 		switch v {
