@@ -76,6 +76,10 @@ type Options struct {
 	// WatchBuffer is how many records a watcher may fall behind the live tail (default 256)
 	// before it is cut off (ResourceExhausted, saying the sequence to resume from).
 	WatchBuffer int
+	// FollowWait is how long a watch waits for this service to begin following its encounter
+	// (default DefaultFollowWait): past it the watch is refused Unavailable, to be retried,
+	// and the encounter is followed afresh for the next watch.
+	FollowWait time.Duration
 	// IdleEnd ends an encounter not ended that has recorded no event for this long, by an
 	// EncounterEnded recorded as the GM's end would be (the seed revealed), its idle field
 	// set (default DefaultIdleEnd, 30 days; negative: never). RunIdleSweeps looks for them
@@ -187,6 +191,9 @@ func New(events store.Log, seeds store.Seeds, decider Decider, reg *engine.Regis
 	if opts.WatchBuffer <= 0 {
 		opts.WatchBuffer = DefaultWatchBuffer
 	}
+	if opts.FollowWait <= 0 {
+		opts.FollowWait = DefaultFollowWait
+	}
 	if opts.IdleEnd == 0 {
 		opts.IdleEnd = DefaultIdleEnd
 	}
@@ -200,7 +207,7 @@ func New(events store.Log, seeds store.Seeds, decider Decider, reg *engine.Regis
 		opts.IndexDelay = DefaultIndexDelay
 	}
 	s := &Service{log: opts.Log, events: events, seeds: seeds, decider: decider, reg: reg, opts: opts, index: idx, cache: map[string]*entry{}, indexDue: map[*entry]struct{}{},
-		watches: newHub(events, reg, opts.MaxWatchesPerPrincipal, opts.MaxWatchersPerEncounter, opts.WatchBuffer)}
+		watches: newHub(events, reg, opts.MaxWatchesPerPrincipal, opts.MaxWatchersPerEncounter, opts.WatchBuffer, opts.FollowWait)}
 	s.obs = newObserver(s)
 	return s
 }

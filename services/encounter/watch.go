@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/engine"
@@ -22,6 +23,10 @@ const (
 	DefaultMaxWatchesPerPrincipal  = 16
 	DefaultMaxWatchersPerEncounter = 256
 	DefaultWatchBuffer             = 256
+	// DefaultFollowWait bounds the wait for a follow to begin: a JetStream follow is one
+	// consumer created, which its client gives up after 5 s; twice that, and a watch is not
+	// held on one that never answers.
+	DefaultFollowWait = 10 * time.Second
 	// catchUpPage is how many records a watcher reads from the log at a time on its way to
 	// the live tail.
 	catchUpPage = 64
@@ -36,6 +41,7 @@ type hub struct {
 	perPrincipal int
 	perEncounter int
 	buffer       int
+	followWait   time.Duration
 
 	mu        sync.Mutex
 	topics    map[string]*topic
@@ -48,15 +54,22 @@ type hub struct {
 
 // topic is one followed encounter.
 type topic struct {
-	id    string
-	ready chan struct{} // closed once followed, or when following failed (err)
-	err   error
-	stop  context.CancelFunc
-	done  <-chan error
-	open  int // watchers joined and not left (cut-off ones included)
+	id string
+	// ready is closed once followed, or when following failed or was given up (err): settle.
+	ready   chan struct{}
+	settled sync.Once
+	err     error
+	// stop ends following, and a follow still beginning; done, once following, says when it
+	// has ended (the consumer deleted). dropped: nobody waits for this topic any more, so a
+	// follow that begins after it ends at once. open: watchers joined and not left (cut-off
+	// ones included). done, dropped and open are the hub's (h.mu).
+	stop    context.CancelFunc
+	done    <-chan error
+	dropped bool
+	open    int
 
 	// Touched by the following goroutine only: the state folded from the live records, at
-	// log position pos.
+	// log position pos (set before following begins).
 	ctx   context.Context
 	state *encounterv1.EncounterState
 	pos   uint64
@@ -174,8 +187,8 @@ func (l *live) narration(i int, v engine.Viewer, t *teller, seen *encounterv1.Ev
 	return vw.text
 }
 
-func newHub(log store.Log, reg *engine.Registry, perPrincipal, perEncounter, buffer int) *hub {
-	return &hub{log: log, reg: reg, perPrincipal: perPrincipal, perEncounter: perEncounter, buffer: buffer,
+func newHub(log store.Log, reg *engine.Registry, perPrincipal, perEncounter, buffer int, followWait time.Duration) *hub {
+	return &hub{log: log, reg: reg, perPrincipal: perPrincipal, perEncounter: perEncounter, buffer: buffer, followWait: followWait,
 		topics: map[string]*topic{}, principal: map[string]int{}}
 }
 
@@ -201,6 +214,7 @@ func (h *hub) join(ctx context.Context, id, principal string, table bool, start 
 	}
 	if !ok {
 		t = &topic{id: id, ready: make(chan struct{}), watchers: map[*watcher]struct{}{}}
+		t.ctx, t.stop = context.WithCancel(context.Background())
 		h.topics[id] = t
 	}
 	t.open++
@@ -213,13 +227,20 @@ func (h *hub) join(ctx context.Context, id, principal string, table bool, start 
 
 	if !ok {
 		t.pos, t.state = start()
-		h.follow(t)
+		go h.follow(t)
 	}
+	// A follow that does not begin is given up, not waited on (issue 23: 1 watch in ~1,500
+	// churned opens got no first event in 10 s): this watch and those waiting with it are
+	// refused, to be retried, and the next one follows afresh.
+	wait := time.NewTimer(h.followWait)
+	defer wait.Stop()
 	select {
 	case <-t.ready:
 	case <-ctx.Done():
 		h.leave(w)
 		return nil, ctx.Err()
+	case <-wait.C:
+		h.drop(t, status.Errorf(codes.Unavailable, "this server could not begin following encounter %s within %s (the event log did not answer); it starts afresh for the next watch: watch again", id, h.followWait))
 	}
 	if t.err != nil {
 		h.leave(w)
@@ -228,24 +249,58 @@ func (h *hub) join(ctx context.Context, id, principal string, table bool, start 
 	return w, nil
 }
 
-// follow starts following the topic's encounter; ready is closed when it follows or failed.
+// settle closes the topic's ready, with err if following failed; only the first call counts.
+func (t *topic) settle(err error) {
+	t.settled.Do(func() {
+		t.err = err
+		close(t.ready)
+	})
+}
+
+// drop gives up on a topic still beginning to follow: the watchers waiting get why, the next
+// watcher of its encounter makes a new one, and the follow, if it ever begins, ends at once.
+func (h *hub) drop(t *topic, why error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if t.done != nil {
+		return // following began meanwhile
+	}
+	if h.topics[t.id] == t {
+		delete(h.topics, t.id)
+	}
+	t.dropped = true
+	t.stop()
+	t.settle(why)
+}
+
+// follow follows the topic's encounter, then closes ready (settle); if the topic was dropped
+// meanwhile (given up, or every watcher left), it stops following at once.
 func (h *hub) follow(t *topic) {
-	ctx, stop := context.WithCancel(context.Background())
-	t.ctx = ctx
-	done, err := h.log.Follow(ctx, t.id, func(r store.Record) { h.dispatch(t, r) })
-	if err != nil {
-		stop()
-		t.err = unavailable(fmt.Errorf("cannot follow %s: %w", t.id, err))
-		h.mu.Lock()
+	done, err := h.log.Follow(t.ctx, t.id, func(r store.Record) { h.dispatch(t, r) })
+	h.mu.Lock()
+	switch {
+	case err != nil:
 		if h.topics[t.id] == t {
 			delete(h.topics, t.id)
 		}
+		t.settle(unavailable(fmt.Errorf("cannot follow %s: %w", t.id, err)))
 		h.mu.Unlock()
-		close(t.ready)
+		t.stop()
+		return
+	case t.dropped:
+		h.closing++
+		h.mu.Unlock()
+		t.stop()
+		for range done { // until the consumer is deleted
+		}
+		h.mu.Lock()
+		h.closing--
+		h.mu.Unlock()
 		return
 	}
-	t.stop, t.done = stop, done
-	close(t.ready)
+	t.done = done
+	t.settle(nil)
+	h.mu.Unlock()
 	go func() {
 		// Following stopped on its own (the log failed): the watchers end, and the next one
 		// follows afresh.
@@ -376,14 +431,20 @@ func (h *hub) leave(w *watcher) {
 	if last && h.topics[t.id] == t {
 		delete(h.topics, t.id)
 	}
-	closing := last && t.stop != nil
-	if closing {
-		h.closing++
+	// The last to leave stops following; a follow still beginning ends itself (dropped).
+	var done <-chan error
+	if last {
+		t.dropped = true
+		if done = t.done; done != nil {
+			h.closing++
+		}
 	}
 	h.mu.Unlock()
-	if closing {
+	if last {
 		t.stop()
-		for range t.done { // until the consumer is deleted
+	}
+	if done != nil {
+		for range done { // until the consumer is deleted
 		}
 		h.mu.Lock()
 		h.closing--
