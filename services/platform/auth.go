@@ -437,5 +437,6 @@ func (a *Authenticator) ServerOptions() []grpc.ServerOption {
 	return []grpc.ServerOption{
 		grpc.ChainUnaryInterceptor(selector.UnaryServerInterceptor(auth.UnaryServerInterceptor(a.Authenticate), match)),
 		grpc.ChainStreamInterceptor(selector.StreamServerInterceptor(auth.StreamServerInterceptor(a.Authenticate), match)),
+		authOption{auth: a}, // for NewServer's tap, with the rate limits
 	}
 }

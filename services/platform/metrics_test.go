@@ -118,11 +118,14 @@ func TestMetricsCountEveryCallByCode(t *testing.T) {
 
 	got := metricstest.Scrape(t, tel.Addr())
 	method := []string{"grpc_service", "test.Limits", "grpc_method", "Get"}
-	for code, want := range map[string]float64{"OK": 1, "NotFound": 1, "ResourceExhausted": 3, "Unauthenticated": 1, "Internal": 0} {
+	// The call over the rate is refused before it is read (platform's tap: the gm's token is
+	// known by then, its bucket empty): counted as a refusal of its limit, not as a call
+	// handled.
+	for code, want := range map[string]float64{"OK": 1, "NotFound": 1, "ResourceExhausted": 2, "Unauthenticated": 1, "Internal": 0} {
 		require.Equalf(t, want, got.Value(t, platform.MetricServerHandled, append(method, "grpc_code", code)...), "handled with %s", code)
 	}
-	require.Equal(t, 6.0, got.Value(t, platform.MetricServerStarted, method...))
-	require.Equal(t, 6.0, got.Value(t, platform.MetricServerHandling+"_count", method...))
+	require.Equal(t, 5.0, got.Value(t, platform.MetricServerStarted, method...))
+	require.Equal(t, 5.0, got.Value(t, platform.MetricServerHandling+"_count", method...))
 	require.Positive(t, got.Value(t, platform.MetricServerHandling+"_sum", method...))
 	require.Equal(t, 1.0, got.Value(t, platform.MetricLimitRefusals, "limit", platform.LimitRatePrincipal))
 	require.Equal(t, 1.0, got.Value(t, platform.MetricLimitRefusals, "limit", "encounter_bytes"))

@@ -81,10 +81,25 @@ func NewServer(log *slog.Logger, extra ...grpc.ServerOption) *Server {
 	opts = append(outerOptions(extra), opts...)
 	// After the extra options' interceptors (authentication): the caller is known.
 	unary, stream := []grpc.UnaryServerInterceptor{noteCallerUnary}, []grpc.StreamServerInterceptor{noteCallerStream}
+	var (
+		authn   *Authenticator
+		limiter *RateLimiter
+		metrics *Metrics
+	)
 	for _, o := range extra {
-		if l, ok := o.(limitsOption); ok {
-			unary, stream = append(unary, l.limiter.UnaryServerInterceptor()), append(stream, l.limiter.StreamServerInterceptor())
+		switch o := o.(type) {
+		case limitsOption:
+			limiter = o.limiter
+			unary, stream = append(unary, o.limiter.UnaryServerInterceptor()), append(stream, o.limiter.StreamServerInterceptor())
+		case authOption:
+			authn = o.auth
+		case metricsOption:
+			metrics = o.m
 		}
+	}
+	// A caller whose budget is spent is refused before its request is read (tap.go).
+	if authn != nil && limiter != nil {
+		opts = append(opts, grpc.InTapHandle(spentTap(authn, limiter, metrics)))
 	}
 	// Then a token bound to an encounter (an invite's) calls about that encounter only
 	// (bound.go), its refusals counted by the limits.

@@ -305,6 +305,9 @@ func checkSentState(ctx context.Context, req any) error {
 	var st *encounterv1.EncounterState
 	switch r := req.(type) {
 	case *rulesv1.OddsRequest:
+		if n := markedOversized(r.ProtoReflect()); n > 0 {
+			return Refuse(LimitSentState, "state: %d combatants; a state sent for odds may hold at most %d", n, MaxSentCombatants)
+		}
 		st = r.GetState()
 	case *rulesv1.ResolveRequest:
 		if id, _ := IdentityFrom(ctx); id.HasScope(ScopeResolve) {
@@ -346,6 +349,83 @@ const undecodableField = protowire.MaxValidNumber
 
 const undecodablePrefix = "fray-undecodable: "
 
+// oversizedPrefix marks an OddsRequest left undecoded for its state's combatants, past
+// MaxSentCombatants.
+const oversizedPrefix = "fray-oversized: "
+
+// sentCombatants counts, from an OddsRequest's wire bytes and without decoding them, the
+// combatants of its state (fields state = 1 of the request, combatants = 11 of the state);
+// 0 for bytes that do not parse, left to the decoding, which says why.
+func sentCombatants(data mem.BufferSlice) int {
+	if data.Len() <= MaxSentCombatants {
+		return 0
+	}
+	buf := data.MaterializeToBuffer(mem.DefaultBufferPool())
+	defer buf.Free()
+	b, n := buf.ReadOnlyData(), 0
+	for len(b) > 0 {
+		num, typ, l := protowire.ConsumeTag(b)
+		if l < 0 {
+			return 0
+		}
+		b = b[l:]
+		if num != 1 || typ != protowire.BytesType {
+			if l = protowire.ConsumeFieldValue(num, typ, b); l < 0 {
+				return 0
+			}
+			b = b[l:]
+			continue
+		}
+		st, l := protowire.ConsumeBytes(b)
+		if l < 0 {
+			return 0
+		}
+		b = b[l:]
+		for len(st) > 0 { // a state sent twice is merged: its combatants add up
+			num, typ, l := protowire.ConsumeTag(st)
+			if l < 0 {
+				return 0
+			}
+			st = st[l:]
+			if l = protowire.ConsumeFieldValue(num, typ, st); l < 0 {
+				return 0
+			}
+			st = st[l:]
+			if num == 11 && typ == protowire.BytesType {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// markedOversized is the combatants of the state left undecoded in m (requestCodec), or 0.
+func markedOversized(m protoreflect.Message) int {
+	u := m.GetUnknown()
+	for len(u) > 0 {
+		num, typ, n := protowire.ConsumeTag(u)
+		if n < 0 {
+			return 0
+		}
+		u = u[n:]
+		if num == undecodableField && typ == protowire.BytesType {
+			b, n := protowire.ConsumeBytes(u)
+			if n < 0 {
+				return 0
+			}
+			if n, ok := strings.CutPrefix(string(b), oversizedPrefix); ok {
+				c, _ := strconv.Atoi(n)
+				return c
+			}
+		}
+		if n = protowire.ConsumeFieldValue(num, typ, u); n < 0 {
+			return 0
+		}
+		u = u[n:]
+	}
+	return 0
+}
+
 func undecodable(m protoreflect.Message) error {
 	u := m.GetUnknown()
 	for len(u) > 0 {
@@ -376,6 +456,16 @@ func undecodable(m protoreflect.Message) error {
 type requestCodec struct{ encoding.CodecV2 }
 
 func (c requestCodec) Unmarshal(data mem.BufferSlice, v any) error {
+	if r, ok := v.(*rulesv1.OddsRequest); ok {
+		if n := sentCombatants(data); n > MaxSentCombatants {
+			// Not decoded (issue 23, item 5: decoding a flood's 44 KB states of 200 combatants
+			// was the largest cost the flood left the server): marked for checkSentState.
+			mark := protowire.AppendTag(nil, undecodableField, protowire.BytesType)
+			mark = protowire.AppendString(mark, oversizedPrefix+strconv.Itoa(n))
+			r.ProtoReflect().SetUnknown(mark)
+			return nil
+		}
+	}
 	err := c.CodecV2.Unmarshal(data, v)
 	m, ok := v.(proto.Message)
 	if err == nil || !ok {
