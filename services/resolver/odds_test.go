@@ -20,6 +20,7 @@ import (
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -194,4 +195,24 @@ func TestCostlyOddsAreRefusedFirst(t *testing.T) {
 	require.NotNil(t, retry)
 	require.Greater(t, retry.GetRetryDelay().AsDuration(), time.Second)
 	require.Equal(t, codes.ResourceExhausted, status.Code(cheapErr), "%v", cheapErr)
+}
+
+// TestAStateOverTheBoundIsNotDecoded: an OddsRequest whose state holds more than
+// platform.MaxSentCombatants combatants is refused from the count of its wire bytes, before it
+// is decoded (issue 23, item 5: decoding a flood's 44 KB states was the largest cost the flood
+// left the server). Shown by a state's name that is not UTF-8, which decoding refuses: with
+// 64 combatants the request is decoded and refused InvalidArgument, with 65 it is refused
+// ResourceExhausted for its combatants, never decoded.
+func TestAStateOverTheBoundIsNotDecoded(t *testing.T) {
+	c := client(t)
+	player := authtest.As("florence")
+	badName := protowire.AppendString(protowire.AppendTag(nil, 2, protowire.BytesType), "\xff\xfe") // EncounterState.name
+	for n, want := range map[int]codes.Code{platform.MaxSentCombatants: codes.InvalidArgument, platform.MaxSentCombatants + 1: codes.ResourceExhausted} {
+		r := lossAttackRequest(t, n)
+		st := proto.CloneOf(r.GetState())
+		st.ProtoReflect().SetUnknown(badName)
+		_, err := c.Odds(player, &rulesv1.OddsRequest{State: st, Command: r.GetCommand(), Actor: r.GetActor()})
+		require.Equal(t, want, status.Code(err), "%d combatants: %v", n, err)
+		t.Logf("%d combatants: %v", n, err)
+	}
 }
