@@ -94,15 +94,15 @@ func TestEmbeddedLoadPlaysEverySystemBesideTheAnchors(t *testing.T) {
 // that only a run that never ends would reach.
 const ceiling = "10m"
 
-// --repeat 3 runs three rounds, each the load then both anchors on the same servers: the JSON
+// --repeat 3 runs three rounds, each the load then the anchors on the same servers: the JSON
 // has the three, each round's ratios are its commands/s over its own anchors', and each
 // figure's min / median / max are those of the rounds' figures.
 func TestLoadRepeatsInterleavedRounds(t *testing.T) {
 	rep := run(t, "--embedded", "--encounters", "2", "--systems", "loss,feerie", "--fights", "1", "--fight-length", "40", "--duration", ceiling, "--anchor-duration", "200ms", "--repeat", "3")
 	require.Equal(t, 3, rep.Repeat)
 	require.Len(t, rep.Rounds, 3)
-	var cps, hps, jps, rh, rj []float64
-	var p50, p99, cpu []load.Duration
+	var cps, hps, jps, sps, rh, rj, rs []float64
+	var p50, p99, cpu, skcpu []load.Duration
 	for i, r := range rep.Rounds {
 		require.Positive(t, r.Commands.Count, "round %d", i+1)
 		require.Empty(t, r.Commands.Errors, r.Commands.Example)
@@ -112,9 +112,13 @@ func TestLoadRepeatsInterleavedRounds(t *testing.T) {
 		require.Positive(t, r.JetStream.PerSecond)
 		require.InEpsilon(t, r.Commands.PerSecond/r.Health.PerSecond, r.RatioHealth, 1e-9, "round %d", i+1)
 		require.InEpsilon(t, r.Commands.PerSecond/r.JetStream.PerSecond, r.RatioJetStream, 1e-9, "round %d", i+1)
-		cps, hps, jps = append(cps, r.Commands.PerSecond), append(hps, r.Health.PerSecond), append(jps, r.JetStream.PerSecond)
-		rh, rj = append(rh, r.RatioHealth), append(rj, r.RatioJetStream)
+		require.NotNil(t, r.Skeleton, "round %d", i+1)
+		require.Empty(t, r.Skeleton.Errors, r.Skeleton.Example)
+		require.InEpsilon(t, r.Commands.PerSecond/r.Skeleton.PerSecond, r.RatioSkeleton, 1e-9, "round %d", i+1)
+		cps, hps, jps, sps = append(cps, r.Commands.PerSecond), append(hps, r.Health.PerSecond), append(jps, r.JetStream.PerSecond), append(sps, r.Skeleton.PerSecond)
+		rh, rj, rs = append(rh, r.RatioHealth), append(rj, r.RatioJetStream), append(rs, r.RatioSkeleton)
 		p50, p99, cpu = append(p50, r.Commands.P50), append(p99, r.Commands.P99), append(cpu, r.CPUPerCommand)
+		skcpu = append(skcpu, r.CPUPerSkeletonSubmit)
 	}
 	sp := rep.Spread
 	requireRange(t, "commands/s", cps, sp.CommandsPerSecond)
@@ -122,6 +126,9 @@ func TestLoadRepeatsInterleavedRounds(t *testing.T) {
 	requireRange(t, "JetStream publish/s", jps, sp.JetStreamPerSecond)
 	requireRange(t, "ratio to health Check", rh, sp.RatioHealth)
 	requireRange(t, "ratio to JetStream publish", rj, sp.RatioJetStream)
+	requireRange(t, "skeleton Submit/s", sps, sp.SkeletonPerSecond)
+	requireRange(t, "ratio to skeleton Submit", rs, sp.RatioSkeleton)
+	requireRange(t, "CPU per skeleton Submit", skcpu, sp.CPUPerSkeletonSubmit)
 	requireRange(t, "p50", p50, sp.P50)
 	requireRange(t, "p99", p99, sp.P99)
 	requireRange(t, "CPU per command", cpu, sp.CPUPerCommand)
