@@ -16,39 +16,27 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 )
 
-// adminAccess is the scope each administration RPC needs, declared once.
-var adminAccess = map[string]string{
-	encounterv1.EncounterService_ListIdleEncounters_FullMethodName: platform.ScopeAdmin,
-	encounterv1.EncounterService_EndIdleEncounters_FullMethodName:  platform.ScopeAdmin,
-}
-
 // Bounds of ListIdleEncounters and EndIdleEncounters.
 const (
 	DefaultIdleListed = 100
 	MaxIdleListed     = 1000
 )
 
-// administrator is the caller of method if its token holds the scope adminAccess names for it
-// and tenant is the token's own; PermissionDenied otherwise.
-func administrator(ctx context.Context, method, tenant string) (caller, error) {
-	who, err := callerOf(ctx)
-	if err != nil {
-		return caller{}, err
-	}
-	scope := adminAccess[method]
-	id, _ := platform.IdentityFrom(ctx)
-	if scope == "" || !id.HasScope(scope) {
-		return caller{}, platform.Refused(codes.PermissionDenied, platform.ReasonNoRole, nil,
-			"%s administers no tenant: this call answers a token holding the %q scope (an operator's, for its own tenant)", who.principal, scope)
+// administers refuses who the administration of tenant unless its token holds
+// platform.ScopeAdmin and tenant is the token's own.
+func administers(ctx context.Context, who caller, tenant string) error {
+	if id, _ := platform.IdentityFrom(ctx); !id.HasScope(platform.ScopeAdmin) {
+		return platform.Refused(codes.PermissionDenied, platform.ReasonNoRole, nil,
+			"%s administers no tenant: this call answers a token holding the %q scope (an operator's, for its own tenant)", who.principal, platform.ScopeAdmin)
 	}
 	if tenant == "" {
-		return caller{}, platform.BadRequest("tenant", "name the tenant to administer: your token's, %q", who.tenant)
+		return platform.BadRequest("tenant", "name the tenant to administer: your token's, %q", who.tenant)
 	}
 	if tenant != who.tenant {
-		return caller{}, platform.Refused(codes.PermissionDenied, platform.ReasonNoRole, nil,
+		return platform.Refused(codes.PermissionDenied, platform.ReasonNoRole, nil,
 			"%s administers tenant %q, not %q: use a token of that tenant", who.principal, who.tenant, tenant)
 	}
-	return who, nil
+	return nil
 }
 
 // idleRequest is what both administration RPCs take: how long idle, and how many.
@@ -118,64 +106,4 @@ func idleEncounter(sum store.Summary) *encounterv1.IdleEncounter {
 	}
 	return &encounterv1.IdleEncounter{EncounterId: sum.EncounterID, Name: sum.Name, RuleSystem: sum.RuleSystem, Status: sum.Status,
 		Sequence: sum.Sequence, LastActivity: timestamppb.New(sum.LastActivity), GameMaster: gm}
-}
-
-// ListIdleEncounters lists the tenant's encounters not ended that have recorded no event for
-// older_than, the oldest activity first.
-func (s *Service) ListIdleEncounters(ctx context.Context, req *encounterv1.ListIdleEncountersRequest) (*encounterv1.ListIdleEncountersResponse, error) {
-	if _, err := administrator(ctx, encounterv1.EncounterService_ListIdleEncounters_FullMethodName, req.GetTenant()); err != nil {
-		return nil, err
-	}
-	idle, n, err := s.idleRequest(req.GetOlderThan(), req.GetMax())
-	if err != nil {
-		return nil, err
-	}
-	sums, err := s.idleOf(ctx, req.GetTenant(), idle, n)
-	if err != nil {
-		return nil, err
-	}
-	out := &encounterv1.ListIdleEncountersResponse{}
-	for _, sum := range sums {
-		out.Encounters = append(out.Encounters, idleEncounter(sum))
-	}
-	if out.Open, err = s.openOf(ctx, req.GetTenant()); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// EndIdleEncounters ends the tenant's encounters not ended that have recorded no event for
-// older_than, each as the service ends one for idleness, the administrator named in its
-// reason. One that has recorded an event meanwhile (the log decides) is left open.
-func (s *Service) EndIdleEncounters(ctx context.Context, req *encounterv1.EndIdleEncountersRequest) (*encounterv1.EndIdleEncountersResponse, error) {
-	who, err := administrator(ctx, encounterv1.EncounterService_EndIdleEncounters_FullMethodName, req.GetTenant())
-	if err != nil {
-		return nil, err
-	}
-	idle, n, err := s.idleRequest(req.GetOlderThan(), req.GetMax())
-	if err != nil {
-		return nil, err
-	}
-	sums, err := s.idleOf(ctx, req.GetTenant(), idle, n)
-	if err != nil {
-		return nil, err
-	}
-	out := &encounterv1.EndIdleEncountersResponse{}
-	for _, sum := range sums {
-		end, ok, err := s.endIdle(ctx, sum, idle, "ended by "+who.principal)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			continue
-		}
-		s.logIdleEnd(ctx, end, who.principal)
-		ie := idleEncounter(sum)
-		ie.Status, ie.Sequence, ie.LastActivity = end.o.after.GetStatus(), end.o.after.GetSequence(), timestamppb.New(end.last)
-		out.Ended = append(out.Ended, ie)
-	}
-	if out.Open, err = s.openOf(ctx, req.GetTenant()); err != nil {
-		return nil, err
-	}
-	return out, nil
 }

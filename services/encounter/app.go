@@ -56,7 +56,8 @@ type Config struct {
 type Running struct {
 	NATS  *nats.Conn
 	rules *grpc.ClientConn
-	gate  *gate
+	svc   *Service // registered at once, serving once the event log is open
+	ready chan struct{}
 	// stop ends the goroutines Start began (the resolver's health check, opening the event
 	// log); wg waits for them.
 	stop context.CancelFunc
@@ -64,10 +65,15 @@ type Running struct {
 }
 
 // Service is the service once the event log is open, nil before (Ready is closed then).
-func (r *Running) Service() *Service { return r.gate.svc.Load() }
+func (r *Running) Service() *Service {
+	if r.svc.ready.Load() {
+		return r.svc
+	}
+	return nil
+}
 
 // Ready is closed once the event log is open and the service takes calls.
-func (r *Running) Ready() <-chan struct{} { return r.gate.ready }
+func (r *Running) Ready() <-chan struct{} { return r.ready }
 
 // NATS connection defaults: reconnect within ReconnectWait (plus up to a quarter of it, at
 // random), for ever, from the first connection on; nothing buffered while disconnected (a
@@ -103,6 +109,84 @@ func Start(ctx context.Context, cfg Config, srv *platform.Server, reg *engine.Re
 	natsReady := srv.Health.Readiness(name, "nats")
 	logReady := srv.Health.Readiness(name, "event log")
 	logReady.NotReady("not open yet")
+	nc, err := connectNATS(cfg, auth, natsReady, log)
+	if err != nil {
+		return nil, err
+	}
+	// The resolver: every address of its name in turn, each call failing fast and within
+	// its deadline; this service is ready only while a resolver answers its health check.
+	cc, err := dialResolver(cfg)
+	if err != nil {
+		nc.Close()
+		return nil, fmt.Errorf("resolver at %s: %w", cfg.ResolverAddr, err)
+	}
+	rh := newResolverHealth(cc, srv.Health.Readiness(name, "resolver"), cfg.ResolverCheckEvery, log)
+	timeout := cfg.ResolveTimeout
+	if timeout <= 0 {
+		timeout = DefaultResolveTimeout
+	}
+	decider := &RemoteDecider{Client: &rulesClient{RulesServiceClient: rulesv1.NewRulesServiceClient(cc), timeout: timeout, unreachable: rh.poke}}
+	bg, stop := context.WithCancel(context.WithoutCancel(ctx))
+	r := &Running{NATS: nc, rules: cc, svc: &Service{}, ready: make(chan struct{}), stop: stop}
+	// Registered now, it answers Unavailable until the event log is open (intercept.go).
+	Register(srv.GRPC, r.svc)
+	open := func(ctx context.Context) error { return r.openLog(ctx, bg, cfg, decider, reg, logReady, log) }
+	err = errors.New("NATS is not reachable yet")
+	if nc.IsConnected() {
+		err = open(ctx)
+	}
+	if errors.Is(err, store.ErrMisconfigured) {
+		stop()
+		_ = cc.Close()
+		nc.Close()
+		return nil, err
+	}
+	if err != nil {
+		log.Warn("the event log is not open yet: not serving, and trying again until it opens", "nats", cfg.NATSURL, "err", err)
+		r.wg.Go(func() { r.openWhenReachable(bg, open, log) })
+	}
+	r.wg.Go(func() { rh.run(bg) })
+	return r, nil
+}
+
+// openLog opens the event log (its stream and buckets), and the service on it: serving from
+// then on, its readiness JetStream's own answer, the index rebuilt if it holds nothing, the
+// idle encounters swept (bg bounds what runs in the background).
+func (r *Running) openLog(ctx, bg context.Context, cfg Config, decider Decider, reg *engine.Registry, logReady *platform.Readiness, log *slog.Logger) error {
+	ctx, cancel := context.WithTimeout(ctx, openTimeout)
+	defer cancel()
+	storeCfg := cfg.Store
+	if storeCfg.Log == nil {
+		storeCfg.Log = log
+	}
+	st, err := store.Open(ctx, r.NATS, storeCfg)
+	if err != nil {
+		logReady.NotReady(err.Error())
+		return err
+	}
+	opts := cfg.Options
+	opts.Log = log
+	if opts.Snapshots == nil {
+		opts.Snapshots = st
+	}
+	svc := r.svc
+	svc.open(st, st, decider, reg, opts)
+	close(r.ready)
+	logReady.Ready()
+	// From now on the log's readiness is JetStream's own answer.
+	lh := newLogHealth(st, r.NATS, logReady, cfg.JetStreamCheckEvery, log)
+	r.wg.Go(func() { lh.run(bg) })
+	// An index that holds nothing while the log holds encounters (a first start with an
+	// index, a lost bucket) is rebuilt from the log, in the background.
+	r.wg.Go(func() { svc.ReindexIfEmpty(bg) })
+	// Every replica sweeps for idle encounters; each end is recorded once (idle.go).
+	r.wg.Go(func() { svc.RunIdleSweeps(bg) })
+	return nil
+}
+
+// connectNATS connects to the NATS holding the event log, for ever trying again (nothing
+// buffered while disconnected), its readiness following the connection.
+func connectNATS(cfg Config, auth []nats.Option, natsReady *platform.Readiness, log *slog.Logger) (*nats.Conn, error) {
 	var natsMu sync.Mutex
 	syncNATS := func(nc *nats.Conn) {
 		natsMu.Lock()
@@ -141,68 +225,7 @@ func Start(ctx context.Context, cfg Config, srv *platform.Server, reg *engine.Re
 		return nil, fmt.Errorf("connect to NATS at %s: %w", cfg.NATSURL, err)
 	}
 	syncNATS(nc)
-	// The resolver: every address of its name in turn, each call failing fast and within
-	// its deadline; this service is ready only while a resolver answers its health check.
-	cc, err := dialResolver(cfg)
-	if err != nil {
-		nc.Close()
-		return nil, fmt.Errorf("resolver at %s: %w", cfg.ResolverAddr, err)
-	}
-	rh := newResolverHealth(cc, srv.Health.Readiness(name, "resolver"), cfg.ResolverCheckEvery, log)
-	timeout := cfg.ResolveTimeout
-	if timeout <= 0 {
-		timeout = DefaultResolveTimeout
-	}
-	decider := &RemoteDecider{Client: &rulesClient{RulesServiceClient: rulesv1.NewRulesServiceClient(cc), timeout: timeout, unreachable: rh.poke}}
-	bg, stop := context.WithCancel(context.WithoutCancel(ctx))
-	r := &Running{NATS: nc, rules: cc, gate: newGate(), stop: stop}
-	encounterv1.RegisterEncounterServiceServer(srv.GRPC, r.gate)
-	storeCfg := cfg.Store
-	if storeCfg.Log == nil {
-		storeCfg.Log = log
-	}
-	open := func(ctx context.Context) error {
-		ctx, cancel := context.WithTimeout(ctx, openTimeout)
-		defer cancel()
-		st, err := store.Open(ctx, nc, storeCfg)
-		if err != nil {
-			logReady.NotReady(err.Error())
-			return err
-		}
-		opts := cfg.Options
-		opts.Log = log
-		if opts.Snapshots == nil {
-			opts.Snapshots = st
-		}
-		svc := New(st, st, decider, reg, opts)
-		r.gate.set(svc)
-		logReady.Ready()
-		// From now on the log's readiness is JetStream's own answer.
-		lh := newLogHealth(st, nc, logReady, cfg.JetStreamCheckEvery, log)
-		r.wg.Go(func() { lh.run(bg) })
-		// An index that holds nothing while the log holds encounters (a first start with an
-		// index, a lost bucket) is rebuilt from the log, in the background.
-		r.wg.Go(func() { svc.ReindexIfEmpty(bg) })
-		// Every replica sweeps for idle encounters; each end is recorded once (idle.go).
-		r.wg.Go(func() { svc.RunIdleSweeps(bg) })
-		return nil
-	}
-	err = errors.New("NATS is not reachable yet")
-	if nc.IsConnected() {
-		err = open(ctx)
-	}
-	if errors.Is(err, store.ErrMisconfigured) {
-		stop()
-		_ = cc.Close()
-		nc.Close()
-		return nil, err
-	}
-	if err != nil {
-		log.Warn("the event log is not open yet: not serving, and trying again until it opens", "nats", cfg.NATSURL, "err", err)
-		r.wg.Go(func() { r.openWhenReachable(bg, open, log) })
-	}
-	r.wg.Go(func() { rh.run(bg) })
-	return r, nil
+	return nc, nil
 }
 
 // openWhenReachable opens the event log once NATS is connected, trying again (0.25 s, then

@@ -47,7 +47,7 @@ func BenchmarkFlood(b *testing.B) {
 	svc := encounter.New(st, st, encounter.LocalDecider{Registry: reg}, reg, encounter.Options{Snapshots: st, Log: platform.NewLogger("text", "error")})
 	lim := platform.NewRateLimiter(platform.RateLimits{PrincipalRate: quota, PrincipalBurst: quota / 4, TenantRate: 10 * floodRate, TenantBurst: floodRate})
 	srv := platform.NewServer(platform.NewLogger("text", "error"), append(authtest.ServerOptions(), platform.WithRateLimiter(lim))...)
-	encounterv1.RegisterEncounterServiceServer(srv.GRPC, svc)
+	encounter.Register(srv.GRPC, svc)
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(b, err)
 	sctx, stop := context.WithCancel(ctx)

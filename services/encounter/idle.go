@@ -67,7 +67,7 @@ func (s *Service) endIdle(ctx context.Context, sum store.Summary, idle time.Dura
 	}
 	var last time.Time
 	cmd := &encounterv1.Command{Kind: &encounterv1.Command_End{End: &encounterv1.EndEncounter{Idle: durationpb.New(idle), Reason: reason}}}
-	o, err := s.executeAs(ctx, caller{principal: engine.IdleActor, tenant: sum.Tenant}, id, "", nil, cmd, func(ctx context.Context, e *entry) (string, error) {
+	o, err := s.executeAs(ctx, caller{principal: engine.IdleActor, tenant: sum.Tenant}, access{}, id, "", nil, cmd, func(ctx context.Context, e *entry) (string, error) {
 		if e.state.GetStatus() == encounterv1.EncounterStatus_ENCOUNTER_STATUS_ENDED {
 			return "", errEnded
 		}
@@ -80,7 +80,7 @@ func (s *Service) endIdle(ctx context.Context, sum store.Summary, idle time.Dura
 		}
 		return idleCommandID(e.position), nil
 	})
-	s.ran(id, o, err)
+	s.countCommand(id, o, err)
 	if errors.Is(err, errNotIdle) || errors.Is(err, errEnded) {
 		return idleEnd{}, false, nil
 	}

@@ -56,7 +56,7 @@ func serveService(t *testing.T, b backend, opts encounter.Options) (encounterv1.
 	}
 	svc := encounter.New(b, b, encounter.LocalDecider{Registry: systems.Registry()}, systems.Registry(), opts)
 	srv := platform.NewServer(platform.NewLogger("text", "error"), authtest.ServerOptions()...)
-	encounterv1.RegisterEncounterServiceServer(srv.GRPC, svc)
+	encounter.Register(srv.GRPC, svc)
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())

@@ -10,6 +10,7 @@ import (
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/fray-rpg/fray/services/encounter/store"
+	"github.com/fray-rpg/fray/services/platform"
 	"github.com/fray-rpg/fray/services/platform/authtest"
 	"github.com/fray-rpg/fray/services/platform/natstest"
 	"github.com/nats-io/nats.go/jetstream"
@@ -46,7 +47,7 @@ func TestLimitsRefuseCleanlyAndLoseNothing(t *testing.T) {
 
 	// A command beyond the request limit.
 	huge := fighter("x", "gm", 5, sword(3))
-	huge.Name = strings.Repeat("n", encounter.MaxRequestBytes)
+	huge.Name = strings.Repeat("n", platform.MaxRequestBytes)
 	_, err = c.AddCombatant(ctx, &encounterv1.AddCombatantRequest{EncounterId: id, Combatant: huge})
 	requireCode(t, err, codes.ResourceExhausted)
 }

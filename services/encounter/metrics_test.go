@@ -114,7 +114,7 @@ func startObserved(t *testing.T, opts encounter.Options, spans *tracetest.InMemo
 	opts.Metrics, opts.Tracing = encounter.NewMetrics(tel.Metrics), tel.Tracing
 	svc := encounter.New(st, st, &encounter.RemoteDecider{Client: rulesv1.NewRulesServiceClient(rulesConn)}, systems.Registry(), opts)
 	srv := platform.NewServer(quiet(), append(authtest.ServerOptions(), tel.ServerOptions()...)...)
-	encounterv1.RegisterEncounterServiceServer(srv.GRPC, svc)
+	encounter.Register(srv.GRPC, svc)
 	tel.Serve(srv)
 	addr := serveOn(t, srv)
 

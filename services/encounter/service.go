@@ -6,6 +6,7 @@ package encounter
 import (
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
@@ -13,7 +14,6 @@ import (
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/services/encounter/store"
 	"github.com/fray-rpg/fray/services/platform"
-	"google.golang.org/protobuf/proto"
 )
 
 // Options tune a Service; zero values take defaults.
@@ -96,7 +96,10 @@ type Options struct {
 
 // Service implements EncounterService.
 type Service struct {
-	encounterv1.UnimplementedEncounterServiceServer
+	// Unsafe: no Unimplemented… to fall back on, so that an RPC without a handler does not
+	// compile (intercept.go asserts Service is an EncounterServiceServer).
+	encounterv1.UnsafeEncounterServiceServer
+	ready   atomic.Bool // the event log is open: calls are served (intercept.go)
 	log     *slog.Logger
 	events  store.Log
 	seeds   store.Seeds
@@ -134,8 +137,15 @@ type entry struct {
 	idxMu          sync.Mutex // one index write at a time from writeIndex
 }
 
-// New returns a Service. reg folds events (Evolve); decider decides commands (Decide).
+// New returns a Service, ready. reg folds events (Evolve); decider decides commands (Decide).
 func New(events store.Log, seeds store.Seeds, decider Decider, reg *engine.Registry, opts Options) *Service {
+	s := &Service{}
+	s.open(events, seeds, decider, reg, opts)
+	return s
+}
+
+// open makes s serve, on the event log now open (Start registers s before).
+func (s *Service) open(events store.Log, seeds store.Seeds, decider Decider, reg *engine.Registry, opts Options) {
 	if opts.MaxAttempts <= 0 {
 		opts.MaxAttempts = 3
 	}
@@ -206,10 +216,11 @@ func New(events store.Log, seeds store.Seeds, decider Decider, reg *engine.Regis
 	if opts.IndexDelay == 0 {
 		opts.IndexDelay = DefaultIndexDelay
 	}
-	s := &Service{log: opts.Log, events: events, seeds: seeds, decider: decider, reg: reg, opts: opts, index: idx, cache: map[string]*entry{}, indexDue: map[*entry]struct{}{},
-		watches: newHub(events, reg, opts.MaxWatchesPerPrincipal, opts.MaxWatchersPerEncounter, opts.WatchBuffer, opts.FollowWait)}
+	s.log, s.events, s.seeds, s.decider, s.reg, s.opts, s.index = opts.Log, events, seeds, decider, reg, opts, idx
+	s.cache, s.indexDue = map[string]*entry{}, map[*entry]struct{}{}
+	s.watches = newHub(events, reg, opts.MaxWatchesPerPrincipal, opts.MaxWatchersPerEncounter, opts.WatchBuffer, opts.FollowWait)
 	s.obs = newObserver(s)
-	return s
+	s.ready.Store(true) // after every field: a call that sees it ready sees them
 }
 
 // Cached is the number of encounters held in memory.
@@ -217,29 +228,4 @@ func (s *Service) Cached() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.cache)
-}
-
-// Limits on what a client may send and what an encounter may hold.
-const (
-	MaxCommandIDLength   = 128
-	DefaultMaxEvents     = 100_000
-	DefaultMaxBatchBytes = 512 << 10
-	// MaxRequestBytes bounds a request (a command, a sheet) on the gRPC server.
-	MaxRequestBytes = 256 << 10
-)
-
-// checkLimits refuses a record that would break an encounter's limits, before anything is
-// written; stateBytes is proto.Size(st) (an entry's, as account last measured it).
-func (s *Service) checkLimits(st *encounterv1.EncounterState, stateBytes int, batch *encounterv1.EventBatch) error {
-	if n := st.GetSequence() + uint64(len(batch.GetEvents())); n > s.opts.MaxEvents {
-		return platform.Refuse(LimitEncounterEvents,
-			"encounter %q has recorded %d events and may hold at most %d: end it and start another; nothing was recorded",
-			st.GetName(), st.GetSequence(), s.opts.MaxEvents)
-	}
-	size := proto.Size(batch)
-	if size > s.opts.MaxBatchBytes {
-		return platform.Refuse(LimitRecordBytes,
-			"this command's events take %d bytes, more than the %d one record may hold; nothing was recorded", size, s.opts.MaxBatchBytes)
-	}
-	return s.checkEncounterBytes(st, stateBytes+size)
 }

@@ -36,7 +36,7 @@ type backend interface {
 func serve(t *testing.T, b backend, opts encounter.Options) encounterv1.EncounterServiceClient {
 	t.Helper()
 	srv := platform.NewServer(platform.NewLogger("text", "error"), authtest.ServerOptions()...)
-	encounterv1.RegisterEncounterServiceServer(srv.GRPC, encounter.New(b, b, encounter.LocalDecider{Registry: systems.Registry()}, systems.Registry(), opts))
+	encounter.Register(srv.GRPC, encounter.New(b, b, encounter.LocalDecider{Registry: systems.Registry()}, systems.Registry(), opts))
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())

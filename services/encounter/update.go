@@ -28,9 +28,9 @@ type write struct {
 	// stale(err): update reads the log once, as its leader holds it, and decides again if it
 	// holds more.
 	decide func(ctx context.Context, e *entry) (decided, error)
-	// recorded answers the command whose record the log holds at position already (the
+	// recall answers the command whose record the log holds at position already (the
 	// append met its duplicate); the entry holds at least that position.
-	recorded func(ctx context.Context, e *entry, position uint64) (outcome, error)
+	recall func(ctx context.Context, e *entry, position uint64) (outcome, error)
 }
 
 // decided is what a write decided: the events of the record to append, under the record's
@@ -134,14 +134,14 @@ func (s *Service) record(ctx context.Context, id string, e *entry, w write, d de
 		if err := s.refreshFor(ctx, id, e, w.creates, store.AtLeast(app.Position)); err != nil {
 			return outcome{}, false, err
 		}
-		o, err := w.recorded(ctx, e, app.Position)
+		o, err := w.recall(ctx, e, app.Position)
 		return o, false, err
 	}
 	before, err := s.fold(e, app.Position, d)
 	if err != nil {
 		return outcome{}, false, err
 	}
-	s.indexed(ctx, e)
+	s.updateIndex(ctx, e)
 	s.forgetSeed(ctx, id, e, d.events)
 	// Only when the decider sent the hash (a sample of the commands: RemoteDecider) is the
 	// state hashed here too: two hashes of the whole state per command are what the check

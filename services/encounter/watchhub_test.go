@@ -34,7 +34,7 @@ func serveWatches(t testing.TB, b backend, opts encounter.Options, extra ...grpc
 	t.Helper()
 	srv := platform.NewServer(platform.NewLogger("text", "error"), append(authtest.ServerOptions(), extra...)...)
 	svc := encounter.New(b, b, encounter.LocalDecider{Registry: systems.Registry()}, systems.Registry(), opts)
-	encounterv1.RegisterEncounterServiceServer(srv.GRPC, svc)
+	encounter.Register(srv.GRPC, svc)
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())

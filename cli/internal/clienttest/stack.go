@@ -4,7 +4,6 @@ import (
 	"log/slog"
 	"testing"
 
-	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
@@ -38,7 +37,7 @@ func StartStack(t *testing.T, opts encounter.Options) *Stack {
 	reg := systems.Registry()
 	svc := encounter.New(log, log, encounter.LocalDecider{Registry: reg}, reg, opts)
 	addr := ServeWith(t, func(g *grpc.Server) {
-		encounterv1.RegisterEncounterServiceServer(g, svc)
+		encounter.Register(g, svc)
 		rulesv1.RegisterRulesServiceServer(g, resolver.New(reg))
 	})
 	return &Stack{Addr: addr, NATSURL: ns.ClientURL(), Service: svc}

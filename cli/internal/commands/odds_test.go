@@ -9,7 +9,6 @@ import (
 
 	"github.com/fray-rpg/fray/cli/internal/clienttest"
 	"github.com/fray-rpg/fray/cli/internal/commands"
-	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/fray-rpg/fray/services/encounter/store"
@@ -26,7 +25,7 @@ func TestOddsPrintsATableAndHistograms(t *testing.T) {
 	seed := sha256.Sum256([]byte("fray-odds-cli"))
 	svc := encounter.New(b, b, encounter.LocalDecider{Registry: systems.Registry()}, systems.Registry(),
 		encounter.Options{NewSeed: func() []byte { return seed[:] }})
-	addr := clienttest.ServeWith(t, func(g *grpc.Server) { encounterv1.RegisterEncounterServiceServer(g, svc) })
+	addr := clienttest.ServeWith(t, func(g *grpc.Server) { encounter.Register(g, svc) })
 	fray := func(code int, args ...string) (string, string) {
 		t.Helper()
 		got, out, errOut := clienttest.Run(t, append(args, "--addr", addr)...)

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"os/signal"
@@ -49,31 +50,12 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	logLevel := fs.String("log-level", "info", "debug, info, warn, error (env FRAY_LOG_LEVEL)")
 	security := platform.AddServerSecurityFlags(fs)
 	limits := platform.AddRateLimitFlags(fs)
-	cacheBytes := fs.Int("cache-bytes", encounter.DefaultMaxCachedBytes, "bytes the encounters cached in memory may hold; past it the least recently used are dropped, to be loaded again (env FRAY_CACHE_BYTES)")
-	maxOpenMine := fs.Int("max-open-encounters-per-principal", encounter.DefaultMaxOpenPerPrincipal, "encounters not ended one principal may be the GM of in its tenant; past it its CreateEncounter is refused (env FRAY_MAX_OPEN_ENCOUNTERS_PER_PRINCIPAL)")
-	maxOpen := fs.Int("max-open-encounters", encounter.DefaultMaxOpenEncounters, "encounters not ended one tenant may have; past it CreateEncounter is refused (env FRAY_MAX_OPEN_ENCOUNTERS)")
-	maxWatches := fs.Int("max-watches-per-principal", encounter.DefaultMaxWatchesPerPrincipal, "watches one principal may hold open on this instance; past it WatchEncounter is refused until one is closed (env FRAY_MAX_WATCHES_PER_PRINCIPAL)")
-	maxWatchers := fs.Int("max-watchers-per-encounter", encounter.DefaultMaxWatchersPerEncounter, "watchers one encounter may have on this instance; past it WatchEncounter is refused until one is closed (env FRAY_MAX_WATCHERS_PER_ENCOUNTER)")
-	watchBuffer := fs.Int("watch-buffer", encounter.DefaultWatchBuffer, "records a watcher may fall behind before it is cut off with the sequence to resume from (env FRAY_WATCH_BUFFER)")
-	maxEncBytes := fs.Int("max-encounter-bytes", encounter.DefaultMaxEncounterBytes, "bytes one encounter's state may take; a command that would take it past is refused (env FRAY_MAX_ENCOUNTER_BYTES)")
-	idleEnd := fs.Duration("idle-end", encounter.DefaultIdleEnd, "end an encounter that has recorded no event for this long, as its GM's end would (the dice seed revealed), so that it no longer counts toward its tenant's open encounters (env FRAY_IDLE_END; 0: never)")
-	idleEvery := fs.Duration("idle-sweep-every", encounter.DefaultIdleSweepEvery, "how often idle encounters are looked for (env FRAY_IDLE_SWEEP_EVERY)")
-	idleBatch := fs.Int("idle-sweep-batch", encounter.DefaultIdleSweepBatch, "idle encounters ended at most per look (env FRAY_IDLE_SWEEP_BATCH)")
-	var ret store.Retention
-	fs.Int64Var(&ret.StreamMaxBytes, "stream-max-bytes", store.DefaultStreamMaxBytes, "bytes the stream of events may hold; when full, every command is refused until an operator raises it (env FRAY_STREAM_MAX_BYTES; -1: no limit)")
-	fs.DurationVar(&ret.MaxAge, "max-age", 0, "remove events, seeds and snapshots older than this (env FRAY_MAX_AGE; 0: keep them for ever); an encounter whose first events expired can no longer be loaded")
-	fs.Int64Var(&ret.MaxRecordsPerEncounter, "max-records-per-encounter", store.DefaultMaxRecordsPerEncounter, "records (commands) the stream keeps of one encounter before refusing its appends (env FRAY_MAX_RECORDS_PER_ENCOUNTER; -1: no limit)")
-	fs.Int64Var(&ret.SeedsMaxBytes, "seeds-max-bytes", store.DefaultSeedsMaxBytes, "bytes the dice seed bucket may hold; when full, new encounters are refused (env FRAY_SEEDS_MAX_BYTES)")
-	fs.Int64Var(&ret.SnapshotsMaxBytes, "snapshots-max-bytes", store.DefaultSnapshotsMaxBytes, "bytes the snapshot bucket may hold; when full, loads replay more of the log (env FRAY_SNAPSHOTS_MAX_BYTES)")
-	fs.Int64Var(&ret.IndexMaxBytes, "index-max-bytes", store.DefaultIndexMaxBytes, "bytes the ListEncounters index bucket may hold; when full, the list lags (env FRAY_INDEX_MAX_BYTES)")
-	fs.BoolVar(&ret.Apply, "apply-storage-limits", false, "set these storage limits on a stream and buckets that exist already (env FRAY_APPLY_STORAGE_LIMITS: true or false); without it, existing ones keep the limits they have. Nothing else of an existing stream or bucket is ever changed (replicas, subjects…): what differs is logged")
+	lim := addLimitFlags(fs)
+	ret := addRetentionFlags(fs)
 	resolverTokenFile := fs.String("resolver-token-file", "", "file holding this service's token for the resolver, with the \""+platform.ScopeResolve+"\" scope, read again when it changes (env FRAY_RESOLVER_TOKEN_FILE; or the token itself in FRAY_RESOLVER_TOKEN)")
 	resolverCA := fs.String("resolver-ca", "", "verify the resolver's TLS certificate against this PEM CA (env FRAY_RESOLVER_CA)")
 	resolverTLS := fs.Bool("resolver-tls", false, "reach the resolver over TLS verified by the system roots (env FRAY_RESOLVER_TLS: true or false; the default for a resolver not on loopback)")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: encounter [flags]\n\nServes fray's EncounterService. Every call but gRPC health and reflection needs\n\"authorization: Bearer <JWT>\": a token signed by a key of --jwks, issued by --token-issuer for\n--token-audience, with the claims sub, tenant and exp (no further than --token-max-lifetime).\n\n")
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() { usage(fs) }
 	if err := platform.ParseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -86,10 +68,8 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		if *jsCheck <= 0 {
 			err = platform.FlagError(fs, "jetstream-check-every", "give a duration such as 1s")
 		}
-		err = errors.Join(err, serve.Check(fs), limits.Check(fs), checkSettings(fs, *replicas, ret,
-			map[string]int{"cache-bytes": *cacheBytes, "max-open-encounters": *maxOpen, "max-open-encounters-per-principal": *maxOpenMine, "max-watches-per-principal": *maxWatches,
-				"max-watchers-per-encounter": *maxWatchers, "watch-buffer": *watchBuffer, "max-encounter-bytes": *maxEncBytes, "idle-sweep-batch": *idleBatch}),
-			checkIdle(fs, *idleEnd, *idleEvery))
+		err = errors.Join(err, serve.Check(fs), limits.Check(fs), checkSettings(fs, *replicas, *ret, lim.counts()),
+			checkIdle(fs, *lim.idleEnd, *lim.idleEvery))
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "encounter: %v\n", err)
@@ -101,14 +81,9 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		log.Error("security", "err", err)
 		return 2
 	}
-	var resolverToken platform.TokenSource
-	switch {
-	case *resolverTokenFile != "":
-		resolverToken = &platform.FileToken{Path: *resolverTokenFile}
-	case os.Getenv("FRAY_RESOLVER_TOKEN") != "":
-		resolverToken = platform.StaticToken(os.Getenv("FRAY_RESOLVER_TOKEN"))
-	default:
-		log.Error("security", "err", "no token for the resolver: give --resolver-token-file or FRAY_RESOLVER_TOKEN (a token with the \""+platform.ScopeResolve+"\" scope)")
+	resolverToken, err := resolverTokenOf(*resolverTokenFile)
+	if err != nil {
+		log.Error("security", "err", err)
 		return 2
 	}
 	tel, err := telemetry.Start(ctx, "fray-encounter", log)
@@ -124,35 +99,15 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		NATSURL: *natsURL, NATS: natsAuth, ResolverAddr: *resolverAddr, Log: log,
 		ResolverToken: resolverToken, ResolverCA: *resolverCA, ResolverTLS: *resolverTLS, ResolverDialOptions: tel.DialOptions(),
 		JetStreamCheckEvery: *jsCheck,
-		Store:               store.Config{Stream: *streamName, Replicas: *replicas, Retention: ret},
-		Options: encounter.Options{MaxCachedBytes: *cacheBytes, MaxOpenEncounters: *maxOpen, MaxOpenPerPrincipal: *maxOpenMine, MaxEncounterBytes: *maxEncBytes,
-			MaxWatchesPerPrincipal: *maxWatches, MaxWatchersPerEncounter: *maxWatchers, WatchBuffer: *watchBuffer,
-			IdleEnd: encounter.IdleEndOption(*idleEnd), IdleSweepEvery: *idleEvery, IdleSweepBatch: *idleBatch,
-			Metrics: encounter.NewMetrics(tel.Metrics), Tracing: tel.Tracing},
+		Store:               store.Config{Stream: *streamName, Replicas: *replicas, Retention: *ret},
+		Options:             lim.options(encounter.NewMetrics(tel.Metrics), tel.Tracing),
 	}, srv, reg)
 	if err != nil {
 		log.Error("start", "err", err)
 		return 1
 	}
 	defer run.Close()
-	lis, err := net.Listen("tcp", *listen)
-	if err != nil {
-		log.Error("listen", "addr", *listen, "err", err)
-		return 1
-	}
-	if err := serve.Listen(srv); err != nil {
-		lis.Close()
-		log.Error("listen", "err", err)
-		return 1
-	}
-	tel.Serve(srv)
-	log.Info("encounter service serving", "addr", lis.Addr().String(), "health", serve.HealthListen, "metrics", tel.Addr(), "nats", *natsURL, "resolver", *resolverAddr)
-	if err := srv.Serve(ctx, lis, serve.Grace); err != nil {
-		log.Error("serve", "err", err)
-		return 1
-	}
-	log.Info("encounter service stopped")
-	return 0
+	return listenAndServe(ctx, srv, serve, tel, log, *listen, *natsURL, *resolverAddr)
 }
 
 // checkSettings refuses values that cannot work, naming the flag and its variable.
@@ -191,4 +146,94 @@ func checkIdle(fs *flag.FlagSet, end, every time.Duration) error {
 		errs = append(errs, platform.FlagError(fs, "idle-sweep-every", "a duration of 1s or more"))
 	}
 	return errors.Join(errs...)
+}
+
+// addRetentionFlags defines the flags of the stream's and buckets' storage limits.
+func addRetentionFlags(fs *flag.FlagSet) *store.Retention {
+	var ret store.Retention
+	fs.Int64Var(&ret.StreamMaxBytes, "stream-max-bytes", store.DefaultStreamMaxBytes, "bytes the stream of events may hold; when full, every command is refused until an operator raises it (env FRAY_STREAM_MAX_BYTES; -1: no limit)")
+	fs.DurationVar(&ret.MaxAge, "max-age", 0, "remove events, seeds and snapshots older than this (env FRAY_MAX_AGE; 0: keep them for ever); an encounter whose first events expired can no longer be loaded")
+	fs.Int64Var(&ret.MaxRecordsPerEncounter, "max-records-per-encounter", store.DefaultMaxRecordsPerEncounter, "records (commands) the stream keeps of one encounter before refusing its appends (env FRAY_MAX_RECORDS_PER_ENCOUNTER; -1: no limit)")
+	fs.Int64Var(&ret.SeedsMaxBytes, "seeds-max-bytes", store.DefaultSeedsMaxBytes, "bytes the dice seed bucket may hold; when full, new encounters are refused (env FRAY_SEEDS_MAX_BYTES)")
+	fs.Int64Var(&ret.SnapshotsMaxBytes, "snapshots-max-bytes", store.DefaultSnapshotsMaxBytes, "bytes the snapshot bucket may hold; when full, loads replay more of the log (env FRAY_SNAPSHOTS_MAX_BYTES)")
+	fs.Int64Var(&ret.IndexMaxBytes, "index-max-bytes", store.DefaultIndexMaxBytes, "bytes the ListEncounters index bucket may hold; when full, the list lags (env FRAY_INDEX_MAX_BYTES)")
+	fs.BoolVar(&ret.Apply, "apply-storage-limits", false, "set these storage limits on a stream and buckets that exist already (env FRAY_APPLY_STORAGE_LIMITS: true or false); without it, existing ones keep the limits they have. Nothing else of an existing stream or bucket is ever changed (replicas, subjects…): what differs is logged")
+	return &ret
+}
+
+// resolverTokenOf is this service's token for the resolver: read from file (again when it
+// changes), or FRAY_RESOLVER_TOKEN.
+func resolverTokenOf(file string) (platform.TokenSource, error) {
+	switch {
+	case file != "":
+		return &platform.FileToken{Path: file}, nil
+	case os.Getenv("FRAY_RESOLVER_TOKEN") != "":
+		return platform.StaticToken(os.Getenv("FRAY_RESOLVER_TOKEN")), nil
+	}
+	return nil, errors.New("no token for the resolver: give --resolver-token-file or FRAY_RESOLVER_TOKEN (a token with the \"" + platform.ScopeResolve + "\" scope)")
+}
+
+// usage says what the service serves and the token every call needs, then the flags.
+func usage(fs *flag.FlagSet) {
+	fmt.Fprintf(fs.Output(), "Usage: encounter [flags]\n\nServes fray's EncounterService. Every call but gRPC health and reflection needs\n\"authorization: Bearer <JWT>\": a token signed by a key of --jwks, issued by --token-issuer for\n--token-audience, with the claims sub, tenant and exp (no further than --token-max-lifetime).\n\n")
+	fs.PrintDefaults()
+}
+
+// listenAndServe serves srv on listen (and its health and metrics ports) until ctx ends;
+// its exit code. natsURL and resolverAddr are logged with the address it serves on.
+func listenAndServe(ctx context.Context, srv *platform.Server, serve *platform.ServeFlags, tel *platform.Telemetry, log *slog.Logger, listen, natsURL, resolverAddr string) int {
+	lis, err := net.Listen("tcp", listen)
+	if err != nil {
+		log.Error("listen", "addr", listen, "err", err)
+		return 1
+	}
+	if err := serve.Listen(srv); err != nil {
+		lis.Close()
+		log.Error("listen", "err", err)
+		return 1
+	}
+	tel.Serve(srv)
+	log.Info("encounter service serving", "addr", lis.Addr().String(), "health", serve.HealthListen, "metrics", tel.Addr(), "nats", natsURL, "resolver", resolverAddr)
+	if err := srv.Serve(ctx, lis, serve.Grace); err != nil {
+		log.Error("serve", "err", err)
+		return 1
+	}
+	log.Info("encounter service stopped")
+	return 0
+}
+
+// limitFlags are the flags of what the service holds and allows: its cache, a tenant's and a
+// principal's open encounters, watches, an encounter's bytes, the ends for idleness.
+type limitFlags struct {
+	cacheBytes, maxOpenMine, maxOpen, maxWatches, maxWatchers, watchBuffer, maxEncBytes, idleBatch *int
+	idleEnd, idleEvery                                                                             *time.Duration
+}
+
+func addLimitFlags(fs *flag.FlagSet) *limitFlags {
+	l := &limitFlags{}
+	l.cacheBytes = fs.Int("cache-bytes", encounter.DefaultMaxCachedBytes, "bytes the encounters cached in memory may hold; past it the least recently used are dropped, to be loaded again (env FRAY_CACHE_BYTES)")
+	l.maxOpenMine = fs.Int("max-open-encounters-per-principal", encounter.DefaultMaxOpenPerPrincipal, "encounters not ended one principal may be the GM of in its tenant; past it its CreateEncounter is refused (env FRAY_MAX_OPEN_ENCOUNTERS_PER_PRINCIPAL)")
+	l.maxOpen = fs.Int("max-open-encounters", encounter.DefaultMaxOpenEncounters, "encounters not ended one tenant may have; past it CreateEncounter is refused (env FRAY_MAX_OPEN_ENCOUNTERS)")
+	l.maxWatches = fs.Int("max-watches-per-principal", encounter.DefaultMaxWatchesPerPrincipal, "watches one principal may hold open on this instance; past it WatchEncounter is refused until one is closed (env FRAY_MAX_WATCHES_PER_PRINCIPAL)")
+	l.maxWatchers = fs.Int("max-watchers-per-encounter", encounter.DefaultMaxWatchersPerEncounter, "watchers one encounter may have on this instance; past it WatchEncounter is refused until one is closed (env FRAY_MAX_WATCHERS_PER_ENCOUNTER)")
+	l.watchBuffer = fs.Int("watch-buffer", encounter.DefaultWatchBuffer, "records a watcher may fall behind before it is cut off with the sequence to resume from (env FRAY_WATCH_BUFFER)")
+	l.maxEncBytes = fs.Int("max-encounter-bytes", encounter.DefaultMaxEncounterBytes, "bytes one encounter's state may take; a command that would take it past is refused (env FRAY_MAX_ENCOUNTER_BYTES)")
+	l.idleEnd = fs.Duration("idle-end", encounter.DefaultIdleEnd, "end an encounter that has recorded no event for this long, as its GM's end would (the dice seed revealed), so that it no longer counts toward its tenant's open encounters (env FRAY_IDLE_END; 0: never)")
+	l.idleEvery = fs.Duration("idle-sweep-every", encounter.DefaultIdleSweepEvery, "how often idle encounters are looked for (env FRAY_IDLE_SWEEP_EVERY)")
+	l.idleBatch = fs.Int("idle-sweep-batch", encounter.DefaultIdleSweepBatch, "idle encounters ended at most per look (env FRAY_IDLE_SWEEP_BATCH)")
+	return l
+}
+
+// counts are the limits that must be positive, by flag.
+func (l *limitFlags) counts() map[string]int {
+	return map[string]int{"cache-bytes": *l.cacheBytes, "max-open-encounters": *l.maxOpen, "max-open-encounters-per-principal": *l.maxOpenMine, "max-watches-per-principal": *l.maxWatches,
+		"max-watchers-per-encounter": *l.maxWatchers, "watch-buffer": *l.watchBuffer, "max-encounter-bytes": *l.maxEncBytes, "idle-sweep-batch": *l.idleBatch}
+}
+
+// options are the service's options the flags set, with its metrics and tracing.
+func (l *limitFlags) options(m *encounter.Metrics, tr *platform.Tracing) encounter.Options {
+	return encounter.Options{MaxCachedBytes: *l.cacheBytes, MaxOpenEncounters: *l.maxOpen, MaxOpenPerPrincipal: *l.maxOpenMine, MaxEncounterBytes: *l.maxEncBytes,
+		MaxWatchesPerPrincipal: *l.maxWatches, MaxWatchersPerEncounter: *l.maxWatchers, WatchBuffer: *l.watchBuffer,
+		IdleEnd: encounter.IdleEndOption(*l.idleEnd), IdleSweepEvery: *l.idleEvery, IdleSweepBatch: *l.idleBatch,
+		Metrics: m, Tracing: tr}
 }

@@ -13,18 +13,11 @@ import (
 // hidden from it, the GMs see all. The command is the caller's to give (the rules refuse it
 // otherwise, as Submit would).
 func (s *Service) GetOdds(ctx context.Context, req *encounterv1.GetOddsRequest) (*encounterv1.GetOddsResponse, error) {
-	who, err := callerOf(ctx)
-	if err != nil {
-		return nil, err
-	}
 	if req.GetCommand() == nil {
 		return nil, platform.BadRequest("command", "odds need the command being prepared: an attack, or a Contes de Fées activity")
 	}
-	_, now, err := s.open(ctx, req.GetEncounterId(), true, who)
+	_, now, who, err := s.read(ctx, req)
 	if err != nil {
-		return nil, err
-	}
-	if err := mayRead(now, who); err != nil {
 		return nil, err
 	}
 	// Charged by the combatants, as the resolver's Odds is by those sent: the limits took

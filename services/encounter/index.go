@@ -4,8 +4,6 @@ package encounter
 
 import (
 	"context"
-	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"maps"
 	"time"
@@ -13,10 +11,8 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/services/encounter/store"
-	"github.com/fray-rpg/fray/services/platform"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/types/known/timestamppb"
 )
 
 // summary is the encounter's entry in the index.
@@ -58,18 +54,18 @@ func sameListing(a, b store.Summary) bool {
 		a.Status == b.Status && maps.Equal(a.Members, b.Members)
 }
 
-// indexed updates the index after an append, best effort (the log is the truth, the index
+// updateIndex updates the index after an append, best effort (the log is the truth, the index
 // can be rebuilt from it: Reindex); e.mu is held. A summary that differs from the one this
 // service last wrote only by its sequence and last activity is written IndexDelay later,
 // once for every command in between (ListEncounters of this service shows them at once);
 // any other change at once.
-func (s *Service) indexed(ctx context.Context, e *entry) {
+func (s *Service) updateIndex(ctx context.Context, e *entry) {
 	if s.index == nil {
 		return
 	}
 	sum := summary(e.state, e.last)
 	if e.idx.written && sameListing(e.idx.listed, sum) && s.opts.IndexDelay > 0 {
-		s.due(e)
+		s.scheduleIndex(e)
 		return
 	}
 	if err := s.index.PutSummary(ctx, sum); err != nil {
@@ -104,14 +100,14 @@ func (s *Service) writeIndex(ctx context.Context, e *entry) {
 			return // the service is stopping: tried again, it would fail every IndexDelay for ever
 		}
 		e.mu.Lock()
-		s.due(e)
+		s.scheduleIndex(e)
 		e.mu.Unlock()
 	}
 }
 
-// due marks e's sequence and last activity due in the index, to be written IndexDelay later
+// scheduleIndex marks e's sequence and last activity due in the index, to be written IndexDelay later
 // (unless they are already); e.mu is held.
-func (s *Service) due(e *entry) {
+func (s *Service) scheduleIndex(e *entry) {
 	if e.idx.due {
 		return
 	}
@@ -182,89 +178,6 @@ func (s *Service) ReindexIfEmpty(ctx context.Context) {
 	if n > 0 {
 		s.log.InfoContext(ctx, "index rebuilt from the log", "encounters", n)
 	}
-}
-
-// pageToken is where a page of ListEncounters ends: the last encounter it listed, in the
-// order of the list (the most recent activity first, then by id).
-type pageToken struct {
-	Last int64  `json:"t"`
-	ID   string `json:"id"`
-}
-
-func (p pageToken) String() string {
-	b, _ := json.Marshal(p)
-	return base64.RawURLEncoding.EncodeToString(b)
-}
-
-func parsePageToken(s string) (pageToken, error) {
-	var p pageToken
-	b, err := base64.RawURLEncoding.DecodeString(s)
-	if err == nil {
-		err = json.Unmarshal(b, &p)
-	}
-	if err != nil || p.ID == "" {
-		return pageToken{}, platform.BadRequest("page_token", "page_token %q is not one this service gave: send the next_page_token of the previous page, or none for the first", s)
-	}
-	return p, nil
-}
-
-// before reports whether a comes before b in the list: more recent activity first, then by id.
-func listedBefore(aLast int64, aID string, bLast int64, bID string) bool {
-	if aLast != bLast {
-		return aLast > bLast
-	}
-	return aID < bID
-}
-
-// ListEncounters lists the encounters of the caller's tenant in which the caller has a role,
-// the most recently active first, a page at a time (listpage.go).
-func (s *Service) ListEncounters(ctx context.Context, req *encounterv1.ListEncountersRequest) (*encounterv1.ListEncountersResponse, error) {
-	who, err := callerOf(ctx)
-	if err != nil {
-		return nil, err
-	}
-	size := int(req.GetPageSize())
-	switch {
-	case size == 0:
-		size = DefaultPageSize
-	case size < 0 || size > MaxPageSize:
-		return nil, platform.BadRequest("page_size", "page_size %d: give 1 to %d (0 for %d)", req.GetPageSize(), MaxPageSize, DefaultPageSize)
-	}
-	var after *pageToken
-	if t := req.GetPageToken(); t != "" {
-		p, err := parsePageToken(t)
-		if err != nil {
-			return nil, err
-		}
-		after = &p
-	}
-	var page []listed
-	if whole, ok := s.listings.get(who.principal, time.Now()); ok && after != nil {
-		page = cut(whole, after, size)
-	} else {
-		c := newCollector(size, after)
-		if err := s.eachSummary(ctx, who, func(sum store.Summary) { c.offer(listedOf(sum, who.principal)) }); err != nil {
-			return nil, err
-		}
-		var whole []listed
-		page, whole = c.done()
-		if len(whole) > size { // pages will follow
-			s.listings.put(who.principal, whole, time.Now())
-		}
-	}
-	out := &encounterv1.ListEncountersResponse{}
-	for i, l := range page {
-		if i == size {
-			last := page[size-1]
-			out.NextPageToken = pageToken{Last: last.last.UnixNano(), ID: last.id}.String()
-			break
-		}
-		out.Encounters = append(out.Encounters, &encounterv1.EncounterSummary{
-			EncounterId: l.id, Name: l.name, RuleSystem: l.system, Status: l.status, Sequence: l.seq,
-			LastActivity: timestamppb.New(l.last), Role: l.role,
-		})
-	}
-	return out, nil
 }
 
 // latest are the summaries with the sequence and last activity of the encounters this

@@ -2,51 +2,14 @@ package encounter
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/services/encounter/store"
 	"github.com/fray-rpg/fray/services/platform"
+	"google.golang.org/protobuf/proto"
 )
-
-// seedOf is the encounter's dice seed for deciding a command, e.mu held: the one cached with
-// the entry, read from the seed bucket once per load; for an ended encounter (whose seed is
-// deleted from the bucket), the one its log revealed.
-func (s *Service) seedOf(ctx context.Context, id string, e *entry) ([]byte, error) {
-	if e.seed != nil {
-		return e.seed, nil
-	}
-	st := e.state
-	seed, err := s.seeds.Seed(ctx, id)
-	if errors.Is(err, store.ErrNotFound) && st.GetStatus() == encounterv1.EncounterStatus_ENCOUNTER_STATUS_ENDED {
-		return st.GetSeed(), nil
-	}
-	if err != nil {
-		return nil, unavailable(fmt.Errorf("dice seed of %s: %w", id, err))
-	}
-	if st.GetStatus() != encounterv1.EncounterStatus_ENCOUNTER_STATUS_ENDED {
-		e.seed = seed
-	}
-	return seed, nil
-}
-
-// forgetSeed deletes the seed of an encounter that events end, from the entry (e.mu held) and
-// from the seed bucket: EncounterEnded reveals it, so the log keeps it as long as the log is
-// kept, and the seed bucket no longer does.
-func (s *Service) forgetSeed(ctx context.Context, id string, e *entry, events []*encounterv1.Event) {
-	for _, ev := range events {
-		if ev.GetEncounterEnded() == nil {
-			continue
-		}
-		e.seed = nil
-		if err := s.seeds.DeleteSeed(ctx, id); err != nil {
-			s.log.WarnContext(ctx, "the seed of an ended encounter was not deleted; it stays in the seed bucket", "encounter", id, "err", err)
-		}
-		return
-	}
-}
 
 // Default bounds of an encounter and of a tenant.
 const (
@@ -103,4 +66,29 @@ func (s *Service) checkOpenEncounters(ctx context.Context, who caller) error {
 		return platform.RefuseRetry(LimitOpenEncounters, wait, "%s; %d are open, and one ends for idleness within %s: try again then", msg, n, wait.Round(time.Second))
 	}
 	return platform.Refuse(LimitOpenEncounters, "%s; %d are open", msg, n)
+}
+
+// Default limits of what an encounter may hold (Options.MaxEvents, MaxBatchBytes). What a
+// client may send (a command id's length, a request's bytes) is bounded once, by the
+// validation in front of every handler (platform.Validate: platform.MaxCommandIDLength,
+// platform.MaxRequestBytes).
+const (
+	DefaultMaxEvents     = 100_000
+	DefaultMaxBatchBytes = 512 << 10
+)
+
+// checkLimits refuses a record that would break an encounter's limits, before anything is
+// written; stateBytes is proto.Size(st) (an entry's, as account last measured it).
+func (s *Service) checkLimits(st *encounterv1.EncounterState, stateBytes int, batch *encounterv1.EventBatch) error {
+	if n := st.GetSequence() + uint64(len(batch.GetEvents())); n > s.opts.MaxEvents {
+		return platform.Refuse(LimitEncounterEvents,
+			"encounter %q has recorded %d events and may hold at most %d: end it and start another; nothing was recorded",
+			st.GetName(), st.GetSequence(), s.opts.MaxEvents)
+	}
+	size := proto.Size(batch)
+	if size > s.opts.MaxBatchBytes {
+		return platform.Refuse(LimitRecordBytes,
+			"this command's events take %d bytes, more than the %d one record may hold; nothing was recorded", size, s.opts.MaxBatchBytes)
+	}
+	return s.checkEncounterBytes(st, stateBytes+size)
 }
