@@ -106,6 +106,16 @@ func Fork(sys System, st *encounterv1.EncounterState) *encounterv1.EncounterStat
 
 var systemOneof = (&encounterv1.EncounterState{}).ProtoReflect().Descriptor().Oneofs().ByName("system")
 
+// Fork is Fork with st's own rule system (none known: its part copied deep): the copy a
+// service folds recorded events into, leaving st as it is for whoever reads it.
+func (r *Registry) Fork(st *encounterv1.EncounterState) *encounterv1.EncounterState {
+	sys, err := r.system(st)
+	if err != nil {
+		sys = nil
+	}
+	return Fork(sys, st)
+}
+
 // changeCombatant replaces the combatant id of st with a copy changed by change, in a new
 // slice (the slice may be shared with the state before, Fork); nothing if there is none.
 func changeCombatant(st *encounterv1.EncounterState, id string, change func(*encounterv1.Combatant)) {

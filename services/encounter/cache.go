@@ -64,7 +64,7 @@ type cacheSlot struct {
 // account records the bytes e holds now (its state, its command ids and digests) and drops
 // others if the cache is over its bounds; e.mu is held, not s.mu.
 func (s *Service) account(e *entry) {
-	e.stateBytes = e.sizes.of(e.state)
+	e.stateBytes = e.sizes.of(s.reg, e.state)
 	size := e.stateBytes + e.cmds.len()*commandBytes + len(e.cmds.order)*recentCommandBytes
 	system := e.state.GetRuleSystem()
 	s.mu.Lock()

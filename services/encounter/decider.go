@@ -12,7 +12,6 @@ import (
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/services/platform"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // Decider decides commands: the resolver, over gRPC or in-process. A response carries
@@ -53,6 +52,9 @@ type RemoteDecider struct {
 	// HashEvery: one call in HashEvery asks for state_sha256 (default DefaultHashEvery; 1:
 	// every call).
 	HashEvery int
+	// Registry, when set, copies a state with its rule system's own copy (engine.Fork);
+	// without it the system's part is copied deep.
+	Registry *engine.Registry
 
 	calls  atomic.Uint64
 	sheets sheetDigests
@@ -70,7 +72,7 @@ func (d *RemoteDecider) Resolve(ctx context.Context, req *rulesv1.ResolveRequest
 	st := req.GetState()
 	digested := len(req.GetSheetSha256()) == 0 && len(st.GetCombatants()) > 0
 	if digested {
-		sent.State, sent.SheetSha256 = d.sheets.strip(st)
+		sent.State, sent.SheetSha256 = d.sheets.strip(d.fork(st), st)
 	}
 	resp, err := d.Client.Resolve(ctx, sent)
 	if digested && platform.Reason(err) == platform.ReasonSheetsNotCached {
@@ -83,6 +85,14 @@ func (d *RemoteDecider) Resolve(ctx context.Context, req *rulesv1.ResolveRequest
 		resp, err = d.Client.Resolve(ctx, sent)
 	}
 	return resp, err
+}
+
+// fork is a copy of st whose combatants may be replaced (engine.Fork).
+func (d *RemoteDecider) fork(st *encounterv1.EncounterState) *encounterv1.EncounterState {
+	if d.Registry != nil {
+		return d.Registry.Fork(st)
+	}
+	return engine.Fork(nil, st)
 }
 
 // resend is a new request holding req's fields (not copies of them), for the decider to
@@ -148,10 +158,9 @@ func (s *sheetDigests) known() int {
 	return len(s.by)
 }
 
-// strip is st as sent to the resolver: a shallow copy whose combatants known before carry
+// strip is st as sent to the resolver: out (a fork of st) whose combatants known before carry
 // no sheet, and the digest of each combatant's sheet (new ones go in full, to be kept).
-func (s *sheetDigests) strip(st *encounterv1.EncounterState) (*encounterv1.EncounterState, [][]byte) {
-	out := shallowState(st)
+func (s *sheetDigests) strip(out, st *encounterv1.EncounterState) (*encounterv1.EncounterState, [][]byte) {
 	out.Combatants = make([]*encounterv1.Combatant, len(st.GetCombatants()))
 	digests := make([][]byte, len(out.Combatants))
 	for i, c := range st.GetCombatants() {
@@ -204,20 +213,6 @@ func (s *sheetDigests) all(st *encounterv1.EncounterState) [][]byte {
 		}
 	}
 	return digests
-}
-
-// shallowState is a new state holding st's fields (not copies of them).
-func shallowState(st *encounterv1.EncounterState) *encounterv1.EncounterState {
-	out := &encounterv1.EncounterState{}
-	m := out.ProtoReflect()
-	st.ProtoReflect().Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		m.Set(fd, v)
-		return true
-	})
-	if u := st.ProtoReflect().GetUnknown(); u != nil {
-		m.SetUnknown(u)
-	}
-	return out
 }
 
 // LocalDecider decides in-process with a registry. It hashes the state it reaches unless

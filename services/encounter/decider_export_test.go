@@ -5,6 +5,7 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
+	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -13,7 +14,7 @@ import (
 // KnownCombatants is how many combatants the decider holds a sheet digest for.
 func (d *RemoteDecider) KnownCombatants() int { return d.sheets.known() }
 
-// resend and shallowState carry every field of what they copy (a field added later
+// resend and engine.Fork carry every field of what they copy (a field added later
 // included): each is set, and the copy is equal.
 func TestCopiesCarryEveryField(t *testing.T) {
 	fill := func(m protoreflect.Message) {
@@ -61,7 +62,8 @@ func TestCopiesCarryEveryField(t *testing.T) {
 	st := &encounterv1.EncounterState{}
 	fill(st.ProtoReflect())
 	st.ProtoReflect().SetUnknown([]byte{0xf8, 0x3e, 0x01}) // field 999, varint 1
-	out := shallowState(st)
-	require.True(t, proto.Equal(st, out))
-	require.Same(t, st.GetCombatants()[0], out.GetCombatants()[0], "shallow: the same combatants")
+	for _, out := range []*encounterv1.EncounterState{(&RemoteDecider{}).fork(st), (&RemoteDecider{Registry: systems.Registry()}).fork(st)} {
+		require.True(t, proto.Equal(st, out))
+		require.Same(t, st.GetCombatants()[0], out.GetCombatants()[0], "the same combatants")
+	}
 }

@@ -66,7 +66,7 @@ func (s *Service) refresh(ctx context.Context, id string, e *entry, opts ...stor
 		return unavailable(err)
 	}
 	if e.loaded && len(recs) > 0 {
-		e.state = nextState(e.state) // the state folded so far may be read by others: fold into a copy
+		e.state = s.reg.Fork(e.state) // the state folded so far may be read by others: fold into a copy
 	}
 	for _, r := range recs {
 		evs := r.Batch.GetEvents()

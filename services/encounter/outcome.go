@@ -34,7 +34,7 @@ func (s *Service) show(o outcome, principal string) ([]*encounterv1.Event, *enco
 			break // the state after the last event is o.after
 		}
 		if i == 0 {
-			st = nextState(st) // folded into a copy: o.before is not changed
+			st = s.reg.Fork(st) // folded into a copy: o.before is not changed
 		}
 		if err := s.reg.Evolve(st, ev); err != nil {
 			return nil, nil, status.Errorf(codes.DataLoss, "event %d cannot be folded: %v", ev.GetSequence(), err)

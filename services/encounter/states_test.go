@@ -3,6 +3,7 @@ package encounter
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -86,39 +87,6 @@ func scalar(fd protoreflect.FieldDescriptor) protoreflect.Value {
 	panic(fd.Kind().String())
 }
 
-// nextState is the state, every field of it (unknown fields too), sharing the combatants and
-// the options only; folding into it leaves the state as it was.
-func TestNextStateCopiesAllButCombatantsAndOptions(t *testing.T) {
-	st := &encounterv1.EncounterState{}
-	fill(st.ProtoReflect(), 4)
-	st.ProtoReflect().SetUnknown(protoreflect.RawFields{0xf8, 0x7f, 1}) // field 2047, varint 1
-	require.NotEmpty(t, st.GetCombatants())
-	require.NotEmpty(t, st.GetRoles())
-	require.NotEmpty(t, st.GetPending())
-	require.NotEmpty(t, st.GetLoss().String())
-	want := proto.CloneOf(st)
-
-	next := nextState(st)
-	require.True(t, proto.Equal(want, next), "the copy is the state: %v", next)
-	require.Same(t, st.GetCombatants()[0], next.GetCombatants()[0], "combatants are shared")
-	require.Same(t, st.GetOptions(), next.GetOptions(), "options are shared")
-	require.NotSame(t, st.GetLoss(), next.GetLoss())
-	require.NotSame(t, st.GetRoles()[0], next.GetRoles()[0])
-	require.NotSame(t, st.GetPending()[0], next.GetPending()[0])
-
-	// Everything but a combatant (replaced whole) and the options (set once) is changed in
-	// place.
-	next.Combatants[0] = &encounterv1.Combatant{}
-	next.Combatants = append(next.Combatants, &encounterv1.Combatant{})
-	next.Options = &encounterv1.RuleOptions{}
-	fill(next.ProtoReflect(), 4)
-	next.GetLoss().Tour++
-	next.GetRoles()[0].Principal = "changed"
-	next.ProtoReflect().SetUnknown(protoreflect.RawFields{0xf8, 0x7f, 2})
-	require.True(t, proto.Equal(want, st), "the state is unchanged")
-	require.False(t, proto.Equal(want, next))
-}
-
 // An entry's state, once it was the entry's, is never changed: commands, the refresh after
 // another replica's append, hiding and rewinding all replace it. So answers, snapshots and
 // reads use it without a copy.
@@ -185,20 +153,86 @@ func TestStateSizesMeasureWhatProtoSizeDoes(t *testing.T) {
 	big.Name = strings.Repeat("n", 300) // a length past one byte's varint
 	st.Combatants = append(st.Combatants, big)
 	var z stateSizes
-	require.Equal(t, proto.Size(st), z.of(st))
+	reg := systems.Registry()
+	require.Equal(t, proto.Size(st), z.of(reg, st))
 	require.Len(t, z.combatants, 2)
 
-	next := nextState(st)
+	// A combatant changed is replaced, in a new slice (as the engine does).
+	next := reg.Fork(st)
+	next.Combatants = slices.Clone(next.Combatants)
 	next.Combatants[0] = &encounterv1.Combatant{Id: "other"}
 	next.GetLoss().Tour++
-	require.Equal(t, proto.Size(next), z.of(next))
-	require.Equal(t, proto.Size(st), z.of(st))
-	require.Equal(t, proto.Size(&encounterv1.EncounterState{}), z.of(&encounterv1.EncounterState{}))
+	require.Equal(t, proto.Size(next), z.of(reg, next))
+	require.Equal(t, proto.Size(st), z.of(reg, st))
+	require.Equal(t, proto.Size(&encounterv1.EncounterState{}), z.of(reg, &encounterv1.EncounterState{}))
 
 	// Sizes of combatants no state holds any more are forgotten.
 	for i := range 20 {
 		next.Combatants[0] = &encounterv1.Combatant{Id: fmt.Sprint(i)}
-		require.Equal(t, proto.Size(next), z.of(next))
+		require.Equal(t, proto.Size(next), z.of(reg, next))
 	}
 	require.LessOrEqual(t, len(z.combatants), 2*len(next.Combatants)+8)
+}
+
+// A state handed out — to a watcher joining, a read, a command's answer — is read while later
+// commands run on its encounter, and none of them writes into it: run with -race, a write in
+// place is a race with the reader, and the state read is still what it was.
+func TestAStateHandedOutIsNotChangedByLaterCommands(t *testing.T) {
+	b := store.NewMemory()
+	reg := systems.Registry()
+	svc := New(b, b, LocalDecider{Registry: reg}, reg, Options{SnapshotEvery: 2, Snapshots: b})
+	gm := authtest.Identity("gm")
+	created, err := svc.CreateEncounter(gm, &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: "Ruelle", RuleSystem: "loss"}})
+	require.NoError(t, err)
+	id := created.GetEncounterId()
+	submit := func(c *encounterv1.Command) {
+		t.Helper()
+		_, err := svc.Submit(gm, &encounterv1.SubmitRequest{EncounterId: id, Command: c})
+		require.NoError(t, err)
+	}
+	for _, who := range []string{"diego", "ruffian"} {
+		submit(&encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: &encounterv1.Combatant{
+			Id: who, Name: who, Controller: "gm", Sheet: &encounterv1.Combatant_Loss{Loss: &lossv1.Sheet{
+				Kind: lossv1.CombatantKind_COMBATANT_KIND_ADVERSAIRE, Traits: map[string]int32{"Puissance": 6, "Agilité": 5},
+				Talents: map[string]int32{"Arme de mêlée": 6, "Esquive": 5}, Initiative: 8,
+				Dodge: &lossv1.Score{Trait: "Agilité", Talent: "Esquive"},
+			}}}}}})
+	}
+	submit(&encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}})
+
+	e, err := svc.entry(context.Background(), id, false)
+	require.NoError(t, err)
+	e.mu.Lock()
+	held := e.state // as the watch hub and a read are given it: no copy
+	e.mu.Unlock()
+	want := proto.CloneOf(held)
+	stop, done := make(chan struct{}), make(chan struct{})
+	reads := 0
+	go func() { // a watcher reading the state it was handed, all along
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			_, _ = proto.Marshal(held)
+			for _, c := range held.GetCombatants() {
+				_ = c.GetHidden()
+			}
+			reads++
+		}
+	}()
+	for i := range 12 {
+		submit(&encounterv1.Command{Kind: &encounterv1.Command_SetHidden{SetHidden: &encounterv1.SetHidden{CombatantId: "ruffian", Hidden: i%2 == 0}}})
+	}
+	submit(&encounterv1.Command{Kind: &encounterv1.Command_Rewind{Rewind: &encounterv1.Rewind{ToSequence: 3}}})
+	close(stop)
+	<-done
+	t.Logf("the held state was read %d times while 13 commands ran", reads)
+	require.Positive(t, reads)
+	require.True(t, proto.Equal(want, held), "the state handed out was changed")
+	e.mu.Lock()
+	require.NotSame(t, held, e.state, "the commands replaced the entry's state")
+	e.mu.Unlock()
 }

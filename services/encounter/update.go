@@ -157,7 +157,7 @@ func (s *Service) record(ctx context.Context, id string, e *entry, w write, d de
 // state (e.mu held): the state before them stays as it is, for the answer (states.go). It
 // returns that state before.
 func (s *Service) fold(e *entry, position uint64, d decided) (*encounterv1.EncounterState, error) {
-	before, next := e.state, nextState(e.state)
+	before, next := e.state, s.reg.Fork(e.state)
 	for _, ev := range d.events {
 		if err := s.reg.Evolve(next, ev); err != nil {
 			e.loaded = false
