@@ -23,8 +23,9 @@ type authOption struct {
 // not a call (issue 23, item 5). It knows a caller only by a token verified before (the
 // authenticator's cache) and acting for no one else; any other call is authenticated and
 // limited by the interceptors, as is every call it lets through. It takes no token: the
-// interceptors charge what a call costs.
-// A refusal here is counted by the metrics as a refusal of its limit (m, if set), but never
+// interceptors charge what a call costs. It runs in the connection's reader, under the
+// transport's lock: it hashes the token and reads two maps, each under a lock held for that
+// read alone. A refusal here is counted by the metrics as a refusal of its limit (m, if set), but never
 // reaches the interceptors: no grpc_server_handled_total, no call log line.
 func spentTap(a *Authenticator, l *RateLimiter, m *Metrics) tap.ServerInHandle {
 	return func(ctx context.Context, info *tap.Info) (context.Context, error) {
