@@ -97,6 +97,41 @@ func TestKA014KeepsOnlyTheWeaponLostAtOnce(t *testing.T) {
 	}
 }
 
+// KA-014 (v2): "at that same moment" is the moment, not the pass. Joshua, faster, disarms B of
+// its revolver before B's turn; then A, of B's Animalité, disarms B of its couteau at the same
+// time as B's own action: B keeps that action with the couteau only. Version 1 let it shoot
+// the revolver lost earlier in the pass.
+func TestKA014KeepsOnlyTheWeaponLostAtThatMomentOfThePass(t *testing.T) {
+	for _, c := range []struct {
+		version  uint32
+		weapons  []string
+		revolver bool
+	}{
+		{version: 1, weapons: []string{"revolver", "couteau", ka.BareHands}, revolver: true},
+		{version: 2, weapons: []string{"couteau", ka.BareHands}, revolver: false},
+	} {
+		t.Run(fmt.Sprintf("v%d", c.version), func(t *testing.T) {
+			f := newFightAt(t, c.version, malfrat("a", "Le malfrat A"), malfrat("b", "Le malfrat B"), joshua())
+			// Joshua: Humanité 3 + Arme à feu 4 + 9 = 16 against B's 3 + 2 + 3 = 8; A: 3 + 1 + 10 =
+			// 14 against 3 + 1 + 4 = 8.
+			f.start(coupe(9), coupe(3), coupe(10), coupe(4))
+			dd := find(t, f.do(player, disarm("joshua", "b", "Arme à feu", "revolver")), (*kav1.Event).GetDisarmDrawn)
+			require.True(t, dd.GetSuccess())
+			require.False(t, dd.GetStillActs(), "Joshua is faster: not at the same time as B")
+			dd = find(t, f.do(gm, disarm("a", "b", "Bagarre", "couteau")), (*kav1.Event).GetDisarmDrawn)
+			require.True(t, dd.GetSuccess() && dd.GetStillActs())
+			require.Equal(t, int32(1), f.ka().GetPassNumber())
+			require.Equal(t, c.weapons, attackWeapons(t, f, "b"))
+			if c.revolver {
+				f.do(gm, attack("b", "joshua", "revolver", 0))
+			} else {
+				f.refuse(gm, attack("b", "joshua", "revolver", 0), engine.CodePrecondition, "KA-032", "revolver")
+			}
+			f.replays()
+		})
+	}
+}
+
 // KA-014 (v2) with KA-032: the weapon lost at that same moment still serves the action kept,
 // its skill to disarm with included; one lost in an earlier pass does not. B, disarmed of its
 // revolver (Arme à feu) at the same time as its own action, may still disarm A with Arme à
