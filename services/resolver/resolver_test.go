@@ -47,7 +47,7 @@ func TestRulesetsAndDescribe(t *testing.T) {
 	var ids []string
 	for _, r := range list.GetRulesets() {
 		ids = append(ids, r.GetId())
-		require.Equal(t, []uint32{1, 2}, r.GetVersions(), "every system has released its version 2 (issue 26) and keeps 1")
+		require.Equal(t, []uint32{1, 2}, r.GetVersions(), "every released version, oldest first")
 	}
 	require.Equal(t, []string{"d20seg", "feerie", "ka", "loss"}, ids)
 
@@ -61,6 +61,13 @@ func TestRulesetsAndDescribe(t *testing.T) {
 	require.Equal(t, "1 PA", costs["dodge"])
 	require.NotEmpty(t, d.GetRuleset().GetSheetFields())
 	require.NotEmpty(t, d.GetRuleset().GetTables())
+	require.EqualValues(t, 2, d.GetRuleset().GetVersion(), "no version asked: the latest")
+
+	// Each version describes itself: version 1 pinned is described as version 1.
+	v1, err := c.DescribeRuleset(ctx, &rulesv1.DescribeRulesetRequest{Id: "loss", Version: 1})
+	require.NoError(t, err)
+	require.EqualValues(t, 1, v1.GetRuleset().GetVersion())
+	require.False(t, proto.Equal(v1.GetRuleset(), d.GetRuleset()), "version 2 (LOS-035's trip, LOS-102's Charge) is described otherwise")
 
 	_, err = c.DescribeRuleset(ctx, &rulesv1.DescribeRulesetRequest{Id: "chess"})
 	require.Equal(t, codes.NotFound, status.Code(err))
