@@ -85,7 +85,14 @@ func (r *Registry) View(st *encounterv1.EncounterState, v Viewer) *encounterv1.E
 // it says who was hidden when ev was recorded. Event.redacted tells of what the rules withheld
 // (a hidden combatant's sheet or numbers), not of the dice positions, which no reader but the
 // GM and the co-GMs ever gets.
+//
+// A viewer who sees everything (the GM, a co-GM) is withheld nothing of an event but a
+// rewind's state (what never leaves the server): it gets ev itself, no copy, not to be
+// changed (recorded events never are).
 func (r *Registry) ViewEvent(before *encounterv1.EncounterState, ev *encounterv1.Event, v Viewer) *encounterv1.Event {
+	if v.SeesAll && ev.GetEncounterRewound() == nil {
+		return ev
+	}
 	out := r.viewEvent(before, ev, v)
 	if !v.SeesAll {
 		WithholdDicePositions(out)

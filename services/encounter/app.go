@@ -125,7 +125,7 @@ func Start(ctx context.Context, cfg Config, srv *platform.Server, reg *engine.Re
 	if timeout <= 0 {
 		timeout = DefaultResolveTimeout
 	}
-	decider := &RemoteDecider{Client: &rulesClient{RulesServiceClient: rulesv1.NewRulesServiceClient(cc), timeout: timeout, unreachable: rh.poke}, Registry: reg}
+	decider := &RemoteDecider{Client: &rulesClient{RulesServiceClient: rulesv1.NewRulesServiceClient(cc), timeout: timeout, unreachable: rh.poke}}
 	bg, stop := context.WithCancel(context.WithoutCancel(ctx))
 	r := &Running{NATS: nc, rules: cc, svc: &Service{}, ready: make(chan struct{}), stop: stop}
 	// Registered now, it answers Unavailable until the event log is open (intercept.go).

@@ -52,12 +52,8 @@ type RemoteDecider struct {
 	// HashEvery: one call in HashEvery asks for state_sha256 (default DefaultHashEvery; 1:
 	// every call).
 	HashEvery int
-	// Registry, when set, copies a state with its rule system's own copy (engine.Fork);
-	// without it the system's part is copied deep.
-	Registry *engine.Registry
-
-	calls  atomic.Uint64
-	sheets sheetDigests
+	calls     atomic.Uint64
+	sheets    sheetDigests
 }
 
 func (d *RemoteDecider) Resolve(ctx context.Context, req *rulesv1.ResolveRequest) (*rulesv1.ResolveResponse, error) {
@@ -87,13 +83,25 @@ func (d *RemoteDecider) Resolve(ctx context.Context, req *rulesv1.ResolveRequest
 	return resp, err
 }
 
-// fork is a copy of st whose combatants may be replaced (engine.Fork).
+// fork is a copy of st whose combatants may be replaced (engine.Fork), sharing the rule
+// system's part: the decider changes nothing but the combatants of what it sends.
 func (d *RemoteDecider) fork(st *encounterv1.EncounterState) *encounterv1.EncounterState {
-	if d.Registry != nil {
-		return d.Registry.Fork(st)
-	}
-	return engine.Fork(nil, st)
+	return engine.Fork(sharedPart{}, st)
 }
+
+// sharedPart is the system engine.Fork copies with when nothing of the system's part is
+// changed: it shares it (a StateCopier that copies nothing).
+type sharedPart struct{ engine.System }
+
+func (sharedPart) CopyState(dst, src *encounterv1.EncounterState) {
+	if src.System == nil {
+		return
+	}
+	fd := src.ProtoReflect().WhichOneof(systemOneof)
+	dst.ProtoReflect().Set(fd, src.ProtoReflect().Get(fd))
+}
+
+var systemOneof = (&encounterv1.EncounterState{}).ProtoReflect().Descriptor().Oneofs().ByName("system")
 
 // resend is a new request holding req's fields (not copies of them), for the decider to
 // change without changing the caller's.
