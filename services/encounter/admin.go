@@ -39,6 +39,28 @@ func administers(ctx context.Context, who caller, tenant string) error {
 	return nil
 }
 
+// idleQuery is what both administration RPCs ask.
+type idleQuery interface {
+	GetTenant() string
+	GetOlderThan() *durationpb.Duration
+	GetMax() int32
+}
+
+// idleAsked is what an administration RPC of the tenant's idle encounters asks: its
+// administrator (admitted by the interceptor), how long idle, and the encounters found.
+func (s *Service) idleAsked(ctx context.Context, req idleQuery) (caller, time.Duration, []store.Summary, error) {
+	who, err := administrator(ctx)
+	if err != nil {
+		return caller{}, 0, nil, err
+	}
+	idle, n, err := s.idleRequest(req.GetOlderThan(), req.GetMax())
+	if err != nil {
+		return caller{}, 0, nil, err
+	}
+	sums, err := s.idleOf(ctx, req.GetTenant(), idle, n)
+	return who, idle, sums, err
+}
+
 // idleRequest is what both administration RPCs take: how long idle, and how many.
 func (s *Service) idleRequest(olderThan *durationpb.Duration, limit int32) (time.Duration, int, error) {
 	idle := s.opts.IdleEnd

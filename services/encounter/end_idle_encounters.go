@@ -11,15 +11,7 @@ import (
 // older_than, each as the service ends one for idleness, the administrator named in its
 // reason. One that has recorded an event meanwhile (the log decides) is left open.
 func (s *Service) EndIdleEncounters(ctx context.Context, req *encounterv1.EndIdleEncountersRequest) (*encounterv1.EndIdleEncountersResponse, error) {
-	who, err := administrator(ctx)
-	if err != nil {
-		return nil, err
-	}
-	idle, n, err := s.idleRequest(req.GetOlderThan(), req.GetMax())
-	if err != nil {
-		return nil, err
-	}
-	sums, err := s.idleOf(ctx, req.GetTenant(), idle, n)
+	who, idle, sums, err := s.idleAsked(ctx, req)
 	if err != nil {
 		return nil, err
 	}

@@ -9,14 +9,7 @@ import (
 // ListIdleEncounters lists the tenant's encounters not ended that have recorded no event for
 // older_than, the oldest activity first.
 func (s *Service) ListIdleEncounters(ctx context.Context, req *encounterv1.ListIdleEncountersRequest) (*encounterv1.ListIdleEncountersResponse, error) {
-	if _, err := administrator(ctx); err != nil {
-		return nil, err
-	}
-	idle, n, err := s.idleRequest(req.GetOlderThan(), req.GetMax())
-	if err != nil {
-		return nil, err
-	}
-	sums, err := s.idleOf(ctx, req.GetTenant(), idle, n)
+	_, _, sums, err := s.idleAsked(ctx, req)
 	if err != nil {
 		return nil, err
 	}
