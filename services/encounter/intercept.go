@@ -43,6 +43,12 @@ func Register(g grpc.ServiceRegistrar, s *Service) {
 			return handle(srv, &admittedStream{ServerStream: ss, s: s, method: method})
 		}
 	}
+	// A token bound to an encounter (an invite's) calls the RPCs about one encounter.
+	for method, a := range accessTable {
+		if a.scope == scopeEncounter {
+			platform.AllowBound(method)
+		}
+	}
 	g.RegisterService(&desc, s)
 }
 

@@ -9,6 +9,7 @@ package platform
 
 import (
 	"context"
+	"sync"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	invitev1 "github.com/fray-rpg/fray/gen/fray/invite/v1"
@@ -16,9 +17,11 @@ import (
 	"google.golang.org/grpc/codes"
 )
 
-// boundAccess is every RPC a token bound to an encounter may call, declared once: each is
-// about the encounter its request's encounter_id names, which must be the token's. An RPC
-// not listed (a new one included) is refused to such a token.
+// boundAccess is every RPC a token bound to an encounter may call, besides those a service
+// declares (AllowBound): each is about the encounter its request's encounter_id names, which
+// must be the token's. An RPC neither listed nor declared (a new one included) is refused to
+// such a token. The encounter service's are listed too, for a server that serves it without
+// encounter.Register (which declares them from its access table).
 var boundAccess = map[string]bool{
 	encounterv1.EncounterService_AddCombatant_FullMethodName:    true,
 	encounterv1.EncounterService_RemoveCombatant_FullMethodName: true,
@@ -34,6 +37,28 @@ var boundAccess = map[string]bool{
 	invitev1.InviteService_CreateInvite_FullMethodName: true,
 }
 
+// boundAllowed are the RPCs a service declared about one encounter (AllowBound), besides
+// boundAccess: the encounter service's access table declares its own.
+var boundAllowed sync.Map // method -> true
+
+// AllowBound lets tokens bound to an encounter call methods, each about the encounter its
+// request's encounter_id names (which must be the token's): a service declares them as it is
+// registered, from its own table of access.
+func AllowBound(methods ...string) {
+	for _, m := range methods {
+		boundAllowed.Store(m, true)
+	}
+}
+
+// mayBound reports whether a token bound to an encounter may call method.
+func mayBound(method string) bool {
+	if boundAccess[method] {
+		return true
+	}
+	_, ok := boundAllowed.Load(method)
+	return ok
+}
+
 // encounterOf is a request naming its encounter.
 type encounterOf interface{ GetEncounterId() string }
 
@@ -44,7 +69,7 @@ func checkBound(ctx context.Context, method string, req any) error {
 	if !ok || id.Encounter == "" {
 		return nil
 	}
-	if !boundAccess[method] {
+	if !mayBound(method) {
 		return Refused(codes.PermissionDenied, ReasonNoRole, nil,
 			"%s holds an invite to encounter %s, good for that encounter only: it may not call %s; sign in with a token of your own for anything else",
 			id.Principal(), id.Encounter, method)
@@ -72,7 +97,7 @@ func boundStream(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, han
 	if !ok || id.Encounter == "" {
 		return handler(srv, ss)
 	}
-	if !boundAccess[info.FullMethod] {
+	if !mayBound(info.FullMethod) {
 		return checkBound(ss.Context(), info.FullMethod, nil)
 	}
 	return handler(srv, boundStreamOf{ServerStream: ss, method: info.FullMethod})
