@@ -119,3 +119,23 @@ func TestPrincipalsWithoutSpacesFromTheFirstCharacter(t *testing.T) {
 	tb.do("gm", grant("david", engine.RolePlayer))
 	require.Equal(t, engine.RolePlayer, engine.RoleOf(tb.st, "david"))
 }
+
+// A principal may be exactly MaxPrincipalLength characters long, not one more: granted a role
+// at the edge, refused past it, naming the bound.
+func TestPrincipalsOfExactlyMaxPrincipalLength(t *testing.T) {
+	tb := ruelle(t)
+	edge := "dev/" + strings.Repeat("p", engine.MaxPrincipalLength-len("dev/"))
+	_, err := tb.try("dev/gm", grant(edge+"p", engine.RoleObserver))
+	require.Contains(t, requireCode(t, err, engine.CodeInvalid).Msg, fmt.Sprintf("1 to %d printable characters", engine.MaxPrincipalLength))
+	tb.do("dev/gm", grant(edge, engine.RoleObserver))
+	require.Equal(t, engine.RoleObserver, engine.RoleOf(tb.st, edge), "a principal of %d characters", engine.MaxPrincipalLength)
+}
+
+// DiceEnd is the furthest position any roll reaches, offset + draws, whatever their order; a
+// nil roll counts as none, and no roll is position 0.
+func TestDiceEndIsTheFurthestOffsetPlusDraws(t *testing.T) {
+	require.EqualValues(t, 0, engine.DiceEnd())
+	require.EqualValues(t, 0, engine.DiceEnd(nil))
+	require.EqualValues(t, 13, engine.DiceEnd(&dicev1.Roll{Offset: 10, Draws: 3}, nil, &dicev1.Roll{Offset: 2, Draws: 9}))
+	require.EqualValues(t, 14, engine.DiceEnd(&dicev1.Roll{Offset: 10, Draws: 3}, &dicev1.Roll{Offset: 5, Draws: 9}))
+}
