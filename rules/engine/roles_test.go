@@ -427,3 +427,20 @@ func nextDuel(st *encounterv1.EncounterState) *encounterv1.Command {
 	}
 	return lossAction(who, &lossv1.Action{Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{TargetId: target}}})
 }
+
+// A combatant removed since the point a rewind goes back to comes back with its controller of
+// then if that one still sits at the table as co-GM or player, else with the GM (keepTable).
+func TestRewindGivesARemovedCombatantBackToWhoStillSits(t *testing.T) {
+	tb := ruelle(t)
+	tb.do("dev/carol", duellist("bis", "Bis", "dev/carol", 5)) // the co-GM's own
+	tb.do("dev/gm", duellist("ter", "Ter", "dev/sam", 5))      // a player's
+	mark := tb.st.GetSequence()
+	tb.do("dev/gm", revoke("dev/sam", engine.RolePlayer)) // Ter to the GM, sam no longer sits
+	for _, id := range []string{"bis", "ter"} {
+		tb.do("dev/gm", &encounterv1.Command{Kind: &encounterv1.Command_RemoveCombatant{RemoveCombatant: &encounterv1.RemoveCombatant{CombatantId: id}}})
+	}
+	tb.do("dev/gm", rewindTo(mark))
+	require.Equal(t, engine.RoleCoGM, engine.RoleOf(tb.st, "dev/carol"))
+	require.Equal(t, "dev/carol", engine.FindCombatant(tb.st, "bis").GetController(), "the co-GM still sits: Bis is its again")
+	require.Equal(t, "dev/gm", engine.FindCombatant(tb.st, "ter").GetController(), "sam's role was revoked: Ter goes to the GM")
+}
