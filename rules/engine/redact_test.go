@@ -228,3 +228,26 @@ func TestDicePositionsAreTheGMs(t *testing.T) {
 	rw := reg.ViewEvent(st, rewound, gm).GetEncounterRewound()
 	require.EqualValues(t, []uint64{19, 12, 19}, []uint64{rw.GetDiceOffset(), rw.GetState().GetDiceOffset(), rw.GetState().GetDiceHighWater()})
 }
+
+// An event that does not name a system and version the registry knows (not stamped, or
+// stamped with a version it does not keep) is still redacted, by the system of the state
+// before it: what a reader may not see never shows because of how an event was stamped.
+func TestViewEventOfAnUnknownStampRedactsByTheState(t *testing.T) {
+	reg, _, log := hiddenFight(t)
+	st, err := reg.Fold(log)
+	require.NoError(t, err)
+	player := engine.Viewer{Controls: map[string]bool{"diego": true}}
+	for name, stamp := range map[string]func(*encounterv1.Event){
+		"not stamped":     func(ev *encounterv1.Event) { ev.RuleSystem, ev.RulesVersion = "", 0 },
+		"unknown version": func(ev *encounterv1.Event) { ev.RulesVersion = 9 },
+		"unknown system":  func(ev *encounterv1.Event) { ev.RuleSystem = "chess" },
+	} {
+		ev := &encounterv1.Event{Sequence: st.GetSequence() + 1, Actor: "gm", RuleSystem: "loss", RulesVersion: 1,
+			Payload: &encounterv1.Event_Loss{Loss: &lossv1.Event{}}}
+		stamp(ev)
+		seen := reg.ViewEvent(st, ev, player)
+		require.Equal(t, "redacted by the system", seen.GetActor(), name)
+		require.True(t, seen.GetRedacted(), name)
+		require.Equal(t, "gm", ev.GetActor(), "%s: the recorded event is not changed", name)
+	}
+}
