@@ -229,7 +229,15 @@ func startRouteProxy(t testing.TB, from, to int, target string, latency time.Dur
 				in.Close()
 				continue
 			}
+			// Cut while dialling: a route accepted just before the cut must not survive it (on
+			// a busy machine one did, and a node "cut off" kept its routes, and its quorum).
 			p.mu.Lock()
+			if p.cut {
+				p.mu.Unlock()
+				in.Close()
+				out.Close()
+				continue
+			}
 			p.conns = append(p.conns, in, out)
 			p.mu.Unlock()
 			wg.Go(func() { delayCopy(out, in, latency) })
