@@ -60,21 +60,11 @@ func HealthAnchor(ctx context.Context, cc grpc.ClientConnInterface, n int, d tim
 // encounter service appends) from n goroutines, each on its own subject, to a scratch stream
 // of file storage it creates on the NATS at url and deletes after.
 func JetStreamAnchor(ctx context.Context, url string, opts []nats.Option, n int, d time.Duration) (Stats, error) {
-	nc, err := nats.Connect(url, append(opts, nats.Name("fray-load"))...)
-	if err != nil {
-		return Stats{}, fmt.Errorf("NATS %s: %w", url, err)
-	}
-	defer nc.Close()
-	js, err := jetstream.New(nc)
+	js, subject, done, err := scratchStream(ctx, url, opts, "fray-load", "FRAY_LOAD_ANCHOR_", "fray.loadanchor.")
 	if err != nil {
 		return Stats{}, err
 	}
-	name := "FRAY_LOAD_ANCHOR_" + newID()[:8]
-	subject := "fray.loadanchor." + name
-	if _, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: name, Subjects: []string{subject + ".>"}, Storage: jetstream.FileStorage}); err != nil {
-		return Stats{}, fmt.Errorf("scratch stream %s: %w", name, err)
-	}
-	defer func() { _ = js.DeleteStream(context.WithoutCancel(ctx), name) }()
+	defer done()
 	last := make([]uint64, n)
 	payload := make([]byte, 256) // about an event batch of one command
 	return measure(ctx, n, d, func(ctx context.Context, i int) error {
@@ -85,4 +75,27 @@ func JetStreamAnchor(ctx context.Context, url string, opts []nats.Option, n int,
 		last[i] = ack.Sequence
 		return nil
 	}), nil
+}
+
+// scratchStream connects to the NATS at url as client and creates a stream of file storage
+// named prefix and a random suffix, taking the subjects below subjectPrefix + that name; it
+// returns the subject (without the trailing ".>") and done, which deletes the stream and
+// closes the connection. Every anchor measures against a stream of its own.
+func scratchStream(ctx context.Context, url string, opts []nats.Option, client, prefix, subjectPrefix string) (jetstream.JetStream, string, func(), error) {
+	nc, err := nats.Connect(url, append(opts, nats.Name(client))...)
+	if err != nil {
+		return nil, "", nil, fmt.Errorf("NATS %s: %w", url, err)
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		nc.Close()
+		return nil, "", nil, err
+	}
+	name := prefix + newID()[:8]
+	subject := subjectPrefix + name
+	if _, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: name, Subjects: []string{subject + ".>"}, Storage: jetstream.FileStorage}); err != nil {
+		nc.Close()
+		return nil, "", nil, fmt.Errorf("scratch stream %s: %w", name, err)
+	}
+	return js, subject, func() { _ = js.DeleteStream(context.WithoutCancel(ctx), name); nc.Close() }, nil
 }

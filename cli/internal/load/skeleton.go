@@ -5,7 +5,6 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -92,22 +91,13 @@ func SkeletonAnchor(ctx context.Context, url string, opts []nats.Option, samples
 	if len(samples) == 0 {
 		return Stats{}, errors.New("no Submit to copy: the load made none")
 	}
-	nc, err := nats.Connect(url, append(opts, nats.Name("fray-load-skeleton"))...)
-	if err != nil {
-		return Stats{}, fmt.Errorf("NATS %s: %w", url, err)
-	}
-	defer nc.Close()
-	js, err := jetstream.New(nc)
+	js, subject, done, err := scratchStream(ctx, url, opts, "fray-load-skeleton", "FRAY_LOAD_SKELETON_", "fray.loadskeleton.")
 	if err != nil {
 		return Stats{}, err
 	}
-	name := "FRAY_LOAD_SKELETON_" + newID()[:8]
-	if _, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: name, Subjects: []string{"fray.loadskeleton." + name + ".>"}, Storage: jetstream.FileStorage}); err != nil {
-		return Stats{}, fmt.Errorf("scratch stream %s: %w", name, err)
-	}
-	defer func() { _ = js.DeleteStream(context.WithoutCancel(ctx), name) }()
+	defer done()
 
-	sk, err := startSkeleton(ctx, js, "fray.loadskeleton."+name+".")
+	sk, err := startSkeleton(ctx, js, subject+".")
 	if err != nil {
 		return Stats{}, err
 	}
