@@ -1,6 +1,7 @@
 package ka
 
 import (
+	"fmt"
 	"slices"
 
 	dicev1 "github.com/fray-rpg/fray/gen/fray/dice/v1"
@@ -132,4 +133,34 @@ func applyDraw(s *kav1.State, dr *kav1.Draw, by string) {
 		s.Position++
 	}
 	s.DeckCount = int32(DeckSize - len(s.GetDiscard()))
+}
+
+// skillValue is f's score in a skill, or in a power of that name (KA-032); false when it has
+// neither.
+func skillValue(f fighter, skill string) (int32, bool) {
+	if v, ok := f.sh.GetSkills()[skill]; ok {
+		return v, true
+	}
+	v, ok := f.sh.GetPowers()[skill]
+	return v, ok
+}
+
+// drawFor makes a draw: sphere + skill + modifiers + cards (KA-004), the cumulative malus of
+// actions already taken this round included (KA-011). A combatant without the skill draws at
+// skill 0, and the draw says so (KA-013).
+func drawFor(d *deck, f fighter, sphere, skill string, mods []int32, reasons []string, roller dice.Roller) *kav1.DrawResult {
+	r := &kav1.DrawResult{Sphere: sphere, SphereValue: f.sh.GetSpheres()[sphere], Skill: skill}
+	if skill != "" {
+		v, ok := skillValue(f, skill)
+		r.SkillValue, r.SkillMissing = v, !ok
+	}
+	for i, m := range mods {
+		if m != 0 {
+			r.Modifiers += m
+			r.ModifierReasons = append(r.ModifierReasons, fmt.Sprintf("%+d %s", m, reasons[i]))
+		}
+	}
+	r.Draw = d.draw(roller, f.id())
+	r.Total = r.GetSphereValue() + r.GetSkillValue() + r.GetModifiers() + r.GetDraw().GetValue()
+	return r
 }

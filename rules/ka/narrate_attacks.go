@@ -357,7 +357,7 @@ func tellTerror(n *narrate.Narrator, nb Numbers, t *kav1.TerrorDrawn) string {
 	return s + n.Sprintf(": a failure, but not below %s × %s = %s: no Abysse (KA-034)", narrate.OrUnknown(d.GetSphere()), itoa(nb.TerrorFactor), itoa(threshold))
 }
 
-// The notes the rules write (round.go, redact.go), as messages of the catalogue: a note is
+// The notes the rules write (decide_attack.go, redact.go), as messages of the catalogue: a note is
 // told in the narration's language when it is one of them, as it is written when it is not.
 // The rules join their notes with "; ".
 var noteFormats = []string{

@@ -188,3 +188,53 @@ func (s System) KaLost(o *kav1.Options, damage int32) int32 {
 	}
 	return int32(len(t)) + (damage-last+step-1)/step
 }
+
+type fighter struct {
+	c  *encounterv1.Combatant
+	sh *kav1.Sheet
+	cs *kav1.CombatantState
+}
+
+func (f fighter) id() string { return f.c.GetId() }
+
+func (f fighter) name() string { return f.c.GetName() }
+
+func (f fighter) conscious() bool {
+	return !f.cs.GetUnconscious() && !f.cs.GetDying() && f.cs.GetKaDice() > 0
+}
+
+// mayAct: may still take an action this pass (KA-012, KA-015), even out of the fight when
+// put out at the same time as its own action (KA-014).
+func (f fighter) mayAct() bool {
+	return (f.conscious() || f.cs.GetStillActs()) && !f.cs.GetPassed() && f.cs.GetActionsLeft() > 0 && !f.cs.GetActedThisPass()
+}
+
+func fighterOf(st *encounterv1.EncounterState, id string) (fighter, error) {
+	c := engine.FindCombatant(st, id)
+	if c == nil {
+		return fighter{}, engine.NotFound("there is no combatant %q in this encounter", id)
+	}
+	cs := kaState(st).GetCombatants()[id]
+	if cs == nil {
+		cs = &kav1.CombatantState{}
+	}
+	return fighter{c: c, sh: c.GetKa(), cs: cs}, nil
+}
+
+func fighters(st *encounterv1.EncounterState) []fighter {
+	var out []fighter
+	for _, c := range st.GetCombatants() {
+		f, _ := fighterOf(st, c.GetId())
+		out = append(out, f)
+	}
+	return out
+}
+
+// Start makes the encounter's deck whole and opens the first round (KA-003, KA-010). Nothing
+// is rolled: each draw takes its cards at random from the cards left.
+func (System) Start(st *encounterv1.EncounterState, _ engine.Env) ([]*encounterv1.Event, error) {
+	return []*encounterv1.Event{
+		event(&kav1.Event{Kind: &kav1.Event_DeckShuffled{DeckShuffled: &kav1.DeckShuffled{Cards: DeckSize}}}),
+		roundStarted(st, 1),
+	}, nil
+}
