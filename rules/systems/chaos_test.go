@@ -147,8 +147,9 @@ func TestRandomCommandsNeverBreakARuleSystem(t *testing.T) {
 		"ka":     func(c *encounterv1.Combatant) { c.Sheet = kaSheet() },
 		"d20seg": func(c *encounterv1.Combatant) { c.Sheet = d20Sheet() },
 	}
-	for _, system := range []string{"loss", "feerie", "ka", "d20seg"} {
+	for _, system := range systems.IDs() {
 		t.Run(system, func(t *testing.T) {
+			require.Contains(t, sheets, system, "a sheet of %s for its random combatants (sheets above)", system)
 			generated := map[protoreflect.Name]int{} // by kind of the system's Action
 			var action protoreflect.MessageDescriptor
 			for run := range 8 {

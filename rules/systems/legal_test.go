@@ -15,7 +15,7 @@ import (
 // refused) on the state it was listed for.
 func TestLegalCommandsAreTakenInEveryGoldenState(t *testing.T) {
 	reg := Registry()
-	for _, system := range []string{"loss", "feerie", "ka", "d20seg"} {
+	for _, system := range IDs() {
 		t.Run(system, func(t *testing.T) {
 			events, _ := readGolden(t, system, 1)
 			st := &encounterv1.EncounterState{EncounterId: events[0].GetEncounterId()}

@@ -117,7 +117,7 @@ func TestEveryEventKindIsNarrated(t *testing.T) {
 // de Loss are always checked; another system's once its narration files exist.
 func TestGoldenNarration(t *testing.T) {
 	reg := Registry()
-	for _, system := range []string{"loss", "feerie", "ka", "d20seg"} {
+	for _, system := range IDs() {
 		for _, version := range reg.Versions(system) {
 			for _, lang := range narrate.Languages() {
 				path := filepath.Join("testdata", "narration", fmt.Sprintf("%s-v%d.%s.txt", system, version, lang))

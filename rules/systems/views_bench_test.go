@@ -16,7 +16,7 @@ import (
 //	go test ./rules/systems -run '^$' -bench Views -benchmem
 func BenchmarkViews(b *testing.B) {
 	reg := systems.Registry()
-	for _, sys := range []string{"loss", "feerie", "ka", "d20seg"} {
+	for _, sys := range systems.IDs() {
 		log := enginetest.ReadLog(b, "testdata/golden/"+sys+"-v1.jsonl")
 		st, err := reg.Fold(log)
 		if err != nil {

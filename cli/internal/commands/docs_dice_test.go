@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/fray-rpg/fray/rules/dice"
+	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/stretchr/testify/require"
 )
 
@@ -70,7 +71,7 @@ func TestThePythonDiceVerifierDrawsWhatGoDraws(t *testing.T) {
 // log, as `fray export` writes it) from the seed it reveals, and fails on a changed die.
 func TestThePythonDiceVerifierAuditsExportedLogs(t *testing.T) {
 	py := python(t)
-	for _, sys := range []string{"loss", "feerie", "ka", "d20seg"} {
+	for _, sys := range systems.IDs() {
 		t.Run(sys, func(t *testing.T) {
 			log := filepath.Join("../../../rules/systems/testdata/golden", sys+"-v1.jsonl")
 			out, err := exec.Command(py, verifierScript, "log", log).CombinedOutput()
@@ -146,7 +147,7 @@ func TestTheRuleCataloguesInDocsAreTheSharedOnes(t *testing.T) {
 	if _, err := os.Stat(shared); err != nil {
 		t.Skip("no shared catalogues beside the repository")
 	}
-	for _, sys := range []string{"loss", "feerie", "ka", "d20seg"} {
+	for _, sys := range systems.IDs() {
 		want, err := os.ReadFile(filepath.Join(shared, sys+".md"))
 		require.NoError(t, err)
 		got, err := os.ReadFile(filepath.Join("../../../docs/rules", sys+".md"))

@@ -14,6 +14,7 @@ import (
 	"github.com/fray-rpg/fray/cli/internal/client"
 	"github.com/fray-rpg/fray/cli/internal/clienttest"
 	"github.com/fray-rpg/fray/cli/internal/commands"
+	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc/codes"
@@ -177,7 +178,7 @@ func TestCompletionAndVersion(t *testing.T) {
 		{[]string{"react", "e", "ruffian", ""}, []string{"parry", "dodge", "none"}},
 		{[]string{"ka", "react", "e", "chien", ""}, []string{"dodge", "parry", "take", "back"}},
 		{[]string{"joining", "--as", "gm", "e", ""}, []string{"open", "closed"}},
-		{[]string{"create", "--system", ""}, []string{"loss", "feerie", "ka", "d20seg"}},
+		{[]string{"create", "--system", ""}, systems.IDs()},
 		{[]string{"replay", "e", "--format", ""}, []string{"text", "jsonl", "markdown"}},
 		{[]string{"feerie", "declare", "e", "r", "--kind", ""}, []string{"melee", "ranged", "other"}},
 	} {

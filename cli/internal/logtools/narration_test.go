@@ -27,7 +27,7 @@ func TestTheLogToolsNarrateInTheLanguageAsked(t *testing.T) {
 	for _, lang := range []string{"en", "fr"} {
 		want[lang] = map[string][]string{}
 	}
-	for _, system := range []string{"loss", "feerie", "ka", "d20seg"} {
+	for _, system := range systems.IDs() {
 		golden := filepath.Join("..", "..", "..", "rules", "systems", "testdata", "golden", system+"-v1.jsonl")
 		code, stdout, stderr := runFray("import", golden)
 		require.Equal(t, 0, code, stderr)
