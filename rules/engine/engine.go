@@ -60,10 +60,33 @@ type System interface {
 	Evolve(*encounterv1.EncounterState, *encounterv1.Event) error
 	// Describe returns the system's sheet fields, actions, options and tables.
 	Describe() *rulesetv1.RulesetDescriptor
-	// Legal lists what a combatant may do now, with costs.
-	Legal(*encounterv1.EncounterState, string) []*rulesetv1.LegalAction
+	// CostUnit is the unit the costs of its legal actions (LegalAction.cost) are in.
+	CostUnit() CostUnit
 	// Teller narrates the system's events, sheets and house rules in plain language.
 	Teller() narrate.Teller
+	// Closer: every system closes its own commands (the next Tour, pass or round).
+	Closer
+	// Commander: what a combatant may do now, with costs and the commands that take it
+	// (Registry.Legal is that list without the commands).
+	Commander
+	// Redactor: what a reader who may not see a combatant's numbers is left of them.
+	Redactor
+	// DiceEnder: how far in the dice stream the system's rolls of an event reach.
+	DiceEnder
+}
+
+// CostUnit is the unit a system's costs are in, as a player reads a number of them: "4 PA",
+// "1 action", "2 segments".
+type CostUnit struct {
+	One, Many string
+}
+
+// Of writes n of the unit: "1 action", "3 actions".
+func (u CostUnit) Of(n int32) string {
+	if n == 1 || n == -1 {
+		return fmt.Sprint(n, " ", u.One)
+	}
+	return fmt.Sprint(n, " ", u.Many)
 }
 
 // FollowUp is implemented by a system whose own state may call for events after a common
@@ -73,7 +96,7 @@ type FollowUp interface {
 	FollowUp(*encounterv1.EncounterState, Env) ([]*encounterv1.Event, error)
 }
 
-// Closer is implemented by a system whose decision of one of its commands ends with events
+// Closer is the part of a System whose decision of one of its commands ends with events
 // decided on the state the command's own events leave: the next Tour, pass or round when no
 // one can act any more. Its Decide returns the command's own events; the engine folds them
 // into the copy of the state that becomes the result (next), then calls Close, even when
@@ -593,5 +616,5 @@ func (r *Registry) Legal(st *encounterv1.EncounterState, combatant string) ([]*r
 	if st.GetStatus() != encounterv1.EncounterStatus_ENCOUNTER_STATUS_ACTIVE {
 		return nil, nil
 	}
-	return sys.Legal(st, combatant), nil
+	return Actions(sys.LegalCommands(st, combatant)), nil
 }

@@ -18,14 +18,14 @@ type LegalCommand struct {
 	Command *encounterv1.Command
 }
 
-// Commander is implemented by a rule system whose legal actions come with their commands.
-// Its Legal is LegalCommands without the commands.
+// Commander is the part of a System that lists the legal actions with their commands: the
+// engine's Legal is LegalCommands without the commands, written once here for every system.
 type Commander interface {
 	LegalCommands(st *encounterv1.EncounterState, combatant string) []LegalCommand
 }
 
 // LegalCommands lists what a combatant may do now, each action with the command that takes
-// it (nil for a system that gives none), as Legal does.
+// it, as Legal does.
 func (r *Registry) LegalCommands(st *encounterv1.EncounterState, combatant string) ([]LegalCommand, error) {
 	sys, err := r.system(st)
 	if err != nil {
@@ -37,14 +37,7 @@ func (r *Registry) LegalCommands(st *encounterv1.EncounterState, combatant strin
 	if st.GetStatus() != encounterv1.EncounterStatus_ENCOUNTER_STATUS_ACTIVE {
 		return nil, nil
 	}
-	if c, ok := sys.(Commander); ok {
-		return c.LegalCommands(st, combatant), nil
-	}
-	var out []LegalCommand
-	for _, a := range sys.Legal(st, combatant) {
-		out = append(out, LegalCommand{Action: a})
-	}
-	return out, nil
+	return sys.LegalCommands(st, combatant), nil
 }
 
 // Actions returns the legal actions of a list of LegalCommands.

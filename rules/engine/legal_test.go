@@ -5,7 +5,6 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
-	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/rules/loss"
 	"github.com/stretchr/testify/require"
@@ -54,50 +53,40 @@ func TestFillSetsTheFieldAChoiceNames(t *testing.T) {
 	}
 }
 
-// noCommands is a rule system whose legal actions come without commands.
-type noCommands struct{ engine.System }
-
-func (n noCommands) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.LegalAction {
-	return n.System.Legal(st, id)
-}
-
 // LegalCommands is Legal with the commands: nothing before the fight starts, NotFound for a
-// combatant who is not there, an error for an encounter of no rule system it knows; the
-// actions without a command for a system that gives none.
+// combatant who is not there, an error for an encounter of no rule system it knows; every
+// action with its command (the engine's Legal is LegalCommands without them).
 func TestLegalCommandsAreLegalWithTheirCommands(t *testing.T) {
-	for _, sys := range []engine.System{loss.New(1), noCommands{loss.New(1)}} {
-		reg := engine.NewRegistry(sys)
-		st := &encounterv1.EncounterState{EncounterId: "e1"}
-		for _, cmd := range []*encounterv1.Command{create("Ruelle", "loss", 0), combatant("diego", "Diego", "david"), combatant("ruffian", "Le malfrat", "gm")} {
-			_, err := apply(t, reg, st, cmd, env("gm"))
-			require.NoError(t, err)
-		}
-		list, err := reg.LegalCommands(st, "diego")
+	reg := engine.NewRegistry(loss.New(1))
+	st := &encounterv1.EncounterState{EncounterId: "e1"}
+	for _, cmd := range []*encounterv1.Command{create("Ruelle", "loss", 0), combatant("diego", "Diego", "david"), combatant("ruffian", "Le malfrat", "gm")} {
+		_, err := apply(t, reg, st, cmd, env("gm"))
 		require.NoError(t, err)
-		require.Empty(t, list, "nothing before the fight starts")
-		_, err = apply(t, reg, st, start, env("gm"))
-		require.NoError(t, err)
-
-		_, err = reg.LegalCommands(st, "nobody")
-		requireCode(t, err, engine.CodeNotFound)
-		_, err = reg.LegalCommands(&encounterv1.EncounterState{RuleSystem: "chess"}, "diego")
-		require.Error(t, err)
-
-		listed := 0
-		for _, id := range []string{"diego", "ruffian"} {
-			list, err := reg.LegalCommands(st, id)
-			require.NoError(t, err)
-			plain, err := reg.Legal(st, id)
-			require.NoError(t, err)
-			require.Len(t, list, len(plain))
-			require.Equal(t, plain, engine.Actions(list))
-			for _, l := range list {
-				_, commander := sys.(engine.Commander)
-				require.Equal(t, commander, l.Command != nil, "%s: %s", id, l.Action.GetName())
-				listed++
-			}
-		}
-		require.NotZero(t, listed, "someone may act once the fight starts")
 	}
+	list, err := reg.LegalCommands(st, "diego")
+	require.NoError(t, err)
+	require.Empty(t, list, "nothing before the fight starts")
+	_, err = apply(t, reg, st, start, env("gm"))
+	require.NoError(t, err)
+
+	_, err = reg.LegalCommands(st, "nobody")
+	requireCode(t, err, engine.CodeNotFound)
+	_, err = reg.LegalCommands(&encounterv1.EncounterState{RuleSystem: "chess"}, "diego")
+	require.Error(t, err)
+
+	listed := 0
+	for _, id := range []string{"diego", "ruffian"} {
+		list, err := reg.LegalCommands(st, id)
+		require.NoError(t, err)
+		plain, err := reg.Legal(st, id)
+		require.NoError(t, err)
+		require.Len(t, list, len(plain))
+		require.Equal(t, plain, engine.Actions(list))
+		for _, l := range list {
+			require.NotNil(t, l.Command, "%s: %s", id, l.Action.GetName())
+			listed++
+		}
+	}
+	require.NotZero(t, listed, "someone may act once the fight starts")
 	require.Empty(t, engine.Actions(nil))
 }

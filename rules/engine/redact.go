@@ -62,18 +62,17 @@ func (r *Registry) View(st *encounterv1.EncounterState, v Viewer) *encounterv1.E
 		out.Seed = nil
 	}
 	sys, err := r.system(st)
-	red, _ := sys.(Redactor)
 	secret := secretIn(st, v)
 	for _, c := range out.GetCombatants() {
-		if red != nil && err == nil {
-			c.Appearance = red.Appearance(st, c.GetId())
+		if err == nil {
+			c.Appearance = sys.Appearance(st, c.GetId())
 		}
 		if secret(c.GetId()) {
 			c.Sheet = nil
 		}
 	}
-	if red != nil && err == nil {
-		red.RedactState(out, secret)
+	if err == nil {
+		sys.RedactState(out, secret)
 	}
 	if !v.SeesAll {
 		WithholdDicePositions(out)
@@ -126,9 +125,7 @@ func (r *Registry) viewEvent(before *encounterv1.EncounterState, ev *encounterv1
 			return out
 		}
 	}
-	if red, ok := sys.(Redactor); ok {
-		red.RedactEvent(out, secret)
-	}
+	sys.RedactEvent(out, secret)
 	if !proto.Equal(out.GetCommand(), ev.GetCommand()) {
 		out.CommandDigest = nil // it would let a reader test guesses of what was withheld
 	}

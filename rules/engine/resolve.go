@@ -38,8 +38,7 @@ func (r *Registry) ResolveWith(st *encounterv1.EncounterState, cmd *encounterv1.
 // system closes its own commands (Closer; own: cmd was one), and then asks the system for the
 // closing events, which it folds too. It returns every event and the copy (nil when neither).
 func (r *Registry) foldDecided(sys System, st *encounterv1.EncounterState, events []*encounterv1.Event, env Env, fold, own bool) ([]*encounterv1.Event, *encounterv1.EncounterState, error) {
-	closer, closes := sys.(Closer)
-	closes = closes && own
+	closes := own // every system closes its own commands (Closer)
 	if !fold && !closes {
 		return events, nil, nil
 	}
@@ -52,7 +51,7 @@ func (r *Registry) foldDecided(sys System, st *encounterv1.EncounterState, event
 	if !closes {
 		return events, next, nil
 	}
-	more, err := closer.Close(next, env, func(ev *encounterv1.Event) error {
+	more, err := sys.Close(next, env, func(ev *encounterv1.Event) error {
 		stamp(ev, sys, st.GetEncounterId(), next.GetSequence()+1, env.Actor)
 		if err := r.Evolve(next, ev); err != nil {
 			return fmt.Errorf("the rules produced an event they cannot fold: %w", err)

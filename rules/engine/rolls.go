@@ -32,12 +32,10 @@ func DiceEnd(rolls ...*dicev1.Roll) uint64 {
 // advanceDice moves the state's dice offset, and its high-water mark, past every roll
 // recorded in ev.
 func advanceDice(sys System, st *encounterv1.EncounterState, ev *encounterv1.Event) {
-	if d, ok := sys.(DiceEnder); ok {
-		if end, own := d.DiceEnd(ev); own {
-			st.DiceOffset = max(st.DiceOffset, end)
-			st.DiceHighWater = max(st.DiceHighWater, st.DiceOffset)
-			return
-		}
+	if end, own := sys.DiceEnd(ev); own {
+		st.DiceOffset = max(st.DiceOffset, end)
+		st.DiceHighWater = max(st.DiceHighWater, st.DiceOffset)
+		return
 	}
 	eachRoll(ev.ProtoReflect(), func(r *dicev1.Roll) {
 		if end := r.GetOffset() + r.GetDraws(); end > st.DiceOffset {

@@ -11,11 +11,6 @@ import (
 	"github.com/fray-rpg/fray/rules/engine"
 )
 
-// Legal lists what a combatant may do now.
-func (s System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.LegalAction {
-	return engine.Actions(s.LegalCommands(st, id))
-}
-
 // LegalCommands lists what a combatant may do now, each action with its command.
 func (s System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.LegalCommand {
 	f, err := fighterOf(st, id)

@@ -11,11 +11,6 @@ import (
 	"github.com/fray-rpg/fray/rules/engine"
 )
 
-// Legal lists what a combatant may do now, with costs.
-func (s System) Legal(st *encounterv1.EncounterState, id string) []*rulesetv1.LegalAction {
-	return engine.Actions(s.LegalCommands(st, id))
-}
-
 // outOfRangeMetres is the first distance of the last row of the ranged Difficulty table
 // (LOS-080): out of range, Difficulty 35; a choice of distance offers up to it.
 const outOfRangeMetres = 61
