@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -387,7 +388,18 @@ func UnknownSubcommand(cmd *cobra.Command, name string) string {
 	if cmd.SuggestionsMinimumDistance <= 0 {
 		cmd.SuggestionsMinimumDistance = 2
 	}
-	if s := cmd.SuggestionsFor(name); len(s) > 0 {
+	s := cmd.SuggestionsFor(name)
+	for _, g := range cmd.Commands() {
+		if g.Annotations[flatAnnotation] != "" { // its members run here too, hidden
+			g.SuggestionsMinimumDistance = cmd.SuggestionsMinimumDistance
+			for _, m := range g.SuggestionsFor(name) {
+				if !slices.Contains(s, m) {
+					s = append(s, m)
+				}
+			}
+		}
+	}
+	if len(s) > 0 {
 		msg += "; did you mean " + strings.Join(s, " or ") + "?"
 	}
 	return msg

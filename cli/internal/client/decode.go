@@ -10,11 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	d20segv1 "github.com/fray-rpg/fray/gen/fray/d20seg/v1"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
-	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
-	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
-	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -278,8 +274,8 @@ func pathOr(path string) string {
 }
 
 // LoadOptions reads the --options file: a fray.encounter.v1.RuleOptions ("loss: {...}",
-// "feerie: {...}", "ka: {...}", "d20seg: {...}") or the bare options of the system given
-// (fray.loss.v1.Options, fray.feerie.v1.Options, fray.ka.v1.Options, fray.d20seg.v1.Options).
+// "ka: {...}") or the bare options of the system given (fray.loss.v1.Options for loss): the
+// arm of RuleOptions named after the system.
 func LoadOptions(path, system string) (*encounterv1.RuleOptions, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -289,38 +285,18 @@ func LoadOptions(path, system string) (*encounterv1.RuleOptions, error) {
 	if err != nil {
 		return nil, err
 	}
+	o := &encounterv1.RuleOptions{}
 	var top map[string]json.RawMessage
-	if json.Unmarshal(js, &top) == nil {
-		_, wrapped := top[system]
-		switch {
-		case wrapped:
-		case system == "loss":
-			o := &lossv1.Options{}
-			if err := DecodeProto(path, data, o); err != nil {
+	if arm := Arm(o, "system", system); arm != nil && json.Unmarshal(js, &top) == nil {
+		if _, wrapped := top[system]; !wrapped {
+			bare := o.ProtoReflect().NewField(arm)
+			if err := DecodeProto(path, data, bare.Message().Interface()); err != nil {
 				return nil, err
 			}
-			return &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Loss{Loss: o}}, nil
-		case system == "feerie":
-			o := &feeriev1.Options{}
-			if err := DecodeProto(path, data, o); err != nil {
-				return nil, err
-			}
-			return &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Feerie{Feerie: o}}, nil
-		case system == "ka":
-			o := &kav1.Options{}
-			if err := DecodeProto(path, data, o); err != nil {
-				return nil, err
-			}
-			return &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Ka{Ka: o}}, nil
-		case system == "d20seg":
-			o := &d20segv1.Options{}
-			if err := DecodeProto(path, data, o); err != nil {
-				return nil, err
-			}
-			return &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_D20Seg{D20Seg: o}}, nil
+			o.ProtoReflect().Set(arm, bare)
+			return o, nil
 		}
 	}
-	o := &encounterv1.RuleOptions{}
 	if err := DecodeProto(path, data, o); err != nil {
 		return nil, err
 	}

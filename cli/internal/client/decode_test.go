@@ -184,3 +184,33 @@ func TestLoadOptions(t *testing.T) {
 	_, err = LoadOptions(bad, "loss")
 	require.ErrorContains(t, err, "bad.yaml: field loss.gm_fursa")
 }
+
+// Every arm of RuleOptions loads bare or wrapped, by the system's name: no list of systems.
+func TestLoadOptionsChoosesTheArmByName(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(text), 0o600))
+		return p
+	}
+	for system, bare := range map[string]string{
+		"loss": "gm_fursa: 2", "feerie": "roll: 2d10-11", "ka": "reshuffle: every_draw", "d20seg": "carry_over: true",
+	} {
+		got, err := LoadOptions(write(system+"-bare.yaml", bare+"\n"), system)
+		require.NoError(t, err, system)
+		wrapped, err := LoadOptions(write(system+"-wrapped.yaml", system+":\n  "+bare+"\n"), system)
+		require.NoError(t, err, system)
+		requireProtoEqual(t, wrapped, got)
+		m := got.ProtoReflect()
+		require.Equal(t, system, string(m.WhichOneof(m.Descriptor().Oneofs().ByName("system")).Name()))
+	}
+	// The bare options of another system are refused with the fields of the one named.
+	_, err := LoadOptions(write("wrong.yaml", "roll: 2d10-11\n"), "loss")
+	require.ErrorContains(t, err, "wrong.yaml: field roll: unknown field; fray.loss.v1.Options has")
+	// A system with no arm: the file must be a whole RuleOptions.
+	_, err = LoadOptions(write("unknown.yaml", "gm_fursa: 1\n"), "chess")
+	require.ErrorContains(t, err, "field gm_fursa: unknown field; fray.encounter.v1.RuleOptions has loss, feerie, ka, d20seg")
+	o, err := LoadOptions(write("whole.yaml", "ka:\n  deck: standard\n"), "chess")
+	require.NoError(t, err)
+	require.Equal(t, "standard", o.GetKa().GetDeck())
+}

@@ -9,9 +9,7 @@ import (
 	"text/tabwriter"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
-	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
-	"github.com/fray-rpg/fray/rules/ka"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 )
@@ -55,17 +53,16 @@ func PrintOutcome(w io.Writer, enc string, events []*encounterv1.Event, st *enco
 	PrintPending(w, enc, st)
 }
 
-// PrintPending prints the reactions the encounter waits for.
+// PrintPending prints the reactions the encounter waits for, each with the command that gives
+// it, worded by the encounter's system.
 func PrintPending(w io.Writer, enc string, st *encounterv1.EncounterState) {
+	sys, known := SystemOf(st)
 	for _, p := range st.GetPending() {
-		react, choices := "react", "parry|dodge|none"
-		if la := st.GetLoss().GetPending(); la.GetDefenderId() == p.GetCombatantId() && la.GetPursuit() != lossv1.PursuitKind_PURSUIT_KIND_UNSPECIFIED {
-			choices = "dodge|none" // a pursuit action is only dodged (LOS-102…LOS-106)
-		}
-		if IsKa(st) {
-			react, choices = "ka react", kaChoices(st, p.GetCombatantId())
-		}
 		fmt.Fprintf(w, "waiting for %s (%s): %s\n", p.GetCombatantId(), OrUnknown(p.GetController()), p.GetPrompt())
+		if !known || sys.Answer == nil {
+			continue // no command to suggest: fray submit answers it
+		}
+		react, choices := sys.Answer(st, p.GetCombatantId())
 		fmt.Fprintf(w, "  fray %s %s %s %s --as %s\n", react, enc, p.GetCombatantId(), choices, OrUnknown(p.GetController()))
 	}
 }
@@ -176,35 +173,6 @@ func (l *ListFlag) Set(s string) error {
 		}
 	}
 	return nil
-}
-
-// kaChoices: the answers defender may give to the attack waiting: dodge with an action left,
-// parry where the option allows it and the attack is no stun, take it, and attack back with
-// the attacker's Animalité (KA-008, KA-013, KA-020, KA-030).
-func kaChoices(st *encounterv1.EncounterState, defender string) string {
-	ks := st.GetKa()
-	p, cs := ks.GetPending(), ks.GetCombatants()[defender]
-	var att, def *kav1.Sheet
-	for _, cb := range st.GetCombatants() {
-		switch cb.GetId() {
-		case p.GetAttackerId():
-			att = cb.GetKa()
-		case defender:
-			def = cb.GetKa()
-		}
-	}
-	if cs == nil || cs.GetActionsLeft() <= 0 {
-		return "take"
-	}
-	out := "dodge"
-	if st.GetOptions().GetKa().GetParry() && !p.GetAttack().GetStun() {
-		out += "|parry"
-	}
-	out += "|take"
-	if att != nil && def != nil && att.GetSpheres()[ka.Animalite] == def.GetSpheres()[ka.Animalite] && !cs.GetActedThisPass() {
-		out += "|back"
-	}
-	return out
 }
 
 // OddsKey marks a context in which submit asks the odds of its command instead.

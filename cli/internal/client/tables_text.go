@@ -10,8 +10,6 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
 	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
-	"github.com/fray-rpg/fray/rules/d20seg"
-	"github.com/fray-rpg/fray/rules/feerie"
 	"github.com/fray-rpg/fray/rules/ka"
 	rulesnarrate "github.com/fray-rpg/fray/rules/narrate"
 )
@@ -118,21 +116,6 @@ func FaceDown(c *kav1.Card) bool {
 
 func IsAttack(k feeriev1.ActivityKind) bool {
 	return k == feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK || k == feeriev1.ActivityKind_ACTIVITY_KIND_RANGED_ATTACK
-}
-
-// IsD20Seg reports whether an encounter is one of d20seg.
-func IsD20Seg(st *encounterv1.EncounterState) bool {
-	return st.GetD20Seg() != nil || st.GetRuleSystem() == d20seg.ID
-}
-
-// IsFeerie reports whether an encounter is one of Contes de Fées.
-func IsFeerie(st *encounterv1.EncounterState) bool {
-	return st.GetFeerie() != nil || st.GetRuleSystem() == feerie.ID
-}
-
-// IsKa reports whether an encounter is one of Ka.
-func IsKa(st *encounterv1.EncounterState) bool {
-	return st.GetKa() != nil || st.GetRuleSystem() == ka.ID
 }
 
 // KindWords: the name of an activity kind in prose.

@@ -2,38 +2,25 @@ package commands
 
 import (
 	"io"
+	"slices"
 
-	"github.com/fray-rpg/fray/cli/internal/d20segcmd"
-	"github.com/fray-rpg/fray/cli/internal/feeriecmd"
-	"github.com/fray-rpg/fray/cli/internal/kacmd"
+	"github.com/fray-rpg/fray/cli/internal/client"
 	"github.com/fray-rpg/fray/cli/internal/logtools"
-	"github.com/fray-rpg/fray/cli/internal/losscmd"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/spf13/cobra"
 )
 
-// builtinCommands are the client subcommands, in the order the usage lists them. `fray dev`
-// and `fray load` register themselves from elsewhere (see cmd/fray/main.go).
+// builtinCommands are the client subcommands, in the order the usage lists them: the groups
+// of the rule systems' actions come after start (systemCommands). `fray dev` and `fray load`
+// register themselves from elsewhere (see cmd/fray/main.go).
 func builtinCommands() []*cobra.Command {
-	return []*cobra.Command{
+	first := []*cobra.Command{
 		summary(createCmd(), "create an encounter and print its id"),
 		summary(addCmd(), "add combatants from sheet files (YAML or JSON)"),
 		summary(startCmd(), "start the fight"),
-		summary(losscmd.AttackCmd(), "attack with a weapon (Les Chants de Loss)"),
-		summary(losscmd.ReactCmd(), "answer an attack: parry, dodge or none"),
-		summary(losscmd.PassCmd(), "end a combatant's actions for this Tour"),
-		summary(losscmd.DeclareCmd(), "declare a combatant's intention for its first action (LOS-038)"),
-		summary(losscmd.WaitCmd(), "wait and act at a lower phase (LOS-040)"),
-		summary(losscmd.AimCmd(), "aim with a ranged weapon (LOS-035, LOS-084)"),
-		summary(losscmd.ActCmd(), "speak, use a social Talent, pick up, move, stand up, recover a weapon"),
-		summary(losscmd.DyingCmd(), "save or finish off a dying combatant (LOS-023)"),
-		summary(losscmd.PursuitCmd(), "start a pursuit (GM, LOS-100)"),
-		summary(losscmd.ChaseCmd(), "make a pursuit action: charge, closer, farther, zigzags... (LOS-102…LOS-107)"),
+	}
+	rest := []*cobra.Command{
 		summary(grantAnyCmd(), "grant a role: player (--combatants), observer or co-gm (GM); or free raises to a combatant (GM, LOS-004)"),
-		summary(losscmd.DisasterCmd(), "turn a failed Exploit into a Disaster (GM, LOS-006)"),
-		summary(feeriecmd.Cmd(), "Contes de Fées: declare, act, change, renounce, gesture, object; advance, impersonal, surprise, unseen, rule (GM)"),
-		summary(kacmd.Cmd(), "Ka: attack (stun, burst), react, disarm, pickup, pass; terror (GM)"),
-		summary(d20segcmd.Cmd(), "d20 à segments (d20seg): attack, cast, other, end; surprise (GM)"),
 		summary(submitCmd(), "submit any command given in protojson"),
 		summary(endCmd(), "end an encounter and print its revealed dice seed"),
 		summary(stateCmd(), "show an encounter's state"),
@@ -54,6 +41,33 @@ func builtinCommands() []*cobra.Command {
 		summary(tokenCmd(), "mint a token from fray dev's signing key (--as NAME), or print its public key set (--jwks)"),
 		summary(inviteCmd(), "invite a player of some combatants or an observer: a link to the page in the browser (GM)"),
 	}
+	taken := map[string]bool{}
+	for _, c := range slices.Concat(first, rest) {
+		taken[c.Name()] = true
+	}
+	return slices.Concat(first, systemCommands(taken), rest)
+}
+
+// systemCommands are the command groups of the registered rule systems (`fray ka …`), then
+// the members of a flat system run without its group's name (`fray attack`), hidden, but for
+// a name taken by a built-in command (`fray grant`, which grants roles too).
+func systemCommands(taken map[string]bool) []*cobra.Command {
+	var groups, flat []*cobra.Command
+	for _, s := range client.Systems() {
+		groups = append(groups, client.SystemGroup(s))
+		if !s.Flat {
+			continue
+		}
+		for _, m := range s.Members {
+			if taken[m.Name] {
+				continue
+			}
+			c := m.Cmd()
+			c.Short, c.Hidden = m.Summary, true
+			flat = append(flat, c)
+		}
+	}
+	return append(groups, flat...)
 }
 
 // summary sets the one line the usage lists cmd with.

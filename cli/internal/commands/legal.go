@@ -7,10 +7,6 @@ import (
 	"strings"
 
 	"github.com/fray-rpg/fray/cli/internal/client"
-	"github.com/fray-rpg/fray/cli/internal/d20segcmd"
-	"github.com/fray-rpg/fray/cli/internal/feeriecmd"
-	"github.com/fray-rpg/fray/cli/internal/kacmd"
-	"github.com/fray-rpg/fray/cli/internal/losscmd"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
 	"github.com/spf13/cobra"
@@ -53,14 +49,9 @@ func legalCmd() *cobra.Command {
 func writeLegal(w io.Writer, resp *encounterv1.GetEncounterResponse, forID string) {
 	st := resp.GetState()
 	names := client.NamesOf(st)
-	text := losscmd.LegalText
-	switch {
-	case client.IsFeerie(st):
-		text = feeriecmd.LegalText
-	case client.IsKa(st):
-		text = kacmd.LegalText
-	case client.IsD20Seg(st):
-		text = d20segcmd.LegalText
+	text := plainLegal
+	if sys, ok := client.SystemOf(st); ok {
+		text = sys.LegalText
 	}
 	if forID == "" {
 		if len(resp.GetMayAct()) == 0 {
@@ -84,6 +75,16 @@ func writeLegal(w io.Writer, resp *encounterv1.GetEncounterResponse, forID strin
 			}
 		}
 	}
+}
+
+// plainLegal words a legal action of a rule system no package of the CLI registers: its cost
+// a bare number, in the system's own unit.
+func plainLegal(name, desc string, cost int32, targets []string, weapon, rule string) string {
+	c := ""
+	if cost > 0 {
+		c = fmt.Sprint(cost)
+	}
+	return client.LegalLine(name, desc, c, targets, weapon, rule)
 }
 
 func namesOf(names *client.Names, ids []string) []string {

@@ -6,10 +6,6 @@ import (
 	"io"
 
 	"github.com/fray-rpg/fray/cli/internal/client"
-	"github.com/fray-rpg/fray/cli/internal/d20segcmd"
-	"github.com/fray-rpg/fray/cli/internal/feeriecmd"
-	"github.com/fray-rpg/fray/cli/internal/kacmd"
-	"github.com/fray-rpg/fray/cli/internal/losscmd"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/spf13/cobra"
 )
@@ -65,22 +61,14 @@ func writeState(w io.Writer, resp *encounterv1.GetEncounterResponse, forID strin
 		fmt.Fprintf(w, ", %s v%d", st.GetRuleSystem(), st.GetRulesVersion())
 	}
 	fmt.Fprintf(w, ", GM %s, at event #%d\n", client.OrUnknown(st.GetGameMaster()), st.GetSequence())
-	switch {
-	case client.IsFeerie(st):
-		feeriecmd.WriteState(w, st, names)
-		printLegal(w, resp, names, forID, feeriecmd.LegalText)
-		return
-	case client.IsKa(st):
-		kacmd.WriteState(w, st, names)
-		printLegal(w, resp, names, forID, kacmd.LegalText)
-		return
-	case client.IsD20Seg(st):
-		d20segcmd.WriteState(w, st, names)
-		printLegal(w, resp, names, forID, d20segcmd.LegalText)
+	sys, ok := client.SystemOf(st)
+	if !ok {
+		fmt.Fprintln(w, "(this CLI has no table of this rule system: fray state --json shows it all)")
+		printLegal(w, resp, names, forID, plainLegal)
 		return
 	}
-	losscmd.WriteState(w, st, names)
-	printLegal(w, resp, names, forID, losscmd.LegalText)
+	sys.WriteState(w, st, names)
+	printLegal(w, resp, names, forID, sys.LegalText)
 }
 
 // printLegal prints what combatant forID may do, each line written by text.

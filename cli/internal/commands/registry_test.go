@@ -106,9 +106,8 @@ func TestHelp(t *testing.T) {
 	code, out, errOut := clienttest.Run(t, "help")
 	require.Equal(t, 0, code)
 	require.Empty(t, errOut)
-	for _, name := range []string{"create", "add", "start", "attack", "react", "pass", "declare", "wait", "aim", "act", "dying",
-		"pursuit", "chase", "grant", "disaster", "submit", "end", "state", "watch", "log", "list", "rulesets", "roll", "test-echo",
-		"version", "completion", "help"} {
+	for _, name := range []string{"create", "add", "start", "loss", "feerie", "ka", "d20", "grant", "submit", "end", "state",
+		"watch", "log", "list", "rulesets", "roll", "test-echo", "version", "completion", "help"} {
 		require.Regexp(t, `(?m)^  `+name+` +\S`, out)
 	}
 	require.Less(t, strings.Index(out, "  create "), strings.Index(out, "  add "), "listed in the order they are added")

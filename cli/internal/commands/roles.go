@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/fray-rpg/fray/cli/internal/client"
-	"github.com/fray-rpg/fray/cli/internal/losscmd"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -40,7 +39,10 @@ func roleArg(s string) (encounterv1.Role, bool) {
 // grantAnyCmd is `fray grant`: a role when the third argument is one, else free raises
 // (grantCmd). Its flags are both forms'.
 func grantAnyCmd() *cobra.Command {
-	role, raises := grantRoleCmd(), losscmd.GrantCmd()
+	role, raises := grantRoleCmd(), client.FlatMember("grant")
+	if raises == nil {
+		return role
+	}
 	command := &cobra.Command{
 		Use:  role.Use,
 		Long: role.Long + "\n\nusage: fray grant " + client.Synopsis(raises) + "\n\n" + raises.Long,

@@ -66,7 +66,7 @@ func rulesCmd() *cobra.Command {
 		}
 		return writeRuleset(stdout, resp.GetRuleset())
 	})
-	return command
+	return summary(command, "show a rule system at one version: sheet fields, actions and their costs, house rules, tables")
 }
 
 // writeRuleset prints a descriptor: a heading, then the sheet, the actions, the house rules

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/fray-rpg/fray/cli/internal/client"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
@@ -13,12 +14,13 @@ import (
 )
 
 func createCmd() *cobra.Command {
-	command, fs := client.NewCommand("create", "--name NAME [--system loss|feerie|ka|d20seg] [--options FILE] [flags]",
+	ids, names, def := systemChoices()
+	command, fs := client.NewCommand("create", "--name NAME [--system "+strings.Join(ids, "|")+"] [--options FILE] [flags]",
 		"Creates an encounter and prints its id alone, so that scripts can capture it:\n  id=$(fray create --name Ruelle)\n  id=$(fray create --name Clairière --system feerie)\nThe options file (YAML or JSON) is a fray.encounter.v1.RuleOptions (loss: {gm_fursa: 1}) or the\nbare options of the system given (gm_fursa: 1 for loss; roll: 2d10-11 for feerie; reshuffle:\nevery_draw for ka; carry_over: true for d20seg).", 0, 0)
 	c := client.AddConnFlags(fs)
 	c.AddCommandFlags(fs, false)
 	name := fs.String("name", "", "name of the encounter (required)")
-	system := fs.String("system", "loss", "rule system id: loss (Les Chants de Loss), feerie (Contes de Fées), ka (Ka) or d20seg (d20 à segments)")
+	system := fs.String("system", def, "rule system id: "+client.OrList(names))
 	version := fs.Uint("rules-version", 0, "rule system version (0 = the latest)")
 	optionsFile := fs.String("options", "", "house rules file, YAML or JSON")
 	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
@@ -52,6 +54,20 @@ func createCmd() *cobra.Command {
 		return nil
 	})
 	return command
+}
+
+// systemChoices are the ids of the registered systems, the default first, the same with their
+// names ("loss (Les Chants de Loss)"), and the default's id.
+func systemChoices() (ids, names []string, def string) {
+	for _, s := range client.Systems() {
+		id, name := s.ID, s.ID+" ("+s.Name+")"
+		if s.Default {
+			ids, names, def = append([]string{id}, ids...), append([]string{name}, names...), id
+			continue
+		}
+		ids, names = append(ids, id), append(names, name)
+	}
+	return ids, names, def
 }
 
 func addCmd() *cobra.Command {

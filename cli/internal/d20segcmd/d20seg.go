@@ -33,17 +33,21 @@ var d20Members = []client.Member{
 	{Name: "end", Summary: "end the combatant's turn for this round (D20-016)", Cmd: d20EndCmd},
 }
 
-// Cmd makes the command of the group and its members.
-func Cmd() *cobra.Command {
-	return client.Group("d20",
-		"The actions of a d20seg encounter (create it with --system d20seg). Initiative is fixed for the\n"+
-			fmt.Sprintf("combat (D20-010…D20-012); each round of 30 seconds runs segments %d to %d (D20-013), and the\n", latest.FirstSegment, latest.LastSegment)+
-			"combatant with the earliest free segment acts next, the higher Initiative first at the same\n"+
-			"segment (D20-015). An attack costs segments by BBA (D20-017), a spell by its level (D20-018);\n"+
-			"the round ends when everyone has spent its segments or ended its turn (D20-016).\n"+
-			fmt.Sprintf("The numbers here are version %d's; fray rules d20seg lists the costs and tables, and\n", d20seg.Latest)+
+func init() {
+	client.RegisterSystem(client.System{
+		ID: d20seg.ID, Name: "d20 à segments", Group: "d20",
+		Summary: "d20 à segments (d20seg): attack, cast, other, end; surprise (GM)",
+		Help: "The actions of a d20seg encounter (create it with --system d20seg). Initiative is fixed for the\n" +
+			fmt.Sprintf("combat (D20-010…D20-012); each round of 30 seconds runs segments %d to %d (D20-013), and the\n", latest.FirstSegment, latest.LastSegment) +
+			"combatant with the earliest free segment acts next, the higher Initiative first at the same\n" +
+			"segment (D20-015). An attack costs segments by BBA (D20-017), a spell by its level (D20-018);\n" +
+			"the round ends when everyone has spent its segments or ended its turn (D20-016).\n" +
+			fmt.Sprintf("The numbers here are version %d's; fray rules d20seg lists the costs and tables, and\n", d20seg.Latest) +
 			"fray rules --encounter ENC those of the version an encounter pinned.",
-		d20Members)
+		Members:    d20Members,
+		WriteState: WriteState,
+		LegalText:  LegalText,
+	})
 }
 
 func d20Command(a *d20segv1.Action) *encounterv1.Command {

@@ -36,15 +36,19 @@ var feerieMembers = []client.Member{
 	{Name: "rule", Summary: "the GM cancels or modifies a tactic, or gives a malus (FEE-036)", Cmd: feerieRuleCmd},
 }
 
-// Cmd makes the command of the group and its members.
-func Cmd() *cobra.Command {
-	return client.Group("feerie",
-		"The actions of a Contes de Fées encounter (create it with --system feerie). Each Action runs:\n"+
-			"every combatant declares (step 1), Initiative is rolled once all have, then the countdown goes\n"+
-			"down from the highest Initiative: at each rank combatants act (fray feerie act), and the GM\n"+
-			"resolves the rank and moves on (fray feerie advance); at rank 0 come the impersonal events,\n"+
+func init() {
+	client.RegisterSystem(client.System{
+		ID: feerie.ID, Name: "Contes de Fées", Group: "feerie",
+		Summary: "Contes de Fées: declare, act, change, renounce, gesture, object; advance, impersonal, surprise, unseen, rule (GM)",
+		Help: "The actions of a Contes de Fées encounter (create it with --system feerie). Each Action runs:\n" +
+			"every combatant declares (step 1), Initiative is rolled once all have, then the countdown goes\n" +
+			"down from the highest Initiative: at each rank combatants act (fray feerie act), and the GM\n" +
+			"resolves the rank and moves on (fray feerie advance); at rank 0 come the impersonal events,\n" +
 			"and advancing from there starts the next Action.",
-		feerieMembers)
+		Members:    feerieMembers,
+		WriteState: WriteState,
+		LegalText:  LegalText,
+	})
 }
 
 func feerieCommand(a *feeriev1.Action) *encounterv1.Command {

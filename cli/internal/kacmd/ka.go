@@ -28,15 +28,22 @@ var kaMembers = []client.Member{
 	{Name: "pass", Summary: "take no more actions this round (KA-015)", Cmd: kaPassCmd},
 }
 
-// Cmd makes the command of the group and its members.
-func Cmd() *cobra.Command {
-	return client.Group("ka",
-		"The actions of a Ka encounter (create it with --system ka). Each round a combatant has as many\n"+
-			"actions as its lowest sphere (KA-010); round the table, pass after pass, the highest Animalité\n"+
-			"acts first, one action per pass (KA-014, KA-015). An attack is declared; the target announces\n"+
-			"whether it defends (fray ka react) before anyone acts again; then the cards are drawn, added to\n"+
+func init() {
+	client.RegisterSystem(client.System{
+		ID: ka.ID, Name: "Ka", Group: "ka",
+		Summary: "Ka: attack (stun, burst), react, disarm, pickup, pass; terror (GM)",
+		Help: "The actions of a Ka encounter (create it with --system ka). Each round a combatant has as many\n" +
+			"actions as its lowest sphere (KA-010); round the table, pass after pass, the highest Animalité\n" +
+			"acts first, one action per pass (KA-014, KA-015). An attack is declared; the target announces\n" +
+			"whether it defends (fray ka react) before anyone acts again; then the cards are drawn, added to\n" +
 			"sphere + skill (KA-004, KA-020).",
-		kaMembers)
+		Members:    kaMembers,
+		WriteState: WriteState,
+		LegalText:  LegalText,
+		Answer: func(st *encounterv1.EncounterState, defender string) (string, string) {
+			return "ka react", answers(st, defender)
+		},
+	})
 }
 
 func kaCommand(a *kav1.Action) *encounterv1.Command {

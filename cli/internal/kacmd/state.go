@@ -214,3 +214,32 @@ func LegalText(name, desc string, cost int32, targets []string, weapon, rule str
 	}
 	return client.LegalLine(name, desc, costText, targets, weapon, rule)
 }
+
+// answers: the answers defender may give to the attack waiting: dodge with an action left,
+// parry where the option allows it and the attack is no stun, take it, and attack back with
+// the attacker's Animalité (KA-008, KA-013, KA-020, KA-030).
+func answers(st *encounterv1.EncounterState, defender string) string {
+	ks := st.GetKa()
+	p, cs := ks.GetPending(), ks.GetCombatants()[defender]
+	var att, def *kav1.Sheet
+	for _, cb := range st.GetCombatants() {
+		switch cb.GetId() {
+		case p.GetAttackerId():
+			att = cb.GetKa()
+		case defender:
+			def = cb.GetKa()
+		}
+	}
+	if cs == nil || cs.GetActionsLeft() <= 0 {
+		return "take"
+	}
+	out := "dodge"
+	if st.GetOptions().GetKa().GetParry() && !p.GetAttack().GetStun() {
+		out += "|parry"
+	}
+	out += "|take"
+	if att != nil && def != nil && att.GetSpheres()[ka.Animalite] == def.GetSpheres()[ka.Animalite] && !cs.GetActedThisPass() {
+		out += "|back"
+	}
+	return out
+}

@@ -31,7 +31,7 @@ func choice[T any](what, word string, names []string, choices map[string]T) (T, 
 	return v, nil
 }
 
-func DeclareCmd() *cobra.Command {
+func declareCmd() *cobra.Command {
 	command, fs := client.NewCommand("declare", "ENCOUNTER COMBATANT INTENTION... [flags]",
 		"COMBATANT declares the intention of its first action this Tour, before acting (LOS-038):\n  fray declare $id canahan I charge the griffon", 3, -1)
 	c := client.AddConnFlags(fs)
@@ -46,7 +46,7 @@ func DeclareCmd() *cobra.Command {
 	return command
 }
 
-func WaitCmd() *cobra.Command {
+func waitCmd() *cobra.Command {
 	command, fs := client.NewCommand("wait", "ENCOUNTER COMBATANT PHASE [flags]",
 		"COMBATANT waits (se prépare) and acts at the lower PHASE: its PA drop by 1 per phase waited,\nand so does the cost of its next action, to a minimum of 2 (LOS-040).", 3, 3)
 	c := client.AddConnFlags(fs)
@@ -61,7 +61,7 @@ func WaitCmd() *cobra.Command {
 	return command
 }
 
-func AimCmd() *cobra.Command {
+func aimCmd() *cobra.Command {
 	command, fs := client.NewCommand("aim", "ENCOUNTER COMBATANT WEAPON [--points N | --tour] [flags]",
 		fmt.Sprintf("COMBATANT aims with the ranged WEAPON: 1 PA per +1 on its next Test with it, at most +%d\n", latest.MaxAim)+
 			"(LOS-035); or, with --tour, for the whole Tour: its first action of the Tour, taking all its\n"+
@@ -97,7 +97,7 @@ var simpleKinds = map[string]lossv1.SimpleKind{
 	"recover-weapon": lossv1.SimpleKind_SIMPLE_KIND_RECOVER_WEAPON,
 }
 
-func ActCmd() *cobra.Command {
+func actCmd() *cobra.Command {
 	command, fs := client.NewCommand("act", "ENCOUNTER COMBATANT "+strings.Join(simpleNames, "|")+" [--description D] [flags]",
 		"COMBATANT takes an action without a Test (LOS-035): speak or shout (0 PA, at any time),\n"+
 			fmt.Sprintf("a social Talent (1 PA), pick up an object (%s), move at least 3 m (%s), stand up or regain\n", pa(latest.PickUpCost), pa(latest.MoveCost))+
@@ -116,7 +116,7 @@ func ActCmd() *cobra.Command {
 	return command
 }
 
-func DisasterCmd() *cobra.Command {
+func disasterCmd() *cobra.Command {
 	command, fs := client.NewCommand("disaster", "ENCOUNTER COMBATANT DESCRIPTION... [flags]",
 		"The GM turns COMBATANT's failed Exploit (the last Test with Exploits, failed by a player\ncharacter or a thrower) into a Disaster (Désastre) and describes it (LOS-006, LOS-086).", 3, -1)
 	c := client.AddConnFlags(fs)
@@ -139,7 +139,7 @@ var dyingChoices = map[string]lossv1.DyingChoice{
 	"finish":    lossv1.DyingChoice_DYING_CHOICE_FINISH_OFF,
 }
 
-func DyingCmd() *cobra.Command {
+func dyingCmd() *cobra.Command {
 	command, fs := client.NewCommand("dying", "ENCOUNTER COMBATANT TARGET sacrifice|care|finish [--vertu V] [flags]",
 		"COMBATANT decides the fate of the dying TARGET (LOS-023): TARGET itself sacrifices an\n"+
 			"Inspiration of the Vertu --vertu and is saved; urgent care saves it; or the one who felled it\n"+
@@ -171,7 +171,7 @@ func DyingCmd() *cobra.Command {
 	return command
 }
 
-func PursuitCmd() *cobra.Command {
+func pursuitCmd() *cobra.Command {
 	command, fs := client.NewCommand("pursuit", "ENCOUNTER --pursuers ID[,ID...] --pursued ID[,ID...] --distance N [flags]",
 		"The GM opens a moving combat (LOS-100) at a distance of 1 (contact) to 6 (out of range)\nunits; its actions are then made with `fray chase`.", 1, 1)
 	c := client.AddConnFlags(fs)
@@ -207,7 +207,7 @@ var chaseKinds = map[string]lossv1.PursuitKind{
 	"zigzags":     lossv1.PursuitKind_PURSUIT_KIND_ZIGZAGS,
 }
 
-func ChaseCmd() *cobra.Command {
+func chaseCmd() *cobra.Command {
 	command, fs := client.NewCommand("chase", "ENCOUNTER COMBATANT "+strings.Join(chaseNames, "|")+" [--target T] [--exploits N] [--weapon W] [--fursa N] [--inspiration Courage=1] [--free-raises N] [flags]",
 		"COMBATANT makes a pursuit action (LOS-102…LOS-107):\n"+
 			fmt.Sprintf("  charge       a pursuer at distance 2, Difficulty %d: unseats or throws down --target (%s)\n", latest.ChargeDifficulty, pa(latest.ChargeCost))+
@@ -252,7 +252,7 @@ func ChaseCmd() *cobra.Command {
 	return command
 }
 
-func GrantCmd() *cobra.Command {
+func grantCmd() *cobra.Command {
 	command, fs := client.NewCommand("grant", "ENCOUNTER COMBATANT N [--reason R] [flags]",
 		fmt.Sprintf("The GM grants COMBATANT N free raises (Augmentations Gratuites, +%d each when spent) from a\nsituation or equipment; a negative N takes them back (LOS-004).", latest.SpendBonus), 3, 3)
 	c := client.AddConnFlags(fs)

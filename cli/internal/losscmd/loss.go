@@ -11,11 +11,54 @@ import (
 	"strings"
 
 	"github.com/fray-rpg/fray/cli/internal/client"
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
+	"github.com/fray-rpg/fray/rules/loss"
 	"github.com/spf13/cobra"
 )
 
-func AttackCmd() *cobra.Command {
+func init() {
+	client.RegisterSystem(client.System{
+		ID: loss.ID, Name: "Les Chants de Loss", Default: true, Group: "loss", Flat: true,
+		Summary: "Les Chants de Loss: attack, react, pass, declare, wait, aim, act, dying, chase; pursuit, grant, disaster (GM)",
+		Help: "The actions of a Les Chants de Loss encounter (the default system of fray create). Each Tour\n" +
+			"the combatants act in phases, from their Initiative down, spending their PA (Points d'Action);\n" +
+			"an attack waits for its target's answer (fray loss react) before anything else happens.\n" +
+			"Each action also runs without `loss`: fray attack is fray loss attack, fray react fray loss\n" +
+			"react, and so on (fray grant also grants roles).",
+		Members:    members,
+		WriteState: WriteState,
+		LegalText:  LegalText,
+		Answer:     answers,
+	})
+}
+
+// members are the commands of `fray loss`, also run without the group's name (`fray attack`).
+var members = []client.Member{
+	{Name: "attack", Summary: "attack with a weapon (Les Chants de Loss)", Cmd: attackCmd},
+	{Name: "react", Summary: "answer an attack: parry, dodge or none", Cmd: reactCmd},
+	{Name: "pass", Summary: "end a combatant's actions for this Tour", Cmd: passCmd},
+	{Name: "declare", Summary: "declare a combatant's intention for its first action (LOS-038)", Cmd: declareCmd},
+	{Name: "wait", Summary: "wait and act at a lower phase (LOS-040)", Cmd: waitCmd},
+	{Name: "aim", Summary: "aim with a ranged weapon (LOS-035, LOS-084)", Cmd: aimCmd},
+	{Name: "act", Summary: "speak, use a social Talent, pick up, move, stand up, recover a weapon", Cmd: actCmd},
+	{Name: "dying", Summary: "save or finish off a dying combatant (LOS-023)", Cmd: dyingCmd},
+	{Name: "pursuit", Summary: "start a pursuit (GM, LOS-100)", Cmd: pursuitCmd},
+	{Name: "chase", Summary: "make a pursuit action: charge, closer, farther, zigzags... (LOS-102…LOS-107)", Cmd: chaseCmd},
+	{Name: "grant", Summary: "grant free raises to a combatant (GM, LOS-004)", Cmd: grantCmd},
+	{Name: "disaster", Summary: "turn a failed Exploit into a Disaster (GM, LOS-006)", Cmd: disasterCmd},
+}
+
+// answers: the command and choices of the defender of the attack waiting; a pursuit action is
+// only dodged (LOS-102…LOS-106).
+func answers(st *encounterv1.EncounterState, defender string) (string, string) {
+	if la := st.GetLoss().GetPending(); la.GetDefenderId() == defender && la.GetPursuit() != lossv1.PursuitKind_PURSUIT_KIND_UNSPECIFIED {
+		return "react", "dodge|none"
+	}
+	return "react", "parry|dodge|none"
+}
+
+func attackCmd() *cobra.Command {
 	command, fs := client.NewCommand("attack", "ENCOUNTER ATTACKER TARGET [--weapon W] [--effect NAME]... [--exploits N] [--also TARGET]... [--second-weapon W] [--with-damage] [--grab|--trip] [situation flags] [--fursa N] [--inspiration Courage=1] [--free-raises N] [--unseen] [flags]",
 		fmt.Sprintf("ATTACKER attacks TARGET (combatant ids). Each Exploit raises the Difficulty by %d; the effects\n", latest.ExploitStep)+
 			"declared with --effect buy what the Exploits do when they stand, and their Exploits add up\n"+
@@ -88,7 +131,7 @@ func AttackCmd() *cobra.Command {
 	return command
 }
 
-func ReactCmd() *cobra.Command {
+func reactCmd() *cobra.Command {
 	command, fs := client.NewCommand("react", "ENCOUNTER DEFENDER parry|dodge|none [--exploits N] [--effect NAME]... [--ally ID] [--counter-weapon W] [--with-weapon] [--darkness] [--lower|--higher] [--cover-at-hand] [--fursa N] [--inspiration Courage=1] [--free-raises N] [flags]",
 		"DEFENDER answers the attack waiting for it: parry or dodge ("+pa(latest.DefenceCost)+", a Test against the\n"+
 			fmt.Sprintf("attacker's Difficulty + %d per Exploit declared here), or none to take the blow. Plain\n", latest.ExploitStep)+
@@ -152,7 +195,7 @@ func ReactCmd() *cobra.Command {
 	return command
 }
 
-func PassCmd() *cobra.Command {
+func passCmd() *cobra.Command {
 	command, fs := client.NewCommand("pass", "ENCOUNTER COMBATANT [flags]",
 		"COMBATANT ends its actions for this Tour; the PA it keeps serve only to parry or dodge.", 2, 2)
 	c := client.AddConnFlags(fs)

@@ -1,0 +1,183 @@
+package client
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	"github.com/spf13/cobra"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// A System is a rule system's part of the CLI, which its package (cli/internal/kacmd…)
+// registers from its init: the group of its action commands, and how `fray state` and `fray
+// legal` print its encounters. The commands that are not a system's (create, state, legal…)
+// read the registry instead of naming the systems; a rule system no package registers still
+// plays through `fray submit`.
+type System struct {
+	// ID is the rule system's id ("ka"), as RulesService lists it; it is also the name of the
+	// system's arm in every per-system oneof (Command.ka, RuleOptions.ka, EncounterState.ka,
+	// Combatant.ka).
+	ID string
+	// Name is the system's name in full ("Les Chants de Loss").
+	Name string
+	// Default: `fray create` plays this system without --system, and an encounter that names no
+	// system reads as one of it (Les Chants de Loss, the first).
+	Default bool
+	// Group names the command group of the system's actions (`fray d20 attack`), Summary is the
+	// line `fray help` lists it with, Help the group's usage text.
+	Group, Summary, Help string
+	// Flat: the members also run without the group's name, hidden from the usage (`fray attack`
+	// for `fray loss attack`): Les Chants de Loss's commands came before there were groups, and
+	// the README and scripts use them so. A name another command has keeps that command.
+	Flat bool
+	// Members are the group's commands, in the order its usage lists them.
+	Members []Member
+	// WriteState prints the system's part of `fray state`: its round, each combatant's numbers.
+	WriteState func(w io.Writer, st *encounterv1.EncounterState, names *Names)
+	// LegalText is one legal action as `fray state --for` and `fray legal` print it.
+	LegalText func(name, desc string, cost int32, targets []string, weapon, rule string) string
+	// Answer is the command and its choices with which defender answers the attack waiting for
+	// it ("react", "parry|dodge|none"), printed after each command; nil for a system that waits
+	// on no answer.
+	Answer func(st *encounterv1.EncounterState, defender string) (command, choices string)
+}
+
+var (
+	systemsMu sync.RWMutex
+	known     []System
+)
+
+// RegisterSystem adds s to the systems the CLI knows. It panics when s lacks an id, a group,
+// one of its functions, or an arm in the per-system oneofs, or when its id or group is taken:
+// a mistake of the program, found by any test that runs the CLI.
+func RegisterSystem(s System) {
+	switch {
+	case s.ID == "" || s.Group == "" || s.WriteState == nil || s.LegalText == nil:
+		panic(fmt.Sprintf("client.RegisterSystem(%q): id, group, WriteState and LegalText are required", s.ID))
+	case Arm(&encounterv1.Command{}, "kind", s.ID) == nil:
+		panic(fmt.Sprintf("client.RegisterSystem(%q): fray.encounter.v1.Command has no arm %q", s.ID, s.ID))
+	}
+	systemsMu.Lock()
+	defer systemsMu.Unlock()
+	for _, o := range known {
+		if o.ID == s.ID || o.Group == s.Group || (o.Default && s.Default) {
+			panic(fmt.Sprintf("client.RegisterSystem(%q): id, group or default taken by %q", s.ID, o.ID))
+		}
+	}
+	known = append(known, s)
+	// The default first, then by group name: the order the packages' inits ran in is that of
+	// their import paths, which says nothing to a reader of `fray help`.
+	slices.SortFunc(known, func(a, b System) int {
+		switch {
+		case a.Default && !b.Default:
+			return -1
+		case b.Default && !a.Default:
+			return 1
+		}
+		return cmp.Compare(a.Group, b.Group)
+	})
+}
+
+// Systems are the registered systems: the default first, then by group name.
+func Systems() []System {
+	systemsMu.RLock()
+	defer systemsMu.RUnlock()
+	return slices.Clone(known)
+}
+
+// SystemByID is the registered system id, if any.
+func SystemByID(id string) (System, bool) {
+	for _, s := range Systems() {
+		if s.ID == id {
+			return s, true
+		}
+	}
+	return System{}, false
+}
+
+// DefaultSystem is the system `fray create` plays without --system.
+func DefaultSystem() (System, bool) {
+	for _, s := range Systems() {
+		if s.Default {
+			return s, true
+		}
+	}
+	return System{}, false
+}
+
+// SystemOf is the system of an encounter: the one its rule_system names, else the one whose
+// state it holds, else the default one. ok is false when none is registered.
+func SystemOf(st *encounterv1.EncounterState) (System, bool) {
+	if s, ok := SystemByID(st.GetRuleSystem()); ok {
+		return s, true
+	}
+	m := st.ProtoReflect()
+	if fd := m.WhichOneof(m.Descriptor().Oneofs().ByName("system")); fd != nil {
+		if s, ok := SystemByID(string(fd.Name())); ok {
+			return s, true
+		}
+	}
+	return DefaultSystem()
+}
+
+// Arm is the field of msg's oneof named oneof that holds system's message (Command's kind
+// "ka": the field ka, a fray.ka.v1.Action), or nil when there is none: the per-system oneofs
+// name each arm after its system's id.
+func Arm(msg interface {
+	ProtoReflect() protoreflect.Message
+}, oneof, system string) protoreflect.FieldDescriptor {
+	od := msg.ProtoReflect().Descriptor().Oneofs().ByName(protoreflect.Name(oneof))
+	if od == nil {
+		return nil
+	}
+	fd := od.Fields().ByName(protoreflect.Name(system))
+	if fd == nil || fd.Message() == nil {
+		return nil
+	}
+	return fd
+}
+
+// FlatMember is the command of a flat system's member name (`fray grant`'s free raises are
+// Les Chants de Loss's grant), or nil.
+func FlatMember(name string) *cobra.Command {
+	for _, s := range Systems() {
+		if !s.Flat {
+			continue
+		}
+		for _, m := range s.Members {
+			if m.Name == name {
+				c := m.Cmd()
+				c.Short = m.Summary
+				return c
+			}
+		}
+	}
+	return nil
+}
+
+// SystemGroup is the command group of s: `fray ka …`.
+func SystemGroup(s System) *cobra.Command {
+	g := Group(s.Group, s.Help, s.Members)
+	g.Short = s.Summary
+	if s.Flat {
+		g.Annotations = map[string]string{flatAnnotation: "true"}
+	}
+	return g
+}
+
+// flatAnnotation marks the group of a flat system, whose members unknown subcommands are
+// compared with too (`fray atack`: did you mean attack?).
+const flatAnnotation = "fray.flat"
+
+// OrList: "a", "a or b", "a, b or c".
+func OrList(xs []string) string {
+	if len(xs) < 2 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
+}

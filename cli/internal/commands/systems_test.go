@@ -1,0 +1,46 @@
+package commands_test
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/fray-rpg/fray/cli/internal/client"
+	"github.com/fray-rpg/fray/cli/internal/clienttest"
+	"github.com/fray-rpg/fray/cli/internal/commands"
+	"github.com/stretchr/testify/require"
+)
+
+// Every registered system has its group in `fray help`; the members of Les Chants de Loss, the
+// flat system, run under `fray loss` and, hidden, without it, with the same usage.
+func TestSystemsRegisterTheirGroups(t *testing.T) {
+	_, help, _ := clienttest.Run(t, "help")
+	systems := client.Systems()
+	require.Len(t, systems, 4)
+	require.Equal(t, "loss", systems[0].ID, "the default system first")
+	for _, s := range systems {
+		require.Regexp(t, `(?m)^  `+s.Group+`  +`+regexp.QuoteMeta(s.Summary)+`$`, help)
+	}
+	loss, ok := client.SystemByID("loss")
+	require.True(t, ok)
+	require.True(t, loss.Flat)
+	root := commands.Root()
+	for _, m := range loss.Members {
+		code, grouped, errOut := clienttest.Run(t, "help", "loss", m.Name)
+		require.Equal(t, 0, code, errOut)
+		require.True(t, strings.HasPrefix(grouped, "usage: fray loss "+m.Name+" "), grouped)
+		if m.Name == "grant" {
+			continue // fray grant grants roles too
+		}
+		require.NotRegexp(t, `(?m)^  `+m.Name+` `, help, "the flat %s is hidden", m.Name)
+		flat, _, err := root.Find([]string{m.Name})
+		require.NoError(t, err)
+		require.True(t, flat.Hidden, m.Name)
+		code, alone, errOut := clienttest.Run(t, "help", m.Name)
+		require.Equal(t, 0, code, errOut)
+		require.Equal(t, strings.Replace(grouped, "fray loss "+m.Name, "fray "+m.Name, 1), alone)
+	}
+	code, _, errOut := clienttest.Run(t, "atack", "e", "a", "b")
+	require.Equal(t, 2, code)
+	require.Contains(t, errOut, `unknown subcommand "atack"; did you mean attack?`)
+}
