@@ -6,60 +6,52 @@ import (
 	"github.com/fray-rpg/fray/rules/engine"
 )
 
-// Decide validates a Ka action and returns its events; the engine then asks Close whether they
-// end the pass.
+// Decide validates a Ka command and returns its events; the engine then asks Close whether
+// they end the pass. A defender's answer (KA-020) and the Maître de Ka's Terror draw (KA-034)
+// come at any moment; every other action in the combatant's turn (decideAction).
 func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Command, env engine.Env) ([]*encounterv1.Event, error) {
 	a := cmd.GetKa()
 	if a == nil {
 		return nil, engine.Invalid("", "Ka does not know this command")
 	}
-	s := kaState(st)
-	var evs []*encounterv1.Event
-	var err error
 	if r := a.GetReact(); r != nil {
-		evs, err = sys.decideReact(st, a.GetCombatantId(), r, env)
-	} else if t := a.GetTerror(); t != nil {
-		if !engine.IsGameMaster(st, env.Actor) {
-			return nil, engine.Forbidden("only the Maître de Ka calls for a Terror draw")
-		}
-		f, ferr := fighterOf(st, a.GetCombatantId())
-		if ferr != nil {
-			return nil, ferr
-		}
-		evs = sys.terror(st, f, t, env.Dice)
-	} else {
-		if err := engine.MayCommand(st, env.Actor, a.GetCombatantId()); err != nil {
-			return nil, err
-		}
-		f, ferr := fighterOf(st, a.GetCombatantId())
-		if ferr != nil {
-			return nil, ferr
-		}
-		if s.GetPending() != nil {
-			d, _ := fighterOf(st, s.GetPending().GetDefenderId())
-			return nil, engine.Because(engine.Refused("KA-020", "%s must first say whether it defends against the attack declared", d.name()),
-				engine.ReasonReactionPending, nil)
-		}
-		if err := turn(st, f); err != nil {
-			return nil, err
-		}
-		switch k := a.GetKind().(type) {
-		case *kav1.Action_Attack:
-			evs, err = sys.decideAttack(st, f, k.Attack, env)
-		case *kav1.Action_Disarm:
-			evs, err = sys.decideDisarm(st, f, k.Disarm, env)
-		case *kav1.Action_PickUp:
-			evs, err = decidePickUp(f, k.PickUp)
-		case *kav1.Action_PassTurn:
-			evs = one(&kav1.Event{Kind: &kav1.Event_Passed{Passed: &kav1.Passed{CombatantId: f.id()}}})
-		default:
-			return nil, engine.Invalid("", "the action of %s is empty", f.name())
-		}
+		return sys.decideReact(st, a.GetCombatantId(), r, env)
 	}
+	if t := a.GetTerror(); t != nil {
+		return sys.decideTerror(st, a.GetCombatantId(), t, env)
+	}
+	return sys.decideAction(st, a, env)
+}
+
+// decideAction: a combatant's action in its turn of the pass (KA-012, KA-014, KA-015), once
+// no attack awaits an answer (KA-020).
+func (sys System) decideAction(st *encounterv1.EncounterState, a *kav1.Action, env engine.Env) ([]*encounterv1.Event, error) {
+	if err := engine.MayCommand(st, env.Actor, a.GetCombatantId()); err != nil {
+		return nil, err
+	}
+	f, err := fighterOf(st, a.GetCombatantId())
 	if err != nil {
 		return nil, err
 	}
-	return evs, nil
+	if p := kaState(st).GetPending(); p != nil {
+		d, _ := fighterOf(st, p.GetDefenderId())
+		return nil, engine.Because(engine.Refused("KA-020", "%s must first say whether it defends against the attack declared", d.name()),
+			engine.ReasonReactionPending, nil)
+	}
+	if err := turn(st, f); err != nil {
+		return nil, err
+	}
+	switch k := a.GetKind().(type) {
+	case *kav1.Action_Attack:
+		return sys.decideAttack(st, f, k.Attack, env)
+	case *kav1.Action_Disarm:
+		return sys.decideDisarm(st, f, k.Disarm, env)
+	case *kav1.Action_PickUp:
+		return decidePickUp(f, k.PickUp)
+	case *kav1.Action_PassTurn:
+		return one(&kav1.Event{Kind: &kav1.Event_Passed{Passed: &kav1.Passed{CombatantId: f.id()}}}), nil
+	}
+	return nil, engine.Invalid("", "the action of %s is empty", f.name())
 }
 
 // FollowUp answers the GM's removal of a combatant: when the removed one was the last target

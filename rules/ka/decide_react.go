@@ -33,7 +33,27 @@ func (s System) decideReact(st *encounterv1.EncounterState, id string, re *kav1.
 	if err != nil {
 		return nil, err
 	}
-	answer := &kav1.React{}
+	answer, err := s.answer(st, d, att, p, re)
+	if err != nil {
+		return nil, err
+	}
+	ann := &kav1.DefenceAnnounced{DefenderId: id, React: answer}
+	evs := one(&kav1.Event{Kind: &kav1.Event_DefenceAnnounced{DefenceAnnounced: ann}})
+	if len(p.GetQueuedIds()) > 0 { // the next target of the burst answers in its turn
+		return evs, nil
+	}
+	answers := append(slices.Clone(p.GetAnswers()), ann)
+	more, err := s.drawStep(st, att, p.GetAttack(), p.GetActionsTaken(), true, answers, env)
+	if err != nil {
+		return nil, err
+	}
+	return append(evs, more...), nil
+}
+
+// answer checks a defender's answer to the attack p awaits (KA-020): it takes it, defends with
+// Esquive or, where allowed, a parry (KA-009, KA-012, KA-013, KA-030), or attacks back with the
+// attacker's Animalité and its action of this pass left (KA-008); it never does both.
+func (s System) answer(st *encounterv1.EncounterState, d, att fighter, p *kav1.Pending, re *kav1.React) (*kav1.React, error) {
 	switch {
 	case re.GetAttackBack() && re.GetDefend():
 		return nil, engine.Invalid("KA-020", "%s either defends or attacks back, not both", d.name())
@@ -48,7 +68,7 @@ func (s System) decideReact(st *encounterv1.EncounterState, id string, re *kav1.
 		if err != nil {
 			return nil, err
 		}
-		answer = &kav1.React{AttackBack: true, Weapon: dw.GetName()}
+		return &kav1.React{AttackBack: true, Weapon: dw.GetName()}, nil
 	case re.GetDefend():
 		if d.cs.GetActionsLeft() <= 0 {
 			return nil, engine.Refused("KA-012", "%s has no action left to defend", d.name())
@@ -66,19 +86,9 @@ func (s System) decideReact(st *encounterv1.EncounterState, id string, re *kav1.
 		if re.GetWeapon() != "" {
 			return nil, engine.Invalid("KA-013", "a defence names its skill, not a weapon")
 		}
-		answer = &kav1.React{Defend: true, Skill: skill}
+		return &kav1.React{Defend: true, Skill: skill}, nil
 	case re.GetSkill() != "" || re.GetWeapon() != "":
 		return nil, engine.Invalid("KA-020", "%s takes the attack: no skill or weapon goes with that answer", d.name())
 	}
-	ann := &kav1.DefenceAnnounced{DefenderId: id, React: answer}
-	evs := one(&kav1.Event{Kind: &kav1.Event_DefenceAnnounced{DefenceAnnounced: ann}})
-	if len(p.GetQueuedIds()) > 0 { // the next target of the burst answers in its turn
-		return evs, nil
-	}
-	answers := append(slices.Clone(p.GetAnswers()), ann)
-	more, err := s.drawStep(st, att, p.GetAttack(), p.GetActionsTaken(), true, answers, env)
-	if err != nil {
-		return nil, err
-	}
-	return append(evs, more...), nil
+	return &kav1.React{}, nil
 }

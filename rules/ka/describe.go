@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
 	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
 )
 
@@ -100,15 +99,4 @@ func times(k int32, n string) string {
 		return n
 	}
 	return fmt.Sprint(k) + n
-}
-
-// usableWeapons: the weapons f may attack with now, bare hands last (KA-018, KA-032).
-func (s System) usableWeapons(f fighter) []*kav1.Weapon {
-	var out []*kav1.Weapon
-	for _, w := range arsenal(f) {
-		if s.mayUse(f, w.GetName()) {
-			out = append(out, w)
-		}
-	}
-	return out
 }

@@ -75,3 +75,14 @@ func heldWeapons(f fighter) []*kav1.Weapon {
 	}
 	return out
 }
+
+// usableWeapons: the weapons f may attack with now, bare hands last (KA-018, KA-032).
+func (s System) usableWeapons(f fighter) []*kav1.Weapon {
+	var out []*kav1.Weapon
+	for _, w := range arsenal(f) {
+		if s.mayUse(f, w.GetName()) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
