@@ -5,6 +5,7 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
+	"github.com/fray-rpg/fray/rules/engine/enginetest"
 	"github.com/fray-rpg/fray/rules/loss"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
@@ -234,12 +235,12 @@ func goldenLossDying(st *encounterv1.EncounterState) string {
 }
 
 func goldenLossSeen(g *goldenFight, kind string) bool {
-	return slices.ContainsFunc(g.events, func(ev *encounterv1.Event) bool { return kindOf(ev) == kind })
+	return slices.ContainsFunc(g.events, func(ev *encounterv1.Event) bool { return enginetest.KindOf(ev) == kind })
 }
 
 // goldenLossSeenAll: every kind of event but the end has happened.
 func goldenLossSeenAll(g *goldenFight) bool {
-	for _, k := range eventKinds(loss.ID) {
+	for _, k := range enginetest.EventKinds(loss.ID) {
 		if k != "encounter_ended" && !goldenLossSeen(g, k) {
 			return false
 		}

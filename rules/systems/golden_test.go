@@ -12,7 +12,7 @@ package systems
 // fight is a script in golden_<system>_test.go, registered as "<system>/v<N>". To write the
 // stored files of a new version (never those of a released one):
 //
-//	go test ./systems/ -run 'TestGoldenLogs/<system>/v<N>' -update-golden
+//	go test ./systems/ -run 'TestEverySystemConforms/<system>/v<N>' -update-golden
 
 import (
 	"bytes"
@@ -30,6 +30,7 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/engine/enginetest"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
@@ -158,103 +159,38 @@ func readGolden(t *testing.T, system string, version uint32) ([]*encounterv1.Eve
 	return events, hash
 }
 
-// commonPackage holds the events every rule system shares; each system's own events are one
-// field of the payload, a message of the system's package with a oneof of its kinds.
-const commonPackage = "fray.encounter.v1"
-
-// eventKinds lists the kinds a golden log of system must hold: the common events and every
-// event of the system's own Event oneof, by field name ("encounter_created", "loss.tour_started"…).
-func eventKinds(system string) []string {
-	payload := (&encounterv1.Event{}).ProtoReflect().Descriptor().Oneofs().ByName("payload")
-	var kinds []string
-	for i := range payload.Fields().Len() {
-		f := payload.Fields().Get(i)
-		switch {
-		case f.Message().ParentFile().Package() == commonPackage:
-			kinds = append(kinds, string(f.Name()))
-		case string(f.Name()) == system:
-			own := f.Message().Oneofs().Get(0).Fields()
-			for j := range own.Len() {
-				kinds = append(kinds, system+"."+string(own.Get(j).Name()))
-			}
-		}
-	}
-	return kinds
-}
-
-// kindOf names an event's kind as eventKinds does.
-func kindOf(ev *encounterv1.Event) string {
-	m := ev.ProtoReflect()
-	f := m.WhichOneof(m.Descriptor().Oneofs().ByName("payload"))
-	switch {
-	case f == nil:
-		return ""
-	case f.Message().ParentFile().Package() == commonPackage:
-		return string(f.Name())
-	}
-	inner := m.Get(f).Message()
-	if g := inner.WhichOneof(inner.Descriptor().Oneofs().Get(0)); g != nil {
-		return string(f.Name()) + "." + string(g.Name())
-	}
-	return string(f.Name())
-}
-
-func TestGoldenLogs(t *testing.T) {
+// TestEverySystemConforms checks every version of every rule system the registry keeps with
+// enginetest.Conformance, on its golden log: a subtest per "<system>/v<N>". With
+// -update-golden it first plays the version's golden fight again and writes its stored files.
+func TestEverySystemConforms(t *testing.T) {
 	reg := Registry()
-	for _, rs := range reg.Rulesets() {
-		system := rs.GetId()
+	for _, system := range IDs() {
 		for _, version := range reg.Versions(system) {
 			t.Run(fmt.Sprintf("%s/v%d", system, version), func(t *testing.T) {
-				checkGolden(t, reg, system, version)
+				sys, err := reg.Lookup(system, version)
+				require.NoError(t, err)
+				if *updateGolden {
+					play, ok := goldenFights[fmt.Sprintf("%s/v%d", system, version)]
+					require.True(t, ok, "no golden fight is scripted for %s version %d (golden_%s_test.go)", system, version, system)
+					g := &goldenFight{t: t, reg: reg, system: system, st: &encounterv1.EncounterState{EncounterId: "golden-" + system}}
+					play(g)
+					require.NotEmpty(t, g.events)
+					writeGolden(t, system, version, g.events, engine.Hash(g.st))
+				}
+				events, hash := readGolden(t, system, version)
+				enginetest.Conformance(t, sys, enginetest.GoldenLog{Log: events, Hash: hash})
 			})
 		}
 	}
 }
 
-func checkGolden(t *testing.T, reg *engine.Registry, system string, version uint32) {
-	if *updateGolden {
-		play, ok := goldenFights[fmt.Sprintf("%s/v%d", system, version)]
-		require.True(t, ok, "no golden fight is scripted for %s version %d (golden_%s_test.go)", system, version, system)
-		g := &goldenFight{t: t, reg: reg, system: system, st: &encounterv1.EncounterState{EncounterId: "golden-" + system}}
-		play(g)
-		require.NotEmpty(t, g.events)
-		writeGolden(t, system, version, g.events, engine.Hash(g.st))
-	}
-	events, want := readGolden(t, system, version)
-	require.Equal(t, version, events[0].GetRulesVersion(), "the golden log of %s v%d is played under that version", system, version)
-
-	st, err := reg.Fold(events)
-	require.NoError(t, err, "the golden log of %s folds", system)
-	require.Equal(t, hex.EncodeToString(want), hex.EncodeToString(engine.Hash(st)),
-		"the golden log of %s v%d folds to another state than when it was recorded: a change to how an event folds is a new version of the rules", system, version)
-
-	rep, err := reg.Audit(events)
-	require.NoError(t, err, "the golden log of %s v%d passes the audit: a change to what a released version decides is a new version of the rules", system, version)
-	require.Equal(t, len(events), rep.Events)
-	require.Positive(t, rep.Rolls)
-
-	seen := map[string]bool{}
-	for _, ev := range events {
-		require.Equal(t, system, ev.GetRuleSystem())
-		require.Equal(t, version, ev.GetRulesVersion())
-		seen[kindOf(ev)] = true
-	}
-	var missing []string
-	for _, k := range eventKinds(system) {
-		if !seen[k] {
-			missing = append(missing, k)
-		}
-	}
-	require.Empty(t, missing, "the golden log of %s v%d holds every kind of event of the system at least once", system, version)
-}
-
 // TestGoldenEventKinds checks the helpers the golden test counts with.
 func TestGoldenEventKinds(t *testing.T) {
-	kinds := eventKinds("loss")
+	kinds := enginetest.EventKinds("loss")
 	require.Contains(t, kinds, "encounter_created")
 	require.Contains(t, kinds, "encounter_rewound")
 	require.Contains(t, kinds, "loss.tour_started")
 	require.NotContains(t, kinds, "loss")
 	require.False(t, slices.ContainsFunc(kinds, func(k string) bool { return strings.HasPrefix(k, "ka.") }), "no other system's kinds: %v", kinds)
-	require.Equal(t, "encounter_started", kindOf(&encounterv1.Event{Payload: &encounterv1.Event_EncounterStarted{EncounterStarted: &encounterv1.EncounterStarted{}}}))
+	require.Equal(t, "encounter_started", enginetest.KindOf(&encounterv1.Event{Payload: &encounterv1.Event_EncounterStarted{EncounterStarted: &encounterv1.EncounterStarted{}}}))
 }

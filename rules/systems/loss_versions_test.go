@@ -8,6 +8,7 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/engine/enginetest"
 	"github.com/fray-rpg/fray/rules/loss"
 	"github.com/fray-rpg/fray/rules/narrate"
 	"github.com/fray-rpg/fray/rules/odds"
@@ -53,9 +54,8 @@ func TestLossV2NumbersLeaveV1Alone(t *testing.T) {
 	v2 := loss.New(2)
 	v2.ExploitStep = 7
 	changed := engine.NewRegistry(loss.New(1), v2)
-	checkGolden(t, changed, loss.ID, 1)
-
-	events, _ := readGolden(t, loss.ID, 1)
+	events, hash := readGolden(t, loss.ID, 1)
+	enginetest.CheckGoldenLog(t, changed, loss.New(1), enginetest.GoldenLog{Log: events, Hash: hash})
 	for _, lang := range narrate.Languages() {
 		want, err := os.ReadFile(filepath.Join("testdata", "narration", "loss-v1."+lang.String()+".txt"))
 		require.NoError(t, err)

@@ -11,6 +11,7 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/engine/enginetest"
 	"github.com/fray-rpg/fray/rules/narrate"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/text/language"
@@ -25,6 +26,9 @@ var fallbacks = []string{"%!", "(event", "(événement", "(empty", "event *", "e
 
 // numbersOnly matches a line that is only numbers and dice: the same in every language.
 var numbersOnly = regexp.MustCompile(`^#\d+ [\d\s+\-−=\[\],d()→]*$`)
+
+// commonPackage holds the events every rule system shares.
+const commonPackage = "fray.encounter.v1"
 
 // systemEvents lists, for the payload field of each rule system's own events (loss, feerie…),
 // one event per kind: the system's message with only that kind set, empty.
@@ -97,14 +101,14 @@ func TestEveryEventKindIsNarrated(t *testing.T) {
 				lines := map[language.Tag]string{}
 				for _, lang := range narrate.Languages() {
 					s := reg.Narrator(lang).Narrate(ev)
-					require.NotEqual(t, "#1 ", s, "%s in %v: no text", kindOf(ev), lang)
+					require.NotEqual(t, "#1 ", s, "%s in %v: no text", enginetest.KindOf(ev), lang)
 					for _, f := range fallbacks {
-						require.NotContains(t, s, f, "%s in %v: %s", kindOf(ev), lang, s)
+						require.NotContains(t, s, f, "%s in %v: %s", enginetest.KindOf(ev), lang, s)
 					}
 					lines[lang] = s
 				}
 				if !numbersOnly.MatchString(lines[narrate.English]) {
-					require.NotEqual(t, lines[narrate.English], lines[narrate.French], "%s: its French is its English", kindOf(ev))
+					require.NotEqual(t, lines[narrate.English], lines[narrate.French], "%s: its French is its English", enginetest.KindOf(ev))
 				}
 			}
 		})

@@ -16,8 +16,14 @@ import (
 // gives 0. It returns the number of kinds with rolls.
 func CheckDiceEnd(t testing.TB, d engine.DiceEnder, event proto.Message, wrap func(proto.Message) *encounterv1.Event) int {
 	t.Helper()
+	return len(diceEnd(t, d, event, wrap))
+}
+
+// diceEnd is CheckDiceEnd returning the kinds with rolls, named as KindOf names them.
+func diceEnd(t testing.TB, d engine.DiceEnder, event proto.Message, wrap func(proto.Message) *encounterv1.Event) map[string]bool {
+	t.Helper()
 	kinds := event.ProtoReflect().Descriptor().Oneofs().Get(0).Fields()
-	withRolls := 0
+	withRolls := map[string]bool{}
 	for i := range kinds.Len() {
 		e := event.ProtoReflect().New()
 		Fill(e.Mutable(kinds.Get(i)).Message(), 8, 1)
@@ -36,7 +42,7 @@ func CheckDiceEnd(t testing.TB, d engine.DiceEnder, event proto.Message, wrap fu
 			r.Offset, r.Draws = 0, 0
 		}
 		if len(rolls) > 0 {
-			withRolls++
+			withRolls[KindOf(ev)] = true
 		}
 	}
 	_, own := d.DiceEnd(&encounterv1.Event{Payload: &encounterv1.Event_EncounterStarted{EncounterStarted: &encounterv1.EncounterStarted{}}})
