@@ -121,14 +121,14 @@ func TestOptionBounds(t *testing.T) {
 				return
 			}
 			f := newFight(t, c.opts, diego())
-			got := f.log[0].GetEncounterCreated().GetOptions().GetLoss()
+			got := f.Log[0].GetEncounterCreated().GetOptions().GetLoss()
 			if len(c.opts.GetHealthBands()) > 0 {
 				require.Equal(t, c.opts.GetHealthBands(), got.GetHealthBands())
 				cs := f.cs("diego")
 				require.Equal(t, []int32{1, 20, 1}, []int32{cs.GetLight(), cs.GetGrave(), cs.GetFatal()})
 			}
 			if c.opts.GmFursa != nil {
-				require.Equal(t, c.opts.GetGmFursa(), f.st.GetLoss().GetGmFursa())
+				require.Equal(t, c.opts.GetGmFursa(), f.St.GetLoss().GetGmFursa())
 			}
 			if c.opts.PcStartingFursa != nil {
 				require.Equal(t, c.opts.GetPcStartingFursa(), f.cs("diego").GetFursa())

@@ -26,15 +26,15 @@ func TestLOS009DefenderAnswersAfterTheRoll(t *testing.T) {
 	none(t, evs, (*lossv1.Event).GetAttackResolved)
 
 	// The defender sees the attacker's result before choosing.
-	p := f.st.GetLoss().GetPending()
+	p := f.St.GetLoss().GetPending()
 	require.Equal(t, "diego", p.GetAttackerId())
 	require.Equal(t, "malfrat", p.GetDefenderId())
 	require.Equal(t, int32(21), p.GetAttackTotal())
 	require.Equal(t, int32(20), p.GetDifficulty())
-	require.Len(t, f.st.GetPending(), 1)
-	require.Equal(t, "malfrat", f.st.GetPending()[0].GetCombatantId())
-	require.Equal(t, gm, f.st.GetPending()[0].GetController())
-	require.Contains(t, f.st.GetPending()[0].GetPrompt(), "21")
+	require.Len(t, f.St.GetPending(), 1)
+	require.Equal(t, "malfrat", f.St.GetPending()[0].GetCombatantId())
+	require.Equal(t, gm, f.St.GetPending()[0].GetController())
+	require.Contains(t, f.St.GetPending()[0].GetPrompt(), "21")
 
 	// Until the defender answers, no one else acts, and only the defender reacts.
 	f.refuse("david", attack("diego", "malfrat", 0, nil), engine.CodePrecondition, "LOS-009", "Malfrat")
@@ -59,8 +59,8 @@ func TestLOS009DefenderAnswersAfterTheRoll(t *testing.T) {
 	require.Equal(t, int32(1), res.GetExploitsStanding())
 	require.Equal(t, int32(4+5+3), res.GetDamage().GetTotal())
 	require.Equal(t, int32(10), f.cs("malfrat").GetActionPoints())
-	require.Nil(t, f.st.GetLoss().GetPending())
-	require.Empty(t, f.st.GetPending())
+	require.Nil(t, f.St.GetLoss().GetPending())
+	require.Empty(t, f.St.GetPending())
 	f.refuse(gm, dodge("malfrat", 0, nil), engine.CodePrecondition, "LOS-009")
 }
 
@@ -76,7 +76,7 @@ func TestLOS010AttackDifficulty(t *testing.T) {
 			require.Equal(t, int32(15+5*n), ar.GetTest().GetDifficulty())
 			require.Equal(t, int32(40), ar.GetTest().GetTotal())
 			require.True(t, ar.GetTest().GetSuccess())
-			require.Equal(t, int32(15+5*n), f.st.GetLoss().GetPending().GetDifficulty())
+			require.Equal(t, int32(15+5*n), f.St.GetLoss().GetPending().GetDifficulty())
 		})
 	}
 	f := newFight(t, nil, diego(), ruffian())
@@ -96,8 +96,8 @@ func TestLOS011FailedAttackMisses(t *testing.T) {
 	res := find(t, evs, (*lossv1.Event).GetAttackResolved)
 	require.False(t, res.GetHit())
 	require.Nil(t, res.GetDamage())
-	require.Nil(t, f.st.GetLoss().GetPending())
-	require.Empty(t, f.st.GetPending())
+	require.Nil(t, f.St.GetLoss().GetPending())
+	require.Empty(t, f.St.GetPending())
 	cs := f.cs("malfrat")
 	require.Equal(t, []int32{5, 5, 5}, []int32{cs.GetLight(), cs.GetGrave(), cs.GetFatal()})
 	require.Equal(t, []int32{11, 10}, f.ap("diego", "malfrat"))
@@ -153,7 +153,7 @@ func TestLOS012DefenceDifficulty(t *testing.T) {
 		require.Equal(t, int32(20), ar.GetTest().GetDifficulty())
 		require.True(t, ar.GetTest().GetSuccess())
 		// The ruffian dodges against 15, not 20: 16 succeeds.
-		require.Equal(t, int32(15), f.st.GetLoss().GetPending().GetDifficulty())
+		require.Equal(t, int32(15), f.St.GetLoss().GetPending().GetDifficulty())
 		evs = f.do(gm, dodge("malfrat", 0, nil), 4)
 		dr := find(t, evs, (*lossv1.Event).GetDefenceRolled)
 		require.Equal(t, int32(15), dr.GetTest().GetDifficulty())
@@ -308,7 +308,7 @@ func TestLOS017UnseenAttack(t *testing.T) {
 	res := find(t, evs, (*lossv1.Event).GetAttackResolved)
 	require.True(t, res.GetHit())
 	require.Equal(t, int32(2+3+3), res.GetDamage().GetTotal())
-	require.Nil(t, f.st.GetLoss().GetPending())
+	require.Nil(t, f.St.GetLoss().GetPending())
 	require.Equal(t, int32(10), f.cs("malfrat").GetActionPoints(), "no dodge, no PA spent")
 	f.refuse(gm, dodge("malfrat", 0, nil), engine.CodePrecondition, "LOS-009")
 }
@@ -353,7 +353,7 @@ func TestLOS020LOS021Damage(t *testing.T) {
 func TestLOS022HealthBands(t *testing.T) {
 	t.Run("default bands", func(t *testing.T) {
 		f := newFight(t, nil, diego(), ruffian())
-		require.Equal(t, []int32{5, 5, 5}, f.st.GetOptions().GetLoss().GetHealthBands())
+		require.Equal(t, []int32{5, 5, 5}, f.St.GetOptions().GetLoss().GetHealthBands())
 		cs := f.cs("diego")
 		require.Equal(t, []int32{5, 5, 5}, []int32{cs.GetLight(), cs.GetGrave(), cs.GetFatal()})
 		f.start(1, 10) // Diego 9, the ruffian 15
@@ -456,7 +456,7 @@ func TestLOS022HealthBands(t *testing.T) {
 // The default options are recorded in the creation event, so a replay uses the same rules.
 func TestDefaultOptionsAreRecorded(t *testing.T) {
 	f := newFight(t, nil)
-	created := f.log[0].GetEncounterCreated()
+	created := f.Log[0].GetEncounterCreated()
 	want := &lossv1.Options{
 		ExplodeActionD10: proto.Bool(true), ExplodeDamageD10: proto.Bool(false),
 		HealthBands: []int32{5, 5, 5}, GmFursa: proto.Int32(0), GmFursaOnFailedExploit: proto.Bool(true),

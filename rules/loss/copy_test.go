@@ -69,10 +69,10 @@ func TestPendingReactionKept(t *testing.T) {
 	f := newFight(t, nil, diego(), ruffian())
 	f.start(7, 5)
 	f.do("david", attack("diego", "malfrat", 0, nil), 9) // 20: a hit unless the ruffian defends
-	kept := f.st.GetPending()[0]
+	kept := f.St.GetPending()[0]
 	want := proto.CloneOf(kept)
 	f.do(gm, speak)
-	require.Same(t, kept, f.st.GetPending()[0])
+	require.Same(t, kept, f.St.GetPending()[0])
 
 	for name, change := range map[string]func(*encounterv1.PendingReaction){
 		"combatant":  func(r *encounterv1.PendingReaction) { r.CombatantId = "diego" },
@@ -84,9 +84,9 @@ func TestPendingReactionKept(t *testing.T) {
 	} {
 		changed := proto.CloneOf(kept)
 		change(changed)
-		f.st.Pending = []*encounterv1.PendingReaction{changed}
+		f.St.Pending = []*encounterv1.PendingReaction{changed}
 		f.do(gm, speak)
-		require.NotSame(t, changed, f.st.GetPending()[0], name)
-		require.True(t, proto.Equal(want, f.st.GetPending()[0]), "%s: %v", name, f.st.GetPending()[0])
+		require.NotSame(t, changed, f.St.GetPending()[0], name)
+		require.True(t, proto.Equal(want, f.St.GetPending()[0]), "%s: %v", name, f.St.GetPending()[0])
 	}
 }

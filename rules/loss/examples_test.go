@@ -26,8 +26,8 @@ func TestWorkedExampleLOS_T01(t *testing.T) {
 	require.True(t, ar.GetTest().GetSuccess())
 	require.True(t, ar.GetDefencePossible())
 	none(t, evs, (*lossv1.Event).GetAttackResolved) // a hit unless dodged (LOS-009)
-	require.Equal(t, int32(15), f.st.GetLoss().GetPending().GetDifficulty())
-	require.Equal(t, int32(20), f.st.GetLoss().GetPending().GetAttackTotal())
+	require.Equal(t, int32(15), f.St.GetLoss().GetPending().GetDifficulty())
+	require.Equal(t, int32(20), f.St.GetLoss().GetPending().GetAttackTotal())
 
 	evs = f.do(gm, dodge("malfrat", 1, nil), 9)
 	dr := find(t, evs, (*lossv1.Event).GetDefenceRolled)
@@ -42,9 +42,9 @@ func TestWorkedExampleLOS_T01(t *testing.T) {
 	require.Nil(t, res.GetDamage())
 	require.Equal(t, int32(5), f.cs("malfrat").GetNextActionBonus(), "LOS-016: +5 on his next action")
 	require.Equal(t, []int32{15 - 4, 10 - 1}, f.ap("diego", "malfrat"))
-	require.Nil(t, f.st.GetLoss().GetPending())
-	require.Empty(t, f.st.GetPending())
-	require.Equal(t, int32(0), f.st.GetLoss().GetGmFursa())
+	require.Nil(t, f.St.GetLoss().GetPending())
+	require.Empty(t, f.St.GetPending())
+	require.Equal(t, int32(0), f.St.GetLoss().GetGmFursa())
 	require.Equal(t, int32(1), ts.GetTour())
 
 	// The bonus goes to the ruffian's next action: his riposte adds +5, then it is used up.
@@ -84,7 +84,7 @@ func TestWorkedExampleLOS_T02(t *testing.T) {
 	require.Len(t, ar.GetExploits(), 3)
 	require.Equal(t, int32(0), f.cs("diego").GetFursa(), "spent Fursa is gone")
 	require.Equal(t, int32(0), f.cs("diego").GetInspiration()["Courage"])
-	require.Equal(t, int32(30), f.st.GetLoss().GetPending().GetDifficulty())
+	require.Equal(t, int32(30), f.St.GetLoss().GetPending().GetDifficulty())
 
 	// The GM's reserve is empty: the ruffian cannot spend a Fursa (LOS-005).
 	f.refuse(gm, dodge("malfrat", 0, fursa(1)), engine.CodePrecondition, "LOS-005", "Malfrat")
@@ -111,7 +111,7 @@ func TestWorkedExampleLOS_T02(t *testing.T) {
 	cs := f.cs("malfrat")
 	require.Equal(t, []int32{0, 3, 5}, []int32{cs.GetLight(), cs.GetGrave(), cs.GetFatal()})
 	require.False(t, cs.GetOut())
-	require.Equal(t, int32(0), f.st.GetLoss().GetGmFursa())
+	require.Equal(t, int32(0), f.St.GetLoss().GetGmFursa())
 	require.Equal(t, []int32{15 - 4, 10 - 1}, f.ap("diego", "malfrat"))
 }
 

@@ -17,13 +17,9 @@ const gm = "gm"
 // Loss answers the GM's removal of a combatant mid-Tour (LOS-033).
 var _ engine.FollowUp = loss.System{}
 
-// fight is an encounter driven through the registry, command by command, with fixed dice.
-type fight struct {
-	t   *testing.T
-	reg *engine.Registry
-	st  *encounterv1.EncounterState
-	log []*encounterv1.Event
-}
+// fight is a Loss encounter driven through the registry (enginetest.Fight), command by
+// command, with fixed dice.
+type fight struct{ *enginetest.Fight }
 
 // newFight creates a Loss encounter under version 1 (with opts, nil for the defaults) and adds
 // cs in order.
@@ -35,51 +31,39 @@ func newFight(t *testing.T, opts *lossv1.Options, cs ...*encounterv1.Combatant) 
 // newFightAt is newFight under the given version of the rules.
 func newFightAt(t *testing.T, version uint32, opts *lossv1.Options, cs ...*encounterv1.Combatant) *fight {
 	t.Helper()
-	f := &fight{t: t, reg: engine.NewRegistry(loss.New(version)), st: &encounterv1.EncounterState{EncounterId: "e1"}}
-	f.do(gm, createCmd(opts))
-	for _, c := range cs {
-		f.do(gm, addCmd(c))
-	}
+	f := blankAt(t, version)
+	f.Setup(gm, createCmd(opts), cs...)
 	return f
 }
 
-// decide decides cmd with dice.NewFixed(faces...) and folds the events. On success every
-// face must have been used: a command rolls exactly the dice its rules call for.
+// decide, do and refuse are enginetest.Fight's Decide, Do and Refuse.
 func (f *fight) decide(actor string, cmd *encounterv1.Command, faces ...int32) ([]*encounterv1.Event, error) {
-	f.t.Helper()
-	evs, err := enginetest.Decide(f.t, f.reg, f.st, actor, cmd, faces...)
-	if err == nil {
-		f.log = append(f.log, evs...)
-	}
-	return evs, err
+	f.T.Helper()
+	return f.Decide(actor, cmd, faces...)
 }
 
 func (f *fight) do(actor string, cmd *encounterv1.Command, faces ...int32) []*encounterv1.Event {
-	f.t.Helper()
-	evs, err := f.decide(actor, cmd, faces...)
-	require.NoError(f.t, err)
-	return evs
+	f.T.Helper()
+	return f.Do(actor, cmd, faces...)
 }
 
 // start starts the fight; faces are the Initiative d10s in the order the combatants (or
 // their groups) joined.
 func (f *fight) start(faces ...int32) *lossv1.TourStarted {
-	f.t.Helper()
+	f.T.Helper()
 	evs := f.do(gm, &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}, faces...)
-	return find(f.t, evs, (*lossv1.Event).GetTourStarted)
+	return find(f.T, evs, (*lossv1.Event).GetTourStarted)
 }
 
-// refuse checks that cmd is refused with code and rule, that the message names each of
-// names, that no die is rolled and that the state is untouched.
 func (f *fight) refuse(actor string, cmd *encounterv1.Command, code engine.Code, rule string, names ...string) *engine.RuleError {
-	f.t.Helper()
-	return enginetest.Refuse(f.t, f.reg, f.st, actor, cmd, code, rule, names...)
+	f.T.Helper()
+	return f.Refuse(actor, cmd, code, rule, names...)
 }
 
 func (f *fight) cs(id string) *lossv1.CombatantState {
-	f.t.Helper()
-	cs := f.st.GetLoss().GetCombatants()[id]
-	require.NotNil(f.t, cs, "no state for %s", id)
+	f.T.Helper()
+	cs := f.St.GetLoss().GetCombatants()[id]
+	require.NotNil(f.T, cs, "no state for %s", id)
 	return cs
 }
 
@@ -228,7 +212,10 @@ func with(c *encounterv1.Combatant, edit func(*lossv1.Sheet)) *encounterv1.Comba
 	return c
 }
 
-// blank is a fight whose encounter is not created yet.
-func blank(t *testing.T) *fight {
-	return &fight{t: t, reg: engine.NewRegistry(loss.New(1)), st: &encounterv1.EncounterState{EncounterId: "e1"}}
+// blank is a fight whose encounter is not created yet, under version 1.
+func blank(t *testing.T) *fight { return blankAt(t, 1) }
+
+// blankAt is a fight under version of the rules whose encounter is not created yet.
+func blankAt(t *testing.T, version uint32) *fight {
+	return &fight{enginetest.NewFight(t, engine.NewRegistry(loss.New(version)))}
 }

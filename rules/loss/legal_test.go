@@ -54,13 +54,13 @@ func TestLOS019ParryOfferedOnlyWithSomethingToParryWith(t *testing.T) {
 				f.start(7, 5)
 				f.do("david", attack("diego", "malfrat", 0, nil), 9) // 21 against 15
 			}
-			require.Equal(t, "malfrat", f.st.GetLoss().GetPending().GetDefenderId())
-			keys := enginetest.CheckLegal(t, f.reg, f.st) // each offered parry is taken
-			list, err := f.reg.LegalCommands(f.st, "malfrat")
+			require.Equal(t, "malfrat", f.St.GetLoss().GetPending().GetDefenderId())
+			keys := enginetest.CheckLegal(t, f.Reg, f.St) // each offered parry is taken
+			list, err := f.Reg.LegalCommands(f.St, "malfrat")
 			require.NoError(t, err)
 			for _, l := range list { // answers, the Difficulty of a Test the attack's (LOS-036)
 				require.True(t, l.Action.GetReaction(), l.Action.GetKey())
-				want := f.st.GetLoss().GetPending().GetDifficulty()
+				want := f.St.GetLoss().GetPending().GetDifficulty()
 				if l.Action.GetKey() == "take the blow" {
 					want = 0
 				}
@@ -82,7 +82,7 @@ func TestLOS019ParryOfferedOnlyWithSomethingToParryWith(t *testing.T) {
 func TestLOS081ShotDistanceChosenUpToTheLimite(t *testing.T) {
 	f := newFight(t, nil, rgArcher(rgBow(), rgSling(), sword(4, 3)), ruffian())
 	f.start(5, 5)
-	list, err := f.reg.LegalCommands(f.st, "archere")
+	list, err := f.Reg.LegalCommands(f.St, "archere")
 	require.NoError(t, err)
 	most := map[string]int32{}
 	for _, l := range list {

@@ -111,7 +111,7 @@ func TestLOS032NoPALeftForASecondDodge(t *testing.T) {
 	f.do(gm, counter("brute", "gourdin"), 10, 10, 1, 5) // 31 ≥ 30; the counter 15 ≥ 15
 	f.do("david", dodge("hercule", 0, nil), 1, 3)       // 11 < 15: the dague strikes
 	require.Equal(t, int32(0), f.cs("hercule").GetActionPoints())
-	require.Equal(t, "hercule", f.st.GetLoss().GetPending().GetDefenderId())
+	require.Equal(t, "hercule", f.St.GetLoss().GetPending().GetDefenderId())
 	f.refuse("david", dodge("hercule", 0, nil), engine.CodePrecondition, "LOS-032", "Hercule", "a dodge costs 1")
 	f.refuse("david", parryCmd("hercule"), engine.CodePrecondition, "LOS-032", "Hercule", "a parry costs 1")
 }

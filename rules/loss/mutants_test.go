@@ -199,7 +199,7 @@ func TestOddsReadsAsDecide(t *testing.T) {
 		{"malfrat", 2, 1}, // the specialisation needs a shield
 		{"nobody", 0, 0},
 	} {
-		a, s := loss.Protection(f.st, c.id)
+		a, s := loss.Protection(f.St, c.id)
 		require.Equal(t, []int32{c.armour, c.shield}, []int32{a, s}, c.id)
 	}
 	list := []lossv1.ExploitEffect{
@@ -224,7 +224,7 @@ func TestLOS064FeintHelpsTheNextTourDefence(t *testing.T) {
 	f.do(gm, takeBlow("malfrat"), 2)
 	f.do("david", pass("diego"))
 	f.do(gm, pass("malfrat"), 7, 5) // Tour 2
-	require.Equal(t, int32(2), f.st.GetLoss().GetTour())
+	require.Equal(t, int32(2), f.St.GetLoss().GetTour())
 	f.do("david", pass("diego"))
 	f.do(gm, attack("malfrat", "diego", 0, nil), 5) // 15 ≥ 15
 	dr := find(t, f.do("david", dodge("diego", 0, nil), 3), (*lossv1.Event).GetDefenceRolled)
@@ -257,7 +257,7 @@ func TestLOS038NoOneLeftToDeclare(t *testing.T) {
 	ts := find(t, evs, (*lossv1.Event).GetTourStarted)
 	require.Equal(t, int32(2), ts.GetTour())
 	require.Empty(t, ts.GetInitiative())
-	require.False(t, f.st.GetLoss().GetDeclaring())
+	require.False(t, f.St.GetLoss().GetDeclaring())
 }
 
 // LOS-038 declare_low_to_high: combatants of the same Initiative total may declare in either
@@ -267,14 +267,14 @@ func TestLOS038TiedInitiativeDeclaresInAnyOrder(t *testing.T) {
 	f.start(2, 5)
 	require.Equal(t, []int32{10, 10}, f.ap("diego", "malfrat"))
 	for _, id := range []string{"diego", "malfrat"} {
-		legal, err := f.reg.Legal(f.st, id)
+		legal, err := f.Reg.Legal(f.St, id)
 		require.NoError(t, err)
 		require.Len(t, legal, 1, id)
 		require.Equal(t, "declare", legal[0].GetName())
 	}
 	f.do(gm, declareCmd("malfrat", "frappe Diego"))
 	f.do("david", declareCmd("diego", "frappe le malfrat"))
-	require.False(t, f.st.GetLoss().GetDeclaring())
+	require.False(t, f.St.GetLoss().GetDeclaring())
 }
 
 // The Exploits table of Describe names where each effect may be declared, in words joined
@@ -307,7 +307,7 @@ func TestLegalOffersWhatCostsExactlyThePALeft(t *testing.T) {
 	}
 	require.Equal(t, int32(4), f.cs("diego").GetActionPoints())
 	costs := func() map[string]int32 {
-		legal, err := f.reg.Legal(f.st, "diego")
+		legal, err := f.Reg.Legal(f.St, "diego")
 		require.NoError(t, err)
 		out := map[string]int32{}
 		for _, l := range legal {
@@ -343,7 +343,7 @@ func TestLOS110OverthrownByADefendedBlowStillActs(t *testing.T) {
 	f := newFight(t, nil, diego(), ruffian())
 	f.start(7, 10) // both at 15
 	f.do("david", exStrike("diego", exAt("malfrat", "", lossv1.ExploitEffect_EXPLOIT_EFFECT_OVERTHROW)), 10, 3)
-	require.Equal(t, int32(15), f.st.GetLoss().GetPending().GetPhase(), "Diego's phase when he attacked")
+	require.Equal(t, int32(15), f.St.GetLoss().GetPending().GetPhase(), "Diego's phase when he attacked")
 	f.do(gm, takeBlow("malfrat"))
 	require.True(t, f.cs("malfrat").GetProne())
 	require.Equal(t, int32(15), f.cs("malfrat").GetOwedPhase())
@@ -388,7 +388,7 @@ func TestLOS110PendingChargeRecordsThePhase(t *testing.T) {
 	f := chase(t, nil, 2, 1, 9)                       // Diego 9, the vigile 14
 	f.do(gm, pursue("vigile", charge, "diego", 0), 8) // 20 ≥ 20
 	require.Equal(t, int32(11), f.cs("vigile").GetActionPoints())
-	require.Equal(t, int32(14), f.st.GetLoss().GetPending().GetPhase())
+	require.Equal(t, int32(14), f.St.GetLoss().GetPending().GetPhase())
 }
 
 // The narration names the pursuit distances of LOS-100, contact (1) included.
@@ -406,7 +406,7 @@ func TestNarrateThePursuitDistances(t *testing.T) {
 // legalNames lists the names of what id may do now, with their choices' fields.
 func legalNames(t *testing.T, f *fight, id string) (map[string]int32, map[string]bool) {
 	t.Helper()
-	legal, err := f.reg.Legal(f.st, id)
+	legal, err := f.Reg.Legal(f.St, id)
 	require.NoError(t, err)
 	costs, fields := map[string]int32{}, map[string]bool{}
 	for _, l := range legal {
@@ -465,12 +465,12 @@ func TestRedactStateShowsThePhaseOnlyOfWhoActs(t *testing.T) {
 	f := newFight(t, nil, diego(), ruffian())
 	f.start(7, 5) // Diego 15, the ruffian 10
 	secret := func(id string) bool { return id == "malfrat" }
-	st := proto.CloneOf(f.st)
+	st := proto.CloneOf(f.St)
 	loss.New(1).RedactState(st, secret)
 	require.Equal(t, int32(0), st.GetLoss().GetCombatants()["malfrat"].GetActionPoints())
 	require.Equal(t, int32(15), st.GetLoss().GetCombatants()["diego"].GetActionPoints())
 	f.do("david", pass("diego"))
-	st = proto.CloneOf(f.st)
+	st = proto.CloneOf(f.St)
 	loss.New(1).RedactState(st, secret)
 	require.Equal(t, int32(10), st.GetLoss().GetCombatants()["malfrat"].GetActionPoints(), "his turn")
 }

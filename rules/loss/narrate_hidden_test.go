@@ -18,10 +18,10 @@ func told(t *testing.T, f *fight, v engine.Viewer, lang language.Tag) []string {
 	n := narrate.New(lang, loss.Teller{})
 	st := &encounterv1.EncounterState{EncounterId: "e1"}
 	var out []string
-	for _, ev := range f.log {
+	for _, ev := range f.Log {
 		before := proto.CloneOf(st)
-		out = append(out, n.Narrate(f.reg.ViewEvent(before, ev, v)))
-		require.NoError(t, f.reg.Evolve(st, ev))
+		out = append(out, n.Narrate(f.Reg.ViewEvent(before, ev, v)))
+		require.NoError(t, f.Reg.Evolve(st, ev))
 	}
 	return out
 }

@@ -119,7 +119,7 @@ func removeCmd(id string) *encounterv1.Command {
 }
 
 // pursuit returns the pursuit going on, nil if none.
-func (f *fight) pursuit() *lossv1.Pursuit { return f.st.GetLoss().GetPursuit() }
+func (f *fight) pursuit() *lossv1.Pursuit { return f.St.GetLoss().GetPursuit() }
 
 // pursuitActed returns the one PursuitActed of evs.
 func pursuitActed(t *testing.T, evs []*encounterv1.Event) *lossv1.PursuitActed {
@@ -156,7 +156,7 @@ func chase(t *testing.T, opts *lossv1.Options, d, dDiego, dVigile int32) *fight 
 func TestLOS038DeclarationsRecorded(t *testing.T) {
 	f := newFight(t, nil, diego(), ruffian())
 	f.start(7, 5) // Diego 15, the ruffian 10
-	require.False(t, f.st.GetLoss().GetDeclaring(), "without declare_low_to_high the Tour does not wait")
+	require.False(t, f.St.GetLoss().GetDeclaring(), "without declare_low_to_high the Tour does not wait")
 
 	evs := f.do("david", declareCmd("diego", "attaque le malfrat"))
 	d := find(t, evs, (*lossv1.Event).GetDeclared)
@@ -187,7 +187,7 @@ func TestLOS038DeclareLowToHigh(t *testing.T) {
 
 	f := newFight(t, opts, diego(), ruffian(), lookout())
 	f.start(7, 5, 4) // Diego 15, the ruffian 10, the lookout 4
-	require.True(t, f.st.GetLoss().GetDeclaring())
+	require.True(t, f.St.GetLoss().GetDeclaring())
 
 	f.refuse("david", attack("diego", "malfrat", 0, nil), engine.CodePrecondition, "LOS-038", "lowest")
 	f.refuse("david", pass("diego"), engine.CodePrecondition, "LOS-038")
@@ -196,13 +196,13 @@ func TestLOS038DeclareLowToHigh(t *testing.T) {
 	f.refuse(gm, declareCmd("malfrat", "frappe Diego"), engine.CodePrecondition, "LOS-038", "Guetteur", "Malfrat", "4", "10")
 
 	f.do(gm, declareCmd("guetteur", "guette"))
-	require.True(t, f.st.GetLoss().GetDeclaring())
+	require.True(t, f.St.GetLoss().GetDeclaring())
 	f.refuse("david", declareCmd("diego", "frappe"), engine.CodePrecondition, "LOS-038", "Malfrat")
 	f.do(gm, declareCmd("malfrat", "frappe Diego"))
-	require.True(t, f.st.GetLoss().GetDeclaring(), "Diego has not declared yet")
+	require.True(t, f.St.GetLoss().GetDeclaring(), "Diego has not declared yet")
 	f.refuse(gm, attack("malfrat", "diego", 0, nil), engine.CodePrecondition, "LOS-038")
 	f.do("david", declareCmd("diego", "frappe le malfrat"))
-	require.False(t, f.st.GetLoss().GetDeclaring(), "all have declared: the Tour begins")
+	require.False(t, f.St.GetLoss().GetDeclaring(), "all have declared: the Tour begins")
 	for id, want := range map[string]string{"diego": "frappe le malfrat", "malfrat": "frappe Diego", "guetteur": "guette"} {
 		require.Equal(t, want, f.cs(id).GetIntention())
 	}
@@ -213,16 +213,16 @@ func TestLOS038DeclareLowToHigh(t *testing.T) {
 	f.do(gm, pass("malfrat"))
 	evs := f.do(gm, pass("guetteur"), 1, 9, 2) // Tour 2: Diego 9, the ruffian 14, the lookout 2
 	require.Equal(t, int32(2), find(t, evs, (*lossv1.Event).GetTourStarted).GetTour())
-	require.True(t, f.st.GetLoss().GetDeclaring(), "every Tour waits for declarations")
+	require.True(t, f.St.GetLoss().GetDeclaring(), "every Tour waits for declarations")
 	require.False(t, f.cs("diego").GetDeclared())
 	f.refuse("david", declareCmd("diego", "frappe"), engine.CodePrecondition, "LOS-038", "Guetteur", "2", "9")
 	f.do(gm, declareCmd("guetteur", "fuit"))
 	f.do("david", declareCmd("diego", "frappe"))
-	require.True(t, f.st.GetLoss().GetDeclaring())
+	require.True(t, f.St.GetLoss().GetDeclaring())
 
 	// The GM removes the ruffian, the last one to declare: the Tour no longer waits for it.
 	f.do(gm, removeCmd("malfrat"))
-	require.False(t, f.st.GetLoss().GetDeclaring(), "no one is left to declare")
+	require.False(t, f.St.GetLoss().GetDeclaring(), "no one is left to declare")
 	f.do("david", attack("diego", "guetteur", 0, nil), 1) // 13: misses
 	require.Equal(t, int32(5), f.cs("diego").GetActionPoints())
 }
@@ -488,11 +488,11 @@ func TestLOS102Charge(t *testing.T) {
 		require.True(t, a.GetDodgePossible())
 		require.False(t, a.GetTargetDown(), "not before the dodge")
 		require.Equal(t, int32(11), f.cs("vigile").GetActionPoints())
-		pa := f.st.GetLoss().GetPending()
+		pa := f.St.GetLoss().GetPending()
 		require.Equal(t, "diego", pa.GetDefenderId())
 		require.Equal(t, charge, pa.GetPursuit())
 		require.Equal(t, int32(20), pa.GetDifficulty())
-		require.Equal(t, "diego", f.st.GetPending()[0].GetCombatantId())
+		require.Equal(t, "diego", f.St.GetPending()[0].GetCombatantId())
 
 		f.refuse(gm, moveCloser("vigile", 0), engine.CodePrecondition, "LOS-009", "Diego")
 		f.refuse("david", parryCmd("diego"), engine.CodePrecondition, "LOS-102", "only a dodge", "Charge")
@@ -508,8 +508,8 @@ func TestLOS102Charge(t *testing.T) {
 		require.True(t, a.GetTargetDown())
 		require.Equal(t, int32(2), a.GetDistance(), "a Charge does not change the distance")
 		require.True(t, f.cs("diego").GetProne())
-		require.Nil(t, f.st.GetLoss().GetPending())
-		require.Empty(t, f.st.GetPending())
+		require.Nil(t, f.St.GetLoss().GetPending())
+		require.Empty(t, f.St.GetPending())
 		require.Equal(t, []int32{8, 11}, f.ap("diego", "vigile"))
 		require.Equal(t, int32(2), f.pursuit().GetDistance())
 
@@ -550,7 +550,7 @@ func TestLOS102Charge(t *testing.T) {
 		require.False(t, a.GetDodgePossible())
 		require.True(t, a.GetTargetDown())
 		require.True(t, f.cs("diego").GetProne())
-		require.Nil(t, f.st.GetLoss().GetPending())
+		require.Nil(t, f.St.GetLoss().GetPending())
 		require.Equal(t, []int32{0, 8}, f.ap("diego", "vigile"))
 	})
 	// LOS-102 (revised): the dodge is at a flat 20, whatever the charger's Exploits (it was 20 +
@@ -560,7 +560,7 @@ func TestLOS102Charge(t *testing.T) {
 		a := pursuitActed(t, f.do(gm, pursue("vigile", charge, "diego", 1), 10, 3)) // 12 + 13 = 25
 		require.Equal(t, int32(25), a.GetTest().GetDifficulty(), "the charger's Test carries its Exploit (LOS-112)")
 		require.True(t, a.GetSuccess())
-		require.Equal(t, int32(20), f.st.GetLoss().GetPending().GetDifficulty())
+		require.Equal(t, int32(20), f.St.GetLoss().GetPending().GetDifficulty())
 		evs := f.do("david", dodge("diego", 0, nil), 10, 1) // 10 + 11 = 21 ≥ 20
 		dr := find(t, evs, (*lossv1.Event).GetDefenceRolled)
 		require.Equal(t, int32(20), dr.GetTest().GetDifficulty())
@@ -574,7 +574,7 @@ func TestLOS102Charge(t *testing.T) {
 		a := pursuitActed(t, evs)
 		require.False(t, a.GetSuccess())
 		require.False(t, a.GetDodgePossible())
-		require.Nil(t, f.st.GetLoss().GetPending())
+		require.Nil(t, f.St.GetLoss().GetPending())
 		require.Equal(t, int32(11), f.cs("vigile").GetActionPoints(), "3 PA spent all the same")
 	})
 	t.Run("refused", func(t *testing.T) {
@@ -605,7 +605,7 @@ func TestLOS103Clothesline(t *testing.T) {
 	require.Equal(t, int32(6), a.GetTest().GetTrait(), "Puissance")
 	require.Equal(t, int32(6), a.GetTest().GetTalent(), "Athlétisme")
 	require.True(t, a.GetDodgePossible())
-	require.Equal(t, int32(20), f.st.GetLoss().GetPending().GetDifficulty(), "the thrower's Difficulty")
+	require.Equal(t, int32(20), f.St.GetLoss().GetPending().GetDifficulty(), "the thrower's Difficulty")
 
 	f.refuse(gm, parryCmd("vigile"), engine.CodePrecondition, "LOS-103", "only a dodge")
 	evs = f.do(gm, dodge("vigile", 0, nil), 7) // 12 + 7 = 19
@@ -627,7 +627,7 @@ func TestLOS103Clothesline(t *testing.T) {
 		a := pursuitActed(t, evs)
 		require.False(t, a.GetSuccess())
 		require.Equal(t, int32(15), a.GetTest().GetDifficulty())
-		require.Nil(t, f.st.GetLoss().GetPending())
+		require.Nil(t, f.St.GetLoss().GetPending())
 		require.Equal(t, int32(2), f.pursuit().GetDistance())
 		require.Equal(t, int32(13), f.cs("diego").GetActionPoints())
 	})
@@ -737,7 +737,7 @@ func TestLOS105Tackle(t *testing.T) {
 	require.Equal(t, int32(15), a.GetTest().GetDifficulty())
 	require.Equal(t, int32(15), a.GetTest().GetTotal())
 	require.True(t, a.GetDodgePossible())
-	require.Equal(t, int32(15), f.st.GetLoss().GetPending().GetDifficulty())
+	require.Equal(t, int32(15), f.St.GetLoss().GetPending().GetDifficulty())
 	require.Equal(t, int32(12), f.cs("vigile").GetActionPoints())
 
 	f.refuse("david", parryCmd("diego"), engine.CodePrecondition, "LOS-105", "only a dodge", "Tackle")
@@ -768,7 +768,7 @@ func TestLOS105Tackle(t *testing.T) {
 		f := chase(t, nil, 1, 1, 9)
 		evs := f.do(gm, pursue("vigile", tackle, "diego", 1), 10, 1) // 9 + 11 = 20
 		require.Equal(t, int32(20), pursuitActed(t, evs).GetTest().GetDifficulty())
-		require.Equal(t, int32(20), f.st.GetLoss().GetPending().GetDifficulty())
+		require.Equal(t, int32(20), f.St.GetLoss().GetPending().GetDifficulty())
 		evs = f.do("david", dodge("diego", 0, nil), 9) // 19 against 20
 		require.Equal(t, int32(20), find(t, evs, (*lossv1.Event).GetDefenceRolled).GetTest().GetDifficulty())
 		require.Nil(t, f.pursuit())
@@ -804,7 +804,7 @@ func TestLOS106ShootTheLegs(t *testing.T) {
 	require.Equal(t, int32(2+4), a.GetActionPointsSpent(), "2 PA and the bow's Vitesse")
 	require.True(t, a.GetDodgePossible())
 	require.Equal(t, int32(8), f.cs("archere").GetActionPoints())
-	require.Equal(t, int32(20), f.st.GetLoss().GetPending().GetDifficulty())
+	require.Equal(t, int32(20), f.St.GetLoss().GetPending().GetDifficulty())
 
 	f.refuse("david", parryCmd("diego"), engine.CodePrecondition, "LOS-106", "only a dodge")
 	evs = f.do("david", dodge("diego", 0, nil), 9) // 19 against 20
@@ -832,7 +832,7 @@ func TestLOS106ShootTheLegs(t *testing.T) {
 		require.Nil(t, a.GetShot())
 		require.Equal(t, int32(2), a.GetActionPointsSpent(), "only the pursuit Test is paid")
 		require.Equal(t, int32(12), f.cs("archere").GetActionPoints())
-		require.Nil(t, f.st.GetLoss().GetPending())
+		require.Nil(t, f.St.GetLoss().GetPending())
 	})
 	t.Run("missing", func(t *testing.T) {
 		f := legs(t, 2)
@@ -841,7 +841,7 @@ func TestLOS106ShootTheLegs(t *testing.T) {
 		require.False(t, a.GetSuccess())
 		require.False(t, a.GetShot().GetSuccess())
 		require.Equal(t, int32(6), a.GetActionPointsSpent())
-		require.Nil(t, f.st.GetLoss().GetPending())
+		require.Nil(t, f.St.GetLoss().GetPending())
 		require.Equal(t, int32(2), f.pursuit().GetDistance())
 	})
 	t.Run("by the pursued", func(t *testing.T) {
@@ -1090,7 +1090,7 @@ func TestLOS112ExploitsInPursuit(t *testing.T) {
 	// A player character's failed Exploit in a pursuit feeds the GM's reserve (LOS-005).
 	g := chase(t, nil, 2, 7, 5)
 	g.do("david", zigzag("diego", 1, nil), 1) // 12 against 20
-	require.Equal(t, int32(1), g.st.GetLoss().GetGmFursa())
+	require.Equal(t, int32(1), g.St.GetLoss().GetGmFursa())
 }
 
 // LOS-108: the pursuit score and Athletics name a Trait and a Talent of the sheet.

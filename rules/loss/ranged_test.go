@@ -160,9 +160,9 @@ func TestLOS080RangedDifficultyByDistance(t *testing.T) {
 			require.Equal(t, c.diff <= 25, ar.GetTest().GetSuccess())
 			require.Equal(t, c.diff, ar.GetDefenceDifficulty())
 			if c.diff <= 25 {
-				require.Equal(t, c.diff, f.st.GetLoss().GetPending().GetDifficulty())
+				require.Equal(t, c.diff, f.St.GetLoss().GetPending().GetDifficulty())
 			} else {
-				require.Nil(t, f.st.GetLoss().GetPending())
+				require.Nil(t, f.St.GetLoss().GetPending())
 			}
 		})
 	}
@@ -230,7 +230,7 @@ func TestLOS082UnseenShotSurprises(t *testing.T) {
 	res := rgResolved(t, evs)
 	require.True(t, res.GetHit())
 	require.Equal(t, int32(1+3), res.GetDamage().GetLevelsLost())
-	require.Nil(t, f.st.GetLoss().GetPending())
+	require.Nil(t, f.St.GetLoss().GetPending())
 	f.refuse(gm, dodge("malfrat", 0, nil), engine.CodePrecondition, "LOS-009")
 
 	// A surprised target (the shooter seen or not): the same bonus, no defence.
@@ -321,7 +321,7 @@ func TestLOS084Aiming(t *testing.T) {
 			require.Equal(t, int32(15), aimed.GetActionPointsSpent(), "aiming a Tour spends every PA")
 			require.Equal(t, int32(0), f.cs("archere").GetActionPoints())
 			f.do(gm, pass("malfrat"), 5, 5) // Tour 2
-			require.Equal(t, int32(2), f.st.GetLoss().GetTour())
+			require.Equal(t, int32(2), f.St.GetLoss().GetTour())
 		}
 		if pa > 0 {
 			f.do("david", rgAim("archere", "arc", pa, false))
@@ -375,7 +375,7 @@ func TestLOS084AimForATourIsTheFirstAction(t *testing.T) {
 	f.do("david", rgAim("archere", "arc", 1, false))
 	require.Equal(t, int32(14), f.cs("archere").GetActionPoints())
 	f.refuse("david", rgAim("archere", "arc", 0, true), engine.CodePrecondition, "LOS-084", "Archère", "first action")
-	legal, err := f.reg.Legal(f.st, "archere")
+	legal, err := f.Reg.Legal(f.St, "archere")
 	require.NoError(t, err)
 	for _, l := range legal {
 		require.NotEqual(t, "aim a whole Tour", l.GetName())
@@ -391,7 +391,7 @@ func TestLOS084AimForATourIsTheFirstAction(t *testing.T) {
 	f.do("david", dodge("archere", 0, nil), 1, 1)     // 11 < 15: hit, 1 + 2 damage
 	f.do(gm, pass("malfrat"))
 	require.Equal(t, int32(10), f.cs("archere").GetActionPoints())
-	legal, err = f.reg.Legal(f.st, "archere")
+	legal, err = f.Reg.Legal(f.St, "archere")
 	require.NoError(t, err)
 	var tourAim *rulesetv1.LegalAction
 	for _, l := range legal {
@@ -473,7 +473,7 @@ func TestLOS035AimCost(t *testing.T) {
 	f.refuse("david", rgAim("archere", "arc", 4, false), engine.CodePrecondition, "LOS-035", "3 PA", "costs 4")
 	aimed = find(t, f.do("david", rgAim("archere", "arc", 3, false), 5, 1), (*lossv1.Event).GetAimed) // the Tour ends
 	require.Equal(t, int32(3), aimed.GetActionPointsSpent())
-	require.Equal(t, int32(2), f.st.GetLoss().GetTour())
+	require.Equal(t, int32(2), f.St.GetLoss().GetTour())
 	require.Equal(t, int32(3), f.cs("archere").GetAimBonus(), "kept for the next Test with the bow")
 }
 
@@ -549,7 +549,7 @@ func TestLOS085RangedExploits(t *testing.T) {
 		require.True(t, ar.GetDefencePossible())
 		require.Len(t, ar.GetMoreTargets(), 1)
 		require.True(t, ar.GetMoreTargets()[0].GetDefencePossible())
-		require.Len(t, f.st.GetLoss().GetQueued(), 1)
+		require.Len(t, f.St.GetLoss().GetQueued(), 1)
 	})
 	t.Run("defending against a shot", func(t *testing.T) {
 		shielded := with(ruffian(), func(s *lossv1.Sheet) {
@@ -674,7 +674,7 @@ func TestLOS086Explosives(t *testing.T) {
 		require.False(t, res.GetHit())
 		require.Nil(t, res.GetDamage())
 		require.Equal(t, int32(5), f.cs("malfrat").GetLight())
-		require.Nil(t, f.st.GetLoss().GetPending())
+		require.Nil(t, f.St.GetLoss().GetPending())
 	})
 	t.Run("a failed throw with Exploits may be a Disaster", func(t *testing.T) {
 		f := newFight(t, nil, rgGrenadier(), ruffian())
@@ -699,7 +699,7 @@ func TestLOS086Explosives(t *testing.T) {
 		f.start(9, 5)
 		grab := rgAct("grenadier", &lossv1.Attack{TargetId: "malfrat", Manoeuvre: lossv1.Manoeuvre_MANOEUVRE_GRAB})
 		f.do(gm, grab, 8) // 18 ≥ 15
-		require.False(t, f.st.GetLoss().GetPending().GetExplosive())
+		require.False(t, f.St.GetLoss().GetPending().GetExplosive())
 		res := rgResolved(t, f.do(gm, dodge("malfrat", 0, nil), 5)) // 17 ≥ 15: dodged
 		require.False(t, res.GetHit())
 		f.do(gm, grab, 8)
@@ -760,7 +760,7 @@ func TestLOS018DodgeNeedsFreedom(t *testing.T) {
 	dr = rgDefence(t, g.do(gm, dodge("malfrat", 0, nil), 9))
 	require.Equal(t, int32(20), dr.GetTest().GetDifficulty())
 	require.True(t, dr.GetTest().GetSuccess())
-	require.Nil(t, g.st.GetLoss().GetPending())
+	require.Nil(t, g.St.GetLoss().GetPending())
 }
 
 // LOS-019: parrying needs a sturdy object: a weapon (not lost to a Disarm), a shield or an
@@ -935,7 +935,7 @@ func TestLOS051AtMostFiveMeleeAttackers(t *testing.T) {
 	}
 	f.refuse(gm, attackWith("b6", "diego", "dague", 0, nil, false), engine.CodePrecondition, "LOS-051", "Diego", "5")
 	// What the sixth may do says the same: Diego is no target for its dague, only its fronde.
-	legal, err := f.reg.Legal(f.st, "b6")
+	legal, err := f.Reg.Legal(f.St, "b6")
 	require.NoError(t, err)
 	targets := map[string][]string{}
 	for _, l := range legal {
@@ -955,7 +955,7 @@ func TestLOS051AtMostFiveMeleeAttackers(t *testing.T) {
 	}
 	f.do("david", pass("diego"))
 	f.do(gm, pass("b1"), 1, 9) // Tour 2
-	require.Equal(t, int32(2), f.st.GetLoss().GetTour())
+	require.Equal(t, int32(2), f.St.GetLoss().GetTour())
 	f.do(gm, attackWith("b6", "diego", "dague", 0, nil, false), 1)
 }
 
@@ -1163,7 +1163,7 @@ func TestLOS090RangedSpecialisations(t *testing.T) {
 		// no attack at all), and no aim with the heavy gun.
 		h := newFight(t, nil, with(rgArcher(gun, sword(4, 3)), func(s *lossv1.Sheet) { s.Mounted = true }), ruffian())
 		h.start(5, 5)
-		legal, err := h.reg.Legal(h.st, "archere")
+		legal, err := h.Reg.Legal(h.St, "archere")
 		require.NoError(t, err)
 		byWeapon := map[string]int32{}
 		for _, l := range legal {

@@ -94,11 +94,11 @@ func TestHiddenOgreLeavesNoTraceForAPlayer(t *testing.T) {
 	f := hiddenFight(t)
 	st := &encounterv1.EncounterState{EncounterId: "e1"}
 	var sawOwnLoss, sawPrompt, sawOgreActing bool
-	for _, ev := range f.log {
+	for _, ev := range f.Log {
 		before := proto.CloneOf(st)
-		seen := f.reg.ViewEvent(before, ev, davidsView)
+		seen := f.Reg.ViewEvent(before, ev, davidsView)
 		require.Empty(t, enginetest.Leaks(t, seen, ogreSecrets), "event #%d as Diego's player: %v", ev.GetSequence(), seen)
-		whole := f.reg.ViewEvent(before, ev, gmView)
+		whole := f.Reg.ViewEvent(before, ev, gmView)
 		require.True(t, proto.Equal(ev, whole), "the GM sees event #%d as recorded", ev.GetSequence())
 
 		if r := ev.GetLoss().GetAttackResolved(); r.GetTargetId() == "diego" {
@@ -126,8 +126,8 @@ func TestHiddenOgreLeavesNoTraceForAPlayer(t *testing.T) {
 			require.EqualValues(t, 15, sa.GetDefenceDifficulty(), "and the Difficulty it must beat (LOS-012)")
 		}
 
-		require.NoError(t, f.reg.Evolve(st, ev))
-		view := f.reg.View(st, davidsView)
+		require.NoError(t, f.Reg.Evolve(st, ev))
+		view := f.Reg.View(st, davidsView)
 		require.Nil(t, engine.FindCombatant(view, "ogre").GetLoss())
 		ogreCS := view.GetLoss().GetCombatants()["ogre"]
 		require.Zero(t, ogreCS.GetLight()+ogreCS.GetGrave()+ogreCS.GetFatal()+ogreCS.GetInitiativeTotal()+ogreCS.GetFreeRaises())
@@ -149,7 +149,7 @@ func TestHiddenOgreLeavesNoTraceForAPlayer(t *testing.T) {
 			}
 		}
 
-		gmState := f.reg.View(st, gmView)
+		gmState := f.Reg.View(st, gmView)
 		for _, c := range gmState.GetCombatants() {
 			c.Appearance = encounterv1.Appearance_APPEARANCE_UNSPECIFIED
 		}
@@ -159,7 +159,7 @@ func TestHiddenOgreLeavesNoTraceForAPlayer(t *testing.T) {
 	require.True(t, sawOwnLoss && sawPrompt && sawOgreActing)
 
 	// What the table sees of the ogre: wounded, 2 NS off its light band (LOS-022).
-	view := f.reg.View(f.st, davidsView)
+	view := f.Reg.View(f.St, davidsView)
 	require.Equal(t, encounterv1.Appearance_APPEARANCE_WOUNDED, engine.FindCombatant(view, "ogre").GetAppearance())
 	require.Equal(t, encounterv1.Appearance_APPEARANCE_BADLY_WOUNDED, engine.FindCombatant(view, "diego").GetAppearance())
 	require.Equal(t, "monstres", engine.FindCombatant(view, "ogre").GetSide())

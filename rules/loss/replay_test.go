@@ -32,7 +32,7 @@ func TestFoldMatchesIncrementalState(t *testing.T) {
 	var marks []mark
 	step := func(actor string, cmd *encounterv1.Command, faces ...int32) {
 		f.do(actor, cmd, faces...)
-		marks = append(marks, mark{len(f.log), engine.Hash(f.st)})
+		marks = append(marks, mark{len(f.Log), engine.Hash(f.St)})
 	}
 	step(gm, &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}, 7, 5)
 	step("david", attack("diego", "malfrat", 3, &lossv1.Spend{Fursa: 2, Inspiration: map[string]int32{"Courage": 1}}), 7)
@@ -45,12 +45,12 @@ func TestFoldMatchesIncrementalState(t *testing.T) {
 	step(gm, pass("malfrat"), 3, 3)                    // Tour 2
 	step("david", unseen("diego", "malfrat", 0), 9, 8) // 21 ≥ 20; 11 − 2 levels: the ruffian falls
 
-	folded, err := f.reg.Fold(f.log)
+	folded, err := f.Reg.Fold(f.Log)
 	require.NoError(t, err)
-	require.Equal(t, engine.Hash(f.st), engine.Hash(folded))
-	require.True(t, proto.Equal(f.st, folded))
+	require.Equal(t, engine.Hash(f.St), engine.Hash(folded))
+	require.True(t, proto.Equal(f.St, folded))
 	for _, m := range marks {
-		st, err := f.reg.Fold(f.log[:m.n])
+		st, err := f.Reg.Fold(f.Log[:m.n])
 		require.NoError(t, err)
 		require.Equal(t, m.hash, engine.Hash(st), "after %d events", m.n)
 	}
@@ -62,14 +62,14 @@ func TestFoldMatchesIncrementalState(t *testing.T) {
 	require.True(t, cs["malfrat"].GetOut())
 	require.Equal(t, int32(0), cs["diego"].GetFursa())
 	require.Equal(t, int32(0), cs["malfrat"].GetInspiration()["Honneur"])
-	require.Equal(t, uint64(len(f.log)), folded.GetSequence())
+	require.Equal(t, uint64(len(f.Log)), folded.GetSequence())
 
 	// A hash sees a difference, and a gap in the log is refused.
 	other := proto.CloneOf(folded)
 	other.GetLoss().GetCombatants()["diego"].ActionPoints++
 	require.NotEqual(t, engine.Hash(folded), engine.Hash(other))
-	gap := append(append([]*encounterv1.Event{}, f.log[:3]...), f.log[4:]...)
-	_, err = f.reg.Fold(gap)
+	gap := append(append([]*encounterv1.Event{}, f.Log[:3]...), f.Log[4:]...)
+	_, err = f.Reg.Fold(gap)
 	require.Error(t, err)
 }
 
@@ -247,7 +247,7 @@ func TestPermissionsAndLegal(t *testing.T) {
 		}},
 	}}}, engine.CodeInvalid, "LOS-060")
 
-	legal, err := f.reg.Legal(f.st, "diego")
+	legal, err := f.Reg.Legal(f.St, "diego")
 	require.NoError(t, err)
 	costs := map[string]int32{}
 	for _, l := range legal {
@@ -260,16 +260,16 @@ func TestPermissionsAndLegal(t *testing.T) {
 	require.Equal(t, "sabre", legal[0].GetWeapon())
 	require.Equal(t, "LOS-035", legal[0].GetRule())
 	require.Equal(t, "pass", legal[len(legal)-1].GetName())
-	legal, err = f.reg.Legal(f.st, "malfrat")
+	legal, err = f.Reg.Legal(f.St, "malfrat")
 	require.NoError(t, err)
 	require.Empty(t, legal, "not the ruffian's turn")
-	_, err = f.reg.Legal(f.st, "nobody")
+	_, err = f.Reg.Legal(f.St, "nobody")
 	re, ok := engine.AsRuleError(err)
 	require.True(t, ok)
 	require.Equal(t, engine.CodeNotFound, re.Code)
 
 	f.do("david", attack("diego", "malfrat", 0, nil), 8)
-	legal, err = f.reg.Legal(f.st, "malfrat")
+	legal, err = f.Reg.Legal(f.St, "malfrat")
 	require.NoError(t, err)
 	var names []string
 	for _, l := range legal {
@@ -279,7 +279,7 @@ func TestPermissionsAndLegal(t *testing.T) {
 		}
 	}
 	require.Equal(t, []string{"parry", "dodge", "take the blow"}, names)
-	legal, err = f.reg.Legal(f.st, "diego")
+	legal, err = f.Reg.Legal(f.St, "diego")
 	require.NoError(t, err)
 	require.Empty(t, legal)
 }

@@ -52,7 +52,7 @@ func TestLOS032NoPALeft(t *testing.T) {
 
 	f.refuse("david", pass("diego"), engine.CodePrecondition, "LOS-032", "Diego")
 	f.refuse("david", attack("diego", "malfrat", 0, nil), engine.CodePrecondition, "LOS-032", "Diego")
-	legal, err := f.reg.Legal(f.st, "diego")
+	legal, err := f.Reg.Legal(f.St, "diego")
 	require.NoError(t, err)
 	require.Empty(t, legal)
 
@@ -65,7 +65,7 @@ func TestLOS032NoPALeft(t *testing.T) {
 	res := find(t, evs, (*lossv1.Event).GetAttackResolved)
 	require.True(t, res.GetHit())
 	require.Equal(t, int32(4+2), res.GetDamage().GetLevelsLost())
-	require.Nil(t, f.st.GetLoss().GetPending())
+	require.Nil(t, f.St.GetLoss().GetPending())
 	require.Equal(t, []int32{0, 4, 5}, f.ap("diego", "malfrat", "guetteur"))
 }
 
@@ -92,7 +92,7 @@ func TestLOS033EndOfTour(t *testing.T) {
 		evs = f.do(gm, pass("malfrat"), 2, 3)
 		ts := find(t, evs, (*lossv1.Event).GetTourStarted)
 		require.Equal(t, int32(2), ts.GetTour())
-		require.Equal(t, int32(2), f.st.GetLoss().GetTour())
+		require.Equal(t, int32(2), f.St.GetLoss().GetTour())
 		require.Equal(t, []int32{10, 8}, f.ap("diego", "malfrat"), "the 14 and 7 left are lost")
 		require.False(t, f.cs("diego").GetPassed())
 		require.False(t, f.cs("malfrat").GetPassed())
@@ -136,10 +136,10 @@ func TestLOS033RemovalEndsTour(t *testing.T) {
 		f.do("david", pass("diego"))
 		f.do(gm, pass("malfrat"))
 		f.do(gm, attack("guetteur", "diego", 0, nil), 9) // 15: Diego must answer
-		require.NotNil(t, f.st.GetLoss().GetPending())
+		require.NotNil(t, f.St.GetLoss().GetPending())
 		evs := f.do(gm, remove("guetteur"), 4, 4)
-		require.Nil(t, f.st.GetLoss().GetPending())
-		require.Empty(t, f.st.GetPending())
+		require.Nil(t, f.St.GetLoss().GetPending())
+		require.Empty(t, f.St.GetPending())
 		require.Equal(t, int32(2), find(t, evs, (*lossv1.Event).GetTourStarted).GetTour())
 	})
 	t.Run("others still acting", func(t *testing.T) {
@@ -147,14 +147,14 @@ func TestLOS033RemovalEndsTour(t *testing.T) {
 		f.start(7, 5, 1)
 		evs := f.do(gm, remove("guetteur"))
 		require.Len(t, evs, 1)
-		require.Equal(t, int32(1), f.st.GetLoss().GetTour())
+		require.Equal(t, int32(1), f.St.GetLoss().GetTour())
 		f.do("david", attack("diego", "malfrat", 0, nil), 1)
 	})
 	t.Run("before the fight", func(t *testing.T) {
 		f := newFight(t, nil, diego(), ruffian(), lookout())
 		evs := f.do(gm, remove("guetteur"))
 		require.Len(t, evs, 1)
-		require.Equal(t, int32(0), f.st.GetLoss().GetTour())
+		require.Equal(t, int32(0), f.St.GetLoss().GetTour())
 	})
 }
 
@@ -170,8 +170,8 @@ func TestLOS034Sequence(t *testing.T) {
 		wantSeq := (tour-1)/10 + 1
 		require.Equal(t, tour, ts.GetTour())
 		require.Equal(t, wantSeq, ts.GetSequence(), "Tour %d", tour)
-		require.Equal(t, tour, f.st.GetLoss().GetTour())
-		require.Equal(t, wantSeq, f.st.GetLoss().GetSequence())
+		require.Equal(t, tour, f.St.GetLoss().GetTour())
+		require.Equal(t, wantSeq, f.St.GetLoss().GetSequence())
 		switch tour {
 		case 10:
 			require.Equal(t, int32(1), wantSeq)

@@ -43,8 +43,8 @@ func TestLOS001TestTotalAndThreshold(t *testing.T) {
 func TestLOS002ExplodingActionD10(t *testing.T) {
 	t.Run("attack and dodge explode, damage does not", func(t *testing.T) {
 		f := newFight(t, nil, diego(), ruffian())
-		require.True(t, f.st.GetOptions().GetLoss().GetExplodeActionD10())
-		require.False(t, f.st.GetOptions().GetLoss().GetExplodeDamageD10())
+		require.True(t, f.St.GetOptions().GetLoss().GetExplodeActionD10())
+		require.False(t, f.St.GetOptions().GetLoss().GetExplodeDamageD10())
 		f.start(7, 5)
 		evs := f.do("david", attack("diego", "malfrat", 2, nil), 10, 4)
 		tr := find(t, evs, (*lossv1.Event).GetAttackRolled).GetTest()
@@ -109,7 +109,7 @@ func TestLOS003LOS030Initiative(t *testing.T) {
 	require.Equal(t, []int32{18, 8}, f.ap("diego", "malfrat"))
 	require.Equal(t, int32(18), f.cs("diego").GetInitiativeTotal())
 	require.Equal(t, int32(8), f.cs("malfrat").GetInitiativeTotal())
-	require.Equal(t, int32(1), f.st.GetLoss().GetTour())
+	require.Equal(t, int32(1), f.St.GetLoss().GetTour())
 
 	// The next Tour rolls again; the PA are the new roll, not what was left.
 	f.do("david", pass("diego"))
@@ -174,46 +174,46 @@ func TestLOS005Resources(t *testing.T) {
 		require.Equal(t, int32(1), f.cs("diego").GetFursa())
 		f.do(gm, takeBlow("malfrat"), 1)
 		f.refuse("david", attack("diego", "malfrat", 0, fursa(2)), engine.CodePrecondition, "LOS-005", "1 Fursa")
-		require.Equal(t, int32(0), f.st.GetLoss().GetGmFursa(), "a successful attack gives the GM nothing")
+		require.Equal(t, int32(0), f.St.GetLoss().GetGmFursa(), "a successful attack gives the GM nothing")
 	})
 	t.Run("the GM's characters draw on the GM's reserve", func(t *testing.T) {
 		f := newFight(t, &lossv1.Options{GmFursa: proto.Int32(2)}, diego(), ruffian())
-		require.Equal(t, int32(2), f.st.GetLoss().GetGmFursa())
+		require.Equal(t, int32(2), f.St.GetLoss().GetGmFursa())
 		f.start(1, 10) // the ruffian acts first: 15 against Diego's 9
 		f.refuse(gm, attack("malfrat", "diego", 0, fursa(3)), engine.CodePrecondition, "LOS-005", "GM", "Malfrat")
 		evs := f.do(gm, attack("malfrat", "diego", 0, fursa(1)), 2)
 		require.Equal(t, int32(5), find(t, evs, (*lossv1.Event).GetAttackRolled).GetTest().GetBonus())
-		require.Equal(t, int32(1), f.st.GetLoss().GetGmFursa())
+		require.Equal(t, int32(1), f.St.GetLoss().GetGmFursa())
 		require.Equal(t, int32(0), f.cs("malfrat").GetFursa())
 	})
 	t.Run("the GM gains a Fursa when a player fails an Exploit", func(t *testing.T) {
 		f := newFight(t, nil, diego(), ruffian())
-		require.True(t, f.st.GetOptions().GetLoss().GetGmFursaOnFailedExploit())
+		require.True(t, f.St.GetOptions().GetLoss().GetGmFursaOnFailedExploit())
 		f.start(7, 5)
 		evs := f.do("david", attack("diego", "malfrat", 1, nil), 7) // 19 < 20
 		require.False(t, find(t, evs, (*lossv1.Event).GetAttackRolled).GetTest().GetSuccess())
-		require.Equal(t, int32(1), f.st.GetLoss().GetGmFursa())
+		require.Equal(t, int32(1), f.St.GetLoss().GetGmFursa())
 		// A failed attack without Exploit gives nothing.
 		f.do("david", attack("diego", "malfrat", 0, nil), 1)
-		require.Equal(t, int32(1), f.st.GetLoss().GetGmFursa())
+		require.Equal(t, int32(1), f.St.GetLoss().GetGmFursa())
 		// The GM's own characters failing an Exploit give nothing either.
 		f.do(gm, attack("malfrat", "diego", 1, nil), 1)
-		require.Equal(t, int32(1), f.st.GetLoss().GetGmFursa())
+		require.Equal(t, int32(1), f.St.GetLoss().GetGmFursa())
 		// A player failing a defence Exploit does: the ruffian's 5 + 5 + 5 = 15 hits, Diego
 		// dodges with an Exploit at 20 and makes 10 + 4 = 14.
 		f.do(gm, attack("malfrat", "diego", 0, nil), 5)
 		f.do("david", dodge("diego", 1, nil), 4, 1)
-		require.Equal(t, int32(2), f.st.GetLoss().GetGmFursa())
+		require.Equal(t, int32(2), f.St.GetLoss().GetGmFursa())
 		// The GM spends it for the ruffian.
 		f.do("david", pass("diego"))
 		f.do(gm, attack("malfrat", "diego", 0, fursa(2)), 1)
-		require.Equal(t, int32(0), f.st.GetLoss().GetGmFursa())
+		require.Equal(t, int32(0), f.St.GetLoss().GetGmFursa())
 	})
 	t.Run("gm_fursa_on_failed_exploit off", func(t *testing.T) {
 		f := newFight(t, &lossv1.Options{GmFursaOnFailedExploit: proto.Bool(false)}, diego(), ruffian())
 		f.start(7, 5)
 		f.do("david", attack("diego", "malfrat", 1, nil), 7)
-		require.Equal(t, int32(0), f.st.GetLoss().GetGmFursa())
+		require.Equal(t, int32(0), f.St.GetLoss().GetGmFursa())
 	})
 	t.Run("Sbires have none", func(t *testing.T) {
 		s := who("marin", "Marin", sbire, 3, 5, 4, 5, 4, weapon("poing", lossv1.WeaponKind_WEAPON_KIND_UNARMED, 0, 0))

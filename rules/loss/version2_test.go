@@ -150,7 +150,7 @@ func TestLOS102NoExploitsOnACharge(t *testing.T) {
 		f.start(1, 9) // Diego 9, the vigile 14
 		f.do(gm, startPursuitCmd([]string{"vigile"}, []string{"diego"}, 2))
 		offered := false
-		legal, err := f.reg.Legal(f.st, "vigile")
+		legal, err := f.Reg.Legal(f.St, "vigile")
 		require.NoError(t, err)
 		for _, l := range legal {
 			if l.GetName() == "charge" {
@@ -230,14 +230,14 @@ func TestLOS062ACounterAttackMayBeCountered(t *testing.T) {
 		f.start(7, 7)                                                            // Diego 15, the ruffian 12
 		f.do("david", attack("diego", "malfrat", 0, nil), 5)                     // 17 ≥ 15; Diego 11
 		f.do(gm, counterDodge("malfrat", "dague"), 9, 9)                         // 21 ≥ 20, then 19 ≥ 15
-		require.Equal(t, "malfrat", f.st.GetLoss().GetPending().GetAttackerId()) // the counter blow awaits Diego
+		require.Equal(t, "malfrat", f.St.GetLoss().GetPending().GetAttackerId()) // the counter blow awaits Diego
 		switch v {
 		case 1:
 			f.refuse("david", counterDodge("diego", "sabre"), engine.CodePrecondition, "LOS-062", "countered")
 		case 2:
 			evs := f.do("david", counterDodge("diego", "sabre"), 9, 5) // 14 + 9 = 23 ≥ 20, then 17 ≥ 15
 			require.True(t, rgRolled(t, evs).GetCounter())
-			require.Equal(t, "malfrat", f.st.GetLoss().GetPending().GetDefenderId())
+			require.Equal(t, "malfrat", f.St.GetLoss().GetPending().GetDefenderId())
 			f.refuse(gm, counterDodge("malfrat", "dague"), engine.CodePrecondition, "LOS-062", "already counter-attacked")
 		}
 	})

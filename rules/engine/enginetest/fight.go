@@ -1,0 +1,68 @@
+package enginetest
+
+import (
+	"testing"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/stretchr/testify/require"
+)
+
+// Fight is an encounter driven through a registry, command by command, with fixed dice: the
+// one fight helper of every rule system's tests. A system's tests embed it in their own fight
+// type for what only that system needs (a Ka deck stacked, a sheet looked up by id).
+type Fight struct {
+	T   *testing.T
+	Reg *engine.Registry
+	// St is the state after the last event decided; Log every event so far.
+	St  *encounterv1.EncounterState
+	Log []*encounterv1.Event
+}
+
+// NewFight is a fight played with reg whose encounter (id e1) is not created yet.
+func NewFight(t *testing.T, reg *engine.Registry) *Fight {
+	return &Fight{T: t, Reg: reg, St: &encounterv1.EncounterState{EncounterId: "e1"}}
+}
+
+// Setup creates the encounter with create, as the GM gm, and adds cs in order.
+func (f *Fight) Setup(gm string, create *encounterv1.Command, cs ...*encounterv1.Combatant) *Fight {
+	f.T.Helper()
+	f.Do(gm, create)
+	for _, c := range cs {
+		f.Do(gm, &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: c}}})
+	}
+	return f
+}
+
+// Decide decides cmd as actor with dice.NewFixed(faces...) and folds its events (Decide, the
+// function). On success every face must have been used: a command rolls exactly the dice its
+// rules call for.
+func (f *Fight) Decide(actor string, cmd *encounterv1.Command, faces ...int32) ([]*encounterv1.Event, error) {
+	f.T.Helper()
+	evs, err := Decide(f.T, f.Reg, f.St, actor, cmd, faces...)
+	if err == nil {
+		f.Log = append(f.Log, evs...)
+	}
+	return evs, err
+}
+
+// Do is Decide that fails the test on a refusal.
+func (f *Fight) Do(actor string, cmd *encounterv1.Command, faces ...int32) []*encounterv1.Event {
+	f.T.Helper()
+	evs, err := f.Decide(actor, cmd, faces...)
+	require.NoError(f.T, err)
+	return evs
+}
+
+// Refuse checks that cmd is refused with code and rule, that the message names each of
+// names, that no die is rolled and that the state is untouched (Refuse, the function).
+func (f *Fight) Refuse(actor string, cmd *encounterv1.Command, code engine.Code, rule string, names ...string) *engine.RuleError {
+	f.T.Helper()
+	return Refuse(f.T, f.Reg, f.St, actor, cmd, code, rule, names...)
+}
+
+// Replays checks that folding the log from scratch gives the very state the fight reached.
+func (f *Fight) Replays() {
+	f.T.Helper()
+	Replays(f.T, f.Reg, f.St, f.Log)
+}
