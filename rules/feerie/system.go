@@ -2,6 +2,7 @@ package feerie
 
 import (
 	"regexp"
+	"slices"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
@@ -149,4 +150,65 @@ func (sys System) CheckCombatant(_ *encounterv1.EncounterState, c *encounterv1.C
 		}
 	}
 	return nil
+}
+
+type fighter struct {
+	c  *encounterv1.Combatant
+	sh *feeriev1.Sheet
+	cs *feeriev1.CombatantState
+}
+
+func (f fighter) id() string { return f.c.GetId() }
+
+func (f fighter) name() string { return f.c.GetName() }
+
+// able: may take part in the Action (FEE-022, FEE-024, FEE-026).
+func (f fighter) able() bool { return f.cs.GetEssence() > 0 && !f.inanimate() && !f.cs.GetHelpless() }
+
+// helpless: unconscious, asleep, paralysed by the GM's ruling, or at 0 Essence: Defense 0
+// against every attack (FEE-022).
+func (f fighter) helpless() bool { return f.cs.GetHelpless() || f.cs.GetEssence() <= 0 }
+
+// inanimate: an object, or a character a Power makes one (FEE-023, FEE-026).
+func (f fighter) inanimate() bool { return f.sh.GetInanimate() || f.cs.GetInanimate() }
+
+func fighterOf(st *encounterv1.EncounterState, id string) (fighter, error) {
+	c := engine.FindCombatant(st, id)
+	if c == nil {
+		return fighter{}, engine.NotFound("there is no combatant %q in this encounter", id)
+	}
+	cs := feerieState(st).GetCombatants()[id]
+	if cs == nil {
+		cs = &feeriev1.CombatantState{}
+	}
+	return fighter{c: c, sh: disarmedSheet(house(st), c.GetFeerie(), cs), cs: cs}, nil
+}
+
+// disarmedSheet: a disarmed character's weapon Accessoires give no bonus until it picks the
+// weapon up again, unless the option makes the disarm narrative only (FEE-183).
+func disarmedSheet(o *feeriev1.Options, sh *feeriev1.Sheet, cs *feeriev1.CombatantState) *feeriev1.Sheet {
+	if !cs.GetDisarmed() || o.GetDisarmKeepsWeaponBonus() || !slices.ContainsFunc(sh.GetAttributes(), (*feeriev1.Attribute).GetWeapon) {
+		return sh
+	}
+	sh = proto.CloneOf(sh)
+	for _, a := range sh.GetAttributes() {
+		if a.GetWeapon() {
+			a.Value = 0
+		}
+	}
+	return sh
+}
+
+func fighters(st *encounterv1.EncounterState) []fighter {
+	var out []fighter
+	for _, c := range st.GetCombatants() {
+		f, _ := fighterOf(st, c.GetId())
+		out = append(out, f)
+	}
+	return out
+}
+
+// Start opens the first Action at step 1 (FEE-040).
+func (System) Start(st *encounterv1.EncounterState, _ engine.Env) ([]*encounterv1.Event, error) {
+	return []*encounterv1.Event{event(&feeriev1.Event{Kind: &feeriev1.Event_ActionStarted{ActionStarted: &feeriev1.ActionStarted{Action: 1}}})}, nil
 }
