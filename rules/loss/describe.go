@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 
-	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
 )
 
@@ -199,13 +198,4 @@ func useName(u use) string {
 		out += p
 	}
 	return out
-}
-
-func decideDeclareAllowed(st *encounterv1.EncounterState, f fighter) bool {
-	for _, o := range fighters(st) {
-		if o.id() != f.id() && !o.cs.GetOut() && !o.cs.GetJoining() && !o.cs.GetDeclared() && o.cs.GetInitiativeTotal() < f.cs.GetInitiativeTotal() {
-			return false
-		}
-	}
-	return true
 }

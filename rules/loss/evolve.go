@@ -159,19 +159,6 @@ func failedExploit(st *encounterv1.EncounterState, s *lossv1.State, f fighter, e
 	}
 }
 
-// pursuitDifficulty is the Difficulty of the dodge against a pursuit action: a flat 20 against
-// a Charge, whatever the charger's Exploits (LOS-102); the attacker's Difficulty otherwise.
-func (sys System) pursuitDifficulty(k lossv1.PursuitKind, exploits int32) int32 {
-	switch k {
-	case lossv1.PursuitKind_PURSUIT_KIND_CHARGE:
-		return sys.ChargeDodgeDifficulty
-	case lossv1.PursuitKind_PURSUIT_KIND_SHOOT_LEGS:
-		return sys.LegsShotDifficulty
-	default:
-		return sys.AthleticsDiff + sys.ExploitsDifficulty(exploits)
-	}
-}
-
 func (sys System) evolveLoss(st *encounterv1.EncounterState, s *lossv1.State, e *lossv1.Event) error {
 	get := func(id string) (fighter, error) {
 		f, err := fighterOf(st, id)

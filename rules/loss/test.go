@@ -1,11 +1,13 @@
 package loss
 
 import (
+	"slices"
 	"strconv"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"github.com/fray-rpg/fray/rules/dice"
+	"github.com/fray-rpg/fray/rules/engine"
 )
 
 // mods gathers the modifiers of one Test, each with its reason and rule, so that the log shows
@@ -94,4 +96,45 @@ func (sys System) roll(st *encounterv1.EncounterState, f fighter, s *lossv1.Scor
 	t.Total = t.Trait + t.Talent + r.GetTotal() + t.Bonus
 	t.Success = t.Total >= t.Difficulty
 	return t
+}
+
+// spendBonus checks that f holds what it spends and returns the bonus (LOS-004, LOS-005).
+func (sys System) spendBonus(st *encounterv1.EncounterState, f fighter, sp *lossv1.Spend, m *mods) error {
+	if sp.GetFursa() < 0 || sp.GetFreeRaises() < 0 {
+		return engine.Invalid("LOS-004", "what a Test spends cannot be negative")
+	}
+	if n := sp.GetFursa(); n > 0 {
+		switch {
+		case f.isSbire():
+			return engine.Refused("LOS-005", "%s is a Sbire and has no Fursa", f.name())
+		case f.isPC() && n > f.cs.GetFursa():
+			return engine.Refused("LOS-005", "%s holds %d Fursa and cannot spend %d", f.name(), f.cs.GetFursa(), n)
+		case !f.isPC() && n > lossState(st).GetGmFursa():
+			return engine.Refused("LOS-005", "the GM's Fursa reserve holds %d and %s cannot spend %d", lossState(st).GetGmFursa(), f.name(), n)
+		}
+		m.test(plural(n, "Fursa", "Fursa"), "LOS-004", n*sys.SpendBonus)
+	}
+	if n := sp.GetFreeRaises(); n > 0 {
+		if n > f.cs.GetFreeRaises() {
+			return engine.Refused("LOS-004", "%s holds %d free raises and cannot spend %d", f.name(), f.cs.GetFreeRaises(), n)
+		}
+		m.test(plural(n, "free raise", "free raises"), "LOS-004", n*sys.SpendBonus)
+	}
+	vertus := make([]string, 0, len(sp.GetInspiration()))
+	for v := range sp.GetInspiration() {
+		vertus = append(vertus, v)
+	}
+	slices.Sort(vertus)
+	for _, v := range vertus {
+		k := sp.GetInspiration()[v]
+		switch held := f.cs.GetInspiration()[v]; {
+		case k < 0:
+			return engine.Invalid("LOS-004", "Inspiration spent cannot be negative")
+		case k > held:
+			return engine.Refused("LOS-005", "%s holds %d Inspiration of %s and cannot spend %d", f.name(), held, v, k)
+		case k > 0:
+			m.test(plural(k, "Inspiration of "+v, "Inspiration of "+v), "LOS-004", k*sys.SpendBonus)
+		}
+	}
+	return nil
 }

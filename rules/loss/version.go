@@ -118,15 +118,6 @@ func New(version uint32) System {
 	return System{version: version, Numbers: numbers()}
 }
 
-// System is Les Chants de Loss at one version: its Numbers, read by everything that decides,
-// folds, offers or describes.
-type System struct {
-	version uint32
-	Numbers
-}
-
-func (s System) Version() uint32 { return s.version }
-
 // ExploitsDifficulty is what exploits Exploits add to a Test's Difficulty (LOS-010, LOS-112).
 func (n Numbers) ExploitsDifficulty(exploits int32) int32 { return n.ExploitStep * exploits }
 

@@ -26,19 +26,19 @@ const (
 // a method "dir/file.go Type.Name".
 var (
 	knownLongFiles = []string{
-		"loss/attack.go",
+		"engine/engine.go", // grew to 620 lines with the engine.System contract (5f0170f) as this check landed
 	}
 	knownLongFuncs = []string{
 		"engine/engine.go decide",
 		"feerie/evolve.go System.evolve",
 		"feerie/narrate_fr.go init",
 		"feerie/resolve.go System.resolve",
-		"loss/attack.go System.decideAttack",
-		"loss/attack.go System.decideReact",
+		"loss/decide_attack.go System.decideAttack",
+		"loss/decide_pursuit.go System.decidePursuit",
+		"loss/decide_react.go System.decideReact",
 		"loss/describe.go System.Describe",
 		"loss/evolve.go System.evolveLoss",
 		"loss/legal.go System.LegalCommands",
-		"loss/pursuit.go System.decidePursuit",
 	}
 )
 

@@ -290,3 +290,33 @@ func pursuitName(k lossv1.PursuitKind) string {
 	}
 	return "this action"
 }
+
+func inPursuit(st *encounterv1.EncounterState, id string) bool {
+	p := lossState(st).GetPursuit()
+	return p != nil && (slices.Contains(p.GetPursuerIds(), id) || slices.Contains(p.GetPursuedIds(), id))
+}
+
+// pursuitUnits is the pursuit distance between two opponents of a pursuit, 0 if they are not
+// (LOS-100).
+func pursuitUnits(st *encounterv1.EncounterState, a, b string) int32 {
+	p := lossState(st).GetPursuit()
+	ar, ad := slices.Contains(p.GetPursuerIds(), a), slices.Contains(p.GetPursuedIds(), a)
+	br, bd := slices.Contains(p.GetPursuerIds(), b), slices.Contains(p.GetPursuedIds(), b)
+	if (ar && bd) || (ad && br) {
+		return p.GetDistance()
+	}
+	return 0
+}
+
+// pursuitDifficulty is the Difficulty of the dodge against a pursuit action: a flat 20 against
+// a Charge, whatever the charger's Exploits (LOS-102); the attacker's Difficulty otherwise.
+func (sys System) pursuitDifficulty(k lossv1.PursuitKind, exploits int32) int32 {
+	switch k {
+	case lossv1.PursuitKind_PURSUIT_KIND_CHARGE:
+		return sys.ChargeDodgeDifficulty
+	case lossv1.PursuitKind_PURSUIT_KIND_SHOOT_LEGS:
+		return sys.LegsShotDifficulty
+	default:
+		return sys.AthleticsDiff + sys.ExploitsDifficulty(exploits)
+	}
+}

@@ -1,3 +1,5 @@
+// Package loss implements Les Chants de Loss combat (docs/rules/loss.md): Tests of
+// d10 + Trait + Talent against a Difficulty, Exploits, Action Points (PA) spent in phases.
 package loss
 
 import (
@@ -9,6 +11,39 @@ import (
 	"github.com/fray-rpg/fray/rules/engine"
 	"google.golang.org/protobuf/proto"
 )
+
+// ID is the rule system's id.
+const ID = "loss"
+
+func (System) ID() string { return ID }
+
+// JoinsInProgress: a newcomer joins a fight in progress and acts from the next Tour (LOS-039).
+func (System) JoinsInProgress() {}
+
+func (System) Name() string { return "Les Chants de Loss" }
+
+// System is Les Chants de Loss at one version: its Numbers, read by everything that decides,
+// folds, offers or describes.
+type System struct {
+	version uint32
+	Numbers
+}
+
+func (s System) Version() uint32 { return s.version }
+
+func lossState(st *encounterv1.EncounterState) *lossv1.State {
+	if s := st.GetLoss(); s != nil {
+		if s.Combatants == nil { // a cloned or decoded state has no empty maps
+			s.Combatants = map[string]*lossv1.CombatantState{}
+		}
+		return s
+	}
+	s := &lossv1.State{Combatants: map[string]*lossv1.CombatantState{}}
+	st.System = &encounterv1.EncounterState_Loss{Loss: s}
+	return s
+}
+
+func options(st *encounterv1.EncounterState) *lossv1.Options { return st.GetOptions().GetLoss() }
 
 // Vertus are the three kinds of Inspiration (LOS-005).
 var Vertus = []string{"Sagesse", "Honneur", "Courage"}
@@ -208,4 +243,105 @@ func (System) CheckCombatant(st *encounterv1.EncounterState, c *encounterv1.Comb
 		}
 	}
 	return nil
+}
+
+// fighter is a combatant with its sheet and its state.
+type fighter struct {
+	c  *encounterv1.Combatant
+	sh *lossv1.Sheet
+	cs *lossv1.CombatantState
+}
+
+func (f fighter) id() string { return f.c.GetId() }
+
+func (f fighter) name() string { return f.c.GetName() }
+
+func (f fighter) isPC() bool {
+	return f.sh.GetKind() == lossv1.CombatantKind_COMBATANT_KIND_PLAYER_CHARACTER
+}
+
+func (f fighter) isSbire() bool { return f.sh.GetKind() == lossv1.CombatantKind_COMBATANT_KIND_SBIRE }
+
+// owed: felled or hindered at its own phase by a combatant at the same phase, it still takes
+// its action there (LOS-110).
+func (f fighter) owed() bool { return f.cs.GetOwedPhase() > 0 }
+
+// active: may still take actions this Tour (LOS-032, LOS-033, LOS-039).
+func (f fighter) active() bool {
+	if f.owed() {
+		return true
+	}
+	return !f.cs.GetOut() && !f.cs.GetPassed() && !f.cs.GetJoining() && f.cs.GetActionPoints() > 0
+}
+
+// healthPenalty is the Difficulty added to the fighter's own Tests by its wounds (LOS-022): a
+// fighter is in the grave band once it has lost a grave box, in the fatal band once it has
+// lost a fatal box.
+func (f fighter) healthPenalty(sys System, st *encounterv1.EncounterState) int32 {
+	bands := options(st).GetHealthBands()
+	switch {
+	case f.isSbire() || len(bands) != 3:
+		return 0
+	case f.cs.GetFatal() < bands[2]:
+		return sys.FatalPenalty
+	case f.cs.GetGrave() < bands[1]:
+		return sys.GravePenalty
+	default:
+		return 0
+	}
+}
+
+// spec reports whether the fighter has a specialisation, for the weapon's type when one is
+// given (LOS-094).
+func (f fighter) spec(k lossv1.SpecialisationKind, w *lossv1.Weapon) bool {
+	for _, s := range f.sh.GetSpecialisations() {
+		if s.GetKind() != k {
+			continue
+		}
+		if w == nil || s.GetWeaponType() == "" || s.GetWeaponType() == weaponType(w) {
+			return true
+		}
+	}
+	return false
+}
+
+func weaponType(w *lossv1.Weapon) string {
+	if w.GetWeaponType() != "" {
+		return w.GetWeaponType()
+	}
+	return w.GetName()
+}
+
+func fighterOf(st *encounterv1.EncounterState, id string) (fighter, error) {
+	c := engine.FindCombatant(st, id)
+	if c == nil {
+		return fighter{}, engine.NotFound("there is no combatant %q in this encounter", id)
+	}
+	cs := lossState(st).GetCombatants()[id]
+	if cs == nil {
+		cs = &lossv1.CombatantState{}
+	}
+	return fighter{c: c, sh: c.GetLoss(), cs: cs}, nil
+}
+
+func fighters(st *encounterv1.EncounterState) []fighter {
+	out := make([]fighter, 0, len(st.GetCombatants()))
+	for _, c := range st.GetCombatants() {
+		out = append(out, fighterIn(lossState(st), c))
+	}
+	return out
+}
+
+// fighterIn is fighterOf for a combatant of the state s is the Loss state of.
+func fighterIn(s *lossv1.State, c *encounterv1.Combatant) fighter {
+	cs := s.GetCombatants()[c.GetId()]
+	if cs == nil {
+		cs = &lossv1.CombatantState{}
+	}
+	return fighter{c: c, sh: c.GetLoss(), cs: cs}
+}
+
+// Start rolls the first Tour's Initiative.
+func (sys System) Start(st *encounterv1.EncounterState, env engine.Env) ([]*encounterv1.Event, error) {
+	return []*encounterv1.Event{sys.startTour(st, env.Dice)}, nil
 }

@@ -243,3 +243,12 @@ func decideGrant(st *encounterv1.EncounterState, id string, g *lossv1.GrantFreeR
 		CombatantId: id, Count: g.GetCount(), Reason: g.GetReason(),
 	}}}), nil
 }
+
+func decideDeclareAllowed(st *encounterv1.EncounterState, f fighter) bool {
+	for _, o := range fighters(st) {
+		if o.id() != f.id() && !o.cs.GetOut() && !o.cs.GetJoining() && !o.cs.GetDeclared() && o.cs.GetInitiativeTotal() < f.cs.GetInitiativeTotal() {
+			return false
+		}
+	}
+	return true
+}
