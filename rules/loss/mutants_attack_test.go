@@ -1,0 +1,31 @@
+package loss_test
+
+import (
+	"fmt"
+	"testing"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/stretchr/testify/require"
+)
+
+// Tests of attack.go's rules, each written against a mutant that lived in a mutation run of
+// rules/loss (scripts/mutation.sh, issue 26): a bound or a condition that no test told apart.
+
+// LOS-051 (version 2): five attacking Hercule now still fill every place, so a sixth is
+// refused as in version 1; the GM removes one of them and its place is free.
+func TestLOS051FiveStandingAttackersStillFillEveryPlace(t *testing.T) {
+	cs := []*encounterv1.Combatant{exHero()}
+	for i := 1; i <= 6; i++ {
+		cs = append(cs, exSailor(fmt.Sprintf("m%d", i)))
+	}
+	f := newFightAt(t, 2, nil, cs...)
+	f.start(1, 9) // Hercule 11, the sailors 12
+	for i := 1; i <= 5; i++ {
+		f.do(gm, attack(fmt.Sprintf("m%d", i), "hercule", 0, nil), 1) // 10 < 15
+	}
+	f.refuse(gm, attack("m6", "hercule", 0, nil), engine.CodePrecondition, "LOS-051", "Hercule", "5")
+	f.do(gm, removeCmd("m1"))
+	f.do(gm, attack("m6", "hercule", 0, nil), 1)
+	require.Len(t, f.cs("hercule").GetMeleeAttackers(), 6, "the Tour's attackers are all recorded; five count")
+}
