@@ -21,7 +21,7 @@ func TestD20_022_OneSegmentLeftStillAllowsAnAction(t *testing.T) {
 	f.do(gm, other("aldric", "", 0))
 	require.Equal(t, int32(5), f.cs("aldric").GetNextSegment())
 	require.Equal(t, []string{"cast", "other", "end turn"}, f.legal("aldric"), "1 left, segment 5")
-	legal, err := f.reg.Legal(f.st, "aldric")
+	legal, err := f.Reg.Legal(f.St, "aldric")
 	require.NoError(t, err)
 	require.Equal(t, []any{int32(1), "D20-018"}, []any{legal[0].GetCost(), legal[0].GetRule()})
 	require.Equal(t, []any{int32(1), "D20-022"}, []any{legal[1].GetCost(), legal[1].GetRule()})

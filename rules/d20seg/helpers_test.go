@@ -20,13 +20,9 @@ const (
 // d20seg answers the GM's removal of a combatant mid-round (D20-016).
 var _ engine.FollowUp = d20seg.System{}
 
-// fight is a d20seg encounter driven through the registry, command by command, with fixed dice.
-type fight struct {
-	t   *testing.T
-	reg *engine.Registry
-	st  *encounterv1.EncounterState
-	log []*encounterv1.Event
-}
+// fight is a d20seg encounter driven through the registry (enginetest.Fight), command by
+// command, with fixed dice.
+type fight struct{ *enginetest.Fight }
 
 // newFight creates a d20seg encounter (opts nil for the defaults) and adds cs in order.
 func newFight(t *testing.T, opts *d20segv1.Options, cs ...*encounterv1.Combatant) *fight {
@@ -37,62 +33,56 @@ func newFight(t *testing.T, opts *d20segv1.Options, cs ...*encounterv1.Combatant
 // newFightAt is newFight under a version of the rules.
 func newFightAt(t *testing.T, version uint32, opts *d20segv1.Options, cs ...*encounterv1.Combatant) *fight {
 	t.Helper()
-	f := &fight{t: t, reg: engine.NewRegistry(d20seg.New(version)), st: &encounterv1.EncounterState{EncounterId: "e1"}}
-	f.do(gm, createCmd(opts))
-	for _, c := range cs {
-		f.do(gm, addCmd(c))
-	}
+	f := blankAt(t, version)
+	f.Setup(gm, createCmd(opts), cs...)
 	return f
 }
 
-// decide decides cmd with dice.NewFixed(faces...) and folds the events. On success every face
-// must have been used: a command rolls exactly the dice its rules call for (and one more would
-// panic).
+// blank is a fight whose encounter is not created yet, under version 1.
+func blank(t *testing.T) *fight { return blankAt(t, 1) }
+
+// blankAt is a fight under a version of the rules whose encounter is not created yet.
+func blankAt(t *testing.T, version uint32) *fight {
+	return &fight{enginetest.NewFight(t, engine.NewRegistry(d20seg.New(version)))}
+}
+
+// decide, do, refuse and replay are enginetest.Fight's Decide, Do, Refuse and Replays.
 func (f *fight) decide(actor string, cmd *encounterv1.Command, faces ...int32) ([]*encounterv1.Event, error) {
-	f.t.Helper()
-	evs, err := enginetest.Decide(f.t, f.reg, f.st, actor, cmd, faces...)
-	if err == nil {
-		f.log = append(f.log, evs...)
-	}
-	return evs, err
+	f.T.Helper()
+	return f.Decide(actor, cmd, faces...)
 }
 
 func (f *fight) do(actor string, cmd *encounterv1.Command, faces ...int32) []*encounterv1.Event {
-	f.t.Helper()
-	evs, err := f.decide(actor, cmd, faces...)
-	require.NoError(f.t, err)
-	return evs
+	f.T.Helper()
+	return f.Do(actor, cmd, faces...)
 }
 
 // start starts the fight; faces are the d20s of the Initiative roll-offs (D20-011).
 func (f *fight) start(faces ...int32) *d20segv1.CombatStarted {
-	f.t.Helper()
+	f.T.Helper()
 	evs := f.do(gm, &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}, faces...)
-	require.Equal(f.t, int32(1), find(f.t, evs, (*d20segv1.Event).GetRoundStarted).GetRound())
-	return find(f.t, evs, (*d20segv1.Event).GetCombatStarted)
+	require.Equal(f.T, int32(1), find(f.T, evs, (*d20segv1.Event).GetRoundStarted).GetRound())
+	return find(f.T, evs, (*d20segv1.Event).GetCombatStarted)
 }
 
-// refuse checks that cmd is refused with code and rule, that the message names each of names,
-// that no die is rolled and that the state is untouched.
 func (f *fight) refuse(actor string, cmd *encounterv1.Command, code engine.Code, rule string, names ...string) *engine.RuleError {
-	f.t.Helper()
-	return enginetest.Refuse(f.t, f.reg, f.st, actor, cmd, code, rule, names...)
+	f.T.Helper()
+	return f.Refuse(actor, cmd, code, rule, names...)
 }
 
-// replay folds the log from scratch and checks it gives the very state the fight reached.
 func (f *fight) replay() {
-	f.t.Helper()
-	enginetest.Replays(f.t, f.reg, f.st, f.log)
+	f.T.Helper()
+	f.Replays()
 }
 
-func (f *fight) seg() *d20segv1.State { return f.st.GetD20Seg() }
+func (f *fight) seg() *d20segv1.State { return f.St.GetD20Seg() }
 
 func (f *fight) round() int32 { return f.seg().GetRound() }
 
 func (f *fight) cs(id string) *d20segv1.CombatantState {
-	f.t.Helper()
+	f.T.Helper()
 	cs := f.seg().GetCombatants()[id]
-	require.NotNil(f.t, cs, "no state for %s", id)
+	require.NotNil(f.T, cs, "no state for %s", id)
 	return cs
 }
 
@@ -107,24 +97,24 @@ func (f *fight) next(ids ...string) []int32 {
 
 // upNext is the combatant whose turn it is, by the legal actions the rules list.
 func (f *fight) upNext() string {
-	f.t.Helper()
+	f.T.Helper()
 	var who []string
-	for _, c := range f.st.GetCombatants() {
-		legal, err := f.reg.Legal(f.st, c.GetId())
-		require.NoError(f.t, err)
+	for _, c := range f.St.GetCombatants() {
+		legal, err := f.Reg.Legal(f.St, c.GetId())
+		require.NoError(f.T, err)
 		if len(legal) > 0 {
 			who = append(who, c.GetId())
 		}
 	}
-	require.Len(f.t, who, 1, "exactly one combatant acts next")
+	require.Len(f.T, who, 1, "exactly one combatant acts next")
 	return who[0]
 }
 
 // legal lists the names of what id may do now.
 func (f *fight) legal(id string) []string {
-	f.t.Helper()
-	legal, err := f.reg.Legal(f.st, id)
-	require.NoError(f.t, err)
+	f.T.Helper()
+	legal, err := f.Reg.Legal(f.St, id)
+	require.NoError(f.T, err)
 	var out []string
 	for _, l := range legal {
 		out = append(out, l.GetName())

@@ -21,7 +21,7 @@ func TestD20_031_LegalAttackDistanceUpToReach(t *testing.T) {
 		sheet("ogre", "Ogre", initiative(1), func(s *d20segv1.Sheet) { s.Size = d20segv1.Size_SIZE_G }))
 	f.start()
 	maxDistance := func(id string) map[string]int32 {
-		legal, err := f.reg.Legal(f.st, id)
+		legal, err := f.Reg.Legal(f.St, id)
 		require.NoError(t, err)
 		out := map[string]int32{}
 		for _, l := range legal {

@@ -86,11 +86,11 @@ func TestHiddenOgreLeavesNoTraceForAPlayer(t *testing.T) {
 	f := hiddenFight(t)
 	st := &encounterv1.EncounterState{EncounterId: "e1"}
 	var hitsOnAldric, ogreUpNext, ogreWaiting int
-	for _, ev := range f.log {
+	for _, ev := range f.Log {
 		before := proto.CloneOf(st)
-		seen := f.reg.ViewEvent(before, ev, playerView)
+		seen := f.Reg.ViewEvent(before, ev, playerView)
 		require.Empty(t, enginetest.Leaks(t, seen, ogreSecrets), "event #%d as Aldric's player: %v", ev.GetSequence(), seen)
-		require.True(t, proto.Equal(ev, f.reg.ViewEvent(before, ev, gmView)), "the GM sees event #%d as recorded", ev.GetSequence())
+		require.True(t, proto.Equal(ev, f.Reg.ViewEvent(before, ev, gmView)), "the GM sees event #%d as recorded", ev.GetSequence())
 
 		if a := ev.GetD20Seg().GetAttackRolled(); a.GetTargetId() == "aldric" {
 			// D20-044: the player sees the damage Aldric took and his hit points left; D20-042
@@ -121,8 +121,8 @@ func TestHiddenOgreLeavesNoTraceForAPlayer(t *testing.T) {
 			require.Zero(t, ap.GetOpposition())
 		}
 
-		require.NoError(t, f.reg.Evolve(st, ev))
-		view := f.reg.View(st, playerView)
+		require.NoError(t, f.Reg.Evolve(st, ev))
+		view := f.Reg.View(st, playerView)
 		require.Empty(t, enginetest.Leaks(t, view, ogreSecrets), "the state after #%d as Aldric's player", ev.GetSequence())
 		require.Nil(t, engine.FindCombatant(view, "ogre").GetD20Seg())
 		// D20-015: the view names the same combatant up next, at the same segment, once a round
@@ -139,7 +139,7 @@ func TestHiddenOgreLeavesNoTraceForAPlayer(t *testing.T) {
 			ogreWaiting++
 		}
 
-		gmState := f.reg.View(st, gmView)
+		gmState := f.Reg.View(st, gmView)
 		for _, c := range gmState.GetCombatants() {
 			c.Appearance = encounterv1.Appearance_APPEARANCE_UNSPECIFIED
 		}
@@ -150,7 +150,7 @@ func TestHiddenOgreLeavesNoTraceForAPlayer(t *testing.T) {
 	require.Positive(t, ogreUpNext)
 	require.Positive(t, ogreWaiting)
 
-	view := f.reg.View(f.st, playerView)
+	view := f.Reg.View(f.St, playerView)
 	require.Equal(t, encounterv1.Appearance_APPEARANCE_WOUNDED, engine.FindCombatant(view, "ogre").GetAppearance(), "25 of 83 hit points lost")
 	require.Equal(t, encounterv1.Appearance_APPEARANCE_BADLY_WOUNDED, engine.FindCombatant(view, "aldric").GetAppearance(), "96 of 100 lost")
 }

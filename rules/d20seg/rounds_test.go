@@ -356,7 +356,7 @@ func TestD20_018_LegalCastsWhatFits(t *testing.T) {
 	f.start()
 	casts := func(id string) (costs []int32, rules []string) {
 		t.Helper()
-		legal, err := f.reg.Legal(f.st, id)
+		legal, err := f.Reg.Legal(f.St, id)
 		require.NoError(t, err)
 		for _, l := range legal {
 			if l.GetName() == "cast" {
@@ -366,7 +366,7 @@ func TestD20_018_LegalCastsWhatFits(t *testing.T) {
 		return costs, rules
 	}
 	accepted := func(c *d20segv1.Cast) error {
-		_, err := f.reg.Decide(proto.CloneOf(f.st), cast("mage", c), engine.Env{Actor: gm, Dice: dice.NewFixed(), Seed: make([]byte, dice.SeedSize)})
+		_, err := f.Reg.Decide(proto.CloneOf(f.St), cast("mage", c), engine.Env{Actor: gm, Dice: dice.NewFixed(), Seed: make([]byte, dice.SeedSize)})
 		return err
 	}
 	// Segment 0 of 0–5: level 0 → 1, 1–3 → 2, 4–6 → 3, 7–9 → 4 segments.

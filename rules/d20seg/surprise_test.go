@@ -255,12 +255,12 @@ func TestD20_004_FreeActionsComeFirst(t *testing.T) {
 	// Brigand's own.
 	require.Equal(t, "brigand", f.upNext())
 	require.Equal(t, []string{"attack", "cast", "other", "end turn"}, f.legal("brigand"))
-	legal, err := f.reg.Legal(f.st, "brigand")
+	legal, err := f.Reg.Legal(f.St, "brigand")
 	require.NoError(t, err)
 	for _, l := range legal[:3] { // a spell may be the free action too
 		require.Equal(t, []any{int32(0), "D20-004"}, []any{l.GetCost(), l.GetRule()}, l.GetName())
 	}
-	freeCast, err := enginetest.Decide(t, f.reg, proto.CloneOf(f.st), gm, cast("brigand", &d20segv1.Cast{Spell: "Sommeil", Level: 1, Free: true}))
+	freeCast, err := enginetest.Decide(t, f.Reg, proto.CloneOf(f.St), gm, cast("brigand", &d20segv1.Cast{Spell: "Sommeil", Level: 1, Free: true}))
 	require.NoError(t, err)
 	sc := find(t, freeCast, (*d20segv1.Event).GetSpellCast)
 	require.Equal(t, []any{int32(0), true}, []any{sc.GetCost(), sc.GetFree()})

@@ -189,7 +189,7 @@ func TestD20_001_002_ApprehensionModifiers(t *testing.T) {
 // D20-044 down_at) are recorded in full in the creation event, defaults filled in.
 func TestOptionsRecorded(t *testing.T) {
 	f := newFight(t, nil)
-	o := f.log[0].GetEncounterCreated().GetOptions().GetD20Seg()
+	o := f.Log[0].GetEncounterCreated().GetOptions().GetD20Seg()
 	require.Equal(t, []int32{2, 5, 10}, o.GetApprehensionScale())
 	require.NotNil(t, o.CarryOver)
 	require.False(t, o.GetCarryOver())
@@ -200,17 +200,12 @@ func TestOptionsRecorded(t *testing.T) {
 
 	house := &d20segv1.Options{ApprehensionScale: []int32{1, 4, 8}, CarryOver: proto.Bool(true), DownAt: proto.Int32(-10), SkipApprehension: proto.Bool(true)}
 	f = newFight(t, house)
-	require.True(t, proto.Equal(house, f.log[0].GetEncounterCreated().GetOptions().GetD20Seg()))
-	require.True(t, proto.Equal(house, f.st.GetOptions().GetD20Seg()))
+	require.True(t, proto.Equal(house, f.Log[0].GetEncounterCreated().GetOptions().GetD20Seg()))
+	require.True(t, proto.Equal(house, f.St.GetOptions().GetD20Seg()))
 	f.replay()
 
 	for _, bad := range [][]int32{{2, 5}, {2, 5, 10, 20}, {5, 2, 10}, {2, 10, 5}, {-2, 5, 10}} {
 		b := blank(t)
 		b.refuse(gm, createCmd(&d20segv1.Options{ApprehensionScale: bad}), engine.CodeInvalid, "D20-002", fmt.Sprint(bad))
 	}
-}
-
-// blank is a fight whose encounter is not created yet.
-func blank(t *testing.T) *fight {
-	return &fight{t: t, reg: engine.NewRegistry(d20seg.New(1)), st: &encounterv1.EncounterState{EncounterId: "e1"}}
 }

@@ -67,7 +67,7 @@ func TestEdgeOptionsOfNoSystem(t *testing.T) {
 // legalAct is the legal action named name of id, nil when there is none.
 func legalAct(t *testing.T, f *sqFight, id, name string) *rulesetv1.LegalAction {
 	t.Helper()
-	ls, err := f.reg.Legal(f.st, id)
+	ls, err := f.Reg.Legal(f.St, id)
 	require.NoError(t, err)
 	for _, l := range ls {
 		if l.GetName() == name {

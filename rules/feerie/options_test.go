@@ -20,9 +20,9 @@ import (
 // default is the one Describe gives; a value outside an option's list is refused.
 func TestOpDefaultsRecordedAndDescribed(t *testing.T) {
 	f := vaNew(t, nil, vaLutin(), vaTroll())
-	created := f.log[0].GetEncounterCreated().GetOptions().GetFeerie()
+	created := f.Log[0].GetEncounterCreated().GetOptions().GetFeerie()
 	require.NotNil(t, created)
-	require.True(t, proto.Equal(created, f.st.GetOptions().GetFeerie()))
+	require.True(t, proto.Equal(created, f.St.GetOptions().GetFeerie()))
 	fields := created.ProtoReflect().Descriptor().Fields()
 	described := map[string]bool{}
 	for _, d := range feerie.New(1).Describe().GetOptions() {
@@ -53,7 +53,7 @@ func TestOpDefaultsRecordedAndDescribed(t *testing.T) {
 	}
 	// Given values are kept as given.
 	g := vaNew(t, &feeriev1.Options{StunMalus: proto.String(feerie.StunDamage), TieSucceeds: proto.Bool(false)}, vaLutin(), vaTroll())
-	o := g.log[0].GetEncounterCreated().GetOptions().GetFeerie()
+	o := g.Log[0].GetEncounterCreated().GetOptions().GetFeerie()
 	require.Equal(t, feerie.StunDamage, o.GetStunMalus())
 	require.False(t, o.GetTieSucceeds())
 	require.NotNil(t, o.TieSucceeds)
@@ -131,7 +131,7 @@ func TestOpDivisionRounding_FEE171(t *testing.T) {
 		require.Equal(t, c.distance, vaCondition(t, r.GetConditions(), vaKnockback).GetDistance(), c.option)
 		var paces []int32
 		for _, p := range []feeriev1.Pace{feeriev1.Pace_PACE_WALK, feeriev1.Pace_PACE_TROT, feeriev1.Pace_PACE_RUN, feeriev1.Pace_PACE_SPRINT} {
-			paces = append(paces, feerie.Speed(f.st, "lutin", p))
+			paces = append(paces, feerie.Speed(f.St, "lutin", p))
 		}
 		require.Equal(t, c.paces, paces, c.option)
 	}
@@ -476,9 +476,9 @@ func TestOpDissimulationOpposedRoll_FEE186(t *testing.T) {
 // as the catalogue's choices: the same tie succeeds.
 func TestOpUnsetOptionsReadAsDefaults(t *testing.T) {
 	f := vaNew(t, nil, vaKobold(), vaLutin())
-	created := f.log[0].GetEncounterCreated().GetOptions().GetFeerie()
+	created := f.Log[0].GetEncounterCreated().GetOptions().GetFeerie()
 	old := &feeriev1.Options{Roll: created.GetRoll(), FumbleMargin: created.FumbleMargin, EssenceSpendCap: created.EssenceSpendCap}
-	f.st.Options = &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Feerie{Feerie: old}}
+	f.St.Options = &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Feerie{Feerie: old}}
 	f.declare("kobold", vaMelee("lutin", nil))
 	f.declare("lutin", vaPassive(), 20, 1, 1, 20)
 	f.act("kobold", nil)

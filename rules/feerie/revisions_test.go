@@ -33,7 +33,7 @@ func TestVaHelplessByRuling_FEE022(t *testing.T) {
 	require.True(t, proto.Equal(&feeriev1.HelplessRuled{CombatantId: "lutin", Helpless: true, Reason: "endormi"}, evs[0].GetHelplessRuled()))
 	require.True(t, f.cs("lutin").GetHelpless())
 	f.refuse(vaGM, vaHelplessCmd("lutin", false, "endormi"), engine.CodePrecondition, "FEE-022", "Lutin", "already helpless (endormi)")
-	legal, err := f.reg.Legal(f.st, "lutin")
+	legal, err := f.Reg.Legal(f.St, "lutin")
 	require.NoError(t, err)
 	require.Empty(t, legal)
 	f.refuse(vaGM, vaDeclareCmd("lutin", vaPassive()), engine.CodePrecondition, "FEE-022", "Lutin", "endormi")
@@ -74,7 +74,7 @@ func TestVaHelplessMidAction_FEE022(t *testing.T) {
 	f.declare("ogre", vaMelee("lutin", vaAtt("massue")), 10, 10, 10, 10) // Lutin 14, Ogre 12
 	f.act("lutin", nil)
 	f.do(vaGM, vaHelplessCmd("lutin", false, "paralysé par un sortilège"))
-	require.Empty(t, f.st.GetFeerie().GetQueue())
+	require.Empty(t, f.St.GetFeerie().GetQueue())
 	require.Empty(t, f.advance(12), "nothing left to resolve")
 	f.act("ogre", nil)
 	r := f.advance(0, 10, 10)[0]

@@ -18,18 +18,14 @@ import (
 
 const sqGM = "gm"
 
-// sqFight is a Contes de Fées encounter driven through the registry with fixed dice.
-type sqFight struct {
-	t   *testing.T
-	reg *engine.Registry
-	st  *encounterv1.EncounterState
-	log []*encounterv1.Event
-}
+// sqFight is a Contes de Fées encounter driven through the registry (enginetest.Fight) with
+// fixed dice, every command given by the GM.
+type sqFight struct{ *enginetest.Fight }
 
 // sqNew creates an encounter, adds cs in order and starts it: Action 1, step 1.
 func sqNew(t *testing.T, cs ...*encounterv1.Combatant) *sqFight {
 	t.Helper()
-	f := &sqFight{t: t, reg: engine.NewRegistry(feerie.New(1)), st: &encounterv1.EncounterState{EncounterId: "e1"}}
+	f := &sqFight{enginetest.NewFight(t, engine.NewRegistry(feerie.New(1)))}
 	f.do(&encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "La clairière", RuleSystem: feerie.ID}}})
 	for _, c := range cs {
 		f.do(&encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: c}}})
@@ -42,40 +38,36 @@ func sqNew(t *testing.T, cs ...*encounterv1.Combatant) *sqFight {
 // decide decides cmd with dice.NewFixed(faces...) and folds the events; on success every face
 // must have been used.
 func (f *sqFight) decide(actor string, cmd *encounterv1.Command, faces ...int32) ([]*encounterv1.Event, error) {
-	f.t.Helper()
-	evs, err := enginetest.Decide(f.t, f.reg, f.st, actor, cmd, faces...)
-	if err == nil {
-		f.log = append(f.log, evs...)
-	}
-	return evs, err
+	f.T.Helper()
+	return f.Decide(actor, cmd, faces...)
 }
 
 func (f *sqFight) do(cmd *encounterv1.Command, faces ...int32) []*encounterv1.Event {
-	f.t.Helper()
+	f.T.Helper()
 	evs, err := f.decide(sqGM, cmd, faces...)
-	require.NoError(f.t, err)
+	require.NoError(f.T, err)
 	return evs
 }
 
 // refuse checks that cmd is refused with code and rule, naming each of names, rolling nothing
 // and changing nothing.
 func (f *sqFight) refuse(cmd *encounterv1.Command, code engine.Code, rule string, names ...string) {
-	f.t.Helper()
-	enginetest.Refuse(f.t, f.reg, f.st, sqGM, cmd, code, rule, names...)
+	f.T.Helper()
+	f.Refuse(sqGM, cmd, code, rule, names...)
 }
 
 // replays checks that folding the log gives the same state (the same hash).
 func (f *sqFight) replays() {
-	f.t.Helper()
-	enginetest.Replays(f.t, f.reg, f.st, f.log)
+	f.T.Helper()
+	f.Replays()
 }
 
-func (f *sqFight) s() *feeriev1.State { return f.st.GetFeerie() }
+func (f *sqFight) s() *feeriev1.State { return f.St.GetFeerie() }
 
 func (f *sqFight) cs(id string) *feeriev1.CombatantState {
-	f.t.Helper()
+	f.T.Helper()
 	cs := f.s().GetCombatants()[id]
-	require.NotNil(f.t, cs, "no state for %s", id)
+	require.NotNil(f.T, cs, "no state for %s", id)
 	return cs
 }
 
@@ -88,7 +80,7 @@ type sqD struct {
 // declare declares each intent in order; nets are the net dice (d20 − d20) of the Initiative
 // rolls the last declaration triggers, in the order the able combatants joined.
 func (f *sqFight) declare(ds []sqD, nets ...int32) *feeriev1.CountdownStarted {
-	f.t.Helper()
+	f.T.Helper()
 	for i, d := range ds {
 		var faces []int32
 		if i == len(ds)-1 {
@@ -96,11 +88,11 @@ func (f *sqFight) declare(ds []sqD, nets ...int32) *feeriev1.CountdownStarted {
 		}
 		evs := f.do(sqDeclare(d.id, d.in), faces...)
 		if i < len(ds)-1 {
-			sqNone(f.t, evs, (*feeriev1.Event).GetCountdownStarted)
+			sqNone(f.T, evs, (*feeriev1.Event).GetCountdownStarted)
 		} else {
-			cs := sqFind(f.t, evs, (*feeriev1.Event).GetCountdownStarted)
-			require.Equal(f.t, feeriev1.Step_STEP_COUNTDOWN, f.s().GetStep())
-			require.Equal(f.t, cs.GetTopRank(), f.s().GetRank())
+			cs := sqFind(f.T, evs, (*feeriev1.Event).GetCountdownStarted)
+			require.Equal(f.T, feeriev1.Step_STEP_COUNTDOWN, f.s().GetStep())
+			require.Equal(f.T, cs.GetTopRank(), f.s().GetRank())
 			return cs
 		}
 	}
@@ -109,36 +101,36 @@ func (f *sqFight) declare(ds []sqD, nets ...int32) *feeriev1.CountdownStarted {
 
 // act performs id's activity at the current rank (in nil: as declared) and returns it queued.
 func (f *sqFight) act(id string, in *feeriev1.Intent) *feeriev1.Queued {
-	f.t.Helper()
-	return sqFind(f.t, f.do(sqAct(id, in, nil)), (*feeriev1.Event).GetActivityQueued).GetQueued()
+	f.T.Helper()
+	return sqFind(f.T, f.do(sqAct(id, in, nil)), (*feeriev1.Event).GetActivityQueued).GetQueued()
 }
 
 // advance resolves the current rank (nets: the net dice of its rolls, in resolution order) and
 // moves the countdown to rank to (0: one rank down); it returns the activities resolved.
 func (f *sqFight) advance(to int32, nets ...int32) []*feeriev1.ActivityResolved {
-	f.t.Helper()
+	f.T.Helper()
 	from := f.s().GetRank()
 	evs := f.do(sqAdvance(to), sqDice(nets...)...)
-	ra := sqFind(f.t, evs, (*feeriev1.Event).GetRankAdvanced)
-	require.Equal(f.t, from, ra.GetFromRank())
-	require.NotNil(f.t, evs[len(evs)-1].GetFeerie().GetRankAdvanced(), "the countdown goes on once every activity is resolved (FEE-045)")
+	ra := sqFind(f.T, evs, (*feeriev1.Event).GetRankAdvanced)
+	require.Equal(f.T, from, ra.GetFromRank())
+	require.NotNil(f.T, evs[len(evs)-1].GetFeerie().GetRankAdvanced(), "the countdown goes on once every activity is resolved (FEE-045)")
 	if to == 0 {
 		to = from - 1
 	}
-	require.Equal(f.t, to, f.s().GetRank())
+	require.Equal(f.T, to, f.s().GetRank())
 	return sqAll(evs, (*feeriev1.Event).GetActivityResolved)
 }
 
 // nextAction closes rank 0 (after the impersonal events) and opens the next Action.
 func (f *sqFight) nextAction() {
-	f.t.Helper()
+	f.T.Helper()
 	for f.s().GetRank() > 0 {
 		f.advance(0)
 	}
 	n := f.s().GetAction()
-	as := sqFind(f.t, f.do(sqAdvance(0)), (*feeriev1.Event).GetActionStarted)
-	require.Equal(f.t, n+1, as.GetAction())
-	require.Equal(f.t, feeriev1.Step_STEP_DECLARING, f.s().GetStep())
+	as := sqFind(f.T, f.do(sqAdvance(0)), (*feeriev1.Event).GetActionStarted)
+	require.Equal(f.T, n+1, as.GetAction())
+	require.Equal(f.T, feeriev1.Step_STEP_DECLARING, f.s().GetStep())
 }
 
 // Commands.
@@ -268,7 +260,7 @@ func sqWho(rs []*feeriev1.ActivityResolved) []string {
 
 func sqLegal(t *testing.T, f *sqFight, id string) []string {
 	t.Helper()
-	ls, err := f.reg.Legal(f.st, id)
+	ls, err := f.Reg.Legal(f.St, id)
 	require.NoError(t, err)
 	var out []string
 	for _, l := range ls {

@@ -21,12 +21,9 @@ import (
 
 const siGM = "gm"
 
-// siFight is a Contes de Fées encounter driven command by command, with fixed dice.
-type siFight struct {
-	t   *testing.T
-	reg *engine.Registry
-	st  *encounterv1.EncounterState
-}
+// siFight is a Contes de Fées encounter driven command by command (enginetest.Fight), with
+// fixed dice, every command given by the GM.
+type siFight struct{ *enginetest.Fight }
 
 // siNew creates and starts an encounter with cs, in order, under version 1.
 func siNew(t *testing.T, cs ...*encounterv1.Combatant) *siFight {
@@ -37,7 +34,7 @@ func siNew(t *testing.T, cs ...*encounterv1.Combatant) *siFight {
 // siNewAt is siNew under version of the rules.
 func siNewAt(t *testing.T, version uint32, cs ...*encounterv1.Combatant) *siFight {
 	t.Helper()
-	f := &siFight{t: t, reg: engine.NewRegistry(feerie.New(version)), st: &encounterv1.EncounterState{EncounterId: "e1"}}
+	f := &siFight{enginetest.NewFight(t, engine.NewRegistry(feerie.New(version)))}
 	f.do(&encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "La clairière", RuleSystem: feerie.ID}}})
 	for _, c := range cs {
 		f.do(&encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: c}}})
@@ -49,33 +46,33 @@ func siNewAt(t *testing.T, version uint32, cs ...*encounterv1.Combatant) *siFigh
 // decide decides cmd as the GM with dice.NewFixed(faces...) and folds the events; on success
 // every face must have been used.
 func (f *siFight) decide(cmd *encounterv1.Command, faces ...int32) ([]*encounterv1.Event, error) {
-	f.t.Helper()
-	return enginetest.Decide(f.t, f.reg, f.st, siGM, cmd, faces...)
+	f.T.Helper()
+	return f.Decide(siGM, cmd, faces...)
 }
 
 func (f *siFight) do(cmd *encounterv1.Command, faces ...int32) []*encounterv1.Event {
-	f.t.Helper()
+	f.T.Helper()
 	evs, err := f.decide(cmd, faces...)
-	require.NoError(f.t, err)
+	require.NoError(f.T, err)
 	return evs
 }
 
 // refuse checks that cmd is refused with code and rule, naming each of names, rolling no die
 // and changing nothing.
 func (f *siFight) refuse(cmd *encounterv1.Command, code engine.Code, rule string, names ...string) {
-	f.t.Helper()
-	enginetest.Refuse(f.t, f.reg, f.st, siGM, cmd, code, rule, names...)
+	f.T.Helper()
+	f.Refuse(siGM, cmd, code, rule, names...)
 }
 
-func (f *siFight) state() *feeriev1.State { return f.st.GetFeerie() }
+func (f *siFight) state() *feeriev1.State { return f.St.GetFeerie() }
 
 // declare has every combatant that has not yet declared do so, in the order they joined
 // (intents[id]; passive when absent); the last declaration rolls everyone's Initiative with
 // even dice (10 − 10), so that each Initiative is the Vigilance.
 func (f *siFight) declare(intents map[string]*feeriev1.Intent) {
-	f.t.Helper()
+	f.T.Helper()
 	var ids []string
-	for _, c := range f.st.GetCombatants() {
+	for _, c := range f.St.GetCombatants() {
 		if !f.state().GetCombatants()[c.GetId()].GetHasDeclared() {
 			ids = append(ids, c.GetId())
 		}
@@ -87,37 +84,37 @@ func (f *siFight) declare(intents map[string]*feeriev1.Intent) {
 		}
 		var faces []int32
 		if i == len(ids)-1 {
-			faces = siEven(len(f.st.GetCombatants()))
+			faces = siEven(len(f.St.GetCombatants()))
 		}
 		f.do(siDeclare(id, in), faces...)
 	}
-	require.Equal(f.t, feeriev1.Step_STEP_COUNTDOWN, f.state().GetStep())
+	require.Equal(f.T, feeriev1.Step_STEP_COUNTDOWN, f.state().GetStep())
 }
 
 // at moves the countdown down to rank, with nothing queued.
 func (f *siFight) at(rank int32) {
-	f.t.Helper()
+	f.T.Helper()
 	if f.state().GetRank() != rank {
-		require.Empty(f.t, f.state().GetQueue())
+		require.Empty(f.T, f.state().GetQueue())
 		f.do(siAdvance(rank))
 	}
 }
 
 // act queues id's declared activity at the current rank.
 func (f *siFight) act(id string, c *feeriev1.Circumstances) {
-	f.t.Helper()
+	f.T.Helper()
 	f.do(siAct(id, c))
 }
 
 // resolve closes the current rank, rolling even dice for each queued roll, and returns the
 // activities resolved, in order.
 func (f *siFight) resolve() []*feeriev1.ActivityResolved {
-	f.t.Helper()
+	f.T.Helper()
 	return f.resolveWith(siEven(len(f.state().GetQueue()))...)
 }
 
 func (f *siFight) resolveWith(faces ...int32) []*feeriev1.ActivityResolved {
-	f.t.Helper()
+	f.T.Helper()
 	evs := f.do(siAdvance(f.state().GetRank()-1), faces...)
 	var out []*feeriev1.ActivityResolved
 	for _, ev := range evs {
@@ -130,7 +127,7 @@ func (f *siFight) resolveWith(faces ...int32) []*feeriev1.ActivityResolved {
 
 // nextAction runs the countdown out and opens the next Action.
 func (f *siFight) nextAction() {
-	f.t.Helper()
+	f.T.Helper()
 	if f.state().GetRank() > 1 {
 		f.at(1)
 	}
@@ -138,7 +135,7 @@ func (f *siFight) nextAction() {
 		f.do(siAdvance(0)) // one rank down, to the impersonal events
 	}
 	f.do(siAdvance(0))
-	require.Equal(f.t, feeriev1.Step_STEP_DECLARING, f.state().GetStep())
+	require.Equal(f.T, feeriev1.Step_STEP_DECLARING, f.state().GetStep())
 }
 
 func (f *siFight) essence(id string) int32 { return f.state().GetCombatants()[id].GetEssence() }
@@ -1053,11 +1050,11 @@ func TestSiRiderAndMount_FEE143(t *testing.T) {
 		siWho("m", "Destrier", siSheet(17, 14, 10, 10, 2)),
 		siWho("e1", "Ennemi 1", siSheet(6, 20, 5, 10, 0)),
 		siWho("e2", "Ennemi 2", siSheet(5, 20, 5, 10, 0)))
-	mount := f.st.GetCombatants()[1].GetFeerie()
+	mount := f.St.GetCombatants()[1].GetFeerie()
 	for _, p := range []feeriev1.Pace{feeriev1.Pace_PACE_WALK, feeriev1.Pace_PACE_RUN, feeriev1.Pace_PACE_SPRINT} {
-		require.Equal(t, feerie.PaceSpeed(mount, p), feerie.Speed(f.st, "r", p))
+		require.Equal(t, feerie.PaceSpeed(mount, p), feerie.Speed(f.St, "r", p))
 	}
-	require.Equal(t, int32(16), feerie.Speed(f.st, "r", feeriev1.Pace_PACE_SPRINT)) // not the rider's 10
+	require.Equal(t, int32(16), feerie.Speed(f.St, "r", feeriev1.Pace_PACE_SPRINT)) // not the rider's 10
 	f.declare(map[string]*feeriev1.Intent{"m": siMelee("e1"), "e1": siMelee("r"), "e2": siMelee("m")})
 	require.Equal(t, int32(17), f.state().GetTopRank()) // the mount's own Initiative
 	f.act("m", nil)

@@ -18,18 +18,14 @@ import (
 
 const vaGM = "gm"
 
-// vaFight is an encounter driven through the registry, command by command, with fixed dice.
-type vaFight struct {
-	t   *testing.T
-	reg *engine.Registry
-	st  *encounterv1.EncounterState
-	log []*encounterv1.Event
-}
+// vaFight is an encounter driven through the registry (enginetest.Fight), command by command,
+// with fixed dice; its do returns the Contes de Fées events only.
+type vaFight struct{ *enginetest.Fight }
 
 // replays checks that folding the log gives the same state (the same hash).
 func (f *vaFight) replays() {
-	f.t.Helper()
-	enginetest.Replays(f.t, f.reg, f.st, f.log)
+	f.T.Helper()
+	f.Replays()
 }
 
 func vaCreateCmd(opts *feeriev1.Options) *encounterv1.Command {
@@ -51,7 +47,7 @@ func vaBlank(t *testing.T) *vaFight { return vaBlankAt(t, 1) }
 
 // vaBlankAt is a fight under version of the rules, whose encounter is not created yet.
 func vaBlankAt(t *testing.T, version uint32) *vaFight {
-	return &vaFight{t: t, reg: engine.NewRegistry(feerie.New(version)), st: &encounterv1.EncounterState{EncounterId: "e1"}}
+	return &vaFight{enginetest.NewFight(t, engine.NewRegistry(feerie.New(version)))}
 }
 
 // vaNew creates an encounter with opts (nil: the defaults), adds cs in order and starts it:
@@ -76,19 +72,15 @@ func vaNewAt(t *testing.T, version uint32, opts *feeriev1.Options, cs ...*encoun
 // decide decides cmd with dice.NewFixed(faces...) and folds the events; on success every face
 // must have been used.
 func (f *vaFight) decide(actor string, cmd *encounterv1.Command, faces ...int32) ([]*encounterv1.Event, error) {
-	f.t.Helper()
-	evs, err := enginetest.Decide(f.t, f.reg, f.st, actor, cmd, faces...)
-	if err == nil {
-		f.log = append(f.log, evs...)
-	}
-	return evs, err
+	f.T.Helper()
+	return f.Decide(actor, cmd, faces...)
 }
 
 // do decides cmd, which must pass, and returns its Contes de Fées events.
 func (f *vaFight) do(actor string, cmd *encounterv1.Command, faces ...int32) []*feeriev1.Event {
-	f.t.Helper()
+	f.T.Helper()
 	evs, err := f.decide(actor, cmd, faces...)
-	require.NoError(f.t, err)
+	require.NoError(f.T, err)
 	var out []*feeriev1.Event
 	for _, ev := range evs {
 		if e := ev.GetFeerie(); e != nil {
@@ -101,8 +93,8 @@ func (f *vaFight) do(actor string, cmd *encounterv1.Command, faces ...int32) []*
 // refuse checks that cmd is refused with code and rule, that the message names each of names,
 // that no die is rolled and that the state is untouched.
 func (f *vaFight) refuse(actor string, cmd *encounterv1.Command, code engine.Code, rule string, names ...string) *engine.RuleError {
-	f.t.Helper()
-	return enginetest.Refuse(f.t, f.reg, f.st, actor, cmd, code, rule, names...)
+	f.T.Helper()
+	return enginetest.Refuse(f.T, f.Reg, f.St, actor, cmd, code, rule, names...)
 }
 
 func vaCmd(id string, a *feeriev1.Action) *encounterv1.Command {
@@ -135,23 +127,23 @@ func vaBecomeCmd(id, power string, end bool) *encounterv1.Command {
 
 // declare declares in for id; faces roll the Initiative when id is the last to declare.
 func (f *vaFight) declare(id string, in *feeriev1.Intent, faces ...int32) []*feeriev1.Event {
-	f.t.Helper()
+	f.T.Helper()
 	return f.do(vaGM, vaDeclareCmd(id, in), faces...)
 }
 
 // act performs id's activity at the current rank (a nil Act: the activity declared).
 func (f *vaFight) act(id string, a *feeriev1.Act) *feeriev1.Queued {
-	f.t.Helper()
+	f.T.Helper()
 	evs := f.do(vaGM, vaActCmd(id, a))
-	require.Len(f.t, evs, 1)
-	require.NotNil(f.t, evs[0].GetActivityQueued(), "%v", evs[0])
+	require.Len(f.T, evs, 1)
+	require.NotNil(f.T, evs[0].GetActivityQueued(), "%v", evs[0])
 	return evs[0].GetActivityQueued().GetQueued()
 }
 
 // advance moves the countdown to rank to (0: one rank down), resolving the rank's activities
 // with faces, and returns their resolutions in order.
 func (f *vaFight) advance(to int32, faces ...int32) []*feeriev1.ActivityResolved {
-	f.t.Helper()
+	f.T.Helper()
 	var out []*feeriev1.ActivityResolved
 	for _, e := range f.do(vaGM, vaAdvanceCmd(to), faces...) {
 		if r := e.GetActivityResolved(); r != nil {
@@ -164,7 +156,7 @@ func (f *vaFight) advance(to int32, faces ...int32) []*feeriev1.ActivityResolved
 // nextAction runs the countdown, with nothing left to resolve, down to step 1 of the next
 // Action.
 func (f *vaFight) nextAction() {
-	f.t.Helper()
+	f.T.Helper()
 	if f.rank() > 1 {
 		f.advance(1)
 	}
@@ -172,15 +164,15 @@ func (f *vaFight) nextAction() {
 		f.advance(0)
 	}
 	evs := f.do(vaGM, vaAdvanceCmd(0))
-	require.NotNil(f.t, evs[0].GetActionStarted())
+	require.NotNil(f.T, evs[0].GetActionStarted())
 }
 
-func (f *vaFight) rank() int32 { return f.st.GetFeerie().GetRank() }
+func (f *vaFight) rank() int32 { return f.St.GetFeerie().GetRank() }
 
 func (f *vaFight) cs(id string) *feeriev1.CombatantState {
-	f.t.Helper()
-	cs := f.st.GetFeerie().GetCombatants()[id]
-	require.NotNil(f.t, cs, "no state for %s", id)
+	f.T.Helper()
+	cs := f.St.GetFeerie().GetCombatants()[id]
+	require.NotNil(f.T, cs, "no state for %s", id)
 	return cs
 }
 
@@ -429,7 +421,7 @@ func TestVaWichtlnFightsWithItsValues(t *testing.T) {
 // roll.
 func TestVaRollIsScorePlusD20MinusD20(t *testing.T) {
 	f := vaNew(t, nil, vaLutin(), vaTroll())
-	created := f.st.GetOptions().GetFeerie()
+	created := f.St.GetOptions().GetFeerie()
 	require.Equal(t, feerie.DefaultRoll, created.GetRoll())
 	f.declare("lutin", vaPassive())
 	ir := vaInitiative(t, vaCountdown(t, f.declare("troll", vaPassive(), 12, 5, 3, 9)), "lutin").GetResult()
@@ -539,7 +531,7 @@ func TestVaFumble(t *testing.T) {
 	require.True(t, r.GetFumble())
 	require.Zero(t, r.GetSelfHarm())
 
-	require.Equal(t, int32(10), vaNew(t, nil, vaLutin(), vaTroll()).st.GetOptions().GetFeerie().GetFumbleMargin())
+	require.Equal(t, int32(10), vaNew(t, nil, vaLutin(), vaTroll()).St.GetOptions().GetFeerie().GetFumbleMargin())
 	vaBlank(t).refuse(vaGM, vaCreateCmd(&feeriev1.Options{FumbleMargin: proto.Int32(0)}), engine.CodeInvalid, "FEE-004")
 }
 

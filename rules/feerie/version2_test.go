@@ -159,7 +159,7 @@ func TestV2LegalOffersTheTactic_FEE033(t *testing.T) {
 		t.Run(fmt.Sprint("v", version), func(t *testing.T) {
 			f := vaNewAt(t, version, nil, vaLutin(), vaKobold())
 			offer := func(id string) engine.LegalCommand {
-				list, err := f.reg.LegalCommands(f.st, id)
+				list, err := f.Reg.LegalCommands(f.St, id)
 				require.NoError(t, err)
 				i := slices.IndexFunc(list, func(l engine.LegalCommand) bool { return l.Action.GetKey() == "declare" })
 				require.GreaterOrEqual(t, i, 0, "%s may declare", id)
@@ -211,7 +211,7 @@ func TestV2LegalOffersTheTactic_FEE033(t *testing.T) {
 func TestV2LegalOffersTheCapItHas_FEE032(t *testing.T) {
 	small := vaFey("pixie", "Pixie", 12, 12, 4, 6, -3, 20, vaAttr("taquinerie", vaAff, 2, true))
 	f := vaNewAt(t, feerie.Latest, nil, small, vaKobold())
-	list, err := f.reg.LegalCommands(f.st, "pixie")
+	list, err := f.Reg.LegalCommands(f.St, "pixie")
 	require.NoError(t, err)
 	declare := list[0].Action
 	require.Equal(t, "declare", declare.GetKey())
@@ -226,14 +226,14 @@ func TestV2LegalOffersTheCapItHas_FEE032(t *testing.T) {
 	// A cap of exactly 4 (FEE-T03's Sire Didimus, duel +4): every named tactic.
 	didimus := vaFey("didimus", "Sire Didimus", 14, 16, 12, 12, 0, 25, vaAttr("duel", vaAff, 4, true))
 	g := vaNewAt(t, feerie.Latest, nil, didimus, vaKobold())
-	list, err = g.reg.LegalCommands(g.st, "didimus")
+	list, err = g.Reg.LegalCommands(g.St, "didimus")
 	require.NoError(t, err)
 	i := slices.IndexFunc(list[0].Action.GetChoices(), func(c *rulesetv1.Choice) bool { return strings.HasSuffix(c.GetField(), ".tactic.preset") })
 	require.GreaterOrEqual(t, i, 0, "the named tactics are offered at a cap of 4")
 	require.Len(t, list[0].Action.GetChoices()[i].GetOptions(), len(feerie.Presets), "FEE-T03: all 13")
 
 	f.do(vaGM, vaCmd("kobold", &feeriev1.Action{Kind: &feeriev1.Action_Surprise{Surprise: &feeriev1.Surprise{Actions: 1}}}))
-	list, err = f.reg.LegalCommands(f.st, "kobold")
+	list, err = f.Reg.LegalCommands(f.St, "kobold")
 	require.NoError(t, err)
 	require.Contains(t, list[0].Action.GetDescription(), "surprised: no tactic")
 }

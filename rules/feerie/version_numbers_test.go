@@ -12,6 +12,7 @@ import (
 	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
 	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/engine/enginetest"
 	"github.com/fray-rpg/fray/rules/feerie"
 	"github.com/fray-rpg/fray/rules/narrate"
 	"github.com/fray-rpg/fray/rules/odds"
@@ -63,14 +64,14 @@ func TestAVersion2NumberLeavesVersion1Alone(t *testing.T) {
 	// The odds of an attack that is a change of intention (−4 on the roll, FEE-070): the same
 	// under version 1, 2 more against under the edited version 2.
 	chance := func(reg *engine.Registry, version uint32) float64 {
-		f := &vaFight{t: t, reg: reg, st: &encounterv1.EncounterState{EncounterId: "e1"}}
+		f := &vaFight{enginetest.NewFight(t, reg)}
 		f.do(vaGM, &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "La clairière", RuleSystem: feerie.ID, RulesVersion: version}}})
 		f.do(vaGM, vaAddCmd(vaLutin()))
 		f.do(vaGM, vaAddCmd(vaKobold()))
 		f.do(vaGM, &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}})
 		f.declare("kobold", vaPassive())
 		f.declare("lutin", vaMelee("kobold", vaAtt("épée")), 20, 1, 1, 20)
-		o, err := odds.Of(reg, f.st, vaActCmd("lutin", &feeriev1.Act{Intent: vaMelee("kobold", vaAtt("vivacité"))}), vaGM)
+		o, err := odds.Of(reg, f.St, vaActCmd("lutin", &feeriev1.Act{Intent: vaMelee("kobold", vaAtt("vivacité"))}), vaGM)
 		require.NoError(t, err)
 		require.Equal(t, "chosen", o.GetSections()[0].GetKey())
 		require.Equal(t, "hit", o.GetSections()[0].GetChances()[0].GetKey())

@@ -48,14 +48,14 @@ func TestKA020DeclareThenDefend(t *testing.T) {
 	require.Equal(t, []any{"joshua", "gorille", "pistolet"}, []any{decl.GetAttackerId(), decl.GetAttack().GetTargetId(), decl.GetAttack().GetWeapon()})
 	require.Zero(t, f.ka().GetPosition())
 	require.Equal(t, int32(56), f.ka().GetDeckCount())
-	require.Len(t, f.st.GetPending(), 1)
-	p := f.st.GetPending()[0]
+	require.Len(t, f.St.GetPending(), 1)
+	p := f.St.GetPending()[0]
 	require.Equal(t, []string{"gorille", gm}, []string{p.GetCombatantId(), p.GetController()})
 	require.Equal(t, "joshua declares an attack on Le gorille: defend (one action) or not, before any card is drawn", p.GetPrompt())
-	legal, err := f.reg.Legal(f.st, "gorille")
+	legal, err := f.Reg.Legal(f.St, "gorille")
 	require.NoError(t, err)
 	require.Equal(t, []string{"take it", "dodge"}, legalNames(legal))
-	legal, err = f.reg.Legal(f.st, "joshua")
+	legal, err = f.Reg.Legal(f.St, "joshua")
 	require.NoError(t, err)
 	require.Empty(t, legal, "the attacker waits for the answer")
 	f.refuse(gm, attack("gorille", "joshua", "poing", 0), engine.CodePrecondition, "KA-020", "Le gorille")
@@ -74,7 +74,7 @@ func TestKA020DeclareThenDefend(t *testing.T) {
 	require.Equal(t, []int32{0}, ad.GetDraw().GetDraw().GetPositions())
 	res := evs[2].GetKa().GetAttackResolved()
 	require.Equal(t, int32(2), res.GetMargin(), "a simple draw: 12 − 10")
-	require.Empty(t, f.st.GetPending())
+	require.Empty(t, f.St.GetPending())
 	require.Nil(t, f.ka().GetPending())
 	f.replays()
 }
@@ -103,7 +103,7 @@ func TestKA020RemovalOfTheLastToAnswer(t *testing.T) {
 	f.start(coupe(9), coupe(3))
 	f.do(gm, burst("tireur", "chien", "joshua"))
 	f.do(gm, dodge("chien"))
-	require.Equal(t, "joshua", f.st.GetPending()[0].GetCombatantId())
+	require.Equal(t, "joshua", f.St.GetPending()[0].GetCombatantId())
 	evs := f.do(gm, remove("joshua"))
 	// Animalité 5 + Arme à feu 3 − 2 targets + 9 = 15 against the dog's 3 + 4 + 3 = 10.
 	ad := find(t, evs, (*kav1.Event).GetAttackDrawn)
@@ -121,7 +121,7 @@ func TestKA020RemovalOfTheLastToAnswer(t *testing.T) {
 	evs = g.do(gm, remove("tireur"))
 	none(t, evs, (*kav1.Event).GetAttackDrawn)
 	require.Nil(t, g.ka().GetPending())
-	require.Empty(t, g.st.GetPending())
+	require.Empty(t, g.St.GetPending())
 	require.Zero(t, g.ka().GetPosition())
 	g.replays()
 
@@ -249,7 +249,7 @@ func TestKA024KaTable(t *testing.T) {
 		require.Equal(t, []int32{23, 9, c.kaLost}, []int32{res.GetMargin() + 10, res.GetDamage() - res.GetSoak(), res.GetKaLost()})
 		require.Equal(t, 10-c.kaLost, f.cs("chien").GetKaDice())
 		if c.opts != nil {
-			require.Equal(t, c.opts.GetKaTable(), f.log[0].GetEncounterCreated().GetOptions().GetKa().GetKaTable(), "recorded at creation")
+			require.Equal(t, c.opts.GetKaTable(), f.Log[0].GetEncounterCreated().GetOptions().GetKa().GetKaTable(), "recorded at creation")
 		}
 	}
 	for _, bad := range [][]int32{{0}, {5, 5}, {10, 5}, {-1, 4}} {
@@ -406,7 +406,7 @@ func TestKA013Parry(t *testing.T) {
 		f.start()
 		f.do(player, attack("joshua", "gorille", "crosse", 0))
 		f.refuse(gm, parry("gorille", "Bagarre"), engine.CodePrecondition, "KA-013", "parry", "Esquive")
-		legal, err := f.reg.Legal(f.st, "gorille")
+		legal, err := f.Reg.Legal(f.St, "gorille")
 		require.NoError(t, err)
 		require.NotContains(t, legalNames(legal), "parry")
 	})
@@ -414,7 +414,7 @@ func TestKA013Parry(t *testing.T) {
 		f := newFight(t, &kav1.Options{Parry: true}, joshua(), gorille())
 		f.start(coupe(5), coupe(6))
 		f.do(player, attack("joshua", "gorille", "crosse", 0)) // Animalité 4 + Bagarre 2 + 5 = 11
-		legal, err := f.reg.Legal(f.st, "gorille")
+		legal, err := f.Reg.Legal(f.St, "gorille")
 		require.NoError(t, err)
 		require.Equal(t, []string{"take it", "dodge", "parry"}, legalNames(legal))
 		f.refuse(gm, react("gorille", &kav1.React{Defend: true, Skill: "Bagarre", Weapon: "poing"}), engine.CodeInvalid, "KA-013")
@@ -443,7 +443,7 @@ func TestKA013Parry(t *testing.T) {
 		f := newFight(t, &kav1.Options{Parry: true}, joshua(), gorille())
 		f.start()
 		f.do(player, stun("joshua", "gorille", "crosse", 0))
-		legal, err := f.reg.Legal(f.st, "gorille")
+		legal, err := f.Reg.Legal(f.St, "gorille")
 		require.NoError(t, err)
 		require.Equal(t, []string{"take it", "dodge"}, legalNames(legal))
 		f.refuse(gm, parry("gorille", "Bagarre"), engine.CodePrecondition, "KA-030", "Bagarre")

@@ -106,7 +106,7 @@ func TestKA013ParryOffersTheOtherSkills(t *testing.T) {
 	f := newFight(t, &kav1.Options{Parry: true}, joshua(), with(gorille(), func(sh *kav1.Sheet) { sh.Skills["Lutte"] = 1 }))
 	f.start()
 	f.do(player, attack("joshua", "gorille", "crosse", 0))
-	legal, err := f.reg.Legal(f.st, "gorille")
+	legal, err := f.Reg.Legal(f.St, "gorille")
 	require.NoError(t, err)
 	require.Equal(t, []string{"Bagarre", "Lutte"}, values(choice(t, legal, "parry", "ka.react.skill")))
 }
@@ -116,7 +116,7 @@ func TestKA013ParryOffersTheOtherSkills(t *testing.T) {
 func TestKA033BurstOffersFourMoreTargets(t *testing.T) {
 	f := newFight(t, nil, tireur(), joshua(), dog(), brute())
 	f.start()
-	legal, err := f.reg.Legal(f.st, "tireur")
+	legal, err := f.Reg.Legal(f.St, "tireur")
 	require.NoError(t, err)
 	var more *rulesetv1.Choice
 	for _, l := range legal {
@@ -141,7 +141,7 @@ func TestKA032DisarmOfAHiddenTargetOnly(t *testing.T) {
 	hidden.Hidden = true
 	f := newFight(t, nil, with(joshua(), func(sh *kav1.Sheet) {}), hidden)
 	f.start()
-	legal, err := f.reg.Legal(f.st, "joshua")
+	legal, err := f.Reg.Legal(f.St, "joshua")
 	require.NoError(t, err)
 	require.Equal(t, []string{"chien"}, values(choice(t, legal, "disarm", "ka.disarm.target_id")))
 	w := choice(t, legal, "disarm", "ka.disarm.weapon")
@@ -151,7 +151,7 @@ func TestKA032DisarmOfAHiddenTargetOnly(t *testing.T) {
 	// A target in sight holding a weapon: its weapons are offered, and one is required.
 	f = newFight(t, nil, joshua(), dog())
 	f.start()
-	legal, err = f.reg.Legal(f.st, "joshua")
+	legal, err = f.Reg.Legal(f.St, "joshua")
 	require.NoError(t, err)
 	w = choice(t, legal, "disarm", "ka.disarm.weapon")
 	require.Equal(t, []string{"crocs"}, values(w))
@@ -177,7 +177,7 @@ func TestKAHitNumbers(t *testing.T) {
 		{"burst on one", "tireur", &kav1.Attack{TargetId: "chien", Weapon: "pistolet-mitrailleur", Burst: true}, ka.New(ka.Latest).Numbers().BurstSingle, 3 + 3 + 2},
 		{"burst on two", "tireur", &kav1.Attack{TargetId: "chien", MoreTargetIds: []string{"joshua"}, Weapon: "pistolet-mitrailleur", Burst: true}, ka.New(ka.Latest).Numbers().BurstPerBullet, 3 + 3 + 2},
 	} {
-		damage, soak, err := ka.New(ka.Latest).HitNumbers(f.st, c.attacker, c.a)
+		damage, soak, err := ka.New(ka.Latest).HitNumbers(f.St, c.attacker, c.a)
 		require.NoError(t, err, c.name)
 		require.Equal(t, []int32{c.damage, c.soak}, []int32{damage, soak}, c.name)
 	}
@@ -190,7 +190,7 @@ func TestKAHitNumbers(t *testing.T) {
 		{"no such weapon", "joshua", &kav1.Attack{TargetId: "chien", Weapon: "arbalète"}},
 		{"no such target", "joshua", &kav1.Attack{TargetId: "personne", Weapon: "pistolet"}},
 	} {
-		damage, soak, err := ka.New(ka.Latest).HitNumbers(f.st, c.attacker, c.a)
+		damage, soak, err := ka.New(ka.Latest).HitNumbers(f.St, c.attacker, c.a)
 		require.Error(t, err, c.name)
 		require.Equal(t, []int32{0, 0}, []int32{damage, soak}, c.name)
 	}

@@ -36,7 +36,7 @@ func TestKA001MinorArcana(t *testing.T) {
 	require.Equal(t, map[kav1.Suit]int{kav1.Suit_SUIT_BATON: 14, kav1.Suit_SUIT_COUPE: 14, kav1.Suit_SUIT_DENIER: 14, kav1.Suit_SUIT_EPEE: 14}, bySuit)
 
 	f := newFight(t, nil)
-	require.Equal(t, "tarot56", f.st.GetOptions().GetKa().GetDeck())
+	require.Equal(t, "tarot56", f.St.GetOptions().GetKa().GetDeck())
 	b := blank(t)
 	b.refuse(gm, createCmd(&kav1.Options{Deck: "tarot78"}), engine.CodeInvalid, "KA-001", "tarot78")
 }
@@ -184,7 +184,7 @@ func TestKA003EveryCardLeftAsLikely(t *testing.T) {
 func TestKA003ReshuffleOnEmpty(t *testing.T) {
 	f := newFight(t, nil, joshua(), dog())
 	f.start() // the draws take the cards in the order of ka.NewDeck: it ends with valet … roi d'épée
-	require.Equal(t, "on_empty", f.st.GetOptions().GetKa().GetReshuffle())
+	require.Equal(t, "on_empty", f.St.GetOptions().GetKa().GetReshuffle())
 	d := find(t, f.do(gm, terror("joshua", 0)), (*kav1.Event).GetTerrorDrawn).GetDraw()
 	requireCards(t, []*kav1.Card{baton(1)}, cardsOf(d))
 	requireCards(t, []*kav1.Card{baton(1)}, f.ka().GetDiscard())
@@ -221,7 +221,7 @@ func TestKA003ReshuffleOnEmpty(t *testing.T) {
 // rolling nothing; the card is drawn at position 0 from the 56.
 func TestKA003ReshuffleEveryDraw(t *testing.T) {
 	f := newFight(t, &kav1.Options{Reshuffle: "every_draw"}, joshua(), dog())
-	created := f.log[0].GetEncounterCreated()
+	created := f.Log[0].GetEncounterCreated()
 	require.Equal(t, "every_draw", created.GetOptions().GetKa().GetReshuffle(), "recorded at creation")
 	f.start()
 	d := find(t, f.do(gm, terror("joshua", 0), 1), (*kav1.Event).GetTerrorDrawn).GetDraw()
@@ -260,10 +260,10 @@ func TestKA003DeckIsState(t *testing.T) {
 	f.start()
 	f.do(gm, terror("joshua", 0))
 	require.Equal(t, int32(55), f.ka().GetDeckCount())
-	ev := &encounterv1.Event{EncounterId: "e1", Sequence: f.st.GetSequence() + 1, RuleSystem: "ka", RulesVersion: 1,
+	ev := &encounterv1.Event{EncounterId: "e1", Sequence: f.St.GetSequence() + 1, RuleSystem: "ka", RulesVersion: 1,
 		Payload: &encounterv1.Event_Ka{Ka: &kav1.Event{Kind: &kav1.Event_DeckShuffled{DeckShuffled: &kav1.DeckShuffled{Cards: 56}}}}}
-	require.NoError(t, f.reg.Evolve(f.st, ev))
-	f.log = append(f.log, ev)
+	require.NoError(t, f.Reg.Evolve(f.St, ev))
+	f.Log = append(f.Log, ev)
 	require.Empty(t, f.ka().GetDiscard())
 	require.Zero(t, f.ka().GetPosition())
 	require.Equal(t, int32(56), f.ka().GetDeckCount())
@@ -317,9 +317,4 @@ func toMessages[M proto.Message](ms []M) []proto.Message {
 		out[i] = m
 	}
 	return out
-}
-
-// blank is a fight whose encounter is not created yet.
-func blank(t *testing.T) *fight {
-	return &fight{t: t, reg: engine.NewRegistry(ka.Released()...), st: &encounterv1.EncounterState{EncounterId: "e1"}}
 }

@@ -101,7 +101,7 @@ func TestKA006SuccessLevels(t *testing.T) {
 			require.Equal(t, []int32{c.margin, c.level, c.bonus, 8, c.bonus + 8, 4, c.kaLost},
 				[]int32{res.GetMargin(), res.GetLevel(), res.GetBonus(), res.GetWeaponDamage(), res.GetDamage(), res.GetSoak(), res.GetKaLost()})
 			if c.opts != nil {
-				created := f.log[0].GetEncounterCreated().GetOptions().GetKa()
+				created := f.Log[0].GetEncounterCreated().GetOptions().GetKa()
 				require.Equal(t, []int32{5, 15}, created.GetSuccessLevels(), "recorded at creation")
 				require.Equal(t, []int32{2, 6, 12}, created.GetSuccessBonus())
 			}
@@ -160,7 +160,7 @@ func TestKA008AttackBack(t *testing.T) {
 		f := newFight(t, nil, joshua(), brute())
 		f.start(epee(valet), epee(6), coupe(8))
 		f.do(player, attack("joshua", "brute", "pistolet", 0)) // 7 + 16 = 23
-		legal, err := f.reg.Legal(f.st, "brute")
+		legal, err := f.Reg.Legal(f.St, "brute")
 		require.NoError(t, err)
 		require.Contains(t, legalNames(legal), "attack back")
 		evs := f.do(gm, attackBack("brute", "couteau")) // Animalité 4 + Bagarre 3 + 8 = 15
@@ -222,7 +222,7 @@ func TestKA008AttackBack(t *testing.T) {
 		f := newFight(t, nil, joshua(), dog())
 		f.start()
 		f.do(player, attack("joshua", "chien", "pistolet", 0))
-		legal, err := f.reg.Legal(f.st, "chien")
+		legal, err := f.Reg.Legal(f.St, "chien")
 		require.NoError(t, err)
 		require.NotContains(t, legalNames(legal), "attack back")
 		f.refuse(gm, attackBack("chien", "crocs"), engine.CodePrecondition, "KA-008", "Le chien")

@@ -22,7 +22,7 @@ func TestJoshuaAndTheDog(t *testing.T) {
 	sh := find(t, evs, (*kav1.Event).GetDeckShuffled)
 	require.Equal(t, []any{int32(56), 0, 0}, []any{sh.GetCards(), len(sh.GetOrder()), len(sh.GetRolls())})
 	require.Equal(t, int32(56), f.ka().GetDeckCount())
-	require.Zero(t, f.st.GetDiceOffset())
+	require.Zero(t, f.St.GetDiceOffset())
 
 	// KA-T01 (KA-010, KA-014): Joshua (lowest sphere 2) has 2 actions, the dog (lowest
 	// sphere 1) 1; with Animalité 4 against 3, Joshua acts first.
@@ -38,7 +38,7 @@ func TestJoshuaAndTheDog(t *testing.T) {
 	require.Equal(t, []string{"chien"}, decl.GetPendingIds())
 	none(t, evs, (*kav1.Event).GetAttackDrawn)
 	require.Empty(t, f.ka().GetDiscard(), "no card is drawn before the dog answers")
-	require.Equal(t, "chien", f.st.GetPending()[0].GetCombatantId())
+	require.Equal(t, "chien", f.St.GetPending()[0].GetCombatantId())
 	require.Equal(t, []int32{1, 1}, []int32{f.cs("joshua").GetActionsLeft(), f.cs("joshua").GetActionsTaken()}, "the declaration is Joshua's action")
 
 	// Joshua draws: Humanité 3 + Arme à feu 4 − 2 for proximity, a 6: 11. The 6 d'épée is
@@ -55,7 +55,7 @@ func TestJoshuaAndTheDog(t *testing.T) {
 	requireCards(t, []*kav1.Card{epee(6)}, cardsOf(d))
 	require.Equal(t, []int32{0}, d.GetDraw().GetPositions())
 	require.Equal(t, []any{"1d56", int32(48)}, []any{d.GetDraw().GetRolls()[0].GetExpression(), d.GetDraw().GetRolls()[0].GetTotal()})
-	lvl, bonus := ka.Level(f.st.GetOptions().GetKa(), d.GetTotal()-ka.New(ka.Latest).Numbers().SimpleThreshold)
+	lvl, bonus := ka.Level(f.St.GetOptions().GetKa(), d.GetTotal()-ka.New(ka.Latest).Numbers().SimpleThreshold)
 	require.Equal(t, []int32{1, 1}, []int32{lvl, bonus}, "11 is a normal success")
 	require.True(t, ad.GetDefencePossible())
 	require.True(t, ad.GetDeclared())
@@ -68,7 +68,7 @@ func TestJoshuaAndTheDog(t *testing.T) {
 	requireCards(t, []*kav1.Card{epee(10)}, cardsOf(d))
 	require.Equal(t, []int32{1}, d.GetDraw().GetPositions())
 	require.Equal(t, []any{"1d55", int32(51)}, []any{d.GetDraw().GetRolls()[0].GetExpression(), d.GetDraw().GetRolls()[0].GetTotal()})
-	lvl, _ = ka.Level(f.st.GetOptions().GetKa(), d.GetTotal()-ka.New(ka.Latest).Numbers().SimpleThreshold)
+	lvl, _ = ka.Level(f.St.GetOptions().GetKa(), d.GetTotal()-ka.New(ka.Latest).Numbers().SimpleThreshold)
 	require.Equal(t, int32(1), lvl, "15 is a normal success")
 	res := find(t, evs, (*kav1.Event).GetAttackResolved)
 	require.False(t, res.GetSuccess())
@@ -95,7 +95,7 @@ func TestJoshuaAndTheDog(t *testing.T) {
 	require.Equal(t, int32(23), d.GetTotal())
 	require.False(t, ad.GetDefencePossible())
 	require.Contains(t, ad.GetNoDefenceReason(), "KA-012")
-	require.Empty(t, f.st.GetPending())
+	require.Empty(t, f.St.GetPending())
 	// Damage 5 + 8 = 13, soak Humanité 1 + encaissement 3 = 4: 9, two Ka dice; the dog had
 	// two: it makes its death draw.
 	res = find(t, evs, (*kav1.Event).GetAttackResolved)
@@ -208,18 +208,18 @@ func TestExampleReplayDrawsTheSameCards(t *testing.T) {
 	f := newFight(t, nil, joshua(), dog())
 	f.start(epee(6), epee(10), baton(valet), coupe(9), denier(3))
 	f.do(player, attack("joshua", "chien", "pistolet", -2))
-	again, err := f.reg.Fold(f.log)
+	again, err := f.Reg.Fold(f.Log)
 	require.NoError(t, err)
-	require.Equal(t, engine.Hash(f.st), engine.Hash(again), "the declaration folds alike")
+	require.Equal(t, engine.Hash(f.St), engine.Hash(again), "the declaration folds alike")
 	f.do(gm, dodge("chien"))
-	again, err = f.reg.Fold(f.log)
+	again, err = f.Reg.Fold(f.Log)
 	require.NoError(t, err)
-	require.Equal(t, engine.Hash(f.st), engine.Hash(again))
+	require.Equal(t, engine.Hash(f.St), engine.Hash(again))
 	faces := f.pick(baton(valet), coupe(9), denier(3))
 	next := f.do(player, attack("joshua", "chien", "pistolet", -2), faces...)
 	env := envFor(player)
 	env.Dice = dice.NewFixed(faces...)
-	replayed, err := f.reg.Decide(again, attack("joshua", "chien", "pistolet", -2), env)
+	replayed, err := f.Reg.Decide(again, attack("joshua", "chien", "pistolet", -2), env)
 	require.NoError(t, err)
 	require.Len(t, replayed, len(next))
 	for i := range next {

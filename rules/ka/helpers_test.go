@@ -22,51 +22,49 @@ const (
 	player = "david"
 )
 
-// fight is a Ka encounter driven through the registry, command by command, with fixed dice.
-// plan is the order in which the test wants the cards drawn (nil: the order of ka.NewDeck):
-// a command given no faces rolls the faces that take them (stacked).
+// fight is a Ka encounter driven through the registry (enginetest.Fight), command by command,
+// with fixed dice. plan is the order in which the test wants the cards drawn (nil: the order of
+// ka.NewDeck): a command given no faces rolls the faces that take them (stacked).
 type fight struct {
-	t    *testing.T
-	reg  *engine.Registry
-	st   *encounterv1.EncounterState
-	log  []*encounterv1.Event
+	*enginetest.Fight
 	plan []*kav1.Card
 }
 
 // newFight creates a Ka encounter (opts nil for the defaults) and adds cs in order.
 func newFight(t *testing.T, opts *kav1.Options, cs ...*encounterv1.Combatant) *fight {
 	t.Helper()
-	f := &fight{t: t, reg: engine.NewRegistry(ka.Released()...), st: &encounterv1.EncounterState{EncounterId: "e1"}}
-	f.do(gm, createCmd(opts))
-	for _, c := range cs {
-		f.do(gm, addCmd(c))
-	}
+	f := blank(t)
+	f.Setup(gm, createCmd(opts), cs...)
 	return f
+}
+
+// blank is a fight whose encounter is not created yet.
+func blank(t *testing.T) *fight {
+	return &fight{Fight: enginetest.NewFight(t, engine.NewRegistry(ka.Released()...))}
 }
 
 // decide decides cmd with dice.NewFixed(faces...) and folds the events; every face given must
 // be used. Given no faces, the faces are those that draw the cards of the plan (stacked): a
 // dry run on a copy of the state finds them. Either way the cards drawn leave the plan.
 func (f *fight) decide(actor string, cmd *encounterv1.Command, faces ...int32) ([]*encounterv1.Event, error) {
-	f.t.Helper()
+	f.T.Helper()
 	if len(faces) == 0 {
-		s := newStacked(f.t, f.st, f.plan)
-		if _, err := f.reg.Decide(proto.CloneOf(f.st), cmd, engine.Env{Actor: actor, Dice: s, Seed: make([]byte, dice.SeedSize)}); err == nil {
+		s := newStacked(f.T, f.St, f.plan)
+		if _, err := f.Reg.Decide(proto.CloneOf(f.St), cmd, engine.Env{Actor: actor, Dice: s, Seed: make([]byte, dice.SeedSize)}); err == nil {
 			faces = s.faces
 		}
 	}
-	evs, err := enginetest.Decide(f.t, f.reg, f.st, actor, cmd, faces...)
+	evs, err := f.Decide(actor, cmd, faces...)
 	if err == nil {
-		f.log = append(f.log, evs...)
 		f.plan = withoutDrawn(f.plan, evs)
 	}
 	return evs, err
 }
 
 func (f *fight) do(actor string, cmd *encounterv1.Command, faces ...int32) []*encounterv1.Event {
-	f.t.Helper()
+	f.T.Helper()
 	evs, err := f.decide(actor, cmd, faces...)
-	require.NoError(f.t, err)
+	require.NoError(f.T, err)
 	return evs
 }
 
@@ -74,20 +72,20 @@ func (f *fight) do(actor string, cmd *encounterv1.Command, faces ...int32) []*en
 // cards in the order of ka.NewDeck. The deck has no order (KA-003): the test's dice take
 // the planned cards from the cards left, one at a time (stacked).
 func (f *fight) start(top ...*kav1.Card) []*encounterv1.Event {
-	f.t.Helper()
-	f.plan = deckWith(f.t, top...)
+	f.T.Helper()
+	f.plan = deckWith(f.T, top...)
 	return f.do(gm, startCmd())
 }
 
 // pick is the faces that draw cards, in order, from the cards left in the fight's state
 // (KA-003): each the rank of its card among the cards left, in the order of ka.NewDeck.
 func (f *fight) pick(cards ...*kav1.Card) []int32 {
-	f.t.Helper()
+	f.T.Helper()
 	left := ka.Left(f.ka().GetDiscard())
 	var faces []int32
 	for _, c := range cards {
-		require.Greater(f.t, len(left), 1, "the last card left is taken without a roll")
-		i := indexOf(f.t, left, c)
+		require.Greater(f.T, len(left), 1, "the last card left is taken without a roll")
+		i := indexOf(f.T, left, c)
 		faces = append(faces, int32(i+1))
 		left = slices.Delete(slices.Clone(left), i, i+1)
 	}
@@ -97,23 +95,23 @@ func (f *fight) pick(cards ...*kav1.Card) []int32 {
 // refuse checks that cmd is refused with code and rule, that the message names each of
 // names, that no card is drawn and that the state is untouched.
 func (f *fight) refuse(actor string, cmd *encounterv1.Command, code engine.Code, rule string, names ...string) *engine.RuleError {
-	f.t.Helper()
-	return enginetest.Refuse(f.t, f.reg, f.st, actor, cmd, code, rule, names...)
+	f.T.Helper()
+	return f.Refuse(actor, cmd, code, rule, names...)
 }
 
-func (f *fight) ka() *kav1.State { return f.st.GetKa() }
+func (f *fight) ka() *kav1.State { return f.St.GetKa() }
 
 func (f *fight) cs(id string) *kav1.CombatantState {
-	f.t.Helper()
+	f.T.Helper()
 	cs := f.ka().GetCombatants()[id]
-	require.NotNil(f.t, cs, "no state for %s", id)
+	require.NotNil(f.T, cs, "no state for %s", id)
 	return cs
 }
 
 // replays checks that folding the log again gives the same state, deck included (KA-003).
 func (f *fight) replays() {
-	f.t.Helper()
-	enginetest.Replays(f.t, f.reg, f.st, f.log)
+	f.T.Helper()
+	f.Replays()
 }
 
 // find returns the one event of evs that get picks out.

@@ -59,7 +59,7 @@ func TestKA032Disarm(t *testing.T) {
 				// It lost that weapon only: the other and its bare hands are left, and it may
 				// pick the lost one up.
 				f.refuse(gm, attack("malfrat", "joshua", c.weapon, 0), engine.CodePrecondition, "KA-032", "Le malfrat", c.weapon, ka.BareHands)
-				legal, err := f.reg.Legal(f.st, "malfrat")
+				legal, err := f.Reg.Legal(f.St, "malfrat")
 				require.NoError(t, err)
 				var weapons []string
 				for _, l := range legal {
@@ -130,7 +130,7 @@ func TestKA032BareHandsAndPickUp(t *testing.T) {
 	require.Equal(t, "revolver", dd.GetWeapon())
 	// Its only weapon lost, no name means the revolver: refused; bare hands are left.
 	f.refuse(gm, attack("malfrat", "joshua", "", 0), engine.CodePrecondition, "KA-032", "revolver", ka.BareHands)
-	legal, err := f.reg.Legal(f.st, "malfrat")
+	legal, err := f.Reg.Legal(f.St, "malfrat")
 	require.NoError(t, err)
 	require.Equal(t, []string{"attack", "pick up", "disarm", "pass"}, legalNames(legal))
 	require.Equal(t, ka.BareHands, legal[0].GetWeapon())
@@ -182,16 +182,16 @@ func TestKA033Burst(t *testing.T) {
 	}
 	// Each target announces in turn, before any card is drawn (KA-020): Joshua dodges, the dog
 	// takes it, the brute dodges.
-	require.Equal(t, "joshua", f.st.GetPending()[0].GetCombatantId())
+	require.Equal(t, "joshua", f.St.GetPending()[0].GetCombatantId())
 	evs = f.do(player, dodge("joshua"))
 	require.Len(t, evs, 1)
 	require.True(t, find(t, evs, (*kav1.Event).GetDefenceAnnounced).GetReact().GetDefend())
-	require.Equal(t, "chien", f.st.GetPending()[0].GetCombatantId())
+	require.Equal(t, "chien", f.St.GetPending()[0].GetCombatantId())
 	require.Len(t, f.do(gm, takeIt("chien")), 1)
-	require.Equal(t, "brute", f.st.GetPending()[0].GetCombatantId())
+	require.Equal(t, "brute", f.St.GetPending()[0].GetCombatantId())
 	require.Empty(t, f.ka().GetDiscard())
 	evs = f.do(gm, dodge("brute"))
-	require.Empty(t, f.st.GetPending())
+	require.Empty(t, f.St.GetPending())
 	// Then the draws, in one step. Animalité 5 + Arme à feu 3 − 3 targets + 15 = 20.
 	ad := find(t, evs, (*kav1.Event).GetAttackDrawn)
 	d := ad.GetDraw()
@@ -263,10 +263,10 @@ func TestKA034TerrorIsTheGMsCall(t *testing.T) {
 func TestOptionsRecordedAtCreation(t *testing.T) {
 	f := newFight(t, nil)
 	want := &kav1.Options{Deck: "tarot56", Reshuffle: "on_empty", SuccessLevels: []int32{10, 20}, SuccessBonus: []int32{1, 5, 10}, KaTable: []int32{5, 10, 15, 20}}
-	require.True(t, proto.Equal(want, f.log[0].GetEncounterCreated().GetOptions().GetKa()), "%v", f.log[0].GetEncounterCreated().GetOptions())
+	require.True(t, proto.Equal(want, f.Log[0].GetEncounterCreated().GetOptions().GetKa()), "%v", f.Log[0].GetEncounterCreated().GetOptions())
 	house := &kav1.Options{Reshuffle: "every_draw", SuccessLevels: []int32{5, 15, 25}, SuccessBonus: []int32{2, 4, 8, 16}, KaTable: []int32{4, 8}, Parry: true}
 	g := newFight(t, house)
-	got := g.log[0].GetEncounterCreated().GetOptions().GetKa()
+	got := g.Log[0].GetEncounterCreated().GetOptions().GetKa()
 	house.Deck = "tarot56"
 	require.True(t, proto.Equal(house, got), "%v", got)
 	lvl, bonus := ka.Level(got, 25)

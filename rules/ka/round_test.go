@@ -77,7 +77,7 @@ func TestKA010To013ActionsInARound(t *testing.T) {
 
 	// Pass 2. KA-012: Joshua has used his two actions: he cannot attack…
 	f.refuse(player, attack("joshua", "gorille", "pistolet", 0), engine.CodePrecondition, "KA-012", "Joshua")
-	legal, err := f.reg.Legal(f.st, "joshua")
+	legal, err := f.Reg.Legal(f.St, "joshua")
 	require.NoError(t, err)
 	require.Empty(t, legal)
 	// … nor dodge: the gorilla's third action (−2) is a simple draw, and Joshua soaks.
@@ -108,10 +108,10 @@ func TestKA014Order(t *testing.T) {
 		f := newFight(t, nil, dog(), joshua())
 		f.start()
 		f.refuse(gm, attack("chien", "joshua", "crocs", 0), engine.CodePrecondition, "KA-014", "Joshua")
-		legal, err := f.reg.Legal(f.st, "chien")
+		legal, err := f.Reg.Legal(f.St, "chien")
 		require.NoError(t, err)
 		require.Empty(t, legal)
-		legal, err = f.reg.Legal(f.st, "joshua")
+		legal, err = f.Reg.Legal(f.St, "joshua")
 		require.NoError(t, err)
 		require.Contains(t, legalNames(legal), "attack")
 	})
@@ -136,7 +136,7 @@ func TestKA014SimultaneousAction(t *testing.T) {
 	// Joshua (Animalité 4) passes; the two wolves are next, together.
 	f.do(player, pass("joshua"))
 	for _, id := range []string{"gris", "noir"} {
-		legal, err := f.reg.Legal(f.st, id)
+		legal, err := f.Reg.Legal(f.St, id)
 		require.NoError(t, err)
 		require.Contains(t, legalNames(legal), "attack", "%s may act now", id)
 	}
@@ -251,9 +251,9 @@ func TestKA015RemovalMidPass(t *testing.T) {
 	g := newFight(t, nil, tireur(), joshua(), molosse())
 	g.start(coupe(2))
 	g.do(gm, burst("tireur", "joshua", "chien"))
-	require.Equal(t, "joshua", g.st.GetPending()[0].GetCombatantId())
+	require.Equal(t, "joshua", g.St.GetPending()[0].GetCombatantId())
 	g.do(gm, &encounterv1.Command{Kind: &encounterv1.Command_RemoveCombatant{RemoveCombatant: &encounterv1.RemoveCombatant{CombatantId: "joshua"}}})
-	require.Equal(t, "chien", g.st.GetPending()[0].GetCombatantId())
+	require.Equal(t, "chien", g.St.GetPending()[0].GetCombatantId())
 	res := find(t, g.do(gm, takeIt("chien")), (*kav1.Event).GetAttackResolved)
 	require.Equal(t, int32(5+3-2+2-10), res.GetMargin())
 	g.replays()
@@ -271,11 +271,11 @@ func TestRefusalsAreErrors(t *testing.T) {
 		disarm("joshua", "chien", "Danse", ""),
 		disarm("joshua", "personne", "Bagarre", ""),
 	} {
-		before := proto.CloneOf(f.st)
+		before := proto.CloneOf(f.St)
 		evs, err := f.decide(player, cmd)
 		require.Error(t, err, "%v", cmd)
 		require.Empty(t, evs)
-		require.True(t, proto.Equal(before, f.st))
+		require.True(t, proto.Equal(before, f.St))
 	}
 	f.refuse(player, attack("joshua", "chien", "", 0), engine.CodeInvalid, "", "Joshua")
 	f.refuse(player, action(&kav1.Action{CombatantId: "joshua"}), engine.CodeInvalid, "", "Joshua")

@@ -17,11 +17,11 @@ import (
 // newFightAt is newFight for an encounter pinned to a version of the rules.
 func newFightAt(t *testing.T, version uint32, cs ...*encounterv1.Combatant) *fight {
 	t.Helper()
-	f := &fight{t: t, reg: engine.NewRegistry(ka.Released()...), st: &encounterv1.EncounterState{EncounterId: "e1"}}
+	f := blank(t)
 	create := createCmd(nil)
 	create.GetCreate().RulesVersion = version
 	f.do(gm, create)
-	require.Equal(t, version, f.st.GetRulesVersion())
+	require.Equal(t, version, f.St.GetRulesVersion())
 	for _, c := range cs {
 		f.do(gm, addCmd(c))
 	}
@@ -54,7 +54,7 @@ func disarmedTwice(t *testing.T, version uint32, first, then string) *fight {
 // attackWeapons are the weapons Legal offers combatant id to attack with.
 func attackWeapons(t *testing.T, f *fight, id string) []string {
 	t.Helper()
-	ls, err := f.reg.Legal(f.st, id)
+	ls, err := f.Reg.Legal(f.St, id)
 	require.NoError(t, err)
 	var out []string
 	for _, l := range ls {
@@ -149,7 +149,7 @@ func TestKA014DisarmsWithTheSkillOfTheWeaponLostAtOnce(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("v%d", c.version), func(t *testing.T) {
 			f := disarmedTwice(t, c.version, "couteau", "revolver")
-			ls, err := f.reg.Legal(f.st, "b")
+			ls, err := f.Reg.Legal(f.St, "b")
 			require.NoError(t, err)
 			var skills []string
 			for _, l := range ls {
@@ -191,10 +191,10 @@ func TestKA020AnEndedEncounterWaitsOnNoOne(t *testing.T) {
 			f := newFightAt(t, c.version, joshua(), dog())
 			f.start()
 			f.do(player, attack("joshua", "chien", "pistolet", 0))
-			require.Len(t, f.st.GetPending(), 1, "the dog answers before any card is drawn")
+			require.Len(t, f.St.GetPending(), 1, "the dog answers before any card is drawn")
 			f.do(gm, &encounterv1.Command{Kind: &encounterv1.Command_End{End: &encounterv1.EndEncounter{Reason: "la police arrive"}}})
-			require.Equal(t, encounterv1.EncounterStatus_ENCOUNTER_STATUS_ENDED, f.st.GetStatus())
-			require.Equal(t, c.waits, len(f.st.GetPending()) > 0, "an answer awaited: %v", f.st.GetPending())
+			require.Equal(t, encounterv1.EncounterStatus_ENCOUNTER_STATUS_ENDED, f.St.GetStatus())
+			require.Equal(t, c.waits, len(f.St.GetPending()) > 0, "an answer awaited: %v", f.St.GetPending())
 			require.Equal(t, c.waits, f.ka().GetPending() != nil)
 			require.Equal(t, c.waits, len(f.ka().GetUpNext()) > 0, "up next: %v", f.ka().GetUpNext())
 			f.replays()
