@@ -37,7 +37,6 @@ var (
 		"loss/decide_pursuit.go System.decidePursuit",
 		"loss/decide_react.go System.decideReact",
 		"loss/describe.go System.Describe",
-		"loss/evolve.go System.evolveLoss",
 		"loss/legal.go System.LegalCommands",
 	}
 )
