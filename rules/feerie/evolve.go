@@ -2,6 +2,7 @@ package feerie
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
@@ -9,7 +10,8 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-// Evolve folds the Contes de Fées part of an event.
+// Evolve folds the Contes de Fées part of an event: a combatant joining or leaving, then its
+// own events (evolve).
 func (sys System) Evolve(st *encounterv1.EncounterState, ev *encounterv1.Event) error {
 	s := feerieState(st)
 	switch p := ev.GetPayload().(type) {
@@ -19,189 +21,417 @@ func (sys System) Evolve(st *encounterv1.EncounterState, ev *encounterv1.Event) 
 	case *encounterv1.Event_CombatantRemoved:
 		id := p.CombatantRemoved.GetCombatantId()
 		delete(s.Combatants, id)
-		s.Queue = slices.DeleteFunc(s.Queue, func(q *feeriev1.Queued) bool { return q.GetCombatantId() == id })
+		withdraw(s, id)
 	case *encounterv1.Event_Feerie:
 		return sys.evolve(st, s, p.Feerie)
 	}
 	return nil
 }
 
+// evolve folds one Contes de Fées event, one named function an event.
 func (sys System) evolve(st *encounterv1.EncounterState, s *feeriev1.State, e *feeriev1.Event) error {
-	get := func(id string) (*feeriev1.CombatantState, error) {
-		cs := s.GetCombatants()[id]
-		if cs == nil {
-			return nil, fmt.Errorf("no combatant %s", id)
-		}
-		return cs, nil
-	}
 	switch k := e.GetKind().(type) {
 	case *feeriev1.Event_ActionStarted:
-		s.Action, s.Step, s.Rank, s.TopRank, s.Queue = k.ActionStarted.GetAction(), feeriev1.Step_STEP_DECLARING, 0, 0, nil
-		for _, cs := range s.GetCombatants() {
-			if s.Action > 1 && cs.GetSurprisedActions() > 0 {
-				cs.SurprisedActions--
-				if cs.SurprisedActions == 0 {
-					cs.SurpriseNoActivity = false
-				}
-			}
-			cs.ThisAction, cs.NextAction = cs.GetNextAction(), 0 // FEE-062, FEE-073
-			cs.HasDeclared, cs.Declared, cs.Activities, cs.LastRank, cs.Penalties = false, nil, 0, 0, nil
-			cs.Renounced, cs.ChangeMalus, cs.Aim = false, 0, 0
-			if !house(st).GetAnglesWholeFight() { // engaged for the Action (FEE-175), or the fight
-				cs.EngagedBy = nil
-			}
-			if house(st).GetRelentlessEndsWithAction() { // the option of FEE-177
-				cs.Relentless = false
-			}
-			cs.Initiative, cs.ActingRank, cs.CanAct = 0, 0, false
-			cs.UnseenBonus, cs.UnseenVictims = 0, nil       // FEE-081: for the one Action
-			cs.Aggressors, cs.LastTacticInitiative = nil, 0 // FEE-175, FEE-074
-		}
+		applyActionStarted(st, s, k.ActionStarted)
 	case *feeriev1.Event_Declared:
-		cs, err := get(k.Declared.GetCombatantId())
-		if err != nil {
-			return err
-		}
-		cs.HasDeclared, cs.Declared = true, proto.CloneOf(k.Declared.GetIntent())
-		cs.Tactic = proto.CloneOf(cs.Declared.GetTactic())
-		watch(s, k.Declared.GetCombatantId(), cs.GetDeclared()) // FEE-175
+		return applyDeclared(s, k.Declared)
 	case *feeriev1.Event_Surprised:
-		cs, err := get(k.Surprised.GetCombatantId())
-		if err != nil {
-			return err
-		}
-		cs.SurprisedActions, cs.SurpriseNoActivity = k.Surprised.GetActions(), k.Surprised.GetNoActivity()
+		return applySurprised(s, k.Surprised)
 	case *feeriev1.Event_CountdownStarted:
-		c := k.CountdownStarted
-		s.Step, s.TopRank, s.Rank = feeriev1.Step_STEP_COUNTDOWN, c.GetTopRank(), c.GetTopRank()
-		for _, ir := range c.GetInitiative() {
-			cs, err := get(ir.GetCombatantId())
-			if err != nil {
-				return err
-			}
-			r := ir.GetResult()
-			cs.Initiative, cs.ActingRank, cs.CanAct = r.GetTotal(), r.GetTotal(), ir.GetCanAct()
-			cs.InitiativeDie = r.GetTotal() - r.GetScore()
-			cs.InitiativeTactic = cs.GetTactic().GetInitiative() // FEE-071
-			var applied int32
-			for _, m := range r.GetModifiers() {
-				if m.GetRule() == "FEE-010" && m.GetReason() != "Vigilance" {
-					applied += m.GetValue()
-				}
-			}
-			cs.InitiativeApplied = applied
-		}
+		return applyCountdownStarted(s, k.CountdownStarted)
 	case *feeriev1.Event_IntentionChanged:
-		c := k.IntentionChanged
-		cs, err := get(c.GetCombatantId())
-		if err != nil {
-			return err
-		}
-		cs.Declared, cs.Tactic = proto.CloneOf(c.GetIntent()), proto.CloneOf(c.GetIntent().GetTactic()) // FEE-072
-		watch(s, c.GetCombatantId(), c.GetIntent())                                                     // FEE-175
-		cs.ActingRank = c.GetActingRank()
-		p := &feeriev1.Penalty{FromRank: c.GetRank(), Defense: sys.n.ChangeMalus, Reason: "change of intention"}
-		if cs.GetActivities() > 0 && cs.GetChangeMalus() == 0 { // a further activity declared: −8 from now (FEE-074)
-			p.Defense += sys.n.SupplementaryMalus
-		}
-		cs.ChangeMalus += sys.n.ChangeMalus
-		cs.Penalties = append(cs.Penalties, p)
-		cs.NextAction += sys.n.ChangeMalus
+		return sys.applyIntentionChanged(s, k.IntentionChanged)
 	case *feeriev1.Event_ActivityQueued:
-		q := k.ActivityQueued.GetQueued()
-		cs, err := get(q.GetCombatantId())
-		if err != nil {
-			return err
-		}
-		s.Queue = append(s.Queue, q)
-		n := cs.GetActivities()
-		cs.Activities++
-		cs.LastRank = q.GetRank()
-		cs.ChangeMalus = 0
-		p := &feeriev1.Penalty{FromRank: q.GetRank(), Rolls: q.GetAnticipation(), Defense: q.GetAnticipation(), Reason: "activity"}
-		if n > 0 { // FEE-061, FEE-062
-			if !q.GetDeclaredChange() { // else taken from the declaration (FEE-074)
-				p.Defense += sys.n.SupplementaryMalus
-			}
-			cs.NextAction += sys.n.SupplementaryMalus
-		}
-		if q.GetChangeOfIntention() { // FEE-070, FEE-073
-			p.Defense += sys.n.ChangeMalus
-			cs.NextAction += sys.n.ChangeMalus
-			cs.Declared, cs.Tactic = proto.CloneOf(q.GetAct().GetIntent()), proto.CloneOf(q.GetAct().GetIntent().GetTactic())
-		}
-		if p.GetRolls() != 0 || p.GetDefense() != 0 {
-			cs.Penalties = append(cs.Penalties, p)
-		}
-		cs.LastTacticInitiative = cs.GetTactic().GetInitiative() // FEE-074
-		watch(s, q.GetCombatantId(), q.GetAct().GetIntent())     // FEE-175
-		cs.Essence -= q.GetAct().GetEssence()                    // FEE-005
+		return sys.applyActivityQueued(s, k.ActivityQueued)
 	case *feeriev1.Event_ActivityResolved:
-		return sys.resolved(st, s, k.ActivityResolved)
+		return sys.applyActivityResolved(st, s, k.ActivityResolved)
 	case *feeriev1.Event_RankAdvanced:
-		r := k.RankAdvanced
-		s.Queue = nil
-		passed := r.GetFromRank() - r.GetToRank() // the ranks left behind; rank 0 is never left so (FEE-179)
-		s.Rank = r.GetToRank()
-		for _, cs := range s.GetCombatants() {
-			decay(cs, passed)
-		}
+		applyRankAdvanced(s, k.RankAdvanced)
 	case *feeriev1.Event_Impersonal:
-		cs, err := get(k.Impersonal.GetTargetId())
-		if err != nil {
-			return err
-		}
-		cs.Essence -= k.Impersonal.GetEssenceLost()
+		return applyImpersonal(s, k.Impersonal)
 	case *feeriev1.Event_TacticRuled:
-		cs, err := get(k.TacticRuled.GetCombatantId())
-		if err != nil {
-			return err
-		}
-		evolveRuling(s, cs, k.TacticRuled)
+		return applyTacticRuled(s, k.TacticRuled)
 	case *feeriev1.Event_BecameObject:
-		b := k.BecameObject
-		cs, err := get(b.GetCombatantId())
-		if err != nil {
-			return err
-		}
-		cs.Inanimate, cs.InanimatePower = !b.GetEnd(), b.GetPower() // FEE-026
-		if b.GetEnd() {
-			cs.InanimatePower = ""
-		} else {
-			cs.Renounced = true
-			s.Queue = slices.DeleteFunc(s.Queue, func(q *feeriev1.Queued) bool { return q.GetCombatantId() == b.GetCombatantId() })
-		}
+		return applyBecameObject(s, k.BecameObject)
 	case *feeriev1.Event_Gestured: // free: no state (FEE-047)
 	case *feeriev1.Event_UnseenRolled:
-		cs, err := get(k.UnseenRolled.GetCombatantId())
-		if err != nil {
-			return err
-		}
-		cs.UnseenBonus = k.UnseenRolled.GetInitiativeBonus()
-		cs.UnseenVictims = append(cs.UnseenVictims, k.UnseenRolled.GetVictimId()) // one roll per victim (FEE-081)
+		return applyUnseenRolled(s, k.UnseenRolled)
 	case *feeriev1.Event_HelplessRuled:
-		h := k.HelplessRuled
-		cs, err := get(h.GetCombatantId())
-		if err != nil {
-			return err
-		}
-		cs.Helpless, cs.HelplessReason = h.GetHelpless(), h.GetReason() // FEE-022
-		if !h.GetHelpless() {
-			cs.HelplessReason = ""
-		} else { // it cannot act (FEE-024): its activity at this rank is gone
-			s.Queue = slices.DeleteFunc(s.Queue, func(q *feeriev1.Queued) bool { return q.GetCombatantId() == h.GetCombatantId() })
-		}
+		return applyHelplessRuled(s, k.HelplessRuled)
 	case *feeriev1.Event_Renounced:
-		cs, err := get(k.Renounced.GetCombatantId())
-		if err != nil {
-			return err
-		}
-		cs.Renounced = true
-		s.Queue = slices.DeleteFunc(s.Queue, func(q *feeriev1.Queued) bool { return q.GetCombatantId() == k.Renounced.GetCombatantId() })
+		return applyRenounced(s, k.Renounced)
 	default:
 		return fmt.Errorf("unknown Contes de Fées event %T", k)
 	}
 	return nil
+}
+
+// combatantState is the state of the combatant an event names; an error when it has none.
+func combatantState(s *feeriev1.State, id string) (*feeriev1.CombatantState, error) {
+	cs := s.GetCombatants()[id]
+	if cs == nil {
+		return nil, fmt.Errorf("no combatant %s", id)
+	}
+	return cs, nil
+}
+
+// withdraw takes id's activities out of the queue of this rank.
+func withdraw(s *feeriev1.State, id string) {
+	s.Queue = slices.DeleteFunc(s.Queue, func(q *feeriev1.Queued) bool { return q.GetCombatantId() == id })
+}
+
+// applyActionStarted: step 1 of a new Action (FEE-040): a surprise wears off by an Action
+// (FEE-080, FEE-082), the penalties promised to this Action apply (FEE-062, FEE-073), and what
+// held for the last one is gone: declarations, activities, anticipations (FEE-050), changes,
+// aim, the engagements of the Action (FEE-175), a relentless strike where the option ends it
+// with the Action (FEE-177), the Initiative, the unseen attacker's bonus (FEE-081).
+func applyActionStarted(st *encounterv1.EncounterState, s *feeriev1.State, e *feeriev1.ActionStarted) {
+	s.Action, s.Step, s.Rank, s.TopRank, s.Queue = e.GetAction(), feeriev1.Step_STEP_DECLARING, 0, 0, nil
+	for _, cs := range s.GetCombatants() {
+		if s.Action > 1 && cs.GetSurprisedActions() > 0 {
+			cs.SurprisedActions--
+			if cs.SurprisedActions == 0 {
+				cs.SurpriseNoActivity = false
+			}
+		}
+		cs.ThisAction, cs.NextAction = cs.GetNextAction(), 0 // FEE-062, FEE-073
+		cs.HasDeclared, cs.Declared, cs.Activities, cs.LastRank, cs.Penalties = false, nil, 0, 0, nil
+		cs.Renounced, cs.ChangeMalus, cs.Aim = false, 0, 0
+		if !house(st).GetAnglesWholeFight() { // engaged for the Action (FEE-175), or the fight
+			cs.EngagedBy = nil
+		}
+		if house(st).GetRelentlessEndsWithAction() { // the option of FEE-177
+			cs.Relentless = false
+		}
+		cs.Initiative, cs.ActingRank, cs.CanAct = 0, 0, false
+		cs.UnseenBonus, cs.UnseenVictims = 0, nil       // FEE-081: for the one Action
+		cs.Aggressors, cs.LastTacticInitiative = nil, 0 // FEE-175, FEE-074
+	}
+}
+
+// applyDeclared: the intention and tactic declared at step 1 hold for the Action (FEE-033); a
+// melee intention makes its target watch the declarer (FEE-175).
+func applyDeclared(s *feeriev1.State, e *feeriev1.Declared) error {
+	cs, err := combatantState(s, e.GetCombatantId())
+	if err != nil {
+		return err
+	}
+	cs.HasDeclared, cs.Declared = true, proto.CloneOf(e.GetIntent())
+	cs.Tactic = proto.CloneOf(cs.Declared.GetTactic())
+	watch(s, e.GetCombatantId(), cs.GetDeclared()) // FEE-175
+	return nil
+}
+
+// applySurprised: the GM's ruling on surprise, for how many Actions and whether it forbids any
+// activity (FEE-080, FEE-082).
+func applySurprised(s *feeriev1.State, e *feeriev1.Surprised) error {
+	cs, err := combatantState(s, e.GetCombatantId())
+	if err != nil {
+		return err
+	}
+	cs.SurprisedActions, cs.SurpriseNoActivity = e.GetActions(), e.GetNoActivity()
+	return nil
+}
+
+// applyCountdownStarted: step 3 from the highest Initiative rolled (FEE-041); each one's
+// Initiative is its acting rank (FEE-042), and what FEE-044's tie-breakers need is kept: the
+// Affinities applied, the tactic's modifier, the net die; the tactic's modifier also for a
+// change of tactic (FEE-071).
+func applyCountdownStarted(s *feeriev1.State, c *feeriev1.CountdownStarted) error {
+	s.Step, s.TopRank, s.Rank = feeriev1.Step_STEP_COUNTDOWN, c.GetTopRank(), c.GetTopRank()
+	for _, ir := range c.GetInitiative() {
+		cs, err := combatantState(s, ir.GetCombatantId())
+		if err != nil {
+			return err
+		}
+		r := ir.GetResult()
+		cs.Initiative, cs.ActingRank, cs.CanAct = r.GetTotal(), r.GetTotal(), ir.GetCanAct()
+		cs.InitiativeDie = r.GetTotal() - r.GetScore()
+		cs.InitiativeTactic = cs.GetTactic().GetInitiative() // FEE-071
+		var applied int32
+		for _, m := range r.GetModifiers() {
+			if m.GetRule() == "FEE-010" && m.GetReason() != "Vigilance" {
+				applied += m.GetValue()
+			}
+		}
+		cs.InitiativeApplied = applied
+	}
+	return nil
+}
+
+// applyIntentionChanged: the new intention and tactic from the declaration (FEE-072), its new
+// acting rank (FEE-071), −4 on Defense from now and on the next Action (FEE-070, FEE-073), −8
+// when a further activity is declared so (FEE-074).
+func (sys System) applyIntentionChanged(s *feeriev1.State, c *feeriev1.IntentionChanged) error {
+	cs, err := combatantState(s, c.GetCombatantId())
+	if err != nil {
+		return err
+	}
+	cs.Declared, cs.Tactic = proto.CloneOf(c.GetIntent()), proto.CloneOf(c.GetIntent().GetTactic()) // FEE-072
+	watch(s, c.GetCombatantId(), c.GetIntent())                                                     // FEE-175
+	cs.ActingRank = c.GetActingRank()
+	p := &feeriev1.Penalty{FromRank: c.GetRank(), Defense: sys.n.ChangeMalus, Reason: "change of intention"}
+	if cs.GetActivities() > 0 && cs.GetChangeMalus() == 0 { // a further activity declared: −8 from now (FEE-074)
+		p.Defense += sys.n.SupplementaryMalus
+	}
+	cs.ChangeMalus += sys.n.ChangeMalus
+	cs.Penalties = append(cs.Penalties, p)
+	cs.NextAction += sys.n.ChangeMalus
+	return nil
+}
+
+// applyActivityQueued: the activity waits for its rank's resolution; its anticipation weighs
+// on the later rolls and Defense (FEE-050), a further activity and a change of intention on
+// Defense and the next Action (FEE-061, FEE-062, FEE-070, FEE-073, FEE-074); the Essence spent
+// is lost (FEE-005).
+func (sys System) applyActivityQueued(s *feeriev1.State, e *feeriev1.ActivityQueued) error {
+	q := e.GetQueued()
+	cs, err := combatantState(s, q.GetCombatantId())
+	if err != nil {
+		return err
+	}
+	s.Queue = append(s.Queue, q)
+	n := cs.GetActivities()
+	cs.Activities++
+	cs.LastRank = q.GetRank()
+	cs.ChangeMalus = 0
+	p := &feeriev1.Penalty{FromRank: q.GetRank(), Rolls: q.GetAnticipation(), Defense: q.GetAnticipation(), Reason: "activity"}
+	if n > 0 { // FEE-061, FEE-062
+		if !q.GetDeclaredChange() { // else taken from the declaration (FEE-074)
+			p.Defense += sys.n.SupplementaryMalus
+		}
+		cs.NextAction += sys.n.SupplementaryMalus
+	}
+	if q.GetChangeOfIntention() { // FEE-070, FEE-073
+		p.Defense += sys.n.ChangeMalus
+		cs.NextAction += sys.n.ChangeMalus
+		cs.Declared, cs.Tactic = proto.CloneOf(q.GetAct().GetIntent()), proto.CloneOf(q.GetAct().GetIntent().GetTactic())
+	}
+	if p.GetRolls() != 0 || p.GetDefense() != 0 {
+		cs.Penalties = append(cs.Penalties, p)
+	}
+	cs.LastTacticInitiative = cs.GetTactic().GetInitiative() // FEE-074
+	watch(s, q.GetCombatantId(), q.GetAct().GetIntent())     // FEE-175
+	cs.Essence -= q.GetAct().GetEssence()                    // FEE-005
+	return nil
+}
+
+// applyRankAdvanced: the countdown moves down; what wanes by rank wanes by the ranks left
+// behind (FEE-153, FEE-155, FEE-179).
+func applyRankAdvanced(s *feeriev1.State, r *feeriev1.RankAdvanced) {
+	s.Queue = nil
+	passed := r.GetFromRank() - r.GetToRank() // the ranks left behind; rank 0 is never left so (FEE-179)
+	s.Rank = r.GetToRank()
+	for _, cs := range s.GetCombatants() {
+		decay(cs, passed)
+	}
+}
+
+// applyImpersonal: an impersonal event's Essence loss (FEE-046).
+func applyImpersonal(s *feeriev1.State, e *feeriev1.ImpersonalHappened) error {
+	cs, err := combatantState(s, e.GetTargetId())
+	if err != nil {
+		return err
+	}
+	cs.Essence -= e.GetEssenceLost()
+	return nil
+}
+
+// applyTacticRuled folds the GM's ruling (FEE-036): a tactic cancelled or changed, with its
+// acting rank in the countdown; a malus on the rolls from the rank of the ruling, or the whole
+// Action at step 1.
+func applyTacticRuled(s *feeriev1.State, r *feeriev1.TacticRuled) error {
+	cs, err := combatantState(s, r.GetCombatantId())
+	if err != nil {
+		return err
+	}
+	if r.GetCancelTactic() || r.GetTactic() != nil {
+		cs.Tactic = proto.CloneOf(r.GetTactic())
+		if cs.Declared != nil {
+			cs.Declared.Tactic = proto.CloneOf(r.GetTactic())
+		}
+		if s.GetStep() == feeriev1.Step_STEP_COUNTDOWN {
+			cs.ActingRank = r.GetActingRank()
+		}
+	}
+	if r.GetMalus() > 0 {
+		from := r.GetRank()
+		if from == 0 { // at step 1: the whole Action
+			from = math.MaxInt32
+		}
+		cs.Penalties = append(cs.Penalties, &feeriev1.Penalty{FromRank: from, Rolls: r.GetMalus(), Reason: "the GM's malus: " + r.GetReason()})
+	}
+	return nil
+}
+
+// applyBecameObject: a Power makes the character an inanimate object, which renounces every
+// activity, or ends (FEE-026).
+func applyBecameObject(s *feeriev1.State, b *feeriev1.BecameObject) error {
+	cs, err := combatantState(s, b.GetCombatantId())
+	if err != nil {
+		return err
+	}
+	cs.Inanimate, cs.InanimatePower = !b.GetEnd(), b.GetPower() // FEE-026
+	if b.GetEnd() {
+		cs.InanimatePower = ""
+	} else {
+		cs.Renounced = true
+		withdraw(s, b.GetCombatantId())
+	}
+	return nil
+}
+
+// applyUnseenRolled: the unseen attacker's Initiative bonus, one roll per victim (FEE-081).
+func applyUnseenRolled(s *feeriev1.State, e *feeriev1.UnseenRolled) error {
+	cs, err := combatantState(s, e.GetCombatantId())
+	if err != nil {
+		return err
+	}
+	cs.UnseenBonus = e.GetInitiativeBonus()
+	cs.UnseenVictims = append(cs.UnseenVictims, e.GetVictimId()) // one roll per victim (FEE-081)
+	return nil
+}
+
+// applyHelplessRuled: the GM rules a combatant helpless or no longer (FEE-022); a helpless one
+// cannot act, and its activity at this rank is gone (FEE-024).
+func applyHelplessRuled(s *feeriev1.State, h *feeriev1.HelplessRuled) error {
+	cs, err := combatantState(s, h.GetCombatantId())
+	if err != nil {
+		return err
+	}
+	cs.Helpless, cs.HelplessReason = h.GetHelpless(), h.GetReason() // FEE-022
+	if !h.GetHelpless() {
+		cs.HelplessReason = ""
+	} else { // it cannot act (FEE-024): its activity at this rank is gone
+		withdraw(s, h.GetCombatantId())
+	}
+	return nil
+}
+
+// applyRenounced: renouncing an activity costs nothing (FEE-075).
+func applyRenounced(s *feeriev1.State, e *feeriev1.Renounced) error {
+	cs, err := combatantState(s, e.GetCombatantId())
+	if err != nil {
+		return err
+	}
+	cs.Renounced = true
+	withdraw(s, e.GetCombatantId())
+	return nil
+}
+
+// applyActivityResolved: the activity leaves the queue; its loss is what a Relentless strike
+// builds on (FEE-156, FEE-171), an intimidation spends its frightening blows' bonus (FEE-181);
+// getting up, picking up, breaking free take effect (FEE-151, FEE-152, FEE-150); an attack
+// engages (FEE-175), strikes (FEE-094) and, when it hits, lands (applyHit).
+func (sys System) applyActivityResolved(st *encounterv1.EncounterState, s *feeriev1.State, r *feeriev1.ActivityResolved) error {
+	s.Queue = slices.DeleteFunc(s.Queue, func(q *feeriev1.Queued) bool {
+		return q.GetCombatantId() == r.GetCombatantId() && q.GetRank() == r.GetRank()
+	})
+	f, err := combatantState(s, r.GetCombatantId())
+	if err != nil {
+		return err
+	}
+	in := r.GetIntent()
+	// What a Relentless strike builds on: the loss of the previous activity (FEE-156, FEE-171).
+	f.LastLoss, f.LastTarget = r.GetEssenceLost(), in.GetTargetId()
+	f.RelentlessBonus = div(house(st), f.GetLastLoss(), 4)
+	if in.GetIntimidation() { // the frightening blow's bonus serves the next intimidation (FEE-181)
+		target := in.GetTargetId()
+		if sys.n.IntimidationSpendsAll { // v2: « sa prochaine activité d'intimidation », whoever it targets
+			target = ""
+		}
+		spendIntimidation(f, target)
+	}
+	switch in.GetKind() {
+	case feeriev1.ActivityKind_ACTIVITY_KIND_GET_UP:
+		f.Prone = false
+		return nil
+	case feeriev1.ActivityKind_ACTIVITY_KIND_PICK_UP:
+		f.Disarmed = false
+		return nil
+	case feeriev1.ActivityKind_ACTIVITY_KIND_FREE:
+		if r.GetSuccess() {
+			f.Conditions = slices.DeleteFunc(f.Conditions, func(c *feeriev1.Condition) bool {
+				return c.GetStrike() == feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTANGLE
+			})
+		}
+		return nil
+	case feeriev1.ActivityKind_ACTIVITY_KIND_RANGED_ATTACK:
+		f.Aim = 0
+	}
+	attack := in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK || in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_RANGED_ATTACK
+	if !attack {
+		return nil
+	}
+	t, err := combatantState(s, in.GetTargetId())
+	if err != nil {
+		return err
+	}
+	if in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK {
+		engage(s, r.GetCombatantId(), in.GetTargetId()) // FEE-175
+	}
+	struck(s, r.GetCombatantId(), r) // FEE-094
+	if !r.GetSuccess() {
+		f.Relentless = false // FEE-177: dislodged at the first failed Attack
+		return nil
+	}
+	t.Essence = r.GetTargetEssence()
+	applyHit(st, s, f, t, r)
+	return nil
+}
+
+// applyHit: what a hit's special strikes leave (FEE-149…FEE-159): the target down (FEE-151) or
+// disarmed (FEE-150), the striker's frightening-blow bonus (FEE-157, FEE-181) or relentless
+// strike (FEE-177), Keep at bay and Enter the guard cancelling each other (FEE-154, FEE-159), a
+// stun adding to what remains (FEE-179); Knockback leaves nothing (FEE-158).
+func applyHit(st *encounterv1.EncounterState, s *feeriev1.State, f, t *feeriev1.CombatantState, r *feeriev1.ActivityResolved) {
+	for _, c := range r.GetConditions() {
+		switch c.GetStrike() {
+		case feeriev1.SpecialStrike_SPECIAL_STRIKE_TRIP:
+			t.Prone = true
+		case feeriev1.SpecialStrike_SPECIAL_STRIKE_DISARM:
+			t.Disarmed = true
+		case feeriev1.SpecialStrike_SPECIAL_STRIKE_FRIGHTENING_BLOW:
+			frighten(st, s, r.GetCombatantId(), c.GetMalus())
+		case feeriev1.SpecialStrike_SPECIAL_STRIKE_RELENTLESS:
+			f.Relentless = true // −8 Defense until the weapon is dislodged (FEE-177)
+		case feeriev1.SpecialStrike_SPECIAL_STRIKE_KEEP_AT_BAY, feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTER_THE_GUARD:
+			// Each cancels only the other, made on the striker by its target (FEE-154, FEE-159).
+			other := feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTER_THE_GUARD
+			if c.GetStrike() == other {
+				other = feeriev1.SpecialStrike_SPECIAL_STRIKE_KEEP_AT_BAY
+			}
+			f.Conditions = slices.DeleteFunc(f.Conditions, func(x *feeriev1.Condition) bool {
+				return x.GetStrike() == other && x.GetBy() == r.GetIntent().GetTargetId()
+			})
+			if c.GetMalus() > 0 { // 0: it only cancels the other (FEE-154, FEE-159)
+				t.Conditions = append(t.Conditions, proto.CloneOf(c))
+			}
+		case feeriev1.SpecialStrike_SPECIAL_STRIKE_STUN:
+			stun(st, t, c)
+		case feeriev1.SpecialStrike_SPECIAL_STRIKE_KNOCKBACK:
+		default:
+			t.Conditions = append(t.Conditions, proto.CloneOf(c))
+		}
+	}
+}
+
+// stun: a new stun adds to what remains, or the larger stands, as the option says (FEE-179).
+func stun(st *encounterv1.EncounterState, t *feeriev1.CombatantState, c *feeriev1.Condition) {
+	merged := false
+	for _, x := range t.Conditions {
+		if x.GetStrike() == c.GetStrike() {
+			if house(st).GetStunStacking() == StunMax {
+				x.Malus = max(x.GetMalus(), c.GetMalus())
+			} else {
+				x.Malus += c.GetMalus()
+			}
+			merged = true
+		}
+	}
+	if !merged && c.GetMalus() > 0 {
+		t.Conditions = append(t.Conditions, proto.CloneOf(c))
+	}
 }
 
 // watch: an opponent that declares a melee activity against a defender (at step 1, by a change
@@ -282,102 +512,4 @@ func decay(cs *feeriev1.CombatantState, ranks int32) {
 		}
 		return false
 	})
-}
-
-func (sys System) resolved(st *encounterv1.EncounterState, s *feeriev1.State, r *feeriev1.ActivityResolved) error {
-	s.Queue = slices.DeleteFunc(s.Queue, func(q *feeriev1.Queued) bool {
-		return q.GetCombatantId() == r.GetCombatantId() && q.GetRank() == r.GetRank()
-	})
-	f := s.GetCombatants()[r.GetCombatantId()]
-	if f == nil {
-		return fmt.Errorf("no combatant %s", r.GetCombatantId())
-	}
-	in := r.GetIntent()
-	// What a Relentless strike builds on: the loss of the previous activity (FEE-156, FEE-171).
-	f.LastLoss, f.LastTarget = r.GetEssenceLost(), in.GetTargetId()
-	f.RelentlessBonus = div(house(st), f.GetLastLoss(), 4)
-	if in.GetIntimidation() { // the frightening blow's bonus serves the next intimidation (FEE-181)
-		target := in.GetTargetId()
-		if sys.n.IntimidationSpendsAll { // v2: « sa prochaine activité d'intimidation », whoever it targets
-			target = ""
-		}
-		spendIntimidation(f, target)
-	}
-	switch in.GetKind() {
-	case feeriev1.ActivityKind_ACTIVITY_KIND_GET_UP:
-		f.Prone = false
-		return nil
-	case feeriev1.ActivityKind_ACTIVITY_KIND_PICK_UP:
-		f.Disarmed = false
-		return nil
-	case feeriev1.ActivityKind_ACTIVITY_KIND_FREE:
-		if r.GetSuccess() {
-			f.Conditions = slices.DeleteFunc(f.Conditions, func(c *feeriev1.Condition) bool {
-				return c.GetStrike() == feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTANGLE
-			})
-		}
-		return nil
-	case feeriev1.ActivityKind_ACTIVITY_KIND_RANGED_ATTACK:
-		f.Aim = 0
-	}
-	attack := in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK || in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_RANGED_ATTACK
-	if !attack {
-		return nil
-	}
-	t := s.GetCombatants()[in.GetTargetId()]
-	if t == nil {
-		return fmt.Errorf("no combatant %s", in.GetTargetId())
-	}
-	if in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK {
-		engage(s, r.GetCombatantId(), in.GetTargetId()) // FEE-175
-	}
-	struck(s, r.GetCombatantId(), r) // FEE-094
-	if !r.GetSuccess() {
-		f.Relentless = false // FEE-177: dislodged at the first failed Attack
-		return nil
-	}
-	t.Essence = r.GetTargetEssence()
-	for _, c := range r.GetConditions() {
-		switch c.GetStrike() {
-		case feeriev1.SpecialStrike_SPECIAL_STRIKE_TRIP:
-			t.Prone = true
-		case feeriev1.SpecialStrike_SPECIAL_STRIKE_DISARM:
-			t.Disarmed = true
-		case feeriev1.SpecialStrike_SPECIAL_STRIKE_FRIGHTENING_BLOW:
-			frighten(st, s, r.GetCombatantId(), c.GetMalus())
-		case feeriev1.SpecialStrike_SPECIAL_STRIKE_RELENTLESS:
-			f.Relentless = true // −8 Defense until the weapon is dislodged (FEE-177)
-		case feeriev1.SpecialStrike_SPECIAL_STRIKE_KEEP_AT_BAY, feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTER_THE_GUARD:
-			// Each cancels only the other, made on the striker by its target (FEE-154, FEE-159).
-			other := feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTER_THE_GUARD
-			if c.GetStrike() == other {
-				other = feeriev1.SpecialStrike_SPECIAL_STRIKE_KEEP_AT_BAY
-			}
-			f.Conditions = slices.DeleteFunc(f.Conditions, func(x *feeriev1.Condition) bool {
-				return x.GetStrike() == other && x.GetBy() == in.GetTargetId()
-			})
-			if c.GetMalus() > 0 { // 0: it only cancels the other (FEE-154, FEE-159)
-				t.Conditions = append(t.Conditions, proto.CloneOf(c))
-			}
-		case feeriev1.SpecialStrike_SPECIAL_STRIKE_STUN:
-			merged := false // a new stun adds to what remains, or the larger stands (FEE-179)
-			for _, x := range t.Conditions {
-				if x.GetStrike() == c.GetStrike() {
-					if house(st).GetStunStacking() == StunMax {
-						x.Malus = max(x.GetMalus(), c.GetMalus())
-					} else {
-						x.Malus += c.GetMalus()
-					}
-					merged = true
-				}
-			}
-			if !merged && c.GetMalus() > 0 {
-				t.Conditions = append(t.Conditions, proto.CloneOf(c))
-			}
-		case feeriev1.SpecialStrike_SPECIAL_STRIKE_KNOCKBACK:
-		default:
-			t.Conditions = append(t.Conditions, proto.CloneOf(c))
-		}
-	}
-	return nil
 }

@@ -107,34 +107,70 @@ func (sys System) defense(st *encounterv1.EncounterState, t fighter, att fighter
 	return m
 }
 
-// resolve performs one queued activity (FEE-020…FEE-023, FEE-149…FEE-159).
+// resolve performs one queued activity (FEE-020…FEE-023, FEE-149…FEE-159), then its sweep
+// (FEE-094, FEE-095).
 func (sys System) resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, roller dice.Roller) *encounterv1.Event {
 	f, _ := fighterOf(st, q.GetCombatantId())
+	res := &feeriev1.ActivityResolved{CombatantId: f.id(), Rank: q.GetRank(), Intent: q.GetAct().GetIntent(), EssenceSpent: q.GetAct().GetEssence()}
+	sys.perform(st, f, q, res, roller)
+	sys.sweep(st, f, q, res) // FEE-094, FEE-095
+	return event(&feeriev1.Event{Kind: &feeriev1.Event_ActivityResolved{ActivityResolved: res}})
+}
+
+// perform writes into res what f's activity does: nothing to roll for a passive one, getting
+// up or picking a weapon up; a roll against a difficulty for another activity (FEE-002) or
+// to break free (FEE-152); an attack otherwise (resolveAttack).
+func (sys System) perform(st *encounterv1.EncounterState, f fighter, q *feeriev1.Queued, res *feeriev1.ActivityResolved, roller dice.Roller) {
 	in := q.GetAct().GetIntent()
-	circ := q.GetAct().GetCircumstances()
-	res := &feeriev1.ActivityResolved{CombatantId: f.id(), Rank: q.GetRank(), Intent: in, EssenceSpent: q.GetAct().GetEssence()}
-	done := func() *encounterv1.Event {
-		sys.sweep(st, f, q, res) // FEE-094, FEE-095
-		return event(&feeriev1.Event{Kind: &feeriev1.Event_ActivityResolved{ActivityResolved: res}})
-	}
 	v, err := sys.ComputeValues(f.sh, in)
 	if err != nil {
 		res.Note = "the activity no longer holds: " + err.Error()
-		return done()
+		return
 	}
 	switch in.GetKind() {
 	case feeriev1.ActivityKind_ACTIVITY_KIND_PASSIVE:
 		res.Note = "no roll"
-		return done()
+		return
 	case feeriev1.ActivityKind_ACTIVITY_KIND_GET_UP:
 		res.Success, res.Note = true, f.name()+" gets up"
-		return done()
+		return
 	case feeriev1.ActivityKind_ACTIVITY_KIND_PICK_UP:
 		res.Success, res.Note = true, f.name()+" picks its weapon up"
-		return done()
+		return
 	}
-	ranged := in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_RANGED_ATTACK
 	o := house(st)
+	m := sys.activityMods(st, f, q, v)
+	r, net := rollDice(st, roller)
+	r.Score, r.Modifiers, r.Total = m.sum(), m, m.sum()+net
+	res.Attack = r
+	switch in.GetKind() {
+	case feeriev1.ActivityKind_ACTIVITY_KIND_OTHER:
+		res.Defense, res.Margin = in.GetDifficulty(), r.GetTotal()-in.GetDifficulty()
+		res.Success = succeeds(o, res.GetMargin()) // FEE-002
+		fumble(st, f, v, res)
+		return
+	case feeriev1.ActivityKind_ACTIVITY_KIND_FREE:
+		against := int32(0)
+		for _, c := range f.cs.GetConditions() {
+			if c.GetStrike() == feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTANGLE {
+				against = max(against, c.GetFreeAgainst())
+			}
+		}
+		res.Defense, res.Margin = against, r.GetTotal()-against
+		res.Success = succeeds(o, res.GetMargin()) // FEE-002
+		return
+	}
+	sys.resolveAttack(st, f, q, v, res, net)
+}
+
+// activityMods are the modifiers of an activity's roll: the Aspect or Attack with the
+// Affinities applied (FEE-011, FEE-012), Puissance to break free (FEE-152), a frightening blow's
+// bonus (FEE-181), the tactic (FEE-031), anticipation and the rest (FEE-050, FEE-062), the
+// conditions (FEE-151…FEE-159), lighting, pace, mount, special strikes, range, aim, cover,
+// exposure, the GM's modifier and the Essence spent (FEE-005).
+func (sys System) activityMods(st *encounterv1.EncounterState, f fighter, q *feeriev1.Queued, v *Values) Mods {
+	in, circ, o := q.GetAct().GetIntent(), q.GetAct().GetCircumstances(), house(st)
+	ranged := in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_RANGED_ATTACK
 	var m Mods
 	switch in.GetKind() {
 	case feeriev1.ActivityKind_ACTIVITY_KIND_OTHER, feeriev1.ActivityKind_ACTIVITY_KIND_FREE:
@@ -171,27 +207,47 @@ func (sys System) resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, ro
 	m.add("exposed proportion", "FEE-110", -exposedMod(circ.GetExposedPermille(), o.GetExposedRounding())) // FEE-185
 	m.add("GM", "FEE-036", circ.GetModifier())
 	m.add("Essence spent", "FEE-005", q.GetAct().GetEssence())
-	r, net := rollDice(st, roller)
-	r.Score, r.Modifiers, r.Total = m.sum(), m, m.sum()+net
-	res.Attack = r
-	switch in.GetKind() {
-	case feeriev1.ActivityKind_ACTIVITY_KIND_OTHER:
-		res.Defense, res.Margin = in.GetDifficulty(), r.GetTotal()-in.GetDifficulty()
-		res.Success = succeeds(o, res.GetMargin()) // FEE-002
-		fumble(st, f, v, res)
-		return done()
-	case feeriev1.ActivityKind_ACTIVITY_KIND_FREE:
-		against := int32(0)
-		for _, c := range f.cs.GetConditions() {
-			if c.GetStrike() == feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTANGLE {
-				against = max(against, c.GetFreeAgainst())
-			}
-		}
-		res.Defense, res.Margin = against, r.GetTotal()-against
-		res.Success = succeeds(o, res.GetMargin()) // FEE-002
-		return done()
-	}
+	return m
+}
+
+// resolveAttack: the attacker's Damage and the target's Soak (FEE-014, FEE-015), then a Damage
+// roll against an object (FEE-023, FEE-026), or the Attack roll against its Defense or a small
+// object's difficulty (FEE-020, FEE-025); a hit takes Essence (FEE-021) or its special strikes
+// take effect (FEE-149…FEE-159). net is the roll's dice, already rolled.
+func (sys System) resolveAttack(st *encounterv1.EncounterState, f fighter, q *feeriev1.Queued, v *Values, res *feeriev1.ActivityResolved, net int32) {
+	in, circ, o := q.GetAct().GetIntent(), q.GetAct().GetCircumstances(), house(st)
 	t, _ := fighterOf(st, in.GetTargetId())
+	sys.damageAndSoak(st, f, t, q, v, res)
+	small := circ.GetSmallObjectDifficulty()
+	if t.inanimate() && small == 0 { // FEE-023, FEE-026: no Attack roll against an object, a Damage roll
+		sys.damageRoll(st, f, t, q, res, net)
+		return
+	}
+	dm := sys.defense(st, t, f, in, circ, q.GetRank())
+	if t.inanimate() { // a small object: an Attack roll against a difficulty (FEE-025)
+		dm = Mods{{Reason: "difficulty of hitting a small object", Value: small, Rule: "FEE-025"}}
+	}
+	res.Defense, res.DefenseModifiers = dm.sum(), dm
+	res.Margin = res.GetAttack().GetTotal() - res.GetDefense()
+	res.Success = succeeds(o, res.GetMargin()) // FEE-002, FEE-020
+	res.TargetEssence = t.cs.GetEssence()
+	if !res.GetSuccess() {
+		fumble(st, f, v, res)
+		if f.cs.GetRelentless() {
+			res.Note = "the weapon is dislodged: the relentless strike ends (FEE-156)"
+		}
+		return
+	}
+	res.EssenceLost = sys.HitLoss(o, res.GetMargin(), res.GetDamage(), res.GetSoak(), t.cs.GetEssence(), in.GetStrikes()) // FEE-021, FEE-149
+	sys.strikeConditions(o, f, t, in, res)
+	res.TargetEssence = t.cs.GetEssence() - res.GetEssenceLost()
+}
+
+// damageAndSoak: the attacker's Damage, with a charge (FEE-101), a mounted charge (FEE-142,
+// FEE-184) and a relentless strike's quarter of the previous loss (FEE-156, FEE-171); the
+// target's Soak, with its cover (FEE-111, FEE-112, FEE-171).
+func (sys System) damageAndSoak(st *encounterv1.EncounterState, f, t fighter, q *feeriev1.Queued, v *Values, res *feeriev1.ActivityResolved) {
+	in, o := q.GetAct().GetIntent(), house(st)
 	res.Damage = v.Damage.sum()
 	res.DamageModifiers = v.Damage
 	if in.GetCharge() {
@@ -209,51 +265,47 @@ func (sys System) resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, ro
 		tv.Soak.add("Résistance", "FEE-015", t.sh.GetResistance())
 	}
 	soak := tv.Soak
-	coverSoak(o, circ.GetCover(), &soak) // FEE-111, FEE-112, FEE-171
+	coverSoak(o, q.GetAct().GetCircumstances().GetCover(), &soak) // FEE-111, FEE-112, FEE-171
 	res.Soak, res.SoakModifiers = soak.sum(), soak
-	small := circ.GetSmallObjectDifficulty()
-	if t.inanimate() && small == 0 { // FEE-023, FEE-026: no Attack roll against an object, a Damage roll
-		// The roll carries every malus on the activity: anticipation and the rest, the last
-		// Action's penalties, trip, stun and entanglement, lighting, pace, the GM's modifier.
-		dm := append(Mods{}, res.GetDamageModifiers()...)
-		dm.add("anticipation, further activity, change of intention", "FEE-050", -q.GetRollPenalty())
-		dm.add("penalties of the last Action", "FEE-062", -f.cs.GetThisAction())
-		sys.activityMalus(o, f, in.GetTargetId(), true, &dm) // FEE-151…FEE-154, FEE-159, FEE-178
-		dm.add("lighting", "FEE-120", LightingMalus(circ.GetLighting(), ranged))
-		dm.add("pace", "FEE-100", ownPace(st, f, in))
-		dm.add("GM", "FEE-036", circ.GetModifier())
-		dm.add("Essence spent", "FEE-005", q.GetAct().GetEssence())
-		r.Score, r.Modifiers, r.Total = dm.sum(), dm, dm.sum()+net
-		total := r.GetTotal()
-		res.Margin = total
-		res.Success = total >= 0
-		res.Fumble = total < 0
-		res.EssenceLost = min(max(0, total-res.GetSoak()), t.cs.GetEssence())
-		res.TargetEssence = t.cs.GetEssence() - res.GetEssenceLost()
-		res.Note = fmt.Sprintf("an object: Damage roll %d", total)
-		return done()
-	}
-	dm := sys.defense(st, t, f, in, circ, q.GetRank())
-	if t.inanimate() { // a small object: an Attack roll against a difficulty (FEE-025)
-		dm = Mods{{Reason: "difficulty of hitting a small object", Value: small, Rule: "FEE-025"}}
-	}
-	res.Defense, res.DefenseModifiers = dm.sum(), dm
-	res.Margin = r.GetTotal() - res.GetDefense()
-	res.Success = succeeds(o, res.GetMargin()) // FEE-002, FEE-020
-	res.TargetEssence = t.cs.GetEssence()
-	if !res.GetSuccess() {
-		fumble(st, f, v, res)
-		if f.cs.GetRelentless() {
-			res.Note = "the weapon is dislodged: the relentless strike ends (FEE-156)"
-		}
-		return done()
-	}
+}
+
+// damageRoll: against an inanimate object, no Attack roll but a Damage roll (FEE-023, FEE-026);
+// a negative total is an incident. The roll carries every malus on the activity: anticipation
+// and the rest, the last Action's penalties, trip, stun and entanglement, lighting, pace, the
+// GM's modifier.
+func (sys System) damageRoll(st *encounterv1.EncounterState, f, t fighter, q *feeriev1.Queued, res *feeriev1.ActivityResolved, net int32) {
+	in, circ, o := q.GetAct().GetIntent(), q.GetAct().GetCircumstances(), house(st)
+	ranged := in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_RANGED_ATTACK
+	dm := append(Mods{}, res.GetDamageModifiers()...)
+	dm.add("anticipation, further activity, change of intention", "FEE-050", -q.GetRollPenalty())
+	dm.add("penalties of the last Action", "FEE-062", -f.cs.GetThisAction())
+	sys.activityMalus(o, f, in.GetTargetId(), true, &dm) // FEE-151…FEE-154, FEE-159, FEE-178
+	dm.add("lighting", "FEE-120", LightingMalus(circ.GetLighting(), ranged))
+	dm.add("pace", "FEE-100", ownPace(st, f, in))
+	dm.add("GM", "FEE-036", circ.GetModifier())
+	dm.add("Essence spent", "FEE-005", q.GetAct().GetEssence())
+	r := res.GetAttack()
+	r.Score, r.Modifiers, r.Total = dm.sum(), dm, dm.sum()+net
+	total := r.GetTotal()
+	res.Margin = total
+	res.Success = total >= 0
+	res.Fumble = total < 0
+	res.EssenceLost = min(max(0, total-res.GetSoak()), t.cs.GetEssence())
+	res.TargetEssence = t.cs.GetEssence() - res.GetEssenceLost()
+	res.Note = fmt.Sprintf("an object: Damage roll %d", total)
+}
+
+// strikeConditions: what each special strike of a hit leaves on its target (FEE-149…FEE-159,
+// FEE-181): Entangle's malus and what breaks it (FEE-152), Stun's malus (FEE-153), Keep at
+// bay / Enter the guard, which only cancel the other's effect on their striker (FEE-154,
+// FEE-159), Cripple (FEE-155), a frightening blow's bonus (FEE-157, FEE-181), Knockback's distance
+// (FEE-158), Relentless's Defense malus (FEE-177).
+func (sys System) strikeConditions(o *feeriev1.Options, f, t fighter, in *feeriev1.Intent, res *feeriev1.ActivityResolved) {
+	ranged := in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_RANGED_ATTACK
 	half := halfMargin(o, res.GetMargin()) // FEE-003
 	would := wouldLose(o, res.GetMargin(), res.GetDamage(), res.GetSoak())
-	strikes := in.GetStrikes()
-	res.EssenceLost = sys.HitLoss(o, res.GetMargin(), res.GetDamage(), res.GetSoak(), t.cs.GetEssence(), strikes) // FEE-021, FEE-149
 	before := beforeSoak(o, res.GetMargin(), res.GetDamage())
-	for _, s := range strikes {
+	for _, s := range in.GetStrikes() {
 		c := &feeriev1.Condition{Strike: s, By: f.id()}
 		switch s {
 		case feeriev1.SpecialStrike_SPECIAL_STRIKE_ENTANGLE:
@@ -286,8 +338,6 @@ func (sys System) resolve(st *encounterv1.EncounterState, q *feeriev1.Queued, ro
 		}
 		res.Conditions = append(res.Conditions, c)
 	}
-	res.TargetEssence = t.cs.GetEssence() - res.GetEssenceLost()
-	return done()
 }
 
 // wouldLose is what a hit of margin would take from its target: floor(margin/2) + Damage −

@@ -1,8 +1,6 @@
 package feerie
 
 import (
-	"math"
-
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
 	"github.com/fray-rpg/fray/rules/engine"
@@ -85,26 +83,6 @@ func helplessReason(f fighter) string {
 		return r
 	}
 	return "the GM's ruling"
-}
-
-// evolveRuling folds the GM's ruling (FEE-036).
-func evolveRuling(s *feeriev1.State, cs *feeriev1.CombatantState, r *feeriev1.TacticRuled) {
-	if r.GetCancelTactic() || r.GetTactic() != nil {
-		cs.Tactic = proto.CloneOf(r.GetTactic())
-		if cs.Declared != nil {
-			cs.Declared.Tactic = proto.CloneOf(r.GetTactic())
-		}
-		if s.GetStep() == feeriev1.Step_STEP_COUNTDOWN {
-			cs.ActingRank = r.GetActingRank()
-		}
-	}
-	if r.GetMalus() > 0 {
-		from := r.GetRank()
-		if from == 0 { // at step 1: the whole Action
-			from = math.MaxInt32
-		}
-		cs.Penalties = append(cs.Penalties, &feeriev1.Penalty{FromRank: from, Rolls: r.GetMalus(), Reason: "the GM's malus: " + r.GetReason()})
-	}
 }
 
 // decideBecomeObject: a Power gives the character the status of an inanimate object; it then

@@ -30,9 +30,6 @@ var (
 	}
 	knownLongFuncs = []string{
 		"engine/engine.go decide",
-		"feerie/evolve.go System.evolve",
-		"feerie/narrate_fr.go init",
-		"feerie/resolve.go System.resolve",
 		"loss/decide_attack.go System.decideAttack",
 		"loss/decide_pursuit.go System.decidePursuit",
 		"loss/decide_react.go System.decideReact",
