@@ -437,6 +437,26 @@ func (a *Authenticator) ServerOptions() []grpc.ServerOption {
 	return []grpc.ServerOption{
 		grpc.ChainUnaryInterceptor(selector.UnaryServerInterceptor(auth.UnaryServerInterceptor(a.Authenticate), match)),
 		grpc.ChainStreamInterceptor(selector.StreamServerInterceptor(auth.StreamServerInterceptor(a.Authenticate), match)),
-		authOption{auth: a}, // for NewServer's tap, with the rate limits
+		AuthenticatorOption{Authenticator: a}, // for NewServer's tap, with the rate limits
 	}
+}
+
+// AuthenticatorOption marks the authenticator among a server's options (ServerOptions), for
+// the tap of NewServer.
+type AuthenticatorOption struct {
+	grpc.EmptyServerOption
+	Authenticator *Authenticator
+}
+
+// remembered is the identity of a token verified in the last CacheTTL, if it is held.
+func (a *Authenticator) remembered(token string) (Identity, bool) {
+	if a.cfg.CacheTTL < 0 {
+		return Identity{}, false
+	}
+	sum := sha256.Sum256([]byte(token))
+	now := a.cfg.Now()
+	a.mu.Lock()
+	hit, ok := a.verified[sum]
+	a.mu.Unlock()
+	return hit.id, ok && now.Before(hit.until)
 }

@@ -12,7 +12,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"strings"
 	"time"
 
 	grpcprom "github.com/grpc-ecosystem/go-grpc-middleware/providers/prometheus"
@@ -20,11 +19,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.opentelemetry.io/otel/trace"
-	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/types/known/durationpb"
+	"google.golang.org/grpc/reflection"
 )
 
 // The names of the metric families Metrics exports besides the Go runtime's and the
@@ -44,18 +40,6 @@ const (
 	MetricLimitRefusals      = "fray_limit_refusals_total"
 	metricsPath              = "/metrics"
 	metricsReadHeaderTimeout = 5 * time.Second
-)
-
-// The limits fray_limit_refusals_total counts by (its label limit): the rate limits here, the
-// encounter service's own in its package.
-const (
-	LimitRatePrincipal = "rate_principal"
-	LimitRateTenant    = "rate_tenant"
-	// LimitRequestBytes: a request larger than MaxRequestBytes (Validate).
-	LimitRequestBytes = "request_bytes"
-	// LimitSentState: a state sent to the resolver's stateless RPCs past MaxSentCombatants or
-	// MaxSentStateBytes (ValidateUnary).
-	LimitSentState = "sent_state"
 )
 
 // LatencyBuckets are the bounds (seconds) of the latency histograms: a warm command takes
@@ -104,27 +88,21 @@ func (m *Metrics) KnownLimits(limits ...string) {
 // whatever the order of the options: they see every call, its final code (a refusal by
 // authentication or a rate limit, a stream ended by shutdown as Unavailable) and its whole
 // duration.
-func (m *Metrics) ServerOption() grpc.ServerOption { return metricsOption{m: m} }
+func (m *Metrics) ServerOption() grpc.ServerOption { return MetricsOption{Metrics: m} }
 
-type metricsOption struct {
+// MetricsOption marks the metrics among a server's options, for NewServer.
+type MetricsOption struct {
 	grpc.EmptyServerOption
-	m *Metrics
+	Metrics *Metrics
 }
 
-// outerOptions are the interceptors that NewServer puts before every other: those of a
-// metricsOption among extra.
-func outerOptions(extra []grpc.ServerOption) []grpc.ServerOption {
-	for _, o := range extra {
-		if mo, ok := o.(metricsOption); ok {
-			m := mo.m
-			exemplar := grpcpromExemplar()
-			return []grpc.ServerOption{
-				grpc.ChainUnaryInterceptor(m.server.UnaryServerInterceptor(exemplar), m.countRefusalsUnary),
-				grpc.ChainStreamInterceptor(m.server.StreamServerInterceptor(exemplar), m.countRefusalsStream),
-			}
-		}
+// Interceptors are the metrics' server interceptors; NewServer puts them before every other.
+func (m *Metrics) Interceptors() []grpc.ServerOption {
+	exemplar := grpcpromExemplar()
+	return []grpc.ServerOption{
+		grpc.ChainUnaryInterceptor(m.server.UnaryServerInterceptor(exemplar), m.countRefusalsUnary),
+		grpc.ChainStreamInterceptor(m.server.StreamServerInterceptor(exemplar), m.countRefusalsStream),
 	}
-	return nil
 }
 
 func grpcpromExemplar() grpcprom.Option { return grpcprom.WithExemplarFromContext(traceExemplar) }
@@ -140,7 +118,9 @@ func traceExemplar(ctx context.Context) prometheus.Labels {
 
 // InitializeServer makes every series of every method registered on srv (handled for each
 // code), at zero, so that rates and ratios exist before the first call.
-func (m *Metrics) InitializeServer(srv *Server) { m.server.InitializeMetrics(srv.GRPC) }
+func (m *Metrics) InitializeServer(srv reflection.ServiceInfoProvider) {
+	m.server.InitializeMetrics(srv)
+}
 
 // ClientOptions are the dial options counting the calls of a client connection (the
 // encounter service's to the resolver): grpc_client_*.
@@ -154,64 +134,12 @@ func (m *Metrics) ClientOptions() []grpc.DialOption {
 	}
 }
 
-// Refusal is a request refused for going past a limit: ResourceExhausted, with the limit's
-// name, which the metrics count (fray_limit_refusals_total{limit}).
-type Refusal struct {
-	Limit string
-	st    *status.Status
-}
-
-// Refuse returns a Refusal of limit: ResourceExhausted, with the message format gives and an
-// ErrorInfo (domain fray, reason LIMIT_EXCEEDED, metadata "limit").
-func Refuse(limit, format string, args ...any) error {
-	st := status.Newf(codes.ResourceExhausted, format, args...)
-	if d, err := st.WithDetails(&errdetails.ErrorInfo{Domain: ErrorDomain, Reason: ReasonLimitExceeded, Metadata: map[string]string{"limit": limit}}); err == nil {
-		st = d
-	}
-	return &Refusal{Limit: limit, st: st}
-}
-
-// RefuseRetry is Refuse with a google.rpc.RetryInfo: the refused request may succeed if sent
-// again after the delay (a wait that helps; a refusal without one says how to get out).
-func RefuseRetry(limit string, after time.Duration, format string, args ...any) error {
-	r := Refuse(limit, format, args...).(*Refusal)
-	if d, err := r.st.WithDetails(&errdetails.RetryInfo{RetryDelay: durationpb.New(after)}); err == nil {
-		r.st = d
-	}
-	return r
-}
-
-func (r *Refusal) Error() string { return r.st.Err().Error() }
-
-// GRPCStatus is ResourceExhausted with the message.
-func (r *Refusal) GRPCStatus() *status.Status { return r.st }
-
-// RefusedLimit names the limit.
-func (r *Refusal) RefusedLimit() string { return r.Limit }
-
-// RefusedLimit names the rate limit a caller went past: its own or its tenant's.
-func (e *RateLimitError) RefusedLimit() string {
-	if strings.HasPrefix(e.Who, "tenant ") {
-		return LimitRateTenant
-	}
-	return LimitRatePrincipal
-}
-
-// refusedLimit is the limit err refused the request for, or "".
-func refusedLimit(err error) string {
-	var r interface{ RefusedLimit() string }
-	if err != nil && errors.As(err, &r) {
-		return r.RefusedLimit()
-	}
-	return ""
-}
-
 // Refused counts a refusal of limit.
 func (m *Metrics) Refused(limit string) { m.refusals.WithLabelValues(limit).Inc() }
 
 func (m *Metrics) countRefusalsUnary(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 	resp, err := handler(ctx, req)
-	if l := refusedLimit(err); l != "" {
+	if l := LimitOf(err); l != "" {
 		m.Refused(l)
 	}
 	return resp, err
@@ -219,7 +147,7 @@ func (m *Metrics) countRefusalsUnary(ctx context.Context, req any, _ *grpc.Unary
 
 func (m *Metrics) countRefusalsStream(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
 	err := handler(srv, ss)
-	if l := refusedLimit(err); l != "" {
+	if l := LimitOf(err); l != "" {
 		m.Refused(l)
 	}
 	return err
@@ -335,7 +263,7 @@ func (t *Telemetry) TracerProvider() trace.TracerProvider {
 
 // Serve starts serving the metrics, every series of srv's methods made at zero; call it once
 // the services are registered on srv.
-func (t *Telemetry) Serve(srv *Server) {
+func (t *Telemetry) Serve(srv reflection.ServiceInfoProvider) {
 	if t == nil || t.Metrics == nil || t.lis == nil || t.stop != nil {
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -63,16 +64,17 @@ func envFloat(key string, def float64) float64 {
 // ServerOption puts the limits on a server built by NewServer (after authentication, whatever
 // the order of the options).
 func (l *RateLimits) ServerOption() grpc.ServerOption {
-	return limitsOption{limiter: NewRateLimiter(*l)}
+	return LimiterOption{Limiter: NewRateLimiter(*l)}
 }
 
-type limitsOption struct {
+// LimiterOption marks the limiter among a server's options, for NewServer.
+type LimiterOption struct {
 	grpc.EmptyServerOption
-	limiter *RateLimiter
+	Limiter *RateLimiter
 }
 
 // WithRateLimiter puts a rate limiter on a server built by NewServer.
-func WithRateLimiter(l *RateLimiter) grpc.ServerOption { return limitsOption{limiter: l} }
+func WithRateLimiter(l *RateLimiter) grpc.ServerOption { return LimiterOption{Limiter: l} }
 
 // RateLimiter keeps a token bucket per principal and per tenant, and each principal's fair
 // share of its tenant's (below), forgetting a bucket once it has been idle long enough to be
@@ -433,4 +435,41 @@ func (l *RateLimits) Check(fs *flag.FlagSet) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// RefusedLimit names the rate limit a caller went past: its own or its tenant's.
+func (e *RateLimitError) RefusedLimit() string {
+	if strings.HasPrefix(e.Who, "tenant ") {
+		return LimitRateTenant
+	}
+	return LimitRatePrincipal
+}
+
+// spent is the refusal the limits would give id's next call whatever its cost — its own
+// bucket without a token, or its tenant's and its share of it both without one — or nil. It
+// takes nothing.
+func (l *RateLimiter) spent(id Identity) *RateLimitError {
+	if id.HasScope(ScopeResolve) && id.Encounter == "" {
+		return nil
+	}
+	now := l.now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	p := l.buckets["p/"+id.Budget()]
+	if p == nil {
+		return nil
+	}
+	if p.lim != nil && p.lim.TokensAt(now) < 1 {
+		return &RateLimitError{Who: budgetOf(id), Rate: l.cfg.PrincipalRate, RetryAfter: max(wait(p.lim, 1, now), time.Millisecond), Cost: 1}
+	}
+	t := l.buckets["t/"+id.Tenant]
+	if t == nil || p.share == nil || t.lim.TokensAt(now) >= 1 {
+		return nil
+	}
+	l.fitShare(p.share, l.active[id.Tenant], now)
+	if p.share.TokensAt(now) >= 1 {
+		return nil
+	}
+	return &RateLimitError{Who: "tenant " + id.Tenant, Rate: l.cfg.TenantRate, RetryAfter: max(min(wait(t.lim, 1, now), wait(p.share, 1, now)), time.Millisecond),
+		Cost: 1, Share: float64(p.share.Limit()), Callers: l.active[id.Tenant]}
 }

@@ -7,13 +7,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"maps"
 	"net"
-	"os"
 	"slices"
-	"strconv"
 	"sync"
 	"time"
 
@@ -88,13 +85,13 @@ func NewServer(log *slog.Logger, extra ...grpc.ServerOption) *Server {
 	)
 	for _, o := range extra {
 		switch o := o.(type) {
-		case limitsOption:
-			limiter = o.limiter
-			unary, stream = append(unary, o.limiter.UnaryServerInterceptor()), append(stream, o.limiter.StreamServerInterceptor())
-		case authOption:
-			authn = o.auth
-		case metricsOption:
-			metrics = o.m
+		case LimiterOption:
+			limiter = o.Limiter
+			unary, stream = append(unary, o.Limiter.UnaryServerInterceptor()), append(stream, o.Limiter.StreamServerInterceptor())
+		case AuthenticatorOption:
+			authn = o.Authenticator
+		case MetricsOption:
+			metrics = o.Metrics
 		}
 	}
 	// A caller whose budget is spent is refused before its request is read (tap.go).
@@ -298,53 +295,17 @@ func (s *Server) stopHealthOnly() {
 	}
 }
 
-// Env returns the environment variable key, or def when it is unset or empty.
-func Env(key, def string) string {
-	if v := os.Getenv(key); v != "" {
-		return v
+// outerOptions are the interceptors that NewServer puts before every other: those of the
+// metrics among extra (MetricsOption).
+func outerOptions(extra []grpc.ServerOption) []grpc.ServerOption {
+	for _, o := range extra {
+		if mo, ok := o.(MetricsOption); ok {
+			return mo.Metrics.Interceptors()
+		}
 	}
-	return def
+	return nil
 }
 
-// EnvInt is Env for an integer.
-func EnvInt(key string, def int) int {
-	if v, err := strconv.Atoi(os.Getenv(key)); err == nil {
-		return v
-	}
-	return def
-}
-
-// EnvDuration is Env for a duration.
-func EnvDuration(key string, def time.Duration) time.Duration {
-	if v, err := time.ParseDuration(os.Getenv(key)); err == nil {
-		return v
-	}
-	return def
-}
-
-// NewLogger returns a JSON or text slog logger at the given level name.
-func NewLogger(format, level string) *slog.Logger {
-	var lvl slog.Level
-	_ = lvl.UnmarshalText([]byte(level))
-	opts := &slog.HandlerOptions{Level: lvl}
-	if format == "json" {
-		return slog.New(slog.NewJSONHandler(os.Stderr, opts))
-	}
-	return slog.New(slog.NewTextHandler(os.Stderr, opts))
-}
-
-// NewLoggerTo is NewLogger writing to w, refusing a format or level it does not know.
-func NewLoggerTo(w io.Writer, format, level string) (*slog.Logger, error) {
-	var lvl slog.Level
-	if err := lvl.UnmarshalText([]byte(level)); err != nil {
-		return nil, fmt.Errorf("--log-level (FRAY_LOG_LEVEL) %q: not debug, info, warn or error", level)
-	}
-	opts := &slog.HandlerOptions{Level: lvl}
-	switch format {
-	case "json":
-		return slog.New(slog.NewJSONHandler(w, opts)), nil
-	case "text":
-		return slog.New(slog.NewTextHandler(w, opts)), nil
-	}
-	return nil, fmt.Errorf("--log-format (FRAY_LOG_FORMAT) %q: not text or json", format)
-}
+// GetServiceInfo is the services registered on the server (the metrics make their series
+// from it: Telemetry.Serve).
+func (s *Server) GetServiceInfo() map[string]grpc.ServiceInfo { return s.GRPC.GetServiceInfo() }
