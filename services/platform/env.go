@@ -29,4 +29,3 @@ func EnvDuration(key string, def time.Duration) time.Duration {
 	}
 	return def
 }
-
