@@ -27,14 +27,6 @@ const (
 	// OnBehalfOfKey is the request metadata by which a client holding ScopeDelegate names the
 	// subject of its tenant it acts for.
 	OnBehalfOfKey = "fray-on-behalf-of"
-	// ScopeDelegate lets a client act on behalf of any subject of its own tenant.
-	ScopeDelegate = "fray:delegate"
-	// ScopeResolve lets a caller (the encounter service) ask the resolver to decide commands.
-	ScopeResolve = "fray:resolve"
-	// ScopeAdmin makes a caller its tenant's administrator: it lists and ends the tenant's
-	// idle encounters (EncounterService.ListIdleEncounters, EndIdleEncounters), whatever its
-	// role in them. A caller acting on behalf of another (ScopeDelegate) does not pass it on.
-	ScopeAdmin = "fray:admin"
 	// TenantClaim is the token claim naming the tenant.
 	TenantClaim = "tenant"
 	// EncounterClaim binds a token to one encounter (an invite's): Identity.Encounter.

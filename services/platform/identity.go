@@ -9,6 +9,18 @@ import (
 	"unicode"
 )
 
+// The scopes a token may grant, beyond calling as its subject.
+const (
+	// ScopeDelegate lets a client act on behalf of any subject of its own tenant.
+	ScopeDelegate = "fray:delegate"
+	// ScopeResolve lets a caller (the encounter service) ask the resolver to decide commands.
+	ScopeResolve = "fray:resolve"
+	// ScopeAdmin makes a caller its tenant's administrator: it lists and ends the tenant's
+	// idle encounters (EncounterService.ListIdleEncounters, EndIdleEncounters), whatever its
+	// role in them. A caller acting on behalf of another (ScopeDelegate) does not pass it on.
+	ScopeAdmin = "fray:admin"
+)
+
 // Identity is the authenticated caller of a request, as the authentication interceptor found
 // it in a verified token.
 type Identity struct {
