@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/fray-rpg/fray/services/encounter/store"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/natsconn"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -125,9 +125,9 @@ func startExporterRig(t *testing.T) *exporterRig {
 	seed, ca := filepath.Join(dir, "nkey"), filepath.Join(dir, "ca.crt")
 	require.NoError(t, os.WriteFile(seed, []byte(cr.user["encounter"].seed), 0o600))
 	require.NoError(t, os.WriteFile(ca, []byte(cr.ca.certPEM), 0o600))
-	auth, err := platform.NATSAuth{NKey: seed, TLSCA: ca}.Options() // prod: the client port speaks TLS
+	auth, err := natsconn.NATSAuth{NKey: seed, TLSCA: ca}.Options() // prod: the client port speaks TLS
 	require.NoError(t, err)
-	nc, err := nats.Connect(x.nodes[0].ClientURL(), append(platform.EncounterNATSOptions(), auth...)...)
+	nc, err := nats.Connect(x.nodes[0].ClientURL(), append(natsconn.EncounterNATSOptions(), auth...)...)
 	require.NoError(t, err)
 	t.Cleanup(nc.Close)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)

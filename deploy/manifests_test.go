@@ -15,7 +15,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/server"
 	"github.com/stretchr/testify/require"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -327,7 +327,7 @@ func TestEveryContainerHasProbes(t *testing.T) {
 			require.NotNilf(t, lp, "%s: liveness is a gRPC health call", name)
 			require.Equal(t, p.Port, lp.Port)
 			require.NotNil(t, lp.Service)
-			require.Equal(t, platform.LivenessService, *lp.Service, "%s: liveness asks the service that follows no dependency", name)
+			require.Equal(t, server.LivenessService, *lp.Service, "%s: liveness asks the service that follows no dependency", name)
 		}
 		// NATS: JetStream health on the monitoring port.
 		nats := container(workload(t, r, "nats"), "nats")

@@ -15,7 +15,7 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/fray-rpg/fray/services/encounter/store"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/natsconn"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/stretchr/testify/require"
@@ -68,7 +68,7 @@ func TestNATSConfiguration(t *testing.T) {
 		for _, u := range opts.Nkeys {
 			byKey[u.Nkey] = u
 		}
-		for name, want := range map[string]*server.Permissions{"encounter": platform.EncounterPermissions(), "auditor": platform.AuditorPermissions()} {
+		for name, want := range map[string]*server.Permissions{"encounter": natsconn.EncounterPermissions(), "auditor": natsconn.AuditorPermissions()} {
 			u := byKey[cr.user[name].pub]
 			require.NotNilf(t, u, "users.conf gives the %s user its NKey", name)
 			requireSamePermissions(t, want, u.Permissions)
@@ -76,7 +76,7 @@ func TestNATSConfiguration(t *testing.T) {
 
 		// A snapshot of a state at the encounter limit fits in a message, and so does a
 		// record of the event stream (the numbers of nats.conf's comment).
-		require.EqualValues(t, platform.NATSMaxPayload, opts.MaxPayload, "the max_payload of fray's every NATS server")
+		require.EqualValues(t, natsconn.NATSMaxPayload, opts.MaxPayload, "the max_payload of fray's every NATS server")
 		require.GreaterOrEqual(t, int(opts.MaxPayload), 2*encounter.DefaultMaxEncounterBytes, "a state at FRAY_MAX_ENCOUNTER_BYTES and as much again for its command ids")
 		require.GreaterOrEqual(t, int(opts.MaxPayload), store.MaxRecordBytes, "the stream's max_msg_size within max_payload")
 		enc := container(workload(t, r, "encounter"), "encounter")
@@ -318,12 +318,12 @@ func TestNATSTakesASnapshotAtTheEncounterLimit(t *testing.T) {
 	ns, _ := startNATS(t, r, cr, "nats-0", nil, true, false)
 	seed := filepath.Join(t.TempDir(), "nkey")
 	require.NoError(t, os.WriteFile(seed, []byte(cr.user["encounter"].seed), 0o600))
-	auth, err := platform.NATSAuth{NKey: seed}.Options()
+	auth, err := natsconn.NATSAuth{NKey: seed}.Options()
 	require.NoError(t, err)
-	nc, err := nats.Connect(ns.ClientURL(), append(platform.EncounterNATSOptions(), auth...)...)
+	nc, err := nats.Connect(ns.ClientURL(), append(natsconn.EncounterNATSOptions(), auth...)...)
 	require.NoError(t, err)
 	defer nc.Close()
-	require.EqualValues(t, platform.NATSMaxPayload, nc.MaxPayload())
+	require.EqualValues(t, natsconn.NATSMaxPayload, nc.MaxPayload())
 
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()

@@ -75,7 +75,7 @@ fuzz_targets=(
   "rules/systems FuzzDecide"
   "rules/systems FuzzCheckCombatant"
   "rules/systems FuzzAudit"
-  "services/platform FuzzValidate"
+  "services/platform/validate FuzzValidate"
 )
 fuzz_began=$SECONDS
 for t in "${fuzz_targets[@]}"; do

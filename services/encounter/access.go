@@ -9,7 +9,7 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/engine"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/identity"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
@@ -24,7 +24,7 @@ const (
 	scopeEncounter scope = iota + 1
 	// scopeTenant: the caller's own, within its tenant (its list, a new encounter).
 	scopeTenant
-	// scopeTenantAdmin: a tenant's administration: a token holding platform.ScopeAdmin, for
+	// scopeTenantAdmin: a tenant's administration: a token holding identity.ScopeAdmin, for
 	// the tenant its request names, which must be the token's own.
 	scopeTenantAdmin
 )
@@ -113,7 +113,7 @@ type caller struct{ principal, tenant string }
 
 // callerOf is the caller as the authentication interceptor found it in the request's token.
 func callerOf(ctx context.Context) (caller, error) {
-	id, ok := platform.IdentityFrom(ctx)
+	id, ok := identity.From(ctx)
 	if !ok || id.Principal() == "" {
 		return caller{}, status.Error(codes.Unauthenticated, "no identity: send a bearer token (\"authorization: Bearer <JWT>\"); under fray dev, `fray token --as NAME` mints one")
 	}

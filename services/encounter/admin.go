@@ -1,6 +1,6 @@
 package encounter
 
-// A tenant's administration: what a token holding platform.ScopeAdmin may do for its own
+// A tenant's administration: what a token holding identity.ScopeAdmin may do for its own
 // tenant that no role in an encounter allows. The ends it asks for are recorded as the
 // service's own (engine.IdleActor), through the same pipeline as every command (idle.go).
 
@@ -10,7 +10,8 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/services/encounter/store"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/identity"
+	"github.com/fray-rpg/fray/services/platform/refusal"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/protobuf/types/known/durationpb"
 	"google.golang.org/protobuf/types/known/timestamppb"
@@ -23,17 +24,17 @@ const (
 )
 
 // administers refuses who the administration of tenant unless its token holds
-// platform.ScopeAdmin and tenant is the token's own.
+// identity.ScopeAdmin and tenant is the token's own.
 func administers(ctx context.Context, who caller, tenant string) error {
-	if id, _ := platform.IdentityFrom(ctx); !id.HasScope(platform.ScopeAdmin) {
-		return platform.Refused(codes.PermissionDenied, platform.ReasonNoRole, nil,
-			"%s administers no tenant: this call answers a token holding the %q scope (an operator's, for its own tenant)", who.principal, platform.ScopeAdmin)
+	if id, _ := identity.From(ctx); !id.HasScope(identity.ScopeAdmin) {
+		return refusal.New(codes.PermissionDenied, refusal.ReasonNoRole, nil,
+			"%s administers no tenant: this call answers a token holding the %q scope (an operator's, for its own tenant)", who.principal, identity.ScopeAdmin)
 	}
 	if tenant == "" {
-		return platform.BadRequest("tenant", "name the tenant to administer: your token's, %q", who.tenant)
+		return refusal.BadRequest("tenant", "name the tenant to administer: your token's, %q", who.tenant)
 	}
 	if tenant != who.tenant {
-		return platform.Refused(codes.PermissionDenied, platform.ReasonNoRole, nil,
+		return refusal.New(codes.PermissionDenied, refusal.ReasonNoRole, nil,
 			"%s administers tenant %q, not %q: use a token of that tenant", who.principal, who.tenant, tenant)
 	}
 	return nil
@@ -66,21 +67,21 @@ func (s *Service) idleRequest(olderThan *durationpb.Duration, limit int32) (time
 	idle := s.opts.IdleEnd
 	if olderThan != nil && (olderThan.GetSeconds() != 0 || olderThan.GetNanos() != 0) {
 		if err := olderThan.CheckValid(); err != nil {
-			return 0, 0, platform.BadRequest("older_than", "older_than is not a duration: %v", err)
+			return 0, 0, refusal.BadRequest("older_than", "older_than is not a duration: %v", err)
 		}
 		idle = olderThan.AsDuration()
 		if idle < time.Second {
-			return 0, 0, platform.BadRequest("older_than", "older_than %s: give at least 1s", idle)
+			return 0, 0, refusal.BadRequest("older_than", "older_than %s: give at least 1s", idle)
 		}
 	} else if idle <= 0 {
-		return 0, 0, platform.BadRequest("older_than", "this service ends no encounter for idleness (--idle-end 0): give older_than")
+		return 0, 0, refusal.BadRequest("older_than", "this service ends no encounter for idleness (--idle-end 0): give older_than")
 	}
 	n := int(limit)
 	switch {
 	case n == 0:
 		n = DefaultIdleListed
 	case n < 0 || n > MaxIdleListed:
-		return 0, 0, platform.BadRequest("max", "max %d: give 1 to %d (0 for %d)", limit, MaxIdleListed, DefaultIdleListed)
+		return 0, 0, refusal.BadRequest("max", "max %d: give 1 to %d (0 for %d)", limit, MaxIdleListed, DefaultIdleListed)
 	}
 	return idle, n, nil
 }
@@ -90,7 +91,7 @@ func (s *Service) idleRequest(olderThan *durationpb.Duration, limit int32) (time
 func (s *Service) idleOf(ctx context.Context, tenant string, idle time.Duration, n int) ([]store.Summary, error) {
 	finder, ok := s.index.(store.IdleFinder)
 	if !ok {
-		return nil, platform.Refused(codes.Unimplemented, "", nil, "this service keeps no index of encounters: it cannot find idle ones")
+		return nil, refusal.New(codes.Unimplemented, "", nil, "this service keeps no index of encounters: it cannot find idle ones")
 	}
 	before := s.opts.Now().Add(-idle)
 	sums, err := finder.IdleEncounters(ctx, tenant, before, n)

@@ -13,7 +13,10 @@ import (
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/services/encounter/store"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/auth"
+	"github.com/fray-rpg/fray/services/platform/identity"
+	"github.com/fray-rpg/fray/services/platform/natsconn"
+	"github.com/fray-rpg/fray/services/platform/server"
 	"github.com/nats-io/nats.go"
 	"google.golang.org/grpc"
 )
@@ -23,12 +26,12 @@ type Config struct {
 	// NATSURL of the NATS server or cluster holding the event log.
 	NATSURL string
 	// NATS is how it authenticates to NATS (as the encounter user of deploy/nats/permissions.conf).
-	NATS platform.NATSAuth
+	NATS natsconn.NATSAuth
 	// ResolverAddr is the RulesService's gRPC address.
 	ResolverAddr string
 	// ResolverToken authenticates this service to the resolver: a token holding
-	// platform.ScopeResolve (from a file in production, minted from the dev key by fray dev).
-	ResolverToken platform.TokenSource
+	// identity.ScopeResolve (from a file in production, minted from the dev key by fray dev).
+	ResolverToken auth.TokenSource
 	// ResolverCA verifies the resolver's TLS certificate (PEM); ResolverTLS uses the system
 	// roots. Without either, a loopback resolver is reached in plaintext and any other over
 	// TLS verified against the system roots.
@@ -93,14 +96,14 @@ const (
 // NATS cannot be reached yet, Start does not wait: the service answers NOT_SERVING (and its
 // calls Unavailable) until NATS comes and the stream and buckets are open. An existing stream
 // fray cannot use (store.ErrMisconfigured) found at the start is an error.
-func Start(ctx context.Context, cfg Config, srv *platform.Server, reg *engine.Registry) (*Running, error) {
+func Start(ctx context.Context, cfg Config, srv *server.Server, reg *engine.Registry) (*Running, error) {
 	log := cfg.Log
 	if log == nil {
 		log = slog.Default()
 	}
 	name := encounterv1.EncounterService_ServiceDesc.ServiceName
 	if cfg.ResolverToken == nil {
-		return nil, fmt.Errorf("no token for the resolver at %s: it answers Resolve only to a token holding %q", cfg.ResolverAddr, platform.ScopeResolve)
+		return nil, fmt.Errorf("no token for the resolver at %s: it answers Resolve only to a token holding %q", cfg.ResolverAddr, identity.ScopeResolve)
 	}
 	auth, err := cfg.NATS.Options()
 	if err != nil {
@@ -152,7 +155,7 @@ func Start(ctx context.Context, cfg Config, srv *platform.Server, reg *engine.Re
 // openLog opens the event log (its stream and buckets), and the service on it: serving from
 // then on, its readiness JetStream's own answer, the index rebuilt if it holds nothing, the
 // idle encounters swept (bg bounds what runs in the background).
-func (r *Running) openLog(ctx, bg context.Context, cfg Config, decider Decider, reg *engine.Registry, logReady *platform.Readiness, log *slog.Logger) error {
+func (r *Running) openLog(ctx, bg context.Context, cfg Config, decider Decider, reg *engine.Registry, logReady *server.Readiness, log *slog.Logger) error {
 	ctx, cancel := context.WithTimeout(ctx, openTimeout)
 	defer cancel()
 	storeCfg := cfg.Store
@@ -186,7 +189,7 @@ func (r *Running) openLog(ctx, bg context.Context, cfg Config, decider Decider, 
 
 // connectNATS connects to the NATS holding the event log, for ever trying again (nothing
 // buffered while disconnected), its readiness following the connection.
-func connectNATS(cfg Config, auth []nats.Option, natsReady *platform.Readiness, log *slog.Logger) (*nats.Conn, error) {
+func connectNATS(cfg Config, auth []nats.Option, natsReady *server.Readiness, log *slog.Logger) (*nats.Conn, error) {
 	var natsMu sync.Mutex
 	syncNATS := func(nc *nats.Conn) {
 		natsMu.Lock()
@@ -198,9 +201,9 @@ func connectNATS(cfg Config, auth []nats.Option, natsReady *platform.Readiness, 
 		natsReady.NotReady(fmt.Sprintf("NATS at %s is %s", cfg.NATSURL, strings.ToLower(nc.Status().String())))
 	}
 	natsReady.NotReady("connecting to NATS at " + cfg.NATSURL)
-	// Its own reply inbox (platform.EncounterInboxPrefix), where only it may subscribe: the
+	// Its own reply inbox (natsconn.EncounterInboxPrefix), where only it may subscribe: the
 	// seeds it reads travel there.
-	natsOpts := append(append(platform.EncounterNATSOptions(), auth...),
+	natsOpts := append(append(natsconn.EncounterNATSOptions(), auth...),
 		nats.Name("fray-encounter"),
 		nats.RetryOnFailedConnect(true),
 		nats.MaxReconnects(-1),

@@ -15,9 +15,9 @@ import (
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/fray-rpg/fray/services/encounter/store"
-	"github.com/fray-rpg/fray/services/platform"
 	"github.com/fray-rpg/fray/services/platform/authtest"
 	"github.com/fray-rpg/fray/services/platform/natstest"
+	"github.com/fray-rpg/fray/services/platform/telemetry"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
@@ -48,7 +48,7 @@ func BenchmarkColdLoad(b *testing.B) {
 	sum := sha256.Sum256([]byte("fray-bench"))
 	reg := systems.Registry()
 	svc := encounter.New(st, st, encounter.LocalDecider{Registry: reg}, reg, encounter.Options{
-		NewSeed: func() []byte { return sum[:] }, Snapshots: st, Log: platform.NewLogger("text", "error"),
+		NewSeed: func() []byte { return sum[:] }, Snapshots: st, Log: telemetry.NewLogger("text", "error"),
 	})
 	ctxGM := incoming("gm")
 	created, err := svc.CreateEncounter(ctxGM, &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: "Bench", RuleSystem: "loss"}})
@@ -127,7 +127,7 @@ func BenchmarkColdLoad(b *testing.B) {
 			}
 			b.Run(enc.name+"/"+tc.name, func(b *testing.B) {
 				timedLoop(b, func() {
-					cold := encounter.New(st, st, encounter.LocalDecider{Registry: reg}, reg, encounter.Options{Snapshots: tc.snaps, Log: platform.NewLogger("text", "error")})
+					cold := encounter.New(st, st, encounter.LocalDecider{Registry: reg}, reg, encounter.Options{Snapshots: tc.snaps, Log: telemetry.NewLogger("text", "error")})
 					if _, err := cold.GetEncounter(ctxGM, &encounterv1.GetEncounterRequest{EncounterId: enc.id}); err != nil {
 						b.Fatal(err)
 					}
@@ -139,7 +139,7 @@ func BenchmarkColdLoad(b *testing.B) {
 		b.Run(enc.name+"/first-command", func(b *testing.B) {
 			n := 0
 			timedLoop(b, func() {
-				cold := encounter.New(st, st, encounter.LocalDecider{Registry: reg}, reg, encounter.Options{Snapshots: st, Log: platform.NewLogger("text", "error")})
+				cold := encounter.New(st, st, encounter.LocalDecider{Registry: reg}, reg, encounter.Options{Snapshots: st, Log: telemetry.NewLogger("text", "error")})
 				got, err := cold.GetEncounter(ctxGM, &encounterv1.GetEncounterRequest{EncounterId: enc.id})
 				if err != nil {
 					b.Fatal(err)
@@ -214,7 +214,7 @@ func benchmarkSubmit(b *testing.B, index bool) {
 	sum := sha256.Sum256([]byte("fray-bench-submit"))
 	reg := systems.Registry()
 	svc := encounter.New(st, st, encounter.LocalDecider{Registry: reg}, reg, encounter.Options{
-		NewSeed: func() []byte { return sum[:] }, Snapshots: st, Log: platform.NewLogger("text", "error"),
+		NewSeed: func() []byte { return sum[:] }, Snapshots: st, Log: telemetry.NewLogger("text", "error"),
 		Metrics: benchMetrics(b), // FRAY_BENCH_METRICS=1: with the service's metrics (metrics_test.go)
 	})
 	gm := incoming("gm")

@@ -8,7 +8,7 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
 	"github.com/fray-rpg/fray/rules/engine"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/refusal"
 	"github.com/google/uuid"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -88,7 +88,7 @@ func (s *Service) executeAs(ctx context.Context, who caller, row access, id, cmd
 	given := cmdID != "" // an id the service draws (a UUID) is new: not looked up
 	cmdID = commandID(cmdID)
 	if cmd.GetCreate() != nil {
-		return outcome{}, platform.BadRequest("command.create", "create an encounter with CreateEncounter")
+		return outcome{}, refusal.BadRequest("command.create", "create an encounter with CreateEncounter")
 	}
 	c := &command{s: s, who: who, row: row, id: id, cmdID: cmdID, given: given, expected: expected, cmd: cmd, mine: mine,
 		digest: engine.CommandDigest(cmd, who.principal)}
@@ -153,7 +153,7 @@ func (c *command) expect(st *encounterv1.EncounterState) error {
 	if c.expected == nil || *c.expected == st.GetSequence() {
 		return nil
 	}
-	err := platform.Refused(codes.FailedPrecondition, platform.ReasonSequenceMismatch,
+	err := refusal.New(codes.FailedPrecondition, refusal.ReasonSequenceMismatch,
 		map[string]string{"sequence": strconv.FormatUint(st.GetSequence(), 10), "expected": strconv.FormatUint(*c.expected, 10)},
 		"encounter %q is at sequence %d, not at the %d this command expected; reload it and decide again",
 		st.GetName(), st.GetSequence(), *c.expected)
@@ -178,7 +178,7 @@ func (c *command) resolve(ctx context.Context, e *entry) (*rulesv1.ResolveRespon
 		}
 	}
 	resp, err := s.decider.Resolve(ctx, req)
-	if err != nil && refusal(err) {
+	if err != nil && refusedByRules(err) {
 		return nil, stale(err)
 	}
 	return resp, err

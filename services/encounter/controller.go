@@ -4,7 +4,8 @@ import (
 	"context"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/identity"
+	"github.com/fray-rpg/fray/services/platform/refusal"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -15,14 +16,14 @@ func controllerOf(ctx context.Context, c *encounterv1.Combatant) (*encounterv1.C
 	if c == nil || c.GetController() == "" {
 		return c, nil
 	}
-	tenant := platform.Tenant(ctx)
-	q := platform.Qualify(tenant, c.GetController())
-	t, sub, ok := platform.SplitPrincipal(q)
-	if !ok || platform.CheckName("subject", sub) != nil {
-		return nil, platform.BadRequest("combatant.controller", "controller %q of %s: give a subject of your tenant (\"david\") or a principal \"%s/david\"", c.GetController(), c.GetId(), tenant)
+	tenant := identity.Tenant(ctx)
+	q := identity.Qualify(tenant, c.GetController())
+	t, sub, ok := identity.SplitPrincipal(q)
+	if !ok || identity.CheckName("subject", sub) != nil {
+		return nil, refusal.BadRequest("combatant.controller", "controller %q of %s: give a subject of your tenant (\"david\") or a principal \"%s/david\"", c.GetController(), c.GetId(), tenant)
 	}
 	if t != tenant {
-		return nil, platform.BadRequest("combatant.controller", "controller %q of %s is of tenant %q: a combatant is controlled by someone of your tenant %q", c.GetController(), c.GetId(), t, tenant)
+		return nil, refusal.BadRequest("combatant.controller", "controller %q of %s is of tenant %q: a combatant is controlled by someone of your tenant %q", c.GetController(), c.GetId(), t, tenant)
 	}
 	if q == c.GetController() {
 		return c, nil

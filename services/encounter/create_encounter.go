@@ -11,7 +11,7 @@ import (
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/services/encounter/store"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/refusal"
 )
 
 // CreateEncounter creates an encounter of the caller's tenant, its GM the caller, under an id
@@ -24,7 +24,7 @@ func (s *Service) CreateEncounter(ctx context.Context, req *encounterv1.CreateEn
 	}
 	cmdID := commandID(req.GetCommandId())
 	if req.GetEncounter() == nil {
-		return nil, platform.BadRequest("encounter", "no encounter given: name it and choose its rule system")
+		return nil, refusal.BadRequest("encounter", "no encounter given: name it and choose its rule system")
 	}
 	// The same create sent again, or many times at once, names one encounter: its id comes
 	// from the caller and the command id.

@@ -10,7 +10,9 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
 	"github.com/fray-rpg/fray/rules/engine"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/identity"
+	"github.com/fray-rpg/fray/services/platform/refusal"
+	"github.com/fray-rpg/fray/services/platform/sheets"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -38,12 +40,12 @@ const DefaultHashEvery = 64
 // Sheets are sent once: the first time this decider sees a combatant, its sheet goes in full
 // with its digest (ResolveRequest.sheet_sha256), which the resolver checks and keeps; after
 // that only the digest goes. A resolver that lacks one (another replica, a restart, its cache
-// full) answers FailedPrecondition with reason platform.ReasonSheetsNotCached, and the call is
+// full) answers FailedPrecondition with reason sheets.ReasonNotCached, and the call is
 // sent again with every sheet in full: any replica answers any call. The retry may well go
 // to another replica than the one that lacked them (round robin), so after its k-th miss a
 // combatant's sheet also goes in full on the next k calls: with R replicas taking calls in
 // turn, every one has it after at most R-1 misses. One that digests a sheet
-// otherwise (platform.ReasonSheetDigestMismatch: another version) is sent the state as it
+// otherwise (sheets.ReasonDigestMismatch: another version) is sent the state as it
 // is, without digests. A combatant is recognised by its address: the engine never changes a
 // combatant in place, it replaces it (engine.Fork), and what is known of one is forgotten when
 // it is collected (a weak pointer), so the decider holds nothing of encounters gone.
@@ -71,12 +73,12 @@ func (d *RemoteDecider) Resolve(ctx context.Context, req *rulesv1.ResolveRequest
 		sent.State, sent.SheetSha256 = d.sheets.strip(d.fork(st), st)
 	}
 	resp, err := d.Client.Resolve(ctx, sent)
-	if digested && platform.Reason(err) == platform.ReasonSheetsNotCached {
+	if digested && sheets.Reason(err) == sheets.ReasonNotCached {
 		d.sheets.missed(st)
 		sent.State, sent.SheetSha256 = st, d.sheets.all(st)
 		resp, err = d.Client.Resolve(ctx, sent)
 	}
-	if digested && platform.Reason(err) == platform.ReasonSheetDigestMismatch {
+	if digested && sheets.Reason(err) == sheets.ReasonDigestMismatch {
 		sent.State, sent.SheetSha256 = st, nil
 		resp, err = d.Client.Resolve(ctx, sent)
 	}
@@ -138,7 +140,7 @@ func (s *sheetDigests) of(c *encounterv1.Combatant) (*digested, bool) {
 	if ok {
 		return d, false
 	}
-	d = &digested{digest: platform.SheetDigest(c), stripped: proto.CloneOf(c)}
+	d = &digested{digest: sheets.Digest(c), stripped: proto.CloneOf(c)}
 	d.stripped.Sheet = nil
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -232,10 +234,10 @@ func (d LocalDecider) Resolve(ctx context.Context, req *rulesv1.ResolveRequest) 
 	// In-process, the caller's tenant goes into the decision too (over gRPC the resolver
 	// takes it from the state, which the service checked against the caller's first).
 	events, next, err := d.Registry.ResolveWith(req.GetState(), req.GetCommand(), engine.Env{
-		Actor: req.GetActor(), Tenant: platform.Tenant(ctx), Seed: req.GetSeed(), RewindState: req.GetRewindState(),
+		Actor: req.GetActor(), Tenant: identity.Tenant(ctx), Seed: req.GetSeed(), RewindState: req.GetRewindState(),
 	})
 	if err != nil {
-		return nil, platform.Status(err)
+		return nil, refusal.Status(err)
 	}
 	out := &rulesv1.ResolveResponse{Events: events}
 	if !req.GetOmitStateSha256() {

@@ -15,8 +15,8 @@ import (
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/fray-rpg/fray/services/encounter/store"
-	"github.com/fray-rpg/fray/services/platform"
 	"github.com/fray-rpg/fray/services/platform/authtest"
+	"github.com/fray-rpg/fray/services/platform/sheets"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -56,7 +56,7 @@ func (f *fakeRules) Resolve(ctx context.Context, req *rulesv1.ResolveRequest, _ 
 		case len(d) == 0:
 		case c.GetSheet() != nil && f.mismatch:
 			f.mu.Unlock()
-			return nil, platform.WithReason(codes.InvalidArgument, "digested otherwise", platform.ReasonSheetDigestMismatch, nil)
+			return nil, sheets.WithReason(codes.InvalidArgument, "digested otherwise", sheets.ReasonDigestMismatch, nil)
 		case c.GetSheet() != nil:
 			if f.sheets == nil {
 				f.sheets = map[string]*encounterv1.Combatant{}
@@ -73,7 +73,7 @@ func (f *fakeRules) Resolve(ctx context.Context, req *rulesv1.ResolveRequest, _ 
 	}
 	f.mu.Unlock()
 	if missing != nil {
-		return nil, platform.WithReason(codes.FailedPrecondition, "no sheet for "+strings.Join(missing, ", "), platform.ReasonSheetsNotCached, nil)
+		return nil, sheets.WithReason(codes.FailedPrecondition, "no sheet for "+strings.Join(missing, ", "), sheets.ReasonNotCached, nil)
 	}
 	resp, err := f.local.Resolve(ctx, req)
 	if err == nil && f.corrupt && len(resp.GetStateSha256()) > 0 {
@@ -245,7 +245,7 @@ func TestRemoteDeciderSendsSheetsOnce(t *testing.T) {
 	require.Equal(t, 3, sheetsIn(first), "first sight: every sheet in full")
 	require.Len(t, first.GetSheetSha256(), 3)
 	for i, c := range st.GetCombatants() {
-		require.Equal(t, platform.SheetDigest(c), first.GetSheetSha256()[i])
+		require.Equal(t, sheets.Digest(c), first.GetSheetSha256()[i])
 	}
 	require.Equal(t, 3, d.KnownCombatants())
 

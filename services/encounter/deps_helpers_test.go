@@ -11,8 +11,11 @@ import (
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/auth"
 	"github.com/fray-rpg/fray/services/platform/authtest"
+	"github.com/fray-rpg/fray/services/platform/identity"
+	"github.com/fray-rpg/fray/services/platform/server"
+	"github.com/fray-rpg/fray/services/platform/telemetry"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
@@ -47,7 +50,7 @@ func serveRules(t *testing.T, addr string, rules *countingRules) *rulesServer {
 	t.Helper()
 	lis, err := net.Listen("tcp", addr)
 	require.NoError(t, err)
-	srv := platform.NewServer(platform.NewLogger("text", "error"))
+	srv := server.New(telemetry.NewLogger("text", "error"))
 	rulesv1.RegisterRulesServiceServer(srv.GRPC, rules)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -69,12 +72,12 @@ func serveRules(t *testing.T, addr string, rules *countingRules) *rulesServer {
 func startService(t *testing.T, cfg encounter.Config) (encounterv1.EncounterServiceClient, healthpb.HealthClient, *encounter.Running) {
 	t.Helper()
 	if cfg.Log == nil {
-		cfg.Log = platform.NewLogger("text", "error")
+		cfg.Log = telemetry.NewLogger("text", "error")
 	}
 	if cfg.ResolverToken == nil {
-		cfg.ResolverToken = platform.StaticToken(authtest.Default().Token("encounter-service", platform.ScopeResolve))
+		cfg.ResolverToken = auth.StaticToken(authtest.Default().Token("encounter-service", identity.ScopeResolve))
 	}
-	srv := platform.NewServer(cfg.Log, authtest.ServerOptions()...)
+	srv := server.New(cfg.Log, authtest.ServerOptions()...)
 	run, err := encounter.Start(context.Background(), cfg, srv, systems.Registry())
 	require.NoError(t, err)
 	lis, err := net.Listen("tcp", "127.0.0.1:0")

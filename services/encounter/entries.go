@@ -10,7 +10,7 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/services/encounter/store"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/refusal"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
@@ -22,7 +22,7 @@ import (
 // ask for it: an append on a stale position conflicts and refreshes (execute).
 func (s *Service) entry(ctx context.Context, id string, fresh bool, opts ...store.LoadOption) (*entry, error) {
 	if id == "" {
-		return nil, platform.BadRequest("encounter_id", "no encounter id given")
+		return nil, refusal.BadRequest("encounter_id", "no encounter id given")
 	}
 	s.mu.Lock()
 	e := s.cacheEntry(id)

@@ -10,8 +10,9 @@ import (
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/fray-rpg/fray/services/encounter/store"
-	"github.com/fray-rpg/fray/services/platform"
 	"github.com/fray-rpg/fray/services/platform/authtest"
+	"github.com/fray-rpg/fray/services/platform/server"
+	"github.com/fray-rpg/fray/services/platform/telemetry"
 	"github.com/fray-rpg/fray/services/resolver"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
@@ -230,7 +231,7 @@ func requireBadRequest(t *testing.T, err error, field string) *errdetails.BadReq
 // decided in-process: the encounter service passes the resolver's status on.
 func TestRefusalsThroughARemoteResolverCarryErrorInfo(t *testing.T) {
 	url, auth := natsFor(t)
-	rules := platform.NewServer(platform.NewLogger("text", "error"), authtest.ServerOptions()...)
+	rules := server.New(telemetry.NewLogger("text", "error"), authtest.ServerOptions()...)
 	rulesv1.RegisterRulesServiceServer(rules.GRPC, resolver.New(systems.Registry()))
 	c, _, _ := startService(t, encounter.Config{NATSURL: url, NATS: auth, ResolverAddr: serveOn(t, rules)})
 	id := fight(t, c, "loss")

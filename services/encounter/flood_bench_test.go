@@ -14,9 +14,11 @@ import (
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/fray-rpg/fray/services/encounter/store"
-	"github.com/fray-rpg/fray/services/platform"
 	"github.com/fray-rpg/fray/services/platform/authtest"
 	"github.com/fray-rpg/fray/services/platform/natstest"
+	"github.com/fray-rpg/fray/services/platform/ratelimit"
+	"github.com/fray-rpg/fray/services/platform/server"
+	"github.com/fray-rpg/fray/services/platform/telemetry"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -44,9 +46,9 @@ func BenchmarkFlood(b *testing.B) {
 	st, err := store.Open(ctx, nc, store.Config{})
 	require.NoError(b, err)
 	reg := systems.Registry()
-	svc := encounter.New(st, st, encounter.LocalDecider{Registry: reg}, reg, encounter.Options{Snapshots: st, Log: platform.NewLogger("text", "error")})
-	lim := platform.NewRateLimiter(platform.RateLimits{PrincipalRate: quota, PrincipalBurst: quota / 4, TenantRate: 10 * floodRate, TenantBurst: floodRate})
-	srv := platform.NewServer(platform.NewLogger("text", "error"), append(authtest.ServerOptions(), platform.WithRateLimiter(lim))...)
+	svc := encounter.New(st, st, encounter.LocalDecider{Registry: reg}, reg, encounter.Options{Snapshots: st, Log: telemetry.NewLogger("text", "error")})
+	lim := ratelimit.New(ratelimit.Limits{PrincipalRate: quota, PrincipalBurst: quota / 4, TenantRate: 10 * floodRate, TenantBurst: floodRate})
+	srv := server.New(telemetry.NewLogger("text", "error"), append(authtest.ServerOptions(), ratelimit.WithLimiter(lim))...)
 	encounter.Register(srv.GRPC, svc)
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(b, err)

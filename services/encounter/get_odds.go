@@ -5,7 +5,8 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/odds"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/ratelimit"
+	"github.com/fray-rpg/fray/services/platform/refusal"
 )
 
 // GetOdds returns the exact odds of a command before it is committed, computed on the state
@@ -14,7 +15,7 @@ import (
 // otherwise, as Submit would).
 func (s *Service) GetOdds(ctx context.Context, req *encounterv1.GetOddsRequest) (*encounterv1.GetOddsResponse, error) {
 	if req.GetCommand() == nil {
-		return nil, platform.BadRequest("command", "odds need the command being prepared: an attack, or a Contes de Fées activity")
+		return nil, refusal.BadRequest("command", "odds need the command being prepared: an attack, or a Contes de Fées activity")
 	}
 	_, now, who, err := s.read(ctx, req)
 	if err != nil {
@@ -22,13 +23,13 @@ func (s *Service) GetOdds(ctx context.Context, req *encounterv1.GetOddsRequest) 
 	}
 	// Charged by the combatants, as the resolver's Odds is by those sent: the limits took
 	// the odds' least before the state was read.
-	if err := platform.ChargeOdds(ctx, len(now.GetCombatants())); err != nil {
+	if err := ratelimit.ChargeOdds(ctx, len(now.GetCombatants())); err != nil {
 		return nil, err
 	}
 	view := s.reg.View(now, viewer(now, who.principal))
 	o, err := odds.Of(s.reg, view, req.GetCommand(), who.principal)
 	if err != nil {
-		return nil, platform.Status(err)
+		return nil, refusal.Status(err)
 	}
 	return &encounterv1.GetOddsResponse{Odds: o, Sequence: now.GetSequence()}, nil
 }

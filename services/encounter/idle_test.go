@@ -16,9 +16,11 @@ import (
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/fray-rpg/fray/services/encounter/store"
-	"github.com/fray-rpg/fray/services/platform"
 	"github.com/fray-rpg/fray/services/platform/authtest"
+	"github.com/fray-rpg/fray/services/platform/identity"
 	"github.com/fray-rpg/fray/services/platform/natstest"
+	"github.com/fray-rpg/fray/services/platform/server"
+	"github.com/fray-rpg/fray/services/platform/telemetry"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
@@ -52,10 +54,10 @@ func (c *clock) advance(d time.Duration) {
 func serveService(t *testing.T, b backend, opts encounter.Options) (encounterv1.EncounterServiceClient, *encounter.Service) {
 	t.Helper()
 	if opts.Log == nil {
-		opts.Log = platform.NewLogger("text", "error")
+		opts.Log = telemetry.NewLogger("text", "error")
 	}
 	svc := encounter.New(b, b, encounter.LocalDecider{Registry: systems.Registry()}, systems.Registry(), opts)
-	srv := platform.NewServer(platform.NewLogger("text", "error"), authtest.ServerOptions()...)
+	srv := server.New(telemetry.NewLogger("text", "error"), authtest.ServerOptions()...)
 	encounter.Register(srv.GRPC, svc)
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -288,7 +290,7 @@ func TestAnAdministratorListsAndEndsIdleEncounters(t *testing.T) {
 			fresh, err := newEncounter(t, c, "Taverne")
 			require.NoError(t, err)
 			clk.advance(time.Hour)
-			admin := authtest.As("ops", platform.ScopeAdmin)
+			admin := authtest.As("ops", identity.ScopeAdmin)
 			twoDays := durationpb.New(48 * time.Hour)
 
 			_, err = c.ListIdleEncounters(as("gm"), &encounterv1.ListIdleEncountersRequest{Tenant: "dev"})

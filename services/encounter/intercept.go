@@ -11,7 +11,9 @@ import (
 	"slices"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/auth"
+	"github.com/fray-rpg/fray/services/platform/refusal"
+	"github.com/fray-rpg/fray/services/platform/validate"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -46,7 +48,7 @@ func Register(g grpc.ServiceRegistrar, s *Service) {
 	// A token bound to an encounter (an invite's) calls the RPCs about one encounter.
 	for method, a := range accessTable {
 		if a.scope == scopeEncounter {
-			platform.AllowBound(method)
+			auth.AllowBound(method)
 		}
 	}
 	g.RegisterService(&desc, s)
@@ -119,7 +121,7 @@ func (s *Service) admit(ctx context.Context, method string, req any) (context.Co
 	case scopeEncounter:
 		r, _ := req.(encounterRequest)
 		if r == nil || r.GetEncounterId() == "" {
-			return ctx, platform.CheckID("encounter_id", "")
+			return ctx, validate.CheckID("encounter_id", "")
 		}
 	case scopeTenantAdmin:
 		r, _ := req.(interface{ GetTenant() string })
@@ -143,6 +145,6 @@ func administrator(ctx context.Context) (caller, error) {
 	if who, ok := ctx.Value(adminKey{}).(caller); ok {
 		return who, nil
 	}
-	return caller{}, platform.Refused(codes.PermissionDenied, platform.ReasonNoRole, nil,
+	return caller{}, refusal.New(codes.PermissionDenied, refusal.ReasonNoRole, nil,
 		"this call administers a tenant and was not admitted as such: serve the service with encounter.Register")
 }

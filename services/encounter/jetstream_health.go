@@ -5,7 +5,7 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/server"
 	"github.com/nats-io/nats.go"
 )
 
@@ -34,7 +34,7 @@ type checker interface {
 type logHealth struct {
 	log     checker
 	nc      *nats.Conn
-	ready   *platform.Readiness
+	ready   *server.Readiness
 	every   time.Duration
 	timeout time.Duration
 	logger  *slog.Logger
@@ -43,7 +43,7 @@ type logHealth struct {
 	moved  time.Time // the connection's last move to another node
 }
 
-func newLogHealth(log checker, nc *nats.Conn, ready *platform.Readiness, every time.Duration, logger *slog.Logger) *logHealth {
+func newLogHealth(log checker, nc *nats.Conn, ready *server.Readiness, every time.Duration, logger *slog.Logger) *logHealth {
 	if every <= 0 {
 		every = DefaultJetStreamCheckEvery
 	}

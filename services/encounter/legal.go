@@ -7,7 +7,7 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/engine"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/refusal"
 )
 
 // legal fills out with what the request asks of what combatants may do in st: for legal_for,
@@ -17,11 +17,11 @@ import (
 func (s *Service) legal(now, st *encounterv1.EncounterState, who caller, req *encounterv1.GetEncounterRequest, out *encounterv1.GetEncounterResponse) error {
 	if c := req.GetLegalFor(); c != "" {
 		if err := engine.MayCommand(now, who.principal, c); err != nil {
-			return platform.Status(err)
+			return refusal.Status(err)
 		}
 		list, err := s.reg.LegalCommands(st, c)
 		if err != nil {
-			return platform.Status(err)
+			return refusal.Status(err)
 		}
 		out.Legal = engine.Actions(list)
 		if len(list) > 0 {
@@ -38,7 +38,7 @@ func (s *Service) legal(now, st *encounterv1.EncounterState, who caller, req *en
 		}
 		list, err := s.reg.LegalCommands(st, c.GetId())
 		if err != nil {
-			return platform.Status(err)
+			return refusal.Status(err)
 		}
 		if len(list) == 0 {
 			continue

@@ -7,7 +7,7 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/services/encounter/store"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/refusal"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -22,7 +22,7 @@ const (
 // MaxEncounterBytes: size is the state's bytes and the record's.
 func (s *Service) checkEncounterBytes(st *encounterv1.EncounterState, size int) error {
 	if size > s.opts.MaxEncounterBytes {
-		return platform.Refuse(LimitEncounterBytes,
+		return refusal.OverLimit(LimitEncounterBytes,
 			"encounter %q would take %d bytes with this command, more than the %d an encounter may hold; nothing was recorded",
 			st.GetName(), size, s.opts.MaxEncounterBytes)
 	}
@@ -46,7 +46,7 @@ func (s *Service) checkOpenEncounters(ctx context.Context, who caller) error {
 		if s.opts.IdleEnd > 0 {
 			msg += fmt.Sprintf("; open encounters idle for %s end by themselves", idleSpan(s.opts.IdleEnd))
 		}
-		return platform.Refuse(LimitOpenEncounters, "%s", msg)
+		return refusal.OverLimit(LimitOpenEncounters, "%s", msg)
 	}
 	tenant := who.tenant
 	n, err := c.OpenEncounters(ctx, tenant)
@@ -63,15 +63,15 @@ func (s *Service) checkOpenEncounters(ctx context.Context, who caller) error {
 		msg += fmt.Sprintf("; open encounters idle for %s end by themselves", idleSpan(s.opts.IdleEnd))
 	}
 	if wait := s.nextIdleEnd(ctx, tenant); wait > 0 {
-		return platform.RefuseRetry(LimitOpenEncounters, wait, "%s; %d are open, and one ends for idleness within %s: try again then", msg, n, wait.Round(time.Second))
+		return refusal.OverLimitRetry(LimitOpenEncounters, wait, "%s; %d are open, and one ends for idleness within %s: try again then", msg, n, wait.Round(time.Second))
 	}
-	return platform.Refuse(LimitOpenEncounters, "%s; %d are open", msg, n)
+	return refusal.OverLimit(LimitOpenEncounters, "%s; %d are open", msg, n)
 }
 
 // Default limits of what an encounter may hold (Options.MaxEvents, MaxBatchBytes). What a
 // client may send (a command id's length, a request's bytes) is bounded once, by the
-// validation in front of every handler (platform.Validate: platform.MaxCommandIDLength,
-// platform.MaxRequestBytes).
+// validation in front of every handler (validate.Request: validate.MaxCommandIDLength,
+// validate.MaxRequestBytes).
 const (
 	DefaultMaxEvents     = 100_000
 	DefaultMaxBatchBytes = 512 << 10
@@ -81,13 +81,13 @@ const (
 // written; stateBytes is proto.Size(st) (an entry's, as account last measured it).
 func (s *Service) checkLimits(st *encounterv1.EncounterState, stateBytes int, batch *encounterv1.EventBatch) error {
 	if n := st.GetSequence() + uint64(len(batch.GetEvents())); n > s.opts.MaxEvents {
-		return platform.Refuse(LimitEncounterEvents,
+		return refusal.OverLimit(LimitEncounterEvents,
 			"encounter %q has recorded %d events and may hold at most %d: end it and start another; nothing was recorded",
 			st.GetName(), st.GetSequence(), s.opts.MaxEvents)
 	}
 	size := proto.Size(batch)
 	if size > s.opts.MaxBatchBytes {
-		return platform.Refuse(LimitRecordBytes,
+		return refusal.OverLimit(LimitRecordBytes,
 			"this command's events take %d bytes, more than the %d one record may hold; nothing was recorded", size, s.opts.MaxBatchBytes)
 	}
 	return s.checkEncounterBytes(st, stateBytes+size)

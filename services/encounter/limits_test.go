@@ -10,9 +10,9 @@ import (
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/fray-rpg/fray/services/encounter/store"
-	"github.com/fray-rpg/fray/services/platform"
 	"github.com/fray-rpg/fray/services/platform/authtest"
 	"github.com/fray-rpg/fray/services/platform/natstest"
+	"github.com/fray-rpg/fray/services/platform/validate"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc/codes"
@@ -47,7 +47,7 @@ func TestLimitsRefuseCleanlyAndLoseNothing(t *testing.T) {
 
 	// A command beyond the request limit.
 	huge := fighter("x", "gm", 5, sword(3))
-	huge.Name = strings.Repeat("n", platform.MaxRequestBytes)
+	huge.Name = strings.Repeat("n", validate.MaxRequestBytes)
 	_, err = c.AddCombatant(ctx, &encounterv1.AddCombatantRequest{EncounterId: id, Combatant: huge})
 	requireCode(t, err, codes.ResourceExhausted)
 }

@@ -8,7 +8,7 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/services/encounter/store"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/refusal"
 	"google.golang.org/protobuf/types/known/timestamppb"
 )
 
@@ -37,7 +37,7 @@ func parsePageToken(s string) (pageToken, error) {
 		err = json.Unmarshal(b, &p)
 	}
 	if err != nil || p.ID == "" {
-		return pageToken{}, platform.BadRequest("page_token", "page_token %q is not one this service gave: send the next_page_token of the previous page, or none for the first", s)
+		return pageToken{}, refusal.BadRequest("page_token", "page_token %q is not one this service gave: send the next_page_token of the previous page, or none for the first", s)
 	}
 	return p, nil
 }
@@ -62,7 +62,7 @@ func (s *Service) ListEncounters(ctx context.Context, req *encounterv1.ListEncou
 	case size == 0:
 		size = DefaultPageSize
 	case size < 0 || size > MaxPageSize:
-		return nil, platform.BadRequest("page_size", "page_size %d: give 1 to %d (0 for %d)", req.GetPageSize(), MaxPageSize, DefaultPageSize)
+		return nil, refusal.BadRequest("page_size", "page_size %d: give 1 to %d (0 for %d)", req.GetPageSize(), MaxPageSize, DefaultPageSize)
 	}
 	var after *pageToken
 	if t := req.GetPageToken(); t != "" {

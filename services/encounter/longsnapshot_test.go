@@ -12,8 +12,8 @@ import (
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/fray-rpg/fray/services/encounter/store"
-	"github.com/fray-rpg/fray/services/platform"
 	"github.com/fray-rpg/fray/services/platform/natstest"
+	"github.com/fray-rpg/fray/services/platform/telemetry"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/protobuf/proto"
@@ -48,7 +48,7 @@ func playJoining(t testing.TB, svc *encounter.Service, n int) (string, string) {
 func newService(b backend, opts encounter.Options) *encounter.Service {
 	reg := systems.Registry()
 	if opts.Log == nil {
-		opts.Log = platform.NewLogger("text", "error")
+		opts.Log = telemetry.NewLogger("text", "error")
 	}
 	return encounter.New(b, b, encounter.LocalDecider{Registry: reg}, reg, opts)
 }

@@ -9,7 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/refusal"
+	"github.com/fray-rpg/fray/services/platform/telemetry"
 	"github.com/prometheus/client_golang/prometheus"
 	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/grpc/codes"
@@ -55,7 +56,7 @@ const (
 // The limits of fray_limit_refusals_total{limit} the encounter service refuses by (besides
 // platform's rate limits).
 const (
-	LimitRequestBytes         = platform.LimitRequestBytes
+	LimitRequestBytes         = refusal.LimitRequestBytes
 	LimitRecordBytes          = "record_bytes"
 	LimitEncounterBytes       = "encounter_bytes"
 	LimitEncounterEvents      = "encounter_events"
@@ -69,10 +70,10 @@ const (
 var Limits = []string{LimitRequestBytes, LimitRecordBytes, LimitEncounterBytes, LimitEncounterEvents, LimitOpenEncounters,
 	LimitWatchesPerPrincipal, LimitWatchersPerEncounter, LimitWatchBuffer}
 
-// Metrics are the encounter service's metrics, registered in a platform.Metrics' registry.
+// Metrics are the encounter service's metrics, registered in a telemetry.Metrics' registry.
 // One Service reports them (the last given them in Options).
 type Metrics struct {
-	platform *platform.Metrics
+	platform *telemetry.Metrics
 	commands *prometheus.CounterVec
 	// appendOf are the append histogram's series by outcome.
 	appendRecorded, appendDuplicate, appendConflict, appendError prometheus.Observer
@@ -104,7 +105,7 @@ func (m *Metrics) countersOf(system string) *commandCounters {
 
 // NewMetrics registers the encounter service's metrics with pm's registry; nil when pm is nil
 // (metrics off).
-func NewMetrics(pm *platform.Metrics) *Metrics {
+func NewMetrics(pm *telemetry.Metrics) *Metrics {
 	if pm == nil {
 		return nil
 	}
@@ -113,7 +114,7 @@ func NewMetrics(pm *platform.Metrics) *Metrics {
 		Help: "Commands decided, by rule system and outcome (the gRPC code answered)."}, []string{"system", "code"})
 	appends := prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: MetricAppend,
 		Help:    "Time of each append of a command's record to the log, by outcome: recorded, duplicate, conflict, error.",
-		Buckets: platform.LatencyBuckets}, []string{"outcome"})
+		Buckets: telemetry.LatencyBuckets}, []string{"outcome"})
 	m.appendRecorded, m.appendDuplicate = appends.WithLabelValues("recorded"), appends.WithLabelValues("duplicate")
 	m.appendConflict, m.appendError = appends.WithLabelValues("conflict"), appends.WithLabelValues("error")
 	counter := func(name, help string) prometheus.Counter {
@@ -125,7 +126,7 @@ func NewMetrics(pm *platform.Metrics) *Metrics {
 	m.misses = counter(MetricCacheMisses, "Loads of an encounter not in the cache: a cold load follows.")
 	m.idleEnded = counter(MetricIdleEnded, "Encounters this service ended for idleness (its sweep's, and those a tenant's administrator asked for).")
 	m.coldLoad = prometheus.NewHistogram(prometheus.HistogramOpts{Name: MetricColdLoad,
-		Help: "Time of each cold load of an encounter (its snapshot and the records after it, or its whole log).", Buckets: platform.LatencyBuckets})
+		Help: "Time of each cold load of an encounter (its snapshot and the records after it, or its whole log).", Buckets: telemetry.LatencyBuckets})
 	snaps := prometheus.NewCounterVec(prometheus.CounterOpts{Name: MetricSnapshotWrites,
 		Help: "Snapshots written, by result: written, failed (the command stands; a later load reads more of the log)."}, []string{"result"})
 	m.snapWritten, m.snapFailed = snaps.WithLabelValues("written"), snaps.WithLabelValues("failed")
@@ -267,10 +268,10 @@ func (s *Service) cachedSystem(id string) string {
 func MetricNames() []string {
 	names := []string{"go_goroutines", "process_cpu_seconds_total", "process_resident_memory_bytes", MetricCommands, MetricAppendConflicts, MetricRetries, MetricCacheEntries, MetricCacheBytes, MetricCacheMaxBytes,
 		MetricCacheHits, MetricCacheMisses, MetricSnapshotWrites, MetricWatchers, MetricWatched, MetricIdleEnded,
-		platform.MetricServerStarted, platform.MetricServerHandled, platform.MetricServerMsgReceived, platform.MetricServerMsgSent,
-		platform.MetricClientStarted, platform.MetricClientHandled, platform.MetricClientMsgReceived, platform.MetricClientMsgSent,
-		platform.MetricLimitRefusals}
-	for _, h := range []string{MetricAppend, MetricColdLoad, platform.MetricServerHandling, platform.MetricClientHandling} {
+		telemetry.MetricServerStarted, telemetry.MetricServerHandled, telemetry.MetricServerMsgReceived, telemetry.MetricServerMsgSent,
+		telemetry.MetricClientStarted, telemetry.MetricClientHandled, telemetry.MetricClientMsgReceived, telemetry.MetricClientMsgSent,
+		telemetry.MetricLimitRefusals}
+	for _, h := range []string{MetricAppend, MetricColdLoad, telemetry.MetricServerHandling, telemetry.MetricClientHandling} {
 		names = append(names, h+"_bucket", h+"_sum", h+"_count")
 	}
 	slices.Sort(names)

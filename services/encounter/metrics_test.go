@@ -19,10 +19,13 @@ import (
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/fray-rpg/fray/services/encounter/store"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/auth"
 	"github.com/fray-rpg/fray/services/platform/authtest"
+	"github.com/fray-rpg/fray/services/platform/identity"
 	"github.com/fray-rpg/fray/services/platform/metricstest"
 	"github.com/fray-rpg/fray/services/platform/natstest"
+	"github.com/fray-rpg/fray/services/platform/server"
+	"github.com/fray-rpg/fray/services/platform/telemetry"
 	"github.com/fray-rpg/fray/services/resolver"
 	"github.com/stretchr/testify/require"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -48,7 +51,7 @@ func (f *flakySnapshots) PutSnapshot(ctx context.Context, id string, s *encounte
 }
 
 // observed is the hosted topology in one test, with metrics and (when spans is set) traces:
-// a resolver server and an encounter service, each a platform.Server on its own loopback
+// a resolver server and an encounter service, each a server.Server on its own loopback
 // listener, the service asking the resolver over gRPC with a token, its metrics on a
 // listener of their own.
 type observed struct {
@@ -62,7 +65,7 @@ type observed struct {
 func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
 // serveOn serves srv on a loopback listener until the test ends; its address.
-func serveOn(t *testing.T, srv *platform.Server) string {
+func serveOn(t *testing.T, srv *server.Server) string {
 	t.Helper()
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -85,35 +88,35 @@ func startObserved(t *testing.T, opts encounter.Options, spans *tracetest.InMemo
 	t.Helper()
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "")
 	t.Setenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "")
-	telemetry := func(name, listen string) *platform.Telemetry {
-		tel, err := (&platform.TelemetryFlags{MetricsListen: listen}).Start(context.Background(), name, quiet())
+	telemetryOf := func(name, listen string) *telemetry.Telemetry {
+		tel, err := (&telemetry.Flags{MetricsListen: listen}).Start(context.Background(), name, quiet())
 		require.NoError(t, err)
 		if spans != nil {
-			tel.Tracing = platform.NewTracing(name, sdktrace.WithSyncer(spans))
+			tel.Tracing = telemetry.NewTracing(name, sdktrace.WithSyncer(spans))
 		}
 		t.Cleanup(tel.Close)
 		return tel
 	}
 	// The resolver, with its own telemetry.
-	resolverTel := telemetry("resolver", "")
-	rules := platform.NewServer(quiet(), append(authtest.ServerOptions(), resolverTel.ServerOptions()...)...)
+	resolverTel := telemetryOf("resolver", "")
+	rules := server.New(quiet(), append(authtest.ServerOptions(), resolverTel.ServerOptions()...)...)
 	rulesv1.RegisterRulesServiceServer(rules.GRPC, resolver.New(systems.Registry()))
 	rulesAddr := serveOn(t, rules)
 
 	// The encounter service, its calls to the resolver counted and traced.
-	tel := telemetry("encounter", "127.0.0.1:0")
+	tel := telemetryOf("encounter", "127.0.0.1:0")
 	_, nc := natstest.Start(t)
 	st, err := store.Open(context.Background(), nc, store.Config{})
 	require.NoError(t, err)
 	snaps := &flakySnapshots{Snapshots: st}
-	token := platform.StaticToken(authtest.Default().Token("encounter-service", platform.ScopeResolve))
-	rulesConn := dialLoopback(t, rulesAddr, append(tel.DialOptions(), grpc.WithPerRPCCredentials(platform.PerRPCToken(token, "", false)))...)
+	token := auth.StaticToken(authtest.Default().Token("encounter-service", identity.ScopeResolve))
+	rulesConn := dialLoopback(t, rulesAddr, append(tel.DialOptions(), grpc.WithPerRPCCredentials(auth.PerRPCToken(token, "", false)))...)
 	sum := sha256.Sum256([]byte("fray-metrics"))
 	opts.NewSeed = func() []byte { return sum[:] }
 	opts.Snapshots, opts.Log = snaps, quiet()
 	opts.Metrics, opts.Tracing = encounter.NewMetrics(tel.Metrics), tel.Tracing
 	svc := encounter.New(st, st, &encounter.RemoteDecider{Client: rulesv1.NewRulesServiceClient(rulesConn)}, systems.Registry(), opts)
-	srv := platform.NewServer(quiet(), append(authtest.ServerOptions(), tel.ServerOptions()...)...)
+	srv := server.New(quiet(), append(authtest.ServerOptions(), tel.ServerOptions()...)...)
 	encounter.Register(srv.GRPC, svc)
 	tel.Serve(srv)
 	addr := serveOn(t, srv)
@@ -121,7 +124,7 @@ func startObserved(t *testing.T, opts encounter.Options, spans *tracetest.InMemo
 	// The client, traced too.
 	var clientOpts []grpc.DialOption
 	if spans != nil {
-		clientOpts = append(clientOpts, platform.NewTracing("client", sdktrace.WithSyncer(spans)).DialOption())
+		clientOpts = append(clientOpts, telemetry.NewTracing("client", sdktrace.WithSyncer(spans)).DialOption())
 	}
 	return &observed{client: encounterv1.NewEncounterServiceClient(dialLoopback(t, addr, clientOpts...)), svc: svc, store: st, snapshots: snaps, metrics: tel.Addr()}
 }
@@ -162,7 +165,7 @@ func TestEncounterMetricsOverARealListener(t *testing.T) {
 	o := startObserved(t, encounter.Options{MaxCached: 1, SnapshotEvery: 1, MaxWatchesPerPrincipal: 1}, nil)
 	start := o.scrape(t)
 	require.Zero(t, start.Value(t, encounter.MetricCacheEntries))
-	require.Zero(t, start.Value(t, platform.MetricLimitRefusals, "limit", encounter.LimitWatchesPerPrincipal))
+	require.Zero(t, start.Value(t, telemetry.MetricLimitRefusals, "limit", encounter.LimitWatchesPerPrincipal))
 	require.Zero(t, start.Value(t, encounter.MetricAppend+"_count", "outcome", "conflict"))
 
 	// Created and filled: four commands recorded.
@@ -170,7 +173,7 @@ func TestEncounterMetricsOverARealListener(t *testing.T) {
 	got := o.scrape(t)
 	require.Equal(t, 3.0, got.Value(t, encounter.MetricCommands, "system", "loss", "code", "OK"))
 	require.Equal(t, 3.0, got.Value(t, encounter.MetricAppend+"_count", "outcome", "recorded"))
-	require.Equal(t, 3.0, got.Value(t, platform.MetricClientHandled, "grpc_method", "Resolve", "grpc_code", "OK"), "the service's calls to the resolver")
+	require.Equal(t, 3.0, got.Value(t, telemetry.MetricClientHandled, "grpc_method", "Resolve", "grpc_code", "OK"), "the service's calls to the resolver")
 	require.Equal(t, 1.0, got.Value(t, encounter.MetricCacheEntries))
 	require.Positive(t, got.Value(t, encounter.MetricCacheBytes))
 	require.Equal(t, float64(encounter.DefaultMaxCachedBytes), got.Value(t, encounter.MetricCacheMaxBytes))
@@ -182,7 +185,7 @@ func TestEncounterMetricsOverARealListener(t *testing.T) {
 	require.Equal(t, codes.FailedPrecondition, status.Code(err), "an attack before the start: %v", err)
 	got = o.scrape(t)
 	require.Equal(t, 1.0, delta(before, got, encounter.MetricCommands, "system", "loss", "code", "FailedPrecondition"))
-	require.Equal(t, 1.0, delta(before, got, platform.MetricServerHandled, "grpc_method", "Submit", "grpc_code", "FailedPrecondition"))
+	require.Equal(t, 1.0, delta(before, got, telemetry.MetricServerHandled, "grpc_method", "Submit", "grpc_code", "FailedPrecondition"))
 	require.Zero(t, delta(before, got, encounter.MetricAppend+"_count"))
 	require.Equal(t, 1.0, delta(before, got, encounter.MetricCacheHits))
 
@@ -246,8 +249,8 @@ func TestEncounterMetricsOverARealListener(t *testing.T) {
 	_, err = second.Recv()
 	require.Equal(t, codes.ResourceExhausted, status.Code(err))
 	got = o.scrape(t)
-	require.Equal(t, 1.0, got.Value(t, platform.MetricLimitRefusals, "limit", encounter.LimitWatchesPerPrincipal))
-	require.Equal(t, 1.0, got.Value(t, platform.MetricServerHandled, "grpc_method", "WatchEncounter", "grpc_code", "ResourceExhausted"))
+	require.Equal(t, 1.0, got.Value(t, telemetry.MetricLimitRefusals, "limit", encounter.LimitWatchesPerPrincipal))
+	require.Equal(t, 1.0, got.Value(t, telemetry.MetricServerHandled, "grpc_method", "WatchEncounter", "grpc_code", "ResourceExhausted"))
 	cancel()
 	require.Eventually(t, func() bool {
 		v, _ := metricstest.Scrape(t, o.metrics).Lookup(encounter.MetricWatchers)
@@ -276,7 +279,7 @@ func TestSizeLimitRefusalsAreCounted(t *testing.T) {
 	_, err := o.client.CreateEncounter(as("gm"), &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: "Too big for sixteen bytes", RuleSystem: "loss"}})
 	require.Equal(t, codes.ResourceExhausted, status.Code(err))
 	got := o.scrape(t)
-	require.Equal(t, 1.0, got.Value(t, platform.MetricLimitRefusals, "limit", encounter.LimitEncounterBytes))
+	require.Equal(t, 1.0, got.Value(t, telemetry.MetricLimitRefusals, "limit", encounter.LimitEncounterBytes))
 	require.Equal(t, 1.0, got.Value(t, encounter.MetricCommands, "system", "loss", "code", "ResourceExhausted"))
 	require.Zero(t, got.Value(t, encounter.MetricAppend+"_count"))
 	// A system nobody knows is not a label of its own.
@@ -354,5 +357,5 @@ func benchMetrics(b *testing.B) *encounter.Metrics {
 		return nil
 	}
 	b.Log("with the service's metrics")
-	return encounter.NewMetrics(platform.NewMetrics())
+	return encounter.NewMetrics(telemetry.NewMetrics())
 }

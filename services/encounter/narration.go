@@ -10,7 +10,7 @@ import (
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/rules/narrate"
 	"github.com/fray-rpg/fray/services/encounter/store"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/refusal"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
@@ -32,7 +32,7 @@ func (s *Service) tellerFor(lang string) (*teller, error) {
 	}
 	tag, err := narrate.Parse(lang)
 	if err != nil {
-		return nil, platform.BadRequest("language", "%v", err)
+		return nil, refusal.BadRequest("language", "%v", err)
 	}
 	return &teller{reg: s.reg, n: s.reg.Narrator(tag)}, nil
 }

@@ -11,7 +11,10 @@ import (
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/fray-rpg/fray/services/encounter/store"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/auth"
+	"github.com/fray-rpg/fray/services/platform/natsconn"
+	"github.com/fray-rpg/fray/services/platform/server"
+	"github.com/fray-rpg/fray/services/platform/telemetry"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/require"
@@ -26,7 +29,7 @@ type restartableNATS struct {
 	t     *testing.T
 	port  int
 	dir   string
-	users platform.NATSUsers
+	users natsconn.NATSUsers
 	srv   interface {
 		Shutdown()
 		WaitForShutdown()
@@ -38,19 +41,19 @@ func newRestartableNATS(t *testing.T) *restartableNATS {
 	require.NoError(t, err)
 	port := lis.Addr().(*net.TCPAddr).Port
 	require.NoError(t, lis.Close())
-	n := &restartableNATS{t: t, port: port, dir: t.TempDir(), users: platform.NewNATSUsers()}
+	n := &restartableNATS{t: t, port: port, dir: t.TempDir(), users: natsconn.NewNATSUsers()}
 	t.Cleanup(n.stop)
 	return n
 }
 
 func (n *restartableNATS) url() string { return fmt.Sprintf("nats://127.0.0.1:%d", n.port) }
 
-func (n *restartableNATS) auth() platform.NATSAuth {
-	return platform.NATSAuth{User: platform.NATSEncounterUser, Password: n.users.Encounter}
+func (n *restartableNATS) auth() natsconn.NATSAuth {
+	return natsconn.NATSAuth{User: natsconn.NATSEncounterUser, Password: n.users.Encounter}
 }
 
 func (n *restartableNATS) start() {
-	srv, err := platform.EmbeddedNATS("127.0.0.1", n.port, n.dir, platform.WithUsers(n.users))
+	srv, err := natsconn.EmbeddedNATS("127.0.0.1", n.port, n.dir, natsconn.WithUsers(n.users))
 	require.NoError(n.t, err)
 	n.srv = srv
 }
@@ -146,7 +149,7 @@ func TestNATSOutageFailsFastAndRecovers(t *testing.T) {
 func TestStartRefusesAStreamItCannotUse(t *testing.T) {
 	ns := newRestartableNATS(t)
 	ns.start()
-	nc, err := nats.Connect(ns.url(), append(platform.EncounterNATSOptions(), nats.UserInfo(platform.NATSEncounterUser, ns.users.Encounter))...)
+	nc, err := nats.Connect(ns.url(), append(natsconn.EncounterNATSOptions(), nats.UserInfo(natsconn.NATSEncounterUser, ns.users.Encounter))...)
 	require.NoError(t, err)
 	t.Cleanup(nc.Close)
 	js, err := jetstream.New(nc)
@@ -154,9 +157,9 @@ func TestStartRefusesAStreamItCannotUse(t *testing.T) {
 	_, err = js.CreateStream(context.Background(), jetstream.StreamConfig{Name: "FRAY_ENCOUNTERS", Subjects: []string{"fray.enc.*"}, Retention: jetstream.InterestPolicy})
 	require.NoError(t, err)
 	rs := serveRules(t, "127.0.0.1:0", &countingRules{})
-	srv := platform.NewServer(platform.NewLogger("text", "error"))
+	srv := server.New(telemetry.NewLogger("text", "error"))
 	_, err = encounter.Start(context.Background(), encounter.Config{NATSURL: ns.url(), NATS: ns.auth(), ResolverAddr: rs.addr,
-		ResolverToken: platform.StaticToken("unused"), Log: platform.NewLogger("text", "error")}, srv, systems.Registry())
+		ResolverToken: auth.StaticToken("unused"), Log: telemetry.NewLogger("text", "error")}, srv, systems.Registry())
 	require.ErrorIs(t, err, store.ErrMisconfigured)
 	require.Contains(t, err.Error(), "retention Interest (these settings: Limits)")
 	stream, err := js.Stream(context.Background(), "FRAY_ENCOUNTERS")

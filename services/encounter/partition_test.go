@@ -10,8 +10,8 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/fray-rpg/fray/services/encounter/store"
-	"github.com/fray-rpg/fray/services/platform"
 	"github.com/fray-rpg/fray/services/platform/natstest"
+	"github.com/fray-rpg/fray/services/platform/telemetry"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc/codes"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
@@ -35,7 +35,7 @@ func TestAServiceWhoseNATSNodeIsCutOffStopsServingThenMoves(t *testing.T) {
 	c := natstest.StartCluster(t, 3)
 	rs := serveRules(t, "127.0.0.1:0", &countingRules{})
 	var logs logBuffer
-	logger, err := platform.NewLoggerTo(&logs, "text", "warn")
+	logger, err := telemetry.NewLoggerTo(&logs, "text", "warn")
 	require.NoError(t, err)
 	client, health, run := startService(t, encounter.Config{NATSURL: c.URLs(), ResolverAddr: rs.addr, Log: logger,
 		JetStreamCheckEvery: 250 * time.Millisecond, Store: store.Config{Replicas: 3}})

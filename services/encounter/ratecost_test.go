@@ -8,7 +8,7 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"github.com/fray-rpg/fray/services/encounter"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/ratelimit"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -16,7 +16,7 @@ import (
 
 // GetOdds and WatchEncounter are charged what they cost (issue 23, item 5), over gRPC on
 // JetStream: each principal has 102 tokens, none coming back while the test runs (one in
-// 1000 s). On an encounter of 40 combatants a GetOdds counts as 7 (platform.OddsCost): the
+// 1000 s). On an encounter of 40 combatants a GetOdds counts as 7 (ratelimit.OddsCost): the
 // player whose turn it is, asking its odds again and again, is served 14 times, then refused
 // ResourceExhausted saying what the call counts as and why; opening a watch counts as 5:
 // another player opening watches again and again is served 20, then refused the same way. A
@@ -24,8 +24,8 @@ import (
 func TestCostlyOddsAndWatchesAreRefusedByTheirCost(t *testing.T) {
 	// 102: each refused call finds a token or two, so that the limits read it and say what it
 	// counts as (a bucket with none is refused before its request is read: platform's tap).
-	lim := platform.NewRateLimiter(platform.RateLimits{PrincipalRate: 0.001, PrincipalBurst: 102, TenantRate: 1000, TenantBurst: 1000})
-	s := serveWatches(t, jetStream(t), encounter.Options{MaxWatchesPerPrincipal: 64}, platform.WithRateLimiter(lim))
+	lim := ratelimit.New(ratelimit.Limits{PrincipalRate: 0.001, PrincipalBurst: 102, TenantRate: 1000, TenantBurst: 1000})
+	s := serveWatches(t, jetStream(t), encounter.Options{MaxWatchesPerPrincipal: 64}, ratelimit.WithLimiter(lim))
 	id := create(t, s.c)
 	players := [][2]string{{"diego", "mallory"}, {"mateo", "wally"}, {"lucia", "florence"}}
 	for n, p := range players {
@@ -38,7 +38,7 @@ func TestCostlyOddsAndWatchesAreRefusedByTheirCost(t *testing.T) {
 	}
 	_, err := s.c.StartEncounter(as("gm"), &encounterv1.StartEncounterRequest{EncounterId: id})
 	require.NoError(t, err)
-	require.Equal(t, 7, platform.OddsCost(40))
+	require.Equal(t, 7, ratelimit.OddsCost(40))
 
 	odds := func(who, combatant string) error {
 		_, err := s.c.GetOdds(as(who), &encounterv1.GetOddsRequest{EncounterId: id, Command: &encounterv1.Command{Kind: &encounterv1.Command_Loss{Loss: &lossv1.Action{

@@ -13,8 +13,8 @@ import (
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/fray-rpg/fray/services/encounter/store"
-	"github.com/fray-rpg/fray/services/platform"
 	"github.com/fray-rpg/fray/services/platform/natstest"
+	"github.com/fray-rpg/fray/services/platform/telemetry"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/require"
 )
@@ -41,7 +41,7 @@ func BenchmarkRebuildVsOrderedConsumer(b *testing.B) {
 	sum := sha256.Sum256([]byte("fray-bench-rebuild"))
 	reg := systems.Registry()
 	svc := encounter.New(st, st, encounter.LocalDecider{Registry: reg}, reg, encounter.Options{
-		NewSeed: func() []byte { return sum[:] }, Log: platform.NewLogger("text", "error"),
+		NewSeed: func() []byte { return sum[:] }, Log: telemetry.NewLogger("text", "error"),
 	})
 	gm := incoming("gm")
 	created, err := svc.CreateEncounter(gm, &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: "Bench", RuleSystem: "loss"}})
@@ -66,7 +66,7 @@ func BenchmarkRebuildVsOrderedConsumer(b *testing.B) {
 	b.Logf("encounter of %d events in %d messages", events, msgs)
 
 	rebuild := func() {
-		cold := encounter.New(st, st, encounter.LocalDecider{Registry: reg}, reg, encounter.Options{Log: platform.NewLogger("text", "error")})
+		cold := encounter.New(st, st, encounter.LocalDecider{Registry: reg}, reg, encounter.Options{Log: telemetry.NewLogger("text", "error")})
 		got, err := cold.GetEncounter(gm, &encounterv1.GetEncounterRequest{EncounterId: id})
 		if err != nil {
 			b.Fatal(err)

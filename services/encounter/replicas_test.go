@@ -8,7 +8,7 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/fray-rpg/fray/services/encounter/store"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/natsconn"
 	"github.com/fray-rpg/fray/services/platform/natstest"
 	"github.com/nats-io/nats.go"
 	"github.com/stretchr/testify/require"
@@ -21,8 +21,8 @@ import (
 func twoReplicas(t *testing.T) (a, b encounterv1.EncounterServiceClient) {
 	s := natstest.StartSecured(t)
 	replica := func() encounterv1.EncounterServiceClient {
-		nc, err := nats.Connect(s.Server.ClientURL(), append(platform.EncounterNATSOptions(),
-			nats.UserInfo(platform.NATSEncounterUser, s.Users.Encounter))...)
+		nc, err := nats.Connect(s.Server.ClientURL(), append(natsconn.EncounterNATSOptions(),
+			nats.UserInfo(natsconn.NATSEncounterUser, s.Users.Encounter))...)
 		require.NoError(t, err)
 		t.Cleanup(nc.Close)
 		st, err := store.Open(context.Background(), nc, store.Config{Log: slog.New(slog.DiscardHandler)})

@@ -8,7 +8,8 @@ import (
 	"time"
 
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/auth"
+	"github.com/fray-rpg/fray/services/platform/server"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/backoff"
 	"google.golang.org/grpc/codes"
@@ -61,19 +62,19 @@ func resolverServiceConfig() string {
 const ResolverResolveEvery = 5 * time.Second
 
 // dialResolver opens the connection to the resolver: round_robin over its addresses,
-// keepalive within the servers' policy (platform.ClientKeepalive), reconnecting within
+// keepalive within the servers' policy (server.ClientKeepalive), reconnecting within
 // 100 ms to 2 s, a connection attempt abandoned after 2 s. extra come last (tests).
 func dialResolver(cfg Config) (*grpc.ClientConn, error) {
 	target, endpoint := resolverTarget(cfg.ResolverAddr)
-	creds, secure, err := platform.Transport(endpoint, cfg.ResolverCA, cfg.ResolverTLS)
+	creds, secure, err := server.Transport(endpoint, cfg.ResolverCA, cfg.ResolverTLS)
 	if err != nil {
 		return nil, err
 	}
 	opts := append([]grpc.DialOption{
 		grpc.WithTransportCredentials(creds),
-		grpc.WithPerRPCCredentials(platform.PerRPCToken(cfg.ResolverToken, "", secure)),
+		grpc.WithPerRPCCredentials(auth.PerRPCToken(cfg.ResolverToken, "", secure)),
 		grpc.WithDefaultServiceConfig(resolverServiceConfig()),
-		platform.WithClientKeepalive(),
+		server.WithClientKeepalive(),
 		grpc.WithConnectParams(grpc.ConnectParams{
 			Backoff:           backoff.Config{BaseDelay: 100 * time.Millisecond, Multiplier: 1.6, Jitter: 0.2, MaxDelay: 2 * time.Second},
 			MinConnectTimeout: 2 * time.Second,
@@ -126,14 +127,14 @@ func (c *rulesClient) Resolve(ctx context.Context, req *rulesv1.ResolveRequest, 
 // SERVING.
 type resolverHealth struct {
 	cc      *grpc.ClientConn
-	ready   *platform.Readiness
+	ready   *server.Readiness
 	every   time.Duration
 	timeout time.Duration
 	log     *slog.Logger
 	nudge   chan struct{}
 }
 
-func newResolverHealth(cc *grpc.ClientConn, ready *platform.Readiness, every time.Duration, log *slog.Logger) *resolverHealth {
+func newResolverHealth(cc *grpc.ClientConn, ready *server.Readiness, every time.Duration, log *slog.Logger) *resolverHealth {
 	if every <= 0 {
 		every = DefaultResolverCheckEvery
 	}

@@ -8,7 +8,7 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/services/encounter"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/natsconn"
 	"github.com/fray-rpg/fray/services/platform/natstest"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
@@ -20,9 +20,9 @@ import (
 )
 
 // natsFor is the URL and the encounter user of a fresh secured NATS server.
-func natsFor(t *testing.T) (string, platform.NATSAuth) {
+func natsFor(t *testing.T) (string, natsconn.NATSAuth) {
 	s := natstest.StartSecured(t)
-	return s.Server.ClientURL(), platform.NATSAuth{User: platform.NATSEncounterUser, Password: s.Users.Encounter}
+	return s.Server.ClientURL(), natsconn.NATSAuth{User: natsconn.NATSEncounterUser, Password: s.Users.Encounter}
 }
 
 func createNamed(ctx context.Context, c encounterv1.EncounterServiceClient, name string) error {

@@ -13,7 +13,7 @@ import (
 	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/services/encounter/store"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/telemetry"
 )
 
 // Options tune a Service; zero values take defaults.
@@ -91,7 +91,7 @@ type Options struct {
 	// Metrics, when set, count what the service does (metrics.go, NewMetrics); Tracing, when
 	// set, traces each append to the log, a child of the call's span. Nil: off.
 	Metrics *Metrics
-	Tracing *platform.Tracing
+	Tracing *telemetry.Tracing
 }
 
 // Service implements EncounterService.

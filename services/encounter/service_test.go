@@ -14,9 +14,10 @@ import (
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/fray-rpg/fray/services/encounter/store"
-	"github.com/fray-rpg/fray/services/platform"
 	"github.com/fray-rpg/fray/services/platform/authtest"
 	"github.com/fray-rpg/fray/services/platform/natstest"
+	"github.com/fray-rpg/fray/services/platform/server"
+	"github.com/fray-rpg/fray/services/platform/telemetry"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -35,7 +36,7 @@ type backend interface {
 // serve runs an encounter service over a real loopback gRPC listener, deciding in-process.
 func serve(t *testing.T, b backend, opts encounter.Options) encounterv1.EncounterServiceClient {
 	t.Helper()
-	srv := platform.NewServer(platform.NewLogger("text", "error"), authtest.ServerOptions()...)
+	srv := server.New(telemetry.NewLogger("text", "error"), authtest.ServerOptions()...)
 	encounter.Register(srv.GRPC, encounter.New(b, b, encounter.LocalDecider{Registry: systems.Registry()}, systems.Registry(), opts))
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)

@@ -4,14 +4,14 @@ import (
 	"context"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/refusal"
 )
 
 // Submit gives the encounter any command: an action of a combatant, a GM's ruling, a
 // combatant added (its controller of the caller's tenant).
 func (s *Service) Submit(ctx context.Context, req *encounterv1.SubmitRequest) (*encounterv1.SubmitResponse, error) {
 	if req.GetCommand().GetKind() == nil {
-		return nil, platform.BadRequest("command", "no command given")
+		return nil, refusal.BadRequest("command", "no command given")
 	}
 	cmd := req.GetCommand()
 	if add := cmd.GetAddCombatant(); add != nil {

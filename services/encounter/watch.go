@@ -12,7 +12,7 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/services/encounter/store"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/refusal"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
@@ -203,13 +203,13 @@ func (h *hub) join(ctx context.Context, id, principal string, table bool, start 
 	h.mu.Lock()
 	if n := h.principal[principal]; n >= h.perPrincipal {
 		h.mu.Unlock()
-		return nil, platform.Refuse(LimitWatchesPerPrincipal,
+		return nil, refusal.OverLimit(LimitWatchesPerPrincipal,
 			"%s already has %d watches open on this server, the most one caller may have: close one (cancel its stream) to free a slot, then watch again", principal, n)
 	}
 	t, ok := h.topics[id]
 	if ok && t.open >= h.perEncounter && !table {
 		h.mu.Unlock()
-		return nil, platform.Refuse(LimitWatchersPerEncounter,
+		return nil, refusal.OverLimit(LimitWatchersPerEncounter,
 			"%s already has %d watchers on this server, the most an encounter may have for its observers (its GM, co-GMs and players always get one): a slot frees when a watch is closed; try again later", id, t.open)
 	}
 	if !ok {

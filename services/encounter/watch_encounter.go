@@ -9,7 +9,7 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/services/encounter/store"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/refusal"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
@@ -128,7 +128,7 @@ func (ws *watchStream) stop(ev *encounterv1.Event) error {
 		return store.ErrStop
 	}
 	if ev.GetSequence() > ws.now.GetSequence() && !engine.MayRead(ws.folded, ws.who.principal) {
-		return platform.Refused(codes.PermissionDenied, platform.ReasonNoRole, nil, "%s no longer has a role in %s: the watch ends", ws.who.principal, ws.folded.GetName())
+		return refusal.New(codes.PermissionDenied, refusal.ReasonNoRole, nil, "%s no longer has a role in %s: the watch ends", ws.who.principal, ws.folded.GetName())
 	}
 	return nil
 }
@@ -170,7 +170,7 @@ func (ws *watchStream) cutOff() error {
 	if ws.w.why != errFellBehind {
 		return ws.w.why
 	}
-	return platform.Refuse(LimitWatchBuffer,
+	return refusal.OverLimit(LimitWatchBuffer,
 		"this watch fell %d records behind the encounter and was cut off so as not to hold up the others: read faster, or watch again with from_sequence %d to resume where it stopped",
 		ws.s.opts.WatchBuffer, max(ws.from, ws.folded.GetSequence()+1))
 }

@@ -14,9 +14,10 @@ import (
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/fray-rpg/fray/services/encounter/store"
-	"github.com/fray-rpg/fray/services/platform"
 	"github.com/fray-rpg/fray/services/platform/authtest"
 	"github.com/fray-rpg/fray/services/platform/natstest"
+	"github.com/fray-rpg/fray/services/platform/server"
+	"github.com/fray-rpg/fray/services/platform/telemetry"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -32,7 +33,7 @@ type served struct {
 
 func serveWatches(t testing.TB, b backend, opts encounter.Options, extra ...grpc.ServerOption) served {
 	t.Helper()
-	srv := platform.NewServer(platform.NewLogger("text", "error"), append(authtest.ServerOptions(), extra...)...)
+	srv := server.New(telemetry.NewLogger("text", "error"), append(authtest.ServerOptions(), extra...)...)
 	svc := encounter.New(b, b, encounter.LocalDecider{Registry: systems.Registry()}, systems.Registry(), opts)
 	encounter.Register(srv.GRPC, svc)
 	lis, err := net.Listen("tcp", "127.0.0.1:0")

@@ -10,8 +10,9 @@ import (
 	"connectrpc.com/connect"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/services/gateway"
-	"github.com/fray-rpg/fray/services/platform"
 	"github.com/fray-rpg/fray/services/platform/authtest"
+	"github.com/fray-rpg/fray/services/platform/server"
+	"github.com/fray-rpg/fray/services/platform/telemetry"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
@@ -21,7 +22,7 @@ import (
 // gRPC and through the gateway (Connect JSON and binary, gRPC-web): the gateway's cost per
 // call, the handler's own work being nil.
 func BenchmarkGetEncounter(b *testing.B) {
-	srv := platform.NewServer(platform.NewLogger("text", "error"), authtest.ServerOptions()...)
+	srv := server.New(telemetry.NewLogger("text", "error"), authtest.ServerOptions()...)
 	encounterv1.RegisterEncounterServiceServer(srv.GRPC, fakeEncounters{})
 	h, err := gateway.Handler(srv.GRPC, gateway.Config{})
 	require.NoError(b, err)

@@ -131,7 +131,7 @@ func transcoder(services []*vanguard.Service, cfg Config) (http.Handler, error) 
 	}
 	t, err := vanguard.NewTranscoder(services,
 		vanguard.WithDefaultServiceOptions(
-			// The gRPC server forces its proto codec (platform.RequestCodec): vanguard turns
+			// The gRPC server forces its proto codec (validate.RequestCodec): vanguard turns
 			// the browsers' JSON into protobuf for it.
 			vanguard.WithTargetCodecs(vanguard.CodecProto),
 			vanguard.WithTargetProtocols(vanguard.ProtocolGRPC),
@@ -252,7 +252,7 @@ func NewHTTPServer(h http.Handler, log *slog.Logger) *http.Server {
 }
 
 // Serve serves h on lis until ctx is done, then stops gracefully within grace. Open streams
-// end when the gRPC server behind h shuts down (platform.Server ends them), so that both
+// end when the gRPC server behind h shuts down (server.Server ends them), so that both
 // stop together.
 func Serve(ctx context.Context, lis net.Listener, h http.Handler, log *slog.Logger, grace time.Duration) error {
 	s := NewHTTPServer(h, log)

@@ -13,8 +13,10 @@ import (
 	"connectrpc.com/connect"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/services/gateway"
-	"github.com/fray-rpg/fray/services/platform"
 	"github.com/fray-rpg/fray/services/platform/authtest"
+	"github.com/fray-rpg/fray/services/platform/identity"
+	"github.com/fray-rpg/fray/services/platform/server"
+	"github.com/fray-rpg/fray/services/platform/telemetry"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -28,12 +30,12 @@ type fakeEncounters struct {
 
 func (fakeEncounters) GetEncounter(ctx context.Context, r *encounterv1.GetEncounterRequest) (*encounterv1.GetEncounterResponse, error) {
 	return &encounterv1.GetEncounterResponse{State: &encounterv1.EncounterState{
-		EncounterId: r.GetEncounterId(), Name: platform.Principal(ctx),
+		EncounterId: r.GetEncounterId(), Name: identity.Principal(ctx),
 	}}, nil
 }
 
 func (fakeEncounters) StartEncounter(ctx context.Context, _ *encounterv1.StartEncounterRequest) (*encounterv1.StartEncounterResponse, error) {
-	if platform.Principal(ctx) != "dev/gm" {
+	if identity.Principal(ctx) != "dev/gm" {
 		return nil, status.Error(codes.PermissionDenied, "only the GM starts the encounter")
 	}
 	return &encounterv1.StartEncounterResponse{}, nil
@@ -53,7 +55,7 @@ func (fakeEncounters) WatchEncounter(r *encounterv1.WatchEncounterRequest, s enc
 // and the gateway over it on a loopback HTTP listener; it returns the gateway's base URL.
 func serve(t *testing.T, cfg gateway.Config) string {
 	t.Helper()
-	srv := platform.NewServer(platform.NewLogger("text", "error"), authtest.ServerOptions()...)
+	srv := server.New(telemetry.NewLogger("text", "error"), authtest.ServerOptions()...)
 	encounterv1.RegisterEncounterServiceServer(srv.GRPC, fakeEncounters{})
 	h, err := gateway.Handler(srv.GRPC, cfg)
 	require.NoError(t, err)

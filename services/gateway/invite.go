@@ -16,7 +16,10 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	invitev1 "github.com/fray-rpg/fray/gen/fray/invite/v1"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/auth"
+	"github.com/fray-rpg/fray/services/platform/identity"
+	"github.com/fray-rpg/fray/services/platform/refusal"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
@@ -30,10 +33,10 @@ const (
 )
 
 // InviteConfig is what serving invites takes: a signer whose tokens the services accept
-// (fray dev's key: issuer platform.DevIssuer, audience platform.DevAudience), and the
+// (fray dev's key: issuer auth.DevIssuer, audience auth.DevAudience), and the
 // encounter service, called as the inviter.
 type InviteConfig struct {
-	Signer           platform.Signer
+	Signer           auth.Signer
 	Issuer, Audience string
 	// Encounters is called with the inviter's own token (its authorization metadata
 	// forwarded): the grant is the inviter's, authorised by the encounter service as any.
@@ -62,13 +65,20 @@ func NewInvites(cfg InviteConfig) (*Invites, error) {
 	return &Invites{cfg: cfg}, nil
 }
 
+// Register serves the invites on g, and lets a token bound to an encounter (an invite's) call
+// CreateInvite about it: an invite mints invites within the inviter's own rights and expiry.
+func (s *Invites) Register(g grpc.ServiceRegistrar) {
+	auth.AllowBound(invitev1.InviteService_CreateInvite_FullMethodName)
+	invitev1.RegisterInviteServiceServer(g, s)
+}
+
 // CreateInvite grants the role to a new principal, as the caller, and mints its token: bound
-// to the encounter (platform.EncounterClaim: good for that encounter only, and nothing once
+// to the encounter (auth.EncounterClaim: good for that encounter only, and nothing once
 // the role is revoked), expiring no later than the caller's own token, and drawing from the
-// caller's rate budget (platform.InviterClaim: the caller's own inviter's, if it was invited).
+// caller's rate budget (auth.InviterClaim: the caller's own inviter's, if it was invited).
 // The GM and co-GMs invite, and only players and observers: never more than the inviter has.
 func (s *Invites) CreateInvite(ctx context.Context, r *invitev1.CreateInviteRequest) (*invitev1.CreateInviteResponse, error) {
-	caller, ok := platform.IdentityFrom(ctx)
+	caller, ok := identity.From(ctx)
 	if !ok {
 		return nil, status.Error(codes.Unauthenticated, "an invite is the GM's: send a token")
 	}
@@ -115,7 +125,7 @@ func (s *Invites) CreateInvite(ctx context.Context, r *invitev1.CreateInviteRequ
 	if err != nil {
 		return nil, err
 	}
-	tok, err := s.cfg.Signer.Mint(platform.TokenClaims{
+	tok, err := s.cfg.Signer.Mint(auth.TokenClaims{
 		Issuer: s.cfg.Issuer, Audience: s.cfg.Audience, Tenant: caller.Tenant, Subject: subject,
 		TTL: expires.Sub(now), IssuedAt: now,
 		Encounter: r.GetEncounterId(), Inviter: caller.Budget(),
@@ -176,7 +186,7 @@ func nameRune(c rune) bool {
 
 // invalid is InvalidArgument with the field named in a BadRequest, as the services refuse.
 func invalid(field, msg string) error {
-	return platform.BadRequest(field, "%s", msg)
+	return refusal.BadRequest(field, "%s", msg)
 }
 
 // mayInvite: the GM and co-GMs.
@@ -246,7 +256,7 @@ func randomSuffix() string {
 func forwardCredentials(ctx context.Context) context.Context {
 	in, _ := metadata.FromIncomingContext(ctx)
 	out := metadata.MD{}
-	for _, k := range []string{platform.AuthorizationKey, platform.OnBehalfOfKey} {
+	for _, k := range []string{auth.AuthorizationKey, auth.OnBehalfOfKey} {
 		if v := in.Get(k); len(v) > 0 {
 			out.Set(k, v...)
 		}

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/server"
+	"github.com/fray-rpg/fray/services/platform/telemetry"
 	"github.com/stretchr/testify/require"
 )
 
@@ -84,14 +86,14 @@ func TestFlagErrorNamesTheVariable(t *testing.T) {
 
 func TestServeFlags(t *testing.T) {
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
-	f := platform.AddServeFlags(fs, platform.ResolverConnectionAge)
+	f := server.AddServeFlags(fs, server.ResolverConnectionAge)
 	t.Setenv("FRAY_GRACE", "0s")
 	t.Setenv("FRAY_HEALTH_LISTEN", "127.0.0.1:0")
 	require.NoError(t, platform.ParseFlags(fs, nil))
 	require.Equal(t, "127.0.0.1:0", f.HealthListen)
 	require.EqualError(t, f.Check(fs), "--grace (FRAY_GRACE) 0s: the graceful stop needs some time (such as 10s)")
 
-	require.Equal(t, platform.ResolverConnectionAge, f.Age, "the service's own defaults")
+	require.Equal(t, server.ResolverConnectionAge, f.Age, "the service's own defaults")
 	f.Grace = time.Second
 	f.Age.Grace = 0
 	require.EqualError(t, f.Check(fs), "--max-connection-age-grace (FRAY_MAX_CONNECTION_AGE_GRACE) 0s: calls under way need some time to finish (such as 10s)")
@@ -100,16 +102,16 @@ func TestServeFlags(t *testing.T) {
 	f.Age.Max = 0
 	require.NoError(t, f.Check(fs), "0: connections live for ever, no grace needed")
 
-	srv := platform.NewServer(platform.NewLogger("text", "error"))
+	srv := server.New(telemetry.NewLogger("text", "error"))
 	f.HealthListen = "127.0.0.1:-1"
 	require.ErrorContains(t, f.Listen(srv), "--health-listen (FRAY_HEALTH_LISTEN) 127.0.0.1:-1")
 }
 
 func TestNewLoggerToRefusesUnknownFormatOrLevel(t *testing.T) {
-	_, err := platform.NewLoggerTo(io.Discard, "yaml", "info")
+	_, err := telemetry.NewLoggerTo(io.Discard, "yaml", "info")
 	require.EqualError(t, err, `--log-format (FRAY_LOG_FORMAT) "yaml": not text or json`)
-	_, err = platform.NewLoggerTo(io.Discard, "json", "loud")
+	_, err = telemetry.NewLoggerTo(io.Discard, "json", "loud")
 	require.EqualError(t, err, `--log-level (FRAY_LOG_LEVEL) "loud": not debug, info, warn or error`)
-	_, err = platform.NewLoggerTo(io.Discard, "json", "debug")
+	_, err = telemetry.NewLoggerTo(io.Discard, "json", "debug")
 	require.NoError(t, err)
 }

@@ -17,8 +17,9 @@ import (
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
 	"github.com/fray-rpg/fray/rules/systems"
-	"github.com/fray-rpg/fray/services/platform"
 	"github.com/fray-rpg/fray/services/platform/authtest"
+	"github.com/fray-rpg/fray/services/platform/identity"
+	"github.com/fray-rpg/fray/services/platform/server"
 	"github.com/fray-rpg/fray/services/resolver"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
@@ -39,7 +40,7 @@ import (
 func BenchmarkResolveVsHealth(b *testing.B) {
 	const inFlight, reps = 64, 3
 	log := slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	srv := platform.NewServer(log, authtest.ServerOptions()...)
+	srv := server.New(log, authtest.ServerOptions()...)
 	rulesv1.RegisterRulesServiceServer(srv.GRPC, resolver.New(systems.Registry()))
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(b, err)
@@ -54,7 +55,7 @@ func BenchmarkResolveVsHealth(b *testing.B) {
 
 	// As the encounter service sends it: its sheets sent once, then named by digest.
 	full := lossAttackRequest(b, 4)
-	call := authtest.As("encounter-service", platform.ScopeResolve) // both calls carry it
+	call := authtest.As("encounter-service", identity.ScopeResolve) // both calls carry it
 	_, err = rules.Resolve(call, withDigests(full, false))
 	require.NoError(b, err)
 	req := withDigests(full, true)

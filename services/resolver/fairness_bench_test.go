@@ -17,8 +17,10 @@ import (
 
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
 	"github.com/fray-rpg/fray/rules/systems"
-	"github.com/fray-rpg/fray/services/platform"
 	"github.com/fray-rpg/fray/services/platform/authtest"
+	"github.com/fray-rpg/fray/services/platform/ratelimit"
+	"github.com/fray-rpg/fray/services/platform/server"
+	"github.com/fray-rpg/fray/services/platform/telemetry"
 	"github.com/fray-rpg/fray/services/resolver"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
@@ -66,9 +68,9 @@ type floodCounts struct {
 //
 //	go test ./services/resolver -run '^$' -bench Fairness -benchtime 1x
 func BenchmarkFairness(b *testing.B) {
-	lim := platform.NewRateLimiter(platform.RateLimits{PrincipalRate: platform.DefaultPrincipalRate, PrincipalBurst: platform.DefaultPrincipalBurst,
-		TenantRate: platform.DefaultTenantRate, TenantBurst: platform.DefaultTenantBurst})
-	addr := serveRules(b, platform.WithRateLimiter(lim))
+	lim := ratelimit.New(ratelimit.Limits{PrincipalRate: ratelimit.DefaultPrincipalRate, PrincipalBurst: ratelimit.DefaultPrincipalBurst,
+		TenantRate: ratelimit.DefaultTenantRate, TenantBurst: ratelimit.DefaultTenantBurst})
+	addr := serveRules(b, ratelimit.WithLimiter(lim))
 	c := dialRules(b, addr)
 	duel := lossAttackRequest(b, 2)
 	player := authtest.As("player")
@@ -117,7 +119,7 @@ func BenchmarkFairness(b *testing.B) {
 // serveRules serves the rules service over loopback gRPC and returns its address.
 func serveRules(t testing.TB, opts ...grpc.ServerOption) string {
 	t.Helper()
-	srv := platform.NewServer(platform.NewLogger("text", "error"), append(authtest.ServerOptions(), opts...)...)
+	srv := server.New(telemetry.NewLogger("text", "error"), append(authtest.ServerOptions(), opts...)...)
 	rulesv1.RegisterRulesServiceServer(srv.GRPC, resolver.New(systems.Registry()))
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)

@@ -14,8 +14,11 @@ import (
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/rules/odds"
 	"github.com/fray-rpg/fray/rules/systems"
-	"github.com/fray-rpg/fray/services/platform"
 	"github.com/fray-rpg/fray/services/platform/authtest"
+	"github.com/fray-rpg/fray/services/platform/identity"
+	"github.com/fray-rpg/fray/services/platform/ratelimit"
+	"github.com/fray-rpg/fray/services/platform/refusal"
+	"github.com/fray-rpg/fray/services/platform/validate"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
@@ -98,8 +101,8 @@ func TestOdds(t *testing.T) {
 	require.Equal(t, codes.Unauthenticated, status.Code(err))
 }
 
-// TestOddsBoundsTheSentState: a state sent for odds holds at most platform.MaxSentCombatants
-// combatants and takes at most platform.MaxSentStateBytes; past either, the call is refused
+// TestOddsBoundsTheSentState: a state sent for odds holds at most validate.MaxSentCombatants
+// combatants and takes at most validate.MaxSentStateBytes; past either, the call is refused
 // ResourceExhausted naming the bound (ErrorInfo limit sent_state) before any odds are
 // computed. A Resolve from anyone but the encounter service is bounded the same (and refused
 // still, for its scope); the encounter service's own Resolve is not: its states are its log's.
@@ -116,27 +119,27 @@ func TestOddsBoundsTheSentState(t *testing.T) {
 	}
 
 	// The largest battle allowed is answered.
-	most := lossAttackRequest(t, platform.MaxSentCombatants)
+	most := lossAttackRequest(t, validate.MaxSentCombatants)
 	_, err := c.Odds(player, &rulesv1.OddsRequest{State: most.GetState(), Command: most.GetCommand(), Actor: most.GetActor()})
 	require.NoError(t, err)
 
 	// One combatant more is refused, naming the bound.
-	over := lossAttackRequest(t, platform.MaxSentCombatants+1)
+	over := lossAttackRequest(t, validate.MaxSentCombatants+1)
 	_, err = c.Odds(player, &rulesv1.OddsRequest{State: over.GetState(), Command: over.GetCommand(), Actor: over.GetActor()})
 	require.Equal(t, codes.ResourceExhausted, status.Code(err), "%v", err)
 	require.Equal(t, "state: 65 combatants; a state sent for odds may hold at most 64", status.Convert(err).Message())
-	require.Equal(t, platform.LimitSentState, limitOf(err))
+	require.Equal(t, refusal.LimitSentState, limitOf(err))
 
 	// So is a state of few combatants past the bytes: each with five more weapons of the
 	// longest name a request may give.
 	heavy := proto.Clone(most.GetState()).(*encounterv1.EncounterState)
 	for _, cb := range heavy.GetCombatants() {
 		for i := range 5 {
-			cb.GetLoss().Weapons = append(cb.GetLoss().Weapons, &lossv1.Weapon{Name: fmt.Sprintf("%d%s", i, strings.Repeat("é", platform.MaxNameChars-1)), Vitesse: 4, Damage: 3})
+			cb.GetLoss().Weapons = append(cb.GetLoss().Weapons, &lossv1.Weapon{Name: fmt.Sprintf("%d%s", i, strings.Repeat("é", validate.MaxNameChars-1)), Vitesse: 4, Damage: 3})
 		}
 	}
 	size := proto.Size(heavy)
-	require.Greater(t, size, platform.MaxSentStateBytes)
+	require.Greater(t, size, validate.MaxSentStateBytes)
 	_, err = c.Odds(player, &rulesv1.OddsRequest{State: heavy, Command: most.GetCommand(), Actor: most.GetActor()})
 	require.Equal(t, codes.ResourceExhausted, status.Code(err), "%v", err)
 	require.Equal(t, fmt.Sprintf("state: %d bytes; a state sent for odds may take at most 65536", size), status.Convert(err).Message())
@@ -145,14 +148,14 @@ func TestOddsBoundsTheSentState(t *testing.T) {
 	// encounter service's, of the same state, is decided.
 	_, err = c.Resolve(player, over)
 	require.Equal(t, codes.ResourceExhausted, status.Code(err), "%v", err)
-	require.Equal(t, platform.LimitSentState, limitOf(err))
+	require.Equal(t, refusal.LimitSentState, limitOf(err))
 	_, err = c.Resolve(player, most)
 	require.Equal(t, codes.PermissionDenied, status.Code(err), "%v", err)
-	_, err = c.Resolve(authtest.As("encounter-service", platform.ScopeResolve), over)
+	_, err = c.Resolve(authtest.As("encounter-service", identity.ScopeResolve), over)
 	require.NoError(t, err)
 }
 
-// TestCostlyOddsAreRefusedFirst: a call is charged by its cost (platform.CallCost): odds on
+// TestCostlyOddsAreRefusedFirst: a call is charged by its cost (ratelimit.CallCost): odds on
 // the largest state one may send cost 10 tokens, on a duel 2. Two principals, each with a
 // budget of 105 tokens (one in 1000 s back: what counts is the calls), call in turns, one
 // Odds of each at a time: the costly flooder is refused at its 11th call, with a RetryInfo and
@@ -160,11 +163,11 @@ func TestOddsBoundsTheSentState(t *testing.T) {
 func TestCostlyOddsAreRefusedFirst(t *testing.T) {
 	// 105: the costly call refused finds 5 tokens, so that the limits read it (a bucket with
 	// none is refused before its request is read: platform's tap).
-	lim := platform.NewRateLimiter(platform.RateLimits{PrincipalRate: 0.001, PrincipalBurst: 105, TenantRate: 1000, TenantBurst: 1000})
-	c := client(t, platform.WithRateLimiter(lim))
-	big, duel := lossAttackRequest(t, platform.MaxSentCombatants), lossAttackRequest(t, 2)
-	require.Equal(t, 10, platform.CallCost("/fray.rules.v1.RulesService/Odds", &rulesv1.OddsRequest{State: big.GetState()}))
-	require.Equal(t, 2, platform.CallCost("/fray.rules.v1.RulesService/Odds", &rulesv1.OddsRequest{State: duel.GetState()}))
+	lim := ratelimit.New(ratelimit.Limits{PrincipalRate: 0.001, PrincipalBurst: 105, TenantRate: 1000, TenantBurst: 1000})
+	c := client(t, ratelimit.WithLimiter(lim))
+	big, duel := lossAttackRequest(t, validate.MaxSentCombatants), lossAttackRequest(t, 2)
+	require.Equal(t, 10, ratelimit.CallCost("/fray.rules.v1.RulesService/Odds", &rulesv1.OddsRequest{State: big.GetState()}))
+	require.Equal(t, 2, ratelimit.CallCost("/fray.rules.v1.RulesService/Odds", &rulesv1.OddsRequest{State: duel.GetState()}))
 	costly, cheap := authtest.As("mallory"), authtest.As("florence")
 	var costlyServed, cheapServed int
 	var costlyErr, cheapErr error
@@ -198,7 +201,7 @@ func TestCostlyOddsAreRefusedFirst(t *testing.T) {
 }
 
 // TestAStateOverTheBoundIsNotDecoded: an OddsRequest whose state holds more than
-// platform.MaxSentCombatants combatants is refused from the count of its wire bytes, before it
+// validate.MaxSentCombatants combatants is refused from the count of its wire bytes, before it
 // is decoded (issue 23, item 5: decoding a flood's 44 KB states was the largest cost the flood
 // left the server). Shown by a state's name that is not UTF-8, which decoding refuses: with
 // 64 combatants the request is decoded and refused InvalidArgument, with 65 it is refused
@@ -207,7 +210,7 @@ func TestAStateOverTheBoundIsNotDecoded(t *testing.T) {
 	c := client(t)
 	player := authtest.As("florence")
 	badName := protowire.AppendString(protowire.AppendTag(nil, 2, protowire.BytesType), "\xff\xfe") // EncounterState.name
-	for n, want := range map[int]codes.Code{platform.MaxSentCombatants: codes.InvalidArgument, platform.MaxSentCombatants + 1: codes.ResourceExhausted} {
+	for n, want := range map[int]codes.Code{validate.MaxSentCombatants: codes.InvalidArgument, validate.MaxSentCombatants + 1: codes.ResourceExhausted} {
 		r := lossAttackRequest(t, n)
 		st := proto.CloneOf(r.GetState())
 		st.ProtoReflect().SetUnknown(badName)

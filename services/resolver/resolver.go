@@ -14,7 +14,8 @@ import (
 	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/rules/odds"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/identity"
+	"github.com/fray-rpg/fray/services/platform/refusal"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
@@ -40,7 +41,7 @@ func WithSheetCache(n int) Option { return func(s *Server) { s.sheets = newSheet
 // New returns a RulesService over reg. It keeps the sheets it is sent by their digests, so
 // that the encounter service sends each sheet once rather than with every command; it is
 // stateless still in that any replica answers any call: one that lacks a sheet says so
-// (FailedPrecondition, platform.ReasonSheetsNotCached) and is sent it again.
+// (FailedPrecondition, sheets.ReasonNotCached) and is sent it again.
 func New(reg *engine.Registry, opts ...Option) *Server {
 	s := &Server{reg: reg, sheets: newSheetCache(DefaultSheetCacheBytes)}
 	s.rulesets = sync.OnceValue(func() *rulesv1.ListRulesetsResponse {
@@ -67,7 +68,7 @@ func (s *Server) ListRulesets(context.Context, *rulesv1.ListRulesetsRequest) (*r
 func (s *Server) DescribeRuleset(_ context.Context, req *rulesv1.DescribeRulesetRequest) (*rulesv1.DescribeRulesetResponse, error) {
 	sys, err := s.reg.Lookup(req.GetId(), req.GetVersion())
 	if err != nil {
-		return nil, platform.Status(err)
+		return nil, refusal.Status(err)
 	}
 	return &rulesv1.DescribeRulesetResponse{Ruleset: sys.Describe()}, nil
 }
@@ -98,15 +99,15 @@ func (s *Server) Roll(_ context.Context, req *rulesv1.RollRequest) (*rulesv1.Rol
 
 // Resolve decides one command: the events, and the hash of the state they lead to unless the
 // request omits it (the deterministic encoding and sha256 of the whole state). Only a
-// caller holding platform.ScopeResolve (the encounter service) is answered: Resolve takes the
+// caller holding identity.ScopeResolve (the encounter service) is answered: Resolve takes the
 // actor and the seed on the caller's word.
 func (s *Server) Resolve(ctx context.Context, req *rulesv1.ResolveRequest) (*rulesv1.ResolveResponse, error) {
-	if id, _ := platform.IdentityFrom(ctx); !id.HasScope(platform.ScopeResolve) {
+	if id, _ := identity.From(ctx); !id.HasScope(identity.ScopeResolve) {
 		who := id.Principal()
 		if who == "" {
 			who = "an unauthenticated caller"
 		}
-		return nil, status.Errorf(codes.PermissionDenied, "Resolve answers only the encounter service (a token with the %q scope), not %s: play through EncounterService", platform.ScopeResolve, who)
+		return nil, status.Errorf(codes.PermissionDenied, "Resolve answers only the encounter service (a token with the %q scope), not %s: play through EncounterService", identity.ScopeResolve, who)
 	}
 	if req.GetState().GetEncounterId() == "" {
 		return nil, status.Error(codes.InvalidArgument, "resolve needs a state with an encounter id")
@@ -125,7 +126,7 @@ func (s *Server) Resolve(ctx context.Context, req *rulesv1.ResolveRequest) (*rul
 	}
 	events, next, err := s.reg.Resolve(req.GetState(), req.GetCommand(), req.GetActor(), req.GetSeed(), req.GetRewindState())
 	if err != nil {
-		return nil, platform.Status(err)
+		return nil, refusal.Status(err)
 	}
 	out := &rulesv1.ResolveResponse{Events: events}
 	if !req.GetOmitStateSha256() {
@@ -143,7 +144,7 @@ func (s *Server) Odds(_ context.Context, req *rulesv1.OddsRequest) (*rulesv1.Odd
 	}
 	o, err := odds.Of(s.reg, req.GetState(), req.GetCommand(), req.GetActor())
 	if err != nil {
-		return nil, platform.Status(err)
+		return nil, refusal.Status(err)
 	}
 	return &rulesv1.OddsResponse{Odds: o}, nil
 }

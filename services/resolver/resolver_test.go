@@ -12,8 +12,10 @@ import (
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/rules/loss"
 	"github.com/fray-rpg/fray/rules/systems"
-	"github.com/fray-rpg/fray/services/platform"
 	"github.com/fray-rpg/fray/services/platform/authtest"
+	"github.com/fray-rpg/fray/services/platform/identity"
+	"github.com/fray-rpg/fray/services/platform/server"
+	"github.com/fray-rpg/fray/services/platform/telemetry"
 	"github.com/fray-rpg/fray/services/resolver"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
@@ -25,7 +27,7 @@ import (
 
 func client(t testing.TB, opts ...grpc.ServerOption) rulesv1.RulesServiceClient {
 	t.Helper()
-	srv := platform.NewServer(platform.NewLogger("text", "error"), append(authtest.ServerOptions(), opts...)...)
+	srv := server.New(telemetry.NewLogger("text", "error"), append(authtest.ServerOptions(), opts...)...)
 	rulesv1.RegisterRulesServiceServer(srv.GRPC, resolver.New(systems.Registry()))
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -109,7 +111,7 @@ func TestRoll(t *testing.T) {
 
 func TestResolve(t *testing.T) {
 	c := client(t)
-	ctx := authtest.As("encounter-service", platform.ScopeResolve)
+	ctx := authtest.As("encounter-service", identity.ScopeResolve)
 	seed := dice.NewSeed()
 	create := &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "Ruelle", RuleSystem: "loss"}}}
 	resp, err := c.Resolve(ctx, &rulesv1.ResolveRequest{State: &encounterv1.EncounterState{EncounterId: "e1"}, Command: create, Actor: "gm", Seed: seed})
@@ -172,6 +174,6 @@ func TestResolverAuthentication(t *testing.T) {
 	_, err = c.Resolve(authtest.As("gm"), req)
 	require.Equal(t, codes.PermissionDenied, status.Code(err))
 	require.Contains(t, status.Convert(err).Message(), `Resolve answers only the encounter service (a token with the "fray:resolve" scope), not dev/gm`)
-	_, err = c.Resolve(authtest.As("encounter", platform.ScopeResolve), req)
+	_, err = c.Resolve(authtest.As("encounter", identity.ScopeResolve), req)
 	require.NoError(t, err)
 }

@@ -9,7 +9,7 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/sheets"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/protobuf/proto"
 )
@@ -102,8 +102,8 @@ func (s *Server) fillSheets(req *rulesv1.ResolveRequest) error {
 		return nil
 	}
 	combatants := req.GetState().GetCombatants()
-	if len(digests) != len(combatants) { // platform.Validate says so first, over gRPC
-		return platform.WithReason(codes.InvalidArgument, fmt.Sprintf("sheet_sha256 has %d entries for the state's %d combatants: one per combatant, in order (or none)", len(digests), len(combatants)), platform.ReasonSheetDigestMismatch, nil)
+	if len(digests) != len(combatants) { // validate.Request says so first, over gRPC
+		return sheets.WithReason(codes.InvalidArgument, fmt.Sprintf("sheet_sha256 has %d entries for the state's %d combatants: one per combatant, in order (or none)", len(digests), len(combatants)), sheets.ReasonDigestMismatch, nil)
 	}
 	var missing []string
 	for i, d := range digests {
@@ -112,15 +112,15 @@ func (s *Server) fillSheets(req *rulesv1.ResolveRequest) error {
 		}
 		var key [32]byte
 		if len(d) != len(key) {
-			return platform.WithReason(codes.InvalidArgument, fmt.Sprintf("sheet_sha256[%d] has %d bytes: a sha256 has 32", i, len(d)), platform.ReasonSheetDigestMismatch, nil)
+			return sheets.WithReason(codes.InvalidArgument, fmt.Sprintf("sheet_sha256[%d] has %d bytes: a sha256 has 32", i, len(d)), sheets.ReasonDigestMismatch, nil)
 		}
 		copy(key[:], d)
 		c := combatants[i]
 		if c.GetSheet() != nil {
-			if !bytes.Equal(platform.SheetDigest(c), d) {
-				return platform.WithReason(codes.InvalidArgument,
-					fmt.Sprintf("sheet_sha256[%d] is not the digest of the sheet of combatant %q sent with it (platform.SheetDigest): a sheet is kept only under its own digest", i, c.GetId()),
-					platform.ReasonSheetDigestMismatch, map[string]string{"combatant": c.GetId()})
+			if !bytes.Equal(sheets.Digest(c), d) {
+				return sheets.WithReason(codes.InvalidArgument,
+					fmt.Sprintf("sheet_sha256[%d] is not the digest of the sheet of combatant %q sent with it (sheets.Digest): a sheet is kept only under its own digest", i, c.GetId()),
+					sheets.ReasonDigestMismatch, map[string]string{"combatant": c.GetId()})
 			}
 			s.sheets.put(key, &encounterv1.Combatant{Sheet: c.Sheet})
 			continue
@@ -135,7 +135,7 @@ func (s *Server) fillSheets(req *rulesv1.ResolveRequest) error {
 		return nil
 	}
 	named := missing[:min(len(missing), maxMissingNamed)]
-	return platform.WithReason(codes.FailedPrecondition,
+	return sheets.WithReason(codes.FailedPrecondition,
 		fmt.Sprintf("this resolver holds no sheet for %d combatants (%s): send their sheets in full, with their sheet_sha256", len(missing), strings.Join(named, ", ")),
-		platform.ReasonSheetsNotCached, map[string]string{"combatants": strings.Join(named, ",")})
+		sheets.ReasonNotCached, map[string]string{"combatants": strings.Join(named, ",")})
 }

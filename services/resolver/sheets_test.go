@@ -8,8 +8,11 @@ import (
 
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
 	"github.com/fray-rpg/fray/rules/systems"
-	"github.com/fray-rpg/fray/services/platform"
 	"github.com/fray-rpg/fray/services/platform/authtest"
+	"github.com/fray-rpg/fray/services/platform/identity"
+	"github.com/fray-rpg/fray/services/platform/server"
+	"github.com/fray-rpg/fray/services/platform/sheets"
+	"github.com/fray-rpg/fray/services/platform/telemetry"
 	"github.com/fray-rpg/fray/services/resolver"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
@@ -23,7 +26,7 @@ import (
 // serveResolver serves srv over a loopback listener and returns a client of it.
 func serveResolver(t *testing.T, srv *resolver.Server) rulesv1.RulesServiceClient {
 	t.Helper()
-	s := platform.NewServer(platform.NewLogger("text", "error"), authtest.ServerOptions()...)
+	s := server.New(telemetry.NewLogger("text", "error"), authtest.ServerOptions()...)
 	rulesv1.RegisterRulesServiceServer(s.GRPC, srv)
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -43,7 +46,7 @@ func withDigests(req *rulesv1.ResolveRequest, stripped bool) *rulesv1.ResolveReq
 	out := proto.CloneOf(req)
 	out.SheetSha256 = nil
 	for _, c := range out.GetState().GetCombatants() {
-		out.SheetSha256 = append(out.SheetSha256, platform.SheetDigest(c))
+		out.SheetSha256 = append(out.SheetSha256, sheets.Digest(c))
 		if stripped {
 			c.Sheet = nil
 		}
@@ -66,7 +69,7 @@ func reasonOf(t *testing.T, err error) *errdetails.ErrorInfo {
 // the same events and state hash as one carrying them in full. A resolver that never saw
 // them (cold) says which are missing, with a reason the encounter service recognises.
 func TestSheetsByDigest(t *testing.T) {
-	ctx := authtest.As("encounter-service", platform.ScopeResolve)
+	ctx := authtest.As("encounter-service", identity.ScopeResolve)
 	full := lossAttackRequest(t, 4)
 	full.OmitStateSha256 = false
 	warm := resolver.New(systems.Registry())
@@ -94,11 +97,11 @@ func TestSheetsByDigest(t *testing.T) {
 	require.Equal(t, codes.FailedPrecondition, status.Code(err), "%v", err)
 	info := reasonOf(t, err)
 	require.NotNil(t, info)
-	require.Equal(t, platform.ReasonSheetsNotCached, info.GetReason())
-	require.Equal(t, platform.RulesDomain, info.GetDomain())
+	require.Equal(t, sheets.ReasonNotCached, info.GetReason())
+	require.Equal(t, sheets.RulesDomain, info.GetDomain())
 	require.Equal(t, "c0,c1,c2,c3", info.GetMetadata()["combatants"])
 	require.Contains(t, status.Convert(err).Message(), "holds no sheet for 4 combatants (c0, c1, c2, c3)")
-	require.Equal(t, platform.ReasonSheetsNotCached, platform.Reason(err))
+	require.Equal(t, sheets.ReasonNotCached, sheets.Reason(err))
 
 	// Partly: one combatant in full (kept), the others by digest (missing).
 	mixed := withDigests(full, true)
@@ -116,7 +119,7 @@ func TestSheetsByDigest(t *testing.T) {
 // A sheet is only ever found under the digest of its own content: one sent with another's
 // digest is refused (InvalidArgument, SHEET_DIGEST_MISMATCH) and not kept under it.
 func TestSheetDigestMustMatch(t *testing.T) {
-	ctx := authtest.As("encounter-service", platform.ScopeResolve)
+	ctx := authtest.As("encounter-service", identity.ScopeResolve)
 	full := lossAttackRequest(t, 4)
 	srv := resolver.New(systems.Registry())
 	c := serveResolver(t, srv)
@@ -124,7 +127,7 @@ func TestSheetDigestMustMatch(t *testing.T) {
 	lying.SheetSha256[0], lying.SheetSha256[1] = lying.SheetSha256[1], lying.SheetSha256[0]
 	_, err := c.Resolve(ctx, lying)
 	require.Equal(t, codes.InvalidArgument, status.Code(err))
-	require.Equal(t, platform.ReasonSheetDigestMismatch, platform.Reason(err))
+	require.Equal(t, sheets.ReasonDigestMismatch, sheets.Reason(err))
 	require.Equal(t, "c0", reasonOf(t, err).GetMetadata()["combatant"])
 	require.Contains(t, status.Convert(err).Message(), `sheet_sha256[0] is not the digest of the sheet of combatant "c0"`)
 
@@ -160,7 +163,7 @@ func TestSheetDigestMustMatch(t *testing.T) {
 // The sheets kept are bounded in bytes, least recently used out first; an evicted sheet is
 // asked for again (FailedPrecondition), one still kept is used.
 func TestSheetCacheIsBounded(t *testing.T) {
-	ctx := authtest.As("encounter-service", platform.ScopeResolve)
+	ctx := authtest.As("encounter-service", identity.ScopeResolve)
 	full := lossAttackRequest(t, 4)
 	probe := resolver.New(systems.Registry())
 	_, err := serveResolver(t, probe).Resolve(ctx, withDigests(full, false))

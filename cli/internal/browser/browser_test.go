@@ -18,7 +18,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/fray-rpg/fray/cli/internal/commands"
 	"github.com/fray-rpg/fray/cli/internal/dev"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/telemetry"
 	"github.com/stretchr/testify/require"
 )
 
@@ -93,7 +93,7 @@ func server(t *testing.T) (addr, page string) {
 	done := make(chan error, 1)
 	cfg := dev.Config{
 		Listen: "127.0.0.1:0", Data: t.TempDir(), NATSHost: "127.0.0.1", NATSPort: -1,
-		Grace: 5 * time.Second, Log: platform.NewLogger("text", "error"),
+		Grace: 5 * time.Second, Log: telemetry.NewLogger("text", "error"),
 		Ready: func(a string) { ready <- a }, Demo: true,
 		Web: "127.0.0.1:0", WebReady: func(u string) { pageURL <- u },
 	}

@@ -16,7 +16,7 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	oddsv1 "github.com/fray-rpg/fray/gen/fray/odds/v1"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/auth"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
@@ -38,7 +38,7 @@ func apiOf(t *testing.T, addr string, b *tab) *api {
 	enc := eval[string](b, `decodeURIComponent((/#\/encounter\/([^/?]+)/.exec(location.hash)||[])[1]||'')`)
 	require.NotEmpty(t, enc, "%s's page shows no encounter", b.name)
 	cc, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithPerRPCCredentials(platform.PerRPCToken(platform.StaticToken(token), "", false)))
+		grpc.WithPerRPCCredentials(auth.PerRPCToken(auth.StaticToken(token), "", false)))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = cc.Close() })
 	return &api{t: t, c: encounterv1.NewEncounterServiceClient(cc), enc: enc}

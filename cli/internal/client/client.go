@@ -17,7 +17,9 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/auth"
+	"github.com/fray-rpg/fray/services/platform/identity"
+	"github.com/fray-rpg/fray/services/platform/server"
 	"github.com/spf13/pflag"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -56,11 +58,11 @@ type Conn struct {
 	// response is escaped for the terminal (Printable).
 	Raw bool
 	// DevTenant and DevScopes shape a token minted from the dev key: the tenant of a bare
-	// --as NAME (default platform.DevTenant), and the scopes it holds (`fray idle`: the
+	// --as NAME (default auth.DevTenant), and the scopes it holds (`fray idle`: the
 	// tenant's administrator's).
 	DevTenant string
 	DevScopes []string
-	// DevTTL, when longer than platform.DevTokenTTL, is the lifetime of that token (`fray
+	// DevTTL, when longer than auth.DevTokenTTL, is the lifetime of that token (`fray
 	// invite`: an invite expires no later than the token that mints it).
 	DevTTL time.Duration
 }
@@ -77,7 +79,7 @@ func AddConnFlags(fs *pflag.FlagSet) *Conn {
 func (c *Conn) addSecurityFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&c.as, "as", EnvOr("FRAY_PRINCIPAL", DefaultPrincipal), "act as NAME (or TENANT/NAME) against a fray dev server: the CLI mints the token from its dev key (env FRAY_PRINCIPAL; ignored with --token)")
 	fs.StringVar(&c.token, "token", os.Getenv("FRAY_TOKEN"), "bearer token (JWT) sent on every call; takes precedence over --as (env FRAY_TOKEN)")
-	fs.StringVar(&c.onBehalfOf, "on-behalf-of", os.Getenv("FRAY_ON_BEHALF_OF"), "act for this subject of the token's tenant (the token needs the \""+platform.ScopeDelegate+"\" scope; env FRAY_ON_BEHALF_OF)")
+	fs.StringVar(&c.onBehalfOf, "on-behalf-of", os.Getenv("FRAY_ON_BEHALF_OF"), "act for this subject of the token's tenant (the token needs the \""+identity.ScopeDelegate+"\" scope; env FRAY_ON_BEHALF_OF)")
 	fs.StringVar(&c.tlsCA, "tls-ca", os.Getenv("FRAY_TLS_CA"), "verify the server's TLS certificate against this PEM CA (env FRAY_TLS_CA)")
 	fs.BoolVar(&c.useTLS, "tls", os.Getenv("FRAY_TLS") != "", "use TLS verified by the system roots (env FRAY_TLS; the default for an address not on loopback, plaintext only to loopback)")
 	fs.DurationVar(&c.timeout, "timeout", DefaultTimeout, "give up on a call that has no answer after this long; watches are not bounded (env FRAY_TIMEOUT; 0: no limit)")
@@ -152,30 +154,30 @@ func NewCommandID() string {
 func (c *Conn) Outgoing(ctx context.Context) context.Context { return ctx }
 
 // tokenFor is the token source of calls to addr: --token, else a token minted for --as from
-// the dev key of the fray dev server at addr (found by platform.FindDevKey), else none.
-func (c *Conn) tokenFor(addr string) (platform.TokenSource, error) {
+// the dev key of the fray dev server at addr (found by auth.FindDevKey), else none.
+func (c *Conn) tokenFor(addr string) (auth.TokenSource, error) {
 	if c.token != "" {
-		return platform.StaticToken(strings.TrimSpace(c.token)), nil
+		return auth.StaticToken(strings.TrimSpace(c.token)), nil
 	}
-	path, ok := platform.FindDevKey(addr)
+	path, ok := auth.FindDevKey(addr)
 	if !ok || c.as == "" {
 		return nil, nil
 	}
-	key, err := platform.LoadDevKey(path)
+	key, err := auth.LoadDevKey(path)
 	if err != nil {
 		return nil, fmt.Errorf("dev signing key: %w", err)
 	}
-	tenant, subject := platform.DevSubject(c.as)
+	tenant, subject := auth.DevSubject(c.as)
 	if c.DevTenant != "" && !strings.Contains(c.as, "/") {
 		tenant = c.DevTenant
 	}
-	if err := platform.CheckName("tenant", tenant); err != nil {
+	if err := identity.CheckName("tenant", tenant); err != nil {
 		return nil, Usagef("--as %q: %v", c.as, err)
 	}
-	if err := platform.CheckName("name", subject); err != nil {
+	if err := identity.CheckName("name", subject); err != nil {
 		return nil, Usagef("--as %q: %v", c.as, err)
 	}
-	return &platform.MintedToken{Signer: key, Claims: platform.DevClaims(tenant, subject, max(platform.DevTokenTTL, c.DevTTL), c.DevScopes...)}, nil
+	return &auth.MintedToken{Signer: key, Claims: auth.DevClaims(tenant, subject, max(auth.DevTokenTTL, c.DevTTL), c.DevScopes...)}, nil
 }
 
 // Dial connects to addr: TLS unless addr is on loopback (or --tls-ca, --tls), with the
@@ -184,11 +186,11 @@ func (c *Conn) Dial(addr string) (*grpc.ClientConn, error) {
 	if addr == "" {
 		return nil, Usagef("no server address: give --addr or set FRAY_ADDR")
 	}
-	creds, secure, err := platform.Transport(addr, c.tlsCA, c.useTLS)
+	creds, secure, err := server.Transport(addr, c.tlsCA, c.useTLS)
 	if err != nil {
 		return nil, err
 	}
-	opts := []grpc.DialOption{grpc.WithTransportCredentials(creds), platform.WithClientKeepalive(),
+	opts := []grpc.DialOption{grpc.WithTransportCredentials(creds), server.WithClientKeepalive(),
 		grpc.WithChainUnaryInterceptor(timeoutUnary(c.timeout))}
 	if !c.Raw {
 		opts = append(opts, grpc.WithChainUnaryInterceptor(printableUnary), grpc.WithChainStreamInterceptor(printableStream))
@@ -198,7 +200,7 @@ func (c *Conn) Dial(addr string) (*grpc.ClientConn, error) {
 		return nil, err
 	}
 	if src != nil {
-		opts = append(opts, grpc.WithPerRPCCredentials(platform.PerRPCToken(src, c.onBehalfOf, secure)))
+		opts = append(opts, grpc.WithPerRPCCredentials(auth.PerRPCToken(src, c.onBehalfOf, secure)))
 	}
 	cc, err := grpc.NewClient(addr, opts...)
 	if err != nil {

@@ -9,7 +9,7 @@ import (
 	dicev1 "github.com/fray-rpg/fray/gen/fray/dice/v1"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/identity"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/proto"
@@ -47,7 +47,7 @@ type Fake struct {
 func (f *Fake) record(ctx context.Context, method string, req proto.Message) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.calls = append(f.calls, Call{Method: method, Principal: []string{platform.Principal(ctx)}, Req: proto.Clone(req)})
+	f.calls = append(f.calls, Call{Method: method, Principal: []string{identity.Principal(ctx)}, Req: proto.Clone(req)})
 }
 
 // Requests returns the calls received, in order.

@@ -5,11 +5,11 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/auth"
 )
 
 // devAuth verifies the tokens the CLI mints from the test's dev key for --as (Main).
-var devAuth *platform.Authenticator
+var devAuth *auth.Authenticator
 
 // Main is a test package's TestMain: it makes a dev signing key that the CLI under test finds
 // through FRAY_DEV_KEY, as it would find fray dev's, and that the servers of ServeWith verify,
@@ -21,14 +21,14 @@ func Main(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
-	key, _, err := platform.LoadOrCreateDevKey(dir)
+	key, _, err := auth.LoadOrCreateDevKey(dir)
 	if err != nil {
 		panic(err)
 	}
-	if devAuth, err = platform.NewAuthenticator(platform.DevAuthConfig(key)); err != nil {
+	if devAuth, err = auth.NewAuthenticator(auth.DevConfig(key)); err != nil {
 		panic(err)
 	}
-	os.Setenv("FRAY_DEV_KEY", filepath.Join(dir, platform.DevKeyFile))
+	os.Setenv("FRAY_DEV_KEY", filepath.Join(dir, auth.DevKeyFile))
 	os.Unsetenv("FRAY_TOKEN")
 	// The CLI's calls wait 2 minutes, not its 10 s default: a busy machine slows a test, it
 	// does not fail it (a test of --timeout sets its own).
@@ -40,7 +40,7 @@ func Main(m *testing.M) {
 
 // DevAuth is the authenticator of the servers ServeWith starts: it verifies the tokens minted
 // from Main's dev key. It is nil unless the test package's TestMain calls Main.
-func DevAuth() *platform.Authenticator { return devAuth }
+func DevAuth() *auth.Authenticator { return devAuth }
 
 // ClearEnv keeps the caller's FRAY_* variables out of a test.
 func ClearEnv(t *testing.T) {

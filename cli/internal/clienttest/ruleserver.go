@@ -8,7 +8,7 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/engine"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/identity"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -31,11 +31,11 @@ type RuleServer struct {
 }
 
 func (s *RuleServer) apply(ctx context.Context, cmd *encounterv1.Command) ([]*encounterv1.Event, *encounterv1.EncounterState, error) {
-	actor := platform.Principal(ctx)
+	actor := identity.Principal(ctx)
 	if add := cmd.GetAddCombatant(); add != nil && add.GetCombatant().GetController() != "" {
 		// As the encounter service does: a bare controller is a subject of the caller's tenant.
 		c := proto.CloneOf(add.GetCombatant())
-		c.Controller = platform.Qualify(platform.Tenant(ctx), c.GetController())
+		c.Controller = identity.Qualify(identity.Tenant(ctx), c.GetController())
 		cmd = &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: c, Watched: add.GetWatched()}}}
 	}
 	s.mu.Lock()

@@ -8,7 +8,7 @@ import (
 
 	"github.com/fray-rpg/fray/cli/internal/client"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/identity"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"google.golang.org/protobuf/proto"
@@ -24,7 +24,7 @@ func idleCmd() *cobra.Command {
 		"(--older-than; default: the server's idle end time, FRAY_IDLE_END). The server ends them by\n"+
 		"itself once idle that long; `fray idle end` ends them now, each by an EncounterEnded that\n"+
 		"reveals its dice seed, as the GM's end does. Both need a token of the tenant holding the\n"+
-		"\""+platform.ScopeAdmin+"\" scope (--token); against fray dev, the CLI mints one for --as NAME of --tenant.",
+		"\""+identity.ScopeAdmin+"\" scope (--token); against fray dev, the CLI mints one for --as NAME of --tenant.",
 		[]client.Member{
 			{Name: "list", Summary: "list a tenant's idle encounters, the longest idle first", Cmd: idleListCmd},
 			{Name: "end", Summary: "end a tenant's idle encounters now, revealing their seeds", Cmd: idleEndCmd},
@@ -55,7 +55,7 @@ func (f *idleFlags) request() (encounterv1.EncounterServiceClient, func(), *dura
 	if *f.tenant == "" {
 		return nil, nil, nil, client.ShortUsagef("--tenant: name the tenant (or set FRAY_TENANT)")
 	}
-	if err := platform.CheckName("tenant", *f.tenant); err != nil {
+	if err := identity.CheckName("tenant", *f.tenant); err != nil {
 		return nil, nil, nil, client.ShortUsagef("--tenant: %v", err)
 	}
 	if *f.olderThan < 0 || (*f.olderThan > 0 && *f.olderThan < time.Second) {
@@ -65,7 +65,7 @@ func (f *idleFlags) request() (encounterv1.EncounterServiceClient, func(), *dura
 		return nil, nil, nil, client.ShortUsagef("--max %d: give 1 to 1000, or 0 for the server's default (100)", *f.max)
 	}
 	f.c.Raw = *f.asJSON
-	f.c.DevTenant, f.c.DevScopes = *f.tenant, []string{platform.ScopeAdmin}
+	f.c.DevTenant, f.c.DevScopes = *f.tenant, []string{identity.ScopeAdmin}
 	cl, done, err := f.c.Encounters()
 	if err != nil {
 		return nil, nil, nil, err

@@ -7,7 +7,8 @@ import (
 	"strings"
 
 	"github.com/fray-rpg/fray/cli/internal/client"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/auth"
+	"github.com/fray-rpg/fray/services/platform/identity"
 	"github.com/spf13/cobra"
 )
 
@@ -18,50 +19,50 @@ func tokenCmd() *cobra.Command {
 			"issuer %q, audience %q, subject NAME of tenant %q unless --tenant says otherwise.\n"+
 			"Send it as \"authorization: Bearer <token>\" (grpcurl -H), or give it to the CLI with --token\n"+
 			"or FRAY_TOKEN. --jwks prints the dev key's public JWKS instead, for services run separately\n"+
-			"(--jwks FILE --token-issuer %s).", platform.DevKeyFile, platform.DevIssuer, platform.DevAudience, platform.DevTenant, platform.DevIssuer), 0, 0)
+			"(--jwks FILE --token-issuer %s).", auth.DevKeyFile, auth.DevIssuer, auth.DevAudience, auth.DevTenant, auth.DevIssuer), 0, 0)
 	as := fs.String("as", client.EnvOr("FRAY_PRINCIPAL", client.DefaultPrincipal), "the token's subject, NAME or TENANT/NAME (env FRAY_PRINCIPAL)")
-	tenant := fs.String("tenant", "", "the token's tenant (default: the TENANT of --as TENANT/NAME, else "+platform.DevTenant+")")
-	scope := fs.String("scope", "", "scopes, space- or comma-separated (\""+platform.ScopeDelegate+"\" lets a client act on behalf of others, \""+platform.ScopeAdmin+"\" makes it its tenant's administrator (fray idle), \""+platform.ScopeResolve+"\" is the encounter service's)")
-	ttl := fs.Duration("ttl", platform.DevTokenTTL, "how long the token is valid (at most "+platform.DefaultMaxLifetime.String()+")")
-	key := fs.String("key", "", "the dev signing key file (default: the key of the fray dev server at --addr, then ./.fray/"+platform.DevKeyFile+"; env FRAY_DEV_KEY)")
+	tenant := fs.String("tenant", "", "the token's tenant (default: the TENANT of --as TENANT/NAME, else "+auth.DevTenant+")")
+	scope := fs.String("scope", "", "scopes, space- or comma-separated (\""+identity.ScopeDelegate+"\" lets a client act on behalf of others, \""+identity.ScopeAdmin+"\" makes it its tenant's administrator (fray idle), \""+identity.ScopeResolve+"\" is the encounter service's)")
+	ttl := fs.Duration("ttl", auth.DevTokenTTL, "how long the token is valid (at most "+auth.DefaultMaxLifetime.String()+")")
+	key := fs.String("key", "", "the dev signing key file (default: the key of the fray dev server at --addr, then ./.fray/"+auth.DevKeyFile+"; env FRAY_DEV_KEY)")
 	addr := fs.String("addr", client.EnvOr("FRAY_ADDR", client.DefaultAddr), "the fray dev server whose key to use (env FRAY_ADDR)")
 	jwks := fs.Bool("jwks", false, "print the dev key's public JWKS instead of a token")
 	command.RunE = client.RunE(func(_ context.Context, _ []string, stdout, _ io.Writer) error {
 		path := *key
 		if path == "" {
-			p, ok := platform.FindDevKey(*addr)
+			p, ok := auth.FindDevKey(*addr)
 			if !ok {
 				return fmt.Errorf("no dev signing key found for %s: start `fray dev` (it creates one in its data folder), or give --key", *addr)
 			}
 			path = p
 		}
-		signer, err := platform.LoadDevKey(path)
+		signer, err := auth.LoadDevKey(path)
 		if err != nil {
 			return err
 		}
 		if *jwks {
-			out, err := platform.MarshalJWKS(signer.Public())
+			out, err := auth.MarshalJWKS(signer.Public())
 			if err != nil {
 				return err
 			}
 			_, err = fmt.Fprintf(stdout, "%s\n", out)
 			return err
 		}
-		t, subject := platform.DevSubject(*as)
+		t, subject := auth.DevSubject(*as)
 		if *tenant != "" {
 			t = *tenant
 		}
-		if err := platform.CheckName("tenant", t); err != nil {
+		if err := identity.CheckName("tenant", t); err != nil {
 			return client.Usagef("%v", err)
 		}
-		if err := platform.CheckName("subject", subject); err != nil {
+		if err := identity.CheckName("subject", subject); err != nil {
 			return client.Usagef("--as: %v", err)
 		}
-		if *ttl <= 0 || *ttl > platform.DefaultMaxLifetime {
-			return client.Usagef("--ttl %s: give a positive duration of at most %s (the services refuse a token that lives longer: --token-max-lifetime)", *ttl, platform.DefaultMaxLifetime)
+		if *ttl <= 0 || *ttl > auth.DefaultMaxLifetime {
+			return client.Usagef("--ttl %s: give a positive duration of at most %s (the services refuse a token that lives longer: --token-max-lifetime)", *ttl, auth.DefaultMaxLifetime)
 		}
 		scopes := strings.FieldsFunc(*scope, func(r rune) bool { return r == ' ' || r == ',' })
-		tok, err := signer.Mint(platform.DevClaims(t, subject, *ttl, scopes...))
+		tok, err := signer.Mint(auth.DevClaims(t, subject, *ttl, scopes...))
 		if err != nil {
 			return err
 		}

@@ -8,7 +8,8 @@ import (
 	"time"
 
 	"github.com/fray-rpg/fray/cli/internal/clienttest"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/auth"
+	"github.com/fray-rpg/fray/services/platform/identity"
 	"github.com/stretchr/testify/require"
 )
 
@@ -26,7 +27,7 @@ func TestTokenMintsFromTheDevKey(t *testing.T) {
 	require.False(t, id.Expires.Before(before.Add(5*time.Minute).Truncate(time.Second)), "%v", id.Expires)
 	require.False(t, id.Expires.After(after.Add(5*time.Minute)), "%v", id.Expires)
 	id.Expires = time.Time{}
-	require.Equal(t, platform.Identity{Tenant: "dev", Subject: "david", Scopes: []string{"fray:delegate", "other"}}, id)
+	require.Equal(t, identity.Identity{Tenant: "dev", Subject: "david", Scopes: []string{"fray:delegate", "other"}}, id)
 
 	code, out, errOut = clienttest.Run(t, "token", "--as", "guild/rita")
 	require.Equal(t, 0, code, errOut)
@@ -36,7 +37,7 @@ func TestTokenMintsFromTheDevKey(t *testing.T) {
 
 	code, out, errOut = clienttest.Run(t, "token", "--jwks")
 	require.Equal(t, 0, code, errOut)
-	keys, err := platform.ParseJWKS([]byte(out))
+	keys, err := auth.ParseJWKS([]byte(out))
 	require.NoError(t, err)
 	require.Len(t, keys, 1)
 	require.Equal(t, "EdDSA", keys[0].Alg)
@@ -50,7 +51,7 @@ func TestTokenMintsFromTheDevKey(t *testing.T) {
 
 	// At most the longest lifetime the services accept (the resolver token of the deployment's
 	// instructions is 720h); longer is a usage error, not a token every call refuses.
-	code, out, errOut = clienttest.Run(t, "token", "--as", "encounter", "--scope", platform.ScopeResolve, "--ttl", "720h")
+	code, out, errOut = clienttest.Run(t, "token", "--as", "encounter", "--scope", identity.ScopeResolve, "--ttl", "720h")
 	require.Equal(t, 0, code, errOut)
 	_, err = clienttest.DevAuth().Verify(context.Background(), strings.TrimSpace(out))
 	require.NoError(t, err)
@@ -77,7 +78,7 @@ func TestTokenFlags(t *testing.T) {
 	code, _, errOut = clienttest.Run(t, "create", "--addr", addr, "--name", "Ruelle")
 	require.Equal(t, 0, code, errOut)
 	t.Setenv("FRAY_TOKEN", "")
-	code, _, errOut = clienttest.Run(t, "create", "--addr", addr, "--token", mint("discord-bot", platform.ScopeDelegate), "--on-behalf-of", "david", "--name", "Ruelle")
+	code, _, errOut = clienttest.Run(t, "create", "--addr", addr, "--token", mint("discord-bot", identity.ScopeDelegate), "--on-behalf-of", "david", "--name", "Ruelle")
 	require.Equal(t, 0, code, errOut)
 	code, _, errOut = clienttest.Run(t, "create", "--addr", addr, "--as", "guild/rita", "--name", "Ruelle")
 	require.Equal(t, 0, code, errOut)

@@ -19,6 +19,12 @@ import (
 	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/fray-rpg/fray/services/encounter/store"
 	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/auth"
+	"github.com/fray-rpg/fray/services/platform/identity"
+	"github.com/fray-rpg/fray/services/platform/natsconn"
+	"github.com/fray-rpg/fray/services/platform/ratelimit"
+	"github.com/fray-rpg/fray/services/platform/server"
+	"github.com/fray-rpg/fray/services/platform/telemetry"
 	"github.com/fray-rpg/fray/services/resolver"
 	"github.com/spf13/cobra"
 )
@@ -32,7 +38,7 @@ type Config struct {
 	// NATSURL, when set, uses that NATS server instead of an embedded one, and NATS is how the
 	// encounter service authenticates to it.
 	NATSURL string
-	NATS    platform.NATSAuth
+	NATS    natsconn.NATSAuth
 	// NATSHost and NATSPort of the embedded server (port -1: any free port).
 	NATSHost string
 	NATSPort int
@@ -49,7 +55,7 @@ type Config struct {
 	// dice it shows (`fray dev --demo`).
 	Demo bool
 	// RateLimits are the token buckets of every caller (zero rates: no limit).
-	RateLimits platform.RateLimits
+	RateLimits ratelimit.Limits
 	// MetricsListen, when set, serves Prometheus metrics at /metrics on that address; then
 	// MetricsReady, when set, is called with the address. Traces go to an OTLP collector
 	// when the environment names one (OTEL_EXPORTER_OTLP_ENDPOINT).
@@ -73,7 +79,7 @@ const NATSUsersFile = "nats-users.json"
 // graceful stop, NATS drained, embedded server stopped.
 func Run(ctx context.Context, cfg Config) error {
 	log := cfg.Log
-	if !platform.IsLoopback(cfg.Listen) {
+	if !server.IsLoopback(cfg.Listen) {
 		return fmt.Errorf("fray dev listens on loopback only (not %s): it serves plaintext, and anyone holding its data folder mints tokens; run the services with TLS and a JWKS to serve a network", cfg.Listen)
 	}
 	natsURL, natsAuth := cfg.NATSURL, cfg.NATS
@@ -85,17 +91,17 @@ func Run(ctx context.Context, cfg Config) error {
 		// The embedded server enforces deploy/nats/permissions.conf: the encounter service
 		// alone reads the seeds; an anonymous client (the log tools) is the auditor.
 		usersFile := filepath.Join(cfg.Data, NATSUsersFile)
-		users, err := platform.LoadNATSUsers(usersFile)
+		users, err := natsconn.LoadNATSUsers(usersFile)
 		if err != nil {
 			return err
 		}
-		ns, err := platform.EmbeddedNATS(cfg.NATSHost, cfg.NATSPort, dir, platform.WithUsers(users))
+		ns, err := natsconn.EmbeddedNATS(cfg.NATSHost, cfg.NATSPort, dir, natsconn.WithUsers(users))
 		if err != nil {
 			return err
 		}
 		defer func() { ns.Shutdown(); ns.WaitForShutdown() }()
 		natsURL = ns.ClientURL()
-		natsAuth = platform.NATSAuth{User: platform.NATSEncounterUser, Password: users.Encounter}
+		natsAuth = natsconn.NATSAuth{User: natsconn.NATSEncounterUser, Password: users.Encounter}
 		log.Info("embedded NATS JetStream", "url", natsURL, "data", dir, "users", usersFile)
 		if cfg.NATSReady != nil {
 			cfg.NATSReady(natsURL)
@@ -103,15 +109,15 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	// Tokens: fray dev verifies them against its own signing key, made on the first run and
 	// kept in the data folder; `fray token` and the CLI's --as mint from it.
-	key, created, err := platform.LoadOrCreateDevKey(cfg.Data)
+	key, created, err := auth.LoadOrCreateDevKey(cfg.Data)
 	if err != nil {
 		return err
 	}
-	keyPath := filepath.Join(cfg.Data, platform.DevKeyFile)
+	keyPath := filepath.Join(cfg.Data, auth.DevKeyFile)
 	if created {
 		log.Info("created the dev signing key", "file", keyPath)
 	}
-	authn, err := platform.NewAuthenticator(platform.DevAuthConfig(key))
+	authn, err := auth.NewAuthenticator(auth.DevConfig(key))
 	if err != nil {
 		return err
 	}
@@ -120,21 +126,21 @@ func Run(ctx context.Context, cfg Config) error {
 		return fmt.Errorf("listen on %s: %w", cfg.Listen, err)
 	}
 	// Note where the key is, so that the CLI run from any folder finds it for this address.
-	forget, err := platform.RecordDevKey(lis.Addr().String(), keyPath)
+	forget, err := auth.RecordDevKey(lis.Addr().String(), keyPath)
 	if err != nil {
 		log.Warn("the CLI will not find the dev key from other folders", "err", err)
 		forget = func() {}
 	}
 	defer forget()
-	tel, err := (&platform.TelemetryFlags{MetricsListen: cfg.MetricsListen}).Start(ctx, "fray-dev", log)
+	tel, err := (&telemetry.Flags{MetricsListen: cfg.MetricsListen}).Start(ctx, "fray-dev", log)
 	if err != nil {
 		lis.Close()
 		return err
 	}
 	defer tel.Close()
-	srv := platform.NewServer(log, append(append(authn.ServerOptions(), cfg.RateLimits.ServerOption()), tel.ServerOptions()...)...)
+	srv := server.New(log, append(append(authn.ServerOptions(), cfg.RateLimits.ServerOption()), tel.ServerOptions()...)...)
 	// The encounter service's token for the resolver, minted afresh before it expires.
-	resolverToken := &platform.MintedToken{Signer: key, Claims: platform.DevClaims(platform.DevTenant, "encounter-service", time.Hour, platform.ScopeResolve)}
+	resolverToken := &auth.MintedToken{Signer: key, Claims: auth.DevClaims(auth.DevTenant, "encounter-service", time.Hour, identity.ScopeResolve)}
 	reg := systems.Registry()
 	rulesv1.RegisterRulesServiceServer(srv.GRPC, resolver.New(reg))
 	// The encounter service asks the resolver over gRPC, here on the same port.
@@ -189,7 +195,7 @@ func NewCommand() *cobra.Command {
 	fs := flag.NewFlagSet("dev", flag.ContinueOnError)
 	cfg := Config{}
 	fs.StringVar(&cfg.Listen, "listen", platform.Env("FRAY_LISTEN", "127.0.0.1:7070"), "gRPC address of both services, on loopback (env FRAY_LISTEN)")
-	fs.StringVar(&cfg.Data, "data", platform.Env("FRAY_DATA", ".fray"), "folder keeping the embedded NATS data and the dev signing key ("+platform.DevKeyFile+") across restarts (env FRAY_DATA)")
+	fs.StringVar(&cfg.Data, "data", platform.Env("FRAY_DATA", ".fray"), "folder keeping the embedded NATS data and the dev signing key ("+auth.DevKeyFile+") across restarts (env FRAY_DATA)")
 	fs.StringVar(&cfg.NATSURL, "nats-url", platform.Env("FRAY_NATS_URL", ""), "use this NATS server instead of an embedded one (env FRAY_NATS_URL)")
 	cfg.NATS.AddFlags(fs)
 	fs.StringVar(&cfg.NATSHost, "nats-host", platform.Env("FRAY_NATS_HOST", "127.0.0.1"), "embedded NATS host (env FRAY_NATS_HOST)")
@@ -197,7 +203,7 @@ func NewCommand() *cobra.Command {
 	fs.IntVar(&cfg.Replicas, "replicas", platform.EnvInt("FRAY_REPLICAS", 1), "replicas of the stream and bucket (env FRAY_REPLICAS)")
 	fs.DurationVar(&cfg.Grace, "grace", platform.EnvDuration("FRAY_GRACE", 10*time.Second), "graceful stop timeout (env FRAY_GRACE)")
 	// The limits the flags parse into: copied into cfg once they are parsed (RunE).
-	rateLimits := platform.AddRateLimitFlags(fs)
+	rateLimits := ratelimit.AddFlags(fs)
 	fs.StringVar(&cfg.MetricsListen, "metrics-listen", "", "serve Prometheus metrics at /metrics, plain HTTP, on this address, such as 127.0.0.1:9090 (env FRAY_METRICS_LISTEN; default: none). Traces go to an OTLP collector when OTEL_EXPORTER_OTLP_ENDPOINT is set")
 	fs.StringVar(&cfg.Web, "web", platform.Env("FRAY_WEB", DefaultWeb), "serve the page and the services to browsers (Connect, gRPC-web) on this loopback address; off: none (env FRAY_WEB)")
 	webOrigins := fs.String("web-origins", platform.Env("FRAY_WEB_ORIGINS", ""), "other origins whose pages may call the browser API (CORS), comma-separated, such as http://localhost:5173; default: the page's own only (env FRAY_WEB_ORIGINS)")
@@ -212,7 +218,7 @@ func NewCommand() *cobra.Command {
 		if err := checkFlags(fs, &cfg); err != nil {
 			return &client.UsageError{Msg: err.Error()}
 		}
-		log, err := platform.NewLoggerTo(os.Stderr, *logFormat, *logLevel)
+		log, err := telemetry.NewLoggerTo(os.Stderr, *logFormat, *logLevel)
 		if err != nil {
 			return &client.UsageError{Msg: err.Error()}
 		}
@@ -234,7 +240,7 @@ func NewCommand() *cobra.Command {
 				fmt.Fprintf(stdout, "fray dev: --demo: every new encounter rolls the README's dice (a published seed): not for real games\n")
 			}
 			fmt.Fprintf(stdout, "fray dev: tokens are signed by %s (tenant %q): the CLI's --as NAME mints its own, `fray token --as NAME` prints one\n",
-				filepath.Join(cfg.Data, platform.DevKeyFile), platform.DevTenant)
+				filepath.Join(cfg.Data, auth.DevKeyFile), auth.DevTenant)
 		}
 		cfg.MetricsReady = func(addr string) {
 			fmt.Fprintf(stdout, "fray dev: metrics on http://%s/metrics\n", addr)

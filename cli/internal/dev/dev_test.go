@@ -11,12 +11,14 @@ import (
 
 	"github.com/fray-rpg/fray/cli/internal/commands"
 	"github.com/fray-rpg/fray/cli/internal/dev"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/auth"
 	"github.com/fray-rpg/fray/services/platform/authtest"
+	"github.com/fray-rpg/fray/services/platform/ratelimit"
+	"github.com/fray-rpg/fray/services/platform/telemetry"
 	"github.com/stretchr/testify/require"
 )
 
-// TestMain keeps fray dev's notes of where its keys are (platform.RecordDevKey) in a folder of
+// TestMain keeps fray dev's notes of where its keys are (auth.RecordDevKey) in a folder of
 // the test's own.
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "fray-dev-records")
@@ -46,7 +48,7 @@ func startRun(t *testing.T, data string, tune ...func(*dev.Config)) (addr string
 	ended := make(chan error, 1)
 	cfg := dev.Config{
 		Listen: "127.0.0.1:0", Data: data, NATSHost: "127.0.0.1", NATSPort: -1,
-		Grace: 5 * time.Second, Log: platform.NewLogger("text", "error"),
+		Grace: 5 * time.Second, Log: telemetry.NewLogger("text", "error"),
 		Ready: func(a string) { ready <- a },
 	}
 	for _, f := range tune {
@@ -118,7 +120,7 @@ func TestDevKeyAndTokensFromAnotherFolder(t *testing.T) {
 	t.Setenv("FRAY_DEV_RECORDS", t.TempDir())
 	data := t.TempDir()
 	addr, stop := start(t, data)
-	keyFile := filepath.Join(data, platform.DevKeyFile)
+	keyFile := filepath.Join(data, auth.DevKeyFile)
 	key, err := os.ReadFile(keyFile)
 	require.NoError(t, err)
 	fi, err := os.Stat(keyFile)
@@ -159,7 +161,7 @@ func TestDevKeyAndTokensFromAnotherFolder(t *testing.T) {
 // encounter service to the resolver take nothing from a player's quota.
 func TestDevLimitsEachCallersRate(t *testing.T) {
 	addr, stop := start(t, t.TempDir(), func(c *dev.Config) {
-		c.RateLimits = platform.RateLimits{PrincipalRate: 0.001, PrincipalBurst: 3} // none back while the test runs
+		c.RateLimits = ratelimit.Limits{PrincipalRate: 0.001, PrincipalBurst: 3} // none back while the test runs
 	})
 	defer stop()
 	t.Setenv("FRAY_ADDR", addr)
@@ -177,6 +179,6 @@ func TestDevLimitsEachCallersRate(t *testing.T) {
 }
 
 func TestDevListensOnLoopbackOnly(t *testing.T) {
-	err := dev.Run(context.Background(), dev.Config{Listen: "0.0.0.0:0", Data: t.TempDir(), NATSHost: "127.0.0.1", NATSPort: -1, Grace: time.Second, Log: platform.NewLogger("text", "error")})
+	err := dev.Run(context.Background(), dev.Config{Listen: "0.0.0.0:0", Data: t.TempDir(), NATSHost: "127.0.0.1", NATSPort: -1, Grace: time.Second, Log: telemetry.NewLogger("text", "error")})
 	require.ErrorContains(t, err, "fray dev listens on loopback only")
 }

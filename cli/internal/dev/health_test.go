@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/fray-rpg/fray/cli/internal/dev"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/natsconn"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
@@ -25,7 +25,7 @@ func TestHealthFollowsNATS(t *testing.T) {
 	require.NoError(t, l.Close())
 	store := t.TempDir()
 	startNATS := func() *server.Server {
-		ns, err := platform.EmbeddedNATS("127.0.0.1", port, store)
+		ns, err := natsconn.EmbeddedNATS("127.0.0.1", port, store)
 		require.NoError(t, err)
 		return ns
 	}

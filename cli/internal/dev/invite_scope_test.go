@@ -18,8 +18,9 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	invitev1 "github.com/fray-rpg/fray/gen/fray/invite/v1"
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/auth"
 	"github.com/fray-rpg/fray/services/platform/authtest"
+	"github.com/fray-rpg/fray/services/platform/ratelimit"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -111,8 +112,8 @@ func TestAnInviteIsGoodForItsEncounterOnly(t *testing.T) {
 	token := linkToken(t, strings.TrimSpace(fray(t, "invite", "--addr", addr, "--as", "gm", id, "--player", "diego")), prefix)
 	requireLasts(t, before, time.Now(), 12*time.Hour, expOf(t, token), "--ttl's default, the CLI's own token minted to last as long")
 	c := claimsOf(t, token)
-	require.Equal(t, id, c[platform.EncounterClaim])
-	require.Equal(t, "dev/gm", c[platform.InviterClaim])
+	require.Equal(t, id, c[auth.EncounterClaim])
+	require.Equal(t, "dev/gm", c[auth.InviterClaim])
 	principal := "dev/" + c["sub"].(string)
 	player := browser{base: page, token: token}
 	cc, ctx := grpcAs(t, addr, token)
@@ -165,8 +166,8 @@ func TestAnInviteIsGoodForItsEncounterOnly(t *testing.T) {
 	require.Equal(t, co.GetExpiresAt().AsTime(), next.GetExpiresAt().AsTime(), "an invite never outlives the token that minted it")
 	require.Equal(t, expOf(t, co.GetToken()), expOf(t, next.GetToken()))
 	nc := claimsOf(t, next.GetToken())
-	require.Equal(t, id, nc[platform.EncounterClaim])
-	require.Equal(t, "dev/gm", nc[platform.InviterClaim], "the budget of the root inviter, not the co-GM's")
+	require.Equal(t, id, nc[auth.EncounterClaim])
+	require.Equal(t, "dev/gm", nc[auth.InviterClaim], "the budget of the root inviter, not the co-GM's")
 	_, err = call[encounterv1.CreateEncounterRequest, encounterv1.CreateEncounterResponse](t, browser{base: page, token: next.GetToken()}, "CreateEncounter", &encounterv1.CreateEncounterRequest{Encounter: &encounterv1.CreateEncounter{Name: "Mon repaire", RuleSystem: "loss"}})
 	requireBound(t, err, id, "the co-GM's invitee creates")
 
@@ -198,7 +199,7 @@ func TestAnInviteIsGoodForItsEncounterOnly(t *testing.T) {
 func TestAnInviteDrawsFromItsInvitersBudget(t *testing.T) {
 	const burst = 12
 	addr, stop := start(t, t.TempDir(), func(c *dev.Config) {
-		c.RateLimits = platform.RateLimits{PrincipalRate: 0.001, PrincipalBurst: burst}
+		c.RateLimits = ratelimit.Limits{PrincipalRate: 0.001, PrincipalBurst: burst}
 	})
 	defer stop()
 	sheets := filepath.Join("..", "..", "testdata", "sheets")

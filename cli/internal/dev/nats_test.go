@@ -11,7 +11,8 @@ import (
 	"time"
 
 	"github.com/fray-rpg/fray/cli/internal/dev"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/natsconn"
+	"github.com/fray-rpg/fray/services/platform/telemetry"
 	"github.com/nats-io/nats.go"
 	"github.com/stretchr/testify/require"
 )
@@ -25,7 +26,7 @@ func startNATS(t *testing.T, data string) (addr, natsURL string, stop func()) {
 	go func() {
 		done <- dev.Run(ctx, dev.Config{
 			Listen: "127.0.0.1:0", Data: data, NATSHost: "127.0.0.1", NATSPort: -1,
-			Grace: 5 * time.Second, Log: platform.NewLogger("text", "error"),
+			Grace: 5 * time.Second, Log: telemetry.NewLogger("text", "error"),
 			Ready: func(a string) { ready <- a }, NATSReady: func(u string) { natsReady <- u },
 		})
 	}()
@@ -81,7 +82,7 @@ func TestDevNATSKeepsTheSeedsToTheService(t *testing.T) {
 	require.Equal(t, os.FileMode(0o600), fi.Mode().Perm())
 	b, err := os.ReadFile(usersFile)
 	require.NoError(t, err)
-	var users platform.NATSUsers
+	var users natsconn.NATSUsers
 	require.NoError(t, json.Unmarshal(b, &users))
 
 	sheet := func(n string) string { return filepath.Join("..", "..", "testdata", "sheets", n+".yaml") }
@@ -94,10 +95,10 @@ func TestDevNATSKeepsTheSeedsToTheService(t *testing.T) {
 	require.Contains(t, fray(t, "replay", id), "Tour 1")
 
 	// The seed: the service's, refused to the auditor, anonymous or named.
-	seed, err := seedRead(t, natsURL, id, append(platform.EncounterNATSOptions(), nats.UserInfo(platform.NATSEncounterUser, users.Encounter))...)
+	seed, err := seedRead(t, natsURL, id, append(natsconn.EncounterNATSOptions(), nats.UserInfo(natsconn.NATSEncounterUser, users.Encounter))...)
 	require.NoError(t, err)
 	require.Len(t, seed, 32)
-	for _, opts := range [][]nats.Option{nil, {nats.UserInfo(platform.NATSAuditorUser, users.Auditor)}} {
+	for _, opts := range [][]nats.Option{nil, {nats.UserInfo(natsconn.NATSAuditorUser, users.Auditor)}} {
 		_, err := seedRead(t, natsURL, id, opts...)
 		require.ErrorIs(t, err, nats.ErrPermissionViolation)
 		require.ErrorContains(t, err, `Publish to "$JS.API.DIRECT.GET.KV_FRAY_SEEDS.$KV.FRAY_SEEDS.`+id+`"`)
@@ -112,5 +113,5 @@ func TestDevNATSKeepsTheSeedsToTheService(t *testing.T) {
 	require.Equal(t, b, again)
 	fray(t, "end", "--addr", addr, id)
 	t.Setenv("FRAY_NATS_URL", natsURL)
-	require.Contains(t, fray(t, "audit", "verify", id, "--nats-user", platform.NATSAuditorUser, "--nats-password", users.Auditor), "intact")
+	require.Contains(t, fray(t, "audit", "verify", id, "--nats-user", natsconn.NATSAuditorUser, "--nats-password", users.Auditor), "intact")
 }

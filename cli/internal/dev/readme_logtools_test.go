@@ -11,7 +11,7 @@ import (
 
 	"github.com/fray-rpg/fray/cli/internal/commands"
 	"github.com/fray-rpg/fray/cli/internal/dev"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/telemetry"
 	"github.com/stretchr/testify/require"
 )
 
@@ -45,7 +45,7 @@ func TestREADMELogToolsWorkAsPasted(t *testing.T) {
 	go func() {
 		done <- dev.Run(ctx, dev.Config{
 			Listen: "127.0.0.1:0", Data: t.TempDir(), NATSHost: "127.0.0.1", NATSPort: -1, Demo: true,
-			Grace: 5 * time.Second, Log: platform.NewLogger("text", "error"),
+			Grace: 5 * time.Second, Log: telemetry.NewLogger("text", "error"),
 			Ready: func(a string) { ready <- a }, NATSReady: func(u string) { natsReady <- u },
 		})
 	}()

@@ -11,9 +11,10 @@ import (
 	"syscall"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
-	invitev1 "github.com/fray-rpg/fray/gen/fray/invite/v1"
 	"github.com/fray-rpg/fray/services/gateway"
 	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/auth"
+	"github.com/fray-rpg/fray/services/platform/server"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 )
@@ -42,7 +43,7 @@ func (w *webServer) close() {
 // listenWeb registers the InviteService on srv (its tokens minted with the dev key; it calls
 // the encounter service at grpcAddr as the inviter), then, when cfg.Web is set, serves srv's
 // services to browsers and the page there until ctx is done. Call it before srv serves.
-func listenWeb(ctx context.Context, cfg Config, srv *platform.Server, key platform.Signer, grpcAddr string) (*webServer, error) {
+func listenWeb(ctx context.Context, cfg Config, srv *server.Server, key auth.Signer, grpcAddr string) (*webServer, error) {
 	w := &webServer{}
 	conn, err := grpc.NewClient(grpcAddr, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
@@ -50,7 +51,7 @@ func listenWeb(ctx context.Context, cfg Config, srv *platform.Server, key platfo
 	}
 	w.conns = append(w.conns, conn)
 	invites, err := gateway.NewInvites(gateway.InviteConfig{
-		Signer: key, Issuer: platform.DevIssuer, Audience: platform.DevAudience,
+		Signer: key, Issuer: auth.DevIssuer, Audience: auth.DevAudience,
 		Encounters: encounterv1.NewEncounterServiceClient(conn),
 		// Read once the listener is up, before any call is served.
 		PageURL: func() string { return w.url },
@@ -59,11 +60,11 @@ func listenWeb(ctx context.Context, cfg Config, srv *platform.Server, key platfo
 		w.close()
 		return nil, err
 	}
-	invitev1.RegisterInviteServiceServer(srv.GRPC, invites)
+	invites.Register(srv.GRPC)
 	if cfg.Web == "" {
 		return w, nil
 	}
-	if !platform.IsLoopback(cfg.Web) {
+	if !server.IsLoopback(cfg.Web) {
 		w.close()
 		return nil, fmt.Errorf("fray dev serves the page on loopback only (not --web %s): it serves plaintext; put a TLS proxy in front of it (deploy/k8s does) to serve a network", cfg.Web)
 	}
@@ -112,7 +113,7 @@ func webFlags(fs *flag.FlagSet, cfg *Config, origins string) error {
 		cfg.Web = ""
 	}
 	cfg.WebOptional = cfg.Web == DefaultWeb
-	if cfg.Web != "" && !platform.IsLoopback(cfg.Web) {
+	if cfg.Web != "" && !server.IsLoopback(cfg.Web) {
 		return platform.FlagError(fs, "web", "fray dev serves the page on loopback only, such as "+DefaultWeb)
 	}
 	cfg.WebOrigins = nil

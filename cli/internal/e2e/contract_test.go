@@ -9,8 +9,8 @@ import (
 	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
-	"github.com/fray-rpg/fray/services/platform"
 	"github.com/fray-rpg/fray/services/platform/authtest"
+	"github.com/fray-rpg/fray/services/platform/identity"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
@@ -29,7 +29,7 @@ func decideTour1(t *testing.T, remote encounter.Decider) {
 	t.Helper()
 	local := encounter.LocalDecider{Registry: systems.Registry()}
 	reg := systems.Registry()
-	ctx := authtest.As("encounter-service", platform.ScopeResolve) // the resolver answers Resolve to this scope only
+	ctx := authtest.As("encounter-service", identity.ScopeResolve) // the resolver answers Resolve to this scope only
 	seed := dice.NewSeed()
 	st := &encounterv1.EncounterState{EncounterId: "enc-contract"}
 

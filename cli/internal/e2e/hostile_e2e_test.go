@@ -12,8 +12,8 @@ import (
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
 	"github.com/fray-rpg/fray/rules/dice"
-	"github.com/fray-rpg/fray/services/platform"
 	"github.com/fray-rpg/fray/services/platform/authtest"
+	"github.com/fray-rpg/fray/services/platform/identity"
 	"github.com/fray-rpg/fray/services/platform/natstest"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/require"
@@ -105,7 +105,7 @@ func hostileCases(c encounterv1.EncounterServiceClient, rc rulesv1.RulesServiceC
 				return err
 			}},
 			{"Resolve", func(_ context.Context, id string) error {
-				_, err := rc.Resolve(authtest.As("encounter-service", platform.ScopeResolve), &rulesv1.ResolveRequest{
+				_, err := rc.Resolve(authtest.As("encounter-service", identity.ScopeResolve), &rulesv1.ResolveRequest{
 					State: &encounterv1.EncounterState{EncounterId: id, Tenant: authtest.Tenant}, Command: start, Actor: "dev/gm", Seed: seed})
 				return err
 			}},
@@ -228,7 +228,7 @@ func hostileCases(c encounterv1.EncounterServiceClient, rc rulesv1.RulesServiceC
 		}
 		add("Resolve, "+g.name, func(_ context.Context, id string) error {
 			body, out := g.body(id), []byte(nil)
-			return rcc.Invoke(authtest.As("encounter-service", platform.ScopeResolve), "/fray.rules.v1.RulesService/Resolve", &body, &out, grpc.ForceCodec(rawBytes{}))
+			return rcc.Invoke(authtest.As("encounter-service", identity.ScopeResolve), "/fray.rules.v1.RulesService/Resolve", &body, &out, grpc.ForceCodec(rawBytes{}))
 		})
 	}
 
@@ -299,7 +299,7 @@ func hostileCases(c encounterv1.EncounterServiceClient, rc rulesv1.RulesServiceC
 		{"dice scheme 9", 0, 0, 9},
 	} {
 		add("Resolve, "+off.name, func(_ context.Context, id string) error {
-			_, err := rc.Resolve(authtest.As("encounter-service", platform.ScopeResolve), &rulesv1.ResolveRequest{
+			_, err := rc.Resolve(authtest.As("encounter-service", identity.ScopeResolve), &rulesv1.ResolveRequest{
 				State: &encounterv1.EncounterState{EncounterId: "enc-offsets", Tenant: authtest.Tenant, Sequence: 5, DiceOffset: off.offset,
 					DiceHighWater: off.highWater, DiceScheme: off.diceScheme, RuleSystem: "loss", RulesVersion: 1,
 					Status: encounterv1.EncounterStatus_ENCOUNTER_STATUS_ACTIVE},

@@ -12,9 +12,11 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/auth"
 	"github.com/fray-rpg/fray/services/platform/authtest"
+	"github.com/fray-rpg/fray/services/platform/identity"
 	"github.com/fray-rpg/fray/services/platform/natstest"
+	"github.com/fray-rpg/fray/services/platform/server"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/encoding/protojson"
 )
@@ -25,11 +27,11 @@ import (
 // is the GetEncounterResponse with the commands, and a command taken from it is accepted.
 func TestFrayLegalListsKeysAndChoicesAsTheCallerMaySeeThem(t *testing.T) {
 	ns, _ := natstest.Start(t)
-	srv := platform.NewServer(quietLog(), authtest.ServerOptions()...)
+	srv := server.New(quietLog(), authtest.ServerOptions()...)
 	sum := sha256.Sum256([]byte("fray-legal-cli"))
 	run, err := encounter.Start(context.Background(), encounter.Config{NATSURL: ns.ClientURL(), ResolverAddr: startResolver(t), Log: quietLog(),
 		Options:       encounter.Options{NewSeed: func() []byte { return sum[:] }},
-		ResolverToken: platform.StaticToken(authtest.Default().Token("encounter-service", platform.ScopeResolve))}, srv, systems.Registry())
+		ResolverToken: auth.StaticToken(authtest.Default().Token("encounter-service", identity.ScopeResolve))}, srv, systems.Registry())
 	require.NoError(t, err)
 	t.Cleanup(run.Close)
 	addr := serveOn(t, srv)

@@ -9,17 +9,19 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/auth"
 	"github.com/fray-rpg/fray/services/platform/authtest"
+	"github.com/fray-rpg/fray/services/platform/identity"
 	"github.com/fray-rpg/fray/services/platform/natstest"
+	"github.com/fray-rpg/fray/services/platform/server"
 	"github.com/stretchr/testify/require"
 )
 
 // startEncounterAt serves EncounterService as startEncounter does and returns its address.
 func startEncounterAt(t *testing.T, natsURL, resolverAddr string) string {
-	srv := platform.NewServer(quietLog(), authtest.ServerOptions()...)
+	srv := server.New(quietLog(), authtest.ServerOptions()...)
 	run, err := encounter.Start(context.Background(), encounter.Config{NATSURL: natsURL, ResolverAddr: resolverAddr, Log: quietLog(),
-		ResolverToken: platform.StaticToken(authtest.Default().Token("encounter-service", platform.ScopeResolve))}, srv, systems.Registry())
+		ResolverToken: auth.StaticToken(authtest.Default().Token("encounter-service", identity.ScopeResolve))}, srv, systems.Registry())
 	require.NoError(t, err)
 	t.Cleanup(run.Close)
 	return serveOn(t, srv)

@@ -22,9 +22,12 @@ import (
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/fray-rpg/fray/services/encounter/store"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/auth"
 	"github.com/fray-rpg/fray/services/platform/authtest"
+	"github.com/fray-rpg/fray/services/platform/identity"
 	"github.com/fray-rpg/fray/services/platform/natstest"
+	"github.com/fray-rpg/fray/services/platform/server"
+	"github.com/fray-rpg/fray/services/platform/telemetry"
 	"github.com/fray-rpg/fray/services/resolver"
 	"github.com/nats-io/nats.go"
 	"github.com/stretchr/testify/require"
@@ -33,10 +36,10 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-func quietLog() *slog.Logger { return platform.NewLogger("text", "error") }
+func quietLog() *slog.Logger { return telemetry.NewLogger("text", "error") }
 
 // serveOn runs srv on a fresh loopback listener until the test ends.
-func serveOn(t *testing.T, srv *platform.Server) string {
+func serveOn(t *testing.T, srv *server.Server) string {
 	t.Helper()
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -57,7 +60,7 @@ func dial(t *testing.T, addr string) *grpc.ClientConn {
 
 // startResolver serves RulesService as its own server.
 func startResolver(t *testing.T) string {
-	srv := platform.NewServer(quietLog(), authtest.ServerOptions()...)
+	srv := server.New(quietLog(), authtest.ServerOptions()...)
 	rulesv1.RegisterRulesServiceServer(srv.GRPC, resolver.New(systems.Registry()))
 	return serveOn(t, srv)
 }
@@ -65,7 +68,7 @@ func startResolver(t *testing.T) string {
 // startEncounter serves EncounterService against NATS, asking the resolver over gRPC; each
 // call is a fresh process state (an empty cache).
 func startEncounter(t *testing.T, natsURL, resolverAddr string, seed []byte) encounterv1.EncounterServiceClient {
-	srv := platform.NewServer(quietLog(), authtest.ServerOptions()...)
+	srv := server.New(quietLog(), authtest.ServerOptions()...)
 	// The role matrix opens one encounter a cell, every one the same GM's: past the default
 	// cap of encounters one principal may hold open (100).
 	opts := encounter.Options{MaxOpenPerPrincipal: 10_000}
@@ -73,7 +76,7 @@ func startEncounter(t *testing.T, natsURL, resolverAddr string, seed []byte) enc
 		opts.NewSeed = func() []byte { return seed }
 	}
 	run, err := encounter.Start(context.Background(), encounter.Config{NATSURL: natsURL, ResolverAddr: resolverAddr, Log: quietLog(), Options: opts,
-		ResolverToken: platform.StaticToken(authtest.Default().Token("encounter-service", platform.ScopeResolve))}, srv, systems.Registry())
+		ResolverToken: auth.StaticToken(authtest.Default().Token("encounter-service", identity.ScopeResolve))}, srv, systems.Registry())
 	require.NoError(t, err)
 	t.Cleanup(run.Close)
 	return encounterv1.NewEncounterServiceClient(dial(t, serveOn(t, srv)))

@@ -12,9 +12,10 @@ import (
 	"time"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
-	"github.com/fray-rpg/fray/services/platform"
 	"github.com/fray-rpg/fray/services/platform/authtest"
+	"github.com/fray-rpg/fray/services/platform/identity"
 	"github.com/fray-rpg/fray/services/platform/natstest"
+	"github.com/fray-rpg/fray/services/platform/server"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
@@ -70,7 +71,7 @@ func TestServicesAsSeparateProcesses(t *testing.T) {
 	jwks := authtest.Default().WriteJWKS(t, secrets)
 	tlsFiles := authtest.NewTLS(t, secrets)
 	tokenFile := filepath.Join(secrets, "resolver-token")
-	require.NoError(t, os.WriteFile(tokenFile, []byte(authtest.Default().Token("encounter-service", platform.ScopeResolve)+"\n"), 0o600))
+	require.NoError(t, os.WriteFile(tokenFile, []byte(authtest.Default().Token("encounter-service", identity.ScopeResolve)+"\n"), 0o600))
 	security := []string{"--jwks", jwks, "--token-issuer", authtest.Issuer, "--token-audience", authtest.Audience, "--tls-cert", tlsFiles.Cert, "--tls-key", tlsFiles.Key}
 
 	resolverAddr, encounterAddr := freeAddr(t), freeAddr(t)
@@ -88,7 +89,7 @@ func TestServicesAsSeparateProcesses(t *testing.T) {
 	require.NoError(t, encounterProc.Start())
 	t.Cleanup(func() { _ = resolverProc.Process.Kill(); _ = encounterProc.Process.Kill() })
 
-	creds, err := platform.ClientTLS(tlsFiles.CA)
+	creds, err := server.ClientTLS(tlsFiles.CA)
 	require.NoError(t, err)
 	cc, err := grpc.NewClient(encounterAddr, grpc.WithTransportCredentials(creds))
 	require.NoError(t, err)

@@ -10,9 +10,11 @@ import (
 
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/auth"
 	"github.com/fray-rpg/fray/services/platform/authtest"
+	"github.com/fray-rpg/fray/services/platform/identity"
 	"github.com/fray-rpg/fray/services/platform/natstest"
+	"github.com/fray-rpg/fray/services/platform/server"
 	"github.com/stretchr/testify/require"
 )
 
@@ -100,10 +102,10 @@ func playREADMEAgainstTheServices(t *testing.T, marker, id, last string) {
 	t.Chdir("../../testdata/sheets")
 	for i := range 3 {
 		sum := sha256.Sum256(fmt.Appendf(nil, "fray README e2e %d", i))
-		srv := platform.NewServer(quietLog(), authtest.ServerOptions()...)
+		srv := server.New(quietLog(), authtest.ServerOptions()...)
 		run, err := encounter.Start(context.Background(), encounter.Config{NATSURL: ns.ClientURL(), ResolverAddr: resolverAddr, Log: quietLog(),
 			Options:       encounter.Options{NewSeed: func() []byte { return sum[:] }},
-			ResolverToken: platform.StaticToken(authtest.Default().Token("encounter-service", platform.ScopeResolve))}, srv, systems.Registry())
+			ResolverToken: auth.StaticToken(authtest.Default().Token("encounter-service", identity.ScopeResolve))}, srv, systems.Registry())
 		require.NoError(t, err)
 		addr := serveOn(t, srv)
 		vars := map[string]string{}

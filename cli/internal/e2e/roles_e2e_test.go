@@ -14,8 +14,9 @@ import (
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
 	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/services/encounter/store"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/auth"
 	"github.com/fray-rpg/fray/services/platform/authtest"
+	"github.com/fray-rpg/fray/services/platform/identity"
 	"github.com/fray-rpg/fray/services/platform/natstest"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc/codes"
@@ -34,7 +35,7 @@ type caller struct {
 // someone of another tenant, and the three ways of having no valid token.
 func callers() []caller {
 	a := authtest.Default()
-	impostor := platform.Signer{ID: a.Ed.ID, Key: authtest.NewEd25519("impostor").Key} // the right key id, another key
+	impostor := auth.Signer{ID: a.Ed.ID, Key: authtest.NewEd25519("impostor").Key} // the right key id, another key
 	expired := authtest.Claims(authtest.Tenant, "david")
 	expired.IssuedAt = time.Now().Add(-2 * time.Hour)
 	return []caller{
@@ -275,7 +276,7 @@ func TestRulesServiceMatrix(t *testing.T) {
 			return err
 		}},
 	}
-	who := append(callers(), caller{name: "the encounter service", ctx: func() context.Context { return authtest.As("encounter-service", platform.ScopeResolve) }})
+	who := append(callers(), caller{name: "the encounter service", ctx: func() context.Context { return authtest.As("encounter-service", identity.ScopeResolve) }})
 	cells := 0
 	for _, op := range ops {
 		for _, w := range who {

@@ -9,8 +9,9 @@ import (
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
-	"github.com/fray-rpg/fray/services/platform"
 	"github.com/fray-rpg/fray/services/platform/authtest"
+	"github.com/fray-rpg/fray/services/platform/identity"
+	"github.com/fray-rpg/fray/services/platform/server"
 	"github.com/fray-rpg/fray/services/resolver"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
@@ -21,7 +22,7 @@ import (
 
 // startResolverServer serves srv as its own resolver and returns its address.
 func startResolverServer(t *testing.T, srv rulesv1.RulesServiceServer) string {
-	s := platform.NewServer(quietLog(), authtest.ServerOptions()...)
+	s := server.New(quietLog(), authtest.ServerOptions()...)
 	rulesv1.RegisterRulesServiceServer(s.GRPC, srv)
 	return serveOn(t, s)
 }
@@ -52,7 +53,7 @@ func TestSheetsAcrossResolverReplicas(t *testing.T) {
 	// round_robin picks among the replicas connected so far: on a busy machine the first
 	// calls all went to one (the test's known flake). Both answer before the fight begins.
 	for a.lists.Load() == 0 || b.lists.Load() == 0 {
-		_, err := client.ListRulesets(authtest.As("encounter-service", platform.ScopeResolve), &rulesv1.ListRulesetsRequest{}, grpc.WaitForReady(true))
+		_, err := client.ListRulesets(authtest.As("encounter-service", identity.ScopeResolve), &rulesv1.ListRulesetsRequest{}, grpc.WaitForReady(true))
 		require.NoError(t, err)
 		require.Less(t, a.lists.Load()+b.lists.Load(), int32(10000), "both replicas reached")
 	}

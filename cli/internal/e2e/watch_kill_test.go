@@ -16,8 +16,8 @@ import (
 
 	"github.com/fray-rpg/fray/cli/internal/commands"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
-	"github.com/fray-rpg/fray/services/platform"
 	"github.com/fray-rpg/fray/services/platform/authtest"
+	"github.com/fray-rpg/fray/services/platform/identity"
 	"github.com/fray-rpg/fray/services/platform/natstest"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
@@ -64,7 +64,7 @@ func TestWatchResumesAcrossAKill9(t *testing.T) {
 	secrets := t.TempDir()
 	jwks := authtest.Default().WriteJWKS(t, secrets)
 	tokenFile := filepath.Join(secrets, "resolver-token")
-	require.NoError(t, os.WriteFile(tokenFile, []byte(authtest.Default().Token("encounter-service", platform.ScopeResolve)), 0o600))
+	require.NoError(t, os.WriteFile(tokenFile, []byte(authtest.Default().Token("encounter-service", identity.ScopeResolve)), 0o600))
 	security := []string{"--jwks", jwks, "--token-issuer", authtest.Issuer, "--token-audience", authtest.Audience}
 
 	resolverAddr, addr := freeAddr(t), freeAddr(t)

@@ -22,6 +22,9 @@ import (
 	"github.com/fray-rpg/fray/cli/internal/commands"
 	"github.com/fray-rpg/fray/cli/internal/dev"
 	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/auth"
+	"github.com/fray-rpg/fray/services/platform/natsconn"
+	"github.com/fray-rpg/fray/services/platform/server"
 	"github.com/nats-io/nats.go"
 	"github.com/spf13/cobra"
 	"google.golang.org/grpc"
@@ -60,13 +63,13 @@ func NewCommand() *cobra.Command {
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	quiet := fs.Bool("quiet", false, "no progress line")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the first round's load (not the anchors) to this file (with --embedded: server and generator together)")
-	tenant := fs.String("tenant", platform.DevTenant, "tenant of the two identities")
+	tenant := fs.String("tenant", auth.DevTenant, "tenant of the two identities")
 	gmToken := fs.String("gm-token", os.Getenv("FRAY_LOAD_GM_TOKEN"), "bearer token of the GM (default: minted from the dev key; env FRAY_LOAD_GM_TOKEN)")
 	playerToken := fs.String("player-token", os.Getenv("FRAY_LOAD_PLAYER_TOKEN"), "bearer token of the player, subject "+PlayerSubject+" (env FRAY_LOAD_PLAYER_TOKEN)")
 	tlsCA := fs.String("tls-ca", os.Getenv("FRAY_TLS_CA"), "verify the server's TLS certificate against this PEM CA (env FRAY_TLS_CA)")
 	useTLS := fs.Bool("tls", os.Getenv("FRAY_TLS") != "", "use TLS (env FRAY_TLS; the default off loopback)")
 	natsURL := fs.String("nats-url", platform.Env("FRAY_NATS_URL", ""), "NATS of the server, for the JetStream anchor (a scratch stream is created and deleted; env FRAY_NATS_URL)")
-	var natsAuth platform.NATSAuth
+	var natsAuth natsconn.NATSAuth
 	natsAuth.AddFlags(fs)
 	cmd.Flags().AddGoFlagSet(fs)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
@@ -78,7 +81,7 @@ func NewCommand() *cobra.Command {
 		if !*quiet {
 			cfg.Progress = stderr
 		}
-		var signer platform.Signer
+		var signer auth.Signer
 		natsOpts, err := natsAuth.Options()
 		if err != nil {
 			return err
@@ -91,26 +94,26 @@ func NewCommand() *cobra.Command {
 			defer stack.stop()
 			*addr, *natsURL, natsOpts, signer = stack.addr, stack.natsURL, nil, stack.key
 		} else if *gmToken == "" || *playerToken == "" {
-			path, ok := platform.FindDevKey(*addr)
+			path, ok := auth.FindDevKey(*addr)
 			if !ok {
 				return fmt.Errorf("no dev key for %s: run `fray dev` there, use --embedded, or give --gm-token and --player-token", *addr)
 			}
-			if signer, err = platform.LoadDevKey(path); err != nil {
+			if signer, err = auth.LoadDevKey(path); err != nil {
 				return fmt.Errorf("dev signing key: %w", err)
 			}
 		}
 		// The skeleton anchor sends and answers the Submits the load made.
 		sampler := &Sampler{Max: *encounters}
 		dial := func(subject, token string) (*grpc.ClientConn, error) {
-			creds, secure, err := platform.Transport(*addr, *tlsCA, *useTLS)
+			creds, secure, err := server.Transport(*addr, *tlsCA, *useTLS)
 			if err != nil {
 				return nil, err
 			}
-			var src platform.TokenSource = platform.StaticToken(token)
+			var src auth.TokenSource = auth.StaticToken(token)
 			if token == "" {
-				src = &platform.MintedToken{Signer: signer, Claims: platform.DevClaims(*tenant, subject, platform.DevTokenTTL)}
+				src = &auth.MintedToken{Signer: signer, Claims: auth.DevClaims(*tenant, subject, auth.DevTokenTTL)}
 			}
-			return grpc.NewClient(*addr, grpc.WithTransportCredentials(creds), grpc.WithPerRPCCredentials(platform.PerRPCToken(src, "", secure)),
+			return grpc.NewClient(*addr, grpc.WithTransportCredentials(creds), grpc.WithPerRPCCredentials(auth.PerRPCToken(src, "", secure)),
 				grpc.WithChainUnaryInterceptor(sampler.Interceptor()))
 		}
 		gmConn, err := dial(GMSubject, *gmToken)
@@ -357,7 +360,7 @@ func printCPU(w io.Writer, cpu Duration, note string) {
 // embeddedStack is `fray dev` run in this process.
 type embeddedStack struct {
 	addr, natsURL string
-	key           platform.Signer
+	key           auth.Signer
 	stop          func()
 }
 
@@ -369,7 +372,7 @@ func startEmbedded(ctx context.Context) (*embeddedStack, error) {
 	if err != nil {
 		return nil, err
 	}
-	ns, err := platform.EmbeddedNATS("127.0.0.1", -1, data+"/jetstream")
+	ns, err := natsconn.EmbeddedNATS("127.0.0.1", -1, data+"/jetstream")
 	if err != nil {
 		os.RemoveAll(data)
 		return nil, err
@@ -400,7 +403,7 @@ func startEmbedded(ctx context.Context) (*embeddedStack, error) {
 		os.RemoveAll(data)
 		return nil, fmt.Errorf("embedded fray dev: %w", err)
 	}
-	key, _, err := platform.LoadOrCreateDevKey(data)
+	key, _, err := auth.LoadOrCreateDevKey(data)
 	if err != nil {
 		stop()
 		return nil, err

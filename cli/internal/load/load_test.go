@@ -14,7 +14,8 @@ import (
 	"github.com/fray-rpg/fray/cli/internal/load"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/services/encounter"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/auth"
+	"github.com/fray-rpg/fray/services/platform/telemetry"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
@@ -191,7 +192,7 @@ func TestRemoteLoadOmitsTheCPU(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- dev.Run(ctx, dev.Config{Listen: "127.0.0.1:0", Data: t.TempDir(), NATSHost: "127.0.0.1", NATSPort: -1,
-			Grace: 5 * time.Second, Log: platform.NewLogger("text", "error"), Ready: func(a string) { ready <- a }})
+			Grace: 5 * time.Second, Log: telemetry.NewLogger("text", "error"), Ready: func(a string) { ready <- a }})
 	}()
 	var addr string
 	select {
@@ -220,7 +221,7 @@ func startDev(t *testing.T, opts encounter.Options) string {
 	done := make(chan error, 1)
 	go func() {
 		done <- dev.Run(ctx, dev.Config{Listen: "127.0.0.1:0", Data: t.TempDir(), NATSHost: "127.0.0.1", NATSPort: -1, Options: opts,
-			Grace: 5 * time.Second, Log: platform.NewLogger("text", "error"), Ready: func(a string) { ready <- a }})
+			Grace: 5 * time.Second, Log: telemetry.NewLogger("text", "error"), Ready: func(a string) { ready <- a }})
 	}()
 	select {
 	case addr := <-ready:
@@ -291,12 +292,12 @@ func TestLoadWaitsAsARefusalAsks(t *testing.T) {
 // loadClient is an EncounterService client of addr's fray dev, as subject of the load's tenant.
 func loadClient(t *testing.T, addr, subject string) encounterv1.EncounterServiceClient {
 	t.Helper()
-	path, ok := platform.FindDevKey(addr)
+	path, ok := auth.FindDevKey(addr)
 	require.True(t, ok)
-	key, err := platform.LoadDevKey(path)
+	key, err := auth.LoadDevKey(path)
 	require.NoError(t, err)
-	src := &platform.MintedToken{Signer: key, Claims: platform.DevClaims(platform.DevTenant, subject, time.Hour)}
-	cc, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()), grpc.WithPerRPCCredentials(platform.PerRPCToken(src, "", false)))
+	src := &auth.MintedToken{Signer: key, Claims: auth.DevClaims(auth.DevTenant, subject, time.Hour)}
+	cc, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()), grpc.WithPerRPCCredentials(auth.PerRPCToken(src, "", false)))
 	require.NoError(t, err)
 	t.Cleanup(func() { cc.Close() })
 	return encounterv1.NewEncounterServiceClient(cc)

@@ -13,7 +13,13 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/auth"
+	"github.com/fray-rpg/fray/services/platform/identity"
+	"github.com/fray-rpg/fray/services/platform/ratelimit"
+	"github.com/fray-rpg/fray/services/platform/server"
+	"github.com/fray-rpg/fray/services/platform/sheets"
+	"github.com/fray-rpg/fray/services/platform/telemetry"
+	"github.com/fray-rpg/fray/services/platform/validate"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"google.golang.org/grpc"
@@ -24,7 +30,7 @@ import (
 )
 
 // The skeleton anchor is Submit's topology with none of fray's own work in it: a client's
-// Submit reaches a gRPC server built as the encounter service's is (platform.NewServer with
+// Submit reaches a gRPC server built as the encounter service's is (server.New with
 // the real authenticator verifying a real token, the rate limiter, telemetry, validation),
 // whose handler calls a trivial resolver over gRPC (served there too, as `fray dev` serves
 // both, with the encounter service's token and scope) and then makes the conditional
@@ -112,7 +118,7 @@ func SkeletonAnchor(ctx context.Context, url string, opts []nats.Option, samples
 		sk.events[e.state.GetEncounterId()] = e.Response.GetEvents()
 	}
 	cc, err := grpc.NewClient(sk.addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithPerRPCCredentials(platform.PerRPCToken(&platform.MintedToken{Signer: sk.key, Claims: platform.DevClaims(platform.DevTenant, GMSubject, platform.DevTokenTTL)}, "", false)))
+		grpc.WithPerRPCCredentials(auth.PerRPCToken(&auth.MintedToken{Signer: sk.key, Claims: auth.DevClaims(auth.DevTenant, GMSubject, auth.DevTokenTTL)}, "", false)))
 	if err != nil {
 		return Stats{}, err
 	}
@@ -146,7 +152,7 @@ func sentAs(ex Exchange) *skeletonEncounter {
 	e.digests = make([][]byte, len(e.state.GetCombatants()))
 	for i, c := range e.state.GetCombatants() {
 		if c.GetSheet() != nil {
-			e.digests[i] = platform.SheetDigest(c)
+			e.digests[i] = sheets.Digest(c)
 			c.Sheet = nil
 		}
 	}
@@ -157,7 +163,7 @@ func sentAs(ex Exchange) *skeletonEncounter {
 type skeleton struct {
 	encounterv1.UnimplementedEncounterServiceServer
 	addr  string
-	key   platform.Signer
+	key   auth.Signer
 	rules rulesv1.RulesServiceClient
 	js    jetstream.JetStream
 	// prefix is the scratch stream's subject prefix, seed a 32-byte dice seed sent along.
@@ -180,32 +186,32 @@ func startSkeleton(ctx context.Context, js jetstream.JetStream, prefix string) (
 	if err != nil {
 		return nil, err
 	}
-	key := platform.Signer{ID: "fray-load-skeleton", Key: priv}
-	authn, err := platform.NewAuthenticator(platform.DevAuthConfig(key))
+	key := auth.Signer{ID: "fray-load-skeleton", Key: priv}
+	authn, err := auth.NewAuthenticator(auth.DevConfig(key))
 	if err != nil {
 		return nil, err
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	tel, err := (&platform.TelemetryFlags{}).Start(ctx, "fray-load-skeleton", log)
+	tel, err := (&telemetry.Flags{}).Start(ctx, "fray-load-skeleton", log)
 	if err != nil {
 		return nil, err
 	}
-	var limits platform.RateLimits
-	srv := platform.NewServer(log, append(append(authn.ServerOptions(), limits.ServerOption()), tel.ServerOptions()...)...)
+	var limits ratelimit.Limits
+	srv := server.New(log, append(append(authn.ServerOptions(), limits.ServerOption()), tel.ServerOptions()...)...)
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		tel.Close()
 		return nil, err
 	}
-	sk := &skeleton{addr: lis.Addr().String(), key: key, js: js, prefix: prefix, seed: make([]byte, platform.SeedLength),
+	sk := &skeleton{addr: lis.Addr().String(), key: key, js: js, prefix: prefix, seed: make([]byte, validate.SeedLength),
 		encounters: map[string]*skeletonEncounter{}, events: map[string][]*encounterv1.Event{}, last: map[string]uint64{}}
 	encounterv1.RegisterEncounterServiceServer(srv.GRPC, sk)
 	rulesv1.RegisterRulesServiceServer(srv.GRPC, trivialResolver{sk: sk})
 	// The resolver's connection as the encounter service dials it: its token with the
 	// resolve scope, the telemetry's client interceptors.
-	resolverToken := &platform.MintedToken{Signer: key, Claims: platform.DevClaims(platform.DevTenant, "encounter-service", time.Hour, platform.ScopeResolve)}
+	resolverToken := &auth.MintedToken{Signer: key, Claims: auth.DevClaims(auth.DevTenant, "encounter-service", time.Hour, identity.ScopeResolve)}
 	rc, err := grpc.NewClient(sk.addr, append([]grpc.DialOption{grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithPerRPCCredentials(platform.PerRPCToken(resolverToken, "", false)), platform.WithClientKeepalive()}, tel.DialOptions()...)...)
+		grpc.WithPerRPCCredentials(auth.PerRPCToken(resolverToken, "", false)), server.WithClientKeepalive()}, tel.DialOptions()...)...)
 	if err != nil {
 		lis.Close()
 		tel.Close()
@@ -230,7 +236,7 @@ func startSkeleton(ctx context.Context, js jetstream.JetStream, prefix string) (
 // Submit asks the resolver, appends what it answered under the encounter's last sequence,
 // and answers the sample's response.
 func (s *skeleton) Submit(ctx context.Context, req *encounterv1.SubmitRequest) (*encounterv1.SubmitResponse, error) {
-	id, ok := platform.IdentityFrom(ctx)
+	id, ok := identity.From(ctx)
 	if !ok {
 		return nil, status.Error(codes.Unauthenticated, "no caller")
 	}
@@ -269,7 +275,7 @@ type trivialResolver struct {
 }
 
 func (r trivialResolver) Resolve(ctx context.Context, req *rulesv1.ResolveRequest) (*rulesv1.ResolveResponse, error) {
-	if id, _ := platform.IdentityFrom(ctx); !id.HasScope(platform.ScopeResolve) {
+	if id, _ := identity.From(ctx); !id.HasScope(identity.ScopeResolve) {
 		return nil, status.Errorf(codes.PermissionDenied, "Resolve answers only the encounter service")
 	}
 	return &rulesv1.ResolveResponse{Events: r.sk.events[req.GetState().GetEncounterId()]}, nil

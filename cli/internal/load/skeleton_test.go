@@ -7,7 +7,8 @@ import (
 
 	"github.com/fray-rpg/fray/cli/internal/load"
 	"github.com/fray-rpg/fray/services/encounter"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/auth"
+	"github.com/fray-rpg/fray/services/platform/natsconn"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
@@ -18,13 +19,13 @@ import (
 func samples(t *testing.T, commands int64) []load.Exchange {
 	t.Helper()
 	addr := startDev(t, encounter.Options{})
-	key, err := platform.LoadDevKey(mustFindDevKey(t, addr))
+	key, err := auth.LoadDevKey(mustFindDevKey(t, addr))
 	require.NoError(t, err)
 	sampler := &load.Sampler{Max: 2}
 	dial := func(subject string) *grpc.ClientConn {
-		src := &platform.MintedToken{Signer: key, Claims: platform.DevClaims(platform.DevTenant, subject, platform.DevTokenTTL)}
+		src := &auth.MintedToken{Signer: key, Claims: auth.DevClaims(auth.DevTenant, subject, auth.DevTokenTTL)}
 		cc, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
-			grpc.WithPerRPCCredentials(platform.PerRPCToken(src, "", false)), grpc.WithChainUnaryInterceptor(sampler.Interceptor()))
+			grpc.WithPerRPCCredentials(auth.PerRPCToken(src, "", false)), grpc.WithChainUnaryInterceptor(sampler.Interceptor()))
 		require.NoError(t, err)
 		t.Cleanup(func() { cc.Close() })
 		return cc
@@ -37,7 +38,7 @@ func samples(t *testing.T, commands int64) []load.Exchange {
 
 func mustFindDevKey(t *testing.T, addr string) string {
 	t.Helper()
-	path, ok := platform.FindDevKey(addr)
+	path, ok := auth.FindDevKey(addr)
 	require.True(t, ok, "fray dev at %s noted its key", addr)
 	return path
 }
@@ -53,7 +54,7 @@ func TestSkeletonAnchorCarriesTheLoadsSubmits(t *testing.T) {
 		require.NotNil(t, e.Request.GetCommand(), "a Submit's command")
 		require.NotEmpty(t, e.Response.GetEvents(), "a Submit's events")
 	}
-	ns, err := platform.EmbeddedNATS("127.0.0.1", -1, t.TempDir())
+	ns, err := natsconn.EmbeddedNATS("127.0.0.1", -1, t.TempDir())
 	require.NoError(t, err)
 	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
 

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/fray-rpg/fray/cli/internal/clienttest"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/natsconn"
 	"github.com/fray-rpg/fray/services/platform/natstest"
 	"github.com/stretchr/testify/require"
 )
@@ -35,13 +35,13 @@ func TestLogToolsAsTheAuditor(t *testing.T) {
 	require.Equal(t, 1, code, "the anonymous client is the auditor: it may not write the log")
 	require.Contains(t, stderr, "refused this user")
 	require.Contains(t, stderr, "Permissions Violation")
-	code, _, stderr = runFray("import", golden, "--nats-url", url, "--nats-user", platform.NATSAuditorUser, "--nats-password", s.Users.Auditor)
+	code, _, stderr = runFray("import", golden, "--nats-url", url, "--nats-user", natsconn.NATSAuditorUser, "--nats-password", s.Users.Auditor)
 	require.Equal(t, 1, code)
 	require.Contains(t, stderr, "refused this user")
-	code, _, stderr = runFray("import", golden, "--nats-url", url, "--nats-user", platform.NATSAuditorUser, "--nats-password", "wrong")
+	code, _, stderr = runFray("import", golden, "--nats-url", url, "--nats-user", natsconn.NATSAuditorUser, "--nats-password", "wrong")
 	require.Equal(t, 1, code)
 	require.Contains(t, stderr, "Authorization Violation")
-	code, stdout, stderr := runFray("import", golden, "--nats-url", url, "--nats-user", platform.NATSEncounterUser, "--nats-password", s.Users.Encounter)
+	code, stdout, stderr := runFray("import", golden, "--nats-url", url, "--nats-user", natsconn.NATSEncounterUser, "--nats-password", s.Users.Encounter)
 	require.Equal(t, 0, code, stderr)
 	require.Contains(t, stdout, fmt.Sprintf("imported %d events of %s", n, id))
 
@@ -51,7 +51,7 @@ func TestLogToolsAsTheAuditor(t *testing.T) {
 		args []string
 	}{
 		{"anonymous", nil},
-		{"auditor", []string{"--nats-user", platform.NATSAuditorUser, "--nats-password", s.Users.Auditor}},
+		{"auditor", []string{"--nats-user", natsconn.NATSAuditorUser, "--nats-password", s.Users.Auditor}},
 	} {
 		t.Run(as.name, func(t *testing.T) {
 			run := func(args ...string) string {

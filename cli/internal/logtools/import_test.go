@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/natsconn"
 	"github.com/fray-rpg/fray/services/platform/natstest"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/require"
@@ -21,7 +21,7 @@ func TestImportNeverChangesAnExistingStream(t *testing.T) {
 	golden := func(system string) string {
 		return filepath.Join("..", "..", "..", "rules", "systems", "testdata", "golden", system+"-v1.jsonl")
 	}
-	as := []string{"--nats-url", url, "--nats-user", platform.NATSEncounterUser, "--nats-password", s.Users.Encounter}
+	as := []string{"--nats-url", url, "--nats-user", natsconn.NATSEncounterUser, "--nats-password", s.Users.Encounter}
 
 	code, stdout, stderr := runFray(append([]string{"import", golden("loss"), "--replicas", "1"}, as...)...)
 	require.Equal(t, 0, code, stderr)

@@ -18,6 +18,7 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/services/encounter/store"
 	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/natsconn"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/pflag"
@@ -37,7 +38,7 @@ type NATS struct {
 	Log      *slog.Logger
 	// Auth: the auditor user of deploy/nats/permissions.conf for every tool but import, which
 	// writes. Against `fray dev`, none: its server takes an anonymous client for the auditor.
-	Auth platform.NATSAuth
+	Auth natsconn.NATSAuth
 }
 
 // AddFlags adds --nats-url, --stream and the NATS authentication flags to fs.
@@ -73,7 +74,7 @@ func (n *NATS) Open(ctx context.Context, create bool) (context.Context, *store.J
 		return ctx, nil, nil, err
 	}
 	if create { // import writes the log as the encounter service does, from its inbox
-		auth = append(auth, platform.EncounterNATSOptions()...)
+		auth = append(auth, natsconn.EncounterNATSOptions()...)
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	nc, err := nats.Connect(n.URL, append(auth, nats.Name("fray-cli"),

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/auth"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -44,8 +44,8 @@ func TestCreatesReadThemselvesBack(t *testing.T) {
 	t.Cleanup(topo.Close)
 	var clients []encounterv1.EncounterServiceClient
 	for _, e := range topo.Encounters {
-		src := &platform.MintedToken{Signer: topo.Signer, Claims: platform.DevClaims(platform.DevTenant, "gm", platform.DevTokenTTL)}
-		cc, err := grpc.NewClient(e.addr, grpc.WithTransportCredentials(insecure.NewCredentials()), grpc.WithPerRPCCredentials(platform.PerRPCToken(src, "", false)))
+		src := &auth.MintedToken{Signer: topo.Signer, Claims: auth.DevClaims(auth.DevTenant, "gm", auth.DevTokenTTL)}
+		cc, err := grpc.NewClient(e.addr, grpc.WithTransportCredentials(insecure.NewCredentials()), grpc.WithPerRPCCredentials(auth.PerRPCToken(src, "", false)))
 		require.NoError(t, err)
 		t.Cleanup(func() { cc.Close() })
 		clients = append(clients, encounterv1.NewEncounterServiceClient(cc))

@@ -14,7 +14,8 @@ import (
 	"github.com/fray-rpg/fray/cli/internal/commands"
 	"github.com/fray-rpg/fray/cli/internal/load"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/auth"
+	"github.com/fray-rpg/fray/services/platform/natsconn"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/backoff"
 	"google.golang.org/grpc/credentials/insecure"
@@ -179,11 +180,11 @@ func Run(ctx context.Context, topo *Topology, plan Plan, logf func(string, ...an
 	dial := func(subject string) (*Spread, error) {
 		s := &Spread{Policy: plan.Policy, Rec: rec, Sticky: plan.Sticky, Subject: subject}
 		for _, e := range topo.Encounters {
-			src := &platform.MintedToken{Signer: topo.Signer, Claims: platform.DevClaims(platform.DevTenant, subject, platform.DevTokenTTL)}
+			src := &auth.MintedToken{Signer: topo.Signer, Claims: auth.DevClaims(auth.DevTenant, subject, auth.DevTokenTTL)}
 			// Dial a restarted service again within 250 ms (gRPC's default backoff starts at 1 s
 			// and grows to 2 min): the recovery measured is the service's, not the client's.
 			cc, err := grpc.NewClient(e.addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
-				grpc.WithPerRPCCredentials(platform.PerRPCToken(src, "", false)),
+				grpc.WithPerRPCCredentials(auth.PerRPCToken(src, "", false)),
 				grpc.WithConnectParams(grpc.ConnectParams{Backoff: backoff.Config{BaseDelay: 50 * time.Millisecond, Multiplier: 1.6, Jitter: 0.2, MaxDelay: 250 * time.Millisecond}, MinConnectTimeout: time.Second}))
 			if err != nil {
 				return nil, err
@@ -324,7 +325,7 @@ func Run(ctx context.Context, topo *Topology, plan Plan, logf func(string, ...an
 	rep.commands = cmds
 	audits := AuditAll(ctx, log, 2, func(ctx context.Context, id string) (string, error) {
 		var out, errOut bytes.Buffer
-		args := []string{"audit", "verify", id, "--nats-url", topo.NATSURL(), "--nats-user", platform.NATSAuditorUser, "--nats-password", topo.Users.Auditor}
+		args := []string{"audit", "verify", id, "--nats-url", topo.NATSURL(), "--nats-user", natsconn.NATSAuditorUser, "--nats-password", topo.Users.Auditor}
 		if code := commands.Run(ctx, args, &out, &errOut); code != 0 {
 			return out.String(), fmt.Errorf("fray audit verify exited %d: %s", code, strings.TrimSpace(errOut.String()))
 		}

@@ -20,7 +20,9 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/auth"
+	"github.com/fray-rpg/fray/services/platform/identity"
+	"github.com/fray-rpg/fray/services/platform/natsconn"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"google.golang.org/grpc"
@@ -78,8 +80,8 @@ type Topology struct {
 	Resolvers  []*service
 	Encounters []*service
 	// Users are the NATS passwords of the encounter and auditor users.
-	Users  platform.NATSUsers
-	Signer platform.Signer
+	Users  natsconn.NATSUsers
+	Signer auth.Signer
 	// Net: the NATS nodes' network namespaces, nil when they run on 127.0.0.1 (no partitions);
 	// NetUnavailable then says why.
 	Net            *Network
@@ -144,9 +146,9 @@ func ephemeralRange() (lo, hi int) {
 
 // natsConfig is one node's nats-server configuration: JetStream in its own store folder,
 // cluster routes to every node, and fray's two users with exactly the permissions the
-// services and tools are given everywhere else (platform.EncounterPermissions and
+// services and tools are given everywhere else (natsconn.EncounterPermissions and
 // AuditorPermissions, which a test keeps equal to deploy/nats/permissions.conf).
-func natsConfig(name, listen, cluster string, routes []string, store string, users platform.NATSUsers) (string, error) {
+func natsConfig(name, listen, cluster string, routes []string, store string, users natsconn.NATSUsers) (string, error) {
 	// server.Permissions marshals to the configuration's own keys (publish, subscribe, allow,
 	// deny); the configuration knows no \u escapes (of '>').
 	perm := func(p any) (string, error) {
@@ -156,11 +158,11 @@ func natsConfig(name, listen, cluster string, routes []string, store string, use
 		err := enc.Encode(p)
 		return strings.TrimSpace(b.String()), err
 	}
-	enc, err := perm(platform.EncounterPermissions())
+	enc, err := perm(natsconn.EncounterPermissions())
 	if err != nil {
 		return "", err
 	}
-	aud, err := perm(platform.AuditorPermissions())
+	aud, err := perm(natsconn.AuditorPermissions())
 	if err != nil {
 		return "", err
 	}
@@ -189,8 +191,8 @@ authorization {
   ]
 }
 `, q(name), listen, q(store), cluster, strings.Join(rs, ", "),
-		q(platform.NATSEncounterUser), q(users.Encounter), enc,
-		q(platform.NATSAuditorUser), q(users.Auditor), aud), nil
+		q(natsconn.NATSEncounterUser), q(users.Encounter), enc,
+		q(natsconn.NATSAuditorUser), q(users.Auditor), aud), nil
 }
 
 // ResolverName is the DNS name of the resolvers, served by the topology's own NameServer.
@@ -205,7 +207,7 @@ func resolverIP(i int) string { return fmt.Sprintf("127.0.0.%d", 2+i) }
 // (stream at 3 replicas), and waits until every encounter service is SERVING. On an error,
 // what was started is stopped.
 func Start(ctx context.Context, bins Binaries, dir string, network *Network) (_ *Topology, err error) {
-	t := &Topology{Dir: dir, Users: platform.NewNATSUsers(), Net: network, bins: bins}
+	t := &Topology{Dir: dir, Users: natsconn.NewNATSUsers(), Net: network, bins: bins}
 	defer func() {
 		if err != nil {
 			t.Close()
@@ -261,12 +263,12 @@ func Start(ctx context.Context, bins Binaries, dir string, network *Network) (_ 
 
 	// Tokens: a signing key of the topology's own, its public key set in a file the services
 	// read (--jwks), the encounter service's token for the resolver in another.
-	signer, _, err := platform.LoadOrCreateDevKey(filepath.Join(dir, "keys"))
+	signer, _, err := auth.LoadOrCreateDevKey(filepath.Join(dir, "keys"))
 	if err != nil {
 		return nil, err
 	}
 	t.Signer = signer
-	jwks, err := platform.MarshalJWKS(signer.Public())
+	jwks, err := auth.MarshalJWKS(signer.Public())
 	if err != nil {
 		return nil, err
 	}
@@ -274,7 +276,7 @@ func Start(ctx context.Context, bins Binaries, dir string, network *Network) (_ 
 	if err := os.WriteFile(jwksFile, jwks, 0o600); err != nil {
 		return nil, err
 	}
-	tok, err := signer.Mint(platform.DevClaims(platform.DevTenant, "encounter-service", 24*time.Hour, platform.ScopeResolve))
+	tok, err := signer.Mint(auth.DevClaims(auth.DevTenant, "encounter-service", 24*time.Hour, identity.ScopeResolve))
 	if err != nil {
 		return nil, err
 	}
@@ -282,7 +284,7 @@ func Start(ctx context.Context, bins Binaries, dir string, network *Network) (_ 
 	if err := os.WriteFile(tokenFile, []byte(tok+"\n"), 0o600); err != nil {
 		return nil, err
 	}
-	t.security = []string{"--jwks", jwksFile, "--token-issuer", platform.DevIssuer, "--token-audience", platform.DevAudience, "--grace", "2s"}
+	t.security = []string{"--jwks", jwksFile, "--token-issuer", auth.DevIssuer, "--token-audience", auth.DevAudience, "--grace", "2s"}
 
 	// The resolvers: one DNS name, served by the run's own name server, resolving to each
 	// resolver's loopback address; reached by that name, they serve TLS for it.
@@ -304,7 +306,7 @@ func Start(ctx context.Context, bins Binaries, dir string, network *Network) (_ 
 		addr := fmt.Sprintf("127.0.0.1:%d", ports[6+i])
 		name := fmt.Sprintf("encounter-%d", i+1)
 		args := append([]string{"--listen", addr, "--nats-url", t.NATSURL(),
-			"--nats-user", platform.NATSEncounterUser, "--nats-password", t.Users.Encounter,
+			"--nats-user", natsconn.NATSEncounterUser, "--nats-password", t.Users.Encounter,
 			"--resolver", t.ResolverTarget(), "--resolver-ca", t.tls.CA, "--resolver-token-file", tokenFile, "--replicas", "3",
 			"--rate-principal", "0", "--rate-tenant", "0"}, t.security...)
 		s := &service{addr: addr, process: &process{name: name, bin: bins.Encounter, args: args, log: filepath.Join(dir, name+".log")}}
@@ -412,7 +414,7 @@ func (t *Topology) connectAuditor(ctx context.Context) error {
 	var nc *nats.Conn
 	var err error
 	for {
-		nc, err = nats.Connect(t.NATSURL(), nats.UserInfo(platform.NATSAuditorUser, t.Users.Auditor), nats.Name("fray-faults"),
+		nc, err = nats.Connect(t.NATSURL(), nats.UserInfo(natsconn.NATSAuditorUser, t.Users.Auditor), nats.Name("fray-faults"),
 			nats.MaxReconnects(-1), nats.ReconnectWait(100*time.Millisecond), nats.Timeout(time.Second),
 			nats.PingInterval(time.Second), nats.MaxPingsOutstanding(2))
 		if err == nil {

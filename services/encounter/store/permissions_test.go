@@ -7,7 +7,7 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/services/encounter/store"
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/natsconn"
 	"github.com/fray-rpg/fray/services/platform/natstest"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -210,7 +210,7 @@ func TestAuditorCannotReadSeedsNorWriteTheLog(t *testing.T) {
 			return err
 		}},
 		{"subscribe to the service's inbox", `Subscription to "_INBOX_FRAY_ENCOUNTER.>"`, func(ctx context.Context, nc *nats.Conn) error {
-			sub, err := nc.SubscribeSync(platform.EncounterInboxPrefix + ".>")
+			sub, err := nc.SubscribeSync(natsconn.EncounterInboxPrefix + ".>")
 			if err != nil {
 				return err
 			}

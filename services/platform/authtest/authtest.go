@@ -21,7 +21,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/auth"
+	"github.com/fray-rpg/fray/services/platform/identity"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
 )
@@ -31,13 +32,13 @@ import (
 const (
 	Issuer   = "https://issuer.test"
 	Audience = "fray-test"
-	Tenant   = platform.DevTenant
+	Tenant   = auth.DevTenant
 )
 
 // Authority is a token issuer for tests.
 type Authority struct {
-	Ed  platform.Signer // kid "test-ed"
-	RSA platform.Signer // kid "test-rsa"
+	Ed  auth.Signer // kid "test-ed"
+	RSA auth.Signer // kid "test-rsa"
 }
 
 var (
@@ -54,36 +55,36 @@ func Default() *Authority {
 }
 
 // NewEd25519 generates an Ed25519 signer.
-func NewEd25519(kid string) platform.Signer {
+func NewEd25519(kid string) auth.Signer {
 	_, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
 		panic(err)
 	}
-	return platform.Signer{ID: kid, Key: priv}
+	return auth.Signer{ID: kid, Key: priv}
 }
 
 // NewRSA generates a 2048-bit RSA signer.
-func NewRSA(kid string) platform.Signer {
+func NewRSA(kid string) auth.Signer {
 	k, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
 		panic(err)
 	}
-	return platform.Signer{ID: kid, Key: k}
+	return auth.Signer{ID: kid, Key: k}
 }
 
 // Keys is the authority's key set.
-func (a *Authority) Keys() platform.StaticKeys {
-	return platform.StaticKeys{a.Ed.Public(), a.RSA.Public()}
+func (a *Authority) Keys() auth.StaticKeys {
+	return auth.StaticKeys{a.Ed.Public(), a.RSA.Public()}
 }
 
 // Config verifies the authority's tokens.
-func (a *Authority) Config() platform.AuthConfig {
-	return platform.AuthConfig{Keys: a.Keys(), Issuer: Issuer, Audience: Audience}
+func (a *Authority) Config() auth.Config {
+	return auth.Config{Keys: a.Keys(), Issuer: Issuer, Audience: Audience}
 }
 
 // Authenticator verifies the authority's tokens.
-func (a *Authority) Authenticator() *platform.Authenticator {
-	au, err := platform.NewAuthenticator(a.Config())
+func (a *Authority) Authenticator() *auth.Authenticator {
+	au, err := auth.NewAuthenticator(a.Config())
 	if err != nil {
 		panic(err)
 	}
@@ -96,7 +97,7 @@ func (a *Authority) ServerOptions() []grpc.ServerOption { return a.Authenticator
 // WriteJWKS writes the authority's public keys as a JWKS file in dir and returns its path.
 func (a *Authority) WriteJWKS(t testing.TB, dir string) string {
 	t.Helper()
-	data, err := platform.MarshalJWKS(a.Ed.Public(), a.RSA.Public())
+	data, err := auth.MarshalJWKS(a.Ed.Public(), a.RSA.Public())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,8 +109,8 @@ func (a *Authority) WriteJWKS(t testing.TB, dir string) string {
 }
 
 // Claims are the claims of a valid token of tenant/subject for an hour.
-func Claims(tenant, subject string, scopes ...string) platform.TokenClaims {
-	return platform.TokenClaims{Issuer: Issuer, Audience: Audience, Tenant: tenant, Subject: subject, Scopes: scopes, TTL: time.Hour}
+func Claims(tenant, subject string, scopes ...string) auth.TokenClaims {
+	return auth.TokenClaims{Issuer: Issuer, Audience: Audience, Tenant: tenant, Subject: subject, Scopes: scopes, TTL: time.Hour}
 }
 
 // Token mints an EdDSA token of Tenant for subject.
@@ -118,7 +119,7 @@ func (a *Authority) Token(subject string, scopes ...string) string {
 }
 
 // Mint signs c with s, panicking on failure.
-func (a *Authority) Mint(s platform.Signer, c platform.TokenClaims) string {
+func (a *Authority) Mint(s auth.Signer, c auth.TokenClaims) string {
 	tok, err := s.Mint(c)
 	if err != nil {
 		panic(err)
@@ -133,7 +134,7 @@ func (a *Authority) As(subject string, scopes ...string) context.Context {
 
 // WithToken adds "authorization: Bearer token" to ctx's outgoing metadata.
 func WithToken(ctx context.Context, token string) context.Context {
-	return metadata.AppendToOutgoingContext(ctx, platform.AuthorizationKey, "Bearer "+token)
+	return metadata.AppendToOutgoingContext(ctx, auth.AuthorizationKey, "Bearer "+token)
 }
 
 // As is Default().As.
@@ -145,7 +146,7 @@ func ServerOptions() []grpc.ServerOption { return Default().ServerOptions() }
 // Identity is the identity in an in-process handler's context, as the interceptor would put
 // it there for a token of Tenant for subject.
 func Identity(subject string) context.Context {
-	return platform.WithIdentity(context.Background(), platform.Identity{Tenant: Tenant, Subject: subject})
+	return identity.With(context.Background(), identity.Identity{Tenant: Tenant, Subject: subject})
 }
 
 // TLSFiles are a CA certificate and a server certificate and key it signed, for 127.0.0.1,

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/natsconn"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 )
@@ -36,10 +36,10 @@ func Start(t testing.TB) (*server.Server, *nats.Conn) {
 	return ns, nc
 }
 
-func start(t testing.TB, opts ...platform.EmbeddedOption) *server.Server {
+func start(t testing.TB, opts ...natsconn.EmbeddedOption) *server.Server {
 	t.Helper()
 	dir := t.TempDir() // removed after the cleanups registered below
-	ns, err := platform.EmbeddedNATS("127.0.0.1", -1, dir, opts...)
+	ns, err := natsconn.EmbeddedNATS("127.0.0.1", -1, dir, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func start(t testing.TB, opts ...platform.EmbeddedOption) *server.Server {
 // Secured is a server enforcing fray's NATS users and permissions, as `fray dev` runs it.
 type Secured struct {
 	Server *server.Server
-	Users  platform.NATSUsers
+	Users  natsconn.NATSUsers
 	// Encounter is connected as the encounter service (with its inbox); the test fails if
 	// the server refuses it anything.
 	Encounter *nats.Conn
@@ -67,12 +67,12 @@ var erasing = regexp.MustCompile(`Publish to "\$JS\.API\.STREAM\.(MSG\.DELETE|PU
 // connects as the encounter service.
 func StartSecured(t testing.TB) *Secured {
 	t.Helper()
-	users := platform.NewNATSUsers()
-	s := &Secured{Server: start(t, platform.WithUsers(users)), Users: users}
+	users := natsconn.NewNATSUsers()
+	s := &Secured{Server: start(t, natsconn.WithUsers(users)), Users: users}
 	var mu sync.Mutex
 	var refused []error
-	opts := append(platform.EncounterNATSOptions(),
-		nats.UserInfo(platform.NATSEncounterUser, users.Encounter),
+	opts := append(natsconn.EncounterNATSOptions(),
+		nats.UserInfo(natsconn.NATSEncounterUser, users.Encounter),
 		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
 			if errors.Is(err, nats.ErrPermissionViolation) && !erasing.MatchString(err.Error()) {
 				mu.Lock()
@@ -96,7 +96,7 @@ func StartSecured(t testing.TB) *Secured {
 func (s *Secured) Auditor(t testing.TB) (nc *nats.Conn, errs <-chan error) {
 	t.Helper()
 	ch := make(chan error, 64)
-	nc = s.connect(t, nats.UserInfo(platform.NATSAuditorUser, s.Users.Auditor),
+	nc = s.connect(t, nats.UserInfo(natsconn.NATSAuditorUser, s.Users.Auditor),
 		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
 			select {
 			case ch <- err:

@@ -18,6 +18,12 @@ import (
 	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/fray-rpg/fray/services/encounter/store"
 	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/auth"
+	"github.com/fray-rpg/fray/services/platform/identity"
+	"github.com/fray-rpg/fray/services/platform/natsconn"
+	"github.com/fray-rpg/fray/services/platform/ratelimit"
+	"github.com/fray-rpg/fray/services/platform/server"
+	"github.com/fray-rpg/fray/services/platform/telemetry"
 	"google.golang.org/grpc/resolver/dns"
 )
 
@@ -38,21 +44,21 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	listen := fs.String("listen", "127.0.0.1:7072", "gRPC listen address (env FRAY_ENCOUNTER_LISTEN)")
 	natsURL := fs.String("nats-url", "nats://127.0.0.1:4222", "NATS server or cluster (env FRAY_NATS_URL)")
-	var natsAuth platform.NATSAuth // the encounter user of deploy/nats/permissions.conf
+	var natsAuth natsconn.NATSAuth // the encounter user of deploy/nats/permissions.conf
 	natsAuth.AddFlags(fs)
 	resolverAddr := fs.String("resolver", "127.0.0.1:7071", "RulesService address: host:port, resolved by DNS with every address taking calls in turn (as dns:///host:port), or a gRPC target (env FRAY_RESOLVER_ADDR)")
 	jsCheck := fs.Duration("jetstream-check-every", encounter.DefaultJetStreamCheckEvery, "how often the event stream's leader is asked whether this service can use the log; NOT_SERVING while it cannot, and after 3 failures in a row the NATS connection moves to another node (env FRAY_JETSTREAM_CHECK_EVERY)")
 	replicas := fs.Int("replicas", 1, "replicas of the event stream and seed bucket, 1 to 5 (env FRAY_REPLICAS)")
 	streamName := fs.String("stream", "FRAY_ENCOUNTERS", "JetStream stream name (env FRAY_STREAM)")
-	serve := platform.AddServeFlags(fs, platform.EncounterConnectionAge)
-	telemetry := platform.AddTelemetryFlags(fs)
+	serve := server.AddServeFlags(fs, server.EncounterConnectionAge)
+	telemetryFlags := telemetry.AddFlags(fs)
 	logFormat := fs.String("log-format", "text", "text or json (env FRAY_LOG_FORMAT)")
 	logLevel := fs.String("log-level", "info", "debug, info, warn, error (env FRAY_LOG_LEVEL)")
-	security := platform.AddServerSecurityFlags(fs)
-	limits := platform.AddRateLimitFlags(fs)
+	security := server.AddServerSecurityFlags(fs)
+	limits := ratelimit.AddFlags(fs)
 	lim := addLimitFlags(fs)
 	ret := addRetentionFlags(fs)
-	resolverTokenFile := fs.String("resolver-token-file", "", "file holding this service's token for the resolver, with the \""+platform.ScopeResolve+"\" scope, read again when it changes (env FRAY_RESOLVER_TOKEN_FILE; or the token itself in FRAY_RESOLVER_TOKEN)")
+	resolverTokenFile := fs.String("resolver-token-file", "", "file holding this service's token for the resolver, with the \""+identity.ScopeResolve+"\" scope, read again when it changes (env FRAY_RESOLVER_TOKEN_FILE; or the token itself in FRAY_RESOLVER_TOKEN)")
 	resolverCA := fs.String("resolver-ca", "", "verify the resolver's TLS certificate against this PEM CA (env FRAY_RESOLVER_CA)")
 	resolverTLS := fs.Bool("resolver-tls", false, "reach the resolver over TLS verified by the system roots (env FRAY_RESOLVER_TLS: true or false; the default for a resolver not on loopback)")
 	fs.Usage = func() { usage(fs) }
@@ -63,7 +69,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "encounter: %v\n", err)
 		return 2
 	}
-	log, err := platform.NewLoggerTo(stderr, *logFormat, *logLevel)
+	log, err := telemetry.NewLoggerTo(stderr, *logFormat, *logLevel)
 	if err == nil {
 		if *jsCheck <= 0 {
 			err = platform.FlagError(fs, "jetstream-check-every", "give a duration such as 1s")
@@ -86,13 +92,13 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		log.Error("security", "err", err)
 		return 2
 	}
-	tel, err := telemetry.Start(ctx, "fray-encounter", log)
+	tel, err := telemetryFlags.Start(ctx, "fray-encounter", log)
 	if err != nil {
 		log.Error("telemetry", "err", err)
 		return 1
 	}
 	defer tel.Close()
-	srv := platform.NewServer(log, append(append(append(serverOpts, serve.ServerOptions()...), limits.ServerOption()), tel.ServerOptions()...)...)
+	srv := server.New(log, append(append(append(serverOpts, serve.ServerOptions()...), limits.ServerOption()), tel.ServerOptions()...)...)
 	// The encounter service folds events itself: it links every rule system's Evolve.
 	reg := systems.Registry()
 	run, err := encounter.Start(ctx, encounter.Config{
@@ -163,14 +169,14 @@ func addRetentionFlags(fs *flag.FlagSet) *store.Retention {
 
 // resolverTokenOf is this service's token for the resolver: read from file (again when it
 // changes), or FRAY_RESOLVER_TOKEN.
-func resolverTokenOf(file string) (platform.TokenSource, error) {
+func resolverTokenOf(file string) (auth.TokenSource, error) {
 	switch {
 	case file != "":
-		return &platform.FileToken{Path: file}, nil
+		return &auth.FileToken{Path: file}, nil
 	case os.Getenv("FRAY_RESOLVER_TOKEN") != "":
-		return platform.StaticToken(os.Getenv("FRAY_RESOLVER_TOKEN")), nil
+		return auth.StaticToken(os.Getenv("FRAY_RESOLVER_TOKEN")), nil
 	}
-	return nil, errors.New("no token for the resolver: give --resolver-token-file or FRAY_RESOLVER_TOKEN (a token with the \"" + platform.ScopeResolve + "\" scope)")
+	return nil, errors.New("no token for the resolver: give --resolver-token-file or FRAY_RESOLVER_TOKEN (a token with the \"" + identity.ScopeResolve + "\" scope)")
 }
 
 // usage says what the service serves and the token every call needs, then the flags.
@@ -181,7 +187,7 @@ func usage(fs *flag.FlagSet) {
 
 // listenAndServe serves srv on listen (and its health and metrics ports) until ctx ends;
 // its exit code. natsURL and resolverAddr are logged with the address it serves on.
-func listenAndServe(ctx context.Context, srv *platform.Server, serve *platform.ServeFlags, tel *platform.Telemetry, log *slog.Logger, listen, natsURL, resolverAddr string) int {
+func listenAndServe(ctx context.Context, srv *server.Server, serve *server.ServeFlags, tel *telemetry.Telemetry, log *slog.Logger, listen, natsURL, resolverAddr string) int {
 	lis, err := net.Listen("tcp", listen)
 	if err != nil {
 		log.Error("listen", "addr", listen, "err", err)
@@ -231,7 +237,7 @@ func (l *limitFlags) counts() map[string]int {
 }
 
 // options are the service's options the flags set, with its metrics and tracing.
-func (l *limitFlags) options(m *encounter.Metrics, tr *platform.Tracing) encounter.Options {
+func (l *limitFlags) options(m *encounter.Metrics, tr *telemetry.Tracing) encounter.Options {
 	return encounter.Options{MaxCachedBytes: *l.cacheBytes, MaxOpenEncounters: *l.maxOpen, MaxOpenPerPrincipal: *l.maxOpenMine, MaxEncounterBytes: *l.maxEncBytes,
 		MaxWatchesPerPrincipal: *l.maxWatches, MaxWatchersPerEncounter: *l.maxWatchers, WatchBuffer: *l.watchBuffer,
 		IdleEnd: encounter.IdleEndOption(*l.idleEnd), IdleSweepEvery: *l.idleEvery, IdleSweepBatch: *l.idleBatch,

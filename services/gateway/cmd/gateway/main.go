@@ -23,6 +23,8 @@ import (
 	invitev1 "github.com/fray-rpg/fray/gen/fray/invite/v1"
 	"github.com/fray-rpg/fray/services/gateway"
 	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/server"
+	"github.com/fray-rpg/fray/services/platform/telemetry"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -66,7 +68,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr s
 		}
 		return fail(err)
 	}
-	log, err := platform.NewLoggerTo(stderr, *logFormat, *logLevel)
+	log, err := telemetry.NewLoggerTo(stderr, *logFormat, *logLevel)
 	if err != nil {
 		return fail(err)
 	}
@@ -132,7 +134,7 @@ func (noInvites) CreateInvite(context.Context, *invitev1.CreateInviteRequest) (*
 // but for its assets, and /healthz under any host (the kubelet's probes name the pod's IP).
 func handler(addr, ca, serverName string, cfg gateway.Config) (http.Handler, error) {
 	var tlsConf *tls.Config
-	if ca != "" || serverName != "" || !platform.IsLoopback(addr) {
+	if ca != "" || serverName != "" || !server.IsLoopback(addr) {
 		c, err := gateway.BackendTLS(ca, serverName)
 		if err != nil {
 			return nil, err

@@ -17,8 +17,10 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	invitev1 "github.com/fray-rpg/fray/gen/fray/invite/v1"
 	"github.com/fray-rpg/fray/services/gateway/gatewaytest"
-	"github.com/fray-rpg/fray/services/platform"
 	"github.com/fray-rpg/fray/services/platform/authtest"
+	"github.com/fray-rpg/fray/services/platform/identity"
+	"github.com/fray-rpg/fray/services/platform/server"
+	"github.com/fray-rpg/fray/services/platform/telemetry"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
@@ -31,7 +33,7 @@ type encounters struct {
 }
 
 func (encounters) GetEncounter(ctx context.Context, r *encounterv1.GetEncounterRequest) (*encounterv1.GetEncounterResponse, error) {
-	return &encounterv1.GetEncounterResponse{State: &encounterv1.EncounterState{EncounterId: r.GetEncounterId(), Name: platform.Principal(ctx)}}, nil
+	return &encounterv1.GetEncounterResponse{State: &encounterv1.EncounterState{EncounterId: r.GetEncounterId(), Name: identity.Principal(ctx)}}, nil
 }
 
 func (encounters) WatchEncounter(_ *encounterv1.WatchEncounterRequest, s encounterv1.EncounterService_WatchEncounterServer) error {
@@ -54,7 +56,7 @@ func backend(t *testing.T, tls *authtest.TLSFiles) string {
 		require.NoError(t, err)
 		opts = append(opts, grpc.Creds(creds))
 	}
-	srv := platform.NewServer(platform.NewLogger("text", "error"), opts...)
+	srv := server.New(telemetry.NewLogger("text", "error"), opts...)
 	encounterv1.RegisterEncounterServiceServer(srv.GRPC, encounters{})
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)

@@ -15,6 +15,9 @@ import (
 	rulesv1 "github.com/fray-rpg/fray/gen/fray/rules/v1"
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/platform"
+	"github.com/fray-rpg/fray/services/platform/identity"
+	"github.com/fray-rpg/fray/services/platform/server"
+	"github.com/fray-rpg/fray/services/platform/telemetry"
 	"github.com/fray-rpg/fray/services/resolver"
 )
 
@@ -30,13 +33,13 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("resolver", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	listen := fs.String("listen", "127.0.0.1:7071", "gRPC listen address (env FRAY_RESOLVER_LISTEN)")
-	serve := platform.AddServeFlags(fs, platform.ResolverConnectionAge)
-	telemetry := platform.AddTelemetryFlags(fs)
+	serve := server.AddServeFlags(fs, server.ResolverConnectionAge)
+	telemetryFlags := telemetry.AddFlags(fs)
 	logFormat := fs.String("log-format", "text", "text or json (env FRAY_LOG_FORMAT)")
 	logLevel := fs.String("log-level", "info", "debug, info, warn, error (env FRAY_LOG_LEVEL)")
-	security := platform.AddServerSecurityFlags(fs)
+	security := server.AddServerSecurityFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage: resolver [flags]\n\nServes fray's RulesService. Every call but gRPC health and reflection needs\n\"authorization: Bearer <JWT>\": a token signed by a key of --jwks, issued by --token-issuer for\n--token-audience, with the claims sub, tenant and exp (no further than --token-max-lifetime).\nResolve answers only tokens with the %q scope (the encounter service's); ListRulesets,\nDescribeRuleset and Roll answer any authenticated caller.\n\n", platform.ScopeResolve)
+		fmt.Fprintf(fs.Output(), "Usage: resolver [flags]\n\nServes fray's RulesService. Every call but gRPC health and reflection needs\n\"authorization: Bearer <JWT>\": a token signed by a key of --jwks, issued by --token-issuer for\n--token-audience, with the claims sub, tenant and exp (no further than --token-max-lifetime).\nResolve answers only tokens with the %q scope (the encounter service's); ListRulesets,\nDescribeRuleset and Roll answer any authenticated caller.\n\n", identity.ScopeResolve)
 		fs.PrintDefaults()
 	}
 	if err := platform.ParseFlags(fs, args); err != nil {
@@ -46,7 +49,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "resolver: %v\n", err)
 		return 2
 	}
-	log, err := platform.NewLoggerTo(stderr, *logFormat, *logLevel)
+	log, err := telemetry.NewLoggerTo(stderr, *logFormat, *logLevel)
 	if err == nil {
 		err = serve.Check(fs)
 	}
@@ -65,14 +68,14 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		log.Error("listen", "addr", *listen, "err", err)
 		return 1
 	}
-	tel, err := telemetry.Start(ctx, "fray-resolver", log)
+	tel, err := telemetryFlags.Start(ctx, "fray-resolver", log)
 	if err != nil {
 		lis.Close()
 		log.Error("telemetry", "err", err)
 		return 1
 	}
 	defer tel.Close()
-	srv := platform.NewServer(log, append(append(serverOpts, serve.ServerOptions()...), tel.ServerOptions()...)...)
+	srv := server.New(log, append(append(serverOpts, serve.ServerOptions()...), tel.ServerOptions()...)...)
 	rulesv1.RegisterRulesServiceServer(srv.GRPC, resolver.New(systems.Registry()))
 	if err := serve.Listen(srv); err != nil {
 		lis.Close()
