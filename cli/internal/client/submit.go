@@ -9,14 +9,9 @@ import (
 	"text/tabwriter"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
-	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 )
-
-func LossCommand(a *lossv1.Action) *encounterv1.Command {
-	return &encounterv1.Command{Kind: &encounterv1.Command_Loss{Loss: a}}
-}
 
 // Submit sends cmd through Submit and prints the events it caused.
 func Submit(ctx context.Context, c *Conn, enc string, cmd *encounterv1.Command, stdout io.Writer) error {

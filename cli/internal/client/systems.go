@@ -35,8 +35,8 @@ type System struct {
 	// for `fray loss attack`): Les Chants de Loss's commands came before there were groups, and
 	// the README and scripts use them so. A name another command has keeps that command.
 	Flat bool
-	// Members are the group's commands, in the order its usage lists them.
-	Members []Member
+	// Actions are the table of the group's commands, in the order its usage lists them.
+	Actions []Action
 	// WriteState prints the system's part of `fray state`: its round, each combatant's numbers.
 	WriteState func(w io.Writer, st *encounterv1.EncounterState, names *Names)
 	// LegalText is one legal action as `fray state --for` and `fray legal` print it.
@@ -142,18 +142,16 @@ func Arm(msg interface {
 	return fd
 }
 
-// FlatMember is the command of a flat system's member name (`fray grant`'s free raises are
+// FlatAction is the command of a flat system's action name (`fray grant`'s free raises are
 // Les Chants de Loss's grant), or nil.
-func FlatMember(name string) *cobra.Command {
+func FlatAction(name string) *cobra.Command {
 	for _, s := range Systems() {
 		if !s.Flat {
 			continue
 		}
-		for _, m := range s.Members {
-			if m.Name == name {
-				c := m.Cmd()
-				c.Short = m.Summary
-				return c
+		for _, a := range s.Actions {
+			if a.Name == name {
+				return ActionCommand(s.ID, a)
 			}
 		}
 	}
@@ -162,7 +160,11 @@ func FlatMember(name string) *cobra.Command {
 
 // SystemGroup is the command group of s: `fray ka …`.
 func SystemGroup(s System) *cobra.Command {
-	g := Group(s.Group, s.Help, s.Members)
+	members := make([]Member, len(s.Actions))
+	for i, a := range s.Actions {
+		members[i] = Member{Name: a.Name, Summary: a.Summary, Cmd: func() *cobra.Command { return ActionCommand(s.ID, a) }}
+	}
+	g := Group(s.Group, s.Help, members)
 	g.Short = s.Summary
 	if s.Flat {
 		g.Annotations = map[string]string{flatAnnotation: "true"}

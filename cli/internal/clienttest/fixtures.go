@@ -101,3 +101,8 @@ func Ruelle(t *testing.T) (*encounterv1.EncounterState, []*encounterv1.Event) {
 	}
 	return st, events
 }
+
+// LossCommand is the Command carrying a, which a test of a Les Chants de Loss command expects.
+func LossCommand(a *lossv1.Action) *encounterv1.Command {
+	return &encounterv1.Command{Kind: &encounterv1.Command_Loss{Loss: a}}
+}

@@ -58,12 +58,12 @@ func systemCommands(taken map[string]bool) []*cobra.Command {
 		if !s.Flat {
 			continue
 		}
-		for _, m := range s.Members {
-			if taken[m.Name] {
+		for _, a := range s.Actions {
+			if taken[a.Name] {
 				continue
 			}
-			c := m.Cmd()
-			c.Short, c.Hidden = m.Summary, true
+			c := client.ActionCommand(s.ID, a)
+			c.Hidden = true
 			flat = append(flat, c)
 		}
 	}

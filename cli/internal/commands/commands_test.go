@@ -151,9 +151,9 @@ func TestPassSubmitStartAndEnd(t *testing.T) {
 	require.Len(t, calls, 5)
 	require.Equal(t, "StartEncounter", calls[0].Method)
 	require.Equal(t, "enc-1", calls[0].Req.(*encounterv1.StartEncounterRequest).GetEncounterId())
-	clienttest.RequireProtoEqual(t, client.LossCommand(&lossv1.Action{CombatantId: "ruffian", Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}}),
+	clienttest.RequireProtoEqual(t, clienttest.LossCommand(&lossv1.Action{CombatantId: "ruffian", Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}}),
 		calls[1].Req.(*encounterv1.SubmitRequest).GetCommand())
-	clienttest.RequireProtoEqual(t, client.LossCommand(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}}),
+	clienttest.RequireProtoEqual(t, clienttest.LossCommand(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}}),
 		calls[2].Req.(*encounterv1.SubmitRequest).GetCommand())
 	clienttest.RequireProtoEqual(t, &encounterv1.Command{Kind: &encounterv1.Command_RemoveCombatant{RemoveCombatant: &encounterv1.RemoveCombatant{CombatantId: "ruffian"}}},
 		calls[3].Req.(*encounterv1.SubmitRequest).GetCommand())

@@ -16,8 +16,26 @@ import (
 
 func init() { Register(oddsCmd) }
 
-// oddsActions are the actions `fray odds` prepares, by the words that name them.
-var oddsActions = [][]string{{"attack"}, {"ka", "attack"}, {"d20", "attack"}, {"feerie", "act"}}
+// oddsActions are the actions `fray odds` prepares, by the words that name them, and their
+// names for a reader: the actions whose line of their system's table says Odds, under their
+// group's name (ka attack) and, for a flat system's, without it too (attack).
+func oddsActions() (words [][]string, names []string) {
+	for _, s := range client.Systems() {
+		for _, a := range s.Actions {
+			if !a.Odds {
+				continue
+			}
+			words = append(words, []string{s.Group, a.Name})
+			if s.Flat {
+				words = append(words, []string{a.Name})
+				names = append(names, a.Name)
+			} else {
+				names = append(names, s.Group+" "+a.Name)
+			}
+		}
+	}
+	return words, names
+}
 
 const oddsSynopsis = "ENCOUNTER COMBATANT ACTION [ARGS] [flags]"
 
@@ -47,13 +65,14 @@ func oddsCmd() *cobra.Command {
 				return client.ShortUsagef("missing arguments: %d given, ENCOUNTER COMBATANT ACTION needed", len(args))
 			}
 			var words []string
-			for _, a := range oddsActions {
+			actions, names := oddsActions()
+			for _, a := range actions {
 				if len(args) >= 2+len(a) && slices.Equal(args[2:2+len(a)], a) {
 					words = a
 				}
 			}
 			if words == nil {
-				return client.ShortUsagef("no odds for %q: the actions with odds are attack, ka attack, d20 attack and feerie act", args[2])
+				return client.ShortUsagef("no odds for %q: the actions with odds are %s", args[2], client.AndList(names))
 			}
 			inner := append(append(slices.Clone(words), args[0], args[1]), args[2+len(words):]...)
 			ctx := context.WithValue(c.Context(), client.OddsKey{}, showOdds)

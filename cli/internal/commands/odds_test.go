@@ -63,7 +63,7 @@ func TestOddsPrintsATableAndHistograms(t *testing.T) {
 	require.NotContains(t, out, "NS lost", "no distribution from the hidden ruffian's numbers")
 
 	_, errOut := fray(commands.ExitUsage, "odds", enc, "diego", "react", "dodge", "--as", "david")
-	require.Contains(t, errOut, "the actions with odds are attack, ka attack, d20 attack and feerie act")
+	require.Contains(t, errOut, "the actions with odds are attack, d20 attack, feerie act and ka attack")
 	_, errOut = fray(commands.ExitError, "odds", enc, "ruffian", "attack", "diego", "--as", "david")
 	require.Contains(t, errOut, "PermissionDenied")
 	// The README's example, pasted (`fray` for ../../../fray, $id the encounter).

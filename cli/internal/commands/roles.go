@@ -39,7 +39,7 @@ func roleArg(s string) (encounterv1.Role, bool) {
 // grantAnyCmd is `fray grant`: a role when the third argument is one, else free raises
 // (grantCmd). Its flags are both forms'.
 func grantAnyCmd() *cobra.Command {
-	role, raises := grantRoleCmd(), client.FlatMember("grant")
+	role, raises := grantRoleCmd(), client.FlatAction("grant")
 	if raises == nil {
 		return role
 	}

@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/fray-rpg/fray/cli/internal/client"
 	"github.com/fray-rpg/fray/cli/internal/clienttest"
 	"github.com/fray-rpg/fray/cli/internal/commands"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
@@ -55,9 +54,9 @@ func TestRoleSubcommandsSendTheirCommands(t *testing.T) {
 		{[]string{"grant", "enc-1", "carol", "co_GM"}, grant("carol", encounterv1.Role_ROLE_CO_GM)},
 		// The free raises of Les Chants de Loss keep their form: the third argument is a number.
 		{[]string{"grant", "enc-1", "diego", "2", "--reason", "player"},
-			client.LossCommand(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_GrantFreeRaises{GrantFreeRaises: &lossv1.GrantFreeRaises{Count: 2, Reason: "player"}}})},
+			clienttest.LossCommand(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_GrantFreeRaises{GrantFreeRaises: &lossv1.GrantFreeRaises{Count: 2, Reason: "player"}}})},
 		{[]string{"grant", "enc-1", "diego", "-1"},
-			client.LossCommand(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_GrantFreeRaises{GrantFreeRaises: &lossv1.GrantFreeRaises{Count: -1}}})},
+			clienttest.LossCommand(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_GrantFreeRaises{GrantFreeRaises: &lossv1.GrantFreeRaises{Count: -1}}})},
 		{[]string{"revoke", "enc-1", "dev/david", "player"}, revoke("dev/david", encounterv1.Role_ROLE_PLAYER)},
 		{[]string{"revoke", "enc-1", "carol", "co-gm"}, revoke("carol", encounterv1.Role_ROLE_CO_GM)},
 		{[]string{"joining", "enc-1", "open"}, joining(true)},

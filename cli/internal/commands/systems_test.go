@@ -25,7 +25,7 @@ func TestSystemsRegisterTheirGroups(t *testing.T) {
 	require.True(t, ok)
 	require.True(t, loss.Flat)
 	root := commands.Root()
-	for _, m := range loss.Members {
+	for _, m := range loss.Actions {
 		code, grouped, errOut := clienttest.Run(t, "help", "loss", m.Name)
 		require.Equal(t, 0, code, errOut)
 		require.True(t, strings.HasPrefix(grouped, "usage: fray loss "+m.Name+" "), grouped)

@@ -6,7 +6,6 @@ package losscmd
 import (
 	"context"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
@@ -14,7 +13,8 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"github.com/fray-rpg/fray/rules/loss"
-	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"google.golang.org/protobuf/proto"
 )
 
 func init() {
@@ -26,28 +26,117 @@ func init() {
 			"an attack waits for its target's answer (fray loss react) before anything else happens.\n" +
 			"Each action also runs without `loss`: fray attack is fray loss attack, fray react fray loss\n" +
 			"react, and so on (fray grant also grants roles).",
-		Members:    members,
+		Actions:    actions,
 		WriteState: WriteState,
 		LegalText:  LegalText,
 		Answer:     answers,
 	})
 }
 
-// members are the commands of `fray loss`, also run without the group's name (`fray attack`).
-var members = []client.Member{
-	{Name: "attack", Summary: "attack with a weapon (Les Chants de Loss)", Cmd: attackCmd},
-	{Name: "react", Summary: "answer an attack: parry, dodge or none", Cmd: reactCmd},
-	{Name: "pass", Summary: "end a combatant's actions for this Tour", Cmd: passCmd},
-	{Name: "declare", Summary: "declare a combatant's intention for its first action (LOS-038)", Cmd: declareCmd},
-	{Name: "wait", Summary: "wait and act at a lower phase (LOS-040)", Cmd: waitCmd},
-	{Name: "aim", Summary: "aim with a ranged weapon (LOS-035, LOS-084)", Cmd: aimCmd},
-	{Name: "act", Summary: "speak, use a social Talent, pick up, move, stand up, recover a weapon", Cmd: actCmd},
-	{Name: "dying", Summary: "save or finish off a dying combatant (LOS-023)", Cmd: dyingCmd},
-	{Name: "pursuit", Summary: "start a pursuit (GM, LOS-100)", Cmd: pursuitCmd},
-	{Name: "chase", Summary: "make a pursuit action: charge, closer, farther, zigzags... (LOS-102…LOS-107)", Cmd: chaseCmd},
-	{Name: "grant", Summary: "grant free raises to a combatant (GM, LOS-004)", Cmd: grantCmd},
-	{Name: "disaster", Summary: "turn a failed Exploit into a Disaster (GM, LOS-006)", Cmd: disasterCmd},
-}
+// actions are the table of `fray loss SUBCOMMAND`, also run without the group's name (`fray
+// attack`), each a fray.loss.v1.Action.
+var actions = []client.Action{{
+	Name:     "attack",
+	Summary:  "attack with a weapon",
+	Odds:     true,
+	Synopsis: "ENCOUNTER ATTACKER TARGET [--weapon W] [--effect NAME]... [--exploits N] [--also TARGET]... [--second-weapon W] [--with-damage] [--grab|--trip] [situation flags] [--fursa N] [--inspiration Courage=1] [--free-raises N] [--unseen] [flags]",
+	Help: fmt.Sprintf("ATTACKER attacks TARGET (combatant ids). Each Exploit raises the Difficulty by %d; the effects\n", latest.ExploitStep) +
+		"declared with --effect buy what the Exploits do when they stand, and their Exploits add up\n" +
+		fmt.Sprintf("(at most %d). --exploits N declares N more extra-damage Exploits (+1d10 each).\n", latest.MaxExploits) +
+		client.WrapText("Effects (Exploits): "+effectNames(func(x exploitEffect) bool { return x.Attack })+".", 95) + "\n" +
+		"Multi-target effects (two-weapons, moulinet, storm-of-blades, shoot-through,\n" +
+		"rain-of-projectiles) name further targets with --also. --grab and --trip are made bare-handed\n" +
+		"with Athletics (" + pa(latest.ManoeuvreCost) + "), without Exploits.\n" + versionNote,
+	MinArgs: 3, MaxArgs: 3, Flags: attackFlags,
+}, {
+	Name:     "react",
+	Summary:  "answer an attack: parry, dodge or none",
+	Synopsis: "ENCOUNTER DEFENDER parry|dodge|none [--exploits N] [--effect NAME]... [--ally ID] [--counter-weapon W] [--with-weapon] [--darkness] [--lower|--higher] [--cover-at-hand] [--fursa N] [--inspiration Courage=1] [--free-raises N] [flags]",
+	Help: "DEFENDER answers the attack waiting for it: parry or dodge (" + pa(latest.DefenceCost) + ", a Test against the\n" +
+		fmt.Sprintf("attacker's Difficulty + %d per Exploit declared here), or none to take the blow. Plain\n", latest.ExploitStep) +
+		fmt.Sprintf("Exploits (--exploits) become a +%d on the defender's next action on a success (LOS-016);\n", latest.DefenceBonus) +
+		"the effects declared with --effect buy what they do instead, and their Exploits add up.\n" +
+		client.WrapText("Effects (Exploits): "+effectNames(func(x exploitEffect) bool { return x.Defence })+".", 95) + "\n" +
+		"A pursuit action (charge, clothesline, tackle, shot at the legs) is only dodged.\n" + versionNote,
+	MinArgs: 3, MaxArgs: 3, Flags: reactFlags,
+}, {
+	Name:     "pass",
+	Summary:  "end a combatant's actions for this Tour",
+	Synopsis: "ENCOUNTER COMBATANT [flags]",
+	Help:     "COMBATANT ends its actions for this Tour; the PA it keeps serve only to parry or dodge.",
+	MinArgs:  2, MaxArgs: 2, Flags: client.Empty(&lossv1.Pass{}),
+}, {
+	Name:     "declare",
+	Summary:  "declare a combatant's intention for its first action (LOS-038)",
+	Synopsis: "ENCOUNTER COMBATANT INTENTION... [flags]",
+	Help:     "COMBATANT declares the intention of its first action this Tour, before acting (LOS-038):\n  fray declare $id canahan I charge the griffon",
+	MinArgs:  3, MaxArgs: -1, Flags: declareFlags,
+}, {
+	Name:     "wait",
+	Summary:  "wait and act at a lower phase (LOS-040)",
+	Synopsis: "ENCOUNTER COMBATANT PHASE [flags]",
+	Help:     "COMBATANT waits (se prépare) and acts at the lower PHASE: its PA drop by 1 per phase waited,\nand so does the cost of its next action, to a minimum of 2 (LOS-040).",
+	MinArgs:  3, MaxArgs: 3, Flags: waitFlags,
+}, {
+	Name:     "aim",
+	Summary:  "aim with a ranged weapon (LOS-035, LOS-084)",
+	Synopsis: "ENCOUNTER COMBATANT WEAPON [--points N | --tour] [flags]",
+	Help: fmt.Sprintf("COMBATANT aims with the ranged WEAPON: 1 PA per +1 on its next Test with it, at most +%d\n", latest.MaxAim) +
+		"(LOS-035); or, with --tour, for the whole Tour: its first action of the Tour, taking all its\n" +
+		fmt.Sprintf("PA, for +%d (+%d with Visée of that weapon type) on its next shot with WEAPON (LOS-084).\n", latest.AimTourBonus, latest.AimTourVisee) +
+		versionNote,
+	MinArgs: 3, MaxArgs: 3, Flags: aimFlags,
+}, {
+	Name:     "act",
+	Summary:  "speak, use a social Talent, pick up, move, stand up, recover a weapon",
+	Synopsis: "ENCOUNTER COMBATANT " + strings.Join(simpleNames, "|") + " [--description D] [flags]",
+	Help: "COMBATANT takes an action without a Test (LOS-035): speak or shout (0 PA, at any time),\n" +
+		fmt.Sprintf("a social Talent (1 PA), pick up an object (%s), move at least 3 m (%s), stand up or regain\n", pa(latest.PickUpCost), pa(latest.MoveCost)) +
+		fmt.Sprintf("one's balance (%s, LOS-072; after a Disarm too, LOS-074), recover one's weapon after a Disarm\n", pa(latest.StandUpCost)) +
+		fmt.Sprintf("(pick it up: %s, LOS-074).\n", pa(latest.PickUpCost)) + versionNote,
+	MinArgs: 3, MaxArgs: 3, Flags: actFlags,
+}, {
+	Name:     "dying",
+	Summary:  "save or finish off a dying combatant (LOS-023)",
+	Synopsis: "ENCOUNTER COMBATANT TARGET sacrifice|care|finish [--vertu V] [flags]",
+	Help: "COMBATANT decides the fate of the dying TARGET (LOS-023): TARGET itself sacrifices an\n" +
+		"Inspiration of the Vertu --vertu and is saved; urgent care saves it; or the one who felled it\n" +
+		"(or the GM) finishes it off.",
+	MinArgs: 4, MaxArgs: 4, Flags: dyingFlags,
+}, {
+	Name:     "pursuit",
+	Summary:  "start a pursuit (GM, LOS-100)",
+	NoActor:  true,
+	Synopsis: "ENCOUNTER --pursuers ID[,ID...] --pursued ID[,ID...] --distance N [flags]",
+	Help:     "The GM opens a moving combat (LOS-100) at a distance of 1 (contact) to 6 (out of range)\nunits; its actions are then made with `fray chase`.",
+	MinArgs:  1, MaxArgs: 1, Flags: pursuitFlags,
+}, {
+	Name:     "chase",
+	Summary:  "make a pursuit action: charge, closer, farther, zigzags... (LOS-102…LOS-107)",
+	Synopsis: "ENCOUNTER COMBATANT " + strings.Join(chaseNames, "|") + " [--target T] [--exploits N] [--weapon W] [--fursa N] [--inspiration Courage=1] [--free-raises N] [flags]",
+	Help: "COMBATANT makes a pursuit action (LOS-102…LOS-107):\n" +
+		fmt.Sprintf("  charge       a pursuer at distance 2, Difficulty %d: unseats or throws down --target (%s)\n", latest.ChargeDifficulty, pa(latest.ChargeCost)) +
+		fmt.Sprintf("  clothesline  the pursued turning back at distance 2, Athletics %d: --target falls (%s)\n", latest.AthleticsDiff, pa(latest.PursuitActionCost)) +
+		fmt.Sprintf("  closer       change distance by 1 (2 with 2 Exploits) towards the other side (%s)\n", pa(latest.PursuitActionCost)) +
+		fmt.Sprintf("  farther      change distance by 1 (2 with 2 Exploits) away from the other side (%s)\n", pa(latest.PursuitActionCost)) +
+		fmt.Sprintf("  tackle       a pursuer at contact, Athletics %d: the pursuit becomes a fight (%s)\n", latest.AthleticsDiff, pa(latest.PursuitActionCost)) +
+		fmt.Sprintf("  shoot-legs   within %d units: keep pace at %d, then shoot --target at %d with --weapon\n", latest.LegsShotMaxRange, latest.KeepPaceDifficulty, latest.LegsShotDifficulty) +
+		fmt.Sprintf("  zigzags      the pursued, at %d: the pursuers' actions get harder (%s)\n", latest.KeepPaceDifficulty, pa(latest.PursuitActionCost)) +
+		"Charge, clothesline, tackle and shoot-legs name their --target, who may dodge.\n" + versionNote,
+	MinArgs: 3, MaxArgs: 3, Flags: chaseFlags,
+}, {
+	Name:     "grant",
+	Summary:  "grant free raises to a combatant (GM, LOS-004)",
+	Synopsis: "ENCOUNTER COMBATANT N [--reason R] [flags]",
+	Help:     fmt.Sprintf("The GM grants COMBATANT N free raises (Augmentations Gratuites, +%d each when spent) from a\nsituation or equipment; a negative N takes them back (LOS-004).", latest.SpendBonus),
+	MinArgs:  3, MaxArgs: 3, Flags: grantFlags,
+}, {
+	Name:     "disaster",
+	Summary:  "turn a failed Exploit into a Disaster (GM, LOS-006)",
+	Synopsis: "ENCOUNTER COMBATANT DESCRIPTION... [flags]",
+	Help:     "The GM turns COMBATANT's failed Exploit (the last Test with Exploits, failed by a player\ncharacter or a thrower) into a Disaster (Désastre) and describes it (LOS-006, LOS-086).",
+	MinArgs:  3, MaxArgs: -1, Flags: disasterFlags,
+}}
 
 // answers: the command and choices of the defender of the attack waiting; a pursuit action is
 // only dodged (LOS-102…LOS-106).
@@ -58,17 +147,7 @@ func answers(st *encounterv1.EncounterState, defender string) (string, string) {
 	return "react", "parry|dodge|none"
 }
 
-func attackCmd() *cobra.Command {
-	command, fs := client.NewCommand("attack", "ENCOUNTER ATTACKER TARGET [--weapon W] [--effect NAME]... [--exploits N] [--also TARGET]... [--second-weapon W] [--with-damage] [--grab|--trip] [situation flags] [--fursa N] [--inspiration Courage=1] [--free-raises N] [--unseen] [flags]",
-		fmt.Sprintf("ATTACKER attacks TARGET (combatant ids). Each Exploit raises the Difficulty by %d; the effects\n", latest.ExploitStep)+
-			"declared with --effect buy what the Exploits do when they stand, and their Exploits add up\n"+
-			fmt.Sprintf("(at most %d). --exploits N declares N more extra-damage Exploits (+1d10 each).\n", latest.MaxExploits)+
-			client.WrapText("Effects (Exploits): "+effectNames(func(x exploitEffect) bool { return x.Attack })+".", 95)+"\n"+
-			"Multi-target effects (two-weapons, moulinet, storm-of-blades, shoot-through,\n"+
-			"rain-of-projectiles) name further targets with --also. --grab and --trip are made bare-handed\n"+
-			"with Athletics ("+pa(latest.ManoeuvreCost)+"), without Exploits.\n"+versionNote, 3, 3)
-	c := client.AddConnFlags(fs)
-	c.AddCommandFlags(fs, true)
+func attackFlags(fs *pflag.FlagSet) client.Reader {
 	weapon := fs.String("weapon", "", "weapon name on the attacker's sheet (may be left out when it has one weapon)")
 	exploits := fs.Int("exploits", 0, "extra-damage Exploits declared, +1d10 each (added to the --effect ones)")
 	effects := &effectFlag{}
@@ -84,11 +163,11 @@ func attackCmd() *cobra.Command {
 	sit.registerAttack(fs)
 	var sp SpendFlags
 	sp.Register(fs)
-	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+	return func(ctx context.Context, c *client.Conn, pos []string) (proto.Message, error) {
 		var err error
 		usage := client.ShortUsagef
 		if *exploits < 0 {
-			return usage("--exploits %d: cannot be negative", *exploits)
+			return nil, usage("--exploits %d: cannot be negative", *exploits)
 		}
 		a := &lossv1.Attack{TargetId: pos[2], Weapon: *weapon, Unseen: *unseen, MoreTargetIds: also,
 			SecondWeapon: *second, WithDamage: *withDamage, Exploits: effects.effects()}
@@ -97,7 +176,7 @@ func attackCmd() *cobra.Command {
 		}
 		switch {
 		case *grab && *trip:
-			return usage("--grab and --trip: choose one")
+			return nil, usage("--grab and --trip: choose one")
 		case *grab:
 			a.Manoeuvre = lossv1.Manoeuvre_MANOEUVRE_GRAB
 		case *trip:
@@ -107,40 +186,29 @@ func attackCmd() *cobra.Command {
 		multi := slices.ContainsFunc(effects.list, func(x exploitEffect) bool { return x.multi })
 		switch n := exploitCount(a.Exploits); {
 		case a.Manoeuvre != lossv1.Manoeuvre_MANOEUVRE_UNSPECIFIED && len(a.Exploits) > 0:
-			return usage("a grab or a trip takes no Exploits (LOS-035)")
+			return nil, usage("a grab or a trip takes no Exploits (LOS-035)")
 		case a.Manoeuvre != lossv1.Manoeuvre_MANOEUVRE_UNSPECIFIED && *weapon != "":
-			return usage("a grab or a trip is made bare-handed with Athletics: drop --weapon")
+			return nil, usage("a grab or a trip is made bare-handed with Athletics: drop --weapon")
 		case n > maxExploits:
-			return usage("the Exploits declared add up to %d; at most %d may be declared (LOS-010)", n, maxExploits)
+			return nil, usage("the Exploits declared add up to %d; at most %d may be declared (LOS-010)", n, maxExploits)
 		case *second != "" && !two:
-			return usage("--second-weapon goes with --effect two-weapons")
+			return nil, usage("--second-weapon goes with --effect two-weapons")
 		case two && *second == "":
-			return usage("--effect two-weapons needs --second-weapon W (LOS-070)")
+			return nil, usage("--effect two-weapons needs --second-weapon W (LOS-070)")
 		case len(also) > 0 && !multi:
-			return usage("--also names further targets of a multi-target effect: two-weapons, moulinet, storm-of-blades, shoot-through or rain-of-projectiles (LOS-026)")
+			return nil, usage("--also names further targets of a multi-target effect: two-weapons, moulinet, storm-of-blades, shoot-through or rain-of-projectiles (LOS-026)")
 		}
 		if a.Situation, err = sit.situation(); err != nil {
-			return err
+			return nil, err
 		}
 		if a.Spend, err = sp.Spend(); err != nil {
-			return err
+			return nil, err
 		}
-		cmd := client.LossCommand(&lossv1.Action{CombatantId: pos[1], Kind: &lossv1.Action_Attack{Attack: a}})
-		return client.Submit(ctx, c, pos[0], cmd, stdout)
-	})
-	return command
+		return a, nil
+	}
 }
 
-func reactCmd() *cobra.Command {
-	command, fs := client.NewCommand("react", "ENCOUNTER DEFENDER parry|dodge|none [--exploits N] [--effect NAME]... [--ally ID] [--counter-weapon W] [--with-weapon] [--darkness] [--lower|--higher] [--cover-at-hand] [--fursa N] [--inspiration Courage=1] [--free-raises N] [flags]",
-		"DEFENDER answers the attack waiting for it: parry or dodge ("+pa(latest.DefenceCost)+", a Test against the\n"+
-			fmt.Sprintf("attacker's Difficulty + %d per Exploit declared here), or none to take the blow. Plain\n", latest.ExploitStep)+
-			fmt.Sprintf("Exploits (--exploits) become a +%d on the defender's next action on a success (LOS-016);\n", latest.DefenceBonus)+
-			"the effects declared with --effect buy what they do instead, and their Exploits add up.\n"+
-			client.WrapText("Effects (Exploits): "+effectNames(func(x exploitEffect) bool { return x.Defence })+".", 95)+"\n"+
-			"A pursuit action (charge, clothesline, tackle, shot at the legs) is only dodged.\n"+versionNote, 3, 3)
-	c := client.AddConnFlags(fs)
-	c.AddCommandFlags(fs, true)
+func reactFlags(fs *pflag.FlagSet) client.Reader {
 	exploits := fs.Int("exploits", 0, fmt.Sprintf("Exploits declared on the defence; on a success they become a +%d on the defender's next action", latest.DefenceBonus))
 	effects := &effectFlag{defence: true}
 	fs.Var(effects, "effect", "a defensive Exploit effect to declare, by the names above (repeatable)")
@@ -152,7 +220,7 @@ func reactCmd() *cobra.Command {
 	fs.BoolVar(&sit.coverAtHand, "cover-at-hand", false, "cover is at hand for a dodge against a ranged attack (Take cover, LOS-093)")
 	var sp SpendFlags
 	sp.Register(fs)
-	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+	return func(ctx context.Context, c *client.Conn, pos []string) (proto.Message, error) {
 		var err error
 		usage := client.ShortUsagef
 		reaction, ok := map[string]lossv1.Reaction{
@@ -161,48 +229,34 @@ func reactCmd() *cobra.Command {
 			"none":  lossv1.Reaction_REACTION_NONE,
 		}[strings.ToLower(pos[2])]
 		if !ok {
-			return usage("reaction %q: parry, dodge or none", pos[2])
+			return nil, usage("reaction %q: parry, dodge or none", pos[2])
 		}
 		list := effects.effects()
 		n := exploitCount(list)
 		switch {
 		case *exploits < 0:
-			return usage("--exploits %d: cannot be negative", *exploits)
+			return nil, usage("--exploits %d: cannot be negative", *exploits)
 		case max(n, int32(*exploits)) > maxExploits:
-			return usage("the Exploits declared add up to %d; at most %d may be declared (LOS-012)", max(n, int32(*exploits)), maxExploits)
+			return nil, usage("the Exploits declared add up to %d; at most %d may be declared (LOS-012)", max(n, int32(*exploits)), maxExploits)
 		case reaction == lossv1.Reaction_REACTION_NONE && (len(list) > 0 || *ally != "" || *counterWeapon != "" || *withWeapon):
-			return usage("taking the blow has no Exploit effects: parry or dodge to declare them")
+			return nil, usage("taking the blow has no Exploit effects: parry or dodge to declare them")
 		case effects.has(lossv1.ExploitEffect_EXPLOIT_EFFECT_PROTECT) && *ally == "":
-			return usage("--effect protect needs --ally ID (LOS-068)")
+			return nil, usage("--effect protect needs --ally ID (LOS-068)")
 		case *ally != "" && !effects.has(lossv1.ExploitEffect_EXPLOIT_EFFECT_PROTECT):
-			return usage("--ally goes with --effect protect")
+			return nil, usage("--ally goes with --effect protect")
 		case *counterWeapon != "" && !effects.has(lossv1.ExploitEffect_EXPLOIT_EFFECT_COUNTER_ATTACK):
-			return usage("--counter-weapon goes with --effect counter-attack")
+			return nil, usage("--counter-weapon goes with --effect counter-attack")
 		case *withWeapon && reaction != lossv1.Reaction_REACTION_PARRY:
-			return usage("--with-weapon is for a parry")
+			return nil, usage("--with-weapon is for a parry")
 		}
 		r := &lossv1.React{Reaction: reaction, Exploits: max(int32(*exploits), n), Effects: list,
 			AllyId: *ally, CounterWeapon: *counterWeapon, WithWeapon: *withWeapon}
 		if r.Situation, err = sit.situation(); err != nil {
-			return err
+			return nil, err
 		}
 		if r.Spend, err = sp.Spend(); err != nil {
-			return err
+			return nil, err
 		}
-		cmd := client.LossCommand(&lossv1.Action{CombatantId: pos[1], Kind: &lossv1.Action_React{React: r}})
-		return client.Submit(ctx, c, pos[0], cmd, stdout)
-	})
-	return command
-}
-
-func passCmd() *cobra.Command {
-	command, fs := client.NewCommand("pass", "ENCOUNTER COMBATANT [flags]",
-		"COMBATANT ends its actions for this Tour; the PA it keeps serve only to parry or dodge.", 2, 2)
-	c := client.AddConnFlags(fs)
-	c.AddCommandFlags(fs, true)
-	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
-		cmd := client.LossCommand(&lossv1.Action{CombatantId: pos[1], Kind: &lossv1.Action_PassTurn{PassTurn: &lossv1.Pass{}}})
-		return client.Submit(ctx, c, pos[0], cmd, stdout)
-	})
-	return command
+		return r, nil
+	}
 }

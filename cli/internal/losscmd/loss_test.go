@@ -33,7 +33,7 @@ func TestAttackSendsTheAction(t *testing.T) {
 	extra := lossv1.ExploitEffect_EXPLOIT_EFFECT_EXTRA_DAMAGE
 	clienttest.RequireProtoEqual(t, &encounterv1.SubmitRequest{
 		EncounterId: "enc-1", CommandId: "atk-1", ExpectedSequence: proto.Uint64(5),
-		Command: client.LossCommand(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{
+		Command: clienttest.LossCommand(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{
 			TargetId: "ruffian", Weapon: "épée", Exploits: []lossv1.ExploitEffect{extra, extra},
 			Spend:  &lossv1.Spend{Fursa: 1, Inspiration: map[string]int32{"Courage": 1}},
 			Unseen: true,
@@ -60,11 +60,11 @@ func TestReactSendsTheReaction(t *testing.T) {
 		require.Equal(t, "enc-1", c.Req.(*encounterv1.SubmitRequest).GetEncounterId())
 		require.Nil(t, c.Req.(*encounterv1.SubmitRequest).ExpectedSequence)
 	}
-	clienttest.RequireProtoEqual(t, client.LossCommand(&lossv1.Action{CombatantId: "ruffian", Kind: &lossv1.Action_React{React: &lossv1.React{
+	clienttest.RequireProtoEqual(t, clienttest.LossCommand(&lossv1.Action{CombatantId: "ruffian", Kind: &lossv1.Action_React{React: &lossv1.React{
 		Reaction: lossv1.Reaction_REACTION_DODGE, Exploits: 1,
 		Spend: &lossv1.Spend{Inspiration: map[string]int32{"Honneur": 1, "Sagesse": 2}},
 	}}}), calls[0].Req.(*encounterv1.SubmitRequest).GetCommand())
-	clienttest.RequireProtoEqual(t, client.LossCommand(&lossv1.Action{CombatantId: "ruffian", Kind: &lossv1.Action_React{React: &lossv1.React{
+	clienttest.RequireProtoEqual(t, clienttest.LossCommand(&lossv1.Action{CombatantId: "ruffian", Kind: &lossv1.Action_React{React: &lossv1.React{
 		Reaction: lossv1.Reaction_REACTION_NONE,
 	}}}), calls[1].Req.(*encounterv1.SubmitRequest).GetCommand())
 }
