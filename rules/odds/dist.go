@@ -1,10 +1,13 @@
-// Package odds computes the exact odds of a command before it is committed: the distribution
-// of its outcomes, from the rules, the numbers the state holds and the dice, by convolution of
-// exact probability vectors. An exploding die's chain of rerolls is truncated at a bound whose
-// left-out mass is stated (Dist.Left) and kept below MaxLeft. It does no I/O.
+// Package odds holds what the exact odds of a command before it is committed are made of: the
+// distributions of the dice, by convolution of exact probability vectors, and the generic
+// entry point Of, which asks the encounter's rule system for its odds (engine.System.Odds;
+// each system's odds.go reads the numbers its own Decide reads). An exploding die's chain of
+// rerolls is truncated at a bound whose left-out mass is stated (Dist.Left) and kept below
+// MaxLeft. It does no I/O.
 package odds
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/fray-rpg/fray/rules/dice"
@@ -180,3 +183,10 @@ func (b *Builder) Add(v int, p float64) {
 
 // Dist is the distribution gathered: empty (no value) when nothing was added.
 func (b *Builder) Dist() Dist { return Dist{Min: b.min, P: b.p} }
+
+// Neg is the distribution of minus the variable.
+func (d Dist) Neg() Dist {
+	p := slices.Clone(d.P)
+	slices.Reverse(p)
+	return Dist{Min: -d.Max(), P: p, Left: d.Left}
+}

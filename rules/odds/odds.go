@@ -3,6 +3,7 @@ package odds
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	dicev1 "github.com/fray-rpg/fray/gen/fray/dice/v1"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
@@ -14,56 +15,55 @@ import (
 // Of returns the odds of cmd, given by actor, on st. st is the state as the caller sees it
 // (engine.Registry.View): the odds use only the numbers it holds, and a combatant whose sheet
 // it does not hold (hidden from the caller) gets no odds computed from its numbers. The
-// command is decided by the real rules (engine.Registry.Decide) with dice that read what it
-// rolls and with which numbers; a command the rules refuse is refused with their error.
+// encounter's rule system computes them (engine.System.Odds), deciding the command by the real
+// rules (engine.Registry.Decide) with dice that read what it rolls and with which numbers; a
+// command the rules refuse is refused with their error, one the system computes no odds for
+// with the actions it does (engine.System.WithOdds).
 func Of(reg *engine.Registry, st *encounterv1.EncounterState, cmd *encounterv1.Command, actor string) (*oddsv1.Odds, error) {
-	var (
-		o   *oddsv1.Odds
-		err error
-	)
-	switch {
-	case cmd.GetLoss().GetAttack() != nil:
-		o, err = lossAttack(reg, st, cmd, actor)
-	case cmd.GetD20Seg().GetAttack() != nil:
-		o, err = segAttack(reg, st, cmd, actor)
-	case cmd.GetFeerie().GetAct() != nil:
-		o, err = feerieAttack(reg, st, cmd, actor)
-	case cmd.GetKa().GetAttack() != nil:
-		o, err = kaAttack(reg, st, cmd, actor)
-	default:
-		return nil, engine.Invalid("", "odds are computed for an attack (Les Chants de Loss, Ka, d20 segments) or an activity (Contes de Fées)")
-	}
+	sys, err := reg.Lookup(st.GetRuleSystem(), st.GetRulesVersion())
 	if err != nil {
 		return nil, err
+	}
+	o, err := sys.Odds(reg, st, cmd, actor)
+	if err != nil {
+		return nil, err
+	}
+	if o == nil {
+		return nil, engine.Invalid("", "%s", noOdds(sys))
 	}
 	o.RuleSystem = st.GetRuleSystem()
 	return o, nil
 }
 
-// probe is a dice.Roller for deciding a command to read its numbers: its first roll totals
-// first, every later one rest; it records what is rolled.
-type probe struct {
-	first, rest int32
-	exprs       []dice.Expr
+// noOdds says which actions of sys have odds.
+func noOdds(sys engine.System) string {
+	return fmt.Sprintf("in %s, odds are computed for: %s", sys.Name(), strings.Join(sys.WithOdds(), ", "))
 }
 
-func (p *probe) Roll(e dice.Expr) *dicev1.Roll {
-	t := p.rest
-	if len(p.exprs) == 0 {
-		t = p.first
+// Probe is a dice.Roller for deciding a command to read its numbers: its first roll totals
+// First, every later one Rest; it records what is rolled (Exprs).
+type Probe struct {
+	First, Rest int32
+	Exprs       []dice.Expr
+}
+
+func (p *Probe) Roll(e dice.Expr) *dicev1.Roll {
+	t := p.Rest
+	if len(p.Exprs) == 0 {
+		t = p.First
 	}
-	p.exprs = append(p.exprs, e)
+	p.Exprs = append(p.Exprs, e)
 	return &dicev1.Roll{Expression: e.String(), Faces: []int32{t}, Total: t}
 }
 
-// hiddenTarget is why a section holds no odds when the target is hidden from the caller.
-const hiddenTarget = "the target's numbers are hidden from you"
+// HiddenTarget is why a section holds no odds when the target is hidden from the caller.
+const HiddenTarget = "the target's numbers are hidden from you"
 
-// Far beyond any Difficulty or total: a probe's roll that reaches or misses everything.
-const far = 1 << 20
+// Far is far beyond any Difficulty or total: a Probe's roll that reaches or misses everything.
+const Far = 1 << 20
 
-// decide decides cmd on st with pr and returns the events and the state they lead to.
-func decide(reg *engine.Registry, st *encounterv1.EncounterState, cmd *encounterv1.Command, actor string, pr *probe) ([]*encounterv1.Event, *encounterv1.EncounterState, error) {
+// Decide decides cmd on st with pr and returns the events and the state they lead to.
+func Decide(reg *engine.Registry, st *encounterv1.EncounterState, cmd *encounterv1.Command, actor string, pr *Probe) ([]*encounterv1.Event, *encounterv1.EncounterState, error) {
 	evs, err := reg.Decide(st, cmd, engine.Env{Actor: actor, Dice: pr})
 	if err != nil {
 		return nil, nil, err
@@ -81,14 +81,16 @@ func decide(reg *engine.Registry, st *encounterv1.EncounterState, cmd *encounter
 	return evs, next, nil
 }
 
-func chance(key, label, rule string, p float64) *oddsv1.Chance {
+// Chance is a chance of an odds section.
+func Chance(key, label, rule string, p float64) *oddsv1.Chance {
 	return &oddsv1.Chance{Key: key, Label: label, Probability: clamp(p), Rule: rule}
 }
 
 // clamp keeps a probability summed in floating point within [0, 1].
 func clamp(p float64) float64 { return math.Min(1, math.Max(0, p)) }
 
-func distribution(key, label string, d Dist) *oddsv1.Distribution {
+// Distribution is d as an odds section's distribution: its values of non-zero probability.
+func Distribution(key, label string, d Dist) *oddsv1.Distribution {
 	out := &oddsv1.Distribution{Key: key, Label: label, Mean: d.Mean()}
 	outcomes := make([]oddsv1.Outcome, len(d.P)) // one allocation for them all
 	out.Outcomes = make([]*oddsv1.Outcome, 0, len(d.P))
@@ -102,7 +104,8 @@ func distribution(key, label string, d Dist) *oddsv1.Distribution {
 	return out
 }
 
-func plural(n int32, one, many string) string {
+// Plural writes n with its noun: "1 Exploit", "2 Exploits".
+func Plural(n int32, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}

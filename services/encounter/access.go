@@ -47,6 +47,7 @@ type access struct {
 var accessTable = map[string]access{
 	encounterv1.EncounterService_CreateEncounter_FullMethodName:    {scope: scopeTenant, writes: true},
 	encounterv1.EncounterService_ListEncounters_FullMethodName:     {scope: scopeTenant},
+	encounterv1.EncounterService_ListRulesets_FullMethodName:       {scope: scopeTenant},
 	encounterv1.EncounterService_AddCombatant_FullMethodName:       {scope: scopeEncounter, writes: true, role: engine.RoleObserver, joins: true},
 	encounterv1.EncounterService_Submit_FullMethodName:             {scope: scopeEncounter, writes: true, role: engine.RoleObserver, joins: true},
 	encounterv1.EncounterService_RemoveCombatant_FullMethodName:    {scope: scopeEncounter, writes: true, role: engine.RoleObserver},

@@ -15,7 +15,7 @@ import (
 // otherwise, as Submit would).
 func (s *Service) GetOdds(ctx context.Context, req *encounterv1.GetOddsRequest) (*encounterv1.GetOddsResponse, error) {
 	if req.GetCommand() == nil {
-		return nil, refusal.BadRequest("command", "odds need the command being prepared: an attack, or a Contes de Fées activity")
+		return nil, refusal.BadRequest("command", "odds need the command being prepared: one of an action ListRulesets marks with odds (an attack…)")
 	}
 	_, now, who, err := s.read(ctx, req)
 	if err != nil {

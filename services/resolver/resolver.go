@@ -70,7 +70,7 @@ func (s *Server) DescribeRuleset(_ context.Context, req *rulesv1.DescribeRuleset
 	if err != nil {
 		return nil, refusal.Status(err)
 	}
-	return &rulesv1.DescribeRulesetResponse{Ruleset: sys.Describe()}, nil
+	return &rulesv1.DescribeRulesetResponse{Ruleset: engine.Describe(sys)}, nil
 }
 
 // MaxRollOffset bounds the offset of a Roll request, whose stream (scheme 1, one ChaCha8

@@ -128,7 +128,15 @@ func (f *Fake) EndEncounter(ctx context.Context, req *encounterv1.EndEncounterRe
 	return &encounterv1.EndEncounterResponse{Events: []*encounterv1.Event{ev}}, nil
 }
 
-func (f *Fake) ListRulesets(ctx context.Context, req *rulesv1.ListRulesetsRequest) (*rulesv1.ListRulesetsResponse, error) {
+// ListRulesets: both services have one (EncounterService's is not canned).
+func (f *Fake) ListRulesets(ctx context.Context, req *encounterv1.ListRulesetsRequest) (*encounterv1.ListRulesetsResponse, error) {
+	return f.UnimplementedEncounterServiceServer.ListRulesets(ctx, req)
+}
+
+// rulesSide is a Fake as RulesService, whose ListRulesets is RulesService's.
+type rulesSide struct{ *Fake }
+
+func (f rulesSide) ListRulesets(ctx context.Context, req *rulesv1.ListRulesetsRequest) (*rulesv1.ListRulesetsResponse, error) {
 	f.record(ctx, "ListRulesets", req)
 	return &rulesv1.ListRulesetsResponse{Rulesets: []*rulesv1.Ruleset{{Id: "loss", Name: "Les Chants de Loss", Versions: []uint32{1}}}}, nil
 }
@@ -151,7 +159,7 @@ func Serve(t *testing.T, f *Fake) string {
 	t.Helper()
 	return ServeWith(t, func(srv *grpc.Server) {
 		encounterv1.RegisterEncounterServiceServer(srv, f)
-		rulesv1.RegisterRulesServiceServer(srv, f)
+		rulesv1.RegisterRulesServiceServer(srv, rulesSide{f})
 	})
 }
 

@@ -732,8 +732,11 @@ type GetEncounterResponse struct {
 	MayAct []string `protobuf:"bytes,7,rep,name=may_act,json=mayAct,proto3" json:"may_act,omitempty"`
 	// With legal_for_all: those of may_act whose answer a pending attack waits for.
 	AwaitingReaction []string `protobuf:"bytes,8,rep,name=awaiting_reaction,json=awaitingReaction,proto3" json:"awaiting_reaction,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// The state at a glance, in its rule system's terms and the request's language (English
+	// without one), as the caller may see it: the page's tracker.
+	Tracker       *v1.Tracker `protobuf:"bytes,9,opt,name=tracker,proto3" json:"tracker,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *GetEncounterResponse) Reset() {
@@ -818,6 +821,13 @@ func (x *GetEncounterResponse) GetMayAct() []string {
 func (x *GetEncounterResponse) GetAwaitingReaction() []string {
 	if x != nil {
 		return x.AwaitingReaction
+	}
+	return nil
+}
+
+func (x *GetEncounterResponse) GetTracker() *v1.Tracker {
+	if x != nil {
+		return x.Tracker
 	}
 	return nil
 }
@@ -1939,6 +1949,142 @@ func (x *EndIdleEncountersResponse) GetOpen() int32 {
 	return 0
 }
 
+type ListRulesetsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListRulesetsRequest) Reset() {
+	*x = ListRulesetsRequest{}
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListRulesetsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListRulesetsRequest) ProtoMessage() {}
+
+func (x *ListRulesetsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListRulesetsRequest.ProtoReflect.Descriptor instead.
+func (*ListRulesetsRequest) Descriptor() ([]byte, []int) {
+	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{30}
+}
+
+type ListRulesetsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Sorted by id.
+	Rulesets      []*Ruleset `protobuf:"bytes,1,rep,name=rulesets,proto3" json:"rulesets,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListRulesetsResponse) Reset() {
+	*x = ListRulesetsResponse{}
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListRulesetsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListRulesetsResponse) ProtoMessage() {}
+
+func (x *ListRulesetsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListRulesetsResponse.ProtoReflect.Descriptor instead.
+func (*ListRulesetsResponse) Descriptor() ([]byte, []int) {
+	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *ListRulesetsResponse) GetRulesets() []*Ruleset {
+	if x != nil {
+		return x.Rulesets
+	}
+	return nil
+}
+
+// Ruleset is one rule system an encounter may be created with.
+type Ruleset struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The descriptor of its latest version.
+	Latest *v1.RulesetDescriptor `protobuf:"bytes,1,opt,name=latest,proto3" json:"latest,omitempty"`
+	// The versions an encounter may pin (rules_version), oldest first.
+	Versions      []uint32 `protobuf:"varint,2,rep,packed,name=versions,proto3" json:"versions,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Ruleset) Reset() {
+	*x = Ruleset{}
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Ruleset) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Ruleset) ProtoMessage() {}
+
+func (x *Ruleset) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_encounter_v1_encounter_service_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Ruleset.ProtoReflect.Descriptor instead.
+func (*Ruleset) Descriptor() ([]byte, []int) {
+	return file_fray_encounter_v1_encounter_service_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *Ruleset) GetLatest() *v1.RulesetDescriptor {
+	if x != nil {
+		return x.Latest
+	}
+	return nil
+}
+
+func (x *Ruleset) GetVersions() []uint32 {
+	if x != nil {
+		return x.Versions
+	}
+	return nil
+}
+
 var File_fray_encounter_v1_encounter_service_proto protoreflect.FileDescriptor
 
 const file_fray_encounter_v1_encounter_service_proto_rawDesc = "" +
@@ -1998,7 +2144,7 @@ const file_fray_encounter_v1_encounter_service_proto_rawDesc = "" +
 	"atSequence\x12\x1b\n" +
 	"\tlegal_for\x18\x03 \x01(\tR\blegalFor\x12\x1a\n" +
 	"\blanguage\x18\x04 \x01(\tR\blanguage\x12\"\n" +
-	"\rlegal_for_all\x18\x05 \x01(\bR\vlegalForAll\"\xf8\x02\n" +
+	"\rlegal_for_all\x18\x05 \x01(\bR\vlegalForAll\"\xac\x03\n" +
 	"\x14GetEncounterResponse\x127\n" +
 	"\x05state\x18\x01 \x01(\v2!.fray.encounter.v1.EncounterStateR\x05state\x12!\n" +
 	"\fstate_sha256\x18\x02 \x01(\fR\vstateSha256\x122\n" +
@@ -2007,7 +2153,8 @@ const file_fray_encounter_v1_encounter_service_proto_rawDesc = "" +
 	"\x12narration_sequence\x18\x05 \x01(\x04R\x11narrationSequence\x12=\n" +
 	"\aactions\x18\x06 \x03(\v2#.fray.encounter.v1.CombatantActionsR\aactions\x12\x17\n" +
 	"\amay_act\x18\a \x03(\tR\x06mayAct\x12+\n" +
-	"\x11awaiting_reaction\x18\b \x03(\tR\x10awaitingReaction\"p\n" +
+	"\x11awaiting_reaction\x18\b \x03(\tR\x10awaitingReaction\x122\n" +
+	"\atracker\x18\t \x01(\v2\x18.fray.ruleset.v1.TrackerR\atracker\"p\n" +
 	"\x10CombatantActions\x12!\n" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x129\n" +
 	"\aactions\x18\x02 \x03(\v2\x1f.fray.encounter.v1.LegalCommandR\aactions\"z\n" +
@@ -2094,7 +2241,13 @@ const file_fray_encounter_v1_encounter_service_proto_rawDesc = "" +
 	"\x03max\x18\x03 \x01(\x05R\x03max\"g\n" +
 	"\x19EndIdleEncountersResponse\x126\n" +
 	"\x05ended\x18\x01 \x03(\v2 .fray.encounter.v1.IdleEncounterR\x05ended\x12\x12\n" +
-	"\x04open\x18\x02 \x01(\x05R\x04open2\x88\v\n" +
+	"\x04open\x18\x02 \x01(\x05R\x04open\"\x15\n" +
+	"\x13ListRulesetsRequest\"N\n" +
+	"\x14ListRulesetsResponse\x126\n" +
+	"\brulesets\x18\x01 \x03(\v2\x1a.fray.encounter.v1.RulesetR\brulesets\"a\n" +
+	"\aRuleset\x12:\n" +
+	"\x06latest\x18\x01 \x01(\v2\".fray.ruleset.v1.RulesetDescriptorR\x06latest\x12\x1a\n" +
+	"\bversions\x18\x02 \x03(\rR\bversions2\xe9\v\n" +
 	"\x10EncounterService\x12h\n" +
 	"\x0fCreateEncounter\x12).fray.encounter.v1.CreateEncounterRequest\x1a*.fray.encounter.v1.CreateEncounterResponse\x12_\n" +
 	"\fAddCombatant\x12&.fray.encounter.v1.AddCombatantRequest\x1a'.fray.encounter.v1.AddCombatantResponse\x12h\n" +
@@ -2107,7 +2260,8 @@ const file_fray_encounter_v1_encounter_service_proto_rawDesc = "" +
 	"\fEndEncounter\x12&.fray.encounter.v1.EndEncounterRequest\x1a'.fray.encounter.v1.EndEncounterResponse\x12h\n" +
 	"\x0fRewindEncounter\x12).fray.encounter.v1.RewindEncounterRequest\x1a*.fray.encounter.v1.RewindEncounterResponse\x12X\n" +
 	"\tExportLog\x12#.fray.encounter.v1.ExportLogRequest\x1a$.fray.encounter.v1.ExportLogResponse0\x01\x12P\n" +
-	"\aGetOdds\x12!.fray.encounter.v1.GetOddsRequest\x1a\".fray.encounter.v1.GetOddsResponse\x12q\n" +
+	"\aGetOdds\x12!.fray.encounter.v1.GetOddsRequest\x1a\".fray.encounter.v1.GetOddsResponse\x12_\n" +
+	"\fListRulesets\x12&.fray.encounter.v1.ListRulesetsRequest\x1a'.fray.encounter.v1.ListRulesetsResponse\x12q\n" +
 	"\x12ListIdleEncounters\x12,.fray.encounter.v1.ListIdleEncountersRequest\x1a-.fray.encounter.v1.ListIdleEncountersResponse\x12n\n" +
 	"\x11EndIdleEncounters\x12+.fray.encounter.v1.EndIdleEncountersRequest\x1a,.fray.encounter.v1.EndIdleEncountersResponseB<Z:github.com/fray-rpg/fray/gen/fray/encounter/v1;encounterv1b\x06proto3"
 
@@ -2123,7 +2277,7 @@ func file_fray_encounter_v1_encounter_service_proto_rawDescGZIP() []byte {
 	return file_fray_encounter_v1_encounter_service_proto_rawDescData
 }
 
-var file_fray_encounter_v1_encounter_service_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
+var file_fray_encounter_v1_encounter_service_proto_msgTypes = make([]protoimpl.MessageInfo, 33)
 var file_fray_encounter_v1_encounter_service_proto_goTypes = []any{
 	(*CreateEncounterRequest)(nil),     // 0: fray.encounter.v1.CreateEncounterRequest
 	(*CreateEncounterResponse)(nil),    // 1: fray.encounter.v1.CreateEncounterResponse
@@ -2155,88 +2309,98 @@ var file_fray_encounter_v1_encounter_service_proto_goTypes = []any{
 	(*ListIdleEncountersResponse)(nil), // 27: fray.encounter.v1.ListIdleEncountersResponse
 	(*EndIdleEncountersRequest)(nil),   // 28: fray.encounter.v1.EndIdleEncountersRequest
 	(*EndIdleEncountersResponse)(nil),  // 29: fray.encounter.v1.EndIdleEncountersResponse
-	(*CreateEncounter)(nil),            // 30: fray.encounter.v1.CreateEncounter
-	(*Event)(nil),                      // 31: fray.encounter.v1.Event
-	(*EncounterState)(nil),             // 32: fray.encounter.v1.EncounterState
-	(*Combatant)(nil),                  // 33: fray.encounter.v1.Combatant
-	(*Command)(nil),                    // 34: fray.encounter.v1.Command
-	(*v1.LegalAction)(nil),             // 35: fray.ruleset.v1.LegalAction
-	(EncounterStatus)(0),               // 36: fray.encounter.v1.EncounterStatus
-	(*timestamppb.Timestamp)(nil),      // 37: google.protobuf.Timestamp
-	(Role)(0),                          // 38: fray.encounter.v1.Role
-	(*durationpb.Duration)(nil),        // 39: google.protobuf.Duration
-	(*GetOddsRequest)(nil),             // 40: fray.encounter.v1.GetOddsRequest
-	(*GetOddsResponse)(nil),            // 41: fray.encounter.v1.GetOddsResponse
+	(*ListRulesetsRequest)(nil),        // 30: fray.encounter.v1.ListRulesetsRequest
+	(*ListRulesetsResponse)(nil),       // 31: fray.encounter.v1.ListRulesetsResponse
+	(*Ruleset)(nil),                    // 32: fray.encounter.v1.Ruleset
+	(*CreateEncounter)(nil),            // 33: fray.encounter.v1.CreateEncounter
+	(*Event)(nil),                      // 34: fray.encounter.v1.Event
+	(*EncounterState)(nil),             // 35: fray.encounter.v1.EncounterState
+	(*Combatant)(nil),                  // 36: fray.encounter.v1.Combatant
+	(*Command)(nil),                    // 37: fray.encounter.v1.Command
+	(*v1.LegalAction)(nil),             // 38: fray.ruleset.v1.LegalAction
+	(*v1.Tracker)(nil),                 // 39: fray.ruleset.v1.Tracker
+	(EncounterStatus)(0),               // 40: fray.encounter.v1.EncounterStatus
+	(*timestamppb.Timestamp)(nil),      // 41: google.protobuf.Timestamp
+	(Role)(0),                          // 42: fray.encounter.v1.Role
+	(*durationpb.Duration)(nil),        // 43: google.protobuf.Duration
+	(*v1.RulesetDescriptor)(nil),       // 44: fray.ruleset.v1.RulesetDescriptor
+	(*GetOddsRequest)(nil),             // 45: fray.encounter.v1.GetOddsRequest
+	(*GetOddsResponse)(nil),            // 46: fray.encounter.v1.GetOddsResponse
 }
 var file_fray_encounter_v1_encounter_service_proto_depIdxs = []int32{
-	30, // 0: fray.encounter.v1.CreateEncounterRequest.encounter:type_name -> fray.encounter.v1.CreateEncounter
-	31, // 1: fray.encounter.v1.CreateEncounterResponse.events:type_name -> fray.encounter.v1.Event
-	32, // 2: fray.encounter.v1.CreateEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
-	33, // 3: fray.encounter.v1.AddCombatantRequest.combatant:type_name -> fray.encounter.v1.Combatant
-	31, // 4: fray.encounter.v1.AddCombatantResponse.events:type_name -> fray.encounter.v1.Event
-	32, // 5: fray.encounter.v1.AddCombatantResponse.state:type_name -> fray.encounter.v1.EncounterState
-	31, // 6: fray.encounter.v1.RemoveCombatantResponse.events:type_name -> fray.encounter.v1.Event
-	32, // 7: fray.encounter.v1.RemoveCombatantResponse.state:type_name -> fray.encounter.v1.EncounterState
-	31, // 8: fray.encounter.v1.StartEncounterResponse.events:type_name -> fray.encounter.v1.Event
-	32, // 9: fray.encounter.v1.StartEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
-	34, // 10: fray.encounter.v1.SubmitRequest.command:type_name -> fray.encounter.v1.Command
-	31, // 11: fray.encounter.v1.SubmitResponse.events:type_name -> fray.encounter.v1.Event
-	32, // 12: fray.encounter.v1.SubmitResponse.state:type_name -> fray.encounter.v1.EncounterState
-	32, // 13: fray.encounter.v1.GetEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
-	35, // 14: fray.encounter.v1.GetEncounterResponse.legal:type_name -> fray.ruleset.v1.LegalAction
+	33, // 0: fray.encounter.v1.CreateEncounterRequest.encounter:type_name -> fray.encounter.v1.CreateEncounter
+	34, // 1: fray.encounter.v1.CreateEncounterResponse.events:type_name -> fray.encounter.v1.Event
+	35, // 2: fray.encounter.v1.CreateEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
+	36, // 3: fray.encounter.v1.AddCombatantRequest.combatant:type_name -> fray.encounter.v1.Combatant
+	34, // 4: fray.encounter.v1.AddCombatantResponse.events:type_name -> fray.encounter.v1.Event
+	35, // 5: fray.encounter.v1.AddCombatantResponse.state:type_name -> fray.encounter.v1.EncounterState
+	34, // 6: fray.encounter.v1.RemoveCombatantResponse.events:type_name -> fray.encounter.v1.Event
+	35, // 7: fray.encounter.v1.RemoveCombatantResponse.state:type_name -> fray.encounter.v1.EncounterState
+	34, // 8: fray.encounter.v1.StartEncounterResponse.events:type_name -> fray.encounter.v1.Event
+	35, // 9: fray.encounter.v1.StartEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
+	37, // 10: fray.encounter.v1.SubmitRequest.command:type_name -> fray.encounter.v1.Command
+	34, // 11: fray.encounter.v1.SubmitResponse.events:type_name -> fray.encounter.v1.Event
+	35, // 12: fray.encounter.v1.SubmitResponse.state:type_name -> fray.encounter.v1.EncounterState
+	35, // 13: fray.encounter.v1.GetEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
+	38, // 14: fray.encounter.v1.GetEncounterResponse.legal:type_name -> fray.ruleset.v1.LegalAction
 	12, // 15: fray.encounter.v1.GetEncounterResponse.actions:type_name -> fray.encounter.v1.CombatantActions
-	13, // 16: fray.encounter.v1.CombatantActions.actions:type_name -> fray.encounter.v1.LegalCommand
-	35, // 17: fray.encounter.v1.LegalCommand.action:type_name -> fray.ruleset.v1.LegalAction
-	34, // 18: fray.encounter.v1.LegalCommand.command:type_name -> fray.encounter.v1.Command
-	36, // 19: fray.encounter.v1.EncounterSummary.status:type_name -> fray.encounter.v1.EncounterStatus
-	37, // 20: fray.encounter.v1.EncounterSummary.last_activity:type_name -> google.protobuf.Timestamp
-	38, // 21: fray.encounter.v1.EncounterSummary.role:type_name -> fray.encounter.v1.Role
-	15, // 22: fray.encounter.v1.ListEncountersResponse.encounters:type_name -> fray.encounter.v1.EncounterSummary
-	31, // 23: fray.encounter.v1.WatchEncounterResponse.event:type_name -> fray.encounter.v1.Event
-	31, // 24: fray.encounter.v1.EndEncounterResponse.events:type_name -> fray.encounter.v1.Event
-	32, // 25: fray.encounter.v1.EndEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
-	31, // 26: fray.encounter.v1.RewindEncounterResponse.events:type_name -> fray.encounter.v1.Event
-	32, // 27: fray.encounter.v1.RewindEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
-	31, // 28: fray.encounter.v1.ExportLogResponse.event:type_name -> fray.encounter.v1.Event
-	39, // 29: fray.encounter.v1.ListIdleEncountersRequest.older_than:type_name -> google.protobuf.Duration
-	36, // 30: fray.encounter.v1.IdleEncounter.status:type_name -> fray.encounter.v1.EncounterStatus
-	37, // 31: fray.encounter.v1.IdleEncounter.last_activity:type_name -> google.protobuf.Timestamp
-	26, // 32: fray.encounter.v1.ListIdleEncountersResponse.encounters:type_name -> fray.encounter.v1.IdleEncounter
-	39, // 33: fray.encounter.v1.EndIdleEncountersRequest.older_than:type_name -> google.protobuf.Duration
-	26, // 34: fray.encounter.v1.EndIdleEncountersResponse.ended:type_name -> fray.encounter.v1.IdleEncounter
-	0,  // 35: fray.encounter.v1.EncounterService.CreateEncounter:input_type -> fray.encounter.v1.CreateEncounterRequest
-	2,  // 36: fray.encounter.v1.EncounterService.AddCombatant:input_type -> fray.encounter.v1.AddCombatantRequest
-	4,  // 37: fray.encounter.v1.EncounterService.RemoveCombatant:input_type -> fray.encounter.v1.RemoveCombatantRequest
-	6,  // 38: fray.encounter.v1.EncounterService.StartEncounter:input_type -> fray.encounter.v1.StartEncounterRequest
-	8,  // 39: fray.encounter.v1.EncounterService.Submit:input_type -> fray.encounter.v1.SubmitRequest
-	10, // 40: fray.encounter.v1.EncounterService.GetEncounter:input_type -> fray.encounter.v1.GetEncounterRequest
-	14, // 41: fray.encounter.v1.EncounterService.ListEncounters:input_type -> fray.encounter.v1.ListEncountersRequest
-	17, // 42: fray.encounter.v1.EncounterService.WatchEncounter:input_type -> fray.encounter.v1.WatchEncounterRequest
-	19, // 43: fray.encounter.v1.EncounterService.EndEncounter:input_type -> fray.encounter.v1.EndEncounterRequest
-	21, // 44: fray.encounter.v1.EncounterService.RewindEncounter:input_type -> fray.encounter.v1.RewindEncounterRequest
-	23, // 45: fray.encounter.v1.EncounterService.ExportLog:input_type -> fray.encounter.v1.ExportLogRequest
-	40, // 46: fray.encounter.v1.EncounterService.GetOdds:input_type -> fray.encounter.v1.GetOddsRequest
-	25, // 47: fray.encounter.v1.EncounterService.ListIdleEncounters:input_type -> fray.encounter.v1.ListIdleEncountersRequest
-	28, // 48: fray.encounter.v1.EncounterService.EndIdleEncounters:input_type -> fray.encounter.v1.EndIdleEncountersRequest
-	1,  // 49: fray.encounter.v1.EncounterService.CreateEncounter:output_type -> fray.encounter.v1.CreateEncounterResponse
-	3,  // 50: fray.encounter.v1.EncounterService.AddCombatant:output_type -> fray.encounter.v1.AddCombatantResponse
-	5,  // 51: fray.encounter.v1.EncounterService.RemoveCombatant:output_type -> fray.encounter.v1.RemoveCombatantResponse
-	7,  // 52: fray.encounter.v1.EncounterService.StartEncounter:output_type -> fray.encounter.v1.StartEncounterResponse
-	9,  // 53: fray.encounter.v1.EncounterService.Submit:output_type -> fray.encounter.v1.SubmitResponse
-	11, // 54: fray.encounter.v1.EncounterService.GetEncounter:output_type -> fray.encounter.v1.GetEncounterResponse
-	16, // 55: fray.encounter.v1.EncounterService.ListEncounters:output_type -> fray.encounter.v1.ListEncountersResponse
-	18, // 56: fray.encounter.v1.EncounterService.WatchEncounter:output_type -> fray.encounter.v1.WatchEncounterResponse
-	20, // 57: fray.encounter.v1.EncounterService.EndEncounter:output_type -> fray.encounter.v1.EndEncounterResponse
-	22, // 58: fray.encounter.v1.EncounterService.RewindEncounter:output_type -> fray.encounter.v1.RewindEncounterResponse
-	24, // 59: fray.encounter.v1.EncounterService.ExportLog:output_type -> fray.encounter.v1.ExportLogResponse
-	41, // 60: fray.encounter.v1.EncounterService.GetOdds:output_type -> fray.encounter.v1.GetOddsResponse
-	27, // 61: fray.encounter.v1.EncounterService.ListIdleEncounters:output_type -> fray.encounter.v1.ListIdleEncountersResponse
-	29, // 62: fray.encounter.v1.EncounterService.EndIdleEncounters:output_type -> fray.encounter.v1.EndIdleEncountersResponse
-	49, // [49:63] is the sub-list for method output_type
-	35, // [35:49] is the sub-list for method input_type
-	35, // [35:35] is the sub-list for extension type_name
-	35, // [35:35] is the sub-list for extension extendee
-	0,  // [0:35] is the sub-list for field type_name
+	39, // 16: fray.encounter.v1.GetEncounterResponse.tracker:type_name -> fray.ruleset.v1.Tracker
+	13, // 17: fray.encounter.v1.CombatantActions.actions:type_name -> fray.encounter.v1.LegalCommand
+	38, // 18: fray.encounter.v1.LegalCommand.action:type_name -> fray.ruleset.v1.LegalAction
+	37, // 19: fray.encounter.v1.LegalCommand.command:type_name -> fray.encounter.v1.Command
+	40, // 20: fray.encounter.v1.EncounterSummary.status:type_name -> fray.encounter.v1.EncounterStatus
+	41, // 21: fray.encounter.v1.EncounterSummary.last_activity:type_name -> google.protobuf.Timestamp
+	42, // 22: fray.encounter.v1.EncounterSummary.role:type_name -> fray.encounter.v1.Role
+	15, // 23: fray.encounter.v1.ListEncountersResponse.encounters:type_name -> fray.encounter.v1.EncounterSummary
+	34, // 24: fray.encounter.v1.WatchEncounterResponse.event:type_name -> fray.encounter.v1.Event
+	34, // 25: fray.encounter.v1.EndEncounterResponse.events:type_name -> fray.encounter.v1.Event
+	35, // 26: fray.encounter.v1.EndEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
+	34, // 27: fray.encounter.v1.RewindEncounterResponse.events:type_name -> fray.encounter.v1.Event
+	35, // 28: fray.encounter.v1.RewindEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
+	34, // 29: fray.encounter.v1.ExportLogResponse.event:type_name -> fray.encounter.v1.Event
+	43, // 30: fray.encounter.v1.ListIdleEncountersRequest.older_than:type_name -> google.protobuf.Duration
+	40, // 31: fray.encounter.v1.IdleEncounter.status:type_name -> fray.encounter.v1.EncounterStatus
+	41, // 32: fray.encounter.v1.IdleEncounter.last_activity:type_name -> google.protobuf.Timestamp
+	26, // 33: fray.encounter.v1.ListIdleEncountersResponse.encounters:type_name -> fray.encounter.v1.IdleEncounter
+	43, // 34: fray.encounter.v1.EndIdleEncountersRequest.older_than:type_name -> google.protobuf.Duration
+	26, // 35: fray.encounter.v1.EndIdleEncountersResponse.ended:type_name -> fray.encounter.v1.IdleEncounter
+	32, // 36: fray.encounter.v1.ListRulesetsResponse.rulesets:type_name -> fray.encounter.v1.Ruleset
+	44, // 37: fray.encounter.v1.Ruleset.latest:type_name -> fray.ruleset.v1.RulesetDescriptor
+	0,  // 38: fray.encounter.v1.EncounterService.CreateEncounter:input_type -> fray.encounter.v1.CreateEncounterRequest
+	2,  // 39: fray.encounter.v1.EncounterService.AddCombatant:input_type -> fray.encounter.v1.AddCombatantRequest
+	4,  // 40: fray.encounter.v1.EncounterService.RemoveCombatant:input_type -> fray.encounter.v1.RemoveCombatantRequest
+	6,  // 41: fray.encounter.v1.EncounterService.StartEncounter:input_type -> fray.encounter.v1.StartEncounterRequest
+	8,  // 42: fray.encounter.v1.EncounterService.Submit:input_type -> fray.encounter.v1.SubmitRequest
+	10, // 43: fray.encounter.v1.EncounterService.GetEncounter:input_type -> fray.encounter.v1.GetEncounterRequest
+	14, // 44: fray.encounter.v1.EncounterService.ListEncounters:input_type -> fray.encounter.v1.ListEncountersRequest
+	17, // 45: fray.encounter.v1.EncounterService.WatchEncounter:input_type -> fray.encounter.v1.WatchEncounterRequest
+	19, // 46: fray.encounter.v1.EncounterService.EndEncounter:input_type -> fray.encounter.v1.EndEncounterRequest
+	21, // 47: fray.encounter.v1.EncounterService.RewindEncounter:input_type -> fray.encounter.v1.RewindEncounterRequest
+	23, // 48: fray.encounter.v1.EncounterService.ExportLog:input_type -> fray.encounter.v1.ExportLogRequest
+	45, // 49: fray.encounter.v1.EncounterService.GetOdds:input_type -> fray.encounter.v1.GetOddsRequest
+	30, // 50: fray.encounter.v1.EncounterService.ListRulesets:input_type -> fray.encounter.v1.ListRulesetsRequest
+	25, // 51: fray.encounter.v1.EncounterService.ListIdleEncounters:input_type -> fray.encounter.v1.ListIdleEncountersRequest
+	28, // 52: fray.encounter.v1.EncounterService.EndIdleEncounters:input_type -> fray.encounter.v1.EndIdleEncountersRequest
+	1,  // 53: fray.encounter.v1.EncounterService.CreateEncounter:output_type -> fray.encounter.v1.CreateEncounterResponse
+	3,  // 54: fray.encounter.v1.EncounterService.AddCombatant:output_type -> fray.encounter.v1.AddCombatantResponse
+	5,  // 55: fray.encounter.v1.EncounterService.RemoveCombatant:output_type -> fray.encounter.v1.RemoveCombatantResponse
+	7,  // 56: fray.encounter.v1.EncounterService.StartEncounter:output_type -> fray.encounter.v1.StartEncounterResponse
+	9,  // 57: fray.encounter.v1.EncounterService.Submit:output_type -> fray.encounter.v1.SubmitResponse
+	11, // 58: fray.encounter.v1.EncounterService.GetEncounter:output_type -> fray.encounter.v1.GetEncounterResponse
+	16, // 59: fray.encounter.v1.EncounterService.ListEncounters:output_type -> fray.encounter.v1.ListEncountersResponse
+	18, // 60: fray.encounter.v1.EncounterService.WatchEncounter:output_type -> fray.encounter.v1.WatchEncounterResponse
+	20, // 61: fray.encounter.v1.EncounterService.EndEncounter:output_type -> fray.encounter.v1.EndEncounterResponse
+	22, // 62: fray.encounter.v1.EncounterService.RewindEncounter:output_type -> fray.encounter.v1.RewindEncounterResponse
+	24, // 63: fray.encounter.v1.EncounterService.ExportLog:output_type -> fray.encounter.v1.ExportLogResponse
+	46, // 64: fray.encounter.v1.EncounterService.GetOdds:output_type -> fray.encounter.v1.GetOddsResponse
+	31, // 65: fray.encounter.v1.EncounterService.ListRulesets:output_type -> fray.encounter.v1.ListRulesetsResponse
+	27, // 66: fray.encounter.v1.EncounterService.ListIdleEncounters:output_type -> fray.encounter.v1.ListIdleEncountersResponse
+	29, // 67: fray.encounter.v1.EncounterService.EndIdleEncounters:output_type -> fray.encounter.v1.EndIdleEncountersResponse
+	53, // [53:68] is the sub-list for method output_type
+	38, // [38:53] is the sub-list for method input_type
+	38, // [38:38] is the sub-list for extension type_name
+	38, // [38:38] is the sub-list for extension extendee
+	0,  // [0:38] is the sub-list for field type_name
 }
 
 func init() { file_fray_encounter_v1_encounter_service_proto_init() }
@@ -2258,7 +2422,7 @@ func file_fray_encounter_v1_encounter_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fray_encounter_v1_encounter_service_proto_rawDesc), len(file_fray_encounter_v1_encounter_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   30,
+			NumMessages:   33,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -31,6 +31,7 @@ const (
 	EncounterService_RewindEncounter_FullMethodName    = "/fray.encounter.v1.EncounterService/RewindEncounter"
 	EncounterService_ExportLog_FullMethodName          = "/fray.encounter.v1.EncounterService/ExportLog"
 	EncounterService_GetOdds_FullMethodName            = "/fray.encounter.v1.EncounterService/GetOdds"
+	EncounterService_ListRulesets_FullMethodName       = "/fray.encounter.v1.EncounterService/ListRulesets"
 	EncounterService_ListIdleEncounters_FullMethodName = "/fray.encounter.v1.EncounterService/ListIdleEncounters"
 	EncounterService_EndIdleEncounters_FullMethodName  = "/fray.encounter.v1.EncounterService/EndIdleEncounters"
 )
@@ -89,6 +90,10 @@ type EncounterServiceClient interface {
 	ExportLog(ctx context.Context, in *ExportLogRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[ExportLogResponse], error)
 	// The exact odds of a command before it is committed, from the state as the caller sees it.
 	GetOdds(ctx context.Context, in *GetOddsRequest, opts ...grpc.CallOption) (*GetOddsResponse, error)
+	// The rule systems an encounter may be created with (CreateEncounter's rule_system and
+	// rules_version), each with its versions and its latest version's descriptor, which says
+	// the actions GetOdds computes odds for. Any caller of a tenant.
+	ListRulesets(ctx context.Context, in *ListRulesetsRequest, opts ...grpc.CallOption) (*ListRulesetsResponse, error)
 	// A tenant's administration, answered only to a token holding the "fray:admin" scope and
 	// for that token's own tenant (PermissionDenied otherwise): the tenant's encounters not
 	// ended that have recorded no event for a while, the oldest activity first.
@@ -246,6 +251,16 @@ func (c *encounterServiceClient) GetOdds(ctx context.Context, in *GetOddsRequest
 	return out, nil
 }
 
+func (c *encounterServiceClient) ListRulesets(ctx context.Context, in *ListRulesetsRequest, opts ...grpc.CallOption) (*ListRulesetsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListRulesetsResponse)
+	err := c.cc.Invoke(ctx, EncounterService_ListRulesets_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *encounterServiceClient) ListIdleEncounters(ctx context.Context, in *ListIdleEncountersRequest, opts ...grpc.CallOption) (*ListIdleEncountersResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(ListIdleEncountersResponse)
@@ -320,6 +335,10 @@ type EncounterServiceServer interface {
 	ExportLog(*ExportLogRequest, grpc.ServerStreamingServer[ExportLogResponse]) error
 	// The exact odds of a command before it is committed, from the state as the caller sees it.
 	GetOdds(context.Context, *GetOddsRequest) (*GetOddsResponse, error)
+	// The rule systems an encounter may be created with (CreateEncounter's rule_system and
+	// rules_version), each with its versions and its latest version's descriptor, which says
+	// the actions GetOdds computes odds for. Any caller of a tenant.
+	ListRulesets(context.Context, *ListRulesetsRequest) (*ListRulesetsResponse, error)
 	// A tenant's administration, answered only to a token holding the "fray:admin" scope and
 	// for that token's own tenant (PermissionDenied otherwise): the tenant's encounters not
 	// ended that have recorded no event for a while, the oldest activity first.
@@ -374,6 +393,9 @@ func (UnimplementedEncounterServiceServer) ExportLog(*ExportLogRequest, grpc.Ser
 }
 func (UnimplementedEncounterServiceServer) GetOdds(context.Context, *GetOddsRequest) (*GetOddsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetOdds not implemented")
+}
+func (UnimplementedEncounterServiceServer) ListRulesets(context.Context, *ListRulesetsRequest) (*ListRulesetsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListRulesets not implemented")
 }
 func (UnimplementedEncounterServiceServer) ListIdleEncounters(context.Context, *ListIdleEncountersRequest) (*ListIdleEncountersResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListIdleEncounters not implemented")
@@ -604,6 +626,24 @@ func _EncounterService_GetOdds_Handler(srv interface{}, ctx context.Context, dec
 	return interceptor(ctx, in, info, handler)
 }
 
+func _EncounterService_ListRulesets_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListRulesetsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(EncounterServiceServer).ListRulesets(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: EncounterService_ListRulesets_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(EncounterServiceServer).ListRulesets(ctx, req.(*ListRulesetsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _EncounterService_ListIdleEncounters_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(ListIdleEncountersRequest)
 	if err := dec(in); err != nil {
@@ -686,6 +726,10 @@ var EncounterService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetOdds",
 			Handler:    _EncounterService_GetOdds_Handler,
+		},
+		{
+			MethodName: "ListRulesets",
+			Handler:    _EncounterService_ListRulesets_Handler,
 		},
 		{
 			MethodName: "ListIdleEncounters",

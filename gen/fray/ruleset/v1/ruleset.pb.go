@@ -174,8 +174,11 @@ type ActionDescriptor struct {
 	// Cost in the system's own unit, as a rule ("1 PA", "the weapon's Vitesse").
 	Cost string `protobuf:"bytes,3,opt,name=cost,proto3" json:"cost,omitempty"`
 	// Exploits the action requires (Loss).
-	Exploits      int32  `protobuf:"varint,4,opt,name=exploits,proto3" json:"exploits,omitempty"`
-	Rule          string `protobuf:"bytes,5,opt,name=rule,proto3" json:"rule,omitempty"`
+	Exploits int32  `protobuf:"varint,4,opt,name=exploits,proto3" json:"exploits,omitempty"`
+	Rule     string `protobuf:"bytes,5,opt,name=rule,proto3" json:"rule,omitempty"`
+	// GetOdds (and RulesService.Odds) computes the odds of this action's command: a client
+	// offers odds for the legal actions of this key (LegalAction.key) and for no other.
+	Odds          bool `protobuf:"varint,6,opt,name=odds,proto3" json:"odds,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -243,6 +246,13 @@ func (x *ActionDescriptor) GetRule() string {
 		return x.Rule
 	}
 	return ""
+}
+
+func (x *ActionDescriptor) GetOdds() bool {
+	if x != nil {
+		return x.Odds
+	}
+	return false
 }
 
 type OptionDescriptor struct {
@@ -720,6 +730,136 @@ func (x *ChoiceOption) GetCost() int32 {
 	return 0
 }
 
+// Tracker is an encounter at a glance, as one reader may see it, in its rule system's own
+// terms: where the fight is, and a row of cells per combatant (the rule system's Tracker). A
+// client draws it as it is, knowing nothing of the system.
+type Tracker struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Where the fight is: "Tour 2 · Séquence 1 · phase 7 PA"; empty before it starts.
+	Turn string `protobuf:"bytes,1,opt,name=turn,proto3" json:"turn,omitempty"`
+	// The name of each cell of a row: "PA", "NS", "Fursa".
+	Header []string `protobuf:"bytes,2,rep,name=header,proto3" json:"header,omitempty"`
+	// A row per combatant, in the state's order.
+	Rows          []*TrackerRow `protobuf:"bytes,3,rep,name=rows,proto3" json:"rows,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Tracker) Reset() {
+	*x = Tracker{}
+	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Tracker) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Tracker) ProtoMessage() {}
+
+func (x *Tracker) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Tracker.ProtoReflect.Descriptor instead.
+func (*Tracker) Descriptor() ([]byte, []int) {
+	return file_fray_ruleset_v1_ruleset_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *Tracker) GetTurn() string {
+	if x != nil {
+		return x.Turn
+	}
+	return ""
+}
+
+func (x *Tracker) GetHeader() []string {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
+func (x *Tracker) GetRows() []*TrackerRow {
+	if x != nil {
+		return x.Rows
+	}
+	return nil
+}
+
+// TrackerRow is one combatant in a Tracker.
+type TrackerRow struct {
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	CombatantId string                 `protobuf:"bytes,1,opt,name=combatant_id,json=combatantId,proto3" json:"combatant_id,omitempty"`
+	// One per header, in its order; empty where there is nothing to show (a number withheld
+	// from the reader, a fight not started).
+	Cells []string `protobuf:"bytes,2,rep,name=cells,proto3" json:"cells,omitempty"`
+	// Its conditions in words: "prone", "passed".
+	Conditions    []string `protobuf:"bytes,3,rep,name=conditions,proto3" json:"conditions,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TrackerRow) Reset() {
+	*x = TrackerRow{}
+	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TrackerRow) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TrackerRow) ProtoMessage() {}
+
+func (x *TrackerRow) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TrackerRow.ProtoReflect.Descriptor instead.
+func (*TrackerRow) Descriptor() ([]byte, []int) {
+	return file_fray_ruleset_v1_ruleset_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *TrackerRow) GetCombatantId() string {
+	if x != nil {
+		return x.CombatantId
+	}
+	return ""
+}
+
+func (x *TrackerRow) GetCells() []string {
+	if x != nil {
+		return x.Cells
+	}
+	return nil
+}
+
+func (x *TrackerRow) GetConditions() []string {
+	if x != nil {
+		return x.Conditions
+	}
+	return nil
+}
+
 var File_fray_ruleset_v1_ruleset_proto protoreflect.FileDescriptor
 
 const file_fray_ruleset_v1_ruleset_proto_rawDesc = "" +
@@ -735,13 +875,14 @@ const file_fray_ruleset_v1_ruleset_proto_rawDesc = "" +
 	"\x06tables\x18\a \x03(\v2\x16.fray.ruleset.v1.TableR\x06tables\"G\n" +
 	"\x0fFieldDescriptor\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
-	"\vdescription\x18\x02 \x01(\tR\vdescription\"\x8c\x01\n" +
+	"\vdescription\x18\x02 \x01(\tR\vdescription\"\xa0\x01\n" +
 	"\x10ActionDescriptor\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12\x12\n" +
 	"\x04cost\x18\x03 \x01(\tR\x04cost\x12\x1a\n" +
 	"\bexploits\x18\x04 \x01(\x05R\bexploits\x12\x12\n" +
-	"\x04rule\x18\x05 \x01(\tR\x04rule\"\x81\x01\n" +
+	"\x04rule\x18\x05 \x01(\tR\x04rule\x12\x12\n" +
+	"\x04odds\x18\x06 \x01(\bR\x04odds\"\x81\x01\n" +
 	"\x10OptionDescriptor\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12#\n" +
@@ -779,7 +920,18 @@ const file_fray_ruleset_v1_ruleset_proto_rawDesc = "" +
 	"\fChoiceOption\x12\x14\n" +
 	"\x05value\x18\x01 \x01(\tR\x05value\x12\x14\n" +
 	"\x05label\x18\x02 \x01(\tR\x05label\x12\x12\n" +
-	"\x04cost\x18\x03 \x01(\x05R\x04costB8Z6github.com/fray-rpg/fray/gen/fray/ruleset/v1;rulesetv1b\x06proto3"
+	"\x04cost\x18\x03 \x01(\x05R\x04cost\"f\n" +
+	"\aTracker\x12\x12\n" +
+	"\x04turn\x18\x01 \x01(\tR\x04turn\x12\x16\n" +
+	"\x06header\x18\x02 \x03(\tR\x06header\x12/\n" +
+	"\x04rows\x18\x03 \x03(\v2\x1b.fray.ruleset.v1.TrackerRowR\x04rows\"e\n" +
+	"\n" +
+	"TrackerRow\x12!\n" +
+	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12\x14\n" +
+	"\x05cells\x18\x02 \x03(\tR\x05cells\x12\x1e\n" +
+	"\n" +
+	"conditions\x18\x03 \x03(\tR\n" +
+	"conditionsB8Z6github.com/fray-rpg/fray/gen/fray/ruleset/v1;rulesetv1b\x06proto3"
 
 var (
 	file_fray_ruleset_v1_ruleset_proto_rawDescOnce sync.Once
@@ -793,7 +945,7 @@ func file_fray_ruleset_v1_ruleset_proto_rawDescGZIP() []byte {
 	return file_fray_ruleset_v1_ruleset_proto_rawDescData
 }
 
-var file_fray_ruleset_v1_ruleset_proto_msgTypes = make([]protoimpl.MessageInfo, 9)
+var file_fray_ruleset_v1_ruleset_proto_msgTypes = make([]protoimpl.MessageInfo, 11)
 var file_fray_ruleset_v1_ruleset_proto_goTypes = []any{
 	(*RulesetDescriptor)(nil), // 0: fray.ruleset.v1.RulesetDescriptor
 	(*FieldDescriptor)(nil),   // 1: fray.ruleset.v1.FieldDescriptor
@@ -804,20 +956,23 @@ var file_fray_ruleset_v1_ruleset_proto_goTypes = []any{
 	(*LegalAction)(nil),       // 6: fray.ruleset.v1.LegalAction
 	(*Choice)(nil),            // 7: fray.ruleset.v1.Choice
 	(*ChoiceOption)(nil),      // 8: fray.ruleset.v1.ChoiceOption
+	(*Tracker)(nil),           // 9: fray.ruleset.v1.Tracker
+	(*TrackerRow)(nil),        // 10: fray.ruleset.v1.TrackerRow
 }
 var file_fray_ruleset_v1_ruleset_proto_depIdxs = []int32{
-	1, // 0: fray.ruleset.v1.RulesetDescriptor.sheet_fields:type_name -> fray.ruleset.v1.FieldDescriptor
-	2, // 1: fray.ruleset.v1.RulesetDescriptor.actions:type_name -> fray.ruleset.v1.ActionDescriptor
-	3, // 2: fray.ruleset.v1.RulesetDescriptor.options:type_name -> fray.ruleset.v1.OptionDescriptor
-	4, // 3: fray.ruleset.v1.RulesetDescriptor.tables:type_name -> fray.ruleset.v1.Table
-	5, // 4: fray.ruleset.v1.Table.rows:type_name -> fray.ruleset.v1.TableRow
-	7, // 5: fray.ruleset.v1.LegalAction.choices:type_name -> fray.ruleset.v1.Choice
-	8, // 6: fray.ruleset.v1.Choice.options:type_name -> fray.ruleset.v1.ChoiceOption
-	7, // [7:7] is the sub-list for method output_type
-	7, // [7:7] is the sub-list for method input_type
-	7, // [7:7] is the sub-list for extension type_name
-	7, // [7:7] is the sub-list for extension extendee
-	0, // [0:7] is the sub-list for field type_name
+	1,  // 0: fray.ruleset.v1.RulesetDescriptor.sheet_fields:type_name -> fray.ruleset.v1.FieldDescriptor
+	2,  // 1: fray.ruleset.v1.RulesetDescriptor.actions:type_name -> fray.ruleset.v1.ActionDescriptor
+	3,  // 2: fray.ruleset.v1.RulesetDescriptor.options:type_name -> fray.ruleset.v1.OptionDescriptor
+	4,  // 3: fray.ruleset.v1.RulesetDescriptor.tables:type_name -> fray.ruleset.v1.Table
+	5,  // 4: fray.ruleset.v1.Table.rows:type_name -> fray.ruleset.v1.TableRow
+	7,  // 5: fray.ruleset.v1.LegalAction.choices:type_name -> fray.ruleset.v1.Choice
+	8,  // 6: fray.ruleset.v1.Choice.options:type_name -> fray.ruleset.v1.ChoiceOption
+	10, // 7: fray.ruleset.v1.Tracker.rows:type_name -> fray.ruleset.v1.TrackerRow
+	8,  // [8:8] is the sub-list for method output_type
+	8,  // [8:8] is the sub-list for method input_type
+	8,  // [8:8] is the sub-list for extension type_name
+	8,  // [8:8] is the sub-list for extension extendee
+	0,  // [0:8] is the sub-list for field type_name
 }
 
 func init() { file_fray_ruleset_v1_ruleset_proto_init() }
@@ -831,7 +986,7 @@ func file_fray_ruleset_v1_ruleset_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fray_ruleset_v1_ruleset_proto_rawDesc), len(file_fray_ruleset_v1_ruleset_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   9,
+			NumMessages:   11,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

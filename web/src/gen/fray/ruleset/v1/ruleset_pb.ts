@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file fray/ruleset/v1/ruleset.proto.
  */
 export const file_fray_ruleset_v1_ruleset: GenFile = /*@__PURE__*/
-  fileDesc("Ch1mcmF5L3J1bGVzZXQvdjEvcnVsZXNldC5wcm90bxIPZnJheS5ydWxlc2V0LnYxIoYCChFSdWxlc2V0RGVzY3JpcHRvchIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEg8KB3ZlcnNpb24YAyABKA0SNgoMc2hlZXRfZmllbGRzGAQgAygLMiAuZnJheS5ydWxlc2V0LnYxLkZpZWxkRGVzY3JpcHRvchIyCgdhY3Rpb25zGAUgAygLMiEuZnJheS5ydWxlc2V0LnYxLkFjdGlvbkRlc2NyaXB0b3ISMgoHb3B0aW9ucxgGIAMoCzIhLmZyYXkucnVsZXNldC52MS5PcHRpb25EZXNjcmlwdG9yEiYKBnRhYmxlcxgHIAMoCzIWLmZyYXkucnVsZXNldC52MS5UYWJsZSI0Cg9GaWVsZERlc2NyaXB0b3ISDAoEbmFtZRgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCSJjChBBY3Rpb25EZXNjcmlwdG9yEgwKBG5hbWUYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSDAoEY29zdBgDIAEoCRIQCghleHBsb2l0cxgEIAEoBRIMCgRydWxlGAUgASgJIloKEE9wdGlvbkRlc2NyaXB0b3ISDAoEbmFtZRgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCRIVCg1kZWZhdWx0X3ZhbHVlGAMgASgJEgwKBHJ1bGUYBCABKAkiXAoFVGFibGUSDAoEbmFtZRgBIAEoCRIMCgRydWxlGAIgASgJEg4KBmhlYWRlchgDIAMoCRInCgRyb3dzGAQgAygLMhkuZnJheS5ydWxlc2V0LnYxLlRhYmxlUm93IhkKCFRhYmxlUm93Eg0KBWNlbGxzGAEgAygJIsoBCgtMZWdhbEFjdGlvbhIMCgRuYW1lGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEgwKBGNvc3QYAyABKAUSDAoEcnVsZRgEIAEoCRIPCgd0YXJnZXRzGAUgAygJEg4KBndlYXBvbhgGIAEoCRILCgNrZXkYByABKAkSKAoHY2hvaWNlcxgIIAMoCzIXLmZyYXkucnVsZXNldC52MS5DaG9pY2USEAoIcmVhY3Rpb24YCSABKAgSEgoKZGlmZmljdWx0eRgKIAEoBSKYAQoGQ2hvaWNlEg0KBWZpZWxkGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEi4KB29wdGlvbnMYAyADKAsyHS5mcmF5LnJ1bGVzZXQudjEuQ2hvaWNlT3B0aW9uEgsKA21pbhgEIAEoBRILCgNtYXgYBSABKAUSEAoIcmVxdWlyZWQYBiABKAgSDgoGYnVkZ2V0GAcgASgFIjoKDENob2ljZU9wdGlvbhINCgV2YWx1ZRgBIAEoCRINCgVsYWJlbBgCIAEoCRIMCgRjb3N0GAMgASgFQjhaNmdpdGh1Yi5jb20vZnJheS1ycGcvZnJheS9nZW4vZnJheS9ydWxlc2V0L3YxO3J1bGVzZXR2MWIGcHJvdG8z");
+  fileDesc("Ch1mcmF5L3J1bGVzZXQvdjEvcnVsZXNldC5wcm90bxIPZnJheS5ydWxlc2V0LnYxIoYCChFSdWxlc2V0RGVzY3JpcHRvchIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEg8KB3ZlcnNpb24YAyABKA0SNgoMc2hlZXRfZmllbGRzGAQgAygLMiAuZnJheS5ydWxlc2V0LnYxLkZpZWxkRGVzY3JpcHRvchIyCgdhY3Rpb25zGAUgAygLMiEuZnJheS5ydWxlc2V0LnYxLkFjdGlvbkRlc2NyaXB0b3ISMgoHb3B0aW9ucxgGIAMoCzIhLmZyYXkucnVsZXNldC52MS5PcHRpb25EZXNjcmlwdG9yEiYKBnRhYmxlcxgHIAMoCzIWLmZyYXkucnVsZXNldC52MS5UYWJsZSI0Cg9GaWVsZERlc2NyaXB0b3ISDAoEbmFtZRgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCSJxChBBY3Rpb25EZXNjcmlwdG9yEgwKBG5hbWUYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSDAoEY29zdBgDIAEoCRIQCghleHBsb2l0cxgEIAEoBRIMCgRydWxlGAUgASgJEgwKBG9kZHMYBiABKAgiWgoQT3B0aW9uRGVzY3JpcHRvchIMCgRuYW1lGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEhUKDWRlZmF1bHRfdmFsdWUYAyABKAkSDAoEcnVsZRgEIAEoCSJcCgVUYWJsZRIMCgRuYW1lGAEgASgJEgwKBHJ1bGUYAiABKAkSDgoGaGVhZGVyGAMgAygJEicKBHJvd3MYBCADKAsyGS5mcmF5LnJ1bGVzZXQudjEuVGFibGVSb3ciGQoIVGFibGVSb3cSDQoFY2VsbHMYASADKAkiygEKC0xlZ2FsQWN0aW9uEgwKBG5hbWUYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSDAoEY29zdBgDIAEoBRIMCgRydWxlGAQgASgJEg8KB3RhcmdldHMYBSADKAkSDgoGd2VhcG9uGAYgASgJEgsKA2tleRgHIAEoCRIoCgdjaG9pY2VzGAggAygLMhcuZnJheS5ydWxlc2V0LnYxLkNob2ljZRIQCghyZWFjdGlvbhgJIAEoCBISCgpkaWZmaWN1bHR5GAogASgFIpgBCgZDaG9pY2USDQoFZmllbGQYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSLgoHb3B0aW9ucxgDIAMoCzIdLmZyYXkucnVsZXNldC52MS5DaG9pY2VPcHRpb24SCwoDbWluGAQgASgFEgsKA21heBgFIAEoBRIQCghyZXF1aXJlZBgGIAEoCBIOCgZidWRnZXQYByABKAUiOgoMQ2hvaWNlT3B0aW9uEg0KBXZhbHVlGAEgASgJEg0KBWxhYmVsGAIgASgJEgwKBGNvc3QYAyABKAUiUgoHVHJhY2tlchIMCgR0dXJuGAEgASgJEg4KBmhlYWRlchgCIAMoCRIpCgRyb3dzGAMgAygLMhsuZnJheS5ydWxlc2V0LnYxLlRyYWNrZXJSb3ciRQoKVHJhY2tlclJvdxIUCgxjb21iYXRhbnRfaWQYASABKAkSDQoFY2VsbHMYAiADKAkSEgoKY29uZGl0aW9ucxgDIAMoCUI4WjZnaXRodWIuY29tL2ZyYXktcnBnL2ZyYXkvZ2VuL2ZyYXkvcnVsZXNldC92MTtydWxlc2V0djFiBnByb3RvMw");
 
 /**
  * RulesetDescriptor tells a client what a rule system needs and offers, so it can build
@@ -116,6 +116,14 @@ export type ActionDescriptor = Message<"fray.ruleset.v1.ActionDescriptor"> & {
    * @generated from field: string rule = 5;
    */
   rule: string;
+
+  /**
+   * GetOdds (and RulesService.Odds) computes the odds of this action's command: a client
+   * offers odds for the legal actions of this key (LegalAction.key) and for no other.
+   *
+   * @generated from field: bool odds = 6;
+   */
+  odds: boolean;
 };
 
 /**
@@ -386,4 +394,75 @@ export type ChoiceOption = Message<"fray.ruleset.v1.ChoiceOption"> & {
  */
 export const ChoiceOptionSchema: GenMessage<ChoiceOption> = /*@__PURE__*/
   messageDesc(file_fray_ruleset_v1_ruleset, 8);
+
+/**
+ * Tracker is an encounter at a glance, as one reader may see it, in its rule system's own
+ * terms: where the fight is, and a row of cells per combatant (the rule system's Tracker). A
+ * client draws it as it is, knowing nothing of the system.
+ *
+ * @generated from message fray.ruleset.v1.Tracker
+ */
+export type Tracker = Message<"fray.ruleset.v1.Tracker"> & {
+  /**
+   * Where the fight is: "Tour 2 · Séquence 1 · phase 7 PA"; empty before it starts.
+   *
+   * @generated from field: string turn = 1;
+   */
+  turn: string;
+
+  /**
+   * The name of each cell of a row: "PA", "NS", "Fursa".
+   *
+   * @generated from field: repeated string header = 2;
+   */
+  header: string[];
+
+  /**
+   * A row per combatant, in the state's order.
+   *
+   * @generated from field: repeated fray.ruleset.v1.TrackerRow rows = 3;
+   */
+  rows: TrackerRow[];
+};
+
+/**
+ * Describes the message fray.ruleset.v1.Tracker.
+ * Use `create(TrackerSchema)` to create a new message.
+ */
+export const TrackerSchema: GenMessage<Tracker> = /*@__PURE__*/
+  messageDesc(file_fray_ruleset_v1_ruleset, 9);
+
+/**
+ * TrackerRow is one combatant in a Tracker.
+ *
+ * @generated from message fray.ruleset.v1.TrackerRow
+ */
+export type TrackerRow = Message<"fray.ruleset.v1.TrackerRow"> & {
+  /**
+   * @generated from field: string combatant_id = 1;
+   */
+  combatantId: string;
+
+  /**
+   * One per header, in its order; empty where there is nothing to show (a number withheld
+   * from the reader, a fight not started).
+   *
+   * @generated from field: repeated string cells = 2;
+   */
+  cells: string[];
+
+  /**
+   * Its conditions in words: "prone", "passed".
+   *
+   * @generated from field: repeated string conditions = 3;
+   */
+  conditions: string[];
+};
+
+/**
+ * Describes the message fray.ruleset.v1.TrackerRow.
+ * Use `create(TrackerRowSchema)` to create a new message.
+ */
+export const TrackerRowSchema: GenMessage<TrackerRow> = /*@__PURE__*/
+  messageDesc(file_fray_ruleset_v1_ruleset, 10);
 

@@ -1,4 +1,4 @@
-package odds
+package ka
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
 	oddsv1 "github.com/fray-rpg/fray/gen/fray/odds/v1"
 	"github.com/fray-rpg/fray/rules/engine"
-	"github.com/fray-rpg/fray/rules/ka"
+	"github.com/fray-rpg/fray/rules/odds"
 )
 
 // Pool is what a draw may take: the cards not seen by the reader, counted by value (Pool[v]
@@ -21,23 +21,23 @@ type Pool struct {
 	// EveryDraw: the discard returns to the deck before each draw (KA-003 option).
 	EveryDraw bool
 	// Rules: the version whose cards these are (the value of a face card, KA-002).
-	Rules ka.System
+	Rules System
 }
 
 // FullPool is the 56 cards of the minor arcana (KA-001) under a version of the rules.
-func FullPool(rules ka.System) Pool {
+func FullPool(rules System) Pool {
 	p := Pool{Rules: rules}
 	for v := 1; v <= 10; v++ {
 		p.Cards[v] = 4
 	}
 	p.Cards[0] = 16
-	p.Left = ka.DeckSize
+	p.Left = DeckSize
 	return p
 }
 
 // PoolOf is the pool of a state's deck as its reader sees it: the cards not in the discard,
 // a card lying face down counting as unseen.
-func PoolOf(rules ka.System, s *kav1.State, o *kav1.Options) Pool {
+func PoolOf(rules System, s *kav1.State, o *kav1.Options) Pool {
 	p := FullPool(rules)
 	for _, c := range s.GetDiscard() {
 		switch r := c.GetRank(); {
@@ -48,7 +48,7 @@ func PoolOf(rules ka.System, s *kav1.State, o *kav1.Options) Pool {
 			p.Cards[r]--
 		}
 	}
-	p.Left = ka.DeckSize - int32(len(s.GetDiscard()))
+	p.Left = DeckSize - int32(len(s.GetDiscard()))
 	p.EveryDraw = o.GetReshuffle() == "every_draw"
 	return p
 }
@@ -107,10 +107,10 @@ func (p Pool) Draws() []drawn {
 	return out
 }
 
-// KaAttack is what the odds of a Ka attack are computed from: the attacker's draw score
+// AttackOdds is what the odds of a Ka attack are computed from: the attacker's draw score
 // (sphere + skill + modifiers, KA-004), the defender's if it dodges, the damage and soak, the
 // target's tracks, the deck.
-type KaAttack struct {
+type AttackOdds struct {
 	Attack      int32
 	Defence     int32
 	Defends     bool
@@ -127,36 +127,36 @@ type KaAttack struct {
 	Seuil       int32
 	RealityLeft int32
 	// Rules is the version of the rules the encounter pinned: its formulas give the outcome.
-	Rules ka.System
+	Rules System
 }
 
-func kaAttack(reg *engine.Registry, st *encounterv1.EncounterState, cmd *encounterv1.Command, actor string) (*oddsv1.Odds, error) {
-	a, err := ReadKaAttack(reg, st, cmd, actor)
+// WithOdds: an attack (KA-020).
+func (System) WithOdds() []string { return []string{"attack"} }
+
+// Odds is the odds of an attack (KA-020), read from the real Decide with a probe's dice; nil
+// for any other command (engine.System; rules/odds.Of asks it).
+func (rules System) Odds(reg *engine.Registry, st *encounterv1.EncounterState, cmd *encounterv1.Command, actor string) (*oddsv1.Odds, error) {
+	if cmd.GetKa().GetAttack() == nil {
+		return nil, nil
+	}
+	a, err := rules.ReadAttackOdds(reg, st, cmd, actor)
 	if err != nil {
 		return nil, err
 	}
 	return a.Odds(), nil
 }
 
-// ReadKaAttack declares the attack cmd gives on st and answers it, dodging and taking it,
+// ReadAttackOdds declares the attack cmd gives on st and answers it, dodging and taking it,
 // with a probe's dice, to read its numbers.
-func ReadKaAttack(reg *engine.Registry, st *encounterv1.EncounterState, cmd *encounterv1.Command, actor string) (*KaAttack, error) {
-	pr := &probe{first: 1, rest: 1}
-	evs, next, err := decide(reg, st, cmd, actor, pr)
+func (rules System) ReadAttackOdds(reg *engine.Registry, st *encounterv1.EncounterState, cmd *encounterv1.Command, actor string) (*AttackOdds, error) {
+	pr := &odds.Probe{First: 1, Rest: 1}
+	evs, next, err := odds.Decide(reg, st, cmd, actor, pr)
 	if err != nil {
 		return nil, err
-	}
-	sys, err := reg.Lookup(st.GetRuleSystem(), st.GetRulesVersion())
-	if err != nil {
-		return nil, err
-	}
-	rules, ok := sys.(ka.System)
-	if !ok {
-		return nil, engine.Invalid("", "the encounter's rules (%s version %d) are not Ka's", st.GetRuleSystem(), st.GetRulesVersion())
 	}
 	at := cmd.GetKa().GetAttack()
 	target := engine.FindCombatant(st, at.GetTargetId())
-	a := &KaAttack{Stun: at.GetStun(), Pool: PoolOf(rules, st.GetKa(), st.GetOptions().GetKa()), Options: st.GetOptions().GetKa(),
+	a := &AttackOdds{Stun: at.GetStun(), Pool: PoolOf(rules, st.GetKa(), st.GetOptions().GetKa()), Options: st.GetOptions().GetKa(),
 		Hidden: target.GetKa() == nil, Target: target.GetName(), Rules: rules}
 	cs := st.GetKa().GetCombatants()[target.GetId()]
 	a.KaDice, a.Reality, a.Seuil = cs.GetKaDice(), cs.GetRealityPoints(), rules.Seuil(target.GetKa())
@@ -180,7 +180,7 @@ func ReadKaAttack(reg *engine.Registry, st *encounterv1.EncounterState, cmd *enc
 	gm := st.GetGameMaster()
 	answer := func(re *kav1.React) ([]*encounterv1.Event, error) {
 		return reg.Decide(next, &encounterv1.Command{Kind: &encounterv1.Command_Ka{Ka: &kav1.Action{CombatantId: target.GetId(),
-			Kind: &kav1.Action_React{React: re}}}}, engine.Env{Actor: gm, Dice: &probe{first: 1, rest: 1}})
+			Kind: &kav1.Action_React{React: re}}}}, engine.Env{Actor: gm, Dice: &odds.Probe{First: 1, Rest: 1}})
 	}
 	taken, err := answer(&kav1.React{})
 	if err != nil {
@@ -197,11 +197,11 @@ func ReadKaAttack(reg *engine.Registry, st *encounterv1.EncounterState, cmd *enc
 
 // Odds is, taken and dodged, the chance of each success level and the Ka dice lost (the
 // points de réalité for a stun).
-func (a *KaAttack) Odds() *oddsv1.Odds {
+func (a *AttackOdds) Odds() *oddsv1.Odds {
 	o := &oddsv1.Odds{Summary: fmt.Sprintf("an attack on %s: %d + the cards", a.Target, a.Attack),
 		Assumptions: []string{"the cards come from those you have not seen: the deck less the discard you see (KA-003)"}}
 	if a.Hidden {
-		o.Sections = append(o.Sections, &oddsv1.OddsSection{Key: "none", Title: "taken", Unavailable: hiddenTarget})
+		o.Sections = append(o.Sections, &oddsv1.OddsSection{Key: "none", Title: "taken", Unavailable: odds.HiddenTarget})
 		return o
 	}
 	o.Sections = append(o.Sections, a.section("none", "taken: a simple draw (KA-005, KA-020)", false))
@@ -217,15 +217,15 @@ func (a *KaAttack) Odds() *oddsv1.Odds {
 
 var levelNames = []string{"failure", "normal success", "great success", "exceptional success"}
 
-func (a *KaAttack) section(key, title string, defended bool) *oddsv1.OddsSection {
+func (a *AttackOdds) section(key, title string, defended bool) *oddsv1.OddsSection {
 	s := &oddsv1.OddsSection{Key: key, Title: title}
 	levels := map[int32]float64{}
-	var lost, reality Builder
+	var lost, reality odds.Builder
 	var out float64
 	for _, x := range a.Pool.Draws() {
 		total := a.Attack + x.value
 		outcome := func(margin int32, p float64) {
-			b := a.Rules.Blow(a.Options, margin, a.Damage, a.Stun, ka.Target{Soak: a.Soak, Seuil: a.Seuil, KaDice: a.KaDice, Reality: a.Reality})
+			b := a.Rules.Blow(a.Options, margin, a.Damage, a.Stun, Target{Soak: a.Soak, Seuil: a.Seuil, KaDice: a.KaDice, Reality: a.Reality})
 			levels[b.Level] += p
 			lost.Add(int(b.KaLost), p)
 			reality.Add(int(b.RealityLost), p)
@@ -246,12 +246,12 @@ func (a *KaAttack) section(key, title string, defended bool) *oddsv1.OddsSection
 		if int(lvl) < len(levelNames) {
 			name = levelNames[lvl]
 		}
-		s.Chances = append(s.Chances, chance(fmt.Sprintf("level.%d", lvl), name, "KA-006", levels[lvl]))
+		s.Chances = append(s.Chances, odds.Chance(fmt.Sprintf("level.%d", lvl), name, "KA-006", levels[lvl]))
 	}
-	s.Chances = append(s.Chances, chance("out", "the target is out of the fight", "KA-025", out))
-	s.Distributions = append(s.Distributions, distribution("ka", "Ka dice lost", lost.Dist()))
+	s.Chances = append(s.Chances, odds.Chance("out", "the target is out of the fight", "KA-025", out))
+	s.Distributions = append(s.Distributions, odds.Distribution("ka", "Ka dice lost", lost.Dist()))
 	if a.Stun {
-		s.Distributions = append(s.Distributions, distribution("reality", "points de réalité lost", reality.Dist()))
+		s.Distributions = append(s.Distributions, odds.Distribution("reality", "points de réalité lost", reality.Dist()))
 	}
 	return s
 }
