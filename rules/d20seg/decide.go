@@ -9,52 +9,48 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-// Decide validates a d20seg action and returns its events; the engine then asks Close whether
-// they end the round.
+// Decide validates a d20seg command and returns its events; the engine then asks Close whether
+// they end the round. The GM declares a surprise attack (D20-000); every other action comes in
+// the combatant's turn (decideAction).
 func (sys System) Decide(st *encounterv1.EncounterState, cmd *encounterv1.Command, env engine.Env) ([]*encounterv1.Event, error) {
 	a := cmd.GetD20Seg()
 	if a == nil {
 		return nil, engine.Invalid("", "d20seg does not know this command")
 	}
-	var evs []*encounterv1.Event
-	var err error
 	if sp := a.GetSurprise(); sp != nil {
 		if !engine.IsGameMaster(st, env.Actor) {
 			return nil, &engine.RuleError{Code: engine.CodePermission, Rule: "D20-000",
 				Msg: fmt.Sprintf("whether an attack is a surprise is the GM's decision (the GM is %s)", st.GetGameMaster())}
 		}
-		evs, err = sys.decideSurprise(st, sp, env.Dice)
-	} else {
-		if err := engine.MayCommand(st, env.Actor, a.GetCombatantId()); err != nil {
-			return nil, err
-		}
-		f, err := fighterOf(st, a.GetCombatantId())
-		if err != nil {
-			return nil, err
-		}
-		if err := sys.turn(st, f); err != nil {
-			return nil, err
-		}
-		switch k := a.GetKind().(type) {
-		case *d20segv1.Action_Attack:
-			evs, err = sys.decideAttack(st, f, k.Attack, env.Dice)
-		case *d20segv1.Action_Cast:
-			evs, err = sys.decideCast(st, f, k.Cast)
-		case *d20segv1.Action_Other:
-			evs, err = sys.decideOther(st, f, k.Other, engine.IsGameMaster(st, env.Actor))
-		case *d20segv1.Action_EndTurn:
-			evs = one(&d20segv1.Event{Kind: &d20segv1.Event_TurnEnded{TurnEnded: &d20segv1.TurnEnded{CombatantId: f.id()}}})
-		default:
-			return nil, engine.Invalid("", "the action of %s is empty", f.name())
-		}
-		if err != nil {
-			return nil, err
-		}
+		return sys.decideSurprise(st, sp, env.Dice)
 	}
+	return sys.decideAction(st, a, env)
+}
+
+// decideAction: a combatant's action when it acts next (D20-015): an attack, a spell, another
+// action, or the end of its turn (D20-016).
+func (sys System) decideAction(st *encounterv1.EncounterState, a *d20segv1.Action, env engine.Env) ([]*encounterv1.Event, error) {
+	if err := engine.MayCommand(st, env.Actor, a.GetCombatantId()); err != nil {
+		return nil, err
+	}
+	f, err := fighterOf(st, a.GetCombatantId())
 	if err != nil {
 		return nil, err
 	}
-	return evs, nil
+	if err := sys.turn(st, f); err != nil {
+		return nil, err
+	}
+	switch k := a.GetKind().(type) {
+	case *d20segv1.Action_Attack:
+		return sys.decideAttack(st, f, k.Attack, env.Dice)
+	case *d20segv1.Action_Cast:
+		return sys.decideCast(st, f, k.Cast)
+	case *d20segv1.Action_Other:
+		return sys.decideOther(st, f, k.Other, engine.IsGameMaster(st, env.Actor))
+	case *d20segv1.Action_EndTurn:
+		return one(&d20segv1.Event{Kind: &d20segv1.Event_TurnEnded{TurnEnded: &d20segv1.TurnEnded{CombatantId: f.id()}}}), nil
+	}
+	return nil, engine.Invalid("", "the action of %s is empty", f.name())
 }
 
 // FollowUp begins the next round when the GM removes the last combatant who could still act

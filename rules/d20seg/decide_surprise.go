@@ -29,6 +29,10 @@ func ApprehensionModifier(o *d20segv1.Options, s d20segv1.Situation) int32 {
 	return 0
 }
 
+// decideSurprise: the GM declares a surprise attack once, before anyone acts (D20-000,
+// D20-004): its attackers, and its defenders, each with the situation of its apprehension roll
+// (D20-001, D20-002); the others are bystanders (D20-003). Each defender rolls against the
+// stealthiest attacker (apprehension).
 func (sys System) decideSurprise(st *encounterv1.EncounterState, sp *d20segv1.Surprise, roller dice.Roller) ([]*encounterv1.Event, error) {
 	s := segState(st)
 	if s.GetRound() != 1 || s.GetSurpriseDeclared() {
@@ -42,10 +46,33 @@ func (sys System) decideSurprise(st *encounterv1.EncounterState, sp *d20segv1.Su
 	if len(sp.GetAttackerIds()) == 0 {
 		return nil, engine.Invalid("D20-004", "name the attackers of the surprise attack")
 	}
-	// The opposition is the stealthiest attacker with stealth ranks (D20-003).
-	var stealth *fighter
 	seen := map[string]bool{}
-	for _, id := range sp.GetAttackerIds() {
+	stealth, err := stealthiest(st, sp.GetAttackerIds(), seen)
+	if err != nil {
+		return nil, err
+	}
+	defenders, err := surpriseDefenders(st, sp, seen)
+	if err != nil {
+		return nil, err
+	}
+	ev := &d20segv1.SurpriseRoundStarted{AttackerIds: sp.GetAttackerIds()}
+	for _, f := range fighters(st) {
+		if !seen[f.id()] { // D20-003: neither attacker nor defender
+			ev.BystanderIds = append(ev.BystanderIds, f.id())
+		}
+	}
+	for i, ap := range sp.GetDefenders() {
+		ev.Apprehension = append(ev.Apprehension, sys.apprehension(st, defenders[i], ap, stealth, roller))
+	}
+	return one(&d20segv1.Event{Kind: &d20segv1.Event_SurpriseRoundStarted{SurpriseRoundStarted: ev}}), nil
+}
+
+// stealthiest checks the attackers of a surprise attack, each named once (marked in seen), and
+// finds the opposition of the apprehension rolls: the stealthiest attacker with stealth ranks
+// (D20-003); nil when none has any.
+func stealthiest(st *encounterv1.EncounterState, ids []string, seen map[string]bool) (*fighter, error) {
+	var stealth *fighter
+	for _, id := range ids {
 		f, err := fighterOf(st, id)
 		if err != nil {
 			return nil, err
@@ -58,6 +85,12 @@ func (sys System) decideSurprise(st *encounterv1.EncounterState, sp *d20segv1.Su
 			stealth = &f
 		}
 	}
+	return stealth, nil
+}
+
+// surpriseDefenders checks the defenders of a surprise attack: none an attacker, each named
+// once (marked in seen), an impaired malus only for an impaired one, light to medium (D20-002).
+func surpriseDefenders(st *encounterv1.EncounterState, sp *d20segv1.Surprise, seen map[string]bool) ([]fighter, error) {
 	sc := options(st).GetApprehensionScale()
 	var defenders []fighter
 	for _, ap := range sp.GetDefenders() {
@@ -80,35 +113,34 @@ func (sys System) decideSurprise(st *encounterv1.EncounterState, sp *d20segv1.Su
 		}
 		defenders = append(defenders, d)
 	}
-	ev := &d20segv1.SurpriseRoundStarted{AttackerIds: sp.GetAttackerIds()}
-	for _, f := range fighters(st) {
-		if !seen[f.id()] { // D20-003: neither attacker nor defender
-			ev.BystanderIds = append(ev.BystanderIds, f.id())
-		}
+	return defenders, nil
+}
+
+// apprehension is d's apprehension roll: d20 + Wisdom + perception + the situation's modifiers
+// (D20-001…D20-003) against the stealthiest attacker's d20 + Agility + stealth, or a fixed
+// opposition when none has stealth; it fails, and d is surprised, below the opposition
+// (D20-005). Where the house rules skip the roll, d is surprised.
+func (sys System) apprehension(st *encounterv1.EncounterState, d fighter, ap *d20segv1.Apprehension, stealth *fighter, roller dice.Roller) *d20segv1.ApprehensionRolled {
+	ar := &d20segv1.ApprehensionRolled{DefenderId: d.id(), Surprised: true}
+	if options(st).GetSkipApprehension() { // D20-003
+		return ar
 	}
-	for i, ap := range sp.GetDefenders() {
-		d := defenders[i]
-		ar := &d20segv1.ApprehensionRolled{DefenderId: d.id(), Surprised: true}
-		if !options(st).GetSkipApprehension() { // D20-003
-			ar.Roll = roller.Roll(dice.Expr{Count: 1, Sides: 20})
-			ar.Modifiers = d.sh.GetWisdom() + d.sh.GetPerception() + ap.GetSpellModifier()
-			for _, sit := range ap.GetSituations() {
-				if sit == d20segv1.Situation_SITUATION_IMPAIRED && ap.GetImpairedMalus() != 0 {
-					ar.Modifiers -= ap.GetImpairedMalus()
-					continue
-				}
-				ar.Modifiers += ApprehensionModifier(options(st), sit)
-			}
-			ar.Total = ar.GetRoll().GetTotal() + ar.GetModifiers()
-			ar.Opposition = sys.n.NoStealth
-			if stealth != nil {
-				ar.StealthBy = stealth.id()
-				ar.StealthRoll = roller.Roll(dice.Expr{Count: 1, Sides: 20})
-				ar.Opposition = ar.GetStealthRoll().GetTotal() + stealth.sh.GetAgility() + stealth.sh.GetStealth()
-			}
-			ar.Surprised = ar.GetTotal() < ar.GetOpposition()
+	ar.Roll = roller.Roll(dice.Expr{Count: 1, Sides: 20})
+	ar.Modifiers = d.sh.GetWisdom() + d.sh.GetPerception() + ap.GetSpellModifier()
+	for _, sit := range ap.GetSituations() {
+		if sit == d20segv1.Situation_SITUATION_IMPAIRED && ap.GetImpairedMalus() != 0 {
+			ar.Modifiers -= ap.GetImpairedMalus()
+			continue
 		}
-		ev.Apprehension = append(ev.Apprehension, ar)
+		ar.Modifiers += ApprehensionModifier(options(st), sit)
 	}
-	return one(&d20segv1.Event{Kind: &d20segv1.Event_SurpriseRoundStarted{SurpriseRoundStarted: ev}}), nil
+	ar.Total = ar.GetRoll().GetTotal() + ar.GetModifiers()
+	ar.Opposition = sys.n.NoStealth
+	if stealth != nil {
+		ar.StealthBy = stealth.id()
+		ar.StealthRoll = roller.Roll(dice.Expr{Count: 1, Sides: 20})
+		ar.Opposition = ar.GetStealthRoll().GetTotal() + stealth.sh.GetAgility() + stealth.sh.GetStealth()
+	}
+	ar.Surprised = ar.GetTotal() < ar.GetOpposition()
+	return ar
 }
