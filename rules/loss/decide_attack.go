@@ -5,6 +5,7 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
+	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/engine"
 )
 
@@ -24,68 +25,142 @@ func (sys System) meleeAttackers(st *encounterv1.EncounterState, t fighter) []st
 }
 
 // decideAttack decides an attack, a grab or trip, or (counter) a counter-attack made on a
-// successful defence.
+// successful defence: the weapon and what it may do, the cost, the targets, the Test with its
+// Difficulty and bonuses (LOS-010, LOS-050…LOS-054, LOS-080…LOS-092), then each target's blow,
+// struck at once when it cannot be defended (LOS-009).
 func (sys System) decideAttack(st *encounterv1.EncounterState, f fighter, a *lossv1.Attack, env engine.Env, counter bool) ([]*encounterv1.Event, error) {
-	sit := a.GetSituation()
-	manoeuvre := a.GetManoeuvre() != lossv1.Manoeuvre_MANOEUVRE_UNSPECIFIED
-	list := a.GetExploits()
-	var w, second *lossv1.Weapon
-	var err error
-	score := f.sh.GetAthletics()
-	if manoeuvre {
-		if score == nil {
-			return nil, engine.Refused("LOS-035", "%s's sheet has no Athletics to grab or trip with", f.name())
-		}
-		if len(list) > 0 {
-			return nil, engine.Invalid("LOS-035", "a grab or a trip takes no Exploits")
-		}
-		w = &lossv1.Weapon{Name: "bare hands", Kind: lossv1.WeaponKind_WEAPON_KIND_UNARMED}
-	} else {
-		if w, err = weaponOf(f, a.GetWeapon()); err != nil {
-			return nil, err
-		}
-		score = w.GetAttack()
-	}
-	if err := sys.hindered(st, f, false, false, true); err != nil && !counter {
+	w, score, err := attackWeapon(f, a)
+	if err != nil {
 		return nil, err
+	}
+	if err := sys.mayAttackWith(st, f, w, a.GetExploits(), counter); err != nil {
+		return nil, err
+	}
+	cost, second, err := sys.attackPrice(f, a, w, counter)
+	if err != nil {
+		return nil, err
+	}
+	targets, err := sys.attackTargets(st, f, a, w, counter)
+	if err != nil {
+		return nil, err
+	}
+	t := targets[0]
+	exploits := countExploits(a.GetExploits())
+	m := &mods{}
+	if err := sys.spendBonus(st, f, a.GetSpend(), m); err != nil {
+		return nil, err
+	}
+	base, err := sys.attackBase(st, f, t, w, a.GetSituation())
+	if err != nil {
+		return nil, err
+	}
+	sys.attackDifficulty(st, f, a, w, targets, m)
+	sys.attackBonuses(st, f, a, w, t, m)
+	specialisationBonuses(f, a.GetExploits(), w, t, m)
+	res := sys.roll(st, f, score, base, exploits, m, a.GetSpend(), env.Dice)
+	defenceDifficulty := base + sys.ExploitsDifficulty(exploits)
+	if options(st).GetPassAttackerModifiers() {
+		defenceDifficulty = res.GetDifficulty()
+	}
+	ar := &lossv1.AttackRolled{
+		AttackerId:        f.id(),
+		TargetId:          t.id(),
+		Weapon:            w.GetName(),
+		ActionPointsSpent: cost,
+		Exploits:          a.GetExploits(),
+		Test:              res,
+		Counter:           counter,
+		Manoeuvre:         a.GetManoeuvre(),
+		Situation:         a.GetSituation(),
+		SecondWeapon:      second.GetName(),
+		WithDamage:        a.GetWithDamage(),
+		DefenceDifficulty: defenceDifficulty,
+	}
+	if a.GetManoeuvre() != lossv1.Manoeuvre_MANOEUVRE_UNSPECIFIED {
+		ar.Weapon = ""
+	}
+	reactions := sys.targetReactions(st, a, w, res, targets)
+	ar.DefencePossible, ar.NoDefenceReason = reactions[0].GetDefencePossible(), reactions[0].GetNoDefenceReason()
+	ar.MoreTargets = reactions[1:]
+	return sys.blowsStruck(st, f, ar, w, second, targets, reactions, env.Dice), nil
+}
+
+// attackWeapon is what an attack strikes with and the score its Test uses: the weapon named,
+// or bare hands and Athletics for a grab or a trip, which take no Exploits (LOS-035).
+func attackWeapon(f fighter, a *lossv1.Attack) (*lossv1.Weapon, *lossv1.Score, error) {
+	if a.GetManoeuvre() == lossv1.Manoeuvre_MANOEUVRE_UNSPECIFIED {
+		w, err := weaponOf(f, a.GetWeapon())
+		if err != nil {
+			return nil, nil, err
+		}
+		return w, w.GetAttack(), nil
+	}
+	if f.sh.GetAthletics() == nil {
+		return nil, nil, engine.Refused("LOS-035", "%s's sheet has no Athletics to grab or trip with", f.name())
+	}
+	if len(a.GetExploits()) > 0 {
+		return nil, nil, engine.Invalid("LOS-035", "a grab or a trip takes no Exploits")
+	}
+	return &lossv1.Weapon{Name: "bare hands", Kind: lossv1.WeaponKind_WEAPON_KIND_UNARMED}, f.sh.GetAthletics(), nil
+}
+
+// mayAttackWith refuses an attack f may not make with w: down or disarmed (LOS-072, LOS-074;
+// not a counter-attack, which hindered checked when it was declared), a heavy weapon mounted
+// (LOS-090), Exploits not of a melee or ranged attack (LOS-060, LOS-085).
+func (sys System) mayAttackWith(st *encounterv1.EncounterState, f fighter, w *lossv1.Weapon, list []E, counter bool) error {
+	if err := sys.hindered(st, f, false, false, true); err != nil && !counter {
+		return err
 	}
 	if f.sh.GetMounted() && w.GetHeavy() {
-		return nil, engine.Refused("LOS-090", "%s cannot use the heavy %s mounted", f.name(), w.GetName())
+		return engine.Refused("LOS-090", "%s cannot use the heavy %s mounted", f.name(), w.GetName())
 	}
-	ranged := isRanged(w)
 	u, what := onMelee, "a melee attack"
-	if ranged {
+	if isRanged(w) {
 		u, what = onRanged, "a ranged attack"
 	}
-	if err := sys.checkEffects(f.name(), list, u, what); err != nil {
-		return nil, err
-	}
-	// Costs (LOS-035, LOS-060, LOS-061, LOS-070).
+	return sys.checkEffects(f.name(), list, u, what)
+}
+
+// attackPrice is an attack's PA cost and, with Two weapons, its second weapon: the weapon's
+// (LOS-035), a grab's or trip's, an Assaut's once a Tour with a weapon that has an Assaut value
+// (LOS-061), the slower weapon with Two weapons (LOS-070); lowered by a wait (LOS-040) and
+// within the PA left, but for a counter-attack, whose PA the defence checked (LOS-062).
+func (sys System) attackPrice(f fighter, a *lossv1.Attack, w *lossv1.Weapon, counter bool) (int32, *lossv1.Weapon, error) {
+	list := a.GetExploits()
+	var second *lossv1.Weapon
+	var err error
 	cost := sys.attackCost(f, w)
 	switch {
-	case manoeuvre:
+	case a.GetManoeuvre() != lossv1.Manoeuvre_MANOEUVRE_UNSPECIFIED:
 		cost = sys.ManoeuvreCost
 	case has(list, effAssaut):
 		if w.GetAssautDamage() <= 0 {
-			return nil, engine.Refused("LOS-061", "%s is not a weapon to charge with (no Assaut value)", w.GetName())
+			return 0, nil, engine.Refused("LOS-061", "%s is not a weapon to charge with (no Assaut value)", w.GetName())
 		}
 		if f.cs.GetAssautUsed() {
-			return nil, engine.Refused("LOS-061", "%s has already made an Assaut this Tour", f.name())
+			return 0, nil, engine.Refused("LOS-061", "%s has already made an Assaut this Tour", f.name())
 		}
 		cost = sys.AssautCost
 	case has(list, effTwo):
 		if second, err = weaponOf(f, a.GetSecondWeapon()); err != nil || second.GetName() == w.GetName() {
-			return nil, engine.Invalid("LOS-070", "Two weapons needs a second weapon of %s's, other than %s", f.name(), w.GetName())
+			return 0, nil, engine.Invalid("LOS-070", "Two weapons needs a second weapon of %s's, other than %s", f.name(), w.GetName())
 		}
 		cost = max(cost, sys.attackCost(f, second))
 	}
 	if !counter {
 		cost = sys.cost(f, cost)
 		if err := needPA(f, cost, "an attack with ", w.GetName()); err != nil {
-			return nil, err
+			return 0, nil, err
 		}
 	}
-	// Targets (LOS-026, LOS-051, LOS-070, LOS-071, LOS-077, LOS-085).
+	return cost, second, nil
+}
+
+// attackTargets are the fighters an attack reaches: one, or as many as its multi-target
+// Exploit allows (LOS-026, LOS-070, LOS-071, LOS-077, LOS-085), each in the fight, named once,
+// not past the cap of melee attackers (LOS-051), human-sized for Kill outright (LOS-078).
+func (sys System) attackTargets(st *encounterv1.EncounterState, f fighter, a *lossv1.Attack, w *lossv1.Weapon, counter bool) ([]fighter, error) {
+	list := a.GetExploits()
 	ids := append([]string{a.GetTargetId()}, a.GetMoreTargetIds()...)
 	mt, mi, multi := multiTarget(list)
 	switch {
@@ -121,45 +196,41 @@ func (sys System) decideAttack(st *encounterv1.EncounterState, f fighter, a *los
 		}
 		targets = append(targets, t)
 	}
-	t := targets[0]
-	exploits := countExploits(list)
-	m := &mods{}
-	if err := sys.spendBonus(st, f, a.GetSpend(), m); err != nil {
-		return nil, err
+	return targets, nil
+}
+
+// attackBase is the base Difficulty an attack passes on to its defenders (LOS-010, LOS-012):
+// the Seuil in melee; by distance at range (LOS-080), in units in a pursuit (LOS-100), and no
+// hit at all beyond the weapon's Limite (LOS-081).
+func (sys System) attackBase(st *encounterv1.EncounterState, f, t fighter, w *lossv1.Weapon, sit *lossv1.Situation) (int32, error) {
+	if !isRanged(w) {
+		return sys.BaseDifficulty, nil
 	}
-	// The base Difficulty passed on to defenders (LOS-010, LOS-012, LOS-080).
-	base := sys.BaseDifficulty
-	if ranged {
-		if lim := w.GetLimit(); lim > 0 && sit.GetDistance() > lim {
-			return nil, engine.Refused("LOS-081", "%s is %d m away, beyond the Limite of %s (%d m): it cannot hit", t.name(), sit.GetDistance(), w.GetName(), lim)
-		}
-		base = RangedDifficulty(sit.GetDistance())
-		if u := pursuitUnits(st, f.id(), t.id()); u > 0 {
-			base = DistanceDifficulty(u) // LOS-100: in a pursuit the distance is in units
-		}
+	if lim := w.GetLimit(); lim > 0 && sit.GetDistance() > lim {
+		return 0, engine.Refused("LOS-081", "%s is %d m away, beyond the Limite of %s (%d m): it cannot hit", t.name(), sit.GetDistance(), w.GetName(), lim)
 	}
+	if u := pursuitUnits(st, f.id(), t.id()); u > 0 {
+		return DistanceDifficulty(u), nil // LOS-100: in a pursuit the distance is in units
+	}
+	return RangedDifficulty(sit.GetDistance()), nil
+}
+
+// attackDifficulty adds to an attack's Difficulty: the attacker's own state and situation
+// (LOS-022, LOS-050, LOS-069), the Two weapons specialisation off-hand (LOS-091), an obstacle in
+// melee (LOS-050), cover and a pursuit at range (LOS-083, LOS-101), the highest wall among the
+// targets (LOS-066) and their armour against aimed blows and Kill outright (LOS-079).
+func (sys System) attackDifficulty(st *encounterv1.EncounterState, f fighter, a *lossv1.Attack, w *lossv1.Weapon, targets []fighter, m *mods) {
+	sit, list := a.GetSituation(), a.GetExploits()
 	sys.ownModifiers(st, f, sit, m, false)
 	defenceExploitBonus(f, m)
 	if sit.GetOffHand() && f.spec(lossv1.SpecialisationKind_SPECIALISATION_KIND_TWO_WEAPONS, w) {
 		m.difficulty("Two weapons specialisation", "LOS-091", -5)
 	}
-	if sit.GetBehindObstacle() && !ranged {
+	if sit.GetBehindObstacle() && !isRanged(w) {
 		m.difficulty("opponent behind an obstacle", "LOS-050", 10)
 	}
-	if ranged {
-		cover := int32(0)
-		switch sit.GetCover() {
-		case lossv1.Cover_COVER_PARTIAL:
-			cover = 10
-		case lossv1.Cover_COVER_FULL:
-			cover = 15
-		}
-		if has(list, effRicochet) {
-			cover = 0
-		} else if sit.GetCover() == lossv1.Cover_COVER_UNSPECIFIED && a.GetUnseen() && t.sh.GetShield().GetSize() == lossv1.ShieldSize_SHIELD_SIZE_LARGE {
-			cover = 10 // a large shield is cover against fire from an unknown direction (LOS-019)
-		}
-		m.difficulty("cover", "LOS-083", cover)
+	if isRanged(w) {
+		m.difficulty("cover", "LOS-083", coverDifficulty(a, targets[0]))
 		if inPursuit(st, f.id()) {
 			m.difficulty("shooting in a pursuit", "LOS-101", 10)
 		}
@@ -174,9 +245,33 @@ func (sys System) decideAttack(st *encounterv1.EncounterState, f fighter, a *los
 	}
 	m.difficulty("the defender's wall", "LOS-066", wall)
 	m.difficulty("armour against aimed blows", "LOS-079", armourMod)
-	// Test bonuses (LOS-052, LOS-054, LOS-084, specialisations). Striking a prone target, in
-	// melee or at range (LOS-083: all melee modifiers apply), down or on the ground as the GM
-	// says (LOS-035), +10 once, not stacked with standing over it.
+}
+
+// coverDifficulty is what cover adds to a shot (LOS-083): +10 partial, +15 full, none for a
+// Ricochet (LOS-085); a large shield is cover against fire from an unknown direction (LOS-019).
+func coverDifficulty(a *lossv1.Attack, t fighter) int32 {
+	sit := a.GetSituation()
+	cover := int32(0)
+	switch sit.GetCover() {
+	case lossv1.Cover_COVER_PARTIAL:
+		cover = 10
+	case lossv1.Cover_COVER_FULL:
+		cover = 15
+	}
+	if has(a.GetExploits(), effRicochet) {
+		cover = 0
+	} else if sit.GetCover() == lossv1.Cover_COVER_UNSPECIFIED && a.GetUnseen() && t.sh.GetShield().GetSize() == lossv1.ShieldSize_SHIELD_SIZE_LARGE {
+		cover = 10 // a large shield is cover against fire from an unknown direction (LOS-019)
+	}
+	return cover
+}
+
+// attackBonuses adds to an attack's Test what the situation gives (LOS-052, LOS-054, LOS-083,
+// LOS-084, LOS-090, LOS-091, LOS-064). Striking a prone target, in melee or at range (LOS-083:
+// all melee modifiers apply), down or on the ground as the GM says (LOS-035), +10 once, not
+// stacked with standing over it.
+func (sys System) attackBonuses(st *encounterv1.EncounterState, f fighter, a *lossv1.Attack, w *lossv1.Weapon, t fighter, m *mods) {
+	sit, ranged := a.GetSituation(), isRanged(w)
 	if t.cs.GetProne() || sit.GetTargetProne() {
 		m.test("striking a prone target", "LOS-052", 10)
 		if sit.GetHigher() {
@@ -208,6 +303,12 @@ func (sys System) decideAttack(st *encounterv1.EncounterState, f fighter, a *los
 	if f.cs.GetFeints()[t.id()] >= lossState(st).GetTour() && len(f.cs.GetFeints()) > 0 {
 		m.test("feint", "LOS-064", sys.FeintBonus)
 	}
+}
+
+// specialisationBonuses adds the +5 of the specialisations of the Exploits declared: Charge
+// and Disarm with a weapon (LOS-091), Unarmed Disarm, Attack, Deadly blow and Defence
+// (LOS-092), Fortification destruction against a structure (LOS-090).
+func specialisationBonuses(f fighter, list []E, w *lossv1.Weapon, t fighter, m *mods) {
 	bare := isBare(w)
 	switch {
 	case has(list, effAssaut) && f.spec(lossv1.SpecialisationKind_SPECIALISATION_KIND_CHARGE, w):
@@ -229,31 +330,16 @@ func (sys System) decideAttack(st *encounterv1.EncounterState, f fighter, a *los
 	if bare && has(list, effFeint) && f.spec(lossv1.SpecialisationKind_SPECIALISATION_KIND_UNARMED_DEFENCE, nil) {
 		m.test("Unarmed: Defence specialisation", "LOS-092", 5)
 	}
-	if exploits > 0 && t.sh.GetStructure() && f.spec(lossv1.SpecialisationKind_SPECIALISATION_KIND_FORTIFICATION_DESTRUCTION, w) {
+	if countExploits(list) > 0 && t.sh.GetStructure() && f.spec(lossv1.SpecialisationKind_SPECIALISATION_KIND_FORTIFICATION_DESTRUCTION, w) {
 		m.test("Fortification destruction specialisation", "LOS-090", 5)
 	}
-	res := sys.roll(st, f, score, base, exploits, m, a.GetSpend(), env.Dice)
-	defenceDifficulty := base + sys.ExploitsDifficulty(exploits)
-	if options(st).GetPassAttackerModifiers() {
-		defenceDifficulty = res.GetDifficulty()
-	}
-	ar := &lossv1.AttackRolled{
-		AttackerId:        f.id(),
-		TargetId:          t.id(),
-		Weapon:            w.GetName(),
-		ActionPointsSpent: cost,
-		Exploits:          list,
-		Test:              res,
-		Counter:           counter,
-		Manoeuvre:         a.GetManoeuvre(),
-		Situation:         sit,
-		SecondWeapon:      second.GetName(),
-		WithDamage:        a.GetWithDamage(),
-		DefenceDifficulty: defenceDifficulty,
-	}
-	if manoeuvre {
-		ar.Weapon = ""
-	}
+}
+
+// targetReactions says, for each target of a successful attack, whether it may parry or dodge,
+// and why not: it does not see the attack (LOS-017), it is surprised (LOS-052), its wall is its
+// defence (LOS-066), it has no PA left (LOS-032), it is under full cover from a blast (LOS-086).
+func (sys System) targetReactions(st *encounterv1.EncounterState, a *lossv1.Attack, w *lossv1.Weapon, res *lossv1.TestResult, targets []fighter) []*lossv1.TargetReaction {
+	sit := a.GetSituation()
 	reactions := make([]*lossv1.TargetReaction, len(targets))
 	for i, x := range targets {
 		r := &lossv1.TargetReaction{TargetId: x.id()}
@@ -274,13 +360,19 @@ func (sys System) decideAttack(st *encounterv1.EncounterState, f fighter, a *los
 		}
 		reactions[i] = r
 	}
-	ar.DefencePossible, ar.NoDefenceReason = reactions[0].GetDefencePossible(), reactions[0].GetNoDefenceReason()
-	ar.MoreTargets = reactions[1:]
+	return reactions
+}
+
+// blowsStruck are the attack's events: its Test, then each blow that needs no reaction: a miss
+// when the attack fails or a blast meets full cover (LOS-086), a hit on a target that cannot
+// defend (LOS-009). The others await their reactions.
+func (sys System) blowsStruck(st *encounterv1.EncounterState, f fighter, ar *lossv1.AttackRolled, w, second *lossv1.Weapon, targets []fighter, reactions []*lossv1.TargetReaction, roller dice.Roller) []*encounterv1.Event {
+	res, sit := ar.GetTest(), ar.GetSituation()
 	events := make([]*encounterv1.Event, 1, 1+len(targets))
 	events[0] = attackRolled(ar)
 	for i, x := range targets {
 		b := blowOf(f, x, ar, i, w, second)
-		b.phase = sys.blowPhase(counter, b.phase)
+		b.phase = sys.blowPhase(ar.GetCounter(), b.phase)
 		if len(targets) == 1 && second != nil {
 			b.second = second
 		}
@@ -290,10 +382,10 @@ func (sys System) decideAttack(st *encounterv1.EncounterState, f fighter, a *los
 		case w.GetExplosive() && sit.GetCover() == lossv1.Cover_COVER_FULL:
 			events = append(events, miss(b, "full cover: the blast does not reach"))
 		case !reactions[i].GetDefencePossible():
-			events = append(events, sys.hit(st, b, 0, false, env.Dice))
+			events = append(events, sys.hit(st, b, 0, false, roller))
 		}
 	}
-	return events, nil
+	return events
 }
 
 // aimBonus: aim with PA (LOS-035), for a Tour (LOS-084, +15 with Visée), each with the weapon

@@ -30,7 +30,6 @@ var (
 	}
 	knownLongFuncs = []string{
 		"engine/engine.go decide",
-		"loss/decide_attack.go System.decideAttack",
 		"loss/decide_pursuit.go System.decidePursuit",
 		"loss/decide_react.go System.decideReact",
 		"loss/describe.go System.Describe",
