@@ -52,6 +52,8 @@ func TestOddsPrintsATableAndHistograms(t *testing.T) {
 	} {
 		require.Contains(t, out, want)
 	}
+	grouped, _ := fray(0, "odds", enc, "diego", "loss", "attack", "ruffian", "--exploits", "2", "--as", "gm")
+	require.Equal(t, out, grouped, "fray loss attack is fray attack")
 	json1, _ := fray(0, "odds", enc, "diego", "attack", "ruffian", "--exploits", "2", "--as", "gm", "--json")
 	var resp map[string]any
 	require.NoError(t, json.Unmarshal([]byte(json1), &resp))

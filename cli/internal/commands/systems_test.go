@@ -1,6 +1,7 @@
 package commands_test
 
 import (
+	"io"
 	"regexp"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 	"github.com/fray-rpg/fray/cli/internal/client"
 	"github.com/fray-rpg/fray/cli/internal/clienttest"
 	"github.com/fray-rpg/fray/cli/internal/commands"
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/stretchr/testify/require"
 )
 
@@ -43,4 +45,19 @@ func TestSystemsRegisterTheirGroups(t *testing.T) {
 	code, _, errOut := clienttest.Run(t, "atack", "e", "a", "b")
 	require.Equal(t, 2, code)
 	require.Contains(t, errOut, `unknown subcommand "atack"; did you mean attack?`)
+}
+
+// A system the commands could not send, or one registered twice, is refused when registered:
+// the per-system oneofs need an arm named after it.
+func TestRegisterSystemRefusesWhatCannotWork(t *testing.T) {
+	write := func(io.Writer, *encounterv1.EncounterState, *client.Names) {}
+	text := func(string, string, int32, []string, string, string) string { return "" }
+	require.PanicsWithValue(t, `client.RegisterSystem("chess"): fray.encounter.v1.Command has no arm "chess"`, func() {
+		client.RegisterSystem(client.System{ID: "chess", Group: "chess", WriteState: write, LegalText: text})
+	})
+	require.Panics(t, func() {
+		client.RegisterSystem(client.System{ID: "ka", Group: "ka2", WriteState: write, LegalText: text})
+	}, "ka is registered by kacmd")
+	require.Panics(t, func() { client.RegisterSystem(client.System{ID: "ka", Group: "ka"}) }, "no state table")
+	require.Len(t, client.Systems(), 4, "none of these was kept")
 }
