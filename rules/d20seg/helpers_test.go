@@ -142,22 +142,12 @@ func none[T any](t *testing.T, evs []*encounterv1.Event, get func(*d20segv1.Even
 // Commands.
 
 func createCmd(opts *d20segv1.Options) *encounterv1.Command {
-	var ro *encounterv1.RuleOptions
-	if opts != nil {
-		ro = &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_D20Seg{D20Seg: opts}}
-	}
-	return &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{
-		Name: "L'embuscade du gué", RuleSystem: "d20seg", Options: ro,
-	}}}
+	return enginetest.CreateCmd("L'embuscade du gué", "d20seg", opts)
 }
 
-func addCmd(c *encounterv1.Combatant) *encounterv1.Command {
-	return &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: c}}}
-}
+func addCmd(c *encounterv1.Combatant) *encounterv1.Command { return enginetest.AddCmd(c) }
 
-func removeCmd(id string) *encounterv1.Command {
-	return &encounterv1.Command{Kind: &encounterv1.Command_RemoveCombatant{RemoveCombatant: &encounterv1.RemoveCombatant{CombatantId: id}}}
-}
+func removeCmd(id string) *encounterv1.Command { return enginetest.RemoveCmd(id) }
 
 func action(a *d20segv1.Action) *encounterv1.Command {
 	return &encounterv1.Command{Kind: &encounterv1.Command_D20Seg{D20Seg: a}}

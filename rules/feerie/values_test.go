@@ -29,18 +29,10 @@ func (f *vaFight) replays() {
 }
 
 func vaCreateCmd(opts *feeriev1.Options) *encounterv1.Command {
-	var ro *encounterv1.RuleOptions
-	if opts != nil {
-		ro = &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Feerie{Feerie: opts}}
-	}
-	return &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{
-		Name: "La clairière", RuleSystem: "feerie", Options: ro,
-	}}}
+	return enginetest.CreateCmd("La clairière", "feerie", opts)
 }
 
-func vaAddCmd(c *encounterv1.Combatant) *encounterv1.Command {
-	return &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: c}}}
-}
+func vaAddCmd(c *encounterv1.Combatant) *encounterv1.Command { return enginetest.AddCmd(c) }
 
 // vaBlank is a fight whose encounter is not created yet, under version 1.
 func vaBlank(t *testing.T) *vaFight { return vaBlankAt(t, 1) }
@@ -94,7 +86,7 @@ func (f *vaFight) do(actor string, cmd *encounterv1.Command, faces ...int32) []*
 // that no die is rolled and that the state is untouched.
 func (f *vaFight) refuse(actor string, cmd *encounterv1.Command, code engine.Code, rule string, names ...string) *engine.RuleError {
 	f.T.Helper()
-	return enginetest.Refuse(f.T, f.Reg, f.St, actor, cmd, code, rule, names...)
+	return f.Refuse(actor, cmd, code, rule, names...)
 }
 
 func vaCmd(id string, a *feeriev1.Action) *encounterv1.Command {

@@ -252,18 +252,10 @@ func requireCards(t *testing.T, want []*kav1.Card, got []*kav1.Card) {
 // Commands.
 
 func createCmd(opts *kav1.Options) *encounterv1.Command {
-	var ro *encounterv1.RuleOptions
-	if opts != nil {
-		ro = &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Ka{Ka: opts}}
-	}
-	return &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{
-		Name: "Un cul-de-sac", RuleSystem: "ka", Options: ro,
-	}}}
+	return enginetest.CreateCmd("Un cul-de-sac", "ka", opts)
 }
 
-func addCmd(c *encounterv1.Combatant) *encounterv1.Command {
-	return &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: c}}}
-}
+func addCmd(c *encounterv1.Combatant) *encounterv1.Command { return enginetest.AddCmd(c) }
 
 func startCmd() *encounterv1.Command {
 	return &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}

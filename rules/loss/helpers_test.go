@@ -91,18 +91,10 @@ func none[T any](t *testing.T, evs []*encounterv1.Event, get func(*lossv1.Event)
 // Commands.
 
 func createCmd(opts *lossv1.Options) *encounterv1.Command {
-	var ro *encounterv1.RuleOptions
-	if opts != nil {
-		ro = &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Loss{Loss: opts}}
-	}
-	return &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{
-		Name: "Une ruelle d'Armanth", RuleSystem: "loss", Options: ro,
-	}}}
+	return enginetest.CreateCmd("Une ruelle d'Armanth", "loss", opts)
 }
 
-func addCmd(c *encounterv1.Combatant) *encounterv1.Command {
-	return &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: c}}}
-}
+func addCmd(c *encounterv1.Combatant) *encounterv1.Command { return enginetest.AddCmd(c) }
 
 func action(a *lossv1.Action) *encounterv1.Command {
 	return &encounterv1.Command{Kind: &encounterv1.Command_Loss{Loss: a}}

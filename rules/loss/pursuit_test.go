@@ -6,6 +6,7 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/engine/enginetest"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
 )
@@ -114,9 +115,7 @@ func joinCmd(c *encounterv1.Combatant, watched bool) *encounterv1.Command {
 	return &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: c, Watched: watched}}}
 }
 
-func removeCmd(id string) *encounterv1.Command {
-	return &encounterv1.Command{Kind: &encounterv1.Command_RemoveCombatant{RemoveCombatant: &encounterv1.RemoveCombatant{CombatantId: id}}}
-}
+func removeCmd(id string) *encounterv1.Command { return enginetest.RemoveCmd(id) }
 
 // pursuit returns the pursuit going on, nil if none.
 func (f *fight) pursuit() *lossv1.Pursuit { return f.St.GetLoss().GetPursuit() }

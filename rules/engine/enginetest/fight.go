@@ -1,11 +1,14 @@
 package enginetest
 
 import (
+	"fmt"
 	"testing"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/stretchr/testify/require"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // Fight is an encounter driven through a registry, command by command, with fixed dice: the
@@ -29,7 +32,7 @@ func (f *Fight) Setup(gm string, create *encounterv1.Command, cs ...*encounterv1
 	f.T.Helper()
 	f.Do(gm, create)
 	for _, c := range cs {
-		f.Do(gm, &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: c}}})
+		f.Do(gm, AddCmd(c))
 	}
 	return f
 }
@@ -65,4 +68,31 @@ func (f *Fight) Refuse(actor string, cmd *encounterv1.Command, code engine.Code,
 func (f *Fight) Replays() {
 	f.T.Helper()
 	Replays(f.T, f.Reg, f.St, f.Log)
+}
+
+// CreateCmd is the GM's command creating an encounter named name under system, with opts (a
+// message of the system's package: its RuleOptions arm, found by the system's id) or nil for
+// the defaults.
+func CreateCmd[O proto.Message](name, system string, opts O) *encounterv1.Command {
+	create := &encounterv1.CreateEncounter{Name: name, RuleSystem: system}
+	if m := opts.ProtoReflect(); m.IsValid() {
+		ro := &encounterv1.RuleOptions{}
+		arm := ro.ProtoReflect().Descriptor().Fields().ByName(protoreflect.Name(system))
+		if arm == nil {
+			panic(fmt.Sprintf("enginetest.CreateCmd: RuleOptions has no arm named %q", system))
+		}
+		ro.ProtoReflect().Set(arm, protoreflect.ValueOfMessage(m))
+		create.Options = ro
+	}
+	return &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: create}}
+}
+
+// AddCmd is the command adding combatant c.
+func AddCmd(c *encounterv1.Combatant) *encounterv1.Command {
+	return &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: c}}}
+}
+
+// RemoveCmd is the command removing combatant id.
+func RemoveCmd(id string) *encounterv1.Command {
+	return &encounterv1.Command{Kind: &encounterv1.Command_RemoveCombatant{RemoveCombatant: &encounterv1.RemoveCombatant{CombatantId: id}}}
 }
