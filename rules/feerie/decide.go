@@ -64,27 +64,6 @@ func (sys System) decideGameMaster(st *encounterv1.EncounterState, a *feeriev1.A
 	return nil, engine.Invalid("", "empty action")
 }
 
-// decideSurprise: the GM rules, at step 1 and before it declares a tactic, that a combatant is
-// surprised, for one Action or more, perhaps with no activity at all (FEE-080, FEE-082).
-func decideSurprise(st *encounterv1.EncounterState, id string, sp *feeriev1.Surprise) ([]*encounterv1.Event, error) {
-	if feerieState(st).GetStep() != feeriev1.Step_STEP_DECLARING {
-		return nil, engine.Refused("FEE-080", "surprise is set at step 1 of an Action")
-	}
-	f, err := fighterOf(st, id)
-	if err != nil {
-		return nil, err
-	}
-	if t := f.cs.GetDeclared().GetTactic(); t.GetInitiative() != 0 || t.GetAttack() != 0 || t.GetDefense() != 0 {
-		return nil, engine.Refused("FEE-080", "%s has already declared a tactic: rule on its surprise before it declares", f.name())
-	}
-	if sp.GetActions() < 1 {
-		return nil, engine.Invalid("FEE-082", "surprise lasts at least one Action")
-	}
-	return one(&feeriev1.Event{Kind: &feeriev1.Event_Surprised{Surprised: &feeriev1.Surprised{
-		CombatantId: f.id(), Actions: sp.GetActions(), NoActivity: sp.GetNoActivity(),
-	}}}), nil
-}
-
 // decideActivity: what a combatant's controller does for it, while it is no object (FEE-026),
 // not helpless (FEE-022) and above 0 Essence (FEE-024): declare (FEE-033), act in the
 // countdown, change its intention (FEE-070), a free gesture (FEE-047), become an object by a

@@ -104,3 +104,79 @@ func (sys System) decideAct(st *encounterv1.EncounterState, f fighter, a *feerie
 	}
 	return one(&feeriev1.Event{Kind: &feeriev1.Event_ActivityQueued{ActivityQueued: &feeriev1.ActivityQueued{Queued: q}}}), nil
 }
+
+// anyoneActed: some activity has been performed in this Action; until then nobody may
+// anticipate, for the first to act cannot (FEE-051).
+func anyoneActed(st *encounterv1.EncounterState) bool {
+	for _, cs := range feerieState(st).GetCombatants() {
+		if cs.GetActivities() > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// decideGesture: walking slowly, talking, a simple gesture or the ordinary use of a Power that
+// costs no Essence goes alongside the activities; it is no roll and no activity (FEE-047).
+func decideGesture(st *encounterv1.EncounterState, f fighter, g *feeriev1.Gesture) ([]*encounterv1.Event, error) {
+	rank, err := countdown(st)
+	if err != nil {
+		return nil, withName(err, f.name())
+	}
+	if f.cs.GetSurpriseNoActivity() {
+		return nil, engine.Refused("FEE-082", "%s is under a surprise that forbids any activity", f.name())
+	}
+	if g.GetDescription() == "" {
+		return nil, engine.Invalid("FEE-047", "describe %s's gesture (walking slowly, talking, a simple gesture…)", f.name())
+	}
+	return one(&feeriev1.Event{Kind: &feeriev1.Event_Gestured{Gestured: &feeriev1.Gestured{
+		CombatantId: f.id(), Description: g.GetDescription(), Rank: rank,
+	}}}), nil
+}
+
+// decideBecomeObject: a Power gives the character the status of an inanimate object; it then
+// takes damage as an object and renounces every activity (FEE-026).
+func decideBecomeObject(f fighter, b *feeriev1.BecomeObject) ([]*encounterv1.Event, error) {
+	if b.GetEnd() {
+		if !f.cs.GetInanimate() {
+			return nil, engine.Refused("FEE-026", "%s is not an inanimate object through a Power", f.name())
+		}
+		return one(&feeriev1.Event{Kind: &feeriev1.Event_BecameObject{BecameObject: &feeriev1.BecameObject{CombatantId: f.id(), Power: f.cs.GetInanimatePower(), End: true}}}), nil
+	}
+	if a := attribute(f.sh, b.GetPower()); a == nil || a.GetKind() != feeriev1.AttributeKind_ATTRIBUTE_KIND_POWER {
+		return nil, engine.Invalid("FEE-026", "%s has no Power %q to become an inanimate object", f.name(), b.GetPower())
+	}
+	return one(&feeriev1.Event{Kind: &feeriev1.Event_BecameObject{BecameObject: &feeriev1.BecameObject{CombatantId: f.id(), Power: b.GetPower()}}}), nil
+}
+
+// checkObjectAndRelentless: a difficulty goes only with a small object (FEE-025); a Relentless
+// strike needs a wound, the Essence loss the previous activity inflicted on that target
+// (FEE-156, FEE-177).
+func checkObjectAndRelentless(st *encounterv1.EncounterState, f fighter, a *feeriev1.Act) error {
+	in := a.GetIntent()
+	attack := in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK || in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_RANGED_ATTACK
+	if d := a.GetCircumstances().GetSmallObjectDifficulty(); d != 0 {
+		t, _ := fighterOf(st, in.GetTargetId())
+		if !attack || !t.inanimate() {
+			return engine.Invalid("FEE-025", "%s: only an attack on an inanimate object is made against a difficulty", f.name())
+		}
+		if d < 0 {
+			return engine.Invalid("FEE-025", "%s: the difficulty of hitting %s cannot be negative", f.name(), t.name())
+		}
+	}
+	if has(in.GetStrikes(), feeriev1.SpecialStrike_SPECIAL_STRIKE_RELENTLESS) && (f.cs.GetLastLoss() <= 0 || f.cs.GetLastTarget() != in.GetTargetId()) {
+		t, _ := fighterOf(st, in.GetTargetId())
+		return engine.Refused("FEE-156", "%s's previous activity inflicted no Essence loss on %s: there is no wound to be relentless in", f.name(), t.name())
+	}
+	return nil
+}
+
+// spendable is the most Essence a combatant may spend on a roll (FEE-005): the option's cap,
+// and never its last point.
+func spendable(st *encounterv1.EncounterState, f fighter) int32 {
+	most := f.cs.GetEssence() - 1
+	if c := options(st).GetEssenceSpendCap(); c > 0 {
+		most = min(most, c)
+	}
+	return max(most, 0)
+}

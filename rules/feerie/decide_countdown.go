@@ -76,3 +76,12 @@ func decideImpersonal(st *encounterv1.EncounterState, i *feeriev1.Impersonal) ([
 		Description: i.GetDescription(), TargetId: t.id(), EssenceLost: lost,
 	}}}), nil
 }
+
+// cannotAct is what becomes of an activity whose performer was put out of the fight by an
+// activity resolved before it at the same rank (FEE-024, FEE-045).
+func cannotAct(f fighter, q *feeriev1.Queued) *encounterv1.Event {
+	return event(&feeriev1.Event{Kind: &feeriev1.Event_ActivityResolved{ActivityResolved: &feeriev1.ActivityResolved{
+		CombatantId: f.id(), Rank: q.GetRank(),
+		Note: f.name() + " is at 0 Essence before its activity is resolved and cannot act (FEE-024, FEE-045)",
+	}}})
+}

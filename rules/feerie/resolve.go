@@ -7,6 +7,7 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
 	"github.com/fray-rpg/fray/rules/dice"
+	"google.golang.org/protobuf/proto"
 )
 
 func has(list []feeriev1.SpecialStrike, s feeriev1.SpecialStrike) bool {
@@ -410,3 +411,22 @@ func physicalCopy(in *feeriev1.Intent, physical bool) *feeriev1.Intent {
 	c.Physical = physical
 	return c
 }
+
+// pendingDefense is the Defense penalty of a combatant's activities performed at this rank but
+// not resolved yet: anticipation and further activities weigh on its Defense only against the
+// attacks resolved after them (FEE-050, FEE-061).
+func (sys System) pendingDefense(st *encounterv1.EncounterState, id string, rank int32) int32 {
+	var n int32
+	for _, q := range feerieState(st).GetQueue() {
+		if q.GetCombatantId() != id || q.GetRank() != rank {
+			continue
+		}
+		n += q.GetAnticipation()
+		if q.GetNth() > 1 && !q.GetDeclaredChange() {
+			n += sys.n.SupplementaryMalus
+		}
+	}
+	return n
+}
+
+func protoClone(in *feeriev1.Intent) *feeriev1.Intent { return proto.CloneOf(in) }

@@ -1,8 +1,11 @@
 package feerie
 
 import (
+	"slices"
+
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
+	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/engine"
 	"google.golang.org/protobuf/proto"
 )
@@ -85,49 +88,77 @@ func helplessReason(f fighter) string {
 	return "the GM's ruling"
 }
 
-// decideBecomeObject: a Power gives the character the status of an inanimate object; it then
-// takes damage as an object and renounces every activity (FEE-026).
-func decideBecomeObject(f fighter, b *feeriev1.BecomeObject) ([]*encounterv1.Event, error) {
-	if b.GetEnd() {
-		if !f.cs.GetInanimate() {
-			return nil, engine.Refused("FEE-026", "%s is not an inanimate object through a Power", f.name())
-		}
-		return one(&feeriev1.Event{Kind: &feeriev1.Event_BecameObject{BecameObject: &feeriev1.BecameObject{CombatantId: f.id(), Power: f.cs.GetInanimatePower(), End: true}}}), nil
+// decideSurprise: the GM rules, at step 1 and before it declares a tactic, that a combatant is
+// surprised, for one Action or more, perhaps with no activity at all (FEE-080, FEE-082).
+func decideSurprise(st *encounterv1.EncounterState, id string, sp *feeriev1.Surprise) ([]*encounterv1.Event, error) {
+	if feerieState(st).GetStep() != feeriev1.Step_STEP_DECLARING {
+		return nil, engine.Refused("FEE-080", "surprise is set at step 1 of an Action")
 	}
-	if a := attribute(f.sh, b.GetPower()); a == nil || a.GetKind() != feeriev1.AttributeKind_ATTRIBUTE_KIND_POWER {
-		return nil, engine.Invalid("FEE-026", "%s has no Power %q to become an inanimate object", f.name(), b.GetPower())
+	f, err := fighterOf(st, id)
+	if err != nil {
+		return nil, err
 	}
-	return one(&feeriev1.Event{Kind: &feeriev1.Event_BecameObject{BecameObject: &feeriev1.BecameObject{CombatantId: f.id(), Power: b.GetPower()}}}), nil
+	if t := f.cs.GetDeclared().GetTactic(); t.GetInitiative() != 0 || t.GetAttack() != 0 || t.GetDefense() != 0 {
+		return nil, engine.Refused("FEE-080", "%s has already declared a tactic: rule on its surprise before it declares", f.name())
+	}
+	if sp.GetActions() < 1 {
+		return nil, engine.Invalid("FEE-082", "surprise lasts at least one Action")
+	}
+	return one(&feeriev1.Event{Kind: &feeriev1.Event_Surprised{Surprised: &feeriev1.Surprised{
+		CombatantId: f.id(), Actions: sp.GetActions(), NoActivity: sp.GetNoActivity(),
+	}}}), nil
 }
 
-// checkObjectAndRelentless: a difficulty goes only with a small object (FEE-025); a Relentless
-// strike needs a wound, the Essence loss the previous activity inflicted on that target
-// (FEE-156, FEE-177).
-func checkObjectAndRelentless(st *encounterv1.EncounterState, f fighter, a *feeriev1.Act) error {
-	in := a.GetIntent()
-	attack := in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK || in.GetKind() == feeriev1.ActivityKind_ACTIVITY_KIND_RANGED_ATTACK
-	if d := a.GetCircumstances().GetSmallObjectDifficulty(); d != 0 {
-		t, _ := fighterOf(st, in.GetTargetId())
-		if !attack || !t.inanimate() {
-			return engine.Invalid("FEE-025", "%s: only an attack on an inanimate object is made against a difficulty", f.name())
-		}
-		if d < 0 {
-			return engine.Invalid("FEE-025", "%s: the difficulty of hitting %s cannot be negative", f.name(), t.name())
-		}
+// decideUnseen: an attacker unseen by a victim on guard rolls its dissimulation against the
+// victim's Vigilance score and gains half the margin to its Initiative (FEE-081, FEE-186).
+func decideUnseen(st *encounterv1.EncounterState, id string, u *feeriev1.Unseen, roller dice.Roller) ([]*encounterv1.Event, error) {
+	f, err := fighterOf(st, id)
+	if err != nil {
+		return nil, err
 	}
-	if has(in.GetStrikes(), feeriev1.SpecialStrike_SPECIAL_STRIKE_RELENTLESS) && (f.cs.GetLastLoss() <= 0 || f.cs.GetLastTarget() != in.GetTargetId()) {
-		t, _ := fighterOf(st, in.GetTargetId())
-		return engine.Refused("FEE-156", "%s's previous activity inflicted no Essence loss on %s: there is no wound to be relentless in", f.name(), t.name())
+	if feerieState(st).GetStep() != feeriev1.Step_STEP_DECLARING {
+		return nil, engine.Refused("FEE-081", "%s's dissimulation is rolled at step 1, before the Initiative rolls", f.name())
 	}
-	return nil
-}
-
-// spendable is the most Essence a combatant may spend on a roll (FEE-005): the option's cap,
-// and never its last point.
-func spendable(st *encounterv1.EncounterState, f fighter) int32 {
-	most := f.cs.GetEssence() - 1
-	if c := options(st).GetEssenceSpendCap(); c > 0 {
-		most = min(most, c)
+	v, err := fighterOf(st, u.GetVictimId())
+	if err != nil {
+		return nil, err
 	}
-	return max(most, 0)
+	if v.id() == f.id() {
+		return nil, engine.Invalid("FEE-081", "%s cannot hide from itself", f.name())
+	}
+	if v.cs.GetSurprisedActions() > 0 {
+		return nil, engine.Refused("FEE-081", "%s is surprised, not on guard: the surprise (FEE-080) applies, not %s's dissimulation", v.name(), f.name())
+	}
+	if slices.Contains(f.cs.GetUnseenVictims(), v.id()) { // a failure stands until the next Action
+		return nil, engine.Refused("FEE-081", "%s has already rolled its dissimulation against %s this Action; the result stands until the next Action", f.name(), v.name())
+	}
+	if f.cs.GetUnseenBonus() != 0 {
+		return nil, engine.Refused("FEE-081", "%s already gains %+d Initiative from its dissimulation this Action", f.name(), f.cs.GetUnseenBonus())
+	}
+	score := aspect(f.sh, u.GetAspect())
+	if score < 0 {
+		return nil, engine.Invalid("FEE-081", "name the Aspect of %s's dissimulation roll: vigilance, habilete, puissance, resistance or charme", f.name())
+	}
+	var m Mods
+	m.add(u.GetAspect(), "FEE-081", score)
+	if err := applied(f.sh, u.GetApplied(), "FEE-081", &m); err != nil {
+		return nil, withName(err, f.name())
+	}
+	r, net := rollDice(st, roller)
+	r.Score, r.Modifiers, r.Total = m.sum(), m, m.sum()+net
+	o := house(st)
+	against := v.sh.GetVigilance() // the score, not a roll (FEE-186)
+	var vr *feeriev1.RollResult
+	if o.GetDissimulationOpposedRoll() { // or the victim's Vigilance roll, as the option says
+		var vnet int32
+		vr, vnet = rollDice(st, roller)
+		vm := Mods{{Reason: "Vigilance", Value: against, Rule: "FEE-186"}}
+		vr.Score, vr.Modifiers, vr.Total = vm.sum(), vm, vm.sum()+vnet
+		against = vr.GetTotal()
+	}
+	margin := r.GetTotal() - against
+	return one(&feeriev1.Event{Kind: &feeriev1.Event_UnseenRolled{UnseenRolled: &feeriev1.UnseenRolled{
+		CombatantId: f.id(), VictimId: v.id(), Roll: r, Vigilance: against, Margin: margin, VigilanceRoll: vr,
+		InitiativeBonus: halfMargin(o, max(0, margin)), // FEE-003
+	}}}), nil
 }
