@@ -43,23 +43,39 @@ type access struct {
 }
 
 // accessTable is every RPC of EncounterService, declared once: an RPC without a row is
-// refused (TestEveryRPCHasAnAccessRow keeps it whole).
+// refused (TestEveryRPCHasAnAccessRow keeps it whole). Each row has its line of comment, which
+// keeps gofmt from aligning the rows together: a new RPC's row is a diff of its own two lines.
 var accessTable = map[string]access{
-	encounterv1.EncounterService_CreateEncounter_FullMethodName:    {scope: scopeTenant, writes: true},
-	encounterv1.EncounterService_ListEncounters_FullMethodName:     {scope: scopeTenant},
-	encounterv1.EncounterService_ListRulesets_FullMethodName:       {scope: scopeTenant},
-	encounterv1.EncounterService_AddCombatant_FullMethodName:       {scope: scopeEncounter, writes: true, role: engine.RoleObserver, joins: true},
-	encounterv1.EncounterService_Submit_FullMethodName:             {scope: scopeEncounter, writes: true, role: engine.RoleObserver, joins: true},
-	encounterv1.EncounterService_RemoveCombatant_FullMethodName:    {scope: scopeEncounter, writes: true, role: engine.RoleObserver},
-	encounterv1.EncounterService_StartEncounter_FullMethodName:     {scope: scopeEncounter, writes: true, role: engine.RoleObserver},
-	encounterv1.EncounterService_EndEncounter_FullMethodName:       {scope: scopeEncounter, writes: true, role: engine.RoleObserver},
-	encounterv1.EncounterService_RewindEncounter_FullMethodName:    {scope: scopeEncounter, writes: true, role: engine.RoleObserver},
-	encounterv1.EncounterService_GetEncounter_FullMethodName:       {scope: scopeEncounter, role: engine.RoleObserver},
-	encounterv1.EncounterService_GetOdds_FullMethodName:            {scope: scopeEncounter, role: engine.RoleObserver},
-	encounterv1.EncounterService_WatchEncounter_FullMethodName:     {scope: scopeEncounter, role: engine.RoleObserver},
-	encounterv1.EncounterService_ExportLog_FullMethodName:          {scope: scopeEncounter, role: engine.RoleObserver},
+	// A new encounter, its caller its GM.
+	encounterv1.EncounterService_CreateEncounter_FullMethodName: {scope: scopeTenant, writes: true},
+	// The caller's own encounters.
+	encounterv1.EncounterService_ListEncounters_FullMethodName: {scope: scopeTenant},
+	// The rule systems an encounter may be created with.
+	encounterv1.EncounterService_ListRulesets_FullMethodName: {scope: scopeTenant},
+	// A stranger may join with a combatant of its own while the GM keeps it open.
+	encounterv1.EncounterService_AddCombatant_FullMethodName: {scope: scopeEncounter, writes: true, role: engine.RoleObserver, joins: true},
+	// Any command; the rules refuse each role what it may not do.
+	encounterv1.EncounterService_Submit_FullMethodName: {scope: scopeEncounter, writes: true, role: engine.RoleObserver, joins: true},
+	// The GM's, as the rules decide.
+	encounterv1.EncounterService_RemoveCombatant_FullMethodName: {scope: scopeEncounter, writes: true, role: engine.RoleObserver},
+	// The GM's, as the rules decide.
+	encounterv1.EncounterService_StartEncounter_FullMethodName: {scope: scopeEncounter, writes: true, role: engine.RoleObserver},
+	// The GM's, as the rules decide.
+	encounterv1.EncounterService_EndEncounter_FullMethodName: {scope: scopeEncounter, writes: true, role: engine.RoleObserver},
+	// The GM's, as the rules decide.
+	encounterv1.EncounterService_RewindEncounter_FullMethodName: {scope: scopeEncounter, writes: true, role: engine.RoleObserver},
+	// The state, as the caller's role lets it see it.
+	encounterv1.EncounterService_GetEncounter_FullMethodName: {scope: scopeEncounter, role: engine.RoleObserver},
+	// Odds from the state as the caller sees it.
+	encounterv1.EncounterService_GetOdds_FullMethodName: {scope: scopeEncounter, role: engine.RoleObserver},
+	// The events, redacted for the caller.
+	encounterv1.EncounterService_WatchEncounter_FullMethodName: {scope: scopeEncounter, role: engine.RoleObserver},
+	// The log, redacted for the caller.
+	encounterv1.EncounterService_ExportLog_FullMethodName: {scope: scopeEncounter, role: engine.RoleObserver},
+	// A tenant's administrator's.
 	encounterv1.EncounterService_ListIdleEncounters_FullMethodName: {scope: scopeTenantAdmin},
-	encounterv1.EncounterService_EndIdleEncounters_FullMethodName:  {scope: scopeTenantAdmin, writes: true},
+	// A tenant's administrator's.
+	encounterv1.EncounterService_EndIdleEncounters_FullMethodName: {scope: scopeTenantAdmin, writes: true},
 }
 
 // methodOf is the RPC each request type is the request of: the handlers find their row by
