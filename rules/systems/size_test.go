@@ -31,7 +31,6 @@ var (
 	knownLongFuncs = []string{
 		"engine/engine.go decide",
 		"loss/decide_pursuit.go System.decidePursuit",
-		"loss/decide_react.go System.decideReact",
 		"loss/describe.go System.Describe",
 		"loss/legal.go System.LegalCommands",
 	}
