@@ -58,100 +58,175 @@ func (sys System) decideStartPursuit(st *encounterv1.EncounterState, sp *lossv1.
 	}}}}), nil
 }
 
+// decidePursuit decides a pursuit action (LOS-100…LOS-108): who may take it against whom, its
+// Test, and what it does on a success; a target that can still dodge awaits its dodge.
 func (sys System) decidePursuit(st *encounterv1.EncounterState, f fighter, a *lossv1.PursuitAction, env engine.Env) ([]*encounterv1.Event, error) {
-	p := lossState(st).GetPursuit()
-	if p == nil {
-		return nil, engine.Refused("LOS-100", "there is no pursuit going on")
-	}
-	pursuer := slices.Contains(p.GetPursuerIds(), f.id())
-	if !pursuer && !slices.Contains(p.GetPursuedIds(), f.id()) {
-		return nil, engine.Refused("LOS-100", "%s takes no part in the pursuit", f.name())
-	}
-	if err := sys.hindered(st, f, false, false, false); err != nil {
+	p, pursuer, err := sys.pursuitActor(st, f, a)
+	if err != nil {
 		return nil, err
 	}
-	if a.GetExploits() < 0 || a.GetExploits() > sys.MaxExploits {
-		return nil, engine.Invalid("LOS-010", "%s declares %d Exploits; from 0 to %d may be declared", f.name(), a.GetExploits(), sys.MaxExploits)
-	}
 	k := a.GetKind()
-	dist := p.GetDistance()
-	var t fighter
 	needTarget := k == lossv1.PursuitKind_PURSUIT_KIND_CHARGE || k == lossv1.PursuitKind_PURSUIT_KIND_CLOTHESLINE ||
 		k == lossv1.PursuitKind_PURSUIT_KIND_TACKLE || k == lossv1.PursuitKind_PURSUIT_KIND_SHOOT_LEGS
+	var t fighter
 	if needTarget {
-		var err error
-		if t, err = fighterOf(st, a.GetTargetId()); err != nil {
+		if t, err = pursuitTarget(st, p, pursuer, a.GetTargetId()); err != nil {
 			return nil, err
 		}
-		other := p.GetPursuedIds()
-		if !pursuer {
-			other = p.GetPursuerIds()
-		}
-		if !slices.Contains(other, t.id()) || t.cs.GetOut() {
-			return nil, engine.Refused("LOS-100", "%s is not an opponent in this pursuit", t.name())
-		}
 	}
-	score := f.sh.GetPursuit()
-	base := sys.KeepPaceDifficulty
-	cost := sys.PursuitActionCost
-	rule := ""
-	switch k {
-	case lossv1.PursuitKind_PURSUIT_KIND_CHARGE:
-		rule, cost, base = "LOS-102", sys.ChargeCost, sys.ChargeDifficulty
-		if !pursuer || dist != 2 {
-			return nil, engine.Refused(rule, "a Charge is made by a pursuer at distance 2; the distance is %d", dist)
-		}
-		if a.GetExploits() > 0 && sys.ChargeTakesNoExploits {
-			return nil, engine.Refused(rule, "a Charge takes no Exploits: it is dodged at a flat %d, whatever the charger declares", sys.ChargeDodgeDifficulty)
-		}
-	case lossv1.PursuitKind_PURSUIT_KIND_CLOTHESLINE:
-		rule, score, base = "LOS-103", f.sh.GetAthletics(), sys.AthleticsDiff
-		if pursuer || dist != 2 {
-			return nil, engine.Refused(rule, "a Clothesline is made by the pursued turning back at distance 2; the distance is %d", dist)
-		}
-	case lossv1.PursuitKind_PURSUIT_KIND_CHANGE_DISTANCE:
-		rule, base = "LOS-104", DistanceDifficulty(dist)
-	case lossv1.PursuitKind_PURSUIT_KIND_TACKLE:
-		rule, score, base = "LOS-105", f.sh.GetAthletics(), sys.AthleticsDiff
-		if !pursuer || dist != 1 {
-			return nil, engine.Refused(rule, "a Tackle is made by a pursuer at contact (1); the distance is %d", dist)
-		}
-	case lossv1.PursuitKind_PURSUIT_KIND_SHOOT_LEGS:
-		rule = "LOS-106"
-		if dist > sys.LegsShotMaxRange {
-			return nil, engine.Refused(rule, "shooting the legs needs a distance of %d or less; it is %d", sys.LegsShotMaxRange, dist)
-		}
-	case lossv1.PursuitKind_PURSUIT_KIND_ZIGZAGS:
-		rule = "LOS-107"
-		if pursuer {
-			return nil, engine.Refused(rule, "Zigzags are for the pursued")
-		}
-	default:
-		return nil, engine.Invalid("LOS-100", "choose a pursuit action: charge, clothesline, change distance, tackle, shoot the legs or zigzags")
+	pt, err := sys.pursuitTest(f, a, pursuer, p.GetDistance())
+	if err != nil {
+		return nil, err
 	}
-	if score == nil {
-		return nil, engine.Refused(rule, "%s's sheet has no score for this pursuit action", f.name())
-	}
-	var w *lossv1.Weapon
-	total := cost
-	if k == lossv1.PursuitKind_PURSUIT_KIND_SHOOT_LEGS {
-		var err error
-		if w, err = weaponOf(f, a.GetWeapon()); err != nil {
-			return nil, err
-		}
-		if !isRanged(w) {
-			return nil, engine.Refused(rule, "%s is not a ranged weapon", w.GetName())
-		}
-		total += sys.attackCost(f, w)
-	}
-	cost = sys.cost(f, cost)
-	total = sys.cost(f, total)
-	if err := needPA(f, total, "this pursuit action"); err != nil {
+	w, cost, total, err := sys.pursuitPrice(f, a, pt)
+	if err != nil {
 		return nil, err
 	}
 	m := &mods{}
-	if err := sys.spendBonus(st, f, a.GetSpend(), m); err != nil {
+	if err := sys.pursuitModifiers(st, f, a, p, pursuer, pt.score, m); err != nil {
 		return nil, err
+	}
+	res := sys.roll(st, f, pt.score, pt.base, a.GetExploits(), m, a.GetSpend(), env.Dice)
+	ev := &lossv1.PursuitActed{
+		CombatantId: f.id(), Kind: k, TargetId: t.id(), ActionPointsSpent: cost, Exploits: a.GetExploits(),
+		Test: res, Success: res.GetSuccess(), Distance: p.GetDistance(),
+	}
+	if !res.GetSuccess() {
+		return one(&lossv1.Event{Kind: &lossv1.Event_PursuitActed{PursuitActed: ev}}), nil
+	}
+	sys.pursuitSucceeds(st, f, a, p.GetDistance(), w, total, ev, env)
+	if ev.GetSuccess() && needTarget {
+		if t.cs.GetActionPoints() >= sys.DefenceCost && t.sh.GetDodge() != nil {
+			ev.DodgePossible = true
+		} else {
+			sys.pursuitEffect(p, pursuer, t, ev)
+		}
+	}
+	return one(&lossv1.Event{Kind: &lossv1.Event_PursuitActed{PursuitActed: ev}}), nil
+}
+
+// pursuitActor is the pursuit f takes part in and whether f pursues, refusing an action with
+// no pursuit or by one not in it (LOS-100), by one down or disarmed (LOS-072, LOS-074), or with
+// more Exploits than may be declared (LOS-010).
+func (sys System) pursuitActor(st *encounterv1.EncounterState, f fighter, a *lossv1.PursuitAction) (*lossv1.Pursuit, bool, error) {
+	p := lossState(st).GetPursuit()
+	if p == nil {
+		return nil, false, engine.Refused("LOS-100", "there is no pursuit going on")
+	}
+	pursuer := slices.Contains(p.GetPursuerIds(), f.id())
+	if !pursuer && !slices.Contains(p.GetPursuedIds(), f.id()) {
+		return nil, false, engine.Refused("LOS-100", "%s takes no part in the pursuit", f.name())
+	}
+	if err := sys.hindered(st, f, false, false, false); err != nil {
+		return nil, false, err
+	}
+	if a.GetExploits() < 0 || a.GetExploits() > sys.MaxExploits {
+		return nil, false, engine.Invalid("LOS-010", "%s declares %d Exploits; from 0 to %d may be declared", f.name(), a.GetExploits(), sys.MaxExploits)
+	}
+	return p, pursuer, nil
+}
+
+// pursuitTarget is the opponent a Charge, Clothesline, Tackle or shot at the legs is aimed at:
+// one of the other side, still in the fight (LOS-100).
+func pursuitTarget(st *encounterv1.EncounterState, p *lossv1.Pursuit, pursuer bool, id string) (fighter, error) {
+	t, err := fighterOf(st, id)
+	if err != nil {
+		return fighter{}, err
+	}
+	other := p.GetPursuedIds()
+	if !pursuer {
+		other = p.GetPursuerIds()
+	}
+	if !slices.Contains(other, t.id()) || t.cs.GetOut() {
+		return fighter{}, engine.Refused("LOS-100", "%s is not an opponent in this pursuit", t.name())
+	}
+	return t, nil
+}
+
+// pursuitRoll is the Test of a pursuit action: its rule, the score it Tests, its base
+// Difficulty and its PA cost before a shot's.
+type pursuitRoll struct {
+	rule       string
+	score      *lossv1.Score
+	base, cost int32
+}
+
+// pursuitTest is the Test a pursuit action makes, refused where its rule says who takes it at
+// which distance: a Charge (LOS-102), a Clothesline (LOS-103), a change of distance (LOS-104),
+// a Tackle (LOS-105), a shot at the legs (LOS-106), Zigzags (LOS-107); and by one whose sheet
+// has no score for it.
+func (sys System) pursuitTest(f fighter, a *lossv1.PursuitAction, pursuer bool, dist int32) (pursuitRoll, error) {
+	pt := pursuitRoll{score: f.sh.GetPursuit(), base: sys.KeepPaceDifficulty, cost: sys.PursuitActionCost}
+	switch a.GetKind() {
+	case lossv1.PursuitKind_PURSUIT_KIND_CHARGE:
+		pt.rule, pt.cost, pt.base = "LOS-102", sys.ChargeCost, sys.ChargeDifficulty
+		if !pursuer || dist != 2 {
+			return pt, engine.Refused(pt.rule, "a Charge is made by a pursuer at distance 2; the distance is %d", dist)
+		}
+		if a.GetExploits() > 0 && sys.ChargeTakesNoExploits {
+			return pt, engine.Refused(pt.rule, "a Charge takes no Exploits: it is dodged at a flat %d, whatever the charger declares", sys.ChargeDodgeDifficulty)
+		}
+	case lossv1.PursuitKind_PURSUIT_KIND_CLOTHESLINE:
+		pt.rule, pt.score, pt.base = "LOS-103", f.sh.GetAthletics(), sys.AthleticsDiff
+		if pursuer || dist != 2 {
+			return pt, engine.Refused(pt.rule, "a Clothesline is made by the pursued turning back at distance 2; the distance is %d", dist)
+		}
+	case lossv1.PursuitKind_PURSUIT_KIND_CHANGE_DISTANCE:
+		pt.rule, pt.base = "LOS-104", DistanceDifficulty(dist)
+	case lossv1.PursuitKind_PURSUIT_KIND_TACKLE:
+		pt.rule, pt.score, pt.base = "LOS-105", f.sh.GetAthletics(), sys.AthleticsDiff
+		if !pursuer || dist != 1 {
+			return pt, engine.Refused(pt.rule, "a Tackle is made by a pursuer at contact (1); the distance is %d", dist)
+		}
+	case lossv1.PursuitKind_PURSUIT_KIND_SHOOT_LEGS:
+		pt.rule = "LOS-106"
+		if dist > sys.LegsShotMaxRange {
+			return pt, engine.Refused(pt.rule, "shooting the legs needs a distance of %d or less; it is %d", sys.LegsShotMaxRange, dist)
+		}
+	case lossv1.PursuitKind_PURSUIT_KIND_ZIGZAGS:
+		pt.rule = "LOS-107"
+		if pursuer {
+			return pt, engine.Refused(pt.rule, "Zigzags are for the pursued")
+		}
+	default:
+		return pt, engine.Invalid("LOS-100", "choose a pursuit action: charge, clothesline, change distance, tackle, shoot the legs or zigzags")
+	}
+	if pt.score == nil {
+		return pt, engine.Refused(pt.rule, "%s's sheet has no score for this pursuit action", f.name())
+	}
+	return pt, nil
+}
+
+// pursuitPrice is a pursuit action's weapon, if it shoots, its cost and its whole cost with
+// the shot at the legs' (LOS-106), each lowered by a wait (LOS-040), refused beyond the PA
+// left (LOS-035).
+func (sys System) pursuitPrice(f fighter, a *lossv1.PursuitAction, pt pursuitRoll) (*lossv1.Weapon, int32, int32, error) {
+	var w *lossv1.Weapon
+	total := pt.cost
+	if a.GetKind() == lossv1.PursuitKind_PURSUIT_KIND_SHOOT_LEGS {
+		var err error
+		if w, err = weaponOf(f, a.GetWeapon()); err != nil {
+			return nil, 0, 0, err
+		}
+		if !isRanged(w) {
+			return nil, 0, 0, engine.Refused(pt.rule, "%s is not a ranged weapon", w.GetName())
+		}
+		total += sys.attackCost(f, w)
+	}
+	cost := sys.cost(f, pt.cost)
+	total = sys.cost(f, total)
+	if err := needPA(f, total, "this pursuit action"); err != nil {
+		return nil, 0, 0, err
+	}
+	return w, cost, total, nil
+}
+
+// pursuitModifiers adds to a pursuit action's Test what it spends (LOS-004), the actor's own
+// state (LOS-022), a defensive Exploit's bonus on the action's first Test only (LOS-016), the
+// pursued's Zigzags against a pursuer (LOS-107), a mount's or vehicle's speed (LOS-108).
+func (sys System) pursuitModifiers(st *encounterv1.EncounterState, f fighter, a *lossv1.PursuitAction, p *lossv1.Pursuit, pursuer bool, score *lossv1.Score, m *mods) error {
+	if err := sys.spendBonus(st, f, a.GetSpend(), m); err != nil {
+		return err
 	}
 	sys.ownModifiers(st, f, nil, m, false)
 	defenceExploitBonus(f, m) // on the action's first Test only (LOS-016)
@@ -161,15 +236,15 @@ func (sys System) decidePursuit(st *encounterv1.EncounterState, f fighter, a *lo
 	if score == f.sh.GetPursuit() && f.sh.GetMountSpeed() != 0 {
 		m.test("mount or vehicle speed", "LOS-108", f.sh.GetMountSpeed())
 	}
-	res := sys.roll(st, f, score, base, a.GetExploits(), m, a.GetSpend(), env.Dice)
-	ev := &lossv1.PursuitActed{
-		CombatantId: f.id(), Kind: k, TargetId: t.id(), ActionPointsSpent: cost, Exploits: a.GetExploits(),
-		Test: res, Success: res.GetSuccess(), Distance: dist,
-	}
-	if !res.GetSuccess() {
-		return one(&lossv1.Event{Kind: &lossv1.Event_PursuitActed{PursuitActed: ev}}), nil
-	}
-	switch k {
+	return nil
+}
+
+// pursuitSucceeds is what a successful pursuit Test does on its own: a change of distance by
+// 1, or 2 with 2 Exploits, that may lose sight of the pursued (LOS-100, LOS-104); Zigzags'
+// malus (LOS-107); for a shot at the legs, the shot itself, whose success is the action's
+// (LOS-106).
+func (sys System) pursuitSucceeds(st *encounterv1.EncounterState, f fighter, a *lossv1.PursuitAction, dist int32, w *lossv1.Weapon, total int32, ev *lossv1.PursuitActed, env engine.Env) {
+	switch a.GetKind() {
 	case lossv1.PursuitKind_PURSUIT_KIND_CHANGE_DISTANCE:
 		delta := int32(1)
 		if a.GetExploits() >= 2 {
@@ -194,14 +269,6 @@ func (sys System) decidePursuit(st *encounterv1.EncounterState, f fighter, a *lo
 		ev.Weapon = w.GetName()
 		ev.Success = ev.GetShot().GetSuccess()
 	}
-	if ev.GetSuccess() && needTarget {
-		if t.cs.GetActionPoints() >= sys.DefenceCost && t.sh.GetDodge() != nil {
-			ev.DodgePossible = true
-		} else {
-			sys.pursuitEffect(p, pursuer, t, ev)
-		}
-	}
-	return one(&lossv1.Event{Kind: &lossv1.Event_PursuitActed{PursuitActed: ev}}), nil
 }
 
 // pursuitEffect is what a pursuit action that was not dodged does (LOS-102, LOS-103, LOS-105,

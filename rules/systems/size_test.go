@@ -30,7 +30,6 @@ var (
 	}
 	knownLongFuncs = []string{
 		"engine/engine.go decide",
-		"loss/decide_pursuit.go System.decidePursuit",
 		"loss/describe.go System.Describe",
 		"loss/legal.go System.LegalCommands",
 	}
