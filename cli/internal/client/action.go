@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/spf13/cobra"
@@ -114,4 +115,14 @@ func armOf(md, kind protoreflect.MessageDescriptor) protoreflect.FieldDescriptor
 		}
 	}
 	return nil
+}
+
+// Words is the free text that ends an action's arguments (`fray feerie gesture ENC rubezahl
+// shouts a warning`), joined by spaces; empty, a usage error saying the what is empty.
+func Words(what string, words []string) (string, error) {
+	text := strings.TrimSpace(strings.Join(words, " "))
+	if text == "" {
+		return "", ShortUsagef("the %s is empty", what)
+	}
+	return text, nil
 }

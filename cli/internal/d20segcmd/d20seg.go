@@ -251,13 +251,6 @@ func d20AttackFlags(fs *pflag.FlagSet) client.Reader {
 	}
 }
 
-// given reports whether the flag named was on fs's command line.
-func given(fs *pflag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *pflag.Flag) { set = set || f.Name == name })
-	return set
-}
-
 func d20CastFlags(fs *pflag.FlagSet) client.Reader {
 	minLevel, maxLevel := latest.SpellCosts[0].FromLevel, latest.SpellCosts[len(latest.SpellCosts)-1].ToLevel
 	level := fs.Int("level", 0, fmt.Sprintf("the spell's level, %d to %d (D20-018)", minLevel, maxLevel))
@@ -268,11 +261,12 @@ func d20CastFlags(fs *pflag.FlagSet) client.Reader {
 	free := fs.Bool("free", false, "the surprise round's free action (D20-004)")
 	return func(ctx context.Context, c *client.Conn, pos []string) (proto.Message, error) {
 		usage := client.ShortUsagef
-		spell := strings.TrimSpace(strings.Join(pos[2:], " "))
-		hasLevel, hasSegments := given(fs, "level"), given(fs, "segments")
+		spell, err := client.Words("spell's name", pos[2:])
+		if err != nil {
+			return nil, err
+		}
+		hasLevel, hasSegments := fs.Changed("level"), fs.Changed("segments")
 		switch {
-		case spell == "":
-			return nil, usage("the spell's name is empty")
 		case hasLevel && (*level < int(minLevel) || *level > int(maxLevel)):
 			return nil, usage("--level %d: a spell level runs from %d to %d (D20-018)", *level, minLevel, maxLevel)
 		case hasSegments && *segments < 1:
@@ -296,13 +290,12 @@ func d20OtherFlags(fs *pflag.FlagSet) client.Reader {
 	segments := fs.Int("segments", 0, fmt.Sprintf("what the action costs, in segments, when the GM says it is not %d (D20-022)", latest.OtherCost))
 	free := fs.Bool("free", false, "the surprise round's free action (D20-004)")
 	return func(ctx context.Context, c *client.Conn, pos []string) (proto.Message, error) {
-		usage := client.ShortUsagef
-		desc := strings.TrimSpace(strings.Join(pos[2:], " "))
-		switch {
-		case desc == "":
-			return nil, usage("the description is empty")
-		case given(fs, "segments") && *segments < 1:
-			return nil, usage("--segments %d: an action costs 1 segment or more", *segments)
+		desc, err := client.Words("description", pos[2:])
+		if err != nil {
+			return nil, err
+		}
+		if fs.Changed("segments") && *segments < 1 {
+			return nil, client.ShortUsagef("--segments %d: an action costs 1 segment or more", *segments)
 		}
 		return &d20segv1.Other{
 			Description: desc, Segments: int32(*segments), Free: *free}, nil

@@ -212,9 +212,9 @@ func feerieChangeFlags(fs *pflag.FlagSet) client.Reader {
 
 func feerieGestureFlags(fs *pflag.FlagSet) client.Reader {
 	return func(ctx context.Context, c *client.Conn, pos []string) (proto.Message, error) {
-		desc := strings.TrimSpace(strings.Join(pos[2:], " "))
-		if desc == "" {
-			return nil, client.ShortUsagef("the description is empty")
+		desc, err := client.Words("description", pos[2:])
+		if err != nil {
+			return nil, err
 		}
 		return &feeriev1.Gesture{Description: desc}, nil
 	}
@@ -234,9 +234,7 @@ func feerieObjectFlags(fs *pflag.FlagSet) client.Reader {
 func feerieAdvanceFlags(fs *pflag.FlagSet) client.Reader {
 	to := fs.Int("to", 0, "go down to this rank, 1 or more (default: one rank down)")
 	return func(ctx context.Context, c *client.Conn, pos []string) (proto.Message, error) {
-		set := false
-		fs.Visit(func(f *pflag.Flag) { set = set || f.Name == "to" })
-		if set && *to < 1 {
+		if fs.Changed("to") && *to < 1 {
 			return nil, client.ShortUsagef("--to %d: give a rank of 1 or more; without --to the countdown goes one rank down, from rank 1 to 0", *to)
 		}
 		return &feeriev1.Advance{ToRank: int32(*to)}, nil
@@ -250,9 +248,9 @@ func feerieImpersonalFlags(fs *pflag.FlagSet) client.Reader {
 		if err != nil || loss < 0 {
 			return nil, usage("Essence loss %q: a number, 0 or more", pos[2])
 		}
-		desc := strings.TrimSpace(strings.Join(pos[3:], " "))
-		if desc == "" {
-			return nil, usage("the description is empty")
+		desc, err := client.Words("description", pos[3:])
+		if err != nil {
+			return nil, err
 		}
 		return &feeriev1.Impersonal{
 			Description: desc, TargetId: pos[1], EssenceLoss: int32(loss)}, nil

@@ -97,11 +97,7 @@ func (f *intentFlags) register(fs *pflag.FlagSet) {
 }
 
 // given reports whether the flag named was on the command line.
-func (f *intentFlags) given(name string) bool {
-	set := false
-	f.fs.Visit(func(fl *pflag.Flag) { set = set || fl.Name == name })
-	return set
-}
+func (f *intentFlags) given(name string) bool { return f.fs.Changed(name) }
 
 var intentFlagNames = []string{"kind", "target", "initiative", "attack", "defense", "damage", "soak", "tactic", "tactic-values",
 	"strike", "physical", "pace", "charge", "aspect", "difficulty", "intimidation", "description"}

@@ -27,9 +27,9 @@ func choice[T any](what, word string, names []string, choices map[string]T) (T, 
 
 func declareFlags(fs *pflag.FlagSet) client.Reader {
 	return func(ctx context.Context, c *client.Conn, pos []string) (proto.Message, error) {
-		intention := strings.TrimSpace(strings.Join(pos[2:], " "))
-		if intention == "" {
-			return nil, client.ShortUsagef("the intention is empty")
+		intention, err := client.Words("intention", pos[2:])
+		if err != nil {
+			return nil, err
 		}
 		return &lossv1.Declare{Intention: intention}, nil
 	}
@@ -86,9 +86,9 @@ func actFlags(fs *pflag.FlagSet) client.Reader {
 
 func disasterFlags(fs *pflag.FlagSet) client.Reader {
 	return func(ctx context.Context, c *client.Conn, pos []string) (proto.Message, error) {
-		desc := strings.TrimSpace(strings.Join(pos[2:], " "))
-		if desc == "" {
-			return nil, client.ShortUsagef("the description is empty")
+		desc, err := client.Words("description", pos[2:])
+		if err != nil {
+			return nil, err
 		}
 		return &lossv1.Disaster{Description: desc}, nil
 	}
