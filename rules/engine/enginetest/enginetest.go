@@ -1,6 +1,8 @@
 // Package enginetest drives a rule system's Decide and Evolve in tests: commands decided with
 // fixed dice and folded, refusals checked to change nothing, logs checked to replay, and a
-// rule system's events picked out of a batch.
+// rule system's events picked out of a batch. Fight is the fight helper of every system's
+// tests; Conformance checks one version of a system against the engine's contract on its
+// golden log (rules/systems runs it for every registered system and version).
 package enginetest
 
 import (
