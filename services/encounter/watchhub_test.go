@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"os"
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -294,12 +296,20 @@ func TestTheTableAlwaysGetsAWatch(t *testing.T) {
 	require.Equal(t, 7, n, "3 observers' watches, then the GM's two, the co-GM's and the player's")
 }
 
-// 10,000 watches opened and cancelled, many at once over one connection, leave nothing behind:
+// Many watches opened and cancelled, many at once over one connection, leave nothing behind:
 // no watcher held, the stream's consumers back to where they were; then another user's new
-// watch is served.
+// watch is served. 2,000 in the suite — a leak of one watch in a thousand shows as surely as in
+// 10,000, and 10,000 took more than ten minutes of a 45-minute package bound at load average
+// 40 (issue 24); FRAY_WATCH_CHURN=10000 runs the 10,000 the README speaks of.
 func TestWatchChurnLeavesNothingBehind(t *testing.T) {
 	if testing.Short() {
-		t.Skip("10,000 watches")
+		t.Skip("2,000 watches")
+	}
+	total := 2_000
+	if v := os.Getenv("FRAY_WATCH_CHURN"); v != "" {
+		n, err := strconv.Atoi(v)
+		require.NoError(t, err, "FRAY_WATCH_CHURN must be a number of watches")
+		total = n
 	}
 	js := jetStream(t)
 	s := serveWatches(t, js, encounter.Options{})
@@ -308,7 +318,7 @@ func TestWatchChurnLeavesNothingBehind(t *testing.T) {
 		ids = append(ids, create(t, s.c))
 	}
 	baseline := streamConsumers(t, js)
-	const total, concurrent = 10_000, encounter.DefaultMaxWatchesPerPrincipal
+	const concurrent = encounter.DefaultMaxWatchesPerPrincipal
 	start := time.Now()
 	var wg sync.WaitGroup
 	work := make(chan int)
