@@ -29,3 +29,14 @@ func TestLOS051FiveStandingAttackersStillFillEveryPlace(t *testing.T) {
 	f.do(gm, attack("m6", "hercule", 0, nil), 1)
 	require.Len(t, f.cs("hercule").GetMeleeAttackers(), 6, "the Tour's attackers are all recorded; five count")
 }
+
+// LOS-084: point-blank is under 2 m; a shot that gives no distance is close (Difficulty 15)
+// but not point-blank: no +5.
+func TestLOS084NoDistanceIsNotPointBlank(t *testing.T) {
+	f := newFight(t, nil, rgArcher(rgBow()), ruffian())
+	f.start(5, 5)
+	ar := rgRolled(t, f.do("david", rgShoot("archere", "malfrat", "", 0), 1))
+	require.Equal(t, int32(15), ar.GetTest().GetDifficulty())
+	require.Empty(t, ar.GetTest().GetTestModifiers())
+	require.Equal(t, int32(20+1), ar.GetTest().GetTotal())
+}
