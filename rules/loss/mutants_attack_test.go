@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/stretchr/testify/require"
 )
@@ -39,4 +40,21 @@ func TestLOS084NoDistanceIsNotPointBlank(t *testing.T) {
 	require.Equal(t, int32(15), ar.GetTest().GetDifficulty())
 	require.Empty(t, ar.GetTest().GetTestModifiers())
 	require.Equal(t, int32(20+1), ar.GetTest().GetTotal())
+}
+
+// LOS-070, LOS-021: the second weapon of Two weapons on one target goes through the same armour
+// and shield as the first. Hercule strikes the legionary (armour 1, scutum 3) with the dague
+// (5 + 2 = 7) and the épée (4 + 3 = 7): 7 − 1 − 3 = 3 NS each.
+func TestLOS070SecondWeaponThroughArmourAndShield(t *testing.T) {
+	legion := with(exLegionary(), func(s *lossv1.Sheet) { s.Armour = 1 })
+	f := newFight(t, nil, exHero(), legion)
+	f.start(5, 1) // Hercule 15, the legionary 6
+	a := exAt("legion", "dague", exTwo)
+	a.SecondWeapon = "épée"
+	f.do("david", exStrike("hercule", a), 1) // 36 ≥ 20
+	res := find(t, f.do(gm, takeBlow("legion"), 5, 4), (*lossv1.Event).GetAttackResolved)
+	for _, d := range []*lossv1.Damage{res.GetDamage(), res.GetSecondDamage()} {
+		require.Equal(t, []int32{7, 1, 3, 3}, []int32{d.GetTotal(), d.GetArmour(), d.GetShield(), d.GetLevelsLost()})
+	}
+	require.Equal(t, []int32{0, 4, 5}, exNS(f.cs("legion")), "an Adversaire's 5 light, 5 grave, 5 fatal less 6")
 }
