@@ -11,6 +11,7 @@ import (
 	oddsv1 "github.com/fray-rpg/fray/gen/fray/odds/v1"
 	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
 	"github.com/fray-rpg/fray/rules/narrate"
+	"golang.org/x/text/language"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -41,6 +42,11 @@ type System interface {
 	// it), reading the numbers the system's Decide reads by deciding cmd through reg with dice
 	// that record them (rules/odds); nil, and no error, for a command it has no odds for.
 	Odds(reg *Registry, st *encounterv1.EncounterState, cmd *encounterv1.Command, actor string) (*oddsv1.Odds, error)
+	// Tracker is the encounter at a glance for the reader v, in the system's terms and in lang:
+	// where the fight is, and a row of cells per combatant of view, in its order. view is the
+	// state as v may see it (Registry.View): a combatant whose sheet it withholds gets a row
+	// of empty cells.
+	Tracker(view *encounterv1.EncounterState, v Viewer, lang language.Tag) *rulesetv1.Tracker
 	// WithOdds names the actions (ActionDescriptor.name, LegalAction.key) whose commands Odds
 	// computes odds for: Describe marks them (ActionDescriptor.odds) for a client to offer.
 	WithOdds() []string

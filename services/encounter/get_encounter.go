@@ -5,14 +5,16 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/narrate"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 )
 
-// GetEncounter returns the state as the caller may see it, now or as of a sequence, and what
-// a combatant the caller may command may do now; with a language, the narration of the event
-// that made that state, as the caller may see it.
+// GetEncounter returns the state as the caller may see it, now or as of a sequence, its
+// tracker (in the language asked, English without one), and what a combatant the caller may
+// command may do now; with a language, the narration of the event that made that state, as
+// the caller may see it.
 func (s *Service) GetEncounter(ctx context.Context, req *encounterv1.GetEncounterRequest) (*encounterv1.GetEncounterResponse, error) {
 	tell, err := s.tellerFor(req.GetLanguage())
 	if err != nil {
@@ -56,6 +58,11 @@ func (s *Service) GetEncounter(ctx context.Context, req *encounterv1.GetEncounte
 	v := viewer(now, who.principal)
 	out.State = s.reg.View(st, v)
 	out.StateSha256 = engine.Hash(out.State)
+	lang := narrate.English // a language given is one tellerFor took
+	if req.GetLanguage() != "" {
+		lang, _ = narrate.Parse(req.GetLanguage())
+	}
+	out.Tracker = s.reg.Tracker(out.State, v, lang)
 	if last != nil {
 		out.Narration = tell.line(before, s.reg.ViewEvent(before, last, v), v)
 		out.NarrationSequence = last.GetSequence()

@@ -15,6 +15,10 @@ import (
 // legal_for_all, who may act and whose answer a pending attack waits for, among the
 // combatants the caller sees whole, and the actions of each of them the caller may command.
 func (s *Service) legal(now, st *encounterv1.EncounterState, who caller, req *encounterv1.GetEncounterRequest, out *encounterv1.GetEncounterResponse) error {
+	var withOdds []string // the actions GetOdds answers for
+	if sys, err := s.reg.Lookup(st.GetRuleSystem(), st.GetRulesVersion()); err == nil {
+		withOdds = sys.WithOdds()
+	}
 	if c := req.GetLegalFor(); c != "" {
 		if err := engine.MayCommand(now, who.principal, c); err != nil {
 			return refusal.Status(err)
@@ -25,7 +29,7 @@ func (s *Service) legal(now, st *encounterv1.EncounterState, who caller, req *en
 		}
 		out.Legal = engine.Actions(list)
 		if len(list) > 0 {
-			out.Actions = append(out.Actions, combatantActions(c, list))
+			out.Actions = append(out.Actions, combatantActions(c, list, withOdds))
 		}
 	}
 	if !req.GetLegalForAll() {
@@ -48,16 +52,16 @@ func (s *Service) legal(now, st *encounterv1.EncounterState, who caller, req *en
 			out.AwaitingReaction = append(out.AwaitingReaction, c.GetId())
 		}
 		if c.GetId() != req.GetLegalFor() && engine.MayCommand(now, who.principal, c.GetId()) == nil {
-			out.Actions = append(out.Actions, combatantActions(c.GetId(), list))
+			out.Actions = append(out.Actions, combatantActions(c.GetId(), list, withOdds))
 		}
 	}
 	return nil
 }
 
-func combatantActions(id string, list []engine.LegalCommand) *encounterv1.CombatantActions {
+func combatantActions(id string, list []engine.LegalCommand, withOdds []string) *encounterv1.CombatantActions {
 	ca := &encounterv1.CombatantActions{CombatantId: id}
 	for _, l := range list {
-		ca.Actions = append(ca.Actions, &encounterv1.LegalCommand{Action: l.Action, Command: l.Command})
+		ca.Actions = append(ca.Actions, &encounterv1.LegalCommand{Action: l.Action, Command: l.Command, Odds: slices.Contains(withOdds, l.Action.GetKey())})
 	}
 	return ca
 }

@@ -3,6 +3,7 @@ package encounter_test
 import (
 	"context"
 	"crypto/sha256"
+	"slices"
 	"testing"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
@@ -19,7 +20,7 @@ import (
 // ListRulesets over JetStream and gRPC, to any caller of the tenant: every rule system the
 // service folds, sorted, with its versions and its latest descriptor, whose actions marked
 // with odds are those GetOdds computes: an attack gets odds, a pass is refused with the
-// actions that have them.
+// actions that have them; GetEncounter marks the legal commands that have odds.
 func TestListRulesetsSaysWhatToCreateAndWhatHasOdds(t *testing.T) {
 	_, nc := natstest.Start(t)
 	js, err := store.Open(context.Background(), nc, store.Config{})
@@ -54,6 +55,21 @@ func TestListRulesetsSaysWhatToCreateAndWhatHasOdds(t *testing.T) {
 	}
 	_, err = c.StartEncounter(as("gm"), &encounterv1.StartEncounterRequest{EncounterId: id})
 	require.NoError(t, err)
+	// GetEncounter says which legal commands have odds: those of the actions marked.
+	legal, err := c.GetEncounter(as("gm"), &encounterv1.GetEncounterRequest{EncounterId: id, LegalForAll: true})
+	require.NoError(t, err)
+	sys, err := systems.Registry().Lookup("loss", 0)
+	require.NoError(t, err)
+	withOdds := 0
+	for _, ca := range legal.GetActions() {
+		for _, lc := range ca.GetActions() {
+			require.Equal(t, slices.Contains(sys.WithOdds(), lc.GetAction().GetKey()), lc.GetOdds(), "%s: %s", ca.GetCombatantId(), lc.GetAction().GetKey())
+			if lc.GetOdds() {
+				withOdds++
+			}
+		}
+	}
+	require.Positive(t, withOdds)
 	o, err := c.GetOdds(as("david"), &encounterv1.GetOddsRequest{EncounterId: id, Command: attack("diego", "ruffian")})
 	require.NoError(t, err, "an action marked with odds has them")
 	require.NotEmpty(t, o.GetOdds().GetSections())

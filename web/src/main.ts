@@ -1,20 +1,20 @@
 // fray's encounter page: the tracker, the narrated log live, a player's legal actions and the
 // GM's controls, over fray's own API (Connect, from the stubs protoc-gen-es generates).
-import { create, fromJson, toJson, type JsonValue } from "@bufbuild/protobuf";
+import { create, fromJson, type JsonValue } from "@bufbuild/protobuf";
 import { ConnectError, createClient, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
 import { parse as parseYAML } from "yaml";
 import {
-  Appearance, CombatantSchema, EncounterStateSchema, EncounterStatus, Role,
+  Appearance, CombatantSchema, EncounterStatus, Role,
   type Combatant, type Command, type EncounterState,
 } from "./gen/fray/encounter/v1/encounter_pb";
 import {
-  EncounterService, type GetEncounterResponse, type LegalCommand,
+  EncounterService, type GetEncounterResponse, type LegalCommand, type Ruleset,
 } from "./gen/fray/encounter/v1/encounter_service_pb";
 import { InviteService } from "./gen/fray/invite/v1/invite_service_pb";
 import type { Choice } from "./gen/fray/ruleset/v1/ruleset_pb";
 import { buildCommand, defaultCommand, isSelect } from "./command";
-import { hasOdds, OddsBoard } from "./odds";
+import { OddsBoard } from "./odds";
 
 // ---- The token and the route: #/encounter/ID?token=… (the token never goes to a server in the URL).
 
@@ -94,7 +94,7 @@ const words = {
     start: "Start", end: "End the encounter", add: "Add combatants from sheet files (YAML or JSON)",
     invite: "Invite", invitePlayer: "as the player of", inviteObserver: "as an observer", link: "Invite link",
     rewind: "rewind here", mustAnswer: "must answer an attack", acting: "may act", noAction: "Nothing to do now.",
-    create: "Create an encounter", name: "Name", system: "Rule system", hidden: "hidden", out: "out of the fight",
+    create: "Create an encounter", name: "Name", system: "Rule system", version: "Version", latest: "the latest", hidden: "hidden", out: "out of the fight",
     cost: "cost", choose: "Take it", cancel: "Cancel", you: "you", role: "role", noOdds: "odds unavailable", allOdds: "All the odds",
     appearance: { [Appearance.UNSPECIFIED]: "", [Appearance.FIGHTING]: "fighting", [Appearance.WOUNDED]: "wounded", [Appearance.BADLY_WOUNDED]: "badly wounded", [Appearance.OUT_OF_THE_FIGHT]: "out of the fight" } as Record<number, string>,
     status: { [EncounterStatus.UNSPECIFIED]: "", [EncounterStatus.SETUP]: "setting up", [EncounterStatus.ACTIVE]: "in play", [EncounterStatus.ENDED]: "ended" } as Record<number, string>,
@@ -104,7 +104,7 @@ const words = {
     start: "Commencer", end: "Terminer la rencontre", add: "Ajouter des combattants depuis des fiches (YAML ou JSON)",
     invite: "Inviter", invitePlayer: "comme joueur de", inviteObserver: "comme spectateur", link: "Lien d'invitation",
     rewind: "revenir ici", mustAnswer: "doit répondre à une attaque", acting: "peut agir", noAction: "Rien à faire pour l'instant.",
-    create: "Créer une rencontre", name: "Nom", system: "Système", hidden: "caché", out: "hors de combat",
+    create: "Créer une rencontre", name: "Nom", system: "Système", version: "Version", latest: "la plus récente", hidden: "caché", out: "hors de combat",
     cost: "coût", choose: "Valider", cancel: "Annuler", you: "vous", role: "rôle", noOdds: "chances indisponibles", allOdds: "Toutes les chances",
     appearance: { [Appearance.UNSPECIFIED]: "", [Appearance.FIGHTING]: "combat", [Appearance.WOUNDED]: "blessé", [Appearance.BADLY_WOUNDED]: "gravement blessé", [Appearance.OUT_OF_THE_FIGHT]: "hors de combat" } as Record<number, string>,
     status: { [EncounterStatus.UNSPECIFIED]: "", [EncounterStatus.SETUP]: "en préparation", [EncounterStatus.ACTIVE]: "en jeu", [EncounterStatus.ENDED]: "terminée" } as Record<number, string>,
@@ -142,6 +142,19 @@ const board = new OddsBoard(async (command, signal) => {
   if (!res.odds) throw new Error("no odds");
   return res.odds;
 }, () => w());
+
+// ---- The rule systems as the server describes them (ListRulesets): what the create form
+// offers, with no copy of them here.
+
+let rulesets: Promise<Ruleset[]> | undefined;
+
+function loadRulesets(): Promise<Ruleset[]> {
+  rulesets ??= encounters.listRulesets({}).then((r) => r.rulesets, (err) => { rulesets = undefined; throw err; });
+  return rulesets;
+}
+
+// hasOdds: GetOdds computes the odds of the action's command (the server says which).
+const hasOdds = (lc: LegalCommand) => lc.odds && !!lc.command;
 
 async function showEncounter(id: string) {
   view?.watch?.abort();
@@ -235,7 +248,7 @@ async function refresh() {
   if (!view) return;
   const v = view;
   try {
-    const resp = await encounters.getEncounter({ encounterId: v.id, legalForAll: true });
+    const resp = await encounters.getEncounter({ encounterId: v.id, legalForAll: true, language: lang });
     if (view !== v) return;
     v.resp = resp;
     render();
@@ -262,90 +275,26 @@ function render() {
   if (isGM(role)) renderGM(st);
 }
 
-// ---- The tracker, in each system's own terms.
-
-type J = Record<string, any>;
+// ---- The tracker, as the rules draw it (GetEncounterResponse.tracker): where the fight is, and
+// each combatant's numbers and conditions in its system's own terms.
 
 function renderTracker(st: EncounterState, resp: GetEncounterResponse) {
-  const json = toJson(EncounterStateSchema, st) as J;
-  const sys: J = json[st.ruleSystem === "d20seg" ? "d20seg" : st.ruleSystem] ?? {};
-  const per: J = sys.combatants ?? {};
+  const tr = resp.tracker;
   const acting = new Set(resp.mayAct);
   const answering = new Set(resp.awaitingReaction);
-  const turn = h("p", { class: "turn", id: "turn" });
-  const out: Node[] = [turn];
-  switch (st.ruleSystem) {
-    case "loss": {
-      // The phase is the highest PA left among those who have not passed (LOS-031).
-      // Only over the combatants whose numbers the reader sees: a hidden one's PA is not told.
-      const seen = st.combatants.filter((c) => c.sheet.case !== undefined).map((c) => per[c.id]).filter((c) => c);
-      const phases = seen.filter((c: J) => !c.passed && !c.out).map((c: J) => c.actionPoints ?? 0);
-      const phase = phases.length ? Math.max(...phases) : 0;
-      turn.textContent = sys.tour ? `Tour ${sys.tour} · Séquence ${sys.sequence ?? 1} · phase ${phase} PA` : "";
-      break;
-    }
-    case "feerie": {
-      const here = st.combatants.filter((c) => per[c.id]?.actingRank === sys.rank && per[c.id]?.canAct).map((c) => c.name);
-      turn.textContent = sys.action ? `Action ${sys.action} · rang ${sys.rank ?? 0}${here.length ? " : " + here.join(", ") : ""}` : "";
-      break;
-    }
-    case "ka":
-      turn.textContent = sys.round ? `Round ${sys.round} · passe ${sys.pass ?? 0}${sys.upNext?.length ? " · " + names(st, sys.upNext).join(", ") : ""}` : "";
-      break;
-    case "d20seg":
-      turn.textContent = sys.round ? `Round ${sys.round}` : "";
-      break;
-  }
+  const out: Node[] = [h("p", { class: "turn", id: "turn" }, tr?.turn ?? "")];
   if (acting.size) out.push(h("p", { id: "now" }, `${names(st, [...acting]).join(", ")} — ${w().acting}`));
   const list = h("ul", { class: "combatants" });
   for (const c of st.combatants) {
-    // A combatant whose sheet is withheld from the reader (hidden by the GM) shows no numbers:
-    // what the server leaves of it would read as fake zeros.
-    const cs: J | undefined = c.sheet.case === undefined ? undefined : per[c.id];
-    const sheet = (toJson(CombatantSchema, c) as J)[st.ruleSystem] as J | undefined;
+    // A combatant whose numbers are withheld from the reader (hidden by the GM) has a row of
+    // empty cells: what is shown of it is its appearance.
+    const row = tr?.rows.find((r) => r.combatantId === c.id);
     const tracks = h("dl", { class: "tracks" });
-    const add = (k: string, v: unknown) => { if (v !== undefined && v !== null && v !== "") tracks.append(h("div", {}, h("dt", {}, k), h("dd", {}, String(v)))); };
-    const flags: string[] = [];
-    if (cs) {
-      switch (st.ruleSystem) {
-        case "loss":
-          add("PA", cs.actionPoints ?? 0);
-          if (sheet?.kind === "COMBATANT_KIND_SBIRE") add("NS", cs.health ?? 0);
-          else add("NS", `${cs.light ?? 0} / ${cs.grave ?? 0} / ${cs.fatal ?? 0}`);
-          if (cs.fursa !== undefined) add("Fursa", cs.fursa);
-          if (cs.passed) flags.push("passe");
-          if (cs.out) flags.push(w().out);
-          if (cs.prone) flags.push("à terre");
-          if (cs.disarmed) flags.push("désarmé");
-          break;
-        case "feerie":
-          add("Essence", cs.essence ?? 0);
-          add("rang", cs.actingRank ?? 0);
-          for (const cond of cs.conditions ?? []) flags.push(String(cond.strike ?? "").replace(/^SPECIAL_STRIKE_/, "").toLowerCase().replace(/_/g, " "));
-          if (cs.tactic) flags.push(String(cs.tactic).replace(/^TACTIC_/, "").toLowerCase().replace(/_/g, " "));
-          if (cs.prone) flags.push("à terre");
-          if (cs.helpless) flags.push("sans défense");
-          break;
-        case "ka":
-          add("Animalité", sheet?.spheres?.["Animalité"]);
-          add("dés de Ka", cs.kaDice ?? 0);
-          add("points de réalité", cs.realityPoints ?? 0);
-          add("actions", cs.actionsLeft ?? 0);
-          if (cs.passed) flags.push("passe");
-          if (cs.unconscious) flags.push("inconscient");
-          if (cs.dying) flags.push("mourant");
-          break;
-        case "d20seg":
-          add("PV", cs.hitPoints ?? 0);
-          add("segment", cs.nextSegment ?? 0);
-          if (cs.down) flags.push(w().out);
-          if (cs.surprised) flags.push("surpris");
-          break;
-      }
-    }
+    row?.cells.forEach((v, i) => { if (v !== "") tracks.append(h("div", {}, h("dt", {}, tr!.header[i] ?? ""), h("dd", {}, v))); });
+    const flags = [...(row?.conditions ?? [])];
     if (c.hidden) flags.push(w().hidden);
     const look = w().appearance[c.appearance];
-    if (look && !cs) flags.push(look);
+    if (look && !tracks.childElementCount) flags.push(look);
     const li = h("li", { class: "combatant", id: "c-" + c.id, "data-combatant": c.id },
       h("h3", {}, c.name, " ", h("span", { class: "side" }, c.side)),
       tracks,
@@ -390,7 +339,7 @@ function renderActions(st: EncounterState, resp: GetEncounterResponse) {
       a.cost ? h("span", { class: "cost" }, `${w().cost} ${a.cost}`) : null,
       a.rule ? h("span", { class: "rule" }, a.rule) : null);
       if (a.description) b.title = a.description;
-      if (lc.command && hasOdds(lc.command)) {
+      if (hasOdds(lc)) {
         b.append(h("span", { class: "odds", "data-odds-slot": key, hidden: true }));
         odds.push({ slot: key, lc });
       }
@@ -465,7 +414,7 @@ function choiceForm(st: EncounterState, lc: LegalCommand, slot: string): { form:
       form.append(h("label", { for: id }, label), inp);
     }
   });
-  const withOdds = !!lc.command && hasOdds(lc.command);
+  const withOdds = hasOdds(lc);
   form.append(h("div", { class: "actions" },
     h("button", { type: "submit", id: "choices-submit" }, `${w().choose}: ${a.name}`),
     h("button", { type: "button", onclick: () => { view!.open = undefined; render(); } }, w().cancel)));
@@ -587,21 +536,34 @@ function showHome() {
     $("main").replaceChildren(h("section", {}, h("p", {}, "Open the invite link your GM gave you, or a link with your token: ", h("code", {}, "#/?token=…"), " (", h("code", {}, "fray token --as NAME"), ").")));
     return;
   }
-  const name = h("input", { id: "new-name", type: "text", class: "wide", required: true, value: "" });
-  const system = h("select", { id: "new-system" });
-  for (const [v, l] of [["loss", "Les Chants de Loss"], ["feerie", "Contes de Fées"], ["ka", "Ka"], ["d20seg", "d20 segments"]]) system.append(h("option", { value: v }, l));
-  const form = h("form", { id: "create" }, h("label", { for: "new-name" }, w().name), name, h("label", { for: "new-system" }, w().system), system,
-    h("div", { class: "actions" }, h("button", { type: "submit", id: "create-submit" }, w().create)));
-  form.addEventListener("submit", async (e) => {
-    e.preventDefault();
-    try {
-      const res = await encounters.createEncounter({ commandId: commandId(), encounter: { name: name.value, ruleSystem: system.value } });
-      location.hash = `#/encounter/${encodeURIComponent(res.encounterId)}`;
-    } catch (err) {
-      sayError(err);
-    }
-  });
-  $("main").replaceChildren(h("section", {}, h("h2", {}, w().create), form));
+  // The form comes once the rule systems are known: it offers those the server has, each with
+  // the versions an encounter may pin (the latest by default).
+  void loadRulesets().then((list) => {
+    if (view) return; // the reader went on to an encounter meanwhile
+    const name = h("input", { id: "new-name", type: "text", class: "wide", required: true, value: "" });
+    const system = h("select", { id: "new-system" });
+    for (const rs of list) if (rs.latest) system.append(h("option", { value: rs.latest.id }, rs.latest.name));
+    const version = h("select", { id: "new-version" });
+    const versions = () => {
+      const rs = list.find((r) => r.latest?.id === system.value);
+      version.replaceChildren(h("option", { value: "0" }, w().latest), ...[...(rs?.versions ?? [])].reverse().map((v) => h("option", { value: String(v) }, `v${v}`)));
+    };
+    versions();
+    system.addEventListener("change", versions);
+    const form = h("form", { id: "create" }, h("label", { for: "new-name" }, w().name), name, h("label", { for: "new-system" }, w().system), system,
+      h("label", { for: "new-version" }, w().version), version,
+      h("div", { class: "actions" }, h("button", { type: "submit", id: "create-submit" }, w().create)));
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      try {
+        const res = await encounters.createEncounter({ commandId: commandId(), encounter: { name: name.value, ruleSystem: system.value, rulesVersion: Number(version.value) } });
+        location.hash = `#/encounter/${encodeURIComponent(res.encounterId)}`;
+      } catch (err) {
+        sayError(err);
+      }
+    });
+    $("main").replaceChildren(h("section", {}, h("h2", {}, w().create), form));
+  }, sayError);
 }
 
 // ---- Start.

@@ -6,19 +6,6 @@ import { toJson } from "@bufbuild/protobuf";
 import { CommandSchema, type Command } from "./gen/fray/encounter/v1/encounter_pb";
 import type { Odds, OddsSection } from "./gen/fray/odds/v1/odds_pb";
 
-// hasOdds: the commands GetOdds computes odds for (rules/odds.Of): an attack in Les Chants de
-// Loss, Ka or d20 segments, an activity in Contes de Fées.
-export function hasOdds(cmd: Command): boolean {
-  const k = cmd.kind;
-  switch (k.case) {
-    case "loss": return k.value.kind.case === "attack";
-    case "ka": return k.value.kind.case === "attack";
-    case "d20seg": return k.value.kind.case === "attack";
-    case "feerie": return k.value.kind.case === "act";
-  }
-  return false;
-}
-
 // Headline is what a button shows of the odds.
 export interface Headline {
   section?: string;  // the key of the section it comes from

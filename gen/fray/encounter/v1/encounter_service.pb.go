@@ -892,7 +892,10 @@ type LegalCommand struct {
 	// The command to Submit: everything the action decides filled in (the combatant, the kind
 	// of action, its weapon, its reaction), the fields of action.choices left at their zero
 	// value. Fill the required choices (and any others wanted) and send it.
-	Command       *Command `protobuf:"bytes,2,opt,name=command,proto3" json:"command,omitempty"`
+	Command *Command `protobuf:"bytes,2,opt,name=command,proto3" json:"command,omitempty"`
+	// GetOdds computes the odds of this command, its choices filled: its action is one its rule
+	// system has odds for (ActionDescriptor.odds).
+	Odds          bool `protobuf:"varint,3,opt,name=odds,proto3" json:"odds,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -939,6 +942,13 @@ func (x *LegalCommand) GetCommand() *Command {
 		return x.Command
 	}
 	return nil
+}
+
+func (x *LegalCommand) GetOdds() bool {
+	if x != nil {
+		return x.Odds
+	}
+	return false
 }
 
 // ListEncounters lists the encounters of the caller's tenant in which the caller has a role,
@@ -2157,10 +2167,11 @@ const file_fray_encounter_v1_encounter_service_proto_rawDesc = "" +
 	"\atracker\x18\t \x01(\v2\x18.fray.ruleset.v1.TrackerR\atracker\"p\n" +
 	"\x10CombatantActions\x12!\n" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x129\n" +
-	"\aactions\x18\x02 \x03(\v2\x1f.fray.encounter.v1.LegalCommandR\aactions\"z\n" +
+	"\aactions\x18\x02 \x03(\v2\x1f.fray.encounter.v1.LegalCommandR\aactions\"\x8e\x01\n" +
 	"\fLegalCommand\x124\n" +
 	"\x06action\x18\x01 \x01(\v2\x1c.fray.ruleset.v1.LegalActionR\x06action\x124\n" +
-	"\acommand\x18\x02 \x01(\v2\x1a.fray.encounter.v1.CommandR\acommand\"S\n" +
+	"\acommand\x18\x02 \x01(\v2\x1a.fray.encounter.v1.CommandR\acommand\x12\x12\n" +
+	"\x04odds\x18\x03 \x01(\bR\x04odds\"S\n" +
 	"\x15ListEncountersRequest\x12\x1b\n" +
 	"\tpage_size\x18\x01 \x01(\x05R\bpageSize\x12\x1d\n" +
 	"\n" +
