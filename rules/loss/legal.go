@@ -121,7 +121,10 @@ func (l *legal) spendChoices(prefix string) []*rulesetv1.Choice {
 	return out
 }
 
-// LegalCommands lists what a combatant may do now, each action with its command.
+// LegalCommands lists what a combatant may do now, each action with its command: its answer
+// to an attack awaiting it (LOS-009), its declaration (LOS-038), or, on its turn (LOS-031), its
+// recovery when hindered (LOS-072, LOS-074), its attacks, aims, grab or trip, pursuit actions,
+// simple actions, wait, word and pass (LOS-033, LOS-035, LOS-040).
 func (sys System) LegalCommands(st *encounterv1.EncounterState, id string) []engine.LegalCommand {
 	f, err := fighterOf(st, id)
 	if err != nil {
@@ -133,37 +136,7 @@ func (sys System) LegalCommands(st *encounterv1.EncounterState, id string) []eng
 		if p.GetDefenderId() != id {
 			return nil
 		}
-		pursuit := p.GetPursuit() != lossv1.PursuitKind_PURSUIT_KIND_UNSPECIFIED
-		ranged := false
-		if att, err := fighterOf(st, p.GetAttackerId()); err == nil && !pursuit {
-			w, _ := weaponOf(att, p.GetBlowWeapon())
-			ranged = isRanged(w)
-		}
-		defence := func(r lossv1.Reaction, key string, u use) {
-			choices := []*rulesetv1.Choice{{Field: "loss.react.exploits", Description: "Exploits declared on the defence (LOS-012)", Max: sys.MaxExploits}}
-			if !pursuit && u != 0 {
-				choices = append(choices, sys.effectsChoice("loss.react.effects", u))
-			}
-			choices = append(choices, l.spendChoices("loss.react")...)
-			l.add(key, &rulesetv1.LegalAction{Name: key, Cost: sys.DefenceCost, Rule: "LOS-036"}, &lossv1.React{Reaction: r}, choices...)
-		}
-		if f.cs.GetActionPoints() >= sys.DefenceCost {
-			if !pursuit && canParry(f, ranged || p.GetExplosive()) {
-				u := onParry
-				if ranged {
-					u = 0
-				}
-				defence(lossv1.Reaction_REACTION_PARRY, "parry", u)
-			}
-			if f.sh.GetDodge() != nil {
-				u := onDodge
-				if ranged {
-					u = onRangedDodge
-				}
-				defence(lossv1.Reaction_REACTION_DODGE, "dodge", u)
-			}
-		}
-		l.add("take the blow", &rulesetv1.LegalAction{Name: "take the blow", Rule: "LOS-009"}, &lossv1.React{Reaction: lossv1.Reaction_REACTION_NONE})
+		l.reactions(p)
 		return l.out
 	}
 	if s.GetDeclaring() {
@@ -176,33 +149,9 @@ func (sys System) LegalCommands(st *encounterv1.EncounterState, id string) []eng
 	if mayAct(st, f) != nil {
 		return l.out
 	}
-	ap := f.cs.GetActionPoints()
-	recover := func() { // LOS-074: pick up one's weapon (2 PA), or regain one's balance (4 PA)
-		if c := sys.cost(f, sys.PickUpCost); c <= ap {
-			l.simple(lossv1.SimpleKind_SIMPLE_KIND_RECOVER_WEAPON, "pick up one's weapon", c, "LOS-074")
-		}
-		if c := sys.cost(f, sys.StandUpCost); c <= ap {
-			l.simple(lossv1.SimpleKind_SIMPLE_KIND_STAND_UP, "regain one's balance", c, "LOS-074")
-		}
-	}
-	last := func() []engine.LegalCommand {
-		if ap > 1 {
-			l.add("wait", &rulesetv1.LegalAction{Name: "wait", Description: fmt.Sprintf("act later, at a phase from 1 to %d", ap-1), Rule: "LOS-040"}, &lossv1.Wait{},
-				&rulesetv1.Choice{Field: "loss.wait.until_phase", Description: "the phase to act at", Min: 1, Max: ap - 1, Required: true})
-		}
-		l.simple(lossv1.SimpleKind_SIMPLE_KIND_SPEAK, "", 0, "LOS-035")
-		l.add("pass", &rulesetv1.LegalAction{Name: "pass", Rule: "LOS-033"}, &lossv1.Pass{})
-		return l.out
-	}
 	if sys.hindered(st, f, false, false, false) != nil {
-		if f.cs.GetProne() {
-			if c := sys.cost(f, sys.StandUpCost); c <= ap {
-				l.simple(lossv1.SimpleKind_SIMPLE_KIND_STAND_UP, "", c, "LOS-072")
-			}
-		} else {
-			recover()
-		}
-		return last() // a wait or a word is no action to hinder (LOS-040, LOS-035)
+		l.getUp()
+		return l.last() // a wait or a word is no action to hinder (LOS-040, LOS-035)
 	}
 	var targets []string
 	for _, o := range fighters(st) {
@@ -211,57 +160,173 @@ func (sys System) LegalCommands(st *encounterv1.EncounterState, id string) []eng
 		}
 	}
 	canAttack := sys.hindered(st, f, false, false, true) == nil && len(targets) > 0
-	for _, w := range f.sh.GetWeapons() {
-		if !canAttack {
-			break
-		}
-		if f.sh.GetMounted() && w.GetHeavy() { // LOS-090: that weapon only
-			continue
-		}
-		reach := targets
-		if !isRanged(w) { // LOS-051: at most five melee attackers on one combatant in a Tour
-			reach = slices.DeleteFunc(slices.Clone(targets), func(id string) bool {
-				t, _ := fighterOf(st, id)
-				n := sys.meleeAttackers(st, t)
-				return int32(len(n)) >= sys.MaxMeleeAttackers && !slices.Contains(n, f.id())
-			})
-		}
-		if len(reach) == 0 {
-			continue
-		}
-		u := onMelee
-		if isRanged(w) {
-			u = onRanged
-		}
-		if c := sys.cost(f, sys.attackCost(f, w)); c <= ap {
-			choices := []*rulesetv1.Choice{l.targetChoice("loss.attack.target_id", reach), sys.effectsChoice("loss.attack.exploits", u, effAssaut)}
-			if isRanged(w) { // LOS-080, LOS-081: the Difficulty by distance, nothing beyond the Limite
-				most := w.GetLimit()
-				if most <= 0 {
-					most = outOfRangeMetres
-				}
-				choices = append(choices, &rulesetv1.Choice{Field: "loss.attack.situation.distance",
-					Description: "the distance to the target in metres (LOS-080; none given: close)", Max: most})
-			}
-			if len(reach) > 1 {
-				more := l.targetChoice("loss.attack.more_target_ids", reach)
-				more.Description, more.Min, more.Max, more.Required = "further targets of a multi-target Exploit (LOS-026)", 0, int32(len(reach)-1), false
-				choices = append(choices, more)
-			}
-			l.add("attack", &rulesetv1.LegalAction{Name: "attack", Description: "attack with " + w.GetName(), Cost: c, Rule: "LOS-035", Targets: reach, Weapon: w.GetName()},
-				&lossv1.Attack{Weapon: w.GetName()}, append(choices, l.spendChoices("loss.attack")...)...)
-		}
-		if w.GetAssautDamage() > 0 && !f.cs.GetAssautUsed() && !isRanged(w) {
-			if c := sys.cost(f, sys.AssautCost); c <= ap {
-				choices := []*rulesetv1.Choice{l.targetChoice("loss.attack.target_id", reach), sys.effectsChoice("loss.attack.exploits", u, effAssaut)}
-				choices[1].Description, choices[1].Budget, choices[1].Max = "further Exploits declared with the Assaut's one (LOS-010)", sys.MaxExploits-effects[effAssaut].cost, sys.MaxExploits-effects[effAssaut].cost
-				l.add("Exploit: "+effects[effAssaut].name, &rulesetv1.LegalAction{Name: "assaut", Description: "charge with " + w.GetName() + " (1 Exploit)", Cost: c, Rule: "LOS-061", Targets: reach, Weapon: w.GetName()},
-					&lossv1.Attack{Weapon: w.GetName(), Exploits: []E{effAssaut}}, append(choices, l.spendChoices("loss.attack")...)...)
-			}
+	if canAttack {
+		for _, w := range f.sh.GetWeapons() {
+			l.weaponAttacks(w, targets)
 		}
 	}
-	// Aiming is no attack: in version 1 one disarmed this Tour may still aim (LOS-074, LOS-035,
-	// LOS-084); not once the version says it cannot until it has its weapon back.
+	l.aims()
+	if canAttack && f.sh.GetAthletics() != nil && sys.cost(f, sys.ManoeuvreCost) <= f.cs.GetActionPoints() {
+		l.add("grab or trip", &rulesetv1.LegalAction{Name: "grab or trip", Cost: sys.cost(f, sys.ManoeuvreCost), Rule: "LOS-035", Targets: targets}, &lossv1.Attack{},
+			l.targetChoice("loss.attack.target_id", targets),
+			&rulesetv1.Choice{Field: "loss.attack.manoeuvre", Description: "grab or trip", Min: 1, Max: 1, Required: true, Options: []*rulesetv1.ChoiceOption{
+				{Value: lossv1.Manoeuvre_MANOEUVRE_GRAB.String(), Label: "grab"}, {Value: lossv1.Manoeuvre_MANOEUVRE_TRIP.String(), Label: "trip"}}})
+	}
+	if inPursuit(st, id) {
+		l.pursuit()
+	}
+	if f.cs.GetDisarmed() { // disarmed this Tour: it may recover now, and still not attack (LOS-074)
+		l.recover()
+	}
+	for _, k := range []lossv1.SimpleKind{lossv1.SimpleKind_SIMPLE_KIND_MOVE, lossv1.SimpleKind_SIMPLE_KIND_PICK_UP, lossv1.SimpleKind_SIMPLE_KIND_SOCIAL} {
+		if c := sys.cost(f, sys.simpleCost(f, k)); c <= f.cs.GetActionPoints() {
+			l.simple(k, "", c, "LOS-035")
+		}
+	}
+	return l.last()
+}
+
+// reactions adds the defender's answers to the attack p awaiting it: a parry, with something
+// to parry with (LOS-019, LOS-074), or a dodge, each with its Exploits (LOS-012, LOS-060; none
+// of a pursuit's dodge, only a dodge's against a projectile, LOS-085) and PA for it (LOS-036);
+// and taking the blow (LOS-009).
+func (l *legal) reactions(p *lossv1.PendingAttack) {
+	f, sys := l.f, l.sys
+	pursuit := p.GetPursuit() != lossv1.PursuitKind_PURSUIT_KIND_UNSPECIFIED
+	ranged := false
+	if att, err := fighterOf(l.st, p.GetAttackerId()); err == nil && !pursuit {
+		w, _ := weaponOf(att, p.GetBlowWeapon())
+		ranged = isRanged(w)
+	}
+	defence := func(r lossv1.Reaction, key string, u use) {
+		choices := []*rulesetv1.Choice{{Field: "loss.react.exploits", Description: "Exploits declared on the defence (LOS-012)", Max: sys.MaxExploits}}
+		if !pursuit && u != 0 {
+			choices = append(choices, sys.effectsChoice("loss.react.effects", u))
+		}
+		choices = append(choices, l.spendChoices("loss.react")...)
+		l.add(key, &rulesetv1.LegalAction{Name: key, Cost: sys.DefenceCost, Rule: "LOS-036"}, &lossv1.React{Reaction: r}, choices...)
+	}
+	if f.cs.GetActionPoints() >= sys.DefenceCost {
+		if !pursuit && canParry(f, ranged || p.GetExplosive()) {
+			u := onParry
+			if ranged {
+				u = 0
+			}
+			defence(lossv1.Reaction_REACTION_PARRY, "parry", u)
+		}
+		if f.sh.GetDodge() != nil {
+			u := onDodge
+			if ranged {
+				u = onRangedDodge
+			}
+			defence(lossv1.Reaction_REACTION_DODGE, "dodge", u)
+		}
+	}
+	l.add("take the blow", &rulesetv1.LegalAction{Name: "take the blow", Rule: "LOS-009"}, &lossv1.React{Reaction: lossv1.Reaction_REACTION_NONE})
+}
+
+// getUp adds what a hindered fighter may do first: stand up when down (LOS-072), else recover
+// from a Disarm (LOS-074).
+func (l *legal) getUp() {
+	if !l.f.cs.GetProne() {
+		l.recover()
+		return
+	}
+	if c := l.sys.cost(l.f, l.sys.StandUpCost); c <= l.f.cs.GetActionPoints() {
+		l.simple(lossv1.SimpleKind_SIMPLE_KIND_STAND_UP, "", c, "LOS-072")
+	}
+}
+
+// recover adds the recoveries from a Disarm (LOS-074): pick up one's weapon (2 PA), or regain
+// one's balance (4 PA).
+func (l *legal) recover() {
+	if c := l.sys.cost(l.f, l.sys.PickUpCost); c <= l.f.cs.GetActionPoints() {
+		l.simple(lossv1.SimpleKind_SIMPLE_KIND_RECOVER_WEAPON, "pick up one's weapon", c, "LOS-074")
+	}
+	if c := l.sys.cost(l.f, l.sys.StandUpCost); c <= l.f.cs.GetActionPoints() {
+		l.simple(lossv1.SimpleKind_SIMPLE_KIND_STAND_UP, "regain one's balance", c, "LOS-074")
+	}
+}
+
+// last adds what ends every list of a fighter on its turn and returns the list: a wait to a
+// lower phase (LOS-040), a word (LOS-035), passing (LOS-033).
+func (l *legal) last() []engine.LegalCommand {
+	if ap := l.f.cs.GetActionPoints(); ap > 1 {
+		l.add("wait", &rulesetv1.LegalAction{Name: "wait", Description: fmt.Sprintf("act later, at a phase from 1 to %d", ap-1), Rule: "LOS-040"}, &lossv1.Wait{},
+			&rulesetv1.Choice{Field: "loss.wait.until_phase", Description: "the phase to act at", Min: 1, Max: ap - 1, Required: true})
+	}
+	l.simple(lossv1.SimpleKind_SIMPLE_KIND_SPEAK, "", 0, "LOS-035")
+	l.add("pass", &rulesetv1.LegalAction{Name: "pass", Rule: "LOS-033"}, &lossv1.Pass{})
+	return l.out
+}
+
+// weaponAttacks adds the attacks with w that f can pay for, against the targets it may reach:
+// not a heavy weapon mounted (LOS-090), not past the cap of melee attackers (LOS-051); its
+// Exploits, its distance at range (LOS-080, LOS-081), further targets of a multi-target
+// Exploit (LOS-026); and its Assaut (LOS-061).
+func (l *legal) weaponAttacks(w *lossv1.Weapon, targets []string) {
+	f, sys, st := l.f, l.sys, l.st
+	if f.sh.GetMounted() && w.GetHeavy() { // LOS-090: that weapon only
+		return
+	}
+	reach := targets
+	if !isRanged(w) { // LOS-051: at most five melee attackers on one combatant in a Tour
+		reach = slices.DeleteFunc(slices.Clone(targets), func(id string) bool {
+			t, _ := fighterOf(st, id)
+			n := sys.meleeAttackers(st, t)
+			return int32(len(n)) >= sys.MaxMeleeAttackers && !slices.Contains(n, f.id())
+		})
+	}
+	if len(reach) == 0 {
+		return
+	}
+	u := onMelee
+	if isRanged(w) {
+		u = onRanged
+	}
+	if c := sys.cost(f, sys.attackCost(f, w)); c <= f.cs.GetActionPoints() {
+		choices := []*rulesetv1.Choice{l.targetChoice("loss.attack.target_id", reach), sys.effectsChoice("loss.attack.exploits", u, effAssaut)}
+		if isRanged(w) { // LOS-080, LOS-081: the Difficulty by distance, nothing beyond the Limite
+			most := w.GetLimit()
+			if most <= 0 {
+				most = outOfRangeMetres
+			}
+			choices = append(choices, &rulesetv1.Choice{Field: "loss.attack.situation.distance",
+				Description: "the distance to the target in metres (LOS-080; none given: close)", Max: most})
+		}
+		if len(reach) > 1 {
+			more := l.targetChoice("loss.attack.more_target_ids", reach)
+			more.Description, more.Min, more.Max, more.Required = "further targets of a multi-target Exploit (LOS-026)", 0, int32(len(reach)-1), false
+			choices = append(choices, more)
+		}
+		l.add("attack", &rulesetv1.LegalAction{Name: "attack", Description: "attack with " + w.GetName(), Cost: c, Rule: "LOS-035", Targets: reach, Weapon: w.GetName()},
+			&lossv1.Attack{Weapon: w.GetName()}, append(choices, l.spendChoices("loss.attack")...)...)
+	}
+	if w.GetAssautDamage() > 0 && !f.cs.GetAssautUsed() && !isRanged(w) {
+		l.assaut(w, reach, u)
+	}
+}
+
+// assaut adds a charge with w, its one Exploit declared and room for more (LOS-010, LOS-061).
+func (l *legal) assaut(w *lossv1.Weapon, reach []string, u use) {
+	f, sys := l.f, l.sys
+	c := sys.cost(f, sys.AssautCost)
+	if c > f.cs.GetActionPoints() {
+		return
+	}
+	choices := []*rulesetv1.Choice{l.targetChoice("loss.attack.target_id", reach), sys.effectsChoice("loss.attack.exploits", u, effAssaut)}
+	choices[1].Description, choices[1].Budget, choices[1].Max = "further Exploits declared with the Assaut's one (LOS-010)", sys.MaxExploits-effects[effAssaut].cost, sys.MaxExploits-effects[effAssaut].cost
+	l.add("Exploit: "+effects[effAssaut].name, &rulesetv1.LegalAction{Name: "assaut", Description: "charge with " + w.GetName() + " (1 Exploit)", Cost: c, Rule: "LOS-061", Targets: reach, Weapon: w.GetName()},
+		&lossv1.Attack{Weapon: w.GetName(), Exploits: []E{effAssaut}}, append(choices, l.spendChoices("loss.attack")...)...)
+}
+
+// aims adds aiming with each ranged weapon: +1 per PA up to MaxAim (LOS-035), or a whole Tour
+// as the first action of the Tour (LOS-084, Visée LOS-090). Aiming is no attack: in version 1
+// one disarmed this Tour may still aim (LOS-074, LOS-035, LOS-084); not once the version says
+// it cannot until it has its weapon back.
+func (l *legal) aims() {
+	f, sys := l.f, l.sys
+	ap := f.cs.GetActionPoints()
 	for _, w := range f.sh.GetWeapons() {
 		if !isRanged(w) || (f.sh.GetMounted() && w.GetHeavy()) {
 			continue
@@ -286,24 +351,6 @@ func (sys System) LegalCommands(st *encounterv1.EncounterState, id string) []eng
 				&lossv1.Aim{Weapon: w.GetName(), WholeTour: true})
 		}
 	}
-	if canAttack && f.sh.GetAthletics() != nil && sys.cost(f, sys.ManoeuvreCost) <= ap {
-		l.add("grab or trip", &rulesetv1.LegalAction{Name: "grab or trip", Cost: sys.cost(f, sys.ManoeuvreCost), Rule: "LOS-035", Targets: targets}, &lossv1.Attack{},
-			l.targetChoice("loss.attack.target_id", targets),
-			&rulesetv1.Choice{Field: "loss.attack.manoeuvre", Description: "grab or trip", Min: 1, Max: 1, Required: true, Options: []*rulesetv1.ChoiceOption{
-				{Value: lossv1.Manoeuvre_MANOEUVRE_GRAB.String(), Label: "grab"}, {Value: lossv1.Manoeuvre_MANOEUVRE_TRIP.String(), Label: "trip"}}})
-	}
-	if inPursuit(st, id) {
-		l.pursuit()
-	}
-	if f.cs.GetDisarmed() { // disarmed this Tour: it may recover now, and still not attack (LOS-074)
-		recover()
-	}
-	for _, k := range []lossv1.SimpleKind{lossv1.SimpleKind_SIMPLE_KIND_MOVE, lossv1.SimpleKind_SIMPLE_KIND_PICK_UP, lossv1.SimpleKind_SIMPLE_KIND_SOCIAL} {
-		if c := sys.cost(f, sys.simpleCost(f, k)); c <= ap {
-			l.simple(k, "", c, "LOS-035")
-		}
-	}
-	return last()
 }
 
 // pursuit adds the pursuit actions f may take (LOS-102…LOS-107).

@@ -29,7 +29,6 @@ var (
 	knownLongFuncs = []string{
 		"engine/engine.go decide",
 		"loss/describe.go System.Describe",
-		"loss/legal.go System.LegalCommands",
 	}
 )
 
