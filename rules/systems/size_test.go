@@ -28,7 +28,6 @@ var (
 	knownLongFiles []string // none left
 	knownLongFuncs = []string{
 		"engine/engine.go decide",
-		"loss/describe.go System.Describe",
 	}
 )
 
