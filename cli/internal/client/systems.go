@@ -37,6 +37,11 @@ type System struct {
 	Flat bool
 	// Actions are the table of the group's commands, in the order its usage lists them.
 	Actions []Action
+	// What the general commands' help says of the system: Options an example of its bare house
+	// rules for fray create --options ("gm_fursa: 1"), Sheet the main fields of its sheet for
+	// fray add ("{kind, traits, ...}"), State what fray state shows of its encounters ("its
+	// round, each combatant's hit points").
+	Options, Sheet, State string
 	// WriteState prints the system's part of `fray state`: its round, each combatant's numbers.
 	WriteState func(w io.Writer, st *encounterv1.EncounterState, names *Names)
 	// LegalText is one legal action as `fray state --for` and `fray legal` print it.
@@ -57,8 +62,8 @@ var (
 // a mistake of the program, found by any test that runs the CLI.
 func RegisterSystem(s System) {
 	switch {
-	case s.ID == "" || s.Group == "" || s.WriteState == nil || s.LegalText == nil:
-		panic(fmt.Sprintf("client.RegisterSystem(%q): id, group, WriteState and LegalText are required", s.ID))
+	case s.ID == "" || s.Group == "" || s.WriteState == nil || s.LegalText == nil || s.Options == "" || s.Sheet == "" || s.State == "":
+		panic(fmt.Sprintf("client.RegisterSystem(%q): id, group, WriteState, LegalText, Options, Sheet and State are required", s.ID))
 	case Arm(&encounterv1.Command{}, "kind", s.ID) == nil:
 		panic(fmt.Sprintf("client.RegisterSystem(%q): fray.encounter.v1.Command has no arm %q", s.ID, s.ID))
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/fray-rpg/fray/cli/internal/client"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
@@ -11,8 +12,12 @@ import (
 )
 
 func stateCmd() *cobra.Command {
+	var shows []string
+	for _, s := range client.Systems() {
+		shows = append(shows, "a "+s.Name+" encounter: "+s.State)
+	}
 	command, fs := client.NewCommand("state", "ENCOUNTER [--at N] [--for COMBATANT] [--json] [flags]",
-		"Shows the encounter: its Tour, each combatant's PA and NS, the reaction it waits for (a Contes\nde Fées encounter: its Action and rank, each combatant's Essence, Initiative, activities,\npenalties and conditions; a Ka encounter: its round and pass, the deck, each combatant's Ka\ndice, points de réalité, actions and conditions; a d20seg encounter: its round, each\ncombatant's Initiative, hit points, next segment and attacks), and with --for what that\ncombatant may do now.", 1, 1)
+		client.WrapText("Shows the encounter, as its system has it ("+strings.Join(shows, "; ")+"), and with --for what that combatant may do now.", 95), 1, 1)
 	c := client.AddConnFlags(fs)
 	at := fs.Uint64("at", 0, "the state as of this event sequence (0 = now)")
 	forID := fs.String("for", "", "also list the legal actions of this combatant")

@@ -53,10 +53,12 @@ func TestRegisterSystemRefusesWhatCannotWork(t *testing.T) {
 	write := func(io.Writer, *encounterv1.EncounterState, *client.Names) {}
 	text := func(string, string, int32, []string, string, string) string { return "" }
 	require.PanicsWithValue(t, `client.RegisterSystem("chess"): fray.encounter.v1.Command has no arm "chess"`, func() {
-		client.RegisterSystem(client.System{ID: "chess", Group: "chess", WriteState: write, LegalText: text})
+		client.RegisterSystem(client.System{ID: "chess", Group: "chess", WriteState: write, LegalText: text,
+			Options: "clock: 5m", Sheet: "{elo}", State: "the board"})
 	})
 	require.Panics(t, func() {
-		client.RegisterSystem(client.System{ID: "ka", Group: "ka2", WriteState: write, LegalText: text})
+		client.RegisterSystem(client.System{ID: "ka", Group: "ka2", WriteState: write, LegalText: text,
+			Options: "deck: standard", Sheet: "{spheres}", State: "its round"})
 	}, "ka is registered by kacmd")
 	require.Panics(t, func() { client.RegisterSystem(client.System{ID: "ka", Group: "ka"}) }, "no state table")
 	require.Len(t, client.Systems(), 4, "none of these was kept")

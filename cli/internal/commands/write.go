@@ -15,8 +15,17 @@ import (
 
 func createCmd() *cobra.Command {
 	ids, names, def := systemChoices()
+	var options []string
+	example := "" // the default's
+	for _, s := range client.Systems() {
+		options = append(options, s.Options+" for "+s.ID)
+		if s.Default {
+			example = s.ID + ": {" + s.Options + "}"
+		}
+	}
 	command, fs := client.NewCommand("create", "--name NAME [--system "+strings.Join(ids, "|")+"] [--options FILE] [flags]",
-		"Creates an encounter and prints its id alone, so that scripts can capture it:\n  id=$(fray create --name Ruelle)\n  id=$(fray create --name Clairière --system feerie)\nThe options file (YAML or JSON) is a fray.encounter.v1.RuleOptions (loss: {gm_fursa: 1}) or the\nbare options of the system given (gm_fursa: 1 for loss; roll: 2d10-11 for feerie; reshuffle:\nevery_draw for ka; carry_over: true for d20seg).", 0, 0)
+		"Creates an encounter and prints its id alone, so that scripts can capture it:\n  id=$(fray create --name Ruelle)\n  id=$(fray create --name Clairière --system feerie)\n"+
+			client.WrapText("The options file (YAML or JSON) is a fray.encounter.v1.RuleOptions ("+example+") or the bare options of the system given ("+strings.Join(options, "; ")+").", 97), 0, 0)
 	c := client.AddConnFlags(fs)
 	c.AddCommandFlags(fs, false)
 	name := fs.String("name", "", "name of the encounter (required)")
@@ -71,8 +80,12 @@ func systemChoices() (ids, names []string, def string) {
 }
 
 func addCmd() *cobra.Command {
+	var sheets []string
+	for _, s := range client.Systems() {
+		sheets = append(sheets, s.ID+": "+s.Sheet)
+	}
 	command, fs := client.NewCommand("add", "ENCOUNTER SHEET_FILE... [--watched] [--hidden] [flags]",
-		"Adds one combatant per file. Each file, YAML or JSON, is a fray.encounter.v1.Combatant in\nprotojson field names: id, name, controller, side, and the sheet of the encounter's system:\nloss: {kind, traits, talents, initiative, weapons, parry, dodge, armour, ...}, feerie:\n{vigilance, habilete, puissance, resistance, taille, charme, essence, attributes}, ka:\n{spheres, skills, encaissement, protection, ka_dice, reality_points, weapons} or d20seg:\n{rapidite, armour, shield, weapon_class, bba, agility, strength, ca, hit_points, size,\nweapons, feats}. Every file\nis read before any is sent. With --command-id and several files, the files get the ids ID-1,\nID-2, ...; --expected-sequence applies to the first.\nAdded once the fight has started, a combatant joins it in progress and acts from the next Tour\n(LOS-039); --watched says it watched at least the last full Tour.\n--hidden (GM): the combatants are hidden from the moment they join: only the GMs and their\ncontrollers see their sheets and numbers (a sheet may also say hidden: true).", 2, -1)
+		client.WrapText("Adds one combatant per file. Each file, YAML or JSON, is a fray.encounter.v1.Combatant in protojson field names: id, name, controller, side, and the sheet of the encounter's system: "+client.OrList(sheets)+". Every file is read before any is sent. With --command-id and several files, the files get the ids ID-1, ID-2, ...; --expected-sequence applies to the first.", 95)+"\nAdded once the fight has started, a combatant joins it in progress and acts from the next Tour\n(LOS-039); --watched says it watched at least the last full Tour.\n--hidden (GM): the combatants are hidden from the moment they join: only the GMs and their\ncontrollers see their sheets and numbers (a sheet may also say hidden: true).", 2, -1)
 	c := client.AddConnFlags(fs)
 	c.AddCommandFlags(fs, true)
 	watched := fs.Bool("watched", false, "joining a fight in progress after watching at least the last full Tour: +2 Initiative (LOS-039)")

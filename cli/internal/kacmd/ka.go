@@ -26,6 +26,9 @@ func init() {
 			"whether it defends (fray ka react) before anyone acts again; then the cards are drawn, added to\n" +
 			"sphere + skill (KA-004, KA-020).",
 		Actions:    actions,
+		Options:    "reshuffle: every_draw",
+		Sheet:      "{spheres, skills, encaissement, protection, ka_dice, reality_points, weapons}",
+		State:      "its round and pass, the deck, each combatant's Ka dice, points de réalité, actions and conditions",
 		WriteState: WriteState,
 		LegalText:  LegalText,
 		Answer: func(st *encounterv1.EncounterState, defender string) (string, string) {
