@@ -478,7 +478,9 @@ func TestOpUnsetOptionsReadAsDefaults(t *testing.T) {
 	f := vaNew(t, nil, vaKobold(), vaLutin())
 	created := f.Log[0].GetEncounterCreated().GetOptions().GetFeerie()
 	old := &feeriev1.Options{Roll: created.GetRoll(), FumbleMargin: created.FumbleMargin, EssenceSpendCap: created.EssenceSpendCap}
-	f.St.Options = &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Feerie{Feerie: old}}
+	f.EditState(func(st *encounterv1.EncounterState) {
+		st.Options = &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Feerie{Feerie: old}}
+	})
 	f.declare("kobold", vaMelee("lutin", nil))
 	f.declare("lutin", vaPassive(), 20, 1, 1, 20)
 	f.act("kobold", nil)

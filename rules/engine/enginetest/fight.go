@@ -20,11 +20,28 @@ type Fight struct {
 	// St is the state after the last event decided; Log every event so far.
 	St  *encounterv1.EncounterState
 	Log []*encounterv1.Event
+	// edited: the test changed the state by hand (EditState): its log no longer replays to it.
+	edited bool
 }
 
-// NewFight is a fight played with reg whose encounter (id e1) is not created yet.
+// NewFight is a fight played with reg whose encounter (id e1) is not created yet. When the
+// test ends, its log must replay to the state it reached (Replays): every fight of every
+// system's tests checks so.
 func NewFight(t *testing.T, reg *engine.Registry) *Fight {
-	return &Fight{T: t, Reg: reg, St: &encounterv1.EncounterState{EncounterId: "e1"}}
+	f := &Fight{T: t, Reg: reg, St: &encounterv1.EncounterState{EncounterId: "e1"}}
+	t.Cleanup(func() {
+		if len(f.Log) > 0 && !f.edited && !t.Failed() {
+			f.Replays()
+		}
+	})
+	return f
+}
+
+// EditState changes the state by hand (edit), as no event could: an old state, a field no
+// version writes any more. The fight's log is then no longer checked to replay to its state.
+func (f *Fight) EditState(edit func(*encounterv1.EncounterState)) {
+	edit(f.St)
+	f.edited = true
 }
 
 // Setup creates the encounter with create, as the GM gm, and adds cs in order.
