@@ -134,7 +134,9 @@ func malformed(rule, who, format string, args ...any) error {
 	return engine.Invalid(rule, "malformed sheet for %s: %s", who, fmt.Sprintf(format, args...))
 }
 
-// CheckCombatant validates a Loss sheet.
+// CheckCombatant validates a Loss sheet: its kind (LOS-024), Traits and Talents (LOS-001),
+// Initiative and group (LOS-030, LOS-037), weapons (LOS-020, LOS-035), the scores its Tests
+// use, its protection (LOS-021), Fursa and Inspiration (LOS-005), specialisations (LOS-094).
 func (System) CheckCombatant(st *encounterv1.EncounterState, c *encounterv1.Combatant) error {
 	who := c.GetName()
 	sh := c.GetLoss()
@@ -154,18 +156,64 @@ func (System) CheckCombatant(st *encounterv1.EncounterState, c *encounterv1.Comb
 			return malformed("LOS-001", who, "talent %q is %d; talents run from 0 to %d", name, v, maxScore)
 		}
 	}
-	checkScore := func(what string, s *lossv1.Score) error {
-		if _, ok := sh.GetTraits()[s.GetTrait()]; !ok {
-			return malformed("LOS-001", who, "%s uses trait %q, which the sheet does not have", what, s.GetTrait())
-		}
-		if _, ok := sh.GetTalents()[s.GetTalent()]; !ok {
-			return malformed("LOS-001", who, "%s uses talent %q, which the sheet does not have", what, s.GetTalent())
-		}
-		return nil
-	}
 	if sh.GetInitiative() < 0 || sh.GetInitiative() > maxScore {
 		return malformed("LOS-030", who, "Initiative is %d; it runs from 0 to %d", sh.GetInitiative(), maxScore)
 	}
+	if err := checkWeapons(who, sh); err != nil {
+		return err
+	}
+	for _, s := range []struct {
+		what  string
+		score *lossv1.Score
+	}{
+		{"the parry", sh.GetParry()},
+		{"the dodge", sh.GetDodge()},
+		{"the pursuit score", sh.GetPursuit()}, // LOS-108
+		{"athletics", sh.GetAthletics()},
+	} {
+		if s.score == nil {
+			continue
+		}
+		if err := checkScore(who, sh, s.what, s.score); err != nil {
+			return err
+		}
+	}
+	if sh.GetArmour() < 0 || sh.GetArmour() > maxScore || sh.GetShieldProtection() < 0 || sh.GetShieldProtection() > maxScore {
+		return malformed("LOS-021", who, "armour %d and shield protection %d must run from 0 to %d", sh.GetArmour(), sh.GetShieldProtection(), maxScore)
+	}
+	if err := checkFursaAndInspiration(who, sh); err != nil {
+		return err
+	}
+	for _, s := range sh.GetSpecialisations() {
+		if s.GetKind() == lossv1.SpecialisationKind_SPECIALISATION_KIND_AIMING && s.GetWeaponType() == "" {
+			return malformed("LOS-094", who, "the Visée specialisation names the one weapon type it applies to (LOS-090: +15 with that type only)")
+		}
+	}
+	if g := sh.GetInitiativeGroup(); g != "" {
+		for _, o := range st.GetCombatants() {
+			if o.GetLoss().GetInitiativeGroup() == g && o.GetLoss().GetInitiative() != sh.GetInitiative() {
+				return malformed("LOS-037", who, "Initiative %d, but group %q rolls one Initiative and %s has %d", sh.GetInitiative(), g, o.GetName(), o.GetLoss().GetInitiative())
+			}
+		}
+	}
+	return nil
+}
+
+// checkScore: a Test's score names a Trait and a Talent of the sheet (LOS-001).
+func checkScore(who string, sh *lossv1.Sheet, what string, s *lossv1.Score) error {
+	if _, ok := sh.GetTraits()[s.GetTrait()]; !ok {
+		return malformed("LOS-001", who, "%s uses trait %q, which the sheet does not have", what, s.GetTrait())
+	}
+	if _, ok := sh.GetTalents()[s.GetTalent()]; !ok {
+		return malformed("LOS-001", who, "%s uses talent %q, which the sheet does not have", what, s.GetTalent())
+	}
+	return nil
+}
+
+// checkWeapons: at most maxWeapons weapons, each with a name of its own, a kind, an attack
+// score of the sheet (LOS-001), a Vitesse if it is a weapon at all (LOS-035), a damage
+// (LOS-020).
+func checkWeapons(who string, sh *lossv1.Sheet) error {
 	if len(sh.GetWeapons()) > maxWeapons {
 		return malformed("", who, "%d weapons; at most %d", len(sh.GetWeapons()), maxWeapons)
 	}
@@ -178,7 +226,7 @@ func (System) CheckCombatant(st *encounterv1.EncounterState, c *encounterv1.Comb
 		if w.GetKind() == lossv1.WeaponKind_WEAPON_KIND_UNSPECIFIED {
 			return malformed("LOS-035", who, "weapon %q needs a kind: melee, ranged, natural or unarmed", w.GetName())
 		}
-		if err := checkScore(fmt.Sprintf("weapon %q", w.GetName()), w.GetAttack()); err != nil {
+		if err := checkScore(who, sh, fmt.Sprintf("weapon %q", w.GetName()), w.GetAttack()); err != nil {
 			return err
 		}
 		armed := w.GetKind() == lossv1.WeaponKind_WEAPON_KIND_MELEE || w.GetKind() == lossv1.WeaponKind_WEAPON_KIND_RANGED
@@ -189,36 +237,19 @@ func (System) CheckCombatant(st *encounterv1.EncounterState, c *encounterv1.Comb
 			return malformed("LOS-020", who, "weapon %q deals %d damage; from 0 to %d", w.GetName(), w.GetDamage(), maxScore)
 		}
 	}
-	if sh.GetParry() != nil {
-		if err := checkScore("the parry", sh.GetParry()); err != nil {
-			return err
-		}
-	}
-	if sh.GetDodge() != nil {
-		if err := checkScore("the dodge", sh.GetDodge()); err != nil {
-			return err
-		}
-	}
-	if sh.GetPursuit() != nil { // LOS-108
-		if err := checkScore("the pursuit score", sh.GetPursuit()); err != nil {
-			return err
-		}
-	}
-	if sh.GetAthletics() != nil {
-		if err := checkScore("athletics", sh.GetAthletics()); err != nil {
-			return err
-		}
-	}
-	if sh.GetArmour() < 0 || sh.GetArmour() > maxScore || sh.GetShieldProtection() < 0 || sh.GetShieldProtection() > maxScore {
-		return malformed("LOS-021", who, "armour %d and shield protection %d must run from 0 to %d", sh.GetArmour(), sh.GetShieldProtection(), maxScore)
-	}
-	sbire := sh.GetKind() == lossv1.CombatantKind_COMBATANT_KIND_SBIRE
+	return nil
+}
+
+// checkFursaAndInspiration: Fursa held by player characters only, the GM's characters spending
+// the GM's reserve; Inspiration of the three Vertus (LOS-005), none for a Sbire (LOS-024).
+func checkFursaAndInspiration(who string, sh *lossv1.Sheet) error {
 	if sh.GetFursa() < 0 || sh.GetFursa() > maxResource {
 		return malformed("LOS-005", who, "Fursa %d; from 0 to %d", sh.GetFursa(), maxResource)
 	}
 	if sh.GetFursa() > 0 && sh.GetKind() != lossv1.CombatantKind_COMBATANT_KIND_PLAYER_CHARACTER {
 		return malformed("LOS-005", who, "only player characters hold Fursa; the GM's characters spend the GM's reserve")
 	}
+	sbire := sh.GetKind() == lossv1.CombatantKind_COMBATANT_KIND_SBIRE
 	for v, n := range sh.GetInspiration() {
 		if !slices.Contains(Vertus, v) {
 			return malformed("LOS-005", who, "Inspiration of %q: the Vertus are %v", v, Vertus)
@@ -228,18 +259,6 @@ func (System) CheckCombatant(st *encounterv1.EncounterState, c *encounterv1.Comb
 		}
 		if n > 0 && sbire {
 			return malformed("LOS-024", who, "a Sbire has no Inspiration")
-		}
-	}
-	for _, s := range sh.GetSpecialisations() {
-		if s.GetKind() == lossv1.SpecialisationKind_SPECIALISATION_KIND_AIMING && s.GetWeaponType() == "" {
-			return malformed("LOS-094", who, "the Visée specialisation names the one weapon type it applies to (LOS-090: +15 with that type only)")
-		}
-	}
-	if g := sh.GetInitiativeGroup(); g != "" {
-		for _, o := range st.GetCombatants() {
-			if o.GetLoss().GetInitiativeGroup() == g && o.GetLoss().GetInitiative() != sh.GetInitiative() {
-				return malformed("LOS-037", who, "Initiative %d, but group %q rolls one Initiative and %s has %d", sh.GetInitiative(), g, o.GetName(), o.GetLoss().GetInitiative())
-			}
 		}
 	}
 	return nil
