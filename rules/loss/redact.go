@@ -168,24 +168,7 @@ func (System) RedactEvent(ev *encounterv1.Event, secret func(string) bool) {
 	}
 	switch k := e.GetKind().(type) {
 	case *lossv1.Event_TourStarted:
-		// Each hidden combatant's Initiative, d10, PA and bonus go. A group roll shared with
-		// visible combatants is theirs too: the hidden members leave it (LOS-037).
-		for _, r := range k.TourStarted.GetInitiative() {
-			var shown []string
-			for _, id := range r.GetCombatantIds() {
-				if secret(id) {
-					delete(r.Bonus, id)
-				} else {
-					shown = append(shown, id)
-				}
-			}
-			switch {
-			case len(shown) == 0:
-				r.Initiative, r.Roll, r.ActionPoints, r.Bonus = 0, nil, 0, nil
-			case len(shown) < len(r.GetCombatantIds()):
-				r.CombatantIds = shown
-			}
-		}
+		redactInitiative(k.TourStarted, secret)
 	case *lossv1.Event_AttackRolled:
 		a := k.AttackRolled
 		if secret(a.GetAttackerId()) {
@@ -203,26 +186,7 @@ func (System) RedactEvent(ev *encounterv1.Event, secret func(string) bool) {
 			d.Test = hiddenTest(d.GetTest())
 		}
 	case *lossv1.Event_AttackResolved:
-		r := k.AttackResolved
-		if secret(r.GetAttackerId()) {
-			// The victim sees what it lost and its own armour, not the blow's makings.
-			r.AttackerPhase = 0
-			for _, d := range []*lossv1.Damage{r.GetDamage(), r.GetSecondDamage()} {
-				if d != nil {
-					d.Roll, d.WeaponDamage, d.Total = nil, 0, 0
-				}
-			}
-		}
-		if secret(r.GetTargetId()) {
-			// The attacker sees its own damage roll and the outcome (hit, effects, out,
-			// dying), not the hidden target's armour, the NS it lost or has left.
-			r.Light, r.Grave, r.Fatal, r.Health = 0, 0, 0, 0
-			for _, d := range []*lossv1.Damage{r.GetDamage(), r.GetSecondDamage()} {
-				if d != nil {
-					d.Armour, d.Shield, d.LevelsLost = 0, 0, 0
-				}
-			}
-		}
+		redactBlow(k.AttackResolved, secret)
 	case *lossv1.Event_Passed:
 		if secret(k.Passed.GetCombatantId()) {
 			k.Passed.ActionPointsLeft = 0
@@ -245,16 +209,7 @@ func (System) RedactEvent(ev *encounterv1.Event, secret func(string) bool) {
 			d.Vertu = "" // saved or dead is seen; the Inspiration it held is not
 		}
 	case *lossv1.Event_PursuitActed:
-		a := k.PursuitActed
-		if secret(a.GetCombatantId()) {
-			// Kept: the pursuit action, its target, its declared Exploits, the outcome (success,
-			// distance, fall, end, the Zigzags the pursuers now suffer).
-			a.ActionPointsSpent, a.Weapon = 0, ""
-			a.Test, a.Shot = hiddenTest(a.GetTest()), hiddenTest(a.GetShot())
-		}
-		if secret(a.GetTargetId()) {
-			a.Dodge = hiddenTest(a.GetDodge())
-		}
+		redactPursuitAction(k.PursuitActed, secret)
 	case *lossv1.Event_FreeRaisesGranted:
 		if g := k.FreeRaisesGranted; secret(g.GetCombatantId()) {
 			g.Count, g.Reason = 0, "" // a bonus behind the GM's screen
@@ -262,6 +217,64 @@ func (System) RedactEvent(ev *encounterv1.Event, secret func(string) bool) {
 	case *lossv1.Event_Declared, *lossv1.Event_DisasterDeclared, *lossv1.Event_PursuitStarted:
 		// Spoken aloud (LOS-038), the GM's narration (LOS-006), the pursuit's distance
 		// (LOS-100): nothing of a hidden combatant's numbers.
+	}
+}
+
+// redactInitiative removes each hidden combatant's Initiative, d10, PA and bonus from a new
+// Tour's rolls. A group roll shared with visible combatants is theirs too: the hidden members
+// leave it (LOS-037).
+func redactInitiative(t *lossv1.TourStarted, secret func(string) bool) {
+	for _, r := range t.GetInitiative() {
+		var shown []string
+		for _, id := range r.GetCombatantIds() {
+			if secret(id) {
+				delete(r.Bonus, id)
+			} else {
+				shown = append(shown, id)
+			}
+		}
+		switch {
+		case len(shown) == 0:
+			r.Initiative, r.Roll, r.ActionPoints, r.Bonus = 0, nil, 0, nil
+		case len(shown) < len(r.GetCombatantIds()):
+			r.CombatantIds = shown
+		}
+	}
+}
+
+// redactBlow removes a hidden side's numbers from a blow's outcome.
+func redactBlow(r *lossv1.AttackResolved, secret func(string) bool) {
+	if secret(r.GetAttackerId()) {
+		// The victim sees what it lost and its own armour, not the blow's makings.
+		r.AttackerPhase = 0
+		for _, d := range []*lossv1.Damage{r.GetDamage(), r.GetSecondDamage()} {
+			if d != nil {
+				d.Roll, d.WeaponDamage, d.Total = nil, 0, 0
+			}
+		}
+	}
+	if secret(r.GetTargetId()) {
+		// The attacker sees its own damage roll and the outcome (hit, effects, out,
+		// dying), not the hidden target's armour, the NS it lost or has left.
+		r.Light, r.Grave, r.Fatal, r.Health = 0, 0, 0, 0
+		for _, d := range []*lossv1.Damage{r.GetDamage(), r.GetSecondDamage()} {
+			if d != nil {
+				d.Armour, d.Shield, d.LevelsLost = 0, 0, 0
+			}
+		}
+	}
+}
+
+// redactPursuitAction removes a hidden actor's numbers from a pursuit action, and a hidden
+// target's from its dodge. Kept: the pursuit action, its target, its declared Exploits, the
+// outcome (success, distance, fall, end, the Zigzags the pursuers now suffer).
+func redactPursuitAction(a *lossv1.PursuitActed, secret func(string) bool) {
+	if secret(a.GetCombatantId()) {
+		a.ActionPointsSpent, a.Weapon = 0, ""
+		a.Test, a.Shot = hiddenTest(a.GetTest()), hiddenTest(a.GetShot())
+	}
+	if secret(a.GetTargetId()) {
+		a.Dodge = hiddenTest(a.GetDodge())
 	}
 }
 
