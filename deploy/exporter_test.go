@@ -125,9 +125,9 @@ func startExporterRig(t *testing.T) *exporterRig {
 	seed, ca := filepath.Join(dir, "nkey"), filepath.Join(dir, "ca.crt")
 	require.NoError(t, os.WriteFile(seed, []byte(cr.user["encounter"].seed), 0o600))
 	require.NoError(t, os.WriteFile(ca, []byte(cr.ca.certPEM), 0o600))
-	auth, err := natsconn.NATSAuth{NKey: seed, TLSCA: ca}.Options() // prod: the client port speaks TLS
+	auth, err := natsconn.Auth{NKey: seed, TLSCA: ca}.Options() // prod: the client port speaks TLS
 	require.NoError(t, err)
-	nc, err := nats.Connect(x.nodes[0].ClientURL(), append(natsconn.EncounterNATSOptions(), auth...)...)
+	nc, err := nats.Connect(x.nodes[0].ClientURL(), append(natsconn.EncounterOptions(), auth...)...)
 	require.NoError(t, err)
 	t.Cleanup(nc.Close)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)

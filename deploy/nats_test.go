@@ -76,7 +76,7 @@ func TestNATSConfiguration(t *testing.T) {
 
 		// A snapshot of a state at the encounter limit fits in a message, and so does a
 		// record of the event stream (the numbers of nats.conf's comment).
-		require.EqualValues(t, natsconn.NATSMaxPayload, opts.MaxPayload, "the max_payload of fray's every NATS server")
+		require.EqualValues(t, natsconn.MaxPayload, opts.MaxPayload, "the max_payload of fray's every NATS server")
 		require.GreaterOrEqual(t, int(opts.MaxPayload), 2*encounter.DefaultMaxEncounterBytes, "a state at FRAY_MAX_ENCOUNTER_BYTES and as much again for its command ids")
 		require.GreaterOrEqual(t, int(opts.MaxPayload), store.MaxRecordBytes, "the stream's max_msg_size within max_payload")
 		enc := container(workload(t, r, "encounter"), "encounter")
@@ -318,12 +318,12 @@ func TestNATSTakesASnapshotAtTheEncounterLimit(t *testing.T) {
 	ns, _ := startNATS(t, r, cr, "nats-0", nil, true, false)
 	seed := filepath.Join(t.TempDir(), "nkey")
 	require.NoError(t, os.WriteFile(seed, []byte(cr.user["encounter"].seed), 0o600))
-	auth, err := natsconn.NATSAuth{NKey: seed}.Options()
+	auth, err := natsconn.Auth{NKey: seed}.Options()
 	require.NoError(t, err)
-	nc, err := nats.Connect(ns.ClientURL(), append(natsconn.EncounterNATSOptions(), auth...)...)
+	nc, err := nats.Connect(ns.ClientURL(), append(natsconn.EncounterOptions(), auth...)...)
 	require.NoError(t, err)
 	defer nc.Close()
-	require.EqualValues(t, natsconn.NATSMaxPayload, nc.MaxPayload())
+	require.EqualValues(t, natsconn.MaxPayload, nc.MaxPayload())
 
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()

@@ -26,7 +26,7 @@ type Config struct {
 	// NATSURL of the NATS server or cluster holding the event log.
 	NATSURL string
 	// NATS is how it authenticates to NATS (as the encounter user of deploy/nats/permissions.conf).
-	NATS natsconn.NATSAuth
+	NATS natsconn.Auth
 	// ResolverAddr is the RulesService's gRPC address.
 	ResolverAddr string
 	// ResolverToken authenticates this service to the resolver: a token holding
@@ -203,7 +203,7 @@ func connectNATS(cfg Config, auth []nats.Option, natsReady *server.Readiness, lo
 	natsReady.NotReady("connecting to NATS at " + cfg.NATSURL)
 	// Its own reply inbox (natsconn.EncounterInboxPrefix), where only it may subscribe: the
 	// seeds it reads travel there.
-	natsOpts := append(append(natsconn.EncounterNATSOptions(), auth...),
+	natsOpts := append(append(natsconn.EncounterOptions(), auth...),
 		nats.Name("fray-encounter"),
 		nats.RetryOnFailedConnect(true),
 		nats.MaxReconnects(-1),

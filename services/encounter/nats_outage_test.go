@@ -29,7 +29,7 @@ type restartableNATS struct {
 	t     *testing.T
 	port  int
 	dir   string
-	users natsconn.NATSUsers
+	users natsconn.Users
 	srv   interface {
 		Shutdown()
 		WaitForShutdown()
@@ -41,19 +41,19 @@ func newRestartableNATS(t *testing.T) *restartableNATS {
 	require.NoError(t, err)
 	port := lis.Addr().(*net.TCPAddr).Port
 	require.NoError(t, lis.Close())
-	n := &restartableNATS{t: t, port: port, dir: t.TempDir(), users: natsconn.NewNATSUsers()}
+	n := &restartableNATS{t: t, port: port, dir: t.TempDir(), users: natsconn.NewUsers()}
 	t.Cleanup(n.stop)
 	return n
 }
 
 func (n *restartableNATS) url() string { return fmt.Sprintf("nats://127.0.0.1:%d", n.port) }
 
-func (n *restartableNATS) auth() natsconn.NATSAuth {
-	return natsconn.NATSAuth{User: natsconn.NATSEncounterUser, Password: n.users.Encounter}
+func (n *restartableNATS) auth() natsconn.Auth {
+	return natsconn.Auth{User: natsconn.EncounterUser, Password: n.users.Encounter}
 }
 
 func (n *restartableNATS) start() {
-	srv, err := natsconn.EmbeddedNATS("127.0.0.1", n.port, n.dir, natsconn.WithUsers(n.users))
+	srv, err := natsconn.Embedded("127.0.0.1", n.port, n.dir, natsconn.WithUsers(n.users))
 	require.NoError(n.t, err)
 	n.srv = srv
 }
@@ -149,7 +149,7 @@ func TestNATSOutageFailsFastAndRecovers(t *testing.T) {
 func TestStartRefusesAStreamItCannotUse(t *testing.T) {
 	ns := newRestartableNATS(t)
 	ns.start()
-	nc, err := nats.Connect(ns.url(), append(natsconn.EncounterNATSOptions(), nats.UserInfo(natsconn.NATSEncounterUser, ns.users.Encounter))...)
+	nc, err := nats.Connect(ns.url(), append(natsconn.EncounterOptions(), nats.UserInfo(natsconn.EncounterUser, ns.users.Encounter))...)
 	require.NoError(t, err)
 	t.Cleanup(nc.Close)
 	js, err := jetstream.New(nc)

@@ -21,8 +21,8 @@ import (
 func twoReplicas(t *testing.T) (a, b encounterv1.EncounterServiceClient) {
 	s := natstest.StartSecured(t)
 	replica := func() encounterv1.EncounterServiceClient {
-		nc, err := nats.Connect(s.Server.ClientURL(), append(natsconn.EncounterNATSOptions(),
-			nats.UserInfo(natsconn.NATSEncounterUser, s.Users.Encounter))...)
+		nc, err := nats.Connect(s.Server.ClientURL(), append(natsconn.EncounterOptions(),
+			nats.UserInfo(natsconn.EncounterUser, s.Users.Encounter))...)
 		require.NoError(t, err)
 		t.Cleanup(nc.Close)
 		st, err := store.Open(context.Background(), nc, store.Config{Log: slog.New(slog.DiscardHandler)})

@@ -20,9 +20,9 @@ import (
 )
 
 // natsFor is the URL and the encounter user of a fresh secured NATS server.
-func natsFor(t *testing.T) (string, natsconn.NATSAuth) {
+func natsFor(t *testing.T) (string, natsconn.Auth) {
 	s := natstest.StartSecured(t)
-	return s.Server.ClientURL(), natsconn.NATSAuth{User: natsconn.NATSEncounterUser, Password: s.Users.Encounter}
+	return s.Server.ClientURL(), natsconn.Auth{User: natsconn.EncounterUser, Password: s.Users.Encounter}
 }
 
 func createNamed(ctx context.Context, c encounterv1.EncounterServiceClient, name string) error {

@@ -38,7 +38,7 @@ type Config struct {
 	// NATSURL, when set, uses that NATS server instead of an embedded one, and NATS is how the
 	// encounter service authenticates to it.
 	NATSURL string
-	NATS    natsconn.NATSAuth
+	NATS    natsconn.Auth
 	// NATSHost and NATSPort of the embedded server (port -1: any free port).
 	NATSHost string
 	NATSPort int
@@ -91,17 +91,17 @@ func Run(ctx context.Context, cfg Config) error {
 		// The embedded server enforces deploy/nats/permissions.conf: the encounter service
 		// alone reads the seeds; an anonymous client (the log tools) is the auditor.
 		usersFile := filepath.Join(cfg.Data, NATSUsersFile)
-		users, err := natsconn.LoadNATSUsers(usersFile)
+		users, err := natsconn.LoadUsers(usersFile)
 		if err != nil {
 			return err
 		}
-		ns, err := natsconn.EmbeddedNATS(cfg.NATSHost, cfg.NATSPort, dir, natsconn.WithUsers(users))
+		ns, err := natsconn.Embedded(cfg.NATSHost, cfg.NATSPort, dir, natsconn.WithUsers(users))
 		if err != nil {
 			return err
 		}
 		defer func() { ns.Shutdown(); ns.WaitForShutdown() }()
 		natsURL = ns.ClientURL()
-		natsAuth = natsconn.NATSAuth{User: natsconn.NATSEncounterUser, Password: users.Encounter}
+		natsAuth = natsconn.Auth{User: natsconn.EncounterUser, Password: users.Encounter}
 		log.Info("embedded NATS JetStream", "url", natsURL, "data", dir, "users", usersFile)
 		if cfg.NATSReady != nil {
 			cfg.NATSReady(natsURL)

@@ -25,7 +25,7 @@ func TestHealthFollowsNATS(t *testing.T) {
 	require.NoError(t, l.Close())
 	store := t.TempDir()
 	startNATS := func() *server.Server {
-		ns, err := natsconn.EmbeddedNATS("127.0.0.1", port, store)
+		ns, err := natsconn.Embedded("127.0.0.1", port, store)
 		require.NoError(t, err)
 		return ns
 	}

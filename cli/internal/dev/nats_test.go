@@ -82,7 +82,7 @@ func TestDevNATSKeepsTheSeedsToTheService(t *testing.T) {
 	require.Equal(t, os.FileMode(0o600), fi.Mode().Perm())
 	b, err := os.ReadFile(usersFile)
 	require.NoError(t, err)
-	var users natsconn.NATSUsers
+	var users natsconn.Users
 	require.NoError(t, json.Unmarshal(b, &users))
 
 	sheet := func(n string) string { return filepath.Join("..", "..", "testdata", "sheets", n+".yaml") }
@@ -95,10 +95,10 @@ func TestDevNATSKeepsTheSeedsToTheService(t *testing.T) {
 	require.Contains(t, fray(t, "replay", id), "Tour 1")
 
 	// The seed: the service's, refused to the auditor, anonymous or named.
-	seed, err := seedRead(t, natsURL, id, append(natsconn.EncounterNATSOptions(), nats.UserInfo(natsconn.NATSEncounterUser, users.Encounter))...)
+	seed, err := seedRead(t, natsURL, id, append(natsconn.EncounterOptions(), nats.UserInfo(natsconn.EncounterUser, users.Encounter))...)
 	require.NoError(t, err)
 	require.Len(t, seed, 32)
-	for _, opts := range [][]nats.Option{nil, {nats.UserInfo(natsconn.NATSAuditorUser, users.Auditor)}} {
+	for _, opts := range [][]nats.Option{nil, {nats.UserInfo(natsconn.AuditorUser, users.Auditor)}} {
 		_, err := seedRead(t, natsURL, id, opts...)
 		require.ErrorIs(t, err, nats.ErrPermissionViolation)
 		require.ErrorContains(t, err, `Publish to "$JS.API.DIRECT.GET.KV_FRAY_SEEDS.$KV.FRAY_SEEDS.`+id+`"`)
@@ -113,5 +113,5 @@ func TestDevNATSKeepsTheSeedsToTheService(t *testing.T) {
 	require.Equal(t, b, again)
 	fray(t, "end", "--addr", addr, id)
 	t.Setenv("FRAY_NATS_URL", natsURL)
-	require.Contains(t, fray(t, "audit", "verify", id, "--nats-user", natsconn.NATSAuditorUser, "--nats-password", users.Auditor), "intact")
+	require.Contains(t, fray(t, "audit", "verify", id, "--nats-user", natsconn.AuditorUser, "--nats-password", users.Auditor), "intact")
 }

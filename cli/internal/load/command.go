@@ -69,7 +69,7 @@ func NewCommand() *cobra.Command {
 	tlsCA := fs.String("tls-ca", os.Getenv("FRAY_TLS_CA"), "verify the server's TLS certificate against this PEM CA (env FRAY_TLS_CA)")
 	useTLS := fs.Bool("tls", os.Getenv("FRAY_TLS") != "", "use TLS (env FRAY_TLS; the default off loopback)")
 	natsURL := fs.String("nats-url", platform.Env("FRAY_NATS_URL", ""), "NATS of the server, for the JetStream anchor (a scratch stream is created and deleted; env FRAY_NATS_URL)")
-	var natsAuth natsconn.NATSAuth
+	var natsAuth natsconn.Auth
 	natsAuth.AddFlags(fs)
 	cmd.Flags().AddGoFlagSet(fs)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
@@ -372,7 +372,7 @@ func startEmbedded(ctx context.Context) (*embeddedStack, error) {
 	if err != nil {
 		return nil, err
 	}
-	ns, err := natsconn.EmbeddedNATS("127.0.0.1", -1, data+"/jetstream")
+	ns, err := natsconn.Embedded("127.0.0.1", -1, data+"/jetstream")
 	if err != nil {
 		os.RemoveAll(data)
 		return nil, err

@@ -54,7 +54,7 @@ func TestSkeletonAnchorCarriesTheLoadsSubmits(t *testing.T) {
 		require.NotNil(t, e.Request.GetCommand(), "a Submit's command")
 		require.NotEmpty(t, e.Response.GetEvents(), "a Submit's events")
 	}
-	ns, err := natsconn.EmbeddedNATS("127.0.0.1", -1, t.TempDir())
+	ns, err := natsconn.Embedded("127.0.0.1", -1, t.TempDir())
 	require.NoError(t, err)
 	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
 

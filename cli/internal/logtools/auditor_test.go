@@ -35,13 +35,13 @@ func TestLogToolsAsTheAuditor(t *testing.T) {
 	require.Equal(t, 1, code, "the anonymous client is the auditor: it may not write the log")
 	require.Contains(t, stderr, "refused this user")
 	require.Contains(t, stderr, "Permissions Violation")
-	code, _, stderr = runFray("import", golden, "--nats-url", url, "--nats-user", natsconn.NATSAuditorUser, "--nats-password", s.Users.Auditor)
+	code, _, stderr = runFray("import", golden, "--nats-url", url, "--nats-user", natsconn.AuditorUser, "--nats-password", s.Users.Auditor)
 	require.Equal(t, 1, code)
 	require.Contains(t, stderr, "refused this user")
-	code, _, stderr = runFray("import", golden, "--nats-url", url, "--nats-user", natsconn.NATSAuditorUser, "--nats-password", "wrong")
+	code, _, stderr = runFray("import", golden, "--nats-url", url, "--nats-user", natsconn.AuditorUser, "--nats-password", "wrong")
 	require.Equal(t, 1, code)
 	require.Contains(t, stderr, "Authorization Violation")
-	code, stdout, stderr := runFray("import", golden, "--nats-url", url, "--nats-user", natsconn.NATSEncounterUser, "--nats-password", s.Users.Encounter)
+	code, stdout, stderr := runFray("import", golden, "--nats-url", url, "--nats-user", natsconn.EncounterUser, "--nats-password", s.Users.Encounter)
 	require.Equal(t, 0, code, stderr)
 	require.Contains(t, stdout, fmt.Sprintf("imported %d events of %s", n, id))
 
@@ -51,7 +51,7 @@ func TestLogToolsAsTheAuditor(t *testing.T) {
 		args []string
 	}{
 		{"anonymous", nil},
-		{"auditor", []string{"--nats-user", natsconn.NATSAuditorUser, "--nats-password", s.Users.Auditor}},
+		{"auditor", []string{"--nats-user", natsconn.AuditorUser, "--nats-password", s.Users.Auditor}},
 	} {
 		t.Run(as.name, func(t *testing.T) {
 			run := func(args ...string) string {

@@ -21,7 +21,7 @@ func TestImportNeverChangesAnExistingStream(t *testing.T) {
 	golden := func(system string) string {
 		return filepath.Join("..", "..", "..", "rules", "systems", "testdata", "golden", system+"-v1.jsonl")
 	}
-	as := []string{"--nats-url", url, "--nats-user", natsconn.NATSEncounterUser, "--nats-password", s.Users.Encounter}
+	as := []string{"--nats-url", url, "--nats-user", natsconn.EncounterUser, "--nats-password", s.Users.Encounter}
 
 	code, stdout, stderr := runFray(append([]string{"import", golden("loss"), "--replicas", "1"}, as...)...)
 	require.Equal(t, 0, code, stderr)

@@ -38,7 +38,7 @@ type NATS struct {
 	Log      *slog.Logger
 	// Auth: the auditor user of deploy/nats/permissions.conf for every tool but import, which
 	// writes. Against `fray dev`, none: its server takes an anonymous client for the auditor.
-	Auth natsconn.NATSAuth
+	Auth natsconn.Auth
 }
 
 // AddFlags adds --nats-url, --stream and the NATS authentication flags to fs.
@@ -74,7 +74,7 @@ func (n *NATS) Open(ctx context.Context, create bool) (context.Context, *store.J
 		return ctx, nil, nil, err
 	}
 	if create { // import writes the log as the encounter service does, from its inbox
-		auth = append(auth, natsconn.EncounterNATSOptions()...)
+		auth = append(auth, natsconn.EncounterOptions()...)
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	nc, err := nats.Connect(n.URL, append(auth, nats.Name("fray-cli"),

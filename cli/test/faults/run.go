@@ -325,7 +325,7 @@ func Run(ctx context.Context, topo *Topology, plan Plan, logf func(string, ...an
 	rep.commands = cmds
 	audits := AuditAll(ctx, log, 2, func(ctx context.Context, id string) (string, error) {
 		var out, errOut bytes.Buffer
-		args := []string{"audit", "verify", id, "--nats-url", topo.NATSURL(), "--nats-user", natsconn.NATSAuditorUser, "--nats-password", topo.Users.Auditor}
+		args := []string{"audit", "verify", id, "--nats-url", topo.NATSURL(), "--nats-user", natsconn.AuditorUser, "--nats-password", topo.Users.Auditor}
 		if code := commands.Run(ctx, args, &out, &errOut); code != 0 {
 			return out.String(), fmt.Errorf("fray audit verify exited %d: %s", code, strings.TrimSpace(errOut.String()))
 		}

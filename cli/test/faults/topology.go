@@ -80,7 +80,7 @@ type Topology struct {
 	Resolvers  []*service
 	Encounters []*service
 	// Users are the NATS passwords of the encounter and auditor users.
-	Users  natsconn.NATSUsers
+	Users  natsconn.Users
 	Signer auth.Signer
 	// Net: the NATS nodes' network namespaces, nil when they run on 127.0.0.1 (no partitions);
 	// NetUnavailable then says why.
@@ -148,7 +148,7 @@ func ephemeralRange() (lo, hi int) {
 // cluster routes to every node, and fray's two users with exactly the permissions the
 // services and tools are given everywhere else (natsconn.EncounterPermissions and
 // AuditorPermissions, which a test keeps equal to deploy/nats/permissions.conf).
-func natsConfig(name, listen, cluster string, routes []string, store string, users natsconn.NATSUsers) (string, error) {
+func natsConfig(name, listen, cluster string, routes []string, store string, users natsconn.Users) (string, error) {
 	// server.Permissions marshals to the configuration's own keys (publish, subscribe, allow,
 	// deny); the configuration knows no \u escapes (of '>').
 	perm := func(p any) (string, error) {
@@ -191,8 +191,8 @@ authorization {
   ]
 }
 `, q(name), listen, q(store), cluster, strings.Join(rs, ", "),
-		q(natsconn.NATSEncounterUser), q(users.Encounter), enc,
-		q(natsconn.NATSAuditorUser), q(users.Auditor), aud), nil
+		q(natsconn.EncounterUser), q(users.Encounter), enc,
+		q(natsconn.AuditorUser), q(users.Auditor), aud), nil
 }
 
 // ResolverName is the DNS name of the resolvers, served by the topology's own NameServer.
@@ -207,7 +207,7 @@ func resolverIP(i int) string { return fmt.Sprintf("127.0.0.%d", 2+i) }
 // (stream at 3 replicas), and waits until every encounter service is SERVING. On an error,
 // what was started is stopped.
 func Start(ctx context.Context, bins Binaries, dir string, network *Network) (_ *Topology, err error) {
-	t := &Topology{Dir: dir, Users: natsconn.NewNATSUsers(), Net: network, bins: bins}
+	t := &Topology{Dir: dir, Users: natsconn.NewUsers(), Net: network, bins: bins}
 	defer func() {
 		if err != nil {
 			t.Close()
@@ -306,7 +306,7 @@ func Start(ctx context.Context, bins Binaries, dir string, network *Network) (_ 
 		addr := fmt.Sprintf("127.0.0.1:%d", ports[6+i])
 		name := fmt.Sprintf("encounter-%d", i+1)
 		args := append([]string{"--listen", addr, "--nats-url", t.NATSURL(),
-			"--nats-user", natsconn.NATSEncounterUser, "--nats-password", t.Users.Encounter,
+			"--nats-user", natsconn.EncounterUser, "--nats-password", t.Users.Encounter,
 			"--resolver", t.ResolverTarget(), "--resolver-ca", t.tls.CA, "--resolver-token-file", tokenFile, "--replicas", "3",
 			"--rate-principal", "0", "--rate-tenant", "0"}, t.security...)
 		s := &service{addr: addr, process: &process{name: name, bin: bins.Encounter, args: args, log: filepath.Join(dir, name+".log")}}
@@ -414,7 +414,7 @@ func (t *Topology) connectAuditor(ctx context.Context) error {
 	var nc *nats.Conn
 	var err error
 	for {
-		nc, err = nats.Connect(t.NATSURL(), nats.UserInfo(natsconn.NATSAuditorUser, t.Users.Auditor), nats.Name("fray-faults"),
+		nc, err = nats.Connect(t.NATSURL(), nats.UserInfo(natsconn.AuditorUser, t.Users.Auditor), nats.Name("fray-faults"),
 			nats.MaxReconnects(-1), nats.ReconnectWait(100*time.Millisecond), nats.Timeout(time.Second),
 			nats.PingInterval(time.Second), nats.MaxPingsOutstanding(2))
 		if err == nil {

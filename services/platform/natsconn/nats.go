@@ -20,8 +20,8 @@ import (
 // EmbeddedOption configures an embedded NATS server.
 type EmbeddedOption func(*server.Options)
 
-// NATSUsers are the passwords of fray's two NATS users (NATSEncounterUser, NATSAuditorUser).
-type NATSUsers struct {
+// Users are the passwords of fray's two NATS users (EncounterUser, AuditorUser).
+type Users struct {
 	Encounter string `json:"encounter"`
 	Auditor   string `json:"auditor"`
 }
@@ -30,25 +30,25 @@ type NATSUsers struct {
 // AuditorPermissions) for the two users with these passwords. A client that gives no
 // credentials is taken for the auditor: the log tools work without a password, and read the
 // event stream but never a seed.
-func WithUsers(u NATSUsers) EmbeddedOption {
+func WithUsers(u Users) EmbeddedOption {
 	return func(o *server.Options) {
 		o.Users = []*server.User{
-			{Username: NATSEncounterUser, Password: u.Encounter, Permissions: EncounterPermissions()},
-			{Username: NATSAuditorUser, Password: u.Auditor, Permissions: AuditorPermissions()},
+			{Username: EncounterUser, Password: u.Encounter, Permissions: EncounterPermissions()},
+			{Username: AuditorUser, Password: u.Auditor, Permissions: AuditorPermissions()},
 		}
-		o.NoAuthUser = NATSAuditorUser
+		o.NoAuthUser = AuditorUser
 	}
 }
 
-// NATSMaxPayload is the largest message fray's NATS servers take (max_payload; NATS's default
+// MaxPayload is the largest message fray's NATS servers take (max_payload; NATS's default
 // is 1 MiB): a snapshot holds an encounter's state, up to 4 MiB, and the ids of the commands
 // recorded so far. The embedded server, deploy/nats/nats-server.conf and deploy/k8s all set it
 // (their tests check it).
-const NATSMaxPayload = 8 << 20
+const MaxPayload = 8 << 20
 
-// EmbeddedNATS starts a NATS server with JetStream on host:port (port -1 picks a free one),
+// Embedded starts a NATS server with JetStream on host:port (port -1 picks a free one),
 // storing its data in dir. Shut it down with Shutdown then WaitForShutdown before removing dir.
-func EmbeddedNATS(host string, port int, dir string, opts ...EmbeddedOption) (*server.Server, error) {
+func Embedded(host string, port int, dir string, opts ...EmbeddedOption) (*server.Server, error) {
 	o := &server.Options{
 		ServerName: "fray-embedded",
 		Host:       host,
@@ -57,7 +57,7 @@ func EmbeddedNATS(host string, port int, dir string, opts ...EmbeddedOption) (*s
 		StoreDir:   dir,
 		NoSigs:     true,
 		NoLog:      true,
-		MaxPayload: NATSMaxPayload,
+		MaxPayload: MaxPayload,
 	}
 	for _, opt := range opts {
 		opt(o)
@@ -74,45 +74,45 @@ func EmbeddedNATS(host string, port int, dir string, opts ...EmbeddedOption) (*s
 	return ns, nil
 }
 
-// NewNATSUsers makes two random passwords.
-func NewNATSUsers() NATSUsers {
+// NewUsers makes two random passwords.
+func NewUsers() Users {
 	pw := func() string {
 		b := make([]byte, 24)
 		_, _ = rand.Read(b) // never fails (crypto/rand)
 		return base64.RawURLEncoding.EncodeToString(b)
 	}
-	return NATSUsers{Encounter: pw(), Auditor: pw()}
+	return Users{Encounter: pw(), Auditor: pw()}
 }
 
-// LoadNATSUsers reads the passwords kept in file (JSON), or makes new ones and writes them
+// LoadUsers reads the passwords kept in file (JSON), or makes new ones and writes them
 // there (mode 0600), so that they stay the same across restarts.
-func LoadNATSUsers(file string) (NATSUsers, error) {
-	var u NATSUsers
+func LoadUsers(file string) (Users, error) {
+	var u Users
 	b, err := os.ReadFile(file)
 	switch {
 	case err == nil:
 		if err := json.Unmarshal(b, &u); err != nil || u.Encounter == "" || u.Auditor == "" {
-			return NATSUsers{}, fmt.Errorf("%s does not hold the NATS passwords (delete it to make new ones): %v", file, err)
+			return Users{}, fmt.Errorf("%s does not hold the NATS passwords (delete it to make new ones): %v", file, err)
 		}
 		return u, nil
 	case !errors.Is(err, fs.ErrNotExist):
-		return NATSUsers{}, err
+		return Users{}, err
 	}
-	u = NewNATSUsers()
+	u = NewUsers()
 	b, _ = json.MarshalIndent(u, "", "  ")
 	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
-		return NATSUsers{}, err
+		return Users{}, err
 	}
 	if err := os.WriteFile(file, append(b, '\n'), 0o600); err != nil {
-		return NATSUsers{}, err
+		return Users{}, err
 	}
 	return u, nil
 }
 
-// NATSAuth is how a client authenticates to NATS and checks its TLS certificate; all empty:
+// Auth is how a client authenticates to NATS and checks its TLS certificate; all empty:
 // anonymously, in plaintext (a server without authorization, or `fray dev`'s, where an
 // anonymous client is the auditor).
-type NATSAuth struct {
+type Auth struct {
 	// User and Password, or Token.
 	User, Password, Token string
 	// Creds is a credentials file (user JWT and NKey seed, operator mode).
@@ -125,7 +125,7 @@ type NATSAuth struct {
 
 // AddFlags registers --nats-user, --nats-password, --nats-token, --nats-creds, --nats-nkey, --nats-tls-ca,
 // --nats-tls-cert and --nats-tls-key, each with its FRAY_NATS_… environment fallback.
-func (a *NATSAuth) AddFlags(fs *flag.FlagSet) {
+func (a *Auth) AddFlags(fs *flag.FlagSet) {
 	fs.StringVar(&a.User, "nats-user", platform.Env("FRAY_NATS_USER", ""), "NATS user name (env FRAY_NATS_USER)")
 	fs.StringVar(&a.Password, "nats-password", platform.Env("FRAY_NATS_PASSWORD", ""), "NATS password (env FRAY_NATS_PASSWORD)")
 	fs.StringVar(&a.Token, "nats-token", platform.Env("FRAY_NATS_TOKEN", ""), "NATS authentication token (env FRAY_NATS_TOKEN)")
@@ -137,7 +137,7 @@ func (a *NATSAuth) AddFlags(fs *flag.FlagSet) {
 }
 
 // Options are the nats.Connect options of a.
-func (a NATSAuth) Options() ([]nats.Option, error) {
+func (a Auth) Options() ([]nats.Option, error) {
 	var opts []nats.Option
 	if a.Password != "" && a.User == "" {
 		return nil, errors.New("a NATS password needs a user name (--nats-user)")
@@ -170,8 +170,8 @@ func (a NATSAuth) Options() ([]nats.Option, error) {
 	return opts, nil
 }
 
-// EncounterNATSOptions are the options every connection of the encounter service takes: its
+// EncounterOptions are the options every connection of the encounter service takes: its
 // own reply inbox, where no one else may subscribe (the seeds it reads travel there).
-func EncounterNATSOptions() []nats.Option {
+func EncounterOptions() []nats.Option {
 	return []nats.Option{nats.CustomInboxPrefix(EncounterInboxPrefix)}
 }

@@ -36,17 +36,17 @@ func TestPermissionsConfIsWhatDevEnforces(t *testing.T) {
 	opts, err := server.ProcessConfigFile(filepath.Join("..", "..", "..", "deploy", "nats", "nats-server.conf"))
 	require.NoError(t, err)
 	require.True(t, opts.JetStream)
-	require.EqualValues(t, natsconn.NATSMaxPayload, opts.MaxPayload)
+	require.EqualValues(t, natsconn.MaxPayload, opts.MaxPayload)
 	require.Empty(t, opts.NoAuthUser, "a deployment refuses anonymous clients")
 	require.Len(t, opts.Users, 2)
 	users := map[string]*server.User{}
 	for _, u := range opts.Users {
 		users[u.Username] = u
 	}
-	require.Equal(t, "enc-secret", users[natsconn.NATSEncounterUser].Password)
-	require.Equal(t, "aud-secret", users[natsconn.NATSAuditorUser].Password)
-	requireSamePermissions(t, natsconn.EncounterPermissions(), users[natsconn.NATSEncounterUser].Permissions)
-	requireSamePermissions(t, natsconn.AuditorPermissions(), users[natsconn.NATSAuditorUser].Permissions)
+	require.Equal(t, "enc-secret", users[natsconn.EncounterUser].Password)
+	require.Equal(t, "aud-secret", users[natsconn.AuditorUser].Password)
+	requireSamePermissions(t, natsconn.EncounterPermissions(), users[natsconn.EncounterUser].Permissions)
+	requireSamePermissions(t, natsconn.AuditorPermissions(), users[natsconn.AuditorUser].Permissions)
 
 	// The server starts from it.
 	opts.Port, opts.StoreDir, opts.NoLog, opts.NoSigs = -1, t.TempDir(), true, true
@@ -60,7 +60,7 @@ func TestPermissionsConfIsWhatDevEnforces(t *testing.T) {
 // The embedded server's passwords are made once and kept, readable by their owner only.
 func TestLoadNATSUsersKeepsThePasswords(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "data", "nats-users.json")
-	first, err := natsconn.LoadNATSUsers(file)
+	first, err := natsconn.LoadUsers(file)
 	require.NoError(t, err)
 	require.NotEmpty(t, first.Encounter)
 	require.NotEmpty(t, first.Auditor)
@@ -68,28 +68,28 @@ func TestLoadNATSUsersKeepsThePasswords(t *testing.T) {
 	info, err := os.Stat(file)
 	require.NoError(t, err)
 	require.Equal(t, os.FileMode(0o600), info.Mode().Perm())
-	again, err := natsconn.LoadNATSUsers(file)
+	again, err := natsconn.LoadUsers(file)
 	require.NoError(t, err)
 	require.Equal(t, first, again)
 
 	require.NoError(t, os.WriteFile(file, []byte("{}"), 0o600))
-	_, err = natsconn.LoadNATSUsers(file)
+	_, err = natsconn.LoadUsers(file)
 	require.ErrorContains(t, err, "does not hold the NATS passwords")
 }
 
 func TestNATSAuthOptions(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		auth natsconn.NATSAuth
+		auth natsconn.Auth
 		n    int
 		err  string
 	}{
-		{"anonymous", natsconn.NATSAuth{}, 0, ""},
-		{"user and password", natsconn.NATSAuth{User: "auditor", Password: "x"}, 1, ""},
-		{"token", natsconn.NATSAuth{Token: "t"}, 1, ""},
-		{"password alone", natsconn.NATSAuth{Password: "x"}, 0, "needs a user name"},
-		{"certificate without key", natsconn.NATSAuth{TLSCert: "c.pem"}, 0, "both --nats-tls-cert and --nats-tls-key"},
-		{"missing nkey seed", natsconn.NATSAuth{NKey: "/nonexistent/seed"}, 0, "NKey seed"},
+		{"anonymous", natsconn.Auth{}, 0, ""},
+		{"user and password", natsconn.Auth{User: "auditor", Password: "x"}, 1, ""},
+		{"token", natsconn.Auth{Token: "t"}, 1, ""},
+		{"password alone", natsconn.Auth{Password: "x"}, 0, "needs a user name"},
+		{"certificate without key", natsconn.Auth{TLSCert: "c.pem"}, 0, "both --nats-tls-cert and --nats-tls-key"},
+		{"missing nkey seed", natsconn.Auth{NKey: "/nonexistent/seed"}, 0, "NKey seed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			opts, err := tc.auth.Options()
@@ -103,16 +103,16 @@ func TestNATSAuthOptions(t *testing.T) {
 	}
 }
 
-// The embedded server (fray dev's) takes messages of NATSMaxPayload, as a deployment's do: a
+// The embedded server (fray dev's) takes messages of MaxPayload, as a deployment's do: a
 // snapshot of a state at the encounter limit fits.
 func TestEmbeddedNATSTakesTheSnapshotsPayload(t *testing.T) {
-	ns, err := natsconn.EmbeddedNATS("127.0.0.1", -1, t.TempDir())
+	ns, err := natsconn.Embedded("127.0.0.1", -1, t.TempDir())
 	require.NoError(t, err)
 	defer func() { ns.Shutdown(); ns.WaitForShutdown() }()
 	nc, err := nats.Connect(ns.ClientURL())
 	require.NoError(t, err)
 	defer nc.Close()
-	require.EqualValues(t, natsconn.NATSMaxPayload, nc.MaxPayload())
-	require.NoError(t, nc.Publish("big", make([]byte, natsconn.NATSMaxPayload-1024)))
+	require.EqualValues(t, natsconn.MaxPayload, nc.MaxPayload())
+	require.NoError(t, nc.Publish("big", make([]byte, natsconn.MaxPayload-1024)))
 	require.NoError(t, nc.Flush())
 }

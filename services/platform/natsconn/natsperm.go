@@ -17,9 +17,9 @@ import (
 //     buckets (neither the $KV subjects nor any JetStream API of their streams KV_FRAY_SEEDS and
 //     KV_FRAY_SNAPSHOTS) nor write the log.
 const (
-	// NATSEncounterUser and NATSAuditorUser are the user names `fray dev` gives them.
-	NATSEncounterUser = "encounter"
-	NATSAuditorUser   = "auditor"
+	// EncounterUser and AuditorUser are the user names `fray dev` gives them.
+	EncounterUser = "encounter"
+	AuditorUser   = "auditor"
 	// EncounterInboxPrefix is the encounter service's reply inbox: only it may subscribe there.
 	EncounterInboxPrefix = "_INBOX_FRAY_ENCOUNTER"
 

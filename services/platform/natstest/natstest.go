@@ -39,7 +39,7 @@ func Start(t testing.TB) (*server.Server, *nats.Conn) {
 func start(t testing.TB, opts ...natsconn.EmbeddedOption) *server.Server {
 	t.Helper()
 	dir := t.TempDir() // removed after the cleanups registered below
-	ns, err := natsconn.EmbeddedNATS("127.0.0.1", -1, dir, opts...)
+	ns, err := natsconn.Embedded("127.0.0.1", -1, dir, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func start(t testing.TB, opts ...natsconn.EmbeddedOption) *server.Server {
 // Secured is a server enforcing fray's NATS users and permissions, as `fray dev` runs it.
 type Secured struct {
 	Server *server.Server
-	Users  natsconn.NATSUsers
+	Users  natsconn.Users
 	// Encounter is connected as the encounter service (with its inbox); the test fails if
 	// the server refuses it anything.
 	Encounter *nats.Conn
@@ -67,12 +67,12 @@ var erasing = regexp.MustCompile(`Publish to "\$JS\.API\.STREAM\.(MSG\.DELETE|PU
 // connects as the encounter service.
 func StartSecured(t testing.TB) *Secured {
 	t.Helper()
-	users := natsconn.NewNATSUsers()
+	users := natsconn.NewUsers()
 	s := &Secured{Server: start(t, natsconn.WithUsers(users)), Users: users}
 	var mu sync.Mutex
 	var refused []error
-	opts := append(natsconn.EncounterNATSOptions(),
-		nats.UserInfo(natsconn.NATSEncounterUser, users.Encounter),
+	opts := append(natsconn.EncounterOptions(),
+		nats.UserInfo(natsconn.EncounterUser, users.Encounter),
 		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
 			if errors.Is(err, nats.ErrPermissionViolation) && !erasing.MatchString(err.Error()) {
 				mu.Lock()
@@ -96,7 +96,7 @@ func StartSecured(t testing.TB) *Secured {
 func (s *Secured) Auditor(t testing.TB) (nc *nats.Conn, errs <-chan error) {
 	t.Helper()
 	ch := make(chan error, 64)
-	nc = s.connect(t, nats.UserInfo(natsconn.NATSAuditorUser, s.Users.Auditor),
+	nc = s.connect(t, nats.UserInfo(natsconn.AuditorUser, s.Users.Auditor),
 		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
 			select {
 			case ch <- err:

@@ -44,7 +44,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	listen := fs.String("listen", "127.0.0.1:7072", "gRPC listen address (env FRAY_ENCOUNTER_LISTEN)")
 	natsURL := fs.String("nats-url", "nats://127.0.0.1:4222", "NATS server or cluster (env FRAY_NATS_URL)")
-	var natsAuth natsconn.NATSAuth // the encounter user of deploy/nats/permissions.conf
+	var natsAuth natsconn.Auth // the encounter user of deploy/nats/permissions.conf
 	natsAuth.AddFlags(fs)
 	resolverAddr := fs.String("resolver", "127.0.0.1:7071", "RulesService address: host:port, resolved by DNS with every address taking calls in turn (as dns:///host:port), or a gRPC target (env FRAY_RESOLVER_ADDR)")
 	jsCheck := fs.Duration("jetstream-check-every", encounter.DefaultJetStreamCheckEvery, "how often the event stream's leader is asked whether this service can use the log; NOT_SERVING while it cannot, and after 3 failures in a row the NATS connection moves to another node (env FRAY_JETSTREAM_CHECK_EVERY)")
