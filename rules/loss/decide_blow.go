@@ -98,6 +98,16 @@ func (sys System) hit(st *encounterv1.EncounterState, b blow, cancelled int32, h
 	if special && !b.withDamage {
 		return out("")
 	}
+	sys.damage(st, b, r, stand, halve, roller)
+	return out("")
+}
+
+// damage rolls a hit's damage into r and takes it off the target's track: 1d10 and one more
+// per extra damage (LOS-065) plus the weapon's damage, its Assaut damage on an Assaut (LOS-061),
+// halved beyond the effective range (LOS-081) and by a successful defence against a blast
+// (LOS-086), less armour and shield (LOS-021, LOS-053, Weapon and shield LOS-091); then the
+// second weapon of Two weapons on a single target, unless the first felled it (LOS-070).
+func (sys System) damage(st *encounterv1.EncounterState, b blow, r *lossv1.AttackResolved, stand []E, halve bool, roller dice.Roller) {
 	extra := countOf(stand, effExtra)
 	dmg := b.w.GetDamage()
 	if has(stand, effAssaut) {
@@ -128,7 +138,6 @@ func (sys System) hit(st *encounterv1.EncounterState, b blow, cancelled int32, h
 		r.SecondDamage = d2
 		applyLevels(st, b, r, stand, d2.LevelsLost)
 	}
-	return out("")
 }
 
 // Halve halves damage n times, each halving rounding down what the previous left, before

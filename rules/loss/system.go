@@ -62,7 +62,8 @@ var defaultHealthBands = []int32{5, 5, 5} // LOS-022
 // SbireHealth is a Sbire's NS (LOS-024).
 const SbireHealth = 10
 
-// Options validates house rules and fills in the defaults.
+// Options validates house rules and fills in the defaults: exploding d10s (LOS-002), health
+// bands (LOS-022), the Fursa (LOS-005), a defensive Exploit's bonus (LOS-016), the switches.
 func (sys System) Options(in *encounterv1.RuleOptions) (*encounterv1.RuleOptions, error) {
 	if in != nil && in.GetSystem() != nil && in.GetLoss() == nil {
 		return nil, engine.Invalid("", "the options given are not Chants de Loss options")
@@ -109,6 +110,13 @@ func (sys System) Options(in *encounterv1.RuleOptions) (*encounterv1.RuleOptions
 	if o.GetDefenceExploitBonus() < 0 || o.GetDefenceExploitBonus() > maxScore {
 		return nil, engine.Invalid("LOS-016", "the bonus of a defensive Exploit runs from 0 to %d, not %d", maxScore, o.GetDefenceExploitBonus())
 	}
+	defaultSwitches(o)
+	return &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Loss{Loss: o}}, nil
+}
+
+// defaultSwitches sets the house rules that are on or off and not given to their [default]
+// (LOS-012, LOS-015, LOS-023, LOS-025, LOS-038, LOS-066, LOS-084, LOS-107, LOS-110).
+func defaultSwitches(o *lossv1.Options) {
 	for _, b := range []struct {
 		p   **bool
 		def bool
@@ -127,7 +135,6 @@ func (sys System) Options(in *encounterv1.RuleOptions) (*encounterv1.RuleOptions
 			*b.p = proto.Bool(b.def)
 		}
 	}
-	return &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Loss{Loss: o}}, nil
 }
 
 func malformed(rule, who, format string, args ...any) error {
