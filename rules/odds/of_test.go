@@ -8,6 +8,7 @@ import (
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/rules/engine/enginetest"
 	"github.com/fray-rpg/fray/rules/odds"
+	"github.com/fray-rpg/fray/rules/odds/oddstest"
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/stretchr/testify/require"
 )
@@ -17,7 +18,7 @@ import (
 // naming those; an encounter of no known system is refused as the registry refuses it.
 func TestOfAsksTheEncountersSystem(t *testing.T) {
 	for _, id := range systems.IDs() {
-		sys, err := reg.Lookup(id, 0)
+		sys, err := oddstest.Reg.Lookup(id, 0)
 		require.NoError(t, err)
 		var marked []string
 		for _, a := range engine.Describe(sys).GetActions() {
@@ -27,7 +28,7 @@ func TestOfAsksTheEncountersSystem(t *testing.T) {
 		}
 		require.Len(t, marked, len(sys.WithOdds()), "%s: Describe marks every action it has odds for, by name", id)
 		require.NotEmpty(t, marked, "%s has odds for some action", id)
-		_, err = odds.Of(reg, &encounterv1.EncounterState{RuleSystem: id}, &encounterv1.Command{}, gm)
+		_, err = odds.Of(oddstest.Reg, &encounterv1.EncounterState{RuleSystem: id}, &encounterv1.Command{}, oddstest.GM)
 		var re *engine.RuleError
 		require.ErrorAs(t, err, &re, id)
 		require.Equal(t, engine.CodeInvalid, re.Code, id)
@@ -36,7 +37,7 @@ func TestOfAsksTheEncountersSystem(t *testing.T) {
 			require.Contains(t, re.Msg, name, id)
 		}
 	}
-	_, err := odds.Of(reg, &encounterv1.EncounterState{RuleSystem: "chess"}, &encounterv1.Command{}, gm)
+	_, err := odds.Of(oddstest.Reg, &encounterv1.EncounterState{RuleSystem: "chess"}, &encounterv1.Command{}, oddstest.GM)
 	require.ErrorContains(t, err, `unknown rule system "chess"`)
 }
 
@@ -53,22 +54,22 @@ func TestTheActionsMarkedWithOddsAreThoseWithOdds(t *testing.T) {
 			got := map[string]int{} // odds computed, by key
 			st := &encounterv1.EncounterState{}
 			for _, ev := range enginetest.ReadLog(t, path) {
-				require.NoError(t, reg.Evolve(st, ev))
+				require.NoError(t, oddstest.Reg.Evolve(st, ev))
 				if st.GetStatus() != encounterv1.EncounterStatus_ENCOUNTER_STATUS_ACTIVE {
 					continue
 				}
-				sys, err := reg.Lookup(st.GetRuleSystem(), st.GetRulesVersion())
+				sys, err := oddstest.Reg.Lookup(st.GetRuleSystem(), st.GetRulesVersion())
 				require.NoError(t, err)
 				marked := map[string]bool{}
 				for _, a := range engine.Describe(sys).GetActions() {
 					marked[a.GetName()] = a.GetOdds()
 				}
 				for _, c := range st.GetCombatants() {
-					list, err := reg.LegalCommands(st, c.GetId())
+					list, err := oddstest.Reg.LegalCommands(st, c.GetId())
 					require.NoError(t, err)
 					for _, l := range list {
 						cmd := enginetest.FillFirst(t, l.Command, l.Action)
-						o, err := sys.Odds(reg, st, cmd, st.GetGameMaster())
+						o, err := sys.Odds(oddstest.Reg, st, cmd, st.GetGameMaster())
 						key := l.Action.GetKey()
 						if !marked[key] {
 							require.NoError(t, err, "%s is not marked with odds", key)

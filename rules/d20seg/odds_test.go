@@ -1,4 +1,4 @@
-package odds_test
+package d20seg_test
 
 import (
 	"testing"
@@ -7,6 +7,7 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/rules/odds"
+	"github.com/fray-rpg/fray/rules/odds/oddstest"
 	"github.com/stretchr/testify/require"
 )
 
@@ -23,11 +24,11 @@ func segFight(t testing.TB, opts *d20segv1.Options, knight, brigand *encounterv1
 	if opts != nil {
 		ro = &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_D20Seg{D20Seg: opts}}
 	}
-	return play(t,
-		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "gué", RuleSystem: "d20seg", Options: ro}}}, nil},
-		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: knight}}}, nil},
-		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: brigand}}}, nil},
-		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}, nil},
+	return oddstest.Play(t,
+		oddstest.Step{Actor: oddstest.GM, Cmd: &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "gué", RuleSystem: "d20seg", Options: ro}}}, Faces: nil},
+		oddstest.Step{Actor: oddstest.GM, Cmd: &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: knight}}}, Faces: nil},
+		oddstest.Step{Actor: oddstest.GM, Cmd: &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: brigand}}}, Faces: nil},
+		oddstest.Step{Actor: oddstest.GM, Cmd: &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}, Faces: nil},
 	)
 }
 
@@ -36,14 +37,14 @@ func segAttack(mod, dmgMod int32) *encounterv1.Command {
 		Attack: &d20segv1.Attack{TargetId: "brigand", Weapon: "longsword", DistanceCm: 150, Modifier: mod, DamageModifier: dmgMod}}}}}
 }
 
-func longsword() *d20segv1.Weapon {
+func oddsLongsword() *d20segv1.Weapon {
 	return &d20segv1.Weapon{Name: "longsword", Dice: "1d8", Critical: 2}
 }
 
 // TestSegOddsAgreeWithDecide: the chance to hit, to score a critical, to fell the target and
 // the damage agree with the real Decide on the dice stream (D20-040…D20-044).
 func TestSegOddsAgreeWithDecide(t *testing.T) {
-	agreement(t)
+	oddstest.Agreement(t)
 	for _, c := range []struct {
 		name     string
 		knight   *encounterv1.Combatant
@@ -52,44 +53,44 @@ func TestSegOddsAgreeWithDecide(t *testing.T) {
 		critical bool
 	}{
 		{name: "D20-T03: longsword 1d8, Strength 3, feat +2 against CA 15", critical: true,
-			knight:  segFighter("knight", "david", 5, 16, 2, 3, 14, 30, longsword(), &d20segv1.Feat{Name: "force", Damage: 2}),
-			brigand: segFighter("brigand", gm, 1, 1, 1, 1, 15, 20, longsword()), cmd: segAttack(0, 0)},
+			knight:  segFighter("knight", "david", 5, 16, 2, 3, 14, 30, oddsLongsword(), &d20segv1.Feat{Name: "force", Damage: 2}),
+			brigand: segFighter("brigand", oddstest.GM, 1, 1, 1, 1, 15, 20, oddsLongsword()), cmd: segAttack(0, 0)},
 		{name: "a weak blow that cannot be critical, damage modifier -3 (D20-041)",
 			knight:  segFighter("knight", "david", 5, 0, 0, 0, 14, 30, &d20segv1.Weapon{Name: "longsword", Dice: "2d4+1", Critical: 3}),
-			brigand: segFighter("brigand", gm, 1, 1, 1, 1, 18, 4, longsword()), cmd: segAttack(2, -3)},
+			brigand: segFighter("brigand", oddstest.GM, 1, 1, 1, 1, 18, 4, oddsLongsword()), cmd: segAttack(2, -3)},
 		{name: "a ×3 weapon +2, a feat +1/+2, flat-footed no: CA 12 (D20-040, D20-041, D20-042)", critical: true,
 			knight: segFighter("knight", "david", 5, 11, 3, 2, 14, 30, &d20segv1.Weapon{Name: "longsword", Dice: "1d6", Critical: 3, Bonus: 2},
 				&d20segv1.Feat{Name: "arme de prédilection", Attack: 1, Damage: 2}),
-			brigand: segFighter("brigand", gm, 1, 1, 1, 1, 12, 12, longsword()), cmd: segAttack(-1, 1)},
+			brigand: segFighter("brigand", oddstest.GM, 1, 1, 1, 1, 12, 12, oddsLongsword()), cmd: segAttack(-1, 1)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			st := segFight(t, nil, c.knight, c.brigand)
-			o, err := odds.Of(reg, st, c.cmd, "david")
+			o, err := odds.Of(oddstest.Reg, st, c.cmd, "david")
 			require.NoError(t, err)
-			s := section(t, o, "attack")
-			require.Equal(t, c.critical, chanceOf(t, s, "critical") > 0)
-			tl := newTally()
-			for i := range *samples {
-				evs, err := reg.Decide(st, c.cmd, engine.Env{Actor: "david", Dice: stream(t, i)})
+			s := oddstest.Section(t, o, "attack")
+			require.Equal(t, c.critical, oddstest.ChanceOf(t, s, "critical") > 0)
+			tl := oddstest.NewTally()
+			for i := range oddstest.Samples() {
+				evs, err := oddstest.Reg.Decide(st, c.cmd, engine.Env{Actor: "david", Dice: oddstest.Stream(t, i)})
 				require.NoError(t, err)
 				ar := evs[0].GetD20Seg().GetAttackRolled()
-				tl.n++
+				tl.N++
 				if ar.GetHit() {
-					tl.see("hit")
+					tl.See("hit")
 				}
 				if ar.GetCritical() {
-					tl.see("critical")
+					tl.See("critical")
 				}
 				if ar.GetDown() {
-					tl.see("down")
+					tl.See("down")
 				}
-				tl.see("damage=" + itoa(int64(ar.GetDamage())))
-				tl.value("damage", float64(ar.GetDamage()))
+				tl.See("damage=" + oddstest.Itoa(int64(ar.GetDamage())))
+				tl.Value("damage", float64(ar.GetDamage()))
 			}
 			for _, ch := range s.GetChances() {
-				tl.agree(t, ch.GetKey(), ch.GetProbability())
+				tl.Agree(t, ch.GetKey(), ch.GetProbability())
 			}
-			tl.agreeDist(t, "damage", distOf(t, s, "damage"))
+			tl.AgreeDist(t, "damage", oddstest.DistOf(t, s, "damage"))
 		})
 	}
 }
@@ -99,30 +100,38 @@ func TestSegOddsAgreeWithDecide(t *testing.T) {
 // critical deals 2 × (1d8 + 3) + 2, so 10 to 24, a hit 1d8 + 3 + 2, 6 to 13.
 func TestSegOddsOfTheWorkedExample(t *testing.T) {
 	st := segFight(t, nil,
-		segFighter("knight", "david", 5, 16, 2, 3, 14, 30, longsword(), &d20segv1.Feat{Name: "force", Damage: 2}),
-		segFighter("brigand", gm, 1, 1, 1, 1, 15, 100, longsword()))
-	o, err := odds.Of(reg, st, segAttack(0, 0), "david")
+		segFighter("knight", "david", 5, 16, 2, 3, 14, 30, oddsLongsword(), &d20segv1.Feat{Name: "force", Damage: 2}),
+		segFighter("brigand", oddstest.GM, 1, 1, 1, 1, 15, 100, oddsLongsword()))
+	o, err := odds.Of(oddstest.Reg, st, segAttack(0, 0), "david")
 	require.NoError(t, err)
-	s := section(t, o, "attack")
-	require.InDelta(t, 1.0, chanceOf(t, s, "hit"), 1e-12)
-	require.InDelta(t, 4.0/20, chanceOf(t, s, "critical"), 1e-12)
-	require.InDelta(t, 0.0, chanceOf(t, s, "down"), 1e-12)
-	d := distOf(t, s, "damage")
+	s := oddstest.Section(t, o, "attack")
+	require.InDelta(t, 1.0, oddstest.ChanceOf(t, s, "hit"), 1e-12)
+	require.InDelta(t, 4.0/20, oddstest.ChanceOf(t, s, "critical"), 1e-12)
+	require.InDelta(t, 0.0, oddstest.ChanceOf(t, s, "down"), 1e-12)
+	d := oddstest.DistOf(t, s, "damage")
 	require.Equal(t, int64(6), d.GetOutcomes()[0].GetValue())
 	require.Equal(t, int64(24), d.GetOutcomes()[len(d.GetOutcomes())-1].GetValue())
 	// 6..13 at 16/20 × 1/8 each; the even critical values 10..24 at 4/20 × 1/8 each.
-	require.InDelta(t, 16.0/20/8, probOf(d, 6), 1e-12)
-	require.InDelta(t, 16.0/20/8+4.0/20/8, probOf(d, 10), 1e-12)
-	require.InDelta(t, 4.0/20/8, probOf(d, 24), 1e-12)
+	require.InDelta(t, 16.0/20/8, oddstest.ProbOf(d, 6), 1e-12)
+	require.InDelta(t, 16.0/20/8+4.0/20/8, oddstest.ProbOf(d, 10), 1e-12)
+	require.InDelta(t, 4.0/20/8, oddstest.ProbOf(d, 24), 1e-12)
 	require.InDelta(t, 0.8*9.5+0.2*(2*7.5+2), d.GetMean(), 1e-9)
 	require.Equal(t, "an attack with longsword, +18 against CA 15", o.GetSummary())
 
 	// Against 10 hit points, down at 0 or below (D20-044): a hit's d8 + 5 fells on a 5 or more
 	// (4/8), a critical (10 to 24) always: 16/20 × 1/2 + 4/20 = 0.6.
 	st = segFight(t, nil,
-		segFighter("knight", "david", 5, 16, 2, 3, 14, 30, longsword(), &d20segv1.Feat{Name: "force", Damage: 2}),
-		segFighter("brigand", gm, 1, 1, 1, 1, 15, 10, longsword()))
-	o, err = odds.Of(reg, st, segAttack(0, 0), "david")
+		segFighter("knight", "david", 5, 16, 2, 3, 14, 30, oddsLongsword(), &d20segv1.Feat{Name: "force", Damage: 2}),
+		segFighter("brigand", oddstest.GM, 1, 1, 1, 1, 15, 10, oddsLongsword()))
+	o, err = odds.Of(oddstest.Reg, st, segAttack(0, 0), "david")
 	require.NoError(t, err)
-	require.InDelta(t, 0.6, chanceOf(t, section(t, o, "attack"), "down"), 1e-12)
+	require.InDelta(t, 0.6, oddstest.ChanceOf(t, oddstest.Section(t, o, "attack"), "down"), 1e-12)
+}
+
+// TestOddsUseOnlyWhatTheCallerSees: with the target hidden from the player, the odds computed
+// on the player's view are the same whatever the target's numbers are, and say its numbers
+// are hidden; the GM, who sees all, gets odds that change with them (D20-040).
+func TestOddsUseOnlyWhatTheCallerSees(t *testing.T) {
+	oddstest.Hidden(t, segFight(t, nil, segFighter("knight", "david", 5, 6, 2, 3, 14, 30, oddsLongsword()), segFighter("brigand", oddstest.GM, 1, 1, 1, 1, 15, 20, oddsLongsword())),
+		segAttack(0, 0), "knight", "brigand", func(c *encounterv1.Combatant) { c.GetD20Seg().Ca = 25 })
 }

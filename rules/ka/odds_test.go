@@ -1,4 +1,4 @@
-package odds_test
+package ka_test
 
 import (
 	"slices"
@@ -9,6 +9,7 @@ import (
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/rules/ka"
 	"github.com/fray-rpg/fray/rules/odds"
+	"github.com/fray-rpg/fray/rules/odds/oddstest"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/proto"
 )
@@ -16,7 +17,7 @@ import (
 func kaWho(id, controller string, a, h int32, skills map[string]int32, enc, kaDice, reality int32, ws ...*kav1.Weapon) *encounterv1.Combatant {
 	return &encounterv1.Combatant{Id: id, Name: id, Controller: controller, Sheet: &encounterv1.Combatant_Ka{Ka: &kav1.Sheet{
 		Spheres: map[string]int32{ka.Animalite: a, ka.Humanite: h, "Spiritualité": 2}, Skills: skills,
-		Encaissement: enc, KaDice: kaDice, RealityPoints: reality, PlayerCharacter: controller != gm, Weapons: ws,
+		Encaissement: enc, KaDice: kaDice, RealityPoints: reality, PlayerCharacter: controller != oddstest.GM, Weapons: ws,
 	}}}
 }
 
@@ -30,13 +31,13 @@ func kaFight(t testing.TB, opts *kav1.Options, dogKa int32) *encounterv1.Encount
 	joshua := kaWho("joshua", "david", 4, 3, map[string]int32{"Arme à feu": 4, "Bagarre": 2, "Esquive": 2}, 3, 5, 15,
 		&kav1.Weapon{Name: "pistolet", Sphere: ka.Humanite, Skill: "Arme à feu", Damage: 8},
 		&kav1.Weapon{Name: "crosse", Sphere: ka.Animalite, Skill: "Bagarre", Damage: 3})
-	dog := kaWho("chien", gm, 3, 1, map[string]int32{"Esquive": 4, "Bagarre": 3}, 3, dogKa, 10,
+	dog := kaWho("chien", oddstest.GM, 3, 1, map[string]int32{"Esquive": 4, "Bagarre": 3}, 3, dogKa, 10,
 		&kav1.Weapon{Name: "crocs", Sphere: ka.Animalite, Skill: "Bagarre", Damage: 2})
-	return play(t,
-		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "cul-de-sac", RuleSystem: "ka", Options: ro}}}, nil},
-		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: joshua}}}, nil},
-		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: dog}}}, nil},
-		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}, nil},
+	return oddstest.Play(t,
+		oddstest.Step{Actor: oddstest.GM, Cmd: &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "cul-de-sac", RuleSystem: "ka", Options: ro}}}, Faces: nil},
+		oddstest.Step{Actor: oddstest.GM, Cmd: &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: joshua}}}, Faces: nil},
+		oddstest.Step{Actor: oddstest.GM, Cmd: &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: dog}}}, Faces: nil},
+		oddstest.Step{Actor: oddstest.GM, Cmd: &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}, Faces: nil},
 	)
 }
 
@@ -61,7 +62,7 @@ func discardFirst(st *encounterv1.EncounterState, n int) {
 // the dice stream, the cards drawn from those left (KA-001…KA-007, KA-009, KA-020…KA-025,
 // KA-030, KA-031).
 func TestKaOddsAgreeWithDecide(t *testing.T) {
-	agreement(t)
+	oddstest.Agreement(t)
 	for _, c := range []struct {
 		name    string
 		opts    *kav1.Options
@@ -77,19 +78,19 @@ func TestKaOddsAgreeWithDecide(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			st := kaFight(t, c.opts, c.dogKa)
 			discardFirst(st, c.discard)
-			o, err := odds.Of(reg, st, c.cmd, "david")
+			o, err := odds.Of(oddstest.Reg, st, c.cmd, "david")
 			require.NoError(t, err)
 			require.Zero(t, o.GetLeftOut())
-			_, declared := applyEvents(t, st, "david", c.cmd, nil)
-			tallies := map[string]*tally{"none": newTally(), "defended": newTally()}
-			for i := range *samples {
+			_, declared := oddstest.ApplyEvents(t, st, "david", c.cmd, nil)
+			tallies := map[string]*oddstest.Tally{"none": oddstest.NewTally(), "defended": oddstest.NewTally()}
+			for i := range oddstest.Samples() {
 				for k, re := range map[string]*kav1.React{"none": {}, "defended": {Defend: true}} {
 					seed := i
 					if k == "defended" {
 						seed += 1 << 30
 					}
-					evs, err := reg.Decide(declared, &encounterv1.Command{Kind: &encounterv1.Command_Ka{Ka: &kav1.Action{CombatantId: "chien",
-						Kind: &kav1.Action_React{React: re}}}}, engine.Env{Actor: gm, Dice: stream(t, seed)})
+					evs, err := oddstest.Reg.Decide(declared, &encounterv1.Command{Kind: &encounterv1.Command_Ka{Ka: &kav1.Action{CombatantId: "chien",
+						Kind: &kav1.Action_React{React: re}}}}, engine.Env{Actor: oddstest.GM, Dice: oddstest.Stream(t, seed)})
 					require.NoError(t, err)
 					var res *kav1.AttackResolved
 					for _, ev := range evs {
@@ -98,25 +99,25 @@ func TestKaOddsAgreeWithDecide(t *testing.T) {
 						}
 					}
 					tl := tallies[k]
-					tl.n++
-					tl.see("level." + itoa(int64(res.GetLevel())))
+					tl.N++
+					tl.See("level." + oddstest.Itoa(int64(res.GetLevel())))
 					if res.GetUnconscious() || res.GetDying() {
-						tl.see("out")
+						tl.See("out")
 					}
-					tl.see("ka=" + itoa(int64(res.GetKaLost())))
-					tl.value("ka", float64(res.GetKaLost()))
-					tl.see("reality=" + itoa(int64(res.GetRealityLost())))
-					tl.value("reality", float64(res.GetRealityLost()))
+					tl.See("ka=" + oddstest.Itoa(int64(res.GetKaLost())))
+					tl.Value("ka", float64(res.GetKaLost()))
+					tl.See("reality=" + oddstest.Itoa(int64(res.GetRealityLost())))
+					tl.Value("reality", float64(res.GetRealityLost()))
 				}
 			}
 			for k, tl := range tallies {
-				s := section(t, o, k)
+				s := oddstest.Section(t, o, k)
 				require.Empty(t, s.GetUnavailable())
 				for _, ch := range s.GetChances() {
-					tl.agree(t, ch.GetKey(), ch.GetProbability())
+					tl.Agree(t, ch.GetKey(), ch.GetProbability())
 				}
 				for _, d := range s.GetDistributions() {
-					tl.agreeDist(t, d.GetKey(), d)
+					tl.AgreeDist(t, d.GetKey(), d)
 				}
 			}
 		})
@@ -127,30 +128,30 @@ func TestKaOddsAgreeWithDecide(t *testing.T) {
 // the −1: 5); taken, it succeeds when the cards give 5 or more: a pip of 5 to 10 (24 of the 56
 // cards) or a face (16), so fails with 16/56 (KA-002, KA-005, KA-006).
 func TestKaOddsByHand(t *testing.T) {
-	o, err := odds.Of(reg, kaFight(t, nil, 2), kaShot("pistolet", -2, false), "david")
+	o, err := odds.Of(oddstest.Reg, kaFight(t, nil, 2), kaShot("pistolet", -2, false), "david")
 	require.NoError(t, err)
-	none := section(t, o, "none")
-	require.InDelta(t, 16.0/56, chanceOf(t, none, "level.0"), 1e-12)
+	none := oddstest.Section(t, o, "none")
+	require.InDelta(t, 16.0/56, oddstest.ChanceOf(t, none, "level.0"), 1e-12)
 	require.Equal(t, "an attack on chien: 5 + the cards", o.GetSummary())
 	// A pip of 5 to 10 gives margins 0…5, a normal success (24/56); a face then a pip gives
 	// 15 + pip: margins 6…15 (great from margin 10, i.e. a pip ≥ 5 after one face).
-	require.InDelta(t, 24.0/56+16.0/56*(4*4.0)/55, chanceOf(t, none, "level.1"), 1e-12)
+	require.InDelta(t, 24.0/56+16.0/56*(4*4.0)/55, oddstest.ChanceOf(t, none, "level.1"), 1e-12)
 }
 
 // TestKaEveryDrawReshufflesFirst: with reshuffle every_draw the discard returns to the deck
 // before each draw (KA-003): the odds are those of a whole deck whatever the discard holds.
 func TestKaEveryDrawReshufflesFirst(t *testing.T) {
 	every := &kav1.Options{Reshuffle: "every_draw"}
-	whole, err := odds.Of(reg, kaFight(t, every, 2), kaShot("pistolet", -2, false), "david")
+	whole, err := odds.Of(oddstest.Reg, kaFight(t, every, 2), kaShot("pistolet", -2, false), "david")
 	require.NoError(t, err)
 	st := kaFight(t, every, 2)
 	discardFirst(st, 51)
-	thin, err := odds.Of(reg, st, kaShot("pistolet", -2, false), "david")
+	thin, err := odds.Of(oddstest.Reg, st, kaShot("pistolet", -2, false), "david")
 	require.NoError(t, err)
 	require.True(t, proto.Equal(whole, thin))
 	st = kaFight(t, nil, 2)
 	discardFirst(st, 51)
-	onEmpty, err := odds.Of(reg, st, kaShot("pistolet", -2, false), "david")
+	onEmpty, err := odds.Of(oddstest.Reg, st, kaShot("pistolet", -2, false), "david")
 	require.NoError(t, err)
 	require.False(t, proto.Equal(whole, onEmpty), "on_empty draws from the five cards left")
 }
@@ -185,16 +186,16 @@ func TestKaOddsWithTwoCardsLeft(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			st := kaFight(t, nil, 2)
 			leaveOnly(st, c.left...)
-			o, err := odds.Of(reg, st, kaShot("pistolet", -2, false), "david")
+			o, err := odds.Of(oddstest.Reg, st, kaShot("pistolet", -2, false), "david")
 			require.NoError(t, err)
-			d := section(t, o, "defended")
+			d := oddstest.Section(t, o, "defended")
 			require.Len(t, d.GetChances(), 5)
-			require.InDelta(t, c.dodged, chanceOf(t, d, "level.1"), 1e-12)
-			require.InDelta(t, c.dodged0, chanceOf(t, d, "level.0"), 1e-12)
-			require.Zero(t, chanceOf(t, d, "out"), "1 + 8 − 4 soak = 5: 1 Ka die of the dog's 2 (KA-024)")
-			require.InDelta(t, c.dodged, probOf(distOf(t, d, "ka"), 1), 1e-12, "a success at margin 0 deals its damage (KA-022)")
-			n := section(t, o, "none")
-			require.InDelta(t, 1, chanceOf(t, n, "level.1")+chanceOf(t, n, "level.0"), 1e-12)
+			require.InDelta(t, c.dodged, oddstest.ChanceOf(t, d, "level.1"), 1e-12)
+			require.InDelta(t, c.dodged0, oddstest.ChanceOf(t, d, "level.0"), 1e-12)
+			require.Zero(t, oddstest.ChanceOf(t, d, "out"), "1 + 8 − 4 soak = 5: 1 Ka die of the dog's 2 (KA-024)")
+			require.InDelta(t, c.dodged, oddstest.ProbOf(oddstest.DistOf(t, d, "ka"), 1), 1e-12, "a success at margin 0 deals its damage (KA-022)")
+			n := oddstest.Section(t, o, "none")
+			require.InDelta(t, 1, oddstest.ChanceOf(t, n, "level.1")+oddstest.ChanceOf(t, n, "level.0"), 1e-12)
 		})
 	}
 }
@@ -211,17 +212,17 @@ func TestKaStunAtTheSeuil(t *testing.T) {
 	leaveOnly(st, &kav1.Card{Suit: kav1.Suit_SUIT_EPEE, Rank: 5}, &kav1.Card{Suit: kav1.Suit_SUIT_EPEE, Rank: 4})
 	require.Equal(t, int32(6), ka.New(ka.Latest).Seuil(dog))
 	// Animalité 4 + Bagarre 2 − 5 = 1; taken: 1 + 5 = 6 or 1 + 4 = 5, both failures.
-	o, err := odds.Of(reg, st, kaShot("crosse", -5, true), "david")
+	o, err := odds.Of(oddstest.Reg, st, kaShot("crosse", -5, true), "david")
 	require.NoError(t, err)
-	require.InDelta(t, 1, chanceOf(t, section(t, o, "none"), "level.0"), 1e-12)
+	require.InDelta(t, 1, oddstest.ChanceOf(t, oddstest.Section(t, o, "none"), "level.0"), 1e-12)
 	// + 4: 10 + 5 or 10 + 4, margins 5 and 4, normal successes: 1 + 5 = 6 points, the seuil.
-	o, err = odds.Of(reg, st, kaShot("crosse", 4, true), "david")
+	o, err = odds.Of(oddstest.Reg, st, kaShot("crosse", 4, true), "david")
 	require.NoError(t, err)
-	n := section(t, o, "none")
-	require.InDelta(t, 1, chanceOf(t, n, "level.1"), 1e-12)
-	require.InDelta(t, 1, chanceOf(t, n, "out"), 1e-12)
-	require.InDelta(t, 1, probOf(distOf(t, n, "reality"), 6), 1e-12)
-	require.InDelta(t, 1, probOf(distOf(t, n, "ka"), 0), 1e-12)
+	n := oddstest.Section(t, o, "none")
+	require.InDelta(t, 1, oddstest.ChanceOf(t, n, "level.1"), 1e-12)
+	require.InDelta(t, 1, oddstest.ChanceOf(t, n, "out"), 1e-12)
+	require.InDelta(t, 1, oddstest.ProbOf(oddstest.DistOf(t, n, "reality"), 6), 1e-12)
+	require.InDelta(t, 1, oddstest.ProbOf(oddstest.DistOf(t, n, "ka"), 0), 1e-12)
 }
 
 // TestKaStunOfADogWithoutPoints: a stun on a victim with no points de réalité left takes no
@@ -230,12 +231,12 @@ func TestKaStunOfADogWithoutPoints(t *testing.T) {
 	st := kaFight(t, nil, 2)
 	st.GetKa().GetCombatants()["chien"].RealityPoints = 0
 	leaveOnly(st, &kav1.Card{Suit: kav1.Suit_SUIT_EPEE, Rank: 5}, &kav1.Card{Suit: kav1.Suit_SUIT_EPEE, Rank: 4})
-	o, err := odds.Of(reg, st, kaShot("crosse", 4, true), "david")
+	o, err := odds.Of(oddstest.Reg, st, kaShot("crosse", 4, true), "david")
 	require.NoError(t, err)
-	n := section(t, o, "none")
-	require.InDelta(t, 1, chanceOf(t, n, "level.1"), 1e-12)
-	require.InDelta(t, 1, probOf(distOf(t, n, "ka"), 0), 1e-12)
-	require.InDelta(t, 1, probOf(distOf(t, n, "reality"), 0), 1e-12)
+	n := oddstest.Section(t, o, "none")
+	require.InDelta(t, 1, oddstest.ChanceOf(t, n, "level.1"), 1e-12)
+	require.InDelta(t, 1, oddstest.ProbOf(oddstest.DistOf(t, n, "ka"), 0), 1e-12)
+	require.InDelta(t, 1, oddstest.ProbOf(oddstest.DistOf(t, n, "reality"), 0), 1e-12)
 }
 
 // TestKaOddsNameTheLevels: the levels are named (KA-006), and an encounter with more success
@@ -245,17 +246,17 @@ func TestKaStunOfADogWithoutPoints(t *testing.T) {
 func TestKaOddsNameTheLevels(t *testing.T) {
 	st := kaFight(t, &kav1.Options{SuccessLevels: []int32{5, 10, 20}, SuccessBonus: []int32{1, 3, 5, 10}}, 2)
 	leaveOnly(st, &kav1.Card{Suit: kav1.Suit_SUIT_EPEE, Rank: 10}, &kav1.Card{Suit: kav1.Suit_SUIT_EPEE, Rank: 9})
-	o, err := odds.Of(reg, st, kaShot("pistolet", -2, false), "david")
+	o, err := odds.Of(oddstest.Reg, st, kaShot("pistolet", -2, false), "david")
 	require.NoError(t, err)
-	n := section(t, o, "none")
+	n := oddstest.Section(t, o, "none")
 	var labels []string
 	for _, c := range n.GetChances() {
 		labels = append(labels, c.GetLabel())
 	}
 	require.Equal(t, []string{"failure", "normal success", "great success", "exceptional success", "level 4", "the target is out of the fight"}, labels)
-	require.InDelta(t, 0.5, chanceOf(t, n, "level.2"), 1e-12)
-	require.InDelta(t, 0.5, chanceOf(t, n, "level.1"), 1e-12)
-	require.Zero(t, chanceOf(t, n, "level.4"))
+	require.InDelta(t, 0.5, oddstest.ChanceOf(t, n, "level.2"), 1e-12)
+	require.InDelta(t, 0.5, oddstest.ChanceOf(t, n, "level.1"), 1e-12)
+	require.Zero(t, oddstest.ChanceOf(t, n, "level.4"))
 }
 
 // TestKaOddsOfABurst: a burst on one target (KA-033) draws with Animalité, −1, and deals +12,
@@ -266,12 +267,20 @@ func TestKaOddsOfABurst(t *testing.T) {
 	j := engine.FindCombatant(st, "joshua").GetKa()
 	j.Weapons = append(j.Weapons, &kav1.Weapon{Name: "pistolet-mitrailleur", Sphere: ka.Humanite, Skill: "Arme à feu", Damage: 6, Burst: true})
 	leaveOnly(st, &kav1.Card{Suit: kav1.Suit_SUIT_EPEE, Rank: 5}, &kav1.Card{Suit: kav1.Suit_SUIT_EPEE, Rank: 4})
-	o, err := odds.Of(reg, st, &encounterv1.Command{Kind: &encounterv1.Command_Ka{Ka: &kav1.Action{CombatantId: "joshua", Kind: &kav1.Action_Attack{
+	o, err := odds.Of(oddstest.Reg, st, &encounterv1.Command{Kind: &encounterv1.Command_Ka{Ka: &kav1.Action{CombatantId: "joshua", Kind: &kav1.Action_Attack{
 		Attack: &kav1.Attack{TargetId: "chien", Weapon: "pistolet-mitrailleur", Burst: true}}}}}, "david")
 	require.NoError(t, err)
-	n := section(t, o, "none")
+	n := oddstest.Section(t, o, "none")
 	require.Equal(t, "an attack on chien: 7 + the cards", o.GetSummary())
-	require.InDelta(t, 1, chanceOf(t, n, "level.1"), 1e-12)
-	require.InDelta(t, 1, probOf(distOf(t, n, "ka"), 2), 1e-12)
-	require.InDelta(t, 1, chanceOf(t, n, "out"), 1e-12)
+	require.InDelta(t, 1, oddstest.ChanceOf(t, n, "level.1"), 1e-12)
+	require.InDelta(t, 1, oddstest.ProbOf(oddstest.DistOf(t, n, "ka"), 2), 1e-12)
+	require.InDelta(t, 1, oddstest.ChanceOf(t, n, "out"), 1e-12)
+}
+
+// TestOddsUseOnlyWhatTheCallerSees: with the target hidden from the player, the odds computed
+// on the player's view are the same whatever the target's numbers are, and say its numbers
+// are hidden; the GM, who sees all, gets odds that change with them (KA-007).
+func TestOddsUseOnlyWhatTheCallerSees(t *testing.T) {
+	oddstest.Hidden(t, kaFight(t, nil, 2), kaShot("pistolet", -2, false), "joshua", "chien",
+		func(c *encounterv1.Combatant) { c.GetKa().Skills["Esquive"] = 9; c.GetKa().Encaissement = 6 })
 }

@@ -1,4 +1,4 @@
-package odds_test
+package loss_test
 
 import (
 	"fmt"
@@ -11,6 +11,7 @@ import (
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/rules/loss"
 	"github.com/fray-rpg/fray/rules/odds"
+	"github.com/fray-rpg/fray/rules/odds/oddstest"
 	"github.com/stretchr/testify/require"
 )
 
@@ -18,10 +19,6 @@ import (
 // malfrat (LOS-T01: Agilité 5, Esquive 7) or a Sbire (LOS-T05: 5 + 4).
 
 const (
-	pc    = lossv1.CombatantKind_COMBATANT_KIND_PLAYER_CHARACTER
-	adv   = lossv1.CombatantKind_COMBATANT_KIND_ADVERSAIRE
-	sbire = lossv1.CombatantKind_COMBATANT_KIND_SBIRE
-
 	extra = lossv1.ExploitEffect_EXPLOIT_EFFECT_EXTRA_DAMAGE
 )
 
@@ -30,7 +27,7 @@ func lossCmd(a *lossv1.Action) *encounterv1.Command {
 }
 
 func lossFighter(id string, kind lossv1.CombatantKind, init, p, m, a, e, damage int32) *encounterv1.Combatant {
-	controller := gm
+	controller := oddstest.GM
 	if kind == pc {
 		controller = "david"
 	}
@@ -53,11 +50,11 @@ func lossFight(t testing.TB, opts *lossv1.Options, target *encounterv1.Combatant
 	if opts != nil {
 		ro = &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Loss{Loss: opts}}
 	}
-	return play(t,
-		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "ruelle", RuleSystem: "loss", Options: ro}}}, nil},
-		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: lossFighter("diego", pc, 8, 6, 6, 5, 5, 3)}}}, nil},
-		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: target}}}, nil},
-		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}, []int32{7, 1}},
+	return oddstest.Play(t,
+		oddstest.Step{Actor: oddstest.GM, Cmd: &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "ruelle", RuleSystem: "loss", Options: ro}}}, Faces: nil},
+		oddstest.Step{Actor: oddstest.GM, Cmd: &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: lossFighter("diego", pc, 8, 6, 6, 5, 5, 3)}}}, Faces: nil},
+		oddstest.Step{Actor: oddstest.GM, Cmd: &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: target}}}, Faces: nil},
+		oddstest.Step{Actor: oddstest.GM, Cmd: &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}, Faces: []int32{7, 1}},
 	)
 }
 
@@ -138,7 +135,7 @@ func withGrenade(sh *lossv1.Sheet) {
 // the real Decide run through the registry on the system's own dice stream, one seed per
 // sample (LOS-001, LOS-002, LOS-010…LOS-015, LOS-020…LOS-025, LOS-065, LOS-073, LOS-078).
 func TestLossOddsAgreeWithDecide(t *testing.T) {
-	agreement(t)
+	oddstest.Agreement(t)
 	for _, c := range lossCases() {
 		t.Run(c.name, func(t *testing.T) {
 			st := lossFight(t, c.opts, c.target)
@@ -148,31 +145,31 @@ func TestLossOddsAgreeWithDecide(t *testing.T) {
 			if c.wound != nil {
 				c.wound(st.GetLoss().GetCombatants()["malfrat"])
 			}
-			o, err := odds.Of(reg, st, c.cmd, "david")
+			o, err := odds.Of(oddstest.Reg, st, c.cmd, "david")
 			require.NoError(t, err)
 			require.Less(t, o.GetLeftOut(), 1e-9)
-			tallies := map[string]*tally{"attack": newTally(), "none": newTally(), "parry": newTally(), "dodge": newTally()}
+			tallies := map[string]*oddstest.Tally{"attack": oddstest.NewTally(), "none": oddstest.NewTally(), "parry": oddstest.NewTally(), "dodge": oddstest.NewTally()}
 			for k, tl := range tallies {
-				tl.name = k
+				tl.Name = k
 			}
 			before := st.GetLoss().GetCombatants()["malfrat"]
 			track := before.GetLight() + before.GetGrave() + before.GetFatal() + before.GetHealth()
-			for i := range *samples {
-				roller := stream(t, i)
-				evs, err := reg.Decide(st, c.cmd, engine.Env{Actor: "david", Dice: roller})
+			for i := range oddstest.Samples() {
+				roller := oddstest.Stream(t, i)
+				evs, err := oddstest.Reg.Decide(st, c.cmd, engine.Env{Actor: "david", Dice: roller})
 				require.NoError(t, err)
 				ar := evs[0].GetLoss().GetAttackRolled()
 				total := ar.GetTest().GetTotal() - ar.GetTest().GetDifficulty()
 				at := tallies["attack"]
-				at.n++
+				at.N++
 				for n := range 6 { // the same die against the Difficulty of n Exploits
 					if total >= 5*(int32(n)-loss.CountExploits(c.cmd.GetLoss().GetAttack().GetExploits())) {
-						at.see(fmt.Sprintf("reach.%d", n))
+						at.See(fmt.Sprintf("reach.%d", n))
 					}
 				}
 				var next *encounterv1.EncounterState
 				if ar.GetTest().GetSuccess() {
-					next, err = foldInto(st, evs[:1])
+					next, err = oddstest.FoldInto(st, evs[:1])
 					require.NoError(t, err)
 				}
 				for i, r := range []lossv1.Reaction{lossv1.Reaction_REACTION_NONE, lossv1.Reaction_REACTION_PARRY, lossv1.Reaction_REACTION_DODGE} {
@@ -181,33 +178,33 @@ func TestLossOddsAgreeWithDecide(t *testing.T) {
 						continue
 					}
 					tl := tallies[key]
-					tl.n++
+					tl.N++
 					res := evs[len(evs)-1].GetLoss().GetAttackResolved()
 					if next != nil {
 						rs := &lossv1.React{Reaction: r}
-						revs, err := reg.Decide(next, lossCmd(&lossv1.Action{CombatantId: "malfrat", Kind: &lossv1.Action_React{React: rs}}), engine.Env{Actor: gm, Dice: roller})
+						revs, err := oddstest.Reg.Decide(next, lossCmd(&lossv1.Action{CombatantId: "malfrat", Kind: &lossv1.Action_React{React: rs}}), engine.Env{Actor: oddstest.GM, Dice: roller})
 						require.NoError(t, err)
 						res = revs[len(revs)-1].GetLoss().GetAttackResolved()
 					}
 					lost := int64(0)
 					if res.GetHit() {
-						tl.see("hit")
-						tl.see(fmt.Sprintf("standing.%d", res.GetExploitsStanding()))
+						tl.See("hit")
+						tl.See(fmt.Sprintf("standing.%d", res.GetExploitsStanding()))
 						lost = int64(track - res.GetLight() - res.GetGrave() - res.GetFatal() - res.GetHealth())
 					}
 					if res.GetTargetOut() {
-						tl.see("out")
+						tl.See("out")
 					}
-					tl.see("levels=" + itoa(lost))
-					tl.value("levels", float64(lost))
+					tl.See("levels=" + oddstest.Itoa(lost))
+					tl.Value("levels", float64(lost))
 				}
 			}
-			attack := section(t, o, "attack")
+			attack := oddstest.Section(t, o, "attack")
 			for n := range 6 {
-				tallies["attack"].agree(t, fmt.Sprintf("reach.%d", n), chanceOf(t, attack, fmt.Sprintf("reach.%d", n)))
+				tallies["attack"].Agree(t, fmt.Sprintf("reach.%d", n), oddstest.ChanceOf(t, attack, fmt.Sprintf("reach.%d", n)))
 			}
 			for _, key := range []string{"none", "parry", "dodge"} {
-				s := section(t, o, key)
+				s := oddstest.Section(t, o, key)
 				if slices.Contains(c.unavailable, key) {
 					require.NotEmpty(t, s.GetUnavailable(), key)
 					require.Empty(t, s.GetChances())
@@ -216,9 +213,9 @@ func TestLossOddsAgreeWithDecide(t *testing.T) {
 				require.Empty(t, s.GetUnavailable())
 				tl := tallies[key]
 				for _, ch := range s.GetChances() {
-					tl.agree(t, ch.GetKey(), ch.GetProbability())
+					tl.Agree(t, ch.GetKey(), ch.GetProbability())
 				}
-				tl.agreeDist(t, "levels", distOf(t, s, "levels"))
+				tl.AgreeDist(t, "levels", oddstest.DistOf(t, s, "levels"))
 			}
 		})
 	}
@@ -232,28 +229,28 @@ func TestLossOddsAgreeWithDecide(t *testing.T) {
 // one Exploit (LOS-014, as in LOS-T02); below 20 (7/10) both stand.
 func TestLossOddsByHand(t *testing.T) {
 	st := lossFight(t, nil, malfrat())
-	o, err := odds.Of(reg, st, lossAttack(extras(2)...), "david")
+	o, err := odds.Of(oddstest.Reg, st, lossAttack(extras(2)...), "david")
 	require.NoError(t, err)
 	require.Equal(t, "an attack at Difficulty 25 with 2 Exploits", o.GetSummary())
-	attack := section(t, o, "attack")
+	attack := oddstest.Section(t, o, "attack")
 	for n, p := range []float64{0.8, 0.3, 0.08, 0.03, 0.008, 0.003} {
-		require.InDelta(t, p, chanceOf(t, attack, fmt.Sprintf("reach.%d", n)), 1e-9, "%d Exploits", n)
+		require.InDelta(t, p, oddstest.ChanceOf(t, attack, fmt.Sprintf("reach.%d", n)), 1e-9, "%d Exploits", n)
 	}
-	dodge := section(t, o, "dodge")
-	require.InDelta(t, 0.08*0.7, chanceOf(t, dodge, "standing.2"), 1e-9)
-	require.InDelta(t, 0.08*0.22, chanceOf(t, dodge, "standing.1"), 1e-9)
-	require.InDelta(t, 0, chanceOf(t, dodge, "standing.0"), 1e-12)
-	require.InDelta(t, 0.08*0.92, chanceOf(t, dodge, "hit"), 1e-9)
-	none := section(t, o, "none")
-	require.InDelta(t, 0.08, chanceOf(t, none, "standing.2"), 1e-9)
+	dodge := oddstest.Section(t, o, "dodge")
+	require.InDelta(t, 0.08*0.7, oddstest.ChanceOf(t, dodge, "standing.2"), 1e-9)
+	require.InDelta(t, 0.08*0.22, oddstest.ChanceOf(t, dodge, "standing.1"), 1e-9)
+	require.InDelta(t, 0, oddstest.ChanceOf(t, dodge, "standing.0"), 1e-12)
+	require.InDelta(t, 0.08*0.92, oddstest.ChanceOf(t, dodge, "hit"), 1e-9)
+	none := oddstest.Section(t, o, "none")
+	require.InDelta(t, 0.08, oddstest.ChanceOf(t, none, "standing.2"), 1e-9)
 	// Taken: 3d10 + 3 (LOS-020, LOS-065) against no armour (LOS-021): 6 to 33 NS, out of the
 	// fight at 15 or more of its 15 boxes (LOS-022): 3d10 ≥ 12 in all but the C(11, 3) = 165 of
 	// the 1000 throws that sum to 11 or less.
-	levels := distOf(t, none, "levels")
-	require.InDelta(t, 0.92, probOf(levels, 0), 1e-9)
-	require.InDelta(t, 0.08/1000, probOf(levels, 6), 1e-9)
-	require.InDelta(t, 0.08*0.835, chanceOf(t, none, "out"), 1e-9)
-	require.InDelta(t, 0.08*0.835, probOf(levels, 15), 1e-9, "NS lost stop at the 15 boxes")
+	levels := oddstest.DistOf(t, none, "levels")
+	require.InDelta(t, 0.92, oddstest.ProbOf(levels, 0), 1e-9)
+	require.InDelta(t, 0.08/1000, oddstest.ProbOf(levels, 6), 1e-9)
+	require.InDelta(t, 0.08*0.835, oddstest.ChanceOf(t, none, "out"), 1e-9)
+	require.InDelta(t, 0.08*0.835, oddstest.ProbOf(levels, 15), 1e-9, "NS lost stop at the 15 boxes")
 	require.Contains(t, o.GetAssumptions()[0], "no Exploit")
 	require.Less(t, o.GetLeftOut(), 1e-9)
 }
@@ -268,16 +265,16 @@ func TestLossOddsWithBonuses(t *testing.T) {
 	st.GetLoss().GetCombatants()["malfrat"].NextActionBonus = 5
 	cmd := lossCmd(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{
 		TargetId: "malfrat", Weapon: "sabre", Exploits: extras(2), Situation: &lossv1.Situation{Higher: true}}}})
-	o, err := odds.Of(reg, st, cmd, "david")
+	o, err := odds.Of(oddstest.Reg, st, cmd, "david")
 	require.NoError(t, err)
-	attack := section(t, o, "attack")
-	require.InDelta(t, 1, chanceOf(t, attack, "reach.0"), 1e-12)
-	require.InDelta(t, 0.8, chanceOf(t, attack, "reach.1"), 1e-12)
-	require.InDelta(t, 0.3, chanceOf(t, attack, "reach.2"), 1e-12)
-	dodge := section(t, o, "dodge")
-	require.InDelta(t, 0.3*0.2, chanceOf(t, dodge, "standing.2"), 1e-12)
-	require.InDelta(t, 0.3*0.5, chanceOf(t, dodge, "standing.1"), 1e-12)
-	require.InDelta(t, 0.3*0.7, chanceOf(t, dodge, "hit"), 1e-12)
+	attack := oddstest.Section(t, o, "attack")
+	require.InDelta(t, 1, oddstest.ChanceOf(t, attack, "reach.0"), 1e-12)
+	require.InDelta(t, 0.8, oddstest.ChanceOf(t, attack, "reach.1"), 1e-12)
+	require.InDelta(t, 0.3, oddstest.ChanceOf(t, attack, "reach.2"), 1e-12)
+	dodge := oddstest.Section(t, o, "dodge")
+	require.InDelta(t, 0.3*0.2, oddstest.ChanceOf(t, dodge, "standing.2"), 1e-12)
+	require.InDelta(t, 0.3*0.5, oddstest.ChanceOf(t, dodge, "standing.1"), 1e-12)
+	require.InDelta(t, 0.3*0.7, oddstest.ChanceOf(t, dodge, "hit"), 1e-12)
 }
 
 // TestLossOddsReadTheBlow: what a hit does is read as the rules' hit reads it. A Sbire's
@@ -289,26 +286,26 @@ func TestLossOddsReadTheBlow(t *testing.T) {
 	sb := func() *encounterv1.Combatant { return lossFighter("malfrat", sbire, 5, 5, 5, 5, 4, 2) }
 	st := lossFight(t, nil, sb())
 	engine.FindCombatant(st, "diego").GetLoss().Kind = sbire
-	o, err := odds.Of(reg, st, lossAttack(extra), "david")
+	o, err := odds.Of(oddstest.Reg, st, lossAttack(extra), "david")
 	require.NoError(t, err)
-	none := section(t, o, "none")
-	hit := chanceOf(t, none, "hit")
+	none := oddstest.Section(t, o, "none")
+	hit := oddstest.ChanceOf(t, none, "hit")
 	// 2d10 + 3 against 10 NS: out from 7 on the dice, all but the 15 of the 100 pairs summing
 	// to 6 or less.
-	require.InDelta(t, hit*(1-15.0/100), chanceOf(t, none, "out"), 1e-12)
+	require.InDelta(t, hit*(1-15.0/100), oddstest.ChanceOf(t, none, "out"), 1e-12)
 
 	shot := func(rng, distance int32) *oddsv1.Odds {
 		st := lossFight(t, nil, malfrat())
 		engine.FindCombatant(st, "diego").GetLoss().Weapons = append(engine.FindCombatant(st, "diego").GetLoss().Weapons,
 			&lossv1.Weapon{Name: "arc", Kind: lossv1.WeaponKind_WEAPON_KIND_RANGED, Vitesse: 2, Damage: 4, EffectiveRange: rng,
 				Attack: &lossv1.Score{Trait: "Puissance", Talent: "Arme de mêlée"}})
-		o, err := odds.Of(reg, st, lossCmd(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{
+		o, err := odds.Of(oddstest.Reg, st, lossCmd(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{
 			TargetId: "malfrat", Weapon: "arc", Situation: &lossv1.Situation{Distance: distance}}}}), "david")
 		require.NoError(t, err)
 		return o
 	}
 	top := func(o *oddsv1.Odds) int64 {
-		d := distOf(t, section(t, o, "none"), "levels")
+		d := oddstest.DistOf(t, oddstest.Section(t, o, "none"), "levels")
 		return d.GetOutcomes()[len(d.GetOutcomes())-1].GetValue()
 	}
 	require.Equal(t, int64(14), top(shot(8, 8)), "at the Portée: 1d10 + 4, whole")
@@ -321,28 +318,28 @@ func TestLossOddsReadTheBlow(t *testing.T) {
 	shielded.GetLoss().Shield = &lossv1.Shield{Name: "rondache", Size: lossv1.ShieldSize_SHIELD_SIZE_SMALL, ParryBonus: 1}
 	shielded.GetLoss().ShieldProtection = 2
 	shielded.GetLoss().Specialisations = []*lossv1.Specialisation{{Kind: lossv1.SpecialisationKind_SPECIALISATION_KIND_WEAPON_AND_SHIELD}}
-	o, err = odds.Of(reg, lossFight(t, nil, shielded), lossAttack(), "david")
+	o, err = odds.Of(oddstest.Reg, lossFight(t, nil, shielded), lossAttack(), "david")
 	require.NoError(t, err)
 	require.Equal(t, int64(10), top(o))
 	shielded.GetLoss().Specialisations = nil
-	o, err = odds.Of(reg, lossFight(t, nil, shielded), lossAttack(), "david")
+	o, err = odds.Of(oddstest.Reg, lossFight(t, nil, shielded), lossAttack(), "david")
 	require.NoError(t, err)
 	require.Equal(t, int64(11), top(o), "without the specialisation: 1d10 + 3 − 2")
 
-	three := play(t,
-		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "ruelle", RuleSystem: "loss"}}}, nil},
-		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: lossFighter("diego", pc, 8, 6, 6, 5, 5, 3)}}}, nil},
-		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: malfrat()}}}, nil},
-		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: lossFighter("mateo", adv, 5, 5, 5, 5, 7, 2)}}}, nil},
-		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}, []int32{7, 1, 1}},
+	three := oddstest.Play(t,
+		oddstest.Step{Actor: oddstest.GM, Cmd: &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "ruelle", RuleSystem: "loss"}}}, Faces: nil},
+		oddstest.Step{Actor: oddstest.GM, Cmd: &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: lossFighter("diego", pc, 8, 6, 6, 5, 5, 3)}}}, Faces: nil},
+		oddstest.Step{Actor: oddstest.GM, Cmd: &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: malfrat()}}}, Faces: nil},
+		oddstest.Step{Actor: oddstest.GM, Cmd: &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: lossFighter("mateo", adv, 5, 5, 5, 5, 7, 2)}}}, Faces: nil},
+		oddstest.Step{Actor: oddstest.GM, Cmd: &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}, Faces: []int32{7, 1, 1}},
 	)
 	withDagger(engine.FindCombatant(three, "diego").GetLoss())
-	o, err = odds.Of(reg, three, lossCmd(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{
+	o, err = odds.Of(oddstest.Reg, three, lossCmd(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{
 		TargetId: "malfrat", MoreTargetIds: []string{"mateo"}, Weapon: "sabre", SecondWeapon: "dague",
 		Exploits: []lossv1.ExploitEffect{lossv1.ExploitEffect_EXPLOIT_EFFECT_TWO_WEAPONS}}}}), "david")
 	require.NoError(t, err)
 	require.Equal(t, int64(13), top(o), "the sabre alone on the first target: 1d10 + 3")
-	require.Zero(t, chanceOf(t, section(t, o, "none"), "out"))
+	require.Zero(t, oddstest.ChanceOf(t, oddstest.Section(t, o, "none"), "out"))
 }
 
 // TestLossOddsWhenEveryExploitIsCancelled: a defender whose own Difficulty is raised (its
@@ -359,15 +356,15 @@ func TestLossOddsWhenEveryExploitIsCancelled(t *testing.T) {
 		st := lossFight(t, &lossv1.Options{CancelledExploitsStillHit: ptr(c.still)}, malfrat())
 		cs := st.GetLoss().GetCombatants()["malfrat"]
 		cs.Light, cs.Grave = 0, 4
-		o, err := odds.Of(reg, st, lossAttack(extra), "david")
+		o, err := odds.Of(oddstest.Reg, st, lossAttack(extra), "david")
 		require.NoError(t, err)
-		dodge := section(t, o, "dodge")
-		require.InDelta(t, c.hit, chanceOf(t, dodge, "hit"), 1e-12, "still hit %v", c.still)
-		require.InDelta(t, c.s0, chanceOf(t, dodge, "standing.0"), 1e-12)
-		require.InDelta(t, 0.3*0.7, chanceOf(t, dodge, "standing.1"), 1e-12)
-		o, err = odds.Of(reg, st, lossAttack(), "david")
+		dodge := oddstest.Section(t, o, "dodge")
+		require.InDelta(t, c.hit, oddstest.ChanceOf(t, dodge, "hit"), 1e-12, "still hit %v", c.still)
+		require.InDelta(t, c.s0, oddstest.ChanceOf(t, dodge, "standing.0"), 1e-12)
+		require.InDelta(t, 0.3*0.7, oddstest.ChanceOf(t, dodge, "standing.1"), 1e-12)
+		o, err = odds.Of(oddstest.Reg, st, lossAttack(), "david")
 		require.NoError(t, err)
-		require.InDelta(t, 0.8, chanceOf(t, section(t, o, "none"), "hit"), 1e-12)
+		require.InDelta(t, 0.8, oddstest.ChanceOf(t, oddstest.Section(t, o, "none"), "hit"), 1e-12)
 	}
 }
 
@@ -379,22 +376,22 @@ func TestLossOddsWhenEveryExploitIsCancelled(t *testing.T) {
 // Exploit stands on 9 or less (9/10): out (LOS-025).
 func TestLossOddsOfASbire(t *testing.T) {
 	sb := lossFighter("malfrat", sbire, 5, 5, 5, 5, 4, 2)
-	o, err := odds.Of(reg, lossFight(t, nil, sb), lossAttack(), "david")
+	o, err := odds.Of(oddstest.Reg, lossFight(t, nil, sb), lossAttack(), "david")
 	require.NoError(t, err)
-	require.InDelta(t, 0.8*0.4, chanceOf(t, section(t, o, "none"), "out"), 1e-12)
-	o, err = odds.Of(reg, lossFight(t, &lossv1.Options{SbireCancelledExploitPlainHit: ptr(false)}, sb), lossAttack(), "david")
+	require.InDelta(t, 0.8*0.4, oddstest.ChanceOf(t, oddstest.Section(t, o, "none"), "out"), 1e-12)
+	o, err = odds.Of(oddstest.Reg, lossFight(t, &lossv1.Options{SbireCancelledExploitPlainHit: ptr(false)}, sb), lossAttack(), "david")
 	require.NoError(t, err)
-	require.InDelta(t, 0.8*0.4, chanceOf(t, section(t, o, "none"), "out"), 1e-12, "no Exploit declared: never felled by one")
+	require.InDelta(t, 0.8*0.4, oddstest.ChanceOf(t, oddstest.Section(t, o, "none"), "out"), 1e-12, "no Exploit declared: never felled by one")
 	for _, c := range []struct {
 		plain bool
 		out   float64
 	}{{true, 0.9 + 0.09*0.4}, {false, 0.99}} {
 		st := lossFight(t, &lossv1.Options{SbireCancelledExploitPlainHit: ptr(c.plain)}, sb)
 		st.GetLoss().GetCombatants()["malfrat"].Prone = true
-		o, err := odds.Of(reg, st, lossAttack(extra), "david")
+		o, err := odds.Of(oddstest.Reg, st, lossAttack(extra), "david")
 		require.NoError(t, err)
-		require.InDelta(t, 1, chanceOf(t, section(t, o, "attack"), "reach.1"), 1e-12)
-		require.InDelta(t, c.out, chanceOf(t, section(t, o, "dodge"), "out"), 1e-12, "plain hit %v", c.plain)
+		require.InDelta(t, 1, oddstest.ChanceOf(t, oddstest.Section(t, o, "attack"), "reach.1"), 1e-12)
+		require.InDelta(t, c.out, oddstest.ChanceOf(t, oddstest.Section(t, o, "dodge"), "out"), 1e-12, "plain hit %v", c.plain)
 	}
 }
 
@@ -406,17 +403,17 @@ func TestLossOddsAimAtAZone(t *testing.T) {
 	st := lossFight(t, nil, armoured)
 	cs := st.GetLoss().GetCombatants()["malfrat"]
 	cs.Light, cs.Grave, cs.Fatal = 0, 1, 5
-	o, err := odds.Of(reg, st, lossCmd(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{
+	o, err := odds.Of(oddstest.Reg, st, lossCmd(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{
 		TargetId: "malfrat", Weapon: "sabre", WithDamage: true, Exploits: []lossv1.ExploitEffect{lossv1.ExploitEffect_EXPLOIT_EFFECT_AIM_ZONE}}}}), "david")
 	require.NoError(t, err)
-	none := section(t, o, "none")
-	hit := chanceOf(t, none, "hit")
+	none := oddstest.Section(t, o, "none")
+	hit := oddstest.ChanceOf(t, none, "hit")
 	require.InDelta(t, 0.08, hit, 1e-12)
-	require.Zero(t, chanceOf(t, none, "out"))
-	levels := distOf(t, none, "levels")
-	require.InDelta(t, hit*0.1, probOf(levels, 3), 1e-12, "a 1: 1 + 3 − 1")
-	require.InDelta(t, hit*0.1, probOf(levels, 4), 1e-12, "a 2: 2 + 3 − 1")
-	require.InDelta(t, hit*0.8, probOf(levels, 5), 1e-12, "3 or more: capped at 5")
+	require.Zero(t, oddstest.ChanceOf(t, none, "out"))
+	levels := oddstest.DistOf(t, none, "levels")
+	require.InDelta(t, hit*0.1, oddstest.ProbOf(levels, 3), 1e-12, "a 1: 1 + 3 − 1")
+	require.InDelta(t, hit*0.1, oddstest.ProbOf(levels, 4), 1e-12, "a 2: 2 + 3 − 1")
+	require.InDelta(t, hit*0.8, oddstest.ProbOf(levels, 5), 1e-12, "3 or more: capped at 5")
 }
 
 // TestLossOddsOfTwoWeaponsOnOneTarget: Two weapons on one target (LOS-070, 2 Exploits: 25,
@@ -425,15 +422,23 @@ func TestLossOddsAimAtAZone(t *testing.T) {
 func TestLossOddsOfTwoWeaponsOnOneTarget(t *testing.T) {
 	st := lossFight(t, nil, malfrat())
 	withDagger(engine.FindCombatant(st, "diego").GetLoss())
-	o, err := odds.Of(reg, st, lossCmd(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{
+	o, err := odds.Of(oddstest.Reg, st, lossCmd(&lossv1.Action{CombatantId: "diego", Kind: &lossv1.Action_Attack{Attack: &lossv1.Attack{
 		TargetId: "malfrat", Weapon: "sabre", SecondWeapon: "dague", Exploits: []lossv1.ExploitEffect{lossv1.ExploitEffect_EXPLOIT_EFFECT_TWO_WEAPONS}}}}), "david")
 	require.NoError(t, err)
-	none := section(t, o, "none")
-	levels := distOf(t, none, "levels")
-	require.InDelta(t, 0.08*0.01, probOf(levels, 6), 1e-12)
-	require.InDelta(t, 0.08*0.02, probOf(levels, 7), 1e-12)
+	none := oddstest.Section(t, o, "none")
+	levels := oddstest.DistOf(t, none, "levels")
+	require.InDelta(t, 0.08*0.01, oddstest.ProbOf(levels, 6), 1e-12)
+	require.InDelta(t, 0.08*0.02, oddstest.ProbOf(levels, 7), 1e-12)
 	require.Equal(t, int64(15), levels.GetOutcomes()[len(levels.GetOutcomes())-1].GetValue(), "no more than the 15 boxes")
 	// Sums of two d10 of 11 or more (d + 3 + e + 1 ≥ 15): 55 of the 100 pairs.
-	require.InDelta(t, 0.08*0.55, chanceOf(t, none, "out"), 1e-12)
-	require.InDelta(t, 0.08*0.55, probOf(levels, 15), 1e-12)
+	require.InDelta(t, 0.08*0.55, oddstest.ChanceOf(t, none, "out"), 1e-12)
+	require.InDelta(t, 0.08*0.55, oddstest.ProbOf(levels, 15), 1e-12)
+}
+
+// TestOddsUseOnlyWhatTheCallerSees: with the target hidden from the player, the odds computed
+// on the player's view are the same whatever the target's numbers are, and say its numbers
+// are hidden; the GM, who sees all, gets odds that change with them (LOS-012).
+func TestOddsUseOnlyWhatTheCallerSees(t *testing.T) {
+	oddstest.Hidden(t, lossFight(t, nil, malfrat()), lossAttack(extra), "diego", "malfrat",
+		func(c *encounterv1.Combatant) { c.GetLoss().Talents["Esquive"] = 1; c.GetLoss().Armour = 3 })
 }

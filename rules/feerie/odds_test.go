@@ -1,4 +1,4 @@
-package odds_test
+package feerie_test
 
 import (
 	"fmt"
@@ -8,7 +8,9 @@ import (
 	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/rules/odds"
+	"github.com/fray-rpg/fray/rules/odds/oddstest"
 	"github.com/stretchr/testify/require"
+	"google.golang.org/protobuf/proto"
 )
 
 func fey(id, controller string, v, h, p, r, taille, essence int32, attrs ...*feeriev1.Attribute) *encounterv1.Combatant {
@@ -29,7 +31,7 @@ func didimus() *encounterv1.Combatant {
 }
 
 func kobold(essence int32) *encounterv1.Combatant {
-	return fey("kobold", gm, 10, 12, 16, 10, -2, essence)
+	return fey("kobold", oddstest.GM, 10, 12, 16, 10, -2, essence)
 }
 
 func duelIntent(att int32, strikes ...feeriev1.SpecialStrike) *feeriev1.Intent {
@@ -45,13 +47,13 @@ func feerieFight(t testing.TB, opts *feeriev1.Options, in *feeriev1.Intent, targ
 	if opts != nil {
 		ro = &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Feerie{Feerie: opts}}
 	}
-	return play(t,
-		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "clairière", RuleSystem: "feerie", Options: ro}}}, nil},
-		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: didimus()}}}, nil},
-		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: target}}}, nil},
-		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}, nil},
-		step{gm, feerieCmd("kobold", &feeriev1.Action{Kind: &feeriev1.Action_Declare{Declare: &feeriev1.Declare{Intent: &feeriev1.Intent{Kind: feeriev1.ActivityKind_ACTIVITY_KIND_PASSIVE}}}}), nil},
-		step{"david", feerieCmd("didimus", &feeriev1.Action{Kind: &feeriev1.Action_Declare{Declare: &feeriev1.Declare{Intent: in}}}), []int32{20, 1, 1, 20}},
+	return oddstest.Play(t,
+		oddstest.Step{Actor: oddstest.GM, Cmd: &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "clairière", RuleSystem: "feerie", Options: ro}}}, Faces: nil},
+		oddstest.Step{Actor: oddstest.GM, Cmd: &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: didimus()}}}, Faces: nil},
+		oddstest.Step{Actor: oddstest.GM, Cmd: &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: target}}}, Faces: nil},
+		oddstest.Step{Actor: oddstest.GM, Cmd: &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}, Faces: nil},
+		oddstest.Step{Actor: oddstest.GM, Cmd: feerieCmd("kobold", &feeriev1.Action{Kind: &feeriev1.Action_Declare{Declare: &feeriev1.Declare{Intent: &feeriev1.Intent{Kind: feeriev1.ActivityKind_ACTIVITY_KIND_PASSIVE}}}}), Faces: nil},
+		oddstest.Step{Actor: "david", Cmd: feerieCmd("didimus", &feeriev1.Action{Kind: &feeriev1.Action_Declare{Declare: &feeriev1.Declare{Intent: in}}}), Faces: []int32{20, 1, 1, 20}},
 	)
 }
 
@@ -63,7 +65,7 @@ func feerieAct() *encounterv1.Command {
 // strike takes effect agree with the activity queued and resolved by the real Decide on the
 // dice stream (FEE-001, FEE-002, FEE-003, FEE-020, FEE-021, FEE-149, FEE-153, FEE-155).
 func TestFeerieOddsAgreeWithDecide(t *testing.T) {
-	agreement(t)
+	oddstest.Agreement(t)
 	for _, c := range []struct {
 		name   string
 		opts   *feeriev1.Options
@@ -72,20 +74,20 @@ func TestFeerieOddsAgreeWithDecide(t *testing.T) {
 	}{
 		{name: "a plain blow, Attaque brutale's +4", in: duelIntent(4), target: kobold(30)},
 		{name: "a stun, tactic 0 (FEE-153)", in: duelIntent(0, feeriev1.SpecialStrike_SPECIAL_STRIKE_STUN), target: kobold(30)},
-		{name: "a cripple on a weak kobold, roll 2d10-11, ties fail (FEE-155, FEE-001, FEE-002)", opts: &feeriev1.Options{Roll: "2d10-11", TieSucceeds: ptr(false)},
+		{name: "a cripple on a weak kobold, roll 2d10-11, ties fail (FEE-155, FEE-001, FEE-002)", opts: &feeriev1.Options{Roll: "2d10-11", TieSucceeds: proto.Bool(false)},
 			in: duelIntent(-2, feeriev1.SpecialStrike_SPECIAL_STRIKE_CRIPPLE), target: kobold(3)},
 		{name: "a disarm: Defense with Puissance (FEE-150, FEE-183)", in: duelIntent(2, feeriev1.SpecialStrike_SPECIAL_STRIKE_DISARM), target: kobold(6)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			st := feerieFight(t, c.opts, c.in, c.target)
-			o, err := odds.Of(reg, st, feerieAct(), "david")
+			o, err := odds.Of(oddstest.Reg, st, feerieAct(), "david")
 			require.NoError(t, err)
 			require.Zero(t, o.GetLeftOut())
-			_, queued := applyEvents(t, st, "david", feerieAct(), nil)
+			_, queued := oddstest.ApplyEvents(t, st, "david", feerieAct(), nil)
 			advance := feerieCmd("", &feeriev1.Action{Kind: &feeriev1.Action_Advance{Advance: &feeriev1.Advance{}}})
-			tl := newTally()
-			for i := range *samples {
-				evs, err := reg.Decide(queued, advance, engine.Env{Actor: gm, Dice: stream(t, i)})
+			tl := oddstest.NewTally()
+			for i := range oddstest.Samples() {
+				evs, err := oddstest.Reg.Decide(queued, advance, engine.Env{Actor: oddstest.GM, Dice: oddstest.Stream(t, i)})
 				require.NoError(t, err)
 				var res *feeriev1.ActivityResolved
 				for _, ev := range evs {
@@ -93,21 +95,21 @@ func TestFeerieOddsAgreeWithDecide(t *testing.T) {
 						res = r
 					}
 				}
-				tl.n++
+				tl.N++
 				if res.GetSuccess() {
-					tl.see("hit")
+					tl.See("hit")
 				}
 				if len(res.GetConditions()) > 0 {
-					tl.see("strike")
+					tl.See("strike")
 				}
-				tl.see("essence=" + itoa(int64(res.GetEssenceLost())))
-				tl.value("essence", float64(res.GetEssenceLost()))
+				tl.See("essence=" + oddstest.Itoa(int64(res.GetEssenceLost())))
+				tl.Value("essence", float64(res.GetEssenceLost()))
 			}
-			s := section(t, o, "chosen")
+			s := oddstest.Section(t, o, "chosen")
 			for _, ch := range s.GetChances() {
-				tl.agree(t, ch.GetKey(), ch.GetProbability())
+				tl.Agree(t, ch.GetKey(), ch.GetProbability())
 			}
-			tl.agreeDist(t, "essence", distOf(t, s, "essence"))
+			tl.AgreeDist(t, "essence", oddstest.DistOf(t, s, "essence"))
 		})
 	}
 }
@@ -116,32 +118,32 @@ func TestFeerieOddsAgreeWithDecide(t *testing.T) {
 // declares that tactic (FEE-034, FEE-T03: all 13 valid with duel +4); with an Affinity of +2
 // every named tactic, each with a modifier of 4, is refused (FEE-032).
 func TestFeerieOddsPerTactic(t *testing.T) {
-	base, err := odds.Of(reg, feerieFight(t, nil, duelIntent(-2), kobold(30)), feerieAct(), "david") // in force: Attack −2
+	base, err := odds.Of(oddstest.Reg, feerieFight(t, nil, duelIntent(-2), kobold(30)), feerieAct(), "david") // in force: Attack −2
 	require.NoError(t, err)
 	require.Len(t, base.GetSections(), 14)
-	brutale, err := odds.Of(reg, feerieFight(t, nil, duelIntent(4), kobold(30)), feerieAct(), "david")
+	brutale, err := odds.Of(oddstest.Reg, feerieFight(t, nil, duelIntent(4), kobold(30)), feerieAct(), "david")
 	require.NoError(t, err)
-	want, got := section(t, brutale, "chosen"), section(t, base, "tactic:Attaque brutale")
+	want, got := oddstest.Section(t, brutale, "chosen"), oddstest.Section(t, base, "tactic:Attaque brutale")
 	require.Equal(t, want.GetChances(), got.GetChances())
 	require.Equal(t, want.GetDistributions(), got.GetDistributions())
 	require.Empty(t, got.GetUnavailable())
 
 	weak := didimus()
 	weak.GetFeerie().GetAttributes()[0].Value = 2
-	st := play(t,
-		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "clairière", RuleSystem: "feerie"}}}, nil},
-		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: weak}}}, nil},
-		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: kobold(30)}}}, nil},
-		step{gm, &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}, nil},
-		step{gm, feerieCmd("kobold", &feeriev1.Action{Kind: &feeriev1.Action_Declare{Declare: &feeriev1.Declare{Intent: &feeriev1.Intent{Kind: feeriev1.ActivityKind_ACTIVITY_KIND_PASSIVE}}}}), nil},
-		step{"david", feerieCmd("didimus", &feeriev1.Action{Kind: &feeriev1.Action_Declare{Declare: &feeriev1.Declare{Intent: duelIntent(2)}}}), []int32{20, 1, 1, 20}},
+	st := oddstest.Play(t,
+		oddstest.Step{Actor: oddstest.GM, Cmd: &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "clairière", RuleSystem: "feerie"}}}, Faces: nil},
+		oddstest.Step{Actor: oddstest.GM, Cmd: &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: weak}}}, Faces: nil},
+		oddstest.Step{Actor: oddstest.GM, Cmd: &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: kobold(30)}}}, Faces: nil},
+		oddstest.Step{Actor: oddstest.GM, Cmd: &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}, Faces: nil},
+		oddstest.Step{Actor: oddstest.GM, Cmd: feerieCmd("kobold", &feeriev1.Action{Kind: &feeriev1.Action_Declare{Declare: &feeriev1.Declare{Intent: &feeriev1.Intent{Kind: feeriev1.ActivityKind_ACTIVITY_KIND_PASSIVE}}}}), Faces: nil},
+		oddstest.Step{Actor: "david", Cmd: feerieCmd("didimus", &feeriev1.Action{Kind: &feeriev1.Action_Declare{Declare: &feeriev1.Declare{Intent: duelIntent(2)}}}), Faces: []int32{20, 1, 1, 20}},
 	)
-	o, err := odds.Of(reg, st, feerieAct(), "david")
+	o, err := odds.Of(oddstest.Reg, st, feerieAct(), "david")
 	require.NoError(t, err)
 	for _, s := range o.GetSections()[1:] {
 		require.Contains(t, s.GetUnavailable(), "cap of 2", s.GetKey())
 	}
-	require.Empty(t, section(t, o, "chosen").GetUnavailable())
+	require.Empty(t, oddstest.Section(t, o, "chosen").GetUnavailable())
 }
 
 // TestFeerieOddsByHand: Didimus's Attack 16 + 4 (duel) + 4 (tactic) = 24 against the
@@ -149,13 +151,13 @@ func TestFeerieOddsPerTactic(t *testing.T) {
 // needs a net roll ≥ −12, which all but the 28 pairs of the 400 with minus − plus ≥ 13
 // (7 + 6 + … + 1) give; the same with ties failing needs ≥ −11: 36 pairs miss.
 func TestFeerieOddsByHand(t *testing.T) {
-	o, err := odds.Of(reg, feerieFight(t, nil, duelIntent(4), kobold(30)), feerieAct(), "david")
+	o, err := odds.Of(oddstest.Reg, feerieFight(t, nil, duelIntent(4), kobold(30)), feerieAct(), "david")
 	require.NoError(t, err)
 	require.Equal(t, "an attack on kobold: Attack 24 against Defense 12", o.GetSummary())
-	require.InDelta(t, 1-28.0/400, chanceOf(t, section(t, o, "chosen"), "hit"), 1e-12)
-	o, err = odds.Of(reg, feerieFight(t, &feeriev1.Options{TieSucceeds: ptr(false)}, duelIntent(4), kobold(30)), feerieAct(), "david")
+	require.InDelta(t, 1-28.0/400, oddstest.ChanceOf(t, oddstest.Section(t, o, "chosen"), "hit"), 1e-12)
+	o, err = odds.Of(oddstest.Reg, feerieFight(t, &feeriev1.Options{TieSucceeds: proto.Bool(false)}, duelIntent(4), kobold(30)), feerieAct(), "david")
 	require.NoError(t, err)
-	require.InDelta(t, 1-36.0/400, chanceOf(t, section(t, o, "chosen"), "hit"), 1e-12)
+	require.InDelta(t, 1-36.0/400, oddstest.ChanceOf(t, oddstest.Section(t, o, "chosen"), "hit"), 1e-12)
 }
 
 // TestFeerieOddsOfARangedAttackAndNotOfOtherActivities: a ranged attack (Vigilance, FEE-012)
@@ -164,11 +166,11 @@ func TestFeerieOddsByHand(t *testing.T) {
 func TestFeerieOddsOfARangedAttackAndNotOfOtherActivities(t *testing.T) {
 	ranged := duelIntent(0)
 	ranged.Kind = feeriev1.ActivityKind_ACTIVITY_KIND_RANGED_ATTACK
-	o, err := odds.Of(reg, feerieFight(t, nil, ranged, kobold(30)), feerieAct(), "david")
+	o, err := odds.Of(oddstest.Reg, feerieFight(t, nil, ranged, kobold(30)), feerieAct(), "david")
 	require.NoError(t, err)
 	require.Equal(t, "an attack on kobold: Attack 18 against Defense 14", o.GetSummary(), "Vigilance 14 + duel 4, against the Defense the rules give against a shot")
 	other := &feeriev1.Intent{Kind: feeriev1.ActivityKind_ACTIVITY_KIND_OTHER, Aspect: "Habileté", Difficulty: 15}
-	_, err = odds.Of(reg, feerieFight(t, nil, other, kobold(30)), feerieAct(), "david")
+	_, err = odds.Of(oddstest.Reg, feerieFight(t, nil, other, kobold(30)), feerieAct(), "david")
 	re, ok := engine.AsRuleError(err)
 	require.True(t, ok, "%v", err)
 	require.Equal(t, engine.CodeInvalid, re.Code)
@@ -188,17 +190,17 @@ func TestFeerieCrippleNeedsALoss(t *testing.T) {
 		k.GetFeerie().Resistance = r
 		return k
 	}
-	o, err := odds.Of(reg, feerieFight(t, nil, cripple, tough(13)), feerieAct(), "david")
+	o, err := odds.Of(oddstest.Reg, feerieFight(t, nil, cripple, tough(13)), feerieAct(), "david")
 	require.NoError(t, err)
-	s := section(t, o, "chosen")
-	hit := chanceOf(t, s, "hit")
-	require.Equal(t, hit, chanceOf(t, s, "strike"))
-	o, err = odds.Of(reg, feerieFight(t, nil, cripple, tough(14)), feerieAct(), "david")
+	s := oddstest.Section(t, o, "chosen")
+	hit := oddstest.ChanceOf(t, s, "hit")
+	require.Equal(t, hit, oddstest.ChanceOf(t, s, "strike"))
+	o, err = odds.Of(oddstest.Reg, feerieFight(t, nil, cripple, tough(14)), feerieAct(), "david")
 	require.NoError(t, err)
-	s = section(t, o, "chosen")
-	require.InDelta(t, 210.0/400, chanceOf(t, s, "hit"), 1e-12)
-	require.InDelta(t, (210.0-39)/400, chanceOf(t, s, "strike"), 1e-12)
-	require.InDelta(t, 1, probOf(distOf(t, s, "essence"), 0), 1e-12, "a cripple deals no Essence")
+	s = oddstest.Section(t, o, "chosen")
+	require.InDelta(t, 210.0/400, oddstest.ChanceOf(t, s, "hit"), 1e-12)
+	require.InDelta(t, (210.0-39)/400, oddstest.ChanceOf(t, s, "strike"), 1e-12)
+	require.InDelta(t, 1, oddstest.ProbOf(oddstest.DistOf(t, s, "essence"), 0), 1e-12, "a cripple deals no Essence")
 }
 
 // TestFeerieCrippleOfLessThanARank: the odds of a Cripple follow the version of the rules the
@@ -215,20 +217,28 @@ func TestFeerieCrippleOfLessThanARank(t *testing.T) {
 		t.Run(fmt.Sprint("v", c.version), func(t *testing.T) {
 			cripple := &feeriev1.Intent{Kind: feeriev1.ActivityKind_ACTIVITY_KIND_MELEE_ATTACK, TargetId: "follet", Physical: true,
 				Strikes: []feeriev1.SpecialStrike{feeriev1.SpecialStrike_SPECIAL_STRIKE_CRIPPLE}}
-			st := play(t,
-				step{gm, &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "clairière", RuleSystem: "feerie", RulesVersion: c.version}}}, nil},
-				step{gm, &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: fey("nain", gm, 10, 20, 0, 10, -2, 30)}}}, nil},
-				step{gm, &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: fey("follet", gm, 10, 5, 10, 0, -3, 30)}}}, nil},
-				step{gm, &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}, nil},
-				step{gm, feerieCmd("follet", &feeriev1.Action{Kind: &feeriev1.Action_Declare{Declare: &feeriev1.Declare{Intent: &feeriev1.Intent{Kind: feeriev1.ActivityKind_ACTIVITY_KIND_PASSIVE}}}}), nil},
-				step{gm, feerieCmd("nain", &feeriev1.Action{Kind: &feeriev1.Action_Declare{Declare: &feeriev1.Declare{Intent: cripple}}}), []int32{20, 1, 1, 20}},
+			st := oddstest.Play(t,
+				oddstest.Step{Actor: oddstest.GM, Cmd: &encounterv1.Command{Kind: &encounterv1.Command_Create{Create: &encounterv1.CreateEncounter{Name: "clairière", RuleSystem: "feerie", RulesVersion: c.version}}}, Faces: nil},
+				oddstest.Step{Actor: oddstest.GM, Cmd: &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: fey("nain", oddstest.GM, 10, 20, 0, 10, -2, 30)}}}, Faces: nil},
+				oddstest.Step{Actor: oddstest.GM, Cmd: &encounterv1.Command{Kind: &encounterv1.Command_AddCombatant{AddCombatant: &encounterv1.AddCombatant{Combatant: fey("follet", oddstest.GM, 10, 5, 10, 0, -3, 30)}}}, Faces: nil},
+				oddstest.Step{Actor: oddstest.GM, Cmd: &encounterv1.Command{Kind: &encounterv1.Command_Start{Start: &encounterv1.StartEncounter{}}}, Faces: nil},
+				oddstest.Step{Actor: oddstest.GM, Cmd: feerieCmd("follet", &feeriev1.Action{Kind: &feeriev1.Action_Declare{Declare: &feeriev1.Declare{Intent: &feeriev1.Intent{Kind: feeriev1.ActivityKind_ACTIVITY_KIND_PASSIVE}}}}), Faces: nil},
+				oddstest.Step{Actor: oddstest.GM, Cmd: feerieCmd("nain", &feeriev1.Action{Kind: &feeriev1.Action_Declare{Declare: &feeriev1.Declare{Intent: cripple}}}), Faces: []int32{20, 1, 1, 20}},
 			)
 			require.Equal(t, c.version, st.GetRulesVersion())
-			o, err := odds.Of(reg, st, feerieCmd("nain", &feeriev1.Action{Kind: &feeriev1.Action_Act{Act: &feeriev1.Act{}}}), gm)
+			o, err := odds.Of(oddstest.Reg, st, feerieCmd("nain", &feeriev1.Action{Kind: &feeriev1.Action_Act{Act: &feeriev1.Act{}}}), oddstest.GM)
 			require.NoError(t, err)
-			s := section(t, o, "chosen")
-			require.InDelta(t, 210.0/400, chanceOf(t, s, "hit"), 1e-12)
-			require.InDelta(t, c.strike, chanceOf(t, s, "strike"), 1e-12)
+			s := oddstest.Section(t, o, "chosen")
+			require.InDelta(t, 210.0/400, oddstest.ChanceOf(t, s, "hit"), 1e-12)
+			require.InDelta(t, c.strike, oddstest.ChanceOf(t, s, "strike"), 1e-12)
 		})
 	}
+}
+
+// TestOddsUseOnlyWhatTheCallerSees: with the target hidden from the player, the odds computed
+// on the player's view are the same whatever the target's numbers are, and say its numbers
+// are hidden; the GM, who sees all, gets odds that change with them (FEE-020).
+func TestOddsUseOnlyWhatTheCallerSees(t *testing.T) {
+	oddstest.Hidden(t, feerieFight(t, nil, duelIntent(4), kobold(30)), feerieAct(), "didimus", "kobold",
+		func(c *encounterv1.Combatant) { c.GetFeerie().Habilete = 20 })
 }

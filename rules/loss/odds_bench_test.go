@@ -1,10 +1,11 @@
-package odds_test
+package loss_test
 
 import (
 	"testing"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/odds"
+	"github.com/fray-rpg/fray/rules/odds/oddstest"
 )
 
 // BenchmarkLossAttackOdds: the odds of a Les Chants de Loss attack for every Exploit count (0
@@ -13,7 +14,7 @@ import (
 // state, through the real Decide of each command and each defence. The target is
 // under 1 ms per op:
 //
-//	cd rules && go test ./odds/ -run '^$' -bench LossAttackOdds -benchmem
+//	cd rules && go test ./loss/ -run '^$' -bench LossAttackOdds -benchmem
 func BenchmarkLossAttackOdds(b *testing.B) {
 	st := lossFight(b, nil, malfrat())
 	cmds := make([]*encounterv1.Command, 6)
@@ -23,7 +24,7 @@ func BenchmarkLossAttackOdds(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, cmd := range cmds {
-			if _, err := odds.Of(reg, st, cmd, "david"); err != nil {
+			if _, err := odds.Of(oddstest.Reg, st, cmd, "david"); err != nil {
 				b.Fatal(err)
 			}
 		}
