@@ -1,13 +1,16 @@
 package browser_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/stretchr/testify/require"
 )
 
@@ -41,8 +44,16 @@ func abs(t *testing.T, paths ...string) []string {
 // starts the encounter. It returns the encounter's id.
 func createAndInvite(t *testing.T, page, gmToken string, gm, player *tab, name, system, combatant string, files []string, ids ...string) {
 	t.Helper()
-	gm.run(chromedp.Navigate(page+"#/?token="+gmToken), chromedp.WaitVisible(chromedp.CSS("#create")),
-		chromedp.SendKeys(chromedp.CSS("#new-name"), name),
+	gm.run(chromedp.Navigate(page+"#/?token="+gmToken), chromedp.WaitVisible(chromedp.CSS("#create")))
+	// The form offers the rule systems the server has (ListRulesets), the first one's versions
+	// newest first after "the latest" (0).
+	require.Equal(t, systems.IDs(), eval[[]string](gm, `[...document.querySelectorAll('#new-system option')].map((o) => o.value)`))
+	var versions []string
+	for _, v := range slices.Backward(systems.Registry().Versions(systems.IDs()[0])) {
+		versions = append(versions, fmt.Sprint(v))
+	}
+	require.Equal(t, append([]string{"0"}, versions...), eval[[]string](gm, `[...document.querySelectorAll('#new-version option')].map((o) => o.value)`))
+	gm.run(chromedp.SendKeys(chromedp.CSS("#new-name"), name),
 		chromedp.SetValue(chromedp.CSS("#new-system"), system))
 	gm.click("#create-submit")
 	gm.run(chromedp.WaitVisible(chromedp.CSS("#sheets")), chromedp.SetUploadFiles(chromedp.CSS("#sheets"), files))
