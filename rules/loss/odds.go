@@ -311,14 +311,14 @@ func (b Blow) resolve(list []lossv1.ExploitEffect, cancelled int32, halve bool) 
 		r.lost, r.out = odds.Point(int(b.Health)), 1
 		return r
 	}
-	if hasEffect(stand, lossv1.ExploitEffect_EXPLOIT_EFFECT_KILL_OUTRIGHT) {
+	if has(stand, lossv1.ExploitEffect_EXPLOIT_EFFECT_KILL_OUTRIGHT) {
 		r.out = 1
 		if !b.Sbire { // the boxes go to 0; a Sbire's NS are not boxes (LOS-078)
 			r.lost = odds.Point(int(remaining))
 		}
 		return r
 	}
-	neutralised := hasEffect(stand, lossv1.ExploitEffect_EXPLOIT_EFFECT_NEUTRALISE)
+	neutralised := has(stand, lossv1.ExploitEffect_EXPLOIT_EFFECT_NEUTRALISE)
 	special := false
 	extra := 0
 	for _, e := range stand {
@@ -333,8 +333,19 @@ func (b Blow) resolve(list []lossv1.ExploitEffect, cancelled int32, halve bool) 
 	if special && !b.WithDamage {
 		return r
 	}
+	r.lost, r.out = b.levelsLost(stand, extra, halve, remaining, neutralised)
+	return r
+}
+
+// levelsLost is the distribution of the NS a blow that deals damage takes off a track with
+// remaining NS left, and the chance it empties it (or neutralised, LOS-076): the damage dice,
+// one more per extra damage (LOS-065), plus the weapon's or its Assaut damage (LOS-061),
+// halved (LOS-081, LOS-086), less armour and shield (LOS-021), never a mortal wound with Aim
+// at a precise zone (LOS-073); then Two weapons' second blow, unless the first felled
+// (LOS-070). As the rules' damage does it.
+func (b Blow) levelsLost(stand []lossv1.ExploitEffect, extra int, halve bool, remaining int32, neutralised bool) (odds.Dist, float64) {
 	dmg := b.Damage
-	if hasEffect(stand, lossv1.ExploitEffect_EXPLOIT_EFFECT_ASSAUT) {
+	if has(stand, lossv1.ExploitEffect_EXPLOIT_EFFECT_ASSAUT) {
 		dmg = b.AssautDamage
 	}
 	halvings := b.Halvings
@@ -348,7 +359,7 @@ func (b Blow) resolve(list []lossv1.ExploitEffect, cancelled int32, halve bool) 
 			return int(max(0, Halve(int32(v)+weapon, halvings)-b.Armour-b.Shield))
 		})
 	}
-	zone := hasEffect(stand, lossv1.ExploitEffect_EXPLOIT_EFFECT_AIM_ZONE) && !b.Sbire
+	zone := has(stand, lossv1.ExploitEffect_EXPLOIT_EFFECT_AIM_ZONE) && !b.Sbire
 	// take: NS lost from a track with left NS left, and whether it is emptied (out).
 	take := func(left, l int32) (int32, bool) {
 		if zone { // LOS-073: no mortal wound
@@ -381,18 +392,7 @@ func (b Blow) resolve(list []lossv1.ExploitEffect, cancelled int32, halve bool) 
 			}
 		}
 	}
-	r.lost = lost.Dist()
-	r.out = out
-	return r
-}
-
-func hasEffect(list []lossv1.ExploitEffect, e lossv1.ExploitEffect) bool {
-	for _, x := range list {
-		if x == e {
-			return true
-		}
-	}
-	return false
+	return lost.Dist(), out
 }
 
 // What the odds above read of an attack the way Decide reads it. Nothing here is used by Decide.
