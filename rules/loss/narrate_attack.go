@@ -177,6 +177,13 @@ func attackText(n *narrate.Narrator, a *lossv1.AttackRolled) string {
 	if !a.GetTest().GetSuccess() {
 		return s
 	}
+	return s + defencesText(n, a, ids, targets)
+}
+
+// defencesText: after a successful attack, who may parry or dodge, at which Difficulty when
+// the attacker's own modifiers stay with it (LOS-012), and why the others may not (LOS-009).
+func defencesText(n *narrate.Narrator, a *lossv1.AttackRolled, ids, targets []string) string {
+	var s string
 	at := ""
 	if dd := a.GetDefenceDifficulty(); dd != 0 && dd != a.GetTest().GetDifficulty() {
 		at = n.Sprintf(" at Difficulty %d", dd) // LOS-012: the attacker's own modifiers stay with it

@@ -27,7 +27,7 @@ func init() {
 		" (spent %s; %s)", " (dépense : %s ; %s)",
 		" (spent %s)", " (dépense : %s)",
 
-		// The modifiers' reasons (test.go, attack.go, pursuit.go).
+		// The modifiers' reasons (test.go, decide_attack.go, decide_react.go, decide_pursuit.go).
 		"Two weapons specialisation", "spécialisation Deux armes",
 		"opponent behind an obstacle", "adversaire abrité derrière un obstacle",
 		"cover", "abri",
@@ -69,7 +69,7 @@ func init() {
 		"higher than the opponent", "plus haut que l'adversaire",
 		"successful defensive Exploit", "Exploit défensif réussi",
 
-		// The notes and reasons recorded with a name (attack.go, pursuit.go).
+		// The notes and reasons recorded with a name (decide_attack.go, decide_blow.go, decide_pursuit.go).
 		"%s does not see the attack (LOS-017)", "%[1]s ne voit pas l'attaque (LOS-017)",
 		"%s is surprised (LOS-052)", "%[1]s est surpris (LOS-052)",
 		"%s's wall is its defence this Tour (LOS-066)", "le mur défensif %[2]s est sa défense pour ce Tour (LOS-066)",
