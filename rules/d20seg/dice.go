@@ -10,10 +10,11 @@ import (
 // (engine.DiceEnder), found where the events put the rolls, without the engine's reflective
 // walk. false: not a d20seg event.
 func (System) DiceEnd(ev *encounterv1.Event) (uint64, bool) {
-	e := ev.GetD20Seg()
-	if e == nil {
-		return 0, false
-	}
+	return engine.DiceEndOf(ev.GetD20Seg(), diceEnd)
+}
+
+// diceEnd is DiceEnd of one of its own events.
+func diceEnd(e *d20segv1.Event) uint64 {
 	var end uint64
 	switch k := e.GetKind().(type) {
 	case *d20segv1.Event_CombatStarted:
@@ -27,5 +28,5 @@ func (System) DiceEnd(ev *encounterv1.Event) (uint64, bool) {
 	case *d20segv1.Event_AttackRolled:
 		end = engine.DiceEnd(k.AttackRolled.GetRoll(), k.AttackRolled.GetDamageRoll())
 	}
-	return end, true
+	return end
 }

@@ -5,6 +5,7 @@ import (
 
 	d20segv1 "github.com/fray-rpg/fray/gen/fray/d20seg/v1"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	"github.com/fray-rpg/fray/rules/engine/fight"
 )
 
 // Evolve folds the d20seg part of an event: a combatant joining or leaving, then its own
@@ -47,11 +48,7 @@ func (sys System) evolve(st *encounterv1.EncounterState, s *d20segv1.State, e *d
 
 // combatantState is the state of the combatant an event names; an error when it has none.
 func combatantState(s *d20segv1.State, id string) (*d20segv1.CombatantState, error) {
-	cs := s.GetCombatants()[id]
-	if cs == nil {
-		return nil, fmt.Errorf("no combatant %s", id)
-	}
-	return cs, nil
+	return fight.CombatantState(s.GetCombatants(), id)
 }
 
 // spend: an action takes its segments (D20-015), or the surprise round's free action (D20-004).

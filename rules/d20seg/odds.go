@@ -37,11 +37,7 @@ func (sys System) Odds(reg *engine.Registry, st *encounterv1.EncounterState, cmd
 	if cmd.GetD20Seg().GetAttack() == nil {
 		return nil, nil
 	}
-	a, err := sys.ReadAttackOdds(reg, st, cmd, actor)
-	if err != nil {
-		return nil, err
-	}
-	return a.Odds(), nil
+	return odds.Read(sys.ReadAttackOdds(reg, st, cmd, actor))
 }
 
 // ReadAttackOdds reads the numbers of the attack cmd gives on st, deciding it with a probe's

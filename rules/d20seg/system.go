@@ -11,6 +11,7 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/engine/fight"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -50,12 +51,9 @@ func one(e *d20segv1.Event) []*encounterv1.Event { return []*encounterv1.Event{e
 
 // Options validates house rules and fills in the defaults (D20-000, D20-002, D20-020, D20-044).
 func (sys System) Options(in *encounterv1.RuleOptions) (*encounterv1.RuleOptions, error) {
-	if in != nil && in.GetSystem() != nil && in.GetD20Seg() == nil {
-		return nil, engine.Invalid("", "the options given are not d20seg options")
-	}
-	o := proto.CloneOf(in.GetD20Seg())
-	if o == nil {
-		o = &d20segv1.Options{}
+	o, err := engine.OptionsOf(in, (*encounterv1.RuleOptions).GetD20Seg, "d20seg")
+	if err != nil {
+		return nil, err
 	}
 	if len(o.ApprehensionScale) == 0 {
 		o.ApprehensionScale = sys.n.ApprehensionScale[:]
@@ -123,24 +121,13 @@ func (f fighter) id() string   { return f.c.GetId() }
 func (f fighter) name() string { return f.c.GetName() }
 
 func fighterOf(st *encounterv1.EncounterState, id string) (fighter, error) {
-	c := engine.FindCombatant(st, id)
-	if c == nil {
-		return fighter{}, engine.NotFound("there is no combatant %q in this encounter", id)
-	}
-	cs := segState(st).GetCombatants()[id]
-	if cs == nil {
-		cs = &d20segv1.CombatantState{}
-	}
-	return fighter{c: c, sh: c.GetD20Seg(), cs: cs}, nil
+	return fight.Of(st, id, newFighter)
 }
 
-func fighters(st *encounterv1.EncounterState) []fighter {
-	var out []fighter
-	for _, c := range st.GetCombatants() {
-		f, _ := fighterOf(st, c.GetId())
-		out = append(out, f)
-	}
-	return out
+func fighters(st *encounterv1.EncounterState) []fighter { return fight.All(st, newFighter) }
+
+func newFighter(st *encounterv1.EncounterState, c *encounterv1.Combatant) fighter {
+	return fighter{c: c, sh: c.GetD20Seg(), cs: fight.StateOf(segState(st).GetCombatants(), c.GetId())}
 }
 
 // Start fixes the Initiative for the combat, tied ones by a d20 roll-off (D20-010…D20-012),

@@ -103,15 +103,8 @@ func numbersV2() Numbers {
 // Latest is the newest version of the d20 segment rules; a new encounter gets it.
 const Latest = 2
 
-// Released returns the system at every version released, oldest first: the registry keeps
-// them all, so that an encounter is decided and folded under the version it pinned.
-func Released() []engine.System {
-	out := make([]engine.System, 0, Latest)
-	for v := uint32(1); v <= Latest; v++ {
-		out = append(out, New(v))
-	}
-	return out
-}
+// Released returns the d20 segment system at every released version, oldest first (engine.Released).
+func Released() []engine.System { return engine.Released(Latest, New) }
 
 // New returns the d20 segment system at a released version. Version 0 is not one: the
 // registry maps it to the latest. A version never released is a programmer's error (callers

@@ -10,23 +10,24 @@ import (
 // reaches (engine.DiceEnder), found where the events put the rolls, without the engine's
 // reflective walk. false: not a Contes de Fées event.
 func (System) DiceEnd(ev *encounterv1.Event) (uint64, bool) {
-	e := ev.GetFeerie()
-	if e == nil {
-		return 0, false
-	}
+	return engine.DiceEndOf(ev.GetFeerie(), diceEnd)
+}
+
+// diceEnd is DiceEnd of one of its own events.
+func diceEnd(e *feeriev1.Event) uint64 {
 	switch k := e.GetKind().(type) {
 	case *feeriev1.Event_CountdownStarted:
 		var end uint64
 		for _, r := range k.CountdownStarted.GetInitiative() {
 			end = max(end, resultEnd(r.GetResult()))
 		}
-		return end, true
+		return end
 	case *feeriev1.Event_ActivityResolved:
-		return resultEnd(k.ActivityResolved.GetAttack()), true
+		return resultEnd(k.ActivityResolved.GetAttack())
 	case *feeriev1.Event_UnseenRolled:
-		return max(resultEnd(k.UnseenRolled.GetRoll()), resultEnd(k.UnseenRolled.GetVigilanceRoll())), true
+		return max(resultEnd(k.UnseenRolled.GetRoll()), resultEnd(k.UnseenRolled.GetVigilanceRoll()))
 	}
-	return 0, true
+	return 0
 }
 
 // resultEnd is DiceEnd of a roll of a score: its dice and its subtracted dice.

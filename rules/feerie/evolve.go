@@ -7,6 +7,7 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
+	"github.com/fray-rpg/fray/rules/engine/fight"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -68,11 +69,7 @@ func (sys System) evolve(st *encounterv1.EncounterState, s *feeriev1.State, e *f
 
 // combatantState is the state of the combatant an event names; an error when it has none.
 func combatantState(s *feeriev1.State, id string) (*feeriev1.CombatantState, error) {
-	cs := s.GetCombatants()[id]
-	if cs == nil {
-		return nil, fmt.Errorf("no combatant %s", id)
-	}
-	return cs, nil
+	return fight.CombatantState(s.GetCombatants(), id)
 }
 
 // withdraw takes id's activities out of the queue of this rank.

@@ -45,11 +45,7 @@ func (sys System) Odds(reg *engine.Registry, st *encounterv1.EncounterState, cmd
 	if cmd.GetFeerie().GetAct() == nil {
 		return nil, nil
 	}
-	a, err := sys.ReadAttackOdds(reg, st, cmd, actor)
-	if err != nil {
-		return nil, err
-	}
-	return a.Odds(), nil
+	return odds.Read(sys.ReadAttackOdds(reg, st, cmd, actor))
 }
 
 // ReadAttackOdds queues the activity cmd gives on st, as the rules do, then resolves it at

@@ -8,6 +8,7 @@ import (
 	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
 	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/engine/fight"
 	"github.com/fray-rpg/fray/rules/narrate"
 	"google.golang.org/protobuf/proto"
 )
@@ -73,12 +74,9 @@ func rollExprs(s string) (plus dice.Expr, minus *dice.Expr, err error) {
 // Options validates house rules and fills in the defaults (FEE-001, FEE-004, FEE-005, and the
 // other readings of options.go), so that EncounterCreated records the effective values.
 func (System) Options(in *encounterv1.RuleOptions) (*encounterv1.RuleOptions, error) {
-	if in != nil && in.GetSystem() != nil && in.GetFeerie() == nil {
-		return nil, engine.Invalid("", "the options given are not Contes de Fées options")
-	}
-	o := proto.CloneOf(in.GetFeerie())
-	if o == nil {
-		o = &feeriev1.Options{}
+	o, err := engine.OptionsOf(in, (*encounterv1.RuleOptions).GetFeerie, "Contes de Fées")
+	if err != nil {
+		return nil, err
 	}
 	if o.Roll == "" {
 		o.Roll = DefaultRoll
@@ -173,15 +171,13 @@ func (f fighter) helpless() bool { return f.cs.GetHelpless() || f.cs.GetEssence(
 func (f fighter) inanimate() bool { return f.sh.GetInanimate() || f.cs.GetInanimate() }
 
 func fighterOf(st *encounterv1.EncounterState, id string) (fighter, error) {
-	c := engine.FindCombatant(st, id)
-	if c == nil {
-		return fighter{}, engine.NotFound("there is no combatant %q in this encounter", id)
-	}
-	cs := feerieState(st).GetCombatants()[id]
-	if cs == nil {
-		cs = &feeriev1.CombatantState{}
-	}
-	return fighter{c: c, sh: disarmedSheet(house(st), c.GetFeerie(), cs), cs: cs}, nil
+	return fight.Of(st, id, newFighter)
+}
+
+// newFighter: a disarmed fighter's sheet is the one it fights with (disarmedSheet).
+func newFighter(st *encounterv1.EncounterState, c *encounterv1.Combatant) fighter {
+	cs := fight.StateOf(feerieState(st).GetCombatants(), c.GetId())
+	return fighter{c: c, sh: disarmedSheet(house(st), c.GetFeerie(), cs), cs: cs}
 }
 
 // disarmedSheet: a disarmed character's weapon Accessoires give no bonus until it picks the
@@ -199,14 +195,7 @@ func disarmedSheet(o *feeriev1.Options, sh *feeriev1.Sheet, cs *feeriev1.Combata
 	return sh
 }
 
-func fighters(st *encounterv1.EncounterState) []fighter {
-	var out []fighter
-	for _, c := range st.GetCombatants() {
-		f, _ := fighterOf(st, c.GetId())
-		out = append(out, f)
-	}
-	return out
-}
+func fighters(st *encounterv1.EncounterState) []fighter { return fight.All(st, newFighter) }
 
 // Start opens the first Action at step 1 (FEE-040).
 func (System) Start(st *encounterv1.EncounterState, _ engine.Env) ([]*encounterv1.Event, error) {

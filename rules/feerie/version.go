@@ -75,15 +75,8 @@ const Latest = 2
 // numbersOf are the numbers of each released version, oldest first.
 var numbersOf = []func() Numbers{1: numbersV1, 2: numbersV2}
 
-// Released returns every released version of Contes de Fées, oldest first: the registry keeps
-// them all, so that an encounter decides and folds under the version it pinned.
-func Released() []engine.System {
-	out := make([]engine.System, 0, Latest)
-	for v := uint32(1); v <= Latest; v++ {
-		out = append(out, New(v))
-	}
-	return out
-}
+// Released returns Contes de Fées at every released version, oldest first (engine.Released).
+func Released() []engine.System { return engine.Released(Latest, New) }
 
 // New returns version of Contes de Fées. A version never released is a programmer's error:
 // callers outside tests take Released().

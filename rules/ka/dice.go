@@ -10,25 +10,26 @@ import (
 // (engine.DiceEnder): the rolls that take the cards, and those of a reshuffle, where the
 // events put them, found without the engine's reflective walk. false: not a Ka event.
 func (System) DiceEnd(ev *encounterv1.Event) (uint64, bool) {
-	e := ev.GetKa()
-	if e == nil {
-		return 0, false
-	}
+	return engine.DiceEndOf(ev.GetKa(), diceEnd)
+}
+
+// diceEnd is DiceEnd of one of its own events.
+func diceEnd(e *kav1.Event) uint64 {
 	switch k := e.GetKind().(type) {
 	case *kav1.Event_DeckShuffled:
-		return engine.DiceEnd(k.DeckShuffled.GetRolls()...), true
+		return engine.DiceEnd(k.DeckShuffled.GetRolls()...)
 	case *kav1.Event_AttackDrawn:
-		return drawEnd(k.AttackDrawn.GetDraw()), true
+		return drawEnd(k.AttackDrawn.GetDraw())
 	case *kav1.Event_DefenceDrawn:
-		return drawEnd(k.DefenceDrawn.GetDraw()), true
+		return drawEnd(k.DefenceDrawn.GetDraw())
 	case *kav1.Event_AttackResolved:
-		return drawEnd(k.AttackResolved.GetDeathDraw()), true
+		return drawEnd(k.AttackResolved.GetDeathDraw())
 	case *kav1.Event_DisarmDrawn:
-		return max(drawEnd(k.DisarmDrawn.GetDraw()), drawEnd(k.DisarmDrawn.GetResistance())), true
+		return max(drawEnd(k.DisarmDrawn.GetDraw()), drawEnd(k.DisarmDrawn.GetResistance()))
 	case *kav1.Event_TerrorDrawn:
-		return drawEnd(k.TerrorDrawn.GetDraw()), true
+		return drawEnd(k.TerrorDrawn.GetDraw())
 	}
-	return 0, true
+	return 0
 }
 
 // drawEnd is DiceEnd of a draw: its reshuffle's rolls and those that took its cards.

@@ -7,6 +7,7 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/engine/fight"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -135,11 +136,7 @@ func syncPending(st *encounterv1.EncounterState, s *kav1.State) {
 
 // combatantState is the Ka state of the combatant an event names; an error when it has none.
 func combatantState(s *kav1.State, id string) (*kav1.CombatantState, error) {
-	cs := s.GetCombatants()[id]
-	if cs == nil {
-		return nil, fmt.Errorf("no combatant %s", id)
-	}
-	return cs, nil
+	return fight.CombatantState(s.GetCombatants(), id)
 }
 
 // applyDeckShuffled: the deck whole, in no order (KA-003).

@@ -139,11 +139,7 @@ func (rules System) Odds(reg *engine.Registry, st *encounterv1.EncounterState, c
 	if cmd.GetKa().GetAttack() == nil {
 		return nil, nil
 	}
-	a, err := rules.ReadAttackOdds(reg, st, cmd, actor)
-	if err != nil {
-		return nil, err
-	}
-	return a.Odds(), nil
+	return odds.Read(rules.ReadAttackOdds(reg, st, cmd, actor))
 }
 
 // ReadAttackOdds declares the attack cmd gives on st and answers it, dodging and taking it,

@@ -8,7 +8,7 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
 	"github.com/fray-rpg/fray/rules/engine"
-	"google.golang.org/protobuf/proto"
+	"github.com/fray-rpg/fray/rules/engine/fight"
 )
 
 // ID of the rule system.
@@ -58,12 +58,9 @@ func event(e *kav1.Event) *encounterv1.Event {
 
 // Options validates house rules and fills in the defaults (KA-001, KA-003, KA-006, KA-024).
 func (s System) Options(in *encounterv1.RuleOptions) (*encounterv1.RuleOptions, error) {
-	if in != nil && in.GetSystem() != nil && in.GetKa() == nil {
-		return nil, engine.Invalid("", "the options given are not Ka options")
-	}
-	o := proto.CloneOf(in.GetKa())
-	if o == nil {
-		o = &kav1.Options{}
+	o, err := engine.OptionsOf(in, (*encounterv1.RuleOptions).GetKa, "Ka")
+	if err != nil {
+		return nil, err
 	}
 	if o.Deck == "" {
 		o.Deck = "tarot56"
@@ -210,24 +207,13 @@ func (f fighter) mayAct() bool {
 }
 
 func fighterOf(st *encounterv1.EncounterState, id string) (fighter, error) {
-	c := engine.FindCombatant(st, id)
-	if c == nil {
-		return fighter{}, engine.NotFound("there is no combatant %q in this encounter", id)
-	}
-	cs := kaState(st).GetCombatants()[id]
-	if cs == nil {
-		cs = &kav1.CombatantState{}
-	}
-	return fighter{c: c, sh: c.GetKa(), cs: cs}, nil
+	return fight.Of(st, id, newFighter)
 }
 
-func fighters(st *encounterv1.EncounterState) []fighter {
-	var out []fighter
-	for _, c := range st.GetCombatants() {
-		f, _ := fighterOf(st, c.GetId())
-		out = append(out, f)
-	}
-	return out
+func fighters(st *encounterv1.EncounterState) []fighter { return fight.All(st, newFighter) }
+
+func newFighter(st *encounterv1.EncounterState, c *encounterv1.Combatant) fighter {
+	return fighter{c: c, sh: c.GetKa(), cs: fight.StateOf(kaState(st).GetCombatants(), c.GetId())}
 }
 
 // Start makes the encounter's deck whole and opens the first round (KA-003, KA-010). Nothing

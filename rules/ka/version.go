@@ -84,15 +84,8 @@ func numbersOf(version uint32) (Numbers, bool) {
 // Latest is the newest released version: new encounters get it.
 const Latest = 2
 
-// Released returns the System of every released version, oldest first: the registry keeps
-// them all, so that an encounter is decided by the version it pinned.
-func Released() []engine.System {
-	var out []engine.System
-	for v := uint32(1); v <= Latest; v++ {
-		out = append(out, New(v))
-	}
-	return out
-}
+// Released returns Ka at every released version, oldest first (engine.Released).
+func Released() []engine.System { return engine.Released(Latest, New) }
 
 // New returns the rules of a released version. A version never released is a programmer's
 // error (callers outside tests take Released()); 0 is not a version here (the registry reads

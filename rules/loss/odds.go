@@ -92,11 +92,7 @@ func (rules System) Odds(reg *engine.Registry, st *encounterv1.EncounterState, c
 	if cmd.GetLoss().GetAttack() == nil {
 		return nil, nil
 	}
-	a, err := rules.ReadAttackOdds(reg, st, cmd, actor)
-	if err != nil {
-		return nil, err
-	}
-	return a.Odds(), nil
+	return odds.Read(rules.ReadAttackOdds(reg, st, cmd, actor))
 }
 
 // ReadAttackOdds reads the numbers of the attack cmd gives on st.

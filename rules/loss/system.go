@@ -9,6 +9,7 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/engine/fight"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -65,12 +66,9 @@ const SbireHealth = 10
 // Options validates house rules and fills in the defaults: exploding d10s (LOS-002), health
 // bands (LOS-022), the Fursa (LOS-005), a defensive Exploit's bonus (LOS-016), the switches.
 func (sys System) Options(in *encounterv1.RuleOptions) (*encounterv1.RuleOptions, error) {
-	if in != nil && in.GetSystem() != nil && in.GetLoss() == nil {
-		return nil, engine.Invalid("", "the options given are not Chants de Loss options")
-	}
-	o := proto.CloneOf(in.GetLoss())
-	if o == nil {
-		o = &lossv1.Options{}
+	o, err := engine.OptionsOf(in, (*encounterv1.RuleOptions).GetLoss, "Chants de Loss")
+	if err != nil {
+		return nil, err
 	}
 	if o.ExplodeActionD10 == nil {
 		o.ExplodeActionD10 = proto.Bool(true)
@@ -339,32 +337,18 @@ func weaponType(w *lossv1.Weapon) string {
 }
 
 func fighterOf(st *encounterv1.EncounterState, id string) (fighter, error) {
-	c := engine.FindCombatant(st, id)
-	if c == nil {
-		return fighter{}, engine.NotFound("there is no combatant %q in this encounter", id)
-	}
-	cs := lossState(st).GetCombatants()[id]
-	if cs == nil {
-		cs = &lossv1.CombatantState{}
-	}
-	return fighter{c: c, sh: c.GetLoss(), cs: cs}, nil
+	return fight.Of(st, id, newFighter)
 }
 
-func fighters(st *encounterv1.EncounterState) []fighter {
-	out := make([]fighter, 0, len(st.GetCombatants()))
-	for _, c := range st.GetCombatants() {
-		out = append(out, fighterIn(lossState(st), c))
-	}
-	return out
+func fighters(st *encounterv1.EncounterState) []fighter { return fight.All(st, newFighter) }
+
+func newFighter(st *encounterv1.EncounterState, c *encounterv1.Combatant) fighter {
+	return fighterIn(lossState(st), c)
 }
 
 // fighterIn is fighterOf for a combatant of the state s is the Loss state of.
 func fighterIn(s *lossv1.State, c *encounterv1.Combatant) fighter {
-	cs := s.GetCombatants()[c.GetId()]
-	if cs == nil {
-		cs = &lossv1.CombatantState{}
-	}
-	return fighter{c: c, sh: c.GetLoss(), cs: cs}
+	return fighter{c: c, sh: c.GetLoss(), cs: fight.StateOf(s.GetCombatants(), c.GetId())}
 }
 
 // Start rolls the first Tour's Initiative.

@@ -98,15 +98,8 @@ const Latest = 2
 // numbersOf are the numbers of each released version, by version.
 var numbersOf = map[uint32]func() Numbers{1: numbersV1, 2: numbersV2}
 
-// Released returns Les Chants de Loss at every released version, oldest first: the registry
-// keeps them all, so that an encounter is decided and folded under the version it pinned.
-func Released() []engine.System {
-	out := make([]engine.System, 0, Latest)
-	for v := uint32(1); v <= Latest; v++ {
-		out = append(out, New(v))
-	}
-	return out
-}
+// Released returns Les Chants de Loss at every released version, oldest first (engine.Released).
+func Released() []engine.System { return engine.Released(Latest, New) }
 
 // New returns Les Chants de Loss at a released version. A version never released is a
 // programmer's error (callers outside tests take Released()): it panics.

@@ -1,0 +1,61 @@
+package fight_test
+
+import (
+	"testing"
+
+	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
+	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/engine/fight"
+	"github.com/stretchr/testify/require"
+)
+
+// fighter is a system's fighter as the helpers make it: a combatant and its state.
+type fighter struct {
+	c  *encounterv1.Combatant
+	cs *kav1.CombatantState
+}
+
+func newFighter(st *encounterv1.EncounterState, c *encounterv1.Combatant) fighter {
+	return fighter{c: c, cs: fight.StateOf(st.GetKa().GetCombatants(), c.GetId())}
+}
+
+func TestFightersAreFoundAndMade(t *testing.T) {
+	known := &kav1.CombatantState{KaDice: 4}
+	st := &encounterv1.EncounterState{
+		Combatants: []*encounterv1.Combatant{{Id: "a", Name: "Aïko"}, {Id: "b", Name: "Bertil"}},
+		System:     &encounterv1.EncounterState_Ka{Ka: &kav1.State{Combatants: map[string]*kav1.CombatantState{"a": known}}},
+	}
+
+	f, err := fight.Of(st, "a", newFighter)
+	require.NoError(t, err)
+	require.Same(t, known, f.cs, "a combatant's state is the one the system's state holds")
+
+	f, err = fight.Of(st, "b", newFighter)
+	require.NoError(t, err)
+	require.NotNil(t, f.cs, "a combatant the system has not folded yet reads a zero state")
+	require.Zero(t, f.cs.GetKaDice())
+	require.NotContains(t, st.GetKa().GetCombatants(), "b", "reading a fighter writes nothing into the state")
+
+	_, err = fight.Of(st, "nobody", newFighter)
+	re, ok := engine.AsRuleError(err)
+	require.True(t, ok, "an unknown combatant is a rule error a user reads: %v", err)
+	require.Equal(t, engine.CodeNotFound, re.Code)
+	require.Contains(t, err.Error(), `"nobody"`)
+
+	all := fight.All(st, newFighter)
+	require.Len(t, all, 2)
+	require.Equal(t, "a", all[0].c.GetId(), "in the order they joined")
+	require.Equal(t, "b", all[1].c.GetId())
+}
+
+func TestCombatantStateRefusesAnUnknownCombatant(t *testing.T) {
+	states := map[string]*kav1.CombatantState{"a": {KaDice: 2}}
+	cs, err := fight.CombatantState(states, "a")
+	require.NoError(t, err)
+	require.Same(t, states["a"], cs)
+
+	_, err = fight.CombatantState(states, "b")
+	require.ErrorContains(t, err, "no combatant b")
+	require.Len(t, states, 1, "Evolve never makes up a combatant")
+}
