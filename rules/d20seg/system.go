@@ -30,15 +30,7 @@ func (System) Name() string      { return "d20 à segments" }
 func (s System) Version() uint32 { return s.version }
 
 func segState(st *encounterv1.EncounterState) *d20segv1.State {
-	if s := st.GetD20Seg(); s != nil {
-		if s.Combatants == nil {
-			s.Combatants = map[string]*d20segv1.CombatantState{}
-		}
-		return s
-	}
-	s := &d20segv1.State{Combatants: map[string]*d20segv1.CombatantState{}}
-	st.System = &encounterv1.EncounterState_D20Seg{D20Seg: s}
-	return s
+	return fight.State(st.GetD20Seg(), (*d20segv1.State).GetCombatants, func(s *d20segv1.State) { st.System = &encounterv1.EncounterState_D20Seg{D20Seg: s} })
 }
 
 func options(st *encounterv1.EncounterState) *d20segv1.Options { return st.GetOptions().GetD20Seg() }

@@ -34,15 +34,7 @@ func (System) Name() string      { return "Contes de Fées" }
 func (s System) Version() uint32 { return s.version }
 
 func feerieState(st *encounterv1.EncounterState) *feeriev1.State {
-	if s := st.GetFeerie(); s != nil {
-		if s.Combatants == nil {
-			s.Combatants = map[string]*feeriev1.CombatantState{}
-		}
-		return s
-	}
-	s := &feeriev1.State{Combatants: map[string]*feeriev1.CombatantState{}}
-	st.System = &encounterv1.EncounterState_Feerie{Feerie: s}
-	return s
+	return fight.State(st.GetFeerie(), (*feeriev1.State).GetCombatants, func(s *feeriev1.State) { st.System = &encounterv1.EncounterState_Feerie{Feerie: s} })
 }
 
 func options(st *encounterv1.EncounterState) *feeriev1.Options { return st.GetOptions().GetFeerie() }

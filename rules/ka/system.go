@@ -39,15 +39,7 @@ func (System) Name() string      { return "Ka (cartes, sphères et dés de Ka)" 
 func (s System) Version() uint32 { return s.version }
 
 func kaState(st *encounterv1.EncounterState) *kav1.State {
-	if s := st.GetKa(); s != nil {
-		if s.Combatants == nil {
-			s.Combatants = map[string]*kav1.CombatantState{}
-		}
-		return s
-	}
-	s := &kav1.State{Combatants: map[string]*kav1.CombatantState{}}
-	st.System = &encounterv1.EncounterState_Ka{Ka: s}
-	return s
+	return fight.State(st.GetKa(), (*kav1.State).GetCombatants, func(s *kav1.State) { st.System = &encounterv1.EncounterState_Ka{Ka: s} })
 }
 
 func options(st *encounterv1.EncounterState) *kav1.Options { return st.GetOptions().GetKa() }

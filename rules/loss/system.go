@@ -33,15 +33,7 @@ type System struct {
 func (s System) Version() uint32 { return s.version }
 
 func lossState(st *encounterv1.EncounterState) *lossv1.State {
-	if s := st.GetLoss(); s != nil {
-		if s.Combatants == nil { // a cloned or decoded state has no empty maps
-			s.Combatants = map[string]*lossv1.CombatantState{}
-		}
-		return s
-	}
-	s := &lossv1.State{Combatants: map[string]*lossv1.CombatantState{}}
-	st.System = &encounterv1.EncounterState_Loss{Loss: s}
-	return s
+	return fight.State(st.GetLoss(), (*lossv1.State).GetCombatants, func(s *lossv1.State) { st.System = &encounterv1.EncounterState_Loss{Loss: s} })
 }
 
 func options(st *encounterv1.EncounterState) *lossv1.Options { return st.GetOptions().GetLoss() }

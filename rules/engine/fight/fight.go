@@ -10,6 +10,7 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/engine"
+	"google.golang.org/protobuf/proto"
 )
 
 // StateOf is id's state in states, or a new zero one when it has none (a combatant whose
@@ -49,4 +50,22 @@ func All[F any](st *encounterv1.EncounterState, newFighter func(*encounterv1.Enc
 		out = append(out, newFighter(st, c))
 	}
 	return out
+}
+
+// State is a system's part of st as st's getter read it (st.GetKa()), made and given to put
+// (which sets it into st) when st has none yet. A cloned or decoded part holds no empty map:
+// its combatants' map, which combatants reads, is made then, so that Evolve may write into it.
+func State[S interface {
+	*M
+	proto.Message
+}, M any, CS any](s S, combatants func(S) map[string]CS, put func(S)) S {
+	if s == nil {
+		s = new(M)
+		put(s)
+	}
+	if combatants(s) == nil {
+		m := s.ProtoReflect()
+		m.Mutable(m.Descriptor().Fields().ByName("combatants")) // makes the map in the field
+	}
+	return s
 }

@@ -1,6 +1,7 @@
 package fight_test
 
 import (
+	"fmt"
 	"testing"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
@@ -58,4 +59,24 @@ func TestCombatantStateRefusesAnUnknownCombatant(t *testing.T) {
 	_, err = fight.CombatantState(states, "b")
 	require.ErrorContains(t, err, "no combatant b")
 	require.Len(t, states, 1, "Evolve never makes up a combatant")
+}
+
+func TestStateIsMadeWithItsCombatantsMap(t *testing.T) {
+	put := func(st *encounterv1.EncounterState) func(*kav1.State) {
+		return func(s *kav1.State) { st.System = &encounterv1.EncounterState_Ka{Ka: s} }
+	}
+	st := &encounterv1.EncounterState{}
+	s := fight.State(st.GetKa(), (*kav1.State).GetCombatants, put(st))
+	require.Same(t, s, st.GetKa(), "a state with no part of the system gets one")
+	require.NotNil(t, s.Combatants, "made with its map, to write into")
+	s.Combatants["a"] = &kav1.CombatantState{KaDice: 1}
+
+	decoded := &encounterv1.EncounterState{System: &encounterv1.EncounterState_Ka{Ka: &kav1.State{Round: 3}}}
+	s = fight.State(decoded.GetKa(), (*kav1.State).GetCombatants, put(decoded))
+	require.Same(t, decoded.GetKa(), s, "the part it has is kept")
+	require.EqualValues(t, 3, s.GetRound())
+	require.NotNil(t, s.Combatants, "a decoded part, which holds no empty map, gets its map")
+
+	kept := s.Combatants
+	require.Equal(t, fmt.Sprintf("%p", kept), fmt.Sprintf("%p", fight.State(decoded.GetKa(), (*kav1.State).GetCombatants, put(decoded)).Combatants), "a map it has is kept")
 }
