@@ -55,7 +55,7 @@ func (sys System) Describe() *rulesetv1.RulesetDescriptor {
 	}
 	surprise := fmt.Sprintf("segments %d–%d", n.FirstSegment, n.FirstSegment+n.SurpriseSegments-1)
 	return &rulesetv1.RulesetDescriptor{
-		Id: ID, Name: sys.Name(), Version: sys.version,
+		Id: ID, Name: sys.Name(), Version: sys.Version(),
 		SheetFields: []*rulesetv1.FieldDescriptor{
 			{Name: equipment, Description: "Initiative (D20-010)"},
 			{Name: "bba, agility, strength, feats, weapons", Description: "attacks (D20-017, D20-040…D20-042)"},

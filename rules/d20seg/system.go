@@ -18,16 +18,15 @@ import (
 // ID of the rule system.
 const ID = "d20seg"
 
+// fullName is its name as its players know it (System.Name).
+const fullName = "d20 à segments"
+
 // System is the d20 segment system at one version (New): its numbers and behaviour switches
 // are values, read by every rule.
 type System struct {
-	version uint32
-	n       Numbers
+	engine.Release
+	n Numbers
 }
-
-func (System) ID() string        { return ID }
-func (System) Name() string      { return "d20 à segments" }
-func (s System) Version() uint32 { return s.version }
 
 func segState(st *encounterv1.EncounterState) *d20segv1.State {
 	return fight.State(st.GetD20Seg(), (*d20segv1.State).GetCombatants, func(s *d20segv1.State) { st.System = &encounterv1.EncounterState_D20Seg{D20Seg: s} })

@@ -112,9 +112,9 @@ func Released() []engine.System { return engine.Released(Latest, New) }
 func New(version uint32) System {
 	switch version {
 	case 1:
-		return System{version: 1, n: numbersV1()}
+		return System{Release: engine.NewRelease(ID, fullName, 1), n: numbersV1()}
 	case 2:
-		return System{version: 2, n: numbersV2()}
+		return System{Release: engine.NewRelease(ID, fullName, 2), n: numbersV2()}
 	}
 	panic(fmt.Sprintf("d20seg: version %d was never released (versions 1 to %d)", version, Latest))
 }

@@ -49,5 +49,6 @@ func TestReleasedIsEveryVersionOldestFirst(t *testing.T) {
 	for i, s := range all {
 		require.EqualValues(t, i+1, s.Version())
 		require.Equal(t, loss.ID, s.ID())
+		require.Equal(t, "Les Chants de Loss", s.Name(), "each version names the system as its players know it")
 	}
 }

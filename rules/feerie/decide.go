@@ -102,7 +102,7 @@ func (sys System) decideActivity(st *encounterv1.EncounterState, a *feeriev1.Act
 		}
 		return one(&feeriev1.Event{Kind: &feeriev1.Event_Renounced{Renounced: &feeriev1.Renounced{CombatantId: f.id()}}}), nil
 	}
-	return nil, engine.Unimplemented("this action is not part of Contes de Fées version %d", sys.version)
+	return nil, engine.Unimplemented("this action is not part of Contes de Fées version %d", sys.Version())
 }
 
 // Close rolls Initiative once the events of an action, folded into next, leave every able

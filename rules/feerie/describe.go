@@ -12,7 +12,7 @@ func row(cells ...string) *rulesetv1.TableRow { return &rulesetv1.TableRow{Cells
 // Describe returns the sheet fields, actions, tactic presets, special strikes and tables.
 func (s System) Describe() *rulesetv1.RulesetDescriptor {
 	return &rulesetv1.RulesetDescriptor{
-		Id: ID, Name: s.Name(), Version: s.version,
+		Id: ID, Name: s.Name(), Version: s.Version(),
 		SheetFields: []*rulesetv1.FieldDescriptor{
 			{Name: "vigilance, habilete, puissance, resistance, charme", Description: "the Aspects"},
 			{Name: "taille", Description: narrate.Signed(s.n.MinTaille) + " to " + narrate.Signed(s.n.MaxTaille) + " (FEE-092)"},

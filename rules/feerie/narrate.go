@@ -26,7 +26,7 @@ func (s System) Teller() narrate.Teller { return Teller{sys: s} }
 // version it does not know.
 func (t Teller) numbers(v uint32) Numbers {
 	switch {
-	case t.sys.version != 0 && (v == 0 || v == t.sys.version):
+	case t.sys.Version() != 0 && (v == 0 || v == t.sys.Version()):
 		return t.sys.n
 	case v >= 1 && v <= Latest:
 		return New(v).n

@@ -16,22 +16,21 @@ import (
 // ID of the rule system.
 const ID = "feerie"
 
+// fullName is its name as its players know it (System.Name).
+const fullName = "Contes de Fées"
+
 // DefaultRoll is the zero-mean roll of FEE-001.
 const DefaultRoll = "1d20-1d20"
 
 // System is one version of Contes de Fées: its numbers and switches (version.go).
 type System struct {
-	version uint32
-	n       Numbers
+	engine.Release
+	n Numbers
 }
 
 // Numbers are the numbers and switches of this version, for what states them outside the
 // rules (the CLI's help).
 func (s System) Numbers() Numbers { return s.n }
-
-func (System) ID() string        { return ID }
-func (System) Name() string      { return "Contes de Fées" }
-func (s System) Version() uint32 { return s.version }
 
 func feerieState(st *encounterv1.EncounterState) *feeriev1.State {
 	return fight.State(st.GetFeerie(), (*feeriev1.State).GetCombatants, func(s *feeriev1.State) { st.System = &encounterv1.EncounterState_Feerie{Feerie: s} })

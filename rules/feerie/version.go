@@ -84,5 +84,5 @@ func New(version uint32) System {
 	if version < 1 || int(version) >= len(numbersOf) {
 		panic(fmt.Sprintf("Contes de Fées has no version %d (released: 1 to %d)", version, Latest))
 	}
-	return System{version: version, n: numbersOf[version]()}
+	return System{Release: engine.NewRelease(ID, fullName, version), n: numbersOf[version]()}
 }

@@ -12,7 +12,7 @@ func row(cells ...string) *rulesetv1.TableRow { return &rulesetv1.TableRow{Cells
 // Describe returns the spheres, skills, actions and tables of Ka.
 func (s System) Describe() *rulesetv1.RulesetDescriptor {
 	return &rulesetv1.RulesetDescriptor{
-		Id: ID, Name: s.Name(), Version: s.version,
+		Id: ID, Name: s.Name(), Version: s.Version(),
 		SheetFields: []*rulesetv1.FieldDescriptor{
 			{Name: "spheres", Description: "Animalité, Humanité and at least one more"},
 			{Name: "skills", Description: "Arme à feu, Esquive, Bagarre…"},

@@ -30,7 +30,7 @@ func (s System) Teller() narrate.Teller { return Teller{sys: s} }
 // numbers are those of the version that decided an event: the Teller's own, another released
 // version's, or (a version unknown here, or none recorded) the latest's.
 func (t Teller) numbers(version uint32) Numbers {
-	if t.sys.version != 0 && t.sys.version == version {
+	if t.sys.Version() != 0 && t.sys.Version() == version {
 		return t.sys.n
 	}
 	if n, ok := numbersOf(version); ok {

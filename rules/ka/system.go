@@ -14,6 +14,9 @@ import (
 // ID of the rule system.
 const ID = "ka"
 
+// fullName is its name as its players know it (System.Name).
+const fullName = "Ka (cartes, sphères et dés de Ka)"
+
 // Names of the spheres the rules use.
 const (
 	Animalite = "Animalité"
@@ -30,13 +33,9 @@ const (
 // System is one released version of the Ka rules (New, Released): its numbers and switches
 // are a value, read by every rule that states one.
 type System struct {
-	version uint32
-	n       Numbers
+	engine.Release
+	n Numbers
 }
-
-func (System) ID() string        { return ID }
-func (System) Name() string      { return "Ka (cartes, sphères et dés de Ka)" }
-func (s System) Version() uint32 { return s.version }
 
 func kaState(st *encounterv1.EncounterState) *kav1.State {
 	return fight.State(st.GetKa(), (*kav1.State).GetCombatants, func(s *kav1.State) { st.System = &encounterv1.EncounterState_Ka{Ka: s} })

@@ -95,7 +95,7 @@ func New(version uint32) System {
 	if !ok {
 		panic(fmt.Sprintf("ka.New(%d): Ka has released versions 1 to %d", version, Latest))
 	}
-	return System{version: version, n: n}
+	return System{Release: engine.NewRelease(ID, fullName, version), n: n}
 }
 
 // Numbers are this version's numbers, a copy.

@@ -74,7 +74,7 @@ func (sys System) decideAction(st *encounterv1.EncounterState, a *lossv1.Action,
 	case *lossv1.Action_Pursuit:
 		return sys.decidePursuit(st, f, k.Pursuit, env)
 	default:
-		return nil, engine.Unimplemented("this action is not part of Les Chants de Loss version %d", sys.version)
+		return nil, engine.Unimplemented("this action is not part of Les Chants de Loss version %d", sys.Version())
 	}
 }
 

@@ -14,7 +14,7 @@ func row(cells ...string) *rulesetv1.TableRow { return &rulesetv1.TableRow{Cells
 // number read from the version's Numbers.
 func (s System) Describe() *rulesetv1.RulesetDescriptor {
 	d := &rulesetv1.RulesetDescriptor{
-		Id: ID, Name: s.Name(), Version: s.version,
+		Id: ID, Name: s.Name(), Version: s.Version(),
 		SheetFields: sheetFields(), Actions: s.actionDescriptors(), Options: s.optionDescriptors(), Tables: s.tables(),
 	}
 	exploitRows := &rulesetv1.Table{Name: "Exploits", Rule: "LOS-060", Header: []string{"effect", "Exploits", "on", "rule"}}

@@ -16,21 +16,18 @@ import (
 // ID is the rule system's id.
 const ID = "loss"
 
-func (System) ID() string { return ID }
+// fullName is its name as its players know it (System.Name).
+const fullName = "Les Chants de Loss"
 
 // JoinsInProgress: a newcomer joins a fight in progress and acts from the next Tour (LOS-039).
 func (System) JoinsInProgress() {}
 
-func (System) Name() string { return "Les Chants de Loss" }
-
 // System is Les Chants de Loss at one version: its Numbers, read by everything that decides,
 // folds, offers or describes.
 type System struct {
-	version uint32
+	engine.Release
 	Numbers
 }
-
-func (s System) Version() uint32 { return s.version }
 
 func lossState(st *encounterv1.EncounterState) *lossv1.State {
 	return fight.State(st.GetLoss(), (*lossv1.State).GetCombatants, func(s *lossv1.State) { st.System = &encounterv1.EncounterState_Loss{Loss: s} })

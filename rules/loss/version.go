@@ -108,7 +108,7 @@ func New(version uint32) System {
 	if !ok || version > Latest {
 		panic(fmt.Sprintf("loss: version %d of Les Chants de Loss was never released (1 to %d are)", version, Latest))
 	}
-	return System{version: version, Numbers: numbers()}
+	return System{Release: engine.NewRelease(ID, fullName, version), Numbers: numbers()}
 }
 
 // ExploitsDifficulty is what exploits Exploits add to a Test's Difficulty (LOS-010, LOS-112).
