@@ -89,6 +89,9 @@ func systemDecls(t *testing.T, dir string) map[string]string {
 			t.Fatal(err)
 		}
 		for _, d := range f.Decls {
+			if embedsRelease(d) { // engine.Release gives ID, Name and Version where System is declared
+				where["ID"], where["Name"], where["Version"] = name, name, name
+			}
 			fn, ok := d.(*ast.FuncDecl)
 			if !ok {
 				continue
@@ -102,4 +105,25 @@ func systemDecls(t *testing.T, dir string) map[string]string {
 		}
 	}
 	return where
+}
+
+// embedsRelease reports whether d declares the System type embedding engine.Release.
+func embedsRelease(d ast.Decl) bool {
+	g, ok := d.(*ast.GenDecl)
+	if !ok || g.Tok != token.TYPE {
+		return false
+	}
+	for _, s := range g.Specs {
+		ts := s.(*ast.TypeSpec)
+		st, ok := ts.Type.(*ast.StructType)
+		if ts.Name.Name != "System" || !ok {
+			continue
+		}
+		for _, f := range st.Fields.List {
+			if sel, ok := f.Type.(*ast.SelectorExpr); ok && len(f.Names) == 0 && sel.Sel.Name == "Release" {
+				return true
+			}
+		}
+	}
+	return false
 }
