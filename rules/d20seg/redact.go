@@ -56,16 +56,10 @@ func (System) Appearance(st *encounterv1.EncounterState, id string) encounterv1.
 	if cs == nil || c == nil {
 		return encounterv1.Appearance_APPEARANCE_FIGHTING
 	}
-	full := c.GetD20Seg().GetHitPoints()
-	switch lost := full - cs.GetHitPoints(); {
-	case cs.GetDown():
+	if cs.GetDown() {
 		return encounterv1.Appearance_APPEARANCE_OUT_OF_THE_FIGHT
-	case full > 0 && 2*lost >= full:
-		return encounterv1.Appearance_APPEARANCE_BADLY_WOUNDED
-	case lost > 0:
-		return encounterv1.Appearance_APPEARANCE_WOUNDED
 	}
-	return encounterv1.Appearance_APPEARANCE_FIGHTING
+	return engine.Worn(cs.GetHitPoints(), c.GetD20Seg().GetHitPoints())
 }
 
 // RedactState removes the numbers of every secret combatant from the d20seg state (st is the

@@ -52,3 +52,20 @@ func TestReleasedIsEveryVersionOldestFirst(t *testing.T) {
 		require.Equal(t, "Les Chants de Loss", s.Name(), "each version names the system as its players know it")
 	}
 }
+
+func TestWornIsHalfLostBadlyAnyLostWounded(t *testing.T) {
+	for _, c := range []struct {
+		left, full int32
+		want       encounterv1.Appearance
+	}{
+		{10, 10, encounterv1.Appearance_APPEARANCE_FIGHTING},
+		{9, 10, encounterv1.Appearance_APPEARANCE_WOUNDED},
+		{6, 10, encounterv1.Appearance_APPEARANCE_WOUNDED},
+		{5, 10, encounterv1.Appearance_APPEARANCE_BADLY_WOUNDED},
+		{3, 7, encounterv1.Appearance_APPEARANCE_BADLY_WOUNDED},
+		{4, 7, encounterv1.Appearance_APPEARANCE_WOUNDED},
+		{0, 0, encounterv1.Appearance_APPEARANCE_FIGHTING}, // no track at all: nothing to see lost
+	} {
+		require.Equal(t, c.want, engine.Worn(c.left, c.full), "%d of %d", c.left, c.full)
+	}
+}

@@ -29,16 +29,10 @@ func (System) Appearance(st *encounterv1.EncounterState, id string) encounterv1.
 	if c == nil || cs == nil {
 		return encounterv1.Appearance_APPEARANCE_FIGHTING
 	}
-	full := c.GetFeerie().GetEssence()
-	switch {
-	case cs.GetEssence() <= 0 || cs.GetHelpless():
+	if cs.GetEssence() <= 0 || cs.GetHelpless() {
 		return encounterv1.Appearance_APPEARANCE_OUT_OF_THE_FIGHT
-	case 2*cs.GetEssence() <= full:
-		return encounterv1.Appearance_APPEARANCE_BADLY_WOUNDED
-	case cs.GetEssence() < full:
-		return encounterv1.Appearance_APPEARANCE_WOUNDED
 	}
-	return encounterv1.Appearance_APPEARANCE_FIGHTING
+	return engine.Worn(cs.GetEssence(), c.GetFeerie().GetEssence())
 }
 
 // RedactState removes the numbers of the combatants hidden from the reader, in their own

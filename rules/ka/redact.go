@@ -42,17 +42,11 @@ func (System) Appearance(st *encounterv1.EncounterState, id string) encounterv1.
 	if c == nil || cs == nil {
 		return encounterv1.Appearance_APPEARANCE_FIGHTING
 	}
-	sh := c.GetKa()
-	badly := func(left, full int32) bool { return full > 0 && 2*left <= full }
-	switch {
-	case cs.GetDying() || cs.GetUnconscious() || cs.GetKaDice() <= 0:
+	if cs.GetDying() || cs.GetUnconscious() || cs.GetKaDice() <= 0 {
 		return encounterv1.Appearance_APPEARANCE_OUT_OF_THE_FIGHT
-	case badly(cs.GetKaDice(), sh.GetKaDice()) || badly(cs.GetRealityPoints(), sh.GetRealityPoints()):
-		return encounterv1.Appearance_APPEARANCE_BADLY_WOUNDED
-	case cs.GetKaDice() < sh.GetKaDice() || cs.GetRealityPoints() < sh.GetRealityPoints():
-		return encounterv1.Appearance_APPEARANCE_WOUNDED
 	}
-	return encounterv1.Appearance_APPEARANCE_FIGHTING
+	sh := c.GetKa()
+	return max(engine.Worn(cs.GetKaDice(), sh.GetKaDice()), engine.Worn(cs.GetRealityPoints(), sh.GetRealityPoints()))
 }
 
 // RedactState removes the numbers and cards of the combatants hidden from the reader.

@@ -50,12 +50,7 @@ func (sys System) Appearance(st *encounterv1.EncounterState, id string) encounte
 	case cs.GetOut() || cs.GetDying() || cs.GetDead() || cs.GetNeutralised():
 		return encounterv1.Appearance_APPEARANCE_OUT_OF_THE_FIGHT
 	case f.isSbire():
-		switch lost := SbireHealth - cs.GetHealth(); {
-		case 2*lost >= SbireHealth:
-			return encounterv1.Appearance_APPEARANCE_BADLY_WOUNDED
-		case lost > 0:
-			return encounterv1.Appearance_APPEARANCE_WOUNDED
-		}
+		return engine.Worn(cs.GetHealth(), SbireHealth)
 	case f.healthPenalty(sys, st) > 0:
 		return encounterv1.Appearance_APPEARANCE_BADLY_WOUNDED
 	default:
