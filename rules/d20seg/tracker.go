@@ -3,9 +3,11 @@ package d20seg
 import (
 	"fmt"
 
+	d20segv1 "github.com/fray-rpg/fray/gen/fray/d20seg/v1"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/engine/fight"
 	"golang.org/x/text/language"
 )
 
@@ -20,16 +22,11 @@ func (System) Tracker(view *encounterv1.EncounterState, _ engine.Viewer, lang la
 	if ds.GetRound() > 0 {
 		t.Turn = fmt.Sprintf("Round %d", ds.GetRound())
 	}
-	for _, c := range view.GetCombatants() {
-		cs := ds.GetCombatants()[c.GetId()]
-		if c.GetSheet() == nil || cs == nil { // its numbers withheld, or none yet
-			t.Rows = append(t.Rows, engine.TrackerRow(t.Header, c.GetId(), nil))
-			continue
-		}
+	fight.Rows(t, view, ds.GetCombatants(), func(c *encounterv1.Combatant, cs *d20segv1.CombatantState) ([]string, []string) {
 		is := engine.Conditions{Lang: lang}
 		is.Add(cs.GetDown(), "out of the fight", "hors de combat")
 		is.Add(cs.GetSurprised(), "surprised", "surpris")
-		t.Rows = append(t.Rows, engine.TrackerRow(t.Header, c.GetId(), []string{fmt.Sprint(cs.GetHitPoints()), fmt.Sprint(cs.GetNextSegment())}, is.Words...))
-	}
+		return []string{fmt.Sprint(cs.GetHitPoints()), fmt.Sprint(cs.GetNextSegment())}, is.Words
+	})
 	return t
 }

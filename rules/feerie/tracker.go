@@ -5,8 +5,10 @@ import (
 	"strings"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	feeriev1 "github.com/fray-rpg/fray/gen/fray/feerie/v1"
 	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/engine/fight"
 	"golang.org/x/text/language"
 )
 
@@ -31,12 +33,7 @@ func (System) Tracker(view *encounterv1.EncounterState, _ engine.Viewer, lang la
 			t.Turn += " : " + strings.Join(here, ", ")
 		}
 	}
-	for _, c := range view.GetCombatants() {
-		cs := fs.GetCombatants()[c.GetId()]
-		if c.GetSheet() == nil || cs == nil { // its numbers withheld, or none yet
-			t.Rows = append(t.Rows, engine.TrackerRow(t.Header, c.GetId(), nil))
-			continue
-		}
+	fight.Rows(t, view, fs.GetCombatants(), func(c *encounterv1.Combatant, cs *feeriev1.CombatantState) ([]string, []string) {
 		var is []string
 		for _, cond := range cs.GetConditions() {
 			is = append(is, strings.ReplaceAll(strings.ToLower(strings.TrimPrefix(cond.GetStrike().String(), "SPECIAL_STRIKE_")), "_", " "))
@@ -49,7 +46,7 @@ func (System) Tracker(view *encounterv1.EncounterState, _ engine.Viewer, lang la
 		more := engine.Conditions{Lang: lang, Words: is}
 		more.Add(cs.GetProne(), "prone", "à terre")
 		more.Add(cs.GetHelpless(), "helpless", "sans défense")
-		t.Rows = append(t.Rows, engine.TrackerRow(t.Header, c.GetId(), []string{fmt.Sprint(cs.GetEssence()), fmt.Sprint(cs.GetActingRank())}, more.Words...))
-	}
+		return []string{fmt.Sprint(cs.GetEssence()), fmt.Sprint(cs.GetActingRank())}, more.Words
+	})
 	return t
 }

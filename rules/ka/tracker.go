@@ -5,8 +5,10 @@ import (
 	"strings"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
 	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/engine/fight"
 	"golang.org/x/text/language"
 )
 
@@ -32,12 +34,7 @@ func (System) Tracker(view *encounterv1.EncounterState, _ engine.Viewer, lang la
 			t.Turn += " · " + strings.Join(names, ", ")
 		}
 	}
-	for _, c := range view.GetCombatants() {
-		cs := ks.GetCombatants()[c.GetId()]
-		if c.GetSheet() == nil || cs == nil { // its numbers withheld, or none yet
-			t.Rows = append(t.Rows, engine.TrackerRow(t.Header, c.GetId(), nil))
-			continue
-		}
+	fight.Rows(t, view, ks.GetCombatants(), func(c *encounterv1.Combatant, cs *kav1.CombatantState) ([]string, []string) {
 		animalite := ""
 		if v, ok := c.GetKa().GetSpheres()[Animalite]; ok {
 			animalite = fmt.Sprint(v)
@@ -46,8 +43,8 @@ func (System) Tracker(view *encounterv1.EncounterState, _ engine.Viewer, lang la
 		is.Add(cs.GetPassed(), "passed", "passe")
 		is.Add(cs.GetUnconscious(), "unconscious", "inconscient")
 		is.Add(cs.GetDying(), "dying", "mourant")
-		t.Rows = append(t.Rows, engine.TrackerRow(t.Header, c.GetId(), []string{animalite, fmt.Sprint(cs.GetKaDice()),
-			fmt.Sprint(cs.GetRealityPoints()), fmt.Sprint(cs.GetActionsLeft())}, is.Words...))
-	}
+		return []string{animalite, fmt.Sprint(cs.GetKaDice()),
+			fmt.Sprint(cs.GetRealityPoints()), fmt.Sprint(cs.GetActionsLeft())}, is.Words
+	})
 	return t
 }

@@ -7,6 +7,7 @@ import (
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/engine/fight"
 	"golang.org/x/text/language"
 )
 
@@ -30,12 +31,7 @@ func (System) Tracker(view *encounterv1.EncounterState, _ engine.Viewer, lang la
 		}
 		t.Turn = fmt.Sprintf("Tour %d · Séquence %d · phase %d PA", ls.GetTour(), max(ls.GetSequence(), 1), phase)
 	}
-	for _, c := range view.GetCombatants() {
-		cs := ls.GetCombatants()[c.GetId()]
-		if c.GetSheet() == nil || cs == nil { // its numbers withheld, or none yet
-			t.Rows = append(t.Rows, engine.TrackerRow(t.Header, c.GetId(), nil))
-			continue
-		}
+	fight.Rows(t, view, ls.GetCombatants(), func(c *encounterv1.Combatant, cs *lossv1.CombatantState) ([]string, []string) {
 		ns := fmt.Sprintf("%d / %d / %d", cs.GetLight(), cs.GetGrave(), cs.GetFatal())
 		if c.GetLoss().GetKind() == lossv1.CombatantKind_COMBATANT_KIND_SBIRE {
 			ns = fmt.Sprint(cs.GetHealth())
@@ -49,7 +45,7 @@ func (System) Tracker(view *encounterv1.EncounterState, _ engine.Viewer, lang la
 		is.Add(cs.GetOut(), "out of the fight", "hors de combat")
 		is.Add(cs.GetProne(), "prone", "à terre")
 		is.Add(cs.GetDisarmed(), "disarmed", "désarmé")
-		t.Rows = append(t.Rows, engine.TrackerRow(t.Header, c.GetId(), []string{fmt.Sprint(cs.GetActionPoints()), ns, fursa}, is.Words...))
-	}
+		return []string{fmt.Sprint(cs.GetActionPoints()), ns, fursa}, is.Words
+	})
 	return t
 }

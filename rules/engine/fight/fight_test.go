@@ -6,6 +6,7 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
+	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
 	"github.com/fray-rpg/fray/rules/engine"
 	"github.com/fray-rpg/fray/rules/engine/fight"
 	"github.com/stretchr/testify/require"
@@ -79,4 +80,24 @@ func TestStateIsMadeWithItsCombatantsMap(t *testing.T) {
 
 	kept := s.Combatants
 	require.Equal(t, fmt.Sprintf("%p", kept), fmt.Sprintf("%p", fight.State(decoded.GetKa(), (*kav1.State).GetCombatants, put(decoded)).Combatants), "a map it has is kept")
+}
+
+func TestRowsLeaveEmptyTheRowsOfCombatantsWithoutNumbers(t *testing.T) {
+	view := &encounterv1.EncounterState{Combatants: []*encounterv1.Combatant{
+		{Id: "seen", Sheet: &encounterv1.Combatant_Ka{Ka: &kav1.Sheet{}}},
+		{Id: "withheld"}, // the view withholds its sheet
+		{Id: "new", Sheet: &encounterv1.Combatant_Ka{Ka: &kav1.Sheet{}}},
+	}}
+	states := map[string]*kav1.CombatantState{"seen": {KaDice: 3}, "withheld": {KaDice: 9}}
+	tr := &rulesetv1.Tracker{Header: []string{"dés de Ka", "actions"}}
+	fight.Rows(tr, view, states, func(c *encounterv1.Combatant, cs *kav1.CombatantState) ([]string, []string) {
+		return []string{fmt.Sprint(cs.GetKaDice()), "1"}, []string{"passed"}
+	})
+	require.Len(t, tr.Rows, 3, "a row per combatant, in the view's order")
+	require.Equal(t, []string{"3", "1"}, tr.Rows[0].GetCells())
+	require.Equal(t, []string{"passed"}, tr.Rows[0].GetConditions())
+	require.Equal(t, []string{"", ""}, tr.Rows[1].GetCells(), "a withheld sheet's numbers are not shown")
+	require.Empty(t, tr.Rows[1].GetConditions())
+	require.Equal(t, []string{"", ""}, tr.Rows[2].GetCells(), "nor a combatant's the system holds no state of yet")
+	require.Equal(t, "new", tr.Rows[2].GetCombatantId())
 }
