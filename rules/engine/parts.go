@@ -7,6 +7,7 @@ package engine
 import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // OptionsOf is a copy of the system's options in in, read by get, for its Options to fill in
@@ -34,4 +35,20 @@ func DiceEndOf[E comparable](e E, end func(E) uint64) (uint64, bool) {
 		return 0, false
 	}
 	return end(e), true
+}
+
+// SetKind puts kind into the arm of msg's oneof "kind" that holds kind's message type (a
+// system's Action: Attack into attack, Pass into pass_turn), where each system's legal list
+// would otherwise switch from every kind to its generated wrapper. False, msg unchanged, when
+// no arm holds it.
+func SetKind(msg, kind proto.Message) bool {
+	m, want := msg.ProtoReflect(), kind.ProtoReflect()
+	fields := m.Descriptor().Oneofs().ByName("kind").Fields()
+	for i := range fields.Len() {
+		if fd := fields.Get(i); fd.Message() != nil && fd.Message().FullName() == want.Descriptor().FullName() {
+			m.Set(fd, protoreflect.ValueOfMessage(want))
+			return true
+		}
+	}
+	return false
 }

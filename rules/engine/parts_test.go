@@ -69,3 +69,18 @@ func TestWornIsHalfLostBadlyAnyLostWounded(t *testing.T) {
 		require.Equal(t, c.want, engine.Worn(c.left, c.full), "%d of %d", c.left, c.full)
 	}
 }
+
+func TestSetKindPutsAKindInTheArmOfItsType(t *testing.T) {
+	act := &kav1.Action{CombatantId: "a"}
+	pass := &kav1.Pass{}
+	require.True(t, engine.SetKind(act, pass))
+	require.Same(t, pass, act.GetPassTurn(), "a Pass goes into pass_turn, the kind itself")
+
+	attack := &kav1.Attack{}
+	require.True(t, engine.SetKind(act, attack))
+	require.Same(t, attack, act.GetAttack())
+	require.Nil(t, act.GetPassTurn(), "one arm at a time")
+
+	require.False(t, engine.SetKind(act, &lossv1.Attack{}), "another system's Attack has no arm here")
+	require.Same(t, attack, act.GetAttack(), "and changes nothing")
+}

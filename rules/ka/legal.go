@@ -9,6 +9,7 @@ import (
 	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
 	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
 	"github.com/fray-rpg/fray/rules/engine"
+	"google.golang.org/protobuf/proto"
 )
 
 // LegalCommands lists what a combatant may do now, each action with its command: its answers
@@ -53,21 +54,12 @@ type legalList struct {
 
 // add lists an action under key, with the Ka command kind carries and its choices; a React is
 // a reaction.
-func (l *legalList) add(key string, a *rulesetv1.LegalAction, kind any, choices ...*rulesetv1.Choice) {
+func (l *legalList) add(key string, a *rulesetv1.LegalAction, kind proto.Message, choices ...*rulesetv1.Choice) {
 	a.Key, a.Choices = key, choices
 	act := &kav1.Action{CombatantId: l.id}
-	switch k := kind.(type) {
-	case *kav1.React:
-		act.Kind = &kav1.Action_React{React: k}
+	engine.SetKind(act, kind)
+	if _, ok := kind.(*kav1.React); ok {
 		a.Reaction = true
-	case *kav1.Attack:
-		act.Kind = &kav1.Action_Attack{Attack: k}
-	case *kav1.PickUp:
-		act.Kind = &kav1.Action_PickUp{PickUp: k}
-	case *kav1.Disarm:
-		act.Kind = &kav1.Action_Disarm{Disarm: k}
-	case *kav1.Pass:
-		act.Kind = &kav1.Action_PassTurn{PassTurn: k}
 	}
 	l.out = append(l.out, engine.LegalCommand{Action: a, Command: &encounterv1.Command{Kind: &encounterv1.Command_Ka{Ka: act}}})
 }

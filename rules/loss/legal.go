@@ -9,6 +9,7 @@ import (
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
 	"github.com/fray-rpg/fray/rules/engine"
+	"google.golang.org/protobuf/proto"
 )
 
 // outOfRangeMetres is the first distance of the last row of the ranged Difficulty table
@@ -24,32 +25,17 @@ type legal struct {
 }
 
 // add appends a legal action keyed as Describe names it, with the command taking it.
-func (l *legal) add(key string, a *rulesetv1.LegalAction, kind any, choices ...*rulesetv1.Choice) {
+func (l *legal) add(key string, a *rulesetv1.LegalAction, kind proto.Message, choices ...*rulesetv1.Choice) {
 	a.Key = key
 	a.Choices = choices
 	act := &lossv1.Action{CombatantId: l.f.id()}
-	switch k := kind.(type) {
-	case *lossv1.Attack:
-		act.Kind = &lossv1.Action_Attack{Attack: k}
-	case *lossv1.React:
-		act.Kind = &lossv1.Action_React{React: k}
+	engine.SetKind(act, kind)
+	if k, ok := kind.(*lossv1.React); ok {
 		a.Reaction = true
 		a.Difficulty = lossState(l.st).GetPending().GetDifficulty()
 		if k.GetReaction() == lossv1.Reaction_REACTION_NONE {
 			a.Difficulty = 0
 		}
-	case *lossv1.Pass:
-		act.Kind = &lossv1.Action_PassTurn{PassTurn: k}
-	case *lossv1.Declare:
-		act.Kind = &lossv1.Action_Declare{Declare: k}
-	case *lossv1.Wait:
-		act.Kind = &lossv1.Action_Wait{Wait: k}
-	case *lossv1.Aim:
-		act.Kind = &lossv1.Action_Aim{Aim: k}
-	case *lossv1.Simple:
-		act.Kind = &lossv1.Action_Simple{Simple: k}
-	case *lossv1.PursuitAction:
-		act.Kind = &lossv1.Action_Pursuit{Pursuit: k}
 	}
 	l.out = append(l.out, engine.LegalCommand{Action: a, Command: &encounterv1.Command{Kind: &encounterv1.Command_Loss{Loss: act}}})
 }
