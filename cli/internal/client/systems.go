@@ -116,10 +116,11 @@ func DefaultSystem() (System, bool) {
 }
 
 // SystemOf is the system of an encounter: the one its rule_system names, else the one whose
-// state it holds, else the default one. ok is false when none is registered.
+// state it holds, else the default one. ok is false when none is registered, and when the
+// state names a system this CLI has no package for (its tables are not another system's).
 func SystemOf(st *encounterv1.EncounterState) (System, bool) {
-	if s, ok := SystemByID(st.GetRuleSystem()); ok {
-		return s, true
+	if id := st.GetRuleSystem(); id != "" {
+		return SystemByID(id)
 	}
 	m := st.ProtoReflect()
 	if fd := m.WhichOneof(m.Descriptor().Oneofs().ByName("system")); fd != nil {

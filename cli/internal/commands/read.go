@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/fray-rpg/fray/cli/internal/client"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
 	"github.com/spf13/cobra"
 )
 
@@ -68,12 +70,34 @@ func writeState(w io.Writer, resp *encounterv1.GetEncounterResponse, forID strin
 	fmt.Fprintf(w, ", GM %s, at event #%d\n", client.OrUnknown(st.GetGameMaster()), st.GetSequence())
 	sys, ok := client.SystemOf(st)
 	if !ok {
-		fmt.Fprintln(w, "(this CLI has no table of this rule system: fray state --json shows it all)")
+		// A system this CLI has no package for: the tracker the server's rules draw, as the
+		// page shows it (issue 27).
+		writeTracker(w, resp.GetTracker(), names)
 		printLegal(w, resp, names, forID, plainLegal)
 		return
 	}
 	sys.WriteState(w, st, names)
 	printLegal(w, resp, names, forID, sys.LegalText)
+}
+
+// writeTracker prints the rows of cells the encounter's rule system draws for the caller
+// (GetEncounterResponse.tracker): a line for where the fight is, a header, a row per
+// combatant with its conditions.
+func writeTracker(w io.Writer, tr *rulesetv1.Tracker, names *client.Names) {
+	if len(tr.GetRows()) == 0 {
+		fmt.Fprintln(w, "(no combatant to show: fray state --json shows it all)")
+		return
+	}
+	if tr.GetTurn() != "" {
+		fmt.Fprintln(w, tr.GetTurn())
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, strings.Join(append([]string{"combatant"}, tr.GetHeader()...), "\t")+"\t")
+	for _, r := range tr.GetRows() {
+		cells := append([]string{names.Of(r.GetCombatantId())}, r.GetCells()...)
+		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t"+strings.Join(r.GetConditions(), ", "))
+	}
+	_ = tw.Flush()
 }
 
 // printLegal prints what combatant forID may do, each line written by text.
