@@ -12,16 +12,30 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// rulesetsCmd is `fray rulesets [SYSTEM]`: without SYSTEM the systems the RulesService
+// decides and their versions; with it, that system as `fray rules SYSTEM` shows it (its actions,
+// Exploits and house rules with their defaults), for a reader who takes "rulesets" for the
+// place where a system is described.
 func rulesetsCmd() *cobra.Command {
-	command, fs := client.NewCommand("rulesets", "[--json] [flags]", "Lists the rule systems the RulesService decides, with their versions.", 0, 0)
+	command, fs := client.NewCommand("rulesets", "[SYSTEM [--rules-version N]] [--json] [flags]",
+		"Lists the rule systems the RulesService decides, with their versions; with SYSTEM, that\n"+
+			"system as `fray rules SYSTEM` shows it: its sheet fields, its actions and Exploits with their\n"+
+			"costs and rule IDs, its house rules with their defaults (fray create --options), and its tables.", 0, 1)
 	c := client.AddRulesFlags(fs)
-	asJSON := fs.Bool("json", false, "print the ListRulesetsResponse in protojson")
+	version := fs.Uint32("rules-version", 0, "with SYSTEM: the version (0 = the latest)")
+	asJSON := fs.Bool("json", false, "print the ListRulesetsResponse (with SYSTEM: the DescribeRulesetResponse) in protojson")
 	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		if len(pos) == 0 && *version != 0 {
+			return client.ShortUsagef("--rules-version goes with SYSTEM: fray rulesets SYSTEM --rules-version N")
+		}
 		cl, done, err := c.Rules()
 		if err != nil {
 			return err
 		}
 		defer done()
+		if len(pos) == 1 {
+			return describe(ctx, c, cl, &rulesv1.DescribeRulesetRequest{Id: pos[0], Version: *version}, *asJSON, stdout)
+		}
 		resp, err := cl.ListRulesets(c.Outgoing(ctx), &rulesv1.ListRulesetsRequest{})
 		if err != nil {
 			return client.RPCErr("", err)
@@ -37,7 +51,11 @@ func rulesetsCmd() *cobra.Command {
 			}
 			rows = append(rows, fmt.Sprintf("%s\t%s\t%s", r.GetId(), r.GetName(), strings.Join(vs, ", ")))
 		}
-		return client.Table(stdout, rows)
+		if err := client.Table(stdout, rows); err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, "\nfray rulesets SYSTEM describes one: its actions, Exploits and house rules with their defaults.")
+		return nil
 	})
 	return command
 }

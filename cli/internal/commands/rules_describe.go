@@ -57,16 +57,22 @@ func rulesCmd() *cobra.Command {
 			return err
 		}
 		defer done()
-		resp, err := cl.DescribeRuleset(c.Outgoing(ctx), req)
-		if err != nil {
-			return client.RPCErr("", err)
-		}
-		if *asJSON {
-			return client.PrintJSON(stdout, resp, client.PrettyJSON)
-		}
-		return writeRuleset(stdout, resp.GetRuleset())
+		return describe(ctx, c, cl, req, *asJSON, stdout)
 	})
 	return summary(command, "show a rule system at one version: sheet fields, actions and their costs, house rules, tables")
+}
+
+// describe asks the RulesService for req's descriptor and prints it (protojson with asJSON):
+// what `fray rules` and `fray rulesets SYSTEM` both show.
+func describe(ctx context.Context, c *client.Conn, cl rulesv1.RulesServiceClient, req *rulesv1.DescribeRulesetRequest, asJSON bool, stdout io.Writer) error {
+	resp, err := cl.DescribeRuleset(c.Outgoing(ctx), req)
+	if err != nil {
+		return client.RPCErr("", err)
+	}
+	if asJSON {
+		return client.PrintJSON(stdout, resp, client.PrettyJSON)
+	}
+	return writeRuleset(stdout, resp.GetRuleset())
 }
 
 // writeRuleset prints a descriptor: a heading, then the sheet, the actions, the house rules
