@@ -53,7 +53,10 @@ for pkg in "${pkgs[@]}"; do
     [[ $kept -gt 0 ]] || { echo "ONLY=$ONLY matches no non-test file of $pkg" >&2; status=1; continue; }
   fi
   echo "== gremlins unleash $pkg${ONLY:+ (only $ONLY)}"
-  GOWORK=off GOFLAGS="-modfile=$mod/go.mod -trimpath${GOFLAGS:+ $GOFLAGS}" \
+  # -count=1: gremlins times its coverage run and gives each mutant that time × the
+  # coefficient; a cached coverage run (the same tests again: -trimpath makes the cache serve
+  # any copy) takes half a second, and every mutant would then be counted TIMED OUT.
+  GOWORK=off GOFLAGS="-modfile=$mod/go.mod -trimpath -count=1${GOFLAGS:+ $GOFLAGS}" \
     "$gremlins" unleash --workers "${WORKERS:-2}" "${exclude[@]}" "$@" "$pkg" || status=1
 done
 exit $status
