@@ -43,6 +43,9 @@ func systemEvents() map[string][]*encounterv1.Event {
 			out[""] = append(out[""], ev)
 			continue
 		}
+		if fd.Message().FullName() == "google.protobuf.Struct" {
+			continue // the plug-ins' arm: JSON values, no kinds of its own to list
+		}
 		mt, err := protoregistry.GlobalTypes.FindMessageByName(fd.Message().FullName())
 		if err != nil {
 			panic(err)

@@ -14,6 +14,7 @@ import (
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	durationpb "google.golang.org/protobuf/types/known/durationpb"
+	structpb "google.golang.org/protobuf/types/known/structpb"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
 	reflect "reflect"
 	sync "sync"
@@ -210,6 +211,7 @@ type RuleOptions struct {
 	//	*RuleOptions_Feerie
 	//	*RuleOptions_Ka
 	//	*RuleOptions_D20Seg
+	//	*RuleOptions_Plugin
 	System        isRuleOptions_System `protobuf_oneof:"system"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -288,6 +290,15 @@ func (x *RuleOptions) GetD20Seg() *v13.Options {
 	return nil
 }
 
+func (x *RuleOptions) GetPlugin() *structpb.Struct {
+	if x != nil {
+		if x, ok := x.System.(*RuleOptions_Plugin); ok {
+			return x.Plugin
+		}
+	}
+	return nil
+}
+
 type isRuleOptions_System interface {
 	isRuleOptions_System()
 }
@@ -308,6 +319,16 @@ type RuleOptions_D20Seg struct {
 	D20Seg *v13.Options `protobuf:"bytes,13,opt,name=d20seg,proto3,oneof"`
 }
 
+type RuleOptions_Plugin struct {
+	// A rule system with no generated code of its own (a plug-in: docs/DESIGN.md, "A rule
+	// system that is a plug-in") keeps its house rules here, as JSON values: the encounter's
+	// rule_system names the system that reads it. google.protobuf.Struct rather than
+	// Any: a browser speaking Connect JSON, the CLI and a system's own package all write and
+	// read a Struct as a plain JSON object, where an Any needs its message type in every
+	// reader's type registry.
+	Plugin *structpb.Struct `protobuf:"bytes,99,opt,name=plugin,proto3,oneof"`
+}
+
 func (*RuleOptions_Loss) isRuleOptions_System() {}
 
 func (*RuleOptions_Feerie) isRuleOptions_System() {}
@@ -315,6 +336,8 @@ func (*RuleOptions_Feerie) isRuleOptions_System() {}
 func (*RuleOptions_Ka) isRuleOptions_System() {}
 
 func (*RuleOptions_D20Seg) isRuleOptions_System() {}
+
+func (*RuleOptions_Plugin) isRuleOptions_System() {}
 
 type Combatant struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -336,6 +359,7 @@ type Combatant struct {
 	//	*Combatant_Feerie
 	//	*Combatant_Ka
 	//	*Combatant_D20Seg
+	//	*Combatant_Plugin
 	Sheet         isCombatant_Sheet `protobuf_oneof:"sheet"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -456,6 +480,15 @@ func (x *Combatant) GetD20Seg() *v13.Sheet {
 	return nil
 }
 
+func (x *Combatant) GetPlugin() *structpb.Struct {
+	if x != nil {
+		if x, ok := x.Sheet.(*Combatant_Plugin); ok {
+			return x.Plugin
+		}
+	}
+	return nil
+}
+
 type isCombatant_Sheet interface {
 	isCombatant_Sheet()
 }
@@ -476,6 +509,13 @@ type Combatant_D20Seg struct {
 	D20Seg *v13.Sheet `protobuf:"bytes,13,opt,name=d20seg,proto3,oneof"`
 }
 
+type Combatant_Plugin struct {
+	// A rule system with no generated code of its own (a plug-in: docs/DESIGN.md, "A rule
+	// system that is a plug-in") keeps its sheet here, as JSON values: the encounter's
+	// rule_system names the system that reads it. (RuleOptions.plugin says why a Struct.)
+	Plugin *structpb.Struct `protobuf:"bytes,99,opt,name=plugin,proto3,oneof"`
+}
+
 func (*Combatant_Loss) isCombatant_Sheet() {}
 
 func (*Combatant_Feerie) isCombatant_Sheet() {}
@@ -483,6 +523,8 @@ func (*Combatant_Feerie) isCombatant_Sheet() {}
 func (*Combatant_Ka) isCombatant_Sheet() {}
 
 func (*Combatant_D20Seg) isCombatant_Sheet() {}
+
+func (*Combatant_Plugin) isCombatant_Sheet() {}
 
 // PendingReaction is a choice the game waits for, answered through Submit by the
 // combatant's controller or the GM.
@@ -586,6 +628,7 @@ type EncounterState struct {
 	//	*EncounterState_Feerie
 	//	*EncounterState_Ka
 	//	*EncounterState_D20Seg
+	//	*EncounterState_Plugin
 	System        isEncounterState_System `protobuf_oneof:"system"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -790,6 +833,15 @@ func (x *EncounterState) GetD20Seg() *v13.State {
 	return nil
 }
 
+func (x *EncounterState) GetPlugin() *structpb.Struct {
+	if x != nil {
+		if x, ok := x.System.(*EncounterState_Plugin); ok {
+			return x.Plugin
+		}
+	}
+	return nil
+}
+
 type isEncounterState_System interface {
 	isEncounterState_System()
 }
@@ -810,6 +862,14 @@ type EncounterState_D20Seg struct {
 	D20Seg *v13.State `protobuf:"bytes,23,opt,name=d20seg,proto3,oneof"`
 }
 
+type EncounterState_Plugin struct {
+	// A rule system with no generated code of its own (a plug-in: docs/DESIGN.md, "A rule
+	// system that is a plug-in") keeps its part of the state here, as JSON values: the
+	// encounter's rule_system names the system that reads it. (RuleOptions.plugin says why a
+	// Struct.)
+	Plugin *structpb.Struct `protobuf:"bytes,99,opt,name=plugin,proto3,oneof"`
+}
+
 func (*EncounterState_Loss) isEncounterState_System() {}
 
 func (*EncounterState_Feerie) isEncounterState_System() {}
@@ -817,6 +877,8 @@ func (*EncounterState_Feerie) isEncounterState_System() {}
 func (*EncounterState_Ka) isEncounterState_System() {}
 
 func (*EncounterState_D20Seg) isEncounterState_System() {}
+
+func (*EncounterState_Plugin) isEncounterState_System() {}
 
 // RoleGrant is one principal's role in an encounter.
 type RoleGrant struct {
@@ -891,6 +953,7 @@ type Command struct {
 	//	*Command_Feerie
 	//	*Command_Ka
 	//	*Command_D20Seg
+	//	*Command_Plugin
 	Kind          isCommand_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1059,6 +1122,15 @@ func (x *Command) GetD20Seg() *v13.Action {
 	return nil
 }
 
+func (x *Command) GetPlugin() *structpb.Struct {
+	if x != nil {
+		if x, ok := x.Kind.(*Command_Plugin); ok {
+			return x.Plugin
+		}
+	}
+	return nil
+}
+
 type isCommand_Kind interface {
 	isCommand_Kind()
 }
@@ -1119,6 +1191,14 @@ type Command_D20Seg struct {
 	D20Seg *v13.Action `protobuf:"bytes,23,opt,name=d20seg,proto3,oneof"`
 }
 
+type Command_Plugin struct {
+	// A rule system with no generated code of its own (a plug-in: docs/DESIGN.md, "A rule
+	// system that is a plug-in") keeps its actions here, as JSON values: the encounter's
+	// rule_system names the system that reads it. By custom an action is an object of
+	// one key, the kind, as a typed arm's JSON is ({"shove": {"combatant_id": "a"}}).
+	Plugin *structpb.Struct `protobuf:"bytes,99,opt,name=plugin,proto3,oneof"`
+}
+
 func (*Command_Create) isCommand_Kind() {}
 
 func (*Command_AddCombatant) isCommand_Kind() {}
@@ -1146,6 +1226,8 @@ func (*Command_Feerie) isCommand_Kind() {}
 func (*Command_Ka) isCommand_Kind() {}
 
 func (*Command_D20Seg) isCommand_Kind() {}
+
+func (*Command_Plugin) isCommand_Kind() {}
 
 type CreateEncounter struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
@@ -1717,6 +1799,7 @@ type Event struct {
 	//	*Event_Feerie
 	//	*Event_Ka
 	//	*Event_D20Seg
+	//	*Event_Plugin
 	Payload       isEvent_Payload `protobuf_oneof:"payload"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1962,6 +2045,15 @@ func (x *Event) GetD20Seg() *v13.Event {
 	return nil
 }
 
+func (x *Event) GetPlugin() *structpb.Struct {
+	if x != nil {
+		if x, ok := x.Payload.(*Event_Plugin); ok {
+			return x.Plugin
+		}
+	}
+	return nil
+}
+
 type isEvent_Payload interface {
 	isEvent_Payload()
 }
@@ -2022,6 +2114,15 @@ type Event_D20Seg struct {
 	D20Seg *v13.Event `protobuf:"bytes,43,opt,name=d20seg,proto3,oneof"`
 }
 
+type Event_Plugin struct {
+	// A rule system with no generated code of its own (a plug-in: docs/DESIGN.md, "A rule
+	// system that is a plug-in") keeps its events here, as JSON values: the encounter's
+	// rule_system names the system that reads it. By custom an event is an object of one
+	// key, the kind, as a typed arm's JSON is. Numbers are JSON numbers (float64): whole
+	// numbers up to 2^53 come back exact.
+	Plugin *structpb.Struct `protobuf:"bytes,99,opt,name=plugin,proto3,oneof"`
+}
+
 func (*Event_EncounterCreated) isEvent_Payload() {}
 
 func (*Event_CombatantAdded) isEvent_Payload() {}
@@ -2049,6 +2150,8 @@ func (*Event_Feerie) isEvent_Payload() {}
 func (*Event_Ka) isEvent_Payload() {}
 
 func (*Event_D20Seg) isEvent_Payload() {}
+
+func (*Event_Plugin) isEvent_Payload() {}
 
 type EncounterCreated struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
@@ -2869,14 +2972,15 @@ var File_fray_encounter_v1_encounter_proto protoreflect.FileDescriptor
 
 const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\n" +
-	"!fray/encounter/v1/encounter.proto\x12\x11fray.encounter.v1\x1a\x1bfray/d20seg/v1/d20seg.proto\x1a\x1bfray/feerie/v1/feerie.proto\x1a\x13fray/ka/v1/ka.proto\x1a\x17fray/loss/v1/loss.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xd1\x01\n" +
+	"!fray/encounter/v1/encounter.proto\x12\x11fray.encounter.v1\x1a\x1bfray/d20seg/v1/d20seg.proto\x1a\x1bfray/feerie/v1/feerie.proto\x1a\x13fray/ka/v1/ka.proto\x1a\x17fray/loss/v1/loss.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x84\x02\n" +
 	"\vRuleOptions\x12+\n" +
 	"\x04loss\x18\n" +
 	" \x01(\v2\x15.fray.loss.v1.OptionsH\x00R\x04loss\x121\n" +
 	"\x06feerie\x18\v \x01(\v2\x17.fray.feerie.v1.OptionsH\x00R\x06feerie\x12%\n" +
 	"\x02ka\x18\f \x01(\v2\x13.fray.ka.v1.OptionsH\x00R\x02ka\x121\n" +
-	"\x06d20seg\x18\r \x01(\v2\x17.fray.d20seg.v1.OptionsH\x00R\x06d20segB\b\n" +
-	"\x06system\"\xf5\x02\n" +
+	"\x06d20seg\x18\r \x01(\v2\x17.fray.d20seg.v1.OptionsH\x00R\x06d20seg\x121\n" +
+	"\x06plugin\x18c \x01(\v2\x17.google.protobuf.StructH\x00R\x06pluginB\b\n" +
+	"\x06system\"\xa8\x03\n" +
 	"\tCombatant\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x1e\n" +
@@ -2892,14 +2996,15 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	" \x01(\v2\x13.fray.loss.v1.SheetH\x00R\x04loss\x12/\n" +
 	"\x06feerie\x18\v \x01(\v2\x15.fray.feerie.v1.SheetH\x00R\x06feerie\x12#\n" +
 	"\x02ka\x18\f \x01(\v2\x11.fray.ka.v1.SheetH\x00R\x02ka\x12/\n" +
-	"\x06d20seg\x18\r \x01(\v2\x15.fray.d20seg.v1.SheetH\x00R\x06d20segB\a\n" +
+	"\x06d20seg\x18\r \x01(\v2\x15.fray.d20seg.v1.SheetH\x00R\x06d20seg\x121\n" +
+	"\x06plugin\x18c \x01(\v2\x17.google.protobuf.StructH\x00R\x06pluginB\a\n" +
 	"\x05sheet\"l\n" +
 	"\x0fPendingReaction\x12!\n" +
 	"\fcombatant_id\x18\x01 \x01(\tR\vcombatantId\x12\x1e\n" +
 	"\n" +
 	"controller\x18\x02 \x01(\tR\n" +
 	"controller\x12\x16\n" +
-	"\x06prompt\x18\x03 \x01(\tR\x06prompt\"\x86\a\n" +
+	"\x06prompt\x18\x03 \x01(\tR\x06prompt\"\xb9\a\n" +
 	"\x0eEncounterState\x12!\n" +
 	"\fencounter_id\x18\x01 \x01(\tR\vencounterId\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x1f\n" +
@@ -2930,11 +3035,12 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\x04loss\x18\x14 \x01(\v2\x13.fray.loss.v1.StateH\x00R\x04loss\x12/\n" +
 	"\x06feerie\x18\x15 \x01(\v2\x15.fray.feerie.v1.StateH\x00R\x06feerie\x12#\n" +
 	"\x02ka\x18\x16 \x01(\v2\x11.fray.ka.v1.StateH\x00R\x02ka\x12/\n" +
-	"\x06d20seg\x18\x17 \x01(\v2\x15.fray.d20seg.v1.StateH\x00R\x06d20segB\b\n" +
+	"\x06d20seg\x18\x17 \x01(\v2\x15.fray.d20seg.v1.StateH\x00R\x06d20seg\x121\n" +
+	"\x06plugin\x18c \x01(\v2\x17.google.protobuf.StructH\x00R\x06pluginB\b\n" +
 	"\x06system\"V\n" +
 	"\tRoleGrant\x12\x1c\n" +
 	"\tprincipal\x18\x01 \x01(\tR\tprincipal\x12+\n" +
-	"\x04role\x18\x02 \x01(\x0e2\x17.fray.encounter.v1.RoleR\x04role\"\xc5\x06\n" +
+	"\x04role\x18\x02 \x01(\x0e2\x17.fray.encounter.v1.RoleR\x04role\"\xf8\x06\n" +
 	"\aCommand\x12<\n" +
 	"\x06create\x18\x01 \x01(\v2\".fray.encounter.v1.CreateEncounterH\x00R\x06create\x12F\n" +
 	"\radd_combatant\x18\x02 \x01(\v2\x1f.fray.encounter.v1.AddCombatantH\x00R\faddCombatant\x12O\n" +
@@ -2954,7 +3060,8 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\x04loss\x18\x14 \x01(\v2\x14.fray.loss.v1.ActionH\x00R\x04loss\x120\n" +
 	"\x06feerie\x18\x15 \x01(\v2\x16.fray.feerie.v1.ActionH\x00R\x06feerie\x12$\n" +
 	"\x02ka\x18\x16 \x01(\v2\x12.fray.ka.v1.ActionH\x00R\x02ka\x120\n" +
-	"\x06d20seg\x18\x17 \x01(\v2\x16.fray.d20seg.v1.ActionH\x00R\x06d20segB\x06\n" +
+	"\x06d20seg\x18\x17 \x01(\v2\x16.fray.d20seg.v1.ActionH\x00R\x06d20seg\x121\n" +
+	"\x06plugin\x18c \x01(\v2\x17.google.protobuf.StructH\x00R\x06pluginB\x06\n" +
 	"\x04kind\"\xa5\x01\n" +
 	"\x0fCreateEncounter\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1f\n" +
@@ -2988,7 +3095,7 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\x04role\x18\x02 \x01(\x0e2\x17.fray.encounter.v1.RoleR\x04role\" \n" +
 	"\n" +
 	"SetJoining\x12\x12\n" +
-	"\x04open\x18\x01 \x01(\bR\x04open\"\xcb\n" +
+	"\x04open\x18\x01 \x01(\bR\x04open\"\xfe\n" +
 	"\n" +
 	"\x05Event\x12!\n" +
 	"\fencounter_id\x18\x01 \x01(\tR\vencounterId\x12\x1a\n" +
@@ -3019,7 +3126,8 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\x04loss\x18( \x01(\v2\x13.fray.loss.v1.EventH\x00R\x04loss\x12/\n" +
 	"\x06feerie\x18) \x01(\v2\x15.fray.feerie.v1.EventH\x00R\x06feerie\x12#\n" +
 	"\x02ka\x18* \x01(\v2\x11.fray.ka.v1.EventH\x00R\x02ka\x12/\n" +
-	"\x06d20seg\x18+ \x01(\v2\x15.fray.d20seg.v1.EventH\x00R\x06d20segB\t\n" +
+	"\x06d20seg\x18+ \x01(\v2\x15.fray.d20seg.v1.EventH\x00R\x06d20seg\x121\n" +
+	"\x06plugin\x18c \x01(\v2\x17.google.protobuf.StructH\x00R\x06pluginB\t\n" +
 	"\apayload\"\xdb\x01\n" +
 	"\x10EncounterCreated\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1f\n" +
@@ -3162,96 +3270,102 @@ var file_fray_encounter_v1_encounter_proto_goTypes = []any{
 	(*v11.Options)(nil),            // 36: fray.feerie.v1.Options
 	(*v12.Options)(nil),            // 37: fray.ka.v1.Options
 	(*v13.Options)(nil),            // 38: fray.d20seg.v1.Options
-	(*v1.Sheet)(nil),               // 39: fray.loss.v1.Sheet
-	(*v11.Sheet)(nil),              // 40: fray.feerie.v1.Sheet
-	(*v12.Sheet)(nil),              // 41: fray.ka.v1.Sheet
-	(*v13.Sheet)(nil),              // 42: fray.d20seg.v1.Sheet
-	(*v1.State)(nil),               // 43: fray.loss.v1.State
-	(*v11.State)(nil),              // 44: fray.feerie.v1.State
-	(*v12.State)(nil),              // 45: fray.ka.v1.State
-	(*v13.State)(nil),              // 46: fray.d20seg.v1.State
-	(*v1.Action)(nil),              // 47: fray.loss.v1.Action
-	(*v11.Action)(nil),             // 48: fray.feerie.v1.Action
-	(*v12.Action)(nil),             // 49: fray.ka.v1.Action
-	(*v13.Action)(nil),             // 50: fray.d20seg.v1.Action
-	(*durationpb.Duration)(nil),    // 51: google.protobuf.Duration
-	(*timestamppb.Timestamp)(nil),  // 52: google.protobuf.Timestamp
-	(*v1.Event)(nil),               // 53: fray.loss.v1.Event
-	(*v11.Event)(nil),              // 54: fray.feerie.v1.Event
-	(*v12.Event)(nil),              // 55: fray.ka.v1.Event
-	(*v13.Event)(nil),              // 56: fray.d20seg.v1.Event
+	(*structpb.Struct)(nil),        // 39: google.protobuf.Struct
+	(*v1.Sheet)(nil),               // 40: fray.loss.v1.Sheet
+	(*v11.Sheet)(nil),              // 41: fray.feerie.v1.Sheet
+	(*v12.Sheet)(nil),              // 42: fray.ka.v1.Sheet
+	(*v13.Sheet)(nil),              // 43: fray.d20seg.v1.Sheet
+	(*v1.State)(nil),               // 44: fray.loss.v1.State
+	(*v11.State)(nil),              // 45: fray.feerie.v1.State
+	(*v12.State)(nil),              // 46: fray.ka.v1.State
+	(*v13.State)(nil),              // 47: fray.d20seg.v1.State
+	(*v1.Action)(nil),              // 48: fray.loss.v1.Action
+	(*v11.Action)(nil),             // 49: fray.feerie.v1.Action
+	(*v12.Action)(nil),             // 50: fray.ka.v1.Action
+	(*v13.Action)(nil),             // 51: fray.d20seg.v1.Action
+	(*durationpb.Duration)(nil),    // 52: google.protobuf.Duration
+	(*timestamppb.Timestamp)(nil),  // 53: google.protobuf.Timestamp
+	(*v1.Event)(nil),               // 54: fray.loss.v1.Event
+	(*v11.Event)(nil),              // 55: fray.feerie.v1.Event
+	(*v12.Event)(nil),              // 56: fray.ka.v1.Event
+	(*v13.Event)(nil),              // 57: fray.d20seg.v1.Event
 }
 var file_fray_encounter_v1_encounter_proto_depIdxs = []int32{
 	35, // 0: fray.encounter.v1.RuleOptions.loss:type_name -> fray.loss.v1.Options
 	36, // 1: fray.encounter.v1.RuleOptions.feerie:type_name -> fray.feerie.v1.Options
 	37, // 2: fray.encounter.v1.RuleOptions.ka:type_name -> fray.ka.v1.Options
 	38, // 3: fray.encounter.v1.RuleOptions.d20seg:type_name -> fray.d20seg.v1.Options
-	1,  // 4: fray.encounter.v1.Combatant.appearance:type_name -> fray.encounter.v1.Appearance
-	39, // 5: fray.encounter.v1.Combatant.loss:type_name -> fray.loss.v1.Sheet
-	40, // 6: fray.encounter.v1.Combatant.feerie:type_name -> fray.feerie.v1.Sheet
-	41, // 7: fray.encounter.v1.Combatant.ka:type_name -> fray.ka.v1.Sheet
-	42, // 8: fray.encounter.v1.Combatant.d20seg:type_name -> fray.d20seg.v1.Sheet
-	0,  // 9: fray.encounter.v1.EncounterState.status:type_name -> fray.encounter.v1.EncounterStatus
-	4,  // 10: fray.encounter.v1.EncounterState.combatants:type_name -> fray.encounter.v1.Combatant
-	5,  // 11: fray.encounter.v1.EncounterState.pending:type_name -> fray.encounter.v1.PendingReaction
-	3,  // 12: fray.encounter.v1.EncounterState.options:type_name -> fray.encounter.v1.RuleOptions
-	7,  // 13: fray.encounter.v1.EncounterState.roles:type_name -> fray.encounter.v1.RoleGrant
-	43, // 14: fray.encounter.v1.EncounterState.loss:type_name -> fray.loss.v1.State
-	44, // 15: fray.encounter.v1.EncounterState.feerie:type_name -> fray.feerie.v1.State
-	45, // 16: fray.encounter.v1.EncounterState.ka:type_name -> fray.ka.v1.State
-	46, // 17: fray.encounter.v1.EncounterState.d20seg:type_name -> fray.d20seg.v1.State
-	2,  // 18: fray.encounter.v1.RoleGrant.role:type_name -> fray.encounter.v1.Role
-	9,  // 19: fray.encounter.v1.Command.create:type_name -> fray.encounter.v1.CreateEncounter
-	10, // 20: fray.encounter.v1.Command.add_combatant:type_name -> fray.encounter.v1.AddCombatant
-	11, // 21: fray.encounter.v1.Command.remove_combatant:type_name -> fray.encounter.v1.RemoveCombatant
-	12, // 22: fray.encounter.v1.Command.start:type_name -> fray.encounter.v1.StartEncounter
-	13, // 23: fray.encounter.v1.Command.end:type_name -> fray.encounter.v1.EndEncounter
-	15, // 24: fray.encounter.v1.Command.rewind:type_name -> fray.encounter.v1.Rewind
-	16, // 25: fray.encounter.v1.Command.grant_role:type_name -> fray.encounter.v1.GrantRole
-	17, // 26: fray.encounter.v1.Command.revoke_role:type_name -> fray.encounter.v1.RevokeRole
-	18, // 27: fray.encounter.v1.Command.set_joining:type_name -> fray.encounter.v1.SetJoining
-	14, // 28: fray.encounter.v1.Command.set_hidden:type_name -> fray.encounter.v1.SetHidden
-	47, // 29: fray.encounter.v1.Command.loss:type_name -> fray.loss.v1.Action
-	48, // 30: fray.encounter.v1.Command.feerie:type_name -> fray.feerie.v1.Action
-	49, // 31: fray.encounter.v1.Command.ka:type_name -> fray.ka.v1.Action
-	50, // 32: fray.encounter.v1.Command.d20seg:type_name -> fray.d20seg.v1.Action
-	3,  // 33: fray.encounter.v1.CreateEncounter.options:type_name -> fray.encounter.v1.RuleOptions
-	4,  // 34: fray.encounter.v1.AddCombatant.combatant:type_name -> fray.encounter.v1.Combatant
-	51, // 35: fray.encounter.v1.EndEncounter.idle:type_name -> google.protobuf.Duration
-	2,  // 36: fray.encounter.v1.GrantRole.role:type_name -> fray.encounter.v1.Role
-	2,  // 37: fray.encounter.v1.RevokeRole.role:type_name -> fray.encounter.v1.Role
-	52, // 38: fray.encounter.v1.Event.time:type_name -> google.protobuf.Timestamp
-	8,  // 39: fray.encounter.v1.Event.command:type_name -> fray.encounter.v1.Command
-	20, // 40: fray.encounter.v1.Event.encounter_created:type_name -> fray.encounter.v1.EncounterCreated
-	21, // 41: fray.encounter.v1.Event.combatant_added:type_name -> fray.encounter.v1.CombatantAdded
-	22, // 42: fray.encounter.v1.Event.combatant_removed:type_name -> fray.encounter.v1.CombatantRemoved
-	23, // 43: fray.encounter.v1.Event.encounter_started:type_name -> fray.encounter.v1.EncounterStarted
-	24, // 44: fray.encounter.v1.Event.encounter_ended:type_name -> fray.encounter.v1.EncounterEnded
-	26, // 45: fray.encounter.v1.Event.encounter_rewound:type_name -> fray.encounter.v1.EncounterRewound
-	27, // 46: fray.encounter.v1.Event.role_granted:type_name -> fray.encounter.v1.RoleGranted
-	28, // 47: fray.encounter.v1.Event.role_revoked:type_name -> fray.encounter.v1.RoleRevoked
-	29, // 48: fray.encounter.v1.Event.joining_set:type_name -> fray.encounter.v1.JoiningSet
-	25, // 49: fray.encounter.v1.Event.combatant_hidden:type_name -> fray.encounter.v1.CombatantHidden
-	53, // 50: fray.encounter.v1.Event.loss:type_name -> fray.loss.v1.Event
-	54, // 51: fray.encounter.v1.Event.feerie:type_name -> fray.feerie.v1.Event
-	55, // 52: fray.encounter.v1.Event.ka:type_name -> fray.ka.v1.Event
-	56, // 53: fray.encounter.v1.Event.d20seg:type_name -> fray.d20seg.v1.Event
-	3,  // 54: fray.encounter.v1.EncounterCreated.options:type_name -> fray.encounter.v1.RuleOptions
-	4,  // 55: fray.encounter.v1.CombatantAdded.combatant:type_name -> fray.encounter.v1.Combatant
-	51, // 56: fray.encounter.v1.EncounterEnded.idle:type_name -> google.protobuf.Duration
-	6,  // 57: fray.encounter.v1.EncounterRewound.state:type_name -> fray.encounter.v1.EncounterState
-	2,  // 58: fray.encounter.v1.RoleGranted.role:type_name -> fray.encounter.v1.Role
-	2,  // 59: fray.encounter.v1.RoleRevoked.role:type_name -> fray.encounter.v1.Role
-	6,  // 60: fray.encounter.v1.Snapshot.state:type_name -> fray.encounter.v1.EncounterState
-	32, // 61: fray.encounter.v1.Snapshot.commands:type_name -> fray.encounter.v1.Snapshot.CommandsEntry
-	33, // 62: fray.encounter.v1.Snapshot.command_digests:type_name -> fray.encounter.v1.Snapshot.CommandDigestsEntry
-	34, // 63: fray.encounter.v1.Snapshot.recent_commands:type_name -> fray.encounter.v1.Snapshot.RecentCommand
-	19, // 64: fray.encounter.v1.EventBatch.events:type_name -> fray.encounter.v1.Event
-	65, // [65:65] is the sub-list for method output_type
-	65, // [65:65] is the sub-list for method input_type
-	65, // [65:65] is the sub-list for extension type_name
-	65, // [65:65] is the sub-list for extension extendee
-	0,  // [0:65] is the sub-list for field type_name
+	39, // 4: fray.encounter.v1.RuleOptions.plugin:type_name -> google.protobuf.Struct
+	1,  // 5: fray.encounter.v1.Combatant.appearance:type_name -> fray.encounter.v1.Appearance
+	40, // 6: fray.encounter.v1.Combatant.loss:type_name -> fray.loss.v1.Sheet
+	41, // 7: fray.encounter.v1.Combatant.feerie:type_name -> fray.feerie.v1.Sheet
+	42, // 8: fray.encounter.v1.Combatant.ka:type_name -> fray.ka.v1.Sheet
+	43, // 9: fray.encounter.v1.Combatant.d20seg:type_name -> fray.d20seg.v1.Sheet
+	39, // 10: fray.encounter.v1.Combatant.plugin:type_name -> google.protobuf.Struct
+	0,  // 11: fray.encounter.v1.EncounterState.status:type_name -> fray.encounter.v1.EncounterStatus
+	4,  // 12: fray.encounter.v1.EncounterState.combatants:type_name -> fray.encounter.v1.Combatant
+	5,  // 13: fray.encounter.v1.EncounterState.pending:type_name -> fray.encounter.v1.PendingReaction
+	3,  // 14: fray.encounter.v1.EncounterState.options:type_name -> fray.encounter.v1.RuleOptions
+	7,  // 15: fray.encounter.v1.EncounterState.roles:type_name -> fray.encounter.v1.RoleGrant
+	44, // 16: fray.encounter.v1.EncounterState.loss:type_name -> fray.loss.v1.State
+	45, // 17: fray.encounter.v1.EncounterState.feerie:type_name -> fray.feerie.v1.State
+	46, // 18: fray.encounter.v1.EncounterState.ka:type_name -> fray.ka.v1.State
+	47, // 19: fray.encounter.v1.EncounterState.d20seg:type_name -> fray.d20seg.v1.State
+	39, // 20: fray.encounter.v1.EncounterState.plugin:type_name -> google.protobuf.Struct
+	2,  // 21: fray.encounter.v1.RoleGrant.role:type_name -> fray.encounter.v1.Role
+	9,  // 22: fray.encounter.v1.Command.create:type_name -> fray.encounter.v1.CreateEncounter
+	10, // 23: fray.encounter.v1.Command.add_combatant:type_name -> fray.encounter.v1.AddCombatant
+	11, // 24: fray.encounter.v1.Command.remove_combatant:type_name -> fray.encounter.v1.RemoveCombatant
+	12, // 25: fray.encounter.v1.Command.start:type_name -> fray.encounter.v1.StartEncounter
+	13, // 26: fray.encounter.v1.Command.end:type_name -> fray.encounter.v1.EndEncounter
+	15, // 27: fray.encounter.v1.Command.rewind:type_name -> fray.encounter.v1.Rewind
+	16, // 28: fray.encounter.v1.Command.grant_role:type_name -> fray.encounter.v1.GrantRole
+	17, // 29: fray.encounter.v1.Command.revoke_role:type_name -> fray.encounter.v1.RevokeRole
+	18, // 30: fray.encounter.v1.Command.set_joining:type_name -> fray.encounter.v1.SetJoining
+	14, // 31: fray.encounter.v1.Command.set_hidden:type_name -> fray.encounter.v1.SetHidden
+	48, // 32: fray.encounter.v1.Command.loss:type_name -> fray.loss.v1.Action
+	49, // 33: fray.encounter.v1.Command.feerie:type_name -> fray.feerie.v1.Action
+	50, // 34: fray.encounter.v1.Command.ka:type_name -> fray.ka.v1.Action
+	51, // 35: fray.encounter.v1.Command.d20seg:type_name -> fray.d20seg.v1.Action
+	39, // 36: fray.encounter.v1.Command.plugin:type_name -> google.protobuf.Struct
+	3,  // 37: fray.encounter.v1.CreateEncounter.options:type_name -> fray.encounter.v1.RuleOptions
+	4,  // 38: fray.encounter.v1.AddCombatant.combatant:type_name -> fray.encounter.v1.Combatant
+	52, // 39: fray.encounter.v1.EndEncounter.idle:type_name -> google.protobuf.Duration
+	2,  // 40: fray.encounter.v1.GrantRole.role:type_name -> fray.encounter.v1.Role
+	2,  // 41: fray.encounter.v1.RevokeRole.role:type_name -> fray.encounter.v1.Role
+	53, // 42: fray.encounter.v1.Event.time:type_name -> google.protobuf.Timestamp
+	8,  // 43: fray.encounter.v1.Event.command:type_name -> fray.encounter.v1.Command
+	20, // 44: fray.encounter.v1.Event.encounter_created:type_name -> fray.encounter.v1.EncounterCreated
+	21, // 45: fray.encounter.v1.Event.combatant_added:type_name -> fray.encounter.v1.CombatantAdded
+	22, // 46: fray.encounter.v1.Event.combatant_removed:type_name -> fray.encounter.v1.CombatantRemoved
+	23, // 47: fray.encounter.v1.Event.encounter_started:type_name -> fray.encounter.v1.EncounterStarted
+	24, // 48: fray.encounter.v1.Event.encounter_ended:type_name -> fray.encounter.v1.EncounterEnded
+	26, // 49: fray.encounter.v1.Event.encounter_rewound:type_name -> fray.encounter.v1.EncounterRewound
+	27, // 50: fray.encounter.v1.Event.role_granted:type_name -> fray.encounter.v1.RoleGranted
+	28, // 51: fray.encounter.v1.Event.role_revoked:type_name -> fray.encounter.v1.RoleRevoked
+	29, // 52: fray.encounter.v1.Event.joining_set:type_name -> fray.encounter.v1.JoiningSet
+	25, // 53: fray.encounter.v1.Event.combatant_hidden:type_name -> fray.encounter.v1.CombatantHidden
+	54, // 54: fray.encounter.v1.Event.loss:type_name -> fray.loss.v1.Event
+	55, // 55: fray.encounter.v1.Event.feerie:type_name -> fray.feerie.v1.Event
+	56, // 56: fray.encounter.v1.Event.ka:type_name -> fray.ka.v1.Event
+	57, // 57: fray.encounter.v1.Event.d20seg:type_name -> fray.d20seg.v1.Event
+	39, // 58: fray.encounter.v1.Event.plugin:type_name -> google.protobuf.Struct
+	3,  // 59: fray.encounter.v1.EncounterCreated.options:type_name -> fray.encounter.v1.RuleOptions
+	4,  // 60: fray.encounter.v1.CombatantAdded.combatant:type_name -> fray.encounter.v1.Combatant
+	52, // 61: fray.encounter.v1.EncounterEnded.idle:type_name -> google.protobuf.Duration
+	6,  // 62: fray.encounter.v1.EncounterRewound.state:type_name -> fray.encounter.v1.EncounterState
+	2,  // 63: fray.encounter.v1.RoleGranted.role:type_name -> fray.encounter.v1.Role
+	2,  // 64: fray.encounter.v1.RoleRevoked.role:type_name -> fray.encounter.v1.Role
+	6,  // 65: fray.encounter.v1.Snapshot.state:type_name -> fray.encounter.v1.EncounterState
+	32, // 66: fray.encounter.v1.Snapshot.commands:type_name -> fray.encounter.v1.Snapshot.CommandsEntry
+	33, // 67: fray.encounter.v1.Snapshot.command_digests:type_name -> fray.encounter.v1.Snapshot.CommandDigestsEntry
+	34, // 68: fray.encounter.v1.Snapshot.recent_commands:type_name -> fray.encounter.v1.Snapshot.RecentCommand
+	19, // 69: fray.encounter.v1.EventBatch.events:type_name -> fray.encounter.v1.Event
+	70, // [70:70] is the sub-list for method output_type
+	70, // [70:70] is the sub-list for method input_type
+	70, // [70:70] is the sub-list for extension type_name
+	70, // [70:70] is the sub-list for extension extendee
+	0,  // [0:70] is the sub-list for field type_name
 }
 
 func init() { file_fray_encounter_v1_encounter_proto_init() }
@@ -3264,18 +3378,21 @@ func file_fray_encounter_v1_encounter_proto_init() {
 		(*RuleOptions_Feerie)(nil),
 		(*RuleOptions_Ka)(nil),
 		(*RuleOptions_D20Seg)(nil),
+		(*RuleOptions_Plugin)(nil),
 	}
 	file_fray_encounter_v1_encounter_proto_msgTypes[1].OneofWrappers = []any{
 		(*Combatant_Loss)(nil),
 		(*Combatant_Feerie)(nil),
 		(*Combatant_Ka)(nil),
 		(*Combatant_D20Seg)(nil),
+		(*Combatant_Plugin)(nil),
 	}
 	file_fray_encounter_v1_encounter_proto_msgTypes[3].OneofWrappers = []any{
 		(*EncounterState_Loss)(nil),
 		(*EncounterState_Feerie)(nil),
 		(*EncounterState_Ka)(nil),
 		(*EncounterState_D20Seg)(nil),
+		(*EncounterState_Plugin)(nil),
 	}
 	file_fray_encounter_v1_encounter_proto_msgTypes[5].OneofWrappers = []any{
 		(*Command_Create)(nil),
@@ -3292,6 +3409,7 @@ func file_fray_encounter_v1_encounter_proto_init() {
 		(*Command_Feerie)(nil),
 		(*Command_Ka)(nil),
 		(*Command_D20Seg)(nil),
+		(*Command_Plugin)(nil),
 	}
 	file_fray_encounter_v1_encounter_proto_msgTypes[16].OneofWrappers = []any{
 		(*Event_EncounterCreated)(nil),
@@ -3308,6 +3426,7 @@ func file_fray_encounter_v1_encounter_proto_init() {
 		(*Event_Feerie)(nil),
 		(*Event_Ka)(nil),
 		(*Event_D20Seg)(nil),
+		(*Event_Plugin)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
