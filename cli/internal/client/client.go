@@ -191,7 +191,7 @@ func (c *Conn) Dial(addr string) (*grpc.ClientConn, error) {
 		return nil, err
 	}
 	opts := []grpc.DialOption{grpc.WithTransportCredentials(creds), server.WithClientKeepalive(),
-		grpc.WithChainUnaryInterceptor(timeoutUnary(c.timeout))}
+		grpc.WithChainUnaryInterceptor(retryUnary, timeoutUnary(c.timeout))}
 	if !c.Raw {
 		opts = append(opts, grpc.WithChainUnaryInterceptor(printableUnary), grpc.WithChainStreamInterceptor(printableStream))
 	}

@@ -4,6 +4,7 @@ package dev
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -43,6 +44,9 @@ type Config struct {
 	NATSHost string
 	NATSPort int
 	Replicas int
+	// Retention bounds the stream and the buckets (zero fields: the store's defaults), which
+	// the embedded NATS reserves on its disk.
+	Retention store.Retention
 	Grace    time.Duration
 	Log      *slog.Logger
 	// Ready, when set, is called with the gRPC address once the server listens.
@@ -151,7 +155,7 @@ func Run(ctx context.Context, cfg Config) error {
 	opts.Metrics, opts.Tracing = encounter.NewMetrics(tel.Metrics), tel.Tracing
 	run, err := encounter.Start(ctx, encounter.Config{
 		NATSURL: natsURL, NATS: natsAuth, ResolverAddr: lis.Addr().String(), Log: log,
-		Store: store.Config{Replicas: cfg.Replicas}, Options: opts,
+		Store: store.Config{Replicas: cfg.Replicas, Retention: cfg.Retention}, Options: opts,
 		ResolverToken: resolverToken, ResolverDialOptions: tel.DialOptions(),
 	}, srv, reg)
 	if err != nil {
@@ -202,12 +206,15 @@ func NewCommand() *cobra.Command {
 	fs.IntVar(&cfg.NATSPort, "nats-port", platform.EnvInt("FRAY_NATS_PORT", 4222), "embedded NATS port, -1 for any (env FRAY_NATS_PORT)")
 	fs.IntVar(&cfg.Replicas, "replicas", platform.EnvInt("FRAY_REPLICAS", 1), "replicas of the stream and bucket (env FRAY_REPLICAS)")
 	fs.DurationVar(&cfg.Grace, "grace", platform.EnvDuration("FRAY_GRACE", 10*time.Second), "graceful stop timeout (env FRAY_GRACE)")
-	// The limits the flags parse into: copied into cfg once they are parsed (RunE).
-	rateLimits := ratelimit.AddFlags(fs)
+	// The limits the flags parse into: copied into cfg once they are parsed (RunE). No rate
+	// limit unless asked (a bot tried against fray dev is not refused); every other limit as
+	// the encounter service's, with the same flags.
+	rateLimits := ratelimit.AddFlagsWith(fs, ratelimit.Limits{PrincipalBurst: ratelimit.DefaultPrincipalBurst, TenantBurst: ratelimit.DefaultTenantBurst})
+	limits := encounter.AddLimitFlags(fs)
+	retention := store.AddRetentionFlags(fs)
 	fs.StringVar(&cfg.MetricsListen, "metrics-listen", "", "serve Prometheus metrics at /metrics, plain HTTP, on this address, such as 127.0.0.1:9090 (env FRAY_METRICS_LISTEN; default: none). Traces go to an OTLP collector when OTEL_EXPORTER_OTLP_ENDPOINT is set")
 	fs.StringVar(&cfg.Web, "web", platform.Env("FRAY_WEB", DefaultWeb), "serve the page and the services to browsers (Connect, gRPC-web) on this loopback address; off: none (env FRAY_WEB)")
 	webOrigins := fs.String("web-origins", platform.Env("FRAY_WEB_ORIGINS", ""), "other origins whose pages may call the browser API (CORS), comma-separated, such as http://localhost:5173; default: the page's own only (env FRAY_WEB_ORIGINS)")
-	idleEnd := fs.Duration("idle-end", platform.EnvDuration("FRAY_IDLE_END", encounter.DefaultIdleEnd), "end an encounter that has recorded no event for this long, as its GM's end would (the dice seed revealed), so that it no longer counts toward its tenant's open encounters (env FRAY_IDLE_END; 0: never)")
 	demo := fs.Bool("demo", false, "give every new encounter the same published dice seed, so the README's walkthrough rolls the dice it shows; never for a real game: anyone can predict its rolls")
 	logFormat := fs.String("log-format", platform.Env("FRAY_LOG_FORMAT", "text"), "text or json (env FRAY_LOG_FORMAT)")
 	logLevel := fs.String("log-level", platform.Env("FRAY_LOG_LEVEL", "info"), "debug, info, warn, error (env FRAY_LOG_LEVEL)")
@@ -224,10 +231,11 @@ func NewCommand() *cobra.Command {
 		}
 		cfg.Log = log
 		cfg.Demo = *demo
-		if *idleEnd < 0 || (*idleEnd > 0 && *idleEnd < time.Second) {
-			return &client.UsageError{Msg: platform.FlagError(fs, "idle-end", "a duration of 1s or more (720h: 30 days), or 0 for never").Error()}
+		if err := errors.Join(limits.Check(fs), retention.Check(fs)); err != nil {
+			return &client.UsageError{Msg: err.Error()}
 		}
-		cfg.Options.IdleEnd = encounter.IdleEndOption(*idleEnd)
+		cfg.Retention = *retention
+		cfg.Options = limits.Options(nil, nil) // Run adds the metrics and tracing
 		if err := webFlags(fs, &cfg, *webOrigins); err != nil {
 			return &client.UsageError{Msg: err.Error()}
 		}

@@ -6,14 +6,13 @@ import (
 	"testing"
 
 	"github.com/fray-rpg/fray/cli/internal/commands"
-	"github.com/fray-rpg/fray/cli/internal/dev"
 	"github.com/stretchr/testify/require"
 )
 
 // `fray help dev`, `fray dev --help` and `fray dev -h` print the same usage on stdout, as the
 // fray command registers dev (cmd/fray/main.go); a flag it does not know is a usage error.
 func TestHelpOfDev(t *testing.T) {
-	commands.Register(dev.NewCommand)
+	registerDev()
 	run := func(args ...string) (int, string, string) {
 		var out, errOut bytes.Buffer
 		code := commands.Run(context.Background(), args, &out, &errOut)

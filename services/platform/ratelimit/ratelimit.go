@@ -49,11 +49,17 @@ const (
 // AddRateLimitFlags adds --rate-principal, --burst-principal, --rate-tenant and --burst-tenant
 // (each with its environment fallback) to fs.
 func AddFlags(fs *flag.FlagSet) *Limits {
+	return AddFlagsWith(fs, Limits{PrincipalRate: DefaultPrincipalRate, PrincipalBurst: DefaultPrincipalBurst, TenantRate: DefaultTenantRate, TenantBurst: DefaultTenantBurst})
+}
+
+// AddFlagsWith is AddFlags with other defaults: `fray dev` sets no rate limit unless asked, so
+// that a bot tried on a laptop is not refused (zero rates: no limit).
+func AddFlagsWith(fs *flag.FlagSet, def Limits) *Limits {
 	l := &Limits{}
-	fs.Float64Var(&l.PrincipalRate, "rate-principal", envFloat("FRAY_RATE_PRINCIPAL", DefaultPrincipalRate), "requests per second one principal may make, on average (env FRAY_RATE_PRINCIPAL; 0: no limit)")
-	fs.IntVar(&l.PrincipalBurst, "burst-principal", platform.EnvInt("FRAY_BURST_PRINCIPAL", DefaultPrincipalBurst), "requests one principal may make at once, above its rate (env FRAY_BURST_PRINCIPAL)")
-	fs.Float64Var(&l.TenantRate, "rate-tenant", envFloat("FRAY_RATE_TENANT", DefaultTenantRate), "requests per second all the principals of a tenant may make together (env FRAY_RATE_TENANT; 0: no limit)")
-	fs.IntVar(&l.TenantBurst, "burst-tenant", platform.EnvInt("FRAY_BURST_TENANT", DefaultTenantBurst), "requests a tenant may make at once, above its rate (env FRAY_BURST_TENANT)")
+	fs.Float64Var(&l.PrincipalRate, "rate-principal", envFloat("FRAY_RATE_PRINCIPAL", def.PrincipalRate), "requests per second one principal may make, on average (env FRAY_RATE_PRINCIPAL; 0: no limit)")
+	fs.IntVar(&l.PrincipalBurst, "burst-principal", platform.EnvInt("FRAY_BURST_PRINCIPAL", def.PrincipalBurst), "requests one principal may make at once, above its rate (env FRAY_BURST_PRINCIPAL)")
+	fs.Float64Var(&l.TenantRate, "rate-tenant", envFloat("FRAY_RATE_TENANT", def.TenantRate), "requests per second all the principals of a tenant may make together (env FRAY_RATE_TENANT; 0: no limit)")
+	fs.IntVar(&l.TenantBurst, "burst-tenant", platform.EnvInt("FRAY_BURST_TENANT", def.TenantBurst), "requests a tenant may make at once, above its rate (env FRAY_BURST_TENANT)")
 	return l
 }
 
