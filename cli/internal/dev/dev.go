@@ -47,8 +47,8 @@ type Config struct {
 	// Retention bounds the stream and the buckets (zero fields: the store's defaults), which
 	// the embedded NATS reserves on its disk.
 	Retention store.Retention
-	Grace    time.Duration
-	Log      *slog.Logger
+	Grace     time.Duration
+	Log       *slog.Logger
 	// Ready, when set, is called with the gRPC address once the server listens.
 	Ready func(addr string)
 	// NATSReady, when set, is called with the embedded NATS server's URL once it runs.
