@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/fray-rpg/fray/cli/internal/client"
@@ -27,12 +28,21 @@ func tokenCmd() *cobra.Command {
 	key := fs.String("key", "", "the dev signing key file (default: the key of the fray dev server at --addr, then ./.fray/"+auth.DevKeyFile+"; env FRAY_DEV_KEY)")
 	addr := fs.String("addr", client.EnvOr("FRAY_ADDR", client.DefaultAddr), "the fray dev server whose key to use (env FRAY_ADDR)")
 	jwks := fs.Bool("jwks", false, "print the dev key's public JWKS instead of a token")
-	command.RunE = client.RunE(func(_ context.Context, _ []string, stdout, _ io.Writer) error {
+	command.RunE = client.RunE(func(_ context.Context, _ []string, stdout, stderr io.Writer) error {
 		path := *key
 		if path == "" {
-			p, ok := auth.FindDevKey(*addr)
+			p, from, ok := auth.FindDevKeyFrom(*addr)
 			if !ok {
 				return fmt.Errorf("no dev signing key found for %s: start `fray dev` (it creates one in its data folder), or give --key", *addr)
+			}
+			if from == auth.DevKeyFromFallback {
+				// Not the key of a fray dev noted at --addr: the one of this folder's .fray,
+				// which may be another server's, whose tokens --addr's server refuses.
+				abs, err := filepath.Abs(p)
+				if err != nil {
+					abs = p
+				}
+				fmt.Fprintf(stderr, "fray token: no fray dev is noted as serving on %s; signed with %s, the key in this folder (--key FILE or FRAY_DEV_KEY to choose)\n", *addr, abs)
 			}
 			path = p
 		}

@@ -3,6 +3,7 @@ package commands_test
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -104,4 +105,27 @@ func TestTokenFlags(t *testing.T) {
 	require.Contains(t, errOut, "no dev signing key found for "+addr+": start `fray dev`")
 	_, err := os.Stat(".fray")
 	require.True(t, os.IsNotExist(err), "the CLI creates no key")
+}
+
+// Issue 28, item 12: when no fray dev is noted as serving on --addr, fray token signs with the
+// key of ./.fray and says so on stderr, naming the file (a token the server at --addr may
+// refuse); the token alone goes to stdout. With FRAY_DEV_KEY it says nothing.
+func TestTokenSaysWhichKeyItFellBackTo(t *testing.T) {
+	clienttest.ClearEnv(t)
+	t.Setenv("FRAY_DEV_KEY", "")
+	t.Setenv("FRAY_DEV_RECORDS", t.TempDir())
+	dir := t.TempDir()
+	t.Chdir(dir)
+	_, _, err := auth.LoadOrCreateDevKey(".fray")
+	require.NoError(t, err)
+	code, out, errOut := clienttest.Run(t, "token", "--as", "david", "--addr", "127.0.0.1:7070")
+	require.Equal(t, 0, code, errOut)
+	require.Equal(t, 1, strings.Count(out, "\n"), "the token alone on stdout: %q", out)
+	want := filepath.Join(dir, ".fray", auth.DevKeyFile)
+	require.Equal(t, "fray token: no fray dev is noted as serving on 127.0.0.1:7070; signed with "+want+", the key in this folder (--key FILE or FRAY_DEV_KEY to choose)\n", errOut)
+
+	t.Setenv("FRAY_DEV_KEY", want)
+	code, _, errOut = clienttest.Run(t, "token", "--as", "david", "--addr", "127.0.0.1:7070")
+	require.Equal(t, 0, code, errOut)
+	require.Empty(t, errOut)
 }

@@ -162,26 +162,41 @@ func RecordDevKey(addr, keyPath string) (func(), error) {
 // $FRAY_DEV_KEY names, else, for a loopback address, the one fray dev recorded for addr's
 // port, else .fray/DevKeyFile in the current folder. ok is false when there is none.
 func FindDevKey(addr string) (string, bool) {
+	path, _, ok := FindDevKeyFrom(addr)
+	return path, ok
+}
+
+// Where FindDevKeyFrom found a dev key.
+const (
+	DevKeyFromEnv      = "FRAY_DEV_KEY"
+	DevKeyFromRecord   = "recorded"
+	DevKeyFromFallback = "fallback"
+)
+
+// FindDevKeyFrom is FindDevKey, saying where the key came from: DevKeyFromEnv, DevKeyFromRecord
+// (fray dev serving on addr noted it) or DevKeyFromFallback (./.fray of the current folder,
+// which may be another server's: a caller says so).
+func FindDevKeyFrom(addr string) (path, from string, ok bool) {
 	if p := os.Getenv("FRAY_DEV_KEY"); p != "" {
-		return p, true
+		return p, DevKeyFromEnv, true
 	}
 	name := devRecordName(addr)
 	if name == "" {
-		return "", false // not a local dev server
+		return "", "", false // not a local dev server
 	}
 	if b, err := os.ReadFile(filepath.Join(devRecordDir(), name)); err == nil {
 		var rec struct{ Key string }
 		if json.Unmarshal(b, &rec) == nil && rec.Key != "" {
 			if _, err := os.Stat(rec.Key); err == nil {
-				return rec.Key, true
+				return rec.Key, DevKeyFromRecord, true
 			}
 		}
 	}
 	p := filepath.Join(".fray", DevKeyFile)
 	if _, err := os.Stat(p); err == nil {
-		return p, true
+		return p, DevKeyFromFallback, true
 	}
-	return "", false
+	return "", "", false
 }
 
 // DevSubject splits an --as name: "david" is subject david of DevTenant, "other/david" of
