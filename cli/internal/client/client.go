@@ -111,15 +111,10 @@ func timeoutUnary(d time.Duration) grpc.UnaryClientInterceptor {
 	}
 }
 
-// AddCommandFlags adds --command-id, --json (--json-response if the command has a --json
-// already) and, unless it is a create, --expected-sequence.
+// AddCommandFlags adds --command-id, --json and, unless it is a create, --expected-sequence.
 func (c *Conn) AddCommandFlags(fs *pflag.FlagSet, expected bool) {
 	fs.StringVar(&c.CommandID, "command-id", "", "idempotency key of the command (default: random)")
-	json := "json"
-	if fs.Lookup(json) != nil {
-		json = "json-response" // submit: --json is the command sent
-	}
-	fs.BoolVar(&c.Raw, json, false, "print the server's response in protojson, one object, instead of the events in words")
+	fs.BoolVar(&c.Raw, "json", false, "print the server's response in protojson, one object, instead of the events in words")
 	if expected {
 		fs.Var(&c.Expected, "expected-sequence", "refuse the command unless the encounter is at this event sequence")
 	}

@@ -135,7 +135,7 @@ func TestPassSubmitStartAndEnd(t *testing.T) {
 	code, _, errOut = clienttest.Run(t, "pass", "enc-1", "ruffian", "--addr", addr)
 	require.Equal(t, 0, code, errOut)
 
-	code, _, errOut = clienttest.Run(t, "submit", "enc-1", "--addr", addr, "--json", `{"loss": {"combatant_id": "diego", "pass": {}}}`)
+	code, _, errOut = clienttest.Run(t, "submit", "enc-1", "--addr", addr, "--command", `{"loss": {"combatant_id": "diego", "pass": {}}}`)
 	require.Equal(t, 0, code, errOut)
 
 	cmdFile := filepath.Join(t.TempDir(), "cmd.yaml")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/fray-rpg/fray/cli/internal/clienttest"
@@ -32,9 +33,6 @@ func TestWriteCommandsPrintTheirResponseWithJSON(t *testing.T) {
 		{[]string{"create", "--name", "Ruelle", "--json"}, &encounterv1.CreateEncounterResponse{}, func(t *testing.T, m proto.Message) {
 			require.Equal(t, "enc-1", m.(*encounterv1.CreateEncounterResponse).GetEncounterId())
 		}},
-		{[]string{"add", "enc-1", filepath.Join(clienttest.Sheets, "canahan.yaml"), "--json"}, &encounterv1.AddCombatantResponse{}, func(t *testing.T, m proto.Message) {
-			require.Equal(t, "canahan", m.(*encounterv1.AddCombatantResponse).GetEvents()[0].GetCombatantAdded().GetCombatant().GetId())
-		}},
 		{[]string{"start", "enc-1", "--json"}, &encounterv1.StartEncounterResponse{}, func(t *testing.T, m proto.Message) {
 			require.True(t, proto.Equal(st, m.(*encounterv1.StartEncounterResponse).GetState()))
 		}},
@@ -44,7 +42,7 @@ func TestWriteCommandsPrintTheirResponseWithJSON(t *testing.T) {
 		{[]string{"grant", "enc-1", "diego", "-1", "--json"}, &encounterv1.SubmitResponse{}, func(t *testing.T, m proto.Message) {
 			require.Len(t, m.(*encounterv1.SubmitResponse).GetEvents(), 1)
 		}},
-		{[]string{"submit", "enc-1", "--json", `{"loss": {"combatantId": "diego", "pass": {}}}`, "--json-response"}, &encounterv1.SubmitResponse{}, func(t *testing.T, m proto.Message) {
+		{[]string{"submit", "enc-1", "--command", `{"loss": {"combatantId": "diego", "pass": {}}}`, "--json"}, &encounterv1.SubmitResponse{}, func(t *testing.T, m proto.Message) {
 			require.Equal(t, "enc-1", m.(*encounterv1.SubmitResponse).GetState().GetEncounterId())
 		}},
 		{[]string{"end", "enc-1", "--json"}, &encounterv1.EndEncounterResponse{}, func(t *testing.T, m proto.Message) {
@@ -62,8 +60,8 @@ func TestWriteCommandsPrintTheirResponseWithJSON(t *testing.T) {
 	}
 }
 
-// Every command that writes (it takes --command-id) has --json, or --json-response where
-// --json is what it sends.
+// Every command that writes (it takes --command-id) has --json, which prints what the server
+// answers (submit's included: its command is --command).
 func TestEveryWriteCommandHasJSON(t *testing.T) {
 	var walk func(c *cobra.Command)
 	writes := 0
@@ -77,12 +75,54 @@ func TestEveryWriteCommandHasJSON(t *testing.T) {
 		}
 		writes++
 		flag := fs.Lookup("json")
-		if c.Name() == "submit" {
-			flag = fs.Lookup("json-response")
-		}
 		require.NotNil(t, flag, c.CommandPath())
 		require.Equal(t, "bool", flag.Value.Type(), c.CommandPath())
 	}
 	walk(commands.Root())
 	require.GreaterOrEqual(t, writes, 45)
+}
+
+// Issue 28, item 10: fray add --json prints one JSON array, an AddCombatantResponse per file in
+// their order, for one file too (it printed one object per file, concatenated); fray submit
+// takes its command with --command and --json prints the response, as everywhere; the old
+// `--json '{...}'` is still taken as the command, with a note saying to use --command.
+func TestAddAndSubmitPrintOneJSONDocument(t *testing.T) {
+	clienttest.ClearEnv(t)
+	st, _ := clienttest.Ruelle(t)
+	f := &clienttest.Fake{State: st}
+	addr := clienttest.Serve(t, f)
+	for _, files := range [][]string{{"canahan.yaml", "diego.yaml", "ruffian.yaml"}, {"canahan.yaml"}} {
+		args := []string{"add", "enc-1", "--json", "--addr", addr}
+		for _, n := range files {
+			args = append(args, filepath.Join(clienttest.Sheets, n))
+		}
+		code, out, errOut := clienttest.Run(t, args...)
+		require.Equal(t, 0, code, errOut)
+		var all []json.RawMessage
+		dec := json.NewDecoder(bytes.NewBufferString(out))
+		require.NoError(t, dec.Decode(&all), "one JSON array: %s", out)
+		require.False(t, dec.More(), "one document: %s", out)
+		require.Len(t, all, len(files))
+		for i, raw := range all {
+			resp := &encounterv1.AddCombatantResponse{}
+			require.NoError(t, protojson.Unmarshal(raw, resp))
+			require.Equal(t, strings.TrimSuffix(files[i], ".yaml"), resp.GetEvents()[0].GetCombatantAdded().GetCombatant().GetId())
+		}
+	}
+
+	pass := `{"loss": {"combatantId": "diego", "pass": {}}}`
+	code, out, errOut := clienttest.Run(t, "submit", "enc-1", "--command", pass, "--addr", addr)
+	require.Equal(t, 0, code, errOut)
+	require.Empty(t, errOut)
+	require.False(t, json.Valid([]byte(out)), "in words without --json: %s", out)
+	for _, args := range [][]string{{"submit", "enc-1", "--json", pass}, {"submit", "--json", pass, "enc-1"}} {
+		code, out, errOut = clienttest.Run(t, append(args, "--addr", addr)...)
+		require.Equal(t, 0, code, errOut)
+		require.Contains(t, errOut, "--json COMMAND is deprecated: give the command with --command")
+		require.False(t, json.Valid([]byte(out)), "the old --json printed words: %s", out)
+	}
+	before := len(f.Requests())
+	clienttest.RequireUsageError(t, []string{"submit", "enc-1", "extra", "--command", pass, "--addr", addr}, "too many arguments: extra")
+	clienttest.RequireUsageError(t, []string{"submit", "enc-1", "--addr", addr}, "exactly one of --command and --file")
+	require.Len(t, f.Requests(), before, "nothing sent")
 }

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/fray-rpg/fray/cli/internal/client"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/spf13/cobra"
+	"google.golang.org/protobuf/proto"
 )
 
 func createCmd() *cobra.Command {
@@ -88,6 +90,7 @@ func addCmd() *cobra.Command {
 		client.WrapText("Adds one combatant per file. Each file, YAML or JSON, is a fray.encounter.v1.Combatant in protojson field names: id, name, controller, side, and the sheet of the encounter's system: "+client.OrList(sheets)+". Every file is read before any is sent. With --command-id and several files, the files get the ids ID-1, ID-2, ...; --expected-sequence applies to the first.", 95)+"\nAdded once the fight has started, a combatant joins it in progress and acts from the next Tour\n(LOS-039); --watched says it watched at least the last full Tour.\n--hidden (GM): the combatants are hidden from the moment they join: only the GMs and their\ncontrollers see their sheets and numbers (a sheet may also say hidden: true).", 2, -1)
 	c := client.AddConnFlags(fs)
 	c.AddCommandFlags(fs, true)
+	fs.Lookup("json").Usage = "print the server's responses in protojson as one JSON array, an AddCombatantResponse per file in their order (an array for one file too)"
 	watched := fs.Bool("watched", false, "joining a fight in progress after watching at least the last full Tour: +2 Initiative (LOS-039)")
 	hidden := fs.Bool("hidden", false, "hide the combatants from all but the GMs and their controllers from the start (GM)")
 	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
@@ -107,6 +110,7 @@ func addCmd() *cobra.Command {
 			return err
 		}
 		defer done()
+		var responses []*encounterv1.AddCombatantResponse // with --json: printed as one array
 		for i, cb := range combatants {
 			id := c.ID()
 			if c.CommandID != "" && len(files) > 1 {
@@ -118,12 +122,13 @@ func addCmd() *cobra.Command {
 			}
 			resp, err := cl.AddCombatant(c.Outgoing(ctx), req)
 			if err != nil {
+				if c.Raw {
+					_ = writeJSONArray(stdout, responses) // those added, before the error
+				}
 				return client.RPCErr("adding "+files[i], err)
 			}
 			if c.Raw {
-				if err := client.PrintJSON(stdout, resp, client.PrettyJSON); err != nil {
-					return err
-				}
+				responses = append(responses, resp)
 				continue
 			}
 			line := "added " + client.English().Combatant(cb)
@@ -135,9 +140,36 @@ func addCmd() *cobra.Command {
 			}
 			fmt.Fprintln(stdout, line)
 		}
+		if c.Raw {
+			return writeJSONArray(stdout, responses)
+		}
 		return nil
 	})
 	return command
+}
+
+// writeJSONArray prints ms as one JSON array of their protojson, whatever their number, so
+// that `fray add --json` with several files is one document a program parses.
+func writeJSONArray[M proto.Message](w io.Writer, ms []M) error {
+	var b strings.Builder
+	b.WriteString("[")
+	for i, m := range ms {
+		one, err := client.PrettyJSON.Marshal(m)
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n")
+		b.Write(client.PrintableJSON(one))
+	}
+	if len(ms) > 0 {
+		b.WriteString("\n")
+	}
+	b.WriteString("]")
+	_, err := fmt.Fprintln(w, b.String())
+	return err
 }
 
 func startCmd() *cobra.Command {
@@ -165,12 +197,18 @@ func startCmd() *cobra.Command {
 	return command
 }
 
+// submitCmd is `fray submit ENCOUNTER --command '{...}'`. Its --json prints the response, as
+// on every other command; it once meant the command sent, and `--json '{...}'` (the JSON as
+// an argument after it) is still taken that way, with a note to use --command.
 func submitCmd() *cobra.Command {
-	command, fs := client.NewCommand("submit", "ENCOUNTER (--json '{...}' | --file FILE) [flags]",
-		"Submits any fray.encounter.v1.Command, in protojson, e.g.\n  fray submit $id --json '{\"loss\": {\"combatantId\": \"diego\", \"pass\": {}}}'", 1, 1)
-	js := fs.String("json", "", "the Command in protojson")
+	command, fs := client.NewCommand("submit", "ENCOUNTER (--command '{...}' | --file FILE) [--json] [flags]",
+		"Submits any fray.encounter.v1.Command, in protojson, e.g.\n  fray submit $id --command '{\"loss\": {\"combatantId\": \"diego\", \"pass\": {}}}'\n"+
+			"--json prints the server's response in protojson (--json-response, its old name, too).", 1, 2)
+	js := fs.String("command", "", "the Command in protojson")
 	c := client.AddConnFlags(fs)
 	c.AddCommandFlags(fs, true)
+	fs.BoolVar(&c.Raw, "json-response", false, "the old name of --json")
+	_ = fs.MarkHidden("json-response")
 	file := fs.String("file", "", "file holding the Command, JSON or YAML")
 	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		var err error
@@ -178,11 +216,22 @@ func submitCmd() *cobra.Command {
 			name string
 			data []byte
 		)
+		if len(pos) == 2 {
+			// `fray submit ENC --json '{...}'`, as before --command: --json took the value
+			// that now comes as an argument.
+			i := slices.IndexFunc(pos, func(p string) bool { return strings.HasPrefix(strings.TrimSpace(p), "{") })
+			if i < 0 || !command.Flags().Changed("json") || *js != "" || *file != "" {
+				return client.ShortUsagef("too many arguments: %s", pos[1])
+			}
+			fmt.Fprintln(stderr, "fray submit: --json COMMAND is deprecated: give the command with --command '{...}'; --json alone prints the response, as on every other command")
+			*js, c.Raw = pos[i], false
+			pos = slices.Delete(slices.Clone(pos), i, i+1)
+		}
 		switch {
 		case (*js == "") == (*file == ""):
-			return &client.UsageError{Msg: "give the command with exactly one of --json and --file", Short: true}
+			return &client.UsageError{Msg: "give the command with exactly one of --command and --file", Short: true}
 		case *js != "":
-			name, data = "--json", []byte(*js)
+			name, data = "--command", []byte(*js)
 		default:
 			if data, err = os.ReadFile(*file); err != nil {
 				return err

@@ -92,7 +92,7 @@ func TestFrayLegalListsKeysAndChoicesAsTheCallerMaySeeThem(t *testing.T) {
 	cmd.GetLoss().GetAttack().TargetId = attack.GetAction().GetChoices()[0].GetOptions()[0].GetValue()
 	b, err := protojson.Marshal(cmd)
 	require.NoError(t, err)
-	cli(t, append([]string{"submit", id, "--json", string(b)}, as("gm")...)...)
+	cli(t, append([]string{"submit", id, "--command", string(b)}, as("gm")...)...)
 	one := cli(t, append([]string{"legal", id, "--for", first.GetCombatantId()}, as("gm")...)...)
 	require.NotContains(t, one, "May act now")
 }
