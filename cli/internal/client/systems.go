@@ -50,6 +50,11 @@ type System struct {
 	// it ("react", "parry|dodge|none"), printed after each command; nil for a system that waits
 	// on no answer.
 	Answer func(st *encounterv1.EncounterState, defender string) (command, choices string)
+	// CommandLine writes a legal action's pre-filled command as the group's command that sends
+	// it (found false for one none of them sends: `fray legal` prints a `fray submit` then),
+	// and ChoiceFlags how each choice field is given on it; nil for a system without them.
+	CommandLine func(cmd *encounterv1.Command) (line CommandLine, found bool)
+	ChoiceFlags map[string]ChoiceFlag
 }
 
 var (

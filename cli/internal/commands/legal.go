@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/fray-rpg/fray/cli/internal/client"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
-	rulesetv1 "github.com/fray-rpg/fray/gen/fray/ruleset/v1"
 	"github.com/spf13/cobra"
 )
 
@@ -18,7 +16,7 @@ func init() { Register(legalCmd) }
 
 func legalCmd() *cobra.Command {
 	command, fs := client.NewCommand("legal", "ENCOUNTER [--for COMBATANT] [--json] [flags]",
-		"Lists who may act now and what each combatant you may command may do (every one for the GM,\nyour own for a player): each legal action with its stable key in brackets (the action's name\nin `fray rulesets`) and the choices its pre-filled command leaves open, each the command\nfield it fills (\"loss.attack.target_id\"), * when required, and what it may take. With --for,\nthat combatant only. --json prints the GetEncounterResponse, the commands to submit in it.", 1, 1)
+		"Lists who may act now and what each combatant you may command may do (every one for the GM,\nyour own for a player): each legal action with its stable key in brackets (the action's name\nin `fray rulesets SYSTEM`), then the command line that takes it, to paste (a placeholder such\nas TARGET for a choice it needs; `fray submit --command` for an action no command of the CLI\nsends), then the choices it leaves open: the argument or flag that gives each (or the command\nfield it fills), * when required, and what it may take. With --for, that combatant only.\n--json prints the GetEncounterResponse, the commands to submit in it.", 1, 1)
 	c := client.AddConnFlags(fs)
 	forID := fs.String("for", "", "only this combatant")
 	asJSON := fs.Bool("json", false, "print the GetEncounterResponse in protojson")
@@ -50,7 +48,8 @@ func writeLegal(w io.Writer, resp *encounterv1.GetEncounterResponse, forID strin
 	st := resp.GetState()
 	names := client.NamesOf(st)
 	text := plainLegal
-	if sys, ok := client.SystemOf(st); ok {
+	sys, known := client.SystemOf(st)
+	if known {
 		text = sys.LegalText
 	}
 	if forID == "" {
@@ -70,8 +69,10 @@ func writeLegal(w io.Writer, resp *encounterv1.GetEncounterResponse, forID strin
 		for _, l := range ca.GetActions() {
 			a := l.GetAction()
 			fmt.Fprintf(w, "  %s [%s]\n", text(a.GetName(), a.GetDescription(), a.GetCost(), a.GetTargets(), a.GetWeapon(), a.GetRule()), a.GetKey())
+			fmt.Fprintln(w, "      "+client.Printable(client.PasteLine(sys, known, st.GetEncounterId(), l.GetCommand())))
 			for _, c := range a.GetChoices() {
-				fmt.Fprintln(w, "      "+choiceText(c))
+				how, found := sys.ChoiceFlags[c.GetField()]
+				fmt.Fprintln(w, "        "+client.ChoiceLine(c, how, found))
 			}
 		}
 	}
@@ -93,39 +94,4 @@ func namesOf(names *client.Names, ids []string) []string {
 		out = append(out, names.Of(id))
 	}
 	return out
-}
-
-// choiceText: "loss.attack.target_id* (the target): ruffian (Le malfrat)", "loss.wait.until_phase*
-// (the phase to act at): 1 to 10".
-func choiceText(c *rulesetv1.Choice) string {
-	s := c.GetField()
-	if c.GetRequired() {
-		s += "*"
-	}
-	if d := c.GetDescription(); d != "" {
-		s += " (" + d + ")"
-	}
-	if len(c.GetOptions()) == 0 {
-		return s + fmt.Sprintf(": %d to %d", c.GetMin(), c.GetMax())
-	}
-	var opts []string
-	for _, o := range c.GetOptions() {
-		var about []string
-		if l := o.GetLabel(); l != "" && l != o.GetValue() {
-			about = append(about, l)
-		}
-		if o.GetCost() != 0 {
-			about = append(about, fmt.Sprint(o.GetCost()))
-		}
-		if len(about) > 0 {
-			opts = append(opts, o.GetValue()+" ("+strings.Join(about, ", ")+")")
-		} else {
-			opts = append(opts, o.GetValue())
-		}
-	}
-	s += ": " + strings.Join(opts, ", ")
-	if b := c.GetBudget(); b > 0 {
-		s += fmt.Sprintf("; costs at most %d in all", b)
-	}
-	return s
 }

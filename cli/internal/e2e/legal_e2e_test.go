@@ -22,8 +22,8 @@ import (
 )
 
 // `fray legal` against the real services: before the start no one may act; then the GM reads
-// who may act and every action of the one who does, each with its key and the choices its
-// command leaves open; david reads only Diego's; --for another's combatant is refused; --json
+// who may act and every action of the one who does, each with its key, the command line that
+// takes it (the CLI's own command and flags, issue 28 item 7) and the choices it leaves open; david reads only Diego's; --for another's combatant is refused; --json
 // is the GetEncounterResponse with the commands, and a command taken from it is accepted.
 func TestFrayLegalListsKeysAndChoicesAsTheCallerMaySeeThem(t *testing.T) {
 	ns, _ := natstest.Start(t)
@@ -52,22 +52,28 @@ func TestFrayLegalListsKeysAndChoicesAsTheCallerMaySeeThem(t *testing.T) {
 	require.Equal(t, "May act now: Diego.\n"+
 		"Diego may:\n"+
 		"  attack with épée: 4 PA, targets ruffian (LOS-035) [attack]\n"+
-		"      loss.attack.target_id* (the target): ruffian (Le malfrat)\n"+
-		"      loss.attack.exploits (Exploits declared: each effect costs its Exploits, at most 5 in all (LOS-010)): "+
-		"EXPLOIT_EFFECT_EXTRA_DAMAGE (extra damage, 1), EXPLOIT_EFFECT_FEINT (Feint, 1), EXPLOIT_EFFECT_TAKE_ADVANTAGE (Take the advantage, 1), "+
-		"EXPLOIT_EFFECT_AIM_LIMB (Aim at a limb, 1), EXPLOIT_EFFECT_TWO_WEAPONS (Two weapons, 2), EXPLOIT_EFFECT_MOULINET (Moulinet, 2), "+
-		"EXPLOIT_EFFECT_OVERTHROW (Overthrow, 2), EXPLOIT_EFFECT_AIM_ZONE (Aim at a precise zone, 2), EXPLOIT_EFFECT_DISARM (Disarm, 3), "+
-		"EXPLOIT_EFFECT_AIM_POINT (Aim at a precise point, 3), EXPLOIT_EFFECT_NEUTRALISE (Neutralise, 4), EXPLOIT_EFFECT_STORM_OF_BLADES (Storm of blades, 4), "+
-		"EXPLOIT_EFFECT_KILL_OUTRIGHT (Kill outright, 5); costs at most 5 in all\n"+
-		"      loss.attack.spend.fursa (Fursa spent, +5 each (LOS-004)): 0 to 2\n"+
-		"      loss.attack.spend.inspiration (Inspiration spent by Vertu, +5 each (LOS-004): one entry per Vertu): Courage=1 (1 Inspiration of Courage)\n"+
+		"      fray attack "+id+" diego TARGET --weapon épée\n"+
+		"        TARGET* (the target): ruffian (Le malfrat)\n"+
+		"        --effect NAME, repeatable (Exploits declared: each effect costs its Exploits, at most 5 in all (LOS-010)): "+
+		"extra-damage (extra damage, 1), feint (Feint, 1), take-advantage (Take the advantage, 1), aim-limb (Aim at a limb, 1), "+
+		"two-weapons (Two weapons, 2), moulinet (Moulinet, 2), overthrow (Overthrow, 2), aim-zone (Aim at a precise zone, 2), "+
+		"disarm (Disarm, 3), aim-point (Aim at a precise point, 3), neutralise (Neutralise, 4), storm-of-blades (Storm of blades, 4), "+
+		"kill-outright (Kill outright, 5); costs at most 5 in all\n"+
+		"        --fursa N (Fursa spent, +5 each (LOS-004)): 0 to 2\n"+
+		"        --inspiration VERTU=N (Inspiration spent by Vertu, +5 each (LOS-004): one entry per Vertu): Courage=1 (1 Inspiration of Courage)\n"+
 		"  moving: 2 PA (LOS-035) [move]\n"+
+		"      fray act "+id+" diego move\n"+
 		"  picking up an object: 2 PA (LOS-035) [pick up an object]\n"+
+		"      fray act "+id+" diego pick-up\n"+
 		"  a social Talent: 1 PA (LOS-035) [social Talent]\n"+
+		"      fray act "+id+" diego social\n"+
 		"  wait — act later, at a phase from 1 to 11 (LOS-040) [wait]\n"+
-		"      loss.wait.until_phase* (the phase to act at): 1 to 11\n"+
+		"      fray wait "+id+" diego PHASE\n"+
+		"        PHASE* (the phase to act at): 1 to 11\n"+
 		"  speak (LOS-035) [speak]\n"+
-		"  pass (LOS-033) [pass]", gm)
+		"      fray act "+id+" diego speak\n"+
+		"  pass (LOS-033) [pass]\n"+
+		"      fray pass "+id+" diego", gm)
 
 	david := cli(t, append([]string{"legal", id}, as("david")...)...)
 	require.NotContains(t, david, "Le malfrat may:")

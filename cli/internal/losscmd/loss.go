@@ -26,13 +26,14 @@ func init() {
 			"an attack waits for its target's answer (fray loss react) before anything else happens.\n" +
 			"Each action also runs without `loss`: fray attack is fray loss attack, fray react fray loss\n" +
 			"react, and so on (fray grant also grants roles).",
-		Actions:    actions,
-		Options:    "gm_fursa: 1",
-		Sheet:      "{kind, traits, talents, initiative, weapons, parry, dodge, armour, ...}",
-		State:      "its Tour, each combatant's PA and NS, the reaction it waits for",
-		WriteState: WriteState,
-		LegalText:  LegalText,
-		Answer:     answers,
+		Actions:     actions,
+		Options:     "gm_fursa: 1",
+		Sheet:       "{kind, traits, talents, initiative, weapons, parry, dodge, armour, ...}",
+		State:       "its Tour, each combatant's PA and NS, the reaction it waits for",
+		WriteState:  WriteState,
+		LegalText:   LegalText,
+		Answer:      answers,
+		CommandLine: commandLine, ChoiceFlags: choiceFlags,
 	})
 }
 
