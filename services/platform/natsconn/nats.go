@@ -46,18 +46,29 @@ func WithUsers(u Users) EmbeddedOption {
 // (their tests check it).
 const MaxPayload = 8 << 20
 
+// EmbeddedMaxStore is the embedded server's JetStream store limit: the disk itself, not
+// nats-server's default of 75% of the disk's free space at start. fray's stream and buckets
+// declare their retention in bytes (8 GiB of events, 2 GiB of snapshots…), which JetStream
+// reserves against that limit when they are created, without writing anything: with the
+// default, `fray dev` and every test's server refused to create them ("insufficient storage
+// resources available") on a disk with less than about 14 GB free, and the service stayed
+// NOT_SERVING. A disk that does fill is JetStream's write error then, as it would be anyway.
+const EmbeddedMaxStore = 1 << 40 // 1 TiB
+
 // Embedded starts a NATS server with JetStream on host:port (port -1 picks a free one),
-// storing its data in dir. Shut it down with Shutdown then WaitForShutdown before removing dir.
+// storing its data in dir (its store limit EmbeddedMaxStore). Shut it down with Shutdown then
+// WaitForShutdown before removing dir.
 func Embedded(host string, port int, dir string, opts ...EmbeddedOption) (*server.Server, error) {
 	o := &server.Options{
-		ServerName: "fray-embedded",
-		Host:       host,
-		Port:       port,
-		JetStream:  true,
-		StoreDir:   dir,
-		NoSigs:     true,
-		NoLog:      true,
-		MaxPayload: MaxPayload,
+		ServerName:        "fray-embedded",
+		Host:              host,
+		Port:              port,
+		JetStream:         true,
+		JetStreamMaxStore: EmbeddedMaxStore,
+		StoreDir:          dir,
+		NoSigs:            true,
+		NoLog:             true,
+		MaxPayload:        MaxPayload,
 	}
 	for _, opt := range opts {
 		opt(o)

@@ -13,12 +13,6 @@ import (
 	"github.com/nats-io/nats.go"
 )
 
-// ampleStore states the server's JetStream store limit (1 TiB) instead of leaving it to
-// nats-server, which takes 75% of the disk's free space: the tests declare streams as large
-// as an operator's (20 GiB), which JetStream reserves without writing, and they failed with
-// "insufficient storage resources available" on a machine with 22 GB free.
-func ampleStore(o *server.Options) { o.JetStreamMaxStore = 1 << 40 }
-
 // SecuredEnv, set to 1, makes Start enforce fray's NATS permissions and return the encounter
 // service's connection: `FRAY_NATSTEST_SECURED=1 go test ./services/encounter/...` runs the
 // whole suite as the service user, failing on any subject it is refused.
@@ -45,7 +39,7 @@ func Start(t testing.TB) (*server.Server, *nats.Conn) {
 func start(t testing.TB, opts ...natsconn.EmbeddedOption) *server.Server {
 	t.Helper()
 	dir := t.TempDir() // removed after the cleanups registered below
-	ns, err := natsconn.Embedded("127.0.0.1", -1, dir, append([]natsconn.EmbeddedOption{ampleStore}, opts...)...)
+	ns, err := natsconn.Embedded("127.0.0.1", -1, dir, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
