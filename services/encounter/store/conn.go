@@ -172,9 +172,22 @@ func (s stream) GetLastMsgForSubject(ctx context.Context, subject string) (*jets
 	return m, end(err)
 }
 
-// fromLeader asks the stream's leader.
+// fromLeader asks the stream's leader. A record it returns is the record; its "there is
+// none" and its "this is the last" stand only once the leader is shown to still lead
+// (confirmLeader): a leader cut off from its peers answers as the leader until it steps
+// down, about 10 s later, while the others may have elected a new one and recorded more.
 func (s stream) fromLeader(ctx context.Context, req msgGetRequest) (*jetstream.RawStreamMsg, error) {
-	return s.c.leaderGet(ctx, s.js, s.CachedInfo().Config.Name, req)
+	m, err := s.c.leaderGet(ctx, s.js, s.CachedInfo().Config.Name, req)
+	if err == nil && req.LastFor == "" {
+		return m, nil
+	}
+	if err != nil && !errors.Is(err, jetstream.ErrMsgNotFound) {
+		return nil, err
+	}
+	if cerr := s.confirmLeader(ctx); cerr != nil {
+		return nil, cerr
+	}
+	return m, err
 }
 
 // msg is the record at seq: from any replica, or from the leader if the replica has none.
