@@ -96,3 +96,37 @@ func TestForkSharesTheCombatantsSlice(t *testing.T) {
 	require.False(t, st.GetCombatants()[1].GetHidden())
 	require.Equal(t, []string{"a", "b", "c", "d"}, ids(d))
 }
+
+// TestShare: Share's copy equals the state, every field included, and shares its system's
+// part besides what Fork shares; replacing its fields and combatants leaves the state as it is.
+func TestShare(t *testing.T) {
+	st := &encounterv1.EncounterState{}
+	enginetest.Fill(st.ProtoReflect(), 3, 1)
+	st.ProtoReflect().SetUnknown(protoreflect.RawFields{0xf8, 0x7f, 1})
+	require.NotNil(t, st.GetSystem())
+	want := proto.CloneOf(st)
+	next := engine.Share(st)
+	require.True(t, proto.Equal(want, next), "the copy is the state: %v", next)
+	require.Same(t, st.GetCombatants()[0], next.GetCombatants()[0], "combatants are shared")
+	require.Same(t, st.GetSystem(), next.GetSystem(), "the system's part is shared")
+	next.Combatants = []*encounterv1.Combatant{{}}
+	next.Seed = nil
+	next.Sequence++
+	require.True(t, proto.Equal(want, st), "the original is unchanged")
+}
+
+// TestShareCombatant: the copy of a combatant a view changes equals it, every field included
+// (a field added to Combatant and not copied fails here), and shares its sheet.
+func TestShareCombatant(t *testing.T) {
+	c := &encounterv1.Combatant{}
+	enginetest.Fill(c.ProtoReflect(), 3, 1)
+	c.ProtoReflect().SetUnknown(protoreflect.RawFields{0xf8, 0x7f, 1})
+	require.NotNil(t, c.GetSheet())
+	want := proto.CloneOf(c)
+	out := engine.ShareCombatant(c)
+	require.True(t, proto.Equal(want, out), "the copy is the combatant: %v", out)
+	require.Same(t, c.GetSheet(), out.GetSheet(), "the sheet is shared")
+	out.Appearance = encounterv1.Appearance_APPEARANCE_WOUNDED + c.GetAppearance()
+	out.Name += "!"
+	require.True(t, proto.Equal(want, c), "the original is unchanged")
+}

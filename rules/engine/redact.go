@@ -38,6 +38,9 @@ type Redactor interface {
 	Appearance(st *encounterv1.EncounterState, id string) encounterv1.Appearance
 	// RedactState removes from st (the caller's copy) the system's numbers of every combatant
 	// for which secret(id) is true, and whatever never leaves the server, for every reader.
+	// With nothing secret it changes nothing: View does not ask it for a reader who sees
+	// everything, and shares the system's part with the state (enginetest.Conformance
+	// checks both).
 	RedactState(st *encounterv1.EncounterState, secret func(id string) bool)
 	// RedactEvent removes from ev (the caller's copy; its recorded command included) the
 	// numbers of every combatant for which secret(id) is true, and whatever never leaves the
@@ -53,10 +56,14 @@ func secretIn(st *encounterv1.EncounterState, v Viewer) func(string) bool {
 	}
 }
 
-// View returns a copy of st as v may see it: every combatant's appearance filled in, the
-// sheets and numbers of those hidden from v removed, and nothing that never leaves the server
-// (a live encounter's seed, the Ka deck's order).
+// View returns st as v may see it: every combatant's appearance filled in, the sheets and
+// numbers of those hidden from v removed, and nothing that never leaves the server (a live
+// encounter's seed). The view is the reader's to send, not to change: a reader who sees
+// everything gets one that shares all of st but its seed and its combatants (wholeView).
 func (r *Registry) View(st *encounterv1.EncounterState, v Viewer) *encounterv1.EncounterState {
+	if v.SeesAll {
+		return r.wholeView(st)
+	}
 	out := proto.CloneOf(st)
 	if out.GetStatus() != encounterv1.EncounterStatus_ENCOUNTER_STATUS_ENDED {
 		out.Seed = nil
@@ -76,6 +83,31 @@ func (r *Registry) View(st *encounterv1.EncounterState, v Viewer) *encounterv1.E
 	}
 	if !v.SeesAll {
 		WithholdDicePositions(out)
+	}
+	return out
+}
+
+// wholeView is View for a reader who sees everything (the GM, a co-GM): no combatant is
+// secret to it, so no system's RedactState changes anything and the dice positions stay. It
+// is a fork of st sharing the system's part, without the seed of a live encounter, each
+// combatant whose appearance is not the one it shows replaced by a copy sharing its sheet:
+// no deep copy of the state and its sheets for every answer to a GM.
+func (r *Registry) wholeView(st *encounterv1.EncounterState) *encounterv1.EncounterState {
+	out := Share(st)
+	if out.GetStatus() != encounterv1.EncounterStatus_ENCOUNTER_STATUS_ENDED {
+		out.Seed = nil
+	}
+	sys, err := r.system(st)
+	if err != nil || len(st.GetCombatants()) == 0 {
+		return out
+	}
+	out.Combatants = make([]*encounterv1.Combatant, len(st.GetCombatants())) // st's slice is st's
+	for i, c := range st.GetCombatants() {
+		out.Combatants[i] = c
+		if a := sys.Appearance(st, c.GetId()); a != c.GetAppearance() {
+			out.Combatants[i] = shareCombatant(c)
+			out.Combatants[i].Appearance = a
+		}
 	}
 	return out
 }

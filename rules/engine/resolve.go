@@ -115,6 +115,31 @@ func (r *Registry) Fork(st *encounterv1.EncounterState) *encounterv1.EncounterSt
 	return Fork(sys, st)
 }
 
+// Share is Fork sharing the system's part of st too: a copy whose own fields and combatants
+// are replaced, never its system's part (a view for a reader who sees everything, View; the
+// state sent to a resolver with its sheets stripped). It costs a handful of words, where
+// Fork copies the system's part.
+func Share(st *encounterv1.EncounterState) *encounterv1.EncounterState {
+	return Fork(sharedPart{}, st)
+}
+
+// sharedPart is the "system" Share forks with: its part is shared, not copied.
+type sharedPart struct{ System }
+
+func (sharedPart) CopyState(dst, src *encounterv1.EncounterState) { dst.System = src.System }
+
+// shareCombatant is a copy of c sharing its sheet, which is never changed in place (a changed
+// combatant is a deep copy: changeCombatant): what a view changes of a combatant is its own
+// fields (its appearance).
+func shareCombatant(c *encounterv1.Combatant) *encounterv1.Combatant {
+	out := &encounterv1.Combatant{Id: c.Id, Name: c.Name, Controller: c.Controller, Side: c.Side, Hidden: c.Hidden,
+		Appearance: c.Appearance, Sheet: c.Sheet}
+	if u := c.ProtoReflect().GetUnknown(); u != nil {
+		out.ProtoReflect().SetUnknown(u)
+	}
+	return out
+}
+
 // changeCombatant replaces the combatant id of st with a copy changed by change, in a new
 // slice (the slice may be shared with the state before, Fork); nothing if there is none.
 func changeCombatant(st *encounterv1.EncounterState, id string, change func(*encounterv1.Combatant)) {

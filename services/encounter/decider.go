@@ -70,7 +70,7 @@ func (d *RemoteDecider) Resolve(ctx context.Context, req *rulesv1.ResolveRequest
 	st := req.GetState()
 	digested := len(req.GetSheetSha256()) == 0 && len(st.GetCombatants()) > 0
 	if digested {
-		sent.State, sent.SheetSha256 = d.sheets.strip(d.fork(st), st)
+		sent.State, sent.SheetSha256 = d.sheets.strip(engine.Share(st), st)
 	}
 	resp, err := d.Client.Resolve(ctx, sent)
 	if digested && sheets.Reason(err) == sheets.ReasonNotCached {
@@ -84,26 +84,6 @@ func (d *RemoteDecider) Resolve(ctx context.Context, req *rulesv1.ResolveRequest
 	}
 	return resp, err
 }
-
-// fork is a copy of st whose combatants may be replaced (engine.Fork), sharing the rule
-// system's part: the decider changes nothing but the combatants of what it sends.
-func (d *RemoteDecider) fork(st *encounterv1.EncounterState) *encounterv1.EncounterState {
-	return engine.Fork(sharedPart{}, st)
-}
-
-// sharedPart is the system engine.Fork copies with when nothing of the system's part is
-// changed: it shares it (a StateCopier that copies nothing).
-type sharedPart struct{ engine.System }
-
-func (sharedPart) CopyState(dst, src *encounterv1.EncounterState) {
-	if src.System == nil {
-		return
-	}
-	fd := src.ProtoReflect().WhichOneof(systemOneof)
-	dst.ProtoReflect().Set(fd, src.ProtoReflect().Get(fd))
-}
-
-var systemOneof = (&encounterv1.EncounterState{}).ProtoReflect().Descriptor().Oneofs().ByName("system")
 
 // resend is a new request holding req's fields (not copies of them), for the decider to
 // change without changing the caller's.

@@ -36,7 +36,10 @@ type GoldenLog struct {
 //     (CheckLegal);
 //   - hidden: each combatant hidden in turn, no word of its sheet reaches the readers of the
 //     other combatants, in any event or state; no reader but the GM gets a dice position;
-//     the GM reads every event as recorded.
+//     the GM reads every event as recorded;
+//   - whole view: with nothing secret, sys's RedactState changes nothing, so the view of a
+//     reader who sees everything (which shares the system's part with the state) is the
+//     state with its appearances and without a live encounter's seed, and leaves it as it is.
 //
 // A system registered in rules/systems is checked so with no other file edited: its golden
 // log is all it needs.
@@ -59,6 +62,40 @@ func Conformance(t *testing.T, sys engine.System, golden GoldenLog) {
 		require.NotEmpty(t, keys, "a golden fight offers its combatants something to do")
 	})
 	t.Run("hidden", func(t *testing.T) { checkHidden(t, reg, golden.Log, states) })
+	t.Run("whole view", func(t *testing.T) { checkWholeView(t, reg, sys, states) })
+}
+
+// checkWholeView checks the GM's view of each state of the fight, each combatant hidden in
+// turn or none, against a deep copy redacted with nothing secret.
+func checkWholeView(t testing.TB, reg *engine.Registry, sys engine.System, states []*encounterv1.EncounterState) {
+	never := func(string) bool { return false }
+	checked := 0
+	for _, st := range states {
+		variants := []*encounterv1.EncounterState{st}
+		for _, c := range st.GetCombatants() {
+			variants = append(variants, withHidden(st, c.GetId()))
+		}
+		for _, st := range variants {
+			if st.GetRuleSystem() == "" {
+				continue
+			}
+			want := proto.CloneOf(st)
+			sys.RedactState(want, never)
+			require.True(t, proto.Equal(st, want), "with nothing secret, RedactState changes nothing of the state at sequence %d", st.GetSequence())
+			if want.GetStatus() != encounterv1.EncounterStatus_ENCOUNTER_STATUS_ENDED {
+				want.Seed = nil
+			}
+			for _, c := range want.GetCombatants() {
+				c.Appearance = sys.Appearance(st, c.GetId())
+			}
+			was := proto.CloneOf(st)
+			got := reg.View(st, engine.Viewer{SeesAll: true})
+			require.True(t, proto.Equal(want, got), "the GM's view of the state at sequence %d:\n%v\n%v", st.GetSequence(), want, got)
+			require.True(t, proto.Equal(was, st), "the GM's view leaves the state at sequence %d as it is", st.GetSequence())
+			checked++
+		}
+	}
+	require.Positive(t, checked)
 }
 
 // foldEach folds log event by event: the state after each.
