@@ -65,6 +65,9 @@ type Running struct {
 	// log); wg waits for them.
 	stop context.CancelFunc
 	wg   sync.WaitGroup
+	// denied receives NATS's refusal of a permission this service needs (connected as
+	// another user than encounter): an attempt at opening the log ends at once, saying so.
+	denied chan error
 }
 
 // Service is the service once the event log is open, nil before (Ready is closed then).
@@ -112,7 +115,8 @@ func Start(ctx context.Context, cfg Config, srv *server.Server, reg *engine.Regi
 	natsReady := srv.Health.Readiness(name, "nats")
 	logReady := srv.Health.Readiness(name, "event log")
 	logReady.NotReady("not open yet")
-	nc, err := connectNATS(cfg, auth, natsReady, log)
+	denied := make(chan error, 1)
+	nc, err := connectNATS(cfg, auth, natsReady, denied, log)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +134,7 @@ func Start(ctx context.Context, cfg Config, srv *server.Server, reg *engine.Regi
 	}
 	decider := &RemoteDecider{Client: &rulesClient{RulesServiceClient: rulesv1.NewRulesServiceClient(cc), timeout: timeout, unreachable: rh.poke}}
 	bg, stop := context.WithCancel(context.WithoutCancel(ctx))
-	r := &Running{NATS: nc, rules: cc, svc: &Service{}, ready: make(chan struct{}), stop: stop}
+	r := &Running{NATS: nc, rules: cc, svc: &Service{}, ready: make(chan struct{}), stop: stop, denied: denied}
 	// Registered now, it answers Unavailable until the event log is open (intercept.go).
 	Register(srv.GRPC, r.svc)
 	open := func(ctx context.Context) error { return r.openLog(ctx, bg, cfg, decider, reg, logReady, log) }
@@ -158,11 +162,23 @@ func Start(ctx context.Context, cfg Config, srv *server.Server, reg *engine.Regi
 func (r *Running) openLog(ctx, bg context.Context, cfg Config, decider Decider, reg *engine.Registry, logReady *server.Readiness, log *slog.Logger) error {
 	ctx, cancel := context.WithTimeout(ctx, openTimeout)
 	defer cancel()
+	ctx, refuse := context.WithCancelCause(ctx)
+	defer refuse(nil)
+	go func() {
+		select {
+		case err := <-r.denied:
+			refuse(err)
+		case <-ctx.Done():
+		}
+	}()
 	storeCfg := cfg.Store
 	if storeCfg.Log == nil {
 		storeCfg.Log = log
 	}
 	st, err := store.Open(ctx, r.NATS, storeCfg)
+	if cause := context.Cause(ctx); err != nil && errors.Is(cause, nats.ErrPermissionViolation) {
+		err = fmt.Errorf("%w: %s", cause, natsUserNeeded)
+	}
 	if err != nil {
 		logReady.NotReady(err.Error())
 		return err
@@ -187,9 +203,14 @@ func (r *Running) openLog(ctx, bg context.Context, cfg Config, decider Decider, 
 	return nil
 }
 
+// natsUserNeeded says which NATS user the service must connect as, for a permission refused.
+const natsUserNeeded = "the encounter service must connect as the encounter user of deploy/nats/permissions.conf " +
+	"(--nats-user encounter --nats-password P, or --nats-creds, --nats-nkey; fray dev keeps that password in .fray/nats-users.json, " +
+	"and a client without credentials is its read-only auditor); not serving until it does"
+
 // connectNATS connects to the NATS holding the event log, for ever trying again (nothing
 // buffered while disconnected), its readiness following the connection.
-func connectNATS(cfg Config, auth []nats.Option, natsReady *server.Readiness, log *slog.Logger) (*nats.Conn, error) {
+func connectNATS(cfg Config, auth []nats.Option, natsReady *server.Readiness, denied chan<- error, log *slog.Logger) (*nats.Conn, error) {
 	var natsMu sync.Mutex
 	syncNATS := func(nc *nats.Conn) {
 		natsMu.Lock()
@@ -221,7 +242,17 @@ func connectNATS(cfg Config, auth []nats.Option, natsReady *server.Readiness, lo
 		}),
 		nats.ReconnectHandler(func(nc *nats.Conn) { log.Info("NATS reconnected", "url", nc.ConnectedUrlRedacted()); syncNATS(nc) }),
 		nats.ClosedHandler(syncNATS),
-		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) { log.Error("NATS", "err", err) }),
+		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
+			if errors.Is(err, nats.ErrPermissionViolation) {
+				log.Error("NATS refused this service a permission: "+natsUserNeeded, "err", err)
+				select {
+				case denied <- err:
+				default:
+				}
+				return
+			}
+			log.Error("NATS", "err", err)
+		}),
 	)
 	nc, err := nats.Connect(cfg.NATSURL, natsOpts...)
 	if err != nil {

@@ -175,6 +175,19 @@ func (c *Conn) tokenFor(addr string) (auth.TokenSource, error) {
 	return &auth.MintedToken{Signer: key, Claims: auth.DevClaims(tenant, subject, max(auth.DevTokenTTL, c.DevTTL), c.DevScopes...)}, nil
 }
 
+// Token is the token the calls to addr carry (--token, else one minted for --as from the dev
+// key of the fray dev server at addr), or an error saying there is none.
+func (c *Conn) Token(ctx context.Context, addr string) (string, error) {
+	src, err := c.tokenFor(addr)
+	if err != nil {
+		return "", err
+	}
+	if src == nil {
+		return "", fmt.Errorf("no token for %s: give --token (or FRAY_TOKEN), or run `fray dev` there", addr)
+	}
+	return src.Token(ctx)
+}
+
 // Dial connects to addr: TLS unless addr is on loopback (or --tls-ca, --tls), with the
 // token of tokenFor on every call.
 func (c *Conn) Dial(addr string) (*grpc.ClientConn, error) {

@@ -10,6 +10,8 @@ import (
 	"github.com/fray-rpg/fray/cli/internal/client"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	invitev1 "github.com/fray-rpg/fray/gen/fray/invite/v1"
+	"github.com/fray-rpg/fray/services/gateway"
+	"github.com/fray-rpg/fray/services/platform/auth"
 	"github.com/spf13/cobra"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/types/known/durationpb"
@@ -18,7 +20,7 @@ import (
 // inviteCmd is `fray invite ENCOUNTER --player COMBATANT[,…] | --observer`: the GM grants the
 // role to a new principal (InviteService) and gets the link to the page that lets them in.
 func inviteCmd() *cobra.Command {
-	command, fs := client.NewCommand("invite", "ENCOUNTER --player COMBATANT[,COMBATANT...] | --observer [flags]",
+	command, fs := client.NewCommand("invite", "ENCOUNTER --player COMBATANT[,COMBATANT...] | --observer | --gm [flags]",
 		"Invites someone to the encounter (GM and co-GMs): grants a new principal of your tenant the\n"+
 			"role, a player of the named combatants (they are its from then on) or an observer, and\n"+
 			"prints the link that opens the page at the encounter as that principal (its token in the\n"+
@@ -27,14 +29,22 @@ func inviteCmd() *cobra.Command {
 			"until the role is revoked. The link is good for that encounter only, never longer than\n"+
 			"your own token (--token), and its calls count against your rate limit.\n"+
 			"Served by `fray dev` (it mints the token with its dev key); with --web off it prints the\n"+
-			"token instead, for the CLI's --token.", 1, 1)
+			"token instead, for the CLI's --token.\n"+
+			"--gm prints your own link to the same page (the GM's), whatever port fray dev serves it on.", 1, 1)
 	c := client.AddConnFlags(fs)
 	c.AddCommandFlags(fs, false)
 	player := fs.String("player", "", "invite a player of these combatants, by id, comma-separated")
 	observer := fs.Bool("observer", false, "invite an observer, who reads the encounter and commands nothing")
 	name := fs.String("name", "", "the start of the invited principal's name (default: the first combatant's id, or observer); a random suffix follows")
 	ttl := fs.Duration("ttl", 12*time.Hour, "how long the link is valid (at most 168h)")
+	gm := fs.Bool("gm", false, "print your own link instead (the GM's, or --as NAME's): the page of the fray dev server at --addr, at the encounter, with a token of yours valid --ttl; nothing is granted")
 	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
+		if *gm {
+			if *player != "" || *observer || *name != "" {
+				return client.ShortUsagef("--gm prints your own link: give no --player, --observer nor --name with it")
+			}
+			return ownLink(ctx, c, pos[0], *ttl, stdout)
+		}
 		// A token minted for --as lives as long as the invite it mints (and a minute more:
 		// the invite is minted a moment later).
 		c.DevTTL = *ttl + time.Minute
@@ -90,4 +100,21 @@ func inviteCmd() *cobra.Command {
 		return err
 	})
 	return command
+}
+
+// ownLink prints the caller's own link to the page of the fray dev server at c.Addr, at
+// encounter enc: the page's address as fray dev noted it (its --web), and a token minted for
+// --as from its dev key, valid ttl.
+func ownLink(ctx context.Context, c *client.Conn, enc string, ttl time.Duration, stdout io.Writer) error {
+	page, ok := auth.FindDevPage(c.Addr)
+	if !ok {
+		return fmt.Errorf("no page is noted for a fray dev serving on %s (not running, or run with --web off): start `fray dev`, or give --addr", c.Addr)
+	}
+	c.DevTTL = ttl
+	tok, err := c.Token(ctx, c.Addr)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(stdout, gateway.InviteURL(page, enc, tok))
+	return err
 }

@@ -68,13 +68,26 @@ func TestOddsPrintsATableAndHistograms(t *testing.T) {
 	require.Contains(t, errOut, "the actions with odds are attack, d20 attack, feerie act and ka attack")
 	_, errOut = fray(commands.ExitError, "odds", enc, "ruffian", "attack", "diego", "--as", "david")
 	require.Contains(t, errOut, "PermissionDenied")
-	// The README's example, pasted (`fray` for ../../../fray, $id the encounter).
-	fray(0, "show", enc, "ruffian", "--as", "gm")
-	block := readmeBlock(t, "When it is Diego's turn:")
-	require.Len(t, block, 1)
-	words := shellWords(t, block[0], enc)
-	require.Equal(t, "../../../fray", words[0])
-	out, _ = fray(0, words[1:]...)
+	// The README's example, pasted in order from the sheets' folder (`fray` for
+	// ../../../fray): a fight of its own (the README's five-minute one has ended its own by
+	// then, and its ruffian is out), Diego first with these dice as with --demo's.
+	block := readmeBlock(t, "When it is Diego's turn")
+	require.Len(t, block, 4)
+	t.Chdir(clienttest.Sheets)
+	oid := ""
+	for _, line := range block {
+		assign, rest, ok := strings.Cut(line, "=$(")
+		if ok {
+			line = strings.TrimSuffix(rest, ")")
+		}
+		words := shellWords(t, line, oid)
+		require.Equal(t, "../../../fray", words[0])
+		out, _ = fray(0, words[1:]...)
+		if ok {
+			require.Equal(t, "oid", assign)
+			oid = strings.TrimSpace(out)
+		}
+	}
 	require.Contains(t, out, "odds of an attack at Difficulty 25 with 2 Exploits (loss)")
 	require.Contains(t, out, "dodged (LOS-013, LOS-014)")
 	help, _ := fray(0, "odds", "--help")

@@ -100,6 +100,9 @@ func Run(ctx context.Context, cfg Config) error {
 			return err
 		}
 		ns, err := natsconn.Embedded(cfg.NATSHost, cfg.NATSPort, dir, natsconn.WithUsers(users))
+		if errors.Is(err, natsconn.ErrPortInUse) {
+			return fmt.Errorf("%w: give fray dev another port with --nats-port N (FRAY_NATS_PORT), or -1 for any free one (the log tools then need --nats-url)", err)
+		}
 		if err != nil {
 			return err
 		}
@@ -129,13 +132,6 @@ func Run(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Listen, err)
 	}
-	// Note where the key is, so that the CLI run from any folder finds it for this address.
-	forget, err := auth.RecordDevKey(lis.Addr().String(), keyPath)
-	if err != nil {
-		log.Warn("the CLI will not find the dev key from other folders", "err", err)
-		forget = func() {}
-	}
-	defer forget()
 	tel, err := (&telemetry.Flags{MetricsListen: cfg.MetricsListen}).Start(ctx, "fray-dev", log)
 	if err != nil {
 		lis.Close()
@@ -170,6 +166,14 @@ func Run(ctx context.Context, cfg Config) error {
 		return err
 	}
 	defer web.close()
+	// Note where the key is, so that the CLI run from any folder finds it for this address,
+	// and the page's address (fray invite --gm).
+	forget, err := auth.RecordDevServer(lis.Addr().String(), keyPath, web.url)
+	if err != nil {
+		log.Warn("the CLI will not find the dev key from other folders", "err", err)
+		forget = func() {}
+	}
+	defer forget()
 	tel.Serve(srv)
 	log.Info("fray serving RulesService and EncounterService", "addr", lis.Addr().String(), "metrics", tel.Addr())
 	if cfg.Ready != nil {

@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -115,4 +117,18 @@ func TestDevTakesTheEncounterServiceLimits(t *testing.T) {
 	code = commands.Run(context.Background(), []string{"dev", "--max-watches-per-principal", "-1", "--listen", "127.0.0.1:0", "--nats-port", "-1", "--web", "off", "--data", t.TempDir()}, &out, &errOut)
 	require.Equal(t, 2, code, errOut.String())
 	require.Contains(t, errOut.String(), "--max-watches-per-principal (FRAY_MAX_WATCHES_PER_PRINCIPAL) -1: must be 0 (the default) or more")
+}
+
+// Issue 28, item 13: a taken NATS port is said at once, with "in use" and the flag that moves
+// it (it said "did not become ready" after 10 s).
+func TestDevSaysItsNATSPortIsInUse(t *testing.T) {
+	registerDev()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer l.Close()
+	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	var out, errOut bytes.Buffer
+	code := commands.Run(context.Background(), []string{"dev", "--listen", "127.0.0.1:0", "--nats-port", port, "--web", "off", "--data", t.TempDir()}, &out, &errOut)
+	require.Equal(t, 1, code, errOut.String())
+	require.Contains(t, errOut.String(), "embedded NATS: 127.0.0.1:"+port+" is in use (another fray dev, or a NATS server?): address in use: give fray dev another port with --nats-port N (FRAY_NATS_PORT), or -1 for any free one")
 }

@@ -214,8 +214,9 @@ func TestThePythonExamplePlaysAFight(t *testing.T) {
 
 	bin := t.TempDir()
 	fray := buildFray(t, bin)
-	// The README runs the client with python3 and the fray built at the root (./fray).
-	require.NoError(t, os.Symlink(debianPython, filepath.Join(bin, "python3")))
+	// The README runs the client with Debian's python3 by its path (issue 28: the python3 first
+	// on a PATH may be a pyenv's), and the fray built at the root (./fray).
+	require.Contains(t, block, "PYTHONPATH=$out "+debianPython+" examples/python/fight.py")
 	script := strings.ReplaceAll(block, "./fray ", fray+" ")
 	// And in French, as the README says it may, with the same stubs: one command.
 	last := strings.Split(strings.TrimSpace(script), "\n")

@@ -128,7 +128,11 @@ func devRecordName(addr string) string {
 
 // RecordDevKey notes that the dev server on addr signs with the key at keyPath; the returned
 // function removes the note.
-func RecordDevKey(addr, keyPath string) (func(), error) {
+func RecordDevKey(addr, keyPath string) (func(), error) { return RecordDevServer(addr, keyPath, "") }
+
+// RecordDevServer is RecordDevKey noting also the address of the page the dev server serves
+// (page, "" for none), which `fray invite --gm` links to (FindDevPage).
+func RecordDevServer(addr, keyPath, page string) (func(), error) {
 	name := devRecordName(addr)
 	if name == "" {
 		return func() {}, nil
@@ -141,7 +145,11 @@ func RecordDevKey(addr, keyPath string) (func(), error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("dev key record: %w", err)
 	}
-	data, _ := json.Marshal(map[string]string{"addr": addr, "key": abs})
+	rec := map[string]string{"addr": addr, "key": abs}
+	if page != "" {
+		rec["page"] = page
+	}
+	data, _ := json.Marshal(rec)
 	path := filepath.Join(dir, name)
 	tmp := path + ".tmp" + fmt.Sprint(os.Getpid())
 	if err := os.WriteFile(tmp, data, 0o600); err != nil {
@@ -156,6 +164,24 @@ func RecordDevKey(addr, keyPath string) (func(), error) {
 			_ = os.Remove(path)
 		}
 	}, nil
+}
+
+// FindDevPage is the address of the page the dev server on addr serves, as it noted it, if it
+// serves one.
+func FindDevPage(addr string) (string, bool) {
+	name := devRecordName(addr)
+	if name == "" {
+		return "", false
+	}
+	b, err := os.ReadFile(filepath.Join(devRecordDir(), name))
+	if err != nil {
+		return "", false
+	}
+	var rec struct{ Page string }
+	if json.Unmarshal(b, &rec) != nil || rec.Page == "" {
+		return "", false
+	}
+	return rec.Page, true
 }
 
 // FindDevKey returns the path of the dev signing key of the dev server on addr: the file

@@ -8,8 +8,10 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/fray-rpg/fray/services/platform"
@@ -73,6 +75,15 @@ func Embedded(host string, port int, dir string, opts ...EmbeddedOption) (*serve
 	for _, opt := range opts {
 		opt(o)
 	}
+	if port > 0 {
+		// A taken port: said at once, not as a server that never becomes ready.
+		addr := net.JoinHostPort(host, strconv.Itoa(port))
+		l, err := net.Listen("tcp", addr)
+		if err != nil {
+			return nil, fmt.Errorf("embedded NATS: %s is in use (another fray dev, or a NATS server?): %w", addr, ErrPortInUse)
+		}
+		l.Close()
+	}
 	ns, err := server.NewServer(o)
 	if err != nil {
 		return nil, fmt.Errorf("embedded NATS: %w", err)
@@ -84,6 +95,9 @@ func Embedded(host string, port int, dir string, opts ...EmbeddedOption) (*serve
 	}
 	return ns, nil
 }
+
+// ErrPortInUse: the embedded server's port is taken.
+var ErrPortInUse = errors.New("address in use")
 
 // NewUsers makes two random passwords.
 func NewUsers() Users {
