@@ -7,6 +7,7 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/known/structpb"
 )
 
 // Hidden information is the server's to keep. A GM may hide a combatant: everyone but the GM,
@@ -187,6 +188,9 @@ func withholdDicePositions(m protoreflect.Message) {
 		x.DiceOffset, x.DiceHighWater = 0, 0
 	case *encounterv1.EncounterRewound:
 		x.DiceOffset = 0
+	case *structpb.Struct: // a plug-in's JSON: its rolls are under RollKey (plugin.go)
+		withholdStructPositions(x)
+		return
 	}
 	for _, fd := range positionFieldsOf(m.Descriptor()) {
 		if !m.Has(fd) {
@@ -214,6 +218,7 @@ var positionTypes = map[protoreflect.FullName]bool{
 	rollName: true,
 	(&encounterv1.EncounterState{}).ProtoReflect().Descriptor().FullName():   true,
 	(&encounterv1.EncounterRewound{}).ProtoReflect().Descriptor().FullName(): true,
+	pluginName: true,
 }
 
 // positionFields caches positionFieldsOf by message type.

@@ -7,9 +7,13 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/known/structpb"
 )
 
-var rollName = (&dicev1.Roll{}).ProtoReflect().Descriptor().FullName()
+var (
+	rollName   = (&dicev1.Roll{}).ProtoReflect().Descriptor().FullName()
+	pluginName = (&structpb.Struct{}).ProtoReflect().Descriptor().FullName()
+)
 
 // DiceEnder is implemented by a system that finds the dice rolls of its own events itself,
 // faster than the engine's walk (Rolls): DiceEnd returns the furthest position of the dice
@@ -61,6 +65,12 @@ func eachRoll(m protoreflect.Message, visit func(*dicev1.Roll)) {
 		visit(m.Interface().(*dicev1.Roll))
 		return
 	}
+	if p.plugin { // a plug-in's JSON: its rolls are under RollKey (plugin.go)
+		if s, ok := m.Interface().(*structpb.Struct); ok {
+			structRolls(s, visit)
+		}
+		return
+	}
 	for _, s := range p.steps {
 		fd := s.fd
 		if s.oneof != nil {
@@ -83,8 +93,11 @@ func eachRoll(m protoreflect.Message, visit func(*dicev1.Roll)) {
 // fields (lists included, maps not) that may hold a roll, directly or deeper, in field order;
 // the members of a oneof are one step, at its first member's place.
 type rollPlan struct {
-	roll  bool
-	steps []rollStep
+	roll bool
+	// plugin: the type is a plug-in's JSON (google.protobuf.Struct), whose rolls are found by
+	// key, not by type.
+	plugin bool
+	steps  []rollStep
 }
 
 // rollStep is one field, or one oneof with holds[i] true for each member that may hold a
@@ -102,8 +115,8 @@ func rollPlanOf(md protoreflect.MessageDescriptor) *rollPlan {
 	if p, ok := rollPlans.Load(md); ok {
 		return p.(*rollPlan)
 	}
-	p := &rollPlan{roll: md.FullName() == rollName}
-	if !p.roll {
+	p := &rollPlan{roll: md.FullName() == rollName, plugin: md.FullName() == pluginName}
+	if !p.roll && !p.plugin {
 		at := map[protoreflect.OneofDescriptor]int{} // the step of each oneof
 		for _, fd := range rollFields(md) {
 			od := fd.ContainingOneof()
@@ -140,7 +153,7 @@ func rollFields(md protoreflect.MessageDescriptor) []protoreflect.FieldDescripto
 // looked into (seen, a recursive type) is taken to hold one: at worst a field is visited in
 // vain.
 func mayHoldRoll(md protoreflect.MessageDescriptor, seen map[protoreflect.FullName]bool) bool {
-	if md.FullName() == rollName || seen[md.FullName()] {
+	if md.FullName() == rollName || md.FullName() == pluginName || seen[md.FullName()] {
 		return true
 	}
 	seen[md.FullName()] = true

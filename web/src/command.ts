@@ -36,7 +36,12 @@ export function fill(json: JsonObject, path: string, value: string) {
   let desc: DescMessage = CommandSchema;
   let obj: JsonObject = json;
   const parts = path.split(".");
-  parts.forEach((name, i) => {
+  for (const [i, name] of parts.entries()) {
+    if (desc.typeName === "google.protobuf.Struct") {
+      // A plug-in's JSON (a plugin arm): the rest of the path are its keys.
+      fillJson(obj, parts.slice(i), path, value);
+      return;
+    }
     const f = desc.fields.find((x) => x.name === name);
     if (!f) throw new Error(`${path}: no field ${name}`);
     if (i < parts.length - 1) {
@@ -44,7 +49,7 @@ export function fill(json: JsonObject, path: string, value: string) {
       obj[name] ??= {};
       obj = obj[name] as JsonObject;
       desc = f.message;
-      return;
+      continue;
     }
     const scalar = (kind: string, v: string): JsonValue => (kind === "bool" ? v === "true" : kind === "number" ? Number(v) : v);
     switch (f.fieldKind) {
@@ -68,7 +73,36 @@ export function fill(json: JsonObject, path: string, value: string) {
       default:
         throw new Error(`${path}: cannot be filled`);
     }
-  });
+  }
+}
+
+// fillJson is fill in a plug-in's JSON, whose keys carry no types, as rules/engine.fillStruct
+// does: the value the pre-filled command holds at the path says how value is written — a number
+// where it holds a number, a bool where a bool, appended to a list (as its first entry is
+// written), a string otherwise. Objects on the way are made.
+function fillJson(obj: JsonObject, keys: string[], path: string, value: string) {
+  for (const k of keys.slice(0, -1)) {
+    obj[k] ??= {};
+    const next = obj[k];
+    if (typeof next !== "object" || next === null || Array.isArray(next)) throw new Error(`${path}: ${k} is not an object`);
+    obj = next as JsonObject;
+  }
+  const last = keys[keys.length - 1];
+  const like = (held: JsonValue | undefined): JsonValue => {
+    if (typeof held === "number") {
+      const n = Number(value);
+      if (value.trim() === "" || Number.isNaN(n)) throw new Error(`${path}: "${value}" is not a number`);
+      return n;
+    }
+    if (typeof held === "boolean") {
+      if (value !== "true" && value !== "false") throw new Error(`${path}: "${value}" is not true or false`);
+      return value === "true";
+    }
+    return value;
+  };
+  const held = obj[last];
+  if (Array.isArray(held)) held.push(like(held[0]));
+  else obj[last] = like(held);
 }
 
 // kindOf names how a scalar is written in JSON: bool, number (32-bit and floats) or string.
