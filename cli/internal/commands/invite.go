@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,6 +29,10 @@ func inviteCmd() *cobra.Command {
 			"Send the link to the one invited: whoever holds it plays that role until --ttl ends, or\n"+
 			"until the role is revoked. The link is good for that encounter only, never longer than\n"+
 			"your own token (--token), and its calls count against your rate limit.\n"+
+			"An invite always names a new principal (a token of an existing one would let the inviter\n"+
+			"act as it): the combatants it plays change controller, and their former controller no\n"+
+			"longer commands them, which it says. To let someone who already has a token play (`--as\n"+
+			"david` against fray dev), grant the role instead: fray grant ENC david player --combatants diego.\n"+
 			"Served by `fray dev` (it mints the token with its dev key); with --web off it prints the\n"+
 			"token instead, for the CLI's --token.\n"+
 			"--gm prints your own link to the same page (the GM's), whatever port fray dev serves it on.", 1, 1)
@@ -70,10 +75,17 @@ func inviteCmd() *cobra.Command {
 			return err
 		}
 		defer cc.Close()
+		// Who controls the combatants now: the invite hands them to a new principal, and says
+		// so (their controller, a player by `fray grant` or a sheet's controller, loses them).
+		before, err := encounterv1.NewEncounterServiceClient(cc).GetEncounter(c.Outgoing(ctx), &encounterv1.GetEncounterRequest{EncounterId: pos[0]})
+		if err != nil {
+			return client.RPCErr("reading encounter "+pos[0], err)
+		}
 		res, err := invitev1.NewInviteServiceClient(cc).CreateInvite(c.Outgoing(ctx), req)
 		if err != nil {
 			return err
 		}
+		handedOver(stderr, pos[0], before.GetState(), req.CombatantIds, res.GetPrincipal())
 		if c.Raw {
 			b, err := protojson.Marshal(res)
 			if err != nil {
@@ -117,4 +129,46 @@ func ownLink(ctx context.Context, c *client.Conn, enc string, ttl time.Duration,
 	}
 	_, err = fmt.Fprintln(stdout, gateway.InviteURL(page, enc, tok))
 	return err
+}
+
+// handedOver says, for each of ids whose controller changes to to, whose it was and how to
+// give it back: an invite's player takes the combatants from whoever controlled them.
+func handedOver(w io.Writer, enc string, st *encounterv1.EncounterState, ids []string, to string) {
+	names := client.NamesOf(st)
+	for _, id := range ids {
+		for _, cb := range st.GetCombatants() {
+			if cb.GetId() != id || cb.GetController() == "" || cb.GetController() == to {
+				continue
+			}
+			was := cb.GetController()
+			subject := was
+			if _, s, ok := strings.Cut(was, "/"); ok {
+				subject = s
+			}
+			left := ""
+			if !keepsAPart(st, was, ids) {
+				left = "; " + was + " has no other part in the encounter, and can no longer read it"
+			}
+			fmt.Fprintf(w, "%s (%s) was %s's: it is %s's now, and %s no longer commands it%s (to give it back: fray grant %s %s player --combatants %s)\n",
+				names.Of(id), id, was, to, was, left, enc, subject, id)
+		}
+	}
+}
+
+// keepsAPart: p still has a role in st, or a combatant other than those handed over.
+func keepsAPart(st *encounterv1.EncounterState, p string, handed []string) bool {
+	if st.GetGameMaster() == p {
+		return true
+	}
+	for _, g := range st.GetRoles() {
+		if g.GetPrincipal() == p {
+			return true
+		}
+	}
+	for _, cb := range st.GetCombatants() {
+		if cb.GetController() == p && !slices.Contains(handed, cb.GetId()) {
+			return true
+		}
+	}
+	return false
 }
