@@ -92,6 +92,8 @@ type JetStream struct {
 
 	mu    sync.Mutex
 	known map[string]indexed // encounter id → the index summary this store last wrote
+
+	counts counts // the additions to the index's counts being written (tenants.go)
 }
 
 // Open creates the stream and the buckets if they are missing (file storage, deletes and

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"time"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
@@ -94,18 +95,94 @@ func (s *JetStream) addOpen(ctx context.Context, sum Summary, d int) error {
 	return nil
 }
 
-// addCount adds d to the count at key, compare-and-set: after a lost one, the count is read
-// from the bucket's leader, after a random wait of up to 2, 4, 8… 64 ms (writers racing on one
-// tenant's count spread out), up to 64 times: of n writers at once each round lets one win, so
-// 8 attempts did not outlast 40 (the count then lost a create for good).
+// countWithin bounds the writing of one addition to a count. It is not the caller's deadline:
+// the addition follows a summary already written, and a count left without it would be off
+// for good (the summary, once written, is never counted again); a caller that gives up waits
+// no longer, but its addition is still written.
+const countWithin = time.Minute
+
+// counts merges the additions to one count that this store's callers make at once into one
+// compare-and-set: 200 creates at once in a tenant are then one writer of its count per
+// replica of the service, not 200 racing writers each round of which lets one win.
+type counts struct {
+	mu      sync.Mutex
+	pending map[string]*countAdd // key → the additions not yet being written
+	writing map[string]bool      // key → a writer is at work on it
+}
+
+// countAdd is the sum of the additions to one count made while its writer was busy.
+type countAdd struct {
+	ctx  context.Context // the first caller's, without its cancel: the trace and logs it carries
+	d    int
+	done chan struct{} // closed once written (err nil) or failed
+	err  error
+}
+
+// addCount adds d to the count at key. Additions to one key made at once are summed and
+// written by one writer (counts); addCount returns once its own is written, or the caller's
+// ctx ends (its addition is then still written).
 func (s *JetStream) addCount(ctx context.Context, key string, d int) error {
-	var last error
-	for attempt := range 64 {
+	c := &s.counts
+	c.mu.Lock()
+	if c.pending == nil {
+		c.pending, c.writing = map[string]*countAdd{}, map[string]bool{}
+	}
+	a := c.pending[key]
+	if a == nil {
+		a = &countAdd{ctx: context.WithoutCancel(ctx), done: make(chan struct{})}
+		c.pending[key] = a
+	}
+	a.d += d
+	if !c.writing[key] {
+		c.writing[key] = true
+		go s.writeCounts(key)
+	}
+	c.mu.Unlock()
+	select {
+	case <-a.done:
+		return a.err
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
+}
+
+// writeCounts writes the additions pending for key, one sum at a time, until none is left.
+func (s *JetStream) writeCounts(key string) {
+	c := &s.counts
+	for {
+		c.mu.Lock()
+		a := c.pending[key]
+		delete(c.pending, key)
+		if a == nil {
+			delete(c.writing, key)
+			c.mu.Unlock()
+			return
+		}
+		c.mu.Unlock()
+		if a.d != 0 {
+			ctx, cancel := context.WithTimeout(a.ctx, countWithin)
+			a.err = s.casCount(ctx, key, a.d)
+			cancel()
+		}
+		close(a.done)
+	}
+}
+
+// casCount adds d to the count at key, compare-and-set, until it wins or ctx ends: after a
+// lost one (another replica wrote first) the count is read from the bucket's leader (a copy
+// that lags would have it lose again), after a random wait of up to 2, 4, 8… 64 ms, so that
+// writers racing on one count spread out. It was 64 attempts: 1<<63 overflowed at the last
+// and panicked the service (200 creates at once under a CPU hog reached it), and a count
+// bounded by attempts, not time, gave up on a busy machine while time remained.
+func (s *JetStream) casCount(ctx context.Context, key string, d int) error {
+	lost := 0
+	for attempt := 0; ; attempt++ {
 		if attempt > 0 {
+			wait := time.Duration(1+rand.IntN(2<<min(attempt, 5))) * time.Millisecond
 			select {
-			case <-time.After(time.Duration(1+rand.IntN(min(1<<attempt, 64))) * time.Millisecond):
+			case <-time.After(wait):
 			case <-ctx.Done():
-				return ctx.Err()
+				return fmt.Errorf("%d compare-and-sets lost to other writers, then: %w", lost, context.Cause(ctx))
 			}
 		}
 		c, rev, err := s.tenantCount(ctx, key, attempt > 0)
@@ -122,9 +199,11 @@ func (s *JetStream) addCount(ctx context.Context, key string, d int) error {
 		if err == nil {
 			return nil
 		}
-		last = err
+		if !errors.Is(err, jetstream.ErrKeyExists) && !errors.Is(err, jetstream.ErrKeyRevisionMismatch) && !isWrongLastSequence(err) {
+			return err // not a write that lost: no use trying again
+		}
+		lost++
 	}
-	return last
 }
 
 func (s *JetStream) OpenEncounters(ctx context.Context, tenant string) (int, error) {
