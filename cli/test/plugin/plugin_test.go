@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -20,7 +21,6 @@ import (
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/types/known/structpb"
 )
 
@@ -94,18 +94,19 @@ func TestAPluginSystemPlaysEverywhere(t *testing.T) {
 	require.Equal(t, "Turn of Bertil", got.GetTracker().GetTurn())
 	t.Logf("gRPC: Aïko poked Bertil for %d", d)
 
-	// ---- The CLI, which has no code of Stick fight: the pre-filled command from fray legal,
-	// filled and sent with fray submit; fray state prints the tracker the server drew.
+	// ---- The CLI, which has no code of Stick fight: fray legal prints the pre-filled command
+	// as a fray submit line; its required choice filled in as a person would, it is sent as it
+	// is; fray state prints the tracker the server drew.
 	listed := fray(t, "legal", id, "--addr", addr, "--as", "gm", "--for", "bertil")
+	t.Logf("fray legal:\n%s", listed)
 	require.Contains(t, listed, "poke — 1d6 damage: 1, targets aiko, cosme [poke]")
 	require.Contains(t, listed, "plugin.poke.target_id* (whom to poke): aiko (Aïko), cosme (Cosme)")
-	var resp encounterv1.GetEncounterResponse
-	require.NoError(t, protojson.Unmarshal([]byte(fray(t, "legal", id, "--addr", addr, "--as", "gm", "--for", "bertil", "--json")), &resp))
-	cmd = legal(t, &resp, "bertil", "poke")
-	require.NoError(t, engine.Fill(cmd, "plugin.poke.target_id", "cosme"))
-	js, err := protojson.Marshal(cmd)
-	require.NoError(t, err)
-	said := fray(t, "submit", id, "--addr", addr, "--as", "gm", "--json", string(js))
+	line := regexp.MustCompile(`fray submit (\S+) --command '([^']*)'`).FindStringSubmatch(listed)
+	require.NotNil(t, line, "fray legal prints the command to submit")
+	require.Equal(t, id, line[1])
+	filled := regexp.MustCompile(`"target_id":\s*""`).ReplaceAllString(line[2], `"target_id":"cosme"`)
+	require.NotEqual(t, line[2], filled, "the choice left open in the pre-filled command: %s", line[2])
+	said := fray(t, "submit", id, "--addr", addr, "--as", "gm", "--command", filled)
 	events := exportLog(t, api, id)
 	d2 := damage(t, events[len(events)-1], "bertil", "cosme")
 	require.Contains(t, said, fmt.Sprintf("Bertil pokes Cosme: 1d6 [%d] = %d damage", d2, d2), "the CLI narrates the event")
@@ -125,10 +126,10 @@ func TestAPluginSystemPlaysEverywhere(t *testing.T) {
 	run(t, tab, chromedp.Click(chromedp.CSS(button)), chromedp.WaitVisible(chromedp.CSS("#choices")),
 		chromedp.SetValue(chromedp.CSS(`#choices select[data-field="plugin.poke.target_id"]`), "aiko"),
 		chromedp.Click(chromedp.CSS("#choices-submit")))
-	line := poll(t, tab, `Array.from(document.querySelectorAll('#log li .text'), e => e.textContent).find(l => l.includes('Cosme pokes Aïko')) || ''`)
+	said = poll(t, tab, `Array.from(document.querySelectorAll('#log li .text'), e => e.textContent).find(l => l.includes('Cosme pokes Aïko')) || ''`)
 	events = exportLog(t, api, id)
 	d3 := damage(t, events[len(events)-1], "cosme", "aiko")
-	require.Contains(t, line, fmt.Sprintf("[%d] = %d damage", d3, d3))
+	require.Contains(t, said, fmt.Sprintf("[%d] = %d damage", d3, d3), "the page's log narrates the event")
 	want := fmt.Sprintf("%d/30", 30-d3)
 	shown := poll(t, tab, fmt.Sprintf(`(() => { const e = document.querySelector('#c-aiko .tracks dd'); return e && e.textContent === %q ? e.textContent : ''; })()`, want))
 	require.Equal(t, "hit points", text(t, tab, "#c-aiko .tracks dt"))
