@@ -99,12 +99,15 @@ type Joiner interface {
 }
 
 // Describe is sys's descriptor as clients get it: its Describe, the actions it has odds for
-// marked (WithOdds), so that a client asks odds of those and of no other.
+// marked (WithOdds), so that a client asks odds of those and of no other, and the unit of its
+// costs (CostUnit), so that a client writes a cost as the system's players read it.
 func Describe(sys System) *rulesetv1.RulesetDescriptor {
 	d := proto.CloneOf(sys.Describe()) // a system may keep the one it gives
 	with := sys.WithOdds()
 	for _, a := range d.GetActions() {
 		a.Odds = slices.Contains(with, a.GetName())
 	}
+	u := sys.CostUnit()
+	d.CostUnit = &rulesetv1.CostUnit{One: u.One, Many: u.Many}
 	return d
 }

@@ -153,6 +153,24 @@ function loadRulesets(): Promise<Ruleset[]> {
   return rulesets;
 }
 
+// units are the unit of each rule system's costs (RulesetDescriptor.cost_unit), by its id, once
+// the rule systems are known: a cost reads "4 PA", "1 action", as the system's players say it.
+const units = new Map<string, { one: string; many: string }>();
+
+function costText(system: string, cost: number): string {
+  const u = units.get(system);
+  if (!u) {
+    // Known after the first draw: drawn again then.
+    void loadRulesets().then((list) => {
+      let fresh = false;
+      for (const rs of list) if (rs.latest?.costUnit && !units.has(rs.latest.id)) { units.set(rs.latest.id, rs.latest.costUnit); fresh = true; }
+      if (fresh && units.has(system)) render();
+    }, () => {});
+    return String(cost);
+  }
+  return `${cost} ${Math.abs(cost) === 1 ? u.one : u.many}`;
+}
+
 // hasOdds: GetOdds computes the odds of the action's command (the server says which).
 const hasOdds = (lc: LegalCommand) => lc.odds && !!lc.command;
 
@@ -336,7 +354,7 @@ function renderActions(st: EncounterState, resp: GetEncounterResponse) {
         "data-label": `${a.name}|${a.cost}|${a.rule}|${a.description}`,
         onclick: () => choose(key, lc),
       }, a.name,
-      a.cost ? h("span", { class: "cost" }, `${w().cost} ${a.cost}`) : null,
+      a.cost ? h("span", { class: "cost" }, `${w().cost} ${costText(st.ruleSystem, a.cost)}`) : null,
       a.rule ? h("span", { class: "rule" }, a.rule) : null);
       if (a.description) b.title = a.description;
       if (hasOdds(lc)) {

@@ -122,6 +122,8 @@ func TestAPluginSystemPlaysEverywhere(t *testing.T) {
 	button := `#actions button.action[data-key="poke"][data-combatant="cosme"]`
 	run(t, tab, chromedp.WaitVisible(chromedp.CSS(button)))
 	require.Equal(t, "30/30", text(t, tab, "#c-aiko .tracks dd"))
+	// Its cost in the system's unit, from the descriptor ListRulesets gives (drawn once known).
+	poll(t, tab, fmt.Sprintf(`(document.querySelector('%s .cost')||{}).textContent === 'cost 1 action' ? 'yes' : ''`, button))
 	clicked := time.Now()
 	run(t, tab, chromedp.Click(chromedp.CSS(button)), chromedp.WaitVisible(chromedp.CSS("#choices")),
 		chromedp.SetValue(chromedp.CSS(`#choices select[data-field="plugin.poke.target_id"]`), "aiko"),

@@ -24,14 +24,17 @@ const (
 // RulesetDescriptor tells a client what a rule system needs and offers, so it can build
 // its menus without hard-coding the rules.
 type RulesetDescriptor struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
-	Name          string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
-	Version       uint32                 `protobuf:"varint,3,opt,name=version,proto3" json:"version,omitempty"`
-	SheetFields   []*FieldDescriptor     `protobuf:"bytes,4,rep,name=sheet_fields,json=sheetFields,proto3" json:"sheet_fields,omitempty"`
-	Actions       []*ActionDescriptor    `protobuf:"bytes,5,rep,name=actions,proto3" json:"actions,omitempty"`
-	Options       []*OptionDescriptor    `protobuf:"bytes,6,rep,name=options,proto3" json:"options,omitempty"`
-	Tables        []*Table               `protobuf:"bytes,7,rep,name=tables,proto3" json:"tables,omitempty"`
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	Id          string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Name        string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	Version     uint32                 `protobuf:"varint,3,opt,name=version,proto3" json:"version,omitempty"`
+	SheetFields []*FieldDescriptor     `protobuf:"bytes,4,rep,name=sheet_fields,json=sheetFields,proto3" json:"sheet_fields,omitempty"`
+	Actions     []*ActionDescriptor    `protobuf:"bytes,5,rep,name=actions,proto3" json:"actions,omitempty"`
+	Options     []*OptionDescriptor    `protobuf:"bytes,6,rep,name=options,proto3" json:"options,omitempty"`
+	Tables      []*Table               `protobuf:"bytes,7,rep,name=tables,proto3" json:"tables,omitempty"`
+	// The unit the costs of its legal actions (LegalAction.cost) are in, so that a client that
+	// knows nothing of the system writes "4 PA", "1 action" rather than a bare number.
+	CostUnit      *CostUnit `protobuf:"bytes,8,opt,name=cost_unit,json=costUnit,proto3" json:"cost_unit,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -115,6 +118,68 @@ func (x *RulesetDescriptor) GetTables() []*Table {
 	return nil
 }
 
+func (x *RulesetDescriptor) GetCostUnit() *CostUnit {
+	if x != nil {
+		return x.CostUnit
+	}
+	return nil
+}
+
+// CostUnit is the unit a rule system's costs are in, as a player reads a number of them.
+type CostUnit struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Of one, or minus one: "action", "PA".
+	One string `protobuf:"bytes,1,opt,name=one,proto3" json:"one,omitempty"`
+	// Of any other number: "actions", "PA".
+	Many          string `protobuf:"bytes,2,opt,name=many,proto3" json:"many,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CostUnit) Reset() {
+	*x = CostUnit{}
+	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CostUnit) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CostUnit) ProtoMessage() {}
+
+func (x *CostUnit) ProtoReflect() protoreflect.Message {
+	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CostUnit.ProtoReflect.Descriptor instead.
+func (*CostUnit) Descriptor() ([]byte, []int) {
+	return file_fray_ruleset_v1_ruleset_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *CostUnit) GetOne() string {
+	if x != nil {
+		return x.One
+	}
+	return ""
+}
+
+func (x *CostUnit) GetMany() string {
+	if x != nil {
+		return x.Many
+	}
+	return ""
+}
+
 type FieldDescriptor struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
@@ -125,7 +190,7 @@ type FieldDescriptor struct {
 
 func (x *FieldDescriptor) Reset() {
 	*x = FieldDescriptor{}
-	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[1]
+	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -137,7 +202,7 @@ func (x *FieldDescriptor) String() string {
 func (*FieldDescriptor) ProtoMessage() {}
 
 func (x *FieldDescriptor) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[1]
+	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -150,7 +215,7 @@ func (x *FieldDescriptor) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FieldDescriptor.ProtoReflect.Descriptor instead.
 func (*FieldDescriptor) Descriptor() ([]byte, []int) {
-	return file_fray_ruleset_v1_ruleset_proto_rawDescGZIP(), []int{1}
+	return file_fray_ruleset_v1_ruleset_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *FieldDescriptor) GetName() string {
@@ -185,7 +250,7 @@ type ActionDescriptor struct {
 
 func (x *ActionDescriptor) Reset() {
 	*x = ActionDescriptor{}
-	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[2]
+	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -197,7 +262,7 @@ func (x *ActionDescriptor) String() string {
 func (*ActionDescriptor) ProtoMessage() {}
 
 func (x *ActionDescriptor) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[2]
+	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -210,7 +275,7 @@ func (x *ActionDescriptor) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ActionDescriptor.ProtoReflect.Descriptor instead.
 func (*ActionDescriptor) Descriptor() ([]byte, []int) {
-	return file_fray_ruleset_v1_ruleset_proto_rawDescGZIP(), []int{2}
+	return file_fray_ruleset_v1_ruleset_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *ActionDescriptor) GetName() string {
@@ -267,7 +332,7 @@ type OptionDescriptor struct {
 
 func (x *OptionDescriptor) Reset() {
 	*x = OptionDescriptor{}
-	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[3]
+	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -279,7 +344,7 @@ func (x *OptionDescriptor) String() string {
 func (*OptionDescriptor) ProtoMessage() {}
 
 func (x *OptionDescriptor) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[3]
+	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -292,7 +357,7 @@ func (x *OptionDescriptor) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OptionDescriptor.ProtoReflect.Descriptor instead.
 func (*OptionDescriptor) Descriptor() ([]byte, []int) {
-	return file_fray_ruleset_v1_ruleset_proto_rawDescGZIP(), []int{3}
+	return file_fray_ruleset_v1_ruleset_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *OptionDescriptor) GetName() string {
@@ -335,7 +400,7 @@ type Table struct {
 
 func (x *Table) Reset() {
 	*x = Table{}
-	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[4]
+	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -347,7 +412,7 @@ func (x *Table) String() string {
 func (*Table) ProtoMessage() {}
 
 func (x *Table) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[4]
+	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -360,7 +425,7 @@ func (x *Table) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Table.ProtoReflect.Descriptor instead.
 func (*Table) Descriptor() ([]byte, []int) {
-	return file_fray_ruleset_v1_ruleset_proto_rawDescGZIP(), []int{4}
+	return file_fray_ruleset_v1_ruleset_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Table) GetName() string {
@@ -400,7 +465,7 @@ type TableRow struct {
 
 func (x *TableRow) Reset() {
 	*x = TableRow{}
-	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[5]
+	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -412,7 +477,7 @@ func (x *TableRow) String() string {
 func (*TableRow) ProtoMessage() {}
 
 func (x *TableRow) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[5]
+	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -425,7 +490,7 @@ func (x *TableRow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableRow.ProtoReflect.Descriptor instead.
 func (*TableRow) Descriptor() ([]byte, []int) {
-	return file_fray_ruleset_v1_ruleset_proto_rawDescGZIP(), []int{5}
+	return file_fray_ruleset_v1_ruleset_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *TableRow) GetCells() []string {
@@ -465,7 +530,7 @@ type LegalAction struct {
 
 func (x *LegalAction) Reset() {
 	*x = LegalAction{}
-	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[6]
+	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -477,7 +542,7 @@ func (x *LegalAction) String() string {
 func (*LegalAction) ProtoMessage() {}
 
 func (x *LegalAction) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[6]
+	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -490,7 +555,7 @@ func (x *LegalAction) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LegalAction.ProtoReflect.Descriptor instead.
 func (*LegalAction) Descriptor() ([]byte, []int) {
-	return file_fray_ruleset_v1_ruleset_proto_rawDescGZIP(), []int{6}
+	return file_fray_ruleset_v1_ruleset_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *LegalAction) GetName() string {
@@ -589,7 +654,7 @@ type Choice struct {
 
 func (x *Choice) Reset() {
 	*x = Choice{}
-	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[7]
+	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -601,7 +666,7 @@ func (x *Choice) String() string {
 func (*Choice) ProtoMessage() {}
 
 func (x *Choice) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[7]
+	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -614,7 +679,7 @@ func (x *Choice) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Choice.ProtoReflect.Descriptor instead.
 func (*Choice) Descriptor() ([]byte, []int) {
-	return file_fray_ruleset_v1_ruleset_proto_rawDescGZIP(), []int{7}
+	return file_fray_ruleset_v1_ruleset_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Choice) GetField() string {
@@ -681,7 +746,7 @@ type ChoiceOption struct {
 
 func (x *ChoiceOption) Reset() {
 	*x = ChoiceOption{}
-	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[8]
+	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -693,7 +758,7 @@ func (x *ChoiceOption) String() string {
 func (*ChoiceOption) ProtoMessage() {}
 
 func (x *ChoiceOption) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[8]
+	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -706,7 +771,7 @@ func (x *ChoiceOption) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ChoiceOption.ProtoReflect.Descriptor instead.
 func (*ChoiceOption) Descriptor() ([]byte, []int) {
-	return file_fray_ruleset_v1_ruleset_proto_rawDescGZIP(), []int{8}
+	return file_fray_ruleset_v1_ruleset_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ChoiceOption) GetValue() string {
@@ -747,7 +812,7 @@ type Tracker struct {
 
 func (x *Tracker) Reset() {
 	*x = Tracker{}
-	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[9]
+	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -759,7 +824,7 @@ func (x *Tracker) String() string {
 func (*Tracker) ProtoMessage() {}
 
 func (x *Tracker) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[9]
+	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -772,7 +837,7 @@ func (x *Tracker) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Tracker.ProtoReflect.Descriptor instead.
 func (*Tracker) Descriptor() ([]byte, []int) {
-	return file_fray_ruleset_v1_ruleset_proto_rawDescGZIP(), []int{9}
+	return file_fray_ruleset_v1_ruleset_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Tracker) GetTurn() string {
@@ -811,7 +876,7 @@ type TrackerRow struct {
 
 func (x *TrackerRow) Reset() {
 	*x = TrackerRow{}
-	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[10]
+	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -823,7 +888,7 @@ func (x *TrackerRow) String() string {
 func (*TrackerRow) ProtoMessage() {}
 
 func (x *TrackerRow) ProtoReflect() protoreflect.Message {
-	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[10]
+	mi := &file_fray_ruleset_v1_ruleset_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -836,7 +901,7 @@ func (x *TrackerRow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TrackerRow.ProtoReflect.Descriptor instead.
 func (*TrackerRow) Descriptor() ([]byte, []int) {
-	return file_fray_ruleset_v1_ruleset_proto_rawDescGZIP(), []int{10}
+	return file_fray_ruleset_v1_ruleset_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *TrackerRow) GetCombatantId() string {
@@ -864,7 +929,7 @@ var File_fray_ruleset_v1_ruleset_proto protoreflect.FileDescriptor
 
 const file_fray_ruleset_v1_ruleset_proto_rawDesc = "" +
 	"\n" +
-	"\x1dfray/ruleset/v1/ruleset.proto\x12\x0ffray.ruleset.v1\"\xc0\x02\n" +
+	"\x1dfray/ruleset/v1/ruleset.proto\x12\x0ffray.ruleset.v1\"\xf8\x02\n" +
 	"\x11RulesetDescriptor\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x18\n" +
@@ -872,7 +937,11 @@ const file_fray_ruleset_v1_ruleset_proto_rawDesc = "" +
 	"\fsheet_fields\x18\x04 \x03(\v2 .fray.ruleset.v1.FieldDescriptorR\vsheetFields\x12;\n" +
 	"\aactions\x18\x05 \x03(\v2!.fray.ruleset.v1.ActionDescriptorR\aactions\x12;\n" +
 	"\aoptions\x18\x06 \x03(\v2!.fray.ruleset.v1.OptionDescriptorR\aoptions\x12.\n" +
-	"\x06tables\x18\a \x03(\v2\x16.fray.ruleset.v1.TableR\x06tables\"G\n" +
+	"\x06tables\x18\a \x03(\v2\x16.fray.ruleset.v1.TableR\x06tables\x126\n" +
+	"\tcost_unit\x18\b \x01(\v2\x19.fray.ruleset.v1.CostUnitR\bcostUnit\"0\n" +
+	"\bCostUnit\x12\x10\n" +
+	"\x03one\x18\x01 \x01(\tR\x03one\x12\x12\n" +
+	"\x04many\x18\x02 \x01(\tR\x04many\"G\n" +
 	"\x0fFieldDescriptor\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\"\xa0\x01\n" +
@@ -945,34 +1014,36 @@ func file_fray_ruleset_v1_ruleset_proto_rawDescGZIP() []byte {
 	return file_fray_ruleset_v1_ruleset_proto_rawDescData
 }
 
-var file_fray_ruleset_v1_ruleset_proto_msgTypes = make([]protoimpl.MessageInfo, 11)
+var file_fray_ruleset_v1_ruleset_proto_msgTypes = make([]protoimpl.MessageInfo, 12)
 var file_fray_ruleset_v1_ruleset_proto_goTypes = []any{
 	(*RulesetDescriptor)(nil), // 0: fray.ruleset.v1.RulesetDescriptor
-	(*FieldDescriptor)(nil),   // 1: fray.ruleset.v1.FieldDescriptor
-	(*ActionDescriptor)(nil),  // 2: fray.ruleset.v1.ActionDescriptor
-	(*OptionDescriptor)(nil),  // 3: fray.ruleset.v1.OptionDescriptor
-	(*Table)(nil),             // 4: fray.ruleset.v1.Table
-	(*TableRow)(nil),          // 5: fray.ruleset.v1.TableRow
-	(*LegalAction)(nil),       // 6: fray.ruleset.v1.LegalAction
-	(*Choice)(nil),            // 7: fray.ruleset.v1.Choice
-	(*ChoiceOption)(nil),      // 8: fray.ruleset.v1.ChoiceOption
-	(*Tracker)(nil),           // 9: fray.ruleset.v1.Tracker
-	(*TrackerRow)(nil),        // 10: fray.ruleset.v1.TrackerRow
+	(*CostUnit)(nil),          // 1: fray.ruleset.v1.CostUnit
+	(*FieldDescriptor)(nil),   // 2: fray.ruleset.v1.FieldDescriptor
+	(*ActionDescriptor)(nil),  // 3: fray.ruleset.v1.ActionDescriptor
+	(*OptionDescriptor)(nil),  // 4: fray.ruleset.v1.OptionDescriptor
+	(*Table)(nil),             // 5: fray.ruleset.v1.Table
+	(*TableRow)(nil),          // 6: fray.ruleset.v1.TableRow
+	(*LegalAction)(nil),       // 7: fray.ruleset.v1.LegalAction
+	(*Choice)(nil),            // 8: fray.ruleset.v1.Choice
+	(*ChoiceOption)(nil),      // 9: fray.ruleset.v1.ChoiceOption
+	(*Tracker)(nil),           // 10: fray.ruleset.v1.Tracker
+	(*TrackerRow)(nil),        // 11: fray.ruleset.v1.TrackerRow
 }
 var file_fray_ruleset_v1_ruleset_proto_depIdxs = []int32{
-	1,  // 0: fray.ruleset.v1.RulesetDescriptor.sheet_fields:type_name -> fray.ruleset.v1.FieldDescriptor
-	2,  // 1: fray.ruleset.v1.RulesetDescriptor.actions:type_name -> fray.ruleset.v1.ActionDescriptor
-	3,  // 2: fray.ruleset.v1.RulesetDescriptor.options:type_name -> fray.ruleset.v1.OptionDescriptor
-	4,  // 3: fray.ruleset.v1.RulesetDescriptor.tables:type_name -> fray.ruleset.v1.Table
-	5,  // 4: fray.ruleset.v1.Table.rows:type_name -> fray.ruleset.v1.TableRow
-	7,  // 5: fray.ruleset.v1.LegalAction.choices:type_name -> fray.ruleset.v1.Choice
-	8,  // 6: fray.ruleset.v1.Choice.options:type_name -> fray.ruleset.v1.ChoiceOption
-	10, // 7: fray.ruleset.v1.Tracker.rows:type_name -> fray.ruleset.v1.TrackerRow
-	8,  // [8:8] is the sub-list for method output_type
-	8,  // [8:8] is the sub-list for method input_type
-	8,  // [8:8] is the sub-list for extension type_name
-	8,  // [8:8] is the sub-list for extension extendee
-	0,  // [0:8] is the sub-list for field type_name
+	2,  // 0: fray.ruleset.v1.RulesetDescriptor.sheet_fields:type_name -> fray.ruleset.v1.FieldDescriptor
+	3,  // 1: fray.ruleset.v1.RulesetDescriptor.actions:type_name -> fray.ruleset.v1.ActionDescriptor
+	4,  // 2: fray.ruleset.v1.RulesetDescriptor.options:type_name -> fray.ruleset.v1.OptionDescriptor
+	5,  // 3: fray.ruleset.v1.RulesetDescriptor.tables:type_name -> fray.ruleset.v1.Table
+	1,  // 4: fray.ruleset.v1.RulesetDescriptor.cost_unit:type_name -> fray.ruleset.v1.CostUnit
+	6,  // 5: fray.ruleset.v1.Table.rows:type_name -> fray.ruleset.v1.TableRow
+	8,  // 6: fray.ruleset.v1.LegalAction.choices:type_name -> fray.ruleset.v1.Choice
+	9,  // 7: fray.ruleset.v1.Choice.options:type_name -> fray.ruleset.v1.ChoiceOption
+	11, // 8: fray.ruleset.v1.Tracker.rows:type_name -> fray.ruleset.v1.TrackerRow
+	9,  // [9:9] is the sub-list for method output_type
+	9,  // [9:9] is the sub-list for method input_type
+	9,  // [9:9] is the sub-list for extension type_name
+	9,  // [9:9] is the sub-list for extension extendee
+	0,  // [0:9] is the sub-list for field type_name
 }
 
 func init() { file_fray_ruleset_v1_ruleset_proto_init() }
@@ -986,7 +1057,7 @@ func file_fray_ruleset_v1_ruleset_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fray_ruleset_v1_ruleset_proto_rawDesc), len(file_fray_ruleset_v1_ruleset_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   11,
+			NumMessages:   12,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file fray/ruleset/v1/ruleset.proto.
  */
 export const file_fray_ruleset_v1_ruleset: GenFile = /*@__PURE__*/
-  fileDesc("Ch1mcmF5L3J1bGVzZXQvdjEvcnVsZXNldC5wcm90bxIPZnJheS5ydWxlc2V0LnYxIoYCChFSdWxlc2V0RGVzY3JpcHRvchIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEg8KB3ZlcnNpb24YAyABKA0SNgoMc2hlZXRfZmllbGRzGAQgAygLMiAuZnJheS5ydWxlc2V0LnYxLkZpZWxkRGVzY3JpcHRvchIyCgdhY3Rpb25zGAUgAygLMiEuZnJheS5ydWxlc2V0LnYxLkFjdGlvbkRlc2NyaXB0b3ISMgoHb3B0aW9ucxgGIAMoCzIhLmZyYXkucnVsZXNldC52MS5PcHRpb25EZXNjcmlwdG9yEiYKBnRhYmxlcxgHIAMoCzIWLmZyYXkucnVsZXNldC52MS5UYWJsZSI0Cg9GaWVsZERlc2NyaXB0b3ISDAoEbmFtZRgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCSJxChBBY3Rpb25EZXNjcmlwdG9yEgwKBG5hbWUYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSDAoEY29zdBgDIAEoCRIQCghleHBsb2l0cxgEIAEoBRIMCgRydWxlGAUgASgJEgwKBG9kZHMYBiABKAgiWgoQT3B0aW9uRGVzY3JpcHRvchIMCgRuYW1lGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEhUKDWRlZmF1bHRfdmFsdWUYAyABKAkSDAoEcnVsZRgEIAEoCSJcCgVUYWJsZRIMCgRuYW1lGAEgASgJEgwKBHJ1bGUYAiABKAkSDgoGaGVhZGVyGAMgAygJEicKBHJvd3MYBCADKAsyGS5mcmF5LnJ1bGVzZXQudjEuVGFibGVSb3ciGQoIVGFibGVSb3cSDQoFY2VsbHMYASADKAkiygEKC0xlZ2FsQWN0aW9uEgwKBG5hbWUYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSDAoEY29zdBgDIAEoBRIMCgRydWxlGAQgASgJEg8KB3RhcmdldHMYBSADKAkSDgoGd2VhcG9uGAYgASgJEgsKA2tleRgHIAEoCRIoCgdjaG9pY2VzGAggAygLMhcuZnJheS5ydWxlc2V0LnYxLkNob2ljZRIQCghyZWFjdGlvbhgJIAEoCBISCgpkaWZmaWN1bHR5GAogASgFIpgBCgZDaG9pY2USDQoFZmllbGQYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkSLgoHb3B0aW9ucxgDIAMoCzIdLmZyYXkucnVsZXNldC52MS5DaG9pY2VPcHRpb24SCwoDbWluGAQgASgFEgsKA21heBgFIAEoBRIQCghyZXF1aXJlZBgGIAEoCBIOCgZidWRnZXQYByABKAUiOgoMQ2hvaWNlT3B0aW9uEg0KBXZhbHVlGAEgASgJEg0KBWxhYmVsGAIgASgJEgwKBGNvc3QYAyABKAUiUgoHVHJhY2tlchIMCgR0dXJuGAEgASgJEg4KBmhlYWRlchgCIAMoCRIpCgRyb3dzGAMgAygLMhsuZnJheS5ydWxlc2V0LnYxLlRyYWNrZXJSb3ciRQoKVHJhY2tlclJvdxIUCgxjb21iYXRhbnRfaWQYASABKAkSDQoFY2VsbHMYAiADKAkSEgoKY29uZGl0aW9ucxgDIAMoCUI4WjZnaXRodWIuY29tL2ZyYXktcnBnL2ZyYXkvZ2VuL2ZyYXkvcnVsZXNldC92MTtydWxlc2V0djFiBnByb3RvMw");
+  fileDesc("Ch1mcmF5L3J1bGVzZXQvdjEvcnVsZXNldC5wcm90bxIPZnJheS5ydWxlc2V0LnYxIrQCChFSdWxlc2V0RGVzY3JpcHRvchIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEg8KB3ZlcnNpb24YAyABKA0SNgoMc2hlZXRfZmllbGRzGAQgAygLMiAuZnJheS5ydWxlc2V0LnYxLkZpZWxkRGVzY3JpcHRvchIyCgdhY3Rpb25zGAUgAygLMiEuZnJheS5ydWxlc2V0LnYxLkFjdGlvbkRlc2NyaXB0b3ISMgoHb3B0aW9ucxgGIAMoCzIhLmZyYXkucnVsZXNldC52MS5PcHRpb25EZXNjcmlwdG9yEiYKBnRhYmxlcxgHIAMoCzIWLmZyYXkucnVsZXNldC52MS5UYWJsZRIsCgljb3N0X3VuaXQYCCABKAsyGS5mcmF5LnJ1bGVzZXQudjEuQ29zdFVuaXQiJQoIQ29zdFVuaXQSCwoDb25lGAEgASgJEgwKBG1hbnkYAiABKAkiNAoPRmllbGREZXNjcmlwdG9yEgwKBG5hbWUYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkicQoQQWN0aW9uRGVzY3JpcHRvchIMCgRuYW1lGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEgwKBGNvc3QYAyABKAkSEAoIZXhwbG9pdHMYBCABKAUSDAoEcnVsZRgFIAEoCRIMCgRvZGRzGAYgASgIIloKEE9wdGlvbkRlc2NyaXB0b3ISDAoEbmFtZRgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCRIVCg1kZWZhdWx0X3ZhbHVlGAMgASgJEgwKBHJ1bGUYBCABKAkiXAoFVGFibGUSDAoEbmFtZRgBIAEoCRIMCgRydWxlGAIgASgJEg4KBmhlYWRlchgDIAMoCRInCgRyb3dzGAQgAygLMhkuZnJheS5ydWxlc2V0LnYxLlRhYmxlUm93IhkKCFRhYmxlUm93Eg0KBWNlbGxzGAEgAygJIsoBCgtMZWdhbEFjdGlvbhIMCgRuYW1lGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEgwKBGNvc3QYAyABKAUSDAoEcnVsZRgEIAEoCRIPCgd0YXJnZXRzGAUgAygJEg4KBndlYXBvbhgGIAEoCRILCgNrZXkYByABKAkSKAoHY2hvaWNlcxgIIAMoCzIXLmZyYXkucnVsZXNldC52MS5DaG9pY2USEAoIcmVhY3Rpb24YCSABKAgSEgoKZGlmZmljdWx0eRgKIAEoBSKYAQoGQ2hvaWNlEg0KBWZpZWxkGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEi4KB29wdGlvbnMYAyADKAsyHS5mcmF5LnJ1bGVzZXQudjEuQ2hvaWNlT3B0aW9uEgsKA21pbhgEIAEoBRILCgNtYXgYBSABKAUSEAoIcmVxdWlyZWQYBiABKAgSDgoGYnVkZ2V0GAcgASgFIjoKDENob2ljZU9wdGlvbhINCgV2YWx1ZRgBIAEoCRINCgVsYWJlbBgCIAEoCRIMCgRjb3N0GAMgASgFIlIKB1RyYWNrZXISDAoEdHVybhgBIAEoCRIOCgZoZWFkZXIYAiADKAkSKQoEcm93cxgDIAMoCzIbLmZyYXkucnVsZXNldC52MS5UcmFja2VyUm93IkUKClRyYWNrZXJSb3cSFAoMY29tYmF0YW50X2lkGAEgASgJEg0KBWNlbGxzGAIgAygJEhIKCmNvbmRpdGlvbnMYAyADKAlCOFo2Z2l0aHViLmNvbS9mcmF5LXJwZy9mcmF5L2dlbi9mcmF5L3J1bGVzZXQvdjE7cnVsZXNldHYxYgZwcm90bzM");
 
 /**
  * RulesetDescriptor tells a client what a rule system needs and offers, so it can build
@@ -53,6 +53,14 @@ export type RulesetDescriptor = Message<"fray.ruleset.v1.RulesetDescriptor"> & {
    * @generated from field: repeated fray.ruleset.v1.Table tables = 7;
    */
   tables: Table[];
+
+  /**
+   * The unit the costs of its legal actions (LegalAction.cost) are in, so that a client that
+   * knows nothing of the system writes "4 PA", "1 action" rather than a bare number.
+   *
+   * @generated from field: fray.ruleset.v1.CostUnit cost_unit = 8;
+   */
+  costUnit?: CostUnit | undefined;
 };
 
 /**
@@ -61,6 +69,34 @@ export type RulesetDescriptor = Message<"fray.ruleset.v1.RulesetDescriptor"> & {
  */
 export const RulesetDescriptorSchema: GenMessage<RulesetDescriptor> = /*@__PURE__*/
   messageDesc(file_fray_ruleset_v1_ruleset, 0);
+
+/**
+ * CostUnit is the unit a rule system's costs are in, as a player reads a number of them.
+ *
+ * @generated from message fray.ruleset.v1.CostUnit
+ */
+export type CostUnit = Message<"fray.ruleset.v1.CostUnit"> & {
+  /**
+   * Of one, or minus one: "action", "PA".
+   *
+   * @generated from field: string one = 1;
+   */
+  one: string;
+
+  /**
+   * Of any other number: "actions", "PA".
+   *
+   * @generated from field: string many = 2;
+   */
+  many: string;
+};
+
+/**
+ * Describes the message fray.ruleset.v1.CostUnit.
+ * Use `create(CostUnitSchema)` to create a new message.
+ */
+export const CostUnitSchema: GenMessage<CostUnit> = /*@__PURE__*/
+  messageDesc(file_fray_ruleset_v1_ruleset, 1);
 
 /**
  * @generated from message fray.ruleset.v1.FieldDescriptor
@@ -82,7 +118,7 @@ export type FieldDescriptor = Message<"fray.ruleset.v1.FieldDescriptor"> & {
  * Use `create(FieldDescriptorSchema)` to create a new message.
  */
 export const FieldDescriptorSchema: GenMessage<FieldDescriptor> = /*@__PURE__*/
-  messageDesc(file_fray_ruleset_v1_ruleset, 1);
+  messageDesc(file_fray_ruleset_v1_ruleset, 2);
 
 /**
  * @generated from message fray.ruleset.v1.ActionDescriptor
@@ -131,7 +167,7 @@ export type ActionDescriptor = Message<"fray.ruleset.v1.ActionDescriptor"> & {
  * Use `create(ActionDescriptorSchema)` to create a new message.
  */
 export const ActionDescriptorSchema: GenMessage<ActionDescriptor> = /*@__PURE__*/
-  messageDesc(file_fray_ruleset_v1_ruleset, 2);
+  messageDesc(file_fray_ruleset_v1_ruleset, 3);
 
 /**
  * @generated from message fray.ruleset.v1.OptionDescriptor
@@ -163,7 +199,7 @@ export type OptionDescriptor = Message<"fray.ruleset.v1.OptionDescriptor"> & {
  * Use `create(OptionDescriptorSchema)` to create a new message.
  */
 export const OptionDescriptorSchema: GenMessage<OptionDescriptor> = /*@__PURE__*/
-  messageDesc(file_fray_ruleset_v1_ruleset, 3);
+  messageDesc(file_fray_ruleset_v1_ruleset, 4);
 
 /**
  * @generated from message fray.ruleset.v1.Table
@@ -195,7 +231,7 @@ export type Table = Message<"fray.ruleset.v1.Table"> & {
  * Use `create(TableSchema)` to create a new message.
  */
 export const TableSchema: GenMessage<Table> = /*@__PURE__*/
-  messageDesc(file_fray_ruleset_v1_ruleset, 4);
+  messageDesc(file_fray_ruleset_v1_ruleset, 5);
 
 /**
  * @generated from message fray.ruleset.v1.TableRow
@@ -212,7 +248,7 @@ export type TableRow = Message<"fray.ruleset.v1.TableRow"> & {
  * Use `create(TableRowSchema)` to create a new message.
  */
 export const TableRowSchema: GenMessage<TableRow> = /*@__PURE__*/
-  messageDesc(file_fray_ruleset_v1_ruleset, 5);
+  messageDesc(file_fray_ruleset_v1_ruleset, 6);
 
 /**
  * LegalAction is something a combatant may do right now.
@@ -293,7 +329,7 @@ export type LegalAction = Message<"fray.ruleset.v1.LegalAction"> & {
  * Use `create(LegalActionSchema)` to create a new message.
  */
 export const LegalActionSchema: GenMessage<LegalAction> = /*@__PURE__*/
-  messageDesc(file_fray_ruleset_v1_ruleset, 6);
+  messageDesc(file_fray_ruleset_v1_ruleset, 7);
 
 /**
  * Choice is one choice a legal action leaves open: a field of its pre-filled command.
@@ -358,7 +394,7 @@ export type Choice = Message<"fray.ruleset.v1.Choice"> & {
  * Use `create(ChoiceSchema)` to create a new message.
  */
 export const ChoiceSchema: GenMessage<Choice> = /*@__PURE__*/
-  messageDesc(file_fray_ruleset_v1_ruleset, 7);
+  messageDesc(file_fray_ruleset_v1_ruleset, 8);
 
 /**
  * ChoiceOption is one value a Choice may take.
@@ -393,7 +429,7 @@ export type ChoiceOption = Message<"fray.ruleset.v1.ChoiceOption"> & {
  * Use `create(ChoiceOptionSchema)` to create a new message.
  */
 export const ChoiceOptionSchema: GenMessage<ChoiceOption> = /*@__PURE__*/
-  messageDesc(file_fray_ruleset_v1_ruleset, 8);
+  messageDesc(file_fray_ruleset_v1_ruleset, 9);
 
 /**
  * Tracker is an encounter at a glance, as one reader may see it, in its rule system's own
@@ -430,7 +466,7 @@ export type Tracker = Message<"fray.ruleset.v1.Tracker"> & {
  * Use `create(TrackerSchema)` to create a new message.
  */
 export const TrackerSchema: GenMessage<Tracker> = /*@__PURE__*/
-  messageDesc(file_fray_ruleset_v1_ruleset, 9);
+  messageDesc(file_fray_ruleset_v1_ruleset, 10);
 
 /**
  * TrackerRow is one combatant in a Tracker.
@@ -464,5 +500,5 @@ export type TrackerRow = Message<"fray.ruleset.v1.TrackerRow"> & {
  * Use `create(TrackerRowSchema)` to create a new message.
  */
 export const TrackerRowSchema: GenMessage<TrackerRow> = /*@__PURE__*/
-  messageDesc(file_fray_ruleset_v1_ruleset, 10);
+  messageDesc(file_fray_ruleset_v1_ruleset, 11);
 
