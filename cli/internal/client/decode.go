@@ -15,6 +15,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/dynamicpb"
+	"google.golang.org/protobuf/types/known/structpb"
 	"sigs.k8s.io/yaml"
 )
 
@@ -275,7 +276,8 @@ func pathOr(path string) string {
 
 // LoadOptions reads the --options file: a fray.encounter.v1.RuleOptions ("loss: {...}",
 // "ka: {...}") or the bare options of the system given (fray.loss.v1.Options for loss): the
-// arm of RuleOptions named after the system.
+// arm of RuleOptions named after the system; for a system with no such arm (a plug-in), its
+// bare options are JSON values, the plugin arm.
 func LoadOptions(path, system string) (*encounterv1.RuleOptions, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -297,8 +299,27 @@ func LoadOptions(path, system string) (*encounterv1.RuleOptions, error) {
 			return o, nil
 		}
 	}
+	if Arm(o, "system", system) == nil && json.Unmarshal(js, &top) == nil && !namesAField(o, top) {
+		// A system with no typed arm (a plug-in): its bare options are its JSON, the plugin arm.
+		s := &structpb.Struct{}
+		if err := protojson.Unmarshal(js, s); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return &encounterv1.RuleOptions{System: &encounterv1.RuleOptions_Plugin{Plugin: s}}, nil
+	}
 	if err := DecodeProto(path, data, o); err != nil {
 		return nil, err
 	}
 	return o, nil
+}
+
+// namesAField reports whether a key of top names a field of m, by its name or its JSON name.
+func namesAField(m proto.Message, top map[string]json.RawMessage) bool {
+	fields := m.ProtoReflect().Descriptor().Fields()
+	for k := range top {
+		if fields.ByName(protoreflect.Name(k)) != nil || fields.ByJSONName(k) != nil {
+			return true
+		}
+	}
+	return false
 }

@@ -207,10 +207,12 @@ func TestLoadOptionsChoosesTheArmByName(t *testing.T) {
 	// The bare options of another system are refused with the fields of the one named.
 	_, err := LoadOptions(write("wrong.yaml", "roll: 2d10-11\n"), "loss")
 	require.ErrorContains(t, err, "wrong.yaml: field roll: unknown field; fray.loss.v1.Options has")
-	// A system with no arm: the file must be a whole RuleOptions.
-	_, err = LoadOptions(write("unknown.yaml", "gm_fursa: 1\n"), "chess")
-	require.ErrorContains(t, err, "field gm_fursa: unknown field; fray.encounter.v1.RuleOptions has loss, feerie, ka, d20seg")
-	o, err := LoadOptions(write("whole.yaml", "ka:\n  deck: standard\n"), "chess")
+	// A system with no typed arm (a plug-in): its bare options are its JSON, in the plugin arm;
+	// a whole RuleOptions is taken as it is.
+	o, err := LoadOptions(write("plugin.yaml", "hit_points: 12\nstyle: {sticks: 2}\n"), "chess")
+	require.NoError(t, err)
+	require.Equal(t, map[string]any{"hit_points": 12.0, "style": map[string]any{"sticks": 2.0}}, o.GetPlugin().AsMap())
+	o, err = LoadOptions(write("whole.yaml", "ka:\n  deck: standard\n"), "chess")
 	require.NoError(t, err)
 	require.Equal(t, "standard", o.GetKa().GetDeck())
 }

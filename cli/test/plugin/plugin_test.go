@@ -6,7 +6,9 @@ package plugin_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -107,6 +109,14 @@ func TestAPluginSystemPlaysEverywhere(t *testing.T) {
 	filled := regexp.MustCompile(`"target_id":\s*""`).ReplaceAllString(line[2], `"target_id":"cosme"`)
 	require.NotEqual(t, line[2], filled, "the choice left open in the pre-filled command: %s", line[2])
 	said := fray(t, "submit", id, "--addr", addr, "--as", "gm", "--command", filled)
+	// fray create and fray add take its house rules and sheet as its JSON.
+	dir := t.TempDir()
+	house, sheet := filepath.Join(dir, "house.yaml"), filepath.Join(dir, "dana.yaml")
+	require.NoError(t, os.WriteFile(house, []byte("hit_points: 8\n"), 0o600))
+	require.NoError(t, os.WriteFile(sheet, []byte("id: dana\nname: Dana\nplugin: {}\n"), 0o600))
+	other := fray(t, "create", "--name", "Le gué", "--system", stickID, "--options", house, "--addr", addr, "--as", "gm")
+	fray(t, "add", other, sheet, "--addr", addr, "--as", "gm")
+	require.Equal(t, []string{"8/8"}, cells(get(t, api, other)), "Dana's hit points: the house rules' 8")
 	events := exportLog(t, api, id)
 	d2 := damage(t, events[len(events)-1], "bertil", "cosme")
 	require.Contains(t, said, fmt.Sprintf("Bertil pokes Cosme: 1d6 [%d] = %d damage", d2, d2), "the CLI narrates the event")
