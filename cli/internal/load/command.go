@@ -56,7 +56,7 @@ func NewCommand() *cobra.Command {
 	duration := fs.Duration("duration", 10*time.Second, "how long the load runs")
 	maxCommands := fs.Int64("commands", 0, "stop after this many commands (0: no limit but --duration)")
 	fights := fs.Int("fights", 0, "each encounter plays this many fights, then stops (0: no limit but --duration)")
-	systemsFlag := fs.String("systems", strings.Join(Systems, ","), "rule systems to play, dealt to the encounters in turn")
+	systemsFlag := fs.String("systems", strings.Join(Systems(), ","), "rule systems to play, dealt to the encounters in turn")
 	fightLength := fs.Int("fight-length", 200, "end a fight and start another after this many commands")
 	anchor := fs.Duration("anchor-duration", 3*time.Second, "how long each anchor runs, each of its callers making one call at least (0: skip the anchors)")
 	repeat := fs.Int("repeat", 1, "rounds, each the load, then the health Check anchor, then the JetStream and skeleton anchors; figures reported as min / median / max over them")

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -193,11 +194,14 @@ func Run(ctx context.Context, cfg Config) (*Round, error) {
 		cfg.Encounters = 1
 	}
 	if len(cfg.Systems) == 0 {
-		cfg.Systems = Systems
+		cfg.Systems = Systems()
 	}
 	for _, s := range cfg.Systems {
 		if _, ok := scripts[s]; !ok {
-			return nil, fmt.Errorf("unknown rule system %q: %v", s, Systems)
+			if slices.Contains(withoutFight(), s) {
+				return nil, fmt.Errorf("rule system %q has no fight in fray load (it plays %s)", s, strings.Join(Systems(), ", "))
+			}
+			return nil, fmt.Errorf("unknown rule system %q: fray load plays %s", s, strings.Join(Systems(), ", "))
 		}
 	}
 	if cfg.FightLength <= 0 {

@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/fray-rpg/fray/cli/internal/dev"
 	"github.com/fray-rpg/fray/cli/internal/load"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
+	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/fray-rpg/fray/services/platform/auth"
 	"github.com/fray-rpg/fray/services/platform/telemetry"
@@ -59,7 +61,7 @@ func TestEmbeddedLoadPlaysEverySystemBesideTheAnchors(t *testing.T) {
 	require.Len(t, all.Rounds, 1)
 	rep := all.Rounds[0]
 	require.Len(t, rep.Systems, 4)
-	for _, sys := range load.Systems {
+	for _, sys := range load.Systems() {
 		s := rep.Systems[sys]
 		require.NotNil(t, s, sys)
 		require.Positive(t, s.Count, sys)
@@ -301,4 +303,19 @@ func loadClient(t *testing.T, addr, subject string) encounterv1.EncounterService
 	require.NoError(t, err)
 	t.Cleanup(func() { cc.Close() })
 	return encounterv1.NewEncounterServiceClient(cc)
+}
+
+// The load plays the systems of the registry that have a fight, in the registry's order; one
+// it cannot play is refused before anything is sent, saying which it plays.
+func TestTheLoadPlaysTheRegistrysSystems(t *testing.T) {
+	var want []string
+	for _, id := range systems.IDs() {
+		if slices.Contains(load.Systems(), id) {
+			want = append(want, id)
+		}
+	}
+	require.Equal(t, want, load.Systems(), "in the registry's order")
+	require.Subset(t, load.Systems(), []string{"loss", "ka", "feerie", "d20seg"}, "the four of this build have their fights")
+	_, err := load.Run(context.Background(), load.Config{Systems: []string{"chess"}})
+	require.EqualError(t, err, `unknown rule system "chess": fray load plays `+strings.Join(load.Systems(), ", "))
 }
