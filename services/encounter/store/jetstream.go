@@ -36,9 +36,10 @@ type Config struct {
 	Duplicates time.Duration
 	// Retention is what the stream and buckets may hold (see Retention for the defaults).
 	Retention Retention
-	// CallTimeout bounds each call to JetStream, or the caller's deadline if sooner
-	// (default DefaultCallTimeout): past it, or when the connection is lost during the call,
-	// the call fails with an *UnavailableError; while NATS is disconnected, at once.
+	// CallTimeout bounds each call to JetStream whose caller set no deadline (default
+	// DefaultCallTimeout); a caller's deadline bounds its calls alone. Past it, or when the
+	// connection is lost during the call, the call fails with an *UnavailableError; while
+	// NATS is disconnected, at once.
 	CallTimeout time.Duration
 	// Log receives what Open finds different in an existing stream or bucket (default
 	// slog.Default()).
@@ -87,7 +88,8 @@ type JetStream struct {
 	snaps  jetstream.KeyValue
 	index  jetstream.KeyValue
 	// stall: how long Load's ordered consumer is awaited for its next record before the
-	// rest is read by lookups (forwardStall, or the call timeout if longer).
+	// rest is read by lookups (forwardStall, or a CallTimeout set longer: the default, a
+	// bound for calls with no deadline, is not what a stalled consumer is awaited).
 	stall time.Duration
 
 	mu    sync.Mutex
@@ -163,7 +165,11 @@ func eventsStream(cfg Config) jetstream.StreamConfig {
 
 func newJetStream(cfg Config, nc *nats.Conn, js jetstream.JetStream, st jetstream.Stream) *JetStream {
 	c := newConn(nc, cfg.CallTimeout)
-	return &JetStream{cfg: cfg, conn: c, js: js, stream: stream{st, c, js}, stall: max(c.timeout, forwardStall), known: map[string]indexed{}}
+	stall := forwardStall
+	if cfg.CallTimeout != DefaultCallTimeout {
+		stall = max(cfg.CallTimeout, forwardStall)
+	}
+	return &JetStream{cfg: cfg, conn: c, js: js, stream: stream{st, c, js}, stall: stall, known: map[string]indexed{}}
 }
 
 // OpenLog creates the stream of events if it is missing, as Open does, and otherwise checks
