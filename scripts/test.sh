@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every check and every test of every module. Needs only Go (and bash). Each step says
-# how long it took; README, "Testing", has the times and how to run only the fast tests.
+# how long it took; docs/testing.md has the times and how to run only the fast tests.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"

@@ -5,7 +5,7 @@ package systems
 // state hash it reaches with the stored one, and audits it (every roll re-derived from the
 // revealed seed, every command decided again under the version the log pinned). A change that
 // alters how a recorded event folds, or what a released version decides, fails here: such a
-// change is a new version of the rules, and the old one stays (README, "Versions").
+// change is a new version of the rules, and the old one stays (docs/versions.md).
 //
 // Every version of every system the registry keeps has one: testdata/golden/<system>-v<N>.jsonl
 // (one protojson event per line, as `fray export` writes) and <system>-v<N>.sha256. Each

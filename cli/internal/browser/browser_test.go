@@ -159,7 +159,7 @@ func browsers(t *testing.T, names ...string) []*tab {
 
 // patience bounds every wait of these tests: generous, so that a busy machine slows them but
 // does not fail them. How soon the pages show something is logged, never asserted (see the
-// README's "Testing").
+// docs/testing.md).
 const patience = 2 * time.Minute
 
 // run runs steps on the tab, bounded by patience.

@@ -8,7 +8,7 @@ import (
 )
 
 // TestMain: the pages in a real browser (Chromium) are one of the suite's slow families
-// (README, "Testing"): `go test -short` skips the package; scripts/test.sh runs it on its own
+// (docs/testing.md): `go test -short` skips the package; scripts/test.sh runs it on its own
 // after the fast tests.
 func TestMain(m *testing.M) {
 	flag.Parse()

@@ -1,7 +1,6 @@
 package commands_test
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -79,9 +78,7 @@ func TestFrayIdleListsAndEndsATenantsIdleEncounters(t *testing.T) {
 // idle on for two hours: the list shows it, the end ends it.
 func TestTheREADMEIdleBlockWorksAsPasted(t *testing.T) {
 	clienttest.ClearEnv(t)
-	raw, err := os.ReadFile("../../../README.md")
-	require.NoError(t, err)
-	text := string(raw)
+	text := clienttest.DocsText(t, "../../..")
 	at := strings.Index(text, "### Idle encounters")
 	require.GreaterOrEqual(t, at, 0, "the README has its section")
 	var block []string

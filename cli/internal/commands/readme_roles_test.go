@@ -1,6 +1,8 @@
 package commands_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -37,4 +39,20 @@ func TestTheREADMERolesBlockPastesOnItsOwnEncounter(t *testing.T) {
 	code, out, errOut := clienttest.Run(t, "state", rid, "--addr", s.Addr)
 	require.Equal(t, 0, code, errOut)
 	require.Contains(t, out, "dev/florence")
+}
+
+// Issue 28, item 14: the README is the front door, the rest is in docs/: the README stays short
+// and names every document of docs/, so that what moved there is found from it (and the tests
+// that paste blocks read docs/ too: clienttest.DocsText).
+func TestTheREADMEIsAFrontDoorToEveryDoc(t *testing.T) {
+	raw, err := os.ReadFile("../../../README.md")
+	require.NoError(t, err)
+	readme := string(raw)
+	require.LessOrEqual(t, strings.Count(readme, "\n"), 200, "the README keeps to what it is, the two commands, a short fight and the browser")
+	docs, err := filepath.Glob("../../../docs/*.md")
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(docs), 10)
+	for _, d := range docs {
+		require.Contains(t, readme, "](docs/"+filepath.Base(d)+")", "the README links %s", d)
+	}
 }

@@ -22,9 +22,7 @@ import (
 // marker, as a reader would paste them: every line of the block, comments included.
 func readmeBlock(t *testing.T, marker string) []string {
 	t.Helper()
-	raw, err := os.ReadFile("../../../README.md")
-	require.NoError(t, err)
-	text := string(raw)
+	text := clienttest.DocsText(t, "../../..")
 	at := strings.Index(text, marker)
 	require.GreaterOrEqual(t, at, 0, "the README still says %q", marker)
 	lines := strings.Split(text[at:], "\n")
@@ -161,10 +159,9 @@ func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
 // lines after a command) is printed, on stdout for what is recorded, on stderr for a refusal.
 func TestTheREADMEFiveMinuteFightPrintsWhatItShows(t *testing.T) {
 	clienttest.ClearEnv(t)
-	raw, err := os.ReadFile("../../../README.md")
-	require.NoError(t, err)
-	text := string(raw)
-	section := text[strings.Index(text, "## A Loss fight in five minutes"):strings.Index(text, "`fray help` lists every subcommand.")]
+	text := clienttest.DocsText(t, "../../..")
+	section := text[strings.Index(text, "## A Loss fight in five minutes"):]
+	section = section[:strings.Index(section[1:], "\n## ")+1] // to the next section
 	var block []string
 	for _, l := range strings.Split(section, "\n") {
 		if strings.HasPrefix(l, "    ") {

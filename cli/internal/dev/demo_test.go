@@ -1,11 +1,11 @@
 package dev_test
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/fray-rpg/fray/cli/internal/clienttest"
 	"github.com/fray-rpg/fray/cli/internal/dev"
 	"github.com/stretchr/testify/require"
 )
@@ -15,9 +15,7 @@ import (
 func TestDevDemoRollsTheREADMEsDice(t *testing.T) {
 	t.Setenv("FRAY_DEV_KEY", "")
 	t.Setenv("FRAY_DEV_RECORDS", t.TempDir())
-	raw, err := os.ReadFile("../../../README.md")
-	require.NoError(t, err)
-	text := string(raw)
+	text := clienttest.DocsText(t, "../../..")
 	section := text[strings.Index(text, "## A Loss fight in five minutes"):strings.Index(text, "Refused commands say why")]
 	var shown []string
 	for _, l := range strings.Split(section, "\n") {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fray-rpg/fray/cli/internal/clienttest"
 	"github.com/fray-rpg/fray/cli/internal/commands"
 	"github.com/fray-rpg/fray/cli/internal/dev"
 	"github.com/fray-rpg/fray/services/platform/telemetry"
@@ -22,9 +23,7 @@ import (
 // in a test) and the service through FRAY_ADDR; `audit tail`, which follows the log live until
 // interrupted, is given --limit to stop.
 func TestREADMELogToolsWorkAsPasted(t *testing.T) {
-	raw, err := os.ReadFile("../../../README.md")
-	require.NoError(t, err)
-	text := string(raw)
+	text := clienttest.DocsText(t, "../../..")
 	at := strings.Index(text, "## The event log: replay, audit, undo, export")
 	require.GreaterOrEqual(t, at, 0)
 	var block []string

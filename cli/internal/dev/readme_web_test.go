@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fray-rpg/fray/cli/internal/clienttest"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/stretchr/testify/require"
 )
@@ -24,9 +25,7 @@ func TestREADMEPlayInTheBrowserWorksAsPasted(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash to paste the README's block into")
 	}
-	raw, err := os.ReadFile("../../../README.md")
-	require.NoError(t, err)
-	text := string(raw)
+	text := clienttest.DocsText(t, "../../..")
 	at := strings.Index(text, "The GM invites people with a link")
 	require.GreaterOrEqual(t, at, 0, "the README's Play in the browser section")
 	var block []string

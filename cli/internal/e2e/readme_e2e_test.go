@@ -4,10 +4,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
+	"github.com/fray-rpg/fray/cli/internal/clienttest"
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/fray-rpg/fray/services/encounter"
 	"github.com/fray-rpg/fray/services/platform/auth"
@@ -23,9 +23,7 @@ import (
 // line assigns with $(…), if any.
 func readmeCommands(t *testing.T, marker string) (cmds [][]string, assigns []string) {
 	t.Helper()
-	raw, err := os.ReadFile("../../../README.md")
-	require.NoError(t, err)
-	text := string(raw)
+	text := clienttest.DocsText(t, "../../..")
 	at := strings.Index(text, marker)
 	require.GreaterOrEqual(t, at, 0, "the README still says %q", marker)
 	started := false

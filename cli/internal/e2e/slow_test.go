@@ -8,7 +8,7 @@ import (
 )
 
 // TestMain: the end-to-end tests (the services over gRPC and as processes, the README's
-// examples against them) are one of the suite's slow families (README, "Testing"): `go test
+// examples against them) are one of the suite's slow families (docs/testing.md): `go test
 // -short` skips the package; scripts/test.sh runs it on its own after the fast tests.
 func TestMain(m *testing.M) {
 	flag.Parse()

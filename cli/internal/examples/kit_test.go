@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fray-rpg/fray/cli/internal/clienttest"
 	"github.com/fray-rpg/fray/rules/loss"
 	"github.com/stretchr/testify/require"
 )
@@ -99,9 +100,7 @@ func lastLines(b []byte, n int) string {
 // languages", that contains marker.
 func readmeBlock(t *testing.T, marker string) string {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(root, "README.md"))
-	require.NoError(t, err)
-	text := string(raw)
+	text := clienttest.DocsText(t, root)
 	at := strings.Index(text, "\n## Clients in other languages\n")
 	require.GreaterOrEqual(t, at, 0, "the README has a section \"Clients in other languages\"")
 	section := text[at+1:]

@@ -8,7 +8,7 @@ import (
 )
 
 // TestMain: the clients in other languages (Python and TypeScript stubs generated, the Python
-// client playing a fight) are one of the suite's slow families (README, "Testing"): `go test
+// client playing a fight) are one of the suite's slow families (docs/testing.md): `go test
 // -short` skips the package; scripts/test.sh runs it on its own after the fast tests.
 func TestMain(m *testing.M) {
 	flag.Parse()

@@ -114,7 +114,7 @@ func foldEach(t testing.TB, reg *engine.Registry, log []*encounterv1.Event) []*e
 // versions' or systems'): it folds to the recorded hash, passes the audit, every event is
 // stamped with sys's id and version, and it holds every kind of event. A change that alters
 // how a recorded event folds, or what a released version decides, fails here: such a change is
-// a new version of the rules (README, "Versions").
+// a new version of the rules (docs/versions.md).
 func CheckGoldenLog(t testing.TB, reg *engine.Registry, sys engine.System, golden GoldenLog) {
 	id, version := sys.ID(), sys.Version()
 	st, err := reg.Fold(golden.Log)

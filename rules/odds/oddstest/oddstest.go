@@ -43,7 +43,7 @@ func defaultSamples() int {
 }
 
 // Agreement marks a Monte Carlo agreement test (odds against the real Decide): one of the
-// suite's slow families (README, "Testing"), skipped by `go test -short`.
+// suite's slow families (docs/testing.md), skipped by `go test -short`.
 func Agreement(t *testing.T) {
 	t.Helper()
 	if testing.Short() {
