@@ -50,13 +50,13 @@ var _ engine.Redactor = System{}
 // Appearance is what the table sees of a d20seg combatant: down at the hit points of
 // D20-044 (out of the fight); otherwise, where the seed is silent, wounded once it has lost
 // any hit point, badly wounded once it has lost half of its sheet's hit points or more.
-func (System) Appearance(st *encounterv1.EncounterState, id string) encounterv1.Appearance {
+func (sys System) Appearance(st *encounterv1.EncounterState, id string) encounterv1.Appearance {
 	cs := st.GetD20Seg().GetCombatants()[id]
 	c := engine.FindCombatant(st, id)
 	if cs == nil || c == nil {
 		return encounterv1.Appearance_APPEARANCE_FIGHTING
 	}
-	if cs.GetDown() {
+	if sys.Out(st, id) {
 		return encounterv1.Appearance_APPEARANCE_OUT_OF_THE_FIGHT
 	}
 	return engine.Worn(cs.GetHitPoints(), c.GetD20Seg().GetHitPoints())

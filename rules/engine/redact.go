@@ -57,11 +57,20 @@ func secretIn(st *encounterv1.EncounterState, v Viewer) func(string) bool {
 	}
 }
 
-// View returns st as v may see it: every combatant's appearance filled in, the sheets and
-// numbers of those hidden from v removed, and nothing that never leaves the server (a live
-// encounter's seed). The view is the reader's to send, not to change: a reader who sees
-// everything gets one that shares all of st but its seed and its combatants (wholeView).
+// View returns st as v may see it: every combatant's appearance filled in, who still stands
+// (sides_standing, fight_over: over.go), the sheets and numbers of those hidden from v
+// removed, and nothing that never leaves the server (a live encounter's seed). The view is
+// the reader's to send, not to change: a reader who sees everything gets one that shares all
+// of st but its seed and its combatants (wholeView).
 func (r *Registry) View(st *encounterv1.EncounterState, v Viewer) *encounterv1.EncounterState {
+	out := r.view(st, v)
+	r.fillStanding(out, st)
+	return out
+}
+
+// view is View without who still stands: a rewind's state is the one restored, as recorded,
+// not a read of the encounter.
+func (r *Registry) view(st *encounterv1.EncounterState, v Viewer) *encounterv1.EncounterState {
 	if v.SeesAll {
 		return r.wholeView(st)
 	}
@@ -145,7 +154,7 @@ func (r *Registry) viewEvent(before *encounterv1.EncounterState, ev *encounterv1
 		add.GetCombatant().Sheet = nil
 	}
 	if rw := out.GetEncounterRewound(); rw != nil && rw.GetState() != nil {
-		rw.State = r.View(rw.GetState(), v)
+		rw.State = r.view(rw.GetState(), v)
 	}
 	// Who is in the encounter comes from the creation event for the first event, from the
 	// state before it for every other.

@@ -89,6 +89,7 @@ func Fork(sys System, st *encounterv1.EncounterState) *encounterv1.EncounterStat
 		DiceOffset: st.DiceOffset, Sequence: st.Sequence, Combatants: st.Combatants,
 		Pending: st.Pending, Options: st.Options, Tenant: st.Tenant, Roles: slices.Clone(st.Roles),
 		JoiningOpen: st.JoiningOpen, DiceHighWater: st.DiceHighWater, DiceScheme: st.DiceScheme,
+		SidesStanding: slices.Clone(st.SidesStanding), FightOver: st.FightOver, // filled in reads only: kept as they are
 	}
 	if u := st.ProtoReflect().GetUnknown(); u != nil {
 		next.ProtoReflect().SetUnknown(u)

@@ -59,6 +59,9 @@ type System interface {
 	Redactor
 	// DiceEnder: how far in the dice stream the system's rolls of an event reach.
 	DiceEnder
+	// Outer: who is out of the fight by the system's rules (over.go: which sides still stand,
+	// whether the fight is over).
+	Outer
 }
 
 // CostUnit is the unit a system's costs are in, as a player reads a number of them: "4 PA",

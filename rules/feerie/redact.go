@@ -23,13 +23,13 @@ var _ engine.Redactor = System{}
 // of the fight at 0 Essence or helpless by the GM's ruling (it cannot act); badly wounded at
 // half its Essence or less; wounded with any Essence gone (spent on rolls, FEE-005, or lost).
 // The rules give no such scale: the half is this engine's choice.
-func (System) Appearance(st *encounterv1.EncounterState, id string) encounterv1.Appearance {
+func (sys System) Appearance(st *encounterv1.EncounterState, id string) encounterv1.Appearance {
 	c := engine.FindCombatant(st, id)
 	cs := st.GetFeerie().GetCombatants()[id]
 	if c == nil || cs == nil {
 		return encounterv1.Appearance_APPEARANCE_FIGHTING
 	}
-	if cs.GetEssence() <= 0 || cs.GetHelpless() {
+	if sys.Out(st, id) {
 		return encounterv1.Appearance_APPEARANCE_OUT_OF_THE_FIGHT
 	}
 	return engine.Worn(cs.GetEssence(), c.GetFeerie().GetEssence())

@@ -36,13 +36,13 @@ var _ engine.Redactor = System{}
 // KA-031): out of the fight when dying, unconscious or without Ka dice; badly wounded with
 // half or more of its Ka dice or of its points de réalité lost; wounded with any lost. The
 // rules give no such scale: the halves are this engine's choice.
-func (System) Appearance(st *encounterv1.EncounterState, id string) encounterv1.Appearance {
+func (sys System) Appearance(st *encounterv1.EncounterState, id string) encounterv1.Appearance {
 	c := engine.FindCombatant(st, id)
 	cs := st.GetKa().GetCombatants()[id]
 	if c == nil || cs == nil {
 		return encounterv1.Appearance_APPEARANCE_FIGHTING
 	}
-	if cs.GetDying() || cs.GetUnconscious() || cs.GetKaDice() <= 0 {
+	if sys.Out(st, id) {
 		return encounterv1.Appearance_APPEARANCE_OUT_OF_THE_FIGHT
 	}
 	sh := c.GetKa()

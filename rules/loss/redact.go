@@ -47,7 +47,7 @@ func (sys System) Appearance(st *encounterv1.EncounterState, id string) encounte
 	}
 	f := fighter{c: c, sh: c.GetLoss(), cs: cs}
 	switch {
-	case cs.GetOut() || cs.GetDying() || cs.GetDead() || cs.GetNeutralised():
+	case sys.Out(st, id):
 		return encounterv1.Appearance_APPEARANCE_OUT_OF_THE_FIGHT
 	case f.isSbire():
 		return engine.Worn(cs.GetHealth(), SbireHealth)

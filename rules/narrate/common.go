@@ -21,6 +21,9 @@ func init() {
 		"joins: %s", "rejoint la rencontre : %s",
 		"%s is removed from the encounter", "%s est retiré de la rencontre",
 		"The fight starts", "Le combat commence",
+		"; the fight is over: only side %s still stands", " ; le combat est fini : seul le camp %s tient encore debout",
+		"; the fight is over: only those without a side still stand", " ; le combat est fini : seuls ceux qui n'ont pas de camp tiennent encore debout",
+		"; the fight is over: no one is left standing", " ; le combat est fini : plus personne ne tient debout",
 		"Encounter ended", "Fin de la rencontre",
 		"Encounter ended for idleness: no event for %s", "Fin de la rencontre pour inactivité : aucun événement depuis %s",
 		"; dice seed revealed: %s", " ; graine des dés révélée : %s",
@@ -225,4 +228,17 @@ func (n *Narrator) roleName(r encounterv1.Role) string {
 		return n.Sprintf("an observer")
 	}
 	return n.Sprintf("no role")
+}
+
+// FightOver is the sentence that closes the narration of the event that ends the fight, sides
+// being the sides still standing (at most one): "; the fight is over: only side pcs still
+// stands" (engine.Registry.OverLine says when).
+func (n *Narrator) FightOver(sides []string) string {
+	switch {
+	case len(sides) == 0:
+		return n.Sprintf("; the fight is over: no one is left standing")
+	case sides[0] == "":
+		return n.Sprintf("; the fight is over: only those without a side still stand")
+	}
+	return n.Sprintf("; the fight is over: only side %s still stands", sides[0])
 }

@@ -193,15 +193,26 @@ func (c *command) recall(ctx context.Context, e *entry, position uint64) (outcom
 // run executes a command and returns what the caller may see of its events and of the state
 // after them.
 func (s *Service) run(ctx context.Context, req encounterRequest, cmdID string, expected *uint64, cmd *encounterv1.Command) ([]*encounterv1.Event, *encounterv1.EncounterState, error) {
+	events, st, _, err := s.runTold(ctx, req, cmdID, expected, cmd, nil)
+	return events, st, err
+}
+
+// runTold is run, with the narration of the events the caller sees by t (none for a nil t).
+func (s *Service) runTold(ctx context.Context, req encounterRequest, cmdID string, expected *uint64, cmd *encounterv1.Command, t *teller) ([]*encounterv1.Event, *encounterv1.EncounterState, []string, error) {
 	id := req.GetEncounterId()
 	who, err := callerOf(ctx)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	o, err := s.executeAs(ctx, who, accessOf(req), id, cmdID, expected, cmd, nil)
 	s.countCommand(id, o, err)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return s.show(o, who.principal)
+	events, st, err := s.show(o, who.principal)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	lines, err := s.tell(o, events, who.principal, t)
+	return events, st, lines, err
 }

@@ -30,10 +30,11 @@ func (s *Service) ExportLog(req *encounterv1.ExportLogRequest, stream grpc.Serve
 	for _, r := range recs {
 		for _, ev := range r.Batch.GetEvents() {
 			seen := s.reg.ViewEvent(st, ev, v)
-			text := tell.line(st, seen, v)
+			text, wasOver := tell.line(st, seen, v), tell.over(st)
 			if err := s.reg.Evolve(st, ev); err != nil {
 				return status.Errorf(codes.DataLoss, "event %d cannot be folded: %v", ev.GetSequence(), err)
 			}
+			text += tell.ended(wasOver, st)
 			if err := stream.Send(&encounterv1.ExportLogResponse{Event: seen, Narration: text}); err != nil {
 				return err
 			}

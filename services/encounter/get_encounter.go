@@ -64,7 +64,7 @@ func (s *Service) GetEncounter(ctx context.Context, req *encounterv1.GetEncounte
 	}
 	out.Tracker = s.reg.Tracker(out.State, v, lang)
 	if last != nil {
-		out.Narration = tell.line(before, s.reg.ViewEvent(before, last, v), v)
+		out.Narration = tell.line(before, s.reg.ViewEvent(before, last, v), v) + tell.ended(tell.over(before), st)
 		out.NarrationSequence = last.GetSequence()
 	}
 	return out, nil

@@ -56,6 +56,23 @@ func (t *teller) learn(before *encounterv1.EncounterState, seen *encounterv1.Eve
 	t.n.Learn(seen)
 }
 
+// over reports whether the fight is over in before, the state before an event the teller
+// narrates: the event's line then does not say it again (ended). False for a nil teller, which
+// spends nothing on it.
+func (t *teller) over(before *encounterv1.EncounterState) bool {
+	return t != nil && t.reg.Standing(before).Over
+}
+
+// ended is what closes the line of an event that ends the fight ("; the fight is over: only
+// side pcs still stands"): wasOver is over of the state before it, after the state it leads
+// to. Empty for any other event, and for a nil teller.
+func (t *teller) ended(wasOver bool, after *encounterv1.EncounterState) string {
+	if t == nil {
+		return ""
+	}
+	return t.reg.OverLine(t.n, wasOver, after)
+}
+
 func (t *teller) start(before *encounterv1.EncounterState, seen *encounterv1.Event, v engine.Viewer) {
 	if !t.started {
 		t.started = true

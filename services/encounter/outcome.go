@@ -42,3 +42,28 @@ func (s *Service) show(o outcome, principal string) ([]*encounterv1.Event, *enco
 	}
 	return out, s.reg.View(o.after, v), nil
 }
+
+// tell narrates the outcome's events as principal sees them (seen: show's views of them), one
+// line each, as a watch from the first of them would: the narrator learns the state before it
+// as principal sees it, and the line of the event that ends the fight says so. Nothing for a
+// nil teller, which costs nothing.
+func (s *Service) tell(o outcome, seen []*encounterv1.Event, principal string, t *teller) ([]string, error) {
+	if t == nil || len(seen) == 0 {
+		return nil, nil
+	}
+	v := viewer(o.after, principal)
+	lines := make([]string, len(seen))
+	st := o.before
+	for i, ev := range o.events {
+		next := o.after
+		if i < len(o.events)-1 {
+			next = s.reg.Fork(st) // folded into a copy: o.before is not changed
+			if err := s.reg.Evolve(next, ev); err != nil {
+				return nil, status.Errorf(codes.DataLoss, "event %d cannot be folded: %v", ev.GetSequence(), err)
+			}
+		}
+		lines[i] = t.line(st, seen[i], v) + t.ended(t.over(st), next)
+		st = next
+	}
+	return lines, nil
+}

@@ -179,7 +179,7 @@ func (l *live) narration(i int, v engine.Viewer, t *teller, seen *encounterv1.Ev
 	vw.once.Do(func() {
 		wrote = true
 		l.hub.told.Add(1)
-		vw.text = t.line(l.states[i], seen, v)
+		vw.text = t.line(l.states[i], seen, v) + t.ended(t.over(l.states[i]), l.states[i+1])
 	})
 	if !wrote {
 		t.learn(l.states[i], seen, v)

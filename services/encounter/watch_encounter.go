@@ -69,6 +69,12 @@ func (s *Service) WatchEncounter(req *encounterv1.WatchEncounterRequest, stream 
 	if done {
 		return err
 	}
+	// Caught up: every event recorded before the watch began is sent; what follows is live.
+	if req.GetMarkCaughtUp() {
+		if err := stream.Send(&encounterv1.WatchEncounterResponse{CaughtUp: true}); err != nil {
+			return err
+		}
+	}
 	return ws.live(after)
 }
 
@@ -102,12 +108,16 @@ func (ws *watchStream) send(r store.Record) error {
 		}
 		var seen *encounterv1.Event
 		var text string
+		wasOver := false
 		if ev.GetSequence() >= ws.from {
 			seen = ws.s.reg.ViewEvent(ws.folded, ev, ws.v)
-			text = ws.tell.line(ws.folded, seen, ws.v)
+			text, wasOver = ws.tell.line(ws.folded, seen, ws.v), ws.tell.over(ws.folded)
 		}
 		if err := ws.s.reg.Evolve(ws.folded, ev); err != nil {
 			return status.Errorf(codes.DataLoss, "event %d cannot be folded: %v", ev.GetSequence(), err)
+		}
+		if seen != nil {
+			text += ws.tell.ended(wasOver, ws.folded)
 		}
 		if seen != nil {
 			if err := ws.stream.Send(&encounterv1.WatchEncounterResponse{Event: seen, Narration: text}); err != nil {

@@ -73,24 +73,32 @@ func (s *Server) DescribeRuleset(_ context.Context, req *rulesv1.DescribeRuleset
 	return &rulesv1.DescribeRulesetResponse{Ruleset: engine.Describe(sys)}, nil
 }
 
-// MaxRollOffset bounds the offset of a Roll request, whose stream (scheme 1, one ChaCha8
+// MaxRollOffset bounds the offset of a scheme-1 Roll request, whose stream (one ChaCha8
 // stream keyed by the seed) is skipped to it word by word: the bound of a scheme-1 encounter,
-// dice.Scheme1.MaxOffset().
+// dice.Scheme1.MaxOffset(). A scheme-2 request reaches any position of its scheme
+// (dice.Scheme2.MaxOffset()) at the same cost.
 const MaxRollOffset = 1 << 24
 
+// Roll rolls an expression at a position of a seed's stream under the request's dice scheme
+// (0 or 1: scheme 1; 2: scheme 2), as an encounter of that scheme rolled it: a roll of a log
+// is re-derived with its own expression, offset and scheme and the revealed seed.
 func (s *Server) Roll(_ context.Context, req *rulesv1.RollRequest) (*rulesv1.RollResponse, error) {
 	e, err := dice.Parse(req.GetExpression())
 	if err != nil {
 		return nil, status.Error(codes.InvalidArgument, err.Error())
 	}
+	scheme := dice.SchemeOf(req.GetScheme())
+	if !scheme.Known() {
+		return nil, status.Errorf(codes.InvalidArgument, "dice scheme %d is unknown: a log holds scheme 1 (recorded as 0) or 2 (Roll.scheme, EncounterCreated.dice_scheme)", req.GetScheme())
+	}
 	seed := req.GetSeed()
 	if len(seed) == 0 {
 		seed = dice.NewSeed()
 	}
-	if req.GetOffset() > MaxRollOffset {
-		return nil, status.Errorf(codes.InvalidArgument, "offset %d is beyond %d", req.GetOffset(), MaxRollOffset)
+	if req.GetOffset() > scheme.MaxOffset() {
+		return nil, status.Errorf(codes.InvalidArgument, "offset %d is beyond %d, the furthest an encounter's dice reach under scheme %d", req.GetOffset(), scheme.MaxOffset(), scheme)
 	}
-	st, err := dice.NewStream(seed, req.GetOffset())
+	st, err := dice.NewStreamScheme(scheme, seed, req.GetOffset())
 	if err != nil {
 		return nil, status.Error(codes.InvalidArgument, err.Error())
 	}

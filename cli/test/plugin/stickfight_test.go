@@ -319,11 +319,18 @@ func (stick) LegalCommands(st *encounterv1.EncounterState, id string) []engine.L
 	}}
 }
 
-func (stick) Appearance(st *encounterv1.EncounterState, id string) encounterv1.Appearance {
+// Out: a stick fighter is out of the fight with no points left.
+func (stick) Out(st *encounterv1.EncounterState, id string) bool {
 	s := state(st)
-	if full, ok := s.Full[id]; ok && s.Left[id] == 0 && full > 0 {
+	full, ok := s.Full[id]
+	return ok && s.Left[id] == 0 && full > 0
+}
+
+func (sys stick) Appearance(st *encounterv1.EncounterState, id string) encounterv1.Appearance {
+	if sys.Out(st, id) {
 		return encounterv1.Appearance_APPEARANCE_OUT_OF_THE_FIGHT
 	}
+	s := state(st)
 	return engine.Worn(s.Left[id], s.Full[id])
 }
 

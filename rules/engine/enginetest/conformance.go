@@ -39,7 +39,12 @@ type GoldenLog struct {
 //     the GM reads every event as recorded;
 //   - whole view: with nothing secret, sys's RedactState changes nothing, so the view of a
 //     reader who sees everything (which shares the system's part with the state) is the
-//     state with its appearances and without a live encounter's seed, and leaves it as it is.
+//     state with its appearances and who still stands and without a live encounter's seed,
+//     and leaves it as it is;
+//   - standing: in every state of the fight, who is out (Out) is what the table sees
+//     (Appearance out of the fight), every reader's view says the same sides standing and
+//     fight over, which the fold never records, and the narration says the fight is over at
+//     the events that end it, and only there (CheckStanding).
 //
 // A system registered in rules/systems is checked so with no other file edited: its golden
 // log is all it needs.
@@ -63,6 +68,7 @@ func Conformance(t *testing.T, sys engine.System, golden GoldenLog) {
 	})
 	t.Run("hidden", func(t *testing.T) { checkHidden(t, reg, golden.Log, states) })
 	t.Run("whole view", func(t *testing.T) { checkWholeView(t, reg, sys, states) })
+	t.Run("standing", func(t *testing.T) { CheckStanding(t, reg, golden.Log, states) })
 }
 
 // checkWholeView checks the GM's view of each state of the fight, each combatant hidden in
@@ -88,6 +94,8 @@ func checkWholeView(t testing.TB, reg *engine.Registry, sys engine.System, state
 			for _, c := range want.GetCombatants() {
 				c.Appearance = sys.Appearance(st, c.GetId())
 			}
+			standing := reg.Standing(st)
+			want.SidesStanding, want.FightOver = standing.Sides, standing.Over
 			was := proto.CloneOf(st)
 			got := reg.View(st, engine.Viewer{SeesAll: true})
 			require.True(t, proto.Equal(want, got), "the GM's view of the state at sequence %d:\n%v\n%v", st.GetSequence(), want, got)

@@ -622,6 +622,15 @@ type EncounterState struct {
 	DiceHighWater uint64 `protobuf:"varint,17,opt,name=dice_high_water,json=diceHighWater,proto3" json:"dice_high_water,omitempty"`
 	// The encounter's dice scheme (EncounterCreated.dice_scheme): 0 is scheme 1.
 	DiceScheme uint32 `protobuf:"varint,18,opt,name=dice_scheme,json=diceScheme,proto3" json:"dice_scheme,omitempty"`
+	// The sides with a combatant still standing: one not out of the fight by its rule system's
+	// own rules (its appearance is not APPEARANCE_OUT_OF_THE_FIGHT), each side once, in the
+	// order its first combatant joined; a combatant without a side stands for the side "".
+	// Filled in reads (GetEncounter, Submit…), never recorded, like a combatant's appearance.
+	SidesStanding []string `protobuf:"bytes,30,rep,name=sides_standing,json=sidesStanding,proto3" json:"sides_standing,omitempty"`
+	// The fight is over: it has started, its combatants are of at least two sides, and at most
+	// one side still stands (sides_standing). The rules still offer the survivors their turns
+	// until the GM ends the encounter: a client stops here. Filled in reads, never recorded.
+	FightOver bool `protobuf:"varint,31,opt,name=fight_over,json=fightOver,proto3" json:"fight_over,omitempty"`
 	// Types that are valid to be assigned to System:
 	//
 	//	*EncounterState_Loss
@@ -788,6 +797,20 @@ func (x *EncounterState) GetDiceScheme() uint32 {
 		return x.DiceScheme
 	}
 	return 0
+}
+
+func (x *EncounterState) GetSidesStanding() []string {
+	if x != nil {
+		return x.SidesStanding
+	}
+	return nil
+}
+
+func (x *EncounterState) GetFightOver() bool {
+	if x != nil {
+		return x.FightOver
+	}
+	return false
 }
 
 func (x *EncounterState) GetSystem() isEncounterState_System {
@@ -3004,7 +3027,7 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\n" +
 	"controller\x18\x02 \x01(\tR\n" +
 	"controller\x12\x16\n" +
-	"\x06prompt\x18\x03 \x01(\tR\x06prompt\"\xb9\a\n" +
+	"\x06prompt\x18\x03 \x01(\tR\x06prompt\"\xff\a\n" +
 	"\x0eEncounterState\x12!\n" +
 	"\fencounter_id\x18\x01 \x01(\tR\vencounterId\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x1f\n" +
@@ -3031,7 +3054,10 @@ const file_fray_encounter_v1_encounter_proto_rawDesc = "" +
 	"\fjoining_open\x18\x10 \x01(\bR\vjoiningOpen\x12&\n" +
 	"\x0fdice_high_water\x18\x11 \x01(\x04R\rdiceHighWater\x12\x1f\n" +
 	"\vdice_scheme\x18\x12 \x01(\rR\n" +
-	"diceScheme\x12)\n" +
+	"diceScheme\x12%\n" +
+	"\x0esides_standing\x18\x1e \x03(\tR\rsidesStanding\x12\x1d\n" +
+	"\n" +
+	"fight_over\x18\x1f \x01(\bR\tfightOver\x12)\n" +
 	"\x04loss\x18\x14 \x01(\v2\x13.fray.loss.v1.StateH\x00R\x04loss\x12/\n" +
 	"\x06feerie\x18\x15 \x01(\v2\x15.fray.feerie.v1.StateH\x00R\x06feerie\x12#\n" +
 	"\x02ka\x18\x16 \x01(\v2\x11.fray.ka.v1.StateH\x00R\x02ka\x12/\n" +

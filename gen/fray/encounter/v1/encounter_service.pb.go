@@ -504,9 +504,23 @@ type SubmitRequest struct {
 	EncounterId      string                 `protobuf:"bytes,1,opt,name=encounter_id,json=encounterId,proto3" json:"encounter_id,omitempty"`
 	CommandId        string                 `protobuf:"bytes,2,opt,name=command_id,json=commandId,proto3" json:"command_id,omitempty"`
 	ExpectedSequence *uint64                `protobuf:"varint,3,opt,name=expected_sequence,json=expectedSequence,proto3,oneof" json:"expected_sequence,omitempty"`
-	Command          *Command               `protobuf:"bytes,4,opt,name=command,proto3" json:"command,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// The command. Its fields may be left to choices: a LegalCommand's command as GetEncounter
+	// gives it, with the values of its action's choices in choices.
+	Command *Command `protobuf:"bytes,4,opt,name=command,proto3" json:"command,omitempty"`
+	// The language to narrate the command's events in, a BCP 47 tag: "en" or "fr" (as in
+	// GetEncounterRequest.language). Empty: no narration, and nothing spent on it.
+	Language string `protobuf:"bytes,5,opt,name=language,proto3" json:"language,omitempty"`
+	// The values of the choices of the command's action (fray.ruleset.v1.Choice), by the
+	// choice's field (Choice.field, "loss.attack.effects") or by its last name ("effects"), each
+	// a string the server turns into the field's type and sets in command: a number ("5"), a
+	// bool ("true", "false"), an enum value by its name ("EXPLOIT_EFFECT_DISARM") or its short
+	// form ("disarm", "DISARM"), a string as it is; a list field takes its values separated by
+	// commas ("disarm,extra-damage"). A choice not of the command, or a value the field cannot
+	// take, is InvalidArgument with a BadRequest naming the choice ("choices[effects]") and
+	// what it accepts.
+	Choices       map[string]string `protobuf:"bytes,6,rep,name=choices,proto3" json:"choices,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *SubmitRequest) Reset() {
@@ -567,10 +581,28 @@ func (x *SubmitRequest) GetCommand() *Command {
 	return nil
 }
 
+func (x *SubmitRequest) GetLanguage() string {
+	if x != nil {
+		return x.Language
+	}
+	return ""
+}
+
+func (x *SubmitRequest) GetChoices() map[string]string {
+	if x != nil {
+		return x.Choices
+	}
+	return nil
+}
+
 type SubmitResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Events        []*Event               `protobuf:"bytes,1,rep,name=events,proto3" json:"events,omitempty"`
-	State         *EncounterState        `protobuf:"bytes,2,opt,name=state,proto3" json:"state,omitempty"`
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Events []*Event               `protobuf:"bytes,1,rep,name=events,proto3" json:"events,omitempty"`
+	State  *EncounterState        `protobuf:"bytes,2,opt,name=state,proto3" json:"state,omitempty"`
+	// With a language: the narration of each of events, one line each in their order
+	// ("#7 Diego attacks Le malfrat…"), as the caller sees them (a hidden combatant's numbers
+	// withheld as in the events the caller receives), as a watch would narrate them.
+	Narration     []string `protobuf:"bytes,3,rep,name=narration,proto3" json:"narration,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -615,6 +647,13 @@ func (x *SubmitResponse) GetEvents() []*Event {
 func (x *SubmitResponse) GetState() *EncounterState {
 	if x != nil {
 		return x.State
+	}
+	return nil
+}
+
+func (x *SubmitResponse) GetNarration() []string {
+	if x != nil {
+		return x.Narration
 	}
 	return nil
 }
@@ -1161,7 +1200,11 @@ type WatchEncounterRequest struct {
 	FromSequence uint64 `protobuf:"varint,2,opt,name=from_sequence,json=fromSequence,proto3" json:"from_sequence,omitempty"`
 	// The language to narrate each event in, a BCP 47 tag: "en" or "fr" (as in
 	// GetEncounterRequest.language). Empty: events only, no narration.
-	Language      string `protobuf:"bytes,3,opt,name=language,proto3" json:"language,omitempty"`
+	Language string `protobuf:"bytes,3,opt,name=language,proto3" json:"language,omitempty"`
+	// Mark where the watch is caught up: one message with caught_up set and no event comes
+	// after the events recorded before the watch began; everything after it is live. Off, every
+	// message carries an event, as for a client written before the marker.
+	MarkCaughtUp  bool `protobuf:"varint,4,opt,name=mark_caught_up,json=markCaughtUp,proto3" json:"mark_caught_up,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1217,14 +1260,27 @@ func (x *WatchEncounterRequest) GetLanguage() string {
 	return ""
 }
 
+func (x *WatchEncounterRequest) GetMarkCaughtUp() bool {
+	if x != nil {
+		return x.MarkCaughtUp
+	}
+	return false
+}
+
 type WatchEncounterResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	Event *Event                 `protobuf:"bytes,1,opt,name=event,proto3" json:"event,omitempty"`
+	// The event; unset on the message that says caught_up (asked by mark_caught_up).
+	Event *Event `protobuf:"bytes,1,opt,name=event,proto3" json:"event,omitempty"`
 	// With a language: the event in plain language, one line ("#7 Diego attacks…"), narrated
 	// from the event as sent here (redacted like it for the caller) and the ones before it.
 	// A watch from a later sequence is narrated knowing the state before its first event
 	// (names, who is hidden…), as if it had been watched from the start.
-	Narration     string `protobuf:"bytes,2,opt,name=narration,proto3" json:"narration,omitempty"`
+	Narration string `protobuf:"bytes,2,opt,name=narration,proto3" json:"narration,omitempty"`
+	// Caught up, now live: with mark_caught_up, set on one message of the watch, with no event,
+	// sent once every event recorded before the watch began (from from_sequence on) has been
+	// sent; the events after it come as they are recorded. A client that reads the past (a log,
+	// a page's history) and then acts on what comes next (a bot) waits for it.
+	CaughtUp      bool `protobuf:"varint,3,opt,name=caught_up,json=caughtUp,proto3" json:"caught_up,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1271,6 +1327,13 @@ func (x *WatchEncounterResponse) GetNarration() string {
 		return x.Narration
 	}
 	return ""
+}
+
+func (x *WatchEncounterResponse) GetCaughtUp() bool {
+	if x != nil {
+		return x.CaughtUp
+	}
+	return false
 }
 
 type EndEncounterRequest struct {
@@ -2137,17 +2200,23 @@ const file_fray_encounter_v1_encounter_service_proto_rawDesc = "" +
 	"\x12_expected_sequence\"\x83\x01\n" +
 	"\x16StartEncounterResponse\x120\n" +
 	"\x06events\x18\x01 \x03(\v2\x18.fray.encounter.v1.EventR\x06events\x127\n" +
-	"\x05state\x18\x02 \x01(\v2!.fray.encounter.v1.EncounterStateR\x05state\"\xcf\x01\n" +
+	"\x05state\x18\x02 \x01(\v2!.fray.encounter.v1.EncounterStateR\x05state\"\xf0\x02\n" +
 	"\rSubmitRequest\x12!\n" +
 	"\fencounter_id\x18\x01 \x01(\tR\vencounterId\x12\x1d\n" +
 	"\n" +
 	"command_id\x18\x02 \x01(\tR\tcommandId\x120\n" +
 	"\x11expected_sequence\x18\x03 \x01(\x04H\x00R\x10expectedSequence\x88\x01\x01\x124\n" +
-	"\acommand\x18\x04 \x01(\v2\x1a.fray.encounter.v1.CommandR\acommandB\x14\n" +
-	"\x12_expected_sequence\"{\n" +
+	"\acommand\x18\x04 \x01(\v2\x1a.fray.encounter.v1.CommandR\acommand\x12\x1a\n" +
+	"\blanguage\x18\x05 \x01(\tR\blanguage\x12G\n" +
+	"\achoices\x18\x06 \x03(\v2-.fray.encounter.v1.SubmitRequest.ChoicesEntryR\achoices\x1a:\n" +
+	"\fChoicesEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\x14\n" +
+	"\x12_expected_sequence\"\x99\x01\n" +
 	"\x0eSubmitResponse\x120\n" +
 	"\x06events\x18\x01 \x03(\v2\x18.fray.encounter.v1.EventR\x06events\x127\n" +
-	"\x05state\x18\x02 \x01(\v2!.fray.encounter.v1.EncounterStateR\x05state\"\xb6\x01\n" +
+	"\x05state\x18\x02 \x01(\v2!.fray.encounter.v1.EncounterStateR\x05state\x12\x1c\n" +
+	"\tnarration\x18\x03 \x03(\tR\tnarration\"\xb6\x01\n" +
 	"\x13GetEncounterRequest\x12!\n" +
 	"\fencounter_id\x18\x01 \x01(\tR\vencounterId\x12\x1f\n" +
 	"\vat_sequence\x18\x02 \x01(\x04R\n" +
@@ -2189,14 +2258,16 @@ const file_fray_encounter_v1_encounter_service_proto_rawDesc = "" +
 	"\n" +
 	"encounters\x18\x01 \x03(\v2#.fray.encounter.v1.EncounterSummaryR\n" +
 	"encounters\x12&\n" +
-	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"{\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\xa1\x01\n" +
 	"\x15WatchEncounterRequest\x12!\n" +
 	"\fencounter_id\x18\x01 \x01(\tR\vencounterId\x12#\n" +
 	"\rfrom_sequence\x18\x02 \x01(\x04R\ffromSequence\x12\x1a\n" +
-	"\blanguage\x18\x03 \x01(\tR\blanguage\"f\n" +
+	"\blanguage\x18\x03 \x01(\tR\blanguage\x12$\n" +
+	"\x0emark_caught_up\x18\x04 \x01(\bR\fmarkCaughtUp\"\x83\x01\n" +
 	"\x16WatchEncounterResponse\x12.\n" +
 	"\x05event\x18\x01 \x01(\v2\x18.fray.encounter.v1.EventR\x05event\x12\x1c\n" +
-	"\tnarration\x18\x02 \x01(\tR\tnarration\"\xb7\x01\n" +
+	"\tnarration\x18\x02 \x01(\tR\tnarration\x12\x1b\n" +
+	"\tcaught_up\x18\x03 \x01(\bR\bcaughtUp\"\xb7\x01\n" +
 	"\x13EndEncounterRequest\x12!\n" +
 	"\fencounter_id\x18\x01 \x01(\tR\vencounterId\x12\x1d\n" +
 	"\n" +
@@ -2288,7 +2359,7 @@ func file_fray_encounter_v1_encounter_service_proto_rawDescGZIP() []byte {
 	return file_fray_encounter_v1_encounter_service_proto_rawDescData
 }
 
-var file_fray_encounter_v1_encounter_service_proto_msgTypes = make([]protoimpl.MessageInfo, 33)
+var file_fray_encounter_v1_encounter_service_proto_msgTypes = make([]protoimpl.MessageInfo, 34)
 var file_fray_encounter_v1_encounter_service_proto_goTypes = []any{
 	(*CreateEncounterRequest)(nil),     // 0: fray.encounter.v1.CreateEncounterRequest
 	(*CreateEncounterResponse)(nil),    // 1: fray.encounter.v1.CreateEncounterResponse
@@ -2323,95 +2394,97 @@ var file_fray_encounter_v1_encounter_service_proto_goTypes = []any{
 	(*ListRulesetsRequest)(nil),        // 30: fray.encounter.v1.ListRulesetsRequest
 	(*ListRulesetsResponse)(nil),       // 31: fray.encounter.v1.ListRulesetsResponse
 	(*Ruleset)(nil),                    // 32: fray.encounter.v1.Ruleset
-	(*CreateEncounter)(nil),            // 33: fray.encounter.v1.CreateEncounter
-	(*Event)(nil),                      // 34: fray.encounter.v1.Event
-	(*EncounterState)(nil),             // 35: fray.encounter.v1.EncounterState
-	(*Combatant)(nil),                  // 36: fray.encounter.v1.Combatant
-	(*Command)(nil),                    // 37: fray.encounter.v1.Command
-	(*v1.LegalAction)(nil),             // 38: fray.ruleset.v1.LegalAction
-	(*v1.Tracker)(nil),                 // 39: fray.ruleset.v1.Tracker
-	(EncounterStatus)(0),               // 40: fray.encounter.v1.EncounterStatus
-	(*timestamppb.Timestamp)(nil),      // 41: google.protobuf.Timestamp
-	(Role)(0),                          // 42: fray.encounter.v1.Role
-	(*durationpb.Duration)(nil),        // 43: google.protobuf.Duration
-	(*v1.RulesetDescriptor)(nil),       // 44: fray.ruleset.v1.RulesetDescriptor
-	(*GetOddsRequest)(nil),             // 45: fray.encounter.v1.GetOddsRequest
-	(*GetOddsResponse)(nil),            // 46: fray.encounter.v1.GetOddsResponse
+	nil,                                // 33: fray.encounter.v1.SubmitRequest.ChoicesEntry
+	(*CreateEncounter)(nil),            // 34: fray.encounter.v1.CreateEncounter
+	(*Event)(nil),                      // 35: fray.encounter.v1.Event
+	(*EncounterState)(nil),             // 36: fray.encounter.v1.EncounterState
+	(*Combatant)(nil),                  // 37: fray.encounter.v1.Combatant
+	(*Command)(nil),                    // 38: fray.encounter.v1.Command
+	(*v1.LegalAction)(nil),             // 39: fray.ruleset.v1.LegalAction
+	(*v1.Tracker)(nil),                 // 40: fray.ruleset.v1.Tracker
+	(EncounterStatus)(0),               // 41: fray.encounter.v1.EncounterStatus
+	(*timestamppb.Timestamp)(nil),      // 42: google.protobuf.Timestamp
+	(Role)(0),                          // 43: fray.encounter.v1.Role
+	(*durationpb.Duration)(nil),        // 44: google.protobuf.Duration
+	(*v1.RulesetDescriptor)(nil),       // 45: fray.ruleset.v1.RulesetDescriptor
+	(*GetOddsRequest)(nil),             // 46: fray.encounter.v1.GetOddsRequest
+	(*GetOddsResponse)(nil),            // 47: fray.encounter.v1.GetOddsResponse
 }
 var file_fray_encounter_v1_encounter_service_proto_depIdxs = []int32{
-	33, // 0: fray.encounter.v1.CreateEncounterRequest.encounter:type_name -> fray.encounter.v1.CreateEncounter
-	34, // 1: fray.encounter.v1.CreateEncounterResponse.events:type_name -> fray.encounter.v1.Event
-	35, // 2: fray.encounter.v1.CreateEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
-	36, // 3: fray.encounter.v1.AddCombatantRequest.combatant:type_name -> fray.encounter.v1.Combatant
-	34, // 4: fray.encounter.v1.AddCombatantResponse.events:type_name -> fray.encounter.v1.Event
-	35, // 5: fray.encounter.v1.AddCombatantResponse.state:type_name -> fray.encounter.v1.EncounterState
-	34, // 6: fray.encounter.v1.RemoveCombatantResponse.events:type_name -> fray.encounter.v1.Event
-	35, // 7: fray.encounter.v1.RemoveCombatantResponse.state:type_name -> fray.encounter.v1.EncounterState
-	34, // 8: fray.encounter.v1.StartEncounterResponse.events:type_name -> fray.encounter.v1.Event
-	35, // 9: fray.encounter.v1.StartEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
-	37, // 10: fray.encounter.v1.SubmitRequest.command:type_name -> fray.encounter.v1.Command
-	34, // 11: fray.encounter.v1.SubmitResponse.events:type_name -> fray.encounter.v1.Event
-	35, // 12: fray.encounter.v1.SubmitResponse.state:type_name -> fray.encounter.v1.EncounterState
-	35, // 13: fray.encounter.v1.GetEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
-	38, // 14: fray.encounter.v1.GetEncounterResponse.legal:type_name -> fray.ruleset.v1.LegalAction
-	12, // 15: fray.encounter.v1.GetEncounterResponse.actions:type_name -> fray.encounter.v1.CombatantActions
-	39, // 16: fray.encounter.v1.GetEncounterResponse.tracker:type_name -> fray.ruleset.v1.Tracker
-	13, // 17: fray.encounter.v1.CombatantActions.actions:type_name -> fray.encounter.v1.LegalCommand
-	38, // 18: fray.encounter.v1.LegalCommand.action:type_name -> fray.ruleset.v1.LegalAction
-	37, // 19: fray.encounter.v1.LegalCommand.command:type_name -> fray.encounter.v1.Command
-	40, // 20: fray.encounter.v1.EncounterSummary.status:type_name -> fray.encounter.v1.EncounterStatus
-	41, // 21: fray.encounter.v1.EncounterSummary.last_activity:type_name -> google.protobuf.Timestamp
-	42, // 22: fray.encounter.v1.EncounterSummary.role:type_name -> fray.encounter.v1.Role
-	15, // 23: fray.encounter.v1.ListEncountersResponse.encounters:type_name -> fray.encounter.v1.EncounterSummary
-	34, // 24: fray.encounter.v1.WatchEncounterResponse.event:type_name -> fray.encounter.v1.Event
-	34, // 25: fray.encounter.v1.EndEncounterResponse.events:type_name -> fray.encounter.v1.Event
-	35, // 26: fray.encounter.v1.EndEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
-	34, // 27: fray.encounter.v1.RewindEncounterResponse.events:type_name -> fray.encounter.v1.Event
-	35, // 28: fray.encounter.v1.RewindEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
-	34, // 29: fray.encounter.v1.ExportLogResponse.event:type_name -> fray.encounter.v1.Event
-	43, // 30: fray.encounter.v1.ListIdleEncountersRequest.older_than:type_name -> google.protobuf.Duration
-	40, // 31: fray.encounter.v1.IdleEncounter.status:type_name -> fray.encounter.v1.EncounterStatus
-	41, // 32: fray.encounter.v1.IdleEncounter.last_activity:type_name -> google.protobuf.Timestamp
-	26, // 33: fray.encounter.v1.ListIdleEncountersResponse.encounters:type_name -> fray.encounter.v1.IdleEncounter
-	43, // 34: fray.encounter.v1.EndIdleEncountersRequest.older_than:type_name -> google.protobuf.Duration
-	26, // 35: fray.encounter.v1.EndIdleEncountersResponse.ended:type_name -> fray.encounter.v1.IdleEncounter
-	32, // 36: fray.encounter.v1.ListRulesetsResponse.rulesets:type_name -> fray.encounter.v1.Ruleset
-	44, // 37: fray.encounter.v1.Ruleset.latest:type_name -> fray.ruleset.v1.RulesetDescriptor
-	0,  // 38: fray.encounter.v1.EncounterService.CreateEncounter:input_type -> fray.encounter.v1.CreateEncounterRequest
-	2,  // 39: fray.encounter.v1.EncounterService.AddCombatant:input_type -> fray.encounter.v1.AddCombatantRequest
-	4,  // 40: fray.encounter.v1.EncounterService.RemoveCombatant:input_type -> fray.encounter.v1.RemoveCombatantRequest
-	6,  // 41: fray.encounter.v1.EncounterService.StartEncounter:input_type -> fray.encounter.v1.StartEncounterRequest
-	8,  // 42: fray.encounter.v1.EncounterService.Submit:input_type -> fray.encounter.v1.SubmitRequest
-	10, // 43: fray.encounter.v1.EncounterService.GetEncounter:input_type -> fray.encounter.v1.GetEncounterRequest
-	14, // 44: fray.encounter.v1.EncounterService.ListEncounters:input_type -> fray.encounter.v1.ListEncountersRequest
-	17, // 45: fray.encounter.v1.EncounterService.WatchEncounter:input_type -> fray.encounter.v1.WatchEncounterRequest
-	19, // 46: fray.encounter.v1.EncounterService.EndEncounter:input_type -> fray.encounter.v1.EndEncounterRequest
-	21, // 47: fray.encounter.v1.EncounterService.RewindEncounter:input_type -> fray.encounter.v1.RewindEncounterRequest
-	23, // 48: fray.encounter.v1.EncounterService.ExportLog:input_type -> fray.encounter.v1.ExportLogRequest
-	45, // 49: fray.encounter.v1.EncounterService.GetOdds:input_type -> fray.encounter.v1.GetOddsRequest
-	30, // 50: fray.encounter.v1.EncounterService.ListRulesets:input_type -> fray.encounter.v1.ListRulesetsRequest
-	25, // 51: fray.encounter.v1.EncounterService.ListIdleEncounters:input_type -> fray.encounter.v1.ListIdleEncountersRequest
-	28, // 52: fray.encounter.v1.EncounterService.EndIdleEncounters:input_type -> fray.encounter.v1.EndIdleEncountersRequest
-	1,  // 53: fray.encounter.v1.EncounterService.CreateEncounter:output_type -> fray.encounter.v1.CreateEncounterResponse
-	3,  // 54: fray.encounter.v1.EncounterService.AddCombatant:output_type -> fray.encounter.v1.AddCombatantResponse
-	5,  // 55: fray.encounter.v1.EncounterService.RemoveCombatant:output_type -> fray.encounter.v1.RemoveCombatantResponse
-	7,  // 56: fray.encounter.v1.EncounterService.StartEncounter:output_type -> fray.encounter.v1.StartEncounterResponse
-	9,  // 57: fray.encounter.v1.EncounterService.Submit:output_type -> fray.encounter.v1.SubmitResponse
-	11, // 58: fray.encounter.v1.EncounterService.GetEncounter:output_type -> fray.encounter.v1.GetEncounterResponse
-	16, // 59: fray.encounter.v1.EncounterService.ListEncounters:output_type -> fray.encounter.v1.ListEncountersResponse
-	18, // 60: fray.encounter.v1.EncounterService.WatchEncounter:output_type -> fray.encounter.v1.WatchEncounterResponse
-	20, // 61: fray.encounter.v1.EncounterService.EndEncounter:output_type -> fray.encounter.v1.EndEncounterResponse
-	22, // 62: fray.encounter.v1.EncounterService.RewindEncounter:output_type -> fray.encounter.v1.RewindEncounterResponse
-	24, // 63: fray.encounter.v1.EncounterService.ExportLog:output_type -> fray.encounter.v1.ExportLogResponse
-	46, // 64: fray.encounter.v1.EncounterService.GetOdds:output_type -> fray.encounter.v1.GetOddsResponse
-	31, // 65: fray.encounter.v1.EncounterService.ListRulesets:output_type -> fray.encounter.v1.ListRulesetsResponse
-	27, // 66: fray.encounter.v1.EncounterService.ListIdleEncounters:output_type -> fray.encounter.v1.ListIdleEncountersResponse
-	29, // 67: fray.encounter.v1.EncounterService.EndIdleEncounters:output_type -> fray.encounter.v1.EndIdleEncountersResponse
-	53, // [53:68] is the sub-list for method output_type
-	38, // [38:53] is the sub-list for method input_type
-	38, // [38:38] is the sub-list for extension type_name
-	38, // [38:38] is the sub-list for extension extendee
-	0,  // [0:38] is the sub-list for field type_name
+	34, // 0: fray.encounter.v1.CreateEncounterRequest.encounter:type_name -> fray.encounter.v1.CreateEncounter
+	35, // 1: fray.encounter.v1.CreateEncounterResponse.events:type_name -> fray.encounter.v1.Event
+	36, // 2: fray.encounter.v1.CreateEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
+	37, // 3: fray.encounter.v1.AddCombatantRequest.combatant:type_name -> fray.encounter.v1.Combatant
+	35, // 4: fray.encounter.v1.AddCombatantResponse.events:type_name -> fray.encounter.v1.Event
+	36, // 5: fray.encounter.v1.AddCombatantResponse.state:type_name -> fray.encounter.v1.EncounterState
+	35, // 6: fray.encounter.v1.RemoveCombatantResponse.events:type_name -> fray.encounter.v1.Event
+	36, // 7: fray.encounter.v1.RemoveCombatantResponse.state:type_name -> fray.encounter.v1.EncounterState
+	35, // 8: fray.encounter.v1.StartEncounterResponse.events:type_name -> fray.encounter.v1.Event
+	36, // 9: fray.encounter.v1.StartEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
+	38, // 10: fray.encounter.v1.SubmitRequest.command:type_name -> fray.encounter.v1.Command
+	33, // 11: fray.encounter.v1.SubmitRequest.choices:type_name -> fray.encounter.v1.SubmitRequest.ChoicesEntry
+	35, // 12: fray.encounter.v1.SubmitResponse.events:type_name -> fray.encounter.v1.Event
+	36, // 13: fray.encounter.v1.SubmitResponse.state:type_name -> fray.encounter.v1.EncounterState
+	36, // 14: fray.encounter.v1.GetEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
+	39, // 15: fray.encounter.v1.GetEncounterResponse.legal:type_name -> fray.ruleset.v1.LegalAction
+	12, // 16: fray.encounter.v1.GetEncounterResponse.actions:type_name -> fray.encounter.v1.CombatantActions
+	40, // 17: fray.encounter.v1.GetEncounterResponse.tracker:type_name -> fray.ruleset.v1.Tracker
+	13, // 18: fray.encounter.v1.CombatantActions.actions:type_name -> fray.encounter.v1.LegalCommand
+	39, // 19: fray.encounter.v1.LegalCommand.action:type_name -> fray.ruleset.v1.LegalAction
+	38, // 20: fray.encounter.v1.LegalCommand.command:type_name -> fray.encounter.v1.Command
+	41, // 21: fray.encounter.v1.EncounterSummary.status:type_name -> fray.encounter.v1.EncounterStatus
+	42, // 22: fray.encounter.v1.EncounterSummary.last_activity:type_name -> google.protobuf.Timestamp
+	43, // 23: fray.encounter.v1.EncounterSummary.role:type_name -> fray.encounter.v1.Role
+	15, // 24: fray.encounter.v1.ListEncountersResponse.encounters:type_name -> fray.encounter.v1.EncounterSummary
+	35, // 25: fray.encounter.v1.WatchEncounterResponse.event:type_name -> fray.encounter.v1.Event
+	35, // 26: fray.encounter.v1.EndEncounterResponse.events:type_name -> fray.encounter.v1.Event
+	36, // 27: fray.encounter.v1.EndEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
+	35, // 28: fray.encounter.v1.RewindEncounterResponse.events:type_name -> fray.encounter.v1.Event
+	36, // 29: fray.encounter.v1.RewindEncounterResponse.state:type_name -> fray.encounter.v1.EncounterState
+	35, // 30: fray.encounter.v1.ExportLogResponse.event:type_name -> fray.encounter.v1.Event
+	44, // 31: fray.encounter.v1.ListIdleEncountersRequest.older_than:type_name -> google.protobuf.Duration
+	41, // 32: fray.encounter.v1.IdleEncounter.status:type_name -> fray.encounter.v1.EncounterStatus
+	42, // 33: fray.encounter.v1.IdleEncounter.last_activity:type_name -> google.protobuf.Timestamp
+	26, // 34: fray.encounter.v1.ListIdleEncountersResponse.encounters:type_name -> fray.encounter.v1.IdleEncounter
+	44, // 35: fray.encounter.v1.EndIdleEncountersRequest.older_than:type_name -> google.protobuf.Duration
+	26, // 36: fray.encounter.v1.EndIdleEncountersResponse.ended:type_name -> fray.encounter.v1.IdleEncounter
+	32, // 37: fray.encounter.v1.ListRulesetsResponse.rulesets:type_name -> fray.encounter.v1.Ruleset
+	45, // 38: fray.encounter.v1.Ruleset.latest:type_name -> fray.ruleset.v1.RulesetDescriptor
+	0,  // 39: fray.encounter.v1.EncounterService.CreateEncounter:input_type -> fray.encounter.v1.CreateEncounterRequest
+	2,  // 40: fray.encounter.v1.EncounterService.AddCombatant:input_type -> fray.encounter.v1.AddCombatantRequest
+	4,  // 41: fray.encounter.v1.EncounterService.RemoveCombatant:input_type -> fray.encounter.v1.RemoveCombatantRequest
+	6,  // 42: fray.encounter.v1.EncounterService.StartEncounter:input_type -> fray.encounter.v1.StartEncounterRequest
+	8,  // 43: fray.encounter.v1.EncounterService.Submit:input_type -> fray.encounter.v1.SubmitRequest
+	10, // 44: fray.encounter.v1.EncounterService.GetEncounter:input_type -> fray.encounter.v1.GetEncounterRequest
+	14, // 45: fray.encounter.v1.EncounterService.ListEncounters:input_type -> fray.encounter.v1.ListEncountersRequest
+	17, // 46: fray.encounter.v1.EncounterService.WatchEncounter:input_type -> fray.encounter.v1.WatchEncounterRequest
+	19, // 47: fray.encounter.v1.EncounterService.EndEncounter:input_type -> fray.encounter.v1.EndEncounterRequest
+	21, // 48: fray.encounter.v1.EncounterService.RewindEncounter:input_type -> fray.encounter.v1.RewindEncounterRequest
+	23, // 49: fray.encounter.v1.EncounterService.ExportLog:input_type -> fray.encounter.v1.ExportLogRequest
+	46, // 50: fray.encounter.v1.EncounterService.GetOdds:input_type -> fray.encounter.v1.GetOddsRequest
+	30, // 51: fray.encounter.v1.EncounterService.ListRulesets:input_type -> fray.encounter.v1.ListRulesetsRequest
+	25, // 52: fray.encounter.v1.EncounterService.ListIdleEncounters:input_type -> fray.encounter.v1.ListIdleEncountersRequest
+	28, // 53: fray.encounter.v1.EncounterService.EndIdleEncounters:input_type -> fray.encounter.v1.EndIdleEncountersRequest
+	1,  // 54: fray.encounter.v1.EncounterService.CreateEncounter:output_type -> fray.encounter.v1.CreateEncounterResponse
+	3,  // 55: fray.encounter.v1.EncounterService.AddCombatant:output_type -> fray.encounter.v1.AddCombatantResponse
+	5,  // 56: fray.encounter.v1.EncounterService.RemoveCombatant:output_type -> fray.encounter.v1.RemoveCombatantResponse
+	7,  // 57: fray.encounter.v1.EncounterService.StartEncounter:output_type -> fray.encounter.v1.StartEncounterResponse
+	9,  // 58: fray.encounter.v1.EncounterService.Submit:output_type -> fray.encounter.v1.SubmitResponse
+	11, // 59: fray.encounter.v1.EncounterService.GetEncounter:output_type -> fray.encounter.v1.GetEncounterResponse
+	16, // 60: fray.encounter.v1.EncounterService.ListEncounters:output_type -> fray.encounter.v1.ListEncountersResponse
+	18, // 61: fray.encounter.v1.EncounterService.WatchEncounter:output_type -> fray.encounter.v1.WatchEncounterResponse
+	20, // 62: fray.encounter.v1.EncounterService.EndEncounter:output_type -> fray.encounter.v1.EndEncounterResponse
+	22, // 63: fray.encounter.v1.EncounterService.RewindEncounter:output_type -> fray.encounter.v1.RewindEncounterResponse
+	24, // 64: fray.encounter.v1.EncounterService.ExportLog:output_type -> fray.encounter.v1.ExportLogResponse
+	47, // 65: fray.encounter.v1.EncounterService.GetOdds:output_type -> fray.encounter.v1.GetOddsResponse
+	31, // 66: fray.encounter.v1.EncounterService.ListRulesets:output_type -> fray.encounter.v1.ListRulesetsResponse
+	27, // 67: fray.encounter.v1.EncounterService.ListIdleEncounters:output_type -> fray.encounter.v1.ListIdleEncountersResponse
+	29, // 68: fray.encounter.v1.EncounterService.EndIdleEncounters:output_type -> fray.encounter.v1.EndIdleEncountersResponse
+	54, // [54:69] is the sub-list for method output_type
+	39, // [39:54] is the sub-list for method input_type
+	39, // [39:39] is the sub-list for extension type_name
+	39, // [39:39] is the sub-list for extension extendee
+	0,  // [0:39] is the sub-list for field type_name
 }
 
 func init() { file_fray_encounter_v1_encounter_service_proto_init() }
@@ -2433,7 +2506,7 @@ func file_fray_encounter_v1_encounter_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fray_encounter_v1_encounter_service_proto_rawDesc), len(file_fray_encounter_v1_encounter_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   33,
+			NumMessages:   34,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -267,8 +267,13 @@ type RollRequest struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
 	Expression string                 `protobuf:"bytes,1,opt,name=expression,proto3" json:"expression,omitempty"`
 	// 32 bytes; empty = a fresh random seed.
-	Seed          []byte `protobuf:"bytes,2,opt,name=seed,proto3" json:"seed,omitempty"`
-	Offset        uint64 `protobuf:"varint,3,opt,name=offset,proto3" json:"offset,omitempty"`
+	Seed   []byte `protobuf:"bytes,2,opt,name=seed,proto3" json:"seed,omitempty"`
+	Offset uint64 `protobuf:"varint,3,opt,name=offset,proto3" json:"offset,omitempty"`
+	// The dice scheme of the stream, as a recorded roll names it (fray.dice.v1.Roll.scheme, the
+	// encounter's EncounterCreated.dice_scheme): 0 or 1 is scheme 1, 2 is scheme 2. Another is
+	// InvalidArgument. A roll of a log is re-derived with its own expression, offset and scheme
+	// and the seed its EncounterEnded reveals.
+	Scheme        uint32 `protobuf:"varint,4,opt,name=scheme,proto3" json:"scheme,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -320,6 +325,13 @@ func (x *RollRequest) GetSeed() []byte {
 func (x *RollRequest) GetOffset() uint64 {
 	if x != nil {
 		return x.Offset
+	}
+	return 0
+}
+
+func (x *RollRequest) GetScheme() uint32 {
+	if x != nil {
+		return x.Scheme
 	}
 	return 0
 }
@@ -662,13 +674,14 @@ const file_fray_rules_v1_rules_service_proto_rawDesc = "" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\rR\aversion\"W\n" +
 	"\x17DescribeRulesetResponse\x12<\n" +
-	"\aruleset\x18\x01 \x01(\v2\".fray.ruleset.v1.RulesetDescriptorR\aruleset\"Y\n" +
+	"\aruleset\x18\x01 \x01(\v2\".fray.ruleset.v1.RulesetDescriptorR\aruleset\"q\n" +
 	"\vRollRequest\x12\x1e\n" +
 	"\n" +
 	"expression\x18\x01 \x01(\tR\n" +
 	"expression\x12\x12\n" +
 	"\x04seed\x18\x02 \x01(\fR\x04seed\x12\x16\n" +
-	"\x06offset\x18\x03 \x01(\x04R\x06offset\"J\n" +
+	"\x06offset\x18\x03 \x01(\x04R\x06offset\x12\x16\n" +
+	"\x06scheme\x18\x04 \x01(\rR\x06scheme\"J\n" +
 	"\fRollResponse\x12&\n" +
 	"\x04roll\x18\x01 \x01(\v2\x12.fray.dice.v1.RollR\x04roll\x12\x12\n" +
 	"\x04seed\x18\x02 \x01(\fR\x04seed\"\xbe\x02\n" +
