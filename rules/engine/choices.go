@@ -11,6 +11,7 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/known/structpb"
 )
 
 // ChoiceError is a choice that cannot be filled: Choice is its key as the client gave it.
@@ -80,12 +81,17 @@ func choicePath(cmd *encounterv1.Command, key string) (string, error) {
 	if cmd.GetKind() == nil {
 		return "", fmt.Errorf("the command has no kind: send the command of a legal action (LegalCommand.command) with its choices")
 	}
-	var found []string
+	var found, plugins []string
 	walkChoices(cmd.ProtoReflect(), "", 0, func(path string) {
 		if path == key || strings.HasSuffix(path, "."+key) {
 			found = append(found, path)
 		}
-	})
+	}, func(prefix string) { plugins = append(plugins, prefix) })
+	for _, p := range plugins { // a plug-in's JSON: any key below it, as its choices name them
+		if strings.HasPrefix(key, p) && len(key) > len(p) {
+			return key, nil
+		}
+	}
 	switch {
 	case slices.Contains(found, key):
 		return key, nil
@@ -99,8 +105,15 @@ func choicePath(cmd *encounterv1.Command, key string) (string, error) {
 
 // walkChoices calls leaf with the path of every field of m that is not a message, below m's
 // fields of a oneof only the one set (a choice never changes what kind of command it is), at
-// most maxChoiceDepth deep.
-func walkChoices(m protoreflect.Message, prefix string, depth int, leaf func(string)) {
+// most maxChoiceDepth deep; in a plug-in's JSON (a google.protobuf.Struct), with the path of
+// every key the command holds that is not an object, and plugin with the Struct's own path
+// and a dot ("plugin."): its keys carry no types, so any path below it may be a choice.
+func walkChoices(m protoreflect.Message, prefix string, depth int, leaf func(string), plugin func(string)) {
+	if s, ok := m.Interface().(*structpb.Struct); ok {
+		plugin(prefix)
+		walkStruct(s, prefix, depth, leaf)
+		return
+	}
 	fields := m.Descriptor().Fields()
 	for i := range fields.Len() {
 		fd := fields.Get(i)
@@ -110,11 +123,29 @@ func walkChoices(m protoreflect.Message, prefix string, depth int, leaf func(str
 		path := prefix + string(fd.Name())
 		if fd.Kind() == protoreflect.MessageKind && !fd.IsList() && !fd.IsMap() {
 			if depth < maxChoiceDepth {
-				walkChoices(m.Get(fd).Message(), path+".", depth+1, leaf)
+				walkChoices(m.Get(fd).Message(), path+".", depth+1, leaf, plugin)
 			}
 			continue
 		}
 		leaf(path)
+	}
+}
+
+// walkStruct calls leaf with the path of every key of s that is not an object.
+func walkStruct(s *structpb.Struct, prefix string, depth int, leaf func(string)) {
+	keys := make([]string, 0, len(s.GetFields()))
+	for k := range s.GetFields() {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if o := s.GetFields()[k].GetStructValue(); o != nil {
+			if depth < maxChoiceDepth {
+				walkStruct(o, prefix+k+".", depth+1, leaf)
+			}
+			continue
+		}
+		leaf(prefix + k)
 	}
 }
 
@@ -125,18 +156,28 @@ func firstLeaf(cmd *encounterv1.Command) string {
 		if first == "" && strings.Count(p, ".") >= 2 {
 			first = p
 		}
-	})
+	}, func(string) {})
 	return first
 }
 
-// fillChoice sets the field of cmd at path (one walkChoices found) to value.
+// fillChoice sets the field of cmd at path (one walkChoices found) to value; in a plug-in's
+// JSON as Fill writes it there (fillStruct: as the value the command holds is written).
 func fillChoice(cmd *encounterv1.Command, path, value string) error {
 	m := cmd.ProtoReflect()
 	names := strings.Split(path, ".")
-	for _, name := range names[:len(names)-1] {
+	for i, name := range names[:len(names)-1] {
+		if s, ok := m.Interface().(*structpb.Struct); ok {
+			return fillStruct(s, path, names[i:], value)
+		}
 		m = m.Mutable(m.Descriptor().Fields().ByName(protoreflect.Name(name))).Message()
 	}
+	if s, ok := m.Interface().(*structpb.Struct); ok {
+		return fillStruct(s, path, names[len(names)-1:], value)
+	}
 	fd := m.Descriptor().Fields().ByName(protoreflect.Name(names[len(names)-1]))
+	if fd == nil {
+		return fmt.Errorf("%s has no field %q", m.Descriptor().FullName(), names[len(names)-1])
+	}
 	switch {
 	case fd.IsMap():
 		mp := m.Mutable(fd).Map()
@@ -248,4 +289,29 @@ func enumShortNames(e protoreflect.EnumDescriptor) []string {
 		out = append(out, strings.ReplaceAll(strings.ToLower(strings.TrimPrefix(string(ev.Name()), prefix)), "_", "-"))
 	}
 	return out
+}
+
+// ShortForm is the short form of value for the field of cmd at path when the field is an
+// enum ("EXPLOIT_EFFECT_EXTRA_DAMAGE" is "extra-damage"), as a choice may give it; value as it
+// is for any other field, or a path it does not find.
+func ShortForm(cmd *encounterv1.Command, path, value string) string {
+	m := cmd.ProtoReflect()
+	names := strings.Split(path, ".")
+	for i, name := range names {
+		fd := m.Descriptor().Fields().ByName(protoreflect.Name(name))
+		switch {
+		case fd == nil:
+			return value
+		case i < len(names)-1:
+			if fd.Message() == nil || fd.IsList() || fd.IsMap() {
+				return value
+			}
+			m = m.Get(fd).Message()
+		case fd.Enum() != nil:
+			if ev := fd.Enum().Values().ByName(protoreflect.Name(value)); ev != nil {
+				return strings.ReplaceAll(strings.ToLower(strings.TrimPrefix(value, enumPrefix(fd.Enum()))), "_", "-")
+			}
+		}
+	}
+	return value
 }

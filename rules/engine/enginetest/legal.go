@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -84,9 +85,11 @@ func CheckLegal(t testing.TB, reg *engine.Registry, st *encounterv1.EncounterSta
 				scratch := proto.CloneOf(l.Command)
 				for _, o := range ch.GetOptions() {
 					require.NoError(t, engine.Fill(scratch, ch.GetField(), o.GetValue()), where)
+					checkChoice(t, l.Command, ch.GetField(), o.GetValue(), where)
 				}
 				if len(ch.GetOptions()) == 0 {
 					require.NoError(t, engine.Fill(scratch, ch.GetField(), strconv.Itoa(int(ch.GetMax()))), where)
+					checkChoice(t, l.Command, ch.GetField(), strconv.Itoa(int(ch.GetMax())), where)
 				}
 			}
 			cmd := FillFirst(t, l.Command, a)
@@ -97,4 +100,31 @@ func CheckLegal(t testing.TB, reg *engine.Registry, st *encounterv1.EncounterSta
 		}
 	}
 	return keys
+}
+
+// checkChoice checks that Submit's choices (engine.FillChoices) fill the choice field of cmd
+// with value as Fill does, by the choice's field, by its last name when no other field of the
+// command's action has it, and an enum value by its short form ("extra-damage").
+func checkChoice(t testing.TB, cmd *encounterv1.Command, field, value, where string) {
+	t.Helper()
+	want := proto.CloneOf(cmd)
+	require.NoError(t, engine.Fill(want, field, value), where)
+	keys := []string{field}
+	if short := field[strings.LastIndex(field, ".")+1:]; engine.FillChoices(proto.CloneOf(cmd), map[string]string{short: value}) == nil {
+		keys = append(keys, short)
+	}
+	values := []string{value}
+	if short := engine.ShortForm(cmd, field, value); short != value {
+		values = append(values, short)
+	}
+	for _, k := range keys {
+		for _, v := range values {
+			got := proto.CloneOf(cmd)
+			if strings.Contains(v, "=") || strings.Contains(v, ",") { // a map's key=n, or text holding a comma: Fill's own form
+				continue
+			}
+			require.NoError(t, engine.FillChoices(got, map[string]string{k: v}), "%s: choice %s = %q", where, k, v)
+			require.True(t, proto.Equal(want, got), "%s: choice %s = %q fills %v, Fill %v", where, k, v, got, want)
+		}
+	}
 }
