@@ -19,10 +19,12 @@ import (
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/dice"
 	"github.com/fray-rpg/fray/rules/engine"
+	"github.com/fray-rpg/fray/rules/engine/enginetest"
 	"github.com/fray-rpg/fray/rules/systems"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/structpb"
 )
 
@@ -166,6 +168,27 @@ func TestAPluginSystemPlaysEverywhere(t *testing.T) {
 	report, err := systems.Registry().Audit(events)
 	require.NoError(t, err)
 	require.Equal(t, 3, report.Rolls, "the audit verified the three pokes' dice: %+v", report)
+
+	// The engine's checks of a system, on this fight: the log folds to the state the service
+	// shows the GM; in each state, every legal command of every combatant is taken by the
+	// rules, each choice's every option filled in its JSON.
+	reg := systems.Registry()
+	folded, err := reg.Fold(events)
+	require.NoError(t, err)
+	require.True(t, proto.Equal(reg.View(folded, engine.Viewer{SeesAll: true}), get(t, api, id).GetState()), "the log folds to the state the service holds")
+	st := &encounterv1.EncounterState{}
+	keys := map[string]int{}
+	for _, ev := range events {
+		require.NoError(t, reg.Evolve(st, ev))
+		for k, n := range enginetest.CheckLegal(t, reg, st) {
+			keys[k] += n
+		}
+		require.Equal(t, stickID, ev.GetRuleSystem())
+		if ev.GetPlugin() != nil {
+			require.Equal(t, "plugin.poked", enginetest.KindOf(ev))
+		}
+	}
+	require.Equal(t, map[string]int{"poke": 4}, keys, "one poke offered in each state in play: after the start and after each of the three pokes")
 
 	noOtherFile(t)
 }

@@ -199,7 +199,8 @@ func EventKinds(system string) []string {
 	return kinds
 }
 
-// KindOf names an event's kind as EventKinds does.
+// KindOf names an event's kind as EventKinds does; a plug-in's by the key of its JSON
+// ("plugin.poked").
 func KindOf(ev *encounterv1.Event) string {
 	m := ev.ProtoReflect()
 	f := m.WhichOneof(m.Descriptor().Oneofs().ByName("payload"))
@@ -207,6 +208,12 @@ func KindOf(ev *encounterv1.Event) string {
 	case f == nil:
 		return ""
 	case f.Message().ParentFile().Package() == commonPackage:
+		return string(f.Name())
+	}
+	if p := ev.GetPlugin(); p != nil { // a plug-in's JSON: an object of one key, its kind
+		for _, k := range slices.Sorted(maps.Keys(p.GetFields())) {
+			return string(f.Name()) + "." + k
+		}
 		return string(f.Name())
 	}
 	inner := m.Get(f).Message()

@@ -78,9 +78,7 @@ func CheckLegal(t testing.TB, reg *engine.Registry, st *encounterv1.EncounterSta
 			require.True(t, names[a.GetKey()], "%s: the key is no action of %s's Describe", where, sys.ID())
 			keys[a.GetKey()]++
 			require.NotNil(t, l.Command, where)
-			own := l.Command.ProtoReflect()
-			inner := own.Get(own.WhichOneof(own.Descriptor().Oneofs().ByName("kind"))).Message()
-			require.Equal(t, c.GetId(), inner.Get(inner.Descriptor().Fields().ByName("combatant_id")).String(), where)
+			require.Equal(t, c.GetId(), commandsCombatant(l.Command), where)
 			for _, ch := range a.GetChoices() {
 				scratch := proto.CloneOf(l.Command)
 				for _, o := range ch.GetOptions() {
@@ -127,4 +125,18 @@ func checkChoice(t testing.TB, cmd *encounterv1.Command, field, value, where str
 			require.True(t, proto.Equal(want, got), "%s: choice %s = %q fills %v, Fill %v", where, k, v, got, want)
 		}
 	}
+}
+
+// commandsCombatant is the combatant_id of a system's command: its Action's field, or the key
+// of the one kind of a plug-in's JSON ({"poke": {"combatant_id": "a"}}).
+func commandsCombatant(cmd *encounterv1.Command) string {
+	if p := cmd.GetPlugin(); p != nil {
+		for _, kind := range p.GetFields() {
+			return kind.GetStructValue().GetFields()["combatant_id"].GetStringValue()
+		}
+		return ""
+	}
+	own := cmd.ProtoReflect()
+	inner := own.Get(own.WhichOneof(own.Descriptor().Oneofs().ByName("kind"))).Message()
+	return inner.Get(inner.Descriptor().Fields().ByName("combatant_id")).String()
 }
