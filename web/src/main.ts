@@ -159,16 +159,18 @@ const units = new Map<string, { one: string; many: string }>();
 
 function costText(system: string, cost: number): string {
   const u = units.get(system);
-  if (!u) {
-    // Known after the first draw: drawn again then.
-    void loadRulesets().then((list) => {
-      let fresh = false;
-      for (const rs of list) if (rs.latest?.costUnit && !units.has(rs.latest.id)) { units.set(rs.latest.id, rs.latest.costUnit); fresh = true; }
-      if (fresh && units.has(system)) render();
-    }, () => {});
-    return String(cost);
+  return u ? `${cost} ${Math.abs(cost) === 1 ? u.one : u.many}` : String(cost);
+}
+
+// loadUnits fills units from ListRulesets (once: the list is kept); without it costs read as
+// bare numbers.
+async function loadUnits() {
+  if (units.size) return;
+  try {
+    for (const rs of await loadRulesets()) if (rs.latest?.costUnit) units.set(rs.latest.id, rs.latest.costUnit);
+  } catch {
+    // The costs stay bare numbers; the next refresh asks again.
   }
-  return `${cost} ${Math.abs(cost) === 1 ? u.one : u.many}`;
 }
 
 // hasOdds: GetOdds computes the odds of the action's command (the server says which).
@@ -266,7 +268,7 @@ async function refresh() {
   if (!view) return;
   const v = view;
   try {
-    const resp = await encounters.getEncounter({ encounterId: v.id, legalForAll: true, language: lang });
+    const [resp] = await Promise.all([encounters.getEncounter({ encounterId: v.id, legalForAll: true, language: lang }), loadUnits()]);
     if (view !== v) return;
     v.resp = resp;
     render();
