@@ -2,6 +2,7 @@ package encounter
 
 import (
 	"context"
+	"slices"
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	"github.com/fray-rpg/fray/rules/engine"
@@ -63,6 +64,14 @@ func (s *Service) GetEncounter(ctx context.Context, req *encounterv1.GetEncounte
 		lang, _ = narrate.Parse(req.GetLanguage())
 	}
 	out.Tracker = s.reg.Tracker(out.State, v, lang)
+	// The actions' names and labels are narrated text: in the language asked (issue 28).
+	words := slices.Clone(out.GetLegal())
+	for _, ca := range out.GetActions() {
+		for _, l := range ca.GetActions() {
+			words = append(words, l.GetAction())
+		}
+	}
+	s.reg.WordLegal(st, lang, words...)
 	if last != nil {
 		out.Narration = tell.line(before, s.reg.ViewEvent(before, last, v), v) + tell.ended(tell.over(before), st)
 		out.NarrationSequence = last.GetSequence()

@@ -20,6 +20,7 @@ func legalCmd() *cobra.Command {
 	c := client.AddConnFlags(fs)
 	forID := fs.String("for", "", "only this combatant")
 	asJSON := fs.Bool("json", false, "print the GetEncounterResponse in protojson")
+	lang := fs.String("lang", "", "the language of the actions' names and labels, as the rules word them: en or fr (default en)")
 	command.RunE = client.RunE(func(ctx context.Context, pos []string, stdout, stderr io.Writer) error {
 		c.Raw = *asJSON
 		cl, done, err := c.Encounters()
@@ -28,7 +29,7 @@ func legalCmd() *cobra.Command {
 		}
 		defer done()
 		resp, err := cl.GetEncounter(c.Outgoing(ctx), &encounterv1.GetEncounterRequest{
-			EncounterId: pos[0], LegalFor: *forID, LegalForAll: *forID == "",
+			EncounterId: pos[0], LegalFor: *forID, LegalForAll: *forID == "", Language: *lang,
 		})
 		if err != nil {
 			return client.RPCErr("", err)
@@ -36,21 +37,22 @@ func legalCmd() *cobra.Command {
 		if *asJSON {
 			return client.PrintJSON(stdout, resp, client.PrettyJSON)
 		}
-		writeLegal(stdout, resp, *forID)
+		writeLegal(stdout, resp, *forID, *lang != "" && *lang != "en")
 		return nil
 	})
 	return summary(command, "who may act now, and what each combatant you command may do: keys and choices")
 }
 
 // writeLegal prints who may act and the legal actions of resp, each line as `fray state --for`
-// writes it, then its key, then its choices.
-func writeLegal(w io.Writer, resp *encounterv1.GetEncounterResponse, forID string) {
+// writes it (asWorded: with the names and descriptions the rules worded in the language asked),
+// then its key, then its choices.
+func writeLegal(w io.Writer, resp *encounterv1.GetEncounterResponse, forID string, asWorded bool) {
 	st := resp.GetState()
 	names := client.NamesOf(st)
 	text := plainLegal
 	sys, known := client.SystemOf(st)
-	if known {
-		text = sys.LegalText
+	if known && !asWorded {
+		text = sys.LegalText // the CLI's own English
 	}
 	if forID == "" {
 		if len(resp.GetMayAct()) == 0 {
