@@ -34,6 +34,7 @@ func init() {
 		Answer: func(st *encounterv1.EncounterState, defender string) (string, string) {
 			return "ka react", answers(st, defender)
 		},
+		CommandLine: commandLine, ChoiceFlags: choiceFlags,
 	})
 }
 
