@@ -37,7 +37,8 @@ const patience = 2 * time.Minute
 // legal action (gRPC), Bertil pokes Cosme from `fray legal --json` and `fray submit` (the CLI,
 // which has no code of the system), Cosme pokes Aïko from his button on the page (Chromium).
 // Each time the damage is the die the event records, and the tracker — the API's, `fray
-// state`'s, the page's — shows the hit points it leaves; at the end every recorded roll is
+// state`'s, the page's — shows the hit points it leaves. Bertil's player commands him and no
+// one else, and reads nothing of Aïko once the GM hides her, nor any dice position; at the end every recorded roll is
 // derived again from the revealed seed, and the audit decides the log again.
 func TestAPluginSystemPlaysEverywhere(t *testing.T) {
 	require.Contains(t, systems.IDs(), stickID, "registered by its one line")
@@ -97,6 +98,39 @@ func TestAPluginSystemPlaysEverywhere(t *testing.T) {
 	require.Equal(t, []string{"30/30", fmt.Sprintf("%d/20", 20-d), "30/30"}, cells(got), "Bertil's hit points after %d damage", d)
 	require.Equal(t, "Turn of Bertil", got.GetTracker().GetTurn())
 	t.Logf("gRPC: Aïko poked Bertil for %d", d)
+
+	// Access and redaction, which the service does by the engine's contract: Pat, Bertil's
+	// player, commands Bertil and no one else; the GM hides Aïko, whose numbers Pat no longer
+	// reads (her sheet, her tracker row, her hit points in the state); no dice position reaches
+	// Pat.
+	for _, c := range []*encounterv1.Command{
+		{Kind: &encounterv1.Command_GrantRole{GrantRole: &encounterv1.GrantRole{Principal: "pat", Role: encounterv1.Role_ROLE_PLAYER, CombatantIds: []string{"bertil"}}}},
+		{Kind: &encounterv1.Command_SetHidden{SetHidden: &encounterv1.SetHidden{CombatantId: "aiko", Hidden: true}}},
+	} {
+		_, err = api.Submit(ctx, &encounterv1.SubmitRequest{EncounterId: id, Command: c})
+		require.NoError(t, err)
+	}
+	pat := dial(t, addr, fray(t, "token", "--addr", addr, "--as", "pat"))
+	seen := get(t, pat, id)
+	require.Equal(t, []string{"", fmt.Sprintf("%d/20", 20-d), "30/30"}, cells(seen), "Pat reads no number of hidden Aïko")
+	for _, c := range seen.GetState().GetCombatants() {
+		require.Equal(t, c.GetId() != "aiko", c.GetSheet() != nil, "%s's sheet, as Pat reads it", c.GetId())
+	}
+	var patState stickState
+	require.NoError(t, engine.PluginOf(seen.GetState().GetPlugin(), &patState))
+	require.NotContains(t, patState.Left, "aiko", "Aïko's hit points are withheld from Pat")
+	require.Contains(t, patState.Left, "cosme")
+	require.Equal(t, []string{"bertil"}, seen.GetMayAct(), "Bertil's turn")
+	cosme := proto.CloneOf(cmd)
+	cosme.GetPlugin().GetFields()["poke"].GetStructValue().GetFields()["combatant_id"] = structpb.NewStringValue("cosme")
+	_, err = pat.Submit(ctx, &encounterv1.SubmitRequest{EncounterId: id, Command: cosme})
+	require.Equal(t, codes.PermissionDenied, status.Code(err), "Pat commands Bertil only: %v", err)
+	for _, ev := range exportLog(t, pat, id) {
+		for _, r := range engine.Rolls(ev) {
+			require.Zero(t, r.GetOffset(), "a dice position is the GM's")
+			require.NotEmpty(t, r.GetFaces(), "the faces are everyone's")
+		}
+	}
 
 	// ---- The CLI, which has no code of Stick fight: fray legal prints the pre-filled command
 	// as a fray submit line; its required choice filled in as a person would, it is sent as it
@@ -188,7 +222,7 @@ func TestAPluginSystemPlaysEverywhere(t *testing.T) {
 			require.Equal(t, "plugin.poked", enginetest.KindOf(ev))
 		}
 	}
-	require.Equal(t, map[string]int{"poke": 4}, keys, "one poke offered in each state in play: after the start and after each of the three pokes")
+	require.Equal(t, map[string]int{"poke": 6}, keys, "one poke offered in each state in play: after the start, the role granted, Aïko hidden and each of the three pokes")
 
 	noOtherFile(t)
 }
