@@ -89,12 +89,13 @@ func init() {
 			"the round ends when everyone has spent its segments or ended its turn (D20-016).\n" +
 			fmt.Sprintf("The numbers here are version %d's; fray rules d20seg lists the costs and tables, and\n", d20seg.Latest) +
 			"fray rules --encounter ENC those of the version an encounter pinned.",
-		Actions:    actions,
-		Options:    "carry_over: true",
-		Sheet:      "{rapidite, armour, shield, weapon_class, bba, agility, strength, ca, hit_points, size, weapons, feats}",
-		State:      "its round, each combatant's Initiative, hit points, next segment and attacks",
-		WriteState: WriteState,
-		LegalText:  LegalText,
+		Actions:     actions,
+		Options:     "carry_over: true",
+		Sheet:       "{rapidite, armour, shield, weapon_class, bba, agility, strength, ca, hit_points, size, weapons, feats}",
+		State:       "its round, each combatant's Initiative, hit points, next segment and attacks",
+		WriteState:  WriteState,
+		LegalText:   LegalText,
+		CommandLine: commandLine, ChoiceFlags: choiceFlags,
 	})
 }
 
