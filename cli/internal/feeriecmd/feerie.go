@@ -131,12 +131,13 @@ func init() {
 			"down from the highest Initiative: at each rank combatants act (fray feerie act), and the GM\n" +
 			"resolves the rank and moves on (fray feerie advance); at rank 0 come the impersonal events,\n" +
 			"and advancing from there starts the next Action.",
-		Actions:    actions,
-		Options:    "roll: 2d10-11",
-		Sheet:      "{vigilance, habilete, puissance, resistance, taille, charme, essence, attributes}",
-		State:      "its Action and rank, each combatant's Essence, Initiative, activities, penalties and conditions",
-		WriteState: WriteState,
-		LegalText:  LegalText,
+		Actions:     actions,
+		Options:     "roll: 2d10-11",
+		Sheet:       "{vigilance, habilete, puissance, resistance, taille, charme, essence, attributes}",
+		State:       "its Action and rank, each combatant's Essence, Initiative, activities, penalties and conditions",
+		WriteState:  WriteState,
+		LegalText:   LegalText,
+		CommandLine: commandLine, ChoiceFlags: choiceFlags,
 	})
 }
 
