@@ -31,8 +31,8 @@ const maxChoiceDepth = 6
 // when only one field of the command's action has it), to the value written as a string:
 // a number ("5"), a bool ("true"), an enum value by its name ("EXPLOIT_EFFECT_DISARM") or
 // short form ("disarm", "Disarm", "extra-damage"), text as it is; a list takes its values
-// separated by commas, a map "key=number" pairs so. A field a choice names is replaced, not
-// added to. Choices are filled in the order of their keys; the first that cannot be is
+// separated by commas, added to those the command holds (an Assaut's command holds its
+// Exploit already), a map "key=number" pairs so. Choices are filled in the order of their keys; the first that cannot be is
 // returned as a *ChoiceError, and cmd is then partly filled.
 func FillChoices(cmd *encounterv1.Command, choices map[string]string) error {
 	keys := make([]string, 0, len(choices))
@@ -181,7 +181,6 @@ func fillChoice(cmd *encounterv1.Command, path, value string) error {
 	switch {
 	case fd.IsMap():
 		mp := m.Mutable(fd).Map()
-		mp.Range(func(k protoreflect.MapKey, _ protoreflect.Value) bool { mp.Clear(k); return true })
 		for _, pair := range listOf(value) {
 			k, n, ok := strings.Cut(pair, "=")
 			if !ok {
@@ -194,7 +193,6 @@ func fillChoice(cmd *encounterv1.Command, path, value string) error {
 			mp.Set(protoreflect.ValueOfString(strings.TrimSpace(k)).MapKey(), v)
 		}
 	case fd.IsList():
-		m.Clear(fd)
 		l := m.Mutable(fd).List()
 		for _, item := range listOf(value) {
 			v, err := choiceValue(fd, item)

@@ -81,18 +81,125 @@ type Blow struct {
 	CancelledStillHit, SbirePlainHit bool
 }
 
-// WithOdds: an attack, a grab or trip, an Assaut: each an attack command (LOS-010, LOS-035, LOS-061).
+// WithOdds: an attack, a grab or trip, an Assaut: each an attack command (LOS-010, LOS-035,
+// LOS-061); and the answers to an attack awaiting its defender: parry, dodge, take the blow
+// (LOS-009, LOS-013, LOS-014).
 func (System) WithOdds() []string {
-	return []string{"attack", "grab or trip", "Exploit: " + effects[effAssaut].name}
+	return []string{"attack", "grab or trip", "Exploit: " + effects[effAssaut].name, "parry", "dodge", "take the blow"}
 }
 
-// Odds is the odds of an attack (LOS-010…LOS-025), read from the real Decide with a probe's
-// dice; nil for any other command (engine.System; rules/odds.Of asks it).
+// Odds is the odds of an attack (LOS-010…LOS-025), or of a defender's answer to the attack
+// awaiting it, read from the real Decide with a probe's dice; nil for any other command
+// (engine.System; rules/odds.Of asks it).
 func (rules System) Odds(reg *engine.Registry, st *encounterv1.EncounterState, cmd *encounterv1.Command, actor string) (*oddsv1.Odds, error) {
-	if cmd.GetLoss().GetAttack() == nil {
+	switch {
+	case cmd.GetLoss().GetAttack() != nil:
+		return odds.Read(rules.ReadAttackOdds(reg, st, cmd, actor))
+	case cmd.GetLoss().GetReact() != nil:
+		r, err := rules.ReadReactOdds(reg, st, cmd, actor)
+		if err != nil || r == nil {
+			return nil, err
+		}
+		return r.Odds(), nil
+	}
+	return nil, nil
+}
+
+// ReactOdds is what the odds of a defender's answer to the attack awaiting it are computed
+// from: the attack as it stands (it reached its Difficulty, LOS-013), the defence's Test as
+// Decide rolls it, and the blow that lands.
+type ReactOdds struct {
+	AttackOdds
+	Reaction lossv1.Reaction
+	// Defence is the parry's or dodge's Test (none for taking the blow).
+	Defence Defence
+	// Attacker is the attacker's name, for the summary.
+	Attacker string
+}
+
+// ReadReactOdds reads the numbers of the answer cmd gives on st to the attack awaiting it:
+// the defence's Test from the real Decide with a probe's dice, the blow from the attack as it
+// waits. nil, and no error, for an answer to a pursuit action (no odds yet).
+func (rules System) ReadReactOdds(reg *engine.Registry, st *encounterv1.EncounterState, cmd *encounterv1.Command, actor string) (*ReactOdds, error) {
+	r := cmd.GetLoss().GetReact()
+	pr := &odds.Probe{} // whatever it rolls: the Test's numbers are read, not its outcome
+	evs, _, err := odds.Decide(reg, st, cmd, actor, pr)
+	if err != nil {
+		return nil, err
+	}
+	p := st.GetLoss().GetPending()
+	if p.GetPursuit() != lossv1.PursuitKind_PURSUIT_KIND_UNSPECIFIED {
 		return nil, nil
 	}
-	return odds.Read(rules.ReadAttackOdds(reg, st, cmd, actor))
+	attacker := engine.FindCombatant(st, p.GetAttackerId())
+	target := engine.FindCombatant(st, p.GetDefenderId())
+	ar := &lossv1.AttackRolled{AttackerId: p.GetAttackerId(), TargetId: p.GetDefenderId(), Weapon: p.GetBlowWeapon(),
+		Manoeuvre: p.GetManoeuvre(), WithDamage: p.GetWithDamage(), Situation: p.GetSituation(), SecondWeapon: p.GetSecondWeapon(),
+		Exploits: p.GetExploits()}
+	out := &ReactOdds{
+		AttackOdds: AttackOdds{
+			Difficulty: p.GetDifficulty(),
+			Exploits:   CountExploits(p.GetExploits()),
+			Effects:    p.GetExploits(),
+			Hidden:     attacker.GetLoss() == nil, // the defender's own numbers are its own: the attacker's may be hidden
+			Blow:       oddsBlowOf(st, attacker, target, ar),
+			Rules:      rules,
+		},
+		Reaction: r.GetReaction(),
+		Attacker: attacker.GetName(),
+	}
+	if r.GetReaction() != lossv1.Reaction_REACTION_NONE {
+		var dt *lossv1.TestResult
+		for _, ev := range evs {
+			if d := ev.GetLoss().GetDefenceRolled(); d != nil {
+				dt = d.GetTest()
+				break
+			}
+		}
+		out.Defence = Defence{Reaction: r.GetReaction(), Test: Test{Bonus: dt.GetTrait() + dt.GetTalent() + dt.GetBonus(), Difficulty: dt.GetDifficulty(), Die: pr.Exprs[0]}}
+	}
+	return out, nil
+}
+
+// Odds is the odds of the answer: for a parry or a dodge the chance it makes the attack miss
+// (LOS-013), then for the answer the Exploits standing, the NS lost and the chance the
+// defender is out of the fight (LOS-014, LOS-022).
+func (a *ReactOdds) Odds() *oddsv1.Odds {
+	verb := map[lossv1.Reaction]string{lossv1.Reaction_REACTION_PARRY: "a parry", lossv1.Reaction_REACTION_DODGE: "a dodge"}[a.Reaction]
+	o := &oddsv1.Odds{Assumptions: []string{"the effects of the defence's own Exploits (a counter-attack…) are not counted in the NS lost"}}
+	if verb == "" {
+		o.Summary = fmt.Sprintf("taking the blow of %s's attack with %s", a.Attacker, odds.Plural(a.Exploits, "Exploit", "Exploits"))
+		o.Sections = append(o.Sections, a.hiddenBlow(a.defended("none", "the blow taken (LOS-009)", 1, []landed{{p: 1}}, 0)))
+		return o
+	}
+	d := a.Defence
+	o.Summary = fmt.Sprintf("%s at Difficulty %d of %s's attack with %s", verb, d.Test.Difficulty, a.Attacker, odds.Plural(a.Exploits, "Exploit", "Exploits"))
+	key, title := "parry", "parried (LOS-013, LOS-014)"
+	if a.Reaction == lossv1.Reaction_REACTION_DODGE {
+		key, title = "dodge", "dodged (LOS-013, LOS-014)"
+	}
+	s, missed, left := a.defenceSection(d, key, title, 1)
+	o.LeftOut = left
+	s.Chances = append([]*oddsv1.Chance{odds.Chance("miss", "the defence succeeds: the attack misses", "LOS-013", missed)}, s.Chances...)
+	o.Sections = append(o.Sections, a.hiddenBlow(s))
+	return o
+}
+
+// hiddenBlow leaves of s only the chances the attacker's numbers do not decide, when they are
+// hidden from the defender.
+func (a *ReactOdds) hiddenBlow(s *oddsv1.OddsSection) *oddsv1.OddsSection {
+	if !a.Hidden {
+		return s
+	}
+	var kept []*oddsv1.Chance
+	for _, c := range s.Chances {
+		if c.GetKey() == "miss" || c.GetKey() == "hit" {
+			kept = append(kept, c)
+		}
+	}
+	s.Chances, s.Distributions = kept, nil
+	s.Unavailable = "the attacker's numbers are hidden from you: only the chance the attack misses or hits is shown"
+	return s
 }
 
 // ReadAttackOdds reads the numbers of the attack cmd gives on st.
@@ -224,27 +331,36 @@ func (a *AttackOdds) Odds() *oddsv1.Odds {
 			o.Sections = append(o.Sections, &oddsv1.OddsSection{Key: key, Title: title, Unavailable: d.Refused})
 			continue
 		}
-		y := d.Test.Total()
-		o.LeftOut = max(o.LeftOut, y.Left)
-		ways := []landed{}
-		parried := y.AtLeast(int(d.Test.Difficulty)) // LOS-013: both succeed, a miss
-		if a.Blow.Explosive {
-			ways, parried = append(ways, landed{halve: true, p: parried}), 0 // LOS-086: only halves
-		}
-		for i, p := range y.P { // a failed defence: partial from 20 (LOS-014)
-			v := int32(y.Min + i)
-			if v >= d.Test.Difficulty || p == 0 {
-				continue
-			}
-			ways = append(ways, landed{cancelled: a.Rules.PartialDefence(v, a.Exploits), p: p})
-		}
-		o.Sections = append(o.Sections, a.defended(key, title, hit, ways, parried))
+		s, _, left := a.defenceSection(d, key, title, hit)
+		o.LeftOut = max(o.LeftOut, left)
+		o.Sections = append(o.Sections, s)
 	}
 	if a.Hidden {
 		o.Sections[1].Distributions, o.Sections[1].Chances = nil, o.Sections[1].Chances[:1]
 		o.Sections[1].Unavailable = odds.HiddenTarget + ": only the odds.Chance to land is shown"
 	}
 	return o
+}
+
+// defenceSection is the section of the defence d made against an attack that reaches its
+// Difficulty with probability hit; with the chance the defence makes it miss (LOS-013; an
+// explosive's blast is only halved, LOS-086) and the mass the exploding die left out.
+func (a *AttackOdds) defenceSection(d Defence, key, title string, hit float64) (*oddsv1.OddsSection, float64, float64) {
+	y := d.Test.Total()
+	ways := []landed{}
+	parried := y.AtLeast(int(d.Test.Difficulty)) // LOS-013: both succeed, a miss
+	missed := parried
+	if a.Blow.Explosive {
+		ways, parried, missed = append(ways, landed{halve: true, p: parried}), 0, 0 // LOS-086: only halves
+	}
+	for i, p := range y.P { // a failed defence: partial from 20 (LOS-014)
+		v := int32(y.Min + i)
+		if v >= d.Test.Difficulty || p == 0 {
+			continue
+		}
+		ways = append(ways, landed{cancelled: a.Rules.PartialDefence(v, a.Exploits), p: p})
+	}
+	return a.defended(key, title, hit, ways, parried), missed, y.Left
 }
 
 // defended is the section of one defence: hit is the chance the attack reaches its

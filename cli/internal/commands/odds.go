@@ -52,6 +52,7 @@ func oddsCmd() *cobra.Command {
 			"dice, as you see the encounter (a hidden combatant's numbers are not used). ACTION and what\n" +
 			"follows are as for the command that takes it, without its ENCOUNTER COMBATANT:\n" +
 			"  fray odds ENC diego attack ruffian --exploits 2   (Les Chants de Loss)\n" +
+			"  fray odds ENC ruffian react dodge   (its defender, once an attack awaits its answer)\n" +
 			"  fray odds ENC joshua ka attack chien --weapon pistolet\n" +
 			"  fray odds ENC knight d20 attack brigand\n" +
 			"  fray odds ENC didimus feerie act\n" +

@@ -64,8 +64,8 @@ func TestOddsPrintsATableAndHistograms(t *testing.T) {
 	require.Contains(t, out, "no odds: the target's numbers are hidden from you")
 	require.NotContains(t, out, "NS lost", "no distribution from the hidden ruffian's numbers")
 
-	_, errOut := fray(commands.ExitUsage, "odds", enc, "diego", "react", "dodge", "--as", "david")
-	require.Contains(t, errOut, "the actions with odds are attack, d20 attack, feerie act and ka attack")
+	_, errOut := fray(commands.ExitUsage, "odds", enc, "diego", "pass", "--as", "david")
+	require.Contains(t, errOut, "the actions with odds are attack, react, d20 attack, feerie act and ka attack")
 	_, errOut = fray(commands.ExitError, "odds", enc, "ruffian", "attack", "diego", "--as", "david")
 	require.Contains(t, errOut, "PermissionDenied")
 	// The README's example, pasted in order from the sheets' folder (`fray` for
@@ -92,4 +92,51 @@ func TestOddsPrintsATableAndHistograms(t *testing.T) {
 	require.Contains(t, out, "dodged (LOS-013, LOS-014)")
 	help, _ := fray(0, "odds", "--help")
 	require.Contains(t, help, "fray odds ENC diego attack ruffian --exploits 2")
+}
+
+// `fray odds ENC DEFENDER react dodge|parry|none` answers for the defender of the attack
+// awaiting it (issue 28, item 5): the chance its defence makes the attack miss, the Exploits
+// standing, the NS it loses and the chance it is out of the fight; before any attack awaits,
+// the rules' refusal.
+func TestOddsOfAReaction(t *testing.T) {
+	clienttest.ClearEnv(t)
+	b := store.NewMemory()
+	seed := sha256.Sum256([]byte("fray-odds-react"))
+	svc := encounter.New(b, b, encounter.LocalDecider{Registry: systems.Registry()}, systems.Registry(),
+		encounter.Options{NewSeed: func() []byte { return seed[:] }})
+	addr := clienttest.ServeWith(t, func(g *grpc.Server) { encounter.Register(g, svc) })
+	fray := func(code int, args ...string) (string, string) {
+		t.Helper()
+		got, out, errOut := clienttest.Run(t, append(args, "--addr", addr)...)
+		require.Equal(t, code, got, "%v: %s", args, errOut)
+		return out, errOut
+	}
+	enc, _ := fray(0, "create", "--name", "Ruelle", "--as", "gm")
+	enc = strings.TrimSpace(enc)
+	fray(0, "add", enc, filepath.Join(clienttest.Sheets, "diego.yaml"), filepath.Join(clienttest.Sheets, "ruffian.yaml"), "--as", "gm")
+	fray(0, "start", enc, "--as", "gm")
+	_, errOut := fray(commands.ExitError, "odds", enc, "ruffian", "react", "dodge", "--as", "gm")
+	require.Contains(t, errOut, "no attack is waiting")
+
+	// Diego attacks until one reaches its Difficulty and waits for the ruffian's answer.
+	for i := 0; ; i++ {
+		require.Less(t, i, 3, "one of Diego's attacks reaches Difficulty 15")
+		out, _ := fray(0, "attack", enc, "diego", "ruffian", "--as", "gm")
+		if strings.Contains(out, "parry, dodge or take the blow") {
+			break
+		}
+	}
+	for _, c := range []struct{ reaction, title string }{
+		{"dodge", "dodged (LOS-013, LOS-014)"},
+		{"parry", "parried (LOS-013, LOS-014)"},
+		{"none", "the blow taken (LOS-009)"},
+	} {
+		out, _ := fray(0, "odds", enc, "ruffian", "react", c.reaction, "--as", "gm")
+		require.Contains(t, out, c.title, c.reaction)
+		require.Contains(t, out, "the target is out of the fight", c.reaction)
+		require.Contains(t, out, "  NS lost (mean ", c.reaction)
+		if c.reaction != "none" {
+			require.Contains(t, out, "the defence succeeds: the attack misses", c.reaction)
+		}
+	}
 }

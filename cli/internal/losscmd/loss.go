@@ -55,6 +55,7 @@ var actions = []client.Action{{
 }, {
 	Name:     "react",
 	Summary:  "answer an attack: parry, dodge or none",
+	Odds:     true,
 	Synopsis: "ENCOUNTER DEFENDER parry|dodge|none [--exploits N] [--effect NAME]... [--ally ID] [--counter-weapon W] [--with-weapon] [--darkness] [--lower|--higher] [--cover-at-hand] [--fursa N] [--inspiration Courage=1] [--free-raises N] [flags]",
 	Help: "DEFENDER answers the attack waiting for it: parry or dodge (" + pa(latest.DefenceCost) + ", a Test against the\n" +
 		fmt.Sprintf("attacker's Difficulty + %d per Exploit declared here), or none to take the blow. Plain\n", latest.ExploitStep) +

@@ -515,9 +515,9 @@ type SubmitRequest struct {
 	// a string the server turns into the field's type and sets in command: a number ("5"), a
 	// bool ("true", "false"), an enum value by its name ("EXPLOIT_EFFECT_DISARM") or its short
 	// form ("disarm", "DISARM"), a string as it is; a list field takes its values separated by
-	// commas ("disarm,extra-damage"). A choice not of the command, or a value the field cannot
-	// take, is InvalidArgument with a BadRequest naming the choice ("choices[effects]") and
-	// what it accepts.
+	// commas ("disarm,extra-damage"), added to those the command holds. A choice not of the
+	// command, or a value the field cannot take, is InvalidArgument with a BadRequest naming the
+	// choice ("choices[effects]") and what it accepts.
 	Choices       map[string]string `protobuf:"bytes,6,rep,name=choices,proto3" json:"choices,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
