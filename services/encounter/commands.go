@@ -37,6 +37,13 @@ type commandIDs struct {
 	head     int
 	older    map[string]uint64
 	complete bool
+	// keepOlder: a recent id that makes way is kept in older (when complete), not forgotten.
+	// Set once the log was read for the older ids (commandAt): the log's duplicate window no
+	// longer covers the encounter, or there is none. Otherwise an id older than the recent
+	// ones is the log's to catch (Append's Duplicate), and holding every id ever recorded
+	// made a long-played encounter's memory grow without end (issue 31: fray dev's memory
+	// grew by tens of MiB a minute at a steady load, most of it these ids).
+	keepOlder bool
 }
 
 func newCommandIDs(max int, complete bool) commandIDs {
@@ -60,8 +67,10 @@ func (c *commandIDs) add(id string, position uint64, digest []byte) {
 		c.order = append(c.order, r)
 	} else {
 		old := c.order[c.head].GetCommandId()
-		if c.complete {
+		if c.complete && c.keepOlder {
 			c.older[old] = c.recent[old].position
+		} else {
+			c.complete = false // old is the log's to know now (commandAt)
 		}
 		delete(c.recent, old)
 		c.order[c.head] = r
@@ -157,7 +166,7 @@ func (s *Service) commandAt(ctx context.Context, id string, e *entry, cmdID stri
 			e.cmds.older[c] = r.Position
 		}
 	}
-	e.cmds.complete = true
+	e.cmds.complete, e.cmds.keepOlder = true, true
 	s.account(e)
 	ref, found, _ = e.cmds.lookup(cmdID)
 	return ref, found, nil

@@ -15,3 +15,17 @@ func (s *Service) IndexDue() int {
 
 // SnapshotTTL is how long a principal's list serves the pages after the first.
 const SnapshotTTL = snapshotTTL
+
+// CommandIDsHeld is how many command ids the cached entry of the encounter holds in memory
+// (-1: not cached).
+func (s *Service) CommandIDsHeld(id string) int {
+	s.mu.Lock()
+	e := s.cache[id]
+	s.mu.Unlock()
+	if e == nil {
+		return -1
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.cmds.len()
+}

@@ -203,3 +203,29 @@ func TestOnJetStreamAnOldCommandIDMeetsTheDuplicateWindow(t *testing.T) {
 	requireCode(t, err, codes.AlreadyExists, `command id "cmd-1" was already used for another command`)
 	require.Equal(t, len(recs), records(t, js, id), "nothing recorded")
 }
+
+// Issue 31: an encounter this service played kept every command id ever recorded in memory
+// (fray dev's memory grew by tens of MiB a minute at a steady load, most of it those ids).
+// Within the log's duplicate window it holds the latest only (RecentCommands), and a retry of
+// an older id on the same, warm service still meets the window: the same command gets what it
+// recorded, another is refused, nothing is recorded.
+func TestAPlayedEncounterHoldsTheLatestCommandIDsOnly(t *testing.T) {
+	_, nc := natstest.Start(t)
+	js, err := store.Open(context.Background(), nc, store.Config{})
+	require.NoError(t, err)
+	sum := sha256.Sum256([]byte("fray-held-ids"))
+	svc := newService(js, encounter.Options{NewSeed: func() []byte { return sum[:] }, Snapshots: js, RecentCommands: 2})
+	id, _ := playJoining(t, svc, 40)
+	require.Equal(t, 2, svc.CommandIDsHeld(id), "the latest 2 of 41 command ids")
+	recs, err := js.Load(context.Background(), id, 0)
+	require.NoError(t, err)
+
+	gm := incoming("gm")
+	again, err := svc.Submit(gm, &encounterv1.SubmitRequest{EncounterId: id, CommandId: "cmd-0", Command: joining(true)})
+	require.NoError(t, err)
+	require.Equal(t, eventIDs(recs[1].Batch.GetEvents()), eventIDs(again.GetEvents()))
+	_, err = svc.Submit(gm, &encounterv1.SubmitRequest{EncounterId: id, CommandId: "cmd-1", Command: joining(true)})
+	requireCode(t, err, codes.AlreadyExists, `command id "cmd-1" was already used for another command`)
+	require.Equal(t, len(recs), records(t, js, id), "nothing recorded")
+	require.LessOrEqual(t, svc.CommandIDsHeld(id), 2)
+}

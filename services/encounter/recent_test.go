@@ -10,7 +10,8 @@ import (
 
 // The latest command ids are listed oldest first, the ring wrapped or not; an id recorded
 // again keeps its place with its new position; a list handed to a snapshot is not changed by
-// later commands.
+// later commands. An id that makes way is forgotten (the log's duplicate window knows it),
+// unless the log was read for the older ones.
 func TestCommandIDsListTheLatestOldestFirst(t *testing.T) {
 	ids := func(rs []*encounterv1.Snapshot_RecentCommand) []string {
 		var out []string
@@ -41,8 +42,19 @@ func TestCommandIDsListTheLatestOldestFirst(t *testing.T) {
 	ref, found, _ := c.lookup("d")
 	require.True(t, found)
 	require.Equal(t, uint64(9), ref.position)
-	ref, found, _ = c.lookup("a") // complete: the oldest moved to older
+	_, found, sure := c.lookup("a") // within the log's duplicate window: the oldest is the log's to know
+	require.False(t, found)
+	require.False(t, sure, "no longer complete: an id not held may be an old one")
+	require.Empty(t, c.older)
+
+	k := newCommandIDs(3, true)
+	k.keepOlder = true // the log was read for the older ids (past the window): they are kept
+	for i, id := range []string{"a", "b", "c", "d"} {
+		k.add(id, uint64(i+1), nil)
+	}
+	ref, found, sure = k.lookup("a")
 	require.True(t, found)
+	require.True(t, sure)
 	require.Equal(t, uint64(1), ref.position)
 	for i := range snap {
 		require.True(t, proto.Equal(was[i], snap[i]), "the snapshot's list is unchanged")
