@@ -164,13 +164,19 @@ func run(t *testing.T, tab context.Context, steps ...chromedp.Action[chromedp.Vo
 	require.NoError(t, chromedp.Do(ctx, steps...))
 }
 
-// text is the text of the first element sel matches, once there.
+// text is the text of the first element sel matches ("" when none).
 func text(t *testing.T, tab context.Context, sel string) string {
+	t.Helper()
+	return eval(t, tab, "(document.querySelector("+strconv.Quote(sel)+")||{}).textContent||''")
+}
+
+// eval is the value of the script js in the tab.
+func eval(t *testing.T, tab context.Context, js string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(tab, patience)
 	defer cancel()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[string]("(document.querySelector("+strconv.Quote(sel)+")||{}).textContent||''"))
-	require.NoError(t, err)
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[string](js))
+	require.NoError(t, err, js)
 	return v
 }
 

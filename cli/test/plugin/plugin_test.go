@@ -166,14 +166,26 @@ func TestAPluginSystemPlaysEverywhere(t *testing.T) {
 	tab := browser(t)
 	run(t, tab, chromedp.Navigate(page+"#/encounter/"+id+"?token="+gmToken))
 	button := `#actions button.action[data-key="poke"][data-combatant="cosme"]`
+	// Settled first: the state and the log shown up to the encounter's last event, so that no
+	// refresh draws the buttons again under the clicks.
+	last := get(t, api, id).GetState().GetSequence()
+	poll(t, tab, fmt.Sprintf(`(() => { const l = document.querySelector('#log li:last-child'); return document.body.dataset.sequence === '%d' && l && l.dataset.sequence === '%d' ? 'yes' : ''; })()`, last, last))
 	run(t, tab, chromedp.WaitVisible(chromedp.CSS(button)))
 	require.Equal(t, "30/30", text(t, tab, "#c-aiko .tracks dd"))
-	// Its cost in the system's unit, from the descriptor ListRulesets gives (drawn once known).
-	poll(t, tab, fmt.Sprintf(`(document.querySelector('%s .cost')||{}).textContent === 'cost 1 action' ? 'yes' : ''`, button))
+	// Its cost in the system's unit, from the descriptor ListRulesets gives.
+	require.Equal(t, "cost 1 action", text(t, tab, button+" .cost"))
+	// The clicks in one script, each element found when it is clicked: a refresh of the page
+	// may draw its buttons again at any time, and a node found before it would be gone.
 	clicked := time.Now()
-	run(t, tab, chromedp.Click(chromedp.CSS(button)), chromedp.WaitVisible(chromedp.CSS("#choices")),
-		chromedp.SetValue(chromedp.CSS(`#choices select[data-field="plugin.poke.target_id"]`), "aiko"),
-		chromedp.Click(chromedp.CSS("#choices-submit")))
+	require.Equal(t, "sent", eval(t, tab, `(() => {
+		document.querySelector('`+button+`').click(); // opens the form of its choice
+		const s = document.querySelector('#choices select[data-field="plugin.poke.target_id"]');
+		if (!s) return 'no form';
+		s.value = 'aiko';
+		s.dispatchEvent(new Event('change', { bubbles: true }));
+		document.getElementById('choices-submit').click();
+		return 'sent';
+	})()`))
 	said = poll(t, tab, `Array.from(document.querySelectorAll('#log li .text'), e => e.textContent).find(l => l.includes('Cosme pokes Aïko')) || ''`)
 	events = exportLog(t, api, id)
 	d3 := damage(t, events[len(events)-1], "cosme", "aiko")
