@@ -131,15 +131,93 @@ type AttackOdds struct {
 }
 
 // WithOdds: an attack (KA-020).
-func (System) WithOdds() []string { return []string{"attack"} }
+func (System) WithOdds() []string { return []string{"attack", "dodge", "parry", "take it"} }
 
 // Odds is the odds of an attack (KA-020), read from the real Decide with a probe's dice; nil
 // for any other command (engine.System; rules/odds.Of asks it).
 func (rules System) Odds(reg *engine.Registry, st *encounterv1.EncounterState, cmd *encounterv1.Command, actor string) (*oddsv1.Odds, error) {
-	if cmd.GetKa().GetAttack() == nil {
+	switch {
+	case cmd.GetKa().GetAttack() != nil:
+		return odds.Read(rules.ReadAttackOdds(reg, st, cmd, actor))
+	case cmd.GetKa().GetReact() != nil && !cmd.GetKa().GetReact().GetAttackBack():
+		a, err := rules.ReadReactOdds(reg, st, cmd, actor)
+		if err != nil || a == nil {
+			return nil, err
+		}
+		return a.ReactOdds(), nil
+	}
+	return nil, nil
+}
+
+// ReadReactOdds reads the numbers of the answer cmd gives on st to the attack declared and
+// awaiting it (KA-020: the cards are drawn once it is answered): the attacker's draw score
+// and, for a dodge or a parry, the defender's, from the real Decide of the answer with a
+// probe's dice; the damage, soak and tracks as for the attack. nil, and no error, when the
+// answer does not draw the cards yet (a burst's next target answers first).
+func (rules System) ReadReactOdds(reg *engine.Registry, st *encounterv1.EncounterState, cmd *encounterv1.Command, actor string) (*AttackOdds, error) {
+	evs, _, err := odds.Decide(reg, st, cmd, actor, &odds.Probe{First: 1, Rest: 1})
+	if err != nil {
+		return nil, err
+	}
+	p := st.GetKa().GetPending()
+	target := engine.FindCombatant(st, p.GetDefenderId())
+	at := p.GetAttack()
+	a := &AttackOdds{Stun: at.GetStun(), Pool: PoolOf(rules, st.GetKa(), st.GetOptions().GetKa()), Options: st.GetOptions().GetKa(),
+		Hidden: target.GetKa() == nil || engine.FindCombatant(st, p.GetAttackerId()).GetKa() == nil, Target: target.GetName(), Rules: rules}
+	cs := st.GetKa().GetCombatants()[target.GetId()]
+	a.KaDice, a.Reality, a.Seuil = cs.GetKaDice(), cs.GetRealityPoints(), rules.Seuil(target.GetKa())
+	if !a.Hidden {
+		if a.Damage, a.Soak, err = rules.HitNumbers(st, p.GetAttackerId(), at); err != nil {
+			return nil, err
+		}
+	}
+	drew := false
+	for _, ev := range evs {
+		if d := ev.GetKa().GetAttackDrawn(); d != nil {
+			a.Attack = d.GetDraw().GetTotal() - d.GetDraw().GetDraw().GetValue()
+			a.NoDefence = d.GetNoDefenceReason()
+			drew = true
+		}
+		if d := ev.GetKa().GetDefenceDrawn(); d != nil {
+			a.Defence = d.GetDraw().GetTotal() - d.GetDraw().GetDraw().GetValue()
+			a.Defends = true
+		}
+	}
+	if !drew {
 		return nil, nil
 	}
-	return odds.Read(rules.ReadAttackOdds(reg, st, cmd, actor))
+	return a, nil
+}
+
+// ReactOdds is the odds of the answer: the attack taken (a simple draw) or defended (an
+// opposed draw), its success levels, the Ka dice (or points de réalité) the defender loses and
+// the chance it is out of the fight — the section of the attack's odds for that answer.
+func (a *AttackOdds) ReactOdds() *oddsv1.Odds {
+	o := &oddsv1.Odds{Summary: fmt.Sprintf("%s answers an attack of %d + the cards", a.Target, a.Attack),
+		Assumptions: []string{"the cards come from those you have not seen: the deck less the discard you see (KA-003)"}}
+	key, title := "none", "taken: a simple draw (KA-005, KA-020)"
+	if a.Defends {
+		key, title = "defended", "defended: an opposed draw (KA-007, KA-009)"
+	}
+	if a.Hidden {
+		o.Sections = append(o.Sections, &oddsv1.OddsSection{Key: key, Title: title, Unavailable: "the attacker's or the defender's numbers are hidden from you"})
+		return o
+	}
+	s := a.section(key, title, a.Defends)
+	miss := odds.Chance("miss", "the attack fails: no harm done", "KA-005", oddsChanceOf(s, "level.0"))
+	s.Chances = append([]*oddsv1.Chance{miss}, s.Chances...)
+	o.Sections = append(o.Sections, s)
+	return o
+}
+
+// oddsChanceOf is the probability of the chance key of s; 0 when it has none.
+func oddsChanceOf(s *oddsv1.OddsSection, key string) float64 {
+	for _, c := range s.GetChances() {
+		if c.GetKey() == key {
+			return c.GetProbability()
+		}
+	}
+	return 0
 }
 
 // ReadAttackOdds declares the attack cmd gives on st and answers it, dodging and taking it,

@@ -15,9 +15,12 @@ export interface Headline {
   detail: string;    // every section in words, for the title and the form
 }
 
-// sectionChance is a section's chance of success: its "hit" chance (Les Chants de Loss, Contes de
-// Fées, d20 segments), or for Ka one less the chance of a failure (level 0).
+// sectionChance is a section's chance of success: for a defender's answer its "miss" chance
+// (the attack misses), else its "hit" chance (Les Chants de Loss, Contes de Fées, d20
+// segments), or for Ka one less the chance of a failure (level 0).
 export function sectionChance(s: OddsSection): number | undefined {
+  const miss = s.chances.find((c) => c.key === "miss");
+  if (miss) return miss.probability;
   const hit = s.chances.find((c) => c.key === "hit");
   if (hit) return hit.probability;
   const fail = s.chances.find((c) => c.key === "level.0");

@@ -72,8 +72,9 @@ func (a *api) odds(cmd *encounterv1.Command) *oddsv1.Odds {
 	return resp.GetOdds()
 }
 
-// headline is what the page shows of odds: the first section with a chance of success (its
-// "hit", or for Ka one less its failure), and the mean of its first distribution.
+// headline is what the page shows of odds: the first section with a chance of success (a
+// defender's "miss", else its "hit", or for Ka one less its failure), and the mean of its
+// first distribution.
 type headline struct {
 	section string
 	chance  float64
@@ -85,8 +86,11 @@ func headlineOf(t *testing.T, o *oddsv1.Odds) headline {
 	t.Helper()
 	for _, s := range o.GetSections() {
 		h := headline{section: s.GetKey(), chance: -1}
+		miss := -1.0
 		for _, c := range s.GetChances() {
 			switch c.GetKey() {
+			case "miss":
+				miss = c.GetProbability()
 			case "hit":
 				h.chance = c.GetProbability()
 			case "level.0":
@@ -94,6 +98,9 @@ func headlineOf(t *testing.T, o *oddsv1.Odds) headline {
 					h.chance = 1 - c.GetProbability()
 				}
 			}
+		}
+		if miss >= 0 {
+			h.chance = miss
 		}
 		if h.chance < 0 {
 			continue

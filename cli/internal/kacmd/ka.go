@@ -59,6 +59,7 @@ var actions = []client.Action{{
 }, {
 	Name:     "react",
 	Summary:  "answer the attack declared, before the cards: dodge or parry (one action), take it, or attack back with tied Animalité (KA-008, KA-013, KA-020)",
+	Odds:     true,
 	Synopsis: "ENCOUNTER COMBATANT dodge|parry|take|back [--skill S] [--weapon W] [flags]",
 	Help: "COMBATANT announces, before any card is drawn, how it answers the attack declared on it\n" +
 		"(KA-020); then the cards are drawn, the attacker's first:\n" +
