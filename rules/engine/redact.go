@@ -39,13 +39,13 @@ type Redactor interface {
 	Appearance(st *encounterv1.EncounterState, id string) encounterv1.Appearance
 	// RedactState removes from st (the caller's copy) the system's numbers of every combatant
 	// for which secret(id) is true, and whatever never leaves the server, for every reader.
-	// With nothing secret it changes nothing: View does not ask it for a reader who sees
-	// everything, and shares the system's part with the state (enginetest.Conformance
-	// checks both).
+	// With nothing secret it changes nothing: ViewShared does not ask it then, and shares the
+	// system's part with the state (enginetest.Conformance checks both).
 	RedactState(st *encounterv1.EncounterState, secret func(id string) bool)
 	// RedactEvent removes from ev (the caller's copy; its recorded command included) the
 	// numbers of every combatant for which secret(id) is true, and whatever never leaves the
-	// server.
+	// server. With nothing secret it changes nothing: ViewEvent does not ask it then
+	// (enginetest.Conformance checks it).
 	RedactEvent(ev *encounterv1.Event, secret func(id string) bool)
 }
 
@@ -57,13 +57,25 @@ func secretIn(st *encounterv1.EncounterState, v Viewer) func(string) bool {
 	}
 }
 
-// View returns st as v may see it: every combatant's appearance filled in, who still stands
-// (sides_standing, fight_over: over.go), the sheets and numbers of those hidden from v
-// removed, and nothing that never leaves the server (a live encounter's seed). The view is
-// the reader's to send, not to change: a reader who sees everything gets one that shares all
-// of st but its seed and its combatants (wholeView).
+// View returns a copy of st as v may see it: every combatant's appearance filled in, who
+// still stands (sides_standing, fight_over: over.go), the sheets and numbers of those hidden
+// from v removed, and nothing that never leaves the server (a live encounter's seed).
 func (r *Registry) View(st *encounterv1.EncounterState, v Viewer) *encounterv1.EncounterState {
 	out := r.view(st, v)
+	r.fillStanding(out, st)
+	return out
+}
+
+// ViewShared is View of a state that is never changed in place (an encounter's state as the
+// encounter service holds it: each command folds into a fork that replaces it), for a reader
+// who sends the view, never changes it: when no combatant is hidden from v, the view shares
+// all of st but its seed, its combatants and its dice positions (openView), where View copies
+// the state and its sheets whole.
+func (r *Registry) ViewShared(st *encounterv1.EncounterState, v Viewer) *encounterv1.EncounterState {
+	if !seesEveryone(st, v) || !v.SeesAll && holdsPluginJSON(st) {
+		return r.View(st, v)
+	}
+	out := r.openView(st, v)
 	r.fillStanding(out, st)
 	return out
 }
@@ -71,9 +83,6 @@ func (r *Registry) View(st *encounterv1.EncounterState, v Viewer) *encounterv1.E
 // view is View without who still stands: a rewind's state is the one restored, as recorded,
 // not a read of the encounter.
 func (r *Registry) view(st *encounterv1.EncounterState, v Viewer) *encounterv1.EncounterState {
-	if v.SeesAll {
-		return r.wholeView(st)
-	}
 	out := proto.CloneOf(st)
 	if out.GetStatus() != encounterv1.EncounterStatus_ENCOUNTER_STATUS_ENDED {
 		out.Seed = nil
@@ -97,27 +106,60 @@ func (r *Registry) view(st *encounterv1.EncounterState, v Viewer) *encounterv1.E
 	return out
 }
 
-// wholeView is View for a reader who sees everything (the GM, a co-GM): no combatant is
-// secret to it, so no system's RedactState changes anything and the dice positions stay. It
-// is a fork of st sharing the system's part, without the seed of a live encounter, each
-// combatant whose appearance is not the one it shows replaced by a copy sharing its sheet:
-// no deep copy of the state and its sheets for every answer to a GM.
-func (r *Registry) wholeView(st *encounterv1.EncounterState) *encounterv1.EncounterState {
+// seesEveryone reports whether v sees every combatant of st whole: nothing of st is secret
+// to it.
+func seesEveryone(st *encounterv1.EncounterState, v Viewer) bool {
+	if v.SeesAll {
+		return true
+	}
+	for _, c := range st.GetCombatants() {
+		if !v.Sees(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// holdsPluginJSON reports whether st holds a plug-in's JSON (a plugin arm), where rolls, and
+// so dice positions, may be (WithholdDicePositions): a reader's view of such a state withholds
+// them from a copy of it, never from a part shared with st. No other part of a state holds a
+// roll (TestAStateHoldsNoRollButInAPlugin).
+func holdsPluginJSON(st *encounterv1.EncounterState) bool {
+	if st.GetPlugin() != nil || st.GetOptions().GetPlugin() != nil {
+		return true
+	}
+	for _, c := range st.GetCombatants() {
+		if c.GetPlugin() != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// openView is ViewShared for a reader from whom no combatant is hidden (the GM, a co-GM; anyone
+// while nobody is hidden), without who still stands: no system's RedactState changes anything
+// then. It is a fork of st sharing what the view does not change: without the seed of a live
+// encounter, each combatant whose appearance is not the one it shows replaced by a copy
+// sharing its sheet, and for a reader who does not see everything without the state's dice
+// positions, which are then its own fields only (st holds no plug-in's JSON:
+// holdsPluginJSON). No deep copy of the state and its sheets for every answer.
+func (r *Registry) openView(st *encounterv1.EncounterState, v Viewer) *encounterv1.EncounterState {
 	out := Share(st)
 	if out.GetStatus() != encounterv1.EncounterStatus_ENCOUNTER_STATUS_ENDED {
 		out.Seed = nil
 	}
-	sys, err := r.system(st)
-	if err != nil || len(st.GetCombatants()) == 0 {
-		return out
-	}
-	out.Combatants = make([]*encounterv1.Combatant, len(st.GetCombatants())) // st's slice is st's
-	for i, c := range st.GetCombatants() {
-		out.Combatants[i] = c
-		if a := sys.Appearance(st, c.GetId()); a != c.GetAppearance() {
-			out.Combatants[i] = shareCombatant(c)
-			out.Combatants[i].Appearance = a
+	if sys, err := r.system(st); err == nil && len(st.GetCombatants()) > 0 {
+		out.Combatants = make([]*encounterv1.Combatant, len(st.GetCombatants())) // st's slice is st's
+		for i, c := range st.GetCombatants() {
+			out.Combatants[i] = c
+			if a := sys.Appearance(st, c.GetId()); a != c.GetAppearance() {
+				out.Combatants[i] = shareCombatant(c)
+				out.Combatants[i].Appearance = a
+			}
 		}
+	}
+	if !v.SeesAll {
+		WithholdDicePositions(out)
 	}
 	return out
 }
@@ -130,9 +172,20 @@ func (r *Registry) wholeView(st *encounterv1.EncounterState) *encounterv1.Encoun
 // A viewer who sees everything (the GM, a co-GM) is withheld nothing of an event but a
 // rewind's state (what never leaves the server): it gets ev itself, no copy, not to be
 // changed (recorded events never are).
+//
+// A reader from whom no combatant is hidden, before ev or by it, is withheld nothing by the
+// rules (a system's RedactEvent changes nothing with nothing secret): it gets a copy without
+// the dice positions, not compared with ev.
 func (r *Registry) ViewEvent(before *encounterv1.EncounterState, ev *encounterv1.Event, v Viewer) *encounterv1.Event {
 	if v.SeesAll && ev.GetEncounterRewound() == nil {
 		return ev
+	}
+	if ev.GetEncounterRewound() == nil && v.Sees(ev.GetCombatantAdded().GetCombatant()) &&
+		v.Sees(ev.GetCommand().GetAddCombatant().GetCombatant()) && seesEveryone(before, v) {
+		out := proto.CloneOf(ev)
+		out.Redacted = false
+		WithholdDicePositions(out)
+		return out
 	}
 	out := r.viewEvent(before, ev, v)
 	if !v.SeesAll {

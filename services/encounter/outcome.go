@@ -14,7 +14,8 @@ type outcome struct {
 
 // show returns the outcome as principal may see it: each event viewed with the state before
 // it, and the state after them, by what principal may see now.
-// o.before and o.after are not changed.
+// o.before and o.after are not changed, nor ever are (states.go): the state's view shares them
+// (engine.Registry.ViewShared).
 func (s *Service) show(o outcome, principal string) ([]*encounterv1.Event, *encounterv1.EncounterState, error) {
 	v := viewer(o.after, principal)
 	out := make([]*encounterv1.Event, 0, len(o.events))
@@ -25,7 +26,7 @@ func (s *Service) show(o outcome, principal string) ([]*encounterv1.Event, *enco
 		for _, ev := range o.events {
 			out = append(out, s.reg.ViewEvent(o.before, ev, v))
 		}
-		return out, s.reg.View(o.after, v), nil
+		return out, s.reg.ViewShared(o.after, v), nil
 	}
 	st := o.before
 	for i, ev := range o.events {
@@ -40,7 +41,7 @@ func (s *Service) show(o outcome, principal string) ([]*encounterv1.Event, *enco
 			return nil, nil, status.Errorf(codes.DataLoss, "event %d cannot be folded: %v", ev.GetSequence(), err)
 		}
 	}
-	return out, s.reg.View(o.after, v), nil
+	return out, s.reg.ViewShared(o.after, v), nil
 }
 
 // tell narrates the outcome's events as principal sees them (seen: show's views of them), one

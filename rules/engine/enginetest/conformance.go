@@ -37,10 +37,11 @@ type GoldenLog struct {
 //   - hidden: each combatant hidden in turn, no word of its sheet reaches the readers of the
 //     other combatants, in any event or state; no reader but the GM gets a dice position;
 //     the GM reads every event as recorded;
-//   - whole view: with nothing secret, sys's RedactState changes nothing, so the view of a
-//     reader who sees everything (which shares the system's part with the state) is the
-//     state with its appearances and who still stands and without a live encounter's seed,
-//     and leaves it as it is;
+//   - open view: with nothing secret, sys's RedactState and RedactEvent change nothing, so
+//     the view of a reader from whom nothing is hidden (ViewShared's shares most of the
+//     state) is the state with its appearances and who still stands, without a live
+//     encounter's seed and, but for the GM, without dice positions, and leaves the state as
+//     it is; so is an event;
 //   - standing: in every state of the fight, who is out (Out) is what the table sees
 //     (Appearance out of the fight), every reader's view says the same sides standing and
 //     fight over, which the fold never records, and the narration says the fight is over at
@@ -67,43 +68,88 @@ func Conformance(t *testing.T, sys engine.System, golden GoldenLog) {
 		require.NotEmpty(t, keys, "a golden fight offers its combatants something to do")
 	})
 	t.Run("hidden", func(t *testing.T) { checkHidden(t, reg, golden.Log, states) })
-	t.Run("whole view", func(t *testing.T) { checkWholeView(t, reg, sys, states) })
+	t.Run("open view", func(t *testing.T) { checkOpenView(t, reg, sys, golden.Log, states) })
 	t.Run("standing", func(t *testing.T) { CheckStanding(t, reg, golden.Log, states) })
 }
 
-// checkWholeView checks the GM's view of each state of the fight, each combatant hidden in
-// turn or none, against a deep copy redacted with nothing secret.
-func checkWholeView(t testing.TB, reg *engine.Registry, sys engine.System, states []*encounterv1.EncounterState) {
+// checkOpenView checks the views (View, ViewShared) of readers from whom nothing is hidden — the GM in each
+// state of the fight, each combatant hidden in turn or none; a player of each combatant and an
+// observer while nobody is hidden — against deep copies redacted with nothing secret, and the
+// events as such readers get them.
+func checkOpenView(t testing.TB, reg *engine.Registry, sys engine.System, log []*encounterv1.Event, states []*encounterv1.EncounterState) {
 	never := func(string) bool { return false }
+	gm := engine.Viewer{SeesAll: true}
 	checked := 0
-	for _, st := range states {
-		variants := []*encounterv1.EncounterState{st}
-		for _, c := range st.GetCombatants() {
-			variants = append(variants, withHidden(st, c.GetId()))
+	check := func(st *encounterv1.EncounterState, v engine.Viewer) {
+		want := proto.CloneOf(st)
+		sys.RedactState(want, never)
+		require.True(t, proto.Equal(st, want), "with nothing secret, RedactState changes nothing of the state at sequence %d", st.GetSequence())
+		if want.GetStatus() != encounterv1.EncounterStatus_ENCOUNTER_STATUS_ENDED {
+			want.Seed = nil
 		}
-		for _, st := range variants {
-			if st.GetRuleSystem() == "" {
-				continue
+		for _, c := range want.GetCombatants() {
+			c.Appearance = sys.Appearance(st, c.GetId())
+		}
+		if !v.SeesAll {
+			engine.WithholdDicePositions(want)
+		}
+		standing := reg.Standing(st)
+		want.SidesStanding, want.FightOver = standing.Sides, standing.Over
+		was := proto.CloneOf(st)
+		for _, got := range []*encounterv1.EncounterState{reg.ViewShared(st, v), reg.View(st, v)} {
+			require.True(t, proto.Equal(want, got), "the view of %v of the state at sequence %d:\n%v\n%v", v, st.GetSequence(), want, got)
+		}
+		require.True(t, proto.Equal(was, st), "the views of %v leave the state at sequence %d as it is", v, st.GetSequence())
+		checked++
+	}
+	players := 0 // views checked of a reader who does not see everything
+	for _, st := range states {
+		if st.GetRuleSystem() == "" {
+			continue
+		}
+		check(st, gm)
+		readers := []engine.Viewer{{}}
+		for _, c := range st.GetCombatants() {
+			check(withHidden(st, c.GetId()), gm)
+			readers = append(readers, engine.Viewer{Controls: map[string]bool{c.GetId(): true}})
+		}
+		for _, v := range readers {
+			if seesEveryone(st, v) {
+				check(st, v)
+				players++
 			}
-			want := proto.CloneOf(st)
-			sys.RedactState(want, never)
-			require.True(t, proto.Equal(st, want), "with nothing secret, RedactState changes nothing of the state at sequence %d", st.GetSequence())
-			if want.GetStatus() != encounterv1.EncounterStatus_ENCOUNTER_STATUS_ENDED {
-				want.Seed = nil
-			}
-			for _, c := range want.GetCombatants() {
-				c.Appearance = sys.Appearance(st, c.GetId())
-			}
-			standing := reg.Standing(st)
-			want.SidesStanding, want.FightOver = standing.Sides, standing.Over
-			was := proto.CloneOf(st)
-			got := reg.View(st, engine.Viewer{SeesAll: true})
-			require.True(t, proto.Equal(want, got), "the GM's view of the state at sequence %d:\n%v\n%v", st.GetSequence(), want, got)
-			require.True(t, proto.Equal(was, st), "the GM's view leaves the state at sequence %d as it is", st.GetSequence())
-			checked++
 		}
 	}
+	require.Positive(t, players, "a state of the fight hides no one from some reader")
+	before := &encounterv1.EncounterState{}
+	observer := engine.Viewer{}
+	events := 0
+	for i, ev := range log {
+		want := proto.CloneOf(ev)
+		sys.RedactEvent(want, never)
+		require.True(t, proto.Equal(ev, want), "with nothing secret, RedactEvent changes nothing of event %d", ev.GetSequence())
+		if ev.GetEncounterRewound() == nil && seesEveryone(before, observer) && observer.Sees(ev.GetCombatantAdded().GetCombatant()) {
+			was := proto.CloneOf(ev)
+			engine.WithholdDicePositions(want)
+			got := reg.ViewEvent(before, ev, engine.Viewer{})
+			require.True(t, proto.Equal(want, got), "event %d as an observer reads it:\n%v\n%v", ev.GetSequence(), want, got)
+			require.True(t, proto.Equal(was, ev), "event %d is left as it is", ev.GetSequence())
+			events++
+		}
+		before = states[i]
+	}
+	require.Positive(t, events, "an event of the fight hides no one from an observer")
 	require.Positive(t, checked)
+}
+
+// seesEveryone reports whether no combatant of st is hidden from v.
+func seesEveryone(st *encounterv1.EncounterState, v engine.Viewer) bool {
+	for _, c := range st.GetCombatants() {
+		if !v.Sees(c) {
+			return false
+		}
+	}
+	return true
 }
 
 // foldEach folds log event by event: the state after each.
