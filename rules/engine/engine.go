@@ -306,122 +306,20 @@ func decide(sys System, st *encounterv1.EncounterState, cmd *encounterv1.Command
 	if st.GetStatus() == encounterv1.EncounterStatus_ENCOUNTER_STATUS_ENDED {
 		return nil, Refused("", "encounter %q has ended; it takes no more commands", st.GetName())
 	}
-	gmOnly := func(what string) error {
-		if !IsGameMaster(st, env.Actor) {
-			return Forbidden("%s; only the GM (%s) or a co-GM may %s", who(st, env.Actor), st.GetGameMaster(), what)
-		}
-		return nil
-	}
-	one := func(ev *encounterv1.Event) []*encounterv1.Event { return []*encounterv1.Event{ev} }
+	gmOnly := gmOnlyOf(st, env.Actor)
 	switch k := cmd.GetKind().(type) {
 	case *encounterv1.Command_Create:
 		return nil, Refused("", "encounter %s already exists", st.GetEncounterId())
 	case *encounterv1.Command_AddCombatant:
-		c := k.AddCombatant.GetCombatant()
-		if c == nil {
-			return nil, Invalid("", "add combatant: no combatant given")
-		}
-		inProgress := st.GetStatus() == encounterv1.EncounterStatus_ENCOUNTER_STATUS_ACTIVE
-		if _, ok := sys.(Joiner); inProgress && !ok {
-			return nil, Refused("", "in %s, combatants join an encounter before it starts", sys.Name())
-		}
-		if k.AddCombatant.GetWatched() && !inProgress {
-			return nil, Invalid("", "only a newcomer to a fight in progress has watched it")
-		}
-		c = proto.CloneOf(c)
-		if c.Controller == "" {
-			c.Controller = env.Actor
-		}
-		controller, err := principal(st, c.GetController(), "controller")
-		if err != nil {
-			return nil, err
-		}
-		c.Controller = controller
-		if !IsGameMaster(st, env.Actor) && c.Controller != env.Actor {
-			return nil, Forbidden("%s may only add combatants they control themselves; the GM (%s) may add any", orAnon(env.Actor), st.GetGameMaster())
-		}
-		if !combatantID.MatchString(c.GetId()) {
-			return nil, Invalid("", "combatant id %q: use 1 to 64 letters, digits, '-' or '_'", c.GetId())
-		}
-		if c.GetName() == "" || len(c.GetName()) > MaxNameLength {
-			return nil, Invalid("", "combatant %s needs a name of 1 to %d characters", c.GetId(), MaxNameLength)
-		}
-		if FindCombatant(st, c.GetId()) != nil {
-			return nil, Refused("", "there is already a combatant %q in this encounter", c.GetId())
-		}
-		if c.GetHidden() && !IsGameMaster(st, env.Actor) {
-			return nil, Forbidden("only the GM (%s) may add a hidden combatant", st.GetGameMaster())
-		}
-		if !IsGameMaster(st, env.Actor) && !st.GetJoiningOpen() {
-			return nil, Refused("", "the GM (%s) has not opened %s to joining: until then only the GM or a co-GM adds combatants", st.GetGameMaster(), st.GetName())
-		}
-		c.Appearance = encounterv1.Appearance_APPEARANCE_UNSPECIFIED // shown in reads, never recorded
-		if err := sys.CheckCombatant(st, c); err != nil {
-			return nil, err
-		}
-		return one(&encounterv1.Event{Payload: &encounterv1.Event_CombatantAdded{CombatantAdded: &encounterv1.CombatantAdded{
-			Combatant: c, Watched: k.AddCombatant.GetWatched(), InProgress: inProgress,
-		}}}), nil
+		return decideAdd(sys, st, k.AddCombatant, env)
 	case *encounterv1.Command_RemoveCombatant:
-		if err := gmOnly("remove a combatant"); err != nil {
-			return nil, err
-		}
-		id := k.RemoveCombatant.GetCombatantId()
-		if FindCombatant(st, id) == nil {
-			return nil, NotFound("there is no combatant %q in this encounter", id)
-		}
-		removed := &encounterv1.Event{Payload: &encounterv1.Event_CombatantRemoved{CombatantRemoved: &encounterv1.CombatantRemoved{CombatantId: id}}}
-		fu, ok := sys.(FollowUp)
-		if !ok || st.GetStatus() != encounterv1.EncounterStatus_ENCOUNTER_STATUS_ACTIVE {
-			return one(removed), nil
-		}
-		next := proto.CloneOf(st)
-		if err := evolveWith(sys, next, removed); err != nil {
-			return nil, err
-		}
-		more, err := fu.FollowUp(next, env)
-		if err != nil {
-			return nil, err
-		}
-		return append(one(removed), more...), nil
+		return decideRemove(sys, st, k.RemoveCombatant, env, gmOnly)
 	case *encounterv1.Command_Start:
-		if err := gmOnly("start the encounter"); err != nil {
-			return nil, err
-		}
-		if st.GetStatus() != encounterv1.EncounterStatus_ENCOUNTER_STATUS_SETUP {
-			return nil, Refused("", "encounter %q has already started", st.GetName())
-		}
-		if len(st.GetCombatants()) < 2 {
-			return nil, Refused("", "a fight needs at least two combatants; %q has %d", st.GetName(), len(st.GetCombatants()))
-		}
-		started := &encounterv1.Event{Payload: &encounterv1.Event_EncounterStarted{EncounterStarted: &encounterv1.EncounterStarted{}}}
-		next := proto.CloneOf(st)
-		if err := evolveWith(sys, next, started); err != nil {
-			return nil, err
-		}
-		more, err := sys.Start(next, env)
-		if err != nil {
-			return nil, err
-		}
-		return append(one(started), more...), nil
+		return decideStart(sys, st, env, gmOnly)
 	case *encounterv1.Command_End:
 		return decideEnd(st, k.End, env) // end.go
 	case *encounterv1.Command_Rewind:
-		if err := gmOnly("rewind the encounter"); err != nil {
-			return nil, err
-		}
-		to := k.Rewind.GetToSequence()
-		if to < 1 || to >= st.GetSequence() {
-			return nil, Invalid("", "encounter %q is at event %d: rewind to an event from 1 to %d", st.GetName(), st.GetSequence(), st.GetSequence()-1)
-		}
-		past := env.RewindState
-		if past.GetSequence() != to || past.GetEncounterId() != st.GetEncounterId() {
-			return nil, Invalid("", "rewinding to event %d needs the state after it", to)
-		}
-		return one(&encounterv1.Event{Payload: &encounterv1.Event_EncounterRewound{EncounterRewound: &encounterv1.EncounterRewound{
-			ToSequence: to, Reason: k.Rewind.GetReason(), State: keepTable(past, st),
-			DiceOffset: max(st.GetDiceOffset(), st.GetDiceHighWater()),
-		}}}), nil
+		return decideRewind(st, k.Rewind, env, gmOnly)
 	case *encounterv1.Command_GrantRole:
 		return decideGrant(st, k.GrantRole, env.Actor)
 	case *encounterv1.Command_RevokeRole:
@@ -439,6 +337,138 @@ func decide(sys System, st *encounterv1.EncounterState, cmd *encounterv1.Command
 		*own = true
 		return sys.Decide(st, cmd, env)
 	}
+}
+
+// gmOnlyOf refuses what only the GM or a co-GM of st may do, when actor is neither.
+func gmOnlyOf(st *encounterv1.EncounterState, actor string) func(what string) error {
+	return func(what string) error {
+		if !IsGameMaster(st, actor) {
+			return Forbidden("%s; only the GM (%s) or a co-GM may %s", who(st, actor), st.GetGameMaster(), what)
+		}
+		return nil
+	}
+}
+
+func one(ev *encounterv1.Event) []*encounterv1.Event { return []*encounterv1.Event{ev} }
+
+// decideAdd adds a combatant: by the GM, or by a player for a combatant they control once the
+// GM opened the encounter to joining.
+func decideAdd(sys System, st *encounterv1.EncounterState, a *encounterv1.AddCombatant, env Env) ([]*encounterv1.Event, error) {
+	c := a.GetCombatant()
+	if c == nil {
+		return nil, Invalid("", "add combatant: no combatant given")
+	}
+	inProgress := st.GetStatus() == encounterv1.EncounterStatus_ENCOUNTER_STATUS_ACTIVE
+	if _, ok := sys.(Joiner); inProgress && !ok {
+		return nil, Refused("", "in %s, combatants join an encounter before it starts", sys.Name())
+	}
+	if a.GetWatched() && !inProgress {
+		return nil, Invalid("", "only a newcomer to a fight in progress has watched it")
+	}
+	c = proto.CloneOf(c)
+	if c.Controller == "" {
+		c.Controller = env.Actor
+	}
+	controller, err := principal(st, c.GetController(), "controller")
+	if err != nil {
+		return nil, err
+	}
+	c.Controller = controller
+	if !IsGameMaster(st, env.Actor) && c.Controller != env.Actor {
+		return nil, Forbidden("%s may only add combatants they control themselves; the GM (%s) may add any", orAnon(env.Actor), st.GetGameMaster())
+	}
+	if !combatantID.MatchString(c.GetId()) {
+		return nil, Invalid("", "combatant id %q: use 1 to 64 letters, digits, '-' or '_'", c.GetId())
+	}
+	if c.GetName() == "" || len(c.GetName()) > MaxNameLength {
+		return nil, Invalid("", "combatant %s needs a name of 1 to %d characters", c.GetId(), MaxNameLength)
+	}
+	if FindCombatant(st, c.GetId()) != nil {
+		return nil, Refused("", "there is already a combatant %q in this encounter", c.GetId())
+	}
+	if c.GetHidden() && !IsGameMaster(st, env.Actor) {
+		return nil, Forbidden("only the GM (%s) may add a hidden combatant", st.GetGameMaster())
+	}
+	if !IsGameMaster(st, env.Actor) && !st.GetJoiningOpen() {
+		return nil, Refused("", "the GM (%s) has not opened %s to joining: until then only the GM or a co-GM adds combatants", st.GetGameMaster(), st.GetName())
+	}
+	c.Appearance = encounterv1.Appearance_APPEARANCE_UNSPECIFIED // shown in reads, never recorded
+	if err := sys.CheckCombatant(st, c); err != nil {
+		return nil, err
+	}
+	return one(&encounterv1.Event{Payload: &encounterv1.Event_CombatantAdded{CombatantAdded: &encounterv1.CombatantAdded{
+		Combatant: c, Watched: a.GetWatched(), InProgress: inProgress,
+	}}}), nil
+}
+
+// decideRemove removes a combatant (GM only), with what the system follows a removal with in
+// a fight under way.
+func decideRemove(sys System, st *encounterv1.EncounterState, r *encounterv1.RemoveCombatant, env Env, gmOnly func(string) error) ([]*encounterv1.Event, error) {
+	if err := gmOnly("remove a combatant"); err != nil {
+		return nil, err
+	}
+	id := r.GetCombatantId()
+	if FindCombatant(st, id) == nil {
+		return nil, NotFound("there is no combatant %q in this encounter", id)
+	}
+	removed := &encounterv1.Event{Payload: &encounterv1.Event_CombatantRemoved{CombatantRemoved: &encounterv1.CombatantRemoved{CombatantId: id}}}
+	fu, ok := sys.(FollowUp)
+	if !ok || st.GetStatus() != encounterv1.EncounterStatus_ENCOUNTER_STATUS_ACTIVE {
+		return one(removed), nil
+	}
+	next := proto.CloneOf(st)
+	if err := evolveWith(sys, next, removed); err != nil {
+		return nil, err
+	}
+	more, err := fu.FollowUp(next, env)
+	if err != nil {
+		return nil, err
+	}
+	return append(one(removed), more...), nil
+}
+
+// decideStart starts a set-up encounter of two combatants or more (GM only), with what the
+// system starts a fight with.
+func decideStart(sys System, st *encounterv1.EncounterState, env Env, gmOnly func(string) error) ([]*encounterv1.Event, error) {
+	if err := gmOnly("start the encounter"); err != nil {
+		return nil, err
+	}
+	if st.GetStatus() != encounterv1.EncounterStatus_ENCOUNTER_STATUS_SETUP {
+		return nil, Refused("", "encounter %q has already started", st.GetName())
+	}
+	if len(st.GetCombatants()) < 2 {
+		return nil, Refused("", "a fight needs at least two combatants; %q has %d", st.GetName(), len(st.GetCombatants()))
+	}
+	started := &encounterv1.Event{Payload: &encounterv1.Event_EncounterStarted{EncounterStarted: &encounterv1.EncounterStarted{}}}
+	next := proto.CloneOf(st)
+	if err := evolveWith(sys, next, started); err != nil {
+		return nil, err
+	}
+	more, err := sys.Start(next, env)
+	if err != nil {
+		return nil, err
+	}
+	return append(one(started), more...), nil
+}
+
+// decideRewind takes the encounter back to an earlier event (GM only), from the state after
+// it that the caller read (env.RewindState).
+func decideRewind(st *encounterv1.EncounterState, r *encounterv1.Rewind, env Env, gmOnly func(string) error) ([]*encounterv1.Event, error) {
+	if err := gmOnly("rewind the encounter"); err != nil {
+		return nil, err
+	}
+	to := r.GetToSequence()
+	if to < 1 || to >= st.GetSequence() {
+		return nil, Invalid("", "encounter %q is at event %d: rewind to an event from 1 to %d", st.GetName(), st.GetSequence(), st.GetSequence()-1)
+	}
+	past := env.RewindState
+	if past.GetSequence() != to || past.GetEncounterId() != st.GetEncounterId() {
+		return nil, Invalid("", "rewinding to event %d needs the state after it", to)
+	}
+	return one(&encounterv1.Event{Payload: &encounterv1.Event_EncounterRewound{EncounterRewound: &encounterv1.EncounterRewound{
+		ToSequence: to, Reason: r.GetReason(), State: keepTable(past, st),
+		DiceOffset: max(st.GetDiceOffset(), st.GetDiceHighWater()),
+	}}}), nil
 }
 
 // Evolve folds one event into st. Events must come in sequence.
