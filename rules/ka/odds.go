@@ -131,7 +131,9 @@ type AttackOdds struct {
 }
 
 // WithOdds: an attack (KA-020).
-func (System) WithOdds() []string { return []string{"attack", "dodge", "parry", "take it"} }
+func (System) WithOdds() []string {
+	return []string{"attack", "dodge", "parry", "take it", "disarm", "terror"}
+}
 
 // Odds is the odds of an attack (KA-020), read from the real Decide with a probe's dice; nil
 // for any other command (engine.System; rules/odds.Of asks it).
@@ -139,6 +141,10 @@ func (rules System) Odds(reg *engine.Registry, st *encounterv1.EncounterState, c
 	switch {
 	case cmd.GetKa().GetAttack() != nil:
 		return odds.Read(rules.ReadAttackOdds(reg, st, cmd, actor))
+	case cmd.GetKa().GetTerror() != nil:
+		return rules.terrorOdds(reg, st, cmd, actor)
+	case cmd.GetKa().GetDisarm() != nil:
+		return rules.disarmOdds(reg, st, cmd, actor)
 	case cmd.GetKa().GetReact() != nil && !cmd.GetKa().GetReact().GetAttackBack():
 		a, err := rules.ReadReactOdds(reg, st, cmd, actor)
 		if err != nil || a == nil {

@@ -50,5 +50,5 @@ func TestKaReactOddsAreTheShotsForThatAnswer(t *testing.T) {
 	// Attacking back is an attack of its own: no odds here.
 	back := &encounterv1.Command{Kind: &encounterv1.Command_Ka{Ka: &kav1.Action{CombatantId: "chien", Kind: &kav1.Action_React{React: &kav1.React{AttackBack: true}}}}}
 	_, err = odds.Of(oddstest.Reg, declared, back, oddstest.GM)
-	require.ErrorContains(t, err, "odds are computed for: attack, dodge, parry, take it")
+	require.ErrorContains(t, err, "odds are computed for: attack, dodge, parry, take it, disarm, terror")
 }

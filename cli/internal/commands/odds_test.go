@@ -65,7 +65,7 @@ func TestOddsPrintsATableAndHistograms(t *testing.T) {
 	require.NotContains(t, out, "NS lost", "no distribution from the hidden ruffian's numbers")
 
 	_, errOut := fray(commands.ExitUsage, "odds", enc, "diego", "pass", "--as", "david")
-	require.Contains(t, errOut, "the actions with odds are attack, react, d20 attack, feerie act, ka attack and ka react")
+	require.Contains(t, errOut, "the actions with odds are attack, react, d20 attack, feerie act, ka attack, ka react, ka disarm and ka terror")
 	_, errOut = fray(commands.ExitError, "odds", enc, "ruffian", "attack", "diego", "--as", "david")
 	require.Contains(t, errOut, "PermissionDenied")
 	// The README's example, pasted in order from the sheets' folder (`fray` for

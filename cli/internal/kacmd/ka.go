@@ -74,6 +74,7 @@ var actions = []client.Action{{
 	MinArgs: 3, MaxArgs: 3, Flags: reactFlags,
 }, {
 	Name:     "disarm",
+	Odds:     true,
 	Summary:  "Humanité + Bagarre, a held weapon's skill or a power against the target's Humanité + weapon skill (KA-032)",
 	Synopsis: "ENCOUNTER COMBATANT TARGET --skill S [--weapon W] [--modifier N] [flags]",
 	Help: "COMBATANT tries to disarm TARGET: Humanité + --skill (Bagarre, the skill of a weapon COMBATANT\n" +
@@ -93,6 +94,7 @@ var actions = []client.Action{{
 	MinArgs: 2, MaxArgs: 3, Flags: pickUpFlags,
 }, {
 	Name:     "terror",
+	Odds:     true,
 	Summary:  "the Maître de Ka calls for a Terror draw: Animalité + encaissement, failing into Abysse (KA-034)",
 	Synopsis: "ENCOUNTER COMBATANT [--modifier N] [flags]",
 	Help: "The Maître de Ka calls for a Terror draw of COMBATANT: Animalité + encaissement + --modifier\n" +
