@@ -2,80 +2,14 @@ package store_test
 
 import (
 	"context"
-	"io"
-	"net"
 	"os"
-	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/fray-rpg/fray/services/encounter/store"
 	"github.com/fray-rpg/fray/services/platform/natstest"
-	"github.com/nats-io/nats.go"
 	"github.com/stretchr/testify/require"
 )
-
-// slowAnswers is a proxy between a NATS client and its server that holds each chunk the
-// server sends for the latency set at the time: the store's answers arrive that much late,
-// as on a machine whose CPU the service waits for — but by a set amount, not a race.
-type slowAnswers struct {
-	addr    string
-	latency atomic.Int64 // nanoseconds
-}
-
-func startSlowAnswers(t *testing.T, target string) *slowAnswers {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	p := &slowAnswers{addr: l.Addr().String()}
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var conns []net.Conn
-	t.Cleanup(func() {
-		l.Close()
-		mu.Lock()
-		for _, c := range conns {
-			c.Close()
-		}
-		mu.Unlock()
-		wg.Wait()
-	})
-	wg.Go(func() {
-		for {
-			in, err := l.Accept()
-			if err != nil {
-				return
-			}
-			out, err := net.Dial("tcp", target)
-			if err != nil {
-				in.Close()
-				continue
-			}
-			mu.Lock()
-			conns = append(conns, in, out)
-			mu.Unlock()
-			wg.Go(func() { _, _ = io.Copy(out, in); out.Close() })
-			wg.Go(func() {
-				defer in.Close()
-				buf := make([]byte, 32<<10)
-				for {
-					n, err := out.Read(buf)
-					if n > 0 {
-						time.Sleep(time.Duration(p.latency.Load()))
-						if _, werr := in.Write(buf[:n]); werr != nil {
-							return
-						}
-					}
-					if err != nil {
-						return
-					}
-				}
-			})
-		}
-	})
-	return p
-}
 
 // Issue 31: the store bounded each call by 2 s of its own, so a call starved of CPU failed
 // Unavailable while its caller would have waited far longer (under load 3,827 of 5,000
@@ -86,13 +20,11 @@ func startSlowAnswers(t *testing.T, target string) *slowAnswers {
 // a CallTimeout set shorter than the answers take.
 func TestACallWaitsForItsCallersDeadlineNotAnInternalOne(t *testing.T) {
 	if os.Getenv(natstest.SecuredEnv) == "1" {
-		t.Skip("connects through a proxy of its own, with no NATS user")
+		t.Skip("connects through a proxy, with no NATS user")
 	}
 	ns, _ := natstest.Start(t)
-	proxy := startSlowAnswers(t, strings.TrimPrefix(ns.ClientURL(), "nats://"))
-	nc, err := nats.Connect("nats://"+proxy.addr, nats.Timeout(time.Minute))
-	require.NoError(t, err)
-	t.Cleanup(nc.Close)
+	proxy := natstest.StartSlowAnswers(t, ns.ClientURL())
+	nc := proxy.Connect(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // the caller's: far
 	defer cancel()
 	s, err := store.Open(ctx, nc, store.Config{})
@@ -101,7 +33,7 @@ func TestACallWaitsForItsCallersDeadlineNotAnInternalOne(t *testing.T) {
 	require.NoError(t, err)
 
 	const late = 3 * time.Second // beyond the 2 s the store used to give a call
-	proxy.latency.Store(int64(late))
+	proxy.SetLatency(late)
 	start := time.Now()
 	a, err := s.Append(ctx, "slow", 0, "slow/1", batch("slow", 1))
 	require.NoError(t, err, "an append whose caller gives it 2 minutes, answered 3 s late")
