@@ -5,7 +5,7 @@ import (
 
 	d20segv1 "github.com/fray-rpg/fray/gen/fray/d20seg/v1"
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
-	"google.golang.org/protobuf/proto"
+	"github.com/fray-rpg/fray/rules/engine"
 )
 
 // CopyState gives dst a copy of src's d20seg state that Evolve changes without changing src's
@@ -27,7 +27,7 @@ func copyState(s *d20segv1.State) *d20segv1.State {
 			out.Combatants[id] = copyCombatant(cs)
 		}
 	}
-	copyUnknown(out, s)
+	engine.CopyUnknown(out, s)
 	return out
 }
 
@@ -40,14 +40,6 @@ func copyCombatant(cs *d20segv1.CombatantState) *d20segv1.CombatantState {
 		NextSegment: cs.NextSegment, AttacksThisRound: cs.AttacksThisRound, EndedTurn: cs.EndedTurn,
 		Surprised: cs.Surprised, FreeActionLeft: cs.FreeActionLeft, Bystander: cs.Bystander,
 	}
-	copyUnknown(out, cs)
+	engine.CopyUnknown(out, cs)
 	return out
-}
-
-// copyUnknown gives dst the fields of src this build does not know (a state written by a
-// later one), shared: nothing changes them.
-func copyUnknown(dst, src proto.Message) {
-	if u := src.ProtoReflect().GetUnknown(); u != nil {
-		dst.ProtoReflect().SetUnknown(u)
-	}
 }

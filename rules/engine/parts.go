@@ -52,3 +52,12 @@ func SetKind(msg, kind proto.Message) bool {
 	}
 	return false
 }
+
+// CopyUnknown gives dst the fields of src this build does not know (a state written by a
+// later one), shared: nothing changes them. For a system's CopyState (StateCopier), which
+// writes its own fields out one by one.
+func CopyUnknown(dst, src proto.Message) {
+	if u := src.ProtoReflect().GetUnknown(); u != nil {
+		dst.ProtoReflect().SetUnknown(u)
+	}
+}

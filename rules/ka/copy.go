@@ -5,7 +5,7 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	kav1 "github.com/fray-rpg/fray/gen/fray/ka/v1"
-	"google.golang.org/protobuf/proto"
+	"github.com/fray-rpg/fray/rules/engine"
 )
 
 // CopyState gives dst a copy of src's Ka state that Evolve changes without changing src's
@@ -32,7 +32,7 @@ func copyState(s *kav1.State) *kav1.State {
 			out.Combatants[id] = copyCombatant(cs)
 		}
 	}
-	copyUnknown(out, s)
+	engine.CopyUnknown(out, s)
 	return out
 }
 
@@ -46,7 +46,7 @@ func copyPending(p *kav1.Pending) *kav1.Pending {
 		AttackerId: p.AttackerId, DefenderId: p.DefenderId, Attack: p.Attack, QueuedIds: slices.Clone(p.QueuedIds),
 		ActionsTaken: p.ActionsTaken, Answers: slices.Clone(p.Answers),
 	}
-	copyUnknown(out, p)
+	engine.CopyUnknown(out, p)
 	return out
 }
 
@@ -60,14 +60,6 @@ func copyCombatant(cs *kav1.CombatantState) *kav1.CombatantState {
 		Dying: cs.Dying, StillActs: cs.StillActs, WeaponsLost: slices.Clone(cs.WeaponsLost),
 		WeaponsLostAtOnce: slices.Clone(cs.WeaponsLostAtOnce),
 	}
-	copyUnknown(out, cs)
+	engine.CopyUnknown(out, cs)
 	return out
-}
-
-// copyUnknown gives dst the fields of src this build does not know (a state written by a
-// later one), shared: nothing changes them.
-func copyUnknown(dst, src proto.Message) {
-	if u := src.ProtoReflect().GetUnknown(); u != nil {
-		dst.ProtoReflect().SetUnknown(u)
-	}
 }

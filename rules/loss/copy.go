@@ -6,7 +6,7 @@ import (
 
 	encounterv1 "github.com/fray-rpg/fray/gen/fray/encounter/v1"
 	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
-	"google.golang.org/protobuf/proto"
+	"github.com/fray-rpg/fray/rules/engine"
 )
 
 // CopyState gives dst a copy of src's Loss state that Evolve changes without changing src's
@@ -31,7 +31,7 @@ func copyState(s *lossv1.State) *lossv1.State {
 			out.Combatants[id] = copyCombatant(cs)
 		}
 	}
-	copyUnknown(out, s)
+	engine.CopyUnknown(out, s)
 	return out
 }
 
@@ -43,7 +43,7 @@ func copyPursuit(p *lossv1.Pursuit) *lossv1.Pursuit {
 		PursuerIds: slices.Clone(p.PursuerIds), PursuedIds: slices.Clone(p.PursuedIds), Distance: p.Distance,
 		Zigzag: p.Zigzag, ZigzagBy: p.ZigzagBy,
 	}
-	copyUnknown(out, p)
+	engine.CopyUnknown(out, p)
 	return out
 }
 
@@ -65,14 +65,6 @@ func copyCombatant(cs *lossv1.CombatantState) *lossv1.CombatantState {
 		FelledBy: cs.FelledBy, Watched: cs.Watched, MeleeAttackers: slices.Clone(cs.MeleeAttackers),
 		AimTourWeapon: cs.AimTourWeapon, Acted: cs.Acted, Parried: cs.Parried,
 	}
-	copyUnknown(out, cs)
+	engine.CopyUnknown(out, cs)
 	return out
-}
-
-// copyUnknown gives dst the fields of src this build does not know (a state written by a
-// later one), shared: nothing changes them.
-func copyUnknown(dst, src proto.Message) {
-	if u := src.ProtoReflect().GetUnknown(); u != nil {
-		dst.ProtoReflect().SetUnknown(u)
-	}
 }
