@@ -3,6 +3,7 @@ package loss_test
 import (
 	"testing"
 
+	lossv1 "github.com/fray-rpg/fray/gen/fray/loss/v1"
 	"github.com/fray-rpg/fray/rules/loss"
 	"github.com/stretchr/testify/require"
 )
@@ -21,4 +22,23 @@ func TestLOS014PartialDefenceTable(t *testing.T) {
 		}
 	}
 	require.Equal(t, [][]string{{"20–24", "1"}, {"25–29", "2"}, {"30–34", "3"}, {"35–39", "4"}, {"40+", "5"}}, rows)
+}
+
+// LOS-004: a Test's modifier for spent free raises says how many in words — "1 free raise",
+// "2 free raises" — and adds +5 each.
+func TestLOS004SpentFreeRaisesAreCountedInWords(t *testing.T) {
+	for _, c := range []struct {
+		n    int32
+		want string
+	}{{1, "1 free raise"}, {2, "2 free raises"}} {
+		f := newFight(t, nil, diego(), ruffian())
+		f.start(7, 5)
+		f.do(gm, grant("diego", c.n))
+		evs := f.do("david", attack("diego", "malfrat", 0, &lossv1.Spend{FreeRaises: c.n}), 3)
+		mods := find(t, evs, (*lossv1.Event).GetAttackRolled).GetTest().GetTestModifiers()
+		require.Len(t, mods, 1)
+		require.Equal(t, c.want, mods[0].GetReason())
+		require.Equal(t, 5*c.n, mods[0].GetValue())
+		require.Equal(t, "LOS-004", mods[0].GetRule())
+	}
 }
