@@ -20,22 +20,7 @@ import (
 // on the ruffian (le malfrat), as a table with histograms (LOS-010, LOS-014); as david, once the GM has hidden
 // the ruffian, no odds from its numbers; --json; an action without odds is a usage error.
 func TestOddsPrintsATableAndHistograms(t *testing.T) {
-	clienttest.ClearEnv(t)
-	b := store.NewMemory()
-	seed := sha256.Sum256([]byte("fray-odds-cli"))
-	svc := encounter.New(b, b, encounter.LocalDecider{Registry: systems.Registry()}, systems.Registry(),
-		encounter.Options{NewSeed: func() []byte { return seed[:] }})
-	addr := clienttest.ServeWith(t, func(g *grpc.Server) { encounter.Register(g, svc) })
-	fray := func(code int, args ...string) (string, string) {
-		t.Helper()
-		got, out, errOut := clienttest.Run(t, append(args, "--addr", addr)...)
-		require.Equal(t, code, got, "%v: %s", args, errOut)
-		return out, errOut
-	}
-	enc, _ := fray(0, "create", "--name", "Ruelle", "--as", "gm")
-	enc = strings.TrimSpace(enc)
-	fray(0, "add", enc, filepath.Join(clienttest.Sheets, "diego.yaml"), filepath.Join(clienttest.Sheets, "ruffian.yaml"), "--as", "gm")
-	fray(0, "start", enc, "--as", "gm")
+	fray, enc := startedRuelle(t, "fray-odds-cli")
 
 	out, _ := fray(0, "odds", enc, "diego", "attack", "ruffian", "--exploits", "2", "--as", "gm")
 	for _, want := range []string{
@@ -99,22 +84,7 @@ func TestOddsPrintsATableAndHistograms(t *testing.T) {
 // standing, the NS it loses and the chance it is out of the fight; before any attack awaits,
 // the rules' refusal.
 func TestOddsOfAReaction(t *testing.T) {
-	clienttest.ClearEnv(t)
-	b := store.NewMemory()
-	seed := sha256.Sum256([]byte("fray-odds-react"))
-	svc := encounter.New(b, b, encounter.LocalDecider{Registry: systems.Registry()}, systems.Registry(),
-		encounter.Options{NewSeed: func() []byte { return seed[:] }})
-	addr := clienttest.ServeWith(t, func(g *grpc.Server) { encounter.Register(g, svc) })
-	fray := func(code int, args ...string) (string, string) {
-		t.Helper()
-		got, out, errOut := clienttest.Run(t, append(args, "--addr", addr)...)
-		require.Equal(t, code, got, "%v: %s", args, errOut)
-		return out, errOut
-	}
-	enc, _ := fray(0, "create", "--name", "Ruelle", "--as", "gm")
-	enc = strings.TrimSpace(enc)
-	fray(0, "add", enc, filepath.Join(clienttest.Sheets, "diego.yaml"), filepath.Join(clienttest.Sheets, "ruffian.yaml"), "--as", "gm")
-	fray(0, "start", enc, "--as", "gm")
+	fray, enc := startedRuelle(t, "fray-odds-react")
 	_, errOut := fray(commands.ExitError, "odds", enc, "ruffian", "react", "dodge", "--as", "gm")
 	require.Contains(t, errOut, "no attack is waiting")
 
@@ -139,4 +109,26 @@ func TestOddsOfAReaction(t *testing.T) {
 			require.Contains(t, out, "the defence succeeds: the attack misses", c.reaction)
 		}
 	}
+}
+
+// startedRuelle serves the encounter service (its dice seeded by seedName) and starts the
+// quay's Ruelle through the CLI: Diego against the ruffian. fray runs a command against it.
+func startedRuelle(t *testing.T, seedName string) (fray func(code int, args ...string) (string, string), enc string) {
+	clienttest.ClearEnv(t)
+	b := store.NewMemory()
+	seed := sha256.Sum256([]byte(seedName))
+	svc := encounter.New(b, b, encounter.LocalDecider{Registry: systems.Registry()}, systems.Registry(),
+		encounter.Options{NewSeed: func() []byte { return seed[:] }})
+	addr := clienttest.ServeWith(t, func(g *grpc.Server) { encounter.Register(g, svc) })
+	fray = func(code int, args ...string) (string, string) {
+		t.Helper()
+		got, out, errOut := clienttest.Run(t, append(args, "--addr", addr)...)
+		require.Equal(t, code, got, "%v: %s", args, errOut)
+		return out, errOut
+	}
+	enc, _ = fray(0, "create", "--name", "Ruelle", "--as", "gm")
+	enc = strings.TrimSpace(enc)
+	fray(0, "add", enc, filepath.Join(clienttest.Sheets, "diego.yaml"), filepath.Join(clienttest.Sheets, "ruffian.yaml"), "--as", "gm")
+	fray(0, "start", enc, "--as", "gm")
+	return fray, enc
 }
